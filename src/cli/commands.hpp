@@ -1,0 +1,19 @@
+// Each subcommand lives in its own file and registers itself here. A command
+// parses its options into a plain struct and calls the library; it returns the
+// process exit code through the callback's `exit_code`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace roofline::cli {
+
+// Exit codes shared by every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;   // the work failed (I/O, measurement)
+inline constexpr int kExitUsage = 2;     // bad arguments
+inline constexpr int kExitInterrupted = 130;
+
+void add_topology_command(CLI::App& app, int& exit_code);
+void add_bench_command(CLI::App& app, int& exit_code);
+
+} // namespace roofline::cli

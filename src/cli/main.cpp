@@ -1,0 +1,43 @@
+#include "cli/commands.hpp"
+#include "cli/usage_error.hpp"
+
+#include <fmt/core.h>
+
+#include <exception>
+
+int main(int argc, char** argv) {
+    CLI::App app{"roofline: how fast can code run on this machine, and what holds it back?\n"
+                 "Characterize the machine (topology, bench), then read the chart it writes.",
+                 "roofline"};
+    app.set_version_flag("--version", fmt::format("roofline {}", ROOFLINE_VERSION));
+    app.require_subcommand(1);
+    app.footer("Examples:\n"
+               "  roofline topology              caches, cores, ISA and measured clock\n"
+               "  roofline bench --quick         the roofs a chart needs (about 30 s)\n"
+               "  roofline bench --full          every ceiling and sweep\n"
+               "Run 'roofline <command> --help' for a command's options.");
+
+    int exit_code = roofline::cli::kExitOk;
+    roofline::cli::add_topology_command(app, exit_code);
+    roofline::cli::add_bench_command(app, exit_code);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return roofline::cli::kExitUsage;
+    } catch (const roofline::cli::UsageError& e) {
+        fmt::print(stderr, "roofline: error: {}\n", e.what());
+        return roofline::cli::kExitUsage;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "roofline: error: {}\n", e.what());
+        return roofline::cli::kExitFailure;
+    }
+    return exit_code;
+}

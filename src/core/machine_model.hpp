@@ -1,0 +1,116 @@
+// The measured machine model: the data contract every other part draws on
+// (schema "roofline.machine/1", see DESIGN.md). Plain structs, no behaviour.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline {
+
+// Summary of repeated runs of one figure. Values are in the figure's unit
+// (GFLOP/s or GB/s); the median is the figure itself.
+struct Stats {
+    double median = 0;
+    double min = 0;
+    double max = 0;
+    double cv = 0;      // coefficient of variation, stddev / mean
+    int runs = 0;
+    bool stable = true; // false when the spread stayed above the target
+};
+
+struct CacheLevel {
+    int level = 0;               // 1, 2, 3 ...
+    std::uint64_t size_bytes = 0;
+    int line_bytes = 0;
+    int associativity = 0;       // 0 = unknown, -1 = fully associative
+    int shared_by_cores = 1;     // how many cores share one instance
+    int instances = 1;
+};
+
+struct CpuDescription {
+    std::string model;
+    std::string vendor;
+    std::vector<std::string> isa;  // e.g. "sse2", "avx2", "fma", "avx512f"
+    int sockets = 1;
+    int cores = 1;
+    int threads = 1;
+    int numa_nodes = 1;
+    double clock_ghz = 0;          // measured
+    double nominal_clock_ghz = 0;  // from the model string / TSC, 0 if unknown
+};
+
+struct ComputeRoof {
+    std::string name;          // e.g. "dp avx2 fma+add 1t"
+    std::string precision;     // "dp", "sp"
+    std::string isa;           // "scalar", "sse", "avx2", "avx512"
+    int vector_bits = 0;       // 64/32 (scalar), 128, 256, 512
+    std::string mix;           // "fma", "add", "mul", "mul+add", "chain", "best"
+    std::string mix_detail;    // e.g. "8 fma + 4 add chains"
+    int threads = 1;
+    double gflops = 0;
+    double theoretical_gflops = 0;
+    Stats stats;
+};
+
+struct MemoryRoof {
+    std::string level;          // "L1", "L2", "L3", "DRAM", "NUMA0->1" ...
+    std::string pattern;        // "load", "store", "copy", "triad", "2ld1st", "*_nt"
+    std::string isa;
+    int threads = 1;
+    double gbs = 0;             // nominal bytes (what the kernel's instructions move)
+    double gbs_write_allocate = 0; // counting the read-for-ownership of stores
+    std::uint64_t working_set_bytes = 0; // total over threads
+    Stats stats;
+};
+
+struct BandwidthCurve {
+    std::string pattern;
+    std::string isa;
+    int threads = 1;
+    // [working_set_bytes (total over threads), GB/s nominal]
+    std::vector<std::pair<std::uint64_t, double>> points;
+};
+
+// One point of the validation sweep: a kernel of known intensity run in one
+// memory level, compared with what the measured roofline predicts.
+struct ValidationPoint {
+    std::string level;
+    double intensity = 0;       // FLOP / nominal byte
+    int threads = 1;
+    std::uint64_t working_set_bytes = 0;
+    double gflops = 0;          // measured
+    double predicted_gflops = 0;
+    double ratio = 0;           // measured / predicted
+};
+
+struct Environment {
+    std::string hostname;
+    std::string hypervisor;     // empty when bare metal
+    std::string governor;       // empty when not readable
+    std::string turbo;          // "on", "off" or empty when not readable
+    double load_average = 0;    // 1-minute, at start
+    double clock_before_ghz = 0;
+    double clock_after_ghz = 0;
+    std::string compiler;
+    std::string tool_version;
+    std::string timestamp;      // ISO 8601 UTC
+    std::string mode;           // "quick", "full", ...
+    double duration_seconds = 0;
+    std::vector<std::string> warnings;
+};
+
+struct MachineModel {
+    std::string schema = "roofline.machine/1";
+    bool partial = false;       // true when the run was interrupted
+    CpuDescription cpu;
+    std::vector<CacheLevel> caches;
+    std::vector<ComputeRoof> compute;
+    std::vector<MemoryRoof> memory;
+    std::vector<BandwidthCurve> curves;
+    std::vector<ValidationPoint> validation;
+    Environment environment;
+};
+
+} // namespace roofline

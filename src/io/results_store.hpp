@@ -1,0 +1,51 @@
+// The results store: SQLite, one row per machine model (and later points).
+// Safe for several processes writing at once (WAL + busy timeout + retries).
+#pragma once
+
+#include "core/machine_model.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace roofline {
+
+struct StoredMachine {
+    std::int64_t id = 0;
+    std::string created;   // ISO 8601 UTC
+    std::string hostname;
+    std::string cpu_model;
+    std::string mode;
+    bool partial = false;
+};
+
+class ResultsStore {
+public:
+    // Default location: $ROOFLINE_DB, else $XDG_DATA_HOME/roofline/results.db,
+    // else ~/.local/share/roofline/results.db.
+    static std::string default_path();
+
+    // Opens (creating the file and schema). `create_parent_dirs` is true for the
+    // default location only: a user-given path in a missing directory is an error.
+    // Throws std::runtime_error with a clear message.
+    explicit ResultsStore(const std::string& path, bool create_parent_dirs = false);
+    ~ResultsStore();
+    ResultsStore(const ResultsStore&) = delete;
+    ResultsStore& operator=(const ResultsStore&) = delete;
+
+    std::int64_t save_machine(const MachineModel& model);
+    std::optional<MachineModel> latest_machine() const;
+    std::optional<MachineModel> machine(std::int64_t id) const;
+    std::vector<StoredMachine> list_machines() const;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+    sqlite3* db_ = nullptr;
+};
+
+} // namespace roofline

@@ -1,0 +1,62 @@
+// Machine topology from hwloc: packages, cores, PUs, NUMA nodes, caches.
+// Also the only place that binds threads and memory (through hwloc).
+#pragma once
+
+#include "core/machine_model.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct CacheDetail {
+    CacheLevel cache;                 // level, size, line, associativity, sharing
+    std::string type;                 // "data", "unified", "instruction"
+    std::vector<std::vector<int>> core_groups;  // per instance: logical core indices sharing it
+};
+
+struct CoreDetail {
+    int index = 0;                  // logical core index 0..cores-1 (hwloc order)
+    int package = 0;
+    int numa_node = 0;              // logical NUMA node index
+    std::vector<int> pu_os_indices; // hardware threads of this core (OS numbering)
+};
+
+struct NumaDetail {
+    int index = 0;
+    int os_index = 0;
+    std::uint64_t memory_bytes = 0;
+    std::vector<int> cores;
+};
+
+class Topology {
+public:
+    // Loads the topology of this machine. Throws std::runtime_error on failure.
+    static Topology discover();
+
+    const CpuDescription& cpu() const { return cpu_; }  // clock_ghz left 0: measure it
+    // Data and unified caches, one entry per level (L1d, L2, L3 ...).
+    std::vector<CacheLevel> data_caches() const;
+    const std::vector<CacheDetail>& caches() const { return caches_; }  // incl. L1i
+    const std::vector<CoreDetail>& cores() const { return cores_; }
+    const std::vector<NumaDetail>& numa_nodes() const { return numa_; }
+
+    // Binds the calling thread to one logical core (all its PUs). Returns false
+    // when binding is not possible (the caller warns, measurements go on).
+    bool bind_current_thread_to_core(int core) const;
+    // Allocates `bytes` on NUMA node `node` (hwloc_alloc_membind); nullptr on failure.
+    void* alloc_on_node(std::size_t bytes, int node) const;
+    void free_on_node(void* p, std::size_t bytes) const;
+
+private:
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+    CpuDescription cpu_;
+    std::vector<CacheDetail> caches_;
+    std::vector<CoreDetail> cores_;
+    std::vector<NumaDetail> numa_;
+};
+
+} // namespace roofline
