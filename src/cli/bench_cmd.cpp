@@ -1,8 +1,179 @@
+// roofline bench: measure the roofs, write the machine model, store it, draw the chart.
+#include "bench/bench_runner.hpp"
+#include "cli/bench_summary.hpp"
 #include "cli/commands.hpp"
-// Placeholder until the bench command lands.
+#include "cli/progress_line.hpp"
+#include "cli/usage_error.hpp"
+#include "core/working_sets.hpp"
+#include "io/machine_json.hpp"
+#include "io/results_store.hpp"
+#include "io/text_file.hpp"
+#include "render/svg_roofline.hpp"
+#include "topo/topology.hpp"
+
+#include <fmt/core.h>
+
+#include <atomic>
+#include <csignal>
+#include <memory>
+#include <optional>
+#include <unistd.h>
+
 namespace roofline::cli {
-void add_bench_command(CLI::App& app, int& exit_code) {
-    auto* cmd = app.add_subcommand("bench", "Measure compute and bandwidth roofs");
-    cmd->callback([&exit_code] { exit_code = kExitFailure; });
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_interrupt(int) {
+    if (g_stop.exchange(true)) _exit(kExitInterrupted);  // second Ctrl-C: leave at once
 }
+
+struct BenchArgs {
+    bool quick = false, full = false;
+    std::string only;
+    std::string precision = "both";
+    std::string threads;
+    double time_budget = 0;
+    std::string output = "roofline-machine.json";
+    std::string svg = "roofline.svg";
+    std::string db;
+    bool no_store = false;
+    bool quiet = false;
+    bool validate = false;
+    std::vector<std::string> working_sets;
+    std::vector<std::string> patterns;
+    std::string dram;
+};
+
+std::vector<int> parse_threads(const std::string& text, int cores) {
+    if (text.empty()) return {};
+    if (text == "sweep") {
+        std::vector<int> all;
+        for (int t = 1; t <= cores; ++t) all.push_back(t);
+        return all;
+    }
+    if (text == "all") return {cores};
+    std::vector<int> counts;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto end = text.find(',', start);
+        const auto item = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        try {
+            std::size_t used = 0;
+            const int n = std::stoi(item, &used);
+            if (used != item.size()) throw std::invalid_argument(item);
+            counts.push_back(n);
+        } catch (const std::exception&) {
+            throw UsageError("--threads expects a count, a list like 1,2, 'all' or 'sweep' (got '" + text + "')");
+        }
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return counts;
+}
+
+BenchOptions to_options(const BenchArgs& a, const Topology& topology) {
+    if (a.quick && a.full) throw UsageError("--quick and --full exclude each other");
+    BenchOptions o;
+    o.mode = a.full ? "full" : "quick";
+    if (a.only == "compute") o.memory = false;
+    else if (a.only == "memory") o.compute = false;
+    if (a.precision == "dp" || a.precision == "sp") o.precisions = {a.precision};
+    o.thread_counts = parse_threads(a.threads, static_cast<int>(topology.cores().size()));
+    if (a.time_budget < 0) throw UsageError(fmt::format("--time-budget must not be negative (got {})", a.time_budget));
+    o.time_budget_seconds = a.time_budget;
+    o.validate = a.validate;
+    try {
+        for (const auto& w : a.working_sets) o.working_sets.push_back(parse_bytes(w));
+        if (!a.dram.empty()) o.dram_bytes = parse_bytes(a.dram);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    o.patterns = a.patterns;
+    try {
+        validate_bench_options(topology, o);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    return o;
+}
+
+int run(const BenchArgs& args) {
+    const Topology topology = Topology::discover();
+    const BenchOptions options = to_options(args, topology);
+
+    // Everything that can fail on output is checked before minutes of measuring.
+    if (!args.output.empty()) check_writable(args.output);
+    if (!args.svg.empty()) check_writable(args.svg);
+    std::unique_ptr<ResultsStore> store;
+    if (!args.no_store) {
+        const bool is_default = args.db.empty();
+        store = std::make_unique<ResultsStore>(is_default ? ResultsStore::default_path() : args.db, is_default);
+    }
+
+    g_stop = false;
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+
+    ProgressLine progress(args.quiet);
+    if (!args.quiet)
+        fmt::print(stderr, "roofline bench --{}: measuring {}{} (Ctrl-C stops and keeps what was measured)\n",
+                   options.mode, options.compute ? "compute" : "", options.memory ? (options.compute ? " and memory" : "memory") : "");
+    MachineModel model = run_bench(topology, options, [&progress](const ProgressEvent& e) { progress(e); }, g_stop);
+    progress.finish();
+
+    if (!args.output.empty()) write_machine_file(args.output, model);
+    if (!args.svg.empty()) write_text_file_atomic(args.svg, render_roofline_svg(model));
+    std::int64_t id = 0;
+    if (store) id = store->save_machine(model);
+
+    if (!args.quiet) fmt::print("{}", format_bench_summary(model));
+    if (!args.quiet || model.partial) {
+        std::string where;
+        if (!args.output.empty()) where += " model: " + args.output + ";";
+        if (!args.svg.empty()) where += " chart: " + args.svg + ";";
+        if (store) where += fmt::format(" stored as #{} in {}", id, store->path());
+        fmt::print(stderr, "{}{}\n", model.partial ? "interrupted: partial results saved." : "saved.", where);
+    }
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    return model.partial ? kExitInterrupted : kExitOk;
+}
+
+} // namespace
+
+void add_bench_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<BenchArgs>();
+    auto* cmd = app.add_subcommand("bench", "Measure compute and bandwidth roofs; write the machine model and chart");
+    cmd->description(
+        "Measures this machine's roofs: peak GFLOP/s per precision, vector width and op mix, and the\n"
+        "bandwidth of every memory level, with 1 thread and all cores (threads pinned one per core).\n"
+        "Each figure is the median of repeated runs, sampled until the spread is small or its share\n"
+        "of the time budget is spent. Writes the machine model (JSON, schema roofline.machine/1),\n"
+        "a chart (SVG) and a row in the results store.");
+    cmd->add_flag("--quick", args->quick, "What a chart needs: top compute roof per precision, L1/L2/L3/DRAM load and copy (default, about 30 s)");
+    cmd->add_flag("--full", args->full, "Every ceiling: all vector widths and op mixes, all memory patterns (about 3 min)");
+    cmd->add_option("--only", args->only, "Measure only one part")->check(CLI::IsMember({"compute", "memory"}));
+    cmd->add_option("--precision", args->precision, "dp, sp or both")->check(CLI::IsMember({"dp", "sp", "both"}));
+    cmd->add_option("--threads", args->threads, "Thread counts: N, a list (1,2), 'all', or 'sweep' (every count 1..cores); default 1 and all cores");
+    cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run (default 24 quick, 160 full)");
+    cmd->add_option("-o,--output", args->output, "Machine model JSON file ('' for none)")->capture_default_str();
+    cmd->add_option("--svg", args->svg, "Chart file ('' for none)")->capture_default_str();
+    cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+    cmd->add_flag("--no-store", args->no_store, "Do not save in the results database");
+    cmd->add_flag("--validate", args->validate, "Also run kernels of known intensity (1/16..64 FLOP/byte) in each level and compare with the roofline");
+    cmd->add_option("--working-set", args->working_sets, "Explicit per-thread working sets (e.g. 16kB,256kB,8MB,1GB) instead of the per-level choice")->delimiter(',');
+    cmd->add_option("--pattern", args->patterns, "Memory patterns: load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt")->delimiter(',');
+    cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)");
+    cmd->add_flag("-q,--quiet", args->quiet, "No progress and no summary");
+    cmd->footer("Examples:\n"
+                "  roofline bench                     quick run, writes roofline-machine.json and roofline.svg\n"
+                "  roofline bench --full --threads sweep\n"
+                "  roofline bench --only memory --pattern load --working-set 16kB,1GB --threads 1");
+    cmd->callback([args, &exit_code] { exit_code = run(*args); });
+}
+
 } // namespace roofline::cli

@@ -1,0 +1,114 @@
+#include "bench/bench_runner.hpp"
+
+#include "bench/compute_bench.hpp"
+#include "bench/memory_bench.hpp"
+#include "bench/task_clock.hpp"
+#include "bench/thread_team.hpp"
+#include "core/peak.hpp"
+#include "topo/clock.hpp"
+#include "topo/cpu_features.hpp"
+#include "topo/environment.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace roofline {
+namespace {
+
+std::vector<int> resolved_thread_counts(const Topology& topology, const BenchOptions& options) {
+    std::vector<int> counts = options.thread_counts;
+    const int cores = static_cast<int>(topology.cores().size());
+    if (counts.empty()) counts = cores > 1 ? std::vector<int>{1, cores} : std::vector<int>{1};
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    return counts;
+}
+
+} // namespace
+
+void validate_bench_options(const Topology& topology, const BenchOptions& options) {
+    const int cores = static_cast<int>(topology.cores().size());
+    for (int t : options.thread_counts) {
+        if (t < 1) throw std::invalid_argument(fmt::format("--threads must be at least 1 (got {})", t));
+        if (t > cores)
+            throw std::invalid_argument(fmt::format(
+                "--threads {} is more than the {} cores of this machine (threads are pinned one per core)", t, cores));
+    }
+    for (const auto& p : options.precisions)
+        if (p != "dp" && p != "sp") throw std::invalid_argument("unknown precision '" + p + "' (use dp or sp)");
+    if (options.mode != "quick" && options.mode != "full")
+        throw std::invalid_argument("unknown mode '" + options.mode + "'");
+    if (options.time_budget_seconds < 0) throw std::invalid_argument("--time-budget must not be negative");
+    for (const auto& p : options.patterns)
+        if (!memory_kernel_for(p))
+            throw std::invalid_argument("unknown memory pattern '" + p +
+                                        "' (load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt)");
+    if (!options.compute && !options.memory && !options.validate)
+        throw std::invalid_argument("nothing to measure");
+}
+
+MachineModel run_bench(const Topology& topology, const BenchOptions& options, const ProgressSink& progress,
+                       const std::atomic<bool>& stop) {
+    validate_bench_options(topology, options);
+    const auto started = std::chrono::steady_clock::now();
+    const CpuFeatures features = detect_cpu_features();
+    MachineModel model;
+    model.cpu = topology.cpu();
+    model.caches = topology.data_caches();
+    const int cores = static_cast<int>(topology.cores().size());
+    model.environment = collect_environment(features, cores);
+    model.environment.mode = options.mode;
+
+    topology.bind_current_thread_to_core(0);
+    const ClockMeasurement clock_before = measure_core_clock(0.1);
+    model.cpu.clock_ghz = clock_before.ghz;
+    model.environment.clock_before_ghz = clock_before.ghz;
+    const FpPipes pipes = fp_pipes_for(features.vendor, features.family, features.model, features.avx512f);
+    model.environment.warnings.push_back("theoretical peaks assume " + pipes.description +
+                                         fmt::format(" at the measured {:.2f} GHz on every core", clock_before.ghz));
+
+    const auto thread_counts = resolved_thread_counts(topology, options);
+    const auto families = options.compute ? plan_compute_families(options) : std::vector<ComputeFamily>{};
+    std::vector<std::vector<MemoryTask>> memory_tasks;
+    int total = count_compute_tasks(families, static_cast<int>(thread_counts.size()));
+    for (int t : thread_counts) {
+        memory_tasks.push_back(options.memory ? plan_memory_tasks(options, model.caches, t) : std::vector<MemoryTask>{});
+        total += static_cast<int>(memory_tasks.back().size());
+    }
+    const double budget = options.time_budget_seconds > 0 ? options.time_budget_seconds
+                                                          : default_time_budget(options.mode);
+    TaskClock clock(progress, stop, total, budget);
+
+    std::vector<const ComputeKernel*> winners;
+    for (std::size_t i = 0; i < thread_counts.size() && !clock.stopped(); ++i) {
+        ThreadTeam team(topology, thread_counts[i]);
+        if (!team.all_bound())
+            model.environment.warnings.push_back(
+                fmt::format("could not pin {} threads to cores; figures may vary", thread_counts[i]));
+        if (!families.empty()) run_compute_families(team, families, pipes, clock_before.ghz, clock, winners, model.compute);
+        run_memory_tasks(team, memory_tasks[i], clock, model.memory, model.curves);
+    }
+    add_best_compute_roofs(model.compute);
+
+    topology.bind_current_thread_to_core(0);
+    const ClockMeasurement clock_after = measure_core_clock(0.1);
+    model.environment.clock_after_ghz = clock_after.ghz;
+    for (auto& w : clock_drift_warning(clock_before.ghz, clock_after.ghz)) model.environment.warnings.push_back(w);
+    for (const auto& r : model.compute)
+        if (!r.stats.stable)
+            model.environment.warnings.push_back(fmt::format("unstable figure: {} (CV {:.1f}% over {} runs)", r.name,
+                                                             100 * r.stats.cv, r.stats.runs));
+    for (const auto& r : model.memory)
+        if (!r.stats.stable)
+            model.environment.warnings.push_back(fmt::format("unstable figure: {} {} {} threads (CV {:.1f}% over {} runs)",
+                                                             r.level, r.pattern, r.threads, 100 * r.stats.cv, r.stats.runs));
+    model.partial = stop.load();
+    model.environment.duration_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return model;
+}
+
+} // namespace roofline

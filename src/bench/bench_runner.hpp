@@ -1,0 +1,23 @@
+// Runs the microbenchmarks a BenchOptions asks for and returns the measured
+// machine model. Measurement only: no files, no printing (progress goes to the sink).
+#pragma once
+
+#include "bench/bench_plan.hpp"
+#include "bench/progress.hpp"
+#include "core/machine_model.hpp"
+#include "topo/topology.hpp"
+
+#include <atomic>
+
+namespace roofline {
+
+// Throws std::invalid_argument for options this machine cannot run (more
+// threads than cores, an unknown precision...). When `stop` becomes true the
+// run ends after the current sample and returns what it has, marked partial.
+MachineModel run_bench(const Topology& topology, const BenchOptions& options, const ProgressSink& progress,
+                       const std::atomic<bool>& stop);
+
+// Checks options against the machine without measuring; throws std::invalid_argument.
+void validate_bench_options(const Topology& topology, const BenchOptions& options);
+
+} // namespace roofline

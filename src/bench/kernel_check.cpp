@@ -1,0 +1,97 @@
+#include "bench/kernel_check.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+namespace roofline {
+namespace {
+
+// Value of one chain after `steps` operations, in the kernel's precision.
+template <class T>
+T chain_value(const std::string& kind, int steps, T mul, T add) {
+    T x = 1;
+    for (int i = 0; i < steps; ++i) {
+        if (kind == "fma") x = std::fma(x, mul, add);
+        else if (kind == "add") x = x + add;
+        else x = x * mul;
+    }
+    return x;
+}
+
+template <class T>
+std::string compare_chains(const ComputeKernel& k, const std::vector<double>& out, int steps, double mul, double add) {
+    const int lanes = k.lanes();
+    int chain = 0;
+    auto check = [&](const char* kind, int count) -> std::string {
+        const double expected = chain_value<T>(kind, steps, static_cast<T>(mul), static_cast<T>(add));
+        for (int c = 0; c < count; ++c, ++chain)
+            for (int l = 0; l < lanes; ++l)
+                if (out[chain * lanes + l] != expected)
+                    return fmt::format("kernel {}: {} chain {} lane {} is {}, expected {}", k.name, kind, c, l,
+                                       out[chain * lanes + l], expected);
+        return {};
+    };
+    if (auto e = check("fma", k.fma_chains); !e.empty()) return e;
+    if (auto e = check("add", k.add_chains); !e.empty()) return e;
+    return check("mul", k.mul_chains);
+}
+
+} // namespace
+
+std::string check_compute_kernel(const ComputeKernel& k) {
+    // Few enough steps that 1.5^steps and the sums stay exact and finite in SP too.
+    const std::uint64_t iterations = 3;
+    const int steps = static_cast<int>(iterations) * k.steps_per_iteration;
+    const double mul = 1.5, add = 0.25;
+    std::vector<double> out(static_cast<std::size_t>(k.chains() * k.lanes()), -1.0);
+    k.run(iterations, mul, add, out.data());
+    return k.precision == "sp" ? compare_chains<float>(k, out, steps, mul, add)
+                               : compare_chains<double>(k, out, steps, mul, add);
+}
+
+std::string check_memory_kernel(const MemoryKernel& k) {
+    const std::size_t n = k.block_elements * 16;
+    struct FreeDeleter { void operator()(double* p) const { std::free(p); } };
+    std::vector<std::unique_ptr<double, FreeDeleter>> storage;
+    std::vector<double*> arrays;
+    for (int a = 0; a < k.arrays; ++a) {
+        auto* p = static_cast<double*>(std::aligned_alloc(64, n * sizeof(double)));
+        if (!p) return "out of memory";
+        storage.emplace_back(p);
+        arrays.push_back(p);
+    }
+    auto b_of = [](std::size_t i) { return static_cast<double>(i % 7) + 0.5; };
+    auto c_of = [](std::size_t i) { return 2.0 - static_cast<double>(i % 3); };
+    for (std::size_t i = 0; i < n; ++i) {
+        arrays[0][i] = k.pattern == "load" ? b_of(i) : -1.0;
+        if (k.arrays > 1) arrays[1][i] = b_of(i);
+        if (k.arrays > 2) arrays[2][i] = c_of(i);
+    }
+    const double scalar = 3.0;
+    const double result = k.run(arrays.data(), n, 2, scalar);
+
+    const std::string base = k.pattern.substr(0, k.pattern.find("_nt"));
+    if (base == "load") {
+        double expected = 0;
+        for (std::size_t i = 0; i < n; ++i) expected += b_of(i);
+        if (result != expected) return fmt::format("kernel {}: sum is {}, expected {}", k.name, result, expected);
+        return {};
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        double expected = 0;
+        if (base == "store") expected = scalar;
+        else if (base == "copy") expected = b_of(i);
+        else if (base == "triad") expected = std::fma(scalar, c_of(i), b_of(i));
+        else if (base == "2ld1st") expected = b_of(i) + c_of(i);
+        else return fmt::format("kernel {}: unknown pattern {}", k.name, k.pattern);
+        if (arrays[0][i] != expected)
+            return fmt::format("kernel {}: element {} is {}, expected {}", k.name, i, arrays[0][i], expected);
+    }
+    return {};
+}
+
+} // namespace roofline

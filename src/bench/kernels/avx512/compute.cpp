@@ -1,0 +1,46 @@
+// Compute kernels encoded with AVX-512 (EVEX): 512-bit, and 256-bit with the
+// 32 registers AVX-512VL gives, which leaves room for more FMA+ADD chains.
+#include "bench/kernel.hpp"
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <string>
+
+namespace roofline {
+namespace {
+
+#include "bench/kernels/x86_compute_traits.inl"
+#include "bench/kernels/compute_kernels.inl"
+
+template <class Ops>
+void append_width(std::vector<ComputeKernel>& out) {
+    constexpr Isa isa = Isa::avx512;
+    out.push_back(make_compute_kernel<Ops, 8, 0, 0, 4>("fma", isa));
+    out.push_back(make_compute_kernel<Ops, 16, 0, 0, 2>("fma", isa));
+    out.push_back(make_compute_kernel<Ops, 24, 0, 0, 2>("fma", isa));
+    out.push_back(make_compute_kernel<Ops, 0, 8, 0, 4>("add", isa));
+    out.push_back(make_compute_kernel<Ops, 0, 16, 0, 2>("add", isa));
+    out.push_back(make_compute_kernel<Ops, 0, 0, 8, 4>("mul", isa));
+    out.push_back(make_compute_kernel<Ops, 0, 0, 16, 2>("mul", isa));
+    out.push_back(make_compute_kernel<Ops, 0, 8, 8, 2>("mul+add", isa));
+    out.push_back(make_compute_kernel<Ops, 1, 0, 0, 16>("chain", isa));
+    out.push_back(make_compute_kernel<Ops, 8, 4, 0, 4>("fma+add", isa));
+    out.push_back(make_compute_kernel<Ops, 8, 6, 0, 4>("fma+add", isa));
+    out.push_back(make_compute_kernel<Ops, 8, 8, 0, 2>("fma+add", isa));
+    out.push_back(make_compute_kernel<Ops, 10, 6, 0, 2>("fma+add", isa));
+    out.push_back(make_compute_kernel<Ops, 12, 6, 0, 2>("fma+add", isa));
+    out.push_back(make_compute_kernel<Ops, 12, 8, 0, 2>("fma+add", isa));
+    out.push_back(make_compute_kernel<Ops, 16, 8, 0, 2>("fma+add", isa));
+}
+
+} // namespace
+
+void append_compute_kernels_avx512(std::vector<ComputeKernel>& out) {
+    append_width<Dp256>(out);
+    append_width<Sp256>(out);
+    append_width<Dp512>(out);
+    append_width<Sp512>(out);
+}
+
+} // namespace roofline

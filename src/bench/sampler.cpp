@@ -1,0 +1,50 @@
+#include "bench/sampler.hpp"
+
+#include "core/statistics.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace roofline {
+
+SampledRate sample_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,
+                        const SamplePolicy& policy, const std::atomic<bool>* stop) {
+    SampledRate out;
+    auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
+
+    // Calibration doubles as warm-up: grow reps until a run takes a quarter of
+    // the sample time, then scale to the target.
+    std::uint64_t reps = 1;
+    double seconds = timed_run(reps);
+    while (seconds < policy.sample_seconds / 4 && !stopped()) {
+        const double grow = seconds > 0 ? std::clamp(policy.sample_seconds / 2 / seconds, 2.0, 64.0) : 64.0;
+        reps = static_cast<std::uint64_t>(std::ceil(static_cast<double>(reps) * grow));
+        seconds = timed_run(reps);
+    }
+    reps = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(
+        std::llround(static_cast<double>(reps) * policy.sample_seconds / std::max(seconds, 1e-9))));
+    out.reps = reps;
+
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        if (stopped()) {
+            out.interrupted = true;
+            break;
+        }
+        const double s = timed_run(reps);
+        out.rates.push_back(work_per_rep * static_cast<double>(reps) / s / 1e9);
+        const int n = static_cast<int>(out.rates.size());
+        if (n >= policy.max_runs) break;
+        if (n >= policy.min_runs) {
+            std::vector<double> window(out.rates.end() - policy.min_runs, out.rates.end());
+            if (coefficient_of_variation(window) <= policy.cv_target) break;
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (elapsed >= policy.budget_seconds) break;
+        }
+    }
+    out.stats = summarize(out.rates, policy.cv_target * 5);
+    return out;
+}
+
+} // namespace roofline

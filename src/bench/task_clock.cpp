@@ -1,0 +1,39 @@
+#include "bench/task_clock.hpp"
+
+#include <algorithm>
+
+namespace roofline {
+
+TaskClock::TaskClock(const ProgressSink& progress, const std::atomic<bool>& stop, int total_tasks,
+                     double budget_seconds)
+    : progress_(progress), stop_(stop), total_(std::max(1, total_tasks)), budget_(budget_seconds),
+      start_(std::chrono::steady_clock::now()) {}
+
+double TaskClock::elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+SamplePolicy TaskClock::begin(const std::string& what, double sample_seconds) {
+    const double used = elapsed();
+    const int left = std::max(1, total_ - done_);
+    if (progress_) {
+        ProgressEvent e;
+        e.what = what;
+        e.done = done_;
+        e.total = total_;
+        e.elapsed_seconds = used;
+        e.remaining_seconds = done_ > 0 ? used / done_ * left : std::max(0.0, budget_ - used);
+        progress_(e);
+    }
+    SamplePolicy p;
+    p.sample_seconds = sample_seconds;
+    // Share what is left of the budget among the figures still to measure;
+    // calibration and set-up take roughly a third of each figure's time.
+    p.budget_seconds = std::max(0.0, (budget_ - used) / left * 0.6);
+    p.min_runs = 5;
+    p.max_runs = 40;
+    p.cv_target = 0.01;
+    return p;
+}
+
+} // namespace roofline

@@ -1,0 +1,35 @@
+// Bookkeeping shared by the compute and memory phases of a bench run: how many
+// figures are planned, how many are done, the time budget of each, progress
+// events, and the stop flag (Ctrl-C).
+#pragma once
+
+#include "bench/progress.hpp"
+#include "bench/sampler.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <string>
+
+namespace roofline {
+
+class TaskClock {
+public:
+    TaskClock(const ProgressSink& progress, const std::atomic<bool>& stop, int total_tasks, double budget_seconds);
+
+    bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+    const std::atomic<bool>& stop_flag() const { return stop_; }
+    // Announces the next figure (progress event) and returns its sampling policy.
+    SamplePolicy begin(const std::string& what, double sample_seconds);
+    void finish_one() { ++done_; }
+    double elapsed() const;
+
+private:
+    const ProgressSink& progress_;
+    const std::atomic<bool>& stop_;
+    int total_;
+    int done_ = 0;
+    double budget_;
+    std::chrono::steady_clock::time_point start_;
+};
+
+} // namespace roofline
