@@ -2,7 +2,7 @@
 # Installs the Debian packages roofline needs, only those missing.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libhwloc-dev hwloc nlohmann-json3-dev libcli11-dev
-          libfmt-dev libsqlite3-dev libgtest-dev likwid)
+          libfmt-dev libsqlite3-dev sqlite3 libgtest-dev likwid jq)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

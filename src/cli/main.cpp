@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
                  "Characterize the machine (topology, bench), then read the chart it writes.",
                  "roofline"};
     app.set_version_flag("--version", fmt::format("roofline {}", ROOFLINE_VERSION));
-    app.require_subcommand(1);
+    app.require_subcommand(0, 1);  // checked below, so unknown arguments are named first
     app.footer("Examples:\n"
                "  roofline topology              caches, cores, ISA and measured clock\n"
                "  roofline bench --quick         the roofs a chart needs (about 30 s)\n"
@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         fmt::print(stderr, "roofline: error: {}\n", e.what());
         return roofline::cli::kExitFailure;
+    }
+    if (app.get_subcommands().empty()) {
+        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench)\n", app.help());
+        return roofline::cli::kExitUsage;
     }
     return exit_code;
 }

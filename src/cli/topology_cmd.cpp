@@ -113,7 +113,7 @@ void print_text(const TopologyReport& r) {
         fmt::print("Threads     {}\n", cpu.threads);
     fmt::print("NUMA nodes  {}\n", cpu.numa_nodes);
     for (const NumaDetail& node : r.topology.numa_nodes())
-        fmt::print("  node {:<4}  {} memory, cores {}\n", node.os_index, binary_size(node.memory_bytes),
+        fmt::print("  node {}: {} memory, cores {}\n", node.os_index, binary_size(node.memory_bytes),
                    index_ranges(node.cores));
 
     fmt::print("\nCaches\n");

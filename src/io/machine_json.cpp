@@ -1,0 +1,468 @@
+#include "io/machine_json.hpp"
+
+#include "io/text_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+namespace roofline {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view machine_schema = "roofline.machine/1";
+
+// ---------------------------------------------------------------- writing
+
+// JSON has no NaN/Inf; nlohmann would silently write them as null anyway,
+// so make that explicit (and the reader accepts null as "not a number").
+json number(double value) {
+    return std::isfinite(value) ? json(value) : json(nullptr);
+}
+
+json units_object() {
+    return {
+        {"gflops", "1e9 FLOP/s"},
+        {"gbs", "1e9 bytes/s, nominal bytes (what the kernel's instructions load and store)"},
+        {"gbs_write_allocate",
+         "1e9 bytes/s, nominal bytes plus one read per stored byte (write-allocate), "
+         "equal to gbs for non-temporal stores"},
+        {"working_set_bytes", "bytes, total over all threads"},
+        {"clock_ghz", "1e9 cycles/s"},
+        {"intensity", "FLOP per nominal byte"},
+        {"size_bytes", "bytes per cache instance"},
+    };
+}
+
+json stats_to_json(const Stats& s) {
+    return {{"median", number(s.median)}, {"min", number(s.min)}, {"max", number(s.max)},
+            {"cv", number(s.cv)},         {"runs", s.runs},       {"stable", s.stable}};
+}
+
+json cpu_to_json(const CpuDescription& c) {
+    return {{"model", c.model},
+            {"vendor", c.vendor},
+            {"isa", c.isa},
+            {"sockets", c.sockets},
+            {"cores", c.cores},
+            {"threads", c.threads},
+            {"numa_nodes", c.numa_nodes},
+            {"clock_ghz", number(c.clock_ghz)},
+            {"nominal_clock_ghz", number(c.nominal_clock_ghz)}};
+}
+
+json cache_to_json(const CacheLevel& c) {
+    return {{"level", c.level},
+            {"size_bytes", c.size_bytes},
+            {"line_bytes", c.line_bytes},
+            {"associativity", c.associativity},
+            {"shared_by_cores", c.shared_by_cores},
+            {"instances", c.instances}};
+}
+
+json compute_to_json(const ComputeRoof& r) {
+    json j = {{"name", r.name},
+              {"precision", r.precision},
+              {"isa", r.isa},
+              {"vector_bits", r.vector_bits},
+              {"mix", r.mix},
+              {"mix_detail", r.mix_detail},
+              {"threads", r.threads},
+              {"gflops", number(r.gflops)},
+              {"theoretical_gflops", number(r.theoretical_gflops)}};
+    // Derived, for readers of the file; never read back.
+    if (r.theoretical_gflops > 0 && std::isfinite(r.gflops)) {
+        j["efficiency"] = number(r.gflops / r.theoretical_gflops);
+    }
+    j["stats"] = stats_to_json(r.stats);
+    return j;
+}
+
+json memory_to_json(const MemoryRoof& r) {
+    return {{"level", r.level},
+            {"pattern", r.pattern},
+            {"isa", r.isa},
+            {"threads", r.threads},
+            {"gbs", number(r.gbs)},
+            {"gbs_write_allocate", number(r.gbs_write_allocate)},
+            {"working_set_bytes", r.working_set_bytes},
+            {"stats", stats_to_json(r.stats)}};
+}
+
+json curve_to_json(const BandwidthCurve& c) {
+    json points = json::array();
+    for (const auto& [working_set, gbs] : c.points) points.push_back({working_set, number(gbs)});
+    return {{"pattern", c.pattern}, {"isa", c.isa}, {"threads", c.threads}, {"points", points}};
+}
+
+json validation_to_json(const ValidationPoint& v) {
+    return {{"level", v.level},
+            {"intensity", number(v.intensity)},
+            {"threads", v.threads},
+            {"working_set_bytes", v.working_set_bytes},
+            {"gflops", number(v.gflops)},
+            {"predicted_gflops", number(v.predicted_gflops)},
+            {"ratio", number(v.ratio)}};
+}
+
+json environment_to_json(const Environment& e) {
+    return {{"hostname", e.hostname},
+            {"hypervisor", e.hypervisor},
+            {"governor", e.governor},
+            {"turbo", e.turbo},
+            {"load_average", number(e.load_average)},
+            {"clock_before_ghz", number(e.clock_before_ghz)},
+            {"clock_after_ghz", number(e.clock_after_ghz)},
+            {"compiler", e.compiler},
+            {"tool_version", e.tool_version},
+            {"timestamp", e.timestamp},
+            {"mode", e.mode},
+            {"duration_seconds", number(e.duration_seconds)},
+            {"warnings", e.warnings}};
+}
+
+template <typename T, typename Convert>
+json array_of(const std::vector<T>& items, Convert convert) {
+    json out = json::array();
+    for (const auto& item : items) out.push_back(convert(item));
+    return out;
+}
+
+// ---------------------------------------------------------------- reading
+
+std::string describe(const json& j) {
+    if (j.is_number_integer()) return "integer";
+    if (j.is_number_float()) return "number";
+    return j.type_name(); // "string", "object", "array", "boolean", "null"
+}
+
+// A view of one JSON node that knows its JSON-pointer path, so every error
+// says where it happened: "file: /compute/3/gflops: expected a number, found string".
+class Node {
+public:
+    Node(const json& value, std::string path, const std::string& source)
+        : value_(value), path_(std::move(path)), source_(source) {}
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw SchemaError(fmt::format("{}: {}: {}", source_, path_.empty() ? "/" : path_, what));
+    }
+    [[noreturn]] void expected(std::string_view kind) const {
+        fail(fmt::format("expected {}, found {}", kind, describe(value_)));
+    }
+
+    const json& value() const { return value_; }
+
+    Node child(const std::string& key) const {
+        return Node(value_.at(key), path_ + "/" + escape_pointer(key), source_);
+    }
+    Node element(std::size_t index) const {
+        return Node(value_.at(index), fmt::format("{}/{}", path_, index), source_);
+    }
+
+    const Node& require_object() const {
+        if (!value_.is_object()) expected("an object");
+        return *this;
+    }
+    const Node& require_array() const {
+        if (!value_.is_array()) expected("an array");
+        return *this;
+    }
+    std::size_t size() const { return value_.size(); }
+
+    // Optional members keep the default when absent; present members must have the right type.
+    bool has(const std::string& key) const { return value_.contains(key); }
+
+    Node required(const std::string& key, std::string_view kind) const {
+        if (!has(key)) {
+            Node(value_, path_ + "/" + escape_pointer(key), source_)
+                .fail(fmt::format("missing (expected {})", kind));
+        }
+        return child(key);
+    }
+
+    std::string as_string() const {
+        if (!value_.is_string()) expected("a string");
+        return value_.get<std::string>();
+    }
+    double as_double() const {
+        if (value_.is_null()) return std::numeric_limits<double>::quiet_NaN();
+        if (!value_.is_number()) expected("a number");
+        return value_.get<double>();
+    }
+    bool as_bool() const {
+        if (!value_.is_boolean()) expected("a boolean");
+        return value_.get<bool>();
+    }
+    std::int64_t as_int64() const {
+        if (value_.is_number_unsigned()) {
+            const auto v = value_.get<std::uint64_t>();
+            if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+                expected("an integer in range");
+            }
+            return static_cast<std::int64_t>(v);
+        }
+        if (value_.is_number_integer()) return value_.get<std::int64_t>();
+        // Hand-written files sometimes say 32768.0; accept whole numbers.
+        if (value_.is_number_float()) {
+            const double v = value_.get<double>();
+            if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15) {
+                return static_cast<std::int64_t>(v);
+            }
+        }
+        expected("an integer");
+    }
+    int as_int() const {
+        const auto v = as_int64();
+        if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+            expected("an integer in range");
+        }
+        return static_cast<int>(v);
+    }
+    std::uint64_t as_uint64() const {
+        if (value_.is_number_unsigned()) return value_.get<std::uint64_t>();
+        const auto v = as_int64();
+        if (v < 0) fail(fmt::format("expected a non-negative integer, found {}", v));
+        return static_cast<std::uint64_t>(v);
+    }
+
+private:
+    // RFC 6901: "~" -> "~0", "/" -> "~1".
+    static std::string escape_pointer(const std::string& key) {
+        std::string out;
+        for (char ch : key) {
+            if (ch == '~') out += "~0";
+            else if (ch == '/') out += "~1";
+            else out += ch;
+        }
+        return out;
+    }
+
+    const json& value_;
+    std::string path_;
+    const std::string& source_;
+};
+
+void read_optional(const Node& n, const std::string& key, std::string& out) {
+    if (n.has(key)) out = n.child(key).as_string();
+}
+void read_optional(const Node& n, const std::string& key, double& out) {
+    if (n.has(key)) out = n.child(key).as_double();
+}
+void read_optional(const Node& n, const std::string& key, int& out) {
+    if (n.has(key)) out = n.child(key).as_int();
+}
+void read_optional(const Node& n, const std::string& key, std::uint64_t& out) {
+    if (n.has(key)) out = n.child(key).as_uint64();
+}
+void read_optional(const Node& n, const std::string& key, bool& out) {
+    if (n.has(key)) out = n.child(key).as_bool();
+}
+void read_optional(const Node& n, const std::string& key, std::vector<std::string>& out) {
+    if (!n.has(key)) return;
+    const auto list = n.child(key);
+    list.require_array();
+    out.clear();
+    for (std::size_t i = 0; i < list.size(); ++i) out.push_back(list.element(i).as_string());
+}
+
+// Reads an optional array of objects; each element through `parse`.
+template <typename T, typename Parse>
+void read_array(const Node& n, const std::string& key, std::vector<T>& out, Parse parse) {
+    out.clear();
+    if (!n.has(key)) return;
+    const auto list = n.child(key);
+    list.require_array();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const auto item = list.element(i);
+        item.require_object();
+        out.push_back(parse(item));
+    }
+}
+
+Stats stats_from(const Node& n) {
+    n.require_object();
+    Stats s;
+    read_optional(n, "median", s.median);
+    read_optional(n, "min", s.min);
+    read_optional(n, "max", s.max);
+    read_optional(n, "cv", s.cv);
+    read_optional(n, "runs", s.runs);
+    read_optional(n, "stable", s.stable);
+    return s;
+}
+
+CpuDescription cpu_from(const Node& n) {
+    n.require_object();
+    CpuDescription c;
+    c.model = n.required("model", "a string").as_string();
+    read_optional(n, "vendor", c.vendor);
+    read_optional(n, "isa", c.isa);
+    read_optional(n, "sockets", c.sockets);
+    read_optional(n, "cores", c.cores);
+    read_optional(n, "threads", c.threads);
+    read_optional(n, "numa_nodes", c.numa_nodes);
+    read_optional(n, "clock_ghz", c.clock_ghz);
+    read_optional(n, "nominal_clock_ghz", c.nominal_clock_ghz);
+    return c;
+}
+
+CacheLevel cache_from(const Node& n) {
+    CacheLevel c;
+    c.level = n.required("level", "an integer").as_int();
+    c.size_bytes = n.required("size_bytes", "an integer").as_uint64();
+    read_optional(n, "line_bytes", c.line_bytes);
+    read_optional(n, "associativity", c.associativity);
+    read_optional(n, "shared_by_cores", c.shared_by_cores);
+    read_optional(n, "instances", c.instances);
+    return c;
+}
+
+ComputeRoof compute_from(const Node& n) {
+    ComputeRoof r;
+    read_optional(n, "name", r.name);
+    r.precision = n.required("precision", "a string").as_string();
+    read_optional(n, "isa", r.isa);
+    read_optional(n, "vector_bits", r.vector_bits);
+    read_optional(n, "mix", r.mix);
+    read_optional(n, "mix_detail", r.mix_detail);
+    read_optional(n, "threads", r.threads);
+    r.gflops = n.required("gflops", "a number").as_double();
+    read_optional(n, "theoretical_gflops", r.theoretical_gflops);
+    if (n.has("stats")) r.stats = stats_from(n.child("stats"));
+    return r;
+}
+
+MemoryRoof memory_from(const Node& n) {
+    MemoryRoof r;
+    r.level = n.required("level", "a string").as_string();
+    r.pattern = n.required("pattern", "a string").as_string();
+    read_optional(n, "isa", r.isa);
+    read_optional(n, "threads", r.threads);
+    r.gbs = n.required("gbs", "a number").as_double();
+    read_optional(n, "gbs_write_allocate", r.gbs_write_allocate);
+    read_optional(n, "working_set_bytes", r.working_set_bytes);
+    if (n.has("stats")) r.stats = stats_from(n.child("stats"));
+    return r;
+}
+
+BandwidthCurve curve_from(const Node& n) {
+    BandwidthCurve c;
+    c.pattern = n.required("pattern", "a string").as_string();
+    read_optional(n, "isa", c.isa);
+    read_optional(n, "threads", c.threads);
+    const auto points = n.required("points", "an array");
+    points.require_array();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto pair = points.element(i);
+        if (!pair.value().is_array() || pair.size() != 2) {
+            pair.expected("an array [working_set_bytes, gbs]");
+        }
+        c.points.emplace_back(pair.element(0).as_uint64(), pair.element(1).as_double());
+    }
+    return c;
+}
+
+ValidationPoint validation_from(const Node& n) {
+    ValidationPoint v;
+    v.level = n.required("level", "a string").as_string();
+    v.intensity = n.required("intensity", "a number").as_double();
+    read_optional(n, "threads", v.threads);
+    read_optional(n, "working_set_bytes", v.working_set_bytes);
+    v.gflops = n.required("gflops", "a number").as_double();
+    read_optional(n, "predicted_gflops", v.predicted_gflops);
+    read_optional(n, "ratio", v.ratio);
+    return v;
+}
+
+Environment environment_from(const Node& n) {
+    n.require_object();
+    Environment e;
+    read_optional(n, "hostname", e.hostname);
+    read_optional(n, "hypervisor", e.hypervisor);
+    read_optional(n, "governor", e.governor);
+    read_optional(n, "turbo", e.turbo);
+    read_optional(n, "load_average", e.load_average);
+    read_optional(n, "clock_before_ghz", e.clock_before_ghz);
+    read_optional(n, "clock_after_ghz", e.clock_after_ghz);
+    read_optional(n, "compiler", e.compiler);
+    read_optional(n, "tool_version", e.tool_version);
+    read_optional(n, "timestamp", e.timestamp);
+    read_optional(n, "mode", e.mode);
+    read_optional(n, "duration_seconds", e.duration_seconds);
+    read_optional(n, "warnings", e.warnings);
+    return e;
+}
+
+} // namespace
+
+nlohmann::json machine_to_json(const MachineModel& model) {
+    json j;
+    j["schema"] = model.schema.empty() ? std::string(machine_schema) : model.schema;
+    j["units"] = units_object();
+    j["partial"] = model.partial;
+    j["cpu"] = cpu_to_json(model.cpu);
+    j["caches"] = array_of(model.caches, cache_to_json);
+    j["compute"] = array_of(model.compute, compute_to_json);
+    j["memory"] = array_of(model.memory, memory_to_json);
+    j["curves"] = array_of(model.curves, curve_to_json);
+    j["validation"] = array_of(model.validation, validation_to_json);
+    j["environment"] = environment_to_json(model.environment);
+    return j;
+}
+
+// Required: schema, cpu.model, and the fields that carry a roof's meaning
+// (precision + gflops, level + pattern + gbs, ...). Everything else is
+// optional so hand-written spec-sheet files stay short; unknown keys are
+// ignored so newer minor additions do not break older readers.
+MachineModel machine_from_json(const nlohmann::json& j, const std::string& source) {
+    const Node root(j, "", source);
+    root.require_object();
+    const auto schema_node = root.required("schema", fmt::format("\"{}\"", machine_schema));
+    const auto schema = schema_node.as_string();
+    if (schema != machine_schema) {
+        schema_node.fail(fmt::format("expected \"{}\", found \"{}\" (not a roofline machine model, "
+                                     "or written by an incompatible version)",
+                                     machine_schema, schema));
+    }
+
+    MachineModel model;
+    model.schema = schema;
+    read_optional(root, "partial", model.partial);
+    model.cpu = cpu_from(root.required("cpu", "an object"));
+    read_array(root, "caches", model.caches, cache_from);
+    read_array(root, "compute", model.compute, compute_from);
+    read_array(root, "memory", model.memory, memory_from);
+    read_array(root, "curves", model.curves, curve_from);
+    read_array(root, "validation", model.validation, validation_from);
+    if (root.has("environment")) model.environment = environment_from(root.child("environment"));
+    return model;
+}
+
+void write_machine_file(const std::string& path, const MachineModel& model) {
+    write_text_file_atomic(path, machine_to_json(model).dump(2) + "\n");
+}
+
+MachineModel read_machine_file(const std::string& path) {
+    const auto text = read_text_file(path);
+    json parsed;
+    try {
+        parsed = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 7: ...";
+        // keep the part a user can act on.
+        std::string_view detail = e.what();
+        if (const auto bracket = detail.find("] "); bracket != std::string_view::npos) {
+            detail.remove_prefix(bracket + 2);
+        }
+        throw SchemaError(fmt::format("{}: not valid JSON: {}", path, detail));
+    }
+    return machine_from_json(parsed, path);
+}
+
+void check_writable(const std::string& path) { check_file_writable(path); }
+
+} // namespace roofline

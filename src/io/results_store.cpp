@@ -1,0 +1,337 @@
+#include "io/results_store.hpp"
+
+#include "io/machine_json.hpp"
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+#include <pwd.h>
+#include <unistd.h>
+
+namespace roofline {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Version of the table layout (not of the JSON inside): bump on a breaking change.
+constexpr int store_schema_version = 1;
+
+// busy_timeout covers ordinary lock waits; the retry loop covers the cases
+// where SQLite returns BUSY without waiting (e.g. a read transaction that
+// cannot be upgraded, WAL recovery, changing the journal mode).
+constexpr int busy_timeout_ms = 30000;
+constexpr auto retry_deadline = std::chrono::seconds(60);
+
+bool is_busy(int rc) {
+    const int primary = rc & 0xff;
+    return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
+}
+
+std::string now_utc_iso8601() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    ::gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::string env_or_empty(const char* name) {
+    const char* value = std::getenv(name);
+    return value ? std::string(value) : std::string();
+}
+
+class StoreError : public std::runtime_error {
+public:
+    StoreError(const std::string& message, int code) : std::runtime_error(message), code_(code) {}
+    int code() const { return code_; }
+
+private:
+    int code_;
+};
+
+[[noreturn]] void fail(sqlite3* db, const std::string& path, const std::string& doing, int rc) {
+    const char* detail = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    throw StoreError(fmt::format("results database {}: {} failed: {}", path, doing, detail), rc);
+}
+
+// Owns one prepared statement.
+class Statement {
+public:
+    Statement(sqlite3* db, const std::string& path, const char* sql) : db_(db), path_(path) {
+        const int rc = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
+        if (rc != SQLITE_OK) fail(db, path, "preparing a query", rc);
+    }
+    ~Statement() { sqlite3_finalize(stmt_); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    void bind(int index, const std::string& text) {
+        check(sqlite3_bind_text(stmt_, index, text.c_str(), static_cast<int>(text.size()),
+                                SQLITE_TRANSIENT));
+    }
+    void bind(int index, std::int64_t value) { check(sqlite3_bind_int64(stmt_, index, value)); }
+
+    // True while a row is available.
+    bool step() {
+        const int rc = sqlite3_step(stmt_);
+        if (rc == SQLITE_ROW) return true;
+        if (rc == SQLITE_DONE) return false;
+        fail(db_, path_, "a query", rc);
+    }
+
+    std::int64_t integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+    std::string text(int column) const {
+        const auto* bytes = sqlite3_column_text(stmt_, column);
+        if (!bytes) return {};
+        return std::string(reinterpret_cast<const char*>(bytes),
+                           static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
+    }
+
+private:
+    void check(int rc) {
+        if (rc != SQLITE_OK) fail(db_, path_, "binding a value", rc);
+    }
+    sqlite3* db_;
+    const std::string& path_;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+void execute(sqlite3* db, const std::string& path, const char* sql, const char* doing) {
+    char* message = nullptr;
+    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &message);
+    if (rc != SQLITE_OK) {
+        const std::string detail = message ? message : sqlite3_errstr(rc);
+        sqlite3_free(message);
+        throw StoreError(fmt::format("results database {}: {} failed: {}", path, doing, detail), rc);
+    }
+}
+
+// Runs `work` (one whole transaction, or one read) again while another
+// process holds the lock; any other error goes straight to the caller.
+template <typename Work>
+auto with_retry(sqlite3* db, Work work) {
+    const auto deadline = std::chrono::steady_clock::now() + retry_deadline;
+    auto pause = std::chrono::milliseconds(2);
+    for (;;) {
+        try {
+            return work();
+        } catch (const StoreError& e) {
+            if (!is_busy(e.code()) || std::chrono::steady_clock::now() > deadline) throw;
+            if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+            std::this_thread::sleep_for(pause);
+            pause = std::min(pause * 2, std::chrono::milliseconds(100));
+        }
+    }
+}
+
+// Begins a write transaction up front (IMMEDIATE), so two writers queue on the
+// lock instead of deadlocking on an upgrade; rolls back unless committed.
+class WriteTransaction {
+public:
+    WriteTransaction(sqlite3* db, const std::string& path) : db_(db), path_(path) {
+        execute(db_, path_, "BEGIN IMMEDIATE", "starting a write");
+    }
+    ~WriteTransaction() {
+        if (!committed_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    }
+    void commit() {
+        execute(db_, path_, "COMMIT", "committing");
+        committed_ = true;
+    }
+
+private:
+    sqlite3* db_;
+    const std::string& path_;
+    bool committed_ = false;
+};
+
+void create_schema(sqlite3* db, const std::string& path) {
+    with_retry(db, [&] {
+        WriteTransaction transaction(db, path);
+        execute(db, path,
+                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                "CREATE TABLE IF NOT EXISTS machines ("
+                " id INTEGER PRIMARY KEY,"
+                " created TEXT NOT NULL,"
+                " hostname TEXT,"
+                " cpu_model TEXT,"
+                " mode TEXT,"
+                " partial INTEGER NOT NULL DEFAULT 0,"
+                " schema TEXT NOT NULL,"
+                " json TEXT NOT NULL);",
+                "creating tables");
+        {
+            Statement insert(db, path,
+                             "INSERT OR IGNORE INTO meta (key, value) "
+                             "VALUES ('store_schema_version', ?1)");
+            insert.bind(1, std::to_string(store_schema_version));
+            insert.step();
+        }
+        Statement query(db, path, "SELECT value FROM meta WHERE key = 'store_schema_version'");
+        const int found = query.step() ? std::atoi(query.text(0).c_str()) : 0;
+        if (found > store_schema_version) {
+            throw std::runtime_error(fmt::format(
+                "results database {} has layout version {}, newer than this roofline "
+                "understands ({}); use a newer roofline or another database (ROOFLINE_DB)",
+                path, found, store_schema_version));
+        }
+        transaction.commit();
+        return 0;
+    });
+}
+
+MachineModel parse_stored(const std::string& json_text, const std::string& path, std::int64_t id) {
+    const auto source = fmt::format("{} (machine {})", path, id);
+    nlohmann::json parsed;
+    try {
+        parsed = nlohmann::json::parse(json_text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw SchemaError(fmt::format("{}: stored JSON is corrupt: {}", source, e.what()));
+    }
+    return machine_from_json(parsed, source);
+}
+
+} // namespace
+
+std::string ResultsStore::default_path() {
+    if (auto explicit_path = env_or_empty("ROOFLINE_DB"); !explicit_path.empty()) {
+        return explicit_path;
+    }
+    // XDG base directory spec: relative values are invalid and must be ignored.
+    if (auto data_home = env_or_empty("XDG_DATA_HOME"); !data_home.empty() && data_home[0] == '/') {
+        return (fs::path(data_home) / "roofline" / "results.db").string();
+    }
+    std::string home = env_or_empty("HOME");
+    if (home.empty()) {
+        if (const passwd* entry = ::getpwuid(::getuid()); entry && entry->pw_dir) home = entry->pw_dir;
+    }
+    const fs::path base = home.empty() ? fs::current_path() : fs::path(home);
+    return (base / ".local" / "share" / "roofline" / "results.db").string();
+}
+
+ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs) : path_(path) {
+    if (path_.empty()) throw std::runtime_error("results database path is empty");
+    const auto parent = fs::path(path_).parent_path();
+    const auto directory = parent.empty() ? fs::path(".") : parent;
+    std::error_code ec;
+    if (create_parent_dirs) {
+        fs::create_directories(directory, ec);
+        if (ec) {
+            throw std::runtime_error(fmt::format("cannot open results database {}: cannot create {}: {}",
+                                                 path_, directory.string(), ec.message()));
+        }
+    } else if (!fs::is_directory(directory, ec)) {
+        throw std::runtime_error(fmt::format("cannot open results database {}: directory {} does not exist",
+                                             path_, directory.string()));
+    }
+    if (fs::is_directory(path_, ec)) {
+        throw std::runtime_error(
+            fmt::format("cannot open results database {}: it is a directory", path_));
+    }
+
+    const int rc = sqlite3_open_v2(path_.c_str(), &db_,
+                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                                   nullptr);
+    if (rc != SQLITE_OK) {
+        const std::string detail = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw std::runtime_error(fmt::format("cannot open results database {}: {}", path_, detail));
+    }
+    try {
+        sqlite3_busy_timeout(db_, busy_timeout_ms);
+        // WAL lets readers and one writer proceed together; the mode is stored
+        // in the file, so only the first opener actually switches it.
+        with_retry(db_, [&] {
+            execute(db_, path_, "PRAGMA journal_mode=WAL", "enabling WAL");
+            return 0;
+        });
+        execute(db_, path_, "PRAGMA synchronous=NORMAL", "setting synchronous mode");
+        create_schema(db_, path_);
+    } catch (const StoreError& e) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw std::runtime_error(fmt::format("cannot open results database {}: {}", path_, e.what()));
+    } catch (...) {
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw;
+    }
+}
+
+ResultsStore::~ResultsStore() { sqlite3_close(db_); }
+
+std::int64_t ResultsStore::save_machine(const MachineModel& model) {
+    const auto json_text = machine_to_json(model).dump();
+    const auto created = now_utc_iso8601();
+    return with_retry(db_, [&] {
+        WriteTransaction transaction(db_, path_);
+        Statement insert(db_, path_,
+                         "INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        insert.bind(1, created);
+        insert.bind(2, model.environment.hostname);
+        insert.bind(3, model.cpu.model);
+        insert.bind(4, model.environment.mode);
+        insert.bind(5, std::int64_t{model.partial ? 1 : 0});
+        insert.bind(6, model.schema);
+        insert.bind(7, json_text);
+        insert.step();
+        // Read inside the transaction: no other writer can have inserted since.
+        const std::int64_t id = sqlite3_last_insert_rowid(db_);
+        transaction.commit();
+        return id;
+    });
+}
+
+std::optional<MachineModel> ResultsStore::latest_machine() const {
+    const auto row = with_retry(db_, [&]() -> std::optional<std::pair<std::int64_t, std::string>> {
+        Statement query(db_, path_, "SELECT id, json FROM machines ORDER BY id DESC LIMIT 1");
+        if (!query.step()) return std::nullopt;
+        return std::make_pair(query.integer(0), query.text(1));
+    });
+    if (!row) return std::nullopt;
+    return parse_stored(row->second, path_, row->first);
+}
+
+std::optional<MachineModel> ResultsStore::machine(std::int64_t id) const {
+    const auto json_text = with_retry(db_, [&]() -> std::optional<std::string> {
+        Statement query(db_, path_, "SELECT json FROM machines WHERE id = ?1");
+        query.bind(1, id);
+        if (!query.step()) return std::nullopt;
+        return query.text(0);
+    });
+    if (!json_text) return std::nullopt;
+    return parse_stored(*json_text, path_, id);
+}
+
+// Oldest first (ascending id), like a log.
+std::vector<StoredMachine> ResultsStore::list_machines() const {
+    return with_retry(db_, [&] {
+        std::vector<StoredMachine> rows;
+        Statement query(db_, path_,
+                        "SELECT id, created, hostname, cpu_model, mode, partial FROM machines ORDER BY id");
+        while (query.step()) {
+            StoredMachine row;
+            row.id = query.integer(0);
+            row.created = query.text(1);
+            row.hostname = query.text(2);
+            row.cpu_model = query.text(3);
+            row.mode = query.text(4);
+            row.partial = query.integer(5) != 0;
+            rows.push_back(std::move(row));
+        }
+        return rows;
+    });
+}
+
+} // namespace roofline

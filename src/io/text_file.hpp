@@ -1,0 +1,21 @@
+// Whole-file text I/O with clear errors. Writes are atomic (temporary file in
+// the same directory + rename) so an interrupted run never leaves half a file.
+#pragma once
+
+#include <string>
+
+namespace roofline {
+
+// Replaces `path` with `content`. Throws std::runtime_error naming the path
+// and the system error on failure; the original file is then left untouched.
+void write_text_file_atomic(const std::string& path, const std::string& content);
+
+// Reads a whole file. Throws std::runtime_error naming the path when it cannot.
+std::string read_text_file(const std::string& path);
+
+// Fails fast (std::runtime_error) when `path` could not be written later:
+// its directory is missing or not writable, or `path` is a directory.
+// Probes by creating and removing a temporary file; never touches `path` itself.
+void check_file_writable(const std::string& path);
+
+} // namespace roofline

@@ -1,0 +1,192 @@
+#include "topo/cpu_features.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <utility>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#elif defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
+
+namespace roofline {
+
+namespace {
+
+// One table drives both names() and has(), so the two cannot disagree.
+// Names follow GCC's -m flags; the order is the order ISAs appeared.
+using FeatureFlag = bool CpuFeatures::*;
+constexpr std::array<std::pair<const char*, FeatureFlag>, 22> kFeatureTable{{
+    {"sse", &CpuFeatures::sse},
+    {"sse2", &CpuFeatures::sse2},
+    {"sse3", &CpuFeatures::sse3},
+    {"ssse3", &CpuFeatures::ssse3},
+    {"sse4.1", &CpuFeatures::sse41},
+    {"sse4.2", &CpuFeatures::sse42},
+    {"avx", &CpuFeatures::avx},
+    {"f16c", &CpuFeatures::f16c},
+    {"fma", &CpuFeatures::fma},
+    {"avx2", &CpuFeatures::avx2},
+    {"avx512f", &CpuFeatures::avx512f},
+    {"avx512dq", &CpuFeatures::avx512dq},
+    {"avx512cd", &CpuFeatures::avx512cd},
+    {"avx512bw", &CpuFeatures::avx512bw},
+    {"avx512vl", &CpuFeatures::avx512vl},
+    {"avx512ifma", &CpuFeatures::avx512ifma},
+    {"avx512vbmi", &CpuFeatures::avx512vbmi},
+    {"avx512vnni", &CpuFeatures::avx512vnni},
+    {"avx512bf16", &CpuFeatures::avx512bf16},
+    {"avx512fp16", &CpuFeatures::avx512fp16},
+    {"neon", &CpuFeatures::neon},
+    {"sve", &CpuFeatures::sve},
+}};
+
+#if defined(__x86_64__)
+
+std::string trim(std::string text) {
+    const auto not_space = [](unsigned char c) { return c != ' ' && c != '\0' && c != '\t'; };
+    text.erase(text.begin(), std::find_if(text.begin(), text.end(), not_space));
+    text.erase(std::find_if(text.rbegin(), text.rend(), not_space).base(), text.end());
+    return text;
+}
+
+struct CpuidRegisters {
+    std::uint32_t eax = 0, ebx = 0, ecx = 0, edx = 0;
+};
+
+CpuidRegisters cpuid(std::uint32_t leaf, std::uint32_t subleaf = 0) {
+    CpuidRegisters r;
+    __cpuid_count(leaf, subleaf, r.eax, r.ebx, r.ecx, r.edx);
+    return r;
+}
+
+bool bit(std::uint32_t reg, int index) { return (reg >> index) & 1u; }
+
+std::string registers_as_text(std::initializer_list<std::uint32_t> regs) {
+    std::string text;
+    for (std::uint32_t reg : regs) {
+        char chars[4];
+        std::memcpy(chars, &reg, sizeof reg);
+        text.append(chars, sizeof chars);
+    }
+    return text;
+}
+
+// XCR0: which register state the OS saves on a context switch. Without it the
+// upper halves of ymm/zmm would be lost, so CPUID bits alone are not enough.
+std::uint64_t read_xcr0() {
+    std::uint32_t low = 0, high = 0;
+    __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+    return (std::uint64_t{high} << 32) | low;
+}
+
+void detect_x86(CpuFeatures& f) {
+    const CpuidRegisters leaf0 = cpuid(0);
+    const std::uint32_t max_leaf = leaf0.eax;
+    f.vendor = registers_as_text({leaf0.ebx, leaf0.edx, leaf0.ecx});
+
+    const CpuidRegisters leaf1 = cpuid(1);
+    const unsigned base_family = (leaf1.eax >> 8) & 0xf;
+    const unsigned base_model = (leaf1.eax >> 4) & 0xf;
+    f.family = static_cast<int>(base_family == 0xf ? base_family + ((leaf1.eax >> 20) & 0xff) : base_family);
+    f.model = static_cast<int>((base_family == 0x6 || base_family == 0xf)
+                                   ? base_model + (((leaf1.eax >> 16) & 0xf) << 4)
+                                   : base_model);
+    f.stepping = static_cast<int>(leaf1.eax & 0xf);
+
+    f.sse = bit(leaf1.edx, 25);
+    f.sse2 = bit(leaf1.edx, 26);
+    f.sse3 = bit(leaf1.ecx, 0);
+    f.ssse3 = bit(leaf1.ecx, 9);
+    f.sse41 = bit(leaf1.ecx, 19);
+    f.sse42 = bit(leaf1.ecx, 20);
+    const bool osxsave = bit(leaf1.ecx, 27);
+    f.hypervisor = bit(leaf1.ecx, 31);
+
+    if (osxsave) {
+        const std::uint64_t xcr0 = read_xcr0();
+        f.os_saves_ymm = (xcr0 & 0x6) == 0x6;            // SSE + AVX state
+        f.os_saves_zmm = f.os_saves_ymm && (xcr0 & 0xe0) == 0xe0;  // opmask, ZMM_Hi256, Hi16_ZMM
+    }
+
+    // AVX-family flags mean "usable": the CPU has them and the OS saves the registers.
+    f.avx = bit(leaf1.ecx, 28) && f.os_saves_ymm;
+    f.fma = bit(leaf1.ecx, 12) && f.avx;
+    f.f16c = bit(leaf1.ecx, 29) && f.avx;
+
+    if (max_leaf >= 7) {
+        const CpuidRegisters leaf7 = cpuid(7, 0);
+        f.avx2 = bit(leaf7.ebx, 5) && f.avx;
+        f.avx512f = bit(leaf7.ebx, 16) && f.os_saves_zmm;
+        const bool f512 = f.avx512f;
+        f.avx512dq = bit(leaf7.ebx, 17) && f512;
+        f.avx512ifma = bit(leaf7.ebx, 21) && f512;
+        f.avx512cd = bit(leaf7.ebx, 28) && f512;
+        f.avx512bw = bit(leaf7.ebx, 30) && f512;
+        f.avx512vl = bit(leaf7.ebx, 31) && f512;
+        f.avx512vbmi = bit(leaf7.ecx, 1) && f512;
+        f.avx512vnni = bit(leaf7.ecx, 11) && f512;
+        f.avx512fp16 = bit(leaf7.edx, 23) && f512;
+        if (leaf7.eax >= 1) f.avx512bf16 = bit(cpuid(7, 1).eax, 5) && f512;
+    }
+
+    const std::uint32_t max_extended = cpuid(0x80000000).eax;
+    if (max_extended >= 0x80000004) {
+        const CpuidRegisters a = cpuid(0x80000002), b = cpuid(0x80000003), c = cpuid(0x80000004);
+        f.brand = trim(registers_as_text({a.eax, a.ebx, a.ecx, a.edx, b.eax, b.ebx, b.ecx, b.edx,
+                                          c.eax, c.ebx, c.ecx, c.edx}));
+    }
+
+    // Leaf 0x40000000 is only defined when the hypervisor bit is set.
+    if (f.hypervisor) {
+        const CpuidRegisters hv = cpuid(0x40000000);
+        f.hypervisor_vendor = trim(registers_as_text({hv.ebx, hv.ecx, hv.edx}));
+    }
+}
+
+#elif defined(__aarch64__)
+
+void detect_aarch64(CpuFeatures& f) {
+    const unsigned long hwcap = getauxval(AT_HWCAP);
+#ifdef HWCAP_ASIMD
+    f.neon = (hwcap & HWCAP_ASIMD) != 0;
+#endif
+#ifdef HWCAP_SVE
+    f.sve = (hwcap & HWCAP_SVE) != 0;
+#endif
+    (void)hwcap;
+}
+
+#endif
+
+} // namespace
+
+std::vector<std::string> CpuFeatures::names() const {
+    std::vector<std::string> present;
+    for (const auto& [name, flag] : kFeatureTable)
+        if (this->*flag) present.emplace_back(name);
+    return present;
+}
+
+bool CpuFeatures::has(const std::string& name) const {
+    for (const auto& [feature_name, flag] : kFeatureTable)
+        if (name == feature_name) return this->*flag;
+    return false;
+}
+
+CpuFeatures detect_cpu_features() {
+    CpuFeatures features;
+#if defined(__x86_64__)
+    detect_x86(features);
+#elif defined(__aarch64__)
+    detect_aarch64(features);
+#endif
+    return features;
+}
+
+} // namespace roofline

@@ -1,0 +1,32 @@
+// The conditions a measurement ran under (hypervisor, governor, turbo, load),
+// read at run time and turned into warnings instead of being trusted.
+#pragma once
+
+#include "core/machine_model.hpp"
+#include "topo/cpu_features.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// Fills hostname, hypervisor, governor, turbo, 1-minute load average, compiler,
+// tool version and an ISO 8601 UTC timestamp, and adds a warning for each
+// condition that makes figures less repeatable. `cores` is the number of
+// physical cores (the load-average warning fires above 0.5 x cores).
+// Clock fields, mode and duration are left for the caller.
+Environment collect_environment(const CpuFeatures& features, int cores);
+
+// Warnings (zero or one) when the clock measured before and after a run differ
+// by more than 3 %: the core changed speed while being measured.
+std::vector<std::string> clock_drift_warning(double before_ghz, double after_ghz);
+
+// The current time as ISO 8601 UTC, e.g. "2026-11-05T14:03:27Z".
+std::string iso8601_utc_now();
+
+// The first line of a small system file (/proc, /sys), without the newline;
+// nullopt when it cannot be read (absent on this kernel, VM or container).
+std::optional<std::string> read_first_line(const std::string& path);
+
+} // namespace roofline

@@ -1,0 +1,256 @@
+#include "io/machine_json.hpp"
+#include "io/results_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace roofline;
+namespace fs = std::filesystem;
+
+namespace {
+
+MachineModel sample_model(const std::string& cpu_model) {
+    MachineModel m;
+    m.cpu.model = cpu_model;
+    m.cpu.isa = {"sse2", "avx2"};
+    m.compute.push_back({"dp avx2 fma 1t", "dp", "avx2", 256, "fma", "8 fma chains", 1, 51.2, 51.2,
+                         {51.2, 50, 52, 0.01, 5, true}});
+    m.memory.push_back({"L1", "load", "avx2", 1, 200.5, 200.5, 16384, {200.5, 190, 201, 0.02, 5, true}});
+    m.curves.push_back({"load", "avx2", 1, {{4096, 210.0}, {1 << 20, 90.0}}});
+    m.environment.hostname = "host-a";
+    m.environment.mode = "quick";
+    m.environment.timestamp = "2026-11-03T10:20:30Z";
+    m.environment.warnings = {"no PMU"};
+    return m;
+}
+
+class TempDir {
+public:
+    TempDir() {
+        std::string pattern = (fs::temp_directory_path() / "roofline-store-XXXXXX").string();
+        if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+        path_ = pattern;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+private:
+    fs::path path_;
+};
+
+// Sets (or unsets, for nullopt) an environment variable for one scope.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        if (value) ::setenv(name, value->c_str(), 1);
+        else ::unsetenv(name);
+    }
+    ~ScopedEnv() {
+        if (old_) ::setenv(name_, old_->c_str(), 1);
+        else ::unsetenv(name_);
+    }
+
+private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+} // namespace
+
+TEST(ResultsStore, EmptyStoreHasNoMachines) {
+    TempDir dir;
+    ResultsStore store(dir.file("results.db"));
+    EXPECT_FALSE(store.latest_machine().has_value());
+    EXPECT_FALSE(store.machine(1).has_value());
+    EXPECT_TRUE(store.list_machines().empty());
+}
+
+TEST(ResultsStore, SaveThenLatestIsEqual) {
+    TempDir dir;
+    ResultsStore store(dir.file("results.db"));
+    const auto model = sample_model("CPU A");
+    const auto id = store.save_machine(model);
+    EXPECT_GT(id, 0);
+    const auto latest = store.latest_machine();
+    ASSERT_TRUE(latest.has_value());
+    EXPECT_EQ(machine_to_json(*latest), machine_to_json(model));
+    const auto by_id = store.machine(id);
+    ASSERT_TRUE(by_id.has_value());
+    EXPECT_EQ(machine_to_json(*by_id), machine_to_json(model));
+}
+
+TEST(ResultsStore, PersistsAcrossOpens) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    { ResultsStore(path).save_machine(sample_model("CPU A")); }
+    ResultsStore reopened(path);
+    ASSERT_TRUE(reopened.latest_machine().has_value());
+    EXPECT_EQ(reopened.latest_machine()->cpu.model, "CPU A");
+}
+
+TEST(ResultsStore, ListIsOldestFirstAndLatestIsNewest) {
+    TempDir dir;
+    ResultsStore store(dir.file("results.db"));
+    auto partial = sample_model("CPU C");
+    partial.partial = true;
+    partial.environment.mode = "full";
+    const auto first = store.save_machine(sample_model("CPU A"));
+    const auto second = store.save_machine(sample_model("CPU B"));
+    const auto third = store.save_machine(partial);
+    EXPECT_LT(first, second);
+    EXPECT_LT(second, third);
+
+    const auto rows = store.list_machines();
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].id, first);
+    EXPECT_EQ(rows[0].cpu_model, "CPU A");
+    EXPECT_EQ(rows[1].cpu_model, "CPU B");
+    EXPECT_EQ(rows[2].cpu_model, "CPU C");
+    EXPECT_TRUE(rows[2].partial);
+    EXPECT_FALSE(rows[0].partial);
+    EXPECT_EQ(rows[2].mode, "full");
+    EXPECT_EQ(rows[0].hostname, "host-a");
+    EXPECT_EQ(rows[0].created.size(), 20u); // 2026-11-03T10:20:30Z
+    EXPECT_EQ(rows[0].created.back(), 'Z');
+
+    EXPECT_EQ(store.latest_machine()->cpu.model, "CPU C");
+    EXPECT_EQ(store.machine(second)->cpu.model, "CPU B");
+}
+
+TEST(ResultsStore, UserPathInMissingDirectoryIsAnError) {
+    TempDir dir;
+    const auto path = dir.file("nowhere/results.db");
+    try {
+        ResultsStore store(path);
+        FAIL() << "expected an error";
+    } catch (const std::runtime_error& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("cannot open results database " + path), std::string::npos) << message;
+        EXPECT_NE(message.find("directory " + dir.file("nowhere") + " does not exist"), std::string::npos)
+            << message;
+    }
+    EXPECT_FALSE(fs::exists(dir.file("nowhere")));
+}
+
+TEST(ResultsStore, DefaultLocationCreatesParentDirectories) {
+    TempDir dir;
+    const auto path = dir.file("deep/er/results.db");
+    ResultsStore store(path, /*create_parent_dirs=*/true);
+    store.save_machine(sample_model("CPU A"));
+    EXPECT_TRUE(fs::exists(path));
+}
+
+TEST(ResultsStore, DefaultPathHonoursEnvironment) {
+    {
+        ScopedEnv db("ROOFLINE_DB", "/tmp/custom.db");
+        ScopedEnv xdg("XDG_DATA_HOME", "/xdg");
+        EXPECT_EQ(ResultsStore::default_path(), "/tmp/custom.db");
+    }
+    {
+        ScopedEnv db("ROOFLINE_DB", std::nullopt);
+        ScopedEnv xdg("XDG_DATA_HOME", "/xdg/data");
+        EXPECT_EQ(ResultsStore::default_path(), "/xdg/data/roofline/results.db");
+    }
+    {
+        ScopedEnv db("ROOFLINE_DB", std::nullopt);
+        ScopedEnv xdg("XDG_DATA_HOME", std::nullopt);
+        ScopedEnv home("HOME", "/home/someone");
+        EXPECT_EQ(ResultsStore::default_path(), "/home/someone/.local/share/roofline/results.db");
+    }
+    {
+        // Relative XDG paths are invalid per the spec and ignored.
+        ScopedEnv db("ROOFLINE_DB", "");
+        ScopedEnv xdg("XDG_DATA_HOME", "relative");
+        ScopedEnv home("HOME", "/h");
+        EXPECT_EQ(ResultsStore::default_path(), "/h/.local/share/roofline/results.db");
+    }
+}
+
+TEST(ResultsStore, CorruptStoredJsonNamesTheRow) {
+    TempDir dir;
+    ResultsStore store(dir.file("results.db"));
+    auto bad = sample_model("CPU A");
+    bad.schema = "roofline.machine/99"; // saved verbatim, rejected on read
+    const auto id = store.save_machine(bad);
+    try {
+        store.machine(id);
+        FAIL() << "expected a SchemaError";
+    } catch (const SchemaError& e) {
+        EXPECT_NE(std::string(e.what()).find("/schema"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(dir.file("results.db")), std::string::npos) << e.what();
+    }
+}
+
+TEST(ResultsStoreConcurrency, TwoProcessesSavingAtOnceBothLand) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    constexpr int per_process = 20;
+    std::vector<pid_t> children;
+    for (int process = 0; process < 2; ++process) {
+        const pid_t pid = ::fork();
+        ASSERT_GE(pid, 0);
+        if (pid == 0) {
+            int status = 0;
+            try {
+                // Each process opens (and possibly creates) the database itself.
+                ResultsStore store(path);
+                for (int i = 0; i < per_process; ++i) {
+                    store.save_machine(sample_model("process " + std::to_string(process)));
+                }
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "child %d: %s\n", process, e.what());
+                status = 1;
+            }
+            ::_exit(status);
+        }
+        children.push_back(pid);
+    }
+    for (const pid_t pid : children) {
+        int status = 0;
+        ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    ResultsStore store(path);
+    const auto rows = store.list_machines();
+    EXPECT_EQ(rows.size(), 2u * per_process);
+    int from_first = 0;
+    for (const auto& row : rows) from_first += row.cpu_model == "process 0";
+    EXPECT_EQ(from_first, per_process);
+}
+
+TEST(ResultsStoreConcurrency, ThreadsWithSeparateStoresAllLand) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    constexpr int per_thread = 20;
+    constexpr int thread_count = 2;
+    std::vector<std::string> errors(thread_count);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < thread_count; ++t) {
+        threads.emplace_back([&, t] {
+            try {
+                ResultsStore store(path);
+                for (int i = 0; i < per_thread; ++i) store.save_machine(sample_model("thread"));
+            } catch (const std::exception& e) {
+                errors[t] = e.what();
+            }
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    for (const auto& error : errors) EXPECT_EQ(error, "");
+    EXPECT_EQ(ResultsStore(path).list_machines().size(), static_cast<std::size_t>(per_thread * thread_count));
+}
