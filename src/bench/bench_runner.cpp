@@ -4,6 +4,7 @@
 #include "bench/memory_bench.hpp"
 #include "bench/task_clock.hpp"
 #include "bench/thread_team.hpp"
+#include "bench/validation_bench.hpp"
 #include "core/peak.hpp"
 #include "topo/clock.hpp"
 #include "topo/cpu_features.hpp"
@@ -46,8 +47,9 @@ void validate_bench_options(const Topology& topology, const BenchOptions& option
         if (!memory_kernel_for(p))
             throw std::invalid_argument("unknown memory pattern '" + p +
                                         "' (load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt)");
-    if (!options.compute && !options.memory && !options.validate)
-        throw std::invalid_argument("nothing to measure");
+    if (!options.compute && !options.memory) throw std::invalid_argument("nothing to measure");
+    if (options.validate && !(options.compute && options.memory))
+        throw std::invalid_argument("--validate needs both the compute and the memory roofs (drop --only)");
 }
 
 MachineModel run_bench(const Topology& topology, const BenchOptions& options, const ProgressSink& progress,
@@ -78,6 +80,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
         memory_tasks.push_back(options.memory ? plan_memory_tasks(options, model.caches, t) : std::vector<MemoryTask>{});
         total += static_cast<int>(memory_tasks.back().size());
     }
+    if (options.validate) total += static_cast<int>(thread_counts.size()) * count_validation_tasks(4);
     const double budget = options.time_budget_seconds > 0 ? options.time_budget_seconds
                                                           : default_time_budget(options.mode);
     TaskClock clock(progress, stop, total, budget);
@@ -90,6 +93,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
                 fmt::format("could not pin {} threads to cores; figures may vary", thread_counts[i]));
         if (!families.empty()) run_compute_families(team, families, pipes, clock_before.ghz, clock, winners, model.compute);
         run_memory_tasks(team, memory_tasks[i], clock, model.memory, model.curves);
+        if (options.validate) run_validation(team, model, clock, model.validation);
     }
     add_best_compute_roofs(model.compute);
 

@@ -65,9 +65,27 @@ struct MemoryKernel {
     }
 };
 
+// The validation sweep's kernels of known arithmetic intensity: stream over
+// one array and, for every group of 8 vectors loaded, issue `fmas_per_group`
+// FMAs (x_j * c + acc_j on 8 independent accumulators). With 8-byte elements,
+// intensity = fmas_per_group / 32 FLOP per byte, whatever the vector width.
+struct IntensityKernel {
+    std::string name;          // e.g. "intensity.avx2.256.k64"
+    Isa isa;
+    int vector_bits;
+    int fmas_per_group = 1;
+    std::size_t block_elements = 32;  // one group: 8 vectors
+    // Returns the sum of every accumulator after `passes` passes over a[0..n) with c = scale.
+    double (*run)(const double* a, std::size_t n, std::uint64_t passes, double scale) = nullptr;
+
+    double flops_per_element() const { return fmas_per_group / 4.0; }
+    double intensity() const { return flops_per_element() / 8.0; }
+};
+
 // Every kernel compiled into this binary (whatever this CPU supports).
 const std::vector<ComputeKernel>& all_compute_kernels();
 const std::vector<MemoryKernel>& all_memory_kernels();
+const std::vector<IntensityKernel>& all_intensity_kernels();
 
 // Per-ISA registration, one function per kernels/<isa>/ file.
 void append_compute_kernels_sse2(std::vector<ComputeKernel>& out);
@@ -76,5 +94,6 @@ void append_compute_kernels_avx512(std::vector<ComputeKernel>& out);
 void append_memory_kernels_sse2(std::vector<MemoryKernel>& out);
 void append_memory_kernels_avx2(std::vector<MemoryKernel>& out);
 void append_memory_kernels_avx512(std::vector<MemoryKernel>& out);
+void append_intensity_kernels_avx2(std::vector<IntensityKernel>& out);
 
 } // namespace roofline

@@ -94,4 +94,25 @@ std::string check_memory_kernel(const MemoryKernel& k) {
     return {};
 }
 
+std::string check_intensity_kernel(const IntensityKernel& k) {
+    // Small integers times 0.5 and their sums are exact in any order.
+    const std::size_t n = k.block_elements * 8;
+    struct FreeDeleter { void operator()(double* p) const { std::free(p); } };
+    std::unique_ptr<double, FreeDeleter> a(static_cast<double*>(std::aligned_alloc(64, n * sizeof(double))));
+    for (std::size_t i = 0; i < n; ++i) a.get()[i] = static_cast<double>(i % 5 + 1);
+    const std::uint64_t passes = 2;
+    const double scale = 0.5;
+    const std::size_t lanes = static_cast<std::size_t>(k.vector_bits / 64);
+    double expected = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t vector_in_group = (i / lanes) % 8;
+        double times = k.fmas_per_group >= 8 ? k.fmas_per_group / 8 : (vector_in_group < std::size_t(k.fmas_per_group) ? 1 : 0);
+        expected += a.get()[i] * scale * times;
+    }
+    expected *= passes;
+    const double got = k.run(a.get(), n, passes, scale);
+    if (got != expected) return fmt::format("kernel {}: sum is {}, expected {}", k.name, got, expected);
+    return {};
+}
+
 } // namespace roofline

@@ -12,5 +12,6 @@ namespace roofline {
 // Empty string when the kernel computes what its metadata says; else a message.
 std::string check_compute_kernel(const ComputeKernel& kernel);
 std::string check_memory_kernel(const MemoryKernel& kernel);
+std::string check_intensity_kernel(const IntensityKernel& kernel);
 
 } // namespace roofline

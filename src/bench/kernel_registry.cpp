@@ -43,4 +43,13 @@ const std::vector<MemoryKernel>& all_memory_kernels() {
     return kernels;
 }
 
+const std::vector<IntensityKernel>& all_intensity_kernels() {
+    static const std::vector<IntensityKernel> kernels = [] {
+        std::vector<IntensityKernel> k;
+        append_intensity_kernels_avx2(k);
+        return k;
+    }();
+    return kernels;
+}
+
 } // namespace roofline

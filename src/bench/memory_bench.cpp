@@ -2,6 +2,7 @@
 
 #include "bench/isa_support.hpp"
 #include "bench/kernel_check.hpp"
+#include "bench/thread_buffers.hpp"
 #include "core/working_sets.hpp"
 
 #include <fmt/core.h>
@@ -20,11 +21,6 @@ namespace {
 // few cache lines so that streams do not alias in the same cache sets.
 constexpr std::size_t kArrayShiftElements = 72;
 
-struct ThreadBuffer {
-    double* data = nullptr;
-    std::size_t elements = 0;
-    ~ThreadBuffer() { std::free(data); }
-};
 
 
 } // namespace
@@ -83,16 +79,7 @@ void run_memory_tasks(ThreadTeam& team, const std::vector<MemoryTask>& tasks, Ta
     for (const auto& t : tasks) max_bytes = std::max(max_bytes, t.per_thread_bytes);
     const std::size_t buffer_elements = max_bytes / sizeof(double) + 4 * kArrayShiftElements + 64;
 
-    // Each thread allocates and first-touches its own buffer, so pages land on its NUMA node.
-    std::vector<ThreadBuffer> buffers(static_cast<std::size_t>(threads));
-    team.run([&](int t) {
-        auto& b = buffers[static_cast<std::size_t>(t)];
-        const std::size_t bytes = (buffer_elements * sizeof(double) + 4095) / 4096 * 4096;
-        b.data = static_cast<double*>(std::aligned_alloc(4096, bytes));
-        if (!b.data) throw std::runtime_error(fmt::format("cannot allocate {} for the memory benchmark", format_bytes(bytes)));
-        b.elements = buffer_elements;
-        for (std::size_t i = 0; i < buffer_elements; ++i) b.data[i] = 1.0 + static_cast<double>(i % 5);
-    });
+    auto buffers = allocate_thread_buffers(team, buffer_elements);
 
     std::map<std::pair<std::string, std::string>, MemoryRoof> best;  // (level, pattern)
     std::map<std::string, BandwidthCurve> curve_of;                   // pattern

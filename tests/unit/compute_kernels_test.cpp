@@ -41,3 +41,15 @@ TEST(ComputeKernels, MetadataIsConsistent) {
         }
     }
 }
+
+TEST(IntensityKernels, EachComputesItsKnownSumAndSpansTheRange) {
+    if (!isa_supported(Isa::avx2)) GTEST_SKIP() << "needs AVX2";
+    double lo = 1e9, hi = 0;
+    for (const auto& k : all_intensity_kernels()) {
+        EXPECT_EQ(check_intensity_kernel(k), "") << k.name;
+        lo = std::min(lo, k.intensity());
+        hi = std::max(hi, k.intensity());
+    }
+    EXPECT_DOUBLE_EQ(lo, 1.0 / 16);
+    EXPECT_DOUBLE_EQ(hi, 64.0);
+}

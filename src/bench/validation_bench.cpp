@@ -1,0 +1,73 @@
+#include "bench/validation_bench.hpp"
+
+#include "bench/isa_support.hpp"
+#include "bench/kernel.hpp"
+#include "bench/kernel_check.hpp"
+#include "bench/thread_buffers.hpp"
+#include "core/working_sets.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofline {
+
+double predicted_gflops(double compute_roof_gflops, double bandwidth_gbs, double intensity) {
+    return std::min(compute_roof_gflops, bandwidth_gbs * intensity);
+}
+
+int count_validation_tasks(int levels) { return levels * static_cast<int>(all_intensity_kernels().size()); }
+
+void run_validation(ThreadTeam& team, const MachineModel& model, TaskClock& clock,
+                    std::vector<ValidationPoint>& out) {
+    const int threads = team.size();
+    if (!isa_supported(Isa::avx2)) return;
+    const ComputeRoof* roof = nullptr;
+    for (const auto& r : model.compute)
+        if (r.precision == "dp" && r.vector_bits == 256 && r.mix == "fma" && r.threads == threads) roof = &r;
+    if (!roof) return;
+    std::vector<const MemoryRoof*> levels;
+    std::uint64_t max_bytes = 0;
+    for (const auto& m : model.memory)
+        if (m.pattern == "load" && m.threads == threads) {
+            levels.push_back(&m);
+            max_bytes = std::max(max_bytes, m.working_set_bytes / static_cast<std::uint64_t>(threads));
+        }
+    if (levels.empty()) return;
+    auto buffers = allocate_thread_buffers(team, max_bytes / sizeof(double) + 64);
+
+    for (const MemoryRoof* level : levels) {
+        for (const auto& k : all_intensity_kernels()) {
+            if (clock.stopped()) return;
+            if (auto problem = check_intensity_kernel(k); !problem.empty())
+                throw std::runtime_error("kernel self-check failed: " + problem);
+            std::size_t n = level->working_set_bytes / static_cast<std::uint64_t>(threads) / sizeof(double);
+            n = std::max(k.block_elements, n / k.block_elements * k.block_elements);
+            const auto policy = clock.begin(fmt::format("validate {} at {:.4g} FLOP/byte, {} thread{}", level->level,
+                                                        k.intensity(), threads, threads > 1 ? "s" : ""),
+                                            0.01);
+            std::vector<double> sinks(static_cast<std::size_t>(threads));
+            auto timed = [&](std::uint64_t reps) {
+                return team.run_timed([&](int t) {
+                    sinks[static_cast<std::size_t>(t)] = k.run(buffers[static_cast<std::size_t>(t)].data, n, reps, 0.5);
+                });
+            };
+            const double flops_per_rep = k.flops_per_element() * static_cast<double>(n) * threads;
+            const auto sampled = sample_rate(timed, flops_per_rep, policy, &clock.stop_flag());
+            clock.finish_one();
+            if (sampled.rates.empty()) return;
+            ValidationPoint v;
+            v.level = level->level;
+            v.intensity = k.intensity();
+            v.threads = threads;
+            v.working_set_bytes = static_cast<std::uint64_t>(n) * sizeof(double) * threads;
+            v.gflops = sampled.stats.median;
+            v.predicted_gflops = predicted_gflops(roof->gflops, level->gbs, v.intensity);
+            v.ratio = v.predicted_gflops > 0 ? v.gflops / v.predicted_gflops : 0;
+            out.push_back(v);
+        }
+    }
+}
+
+} // namespace roofline
