@@ -2,6 +2,7 @@
 
 #include "bench/compute_bench.hpp"
 #include "bench/memory_bench.hpp"
+#include "bench/numa_bench.hpp"
 #include "bench/task_clock.hpp"
 #include "bench/thread_team.hpp"
 #include "bench/validation_bench.hpp"
@@ -80,6 +81,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
         memory_tasks.push_back(options.memory ? plan_memory_tasks(options, model.caches, t) : std::vector<MemoryTask>{});
         total += static_cast<int>(memory_tasks.back().size());
     }
+    total += count_numa_tasks(topology, options);
     if (options.validate) total += static_cast<int>(thread_counts.size()) * count_validation_tasks(4);
     const double budget = options.time_budget_seconds > 0 ? options.time_budget_seconds
                                                           : default_time_budget(options.mode);
@@ -95,6 +97,8 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
         run_memory_tasks(team, memory_tasks[i], clock, model.memory, model.curves);
         if (options.validate) run_validation(team, model, clock, model.validation);
     }
+    run_numa_tasks(topology, options, options.dram_bytes ? options.dram_bytes : default_dram_bytes(model.caches), clock,
+                   model.memory);
     add_best_compute_roofs(model.compute);
 
     topology.bind_current_thread_to_core(0);

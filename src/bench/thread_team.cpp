@@ -6,13 +6,26 @@
 
 namespace roofline {
 
-ThreadTeam::ThreadTeam(const Topology& topology, int threads)
-    : topology_(topology), start_(threads + 1), done_(threads + 1), seconds_(static_cast<std::size_t>(threads)) {
+namespace {
+std::vector<int> first_cores(int n) {
+    std::vector<int> cores;
+    for (int i = 0; i < n; ++i) cores.push_back(i);
+    return cores;
+}
+} // namespace
+
+ThreadTeam::ThreadTeam(const Topology& topology, int threads) : ThreadTeam(topology, first_cores(threads)) {}
+
+ThreadTeam::ThreadTeam(const Topology& topology, const std::vector<int>& cores)
+    : topology_(topology), start_(static_cast<std::ptrdiff_t>(cores.size()) + 1),
+      done_(static_cast<std::ptrdiff_t>(cores.size()) + 1), seconds_(cores.size()) {
+    const int threads = static_cast<int>(cores.size());
     std::atomic<bool> bound_ok{true};
     std::barrier<> ready(threads + 1);
     for (int i = 0; i < threads; ++i) {
-        workers_.emplace_back([this, i, &bound_ok, &ready] {
-            if (!topology_.bind_current_thread_to_core(i)) bound_ok = false;
+        const int core = cores[static_cast<std::size_t>(i)];
+        workers_.emplace_back([this, i, core, &bound_ok, &ready] {
+            if (!topology_.bind_current_thread_to_core(core)) bound_ok = false;
             ready.arrive_and_wait();
             worker_main(i);
         });

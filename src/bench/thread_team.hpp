@@ -18,6 +18,8 @@ class ThreadTeam {
 public:
     // Starts `threads` workers, worker i bound to logical core i.
     ThreadTeam(const Topology& topology, int threads);
+    // Starts one worker per listed logical core, worker i bound to cores[i].
+    ThreadTeam(const Topology& topology, const std::vector<int>& cores);
     ~ThreadTeam();
     ThreadTeam(const ThreadTeam&) = delete;
     ThreadTeam& operator=(const ThreadTeam&) = delete;
