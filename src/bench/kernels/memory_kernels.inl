@@ -2,9 +2,9 @@
 //
 // Included by kernels/<isa>/memory.cpp, each compiled with that ISA's flags.
 // Each includer defines an `Ops` traits struct (see kernels/avx2/memory.cpp) with:
-//   Vec, lanes, isa, bits, suffix ("avx2.256"), has_fma,
+//   Vec, lanes, isa, bits, suffix ("avx2.256"),
 //   zero(), broadcast(x), load(p), store(p, v), stream(p, v), add(a, b),
-//   triad(b, s, c) = b + s*c (FMA where has_fma), sum_lanes(v).
+//   triad(b, s, c) = b + s*c (FMA where the ISA has it), sum_lanes(v).
 //
 // Everything here has internal linkage (anonymous namespace): the same template
 // compiled with different -m flags in different files must never be merged by

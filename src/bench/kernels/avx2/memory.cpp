@@ -12,7 +12,6 @@ struct Avx2Ops {
     static constexpr Isa isa = Isa::avx2;
     static constexpr int bits = 256;
     static constexpr const char* suffix = "avx2.256";
-    static constexpr bool has_fma = true;
 
     static Vec zero() { return _mm256_setzero_pd(); }
     static Vec broadcast(double x) { return _mm256_set1_pd(x); }

@@ -12,7 +12,6 @@ struct Avx512Ops {
     static constexpr Isa isa = Isa::avx512;
     static constexpr int bits = 512;
     static constexpr const char* suffix = "avx512.512";
-    static constexpr bool has_fma = true;
 
     static Vec zero() { return _mm512_setzero_pd(); }
     static Vec broadcast(double x) { return _mm512_set1_pd(x); }

@@ -12,7 +12,6 @@ struct Sse2Ops {
     static constexpr Isa isa = Isa::sse2;
     static constexpr int bits = 128;
     static constexpr const char* suffix = "sse2.128";
-    static constexpr bool has_fma = false;
 
     static Vec zero() { return _mm_setzero_pd(); }
     static Vec broadcast(double x) { return _mm_set1_pd(x); }
