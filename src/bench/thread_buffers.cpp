@@ -9,14 +9,20 @@
 
 namespace roofline {
 
+// Buffers start on a 2 MiB boundary, so a small working set never straddles a
+// large address boundary. On AMD Zen the L1D predicts ways from a hash of the
+// linear address; straddling such a boundary can make two pages of a 16 KiB set
+// collide in that hash and halve L1 bandwidth (measured on Zen 4: 100 vs 227 GB/s).
+constexpr std::size_t kBufferAlignment = 2u << 20;
+
 ThreadBuffer::~ThreadBuffer() { std::free(data); }
 
 std::vector<ThreadBuffer> allocate_thread_buffers(ThreadTeam& team, std::size_t elements) {
     std::vector<ThreadBuffer> buffers(static_cast<std::size_t>(team.size()));
     team.run([&](int t) {
         auto& b = buffers[static_cast<std::size_t>(t)];
-        const std::size_t bytes = (elements * sizeof(double) + 4095) / 4096 * 4096;
-        b.data = static_cast<double*>(std::aligned_alloc(4096, bytes));
+        const std::size_t bytes = (elements * sizeof(double) + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+        b.data = static_cast<double*>(std::aligned_alloc(kBufferAlignment, bytes));
         if (!b.data)
             throw std::runtime_error(fmt::format("cannot allocate {} per thread for the benchmark", format_bytes(bytes)));
         b.elements = elements;

@@ -1,0 +1,330 @@
+#!/usr/bin/env bash
+# compare-likwid.sh — run `roofline bench` and `likwid-bench` on this machine in one go
+# and print how our roofs compare (a benchmark, not a test: exits 0 when targets fail,
+# non-zero only when a tool crashed or is missing).  Options: --help.
+set -uo pipefail
+
+usage() {
+    cat <<'EOF'
+Usage: bench/compare-likwid.sh [OPTIONS]
+
+Compares `roofline bench` with `likwid-bench` on this machine and times our runs.
+Prints: figure | ours | likwid | ratio | target | PASS/FAIL, then "N passed, M failed".
+
+  --binary PATH    roofline binary (default: build/roofline; built with `make` if missing)
+  --threads N      the "all threads" count (default: number of online CPUs)
+  --no-full        do not time `roofline bench --full` (it takes about 3 minutes)
+  --quick-only     only time `--quick` and check its run-to-run stability
+                   (no likwid comparisons, no --full)
+  --reps N         likwid-bench repetitions per figure, the best is kept (default 3)
+  --keep DIR       keep our JSON outputs and likwid logs in DIR (default: a temp dir, removed)
+  -h, --help       this help
+
+Figures (likwid: max of --reps runs; ours: the median roofline bench reports):
+  DP/SP peak, 1 and all threads   ours "best" mix roof   >= 1.15 x peakflops[_sp]_avx_fma
+  load L1 16kB/L2 256kB/L3 8MB/DRAM 1GB per thread       >= 0.97 x load_avx
+  DRAM best pattern (any of ours, incl. _nt), 1GB/thread >= 0.97 x max(copy_mem_avx, stream_mem_avx_fma)
+  wall time of --quick <= 30 s, --full <= 180 s
+  3 x --quick: every top roof within 5% of the median of the three
+Sizes: ours parse kB/MB/GB as 1024-based, per thread; likwid's -W size is the total over
+threads (and 1000-based for kB/MB/GB), so likwid gets the same total in bytes: N:<bytes>B:<threads>
+(from 2 GiB on, likwid cannot read a byte count, so the total goes in kB rounded up: +<0.0001%).
+EOF
+}
+
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$script_dir/.." && pwd)
+binary="$repo/build/roofline"
+threads_all=$(nproc 2>/dev/null || echo 1)
+do_full=1
+quick_only=0
+reps=3
+keep=""
+
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --binary) binary=${2:?--binary needs a path}; shift 2 ;;
+        --binary=*) binary=${1#*=}; shift ;;
+        --threads) threads_all=${2:?--threads needs a number}; shift 2 ;;
+        --threads=*) threads_all=${1#*=}; shift ;;
+        --no-full) do_full=0; shift ;;
+        --quick-only) quick_only=1; do_full=0; shift ;;
+        --reps) reps=${2:?--reps needs a number}; shift 2 ;;
+        --reps=*) reps=${1#*=}; shift ;;
+        --keep) keep=${2:?--keep needs a directory}; shift 2 ;;
+        --keep=*) keep=${1#*=}; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "compare-likwid: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+[[ "$threads_all" =~ ^[1-9][0-9]*$ ]] || { echo "compare-likwid: --threads wants a positive number" >&2; exit 2; }
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "compare-likwid: --reps wants a positive number" >&2; exit 2; }
+
+log() { printf '[compare-likwid] %s\n' "$*" >&2; }
+
+# ---- prerequisites -----------------------------------------------------------------
+if ! command -v jq >/dev/null 2>&1; then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        log "jq is missing: installing it (apt-get install -y jq)"
+        apt-get install -y jq >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y jq >/dev/null 2>&1; } \
+            || { echo "compare-likwid: could not install jq" >&2; exit 1; }
+    else
+        echo "compare-likwid: jq is needed: run 'sudo apt-get install -y jq' (or your system's equivalent)" >&2
+        exit 1
+    fi
+fi
+if [[ $quick_only -eq 0 ]] && ! command -v likwid-bench >/dev/null 2>&1; then
+    echo "compare-likwid: likwid-bench is needed: 'sudo apt-get install -y likwid' (or use --quick-only)" >&2
+    exit 1
+fi
+if [[ ! -x "$binary" ]]; then
+    if [[ "$binary" == "$repo/build/roofline" ]]; then
+        log "$binary is missing: building it with 'make -C $repo build'"
+        make -C "$repo" build >&2 || { echo "compare-likwid: build failed" >&2; exit 1; }
+    fi
+    [[ -x "$binary" ]] || { echo "compare-likwid: no roofline binary at $binary (use --binary PATH)" >&2; exit 1; }
+fi
+
+if [[ -n "$keep" ]]; then
+    mkdir -p "$keep" || exit 1
+    work=$(cd "$keep" && pwd)
+else
+    work=$(mktemp -d "${TMPDIR:-/tmp}/compare-likwid.XXXXXX") || exit 1
+    trap 'rm -rf "$work"' EXIT
+fi
+
+crashed=0
+tlist="1"
+[[ $threads_all -gt 1 ]] && tlist="1,$threads_all"
+tvals=(1)
+[[ $threads_all -gt 1 ]] && tvals+=("$threads_all")
+
+# ---- result rows -------------------------------------------------------------------
+rows=()   # "figure|ours|likwid|ratio|target|result"
+passed=0
+failed=0
+add_row() { rows+=("$1|$2|$3|$4|$5|$6"); }
+
+# compare NAME OURS LIKWID MINRATIO UNIT : ratio = ours/likwid must be >= MINRATIO
+compare() {
+    local name=$1 ours=$2 lw=$3 min=$4 unit=$5 ratio verdict
+    if [[ -z "$ours" || -z "$lw" || "$ours" == null || "$lw" == null ]]; then
+        [[ -n "$ours" && "$ours" != null ]] && ours=$(printf '%.1f %s' "$ours" "$unit")
+        [[ -n "$lw" && "$lw" != null ]] && lw=$(printf '%.1f %s' "$lw" "$unit")
+        add_row "$name" "${ours:-n/a}" "${lw:-n/a}" "-" ">= $min" "FAIL (no figure)"
+        failed=$((failed + 1)); return
+    fi
+    ratio=$(awk -v a="$ours" -v b="$lw" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "inf" }')
+    if awk -v r="$ratio" -v m="$min" 'BEGIN { exit !(r != "inf" && r + 0 >= m + 0) }'; then
+        verdict=PASS; passed=$((passed + 1))
+    else
+        verdict=FAIL; failed=$((failed + 1))
+    fi
+    add_row "$name" "$(printf '%.1f %s' "$ours" "$unit")" "$(printf '%.1f %s' "$lw" "$unit")" "$ratio" ">= $min" "$verdict"
+}
+
+# at_most NAME VALUE LIMIT UNIT [SHOWN]
+at_most() {
+    local name=$1 v=$2 lim=$3 unit=$4 shown=${5:-} verdict
+    [[ -z "$shown" ]] && shown=$(printf '%.1f %s' "$v" "$unit")
+    if awk -v a="$v" -v b="$lim" 'BEGIN { exit !(a + 0 <= b + 0) }'; then
+        verdict=PASS; passed=$((passed + 1))
+    else
+        verdict=FAIL; failed=$((failed + 1))
+    fi
+    add_row "$name" "$shown" "-" "-" "<= $lim $unit" "$verdict"
+}
+
+# ---- helpers -------------------------------------------------------------------------
+now() { date +%s.%N; }
+
+# run_ours OUTFILE ARGS... : roofline bench, quiet, no chart, no results-store row
+run_ours() {
+    local out=$1; shift
+    local errf="$out.stderr"
+    if ! "$binary" bench -q --svg '' --no-store -o "$out" "$@" 2>"$errf"; then
+        log "roofline bench $* FAILED (rc != 0):"; sed 's/^/    /' "$errf" >&2
+        crashed=1; return 1
+    fi
+    [[ -s "$out" ]] || { log "roofline bench $* wrote no JSON"; crashed=1; return 1; }
+    return 0
+}
+
+# bytes TEXT : our parser's reading of a size (kB/MB/GB are 1024-based)
+bytes() {
+    awk -v s="$1" 'BEGIN {
+        v = s + 0; u = tolower(s); sub(/^[0-9.]+/, "", u)
+        m = 1; if (u ~ /^k/) m = 1024; else if (u ~ /^m/) m = 1048576; else if (u ~ /^g/) m = 1073741824
+        printf "%.0f", v * m }'
+}
+
+# likwid TEST TOTAL_BYTES THREADS KEY : best (max) of $reps runs, in G (MFlops/s or MByte/s / 1000)
+likwid_best() {
+    local test=$1 total=$2 t=$3 key=$4 best="" i v logf size
+    # likwid reads a size in bytes as a 32-bit int: from 2 GiB on, give it in (1000-byte) kB, rounded up
+    size="${total}B"
+    [[ $total -ge 2147483648 ]] && size="$(((total + 999) / 1000))kB"
+    for ((i = 1; i <= reps; i++)); do
+        logf="$work/likwid-$test-$total-$t-$i.log"
+        if ! likwid-bench -t "$test" -W "N:$size:$t" >"$logf" 2>&1; then
+            log "likwid-bench -t $test -W N:$size:$t FAILED:"; tail -5 "$logf" | sed 's/^/    /' >&2
+            crashed=1; continue
+        fi
+        v=$(awk -v k="$key" -F':' '$1 == k { gsub(/[ \t]/, "", $2); print $2 / 1000; exit }' "$logf")
+        [[ -z "$v" ]] && { log "no '$key' in likwid-bench -t $test output ($logf)"; crashed=1; continue; }
+        best=$(awk -v a="$best" -v b="$v" 'BEGIN { if (a == "" || b + 0 > a + 0) print b; else print a }')
+    done
+    echo "$best"
+}
+
+tname() { [[ $1 -eq 1 ]] && echo "1 thread" || echo "$1 threads"; }
+
+log "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) CPUs; comparing 1 and $threads_all threads"
+log "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+log "work files in $work"
+
+# ---- 1. compute peaks ------------------------------------------------------------------
+if [[ $quick_only -eq 0 ]]; then
+    log "ours: compute roofs (dp, sp; threads $tlist)"
+    if run_ours "$work/compute.json" --only compute --precision both --threads "$tlist"; then
+        for prec in dp sp; do
+            test=peakflops_avx_fma; [[ $prec == sp ]] && test=peakflops_sp_avx_fma
+            for t in "${tvals[@]}"; do
+                ours=$(jq -r --arg p "$prec" --argjson t "$t" \
+                    '[.compute[] | select(.precision == $p and .threads == $t and .mix == "best") | .gflops] | max // empty' \
+                    "$work/compute.json")
+                log "likwid: $test, $(tname "$t") (x$reps)"
+                # 32 kB per thread: in L1, as in likwid's own peakflops examples
+                lw=$(likwid_best "$test" $((32000 * t)) "$t" "MFlops/s")
+                compare "${prec^^} peak, $(tname "$t")" "$ours" "$lw" 1.15 GF/s
+            done
+        done
+    fi
+
+# ---- 2. load bandwidth per level ---------------------------------------------------------
+    levels=(L1 L2 L3 DRAM)
+    sizes=(16kB 256kB 8MB 1GB)
+    log "ours: load bandwidth at ${sizes[*]} per thread (threads $tlist)"
+    if run_ours "$work/load.json" --only memory --pattern load --working-set "$(IFS=,; echo "${sizes[*]}")" --threads "$tlist"; then
+        for t in "${tvals[@]}"; do
+            for i in "${!levels[@]}"; do
+                per=$(bytes "${sizes[$i]}"); total=$((per * t))
+                ours=$(jq -r --argjson t "$t" --argjson ws "$total" \
+                    '[.curves[] | select(.pattern == "load" and .threads == $t) | .points[] | select(.[0] == $ws) | .[1]] | max // empty' \
+                    "$work/load.json")
+                log "likwid: load_avx ${sizes[$i]}/thread, $(tname "$t") (x$reps)"
+                lw=$(likwid_best load_avx "$total" "$t" "MByte/s")
+                compare "load ${levels[$i]} ${sizes[$i]}/thr, $(tname "$t")" "$ours" "$lw" 0.97 GB/s
+            done
+        done
+    fi
+
+# ---- 3. DRAM best pattern ---------------------------------------------------------------
+    log "ours: DRAM 1GB/thread, every pattern (threads $tlist)"
+    if run_ours "$work/dram.json" --only memory --working-set 1GB \
+            --pattern load,store,copy,triad,2ld1st,store_nt,copy_nt,triad_nt --threads "$tlist"; then
+        for t in "${tvals[@]}"; do
+            total=$(( $(bytes 1GB) * t ))
+            best=$(jq -r --argjson t "$t" --argjson ws "$total" \
+                '[.curves[] | select(.threads == $t) | .pattern as $p | .points[] | select(.[0] == $ws) | {p: $p, g: .[1]}]
+                 | max_by(.g) // empty | "\(.g) \(.p)"' "$work/dram.json")
+            ours=${best%% *}; pat=${best#* }
+            log "likwid: copy_mem_avx and stream_mem_avx_fma 1GB/thread, $(tname "$t") (x$reps)"
+            lc=$(likwid_best copy_mem_avx "$total" "$t" "MByte/s")
+            ls_=$(likwid_best stream_mem_avx_fma "$total" "$t" "MByte/s")
+            lw=$(awk -v a="$lc" -v b="$ls_" 'BEGIN { if (a == "" && b == "") exit; print (a + 0 > b + 0 ? a : b) }')
+            lname=copy; awk -v a="$lc" -v b="$ls_" 'BEGIN { exit !(b + 0 > a + 0) }' && lname=stream
+            compare "DRAM best (${pat:-?} vs $lname), $(tname "$t")" "$ours" "$lw" 0.97 GB/s
+        done
+    fi
+fi
+
+# ---- 4. wall time and stability of --quick; wall time of --full -----------------------
+quick_ok=0
+for i in 1 2 3; do
+    log "ours: roofline bench --quick, run $i of 3"
+    t0=$(now)
+    if run_ours "$work/quick$i.json" --quick; then
+        quick_ok=$((quick_ok + 1))
+        dt=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+        [[ $i -eq 1 ]] && quick_time=$dt
+        log "  took $dt s"
+    fi
+done
+if [[ -n "${quick_time:-}" ]]; then
+    at_most "wall time --quick" "$quick_time" 30 s
+fi
+
+if [[ $quick_ok -eq 3 ]]; then
+    # top roofs of each run: best compute per precision/threads, memory per level/pattern/threads
+    stab=$(jq -rs '
+        def roofs: ([.compute[] | select(.mix == "best") | {key: "\(.precision) peak \(.threads)t", value: .gflops}]
+                  + [.memory[] | {key: "\(.level) \(.pattern) \(.threads)t", value: .gbs}]) | from_entries;
+        (map(roofs)) as $r
+        | ([$r[] | keys[]] | unique) as $keys
+        | [ $keys[] as $k
+            | [$r[] | .[$k] | select(. != null)] as $v
+            | if ($v | length) < 3 then {k: $k, dev: null}
+              else ($v | sort | .[1]) as $med
+                   | {k: $k, dev: ([$v[] | ((. - $med) / $med | fabs)] | max)} end ]
+        | (map(select(.dev == null)) | map(.k)) as $missing
+        | (map(select(.dev != null)) | max_by(.dev)) as $w
+        | "\($w.dev // 0) \($w.k // "-" | gsub(" "; "_")) \(length) \($missing | join(","))"
+    ' "$work/quick1.json" "$work/quick2.json" "$work/quick3.json")
+    read -r dev worst nroofs missing <<<"$stab"
+    pct=$(awk -v d="$dev" 'BEGIN { printf "%.1f", d * 100 }')
+    at_most "3x --quick: worst dev. of $nroofs roofs" "$pct" 5 % "$pct % (${worst//_/ })"
+    [[ -n "${missing:-}" ]] && log "roofs missing from some --quick runs: $missing"
+    log "per-roof deviation from the median of 3 --quick runs:"
+    jq -rs '
+        def roofs: ([.compute[] | select(.mix == "best") | {key: "\(.precision) peak \(.threads)t", value: .gflops}]
+                  + [.memory[] | {key: "\(.level) \(.pattern) \(.threads)t", value: .gbs}]) | from_entries;
+        map(roofs) as $r | ([$r[] | keys[]] | unique)[] as $k
+        | [$r[] | .[$k] | select(. != null)] as $v | select(($v | length) == 3)
+        | ($v | sort | .[1]) as $med
+        | "    \($k): \($v | map(. * 10 | round / 10) | join(" / ")), worst \(([$v[] | ((. - $med) / $med | fabs)] | max) * 1000 | round / 10)%"
+    ' "$work/quick1.json" "$work/quick2.json" "$work/quick3.json" >&2
+else
+    add_row "3x --quick stability" "n/a" "-" "-" "<= 5 %" "FAIL (a run failed)"
+    failed=$((failed + 1))
+fi
+
+if [[ $do_full -eq 1 ]]; then
+    log "ours: roofline bench --full (about 3 minutes)"
+    t0=$(now)
+    if run_ours "$work/full.json" --full; then
+        dt=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+        at_most "wall time --full" "$dt" 180 s
+    else
+        add_row "wall time --full" "crashed" "-" "-" "<= 180 s" "FAIL"
+        failed=$((failed + 1))
+    fi
+fi
+
+# ---- table -------------------------------------------------------------------------------
+echo
+echo "roofline bench vs likwid-bench on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) CPUs), $(date '+%F %T')"
+echo "ours: median over repeated runs as roofline bench reports it; likwid: best of $reps runs (likwid-bench measures once per call)"
+echo "likwid pinned per workgroup N:<bytes>B:<threads> (hwthreads 0..T-1), ours pinned one thread per core; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+{
+    echo "figure|ours|likwid|ratio|target|result"
+    printf '%s\n' "${rows[@]}"
+} | awk -F'|' '
+    { for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } n = NR; nf = NF }
+    END {
+        for (r = 1; r <= n; r++) {
+            line = ""
+            for (i = 1; i <= nf; i++) {
+                fmt = (i == 1 || i == nf) ? "%-" w[i] "s" : "%" w[i] "s"
+                line = line (i > 1 ? " | " : "") sprintf(fmt, c[r, i])
+            }
+            print line
+            if (r == 1) { sep = ""; for (i = 1; i <= nf; i++) { s = ""; for (k = 0; k < w[i]; k++) s = s "-"; sep = sep (i > 1 ? "-+-" : "") s } print sep }
+        }
+    }'
+echo
+[[ $crashed -ne 0 ]] && echo "WARNING: a tool failed during the run (see the messages above); its figures are missing"
+echo "$passed passed, $failed failed"
+[[ $crashed -ne 0 ]] && exit 1
+exit 0
