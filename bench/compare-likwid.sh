@@ -13,14 +13,14 @@ Prints: figure | ours | likwid | ratio | target | PASS/FAIL, then "N passed, M f
 
   --binary PATH    roofline binary (default: build/roofline; built with `make` if missing)
   --threads N      the "all threads" count (default: number of online CPUs)
-  --no-full        do not time `roofline bench --full` (it takes about 3 minutes)
+  --no-full        do not time `roofline bench --full` (it takes about a minute)
   --quick-only     only time `--quick` and check its run-to-run stability
                    (no likwid comparisons, no --full)
-  --reps N         likwid-bench repetitions per figure, the best is kept (default 3)
+  --reps N         runs of each tool per figure, the best of each is compared (default 3)
   --keep DIR       keep our JSON outputs and likwid logs in DIR (default: a temp dir, removed)
   -h, --help       this help
 
-Figures (likwid: max of --reps runs; ours: the median roofline bench reports):
+Figures (likwid: max of --reps runs; ours: max of --reps runs of the median roofline bench reports):
   DP/SP peak, 1 and all threads   ours "best" mix roof   >= 1.15 x peakflops[_sp]_avx_fma
   load L1 16kB/L2 256kB/L3 8MB/DRAM 1GB per thread       >= 0.97 x load_avx
   DRAM best pattern (any of ours, incl. _nt), 1GB/thread >= 0.97 x max(copy_mem_avx, stream_mem_avx_fma)
@@ -177,6 +177,14 @@ likwid_best() {
     echo "$best"
 }
 
+# run_ours_reps PREFIX ARGS... : $reps runs of roofline bench into PREFIX-1.json ... PREFIX-N.json,
+# so that our best run is compared with likwid's best run (the VM's vCPUs move between host
+# cores, so single runs of either tool can differ by 2x)
+run_ours_reps() {
+    local prefix=$1 i; shift
+    for ((i = 1; i <= reps; i++)); do run_ours "$prefix-$i.json" "$@" || return 1; done
+}
+
 tname() { [[ $1 -eq 1 ]] && echo "1 thread" || echo "$1 threads"; }
 
 log "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) CPUs; comparing 1 and $threads_all threads"
@@ -186,13 +194,13 @@ log "work files in $work"
 # ---- 1. compute peaks ------------------------------------------------------------------
 if [[ $quick_only -eq 0 ]]; then
     log "ours: compute roofs (dp, sp; threads $tlist)"
-    if run_ours "$work/compute.json" --only compute --precision both --threads "$tlist"; then
+    if run_ours_reps "$work/compute" --only compute --precision both --threads "$tlist"; then
         for prec in dp sp; do
             test=peakflops_avx_fma; [[ $prec == sp ]] && test=peakflops_sp_avx_fma
             for t in "${tvals[@]}"; do
-                ours=$(jq -r --arg p "$prec" --argjson t "$t" \
-                    '[.compute[] | select(.precision == $p and .threads == $t and .mix == "best") | .gflops] | max // empty' \
-                    "$work/compute.json")
+                ours=$(jq -rs --arg p "$prec" --argjson t "$t" \
+                    '[.[].compute[] | select(.precision == $p and .threads == $t and .mix == "best") | .gflops] | max // empty' \
+                    "$work"/compute-*.json)
                 log "likwid: $test, $(tname "$t") (x$reps)"
                 # 32 kB per thread: in L1, as in likwid's own peakflops examples
                 lw=$(likwid_best "$test" $((32000 * t)) "$t" "MFlops/s")
@@ -205,13 +213,13 @@ if [[ $quick_only -eq 0 ]]; then
     levels=(L1 L2 L3 DRAM)
     sizes=(16kB 256kB 8MB 1GB)
     log "ours: load bandwidth at ${sizes[*]} per thread (threads $tlist)"
-    if run_ours "$work/load.json" --only memory --pattern load --working-set "$(IFS=,; echo "${sizes[*]}")" --threads "$tlist"; then
+    if run_ours_reps "$work/load" --only memory --pattern load --working-set "$(IFS=,; echo "${sizes[*]}")" --threads "$tlist"; then
         for t in "${tvals[@]}"; do
             for i in "${!levels[@]}"; do
                 per=$(bytes "${sizes[$i]}"); total=$((per * t))
-                ours=$(jq -r --argjson t "$t" --argjson ws "$total" \
-                    '[.curves[] | select(.pattern == "load" and .threads == $t) | .points[] | select(.[0] == $ws) | .[1]] | max // empty' \
-                    "$work/load.json")
+                ours=$(jq -rs --argjson t "$t" --argjson ws "$total" \
+                    '[.[].curves[] | select(.pattern == "load" and .threads == $t) | .points[] | select(.[0] == $ws) | .[1]] | max // empty' \
+                    "$work"/load-*.json)
                 log "likwid: load_avx ${sizes[$i]}/thread, $(tname "$t") (x$reps)"
                 lw=$(likwid_best load_avx "$total" "$t" "MByte/s")
                 compare "load ${levels[$i]} ${sizes[$i]}/thr, $(tname "$t")" "$ours" "$lw" 0.97 GB/s
@@ -221,13 +229,13 @@ if [[ $quick_only -eq 0 ]]; then
 
 # ---- 3. DRAM best pattern ---------------------------------------------------------------
     log "ours: DRAM 1GB/thread, every pattern (threads $tlist)"
-    if run_ours "$work/dram.json" --only memory --working-set 1GB \
+    if run_ours_reps "$work/dram" --only memory --working-set 1GB \
             --pattern load,store,copy,triad,2ld1st,store_nt,copy_nt,triad_nt --threads "$tlist"; then
         for t in "${tvals[@]}"; do
             total=$(( $(bytes 1GB) * t ))
-            best=$(jq -r --argjson t "$t" --argjson ws "$total" \
-                '[.curves[] | select(.threads == $t) | .pattern as $p | .points[] | select(.[0] == $ws) | {p: $p, g: .[1]}]
-                 | max_by(.g) // empty | "\(.g) \(.p)"' "$work/dram.json")
+            best=$(jq -rs --argjson t "$t" --argjson ws "$total" \
+                '[.[].curves[] | select(.threads == $t) | .pattern as $p | .points[] | select(.[0] == $ws) | {p: $p, g: .[1]}]
+                 | max_by(.g) // empty | "\(.g) \(.p)"' "$work"/dram-*.json)
             ours=${best%% *}; pat=${best#* }
             log "likwid: copy_mem_avx and stream_mem_avx_fma 1GB/thread, $(tname "$t") (x$reps)"
             lc=$(likwid_best copy_mem_avx "$total" "$t" "MByte/s")
@@ -290,7 +298,7 @@ else
 fi
 
 if [[ $do_full -eq 1 ]]; then
-    log "ours: roofline bench --full (about 3 minutes)"
+    log "ours: roofline bench --full (about a minute)"
     t0=$(now)
     if run_ours "$work/full.json" --full; then
         dt=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
@@ -304,7 +312,7 @@ fi
 # ---- table -------------------------------------------------------------------------------
 echo
 echo "roofline bench vs likwid-bench on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) CPUs), $(date '+%F %T')"
-echo "ours: median over repeated runs as roofline bench reports it; likwid: best of $reps runs (likwid-bench measures once per call)"
+echo "ours: best of $reps runs, each figure the median of its samples as roofline bench reports it; likwid: best of $reps runs (likwid-bench measures once per call)"
 echo "likwid pinned per workgroup N:<bytes>B:<threads> (hwthreads 0..T-1), ours pinned one thread per core; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 {

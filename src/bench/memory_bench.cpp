@@ -3,6 +3,7 @@
 #include "bench/isa_support.hpp"
 #include "bench/kernel_check.hpp"
 #include "bench/thread_buffers.hpp"
+#include "core/byte_sizes.hpp"
 #include "core/working_sets.hpp"
 
 #include <fmt/core.h>

@@ -2,7 +2,7 @@
 
 #include "bench/memory_bench.hpp"
 #include "bench/thread_team.hpp"
-#include "core/working_sets.hpp"
+#include "core/byte_sizes.hpp"
 
 #include <fmt/core.h>
 

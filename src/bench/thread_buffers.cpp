@@ -1,6 +1,6 @@
 #include "bench/thread_buffers.hpp"
 
-#include "core/working_sets.hpp"
+#include "core/byte_sizes.hpp"
 
 #include <fmt/core.h>
 

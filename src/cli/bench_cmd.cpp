@@ -4,7 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/usage_error.hpp"
-#include "core/working_sets.hpp"
+#include "core/byte_sizes.hpp"
 #include "io/machine_json.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"

@@ -1,6 +1,6 @@
 #include "cli/bench_summary.hpp"
 
-#include "core/working_sets.hpp"
+#include "core/byte_sizes.hpp"
 
 #include <fmt/core.h>
 

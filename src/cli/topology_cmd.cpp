@@ -2,6 +2,7 @@
 // nodes, caches, ISA) and how fast its cores actually clock, as text or JSON.
 #include "cli/commands.hpp"
 
+#include "core/byte_sizes.hpp"
 #include "topo/clock.hpp"
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
@@ -54,18 +55,6 @@ std::string cache_name(const CacheDetail& cache) {
     return fmt::format("L{}", cache.cache.level);
 }
 
-std::string binary_size(std::uint64_t bytes) {
-    constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024 && unit < 4) {
-        value /= 1024;
-        ++unit;
-    }
-    if (value == static_cast<double>(static_cast<std::uint64_t>(value))) return fmt::format("{:.0f} {}", value, units[unit]);
-    return fmt::format("{:.1f} {}", value, units[unit]);
-}
-
 std::string associativity_text(int ways) {
     if (ways < 0) return "full";
     if (ways == 0) return "?";
@@ -113,7 +102,7 @@ void print_text(const TopologyReport& r) {
         fmt::print("Threads     {}\n", cpu.threads);
     fmt::print("NUMA nodes  {}\n", cpu.numa_nodes);
     for (const NumaDetail& node : r.topology.numa_nodes())
-        fmt::print("  node {}: {} memory, cores {}\n", node.os_index, binary_size(node.memory_bytes),
+        fmt::print("  node {}: {} memory, cores {}\n", node.os_index, format_bytes(node.memory_bytes),
                    index_ranges(node.cores));
 
     fmt::print("\nCaches\n");
@@ -123,7 +112,7 @@ void print_text(const TopologyReport& r) {
                    "Ways", "Shared by", "Instances", "Cores per instance");
     for (const CacheDetail& cache : r.topology.caches())
         fmt::print("  {:<5}  {:<11}  {:>8}  {:>3} B  {:>4}  {:<9}  {:>9}  {}\n", cache_name(cache), cache.type,
-                   binary_size(cache.cache.size_bytes), cache.cache.line_bytes,
+                   format_bytes(cache.cache.size_bytes), cache.cache.line_bytes,
                    associativity_text(cache.cache.associativity), plural(cache.cache.shared_by_cores, "core"),
                    cache.cache.instances, core_groups_text(cache.core_groups));
 

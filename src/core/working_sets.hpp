@@ -28,9 +28,4 @@ std::vector<LevelSizes> choose_working_sets(const std::vector<CacheLevel>& cache
                                             std::uint64_t dram_total_bytes, double fill = 0.6,
                                             std::uint64_t align_bytes = 4096);
 
-// "32 KiB", "1.5 MiB", "1 GiB".
-std::string format_bytes(std::uint64_t bytes);
-// Parses "16kB", "256KiB", "8MB", "1GiB", "4096" (k/K = 1024, as likwid-bench does). Throws std::invalid_argument.
-std::uint64_t parse_bytes(const std::string& text);
-
 } // namespace roofline

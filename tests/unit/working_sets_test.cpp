@@ -1,3 +1,4 @@
+#include "core/byte_sizes.hpp"
 #include "core/working_sets.hpp"
 
 #include <gtest/gtest.h>

@@ -1,0 +1,44 @@
+#include "core/byte_sizes.hpp"
+
+#include <fmt/core.h>
+
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+
+namespace roofline {
+
+std::string format_bytes(std::uint64_t bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = static_cast<double>(bytes);
+    int u = 0;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        ++u;
+    }
+    if (u == 0) return fmt::format("{} B", bytes);
+    if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{:.0f} {}", v, units[u]);
+    return fmt::format("{:.3g} {}", v, units[u]);
+}
+
+std::uint64_t parse_bytes(const std::string& text) {
+    std::size_t pos = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &pos);
+    } catch (const std::exception&) {
+        throw std::invalid_argument("not a size: '" + text + "' (examples: 16kB, 8MB, 1GB)");
+    }
+    std::string unit = text.substr(pos);
+    for (auto& ch : unit) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    double mult = 1;
+    if (unit.empty() || unit == "b") mult = 1;
+    else if (unit == "k" || unit == "kb" || unit == "kib") mult = 1024.0;
+    else if (unit == "m" || unit == "mb" || unit == "mib") mult = 1024.0 * 1024;
+    else if (unit == "g" || unit == "gb" || unit == "gib") mult = 1024.0 * 1024 * 1024;
+    else throw std::invalid_argument("unknown size unit in '" + text + "' (use B, kB, MB or GB)");
+    if (!(value > 0)) throw std::invalid_argument("size must be positive: '" + text + "'");
+    return static_cast<std::uint64_t>(value * mult);
+}
+
+} // namespace roofline
