@@ -31,6 +31,29 @@ std::vector<int> resolved_thread_counts(const Topology& topology, const BenchOpt
 
 } // namespace
 
+// A private cache's bandwidth should grow with the thread count. When it does
+// not, the "cores" were sharing one physical core (SMT siblings, or vCPUs the
+// hypervisor placed together) while the all-thread figures were measured.
+std::vector<std::string> private_cache_scaling_warnings(const MachineModel& model) {
+    std::vector<std::string> warnings;
+    for (const auto& cache : model.caches) {
+        if (cache.shared_by_cores != 1) continue;
+        const std::string level = fmt::format("L{}", cache.level);
+        for (const auto& many : model.memory) {
+            if (many.level != level || many.threads < 2) continue;
+            for (const auto& one : model.memory) {
+                if (one.level != level || one.pattern != many.pattern || one.threads != 1) continue;
+                if (many.gbs < 0.6 * many.threads * one.gbs)
+                    warnings.push_back(fmt::format(
+                        "{} {} bandwidth scaled only {:.2f}x from 1 to {} threads on a per-core cache: the threads "
+                        "may have shared a physical core (SMT siblings or co-scheduled vCPUs); rerun to confirm",
+                        level, many.pattern, many.gbs / one.gbs, many.threads));
+            }
+        }
+    }
+    return warnings;
+}
+
 void validate_bench_options(const Topology& topology, const BenchOptions& options) {
     const int cores = static_cast<int>(topology.cores().size());
     for (int t : options.thread_counts) {
@@ -113,6 +136,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
         if (!r.stats.stable)
             model.environment.warnings.push_back(fmt::format("unstable figure: {} {} {} threads (CV {:.1f}% over {} runs)",
                                                              r.level, r.pattern, r.threads, 100 * r.stats.cv, r.stats.runs));
+    for (auto& w : private_cache_scaling_warnings(model)) model.environment.warnings.push_back(w);
     model.partial = stop.load();
     model.environment.duration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

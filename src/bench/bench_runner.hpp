@@ -8,6 +8,8 @@
 #include "topo/topology.hpp"
 
 #include <atomic>
+#include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -19,5 +21,9 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
 
 // Checks options against the machine without measuring; throws std::invalid_argument.
 void validate_bench_options(const Topology& topology, const BenchOptions& options);
+
+// Warnings for per-core caches whose bandwidth did not grow with the thread
+// count (threads that shared a physical core). Pure.
+std::vector<std::string> private_cache_scaling_warnings(const MachineModel& model);
 
 } // namespace roofline
