@@ -131,6 +131,7 @@ int run(const BenchArgs& args) {
     if (store) id = store->save_machine(model);
 
     if (!args.quiet) fmt::print("{}", format_bench_summary(model));
+    std::fflush(stdout);  // the summary before the stderr line that says where it went
     if (!args.quiet || model.partial) {
         std::string where;
         if (!args.output.empty()) where += " model: " + args.output + ";";
