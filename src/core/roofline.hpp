@@ -1,0 +1,117 @@
+// The Roofline model itself: roofs, ceilings, points, and the analysis of a
+// point against a roofline. Pure functions and plain structs: no I/O.
+//
+// Units: compute in G<work unit>/s (GFLOP/s for FLOPs), bandwidth in GB/s
+// (1e9 bytes/s), intensity in <work unit>/byte.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// A top roof: the highest compute rate, or the highest bandwidth of one level
+// (a memory level "L1".."DRAM", or a bus such as "PCIe" for a coprocessor).
+struct Roof {
+    std::string name;    // "DP peak", "L2 load", "PCIe"
+    std::string level;   // bandwidth roofs only
+    double value = 0;    // G<work unit>/s for compute, GB/s for bandwidth
+};
+
+// A ceiling below a roof: what the machine gives when one optimization is
+// missing (no SIMD, no FMA, one thread, no ILP, another access pattern ...).
+struct Ceiling {
+    std::string name;      // "no FMA", "scalar (no SIMD)", "1 thread", "DRAM copy", "remote NUMA"
+    std::string kind;      // "compute" or "bandwidth"
+    std::string category;  // "simd", "fma", "balance", "ilp", "threads", "pattern", "prefetch", "numa"
+    std::string level;     // bandwidth ceilings: the level they belong to
+    double value = 0;
+    std::string advice;    // what lifts a point above it
+};
+
+// Everything needed to place points for one machine, precision and thread count.
+struct Roofline {
+    std::string label;             // machine name, shown on charts
+    std::string work_unit = "FLOP";
+    std::string precision;         // "dp", "sp", or empty for non-FLOP work
+    int threads = 0;
+    Roof compute;                  // the top compute roof
+    std::vector<Roof> bandwidth;   // one per level, in level order (L1 first, buses last)
+    std::vector<Ceiling> ceilings; // compute ceilings then bandwidth ceilings, each descending
+};
+
+// Measured or modelled work: an application region, a reference kernel, a spec.
+struct Point {
+    std::string name;
+    std::string series;            // points of one series are connected on charts
+    std::string label;
+    double work = 0;               // FLOPs, or ops of work_unit
+    std::string work_unit = "FLOP";
+    std::map<std::string, double> bytes;  // per level: bytes crossing that level's boundary
+    double seconds = 0;
+    int threads = 1;
+    std::string source;            // "instrument", "perf", "analytic", "model"
+    std::map<std::string, double> details;  // e.g. "flops_dp", "flops_sp_256", "fma_share"
+};
+
+// CARM: intensity per level, every level with bytes bounds the point.
+// ORM: DRAM bytes only (the original model).
+enum class View { carm, orm };
+const char* view_name(View v);
+
+// --- basic formulas -----------------------------------------------------------------
+double attainable(double peak, double bandwidth, double intensity);  // min(peak, bw x I)
+double ridge_point(double peak, double bandwidth);                   // peak / bw, work/byte
+double machine_balance(double peak, double bandwidth);               // bw / peak, bytes/work
+double code_balance(double intensity);                               // 1 / I, bytes/work
+double performance(const Point& p);                                  // work / s / 1e9
+// work / bytes at `level`; nullopt when the point has no bytes there.
+std::optional<double> intensity(const Point& p, const std::string& level);
+
+// The levels that bound a point in a view: CARM every level the point has bytes
+// for and the roofline has a roof for; ORM only "DRAM".
+std::vector<std::string> bounding_levels(const Roofline& r, const Point& p, View view);
+
+// min(compute roof, min over bounding levels of bw_level x I_level).
+double attainable(const Roofline& r, const Point& p, View view);
+
+// --- analysis of one point (the paper's Table 4 and Figure 2c) -----------------------
+enum class Region { memory_only, compute_only, both };
+const char* region_name(Region r);
+
+struct Headroom {
+    std::string roof;     // roof or ceiling name
+    double attainable;    // what it allows at this point's intensity
+    double factor;        // attainable / achieved performance
+};
+
+struct Analysis {
+    std::string point;
+    double performance = 0;        // achieved G<unit>/s
+    double attainable = 0;         // the roofline's prediction
+    double efficiency = 0;         // performance / attainable
+    double intensity = 0;          // at the binding level (or DRAM for ORM)
+    std::string binding_roof;      // name of the roof that bounds the point
+    std::string binding_level;     // its level ("" for the compute roof)
+    bool memory_bound = false;
+    std::optional<Ceiling> upper;  // the ceiling just above the point
+    std::optional<Ceiling> lower;  // the ceiling just below it
+    std::string limiting_metric;   // e.g. "GFLOP/s (no FMA)" or "GB/s at L2"
+    Region region = Region::both;
+    std::vector<Headroom> headroom;        // to every roof, highest first
+    std::vector<std::string> next_steps;   // in the order the ceilings suggest
+};
+
+Analysis analyze(const Roofline& r, const Point& p, View view);
+
+// What a ceiling (or roof) allows at intensity I: compute ceilings are flat
+// (capped by nothing), bandwidth ceilings are min(compute roof, value x I).
+double ceiling_at(const Roofline& r, const Ceiling& c, double intensity);
+
+// A multi-roofline for a coprocessor (the paper's P = min(peak, B_mem I_mem, B_bus I_bus)).
+double coprocessor_attainable(double peak, double mem_bandwidth, double mem_intensity, double bus_bandwidth,
+                              double bus_intensity);
+
+} // namespace roofline

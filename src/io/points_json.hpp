@@ -1,0 +1,22 @@
+// Versioned JSON for points (schema "roofline.points/1", see DESIGN.md):
+// { "schema": ..., "points": [ { "name", "series"?, "label"?, "flops" | ("ops" + "op_unit"),
+//   "bytes": {"L1": .., "DRAM": ..}, "seconds", "threads", "source", "details": {..} } ] }
+#pragma once
+
+#include "core/roofline.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+nlohmann::json points_to_json(const std::vector<Point>& points);
+// Throws SchemaError (io/machine_json.hpp) naming `source`, the JSON path and what was expected.
+std::vector<Point> points_from_json(const nlohmann::json& j, const std::string& source = "<json>");
+
+void write_points_file(const std::string& path, const std::vector<Point>& points);
+std::vector<Point> read_points_file(const std::string& path);
+
+} // namespace roofline
