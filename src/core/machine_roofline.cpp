@@ -1,0 +1,162 @@
+#include "core/machine_roofline.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace roofline {
+namespace {
+
+std::string upper(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// L1 < L2 < L3 < ... < DRAM < anything else (buses), then by name.
+int level_rank(const std::string& level) {
+    if (level.size() >= 2 && level[0] == 'L' && std::isdigit(static_cast<unsigned char>(level[1])))
+        return std::stoi(level.substr(1));
+    if (level == "DRAM") return 100;
+    return 200;
+}
+
+bool is_numa_pair(const std::string& level) { return level.rfind("NUMA", 0) == 0; }
+
+int max_threads(const MachineModel& m, const std::string& precision) {
+    int t = 0;
+    for (const auto& c : m.compute)
+        if (c.precision == precision) t = std::max(t, c.threads);
+    return t;
+}
+
+// Fastest compute entry matching a predicate.
+template <class Pred>
+const ComputeRoof* best_compute(const MachineModel& m, Pred pred) {
+    const ComputeRoof* best = nullptr;
+    for (const auto& c : m.compute)
+        if (pred(c) && (!best || c.gflops > best->gflops)) best = &c;
+    return best;
+}
+
+void add_compute_ceiling(Roofline& r, const ComputeRoof* c, std::string name, std::string category,
+                         std::string advice) {
+    if (!c || c->gflops <= 0 || c->gflops >= r.compute.value * 0.995) return;
+    for (const auto& existing : r.ceilings)
+        if (existing.name == name) return;
+    r.ceilings.push_back({std::move(name), "compute", std::move(category), "", c->gflops, std::move(advice)});
+}
+
+} // namespace
+
+std::string machine_label(const MachineModel& model) {
+    return model.cpu.model.empty() ? std::string("machine") : model.cpu.model;
+}
+
+Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& sel) {
+    Roofline r;
+    r.label = machine_label(m);
+    r.precision = sel.precision;
+    r.threads = sel.threads > 0 ? sel.threads : max_threads(m, sel.precision);
+    const int t = r.threads;
+    const std::string& prec = sel.precision;
+
+    const ComputeRoof* top = best_compute(m, [&](auto& c) { return c.precision == prec && c.threads == t; });
+    if (!top)
+        throw std::invalid_argument(fmt::format("the machine model of {} has no {} compute roof at {} thread{}",
+                                                r.label, upper(prec), t, t == 1 ? "" : "s"));
+    r.compute = {fmt::format("{} peak", upper(prec)), "", top->gflops};
+
+    // Compute ceilings, from what the model measured at this precision and thread count.
+    auto same = [&](const ComputeRoof& c) { return c.precision == prec && c.threads == t && c.mix != "best"; };
+    int widest = 0;
+    for (const auto& c : m.compute)
+        if (same(c)) widest = std::max(widest, c.vector_bits);
+    auto at_widest = [&](const char* mix) {
+        return best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == widest && c.mix == mix; });
+    };
+    add_compute_ceiling(r, at_widest("fma"), "FMA only", "balance",
+                        "interleave independent additions with the FMAs: FMA-only code leaves the core's "
+                        "separate ADD pipes idle");
+    add_compute_ceiling(r, at_widest("mul+add"), "no FMA", "fma",
+                        "fuse multiplies and adds into FMA instructions (-mfma or -march=native, "
+                        "-ffp-contract=fast)");
+    const ComputeRoof* add_only = at_widest("add");
+    const ComputeRoof* mul_only = at_widest("mul");
+    add_compute_ceiling(r, (add_only && mul_only && mul_only->gflops > add_only->gflops) ? mul_only : add_only,
+                        "ADD or MUL only", "balance",
+                        "balance multiplies and adds (or fuse them into FMAs): one kind alone uses half the pipes");
+    for (int bits : {256, 128}) {
+        if (bits >= widest) continue;
+        add_compute_ceiling(r, best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == bits; }),
+                            fmt::format("{}-bit SIMD", bits), "simd",
+                            fmt::format("vectorize with the widest vectors ({} bits): check the compiler's "
+                                        "vectorization report, align data, avoid gathers",
+                                        widest));
+    }
+    const int scalar_bits = prec == "sp" ? 32 : 64;
+    add_compute_ceiling(r, best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == scalar_bits; }),
+                        "scalar (no SIMD)", "simd",
+                        "vectorize the loop (SIMD): restructure for unit stride, remove dependences, use "
+                        "-O3 -march=native or intrinsics");
+    add_compute_ceiling(r, at_widest("chain"), "no ILP", "ilp",
+                        "break the dependency chain: several independent accumulators, unroll the reduction");
+    if (t > 1)
+        add_compute_ceiling(r, best_compute(m, [&](auto& c) { return c.precision == prec && c.threads == 1; }),
+                            "1 thread", "threads", "parallelize across cores (OpenMP, threads) with balanced work");
+
+    // Bandwidth roofs and ceilings per level.
+    std::vector<std::string> levels;
+    for (const auto& mem : m.memory)
+        if (mem.threads == t && !is_numa_pair(mem.level) &&
+            std::find(levels.begin(), levels.end(), mem.level) == levels.end())
+            levels.push_back(mem.level);
+    std::sort(levels.begin(), levels.end(), [](auto& a, auto& b) {
+        return level_rank(a) != level_rank(b) ? level_rank(a) < level_rank(b) : a < b;
+    });
+    std::vector<Ceiling> bandwidth_ceilings;
+    for (const auto& level : levels) {
+        const MemoryRoof* best = nullptr;
+        for (const auto& mem : m.memory)
+            if (mem.level == level && mem.threads == t && (!best || mem.gbs > best->gbs)) best = &mem;
+        r.bandwidth.push_back({fmt::format("{} {}", level, best->pattern), level, best->gbs});
+        for (const auto& mem : m.memory) {
+            if (mem.level != level || &mem == best || mem.gbs >= best->gbs * 0.995) continue;
+            if (mem.threads == t) {
+                bandwidth_ceilings.push_back({fmt::format("{} {}", level, mem.pattern), "bandwidth", "pattern", level,
+                                              mem.gbs,
+                                              fmt::format("change the access pattern toward {} ({}): fewer store "
+                                                          "streams, non-temporal stores for data not reused",
+                                                          best->pattern, level)});
+            }
+        }
+        if (t > 1) {
+            const MemoryRoof* one = nullptr;
+            for (const auto& mem : m.memory)
+                if (mem.level == level && mem.threads == 1 && (!one || mem.gbs > one->gbs)) one = &mem;
+            if (one && one->gbs < best->gbs * 0.995)
+                bandwidth_ceilings.push_back({fmt::format("{} 1 thread", level), "bandwidth", "threads", level,
+                                              one->gbs,
+                                              "use all cores: one core cannot draw the level's full bandwidth"});
+        }
+    }
+    // Remote NUMA memory: a ceiling below DRAM.
+    for (const auto& mem : m.memory) {
+        if (!is_numa_pair(mem.level)) continue;
+        const auto arrow = mem.level.find("->");
+        if (arrow == std::string::npos || mem.level.substr(4, arrow - 4) == mem.level.substr(arrow + 2)) continue;
+        bandwidth_ceilings.push_back({fmt::format("remote NUMA ({} {})", mem.level.substr(4), mem.pattern), "bandwidth",
+                                      "numa", "DRAM", mem.gbs,
+                                      "keep data on the NUMA node of the threads that use it (first touch in "
+                                      "parallel, numactl --localalloc)"});
+    }
+
+    auto descending = [](const Ceiling& a, const Ceiling& b) { return a.value > b.value; };
+    std::stable_sort(r.ceilings.begin(), r.ceilings.end(), descending);
+    std::stable_sort(bandwidth_ceilings.begin(), bandwidth_ceilings.end(), descending);
+    r.ceilings.insert(r.ceilings.end(), bandwidth_ceilings.begin(), bandwidth_ceilings.end());
+    return r;
+}
+
+} // namespace roofline

@@ -1,0 +1,182 @@
+// The model's maths against worked numbers from the Roofline literature.
+#include "core/machine_roofline.hpp"
+#include "core/roofline.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace roofline;
+
+TEST(RooflineMath, AttainableIsTheLowerOfPeakAndBandwidthTimesIntensity) {
+    // Williams et al.: 3 GFLOP/s peak, 10 GB/s, 0.05 FLOP/byte -> 0.5 GFLOP/s.
+    EXPECT_DOUBLE_EQ(attainable(3.0, 10.0, 0.05), 0.5);
+    EXPECT_DOUBLE_EQ(attainable(3.0, 10.0, 1.0), 3.0);
+    // Vector triad a = b + c*d with write-allocate: 2 FLOP / 40 B; 85.8 GF/s, 29 GB/s -> 1.45.
+    EXPECT_NEAR(attainable(85.8, 29.0, 2.0 / 40.0), 1.45, 1e-12);
+    // Dense matrix-vector at 0.25 FLOP/byte on 32 GB/s -> 8 GFLOP/s.
+    EXPECT_DOUBLE_EQ(attainable(100.0, 32.0, 0.25), 8.0);
+    // Tall-and-skinny A^T B, double, M = N = 16 << K: I ~ M/8 = 2 -> 104 GF/s on 52 GB/s.
+    EXPECT_DOUBLE_EQ(attainable(1000.0, 52.0, 16.0 / 8.0), 104.0);
+}
+
+TEST(RooflineMath, RidgePointsAndBalances) {
+    // Opteron X2: 17.6 GF/s, 15 GB/s; Opteron X4: 73.6 GF/s, 16.6 GB/s -> ridge about 4.4 FLOP/byte.
+    EXPECT_NEAR(ridge_point(17.6, 15.0), 1.1733, 1e-3);
+    EXPECT_NEAR(ridge_point(73.6, 16.6), 4.43, 0.01);
+    EXPECT_NEAR(machine_balance(73.6, 16.6), 16.6 / 73.6, 1e-12);
+    EXPECT_DOUBLE_EQ(code_balance(0.25), 4.0);
+    EXPECT_DOUBLE_EQ(code_balance(0), 0);
+}
+
+TEST(RooflineMath, CoprocessorBusIsItsOwnRoof) {
+    // P = min(peak, B_mem I_mem, B_bus I_bus): a kernel reused on the device is bus-bound
+    // only when little work is done per byte shipped.
+    EXPECT_DOUBLE_EQ(coprocessor_attainable(1000, 2000, 10, 25, 1), 25);
+    EXPECT_DOUBLE_EQ(coprocessor_attainable(1000, 2000, 0.1, 25, 100), 200);
+    EXPECT_DOUBLE_EQ(coprocessor_attainable(1000, 2000, 10, 25, 100), 1000);
+}
+
+namespace {
+
+Roofline toy() {
+    Roofline r;
+    r.label = "toy";
+    r.compute = {"DP peak", "", 100};
+    r.bandwidth = {{"L1 load", "L1", 400}, {"L2 load", "L2", 200}, {"DRAM load", "DRAM", 20}};
+    r.ceilings = {{"FMA only", "compute", "balance", "", 75, "interleave adds"},
+                  {"no FMA", "compute", "fma", "", 50, "use FMA"},
+                  {"scalar (no SIMD)", "compute", "simd", "", 12.5, "vectorize"},
+                  {"DRAM 1 thread", "bandwidth", "threads", "DRAM", 10, "use all cores"}};
+    return r;
+}
+
+Point point(double gflops, double l1, double l2, double dram) {
+    Point p;
+    p.name = "k";
+    p.work = gflops * 1e9;
+    p.seconds = 1;
+    if (l1 > 0) p.bytes["L1"] = l1;
+    if (l2 > 0) p.bytes["L2"] = l2;
+    if (dram > 0) p.bytes["DRAM"] = dram;
+    return p;
+}
+
+} // namespace
+
+TEST(RooflineAnalysis, MemoryBoundPointBetweenBandwidthCeilingAndRoof) {
+    // 15e9 FLOP over 15e9 DRAM bytes: I = 1, DRAM roof allows 20, the 1-thread ceiling 10.
+    const auto a = analyze(toy(), point(15, 30e9, 30e9, 15e9), View::carm);
+    EXPECT_TRUE(a.memory_bound);
+    EXPECT_EQ(a.binding_roof, "DRAM load");
+    EXPECT_EQ(a.binding_level, "DRAM");
+    EXPECT_DOUBLE_EQ(a.attainable, 20);
+    EXPECT_DOUBLE_EQ(a.efficiency, 15.0 / 20);
+    EXPECT_DOUBLE_EQ(a.intensity, 1);
+    ASSERT_TRUE(a.lower);
+    EXPECT_EQ(a.lower->name, "scalar (no SIMD)");  // 12.5 beats the 1-thread DRAM ceiling (10) here
+    EXPECT_FALSE(a.upper);                         // only the DRAM roof is above
+    EXPECT_EQ(a.limiting_metric, "GB/s at DRAM");
+    EXPECT_EQ(a.region, Region::both);
+}
+
+TEST(RooflineAnalysis, SandwichBetweenComputeCeilings) {
+    // High intensity everywhere: compute-bound; 60 GF/s sits between "no FMA" (50) and "FMA only" (75).
+    const auto a = analyze(toy(), point(60, 1e9, 1e9, 1e9), View::carm);
+    EXPECT_FALSE(a.memory_bound);
+    EXPECT_EQ(a.binding_roof, "DP peak");
+    ASSERT_TRUE(a.upper);
+    ASSERT_TRUE(a.lower);
+    EXPECT_EQ(a.upper->name, "FMA only");
+    EXPECT_EQ(a.lower->name, "no FMA");
+    EXPECT_NE(a.limiting_metric.find("FMA only"), std::string::npos);
+    ASSERT_FALSE(a.next_steps.empty());
+    EXPECT_EQ(a.next_steps.front(), "interleave adds");
+    EXPECT_EQ(a.region, Region::compute_only);
+}
+
+TEST(RooflineAnalysis, CarmAndOrmDifferForCacheBoundPoints) {
+    // L2 traffic high, DRAM traffic tiny: CARM sees the L2 limit, ORM (DRAM bytes only) does not.
+    Point q = point(10, 1e9, 2e11, 1e7);  // I_L2 = 0.05 -> L2 allows 10 GF/s; I_DRAM = 1000
+    const auto carm = analyze(toy(), q, View::carm);
+    const auto orm = analyze(toy(), q, View::orm);
+    EXPECT_EQ(carm.binding_level, "L2");
+    EXPECT_DOUBLE_EQ(carm.attainable, 10);
+    EXPECT_FALSE(orm.memory_bound);  // DRAM intensity 1000: compute-bound in the ORM view
+    EXPECT_DOUBLE_EQ(orm.attainable, 100);
+    EXPECT_EQ(bounding_levels(toy(), q, View::orm), std::vector<std::string>{"DRAM"});
+}
+
+TEST(RooflineAnalysis, RegionsFollowTheCeilingCrossings) {
+    // Crossings: lowest compute (12.5) / DRAM roof (20) = 0.625; roof (100) / lowest DRAM ceiling (10) = 10.
+    EXPECT_EQ(analyze(toy(), point(1, 0, 0, 10e9), View::orm).region, Region::memory_only);   // I = 0.1
+    EXPECT_EQ(analyze(toy(), point(5, 0, 0, 2.5e9), View::orm).region, Region::both);         // I = 2
+    EXPECT_EQ(analyze(toy(), point(50, 0, 0, 2.5e9), View::orm).region, Region::compute_only); // I = 20
+}
+
+TEST(RooflineAnalysis, WorksForOtherUnitsOfWork) {
+    Roofline r = toy();
+    r.work_unit = "exchange";
+    Point p = point(5, 0, 0, 1e9);
+    p.work_unit = "exchange";
+    const auto a = analyze(r, p, View::orm);
+    EXPECT_DOUBLE_EQ(a.attainable, 100);
+    EXPECT_NE(a.next_steps.back().find("Gexchange/s"), std::string::npos);
+}
+
+namespace {
+
+MachineModel measured() {
+    MachineModel m;
+    m.cpu.model = "Test CPU";
+    auto c = [](const char* prec, int bits, const char* mix, int threads, double g) {
+        ComputeRoof r;
+        r.precision = prec;
+        r.vector_bits = bits;
+        r.mix = mix;
+        r.threads = threads;
+        r.gflops = g;
+        return r;
+    };
+    m.compute = {c("dp", 256, "fma+add", 2, 176), c("dp", 256, "fma", 2, 117), c("dp", 256, "mul+add", 2, 58),
+                 c("dp", 256, "add", 2, 58),      c("dp", 64, "fma", 2, 29),   c("dp", 256, "chain", 2, 3.7),
+                 c("dp", 256, "fma+add", 1, 88),  c("dp", 256, "best", 2, 176), c("sp", 256, "fma", 2, 234)};
+    auto mem = [](const char* level, const char* pattern, int threads, double g) {
+        MemoryRoof r;
+        r.level = level;
+        r.pattern = pattern;
+        r.threads = threads;
+        r.gbs = g;
+        return r;
+    };
+    m.memory = {mem("DRAM", "load", 2, 32), mem("L1", "load", 2, 450), mem("L1", "copy", 2, 460),
+                mem("L2", "load", 2, 234),  mem("DRAM", "copy", 2, 33), mem("DRAM", "load", 1, 26),
+                mem("NUMA0->1", "load", 2, 12)};
+    return m;
+}
+
+} // namespace
+
+TEST(MachineRoofline, RoofsAndNamedCeilingsFromAMeasuredModel) {
+    const auto r = roofline_from_machine(measured(), {"dp", 0});
+    EXPECT_EQ(r.threads, 2);
+    EXPECT_EQ(r.label, "Test CPU");
+    EXPECT_EQ(r.compute.name, "DP peak");
+    EXPECT_DOUBLE_EQ(r.compute.value, 176);
+    ASSERT_EQ(r.bandwidth.size(), 3u);
+    EXPECT_EQ(r.bandwidth[0].name, "L1 copy");  // fastest pattern of the level
+    EXPECT_EQ(r.bandwidth[1].level, "L2");
+    EXPECT_EQ(r.bandwidth[2].level, "DRAM");
+    std::vector<std::string> names;
+    for (const auto& c : r.ceilings) names.push_back(c.name);
+    const std::vector<std::string> expected = {"FMA only", "1 thread", "no FMA", "ADD or MUL only",
+                                               "scalar (no SIMD)", "no ILP", "L1 load", "DRAM load", "DRAM 1 thread",
+                                               "remote NUMA (0->1 load)"};
+    EXPECT_EQ(names, expected);
+    for (const auto& c : r.ceilings) EXPECT_FALSE(c.advice.empty()) << c.name;
+}
+
+TEST(MachineRoofline, SelectionAndMissingRoofs) {
+    const auto one = roofline_from_machine(measured(), {"dp", 1});
+    EXPECT_DOUBLE_EQ(one.compute.value, 88);
+    EXPECT_THROW(roofline_from_machine(measured(), {"sp", 1}), std::invalid_argument);
+    EXPECT_DOUBLE_EQ(roofline_from_machine(measured(), {"sp", 0}).compute.value, 234);
+}
