@@ -15,5 +15,8 @@ inline constexpr int kExitInterrupted = 130;
 
 void add_topology_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);
+void add_model_command(CLI::App& app, int& exit_code);
+void add_report_command(CLI::App& app, int& exit_code);
+void add_plot_command(CLI::App& app, int& exit_code);
 
 } // namespace roofline::cli

@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
     int exit_code = roofline::cli::kExitOk;
     roofline::cli::add_topology_command(app, exit_code);
     roofline::cli::add_bench_command(app, exit_code);
+    roofline::cli::add_model_command(app, exit_code);
+    roofline::cli::add_report_command(app, exit_code);
+    roofline::cli::add_plot_command(app, exit_code);
 
     try {
         app.parse(argc, argv);

@@ -116,6 +116,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     }
     const std::string intensity_level = a.memory_bound ? a.binding_level : (levels.empty() ? "" : levels.back());
     if (!intensity_level.empty()) a.intensity = *intensity(p, intensity_level);
+    a.intensity_level = intensity_level;
     a.efficiency = a.attainable > 0 ? a.performance / a.attainable : 0;
     a.region = intensity_level.empty() ? Region::compute_only : region_for(r, intensity_level, a.intensity);
 

@@ -92,7 +92,8 @@ struct Analysis {
     double performance = 0;        // achieved G<unit>/s
     double attainable = 0;         // the roofline's prediction
     double efficiency = 0;         // performance / attainable
-    double intensity = 0;          // at the binding level (or DRAM for ORM)
+    double intensity = 0;          // at intensity_level
+    std::string intensity_level;   // the binding level; for a compute-bound point the last bounding level
     std::string binding_roof;      // name of the roof that bounds the point
     std::string binding_level;     // its level ("" for the compute roof)
     bool memory_bound = false;

@@ -1,6 +1,7 @@
 #include "io/results_store.hpp"
 
 #include "io/machine_json.hpp"
+#include "io/points_json.hpp"
 
 #include <fmt/format.h>
 #include <sqlite3.h>
@@ -22,7 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Version of the table layout (not of the JSON inside): bump on a breaking change.
-constexpr int store_schema_version = 1;
+// 1: machines. 2: + point_sets (created on open, so a version-1 file is upgraded in place).
+constexpr int store_schema_version = 2;
 
 // busy_timeout covers ordinary lock waits; the retry loop covers the cases
 // where SQLite returns BUSY without waiting (e.g. a read transaction that
@@ -79,6 +81,9 @@ public:
                                 SQLITE_TRANSIENT));
     }
     void bind(int index, std::int64_t value) { check(sqlite3_bind_int64(stmt_, index, value)); }
+    void bind(int index, std::optional<std::int64_t> value) {
+        check(value ? sqlite3_bind_int64(stmt_, index, *value) : sqlite3_bind_null(stmt_, index));
+    }
 
     // True while a row is available.
     bool step() {
@@ -89,6 +94,10 @@ public:
     }
 
     std::int64_t integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+    std::optional<std::int64_t> optional_integer(int column) const {
+        if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
+        return integer(column);
+    }
     std::string text(int column) const {
         const auto* bytes = sqlite3_column_text(stmt_, column);
         if (!bytes) return {};
@@ -167,6 +176,13 @@ void create_schema(sqlite3* db, const std::string& path) {
                 " mode TEXT,"
                 " partial INTEGER NOT NULL DEFAULT 0,"
                 " schema TEXT NOT NULL,"
+                " json TEXT NOT NULL);"
+                "CREATE TABLE IF NOT EXISTS point_sets ("
+                " id INTEGER PRIMARY KEY,"
+                " created TEXT NOT NULL,"
+                " name TEXT NOT NULL,"
+                " machine_id INTEGER REFERENCES machines(id),"
+                " point_count INTEGER NOT NULL,"
                 " json TEXT NOT NULL);",
                 "creating tables");
         {
@@ -184,6 +200,12 @@ void create_schema(sqlite3* db, const std::string& path) {
                 "understands ({}); use a newer roofline or another database (ROOFLINE_DB)",
                 path, found, store_schema_version));
         }
+        if (found < store_schema_version) {
+            // The older layouts are subsets of this one: the new tables exist now.
+            Statement upgrade(db, path, "UPDATE meta SET value = ?1 WHERE key = 'store_schema_version'");
+            upgrade.bind(1, std::to_string(store_schema_version));
+            upgrade.step();
+        }
         transaction.commit();
         return 0;
     });
@@ -198,6 +220,17 @@ MachineModel parse_stored(const std::string& json_text, const std::string& path,
         throw SchemaError(fmt::format("{}: stored JSON is corrupt: {}", source, e.what()));
     }
     return machine_from_json(parsed, source);
+}
+
+std::vector<Point> parse_stored_points(const std::string& json_text, const std::string& path, std::int64_t id) {
+    const auto source = fmt::format("{} (point set {})", path, id);
+    nlohmann::json parsed;
+    try {
+        parsed = nlohmann::json::parse(json_text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw SchemaError(fmt::format("{}: stored JSON is corrupt: {}", source, e.what()));
+    }
+    return points_from_json(parsed, source);
 }
 
 } // namespace
@@ -328,6 +361,69 @@ std::vector<StoredMachine> ResultsStore::list_machines() const {
             row.cpu_model = query.text(3);
             row.mode = query.text(4);
             row.partial = query.integer(5) != 0;
+            rows.push_back(std::move(row));
+        }
+        return rows;
+    });
+}
+
+std::int64_t ResultsStore::save_points(const std::string& name, const std::vector<Point>& points,
+                                       std::optional<std::int64_t> machine_id) {
+    const auto document = points_to_json(points);
+    // Refuse now what latest_points() would refuse later (NaN, empty names ...).
+    points_from_json(document, fmt::format("points '{}' being stored", name));
+    const auto json_text = document.dump();
+    const auto created = now_utc_iso8601();
+    return with_retry(db_, [&] {
+        WriteTransaction transaction(db_, path_);
+        Statement insert(db_, path_,
+                         "INSERT INTO point_sets (created, name, machine_id, point_count, json) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5)");
+        insert.bind(1, created);
+        insert.bind(2, name);
+        insert.bind(3, machine_id);
+        insert.bind(4, static_cast<std::int64_t>(points.size()));
+        insert.bind(5, json_text);
+        insert.step();
+        const std::int64_t id = sqlite3_last_insert_rowid(db_);
+        transaction.commit();
+        return id;
+    });
+}
+
+std::optional<std::vector<Point>> ResultsStore::latest_points() const {
+    const auto row = with_retry(db_, [&]() -> std::optional<std::pair<std::int64_t, std::string>> {
+        Statement query(db_, path_, "SELECT id, json FROM point_sets ORDER BY id DESC LIMIT 1");
+        if (!query.step()) return std::nullopt;
+        return std::make_pair(query.integer(0), query.text(1));
+    });
+    if (!row) return std::nullopt;
+    return parse_stored_points(row->second, path_, row->first);
+}
+
+std::optional<std::vector<Point>> ResultsStore::points(std::int64_t id) const {
+    const auto json_text = with_retry(db_, [&]() -> std::optional<std::string> {
+        Statement query(db_, path_, "SELECT json FROM point_sets WHERE id = ?1");
+        query.bind(1, id);
+        if (!query.step()) return std::nullopt;
+        return query.text(0);
+    });
+    if (!json_text) return std::nullopt;
+    return parse_stored_points(*json_text, path_, id);
+}
+
+std::vector<StoredPointSet> ResultsStore::list_point_sets() const {
+    return with_retry(db_, [&] {
+        std::vector<StoredPointSet> rows;
+        Statement query(db_, path_,
+                        "SELECT id, created, name, machine_id, point_count FROM point_sets ORDER BY id");
+        while (query.step()) {
+            StoredPointSet row;
+            row.id = query.integer(0);
+            row.created = query.text(1);
+            row.name = query.text(2);
+            row.machine_id = query.optional_integer(3);
+            row.point_count = query.integer(4);
             rows.push_back(std::move(row));
         }
         return rows;

@@ -1,8 +1,9 @@
-// The results store: SQLite, one row per machine model (and later points).
+// The results store: SQLite, one row per machine model and one per set of points.
 // Safe for several processes writing at once (WAL + busy timeout + retries).
 #pragma once
 
 #include "core/machine_model.hpp"
+#include "core/roofline.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -23,6 +24,14 @@ struct StoredMachine {
     bool partial = false;
 };
 
+struct StoredPointSet {
+    std::int64_t id = 0;
+    std::string created;   // ISO 8601 UTC
+    std::string name;      // e.g. the measured command, or the kernel spec
+    std::optional<std::int64_t> machine_id;  // the machine the points were measured on, if known
+    std::int64_t point_count = 0;
+};
+
 class ResultsStore {
 public:
     // Default location: $ROOFLINE_DB, else $XDG_DATA_HOME/roofline/results.db,
@@ -41,6 +50,13 @@ public:
     std::optional<MachineModel> latest_machine() const;
     std::optional<MachineModel> machine(std::int64_t id) const;
     std::vector<StoredMachine> list_machines() const;
+
+    // A set of points (one measurement run, one kernel sweep, one model) is one row.
+    std::int64_t save_points(const std::string& name, const std::vector<Point>& points,
+                             std::optional<std::int64_t> machine_id = {});
+    std::optional<std::vector<Point>> latest_points() const;
+    std::optional<std::vector<Point>> points(std::int64_t id) const;
+    std::vector<StoredPointSet> list_point_sets() const;  // oldest first
     const std::string& path() const { return path_; }
 
 private:

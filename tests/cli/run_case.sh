@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # One CLI contract case: run roofline with ARGS, check the exit code and that
-# stdout+stderr match REGEX (grep -E). @TMP@ in ARGS becomes a fresh directory.
+# stdout+stderr match REGEX (grep -E). @TMP@ in ARGS becomes a fresh directory,
+# @SRC@ the repository root (for input files under tests/data).
 set -u
 bin=$1 expected_exit=$2 regex=$3 args=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 args=${args//@TMP@/$tmp}
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+args=${args//@SRC@/$(printf '%q' "$src")}
 export ROOFLINE_DB="$tmp/results.db"
 eval "set -- $args"
 out=$("$bin" "$@" 2>&1)

@@ -1,7 +1,9 @@
 #include "io/machine_json.hpp"
+#include "io/points_json.hpp"
 #include "io/results_store.hpp"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -253,4 +255,187 @@ TEST(ResultsStoreConcurrency, ThreadsWithSeparateStoresAllLand) {
     for (auto& thread : threads) thread.join();
     for (const auto& error : errors) EXPECT_EQ(error, "");
     EXPECT_EQ(ResultsStore(path).list_machines().size(), static_cast<std::size_t>(per_thread * thread_count));
+}
+
+// ---------------------------------------------------------------- point sets
+
+namespace {
+
+std::vector<Point> sample_points(const std::string& name) {
+    Point p;
+    p.name = name;
+    p.series = "kernels";
+    p.work = 2e9;
+    p.bytes = {{"L1", 3.2e10}, {"DRAM", 1.6e10}};
+    p.seconds = 0.25;
+    p.threads = 2;
+    p.source = "analytic";
+    p.details = {{"flops_dp", 2e9}};
+    Point ops = p;
+    ops.name = name + " exchanges";
+    ops.work_unit = "exchange";
+    return {p, ops};
+}
+
+// Runs SQL straight on a database file, bypassing ResultsStore (to build old layouts).
+void run_sql(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    char* message = nullptr;
+    const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+    const std::string detail = message ? message : "";
+    sqlite3_free(message);
+    sqlite3_close(db);
+    ASSERT_EQ(rc, SQLITE_OK) << detail;
+}
+
+std::string query_text(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_stmt* stmt = nullptr;
+    std::string out;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW) {
+        if (const auto* text = sqlite3_column_text(stmt, 0)) out = reinterpret_cast<const char*>(text);
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return out;
+}
+
+} // namespace
+
+TEST(ResultsStorePoints, EmptyStoreHasNoPoints) {
+    TempDir dir;
+    ResultsStore store(dir.file("results.db"));
+    EXPECT_FALSE(store.latest_points().has_value());
+    EXPECT_FALSE(store.points(1).has_value());
+    EXPECT_TRUE(store.list_point_sets().empty());
+}
+
+TEST(ResultsStorePoints, SaveThenReadBackEqual) {
+    TempDir dir;
+    ResultsStore store(dir.file("results.db"));
+    const auto points = sample_points("triad");
+    const auto id = store.save_points("kernels run", points);
+    EXPECT_GT(id, 0);
+    const auto latest = store.latest_points();
+    ASSERT_TRUE(latest.has_value());
+    EXPECT_EQ(points_to_json(*latest), points_to_json(points));
+    const auto by_id = store.points(id);
+    ASSERT_TRUE(by_id.has_value());
+    EXPECT_EQ(points_to_json(*by_id), points_to_json(points));
+    EXPECT_EQ((*by_id)[1].work_unit, "exchange");
+}
+
+TEST(ResultsStorePoints, ListIsOldestFirstWithMachineAndCount) {
+    TempDir dir;
+    ResultsStore store(dir.file("results.db"));
+    const auto machine_id = store.save_machine(sample_model("CPU A"));
+    const auto first = store.save_points("measure ./app", sample_points("a"), machine_id);
+    const auto second = store.save_points("model loop.yaml", {sample_points("b")[0]});
+    const auto empty = store.save_points("nothing", {});
+    EXPECT_LT(first, second);
+    EXPECT_LT(second, empty);
+
+    const auto rows = store.list_point_sets();
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].id, first);
+    EXPECT_EQ(rows[0].name, "measure ./app");
+    EXPECT_EQ(rows[0].machine_id, machine_id);
+    EXPECT_EQ(rows[0].point_count, 2);
+    EXPECT_EQ(rows[0].created.size(), 20u);
+    EXPECT_EQ(rows[1].name, "model loop.yaml");
+    EXPECT_FALSE(rows[1].machine_id.has_value());
+    EXPECT_EQ(rows[1].point_count, 1);
+    EXPECT_EQ(rows[2].point_count, 0);
+
+    // Latest is the newest set, even an empty one; older sets stay reachable by id.
+    ASSERT_TRUE(store.latest_points().has_value());
+    EXPECT_TRUE(store.latest_points()->empty());
+    EXPECT_EQ(store.points(first)->at(0).name, "a");
+    EXPECT_EQ(store.points(second)->at(0).name, "b");
+}
+
+TEST(ResultsStorePoints, MachinesAndPointsDoNotInterfere) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    {
+        ResultsStore store(path);
+        store.save_points("p", sample_points("a"));
+        store.save_machine(sample_model("CPU A"));
+    }
+    ResultsStore reopened(path);
+    EXPECT_EQ(reopened.list_machines().size(), 1u);
+    EXPECT_EQ(reopened.list_point_sets().size(), 1u);
+    EXPECT_EQ(reopened.latest_machine()->cpu.model, "CPU A");
+    EXPECT_EQ(reopened.latest_points()->size(), 2u);
+}
+
+TEST(ResultsStorePoints, RefusesPointsItCouldNotReadBack) {
+    TempDir dir;
+    ResultsStore store(dir.file("results.db"));
+    auto points = sample_points("a");
+    points[0].name = "";
+    EXPECT_THROW(store.save_points("bad", points), SchemaError);
+    EXPECT_TRUE(store.list_point_sets().empty());
+}
+
+TEST(ResultsStorePoints, CorruptStoredPointsNameTheRow) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    std::int64_t id = 0;
+    { id = ResultsStore(path).save_points("p", sample_points("a")); }
+    run_sql(path, "UPDATE point_sets SET json = '{\"schema\": \"roofline.points/1\", \"points\": [{}]}'");
+    ResultsStore store(path);
+    try {
+        store.points(id);
+        FAIL() << "expected a SchemaError";
+    } catch (const SchemaError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find(path + " (point set " + std::to_string(id) + "): /points/0/name: missing"),
+                  std::string::npos)
+            << message;
+    }
+}
+
+TEST(ResultsStoreMigration, VersionOneDatabaseGainsPointSets) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    // The layout written by roofline before point sets existed.
+    std::string machine_json;
+    for (char ch : machine_to_json(sample_model("Old CPU")).dump()) {
+        if (ch == '\'') machine_json += '\'';  // SQL string literal: '' is one quote
+        machine_json += ch;
+    }
+    run_sql(path,
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "INSERT INTO meta VALUES ('store_schema_version', '1');"
+            "CREATE TABLE machines (id INTEGER PRIMARY KEY, created TEXT NOT NULL, hostname TEXT, "
+            "cpu_model TEXT, mode TEXT, partial INTEGER NOT NULL DEFAULT 0, schema TEXT NOT NULL, "
+            "json TEXT NOT NULL);"
+            "INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) VALUES "
+            "('2026-11-01T00:00:00Z', 'h', 'Old CPU', 'quick', 0, 'roofline.machine/1', '" +
+                machine_json + "');");
+
+    ResultsStore store(path);
+    EXPECT_EQ(store.latest_machine()->cpu.model, "Old CPU");
+    EXPECT_TRUE(store.list_point_sets().empty());
+    const auto id = store.save_points("after upgrade", sample_points("a"), 1);
+    EXPECT_EQ(store.points(id)->size(), 2u);
+    EXPECT_EQ(query_text(path, "SELECT value FROM meta WHERE key = 'store_schema_version'"), "2");
+}
+
+TEST(ResultsStoreMigration, NewerLayoutIsRefused) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    { ResultsStore store(path); }
+    run_sql(path, "UPDATE meta SET value = '3' WHERE key = 'store_schema_version'");
+    try {
+        ResultsStore store(path);
+        FAIL() << "expected an error";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("layout version 3, newer than this roofline understands (2)"),
+                  std::string::npos)
+            << e.what();
+    }
 }

@@ -1,0 +1,306 @@
+// `roofline plot`: machines and points to a chart (SVG, HTML, terminal, gnuplot).
+#include "cli/commands.hpp"
+#include "cli/usage_error.hpp"
+#include "core/machine_roofline.hpp"
+#include "core/roofline.hpp"
+#include "io/machine_json.hpp"
+#include "io/machine_spec_yaml.hpp"
+#include "io/points_json.hpp"
+#include "io/results_store.hpp"
+#include "io/text_file.hpp"
+#include "render/chart.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <vector>
+
+namespace roofline::cli {
+namespace {
+
+constexpr const char* kStored = "stored";
+
+struct PlotArgs {
+    std::vector<std::string> machines;   // empty: the latest stored machine
+    std::vector<std::string> points;     // empty: the latest stored set when the machine is stored too
+    std::string output;
+    std::string format;                  // empty: from the extension of -o, else svg
+    std::string view = "carm";
+    std::string precision = "dp";
+    int threads = 0;
+    bool no_ceilings = false;
+    std::vector<double> intensity_lines;
+    bool shade_regions = false;
+    std::string title;
+    std::string db;
+    int width = 0;
+    int height = 0;
+    bool color = false;
+    bool no_color = false;
+};
+
+// "stored" (the latest) or "stored:N" (row N) selects the results store; anything else is a file.
+struct Source {
+    bool stored = false;
+    std::optional<std::int64_t> id;
+    std::string path;
+    std::string display() const {
+        return stored ? (id ? fmt::format("stored machine #{}", *id) : std::string("the latest stored machine")) : path;
+    }
+};
+
+Source parse_source(const std::string& text, const char* option) {
+    if (text == kStored) return {true, std::nullopt, {}};
+    const std::string prefix = std::string(kStored) + ":";
+    if (text.rfind(prefix, 0) == 0) {
+        const auto number = text.substr(prefix.size());
+        try {
+            std::size_t used = 0;
+            const long long id = std::stoll(number, &used);
+            if (used == number.size() && id > 0) return {true, id, {}};
+        } catch (const std::exception&) {
+        }
+        throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '{}')", option, text));
+    }
+    if (text.empty()) throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '')", option));
+    return {false, std::nullopt, text};
+}
+
+// Opens the results store on first use; a missing database means nothing stored.
+class StoreAccess {
+public:
+    explicit StoreAccess(std::string db) : explicit_path_(std::move(db)) {}
+    const std::string& path() {
+        if (path_.empty()) path_ = explicit_path_.empty() ? ResultsStore::default_path() : explicit_path_;
+        return path_;
+    }
+    ResultsStore* store() {
+        if (!store_ && std::filesystem::exists(path())) store_ = std::make_unique<ResultsStore>(path());
+        return store_.get();
+    }
+
+private:
+    std::string explicit_path_;
+    std::string path_;
+    std::unique_ptr<ResultsStore> store_;
+};
+
+enum class Format { svg, html, term, gnuplot };
+
+Format format_from(const PlotArgs& args) {
+    if (!args.format.empty()) {
+        if (args.format == "svg") return Format::svg;
+        if (args.format == "html") return Format::html;
+        if (args.format == "term") return Format::term;
+        return Format::gnuplot;
+    }
+    if (args.output.empty() || args.output == "-") return Format::svg;
+    const auto extension = std::filesystem::path(args.output).extension().string();
+    if (extension == ".svg") return Format::svg;
+    if (extension == ".html" || extension == ".htm") return Format::html;
+    if (extension == ".gp" || extension == ".gnuplot" || extension == ".plt") return Format::gnuplot;
+    if (extension == ".txt") return Format::term;
+    throw UsageError(fmt::format("cannot tell the chart format from '{}': use an extension .svg, .html, .gp or .txt, "
+                                 "or --format svg|html|term|gnuplot",
+                                 args.output));
+}
+
+std::string default_output(Format format) {
+    switch (format) {
+    case Format::svg: return "roofline.svg";
+    case Format::html: return "roofline.html";
+    case Format::gnuplot: return "roofline.gp";
+    case Format::term: return "-";
+    }
+    return "-";
+}
+
+struct LoadedMachine {
+    Roofline roofline;
+    std::string source;
+};
+
+LoadedMachine load_machine(const Source& source, const PlotArgs& args, StoreAccess& access) {
+    const RooflineSelection selection{args.precision, args.threads};
+    auto select = [&](auto&& make) {
+        try {
+            return make();
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(fmt::format("{}: {}", source.display(), e.what()));
+        }
+    };
+    if (!source.stored) {
+        const MachineFile file = load_machine_file(source.path);
+        return {select([&] { return roofline_from_machine_file(file, selection); }), source.path};
+    }
+    ResultsStore* store = access.store();
+    std::optional<MachineModel> model;
+    if (store) model = source.id ? store->machine(*source.id) : store->latest_machine();
+    if (!model) {
+        if (source.id) throw std::runtime_error(fmt::format("no machine #{} in the results store {}", *source.id, access.path()));
+        throw std::runtime_error(fmt::format(
+            "no machine model in the results store {}: run 'roofline bench' to measure this machine, "
+            "or pass --machine FILE (a model from 'roofline bench -o' or a YAML spec sheet)",
+            access.path()));
+    }
+    return {select([&] { return roofline_from_machine(*model, selection); }), source.display()};
+}
+
+std::vector<Point> load_points(const Source& source, StoreAccess& access, bool required) {
+    if (!source.stored) return read_points_file(source.path);
+    ResultsStore* store = access.store();
+    std::optional<std::vector<Point>> points;
+    if (store) points = source.id ? store->points(*source.id) : store->latest_points();
+    if (points) return *std::move(points);
+    if (!required) return {};
+    if (source.id) throw std::runtime_error(fmt::format("no point set #{} in the results store {}", *source.id, access.path()));
+    throw std::runtime_error(fmt::format("no points in the results store {}: pass --points FILE (schema roofline.points/1)",
+                                         access.path()));
+}
+
+std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
+    int width = 100, height = 32;
+    winsize size{};
+    if (to_terminal && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+        width = size.ws_col;
+        height = std::max(16, std::min<int>(size.ws_row - 8, width / 3));
+    }
+    if (args.width > 0) width = args.width;
+    if (args.height > 0) height = args.height;
+    return {width, height};
+}
+
+int run_plot(const PlotArgs& args) {
+    const Format format = format_from(args);
+    if (args.threads < 0) throw UsageError("--threads must be at least 1 (or 0 for the most measured)");
+    for (double x : args.intensity_lines)
+        if (!(x > 0) || !std::isfinite(x)) throw UsageError(fmt::format("--intensity-line expects a positive intensity (got {})", x));
+    const std::string output = args.output.empty() ? default_output(format) : args.output;
+    if (output != "-") check_file_writable(output);
+
+    std::vector<Source> machine_sources;
+    for (const auto& text : args.machines.empty() ? std::vector<std::string>{kStored} : args.machines)
+        machine_sources.push_back(parse_source(text, "--machine"));
+    std::vector<Source> point_sources;
+    for (const auto& text : args.points) point_sources.push_back(parse_source(text, "--points"));
+    // With the machine from the store, the latest stored points come along (if any).
+    const bool implicit_points = args.points.empty() && args.machines.empty();
+    if (implicit_points) point_sources.push_back(parse_source(kStored, "--points"));
+
+    StoreAccess access(args.db);
+    ChartInput input;
+    input.view = args.view == "orm" ? View::orm : View::carm;
+    input.show_ceilings = !args.no_ceilings;
+    input.intensity_lines = args.intensity_lines;
+    input.shade_regions = args.shade_regions;
+    input.title = args.title;
+
+    std::vector<std::string> sources;
+    for (const auto& source : machine_sources) {
+        auto loaded = load_machine(source, args, access);
+        input.machines.push_back(std::move(loaded.roofline));
+        sources.push_back(std::move(loaded.source));
+    }
+    // Two machines of one name (two runs of one CPU) are told apart by their source.
+    std::map<std::string, int> label_count;
+    for (const auto& r : input.machines) ++label_count[r.label];
+    for (std::size_t i = 0; i < input.machines.size(); ++i)
+        if (label_count[input.machines[i].label] > 1)
+            input.machines[i].label += " (" + std::filesystem::path(sources[i]).filename().string() + ")";
+
+    for (const auto& source : point_sources) {
+        auto loaded = load_points(source, access, !implicit_points);
+        input.points.insert(input.points.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
+    }
+    // A GFLOP/s roofline cannot place exchanges or bit ops.
+    const std::string unit = input.machines.front().work_unit;
+    std::size_t other_unit = 0;
+    std::erase_if(input.points, [&](const Point& p) {
+        const bool differs = p.work_unit != unit;
+        if (differs && other_unit++ == 0)
+            fmt::print(stderr, "roofline: warning: point '{}' counts {}, not {}: left out of the chart\n", p.name,
+                       p.work_unit, unit);
+        return differs;
+    });
+    if (other_unit > 1) fmt::print(stderr, "roofline: warning: {} points in other units left out\n", other_unit);
+
+    std::string chart;
+    switch (format) {
+    case Format::svg: chart = render_svg(input); break;
+    case Format::html: chart = render_html(input); break;
+    case Format::gnuplot: chart = render_gnuplot(input); break;
+    case Format::term: {
+        const bool to_terminal = output == "-" && isatty(STDOUT_FILENO);
+        const auto [width, height] = terminal_size(args, to_terminal);
+        const bool color = !args.no_color && (args.color || (to_terminal && std::getenv("NO_COLOR") == nullptr));
+        chart = render_term(input, width, height, color);
+        break;
+    }
+    }
+    if (output == "-") {
+        fmt::print("{}", chart);
+    } else {
+        write_text_file_atomic(output, chart);
+        fmt::print(stderr, "chart written to {} ({} machine{}, {} point{})\n", output, input.machines.size(),
+                   input.machines.size() == 1 ? "" : "s", input.points.size(), input.points.size() == 1 ? "" : "s");
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void add_plot_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<PlotArgs>();
+    auto* cmd = app.add_subcommand("plot", "Draw machines and points as a roofline chart (SVG, HTML, terminal, gnuplot)");
+    cmd->description(
+        "Draws one or more machines' rooflines (overlaid in distinct colours) with any number of point\n"
+        "sets: roofs with their values, named ceilings (dashed), ridge points, labelled points, series\n"
+        "joined by lines. CARM view: one marker per memory level a point has bytes for; ORM: DRAM only.\n"
+        "The format follows the extension of -o (.svg, .html, .gp, .txt) or --format.");
+    cmd->add_option("--machine", args->machines,
+                    "Machine model (JSON from 'roofline bench -o' or a YAML spec sheet), 'stored' (the latest in "
+                    "the results store) or 'stored:ID'; repeat to compare machines (default: stored)");
+    cmd->add_option("--points", args->points,
+                    "Points JSON file (schema roofline.points/1), 'stored' or 'stored:ID'; repeat to combine "
+                    "(default: the latest stored set when the machine comes from the store)");
+    cmd->add_option("-o,--output", args->output,
+                    "Chart file, '-' for standard output (default roofline.svg, roofline.html, roofline.gp; "
+                    "the terminal chart goes to standard output)");
+    cmd->add_option("--format", args->format, "svg (publication), html (interactive, offline), term, gnuplot")
+        ->check(CLI::IsMember({"svg", "html", "term", "gnuplot"}));
+    cmd->add_option("--view", args->view, "carm: every cache level; orm: DRAM only (original model)")
+        ->check(CLI::IsMember({"carm", "orm"}))
+        ->capture_default_str();
+    cmd->add_option("--precision", args->precision, "Compute roof: dp or sp")
+        ->check(CLI::IsMember({"dp", "sp"}))
+        ->capture_default_str();
+    cmd->add_option("--threads", args->threads, "Roofline for this thread count (default: the most measured)");
+    cmd->add_flag("--no-ceilings", args->no_ceilings, "Roofs only, no ceilings");
+    cmd->add_option("--intensity-line", args->intensity_lines, "A vertical line at this intensity (FLOP/byte); repeatable");
+    cmd->add_flag("--shade-regions", args->shade_regions,
+                  "Shade where only memory, both, or only compute optimizations help (first machine)");
+    cmd->add_option("--title", args->title, "Chart title (default: from the machines)");
+    cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+    cmd->add_option("--width", args->width, "Terminal chart width in characters (default: the terminal's, or 100)");
+    cmd->add_option("--height", args->height, "Terminal chart height in lines (default: fits the terminal, or 32)");
+    cmd->add_flag("--color", args->color, "Terminal chart in colour even when not writing to a terminal");
+    cmd->add_flag("--no-color", args->no_color, "Terminal chart in plain ASCII (also NO_COLOR=1)");
+    cmd->footer("Examples:\n"
+                "  roofline plot                                  latest stored machine and points -> roofline.svg\n"
+                "  roofline plot --machine m.json --points app.json -o chart.html\n"
+                "  roofline plot --machine a.json --machine b.yaml --format term\n"
+                "  roofline plot --points k.json --view orm --shade-regions -o chart.gp");
+    cmd->callback([args, &exit_code] { exit_code = run_plot(*args); });
+}
+
+} // namespace roofline::cli

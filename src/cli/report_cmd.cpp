@@ -1,0 +1,225 @@
+// `roofline report`: place points on a machine's roofline and explain, per
+// point, what binds it and what to try next (text, Markdown, CSV or JSON).
+#include "cli/commands.hpp"
+#include "cli/usage_error.hpp"
+#include "core/machine_roofline.hpp"
+#include "core/roofline.hpp"
+#include "io/machine_json.hpp"
+#include "io/machine_spec_yaml.hpp"
+#include "io/points_json.hpp"
+#include "io/results_store.hpp"
+#include "io/text_file.hpp"
+#include "render/report.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+namespace {
+
+constexpr const char* kStored = "stored";
+
+struct ReportArgs {
+    std::string machine = kStored;
+    std::vector<std::string> points;  // empty: the latest stored set
+    std::string format = "text";
+    std::string view = "carm";
+    std::string precision = "dp";
+    std::optional<int> threads;  // unset: chosen from the points, see select_roofline
+    std::string output;
+    std::string db;
+};
+
+// "stored" (the latest) or "stored:N" (row N) selects the results store; anything else is a file.
+struct SourceChoice {
+    bool stored = false;
+    std::optional<std::int64_t> id;
+    std::string path;
+};
+
+SourceChoice parse_source(const std::string& text, const char* option) {
+    if (text == kStored) return {true, std::nullopt, {}};
+    const std::string prefix = std::string(kStored) + ":";
+    if (text.rfind(prefix, 0) == 0) {
+        const auto number = text.substr(prefix.size());
+        try {
+            std::size_t used = 0;
+            const long long id = std::stoll(number, &used);
+            if (used == number.size() && id > 0) return {true, id, {}};
+        } catch (const std::exception&) {
+        }
+        throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '{}')", option, text));
+    }
+    if (text.empty()) throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '')", option));
+    return {false, std::nullopt, text};
+}
+
+// Opens the results store on first use. A missing database file is reported
+// as "nothing stored" rather than created: report only reads.
+class StoreAccess {
+public:
+    explicit StoreAccess(std::string db) : explicit_path_(std::move(db)) {}
+
+    const std::string& path() {
+        if (path_.empty()) path_ = explicit_path_.empty() ? ResultsStore::default_path() : explicit_path_;
+        return path_;
+    }
+    ResultsStore* store() {
+        if (!store_ && std::filesystem::exists(path())) store_ = std::make_unique<ResultsStore>(path());
+        return store_.get();
+    }
+
+private:
+    std::string explicit_path_;
+    std::string path_;
+    std::unique_ptr<ResultsStore> store_;
+};
+
+// A file is a measured model (JSON) or a spec sheet (YAML); the store holds models.
+MachineFile load_machine(const SourceChoice& choice, StoreAccess& access) {
+    if (!choice.stored) return load_machine_file(choice.path);
+    ResultsStore* store = access.store();
+    std::optional<MachineModel> model;
+    if (store) model = choice.id ? store->machine(*choice.id) : store->latest_machine();
+    if (model) {
+        MachineFile file;
+        file.model = *std::move(model);
+        return file;
+    }
+    if (choice.id) {
+        throw std::runtime_error(fmt::format("no machine #{} in the results store {}", *choice.id, access.path()));
+    }
+    throw std::runtime_error(fmt::format(
+        "no machine model in the results store {}: run 'roofline bench' to measure this machine, "
+        "or pass --machine FILE (a model written by 'roofline bench -o')",
+        access.path()));
+}
+
+std::vector<Point> load_points(const SourceChoice& choice, StoreAccess& access) {
+    if (!choice.stored) return read_points_file(choice.path);
+    ResultsStore* store = access.store();
+    std::optional<std::vector<Point>> points;
+    if (store) points = choice.id ? store->points(*choice.id) : store->latest_points();
+    if (points) return *std::move(points);
+    if (choice.id) {
+        throw std::runtime_error(fmt::format("no point set #{} in the results store {}", *choice.id, access.path()));
+    }
+    throw std::runtime_error(fmt::format(
+        "no points in the results store {}: run 'roofline measure -- ./your_app' (or 'roofline kernels') "
+        "to measure some, or pass --points FILE (schema roofline.points/1)",
+        access.path()));
+}
+
+// Without --threads: the points' own thread count when they agree on one and
+// the machine has roofs for it (a 1-thread run belongs under the 1-thread
+// roofline), else the most threads the machine was measured with.
+Roofline select_roofline(const MachineFile& machine, const ReportArgs& args, const std::vector<Point>& points) {
+    RooflineSelection selection;
+    selection.precision = args.precision;
+    selection.threads = args.threads.value_or(0);
+    if (!args.threads && !points.empty()) {
+        const int common = points.front().threads;
+        const bool all_agree =
+            std::all_of(points.begin(), points.end(), [common](const Point& p) { return p.threads == common; });
+        if (all_agree) {
+            try {
+                selection.threads = common;
+                return roofline_from_machine_file(machine, selection);
+            } catch (const std::invalid_argument&) {
+                selection.threads = 0;
+            }
+        }
+    }
+    return roofline_from_machine_file(machine, selection);
+}
+
+int run_report(const ReportArgs& args) {
+    if (args.threads && *args.threads < 1)
+        throw UsageError(fmt::format("--threads must be at least 1 (got {})", *args.threads));
+    const auto format = parse_report_format(args.format);
+    const View view = args.view == "orm" ? View::orm : View::carm;
+    const auto machine_choice = parse_source(args.machine, "--machine");
+    std::vector<SourceChoice> point_choices;
+    for (const auto& text : args.points.empty() ? std::vector<std::string>{kStored} : args.points)
+        point_choices.push_back(parse_source(text, "--points"));
+    if (!args.output.empty()) check_writable(args.output);
+
+    StoreAccess access(args.db);
+    const MachineFile machine = load_machine(machine_choice, access);
+    std::vector<Point> points;
+    for (const auto& choice : point_choices) {
+        auto loaded = load_points(choice, access);
+        points.insert(points.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
+    }
+
+    const Roofline roofline = select_roofline(machine, args, points);
+    // A roofline in GFLOP/s cannot place exchanges or bit ops: say so instead of plotting nonsense.
+    for (const auto& point : points) {
+        if (point.work_unit != roofline.work_unit) {
+            throw std::runtime_error(fmt::format(
+                "point '{}' counts its work in {} but the machine's roofline is in {}: report it against a "
+                "machine model measured in {}",
+                point.name, point.work_unit, roofline.work_unit, point.work_unit));
+        }
+    }
+    std::vector<Analysis> analyses;
+    analyses.reserve(points.size());
+    for (const auto& point : points) analyses.push_back(analyze(roofline, point, view));
+
+    const auto report = render_report(analyses, roofline, format, view);
+    if (args.output.empty()) {
+        fmt::print("{}", report);
+    } else {
+        write_text_file_atomic(args.output, report);
+        fmt::print(stderr, "report written to {}\n", args.output);
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void add_report_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<ReportArgs>();
+    auto* cmd = app.add_subcommand("report", "Explain what bounds each point and what to try next");
+    cmd->description(
+        "Places points (measured regions, reference kernels, modelled loops) on a machine's roofline\n"
+        "and reports, per point: achieved performance and intensity, the roof that binds it, the\n"
+        "ceilings just above and below it and the limiting metric, efficiency, headroom to every\n"
+        "roof, and the optimizations to try next in the order the ceilings suggest.");
+    cmd->add_option("--machine", args->machine,
+                    "Machine model (JSON from 'roofline bench -o', or a YAML spec sheet), 'stored' (the latest "
+                    "in the results store) or 'stored:ID'")
+        ->capture_default_str();
+    cmd->add_option("--points", args->points,
+                    "Points JSON file (schema roofline.points/1), 'stored' or 'stored:ID'; repeat to combine "
+                    "(default: the latest stored set)");
+    cmd->add_option("--format", args->format, "Output format")
+        ->check(CLI::IsMember({"text", "markdown", "csv", "json"}))
+        ->capture_default_str();
+    cmd->add_option("--view", args->view, "carm: every cache level bounds a point; orm: DRAM only (original model)")
+        ->check(CLI::IsMember({"carm", "orm"}))
+        ->capture_default_str();
+    cmd->add_option("--precision", args->precision, "Which compute roofs: dp or sp")
+        ->check(CLI::IsMember({"dp", "sp"}))
+        ->capture_default_str();
+    cmd->add_option("--threads", args->threads,
+                    "Roofline for N threads (default: the points' thread count if the machine has it, "
+                    "else the most measured)");
+    cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of standard output");
+    cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+    cmd->footer("Examples:\n"
+                "  roofline report                                    latest stored machine and points\n"
+                "  roofline report --machine m.json --points app.json --format markdown\n"
+                "  roofline report --points a.json --points b.json --view orm --format csv -o bounds.csv");
+    cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
+}
+
+} // namespace roofline::cli

@@ -1,0 +1,172 @@
+#include "core/kernel_spec.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofline {
+namespace {
+
+// How deep an array's traffic reaches: 0 registers (no level), 1 L1 ... 4 DRAM.
+int residence_depth(const std::string& resident_in) {
+    if (resident_in == "registers") return 0;
+    if (resident_in == "L1") return 1;
+    if (resident_in == "L2") return 2;
+    if (resident_in == "L3") return 3;
+    return 4;  // "", "memory", "DRAM": streams from memory
+}
+
+std::map<std::string, double> count_bytes(const KernelSpec& spec, bool with_write_allocate) {
+    const auto& levels = spec_levels();
+    std::map<std::string, double> bytes;
+    for (const auto& array : spec.arrays) {
+        const int depth = residence_depth(array.resident_in);
+        const double loaded = array.reads_per_iteration * array.element_bytes;
+        const double stored = array.writes_per_iteration * array.element_bytes;
+        // A store to a line the loop also reads (y = y + ...) finds it loaded already:
+        // only stores beyond the reads allocate.
+        const double allocated =
+            std::max(0.0, array.writes_per_iteration - array.reads_per_iteration) * array.element_bytes;
+        for (int level = 1; level <= depth; ++level) {
+            double moved = loaded + stored;
+            // L1 counts what instructions move; the read for ownership happens below it.
+            if (with_write_allocate && array.write_allocate && level >= 2) moved += allocated;
+            if (moved > 0) bytes[levels[static_cast<std::size_t>(level - 1)]] += moved;
+        }
+    }
+    return bytes;
+}
+
+double iteration_count(const KernelSpec& spec) { return spec.iterations.value_or(1.0); }
+
+const Roof* roof_of(const Roofline& r, const std::string& level) {
+    for (const auto& b : r.bandwidth)
+        if (b.level == level) return &b;
+    return nullptr;
+}
+
+// The time terms of T = max(W / P, Q_l / B_l), per iteration.
+struct Timing {
+    double seconds = 0;
+    std::string roof;
+    std::string level;
+};
+
+Timing time_per_iteration(const KernelSpec& spec, const Roofline& r, View view) {
+    Timing t;
+    t.seconds = spec.work_per_iteration / (r.compute.value * 1e9);
+    t.roof = r.compute.name;
+    const auto bytes = bytes_per_iteration(spec);
+    for (const auto& b : r.bandwidth) {
+        if (view == View::orm && b.level != "DRAM") continue;
+        const auto it = bytes.find(b.level);
+        if (it == bytes.end() || b.value <= 0) continue;
+        const double seconds = it->second / (b.value * 1e9);
+        if (seconds > t.seconds) t = {seconds, b.name, b.level};
+    }
+    return t;
+}
+
+double predicted_performance(const KernelSpec& spec, const Roofline& r, View view) {
+    const double seconds = time_per_iteration(spec, r, view).seconds;
+    return seconds > 0 ? spec.work_per_iteration / seconds / 1e9 : 0;
+}
+
+void add_model_lifts(const KernelSpec& spec, const Roofline& r, View view, KernelPrediction& out) {
+    if (out.binding_level.empty() || spec.work_per_iteration <= 0) return;
+
+    // Non-temporal stores drop the write-allocate reads.
+    KernelSpec streaming = spec;
+    std::vector<std::string> allocating;
+    for (auto& a : streaming.arrays) {
+        if (a.writes_per_iteration > a.reads_per_iteration && a.write_allocate && residence_depth(a.resident_in) >= 2) {
+            allocating.push_back(a.name);
+            a.write_allocate = false;
+        }
+    }
+    if (!allocating.empty()) {
+        const double p = predicted_performance(streaming, r, view);
+        if (p > out.performance * 1.001)
+            out.lifts.push_back({fmt::format("non-temporal stores for {} (no write-allocate reads)",
+                                             fmt::join(allocating, ", ")),
+                                 p});
+    }
+
+    // How much intensity the compute roof needs at the binding level.
+    const Roof* roof = roof_of(r, out.binding_level);
+    if (roof && roof->value > 0) {
+        const double needed = ridge_point(r.compute.value, roof->value);
+        out.lifts.push_back({fmt::format("intensity at {} of {:.3g} {}/B (now {:.3g}) reaches the {} roof",
+                                         out.binding_level, needed, spec.work_unit,
+                                         out.intensity.at(out.binding_level), r.compute.name),
+                             r.compute.value});
+    }
+}
+
+} // namespace
+
+const std::vector<std::string>& spec_levels() {
+    static const std::vector<std::string> levels{"L1", "L2", "L3", "DRAM"};
+    return levels;
+}
+
+bool is_known_residence(const std::string& r) {
+    return r.empty() || r == "registers" || r == "L1" || r == "L2" || r == "L3" || r == "memory" || r == "DRAM";
+}
+
+std::map<std::string, double> bytes_per_iteration(const KernelSpec& spec) { return count_bytes(spec, true); }
+
+std::map<std::string, double> nominal_bytes_per_iteration(const KernelSpec& spec) { return count_bytes(spec, false); }
+
+std::map<std::string, double> intensity_per_level(const KernelSpec& spec) {
+    std::map<std::string, double> out;
+    for (const auto& [level, bytes] : bytes_per_iteration(spec)) out[level] = spec.work_per_iteration / bytes;
+    return out;
+}
+
+Point point_from_spec(const KernelSpec& spec) {
+    Point p;
+    p.name = spec.name;
+    p.label = spec.name;
+    p.work_unit = spec.work_unit;
+    const double n = iteration_count(spec);
+    p.work = spec.work_per_iteration * n;
+    for (const auto& [level, bytes] : bytes_per_iteration(spec)) p.bytes[level] = bytes * n;
+    p.source = "analytic";
+    p.seconds = 0;
+    p.details["work_per_iteration"] = spec.work_per_iteration;
+    if (spec.iterations) p.details["iterations"] = *spec.iterations;
+    return p;
+}
+
+KernelPrediction predict(const KernelSpec& spec, const Roofline& r, View view) {
+    if (!(r.compute.value > 0))
+        throw std::invalid_argument(fmt::format("the roofline of {} has no compute roof", r.label));
+    KernelPrediction out;
+    out.point = point_from_spec(spec);
+    out.intensity = intensity_per_level(spec);
+
+    const Timing t = time_per_iteration(spec, r, view);
+    out.seconds_per_iteration = t.seconds;
+    out.binding_roof = t.roof;
+    out.binding_level = t.level;
+    out.performance = t.seconds > 0 ? spec.work_per_iteration / t.seconds / 1e9 : 0;
+    if (!t.level.empty() && t.seconds > 0)
+        out.binding_bandwidth_gbs = bytes_per_iteration(spec).at(t.level) / t.seconds / 1e9;
+    if (spec.iterations) out.seconds = t.seconds * *spec.iterations;
+    out.point.seconds = t.seconds * iteration_count(spec);
+
+    // The analysis needs work to place the point; a pure copy has none.
+    if (spec.work_per_iteration > 0) out.analysis = analyze(r, out.point, view);
+    add_model_lifts(spec, r, view, out);
+    for (const auto& c : r.ceilings) {
+        if (c.kind == "bandwidth" && !out.intensity.count(c.level)) continue;
+        if (c.kind == "bandwidth" && view == View::orm && c.level != "DRAM") continue;
+        const double at = c.kind == "compute" ? c.value : ceiling_at(r, c, out.intensity.at(c.level));
+        if (at < out.performance * 0.999) out.must_beat.push_back(c);
+    }
+    return out;
+}
+
+} // namespace roofline

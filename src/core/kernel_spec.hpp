@@ -1,0 +1,91 @@
+// A loop described on paper (a "kernel spec"): work and array traffic per
+// iteration, which operands stay in registers or a cache, whether stores
+// write-allocate. From it: the analytic bytes crossing each memory level, the
+// intensity per level, and the prediction on a roofline. Pure: no I/O.
+//
+// Levels, from the core outward: "L1" (what the load/store instructions move),
+// "L2" (L1<->L2), "L3" (L2<->L3), "DRAM" (last cache<->memory).
+#pragma once
+
+#include "core/roofline.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct ArraySpec {
+    std::string name;
+    double element_bytes = 8;
+    double reads_per_iteration = 0;   // elements loaded per iteration (may be fractional: 1/N)
+    double writes_per_iteration = 0;  // elements stored per iteration
+    // Stores read the line before writing it (read for ownership) wherever the
+    // array streams through a cache; false for non-temporal (streaming) stores.
+    bool write_allocate = true;
+    // Where the array stays between uses: "registers", "L1", "L2", "L3", or
+    // "" (streams from memory). It crosses every level from L1 down to this one.
+    std::string resident_in;
+};
+
+struct KernelSpec {
+    std::string name;
+    std::string description;
+    std::string work_unit = "FLOP";     // or "IOP", "bit op", "exchange", "instruction" ...
+    double work_per_iteration = 0;
+    std::optional<double> iterations;   // total; unknown when the spec gives no size
+    std::string iterations_text;        // as written ("N*N"), for display
+    std::map<std::string, double> sizes;  // named sizes the expressions used
+    std::vector<ArraySpec> arrays;
+};
+
+// "L1", "L2", "L3", "DRAM".
+const std::vector<std::string>& spec_levels();
+
+// Whether `resident_in` names a place a spec array may live ("" = memory).
+bool is_known_residence(const std::string& resident_in);
+
+// Bytes crossing each level per iteration. A level no byte crosses is absent.
+// With write-allocate: one extra read per stored byte at each level below L1
+// that a write-allocating array streams through (L1 counts instructions only);
+// stores to an array the loop reads as often (y = y + ...) allocate nothing extra.
+std::map<std::string, double> bytes_per_iteration(const KernelSpec& spec);
+// The same without write-allocate reads (what the instructions nominally move).
+std::map<std::string, double> nominal_bytes_per_iteration(const KernelSpec& spec);
+
+// work / bytes per level (levels with bytes only).
+std::map<std::string, double> intensity_per_level(const KernelSpec& spec);
+
+// The spec as a point: work and bytes for all iterations (or one iteration when
+// the count is unknown), source "analytic", seconds 0 (nothing was measured).
+// details: "iterations" (when known), "work_per_iteration".
+Point point_from_spec(const KernelSpec& spec);
+
+// A spec placed on a roofline: predicted time T = max(W / peak, max over the
+// bounding levels of Q_level / B_level), predicted performance W / T.
+struct KernelPrediction {
+    Point point;                    // seconds = the predicted time (of one iteration when the count is unknown)
+    std::map<std::string, double> intensity;  // per level
+    double performance = 0;         // predicted G<unit>/s
+    std::optional<double> seconds;  // predicted time for the given iterations
+    double seconds_per_iteration = 0;
+    std::string binding_roof;       // name of the roof that sets the time
+    std::string binding_level;      // "" when compute-bound
+    double binding_bandwidth_gbs = 0;  // bytes/s at the binding level when memory-bound (1e9)
+    Analysis analysis;              // the point at its predicted performance (headroom, next steps)
+    // Ways the model itself says the prediction rises, each with the new figure.
+    struct Lift {
+        std::string what;
+        double performance;         // G<unit>/s after the change
+    };
+    std::vector<Lift> lifts;
+    // Ceilings that would hold the kernel below the prediction at its intensity:
+    // the code must beat each of them (SIMD, FMA, threads ...) to reach it. Highest first.
+    std::vector<Ceiling> must_beat;
+};
+
+// Throws std::invalid_argument when the roofline has no compute roof (value <= 0).
+KernelPrediction predict(const KernelSpec& spec, const Roofline& roofline, View view);
+
+} // namespace roofline

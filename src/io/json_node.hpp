@@ -1,0 +1,137 @@
+// A read-only view of one JSON node that knows its JSON-pointer path and the
+// file it came from, so every schema error says exactly where it happened:
+// "points.json: /points/3/bytes/L1: expected a number, found string".
+// Shared by the readers of versioned JSON (points; machine_json has its own copy
+// and can move onto this one).
+#pragma once
+
+#include "io/machine_json.hpp"  // SchemaError
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+namespace roofline {
+
+class JsonNode {
+public:
+    JsonNode(const nlohmann::json& value, std::string path, const std::string& source)
+        : value_(value), path_(std::move(path)), source_(source) {}
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw SchemaError(fmt::format("{}: {}: {}", source_, path_.empty() ? "/" : path_, what));
+    }
+    [[noreturn]] void expected(std::string_view kind) const {
+        fail(fmt::format("expected {}, found {}", kind, describe(value_)));
+    }
+
+    const nlohmann::json& value() const { return value_; }
+    const std::string& path() const { return path_; }
+
+    JsonNode child(const std::string& key) const {
+        return JsonNode(value_.at(key), path_ + "/" + escape_pointer(key), source_);
+    }
+    JsonNode element(std::size_t index) const {
+        return JsonNode(value_.at(index), fmt::format("{}/{}", path_, index), source_);
+    }
+
+    const JsonNode& require_object() const {
+        if (!value_.is_object()) expected("an object");
+        return *this;
+    }
+    const JsonNode& require_array() const {
+        if (!value_.is_array()) expected("an array");
+        return *this;
+    }
+    std::size_t size() const { return value_.size(); }
+    bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
+
+    JsonNode required(const std::string& key, std::string_view kind) const {
+        if (!has(key)) {
+            JsonNode(value_, path_ + "/" + escape_pointer(key), source_)
+                .fail(fmt::format("missing (expected {})", kind));
+        }
+        return child(key);
+    }
+
+    std::string as_string() const {
+        if (!value_.is_string()) expected("a string");
+        return value_.get<std::string>();
+    }
+    std::string as_nonempty_string() const {
+        auto text = as_string();
+        if (text.empty()) fail("expected a non-empty string, found \"\"");
+        return text;
+    }
+    // Strict: null is not a number here (measured work has no "unknown").
+    double as_finite() const {
+        if (!value_.is_number()) expected("a number");
+        const double v = value_.get<double>();
+        if (!std::isfinite(v)) fail("expected a finite number");
+        return v;
+    }
+    double as_non_negative() const {
+        const double v = as_finite();
+        if (v < 0) fail(fmt::format("expected a non-negative number, found {}", v));
+        return v;
+    }
+    double as_positive() const {
+        const double v = as_finite();
+        if (!(v > 0)) fail(fmt::format("expected a positive number, found {}", v));
+        return v;
+    }
+    std::int64_t as_int64() const {
+        if (value_.is_number_unsigned()) {
+            const auto v = value_.get<std::uint64_t>();
+            if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+                expected("an integer in range");
+            }
+            return static_cast<std::int64_t>(v);
+        }
+        if (value_.is_number_integer()) return value_.get<std::int64_t>();
+        // Hand-written files sometimes say 4.0; accept whole numbers.
+        if (value_.is_number_float()) {
+            const double v = value_.get<double>();
+            if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15) {
+                return static_cast<std::int64_t>(v);
+            }
+        }
+        expected("an integer");
+    }
+    int as_positive_int() const {
+        const auto v = as_int64();
+        if (v < 1 || v > std::numeric_limits<int>::max()) {
+            fail(fmt::format("expected a positive integer, found {}", v));
+        }
+        return static_cast<int>(v);
+    }
+
+private:
+    static std::string describe(const nlohmann::json& j) {
+        if (j.is_number_integer()) return "integer";
+        if (j.is_number_float()) return "number";
+        return j.type_name();  // "string", "object", "array", "boolean", "null"
+    }
+
+    // RFC 6901: "~" -> "~0", "/" -> "~1".
+    static std::string escape_pointer(const std::string& key) {
+        std::string out;
+        for (char ch : key) {
+            if (ch == '~') out += "~0";
+            else if (ch == '/') out += "~1";
+            else out += ch;
+        }
+        return out;
+    }
+
+    const nlohmann::json& value_;
+    std::string path_;
+    const std::string& source_;
+};
+
+} // namespace roofline

@@ -1,0 +1,261 @@
+#include "io/machine_spec_yaml.hpp"
+
+#include "io/machine_json.hpp"
+#include "io/text_file.hpp"
+#include "io/yaml_node.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace roofline {
+namespace {
+
+constexpr const char* spec_schema = "roofline.machine-spec/1";
+constexpr const char* roof_pattern = "bandwidth";  // gives roofs named "<level> bandwidth"
+constexpr const char* ceiling_isa = "spec";
+
+bool is_flop_precision(const std::string& p) { return p == "dp" || p == "sp"; }
+
+double positive(const YamlNode& n, const std::string& what) {
+    const double v = n.as_number();
+    if (!(v > 0)) n.fail(fmt::format("expected a positive {}, found {}", what, v));
+    return v;
+}
+
+// A figure: a number (for the sheet's thread count) or a map {threads: value}.
+std::vector<std::pair<int, double>> figures_by_threads(const YamlNode& n, int default_threads, const std::string& what) {
+    std::vector<std::pair<int, double>> out;
+    if (n.is_map()) {
+        for (const auto& [key, value] : n.entries()) {
+            int threads = 0;
+            try {
+                std::size_t used = 0;
+                threads = std::stoi(key, &used);
+                if (used != key.size()) threads = 0;
+            } catch (const std::exception&) {
+            }
+            if (threads < 1) value.fail(fmt::format("expected a thread count (1, 2, ...) as the key, found '{}'", key));
+            out.emplace_back(threads, positive(value, what));
+        }
+        if (out.empty()) n.expected(fmt::format("{} or a map of thread count to {}", what, what));
+    } else {
+        out.emplace_back(default_threads, positive(n, what));
+    }
+    return out;
+}
+
+int scalar_bits_of(const std::string& precision) { return precision == "sp" ? 32 : 64; }
+
+void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits) {
+    n.require_map();
+    n.allow_only({"name", "value", "category", "advice", "precision", "vector_bits"});
+    NamedCeiling named;
+    Ceiling& c = named.ceiling;
+    c.kind = "compute";
+    c.name = n.required("name", "the ceiling's name").as_string();
+    c.value = positive(n.required("value", "G<unit>/s"), "rate");
+    c.category = n.has("category") ? n.child("category").as_string() : "other";
+    if (const auto a = n.optional("advice")) c.advice = a->as_string();
+    named.precision = n.has("precision") ? n.child("precision").as_string() : "dp";
+
+    ComputeRoof entry;
+    entry.name = c.name;
+    entry.precision = named.precision;
+    entry.isa = ceiling_isa;
+    entry.vector_bits = simd_bits;
+    entry.threads = out.spec_threads;
+    entry.gflops = c.value;
+    entry.mix_detail = "spec sheet ceiling: " + c.name;
+    if (c.category == "fma") entry.mix = "mul+add";
+    else if (c.category == "balance") entry.mix = "add";
+    else if (c.category == "ilp") entry.mix = "chain";
+    else if (c.category == "threads") entry.mix = "spec", entry.threads = 1;
+    else if (c.category == "simd") {
+        entry.mix = "simd";  // a mix the other ceilings do not look for
+        entry.vector_bits = scalar_bits_of(named.precision);
+        if (const auto bits = n.optional("vector_bits")) entry.vector_bits = bits->as_int();
+    } else {
+        entry.mix.clear();  // no place in the model: kept as a named ceiling only
+    }
+    if (n.has("vector_bits") && c.category != "simd") n.child("vector_bits").fail("'vector_bits' belongs to simd ceilings only");
+    if (!entry.mix.empty()) out.model.compute.push_back(entry);
+    out.named_ceilings.push_back(named);
+}
+
+void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out) {
+    n.require_map();
+    n.allow_only({"name", "value", "level", "category", "pattern", "advice"});
+    NamedCeiling named;
+    Ceiling& c = named.ceiling;
+    c.kind = "bandwidth";
+    c.name = n.required("name", "the ceiling's name").as_string();
+    c.value = positive(n.required("value", "GB/s"), "bandwidth");
+    c.level = n.has("level") ? n.child("level").as_string() : "DRAM";
+    c.category = n.has("category") ? n.child("category").as_string() : "pattern";
+    if (const auto a = n.optional("advice")) c.advice = a->as_string();
+
+    MemoryRoof entry;
+    entry.level = c.level;
+    entry.isa = ceiling_isa;
+    entry.threads = out.spec_threads;
+    entry.gbs = c.value;
+    entry.pattern = n.has("pattern") ? n.child("pattern").as_string() : c.name;
+    if (c.category == "threads") entry.threads = 1, entry.pattern = roof_pattern;
+    if (c.category == "numa") entry.level = "NUMA0->1", c.level = "DRAM";
+    out.model.memory.push_back(entry);
+    out.named_ceilings.push_back(named);
+}
+
+void read_caches(const YamlNode& n, MachineModel& model) {
+    for (const auto& [name, size] : n.entries()) {
+        if (name.size() < 2 || name[0] != 'L' || !std::isdigit(static_cast<unsigned char>(name[1])))
+            size.fail(fmt::format("expected a cache level such as L1, L2, L3 as the key, found '{}'", name));
+        CacheLevel cache;
+        cache.level = std::stoi(name.substr(1));
+        cache.size_bytes = size.as_bytes();
+        model.caches.push_back(cache);
+    }
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+bool same_value(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); }
+
+double roof_value(const Roofline& r, const Ceiling& c) {
+    if (c.kind == "compute") return r.compute.value;
+    for (const auto& b : r.bandwidth)
+        if (b.level == c.level) return b.value;
+    return HUGE_VAL;  // a level without a roof: keep the ceiling, nothing compares it
+}
+
+} // namespace
+
+MachineFile machine_spec_from_yaml(const std::string& text, const std::string& source) {
+    const auto documents = parse_yaml_documents(text, source);
+    if (documents.size() != 1) documents[1].fail("a spec-sheet machine file holds one YAML document");
+    const YamlNode& n = documents.front();
+    n.require_map();
+    if (n.has("arrays") || n.has("kernels")) n.fail("this is a kernel spec, not a machine: pass it without --machine");
+    n.allow_only({"schema", "name", "vendor", "isa", "sockets", "cores", "threads", "numa_nodes", "clock_ghz",
+                  "simd_bits", "caches", "peak", "bandwidth", "ceilings", "source", "notes"});
+    if (const auto s = n.optional("schema"); s && s->as_string() != spec_schema)
+        s->fail(fmt::format("expected schema '{}', found '{}'", spec_schema, s->as_string()));
+
+    MachineFile out;
+    out.spec_sheet = true;
+    MachineModel& m = out.model;
+    m.cpu.model = n.required("name", "the machine's name").as_string();
+    if (const auto v = n.optional("vendor")) m.cpu.vendor = v->as_string();
+    if (const auto isa = n.optional("isa"))
+        for (const auto& item : isa->elements()) m.cpu.isa.push_back(item.as_string());
+    if (const auto v = n.optional("sockets")) m.cpu.sockets = v->as_int();
+    if (const auto v = n.optional("cores")) m.cpu.cores = v->as_int();
+    m.cpu.threads = m.cpu.cores;
+    if (const auto v = n.optional("threads")) m.cpu.threads = v->as_int();
+    if (const auto v = n.optional("numa_nodes")) m.cpu.numa_nodes = v->as_int();
+    if (m.cpu.cores < 1) n.child("cores").expected("a core count of at least 1");
+    if (const auto v = n.optional("clock_ghz")) m.cpu.clock_ghz = m.cpu.nominal_clock_ghz = positive(*v, "clock");
+    if (const auto c = n.optional("caches")) read_caches(*c, m);
+    int simd_bits = 256;
+    if (const auto v = n.optional("simd_bits")) simd_bits = v->as_int();
+    out.spec_threads = m.cpu.cores;
+
+    const auto peaks = n.required("peak", "a map of precision (dp, sp) to G<unit>/s");
+    for (const auto& [precision, figure] : peaks.entries()) {
+        for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, "G<unit>/s")) {
+            ComputeRoof r;
+            r.name = fmt::format("{} peak {}t (spec sheet)", precision, threads);
+            r.precision = precision;
+            r.isa = ceiling_isa;
+            r.vector_bits = is_flop_precision(precision) ? simd_bits : 0;
+            r.mix = "best";
+            r.threads = threads;
+            r.gflops = r.theoretical_gflops = value;
+            m.compute.push_back(r);
+        }
+    }
+    if (m.compute.empty()) peaks.expected("at least one peak, e.g. dp: 85.8");
+
+    const auto bandwidths = n.required("bandwidth", "a map of level (L1, L2, L3, DRAM) to GB/s");
+    for (const auto& [level, figure] : bandwidths.entries()) {
+        for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, "GB/s")) {
+            MemoryRoof r;
+            r.level = level;
+            r.pattern = roof_pattern;
+            r.isa = ceiling_isa;
+            r.threads = threads;
+            r.gbs = value;
+            m.memory.push_back(r);
+        }
+    }
+    if (m.memory.empty()) bandwidths.expected("at least one bandwidth, e.g. DRAM: 29");
+
+    if (const auto ceilings = n.optional("ceilings")) {
+        ceilings->allow_only({"compute", "bandwidth"});
+        if (const auto list = ceilings->optional("compute"))
+            for (const auto& item : list->elements()) read_compute_ceiling(item, out, simd_bits);
+        if (const auto list = ceilings->optional("bandwidth"))
+            for (const auto& item : list->elements()) read_bandwidth_ceiling(item, out);
+    }
+
+    m.environment.mode = "spec";
+    if (const auto s = n.optional("source")) m.environment.warnings.push_back("spec sheet source: " + s->as_string());
+    m.environment.tool_version = ROOFLINE_VERSION;
+    return out;
+}
+
+MachineFile read_machine_spec_file(const std::string& path) { return machine_spec_from_yaml(read_text_file(path), path); }
+
+MachineFile load_machine_file(const std::string& path) {
+    bool yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
+    if (!yaml && !ends_with(path, ".json")) {
+        const std::string text = read_text_file(path);
+        const auto first = text.find_first_not_of(" \t\r\n");
+        yaml = first != std::string::npos && text[first] != '{';
+    }
+    if (yaml) return read_machine_spec_file(path);
+    MachineFile out;
+    out.model = read_machine_file(path);
+    return out;
+}
+
+void apply_named_ceilings(Roofline& r, const MachineFile& machine) {
+    if (!machine.spec_sheet || r.threads != machine.spec_threads) return;
+    for (const auto& named : machine.named_ceilings) {
+        const Ceiling& written = named.ceiling;
+        if (written.kind == "compute" && named.precision != r.precision) continue;
+        if (written.value >= roof_value(r, written)) continue;  // not below its roof: no ceiling
+        auto twin = std::find_if(r.ceilings.begin(), r.ceilings.end(), [&](const Ceiling& c) {
+            return c.kind == written.kind && c.level == written.level && same_value(c.value, written.value);
+        });
+        if (twin == r.ceilings.end()) {
+            r.ceilings.push_back(written);
+            continue;
+        }
+        twin->name = written.name;
+        twin->category = written.category;
+        if (!written.advice.empty()) twin->advice = written.advice;
+    }
+    // Compute ceilings first, then bandwidth ceilings, each descending (as roofline_from_machine orders them).
+    std::stable_sort(r.ceilings.begin(), r.ceilings.end(), [](const Ceiling& a, const Ceiling& b) {
+        if (a.kind != b.kind) return a.kind == "compute";
+        return a.value > b.value;
+    });
+}
+
+Roofline roofline_from_machine_file(const MachineFile& machine, const RooflineSelection& selection) {
+    Roofline r = roofline_from_machine(machine.model, selection);
+    if (!is_flop_precision(selection.precision)) {
+        r.work_unit = selection.precision;  // a spec sheet's peak in another unit ("exchange", "IOP")
+        r.precision.clear();
+    }
+    apply_named_ceilings(r, machine);
+    return r;
+}
+
+} // namespace roofline

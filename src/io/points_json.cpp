@@ -1,0 +1,146 @@
+#include "io/points_json.hpp"
+
+#include "io/json_node.hpp"
+#include "io/machine_json.hpp"
+#include "io/text_file.hpp"
+
+#include <fmt/format.h>
+
+#include <string_view>
+
+namespace roofline {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view points_schema = "roofline.points/1";
+constexpr std::string_view flop_unit = "FLOP";
+
+json units_object() {
+    return {{"flops", "floating-point operations (count)"},
+            {"ops", "operations of op_unit (count), for work that is not FLOPs"},
+            {"bytes", "bytes crossing each level's boundary; L1 is what the instructions load and store"},
+            {"seconds", "wall-clock seconds"}};
+}
+
+json point_to_json(const Point& p) {
+    json j;
+    j["name"] = p.name;
+    if (!p.series.empty()) j["series"] = p.series;
+    if (!p.label.empty()) j["label"] = p.label;
+    if (p.work_unit.empty() || p.work_unit == flop_unit) {
+        j["flops"] = p.work;
+    } else {
+        j["ops"] = p.work;
+        j["op_unit"] = p.work_unit;
+    }
+    j["bytes"] = json::object();
+    for (const auto& [level, bytes] : p.bytes) j["bytes"][level] = bytes;
+    j["seconds"] = p.seconds;
+    j["threads"] = p.threads;
+    j["source"] = p.source;
+    j["details"] = json::object();
+    for (const auto& [key, value] : p.details) j["details"][key] = value;
+    return j;
+}
+
+// {"level": bytes, ...} (counts: non-negative) or {"key": number, ...} (details: any finite number).
+std::map<std::string, double> number_map(const JsonNode& n, bool counts) {
+    n.require_object();
+    std::map<std::string, double> out;
+    for (const auto& item : n.value().items()) {
+        if (item.key().empty()) n.fail("expected non-empty keys, found \"\"");
+        const auto member = n.child(item.key());
+        out[item.key()] = counts ? member.as_non_negative() : member.as_finite();
+    }
+    return out;
+}
+
+// Work is either "flops", or "ops" with its "op_unit" (exchanges, bit ops ...).
+void read_work(const JsonNode& n, Point& p) {
+    const bool has_flops = n.has("flops");
+    const bool has_ops = n.has("ops");
+    if (has_flops && has_ops) n.fail("has both \"flops\" and \"ops\" (expected one of them)");
+    if (has_flops) {
+        if (n.has("op_unit")) n.child("op_unit").fail("only allowed with \"ops\", not with \"flops\"");
+        p.work = n.child("flops").as_non_negative();
+        p.work_unit = std::string(flop_unit);
+        return;
+    }
+    // Neither: name the usual key in the error.
+    if (!has_ops) n.required("flops", "a number (or \"ops\" with \"op_unit\")");
+    p.work = n.child("ops").as_non_negative();
+    p.work_unit = n.required("op_unit", "a string naming the unit of \"ops\"").as_nonempty_string();
+}
+
+// Required: name, the work, bytes, seconds. Optional: series, label, threads
+// (default 1), source, details. Unknown keys are ignored so that newer minor
+// additions do not break older readers.
+Point point_from(const JsonNode& n) {
+    n.require_object();
+    Point p;
+    p.name = n.required("name", "a string").as_nonempty_string();
+    if (n.has("series")) p.series = n.child("series").as_string();
+    if (n.has("label")) p.label = n.child("label").as_string();
+    read_work(n, p);
+    p.bytes = number_map(n.required("bytes", "an object of bytes per level, e.g. {\"DRAM\": 8e9}"), true);
+    p.seconds = n.required("seconds", "a number").as_positive();
+    if (n.has("threads")) p.threads = n.child("threads").as_positive_int();
+    if (n.has("source")) p.source = n.child("source").as_string();
+    if (n.has("details")) p.details = number_map(n.child("details"), false);
+    return p;
+}
+
+} // namespace
+
+nlohmann::json points_to_json(const std::vector<Point>& points) {
+    json j;
+    j["schema"] = std::string(points_schema);
+    j["units"] = units_object();
+    j["points"] = json::array();
+    for (const auto& p : points) j["points"].push_back(point_to_json(p));
+    return j;
+}
+
+std::vector<Point> points_from_json(const nlohmann::json& j, const std::string& source) {
+    const JsonNode root(j, "", source);
+    root.require_object();
+    const auto schema_node = root.required("schema", fmt::format("\"{}\"", points_schema));
+    const auto schema = schema_node.as_string();
+    if (schema != points_schema) {
+        schema_node.fail(fmt::format("expected \"{}\", found \"{}\" (not a roofline points file, "
+                                     "or written by an incompatible version)",
+                                     points_schema, schema));
+    }
+    const auto list = root.required("points", "an array");
+    list.require_array();
+    std::vector<Point> points;
+    points.reserve(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) points.push_back(point_from(list.element(i)));
+    return points;
+}
+
+void write_points_file(const std::string& path, const std::vector<Point>& points) {
+    const auto document = points_to_json(points);
+    // Never write what we would refuse to read (NaN seconds, an empty name ...).
+    points_from_json(document, fmt::format("{} (being written)", path));
+    write_text_file_atomic(path, document.dump(2) + "\n");
+}
+
+std::vector<Point> read_points_file(const std::string& path) {
+    const auto text = read_text_file(path);
+    json parsed;
+    try {
+        parsed = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // Keep "parse error at line 3, column 7: ..." without the library's tag.
+        std::string_view detail = e.what();
+        if (const auto bracket = detail.find("] "); bracket != std::string_view::npos) {
+            detail.remove_prefix(bracket + 2);
+        }
+        throw SchemaError(fmt::format("{}: not valid JSON: {}", path, detail));
+    }
+    return points_from_json(parsed, path);
+}
+
+} // namespace roofline

@@ -1,0 +1,262 @@
+#include "io/yaml_node.hpp"
+
+#include "core/byte_sizes.hpp"
+#include "io/machine_json.hpp"
+#include "io/text_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+
+namespace roofline {
+namespace {
+
+std::string location(const std::string& file, const YAML::Mark& mark) {
+    if (mark.is_null()) return file;
+    return fmt::format("{}:{}:{}", file, mark.line + 1, mark.column + 1);
+}
+
+std::string describe(const YAML::Node& n) {
+    switch (n.Type()) {
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Scalar: return fmt::format("'{}'", n.Scalar());
+    default: return "an undefined value";
+    }
+}
+
+std::string trim(const std::string& s) {
+    const auto first = s.find_first_not_of(" \t");
+    if (first == std::string::npos) return "";
+    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
+std::optional<double> parse_number(const std::string& text) {
+    const std::string t = trim(text);
+    if (t.empty()) return std::nullopt;
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (end != t.c_str() + t.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+// Arithmetic over numbers and named sizes: + - * / and parentheses, enough for
+// counts such as N*N*K, 2*M*N or 2/b1 - 2/b.
+class ExpressionParser {
+public:
+    ExpressionParser(const std::string& text, const std::map<std::string, double>& sizes,
+                     std::function<void(const std::string&)> fail)
+        : text_(text), sizes_(sizes), fail_(std::move(fail)) {}
+
+    double parse() {
+        const double v = sum();
+        skip_spaces();
+        if (at_ < text_.size()) error(fmt::format("unexpected '{}'", text_.substr(at_)));
+        return v;
+    }
+
+private:
+    double sum() {
+        double v = product();
+        for (;;) {
+            skip_spaces();
+            if (accept('+')) v += product();
+            else if (accept('-')) v -= product();
+            else return v;
+        }
+    }
+    double product() {
+        double v = factor();
+        for (;;) {
+            skip_spaces();
+            if (accept('*')) {
+                v *= factor();
+            } else if (accept('/')) {
+                const double divisor = factor();
+                if (divisor == 0) error("division by zero");
+                v /= divisor;
+            } else {
+                return v;
+            }
+        }
+    }
+    double factor() {
+        skip_spaces();
+        if (accept('-')) return -factor();
+        if (accept('(')) {
+            const double v = sum();
+            skip_spaces();
+            if (!accept(')')) error("missing ')'");
+            return v;
+        }
+        if (at_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[at_])) || text_[at_] == '.')) {
+            char* end = nullptr;
+            const double v = std::strtod(text_.c_str() + at_, &end);
+            at_ = static_cast<std::size_t>(end - text_.c_str());
+            return v;
+        }
+        const std::size_t begin = at_;
+        while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_')) ++at_;
+        const std::string name = text_.substr(begin, at_ - begin);
+        if (name.empty()) error(at_ < text_.size() ? fmt::format("unexpected '{}'", text_.substr(at_)) : "it ends too early");
+        const auto it = sizes_.find(name);
+        if (it == sizes_.end()) {
+            std::string known;
+            for (const auto& [size, _] : sizes_) known += (known.empty() ? "" : ", ") + size;
+            error(fmt::format("'{}' is not a size ({})", name,
+                              known.empty() ? "no 'sizes:' map defines any" : "sizes: " + known));
+        }
+        return it->second;
+    }
+    void skip_spaces() {
+        while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
+    }
+    bool accept(char c) {
+        if (at_ < text_.size() && text_[at_] == c) return ++at_, true;
+        return false;
+    }
+    [[noreturn]] void error(const std::string& what) {
+        fail_(fmt::format("expected a number or arithmetic of sizes, found '{}': {}", text_, what));
+        std::abort();  // fail_ throws
+    }
+
+    const std::string& text_;
+    const std::map<std::string, double>& sizes_;
+    std::function<void(const std::string&)> fail_;
+    std::size_t at_ = 0;
+};
+
+} // namespace
+
+YamlNode::YamlNode(YAML::Node node, std::string file, std::string path)
+    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {}
+
+void YamlNode::fail(const std::string& what) const {
+    const std::string where = path_.empty() ? "" : path_ + ": ";
+    throw SchemaError(fmt::format("{}: {}{}", location(file_, node_.Mark()), where, what));
+}
+
+void YamlNode::expected(const std::string& kind) const { fail(fmt::format("expected {}, found {}", kind, describe(node_))); }
+
+const YamlNode& YamlNode::require_map() const {
+    if (!node_.IsMap()) expected("a mapping (key: value lines)");
+    return *this;
+}
+
+const YamlNode& YamlNode::require_sequence() const {
+    if (!node_.IsSequence()) expected("a list");
+    return *this;
+}
+
+bool YamlNode::has(const std::string& key) const { return node_.IsMap() && node_[key].IsDefined(); }
+
+YamlNode YamlNode::child(const std::string& key) const {
+    return YamlNode(node_[key], file_, path_.empty() ? key : path_ + "." + key);
+}
+
+YamlNode YamlNode::required(const std::string& key, const std::string& kind) const {
+    require_map();
+    if (!has(key)) fail(fmt::format("missing '{}' (expected {})", key, kind));
+    return child(key);
+}
+
+std::optional<YamlNode> YamlNode::optional(const std::string& key) const {
+    if (!has(key)) return std::nullopt;
+    return child(key);
+}
+
+void YamlNode::allow_only(std::initializer_list<const char*> keys) const {
+    require_map();
+    for (const auto& item : node_) {
+        const std::string key = item.first.Scalar();
+        if (std::find_if(keys.begin(), keys.end(), [&](const char* k) { return key == k; }) != keys.end()) continue;
+        std::string known;
+        for (const char* k : keys) known += (known.empty() ? "" : ", ") + std::string(k);
+        YamlNode(item.first, file_, path_).fail(fmt::format("unknown key '{}' (expected one of: {})", key, known));
+    }
+}
+
+std::vector<YamlNode> YamlNode::elements() const {
+    require_sequence();
+    std::vector<YamlNode> out;
+    std::size_t index = 0;
+    for (const auto& item : node_) out.emplace_back(item, file_, fmt::format("{}[{}]", path_, index++));
+    return out;
+}
+
+std::vector<std::pair<std::string, YamlNode>> YamlNode::entries() const {
+    require_map();
+    std::vector<std::pair<std::string, YamlNode>> out;
+    for (const auto& item : node_) {
+        const std::string key = item.first.Scalar();
+        out.emplace_back(key, YamlNode(item.second, file_, path_.empty() ? key : path_ + "." + key));
+    }
+    return out;
+}
+
+std::string YamlNode::as_string() const {
+    if (!node_.IsScalar()) expected("text");
+    return node_.Scalar();
+}
+
+double YamlNode::as_number() const {
+    if (node_.IsScalar())
+        if (const auto v = parse_number(node_.Scalar())) return *v;
+    expected("a number");
+}
+
+int YamlNode::as_int() const {
+    const double v = as_number();
+    if (v != std::floor(v) || std::fabs(v) > 2e9) expected("a whole number");
+    return static_cast<int>(v);
+}
+
+bool YamlNode::as_bool() const {
+    if (node_.IsScalar()) {
+        const std::string s = node_.Scalar();
+        if (s == "true" || s == "yes" || s == "on") return true;
+        if (s == "false" || s == "no" || s == "off") return false;
+    }
+    expected("true or false");
+}
+
+std::uint64_t YamlNode::as_bytes() const {
+    if (!node_.IsScalar()) expected("a size such as 32768 or 32KiB");
+    try {
+        return parse_bytes(trim(node_.Scalar()));
+    } catch (const std::invalid_argument&) {
+        expected("a size such as 32768 or 32KiB");
+    }
+}
+
+double YamlNode::as_expression(const std::map<std::string, double>& sizes) const {
+    if (!node_.IsScalar()) expected("a number or an expression of sizes such as N*N or 1/N");
+    const std::string text = node_.Scalar();
+    if (const auto v = parse_number(text)) return *v;
+    ExpressionParser parser{text, sizes, [this](const std::string& what) { fail(what); }};
+    return parser.parse();
+}
+
+std::vector<YamlNode> parse_yaml_documents(const std::string& text, const std::string& file) {
+    std::vector<YAML::Node> documents;
+    try {
+        documents = YAML::LoadAll(text);
+    } catch (const YAML::Exception& e) {
+        throw SchemaError(fmt::format("{}: invalid YAML: {}", location(file, e.mark), e.msg));
+    }
+    std::vector<YamlNode> out;
+    for (auto& d : documents)
+        if (!d.IsNull()) out.emplace_back(d, file, "");
+    if (out.empty()) throw SchemaError(fmt::format("{}: the file is empty (expected YAML)", file));
+    return out;
+}
+
+std::vector<YamlNode> read_yaml_file(const std::string& path) { return parse_yaml_documents(read_text_file(path), path); }
+
+} // namespace roofline

@@ -1,0 +1,337 @@
+#include "render/report.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+#include <string_view>
+
+namespace roofline {
+namespace {
+
+// ---------------------------------------------------------------- shared wording
+
+std::string rate_unit(const Roofline& r) { return "G" + r.work_unit + "/s"; }
+std::string intensity_unit(const Roofline& r) { return r.work_unit + "/B"; }
+std::string ceiling_unit(const Roofline& r, const Ceiling& c) { return c.kind == "compute" ? rate_unit(r) : "GB/s"; }
+
+// Three significant digits without exponents in the range people read
+// (0.001 .. 99999), so columns stay comparable at a glance.
+std::string human_number(double value) {
+    if (!std::isfinite(value)) return "n/a";
+    const double magnitude = std::fabs(value);
+    if (magnitude == 0) return "0";
+    if (magnitude >= 1e5 || magnitude < 1e-3) return fmt::format("{:.2e}", value);
+    if (magnitude >= 100) return fmt::format("{:.0f}", value);
+    const int decimals = 2 - static_cast<int>(std::floor(std::log10(magnitude)));
+    return fmt::format("{:.{}f}", value, decimals);
+}
+
+std::string percent(double fraction) {
+    return std::isfinite(fraction) ? fmt::format("{:.1f}%", fraction * 100) : "n/a";
+}
+
+std::string factor(double value) { return human_number(value) + "x"; }
+
+// Machine-readable numbers: the shortest text that reads back to the same double.
+std::string exact_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : ""; }
+
+std::string ceiling_text(const Roofline& r, const Ceiling& c) {
+    return fmt::format("{} ({}, {} {})", c.name, c.kind, human_number(c.value), ceiling_unit(r, c));
+}
+
+std::string bound_text(const Analysis& a) {
+    return a.memory_bound ? fmt::format("{} (memory)", a.binding_roof) : fmt::format("{} (compute)", a.binding_roof);
+}
+
+std::string headroom_text(const Analysis& a) {
+    std::string text;
+    for (const auto& h : a.headroom) {
+        if (!text.empty()) text += ", ";
+        text += fmt::format("{} {}", h.roof, factor(h.factor));
+    }
+    return text;
+}
+
+// "DP peak 102 GFLOP/s, L1 load 400 GB/s, ...": the roofs every point is placed under.
+std::string roofs_text(const Roofline& r) {
+    std::string text = fmt::format("{} {} {}", r.compute.name, human_number(r.compute.value), rate_unit(r));
+    for (const auto& roof : r.bandwidth) text += fmt::format(", {} {} GB/s", roof.name, human_number(roof.value));
+    return text;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) out += separator;
+        out += items[i];
+    }
+    return out;
+}
+
+// "dp, 2 threads, CARM view" (only the parts that are known).
+std::string context_text(const Roofline& r, std::optional<View> view) {
+    std::vector<std::string> parts;
+    if (!r.precision.empty()) parts.push_back(r.precision);
+    if (r.threads > 0) parts.push_back(fmt::format("{} thread{}", r.threads, r.threads == 1 ? "" : "s"));
+    if (view) {
+        std::string name = view_name(*view);
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::toupper(ch); });
+        parts.push_back(name + " view");
+    }
+    return join(parts, ", ");
+}
+
+std::string title_text(const Roofline& r, std::optional<View> view) {
+    const auto context = context_text(r, view);
+    const auto label = r.label.empty() ? std::string("unnamed machine") : r.label;
+    return context.empty() ? label : fmt::format("{} ({})", label, context);
+}
+
+// ---------------------------------------------------------------- text
+
+enum class Align { left, right };
+
+// Columns padded to their widest cell, two spaces apart, no trailing blanks.
+std::string aligned_table(const std::vector<std::vector<std::string>>& rows, const std::vector<Align>& align) {
+    std::vector<std::size_t> widths(align.size(), 0);
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            if (c > 0) line += "  ";
+            line += align[c] == Align::left ? fmt::format("{:<{}}", row[c], widths[c])
+                                            : fmt::format("{:>{}}", row[c], widths[c]);
+        }
+        line.erase(line.find_last_not_of(' ') + 1);
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
+    std::string out = fmt::format("Roofline report: {}\n", title_text(r, view));
+    out += fmt::format("Roofs: {}\n\n", roofs_text(r));
+    if (analyses.empty()) return out + "No points.\n";
+
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"Point", rate_unit(r), intensity_unit(r), "Attainable " + rate_unit(r), "Efficiency",
+                    "Bound by", "Region"});
+    for (const auto& a : analyses) {
+        rows.push_back({a.point, human_number(a.performance), human_number(a.intensity), human_number(a.attainable),
+                        percent(a.efficiency), bound_text(a), region_name(a.region)});
+    }
+    out += aligned_table(rows, {Align::left, Align::right, Align::right, Align::right, Align::right, Align::left,
+                                Align::left});
+
+    for (const auto& a : analyses) {
+        out += fmt::format("\n{}\n", a.point);
+        const auto at_level = a.intensity_level.empty() ? std::string() : fmt::format(" ({})", a.intensity_level);
+        out += fmt::format("  achieved         {} {} at {} {}{}\n", human_number(a.performance), rate_unit(r),
+                           human_number(a.intensity), intensity_unit(r), at_level);
+        out += fmt::format("  attainable       {} {}, bound by {}, efficiency {}\n", human_number(a.attainable),
+                           rate_unit(r), bound_text(a), percent(a.efficiency));
+        out += fmt::format("  upper ceiling    {}\n",
+                           a.upper ? ceiling_text(r, *a.upper) : std::string("none below the roof"));
+        out += fmt::format("  lower ceiling    {}\n", a.lower ? ceiling_text(r, *a.lower) : std::string("none"));
+        out += fmt::format("  limiting metric  {}\n", a.limiting_metric);
+        if (!a.headroom.empty()) out += fmt::format("  headroom         {}\n", headroom_text(a));
+        for (std::size_t i = 0; i < a.next_steps.size(); ++i) {
+            out += fmt::format("  {:<17}{}. {}\n", i == 0 ? "next steps" : "", i + 1, a.next_steps[i]);
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- markdown
+
+// Backslash-escapes what Markdown would otherwise read as markup (and "|",
+// which would split a table cell).
+std::string markdown_escape(const std::string& text) {
+    std::string out;
+    for (char ch : text) {
+        if (std::string_view("\\`*_[]<>|").find(ch) != std::string_view::npos) out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
+std::string render_markdown(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
+    std::string out = fmt::format("## Roofline report: {}\n\n", markdown_escape(title_text(r, view)));
+    out += fmt::format("Roofs: {}\n\n", markdown_escape(roofs_text(r)));
+    if (analyses.empty()) return out + "No points.\n";
+
+    out += fmt::format("| Point | {} | {} | Attainable {} | Efficiency | Bound by | Upper ceiling | Lower ceiling | "
+                       "Limiting metric |\n",
+                       rate_unit(r), intensity_unit(r), rate_unit(r));
+    out += "|---|---:|---:|---:|---:|---|---|---|---|\n";
+    for (const auto& a : analyses) {
+        out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(a.point),
+                           human_number(a.performance), human_number(a.intensity), human_number(a.attainable),
+                           percent(a.efficiency), markdown_escape(bound_text(a)),
+                           a.upper ? markdown_escape(ceiling_text(r, *a.upper)) : "none",
+                           a.lower ? markdown_escape(ceiling_text(r, *a.lower)) : "none",
+                           markdown_escape(a.limiting_metric));
+    }
+    out += "\n";
+    for (const auto& a : analyses) {
+        out += fmt::format("- **{}**: {}, efficiency {}\n", markdown_escape(a.point), region_name(a.region),
+                           percent(a.efficiency));
+        if (!a.headroom.empty()) out += fmt::format("  - headroom: {}\n", markdown_escape(headroom_text(a)));
+        for (std::size_t i = 0; i < a.next_steps.size(); ++i) {
+            out += fmt::format("  - next {}: {}\n", i + 1, markdown_escape(a.next_steps[i]));
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- csv
+
+// RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled.
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char ch : text) {
+        if (ch == '"') out += '"';
+        out += ch;
+    }
+    return out + "\"";
+}
+
+std::string csv_row(const std::vector<std::string>& fields) {
+    std::string line;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (i > 0) line += ',';
+        line += csv_field(fields[i]);
+    }
+    return line + "\n";  // LF, not RFC 4180's CRLF: friendlier to Unix tools; every CSV reader takes both
+}
+
+void append_ceiling_fields(std::vector<std::string>& fields, const Roofline& r, const std::optional<Ceiling>& c) {
+    if (!c) {
+        fields.insert(fields.end(), {"", "", "", "", ""});
+        return;
+    }
+    fields.insert(fields.end(), {c->kind, c->category, c->name, exact_number(c->value), ceiling_unit(r, *c)});
+}
+
+std::string render_csv(const std::vector<Analysis>& analyses, const Roofline& r) {
+    std::string out = csv_row({"point", fmt::format("performance ({})", rate_unit(r)),
+                               fmt::format("intensity ({})", intensity_unit(r)),
+                               fmt::format("attainable ({})", rate_unit(r)), "efficiency", "binding roof",
+                               "binding level", "memory bound", "region", "upper ceiling type",
+                               "upper ceiling category", "upper ceiling name", "upper ceiling value",
+                               "upper ceiling unit", "lower ceiling type", "lower ceiling category",
+                               "lower ceiling name", "lower ceiling value", "lower ceiling unit", "limiting metric",
+                               "headroom", "next steps"});
+    for (const auto& a : analyses) {
+        std::vector<std::string> fields = {a.point,
+                                           exact_number(a.performance),
+                                           exact_number(a.intensity),
+                                           exact_number(a.attainable),
+                                           exact_number(a.efficiency),
+                                           a.binding_roof,
+                                           a.binding_level,
+                                           a.memory_bound ? "yes" : "no",
+                                           region_name(a.region)};
+        append_ceiling_fields(fields, r, a.upper);
+        append_ceiling_fields(fields, r, a.lower);
+        fields.push_back(a.limiting_metric);
+        std::vector<std::string> headroom;
+        for (const auto& h : a.headroom) headroom.push_back(fmt::format("{}: {}", h.roof, exact_number(h.factor)));
+        fields.push_back(join(headroom, "; "));
+        fields.push_back(join(a.next_steps, "; "));
+        out += csv_row(fields);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- json
+// ordered_json: keys in the order written (schema first), not sorted.
+
+nlohmann::ordered_json number_json(double value) {
+    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json ceiling_json(const Roofline& r, const std::optional<Ceiling>& c) {
+    if (!c) return nullptr;
+    return {{"name", c->name},     {"kind", c->kind},   {"category", c->category},   {"level", c->level},
+            {"value", number_json(c->value)}, {"unit", ceiling_unit(r, *c)}, {"advice", c->advice}};
+}
+
+std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
+    using json = nlohmann::ordered_json;
+    json out;
+    out["schema"] = "roofline.report/1";
+    json bandwidth = json::array();
+    for (const auto& roof : r.bandwidth)
+        bandwidth.push_back({{"name", roof.name}, {"level", roof.level}, {"gbs", number_json(roof.value)}});
+    out["roofline"] = {{"label", r.label},
+                       {"work_unit", r.work_unit},
+                       {"precision", r.precision},
+                       {"threads", r.threads},
+                       {"view", view ? json(view_name(*view)) : json(nullptr)},
+                       {"compute", {{"name", r.compute.name}, {"value", number_json(r.compute.value)}}},
+                       {"bandwidth", bandwidth}};
+    out["units"] = {{"performance", rate_unit(r)}, {"intensity", intensity_unit(r)}, {"bandwidth", "GB/s"}};
+    json points = json::array();
+    for (const auto& a : analyses) {
+        json headroom = json::array();
+        for (const auto& h : a.headroom)
+            headroom.push_back(
+                {{"roof", h.roof}, {"attainable", number_json(h.attainable)}, {"factor", number_json(h.factor)}});
+        points.push_back({{"point", a.point},
+                          {"performance", number_json(a.performance)},
+                          {"intensity", number_json(a.intensity)},
+                          {"intensity_level", a.intensity_level},
+                          {"attainable", number_json(a.attainable)},
+                          {"efficiency", number_json(a.efficiency)},
+                          {"binding_roof", a.binding_roof},
+                          {"binding_level", a.binding_level},
+                          {"memory_bound", a.memory_bound},
+                          {"region", region_name(a.region)},
+                          {"upper_ceiling", ceiling_json(r, a.upper)},
+                          {"lower_ceiling", ceiling_json(r, a.lower)},
+                          {"limiting_metric", a.limiting_metric},
+                          {"headroom", headroom},
+                          {"next_steps", a.next_steps}});
+    }
+    out["points"] = points;
+    return out.dump(2) + "\n";
+}
+
+} // namespace
+
+std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
+                          std::optional<View> view) {
+    switch (format) {
+    case ReportFormat::text: return render_text(analyses, roofline, view);
+    case ReportFormat::markdown: return render_markdown(analyses, roofline, view);
+    case ReportFormat::csv: return render_csv(analyses, roofline);
+    case ReportFormat::json: return render_json(analyses, roofline, view);
+    }
+    throw std::invalid_argument("unknown report format");
+}
+
+const char* report_format_name(ReportFormat format) {
+    switch (format) {
+    case ReportFormat::text: return "text";
+    case ReportFormat::markdown: return "markdown";
+    case ReportFormat::csv: return "csv";
+    case ReportFormat::json: return "json";
+    }
+    return "?";
+}
+
+ReportFormat parse_report_format(const std::string& name) {
+    for (auto format : {ReportFormat::text, ReportFormat::markdown, ReportFormat::csv, ReportFormat::json})
+        if (name == report_format_name(format)) return format;
+    throw std::invalid_argument(fmt::format("unknown report format '{}' (expected text, markdown, csv or json)", name));
+}
+
+} // namespace roofline

@@ -1,0 +1,27 @@
+// The bound analysis of points as a report: for each point its achieved
+// performance and intensity, the roof that binds it, the ceilings just above
+// and below it with the limiting metric (the paper's Table 4), efficiency,
+// headroom, and the optimizations to try next, in the order the ceilings suggest.
+#pragma once
+
+#include "core/roofline.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+enum class ReportFormat { text, markdown, csv, json };
+
+// Text: an aligned table plus detail lines per point. Markdown: a table and a
+// bullet list. CSV: one row per point, RFC 4180 quoting, units in the header.
+// JSON: schema "roofline.report/1". `view`, when given, is named in the output.
+std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
+                          std::optional<View> view = std::nullopt);
+
+// "text", "markdown", "csv", "json"; parse throws std::invalid_argument.
+const char* report_format_name(ReportFormat format);
+ReportFormat parse_report_format(const std::string& name);
+
+} // namespace roofline

@@ -1,0 +1,252 @@
+// The chart as text, for a terminal over SSH: a grid of character cells with
+// log axes, roofs as line characters, points as letters and a key below.
+//   roofs   -  /      ceilings  .  (Unicode with colour: ─ ╱ and ┄ ·)
+//   ridge   +         intensity lines  :
+//   points  A, B, ... one letter per series (or per point without a series);
+//           CARM: the capital at the L1 intensity, the small letter at the
+//           same point's other levels on the same row.
+#include "render/chart.hpp"
+#include "render/chart_layout.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace roofline {
+namespace {
+
+struct Cell {
+    std::string glyph = " ";
+    std::string colour; // "#rrggbb", empty: default
+};
+
+class Grid {
+public:
+    Grid(int width, int height) : width_(width), height_(height), cells_(static_cast<std::size_t>(width * height)) {}
+
+    void put(int col, int row, std::string glyph, const std::string& colour) {
+        if (col < 0 || row < 0 || col >= width_ || row >= height_) return;
+        auto& cell = cells_[static_cast<std::size_t>(row * width_ + col)];
+        cell.glyph = std::move(glyph);
+        cell.colour = colour;
+    }
+    // ASCII text only: labels are made safe before they get here.
+    void text(int col, int row, const std::string& text, const std::string& colour) {
+        for (std::size_t i = 0; i < text.size(); ++i) put(col + static_cast<int>(i), row, std::string(1, text[i]), colour);
+    }
+    bool empty_at(int col, int row) const {
+        if (col < 0 || row < 0 || col >= width_ || row >= height_) return false;
+        return cells_[static_cast<std::size_t>(row * width_ + col)].glyph == " ";
+    }
+
+    std::string str(bool color) const {
+        std::string out;
+        for (int row = 0; row < height_; ++row) {
+            std::string line;
+            std::string current;
+            for (int col = 0; col < width_; ++col) {
+                const Cell& cell = cells_[static_cast<std::size_t>(row * width_ + col)];
+                if (color && cell.colour != current && cell.glyph != " ") {
+                    line += cell.colour.empty() ? "\x1b[0m" : ansi(cell.colour);
+                    current = cell.colour;
+                }
+                line += cell.glyph;
+            }
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            if (color && !current.empty()) line += "\x1b[0m";
+            out += line;
+            out += '\n';
+        }
+        return out;
+    }
+
+private:
+    static std::string ansi(const std::string& hex) {
+        if (hex.size() != 7 || hex[0] != '#') return "\x1b[0m";
+        const int r = std::stoi(hex.substr(1, 2), nullptr, 16), g = std::stoi(hex.substr(3, 2), nullptr, 16),
+                  b = std::stoi(hex.substr(5, 2), nullptr, 16);
+        return fmt::format("\x1b[38;2;{};{};{}m", r, g, b);
+    }
+
+    int width_, height_;
+    std::vector<Cell> cells_;
+};
+
+// Names from files go to a terminal: no escape sequences or control characters,
+// and plain ASCII so every cell is one character wide.
+std::string terminal_safe(std::string_view text) {
+    std::string out;
+    for (char ch : text) {
+        const auto byte = static_cast<unsigned char>(ch);
+        if (byte >= 0x20 && byte < 0x7f) out += ch;
+        else if ((byte & 0xC0) != 0x80) out += '?';
+    }
+    return out;
+}
+
+struct Glyphs {
+    const char* roof_flat;
+    const char* roof_up;
+    const char* ceiling_flat;
+    const char* ceiling_up;
+    const char* guide;
+    const char* axis_v;
+    const char* axis_h;
+    const char* tick;
+};
+constexpr Glyphs ascii_glyphs{"-", "/", ".", ".", ":", "|", "-", "+"};
+constexpr Glyphs unicode_glyphs{"─", "╱", "┄", "·", "┆", "│", "─", "┼"};
+
+int cell(double canvas_value) { return static_cast<int>(std::floor(canvas_value)); }
+
+void draw_line(Grid& grid, const ChartLayout& layout, const ChartLine& line, const Glyphs& g) {
+    const double x1 = layout.px(line.x1), y1 = layout.py(line.y1), x2 = layout.px(line.x2), y2 = layout.py(line.y2);
+    const bool ceiling = is_ceiling(line.kind);
+    if (line.kind == LineKind::intensity_line) {
+        for (int row = cell(std::min(y1, y2)); row <= cell(std::max(y1, y2)); ++row)
+            if (row >= layout.canvas.plot_top && row <= layout.canvas.plot_bottom) grid.put(cell(x1), row, g.guide, line.colour);
+        return;
+    }
+    if (std::fabs(y2 - y1) < 1e-9) {
+        for (int col = cell(x1); col <= cell(x2); ++col) grid.put(col, cell(y1), ceiling ? g.ceiling_flat : g.roof_flat, line.colour);
+        return;
+    }
+    // Sample finely along the segment; one glyph per visited cell.
+    const double steps = std::max(std::fabs(x2 - x1), std::fabs(y2 - y1)) * 4;
+    for (int i = 0; i <= static_cast<int>(steps); ++i) {
+        const double t = steps > 0 ? i / steps : 0;
+        grid.put(cell(x1 + (x2 - x1) * t), cell(std::min(y1 + (y2 - y1) * t, layout.canvas.plot_bottom)),
+                 ceiling ? g.ceiling_up : g.roof_up, line.colour);
+    }
+}
+
+void draw_label(Grid& grid, const PlacedLabel& label, const std::string& colour) {
+    const std::string text = terminal_safe(label.text);
+    const int row = cell(label.y - 0.3);
+    const int col = static_cast<int>(std::lround(label.anchor_end ? label.x - static_cast<double>(text.size()) : label.x));
+    grid.text(col, row, text, colour);
+}
+
+// Letter of each point: one per series, one per point without a series.
+struct PointKey {
+    char letter = '*';
+    std::string text;
+    std::string colour;
+};
+
+} // namespace
+
+std::string render_term(const ChartInput& input, int width, int height, bool color) {
+    width = std::max(width, 40);
+    height = std::max(height, 12);
+    const ChartLayout layout = layout_chart(input, terminal_canvas(width, height));
+    const Canvas& c = layout.canvas;
+    const Glyphs& g = color ? unicode_glyphs : ascii_glyphs;
+    Grid grid(width, height);
+    const std::string axis_colour = "#777777";
+
+    grid.text(0, 0, terminal_safe(layout.title).substr(0, static_cast<std::size_t>(width)), "");
+
+    // Axes: decades on the left and along the bottom.
+    const int left = cell(c.plot_left) - 1;
+    const int axis_row = cell(c.plot_bottom) + 1;
+    for (int row = cell(c.plot_top); row < axis_row; ++row) grid.put(left, row, g.axis_v, axis_colour);
+    for (int col = left; col <= cell(c.plot_right); ++col) grid.put(col, axis_row, g.axis_h, axis_colour);
+    for (const auto& tick : layout.y.decades) {
+        const int row = std::min(cell(layout.py(tick.value)), axis_row - 1);
+        grid.put(left, row, g.tick, axis_colour);
+        const std::string text = tick.text.substr(0, static_cast<std::size_t>(left));
+        grid.text(left - static_cast<int>(text.size()), row, text, "");
+    }
+    int free_from = 0;
+    for (const auto& tick : layout.x.decades) {
+        const int col = cell(layout.px(tick.value));
+        grid.put(col, axis_row, g.tick, axis_colour);
+        const int start = std::clamp(col - static_cast<int>(tick.text.size()) / 2, 0, width - static_cast<int>(tick.text.size()));
+        if (start >= free_from) {
+            grid.text(start, axis_row + 1, tick.text, "");
+            free_from = start + static_cast<int>(tick.text.size()) + 1;
+        }
+    }
+    const std::string x_title = terminal_safe(layout.x.title);
+    grid.text(std::max(0, (width - static_cast<int>(x_title.size())) / 2), axis_row + 2, x_title, "");
+
+    for (const auto& line : layout.lines) draw_line(grid, layout, line, g);
+    for (const auto& ridge : layout.ridges) grid.put(cell(layout.px(ridge.intensity)), cell(layout.py(ridge.performance)), "+", ridge.colour);
+    for (const auto& line : layout.lines)
+        if (line.has_label) draw_label(grid, line.label, is_ceiling(line.kind) ? std::string("#777777") : line.colour);
+
+    // Points: letters.
+    static constexpr std::string_view letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    std::vector<PointKey> keys;
+    std::map<int, std::size_t> series_key;
+    std::vector<std::size_t> key_of_point(layout.points.size());
+    std::size_t unkeyed = 0;
+    for (std::size_t i = 0; i < layout.points.size(); ++i) {
+        const PlottedPoint& point = layout.points[i];
+        if (point.series >= 0) {
+            auto [it, inserted] = series_key.try_emplace(point.series, keys.size());
+            if (inserted) {
+                const auto& series = layout.series[static_cast<std::size_t>(point.series)];
+                keys.push_back({'*', fmt::format("series {}: {} point{}", terminal_safe(series.name), series.points.size(),
+                                                 series.points.size() == 1 ? "" : "s"),
+                                series.colour});
+            }
+            key_of_point[i] = it->second;
+        } else {
+            key_of_point[i] = keys.size();
+            const Point& p = input.points[point.input];
+            std::string levels;
+            for (std::size_t index : point.markers)
+                levels += fmt::format(", {} {:.3g}", layout.markers[index].level, layout.markers[index].intensity);
+            keys.push_back({'*', fmt::format("{}: {:.3g} {}{}", terminal_safe(p.label.empty() ? p.name : p.label),
+                                             point.performance, "G" + layout.work_unit + "/s", levels),
+                            point.colour});
+        }
+    }
+    for (std::size_t k = 0; k < keys.size() && k < letters.size(); ++k) keys[k].letter = letters[k];
+    for (std::size_t k = letters.size(); k < keys.size(); ++k) ++unkeyed;
+    for (std::size_t i = 0; i < layout.points.size(); ++i) {
+        const PlottedPoint& point = layout.points[i];
+        const PointKey& key = keys[key_of_point[i]];
+        // Secondary levels first, so the capital wins a shared cell.
+        for (auto it = point.markers.rbegin(); it != point.markers.rend(); ++it) {
+            const Marker& m = layout.markers[*it];
+            const char glyph = m.primary || key.letter == '*' ? key.letter : static_cast<char>(key.letter - 'A' + 'a');
+            grid.put(cell(layout.px(m.intensity)), cell(layout.py(m.performance)), std::string(1, glyph), point.colour);
+        }
+    }
+
+    std::string out = grid.str(color);
+
+    // The key under the chart.
+    auto add = [&](const std::string& line) { out += terminal_safe(line).substr(0, 400) + "\n"; };
+    if (layout.multi_machine)
+        for (std::size_t m = 0; m < layout.machines.size(); ++m) add(fmt::format("[{}] {}", m + 1, layout.machines[m].label));
+    std::map<std::size_t, std::vector<std::string>> ridges_by_machine;
+    for (const auto& ridge : layout.ridges)
+        ridges_by_machine[ridge.machine].push_back(fmt::format("{} {:.3g}", ridge.level, ridge.intensity));
+    for (const auto& [machine, list] : ridges_by_machine) {
+        std::string line = layout.multi_machine ? fmt::format("[{}] ridge points (+):", machine + 1) : "ridge points (+):";
+        for (const auto& item : list) line += " " + item;
+        add(line + " " + layout.work_unit + "/byte");
+    }
+    const std::size_t shown_keys = std::min(keys.size(), letters.size());
+    if (shown_keys > 0 && layout.view == View::carm &&
+        std::any_of(layout.points.begin(), layout.points.end(), [](auto& p) { return p.markers.size() > 1; }))
+        add("points: capital at the L1 intensity, small letter at the same point's L2, L3, DRAM intensities");
+    for (std::size_t k = 0; k < shown_keys; ++k) {
+        if (color) out += fmt::format("\x1b[38;2;{};{};{}m{}\x1b[0m ", std::stoi(keys[k].colour.substr(1, 2), nullptr, 16),
+                                      std::stoi(keys[k].colour.substr(3, 2), nullptr, 16),
+                                      std::stoi(keys[k].colour.substr(5, 2), nullptr, 16), keys[k].letter);
+        else out += fmt::format("{} ", keys[k].letter);
+        add(keys[k].text);
+    }
+    if (unkeyed > 0) add(fmt::format("* {} more series or points", unkeyed));
+    for (const auto& note : layout.notes) add(note);
+    return out;
+}
+
+} // namespace roofline

@@ -1,0 +1,164 @@
+// Renderers: golden files for a fixed input (regenerate with
+// ROOFLINE_UPDATE_GOLDEN=1 after an intended change, then review the diff and
+// look at the SVG), and escaping of names from files in every format.
+#include "render/chart.hpp"
+
+#include "chart_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace roofline;
+using namespace roofline::test;
+
+namespace {
+
+std::filesystem::path golden_dir() { return std::filesystem::path(__FILE__).parent_path().parent_path() / "golden"; }
+
+void check_golden(const std::string& name, const std::string& actual) {
+    const auto path = golden_dir() / name;
+    const char* update = std::getenv("ROOFLINE_UPDATE_GOLDEN");
+    if (update && std::string(update) == "1") {
+        std::filesystem::create_directories(path.parent_path());
+        std::ofstream(path, std::ios::binary) << actual;
+        GTEST_SKIP() << "golden file rewritten: " << path;
+    }
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in) << "missing golden file " << path << " (run with ROOFLINE_UPDATE_GOLDEN=1)";
+    std::stringstream expected;
+    expected << in.rdbuf();
+    if (expected.str() == actual) return;
+    // Point at the first difference rather than dumping kilobytes.
+    std::size_t at = 0;
+    while (at < actual.size() && at < expected.str().size() && actual[at] == expected.str()[at]) ++at;
+    const auto from = at > 80 ? at - 80 : 0;
+    FAIL() << name << " differs from the golden file at byte " << at << "\n  expected: ..."
+           << expected.str().substr(from, 160) << "\n  actual:   ..." << actual.substr(from, 160)
+           << "\n(if intended: ROOFLINE_UPDATE_GOLDEN=1 and review the diff)";
+}
+
+std::size_t count(const std::string& text, const std::string& needle) {
+    std::size_t n = 0;
+    for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+    return n;
+}
+
+ChartInput hostile_input() {
+    auto input = fixture_input();
+    input.machines[0].label = "<script>alert('m')</script>";
+    input.machines[0].ceilings[0].name = "<img src=x onerror=alert(2)>";
+    input.points[0].name = "<script>alert(1)</script>";
+    input.points[0].series = "</script><script>alert(3)</script>";
+    input.points[2].name = "it's \"quoted\" & \x1b[31mred\x1b[0m\nEOD\nsystem('touch /tmp/pwned')";
+    input.title = "";
+    return input;
+}
+
+} // namespace
+
+TEST(ChartRender, SvgMatchesGolden) { check_golden("chart.svg", render_svg(fixture_input())); }
+TEST(ChartRender, HtmlMatchesGolden) { check_golden("chart.html", render_html(fixture_input())); }
+TEST(ChartRender, TermMatchesGolden) { check_golden("chart.txt", render_term(fixture_input(), 100, 30, false)); }
+TEST(ChartRender, GnuplotMatchesGolden) { check_golden("chart.gp", render_gnuplot(fixture_input())); }
+
+TEST(ChartRender, SvgShowsRoofsCeilingsRidgesPointsAndLegend) {
+    const auto svg = render_svg(fixture_input());
+    EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+    EXPECT_EQ(svg.find("href"), std::string::npos);
+    EXPECT_NE(svg.find(">DP peak 64.0 GFLOP/s<"), std::string::npos);
+    EXPECT_NE(svg.find(">L1 load 400.0 GB/s<"), std::string::npos);
+    EXPECT_NE(svg.find(">no FMA 32.0 GFLOP/s<"), std::string::npos);
+    EXPECT_NE(svg.find(">DRAM 1 thread 12.0 GB/s<"), std::string::npos);
+    EXPECT_EQ(count(svg, "class=\"ridge\""), 3u);
+    EXPECT_NE(svg.find("<polyline class=\"s0\""), std::string::npos);  // the triad series
+    EXPECT_NE(svg.find(">Jacobi 7-pt<"), std::string::npos);
+    EXPECT_NE(svg.find(">I = 0.5<"), std::string::npos);
+    EXPECT_NE(svg.find(">triad<"), std::string::npos);  // legend
+}
+
+TEST(ChartRender, HtmlIsSelfContainedAndInteractive) {
+    const auto html = render_html(fixture_input());
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    for (const char* remote : {"http://", "https://", "src=", "href=", "@import", "url("}) {
+        // The only URL is the SVG namespace, which is a name, not a fetch.
+        std::string rest = html;
+        for (std::size_t at; (at = rest.find("http://www.w3.org/2000/svg")) != std::string::npos;) rest.erase(at, 26);
+        EXPECT_EQ(rest.find(remote), std::string::npos) << remote;
+    }
+    EXPECT_NE(html.find("Content-Security-Policy"), std::string::npos);
+    EXPECT_NE(html.find("<svg"), std::string::npos);
+    EXPECT_NE(html.find("id=\"roofline-data\""), std::string::npos);
+    EXPECT_NE(html.find("data-tip=\"p0\""), std::string::npos);
+    EXPECT_NE(html.find("\"id\":\"ceiling\""), std::string::npos);
+    EXPECT_NE(html.find("\"id\":\"s0\""), std::string::npos);
+    EXPECT_NE(html.find("\"advice\":\"fuse multiplies and adds\""), std::string::npos);
+    EXPECT_EQ(html.find("innerHTML"), std::string::npos);
+}
+
+TEST(ChartRender, NamesFromFilesAreTextInSvgAndHtml) {
+    const auto input = hostile_input();
+    const auto svg = render_svg(input);
+    EXPECT_EQ(svg.find("<script"), std::string::npos);
+    EXPECT_EQ(svg.find("<img"), std::string::npos);
+    EXPECT_NE(svg.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+    EXPECT_EQ(svg.find('\x1b'), std::string::npos);
+
+    const auto html = render_html(input);
+    EXPECT_EQ(count(html, "<script"), 2u) << "only the page's own two script elements";
+    EXPECT_EQ(count(html, "</script"), 2u);
+    EXPECT_EQ(html.find("<img"), std::string::npos);
+    EXPECT_NE(html.find("\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"), std::string::npos);  // in the JSON
+    EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);            // in the SVG
+}
+
+TEST(ChartRender, NamesFromFilesCannotBreakOutOfGnuplotStrings) {
+    auto input = hostile_input();
+    input.machines[0].label = "it's \"quoted\"\nsystem('touch /tmp/pwned') # '";
+    const auto script = render_gnuplot(input);
+    std::istringstream lines(script);
+    std::string line;
+    while (std::getline(lines, line)) {
+        EXPECT_NE(line.rfind("system", 0), 0u) << line;
+        if (line.rfind("EOD", 0) == 0) {
+            EXPECT_EQ(line, "EOD");
+        }
+    }
+    EXPECT_NE(script.find("it''s \"quoted\""), std::string::npos);
+}
+
+TEST(ChartRender, TerminalChartIsPlainAsciiWithoutColour) {
+    const auto text = render_term(hostile_input(), 90, 28, false);
+    for (char ch : text) {
+        const auto byte = static_cast<unsigned char>(ch);
+        EXPECT_TRUE(ch == '\n' || (byte >= 0x20 && byte < 0x7f)) << "byte " << static_cast<int>(byte);
+    }
+    const auto coloured = render_term(fixture_input(), 90, 28, true);
+    EXPECT_NE(coloured.find("\x1b[38;2;"), std::string::npos);
+}
+
+TEST(ChartRender, TerminalChartHasAxesRoofsAndAKey) {
+    const auto text = render_term(fixture_input(), 100, 30, false);
+    EXPECT_NE(text.find("DP peak 64.0 GFLOP/s"), std::string::npos);
+    EXPECT_NE(text.find("Arithmetic intensity [FLOP/byte]"), std::string::npos);
+    EXPECT_NE(text.find("ridge points (+): L1 0.16 L2 0.32 DRAM 2.67 FLOP/byte"), std::string::npos);
+    EXPECT_NE(text.find("A series triad: 2 points"), std::string::npos);
+    EXPECT_NE(text.find("C Jacobi 7-pt"), std::string::npos);
+    EXPECT_NE(text.find("0.01"), std::string::npos);
+    EXPECT_NE(text.find("1000"), std::string::npos);
+}
+
+TEST(ChartRender, TenMachinesAndManyPointsStayFast) {
+    ChartInput input;
+    for (int m = 0; m < 10; ++m) input.machines.push_back(fixture_machine("CPU " + std::to_string(m), 1 + 0.3 * m));
+    for (int i = 0; i < 2000; ++i)
+        input.points.push_back(fixture_point("p" + std::to_string(i), i % 3 ? "s" + std::to_string(i % 5) : "", 1e9 * (1 + i % 97),
+                                             1.0, {{"L1", 1e9 * (1 + i % 89)}, {"DRAM", 1e8 * (1 + i % 83)}}));
+    // Not a timing assertion: it must simply finish and stay a valid document.
+    const auto svg = render_svg(input);
+    EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+    EXPECT_NE(render_html(input).find("</html>"), std::string::npos);
+}

@@ -1,0 +1,400 @@
+// Kernel specs and spec-sheet machines: byte counting per level, the worked
+// numbers of the Roofline literature, the example files, and parse errors.
+#include "core/kernel_spec.hpp"
+#include "core/machine_roofline.hpp"
+#include "core/roofline.hpp"
+#include "io/kernel_spec_yaml.hpp"
+#include "io/machine_json.hpp"
+#include "io/machine_spec_yaml.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+namespace fs = std::filesystem;
+using namespace roofline;
+
+namespace {
+
+const fs::path examples_dir = fs::path(__FILE__).parent_path().parent_path().parent_path() / "examples";
+
+KernelSpec spec_of(const std::string& file, const std::string& name) {
+    for (const auto& k : read_kernel_spec_file((examples_dir / "kernels" / file).string()))
+        if (k.name == name) return k;
+    ADD_FAILURE() << "no kernel " << name << " in " << file;
+    return {};
+}
+
+Roofline machine_roofline(const std::string& file, const std::string& precision = "dp") {
+    return roofline_from_machine_file(load_machine_file((examples_dir / "machines" / file).string()), {precision, 0});
+}
+
+Roofline two_number_roofline(double peak, double bandwidth) {
+    Roofline r;
+    r.label = "test";
+    r.compute = {"peak", "", peak};
+    r.bandwidth = {{"DRAM bandwidth", "DRAM", bandwidth}};
+    return r;
+}
+
+ArraySpec array(std::string name, double reads, double writes, std::string resident = "", bool write_allocate = true) {
+    ArraySpec a;
+    a.name = std::move(name);
+    a.reads_per_iteration = reads;
+    a.writes_per_iteration = writes;
+    a.resident_in = std::move(resident);
+    a.write_allocate = write_allocate;
+    return a;
+}
+
+std::string schema_error(const std::string& text, const std::string& source = "k.yaml") {
+    try {
+        kernel_specs_from_yaml(text, source);
+    } catch (const SchemaError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+std::string machine_error(const std::string& text) {
+    try {
+        machine_spec_from_yaml(text, "m.yaml");
+    } catch (const SchemaError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+const Ceiling* find_ceiling(const Roofline& r, const std::string& name) {
+    for (const auto& c : r.ceilings)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+} // namespace
+
+// ------------------------------------------------------------- literature numbers
+
+TEST(KernelSpecLiterature, MinOfPeakAndBandwidthTimesIntensity) {
+    EXPECT_DOUBLE_EQ(attainable(3.0, 10.0, 0.05), 0.5);  // min(3 GF/s, 0.05 F/B x 10 GB/s)
+}
+
+TEST(KernelSpecLiterature, VectorTriadWithWriteAllocateIs2FlopPer40Bytes) {
+    const KernelSpec triad = spec_of("vector_triad.yaml", "vector-triad");
+    EXPECT_DOUBLE_EQ(triad.work_per_iteration, 2);
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(triad).at("DRAM"), 40);
+    EXPECT_DOUBLE_EQ(nominal_bytes_per_iteration(triad).at("DRAM"), 32);
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(triad).at("L1"), 32);  // instructions move no write-allocate bytes
+    EXPECT_DOUBLE_EQ(intensity_per_level(triad).at("DRAM"), 0.05);
+
+    const auto on_example = predict(triad, machine_roofline("example_85_8.yaml"), View::carm);
+    EXPECT_NEAR(on_example.performance, 1.45, 1e-12);
+    EXPECT_EQ(on_example.binding_level, "DRAM");
+    // 1e7 iterations x 40 B at 29 GB/s.
+    ASSERT_TRUE(on_example.seconds);
+    EXPECT_NEAR(*on_example.seconds, 1e7 * 40 / 29e9, 1e-15);
+    // Non-temporal stores would lift it to 29 x 2/32.
+    ASSERT_FALSE(on_example.lifts.empty());
+    EXPECT_NEAR(on_example.lifts.front().performance, 29.0 * 2 / 32, 1e-12);
+
+    const KernelSpec streaming = spec_of("vector_triad.yaml", "vector-triad-nt");
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(streaming).at("DRAM"), 32);
+}
+
+TEST(KernelSpecLiterature, DenseMatrixVectorAtQuarterFlopPerByteOn32GBs) {
+    KernelSpec mvm;
+    mvm.name = "dmvm";
+    mvm.work_per_iteration = 2;
+    mvm.arrays = {array("A", 1, 0), array("x", 1, 0, "L1"), array("y", 1, 1, "registers")};
+    EXPECT_DOUBLE_EQ(intensity_per_level(mvm).at("DRAM"), 0.25);
+    EXPECT_DOUBLE_EQ(predict(mvm, two_number_roofline(100, 32), View::orm).performance, 8.0);
+
+    // The example files keep y's traffic of 1/N per iteration: just below 0.25.
+    for (const char* name : {"dmvm-row-major", "dmvm-column-major"}) {
+        const KernelSpec k = spec_of("dmvm.yaml", name);
+        EXPECT_NEAR(intensity_per_level(k).at("DRAM"), 0.25, 0.001) << name;
+        EXPECT_NEAR(predict(k, two_number_roofline(100, 32), View::carm).performance, 8.0, 0.02) << name;
+    }
+    // Column major moves y through L1 and L2 every iteration: more cache traffic, same memory traffic.
+    EXPECT_GT(bytes_per_iteration(spec_of("dmvm.yaml", "dmvm-column-major")).at("L2"),
+              bytes_per_iteration(spec_of("dmvm.yaml", "dmvm-row-major")).at("L2"));
+}
+
+TEST(KernelSpecLiterature, StreamWriteAllocateCorrections) {
+    auto correction = [](const KernelSpec& k) {
+        return bytes_per_iteration(k).at("DRAM") / nominal_bytes_per_iteration(k).at("DRAM");
+    };
+    EXPECT_DOUBLE_EQ(correction(spec_of("stream_copy.yaml", "stream-copy")), 3.0 / 2.0);
+    EXPECT_DOUBLE_EQ(correction(spec_of("stream_scale.yaml", "stream-scale")), 3.0 / 2.0);
+    EXPECT_DOUBLE_EQ(correction(spec_of("stream_add.yaml", "stream-add")), 4.0 / 3.0);
+    EXPECT_DOUBLE_EQ(correction(spec_of("stream_triad.yaml", "stream-triad")), 4.0 / 3.0);
+    EXPECT_DOUBLE_EQ(correction(spec_of("stream_triad.yaml", "stream-triad-nt")), 1.0);
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(spec_of("stream_triad.yaml", "stream-triad")).at("DRAM"), 32);
+}
+
+TEST(KernelSpecLiterature, TallSkinnyAtBHasIntensityMOver8) {
+    const KernelSpec tsmm = spec_of("tsmm_atb.yaml", "tsmm-atb");
+    EXPECT_DOUBLE_EQ(intensity_per_level(tsmm).at("DRAM"), 16.0 / 8.0);
+    const auto p = predict(tsmm, machine_roofline("tall_skinny_52.yaml"), View::orm);
+    EXPECT_NEAR(p.performance, 104.0, 1e-9);
+
+    for (double m : {4.0, 8.0, 32.0}) {
+        const std::string text = "name: t\nflops: 2*M*M\nsizes: {M: " + std::to_string(m) +
+                                 "}\narrays:\n  - {name: A, type: double, reads: M}\n"
+                                 "  - {name: B, type: double, reads: M}\n"
+                                 "  - {name: C, type: double, reads: M*M, writes: M*M, resident_in: L1}\n";
+        EXPECT_DOUBLE_EQ(intensity_per_level(kernel_specs_from_yaml(text).front()).at("DRAM"), m / 8) << m;
+    }
+}
+
+TEST(KernelSpecLiterature, OpteronRidgePoints) {
+    const Roofline x2 = machine_roofline("opteron_x2.yaml");
+    ASSERT_EQ(x2.bandwidth.size(), 1u);
+    EXPECT_DOUBLE_EQ(x2.compute.value, 17.6);
+    EXPECT_DOUBLE_EQ(x2.bandwidth.front().value, 15);
+    EXPECT_NEAR(ridge_point(x2.compute.value, x2.bandwidth.front().value), 17.6 / 15, 1e-12);
+
+    const Roofline x4 = machine_roofline("opteron_x4.yaml");
+    EXPECT_DOUBLE_EQ(x4.compute.value, 73.6);
+    EXPECT_NEAR(ridge_point(x4.compute.value, x4.bandwidth.front().value), 4.4, 0.05);
+}
+
+// ------------------------------------------------------------- byte counting rules
+
+TEST(KernelSpecBytes, ResidenceDecidesWhichLevelsAnOperandCrosses) {
+    KernelSpec k;
+    k.work_per_iteration = 1;
+    k.arrays = {array("r", 1, 0, "registers")};
+    EXPECT_TRUE(bytes_per_iteration(k).empty());
+
+    k.arrays = {array("l1", 1, 0, "L1")};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 8}}));
+    k.arrays = {array("l2", 1, 0, "L2")};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 8}, {"L2", 8}}));
+    k.arrays = {array("l3", 1, 0, "L3")};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 8}, {"L2", 8}, {"L3", 8}}));
+    k.arrays = {array("mem", 1, 0)};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 8}, {"L2", 8}, {"L3", 8}, {"DRAM", 8}}));
+}
+
+TEST(KernelSpecBytes, WriteAllocateBelowL1AndOnlyForStoresNotAlsoRead) {
+    KernelSpec k;
+    k.work_per_iteration = 1;
+    k.arrays = {array("out", 0, 1, "L2")};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 8}, {"L2", 16}}));
+    k.arrays = {array("out", 0, 1, "L1")};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 8}}));
+    k.arrays = {array("out", 0, 1, "", false)};
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(k).at("DRAM"), 8);
+    // daxpy: y is loaded before it is stored: 24 B at every level.
+    const KernelSpec daxpy = spec_of("daxpy.yaml", "daxpy");
+    for (const auto& level : spec_levels()) EXPECT_DOUBLE_EQ(bytes_per_iteration(daxpy).at(level), 24) << level;
+}
+
+TEST(KernelSpecBytes, PointFromSpecIsAnalyticAndScalesWithIterations) {
+    const KernelSpec triad = spec_of("stream_triad.yaml", "stream-triad");
+    const Point p = point_from_spec(triad);
+    EXPECT_EQ(p.source, "analytic");
+    EXPECT_EQ(p.seconds, 0);
+    EXPECT_DOUBLE_EQ(p.work, 2 * 2e7);
+    EXPECT_DOUBLE_EQ(p.bytes.at("DRAM"), 32 * 2e7);
+    EXPECT_DOUBLE_EQ(p.details.at("iterations"), 2e7);
+}
+
+TEST(KernelSpecBytes, StencilLayerConditionGives24BytesFromMemory) {
+    const KernelSpec stencil = spec_of("stencil_3d_7pt.yaml", "stencil-3d-7pt");
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(stencil).at("DRAM"), 24);
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(stencil).at("L1"), 64);  // 7 loads + 1 store
+    EXPECT_NEAR(intensity_per_level(stencil).at("DRAM"), 1.0 / 3.0, 1e-12);
+}
+
+TEST(KernelSpecBytes, CopyWithoutWorkStillHasATime) {
+    const KernelSpec copy = spec_of("stream_copy.yaml", "stream-copy");
+    const auto p = predict(copy, two_number_roofline(10, 20), View::carm);
+    ASSERT_TRUE(p.seconds);
+    EXPECT_NEAR(*p.seconds, 2e7 * 24 / 20e9, 1e-15);
+    EXPECT_EQ(p.binding_level, "DRAM");
+    EXPECT_DOUBLE_EQ(p.performance, 0);
+}
+
+TEST(KernelSpecBytes, CarmBindsAtTheTightestLevel) {
+    Roofline r = two_number_roofline(100, 10);
+    r.bandwidth.insert(r.bandwidth.begin(), Roof{"L1 load", "L1", 20});
+    KernelSpec k;
+    k.work_per_iteration = 1;
+    k.arrays = {array("hot", 4, 0, "L1"), array("cold", 0.125, 0)};
+    // L1: 33 B at 20 GB/s, DRAM: 1 B at 10 GB/s: L1 binds in CARM, DRAM alone in ORM.
+    EXPECT_EQ(predict(k, r, View::carm).binding_level, "L1");
+    EXPECT_NEAR(predict(k, r, View::carm).performance, 20.0 / 33, 1e-12);
+    EXPECT_EQ(predict(k, r, View::orm).binding_level, "DRAM");
+}
+
+// ------------------------------------------------------------- example files
+
+TEST(KernelSpecExamples, EveryKernelFileParsesAndPredicts) {
+    int files = 0;
+    const Roofline r = machine_roofline("opteron_x4.yaml");
+    for (const auto& entry : fs::directory_iterator(examples_dir / "kernels")) {
+        if (entry.path().extension() != ".yaml") continue;
+        ++files;
+        const auto specs = read_kernel_spec_file(entry.path().string());
+        ASSERT_FALSE(specs.empty()) << entry.path();
+        for (const auto& k : specs) {
+            EXPECT_FALSE(k.name.empty()) << entry.path();
+            EXPECT_TRUE(k.iterations) << k.name;
+            const auto p = predict(k, r, View::carm);
+            EXPECT_GT(p.seconds_per_iteration, 0) << k.name;
+        }
+    }
+    EXPECT_GE(files, 13);
+}
+
+TEST(KernelSpecExamples, EveryMachineFileGivesARoofline) {
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(examples_dir / "machines")) {
+        if (entry.path().extension() != ".yaml") continue;
+        ++files;
+        const MachineFile m = load_machine_file(entry.path().string());
+        EXPECT_TRUE(m.spec_sheet);
+        EXPECT_EQ(m.model.schema, "roofline.machine/1");
+        const Roofline r = roofline_from_machine_file(m, {"dp", 0});
+        EXPECT_GT(r.compute.value, 0) << entry.path();
+        EXPECT_FALSE(r.bandwidth.empty()) << entry.path();
+    }
+    EXPECT_GE(files, 3);
+}
+
+TEST(KernelSpecExamples, SpecSheetCeilingsKeepTheirNamesAndValues) {
+    const Roofline x4 = machine_roofline("opteron_x4.yaml");
+    EXPECT_EQ(x4.compute.name, "DP peak");
+    ASSERT_EQ(x4.bandwidth.size(), 1u);
+    EXPECT_EQ(x4.bandwidth.front().name, "DRAM bandwidth");
+    struct Expected {
+        const char* name;
+        const char* kind;
+        const char* category;
+        double value;
+    };
+    for (const Expected& e : {Expected{"mul/add imbalance", "compute", "balance", 36.8},
+                              Expected{"w/out SIMD", "compute", "simd", 18.4},
+                              Expected{"w/out ILP", "compute", "ilp", 9.2},
+                              Expected{"w/out SW prefetch", "bandwidth", "prefetch", 11},
+                              Expected{"w/out memory affinity", "bandwidth", "numa", 8}}) {
+        const Ceiling* c = find_ceiling(x4, e.name);
+        ASSERT_NE(c, nullptr) << e.name;
+        EXPECT_EQ(c->kind, e.kind) << e.name;
+        EXPECT_EQ(c->category, e.category) << e.name;
+        EXPECT_DOUBLE_EQ(c->value, e.value) << e.name;
+        EXPECT_FALSE(c->advice.empty()) << e.name;
+    }
+    EXPECT_EQ(x4.ceilings.size(), 5u);  // nothing generated twice
+    // Compute ceilings first, then bandwidth, each descending.
+    EXPECT_EQ(x4.ceilings.front().name, "mul/add imbalance");
+    EXPECT_EQ(x4.ceilings.back().name, "w/out memory affinity");
+
+    // The SP roofline has the SP peak and no DP ceilings.
+    const Roofline sp = machine_roofline("opteron_x4.yaml", "sp");
+    EXPECT_DOUBLE_EQ(sp.compute.value, 147.2);
+    EXPECT_EQ(find_ceiling(sp, "w/out SIMD"), nullptr);
+}
+
+TEST(KernelSpecExamples, PerThreadFiguresGiveOneRooflinePerThreadCount) {
+    const MachineFile m = load_machine_file((examples_dir / "machines" / "tall_skinny_52.yaml").string());
+    const Roofline one = roofline_from_machine_file(m, {"dp", 1});
+    EXPECT_DOUBLE_EQ(one.compute.value, 41.6);
+    ASSERT_EQ(one.bandwidth.size(), 3u);
+    EXPECT_EQ(one.bandwidth.back().level, "DRAM");
+    EXPECT_DOUBLE_EQ(one.bandwidth.back().value, 14);
+    const Roofline all = roofline_from_machine_file(m, {"dp", 0});
+    EXPECT_EQ(all.threads, 24);
+    EXPECT_TRUE(find_ceiling(all, "DRAM 1 thread"));
+}
+
+TEST(KernelSpecExamples, OtherWorkUnitsAndJsonMachinesLoadToo) {
+    const MachineFile sheet = machine_spec_from_yaml("name: switch\ncores: 1\npeak: {exchange: 5}\nbandwidth: {DRAM: 10}\n");
+    const Roofline r = roofline_from_machine_file(sheet, {"exchange", 0});
+    EXPECT_EQ(r.work_unit, "exchange");
+    const KernelSpec k = kernel_specs_from_yaml("name: sort\nwork_unit: exchange\nwork_per_iteration: 1\n"
+                                                "arrays: [{name: keys, type: int32, reads: 1, writes: 1}]\n")
+                             .front();
+    EXPECT_EQ(k.work_unit, "exchange");
+    EXPECT_DOUBLE_EQ(predict(k, r, View::carm).performance, 10.0 / 8);
+
+    const fs::path json_path = fs::temp_directory_path() / "roofline_kernel_spec_test_machine.json";
+    write_machine_file(json_path.string(), sheet.model);
+    const MachineFile back = load_machine_file(json_path.string());
+    fs::remove(json_path);
+    EXPECT_FALSE(back.spec_sheet);
+    EXPECT_EQ(back.model.cpu.model, "switch");
+}
+
+// ------------------------------------------------------------- errors
+
+TEST(KernelSpecErrors, MalformedYamlNamesFileLineAndColumn) {
+    const std::string e = schema_error("name: x\nflops: 2\narrays: [\n  {name: a\n", "bad.yaml");
+    EXPECT_NE(e.find("bad.yaml:"), std::string::npos) << e;
+    EXPECT_NE(e.find("invalid YAML"), std::string::npos) << e;
+}
+
+TEST(KernelSpecErrors, WrongSchemaNamesThePlaceAndWhatWasExpected) {
+    std::string e = schema_error("name: x\nflops: 2\narrays:\n  - {name: a, type: double, reads: lots}\n");
+    EXPECT_NE(e.find("k.yaml:4:"), std::string::npos) << e;
+    EXPECT_NE(e.find("arrays[0].reads"), std::string::npos) << e;
+    EXPECT_NE(e.find("expected a number or arithmetic of sizes, found 'lots'"), std::string::npos) << e;
+
+    e = schema_error("name: x\nflops: 2\narrays:\n  - {name: a, type: double, reads: 1, writes_allocate: no}\n");
+    EXPECT_NE(e.find("k.yaml:4:"), std::string::npos) << e;
+    EXPECT_NE(e.find("unknown key 'writes_allocate'"), std::string::npos) << e;
+
+    e = schema_error("name: x\nflops: 2\narrays:\n  - {name: a, type: quad, reads: 1}\n");
+    EXPECT_NE(e.find("expected a type"), std::string::npos) << e;
+
+    e = schema_error("flops: 2\narrays: []\n");
+    EXPECT_NE(e.find("k.yaml:1:1: missing 'name'"), std::string::npos) << e;
+
+    e = schema_error("name: x\nflops: 2\narrays:\n  - {name: a, type: double, resident_in: L7, reads: 1}\n");
+    EXPECT_NE(e.find("expected registers, L1, L2, L3 or memory"), std::string::npos) << e;
+
+    e = schema_error("name: x\nflops: 2\narrays:\n  - {name: a, type: double}\n");
+    EXPECT_NE(e.find("neither 'reads' nor 'writes'"), std::string::npos) << e;
+
+    e = schema_error("- 1\n- 2\n");
+    EXPECT_NE(e.find("expected a mapping"), std::string::npos) << e;
+}
+
+TEST(KernelSpecErrors, ExpressionsOfSizes) {
+    const auto k = kernel_specs_from_yaml("name: x\nflops: 2*(M+N)/4\nsizes: {M: 6, N: 10, b: 4}\niterations: M*N\n"
+                                          "arrays:\n  - {name: a, type: double, reads: 2/b - 1/N}\n")
+                       .front();
+    EXPECT_DOUBLE_EQ(k.work_per_iteration, 8);
+    EXPECT_DOUBLE_EQ(*k.iterations, 60);
+    EXPECT_EQ(k.iterations_text, "M*N");
+    EXPECT_DOUBLE_EQ(k.arrays.front().reads_per_iteration, 0.5 - 0.1);
+    const std::string e = schema_error("name: x\nflops: 1/0\narrays: []\n");
+    EXPECT_NE(e.find("division by zero"), std::string::npos) << e;
+}
+
+TEST(KernelSpecErrors, SpecSheetErrors) {
+    std::string e = machine_error("name: m\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("m.yaml:1:1: missing 'peak'"), std::string::npos) << e;
+    e = machine_error("schema: roofline.machine-spec/9\nname: m\npeak: {dp: 1}\nbandwidth: {DRAM: 1}\n");
+    EXPECT_NE(e.find("m.yaml:1:9: schema: expected schema 'roofline.machine-spec/1'"), std::string::npos) << e;
+    e = machine_error("name: m\npeak: {dp: -3}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("m.yaml:2:"), std::string::npos) << e;
+    EXPECT_NE(e.find("expected a positive"), std::string::npos) << e;
+    e = machine_error("name: m\npeak: {dp: {one: 3}}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("thread count"), std::string::npos) << e;
+    e = machine_error("name: m\npeak: {dp: 3}\nbandwidth: {DRAM: 10}\nceilings: {compute: [{name: c}]}\n");
+    EXPECT_NE(e.find("missing 'value'"), std::string::npos) << e;
+}
+
+TEST(KernelSpecErrors, MissingFileNamesThePath) {
+    try {
+        read_kernel_spec_file("/nonexistent/spec.yaml");
+        FAIL();
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/spec.yaml"), std::string::npos) << e.what();
+    }
+}

@@ -1,0 +1,223 @@
+// The report renderer on hand-built analyses (independent of analyze()'s wording).
+#include "render/report.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace roofline;
+
+namespace {
+
+Roofline sample_roofline() {
+    Roofline r;
+    r.label = "Test CPU";
+    r.precision = "dp";
+    r.threads = 2;
+    r.compute = {"DP peak", "", 128};
+    r.bandwidth = {{"L1 load", "L1", 400}, {"DRAM load", "DRAM", 20}};
+    r.ceilings = {{"no FMA", "compute", "fma", "", 64, "use FMA"},
+                  {"DRAM copy", "bandwidth", "pattern", "DRAM", 15, "fewer store streams"}};
+    return r;
+}
+
+Analysis memory_bound_point() {
+    Analysis a;
+    a.point = "triad";
+    a.performance = 1;
+    a.attainable = 1.25;
+    a.efficiency = 0.8;
+    a.intensity = 0.0625;
+    a.binding_roof = "DRAM load";
+    a.binding_level = "DRAM";
+    a.intensity_level = "DRAM";
+    a.memory_bound = true;
+    a.lower = Ceiling{"DRAM copy", "bandwidth", "pattern", "DRAM", 15, "fewer store streams"};
+    a.limiting_metric = "GB/s at DRAM";
+    a.region = Region::memory_only;
+    a.headroom = {{"DP peak", 128, 128}, {"DRAM load", 1.25, 1.25}};
+    a.next_steps = {"block loops"};
+    return a;
+}
+
+// A name with a comma and quotes, and an upper ceiling: exercises CSV quoting.
+Analysis compute_bound_point() {
+    Analysis a;
+    a.point = "dgemm \"256\", blocked";
+    a.performance = 40;
+    a.attainable = 128;
+    a.efficiency = 0.3125;
+    a.intensity = 340;
+    a.binding_roof = "DP peak";
+    a.memory_bound = false;
+    a.upper = Ceiling{"no FMA", "compute", "fma", "", 64, "use FMA"};
+    a.limiting_metric = "GFLOP/s (no FMA)";
+    a.region = Region::compute_only;
+    a.headroom = {{"DP peak", 128, 3.2}};
+    a.next_steps = {"use FMA", "unroll, then vectorize"};
+    return a;
+}
+
+std::vector<Analysis> sample_analyses() { return {memory_bound_point(), compute_bound_point()}; }
+
+} // namespace
+
+TEST(Report, CsvIsExact) {
+    const auto csv = render_report(sample_analyses(), sample_roofline(), ReportFormat::csv);
+    const std::string expected =
+        "point,performance (GFLOP/s),intensity (FLOP/B),attainable (GFLOP/s),efficiency,binding roof,binding level,"
+        "memory bound,region,upper ceiling type,upper ceiling category,upper ceiling name,upper ceiling value,"
+        "upper ceiling unit,lower ceiling type,lower ceiling category,lower ceiling name,lower ceiling value,"
+        "lower ceiling unit,limiting metric,headroom,next steps\n"
+        "triad,1,0.0625,1.25,0.8,DRAM load,DRAM,yes,memory-only,,,,,,bandwidth,pattern,DRAM copy,15,GB/s,"
+        "GB/s at DRAM,DP peak: 128; DRAM load: 1.25,block loops\n"
+        "\"dgemm \"\"256\"\", blocked\",40,340,128,0.3125,DP peak,,no,compute-only,compute,fma,no FMA,64,GFLOP/s,"
+        ",,,,,GFLOP/s (no FMA),DP peak: 3.2,\"use FMA; unroll, then vectorize\"\n";
+    EXPECT_EQ(csv, expected);
+}
+
+TEST(Report, CsvQuotesOnlyWhatNeedsIt) {
+    auto a = memory_bound_point();
+    a.point = "line\nbreak";
+    a.next_steps = {"plain"};
+    const auto csv = render_report({a}, sample_roofline(), ReportFormat::csv);
+    EXPECT_NE(csv.find("\n\"line\nbreak\",1,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",plain\n"), std::string::npos) << csv;
+}
+
+TEST(Report, UnitsFollowTheWorkUnit) {
+    auto r = sample_roofline();
+    r.work_unit = "exchange";
+    r.precision = "";
+    const auto csv = render_report(sample_analyses(), r, ReportFormat::csv);
+    EXPECT_EQ(csv.rfind("point,performance (Gexchange/s),intensity (exchange/B),attainable (Gexchange/s),", 0), 0u)
+        << csv;
+    EXPECT_NE(csv.find(",64,Gexchange/s,"), std::string::npos) << csv;
+    const auto text = render_report(sample_analyses(), r, ReportFormat::text);
+    EXPECT_NE(text.find("Gexchange/s"), std::string::npos);
+    EXPECT_NE(text.find("exchange/B"), std::string::npos);
+}
+
+TEST(Report, MarkdownIsExact) {
+    const auto markdown = render_report(sample_analyses(), sample_roofline(), ReportFormat::markdown, View::carm);
+    const std::string expected =
+        "## Roofline report: Test CPU (dp, 2 threads, CARM view)\n"
+        "\n"
+        "Roofs: DP peak 128 GFLOP/s, L1 load 400 GB/s, DRAM load 20.0 GB/s\n"
+        "\n"
+        "| Point | GFLOP/s | FLOP/B | Attainable GFLOP/s | Efficiency | Bound by | Upper ceiling | Lower ceiling | "
+        "Limiting metric |\n"
+        "|---|---:|---:|---:|---:|---|---|---|---|\n"
+        "| triad | 1.00 | 0.0625 | 1.25 | 80.0% | DRAM load (memory) | none | DRAM copy (bandwidth, 15.0 GB/s) | "
+        "GB/s at DRAM |\n"
+        "| dgemm \"256\", blocked | 40.0 | 340 | 128 | 31.2% | DP peak (compute) | no FMA (compute, 64.0 GFLOP/s) | "
+        "none | GFLOP/s (no FMA) |\n"
+        "\n"
+        "- **triad**: memory-only, efficiency 80.0%\n"
+        "  - headroom: DP peak 128x, DRAM load 1.25x\n"
+        "  - next 1: block loops\n"
+        "- **dgemm \"256\", blocked**: compute-only, efficiency 31.2%\n"
+        "  - headroom: DP peak 3.20x\n"
+        "  - next 1: use FMA\n"
+        "  - next 2: unroll, then vectorize\n";
+    EXPECT_EQ(markdown, expected);
+}
+
+TEST(Report, MarkdownEscapesTableBreakers) {
+    auto a = memory_bound_point();
+    a.point = "a|b *c*";
+    const auto markdown = render_report({a}, sample_roofline(), ReportFormat::markdown);
+    EXPECT_NE(markdown.find("| a\\|b \\*c\\* |"), std::string::npos) << markdown;
+}
+
+TEST(Report, TextHasAlignedTableAndDetails) {
+    const auto text = render_report(sample_analyses(), sample_roofline(), ReportFormat::text, View::orm);
+    EXPECT_EQ(text.rfind("Roofline report: Test CPU (dp, 2 threads, ORM view)\n", 0), 0u) << text;
+    // Table: header and rows share column positions (numbers right-aligned).
+    const std::string header = "Point                 GFLOP/s  FLOP/B  Attainable GFLOP/s  Efficiency  Bound by"
+                               "            Region\n";
+    const std::string row1 = "triad                    1.00  0.0625                1.25       80.0%  DRAM load "
+                             "(memory)  memory-only\n";
+    const std::string row2 = "dgemm \"256\", blocked     40.0     340                 128       31.2%  DP peak "
+                             "(compute)   compute-only\n";
+    EXPECT_NE(text.find(header + row1 + row2), std::string::npos) << text;
+    // Details per point: the ceiling sandwich, limiting metric and ordered next steps.
+    EXPECT_NE(text.find("  upper ceiling    none below the roof\n"
+                        "  lower ceiling    DRAM copy (bandwidth, 15.0 GB/s)\n"
+                        "  limiting metric  GB/s at DRAM\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  next steps       1. use FMA\n"
+                        "                   2. unroll, then vectorize\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  achieved         1.00 GFLOP/s at 0.0625 FLOP/B (DRAM)\n"), std::string::npos) << text;
+}
+
+TEST(Report, EmptyReportSaysSo) {
+    EXPECT_NE(render_report({}, sample_roofline(), ReportFormat::text).find("No points."), std::string::npos);
+    const auto csv = render_report({}, sample_roofline(), ReportFormat::csv);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1);  // the header only
+    const auto j = nlohmann::json::parse(render_report({}, sample_roofline(), ReportFormat::json));
+    EXPECT_TRUE(j["points"].empty());
+}
+
+TEST(Report, JsonCarriesEveryField) {
+    const auto analyses = sample_analyses();
+    const auto j =
+        nlohmann::json::parse(render_report(analyses, sample_roofline(), ReportFormat::json, View::carm));
+    EXPECT_EQ(j["schema"], "roofline.report/1");
+    EXPECT_EQ(j["roofline"]["label"], "Test CPU");
+    EXPECT_EQ(j["roofline"]["view"], "carm");
+    EXPECT_EQ(j["roofline"]["threads"], 2);
+    EXPECT_EQ(j["roofline"]["compute"]["value"], 128.0);
+    EXPECT_EQ(j["roofline"]["bandwidth"][1]["level"], "DRAM");
+    EXPECT_EQ(j["units"]["performance"], "GFLOP/s");
+    ASSERT_EQ(j["points"].size(), 2u);
+    for (std::size_t i = 0; i < analyses.size(); ++i) {
+        const auto& a = analyses[i];
+        const auto& p = j["points"][i];
+        EXPECT_EQ(p["point"], a.point);
+        EXPECT_EQ(p["performance"].get<double>(), a.performance);
+        EXPECT_EQ(p["intensity"].get<double>(), a.intensity);
+        EXPECT_EQ(p["attainable"].get<double>(), a.attainable);
+        EXPECT_EQ(p["efficiency"].get<double>(), a.efficiency);
+        EXPECT_EQ(p["binding_roof"], a.binding_roof);
+        EXPECT_EQ(p["binding_level"], a.binding_level);
+        EXPECT_EQ(p["memory_bound"], a.memory_bound);
+        EXPECT_EQ(p["region"], region_name(a.region));
+        EXPECT_EQ(p["limiting_metric"], a.limiting_metric);
+        EXPECT_EQ(p["next_steps"].get<std::vector<std::string>>(), a.next_steps);
+        ASSERT_EQ(p["headroom"].size(), a.headroom.size());
+        for (std::size_t h = 0; h < a.headroom.size(); ++h) {
+            EXPECT_EQ(p["headroom"][h]["roof"], a.headroom[h].roof);
+            EXPECT_EQ(p["headroom"][h]["attainable"].get<double>(), a.headroom[h].attainable);
+            EXPECT_EQ(p["headroom"][h]["factor"].get<double>(), a.headroom[h].factor);
+        }
+        for (const auto& [key, ceiling] : {std::pair{"upper_ceiling", a.upper}, std::pair{"lower_ceiling", a.lower}}) {
+            if (!ceiling) {
+                EXPECT_TRUE(p[key].is_null());
+                continue;
+            }
+            EXPECT_EQ(p[key]["name"], ceiling->name);
+            EXPECT_EQ(p[key]["kind"], ceiling->kind);
+            EXPECT_EQ(p[key]["category"], ceiling->category);
+            EXPECT_EQ(p[key]["level"], ceiling->level);
+            EXPECT_EQ(p[key]["value"].get<double>(), ceiling->value);
+            EXPECT_EQ(p[key]["advice"], ceiling->advice);
+        }
+    }
+    EXPECT_EQ(j["points"][0]["lower_ceiling"]["unit"], "GB/s");
+    EXPECT_EQ(j["points"][1]["upper_ceiling"]["unit"], "GFLOP/s");
+}
+
+TEST(Report, FormatNamesRoundTrip) {
+    for (auto format : {ReportFormat::text, ReportFormat::markdown, ReportFormat::csv, ReportFormat::json})
+        EXPECT_EQ(parse_report_format(report_format_name(format)), format);
+    EXPECT_THROW(parse_report_format("pdf"), std::invalid_argument);
+}
