@@ -7,7 +7,8 @@
 
 int main(int argc, char** argv) {
     CLI::App app{"roofline: how fast can code run on this machine, and what holds it back?\n"
-                 "Characterize the machine (topology, bench), then read the chart it writes.",
+                 "Characterize the machine (topology, bench), put work on its roofline (model),\n"
+                 "and explain it (plot, report).",
                  "roofline"};
     app.set_version_flag("--version", fmt::format("roofline {}", ROOFLINE_VERSION));
     app.require_subcommand(0, 1);  // checked below, so unknown arguments are named first
@@ -15,6 +16,10 @@ int main(int argc, char** argv) {
                "  roofline topology              caches, cores, ISA and measured clock\n"
                "  roofline bench --quick         the roofs a chart needs (about 30 s)\n"
                "  roofline bench --full          every ceiling and sweep\n"
+               "  roofline model examples/kernels/stream_triad.yaml   predict a loop on this machine\n"
+               "  roofline model --peak 85.8 --bw 29 --intensity 0.05\n"
+               "  roofline plot --points pts.json -o chart.html      interactive chart\n"
+               "  roofline report --points pts.json --format markdown\n"
                "Run 'roofline <command> --help' for a command's options.");
 
     int exit_code = roofline::cli::kExitOk;
@@ -43,7 +48,7 @@ int main(int argc, char** argv) {
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {
-        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench)\n", app.help());
+        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, model, plot, report)\n", app.help());
         return roofline::cli::kExitUsage;
     }
     return exit_code;

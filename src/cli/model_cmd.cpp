@@ -2,12 +2,15 @@
 // (measured, stored, or a hand-written spec sheet), or the one-line formula
 // min(peak, bandwidth x intensity).
 #include "cli/commands.hpp"
+#include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/kernel_spec.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
 #include "io/kernel_spec_yaml.hpp"
+#include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
+#include "io/points_json.hpp"
 #include "io/results_store.hpp"
 
 #include <fmt/format.h>
@@ -33,6 +36,7 @@ struct ModelArgs {
     bool json_output = false;
     std::optional<double> peak, bandwidth, intensity;
     std::string unit = "FLOP";
+    std::string points_out;
 };
 
 // Three significant digits without exponents in the everyday range: 1.45, 29.0, 104, 0.0625.
@@ -103,15 +107,16 @@ Roofline roofline_from_figures(const ModelArgs& a) {
 }
 
 MachineFile stored_machine(const ModelArgs& a, bool explicitly_asked) {
-    const bool is_default = a.db.empty();
-    const std::string path = is_default ? ResultsStore::default_path() : a.db;
-    if (!std::filesystem::exists(path))
+    // The shared lazy store access; model's own messages say what else it accepts (--peak/--bw).
+    StoreAccess access(a.db);
+    const std::string& path = access.path();
+    ResultsStore* store = access.store();
+    if (!store)
         throw std::runtime_error(fmt::format(
             "no stored machine model ({} does not exist): run 'roofline bench' first, or pass --machine FILE "
             "(a model from 'roofline bench -o' or a spec sheet such as examples/machines/*.yaml){}",
             path, explicitly_asked ? "" : ", or --peak and --bw"));
-    const ResultsStore store(path);
-    auto latest = store.latest_machine();
+    auto latest = store->latest_machine();
     if (!latest)
         throw std::runtime_error(fmt::format("no machine model stored in {}: run 'roofline bench' first, or pass --machine FILE", path));
     MachineFile out;
@@ -125,7 +130,7 @@ Roofline choose_roofline(const ModelArgs& a) {
         if (!a.machine.empty()) throw UsageError("give either --machine or --peak/--bw, not both");
         return roofline_from_figures(a);
     }
-    const MachineFile machine = (a.machine.empty() || a.machine == "stored") ? stored_machine(a, a.machine == "stored")
+    const MachineFile machine = (a.machine.empty() || a.machine == kStored) ? stored_machine(a, a.machine == kStored)
                                                                              : load_machine_file(a.machine);
     try {
         return roofline_from_machine_file(machine, {a.precision, a.threads});
@@ -233,7 +238,9 @@ int run_specs(const ModelArgs& a) {
     const Roofline r = choose_roofline(a);
     const View view = a.view == "orm" ? View::orm : View::carm;
 
+    if (!a.points_out.empty()) check_writable(a.points_out);
     json kernels = json::array();
+    std::vector<Point> predicted;
     bool first = true;
     if (!a.json_output) {
         std::string roofs;
@@ -249,6 +256,9 @@ int run_specs(const ModelArgs& a) {
                 fmt::print(stderr, "roofline: warning: {} counts {} but the roofline's peak is in {}\n", spec.name,
                            spec.work_unit, rate(r));
             const KernelPrediction p = predict(spec, r, view);
+            predicted.push_back(p.point);
+            predicted.back().source = "model";
+            predicted.back().threads = std::max(1, r.threads);
             if (a.json_output) {
                 kernels.push_back(kernel_json(spec, path, p));
             } else {
@@ -272,6 +282,8 @@ int run_specs(const ModelArgs& a) {
                     {"kernels", kernels}};
         fmt::print("{}\n", out.dump(2));
     }
+    // Predicted points (time = the model's time) for `roofline plot --points` and `report`.
+    if (!a.points_out.empty()) write_points_file(a.points_out, predicted);
     return kExitOk;
 }
 
@@ -305,6 +317,7 @@ void add_model_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--view", args->view, "carm: every memory level bounds; orm: DRAM only")
         ->check(CLI::IsMember({"carm", "orm"}))
         ->capture_default_str();
+    cmd->add_option("--points-out", args->points_out, "Also write the predicted points (schema roofline.points/1) for plot and report");
     cmd->add_flag("--json", args->json_output, "Machine-readable output (schema roofline.model/1)");
     cmd->add_option("--peak", args->peak, "Peak in G<unit>/s (with --bw: a roofline without a machine file)");
     cmd->add_option("--bw", args->bandwidth, "Memory bandwidth in GB/s");

@@ -1,5 +1,6 @@
 // `roofline plot`: machines and points to a chart (SVG, HTML, terminal, gnuplot).
 #include "cli/commands.hpp"
+#include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
@@ -28,8 +29,6 @@
 namespace roofline::cli {
 namespace {
 
-constexpr const char* kStored = "stored";
-
 struct PlotArgs {
     std::vector<std::string> machines;   // empty: the latest stored machine
     std::vector<std::string> points;     // empty: the latest stored set when the machine is stored too
@@ -47,52 +46,6 @@ struct PlotArgs {
     int height = 0;
     bool color = false;
     bool no_color = false;
-};
-
-// "stored" (the latest) or "stored:N" (row N) selects the results store; anything else is a file.
-struct Source {
-    bool stored = false;
-    std::optional<std::int64_t> id;
-    std::string path;
-    std::string display() const {
-        return stored ? (id ? fmt::format("stored machine #{}", *id) : std::string("the latest stored machine")) : path;
-    }
-};
-
-Source parse_source(const std::string& text, const char* option) {
-    if (text == kStored) return {true, std::nullopt, {}};
-    const std::string prefix = std::string(kStored) + ":";
-    if (text.rfind(prefix, 0) == 0) {
-        const auto number = text.substr(prefix.size());
-        try {
-            std::size_t used = 0;
-            const long long id = std::stoll(number, &used);
-            if (used == number.size() && id > 0) return {true, id, {}};
-        } catch (const std::exception&) {
-        }
-        throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '{}')", option, text));
-    }
-    if (text.empty()) throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '')", option));
-    return {false, std::nullopt, text};
-}
-
-// Opens the results store on first use; a missing database means nothing stored.
-class StoreAccess {
-public:
-    explicit StoreAccess(std::string db) : explicit_path_(std::move(db)) {}
-    const std::string& path() {
-        if (path_.empty()) path_ = explicit_path_.empty() ? ResultsStore::default_path() : explicit_path_;
-        return path_;
-    }
-    ResultsStore* store() {
-        if (!store_ && std::filesystem::exists(path())) store_ = std::make_unique<ResultsStore>(path());
-        return store_.get();
-    }
-
-private:
-    std::string explicit_path_;
-    std::string path_;
-    std::unique_ptr<ResultsStore> store_;
 };
 
 enum class Format { svg, html, term, gnuplot };
@@ -130,42 +83,16 @@ struct LoadedMachine {
     std::string source;
 };
 
-LoadedMachine load_machine(const Source& source, const PlotArgs& args, StoreAccess& access) {
-    const RooflineSelection selection{args.precision, args.threads};
-    auto select = [&](auto&& make) {
-        try {
-            return make();
-        } catch (const std::invalid_argument& e) {
-            throw std::runtime_error(fmt::format("{}: {}", source.display(), e.what()));
-        }
-    };
-    if (!source.stored) {
-        const MachineFile file = load_machine_file(source.path);
-        return {select([&] { return roofline_from_machine_file(file, selection); }), source.path};
+LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args, StoreAccess& access) {
+    const MachineFile file = load_machine(
+        source, access,
+        "run 'roofline bench' to measure this machine, "
+        "or pass --machine FILE (a model from 'roofline bench -o' or a YAML spec sheet)");
+    try {
+        return {roofline_from_machine_file(file, {args.precision, args.threads}), source.display()};
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(fmt::format("{}: {}", source.display(), e.what()));
     }
-    ResultsStore* store = access.store();
-    std::optional<MachineModel> model;
-    if (store) model = source.id ? store->machine(*source.id) : store->latest_machine();
-    if (!model) {
-        if (source.id) throw std::runtime_error(fmt::format("no machine #{} in the results store {}", *source.id, access.path()));
-        throw std::runtime_error(fmt::format(
-            "no machine model in the results store {}: run 'roofline bench' to measure this machine, "
-            "or pass --machine FILE (a model from 'roofline bench -o' or a YAML spec sheet)",
-            access.path()));
-    }
-    return {select([&] { return roofline_from_machine(*model, selection); }), source.display()};
-}
-
-std::vector<Point> load_points(const Source& source, StoreAccess& access, bool required) {
-    if (!source.stored) return read_points_file(source.path);
-    ResultsStore* store = access.store();
-    std::optional<std::vector<Point>> points;
-    if (store) points = source.id ? store->points(*source.id) : store->latest_points();
-    if (points) return *std::move(points);
-    if (!required) return {};
-    if (source.id) throw std::runtime_error(fmt::format("no point set #{} in the results store {}", *source.id, access.path()));
-    throw std::runtime_error(fmt::format("no points in the results store {}: pass --points FILE (schema roofline.points/1)",
-                                         access.path()));
 }
 
 std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
@@ -188,14 +115,14 @@ int run_plot(const PlotArgs& args) {
     const std::string output = args.output.empty() ? default_output(format) : args.output;
     if (output != "-") check_file_writable(output);
 
-    std::vector<Source> machine_sources;
+    std::vector<StoredSource> machine_sources;
     for (const auto& text : args.machines.empty() ? std::vector<std::string>{kStored} : args.machines)
-        machine_sources.push_back(parse_source(text, "--machine"));
-    std::vector<Source> point_sources;
-    for (const auto& text : args.points) point_sources.push_back(parse_source(text, "--points"));
+        machine_sources.push_back(parse_stored_source(text, "--machine"));
+    std::vector<StoredSource> point_sources;
+    for (const auto& text : args.points) point_sources.push_back(parse_stored_source(text, "--points"));
     // With the machine from the store, the latest stored points come along (if any).
     const bool implicit_points = args.points.empty() && args.machines.empty();
-    if (implicit_points) point_sources.push_back(parse_source(kStored, "--points"));
+    if (implicit_points) point_sources.push_back(parse_stored_source(kStored, "--points"));
 
     StoreAccess access(args.db);
     ChartInput input;
@@ -207,7 +134,7 @@ int run_plot(const PlotArgs& args) {
 
     std::vector<std::string> sources;
     for (const auto& source : machine_sources) {
-        auto loaded = load_machine(source, args, access);
+        auto loaded = load_plot_machine(source, args, access);
         input.machines.push_back(std::move(loaded.roofline));
         sources.push_back(std::move(loaded.source));
     }
@@ -219,7 +146,7 @@ int run_plot(const PlotArgs& args) {
             input.machines[i].label += " (" + std::filesystem::path(sources[i]).filename().string() + ")";
 
     for (const auto& source : point_sources) {
-        auto loaded = load_points(source, access, !implicit_points);
+        auto loaded = load_points(source, access, "pass --points FILE (schema roofline.points/1)", !implicit_points);
         input.points.insert(input.points.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
     }
     // A GFLOP/s roofline cannot place exchanges or bit ops.

@@ -1,6 +1,7 @@
 // `roofline report`: place points on a machine's roofline and explain, per
 // point, what binds it and what to try next (text, Markdown, CSV or JSON).
 #include "cli/commands.hpp"
+#include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
@@ -25,8 +26,6 @@
 namespace roofline::cli {
 namespace {
 
-constexpr const char* kStored = "stored";
-
 struct ReportArgs {
     std::string machine = kStored;
     std::vector<std::string> points;  // empty: the latest stored set
@@ -37,86 +36,6 @@ struct ReportArgs {
     std::string output;
     std::string db;
 };
-
-// "stored" (the latest) or "stored:N" (row N) selects the results store; anything else is a file.
-struct SourceChoice {
-    bool stored = false;
-    std::optional<std::int64_t> id;
-    std::string path;
-};
-
-SourceChoice parse_source(const std::string& text, const char* option) {
-    if (text == kStored) return {true, std::nullopt, {}};
-    const std::string prefix = std::string(kStored) + ":";
-    if (text.rfind(prefix, 0) == 0) {
-        const auto number = text.substr(prefix.size());
-        try {
-            std::size_t used = 0;
-            const long long id = std::stoll(number, &used);
-            if (used == number.size() && id > 0) return {true, id, {}};
-        } catch (const std::exception&) {
-        }
-        throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '{}')", option, text));
-    }
-    if (text.empty()) throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '')", option));
-    return {false, std::nullopt, text};
-}
-
-// Opens the results store on first use. A missing database file is reported
-// as "nothing stored" rather than created: report only reads.
-class StoreAccess {
-public:
-    explicit StoreAccess(std::string db) : explicit_path_(std::move(db)) {}
-
-    const std::string& path() {
-        if (path_.empty()) path_ = explicit_path_.empty() ? ResultsStore::default_path() : explicit_path_;
-        return path_;
-    }
-    ResultsStore* store() {
-        if (!store_ && std::filesystem::exists(path())) store_ = std::make_unique<ResultsStore>(path());
-        return store_.get();
-    }
-
-private:
-    std::string explicit_path_;
-    std::string path_;
-    std::unique_ptr<ResultsStore> store_;
-};
-
-// A file is a measured model (JSON) or a spec sheet (YAML); the store holds models.
-MachineFile load_machine(const SourceChoice& choice, StoreAccess& access) {
-    if (!choice.stored) return load_machine_file(choice.path);
-    ResultsStore* store = access.store();
-    std::optional<MachineModel> model;
-    if (store) model = choice.id ? store->machine(*choice.id) : store->latest_machine();
-    if (model) {
-        MachineFile file;
-        file.model = *std::move(model);
-        return file;
-    }
-    if (choice.id) {
-        throw std::runtime_error(fmt::format("no machine #{} in the results store {}", *choice.id, access.path()));
-    }
-    throw std::runtime_error(fmt::format(
-        "no machine model in the results store {}: run 'roofline bench' to measure this machine, "
-        "or pass --machine FILE (a model written by 'roofline bench -o')",
-        access.path()));
-}
-
-std::vector<Point> load_points(const SourceChoice& choice, StoreAccess& access) {
-    if (!choice.stored) return read_points_file(choice.path);
-    ResultsStore* store = access.store();
-    std::optional<std::vector<Point>> points;
-    if (store) points = choice.id ? store->points(*choice.id) : store->latest_points();
-    if (points) return *std::move(points);
-    if (choice.id) {
-        throw std::runtime_error(fmt::format("no point set #{} in the results store {}", *choice.id, access.path()));
-    }
-    throw std::runtime_error(fmt::format(
-        "no points in the results store {}: run 'roofline measure -- ./your_app' (or 'roofline kernels') "
-        "to measure some, or pass --points FILE (schema roofline.points/1)",
-        access.path()));
-}
 
 // Without --threads: the points' own thread count when they agree on one and
 // the machine has roofs for it (a 1-thread run belongs under the 1-thread
@@ -146,17 +65,21 @@ int run_report(const ReportArgs& args) {
         throw UsageError(fmt::format("--threads must be at least 1 (got {})", *args.threads));
     const auto format = parse_report_format(args.format);
     const View view = args.view == "orm" ? View::orm : View::carm;
-    const auto machine_choice = parse_source(args.machine, "--machine");
-    std::vector<SourceChoice> point_choices;
+    const auto machine_choice = parse_stored_source(args.machine, "--machine");
+    std::vector<StoredSource> point_choices;
     for (const auto& text : args.points.empty() ? std::vector<std::string>{kStored} : args.points)
-        point_choices.push_back(parse_source(text, "--points"));
+        point_choices.push_back(parse_stored_source(text, "--points"));
     if (!args.output.empty()) check_writable(args.output);
 
     StoreAccess access(args.db);
-    const MachineFile machine = load_machine(machine_choice, access);
+    const MachineFile machine = load_machine(
+        machine_choice, access,
+        "run 'roofline bench' to measure this machine, or pass --machine FILE (a model written by 'roofline bench -o')");
     std::vector<Point> points;
     for (const auto& choice : point_choices) {
-        auto loaded = load_points(choice, access);
+        auto loaded = load_points(choice, access,
+                                  "run 'roofline measure -- ./your_app' (or 'roofline kernels') to measure some, "
+                                  "or pass --points FILE (schema roofline.points/1)");
         points.insert(points.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
     }
 

@@ -1,8 +1,7 @@
 // A read-only view of one JSON node that knows its JSON-pointer path and the
 // file it came from, so every schema error says exactly where it happened:
 // "points.json: /points/3/bytes/L1: expected a number, found string".
-// Shared by the readers of versioned JSON (points; machine_json has its own copy
-// and can move onto this one).
+// Shared by the readers of versioned JSON (machine models, points).
 #pragma once
 
 #include "io/machine_json.hpp"  // SchemaError
@@ -59,6 +58,19 @@ public:
         return child(key);
     }
 
+    // The document's "schema" must be exactly `schema`; `kind` names what such a file is
+    // ("roofline machine model") so a wrong file says what was expected. Returns it.
+    std::string require_schema(std::string_view schema, std::string_view kind) const {
+        require_object();
+        const auto node = required("schema", fmt::format("\"{}\"", schema));
+        auto found = node.as_string();
+        if (found != schema) {
+            node.fail(fmt::format("expected \"{}\", found \"{}\" (not a {}, or written by an incompatible version)",
+                                  schema, found, kind));
+        }
+        return found;
+    }
+
     std::string as_string() const {
         if (!value_.is_string()) expected("a string");
         return value_.get<std::string>();
@@ -67,6 +79,12 @@ public:
         auto text = as_string();
         if (text.empty()) fail("expected a non-empty string, found \"\"");
         return text;
+    }
+    // Lenient: null reads as NaN, the writer's stand-in for a figure it could not measure.
+    double as_double() const {
+        if (value_.is_null()) return std::numeric_limits<double>::quiet_NaN();
+        if (!value_.is_number()) expected("a number");
+        return value_.get<double>();
     }
     // Strict: null is not a number here (measured work has no "unknown").
     double as_finite() const {
@@ -94,7 +112,7 @@ public:
             return static_cast<std::int64_t>(v);
         }
         if (value_.is_number_integer()) return value_.get<std::int64_t>();
-        // Hand-written files sometimes say 4.0; accept whole numbers.
+        // Hand-written files sometimes say 4.0 or 32768.0; accept whole numbers.
         if (value_.is_number_float()) {
             const double v = value_.get<double>();
             if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15) {
@@ -102,6 +120,23 @@ public:
             }
         }
         expected("an integer");
+    }
+    int as_int() const {
+        const auto v = as_int64();
+        if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+            expected("an integer in range");
+        }
+        return static_cast<int>(v);
+    }
+    std::uint64_t as_uint64() const {
+        if (value_.is_number_unsigned()) return value_.get<std::uint64_t>();
+        const auto v = as_int64();
+        if (v < 0) fail(fmt::format("expected a non-negative integer, found {}", v));
+        return static_cast<std::uint64_t>(v);
+    }
+    bool as_bool() const {
+        if (!value_.is_boolean()) expected("a boolean");
+        return value_.get<bool>();
     }
     int as_positive_int() const {
         const auto v = as_int64();
@@ -133,5 +168,10 @@ private:
     std::string path_;
     const std::string& source_;
 };
+
+// Reads and parses a whole JSON file. Throws std::runtime_error when the file
+// cannot be read, SchemaError "PATH: not valid JSON: parse error at line L, column C: ..."
+// when it is not JSON.
+nlohmann::json read_json_file(const std::string& path);
 
 } // namespace roofline

@@ -1,5 +1,6 @@
 #include "io/machine_json.hpp"
 
+#include "io/json_node.hpp"
 #include "io/text_file.hpp"
 
 #include <fmt/format.h>
@@ -134,134 +135,23 @@ json array_of(const std::vector<T>& items, Convert convert) {
 
 // ---------------------------------------------------------------- reading
 
-std::string describe(const json& j) {
-    if (j.is_number_integer()) return "integer";
-    if (j.is_number_float()) return "number";
-    return j.type_name(); // "string", "object", "array", "boolean", "null"
-}
-
-// A view of one JSON node that knows its JSON-pointer path, so every error
-// says where it happened: "file: /compute/3/gflops: expected a number, found string".
-class Node {
-public:
-    Node(const json& value, std::string path, const std::string& source)
-        : value_(value), path_(std::move(path)), source_(source) {}
-
-    [[noreturn]] void fail(const std::string& what) const {
-        throw SchemaError(fmt::format("{}: {}: {}", source_, path_.empty() ? "/" : path_, what));
-    }
-    [[noreturn]] void expected(std::string_view kind) const {
-        fail(fmt::format("expected {}, found {}", kind, describe(value_)));
-    }
-
-    const json& value() const { return value_; }
-
-    Node child(const std::string& key) const {
-        return Node(value_.at(key), path_ + "/" + escape_pointer(key), source_);
-    }
-    Node element(std::size_t index) const {
-        return Node(value_.at(index), fmt::format("{}/{}", path_, index), source_);
-    }
-
-    const Node& require_object() const {
-        if (!value_.is_object()) expected("an object");
-        return *this;
-    }
-    const Node& require_array() const {
-        if (!value_.is_array()) expected("an array");
-        return *this;
-    }
-    std::size_t size() const { return value_.size(); }
-
-    // Optional members keep the default when absent; present members must have the right type.
-    bool has(const std::string& key) const { return value_.contains(key); }
-
-    Node required(const std::string& key, std::string_view kind) const {
-        if (!has(key)) {
-            Node(value_, path_ + "/" + escape_pointer(key), source_)
-                .fail(fmt::format("missing (expected {})", kind));
-        }
-        return child(key);
-    }
-
-    std::string as_string() const {
-        if (!value_.is_string()) expected("a string");
-        return value_.get<std::string>();
-    }
-    double as_double() const {
-        if (value_.is_null()) return std::numeric_limits<double>::quiet_NaN();
-        if (!value_.is_number()) expected("a number");
-        return value_.get<double>();
-    }
-    bool as_bool() const {
-        if (!value_.is_boolean()) expected("a boolean");
-        return value_.get<bool>();
-    }
-    std::int64_t as_int64() const {
-        if (value_.is_number_unsigned()) {
-            const auto v = value_.get<std::uint64_t>();
-            if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-                expected("an integer in range");
-            }
-            return static_cast<std::int64_t>(v);
-        }
-        if (value_.is_number_integer()) return value_.get<std::int64_t>();
-        // Hand-written files sometimes say 32768.0; accept whole numbers.
-        if (value_.is_number_float()) {
-            const double v = value_.get<double>();
-            if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e15) {
-                return static_cast<std::int64_t>(v);
-            }
-        }
-        expected("an integer");
-    }
-    int as_int() const {
-        const auto v = as_int64();
-        if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-            expected("an integer in range");
-        }
-        return static_cast<int>(v);
-    }
-    std::uint64_t as_uint64() const {
-        if (value_.is_number_unsigned()) return value_.get<std::uint64_t>();
-        const auto v = as_int64();
-        if (v < 0) fail(fmt::format("expected a non-negative integer, found {}", v));
-        return static_cast<std::uint64_t>(v);
-    }
-
-private:
-    // RFC 6901: "~" -> "~0", "/" -> "~1".
-    static std::string escape_pointer(const std::string& key) {
-        std::string out;
-        for (char ch : key) {
-            if (ch == '~') out += "~0";
-            else if (ch == '/') out += "~1";
-            else out += ch;
-        }
-        return out;
-    }
-
-    const json& value_;
-    std::string path_;
-    const std::string& source_;
-};
-
-void read_optional(const Node& n, const std::string& key, std::string& out) {
+// Optional members keep the default when absent; present members must have the right type.
+void read_optional(const JsonNode& n, const std::string& key, std::string& out) {
     if (n.has(key)) out = n.child(key).as_string();
 }
-void read_optional(const Node& n, const std::string& key, double& out) {
+void read_optional(const JsonNode& n, const std::string& key, double& out) {
     if (n.has(key)) out = n.child(key).as_double();
 }
-void read_optional(const Node& n, const std::string& key, int& out) {
+void read_optional(const JsonNode& n, const std::string& key, int& out) {
     if (n.has(key)) out = n.child(key).as_int();
 }
-void read_optional(const Node& n, const std::string& key, std::uint64_t& out) {
+void read_optional(const JsonNode& n, const std::string& key, std::uint64_t& out) {
     if (n.has(key)) out = n.child(key).as_uint64();
 }
-void read_optional(const Node& n, const std::string& key, bool& out) {
+void read_optional(const JsonNode& n, const std::string& key, bool& out) {
     if (n.has(key)) out = n.child(key).as_bool();
 }
-void read_optional(const Node& n, const std::string& key, std::vector<std::string>& out) {
+void read_optional(const JsonNode& n, const std::string& key, std::vector<std::string>& out) {
     if (!n.has(key)) return;
     const auto list = n.child(key);
     list.require_array();
@@ -271,7 +161,7 @@ void read_optional(const Node& n, const std::string& key, std::vector<std::strin
 
 // Reads an optional array of objects; each element through `parse`.
 template <typename T, typename Parse>
-void read_array(const Node& n, const std::string& key, std::vector<T>& out, Parse parse) {
+void read_array(const JsonNode& n, const std::string& key, std::vector<T>& out, Parse parse) {
     out.clear();
     if (!n.has(key)) return;
     const auto list = n.child(key);
@@ -283,7 +173,7 @@ void read_array(const Node& n, const std::string& key, std::vector<T>& out, Pars
     }
 }
 
-Stats stats_from(const Node& n) {
+Stats stats_from(const JsonNode& n) {
     n.require_object();
     Stats s;
     read_optional(n, "median", s.median);
@@ -295,7 +185,7 @@ Stats stats_from(const Node& n) {
     return s;
 }
 
-CpuDescription cpu_from(const Node& n) {
+CpuDescription cpu_from(const JsonNode& n) {
     n.require_object();
     CpuDescription c;
     c.model = n.required("model", "a string").as_string();
@@ -310,7 +200,7 @@ CpuDescription cpu_from(const Node& n) {
     return c;
 }
 
-CacheLevel cache_from(const Node& n) {
+CacheLevel cache_from(const JsonNode& n) {
     CacheLevel c;
     c.level = n.required("level", "an integer").as_int();
     c.size_bytes = n.required("size_bytes", "an integer").as_uint64();
@@ -321,7 +211,7 @@ CacheLevel cache_from(const Node& n) {
     return c;
 }
 
-ComputeRoof compute_from(const Node& n) {
+ComputeRoof compute_from(const JsonNode& n) {
     ComputeRoof r;
     read_optional(n, "name", r.name);
     r.precision = n.required("precision", "a string").as_string();
@@ -336,7 +226,7 @@ ComputeRoof compute_from(const Node& n) {
     return r;
 }
 
-MemoryRoof memory_from(const Node& n) {
+MemoryRoof memory_from(const JsonNode& n) {
     MemoryRoof r;
     r.level = n.required("level", "a string").as_string();
     r.pattern = n.required("pattern", "a string").as_string();
@@ -349,7 +239,7 @@ MemoryRoof memory_from(const Node& n) {
     return r;
 }
 
-BandwidthCurve curve_from(const Node& n) {
+BandwidthCurve curve_from(const JsonNode& n) {
     BandwidthCurve c;
     c.pattern = n.required("pattern", "a string").as_string();
     read_optional(n, "isa", c.isa);
@@ -366,7 +256,7 @@ BandwidthCurve curve_from(const Node& n) {
     return c;
 }
 
-ValidationPoint validation_from(const Node& n) {
+ValidationPoint validation_from(const JsonNode& n) {
     ValidationPoint v;
     v.level = n.required("level", "a string").as_string();
     v.intensity = n.required("intensity", "a number").as_double();
@@ -378,7 +268,7 @@ ValidationPoint validation_from(const Node& n) {
     return v;
 }
 
-Environment environment_from(const Node& n) {
+Environment environment_from(const JsonNode& n) {
     n.require_object();
     Environment e;
     read_optional(n, "hostname", e.hostname);
@@ -419,15 +309,8 @@ nlohmann::json machine_to_json(const MachineModel& model) {
 // optional so hand-written spec-sheet files stay short; unknown keys are
 // ignored so newer minor additions do not break older readers.
 MachineModel machine_from_json(const nlohmann::json& j, const std::string& source) {
-    const Node root(j, "", source);
-    root.require_object();
-    const auto schema_node = root.required("schema", fmt::format("\"{}\"", machine_schema));
-    const auto schema = schema_node.as_string();
-    if (schema != machine_schema) {
-        schema_node.fail(fmt::format("expected \"{}\", found \"{}\" (not a roofline machine model, "
-                                     "or written by an incompatible version)",
-                                     machine_schema, schema));
-    }
+    const JsonNode root(j, "", source);
+    const auto schema = root.require_schema(machine_schema, "roofline machine model");
 
     MachineModel model;
     model.schema = schema;
@@ -447,20 +330,7 @@ void write_machine_file(const std::string& path, const MachineModel& model) {
 }
 
 MachineModel read_machine_file(const std::string& path) {
-    const auto text = read_text_file(path);
-    json parsed;
-    try {
-        parsed = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 7: ...";
-        // keep the part a user can act on.
-        std::string_view detail = e.what();
-        if (const auto bracket = detail.find("] "); bracket != std::string_view::npos) {
-            detail.remove_prefix(bracket + 2);
-        }
-        throw SchemaError(fmt::format("{}: not valid JSON: {}", path, detail));
-    }
-    return machine_from_json(parsed, path);
+    return machine_from_json(read_json_file(path), path);
 }
 
 void check_writable(const std::string& path) { check_file_writable(path); }

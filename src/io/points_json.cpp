@@ -104,14 +104,7 @@ nlohmann::json points_to_json(const std::vector<Point>& points) {
 
 std::vector<Point> points_from_json(const nlohmann::json& j, const std::string& source) {
     const JsonNode root(j, "", source);
-    root.require_object();
-    const auto schema_node = root.required("schema", fmt::format("\"{}\"", points_schema));
-    const auto schema = schema_node.as_string();
-    if (schema != points_schema) {
-        schema_node.fail(fmt::format("expected \"{}\", found \"{}\" (not a roofline points file, "
-                                     "or written by an incompatible version)",
-                                     points_schema, schema));
-    }
+    root.require_schema(points_schema, "roofline points file");
     const auto list = root.required("points", "an array");
     list.require_array();
     std::vector<Point> points;
@@ -128,19 +121,7 @@ void write_points_file(const std::string& path, const std::vector<Point>& points
 }
 
 std::vector<Point> read_points_file(const std::string& path) {
-    const auto text = read_text_file(path);
-    json parsed;
-    try {
-        parsed = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // Keep "parse error at line 3, column 7: ..." without the library's tag.
-        std::string_view detail = e.what();
-        if (const auto bracket = detail.find("] "); bracket != std::string_view::npos) {
-            detail.remove_prefix(bracket + 2);
-        }
-        throw SchemaError(fmt::format("{}: not valid JSON: {}", path, detail));
-    }
-    return points_from_json(parsed, path);
+    return points_from_json(read_json_file(path), path);
 }
 
 } // namespace roofline

@@ -1,0 +1,60 @@
+// Where a command's machine or points come from: a file, or the results store
+// ("stored" for the latest row, "stored:ID" for row ID). Shared by plot and
+// report (and model for the store), so the option syntax, the lazy store
+// access and the "nothing stored" errors are the same everywhere.
+#pragma once
+
+#include "core/roofline.hpp"
+#include "io/machine_spec_yaml.hpp"
+#include "io/results_store.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofline::cli {
+
+inline constexpr const char* kStored = "stored";
+
+struct StoredSource {
+    bool stored = false;
+    std::optional<std::int64_t> id;  // stored only: the row, else the latest
+    std::string path;                // a file only
+    // "stored machine #3", "the latest stored machine", or the file.
+    std::string display() const;
+};
+
+// Throws UsageError "--machine expects a file, 'stored' or 'stored:ID' (got '...')".
+StoredSource parse_stored_source(const std::string& text, const char* option);
+
+// Opens the results store on first use. A missing database file is reported
+// as "nothing stored" rather than created: these commands only read.
+class StoreAccess {
+public:
+    explicit StoreAccess(std::string db) : explicit_path_(std::move(db)) {}
+
+    // The given --db, else ResultsStore::default_path().
+    const std::string& path();
+    // Null when the database file does not exist.
+    ResultsStore* store();
+
+private:
+    std::string explicit_path_;
+    std::string path_;
+    std::unique_ptr<ResultsStore> store_;
+};
+
+// A file is a measured model (JSON) or a spec sheet (YAML); the store holds models.
+// Nothing stored throws "no machine #N in the results store P", or for the latest
+// "no machine model in the results store P: <missing_hint>".
+MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint);
+
+// Points from a file or the store. Nothing stored: {} when not `required`, else
+// throws "no point set #N in the results store P" or "no points in the results store P: <missing_hint>".
+std::vector<Point> load_points(const StoredSource& source, StoreAccess& access, std::string_view missing_hint,
+                               bool required = true);
+
+} // namespace roofline::cli
