@@ -18,5 +18,6 @@ void add_bench_command(CLI::App& app, int& exit_code);
 void add_model_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
 void add_plot_command(CLI::App& app, int& exit_code);
+void add_measure_command(CLI::App& app, int& exit_code);
 
 } // namespace roofline::cli

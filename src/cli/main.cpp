@@ -7,7 +7,7 @@
 
 int main(int argc, char** argv) {
     CLI::App app{"roofline: how fast can code run on this machine, and what holds it back?\n"
-                 "Characterize the machine (topology, bench), put work on its roofline (model),\n"
+                 "Characterize the machine (topology, bench), put work on its roofline (measure, model),\n"
                  "and explain it (plot, report).",
                  "roofline"};
     app.set_version_flag("--version", fmt::format("roofline {}", ROOFLINE_VERSION));
@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
                "  roofline topology              caches, cores, ISA and measured clock\n"
                "  roofline bench --quick         the roofs a chart needs (about 30 s)\n"
                "  roofline bench --full          every ceiling and sweep\n"
+               "  roofline measure -- ./my_app   put an application (and its marked regions) on the chart\n"
                "  roofline model examples/kernels/stream_triad.yaml   predict a loop on this machine\n"
                "  roofline model --peak 85.8 --bw 29 --intensity 0.05\n"
                "  roofline plot --points pts.json -o chart.html      interactive chart\n"
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
     roofline::cli::add_model_command(app, exit_code);
     roofline::cli::add_report_command(app, exit_code);
     roofline::cli::add_plot_command(app, exit_code);
+    roofline::cli::add_measure_command(app, exit_code);
 
     try {
         app.parse(argc, argv);
@@ -48,7 +50,7 @@ int main(int argc, char** argv) {
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {
-        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, model, plot, report)\n", app.help());
+        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, model, plot, report)\n", app.help());
         return roofline::cli::kExitUsage;
     }
     return exit_code;

@@ -1,0 +1,252 @@
+// `roofline measure [options] -- COMMAND ARGS...`: run a command, count its
+// work per region with an engine (perf, instrument, time), time it natively,
+// merge both into points, store them and place them on the machine's roofline.
+#include "cli/commands.hpp"
+#include "cli/stored_source.hpp"
+#include "cli/usage_error.hpp"
+#include "core/roofline.hpp"
+#include "io/machine_json.hpp"
+#include "io/machine_spec_yaml.hpp"
+#include "io/points_json.hpp"
+#include "io/results_store.hpp"
+#include "measure/child_process.hpp"
+#include "measure/engine.hpp"
+#include "measure/merge.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+namespace {
+
+struct MeasureArgs {
+    std::vector<std::string> command;
+    std::string output;
+    std::string engine = "auto";
+    bool functions = false;
+    std::vector<std::string> region_functions;
+    std::string machine;  // empty: the latest stored machine if there is one
+    std::string db;
+    bool no_store = false;
+    bool quiet = false;
+};
+
+std::string self_executable() {
+    std::error_code ec;
+    const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string{} : p.string();
+}
+
+std::string join(const std::vector<std::string>& words) {
+    std::string out;
+    for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+std::string fmt_num(double v, int precision = 3) {
+    if (!std::isfinite(v)) return "-";
+    return fmt::format("{:.{}g}", v, precision);
+}
+
+std::string clip(const std::string& name, std::size_t width) {
+    return name.size() <= width ? name : name.substr(0, width - 3) + "...";
+}
+
+// The machine to compare with: --machine, else the latest stored one if any.
+std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess& access) {
+    if (!args.machine.empty())
+        return load_machine(parse_stored_source(args.machine, "--machine"), access,
+                            "run 'roofline bench' to measure this machine");
+    try {
+        return load_machine(parse_stored_source(kStored, "--machine"), access, "");
+    } catch (const std::exception&) {
+        return std::nullopt;  // nothing stored: the summary has no roofline columns
+    }
+}
+
+std::optional<Analysis> place(const MachineFile& machine, const Point& p) {
+    if (p.work <= 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
+    for (int threads : {p.threads, 0}) {
+        try {
+            RooflineSelection selection;
+            selection.threads = threads;
+            // A point with only single-precision FLOPs belongs under the SP roofline.
+            const bool sp_only = p.details.count("flops_f32_add") == 0 && p.details.count("flops_f32") &&
+                                 !p.details.count("flops_f64");
+            selection.precision = sp_only ? "sp" : "dp";
+            return analyze(roofline_from_machine_file(machine, selection), p, View::carm);
+        } catch (const std::invalid_argument&) {
+        }
+    }
+    return std::nullopt;
+}
+
+void print_summary(const std::vector<Point>& points, const std::optional<MachineFile>& machine) {
+    fmt::print("{:<24} {:>10} {:>7} {:>12} {:>10} {:>14} {:>10}", "region", "seconds", "threads", "GFLOP",
+               "GFLOP/s", "FLOP/byte", "bytes at");
+    if (machine) fmt::print(" {:<22} {:>8}", "binding roof", "% attain");
+    fmt::print("\n");
+    for (const auto& p : points) {
+        std::string level = "-";
+        double intensity_value = NAN;
+        for (const char* l : {"L1", "L2", "L3", "DRAM"}) {
+            if (auto i = intensity(p, l)) {
+                level = l;
+                intensity_value = *i;
+                break;
+            }
+        }
+        fmt::print("{:<24} {:>10.4f} {:>7} {:>12} {:>10} {:>14} {:>10}", clip(p.name, 24), p.seconds, p.threads,
+                   fmt_num(p.work / 1e9), fmt_num(performance(p)), fmt_num(intensity_value), level);
+        if (machine) {
+            if (const auto a = place(*machine, p))
+                fmt::print(" {:<22} {:>7.1f}%", a->binding_roof, 100 * a->efficiency);
+            else
+                fmt::print(" {:<22} {:>8}", "-", "-");
+        }
+        fmt::print("\n");
+    }
+}
+
+void print_functions(const std::vector<measure::RegionCounts>& functions) {
+    auto sorted = functions;
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+        const double fa = a.total_flops(), fb = b.total_flops();
+        if (fa != fb) return fa > fb;
+        return a.bytes_loaded + a.bytes_stored > b.bytes_loaded + b.bytes_stored;
+    });
+    if (sorted.size() > 20) sorted.resize(20);
+    fmt::print("\ntop functions by FLOPs, then bytes (exclusive counts; no per-function time without "
+               "--region-function):\n");
+    fmt::print("{:<40} {:>14} {:>14} {:>12}\n", "function", "FLOPs", "L1 bytes", "FLOP/byte");
+    for (const auto& f : sorted) {
+        const double bytes = f.bytes_loaded + f.bytes_stored;
+        fmt::print("{:<40} {:>14} {:>14} {:>12}\n", clip(f.name, 40), fmt_num(f.total_flops(), 6), fmt_num(bytes, 6),
+                   bytes > 0 ? fmt_num(f.total_flops() / bytes) : "-");
+    }
+}
+
+// Functions measured as regions have counts but no native time (no markers to time them).
+void print_function_regions(const std::vector<measure::RegionCounts>& counts) {
+    fmt::print("\nfunctions measured as regions (counts from the instrument engine; no native time, so not "
+               "placed on the roofline):\n");
+    fmt::print("{:<40} {:>10} {:>14} {:>14} {:>12}\n", "region", "calls", "FLOPs", "L1 bytes", "FLOP/byte");
+    for (const auto& c : counts) {
+        if (c.name.rfind("<function ", 0) != 0) continue;
+        const double bytes = c.bytes_loaded + c.bytes_stored;
+        fmt::print("{:<40} {:>10} {:>14} {:>14} {:>12}\n", clip(c.name, 40), c.calls, fmt_num(c.total_flops(), 6),
+                   fmt_num(bytes, 6), bytes > 0 ? fmt_num(c.total_flops() / bytes) : "-");
+    }
+}
+
+int run_measure(const MeasureArgs& args) {
+    if (args.command.empty())
+        throw UsageError("no command to measure: put it after '--', e.g. roofline measure -- ./my_app");
+    measure::MeasureRequest request;
+    try {
+        request.engine = measure::parse_engine(args.engine);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    if ((args.functions || !args.region_functions.empty()) && request.engine != measure::EngineKind::instrument &&
+        request.engine != measure::EngineKind::automatic)
+        throw UsageError("--functions and --region-function need the instrument engine (--engine instrument)");
+    const bool per_function = args.functions || !args.region_functions.empty();
+    if (per_function) request.engine = measure::EngineKind::instrument;
+    if (!args.output.empty()) check_writable(args.output);
+    request.argv = args.command;
+    request.functions = args.functions;
+    request.region_functions = args.region_functions;
+    request.self_exe = self_executable();
+
+    measure::MeasureResult result;
+    try {
+        result = measure::run_measurement(request);
+    } catch (const measure::CommandNotFound& e) {
+        fmt::print(stderr, "roofline: error: {}\n", e.what());
+        return 127;
+    }
+
+    auto note = [&](const std::string& text) {
+        if (!args.quiet) fmt::print(stderr, "roofline: {}\n", text);
+    };
+    note(fmt::format("engine: {} ({})", measure::engine_name(result.engine),
+                     per_function && args.engine == "auto" ? "--functions / --region-function need it"
+                                                           : result.engine_reason));
+    note(fmt::format("timing comes from a native run (instrumentation distorts time); counts from the {} engine; "
+                     "merged per region by name",
+                     measure::engine_name(result.engine)));
+    for (const auto& n : result.notes) note(n);
+    for (const auto& w : result.warnings) fmt::print(stderr, "roofline: warning: {}\n", w);
+    if (!result.status.exited)
+        fmt::print(stderr, "roofline: the command was {}; what was measured up to then follows\n",
+                   result.status.describe());
+
+    std::vector<std::string> skipped;
+    const auto points = measure::merge_points(result, &skipped);
+    for (const auto& s : skipped) note("not placed: " + s);
+
+    StoreAccess access(args.db);
+    const auto machine = load_machine_for(args, access);
+    if (!args.quiet) {
+        print_summary(points, machine);
+        if (!machine) note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
+        if (!args.region_functions.empty()) print_function_regions(result.counts);
+        if (args.functions) print_functions(result.functions);
+    }
+    if (!args.output.empty() && !points.empty()) {
+        write_points_file(args.output, points);
+        note(fmt::format("points written to {}", args.output));
+    }
+    if (!args.no_store && !points.empty()) {
+        const bool default_db = args.db.empty();
+        ResultsStore store(default_db ? ResultsStore::default_path() : args.db, default_db);
+        const auto id = store.save_points(join(args.command), points);
+        note(fmt::format("stored as point set #{} in {}", id, store.path()));
+    }
+    return result.status.pass_through_code();
+}
+
+} // namespace
+
+void add_measure_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<MeasureArgs>();
+    auto* cmd = app.add_subcommand("measure", "Run a command and place its regions on the roofline");
+    cmd->description(
+        "Runs COMMAND, collects per region (marker library) and for the whole program the time, FLOPs by\n"
+        "precision / kind / vector width and bytes, writes points (schema roofline.points/1) and prints\n"
+        "intensity, performance and, with a machine model, each point's binding roof and % of attainable.\n"
+        "Timing always comes from a native run; counts from the engine; both are merged per region.\n"
+        "The command's exit status is passed through (128 + N when killed by signal N; 127 when not found).");
+    cmd->add_option("-o,--output", args->output, "Write the points to FILE (schema roofline.points/1)");
+    cmd->add_option("--engine", args->engine,
+                    "auto: perf when hardware counters are available, else instrument (Valgrind tool), else time; "
+                    "perf: hardware counters; instrument: Valgrind tool; time: timing only")
+        ->check(CLI::IsMember({"auto", "instrument", "perf", "time"}))
+        ->capture_default_str();
+    cmd->add_flag("--functions", args->functions,
+                  "List the top functions by FLOPs and bytes (instrument engine, no markers needed)");
+    cmd->add_option("--region-function", args->region_functions,
+                    "Measure every call of function NAME as a region (repeatable; no recompiling)");
+    cmd->add_option("--machine", args->machine,
+                    "Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "
+                    "one, if any)");
+    cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+    cmd->add_flag("--no-store", args->no_store, "Do not save the points in the results store");
+    cmd->add_flag("--quiet", args->quiet, "Print only warnings and errors");
+    cmd->add_option("command", args->command, "The command to measure and its arguments, after '--'");
+    cmd->footer("Examples:\n"
+                "  roofline measure -- ./my_app input.dat\n"
+                "  roofline measure --engine instrument --functions -- ./my_app\n"
+                "  roofline measure --region-function daxpy -o pts.json -- ./my_app");
+    cmd->callback([args, &exit_code] { exit_code = run_measure(*args); });
+}
+
+} // namespace roofline::cli

@@ -1,0 +1,578 @@
+// libroofline_marker: the region marker library linked into measured programs.
+// Contract with `roofline measure` and the Valgrind tool: src/measure/PROTOCOL.md.
+//
+// Design: a global mode word is read with one relaxed load on every call; when it
+// says "off" the call returns. Otherwise each thread owns a ThreadState (region
+// stack, per-region totals, perf fds), reached through a thread_local pointer and
+// never freed, so results of threads that already exited are still there at exit.
+// A per-thread spin lock is only ever contended by finalize.
+#include "roofline/roofline.h"
+
+#ifdef ROOFLINE_HAVE_VALGRIND
+#include "roofline/roofline_vg_requests.h"
+#endif
+
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+enum : int { kUninit = -1, kOff = 0, kTiming = 1, kValgrind = 2 };
+
+std::atomic<int> g_mode{kUninit};
+
+class SpinLock {
+public:
+    void lock() noexcept {
+        while (flag_.exchange(true, std::memory_order_acquire)) {
+            while (flag_.load(std::memory_order_relaxed)) {
+#if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+#endif
+            }
+        }
+    }
+    void unlock() noexcept { flag_.store(false, std::memory_order_release); }
+
+private:
+    std::atomic<bool> flag_{false};
+};
+
+struct EventSpec {
+    std::string name;
+    uint32_t type = 0;
+    uint64_t config = 0;
+    uint64_t config1 = 0;
+};
+
+struct Sample {
+    uint64_t value = 0, enabled = 0, running = 0;
+};
+
+struct ThreadRegion {
+    std::string_view name;  // points into Global::names (stable)
+    uint64_t calls = 0;
+    uint64_t ns = 0;       // inclusive: only the outermost instance of a recursion counts
+    int depth = 0;         // open instances of this region on the thread
+    uint64_t unclosed = 0; // instances closed by finalize
+    std::vector<double> counters;
+};
+
+struct Frame {
+    int id;
+    uint64_t t0;
+};
+
+struct ThreadState {
+    SpinLock lock;
+    std::unordered_map<std::string_view, int> ids;  // owner thread only
+    std::vector<ThreadRegion> regions;               // indexed by global region id
+    std::vector<Frame> stack;
+    std::vector<Sample> frame_samples;               // stack.size() * events
+    std::vector<int> fds;                            // per event, -1 when not open
+};
+
+struct Global {
+    std::mutex mu;
+    std::string out_path;
+    std::vector<EventSpec> events;
+    std::deque<std::string> names;  // deque: stable element addresses
+    std::unordered_map<std::string_view, int> ids;
+    std::vector<ThreadState*> threads;
+    std::vector<std::pair<std::string, uint64_t>> errors;
+    bool written = false;
+};
+
+// Allocated once and never destroyed: the atexit writer may run after static
+// destructors of other objects, and threads may still be running.
+Global* g = nullptr;
+thread_local ThreadState* t_state = nullptr;
+
+uint64_t now_ns() noexcept {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+void add_error(const std::string& message, bool once = false) {
+    std::lock_guard<std::mutex> lk(g->mu);
+    for (auto& e : g->errors) {
+        if (e.first == message) {
+            if (!once) ++e.second;
+            return;
+        }
+    }
+    g->errors.emplace_back(message, 1);
+}
+
+// "<name>=<type>:<config>[:<config1>],..." ; numbers in C syntax (decimal or 0x..).
+void parse_events(const char* text) {
+    std::string_view rest(text);
+    while (!rest.empty()) {
+        size_t comma = rest.find(',');
+        std::string item(rest.substr(0, comma));
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        if (item.empty()) continue;
+        size_t eq = item.find('=');
+        EventSpec spec;
+        bool ok = eq != std::string::npos && eq > 0;
+        if (ok) {
+            spec.name = item.substr(0, eq);
+            const char* p = item.c_str() + eq + 1;
+            char* endp = nullptr;
+            errno = 0;
+            unsigned long long v = std::strtoull(p, &endp, 0);
+            ok = endp != p && *endp == ':' && errno == 0 && v <= 0xffffffffull;
+            spec.type = uint32_t(v);
+            if (ok) {
+                p = endp + 1;
+                spec.config = std::strtoull(p, &endp, 0);
+                ok = endp != p && (*endp == '\0' || *endp == ':');
+                if (ok && *endp == ':') {
+                    p = endp + 1;
+                    spec.config1 = std::strtoull(p, &endp, 0);
+                    ok = endp != p && *endp == '\0';
+                }
+            }
+        }
+        if (ok)
+            g->events.push_back(std::move(spec));
+        else
+            g->errors.emplace_back("ROOFLINE_PERF_EVENTS: cannot parse '" + item +
+                                       "' (expected name=type:config[:config1])",
+                                   1);
+    }
+}
+
+void write_results();
+
+void at_exit_write() { write_results(); }
+
+void init_once() {
+    int mode = kOff;
+    const char* out = std::getenv("ROOFLINE_MARKER_OUT");
+    if (out && *out) {
+        g = new Global;
+        g->out_path = out;
+        if (const char* ev = std::getenv("ROOFLINE_PERF_EVENTS")) parse_events(ev);
+        std::atexit(at_exit_write);
+        mode |= kTiming;
+    }
+#ifdef ROOFLINE_HAVE_VALGRIND
+    if (RUNNING_ON_VALGRIND) mode |= kValgrind;
+#endif
+    g_mode.store(mode, std::memory_order_release);
+}
+
+std::once_flag g_init_flag;
+
+int ensure_init() {
+    int m = g_mode.load(std::memory_order_acquire);
+    if (m == kUninit) {
+        std::call_once(g_init_flag, init_once);
+        m = g_mode.load(std::memory_order_acquire);
+    }
+    return m;
+}
+
+bool read_sample(int fd, Sample& s) noexcept {
+    uint64_t buf[3];
+    if (fd < 0 || ::read(fd, buf, sizeof buf) != ssize_t(sizeof buf)) return false;
+    s.value = buf[0];
+    s.enabled = buf[1];
+    s.running = buf[2];
+    return true;
+}
+
+ThreadState* thread_state() {
+    if (t_state) return t_state;
+    auto* ts = new ThreadState;
+    size_t nev = g->events.size();
+    ts->fds.assign(nev, -1);
+    for (size_t i = 0; i < nev; ++i) {
+        const EventSpec& ev = g->events[i];
+        perf_event_attr attr;
+        std::memset(&attr, 0, sizeof attr);
+        attr.size = sizeof attr;
+        attr.type = ev.type;
+        attr.config = ev.config;
+        attr.config1 = ev.config1;
+        attr.disabled = 0;
+        attr.exclude_kernel = 1;
+        attr.exclude_hv = 1;
+        attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+        long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0) {
+            char msg[256];
+            std::snprintf(msg, sizeof msg, "perf event %s (%u:%llu) could not be opened: %s",
+                          ev.name.c_str(), ev.type, (unsigned long long)ev.config,
+                          std::strerror(errno));
+            add_error(msg, true);
+        } else {
+            ts->fds[i] = int(fd);
+        }
+    }
+    {
+        std::lock_guard<std::mutex> lk(g->mu);
+        g->threads.push_back(ts);
+    }
+    t_state = ts;
+    return ts;
+}
+
+int region_id(ThreadState* ts, const char* name, std::string_view& stable) {
+    std::string_view key(name);
+    auto it = ts->ids.find(key);
+    if (it != ts->ids.end()) {
+        stable = it->first;
+        return it->second;
+    }
+    int id;
+    {
+        std::lock_guard<std::mutex> lk(g->mu);
+        auto git = g->ids.find(key);
+        if (git != g->ids.end()) {
+            id = git->second;
+            stable = git->first;
+        } else {
+            id = int(g->names.size());
+            g->names.emplace_back(key);
+            stable = g->names.back();
+            g->ids.emplace(stable, id);
+        }
+    }
+    ts->ids.emplace(stable, id);
+    return id;
+}
+
+// Adds a frame's time and counter deltas to its region (outermost instance only).
+void close_frame(ThreadState* ts, size_t level, uint64_t t1, const Sample* end_samples,
+                 bool forced) {
+    const Frame& f = ts->stack[level];
+    ThreadRegion& r = ts->regions[size_t(f.id)];
+    if (forced) ++r.unclosed;
+    if (--r.depth > 0) return;
+    r.ns += t1 - f.t0;
+    size_t nev = ts->fds.size();
+    if (nev == 0) return;
+    if (r.counters.size() != nev) r.counters.assign(nev, 0.0);
+    for (size_t i = 0; i < nev; ++i) {
+        const Sample& a = ts->frame_samples[level * nev + i];
+        const Sample& b = end_samples[i];
+        if (ts->fds[i] < 0) continue;
+        double dv = double(b.value - a.value);
+        uint64_t de = b.enabled - a.enabled, dr = b.running - a.running;
+        r.counters[i] += dr > 0 ? dv * double(de) / double(dr) : dv;
+    }
+}
+
+void read_all(ThreadState* ts, Sample* out) noexcept {
+    for (size_t i = 0; i < ts->fds.size(); ++i)
+        if (!read_sample(ts->fds[i], out[i])) out[i] = Sample{};
+}
+
+__attribute__((noinline)) void begin_slow(const char* name, int mode) {
+    if (mode == kUninit) mode = ensure_init();
+    if (!name) name = "(null)";
+#ifdef ROOFLINE_HAVE_VALGRIND
+    if (mode & kValgrind)
+        VALGRIND_DO_CLIENT_REQUEST_STMT(ROOFLINE_VG_REGION_BEGIN, name, 0, 0, 0, 0);
+#endif
+    if (!(mode & kTiming)) return;
+    ThreadState* ts = thread_state();
+    std::string_view stable;
+    int id = region_id(ts, name, stable);
+    size_t nev = ts->fds.size();
+    ts->lock.lock();
+    if (ts->regions.size() <= size_t(id)) ts->regions.resize(size_t(id) + 1);
+    ThreadRegion& r = ts->regions[size_t(id)];
+    r.name = stable;
+    ++r.calls;
+    ++r.depth;
+    size_t level = ts->stack.size();
+    ts->stack.push_back(Frame{id, 0});
+    if (nev) {
+        ts->frame_samples.resize((level + 1) * nev);
+        read_all(ts, &ts->frame_samples[level * nev]);
+    }
+    ts->stack.back().t0 = now_ns();
+    ts->lock.unlock();
+}
+
+__attribute__((noinline)) void end_slow(const char* name, int mode) {
+    uint64_t t1 = now_ns();
+    if (mode == kUninit) mode = ensure_init();
+    if (!name) name = "(null)";
+#ifdef ROOFLINE_HAVE_VALGRIND
+    if (mode & kValgrind)
+        VALGRIND_DO_CLIENT_REQUEST_STMT(ROOFLINE_VG_REGION_END, name, 0, 0, 0, 0);
+#endif
+    if (!(mode & kTiming)) return;
+    ThreadState* ts = thread_state();
+    size_t nev = ts->fds.size();
+    Sample stack_samples[8];
+    std::vector<Sample> heap_samples;
+    Sample* samples = stack_samples;
+    if (nev > 8) {
+        heap_samples.resize(nev);
+        samples = heap_samples.data();
+    }
+    if (nev) read_all(ts, samples);
+    std::string error;
+    ts->lock.lock();
+    if (ts->stack.empty()) {
+        error = std::string("end of region '") + name + "' without a matching begin";
+    } else {
+        size_t level = ts->stack.size() - 1;
+        std::string_view open = ts->regions[size_t(ts->stack[level].id)].name;
+        if (open != name) {
+            error = std::string("end of region '") + name + "' while '" + std::string(open) +
+                    "' is the innermost open region (end ignored)";
+        } else {
+            close_frame(ts, level, t1, samples, false);
+            ts->stack.pop_back();
+            if (nev) ts->frame_samples.resize(level * nev);
+        }
+    }
+    ts->lock.unlock();
+    if (!error.empty()) add_error(error);
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+    out += '"';
+    for (char c : s) {
+        unsigned char u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", u);
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+
+void append_double(std::string& out, double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", std::isfinite(v) ? v : 0.0);
+    out += buf;
+}
+
+void write_results() {
+    if (!g) return;
+    std::vector<ThreadState*> threads;
+    {
+        std::lock_guard<std::mutex> lk(g->mu);
+        if (g->written) return;
+        g->written = true;
+        threads = g->threads;
+    }
+    // Stop recording; calls already past the mode check only touch their own state.
+    g_mode.fetch_and(~kTiming, std::memory_order_acq_rel);
+
+    struct Total {
+        std::string_view name;
+        uint64_t calls = 0, unclosed = 0;
+        std::vector<double> thread_seconds;
+        std::vector<double> counters;
+        std::vector<bool> counted;  // event opened on some thread that entered the region
+    };
+    size_t nev = g->events.size();
+    std::vector<std::string> unclosed_errors;
+    std::vector<Total> totals;
+    uint64_t t_end = now_ns();
+    for (size_t ti = 0; ti < threads.size(); ++ti) {
+        ThreadState* ts = threads[ti];
+        ts->lock.lock();
+        if (!ts->stack.empty()) {
+            // Other threads' perf fds can be read from here: they count their thread.
+            std::vector<Sample> samples(ts->fds.size());
+            read_all(ts, samples.data());
+            for (size_t level = ts->stack.size(); level-- > 0;) {
+                unclosed_errors.push_back("region '" +
+                                          std::string(ts->regions[size_t(ts->stack[level].id)].name) +
+                                          "' still open at finalize on thread " +
+                                          std::to_string(ti) + " (closed then)");
+                close_frame(ts, level, t_end, samples.data(), true);
+            }
+            ts->stack.clear();
+            ts->frame_samples.clear();
+        }
+        if (totals.size() < ts->regions.size()) totals.resize(ts->regions.size());
+        for (size_t id = 0; id < ts->regions.size(); ++id) {
+            const ThreadRegion& r = ts->regions[id];
+            if (r.calls == 0) continue;
+            Total& t = totals[id];
+            t.name = r.name;
+            t.calls += r.calls;
+            t.unclosed += r.unclosed;
+            t.thread_seconds.push_back(double(r.ns) * 1e-9);
+            if (nev) {
+                if (t.counters.empty()) {
+                    t.counters.assign(nev, 0.0);
+                    t.counted.assign(nev, false);
+                }
+                for (size_t i = 0; i < nev && i < ts->fds.size(); ++i) {
+                    if (ts->fds[i] < 0) continue;
+                    t.counted[i] = true;
+                    if (i < r.counters.size()) t.counters[i] += r.counters[i];
+                }
+            }
+        }
+        ts->lock.unlock();
+    }
+    for (auto& e : unclosed_errors) add_error(e);
+
+    std::string out = "{\"schema\": \"roofline.marker/1\",\n \"regions\": [";
+    bool first = true;
+    for (size_t id = 0; id < totals.size(); ++id) {
+        const Total& t = totals[id];
+        if (t.calls == 0) continue;
+        out += first ? "\n  {" : ",\n  {";
+        first = false;
+        out += "\"name\": ";
+        append_json_string(out, t.name);
+        out += ", \"calls\": " + std::to_string(t.calls);
+        out += ", \"threads\": " + std::to_string(t.thread_seconds.size());
+        double max_s = 0;
+        for (double s : t.thread_seconds) max_s = s > max_s ? s : max_s;
+        out += ", \"seconds\": ";
+        append_double(out, max_s);
+        out += ", \"thread_seconds\": [";
+        for (size_t i = 0; i < t.thread_seconds.size(); ++i) {
+            if (i) out += ", ";
+            append_double(out, t.thread_seconds[i]);
+        }
+        out += "]";
+        if (t.unclosed) out += ", \"unclosed\": " + std::to_string(t.unclosed);
+        if (nev) {
+            // Events that could not be opened are left out (and listed in "errors").
+            out += ", \"counters\": {";
+            bool first_counter = true;
+            for (size_t i = 0; i < nev; ++i) {
+                if (i >= t.counted.size() || !t.counted[i]) continue;
+                if (!first_counter) out += ", ";
+                first_counter = false;
+                append_json_string(out, g->events[i].name);
+                out += ": ";
+                double v = i < t.counters.size() ? t.counters[i] : 0.0;
+                out += std::to_string((unsigned long long)std::llround(v < 0 ? 0 : v));
+            }
+            out += "}";
+        }
+        out += "}";
+    }
+    out += "],\n \"errors\": [";
+    {
+        std::lock_guard<std::mutex> lk(g->mu);
+        for (size_t i = 0; i < g->errors.size(); ++i) {
+            std::string msg = g->errors[i].first;
+            if (g->errors[i].second > 1)
+                msg += " (" + std::to_string(g->errors[i].second) + " times)";
+            out += i ? ",\n  " : "\n  ";
+            append_json_string(out, msg);
+        }
+    }
+    out += "]}\n";
+
+    // Atomic replace: a reader never sees a half-written file.
+    std::string tmp = g->out_path + ".tmp." + std::to_string(::getpid());
+    FILE* f = std::fopen(tmp.c_str(), "w");
+    bool ok = f != nullptr;
+    if (f) {
+        ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
+        ok = (std::fclose(f) == 0) && ok;
+    }
+    if (ok) ok = std::rename(tmp.c_str(), g->out_path.c_str()) == 0;
+    if (!ok) {
+        std::fprintf(stderr, "roofline marker: cannot write %s: %s\n", g->out_path.c_str(),
+                     std::strerror(errno));
+        std::remove(tmp.c_str());
+    }
+}
+
+ThreadRegion* find_thread_region(const char* name) {
+    if (!(ensure_init() & kTiming) || !name) return nullptr;
+    ThreadState* ts = t_state;
+    if (!ts) return nullptr;
+    auto it = ts->ids.find(std::string_view(name));
+    if (it == ts->ids.end() || size_t(it->second) >= ts->regions.size()) return nullptr;
+    return &ts->regions[size_t(it->second)];
+}
+
+}  // namespace
+
+extern "C" {
+
+ROOFLINE_API void roofline_init(void) { ensure_init(); }
+
+ROOFLINE_API void roofline_begin(const char* name) {
+    int mode = g_mode.load(std::memory_order_relaxed);
+    if (__builtin_expect(mode == kOff, 1)) return;
+    begin_slow(name, mode);
+}
+
+ROOFLINE_API void roofline_end(const char* name) {
+    int mode = g_mode.load(std::memory_order_relaxed);
+    if (__builtin_expect(mode == kOff, 1)) return;
+    end_slow(name, mode);
+}
+
+ROOFLINE_API void roofline_finalize(void) {
+    if (ensure_init() & kTiming) write_results();
+}
+
+ROOFLINE_API int roofline_active(void) { return ensure_init() != kOff; }
+
+ROOFLINE_API void roofline_region_get(const char* name, int* nevents, double* events,
+                                      double* seconds, int* calls) {
+    int capacity = nevents ? *nevents : 0;
+    if (nevents) *nevents = 0;
+    if (seconds) *seconds = 0;
+    if (calls) *calls = 0;
+    ThreadRegion* r = find_thread_region(name);
+    if (!r) return;
+    t_state->lock.lock();
+    if (seconds) *seconds = double(r->ns) * 1e-9;
+    if (calls) *calls = int(r->calls);
+    int n = 0;
+    for (; events && n < capacity && size_t(n) < r->counters.size(); ++n)
+        events[n] = r->counters[size_t(n)];
+    if (nevents) *nevents = n;
+    t_state->lock.unlock();
+}
+
+ROOFLINE_API void roofline_region_reset(const char* name) {
+    ThreadRegion* r = find_thread_region(name);
+    if (!r) return;
+    t_state->lock.lock();
+    if (r->depth == 0) {
+        r->calls = 0;
+        r->ns = 0;
+        r->unclosed = 0;
+        for (double& c : r->counters) c = 0;
+    }
+    t_state->lock.unlock();
+}
+
+}  // extern "C"

@@ -1,0 +1,70 @@
+// Engine selection and dispatch.
+#include "measure/child_process.hpp"
+#include "measure/engines_internal.hpp"
+#include "measure/event_file.hpp"
+
+#include <fmt/core.h>
+
+#include <unistd.h>
+
+namespace roofline::measure {
+
+const char* engine_name(EngineKind kind) {
+    switch (kind) {
+    case EngineKind::automatic: return "auto";
+    case EngineKind::instrument: return "instrument";
+    case EngineKind::perf: return "perf";
+    case EngineKind::time: return "time";
+    }
+    return "?";
+}
+
+EngineKind parse_engine(const std::string& text) {
+    for (auto k : {EngineKind::automatic, EngineKind::instrument, EngineKind::perf, EngineKind::time})
+        if (text == engine_name(k)) return k;
+    throw std::invalid_argument(fmt::format("unknown engine '{}' (auto, instrument, perf, time)", text));
+}
+
+MeasureResult run_measurement(const MeasureRequest& request) {
+    if (request.argv.empty()) throw CommandNotFound("no command given: put it after '--', e.g. roofline measure -- ./app");
+    // Checked before anything runs, so a typo does not start valgrind.
+    if (find_executable(request.argv[0]).empty()) {
+        const auto& name = request.argv[0];
+        throw CommandNotFound(name.find('/') != std::string::npos && ::access(name.c_str(), F_OK) == 0
+                                  ? fmt::format("cannot execute {}: permission denied", name)
+                                  : fmt::format("command not found: {}", name));
+    }
+    MeasureResult result;
+    EngineKind engine = request.engine;
+    PerfProbe probe;
+    if (engine == EngineKind::automatic || engine == EngineKind::perf) probe = probe_perf();
+    if (engine == EngineKind::automatic) {
+        std::string vg_why;
+        const bool have_vg = !find_executable("valgrind").empty() && !detail::find_vgtool_dir(request.self_exe, vg_why).empty();
+        if (find_executable("valgrind").empty()) vg_why = "valgrind is not installed";
+        if (probe.hardware) {
+            engine = EngineKind::perf;
+            result.engine_reason = "hardware counters are available";
+        } else if (have_vg) {
+            engine = EngineKind::instrument;
+            result.engine_reason = fmt::format("perf is unavailable: {}", probe.reason);
+        } else {
+            engine = EngineKind::time;
+            result.engine_reason = fmt::format("time only, no FLOPs or bytes: perf is unavailable: {}; the instrument "
+                                               "engine is unavailable: {}",
+                                               probe.reason, vg_why);
+            result.warnings.push_back("no engine can count FLOPs here: points have time only");
+        }
+    } else {
+        result.engine_reason = "requested";
+    }
+    result.engine = engine;
+    switch (engine) {
+    case EngineKind::perf: detail::run_perf_engine(request, result, probe); break;
+    case EngineKind::instrument: detail::run_instrument_engine(request, result); break;
+    default: detail::run_time_engine(request, result); break;
+    }
+    return result;
+}
+
+} // namespace roofline::measure

@@ -1,0 +1,89 @@
+// `roofline measure`: engines behind one interface. An engine runs the
+// measured command and returns plain structs; merging them into points and
+// rendering them happen elsewhere (merge.hpp, cli/measure_cmd.cpp).
+//
+// Timing always comes from a native run (instrumentation distorts time);
+// counts come from the engine; both are merged per region name.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline::measure {
+
+enum class EngineKind { automatic, instrument, perf, time };
+const char* engine_name(EngineKind kind);
+// "auto", "instrument", "perf", "time"; throws std::invalid_argument otherwise.
+EngineKind parse_engine(const std::string& text);
+
+struct MeasureRequest {
+    std::vector<std::string> argv;                         // the command; argv[0] looked up in PATH
+    EngineKind engine = EngineKind::automatic;
+    bool functions = false;                                // per-function attribution (instrument engine)
+    std::vector<std::string> region_functions;             // functions measured as regions, no recompiling
+    std::vector<std::pair<std::string, std::string>> env;  // extra environment for the child
+    std::string self_exe;                                  // path of the roofline executable (vgtool lookup)
+    std::string events_dir;                                // perf event files; empty: the default
+};
+
+// Counts of one region (or of "(program)", or of one function).
+struct RegionCounts {
+    std::string name;
+    long long calls = 0;
+    std::map<std::string, double> flops;  // "f64_add", "f32_fma", ... FLOPs (lanes; an FMA is 2)
+    std::map<std::string, double> flops_by_width;  // "scalar", "128", "256", "512"
+    double bytes_loaded = 0;   // what the instructions load (L1 traffic)
+    double bytes_stored = 0;
+    std::map<std::string, double> bytes_by_level;  // perf engine: "DRAM" from uncore / LLC misses
+    std::map<std::string, double> events;          // raw counter values (perf engine), scaled
+    double total_flops() const;
+};
+
+struct RegionTiming {
+    std::string name;
+    long long calls = 0;
+    double seconds = 0;   // max over threads of each thread's inclusive time
+    int threads = 1;
+};
+
+struct ChildStatus {
+    bool started = false;       // false: the command could not be run at all
+    bool exited = false;        // normal exit
+    int exit_code = 0;          // when exited
+    int signal = 0;             // when killed by a signal
+    std::string describe() const;  // "exited with status 3", "killed by signal 11 (SIGSEGV)"
+    // What roofline itself exits with: the child's code, or 128 + signal.
+    int pass_through_code() const;
+};
+
+struct MeasureResult {
+    EngineKind engine = EngineKind::time;  // the engine used
+    std::string engine_reason;             // why auto picked it, or "requested"
+    ChildStatus status;                    // of the native (timing) run
+    double wall_seconds = 0;               // whole program, measured by the parent
+    std::vector<RegionTiming> timings;     // from the marker library (empty without markers)
+    std::vector<RegionCounts> counts;      // per region, "(program)" included when known
+    std::vector<RegionCounts> functions;   // instrument engine with `functions`: exclusive per function
+    std::map<std::string, double> multiplexing;  // perf: event -> time_running / time_enabled (< 1 scaled)
+    std::vector<std::string> warnings;
+    std::vector<std::string> notes;        // what was run, in order
+};
+
+// Runs the whole measurement. Throws MeasureError (with guidance) when the
+// engine cannot run at all; a child that fails or crashes is not an error (see status).
+MeasureResult run_measurement(const MeasureRequest& request);
+
+struct MeasureError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The command cannot be found or executed: roofline exits 127 like a shell.
+struct CommandNotFound : MeasureError {
+    using MeasureError::MeasureError;
+};
+
+} // namespace roofline::measure

@@ -1,0 +1,205 @@
+#include "measure/event_file.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace roofline::measure {
+namespace {
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+std::vector<int> parse_int_list(const std::string& text, const std::string& where) {
+    std::vector<int> out;
+    if (text == "*") return out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        item = trim(item);
+        char* end = nullptr;
+        const long v = std::strtol(item.c_str(), &end, 0);
+        if (item.empty() || *end != '\0') throw FormulaError(fmt::format("{}: '{}' is not a number", where, item));
+        out.push_back(static_cast<int>(v));
+    }
+    return out;
+}
+
+} // namespace
+
+EventSet parse_event_file(const std::string& text, const std::string& source) {
+    EventSet set;
+    std::set<std::string> known;  // aliases and metrics so far
+    std::istringstream in(text);
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        const std::string where = fmt::format("{}:{}", source, number);
+        if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+        line = trim(line);
+        if (line.empty()) continue;
+        const auto space = line.find_first_of(" \t");
+        const std::string key = line.substr(0, space);
+        const std::string rest = space == std::string::npos ? "" : trim(line.substr(space));
+        if (key == "name") {
+            set.name = rest;
+        } else if (key == "description") {
+            set.description = rest;
+        } else if (key == "match") {
+            std::istringstream fields(rest);
+            std::string field;
+            while (fields >> field) {
+                const auto eq = field.find('=');
+                if (eq == std::string::npos)
+                    throw FormulaError(fmt::format("{}: expected key=value in match, got '{}'", where, field));
+                const auto k = field.substr(0, eq), v = field.substr(eq + 1);
+                if (k == "vendor") set.vendor = v;
+                else if (k == "families") set.families = parse_int_list(v, where);
+                else if (k == "models") set.models = parse_int_list(v, where);
+                else throw FormulaError(fmt::format("{}: unknown match key '{}' (vendor, families, models)", where, k));
+            }
+        } else if (key == "event" || key == "metric") {
+            const auto eq = rest.find('=');
+            if (eq == std::string::npos)
+                throw FormulaError(fmt::format("{}: expected '{} NAME = ...'", where, key));
+            const std::string name = trim(rest.substr(0, eq));
+            const std::string value = trim(rest.substr(eq + 1));
+            if (name.empty() || value.empty())
+                throw FormulaError(fmt::format("{}: expected '{} NAME = ...'", where, key));
+            if (key == "event") {
+                const bool dup = std::any_of(set.events.begin(), set.events.end(),
+                                             [&](const EventDef& e) { return e.alias == name; });
+                if (dup) throw FormulaError(fmt::format("{}: event '{}' defined twice", where, name));
+                set.events.push_back({name, value});
+                known.insert(name);
+            } else {
+                Formula formula;
+                try {
+                    formula = Formula::parse(value);
+                } catch (const FormulaError& e) {
+                    throw FormulaError(fmt::format("{}: {}", where, e.what()));
+                }
+                for (const auto& n : formula.names()) {
+                    // A metric may read itself only as an already defined alternative's event.
+                    if (!known.count(n) || n == name) {
+                        const bool is_event = std::any_of(set.events.begin(), set.events.end(),
+                                                          [&](const EventDef& e) { return e.alias == n; });
+                        if (!is_event)
+                            throw FormulaError(fmt::format(
+                                "{}: metric '{}' reads '{}', which is neither an event nor an earlier metric",
+                                where, name, n));
+                    }
+                }
+                set.metrics.push_back({name, std::move(formula)});
+                known.insert(name);
+            }
+        } else {
+            throw FormulaError(
+                fmt::format("{}: unknown key '{}' (name, match, description, event, metric)", where, key));
+        }
+    }
+    if (set.name.empty()) throw FormulaError(fmt::format("{}: no 'name' line", source));
+    return set;
+}
+
+bool matches(const EventSet& set, const CpuIdentity& cpu) {
+    if (set.vendor != "*" && set.vendor != cpu.vendor) return false;
+    if (!set.families.empty() && std::find(set.families.begin(), set.families.end(), cpu.family) == set.families.end())
+        return false;
+    if (!set.models.empty() && std::find(set.models.begin(), set.models.end(), cpu.model) == set.models.end())
+        return false;
+    return true;
+}
+
+std::optional<EventSet> select_event_set(const std::vector<EventSet>& sets, const CpuIdentity& cpu) {
+    const EventSet* best = nullptr;
+    int best_score = -1;
+    for (const auto& s : sets) {
+        if (!matches(s, cpu)) continue;
+        const int score = (s.vendor != "*" ? 4 : 0) + (!s.families.empty() ? 2 : 0) + (!s.models.empty() ? 1 : 0);
+        if (score > best_score) {
+            best = &s;
+            best_score = score;
+        }
+    }
+    if (!best) return std::nullopt;
+    return *best;
+}
+
+std::map<std::string, double> evaluate_metrics(const EventSet& set, const std::map<std::string, double>& values) {
+    std::map<std::string, double> out;
+    auto lookup = [&](const std::string& n) -> std::optional<double> {
+        // Events first: a metric and an event may share a name ("cycles = cycles").
+        if (auto it = values.find(n); it != values.end()) return it->second;
+        if (auto it = out.find(n); it != out.end()) return it->second;
+        return std::nullopt;
+    };
+    for (const auto& m : set.metrics) {
+        if (out.count(m.name)) continue;  // an earlier alternative won
+        const bool available = std::all_of(m.formula.names().begin(), m.formula.names().end(),
+                                           [&](const std::string& n) { return lookup(n).has_value(); });
+        if (available) out[m.name] = m.formula.evaluate(lookup);
+    }
+    return out;
+}
+
+CpuIdentity parse_cpuinfo(const std::string& text) {
+    CpuIdentity id;
+    std::istringstream in(text);
+    std::string line;
+    bool seen_family = false, seen_model = false;
+    while (std::getline(in, line)) {
+        const auto colon = line.find(':');
+        if (colon == std::string::npos) {
+            if (!id.vendor.empty() && seen_family) break;  // end of the first processor
+            continue;
+        }
+        const auto key = trim(line.substr(0, colon));
+        const auto value = trim(line.substr(colon + 1));
+        if (key == "vendor_id" && id.vendor.empty()) id.vendor = value;
+        else if (key == "cpu family" && !seen_family) { id.family = std::atoi(value.c_str()); seen_family = true; }
+        else if (key == "model" && !seen_model) { id.model = std::atoi(value.c_str()); seen_model = true; }
+    }
+    return id;
+}
+
+std::vector<EventSet> load_event_sets(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::vector<EventSet> sets;
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.path().extension() == ".txt") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        std::ifstream in(f);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        sets.push_back(parse_event_file(ss.str(), f.string()));
+    }
+    return sets;
+}
+
+std::string default_events_dir(const std::string& self_exe) {
+    namespace fs = std::filesystem;
+    if (const char* env = std::getenv("ROOFLINE_EVENTS_DIR"); env && *env) return env;
+#ifdef ROOFLINE_SOURCE_DATA_DIR
+    if (fs::is_directory(ROOFLINE_SOURCE_DATA_DIR "/events")) return ROOFLINE_SOURCE_DATA_DIR "/events";
+#endif
+    if (!self_exe.empty()) {
+        const auto installed = fs::path(self_exe).parent_path() / ".." / "share" / "roofline" / "events";
+        if (fs::is_directory(installed)) return installed.string();
+    }
+    return "data/events";
+}
+
+} // namespace roofline::measure

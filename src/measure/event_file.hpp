@@ -1,0 +1,64 @@
+// Per-architecture perf event sets as data (data/events/<arch>.txt): which
+// libpfm4 events to open and the formulas that turn them into FLOPs, bytes,
+// cycles. Parsing, matching and evaluation are pure.
+#pragma once
+
+#include "measure/formula.hpp"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace roofline::measure {
+
+struct EventDef {
+    std::string alias;     // the name formulas use
+    std::string pfm_name;  // libpfm4 event string, e.g. "FP_ARITH:SCALAR_DOUBLE"
+};
+
+struct MetricDef {
+    std::string name;  // "flops", "flops_dp", "flops_256", "bytes_DRAM", "cycles" ...
+    Formula formula;
+};
+
+struct EventSet {
+    std::string name;
+    std::string description;
+    std::string vendor = "*";        // "GenuineIntel", "AuthenticAMD", "*"
+    std::vector<int> families;       // empty: any
+    std::vector<int> models;         // empty: any
+    std::vector<EventDef> events;
+    std::vector<MetricDef> metrics;  // in file order; a repeated name is an alternative
+};
+
+struct CpuIdentity {
+    std::string vendor;
+    int family = 0;
+    int model = 0;
+};
+
+// Throws FormulaError "SOURCE:LINE: ..." for a malformed line, an unknown key,
+// a duplicate alias or a formula naming neither an event nor an earlier metric.
+EventSet parse_event_file(const std::string& text, const std::string& source = "<events>");
+
+bool matches(const EventSet& set, const CpuIdentity& cpu);
+// The most specific matching set (vendor + family beats a wildcard), or nullopt.
+std::optional<EventSet> select_event_set(const std::vector<EventSet>& sets, const CpuIdentity& cpu);
+
+// Metrics from event values (aliases -> counts). Events missing from `values`
+// did not open; per metric name the first alternative whose names all have
+// values wins, and a metric with none is left out.
+std::map<std::string, double> evaluate_metrics(const EventSet& set, const std::map<std::string, double>& values);
+
+// From /proc/cpuinfo text (first processor).
+CpuIdentity parse_cpuinfo(const std::string& text);
+
+// Every *.txt in `dir`; throws on a malformed file.
+std::vector<EventSet> load_event_sets(const std::string& dir);
+// $ROOFLINE_EVENTS_DIR, else <source tree>/data/events (build-time path), else
+// <dir of exe>/../share/roofline/events.
+std::string default_events_dir(const std::string& self_exe);
+
+} // namespace roofline::measure

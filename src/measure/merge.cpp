@@ -1,0 +1,66 @@
+#include "measure/merge.hpp"
+
+#include <algorithm>
+
+namespace roofline::measure {
+
+void apply_counts(Point& p, const RegionCounts& c) {
+    p.work = c.total_flops();
+    p.work_unit = "FLOP";
+    if (c.bytes_loaded > 0 || c.bytes_stored > 0) p.bytes["L1"] = c.bytes_loaded + c.bytes_stored;
+    for (const auto& [level, bytes] : c.bytes_by_level) p.bytes[level] = bytes;
+    for (const auto& [key, value] : c.flops) p.details["flops_" + key] = value;
+    for (const auto& [width, value] : c.flops_by_width) p.details["flops_by_width_" + width] = value;
+    if (c.bytes_loaded > 0 || c.bytes_stored > 0) {
+        p.details["bytes_loaded"] = c.bytes_loaded;
+        p.details["bytes_stored"] = c.bytes_stored;
+    }
+    for (const auto& [event, value] : c.events) p.details["event_" + event] = value;
+    if (c.calls > 0) p.details["calls"] = static_cast<double>(c.calls);
+}
+
+std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::string>* skipped) {
+    const std::string source = engine_name(result.engine);
+    auto counts_for = [&](const std::string& name) -> const RegionCounts* {
+        const auto it = std::find_if(result.counts.begin(), result.counts.end(),
+                                     [&](const RegionCounts& c) { return c.name == name; });
+        return it == result.counts.end() ? nullptr : &*it;
+    };
+    std::vector<Point> points;
+    int max_threads = 1;
+    for (const auto& t : result.timings) {
+        if (t.name == kProgramRegion) continue;
+        Point p;
+        p.name = t.name;
+        p.seconds = t.seconds;
+        p.threads = std::max(1, t.threads);
+        p.source = source;
+        max_threads = std::max(max_threads, p.threads);
+        if (const auto* c = counts_for(t.name)) apply_counts(p, *c);
+        if (t.calls > 0) p.details["calls"] = static_cast<double>(t.calls);
+        if (p.seconds > 0) points.push_back(std::move(p));
+        else if (skipped) skipped->push_back(t.name + " (no time recorded)");
+    }
+    if (result.wall_seconds > 0) {
+        Point p;
+        p.name = kProgramRegion;
+        p.seconds = result.wall_seconds;
+        // The busiest region's thread count stands for the program's: the roofline
+        // to compare against is the one for the threads the program used.
+        p.threads = max_threads;
+        p.source = source;
+        if (const auto* c = counts_for(kProgramRegion)) apply_counts(p, *c);
+        points.push_back(std::move(p));
+    }
+    if (skipped) {
+        for (const auto& c : result.counts) {
+            if (c.name == kProgramRegion) continue;
+            const bool timed = std::any_of(result.timings.begin(), result.timings.end(),
+                                           [&](const RegionTiming& t) { return t.name == c.name; });
+            if (!timed) skipped->push_back(c.name + " (counted, but no native timing)");
+        }
+    }
+    return points;
+}
+
+} // namespace roofline::measure

@@ -1,0 +1,82 @@
+// The perf engine: hardware counters for the whole command (inherit) and, via
+// the marker library, per region; one event file per architecture turns them
+// into FLOPs and bytes.
+#include "measure/child_process.hpp"
+#include "measure/engines_internal.hpp"
+#include "measure/event_file.hpp"
+
+#include <fmt/core.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace roofline::measure::detail {
+namespace {
+
+// Metrics -> the counts' fields. Precision split when the file gives it, else one "all".
+void apply_metrics(RegionCounts& c, const std::map<std::string, double>& m) {
+    auto get = [&](const char* k) -> const double* {
+        const auto it = m.find(k);
+        return it == m.end() ? nullptr : &it->second;
+    };
+    if (get("flops_dp") || get("flops_sp")) {
+        if (const auto* v = get("flops_dp")) c.flops["f64"] = *v;
+        if (const auto* v = get("flops_sp")) c.flops["f32"] = *v;
+    } else if (const auto* v = get("flops")) {
+        c.flops["all"] = *v;
+    }
+    for (const char* w : {"scalar", "128", "256", "512"})
+        if (const auto* v = get(fmt::format("flops_{}", w).c_str())) c.flops_by_width[w] = *v;
+    if (const auto* v = get("bytes_DRAM")) c.bytes_by_level["DRAM"] = *v;
+    for (const char* k : {"cycles", "instructions"})
+        if (const auto* v = get(k)) c.events[k] = *v;
+}
+
+} // namespace
+
+void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const PerfProbe& probe) {
+    if (!probe.hardware)
+        throw MeasureError(fmt::format("the perf engine cannot run: {}.\nTo fix: {}", probe.reason, probe.guidance));
+    const auto dir = request.events_dir.empty() ? default_events_dir(request.self_exe) : request.events_dir;
+    const auto sets = load_event_sets(dir);
+    std::ifstream cpuinfo_file("/proc/cpuinfo");
+    std::stringstream cpuinfo;
+    cpuinfo << cpuinfo_file.rdbuf();
+    const auto cpu = parse_cpuinfo(cpuinfo.str());
+    const auto set = select_event_set(sets, cpu);
+    if (!set)
+        throw MeasureError(fmt::format("no event file in {} matches this CPU ({} family {} model {})", dir,
+                                       cpu.vendor, cpu.family, cpu.model));
+    result.notes.push_back(fmt::format("event set {} ({})", set->name, set->description));
+
+    std::vector<EncodedEvent> events;
+    for (const auto& e : set->events) {
+        std::string error;
+        if (auto enc = encode_event(e.alias, e.pfm_name, error)) events.push_back(*enc);
+        else result.warnings.push_back(error);
+    }
+    ProcessCounters counters;
+    TempDir tmp;
+    native_run(request, result, tmp, {{"ROOFLINE_PERF_EVENTS", perf_events_env(events)}},
+               [&](pid_t pid) { counters.open(pid, events); });
+    for (const auto& f : counters.failures()) result.warnings.push_back("counter did not open: " + f);
+
+    // Whole program.
+    std::map<std::string, double> values;
+    for (const auto& [alias, v] : counters.read()) {
+        values[alias] = v.value;
+        result.multiplexing[alias] = v.running_share;
+        if (v.running_share < 1)
+            result.warnings.push_back(fmt::format("{} was multiplexed: counted {:.0f}% of the time, scaled up",
+                                                  alias, 100 * v.running_share));
+    }
+    RegionCounts program;
+    program.name = "(program)";
+    program.events = values;
+    apply_metrics(program, evaluate_metrics(*set, values));
+    // Regions: the marker library filled raw counters; evaluate the same formulas.
+    for (auto& c : result.counts) apply_metrics(c, evaluate_metrics(*set, c.events));
+    result.counts.push_back(std::move(program));
+}
+
+} // namespace roofline::measure::detail

@@ -1,0 +1,73 @@
+// perf_event_open plumbing: encode events (libpfm4 when built with it), probe
+// whether hardware counters can be opened, and count a whole child process
+// (inherit + enable_on_exec). Linux only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace roofline::measure {
+
+struct EncodedEvent {
+    std::string alias;     // the event file's name for it
+    std::string pfm_name;  // what was encoded
+    std::uint32_t type = 0;
+    std::uint64_t config = 0;
+    std::uint64_t config1 = 0;
+};
+
+bool have_libpfm();
+
+// libpfm4 for every name; without libpfm only the generic "perf::" names
+// (CYCLES, INSTRUCTIONS, CACHE-MISSES, TASK-CLOCK, CONTEXT-SWITCHES).
+// nullopt with `error` set when the name is unknown here.
+std::optional<EncodedEvent> encode_event(const std::string& alias, const std::string& pfm_name, std::string& error);
+
+// ROOFLINE_PERF_EVENTS value for the marker library: "alias=type:config[:config1],...".
+std::string perf_events_env(const std::vector<EncodedEvent>& events);
+
+struct PerfProbe {
+    bool hardware = false;   // a hardware counter opened in user space
+    bool software = false;   // task-clock opened
+    std::string reason;      // why hardware counters are unusable
+    std::string guidance;    // what to do about it, with commands
+};
+// Opens (and closes) an instructions counter on this process.
+PerfProbe probe_perf();
+// /proc/sys/kernel/perf_event_paranoid, nullopt when unreadable.
+std::optional<int> perf_event_paranoid();
+
+struct CounterValue {
+    double value = 0;        // scaled for multiplexing: raw * enabled / running
+    double running_share = 1;  // time_running / time_enabled (1: never multiplexed)
+};
+
+// Counters on one process and its future threads and children.
+class ProcessCounters {
+public:
+    ProcessCounters() = default;
+    ~ProcessCounters();
+    ProcessCounters(const ProcessCounters&) = delete;
+    ProcessCounters& operator=(const ProcessCounters&) = delete;
+
+    // Opens each event on `pid` (enabled at its exec); an event that does not
+    // open is left out and named in failures(). Returns how many opened.
+    int open(pid_t pid, const std::vector<EncodedEvent>& events, bool enable_on_exec = true);
+    // Readable after the process ended. Keyed by alias.
+    std::map<std::string, CounterValue> read() const;
+    const std::vector<std::string>& failures() const { return failures_; }
+
+private:
+    struct Open {
+        std::string alias;
+        int fd;
+    };
+    std::vector<Open> fds_;
+    std::vector<std::string> failures_;
+};
+
+} // namespace roofline::measure

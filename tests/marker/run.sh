@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Drives one marker test case: runs the test programs and checks their JSON with jq.
+# Usage: run.sh <case> <args...>   (see CMakeLists.txt)
+set -euo pipefail
+case_name=$1
+shift
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset ROOFLINE_MARKER_OUT ROOFLINE_PERF_EVENTS
+
+fail() { echo "FAIL: $*" >&2; [[ -n ${json:-} && -f $json ]] && cat "$json" >&2; exit 1; }
+# check <jq expression that must be true> <description>
+check() { jq -e "$1" "$json" >/dev/null || fail "$2 ($1)"; }
+
+case $case_name in
+basic)
+  for mode in finalize exit; do
+    json=$tmp/$mode.json
+    if [[ $mode == finalize ]]; then arg=finalize; else arg=; fi
+    ROOFLINE_MARKER_OUT=$json "$1" $arg
+    [[ -f $json ]] || fail "$mode: no output written"
+    check '.schema == "roofline.marker/1"' "schema"
+    check 'def r(n): .regions[] | select(.name == n);
+           r("outer").calls == 1 and r("outer").threads == 1 and r("outer").seconds >= 0.06' "outer"
+    check 'def r(n): .regions[] | select(.name == n);
+           r("inner").calls == 3 and r("inner").seconds >= 0.06
+           and r("outer").seconds >= r("inner").seconds' "inner nested in outer"
+    check 'def r(n): .regions[] | select(.name == n);
+           r("worker").calls == 2 and r("worker").threads == 2
+           and (r("worker").thread_seconds | length == 2 and all(. >= 0.03))
+           and r("worker").seconds == (r("worker").thread_seconds | max)' "worker on 2 pthreads"
+    check 'def r(n): .regions[] | select(.name == n); r("a").calls == 1 and (r("a") | has("unclosed") | not)' "a closed"
+    check '[.errors[] | select(test("end of region .b. while .a."))] | length == 1' "mismatched end reported"
+    check '[.errors[] | select(test("never_opened"))] | length == 1' "end without begin reported"
+    check 'def r(n): .regions[] | select(.name == n);
+           r("left \"open\"").unclosed == 1 and r("left \"open\"").seconds >= 0.01' "unclosed region closed and flagged"
+    check '[.errors[] | select(test("still open"))] | length == 1' "unclosed region reported"
+    check '[.regions[] | select(.name == "after_finalize")] | length == 0' "nothing after finalize"
+    check '[.regions[] | select(.name == "b" or .name == "never_opened")] | length == 0' "bad ends make no region"
+    check 'all(.regions[]; has("counters") | not)' "no counters without perf engine"
+  done
+  ;;
+raii)
+  json=$tmp/out.json
+  ROOFLINE_MARKER_OUT=$json "$1"
+  check 'def r(n): .regions[] | select(.name == n);
+         r("parallel").calls == 6 and r("parallel").threads == 3
+         and (r("parallel").thread_seconds | all(. >= 0.02)) and r("parallel").seconds >= 0.02' "parallel on 3 std::threads"
+  check 'def r(n): .regions[] | select(.name == n);
+         r("rec").calls == 4 and r("rec").seconds >= 0.02
+         and r("rec").seconds <= r("rec_outer").seconds' "recursion counted once (inclusive)"
+  check 'def r(n): .regions[] | select(.name == n); r("dyn_0").calls == 1 and r("dyn_1").calls == 1' "std::string names"
+  check '.errors == []' "no errors"
+  ;;
+likwid)
+  json=$tmp/likwid.json
+  ROOFLINE_MARKER_OUT=$json "$1" | grep -q "compute count=3"
+  ROOFLINE_MARKER_OUT=$tmp/twin.json "$2"
+  shape='[.regions[] | {name, calls, threads}]'
+  [[ "$(jq -c "$shape" "$json")" == "$(jq -c "$shape" "$tmp/twin.json")" ]] ||
+    fail "LIKWID program and roofline twin differ: $(jq -c "$shape" "$json") vs $(jq -c "$shape" "$tmp/twin.json")"
+  check 'def r(n): .regions[] | select(.name == n);
+         r("compute").calls == 3 and r("compute").seconds >= 0.025 and r("io").calls == 1
+         and r("io").seconds >= 0.005 and .errors == []' "likwid regions"
+  # Without -DLIKWID_PERFMON (and without the library) nothing happens.
+  ROOFLINE_MARKER_OUT=$tmp/off.json "$3" | grep -q "compute count=0"
+  [[ ! -e $tmp/off.json ]] || fail "LIKWID program without LIKWID_PERFMON wrote output"
+  if nm -D --undefined-only "$3" | grep -q roofline_; then fail "LIKWID-off program references roofline_*"; fi
+  ;;
+noenv)
+  mkdir "$tmp/cwd"
+  for prog in "$@"; do
+    (cd "$tmp/cwd" && "$prog" finalize >/dev/null)
+  done
+  [[ -z $(ls -A "$tmp/cwd") ]] || fail "files written without ROOFLINE_MARKER_OUT: $(ls -A "$tmp/cwd")"
+  # Empty value = not set.
+  (cd "$tmp/cwd" && ROOFLINE_MARKER_OUT= "$1" >/dev/null)
+  [[ -z $(ls -A "$tmp/cwd") ]] || fail "files written with empty ROOFLINE_MARKER_OUT"
+  ;;
+perf)
+  json=$tmp/perf.json
+  ROOFLINE_MARKER_OUT=$json ROOFLINE_PERF_EVENTS="TASK_CLOCK=1:1,CTX_SWITCHES=0x1:0x3,BAD_TYPE=4242:0,garbage" "$1"
+  if jq -e '[.errors[] | select(test("TASK_CLOCK"))] | length > 0' "$json" >/dev/null; then
+    echo "perf_event_open unavailable for software events here; skipping"; cat "$json"; exit 77
+  fi
+  check 'def r(n): .regions[] | select(.name == n);
+         r("busy").threads == 2 and r("busy").counters.TASK_CLOCK > 50000000
+         and r("busy").counters.TASK_CLOCK < 200000000' "task-clock of busy region (2 x 40 ms of CPU time)"
+  # exclude_kernel=1: context switches happen in the kernel, so that count may be 0.
+  check 'def r(n): .regions[] | select(.name == n);
+         r("sleepy").counters.TASK_CLOCK < r("busy").counters.TASK_CLOCK / 4
+         and r("sleepy").counters.CTX_SWITCHES >= 0' "sleepy region: little task-clock"
+  check 'all(.regions[]; .counters | keys == ["CTX_SWITCHES", "TASK_CLOCK"])' "counter names (unopened event left out)"
+  check '[.errors[] | select(test("BAD_TYPE"))] | length == 1' "unopenable event reported once"
+  check '[.errors[] | select(test("garbage"))] | length == 1' "unparsable event reported"
+  ;;
+install)
+  build=$1 consumer=$2 cc=$3 cxx=$4
+  prefix=$tmp/prefix
+  cmake --install "$build" --prefix "$prefix" --component roofline_marker >/dev/null
+  for f in include/roofline/roofline.h include/roofline/roofline.hpp include/roofline/likwid-marker.h \
+           lib/cmake/roofline/rooflineConfig.cmake lib/cmake/roofline/rooflineConfigVersion.cmake \
+           lib/cmake/roofline/rooflineTargets.cmake lib/pkgconfig/roofline.pc; do
+    [[ -f $prefix/$f ]] || fail "not installed: $f"
+  done
+  ls "$prefix"/lib/libroofline_marker.so* >/dev/null || fail "library not installed"
+  # pkg-config consumer
+  flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs roofline)
+  [[ $flags == *-lroofline_marker* ]] || fail "pkg-config flags: $flags"
+  printf '#include <roofline/roofline.h>\nint main(void){roofline_begin("pc");roofline_end("pc");return 0;}\n' > "$tmp/pc.c"
+  # shellcheck disable=SC2086
+  "$cc" "$tmp/pc.c" -o "$tmp/pc" $flags -Wl,-rpath,"$prefix/lib"
+  json=$tmp/pc.json
+  ROOFLINE_MARKER_OUT=$json "$tmp/pc"
+  check '.regions[0].name == "pc" and .regions[0].calls == 1' "pkg-config consumer"
+  # find_package consumer
+  cmake -S "$consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+    -DCMAKE_CXX_COMPILER="$cxx" >"$tmp/configure.log" 2>&1 || { cat "$tmp/configure.log"; fail "consumer configure"; }
+  cmake --build "$tmp/consumer" >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "consumer build"; }
+  json=$tmp/cmake.json
+  ROOFLINE_MARKER_OUT=$json "$tmp/consumer/consumer_cpp"
+  check '.regions[0].name == "consumer_region" and .regions[0].calls == 1' "find_package C++ consumer"
+  ROOFLINE_MARKER_OUT=$json "$tmp/consumer/consumer_likwid"
+  check '.regions[0].name == "consumer_likwid" and .regions[0].calls == 1' "find_package LIKWID consumer"
+  ;;
+*)
+  fail "unknown case $case_name"
+  ;;
+esac
+echo "ok: $case_name"

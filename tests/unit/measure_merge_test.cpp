@@ -1,0 +1,70 @@
+#include "measure/merge.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace roofline::measure;
+
+TEST(MeasureMerge, TimingsAndCountsByName) {
+    MeasureResult r;
+    r.engine = EngineKind::instrument;
+    r.wall_seconds = 2.0;
+    r.timings = {{"solve", 10, 1.0, 2}, {"io", 1, 0.5, 1}};
+    RegionCounts solve;
+    solve.name = "solve";
+    solve.flops = {{"f64_fma", 4e9}, {"f64_add", 1e9}};
+    solve.flops_by_width = {{"256", 5e9}};
+    solve.bytes_loaded = 2e9;
+    solve.bytes_stored = 1e9;
+    RegionCounts program = solve;
+    program.name = "(program)";
+    RegionCounts fn;
+    fn.name = "<function daxpy>";
+    fn.flops = {{"f64_fma", 1}};
+    r.counts = {solve, program, fn};
+
+    std::vector<std::string> skipped;
+    const auto points = merge_points(r, &skipped);
+    ASSERT_EQ(points.size(), 3u);
+    EXPECT_EQ(points[0].name, "solve");
+    EXPECT_DOUBLE_EQ(points[0].work, 5e9);
+    EXPECT_DOUBLE_EQ(points[0].bytes.at("L1"), 3e9);
+    EXPECT_DOUBLE_EQ(points[0].seconds, 1.0);
+    EXPECT_EQ(points[0].threads, 2);
+    EXPECT_EQ(points[0].source, "instrument");
+    EXPECT_DOUBLE_EQ(points[0].details.at("flops_f64_fma"), 4e9);
+    EXPECT_DOUBLE_EQ(points[0].details.at("flops_by_width_256"), 5e9);
+    EXPECT_DOUBLE_EQ(points[0].details.at("calls"), 10);
+    EXPECT_EQ(points[1].name, "io");
+    EXPECT_DOUBLE_EQ(points[1].work, 0);
+    EXPECT_TRUE(points[1].bytes.empty());
+    EXPECT_EQ(points[2].name, "(program)");
+    EXPECT_DOUBLE_EQ(points[2].seconds, 2.0);
+    EXPECT_EQ(points[2].threads, 2);
+    EXPECT_DOUBLE_EQ(points[2].work, 5e9);
+    ASSERT_EQ(skipped.size(), 1u);
+    EXPECT_NE(skipped[0].find("<function daxpy>"), std::string::npos);
+}
+
+TEST(MeasureMerge, PerfBytesByLevel) {
+    MeasureResult r;
+    r.engine = EngineKind::perf;
+    r.wall_seconds = 1.0;
+    RegionCounts program;
+    program.name = "(program)";
+    program.flops = {{"all", 1e9}};
+    program.bytes_by_level = {{"DRAM", 4e9}};
+    r.counts = {program};
+    const auto points = merge_points(r);
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_DOUBLE_EQ(points[0].bytes.at("DRAM"), 4e9);
+    EXPECT_EQ(points[0].bytes.count("L1"), 0u);
+    EXPECT_EQ(points[0].source, "perf");
+}
+
+TEST(MeasureMerge, UntimedRegionIsSkipped) {
+    MeasureResult r;
+    r.timings = {{"never_ended", 0, 0.0, 1}};
+    std::vector<std::string> skipped;
+    EXPECT_TRUE(merge_points(r, &skipped).empty());
+    EXPECT_EQ(skipped.size(), 1u);
+}

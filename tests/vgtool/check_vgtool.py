@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Checks for roofline's Valgrind tool (tools/vgtool). Run by run.sh.
+
+usage: check_vgtool.py TOOL_DIR CASE BINARY [ARGS...]
+Runs BINARY under `valgrind --tool=roofline` and compares the JSON with the
+analytic counts of CASE.  FLOPs must match exactly.  Bytes of the kernel's
+<function NAME> region must equal the analytic bytes, plus at most SURPLUS
+bytes from calls/stack (ret pops, callee-saved pushes)."""
+import json, os, subprocess, sys, tempfile
+
+SURPLUS = 64
+
+def run(tool_dir, binary, args, funcs, tag):
+    fd, out = tempfile.mkstemp(prefix="rl-vg-%s-" % tag, suffix=".json")
+    os.close(fd)
+    cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out]
+    cmd += ["--roofline-function=" + f for f in funcs]
+    cmd += [binary] + args
+    env = dict(os.environ, VALGRIND_LIB=tool_dir)
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        sys.exit("FAIL: %s exited %d\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+    with open(out) as f:
+        text = f.read()
+    os.unlink(out)
+    return text, json.loads(text)
+
+def region(doc, name):
+    for r in doc["regions"]:
+        if r["name"] == name:
+            return r
+    sys.exit("FAIL: no region %r in output" % name)
+
+def total(r):
+    return sum(sum(v.values()) for v in r["flops"].values())
+
+failures = []
+
+def expect(what, got, want):
+    ok = got == want
+    print("%-48s got %-12s want %-12s %s" % (what, got, want, "ok" if ok else "MISMATCH"))
+    if not ok:
+        failures.append(what)
+
+def expect_bytes(what, got, lo, hi=None):
+    hi = lo + SURPLUS if hi is None else hi
+    ok = lo <= got <= hi
+    print("%-48s got %-12s want [%d, %d] %s" % (what, got, lo, hi, "ok" if ok else "MISMATCH"))
+    if not ok:
+        failures.append(what)
+
+def main():
+    tool_dir, case, binary, args = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    if case in ("daxpy", "dot", "dgemm", "stencil"):
+        n = int(args[1])
+        _, d = run(tool_dir, binary, args, ["kernel_" + case], case)
+        r = region(d, "<function kernel_%s>" % case)
+        expect("calls", r["calls"], 1)
+        fns = {f["name"]: f for f in d["functions"]}
+        fx = fns.get("kernel_" + case)
+        if fx is None:
+            sys.exit("FAIL: kernel_%s missing from functions" % case)
+        # the kernel calls nothing: inclusive region == exclusive function counts
+        for key in ("flops", "flops_by_width", "bytes_loaded", "bytes_stored"):
+            expect("region == function-exclusive " + key, r[key], fx[key])
+        f64 = r["flops"]["f64"]
+        if case == "daxpy":
+            expect("f64 flops", total(r), 2 * n)
+            expect("f64 add+fma+mul", f64["add"] + f64["mul"] + f64["fma"], 2 * n)
+            expect_bytes("bytes_loaded (16n)", r["bytes_loaded"], 16 * n)
+            expect_bytes("bytes_stored (8n)", r["bytes_stored"], 8 * n)
+        elif case == "dot":
+            expect("f64 flops", total(r), 2 * n)
+            expect_bytes("bytes_loaded (16n)", r["bytes_loaded"], 16 * n)
+            expect_bytes("bytes_stored (0)", r["bytes_stored"], 0)
+        elif case == "dgemm":
+            expect("f64 flops", total(r), 2 * n ** 3)
+            # B is read n^3 times; C read n^3 times at most, A at least n^2 times.
+            # Registers may keep C/A values: check the binary-independent bounds.
+            expect_bytes("bytes_loaded", r["bytes_loaded"], 8 * n ** 3 + 8 * n ** 2,
+                         16 * n ** 3 + 8 * n ** 2 + SURPLUS)
+            expect_bytes("bytes_stored", r["bytes_stored"], 8 * n ** 2, 8 * n ** 3 + SURPLUS)
+            if "O2" in os.path.basename(binary):
+                # -O2 (no vectorization, no unroll-and-jam): the i-k-j loop
+                # loads B and C and stores C once per inner iteration, A once per (i,k).
+                expect_bytes("-O2 bytes_loaded (16n^3+8n^2)", r["bytes_loaded"],
+                             16 * n ** 3 + 8 * n ** 2)
+                expect_bytes("-O2 bytes_stored (8n^3)", r["bytes_stored"], 8 * n ** 3)
+        elif case == "stencil":
+            expect("f64 flops", total(r), 5 * (n - 2))
+            expect("f64 mul+fma", f64["mul"] + f64["fma"], 3 * (n - 2) + f64["fma"] // 2)
+            expect_bytes("bytes_stored (8(n-2))", r["bytes_stored"], 8 * (n - 2))
+            expect_bytes("bytes_loaded (between 8n and 24(n-2))", r["bytes_loaded"], 8 * n,
+                         24 * (n - 2) + SURPLUS)
+        expect("no f32 flops", sum(r["flops"]["f32"].values()), 0)
+        expect("flops_by_width sums to flops", sum(r["flops_by_width"].values()), total(r))
+    elif case == "avx512":
+        fd, out = tempfile.mkstemp(prefix="rl-vg-avx512-", suffix=".json")
+        os.close(fd)
+        env = dict(os.environ, VALGRIND_LIB=tool_dir)
+        p = subprocess.run(["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out, binary],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        os.unlink(out)
+        print(p.stderr)
+        expect("exit status is not 0", p.returncode != 0, True)
+        expect("message names AVX-512 and the perf engine",
+               "roofline: error: unsupported AVX-512" in p.stderr and "--engine perf" in p.stderr,
+               True)
+    elif case == "deterministic":
+        a, _ = run(tool_dir, binary, args, ["kernel_" + args[0]], "det1")
+        b, _ = run(tool_dir, binary, args, ["kernel_" + args[0]], "det2")
+        expect("two runs give identical JSON", a == b, True)
+    elif case in ("addsub", "fma", "mask", "f32", "regions"):
+        n = int(args[1])
+        _, d = run(tool_dir, binary, args, ["kernel_" + case], case)
+        r = region(d, "<function kernel_%s>" % case)
+        f64, f32, w = r["flops"]["f64"], r["flops"]["f32"], r["flops_by_width"]
+        if case == "addsub":
+            expect("addsubpd: f64 add", f64["add"], n)
+            expect("addsubpd: f64 sub", f64["sub"], n)
+            expect("addsubpd: 128-bit flops", w["128"], 2 * n)
+            expect("total flops", total(r), 2 * n)
+        elif case == "fma":
+            expect("vfmadd231pd ymm: f64 fma flops", f64["fma"], 8 * n)
+            expect("256-bit flops", w["256"], 8 * n)
+            expect("total flops", total(r), 8 * n)
+        elif case == "mask":
+            k = int(args[2])
+            expect_bytes("vmaskmovpd store bytes (8*k*n)", r["bytes_stored"], 8 * k * n)
+            expect_bytes("vmaskmovpd load bytes (8*k*n)", r["bytes_loaded"], 8 * k * n)
+            expect("total flops", total(r), 0)
+        elif case == "f32":
+            expect("f32 sqrt", f32["sqrt"], 8 * n)
+            expect("f32 minmax", f32["minmax"], 8 * n)
+            expect("f32 div", f32["div"], 8 * n)
+            expect("256-bit flops", w["256"], 24 * n)
+            expect("total flops", total(r), 24 * n)
+        elif case == "regions":
+            o, i = region(d, "outer"), region(d, "inner")
+            expect("outer calls", o["calls"], 1)
+            expect("inner calls", i["calls"], 1)
+            expect("outer f64 mul", o["flops"]["f64"]["mul"], n)
+            expect("outer f64 add (inclusive of inner)", o["flops"]["f64"]["add"], n)
+            expect("outer total", total(o), 2 * n)
+            expect("inner f64 add", i["flops"]["f64"]["add"], n)
+            expect("inner total", total(i), n)
+            expect("program >= outer", total(region(d, "(program)")) >= total(o), True)
+    else:
+        sys.exit("unknown case " + case)
+    if failures:
+        sys.exit("FAIL: " + ", ".join(failures))
+    print("PASS")
+
+main()

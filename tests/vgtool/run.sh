@@ -1,0 +1,14 @@
+#!/bin/bash
+# ctest driver for the Valgrind tool tests: run.sh TOOL_DIR CASE BINARY [ARGS...]
+# Exit 77 (skipped) when valgrind, the tool, or python3 is missing.
+tool_dir=$1
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "SKIP: valgrind not installed (needed for the instrument engine tests)"; exit 77
+fi
+if [ ! -x "$tool_dir/roofline-amd64-linux" ]; then
+  echo "SKIP: roofline Valgrind tool not built in $tool_dir"; exit 77
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "SKIP: python3 not found (used to check the JSON output)"; exit 77
+fi
+exec python3 "$(dirname "$0")/check_vgtool.py" "$@"

@@ -1,0 +1,14 @@
+/* Counter layout of the roofline Valgrind tool. */
+#ifndef RL_COUNTERS_H
+#define RL_COUNTERS_H
+
+enum { RL_ADD, RL_SUB, RL_MUL, RL_DIV, RL_FMA, RL_SQRT, RL_MINMAX, RL_NKIND };
+
+/* precision p: 0 = f64, 1 = f32 */
+#define RL_FLOP(p, k) ((p) * RL_NKIND + (k))
+#define RL_W_SCALAR (2 * RL_NKIND) /* then 128, 256 */
+#define RL_LD (RL_W_SCALAR + 3)
+#define RL_ST (RL_LD + 1)
+#define RL_NC (RL_ST + 1)
+
+#endif

@@ -1,0 +1,829 @@
+/* roofline: a Valgrind tool that counts FP operations (by kind, precision
+ * and vector width, counting lanes) and bytes loaded/stored, per region and
+ * per function.  Output format: src/measure/PROTOCOL.md.  Method: README.md.
+ *
+ * Written from the public tool headers (pub_tool_*.h, libvex_ir.h). */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_options.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+#include "libvex_guest_offsets.h"
+#include "valgrind.h"
+
+#include "rl_counters.h"
+
+/* ------------------------------------------------------------------ */
+/* Options                                                              */
+/* ------------------------------------------------------------------ */
+
+static const HChar *clo_out = NULL;
+#define MAX_TRACKED 64
+static const HChar *clo_funcs[MAX_TRACKED];
+static Int n_clo_funcs = 0;
+
+/* ------------------------------------------------------------------ */
+/* Cost records: one per (superblock segment).  A segment is a run of IR  */
+/* statements with no side exit inside and one function; its static     */
+/* costs are multiplied by how often it ran.                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    ULong *count;  /* executions; incremented by generated code */
+    ULong *dyn_ld; /* guarded loads: bytes added by generated code */
+    ULong *dyn_st; /* guarded stores */
+    Int fn;        /* function index */
+    UInt nz;       /* number of nonzero static costs */
+    UChar idx[RL_NC];
+    ULong val[RL_NC];
+} CostRec;
+
+static CostRec **recs = NULL;
+static Int n_recs = 0, cap_recs = 0;
+
+/* Counters written by generated code live in dedicated memory, apart from
+ * everything else: placed among ordinary heap blocks (next to data the core
+ * writes) they made instrumented loops up to 2x slower. */
+#define CTR_STATIC (1 << 19)
+#define CTR_CHUNK (1 << 16)
+#define CTR_STRIDE 8 /* one counter per 64-byte line */
+static ULong ctr_static[CTR_STATIC] __attribute__((aligned(4096)));
+static ULong *ctr_cur = ctr_static;
+static SizeT ctr_left = CTR_STATIC;
+static ULong zero_ctr = 0; /* never written: stands for an unused counter */
+
+static ULong *new_ctr(void)
+{
+    if (ctr_left == 0) {
+        ctr_cur = VG_(calloc)("rl.ctr", CTR_CHUNK, sizeof(ULong));
+        ctr_left = CTR_CHUNK;
+    }
+    ULong *c = ctr_cur;
+    ctr_cur += CTR_STRIDE;
+    ctr_left -= CTR_STRIDE;
+    return c;
+}
+
+static CostRec *new_rec(Int fn, const ULong *cost)
+{
+    CostRec *r = VG_(calloc)("rl.rec", 1, sizeof(CostRec));
+    r->count = r->dyn_ld = r->dyn_st = &zero_ctr;
+    r->fn = fn;
+    for (Int i = 0; i < RL_NC; i++)
+        if (cost[i]) { r->idx[r->nz] = (UChar)i; r->val[r->nz] = cost[i]; r->nz++; }
+    if (n_recs == cap_recs) {
+        Int nc = cap_recs ? 2 * cap_recs : 1024;
+        CostRec **nr = VG_(malloc)("rl.recs", nc * sizeof(CostRec *));
+        for (Int i = 0; i < n_recs; i++) nr[i] = recs[i];
+        if (recs) VG_(free)(recs);
+        recs = nr;
+        cap_recs = nc;
+    }
+    recs[n_recs++] = r;
+    return r;
+}
+
+static void totals(ULong *out)
+{
+    for (Int i = 0; i < RL_NC; i++) out[i] = 0;
+    for (Int k = 0; k < n_recs; k++) {
+        const CostRec *r = recs[k];
+        ULong n = *r->count;
+        if (n) {
+            for (UInt j = 0; j < r->nz; j++) out[r->idx[j]] += r->val[j] * n;
+        }
+        out[RL_LD] += *r->dyn_ld;
+        out[RL_ST] += *r->dyn_st;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Functions (name table)                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct { HChar *name; Int next; } FnEnt;
+#define FN_HASH 4096
+static Int fn_head[FN_HASH];
+static FnEnt *fns = NULL;
+static Int n_fns = 0, cap_fns = 0;
+
+static UInt str_hash(const HChar *s)
+{
+    UInt h = 2166136261u;
+    while (*s) { h ^= (UChar)*s++; h *= 16777619u; }
+    return h;
+}
+
+static Int fn_index(const HChar *name)
+{
+    UInt h = str_hash(name) % FN_HASH;
+    for (Int i = fn_head[h]; i >= 0; i = fns[i].next)
+        if (VG_(strcmp)(fns[i].name, name) == 0) return i;
+    if (n_fns == cap_fns) {
+        Int nc = cap_fns ? 2 * cap_fns : 256;
+        FnEnt *nf = VG_(malloc)("rl.fns", nc * sizeof(FnEnt));
+        for (Int i = 0; i < n_fns; i++) nf[i] = fns[i];
+        if (fns) VG_(free)(fns);
+        fns = nf;
+        cap_fns = nc;
+    }
+    fns[n_fns].name = VG_(strdup)("rl.fnname", name);
+    fns[n_fns].next = fn_head[h];
+    fn_head[h] = n_fns;
+    return n_fns++;
+}
+
+static Int fn_of_addr(Addr a)
+{
+    const HChar *name = NULL;
+    if (!VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) || !name || !*name)
+        return fn_index("(unknown)");
+    return fn_index(name);
+}
+
+/* ------------------------------------------------------------------ */
+/* Regions                                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct { HChar *name; ULong calls; ULong c[RL_NC]; } Region;
+#define MAX_REGIONS 1024
+static Region regions[MAX_REGIONS];
+static Int n_regions = 0;
+
+static Int region_index(const HChar *name)
+{
+    for (Int i = 0; i < n_regions; i++)
+        if (VG_(strcmp)(regions[i].name, name) == 0) return i;
+    if (n_regions == MAX_REGIONS) return -1;
+    regions[n_regions].name = VG_(strdup)("rl.rname", name);
+    regions[n_regions].calls = 0;
+    for (Int i = 0; i < RL_NC; i++) regions[n_regions].c[i] = 0;
+    return n_regions++;
+}
+
+/* Open activation: region index, snapshot of totals at begin, and (for
+ * function regions) the stack pointer at entry. */
+typedef struct { Int region; ULong snap[RL_NC]; Addr sp; } Act;
+#define MAX_DEPTH 256
+#define MAX_THREADS 512
+typedef struct { Act act[MAX_DEPTH]; Int depth; Int fdepth; /* function acts */ } TState;
+static TState *tstate[MAX_THREADS];
+
+static TState *ts_of(ThreadId tid)
+{
+    if (tid >= MAX_THREADS) tid = MAX_THREADS - 1;
+    if (!tstate[tid]) tstate[tid] = VG_(calloc)("rl.ts", 1, sizeof(TState));
+    return tstate[tid];
+}
+
+static void act_begin(TState *t, Int region, Addr sp)
+{
+    if (region < 0) return;
+    regions[region].calls++;
+    if (t->depth == MAX_DEPTH) return;
+    Act *a = &t->act[t->depth++];
+    a->region = region;
+    a->sp = sp;
+    totals(a->snap);
+}
+
+static void act_close(Act *a, const ULong *now)
+{
+    Region *r = &regions[a->region];
+    for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - a->snap[i];
+}
+
+/* End the innermost open activation of `region` (and anything opened after
+ * it). */
+static void act_end(TState *t, Int region)
+{
+    Int k;
+    for (k = t->depth - 1; k >= 0; k--)
+        if (t->act[k].region == region) break;
+    if (k < 0) return;
+    ULong now[RL_NC];
+    totals(now);
+    for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
+    t->depth = k;
+}
+
+/* Function regions (--roofline-function): begin at entry to the function
+ * when it is not already active on this thread; end when a superblock
+ * starts with SP above the SP recorded at entry (i.e. the frame was
+ * popped by ret, longjmp, or unwinding).  sp_limit is the smallest entry
+ * SP of the running thread's open function activations (~0 = none). */
+/* Read by every instrumented block: keep it on a line of its own. */
+static struct { Addr v; UChar pad[56]; } sp_limit_box __attribute__((aligned(64))) = { ~(Addr)0, {0} };
+#define sp_limit (sp_limit_box.v)
+static Int tracked_region[MAX_TRACKED];
+
+static void recompute_limit(TState *t)
+{
+    Addr lim = ~(Addr)0;
+    for (Int i = 0; i < t->depth; i++)
+        if (t->act[i].sp != 0 && t->act[i].sp < lim) lim = t->act[i].sp;
+    sp_limit = lim;
+}
+
+static VG_REGPARM(2) void rl_fn_enter(UWord which, UWord sp)
+{
+    TState *t = ts_of(VG_(get_running_tid)());
+    Int region = tracked_region[which];
+    for (Int i = 0; i < t->depth; i++)
+        if (t->act[i].region == region && t->act[i].sp != 0) {
+            regions[region].calls++; /* recursive call: inside the open one */
+            return;
+        }
+    act_begin(t, region, (Addr)sp);
+    recompute_limit(t);
+}
+
+static VG_REGPARM(1) void rl_sp_check(UWord sp)
+{
+    TState *t = ts_of(VG_(get_running_tid)());
+    ULong now[RL_NC];
+    Bool have = False;
+    /* close, innermost first, every function activation whose frame is gone
+     * (and regions opened inside it) */
+    while (t->depth > 0) {
+        Int k;
+        for (k = t->depth - 1; k >= 0; k--)
+            if (t->act[k].sp != 0 && t->act[k].sp < (Addr)sp) break;
+        if (k < 0) break;
+        if (!have) { totals(now); have = True; }
+        for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
+        t->depth = k;
+    }
+    recompute_limit(t);
+}
+
+static void rl_start_client_code(ThreadId tid, ULong blocks)
+{
+    (void)blocks;
+    if (n_clo_funcs > 0) recompute_limit(ts_of(tid));
+}
+
+/* ------------------------------------------------------------------ */
+/* Client requests                                                       */
+/* ------------------------------------------------------------------ */
+
+static Bool rl_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
+{
+    if (!VG_IS_TOOL_USERREQ('R', 'L', args[0])) return False;
+    const HChar *name = (const HChar *)args[1];
+    if (!name) name = "(null)";
+    TState *t = ts_of(tid);
+    switch (args[0] - VG_USERREQ_TOOL_BASE('R', 'L')) {
+    case 0: act_begin(t, region_index(name), 0); break;
+    case 1: act_end(t, region_index(name)); break;
+    default: return False;
+    }
+    *ret = 0;
+    return True;
+}
+
+/* ------------------------------------------------------------------ */
+/* Instrumentation                                                       */
+/* ------------------------------------------------------------------ */
+
+static IRExpr *mk_ptr(const void *p) { return IRExpr_Const(IRConst_U64((ULong)(Addr)p)); }
+
+/* addr += delta (I64 expression) */
+static void add_to_counter(IRSB *sb, ULong *addr, IRExpr *delta)
+{
+    IRTemp t1 = newIRTemp(sb->tyenv, Ity_I64);
+    IRTemp t2 = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb, IRStmt_WrTmp(t1, IRExpr_Load(Iend_LE, Ity_I64, mk_ptr(addr))));
+    addStmtToIRSB(sb, IRStmt_WrTmp(t2, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t1), delta)));
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mk_ptr(addr), IRExpr_RdTmp(t2)));
+}
+
+/* guarded byte count: addr += guard ? size : 0 */
+static void add_guarded(IRSB *sb, ULong *addr, IRExpr *guard, ULong size)
+{
+    IRTemp w = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_ITE(guard, IRExpr_Const(IRConst_U64(size)),
+                                                 IRExpr_Const(IRConst_U64(0)))));
+    add_to_counter(sb, addr, IRExpr_RdTmp(w));
+}
+
+typedef struct {
+    ULong cost[RL_NC];
+    Bool any;
+    Int fn;
+} Seg;
+
+static void seg_flush(IRSB *sb, Seg *s)
+{
+    if (s->any) {
+        CostRec *r = new_rec(s->fn, s->cost);
+        r->count = new_ctr();
+        add_to_counter(sb, r->count, IRExpr_Const(IRConst_U64(1)));
+    }
+    for (Int i = 0; i < RL_NC; i++) s->cost[i] = 0;
+    s->any = False;
+}
+
+/* Per guest instruction FP tally, turned into costs at the next IMark. */
+typedef struct {
+    ULong ops[2][RL_NKIND][3]; /* [prec][kind][width]: lanes (FLOPs/lane=1; fma 2) */
+    ULong fma_lanes[2];        /* per-lane scalar MAdd/MSub ops (vector FMA split by VEX) */
+    Int vadd[2], vsub[2];      /* vector add/sub ops: addsub detection */
+    Int vadd_w[2], vsub_w[2];
+} InsnFP;
+
+static void insn_reset(InsnFP *f) { VG_(memset)(f, 0, sizeof(*f)); }
+
+static void insn_commit(InsnFP *f, Seg *s)
+{
+    for (Int p = 0; p < 2; p++) {
+        /* addsubpd/ps: VEX computes a full-width add and a full-width sub and
+         * blends them; the instruction does one op per lane. Halve both. */
+        if (f->vadd[p] == 1 && f->vsub[p] == 1 && f->vadd_w[p] == f->vsub_w[p]) {
+            Int w = f->vadd_w[p];
+            f->ops[p][RL_ADD][w] /= 2;
+            f->ops[p][RL_SUB][w] /= 2;
+        }
+        /* FMA: VEX splits a vector FMA into one scalar MAdd per lane; the
+         * number of such ops in one guest instruction gives the width. */
+        if (f->fma_lanes[p]) {
+            ULong bits = f->fma_lanes[p] * (p == 0 ? 64 : 32);
+            Int w = bits <= 64 ? 0 : bits <= 128 ? 1 : 2;
+            f->ops[p][RL_FMA][w] += f->fma_lanes[p] * 2;
+        }
+        for (Int k = 0; k < RL_NKIND; k++)
+            for (Int w = 0; w < 3; w++) {
+                ULong n = f->ops[p][k][w];
+                if (!n) continue;
+                s->cost[RL_FLOP(p, k)] += n;
+                s->cost[RL_W_SCALAR + w] += n;
+                s->any = True;
+            }
+    }
+    insn_reset(f);
+}
+
+/* classify an FP op: returns False if not counted. prec 0=f64 1=f32,
+ * width 0=scalar 1=128 2=256, lanes, kind. */
+static Bool classify(IROp op, Int *prec, Int *kind, Int *width, Int *lanes)
+{
+#define C(OP, P, K, W, L) case OP: *prec = P; *kind = K; *width = W; *lanes = L; return True;
+    switch (op) {
+    C(Iop_AddF64, 0, RL_ADD, 0, 1) C(Iop_SubF64, 0, RL_SUB, 0, 1)
+    C(Iop_MulF64, 0, RL_MUL, 0, 1) C(Iop_DivF64, 0, RL_DIV, 0, 1)
+    C(Iop_SqrtF64, 0, RL_SQRT, 0, 1)
+    C(Iop_AddF32, 1, RL_ADD, 0, 1) C(Iop_SubF32, 1, RL_SUB, 0, 1)
+    C(Iop_MulF32, 1, RL_MUL, 0, 1) C(Iop_DivF32, 1, RL_DIV, 0, 1)
+    C(Iop_SqrtF32, 1, RL_SQRT, 0, 1)
+    C(Iop_Add64F0x2, 0, RL_ADD, 0, 1) C(Iop_Sub64F0x2, 0, RL_SUB, 0, 1)
+    C(Iop_Mul64F0x2, 0, RL_MUL, 0, 1) C(Iop_Div64F0x2, 0, RL_DIV, 0, 1)
+    C(Iop_Max64F0x2, 0, RL_MINMAX, 0, 1) C(Iop_Min64F0x2, 0, RL_MINMAX, 0, 1)
+    C(Iop_Sqrt64F0x2, 0, RL_SQRT, 0, 1)
+    C(Iop_Add32F0x4, 1, RL_ADD, 0, 1) C(Iop_Sub32F0x4, 1, RL_SUB, 0, 1)
+    C(Iop_Mul32F0x4, 1, RL_MUL, 0, 1) C(Iop_Div32F0x4, 1, RL_DIV, 0, 1)
+    C(Iop_Max32F0x4, 1, RL_MINMAX, 0, 1) C(Iop_Min32F0x4, 1, RL_MINMAX, 0, 1)
+    C(Iop_Sqrt32F0x4, 1, RL_SQRT, 0, 1)
+    C(Iop_Add64Fx2, 0, RL_ADD, 1, 2) C(Iop_Sub64Fx2, 0, RL_SUB, 1, 2)
+    C(Iop_Mul64Fx2, 0, RL_MUL, 1, 2) C(Iop_Div64Fx2, 0, RL_DIV, 1, 2)
+    C(Iop_Max64Fx2, 0, RL_MINMAX, 1, 2) C(Iop_Min64Fx2, 0, RL_MINMAX, 1, 2)
+    C(Iop_Sqrt64Fx2, 0, RL_SQRT, 1, 2)
+    C(Iop_Add32Fx4, 1, RL_ADD, 1, 4) C(Iop_Sub32Fx4, 1, RL_SUB, 1, 4)
+    C(Iop_Mul32Fx4, 1, RL_MUL, 1, 4) C(Iop_Div32Fx4, 1, RL_DIV, 1, 4)
+    C(Iop_Max32Fx4, 1, RL_MINMAX, 1, 4) C(Iop_Min32Fx4, 1, RL_MINMAX, 1, 4)
+    C(Iop_Sqrt32Fx4, 1, RL_SQRT, 1, 4)
+    C(Iop_Add32Fx2, 1, RL_ADD, 1, 2) C(Iop_Sub32Fx2, 1, RL_SUB, 1, 2)
+    C(Iop_Add64Fx4, 0, RL_ADD, 2, 4) C(Iop_Sub64Fx4, 0, RL_SUB, 2, 4)
+    C(Iop_Mul64Fx4, 0, RL_MUL, 2, 4) C(Iop_Div64Fx4, 0, RL_DIV, 2, 4)
+    C(Iop_Max64Fx4, 0, RL_MINMAX, 2, 4) C(Iop_Min64Fx4, 0, RL_MINMAX, 2, 4)
+    C(Iop_Sqrt64Fx4, 0, RL_SQRT, 2, 4)
+    C(Iop_Add32Fx8, 1, RL_ADD, 2, 8) C(Iop_Sub32Fx8, 1, RL_SUB, 2, 8)
+    C(Iop_Mul32Fx8, 1, RL_MUL, 2, 8) C(Iop_Div32Fx8, 1, RL_DIV, 2, 8)
+    C(Iop_Max32Fx8, 1, RL_MINMAX, 2, 8) C(Iop_Min32Fx8, 1, RL_MINMAX, 2, 8)
+    C(Iop_Sqrt32Fx8, 1, RL_SQRT, 2, 8)
+    default: return False;
+    }
+#undef C
+}
+
+static void tally_expr(InsnFP *f, IRExpr *e)
+{
+    IROp op;
+    switch (e->tag) {
+    case Iex_Unop: op = e->Iex.Unop.op; break;
+    case Iex_Binop: op = e->Iex.Binop.op; break;
+    case Iex_Triop: op = e->Iex.Triop.details->op; break;
+    case Iex_Qop: op = e->Iex.Qop.details->op; break;
+    default: return;
+    }
+    switch (op) {
+    case Iop_MAddF64: case Iop_MSubF64: f->fma_lanes[0]++; return;
+    case Iop_MAddF32: case Iop_MSubF32: f->fma_lanes[1]++; return;
+    default: break;
+    }
+    Int p, k, w, l;
+    if (!classify(op, &p, &k, &w, &l)) return;
+    f->ops[p][k][w] += (ULong)l;
+    if (w > 0 && k == RL_ADD) { f->vadd[p]++; f->vadd_w[p] = w; }
+    if (w > 0 && k == RL_SUB) { f->vsub[p]++; f->vsub_w[p] = w; }
+}
+
+static Int loadg_size(IRLoadGOp cvt)
+{
+    switch (cvt) {
+    case ILGop_IdentV128: return 16;
+    case ILGop_Ident64: return 8;
+    case ILGop_Ident32: return 4;
+    case ILGop_16Uto32: case ILGop_16Sto32: return 2;
+    case ILGop_8Uto32: case ILGop_8Sto32: return 1;
+    default: return 0;
+    }
+}
+
+static ULong nodecode_reported = 0;
+
+static VG_REGPARM(1) void rl_nodecode(UWord pc)
+{
+    const UChar *b = (const UChar *)pc;
+    if (nodecode_reported++) return;
+    /* EVEX prefix 0x62 (in 64-bit mode always EVEX): AVX-512 */
+    if (b[0] == 0x62 || (b[0] >= 0x40 && b[0] <= 0x4f && b[1] == 0x62)) {
+        VG_(umsg)("roofline: error: unsupported AVX-512 (EVEX) instruction at %#lx "
+                  "(bytes %02x %02x %02x %02x): Valgrind cannot run AVX-512 code. Use the perf "
+                  "engine (roofline measure --engine perf) or rebuild without AVX-512 "
+                  "(e.g. -march=x86-64-v3 or -mno-avx512f).\n",
+                  (unsigned long)pc, b[0], b[1], b[2], b[3]);
+    } else {
+        VG_(umsg)("roofline: error: Valgrind cannot decode the instruction at %#lx "
+                  "(bytes %02x %02x %02x %02x); the program will get SIGILL. Use the perf "
+                  "engine (roofline measure --engine perf) for this binary.\n",
+                  (unsigned long)pc, b[0], b[1], b[2], b[3]);
+    }
+}
+
+static Int tracked_entry(Addr a)
+{
+    if (n_clo_funcs == 0) return -1;
+    const HChar *name = NULL;
+    if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &name) || !name) return -1;
+    for (Int i = 0; i < n_clo_funcs; i++)
+        if (VG_(strcmp)(name, clo_funcs[i]) == 0) return i;
+    return -1;
+}
+
+static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+                           const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+                           IRType gWordTy, IRType hWordTy)
+{
+    (void)closure; (void)layout; (void)vge; (void)archinfo_host;
+    if (gWordTy != hWordTy) VG_(tool_panic)("host/guest word size mismatch");
+
+    IRSB *sb = deepCopyIRSBExceptStmts(in);
+    Int i = 0;
+    /* copy leading non-IMark statements */
+    while (i < in->stmts_used && in->stmts[i]->tag != Ist_IMark) {
+        addStmtToIRSB(sb, in->stmts[i]);
+        i++;
+    }
+
+    if (n_clo_funcs > 0) {
+        /* if (sp_limit < SP) rl_sp_check(SP) */
+        IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
+        IRTemp lim = newIRTemp(sb->tyenv, Ity_I64);
+        IRTemp g = newIRTemp(sb->tyenv, Ity_I1);
+        addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
+        addStmtToIRSB(sb, IRStmt_WrTmp(lim, IRExpr_Load(Iend_LE, Ity_I64, mk_ptr(&sp_limit))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpLT64U, IRExpr_RdTmp(lim),
+                                                         IRExpr_RdTmp(sp))));
+        IRDirty *d = unsafeIRDirty_0_N(1, "rl_sp_check", VG_(fnptr_to_fnentry)(rl_sp_check),
+                                       mkIRExprVec_1(IRExpr_RdTmp(sp)));
+        d->guard = IRExpr_RdTmp(g);
+        addStmtToIRSB(sb, IRStmt_Dirty(d));
+    }
+
+    Seg seg;
+    VG_(memset)(&seg, 0, sizeof(seg));
+    seg.fn = -1;
+    InsnFP fp;
+    insn_reset(&fp);
+
+    for (; i < in->stmts_used; i++) {
+        IRStmt *st = in->stmts[i];
+        if (!st || st->tag == Ist_NoOp) continue;
+        switch (st->tag) {
+        case Ist_IMark: {
+            insn_commit(&fp, &seg);
+            Addr a = (Addr)st->Ist.IMark.addr;
+            Int fn = fn_of_addr(a);
+            Int tr = tracked_entry(a);
+            if (fn != seg.fn || tr >= 0) {
+                seg_flush(sb, &seg);
+                seg.fn = fn;
+            }
+            addStmtToIRSB(sb, st);
+            if (tr >= 0) {
+                IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
+                addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
+                IRDirty *d = unsafeIRDirty_0_N(2, "rl_fn_enter", VG_(fnptr_to_fnentry)(rl_fn_enter),
+                                               mkIRExprVec_2(IRExpr_Const(IRConst_U64((ULong)tr)),
+                                                             IRExpr_RdTmp(sp)));
+                addStmtToIRSB(sb, IRStmt_Dirty(d));
+            }
+            break;
+        }
+        case Ist_WrTmp: {
+            IRExpr *e = st->Ist.WrTmp.data;
+            if (e->tag == Iex_Load) {
+                seg.cost[RL_LD] += sizeofIRType(e->Iex.Load.ty);
+                seg.any = True;
+            } else {
+                tally_expr(&fp, e);
+            }
+            addStmtToIRSB(sb, st);
+            break;
+        }
+        case Ist_Store: {
+            IRType ty = typeOfIRExpr(in->tyenv, st->Ist.Store.data);
+            seg.cost[RL_ST] += sizeofIRType(ty);
+            seg.any = True;
+            addStmtToIRSB(sb, st);
+            break;
+        }
+        case Ist_LoadG: {
+            IRLoadG *lg = st->Ist.LoadG.details;
+            addStmtToIRSB(sb, st);
+            if (seg.fn < 0) seg.fn = fn_index("(unknown)");
+            /* dynamic bytes go to a record of this function */
+            ULong zero[RL_NC];
+            VG_(memset)(zero, 0, sizeof(zero));
+            CostRec *r = new_rec(seg.fn, zero);
+            r->dyn_ld = new_ctr();
+            add_guarded(sb, r->dyn_ld, lg->guard, (ULong)loadg_size(lg->cvt));
+            break;
+        }
+        case Ist_StoreG: {
+            IRStoreG *sg = st->Ist.StoreG.details;
+            addStmtToIRSB(sb, st);
+            if (seg.fn < 0) seg.fn = fn_index("(unknown)");
+            ULong zero[RL_NC];
+            VG_(memset)(zero, 0, sizeof(zero));
+            CostRec *r = new_rec(seg.fn, zero);
+            r->dyn_st = new_ctr();
+            add_guarded(sb, r->dyn_st, sg->guard,
+                        (ULong)sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)));
+            break;
+        }
+        case Ist_CAS: {
+            IRCAS *c = st->Ist.CAS.details;
+            Int sz = sizeofIRType(typeOfIRExpr(in->tyenv, c->dataLo));
+            if (c->dataHi) sz *= 2;
+            seg.cost[RL_LD] += sz;
+            seg.cost[RL_ST] += sz;
+            seg.any = True;
+            addStmtToIRSB(sb, st);
+            break;
+        }
+        case Ist_LLSC: {
+            if (st->Ist.LLSC.storedata == NULL)
+                seg.cost[RL_LD] += sizeofIRType(typeOfIRTemp(in->tyenv, st->Ist.LLSC.result));
+            else
+                seg.cost[RL_ST] += sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.LLSC.storedata));
+            seg.any = True;
+            addStmtToIRSB(sb, st);
+            break;
+        }
+        case Ist_Dirty: {
+            IRDirty *d = st->Ist.Dirty.details;
+            if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify) { seg.cost[RL_LD] += d->mSize; seg.any = True; }
+            if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify) { seg.cost[RL_ST] += d->mSize; seg.any = True; }
+            addStmtToIRSB(sb, st);
+            break;
+        }
+        case Ist_Exit:
+            insn_commit(&fp, &seg);
+            seg_flush(sb, &seg);
+            addStmtToIRSB(sb, st);
+            break;
+        default:
+            addStmtToIRSB(sb, st);
+            break;
+        }
+    }
+    insn_commit(&fp, &seg);
+    seg_flush(sb, &seg);
+    if (in->jumpkind == Ijk_NoDecode) {
+        /* the block ends at an instruction VEX cannot decode: say why before
+         * the core raises SIGILL */
+        IRDirty *d = unsafeIRDirty_0_N(1, "rl_nodecode", VG_(fnptr_to_fnentry)(rl_nodecode),
+                                       mkIRExprVec_1(in->next));
+        addStmtToIRSB(sb, IRStmt_Dirty(d));
+    }
+    return sb;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                                */
+/* ------------------------------------------------------------------ */
+
+static Int out_fd = -1;
+static HChar obuf[8192];
+static Int olen = 0;
+
+static void oflush(void)
+{
+    if (olen > 0 && out_fd >= 0) VG_(write)(out_fd, obuf, olen);
+    olen = 0;
+}
+
+static void oput(const HChar *s)
+{
+    while (*s) {
+        if (olen == (Int)sizeof(obuf)) oflush();
+        obuf[olen++] = *s++;
+    }
+}
+
+static void oputf(const HChar *fmt, ULong v)
+{
+    HChar b[64];
+    VG_(sprintf)(b, fmt, v);
+    oput(b);
+}
+
+static void oput_str(const HChar *s)
+{
+    oput("\"");
+    for (; *s; s++) {
+        HChar b[8];
+        UChar c = (UChar)*s;
+        if (c == '"' || c == '\\') { b[0] = '\\'; b[1] = (HChar)c; b[2] = 0; }
+        else if (c < 0x20) VG_(sprintf)(b, "\\u%04x", (UInt)c);
+        else { b[0] = (HChar)c; b[1] = 0; }
+        oput(b);
+    }
+    oput("\"");
+}
+
+static const HChar *kind_names[RL_NKIND] = {"add", "sub", "mul", "div", "fma", "sqrt", "minmax"};
+
+static void oput_counts(const ULong *c)
+{
+    oput("\"flops\": {");
+    for (Int p = 0; p < 2; p++) {
+        oput(p == 0 ? "\"f64\": {" : ", \"f32\": {");
+        for (Int k = 0; k < RL_NKIND; k++) {
+            if (k) oput(", ");
+            oput("\"");
+            oput(kind_names[k]);
+            oputf("\": %llu", c[RL_FLOP(p, k)]);
+        }
+        oput("}");
+    }
+    oput("}, \"flops_by_width\": {");
+    oputf("\"scalar\": %llu", c[RL_W_SCALAR]);
+    oputf(", \"128\": %llu", c[RL_W_SCALAR + 1]);
+    oputf(", \"256\": %llu}", c[RL_W_SCALAR + 2]);
+    oputf(", \"bytes_loaded\": %llu", c[RL_LD]);
+    oputf(", \"bytes_stored\": %llu", c[RL_ST]);
+}
+
+static Int cmp_fn_idx(const void *a, const void *b)
+{
+    return VG_(strcmp)(fns[*(const Int *)a].name, fns[*(const Int *)b].name);
+}
+
+static void rl_fini(Int exitcode)
+{
+    (void)exitcode;
+    ULong tot[RL_NC];
+    totals(tot);
+    /* close regions still open */
+    for (Int t = 0; t < MAX_THREADS; t++) {
+        if (!tstate[t]) continue;
+        for (Int j = tstate[t]->depth - 1; j >= 0; j--) act_close(&tstate[t]->act[j], tot);
+        tstate[t]->depth = 0;
+    }
+    /* per-function exclusive counts */
+    ULong *fc = VG_(calloc)("rl.fc", (SizeT)(n_fns ? n_fns : 1) * RL_NC, sizeof(ULong));
+    for (Int k = 0; k < n_recs; k++) {
+        const CostRec *r = recs[k];
+        ULong *c = &fc[(SizeT)r->fn * RL_NC];
+        for (UInt j = 0; j < r->nz; j++) c[r->idx[j]] += r->val[j] * *r->count;
+        c[RL_LD] += *r->dyn_ld;
+        c[RL_ST] += *r->dyn_st;
+    }
+
+    HChar defname[64];
+    const HChar *path = clo_out;
+    if (!path) {
+        VG_(sprintf)(defname, "roofline.out.%d.json", VG_(getpid)());
+        path = defname;
+    }
+    out_fd = VG_(fd_open)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0644);
+    if (out_fd < 0) {
+        VG_(umsg)("roofline: cannot open output file '%s'\n", path);
+        return;
+    }
+    oput("{\"schema\": \"roofline.vgtool/1\",\n \"regions\": [\n  {\"name\": \"(program)\", \"calls\": 1, ");
+    oput_counts(tot);
+    oput("}");
+    for (Int r = 0; r < n_regions; r++) {
+        oput(",\n  {\"name\": ");
+        oput_str(regions[r].name);
+        oputf(", \"calls\": %llu, ", regions[r].calls);
+        oput_counts(regions[r].c);
+        oput("}");
+    }
+    oput("],\n \"functions\": [");
+    Int *order = VG_(malloc)("rl.order", (SizeT)(n_fns ? n_fns : 1) * sizeof(Int));
+    for (Int f = 0; f < n_fns; f++) order[f] = f;
+    VG_(ssort)(order, n_fns, sizeof(Int), cmp_fn_idx);
+    Bool first = True;
+    for (Int q = 0; q < n_fns; q++) {
+        Int f = order[q];
+        ULong *c = &fc[(SizeT)f * RL_NC];
+        Bool any = False;
+        for (Int i = 0; i < RL_NC; i++) if (c[i]) any = True;
+        if (!any) continue;
+        oput(first ? "\n  {\"name\": " : ",\n  {\"name\": ");
+        first = False;
+        oput_str(fns[f].name);
+        oput(", ");
+        oput_counts(c);
+        oput("}");
+    }
+    oput("]}\n");
+    oflush();
+    VG_(close)(out_fd);
+
+    ULong fl = 0;
+    for (Int i = 0; i < 2 * RL_NKIND; i++) fl += tot[i];
+    if (VG_(clo_verbosity) > 0)
+        VG_(umsg)("roofline: %llu FLOPs, %llu bytes loaded, %llu bytes stored -> %s\n", fl,
+              tot[RL_LD], tot[RL_ST], path);
+}
+
+/* ------------------------------------------------------------------ */
+/* Options and init                                                      */
+/* ------------------------------------------------------------------ */
+
+static Bool rl_process_cmd_line_option(const HChar *arg)
+{
+    const HChar *s;
+    if VG_STR_CLO (arg, "--roofline-out", clo_out) {
+    } else if VG_STR_CLO (arg, "--roofline-function", s) {
+        if (n_clo_funcs == MAX_TRACKED) {
+            VG_(fmsg_bad_option)(arg, "too many --roofline-function options (max 64)\n");
+        }
+        clo_funcs[n_clo_funcs++] = s;
+    } else {
+        return False;
+    }
+    return True;
+}
+
+static void rl_print_usage(void)
+{
+    VG_(printf)("    --roofline-out=<file>        write JSON counts to <file> [roofline.out.<pid>.json]\n"
+                "    --roofline-function=<name>   add a region '<function name>' covering every call\n"
+                "                                 of <name> (inclusive); may be repeated\n");
+}
+
+static void rl_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
+
+static void rl_post_clo_init(void)
+{
+    for (Int i = 0; i < n_clo_funcs; i++) {
+        HChar b[600];
+        VG_(snprintf)(b, sizeof(b), "<function %s>", clo_funcs[i]);
+        tracked_region[i] = region_index(b);
+    }
+}
+
+static void rl_pre_clo_init(void)
+{
+    VG_(details_name)("roofline");
+    VG_(details_version)("1.0");
+    VG_(details_description)("FLOP and byte counter for roofline analysis");
+    VG_(details_copyright_author)("roofline toolkit authors");
+    VG_(details_bug_reports_to)("roofline project");
+    VG_(details_avg_translation_sizeB)(300);
+
+    for (Int i = 0; i < FN_HASH; i++) fn_head[i] = -1;
+
+    VG_(basic_tool_funcs)(rl_post_clo_init, rl_instrument, rl_fini);
+    VG_(needs_command_line_options)(rl_process_cmd_line_option, rl_print_usage,
+                                    rl_print_debug_usage);
+    VG_(needs_client_requests)(rl_handle_client_request);
+    VG_(track_start_client_code)(rl_start_client_code);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(rl_pre_clo_init)
