@@ -23,5 +23,8 @@ verdict() { awk -v v="$1" -v t="$2" 'BEGIN { print (v < t) ? "ok" : "OVER TARGET
 printf '%-28s %10s ns/pair   target < %3d ns   %s\n' "off (not under measure)" "$off" 50 "$(verdict "$off" 50)"
 printf '%-28s %10s ns/pair   target < %3d ns   %s\n' "timing (ROOFLINE_MARKER_OUT)" "$timing" 200 "$(verdict "$timing" 200)"
 echo "(timing run recorded $calls calls of region 'overhead')"
-[[ $(verdict "$off" 50) == ok && $(verdict "$timing" 200) == ok ]] || status=1
+# Exit codes: 0 within targets, 3 over a target (a loaded machine, not a bug),
+# 1 when the timing run recorded fewer calls than it made.
+(( calls >= pairs )) || { echo "expected at least $pairs calls, recorded $calls" >&2; exit 1; }
+[[ $(verdict "$off" 50) == ok && $(verdict "$timing" 200) == ok ]] || status=3
 exit $status

@@ -23,7 +23,7 @@ std::string find_vgtool_dir(const std::string& self_exe, std::string& why) {
     if (!self_exe.empty()) {
         const auto dir = fs::path(self_exe).parent_path() / "vgtool";
         if (fs::exists(dir / tool_file, ec)) return dir.string();
-        why = fmt::format("the Valgrind tool was not found ({} does not exist); build it (target vgtool) or set "
+        why = fmt::format("the Valgrind tool was not found ({} does not exist); build it (target roofline_vgtool) or set "
                           "ROOFLINE_VGTOOL_DIR to the directory holding {}",
                           (dir / tool_file).string(), tool_file);
         return {};
