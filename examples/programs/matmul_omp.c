@@ -47,5 +47,5 @@ int main(int argc, char** argv) {
     free(a);
     free(b);
     free(c);
-    return c == NULL;
+    return 0;
 }

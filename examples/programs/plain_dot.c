@@ -30,7 +30,12 @@ int main(int argc, char** argv) {
         y[i] = 2.0;
     }
     double total = 0.0;
-    for (int r = 0; r < reps; ++r) total += dot(n, x, y);
+    for (int r = 0; r < reps; ++r) {
+        total += dot(n, x, y);
+        /* Change the data between calls: otherwise the compiler may see that dot()
+         * only reads memory and call it once for all repetitions. */
+        x[r % n] = 1.0;
+    }
     printf("dot: n=%ld reps=%d total=%g\n", n, reps, total);
     free(x);
     free(y);

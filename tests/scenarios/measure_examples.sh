@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# `roofline measure` on the sample programs in examples/programs/ (built by the
+# project next to the roofline binary): every marker API (C, C++ RAII with
+# nested regions and std::thread, OpenMP, LIKWID) and a program without markers
+# (--functions, --region-function). Checks the regions, exact FLOP counts,
+# native seconds, thread and call counts and exit status pass-through.
+# SKIPPED (exit 0) when the examples, the Valgrind tool or valgrind are missing.
+set -u
+bin=$1
+build=$(cd "$(dirname "$bin")" && pwd)
+ex=$build/examples/programs
+for p in stream_triad stencil likwid_app plain_dot; do
+  [[ -x $ex/$p ]] || { echo "SKIPPED: $ex/$p not built (build the examples/programs targets first)"; exit 0; }
+done
+[[ -e $build/vgtool/roofline-amd64-linux ]] || { echo "SKIPPED: the Valgrind tool (target roofline_vgtool) is not built"; exit 0; }
+command -v valgrind >/dev/null || { echo "SKIPPED: valgrind is not installed"; exit 0; }
+command -v jq >/dev/null || { echo "SKIPPED: jq is not installed"; exit 0; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export ROOFLINE_DB=$tmp/results.db OMP_NUM_THREADS=2
+out=""
+fail() { echo "FAIL: $*"; echo "$out"; [[ -n ${json:-} && -e $json ]] && cat "$json"; exit 1; }
+
+# measure NAME EXPECTED_EXIT PROGRAM ARGS...: instrument engine, points in $tmp/NAME.json
+measure() {
+  local name=$1 expect=$2; shift 2
+  json=$tmp/$name.json
+  out=$("$bin" measure --engine instrument --no-store -o "$json" -- "$@" 2>&1); local code=$?
+  [[ $code == "$expect" ]] || fail "$name: exit $code, expected $expect"
+}
+# check NAME JQ_FILTER: the filter must yield true on $json
+check() { jq -e "$2" "$json" >/dev/null || fail "$1: $2"; }
+region() { echo ".points[] | select(.name == \"$1\")"; }
+
+# C API. triad: 2 FLOPs per element and call; init: none. Exit status 3 passes through.
+n=1000 it=5
+measure triad 3 "$ex/stream_triad" $n $it 3
+check triad "[.points[].name] | sort == [\"(program)\", \"init\", \"triad\"]"
+check triad "$(region triad) | .flops == 2 * $n * $it and .details.calls == $it and .seconds > 0 and .threads == 1 and .source == \"instrument\""
+check triad "$(region init) | .flops == 0 and .details.calls == 1 and .seconds > 0"
+check triad "$(region '(program)') | .flops >= 2 * $n * $it and .seconds > 0"
+
+# C++ RAII, nested regions, two std::threads, each with its own "solve" holding
+# SWEEPS "sweep"s; 3 FLOPs per inner point and sweep. The sizes keep each
+# thread's work within one Valgrind time slice (see the note on matmul below).
+n=1000 sweeps=4
+flops=$((2 * sweeps * (n - 2) * 3))
+measure stencil 0 "$ex/stencil" $n $sweeps
+check stencil "$(region solve) | .flops == $flops and .details.calls == 2 and .threads == 2 and .seconds > 0"
+check stencil "$(region sweep) | .flops == $flops and .details.calls == 2 * $sweeps and .threads == 2 and .seconds > 0"
+check stencil "($(region solve) | .seconds) >= ($(region sweep) | .seconds)"
+
+# LIKWID marker API: axpy, 2 FLOPs per element and call.
+n=1000 reps=5
+measure likwid 0 "$ex/likwid_app" $n $reps
+check likwid "[.points[].name] | sort == [\"(program)\", \"axpy\"]"
+check likwid "$(region axpy) | .flops == 2 * $n * $reps and .details.calls == $reps and .seconds > 0"
+grep -q "recorded $reps calls" <<<"$out" || fail "likwid: LIKWID_MARKER_GET does not report the calls"
+
+# OpenMP: every thread of the team begins and ends "matmul"; 2 n^3 FLOPs.
+if [[ -x $ex/matmul_omp ]]; then
+  n=16
+  OMP_NUM_THREADS=1 measure matmul1 0 "$ex/matmul_omp" $n
+  check matmul1 "$(region matmul) | .flops == 2 * $n * $n * $n and .details.calls == 1 and .threads == 1"
+  measure matmul2 0 "$ex/matmul_omp" $n
+  check matmul2 "$(region matmul) | .details.calls == 2 and .threads == 2 and .seconds > 0"
+  check matmul2 "$(region '(program)') | .flops >= 2 * $n * $n * $n and .flops < 2 * $n * $n * $n + 100"
+  # Not exact with two threads: the Valgrind tool takes a region's counts as the
+  # difference of process-wide totals between begin and end, so work another
+  # thread does while the region is open (here: the other half of the rows,
+  # the threads overlap at the omp barrier) is counted too. Bounded until fixed.
+  check matmul2 "$(region matmul) | .flops >= 2 * $n * $n * $n and .flops <= 4 * $n * $n * $n"
+else
+  echo "note: matmul_omp not built (no OpenMP): its checks skipped"
+fi
+
+# No markers: whole program only; --region-function and --functions find dot().
+n=1000 reps=5
+json=$tmp/dot.json
+out=$("$bin" measure --engine instrument --region-function dot --functions --no-store -o "$json" -- "$ex/plain_dot" $n $reps 2>&1); code=$?
+[[ $code == 0 ]] || fail "plain_dot: exit $code"
+check plain_dot "[.points[].name] == [\"(program)\"]"
+check plain_dot "$(region '(program)') | .flops >= 2 * $n * $reps and .seconds > 0"
+grep -Eq "^<function dot> +$reps +$((2 * n * reps)) " <<<"$out" || fail "plain_dot: --region-function dot: not $reps calls, $((2 * n * reps)) FLOPs"
+grep -Eq "^dot +$((2 * n * reps)) " <<<"$out" || fail "plain_dot: --functions does not list dot with $((2 * n * reps)) FLOPs"
+
+# Time engine: native timing of the regions only, exit status still passed through.
+json=$tmp/time.json
+out=$("$bin" measure --engine time --no-store -o "$json" -- "$ex/stencil" 1000 4 2>&1); code=$?
+[[ $code == 0 ]] || fail "time engine: exit $code"
+check time "[.points[].name] | sort == [\"(program)\", \"solve\", \"sweep\"]"
+check time "[.points[] | .source == \"time\" and .seconds > 0 and (.flops // 0) == 0] | all"
+check time "$(region solve) | .details.calls == 2 and .threads == 2"
+check time "$(region sweep) | .details.calls == 8 and .threads == 2"
+out=$("$bin" measure --engine time --no-store -- "$ex/stream_triad" 100 1 5 2>&1); code=$?
+[[ $code == 5 ]] || fail "time engine: exit status not passed through: $code"
+echo "ok"
