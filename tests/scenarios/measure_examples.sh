@@ -41,7 +41,7 @@ check triad "$(region '(program)') | .flops >= 2 * $n * $it and .seconds > 0"
 
 # C++ RAII, nested regions, two std::threads, each with its own "solve" holding
 # SWEEPS "sweep"s; 3 FLOPs per inner point and sweep. The sizes keep each
-# thread's work within one Valgrind time slice (see the note on matmul below).
+# thread's work within one Valgrind time slice.
 n=1000 sweeps=4
 flops=$((2 * sweeps * (n - 2) * 3))
 measure stencil 0 "$ex/stencil" $n $sweeps
@@ -64,11 +64,9 @@ if [[ -x $ex/matmul_omp ]]; then
   measure matmul2 0 "$ex/matmul_omp" $n
   check matmul2 "$(region matmul) | .details.calls == 2 and .threads == 2 and .seconds > 0"
   check matmul2 "$(region '(program)') | .flops >= 2 * $n * $n * $n and .flops < 2 * $n * $n * $n + 100"
-  # Not exact with two threads: the Valgrind tool takes a region's counts as the
-  # difference of process-wide totals between begin and end, so work another
-  # thread does while the region is open (here: the other half of the rows,
-  # the threads overlap at the omp barrier) is counted too. Bounded until fixed.
-  check matmul2 "$(region matmul) | .flops >= 2 * $n * $n * $n and .flops <= 4 * $n * $n * $n"
+  # Exact with two threads: the Valgrind tool attributes work per thread, so
+  # each thread's "matmul" holds only its own half of the rows.
+  check matmul2 "$(region matmul) | .flops == 2 * $n * $n * $n"
 else
   echo "note: matmul_omp not built (no OpenMP): its checks skipped"
 fi

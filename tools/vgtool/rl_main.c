@@ -175,7 +175,12 @@ static Int region_index(const HChar *name)
 typedef struct { Int region; ULong snap[RL_NC]; Addr sp; } Act;
 #define MAX_DEPTH 256
 #define MAX_THREADS 512
-typedef struct { Act act[MAX_DEPTH]; Int depth; Int fdepth; /* function acts */ } TState;
+typedef struct {
+    Act act[MAX_DEPTH];
+    Int depth;
+    Int fdepth; /* function acts */
+    ULong acc[RL_NC]; /* work done by this thread up to when it last stopped running */
+} TState;
 static TState *tstate[MAX_THREADS];
 
 static TState *ts_of(ThreadId tid)
@@ -183,6 +188,34 @@ static TState *ts_of(ThreadId tid)
     if (tid >= MAX_THREADS) tid = MAX_THREADS - 1;
     if (!tstate[tid]) tstate[tid] = VG_(calloc)("rl.ts", 1, sizeof(TState));
     return tstate[tid];
+}
+
+/* Per-thread attribution.  Valgrind runs one thread at a time.  cur_tid is
+ * the thread that ran client code last; switch_snap the process totals when it
+ * started running.  When another thread starts, the work done since then is
+ * added to cur_tid's acc (see rl_start_client_code).  A thread's own totals
+ * are thus its acc, plus (if it is cur_tid) totals() - switch_snap. */
+static ThreadId cur_tid = VG_INVALID_THREADID;
+static ULong switch_snap[RL_NC];
+
+static void flush_cur(const ULong *now)
+{
+    if (cur_tid != VG_INVALID_THREADID) {
+        TState *c = ts_of(cur_tid);
+        for (Int i = 0; i < RL_NC; i++) c->acc[i] += now[i] - switch_snap[i];
+    }
+    for (Int i = 0; i < RL_NC; i++) switch_snap[i] = now[i];
+}
+
+/* totals of work done by thread t (its TState), as of now */
+static void thread_totals(TState *t, ULong *out)
+{
+    if (cur_tid != VG_INVALID_THREADID && t == ts_of(cur_tid)) {
+        totals(out);
+        for (Int i = 0; i < RL_NC; i++) out[i] = t->acc[i] + (out[i] - switch_snap[i]);
+    } else {
+        for (Int i = 0; i < RL_NC; i++) out[i] = t->acc[i];
+    }
 }
 
 static void act_begin(TState *t, Int region, Addr sp)
@@ -193,7 +226,7 @@ static void act_begin(TState *t, Int region, Addr sp)
     Act *a = &t->act[t->depth++];
     a->region = region;
     a->sp = sp;
-    totals(a->snap);
+    thread_totals(t, a->snap);
 }
 
 static void act_close(Act *a, const ULong *now)
@@ -211,7 +244,7 @@ static void act_end(TState *t, Int region)
         if (t->act[k].region == region) break;
     if (k < 0) return;
     ULong now[RL_NC];
-    totals(now);
+    thread_totals(t, now);
     for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
     t->depth = k;
 }
@@ -259,7 +292,7 @@ static VG_REGPARM(1) void rl_sp_check(UWord sp)
         for (k = t->depth - 1; k >= 0; k--)
             if (t->act[k].sp != 0 && t->act[k].sp < (Addr)sp) break;
         if (k < 0) break;
-        if (!have) { totals(now); have = True; }
+        if (!have) { thread_totals(t, now); have = True; }
         for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
         t->depth = k;
     }
@@ -269,6 +302,14 @@ static VG_REGPARM(1) void rl_sp_check(UWord sp)
 static void rl_start_client_code(ThreadId tid, ULong blocks)
 {
     (void)blocks;
+    if (tid != cur_tid) {
+        /* thread switch (rare: once per time slice at most): the work done
+         * since the last switch was the outgoing thread's */
+        ULong now[RL_NC];
+        totals(now);
+        flush_cur(now);
+        cur_tid = tid;
+    }
     if (n_clo_funcs > 0) recompute_limit(ts_of(tid));
 }
 
@@ -705,10 +746,13 @@ static void rl_fini(Int exitcode)
     (void)exitcode;
     ULong tot[RL_NC];
     totals(tot);
-    /* close regions still open */
+    flush_cur(tot);
+    cur_tid = VG_INVALID_THREADID;
+    /* close regions still open, with each thread's own totals */
     for (Int t = 0; t < MAX_THREADS; t++) {
         if (!tstate[t]) continue;
-        for (Int j = tstate[t]->depth - 1; j >= 0; j--) act_close(&tstate[t]->act[j], tot);
+        for (Int j = tstate[t]->depth - 1; j >= 0; j--)
+            act_close(&tstate[t]->act[j], tstate[t]->acc);
         tstate[t]->depth = 0;
     }
     /* per-function exclusive counts */
