@@ -12,6 +12,7 @@
 #include "measure/child_process.hpp"
 #include "measure/engine.hpp"
 #include "measure/merge.hpp"
+#include "measure/sampling_profiler.hpp"
 
 #include <fmt/core.h>
 
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -115,7 +117,28 @@ void print_summary(const std::vector<Point>& points, const std::optional<Machine
     }
 }
 
-void print_functions(const std::vector<measure::RegionCounts>& functions) {
+// Sampled self CPU time of function NAME; nullopt without sampling or without samples.
+using Sampling = std::optional<measure::SamplingResult>;
+const measure::FunctionTime* sampled(const Sampling& sampling, const std::string& name) {
+    if (!sampling) return nullptr;
+    const auto it = sampling->functions.find(name);
+    return it == sampling->functions.end() || it->second.samples == 0 ? nullptr : &it->second;
+}
+
+std::string cpu_seconds(const Sampling& sampling, const std::string& name) {
+    if (!sampling) return "-";
+    const auto* t = sampled(sampling, name);
+    return fmt::format("{:.4f}", t ? t->seconds : 0.0);
+}
+
+// "<function dot>" -> "dot"
+std::string function_of_region(const std::string& region) {
+    const std::string prefix = "<function ";
+    if (region.rfind(prefix, 0) != 0 || region.size() <= prefix.size() || region.back() != '>') return {};
+    return region.substr(prefix.size(), region.size() - prefix.size() - 1);
+}
+
+std::vector<measure::RegionCounts> top_functions(const std::vector<measure::RegionCounts>& functions) {
     auto sorted = functions;
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
         const double fa = a.total_flops(), fb = b.total_flops();
@@ -123,27 +146,53 @@ void print_functions(const std::vector<measure::RegionCounts>& functions) {
         return a.bytes_loaded + a.bytes_stored > b.bytes_loaded + b.bytes_stored;
     });
     if (sorted.size() > 20) sorted.resize(20);
-    fmt::print("\ntop functions by FLOPs, then bytes (exclusive counts; no per-function time without "
-               "--region-function):\n");
-    fmt::print("{:<40} {:>14} {:>14} {:>12}\n", "function", "FLOPs", "L1 bytes", "FLOP/byte");
-    for (const auto& f : sorted) {
+    return sorted;
+}
+
+void print_functions(const std::vector<measure::RegionCounts>& functions, const Sampling& sampling) {
+    fmt::print("\ntop functions by FLOPs, then bytes (exclusive counts from the instrument engine; CPU s: self "
+               "CPU time from sampling a native run, summed over threads{}):\n",
+               sampling ? "" : ", unavailable");
+    fmt::print("{:<40} {:>14} {:>14} {:>12} {:>10}\n", "function", "FLOPs", "L1 bytes", "FLOP/byte", "CPU s");
+    for (const auto& f : top_functions(functions)) {
         const double bytes = f.bytes_loaded + f.bytes_stored;
-        fmt::print("{:<40} {:>14} {:>14} {:>12}\n", clip(f.name, 40), fmt_num(f.total_flops(), 6), fmt_num(bytes, 6),
-                   bytes > 0 ? fmt_num(f.total_flops() / bytes) : "-");
+        fmt::print("{:<40} {:>14} {:>14} {:>12} {:>10}\n", clip(f.name, 40), fmt_num(f.total_flops(), 6),
+                   fmt_num(bytes, 6), bytes > 0 ? fmt_num(f.total_flops() / bytes) : "-", cpu_seconds(sampling, f.name));
     }
 }
 
-// Functions measured as regions have counts but no native time (no markers to time them).
-void print_function_regions(const std::vector<measure::RegionCounts>& counts) {
-    fmt::print("\nfunctions measured as regions (counts from the instrument engine; no native time, so not "
-               "placed on the roofline):\n");
-    fmt::print("{:<40} {:>10} {:>14} {:>14} {:>12}\n", "region", "calls", "FLOPs", "L1 bytes", "FLOP/byte");
+// Functions measured as regions: counts (inclusive of callees) from the instrument engine, time = the
+// function's self CPU time from sampling (no markers time them).
+void print_function_regions(const std::vector<measure::RegionCounts>& counts, const Sampling& sampling) {
+    fmt::print("\nfunctions measured as regions (counts from the instrument engine, inclusive of callees; CPU s: "
+               "self CPU time from sampling{}):\n",
+               sampling ? "" : ", unavailable, so not placed on the roofline");
+    fmt::print("{:<40} {:>10} {:>14} {:>14} {:>12} {:>10}\n", "region", "calls", "FLOPs", "L1 bytes", "FLOP/byte",
+               "CPU s");
     for (const auto& c : counts) {
-        if (c.name.rfind("<function ", 0) != 0) continue;
+        const auto fn = function_of_region(c.name);
+        if (fn.empty()) continue;
         const double bytes = c.bytes_loaded + c.bytes_stored;
-        fmt::print("{:<40} {:>10} {:>14} {:>14} {:>12}\n", clip(c.name, 40), c.calls, fmt_num(c.total_flops(), 6),
-                   fmt_num(bytes, 6), bytes > 0 ? fmt_num(c.total_flops() / bytes) : "-");
+        fmt::print("{:<40} {:>10} {:>14} {:>14} {:>12} {:>10}\n", clip(c.name, 40), c.calls,
+                   fmt_num(c.total_flops(), 6), fmt_num(bytes, 6), bytes > 0 ? fmt_num(c.total_flops() / bytes) : "-",
+                   cpu_seconds(sampling, fn));
     }
+}
+
+// A function's counts + its sampled self CPU time as a point; nullopt without samples.
+std::optional<Point> sampled_point(const std::string& name, const std::string& function,
+                                   const measure::RegionCounts& counts, const Sampling& sampling) {
+    const auto* t = sampled(sampling, function);
+    if (!t) return std::nullopt;
+    Point p;
+    p.name = name;
+    measure::apply_counts(p, counts);
+    p.seconds = t->seconds;
+    p.threads = 1;  // CPU time summed over threads: compare with one thread's roofline
+    p.source = "instrument+sampling";
+    p.details["samples"] = static_cast<double>(t->samples);
+    p.details["sample_period_seconds"] = sampling->period_seconds;
+    return p;
 }
 
 int run_measure(const MeasureArgs& args) {
@@ -167,8 +216,17 @@ int run_measure(const MeasureArgs& args) {
     request.self_exe = self_executable();
 
     measure::MeasureResult result;
+    Sampling sampling;
+    std::string sampling_warning;
     try {
         result = measure::run_measurement(request);
+        if (per_function) {
+            auto s = measure::sample_functions(request.argv, request.env);
+            if (s.ok)
+                sampling = std::move(s);
+            else
+                sampling_warning = s.error;
+        }
     } catch (const measure::CommandNotFound& e) {
         fmt::print(stderr, "roofline: error: {}\n", e.what());
         return 127;
@@ -189,17 +247,52 @@ int run_measure(const MeasureArgs& args) {
         fmt::print(stderr, "roofline: the command was {}; what was measured up to then follows\n",
                    result.status.describe());
 
+    if (per_function && sampling) {
+        note(fmt::format("sampling run (per-function time): {:.3f} s, {} samples every {:.0f} us of task-clock "
+                         "CPU time{}; a function's time is its self CPU time summed over threads (IP samples, no "
+                         "call stacks: callees not included)",
+                         sampling->wall_seconds, sampling->samples, sampling->period_seconds * 1e6,
+                         sampling->lost ? fmt::format(", {} lost", sampling->lost) : std::string{}));
+        if (sampling->lost)
+            fmt::print(stderr, "roofline: warning: the kernel dropped {} samples: per-function times are low\n",
+                       sampling->lost);
+    } else if (per_function) {
+        fmt::print(stderr,
+                   "roofline: warning: no per-function time: sampling the native run failed ({}); functions keep "
+                   "their counts but are not placed on the roofline\n",
+                   sampling_warning);
+    }
+
     std::vector<std::string> skipped;
-    const auto points = measure::merge_points(result, &skipped);
-    for (const auto& s : skipped) note("not placed: " + s);
+    auto points = measure::merge_points(result, &skipped);
+    std::set<std::string> placed;
+    for (const auto& c : result.counts) {
+        const auto fn = function_of_region(c.name);
+        if (fn.empty()) continue;
+        if (auto p = sampled_point(c.name, fn, c, sampling)) {
+            points.push_back(std::move(*p));
+            placed.insert(c.name);
+        }
+    }
+    if (args.functions && sampling) {
+        for (const auto& f : top_functions(result.functions)) {
+            if (std::any_of(points.begin(), points.end(), [&](const Point& p) { return p.name == f.name; })) continue;
+            if (auto p = sampled_point(f.name, f.name, f, sampling)) points.push_back(std::move(*p));
+        }
+    }
+    for (const auto& s : skipped) {
+        const auto name = s.substr(0, s.rfind(" ("));
+        if (placed.count(name)) continue;
+        note("not placed: " + (sampling && !function_of_region(name).empty() ? name + " (no samples in it)" : s));
+    }
 
     StoreAccess access(args.db);
     const auto machine = load_machine_for(args, access);
     if (!args.quiet) {
         print_summary(points, machine);
         if (!machine) note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
-        if (!args.region_functions.empty()) print_function_regions(result.counts);
-        if (args.functions) print_functions(result.functions);
+        if (!args.region_functions.empty()) print_function_regions(result.counts, sampling);
+        if (args.functions) print_functions(result.functions, sampling);
     }
     if (!args.output.empty() && !points.empty()) {
         write_points_file(args.output, points);
@@ -232,9 +325,11 @@ void add_measure_command(CLI::App& app, int& exit_code) {
         ->check(CLI::IsMember({"auto", "instrument", "perf", "time"}))
         ->capture_default_str();
     cmd->add_flag("--functions", args->functions,
-                  "List the top functions by FLOPs and bytes (instrument engine, no markers needed)");
+                  "List the top functions by FLOPs and bytes with their self CPU time (instrument engine + a "
+                  "sampled native run, no markers needed); each with samples becomes a point");
     cmd->add_option("--region-function", args->region_functions,
-                    "Measure every call of function NAME as a region (repeatable; no recompiling)");
+                    "Measure every call of function NAME as a region (repeatable; no recompiling); its time is "
+                    "the function's self CPU time from sampling");
     cmd->add_option("--machine", args->machine,
                     "Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "
                     "one, if any)");

@@ -1,0 +1,87 @@
+#include "measure/sampling_profiler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace roofline::measure;
+
+extern "C" __attribute__((noinline)) double roofline_sampling_test_target(double x) {
+    asm volatile("" : "+x"(x));
+    return x * 3.0 + 1.0;
+}
+
+namespace {
+
+struct SelfMapping {
+    std::uint64_t start = 0, pgoff = 0;
+    std::string file;
+};
+
+// The /proc/self/maps line holding `addr`.
+SelfMapping mapping_of(std::uint64_t addr) {
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        std::istringstream in(line);
+        std::string range, perms, dev, file;
+        std::uint64_t pgoff = 0, inode = 0;
+        in >> range >> perms >> std::hex >> pgoff >> dev >> std::dec >> inode >> file;
+        const auto dash = range.find('-');
+        const auto lo = std::stoull(range.substr(0, dash), nullptr, 16);
+        const auto hi = std::stoull(range.substr(dash + 1), nullptr, 16);
+        if (addr >= lo && addr < hi) return {lo, pgoff, file};
+    }
+    return {};
+}
+
+} // namespace
+
+TEST(MeasureSampling, IpToFileOffset) {
+    EXPECT_EQ(ip_to_file_offset(0x555555556123, 0x555555556000, 0x2000), 0x2123u);
+    EXPECT_EQ(ip_to_file_offset(0x7f0000001000, 0x7f0000001000, 0), 0u);
+}
+
+TEST(MeasureSampling, FileOffsetToVaddr) {
+    const std::vector<LoadSegment> segs = {{0, 0, 0x1000}, {0x1000, 0x401000, 0x2500}, {0x4000, 0x405010, 0x100}};
+    EXPECT_EQ(file_offset_to_vaddr(0x10, segs), 0x10u);
+    EXPECT_EQ(file_offset_to_vaddr(0x1234, segs), 0x401234u);
+    EXPECT_EQ(file_offset_to_vaddr(0x4010, segs), 0x405020u);
+    EXPECT_FALSE(file_offset_to_vaddr(0x3600, segs).has_value());  // between segments
+    EXPECT_FALSE(file_offset_to_vaddr(0x9000, segs).has_value());
+}
+
+TEST(MeasureSampling, ElfSymbolOfOwnFunction) {
+    EXPECT_EQ(roofline_sampling_test_target(1.0), 4.0);
+    const auto addr = reinterpret_cast<std::uint64_t>(&roofline_sampling_test_target);
+    const auto m = mapping_of(addr + 4);
+    ASSERT_FALSE(m.file.empty());
+    ElfSymbols elf(m.file);
+    ASSERT_TRUE(elf.loaded());
+    const auto vaddr = file_offset_to_vaddr(ip_to_file_offset(addr + 4, m.start, m.pgoff), elf.segments());
+    ASSERT_TRUE(vaddr.has_value());
+    EXPECT_EQ(elf.function_at(*vaddr), "roofline_sampling_test_target");
+    const auto sym = elf.address_of("roofline_sampling_test_target");
+    ASSERT_TRUE(sym.has_value());
+    EXPECT_EQ(*vaddr, *sym + 4);
+    EXPECT_EQ(elf.function_at(0), "");
+}
+
+TEST(MeasureSampling, NotAnElf) {
+    EXPECT_FALSE(ElfSymbols("/proc/self/status").loaded());
+    EXPECT_FALSE(ElfSymbols("/nonexistent/file").loaded());
+}
+
+TEST(MeasureSampling, SamplesABusyChild) {
+    const auto r = sample_functions({"sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"}, {});
+    if (!r.ok) GTEST_SKIP() << "sampling unavailable here: " << r.error;
+    EXPECT_GT(r.samples, 10);
+    long long sum = 0;
+    for (const auto& [name, f] : r.functions) sum += f.samples;
+    EXPECT_EQ(sum, r.samples);
+    EXPECT_NEAR(r.period_seconds, 1e-4, 1e-12);
+    EXPECT_EQ(r.lost, 0);
+}
