@@ -73,8 +73,10 @@ void run_compute_families(ThreadTeam& team, const std::vector<ComputeFamily>& fa
         ComputeRoof best;
         for (const ComputeKernel* k : variants) {
             if (clock.stopped()) break;
-            if (auto problem = check_compute_kernel(*k); !problem.empty())
-                throw std::runtime_error("kernel self-check failed: " + problem);
+            // Checked once, when searching; later thread counts reuse the checked winner.
+            if (searching)
+                if (auto problem = check_compute_kernel(*k); !problem.empty())
+                    throw std::runtime_error("kernel self-check failed: " + problem);
             const auto policy = clock.begin(fmt::format("compute {} {}-bit {} ({}), {} thread{}", k->precision,
                                                         k->vector_bits, k->mix, k->name, threads,
                                                         threads > 1 ? "s" : ""),

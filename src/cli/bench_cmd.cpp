@@ -106,10 +106,7 @@ int run(const BenchArgs& args) {
     if (!args.output.empty()) check_writable(args.output);
     if (!args.svg.empty()) check_writable(args.svg);
     std::unique_ptr<ResultsStore> store;
-    if (!args.no_store) {
-        const bool is_default = args.db.empty();
-        store = std::make_unique<ResultsStore>(is_default ? ResultsStore::default_path() : args.db, is_default);
-    }
+    if (!args.no_store) store = ResultsStore::open_db_option(args.db);
 
     g_stop = false;
     struct sigaction action {};

@@ -299,10 +299,9 @@ int run_measure(const MeasureArgs& args) {
         note(fmt::format("points written to {}", args.output));
     }
     if (!args.no_store && !points.empty()) {
-        const bool default_db = args.db.empty();
-        ResultsStore store(default_db ? ResultsStore::default_path() : args.db, default_db);
-        const auto id = store.save_points(join(args.command), points);
-        note(fmt::format("stored as point set #{} in {}", id, store.path()));
+        const auto store = ResultsStore::open_db_option(args.db);
+        const auto id = store->save_points(join(args.command), points);
+        note(fmt::format("stored as point set #{} in {}", id, store->path()));
     }
     return result.status.pass_through_code();
 }

@@ -235,6 +235,11 @@ std::vector<Point> parse_stored_points(const std::string& json_text, const std::
 
 } // namespace
 
+std::unique_ptr<ResultsStore> ResultsStore::open_db_option(const std::string& db_option) {
+    const bool is_default = db_option.empty();
+    return std::make_unique<ResultsStore>(is_default ? default_path() : db_option, is_default);
+}
+
 std::string ResultsStore::default_path() {
     if (auto explicit_path = env_or_empty("ROOFLINE_DB"); !explicit_path.empty()) {
         return explicit_path;

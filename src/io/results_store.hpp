@@ -37,6 +37,9 @@ public:
     // Default location: $ROOFLINE_DB, else $XDG_DATA_HOME/roofline/results.db,
     // else ~/.local/share/roofline/results.db.
     static std::string default_path();
+    // Opens the store a `--db` option names: empty means the default location
+    // (its directories are created), anything else must be in an existing directory.
+    static std::unique_ptr<ResultsStore> open_db_option(const std::string& db_option);
 
     // Opens (creating the file and schema). `create_parent_dirs` is true for the
     // default location only: a user-given path in a missing directory is an error.
