@@ -18,10 +18,6 @@
 namespace roofline {
 namespace {
 
-// Arrays of one kernel are laid out in one per-thread buffer, each shifted by a
-// few cache lines so that streams do not alias in the same cache sets.
-constexpr std::size_t kArrayShiftElements = 72;
-
 
 
 } // namespace
@@ -100,9 +96,7 @@ void run_memory_tasks(ThreadTeam& team, const std::vector<MemoryTask>& tasks, Ta
         const std::uint64_t ws_bytes = static_cast<std::uint64_t>(n) * sizeof(double) * k.arrays;
         std::vector<std::vector<double*>> arrays(static_cast<std::size_t>(threads));
         for (int t = 0; t < threads; ++t)
-            for (int a = 0; a < k.arrays; ++a)
-                arrays[static_cast<std::size_t>(t)].push_back(buffers[static_cast<std::size_t>(t)].data +
-                                                              static_cast<std::size_t>(a) * (n + kArrayShiftElements));
+            arrays[static_cast<std::size_t>(t)] = carve_arrays(buffers[static_cast<std::size_t>(t)].data, n, k.arrays);
 
         const auto policy = clock.begin(fmt::format("memory {} {} {}, {} thread{}", task.level, k.pattern,
                                                     format_bytes(ws_bytes * threads), threads, threads > 1 ? "s" : ""),

@@ -1,6 +1,7 @@
 #include "bench/numa_bench.hpp"
 
 #include "bench/memory_bench.hpp"
+#include "bench/thread_buffers.hpp"
 #include "bench/thread_team.hpp"
 #include "core/byte_sizes.hpp"
 
@@ -53,13 +54,11 @@ void run_numa_tasks(const Topology& topology, const BenchOptions& options, std::
             for (const char* pattern : kNumaPatterns) {
                 if (clock.stopped()) return;
                 const MemoryKernel* k = memory_kernel_for(pattern);
-                std::size_t n = per_thread / sizeof(double) / static_cast<std::size_t>(k->arrays) - 64;
+                std::size_t n = per_thread / sizeof(double) / static_cast<std::size_t>(k->arrays) - kArrayShiftElements;
                 n = n / k->block_elements * k->block_elements;
                 std::vector<std::vector<double*>> arrays(static_cast<std::size_t>(threads));
                 for (int t = 0; t < threads; ++t)
-                    for (int a = 0; a < k->arrays; ++a)
-                        arrays[static_cast<std::size_t>(t)].push_back(buffers[static_cast<std::size_t>(t)].data +
-                                                                      static_cast<std::size_t>(a) * (n + 32));
+                    arrays[static_cast<std::size_t>(t)] = carve_arrays(buffers[static_cast<std::size_t>(t)].data, n, k->arrays);
                 const auto level = fmt::format("NUMA{}->{}", cpu_node.index, memory_node.index);
                 const auto policy = clock.begin(fmt::format("memory {} {}, {} threads", level, pattern, threads), 0.02);
                 auto timed = [&](std::uint64_t reps) {

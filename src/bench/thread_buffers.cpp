@@ -31,4 +31,10 @@ std::vector<ThreadBuffer> allocate_thread_buffers(ThreadTeam& team, std::size_t 
     return buffers;
 }
 
+std::vector<double*> carve_arrays(double* base, std::size_t n, int count) {
+    std::vector<double*> arrays;
+    for (int a = 0; a < count; ++a) arrays.push_back(base + static_cast<std::size_t>(a) * (n + kArrayShiftElements));
+    return arrays;
+}
+
 } // namespace roofline

@@ -22,4 +22,10 @@ struct ThreadBuffer {
 // small positive values. Throws std::runtime_error when memory runs out.
 std::vector<ThreadBuffer> allocate_thread_buffers(ThreadTeam& team, std::size_t elements);
 
+// `count` arrays of n doubles laid out one after another from `base`, each
+// shifted by a few cache lines so that streams do not alias in the same cache sets.
+// The buffer must hold count * (n + kArrayShiftElements) doubles.
+inline constexpr std::size_t kArrayShiftElements = 72;
+std::vector<double*> carve_arrays(double* base, std::size_t n, int count);
+
 } // namespace roofline
