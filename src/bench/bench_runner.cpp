@@ -1,6 +1,7 @@
 #include "bench/bench_runner.hpp"
 
 #include "bench/compute_bench.hpp"
+#include "bench/core_sharing_canary.hpp"
 #include "bench/memory_bench.hpp"
 #include "bench/numa_bench.hpp"
 #include "bench/task_clock.hpp"
@@ -54,6 +55,33 @@ std::vector<std::string> private_cache_scaling_warnings(const MachineModel& mode
     return warnings;
 }
 
+std::vector<std::string> roof_sanity_warnings(const MachineModel& model) {
+    std::vector<std::string> warnings;
+    for (const auto& r : model.compute) {
+        if (r.theoretical_gflops > 0 && r.gflops > 1.02 * r.theoretical_gflops)
+            warnings.push_back(fmt::format("{}: measured {:.1f} GFLOP/s is {:.0f}% of the theoretical {:.1f}: the "
+                                           "microarchitecture table or the clock is wrong for this CPU",
+                                           r.name, r.gflops, 100 * r.gflops / r.theoretical_gflops,
+                                           r.theoretical_gflops));
+        if (r.stats.cores_shared)
+            warnings.push_back(fmt::format("{}: no burst found the threads on separate cores; the figure is what "
+                                           "threads sharing cores reach, not the roof (rerun when the host is quieter)",
+                                           r.name));
+    }
+    for (const auto& r : model.memory) {
+        if (r.theoretical_gbs > 0 && r.gbs > 1.02 * r.theoretical_gbs)
+            warnings.push_back(fmt::format("{} {} {} threads: measured {:.1f} GB/s is {:.0f}% of the theoretical "
+                                           "{:.1f}: the microarchitecture table or the clock is wrong for this CPU",
+                                           r.level, r.pattern, r.threads, r.gbs, 100 * r.gbs / r.theoretical_gbs,
+                                           r.theoretical_gbs));
+        if (r.stats.cores_shared)
+            warnings.push_back(fmt::format("{} {} {} threads: no burst found the threads on separate cores; the "
+                                           "figure is what threads sharing cores reach, not the roof",
+                                           r.level, r.pattern, r.threads));
+    }
+    return warnings;
+}
+
 void validate_bench_options(const Topology& topology, const BenchOptions& options) {
     const int cores = static_cast<int>(topology.cores().size());
     for (int t : options.thread_counts) {
@@ -92,9 +120,24 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     const ClockMeasurement clock_before = measure_core_clock(0.1);
     model.cpu.clock_ghz = clock_before.ghz;
     model.environment.clock_before_ghz = clock_before.ghz;
-    const FpPipes pipes = fp_pipes_for(features.vendor, features.family, features.model, features.avx512f);
-    model.environment.warnings.push_back("theoretical peaks assume " + pipes.description +
-                                         fmt::format(" at the measured {:.2f} GHz on every core", clock_before.ghz));
+    const std::optional<Microarch> microarch =
+        microarch_for(features.vendor, features.family, features.model, features.avx512f);
+    if (microarch) {
+        model.environment.microarchitecture = microarch->name;
+        model.environment.warnings.push_back("theoretical figures assume " + microarch->fp.description +
+                                             fmt::format(" at the measured {:.2f} GHz on every core ({})",
+                                                         clock_before.ghz, microarch->source));
+    } else {
+        model.environment.warnings.push_back(fmt::format(
+            "theoretical figures unknown: {} family {:#x} model {:#x} is not in the microarchitecture table",
+            features.vendor, features.family, features.model));
+    }
+    BurstPolicy policy;
+    model.environment.statistic = fmt::format(
+        "each roof is the {:.0f}th percentile of the medians of bursts of {} samples, interleaved with the other "
+        "figures of its phase ({}-{} bursts); all-thread bursts are kept only when a compute canary shows the "
+        "threads on separate cores",
+        100 * policy.quantile, policy.samples_per_burst, policy.min_bursts, policy.max_bursts);
 
     const auto thread_counts = resolved_thread_counts(topology, options);
     const auto families = options.compute ? plan_compute_families(options) : std::vector<ComputeFamily>{};
@@ -110,16 +153,31 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
                                                           : default_time_budget(options.mode);
     TaskClock clock(progress, stop, total, budget);
 
-    std::vector<const ComputeKernel*> winners;
+    std::vector<ComputeChoice> compute_choices;
+    MemoryChoices memory_choices;
+    int canary_checks = 0, canary_failures = 0;
     for (std::size_t i = 0; i < thread_counts.size() && !clock.stopped(); ++i) {
         ThreadTeam team(topology, thread_counts[i]);
         if (!team.all_bound())
             model.environment.warnings.push_back(
                 fmt::format("could not pin {} threads to cores; figures may vary", thread_counts[i]));
-        if (!families.empty()) run_compute_families(team, families, pipes, clock_before.ghz, clock, winners, model.compute);
-        run_memory_tasks(team, memory_tasks[i], clock, model.memory, model.curves);
+        CoreSharingCanary canary(team, *canary_kernel());
+        CoreCheck check;
+        if (team.size() > 1) check = [&canary] { return canary.cores_separate(); };
+        if (!families.empty())
+            run_compute_families(team, families, microarch, clock_before.ghz, clock, policy, check, compute_choices,
+                                 model.compute);
+        const MemoryPhase phase{microarch, clock_before.ghz, policy, check};
+        run_memory_tasks(team, memory_tasks[i], clock, phase, memory_choices, model.memory, model.curves);
         if (options.validate) run_validation(team, model, clock, model.validation);
+        canary_checks += canary.checks();
+        canary_failures += canary.failures();
     }
+    if (canary_failures > 0)
+        model.environment.warnings.push_back(fmt::format(
+            "{} of {} core checks found the threads sharing a physical core (co-scheduled vCPUs or SMT siblings); "
+            "bursts measured then were set aside",
+            canary_failures, canary_checks));
     run_numa_tasks(topology, options, options.dram_bytes ? options.dram_bytes : default_dram_bytes(model.caches), clock,
                    model.memory);
     add_best_compute_roofs(model.compute);
@@ -128,6 +186,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     const ClockMeasurement clock_after = measure_core_clock(0.1);
     model.environment.clock_after_ghz = clock_after.ghz;
     for (auto& w : clock_drift_warning(clock_before.ghz, clock_after.ghz)) model.environment.warnings.push_back(w);
+    for (auto& w : roof_sanity_warnings(model)) model.environment.warnings.push_back(w);
     for (const auto& r : model.compute)
         if (!r.stats.stable)
             model.environment.warnings.push_back(fmt::format("unstable figure: {} (CV {:.1f}% over {} runs)", r.name,

@@ -26,4 +26,9 @@ void validate_bench_options(const Topology& topology, const BenchOptions& option
 // count (threads that shared a physical core). Pure.
 std::vector<std::string> private_cache_scaling_warnings(const MachineModel& model);
 
+// Warnings for figures above their theoretical value (more than a 2% margin for
+// clock measurement): a roof cannot beat the hardware, so the table or the
+// clock is wrong. Pure.
+std::vector<std::string> roof_sanity_warnings(const MachineModel& model);
+
 } // namespace roofline

@@ -2,6 +2,9 @@
 
 #include "bench/isa_support.hpp"
 #include "bench/kernel_check.hpp"
+#include "bench/port_mix_search.hpp"
+#include "bench/sampler.hpp"
+#include "core/peak.hpp"
 
 #include <fmt/core.h>
 
@@ -16,16 +19,87 @@ namespace {
 // (x*1 + tiny, x + tiny, x*1), so timing never meets denormals or overflow.
 constexpr double kTimedMul = 1.0;
 constexpr double kTimedAdd = 0x1p-30;
+// A trial while choosing a kernel: best of 3 runs of about 4 ms.
+constexpr double kTrialSeconds = 0.004;
+constexpr int kTrialSamples = 3;
 
+// The quick run measures what the top roofs need: FMA alone and the best
+// FMA+ADD mix, or without FMA (SSE2 only) ADD and MUL+ADD.
 bool wanted_in_quick(const ComputeKernel& k) {
-    return (k.mix == "fma" || k.mix == "fma+add" || (k.mix == "add" && !isa_supported(Isa::avx2))) &&
-           k.vector_bits >= 128;
+    const bool fma = isa_supported(Isa::avx2);
+    const bool top = fma ? (k.mix == "fma" || k.mix == "fma+add") : (k.mix == "add" || k.mix == "mul+add");
+    return top && k.vector_bits >= 128;
 }
 
 int widest_fma_bits() {
     if (isa_supported(Isa::avx512)) return 512;
     if (isa_supported(Isa::avx2)) return 256;
     return 128;
+}
+
+int isa_rank(Isa isa) { return isa == Isa::avx512 ? 2 : isa == Isa::avx2 ? 1 : 0; }
+
+std::string threads_text(int threads) { return fmt::format("{} thread{}", threads, threads > 1 ? "s" : ""); }
+
+// Runs kernel `k` on every thread of `team`, `reps` iterations each; seconds of the slowest.
+struct TimedCompute {
+    ThreadTeam& team;
+    const ComputeKernel& k;
+    std::vector<std::vector<double>> outs;
+    TimedCompute(ThreadTeam& t, const ComputeKernel& kernel)
+        : team(t), k(kernel),
+          outs(static_cast<std::size_t>(t.size()), std::vector<double>(static_cast<std::size_t>(kernel.chains() * kernel.lanes()))) {}
+    double operator()(std::uint64_t reps) {
+        return team.run_timed([&](int t) { k.run(reps, kTimedMul, kTimedAdd, outs[static_cast<std::size_t>(t)].data()); });
+    }
+};
+
+double trial_gflops(ThreadTeam& team, const ComputeKernel& k, const TaskClock& clock) {
+    TimedCompute timed(team, k);
+    return quick_trial_rate(std::ref(timed), k.flops_per_iteration() * team.size(), kTrialSeconds, kTrialSamples,
+                            &clock.stop_flag());
+}
+
+void check_kernel(const ComputeKernel& k) {
+    if (auto problem = check_compute_kernel(k); !problem.empty())
+        throw std::runtime_error("kernel self-check failed: " + problem);
+}
+
+// The family's kernel, chosen by measurement on `team`.
+ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, TaskClock& clock) {
+    ComputeChoice choice;
+    if (family.variants.size() == 1) {
+        check_kernel(*family.variants.front());
+        return {family.variants.front(), 1};
+    }
+    clock.announce(fmt::format("choosing the {} {}-bit {} kernel", family.precision, family.vector_bits, family.mix));
+    if (family.mix != "fma+add") {
+        double best = -1;
+        for (const ComputeKernel* k : family.variants) {
+            if (clock.stopped()) break;
+            check_kernel(*k);
+            const double rate = trial_gflops(team, *k, clock);
+            ++choice.tried;
+            if (rate > best) best = rate, choice.kernel = k;
+        }
+        return choice;
+    }
+    // The port-mix search over the compiled FMA/ADD chain counts.
+    std::map<std::pair<int, int>, const ComputeKernel*> by_mix;
+    std::vector<ChainMix> available;
+    for (const ComputeKernel* k : family.variants) {
+        by_mix[{k->fma_chains, k->add_chains}] = k;
+        available.push_back({k->fma_chains, k->add_chains});
+    }
+    const auto result = search_port_mix(available, [&](const ChainMix& m) {
+        if (clock.stopped()) return 0.0;
+        const ComputeKernel& k = *by_mix.at({m.fma, m.add});
+        check_kernel(k);
+        return trial_gflops(team, k, clock);
+    });
+    choice.kernel = by_mix.at({result.best.fma, result.best.add});
+    choice.tried = static_cast<int>(result.tried.size());
+    return choice;
 }
 
 } // namespace
@@ -40,7 +114,7 @@ std::vector<ComputeFamily> plan_compute_families(const BenchOptions& options) {
             continue;
         if (options.mode == "quick") {
             if (!wanted_in_quick(k)) continue;
-            if (k.vector_bits < std::min(256, widest_fma_bits())) continue;
+            if (k.vector_bits < widest_fma_bits()) continue;
         }
         auto& f = families[{k.precision, k.vector_bits, k.mix}];
         f.precision = k.precision;
@@ -49,65 +123,86 @@ std::vector<ComputeFamily> plan_compute_families(const BenchOptions& options) {
         f.variants.push_back(&k);
     }
     std::vector<ComputeFamily> out;
-    for (auto& [key, f] : families) out.push_back(std::move(f));
+    for (auto& [key, f] : families) {
+        // A searched family keeps only the encoding with the most registers (AVX-512's
+        // 32 over AVX2's 16 at 256 bits): its grid is the larger space.
+        if (f.mix == "fma+add") {
+            int top = 0;
+            for (const auto* k : f.variants) top = std::max(top, isa_rank(k->isa));
+            std::erase_if(f.variants, [top](const ComputeKernel* k) { return isa_rank(k->isa) != top; });
+        }
+        out.push_back(std::move(f));
+    }
     return out;
 }
 
 int count_compute_tasks(const std::vector<ComputeFamily>& families, int thread_counts) {
-    int first = 0;
-    for (const auto& f : families) first += static_cast<int>(f.variants.size());
-    return first + static_cast<int>(families.size()) * std::max(0, thread_counts - 1);
+    return static_cast<int>(families.size()) * std::max(1, thread_counts);
 }
 
-void run_compute_families(ThreadTeam& team, const std::vector<ComputeFamily>& families, const FpPipes& pipes,
-                          double clock_ghz, TaskClock& clock, std::vector<const ComputeKernel*>& winners,
+double family_theoretical_gflops(const std::optional<Microarch>& microarch, const std::string& mix,
+                                 const ComputeKernel& k, int threads, double clock_ghz) {
+    if (!microarch) return 0;
+    const int element_bits = k.precision == "sp" ? 32 : 64;
+    double per_cycle;
+    if (mix == "chain") {
+        per_cycle = flops_per_cycle(microarch->fp, OpMix{k.fma_chains, k.add_chains, k.mul_chains}, k.vector_bits,
+                                    element_bits);
+    } else {
+        const bool fma = mix.find("fma") != std::string::npos;
+        const bool add = mix.find("add") != std::string::npos;
+        const bool mul = mix.find("mul") != std::string::npos;
+        per_cycle = best_flops_per_cycle(microarch->fp, fma, add, mul, k.vector_bits, element_bits);
+    }
+    return threads * clock_ghz * per_cycle;
+}
+
+void run_compute_families(ThreadTeam& team, const std::vector<ComputeFamily>& families,
+                          const std::optional<Microarch>& microarch, double clock_ghz, TaskClock& clock,
+                          const BurstPolicy& policy, const CoreCheck& check, std::vector<ComputeChoice>& choices,
                           std::vector<ComputeRoof>& out) {
     const int threads = team.size();
-    const bool searching = winners.empty();
-    if (searching) winners.assign(families.size(), nullptr);
-
-    for (std::size_t fi = 0; fi < families.size() && !clock.stopped(); ++fi) {
-        const auto& family = families[fi];
-        std::vector<const ComputeKernel*> variants =
-            searching ? family.variants : std::vector<const ComputeKernel*>{winners[fi]};
-        ComputeRoof best;
-        for (const ComputeKernel* k : variants) {
-            if (clock.stopped()) break;
-            // Checked once, when searching; later thread counts reuse the checked winner.
-            if (searching)
-                if (auto problem = check_compute_kernel(*k); !problem.empty())
-                    throw std::runtime_error("kernel self-check failed: " + problem);
-            const auto policy = clock.begin(fmt::format("compute {} {}-bit {} ({}), {} thread{}", k->precision,
-                                                        k->vector_bits, k->mix, k->name, threads,
-                                                        threads > 1 ? "s" : ""),
-                                            0.01);
-            std::vector<std::vector<double>> outs(static_cast<std::size_t>(threads),
-                                                  std::vector<double>(static_cast<std::size_t>(k->chains() * k->lanes())));
-            auto timed = [&](std::uint64_t reps) {
-                return team.run_timed([&](int t) { k->run(reps, kTimedMul, kTimedAdd, outs[static_cast<std::size_t>(t)].data()); });
-            };
-            const auto sampled = sample_rate(timed, k->flops_per_iteration() * threads, policy, &clock.stop_flag());
-            clock.finish_one();
-            if (sampled.rates.empty()) break;
-            if (sampled.stats.median > best.gflops) {
-                best.gflops = sampled.stats.median;
-                best.stats = sampled.stats;
-                best.isa = isa_name(k->isa);
-                best.mix_detail = k->name;
-                best.theoretical_gflops = theoretical_gflops(
-                    pipes, OpMix{k->fma_chains, k->add_chains, k->mul_chains}, k->vector_bits,
-                    k->precision == "sp" ? 32 : 64, threads, clock_ghz);
-                if (searching) winners[fi] = k;
-            }
+    if (choices.empty()) {
+        for (const auto& family : families) {
+            if (clock.stopped()) return;
+            choices.push_back(choose_kernel(team, family, clock));
         }
-        if (best.gflops <= 0) continue;
-        best.precision = family.precision;
-        best.vector_bits = family.vector_bits;
-        best.mix = family.mix;
-        best.threads = threads;
-        best.name = fmt::format("{} {}-bit {}, {} thread{}", family.precision, family.vector_bits, family.mix, threads,
-                                threads > 1 ? "s" : "");
-        out.push_back(best);
+    }
+    std::vector<std::unique_ptr<TimedCompute>> runners;
+    std::vector<Figure> figures;
+    std::vector<std::size_t> family_of;
+    for (std::size_t fi = 0; fi < families.size() && fi < choices.size(); ++fi) {
+        if (!choices[fi].kernel) continue;
+        const ComputeKernel& k = *choices[fi].kernel;
+        runners.push_back(std::make_unique<TimedCompute>(team, k));
+        Figure f;
+        f.label = fmt::format("compute {} {}-bit {} ({}), {}", k.precision, k.vector_bits, families[fi].mix, k.name,
+                              threads_text(threads));
+        f.timed_run = std::ref(*runners.back());
+        f.work_per_rep = k.flops_per_iteration() * threads;
+        figures.push_back(std::move(f));
+        family_of.push_back(fi);
+    }
+    sample_figures_in_bursts(figures, policy, check, clock);
+
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        const Figure& f = figures[i];
+        if (f.value <= 0) continue;
+        const auto& family = families[family_of[i]];
+        const ComputeKernel& k = *choices[family_of[i]].kernel;
+        ComputeRoof r;
+        r.precision = family.precision;
+        r.vector_bits = family.vector_bits;
+        r.mix = family.mix;
+        r.threads = threads;
+        r.gflops = f.value;
+        r.stats = f.stats;
+        r.isa = isa_name(k.isa);
+        r.mix_detail = k.name;
+        r.mixes_tried = family.mix == "fma+add" ? choices[family_of[i]].tried : 0;
+        r.theoretical_gflops = family_theoretical_gflops(microarch, family.mix, k, threads, clock_ghz);
+        r.name = fmt::format("{} {}-bit {}, {}", family.precision, family.vector_bits, family.mix, threads_text(threads));
+        out.push_back(r);
     }
 }
 
@@ -119,9 +214,15 @@ void add_best_compute_roofs(std::vector<ComputeRoof>& roofs) {
         if (r.gflops > b.gflops) b = r;
     }
     for (auto& [key, r] : best) {
+        // The machine's peak: the best over every mix and width, whatever kernel won.
+        double peak = 0;
+        for (const auto& other : roofs)
+            if (other.precision == r.precision && other.threads == r.threads && other.mix != "chain")
+                peak = std::max(peak, other.theoretical_gflops);
+        r.theoretical_gflops = peak;
         r.mix_detail = r.mix_detail + " (" + r.mix + ")";
         r.mix = "best";
-        r.name = fmt::format("{} peak (best port mix), {} thread{}", r.precision, r.threads, r.threads > 1 ? "s" : "");
+        r.name = fmt::format("{} peak (best port mix), {}", r.precision, threads_text(r.threads));
         roofs.push_back(r);
     }
 }

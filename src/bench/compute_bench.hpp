@@ -1,14 +1,18 @@
-// The compute phase: every (precision, width, mix) family of compute kernels,
-// searched at the first thread count, its winner confirmed at the others.
+// The compute phase: every (precision, width, mix) family of compute kernels.
+// At the first thread count each family's kernel is chosen by measurement (the
+// "fma+add" family by the port-mix search); every figure is then sampled in
+// bursts, and later thread counts reuse the chosen kernels.
 #pragma once
 
 #include "bench/bench_plan.hpp"
+#include "bench/burst_sampler.hpp"
 #include "bench/kernel.hpp"
 #include "bench/task_clock.hpp"
 #include "bench/thread_team.hpp"
 #include "core/machine_model.hpp"
-#include "core/peak.hpp"
+#include "core/microarch.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace roofline {
@@ -17,22 +21,35 @@ struct ComputeFamily {
     std::string precision;
     int vector_bits = 0;
     std::string mix;
-    std::vector<const ComputeKernel*> variants;  // e.g. fma8 and fma12; fastest wins
+    std::vector<const ComputeKernel*> variants;  // the fastest wins (searched for "fma+add")
+};
+
+// What a family's winner was chosen from, for the model.
+struct ComputeChoice {
+    const ComputeKernel* kernel = nullptr;
+    int tried = 0;
 };
 
 // The families this run measures (supported ISAs only).
 std::vector<ComputeFamily> plan_compute_families(const BenchOptions& options);
-// Figures the compute phase will take: all variants at the first thread count,
-// one per family at each further count.
+// Figures the compute phase will take: one per family and thread count.
 int count_compute_tasks(const std::vector<ComputeFamily>& families, int thread_counts);
 
-// Measures the families on `team` (its size is the thread count). `winners`
-// carries the variant chosen at the first thread count to the later ones.
-void run_compute_families(ThreadTeam& team, const std::vector<ComputeFamily>& families, const FpPipes& pipes,
-                          double clock_ghz, TaskClock& clock, std::vector<const ComputeKernel*>& winners,
+// Measures the families on `team` (its size is the thread count). `choices`
+// carries the kernels chosen at the first thread count to the later ones.
+// `microarch` (when the CPU is known) gives the theoretical figures.
+void run_compute_families(ThreadTeam& team, const std::vector<ComputeFamily>& families,
+                          const std::optional<Microarch>& microarch, double clock_ghz, TaskClock& clock,
+                          const BurstPolicy& policy, const CoreCheck& check, std::vector<ComputeChoice>& choices,
                           std::vector<ComputeRoof>& out);
 
 // Adds one "best" roof per (precision, threads): the fastest of everything measured.
 void add_best_compute_roofs(std::vector<ComputeRoof>& roofs);
+
+// Theoretical GFLOP/s of a family at `threads` cores (0 when the CPU is unknown):
+// the best any chain count of the family's op kinds can reach ("chain": the
+// latency of one dependent chain).
+double family_theoretical_gflops(const std::optional<Microarch>& microarch, const std::string& mix,
+                                 const ComputeKernel& kernel, int threads, double clock_ghz);
 
 } // namespace roofline

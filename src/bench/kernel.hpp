@@ -51,7 +51,8 @@ struct MemoryKernel {
     std::size_t block_elements = 8;
     // Runs `passes` passes over n elements. Returns a value that depends on
     // every element read (so loads cannot be removed); stores leave results in arrays.
-    //   load:   returns the sum of arrays[0][0..n) (over the last pass)
+    //   load:   plain vector loads of arrays[0][0..n), nothing computed; returns
+    //           the sum of the last block (block_elements) read
     //   store:  arrays[0][i] = scalar
     //   copy:   arrays[0][i] = arrays[1][i]
     //   triad:  arrays[0][i] = arrays[1][i] + scalar * arrays[2][i]

@@ -2,23 +2,80 @@
 
 #include "bench/isa_support.hpp"
 #include "bench/kernel_check.hpp"
+#include "bench/sampler.hpp"
 #include "bench/thread_buffers.hpp"
 #include "core/byte_sizes.hpp"
+#include "core/peak.hpp"
 #include "core/working_sets.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
-#include <map>
 #include <memory>
 #include <stdexcept>
 
 namespace roofline {
 namespace {
 
+// A trial while choosing the ISA: best of 3 runs of about 4 ms (at least one pass).
+constexpr double kTrialSeconds = 0.004;
+constexpr int kTrialSamples = 3;
 
+int isa_rank(Isa isa) { return isa == Isa::avx512 ? 2 : isa == Isa::avx2 ? 1 : 0; }
+
+// One kernel over per-thread arrays carved from the team's buffers: the timed
+// unit of every memory figure and trial.
+struct TimedStream {
+    ThreadTeam& team;
+    const MemoryKernel& k;
+    std::size_t n = 0;  // elements per array
+    std::vector<std::vector<double*>> arrays;
+    std::vector<double> sinks;
+
+    TimedStream(ThreadTeam& t, const MemoryKernel& kernel, std::uint64_t per_thread_bytes,
+                const std::vector<ThreadBuffer>& buffers)
+        : team(t), k(kernel), sinks(static_cast<std::size_t>(t.size())) {
+        // Elements per array: the working set is shared by the kernel's arrays.
+        n = per_thread_bytes / sizeof(double) / static_cast<std::size_t>(k.arrays);
+        n = std::max(k.block_elements, n / k.block_elements * k.block_elements);
+        for (int i = 0; i < t.size(); ++i)
+            arrays.push_back(carve_arrays(buffers[static_cast<std::size_t>(i)].data, n, k.arrays));
+    }
+    std::uint64_t working_set_bytes() const { return static_cast<std::uint64_t>(n) * sizeof(double) * k.arrays; }
+    double bytes_per_rep() const { return static_cast<double>(n) * k.nominal_bytes_per_element() * team.size(); }
+    double operator()(std::uint64_t reps) {
+        return team.run_timed([&](int t) {
+            const auto i = static_cast<std::size_t>(t);
+            sinks[i] = k.run(arrays[i].data(), n, reps, 1.5);
+        });
+    }
+};
+
+void check_kernel(const MemoryKernel& k) {
+    if (auto problem = check_memory_kernel(k); !problem.empty())
+        throw std::runtime_error("kernel self-check failed: " + problem);
+}
+
+// Tries every ISA variant of `pattern` at `bytes` per thread; the fastest wins.
+MemoryChoice choose_kernel(ThreadTeam& team, const std::string& level, const std::string& pattern,
+                           std::uint64_t bytes, const std::vector<ThreadBuffer>& buffers, TaskClock& clock) {
+    MemoryChoice choice;
+    const auto variants = memory_kernels_for(pattern);
+    if (variants.size() > 1)
+        clock.announce(fmt::format("choosing the ISA for {} {} ({} variants)", level, pattern, variants.size()));
+    double best = -1;
+    for (const MemoryKernel* k : variants) {
+        if (clock.stopped()) break;
+        check_kernel(*k);
+        if (variants.size() == 1) return {k, {}};
+        TimedStream timed(team, *k, bytes, buffers);
+        const double rate = quick_trial_rate(std::ref(timed), timed.bytes_per_rep(), kTrialSeconds, kTrialSamples,
+                                             &clock.stop_flag());
+        choice.trials.emplace_back(isa_name(k->isa), rate);
+        if (rate > best) best = rate, choice.kernel = k;
+    }
+    return choice;
+}
 
 } // namespace
 
@@ -28,15 +85,17 @@ std::uint64_t default_dram_bytes(const std::vector<CacheLevel>& caches) {
     return std::max<std::uint64_t>(1ull << 30, 8 * total_cache);
 }
 
+std::vector<const MemoryKernel*> memory_kernels_for(const std::string& pattern) {
+    std::vector<const MemoryKernel*> out;
+    for (const auto& k : all_memory_kernels())
+        if (k.pattern == pattern && isa_supported(k.isa)) out.push_back(&k);
+    std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return isa_rank(a->isa) > isa_rank(b->isa); });
+    return out;
+}
+
 const MemoryKernel* memory_kernel_for(const std::string& pattern) {
-    // Widest ISA this CPU runs; measured on Zen 4 to be as fast as AVX-512 in every level.
-    const Isa order[] = {Isa::avx2, Isa::avx512, Isa::sse2};
-    for (Isa isa : order) {
-        if (!isa_supported(isa)) continue;
-        for (const auto& k : all_memory_kernels())
-            if (k.pattern == pattern && k.isa == isa) return &k;
-    }
-    return nullptr;
+    const auto all = memory_kernels_for(pattern);
+    return all.empty() ? nullptr : all.front();
 }
 
 std::vector<std::string> memory_patterns(const BenchOptions& options) {
@@ -60,78 +119,89 @@ std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std
         for (const auto& pattern : patterns) {
             // Non-temporal stores bypass the caches: only meaningful for DRAM.
             if (pattern.ends_with("_nt") && level.level != "DRAM" && level.level != "custom") continue;
-            const MemoryKernel* k = memory_kernel_for(pattern);
-            if (!k) throw std::invalid_argument("no kernel for memory pattern '" + pattern + "' on this CPU");
-            for (auto bytes : level.per_thread_bytes) tasks.push_back({level.level, bytes, k});
+            if (!memory_kernel_for(pattern))
+                throw std::invalid_argument("no kernel for memory pattern '" + pattern + "' on this CPU");
+            for (auto bytes : level.per_thread_bytes) tasks.push_back({level.level, bytes, pattern});
         }
     }
     return tasks;
 }
 
+double memory_theoretical_gbs(const std::optional<Microarch>& microarch, const std::string& level,
+                              const MemoryKernel& k, int threads, double clock_ghz) {
+    if (!microarch) return 0;
+    double per_cycle = 0;
+    if (level == "L1") per_cycle = l1_bytes_per_cycle(microarch->ports, k.reads_per_element, k.writes_per_element);
+    else if (level == "L2") per_cycle = l2_bytes_per_cycle(microarch->ports, k.reads_per_element, k.writes_per_element);
+    return per_cycle * threads * clock_ghz;
+}
+
 void run_memory_tasks(ThreadTeam& team, const std::vector<MemoryTask>& tasks, TaskClock& clock,
-                      std::vector<MemoryRoof>& roofs, std::vector<BandwidthCurve>& curves) {
+                      const MemoryPhase& phase, MemoryChoices& choices, std::vector<MemoryRoof>& roofs,
+                      std::vector<BandwidthCurve>& curves) {
     if (tasks.empty()) return;
     const int threads = team.size();
     std::uint64_t max_bytes = 0;
     for (const auto& t : tasks) max_bytes = std::max(max_bytes, t.per_thread_bytes);
     const std::size_t buffer_elements = max_bytes / sizeof(double) + 4 * kArrayShiftElements + 64;
-
     auto buffers = allocate_thread_buffers(team, buffer_elements);
+
+    // Choose each (level, pattern)'s ISA at its middle size, once per run.
+    std::map<std::pair<std::string, std::string>, std::vector<std::uint64_t>> sizes;
+    for (const auto& t : tasks) sizes[{t.level, t.pattern}].push_back(t.per_thread_bytes);
+    for (const auto& [key, list] : sizes) {
+        if (clock.stopped()) return;
+        if (!choices.count(key))
+            choices[key] = choose_kernel(team, key.first, key.second, list[list.size() / 2], buffers, clock);
+    }
+
+    std::vector<std::unique_ptr<TimedStream>> streams;
+    std::vector<Figure> figures;
+    std::vector<const MemoryTask*> task_of;
+    for (const auto& task : tasks) {
+        const MemoryKernel* k = choices[{task.level, task.pattern}].kernel;
+        if (!k) continue;
+        streams.push_back(std::make_unique<TimedStream>(team, *k, task.per_thread_bytes, buffers));
+        Figure f;
+        f.label = fmt::format("memory {} {} {} ({}), {} thread{}", task.level, k->pattern,
+                              format_bytes(streams.back()->working_set_bytes() * threads), isa_name(k->isa), threads,
+                              threads > 1 ? "s" : "");
+        f.timed_run = std::ref(*streams.back());
+        f.work_per_rep = streams.back()->bytes_per_rep();
+        figures.push_back(std::move(f));
+        task_of.push_back(&task);
+    }
+    sample_figures_in_bursts(figures, phase.policy, phase.check, clock);
 
     std::map<std::pair<std::string, std::string>, MemoryRoof> best;  // (level, pattern)
     std::map<std::string, BandwidthCurve> curve_of;                   // pattern
     std::vector<std::string> level_order;
-    std::vector<std::string> checked;
-    for (const auto& task : tasks) {
-        if (clock.stopped()) break;
-        const MemoryKernel& k = *task.kernel;
-        if (std::find(checked.begin(), checked.end(), k.name) == checked.end()) {
-            if (auto problem = check_memory_kernel(k); !problem.empty())
-                throw std::runtime_error("kernel self-check failed: " + problem);
-            checked.push_back(k.name);
-        }
-        // Elements per array: the working set is shared by the kernel's arrays.
-        std::size_t n = task.per_thread_bytes / sizeof(double) / static_cast<std::size_t>(k.arrays);
-        n = std::max(k.block_elements, n / k.block_elements * k.block_elements);
-        const std::uint64_t ws_bytes = static_cast<std::uint64_t>(n) * sizeof(double) * k.arrays;
-        std::vector<std::vector<double*>> arrays(static_cast<std::size_t>(threads));
-        for (int t = 0; t < threads; ++t)
-            arrays[static_cast<std::size_t>(t)] = carve_arrays(buffers[static_cast<std::size_t>(t)].data, n, k.arrays);
-
-        const auto policy = clock.begin(fmt::format("memory {} {} {}, {} thread{}", task.level, k.pattern,
-                                                    format_bytes(ws_bytes * threads), threads, threads > 1 ? "s" : ""),
-                                        0.01);
-        std::vector<double> sinks(static_cast<std::size_t>(threads));
-        auto timed = [&](std::uint64_t reps) {
-            return team.run_timed([&](int t) {
-                sinks[static_cast<std::size_t>(t)] = k.run(arrays[static_cast<std::size_t>(t)].data(), n, reps, 1.5);
-            });
-        };
-        const double bytes_per_rep = static_cast<double>(n) * k.nominal_bytes_per_element() * threads;
-        const auto sampled = sample_rate(timed, bytes_per_rep, policy, &clock.stop_flag());
-        clock.finish_one();
-        if (sampled.rates.empty()) break;
-
-        const double gbs = sampled.stats.median;
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        const Figure& f = figures[i];
+        if (f.value <= 0) continue;
+        const MemoryTask& task = *task_of[i];
+        const MemoryKernel& k = streams[i]->k;
+        const std::uint64_t ws_bytes = streams[i]->working_set_bytes() * threads;
         auto& curve = curve_of[k.pattern];
         curve.pattern = k.pattern;
         curve.isa = isa_name(k.isa);
         curve.threads = threads;
-        curve.points.emplace_back(ws_bytes * threads, gbs);
+        curve.points.emplace_back(ws_bytes, f.value);
 
-        auto key = std::make_pair(task.level, k.pattern);
         if (std::find(level_order.begin(), level_order.end(), task.level) == level_order.end())
             level_order.push_back(task.level);
-        auto& roof = best[key];
-        if (gbs > roof.gbs) {
+        auto& roof = best[{task.level, k.pattern}];
+        if (f.value > roof.gbs) {
             roof.level = task.level;
             roof.pattern = k.pattern;
             roof.isa = isa_name(k.isa);
             roof.threads = threads;
-            roof.gbs = gbs;
-            roof.gbs_write_allocate = gbs * k.write_allocate_bytes_per_element() / k.nominal_bytes_per_element();
-            roof.working_set_bytes = ws_bytes * threads;
-            roof.stats = sampled.stats;
+            roof.gbs = f.value;
+            roof.gbs_write_allocate = f.value * k.write_allocate_bytes_per_element() / k.nominal_bytes_per_element();
+            roof.theoretical_gbs = memory_theoretical_gbs(phase.microarch, task.level, k, threads, phase.clock_ghz);
+            roof.working_set_bytes = ws_bytes;
+            roof.isa_trials = choices[{task.level, task.pattern}].trials;
+            roof.stats = f.stats;
         }
     }
     for (const auto& level : level_order)

@@ -1,26 +1,41 @@
 // The memory phase: bandwidth of each pattern at several working-set sizes in
 // every memory level; each level's figure comes from its best (plateau) size.
+// The ISA variant of each (level, pattern) is chosen by measurement at the
+// first thread count, and every figure is sampled in bursts.
 #pragma once
 
 #include "bench/bench_plan.hpp"
+#include "bench/burst_sampler.hpp"
 #include "bench/kernel.hpp"
 #include "bench/task_clock.hpp"
 #include "bench/thread_team.hpp"
 #include "core/machine_model.hpp"
+#include "core/microarch.hpp"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace roofline {
 
 struct MemoryTask {
-    std::string level;               // "L1" ... "DRAM"
+    std::string level;               // "L1" ... "DRAM", or "custom"
     std::uint64_t per_thread_bytes = 0;
-    const MemoryKernel* kernel = nullptr;
+    std::string pattern;
 };
 
-// The kernel used for a pattern on this CPU (widest supported ISA by default).
+// The kernel chosen for one (level, pattern), with every variant's trial rate.
+struct MemoryChoice {
+    const MemoryKernel* kernel = nullptr;
+    std::vector<std::pair<std::string, double>> trials;  // isa name, GB/s
+};
+using MemoryChoices = std::map<std::pair<std::string, std::string>, MemoryChoice>;  // (level, pattern)
+
+// Every variant of a pattern this CPU runs, widest first (empty: unknown pattern).
+std::vector<const MemoryKernel*> memory_kernels_for(const std::string& pattern);
+// The widest variant this CPU runs (for figures not worth a choice, e.g. NUMA).
 const MemoryKernel* memory_kernel_for(const std::string& pattern);
 // Patterns measured by a mode, in order.
 std::vector<std::string> memory_patterns(const BenchOptions& options);
@@ -29,9 +44,23 @@ std::vector<std::string> memory_patterns(const BenchOptions& options);
 std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std::vector<CacheLevel>& caches,
                                           int threads);
 
-// Runs the tasks on `team`, appends curves and per-level roofs.
+struct MemoryPhase {
+    const std::optional<Microarch>& microarch;  // theoretical L1/L2 figures when known
+    double clock_ghz = 0;
+    BurstPolicy policy;
+    CoreCheck check;
+};
+
+// Runs the tasks on `team`, appends curves and per-level roofs. `choices`
+// carries the kernels chosen at the first thread count to the later ones.
 void run_memory_tasks(ThreadTeam& team, const std::vector<MemoryTask>& tasks, TaskClock& clock,
-                      std::vector<MemoryRoof>& roofs, std::vector<BandwidthCurve>& curves);
+                      const MemoryPhase& phase, MemoryChoices& choices, std::vector<MemoryRoof>& roofs,
+                      std::vector<BandwidthCurve>& curves);
+
+// Theoretical GB/s (nominal bytes) of a kernel in a level at `threads` cores;
+// 0 when unknown (CPU not in the table, or L3/DRAM, or a store pattern in L2).
+double memory_theoretical_gbs(const std::optional<Microarch>& microarch, const std::string& level,
+                              const MemoryKernel& k, int threads, double clock_ghz);
 
 // Default total DRAM working set: at least 1 GiB and 8x the caches.
 std::uint64_t default_dram_bytes(const std::vector<CacheLevel>& caches);

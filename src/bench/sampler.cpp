@@ -8,22 +8,35 @@
 
 namespace roofline {
 
+std::uint64_t calibrate_reps(const std::function<double(std::uint64_t)>& timed_run, double sample_seconds,
+                             const std::atomic<bool>* stop) {
+    auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
+    // Grow reps until a run takes a quarter of the sample time, then scale to the target.
+    std::uint64_t reps = 1;
+    double seconds = timed_run(reps);
+    while (seconds < sample_seconds / 4 && !stopped()) {
+        const double grow = seconds > 0 ? std::clamp(sample_seconds / 2 / seconds, 2.0, 64.0) : 64.0;
+        reps = static_cast<std::uint64_t>(std::ceil(static_cast<double>(reps) * grow));
+        seconds = timed_run(reps);
+    }
+    return std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(std::llround(static_cast<double>(reps) * sample_seconds / std::max(seconds, 1e-9))));
+}
+
+double quick_trial_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,
+                        double sample_seconds, int samples, const std::atomic<bool>* stop) {
+    const std::uint64_t reps = calibrate_reps(timed_run, sample_seconds, stop);
+    double best = 0;
+    for (int i = 0; i < samples && !(stop && stop->load(std::memory_order_relaxed)); ++i)
+        best = std::max(best, work_per_rep * static_cast<double>(reps) / timed_run(reps) / 1e9);
+    return best;
+}
+
 SampledRate sample_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,
                         const SamplePolicy& policy, const std::atomic<bool>* stop) {
     SampledRate out;
     auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
-
-    // Calibration doubles as warm-up: grow reps until a run takes a quarter of
-    // the sample time, then scale to the target.
-    std::uint64_t reps = 1;
-    double seconds = timed_run(reps);
-    while (seconds < policy.sample_seconds / 4 && !stopped()) {
-        const double grow = seconds > 0 ? std::clamp(policy.sample_seconds / 2 / seconds, 2.0, 64.0) : 64.0;
-        reps = static_cast<std::uint64_t>(std::ceil(static_cast<double>(reps) * grow));
-        seconds = timed_run(reps);
-    }
-    reps = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(
-        std::llround(static_cast<double>(reps) * policy.sample_seconds / std::max(seconds, 1e-9))));
+    const std::uint64_t reps = calibrate_reps(timed_run, policy.sample_seconds, stop);
     out.reps = reps;
 
     const auto start = std::chrono::steady_clock::now();

@@ -27,6 +27,15 @@ struct SampledRate {
     bool interrupted = false;
 };
 
+// Repetitions for one sample of about `sample_seconds` (calibration doubles as warm-up).
+std::uint64_t calibrate_reps(const std::function<double(std::uint64_t)>& timed_run, double sample_seconds,
+                             const std::atomic<bool>* stop = nullptr);
+
+// A quick trial for choosing between kernels: `samples` runs of about
+// `sample_seconds` each, the best rate (work units per ns). 0 when stopped.
+double quick_trial_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,
+                        double sample_seconds, int samples, const std::atomic<bool>* stop = nullptr);
+
 // `timed_run(reps)` runs the work `reps` times and returns seconds;
 // `work_per_rep` is the work (FLOPs, bytes) of one repetition over all threads.
 SampledRate sample_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,

@@ -20,6 +20,10 @@ public:
     const std::atomic<bool>& stop_flag() const { return stop_; }
     // Announces the next figure (progress event) and returns its sampling policy.
     SamplePolicy begin(const std::string& what, double sample_seconds);
+    // A progress event only (e.g. a later burst of a figure already begun).
+    void announce(const std::string& what) const;
+    // Seconds of the budget left for the next `tasks` figures (their fair share).
+    double share_for(int tasks) const;
     void finish_one() { ++done_; }
     double elapsed() const;
 

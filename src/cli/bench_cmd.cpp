@@ -35,7 +35,8 @@ struct BenchArgs {
     std::string threads;
     double time_budget = 0;
     std::string output = "roofline-machine.json";
-    std::string svg = "roofline.svg";
+    std::string svg;            // empty: next to the model (-o), or none without one
+    bool svg_given = false;
     std::string db;
     bool no_store = false;
     bool quiet = false;
@@ -98,9 +99,31 @@ BenchOptions to_options(const BenchArgs& a, const Topology& topology) {
     return o;
 }
 
-int run(const BenchArgs& args) {
+// The chart goes where --svg says, or next to the model: m.json -> m.svg.
+std::string chart_path(const BenchArgs& args) {
+    if (args.svg_given) return args.svg;
+    if (args.output.empty() || args.output == "-") return {};
+    const auto slash = args.output.find_last_of('/');
+    const auto dot = args.output.find_last_of('.');
+    const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+    return (has_extension ? args.output.substr(0, dot) : args.output) + ".svg";
+}
+
+// A partial run never silently replaces an existing file (a complete model or
+// chart from an earlier run): it goes beside it as NAME.partial.EXT.
+std::string partial_path(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    const auto dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path + ".partial";
+    return path.substr(0, dot) + ".partial" + path.substr(dot);
+}
+
+bool file_exists(const std::string& path) { return !path.empty() && access(path.c_str(), F_OK) == 0; }
+
+int run(BenchArgs args) {
     const Topology topology = Topology::discover();
     const BenchOptions options = to_options(args, topology);
+    args.svg = chart_path(args);
 
     // Everything that can fail on output is checked before minutes of measuring.
     if (!args.output.empty()) check_writable(args.output);
@@ -122,6 +145,14 @@ int run(const BenchArgs& args) {
     MachineModel model = run_bench(topology, options, [&progress](const ProgressEvent& e) { progress(e); }, g_stop);
     progress.finish();
 
+    std::string kept;  // files a partial run did not replace
+    if (model.partial) {
+        for (auto* path : {&args.output, &args.svg}) {
+            if (!file_exists(*path)) continue;
+            kept += (kept.empty() ? "" : ", ") + *path;
+            *path = partial_path(*path);
+        }
+    }
     if (!args.output.empty()) write_machine_file(args.output, model);
     if (!args.svg.empty()) write_text_file_atomic(args.svg, render_roofline_svg(model));
     std::int64_t id = 0;
@@ -135,6 +166,8 @@ int run(const BenchArgs& args) {
         if (!args.svg.empty()) where += " chart: " + args.svg + ";";
         if (store) where += fmt::format(" stored as #{} in {}", id, store->path());
         fmt::print(stderr, "{}{}\n", model.partial ? "interrupted: partial results saved." : "saved.", where);
+        if (!kept.empty())
+            fmt::print(stderr, "kept the earlier results in {}: a partial run does not replace them\n", kept);
     }
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
@@ -159,7 +192,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--threads", args->threads, "Thread counts: N, a list (1,2), 'all', or 'sweep' (every count 1..cores); default 1 and all cores");
     cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run (default 24 quick, 160 full)");
     cmd->add_option("-o,--output", args->output, "Machine model JSON file ('' for none)")->capture_default_str();
-    cmd->add_option("--svg", args->svg, "Chart file ('' for none)")->capture_default_str();
+    cmd->add_option("--svg", args->svg, "Chart file ('' for none; default: next to -o, e.g. roofline-machine.svg)")
+        ->each([args](const std::string&) { args->svg_given = true; });
     cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
     cmd->add_flag("--no-store", args->no_store, "Do not save in the results database");
     cmd->add_flag("--validate", args->validate, "Also run kernels of known intensity (1/16..64 FLOP/byte) in each level and compare with the roofline");

@@ -5,29 +5,57 @@
 #include <fmt/core.h>
 
 namespace roofline::cli {
+namespace {
+
+// A theoretical figure and the measured one's share of it; "?" when unknown.
+std::string theory_columns(double measured, double theoretical) {
+    if (!(theoretical > 0)) return fmt::format("{:>9} {:>6}", "?", "?");
+    return fmt::format("{:>9.1f} {:>5.0f}%", theoretical, 100 * measured / theoretical);
+}
+
+std::string burst_column(const Stats& s) {
+    if (s.bursts == 0) return fmt::format("{:>4}", s.runs);
+    return s.rejected_bursts > 0 ? fmt::format("{:>2}-{}", s.bursts, s.rejected_bursts) : fmt::format("{:>4}", s.bursts);
+}
+
+} // namespace
 
 std::string format_bench_summary(const MachineModel& m) {
     std::string s;
     s += fmt::format("{}: {} cores, measured clock {:.2f} GHz (before) / {:.2f} GHz (after)\n", m.cpu.model,
                      m.cpu.cores, m.environment.clock_before_ghz, m.environment.clock_after_ghz);
+    if (!m.environment.statistic.empty()) s += "Figures: " + m.environment.statistic + ".\n";
+    const std::string arch = m.environment.microarchitecture.empty() ? "CPU not in the table: theory unknown"
+                                                                      : m.environment.microarchitecture;
     if (!m.compute.empty()) {
-        s += "\nCompute (GFLOP/s; median of N runs; theoretical = cores used x measured clock x FLOPs/cycle)\n";
-        s += fmt::format("  {:<42} {:>9} {:>9} {:>6} {:>6} {:>4}  {}\n", "roof", "GFLOP/s", "theory", "eff", "CV",
-                         "runs", "kernel");
+        s += fmt::format("\nCompute (GFLOP/s; theory = cores used x measured clock x best FLOPs/cycle of the mix's "
+                         "op kinds, {})\n", arch);
+        s += fmt::format("  {:<42} {:>9} {:>9} {:>6} {:>6} {:>5}  {}\n", "roof", "GFLOP/s", "theory", "eff", "CV",
+                         "burst", "kernel");
         for (const auto& r : m.compute) {
-            const double eff = r.theoretical_gflops > 0 ? r.gflops / r.theoretical_gflops : 0;
-            s += fmt::format("  {:<42} {:>9.1f} {:>9.1f} {:>5.0f}% {:>5.1f}% {:>4}  {}\n", r.name, r.gflops,
-                             r.theoretical_gflops, 100 * eff, 100 * r.stats.cv, r.stats.runs, r.mix_detail);
+            std::string kernel = r.mix_detail;
+            if (r.mixes_tried > 0) kernel += fmt::format(", best of {} mixes", r.mixes_tried);
+            s += fmt::format("  {:<42} {:>9.1f} {} {:>5.1f}% {:>5}  {}\n", r.name, r.gflops,
+                             theory_columns(r.gflops, r.theoretical_gflops), 100 * r.stats.cv, burst_column(r.stats),
+                             kernel);
         }
     }
     if (!m.memory.empty()) {
-        s += "\nMemory (GB/s = 1e9 B/s; nominal bytes the instructions move, and with write-allocate reads)\n";
-        s += fmt::format("  {:<8} {:<9} {:>7} {:>9} {:>9} {:>11} {:>6} {:>4}\n", "level", "pattern", "threads",
-                         "GB/s", "GB/s+WA", "work. set", "CV", "runs");
-        for (const auto& r : m.memory)
-            s += fmt::format("  {:<8} {:<9} {:>7} {:>9.1f} {:>9.1f} {:>11} {:>5.1f}% {:>4}\n", r.level, r.pattern,
-                             r.threads, r.gbs, r.gbs_write_allocate, format_bytes(r.working_set_bytes),
-                             100 * r.stats.cv, r.stats.runs);
+        s += "\nMemory (GB/s = 1e9 B/s; nominal bytes the instructions move, and with write-allocate reads;\n"
+             "        theory from the core's L1 ports / L2 path where the table has them)\n";
+        s += fmt::format("  {:<8} {:<9} {:>7} {:>9} {:>9} {:>9} {:>6} {:>11} {:>6} {:>5}  {}\n", "level", "pattern",
+                         "threads", "GB/s", "GB/s+WA", "theory", "eff", "work. set", "CV", "burst", "isa");
+        for (const auto& r : m.memory) {
+            std::string isa = r.isa;
+            if (r.isa_trials.size() > 1) {
+                isa += " (of";
+                for (const auto& [name, gbs] : r.isa_trials) isa += fmt::format(" {} {:.0f}", name, gbs);
+                isa += ")";
+            }
+            s += fmt::format("  {:<8} {:<9} {:>7} {:>9.1f} {:>9.1f} {} {:>11} {:>5.1f}% {:>5}  {}\n", r.level,
+                             r.pattern, r.threads, r.gbs, r.gbs_write_allocate, theory_columns(r.gbs, r.theoretical_gbs),
+                             format_bytes(r.working_set_bytes), 100 * r.stats.cv, burst_column(r.stats), isa);
+        }
     }
     if (!m.validation.empty()) {
         s += "\nValidation (kernels of known intensity vs the roofline's prediction)\n";

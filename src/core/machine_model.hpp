@@ -10,14 +10,20 @@
 namespace roofline {
 
 // Summary of repeated runs of one figure. Values are in the figure's unit
-// (GFLOP/s or GB/s); the median is the figure itself.
+// (GFLOP/s or GB/s). Roofs are sampled in bursts spread over the run; the roof
+// is a high quantile of the burst medians (interference only lowers
+// throughput), and median/min/max/CV describe every accepted sample.
 struct Stats {
     double median = 0;
     double min = 0;
     double max = 0;
     double cv = 0;      // coefficient of variation, stddev / mean
-    int runs = 0;
+    int runs = 0;       // accepted samples
     bool stable = true; // false when the spread stayed above the target
+    int bursts = 0;             // accepted bursts (0: sampled in one block, figure = median)
+    int rejected_bursts = 0;    // bursts dropped because the threads shared a core
+    double quantile = 0;        // q of the burst medians the figure is (e.g. 0.9); 0: median
+    bool cores_shared = false;  // every burst found the threads sharing cores: not a roof
 };
 
 struct CacheLevel {
@@ -50,7 +56,8 @@ struct ComputeRoof {
     std::string mix_detail;    // e.g. "8 fma + 4 add chains"
     int threads = 1;
     double gflops = 0;
-    double theoretical_gflops = 0;
+    double theoretical_gflops = 0;  // 0: unknown (CPU not in the microarchitecture table)
+    int mixes_tried = 0;            // port-mix search: how many FMA/ADD chain mixes were timed
     Stats stats;
 };
 
@@ -61,7 +68,11 @@ struct MemoryRoof {
     int threads = 1;
     double gbs = 0;             // nominal bytes (what the kernel's instructions move)
     double gbs_write_allocate = 0; // counting the read-for-ownership of stores
+    double theoretical_gbs = 0; // nominal bytes the ports allow (L1, L2 load); 0: unknown
     std::uint64_t working_set_bytes = 0; // total over threads
+    // Every ISA variant tried for this level and pattern, with its rate (GB/s):
+    // the winner (`isa`) was chosen by measurement.
+    std::vector<std::pair<std::string, double>> isa_trials;
     Stats stats;
 };
 
@@ -98,6 +109,8 @@ struct Environment {
     std::string timestamp;      // ISO 8601 UTC
     std::string mode;           // "quick", "full", ...
     double duration_seconds = 0;
+    std::string microarchitecture;  // table entry the theoretical figures come from; empty: unknown
+    std::string statistic;          // how each roof is derived from its samples
     std::vector<std::string> warnings;
 };
 

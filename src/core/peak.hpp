@@ -1,24 +1,11 @@
-// Theoretical peak: cores x clock x FLOPs/cycle for a given vector width and
-// op mix, from a small description of the core's floating-point pipes.
-// Pure functions; the per-microarchitecture facts live in fp_pipes_for().
+// Theoretical figures: FLOPs per cycle of an op mix, the machine's best over all
+// mixes, and the L1/L2 bandwidth a core's ports allow, from the per-
+// microarchitecture table (core/microarch.hpp). Pure functions.
 #pragma once
 
-#include <string>
+#include "core/microarch.hpp"
 
 namespace roofline {
-
-// What one core's FP back end can issue per cycle.
-struct FpPipes {
-    int fma_pipes = 2;            // pipes that execute FMA and MUL
-    int add_pipes = 0;            // extra pipes that execute only ADD (AMD Zen)
-    bool adds_on_fma_pipes = true;// whether ADD may also use the FMA pipes
-    int datapath_bits = 256;      // wider ops occupy a pipe for width/datapath passes
-    int fma_latency = 4, add_latency = 3, mul_latency = 3;  // cycles
-    std::string description;      // what was assumed, printed with the figures
-};
-
-// Best-known description for a CPU (vendor string from CPUID, family, model).
-FpPipes fp_pipes_for(const std::string& vendor, int family, int model, bool has_avx512);
 
 // An op mix: how many independent chains of each kind run side by side.
 struct OpMix {
@@ -29,8 +16,18 @@ struct OpMix {
 // (64 for DP, 32 for SP), bounded by pipe throughput and by chain latency.
 double flops_per_cycle(const FpPipes& pipes, const OpMix& mix, int vector_bits, int element_bits);
 
-// cores x GHz x FLOPs/cycle, in GFLOP/s.
-double theoretical_gflops(const FpPipes& pipes, const OpMix& mix, int vector_bits, int element_bits,
-                          int cores, double clock_ghz);
+// The best FLOPs per cycle per core any number of chains of the given kinds can
+// reach at this width (enough chains to hide every latency): with FMA and ADD
+// allowed, the machine's peak at that width.
+double best_flops_per_cycle(const FpPipes& pipes, bool fma, bool add, bool mul, int vector_bits, int element_bits);
+
+// Bytes per cycle per core that a stream with `reads` loads and `writes` stores
+// of 8-byte elements per element can move through the L1 ports (nominal bytes).
+// 0 when the table has no figure.
+double l1_bytes_per_cycle(const CorePorts& ports, int reads, int writes);
+
+// Bytes per cycle per core a load stream can draw from L2 (0: unknown, or not a
+// pure load: stores add write-backs the table does not describe).
+double l2_bytes_per_cycle(const CorePorts& ports, int reads, int writes);
 
 } // namespace roofline

@@ -43,4 +43,34 @@ Stats summarize(const std::vector<double>& values, double cv_target) {
     return s;
 }
 
+double quantile(std::vector<double> values, double q) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(position));
+    const auto above = std::min(values.size() - 1, below + 1);
+    const double fraction = position - static_cast<double>(below);
+    return values[below] + fraction * (values[above] - values[below]);
+}
+
+double summarize_bursts(const std::vector<std::vector<double>>& bursts, double q, double agreement, Stats& stats) {
+    std::vector<double> all, burst_medians;
+    for (const auto& b : bursts) {
+        if (b.empty()) continue;
+        all.insert(all.end(), b.begin(), b.end());
+        burst_medians.push_back(median(b));
+    }
+    const int rejected = stats.rejected_bursts;
+    stats = summarize(all);
+    stats.rejected_bursts = rejected;
+    stats.bursts = static_cast<int>(burst_medians.size());
+    stats.quantile = q;
+    if (burst_medians.empty()) return 0;
+    const double value = quantile(burst_medians, q);
+    int near_top = 0;
+    for (double m : burst_medians) near_top += m >= value * (1 - agreement);
+    stats.stable = near_top >= 2;
+    return value;
+}
+
 } // namespace roofline

@@ -14,4 +14,12 @@ double coefficient_of_variation(const std::vector<double>& values);
 // Median, min, max, CV and count. `stable` is set from `cv_target`.
 Stats summarize(const std::vector<double>& values, double cv_target = 0.02);
 
+// The q-quantile (0..1) with linear interpolation between order statistics; 0 when empty.
+double quantile(std::vector<double> values, double q);
+
+// A figure sampled in bursts: its value is the q-quantile of the burst medians
+// (returned); `stats` gets median/min/max/CV over every sample, the burst count
+// and q. Stable when at least two bursts reach within `agreement` of the value.
+double summarize_bursts(const std::vector<std::vector<double>>& bursts, double q, double agreement, Stats& stats);
+
 } // namespace roofline

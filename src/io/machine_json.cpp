@@ -40,8 +40,15 @@ json units_object() {
 }
 
 json stats_to_json(const Stats& s) {
-    return {{"median", number(s.median)}, {"min", number(s.min)}, {"max", number(s.max)},
-            {"cv", number(s.cv)},         {"runs", s.runs},       {"stable", s.stable}};
+    json j = {{"median", number(s.median)}, {"min", number(s.min)}, {"max", number(s.max)},
+              {"cv", number(s.cv)},         {"runs", s.runs},       {"stable", s.stable}};
+    if (s.bursts > 0) {
+        j["bursts"] = s.bursts;
+        j["rejected_bursts"] = s.rejected_bursts;
+        j["quantile"] = number(s.quantile);
+    }
+    if (s.cores_shared) j["cores_shared"] = true;
+    return j;
 }
 
 json cpu_to_json(const CpuDescription& c) {
@@ -79,19 +86,28 @@ json compute_to_json(const ComputeRoof& r) {
     if (r.theoretical_gflops > 0 && std::isfinite(r.gflops)) {
         j["efficiency"] = number(r.gflops / r.theoretical_gflops);
     }
+    if (r.mixes_tried > 0) j["mixes_tried"] = r.mixes_tried;
     j["stats"] = stats_to_json(r.stats);
     return j;
 }
 
 json memory_to_json(const MemoryRoof& r) {
-    return {{"level", r.level},
-            {"pattern", r.pattern},
-            {"isa", r.isa},
-            {"threads", r.threads},
-            {"gbs", number(r.gbs)},
-            {"gbs_write_allocate", number(r.gbs_write_allocate)},
-            {"working_set_bytes", r.working_set_bytes},
-            {"stats", stats_to_json(r.stats)}};
+    json j = {{"level", r.level},
+              {"pattern", r.pattern},
+              {"isa", r.isa},
+              {"threads", r.threads},
+              {"gbs", number(r.gbs)},
+              {"gbs_write_allocate", number(r.gbs_write_allocate)},
+              {"theoretical_gbs", number(r.theoretical_gbs)},
+              {"working_set_bytes", r.working_set_bytes}};
+    if (r.theoretical_gbs > 0 && std::isfinite(r.gbs)) j["efficiency"] = number(r.gbs / r.theoretical_gbs);
+    if (!r.isa_trials.empty()) {
+        json trials = json::array();
+        for (const auto& [isa, gbs] : r.isa_trials) trials.push_back({{"isa", isa}, {"gbs", number(gbs)}});
+        j["isa_trials"] = trials;
+    }
+    j["stats"] = stats_to_json(r.stats);
+    return j;
 }
 
 json curve_to_json(const BandwidthCurve& c) {
@@ -123,6 +139,8 @@ json environment_to_json(const Environment& e) {
             {"timestamp", e.timestamp},
             {"mode", e.mode},
             {"duration_seconds", number(e.duration_seconds)},
+            {"microarchitecture", e.microarchitecture},
+            {"statistic", e.statistic},
             {"warnings", e.warnings}};
 }
 
@@ -182,6 +200,10 @@ Stats stats_from(const JsonNode& n) {
     read_optional(n, "cv", s.cv);
     read_optional(n, "runs", s.runs);
     read_optional(n, "stable", s.stable);
+    read_optional(n, "bursts", s.bursts);
+    read_optional(n, "rejected_bursts", s.rejected_bursts);
+    read_optional(n, "quantile", s.quantile);
+    read_optional(n, "cores_shared", s.cores_shared);
     return s;
 }
 
@@ -222,6 +244,7 @@ ComputeRoof compute_from(const JsonNode& n) {
     read_optional(n, "threads", r.threads);
     r.gflops = n.required("gflops", "a number").as_double();
     read_optional(n, "theoretical_gflops", r.theoretical_gflops);
+    read_optional(n, "mixes_tried", r.mixes_tried);
     if (n.has("stats")) r.stats = stats_from(n.child("stats"));
     return r;
 }
@@ -234,7 +257,18 @@ MemoryRoof memory_from(const JsonNode& n) {
     read_optional(n, "threads", r.threads);
     r.gbs = n.required("gbs", "a number").as_double();
     read_optional(n, "gbs_write_allocate", r.gbs_write_allocate);
+    read_optional(n, "theoretical_gbs", r.theoretical_gbs);
     read_optional(n, "working_set_bytes", r.working_set_bytes);
+    if (n.has("isa_trials")) {
+        const auto trials = n.child("isa_trials");
+        trials.require_array();
+        for (std::size_t i = 0; i < trials.size(); ++i) {
+            const auto trial = trials.element(i);
+            trial.require_object();
+            r.isa_trials.emplace_back(trial.required("isa", "a string").as_string(),
+                                      trial.required("gbs", "a number").as_double());
+        }
+    }
     if (n.has("stats")) r.stats = stats_from(n.child("stats"));
     return r;
 }
@@ -283,6 +317,8 @@ Environment environment_from(const JsonNode& n) {
     read_optional(n, "timestamp", e.timestamp);
     read_optional(n, "mode", e.mode);
     read_optional(n, "duration_seconds", e.duration_seconds);
+    read_optional(n, "microarchitecture", e.microarchitecture);
+    read_optional(n, "statistic", e.statistic);
     read_optional(n, "warnings", e.warnings);
     return e;
 }

@@ -27,7 +27,7 @@ MachineModel populated_model() {
     m.cpu = {"AMD EPYC 7B13 \"Milan\"", "AuthenticAMD", {"sse2", "avx2", "fma"}, 2, 64, 128, 4, 3.21, 2.45};
     m.caches = {{1, 32768, 64, 8, 1, 64}, {3, 33554432, 64, 16, 8, 16}, {2, 524288, 64, -1, 1, 64}};
     ComputeRoof dp{"dp avx2 fma+add 2t", "dp", "avx2", 256, "fma+add", "8 fma + 4 add chains", 2,
-                   127.25, 153.6, {127.25, 120.5, 128.0, 0.0125, 11, false}};
+                   127.25, 153.6, 23, {127.25, 120.5, 128.0, 0.0125, 11, false, 4, 2, 0.9, true}};
     ComputeRoof sp = dp;
     sp.name = "sp avx2 fma 1t";
     sp.precision = "sp";
@@ -35,12 +35,14 @@ MachineModel populated_model() {
     sp.gflops = 0.1 + 0.2; // a value that needs all 17 digits
     sp.theoretical_gflops = 0;
     m.compute = {dp, sp};
-    m.memory = {{"L1", "load", "avx2", 2, 410.5, 410.5, 32768, {410.5, 400, 415, 0.01, 7, true}},
-                {"DRAM", "copy_nt", "avx2", 2, 21.75, 21.75, 1ull << 33, {21.75, 20, 22, 0.03, 5, false}}};
+    m.memory = {{"L1", "load", "avx2", 2, 410.5, 410.5, 420.25, 32768, {{"avx512", 410.5}, {"avx2", 405.5}, {"sse2", 210.25}},
+                 {410.5, 400, 415, 0.01, 7, true, 3, 1, 0.9, false}},
+                {"DRAM", "copy_nt", "avx2", 2, 21.75, 21.75, 0, 1ull << 33, {}, {21.75, 20, 22, 0.03, 5, false}}};
     m.curves = {{"load", "avx2", 1, {{4096, 200.5}, {1ull << 30, 18.25}}}, {"triad", "sse2", 2, {}}};
     m.validation = {{"L2", 0.5, 2, 262144, 50.5, 55.0, 0.918}};
     m.environment = {"node-7", "KVM", "performance", "on", 0.42, 3.2, 3.19, "GCC 12.2.0", "0.1.0",
-                     "2026-11-03T10:20:30Z", "full", 93.5, {"no PMU", "load average above 1"}};
+                     "2026-11-03T10:20:30Z", "full", 93.5, "AMD Zen 3", "q0.9 of burst medians",
+                     {"no PMU", "load average above 1"}};
     return m;
 }
 
@@ -51,6 +53,10 @@ void expect_equal(const Stats& a, const Stats& b) {
     EXPECT_EQ(a.cv, b.cv);
     EXPECT_EQ(a.runs, b.runs);
     EXPECT_EQ(a.stable, b.stable);
+    EXPECT_EQ(a.bursts, b.bursts);
+    EXPECT_EQ(a.rejected_bursts, b.rejected_bursts);
+    EXPECT_EQ(a.quantile, b.quantile);
+    EXPECT_EQ(a.cores_shared, b.cores_shared);
 }
 
 void expect_equal(const MachineModel& a, const MachineModel& b) {
@@ -87,6 +93,7 @@ void expect_equal(const MachineModel& a, const MachineModel& b) {
         EXPECT_EQ(x.threads, y.threads);
         EXPECT_EQ(x.gflops, y.gflops);
         EXPECT_EQ(x.theoretical_gflops, y.theoretical_gflops);
+        EXPECT_EQ(x.mixes_tried, y.mixes_tried);
         expect_equal(x.stats, y.stats);
     }
     ASSERT_EQ(a.memory.size(), b.memory.size());
@@ -99,6 +106,8 @@ void expect_equal(const MachineModel& a, const MachineModel& b) {
         EXPECT_EQ(x.gbs, y.gbs);
         EXPECT_EQ(x.gbs_write_allocate, y.gbs_write_allocate);
         EXPECT_EQ(x.working_set_bytes, y.working_set_bytes);
+        EXPECT_EQ(x.theoretical_gbs, y.theoretical_gbs);
+        EXPECT_EQ(x.isa_trials, y.isa_trials);
         expect_equal(x.stats, y.stats);
     }
     ASSERT_EQ(a.curves.size(), b.curves.size());
@@ -121,6 +130,8 @@ void expect_equal(const MachineModel& a, const MachineModel& b) {
     }
     const auto &e = a.environment, &f = b.environment;
     EXPECT_EQ(e.hostname, f.hostname);
+    EXPECT_EQ(e.microarchitecture, f.microarchitecture);
+    EXPECT_EQ(e.statistic, f.statistic);
     EXPECT_EQ(e.hypervisor, f.hypervisor);
     EXPECT_EQ(e.governor, f.governor);
     EXPECT_EQ(e.turbo, f.turbo);

@@ -26,9 +26,9 @@ MachineModel sample_model(const std::string& cpu_model) {
     MachineModel m;
     m.cpu.model = cpu_model;
     m.cpu.isa = {"sse2", "avx2"};
-    m.compute.push_back({"dp avx2 fma 1t", "dp", "avx2", 256, "fma", "8 fma chains", 1, 51.2, 51.2,
+    m.compute.push_back({"dp avx2 fma 1t", "dp", "avx2", 256, "fma", "8 fma chains", 1, 51.2, 51.2, 0,
                          {51.2, 50, 52, 0.01, 5, true}});
-    m.memory.push_back({"L1", "load", "avx2", 1, 200.5, 200.5, 16384, {200.5, 190, 201, 0.02, 5, true}});
+    m.memory.push_back({"L1", "load", "avx2", 1, 200.5, 200.5, 0, 16384, {}, {200.5, 190, 201, 0.02, 5, true}});
     m.curves.push_back({"load", "avx2", 1, {{4096, 210.0}, {1 << 20, 90.0}}});
     m.environment.hostname = "host-a";
     m.environment.mode = "quick";

@@ -28,3 +28,34 @@ TEST(Statistics, SummarizeFillsEveryField) {
     EXPECT_FALSE(s.stable);
     EXPECT_TRUE(summarize({100, 100.5, 99.5}, 0.02).stable);
 }
+
+TEST(Statistics, QuantileInterpolates) {
+    EXPECT_DOUBLE_EQ(roofline::quantile({}, 0.9), 0);
+    EXPECT_DOUBLE_EQ(roofline::quantile({5}, 0.9), 5);
+    EXPECT_DOUBLE_EQ(roofline::quantile({3, 1, 2}, 0.5), 2);
+    EXPECT_DOUBLE_EQ(roofline::quantile({1, 2, 3, 4, 5}, 1.0), 5);
+    EXPECT_DOUBLE_EQ(roofline::quantile({1, 2, 3, 4, 5}, 0.0), 1);
+    EXPECT_DOUBLE_EQ(roofline::quantile({10, 20}, 0.9), 19);
+}
+
+// A shared host halves some bursts: the figure follows the bursts that ran alone.
+TEST(Statistics, BurstQuantileIgnoresHalvedBursts) {
+    const std::vector<std::vector<double>> bursts = {{50, 51, 49}, {100, 99, 101}, {52, 50, 50}, {100, 100, 98}};
+    roofline::Stats s;
+    const double value = roofline::summarize_bursts(bursts, 0.9, 0.02, s);
+    EXPECT_NEAR(value, 100, 0.5);
+    EXPECT_EQ(s.bursts, 4);
+    EXPECT_EQ(s.runs, 12);
+    EXPECT_DOUBLE_EQ(s.min, 49);
+    EXPECT_DOUBLE_EQ(s.max, 101);
+    EXPECT_DOUBLE_EQ(s.quantile, 0.9);
+    EXPECT_TRUE(s.stable);  // two bursts reach the top
+}
+
+TEST(Statistics, BurstQuantileIsUnstableWhenOneBurstStandsAlone) {
+    roofline::Stats s;
+    roofline::summarize_bursts({{50}, {51}, {100}}, 0.9, 0.02, s);
+    EXPECT_FALSE(s.stable);
+    roofline::summarize_bursts({}, 0.9, 0.02, s);
+    EXPECT_EQ(s.bursts, 0);
+}

@@ -61,8 +61,11 @@ ComputeKernel make_compute_kernel(const char* mix, Isa isa) {
     k.steps_per_iteration = Steps;
     k.run = &compute_loop<Ops, F, A, M, Steps>;
     std::string chains;
-    auto part = [&chains](int n, const char* what) {
-        if (n == 0) return;
+    // A port-mix point names both kinds even at zero ("fma8+add0"): the
+    // "fma" family's own kernels keep the short names.
+    const bool both = std::string(mix) == "fma+add";
+    auto part = [&chains, both](int n, const char* what) {
+        if (n == 0 && !(both && what[0] != 'm')) return;
         if (!chains.empty()) chains += "+";
         chains += what + std::to_string(n);
     };
@@ -71,4 +74,34 @@ ComputeKernel make_compute_kernel(const char* mix, Isa isa) {
     part(M, "mul");
     k.name = std::string(k.precision) + "." + isa_name(isa) + "." + std::to_string(k.vector_bits) + "." + chains;
     return k;
+}
+
+// The port-mix search space of one width: every F FMA chains next to A ADD
+// chains with F + A <= MaxChains (the accumulators the register file holds
+// besides the two constants) and F, A multiples of Step, all registered as
+// family "fma+add". The search (bench/port_mix_search) picks among them by
+// measurement, so no machine's best mix is written down here.
+template <int Chains>
+constexpr int steps_for_chains() {
+    return Chains >= 16 ? 2 : Chains >= 8 ? 4 : 8;  // enough ops per iteration to hide the loop
+}
+
+template <class Ops, int MaxChains, int Step, int Index>
+void append_port_mix_point(std::vector<ComputeKernel>& out, Isa isa) {
+    constexpr int per_row = MaxChains / Step + 1;
+    constexpr int F = Index / per_row * Step;
+    constexpr int A = Index % per_row * Step;
+    if constexpr (F + A > 0 && F + A <= MaxChains)
+        out.push_back(make_compute_kernel<Ops, F, A, 0, steps_for_chains<F + A>()>("fma+add", isa));
+}
+
+template <class Ops, int MaxChains, int Step, int... Index>
+void append_port_mix_points(std::vector<ComputeKernel>& out, Isa isa, std::integer_sequence<int, Index...>) {
+    (append_port_mix_point<Ops, MaxChains, Step, Index>(out, isa), ...);
+}
+
+template <class Ops, int MaxChains, int Step>
+void append_port_mix_grid(std::vector<ComputeKernel>& out, Isa isa) {
+    constexpr int per_row = MaxChains / Step + 1;
+    append_port_mix_points<Ops, MaxChains, Step>(out, isa, std::make_integer_sequence<int, per_row * per_row>{});
 }

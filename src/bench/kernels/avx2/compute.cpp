@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <utility>
 #include <string>
 
 namespace roofline {
@@ -25,12 +26,10 @@ void append_width(std::vector<ComputeKernel>& out) {
     out.push_back(make_compute_kernel<Ops, 0, 0, 12, 4>("mul", isa));
     out.push_back(make_compute_kernel<Ops, 0, 6, 6, 4>("mul+add", isa));
     out.push_back(make_compute_kernel<Ops, 1, 0, 0, 16>("chain", isa));
-    // Candidates for the best port mix: FMA chains next to ADD chains feed
-    // dedicated FADD pipes where the core has them (AMD Zen).
-    out.push_back(make_compute_kernel<Ops, 8, 2, 0, 4>("fma+add", isa));
-    out.push_back(make_compute_kernel<Ops, 8, 4, 0, 4>("fma+add", isa));
-    out.push_back(make_compute_kernel<Ops, 6, 6, 0, 4>("fma+add", isa));
-    out.push_back(make_compute_kernel<Ops, 8, 6, 0, 4>("fma+add", isa));
+    // The best port mix is searched over every FMA + ADD chain count that fits
+    // at the widest width (the peak); narrower widths, ceilings only, in steps of two.
+    if constexpr (sizeof(typename Ops::V) == 32) append_port_mix_grid<Ops, 14, 1>(out, isa);
+    else append_port_mix_grid<Ops, 14, 2>(out, isa);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include <cstdint>
+#include <utility>
 #include <string>
 
 namespace roofline {
@@ -25,13 +26,11 @@ void append_width(std::vector<ComputeKernel>& out) {
     out.push_back(make_compute_kernel<Ops, 0, 0, 16, 2>("mul", isa));
     out.push_back(make_compute_kernel<Ops, 0, 8, 8, 2>("mul+add", isa));
     out.push_back(make_compute_kernel<Ops, 1, 0, 0, 16>("chain", isa));
-    out.push_back(make_compute_kernel<Ops, 8, 4, 0, 4>("fma+add", isa));
-    out.push_back(make_compute_kernel<Ops, 8, 6, 0, 4>("fma+add", isa));
-    out.push_back(make_compute_kernel<Ops, 8, 8, 0, 2>("fma+add", isa));
-    out.push_back(make_compute_kernel<Ops, 10, 6, 0, 2>("fma+add", isa));
-    out.push_back(make_compute_kernel<Ops, 12, 6, 0, 2>("fma+add", isa));
-    out.push_back(make_compute_kernel<Ops, 12, 8, 0, 2>("fma+add", isa));
-    out.push_back(make_compute_kernel<Ops, 16, 8, 0, 2>("fma+add", isa));
+    // The best port mix is searched over FMA + ADD chain counts (in steps of
+    // two) that fit the 32 registers besides the two constants.
+    // Steps of four at 256 bits, a ceiling under the 512-bit peak.
+    if constexpr (sizeof(typename Ops::V) == 64) append_port_mix_grid<Ops, 30, 2>(out, isa);
+    else append_port_mix_grid<Ops, 28, 4>(out, isa);
 }
 
 } // namespace

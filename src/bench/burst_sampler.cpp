@@ -1,0 +1,89 @@
+#include "bench/burst_sampler.hpp"
+
+#include "bench/sampler.hpp"
+#include "core/statistics.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace roofline {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Enough bursts, and the top of them agrees: more would not move the figure.
+bool settled(const Figure& f, const BurstPolicy& policy) {
+    const int taken = static_cast<int>(f.bursts.size() + f.rejected.size());
+    if (taken >= policy.max_bursts) return true;
+    if (static_cast<int>(f.bursts.size()) < policy.min_bursts) return false;
+    Stats scratch;
+    summarize_bursts(f.bursts, policy.quantile, policy.agreement, scratch);
+    return scratch.stable;
+}
+
+// Waits (briefly sleeping, so a co-scheduled host can separate the vCPUs) until
+// the check passes or the wait is spent. True when it passed.
+bool wait_for_separate_cores(const CoreCheck& check, double wait_seconds, const TaskClock& clock) {
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        if (check()) return true;
+        if (clock.stopped() || seconds_since(start) >= wait_seconds) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+} // namespace
+
+void finish_figure(Figure& f, const BurstPolicy& policy) {
+    f.cores_shared = f.bursts.empty() && !f.rejected.empty();
+    f.stats = Stats{};
+    f.stats.rejected_bursts = static_cast<int>(f.rejected.size());
+    f.value = summarize_bursts(f.cores_shared ? f.rejected : f.bursts, policy.quantile, policy.agreement, f.stats);
+    if (f.cores_shared) f.stats.stable = false;
+    f.stats.cores_shared = f.cores_shared;
+}
+
+void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& policy, const CoreCheck& check,
+                              TaskClock& clock) {
+    if (figures.empty()) return;
+    const double budget = clock.share_for(static_cast<int>(figures.size()));
+    const auto calibration_start = std::chrono::steady_clock::now();
+    for (auto& f : figures) {
+        if (clock.stopped()) break;
+        clock.announce(f.label);
+        f.reps = calibrate_reps(f.timed_run, f.sample_seconds, &clock.stop_flag());
+    }
+    // After calibration, the budget left is shared by the rounds.
+    const double sampling_budget = std::max(0.0, budget - seconds_since(calibration_start));
+    const auto start = std::chrono::steady_clock::now();
+    bool check_passed = !check || check();
+    for (int round = 0; !clock.stopped(); ++round) {
+        bool any = false;
+        for (auto& f : figures) {
+            if (clock.stopped() || f.reps == 0 || settled(f, policy)) continue;
+            // After the first round, stop when the budget is spent.
+            if (round > 0 && seconds_since(start) >= sampling_budget) continue;
+            any = true;
+            if (round > 0) clock.announce(f.label + " (burst " + std::to_string(round + 1) + ")");
+            if (check && !check_passed) check_passed = wait_for_separate_cores(check, policy.wait_for_cores_seconds, clock);
+            const bool passed_before = check_passed;
+            std::vector<double> burst;
+            for (int i = 0; i < policy.samples_per_burst && !clock.stopped(); ++i)
+                burst.push_back(f.work_per_rep * static_cast<double>(f.reps) / f.timed_run(f.reps) / 1e9);
+            if (burst.empty()) break;
+            // The check after a burst also serves as the check before the next one.
+            check_passed = !check || check();
+            (passed_before && check_passed ? f.bursts : f.rejected).push_back(std::move(burst));
+        }
+        if (!any) break;
+    }
+    for (auto& f : figures) {
+        finish_figure(f, policy);
+        clock.finish_one();
+    }
+}
+
+} // namespace roofline

@@ -1,0 +1,58 @@
+// Roofs sampled in short bursts, interleaved across the figures of a phase and
+// spread over its share of the run, so that seconds of interference (another
+// tenant, the host placing two vCPUs on one physical core) cannot decide a roof:
+// a roof is an upper bound and interference only lowers throughput, so each
+// figure is a high quantile of its burst medians. Multi-thread bursts are
+// bracketed by a check that the threads ran on separate cores; bursts that
+// fail it are set aside and counted.
+#pragma once
+
+#include "bench/task_clock.hpp"
+#include "core/machine_model.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct Figure {
+    std::string label;                               // progress text
+    std::function<double(std::uint64_t)> timed_run;  // runs `reps` repetitions, returns seconds
+    double work_per_rep = 0;                         // FLOPs or bytes of one repetition, all threads
+    double sample_seconds = 0.01;
+
+    // Filled in by sample_figures_in_bursts.
+    std::uint64_t reps = 0;
+    std::vector<std::vector<double>> bursts;         // accepted, rates in G units per second
+    std::vector<std::vector<double>> rejected;       // bursts the core check failed
+    double value = 0;                                // the figure (0: nothing measured)
+    Stats stats;
+    bool cores_shared = false;  // no burst passed the check: value comes from rejected bursts
+};
+
+struct BurstPolicy {
+    int samples_per_burst = 3;
+    int min_bursts = 3;
+    int max_bursts = 8;
+    double quantile = 0.9;
+    double agreement = 0.02;             // "stable": two bursts within this of the value
+    double budget_seconds = 1;           // for the whole set, after calibration
+    double wait_for_cores_seconds = 1;   // per burst: how long to wait for the cores to separate
+};
+
+// Returns true when the threads run on separate cores now; empty: no check.
+using CoreCheck = std::function<bool()>;
+
+// Calibrates every figure, then samples them in rounds of one burst each until
+// each has `min_bursts` bursts whose top agrees, `max_bursts` bursts, or the
+// budget is spent. Honours the clock's stop flag (figures keep what they have).
+void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& policy, const CoreCheck& check,
+                              TaskClock& clock);
+
+// Pure: the figure's value and stats from its bursts (rejected ones only when
+// no burst was accepted). Sets value, stats, cores_shared.
+void finish_figure(Figure& figure, const BurstPolicy& policy);
+
+} // namespace roofline

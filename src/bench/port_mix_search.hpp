@@ -1,0 +1,31 @@
+// The port-mix search: which numbers of independent FMA and ADD chains, run side
+// by side, give a core its highest FLOP rate. Pure: the throughput of a mix comes
+// from a function the caller supplies (a timed kernel in bench, a model in tests).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+namespace roofline {
+
+struct ChainMix {
+    int fma = 0, add = 0;
+    bool operator==(const ChainMix&) const = default;
+};
+
+struct MixSearchResult {
+    ChainMix best;
+    double value = 0;                                 // throughput of `best`
+    std::vector<std::pair<ChainMix, double>> tried;   // every mix evaluated, in order
+};
+
+// Searches `available` (the mixes compiled in; at most the register file) for
+// the highest `throughput`: a coarse grid of about `coarse_points` mixes, then
+// hill-climbing over the neighbouring mixes until none is better by more than
+// `min_gain` (a relative margin, so noise does not wander), at most
+// `max_evaluations` evaluations in all. Each mix is evaluated once.
+MixSearchResult search_port_mix(const std::vector<ChainMix>& available,
+                                const std::function<double(const ChainMix&)>& throughput, int coarse_points = 16,
+                                int max_evaluations = 40, double min_gain = 0.01);
+
+} // namespace roofline

@@ -1,0 +1,46 @@
+// What one core of a known microarchitecture can do per cycle: floating-point
+// pipes, L1 load/store ports, the L2->L1 path. The theoretical figures printed
+// next to measured roofs come from this table and nowhere else. Facts come from
+// vendor optimization manuals and published instruction tables (cited next to
+// each entry in microarch.cpp). Pure: no I/O.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace roofline {
+
+// The floating-point back end of one core. Pipes are counted by capability so
+// that the best throughput of any FMA/MUL : ADD mix follows by Hall's condition:
+// fma/mul ops <= fma_pipes, add ops <= add_pipes, both together <= fp_pipes.
+struct FpPipes {
+    int fma_pipes = 2;          // pipes that execute FMA (and MUL)
+    int add_pipes = 2;          // pipes that execute ADD (may overlap the FMA pipes)
+    int fp_pipes = 2;           // pipes that execute FMA or ADD (the union)
+    int datapath_bits = 256;    // a wider op occupies its pipe for width/datapath passes
+    int fma_latency = 4, add_latency = 4, mul_latency = 4;  // cycles, dependent op to dependent op
+    std::string description;    // what was assumed, printed with the figures
+};
+
+// L1 data cache ports and the path from L2, per core and cycle, at the widest
+// vector width the core executes at full rate.
+struct CorePorts {
+    double l1_load_bytes_per_cycle = 0;   // e.g. 2 loads x 32 B
+    double l1_store_bytes_per_cycle = 0;  // e.g. 1 store x 32 B
+    double l2_to_l1_bytes_per_cycle = 0;  // line fill bandwidth from L2 (0: unknown)
+    int load_vector_bits = 0;             // the load width that reaches l1_load_bytes_per_cycle
+};
+
+struct Microarch {
+    std::string name;       // "AMD Zen 3", "Intel Sapphire Rapids", ...
+    FpPipes fp;
+    CorePorts ports;
+    std::string source;     // where the figures come from (manual, table), short
+};
+
+// The table entry for a CPU (CPUID vendor string, family, model as the OS shows
+// them, whether AVX-512 is usable), or nothing for a CPU the table does not know.
+// Never guesses: an unknown CPU's theoretical figures are "unknown".
+std::optional<Microarch> microarch_for(const std::string& vendor, int family, int model, bool has_avx512);
+
+} // namespace roofline

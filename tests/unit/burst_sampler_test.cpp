@@ -1,0 +1,119 @@
+#include "bench/burst_sampler.hpp"
+#include "bench/core_sharing_canary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+using namespace roofline;
+
+namespace {
+
+// A figure on a fake clock: each repetition takes `seconds_per_rep(call)`.
+Figure fake_figure(std::function<double(int)> seconds_per_rep) {
+    auto calls = std::make_shared<int>(0);
+    Figure f;
+    f.label = "fake";
+    f.work_per_rep = 1e6;  // units per repetition
+    f.sample_seconds = 0.01;
+    f.timed_run = [calls, seconds_per_rep](std::uint64_t reps) {
+        return static_cast<double>(reps) * seconds_per_rep((*calls)++);
+    };
+    return f;
+}
+
+struct Harness {
+    std::atomic<bool> stop{false};
+    ProgressSink sink;
+    TaskClock clock{sink, stop, 4, 100.0};
+};
+
+} // namespace
+
+TEST(CoreSharingCanary, Decision) {
+    EXPECT_FALSE(threads_share_cores(1.0, 1.0));
+    EXPECT_FALSE(threads_share_cores(1.0, 1.25));  // an all-core turbo step
+    EXPECT_TRUE(threads_share_cores(1.0, 2.0));    // two threads on one core
+    EXPECT_FALSE(threads_share_cores(0.0, 2.0));   // no reference: no verdict
+}
+
+TEST(BurstSampler, SteadyFigureSettlesAtTheMinimum) {
+    Harness h;
+    std::vector<Figure> figures{fake_figure([](int) { return 1e-6; })};  // 1e6 units per us = 1000 G/s
+    BurstPolicy p;
+    sample_figures_in_bursts(figures, p, {}, h.clock);
+    EXPECT_NEAR(figures[0].value, 1000, 1e-6);
+    EXPECT_EQ(static_cast<int>(figures[0].bursts.size()), p.min_bursts);
+    EXPECT_TRUE(figures[0].stats.stable);
+    EXPECT_EQ(figures[0].stats.rejected_bursts, 0);
+}
+
+// Every other burst is slowed 2x by a co-scheduled core that the check sees:
+// those bursts are set aside and the figure is the undisturbed rate.
+TEST(BurstSampler, RejectsBurstsTheCoreCheckFails) {
+    Harness h;
+    int check_calls = 0;
+    bool shared = false;
+    auto check = [&] {
+        ++check_calls;
+        shared = (check_calls % 4 == 2 || check_calls % 4 == 3);  // two checks in four see a shared core
+        return !shared;
+    };
+    std::vector<Figure> figures{fake_figure([&](int) { return shared ? 2e-6 : 1e-6; })};
+    BurstPolicy p;
+    p.wait_for_cores_seconds = 0;
+    sample_figures_in_bursts(figures, p, check, h.clock);
+    EXPECT_NEAR(figures[0].value, 1000, 1e-6);
+    EXPECT_GT(figures[0].stats.rejected_bursts, 0);
+    EXPECT_FALSE(figures[0].cores_shared);
+    bool saw_slow = false;  // a burst ran while the cores were shared, and was set aside
+    for (const auto& b : figures[0].rejected)
+        for (double r : b) saw_slow |= r < 600;
+    EXPECT_TRUE(saw_slow);
+}
+
+TEST(BurstSampler, FigureFromSharedCoresIsFlagged) {
+    Harness h;
+    std::vector<Figure> figures{fake_figure([](int) { return 2e-6; })};
+    BurstPolicy p;
+    p.wait_for_cores_seconds = 0;
+    p.max_bursts = 4;
+    sample_figures_in_bursts(figures, p, [] { return false; }, h.clock);
+    EXPECT_TRUE(figures[0].cores_shared);
+    EXPECT_TRUE(figures[0].stats.cores_shared);
+    EXPECT_FALSE(figures[0].stats.stable);
+    EXPECT_NEAR(figures[0].value, 500, 1e-6);
+}
+
+// Bursts of different figures are interleaved: figure B's first burst comes
+// before figure A's second.
+TEST(BurstSampler, InterleavesFigures) {
+    Harness h;
+    std::vector<std::string> order;
+    auto make = [&](const std::string& name) {
+        Figure f = fake_figure([](int) { return 1e-6; });
+        auto inner = f.timed_run;
+        f.timed_run = [&order, name, inner](std::uint64_t reps) { order.push_back(name); return inner(reps); };
+        return f;
+    };
+    std::vector<Figure> figures{make("A"), make("B")};
+    BurstPolicy p;
+    p.samples_per_burst = 1;
+    sample_figures_in_bursts(figures, p, {}, h.clock);
+    // After calibration (A's then B's runs), sampling alternates A, B, A, B...
+    ASSERT_GE(order.size(), 4u);
+    const std::vector<std::string> tail(order.end() - 4, order.end());
+    EXPECT_EQ(tail, (std::vector<std::string>{"A", "B", "A", "B"}));
+}
+
+TEST(BurstSampler, StopFlagKeepsWhatWasMeasured) {
+    Harness h;
+    std::vector<Figure> figures{fake_figure([&](int call) {
+        if (call > 12) h.stop = true;
+        return 1e-6;
+    })};
+    sample_figures_in_bursts(figures, BurstPolicy{}, {}, h.clock);
+    EXPECT_GT(figures[0].value, 0);
+}

@@ -1,0 +1,96 @@
+#include "bench/port_mix_search.hpp"
+#include "core/peak.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+using namespace roofline;
+
+namespace {
+
+std::vector<ChainMix> grid(int max_chains, int step) {
+    std::vector<ChainMix> out;
+    for (int f = 0; f <= max_chains; f += step)
+        for (int a = 0; f + a <= max_chains; a += step)
+            if (f + a > 0) out.push_back({f, a});
+    return out;
+}
+
+FpPipes pipes(int fma, int add, int fp, int datapath, int fma_latency, int add_latency) {
+    FpPipes p;
+    p.fma_pipes = fma, p.add_pipes = add, p.fp_pipes = fp, p.datapath_bits = datapath;
+    p.fma_latency = p.mul_latency = fma_latency;
+    p.add_latency = add_latency;
+    return p;
+}
+
+double best_of(const std::vector<ChainMix>& available, const std::function<double(const ChainMix&)>& f) {
+    double best = 0;
+    for (const auto& m : available) best = std::max(best, f(m));
+    return best;
+}
+
+} // namespace
+
+// The search finds the model's optimum for cores of very different shapes.
+TEST(PortMixSearch, FindsTheOptimumOfAPipeModel) {
+    struct Case {
+        const char* name;
+        FpPipes p;
+        int width, max_chains, step;
+    };
+    const Case cases[] = {
+        {"zen3 ymm", pipes(2, 2, 4, 256, 4, 3), 256, 14, 1},
+        {"zen4 zmm", pipes(2, 2, 4, 256, 4, 3), 512, 30, 2},
+        {"zen5 zmm", pipes(2, 2, 4, 512, 4, 2), 512, 30, 2},
+        {"golden cove ymm", pipes(2, 2, 3, 256, 4, 2), 256, 14, 1},
+        {"skylake-sp zmm", pipes(2, 2, 2, 512, 4, 4), 512, 30, 2},
+        {"long latency", pipes(2, 2, 4, 256, 6, 5), 256, 14, 1},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.name);
+        const auto available = grid(c.max_chains, c.step);
+        auto model = [&](const ChainMix& m) { return flops_per_cycle(c.p, {m.fma, m.add, 0}, c.width, 64); };
+        const auto r = search_port_mix(available, model);
+        EXPECT_DOUBLE_EQ(r.value, best_of(available, model));
+        EXPECT_LE(static_cast<int>(r.tried.size()), 40);
+        EXPECT_LT(r.tried.size(), available.size());  // a search, not every mix
+    }
+}
+
+// A sharp optimum off the coarse grid is reached by the refinement.
+TEST(PortMixSearch, RefinesBetweenGridPoints) {
+    const auto available = grid(14, 1);
+    auto peaked = [](const ChainMix& m) { return 100.0 - std::abs(m.fma - 7) * 3 - std::abs(m.add - 5) * 2; };
+    const auto r = search_port_mix(available, peaked);
+    EXPECT_EQ(r.best, (ChainMix{7, 5}));
+}
+
+// Measurement noise of a few tenths of a percent does not stop it short of 99% of the best.
+TEST(PortMixSearch, ToleratesNoise) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> noise(0.997, 1.0);
+    const FpPipes zen5 = pipes(2, 2, 4, 512, 4, 2);
+    const auto available = grid(30, 2);
+    auto model = [&](const ChainMix& m) { return flops_per_cycle(zen5, {m.fma, m.add, 0}, 512, 64); };
+    const auto r = search_port_mix(available, [&](const ChainMix& m) { return model(m) * noise(rng); });
+    EXPECT_GE(model(r.best), 0.99 * best_of(available, model));
+}
+
+TEST(PortMixSearch, EachMixIsTimedOnceAndTheBudgetHolds) {
+    int calls = 0;
+    const auto available = grid(30, 1);
+    const auto r = search_port_mix(available, [&](const ChainMix& m) { ++calls; return double(m.fma + 2 * m.add); },
+                                   16, 12);
+    EXPECT_EQ(calls, static_cast<int>(r.tried.size()));
+    EXPECT_LE(calls, 12);
+    for (std::size_t i = 0; i < r.tried.size(); ++i)
+        for (std::size_t j = i + 1; j < r.tried.size(); ++j) EXPECT_FALSE(r.tried[i].first == r.tried[j].first);
+}
+
+TEST(PortMixSearch, EmptySpace) {
+    const auto r = search_port_mix({}, [](const ChainMix&) { return 1.0; });
+    EXPECT_TRUE(r.tried.empty());
+}
