@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 
 namespace roofline {
@@ -134,8 +135,8 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     }
     BurstPolicy policy;
     model.environment.statistic = fmt::format(
-        "each roof is the {:.0f}th percentile of the medians of bursts of {} samples, interleaved with the other "
-        "figures of its phase ({}-{} bursts); all-thread bursts are kept only when a compute canary shows the "
+        "each roof is the {:.0f}th percentile of the medians of bursts of {} samples, interleaved with every other "
+        "figure over the run ({}-{} bursts); all-thread bursts are kept only when a compute canary shows the "
         "threads on separate cores",
         100 * policy.quantile, policy.samples_per_burst, policy.min_bursts, policy.max_bursts);
 
@@ -153,25 +154,51 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
                                                           : default_time_budget(options.mode);
     TaskClock clock(progress, stop, total, budget);
 
+    // Thread counts are measured in groups of up to two (the default 1 and all
+    // cores form one): every figure of a group is sampled in one schedule, so
+    // each figure's bursts spread over the whole group's time, interleaved with
+    // all the others. Larger sweeps go group by group to bound memory and threads.
     std::vector<ComputeChoice> compute_choices;
     MemoryChoices memory_choices;
     int canary_checks = 0, canary_failures = 0;
-    for (std::size_t i = 0; i < thread_counts.size() && !clock.stopped(); ++i) {
-        ThreadTeam team(topology, thread_counts[i]);
-        if (!team.all_bound())
-            model.environment.warnings.push_back(
-                fmt::format("could not pin {} threads to cores; figures may vary", thread_counts[i]));
-        CoreSharingCanary canary(team, *canary_kernel());
-        CoreCheck check;
-        if (team.size() > 1) check = [&canary] { return canary.cores_separate(); };
-        if (!families.empty())
-            run_compute_families(team, families, microarch, clock_before.ghz, clock, policy, check, compute_choices,
-                                 model.compute);
-        const MemoryPhase phase{microarch, clock_before.ghz, policy, check};
-        run_memory_tasks(team, memory_tasks[i], clock, phase, memory_choices, model.memory, model.curves);
-        if (options.validate) run_validation(team, model, clock, model.validation);
-        canary_checks += canary.checks();
-        canary_failures += canary.failures();
+    constexpr std::size_t kGroup = 2;
+    for (std::size_t first = 0; first < thread_counts.size() && !clock.stopped(); first += kGroup) {
+        struct Setup {
+            std::unique_ptr<ThreadTeam> team;
+            std::unique_ptr<CoreSharingCanary> canary;
+            std::unique_ptr<ComputePhase> compute;
+            std::unique_ptr<MemoryPhase> memory;
+        };
+        std::vector<Setup> group;
+        std::vector<Figure*> figures;
+        for (std::size_t i = first; i < std::min(thread_counts.size(), first + kGroup) && !clock.stopped(); ++i) {
+            Setup s;
+            s.team = std::make_unique<ThreadTeam>(topology, thread_counts[i]);
+            if (!s.team->all_bound())
+                model.environment.warnings.push_back(
+                    fmt::format("could not pin {} threads to cores; figures may vary", thread_counts[i]));
+            s.canary = std::make_unique<CoreSharingCanary>(*s.team, *canary_kernel());
+            CoreCheck check;
+            if (s.team->size() > 1) check = [canary = s.canary.get()] { return canary->cores_separate(); };
+            s.compute = std::make_unique<ComputePhase>(*s.team, families, compute_choices, clock);
+            s.memory = std::make_unique<MemoryPhase>(*s.team, memory_tasks[i], memory_choices, clock);
+            for (auto* phase_figures : {&s.compute->figures(), &s.memory->figures()})
+                for (auto& f : *phase_figures) {
+                    f.check = check;
+                    figures.push_back(&f);
+                }
+            group.push_back(std::move(s));
+        }
+        sample_figures_in_bursts(figures, policy, clock);
+        for (auto& s : group) {
+            for (auto& r : s.compute->roofs(microarch, clock_before.ghz)) model.compute.push_back(r);
+            s.memory->roofs(microarch, clock_before.ghz, model.memory, model.curves);
+        }
+        for (auto& s : group) {
+            if (options.validate) run_validation(*s.team, model, clock, model.validation);
+            canary_checks += s.canary->checks();
+            canary_failures += s.canary->failures();
+        }
     }
     if (canary_failures > 0)
         model.environment.warnings.push_back(fmt::format(

@@ -46,44 +46,51 @@ void finish_figure(Figure& f, const BurstPolicy& policy) {
     f.stats.cores_shared = f.cores_shared;
 }
 
-void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& policy, const CoreCheck& check,
-                              TaskClock& clock) {
+void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPolicy& policy, TaskClock& clock) {
     if (figures.empty()) return;
     const double budget = clock.share_for(static_cast<int>(figures.size()));
     const auto calibration_start = std::chrono::steady_clock::now();
-    for (auto& f : figures) {
+    for (Figure* f : figures) {
         if (clock.stopped()) break;
-        clock.announce(f.label);
-        f.reps = calibrate_reps(f.timed_run, f.sample_seconds, &clock.stop_flag());
+        clock.announce(f->label);
+        f->reps = calibrate_reps(f->timed_run, f->sample_seconds, &clock.stop_flag());
     }
     // After calibration, the budget left is shared by the rounds.
     const double sampling_budget = std::max(0.0, budget - seconds_since(calibration_start));
     const auto start = std::chrono::steady_clock::now();
-    bool check_passed = !check || check();
     for (int round = 0; !clock.stopped(); ++round) {
         bool any = false;
-        for (auto& f : figures) {
-            if (clock.stopped() || f.reps == 0 || settled(f, policy)) continue;
+        for (Figure* f : figures) {
+            if (clock.stopped() || f->reps == 0 || settled(*f, policy)) continue;
             // After the first round, stop when the budget is spent.
             if (round > 0 && seconds_since(start) >= sampling_budget) continue;
             any = true;
-            if (round > 0) clock.announce(f.label + " (burst " + std::to_string(round + 1) + ")");
-            if (check && !check_passed) check_passed = wait_for_separate_cores(check, policy.wait_for_cores_seconds, clock);
-            const bool passed_before = check_passed;
+            if (round > 0) clock.announce(f->label + " (burst " + std::to_string(round + 1) + ")");
+            const bool passed_before =
+                !f->check || wait_for_separate_cores(f->check, policy.wait_for_cores_seconds, clock);
             std::vector<double> burst;
             for (int i = 0; i < policy.samples_per_burst && !clock.stopped(); ++i)
-                burst.push_back(f.work_per_rep * static_cast<double>(f.reps) / f.timed_run(f.reps) / 1e9);
+                burst.push_back(f->work_per_rep * static_cast<double>(f->reps) / f->timed_run(f->reps) / 1e9);
             if (burst.empty()) break;
-            // The check after a burst also serves as the check before the next one.
-            check_passed = !check || check();
-            (passed_before && check_passed ? f.bursts : f.rejected).push_back(std::move(burst));
+            const bool passed_after = !f->check || f->check();
+            (passed_before && passed_after ? f->bursts : f->rejected).push_back(std::move(burst));
         }
         if (!any) break;
     }
-    for (auto& f : figures) {
-        finish_figure(f, policy);
+    for (Figure* f : figures) {
+        finish_figure(*f, policy);
         clock.finish_one();
     }
+}
+
+void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& policy, const CoreCheck& check,
+                              TaskClock& clock) {
+    std::vector<Figure*> all;
+    for (auto& f : figures) {
+        f.check = check;
+        all.push_back(&f);
+    }
+    sample_figures_in_bursts(all, policy, clock);
 }
 
 } // namespace roofline

@@ -17,11 +17,15 @@
 
 namespace roofline {
 
+// Returns true when the threads run on separate cores now; empty: no check.
+using CoreCheck = std::function<bool()>;
+
 struct Figure {
     std::string label;                               // progress text
     std::function<double(std::uint64_t)> timed_run;  // runs `reps` repetitions, returns seconds
     double work_per_rep = 0;                         // FLOPs or bytes of one repetition, all threads
     double sample_seconds = 0.01;
+    CoreCheck check;                                 // brackets every burst (multi-thread figures)
 
     // Filled in by sample_figures_in_bursts.
     std::uint64_t reps = 0;
@@ -42,12 +46,14 @@ struct BurstPolicy {
     double wait_for_cores_seconds = 1;   // per burst: how long to wait for the cores to separate
 };
 
-// Returns true when the threads run on separate cores now; empty: no check.
-using CoreCheck = std::function<bool()>;
-
 // Calibrates every figure, then samples them in rounds of one burst each until
 // each has `min_bursts` bursts whose top agrees, `max_bursts` bursts, or the
-// budget is spent. Honours the clock's stop flag (figures keep what they have).
+// budget is spent. Each burst of a figure with a check is kept only when the
+// check passes before and after it. Figures may come from several phases and
+// thread counts: their bursts interleave over the whole schedule. Honours the
+// clock's stop flag (figures keep what they have).
+void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPolicy& policy, TaskClock& clock);
+// The same for one set of figures sharing `check` (set on each figure first).
 void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& policy, const CoreCheck& check,
                               TaskClock& clock);
 

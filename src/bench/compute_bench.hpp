@@ -12,6 +12,7 @@
 #include "core/machine_model.hpp"
 #include "core/microarch.hpp"
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -35,13 +36,33 @@ std::vector<ComputeFamily> plan_compute_families(const BenchOptions& options);
 // Figures the compute phase will take: one per family and thread count.
 int count_compute_tasks(const std::vector<ComputeFamily>& families, int thread_counts);
 
-// Measures the families on `team` (its size is the thread count). `choices`
-// carries the kernels chosen at the first thread count to the later ones.
-// `microarch` (when the CPU is known) gives the theoretical figures.
-void run_compute_families(ThreadTeam& team, const std::vector<ComputeFamily>& families,
-                          const std::optional<Microarch>& microarch, double clock_ghz, TaskClock& clock,
-                          const BurstPolicy& policy, const CoreCheck& check, std::vector<ComputeChoice>& choices,
-                          std::vector<ComputeRoof>& out);
+// The compute figures of one thread count. Construction chooses each family's
+// kernel on `team` unless `choices` already holds them (from the first thread
+// count), and builds one figure per family; after the figures are sampled
+// (sample_figures_in_bursts, possibly interleaved with other phases), roofs()
+// turns them into compute roofs.
+class ComputePhase {
+public:
+    ComputePhase(ThreadTeam& team, const std::vector<ComputeFamily>& families, std::vector<ComputeChoice>& choices,
+                 TaskClock& clock);
+    ~ComputePhase();
+    ComputePhase(const ComputePhase&) = delete;
+    ComputePhase& operator=(const ComputePhase&) = delete;
+
+    std::vector<Figure>& figures() { return figures_; }
+    // `microarch` (when the CPU is known) gives the theoretical figures.
+    std::vector<ComputeRoof> roofs(const std::optional<Microarch>& microarch, double clock_ghz) const;
+
+    struct Runner;  // the timed unit of one figure (defined in the .cpp)
+
+private:
+    ThreadTeam& team_;
+    const std::vector<ComputeFamily>& families_;
+    const std::vector<ComputeChoice>& choices_;
+    std::vector<std::unique_ptr<Runner>> runners_;
+    std::vector<Figure> figures_;
+    std::vector<std::size_t> family_of_;
+};
 
 // Adds one "best" roof per (precision, threads): the fastest of everything measured.
 void add_best_compute_roofs(std::vector<ComputeRoof>& roofs);

@@ -15,7 +15,7 @@ template <class T>
 T chain_value(const std::string& kind, int steps, T mul, T add) {
     T x = 1;
     for (int i = 0; i < steps; ++i) {
-        if (kind == "fma") x = std::fma(x, mul, add);
+        if (kind == "fma") x = std::fma(mul, add, x);
         else if (kind == "add") x = x + add;
         else x = x * mul;
     }

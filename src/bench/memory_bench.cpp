@@ -3,7 +3,6 @@
 #include "bench/isa_support.hpp"
 #include "bench/kernel_check.hpp"
 #include "bench/sampler.hpp"
-#include "bench/thread_buffers.hpp"
 #include "core/byte_sizes.hpp"
 #include "core/peak.hpp"
 #include "core/working_sets.hpp"
@@ -23,17 +22,19 @@ constexpr int kTrialSamples = 3;
 
 int isa_rank(Isa isa) { return isa == Isa::avx512 ? 2 : isa == Isa::avx2 ? 1 : 0; }
 
+} // namespace
+
 // One kernel over per-thread arrays carved from the team's buffers: the timed
 // unit of every memory figure and trial.
-struct TimedStream {
+struct MemoryPhase::Stream {
     ThreadTeam& team;
     const MemoryKernel& k;
     std::size_t n = 0;  // elements per array
     std::vector<std::vector<double*>> arrays;
     std::vector<double> sinks;
 
-    TimedStream(ThreadTeam& t, const MemoryKernel& kernel, std::uint64_t per_thread_bytes,
-                const std::vector<ThreadBuffer>& buffers)
+    Stream(ThreadTeam& t, const MemoryKernel& kernel, std::uint64_t per_thread_bytes,
+           const std::vector<ThreadBuffer>& buffers)
         : team(t), k(kernel), sinks(static_cast<std::size_t>(t.size())) {
         // Elements per array: the working set is shared by the kernel's arrays.
         n = per_thread_bytes / sizeof(double) / static_cast<std::size_t>(k.arrays);
@@ -50,6 +51,9 @@ struct TimedStream {
         });
     }
 };
+using TimedStream = MemoryPhase::Stream;
+
+namespace {
 
 void check_kernel(const MemoryKernel& k) {
     if (auto problem = check_memory_kernel(k); !problem.empty())
@@ -136,15 +140,14 @@ double memory_theoretical_gbs(const std::optional<Microarch>& microarch, const s
     return per_cycle * threads * clock_ghz;
 }
 
-void run_memory_tasks(ThreadTeam& team, const std::vector<MemoryTask>& tasks, TaskClock& clock,
-                      const MemoryPhase& phase, MemoryChoices& choices, std::vector<MemoryRoof>& roofs,
-                      std::vector<BandwidthCurve>& curves) {
+MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks, MemoryChoices& choices,
+                         TaskClock& clock)
+    : team_(team), choices_(choices) {
     if (tasks.empty()) return;
     const int threads = team.size();
     std::uint64_t max_bytes = 0;
     for (const auto& t : tasks) max_bytes = std::max(max_bytes, t.per_thread_bytes);
-    const std::size_t buffer_elements = max_bytes / sizeof(double) + 4 * kArrayShiftElements + 64;
-    auto buffers = allocate_thread_buffers(team, buffer_elements);
+    buffers_ = allocate_thread_buffers(team, max_bytes / sizeof(double) + 4 * kArrayShiftElements + 64);
 
     // Choose each (level, pattern)'s ISA at its middle size, once per run.
     std::map<std::pair<std::string, std::string>, std::vector<std::uint64_t>> sizes;
@@ -152,36 +155,38 @@ void run_memory_tasks(ThreadTeam& team, const std::vector<MemoryTask>& tasks, Ta
     for (const auto& [key, list] : sizes) {
         if (clock.stopped()) return;
         if (!choices.count(key))
-            choices[key] = choose_kernel(team, key.first, key.second, list[list.size() / 2], buffers, clock);
+            choices[key] = choose_kernel(team, key.first, key.second, list[list.size() / 2], buffers_, clock);
     }
-
-    std::vector<std::unique_ptr<TimedStream>> streams;
-    std::vector<Figure> figures;
-    std::vector<const MemoryTask*> task_of;
     for (const auto& task : tasks) {
-        const MemoryKernel* k = choices[{task.level, task.pattern}].kernel;
-        if (!k) continue;
-        streams.push_back(std::make_unique<TimedStream>(team, *k, task.per_thread_bytes, buffers));
+        const auto choice = choices.find({task.level, task.pattern});
+        if (choice == choices.end() || !choice->second.kernel) continue;
+        const MemoryKernel& k = *choice->second.kernel;
+        streams_.push_back(std::make_unique<Stream>(team, k, task.per_thread_bytes, buffers_));
         Figure f;
-        f.label = fmt::format("memory {} {} {} ({}), {} thread{}", task.level, k->pattern,
-                              format_bytes(streams.back()->working_set_bytes() * threads), isa_name(k->isa), threads,
+        f.label = fmt::format("memory {} {} {} ({}), {} thread{}", task.level, k.pattern,
+                              format_bytes(streams_.back()->working_set_bytes() * threads), isa_name(k.isa), threads,
                               threads > 1 ? "s" : "");
-        f.timed_run = std::ref(*streams.back());
-        f.work_per_rep = streams.back()->bytes_per_rep();
-        figures.push_back(std::move(f));
-        task_of.push_back(&task);
+        f.timed_run = std::ref(*streams_.back());
+        f.work_per_rep = streams_.back()->bytes_per_rep();
+        figures_.push_back(std::move(f));
+        task_of_.push_back(task);
     }
-    sample_figures_in_bursts(figures, phase.policy, phase.check, clock);
+}
 
+MemoryPhase::~MemoryPhase() = default;
+
+void MemoryPhase::roofs(const std::optional<Microarch>& microarch, double clock_ghz, std::vector<MemoryRoof>& roofs,
+                        std::vector<BandwidthCurve>& curves) const {
+    const int threads = team_.size();
     std::map<std::pair<std::string, std::string>, MemoryRoof> best;  // (level, pattern)
     std::map<std::string, BandwidthCurve> curve_of;                   // pattern
     std::vector<std::string> level_order;
-    for (std::size_t i = 0; i < figures.size(); ++i) {
-        const Figure& f = figures[i];
+    for (std::size_t i = 0; i < figures_.size(); ++i) {
+        const Figure& f = figures_[i];
         if (f.value <= 0) continue;
-        const MemoryTask& task = *task_of[i];
-        const MemoryKernel& k = streams[i]->k;
-        const std::uint64_t ws_bytes = streams[i]->working_set_bytes() * threads;
+        const MemoryTask& task = task_of_[i];
+        const MemoryKernel& k = streams_[i]->k;
+        const std::uint64_t ws_bytes = streams_[i]->working_set_bytes() * threads;
         auto& curve = curve_of[k.pattern];
         curve.pattern = k.pattern;
         curve.isa = isa_name(k.isa);
@@ -198,9 +203,9 @@ void run_memory_tasks(ThreadTeam& team, const std::vector<MemoryTask>& tasks, Ta
             roof.threads = threads;
             roof.gbs = f.value;
             roof.gbs_write_allocate = f.value * k.write_allocate_bytes_per_element() / k.nominal_bytes_per_element();
-            roof.theoretical_gbs = memory_theoretical_gbs(phase.microarch, task.level, k, threads, phase.clock_ghz);
+            roof.theoretical_gbs = memory_theoretical_gbs(microarch, task.level, k, threads, clock_ghz);
             roof.working_set_bytes = ws_bytes;
-            roof.isa_trials = choices[{task.level, task.pattern}].trials;
+            roof.isa_trials = choices_.at({task.level, task.pattern}).trials;
             roof.stats = f.stats;
         }
     }

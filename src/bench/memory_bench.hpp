@@ -8,12 +8,14 @@
 #include "bench/burst_sampler.hpp"
 #include "bench/kernel.hpp"
 #include "bench/task_clock.hpp"
+#include "bench/thread_buffers.hpp"
 #include "bench/thread_team.hpp"
 #include "core/machine_model.hpp"
 #include "core/microarch.hpp"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,18 +46,32 @@ std::vector<std::string> memory_patterns(const BenchOptions& options);
 std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std::vector<CacheLevel>& caches,
                                           int threads);
 
-struct MemoryPhase {
-    const std::optional<Microarch>& microarch;  // theoretical L1/L2 figures when known
-    double clock_ghz = 0;
-    BurstPolicy policy;
-    CoreCheck check;
-};
+// The memory figures of one thread count: per-thread buffers for the largest
+// working set, each (level, pattern)'s ISA chosen by measurement unless
+// `choices` has it (from the first thread count), one figure per task. After
+// sampling, roofs() gives the per-level roofs (each level's best size) and curves.
+class MemoryPhase {
+public:
+    MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks, MemoryChoices& choices, TaskClock& clock);
+    ~MemoryPhase();
+    MemoryPhase(const MemoryPhase&) = delete;
+    MemoryPhase& operator=(const MemoryPhase&) = delete;
 
-// Runs the tasks on `team`, appends curves and per-level roofs. `choices`
-// carries the kernels chosen at the first thread count to the later ones.
-void run_memory_tasks(ThreadTeam& team, const std::vector<MemoryTask>& tasks, TaskClock& clock,
-                      const MemoryPhase& phase, MemoryChoices& choices, std::vector<MemoryRoof>& roofs,
-                      std::vector<BandwidthCurve>& curves);
+    std::vector<Figure>& figures() { return figures_; }
+    // `microarch` (when the CPU is known) gives the theoretical L1/L2 figures.
+    void roofs(const std::optional<Microarch>& microarch, double clock_ghz, std::vector<MemoryRoof>& roofs,
+               std::vector<BandwidthCurve>& curves) const;
+
+    struct Stream;  // the timed unit of one figure (defined in the .cpp)
+
+private:
+    ThreadTeam& team_;
+    const MemoryChoices& choices_;
+    std::vector<ThreadBuffer> buffers_;
+    std::vector<std::unique_ptr<Stream>> streams_;
+    std::vector<Figure> figures_;
+    std::vector<MemoryTask> task_of_;
+};
 
 // Theoretical GB/s (nominal bytes) of a kernel in a level at `threads` cores;
 // 0 when unknown (CPU not in the table, or L3/DRAM, or a store pattern in L2).

@@ -75,7 +75,10 @@ MixSearchResult search_port_mix(const std::vector<ChainMix>& available,
         for (;;) {
             const ChainMix from = result.best;
             const double from_value = result.value;
-            for (const auto& n : neighbours(available, from, step)) evaluate(n);
+            // Two reaches per direction: a dip one step away (loop alignment,
+            // op-cache effects make the landscape bumpy) must not hide a peak at two.
+            for (const int reach : {step, 2 * step})
+                for (const auto& n : neighbours(available, from, reach)) evaluate(n);
             // Only a clear gain continues the climb, so noise does not wander.
             if (result.best == from || result.value <= from_value * (1 + min_gain)) break;
             if (static_cast<int>(result.tried.size()) >= max_evaluations) break;

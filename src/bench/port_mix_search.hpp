@@ -20,12 +20,13 @@ struct MixSearchResult {
 };
 
 // Searches `available` (the mixes compiled in; at most the register file) for
-// the highest `throughput`: a coarse grid of about `coarse_points` mixes, then
-// hill-climbing over the neighbouring mixes until none is better by more than
-// `min_gain` (a relative margin, so noise does not wander), at most
+// the highest `throughput`: a coarse grid of about `coarse_points` mixes, then a
+// pattern search: climb to the best of the mixes one and two steps away in
+// each direction while one is better by more than `min_gain` (a relative
+// margin, so noise does not wander), halving the step down to one; at most
 // `max_evaluations` evaluations in all. Each mix is evaluated once.
 MixSearchResult search_port_mix(const std::vector<ChainMix>& available,
                                 const std::function<double(const ChainMix&)>& throughput, int coarse_points = 16,
-                                int max_evaluations = 40, double min_gain = 0.01);
+                                int max_evaluations = 60, double min_gain = 0.01);
 
 } // namespace roofline

@@ -12,38 +12,63 @@ std::vector<int> first_cores(int n) {
     for (int i = 0; i < n; ++i) cores.push_back(i);
     return cores;
 }
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
 } // namespace
 
 ThreadTeam::ThreadTeam(const Topology& topology, int threads) : ThreadTeam(topology, first_cores(threads)) {}
 
 ThreadTeam::ThreadTeam(const Topology& topology, const std::vector<int>& cores)
-    : topology_(topology), start_(static_cast<std::ptrdiff_t>(cores.size()) + 1),
-      done_(static_cast<std::ptrdiff_t>(cores.size()) + 1), seconds_(cores.size()) {
+    : topology_(topology), seconds_(cores.size()) {
     const int threads = static_cast<int>(cores.size());
-    std::atomic<bool> bound_ok{true};
-    std::barrier<> ready(threads + 1);
+    std::vector<char> bound(cores.size(), 1);
+    std::unique_lock lock(mutex_);
+    pending_ = threads;  // round 0: binding to the cores
     for (int i = 0; i < threads; ++i) {
         const int core = cores[static_cast<std::size_t>(i)];
-        workers_.emplace_back([this, i, core, &bound_ok, &ready] {
-            if (!topology_.bind_current_thread_to_core(core)) bound_ok = false;
-            ready.arrive_and_wait();
+        workers_.emplace_back([this, i, core, &bound] {
+            bound[static_cast<std::size_t>(i)] = topology_.bind_current_thread_to_core(core);
+            {
+                std::lock_guard done(mutex_);
+                if (--pending_ == 0) finished_.notify_one();
+            }
             worker_main(i);
         });
     }
-    ready.arrive_and_wait();
-    all_bound_ = bound_ok;
+    wait_until_done(lock);
+    all_bound_ = std::all_of(bound.begin(), bound.end(), [](char b) { return b != 0; });
 }
 
 ThreadTeam::~ThreadTeam() {
-    stopping_ = true;
-    start_.arrive_and_wait();
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+        ++round_;
+    }
+    wake_.notify_all();
     for (auto& t : workers_) t.join();
 }
 
+void ThreadTeam::wait_until_done(std::unique_lock<std::mutex>& lock) {
+    finished_.wait(lock, [this] { return pending_ == 0; });
+}
+
 void ThreadTeam::worker_main(int index) {
+    std::uint64_t seen = 0;
     for (;;) {
-        start_.arrive_and_wait();
-        if (stopping_) return;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return round_ != seen; });
+            seen = round_;
+            if (stopping_) return;
+        }
+        // Start together: wait (spinning, microseconds) for the others to wake.
+        const std::uint64_t everyone = seen * static_cast<std::uint64_t>(size());
+        arrived_.fetch_add(1, std::memory_order_acq_rel);
+        while (arrived_.load(std::memory_order_acquire) < everyone) cpu_relax();
         const auto t0 = std::chrono::steady_clock::now();
         try {
             (*job_)(index);
@@ -53,13 +78,18 @@ void ThreadTeam::worker_main(int index) {
         }
         const auto t1 = std::chrono::steady_clock::now();
         seconds_[static_cast<std::size_t>(index)] = std::chrono::duration<double>(t1 - t0).count();
-        done_.arrive_and_wait();
+        std::lock_guard lock(mutex_);
+        if (--pending_ == 0) finished_.notify_one();
     }
 }
 
 void ThreadTeam::dispatch() {
-    start_.arrive_and_wait();
-    done_.arrive_and_wait();
+    std::unique_lock lock(mutex_);
+    pending_ = size();
+    ++round_;
+    wake_.notify_all();
+    wait_until_done(lock);
+    lock.unlock();
     if (error_) {
         auto e = error_;
         error_ = nullptr;

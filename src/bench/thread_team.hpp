@@ -1,11 +1,14 @@
 // A team of worker threads, one per core, pinned through hwloc for its whole
-// life. Work is started on a barrier so all threads begin together; a timed
+// life. Idle workers sleep; a job wakes them and they start together from a
+// short spin on a start line (all are awake by then); a timed
 // run reports the slowest thread's time.
 #pragma once
 
 #include "topo/topology.hpp"
 
-#include <barrier>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -35,11 +38,19 @@ public:
 private:
     void worker_main(int index);
     void dispatch();
+    // Blocks until every worker has finished the current round.
+    void wait_until_done(std::unique_lock<std::mutex>& lock);
 
     const Topology& topology_;
     std::vector<std::thread> workers_;
-    std::barrier<> start_;
-    std::barrier<> done_;
+    // Idle workers sleep on a condition variable (a futex), never spin: an idle
+    // team must not take cycles from the one being measured on the same cores.
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable finished_;
+    std::uint64_t round_ = 0;   // bumped to start a job
+    int pending_ = 0;           // workers still running the current round
+    std::atomic<std::uint64_t> arrived_{0};  // start line: woken workers spin only until all are awake
     const std::function<void(int)>* job_ = nullptr;
     bool stopping_ = false;
     bool all_bound_ = true;

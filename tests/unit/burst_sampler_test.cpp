@@ -58,7 +58,7 @@ TEST(BurstSampler, RejectsBurstsTheCoreCheckFails) {
     bool shared = false;
     auto check = [&] {
         ++check_calls;
-        shared = (check_calls % 4 == 2 || check_calls % 4 == 3);  // two checks in four see a shared core
+        shared = (check_calls % 6 == 3 || check_calls % 6 == 4);  // now and then the cores are shared
         return !shared;
     };
     std::vector<Figure> figures{fake_figure([&](int) { return shared ? 2e-6 : 1e-6; })};

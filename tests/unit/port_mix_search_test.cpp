@@ -55,7 +55,7 @@ TEST(PortMixSearch, FindsTheOptimumOfAPipeModel) {
         auto model = [&](const ChainMix& m) { return flops_per_cycle(c.p, {m.fma, m.add, 0}, c.width, 64); };
         const auto r = search_port_mix(available, model);
         EXPECT_DOUBLE_EQ(r.value, best_of(available, model));
-        EXPECT_LE(static_cast<int>(r.tried.size()), 40);
+        EXPECT_LE(static_cast<int>(r.tried.size()), 60);
         EXPECT_LT(r.tried.size(), available.size());  // a search, not every mix
     }
 }
@@ -93,4 +93,17 @@ TEST(PortMixSearch, EachMixIsTimedOnceAndTheBudgetHolds) {
 TEST(PortMixSearch, EmptySpace) {
     const auto r = search_port_mix({}, [](const ChainMix&) { return 1.0; });
     EXPECT_TRUE(r.tried.empty());
+}
+
+// Measured on Zen 3: odd ADD chain counts run ~10% slow (the loop's layout), so
+// fma8+add4 (64 GF/s) sits next to fma8+add5 (61) while fma8+add6 reaches 71.
+// A dip one step away must not stop the search.
+TEST(PortMixSearch, CrossesADipNextToThePeak) {
+    const FpPipes zen3 = pipes(2, 2, 4, 256, 4, 3);
+    const auto available = grid(14, 1);
+    auto bumpy = [&](const ChainMix& m) {
+        return flops_per_cycle(zen3, {m.fma, m.add, 0}, 256, 64) * (m.add % 2 ? 0.88 : 1.0) * (m.fma % 2 ? 0.9 : 1.0);
+    };
+    const auto r = search_port_mix(available, bumpy);
+    EXPECT_DOUBLE_EQ(r.value, best_of(available, bumpy));
 }

@@ -1,6 +1,7 @@
 // Per-ISA operation traits for compute_kernels.inl (x86). Included inside an
 // anonymous namespace by each kernels/<isa>/compute.cpp, so every ISA gets its
 // own copy compiled with its own flags (no cross-ISA ODR merging).
+// fma(x, m, a) = m*a + x with x the accumulator (vfmadd231), see kernel.hpp.
 // Each operation is one volatile asm instruction: the compiler may not fold,
 // merge or drop any of them, whatever it can prove about the values. The VEX
 // forms (with FMA) are used when the file is compiled for AVX; the SSE2 build
@@ -12,7 +13,7 @@ struct Dp64 {
     static constexpr const char* kPrecision = "dp";
     static V set1(double x) { return x; }
 #if defined(__AVX__)
-    static V fma(V x, V m, V a) { asm volatile("vfmadd213sd %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
+    static V fma(V x, V m, V a) { asm volatile("vfmadd231sd %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
     static V add(V x, V a) { asm volatile("vaddsd %1, %0, %0" : "+v"(x) : "v"(a)); return x; }
     static V mul(V x, V m) { asm volatile("vmulsd %1, %0, %0" : "+v"(x) : "v"(m)); return x; }
 #else
@@ -27,7 +28,7 @@ struct Sp32 {
     static constexpr const char* kPrecision = "sp";
     static V set1(double x) { return static_cast<float>(x); }
 #if defined(__AVX__)
-    static V fma(V x, V m, V a) { asm volatile("vfmadd213ss %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
+    static V fma(V x, V m, V a) { asm volatile("vfmadd231ss %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
     static V add(V x, V a) { asm volatile("vaddss %1, %0, %0" : "+v"(x) : "v"(a)); return x; }
     static V mul(V x, V m) { asm volatile("vmulss %1, %0, %0" : "+v"(x) : "v"(m)); return x; }
 #else
@@ -42,7 +43,7 @@ struct Dp128 {
     static constexpr const char* kPrecision = "dp";
     static V set1(double x) { return _mm_set1_pd(x); }
 #if defined(__AVX__)
-    static V fma(V x, V m, V a) { asm volatile("vfmadd213pd %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
+    static V fma(V x, V m, V a) { asm volatile("vfmadd231pd %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
     static V add(V x, V a) { asm volatile("vaddpd %1, %0, %0" : "+v"(x) : "v"(a)); return x; }
     static V mul(V x, V m) { asm volatile("vmulpd %1, %0, %0" : "+v"(x) : "v"(m)); return x; }
 #else
@@ -57,7 +58,7 @@ struct Sp128 {
     static constexpr const char* kPrecision = "sp";
     static V set1(double x) { return _mm_set1_ps(static_cast<float>(x)); }
 #if defined(__AVX__)
-    static V fma(V x, V m, V a) { asm volatile("vfmadd213ps %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
+    static V fma(V x, V m, V a) { asm volatile("vfmadd231ps %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
     static V add(V x, V a) { asm volatile("vaddps %1, %0, %0" : "+v"(x) : "v"(a)); return x; }
     static V mul(V x, V m) { asm volatile("vmulps %1, %0, %0" : "+v"(x) : "v"(m)); return x; }
 #else
@@ -76,7 +77,7 @@ struct Dp256 {
     using Element = double;
     static constexpr const char* kPrecision = "dp";
     static V set1(double x) { return _mm256_set1_pd(x); }
-    static V fma(V x, V m, V a) { asm volatile("vfmadd213pd %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
+    static V fma(V x, V m, V a) { asm volatile("vfmadd231pd %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
     static V add(V x, V a) { asm volatile("vaddpd %1, %0, %0" : "+v"(x) : "v"(a)); return x; }
     static V mul(V x, V m) { asm volatile("vmulpd %1, %0, %0" : "+v"(x) : "v"(m)); return x; }
     static void store(double* out, V x) { _mm256_storeu_pd(out, x); }
@@ -86,7 +87,7 @@ struct Sp256 {
     using Element = float;
     static constexpr const char* kPrecision = "sp";
     static V set1(double x) { return _mm256_set1_ps(static_cast<float>(x)); }
-    static V fma(V x, V m, V a) { asm volatile("vfmadd213ps %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
+    static V fma(V x, V m, V a) { asm volatile("vfmadd231ps %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
     static V add(V x, V a) { asm volatile("vaddps %1, %0, %0" : "+v"(x) : "v"(a)); return x; }
     static V mul(V x, V m) { asm volatile("vmulps %1, %0, %0" : "+v"(x) : "v"(m)); return x; }
     static void store(double* out, V x) {
@@ -104,7 +105,7 @@ struct Dp512 {
     using Element = double;
     static constexpr const char* kPrecision = "dp";
     static V set1(double x) { return _mm512_set1_pd(x); }
-    static V fma(V x, V m, V a) { asm volatile("vfmadd213pd %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
+    static V fma(V x, V m, V a) { asm volatile("vfmadd231pd %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
     static V add(V x, V a) { asm volatile("vaddpd %1, %0, %0" : "+v"(x) : "v"(a)); return x; }
     static V mul(V x, V m) { asm volatile("vmulpd %1, %0, %0" : "+v"(x) : "v"(m)); return x; }
     static void store(double* out, V x) { _mm512_storeu_pd(out, x); }
@@ -114,7 +115,7 @@ struct Sp512 {
     using Element = float;
     static constexpr const char* kPrecision = "sp";
     static V set1(double x) { return _mm512_set1_ps(static_cast<float>(x)); }
-    static V fma(V x, V m, V a) { asm volatile("vfmadd213ps %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
+    static V fma(V x, V m, V a) { asm volatile("vfmadd231ps %2, %1, %0" : "+v"(x) : "v"(m), "v"(a)); return x; }
     static V add(V x, V a) { asm volatile("vaddps %1, %0, %0" : "+v"(x) : "v"(a)); return x; }
     static V mul(V x, V m) { asm volatile("vmulps %1, %0, %0" : "+v"(x) : "v"(m)); return x; }
     static void store(double* out, V x) {
