@@ -166,6 +166,9 @@ int run(BenchArgs args) {
         if (!args.svg.empty()) where += " chart: " + args.svg + ";";
         if (store) where += fmt::format(" stored as #{} in {}", id, store->path());
         fmt::print(stderr, "{}{}\n", model.partial ? "interrupted: partial results saved." : "saved.", where);
+        if (model.partial && model.compute.empty() && model.memory.empty())
+            fmt::print(stderr, "interrupted before any roof was measured (kernels are chosen first, then every "
+                               "figure is sampled)\n");
         if (!kept.empty())
             fmt::print(stderr, "kept the earlier results in {}: a partial run does not replace them\n", kept);
     }
@@ -182,9 +185,14 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->description(
         "Measures this machine's roofs: peak GFLOP/s per precision, vector width and op mix, and the\n"
         "bandwidth of every memory level, with 1 thread and all cores (threads pinned one per core).\n"
-        "Each figure is the median of repeated runs, sampled until the spread is small or its share\n"
-        "of the time budget is spent. Writes the machine model (JSON, schema roofline.machine/1),\n"
-        "a chart (SVG) and a row in the results store.");
+        "Kernels are chosen by measurement: every ISA the CPU has for each memory level and pattern,\n"
+        "and a search over FMA/ADD chain counts for the peak. Each figure is sampled in short bursts\n"
+        "interleaved over the run; the roof is the 90th percentile of the burst medians, and\n"
+        "all-thread bursts count only when a canary shows the threads on separate cores. Theoretical\n"
+        "figures come from a per-microarchitecture table ('?' for a CPU it does not know).\n"
+        "Writes the machine model (JSON, schema roofline.machine/1), a chart (SVG, next to the model\n"
+        "unless --svg says otherwise) and a row in the results store. ROOFLINE_MAX_ISA=sse2|avx2\n"
+        "caps the kernels' ISA.");
     cmd->add_flag("--quick", args->quick, "What a chart needs: top compute roof per precision, L1/L2/L3/DRAM load and copy (default, about 30 s)");
     cmd->add_flag("--full", args->full, "Every ceiling: all vector widths and op mixes, all memory patterns (about 1 min)");
     cmd->add_option("--only", args->only, "Measure only one part")->check(CLI::IsMember({"compute", "memory"}));
@@ -202,7 +210,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)");
     cmd->add_flag("-q,--quiet", args->quiet, "No progress and no summary");
     cmd->footer("Examples:\n"
-                "  roofline bench                     quick run, writes roofline-machine.json and roofline.svg\n"
+                "  roofline bench                     quick run, writes roofline-machine.json and roofline-machine.svg\n"
                 "  roofline bench --full --threads sweep\n"
                 "  roofline bench --only memory --pattern load --working-set 16kB,1GB --threads 1");
     cmd->callback([args, &exit_code] { exit_code = run(*args); });

@@ -5,9 +5,9 @@ bin=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$bin" bench --quick -o "$tmp/m.json" --svg "$tmp/m.svg" --db "$tmp/r.db" >"$tmp/out" 2>&1 &
 pid=$!
-# Wait until at least two figures have been announced, then interrupt.
-for _ in $(seq 1 300); do
-  [[ $(grep -c '^\[' "$tmp/out" 2>/dev/null || true) -ge 3 ]] && break
+# Wait until every figure has its first burst (the second round has begun), then interrupt.
+for _ in $(seq 1 600); do
+  grep -q '(burst 2)' "$tmp/out" 2>/dev/null && break
   sleep 0.1
 done
 kill -INT "$pid"
@@ -22,3 +22,16 @@ rows=$(sqlite3 "$tmp/r.db" 'select count(*) from machines where partial = 1')
 [[ $rows -eq 1 ]] || { echo "FAIL: $rows partial rows in the store"; exit 1; }
 grep -q 'interrupted' "$tmp/out" || { echo "FAIL: no 'interrupted' message"; exit 1; }
 echo "ok: interrupted run saved partial results, exit 130"
+
+# A partial run does not replace complete results: a second interrupted run
+# writes beside them.
+cp "$tmp/m.json" "$tmp/complete.json"
+"$bin" bench --quick -o "$tmp/complete.json" --no-store >"$tmp/out2" 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do grep -q '(burst 2)' "$tmp/out2" 2>/dev/null && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+cmp -s "$tmp/m.json" "$tmp/complete.json" || { echo "FAIL: a partial run replaced the earlier model"; exit 1; }
+[[ -s "$tmp/complete.partial.json" ]] || { echo "FAIL: no complete.partial.json"; exit 1; }
+grep -q 'kept the earlier results' "$tmp/out2" || { echo "FAIL: not said"; cat "$tmp/out2"; exit 1; }
+echo "ok: earlier results kept, partial written beside them"
