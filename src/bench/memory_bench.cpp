@@ -55,6 +55,13 @@ using TimedStream = MemoryPhase::Stream;
 
 namespace {
 
+// Sizes of a cache level share one ISA choice; explicit sizes (--working-set)
+// may span levels, so each gets its own.
+std::pair<std::string, std::string> choice_key(const MemoryTask& task) {
+    if (task.level == "custom") return {fmt::format("custom {}", task.per_thread_bytes), task.pattern};
+    return {task.level, task.pattern};
+}
+
 void check_kernel(const MemoryKernel& k) {
     if (auto problem = check_memory_kernel(k); !problem.empty())
         throw std::runtime_error("kernel self-check failed: " + problem);
@@ -151,14 +158,14 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
 
     // Choose each (level, pattern)'s ISA at its middle size, once per run.
     std::map<std::pair<std::string, std::string>, std::vector<std::uint64_t>> sizes;
-    for (const auto& t : tasks) sizes[{t.level, t.pattern}].push_back(t.per_thread_bytes);
+    for (const auto& t : tasks) sizes[choice_key(t)].push_back(t.per_thread_bytes);
     for (const auto& [key, list] : sizes) {
         if (clock.stopped()) return;
         if (!choices.count(key))
             choices[key] = choose_kernel(team, key.first, key.second, list[list.size() / 2], buffers_, clock);
     }
     for (const auto& task : tasks) {
-        const auto choice = choices.find({task.level, task.pattern});
+        const auto choice = choices.find(choice_key(task));
         if (choice == choices.end() || !choice->second.kernel) continue;
         const MemoryKernel& k = *choice->second.kernel;
         streams_.push_back(std::make_unique<Stream>(team, k, task.per_thread_bytes, buffers_));
@@ -205,7 +212,7 @@ void MemoryPhase::roofs(const std::optional<Microarch>& microarch, double clock_
             roof.gbs_write_allocate = f.value * k.write_allocate_bytes_per_element() / k.nominal_bytes_per_element();
             roof.theoretical_gbs = memory_theoretical_gbs(microarch, task.level, k, threads, clock_ghz);
             roof.working_set_bytes = ws_bytes;
-            roof.isa_trials = choices_.at({task.level, task.pattern}).trials;
+            roof.isa_trials = choices_.at(choice_key(task)).trials;
             roof.stats = f.stats;
         }
     }
