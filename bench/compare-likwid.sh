@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
-# compare-likwid.sh — run `roofline bench` and `likwid-bench` on this machine in one go
-# and print how our roofs compare (a benchmark, not a test: exits 0 when targets fail,
-# non-zero only when a tool crashed or is missing).  Options: --help.
+# compare-likwid.sh — run `roofline bench`, `likwid-bench` (its widest-ISA kernels) and our
+# own assembly probes (bench/peak-probe.sh, bench/load-probe.sh) on this machine in one go
+# and print how our roofs compare, next to the physical limit our JSON reports (a benchmark,
+# not a test: exits 0 when targets fail, non-zero only when a tool crashed or is missing).
+# Options: --help.
 set -uo pipefail
 
 usage() {
     cat <<'EOF'
 Usage: bench/compare-likwid.sh [OPTIONS]
 
-Compares `roofline bench` with `likwid-bench` on this machine and times our runs.
-Prints: figure | ours | likwid | ratio | target | PASS/FAIL, then "N passed, M failed".
+Compares `roofline bench` with `likwid-bench` and with the brute-force assembly probes
+bench/peak-probe.sh (best FMA/ADD mix) and bench/load-probe.sh (plain vmovapd loads) on this
+machine, and times our runs. Prints:
+  figure | ours | likwid | probe | physical limit | ours/likwid | ours/probe | target | PASS/FAIL
+then "N passed, M failed". The physical limit is our JSON's theoretical_gflops (compute
+roofs) or theoretical_gbs (memory roofs, from the --quick runs' per-level roofs); "?" where
+it is 0, null or absent (a CPU our table does not know).
+likwid kernels: the widest ISA this CPU and likwid-bench have: peakflops[_sp]_avx512_fma,
+load_avx512, copy_mem_avx512, stream_mem_avx512[_fma] where /proc/cpuinfo has avx512f,
+else peakflops[_sp]_avx_fma, load_avx, copy_mem_avx, stream_mem_avx_fma.
 
   --binary PATH    roofline binary (default: build/roofline; built with `make` if missing)
   --threads N      the "all threads" count (default: number of online CPUs)
@@ -17,13 +27,18 @@ Prints: figure | ours | likwid | ratio | target | PASS/FAIL, then "N passed, M f
   --quick-only     only time `--quick` and check its run-to-run stability
                    (no likwid comparisons, no --full)
   --reps N         runs of each tool per figure, the best of each is compared (default 3)
+  --no-probes      do not run bench/peak-probe.sh and bench/load-probe.sh (no probe targets)
+  --probe-ms N     --ms for the probes (default: theirs, 10; peak-probe takes 20-40 s)
   --keep DIR       keep our JSON outputs and likwid logs in DIR (default: a temp dir, removed)
   -h, --help       this help
 
-Figures (likwid: max of --reps runs; ours: max of --reps runs of the median roofline bench reports):
-  DP/SP peak, 1 and all threads   ours "best" mix roof   >= 1.15 x peakflops[_sp]_avx_fma
-  load L1 16kB/L2 256kB/L3 8MB/DRAM 1GB per thread       >= 0.97 x load_avx
-  DRAM best pattern (any of ours, incl. _nt), 1GB/thread >= 0.97 x max(copy_mem_avx, stream_mem_avx_fma)
+Figures (likwid: max of --reps runs; ours: max of --reps runs of the median roofline bench
+reports; probes: their own best of several runs; "L" = likwid, "P" = probe):
+  DP/SP peak, 1 and all threads (ours "best" mix)  >= 1.15 x L peakflops[_sp]_<widest>_fma
+                                                   and >= 0.95 x P peak-probe
+  load L1 16kB per thread                          >= 1.0 x L load_<widest>, >= 0.95 x P load-probe
+  load L2 256kB/L3 8MB/DRAM 1GB per thread         >= 1.0 x L load_<widest> (L2: probe shown, no target)
+  DRAM best pattern (any of ours, incl. _nt), 1GB/thread >= 0.97 x max(copy_mem_<w>, stream_mem_<w>)
   wall time of --quick <= 30 s, --full <= 180 s
   3 x --quick: every top roof within 5% of the median of the three
 Sizes: ours parse kB/MB/GB as 1024-based, per thread; likwid's -W size is the total over
@@ -40,6 +55,8 @@ do_full=1
 quick_only=0
 reps=3
 keep=""
+do_probes=1
+probe_ms=""
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -51,6 +68,9 @@ while [[ $# -gt 0 ]]; do
         --quick-only) quick_only=1; do_full=0; shift ;;
         --reps) reps=${2:?--reps needs a number}; shift 2 ;;
         --reps=*) reps=${1#*=}; shift ;;
+        --no-probes) do_probes=0; shift ;;
+        --probe-ms) probe_ms=${2:?--probe-ms needs a number}; shift 2 ;;
+        --probe-ms=*) probe_ms=${1#*=}; shift ;;
         --keep) keep=${2:?--keep needs a directory}; shift 2 ;;
         --keep=*) keep=${1#*=}; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -59,6 +79,8 @@ while [[ $# -gt 0 ]]; do
 done
 [[ "$threads_all" =~ ^[1-9][0-9]*$ ]] || { echo "compare-likwid: --threads wants a positive number" >&2; exit 2; }
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "compare-likwid: --reps wants a positive number" >&2; exit 2; }
+[[ -z "$probe_ms" || "$probe_ms" =~ ^[1-9][0-9]*$ ]] || { echo "compare-likwid: --probe-ms wants a positive number" >&2; exit 2; }
+[[ $quick_only -eq 1 ]] && do_probes=0
 
 log() { printf '[compare-likwid] %s\n' "$*" >&2; }
 
@@ -76,6 +98,37 @@ fi
 if [[ $quick_only -eq 0 ]] && ! command -v likwid-bench >/dev/null 2>&1; then
     echo "compare-likwid: likwid-bench is needed: 'sudo apt-get install -y likwid' (or use --quick-only)" >&2
     exit 1
+fi
+# likwid kernels: the widest ISA the CPU has and this likwid-bench knows
+if [[ $quick_only -eq 0 ]]; then
+    likwid_tests=$(likwid-bench -a 2>/dev/null | awk '{ print $1 }')
+    [[ -n "$likwid_tests" ]] || { echo "compare-likwid: 'likwid-bench -a' lists no kernels" >&2; exit 1; }
+    pick() {   # pick CANDIDATE... : the first one likwid-bench has
+        local c
+        for c in "$@"; do grep -qx -- "$c" <<<"$likwid_tests" && { echo "$c"; return 0; }; done
+        return 1
+    }
+    if grep -qw avx512f /proc/cpuinfo; then
+        lw_peak_dp=$(pick peakflops_avx512_fma peakflops_avx_fma)
+        lw_peak_sp=$(pick peakflops_sp_avx512_fma peakflops_sp_avx_fma)
+        lw_load=$(pick load_avx512 load_avx)
+        lw_copy_mem=$(pick copy_mem_avx512 copy_mem_avx)
+        lw_stream_mem=$(pick stream_mem_avx512_fma stream_mem_avx512 stream_mem_avx_fma)
+    else
+        lw_peak_dp=$(pick peakflops_avx_fma peakflops_avx)
+        lw_peak_sp=$(pick peakflops_sp_avx_fma peakflops_sp_avx)
+        lw_load=$(pick load_avx)
+        lw_copy_mem=$(pick copy_mem_avx)
+        lw_stream_mem=$(pick stream_mem_avx_fma stream_mem_avx)
+    fi
+    for v in lw_peak_dp lw_peak_sp lw_load lw_copy_mem lw_stream_mem; do
+        [[ -n "${!v:-}" ]] || { echo "compare-likwid: likwid-bench has no kernel for $v" >&2; exit 1; }
+    done
+fi
+if [[ $do_probes -eq 1 ]]; then
+    for tool in gcc python3; do
+        command -v "$tool" >/dev/null 2>&1 || { echo "compare-likwid: the probes need $tool (or use --no-probes)" >&2; exit 1; }
+    done
 fi
 if [[ ! -x "$binary" ]]; then
     if [[ "$binary" == "$repo/build/roofline" ]]; then
@@ -100,27 +153,43 @@ tvals=(1)
 [[ $threads_all -gt 1 ]] && tvals+=("$threads_all")
 
 # ---- result rows -------------------------------------------------------------------
-rows=()   # "figure|ours|likwid|ratio|target|result"
+# "figure|ours|likwid|probe|physical|ours/likwid|ours/probe|target|result"; the physical limit
+# is a lookup key (@gf:PREC:T, @gb:LEVEL:PATTERN:T) resolved from our JSON files at the end
+rows=()
 passed=0
 failed=0
-add_row() { rows+=("$1|$2|$3|$4|$5|$6"); }
+add_row() { local IFS='|'; rows+=("$*"); }
 
-# compare NAME OURS LIKWID MINRATIO UNIT : ratio = ours/likwid must be >= MINRATIO
+# compare NAME UNIT OURS LIKWID LMIN PROBE PMIN PHYSKEY
+#   passes when ours/likwid >= LMIN and (PMIN given) ours/probe >= PMIN; a probe figure without
+#   PMIN is shown with its ratio but not judged
 compare() {
-    local name=$1 ours=$2 lw=$3 min=$4 unit=$5 ratio verdict
-    if [[ -z "$ours" || -z "$lw" || "$ours" == null || "$lw" == null ]]; then
-        [[ -n "$ours" && "$ours" != null ]] && ours=$(printf '%.1f %s' "$ours" "$unit")
-        [[ -n "$lw" && "$lw" != null ]] && lw=$(printf '%.1f %s' "$lw" "$unit")
-        add_row "$name" "${ours:-n/a}" "${lw:-n/a}" "-" ">= $min" "FAIL (no figure)"
-        failed=$((failed + 1)); return
+    local name=$1 unit=$2 ours=$3 lw=$4 lmin=$5 pr=$6 pmin=$7 phys=$8
+    local rl=- rp=- target=() why=() f_ours f_lw f_pr
+    have() { [[ -n "$1" && "$1" != null ]]; }
+    fmt() { if have "$1"; then printf '%.1f %s' "$1" "$unit"; else echo n/a; fi; }
+    ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "inf" }'; }
+    ge() { awk -v r="$1" -v m="$2" 'BEGIN { exit !(r != "inf" && r + 0 >= m + 0) }'; }
+    f_ours=$(fmt "$ours"); f_lw=$(fmt "$lw"); f_pr=$(fmt "$pr")
+    [[ $do_probes -eq 0 || ( -z "$pr" && -z "$pmin" ) ]] && { f_pr=-; pmin=""; }
+    have "$ours" && have "$lw" && rl=$(ratio "$ours" "$lw")
+    have "$ours" && have "$pr" && [[ $do_probes -eq 1 ]] && rp=$(ratio "$ours" "$pr")
+    [[ -n "$lmin" ]] && target+=(">= $lmin L")
+    [[ -n "$pmin" ]] && target+=(">= $pmin P")
+    if ! have "$ours"; then why+=("no figure: ours"); fi
+    if [[ -n "$lmin" ]]; then
+        if ! have "$lw"; then why+=("no figure: likwid"); elif have "$ours" && ! ge "$rl" "$lmin"; then why+=("likwid"); fi
     fi
-    ratio=$(awk -v a="$ours" -v b="$lw" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "inf" }')
-    if awk -v r="$ratio" -v m="$min" 'BEGIN { exit !(r != "inf" && r + 0 >= m + 0) }'; then
-        verdict=PASS; passed=$((passed + 1))
+    if [[ -n "$pmin" ]]; then
+        if ! have "$pr"; then why+=("no figure: probe"); elif have "$ours" && ! ge "$rp" "$pmin"; then why+=("probe"); fi
+    fi
+    local verdict=PASS
+    if [[ ${#why[@]} -gt 0 ]]; then
+        verdict="FAIL ($(IFS=,; echo "${why[*]}" | sed 's/,/, /g'))"; failed=$((failed + 1))
     else
-        verdict=FAIL; failed=$((failed + 1))
+        passed=$((passed + 1))
     fi
-    add_row "$name" "$(printf '%.1f %s' "$ours" "$unit")" "$(printf '%.1f %s' "$lw" "$unit")" "$ratio" ">= $min" "$verdict"
+    add_row "$name" "$f_ours" "$f_lw" "$f_pr" "$phys" "$rl" "$rp" "$(IFS=,; echo "${target[*]}" | sed 's/,/, /g')" "$verdict"
 }
 
 # at_most NAME VALUE LIMIT UNIT [SHOWN]
@@ -132,7 +201,31 @@ at_most() {
     else
         verdict=FAIL; failed=$((failed + 1))
     fi
-    add_row "$name" "$shown" "-" "-" "<= $lim $unit" "$verdict"
+    add_row "$name" "$shown" - - - - - "<= $lim $unit" "$verdict"
+}
+
+# physical KEY : the physical limit our JSON files report for a row ("?" when unknown)
+physical() {
+    local key=$1 v files=()
+    [[ "$key" == @* ]] || { echo "$key"; return; }
+    shopt -s nullglob
+    files=("$work"/*.json)
+    shopt -u nullglob
+    [[ ${#files[@]} -eq 0 ]] && { echo "?"; return; }
+    IFS=: read -r kind a b c <<<"${key#@}"
+    case "$kind" in
+        gf) v=$(jq -rs --arg p "$a" --argjson t "$b" \
+                '[.[] | (.compute // [])[] | select(.precision == $p and .mix == "best" and .threads == $t)
+                  | (.theoretical_gflops // 0)] | max // 0' "${files[@]}" 2>/dev/null) ;;
+        gb) v=$(jq -rs --arg l "$a" --arg p "$b" --argjson t "$c" \
+                '[.[] | (.memory // [])[] | select(.level == $l and ($p == "*" or .pattern == $p) and .threads == $t)
+                  | (.theoretical_gbs // 0)] | max // 0' "${files[@]}" 2>/dev/null) ;;
+    esac
+    if awk -v x="${v:-0}" 'BEGIN { exit !(x + 0 > 0) }'; then
+        printf '%.1f %s' "$v" "$([[ $kind == gf ]] && echo GF/s || echo GB/s)"
+    else
+        echo "?"
+    fi
 }
 
 # ---- helpers -------------------------------------------------------------------------
@@ -191,12 +284,38 @@ log "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ */
 log "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 log "work files in $work"
 
+# ---- 0. our assembly probes -------------------------------------------------------------
+levels=(L1 L2 L3 DRAM)
+sizes=(16kB 256kB 8MB 1GB)
+if [[ $do_probes -eq 1 ]]; then
+    pargs=(--threads "$threads_all"); [[ -n "$probe_ms" ]] && pargs+=(--ms "$probe_ms")
+    log "probe: bench/peak-probe.sh ${pargs[*]} (every FMA/ADD chain mix, 20-40 s)"
+    if "$script_dir/peak-probe.sh" "${pargs[@]}" >"$work/peak-probe.txt" 2>&1; then
+        awk '$1 == "PROBE" { printf "    %s %s thread(s): %s GF/s, %s (%s), %s FLOP/cycle\n", $2, $3, $4, $5, $7, $6 }
+             $1 == "PROBE_CLOCK" { printf "    clock, %s thread(s): %s GHz\n", $2, $3 }
+             /^WARNING/ { print "    " $0 }' "$work/peak-probe.txt" >&2
+    else
+        log "bench/peak-probe.sh FAILED:"; tail -5 "$work/peak-probe.txt" | sed 's/^/    /' >&2; crashed=1
+    fi
+    log "probe: bench/load-probe.sh ${pargs[*]} --size ${sizes[0]} --l2-size ${sizes[1]}"
+    if "$script_dir/load-probe.sh" "${pargs[@]}" --size "$(bytes "${sizes[0]}")" --l2-size "$(bytes "${sizes[1]}")" \
+            >"$work/load-probe.txt" 2>&1; then
+        awk '$1 == "PROBE" { printf "    load %s B/thread, %s thread(s): %s GB/s (%s)\n", $3, $4, $5, $6 }
+             /^WARNING/ { print "    " $0 }' "$work/load-probe.txt" >&2
+    else
+        log "bench/load-probe.sh FAILED:"; tail -5 "$work/load-probe.txt" | sed 's/^/    /' >&2; crashed=1
+    fi
+fi
+# probe_peak PREC T / probe_load BYTES_PER_THREAD T : the probe's figure (empty when none)
+probe_peak() { [[ -f "$work/peak-probe.txt" ]] && awk -v p="$1" -v t="$2" '$1 == "PROBE" && $2 == p && $3 == t { print $4; exit }' "$work/peak-probe.txt"; }
+probe_load() { [[ -f "$work/load-probe.txt" ]] && awk -v b="$1" -v t="$2" '$1 == "PROBE" && $2 == "load" && $3 == b && $4 == t { print $5; exit }' "$work/load-probe.txt"; }
+
 # ---- 1. compute peaks ------------------------------------------------------------------
 if [[ $quick_only -eq 0 ]]; then
     log "ours: compute roofs (dp, sp; threads $tlist)"
     if run_ours_reps "$work/compute" --only compute --precision both --threads "$tlist"; then
         for prec in dp sp; do
-            test=peakflops_avx_fma; [[ $prec == sp ]] && test=peakflops_sp_avx_fma
+            test=$lw_peak_dp; [[ $prec == sp ]] && test=$lw_peak_sp
             for t in "${tvals[@]}"; do
                 ours=$(jq -rs --arg p "$prec" --argjson t "$t" \
                     '[.[].compute[] | select(.precision == $p and .threads == $t and .mix == "best") | .gflops] | max // empty' \
@@ -204,14 +323,13 @@ if [[ $quick_only -eq 0 ]]; then
                 log "likwid: $test, $(tname "$t") (x$reps)"
                 # 32 kB per thread: in L1, as in likwid's own peakflops examples
                 lw=$(likwid_best "$test" $((32000 * t)) "$t" "MFlops/s")
-                compare "${prec^^} peak, $(tname "$t")" "$ours" "$lw" 1.15 GF/s
+                compare "${prec^^} peak, $(tname "$t")" GF/s "$ours" "$lw" 1.15 \
+                    "$(probe_peak "$prec" "$t")" 0.95 "@gf:$prec:$t"
             done
         done
     fi
 
 # ---- 2. load bandwidth per level ---------------------------------------------------------
-    levels=(L1 L2 L3 DRAM)
-    sizes=(16kB 256kB 8MB 1GB)
     log "ours: load bandwidth at ${sizes[*]} per thread (threads $tlist)"
     if run_ours_reps "$work/load" --only memory --pattern load --working-set "$(IFS=,; echo "${sizes[*]}")" --threads "$tlist"; then
         for t in "${tvals[@]}"; do
@@ -220,9 +338,13 @@ if [[ $quick_only -eq 0 ]]; then
                 ours=$(jq -rs --argjson t "$t" --argjson ws "$total" \
                     '[.[].curves[] | select(.pattern == "load" and .threads == $t) | .points[] | select(.[0] == $ws) | .[1]] | max // empty' \
                     "$work"/load-*.json)
-                log "likwid: load_avx ${sizes[$i]}/thread, $(tname "$t") (x$reps)"
-                lw=$(likwid_best load_avx "$total" "$t" "MByte/s")
-                compare "load ${levels[$i]} ${sizes[$i]}/thr, $(tname "$t")" "$ours" "$lw" 0.97 GB/s
+                log "likwid: $lw_load ${sizes[$i]}/thread, $(tname "$t") (x$reps)"
+                lw=$(likwid_best "$lw_load" "$total" "$t" "MByte/s")
+                pr=""; pmin=""
+                if [[ $i -le 1 ]]; then pr=$(probe_load "$per" "$t"); fi
+                [[ $i -eq 0 ]] && pmin=0.95
+                compare "load ${levels[$i]} ${sizes[$i]}/thr, $(tname "$t")" GB/s "$ours" "$lw" 1.0 \
+                    "$pr" "$pmin" "@gb:${levels[$i]}:load:$t"
             done
         done
     fi
@@ -237,12 +359,12 @@ if [[ $quick_only -eq 0 ]]; then
                 '[.[].curves[] | select(.threads == $t) | .pattern as $p | .points[] | select(.[0] == $ws) | {p: $p, g: .[1]}]
                  | max_by(.g) // empty | "\(.g) \(.p)"' "$work"/dram-*.json)
             ours=${best%% *}; pat=${best#* }
-            log "likwid: copy_mem_avx and stream_mem_avx_fma 1GB/thread, $(tname "$t") (x$reps)"
-            lc=$(likwid_best copy_mem_avx "$total" "$t" "MByte/s")
-            ls_=$(likwid_best stream_mem_avx_fma "$total" "$t" "MByte/s")
+            log "likwid: $lw_copy_mem and $lw_stream_mem 1GB/thread, $(tname "$t") (x$reps)"
+            lc=$(likwid_best "$lw_copy_mem" "$total" "$t" "MByte/s")
+            ls_=$(likwid_best "$lw_stream_mem" "$total" "$t" "MByte/s")
             lw=$(awk -v a="$lc" -v b="$ls_" 'BEGIN { if (a == "" && b == "") exit; print (a + 0 > b + 0 ? a : b) }')
             lname=copy; awk -v a="$lc" -v b="$ls_" 'BEGIN { exit !(b + 0 > a + 0) }' && lname=stream
-            compare "DRAM best (${pat:-?} vs $lname), $(tname "$t")" "$ours" "$lw" 0.97 GB/s
+            compare "DRAM best (${pat:-?} vs $lname), $(tname "$t")" GB/s "$ours" "$lw" 0.97 "" "" "@gb:DRAM:*:$t"
         done
     fi
 fi
@@ -293,7 +415,7 @@ if [[ $quick_ok -eq 3 ]]; then
         | "    \($k): \($v | map(. * 10 | round / 10) | join(" / ")), worst \(([$v[] | ((. - $med) / $med | fabs)] | max) * 1000 | round / 10)%"
     ' "$work/quick1.json" "$work/quick2.json" "$work/quick3.json" >&2
 else
-    add_row "3x --quick stability" "n/a" "-" "-" "<= 5 %" "FAIL (a run failed)"
+    add_row "3x --quick stability" n/a - - - - - "<= 5 %" "FAIL (a run failed)"
     failed=$((failed + 1))
 fi
 
@@ -304,20 +426,28 @@ if [[ $do_full -eq 1 ]]; then
         dt=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
         at_most "wall time --full" "$dt" 180 s
     else
-        add_row "wall time --full" "crashed" "-" "-" "<= 180 s" "FAIL"
+        add_row "wall time --full" crashed - - - - - "<= 180 s" "FAIL"
         failed=$((failed + 1))
     fi
 fi
 
 # ---- table -------------------------------------------------------------------------------
 echo
-echo "roofline bench vs likwid-bench on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) CPUs), $(date '+%F %T')"
+echo "roofline bench vs likwid-bench and our probes on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) CPUs), $(date '+%F %T')"
 echo "ours: best of $reps runs, each figure the median of its samples as roofline bench reports it; likwid: best of $reps runs (likwid-bench measures once per call)"
+if [[ $quick_only -eq 0 ]]; then
+    echo "likwid kernels: $lw_peak_dp, $lw_peak_sp, $lw_load, $lw_copy_mem, $lw_stream_mem"
+fi
+[[ $do_probes -eq 1 ]] && echo "probes: bench/peak-probe.sh and bench/load-probe.sh (best of their runs; L = likwid, P = probe in the target column)"
 echo "likwid pinned per workgroup N:<bytes>B:<threads> (hwthreads 0..T-1), ours pinned one thread per core; load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 {
-    echo "figure|ours|likwid|ratio|target|result"
-    printf '%s\n' "${rows[@]}"
+    echo "figure|ours|likwid|probe|physical limit|ours/likwid|ours/probe|target|result"
+    for r in "${rows[@]}"; do
+        IFS='|' read -r -a f <<<"$r"
+        f[4]=$(physical "${f[4]}")
+        (IFS='|'; echo "${f[*]}")
+    done
 } | awk -F'|' '
     { for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } n = NR; nf = NF }
     END {
