@@ -91,16 +91,9 @@ case "$isa" in
     ymm) has avx || { echo "load-probe: --isa ymm but no avx" >&2; exit 1; } ;;
     *) echo "load-probe: --isa wants ymm or zmm" >&2; exit 2 ;;
 esac
-command -v gcc >/dev/null || { echo "load-probe: gcc is needed" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "load-probe: python3 is needed" >&2; exit 1; }
-
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-if [[ -n "$keep" ]]; then
-    mkdir -p "$keep"; work=$(cd "$keep" && pwd)
-else
-    work=$(mktemp -d "${TMPDIR:-/tmp}/load-probe.XXXXXX")
-    trap 'rm -rf "$work"' EXIT
-fi
+# shellcheck source=bench/probe-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+probe_setup load-probe "$keep"
 
 python3 - "$isa" >"$work/kernels.inc" <<'PY'
 import sys

@@ -95,16 +95,9 @@ case "$isa" in
     ymm) { has avx2 && has fma; } || { echo "peak-probe: --isa ymm but no avx2+fma" >&2; exit 1; } ;;
     *) echo "peak-probe: --isa wants ymm or zmm" >&2; exit 2 ;;
 esac
-command -v gcc >/dev/null || { echo "peak-probe: gcc is needed" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "peak-probe: python3 is needed" >&2; exit 1; }
-
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-if [[ -n "$keep" ]]; then
-    mkdir -p "$keep"; work=$(cd "$keep" && pwd)
-else
-    work=$(mktemp -d "${TMPDIR:-/tmp}/peak-probe.XXXXXX")
-    trap 'rm -rf "$work"' EXIT
-fi
+# shellcheck source=bench/probe-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+probe_setup peak-probe "$keep"
 
 : "${work:?}"
 
