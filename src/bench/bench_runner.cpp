@@ -202,8 +202,9 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     }
     if (canary_failures > 0)
         model.environment.warnings.push_back(fmt::format(
-            "{} of {} core checks found the threads sharing a physical core (co-scheduled vCPUs or SMT siblings); "
-            "bursts measured then were set aside",
+            "{} of {} core checks found the threads sharing a physical core (co-scheduled vCPUs or SMT siblings) "
+            "or slower than their best by more than 12% (a core partly lent elsewhere); bursts measured then were "
+            "set aside",
             canary_failures, canary_checks));
     run_numa_tasks(topology, options, options.dram_bytes ? options.dram_bytes : default_dram_bytes(model.caches), clock,
                    model.memory);

@@ -68,6 +68,7 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
             if (round > 0) clock.announce(f->label + " (burst " + std::to_string(round + 1) + ")");
             const bool passed_before =
                 !f->check || wait_for_separate_cores(f->check, policy.wait_for_cores_seconds, clock);
+            if (f->warmup_reps > 0) f->timed_run(f->warmup_reps);
             std::vector<double> burst;
             for (int i = 0; i < policy.samples_per_burst && !clock.stopped(); ++i)
                 burst.push_back(f->work_per_rep * static_cast<double>(f->reps) / f->timed_run(f->reps) / 1e9);

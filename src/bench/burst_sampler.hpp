@@ -24,8 +24,12 @@ struct Figure {
     std::string label;                               // progress text
     std::function<double(std::uint64_t)> timed_run;  // runs `reps` repetitions, returns seconds
     double work_per_rep = 0;                         // FLOPs or bytes of one repetition, all threads
-    double sample_seconds = 0.01;
+    double sample_seconds = 0.002;
     CoreCheck check;                                 // brackets every burst (multi-thread figures)
+    // Untimed repetitions before each burst: the figures between two bursts of
+    // this one have evicted its data (0 where a pass is long and nothing stays
+    // cached anyway, e.g. DRAM).
+    std::uint64_t warmup_reps = 1;
 
     // Filled in by sample_figures_in_bursts.
     std::uint64_t reps = 0;
@@ -37,8 +41,8 @@ struct Figure {
 };
 
 struct BurstPolicy {
-    int samples_per_burst = 3;
-    int min_bursts = 3;
+    int samples_per_burst = 5;
+    int min_bursts = 4;
     int max_bursts = 8;
     double quantile = 0.9;
     double agreement = 0.02;             // "stable": two bursts within this of the value

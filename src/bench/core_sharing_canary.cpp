@@ -12,6 +12,11 @@ bool threads_share_cores(double single_seconds, double team_seconds, double limi
     return team_seconds / single_seconds > limit;
 }
 
+bool team_slowed(double team_seconds, double best_team_seconds, double limit) {
+    if (!(team_seconds > 0) || !(best_team_seconds > 0)) return false;
+    return team_seconds / best_team_seconds > limit;
+}
+
 const ComputeKernel* canary_kernel() {
     const ComputeKernel* best = nullptr;
     for (const auto& k : all_compute_kernels()) {
@@ -47,8 +52,10 @@ bool CoreSharingCanary::cores_separate() {
         [&](int t) { kernel_.run(reps_, 1.0, 0x1p-30, out_[static_cast<std::size_t>(t)].data()); });
     ++checks_;
     const bool shared = threads_share_cores(single, all);
-    failures_ += shared;
-    return !shared;
+    const bool slowed = team_slowed(all, best_team_);
+    if (!shared && (best_team_ == 0 || all < best_team_)) best_team_ = all;
+    failures_ += shared || slowed;
+    return !(shared || slowed);
 }
 
 } // namespace roofline

@@ -19,13 +19,20 @@ namespace roofline {
 // factor. True when the slowdown exceeds `limit`.
 bool threads_share_cores(double single_seconds, double team_seconds, double limit = 1.4);
 
+// Pure decision: the team's canary took `team_seconds`; the fastest it has been
+// in this run took `best_team_seconds`. A host that lends part of one of the
+// cores elsewhere (another tenant) slows the slowest thread without halving
+// it. True when the team is slower than its best by more than `limit`.
+bool team_slowed(double team_seconds, double best_team_seconds, double limit = 1.12);
+
 class CoreSharingCanary {
 public:
     // `kernel` is a compute kernel this CPU supports; each check runs it for
     // about `seconds` per thread.
     CoreSharingCanary(ThreadTeam& team, const ComputeKernel& kernel, double seconds = 0.001);
 
-    // Runs the canary now: true when the team's threads run on separate cores.
+    // Runs the canary now: true when the team's threads run on separate cores,
+    // no slower than the team's best so far.
     bool cores_separate();
 
     int checks() const { return checks_; }
@@ -36,6 +43,7 @@ private:
     const ComputeKernel& kernel_;
     std::uint64_t reps_ = 1;
     std::vector<std::vector<double>> out_;
+    double best_team_ = 0;  // fastest team canary so far, seconds
     int checks_ = 0, failures_ = 0;
 };
 

@@ -175,6 +175,7 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
                               threads > 1 ? "s" : "");
         f.timed_run = std::ref(*streams_.back());
         f.work_per_rep = streams_.back()->bytes_per_rep();
+        if (task.level == "DRAM") f.warmup_reps = 0;
         figures_.push_back(std::move(f));
         task_of_.push_back(task);
     }

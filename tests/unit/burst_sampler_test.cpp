@@ -94,6 +94,7 @@ TEST(BurstSampler, InterleavesFigures) {
     std::vector<std::string> order;
     auto make = [&](const std::string& name) {
         Figure f = fake_figure([](int) { return 1e-6; });
+        f.warmup_reps = 0;
         auto inner = f.timed_run;
         f.timed_run = [&order, name, inner](std::uint64_t reps) { order.push_back(name); return inner(reps); };
         return f;
@@ -116,4 +117,27 @@ TEST(BurstSampler, StopFlagKeepsWhatWasMeasured) {
     })};
     sample_figures_in_bursts(figures, BurstPolicy{}, {}, h.clock);
     EXPECT_GT(figures[0].value, 0);
+}
+
+TEST(CoreSharingCanary, SlowedTeamDecision) {
+    EXPECT_FALSE(team_slowed(1.0, 1.0));
+    EXPECT_FALSE(team_slowed(1.05, 1.0));   // noise
+    EXPECT_TRUE(team_slowed(1.3, 1.0));     // a quarter of a core lent elsewhere
+    EXPECT_FALSE(team_slowed(1.3, 0.0));    // no best yet: no verdict
+}
+
+// Each burst starts with an untimed warm-up run (other figures evicted the data).
+TEST(BurstSampler, WarmsUpBeforeEachBurst) {
+    Harness h;
+    int single_rep_calls = 0;
+    Figure f = fake_figure([](int) { return 1e-6; });
+    auto inner = f.timed_run;
+    f.timed_run = [&single_rep_calls, inner](std::uint64_t reps) {
+        single_rep_calls += reps == 1;
+        return inner(reps);
+    };
+    std::vector<Figure> figures{f};
+    sample_figures_in_bursts(figures, BurstPolicy{}, {}, h.clock);
+    // One call of one repetition starts calibration; every burst adds its warm-up.
+    EXPECT_EQ(single_rep_calls, 1 + static_cast<int>(figures[0].bursts.size()));
 }
