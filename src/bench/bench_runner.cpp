@@ -136,8 +136,8 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     BurstPolicy policy;
     model.environment.statistic = fmt::format(
         "each roof is the {:.0f}th percentile of the medians of bursts of {} samples, interleaved with every other "
-        "figure over the run ({}-{} bursts); all-thread bursts are kept only when a compute canary shows the "
-        "threads on separate cores",
+        "figure over the run ({}-{} bursts); all-thread bursts are kept only when a compute canary before and "
+        "after shows the threads on separate cores and within 12% of their best speed",
         100 * policy.quantile, policy.samples_per_burst, policy.min_bursts, policy.max_bursts);
 
     const auto thread_counts = resolved_thread_counts(topology, options);

@@ -24,7 +24,8 @@ std::string format_bench_summary(const MachineModel& m) {
     std::string s;
     s += fmt::format("{}: {} cores, measured clock {:.2f} GHz (before) / {:.2f} GHz (after)\n", m.cpu.model,
                      m.cpu.cores, m.environment.clock_before_ghz, m.environment.clock_after_ghz);
-    if (!m.environment.statistic.empty()) s += "Figures: " + m.environment.statistic + ".\n";
+    if (!m.environment.statistic.empty())
+        s += "Figures: " + m.environment.statistic + ". Column 'burst': bursts kept[-set aside].\n";
     const std::string arch = m.environment.microarchitecture.empty() ? "CPU not in the table: theory unknown"
                                                                       : m.environment.microarchitecture;
     if (!m.compute.empty()) {

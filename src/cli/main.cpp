@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);  // checked below, so unknown arguments are named first
     app.footer("Examples:\n"
                "  roofline topology              caches, cores, ISA and measured clock\n"
-               "  roofline bench --quick         the roofs a chart needs (about 30 s)\n"
+               "  roofline bench --quick         the roofs a chart needs (about 20 s)\n"
                "  roofline bench --full          every ceiling and sweep\n"
                "  roofline measure -- ./my_app   put an application (and its marked regions) on the chart\n"
                "  roofline model examples/kernels/stream_triad.yaml   predict a loop on this machine\n"
