@@ -4,17 +4,17 @@
 # nested regions and std::thread, OpenMP, LIKWID) and a program without markers
 # (--functions, --region-function, with sampled per-function CPU time). Checks the regions, exact FLOP counts,
 # native seconds, thread and call counts and exit status pass-through.
-# SKIPPED (exit 0) when the examples, the Valgrind tool or valgrind are missing.
+# SKIPPED (exit 77, shown by ctest as skipped) when the examples, the Valgrind tool or valgrind are missing.
 set -u
 bin=$1
 build=$(cd "$(dirname "$bin")" && pwd)
 ex=$build/examples/programs
 for p in stream_triad stencil likwid_app plain_dot; do
-  [[ -x $ex/$p ]] || { echo "SKIPPED: $ex/$p not built (build the examples/programs targets first)"; exit 0; }
+  [[ -x $ex/$p ]] || { echo "SKIPPED: $ex/$p not built (build the examples/programs targets first)"; exit 77; }
 done
-[[ -e $build/vgtool/roofline-amd64-linux ]] || { echo "SKIPPED: the Valgrind tool (target roofline_vgtool) is not built"; exit 0; }
-command -v valgrind >/dev/null || { echo "SKIPPED: valgrind is not installed"; exit 0; }
-command -v jq >/dev/null || { echo "SKIPPED: jq is not installed"; exit 0; }
+[[ -e $build/vgtool/roofline-amd64-linux ]] || { echo "SKIPPED: the Valgrind tool (target roofline_vgtool) is not built"; exit 77; }
+command -v valgrind >/dev/null || { echo "SKIPPED: valgrind is not installed"; exit 77; }
+command -v jq >/dev/null || { echo "SKIPPED: jq is not installed"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export ROOFLINE_DB=$tmp/results.db OMP_NUM_THREADS=2
 out=""
