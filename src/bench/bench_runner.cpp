@@ -177,9 +177,12 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
             if (!s.team->all_bound())
                 model.environment.warnings.push_back(
                     fmt::format("could not pin {} threads to cores; figures may vary", thread_counts[i]));
-            s.canary = std::make_unique<CoreSharingCanary>(*s.team, *canary_kernel());
+            // Only a team of several threads can find its threads on one core.
             CoreCheck check;
-            if (s.team->size() > 1) check = [canary = s.canary.get()] { return canary->cores_separate(); };
+            if (s.team->size() > 1) {
+                s.canary = std::make_unique<CoreSharingCanary>(*s.team, *canary_kernel());
+                check = [canary = s.canary.get()] { return canary->cores_separate(); };
+            }
             s.compute = std::make_unique<ComputePhase>(*s.team, families, compute_choices, clock);
             s.memory = std::make_unique<MemoryPhase>(*s.team, memory_tasks[i], memory_choices, clock);
             for (auto* phase_figures : {&s.compute->figures(), &s.memory->figures()})
@@ -196,6 +199,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
         }
         for (auto& s : group) {
             if (options.validate) run_validation(*s.team, model, clock, model.validation);
+            if (!s.canary) continue;
             canary_checks += s.canary->checks();
             canary_failures += s.canary->failures();
         }

@@ -38,12 +38,12 @@ bool wait_for_separate_cores(const CoreCheck& check, double wait_seconds, const 
 } // namespace
 
 void finish_figure(Figure& f, const BurstPolicy& policy) {
-    f.cores_shared = f.bursts.empty() && !f.rejected.empty();
+    const bool cores_shared = f.bursts.empty() && !f.rejected.empty();
     f.stats = Stats{};
     f.stats.rejected_bursts = static_cast<int>(f.rejected.size());
-    f.value = summarize_bursts(f.cores_shared ? f.rejected : f.bursts, policy.quantile, policy.agreement, f.stats);
-    if (f.cores_shared) f.stats.stable = false;
-    f.stats.cores_shared = f.cores_shared;
+    f.value = summarize_bursts(cores_shared ? f.rejected : f.bursts, policy.quantile, policy.agreement, f.stats);
+    if (cores_shared) f.stats.stable = false;
+    f.stats.cores_shared = cores_shared;
 }
 
 void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPolicy& policy, TaskClock& clock) {
@@ -71,7 +71,7 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
             if (f->warmup_reps > 0) f->timed_run(f->warmup_reps);
             std::vector<double> burst;
             for (int i = 0; i < policy.samples_per_burst && !clock.stopped(); ++i)
-                burst.push_back(f->work_per_rep * static_cast<double>(f->reps) / f->timed_run(f->reps) / 1e9);
+                burst.push_back(rate_g_per_s(f->work_per_rep, f->reps, f->timed_run(f->reps)));
             if (burst.empty()) break;
             const bool passed_after = !f->check || f->check();
             (passed_before && passed_after ? f->bursts : f->rejected).push_back(std::move(burst));

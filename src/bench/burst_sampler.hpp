@@ -36,8 +36,7 @@ struct Figure {
     std::vector<std::vector<double>> bursts;         // accepted, rates in G units per second
     std::vector<std::vector<double>> rejected;       // bursts the core check failed
     double value = 0;                                // the figure (0: nothing measured)
-    Stats stats;
-    bool cores_shared = false;  // no burst passed the check: value comes from rejected bursts
+    Stats stats;  // stats.cores_shared: no burst passed the check, the value comes from rejected ones
 };
 
 struct BurstPolicy {
@@ -62,7 +61,7 @@ void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& p
                               TaskClock& clock);
 
 // Pure: the figure's value and stats from its bursts (rejected ones only when
-// no burst was accepted). Sets value, stats, cores_shared.
+// no burst was accepted). Sets value and stats.
 void finish_figure(Figure& figure, const BurstPolicy& policy);
 
 } // namespace roofline

@@ -131,8 +131,8 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, TaskC
     }
     for (int round = 0; round < kConfirmRounds && !clock.stopped(); ++round)
         for (std::size_t i = 0; i < timed.size(); ++i) {
-            const double flops = timed[i]->k.flops_per_iteration() * team.size() * static_cast<double>(reps[i]);
-            best_rate[i] = std::max(best_rate[i], flops / (*timed[i])(reps[i]) / 1e9);
+            const double flops = timed[i]->k.flops_per_iteration() * team.size();
+            best_rate[i] = std::max(best_rate[i], rate_g_per_s(flops, reps[i], (*timed[i])(reps[i])));
         }
     if (!timed.empty())
         choice.kernel = &timed[static_cast<std::size_t>(

@@ -44,7 +44,6 @@ CoreSharingCanary::CoreSharingCanary(ThreadTeam& team, const ComputeKernel& kern
 }
 
 bool CoreSharingCanary::cores_separate() {
-    if (team_.size() < 2) return true;
     const double single = team_.run_timed([&](int t) {
         if (t == 0) kernel_.run(reps_, 1.0, 0x1p-30, out_[0].data());
     });

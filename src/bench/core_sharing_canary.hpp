@@ -27,7 +27,8 @@ bool team_slowed(double team_seconds, double best_team_seconds, double limit = 1
 
 class CoreSharingCanary {
 public:
-    // `kernel` is a compute kernel this CPU supports; each check runs it for
+    // For a team of two or more threads. `kernel` is a compute kernel this CPU
+    // supports; each check runs it for
     // about `seconds` per thread.
     CoreSharingCanary(ThreadTeam& team, const ComputeKernel& kernel, double seconds = 0.001);
 

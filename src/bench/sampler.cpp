@@ -28,7 +28,7 @@ double quick_trial_rate(const std::function<double(std::uint64_t)>& timed_run, d
     const std::uint64_t reps = calibrate_reps(timed_run, sample_seconds, stop);
     double best = 0;
     for (int i = 0; i < samples && !(stop && stop->load(std::memory_order_relaxed)); ++i)
-        best = std::max(best, work_per_rep * static_cast<double>(reps) / timed_run(reps) / 1e9);
+        best = std::max(best, rate_g_per_s(work_per_rep, reps, timed_run(reps)));
     return best;
 }
 
@@ -46,7 +46,7 @@ SampledRate sample_rate(const std::function<double(std::uint64_t)>& timed_run, d
             break;
         }
         const double s = timed_run(reps);
-        out.rates.push_back(work_per_rep * static_cast<double>(reps) / s / 1e9);
+        out.rates.push_back(rate_g_per_s(work_per_rep, reps, s));
         const int n = static_cast<int>(out.rates.size());
         if (n >= policy.max_runs) break;
         if (n >= policy.min_runs) {

@@ -27,6 +27,12 @@ struct SampledRate {
     bool interrupted = false;
 };
 
+// The one place a rate is derived: `work_per_rep` units (FLOPs, bytes) times
+// `reps` in `seconds`, in G units per second (GFLOP/s, GB/s).
+inline double rate_g_per_s(double work_per_rep, std::uint64_t reps, double seconds) {
+    return work_per_rep * static_cast<double>(reps) / seconds / 1e9;
+}
+
 // Repetitions for one sample of about `sample_seconds` (calibration doubles as warm-up).
 std::uint64_t calibrate_reps(const std::function<double(std::uint64_t)>& timed_run, double sample_seconds,
                              const std::atomic<bool>* stop = nullptr);
