@@ -150,8 +150,11 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     }
     total += count_numa_tasks(topology, options);
     if (options.validate) total += static_cast<int>(thread_counts.size()) * count_validation_tasks(4);
-    const double budget = options.time_budget_seconds > 0 ? options.time_budget_seconds
-                                                          : default_time_budget(options.mode);
+    // The validation sweep comes on top of the roofs: it gets as much time
+    // again, so the roofs it is compared with are not measured in less.
+    const double budget = options.time_budget_seconds > 0
+                              ? options.time_budget_seconds
+                              : default_time_budget(options.mode) * (options.validate ? 2 : 1);
     TaskClock clock(progress, stop, total, budget);
 
     // Thread counts are measured in groups of up to two (the default 1 and all
@@ -198,7 +201,11 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
             s.memory->roofs(microarch, clock_before.ghz, model.memory, model.curves);
         }
         for (auto& s : group) {
-            if (options.validate) run_validation(*s.team, model, clock, model.validation);
+            if (options.validate) {
+                CoreCheck check;
+                if (s.canary) check = [canary = s.canary.get()] { return canary->cores_separate(); };
+                run_validation(*s.team, model, clock, policy, check, model.validation);
+            }
             if (!s.canary) continue;
             canary_checks += s.canary->checks();
             canary_failures += s.canary->failures();

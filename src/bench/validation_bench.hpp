@@ -3,6 +3,7 @@
 // min(compute roof, level bandwidth x intensity) — the CARM papers' validation.
 #pragma once
 
+#include "bench/burst_sampler.hpp"
 #include "bench/task_clock.hpp"
 #include "bench/thread_team.hpp"
 #include "core/machine_model.hpp"
@@ -17,8 +18,9 @@ int count_validation_tasks(int levels);
 // Runs at every level that has a "load" roof at this thread count; the working
 // set is that roof's (per-thread share of its) working set. The compute roof is
 // the DP 256-bit FMA roof (the kernels' own instruction mix) at this thread count.
-void run_validation(ThreadTeam& team, const MachineModel& model, TaskClock& clock,
-                    std::vector<ValidationPoint>& out);
+// Sampled as the roofs are (`policy`, and `check` around multi-thread bursts).
+void run_validation(ThreadTeam& team, const MachineModel& model, TaskClock& clock, const BurstPolicy& policy,
+                    const CoreCheck& check, std::vector<ValidationPoint>& out);
 
 // The roofline's prediction for a point (pure).
 double predicted_gflops(double compute_roof_gflops, double bandwidth_gbs, double intensity);

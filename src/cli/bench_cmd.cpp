@@ -198,7 +198,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--only", args->only, "Measure only one part")->check(CLI::IsMember({"compute", "memory"}));
     cmd->add_option("--precision", args->precision, "dp, sp or both")->check(CLI::IsMember({"dp", "sp", "both"}));
     cmd->add_option("--threads", args->threads, "Thread counts: N, a list (1,2), 'all', or 'sweep' (every count 1..cores); default 1 and all cores");
-    cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run (default 24 quick, 160 full)");
+    cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run (default 24 quick, 160 full; twice that with --validate)");
     cmd->add_option("-o,--output", args->output, "Machine model JSON file ('' for none)")->capture_default_str();
     cmd->add_option("--svg", args->svg, "Chart file ('' for none; default: next to -o, e.g. roofline-machine.svg)")
         ->each([args](const std::string&) { args->svg_given = true; });
