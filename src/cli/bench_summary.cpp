@@ -43,7 +43,7 @@ std::string format_bench_summary(const MachineModel& m) {
     }
     if (!m.memory.empty()) {
         s += "\nMemory (GB/s = 1e9 B/s; nominal bytes the instructions move, and with write-allocate reads;\n"
-             "        theory from the core's L1 ports / L2 path where the table has them)\n";
+             "        theory: the core's L1 ports / L2 path at its widest vector width, where the table has them)\n";
         s += fmt::format("  {:<8} {:<9} {:>7} {:>9} {:>9} {:>9} {:>6} {:>11} {:>6} {:>5}  {}\n", "level", "pattern",
                          "threads", "GB/s", "GB/s+WA", "theory", "eff", "work. set", "CV", "burst", "isa");
         for (const auto& r : m.memory) {
