@@ -135,8 +135,8 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     }
     BurstPolicy policy;
     model.environment.statistic = fmt::format(
-        "each roof is the {:.0f}th percentile of the medians of bursts of {} samples, interleaved with every other "
-        "figure over the run ({}-{} bursts); all-thread bursts are kept only when a compute canary before and "
+        "each roof is the {:.0f}th percentile of the best samples of its bursts ({} samples of about 2 ms each), "
+        "interleaved with every other figure over the run ({}-{} bursts, more while the best two disagree); all-thread bursts are kept only when a compute canary before and "
         "after shows the threads on separate cores and within 12% of their best speed",
         100 * policy.quantile, policy.samples_per_burst, policy.min_bursts, policy.max_bursts);
 
@@ -186,7 +186,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
                 s.canary = std::make_unique<CoreSharingCanary>(*s.team, *canary_kernel());
                 check = [canary = s.canary.get()] { return canary->cores_separate(); };
             }
-            s.compute = std::make_unique<ComputePhase>(*s.team, families, compute_choices, clock);
+            s.compute = std::make_unique<ComputePhase>(*s.team, families, compute_choices, microarch, clock);
             s.memory = std::make_unique<MemoryPhase>(*s.team, memory_tasks[i], memory_choices, clock);
             for (auto* phase_figures : {&s.compute->figures(), &s.memory->figures()})
                 for (auto& f : *phase_figures) {

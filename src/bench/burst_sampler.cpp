@@ -14,14 +14,34 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Enough bursts, and the top of them agrees: more would not move the figure.
-bool settled(const Figure& f, const BurstPolicy& policy) {
+double current_value(const Figure& f, const BurstPolicy& policy, Stats& scratch) {
+    return summarize_bursts(f.bursts, policy.quantile, policy.agreement, scratch);
+}
+
+// Enough bursts, the top of them agrees, and a team figure has reached what its
+// one-thread partner says separate cores give: more would not move the figure.
+bool settled(const Figure& f, const Figure* single_thread, const BurstPolicy& policy) {
     const int taken = static_cast<int>(f.bursts.size() + f.rejected.size());
     if (taken >= policy.max_bursts) return true;
     if (static_cast<int>(f.bursts.size()) < policy.min_bursts) return false;
     Stats scratch;
-    summarize_bursts(f.bursts, policy.quantile, policy.agreement, scratch);
-    return scratch.stable;
+    const double value = current_value(f, policy, scratch);
+    if (!scratch.stable) return false;
+    if (!single_thread || single_thread->bursts.empty()) return true;
+    Stats partner;
+    const double expected = f.threads * current_value(*single_thread, policy, partner);
+    return value >= (1 - policy.scaling_shortfall) * expected;
+}
+
+// The one-thread figure with the same scaling key, for each team figure.
+std::vector<const Figure*> single_thread_partners(const std::vector<Figure*>& figures) {
+    std::vector<const Figure*> partners(figures.size(), nullptr);
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        if (figures[i]->threads < 2 || figures[i]->scaling_key.empty()) continue;
+        for (const Figure* g : figures)
+            if (g->threads == 1 && g->scaling_key == figures[i]->scaling_key) partners[i] = g;
+    }
+    return partners;
 }
 
 // Waits (briefly sleeping, so a co-scheduled host can separate the vCPUs) until
@@ -57,11 +77,13 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
     }
     // After calibration, the budget left is shared by the rounds.
     const double sampling_budget = std::max(0.0, budget - seconds_since(calibration_start));
+    const auto partners = single_thread_partners(figures);
     const auto start = std::chrono::steady_clock::now();
     for (int round = 0; !clock.stopped(); ++round) {
         bool any = false;
-        for (Figure* f : figures) {
-            if (clock.stopped() || f->reps == 0 || settled(*f, policy)) continue;
+        for (std::size_t i = 0; i < figures.size(); ++i) {
+            Figure* f = figures[i];
+            if (clock.stopped() || f->reps == 0 || settled(*f, partners[i], policy)) continue;
             // After the first round, stop when the budget is spent.
             if (round > 0 && seconds_since(start) >= sampling_budget) continue;
             any = true;

@@ -2,7 +2,7 @@
 // spread over its share of the run, so that seconds of interference (another
 // tenant, the host placing two vCPUs on one physical core) cannot decide a roof:
 // a roof is an upper bound and interference only lowers throughput, so each
-// figure is a high quantile of its burst medians. Multi-thread bursts are
+// figure is a high quantile of its bursts' best samples. Multi-thread bursts are
 // bracketed by a check that the threads ran on separate cores; bursts that
 // fail it are set aside and counted.
 #pragma once
@@ -30,6 +30,13 @@ struct Figure {
     // this one have evicted its data (0 where a pass is long and nothing stays
     // cached anyway, e.g. DRAM).
     std::uint64_t warmup_reps = 1;
+    // Figures of per-core resources (compute pipes, private caches) share a key
+    // across thread counts: a team on separate cores reaches `threads` times the
+    // one-thread figure. While it falls short, the team has not yet met a
+    // moment when all its cores were quiet, and sampling goes on (to
+    // max_bursts); the value is never adjusted towards the expectation.
+    std::string scaling_key;  // empty: no expectation
+    int threads = 1;
 
     // Filled in by sample_figures_in_bursts.
     std::uint64_t reps = 0;
@@ -42,16 +49,18 @@ struct Figure {
 struct BurstPolicy {
     int samples_per_burst = 5;
     int min_bursts = 4;
-    int max_bursts = 8;
+    int max_bursts = 10;
     double quantile = 0.9;
     double agreement = 0.02;             // "stable": two bursts within this of the value
+    double scaling_shortfall = 0.05;     // a team below (1 - this) x threads x one-thread keeps sampling
     double budget_seconds = 1;           // for the whole set, after calibration
     double wait_for_cores_seconds = 1;   // per burst: how long to wait for the cores to separate
 };
 
 // Calibrates every figure, then samples them in rounds of one burst each until
-// each has `min_bursts` bursts whose top agrees, `max_bursts` bursts, or the
-// budget is spent. Each burst of a figure with a check is kept only when the
+// each has `min_bursts` bursts whose top agrees (and, for a team figure with a
+// one-thread partner in the set, scales with its threads), `max_bursts`
+// bursts, or the budget is spent. Each burst of a figure with a check is kept only when the
 // check passes before and after it. Figures may come from several phases and
 // thread counts: their bursts interleave over the whole schedule. Honours the
 // clock's stop flag (figures keep what they have).

@@ -29,6 +29,7 @@ constexpr int kSearchPasses = 2;
 constexpr std::size_t kConfirmed = 6;
 constexpr double kConfirmSeconds = 0.002;
 constexpr int kConfirmRounds = 5;
+constexpr int kNominated = 3;  // finalists the microarchitecture table adds
 
 // The quick run measures what the top roofs need: FMA alone and the best
 // FMA+ADD mix, or without FMA (SSE2 only) ADD and MUL+ADD.
@@ -78,7 +79,8 @@ void check_kernel(const ComputeKernel& k) {
 }
 
 // The family's kernel, chosen by measurement on `team`.
-ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, TaskClock& clock) {
+ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, const std::optional<Microarch>& microarch,
+                            TaskClock& clock) {
     ComputeChoice choice;
     if (family.variants.size() == 1) {
         check_kernel(*family.variants.front());
@@ -121,6 +123,21 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, TaskC
     std::vector<std::pair<std::pair<int, int>, double>> ranked(trial.begin(), trial.end());
     std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     ranked.resize(std::min<std::size_t>(ranked.size(), kConfirmed));
+    // Where the table knows the core, the mixes it predicts saturate the pipes
+    // are confirmed too: the climb can stop on a local peak that a slow moment
+    // of the host made look best.
+    if (microarch && !family.variants.empty()) {
+        const ComputeKernel& any = *family.variants.front();
+        const int element_bits = any.precision == "sp" ? 32 : 64;
+        const auto predicted = [&](const ChainMix& m) {
+            return flops_per_cycle(microarch->fp, {m.fma, m.add, 0}, any.vector_bits, element_bits);
+        };
+        for (const ChainMix& m : predicted_best_mixes(available, predicted, kNominated)) {
+            const bool listed = std::any_of(ranked.begin(), ranked.end(),
+                                            [&](const auto& r) { return r.first == std::make_pair(m.fma, m.add); });
+            if (!listed) ranked.push_back({{m.fma, m.add}, 0.0});
+        }
+    }
     std::vector<std::unique_ptr<TimedCompute>> timed;
     std::vector<std::uint64_t> reps;
     std::vector<double> best_rate;
@@ -197,12 +214,13 @@ double family_theoretical_gflops(const std::optional<Microarch>& microarch, cons
 }
 
 ComputePhase::ComputePhase(ThreadTeam& team, const std::vector<ComputeFamily>& families,
-                           std::vector<ComputeChoice>& choices, TaskClock& clock)
+                           std::vector<ComputeChoice>& choices, const std::optional<Microarch>& microarch,
+                           TaskClock& clock)
     : team_(team), families_(families), choices_(choices) {
     if (choices.empty()) {
         for (const auto& family : families) {
             if (clock.stopped()) break;
-            choices.push_back(choose_kernel(team, family, clock));
+            choices.push_back(choose_kernel(team, family, microarch, clock));
         }
     }
     const int threads = team.size();
@@ -215,6 +233,8 @@ ComputePhase::ComputePhase(ThreadTeam& team, const std::vector<ComputeFamily>& f
                               threads_text(threads));
         f.timed_run = std::ref(*runners_.back());
         f.work_per_rep = k.flops_per_iteration() * threads;
+        f.threads = threads;
+        f.scaling_key = "compute " + k.name;  // every core has its own pipes
         figures_.push_back(std::move(f));
         family_of_.push_back(fi);
     }

@@ -43,8 +43,9 @@ int count_compute_tasks(const std::vector<ComputeFamily>& families, int thread_c
 // turns them into compute roofs.
 class ComputePhase {
 public:
+    // `microarch` (when the table knows the CPU) nominates port mixes for the search's finalists.
     ComputePhase(ThreadTeam& team, const std::vector<ComputeFamily>& families, std::vector<ComputeChoice>& choices,
-                 TaskClock& clock);
+                 const std::optional<Microarch>& microarch, TaskClock& clock);
     ~ComputePhase();
     ComputePhase(const ComputePhase&) = delete;
     ComputePhase& operator=(const ComputePhase&) = delete;

@@ -126,13 +126,19 @@ std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std
         const std::uint64_t dram = options.dram_bytes ? options.dram_bytes : default_dram_bytes(caches);
         levels = choose_working_sets(caches, threads, options.mode == "quick" ? 3 : 4, dram);
     }
+    const auto private_to_each_core = [&](const std::string& level) {
+        for (const auto& c : caches)
+            if (level == fmt::format("L{}", c.level)) return c.shared_by_cores == 1;
+        return false;
+    };
     for (const auto& level : levels) {
+        const bool per_core = private_to_each_core(level.level);
         for (const auto& pattern : patterns) {
             // Non-temporal stores bypass the caches: only meaningful for DRAM.
             if (pattern.ends_with("_nt") && level.level != "DRAM" && level.level != "custom") continue;
             if (!memory_kernel_for(pattern))
                 throw std::invalid_argument("no kernel for memory pattern '" + pattern + "' on this CPU");
-            for (auto bytes : level.per_thread_bytes) tasks.push_back({level.level, bytes, pattern});
+            for (auto bytes : level.per_thread_bytes) tasks.push_back({level.level, bytes, pattern, per_core});
         }
     }
     return tasks;
@@ -176,6 +182,9 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
         f.timed_run = std::ref(*streams_.back());
         f.work_per_rep = streams_.back()->bytes_per_rep();
         if (task.level == "DRAM") f.warmup_reps = 0;
+        f.threads = threads;
+        if (task.per_core)
+            f.scaling_key = fmt::format("memory {} {} {} {}", task.level, k.pattern, isa_name(k.isa), task.per_thread_bytes);
         figures_.push_back(std::move(f));
         task_of_.push_back(task);
     }

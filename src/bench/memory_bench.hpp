@@ -26,6 +26,7 @@ struct MemoryTask {
     std::string level;               // "L1" ... "DRAM", or "custom"
     std::uint64_t per_thread_bytes = 0;
     std::string pattern;
+    bool per_core = false;           // a cache private to each core: teams scale with their threads
 };
 
 // The kernel chosen for one (level, pattern), with every variant's trial rate.

@@ -88,4 +88,23 @@ MixSearchResult search_port_mix(const std::vector<ChainMix>& available,
     return result;
 }
 
+std::vector<ChainMix> predicted_best_mixes(const std::vector<ChainMix>& available,
+                                           const std::function<double(const ChainMix&)>& predicted, int count,
+                                           double within) {
+    std::vector<std::pair<ChainMix, double>> scored;
+    double best = 0;
+    for (const auto& m : available) {
+        scored.push_back({m, predicted(m)});
+        best = std::max(best, scored.back().second);
+    }
+    std::vector<ChainMix> near;
+    if (!(best > 0)) return near;
+    std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
+        return a.first.fma + a.first.add < b.first.fma + b.first.add;
+    });
+    for (const auto& [m, v] : scored)
+        if (v >= (1 - within) * best && static_cast<int>(near.size()) < count) near.push_back(m);
+    return near;
+}
+
 } // namespace roofline

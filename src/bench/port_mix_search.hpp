@@ -29,4 +29,13 @@ MixSearchResult search_port_mix(const std::vector<ChainMix>& available,
                                 const std::function<double(const ChainMix&)>& throughput, int coarse_points = 16,
                                 int max_evaluations = 60, double min_gain = 0.01);
 
+// The mixes a model (the microarchitecture table) predicts within `within` of
+// the best of `available`, fewest chains first (fewer registers, less spilling
+// the model does not see), at most `count`. The search's climb can stop on a
+// local peak a noisy host makes look best; these join its finalists, so the
+// measurement, not the model, still decides.
+std::vector<ChainMix> predicted_best_mixes(const std::vector<ChainMix>& available,
+                                           const std::function<double(const ChainMix&)>& predicted, int count,
+                                           double within = 0.03);
+
 } // namespace roofline

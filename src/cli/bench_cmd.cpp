@@ -187,7 +187,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
         "bandwidth of every memory level, with 1 thread and all cores (threads pinned one per core).\n"
         "Kernels are chosen by measurement: every ISA the CPU has for each memory level and pattern,\n"
         "and a search over FMA/ADD chain counts for the peak. Each figure is sampled in short bursts\n"
-        "interleaved over the run; the roof is the 90th percentile of the burst medians, and\n"
+        "interleaved over the run; the roof is the 90th percentile of the bursts' best samples, and\n"
         "all-thread bursts count only when a canary shows the threads on separate cores. Theoretical\n"
         "figures come from a per-microarchitecture table ('?' for a CPU it does not know).\n"
         "Writes the machine model (JSON, schema roofline.machine/1), a chart (SVG, next to the model\n"

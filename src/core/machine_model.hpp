@@ -11,7 +11,7 @@ namespace roofline {
 
 // Summary of repeated runs of one figure. Values are in the figure's unit
 // (GFLOP/s or GB/s). Roofs are sampled in bursts spread over the run; the roof
-// is a high quantile of the burst medians (interference only lowers
+// is a high quantile of the bursts' best samples (interference only lowers
 // throughput), and median/min/max/CV describe every accepted sample.
 struct Stats {
     double median = 0;
@@ -22,7 +22,7 @@ struct Stats {
     bool stable = true; // false when the spread stayed above the target
     int bursts = 0;             // accepted bursts (0: sampled in one block, figure = median)
     int rejected_bursts = 0;    // bursts dropped because the threads shared a core
-    double quantile = 0;        // q of the burst medians the figure is (e.g. 0.9); 0: median
+    double quantile = 0;        // q of the bursts' best samples the figure is (e.g. 0.9); 0: median
     bool cores_shared = false;  // every burst found the threads sharing cores: not a roof
 };
 

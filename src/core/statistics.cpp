@@ -54,21 +54,21 @@ double quantile(std::vector<double> values, double q) {
 }
 
 double summarize_bursts(const std::vector<std::vector<double>>& bursts, double q, double agreement, Stats& stats) {
-    std::vector<double> all, burst_medians;
+    std::vector<double> all, burst_bests;
     for (const auto& b : bursts) {
         if (b.empty()) continue;
         all.insert(all.end(), b.begin(), b.end());
-        burst_medians.push_back(median(b));
+        burst_bests.push_back(*std::max_element(b.begin(), b.end()));
     }
     const int rejected = stats.rejected_bursts;
     stats = summarize(all);
     stats.rejected_bursts = rejected;
-    stats.bursts = static_cast<int>(burst_medians.size());
+    stats.bursts = static_cast<int>(burst_bests.size());
     stats.quantile = q;
-    if (burst_medians.empty()) return 0;
-    const double value = quantile(burst_medians, q);
+    if (burst_bests.empty()) return 0;
+    const double value = quantile(burst_bests, q);
     int near_top = 0;
-    for (double m : burst_medians) near_top += m >= value * (1 - agreement);
+    for (double m : burst_bests) near_top += m >= value * (1 - agreement);
     stats.stable = near_top >= 2;
     return value;
 }

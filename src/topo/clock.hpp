@@ -7,7 +7,7 @@
 namespace roofline {
 
 struct ClockMeasurement {
-    double ghz = 0;        // median over samples
+    double ghz = 0;        // 90th percentile over samples (interference only slows the chain)
     double min_ghz = 0, max_ghz = 0;
     int samples = 0;
 };

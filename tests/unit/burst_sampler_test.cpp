@@ -140,3 +140,45 @@ TEST(BurstSampler, WarmsUpBeforeEachBurst) {
     // One call of one repetition starts calibration; every burst adds its warm-up.
     EXPECT_EQ(single_rep_calls, 1 + static_cast<int>(figures[0].bursts.size()));
 }
+
+namespace {
+// A one-thread figure at 1000 G/s and a two-thread one of the same per-core
+// resource whose rate is `team_rate(call)`.
+std::vector<Figure> scaling_pair(std::function<double(int)> team_rate) {
+    Figure one = fake_figure([](int) { return 1e-6; });
+    one.scaling_key = "compute k";
+    Figure team = fake_figure([team_rate](int call) { return 1e6 / (team_rate(call) * 1e9); });
+    team.scaling_key = "compute k";
+    team.threads = 2;
+    return {one, team};
+}
+} // namespace
+
+// The team's cores were never quiet together during its first bursts (they
+// agree with each other at 1500): sampling goes on until it scales.
+TEST(BurstSampler, TeamShortOfItsScalingKeepsSampling) {
+    Harness h;
+    auto figures = scaling_pair([](int call) { return call < 45 ? 1500.0 : 2000.0; });
+    BurstPolicy p;
+    sample_figures_in_bursts(figures, p, {}, h.clock);
+    EXPECT_NEAR(figures[1].value, 2000, 1e-6);
+    EXPECT_GT(static_cast<int>(figures[1].bursts.size()), p.min_bursts);
+    EXPECT_EQ(static_cast<int>(figures[0].bursts.size()), p.min_bursts);
+}
+
+// A team that truly does not scale (a resource the threads share) is sampled
+// to max_bursts and keeps what it measured: the expectation never sets a value.
+TEST(BurstSampler, TeamThatDoesNotScaleKeepsItsValue) {
+    Harness h;
+    auto figures = scaling_pair([](int) { return 1500.0; });
+    BurstPolicy p;
+    sample_figures_in_bursts(figures, p, {}, h.clock);
+    EXPECT_NEAR(figures[1].value, 1500, 1e-6);
+    EXPECT_EQ(static_cast<int>(figures[1].bursts.size()), p.max_bursts);
+    // Without a key, the same team settles at the minimum.
+    Harness h2;
+    auto unkeyed = scaling_pair([](int) { return 1500.0; });
+    unkeyed[1].scaling_key.clear();
+    sample_figures_in_bursts(unkeyed, p, {}, h2.clock);
+    EXPECT_EQ(static_cast<int>(unkeyed[1].bursts.size()), p.min_bursts);
+}

@@ -107,3 +107,19 @@ TEST(PortMixSearch, CrossesADipNextToThePeak) {
     const auto r = search_port_mix(available, bumpy);
     EXPECT_DOUBLE_EQ(r.value, best_of(available, bumpy));
 }
+
+// The table nominates the mixes it predicts near the best, smallest first
+// (fewest registers), and no more than asked for.
+TEST(PortMixSearch, TableNominatesTheSmallestNearBestMixes) {
+    const auto available = grid(14, 1);
+    // A plateau: every mix with at least 8 FMA and 6 ADD chains saturates the pipes.
+    const auto model = [](const ChainMix& m) { return std::min(m.fma, 8) * 2.0 + std::min(m.add, 6); };
+    const auto nominated = predicted_best_mixes(available, model, 3);
+    ASSERT_EQ(nominated.size(), 1u);  // within 14 chains only fma8+add6 reaches the plateau
+    EXPECT_EQ(nominated.front(), (ChainMix{8, 6}));
+    const auto relaxed = predicted_best_mixes(available, model, 2, 0.1);  // 20 of 22 is within 10%
+    ASSERT_EQ(relaxed.size(), 2u);
+    for (const auto& m : relaxed) EXPECT_GE(model(m), 0.9 * 22);
+    EXPECT_LE(relaxed[0].fma + relaxed[0].add, relaxed[1].fma + relaxed[1].add);
+    EXPECT_TRUE(predicted_best_mixes(available, [](const ChainMix&) { return 0.0; }, 3).empty());
+}
