@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 namespace roofline {
@@ -92,7 +93,9 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
                 !f->check || wait_for_separate_cores(f->check, policy.wait_for_cores_seconds, clock);
             if (f->warmup_reps > 0) f->timed_run(f->warmup_reps);
             std::vector<double> burst;
-            for (int i = 0; i < policy.samples_per_burst && !clock.stopped(); ++i)
+            const int samples = std::max(policy.samples_per_burst,
+                                         static_cast<int>(std::lround(policy.burst_seconds / f->sample_seconds)));
+            for (int i = 0; i < samples && !clock.stopped(); ++i)
                 burst.push_back(rate_g_per_s(f->work_per_rep, f->reps, f->timed_run(f->reps)));
             if (burst.empty()) break;
             const bool passed_after = !f->check || f->check();

@@ -24,6 +24,9 @@ struct Figure {
     std::string label;                               // progress text
     std::function<double(std::uint64_t)> timed_run;  // runs `reps` repetitions, returns seconds
     double work_per_rep = 0;                         // FLOPs or bytes of one repetition, all threads
+    // Short samples find the millisecond-long quiet windows of a shared host;
+    // figures of a shared level (L3, DRAM) keep longer ones, so every thread's
+    // traffic overlaps the others' for nearly all of a sample.
     double sample_seconds = 0.002;
     CoreCheck check;                                 // brackets every burst (multi-thread figures)
     // Untimed repetitions before each burst: the figures between two bursts of
@@ -47,7 +50,8 @@ struct Figure {
 };
 
 struct BurstPolicy {
-    int samples_per_burst = 5;
+    int samples_per_burst = 5;           // at least; a figure with shorter samples takes
+    double burst_seconds = 0.01;         // as many as fill this
     int min_bursts = 4;
     int max_bursts = 10;
     double quantile = 0.9;

@@ -27,9 +27,13 @@ constexpr int kTrialSamples = 3;
 // interleaved rounds.
 constexpr int kSearchPasses = 2;
 constexpr std::size_t kConfirmed = 6;
-constexpr double kConfirmSeconds = 0.002;
-constexpr int kConfirmRounds = 5;
-constexpr int kNominated = 3;  // finalists the microarchitecture table adds
+constexpr double kConfirmSeconds = 0.0005;
+constexpr int kConfirmRounds = 12;
+// Figures of per-core resources: short samples catch the quiet windows a busy
+// SMT sibling leaves (about a millisecond).
+constexpr double kPerCoreSampleSeconds = 0.0005;
+constexpr int kNominated = 3;  // candidates the microarchitecture table adds
+constexpr std::size_t kFinalists = 3;  // sampled over the whole run
 
 // The quick run measures what the top roofs need: FMA alone and the best
 // FMA+ADD mix, or without FMA (SSE2 only) ADD and MUL+ADD.
@@ -84,7 +88,7 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, const
     ComputeChoice choice;
     if (family.variants.size() == 1) {
         check_kernel(*family.variants.front());
-        return {family.variants.front(), 1};
+        return {family.variants.front(), {family.variants.front()}, 1};
     }
     clock.announce(fmt::format("choosing the {} {}-bit {} kernel", family.precision, family.vector_bits, family.mix));
     if (family.mix != "fma+add") {
@@ -96,6 +100,7 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, const
             ++choice.tried;
             if (rate > best) best = rate, choice.kernel = k;
         }
+        if (choice.kernel) choice.finalists = {choice.kernel};
         return choice;
     }
     // The port-mix search over the compiled FMA/ADD chain counts.
@@ -126,34 +131,40 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, const
     // Where the table knows the core, the mixes it predicts saturate the pipes
     // are confirmed too: the climb can stop on a local peak that a slow moment
     // of the host made look best.
+    std::vector<ChainMix> nominated;
     if (microarch && !family.variants.empty()) {
         const ComputeKernel& any = *family.variants.front();
         const int element_bits = any.precision == "sp" ? 32 : 64;
         const auto predicted = [&](const ChainMix& m) {
             return flops_per_cycle(microarch->fp, {m.fma, m.add, 0}, any.vector_bits, element_bits);
         };
-        for (const ChainMix& m : predicted_best_mixes(available, predicted, kNominated)) {
+        nominated = predicted_best_mixes(available, predicted, kNominated);
+        for (const ChainMix& m : nominated) {
             const bool listed = std::any_of(ranked.begin(), ranked.end(),
                                             [&](const auto& r) { return r.first == std::make_pair(m.fma, m.add); });
             if (!listed) ranked.push_back({{m.fma, m.add}, 0.0});
         }
     }
     std::vector<std::unique_ptr<TimedCompute>> timed;
-    std::vector<std::uint64_t> reps;
-    std::vector<double> best_rate;
+    std::vector<Rival> rivals;
     for (const auto& entry : ranked) {
         timed.push_back(std::make_unique<TimedCompute>(team, *by_mix.at(entry.first)));
-        reps.push_back(calibrate_reps(std::ref(*timed.back()), kConfirmSeconds, &clock.stop_flag()));
-        best_rate.push_back(0);
+        rivals.push_back({std::ref(*timed.back()), timed.back()->k.flops_per_iteration() * team.size()});
     }
-    for (int round = 0; round < kConfirmRounds && !clock.stopped(); ++round)
-        for (std::size_t i = 0; i < timed.size(); ++i) {
-            const double flops = timed[i]->k.flops_per_iteration() * team.size();
-            best_rate[i] = std::max(best_rate[i], rate_g_per_s(flops, reps[i], (*timed[i])(reps[i])));
-        }
-    if (!timed.empty())
-        choice.kernel = &timed[static_cast<std::size_t>(
-            std::max_element(best_rate.begin(), best_rate.end()) - best_rate.begin())]->k;
+    const auto best_rate = interleaved_best_rates(rivals, kConfirmSeconds, kConfirmRounds, &clock.stop_flag());
+    std::vector<std::size_t> order(timed.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return best_rate[a] > best_rate[b]; });
+    for (std::size_t i = 0; i < order.size() && i < kFinalists; ++i) choice.finalists.push_back(&timed[order[i]]->k);
+    if (!choice.finalists.empty()) choice.kernel = choice.finalists.front();
+    // A few confirmation rounds under a busy sibling favour lighter mixes; the
+    // table's first nominee is sampled over the whole run too, and wins only
+    // if it measures faster there.
+    if (!nominated.empty()) {
+        const ComputeKernel* nominee = by_mix.at({nominated.front().fma, nominated.front().add});
+        if (std::find(choice.finalists.begin(), choice.finalists.end(), nominee) == choice.finalists.end())
+            choice.finalists.push_back(nominee);
+    }
     choice.tried = static_cast<int>(trial.size());
     return choice;
 }
@@ -193,7 +204,10 @@ std::vector<ComputeFamily> plan_compute_families(const BenchOptions& options) {
 }
 
 int count_compute_tasks(const std::vector<ComputeFamily>& families, int thread_counts) {
-    return static_cast<int>(families.size()) * std::max(1, thread_counts);
+    int figures = 0;  // a port-mix family samples its finalists, every other family one kernel
+    for (const auto& f : families)
+        figures += f.mix == "fma+add" ? static_cast<int>(std::min(kFinalists + 1, f.variants.size())) : 1;
+    return figures * std::max(1, thread_counts);
 }
 
 double family_theoretical_gflops(const std::optional<Microarch>& microarch, const std::string& mix,
@@ -225,18 +239,21 @@ ComputePhase::ComputePhase(ThreadTeam& team, const std::vector<ComputeFamily>& f
     }
     const int threads = team.size();
     for (std::size_t fi = 0; fi < families.size() && fi < choices.size(); ++fi) {
-        if (!choices[fi].kernel) continue;
-        const ComputeKernel& k = *choices[fi].kernel;
-        runners_.push_back(std::make_unique<Runner>(team, k));
-        Figure f;
-        f.label = fmt::format("compute {} {}-bit {} ({}), {}", k.precision, k.vector_bits, families[fi].mix, k.name,
-                              threads_text(threads));
-        f.timed_run = std::ref(*runners_.back());
-        f.work_per_rep = k.flops_per_iteration() * threads;
-        f.threads = threads;
-        f.scaling_key = "compute " + k.name;  // every core has its own pipes
-        figures_.push_back(std::move(f));
-        family_of_.push_back(fi);
+        for (const ComputeKernel* finalist : choices[fi].finalists) {
+            const ComputeKernel& k = *finalist;
+            runners_.push_back(std::make_unique<Runner>(team, k));
+            Figure f;
+            f.label = fmt::format("compute {} {}-bit {} ({}), {}", k.precision, k.vector_bits, families[fi].mix,
+                                  k.name, threads_text(threads));
+            f.timed_run = std::ref(*runners_.back());
+            f.work_per_rep = k.flops_per_iteration() * threads;
+            f.threads = threads;
+            f.scaling_key = "compute " + k.name;  // every core has its own pipes
+            f.sample_seconds = kPerCoreSampleSeconds;
+            figures_.push_back(std::move(f));
+            family_of_.push_back(fi);
+            kernel_of_.push_back(&k);
+        }
     }
 }
 
@@ -245,12 +262,18 @@ ComputePhase::~ComputePhase() = default;
 std::vector<ComputeRoof> ComputePhase::roofs(const std::optional<Microarch>& microarch, double clock_ghz) const {
     std::vector<ComputeRoof> out;
     const int threads = team_.size();
+    // A family's roof is its best finalist.
+    std::map<std::size_t, std::size_t> best_of_family;
     for (std::size_t i = 0; i < figures_.size(); ++i) {
+        if (figures_[i].value <= 0) continue;
+        auto [it, fresh] = best_of_family.emplace(family_of_[i], i);
+        if (!fresh && figures_[i].value > figures_[it->second].value) it->second = i;
+    }
+    for (const auto& [family_index, i] : best_of_family) {
         const Figure& f = figures_[i];
-        if (f.value <= 0) continue;
-        const auto& family = families_[family_of_[i]];
-        const ComputeChoice& choice = choices_[family_of_[i]];
-        const ComputeKernel& k = *choice.kernel;
+        const auto& family = families_[family_index];
+        const ComputeChoice& choice = choices_[family_index];
+        const ComputeKernel& k = *kernel_of_[i];
         ComputeRoof r;
         r.precision = family.precision;
         r.vector_bits = family.vector_bits;

@@ -27,7 +27,13 @@ struct ComputeFamily {
 
 // What a family's winner was chosen from, for the model.
 struct ComputeChoice {
-    const ComputeKernel* kernel = nullptr;
+    const ComputeKernel* kernel = nullptr;  // the search's winner
+    // The winner and its closest rivals, best first, and the mix the table
+    // predicts saturates the pipes (where it knows the CPU): each is sampled in bursts
+    // over the whole run and the family's roof is the best of them (a choice
+    // made in a fraction of a second on a shared host can favour a lighter mix
+    // that a busy SMT sibling slows less).
+    std::vector<const ComputeKernel*> finalists;
     int tried = 0;
 };
 
@@ -63,6 +69,7 @@ private:
     std::vector<std::unique_ptr<Runner>> runners_;
     std::vector<Figure> figures_;
     std::vector<std::size_t> family_of_;
+    std::vector<const ComputeKernel*> kernel_of_;
 };
 
 // Adds one "best" roof per (precision, threads): the fastest of everything measured.

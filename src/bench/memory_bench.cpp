@@ -16,9 +16,10 @@
 namespace roofline {
 namespace {
 
-// A trial while choosing the ISA: best of 3 runs of about 4 ms (at least one pass).
+// A trial while choosing the ISA: the best of 6 runs of about 4 ms (at least one
+// pass), interleaved with the other variants.
 constexpr double kTrialSeconds = 0.004;
-constexpr int kTrialSamples = 3;
+constexpr int kTrialRounds = 6;
 
 int isa_rank(Isa isa) { return isa == Isa::avx512 ? 2 : isa == Isa::avx2 ? 1 : 0; }
 
@@ -74,16 +75,25 @@ MemoryChoice choose_kernel(ThreadTeam& team, const std::string& level, const std
     const auto variants = memory_kernels_for(pattern);
     if (variants.size() > 1)
         clock.announce(fmt::format("choosing the ISA for {} {} ({} variants)", level, pattern, variants.size()));
-    double best = -1;
+    if (variants.size() == 1) {
+        check_kernel(*variants.front());
+        return {variants.front(), {}};
+    }
+    // Timed side by side in rounds, so a slow spell of the host (which can last
+    // longer than one variant's trial) meets every variant alike.
+    std::vector<std::unique_ptr<TimedStream>> timed;
+    std::vector<Rival> rivals;
     for (const MemoryKernel* k : variants) {
-        if (clock.stopped()) break;
         check_kernel(*k);
-        if (variants.size() == 1) return {k, {}};
-        TimedStream timed(team, *k, bytes, buffers);
-        const double rate = quick_trial_rate(std::ref(timed), timed.bytes_per_rep(), kTrialSeconds, kTrialSamples,
-                                             &clock.stop_flag());
-        choice.trials.emplace_back(isa_name(k->isa), rate);
-        if (rate > best) best = rate, choice.kernel = k;
+        timed.push_back(std::make_unique<TimedStream>(team, *k, bytes, buffers));
+        rivals.push_back({std::ref(*timed.back()), timed.back()->bytes_per_rep()});
+    }
+    const auto rates = interleaved_best_rates(rivals, kTrialSeconds, kTrialRounds, &clock.stop_flag());
+    if (clock.stopped()) return choice;
+    double best = -1;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        choice.trials.emplace_back(isa_name(variants[i]->isa), rates[i]);
+        if (rates[i] > best) best = rates[i], choice.kernel = variants[i];
     }
     return choice;
 }
@@ -183,8 +193,12 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
         f.work_per_rep = streams_.back()->bytes_per_rep();
         if (task.level == "DRAM") f.warmup_reps = 0;
         f.threads = threads;
-        if (task.per_core)
+        if (task.per_core) {
             f.scaling_key = fmt::format("memory {} {} {} {}", task.level, k.pattern, isa_name(k.isa), task.per_thread_bytes);
+            // Short samples catch the quiet windows a busy SMT sibling leaves;
+            // a private cache's threads need no overlap with each other.
+            f.sample_seconds = 0.0005;
+        }
         figures_.push_back(std::move(f));
         task_of_.push_back(task);
     }

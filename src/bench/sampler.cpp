@@ -32,6 +32,19 @@ double quick_trial_rate(const std::function<double(std::uint64_t)>& timed_run, d
     return best;
 }
 
+std::vector<double> interleaved_best_rates(const std::vector<Rival>& rivals, double sample_seconds, int rounds,
+                                           const std::atomic<bool>* stop) {
+    auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
+    std::vector<std::uint64_t> reps;
+    for (const auto& r : rivals) reps.push_back(stopped() ? 0 : calibrate_reps(r.timed_run, sample_seconds, stop));
+    std::vector<double> best(rivals.size(), 0.0);
+    for (int round = 0; round < rounds && !stopped(); ++round)
+        for (std::size_t i = 0; i < rivals.size() && !stopped(); ++i)
+            if (reps[i] > 0)
+                best[i] = std::max(best[i], rate_g_per_s(rivals[i].work_per_rep, reps[i], rivals[i].timed_run(reps[i])));
+    return best;
+}
+
 SampledRate sample_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,
                         const SamplePolicy& policy, const std::atomic<bool>* stop) {
     SampledRate out;

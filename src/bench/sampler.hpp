@@ -42,6 +42,17 @@ std::uint64_t calibrate_reps(const std::function<double(std::uint64_t)>& timed_r
 double quick_trial_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,
                         double sample_seconds, int samples, const std::atomic<bool>* stop = nullptr);
 
+// Rivals timed side by side: each is calibrated to about `sample_seconds`, then
+// `rounds` rounds run every rival once in turn, so a slow moment of the host
+// meets them all alike; returns each rival's best rate (G units per second, in
+// the order given; 0 for a rival not reached before a stop).
+struct Rival {
+    std::function<double(std::uint64_t)> timed_run;
+    double work_per_rep = 0;
+};
+std::vector<double> interleaved_best_rates(const std::vector<Rival>& rivals, double sample_seconds, int rounds,
+                                           const std::atomic<bool>* stop = nullptr);
+
 // `timed_run(reps)` runs the work `reps` times and returns seconds;
 // `work_per_rep` is the work (FLOPs, bytes) of one repetition over all threads.
 SampledRate sample_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,

@@ -38,3 +38,25 @@ TEST(Sampler, StopFlagEndsSampling) {
     EXPECT_TRUE(r.interrupted);
     EXPECT_TRUE(r.rates.empty());
 }
+
+// A slow spell of the host covers the first calls: run one rival after the
+// other and A (timed first) would look slower than B although it is faster;
+// interleaved, both meet the spell and the quiet time alike.
+TEST(Sampler, InterleavedRivalsMeetTheSameConditions) {
+    int calls = 0;
+    std::vector<std::string> order;
+    auto rival = [&](const std::string& name, double seconds_per_rep) {
+        return roofline::Rival{[&, name, seconds_per_rep](std::uint64_t reps) {
+                                   order.push_back(name);
+                                   const double slow = ++calls <= 12 ? 3.0 : 1.0;  // the spell: calibration and the first rounds
+                                   return static_cast<double>(reps) * seconds_per_rep * slow;
+                               },
+                               1e6};
+    };
+    const auto rates = roofline::interleaved_best_rates({rival("A", 1e-6), rival("B", 1.25e-6)}, 0.01, 6);
+    ASSERT_EQ(rates.size(), 2u);
+    EXPECT_NEAR(rates[0], 1000, 1e-6);  // 1e6 units per 1e-6 s
+    EXPECT_NEAR(rates[1], 800, 1e-6);
+    const std::vector<std::string> tail(order.end() - 4, order.end());
+    EXPECT_EQ(tail, (std::vector<std::string>{"A", "B", "A", "B"}));
+}
