@@ -91,7 +91,7 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
             if (round > 0) clock.announce(f->label + " (burst " + std::to_string(round + 1) + ")");
             const bool passed_before =
                 !f->check || wait_for_separate_cores(f->check, policy.wait_for_cores_seconds, clock);
-            if (f->warmup_reps > 0) f->timed_run(f->warmup_reps);
+            for (int w = 0; w < f->warmup_samples && !clock.stopped(); ++w) f->timed_run(f->reps);
             std::vector<double> burst;
             const int samples = std::max(policy.samples_per_burst,
                                          static_cast<int>(std::lround(policy.burst_seconds / f->sample_seconds)));

@@ -29,10 +29,9 @@ struct Figure {
     // traffic overlaps the others' for nearly all of a sample.
     double sample_seconds = 0.002;
     CoreCheck check;                                 // brackets every burst (multi-thread figures)
-    // Untimed repetitions before each burst: the figures between two bursts of
-    // this one have evicted its data (0 where a pass is long and nothing stays
-    // cached anyway, e.g. DRAM).
-    std::uint64_t warmup_reps = 1;
+    // Untimed samples before each burst: the figures between two bursts of this
+    // one have evicted its data. 0 where nothing stays cached anyway (DRAM).
+    int warmup_samples = 1;
     // Figures of per-core resources (compute pipes, private caches) share a key
     // across thread counts: a team on separate cores reaches `threads` times the
     // one-thread figure. While it falls short, the team has not yet met a

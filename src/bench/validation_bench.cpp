@@ -64,7 +64,7 @@ void run_validation(ThreadTeam& team, const MachineModel& model, TaskClock& cloc
                 });
             };
             f.work_per_rep = k.flops_per_element() * static_cast<double>(n) * threads;
-            f.warmup_reps = level->level == "DRAM" ? 0 : 1;
+            f.warmup_samples = level->level == "DRAM" ? 0 : 1;
             figures.push_back(std::move(f));
         }
     }

@@ -93,7 +93,7 @@ TEST(BurstSampler, InterleavesFigures) {
     std::vector<std::string> order;
     auto make = [&](const std::string& name) {
         Figure f = fake_figure([](int) { return 1e-6; });
-        f.warmup_reps = 0;
+        f.warmup_samples = 0;
         auto inner = f.timed_run;
         f.timed_run = [&order, name, inner](std::uint64_t reps) { order.push_back(name); return inner(reps); };
         return f;
@@ -125,20 +125,25 @@ TEST(CoreSharingCanary, SlowedTeamDecision) {
     EXPECT_FALSE(team_slowed(1.3, 0.0));    // no best yet: no verdict
 }
 
-// Each burst starts with an untimed warm-up run (other figures evicted the data).
+// Each burst starts with untimed warm-up samples (other figures evicted the
+// data): every burst makes warmup_samples + samples full-length calls.
 TEST(BurstSampler, WarmsUpBeforeEachBurst) {
-    Harness h;
-    int single_rep_calls = 0;
-    Figure f = fake_figure([](int) { return 1e-6; });
-    auto inner = f.timed_run;
-    f.timed_run = [&single_rep_calls, inner](std::uint64_t reps) {
-        single_rep_calls += reps == 1;
-        return inner(reps);
-    };
-    std::vector<Figure> figures{f};
-    sample_figures_in_bursts(figures, BurstPolicy{}, {}, h.clock);
-    // One call of one repetition starts calibration; every burst adds its warm-up.
-    EXPECT_EQ(single_rep_calls, 1 + static_cast<int>(figures[0].bursts.size()));
+    for (int warmups : {0, 1, 4}) {
+        Harness h;
+        int full_calls = 0;
+        Figure f = fake_figure([](int) { return 1e-6; });
+        f.warmup_samples = warmups;
+        auto inner = f.timed_run;
+        f.timed_run = [&full_calls, inner](std::uint64_t reps) {
+            full_calls += reps == 10000;  // 0.01 s samples of 1 us repetitions
+            return inner(reps);
+        };
+        std::vector<Figure> figures{f};
+        BurstPolicy p;
+        sample_figures_in_bursts(figures, p, {}, h.clock);
+        ASSERT_EQ(figures[0].reps, 10000u);
+        EXPECT_EQ(full_calls, static_cast<int>(figures[0].bursts.size()) * (warmups + p.samples_per_burst));
+    }
 }
 
 namespace {
