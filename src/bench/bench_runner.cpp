@@ -36,22 +36,34 @@ std::vector<int> resolved_thread_counts(const Topology& topology, const BenchOpt
 // A private cache's bandwidth should grow with the thread count. When it does
 // not, the "cores" were sharing one physical core (SMT siblings, or vCPUs the
 // hypervisor placed together) while the all-thread figures were measured.
-std::vector<std::string> private_cache_scaling_warnings(const MachineModel& model) {
+// Per-core resources (compute pipes, private caches) scale with the threads on
+// separate cores; a team figure well short of it was measured while the cores
+// were seldom quiet together, and is likely low.
+std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, double shortfall) {
     std::vector<std::string> warnings;
+    const auto warn = [&](const std::string& what, double many, double one, int threads) {
+        if (one > 0 && many < (1 - shortfall) * threads * one)
+            warnings.push_back(fmt::format(
+                "{} reached only {:.2f}x its 1-thread figure with {} threads on per-core resources: the cores were "
+                "seldom quiet together (another tenant, SMT siblings or co-scheduled vCPUs), so it is likely low; "
+                "rerun to confirm",
+                what, many / one, threads));
+    };
     for (const auto& cache : model.caches) {
         if (cache.shared_by_cores != 1) continue;
         const std::string level = fmt::format("L{}", cache.level);
         for (const auto& many : model.memory) {
             if (many.level != level || many.threads < 2) continue;
-            for (const auto& one : model.memory) {
-                if (one.level != level || one.pattern != many.pattern || one.threads != 1) continue;
-                if (many.gbs < 0.6 * many.threads * one.gbs)
-                    warnings.push_back(fmt::format(
-                        "{} {} bandwidth scaled only {:.2f}x from 1 to {} threads on a per-core cache: the threads "
-                        "may have shared a physical core (SMT siblings or co-scheduled vCPUs); rerun to confirm",
-                        level, many.pattern, many.gbs / one.gbs, many.threads));
-            }
+            for (const auto& one : model.memory)
+                if (one.level == level && one.pattern == many.pattern && one.threads == 1)
+                    warn(fmt::format("{} {} bandwidth", level, many.pattern), many.gbs, one.gbs, many.threads);
         }
+    }
+    for (const auto& many : model.compute) {
+        if (many.threads < 2 || many.mix != "best") continue;
+        for (const auto& one : model.compute)
+            if (one.mix == "best" && one.precision == many.precision && one.threads == 1)
+                warn(fmt::format("{} peak", many.precision), many.gflops, one.gflops, many.threads);
     }
     return warnings;
 }
@@ -234,7 +246,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
         if (!r.stats.stable)
             model.environment.warnings.push_back(fmt::format("unstable figure: {} {} {} threads (CV {:.1f}% over {} runs)",
                                                              r.level, r.pattern, r.threads, 100 * r.stats.cv, r.stats.runs));
-    for (auto& w : private_cache_scaling_warnings(model)) model.environment.warnings.push_back(w);
+    for (auto& w : per_core_scaling_warnings(model, policy.scaling_shortfall)) model.environment.warnings.push_back(w);
     model.partial = stop.load();
     model.environment.duration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -22,9 +22,10 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
 // Checks options against the machine without measuring; throws std::invalid_argument.
 void validate_bench_options(const Topology& topology, const BenchOptions& options);
 
-// Warnings for per-core caches whose bandwidth did not grow with the thread
-// count (threads that shared a physical core). Pure.
-std::vector<std::string> private_cache_scaling_warnings(const MachineModel& model);
+// Warnings for figures of per-core resources (private caches, the peaks) that
+// a team reached below (1 - shortfall) x threads x the 1-thread figure: the
+// cores were seldom quiet together, the figure is likely low. Pure.
+std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, double shortfall);
 
 // Warnings for figures above their theoretical value (more than a 2% margin for
 // clock measurement): a roof cannot beat the hardware, so the table or the

@@ -107,6 +107,14 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
         finish_figure(*f, policy);
         clock.finish_one();
     }
+    // A team that never reached what its cores give one by one did not meet a
+    // quiet moment: its figure is likely low, and not called stable.
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        const Figure* single = partners[i];
+        if (single && single->value > 0 &&
+            figures[i]->value < (1 - policy.scaling_shortfall) * figures[i]->threads * single->value)
+            figures[i]->stats.stable = false;
+    }
 }
 
 void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& policy, const CoreCheck& check,

@@ -22,13 +22,30 @@ MachineModel model_with(double l1_one, double l1_two, double l3_one, double l3_t
 } // namespace
 
 TEST(BenchRunner, WarnsWhenAPrivateCacheDoesNotScale) {
-    const auto warnings = private_cache_scaling_warnings(model_with(220, 225, 100, 100));
-    ASSERT_EQ(warnings.size(), 1u);  // L1 is per core; the shared L3 may saturate
+    const auto warnings = per_core_scaling_warnings(model_with(220, 380, 100, 100), 0.05);
+    ASSERT_EQ(warnings.size(), 1u);  // L1 is per core (380 < 0.95 x 2 x 220); the shared L3 may saturate
     EXPECT_NE(warnings[0].find("L1 load"), std::string::npos);
+    EXPECT_NE(warnings[0].find("1.73x"), std::string::npos);
 }
 
 TEST(BenchRunner, NoWarningWhenPrivateCachesScale) {
-    EXPECT_TRUE(private_cache_scaling_warnings(model_with(220, 440, 100, 180)).empty());
+    EXPECT_TRUE(per_core_scaling_warnings(model_with(220, 430, 100, 180), 0.05).empty());
+}
+
+TEST(BenchRunner, WarnsWhenThePeakDoesNotScale) {
+    MachineModel m;
+    auto peak = [](int threads, double gflops) {
+        ComputeRoof r;
+        r.precision = "dp";
+        r.mix = "best";
+        r.threads = threads;
+        r.gflops = gflops;
+        return r;
+    };
+    m.compute = {peak(1, 70), peak(2, 120)};
+    ASSERT_EQ(per_core_scaling_warnings(m, 0.05).size(), 1u);
+    m.compute[1].gflops = 139;
+    EXPECT_TRUE(per_core_scaling_warnings(m, 0.05).empty());
 }
 
 TEST(BenchRunner, RejectsImpossibleOptions) {

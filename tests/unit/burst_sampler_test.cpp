@@ -187,3 +187,12 @@ TEST(BurstSampler, TeamThatDoesNotScaleKeepsItsValue) {
     sample_figures_in_bursts(unkeyed, p, {}, h2.clock);
     EXPECT_EQ(static_cast<int>(unkeyed[1].bursts.size()), p.min_bursts);
 }
+
+// A team that never scaled is flagged as not stable, its value kept.
+TEST(BurstSampler, TeamShortOfItsScalingIsNotStable) {
+    Harness h;
+    auto figures = scaling_pair([](int) { return 1500.0; });
+    sample_figures_in_bursts(figures, BurstPolicy{}, {}, h.clock);
+    EXPECT_FALSE(figures[1].stats.stable);
+    EXPECT_TRUE(figures[0].stats.stable);
+}
