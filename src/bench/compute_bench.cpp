@@ -5,6 +5,7 @@
 #include "bench/port_mix_search.hpp"
 #include "bench/sampler.hpp"
 #include "core/peak.hpp"
+#include "core/precision.hpp"
 
 #include <fmt/core.h>
 
@@ -134,7 +135,7 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, const
     std::vector<ChainMix> nominated;
     if (microarch && !family.variants.empty()) {
         const ComputeKernel& any = *family.variants.front();
-        const int element_bits = any.precision == "sp" ? 32 : 64;
+        const int element_bits = element_bits_of(any.precision);
         const auto predicted = [&](const ChainMix& m) {
             return flops_per_cycle(microarch->fp, {m.fma, m.add, 0}, any.vector_bits, element_bits);
         };
@@ -213,7 +214,7 @@ int count_compute_tasks(const std::vector<ComputeFamily>& families, int thread_c
 double family_theoretical_gflops(const std::optional<Microarch>& microarch, const std::string& mix,
                                  const ComputeKernel& k, int threads, double clock_ghz) {
     if (!microarch) return 0;
-    const int element_bits = k.precision == "sp" ? 32 : 64;
+    const int element_bits = element_bits_of(k.precision);
     double per_cycle;
     if (mix == "chain") {
         per_cycle = flops_per_cycle(microarch->fp, OpMix{k.fma_chains, k.add_chains, k.mul_chains}, k.vector_bits,

@@ -1,5 +1,7 @@
 #include "bench/isa_support.hpp"
 
+#include "topo/cpu_features.hpp"
+
 #include <cstdlib>
 #include <cstring>
 
@@ -21,20 +23,15 @@ int max_rank_from_environment() {
 } // namespace
 
 bool isa_supported(Isa isa) {
-#if defined(__x86_64__) || defined(__i386__)
     static const int max_rank = max_rank_from_environment();
     if (rank(isa) > max_rank) return false;
-    // libgcc's CPU model checks CPUID bits and that the OS saves the wider registers.
-    __builtin_cpu_init();
+    // The one CPU identity (topo): CPUID bits, and XGETBV for the OS saving the wider registers.
+    static const CpuFeatures cpu = detect_cpu_features();
     switch (isa) {
-    case Isa::sse2: return __builtin_cpu_supports("sse2");
-    case Isa::avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case Isa::avx512:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512vl");
+    case Isa::sse2: return cpu.sse2;
+    case Isa::avx2: return cpu.avx2 && cpu.fma && cpu.os_saves_ymm;
+    case Isa::avx512: return cpu.avx512f && cpu.avx512dq && cpu.avx512vl && cpu.os_saves_zmm;
     }
-#endif
-    (void)isa;
     return false;
 }
 

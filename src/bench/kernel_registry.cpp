@@ -1,5 +1,7 @@
 #include "bench/kernel.hpp"
 
+#include "core/precision.hpp"
+
 namespace roofline {
 
 const char* isa_name(Isa isa) {
@@ -12,7 +14,7 @@ const char* isa_name(Isa isa) {
 }
 
 int ComputeKernel::lanes() const {
-    const int element_bits = precision == "sp" ? 32 : 64;
+    const int element_bits = element_bits_of(precision);
     return vector_bits / element_bits;
 }
 

@@ -4,6 +4,7 @@
 #include "bench/kernel.hpp"
 #include "bench/kernel_check.hpp"
 #include "bench/thread_buffers.hpp"
+#include "core/roofline.hpp"
 #include "core/working_sets.hpp"
 
 #include <fmt/core.h>
@@ -12,10 +13,6 @@
 #include <stdexcept>
 
 namespace roofline {
-
-double predicted_gflops(double compute_roof_gflops, double bandwidth_gbs, double intensity) {
-    return std::min(compute_roof_gflops, bandwidth_gbs * intensity);
-}
 
 int count_validation_tasks(int levels) { return levels * static_cast<int>(all_intensity_kernels().size()); }
 
@@ -77,7 +74,7 @@ void run_validation(ThreadTeam& team, const MachineModel& model, TaskClock& cloc
         v.threads = threads;
         v.working_set_bytes = static_cast<std::uint64_t>(points[i].n) * sizeof(double) * threads;
         v.gflops = figures[i].value;
-        v.predicted_gflops = predicted_gflops(roof->gflops, points[i].level->gbs, v.intensity);
+        v.predicted_gflops = attainable(roof->gflops, points[i].level->gbs, v.intensity);
         v.ratio = v.predicted_gflops > 0 ? v.gflops / v.predicted_gflops : 0;
         out.push_back(v);
     }

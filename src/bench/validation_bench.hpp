@@ -22,7 +22,4 @@ int count_validation_tasks(int levels);
 void run_validation(ThreadTeam& team, const MachineModel& model, TaskClock& clock, const BurstPolicy& policy,
                     const CoreCheck& check, std::vector<ValidationPoint>& out);
 
-// The roofline's prediction for a point (pure).
-double predicted_gflops(double compute_roof_gflops, double bandwidth_gbs, double intensity);
-
 } // namespace roofline

@@ -1,6 +1,7 @@
 #include "cli/bench_summary.hpp"
 
 #include "core/byte_sizes.hpp"
+#include "core/peak.hpp"
 
 #include <fmt/core.h>
 
@@ -9,8 +10,9 @@ namespace {
 
 // A theoretical figure and the measured one's share of it; "?" when unknown.
 std::string theory_columns(double measured, double theoretical) {
-    if (!(theoretical > 0)) return fmt::format("{:>9} {:>6}", "?", "?");
-    return fmt::format("{:>9.1f} {:>5.0f}%", theoretical, 100 * measured / theoretical);
+    const auto share = share_of_theoretical(measured, theoretical);
+    if (!share) return fmt::format("{:>9} {:>6}", "?", "?");
+    return fmt::format("{:>9.1f} {:>5.0f}%", theoretical, 100 * *share);
 }
 
 std::string burst_column(const Stats& s) {

@@ -1,5 +1,8 @@
 #include "core/machine_roofline.hpp"
 
+#include "core/level.hpp"
+#include "core/precision.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -13,16 +16,6 @@ std::string upper(std::string s) {
     for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return s;
 }
-
-// L1 < L2 < L3 < ... < DRAM < anything else (buses), then by name.
-int level_rank(const std::string& level) {
-    if (level.size() >= 2 && level[0] == 'L' && std::isdigit(static_cast<unsigned char>(level[1])))
-        return std::stoi(level.substr(1));
-    if (level == "DRAM") return 100;
-    return 200;
-}
-
-bool is_numa_pair(const std::string& level) { return level.rfind("NUMA", 0) == 0; }
 
 int max_threads(const MachineModel& m, const std::string& precision) {
     int t = 0;
@@ -95,7 +88,7 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
                                         "vectorization report, align data, avoid gathers",
                                         widest));
     }
-    const int scalar_bits = prec == "sp" ? 32 : 64;
+    const int scalar_bits = element_bits_of(prec);
     add_compute_ceiling(r, best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == scalar_bits; }),
                         "scalar (no SIMD)", "simd",
                         "vectorize the loop (SIMD): restructure for unit stride, remove dependences, use "
@@ -112,9 +105,7 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
         if (mem.threads == t && !is_numa_pair(mem.level) &&
             std::find(levels.begin(), levels.end(), mem.level) == levels.end())
             levels.push_back(mem.level);
-    std::sort(levels.begin(), levels.end(), [](auto& a, auto& b) {
-        return level_rank(a) != level_rank(b) ? level_rank(a) < level_rank(b) : a < b;
-    });
+    std::sort(levels.begin(), levels.end(), [](auto& a, auto& b) { return level_before(a, b); });
     std::vector<Ceiling> bandwidth_ceilings;
     for (const auto& level : levels) {
         const MemoryRoof* best = nullptr;

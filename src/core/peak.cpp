@@ -1,6 +1,7 @@
 #include "core/peak.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace roofline {
 namespace {
@@ -67,6 +68,11 @@ double l1_bytes_per_cycle(const CorePorts& ports, int reads, int writes) {
 double l2_bytes_per_cycle(const CorePorts& ports, int reads, int writes) {
     if (reads == 0 || writes != 0) return 0;
     return ports.l2_to_l1_bytes_per_cycle;
+}
+
+std::optional<double> share_of_theoretical(double measured, double theoretical) {
+    if (!(theoretical > 0) || !std::isfinite(theoretical) || !std::isfinite(measured)) return std::nullopt;
+    return measured / theoretical;
 }
 
 } // namespace roofline

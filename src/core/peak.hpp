@@ -5,6 +5,8 @@
 
 #include "core/microarch.hpp"
 
+#include <optional>
+
 namespace roofline {
 
 // An op mix: how many independent chains of each kind run side by side.
@@ -29,5 +31,9 @@ double l1_bytes_per_cycle(const CorePorts& ports, int reads, int writes);
 // Bytes per cycle per core a load stream can draw from L2 (0: unknown, or not a
 // pure load: stores add write-backs the table does not describe).
 double l2_bytes_per_cycle(const CorePorts& ports, int reads, int writes);
+
+// A measured figure's share of its theoretical one (the efficiency every
+// output shows); nullopt when the theory is unknown (0) or a figure is not finite.
+std::optional<double> share_of_theoretical(double measured, double theoretical);
 
 } // namespace roofline

@@ -1,5 +1,8 @@
 #include "io/machine_json.hpp"
 
+#include "core/level.hpp"
+#include "core/peak.hpp"
+
 #include "io/json_node.hpp"
 #include "io/text_file.hpp"
 
@@ -83,9 +86,7 @@ json compute_to_json(const ComputeRoof& r) {
               {"gflops", number(r.gflops)},
               {"theoretical_gflops", number(r.theoretical_gflops)}};
     // Derived, for readers of the file; never read back.
-    if (r.theoretical_gflops > 0 && std::isfinite(r.gflops)) {
-        j["efficiency"] = number(r.gflops / r.theoretical_gflops);
-    }
+    if (auto share = share_of_theoretical(r.gflops, r.theoretical_gflops)) j["efficiency"] = number(*share);
     if (r.mixes_tried > 0) j["mixes_tried"] = r.mixes_tried;
     j["stats"] = stats_to_json(r.stats);
     return j;
@@ -100,7 +101,7 @@ json memory_to_json(const MemoryRoof& r) {
               {"gbs_write_allocate", number(r.gbs_write_allocate)},
               {"theoretical_gbs", number(r.theoretical_gbs)},
               {"working_set_bytes", r.working_set_bytes}};
-    if (r.theoretical_gbs > 0 && std::isfinite(r.gbs)) j["efficiency"] = number(r.gbs / r.theoretical_gbs);
+    if (auto share = share_of_theoretical(r.gbs, r.theoretical_gbs)) j["efficiency"] = number(*share);
     if (!r.isa_trials.empty()) {
         json trials = json::array();
         for (const auto& [isa, gbs] : r.isa_trials) trials.push_back({{"isa", isa}, {"gbs", number(gbs)}});
@@ -251,7 +252,7 @@ ComputeRoof compute_from(const JsonNode& n) {
 
 MemoryRoof memory_from(const JsonNode& n) {
     MemoryRoof r;
-    r.level = n.required("level", "a string").as_string();
+    r.level = canonical_level(n.required("level", "a string").as_string());
     r.pattern = n.required("pattern", "a string").as_string();
     read_optional(n, "isa", r.isa);
     read_optional(n, "threads", r.threads);
@@ -292,7 +293,7 @@ BandwidthCurve curve_from(const JsonNode& n) {
 
 ValidationPoint validation_from(const JsonNode& n) {
     ValidationPoint v;
-    v.level = n.required("level", "a string").as_string();
+    v.level = canonical_level(n.required("level", "a string").as_string());
     v.intensity = n.required("intensity", "a number").as_double();
     read_optional(n, "threads", v.threads);
     read_optional(n, "working_set_bytes", v.working_set_bytes);

@@ -1,5 +1,8 @@
 #include "io/machine_spec_yaml.hpp"
 
+#include "core/level.hpp"
+#include "core/precision.hpp"
+
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 #include "io/yaml_node.hpp"
@@ -47,8 +50,6 @@ std::vector<std::pair<int, double>> figures_by_threads(const YamlNode& n, int de
     return out;
 }
 
-int scalar_bits_of(const std::string& precision) { return precision == "sp" ? 32 : 64; }
-
 void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits) {
     n.require_map();
     n.allow_only({"name", "value", "category", "advice", "precision", "vector_bits"});
@@ -75,7 +76,7 @@ void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits) {
     else if (c.category == "threads") entry.mix = "spec", entry.threads = 1;
     else if (c.category == "simd") {
         entry.mix = "simd";  // a mix the other ceilings do not look for
-        entry.vector_bits = scalar_bits_of(named.precision);
+        entry.vector_bits = element_bits_of(named.precision);
         if (const auto bits = n.optional("vector_bits")) entry.vector_bits = bits->as_int();
     } else {
         entry.mix.clear();  // no place in the model: kept as a named ceiling only
@@ -93,7 +94,7 @@ void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out) {
     c.kind = "bandwidth";
     c.name = n.required("name", "the ceiling's name").as_string();
     c.value = positive(n.required("value", "GB/s"), "bandwidth");
-    c.level = n.has("level") ? n.child("level").as_string() : "DRAM";
+    c.level = n.has("level") ? canonical_level(n.child("level").as_string()) : "DRAM";
     c.category = n.has("category") ? n.child("category").as_string() : "pattern";
     if (const auto a = n.optional("advice")) c.advice = a->as_string();
 
@@ -111,10 +112,11 @@ void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out) {
 
 void read_caches(const YamlNode& n, MachineModel& model) {
     for (const auto& [name, size] : n.entries()) {
-        if (name.size() < 2 || name[0] != 'L' || !std::isdigit(static_cast<unsigned char>(name[1])))
+        const auto number = cache_level_number(name);
+        if (!number || *number < 1)
             size.fail(fmt::format("expected a cache level such as L1, L2, L3 as the key, found '{}'", name));
         CacheLevel cache;
-        cache.level = std::stoi(name.substr(1));
+        cache.level = *number;
         cache.size_bytes = size.as_bytes();
         model.caches.push_back(cache);
     }
@@ -185,7 +187,7 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
     for (const auto& [level, figure] : bandwidths.entries()) {
         for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, "GB/s")) {
             MemoryRoof r;
-            r.level = level;
+            r.level = canonical_level(level);
             r.pattern = roof_pattern;
             r.isa = ceiling_isa;
             r.threads = threads;

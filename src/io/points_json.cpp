@@ -1,5 +1,7 @@
 #include "io/points_json.hpp"
 
+#include "core/level.hpp"
+
 #include "io/json_node.hpp"
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
@@ -83,7 +85,11 @@ Point point_from(const JsonNode& n) {
     if (n.has("series")) p.series = n.child("series").as_string();
     if (n.has("label")) p.label = n.child("label").as_string();
     read_work(n, p);
-    p.bytes = number_map(n.required("bytes", "an object of bytes per level, e.g. {\"DRAM\": 8e9}"), true);
+    // Levels in their canonical spelling ("l2" -> "L2"), each once.
+    const auto bytes_node = n.required("bytes", "an object of bytes per level, e.g. {\"DRAM\": 8e9}");
+    for (const auto& [level, bytes] : number_map(bytes_node, true))
+        if (!p.bytes.emplace(canonical_level(level), bytes).second)
+            bytes_node.fail(fmt::format("names level {} twice (levels are not case-sensitive)", canonical_level(level)));
     p.seconds = n.required("seconds", "a number").as_positive();
     if (n.has("threads")) p.threads = n.child("threads").as_positive_int();
     if (n.has("source")) p.source = n.child("source").as_string();

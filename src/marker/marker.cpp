@@ -10,6 +10,8 @@
 
 #ifdef ROOFLINE_HAVE_VALGRIND
 #include "roofline/roofline_vg_requests.h"
+
+#include "core/multiplexed_count.hpp"
 #endif
 
 #include <linux/perf_event.h>
@@ -72,6 +74,7 @@ struct ThreadRegion {
     int depth = 0;         // open instances of this region on the thread
     uint64_t unclosed = 0; // instances closed by finalize
     std::vector<double> counters;
+    std::vector<bool> uncounted;  // per event: enabled but never scheduled in some instance
 };
 
 struct Frame {
@@ -272,13 +275,15 @@ void close_frame(ThreadState* ts, size_t level, uint64_t t1, const Sample* end_s
     size_t nev = ts->fds.size();
     if (nev == 0) return;
     if (r.counters.size() != nev) r.counters.assign(nev, 0.0);
+    if (r.uncounted.size() != nev) r.uncounted.assign(nev, false);
     for (size_t i = 0; i < nev; ++i) {
         const Sample& a = ts->frame_samples[level * nev + i];
         const Sample& b = end_samples[i];
         if (ts->fds[i] < 0) continue;
-        double dv = double(b.value - a.value);
-        uint64_t de = b.enabled - a.enabled, dr = b.running - a.running;
-        r.counters[i] += dr > 0 ? dv * double(de) / double(dr) : dv;
+        const roofline::MultiplexedCount c =
+            roofline::scale_multiplexed(double(b.value - a.value), b.enabled - a.enabled, b.running - a.running);
+        if (c.counted) r.counters[i] += c.value;
+        else r.uncounted[i] = true;
     }
 }
 
@@ -401,7 +406,8 @@ void write_results() {
         uint64_t calls = 0, unclosed = 0;
         std::vector<double> thread_seconds;
         std::vector<double> counters;
-        std::vector<bool> counted;  // event opened on some thread that entered the region
+        std::vector<bool> counted;    // event opened on some thread that entered the region
+        std::vector<bool> uncounted;  // ...but never scheduled during some instance: no count
     };
     size_t nev = g->events.size();
     std::vector<std::string> unclosed_errors;
@@ -437,11 +443,13 @@ void write_results() {
                 if (t.counters.empty()) {
                     t.counters.assign(nev, 0.0);
                     t.counted.assign(nev, false);
+                    t.uncounted.assign(nev, false);
                 }
                 for (size_t i = 0; i < nev && i < ts->fds.size(); ++i) {
                     if (ts->fds[i] < 0) continue;
                     t.counted[i] = true;
                     if (i < r.counters.size()) t.counters[i] += r.counters[i];
+                    if (i < r.uncounted.size() && r.uncounted[i]) t.uncounted[i] = true;
                 }
             }
         }
@@ -477,6 +485,14 @@ void write_results() {
             bool first_counter = true;
             for (size_t i = 0; i < nev; ++i) {
                 if (i >= t.counted.size() || !t.counted[i]) continue;
+                if (t.uncounted[i]) {
+                    // A partial sum would read as a measurement: leave it out and say why.
+                    std::string message = "event '";
+                    message.append(g->events[i].name).append("' was never scheduled during an instance of region '");
+                    message.append(t.name).append("' (multiplexed out): its count is left out");
+                    add_error(message);
+                    continue;
+                }
                 if (!first_counter) out += ", ";
                 first_counter = false;
                 append_json_string(out, g->events[i].name);

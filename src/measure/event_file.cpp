@@ -152,26 +152,6 @@ std::map<std::string, double> evaluate_metrics(const EventSet& set, const std::m
     return out;
 }
 
-CpuIdentity parse_cpuinfo(const std::string& text) {
-    CpuIdentity id;
-    std::istringstream in(text);
-    std::string line;
-    bool seen_family = false, seen_model = false;
-    while (std::getline(in, line)) {
-        const auto colon = line.find(':');
-        if (colon == std::string::npos) {
-            if (!id.vendor.empty() && seen_family) break;  // end of the first processor
-            continue;
-        }
-        const auto key = trim(line.substr(0, colon));
-        const auto value = trim(line.substr(colon + 1));
-        if (key == "vendor_id" && id.vendor.empty()) id.vendor = value;
-        else if (key == "cpu family" && !seen_family) { id.family = std::atoi(value.c_str()); seen_family = true; }
-        else if (key == "model" && !seen_model) { id.model = std::atoi(value.c_str()); seen_model = true; }
-    }
-    return id;
-}
-
 std::vector<EventSet> load_event_sets(const std::string& dir) {
     namespace fs = std::filesystem;
     std::vector<EventSet> sets;

@@ -52,8 +52,6 @@ std::optional<EventSet> select_event_set(const std::vector<EventSet>& sets, cons
 // values wins, and a metric with none is left out.
 std::map<std::string, double> evaluate_metrics(const EventSet& set, const std::map<std::string, double>& values);
 
-// From /proc/cpuinfo text (first processor).
-CpuIdentity parse_cpuinfo(const std::string& text);
 
 // Every *.txt in `dir`; throws on a malformed file.
 std::vector<EventSet> load_event_sets(const std::string& dir);

@@ -4,6 +4,7 @@
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/event_file.hpp"
+#include "topo/cpu_features.hpp"
 
 #include <fmt/core.h>
 
@@ -39,10 +40,9 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
         throw MeasureError(fmt::format("the perf engine cannot run: {}.\nTo fix: {}", probe.reason, probe.guidance));
     const auto dir = request.events_dir.empty() ? default_events_dir(request.self_exe) : request.events_dir;
     const auto sets = load_event_sets(dir);
-    std::ifstream cpuinfo_file("/proc/cpuinfo");
-    std::stringstream cpuinfo;
-    cpuinfo << cpuinfo_file.rdbuf();
-    const auto cpu = parse_cpuinfo(cpuinfo.str());
+    // The one CPU identity every command uses (CPUID, through topo).
+    const CpuFeatures features = detect_cpu_features();
+    const CpuIdentity cpu{features.vendor, features.family, features.model};
     const auto set = select_event_set(sets, cpu);
     if (!set)
         throw MeasureError(fmt::format("no event file in {} matches this CPU ({} family {} model {})", dir,

@@ -1,5 +1,7 @@
 #include "measure/perf_events.hpp"
 
+#include "core/multiplexed_count.hpp"
+
 #include <fmt/core.h>
 
 #include <cerrno>
@@ -186,14 +188,10 @@ std::map<std::string, CounterValue> ProcessCounters::read() const {
     for (const auto& o : fds_) {
         std::uint64_t buf[3] = {0, 0, 0};  // value, time_enabled, time_running
         if (::read(o.fd, buf, sizeof buf) != static_cast<ssize_t>(sizeof buf)) continue;
+        const MultiplexedCount scaled = scale_multiplexed(static_cast<double>(buf[0]), buf[1], buf[2]);
         CounterValue v;
-        if (buf[2] == 0) {
-            v.value = 0;
-            v.running_share = buf[1] == 0 ? 1 : 0;
-        } else {
-            v.running_share = static_cast<double>(buf[2]) / static_cast<double>(buf[1]);
-            v.value = static_cast<double>(buf[0]) * static_cast<double>(buf[1]) / static_cast<double>(buf[2]);
-        }
+        v.value = scaled.value;
+        v.running_share = scaled.running_share;  // 0: never scheduled, no count
         out[o.alias] = v;
     }
     return out;

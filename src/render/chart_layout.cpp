@@ -1,5 +1,7 @@
 #include "render/chart_layout.hpp"
 
+#include "core/level.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,16 +43,6 @@ std::string extra_peak_colour(const Roof& roof) {
 // ---------------------------------------------------------------- small helpers
 
 bool usable(double value) { return std::isfinite(value) && value > 0; }
-
-// L1 < L2 < L3 < ... < DRAM < anything else (buses), then by name.
-std::pair<int, std::string> level_rank(const std::string& level) {
-    if (level.size() >= 2 && (level[0] == 'L' || level[0] == 'l') &&
-        std::all_of(level.begin() + 1, level.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-        return {std::stoi(level.substr(1)), ""};
-    }
-    if (level == "DRAM") return {100, ""};
-    return {200, level};
-}
 
 // Characters, not bytes: UTF-8 continuation bytes take no width.
 double text_units(std::string_view text) {
@@ -250,7 +242,7 @@ private:
                 std::vector<std::string> levels;
                 for (const auto& [level, bytes] : p.bytes) levels.push_back(level);
                 std::stable_sort(levels.begin(), levels.end(),
-                                 [](auto& a, auto& b) { return level_rank(a) < level_rank(b); });
+                                 [](auto& a, auto& b) { return level_before(a, b); });
                 for (const auto& level : levels)
                     if (auto value = intensity(p, level); value && usable(*value)) pending.levels.emplace_back(level, *value);
             }
@@ -890,10 +882,12 @@ private:
         if (out_.series.size() > max_series_in_legend)
             out_.notes.push_back(fmt::format("{} more series not in the legend", out_.series.size() - max_series_in_legend));
         if (out_.view == View::carm) {
-            std::set<std::pair<std::pair<int, std::string>, std::string>> levels;
-            for (const auto& marker : out_.markers) levels.insert({level_rank(marker.level), marker.level});
+            std::vector<std::string> levels;
+            for (const auto& marker : out_.markers)
+                if (std::find(levels.begin(), levels.end(), marker.level) == levels.end()) levels.push_back(marker.level);
+            std::sort(levels.begin(), levels.end(), [](auto& a, auto& b) { return level_before(a, b); });
             if (levels.size() > 1)
-                for (const auto& [rank, level] : levels)
+                for (const auto& level : levels)
                     items.push_back({LegendItem::Kind::level_shape, level + " intensity", "#333333", shape_for_level(level), 0, 0, 0});
         }
         if (items.empty()) return;

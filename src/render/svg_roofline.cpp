@@ -1,5 +1,6 @@
 #include "render/svg_roofline.hpp"
 
+#include "core/level.hpp"
 #include "core/machine_roofline.hpp"
 #include "render/chart.hpp"
 
@@ -19,13 +20,6 @@ std::string upper(std::string text) {
     return text;
 }
 
-std::pair<int, std::string> level_rank(const std::string& level) {
-    if (level.size() >= 2 && level[0] == 'L' && std::isdigit(static_cast<unsigned char>(level[1])))
-        return {std::stoi(level.substr(1)), ""};
-    if (level == "DRAM") return {100, ""};
-    return {200, level};
-}
-
 // A model with bandwidth figures but no compute roof (an interrupted run):
 // the fastest pattern per level at the highest thread count.
 Roofline bandwidth_only(const MachineModel& model) {
@@ -40,7 +34,7 @@ Roofline bandwidth_only(const MachineModel& model) {
         if (same == best.end()) best.push_back(&m);
         else if (m.gbs > (*same)->gbs) *same = &m;
     }
-    std::stable_sort(best.begin(), best.end(), [](auto* a, auto* b) { return level_rank(a->level) < level_rank(b->level); });
+    std::stable_sort(best.begin(), best.end(), [](auto* a, auto* b) { return level_before(a->level, b->level); });
     for (auto* m : best) r.bandwidth.push_back({fmt::format("{} {}", m->level, m->pattern), m->level, m->gbs});
     return r;
 }

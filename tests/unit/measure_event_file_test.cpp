@@ -69,14 +69,6 @@ TEST(MeasureEventFile, SelectionPrefersSpecific) {
     EXPECT_FALSE(select_event_set(sets, {"GenuineIntel", 6, 106}).has_value());
 }
 
-TEST(MeasureEventFile, CpuInfo) {
-    const auto id = parse_cpuinfo("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n"
-                                  "model name\t: AMD EPYC\n\nprocessor\t: 1\nvendor_id\t: Other\n");
-    EXPECT_EQ(id.vendor, "AuthenticAMD");
-    EXPECT_EQ(id.family, 25);
-    EXPECT_EQ(id.model, 1);
-}
-
 TEST(MeasureEventFile, ShippedFilesParse) {
     const auto sets = load_event_sets(default_events_dir(""));
     ASSERT_GE(sets.size(), 3u);

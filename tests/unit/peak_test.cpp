@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace roofline;
 
 namespace {
@@ -88,4 +90,11 @@ TEST(Peak, PortBandwidthPerPattern) {
     EXPECT_DOUBLE_EQ(l2_bytes_per_cycle(zen3_ports, 1, 0), 32);
     EXPECT_DOUBLE_EQ(l2_bytes_per_cycle(zen3_ports, 1, 1), 0);    // stores: write-backs not described
     EXPECT_DOUBLE_EQ(l1_bytes_per_cycle(CorePorts{}, 1, 0), 0);   // unknown
+}
+
+TEST(Peak, ShareOfTheoretical) {
+    EXPECT_DOUBLE_EQ(*roofline::share_of_theoretical(50, 100), 0.5);
+    EXPECT_FALSE(roofline::share_of_theoretical(50, 0));           // theory unknown
+    EXPECT_FALSE(roofline::share_of_theoretical(NAN, 100));
+    EXPECT_DOUBLE_EQ(*roofline::share_of_theoretical(110, 100), 1.1);  // shown, and warned about elsewhere
 }

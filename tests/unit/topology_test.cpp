@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -49,6 +50,26 @@ TEST(CpuFeatures, ImplicationsHold) {
     EXPECT_TRUE(!(f.avx512vl || f.avx512dq || f.avx512bw) || f.avx512f);
     EXPECT_TRUE(!f.hypervisor || !f.hypervisor_vendor.empty());
 #endif
+}
+
+// CPUID is the one CPU identity (the perf engine picks its event file by it):
+// it must name the CPU as the kernel does in /proc/cpuinfo.
+TEST(CpuFeatures, IdentityAgreesWithTheKernel) {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    if (!cpuinfo) GTEST_SKIP() << "no /proc/cpuinfo";
+    std::map<std::string, std::string> first;
+    for (std::string line; std::getline(cpuinfo, line) && !line.empty();) {
+        const auto colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        auto key = line.substr(0, colon);
+        key.erase(key.find_last_not_of(" \t") + 1);
+        first.emplace(key, line.substr(std::min(line.size(), colon + 2)));
+    }
+    if (!first.count("vendor_id")) GTEST_SKIP() << "not an x86 /proc/cpuinfo";
+    const auto f = roofline::detect_cpu_features();
+    EXPECT_EQ(f.vendor, first["vendor_id"]);
+    EXPECT_EQ(f.family, std::stoi(first["cpu family"]));
+    EXPECT_EQ(f.model, std::stoi(first["model"]));
 }
 
 TEST(CpuFeatures, NamesHaveNoDuplicatesAndAgreeWithHas) {

@@ -1,0 +1,26 @@
+#include "core/precision.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace roofline {
+
+std::optional<Precision> parse_precision(std::string_view text) {
+    std::string lower(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower == "dp" || lower == "double" || lower == "fp64") return Precision::dp;
+    if (lower == "sp" || lower == "single" || lower == "fp32") return Precision::sp;
+    return std::nullopt;
+}
+
+const char* precision_name(Precision p) { return p == Precision::sp ? "sp" : "dp"; }
+
+int element_bits(Precision p) { return p == Precision::sp ? 32 : 64; }
+
+int element_bits_of(std::string_view precision) {
+    const auto p = parse_precision(precision);
+    return element_bits(p.value_or(Precision::dp));
+}
+
+} // namespace roofline

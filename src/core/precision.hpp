@@ -1,0 +1,21 @@
+// Floating-point precisions by name, the one vocabulary of models, points and
+// flags: "dp" (64-bit) and "sp" (32-bit). Pure.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace roofline {
+
+enum class Precision { dp, sp };
+
+// "dp"/"sp" (also "double"/"single", "fp64"/"fp32", any case); nullopt otherwise.
+std::optional<Precision> parse_precision(std::string_view text);
+const char* precision_name(Precision p);  // "dp", "sp"
+int element_bits(Precision p);            // 64, 32
+
+// For the precision strings models store: "sp" is 32 bits, anything else 64.
+int element_bits_of(std::string_view precision);
+
+} // namespace roofline

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Third-party headers live in system include directories, where the layers'
+# include roots cannot hide them: this test keeps each library in the layer
+# docs/ARCHITECTURE.md gives it (CLI11 in cli/, SQLite and yaml-cpp in io/,
+# hwloc in topo/, libpfm4 in measure/).
+set -euo pipefail
+src="$(cd "$(dirname "$0")/../../src" && pwd)"
+failed=0
+check() {  # header-pattern allowed-layer...
+    local pattern=$1; shift
+    local allowed=("$@")
+    while IFS= read -r hit; do
+        local file=${hit%%:*}
+        local layer=${file#"$src"/}; layer=${layer%%/*}
+        local ok=0
+        for a in "${allowed[@]}"; do [[ $layer == "$a" ]] && ok=1; done
+        if [[ $ok -eq 0 ]]; then
+            echo "layer '$layer' includes $pattern (allowed only in: ${allowed[*]}): ${hit#"$src"/}"
+            failed=1
+        fi
+    done < <(grep -rnE "^#include <$pattern" "$src" --include='*.cpp' --include='*.hpp' --include='*.inl' || true)
+}
+check 'CLI/' cli
+check 'sqlite3\.h' io
+check 'yaml-cpp/' io
+check 'hwloc' topo
+check 'perfmon/' measure
+if [[ $failed -ne 0 ]]; then exit 1; fi
+echo "third-party headers stay in their layers"
