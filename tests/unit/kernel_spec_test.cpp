@@ -251,6 +251,38 @@ TEST(KernelSpecExamples, EveryKernelFileParsesAndPredicts) {
     EXPECT_GE(files, 13);
 }
 
+// The counts each example's comment states, per iteration: FLOPs, DRAM bytes
+// nominal and with write-allocate (the comment is the reference a reader checks).
+TEST(KernelSpecExamples, CountsMatchTheirComments) {
+    struct Expected {
+        const char* file;
+        double flops, dram_nominal, dram_with_write_allocate;
+    };
+    const Expected expected[] = {
+        {"daxpy.yaml", 2, 24, 24},          // the store hits the line the load brought in
+        {"dot.yaml", 2, 16, 16},
+        {"stream_copy.yaml", 0, 16, 24},
+        {"stream_scale.yaml", 1, 16, 24},
+        {"stream_add.yaml", 1, 24, 32},
+        {"vector_sum.yaml", 1, 8, 8},
+        {"vector_norm.yaml", 2, 8, 8},
+        {"vector_triad.yaml", 2, 32, 40},
+    };
+    for (const auto& e : expected) {
+        const auto specs = read_kernel_spec_file((examples_dir / "kernels" / e.file).string());
+        ASSERT_FALSE(specs.empty()) << e.file;
+        const KernelSpec& k = specs.front();
+        EXPECT_DOUBLE_EQ(k.work_per_iteration, e.flops) << e.file;
+        EXPECT_DOUBLE_EQ(nominal_bytes_per_iteration(k).at("DRAM"), e.dram_nominal) << e.file;
+        EXPECT_DOUBLE_EQ(bytes_per_iteration(k).at("DRAM"), e.dram_with_write_allocate) << e.file;
+    }
+    // STREAM triad: 2 FLOP, 24 B nominal, 32 with write-allocate; its non-temporal twin 24.
+    const auto triad = read_kernel_spec_file((examples_dir / "kernels" / "stream_triad.yaml").string());
+    ASSERT_EQ(triad.size(), 2u);
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(triad[0]).at("DRAM"), 32);
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(triad[1]).at("DRAM"), 24);
+}
+
 TEST(KernelSpecExamples, EveryMachineFileGivesARoofline) {
     int files = 0;
     for (const auto& entry : fs::directory_iterator(examples_dir / "machines")) {

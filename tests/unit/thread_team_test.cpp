@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include <atomic>
 #include <stdexcept>
 
@@ -15,11 +18,12 @@ TEST(ThreadTeam, RunsOnEveryThreadAndTimesTheSlowest) {
     std::vector<int> seen(static_cast<std::size_t>(n), 0);
     team.run([&](int t) { seen[static_cast<std::size_t>(t)]++; });
     for (int s : seen) EXPECT_EQ(s, 1);
-    const double seconds = team.run_timed([](int t) {
-        volatile double x = 0;
-        for (int i = 0; i < 100000 * (t + 1); ++i) x = x + 1;
-    });
-    EXPECT_GT(seconds, 0);
+    // Thread t sleeps (t + 1) x 20 ms: the slowest sleeps n x 20 ms, and a sleep
+    // never ends early, so the team's time is at least that.
+    const double seconds = team.run_timed(
+        [](int t) { std::this_thread::sleep_for(std::chrono::milliseconds(20 * (t + 1))); });
+    EXPECT_GE(seconds, 0.020 * n - 1e-4);
+    EXPECT_LT(seconds, 0.020 * n + 2.0);  // and not some other clock's time
 }
 
 TEST(ThreadTeam, ExceptionInAWorkerReachesTheCaller) {
