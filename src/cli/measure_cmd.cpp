@@ -75,19 +75,12 @@ std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess
 
 std::optional<Analysis> place(const MachineFile& machine, const Point& p) {
     if (p.work <= 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
-    for (int threads : {p.threads, 0}) {
-        try {
-            RooflineSelection selection;
-            selection.threads = threads;
-            // A point with only single-precision FLOPs belongs under the SP roofline.
-            const bool sp_only = p.details.count("flops_f32_add") == 0 && p.details.count("flops_f32") &&
-                                 !p.details.count("flops_f64");
-            selection.precision = sp_only ? "sp" : "dp";
-            return analyze(roofline_from_machine_file(machine, selection), p, View::carm);
-        } catch (const std::invalid_argument&) {
-        }
+    try {
+        // The policy plot and report use: the point's own precision and thread count where measured.
+        return analyze(roofline_from_machine_file(machine, select_roofline(machine.model, {p}, {})), p, View::carm);
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;
     }
-    return std::nullopt;
 }
 
 void print_summary(const std::vector<Point>& points, const std::optional<MachineFile>& machine) {

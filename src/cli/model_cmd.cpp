@@ -106,36 +106,27 @@ Roofline roofline_from_figures(const ModelArgs& a) {
     return r;
 }
 
-MachineFile stored_machine(const ModelArgs& a, bool explicitly_asked) {
-    // The shared lazy store access; model's own messages say what else it accepts (--peak/--bw).
-    StoreAccess access(a.db);
-    const std::string& path = access.path();
-    ResultsStore* store = access.store();
-    if (!store)
-        throw std::runtime_error(fmt::format(
-            "no stored machine model ({} does not exist): run 'roofline bench' first, or pass --machine FILE "
-            "(a model from 'roofline bench -o' or a spec sheet such as examples/machines/*.yaml){}",
-            path, explicitly_asked ? "" : ", or --peak and --bw"));
-    auto latest = store->latest_machine();
-    if (!latest)
-        throw std::runtime_error(fmt::format("no machine model stored in {}: run 'roofline bench' first, or pass --machine FILE", path));
-    MachineFile out;
-    out.model = std::move(*latest);
-    return out;
-}
-
 Roofline choose_roofline(const ModelArgs& a) {
     if (a.peak || a.bandwidth) {
         if (!a.peak || !a.bandwidth) throw UsageError("--peak and --bw go together (or give --machine)");
         if (!a.machine.empty()) throw UsageError("give either --machine or --peak/--bw, not both");
         return roofline_from_figures(a);
     }
-    const MachineFile machine = (a.machine.empty() || a.machine == kStored) ? stored_machine(a, a.machine == kStored)
-                                                                             : load_machine_file(a.machine);
+    // The resolver plot and report use: a file, 'stored' or 'stored:ID'.
+    const StoredSource source = parse_stored_source(a.machine.empty() ? kStored : a.machine, "--machine");
+    StoreAccess access(a.db);
+    const MachineFile machine =
+        load_machine(source, access,
+                     fmt::format("run 'roofline bench' first, or pass --machine FILE (a model from 'roofline bench "
+                                 "-o' or a spec sheet such as examples/machines/*.yaml){}",
+                                 a.machine.empty() ? ", or --peak and --bw" : ""));
     try {
-        return roofline_from_machine_file(machine, {a.precision, a.threads});
+        RooflineRequest request;
+        request.precision = a.precision;
+        request.threads = a.threads;
+        return roofline_from_machine_file(machine, select_roofline(machine.model, {}, request));
     } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("{} (choose another --precision or --threads)", e.what()));
+        throw UsageError(fmt::format("{}: {} (choose another --precision or --threads)", source.display(), e.what()));
     }
 }
 
@@ -310,7 +301,7 @@ void add_model_command(CLI::App& app, int& exit_code) {
         "The formula form --peak G --bw B --intensity I prints min(G, B x I).\n"
         "Formats: examples/README.md; specs in examples/kernels, spec sheets in examples/machines.");
     cmd->add_option("specs", args->specs, "Kernel spec files (YAML)");
-    cmd->add_option("--machine", args->machine, "Machine model JSON, spec-sheet YAML, or 'stored' (the latest in the results store; the default)");
+    cmd->add_option("--machine", args->machine, "Machine model JSON, spec-sheet YAML, 'stored' (the latest in the results store; the default) or 'stored:ID'");
     cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
     cmd->add_option("--precision", args->precision, "Precision of the compute roof: dp, sp (or a spec sheet's unit)")->capture_default_str();
     cmd->add_option("--threads", args->threads, "Thread count of the roofline (default: the most in the model)");

@@ -35,8 +35,8 @@ struct PlotArgs {
     std::string output;
     std::string format;                  // empty: from the extension of -o, else svg
     std::string view = "carm";
-    std::string precision = "dp";
-    int threads = 0;
+    std::optional<std::string> precision;  // default: the points' own, else dp
+    std::optional<int> threads;            // default: the points' own, else the most measured; 0: the most
     bool no_ceilings = false;
     std::vector<double> intensity_lines;
     bool shade_regions = false;
@@ -83,13 +83,15 @@ struct LoadedMachine {
     std::string source;
 };
 
-LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args, StoreAccess& access) {
+LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args, const std::vector<Point>& points,
+                                StoreAccess& access) {
     const MachineFile file = load_machine(
         source, access,
         "run 'roofline bench' to measure this machine, "
         "or pass --machine FILE (a model from 'roofline bench -o' or a YAML spec sheet)");
     try {
-        return {roofline_from_machine_file(file, {args.precision, args.threads}), source.display()};
+        const auto selection = select_roofline(file.model, points, {args.precision, args.threads});
+        return {roofline_from_machine_file(file, selection), source.display()};
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(fmt::format("{}: {}", source.display(), e.what()));
     }
@@ -109,7 +111,7 @@ std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
 
 int run_plot(const PlotArgs& args) {
     const Format format = format_from(args);
-    if (args.threads < 0) throw UsageError("--threads must be at least 1 (or 0 for the most measured)");
+    if (args.threads && *args.threads < 0) throw UsageError("--threads must be at least 1 (or 0 for the most measured)");
     for (double x : args.intensity_lines)
         if (!(x > 0) || !std::isfinite(x)) throw UsageError(fmt::format("--intensity-line expects a positive intensity (got {})", x));
     const std::string output = args.output.empty() ? default_output(format) : args.output;
@@ -132,9 +134,13 @@ int run_plot(const PlotArgs& args) {
     input.shade_regions = args.shade_regions;
     input.title = args.title;
 
+    for (const auto& source : point_sources) {
+        auto loaded = load_points(source, access, "pass --points FILE (schema roofline.points/1)", !implicit_points);
+        input.points.insert(input.points.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
+    }
     std::vector<std::string> sources;
     for (const auto& source : machine_sources) {
-        auto loaded = load_plot_machine(source, args, access);
+        auto loaded = load_plot_machine(source, args, input.points, access);
         input.machines.push_back(std::move(loaded.roofline));
         sources.push_back(std::move(loaded.source));
     }
@@ -145,10 +151,6 @@ int run_plot(const PlotArgs& args) {
         if (label_count[input.machines[i].label] > 1)
             input.machines[i].label += " (" + std::filesystem::path(sources[i]).filename().string() + ")";
 
-    for (const auto& source : point_sources) {
-        auto loaded = load_points(source, access, "pass --points FILE (schema roofline.points/1)", !implicit_points);
-        input.points.insert(input.points.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
-    }
     // A GFLOP/s roofline cannot place exchanges or bit ops.
     const std::string unit = input.machines.front().work_unit;
     std::size_t other_unit = 0;
@@ -208,10 +210,12 @@ void add_plot_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--view", args->view, "carm: every cache level; orm: DRAM only (original model)")
         ->check(CLI::IsMember({"carm", "orm"}))
         ->capture_default_str();
-    cmd->add_option("--precision", args->precision, "Compute roof: dp or sp")
-        ->check(CLI::IsMember({"dp", "sp"}))
-        ->capture_default_str();
-    cmd->add_option("--threads", args->threads, "Roofline for this thread count (default: the most measured)");
+    cmd->add_option("--precision", args->precision,
+                    "Compute roof: dp or sp (default: sp when every point's FLOPs are single precision, else dp)")
+        ->check(CLI::IsMember({"dp", "sp"}));
+    cmd->add_option("--threads", args->threads,
+                    "Roofline for N threads; 0: the most measured (default: the points' thread count if the machine "
+                    "has it, else the most measured)");
     cmd->add_flag("--no-ceilings", args->no_ceilings, "Roofs only, no ceilings");
     cmd->add_option("--intensity-line", args->intensity_lines, "A vertical line at this intensity (FLOP/byte); repeatable");
     cmd->add_flag("--shade-regions", args->shade_regions,

@@ -31,34 +31,11 @@ struct ReportArgs {
     std::vector<std::string> points;  // empty: the latest stored set
     std::string format = "text";
     std::string view = "carm";
-    std::string precision = "dp";
+    std::optional<std::string> precision;  // default: the points' own, else dp
     std::optional<int> threads;  // unset: chosen from the points, see select_roofline
     std::string output;
     std::string db;
 };
-
-// Without --threads: the points' own thread count when they agree on one and
-// the machine has roofs for it (a 1-thread run belongs under the 1-thread
-// roofline), else the most threads the machine was measured with.
-Roofline select_roofline(const MachineFile& machine, const ReportArgs& args, const std::vector<Point>& points) {
-    RooflineSelection selection;
-    selection.precision = args.precision;
-    selection.threads = args.threads.value_or(0);
-    if (!args.threads && !points.empty()) {
-        const int common = points.front().threads;
-        const bool all_agree =
-            std::all_of(points.begin(), points.end(), [common](const Point& p) { return p.threads == common; });
-        if (all_agree) {
-            try {
-                selection.threads = common;
-                return roofline_from_machine_file(machine, selection);
-            } catch (const std::invalid_argument&) {
-                selection.threads = 0;
-            }
-        }
-    }
-    return roofline_from_machine_file(machine, selection);
-}
 
 int run_report(const ReportArgs& args) {
     if (args.threads && *args.threads < 1)
@@ -78,12 +55,18 @@ int run_report(const ReportArgs& args) {
     std::vector<Point> points;
     for (const auto& choice : point_choices) {
         auto loaded = load_points(choice, access,
-                                  "run 'roofline measure -- ./your_app' (or 'roofline kernels') to measure some, "
+                                  "run 'roofline measure -- ./your_app' to measure some, "
                                   "or pass --points FILE (schema roofline.points/1)");
         points.insert(points.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
     }
 
-    const Roofline roofline = select_roofline(machine, args, points);
+    const Roofline roofline = [&] {
+        try {
+            return roofline_from_machine_file(machine, select_roofline(machine.model, points, {args.precision, args.threads}));
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(fmt::format("{}: {}", machine_choice.display(), e.what()));
+        }
+    }();
     // A roofline in GFLOP/s cannot place exchanges or bit ops: say so instead of plotting nonsense.
     for (const auto& point : points) {
         if (point.work_unit != roofline.work_unit) {
@@ -130,9 +113,10 @@ void add_report_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--view", args->view, "carm: every cache level bounds a point; orm: DRAM only (original model)")
         ->check(CLI::IsMember({"carm", "orm"}))
         ->capture_default_str();
-    cmd->add_option("--precision", args->precision, "Which compute roofs: dp or sp")
-        ->check(CLI::IsMember({"dp", "sp"}))
-        ->capture_default_str();
+    cmd->add_option("--precision", args->precision,
+                    "Which compute roofs: dp or sp (default: sp when every point's FLOPs are single precision, "
+                    "else dp)")
+        ->check(CLI::IsMember({"dp", "sp"}));
     cmd->add_option("--threads", args->threads,
                     "Roofline for N threads (default: the points' thread count if the machine has it, "
                     "else the most measured)");

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
+#include <string_view>
 
 namespace roofline {
 namespace {
@@ -148,6 +149,101 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     std::stable_sort(bandwidth_ceilings.begin(), bandwidth_ceilings.end(), descending);
     r.ceilings.insert(r.ceilings.end(), bandwidth_ceilings.begin(), bandwidth_ceilings.end());
     return r;
+}
+
+namespace {
+
+// FLOPs of one precision in a point's details: "flops_f32" (perf engine) or
+// "flops_f32_<kind>" (instrument engine).
+double flops_of(const Point& p, std::string_view prefix) {
+    double total = 0;
+    for (const auto& [key, value] : p.details)
+        if (key == prefix || (key.size() > prefix.size() && key.rfind(prefix, 0) == 0 && key[prefix.size()] == '_'))
+            total += value;
+    return total;
+}
+
+std::vector<int> compute_thread_counts(const MachineModel& m, const std::string& precision) {
+    std::vector<int> counts;
+    for (const auto& c : m.compute)
+        if (c.precision == precision && std::find(counts.begin(), counts.end(), c.threads) == counts.end())
+            counts.push_back(c.threads);
+    std::sort(counts.begin(), counts.end());
+    return counts;
+}
+
+std::string join_counts(const std::vector<int>& counts) {
+    std::string out;
+    for (int c : counts) out += (out.empty() ? "" : ", ") + std::to_string(c);
+    return out;
+}
+
+} // namespace
+
+std::optional<std::string> point_precision(const Point& p) {
+    const double f32 = flops_of(p, "flops_f32"), f64 = flops_of(p, "flops_f64");
+    if (f32 > 0 && f64 == 0) return "sp";
+    if (f64 > 0 && f32 == 0) return "dp";
+    return std::nullopt;
+}
+
+RooflineSelection select_roofline(const MachineModel& m, const std::vector<Point>& points,
+                                  const RooflineRequest& request) {
+    RooflineSelection s;
+    if (m.compute.empty()) {
+        std::vector<int> memory_counts;
+        for (const auto& r : m.memory)
+            if (std::find(memory_counts.begin(), memory_counts.end(), r.threads) == memory_counts.end())
+                memory_counts.push_back(r.threads);
+        std::sort(memory_counts.begin(), memory_counts.end());
+        throw std::invalid_argument(
+            m.memory.empty() ? std::string("this model has no roofs at all")
+                             : fmt::format("this model has only memory roofs (no compute roof to draw a roofline "
+                                           "under); measured thread counts: {}",
+                                           join_counts(memory_counts)));
+    }
+    if (request.precision) {
+        s.precision = *request.precision;
+    } else {
+        std::optional<std::string> common;
+        bool agree = !points.empty();
+        for (const auto& p : points) {
+            const auto own = point_precision(p).value_or("dp");
+            if (common && *common != own) agree = false;
+            common = own;
+        }
+        s.precision = agree && common ? *common : "dp";
+        if (compute_thread_counts(m, s.precision).empty())
+            s.precision = compute_thread_counts(m, "dp").empty() ? m.compute.front().precision : "dp";
+    }
+    const auto counts = compute_thread_counts(m, s.precision);
+    if (counts.empty())
+        throw std::invalid_argument(fmt::format("this model has no {} compute roof; it has {}", upper(s.precision),
+                                                [&] {
+                                                    std::string have;
+                                                    for (const auto& c : m.compute)
+                                                        if (have.find(upper(c.precision)) == std::string::npos)
+                                                            have += (have.empty() ? "" : ", ") + upper(c.precision);
+                                                    return have;
+                                                }()));
+    const auto measured = [&](int t) { return std::find(counts.begin(), counts.end(), t) != counts.end(); };
+    if (request.threads && *request.threads > 0) {
+        if (!measured(*request.threads))
+            throw std::invalid_argument(fmt::format("this model has no {} compute roof for {} thread{}; measured "
+                                                    "thread counts: {}",
+                                                    upper(s.precision), *request.threads,
+                                                    *request.threads == 1 ? "" : "s", join_counts(counts)));
+        s.threads = *request.threads;
+        return s;
+    }
+    s.threads = 0;  // the most measured
+    if (!request.threads && !points.empty()) {
+        const int common = points.front().threads;
+        const bool agree =
+            std::all_of(points.begin(), points.end(), [common](const Point& p) { return p.threads == common; });
+        if (agree && measured(common)) s.threads = common;
+    }
+    return s;
 }
 
 } // namespace roofline

@@ -6,7 +6,9 @@
 #include "core/machine_model.hpp"
 #include "core/roofline.hpp"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -25,6 +27,30 @@ struct RooflineSelection {
 //            remote NUMA ("NUMA0->1").
 // Throws std::invalid_argument when the model has no compute roof for the selection.
 Roofline roofline_from_machine(const MachineModel& model, const RooflineSelection& selection);
+
+// What a command was asked for; empty: decided from the points and the model.
+struct RooflineRequest {
+    std::optional<std::string> precision;
+    std::optional<int> threads;  // 0: the most threads measured
+};
+
+// The one policy every command (plot, report, measure, model) uses to choose
+// the roofline that judges `points`:
+//   precision: as asked, else "sp" when every point's FLOPs are single
+//     precision (point_precision), else "dp"; unasked, a precision the model
+//     lacks gives way to one it has;
+//   threads: as asked, else the points' common thread count when the model has
+//     a compute roof for it (a 1-thread run belongs under the 1-thread
+//     roofline), else the most threads measured.
+// Throws std::invalid_argument naming what the model does have ("this model has
+// only memory roofs; measured thread counts: 1, 2") when nothing fits.
+RooflineSelection select_roofline(const MachineModel& model, const std::vector<Point>& points,
+                                  const RooflineRequest& request);
+
+// "sp" or "dp" when all of a point's FLOPs are of that precision (from its
+// details: "flops_f32..." and "flops_f64..." as the engines write them);
+// nullopt when mixed, or when the point does not say.
+std::optional<std::string> point_precision(const Point& p);
 
 // A label for charts: CPU model, or the spec sheet's name.
 std::string machine_label(const MachineModel& model);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 using namespace roofline;
 
 TEST(RooflineMath, AttainableIsTheLowerOfPeakAndBandwidthTimesIntensity) {
@@ -172,6 +174,68 @@ TEST(MachineRoofline, RoofsAndNamedCeilingsFromAMeasuredModel) {
                                                "remote NUMA (0->1 load)"};
     EXPECT_EQ(names, expected);
     for (const auto& c : r.ceilings) EXPECT_FALSE(c.advice.empty()) << c.name;
+}
+
+namespace {
+Point point_with(int threads, std::map<std::string, double> details) {
+    Point p;
+    p.name = "p";
+    p.work = 1e9;
+    p.bytes = {{"DRAM", 1e9}};
+    p.seconds = 1;
+    p.threads = threads;
+    p.details = std::move(details);
+    return p;
+}
+std::string message_of(const MachineModel& m, const std::vector<Point>& points, const RooflineRequest& r) {
+    try {
+        select_roofline(m, points, r);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+} // namespace
+
+// The one policy of plot, report, measure and model.
+TEST(SelectRoofline, FollowsThePointsUnlessAsked) {
+    const auto m = measured();
+    // 1-thread points go under the 1-thread roofline (the model has it for DP)...
+    auto s = select_roofline(m, {point_with(1, {{"flops_f64_fma", 1e9}})}, {});
+    EXPECT_EQ(s.precision, "dp");
+    EXPECT_EQ(s.threads, 1);
+    // ...SP-only points under SP, by either engine's keys; SP has only 2 threads here.
+    s = select_roofline(m, {point_with(1, {{"flops_f32_add", 5e8}, {"flops_f32_mul", 5e8}})}, {});
+    EXPECT_EQ(s.precision, "sp");
+    EXPECT_EQ(s.threads, 0);  // the most measured
+    EXPECT_EQ(select_roofline(m, {point_with(2, {{"flops_f32", 1e9}})}, {}).precision, "sp");
+    // Mixed precisions, mixed thread counts, or no points: DP at the most threads.
+    s = select_roofline(m, {point_with(1, {{"flops_f64", 1}, {"flops_f32", 1}}), point_with(2, {})}, {});
+    EXPECT_EQ(s.precision, "dp");
+    EXPECT_EQ(s.threads, 0);
+    // Asked for: as asked.
+    RooflineRequest asked;
+    asked.precision = "dp";
+    asked.threads = 2;
+    s = select_roofline(m, {point_with(1, {{"flops_f32", 1}})}, asked);
+    EXPECT_EQ(s.precision, "dp");
+    EXPECT_EQ(s.threads, 2);
+}
+
+TEST(SelectRoofline, SaysWhatTheModelHas) {
+    const auto m = measured();
+    RooflineRequest three;
+    three.threads = 3;
+    EXPECT_EQ(message_of(m, {}, three), "this model has no DP compute roof for 3 threads; measured thread counts: 1, 2");
+    MachineModel memory_only = m;
+    memory_only.compute.clear();
+    EXPECT_EQ(message_of(memory_only, {}, {}),
+              "this model has only memory roofs (no compute roof to draw a roofline under); measured thread counts: "
+              "1, 2");
+    RooflineRequest sp_one;
+    sp_one.precision = "sp";
+    sp_one.threads = 1;
+    EXPECT_NE(message_of(m, {}, sp_one).find("measured thread counts: 2"), std::string::npos);
 }
 
 TEST(MachineRoofline, SelectionAndMissingRoofs) {
