@@ -3,9 +3,12 @@
 #include "bench/sampler.hpp"
 #include "core/statistics.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <thread>
 
 namespace roofline {
@@ -98,6 +101,9 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
             for (int i = 0; i < samples && !clock.stopped(); ++i)
                 burst.push_back(rate_g_per_s(f->work_per_rep, f->reps, f->timed_run(f->reps)));
             if (burst.empty()) break;
+            if (f->verify)
+                if (auto problem = f->verify(); !problem.empty())
+                    throw std::runtime_error(fmt::format("{}: wrong results after timing: {}", f->label, problem));
             const bool passed_after = !f->check || f->check();
             (passed_before && passed_after ? f->bursts : f->rejected).push_back(std::move(burst));
         }

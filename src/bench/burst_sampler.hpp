@@ -38,6 +38,9 @@ struct Figure {
     // moment when all its cores were quiet, and sampling goes on (to
     // max_bursts); the value is never adjusted towards the expectation.
     std::string scaling_key;  // empty: no expectation
+    // Checks the kernel's output after each burst (empty: a problem; throws on
+    // one: a figure from wrong results is not a measurement). Empty: no check.
+    std::function<std::string()> verify;
     int threads = 1;
 
     // Filled in by sample_figures_in_bursts.

@@ -14,4 +14,10 @@ std::string check_compute_kernel(const ComputeKernel& kernel);
 std::string check_memory_kernel(const MemoryKernel& kernel);
 std::string check_intensity_kernel(const IntensityKernel& kernel);
 
+// After timing (BabelStream's check_solution): the kernel's output arrays (and,
+// for a load, the value it returned) agree with what its pattern computes from
+// the inputs now in `arrays`, at every `stride`-th element and the last block.
+std::string check_stream_output(const MemoryKernel& kernel, const double* const* arrays, std::size_t n,
+                                double returned, double scalar, std::size_t stride);
+
 } // namespace roofline

@@ -21,6 +21,7 @@ namespace {
 constexpr double kTrialSeconds = 0.004;
 constexpr int kTrialRounds = 6;
 constexpr int kSharedLevelWarmupSamples = 4;
+constexpr double kStreamScalar = 1.5;  // exact in binary: checked results stay exact
 
 int isa_rank(Isa isa) { return isa == Isa::avx512 ? 2 : isa == Isa::avx2 ? 1 : 0; }
 
@@ -49,8 +50,15 @@ struct MemoryPhase::Stream {
     double operator()(std::uint64_t reps) {
         return team.run_timed([&](int t) {
             const auto i = static_cast<std::size_t>(t);
-            sinks[i] = k.run(arrays[i].data(), n, reps, 1.5);
+            sinks[i] = k.run(arrays[i].data(), n, reps, kStreamScalar);
         });
+    }
+    // The last run's output on every thread (every 4097th element: cheap at any size).
+    std::string verify() const {
+        for (std::size_t i = 0; i < arrays.size(); ++i)
+            if (auto problem = check_stream_output(k, arrays[i].data(), n, sinks[i], kStreamScalar, 4097); !problem.empty())
+                return fmt::format("thread {}: {}", i, problem);
+        return {};
     }
 };
 using TimedStream = MemoryPhase::Stream;
@@ -191,6 +199,7 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
                               format_bytes(streams_.back()->working_set_bytes() * threads), isa_name(k.isa), threads,
                               threads > 1 ? "s" : "");
         f.timed_run = std::ref(*streams_.back());
+        f.verify = [stream = streams_.back().get()] { return stream->verify(); };
         f.work_per_rep = streams_.back()->bytes_per_rep();
         // A shared level needs a longer warm-up than one pass: an 8 MB/thread L3
         // figure (2 threads, Zen 3) sampled between DRAM bursts measured 59-70

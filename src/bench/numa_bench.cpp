@@ -1,5 +1,7 @@
 #include "bench/numa_bench.hpp"
 
+#include "bench/burst_sampler.hpp"
+#include "bench/kernel_check.hpp"
 #include "bench/memory_bench.hpp"
 #include "bench/thread_buffers.hpp"
 #include "bench/thread_team.hpp"
@@ -13,6 +15,7 @@ namespace roofline {
 namespace {
 
 const char* const kNumaPatterns[] = {"load", "copy"};
+constexpr double kNumaScalar = 1.5;
 
 // Memory bound to one node, owned by one thread.
 struct NodeBuffer {
@@ -51,35 +54,64 @@ void run_numa_tasks(const Topology& topology, const BenchOptions& options, std::
                                                                   format_bytes(per_thread), memory_node.index));
                 for (std::size_t i = 0; i < per_thread / sizeof(double); ++i) b.data[i] = 1.0;
             });
+            // Sampled as the other roofs are (bursts, the same statistic), each
+            // kernel self-checked before and its output checked after each burst.
+            struct Pattern {
+                const MemoryKernel* k;
+                std::size_t n;
+                std::vector<std::vector<double*>> arrays;
+                std::vector<double> sinks;
+            };
+            std::vector<Pattern> patterns;
+            patterns.reserve(std::size(kNumaPatterns));
+            std::vector<Figure> figures;
+            const auto level = fmt::format("NUMA{}->{}", cpu_node.index, memory_node.index);
             for (const char* pattern : kNumaPatterns) {
-                if (clock.stopped()) return;
                 const MemoryKernel* k = memory_kernel_for(pattern);
+                if (auto problem = check_memory_kernel(*k); !problem.empty())
+                    throw std::runtime_error("kernel self-check failed: " + problem);
                 std::size_t n = per_thread / sizeof(double) / static_cast<std::size_t>(k->arrays) - kArrayShiftElements;
                 n = n / k->block_elements * k->block_elements;
-                std::vector<std::vector<double*>> arrays(static_cast<std::size_t>(threads));
+                Pattern& p = patterns.emplace_back(Pattern{k, n, {}, std::vector<double>(static_cast<std::size_t>(threads))});
                 for (int t = 0; t < threads; ++t)
-                    arrays[static_cast<std::size_t>(t)] = carve_arrays(buffers[static_cast<std::size_t>(t)].data, n, k->arrays);
-                const auto level = fmt::format("NUMA{}->{}", cpu_node.index, memory_node.index);
-                const auto policy = clock.begin(fmt::format("memory {} {}, {} threads", level, pattern, threads), 0.02);
-                auto timed = [&](std::uint64_t reps) {
-                    return team.run_timed([&](int t) { k->run(arrays[static_cast<std::size_t>(t)].data(), n, reps, 1.5); });
+                    p.arrays.push_back(carve_arrays(buffers[static_cast<std::size_t>(t)].data, n, k->arrays));
+                Figure f;
+                f.label = fmt::format("memory {} {}, {} threads", level, pattern, threads);
+                f.timed_run = [&team, &p](std::uint64_t reps) {
+                    return team.run_timed([&](int t) {
+                        const auto i = static_cast<std::size_t>(t);
+                        p.sinks[i] = p.k->run(p.arrays[i].data(), p.n, reps, kNumaScalar);
+                    });
                 };
-                const auto sampled =
-                    sample_rate(timed, static_cast<double>(n) * k->nominal_bytes_per_element() * threads, policy,
-                                &clock.stop_flag());
-                clock.finish_one();
-                if (sampled.rates.empty()) return;
+                f.verify = [&p] {
+                    for (std::size_t i = 0; i < p.arrays.size(); ++i)
+                        if (auto problem = check_stream_output(*p.k, p.arrays[i].data(), p.n, p.sinks[i], kNumaScalar, 4097);
+                            !problem.empty())
+                            return problem;
+                    return std::string();
+                };
+                f.work_per_rep = static_cast<double>(n) * k->nominal_bytes_per_element() * threads;
+                f.sample_seconds = 0.02;  // whole passes over DRAM-sized buffers
+                f.warmup_samples = 0;
+                f.threads = threads;
+                figures.push_back(std::move(f));
+            }
+            sample_figures_in_bursts(figures, BurstPolicy{}, {}, clock);
+            for (std::size_t i = 0; i < patterns.size(); ++i) {
+                if (figures[i].value <= 0) continue;
+                const MemoryKernel* k = patterns[i].k;
                 MemoryRoof roof;
                 roof.level = level;
-                roof.pattern = pattern;
+                roof.pattern = k->pattern;
                 roof.isa = isa_name(k->isa);
                 roof.threads = threads;
-                roof.gbs = sampled.stats.median;
+                roof.gbs = figures[i].value;
                 roof.gbs_write_allocate = roof.gbs * k->write_allocate_bytes_per_element() / k->nominal_bytes_per_element();
-                roof.working_set_bytes = static_cast<std::uint64_t>(n) * sizeof(double) * k->arrays * threads;
-                roof.stats = sampled.stats;
+                roof.working_set_bytes = static_cast<std::uint64_t>(patterns[i].n) * sizeof(double) * k->arrays * threads;
+                roof.stats = figures[i].stats;
                 out.push_back(roof);
             }
+            if (clock.stopped()) return;
         }
     }
 }

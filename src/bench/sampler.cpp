@@ -45,32 +45,5 @@ std::vector<double> interleaved_best_rates(const std::vector<Rival>& rivals, dou
     return best;
 }
 
-SampledRate sample_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,
-                        const SamplePolicy& policy, const std::atomic<bool>* stop) {
-    SampledRate out;
-    auto stopped = [stop] { return stop && stop->load(std::memory_order_relaxed); };
-    const std::uint64_t reps = calibrate_reps(timed_run, policy.sample_seconds, stop);
-    out.reps = reps;
-
-    const auto start = std::chrono::steady_clock::now();
-    for (;;) {
-        if (stopped()) {
-            out.interrupted = true;
-            break;
-        }
-        const double s = timed_run(reps);
-        out.rates.push_back(rate_g_per_s(work_per_rep, reps, s));
-        const int n = static_cast<int>(out.rates.size());
-        if (n >= policy.max_runs) break;
-        if (n >= policy.min_runs) {
-            std::vector<double> window(out.rates.end() - policy.min_runs, out.rates.end());
-            if (coefficient_of_variation(window) <= policy.cv_target) break;
-            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            if (elapsed >= policy.budget_seconds) break;
-        }
-    }
-    out.stats = summarize(out.rates, policy.cv_target * 5);
-    return out;
-}
 
 } // namespace roofline

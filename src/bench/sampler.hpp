@@ -1,6 +1,6 @@
-// Repeated measurement of one figure: calibrate the repetition count so one
-// sample lasts long enough for the clock, then sample until the spread is small
-// or the figure's time budget is spent.
+// Timing a figure: the repetition count that makes one sample long enough for
+// the clock, the one rate formula, and rivals timed side by side. Figures
+// themselves are sampled in bursts (burst_sampler.hpp).
 #pragma once
 
 #include "core/machine_model.hpp"
@@ -11,21 +11,6 @@
 #include <vector>
 
 namespace roofline {
-
-struct SamplePolicy {
-    int min_runs = 5;
-    int max_runs = 40;
-    double cv_target = 0.01;          // stop once the last min_runs samples are this tight
-    double budget_seconds = 1.0;      // for sampling, after calibration
-    double sample_seconds = 0.01;     // target duration of one sample
-};
-
-struct SampledRate {
-    std::vector<double> rates;        // per sample, in units of work per ns (GFLOP/s, GB/s)
-    Stats stats;
-    std::uint64_t reps = 0;           // repetitions per sample after calibration
-    bool interrupted = false;
-};
 
 // The one place a rate is derived: `work_per_rep` units (FLOPs, bytes) times
 // `reps` in `seconds`, in G units per second (GFLOP/s, GB/s).
@@ -52,10 +37,5 @@ struct Rival {
 };
 std::vector<double> interleaved_best_rates(const std::vector<Rival>& rivals, double sample_seconds, int rounds,
                                            const std::atomic<bool>* stop = nullptr);
-
-// `timed_run(reps)` runs the work `reps` times and returns seconds;
-// `work_per_rep` is the work (FLOPs, bytes) of one repetition over all threads.
-SampledRate sample_rate(const std::function<double(std::uint64_t)>& timed_run, double work_per_rep,
-                        const SamplePolicy& policy, const std::atomic<bool>* stop = nullptr);
 
 } // namespace roofline

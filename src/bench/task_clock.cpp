@@ -18,19 +18,6 @@ double TaskClock::share_for(int tasks) const {
     return std::max(0.0, (budget_ - elapsed()) / left * std::min(tasks, left));
 }
 
-SamplePolicy TaskClock::begin(const std::string& what, double sample_seconds) {
-    announce(what);
-    SamplePolicy p;
-    p.sample_seconds = sample_seconds;
-    // Share what is left of the budget among the figures still to measure;
-    // calibration and set-up take roughly a third of each figure's time.
-    p.budget_seconds = share_for(1) * 0.6;
-    p.min_runs = 5;
-    p.max_runs = 40;
-    p.cv_target = 0.01;
-    return p;
-}
-
 void TaskClock::announce(const std::string& what) const {
     const double used = elapsed();
     const int left = std::max(1, total_ - done_);

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "bench/progress.hpp"
-#include "bench/sampler.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -18,9 +17,7 @@ public:
 
     bool stopped() const { return stop_.load(std::memory_order_relaxed); }
     const std::atomic<bool>& stop_flag() const { return stop_; }
-    // Announces the next figure (progress event) and returns its sampling policy.
-    SamplePolicy begin(const std::string& what, double sample_seconds);
-    // A progress event only (e.g. a later burst of a figure already begun).
+    // A progress event: what is being measured now.
     void announce(const std::string& what) const;
     // Seconds of the budget left for the next `tasks` figures (their fair share).
     double share_for(int tasks) const;

@@ -16,6 +16,7 @@
 
 #include "bench/isa_support.hpp"
 #include "bench/kernel.hpp"
+#include "bench/kernel_check.hpp"
 
 namespace roofline {
 // Readable test output instead of a byte dump of the parameter.
@@ -224,3 +225,32 @@ TEST(MemoryKernels, BlockElementsAreWholeVectorsAndDivideTestSizes) {
 }
 
 } // namespace
+
+// The after-timing check (BabelStream's check_solution) finds a wrong element
+// anywhere it looks, and a load whose returned sum is off.
+TEST(MemoryKernelOutput, CheckFindsWrongResults) {
+    const MemoryKernel* copy = nullptr;
+    const MemoryKernel* load = nullptr;
+    for (const auto& k : roofline::all_memory_kernels()) {
+        if (!roofline::isa_supported(k.isa)) continue;
+        if (k.pattern == "copy" && !copy) copy = &k;
+        if (k.pattern == "load" && !load) load = &k;
+    }
+    ASSERT_TRUE(copy && load);
+    const std::size_t n = 64 * copy->block_elements;
+    std::vector<double> dst(n), src(n);
+    for (std::size_t i = 0; i < n; ++i) src[i] = 1.0 + static_cast<double>(i % 5);
+    double* arrays[] = {dst.data(), src.data()};
+    const double returned = copy->run(arrays, n, 1, 1.5);
+    EXPECT_EQ(roofline::check_stream_output(*copy, arrays, n, returned, 1.5, 7), "");
+    dst[n - 1] = -1;  // in the tail a stride could skip
+    EXPECT_NE(roofline::check_stream_output(*copy, arrays, n, returned, 1.5, 7).find("element"), std::string::npos);
+    dst[n - 1] = src[n - 1];
+    dst[14] = 0;      // on the stride
+    EXPECT_NE(roofline::check_stream_output(*copy, arrays, n, returned, 1.5, 7), "");
+
+    double* one[] = {src.data()};
+    const double sum = load->run(one, n, 1, 1.5);
+    EXPECT_EQ(roofline::check_stream_output(*load, one, n, sum, 1.5, 1), "");
+    EXPECT_NE(roofline::check_stream_output(*load, one, n, sum + 1, 1.5, 1), "");
+}
