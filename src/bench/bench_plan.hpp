@@ -21,6 +21,8 @@ struct BenchOptions {
     std::vector<std::uint64_t> working_sets;  // explicit per-thread sizes (replaces the per-level choice)
     std::vector<std::string> patterns;      // explicit memory patterns (replaces the mode's set)
     std::uint64_t dram_bytes = 0;           // total DRAM working set; 0: max(1 GiB, 8 x last-level cache)
+    std::string isa;                        // only kernels of this ISA ("sse2", "avx2", "avx512"); empty: any
+    std::vector<std::string> kernels;       // only these kernels (bench --list names them); empty: the mode's
 };
 
 // Default total time budget per mode, seconds.

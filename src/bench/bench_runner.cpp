@@ -109,7 +109,7 @@ void validate_bench_options(const Topology& topology, const BenchOptions& option
         throw std::invalid_argument("unknown mode '" + options.mode + "'");
     if (options.time_budget_seconds < 0) throw std::invalid_argument("--time-budget must not be negative");
     for (const auto& p : options.patterns)
-        if (!memory_kernel_for(p))
+        if (!memory_kernel_for(p, BenchOptions{}))
             throw std::invalid_argument("unknown memory pattern '" + p +
                                         "' (load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt)");
     if (!options.compute && !options.memory) throw std::invalid_argument("nothing to measure");

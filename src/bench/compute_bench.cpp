@@ -2,6 +2,7 @@
 
 #include "bench/isa_support.hpp"
 #include "bench/kernel_check.hpp"
+#include "bench/kernel_selection.hpp"
 #include "bench/port_mix_search.hpp"
 #include "bench/sampler.hpp"
 #include "core/peak.hpp"
@@ -37,17 +38,14 @@ constexpr int kNominated = 3;  // candidates the microarchitecture table adds
 constexpr std::size_t kFinalists = 3;  // sampled over the whole run
 
 // The quick run measures what the top roofs need: FMA alone and the best
-// FMA+ADD mix, or without FMA (SSE2 only) ADD and MUL+ADD.
-bool wanted_in_quick(const ComputeKernel& k) {
-    const bool fma = isa_supported(Isa::avx2);
+// FMA+ADD mix, or without FMA (SSE2 only, or --isa sse2) ADD and MUL+ADD.
+bool wanted_in_quick(const ComputeKernel& k, bool fma) {
     const bool top = fma ? (k.mix == "fma" || k.mix == "fma+add") : (k.mix == "add" || k.mix == "mul+add");
     return top && k.vector_bits >= 128;
 }
 
-int widest_fma_bits() {
-    if (isa_supported(Isa::avx512)) return 512;
-    if (isa_supported(Isa::avx2)) return 256;
-    return 128;
+bool usable(const ComputeKernel& k, const BenchOptions& options) {
+    return isa_supported(k.isa) && kernel_allowed(options, k.name, k.isa);
 }
 
 int isa_rank(Isa isa) { return isa == Isa::avx512 ? 2 : isa == Isa::avx2 ? 1 : 0; }
@@ -174,15 +172,23 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, const
 
 std::vector<ComputeFamily> plan_compute_families(const BenchOptions& options) {
     std::map<std::tuple<std::string, int, std::string>, ComputeFamily> families;
-    const bool have_avx2 = isa_supported(Isa::avx2);
+    const bool named = !options.kernels.empty();
+    // Without --isa the AVX2 build covers the SSE2 widths.
+    const bool skip_sse2 = isa_supported(Isa::avx2) && options.isa.empty() && !named;
+    bool fma = false;
+    int widest = 0;
+    for (const auto& k : all_compute_kernels())
+        if (usable(k, options) && !(skip_sse2 && k.isa == Isa::sse2)) {
+            fma = fma || k.mix == "fma";
+            widest = std::max(widest, k.vector_bits);
+        }
     for (const auto& k : all_compute_kernels()) {
-        if (!isa_supported(k.isa)) continue;
-        if (k.isa == Isa::sse2 && have_avx2) continue;  // the AVX2 build covers these widths
+        if (!usable(k, options) || (skip_sse2 && k.isa == Isa::sse2)) continue;
         if (std::find(options.precisions.begin(), options.precisions.end(), k.precision) == options.precisions.end())
             continue;
-        if (options.mode == "quick") {
-            if (!wanted_in_quick(k)) continue;
-            if (k.vector_bits < widest_fma_bits()) continue;
+        if (options.mode == "quick" && !named) {  // named kernels run whatever the mode
+            if (!wanted_in_quick(k, fma)) continue;
+            if (k.vector_bits < widest) continue;
         }
         auto& f = families[{k.precision, k.vector_bits, k.mix}];
         f.precision = k.precision;

@@ -2,6 +2,7 @@
 
 #include "bench/isa_support.hpp"
 #include "bench/kernel_check.hpp"
+#include "bench/kernel_selection.hpp"
 #include "bench/sampler.hpp"
 #include "core/byte_sizes.hpp"
 #include "core/peak.hpp"
@@ -79,9 +80,9 @@ void check_kernel(const MemoryKernel& k) {
 
 // Tries every ISA variant of `pattern` at `bytes` per thread; the fastest wins.
 MemoryChoice choose_kernel(ThreadTeam& team, const std::string& level, const std::string& pattern,
-                           std::uint64_t bytes, const std::vector<ThreadBuffer>& buffers, TaskClock& clock) {
+                           const std::vector<const MemoryKernel*>& variants, std::uint64_t bytes,
+                           const std::vector<ThreadBuffer>& buffers, TaskClock& clock) {
     MemoryChoice choice;
-    const auto variants = memory_kernels_for(pattern);
     if (variants.size() > 1)
         clock.announce(fmt::format("choosing the ISA for {} {} ({} variants)", level, pattern, variants.size()));
     if (variants.size() == 1) {
@@ -115,16 +116,16 @@ std::uint64_t default_dram_bytes(const std::vector<CacheLevel>& caches) {
     return std::max<std::uint64_t>(1ull << 30, 8 * total_cache);
 }
 
-std::vector<const MemoryKernel*> memory_kernels_for(const std::string& pattern) {
+std::vector<const MemoryKernel*> memory_kernels_for(const std::string& pattern, const BenchOptions& options) {
     std::vector<const MemoryKernel*> out;
     for (const auto& k : all_memory_kernels())
-        if (k.pattern == pattern && isa_supported(k.isa)) out.push_back(&k);
+        if (k.pattern == pattern && isa_supported(k.isa) && kernel_allowed(options, k.name, k.isa)) out.push_back(&k);
     std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return isa_rank(a->isa) > isa_rank(b->isa); });
     return out;
 }
 
-const MemoryKernel* memory_kernel_for(const std::string& pattern) {
-    const auto all = memory_kernels_for(pattern);
+const MemoryKernel* memory_kernel_for(const std::string& pattern, const BenchOptions& options) {
+    const auto all = memory_kernels_for(pattern, options);
     return all.empty() ? nullptr : all.front();
 }
 
@@ -155,9 +156,11 @@ std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std
         for (const auto& pattern : patterns) {
             // Non-temporal stores bypass the caches: only meaningful for DRAM.
             if (pattern.ends_with("_nt") && level.level != "DRAM" && level.level != "custom") continue;
-            if (!memory_kernel_for(pattern))
-                throw std::invalid_argument("no kernel for memory pattern '" + pattern + "' on this CPU");
-            for (auto bytes : level.per_thread_bytes) tasks.push_back({level.level, bytes, pattern, per_core});
+            const auto variants = memory_kernels_for(pattern, options);
+            if (variants.empty())
+                throw std::invalid_argument("no kernel for memory pattern '" + pattern + "' on this CPU" +
+                                            (options.isa.empty() && options.kernels.empty() ? "" : " among those selected"));
+            for (auto bytes : level.per_thread_bytes) tasks.push_back({level.level, bytes, pattern, per_core, variants});
         }
     }
     return tasks;
@@ -183,11 +186,16 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
 
     // Choose each (level, pattern)'s ISA at its middle size, once per run.
     std::map<std::pair<std::string, std::string>, std::vector<std::uint64_t>> sizes;
-    for (const auto& t : tasks) sizes[choice_key(t)].push_back(t.per_thread_bytes);
+    std::map<std::pair<std::string, std::string>, const std::vector<const MemoryKernel*>*> variants;
+    for (const auto& t : tasks) {
+        sizes[choice_key(t)].push_back(t.per_thread_bytes);
+        variants[choice_key(t)] = &t.variants;
+    }
     for (const auto& [key, list] : sizes) {
         if (clock.stopped()) return;
         if (!choices.count(key))
-            choices[key] = choose_kernel(team, key.first, key.second, list[list.size() / 2], buffers_, clock);
+            choices[key] =
+                choose_kernel(team, key.first, key.second, *variants[key], list[list.size() / 2], buffers_, clock);
     }
     for (const auto& task : tasks) {
         const auto choice = choices.find(choice_key(task));

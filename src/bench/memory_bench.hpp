@@ -27,6 +27,7 @@ struct MemoryTask {
     std::uint64_t per_thread_bytes = 0;
     std::string pattern;
     bool per_core = false;           // a cache private to each core: teams scale with their threads
+    std::vector<const MemoryKernel*> variants;  // the ISA variants the run may choose from, widest first
 };
 
 // The kernel chosen for one (level, pattern), with every variant's trial rate.
@@ -36,10 +37,10 @@ struct MemoryChoice {
 };
 using MemoryChoices = std::map<std::pair<std::string, std::string>, MemoryChoice>;  // (level, pattern)
 
-// Every variant of a pattern this CPU runs, widest first (empty: unknown pattern).
-std::vector<const MemoryKernel*> memory_kernels_for(const std::string& pattern);
-// The widest variant this CPU runs (for figures not worth a choice, e.g. NUMA).
-const MemoryKernel* memory_kernel_for(const std::string& pattern);
+// Every variant of a pattern this CPU runs and `options` allow (--isa, --kernel), widest first.
+std::vector<const MemoryKernel*> memory_kernels_for(const std::string& pattern, const BenchOptions& options);
+// The widest of those (for figures not worth a choice, e.g. NUMA).
+const MemoryKernel* memory_kernel_for(const std::string& pattern, const BenchOptions& options);
 // Patterns measured by a mode, in order.
 std::vector<std::string> memory_patterns(const BenchOptions& options);
 

@@ -67,7 +67,7 @@ void run_numa_tasks(const Topology& topology, const BenchOptions& options, std::
             std::vector<Figure> figures;
             const auto level = fmt::format("NUMA{}->{}", cpu_node.index, memory_node.index);
             for (const char* pattern : kNumaPatterns) {
-                const MemoryKernel* k = memory_kernel_for(pattern);
+                const MemoryKernel* k = memory_kernel_for(pattern, options);
                 if (auto problem = check_memory_kernel(*k); !problem.empty())
                     throw std::runtime_error("kernel self-check failed: " + problem);
                 std::size_t n = per_thread / sizeof(double) / static_cast<std::size_t>(k->arrays) - kArrayShiftElements;

@@ -1,5 +1,6 @@
 // roofline bench: measure the roofs, write the machine model, store it, draw the chart.
 #include "bench/bench_runner.hpp"
+#include "bench/kernel_selection.hpp"
 #include "cli/bench_summary.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
@@ -8,6 +9,7 @@
 #include "io/machine_json.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
+#include "render/kernel_table.hpp"
 #include "render/svg_roofline.hpp"
 #include "topo/topology.hpp"
 
@@ -44,6 +46,10 @@ struct BenchArgs {
     std::vector<std::string> working_sets;
     std::vector<std::string> patterns;
     std::string dram;
+    bool list = false;
+    std::string format = "text";  // of --list
+    std::string isa;
+    std::vector<std::string> kernels;
 };
 
 std::vector<int> parse_threads(const std::string& text, int cores) {
@@ -91,7 +97,10 @@ BenchOptions to_options(const BenchArgs& a, const Topology& topology) {
         throw UsageError(e.what());
     }
     o.patterns = a.patterns;
+    o.isa = a.isa;
+    o.kernels = a.kernels;
     try {
+        resolve_kernel_selection(o);
         validate_bench_options(topology, o);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
@@ -121,6 +130,11 @@ std::string partial_path(const std::string& path) {
 bool file_exists(const std::string& path) { return !path.empty() && access(path.c_str(), F_OK) == 0; }
 
 int run(BenchArgs args) {
+    if (args.list) {
+        const auto kernels = kernel_catalog();
+        fmt::print("{}", args.format == "json" ? kernel_table_json(kernels) : kernel_table_text(kernels));
+        return 0;
+    }
     const Topology topology = Topology::discover();
     const BenchOptions options = to_options(args, topology);
     args.svg = chart_path(args);
@@ -209,6 +223,16 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--pattern", args->patterns, "Memory patterns: load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt")->delimiter(',');
     cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)");
     cmd->add_flag("-q,--quiet", args->quiet, "No progress and no summary");
+    cmd->add_flag("--list", args->list, "List the kernels (ISA, FLOP and bytes per unit, whether this CPU runs them) and exit");
+    cmd->add_option("--format", args->format, "Format of --list: text or json")
+        ->check(CLI::IsMember({"text", "json"}))
+        ->capture_default_str();
+    cmd->add_option("--isa", args->isa, "Only kernels of this ISA: sse2, avx2 or avx512 (default: each figure's fastest)")
+        ->check(CLI::IsMember({"sse2", "avx2", "avx512"}));
+    cmd->add_option("--kernel", args->kernels,
+                    "Only these kernels (names from --list), whatever the mode; the compute and memory parts follow "
+                    "what they name")
+        ->delimiter(',');
     cmd->footer("Examples:\n"
                 "  roofline bench                     quick run, writes roofline-machine.json and roofline-machine.svg\n"
                 "  roofline bench --full --threads sweep\n"

@@ -1,0 +1,93 @@
+#include "bench/kernel_selection.hpp"
+
+#include "bench/isa_support.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofline {
+
+std::optional<Isa> parse_isa(const std::string& name) {
+    for (Isa isa : {Isa::sse2, Isa::avx2, Isa::avx512})
+        if (name == isa_name(isa)) return isa;
+    return std::nullopt;
+}
+
+bool kernel_allowed(const BenchOptions& options, const std::string& name, Isa isa) {
+    if (!options.isa.empty() && options.isa != isa_name(isa)) return false;
+    if (!options.kernels.empty() && std::find(options.kernels.begin(), options.kernels.end(), name) == options.kernels.end())
+        return false;
+    return true;
+}
+
+std::vector<KernelInfo> kernel_catalog() {
+    std::vector<KernelInfo> out;
+    for (const auto& k : all_compute_kernels()) {
+        KernelInfo i;
+        i.name = k.name, i.kind = "compute", i.isa = isa_name(k.isa), i.vector_bits = k.vector_bits;
+        i.precision = k.precision, i.what = k.mix, i.unit = "iteration";
+        i.flops = k.flops_per_iteration();
+        i.supported = isa_supported(k.isa);
+        out.push_back(i);
+    }
+    for (const auto& k : all_memory_kernels()) {
+        KernelInfo i;
+        i.name = k.name, i.kind = "memory", i.isa = isa_name(k.isa), i.vector_bits = k.vector_bits;
+        i.precision = "dp", i.what = k.pattern, i.unit = "element";
+        i.flops = k.flops_per_element;
+        i.bytes = k.nominal_bytes_per_element();
+        i.bytes_write_allocate = k.write_allocate_bytes_per_element();
+        i.supported = isa_supported(k.isa);
+        out.push_back(i);
+    }
+    for (const auto& k : all_intensity_kernels()) {
+        KernelInfo i;
+        i.name = k.name, i.kind = "intensity", i.isa = isa_name(k.isa), i.vector_bits = k.vector_bits;
+        i.precision = "dp", i.what = "load+fma", i.unit = "element";
+        i.flops = k.flops_per_element();
+        i.bytes = 8;
+        i.bytes_write_allocate = 8;
+        i.supported = isa_supported(k.isa);
+        out.push_back(i);
+    }
+    return out;
+}
+
+void resolve_kernel_selection(BenchOptions& options) {
+    if (!options.isa.empty()) {
+        const auto isa = parse_isa(options.isa);
+        if (!isa) throw std::invalid_argument(fmt::format("unknown --isa '{}' (sse2, avx2 or avx512)", options.isa));
+        if (!isa_supported(*isa))
+            throw std::invalid_argument(fmt::format("--isa {}: this CPU (or ROOFLINE_MAX_ISA) does not allow it",
+                                                    options.isa));
+    }
+    if (options.kernels.empty()) return;
+    bool compute = false, memory = false;
+    std::vector<std::string> patterns;
+    const auto catalog = kernel_catalog();
+    for (const auto& name : options.kernels) {
+        const auto it = std::find_if(catalog.begin(), catalog.end(), [&](const KernelInfo& k) { return k.name == name; });
+        if (it == catalog.end() || it->kind == "intensity")
+            throw std::invalid_argument(fmt::format("no kernel '{}' (roofline bench --list shows them)", name));
+        if (!it->supported)
+            throw std::invalid_argument(fmt::format("kernel '{}' needs {}, which this CPU (or ROOFLINE_MAX_ISA) lacks",
+                                                    name, it->isa));
+        if (!options.isa.empty() && it->isa != options.isa)
+            throw std::invalid_argument(fmt::format("kernel '{}' is {}, not --isa {}", name, it->isa, options.isa));
+        if (it->kind == "compute") {
+            compute = true;
+            if (std::find(options.precisions.begin(), options.precisions.end(), it->precision) == options.precisions.end())
+                options.precisions.push_back(it->precision);
+        } else {
+            memory = true;
+            if (std::find(patterns.begin(), patterns.end(), it->what) == patterns.end()) patterns.push_back(it->what);
+        }
+    }
+    options.compute = options.compute && compute;
+    options.memory = options.memory && memory;
+    if (options.patterns.empty()) options.patterns = patterns;
+}
+
+} // namespace roofline
