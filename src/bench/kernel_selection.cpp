@@ -22,36 +22,27 @@ bool kernel_allowed(const BenchOptions& options, const std::string& name, Isa is
     return true;
 }
 
+namespace {
+
+KernelInfo info(const std::string& name, const char* kind, Isa isa, int bits, const std::string& precision,
+                const std::string& what, const char* unit, double flops, double bytes, double bytes_write_allocate) {
+    return {name, kind, isa_name(isa), bits, precision, what, unit, flops, bytes, bytes_write_allocate,
+            isa_supported(isa)};
+}
+
+} // namespace
+
 std::vector<KernelInfo> kernel_catalog() {
     std::vector<KernelInfo> out;
-    for (const auto& k : all_compute_kernels()) {
-        KernelInfo i;
-        i.name = k.name, i.kind = "compute", i.isa = isa_name(k.isa), i.vector_bits = k.vector_bits;
-        i.precision = k.precision, i.what = k.mix, i.unit = "iteration";
-        i.flops = k.flops_per_iteration();
-        i.supported = isa_supported(k.isa);
-        out.push_back(i);
-    }
-    for (const auto& k : all_memory_kernels()) {
-        KernelInfo i;
-        i.name = k.name, i.kind = "memory", i.isa = isa_name(k.isa), i.vector_bits = k.vector_bits;
-        i.precision = "dp", i.what = k.pattern, i.unit = "element";
-        i.flops = k.flops_per_element;
-        i.bytes = k.nominal_bytes_per_element();
-        i.bytes_write_allocate = k.write_allocate_bytes_per_element();
-        i.supported = isa_supported(k.isa);
-        out.push_back(i);
-    }
-    for (const auto& k : all_intensity_kernels()) {
-        KernelInfo i;
-        i.name = k.name, i.kind = "intensity", i.isa = isa_name(k.isa), i.vector_bits = k.vector_bits;
-        i.precision = "dp", i.what = "load+fma", i.unit = "element";
-        i.flops = k.flops_per_element();
-        i.bytes = 8;
-        i.bytes_write_allocate = 8;
-        i.supported = isa_supported(k.isa);
-        out.push_back(i);
-    }
+    for (const auto& k : all_compute_kernels())
+        out.push_back(info(k.name, "compute", k.isa, k.vector_bits, k.precision, k.mix, "iteration",
+                           k.flops_per_iteration(), 0, 0));
+    for (const auto& k : all_memory_kernels())
+        out.push_back(info(k.name, "memory", k.isa, k.vector_bits, "dp", k.pattern, "element", k.flops_per_element,
+                           k.nominal_bytes_per_element(), k.write_allocate_bytes_per_element()));
+    for (const auto& k : all_intensity_kernels())  // one 8-byte load per element, FMAs on it
+        out.push_back(info(k.name, "intensity", k.isa, k.vector_bits, "dp", "load+fma", "element",
+                           k.flops_per_element(), 8, 8));
     return out;
 }
 
