@@ -42,7 +42,7 @@ std::vector<int> resolved_thread_counts(const Topology& topology, const BenchOpt
 std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, double shortfall) {
     std::vector<std::string> warnings;
     const auto warn = [&](const std::string& what, double many, double one, int threads) {
-        if (one > 0 && many < (1 - shortfall) * threads * one)
+        if (short_of_scaling(many, one, threads, shortfall))
             warnings.push_back(fmt::format(
                 "{} reached only {:.2f}x its 1-thread figure with {} threads on per-core resources: the cores were "
                 "seldom quiet together (another tenant, SMT siblings or co-scheduled vCPUs), so it is likely low; "

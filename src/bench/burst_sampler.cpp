@@ -33,8 +33,8 @@ bool settled(const Figure& f, const Figure* single_thread, const BurstPolicy& po
     if (!scratch.stable) return false;
     if (!single_thread || single_thread->bursts.empty()) return true;
     Stats partner;
-    const double expected = f.threads * current_value(*single_thread, policy, partner);
-    return value >= (1 - policy.scaling_shortfall) * expected;
+    return !short_of_scaling(value, current_value(*single_thread, policy, partner), f.threads,
+                             policy.scaling_shortfall);
 }
 
 // The one-thread figure with the same scaling key, for each team figure.
@@ -60,6 +60,10 @@ bool wait_for_separate_cores(const CoreCheck& check, double wait_seconds, const 
 }
 
 } // namespace
+
+bool short_of_scaling(double team_value, double single_value, int threads, double shortfall) {
+    return single_value > 0 && team_value < (1 - shortfall) * threads * single_value;
+}
 
 void finish_figure(Figure& f, const BurstPolicy& policy) {
     const bool cores_shared = f.bursts.empty() && !f.rejected.empty();
@@ -98,7 +102,7 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
             std::vector<double> burst;
             const int samples = std::max(policy.samples_per_burst,
                                          static_cast<int>(std::lround(policy.burst_seconds / f->sample_seconds)));
-            for (int i = 0; i < samples && !clock.stopped(); ++i)
+            for (int sample = 0; sample < samples && !clock.stopped(); ++sample)
                 burst.push_back(rate_g_per_s(f->work_per_rep, f->reps, f->timed_run(f->reps)));
             if (burst.empty()) break;
             if (f->verify)
@@ -116,9 +120,8 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
     // A team that never reached what its cores give one by one did not meet a
     // quiet moment: its figure is likely low, and not called stable.
     for (std::size_t i = 0; i < figures.size(); ++i) {
-        const Figure* single = partners[i];
-        if (single && single->value > 0 &&
-            figures[i]->value < (1 - policy.scaling_shortfall) * figures[i]->threads * single->value)
+        if (partners[i] && short_of_scaling(figures[i]->value, partners[i]->value, figures[i]->threads,
+                                            policy.scaling_shortfall))
             figures[i]->stats.stable = false;
     }
 }

@@ -75,6 +75,10 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
 void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& policy, const CoreCheck& check,
                               TaskClock& clock);
 
+// Pure: a team figure of a per-core resource below (1 - shortfall) x threads x
+// its one-thread figure has not met a moment when all its cores were quiet.
+bool short_of_scaling(double team_value, double single_value, int threads, double shortfall);
+
 // Pure: the figure's value and stats from its bursts (rejected ones only when
 // no burst was accepted). Sets value and stats.
 void finish_figure(Figure& figure, const BurstPolicy& policy);

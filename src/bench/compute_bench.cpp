@@ -91,15 +91,19 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, const
     }
     clock.announce(fmt::format("choosing the {} {}-bit {} kernel", family.precision, family.vector_bits, family.mix));
     if (family.mix != "fma+add") {
-        double best = -1;
+        // Chain counts of one op kind, timed side by side.
+        std::vector<std::unique_ptr<TimedCompute>> timed;
+        std::vector<Rival> rivals;
         for (const ComputeKernel* k : family.variants) {
-            if (clock.stopped()) break;
             check_kernel(*k);
-            const double rate = trial_gflops(team, *k, clock);
-            ++choice.tried;
-            if (rate > best) best = rate, choice.kernel = k;
+            timed.push_back(std::make_unique<TimedCompute>(team, *k));
+            rivals.push_back({std::ref(*timed.back()), k->flops_per_iteration() * team.size()});
         }
-        if (choice.kernel) choice.finalists = {choice.kernel};
+        const auto rates = interleaved_best_rates(rivals, kTrialSeconds, kTrialSamples, &clock.stop_flag());
+        if (clock.stopped()) return choice;
+        choice.kernel = family.variants[static_cast<std::size_t>(std::max_element(rates.begin(), rates.end()) - rates.begin())];
+        choice.finalists = {choice.kernel};
+        choice.tried = static_cast<int>(family.variants.size());
         return choice;
     }
     // The port-mix search over the compiled FMA/ADD chain counts.
@@ -141,7 +145,9 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, const
         for (const ChainMix& m : nominated) {
             const bool listed = std::any_of(ranked.begin(), ranked.end(),
                                             [&](const auto& r) { return r.first == std::make_pair(m.fma, m.add); });
-            if (!listed) ranked.push_back({{m.fma, m.add}, 0.0});
+            if (listed) continue;
+            check_kernel(*by_mix.at({m.fma, m.add}));  // the search may not have run it
+            ranked.push_back({{m.fma, m.add}, 0.0});
         }
     }
     std::vector<std::unique_ptr<TimedCompute>> timed;

@@ -196,3 +196,9 @@ TEST(BurstSampler, TeamShortOfItsScalingIsNotStable) {
     EXPECT_FALSE(figures[1].stats.stable);
     EXPECT_TRUE(figures[0].stats.stable);
 }
+
+TEST(BurstSampler, ShortOfScalingDecision) {
+    EXPECT_TRUE(short_of_scaling(340, 206, 2, 0.05));   // 1.65x on two cores
+    EXPECT_FALSE(short_of_scaling(400, 206, 2, 0.05));  // 1.94x: within 5%
+    EXPECT_FALSE(short_of_scaling(100, 0, 2, 0.05));    // no one-thread figure: no verdict
+}
