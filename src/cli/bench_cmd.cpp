@@ -1,7 +1,6 @@
 // roofline bench: measure the roofs, write the machine model, store it, draw the chart.
 #include "bench/bench_runner.hpp"
 #include "bench/kernel_selection.hpp"
-#include "cli/bench_summary.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/usage_error.hpp"
@@ -9,6 +8,7 @@
 #include "io/machine_json.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
+#include "render/bench_summary.hpp"
 #include "render/kernel_table.hpp"
 #include "render/svg_roofline.hpp"
 #include "topo/topology.hpp"

@@ -88,19 +88,15 @@ void add_model_lifts(const KernelSpec& spec, const Roofline& r, View view, Kerne
     if (!allocating.empty()) {
         const double p = predicted_performance(streaming, r, view);
         if (p > out.performance * 1.001)
-            out.lifts.push_back({fmt::format("non-temporal stores for {} (no write-allocate reads)",
-                                             fmt::join(allocating, ", ")),
-                                 p});
+            out.lifts.push_back({KernelPrediction::Lift::Kind::non_temporal_stores, allocating, {}, 0, 0, {}, p});
     }
 
     // How much intensity the compute roof needs at the binding level.
     const Roof* roof = roof_of(r, out.binding_level);
     if (roof && roof->value > 0) {
         const double needed = ridge_point(r.compute.value, roof->value);
-        out.lifts.push_back({fmt::format("intensity at {} of {:.3g} {}/B (now {:.3g}) reaches the {} roof",
-                                         out.binding_level, needed, spec.work_unit,
-                                         out.intensity.at(out.binding_level), r.compute.name),
-                             r.compute.value});
+        out.lifts.push_back({KernelPrediction::Lift::Kind::intensity_at_level, {}, out.binding_level, needed,
+                             out.intensity.at(out.binding_level), r.compute.name, r.compute.value});
     }
 }
 
@@ -161,9 +157,9 @@ KernelPrediction predict(const KernelSpec& spec, const Roofline& r, View view) {
     if (spec.work_per_iteration > 0) out.analysis = analyze(r, out.point, view);
     add_model_lifts(spec, r, view, out);
     for (const auto& c : r.ceilings) {
-        if (c.kind == "bandwidth" && !out.intensity.count(c.level)) continue;
-        if (c.kind == "bandwidth" && view == View::orm && c.level != "DRAM") continue;
-        const double at = c.kind == "compute" ? c.value : ceiling_at(r, c, out.intensity.at(c.level));
+        if (c.kind == CeilingKind::bandwidth && !out.intensity.count(c.level)) continue;
+        if (c.kind == CeilingKind::bandwidth && view == View::orm && c.level != "DRAM") continue;
+        const double at = c.kind == CeilingKind::compute ? c.value : ceiling_at(r, c, out.intensity.at(c.level));
         if (at < out.performance * 0.999) out.must_beat.push_back(c);
     }
     return out;

@@ -75,9 +75,19 @@ struct KernelPrediction {
     double binding_bandwidth_gbs = 0;  // bytes/s at the binding level when memory-bound (1e9)
     Analysis analysis;              // the point at its predicted performance (headroom, next steps)
     // Ways the model itself says the prediction rises, each with the new figure.
+    // As data; render/ phrases it.
     struct Lift {
-        std::string what;
-        double performance;         // G<unit>/s after the change
+        enum class Kind {
+            non_temporal_stores,  // `arrays` stored without write-allocate reads
+            intensity_at_level,   // intensity `needed` at `level` (now `current`) reaches the roof `roof`
+        };
+        Kind kind = Kind::non_temporal_stores;
+        std::vector<std::string> arrays;
+        std::string level;
+        double needed = 0;
+        double current = 0;
+        std::string roof;
+        double performance = 0;     // G<unit>/s after the change
     };
     std::vector<Lift> lifts;
     // Ceilings that would hold the kernel below the prediction at its intensity:

@@ -34,12 +34,12 @@ const ComputeRoof* best_compute(const MachineModel& m, Pred pred) {
     return best;
 }
 
-void add_compute_ceiling(Roofline& r, const ComputeRoof* c, std::string name, std::string category,
-                         std::string advice) {
+// Built-in ceilings carry no advice text: render/ phrases their category.
+void add_compute_ceiling(Roofline& r, const ComputeRoof* c, std::string name, std::string category) {
     if (!c || c->gflops <= 0 || c->gflops >= r.compute.value * 0.995) return;
     for (const auto& existing : r.ceilings)
         if (existing.name == name) return;
-    r.ceilings.push_back({std::move(name), "compute", std::move(category), "", c->gflops, std::move(advice)});
+    r.ceilings.push_back({std::move(name), CeilingKind::compute, std::move(category), "", c->gflops, {}});
 }
 
 } // namespace
@@ -70,35 +70,24 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     auto at_widest = [&](const char* mix) {
         return best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == widest && c.mix == mix; });
     };
-    add_compute_ceiling(r, at_widest("fma"), "FMA only", "balance",
-                        "interleave independent additions with the FMAs: FMA-only code leaves the core's "
-                        "separate ADD pipes idle");
-    add_compute_ceiling(r, at_widest("mul+add"), "no FMA", "fma",
-                        "fuse multiplies and adds into FMA instructions (-mfma or -march=native, "
-                        "-ffp-contract=fast)");
+    add_compute_ceiling(r, at_widest("fma"), "FMA only", "balance");
+    add_compute_ceiling(r, at_widest("mul+add"), "no FMA", "fma");
     const ComputeRoof* add_only = at_widest("add");
     const ComputeRoof* mul_only = at_widest("mul");
     add_compute_ceiling(r, (add_only && mul_only && mul_only->gflops > add_only->gflops) ? mul_only : add_only,
-                        "ADD or MUL only", "balance",
-                        "balance multiplies and adds (or fuse them into FMAs): one kind alone uses half the pipes");
+                        "ADD or MUL only", "balance");
     for (int bits : {256, 128}) {
         if (bits >= widest) continue;
         add_compute_ceiling(r, best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == bits; }),
-                            fmt::format("{}-bit SIMD", bits), "simd",
-                            fmt::format("vectorize with the widest vectors ({} bits): check the compiler's "
-                                        "vectorization report, align data, avoid gathers",
-                                        widest));
+                            fmt::format("{}-bit SIMD", bits), "simd");
     }
     const int scalar_bits = element_bits_of(prec);
     add_compute_ceiling(r, best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == scalar_bits; }),
-                        "scalar (no SIMD)", "simd",
-                        "vectorize the loop (SIMD): restructure for unit stride, remove dependences, use "
-                        "-O3 -march=native or intrinsics");
-    add_compute_ceiling(r, at_widest("chain"), "no ILP", "ilp",
-                        "break the dependency chain: several independent accumulators, unroll the reduction");
+                        "scalar (no SIMD)", "simd");
+    add_compute_ceiling(r, at_widest("chain"), "no ILP", "ilp");
     if (t > 1)
         add_compute_ceiling(r, best_compute(m, [&](auto& c) { return c.precision == prec && c.threads == 1; }),
-                            "1 thread", "threads", "parallelize across cores (OpenMP, threads) with balanced work");
+                            "1 thread", "threads");
 
     // Bandwidth roofs and ceilings per level.
     std::vector<std::string> levels;
@@ -116,11 +105,8 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
         for (const auto& mem : m.memory) {
             if (mem.level != level || &mem == best || mem.gbs >= best->gbs * 0.995) continue;
             if (mem.threads == t) {
-                bandwidth_ceilings.push_back({fmt::format("{} {}", level, mem.pattern), "bandwidth", "pattern", level,
-                                              mem.gbs,
-                                              fmt::format("change the access pattern toward {} ({}): fewer store "
-                                                          "streams, non-temporal stores for data not reused",
-                                                          best->pattern, level)});
+                bandwidth_ceilings.push_back({fmt::format("{} {}", level, mem.pattern), CeilingKind::bandwidth, "pattern", level,
+                                              mem.gbs, {}});
             }
         }
         if (t > 1) {
@@ -128,9 +114,8 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
             for (const auto& mem : m.memory)
                 if (mem.level == level && mem.threads == 1 && (!one || mem.gbs > one->gbs)) one = &mem;
             if (one && one->gbs < best->gbs * 0.995)
-                bandwidth_ceilings.push_back({fmt::format("{} 1 thread", level), "bandwidth", "threads", level,
-                                              one->gbs,
-                                              "use all cores: one core cannot draw the level's full bandwidth"});
+                bandwidth_ceilings.push_back({fmt::format("{} 1 thread", level), CeilingKind::bandwidth, "threads", level,
+                                              one->gbs, {}});
         }
     }
     // Remote NUMA memory: a ceiling below DRAM.
@@ -138,10 +123,8 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
         if (!is_numa_pair(mem.level)) continue;
         const auto arrow = mem.level.find("->");
         if (arrow == std::string::npos || mem.level.substr(4, arrow - 4) == mem.level.substr(arrow + 2)) continue;
-        bandwidth_ceilings.push_back({fmt::format("remote NUMA ({} {})", mem.level.substr(4), mem.pattern), "bandwidth",
-                                      "numa", "DRAM", mem.gbs,
-                                      "keep data on the NUMA node of the threads that use it (first touch in "
-                                      "parallel, numactl --localalloc)"});
+        bandwidth_ceilings.push_back({fmt::format("remote NUMA ({} {})", mem.level.substr(4), mem.pattern), CeilingKind::bandwidth,
+                                      "numa", "DRAM", mem.gbs, {}});
     }
 
     auto descending = [](const Ceiling& a, const Ceiling& b) { return a.value > b.value; };

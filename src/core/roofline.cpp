@@ -1,12 +1,18 @@
 #include "core/roofline.hpp"
 
-#include <fmt/core.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace roofline {
+
+const char* ceiling_kind_name(CeilingKind kind) { return kind == CeilingKind::compute ? "compute" : "bandwidth"; }
+
+bool is_known_ceiling_category(const std::string& category) {
+    for (const char* known : {"simd", "fma", "balance", "ilp", "threads", "pattern", "prefetch", "numa"})
+        if (category == known) return true;
+    return false;
+}
 
 const char* view_name(View v) { return v == View::carm ? "carm" : "orm"; }
 
@@ -59,7 +65,7 @@ double attainable(const Roofline& r, const Point& p, View view) {
 }
 
 double ceiling_at(const Roofline& r, const Ceiling& c, double intensity_value) {
-    if (c.kind == "compute") return c.value;
+    if (c.kind == CeilingKind::compute) return c.value;
     return std::min(r.compute.value, c.value * intensity_value);
 }
 
@@ -70,24 +76,38 @@ double coprocessor_attainable(double peak, double mem_bandwidth, double mem_inte
 
 namespace {
 
-std::string rate_unit(const Roofline& r) { return "G" + r.work_unit + "/s"; }
+bool usable(double value) { return std::isfinite(value) && value > 0; }
 
-// The intensity range over which compute and bandwidth lines cross (Figure 2c):
-// left of the lowest crossing only memory optimizations help, right of the
-// highest only compute ones, in between both.
-Region region_for(const Roofline& r, const std::string& level, double i) {
-    double lowest_compute = r.compute.value;
-    for (const auto& c : r.ceilings)
-        if (c.kind == "compute") lowest_compute = std::min(lowest_compute, c.value);
+} // namespace
+
+std::optional<RegionBounds> region_bounds(const Roofline& r, const std::string& level) {
     const Roof* top = roof_of_level(r, level);
-    if (!top) return Region::compute_only;
+    if (!top || !usable(top->value) || !usable(r.compute.value)) return std::nullopt;
+    double lowest_compute = r.compute.value;
     double lowest_bandwidth = top->value;
-    for (const auto& c : r.ceilings)
-        if (c.kind == "bandwidth" && c.level == level) lowest_bandwidth = std::min(lowest_bandwidth, c.value);
-    const double start = ridge_point(lowest_compute, top->value);
-    const double end = ridge_point(r.compute.value, lowest_bandwidth);
-    if (i < start) return Region::memory_only;
-    if (i > end) return Region::compute_only;
+    for (const auto& c : r.ceilings) {
+        if (!usable(c.value)) continue;
+        if (c.kind == CeilingKind::compute) lowest_compute = std::min(lowest_compute, c.value);
+        if (c.kind == CeilingKind::bandwidth && c.level == level) lowest_bandwidth = std::min(lowest_bandwidth, c.value);
+    }
+    return RegionBounds{ridge_point(lowest_compute, top->value), ridge_point(r.compute.value, lowest_bandwidth)};
+}
+
+namespace {
+
+// Two ceilings ask for the same change: the same written advice, or none and
+// the same known category (an unknown one is told apart by name).
+bool same_remedy(const Ceiling& a, const Ceiling& b) {
+    if (!a.advice.empty() || !b.advice.empty()) return a.advice == b.advice;
+    if (a.kind != b.kind || a.category != b.category) return false;
+    return is_known_ceiling_category(a.category) || a.name == b.name;
+}
+
+Region region_for(const Roofline& r, const std::string& level, double i) {
+    const auto bounds = region_bounds(r, level);
+    if (!bounds) return Region::compute_only;
+    if (i < bounds->start) return Region::memory_only;
+    if (i > bounds->end) return Region::compute_only;
     return Region::both;
 }
 
@@ -141,7 +161,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     std::vector<Placed> placed;
     for (const auto& c : r.ceilings) {
         double at = 0;
-        if (c.kind == "compute") {
+        if (c.kind == CeilingKind::compute) {
             at = c.value;
         } else if (std::find(levels.begin(), levels.end(), c.level) != levels.end()) {
             at = ceiling_at(r, c, *intensity(p, c.level));
@@ -158,30 +178,18 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
             a.lower = *pl.c;
         }
     }
-    if (a.upper) {
-        a.limiting_metric = a.upper->kind == "compute"
-                                ? fmt::format("{} ({})", rate_unit(r), a.upper->name)
-                                : fmt::format("GB/s at {} ({})", a.upper->level, a.upper->name);
-    } else {
-        a.limiting_metric = a.memory_bound ? fmt::format("GB/s at {}", a.binding_level) : rate_unit(r);
-    }
-
-    // Next steps: break the ceilings above the point from the lowest up, then the roof.
+    // Next steps: break the ceilings above the point from the lowest up (one per
+    // kind of missing optimization), then the roof.
     for (const auto& pl : placed) {
         if (pl.at < a.performance) continue;
-        const std::string advice = pl.c->advice.empty() ? "lift the " + pl.c->name + " ceiling" : pl.c->advice;
-        if (std::find(a.next_steps.begin(), a.next_steps.end(), advice) == a.next_steps.end())
-            a.next_steps.push_back(advice);
+        const bool seen = std::any_of(a.next_steps.begin(), a.next_steps.end(),
+                                      [&](const NextStep& s) { return same_remedy(s.ceiling, *pl.c); });
+        if (!seen) a.next_steps.push_back({NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at});
     }
-    if (a.memory_bound) {
-        a.next_steps.push_back(fmt::format(
-            "raise the intensity at {} (reuse data in registers and caches, block loops, fuse passes): "
-            "the {} roof caps this point at {:.3g} {}",
-            a.binding_level, a.binding_roof, a.attainable, rate_unit(r)));
-    } else if (a.efficiency < 0.95) {
-        a.next_steps.push_back(fmt::format("the point is compute-bound: the {} roof allows {:.3g} {}", r.compute.name,
-                                           r.compute.value, rate_unit(r)));
-    }
+    if (a.memory_bound)
+        a.next_steps.push_back({NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable});
+    else if (a.efficiency < 0.95)
+        a.next_steps.push_back({NextStep::Kind::reach_compute, {}, {}, r.compute.name, r.compute.value});
     return a;
 }
 

@@ -20,15 +20,23 @@ struct Roof {
     double value = 0;    // G<work unit>/s for compute, GB/s for bandwidth
 };
 
+// A ceiling is flat (a compute rate) or slanted (a bandwidth times intensity).
+enum class CeilingKind { compute, bandwidth };
+const char* ceiling_kind_name(CeilingKind kind);  // "compute", "bandwidth"
+bool is_known_ceiling_category(const std::string& category);
+
 // A ceiling below a roof: what the machine gives when one optimization is
 // missing (no SIMD, no FMA, one thread, no ILP, another access pattern ...).
 struct Ceiling {
     std::string name;      // "no FMA", "scalar (no SIMD)", "1 thread", "DRAM copy", "remote NUMA"
-    std::string kind;      // "compute" or "bandwidth"
-    std::string category;  // "simd", "fma", "balance", "ilp", "threads", "pattern", "prefetch", "numa"
+    CeilingKind kind = CeilingKind::compute;
+    // What is missing. Known: "simd", "fma", "balance", "ilp", "threads", "pattern",
+    // "prefetch", "numa"; spec sheets may name others.
+    std::string category;
     std::string level;     // bandwidth ceilings: the level they belong to
     double value = 0;
-    std::string advice;    // what lifts a point above it
+    std::string advice;    // a spec sheet's own words for what lifts a point above it; empty:
+                           // render/ phrases the category
 };
 
 // Everything needed to place points for one machine, precision and thread count.
@@ -81,10 +89,36 @@ double attainable(const Roofline& r, const Point& p, View view);
 enum class Region { memory_only, compute_only, both };
 const char* region_name(Region r);
 
+// The intensity range where compute and bandwidth lines cross (the paper's
+// Figure 2c) for one level: left of `start` only memory optimizations help,
+// right of `end` only compute ones, in between both. Values that are not
+// finite and positive are ignored.
+struct RegionBounds {
+    double start = 0;
+    double end = 0;
+};
+// nullopt when the roofline has no usable roof for `level`.
+std::optional<RegionBounds> region_bounds(const Roofline& r, const std::string& level);
+
 struct Headroom {
     std::string roof;     // roof or ceiling name
     double attainable;    // what it allows at this point's intensity
     double factor;        // attainable / achieved performance
+};
+
+// A next step for a point, as data (render/ phrases it), in the order the
+// ceilings suggest: break the ceilings above the point, then the roof.
+struct NextStep {
+    enum class Kind {
+        lift_ceiling,     // `ceiling` caps the point: remove what it lacks
+        raise_intensity,  // memory-bound: the roof of `level` caps it at `cap`
+        reach_compute,    // compute-bound below the compute roof `roof` (`cap`)
+    };
+    Kind kind = Kind::lift_ceiling;
+    Ceiling ceiling;
+    std::string level;
+    std::string roof;
+    double cap = 0;   // G<work unit>/s
 };
 
 struct Analysis {
@@ -99,10 +133,9 @@ struct Analysis {
     bool memory_bound = false;
     std::optional<Ceiling> upper;  // the ceiling just above the point
     std::optional<Ceiling> lower;  // the ceiling just below it
-    std::string limiting_metric;   // e.g. "GFLOP/s (no FMA)" or "GB/s at L2"
     Region region = Region::both;
     std::vector<Headroom> headroom;        // to every roof, highest first
-    std::vector<std::string> next_steps;   // in the order the ceilings suggest
+    std::vector<NextStep> next_steps;
 };
 
 Analysis analyze(const Roofline& r, const Point& p, View view);

@@ -55,7 +55,7 @@ void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits) {
     n.allow_only({"name", "value", "category", "advice", "precision", "vector_bits"});
     NamedCeiling named;
     Ceiling& c = named.ceiling;
-    c.kind = "compute";
+    c.kind = CeilingKind::compute;
     c.name = n.required("name", "the ceiling's name").as_string();
     c.value = positive(n.required("value", "G<unit>/s"), "rate");
     c.category = n.has("category") ? n.child("category").as_string() : "other";
@@ -91,7 +91,7 @@ void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out) {
     n.allow_only({"name", "value", "level", "category", "pattern", "advice"});
     NamedCeiling named;
     Ceiling& c = named.ceiling;
-    c.kind = "bandwidth";
+    c.kind = CeilingKind::bandwidth;
     c.name = n.required("name", "the ceiling's name").as_string();
     c.value = positive(n.required("value", "GB/s"), "bandwidth");
     c.level = n.has("level") ? canonical_level(n.child("level").as_string()) : "DRAM";
@@ -129,7 +129,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 bool same_value(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)); }
 
 double roof_value(const Roofline& r, const Ceiling& c) {
-    if (c.kind == "compute") return r.compute.value;
+    if (c.kind == CeilingKind::compute) return r.compute.value;
     for (const auto& b : r.bandwidth)
         if (b.level == c.level) return b.value;
     return HUGE_VAL;  // a level without a roof: keep the ceiling, nothing compares it
@@ -230,7 +230,7 @@ void apply_named_ceilings(Roofline& r, const MachineFile& machine) {
     if (!machine.spec_sheet || r.threads != machine.spec_threads) return;
     for (const auto& named : machine.named_ceilings) {
         const Ceiling& written = named.ceiling;
-        if (written.kind == "compute" && named.precision != r.precision) continue;
+        if (written.kind == CeilingKind::compute && named.precision != r.precision) continue;
         if (written.value >= roof_value(r, written)) continue;  // not below its roof: no ceiling
         auto twin = std::find_if(r.ceilings.begin(), r.ceilings.end(), [&](const Ceiling& c) {
             return c.kind == written.kind && c.level == written.level && same_value(c.value, written.value);
@@ -245,7 +245,7 @@ void apply_named_ceilings(Roofline& r, const MachineFile& machine) {
     }
     // Compute ceilings first, then bandwidth ceilings, each descending (as roofline_from_machine orders them).
     std::stable_sort(r.ceilings.begin(), r.ceilings.end(), [](const Ceiling& a, const Ceiling& b) {
-        if (a.kind != b.kind) return a.kind == "compute";
+        if (a.kind != b.kind) return a.kind == CeilingKind::compute;
         return a.value > b.value;
     });
 }

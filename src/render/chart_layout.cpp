@@ -1,6 +1,8 @@
 #include "render/chart_layout.hpp"
 
 #include "core/level.hpp"
+#include "render/advice_text.hpp"
+#include "render/number_format.hpp"
 
 #include <fmt/format.h>
 
@@ -50,8 +52,6 @@ double text_units(std::string_view text) {
         return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
     }));
 }
-
-std::string rate_unit(const std::string& work_unit) { return "G" + work_unit + "/s"; }
 
 // ---------------------------------------------------------------- label space
 
@@ -177,7 +177,7 @@ private:
 
     std::string line_text(std::size_t machine, const std::string& name, double value, const std::string& unit) const {
         const std::string prefix = out_.multi_machine ? fmt::format("[{}] ", machine + 1) : "";
-        return fmt::format("{}{} {} {}", prefix, name, format_value(value), unit);
+        return fmt::format("{}{} {} {}", prefix, name, format_number(value), unit);
     }
 
     void style_machines() {
@@ -280,7 +280,7 @@ private:
             }
             if (in_.show_ceilings)
                 for (const auto& c : in_.machines[m].ceilings)
-                    if (c.kind == "compute" && usable(c.value)) y_lows.push_back(c.value / 2);
+                    if (c.kind == CeilingKind::compute && usable(c.value)) y_lows.push_back(c.value / 2);
         }
         for (const auto& p : pending_) {
             for (const auto& [level, value] : p.levels) {
@@ -384,17 +384,11 @@ private:
             if (in_.view == View::orm ? b.level == "DRAM" : true) level_roof = &b;
         }
         if (!level_roof) return;
-        double lowest_compute = r.compute.value;
-        double lowest_bandwidth = level_roof->value;
-        for (const auto& c : r.ceilings) {
-            if (!usable(c.value)) continue;
-            if (c.kind == "compute") lowest_compute = std::min(lowest_compute, c.value);
-            if (c.kind == "bandwidth" && c.level == level_roof->level) lowest_bandwidth = std::min(lowest_bandwidth, c.value);
-        }
         // As in analyze(): left of the lowest crossing only memory optimizations
         // help, right of the highest only compute ones, in between both.
-        const double start = lowest_compute / level_roof->value;
-        const double end = r.compute.value / lowest_bandwidth;
+        const auto bounds = region_bounds(r, level_roof->level);
+        if (!bounds) return;
+        const double start = bounds->start, end = bounds->end;
         auto add = [&](Region region, std::string name, double from, double to, std::string_view colour) {
             from = std::max(from, out_.x.min());
             to = std::min(to, out_.x.max());
@@ -435,9 +429,9 @@ private:
                     line.name = c.name;
                     line.level = c.level;
                     line.category = c.category;
-                    line.advice = c.advice;
+                    line.advice = ceiling_advice(r, c);
                     line.value = c.value;
-                    if (c.kind == "compute") {
+                    if (c.kind == CeilingKind::compute) {
                         line.kind = LineKind::compute_ceiling;
                         line.unit = unit;
                         line.colour = out_.multi_machine ? out_.machines[m].colour : std::string(ceiling_grey);
@@ -1000,10 +994,6 @@ double ChartLayout::performance_at(double canvas_y) const {
 }
 
 ChartLayout layout_chart(const ChartInput& input, const Canvas& canvas) { return LayoutBuilder(input, canvas).build(); }
-
-std::string format_value(double value) {
-    return value >= 1 ? fmt::format("{:.1f}", value) : fmt::format("{:.3g}", value);
-}
 
 std::string format_decade(int exponent) {
     if (exponent >= 0 && exponent <= 5) return fmt::format("{}", std::pow(10.0, exponent));

@@ -184,7 +184,6 @@ struct ChartLayout {
 ChartLayout layout_chart(const ChartInput& input, const Canvas& canvas);
 
 // Number formats shared by the renderers.
-std::string format_value(double value);    // 64.0, 0.156
 std::string format_decade(int exponent);   // 0.01, 1, 1000, 1e6
 
 } // namespace roofline

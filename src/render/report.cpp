@@ -1,5 +1,8 @@
 #include "render/report.hpp"
 
+#include "render/advice_text.hpp"
+#include "render/number_format.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -14,33 +17,13 @@ namespace {
 
 // ---------------------------------------------------------------- shared wording
 
-std::string rate_unit(const Roofline& r) { return "G" + r.work_unit + "/s"; }
-std::string intensity_unit(const Roofline& r) { return r.work_unit + "/B"; }
-std::string ceiling_unit(const Roofline& r, const Ceiling& c) { return c.kind == "compute" ? rate_unit(r) : "GB/s"; }
-
-// Three significant digits without exponents in the range people read
-// (0.001 .. 99999), so columns stay comparable at a glance.
-std::string human_number(double value) {
-    if (!std::isfinite(value)) return "n/a";
-    const double magnitude = std::fabs(value);
-    if (magnitude == 0) return "0";
-    if (magnitude >= 1e5 || magnitude < 1e-3) return fmt::format("{:.2e}", value);
-    if (magnitude >= 100) return fmt::format("{:.0f}", value);
-    const int decimals = 2 - static_cast<int>(std::floor(std::log10(magnitude)));
-    return fmt::format("{:.{}f}", value, decimals);
+std::string ceiling_unit(const Roofline& r, const Ceiling& c) {
+    return c.kind == CeilingKind::compute ? rate_unit(r.work_unit) : "GB/s";
 }
-
-std::string percent(double fraction) {
-    return std::isfinite(fraction) ? fmt::format("{:.1f}%", fraction * 100) : "n/a";
-}
-
-std::string factor(double value) { return human_number(value) + "x"; }
-
-// Machine-readable numbers: the shortest text that reads back to the same double.
-std::string exact_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : ""; }
+std::string factor(double value) { return format_number(value) + "x"; }
 
 std::string ceiling_text(const Roofline& r, const Ceiling& c) {
-    return fmt::format("{} ({}, {} {})", c.name, c.kind, human_number(c.value), ceiling_unit(r, c));
+    return fmt::format("{} ({}, {} {})", c.name, ceiling_kind_name(c.kind), format_number(c.value), ceiling_unit(r, c));
 }
 
 std::string bound_text(const Analysis& a) {
@@ -58,9 +41,15 @@ std::string headroom_text(const Analysis& a) {
 
 // "DP peak 102 GFLOP/s, L1 load 400 GB/s, ...": the roofs every point is placed under.
 std::string roofs_text(const Roofline& r) {
-    std::string text = fmt::format("{} {} {}", r.compute.name, human_number(r.compute.value), rate_unit(r));
-    for (const auto& roof : r.bandwidth) text += fmt::format(", {} {} GB/s", roof.name, human_number(roof.value));
+    std::string text = fmt::format("{} {} {}", r.compute.name, format_number(r.compute.value), rate_unit(r.work_unit));
+    for (const auto& roof : r.bandwidth) text += fmt::format(", {} {} GB/s", roof.name, format_number(roof.value));
     return text;
+}
+
+std::vector<std::string> next_steps_text(const Roofline& r, const Analysis& a) {
+    std::vector<std::string> out;
+    for (const auto& step : a.next_steps) out.push_back(next_step_text(r, step));
+    return out;
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& separator) {
@@ -120,11 +109,11 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
     if (analyses.empty()) return out + "No points.\n";
 
     std::vector<std::vector<std::string>> rows;
-    rows.push_back({"Point", rate_unit(r), intensity_unit(r), "Attainable " + rate_unit(r), "Efficiency",
+    rows.push_back({"Point", rate_unit(r.work_unit), intensity_unit(r.work_unit), "Attainable " + rate_unit(r.work_unit), "Efficiency",
                     "Bound by", "Region"});
     for (const auto& a : analyses) {
-        rows.push_back({a.point, human_number(a.performance), human_number(a.intensity), human_number(a.attainable),
-                        percent(a.efficiency), bound_text(a), region_name(a.region)});
+        rows.push_back({a.point, format_number(a.performance), format_number(a.intensity), format_number(a.attainable),
+                        format_percent(a.efficiency), bound_text(a), region_name(a.region)});
     }
     out += aligned_table(rows, {Align::left, Align::right, Align::right, Align::right, Align::right, Align::left,
                                 Align::left});
@@ -132,17 +121,17 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
     for (const auto& a : analyses) {
         out += fmt::format("\n{}\n", a.point);
         const auto at_level = a.intensity_level.empty() ? std::string() : fmt::format(" ({})", a.intensity_level);
-        out += fmt::format("  achieved         {} {} at {} {}{}\n", human_number(a.performance), rate_unit(r),
-                           human_number(a.intensity), intensity_unit(r), at_level);
-        out += fmt::format("  attainable       {} {}, bound by {}, efficiency {}\n", human_number(a.attainable),
-                           rate_unit(r), bound_text(a), percent(a.efficiency));
+        out += fmt::format("  achieved         {} {} at {} {}{}\n", format_number(a.performance), rate_unit(r.work_unit),
+                           format_number(a.intensity), intensity_unit(r.work_unit), at_level);
+        out += fmt::format("  attainable       {} {}, bound by {}, efficiency {}\n", format_number(a.attainable),
+                           rate_unit(r.work_unit), bound_text(a), format_percent(a.efficiency));
         out += fmt::format("  upper ceiling    {}\n",
                            a.upper ? ceiling_text(r, *a.upper) : std::string("none below the roof"));
         out += fmt::format("  lower ceiling    {}\n", a.lower ? ceiling_text(r, *a.lower) : std::string("none"));
-        out += fmt::format("  limiting metric  {}\n", a.limiting_metric);
+        out += fmt::format("  limiting metric  {}\n", limiting_metric_text(r, a));
         if (!a.headroom.empty()) out += fmt::format("  headroom         {}\n", headroom_text(a));
         for (std::size_t i = 0; i < a.next_steps.size(); ++i) {
-            out += fmt::format("  {:<17}{}. {}\n", i == 0 ? "next steps" : "", i + 1, a.next_steps[i]);
+            out += fmt::format("  {:<17}{}. {}\n", i == 0 ? "next steps" : "", i + 1, next_step_text(r, a.next_steps[i]));
         }
     }
     return out;
@@ -168,23 +157,23 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
 
     out += fmt::format("| Point | {} | {} | Attainable {} | Efficiency | Bound by | Upper ceiling | Lower ceiling | "
                        "Limiting metric |\n",
-                       rate_unit(r), intensity_unit(r), rate_unit(r));
+                       rate_unit(r.work_unit), intensity_unit(r.work_unit), rate_unit(r.work_unit));
     out += "|---|---:|---:|---:|---:|---|---|---|---|\n";
     for (const auto& a : analyses) {
         out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(a.point),
-                           human_number(a.performance), human_number(a.intensity), human_number(a.attainable),
-                           percent(a.efficiency), markdown_escape(bound_text(a)),
+                           format_number(a.performance), format_number(a.intensity), format_number(a.attainable),
+                           format_percent(a.efficiency), markdown_escape(bound_text(a)),
                            a.upper ? markdown_escape(ceiling_text(r, *a.upper)) : "none",
                            a.lower ? markdown_escape(ceiling_text(r, *a.lower)) : "none",
-                           markdown_escape(a.limiting_metric));
+                           markdown_escape(limiting_metric_text(r, a)));
     }
     out += "\n";
     for (const auto& a : analyses) {
         out += fmt::format("- **{}**: {}, efficiency {}\n", markdown_escape(a.point), region_name(a.region),
-                           percent(a.efficiency));
+                           format_percent(a.efficiency));
         if (!a.headroom.empty()) out += fmt::format("  - headroom: {}\n", markdown_escape(headroom_text(a)));
         for (std::size_t i = 0; i < a.next_steps.size(); ++i) {
-            out += fmt::format("  - next {}: {}\n", i + 1, markdown_escape(a.next_steps[i]));
+            out += fmt::format("  - next {}: {}\n", i + 1, markdown_escape(next_step_text(r, a.next_steps[i])));
         }
     }
     return out;
@@ -217,13 +206,13 @@ void append_ceiling_fields(std::vector<std::string>& fields, const Roofline& r, 
         fields.insert(fields.end(), {"", "", "", "", ""});
         return;
     }
-    fields.insert(fields.end(), {c->kind, c->category, c->name, exact_number(c->value), ceiling_unit(r, *c)});
+    fields.insert(fields.end(), {ceiling_kind_name(c->kind), c->category, c->name, exact_number(c->value), ceiling_unit(r, *c)});
 }
 
 std::string render_csv(const std::vector<Analysis>& analyses, const Roofline& r) {
-    std::string out = csv_row({"point", fmt::format("performance ({})", rate_unit(r)),
-                               fmt::format("intensity ({})", intensity_unit(r)),
-                               fmt::format("attainable ({})", rate_unit(r)), "efficiency", "binding roof",
+    std::string out = csv_row({"point", fmt::format("performance ({})", rate_unit(r.work_unit)),
+                               fmt::format("intensity ({})", intensity_unit(r.work_unit)),
+                               fmt::format("attainable ({})", rate_unit(r.work_unit)), "efficiency", "binding roof",
                                "binding level", "memory bound", "region", "upper ceiling type",
                                "upper ceiling category", "upper ceiling name", "upper ceiling value",
                                "upper ceiling unit", "lower ceiling type", "lower ceiling category",
@@ -241,11 +230,11 @@ std::string render_csv(const std::vector<Analysis>& analyses, const Roofline& r)
                                            region_name(a.region)};
         append_ceiling_fields(fields, r, a.upper);
         append_ceiling_fields(fields, r, a.lower);
-        fields.push_back(a.limiting_metric);
+        fields.push_back(limiting_metric_text(r, a));
         std::vector<std::string> headroom;
         for (const auto& h : a.headroom) headroom.push_back(fmt::format("{}: {}", h.roof, exact_number(h.factor)));
         fields.push_back(join(headroom, "; "));
-        fields.push_back(join(a.next_steps, "; "));
+        fields.push_back(join(next_steps_text(r, a), "; "));
         out += csv_row(fields);
     }
     return out;
@@ -260,8 +249,8 @@ nlohmann::ordered_json number_json(double value) {
 
 nlohmann::ordered_json ceiling_json(const Roofline& r, const std::optional<Ceiling>& c) {
     if (!c) return nullptr;
-    return {{"name", c->name},     {"kind", c->kind},   {"category", c->category},   {"level", c->level},
-            {"value", number_json(c->value)}, {"unit", ceiling_unit(r, *c)}, {"advice", c->advice}};
+    return {{"name", c->name},     {"kind", ceiling_kind_name(c->kind)},   {"category", c->category},   {"level", c->level},
+            {"value", number_json(c->value)}, {"unit", ceiling_unit(r, *c)}, {"advice", ceiling_advice(r, *c)}};
 }
 
 std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
@@ -278,7 +267,7 @@ std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r
                        {"view", view ? json(view_name(*view)) : json(nullptr)},
                        {"compute", {{"name", r.compute.name}, {"value", number_json(r.compute.value)}}},
                        {"bandwidth", bandwidth}};
-    out["units"] = {{"performance", rate_unit(r)}, {"intensity", intensity_unit(r)}, {"bandwidth", "GB/s"}};
+    out["units"] = {{"performance", rate_unit(r.work_unit)}, {"intensity", intensity_unit(r.work_unit)}, {"bandwidth", "GB/s"}};
     json points = json::array();
     for (const auto& a : analyses) {
         json headroom = json::array();
@@ -297,9 +286,9 @@ std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r
                           {"region", region_name(a.region)},
                           {"upper_ceiling", ceiling_json(r, a.upper)},
                           {"lower_ceiling", ceiling_json(r, a.lower)},
-                          {"limiting_metric", a.limiting_metric},
+                          {"limiting_metric", limiting_metric_text(r, a)},
                           {"headroom", headroom},
-                          {"next_steps", a.next_steps}});
+                          {"next_steps", next_steps_text(r, a)}});
     }
     out["points"] = points;
     return out.dump(2) + "\n";

@@ -45,7 +45,7 @@ void thin_ceilings(Roofline& r) {
     std::vector<double> drawn = {r.compute.value};
     std::vector<Ceiling> kept;
     for (const auto& c : r.ceilings) {
-        if (c.kind != "compute" || kept.size() >= max_ceilings) continue;
+        if (c.kind != CeilingKind::compute || kept.size() >= max_ceilings) continue;
         const bool too_close = std::any_of(drawn.begin(), drawn.end(), [&](double v) {
             return v > 0 && std::fabs(std::log10(v / c.value)) < 0.04; // within ~10%
         });

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/machine_model.hpp"
+#include "core/topology_report.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -10,26 +11,6 @@
 #include <vector>
 
 namespace roofline {
-
-struct CacheDetail {
-    CacheLevel cache;                 // level, size, line, associativity, sharing
-    std::string type;                 // "data", "unified", "instruction"
-    std::vector<std::vector<int>> core_groups;  // per instance: logical core indices sharing it
-};
-
-struct CoreDetail {
-    int index = 0;                  // logical core index 0..cores-1 (hwloc order)
-    int package = 0;
-    int numa_node = 0;              // logical NUMA node index
-    std::vector<int> pu_os_indices; // hardware threads of this core (OS numbering)
-};
-
-struct NumaDetail {
-    int index = 0;
-    int os_index = 0;
-    std::uint64_t memory_bytes = 0;
-    std::vector<int> cores;
-};
 
 class Topology {
 public:

@@ -1,11 +1,11 @@
-#include "cli/bench_summary.hpp"
+#include "render/bench_summary.hpp"
 
 #include "core/byte_sizes.hpp"
 #include "core/peak.hpp"
 
 #include <fmt/core.h>
 
-namespace roofline::cli {
+namespace roofline {
 namespace {
 
 // A theoretical figure and the measured one's share of it; "?" when unknown.
@@ -76,4 +76,4 @@ std::string format_bench_summary(const MachineModel& m) {
     return s;
 }
 
-} // namespace roofline::cli
+} // namespace roofline

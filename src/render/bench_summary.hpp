@@ -5,8 +5,8 @@
 
 #include <string>
 
-namespace roofline::cli {
+namespace roofline {
 
 std::string format_bench_summary(const MachineModel& model);
 
-} // namespace roofline::cli
+} // namespace roofline

@@ -1,0 +1,77 @@
+#include "cli/common_options.hpp"
+
+#include <fmt/format.h>
+
+namespace roofline::cli {
+
+CLI::Option* add_db_option(CLI::App* cmd, std::string& db) {
+    return cmd->add_option("--db", db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+}
+
+namespace {
+constexpr const char* kMachineHelp =
+    "Machine model: a JSON file from 'roofline bench -o', a YAML spec sheet, 'stored' (the latest in the "
+    "results store) or 'stored:ID' (see 'roofline list')";
+}
+
+CLI::Option* add_machine_option(CLI::App* cmd, std::string& machine) {
+    return cmd->add_option("--machine", machine, fmt::format("{}; default: stored", kMachineHelp));
+}
+
+CLI::Option* add_machines_option(CLI::App* cmd, std::vector<std::string>& machines) {
+    return cmd->add_option("--machine", machines,
+                           fmt::format("{}; repeat to compare machines; default: stored", kMachineHelp));
+}
+
+CLI::Option* add_points_option(CLI::App* cmd, std::vector<std::string>& points) {
+    return cmd->add_option("--points", points,
+                           "Points: a JSON file (schema roofline.points/1), 'stored' (the latest set) or 'stored:ID'; "
+                           "repeat to combine");
+}
+
+CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what) {
+    return cmd->add_option("-o,--output", output, what);
+}
+
+CLI::Option* add_format_option(CLI::App* cmd, std::string& format, const std::vector<std::string>& formats,
+                               bool json_alias) {
+    if (format.empty()) format = formats.front();
+    auto* option = cmd->add_option("--format", format, fmt::format("Output format: {}", fmt::join(formats, ", ")))
+                       ->check(CLI::IsMember(formats))
+                       ->capture_default_str();
+    if (json_alias)
+        cmd->add_flag_callback("--json", [&format] { format = "json"; }, "Same as --format json");
+    return option;
+}
+
+CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet) {
+    return cmd->add_flag("-q,--quiet", quiet, "Print only the result, warnings and errors (no notes or progress)");
+}
+
+CLI::Option* add_roofline_threads_option(CLI::App* cmd, std::optional<int>& threads) {
+    return cmd->add_option("--threads", threads,
+                           "Judge against the roofline of N threads (N >= 1; default: the points' own thread count "
+                           "where the machine has it, else the most measured)")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                try {
+                    std::size_t used = 0;
+                    const long n = std::stol(text, &used);
+                    if (used == text.size() && n >= 1) return {};
+                } catch (const std::exception&) {
+                }
+                return fmt::format("--threads must be at least 1 (got {})", text);
+            },
+            "N>=1"));
+}
+
+CLI::Option* add_roofline_precision_option(CLI::App* cmd, std::optional<std::string>& precision,
+                                           const std::string& extra_help) {
+    auto* option = cmd->add_option("--precision", precision,
+                                   "Compute roof: dp or sp" + extra_help +
+                                       " (default: sp when every point's FLOPs are single precision, else dp)");
+    if (extra_help.empty()) option->check(CLI::IsMember({"dp", "sp"}));
+    return option;
+}
+
+} // namespace roofline::cli

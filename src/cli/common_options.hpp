@@ -1,0 +1,45 @@
+// The options several commands share, defined once so their spelling, meaning
+// and help read the same in every command (the table in README.md, "Options
+// every command shares"; tests/cli/cases.tsv checks them).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+// --db FILE: the results database.
+CLI::Option* add_db_option(CLI::App* cmd, std::string& db);
+
+// --machine FILE|stored|stored:ID. `repeatable` lets plot overlay machines.
+CLI::Option* add_machine_option(CLI::App* cmd, std::string& machine);
+CLI::Option* add_machines_option(CLI::App* cmd, std::vector<std::string>& machines);
+
+// --points FILE|stored|stored:ID, repeatable.
+CLI::Option* add_points_option(CLI::App* cmd, std::vector<std::string>& points);
+
+// -o,--output FILE: what the command writes, described by `what`.
+CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what);
+
+// --format NAME, one of `formats` (the first is the default). With `json_alias`,
+// --json is kept as a shorthand for --format json.
+CLI::Option* add_format_option(CLI::App* cmd, std::string& format, const std::vector<std::string>& formats,
+                               bool json_alias = false);
+
+// -q,--quiet: only the result, warnings and errors (no notes, no progress).
+CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet);
+
+// --threads N (N >= 1) for commands that judge points against a roofline: the
+// roofline of N threads; unset: the points' own thread count where measured,
+// else the most measured.
+CLI::Option* add_roofline_threads_option(CLI::App* cmd, std::optional<int>& threads);
+
+// --precision dp|sp for those commands; unset: sp when every point is single
+// precision, else dp. `extra_help` adds what a command accepts beyond that.
+CLI::Option* add_roofline_precision_option(CLI::App* cmd, std::optional<std::string>& precision,
+                                           const std::string& extra_help = "");
+
+} // namespace roofline::cli

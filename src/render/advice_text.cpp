@@ -1,0 +1,77 @@
+#include "render/advice_text.hpp"
+
+#include "render/number_format.hpp"
+
+#include <fmt/format.h>
+
+namespace roofline {
+namespace {
+
+// The access pattern a level's roof was measured with ("L2 load" -> "load").
+std::string roof_pattern(const Roofline& r, const std::string& level) {
+    for (const auto& b : r.bandwidth)
+        if (b.level == level) return b.name.rfind(level + " ", 0) == 0 ? b.name.substr(level.size() + 1) : b.name;
+    return {};
+}
+
+} // namespace
+
+std::string ceiling_advice(const Roofline& r, const Ceiling& c) {
+    if (!c.advice.empty()) return c.advice;
+    const std::string& k = c.category;
+    const bool compute = c.kind == CeilingKind::compute;
+    if (k == "fma") return "fuse multiplies and adds into FMA instructions (-mfma or -march=native, -ffp-contract=fast)";
+    if (k == "balance")
+        return "balance the operation mix: interleave independent additions with the FMAs (or fuse multiplies and "
+               "adds); one kind of operation alone leaves pipes idle";
+    if (k == "simd")
+        return "vectorize with the widest vectors the CPU has: check the compiler's vectorization report, unit "
+               "stride, no dependences, -O3 -march=native or intrinsics";
+    if (k == "ilp") return "break the dependency chain: several independent accumulators, unroll the reduction";
+    if (k == "threads" && compute) return "parallelize across cores (OpenMP, threads) with balanced work";
+    if (k == "threads") return "use all cores: one core cannot draw the level's full bandwidth";
+    if (k == "pattern") {
+        const auto best = roof_pattern(r, c.level);
+        return fmt::format("change the access pattern{}: fewer store streams, non-temporal stores for data not reused",
+                           best.empty() ? "" : fmt::format(" toward {} ({})", best, c.level));
+    }
+    if (k == "numa")
+        return "keep data on the NUMA node of the threads that use it (first touch in parallel, numactl --localalloc)";
+    if (k == "prefetch") return "prefetch data ahead of its use (software prefetch, or strides the hardware prefetcher follows)";
+    return "lift the " + c.name + " ceiling";
+}
+
+std::string next_step_text(const Roofline& r, const NextStep& step) {
+    switch (step.kind) {
+    case NextStep::Kind::lift_ceiling: return ceiling_advice(r, step.ceiling);
+    case NextStep::Kind::raise_intensity:
+        return fmt::format("raise the intensity at {} (reuse data in registers and caches, block loops, fuse passes): "
+                           "the {} roof caps this point at {} {}",
+                           step.level, step.roof, format_number(step.cap), rate_unit(r.work_unit));
+    case NextStep::Kind::reach_compute:
+        return fmt::format("the point is compute-bound: the {} roof allows {} {}", step.roof, format_number(step.cap),
+                           rate_unit(r.work_unit));
+    }
+    return {};
+}
+
+std::string lift_text(const KernelPrediction::Lift& lift, const std::string& work_unit) {
+    switch (lift.kind) {
+    case KernelPrediction::Lift::Kind::non_temporal_stores:
+        return fmt::format("non-temporal stores for {} (no write-allocate reads)", fmt::join(lift.arrays, ", "));
+    case KernelPrediction::Lift::Kind::intensity_at_level:
+        return fmt::format("intensity at {} of {} {} (now {}) reaches the {} roof", lift.level,
+                           format_number(lift.needed), intensity_unit(work_unit), format_number(lift.current),
+                           lift.roof);
+    }
+    return {};
+}
+
+std::string limiting_metric_text(const Roofline& r, const Analysis& a) {
+    if (a.upper)
+        return a.upper->kind == CeilingKind::compute ? fmt::format("{} ({})", rate_unit(r.work_unit), a.upper->name)
+                                                     : fmt::format("GB/s at {} ({})", a.upper->level, a.upper->name);
+    return a.memory_bound ? fmt::format("GB/s at {}", a.binding_level) : rate_unit(r.work_unit);
+}
+
+} // namespace roofline

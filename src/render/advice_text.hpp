@@ -1,0 +1,28 @@
+// Advice in words: core returns what would lift a point (next steps, model
+// lifts, the ceilings above it) as data; these phrase it.
+#pragma once
+
+#include "core/kernel_spec.hpp"
+#include "core/roofline.hpp"
+
+#include <string>
+
+namespace roofline {
+
+// What lifts a point above `ceiling`: the spec sheet's own words when it has
+// them, else the phrase for its category.
+std::string ceiling_advice(const Roofline& r, const Ceiling& ceiling);
+
+// One next step of an analysis, e.g. "raise the intensity at L2 (...): the
+// L2 load roof caps this point at 41.2 GFLOP/s".
+std::string next_step_text(const Roofline& r, const NextStep& step);
+
+// A change the model says lifts a kernel, e.g. "non-temporal stores for a, b
+// (no write-allocate reads)".
+std::string lift_text(const KernelPrediction::Lift& lift, const std::string& work_unit);
+
+// The metric that limits a point (the paper's Table 4): "GFLOP/s (no FMA)",
+// "GB/s at L2 (L2 copy)", "GB/s at DRAM".
+std::string limiting_metric_text(const Roofline& r, const Analysis& a);
+
+} // namespace roofline

@@ -1,0 +1,179 @@
+#include "render/model_report.hpp"
+
+#include "render/advice_text.hpp"
+#include "render/number_format.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace roofline {
+namespace {
+
+using nlohmann::ordered_json;
+
+void require_text_or_json(ReportFormat format) {
+    if (format != ReportFormat::text && format != ReportFormat::json)
+        throw std::invalid_argument(fmt::format("model output is text or json, not {}", report_format_name(format)));
+}
+
+std::string bytes_list(const std::map<std::string, double>& per_level) {
+    std::string out;
+    for (const auto& level : spec_levels())
+        if (auto it = per_level.find(level); it != per_level.end())
+            out += fmt::format("{}{} {}", out.empty() ? "" : ", ", level, format_count(it->second));
+    return out.empty() ? "none (everything in registers)" : out;
+}
+
+std::string kernel_text(const KernelModelResult& result, const Roofline& r) {
+    const KernelSpec& k = result.spec;
+    const KernelPrediction& p = result.prediction;
+    const std::string rate = rate_unit(r.work_unit);
+    std::string out = fmt::format("{}  ({})\n", k.name, result.file);
+    if (!k.description.empty()) out += fmt::format("  {}\n", k.description);
+    const auto bytes = bytes_per_iteration(k);
+    const auto nominal = nominal_bytes_per_iteration(k);
+    out += fmt::format("  per iteration   {} {}; bytes {}\n", format_count(k.work_per_iteration), k.work_unit,
+                       bytes_list(bytes));
+    if (bytes != nominal) out += fmt::format("                  (nominal, without write-allocate: {})\n", bytes_list(nominal));
+    if (k.work_per_iteration > 0) {
+        std::string intensities;
+        for (const auto& level : spec_levels())
+            if (auto it = p.intensity.find(level); it != p.intensity.end())
+                intensities += fmt::format("{}{} {}", intensities.empty() ? "" : ", ", level, format_number(it->second));
+        out += fmt::format("  intensity       {} {}\n", intensities.empty() ? "-" : intensities,
+                           intensity_unit(k.work_unit));
+    }
+    if (p.binding_level.empty()) {
+        out += fmt::format("  predicted       {} {}, compute-bound ({} {})\n", format_number(p.performance), rate,
+                           p.binding_roof, format_count(r.compute.value));
+    } else {
+        const Roof* roof = nullptr;
+        for (const auto& b : r.bandwidth)
+            if (b.level == p.binding_level) roof = &b;
+        out += fmt::format("  predicted       {} {}, bound by {} ({} GB/s", format_number(p.performance), rate,
+                           p.binding_roof, format_count(roof ? roof->value : p.binding_bandwidth_gbs));
+        if (k.work_per_iteration > 0)
+            out += fmt::format(" x {} {}", format_number(p.intensity.at(p.binding_level)), intensity_unit(k.work_unit));
+        out += ")\n";
+    }
+    if (p.seconds) {
+        const bool as_written = k.iterations_text.empty() || k.iterations_text == fmt::format("{}", *k.iterations);
+        out += fmt::format("  time            {} for {} iterations{}\n", format_seconds(*p.seconds),
+                           format_count(*k.iterations), as_written ? "" : " (" + k.iterations_text + ")");
+    } else {
+        out += fmt::format("  time            {} per iteration (no 'iterations' in the spec)\n",
+                           format_seconds(p.seconds_per_iteration));
+    }
+    if (!p.lifts.empty() || !p.analysis.next_steps.empty()) {
+        out += "  would lift it\n";
+        for (const auto& lift : p.lifts)
+            out += fmt::format("    - {}: {} {}\n", lift_text(lift, k.work_unit), format_number(lift.performance), rate);
+        if (p.lifts.empty())
+            for (const auto& step : p.analysis.next_steps) out += fmt::format("    - {}\n", next_step_text(r, step));
+    }
+    if (!p.must_beat.empty()) {
+        std::string names;
+        for (const auto& c : p.must_beat)
+            names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", c.name, format_count(c.value));
+        out += fmt::format("  reaching it needs the code above: {}\n", names);
+    }
+    return out;
+}
+
+ordered_json kernel_json(const KernelModelResult& result, const Roofline& r) {
+    const KernelSpec& k = result.spec;
+    const KernelPrediction& p = result.prediction;
+    ordered_json lifts = ordered_json::array();
+    for (const auto& l : p.lifts)
+        lifts.push_back({{"what", lift_text(l, k.work_unit)}, {"performance", l.performance}});
+    ordered_json next_steps = ordered_json::array();
+    for (const auto& step : p.analysis.next_steps) next_steps.push_back(next_step_text(r, step));
+    ordered_json headroom = ordered_json::array();
+    for (const auto& h : p.analysis.headroom) headroom.push_back({{"roof", h.roof}, {"attainable", h.attainable}});
+    ordered_json must_beat = ordered_json::array();
+    for (const auto& c : p.must_beat)
+        must_beat.push_back({{"name", c.name},
+                             {"kind", ceiling_kind_name(c.kind)},
+                             {"level", c.level},
+                             {"value", c.value},
+                             {"advice", ceiling_advice(r, c)}});
+    return {{"name", k.name},
+            {"file", result.file},
+            {"description", k.description},
+            {"work_unit", k.work_unit},
+            {"work_per_iteration", k.work_per_iteration},
+            {"iterations", k.iterations ? ordered_json(*k.iterations) : ordered_json(nullptr)},
+            {"bytes_per_iteration", bytes_per_iteration(k)},
+            {"nominal_bytes_per_iteration", nominal_bytes_per_iteration(k)},
+            {"intensity", p.intensity},
+            {"performance", p.performance},
+            {"binding_roof", p.binding_roof},
+            {"binding_level", p.binding_level},
+            {"memory_bound", !p.binding_level.empty()},
+            {"seconds", p.seconds ? ordered_json(*p.seconds) : ordered_json(nullptr)},
+            {"seconds_per_iteration", p.seconds_per_iteration},
+            {"lifts", lifts},
+            {"next_steps", next_steps},
+            {"headroom", headroom},
+            {"must_beat", must_beat}};
+}
+
+} // namespace
+
+std::string render_formula(const FormulaResult& f, ReportFormat format) {
+    require_text_or_json(format);
+    if (format == ReportFormat::json) {
+        const ordered_json out = {{"schema", "roofline.model/1"},
+                                  {"work_unit", f.work_unit},
+                                  {"peak", f.peak},
+                                  {"bandwidth_gbs", f.bandwidth},
+                                  {"intensity", f.intensity},
+                                  {"attainable", f.attainable},
+                                  {"ridge_point", f.ridge},
+                                  {"bound", f.memory_bound ? "memory" : "compute"}};
+        return out.dump(2) + "\n";
+    }
+    const std::string rate = rate_unit(f.work_unit), per_byte = intensity_unit(f.work_unit);
+    std::string out = fmt::format("attainable: {} {}\n", format_number(f.attainable), rate);
+    if (f.memory_bound)
+        out += fmt::format("  memory-bound: {} GB/s x {} {} (below the ridge point {} {}; peak {} {})\n",
+                           format_count(f.bandwidth), format_count(f.intensity), per_byte, format_number(f.ridge),
+                           per_byte, format_count(f.peak), rate);
+    else
+        out += fmt::format("  compute-bound: the peak {} {} (at or above the ridge point {} {})\n", format_count(f.peak),
+                           rate, format_number(f.ridge), per_byte);
+    return out;
+}
+
+std::string render_kernel_models(const Roofline& r, View view, const std::vector<KernelModelResult>& kernels,
+                                 ReportFormat format) {
+    require_text_or_json(format);
+    if (format == ReportFormat::json) {
+        ordered_json roofs = ordered_json::array();
+        for (const auto& b : r.bandwidth) roofs.push_back({{"name", b.name}, {"level", b.level}, {"gbs", b.value}});
+        ordered_json list = ordered_json::array();
+        for (const auto& k : kernels) list.push_back(kernel_json(k, r));
+        const ordered_json out = {{"schema", "roofline.model/1"},
+                                  {"machine", r.label},
+                                  {"precision", r.precision},
+                                  {"threads", r.threads},
+                                  {"view", view_name(view)},
+                                  {"work_unit", r.work_unit},
+                                  {"compute_roof", {{"name", r.compute.name}, {"value", r.compute.value}}},
+                                  {"bandwidth_roofs", roofs},
+                                  {"kernels", list}};
+        return out.dump(2) + "\n";
+    }
+    std::string roofs;
+    for (const auto& b : r.bandwidth) roofs += fmt::format(", {} {} GB/s", b.level, format_count(b.value));
+    std::string out = fmt::format("machine: {} ({}{}, {} view)\n  roofs: {} {} {}{}\n", r.label,
+                                  r.precision.empty() ? r.work_unit : r.precision,
+                                  r.threads > 0 ? ", " + count_of(r.threads, "thread") : "", view_name(view),
+                                  r.compute.name, format_count(r.compute.value), rate_unit(r.work_unit), roofs);
+    for (const auto& k : kernels) out += "\n" + kernel_text(k, r);
+    return out;
+}
+
+} // namespace roofline

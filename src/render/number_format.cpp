@@ -1,0 +1,45 @@
+#include "render/number_format.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace roofline {
+
+std::string format_number(double value) {
+    if (!std::isfinite(value)) return "n/a";
+    const double magnitude = std::fabs(value);
+    if (magnitude == 0) return "0";
+    if (magnitude >= 1e5 || magnitude < 1e-3) return fmt::format("{:.2e}", value);
+    if (magnitude >= 100) return fmt::format("{:.0f}", value);
+    const int decimals = 2 - static_cast<int>(std::floor(std::log10(magnitude)));
+    return fmt::format("{:.{}f}", value, decimals);
+}
+
+std::string format_count(double value) {
+    if (!std::isfinite(value)) return "n/a";
+    return fmt::format("{:.6g}", value);
+}
+
+std::string format_seconds(double s) {
+    if (!std::isfinite(s)) return "n/a";
+    if (s == 0 || std::fabs(s) >= 1) return format_number(s) + " s";
+    if (std::fabs(s) >= 1e-3) return format_number(s * 1e3) + " ms";
+    if (std::fabs(s) >= 1e-6) return format_number(s * 1e6) + " us";
+    return format_number(s * 1e9) + " ns";
+}
+
+std::string format_percent(double fraction) {
+    return std::isfinite(fraction) ? fmt::format("{:.1f}%", fraction * 100) : "n/a";
+}
+
+std::string rate_unit(const std::string& work_unit) { return "G" + work_unit + "/s"; }
+std::string intensity_unit(const std::string& work_unit) { return work_unit + "/B"; }
+
+std::string count_of(long long count, const std::string& noun) {
+    return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
+}
+
+std::string exact_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : ""; }
+
+} // namespace roofline
