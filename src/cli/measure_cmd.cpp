@@ -13,6 +13,7 @@
 #include "measure/engine.hpp"
 #include "measure/merge.hpp"
 #include "measure/sampling_profiler.hpp"
+#include "render/measure_tables.hpp"
 
 #include <fmt/core.h>
 
@@ -52,15 +53,6 @@ std::string join(const std::vector<std::string>& words) {
     return out;
 }
 
-std::string fmt_num(double v, int precision = 3) {
-    if (!std::isfinite(v)) return "-";
-    return fmt::format("{:.{}g}", v, precision);
-}
-
-std::string clip(const std::string& name, std::size_t width) {
-    return name.size() <= width ? name : name.substr(0, width - 3) + "...";
-}
-
 // The machine to compare with: --machine, else the latest stored one if any.
 std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess& access) {
     if (!args.machine.empty())
@@ -84,30 +76,9 @@ std::optional<Analysis> place(const MachineFile& machine, const Point& p) {
 }
 
 void print_summary(const std::vector<Point>& points, const std::optional<MachineFile>& machine) {
-    fmt::print("{:<24} {:>10} {:>7} {:>12} {:>10} {:>14} {:>10}", "region", "seconds", "threads", "GFLOP",
-               "GFLOP/s", "FLOP/byte", "bytes at");
-    if (machine) fmt::print(" {:<22} {:>8}", "binding roof", "% attain");
-    fmt::print("\n");
-    for (const auto& p : points) {
-        std::string level = "-";
-        double intensity_value = NAN;
-        for (const char* l : {"L1", "L2", "L3", "DRAM"}) {
-            if (auto i = intensity(p, l)) {
-                level = l;
-                intensity_value = *i;
-                break;
-            }
-        }
-        fmt::print("{:<24} {:>10.4f} {:>7} {:>12} {:>10} {:>14} {:>10}", clip(p.name, 24), p.seconds, p.threads,
-                   fmt_num(p.work / 1e9), fmt_num(performance(p)), fmt_num(intensity_value), level);
-        if (machine) {
-            if (const auto a = place(*machine, p))
-                fmt::print(" {:<22} {:>7.1f}%", a->binding_roof, 100 * a->efficiency);
-            else
-                fmt::print(" {:<22} {:>8}", "-", "-");
-        }
-        fmt::print("\n");
-    }
+    std::vector<MeasuredRow> rows;
+    for (const auto& p : points) rows.push_back({p, machine ? place(*machine, p) : std::nullopt});
+    fmt::print("{}", render_measured_points(rows, machine.has_value()));
 }
 
 // Sampled self CPU time of function NAME; nullopt without sampling or without samples.
@@ -118,10 +89,10 @@ const measure::FunctionTime* sampled(const Sampling& sampling, const std::string
     return it == sampling->functions.end() || it->second.samples == 0 ? nullptr : &it->second;
 }
 
-std::string cpu_seconds(const Sampling& sampling, const std::string& name) {
-    if (!sampling) return "-";
+std::optional<double> cpu_seconds(const Sampling& sampling, const std::string& name) {
+    if (!sampling) return std::nullopt;
     const auto* t = sampled(sampling, name);
-    return fmt::format("{:.4f}", t ? t->seconds : 0.0);
+    return t ? t->seconds : 0.0;
 }
 
 // "<function dot>" -> "dot"
@@ -129,6 +100,14 @@ std::string function_of_region(const std::string& region) {
     const std::string prefix = "<function ";
     if (region.rfind(prefix, 0) != 0 || region.size() <= prefix.size() || region.back() != '>') return {};
     return region.substr(prefix.size(), region.size() - prefix.size() - 1);
+}
+
+FunctionRow function_row(const measure::RegionCounts& c, const std::string& name, const Sampling& sampling,
+                         bool with_calls) {
+    FunctionRow row{name, std::nullopt, c.total_flops(), static_cast<double>(c.bytes_loaded + c.bytes_stored),
+                    cpu_seconds(sampling, function_of_region(c.name).empty() ? c.name : function_of_region(c.name))};
+    if (with_calls) row.calls = static_cast<long long>(c.calls);
+    return row;
 }
 
 std::vector<measure::RegionCounts> top_functions(const std::vector<measure::RegionCounts>& functions) {
@@ -143,33 +122,27 @@ std::vector<measure::RegionCounts> top_functions(const std::vector<measure::Regi
 }
 
 void print_functions(const std::vector<measure::RegionCounts>& functions, const Sampling& sampling) {
-    fmt::print("\ntop functions by FLOPs, then bytes (exclusive counts from the instrument engine; CPU s: self "
-               "CPU time from sampling a native run, summed over threads{}):\n",
-               sampling ? "" : ", unavailable");
-    fmt::print("{:<40} {:>14} {:>14} {:>12} {:>10}\n", "function", "FLOPs", "L1 bytes", "FLOP/byte", "CPU s");
-    for (const auto& f : top_functions(functions)) {
-        const double bytes = f.bytes_loaded + f.bytes_stored;
-        fmt::print("{:<40} {:>14} {:>14} {:>12} {:>10}\n", clip(f.name, 40), fmt_num(f.total_flops(), 6),
-                   fmt_num(bytes, 6), bytes > 0 ? fmt_num(f.total_flops() / bytes) : "-", cpu_seconds(sampling, f.name));
-    }
+    std::vector<FunctionRow> rows;
+    for (const auto& f : top_functions(functions)) rows.push_back(function_row(f, f.name, sampling, false));
+    fmt::print("\n{}", render_function_table(
+                           fmt::format("top functions by FLOPs, then bytes (exclusive counts from the instrument "
+                                       "engine; CPU s: self CPU time from sampling a native run, summed over "
+                                       "threads{}):",
+                                       sampling ? "" : ", unavailable"),
+                           "function", rows));
 }
 
 // Functions measured as regions: counts (inclusive of callees) from the instrument engine, time = the
 // function's self CPU time from sampling (no markers time them).
 void print_function_regions(const std::vector<measure::RegionCounts>& counts, const Sampling& sampling) {
-    fmt::print("\nfunctions measured as regions (counts from the instrument engine, inclusive of callees; CPU s: "
-               "self CPU time from sampling{}):\n",
-               sampling ? "" : ", unavailable, so not placed on the roofline");
-    fmt::print("{:<40} {:>10} {:>14} {:>14} {:>12} {:>10}\n", "region", "calls", "FLOPs", "L1 bytes", "FLOP/byte",
-               "CPU s");
-    for (const auto& c : counts) {
-        const auto fn = function_of_region(c.name);
-        if (fn.empty()) continue;
-        const double bytes = c.bytes_loaded + c.bytes_stored;
-        fmt::print("{:<40} {:>10} {:>14} {:>14} {:>12} {:>10}\n", clip(c.name, 40), c.calls,
-                   fmt_num(c.total_flops(), 6), fmt_num(bytes, 6), bytes > 0 ? fmt_num(c.total_flops() / bytes) : "-",
-                   cpu_seconds(sampling, fn));
-    }
+    std::vector<FunctionRow> rows;
+    for (const auto& c : counts)
+        if (!function_of_region(c.name).empty()) rows.push_back(function_row(c, c.name, sampling, true));
+    fmt::print("\n{}", render_function_table(
+                           fmt::format("functions measured as regions (counts from the instrument engine, inclusive "
+                                       "of callees; CPU s: self CPU time from sampling{}):",
+                                       sampling ? "" : ", unavailable, so not placed on the roofline"),
+                           "region", rows));
 }
 
 // A function's counts + its sampled self CPU time as a point; nullopt without samples.
