@@ -2,6 +2,6 @@
 
 namespace roofline {
 
-double default_time_budget(const std::string& mode) { return mode == "full" ? 160.0 : 24.0; }
+double default_time_budget(BenchMode mode) { return mode == BenchMode::full ? 160.0 : 24.0; }
 
 } // namespace roofline

@@ -2,16 +2,18 @@
 // "n of m"). Built from the options and the topology; pure data.
 #pragma once
 
+#include "core/bench_mode.hpp"
 #include "core/working_sets.hpp"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace roofline {
 
 struct BenchOptions {
-    std::string mode = "quick";             // "quick" or "full"
+    BenchMode mode = BenchMode::quick;
     bool compute = true;
     bool memory = true;
     bool validate = false;                  // the arithmetic-intensity validation sweep
@@ -25,7 +27,16 @@ struct BenchOptions {
     std::vector<std::string> kernels;       // only these kernels (bench --list names them); empty: the mode's
 };
 
+// Which setting of a BenchOptions an error is about, so the command line can
+// name its own flag: the library describes the problem, not a flag.
+enum class BenchSetting { threads, precision, mode, time_budget, pattern, parts, validate, isa, kernel };
+
+struct BenchOptionError : std::invalid_argument {
+    BenchOptionError(BenchSetting which, const std::string& what) : std::invalid_argument(what), setting(which) {}
+    BenchSetting setting;
+};
+
 // Default total time budget per mode, seconds.
-double default_time_budget(const std::string& mode);
+double default_time_budget(BenchMode mode);
 
 } // namespace roofline

@@ -98,23 +98,30 @@ std::vector<std::string> roof_sanity_warnings(const MachineModel& model) {
 void validate_bench_options(const Topology& topology, const BenchOptions& options) {
     const int cores = static_cast<int>(topology.cores().size());
     for (int t : options.thread_counts) {
-        if (t < 1) throw std::invalid_argument(fmt::format("--threads must be at least 1 (got {})", t));
+        if (t < 1)
+            throw BenchOptionError(BenchSetting::threads, fmt::format("a thread count must be at least 1 (got {})", t));
         if (t > cores)
-            throw std::invalid_argument(fmt::format(
-                "--threads {} is more than the {} cores of this machine (threads are pinned one per core)", t, cores));
+            throw BenchOptionError(BenchSetting::threads,
+                                   fmt::format("{} threads is more than the {} cores of this machine (threads are "
+                                               "pinned one per core)",
+                                               t, cores));
     }
     for (const auto& p : options.precisions)
-        if (p != "dp" && p != "sp") throw std::invalid_argument("unknown precision '" + p + "' (use dp or sp)");
-    if (options.mode != "quick" && options.mode != "full")
-        throw std::invalid_argument("unknown mode '" + options.mode + "'");
-    if (options.time_budget_seconds < 0) throw std::invalid_argument("--time-budget must not be negative");
+        if (p != "dp" && p != "sp")
+            throw BenchOptionError(BenchSetting::precision, "unknown precision '" + p + "' (use dp or sp)");
+    if (options.mode == BenchMode::spec)
+        throw BenchOptionError(BenchSetting::mode, "a spec sheet is written, not measured");
+    if (options.time_budget_seconds < 0)
+        throw BenchOptionError(BenchSetting::time_budget, "the time budget must not be negative");
     for (const auto& p : options.patterns)
         if (!memory_kernel_for(p, BenchOptions{}))
-            throw std::invalid_argument("unknown memory pattern '" + p +
-                                        "' (load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt)");
-    if (!options.compute && !options.memory) throw std::invalid_argument("nothing to measure");
+            throw BenchOptionError(BenchSetting::pattern,
+                                   "unknown memory pattern '" + p +
+                                       "' (load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt)");
+    if (!options.compute && !options.memory) throw BenchOptionError(BenchSetting::parts, "nothing to measure");
     if (options.validate && !(options.compute && options.memory))
-        throw std::invalid_argument("--validate needs both the compute and the memory roofs (drop --only)");
+        throw BenchOptionError(BenchSetting::validate,
+                               "validation needs both the compute and the memory roofs (measure both parts)");
 }
 
 MachineModel run_bench(const Topology& topology, const BenchOptions& options, const ProgressSink& progress,

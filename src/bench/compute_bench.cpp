@@ -192,7 +192,7 @@ std::vector<ComputeFamily> plan_compute_families(const BenchOptions& options) {
         if (!usable(k, options) || (skip_sse2 && k.isa == Isa::sse2)) continue;
         if (std::find(options.precisions.begin(), options.precisions.end(), k.precision) == options.precisions.end())
             continue;
-        if (options.mode == "quick" && !named) {  // named kernels run whatever the mode
+        if (options.mode == BenchMode::quick && !named) {  // named kernels run whatever the mode
             if (!wanted_in_quick(k, fma)) continue;
             if (k.vector_bits < widest) continue;
         }

@@ -49,10 +49,10 @@ std::vector<KernelInfo> kernel_catalog() {
 void resolve_kernel_selection(BenchOptions& options) {
     if (!options.isa.empty()) {
         const auto isa = parse_isa(options.isa);
-        if (!isa) throw std::invalid_argument(fmt::format("unknown --isa '{}' (sse2, avx2 or avx512)", options.isa));
+        if (!isa) throw BenchOptionError(BenchSetting::isa, fmt::format("unknown ISA '{}' (sse2, avx2 or avx512)", options.isa));
         if (!isa_supported(*isa))
-            throw std::invalid_argument(fmt::format("--isa {}: this CPU (or ROOFLINE_MAX_ISA) does not allow it",
-                                                    options.isa));
+            throw BenchOptionError(BenchSetting::isa,
+                                   fmt::format("{}: this CPU (or ROOFLINE_MAX_ISA) does not allow it", options.isa));
     }
     if (options.kernels.empty()) return;
     bool compute = false, memory = false;
@@ -61,12 +61,14 @@ void resolve_kernel_selection(BenchOptions& options) {
     for (const auto& name : options.kernels) {
         const auto it = std::find_if(catalog.begin(), catalog.end(), [&](const KernelInfo& k) { return k.name == name; });
         if (it == catalog.end() || it->kind == "intensity")
-            throw std::invalid_argument(fmt::format("no kernel '{}' (roofline bench --list shows them)", name));
+            throw BenchOptionError(BenchSetting::kernel, fmt::format("no kernel '{}' in the catalog", name));
         if (!it->supported)
-            throw std::invalid_argument(fmt::format("kernel '{}' needs {}, which this CPU (or ROOFLINE_MAX_ISA) lacks",
-                                                    name, it->isa));
+            throw BenchOptionError(BenchSetting::kernel,
+                                   fmt::format("kernel '{}' needs {}, which this CPU (or ROOFLINE_MAX_ISA) lacks",
+                                               name, it->isa));
         if (!options.isa.empty() && it->isa != options.isa)
-            throw std::invalid_argument(fmt::format("kernel '{}' is {}, not --isa {}", name, it->isa, options.isa));
+            throw BenchOptionError(BenchSetting::kernel,
+                                   fmt::format("kernel '{}' is {}, not the ISA asked for ({})", name, it->isa, options.isa));
         if (it->kind == "compute") {
             compute = true;
             if (std::find(options.precisions.begin(), options.precisions.end(), it->precision) == options.precisions.end())

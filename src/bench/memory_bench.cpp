@@ -131,7 +131,7 @@ const MemoryKernel* memory_kernel_for(const std::string& pattern, const BenchOpt
 
 std::vector<std::string> memory_patterns(const BenchOptions& options) {
     if (!options.patterns.empty()) return options.patterns;
-    if (options.mode == "quick") return {"load", "copy"};
+    if (options.mode == BenchMode::quick) return {"load", "copy"};
     return {"load", "store", "copy", "triad", "2ld1st", "store_nt", "copy_nt", "triad_nt"};
 }
 
@@ -144,7 +144,7 @@ std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std
         levels.push_back({"custom", options.working_sets});
     } else {
         const std::uint64_t dram = options.dram_bytes ? options.dram_bytes : default_dram_bytes(caches);
-        levels = choose_working_sets(caches, threads, options.mode == "quick" ? 3 : 4, dram);
+        levels = choose_working_sets(caches, threads, options.mode == BenchMode::quick ? 3 : 4, dram);
     }
     const auto private_to_each_core = [&](const std::string& level) {
         for (const auto& c : caches)

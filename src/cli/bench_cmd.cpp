@@ -79,10 +79,34 @@ std::vector<int> parse_threads(const std::string& text, int cores) {
     return counts;
 }
 
+// The flag that sets each BenchOptions setting.
+const char* flag_of(BenchSetting setting) {
+    switch (setting) {
+    case BenchSetting::threads: return "--threads";
+    case BenchSetting::precision: return "--precision";
+    case BenchSetting::mode: return "--quick/--full";
+    case BenchSetting::time_budget: return "--time-budget";
+    case BenchSetting::pattern: return "--pattern";
+    case BenchSetting::parts: return "--only";
+    case BenchSetting::validate: return "--validate";
+    case BenchSetting::isa: return "--isa";
+    case BenchSetting::kernel: return "--kernel";
+    }
+    return "bench";
+}
+
+const char* hint_for(BenchSetting setting) {
+    switch (setting) {
+    case BenchSetting::kernel: return "; 'roofline bench --list' shows them";
+    case BenchSetting::validate: return "; drop --only";
+    default: return "";
+    }
+}
+
 BenchOptions to_options(const BenchArgs& a, const Topology& topology) {
     if (a.quick && a.full) throw UsageError("--quick and --full exclude each other");
     BenchOptions o;
-    o.mode = a.full ? "full" : "quick";
+    o.mode = a.full ? BenchMode::full : BenchMode::quick;
     if (a.only == "compute") o.memory = false;
     else if (a.only == "memory") o.compute = false;
     if (a.precision == "dp" || a.precision == "sp") o.precisions = {a.precision};
@@ -102,8 +126,8 @@ BenchOptions to_options(const BenchArgs& a, const Topology& topology) {
     try {
         resolve_kernel_selection(o);
         validate_bench_options(topology, o);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
+    } catch (const BenchOptionError& e) {
+        throw UsageError(fmt::format("{}: {}{}", flag_of(e.setting), e.what(), hint_for(e.setting)));
     }
     return o;
 }
@@ -155,7 +179,7 @@ int run(BenchArgs args) {
     ProgressLine progress(args.quiet);
     if (!args.quiet)
         fmt::print(stderr, "roofline bench --{}: measuring {}{} (Ctrl-C stops and keeps what was measured)\n",
-                   options.mode, options.compute ? "compute" : "", options.memory ? (options.compute ? " and memory" : "memory") : "");
+                   bench_mode_name(options.mode), options.compute ? "compute" : "", options.memory ? (options.compute ? " and memory" : "memory") : "");
     MachineModel model = run_bench(topology, options, [&progress](const ProgressEvent& e) { progress(e); }, g_stop);
     progress.finish();
 

@@ -2,7 +2,10 @@
 // (schema "roofline.machine/1", see DESIGN.md). Plain structs, no behaviour.
 #pragma once
 
+#include "core/bench_mode.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -107,7 +110,7 @@ struct Environment {
     std::string compiler;
     std::string tool_version;
     std::string timestamp;      // ISO 8601 UTC
-    std::string mode;           // "quick", "full", ...
+    std::optional<BenchMode> mode;  // how the model was made; unset in old files
     double duration_seconds = 0;
     std::string microarchitecture;  // table entry the theoretical figures come from; empty: unknown
     std::string statistic;          // how each roof is derived from its samples

@@ -138,7 +138,7 @@ json environment_to_json(const Environment& e) {
             {"compiler", e.compiler},
             {"tool_version", e.tool_version},
             {"timestamp", e.timestamp},
-            {"mode", e.mode},
+            {"mode", e.mode ? json(bench_mode_name(*e.mode)) : json(nullptr)},
             {"duration_seconds", number(e.duration_seconds)},
             {"microarchitecture", e.microarchitecture},
             {"statistic", e.statistic},
@@ -316,7 +316,12 @@ Environment environment_from(const JsonNode& n) {
     read_optional(n, "compiler", e.compiler);
     read_optional(n, "tool_version", e.tool_version);
     read_optional(n, "timestamp", e.timestamp);
-    read_optional(n, "mode", e.mode);
+    if (n.has("mode") && !n.child("mode").value().is_null()) {
+        const auto mode = n.child("mode");
+        const std::string name = mode.as_string();
+        e.mode = parse_bench_mode(name);
+        if (!e.mode && !name.empty()) mode.expected("\"quick\", \"full\" or \"spec\"");
+    }
     read_optional(n, "duration_seconds", e.duration_seconds);
     read_optional(n, "microarchitecture", e.microarchitecture);
     read_optional(n, "statistic", e.statistic);

@@ -205,7 +205,7 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
             for (const auto& item : list->elements()) read_bandwidth_ceiling(item, out);
     }
 
-    m.environment.mode = "spec";
+    m.environment.mode = BenchMode::spec;
     if (const auto s = n.optional("source")) m.environment.warnings.push_back("spec sheet source: " + s->as_string());
     m.environment.tool_version = ROOFLINE_VERSION;
     return out;

@@ -319,7 +319,7 @@ std::int64_t ResultsStore::save_machine(const MachineModel& model) {
         insert.bind(1, created);
         insert.bind(2, model.environment.hostname);
         insert.bind(3, model.cpu.model);
-        insert.bind(4, model.environment.mode);
+        insert.bind(4, std::string(model.environment.mode ? bench_mode_name(*model.environment.mode) : ""));
         insert.bind(5, std::int64_t{model.partial ? 1 : 0});
         insert.bind(6, model.schema);
         insert.bind(7, json_text);

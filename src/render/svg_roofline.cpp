@@ -104,8 +104,8 @@ std::string render_roofline_svg(const MachineModel& model) {
 
     input.title = fmt::format("Roofline: {}, {}", cpu_name, thread_text);
     input.subtitle = model.environment.hostname;
-    if (!model.environment.mode.empty())
-        input.subtitle += (input.subtitle.empty() ? "" : ", ") + model.environment.mode + " mode";
+    if (model.environment.mode)
+        input.subtitle += (input.subtitle.empty() ? "" : ", ") + std::string(bench_mode_name(*model.environment.mode)) + " mode";
     if (model.partial) input.banner = "PARTIAL RUN: some roofs are missing";
     const std::string timestamp = model.environment.timestamp.empty() ? "at an unknown time" : model.environment.timestamp;
     input.footer.push_back(
