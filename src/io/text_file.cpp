@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <fstream>
+#include <iterator>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -136,6 +139,23 @@ void check_file_writable(const std::string& path) {
     }
     ::close(fd);
     ::unlink(probe_path.c_str());
+}
+
+std::optional<std::string> read_file_if_exists(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return std::nullopt;
+    return data;
+}
+
+std::vector<std::string> files_in(const std::string& dir, const std::string& extension) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.is_regular_file(ec) && entry.path().extension() == extension) files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
 }
 
 } // namespace roofline

@@ -2,7 +2,9 @@
 // the same directory + rename) so an interrupted run never leaves half a file.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -12,6 +14,13 @@ void write_text_file_atomic(const std::string& path, const std::string& content)
 
 // Reads a whole file. Throws std::runtime_error naming the path when it cannot.
 std::string read_text_file(const std::string& path);
+
+// The whole file (bytes as they are), or nullopt when it cannot be read.
+std::optional<std::string> read_file_if_exists(const std::string& path);
+
+// The regular files in `dir` whose names end in `extension` (".txt"), sorted;
+// empty when the directory cannot be read.
+std::vector<std::string> files_in(const std::string& dir, const std::string& extension);
 
 // Fails fast (std::runtime_error) when `path` could not be written later:
 // its directory is missing or not writable, or `path` is a directory.

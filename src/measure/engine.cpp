@@ -1,4 +1,5 @@
 // Engine selection and dispatch.
+#include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/event_file.hpp"
@@ -40,7 +41,7 @@ MeasureResult run_measurement(const MeasureRequest& request) {
     if (engine == EngineKind::automatic || engine == EngineKind::perf) probe = probe_perf();
     if (engine == EngineKind::automatic) {
         std::string vg_why;
-        const bool have_vg = !find_executable("valgrind").empty() && !detail::find_vgtool_dir(request.self_exe, vg_why).empty();
+        const bool have_vg = !find_executable("valgrind").empty() && !vgtool_dir(request.self_exe, vg_why).empty();
         if (find_executable("valgrind").empty()) vg_why = "valgrind is not installed";
         if (probe.hardware) {
             engine = EngineKind::perf;

@@ -1,11 +1,10 @@
 #include "measure/event_file.hpp"
 
+#include "io/text_file.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace roofline::measure {
@@ -153,33 +152,9 @@ std::map<std::string, double> evaluate_metrics(const EventSet& set, const std::m
 }
 
 std::vector<EventSet> load_event_sets(const std::string& dir) {
-    namespace fs = std::filesystem;
     std::vector<EventSet> sets;
-    std::error_code ec;
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (entry.path().extension() == ".txt") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) {
-        std::ifstream in(f);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        sets.push_back(parse_event_file(ss.str(), f.string()));
-    }
+    for (const auto& f : files_in(dir, ".txt")) sets.push_back(parse_event_file(read_text_file(f), f));
     return sets;
-}
-
-std::string default_events_dir(const std::string& self_exe) {
-    namespace fs = std::filesystem;
-    if (const char* env = std::getenv("ROOFLINE_EVENTS_DIR"); env && *env) return env;
-#ifdef ROOFLINE_SOURCE_DATA_DIR
-    if (fs::is_directory(ROOFLINE_SOURCE_DATA_DIR "/events")) return ROOFLINE_SOURCE_DATA_DIR "/events";
-#endif
-    if (!self_exe.empty()) {
-        const auto installed = fs::path(self_exe).parent_path() / ".." / "share" / "roofline" / "events";
-        if (fs::is_directory(installed)) return installed.string();
-    }
-    return "data/events";
 }
 
 } // namespace roofline::measure

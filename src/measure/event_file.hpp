@@ -52,11 +52,7 @@ std::optional<EventSet> select_event_set(const std::vector<EventSet>& sets, cons
 // values wins, and a metric with none is left out.
 std::map<std::string, double> evaluate_metrics(const EventSet& set, const std::map<std::string, double>& values);
 
-
 // Every *.txt in `dir`; throws on a malformed file.
 std::vector<EventSet> load_event_sets(const std::string& dir);
-// $ROOFLINE_EVENTS_DIR, else <source tree>/data/events (build-time path), else
-// <dir of exe>/../share/roofline/events.
-std::string default_events_dir(const std::string& self_exe);
 
 } // namespace roofline::measure

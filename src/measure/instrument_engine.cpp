@@ -1,5 +1,6 @@
 // The instrument engine: a native run for time, then the command under our
 // Valgrind tool for FLOPs and bytes.
+#include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/protocol_json.hpp"
@@ -11,37 +12,16 @@
 
 namespace roofline::measure::detail {
 
-std::string find_vgtool_dir(const std::string& self_exe, std::string& why) {
-    namespace fs = std::filesystem;
-    const char* tool_file = "roofline-amd64-linux";
-    std::error_code ec;
-    if (const char* env = std::getenv("ROOFLINE_VGTOOL_DIR"); env && *env) {
-        if (fs::exists(fs::path(env) / tool_file, ec)) return env;
-        why = fmt::format("ROOFLINE_VGTOOL_DIR={} has no {}", env, tool_file);
-        return {};
-    }
-    if (!self_exe.empty()) {
-        const auto dir = fs::path(self_exe).parent_path() / "vgtool";
-        if (fs::exists(dir / tool_file, ec)) return dir.string();
-        why = fmt::format("the Valgrind tool was not found ({} does not exist); build it (target roofline_vgtool) or set "
-                          "ROOFLINE_VGTOOL_DIR to the directory holding {}",
-                          (dir / tool_file).string(), tool_file);
-        return {};
-    }
-    why = "the Valgrind tool was not found: set ROOFLINE_VGTOOL_DIR";
-    return {};
-}
-
 void run_instrument_engine(const MeasureRequest& request, MeasureResult& result) {
     const std::string valgrind = find_executable("valgrind");
     if (valgrind.empty())
         throw MeasureError("the instrument engine needs valgrind, which is not installed (Debian/Ubuntu: "
                            "sudo apt-get install valgrind); or use --engine perf or --engine time");
     std::string why;
-    const std::string tool_dir = find_vgtool_dir(request.self_exe, why);
+    const std::string tool_dir = vgtool_dir(request.self_exe, why);
     if (tool_dir.empty()) throw MeasureError(why);
 
-    TempDir tmp;
+    TempDir tmp("roofline-measure");
     native_run(request, result, tmp);
     // A command that crashed natively runs under the tool anyway: the tool writes
     // what it counted up to the crash (Valgrind runs the tool's exit code then too).
@@ -60,7 +40,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     const auto run = run_child(argv, env);
     result.notes.push_back(fmt::format("run under the Valgrind tool (counts): {:.3f} s, {}", run.wall_seconds,
                                        run.status.describe()));
-    const std::string log_text = read_file_if_exists(log);
+    const std::string log_text = read_file_or_empty(log);
     if (log_text.find("unhandled instruction") != std::string::npos ||
         log_text.find("SIGILL") != std::string::npos) {
         throw MeasureError(
@@ -68,7 +48,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
             "--engine perf where hardware counters are available, or build the program without AVX-512 "
             "(e.g. -mno-avx512f or -march=x86-64-v3)\n" + log_text);
     }
-    const std::string text = read_file_if_exists(counts_out);
+    const std::string text = read_file_or_empty(counts_out);
     if (text.empty() && native_failed) {
         result.warnings.push_back(fmt::format("the Valgrind tool wrote no counts ({})", run.status.describe()));
         return;

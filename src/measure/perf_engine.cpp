@@ -1,6 +1,7 @@
 // The perf engine: hardware counters for the whole command (inherit) and, via
 // the marker library, per region; one event file per architecture turns them
 // into FLOPs and bytes.
+#include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/event_file.hpp"
@@ -38,7 +39,7 @@ void apply_metrics(RegionCounts& c, const std::map<std::string, double>& m) {
 void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const PerfProbe& probe) {
     if (!probe.hardware)
         throw MeasureError(fmt::format("the perf engine cannot run: {}.\nTo fix: {}", probe.reason, probe.guidance));
-    const auto dir = request.events_dir.empty() ? default_events_dir(request.self_exe) : request.events_dir;
+    const auto dir = request.events_dir.empty() ? events_dir(request.self_exe) : request.events_dir;
     const auto sets = load_event_sets(dir);
     // The one CPU identity every command uses (CPUID, through topo).
     const CpuFeatures features = detect_cpu_features();
@@ -56,7 +57,7 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
         else result.warnings.push_back(error);
     }
     ProcessCounters counters;
-    TempDir tmp;
+    TempDir tmp("roofline-measure");
     native_run(request, result, tmp, {{"ROOFLINE_PERF_EVENTS", perf_events_env(events)}},
                [&](pid_t pid) { counters.open(pid, events); });
     for (const auto& f : counters.failures()) result.warnings.push_back("counter did not open: " + f);

@@ -1,6 +1,7 @@
 #include "measure/perf_events.hpp"
 
 #include "core/multiplexed_count.hpp"
+#include "io/text_file.hpp"
 
 #include <fmt/core.h>
 
@@ -112,10 +113,13 @@ std::string perf_events_env(const std::vector<EncodedEvent>& events) {
 }
 
 std::optional<int> perf_event_paranoid() {
-    std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
-    int v = 0;
-    if (in >> v) return v;
-    return std::nullopt;
+    const auto text = read_file_if_exists("/proc/sys/kernel/perf_event_paranoid");
+    if (!text) return std::nullopt;
+    try {
+        return std::stoi(*text);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
 }
 
 PerfProbe probe_perf() {

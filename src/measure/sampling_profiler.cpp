@@ -1,5 +1,6 @@
 #include "measure/sampling_profiler.hpp"
 
+#include "io/text_file.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engine.hpp"
 
@@ -49,9 +50,9 @@ bool read_at(const std::string& data, std::uint64_t offset, T& out) {
 } // namespace
 
 ElfSymbols::ElfSymbols(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return;
-    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto file = read_file_if_exists(path);
+    if (!file) return;
+    const std::string& data = *file;
     Elf64_Ehdr eh{};
     if (!read_at(data, 0, eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
         return;

@@ -1,36 +1,15 @@
 // The time engine, and the native run every engine's timing comes from.
+#include "io/text_file.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/protocol_json.hpp"
 
 #include <fmt/core.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace roofline::measure::detail {
 
-TempDir::TempDir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/roofline-measure-XXXXXX";
-    if (!::mkdtemp(pattern.data())) throw MeasureError(fmt::format("cannot create a temporary directory {}", pattern));
-    path_ = pattern;
-}
-
-TempDir::~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-}
-
-std::string read_file_if_exists(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) return {};
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string read_file_or_empty(const std::string& path) { return read_file_if_exists(path).value_or(""); }
 
 void native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
                 std::vector<std::pair<std::string, std::string>> extra_env,
@@ -43,7 +22,7 @@ void native_run(const MeasureRequest& request, MeasureResult& result, const Temp
     result.status = run.status;
     result.wall_seconds = run.wall_seconds;
     result.notes.push_back(fmt::format("native run (timing): {:.3f} s, {}", run.wall_seconds, run.status.describe()));
-    const auto text = read_file_if_exists(marker_out);
+    const auto text = read_file_or_empty(marker_out);
     if (text.empty()) {
         if (!run.status.exited)
             result.warnings.push_back("the command did not finish: region timings were not written, only the "
@@ -60,7 +39,7 @@ void native_run(const MeasureRequest& request, MeasureResult& result, const Temp
 }
 
 void run_time_engine(const MeasureRequest& request, MeasureResult& result) {
-    TempDir tmp;
+    TempDir tmp("roofline-measure");
     native_run(request, result, tmp);
 }
 

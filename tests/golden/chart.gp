@@ -31,11 +31,11 @@ set xrange [0.01:1000]
 set yrange [0.1:1000]
 set label 1 'I = 0.5' at 0.520987, 828.289 left rotate by -0.00 textcolor rgb '#6f6f6f' font ',8' front noenhanced
 set label 2 'no FMA 32.0 GFLOP/s' at 921.055, 25.9562 right rotate by -0.00 textcolor rgb '#555555' font ',8' front noenhanced
-set label 3 'scalar (no SIMD) 8.0 GFLOP/s' at 921.055, 9.45839 right rotate by -0.00 textcolor rgb '#555555' font ',8' front noenhanced
+set label 3 'scalar (no SIMD) 8.00 GFLOP/s' at 921.055, 9.45839 right rotate by -0.00 textcolor rgb '#555555' font ',8' front noenhanced
 set label 4 'DRAM 1 thread 12.0 GB/s' at 0.0139822, 0.204968 left rotate by 33.22 textcolor rgb '#555555' font ',8' front noenhanced
 set label 5 'DP peak 64.0 GFLOP/s' at 921.055, 76.6235 right rotate by -0.00 textcolor rgb '#1f3a93' font ',10' front noenhanced
-set label 6 'L1 load 400.0 GB/s' at 0.0270822, 13.4336 left rotate by 33.22 textcolor rgb '#1b9e77' font ',10' front noenhanced
-set label 7 'L2 load 200.0 GB/s' at 0.0128776, 3.19385 left rotate by 33.22 textcolor rgb '#7570b3' font ',10' front noenhanced
+set label 6 'L1 load 400 GB/s' at 0.031769, 15.7584 left rotate by 33.22 textcolor rgb '#1b9e77' font ',10' front noenhanced
+set label 7 'L2 load 200 GB/s' at 0.0115777, 2.87145 left rotate by 33.22 textcolor rgb '#7570b3' font ',10' front noenhanced
 set label 8 'DRAM copy 24.0 GB/s' at 0.0121139, 0.360532 left rotate by 33.22 textcolor rgb '#e7298a' font ',10' front noenhanced
 set label 9 '0.16 FLOP/B' at 0.147369, 0.111034 left rotate by 90.00 textcolor rgb '#1b9e77' font ',8' front noenhanced
 set label 10 '0.32 FLOP/B' at 0.294738, 0.111034 left rotate by 90.00 textcolor rgb '#7570b3' font ',8' front noenhanced
@@ -55,7 +55,7 @@ $lines << EOD
 1000 32
 
 
-# 2: scalar (no SIMD) 8.0 GFLOP/s
+# 2: scalar (no SIMD) 8.00 GFLOP/s
 0.02 8
 1000 8
 
@@ -70,12 +70,12 @@ $lines << EOD
 1000 64
 
 
-# 5: L1 load 400.0 GB/s
+# 5: L1 load 400 GB/s
 0.01 4
 0.16 64
 
 
-# 6: L2 load 200.0 GB/s
+# 6: L2 load 200 GB/s
 0.01 2
 0.32 64
 

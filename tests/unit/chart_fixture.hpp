@@ -13,9 +13,9 @@ inline Roofline fixture_machine(const std::string& label = "Test CPU 2x", double
     r.threads = 2;
     r.compute = {"DP peak", "", 64.0 * scale};
     r.bandwidth = {{"L1 load", "L1", 400 * scale}, {"L2 load", "L2", 200 * scale}, {"DRAM copy", "DRAM", 24 * scale}};
-    r.ceilings = {{"no FMA", "compute", "fma", "", 32 * scale, "fuse multiplies and adds"},
-                  {"scalar (no SIMD)", "compute", "simd", "", 8 * scale, "vectorize"},
-                  {"DRAM 1 thread", "bandwidth", "threads", "DRAM", 12 * scale, "use all cores"}};
+    r.ceilings = {{"no FMA", CeilingKind::compute, "fma", "", 32 * scale, "fuse multiplies and adds"},
+                  {"scalar (no SIMD)", CeilingKind::compute, "simd", "", 8 * scale, "vectorize"},
+                  {"DRAM 1 thread", CeilingKind::bandwidth, "threads", "DRAM", 12 * scale, "use all cores"}};
     return r;
 }
 

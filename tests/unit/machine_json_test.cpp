@@ -41,7 +41,7 @@ MachineModel populated_model() {
     m.curves = {{"load", "avx2", 1, {{4096, 200.5}, {1ull << 30, 18.25}}}, {"triad", "sse2", 2, {}}};
     m.validation = {{"L2", 0.5, 2, 262144, 50.5, 55.0, 0.918}};
     m.environment = {"node-7", "KVM", "performance", "on", 0.42, 3.2, 3.19, "GCC 12.2.0", "0.1.0",
-                     "2026-11-03T10:20:30Z", "full", 93.5, "AMD Zen 3", "q0.9 of burst medians",
+                     "2026-11-03T10:20:30Z", BenchMode::full, 93.5, "AMD Zen 3", "q0.9 of burst medians",
                      {"no PMU", "load average above 1"}};
     return m;
 }
@@ -238,6 +238,15 @@ TEST(MachineJson, WrongSchemaIsRejected) {
     EXPECT_NE(message.find("/schema"), std::string::npos) << message;
     EXPECT_NE(message.find("roofline.machine/1"), std::string::npos) << message;
     EXPECT_NE(message.find("roofline.points/1"), std::string::npos) << message;
+}
+
+TEST(MachineJson, UnknownModeIsRejected) {
+    auto j = machine_to_json(populated_model());
+    EXPECT_EQ(j["environment"]["mode"], "full");
+    j["environment"]["mode"] = "turbo";
+    const auto message = schema_error_of([&] { machine_from_json(j, "model.json"); });
+    EXPECT_NE(message.find("/environment/mode"), std::string::npos) << message;
+    EXPECT_NE(message.find("\"quick\", \"full\" or \"spec\""), std::string::npos) << message;
 }
 
 TEST(MachineJson, MissingSchemaIsRejected) {

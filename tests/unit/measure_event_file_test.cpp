@@ -1,3 +1,4 @@
+#include "io/install_layout.hpp"
 #include "measure/event_file.hpp"
 
 #include <gtest/gtest.h>
@@ -70,7 +71,7 @@ TEST(MeasureEventFile, SelectionPrefersSpecific) {
 }
 
 TEST(MeasureEventFile, ShippedFilesParse) {
-    const auto sets = load_event_sets(default_events_dir(""));
+    const auto sets = load_event_sets(roofline::events_dir(""));
     ASSERT_GE(sets.size(), 3u);
     EXPECT_TRUE(select_event_set(sets, {"AuthenticAMD", 25, 1}).has_value());
     EXPECT_EQ(select_event_set(sets, {"GenuineIntel", 6, 106})->name, "intel_core");

@@ -31,7 +31,7 @@ MachineModel sample_model(const std::string& cpu_model) {
     m.memory.push_back({"L1", "load", "avx2", 1, 200.5, 200.5, 0, 16384, {}, {200.5, 190, 201, 0.02, 5, true}});
     m.curves.push_back({"load", "avx2", 1, {{4096, 210.0}, {1 << 20, 90.0}}});
     m.environment.hostname = "host-a";
-    m.environment.mode = "quick";
+    m.environment.mode = BenchMode::quick;
     m.environment.timestamp = "2026-11-03T10:20:30Z";
     m.environment.warnings = {"no PMU"};
     return m;
@@ -110,7 +110,7 @@ TEST(ResultsStore, ListIsOldestFirstAndLatestIsNewest) {
     ResultsStore store(dir.file("results.db"));
     auto partial = sample_model("CPU C");
     partial.partial = true;
-    partial.environment.mode = "full";
+    partial.environment.mode = BenchMode::full;
     const auto first = store.save_machine(sample_model("CPU A"));
     const auto second = store.save_machine(sample_model("CPU B"));
     const auto third = store.save_machine(partial);

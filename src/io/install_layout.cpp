@@ -1,0 +1,44 @@
+#include "io/install_layout.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace roofline {
+
+std::string events_dir(const std::string& self_exe) {
+    namespace fs = std::filesystem;
+    if (const char* env = std::getenv("ROOFLINE_EVENTS_DIR"); env && *env) return env;
+#ifdef ROOFLINE_SOURCE_DATA_DIR
+    if (fs::is_directory(ROOFLINE_SOURCE_DATA_DIR "/events")) return ROOFLINE_SOURCE_DATA_DIR "/events";
+#endif
+    if (!self_exe.empty()) {
+        const auto installed = fs::path(self_exe).parent_path() / ".." / "share" / "roofline" / "events";
+        if (fs::is_directory(installed)) return installed.string();
+    }
+    return "data/events";
+}
+
+std::string vgtool_dir(const std::string& self_exe, std::string& why) {
+    namespace fs = std::filesystem;
+    const char* tool_file = "roofline-amd64-linux";
+    std::error_code ec;
+    if (const char* env = std::getenv("ROOFLINE_VGTOOL_DIR"); env && *env) {
+        if (fs::exists(fs::path(env) / tool_file, ec)) return env;
+        why = fmt::format("ROOFLINE_VGTOOL_DIR={} has no {}", env, tool_file);
+        return {};
+    }
+    if (!self_exe.empty()) {
+        const auto dir = fs::path(self_exe).parent_path() / "vgtool";
+        if (fs::exists(dir / tool_file, ec)) return dir.string();
+        why = fmt::format("the Valgrind tool was not found ({} does not exist); build it (target roofline_vgtool) or set "
+                          "ROOFLINE_VGTOOL_DIR to the directory holding {}",
+                          (dir / tool_file).string(), tool_file);
+        return {};
+    }
+    why = "the Valgrind tool was not found: set ROOFLINE_VGTOOL_DIR";
+    return {};
+}
+
+} // namespace roofline

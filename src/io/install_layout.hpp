@@ -1,0 +1,19 @@
+// Where the tool's own files are: the event files of the perf engine and the
+// Valgrind tool, found from an environment override, the source tree of a
+// development build, or the install prefix relative to the executable.
+#pragma once
+
+#include <string>
+
+namespace roofline {
+
+// $ROOFLINE_EVENTS_DIR, else the source tree's data/events, else
+// <exe dir>/../share/roofline/events, else "data/events".
+std::string events_dir(const std::string& self_exe);
+
+// The directory holding the Valgrind tool (roofline-amd64-linux):
+// $ROOFLINE_VGTOOL_DIR, else <exe dir>/vgtool. Empty, with `why` set, when it
+// is not there.
+std::string vgtool_dir(const std::string& self_exe, std::string& why);
+
+} // namespace roofline

@@ -1,0 +1,69 @@
+// render/advice_text: core's typed advice phrased for people.
+#include "render/advice_text.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace roofline;
+
+namespace {
+
+Roofline toy() {
+    Roofline r;
+    r.compute = {"DP peak", "", 100};
+    r.bandwidth = {{"L2 load", "L2", 200}, {"DRAM copy", "DRAM", 20}};
+    return r;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST(AdviceText, ASpecSheetsOwnWordsWin) {
+    const Ceiling c{"w/out SIMD", CeilingKind::compute, "simd", "", 10, "use packed instructions"};
+    EXPECT_EQ(ceiling_advice(toy(), c), "use packed instructions");
+}
+
+TEST(AdviceText, KnownCategoriesArePhrased) {
+    const auto r = toy();
+    EXPECT_TRUE(contains(ceiling_advice(r, {"no FMA", CeilingKind::compute, "fma", "", 50, ""}), "FMA"));
+    EXPECT_TRUE(contains(ceiling_advice(r, {"no ILP", CeilingKind::compute, "ilp", "", 50, ""}), "independent"));
+    // The same category reads differently for a compute and a bandwidth ceiling.
+    EXPECT_TRUE(contains(ceiling_advice(r, {"1 thread", CeilingKind::compute, "threads", "", 50, ""}), "parallelize"));
+    EXPECT_TRUE(contains(ceiling_advice(r, {"L2 1 thread", CeilingKind::bandwidth, "threads", "L2", 50, ""}),
+                         "use all cores"));
+    // A pattern ceiling points at the pattern the level's roof was measured with.
+    EXPECT_TRUE(contains(ceiling_advice(r, {"DRAM load", CeilingKind::bandwidth, "pattern", "DRAM", 15, ""}),
+                         "toward copy (DRAM)"));
+    // An unknown category names the ceiling.
+    EXPECT_EQ(ceiling_advice(r, {"odd", CeilingKind::compute, "mine", "", 5, ""}), "lift the odd ceiling");
+}
+
+TEST(AdviceText, NextStepsCarryTheirNumbersAndUnits) {
+    auto r = toy();
+    r.work_unit = "exchange";
+    NextStep raise{NextStep::Kind::raise_intensity, {}, "DRAM", "DRAM copy", 12.5};
+    const auto text = next_step_text(r, raise);
+    EXPECT_TRUE(contains(text, "at DRAM")) << text;
+    EXPECT_TRUE(contains(text, "12.5 Gexchange/s")) << text;
+    NextStep reach{NextStep::Kind::reach_compute, {}, "", "DP peak", 100};
+    EXPECT_TRUE(contains(next_step_text(r, reach), "DP peak roof allows 100 Gexchange/s"));
+}
+
+TEST(AdviceText, LimitingMetricFollowsTheCeilingAbove) {
+    const auto r = toy();
+    Analysis a;
+    a.memory_bound = true;
+    a.binding_level = "DRAM";
+    EXPECT_EQ(limiting_metric_text(r, a), "GB/s at DRAM");
+    a.upper = Ceiling{"DRAM 1 thread", CeilingKind::bandwidth, "threads", "DRAM", 10, ""};
+    EXPECT_EQ(limiting_metric_text(r, a), "GB/s at DRAM (DRAM 1 thread)");
+    a.upper = Ceiling{"no FMA", CeilingKind::compute, "fma", "", 50, ""};
+    EXPECT_EQ(limiting_metric_text(r, a), "GFLOP/s (no FMA)");
+}
+
+TEST(AdviceText, LiftsName) {
+    KernelPrediction::Lift nt{KernelPrediction::Lift::Kind::non_temporal_stores, {"a", "b"}, "", 0, 0, "", 2};
+    EXPECT_EQ(lift_text(nt, "FLOP"), "non-temporal stores for a, b (no write-allocate reads)");
+    KernelPrediction::Lift more{KernelPrediction::Lift::Kind::intensity_at_level, {}, "DRAM", 4.43, 0.0625, "DP peak", 73.6};
+    EXPECT_EQ(lift_text(more, "FLOP"), "intensity at DRAM of 4.43 FLOP/B (now 0.0625) reaches the DP peak roof");
+}

@@ -1,0 +1,39 @@
+// render/number_format: the one way numbers are written for people.
+#include "render/number_format.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace roofline;
+
+TEST(NumberFormat, ThreeSignificantDigitsInTheReadableRange) {
+    EXPECT_EQ(format_number(1.4549), "1.45");
+    EXPECT_EQ(format_number(29), "29.0");
+    EXPECT_EQ(format_number(104.4), "104");
+    EXPECT_EQ(format_number(0.0625), "0.0625");
+    EXPECT_EQ(format_number(-3.14159), "-3.14");
+    EXPECT_EQ(format_number(0), "0");
+    EXPECT_EQ(format_number(123456), "1.23e+05");
+    EXPECT_EQ(format_number(0.0001234), "1.23e-04");
+    EXPECT_EQ(format_number(NAN), "n/a");
+    EXPECT_EQ(format_number(INFINITY), "n/a");
+}
+
+TEST(NumberFormat, CountsSecondsPercentAndUnits) {
+    EXPECT_EQ(format_count(2), "2");
+    EXPECT_EQ(format_count(0.25), "0.25");
+    EXPECT_EQ(format_count(2e7), "2e+07");
+    EXPECT_EQ(format_seconds(1.5), "1.50 s");
+    EXPECT_EQ(format_seconds(0.0386), "38.6 ms");
+    EXPECT_EQ(format_seconds(12e-6), "12.0 us");
+    EXPECT_EQ(format_seconds(8e-8), "80.0 ns");
+    EXPECT_EQ(format_percent(0.4567), "45.7%");
+    EXPECT_EQ(format_percent(NAN), "n/a");
+    EXPECT_EQ(rate_unit("FLOP"), "GFLOP/s");
+    EXPECT_EQ(intensity_unit("exchange"), "exchange/B");
+    EXPECT_EQ(count_of(1, "thread"), "1 thread");
+    EXPECT_EQ(count_of(2, "thread"), "2 threads");
+    EXPECT_EQ(exact_number(0.1), "0.1");
+    EXPECT_EQ(exact_number(NAN), "");
+}
