@@ -2,6 +2,7 @@
 #include "bench/bench_runner.hpp"
 #include "bench/kernel_selection.hpp"
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/usage_error.hpp"
 #include "core/byte_sizes.hpp"
@@ -237,16 +238,16 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--precision", args->precision, "dp, sp or both")->check(CLI::IsMember({"dp", "sp", "both"}));
     cmd->add_option("--threads", args->threads, "Thread counts: N, a list (1,2), 'all', or 'sweep' (every count 1..cores); default 1 and all cores");
     cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run (default 24 quick, 160 full; twice that with --validate)");
-    cmd->add_option("-o,--output", args->output, "Machine model JSON file ('' for none)")->capture_default_str();
+    add_output_option(cmd, args->output, "Machine model JSON file ('' for none)")->capture_default_str();
     cmd->add_option("--svg", args->svg, "Chart file ('' for none; default: next to -o, e.g. roofline-machine.svg)")
         ->each([args](const std::string&) { args->svg_given = true; });
-    cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+    add_db_option(cmd, args->db);
     cmd->add_flag("--no-store", args->no_store, "Do not save in the results database");
     cmd->add_flag("--validate", args->validate, "Also run kernels of known intensity (1/16..64 FLOP/byte) in each level and compare with the roofline");
     cmd->add_option("--working-set", args->working_sets, "Explicit per-thread working sets (e.g. 16kB,256kB,8MB,1GB) instead of the per-level choice")->delimiter(',');
     cmd->add_option("--pattern", args->patterns, "Memory patterns: load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt")->delimiter(',');
     cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)");
-    cmd->add_flag("-q,--quiet", args->quiet, "No progress and no summary");
+    add_quiet_flag(cmd, args->quiet)->description("No progress and no summary: only warnings and errors");
     cmd->add_flag("--list", args->list, "List the kernels (ISA, FLOP and bytes per unit, whether this CPU runs them) and exit");
     cmd->add_option("--format", args->format, "Format of --list: text or json")
         ->check(CLI::IsMember({"text", "json"}))

@@ -19,5 +19,7 @@ void add_model_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
 void add_plot_command(CLI::App& app, int& exit_code);
 void add_measure_command(CLI::App& app, int& exit_code);
+void add_list_command(CLI::App& app, int& exit_code);
+void add_show_command(CLI::App& app, int& exit_code);
 
 } // namespace roofline::cli

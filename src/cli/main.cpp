@@ -8,7 +8,7 @@
 int main(int argc, char** argv) {
     CLI::App app{"roofline: how fast can code run on this machine, and what holds it back?\n"
                  "Characterize the machine (topology, bench), put work on its roofline (measure, model),\n"
-                 "and explain it (plot, report).",
+                 "and explain it (plot, report); list and show what the results store holds.",
                  "roofline"};
     app.set_version_flag("--version", fmt::format("roofline {}", ROOFLINE_VERSION));
     app.require_subcommand(0, 1);  // checked below, so unknown arguments are named first
@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
                "  roofline model --peak 85.8 --bw 29 --intensity 0.05\n"
                "  roofline plot --points pts.json -o chart.html      interactive chart\n"
                "  roofline report --points pts.json --format markdown\n"
+               "  roofline list                  what the results store holds (ids for stored:ID)\n"
                "Run 'roofline <command> --help' for a command's options.");
 
     int exit_code = roofline::cli::kExitOk;
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
     roofline::cli::add_report_command(app, exit_code);
     roofline::cli::add_plot_command(app, exit_code);
     roofline::cli::add_measure_command(app, exit_code);
+    roofline::cli::add_list_command(app, exit_code);
+    roofline::cli::add_show_command(app, exit_code);
 
     try {
         app.parse(argc, argv);
@@ -50,7 +53,7 @@ int main(int argc, char** argv) {
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {
-        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, model, plot, report)\n", app.help());
+        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, model, plot, report, list, show)\n", app.help());
         return roofline::cli::kExitUsage;
     }
     return exit_code;

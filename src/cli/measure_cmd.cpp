@@ -2,6 +2,7 @@
 // work per region with an engine (perf, instrument, time), time it natively,
 // merge both into points, store them and place them on the machine's roofline.
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/roofline.hpp"
@@ -283,7 +284,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
         "intensity, performance and, with a machine model, each point's binding roof and % of attainable.\n"
         "Timing always comes from a native run; counts from the engine; both are merged per region.\n"
         "The command's exit status is passed through (128 + N when killed by signal N; 127 when not found).");
-    cmd->add_option("-o,--output", args->output, "Write the points to FILE (schema roofline.points/1)");
+    add_output_option(cmd, args->output, "Write the points to FILE (schema roofline.points/1)");
     cmd->add_option("--engine", args->engine,
                     "auto: perf when hardware counters are available, else instrument (Valgrind tool), else time; "
                     "perf: hardware counters; instrument: Valgrind tool; time: timing only")
@@ -295,12 +296,12 @@ void add_measure_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--region-function", args->region_functions,
                     "Measure every call of function NAME as a region (repeatable; no recompiling); its time is "
                     "the function's self CPU time from sampling");
-    cmd->add_option("--machine", args->machine,
-                    "Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "
-                    "one, if any)");
-    cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+    add_machine_option(cmd, args->machine)
+        ->description("Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "
+                      "one, if any)");
+    add_db_option(cmd, args->db);
     cmd->add_flag("--no-store", args->no_store, "Do not save the points in the results store");
-    cmd->add_flag("--quiet", args->quiet, "Print only warnings and errors");
+    add_quiet_flag(cmd, args->quiet);
     cmd->add_option("command", args->command, "The command to measure and its arguments, after '--'");
     cmd->footer("Examples:\n"
                 "  roofline measure -- ./my_app input.dat\n"

@@ -1,5 +1,6 @@
 // `roofline plot`: machines and points to a chart (SVG, HTML, terminal, gnuplot).
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/machine_roofline.hpp"
@@ -10,6 +11,7 @@
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
 #include "render/chart.hpp"
+#include "render/number_format.hpp"
 
 #include <fmt/core.h>
 
@@ -36,7 +38,8 @@ struct PlotArgs {
     std::string format;                  // empty: from the extension of -o, else svg
     std::string view = "carm";
     std::optional<std::string> precision;  // default: the points' own, else dp
-    std::optional<int> threads;            // default: the points' own, else the most measured; 0: the most
+    std::optional<int> threads;            // default: the points' own, else the most measured
+    bool quiet = false;
     bool no_ceilings = false;
     std::vector<double> intensity_lines;
     bool shade_regions = false;
@@ -111,7 +114,6 @@ std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
 
 int run_plot(const PlotArgs& args) {
     const Format format = format_from(args);
-    if (args.threads && *args.threads < 0) throw UsageError("--threads must be at least 1 (or 0 for the most measured)");
     for (double x : args.intensity_lines)
         if (!(x > 0) || !std::isfinite(x)) throw UsageError(fmt::format("--intensity-line expects a positive intensity (got {})", x));
     const std::string output = args.output.empty() ? default_output(format) : args.output;
@@ -180,8 +182,9 @@ int run_plot(const PlotArgs& args) {
         fmt::print("{}", chart);
     } else {
         write_text_file_atomic(output, chart);
-        fmt::print(stderr, "chart written to {} ({} machine{}, {} point{})\n", output, input.machines.size(),
-                   input.machines.size() == 1 ? "" : "s", input.points.size(), input.points.size() == 1 ? "" : "s");
+        if (!args.quiet)
+            fmt::print(stderr, "chart written to {} ({}, {})\n", output, count_of(input.machines.size(), "machine"),
+                       count_of(input.points.size(), "point"));
     }
     return kExitOk;
 }
@@ -196,13 +199,11 @@ void add_plot_command(CLI::App& app, int& exit_code) {
         "sets: roofs with their values, named ceilings (dashed), ridge points, labelled points, series\n"
         "joined by lines. CARM view: one marker per memory level a point has bytes for; ORM: DRAM only.\n"
         "The format follows the extension of -o (.svg, .html, .gp, .txt) or --format.");
-    cmd->add_option("--machine", args->machines,
-                    "Machine model (JSON from 'roofline bench -o' or a YAML spec sheet), 'stored' (the latest in "
-                    "the results store) or 'stored:ID'; repeat to compare machines (default: stored)");
-    cmd->add_option("--points", args->points,
-                    "Points JSON file (schema roofline.points/1), 'stored' or 'stored:ID'; repeat to combine "
-                    "(default: the latest stored set when the machine comes from the store)");
-    cmd->add_option("-o,--output", args->output,
+    add_machines_option(cmd, args->machines);
+    add_points_option(cmd, args->points)
+        ->description("Points: a JSON file (schema roofline.points/1), 'stored' (the latest set) or 'stored:ID'; "
+                      "repeat to combine (default: the latest stored set when the machine comes from the store)");
+    add_output_option(cmd, args->output,
                     "Chart file, '-' for standard output (default roofline.svg, roofline.html, roofline.gp; "
                     "the terminal chart goes to standard output)");
     cmd->add_option("--format", args->format, "svg (publication), html (interactive, offline), term, gnuplot")
@@ -210,18 +211,15 @@ void add_plot_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--view", args->view, "carm: every cache level; orm: DRAM only (original model)")
         ->check(CLI::IsMember({"carm", "orm"}))
         ->capture_default_str();
-    cmd->add_option("--precision", args->precision,
-                    "Compute roof: dp or sp (default: sp when every point's FLOPs are single precision, else dp)")
-        ->check(CLI::IsMember({"dp", "sp"}));
-    cmd->add_option("--threads", args->threads,
-                    "Roofline for N threads; 0: the most measured (default: the points' thread count if the machine "
-                    "has it, else the most measured)");
+    add_roofline_precision_option(cmd, args->precision);
+    add_roofline_threads_option(cmd, args->threads);
     cmd->add_flag("--no-ceilings", args->no_ceilings, "Roofs only, no ceilings");
     cmd->add_option("--intensity-line", args->intensity_lines, "A vertical line at this intensity (FLOP/byte); repeatable");
     cmd->add_flag("--shade-regions", args->shade_regions,
                   "Shade where only memory, both, or only compute optimizations help (first machine)");
     cmd->add_option("--title", args->title, "Chart title (default: from the machines)");
-    cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+    add_db_option(cmd, args->db);
+    add_quiet_flag(cmd, args->quiet);
     cmd->add_option("--width", args->width, "Terminal chart width in characters (default: the terminal's, or 100)");
     cmd->add_option("--height", args->height, "Terminal chart height in lines (default: fits the terminal, or 32)");
     cmd->add_flag("--color", args->color, "Terminal chart in colour even when not writing to a terminal");

@@ -1,6 +1,7 @@
 // `roofline report`: place points on a machine's roofline and explain, per
 // point, what binds it and what to try next (text, Markdown, CSV or JSON).
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/machine_roofline.hpp"
@@ -35,11 +36,10 @@ struct ReportArgs {
     std::optional<int> threads;  // unset: chosen from the points, see select_roofline
     std::string output;
     std::string db;
+    bool quiet = false;
 };
 
 int run_report(const ReportArgs& args) {
-    if (args.threads && *args.threads < 1)
-        throw UsageError(fmt::format("--threads must be at least 1 (got {})", *args.threads));
     const auto format = parse_report_format(args.format);
     const View view = args.view == "orm" ? View::orm : View::carm;
     const auto machine_choice = parse_stored_source(args.machine, "--machine");
@@ -85,7 +85,7 @@ int run_report(const ReportArgs& args) {
         fmt::print("{}", report);
     } else {
         write_text_file_atomic(args.output, report);
-        fmt::print(stderr, "report written to {}\n", args.output);
+        if (!args.quiet) fmt::print(stderr, "report written to {}\n", args.output);
     }
     return kExitOk;
 }
@@ -100,28 +100,19 @@ void add_report_command(CLI::App& app, int& exit_code) {
         "and reports, per point: achieved performance and intensity, the roof that binds it, the\n"
         "ceilings just above and below it and the limiting metric, efficiency, headroom to every\n"
         "roof, and the optimizations to try next in the order the ceilings suggest.");
-    cmd->add_option("--machine", args->machine,
-                    "Machine model (JSON from 'roofline bench -o', or a YAML spec sheet), 'stored' (the latest "
-                    "in the results store) or 'stored:ID'")
-        ->capture_default_str();
-    cmd->add_option("--points", args->points,
-                    "Points JSON file (schema roofline.points/1), 'stored' or 'stored:ID'; repeat to combine "
-                    "(default: the latest stored set)");
-    cmd->add_option("--format", args->format, "Output format")
-        ->check(CLI::IsMember({"text", "markdown", "csv", "json"}))
-        ->capture_default_str();
+    add_machine_option(cmd, args->machine);
+    add_points_option(cmd, args->points)
+        ->description("Points: a JSON file (schema roofline.points/1), 'stored' (the latest set) or 'stored:ID'; "
+                      "repeat to combine (default: the latest stored set)");
+    add_format_option(cmd, args->format, {"text", "markdown", "csv", "json"});
     cmd->add_option("--view", args->view, "carm: every cache level bounds a point; orm: DRAM only (original model)")
         ->check(CLI::IsMember({"carm", "orm"}))
         ->capture_default_str();
-    cmd->add_option("--precision", args->precision,
-                    "Which compute roofs: dp or sp (default: sp when every point's FLOPs are single precision, "
-                    "else dp)")
-        ->check(CLI::IsMember({"dp", "sp"}));
-    cmd->add_option("--threads", args->threads,
-                    "Roofline for N threads (default: the points' thread count if the machine has it, "
-                    "else the most measured)");
-    cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of standard output");
-    cmd->add_option("--db", args->db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+    add_roofline_precision_option(cmd, args->precision);
+    add_roofline_threads_option(cmd, args->threads);
+    add_output_option(cmd, args->output, "Write the report to FILE instead of standard output");
+    add_db_option(cmd, args->db);
+    add_quiet_flag(cmd, args->quiet);
     cmd->footer("Examples:\n"
                 "  roofline report                                    latest stored machine and points\n"
                 "  roofline report --machine m.json --points app.json --format markdown\n"

@@ -4,6 +4,7 @@
 
 #include "core/machine_model.hpp"
 #include "core/roofline.hpp"
+#include "core/stored_entries.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -14,23 +15,6 @@
 struct sqlite3;
 
 namespace roofline {
-
-struct StoredMachine {
-    std::int64_t id = 0;
-    std::string created;   // ISO 8601 UTC
-    std::string hostname;
-    std::string cpu_model;
-    std::string mode;
-    bool partial = false;
-};
-
-struct StoredPointSet {
-    std::int64_t id = 0;
-    std::string created;   // ISO 8601 UTC
-    std::string name;      // e.g. the measured command, or the kernel spec
-    std::optional<std::int64_t> machine_id;  // the machine the points were measured on, if known
-    std::int64_t point_count = 0;
-};
 
 class ResultsStore {
 public:

@@ -1,6 +1,7 @@
 #include "render/report.hpp"
 
 #include "render/advice_text.hpp"
+#include "render/csv.hpp"
 #include "render/number_format.hpp"
 
 #include <fmt/format.h>
@@ -180,26 +181,6 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
 }
 
 // ---------------------------------------------------------------- csv
-
-// RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled.
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char ch : text) {
-        if (ch == '"') out += '"';
-        out += ch;
-    }
-    return out + "\"";
-}
-
-std::string csv_row(const std::vector<std::string>& fields) {
-    std::string line;
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-        if (i > 0) line += ',';
-        line += csv_field(fields[i]);
-    }
-    return line + "\n";  // LF, not RFC 4180's CRLF: friendlier to Unix tools; every CSV reader takes both
-}
 
 void append_ceiling_fields(std::vector<std::string>& fields, const Roofline& r, const std::optional<Ceiling>& c) {
     if (!c) {

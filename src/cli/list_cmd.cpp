@@ -1,0 +1,60 @@
+// `roofline list`: the machine models and point sets in the results store,
+// with the ids that --machine stored:ID and --points stored:ID take.
+#include "cli/commands.hpp"
+#include "cli/common_options.hpp"
+#include "cli/stored_source.hpp"
+#include "io/results_store.hpp"
+#include "io/text_file.hpp"
+#include "render/store_listing.hpp"
+
+#include <fmt/core.h>
+
+#include <memory>
+
+namespace roofline::cli {
+namespace {
+
+struct ListArgs {
+    std::string db;
+    std::string format;
+    std::string output;
+};
+
+int run_list(const ListArgs& args) {
+    const ReportFormat format = parse_report_format(args.format);
+    if (!args.output.empty()) check_file_writable(args.output);
+    StoreAccess access(args.db);
+    std::vector<StoredMachine> machines;
+    std::vector<StoredPointSet> sets;
+    if (ResultsStore* store = access.store()) {  // a missing database lists as empty, and is not created
+        machines = store->list_machines();
+        sets = store->list_point_sets();
+    }
+    const std::string text = render_store_listing(access.path(), machines, sets, format);
+    if (args.output.empty())
+        fmt::print("{}", text);
+    else
+        write_text_file_atomic(args.output, text);
+    return kExitOk;
+}
+
+} // namespace
+
+void add_list_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<ListArgs>();
+    auto* cmd = app.add_subcommand("list", "List the machines and point sets in the results store");
+    cmd->description("Lists every machine model (id, date, host, CPU, bench mode, complete or interrupted) and\n"
+                     "every point set (id, date, number of points, the machine it was measured on, the\n"
+                     "command that made it) in the results store. Their ids are what --machine stored:ID,\n"
+                     "--points stored:ID and 'roofline show' take.");
+    add_db_option(cmd, args->db);
+    add_format_option(cmd, args->format, {"text", "json", "csv"});
+    add_output_option(cmd, args->output, "Write the list to FILE instead of standard output");
+    cmd->footer("Examples:\n"
+                "  roofline list\n"
+                "  roofline list --format json | jq '.machines[].id'\n"
+                "  roofline show stored:3");
+    cmd->callback([args, &exit_code] { exit_code = run_list(*args); });
+}
+
+} // namespace roofline::cli

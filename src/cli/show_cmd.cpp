@@ -1,0 +1,81 @@
+// `roofline show`: one stored (or saved) machine model or point set, as the
+// summary a person reads or the JSON a script reads.
+#include "cli/commands.hpp"
+#include "cli/common_options.hpp"
+#include "cli/stored_source.hpp"
+#include "cli/usage_error.hpp"
+#include "io/machine_json.hpp"
+#include "io/points_json.hpp"
+#include "io/text_file.hpp"
+#include "render/bench_summary.hpp"
+#include "render/measure_tables.hpp"
+#include "render/report.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+namespace roofline::cli {
+namespace {
+
+struct ShowArgs {
+    std::string source = kStored;
+    bool points = false;
+    std::string db;
+    std::string format;
+    std::string output;
+};
+
+std::string show_machine(const StoredSource& source, StoreAccess& access, ReportFormat format) {
+    const MachineFile machine = load_machine(source, access, "run 'roofline bench' first");
+    if (format == ReportFormat::json) return machine_to_json(machine.model).dump(2) + "\n";
+    return fmt::format("Machine: {}\n", source.display()) + format_bench_summary(machine.model);
+}
+
+std::string show_points(const StoredSource& source, StoreAccess& access, ReportFormat format) {
+    const auto points = load_points(source, access, "run 'roofline measure -- ./your_app' first");
+    if (format == ReportFormat::json) return points_to_json(points).dump(2) + "\n";
+    std::vector<MeasuredRow> rows;
+    for (const auto& p : points) rows.push_back({p, std::nullopt});
+    const std::string name = source.stored ? (source.id ? fmt::format("stored point set #{}", *source.id)
+                                                        : std::string("the latest stored point set"))
+                                           : source.path;
+    return fmt::format("Points: {} ({})\n", name, points.size()) + render_measured_points(rows, false);
+}
+
+int run_show(const ShowArgs& args) {
+    const ReportFormat format = parse_report_format(args.format);
+    const StoredSource source = parse_stored_source(args.source, "show");
+    if (!args.output.empty()) check_file_writable(args.output);
+    StoreAccess access(args.db);
+    const std::string text = args.points ? show_points(source, access, format) : show_machine(source, access, format);
+    if (args.output.empty())
+        fmt::print("{}", text);
+    else
+        write_text_file_atomic(args.output, text);
+    return kExitOk;
+}
+
+} // namespace
+
+void add_show_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<ShowArgs>();
+    auto* cmd = app.add_subcommand("show", "Show one stored machine model or point set");
+    cmd->description("Prints a machine model (its roofs, ceilings and how they were measured: the summary\n"
+                     "'roofline bench' prints) or, with --points, a point set. SOURCE is 'stored' (the latest),\n"
+                     "'stored:ID' (ids from 'roofline list') or a file. --format json prints the model or the\n"
+                     "points as their files hold them (schemas roofline.machine/1, roofline.points/1).");
+    cmd->add_option("source", args->source, "'stored', 'stored:ID' or a file")->capture_default_str();
+    cmd->add_flag("--points", args->points, "SOURCE is a point set, not a machine model");
+    add_db_option(cmd, args->db);
+    add_format_option(cmd, args->format, {"text", "json"});
+    add_output_option(cmd, args->output, "Write to FILE instead of standard output");
+    cmd->footer("Examples:\n"
+                "  roofline show                      the latest stored machine\n"
+                "  roofline show stored:2 --format json > machine.json\n"
+                "  roofline show --points stored:5");
+    cmd->callback([args, &exit_code] { exit_code = run_show(*args); });
+}
+
+} // namespace roofline::cli

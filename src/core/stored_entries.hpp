@@ -1,0 +1,28 @@
+// What the results store holds, one row per machine model and per point set:
+// plain structs io/ fills and render/ lists (`roofline list`).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace roofline {
+
+struct StoredMachine {
+    std::int64_t id = 0;
+    std::string created;   // ISO 8601 UTC
+    std::string hostname;
+    std::string cpu_model;
+    std::string mode;
+    bool partial = false;
+};
+
+struct StoredPointSet {
+    std::int64_t id = 0;
+    std::string created;   // ISO 8601 UTC
+    std::string name;      // e.g. the measured command, or the kernel spec
+    std::optional<std::int64_t> machine_id;  // the machine the points were measured on, if known
+    std::int64_t point_count = 0;
+};
+
+} // namespace roofline
