@@ -154,10 +154,12 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     }
     BurstPolicy policy;
     model.environment.statistic = fmt::format(
-        "each roof is the {:.0f}th percentile of the best samples of its bursts ({} samples of about 2 ms each), "
-        "interleaved with every other figure over the run ({}-{} bursts, more while the best two disagree); all-thread bursts are kept only when a compute canary before and "
+        "each roof is the {:.0f}th percentile of the best samples of its bursts (bursts of about {:.0f} ms of "
+        "samples: 0.5 ms for compute and private caches, 2 ms for shared caches and DRAM, whole passes for NUMA), "
+        "interleaved with every other figure over the run ({}-{} bursts, more while the best two disagree or a team "
+        "falls short of its threads x one thread); all-thread bursts are kept only when a compute canary before and "
         "after shows the threads on separate cores and within 12% of their best speed",
-        100 * policy.quantile, policy.samples_per_burst, policy.min_bursts, policy.max_bursts);
+        100 * policy.quantile, policy.burst_seconds * 1e3, policy.min_bursts, policy.max_bursts);
 
     const auto thread_counts = resolved_thread_counts(topology, options);
     const auto families = options.compute ? plan_compute_families(options) : std::vector<ComputeFamily>{};

@@ -24,7 +24,7 @@ bool kernel_allowed(const BenchOptions& options, const std::string& name, Isa is
 
 namespace {
 
-KernelInfo info(const std::string& name, const char* kind, Isa isa, int bits, const std::string& precision,
+KernelInfo info(const std::string& name, KernelKind kind, Isa isa, int bits, const std::string& precision,
                 const std::string& what, const char* unit, double flops, double bytes, double bytes_write_allocate) {
     return {name, kind, isa_name(isa), bits, precision, what, unit, flops, bytes, bytes_write_allocate,
             isa_supported(isa)};
@@ -35,13 +35,13 @@ KernelInfo info(const std::string& name, const char* kind, Isa isa, int bits, co
 std::vector<KernelInfo> kernel_catalog() {
     std::vector<KernelInfo> out;
     for (const auto& k : all_compute_kernels())
-        out.push_back(info(k.name, "compute", k.isa, k.vector_bits, k.precision, k.mix, "iteration",
+        out.push_back(info(k.name, KernelKind::compute, k.isa, k.vector_bits, k.precision, k.mix, "iteration",
                            k.flops_per_iteration(), 0, 0));
     for (const auto& k : all_memory_kernels())
-        out.push_back(info(k.name, "memory", k.isa, k.vector_bits, "dp", k.pattern, "element", k.flops_per_element,
+        out.push_back(info(k.name, KernelKind::memory, k.isa, k.vector_bits, "dp", k.pattern, "element", k.flops_per_element,
                            k.nominal_bytes_per_element(), k.write_allocate_bytes_per_element()));
     for (const auto& k : all_intensity_kernels())  // one 8-byte load per element, FMAs on it
-        out.push_back(info(k.name, "intensity", k.isa, k.vector_bits, "dp", "load+fma", "element",
+        out.push_back(info(k.name, KernelKind::intensity, k.isa, k.vector_bits, "dp", "load+fma", "element",
                            k.flops_per_element(), 8, 8));
     return out;
 }
@@ -60,7 +60,7 @@ void resolve_kernel_selection(BenchOptions& options) {
     const auto catalog = kernel_catalog();
     for (const auto& name : options.kernels) {
         const auto it = std::find_if(catalog.begin(), catalog.end(), [&](const KernelInfo& k) { return k.name == name; });
-        if (it == catalog.end() || it->kind == "intensity")
+        if (it == catalog.end() || it->kind == KernelKind::intensity)
             throw BenchOptionError(BenchSetting::kernel, fmt::format("no kernel '{}' in the catalog", name));
         if (!it->supported)
             throw BenchOptionError(BenchSetting::kernel,
@@ -69,7 +69,7 @@ void resolve_kernel_selection(BenchOptions& options) {
         if (!options.isa.empty() && it->isa != options.isa)
             throw BenchOptionError(BenchSetting::kernel,
                                    fmt::format("kernel '{}' is {}, not the ISA asked for ({})", name, it->isa, options.isa));
-        if (it->kind == "compute") {
+        if (it->kind == KernelKind::compute) {
             compute = true;
             if (std::find(options.precisions.begin(), options.precisions.end(), it->precision) == options.precisions.end())
                 options.precisions.push_back(it->precision);

@@ -6,9 +6,22 @@
 
 namespace roofline {
 
+// What a kernel measures: a compute roof, a memory roof, or a validation point
+// of known intensity.
+enum class KernelKind { compute, memory, intensity };
+
+inline const char* kernel_kind_name(KernelKind kind) {
+    switch (kind) {
+    case KernelKind::compute: return "compute";
+    case KernelKind::memory: return "memory";
+    case KernelKind::intensity: return "intensity";
+    }
+    return "?";
+}
+
 struct KernelInfo {
     std::string name;        // "dp.avx2.256.fma8+add6", "copy.avx2.256", "intensity.avx2.256.k64"
-    std::string kind;        // "compute", "memory", "intensity"
+    KernelKind kind = KernelKind::compute;
     std::string isa;         // "sse2", "avx2", "avx512"
     int vector_bits = 0;
     std::string precision;   // compute: "dp"/"sp"; others "dp" (8-byte elements)

@@ -48,6 +48,25 @@ std::string machine_label(const MachineModel& model) {
     return model.cpu.model.empty() ? std::string("machine") : model.cpu.model;
 }
 
+// A model with bandwidth figures but no compute roof (an interrupted run):
+// the fastest pattern per level at the highest thread count.
+Roofline bandwidth_roofline(const MachineModel& model) {
+    Roofline r;
+    r.label = machine_label(model);
+    for (const auto& m : model.memory)
+        if (m.gbs > 0) r.threads = std::max(r.threads, m.threads);
+    std::vector<const MemoryRoof*> best;
+    for (const auto& m : model.memory) {
+        if (!(m.gbs > 0) || m.threads != r.threads || is_numa_pair(m.level)) continue;
+        auto same = std::find_if(best.begin(), best.end(), [&](auto* b) { return b->level == m.level; });
+        if (same == best.end()) best.push_back(&m);
+        else if (m.gbs > (*same)->gbs) *same = &m;
+    }
+    std::stable_sort(best.begin(), best.end(), [](auto* a, auto* b) { return level_before(a->level, b->level); });
+    for (auto* m : best) r.bandwidth.push_back({fmt::format("{} {}", m->level, m->pattern), m->level, m->gbs});
+    return r;
+}
+
 Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& sel) {
     Roofline r;
     r.label = machine_label(m);

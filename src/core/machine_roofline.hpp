@@ -28,6 +28,11 @@ struct RooflineSelection {
 // Throws std::invalid_argument when the model has no compute roof for the selection.
 Roofline roofline_from_machine(const MachineModel& model, const RooflineSelection& selection);
 
+// A model with bandwidth figures but no compute roof (an interrupted run, a
+// memory-only spec): per level the fastest pattern at the highest thread count;
+// the compute roof is left at 0.
+Roofline bandwidth_roofline(const MachineModel& model);
+
 // What a command was asked for; empty: decided from the points and the model.
 struct RooflineRequest {
     std::optional<std::string> precision;

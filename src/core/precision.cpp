@@ -23,4 +23,6 @@ int element_bits_of(std::string_view precision) {
     return element_bits(p.value_or(Precision::dp));
 }
 
+bool is_flop_precision(std::string_view precision) { return precision == "dp" || precision == "sp"; }
+
 } // namespace roofline

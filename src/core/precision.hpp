@@ -15,6 +15,10 @@ std::optional<Precision> parse_precision(std::string_view text);
 const char* precision_name(Precision p);  // "dp", "sp"
 int element_bits(Precision p);            // 64, 32
 
+// True for the strings models store for FLOPs, "dp" and "sp" (a spec sheet's
+// peak may be in another unit: "exchange", "IOP").
+bool is_flop_precision(std::string_view precision);
+
 // For the precision strings models store: "sp" is 32 bits, anything else 64.
 int element_bits_of(std::string_view precision);
 

@@ -16,29 +16,15 @@
 //                                 `pattern` or name                  ("<level> <pattern>")
 // Compute ceilings of any other category have no place in the model; they, and
 // the names and advice written in the file, are kept in `named_ceilings` and put
-// on the roofline by apply_named_ceilings.
+// on the roofline by apply_named_ceilings (core/machine_file.hpp).
 #pragma once
 
-#include "core/machine_model.hpp"
-#include "core/machine_roofline.hpp"
-#include "core/roofline.hpp"
+#include "core/machine_file.hpp"
 
 #include <string>
 #include <vector>
 
 namespace roofline {
-
-struct NamedCeiling {
-    Ceiling ceiling;
-    std::string precision;  // compute ceilings: the precision they belong to ("dp" unless given)
-};
-
-struct MachineFile {
-    MachineModel model;
-    std::vector<NamedCeiling> named_ceilings;  // spec sheets only
-    bool spec_sheet = false;
-    int spec_threads = 0;  // the thread count the sheet's plain figures are for
-};
 
 // Throws SchemaError "FILE:LINE:COL: where: what was expected".
 MachineFile machine_spec_from_yaml(const std::string& text, const std::string& source = "<yaml>");
@@ -47,14 +33,5 @@ MachineFile read_machine_spec_file(const std::string& path);
 // A machine model in JSON (roofline bench -o) or a YAML spec sheet: by extension
 // (.json / .yaml, .yml), else by content (a JSON file starts with '{').
 MachineFile load_machine_file(const std::string& path);
-
-// The sheet's names and advice on a roofline built from its model: a generated
-// ceiling of the same kind, level and value takes the written name, category and
-// advice; written ceilings without a generated twin are added. Only when the
-// roofline is for the sheet's own thread count (other counts have no written ceilings).
-void apply_named_ceilings(Roofline& roofline, const MachineFile& machine);
-
-// roofline_from_machine, then apply_named_ceilings.
-Roofline roofline_from_machine_file(const MachineFile& machine, const RooflineSelection& selection);
 
 } // namespace roofline

@@ -12,10 +12,10 @@ std::string kernel_table_text(const std::vector<KernelInfo>& kernels) {
     for (const auto& k : kernels) {
         const std::string per = k.unit == "iteration" ? "/it" : "/el";
         const std::string bytes =
-            k.kind == "compute" ? "-"
+            k.kind == KernelKind::compute ? "-"
                                 : (k.bytes_write_allocate != k.bytes ? fmt::format("{:g} ({:g}){}", k.bytes, k.bytes_write_allocate, per)
                                                                      : fmt::format("{:g}{}", k.bytes, per));
-        out += fmt::format("{:<26} {:<9} {:<6} {:>4} {:<4} {:<9} {:>12} {:>16}  {}\n", k.name, k.kind, k.isa,
+        out += fmt::format("{:<26} {:<9} {:<6} {:>4} {:<4} {:<9} {:>12} {:>16}  {}\n", k.name, kernel_kind_name(k.kind), k.isa,
                            k.vector_bits, k.precision, k.what, fmt::format("{:g}{}", k.flops, per), bytes,
                            k.supported ? "yes" : "no");
         supported += k.supported;
@@ -32,7 +32,7 @@ std::string kernel_table_json(const std::vector<KernelInfo>& kernels) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& k : kernels)
         list.push_back({{"name", k.name},
-                        {"kind", k.kind},
+                        {"kind", kernel_kind_name(k.kind)},
                         {"isa", k.isa},
                         {"vector_bits", k.vector_bits},
                         {"precision", k.precision},

@@ -20,25 +20,6 @@ std::string upper(std::string text) {
     return text;
 }
 
-// A model with bandwidth figures but no compute roof (an interrupted run):
-// the fastest pattern per level at the highest thread count.
-Roofline bandwidth_only(const MachineModel& model) {
-    Roofline r;
-    r.label = machine_label(model);
-    for (const auto& m : model.memory)
-        if (m.gbs > 0) r.threads = std::max(r.threads, m.threads);
-    std::vector<const MemoryRoof*> best;
-    for (const auto& m : model.memory) {
-        if (!(m.gbs > 0) || m.threads != r.threads || m.level.rfind("NUMA", 0) == 0) continue;
-        auto same = std::find_if(best.begin(), best.end(), [&](auto* b) { return b->level == m.level; });
-        if (same == best.end()) best.push_back(&m);
-        else if (m.gbs > (*same)->gbs) *same = &m;
-    }
-    std::stable_sort(best.begin(), best.end(), [](auto* a, auto* b) { return level_before(a->level, b->level); });
-    for (auto* m : best) r.bandwidth.push_back({fmt::format("{} {}", m->level, m->pattern), m->level, m->gbs});
-    return r;
-}
-
 // The overview chart keeps a few compute ceilings well apart, so it stays readable.
 void thin_ceilings(Roofline& r) {
     constexpr std::size_t max_ceilings = 4;
@@ -56,15 +37,13 @@ void thin_ceilings(Roofline& r) {
     r.ceilings = std::move(kept);
 }
 
-std::string runs_phrase(const MachineModel& model, int threads) {
-    std::set<int> runs;
-    for (const auto& c : model.compute)
-        if (c.threads == threads && c.stats.runs > 0) runs.insert(c.stats.runs);
-    for (const auto& m : model.memory)
-        if (m.threads == threads && m.stats.runs > 0) runs.insert(m.stats.runs);
-    if (runs.empty()) return "median of repeated runs";
-    if (runs.size() == 1) return fmt::format("median of {} runs", *runs.begin());
-    return fmt::format("median of {} to {} runs", *runs.begin(), *runs.rbegin());
+// The first clause of the model's statistic ("each roof is the 90th percentile
+// of the best samples of its bursts"), short enough for a chart's footer.
+std::string statistic_phrase(const std::string& statistic) {
+    const auto cut = statistic.find_first_of("(;");
+    std::string phrase = statistic.substr(0, cut);
+    while (!phrase.empty() && phrase.back() == ' ') phrase.pop_back();
+    return phrase;
 }
 
 } // namespace
@@ -95,7 +74,7 @@ std::string render_roofline_svg(const MachineModel& model) {
             }
         }
     } else {
-        roofline = bandwidth_only(model);
+        roofline = bandwidth_roofline(model);
     }
     const int threads = roofline.threads;
     const std::string cpu_name = model.cpu.model.empty() ? "unknown CPU" : model.cpu.model;
@@ -109,7 +88,9 @@ std::string render_roofline_svg(const MachineModel& model) {
     if (model.partial) input.banner = "PARTIAL RUN: some roofs are missing";
     const std::string timestamp = model.environment.timestamp.empty() ? "at an unknown time" : model.environment.timestamp;
     input.footer.push_back(
-        fmt::format("measured {}; bandwidth in nominal bytes; {}", timestamp, runs_phrase(model, threads)));
+        fmt::format("measured {}; bandwidth in nominal bytes; {}", timestamp,
+                    model.environment.statistic.empty() ? std::string("statistic not recorded")
+                                                        : statistic_phrase(model.environment.statistic)));
     std::string second = fmt::format("roofs at {}; ridge points on the {} peak", thread_text,
                                      have_compute ? upper(input.machines.front().precision) : std::string("compute"));
     if (!model.environment.tool_version.empty()) second += "; roofline " + model.environment.tool_version;

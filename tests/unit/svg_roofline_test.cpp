@@ -100,10 +100,14 @@ TEST(SvgRoofline, MarksEachRidgePointWithItsIntensity) {
     EXPECT_NE(svg.find(">2.67 FLOP/B<"), std::string::npos);  // 64 / 24
 }
 
-TEST(SvgRoofline, FooterStatesTimestampBytesAndRuns) {
-    const auto svg = render_roofline_svg(two_thread_model());
-    EXPECT_NE(svg.find("measured 2026-11-03T10:20:30Z; bandwidth in nominal bytes; median of 7 runs"),
+TEST(SvgRoofline, FooterStatesTimestampBytesAndTheStatistic) {
+    auto model = two_thread_model();
+    model.environment.statistic = "each roof is the 90th percentile of the best samples of its bursts (details); more";
+    EXPECT_NE(render_roofline_svg(model).find("measured 2026-11-03T10:20:30Z; bandwidth in nominal bytes; each roof "
+                                              "is the 90th percentile of the best samples of its bursts<"),
               std::string::npos);
+    model.environment.statistic.clear();  // an old model: say so rather than guess
+    EXPECT_NE(render_roofline_svg(model).find("nominal bytes; statistic not recorded<"), std::string::npos);
 }
 
 TEST(SvgRoofline, EscapesTextFromTheModel) {
