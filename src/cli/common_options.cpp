@@ -1,5 +1,7 @@
 #include "cli/common_options.hpp"
 
+#include "io/text_file.hpp"
+
 #include <fmt/format.h>
 
 namespace roofline::cli {
@@ -72,6 +74,13 @@ CLI::Option* add_roofline_precision_option(CLI::App* cmd, std::optional<std::str
                                        " (default: sp when every point's FLOPs are single precision, else dp)");
     if (extra_help.empty()) option->check(CLI::IsMember({"dp", "sp"}));
     return option;
+}
+
+void write_result(const std::string& output, const std::string& text) {
+    if (output.empty())
+        fmt::print("{}", text);
+    else
+        write_text_file_atomic(output, text);
 }
 
 } // namespace roofline::cli

@@ -24,6 +24,10 @@ CLI::Option* add_points_option(CLI::App* cmd, std::vector<std::string>& points);
 // -o,--output FILE: what the command writes, described by `what`.
 CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what);
 
+// Writes a command's result where -o says: standard output when `output` is
+// empty, else the file (atomically).
+void write_result(const std::string& output, const std::string& text);
+
 // --format NAME, one of `formats` (the first is the default). With `json_alias`,
 // --json is kept as a shorthand for --format json.
 CLI::Option* add_format_option(CLI::App* cmd, std::string& format, const std::vector<std::string>& formats,

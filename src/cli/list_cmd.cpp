@@ -31,10 +31,7 @@ int run_list(const ListArgs& args) {
         sets = store->list_point_sets();
     }
     const std::string text = render_store_listing(access.path(), machines, sets, format);
-    if (args.output.empty())
-        fmt::print("{}", text);
-    else
-        write_text_file_atomic(args.output, text);
+    write_result(args.output, text);
     return kExitOk;
 }
 

@@ -50,10 +50,7 @@ int run_show(const ShowArgs& args) {
     if (!args.output.empty()) check_file_writable(args.output);
     StoreAccess access(args.db);
     const std::string text = args.points ? show_points(source, access, format) : show_machine(source, access, format);
-    if (args.output.empty())
-        fmt::print("{}", text);
-    else
-        write_text_file_atomic(args.output, text);
+    write_result(args.output, text);
     return kExitOk;
 }
 

@@ -57,10 +57,7 @@ void run_topology(const TopologyOptions& options) {
     const ReportFormat format = parse_report_format(options.format);
     if (!options.output.empty()) check_file_writable(options.output);
     const std::string text = render_topology(gather_report(), format);
-    if (options.output.empty())
-        fmt::print("{}", text);
-    else
-        write_text_file_atomic(options.output, text);
+    write_result(options.output, text);
 }
 
 } // namespace
