@@ -10,6 +10,7 @@
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
+#include "render/advice_text.hpp"
 #include "render/chart.hpp"
 #include "render/number_format.hpp"
 
@@ -164,6 +165,16 @@ int run_plot(const PlotArgs& args) {
         return differs;
     });
     if (other_unit > 1) fmt::print(stderr, "roofline: warning: {} points in other units left out\n", other_unit);
+
+    // A point above its roof (on the first machine) is a measurement error: say so, and mark it on the chart.
+    for (auto& p : input.points) {
+        if (p.seconds <= 0 || p.work <= 0) continue;
+        const auto a = analyze(input.machines.front(), p, input.view);
+        if (!a.above_roof) continue;
+        fmt::print(stderr, "roofline: {}: point '{}' is {}\n", a.above_roof->within_spread ? "note" : "warning", p.name,
+                   above_roof_text(*a.above_roof));
+        if (!a.above_roof->within_spread) p.label = (p.label.empty() ? p.name : p.label) + " (above roof!)";
+    }
 
     std::string chart;
     switch (format) {

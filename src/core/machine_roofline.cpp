@@ -42,6 +42,11 @@ void add_compute_ceiling(Roofline& r, const ComputeRoof* c, std::string name, st
     r.ceilings.push_back({std::move(name), CeilingKind::compute, std::move(category), "", c->gflops, {}});
 }
 
+// How far above the roof its own best sample went (the roof is a quantile).
+double measured_spread(double value, const Stats& stats) {
+    return value > 0 && stats.max > value ? stats.max / value - 1 : 0;
+}
+
 } // namespace
 
 std::string machine_label(const MachineModel& model) {
@@ -79,7 +84,7 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     if (!top)
         throw std::invalid_argument(fmt::format("the machine model of {} has no {} compute roof at {} thread{}",
                                                 r.label, upper(prec), t, t == 1 ? "" : "s"));
-    r.compute = {fmt::format("{} peak", upper(prec)), "", top->gflops};
+    r.compute = {fmt::format("{} peak", upper(prec)), "", top->gflops, measured_spread(top->gflops, top->stats)};
 
     // Compute ceilings, from what the model measured at this precision and thread count.
     auto same = [&](const ComputeRoof& c) { return c.precision == prec && c.threads == t && c.mix != "best"; };
@@ -120,7 +125,8 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
         const MemoryRoof* best = nullptr;
         for (const auto& mem : m.memory)
             if (mem.level == level && mem.threads == t && (!best || mem.gbs > best->gbs)) best = &mem;
-        r.bandwidth.push_back({fmt::format("{} {}", level, best->pattern), level, best->gbs});
+        r.bandwidth.push_back({fmt::format("{} {}", level, best->pattern), level, best->gbs,
+                               measured_spread(best->gbs, best->stats)});
         for (const auto& mem : m.memory) {
             if (mem.level != level || &mem == best || mem.gbs >= best->gbs * 0.995) continue;
             if (mem.threads == t) {

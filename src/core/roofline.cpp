@@ -113,6 +113,36 @@ Region region_for(const Roofline& r, const std::string& level, double i) {
 
 } // namespace
 
+namespace {
+
+AboveRoof::Cause likely_first(const Point& p, const Roofline& r) {
+    if (r.threads > 0 && p.threads > r.threads) return AboveRoof::Cause::more_threads_than_roofline;
+    if (p.source.find("sampling") != std::string::npos) return AboveRoof::Cause::self_time_only;
+    return AboveRoof::Cause::work_outside_timing;
+}
+
+std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, const Analysis& a) {
+    if (!(a.efficiency > 1)) return std::nullopt;
+    AboveRoof out;
+    out.excess = a.efficiency - 1;
+    const Roof* binding = a.memory_bound ? roof_of_level(r, a.binding_level) : &r.compute;
+    out.tolerance = binding ? std::max(0.0, binding->spread) : 0;
+    out.within_spread = out.excess <= out.tolerance;
+    const auto first = likely_first(p, r);
+    out.causes.push_back(first);
+    for (auto c : {AboveRoof::Cause::more_threads_than_roofline, AboveRoof::Cause::self_time_only,
+                   AboveRoof::Cause::work_outside_timing}) {
+        if (c == first) continue;
+        if (c == AboveRoof::Cause::more_threads_than_roofline && !(r.threads > 0 && p.threads > r.threads)) continue;
+        if (c == AboveRoof::Cause::self_time_only && p.source.find("sampling") == std::string::npos) continue;
+        out.causes.push_back(c);
+    }
+    out.causes.push_back(AboveRoof::Cause::stale_machine_model);
+    return out;
+}
+
+} // namespace
+
 Analysis analyze(const Roofline& r, const Point& p, View view) {
     Analysis a;
     a.point = p.name;
@@ -178,6 +208,9 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
             a.lower = *pl.c;
         }
     }
+    a.above_roof = check_above_roof(r, p, a);
+    if (a.above_roof && !a.above_roof->within_spread) return a;  // an error, not a result: no advice from it
+
     // Next steps: break the ceilings above the point from the lowest up (one per
     // kind of missing optimization), then the roof.
     for (const auto& pl : placed) {

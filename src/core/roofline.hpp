@@ -18,6 +18,10 @@ struct Roof {
     std::string name;    // "DP peak", "L2 load", "PCIe"
     std::string level;   // bandwidth roofs only
     double value = 0;    // G<work unit>/s for compute, GB/s for bandwidth
+    // How far above `value` the machine was seen to run: (best sample - value) /
+    // value from the measurement; 0 for a written figure. A point may land this
+    // far above the roof by chance; further is a measurement error.
+    double spread = 0;
 };
 
 // A ceiling is flat (a compute rate) or slanted (a bandwidth times intensity).
@@ -121,6 +125,21 @@ struct NextStep {
     double cap = 0;   // G<work unit>/s
 };
 
+// A point above what its roofline allows is a measurement error, not a result:
+// this says by how much, what the roofs' own spread allows, and the likely causes.
+struct AboveRoof {
+    enum class Cause {
+        more_threads_than_roofline,  // the point used more threads than the roofline it is judged against
+        self_time_only,              // its time is sampled self time: callees' work counted, their time not
+        work_outside_timing,         // counts include work the timing did not cover (threads outside the region)
+        stale_machine_model,         // the model is from another machine, clock or load
+    };
+    double excess = 0;       // efficiency - 1
+    double tolerance = 0;    // the binding roof's measured spread
+    bool within_spread = false;  // above by no more than the spread: chance, still flagged
+    std::vector<Cause> causes;   // most likely first
+};
+
 struct Analysis {
     std::string point;
     double performance = 0;        // achieved G<unit>/s
@@ -136,6 +155,7 @@ struct Analysis {
     Region region = Region::both;
     std::vector<Headroom> headroom;        // to every roof, highest first
     std::vector<NextStep> next_steps;
+    std::optional<AboveRoof> above_roof;   // set when efficiency > 100%
 };
 
 Analysis analyze(const Roofline& r, const Point& p, View view);

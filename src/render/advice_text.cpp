@@ -74,4 +74,36 @@ std::string limiting_metric_text(const Roofline& r, const Analysis& a) {
     return a.memory_bound ? fmt::format("GB/s at {}", a.binding_level) : rate_unit(r.work_unit);
 }
 
+const char* above_roof_cause_text(AboveRoof::Cause cause) {
+    switch (cause) {
+    case AboveRoof::Cause::more_threads_than_roofline:
+        return "the point ran on more threads than the roofline it is judged against (--threads)";
+    case AboveRoof::Cause::self_time_only:
+        return "its time is sampled self time, so callees' work is counted but their time is not";
+    case AboveRoof::Cause::work_outside_timing:
+        return "the counts include work the timing did not cover (threads outside the region, or a region "
+               "timed on one thread while others worked)";
+    case AboveRoof::Cause::stale_machine_model:
+        return "the machine model is stale or from another machine (rerun 'roofline bench')";
+    }
+    return "?";
+}
+
+std::string above_roof_text(const AboveRoof& above) {
+    if (above.within_spread)
+        return fmt::format("above its roof by {}, within the roof's measured spread ({}): the roof is a high "
+                           "quantile of its samples and this run met the fastest of them",
+                           format_percent(above.excess), format_percent(above.tolerance));
+    std::string causes;
+    for (auto c : above.causes) causes += (causes.empty() ? "" : "; or ") + std::string(above_roof_cause_text(c));
+    return fmt::format("ABOVE ITS ROOF by {} (the roof's measured spread allows {}): a measurement error, not a "
+                       "result; likely {}",
+                       format_percent(above.excess), format_percent(above.tolerance), causes);
+}
+
+std::string efficiency_text(const Analysis& a) {
+    if (!a.above_roof) return format_percent(a.efficiency);
+    return format_percent(a.efficiency) + (a.above_roof->within_spread ? " (within spread)" : " (above roof!)");
+}
+
 } // namespace roofline

@@ -25,4 +25,12 @@ std::string lift_text(const KernelPrediction::Lift& lift, const std::string& wor
 // "GB/s at L2 (L2 copy)", "GB/s at DRAM".
 std::string limiting_metric_text(const Roofline& r, const Analysis& a);
 
+// A point above its roof: "ABOVE ITS ROOF by 18.0% (...): a measurement error,
+// not a result; likely: ..." (or, within the roof's spread, what that means).
+std::string above_roof_text(const AboveRoof& above);
+const char* above_roof_cause_text(AboveRoof::Cause cause);
+
+// The efficiency as people read it: "80.0%", "118.0% (above roof!)", "101.0% (within spread)".
+std::string efficiency_text(const Analysis& a);
+
 } // namespace roofline

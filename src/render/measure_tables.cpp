@@ -1,6 +1,7 @@
 #include "render/measure_tables.hpp"
 
 #include "core/level.hpp"
+#include "render/advice_text.hpp"
 #include "render/number_format.hpp"
 
 #include <fmt/format.h>
@@ -38,12 +39,15 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
                            cell(p.work / 1e9), cell(performance(p)), cell(intensity_value), level);
         if (judged) {
             if (row.analysis)
-                out += fmt::format(" {:<22} {:>8}", row.analysis->binding_roof, format_percent(row.analysis->efficiency));
+                out += fmt::format(" {:<22} {:>8}", row.analysis->binding_roof, efficiency_text(*row.analysis));
             else
                 out += fmt::format(" {:<22} {:>8}", "-", "-");
         }
         out += "\n";
     }
+    for (const auto& row : rows)
+        if (row.analysis && row.analysis->above_roof)
+            out += fmt::format("{}: {}\n", row.point.name, above_roof_text(*row.analysis->above_roof));
     return out;
 }
 

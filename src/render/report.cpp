@@ -114,7 +114,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
                     "Bound by", "Region"});
     for (const auto& a : analyses) {
         rows.push_back({a.point, format_number(a.performance), format_number(a.intensity), format_number(a.attainable),
-                        format_percent(a.efficiency), bound_text(a), region_name(a.region)});
+                        efficiency_text(a), bound_text(a), region_name(a.region)});
     }
     out += aligned_table(rows, {Align::left, Align::right, Align::right, Align::right, Align::right, Align::left,
                                 Align::left});
@@ -125,7 +125,9 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
         out += fmt::format("  achieved         {} {} at {} {}{}\n", format_number(a.performance), rate_unit(r.work_unit),
                            format_number(a.intensity), intensity_unit(r.work_unit), at_level);
         out += fmt::format("  attainable       {} {}, bound by {}, efficiency {}\n", format_number(a.attainable),
-                           rate_unit(r.work_unit), bound_text(a), format_percent(a.efficiency));
+                           rate_unit(r.work_unit), bound_text(a), efficiency_text(a));
+        if (a.above_roof) out += fmt::format("  {:<17}{}\n", a.above_roof->within_spread ? "note" : "WARNING",
+                                             above_roof_text(*a.above_roof));
         out += fmt::format("  upper ceiling    {}\n",
                            a.upper ? ceiling_text(r, *a.upper) : std::string("none below the roof"));
         out += fmt::format("  lower ceiling    {}\n", a.lower ? ceiling_text(r, *a.lower) : std::string("none"));
@@ -163,7 +165,7 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
     for (const auto& a : analyses) {
         out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(a.point),
                            format_number(a.performance), format_number(a.intensity), format_number(a.attainable),
-                           format_percent(a.efficiency), markdown_escape(bound_text(a)),
+                           markdown_escape(efficiency_text(a)), markdown_escape(bound_text(a)),
                            a.upper ? markdown_escape(ceiling_text(r, *a.upper)) : "none",
                            a.lower ? markdown_escape(ceiling_text(r, *a.lower)) : "none",
                            markdown_escape(limiting_metric_text(r, a)));
@@ -171,7 +173,8 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
     out += "\n";
     for (const auto& a : analyses) {
         out += fmt::format("- **{}**: {}, efficiency {}\n", markdown_escape(a.point), region_name(a.region),
-                           format_percent(a.efficiency));
+                           markdown_escape(efficiency_text(a)));
+        if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
         if (!a.headroom.empty()) out += fmt::format("  - headroom: {}\n", markdown_escape(headroom_text(a)));
         for (std::size_t i = 0; i < a.next_steps.size(); ++i) {
             out += fmt::format("  - next {}: {}\n", i + 1, markdown_escape(next_step_text(r, a.next_steps[i])));
@@ -198,7 +201,7 @@ std::string render_csv(const std::vector<Analysis>& analyses, const Roofline& r)
                                "upper ceiling category", "upper ceiling name", "upper ceiling value",
                                "upper ceiling unit", "lower ceiling type", "lower ceiling category",
                                "lower ceiling name", "lower ceiling value", "lower ceiling unit", "limiting metric",
-                               "headroom", "next steps"});
+                               "headroom", "next steps", "above roof"});
     for (const auto& a : analyses) {
         std::vector<std::string> fields = {a.point,
                                            exact_number(a.performance),
@@ -216,6 +219,7 @@ std::string render_csv(const std::vector<Analysis>& analyses, const Roofline& r)
         for (const auto& h : a.headroom) headroom.push_back(fmt::format("{}: {}", h.roof, exact_number(h.factor)));
         fields.push_back(join(headroom, "; "));
         fields.push_back(join(next_steps_text(r, a), "; "));
+        fields.push_back(a.above_roof ? above_roof_text(*a.above_roof) : "");
         out += csv_row(fields);
     }
     return out;
@@ -232,6 +236,17 @@ nlohmann::ordered_json ceiling_json(const Roofline& r, const std::optional<Ceili
     if (!c) return nullptr;
     return {{"name", c->name},     {"kind", ceiling_kind_name(c->kind)},   {"category", c->category},   {"level", c->level},
             {"value", number_json(c->value)}, {"unit", ceiling_unit(r, *c)}, {"advice", ceiling_advice(r, *c)}};
+}
+
+nlohmann::ordered_json above_roof_json(const std::optional<AboveRoof>& above) {
+    if (!above) return nullptr;
+    nlohmann::ordered_json causes = nlohmann::ordered_json::array();
+    for (auto c : above->causes) causes.push_back(above_roof_cause_text(c));
+    return {{"excess", number_json(above->excess)},
+            {"tolerance", number_json(above->tolerance)},
+            {"within_spread", above->within_spread},
+            {"text", above_roof_text(*above)},
+            {"likely_causes", causes}};
 }
 
 std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
@@ -269,7 +284,8 @@ std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r
                           {"lower_ceiling", ceiling_json(r, a.lower)},
                           {"limiting_metric", limiting_metric_text(r, a)},
                           {"headroom", headroom},
-                          {"next_steps", next_steps_text(r, a)}});
+                          {"next_steps", next_steps_text(r, a)},
+                          {"above_roof", above_roof_json(a.above_roof)}});
     }
     out["points"] = points;
     return out.dump(2) + "\n";

@@ -78,11 +78,11 @@ TEST(Report, CsvIsExact) {
         "point,performance (GFLOP/s),intensity (FLOP/B),attainable (GFLOP/s),efficiency,binding roof,binding level,"
         "memory bound,region,upper ceiling type,upper ceiling category,upper ceiling name,upper ceiling value,"
         "upper ceiling unit,lower ceiling type,lower ceiling category,lower ceiling name,lower ceiling value,"
-        "lower ceiling unit,limiting metric,headroom,next steps\n"
+        "lower ceiling unit,limiting metric,headroom,next steps,above roof\n"
         "triad,1,0.0625,1.25,0.8,DRAM load,DRAM,yes,memory-only,,,,,,bandwidth,pattern,DRAM copy,15,GB/s,"
-        "GB/s at DRAM,DP peak: 128; DRAM load: 1.25,block loops\n"
+        "GB/s at DRAM,DP peak: 128; DRAM load: 1.25,block loops,\n"
         "\"dgemm \"\"256\"\", blocked\",40,340,128,0.3125,DP peak,,no,compute-only,compute,fma,no FMA,64,GFLOP/s,"
-        ",,,,,GFLOP/s (no FMA),DP peak: 3.2,\"use FMA; unroll, then vectorize\"\n";
+        ",,,,,GFLOP/s (no FMA),DP peak: 3.2,\"use FMA; unroll, then vectorize\",\n";
     EXPECT_EQ(csv, expected);
 }
 
@@ -92,7 +92,7 @@ TEST(Report, CsvQuotesOnlyWhatNeedsIt) {
     a.next_steps = {step("plain")};
     const auto csv = render_report({a}, sample_roofline(), ReportFormat::csv);
     EXPECT_NE(csv.find("\n\"line\nbreak\",1,"), std::string::npos) << csv;
-    EXPECT_NE(csv.find(",plain\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",plain,\n"), std::string::npos) << csv;
 }
 
 TEST(Report, UnitsFollowTheWorkUnit) {
@@ -227,4 +227,26 @@ TEST(Report, FormatNamesRoundTrip) {
     for (auto format : {ReportFormat::text, ReportFormat::markdown, ReportFormat::csv, ReportFormat::json})
         EXPECT_EQ(parse_report_format(report_format_name(format)), format);
     EXPECT_THROW(parse_report_format("pdf"), std::invalid_argument);
+}
+
+TEST(Report, APointAboveItsRoofIsFlaggedInEveryFormat) {
+    auto a = memory_bound_point();
+    a.performance = 2;
+    a.efficiency = 1.6;
+    a.above_roof = AboveRoof{0.6, 0.03, false, {AboveRoof::Cause::work_outside_timing}};
+    const auto r = sample_roofline();
+    const auto text = render_report({a}, r, ReportFormat::text);
+    EXPECT_NE(text.find("160.0% (above roof!)"), std::string::npos) << text;
+    EXPECT_NE(text.find("WARNING          ABOVE ITS ROOF by 60.0% (the roof's measured spread allows 3.0%)"),
+              std::string::npos) << text;
+    EXPECT_NE(render_report({a}, r, ReportFormat::markdown).find("160.0% (above roof!)"), std::string::npos);
+    EXPECT_NE(render_report({a}, r, ReportFormat::csv).find(",\"ABOVE ITS ROOF by 60.0%"), std::string::npos);
+    const auto j = nlohmann::json::parse(render_report({a}, r, ReportFormat::json));
+    EXPECT_DOUBLE_EQ(j["points"][0]["above_roof"]["excess"].get<double>(), 0.6);
+    EXPECT_FALSE(j["points"][0]["above_roof"]["within_spread"].get<bool>());
+    // Within the roof's own spread: still said, not called an error.
+    a.above_roof = AboveRoof{0.01, 0.03, true, {}};
+    a.efficiency = 1.01;
+    EXPECT_NE(render_report({a}, r, ReportFormat::text).find("101.0% (within spread)"), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::parse(render_report({memory_bound_point()}, r, ReportFormat::json))["points"][0]["above_roof"].is_null());
 }

@@ -140,6 +140,56 @@ TEST(RooflineAnalysis, CeilingsAskingTheSameChangeGiveOneStep) {
     EXPECT_EQ(lifted, (std::vector<std::string>{"scalar (no SIMD)", "custom B", "custom A"}));
 }
 
+TEST(RooflineAnalysis, APointAboveItsRoofIsAnErrorWithLikelyCauses) {
+    Roofline r = toy();
+    r.threads = 1;
+    r.bandwidth.back().spread = 0.05;  // the DRAM roof's best sample was 5% above it
+    Point p = point(30, 0, 0, 1e9);    // I = 30 at DRAM... compute-bound: 30 of 100, fine
+    EXPECT_FALSE(analyze(r, p, View::orm).above_roof);
+    p = point(24, 0, 0, 24e9);  // I = 1: DRAM allows 20, the point claims 24 (+20%)
+    p.threads = 2;
+    auto a = analyze(r, p, View::orm);
+    ASSERT_TRUE(a.above_roof);
+    EXPECT_NEAR(a.above_roof->excess, 0.2, 1e-12);
+    EXPECT_DOUBLE_EQ(a.above_roof->tolerance, 0.05);
+    EXPECT_FALSE(a.above_roof->within_spread);
+    ASSERT_FALSE(a.above_roof->causes.empty());
+    EXPECT_EQ(a.above_roof->causes.front(), AboveRoof::Cause::more_threads_than_roofline);
+    EXPECT_EQ(a.above_roof->causes.back(), AboveRoof::Cause::stale_machine_model);
+    EXPECT_TRUE(a.next_steps.empty()) << "no advice from a point that is not a result";
+    // Sampled self time is the likely cause for a function point.
+    p.threads = 1;
+    p.source = "instrument+sampling";
+    EXPECT_EQ(analyze(r, p, View::orm).above_roof->causes.front(), AboveRoof::Cause::self_time_only);
+    // Within the roof's own spread: flagged as such, advice kept.
+    p = point(20.6, 0, 0, 20.6e9);  // +3%
+    a = analyze(r, p, View::orm);
+    ASSERT_TRUE(a.above_roof);
+    EXPECT_TRUE(a.above_roof->within_spread);
+}
+
+TEST(RooflineAnalysis, RoofsCarryTheirMeasuredSpread) {
+    MachineModel m;
+    ComputeRoof c;
+    c.precision = "dp";
+    c.threads = 1;
+    c.mix = "best";
+    c.gflops = 100;
+    c.stats.max = 104;
+    m.compute.push_back(c);
+    MemoryRoof d;
+    d.level = "DRAM";
+    d.pattern = "load";
+    d.threads = 1;
+    d.gbs = 20;
+    d.stats.max = 19;  // a max below the roof (e.g. an old model): no spread
+    m.memory.push_back(d);
+    const auto r = roofline_from_machine(m, {"dp", 1});
+    EXPECT_NEAR(r.compute.spread, 0.04, 1e-12);
+    ASSERT_EQ(r.bandwidth.size(), 1u);
+    EXPECT_DOUBLE_EQ(r.bandwidth.front().spread, 0);
+}
+
 TEST(RooflineAnalysis, WorksForOtherUnitsOfWork) {
     Roofline r = toy();
     r.work_unit = "exchange";
