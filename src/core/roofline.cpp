@@ -115,12 +115,6 @@ Region region_for(const Roofline& r, const std::string& level, double i) {
 
 namespace {
 
-AboveRoof::Cause likely_first(const Point& p, const Roofline& r) {
-    if (r.threads > 0 && p.threads > r.threads) return AboveRoof::Cause::more_threads_than_roofline;
-    if (p.source.find("sampling") != std::string::npos) return AboveRoof::Cause::self_time_only;
-    return AboveRoof::Cause::work_outside_timing;
-}
-
 std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, const Analysis& a) {
     if (!(a.efficiency > 1)) return std::nullopt;
     AboveRoof out;
@@ -128,15 +122,10 @@ std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, con
     const Roof* binding = a.memory_bound ? roof_of_level(r, a.binding_level) : &r.compute;
     out.tolerance = binding ? std::max(0.0, binding->spread) : 0;
     out.within_spread = out.excess <= out.tolerance;
-    const auto first = likely_first(p, r);
-    out.causes.push_back(first);
-    for (auto c : {AboveRoof::Cause::more_threads_than_roofline, AboveRoof::Cause::self_time_only,
-                   AboveRoof::Cause::work_outside_timing}) {
-        if (c == first) continue;
-        if (c == AboveRoof::Cause::more_threads_than_roofline && !(r.threads > 0 && p.threads > r.threads)) continue;
-        if (c == AboveRoof::Cause::self_time_only && p.source.find("sampling") == std::string::npos) continue;
-        out.causes.push_back(c);
-    }
+    // Most likely first: the ones this point's own record points at, then what can always be the case.
+    if (r.threads > 0 && p.threads > r.threads) out.causes.push_back(AboveRoof::Cause::more_threads_than_roofline);
+    if (p.source.find("sampling") != std::string::npos) out.causes.push_back(AboveRoof::Cause::self_time_only);
+    out.causes.push_back(AboveRoof::Cause::work_outside_timing);
     out.causes.push_back(AboveRoof::Cause::stale_machine_model);
     return out;
 }

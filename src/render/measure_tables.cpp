@@ -16,8 +16,10 @@ std::string clip(const std::string& name, std::size_t width) {
     return name.size() <= width ? name : name.substr(0, width - 3) + "...";
 }
 
-// Up to `digits` significant digits, "-" when not finite: table cells.
-std::string cell(double v, int digits = 3) { return std::isfinite(v) ? fmt::format("{:.{}g}", v, digits) : "-"; }
+// Table cells: rates and intensities as everywhere (format_number), counts as
+// counts (format_count); "-" when there is no number.
+std::string cell(double v) { return std::isfinite(v) ? format_number(v) : "-"; }
+std::string count_cell(double v) { return std::isfinite(v) ? format_count(v) : "-"; }
 
 } // namespace
 
@@ -61,7 +63,7 @@ std::string render_function_table(const std::string& title, const std::string& n
     for (const auto& r : rows) {
         out += fmt::format("{:<40}", clip(r.name, 40));
         if (calls) out += fmt::format(" {:>10}", *r.calls);
-        out += fmt::format(" {:>14} {:>14} {:>12} {:>10}\n", cell(r.flops, 6), cell(r.bytes, 6),
+        out += fmt::format(" {:>14} {:>14} {:>12} {:>10}\n", count_cell(r.flops), count_cell(r.bytes),
                            r.bytes > 0 ? cell(r.flops / r.bytes) : "-",
                            r.cpu_seconds ? fmt::format("{:.4f}", *r.cpu_seconds) : "-");
     }
