@@ -13,6 +13,8 @@
 #include "measure/child_process.hpp"
 #include "measure/engine.hpp"
 #include "measure/merge.hpp"
+#include "measure/call_timer.hpp"
+#include "measure/function_regions.hpp"
 #include "measure/sampling_profiler.hpp"
 #include "render/measure_tables.hpp"
 
@@ -36,6 +38,8 @@ struct MeasureArgs {
     std::string engine = "auto";
     bool functions = false;
     std::vector<std::string> region_functions;
+    std::string region_scope = "process";
+    long long max_timed_calls = 10000;
     std::string machine;  // empty: the latest stored machine if there is one
     std::string db;
     bool no_store = false;
@@ -48,9 +52,9 @@ std::string self_executable() {
     return ec ? std::string{} : p.string();
 }
 
-std::string join(const std::vector<std::string>& words) {
+std::string join_with(const std::vector<std::string>& words, const std::string& separator) {
     std::string out;
-    for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+    for (const auto& w : words) out += (out.empty() ? "" : separator) + w;
     return out;
 }
 
@@ -82,33 +86,13 @@ void print_summary(const std::vector<Point>& points, const std::optional<Machine
     fmt::print("{}", render_measured_points(rows, machine.has_value()));
 }
 
-// Sampled self CPU time of function NAME; nullopt without sampling or without samples.
 using Sampling = std::optional<measure::SamplingResult>;
-const measure::FunctionTime* sampled(const Sampling& sampling, const std::string& name) {
-    if (!sampling) return nullptr;
-    const auto it = sampling->functions.find(name);
-    return it == sampling->functions.end() || it->second.samples == 0 ? nullptr : &it->second;
-}
 
+// Sampled self CPU time of a function (--functions); nullopt without sampling.
 std::optional<double> cpu_seconds(const Sampling& sampling, const std::string& name) {
     if (!sampling) return std::nullopt;
-    const auto* t = sampled(sampling, name);
-    return t ? t->seconds : 0.0;
-}
-
-// "<function dot>" -> "dot"
-std::string function_of_region(const std::string& region) {
-    const std::string prefix = "<function ";
-    if (region.rfind(prefix, 0) != 0 || region.size() <= prefix.size() || region.back() != '>') return {};
-    return region.substr(prefix.size(), region.size() - prefix.size() - 1);
-}
-
-FunctionRow function_row(const measure::RegionCounts& c, const std::string& name, const Sampling& sampling,
-                         bool with_calls) {
-    FunctionRow row{name, std::nullopt, c.total_flops(), static_cast<double>(c.bytes_loaded + c.bytes_stored),
-                    cpu_seconds(sampling, function_of_region(c.name).empty() ? c.name : function_of_region(c.name))};
-    if (with_calls) row.calls = static_cast<long long>(c.calls);
-    return row;
+    const auto it = sampling->functions.find(name);
+    return it == sampling->functions.end() ? 0.0 : it->second.seconds;
 }
 
 std::vector<measure::RegionCounts> top_functions(const std::vector<measure::RegionCounts>& functions) {
@@ -124,42 +108,87 @@ std::vector<measure::RegionCounts> top_functions(const std::vector<measure::Regi
 
 void print_functions(const std::vector<measure::RegionCounts>& functions, const Sampling& sampling) {
     std::vector<FunctionRow> rows;
-    for (const auto& f : top_functions(functions)) rows.push_back(function_row(f, f.name, sampling, false));
+    for (const auto& f : top_functions(functions))
+        rows.push_back({f.name, std::nullopt, f.total_flops(), f.bytes_loaded + f.bytes_stored,
+                        cpu_seconds(sampling, f.name), ""});
     fmt::print("\n{}", render_function_table(
                            fmt::format("top functions by FLOPs, then bytes (exclusive counts from the instrument "
                                        "engine; CPU s: self CPU time from sampling a native run, summed over "
                                        "threads{}):",
                                        sampling ? "" : ", unavailable"),
-                           "function", rows));
+                           "function", "CPU s", rows));
 }
 
-// Functions measured as regions: counts (inclusive of callees) from the instrument engine, time = the
-// function's self CPU time from sampling (no markers time them).
-void print_function_regions(const std::vector<measure::RegionCounts>& counts, const Sampling& sampling) {
-    std::vector<FunctionRow> rows;
-    for (const auto& c : counts)
-        if (!function_of_region(c.name).empty()) rows.push_back(function_row(c, c.name, sampling, true));
-    fmt::print("\n{}", render_function_table(
-                           fmt::format("functions measured as regions (counts from the instrument engine, inclusive "
-                                       "of callees; CPU s: self CPU time from sampling{}):",
-                                       sampling ? "" : ", unavailable, so not placed on the roofline"),
-                           "region", rows));
-}
-
-// A function's counts + its sampled self CPU time as a point; nullopt without samples.
-std::optional<Point> sampled_point(const std::string& name, const std::string& function,
-                                   const measure::RegionCounts& counts, const Sampling& sampling) {
-    const auto* t = sampled(sampling, function);
-    if (!t) return std::nullopt;
+// A function's counts and its sampled self CPU time as a point (--functions); nullopt without samples.
+std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sampling& sampling) {
+    if (!sampling) return std::nullopt;
+    const auto it = sampling->functions.find(counts.name);
+    if (it == sampling->functions.end() || it->second.samples == 0) return std::nullopt;
     Point p;
-    p.name = name;
+    p.name = counts.name;
     measure::apply_counts(p, counts);
-    p.seconds = t->seconds;
+    p.seconds = it->second.seconds;
     p.threads = 1;  // CPU time summed over threads: compare with one thread's roofline
     p.source = "instrument+sampling";
-    p.details["samples"] = static_cast<double>(t->samples);
+    p.details["samples"] = static_cast<double>(it->second.samples);
     p.details["sample_period_seconds"] = sampling->period_seconds;
     return p;
+}
+
+// A function measured as a region: its inclusive counts and inclusive time.
+struct FunctionRegion {
+    const measure::RegionCounts* counts;
+    measure::FunctionRegionTime time;
+};
+
+std::optional<Point> function_region_point(const FunctionRegion& f, const Sampling& sampling) {
+    if (!f.time.seconds || *f.time.seconds <= 0) return std::nullopt;
+    Point p;
+    p.name = f.counts->name;
+    measure::apply_counts(p, *f.counts);
+    p.seconds = *f.time.seconds;
+    p.threads = std::max(1, f.counts->threads);
+    if (f.time.source == measure::TimeSource::timed_calls) {
+        p.source = "instrument+calltiming";
+        p.details["timed_calls"] = static_cast<double>(f.time.timed_calls);
+    } else {
+        p.source = "instrument+sampling";
+        p.threads = 1;  // self CPU time summed over threads
+        p.details["samples"] = static_cast<double>(f.time.samples);
+        p.details["sample_period_seconds"] = sampling ? sampling->period_seconds : 0;
+    }
+    return p;
+}
+
+void print_function_regions(const std::vector<FunctionRegion>& regions) {
+    std::vector<FunctionRow> rows;
+    for (const auto& f : regions)
+        rows.push_back({f.counts->name, f.counts->calls, f.counts->total_flops(),
+                        f.counts->bytes_loaded + f.counts->bytes_stored, f.time.seconds, f.time.note});
+    fmt::print("\n{}", render_function_table("functions measured as regions (counts from the instrument engine, "
+                                             "inclusive of callees and of other threads while a call is open):",
+                                             "region", "time s", rows));
+}
+
+// Says which functions a --region-function NAME matched: none (with names
+// that look alike), or several (all counted together).
+void report_matches(const measure::RegionCounts& c, const std::vector<measure::RegionCounts>& functions) {
+    const auto pattern = measure::function_of_region(c.name);
+    if (c.matched.empty()) {
+        std::vector<std::string> names;
+        for (const auto& f : functions) names.push_back(f.name);
+        const auto close = measure::closest_names(pattern, names);
+        std::string hint = close.empty() ? "" : "; names that look alike: " + join_with(close, ", ");
+        fmt::print(stderr,
+                   "roofline: warning: --region-function {}: no function of that name was called (it may not "
+                   "exist, or be inlined into its callers: mark it __attribute__((noinline))){}\n",
+                   pattern, hint);
+    } else if (c.matched.size() > 1) {
+        fmt::print(stderr,
+                   "roofline: warning: --region-function {} matches {} functions, counted together: {}; give a "
+                   "qualified name or the parameter list to pick one\n",
+                   pattern, c.matched.size(), join_with(c.matched, "; "));
+    }
 }
 
 int run_measure(const MeasureArgs& args) {
@@ -181,13 +210,25 @@ int run_measure(const MeasureArgs& args) {
     request.functions = args.functions;
     request.region_functions = args.region_functions;
     request.self_exe = self_executable();
+    try {
+        request.region_scope = measure::parse_region_scope(args.region_scope);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
 
     measure::MeasureResult result;
+    std::optional<measure::CallTimingResult> timing;
     Sampling sampling;
     std::string sampling_warning;
     try {
         result = measure::run_measurement(request);
-        if (per_function) {
+        const auto to_time = measure::functions_to_time(result.counts, args.max_timed_calls);
+        if (!to_time.empty()) timing = measure::time_function_calls(request.argv, request.env, to_time);
+        // Sampling: for --functions, and for frequently called leaves among the region functions.
+        const bool frequent = std::any_of(result.counts.begin(), result.counts.end(), [&](const auto& c) {
+            return !measure::function_of_region(c.name).empty() && c.calls > args.max_timed_calls;
+        });
+        if (args.functions || frequent) {
             auto s = measure::sample_functions(request.argv, request.env);
             if (s.ok)
                 sampling = std::move(s);
@@ -214,7 +255,20 @@ int run_measure(const MeasureArgs& args) {
         fmt::print(stderr, "roofline: the command was {}; what was measured up to then follows\n",
                    result.status.describe());
 
-    if (per_function && sampling) {
+    if (request.region_scope == measure::RegionScope::process && result.engine == measure::EngineKind::perf)
+        note("the perf engine counts a region on the threads that opened it (as --region-scope thread); work "
+             "that other threads do meanwhile is not in it");
+    if (timing) {
+        if (!timing->ok)
+            fmt::print(stderr, "roofline: warning: timing function calls: {}\n", timing->error);
+        long long calls = 0;
+        for (const auto& f : timing->functions) calls += f.calls;
+        note(fmt::format("call-timing run (inclusive wall time of --region-function calls, ptrace breakpoints at "
+                         "entry and return; each timed call includes one return trap, a few us): {:.3f} s against "
+                         "{:.3f} s untraced, {}, {} calls timed",
+                         timing->wall_seconds, result.wall_seconds, timing->status.describe(), calls));
+    }
+    if (sampling) {
         note(fmt::format("sampling run (per-function time): {:.3f} s, {} samples every {:.0f} us of task-clock "
                          "CPU time{}; a function's time is its self CPU time summed over threads (IP samples, no "
                          "call stacks: callees not included)",
@@ -223,42 +277,43 @@ int run_measure(const MeasureArgs& args) {
         if (sampling->lost)
             fmt::print(stderr, "roofline: warning: the kernel dropped {} samples: per-function times are low\n",
                        sampling->lost);
-    } else if (per_function) {
+    } else if (!sampling_warning.empty()) {
         fmt::print(stderr,
-                   "roofline: warning: no per-function time: sampling the native run failed ({}); functions keep "
-                   "their counts but are not placed on the roofline\n",
+                   "roofline: warning: no sampled per-function time: sampling the native run failed ({}); those "
+                   "functions keep their counts but are not placed on the roofline\n",
                    sampling_warning);
     }
 
     std::vector<std::string> skipped;
     auto points = measure::merge_points(result, &skipped);
-    std::set<std::string> placed;
+    std::vector<FunctionRegion> function_regions;
     for (const auto& c : result.counts) {
-        const auto fn = function_of_region(c.name);
-        if (fn.empty()) continue;
-        if (auto p = sampled_point(c.name, fn, c, sampling)) {
+        if (measure::function_of_region(c.name).empty()) continue;
+        report_matches(c, result.functions);
+        if (c.matched.empty()) continue;
+        FunctionRegion f{&c, measure::function_region_time(c, result.functions, timing ? &*timing : nullptr,
+                                                           sampling ? &*sampling : nullptr, args.max_timed_calls)};
+        if (auto p = function_region_point(f, sampling))
             points.push_back(std::move(*p));
-            placed.insert(c.name);
-        }
+        else
+            note(fmt::format("not placed: {} (time {})", c.name, f.time.note));
+        function_regions.push_back(std::move(f));
     }
     if (args.functions && sampling) {
         for (const auto& f : top_functions(result.functions)) {
             if (std::any_of(points.begin(), points.end(), [&](const Point& p) { return p.name == f.name; })) continue;
-            if (auto p = sampled_point(f.name, f.name, f, sampling)) points.push_back(std::move(*p));
+            if (auto p = sampled_point(f, sampling)) points.push_back(std::move(*p));
         }
     }
-    for (const auto& s : skipped) {
-        const auto name = s.substr(0, s.rfind(" ("));
-        if (placed.count(name)) continue;
-        note("not placed: " + (sampling && !function_of_region(name).empty() ? name + " (no samples in it)" : s));
-    }
+    for (const auto& s : skipped)
+        if (measure::function_of_region(s.substr(0, s.rfind(" ("))).empty()) note("not placed: " + s);
 
     StoreAccess access(args.db);
     const auto machine = load_machine_for(args, access);
     if (!args.quiet) {
         print_summary(points, machine);
         if (!machine) note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
-        if (!args.region_functions.empty()) print_function_regions(result.counts, sampling);
+        if (!function_regions.empty()) print_function_regions(function_regions);
         if (args.functions) print_functions(result.functions, sampling);
     }
     if (!args.output.empty() && !points.empty()) {
@@ -267,7 +322,7 @@ int run_measure(const MeasureArgs& args) {
     }
     if (!args.no_store && !points.empty()) {
         const auto store = ResultsStore::open_db_option(args.db);
-        const auto id = store->save_points(join(args.command), points);
+        const auto id = store->save_points(join_with(args.command, " "), points);
         note(fmt::format("stored as point set #{} in {}", id, store->path()));
     }
     return result.status.pass_through_code();
@@ -294,8 +349,22 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                   "List the top functions by FLOPs and bytes with their self CPU time (instrument engine + a "
                   "sampled native run, no markers needed); each with samples becomes a point");
     cmd->add_option("--region-function", args->region_functions,
-                    "Measure every call of function NAME as a region (repeatable; no recompiling); its time is "
-                    "the function's self CPU time from sampling");
+                    "Measure every call of function NAME as a region (repeatable; no recompiling). NAME is matched "
+                    "on the demangled name, qualified or not, with or without its parameters ('sweep', "
+                    "'Grid<double>::sweep', 'sweep(int)'); GCC clones (.constprop.N, .isra.N, .part.N) count as "
+                    "the function. Counts include callees; the time is the inclusive wall time of its calls, "
+                    "timed at entry and return")
+        ->type_name("NAME");
+    cmd->add_option("--region-scope", args->region_scope,
+                    "process: a region counts the work of every thread while it is open (threads a library "
+                    "starts included); thread: only the thread that opened it (LIKWID's semantics)")
+        ->check(CLI::IsMember({"process", "thread"}))
+        ->capture_default_str();
+    cmd->add_option("--max-timed-calls", args->max_timed_calls,
+                    "Time each call of a --region-function (two ptrace stops per call) when it is called at most "
+                    "N times; above that a leaf gets its sampled self time and other functions no time")
+        ->check(CLI::Range(0LL, 100000000LL))
+        ->capture_default_str();
     add_machine_option(cmd, args->machine)
         ->description("Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "
                       "one, if any)");

@@ -112,7 +112,7 @@ std::string find_executable(const std::string& name) {
 }
 
 ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
-                   const std::function<void(pid_t)>& before_exec) {
+                   const std::function<void(pid_t)>& before_exec, const std::function<int(pid_t)>& wait_for_exit) {
     if (argv.empty()) throw CommandNotFound("no command given: put it after '--', e.g. roofline measure -- ./app");
     const std::string exe = find_executable(argv[0]);
     if (exe.empty()) {
@@ -188,8 +188,12 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     ::close(err[0]);
 
     int wstatus = 0;
-    while (::waitpid(pid, &wstatus, 0) < 0) {
-        if (errno != EINTR) break;
+    if (wait_for_exit && n != static_cast<ssize_t>(sizeof exec_errno)) {
+        wstatus = wait_for_exit(pid);
+    } else {
+        while (::waitpid(pid, &wstatus, 0) < 0) {
+            if (errno != EINTR) break;
+        }
     }
     const auto t1 = std::chrono::steady_clock::now();
     if (hook_error) std::rethrow_exception(hook_error);

@@ -26,6 +26,14 @@ EngineKind parse_engine(const std::string& text) {
     throw std::invalid_argument(fmt::format("unknown engine '{}' (auto, instrument, perf, time)", text));
 }
 
+const char* region_scope_name(RegionScope scope) { return scope == RegionScope::thread ? "thread" : "process"; }
+
+RegionScope parse_region_scope(const std::string& text) {
+    for (auto s : {RegionScope::process, RegionScope::thread})
+        if (text == region_scope_name(s)) return s;
+    throw std::invalid_argument(fmt::format("unknown region scope '{}' (process, thread)", text));
+}
+
 MeasureResult run_measurement(const MeasureRequest& request) {
     if (request.argv.empty()) throw CommandNotFound("no command given: put it after '--', e.g. roofline measure -- ./app");
     // Checked before anything runs, so a typo does not start valgrind.

@@ -16,6 +16,14 @@
 namespace roofline::measure {
 
 enum class EngineKind { automatic, instrument, perf, time };
+
+// What a region counts: the work of every thread of the process while it is
+// open (threaded libraries, OpenMP), or only the thread that opened it
+// (LIKWID's semantics).
+enum class RegionScope { process, thread };
+const char* region_scope_name(RegionScope scope);
+// "process", "thread"; throws std::invalid_argument otherwise.
+RegionScope parse_region_scope(const std::string& text);
 const char* engine_name(EngineKind kind);
 // "auto", "instrument", "perf", "time"; throws std::invalid_argument otherwise.
 EngineKind parse_engine(const std::string& text);
@@ -25,6 +33,7 @@ struct MeasureRequest {
     EngineKind engine = EngineKind::automatic;
     bool functions = false;                                // per-function attribution (instrument engine)
     std::vector<std::string> region_functions;             // functions measured as regions, no recompiling
+    RegionScope region_scope = RegionScope::process;
     std::vector<std::pair<std::string, std::string>> env;  // extra environment for the child
     std::string self_exe;                                  // path of the roofline executable (vgtool lookup)
     std::string events_dir;                                // perf event files; empty: the default
@@ -40,6 +49,8 @@ struct RegionCounts {
     double bytes_stored = 0;
     std::map<std::string, double> bytes_by_level;  // perf engine: "DRAM" from uncore / LLC misses
     std::map<std::string, double> events;          // raw counter values (perf engine), scaled
+    int threads = 0;                   // threads that did work in it (instrument engine); 0: unknown
+    std::vector<std::string> matched;  // "<function NAME>" regions: the functions NAME matched
     double total_flops() const;
 };
 
@@ -67,7 +78,7 @@ struct MeasureResult {
     double wall_seconds = 0;               // whole program, measured by the parent
     std::vector<RegionTiming> timings;     // from the marker library (empty without markers)
     std::vector<RegionCounts> counts;      // per region, "(program)" included when known
-    std::vector<RegionCounts> functions;   // instrument engine with `functions`: exclusive per function
+    std::vector<RegionCounts> functions;   // instrument engine: exclusive counts per function
     std::map<std::string, double> multiplexing;  // perf: event -> time_running / time_enabled (< 1 scaled)
     std::vector<std::string> warnings;
     std::vector<std::string> notes;        // what was run, in order

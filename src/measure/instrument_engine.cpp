@@ -31,6 +31,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     const auto log = tmp.file("valgrind.log");
     std::vector<std::string> argv = {valgrind, "--tool=roofline", "--roofline-out=" + counts_out,
                                      "--log-file=" + log};
+    argv.push_back(std::string("--roofline-region-scope=") + region_scope_name(request.region_scope));
     for (const auto& f : request.region_functions) argv.push_back("--roofline-function=" + f);
     argv.insert(argv.end(), request.argv.begin(), request.argv.end());
     auto env = request.env;
@@ -58,7 +59,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
                                        run.status.describe(), log_text));
     auto report = parse_vgtool_json(text, "Valgrind tool output");
     result.counts = std::move(report.regions);
-    if (request.functions) result.functions = std::move(report.functions);
+    result.functions = std::move(report.functions);
     if (run.status.exited && result.status.exited && run.status.exit_code != result.status.exit_code)
         result.warnings.push_back(fmt::format("the command exited with {} natively but {} under Valgrind",
                                               result.status.exit_code, run.status.exit_code));

@@ -35,8 +35,13 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         p.seconds = t.seconds;
         p.threads = std::max(1, t.threads);
         p.source = source;
+        if (const auto* c = counts_for(t.name)) {
+            apply_counts(p, *c);
+            // The threads that did the work (a pool started by a library included),
+            // not only those that opened the region.
+            if (c->threads > 0) p.threads = c->threads;
+        }
         max_threads = std::max(max_threads, p.threads);
-        if (const auto* c = counts_for(t.name)) apply_counts(p, *c);
         if (t.calls > 0) p.details["calls"] = static_cast<double>(t.calls);
         if (p.seconds > 0) points.push_back(std::move(p));
         else if (skipped) skipped->push_back(t.name + " (no time recorded)");
@@ -49,7 +54,10 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         // to compare against is the one for the threads the program used.
         p.threads = max_threads;
         p.source = source;
-        if (const auto* c = counts_for(kProgramRegion)) apply_counts(p, *c);
+        if (const auto* c = counts_for(kProgramRegion)) {
+            apply_counts(p, *c);
+            if (c->threads > 0) p.threads = c->threads;  // threads that did work, counted by the tool
+        }
         points.push_back(std::move(p));
     }
     if (skipped) {

@@ -64,6 +64,14 @@ RegionCounts counts_from(const json& r, const std::string& where) {
     }
     c.bytes_loaded = number(r, "bytes_loaded", where);
     c.bytes_stored = number(r, "bytes_stored", where);
+    c.threads = static_cast<int>(number(r, "threads", where));
+    if (r.contains("matched")) {
+        if (!r["matched"].is_array()) throw MeasureError(fmt::format("{}: \"matched\" must be an array", where));
+        for (const auto& m : r["matched"]) {
+            if (!m.is_string()) throw MeasureError(fmt::format("{}: \"matched\" must hold strings", where));
+            c.matched.push_back(m.get<std::string>());
+        }
+    }
     return c;
 }
 

@@ -8,6 +8,8 @@
 // unreliable in optimized code.
 #pragma once
 
+#include "measure/elf_symbols.hpp"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -37,42 +39,5 @@ struct SamplingResult {
 SamplingResult sample_functions(const std::vector<std::string>& argv,
                                 const std::vector<std::pair<std::string, std::string>>& env,
                                 std::uint64_t period_ns = 100000);
-
-// A PT_LOAD program header, as needed to turn file offsets into addresses.
-struct LoadSegment {
-    std::uint64_t offset = 0;  // p_offset
-    std::uint64_t vaddr = 0;   // p_vaddr
-    std::uint64_t filesz = 0;  // p_filesz
-};
-
-// ip inside a mapping [start, ...) of a file mapped from page offset pgoff:
-// the file offset it corresponds to.
-constexpr std::uint64_t ip_to_file_offset(std::uint64_t ip, std::uint64_t map_start, std::uint64_t pgoff) {
-    return ip - map_start + pgoff;
-}
-// File offset -> the ELF's link-time virtual address (symbol values), via the segment holding it.
-std::optional<std::uint64_t> file_offset_to_vaddr(std::uint64_t offset, const std::vector<LoadSegment>& segments);
-
-// The function symbols of one ELF file (.symtab, else .dynsym), demangled.
-class ElfSymbols {
-public:
-    // Empty (loaded() false) when the file is not a readable 64-bit ELF.
-    explicit ElfSymbols(const std::string& path);
-    bool loaded() const { return loaded_; }
-    const std::vector<LoadSegment>& segments() const { return segments_; }
-    // The function holding link-time address `vaddr`; empty when none.
-    std::string function_at(std::uint64_t vaddr) const;
-    // Address of function `name` (first match); nullopt when absent.
-    std::optional<std::uint64_t> address_of(const std::string& name) const;
-
-private:
-    struct Symbol {
-        std::uint64_t start, size;
-        std::string name;
-    };
-    bool loaded_ = false;
-    std::vector<LoadSegment> segments_;
-    std::vector<Symbol> symbols_;  // sorted by start
-};
 
 } // namespace roofline::measure

@@ -12,8 +12,33 @@
 namespace roofline {
 namespace {
 
-std::string clip(const std::string& name, std::size_t width) {
-    return name.size() <= width ? name : name.substr(0, width - 3) + "...";
+// The width of a name column: the longest name, between `least` and `most`.
+std::size_t name_width(const std::vector<std::string>& names, std::size_t least, std::size_t most) {
+    std::size_t w = least;
+    for (const auto& n : names) w = std::max(w, n.size());
+    return std::min(w, most);
+}
+
+// Names shortened to `width` by cutting their middle (the start says where a
+// function lives, the end which overload it is); when two would then read the
+// same, every name is printed whole.
+std::vector<std::string> shown_names(const std::vector<std::string>& names, std::size_t width) {
+    std::vector<std::string> out;
+    for (const auto& n : names) {
+        if (n.size() <= width) {
+            out.push_back(n);
+            continue;
+        }
+        const std::size_t head = (width - 3) / 2, tail = width - 3 - head;
+        out.push_back(n.substr(0, head) + "..." + n.substr(n.size() - tail));
+    }
+    auto sorted = out;
+    std::sort(sorted.begin(), sorted.end());
+    auto original = names;
+    std::sort(original.begin(), original.end());
+    const bool clash = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() &&
+                       std::adjacent_find(original.begin(), original.end()) == original.end();
+    return clash ? names : out;
 }
 
 // Table cells: rates and intensities as everywhere (format_number), counts as
@@ -24,11 +49,16 @@ std::string count_cell(double v) { return std::isfinite(v) ? format_count(v) : "
 } // namespace
 
 std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool judged) {
-    std::string out = fmt::format("{:<24} {:>10} {:>7} {:>12} {:>10} {:>14} {:>10}", "region", "seconds", "threads",
-                                  "GFLOP", "GFLOP/s", "FLOP/byte", "bytes at");
+    std::vector<std::string> names;
+    for (const auto& row : rows) names.push_back(row.point.name);
+    const std::size_t width = name_width(names, 24, 60);
+    names = shown_names(names, width);
+    std::string out = fmt::format("{:<{}} {:>10} {:>7} {:>12} {:>10} {:>14} {:>10}", "region", width, "seconds",
+                                  "threads", "GFLOP", "GFLOP/s", "FLOP/byte", "bytes at");
     if (judged) out += fmt::format(" {:<22} {:>8}", "binding roof", "% attain");
     out += "\n";
-    for (const auto& row : rows) {
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const auto& row = rows[r];
         const Point& p = row.point;
         // The level closest to the core with bytes.
         std::string level = "-";
@@ -37,8 +67,8 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
             const auto i = intensity(p, name);
             if (i && (level == "-" || level_before(name, level))) level = name, intensity_value = *i;
         }
-        out += fmt::format("{:<24} {:>10.4f} {:>7} {:>12} {:>10} {:>14} {:>10}", clip(p.name, 24), p.seconds, p.threads,
-                           cell(p.work / 1e9), cell(performance(p)), cell(intensity_value), level);
+        out += fmt::format("{:<{}} {:>10.4f} {:>7} {:>12} {:>10} {:>14} {:>10}", names[r], width, p.seconds,
+                           p.threads, cell(p.work / 1e9), cell(performance(p)), cell(intensity_value), level);
         if (judged) {
             if (row.analysis)
                 out += fmt::format(" {:<22} {:>8}", row.analysis->binding_roof, efficiency_text(*row.analysis));
@@ -54,18 +84,26 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
 }
 
 std::string render_function_table(const std::string& title, const std::string& name_header,
-                                  const std::vector<FunctionRow>& rows) {
+                                  const std::string& time_header, const std::vector<FunctionRow>& rows) {
     const bool calls = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](auto& r) { return r.calls.has_value(); });
+    const bool notes = std::any_of(rows.begin(), rows.end(), [](auto& r) { return !r.time_note.empty(); });
+    std::vector<std::string> names;
+    for (const auto& r : rows) names.push_back(r.name);
+    const std::size_t width = name_width(names, name_header.size(), 80);
+    names = shown_names(names, width);
     std::string out = title + "\n";
-    out += fmt::format("{:<40}", name_header);
+    out += fmt::format("{:<{}}", name_header, width);
     if (calls) out += fmt::format(" {:>10}", "calls");
-    out += fmt::format(" {:>14} {:>14} {:>12} {:>10}\n", "FLOPs", "L1 bytes", "FLOP/byte", "CPU s");
-    for (const auto& r : rows) {
-        out += fmt::format("{:<40}", clip(r.name, 40));
+    out += fmt::format(" {:>14} {:>14} {:>12} {:>10}", "FLOPs", "L1 bytes", "FLOP/byte", time_header);
+    out += notes ? "  time from\n" : "\n";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        out += fmt::format("{:<{}}", names[i], width);
         if (calls) out += fmt::format(" {:>10}", *r.calls);
-        out += fmt::format(" {:>14} {:>14} {:>12} {:>10}\n", count_cell(r.flops), count_cell(r.bytes),
+        out += fmt::format(" {:>14} {:>14} {:>12} {:>10}", count_cell(r.flops), count_cell(r.bytes),
                            r.bytes > 0 ? cell(r.flops / r.bytes) : "-",
-                           r.cpu_seconds ? fmt::format("{:.4f}", *r.cpu_seconds) : "-");
+                           r.seconds ? fmt::format("{:.4f}", *r.seconds) : "-");
+        out += notes ? "  " + r.time_note + "\n" : "\n";
     }
     return out;
 }

@@ -21,15 +21,20 @@
 #include "valgrind.h"
 
 #include "rl_counters.h"
+#include "rl_fnmatch.h"
 
 /* ------------------------------------------------------------------ */
 /* Options                                                              */
 /* ------------------------------------------------------------------ */
 
 static const HChar *clo_out = NULL;
-#define MAX_TRACKED 64
+#define MAX_TRACKED 64 /* bits of a ULong: the patterns an entry matches */
 static const HChar *clo_funcs[MAX_TRACKED];
 static Int n_clo_funcs = 0;
+/* Process scope (default): a region counts the work of every thread while it
+ * is open on any thread (threaded BLAS, OpenMP, FFTW pools).  Thread scope:
+ * only the work of the thread that opened it (LIKWID's semantics). */
+static Bool clo_thread_scope = False;
 
 /* ------------------------------------------------------------------ */
 /* Cost records: one per (superblock segment).  A segment is a run of IR  */
@@ -154,27 +159,67 @@ static Int fn_of_addr(Addr a)
 /* Regions                                                               */
 /* ------------------------------------------------------------------ */
 
-typedef struct { HChar *name; ULong calls; ULong c[RL_NC]; } Region;
+#define MAX_THREADS 512
+#define TBITS (MAX_THREADS / 64)
+typedef struct {
+    HChar *name;
+    ULong calls;
+    ULong c[RL_NC];
+    /* process scope: open activations on all threads, and the process totals
+     * when the first of them began (the region counts the union of them) */
+    Int open;
+    ULong snap[RL_NC];
+    /* threads that did FP work / any memory access in the region */
+    ULong flop_threads[TBITS], mem_threads[TBITS];
+} Region;
 #define MAX_REGIONS 1024
 static Region regions[MAX_REGIONS];
 static Int n_regions = 0;
+/* process scope: regions with open > 0 */
+static Int open_list[MAX_REGIONS];
+static Int n_open = 0;
 
 static Int region_index(const HChar *name)
 {
     for (Int i = 0; i < n_regions; i++)
         if (VG_(strcmp)(regions[i].name, name) == 0) return i;
     if (n_regions == MAX_REGIONS) return -1;
+    VG_(memset)(&regions[n_regions], 0, sizeof(Region));
     regions[n_regions].name = VG_(strdup)("rl.rname", name);
-    regions[n_regions].calls = 0;
-    for (Int i = 0; i < RL_NC; i++) regions[n_regions].c[i] = 0;
     return n_regions++;
+}
+
+static void set_bit(ULong *bits, ThreadId tid)
+{
+    if (tid < MAX_THREADS) bits[tid / 64] |= 1ULL << (tid % 64);
+}
+
+static Int count_bits(const ULong *bits)
+{
+    Int n = 0;
+    for (Int i = 0; i < TBITS; i++)
+        for (ULong b = bits[i]; b; b &= b - 1) n++;
+    return n;
+}
+
+static ULong flops_of(const ULong *c)
+{
+    ULong f = 0;
+    for (Int i = 0; i < 2 * RL_NKIND; i++) f += c[i];
+    return f;
+}
+
+/* Threads of a region: those that did FLOPs in it, or, in a region without
+ * FLOPs, those that loaded or stored. */
+static Int region_threads(const Region *r)
+{
+    return flops_of(r->c) ? count_bits(r->flop_threads) : count_bits(r->mem_threads);
 }
 
 /* Open activation: region index, snapshot of totals at begin, and (for
  * function regions) the stack pointer at entry. */
 typedef struct { Int region; ULong snap[RL_NC]; Addr sp; } Act;
 #define MAX_DEPTH 256
-#define MAX_THREADS 512
 typedef struct {
     Act act[MAX_DEPTH];
     Int depth;
@@ -198,11 +243,23 @@ static TState *ts_of(ThreadId tid)
 static ThreadId cur_tid = VG_INVALID_THREADID;
 static ULong switch_snap[RL_NC];
 
+/* Also marks cur_tid as a worker of every region open in process scope when
+ * it did work since it started running. */
 static void flush_cur(const ULong *now)
 {
     if (cur_tid != VG_INVALID_THREADID) {
         TState *c = ts_of(cur_tid);
-        for (Int i = 0; i < RL_NC; i++) c->acc[i] += now[i] - switch_snap[i];
+        ULong d[RL_NC];
+        for (Int i = 0; i < RL_NC; i++) {
+            d[i] = now[i] - switch_snap[i];
+            c->acc[i] += d[i];
+        }
+        const Bool flops = flops_of(d) != 0, mem = d[RL_LD] != 0 || d[RL_ST] != 0;
+        for (Int k = 0; k < n_open; k++) {
+            Region *r = &regions[open_list[k]];
+            if (flops) set_bit(r->flop_threads, cur_tid);
+            if (mem) set_bit(r->mem_threads, cur_tid);
+        }
     }
     for (Int i = 0; i < RL_NC; i++) switch_snap[i] = now[i];
 }
@@ -218,21 +275,50 @@ static void thread_totals(TState *t, ULong *out)
     }
 }
 
-static void act_begin(TState *t, Int region, Addr sp)
+/* The counts that activations are measured against: the thread's own in
+ * thread scope, the process's in process scope (then also closing the
+ * running thread's share of work, so that worker bits are up to date). */
+static void scope_now(TState *t, ULong *now)
+{
+    if (clo_thread_scope) {
+        thread_totals(t, now);
+    } else {
+        totals(now);
+        flush_cur(now);
+    }
+}
+
+static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
 {
     if (region < 0) return;
-    regions[region].calls++;
+    Region *r = &regions[region];
+    r->calls++;
     if (t->depth == MAX_DEPTH) return;
     Act *a = &t->act[t->depth++];
     a->region = region;
     a->sp = sp;
-    thread_totals(t, a->snap);
+    scope_now(t, a->snap);
+    if (clo_thread_scope) {
+        set_bit(r->flop_threads, tid);
+        set_bit(r->mem_threads, tid);
+    } else if (r->open++ == 0) {
+        for (Int i = 0; i < RL_NC; i++) r->snap[i] = a->snap[i];
+        open_list[n_open++] = region;
+    }
 }
 
+/* now: from scope_now */
 static void act_close(Act *a, const ULong *now)
 {
     Region *r = &regions[a->region];
-    for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - a->snap[i];
+    if (clo_thread_scope) {
+        for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - a->snap[i];
+        return;
+    }
+    if (--r->open > 0) return;
+    for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - r->snap[i];
+    for (Int k = 0; k < n_open; k++)
+        if (open_list[k] == a->region) { open_list[k] = open_list[--n_open]; break; }
 }
 
 /* End the innermost open activation of `region` (and anything opened after
@@ -244,7 +330,7 @@ static void act_end(TState *t, Int region)
         if (t->act[k].region == region) break;
     if (k < 0) return;
     ULong now[RL_NC];
-    thread_totals(t, now);
+    scope_now(t, now);
     for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
     t->depth = k;
 }
@@ -269,14 +355,15 @@ static void recompute_limit(TState *t)
 
 static VG_REGPARM(2) void rl_fn_enter(UWord which, UWord sp)
 {
-    TState *t = ts_of(VG_(get_running_tid)());
+    const ThreadId tid = VG_(get_running_tid)();
+    TState *t = ts_of(tid);
     Int region = tracked_region[which];
     for (Int i = 0; i < t->depth; i++)
         if (t->act[i].region == region && t->act[i].sp != 0) {
             regions[region].calls++; /* recursive call: inside the open one */
             return;
         }
-    act_begin(t, region, (Addr)sp);
+    act_begin(t, tid, region, (Addr)sp);
     recompute_limit(t);
 }
 
@@ -292,7 +379,7 @@ static VG_REGPARM(1) void rl_sp_check(UWord sp)
         for (k = t->depth - 1; k >= 0; k--)
             if (t->act[k].sp != 0 && t->act[k].sp < (Addr)sp) break;
         if (k < 0) break;
-        if (!have) { thread_totals(t, now); have = True; }
+        if (!have) { scope_now(t, now); have = True; }
         for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
         t->depth = k;
     }
@@ -324,7 +411,7 @@ static Bool rl_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
     if (!name) name = "(null)";
     TState *t = ts_of(tid);
     switch (args[0] - VG_USERREQ_TOOL_BASE('R', 'L')) {
-    case 0: act_begin(t, region_index(name), 0); break;
+    case 0: act_begin(t, tid, region_index(name), 0); break;
     case 1: act_end(t, region_index(name)); break;
     default: return False;
     }
@@ -510,14 +597,40 @@ static VG_REGPARM(1) void rl_nodecode(UWord pc)
     }
 }
 
-static Int tracked_entry(Addr a)
+/* Per --roofline-function pattern: the functions it matched (clones folded
+ * into one name), reported so that `measure` can name an ambiguous pattern's
+ * candidates. */
+#define MAX_MATCHED 16
+static HChar *matched[MAX_TRACKED][MAX_MATCHED];
+static Int n_matched[MAX_TRACKED];
+
+static void note_match(Int which, const HChar *symbol)
 {
-    if (n_clo_funcs == 0) return -1;
-    const HChar *name = NULL;
-    if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &name) || !name) return -1;
+    HChar folded[RL_NAME_MAX];
+    rl_fold_clones(symbol, folded, RL_NAME_MAX);
+    for (Int i = 0; i < n_matched[which]; i++)
+        if (VG_(strcmp)(matched[which][i], folded) == 0) return;
+    if (n_matched[which] < MAX_MATCHED) matched[which][n_matched[which]++] = VG_(strdup)("rl.match", folded);
+}
+
+/* The --roofline-function patterns whose function starts at a, as bits. */
+static ULong tracked_entry(Addr a)
+{
+    if (n_clo_funcs == 0) return 0;
+    const HChar *got = NULL;
+    if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &got) || !got) return 0;
+    /* a .cold part is entered by a jump from its function, not called */
+    if (rl_is_cold_part(got)) return 0;
+    HChar name[RL_NAME_MAX];
+    VG_(strncpy)(name, got, RL_NAME_MAX - 1); /* got is invalidated by the next demangling */
+    name[RL_NAME_MAX - 1] = 0;
+    ULong bits = 0;
     for (Int i = 0; i < n_clo_funcs; i++)
-        if (VG_(strcmp)(name, clo_funcs[i]) == 0) return i;
-    return -1;
+        if (rl_name_matches(clo_funcs[i], name)) {
+            bits |= 1ULL << i;
+            note_match(i, name);
+        }
+    return bits;
 }
 
 static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
@@ -564,19 +677,22 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             insn_commit(&fp, &seg);
             Addr a = (Addr)st->Ist.IMark.addr;
             Int fn = fn_of_addr(a);
-            Int tr = tracked_entry(a);
-            if (fn != seg.fn || tr >= 0) {
+            ULong tr = tracked_entry(a);
+            if (fn != seg.fn || tr) {
                 seg_flush(sb, &seg);
                 seg.fn = fn;
             }
             addStmtToIRSB(sb, st);
-            if (tr >= 0) {
+            if (tr) {
                 IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
                 addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(OFFSET_amd64_RSP, Ity_I64)));
-                IRDirty *d = unsafeIRDirty_0_N(2, "rl_fn_enter", VG_(fnptr_to_fnentry)(rl_fn_enter),
-                                               mkIRExprVec_2(IRExpr_Const(IRConst_U64((ULong)tr)),
-                                                             IRExpr_RdTmp(sp)));
-                addStmtToIRSB(sb, IRStmt_Dirty(d));
+                for (Int w = 0; w < n_clo_funcs; w++) {
+                    if (!(tr & (1ULL << w))) continue;
+                    IRDirty *d = unsafeIRDirty_0_N(2, "rl_fn_enter", VG_(fnptr_to_fnentry)(rl_fn_enter),
+                                                   mkIRExprVec_2(IRExpr_Const(IRConst_U64((ULong)w)),
+                                                                 IRExpr_RdTmp(sp)));
+                    addStmtToIRSB(sb, IRStmt_Dirty(d));
+                }
             }
             break;
         }
@@ -749,11 +865,16 @@ static void rl_fini(Int exitcode)
     flush_cur(tot);
     cur_tid = VG_INVALID_THREADID;
     /* close regions still open, with each thread's own totals */
+    ULong program_threads[TBITS], program_mem_threads[TBITS];
+    VG_(memset)(program_threads, 0, sizeof(program_threads));
+    VG_(memset)(program_mem_threads, 0, sizeof(program_mem_threads));
     for (Int t = 0; t < MAX_THREADS; t++) {
         if (!tstate[t]) continue;
         for (Int j = tstate[t]->depth - 1; j >= 0; j--)
-            act_close(&tstate[t]->act[j], tstate[t]->acc);
+            act_close(&tstate[t]->act[j], clo_thread_scope ? tstate[t]->acc : tot);
         tstate[t]->depth = 0;
+        if (flops_of(tstate[t]->acc)) set_bit(program_threads, t);
+        if (tstate[t]->acc[RL_LD] || tstate[t]->acc[RL_ST]) set_bit(program_mem_threads, t);
     }
     /* per-function exclusive counts */
     ULong *fc = VG_(calloc)("rl.fc", (SizeT)(n_fns ? n_fns : 1) * RL_NC, sizeof(ULong));
@@ -776,13 +897,30 @@ static void rl_fini(Int exitcode)
         VG_(umsg)("roofline: cannot open output file '%s'\n", path);
         return;
     }
-    oput("{\"schema\": \"roofline.vgtool/1\",\n \"regions\": [\n  {\"name\": \"(program)\", \"calls\": 1, ");
+    oput("{\"schema\": \"roofline.vgtool/1\",\n \"region_scope\": ");
+    oput(clo_thread_scope ? "\"thread\"" : "\"process\"");
+    oput(",\n \"regions\": [\n  {\"name\": \"(program)\", \"calls\": 1, ");
+    oputf("\"threads\": %llu, ",
+          (ULong)count_bits(flops_of(tot) ? program_threads : program_mem_threads));
     oput_counts(tot);
     oput("}");
     for (Int r = 0; r < n_regions; r++) {
         oput(",\n  {\"name\": ");
         oput_str(regions[r].name);
         oputf(", \"calls\": %llu, ", regions[r].calls);
+        oputf("\"threads\": %llu, ", (ULong)region_threads(&regions[r]));
+        for (Int w = 0; w < n_clo_funcs; w++) {
+            if (tracked_region[w] != r) continue;
+            oput("\"pattern\": ");
+            oput_str(clo_funcs[w]);
+            oput(", \"matched\": [");
+            for (Int m = 0; m < n_matched[w]; m++) {
+                if (m) oput(", ");
+                oput_str(matched[w][m]);
+            }
+            oput("], ");
+            break;
+        }
         oput_counts(regions[r].c);
         oput("}");
     }
@@ -823,6 +961,10 @@ static Bool rl_process_cmd_line_option(const HChar *arg)
 {
     const HChar *s;
     if VG_STR_CLO (arg, "--roofline-out", clo_out) {
+    } else if VG_STR_CLO (arg, "--roofline-region-scope", s) {
+        if (VG_(strcmp)(s, "thread") == 0) clo_thread_scope = True;
+        else if (VG_(strcmp)(s, "process") == 0) clo_thread_scope = False;
+        else VG_(fmsg_bad_option)(arg, "expected process or thread\n");
     } else if VG_STR_CLO (arg, "--roofline-function", s) {
         if (n_clo_funcs == MAX_TRACKED) {
             VG_(fmsg_bad_option)(arg, "too many --roofline-function options (max 64)\n");
@@ -838,7 +980,12 @@ static void rl_print_usage(void)
 {
     VG_(printf)("    --roofline-out=<file>        write JSON counts to <file> [roofline.out.<pid>.json]\n"
                 "    --roofline-function=<name>   add a region '<function name>' covering every call\n"
-                "                                 of <name> (inclusive); may be repeated\n");
+                "                                 of <name> (inclusive); may be repeated; matches the\n"
+                "                                 demangled name, qualified or not, with or without\n"
+                "                                 parameters, and GCC clones (.constprop.N, ...)\n"
+                "    --roofline-region-scope=process|thread  a region counts the work of every\n"
+                "                                 thread while it is open [process], or only of the\n"
+                "                                 thread that opened it\n");
 }
 
 static void rl_print_debug_usage(void) { VG_(printf)("    (none)\n"); }

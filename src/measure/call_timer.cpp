@@ -1,0 +1,365 @@
+#include "measure/call_timer.hpp"
+
+#include "io/text_file.hpp"
+#include "measure/child_process.hpp"
+#include "measure/elf_symbols.hpp"
+
+#include "rl_fnmatch.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+
+namespace roofline::measure {
+namespace {
+
+double now_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string folded(const std::string& name) {
+    char out[RL_NAME_MAX];
+    rl_fold_clones(name.c_str(), out, RL_NAME_MAX);
+    return out;
+}
+
+// Writes byte `b` at addr in the tracee; the byte that was there goes to *old.
+bool poke_byte(pid_t pid, std::uint64_t addr, std::uint8_t b, std::uint8_t* old = nullptr) {
+    errno = 0;
+    long word = ::ptrace(PTRACE_PEEKTEXT, pid, addr, nullptr);
+    if (errno != 0) return false;
+    if (old) *old = static_cast<std::uint8_t>(word & 0xff);
+    word = static_cast<long>((static_cast<unsigned long>(word) & ~0xfful) | b);
+    return ::ptrace(PTRACE_POKETEXT, pid, addr, word) == 0;
+}
+
+bool peek_word(pid_t pid, std::uint64_t addr, std::uint64_t& out) {
+    errno = 0;
+    const long word = ::ptrace(PTRACE_PEEKDATA, pid, addr, nullptr);
+    out = static_cast<std::uint64_t>(word);
+    return errno == 0;
+}
+
+bool poke_word(pid_t pid, std::uint64_t addr, std::uint64_t value) {
+    return ::ptrace(PTRACE_POKEDATA, pid, addr, value) == 0;
+}
+
+// AT_ENTRY of the program the process runs now.
+std::uint64_t entry_point(pid_t pid) {
+    std::ifstream in(fmt::format("/proc/{}/auxv", pid), std::ios::binary);
+    std::uint64_t pair[2];
+    while (in.read(reinterpret_cast<char*>(pair), sizeof pair))
+        if (pair[0] == 9 /* AT_ENTRY */) return pair[1];
+    return 0;
+}
+
+struct Breakpoint {
+    std::uint64_t addr;
+    std::uint8_t original;
+    std::size_t function;
+};
+
+struct Activation {
+    std::size_t function;
+    std::uint64_t return_address;
+    std::uint64_t slot;  // where the return address lies (rsp at entry)
+    double t0;
+};
+
+constexpr std::uint8_t kInt3 = 0xcc;
+
+class Tracer {
+public:
+    explicit Tracer(const std::vector<std::string>& names) {
+        for (const auto& n : names) functions_.push_back({n});
+    }
+
+    void attach(pid_t pid) {
+        const long options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+                             PTRACE_O_EXITKILL;
+        if (::ptrace(PTRACE_SEIZE, pid, nullptr, options) != 0)
+            throw MeasureError(fmt::format("cannot trace the command (ptrace: {}); a container or "
+                                           "kernel.yama.ptrace_scope may forbid it",
+                                           std::strerror(errno)));
+        leader_ = pid;
+    }
+
+    // The event loop; returns the leader's wait status.
+    int run() {
+        int leader_status = 0;
+        for (;;) {
+            int st = 0;
+            const pid_t tid = ::waitpid(-1, &st, __WALL);
+            if (tid < 0) {
+                if (errno == EINTR) continue;
+                break;  // ECHILD: every traced thread is gone
+            }
+            if (WIFEXITED(st) || WIFSIGNALED(st)) {
+                finish_thread(tid);
+                if (tid == leader_) leader_status = st;
+                continue;
+            }
+            if (!WIFSTOPPED(st)) continue;
+            const int sig = WSTOPSIG(st);
+            const int event = st >> 16;
+            int deliver = 0;
+            if (event == PTRACE_EVENT_EXEC) {
+                on_exec(tid);
+            } else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK) {
+                unsigned long child = 0;
+                ::ptrace(PTRACE_GETEVENTMSG, tid, nullptr, &child);
+                release(static_cast<pid_t>(child), tid, event == PTRACE_EVENT_VFORK);
+            } else if (event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_STOP) {
+                // a new thread (reported on its own), its first stop, or a group stop: go on
+            } else if (sig != SIGTRAP || !on_trap(tid)) {
+                deliver = sig;  // the program's own signal (or trap): pass it on
+            }
+            sync_breakpoints(tid);
+            ::ptrace(PTRACE_CONT, tid, nullptr, deliver);
+        }
+        for (auto& [tid, stack] : stacks_)
+            for (const auto& a : stack) ++functions_[a.function].timed.unfinished;
+        return leader_status;
+    }
+
+    std::vector<TimedFunction> results() const {
+        std::vector<TimedFunction> out;
+        for (const auto& f : functions_) out.push_back(f.timed);
+        return out;
+    }
+
+    std::string error() const { return error_; }
+
+private:
+    struct Function {
+        std::string name;
+        TimedFunction timed{name};
+        bool armed = false;  // its int3s are in memory
+        bool active = false; // a call of it is being timed (its int3s must be out)
+    };
+
+    // A thread ended inside timed calls: they are unfinished, and their
+    // breakpoints go back in at the next stop (memory can only be written
+    // through a stopped thread).
+    void finish_thread(pid_t tid) {
+        const auto it = stacks_.find(tid);
+        if (it == stacks_.end()) return;
+        for (const auto& a : it->second) {
+            ++functions_[a.function].timed.unfinished;
+            functions_[a.function].active = false;
+        }
+        stacks_.erase(it);
+    }
+
+    // Breakpoints in memory for every function not being timed, through the
+    // stopped thread tid.
+    void sync_breakpoints(pid_t tid) {
+        if (!trampoline_) return;  // not started yet (or a new program not at its entry point)
+        for (std::size_t f = 0; f < functions_.size(); ++f) {
+            auto& fn = functions_[f];
+            const bool want = !fn.active;
+            if (fn.armed == want) continue;
+            for (const auto& b : breakpoints_)
+                if (b.function == f) poke_byte(tid, b.addr, want ? kInt3 : b.original);
+            fn.armed = want;
+        }
+    }
+
+    // A new program: breakpoints and open calls are gone with the old one.
+    void on_exec(pid_t tid) {
+        for (auto& [t, stack] : stacks_)
+            for (const auto& a : stack) ++functions_[a.function].timed.unfinished;
+        stacks_.clear();
+        breakpoints_.clear();
+        for (auto& f : functions_) f.armed = f.active = false;
+        leader_ = tid;
+        trampoline_ = 0;
+        entry_ = entry_point(tid);
+        entry_armed_ = entry_ != 0 && poke_byte(tid, entry_, kInt3, &entry_original_);
+    }
+
+    // A forked child gets our int3s and replaced return addresses in its copy
+    // of memory: put the originals back and let it go. A vfork child shares
+    // our memory (and only execs or exits): let it go as it is.
+    void release(pid_t child, pid_t parent, bool shared_memory) {
+        int st = 0;
+        while (::waitpid(child, &st, __WALL) < 0 && errno == EINTR) {
+        }
+        if (!shared_memory) {
+            for (const auto& b : breakpoints_) poke_byte(child, b.addr, b.original);
+            if (trampoline_) poke_byte(child, trampoline_, entry_original_);
+            const auto it = stacks_.find(parent);
+            if (it != stacks_.end())
+                for (const auto& a : it->second) poke_word(child, a.slot, a.return_address);
+        }
+        ::ptrace(PTRACE_DETACH, child, nullptr, 0);
+    }
+
+    // The program reached its entry point: its libraries are mapped.
+    bool at_entry(pid_t tid, user_regs_struct& regs) {
+        poke_byte(tid, entry_, entry_original_);
+        entry_armed_ = false;
+        regs.rip = entry_;
+        ::ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
+        place_breakpoints(tid);
+        // Execute the entry point's first instruction, then keep an int3
+        // there: no code jumps back to a program's entry point.
+        if (::ptrace(PTRACE_SINGLESTEP, tid, nullptr, 0) != 0) return fail("cannot single-step the program");
+        int st = 0;
+        while (::waitpid(tid, &st, __WALL) < 0 && errno == EINTR) {
+        }
+        if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP) return fail("the program did not stop after its first step");
+        if (!poke_byte(tid, entry_, kInt3)) return fail("cannot write the return trap");
+        trampoline_ = entry_;  // the loop arms the functions' breakpoints next
+        return true;
+    }
+
+    bool fail(const std::string& why) {
+        if (error_.empty()) error_ = why;
+        return true;
+    }
+
+    void place_breakpoints(pid_t pid) {
+        std::ifstream maps(fmt::format("/proc/{}/maps", pid));
+        std::map<std::string, std::unique_ptr<ElfSymbols>> elves;
+        std::string line;
+        while (std::getline(maps, line)) {
+            std::istringstream in(line);
+            std::string range, perms, offset, dev, inode, path;
+            in >> range >> perms >> offset >> dev >> inode >> path;
+            if (perms.size() < 3 || perms[2] != 'x' || path.empty() || path[0] != '/') continue;
+            const auto dash = range.find('-');
+            const std::uint64_t start = std::stoull(range.substr(0, dash), nullptr, 16);
+            const std::uint64_t end = std::stoull(range.substr(dash + 1), nullptr, 16);
+            const std::uint64_t pgoff = std::stoull(offset, nullptr, 16);
+            auto& elf = elves[path];
+            if (!elf) elf = std::make_unique<ElfSymbols>(path);
+            if (!elf->loaded()) continue;
+            for (std::size_t f = 0; f < functions_.size(); ++f) {
+                const auto& want = functions_[f].name;
+                const auto addrs = elf->addresses_where([&](const std::string& name) {
+                    return !rl_is_cold_part(name.c_str()) && folded(name) == want;
+                });
+                for (const auto vaddr : addrs) {
+                    const auto off = vaddr_to_file_offset(vaddr, elf->segments());
+                    if (!off || *off < pgoff || *off - pgoff >= end - start) continue;
+                    Breakpoint b{start + (*off - pgoff), 0, f};
+                    if (std::any_of(breakpoints_.begin(), breakpoints_.end(),
+                                    [&](const Breakpoint& o) { return o.addr == b.addr; }))
+                        continue;
+                    // Read the original byte now; armed later, all together.
+                    if (!poke_byte(pid, b.addr, 0, &b.original) || !poke_byte(pid, b.addr, b.original)) continue;
+                    breakpoints_.push_back(b);
+                    ++functions_[f].timed.breakpoints;
+                }
+            }
+        }
+    }
+
+    // True when the trap was ours (handled); false: the program's own.
+    bool on_trap(pid_t tid) {
+        siginfo_t info{};
+        if (::ptrace(PTRACE_GETSIGINFO, tid, nullptr, &info) != 0 || info.si_code != SI_KERNEL) return false;
+        user_regs_struct regs{};
+        if (::ptrace(PTRACE_GETREGS, tid, nullptr, &regs) != 0) return false;
+        const std::uint64_t at = regs.rip - 1;
+        if (entry_armed_ && at == entry_ && tid == leader_) return at_entry(tid, regs);
+        if (trampoline_ && at == trampoline_) return on_return(tid, regs);
+        const auto bp = std::find_if(breakpoints_.begin(), breakpoints_.end(),
+                                     [&](const Breakpoint& b) { return b.addr == at; });
+        if (bp == breakpoints_.end()) return false;
+        regs.rip = at;
+        auto& f = functions_[bp->function];
+        if (f.active) {
+            // Another thread hit it just before it was disarmed: that call runs
+            // inside the one being timed.
+            ::ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
+            return true;
+        }
+        std::uint64_t ret = 0;
+        if (!peek_word(tid, regs.rsp, ret) || !poke_word(tid, regs.rsp, trampoline_)) {
+            ::ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
+            return fail("cannot read a return address");
+        }
+        f.active = true;
+        sync_breakpoints(tid);
+        ::ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
+        stacks_[tid].push_back({bp->function, ret, regs.rsp, now_seconds()});
+        return true;
+    }
+
+    bool on_return(pid_t tid, user_regs_struct& regs) {
+        const double t1 = now_seconds();
+        auto& stack = stacks_[tid];
+        // After `ret`, rsp is one word above where the return address was.
+        auto it = std::find_if(stack.rbegin(), stack.rend(),
+                               [&](const Activation& a) { return a.slot + 8 == regs.rsp; });
+        if (it == stack.rend()) {
+            // Cannot happen unless the program moved its stack under us: it
+            // cannot go on without the address we replaced.
+            ::kill(tid, SIGKILL);
+            return fail("a return address that was replaced could not be found again; the command was stopped");
+        }
+        const std::size_t keep = static_cast<std::size_t>(stack.rend() - it) - 1;
+        for (std::size_t k = keep + 1; k < stack.size(); ++k) {  // frames left by longjmp or unwinding
+            ++functions_[stack[k].function].timed.unfinished;
+            functions_[stack[k].function].active = false;
+        }
+        const Activation a = stack[keep];
+        stack.resize(keep);
+        auto& f = functions_[a.function];
+        f.timed.seconds += t1 - a.t0;
+        ++f.timed.calls;
+        f.active = false;
+        regs.rip = a.return_address;
+        ::ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
+        return true;
+    }
+
+    std::vector<Function> functions_;
+    std::vector<Breakpoint> breakpoints_;
+    std::map<pid_t, std::vector<Activation>> stacks_;
+    pid_t leader_ = 0;
+    std::uint64_t entry_ = 0, trampoline_ = 0;
+    std::uint8_t entry_original_ = 0;
+    bool entry_armed_ = false;
+    std::string error_;
+};
+
+} // namespace
+
+CallTimingResult time_function_calls(const std::vector<std::string>& argv,
+                                     const std::vector<std::pair<std::string, std::string>>& env,
+                                     const std::vector<std::string>& functions) {
+    CallTimingResult result;
+    Tracer tracer(functions);
+    ChildRun run;
+    try {
+        run = run_child(
+            argv, env, [&](pid_t pid) { tracer.attach(pid); }, [&](pid_t) { return tracer.run(); });
+    } catch (const CommandNotFound&) {
+        throw;
+    } catch (const std::exception& e) {
+        result.error = e.what();
+        return result;
+    }
+    result.status = run.status;
+    result.wall_seconds = run.wall_seconds;
+    result.functions = tracer.results();
+    result.error = tracer.error();
+    result.ok = result.error.empty();
+    return result;
+}
+
+} // namespace roofline::measure

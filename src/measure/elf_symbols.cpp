@@ -1,0 +1,104 @@
+#include "measure/elf_symbols.hpp"
+
+#include "io/text_file.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <cxxabi.h>
+#include <elf.h>
+#include <memory>
+
+namespace roofline::measure {
+
+std::optional<std::uint64_t> file_offset_to_vaddr(std::uint64_t offset, const std::vector<LoadSegment>& segments) {
+    for (const auto& s : segments)
+        if (offset >= s.offset && offset < s.offset + s.filesz) return offset - s.offset + s.vaddr;
+    return std::nullopt;
+}
+
+std::optional<std::uint64_t> vaddr_to_file_offset(std::uint64_t vaddr, const std::vector<LoadSegment>& segments) {
+    for (const auto& s : segments)
+        if (vaddr >= s.vaddr && vaddr < s.vaddr + s.filesz) return vaddr - s.vaddr + s.offset;
+    return std::nullopt;
+}
+
+namespace {
+
+std::string demangle(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0) return name;
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+    return status == 0 && out ? std::string(out.get()) : name;
+}
+
+template <typename T>
+bool read_at(const std::string& data, std::uint64_t offset, T& out) {
+    if (offset > data.size() || data.size() - offset < sizeof(T)) return false;
+    std::memcpy(&out, data.data() + offset, sizeof(T));
+    return true;
+}
+
+} // namespace
+
+ElfSymbols::ElfSymbols(const std::string& path) {
+    const auto file = read_file_if_exists(path);
+    if (!file) return;
+    const std::string& data = *file;
+    Elf64_Ehdr eh{};
+    if (!read_at(data, 0, eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
+        return;
+    for (unsigned i = 0; i < eh.e_phnum; ++i) {
+        Elf64_Phdr ph{};
+        if (!read_at(data, eh.e_phoff + std::uint64_t{i} * eh.e_phentsize, ph)) return;
+        if (ph.p_type == PT_LOAD) segments_.push_back({ph.p_offset, ph.p_vaddr, ph.p_filesz});
+    }
+    std::vector<Elf64_Shdr> sections(eh.e_shnum);
+    for (unsigned i = 0; i < eh.e_shnum; ++i)
+        if (!read_at(data, eh.e_shoff + std::uint64_t{i} * eh.e_shentsize, sections[i])) return;
+    for (const std::uint32_t wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
+        for (const auto& sh : sections) {
+            if (sh.sh_type != wanted || sh.sh_link >= sections.size() || sh.sh_entsize < sizeof(Elf64_Sym)) continue;
+            const auto& strtab = sections[sh.sh_link];
+            for (std::uint64_t off = 0; off + sizeof(Elf64_Sym) <= sh.sh_size; off += sh.sh_entsize) {
+                Elf64_Sym sym{};
+                if (!read_at(data, sh.sh_offset + off, sym)) break;
+                const int type = ELF64_ST_TYPE(sym.st_info);
+                if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_size == 0)
+                    continue;
+                if (sym.st_name >= strtab.sh_size || strtab.sh_offset + sym.st_name >= data.size()) continue;
+                const char* s = data.data() + strtab.sh_offset + sym.st_name;
+                const auto max_len = data.size() - (strtab.sh_offset + sym.st_name);
+                symbols_.push_back({sym.st_value, sym.st_size, demangle(std::string(s, strnlen(s, max_len)))});
+            }
+        }
+        if (!symbols_.empty()) break;  // .symtab found: .dynsym is a subset
+    }
+    std::sort(symbols_.begin(), symbols_.end(), [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+    loaded_ = true;
+}
+
+std::string ElfSymbols::function_at(std::uint64_t vaddr) const {
+    auto it = std::upper_bound(symbols_.begin(), symbols_.end(), vaddr,
+                               [](std::uint64_t v, const Symbol& s) { return v < s.start; });
+    // Symbols may nest or alias: look back over a few candidates that start at or before vaddr.
+    for (int k = 0; k < 8 && it != symbols_.begin(); ++k) {
+        --it;
+        if (vaddr < it->start + it->size) return it->name;
+    }
+    return {};
+}
+
+std::optional<std::uint64_t> ElfSymbols::address_of(const std::string& name) const {
+    for (const auto& s : symbols_)
+        if (s.name == name) return s.start;
+    return std::nullopt;
+}
+
+std::vector<std::uint64_t> ElfSymbols::addresses_where(const std::function<bool(const std::string&)>& wanted) const {
+    std::vector<std::uint64_t> out;
+    for (const auto& s : symbols_)
+        if (wanted(s.name) && std::find(out.begin(), out.end(), s.start) == out.end()) out.push_back(s.start);
+    return out;
+}
+
+} // namespace roofline::measure

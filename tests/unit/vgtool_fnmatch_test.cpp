@@ -1,0 +1,66 @@
+// Function-name matching of the Valgrind tool (tools/vgtool/rl_fnmatch.c),
+// compiled here as plain C: the names are as Valgrind's demangler prints them.
+#include "rl_fnmatch.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+bool matches(const char* pattern, const char* symbol) { return rl_name_matches(pattern, symbol) != 0; }
+
+std::string folded(const char* symbol) {
+    char out[RL_NAME_MAX];
+    rl_fold_clones(symbol, out, RL_NAME_MAX);
+    return out;
+}
+
+TEST(VgtoolFnmatch, CFunctionsAndTheirClones) {
+    EXPECT_TRUE(matches("triad", "triad"));
+    EXPECT_TRUE(matches("triad", "triad.constprop.0"));
+    EXPECT_TRUE(matches("triad", "triad.isra.0"));
+    EXPECT_TRUE(matches("triad", "triad.part.3"));
+    EXPECT_TRUE(matches("triad", "triad.constprop.0.isra.0"));
+    EXPECT_TRUE(matches("triad", "triad.lto_priv.0"));
+    EXPECT_TRUE(matches("triad.constprop.0", "triad"));
+    EXPECT_FALSE(matches("triad", "triad2"));
+    EXPECT_FALSE(matches("triad", "my_triad"));
+    EXPECT_FALSE(matches("triad", "triad._omp_fn.0"));  // OpenMP body: a function of its own
+    EXPECT_FALSE(matches("", "triad"));
+    EXPECT_EQ(folded("kernel(double*, long) [clone .isra.0] [clone .cold]"), "kernel(double*, long)");
+    EXPECT_EQ(folded("triad.constprop.0"), "triad");
+    EXPECT_EQ(folded("x.cold.1"), "x");
+    EXPECT_TRUE(rl_is_cold_part("triad.cold"));
+    EXPECT_TRUE(rl_is_cold_part("kernel(int) [clone .cold]"));
+    EXPECT_FALSE(rl_is_cold_part("triad.constprop.0"));
+    EXPECT_FALSE(rl_is_cold_part("coldstart"));
+}
+
+TEST(VgtoolFnmatch, CxxMethodsByShortOrQualifiedName) {
+    const char* sym = "solver::Grid2D<double>::sweep(int)";
+    EXPECT_TRUE(matches("sweep", sym));
+    EXPECT_TRUE(matches("Grid2D<double>::sweep", sym));
+    EXPECT_TRUE(matches("solver::Grid2D<double>::sweep", sym));
+    EXPECT_TRUE(matches("Grid2D::sweep", sym));  // template arguments left out
+    EXPECT_TRUE(matches("sweep(int)", sym));
+    EXPECT_TRUE(matches("solver::Grid2D<double>::sweep(int)", sym));
+    EXPECT_FALSE(matches("sweep(double)", sym));
+    EXPECT_FALSE(matches("Grid2D<float>::sweep", sym));
+    EXPECT_FALSE(matches("eep", sym));
+    EXPECT_FALSE(matches("d::sweep", sym));
+    EXPECT_TRUE(matches("sweep", "solver::Grid2D<double>::sweep(int) const"));
+    EXPECT_TRUE(matches("sweep", "solver::sweep(int) [clone .constprop.0]"));
+    EXPECT_TRUE(matches("run", "void solver::run<double>(double*, unsigned long)"));  // return type of a template
+    EXPECT_TRUE(matches("run<double>", "void solver::run<double>(double*, unsigned long)"));
+    EXPECT_TRUE(matches("run(double*,unsigned long)", "void solver::run<double>(double*, unsigned long)"));
+    EXPECT_TRUE(matches("helper", "(anonymous namespace)::helper(int)"));
+    EXPECT_TRUE(matches("operator()", "Functor::operator()(int) const"));
+}
+
+TEST(VgtoolFnmatch, LongNamesNeverMatch) {
+    std::string huge(RL_NAME_MAX + 10, 'a');
+    EXPECT_FALSE(matches(huge.c_str(), huge.c_str()));
+}
+
+} // namespace
