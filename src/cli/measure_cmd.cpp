@@ -14,9 +14,12 @@
 #include "measure/engine.hpp"
 #include "measure/merge.hpp"
 #include "measure/call_timer.hpp"
+#include "measure/function_list.hpp"
 #include "measure/function_regions.hpp"
 #include "measure/sampling_profiler.hpp"
 #include "render/measure_tables.hpp"
+#include "topo/cpu_features.hpp"
+#include "topo/environment.hpp"
 
 #include <fmt/core.h>
 
@@ -29,6 +32,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace roofline::cli {
 namespace {
 
@@ -40,6 +45,7 @@ struct MeasureArgs {
     std::vector<std::string> region_functions;
     std::string region_scope = "process";
     long long max_timed_calls = 10000;
+    double min_share = 1;  // percent
     std::string machine;  // empty: the latest stored machine if there is one
     std::string db;
     bool no_store = false;
@@ -95,27 +101,18 @@ std::optional<double> cpu_seconds(const Sampling& sampling, const std::string& n
     return it == sampling->functions.end() ? 0.0 : it->second.seconds;
 }
 
-std::vector<measure::RegionCounts> top_functions(const std::vector<measure::RegionCounts>& functions) {
-    auto sorted = functions;
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-        const double fa = a.total_flops(), fb = b.total_flops();
-        if (fa != fb) return fa > fb;
-        return a.bytes_loaded + a.bytes_stored > b.bytes_loaded + b.bytes_stored;
-    });
-    if (sorted.size() > 20) sorted.resize(20);
-    return sorted;
-}
-
-void print_functions(const std::vector<measure::RegionCounts>& functions, const Sampling& sampling) {
+void print_functions(const std::vector<measure::RegionCounts>& shown, std::size_t all, double min_share,
+                     const Sampling& sampling) {
     std::vector<FunctionRow> rows;
-    for (const auto& f : top_functions(functions))
+    for (const auto& f : shown)
         rows.push_back({f.name, std::nullopt, f.total_flops(), f.bytes_loaded + f.bytes_stored,
                         cpu_seconds(sampling, f.name), ""});
     fmt::print("\n{}", render_function_table(
-                           fmt::format("top functions by FLOPs, then bytes (exclusive counts from the instrument "
-                                       "engine; CPU s: self CPU time from sampling a native run, summed over "
-                                       "threads{}):",
-                                       sampling ? "" : ", unavailable"),
+                           fmt::format("functions with at least {}% of the FLOPs, bytes or CPU time ({} of {}; "
+                                       "--min-share; the marker library's own left out), by FLOPs, then bytes "
+                                       "(exclusive counts from the instrument engine; CPU s: self CPU time from "
+                                       "sampling a native run, summed over threads{}):",
+                                       min_share, shown.size(), all, sampling ? "" : ", unavailable"),
                            "function", "CPU s", rows));
 }
 
@@ -194,6 +191,15 @@ void report_matches(const measure::RegionCounts& c, const std::vector<measure::R
 int run_measure(const MeasureArgs& args) {
     if (args.command.empty())
         throw UsageError("no command to measure: put it after '--', e.g. roofline measure -- ./my_app");
+    // Measuring a launcher measures the launcher (its own few FLOPs), not the ranks it starts.
+    const auto program = std::filesystem::path(args.command[0]).filename().string();
+    for (const char* launcher : {"mpirun", "mpiexec", "orterun", "prterun", "mpiexec.hydra", "srun", "aprun"})
+        if (program == launcher)
+            throw UsageError(fmt::format(
+                "'{}' is a launcher: measuring it would measure the launcher, not the ranks it starts. Put "
+                "roofline inside it, so that each rank measures itself: {} [launcher options] roofline measure "
+                "[options] -- ./app",
+                program, program));
     measure::MeasureRequest request;
     try {
         request.engine = measure::parse_engine(args.engine);
@@ -299,8 +305,11 @@ int run_measure(const MeasureArgs& args) {
             note(fmt::format("not placed: {} (time {})", c.name, f.time.note));
         function_regions.push_back(std::move(f));
     }
+    const auto shown_functions = measure::significant_functions(result.functions, sampling ? &*sampling : nullptr,
+                                                                args.min_share / 100);
     if (args.functions && sampling) {
-        for (const auto& f : top_functions(result.functions)) {
+        for (const auto& f : shown_functions) {
+            if (!measure::worth_a_point(f, result.functions, args.min_share / 100)) continue;
             if (std::any_of(points.begin(), points.end(), [&](const Point& p) { return p.name == f.name; })) continue;
             if (auto p = sampled_point(f, sampling)) points.push_back(std::move(*p));
         }
@@ -314,15 +323,31 @@ int run_measure(const MeasureArgs& args) {
         print_summary(points, machine);
         if (!machine) note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
         if (!function_regions.empty()) print_function_regions(function_regions);
-        if (args.functions) print_functions(result.functions, sampling);
+        if (args.functions) print_functions(shown_functions, result.functions.size(), args.min_share, sampling);
     }
+    Provenance provenance;
+    provenance.command = args.command;
+    std::error_code ec;
+    provenance.cwd = std::filesystem::current_path(ec).string();
+    provenance.date = iso8601_utc_now();
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) == 0) provenance.host = host;
+    provenance.cpu = detect_cpu_features().brand;
+    provenance.engine = measure::engine_name(result.engine);
+    provenance.runs = {"native"};
+    if (result.engine != measure::EngineKind::time) provenance.runs.push_back(measure::engine_name(result.engine));
+    if (timing) provenance.runs.push_back("call-timing");
+    if (sampling) provenance.runs.push_back("sampling");
+    provenance.options["region_scope"] = args.region_scope;
+    if (timing) provenance.options["max_timed_calls"] = std::to_string(args.max_timed_calls);
+    provenance.tool_version = ROOFLINE_VERSION;
     if (!args.output.empty() && !points.empty()) {
-        write_points_file(args.output, points);
+        write_points_file(args.output, points, &provenance);
         note(fmt::format("points written to {}", args.output));
     }
     if (!args.no_store && !points.empty()) {
         const auto store = ResultsStore::open_db_option(args.db);
-        const auto id = store->save_points(join_with(args.command, " "), points);
+        const auto id = store->save_points(join_with(args.command, " "), points, {}, &provenance);
         note(fmt::format("stored as point set #{} in {}", id, store->path()));
     }
     return result.status.pass_through_code();
@@ -355,6 +380,12 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "the function. Counts include callees; the time is the inclusive wall time of its calls, "
                     "timed at entry and return")
         ->type_name("NAME");
+    cmd->add_option("--min-share", args->min_share,
+                    "--functions shows functions with at least this percentage of the program's FLOPs, bytes or "
+                    "CPU time; those with this share of the FLOPs become points")
+        ->check(CLI::Range(0.0, 100.0))
+        ->type_name("PERCENT")
+        ->capture_default_str();
     cmd->add_option("--region-scope", args->region_scope,
                     "process: a region counts the work of every thread while it is open (threads a library "
                     "starts included); thread: only the thread that opened it (LIKWID's semantics)")

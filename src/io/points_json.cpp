@@ -99,9 +99,16 @@ Point point_from(const JsonNode& n) {
 
 } // namespace
 
-nlohmann::json points_to_json(const std::vector<Point>& points) {
+nlohmann::json points_to_json(const std::vector<Point>& points, const Provenance* provenance) {
     json j;
     j["schema"] = std::string(points_schema);
+    if (provenance) {
+        j["provenance"] = {{"command", provenance->command},   {"cwd", provenance->cwd},
+                           {"date", provenance->date},         {"host", provenance->host},
+                           {"cpu", provenance->cpu},           {"runs", provenance->runs},
+                           {"engine", provenance->engine},     {"options", provenance->options},
+                           {"tool_version", provenance->tool_version}};
+    }
     j["units"] = units_object();
     j["points"] = json::array();
     for (const auto& p : points) j["points"].push_back(point_to_json(p));
@@ -119,8 +126,8 @@ std::vector<Point> points_from_json(const nlohmann::json& j, const std::string& 
     return points;
 }
 
-void write_points_file(const std::string& path, const std::vector<Point>& points) {
-    const auto document = points_to_json(points);
+void write_points_file(const std::string& path, const std::vector<Point>& points, const Provenance* provenance) {
+    const auto document = points_to_json(points, provenance);
     // Never write what we would refuse to read (NaN seconds, an empty name ...).
     points_from_json(document, fmt::format("{} (being written)", path));
     write_text_file_atomic(path, document.dump(2) + "\n");

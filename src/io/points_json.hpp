@@ -3,6 +3,7 @@
 //   "bytes": {"L1": .., "DRAM": ..}, "seconds", "threads", "source", "details": {..} } ] }
 #pragma once
 
+#include "core/provenance.hpp"
 #include "core/roofline.hpp"
 
 #include <nlohmann/json.hpp>
@@ -12,11 +13,13 @@
 
 namespace roofline {
 
-nlohmann::json points_to_json(const std::vector<Point>& points);
+// With `provenance`, the document has a top-level "provenance" object (readers ignore it).
+nlohmann::json points_to_json(const std::vector<Point>& points, const Provenance* provenance = nullptr);
 // Throws SchemaError (io/machine_json.hpp) naming `source`, the JSON path and what was expected.
 std::vector<Point> points_from_json(const nlohmann::json& j, const std::string& source = "<json>");
 
-void write_points_file(const std::string& path, const std::vector<Point>& points);
+void write_points_file(const std::string& path, const std::vector<Point>& points,
+                       const Provenance* provenance = nullptr);
 std::vector<Point> read_points_file(const std::string& path);
 
 } // namespace roofline

@@ -373,8 +373,8 @@ std::vector<StoredMachine> ResultsStore::list_machines() const {
 }
 
 std::int64_t ResultsStore::save_points(const std::string& name, const std::vector<Point>& points,
-                                       std::optional<std::int64_t> machine_id) {
-    const auto document = points_to_json(points);
+                                       std::optional<std::int64_t> machine_id, const Provenance* provenance) {
+    const auto document = points_to_json(points, provenance);
     // Refuse now what latest_points() would refuse later (NaN, empty names ...).
     points_from_json(document, fmt::format("points '{}' being stored", name));
     const auto json_text = document.dump();

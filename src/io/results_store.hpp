@@ -2,6 +2,7 @@
 // Safe for several processes writing at once (WAL + busy timeout + retries).
 #pragma once
 
+#include "core/provenance.hpp"
 #include "core/machine_model.hpp"
 #include "core/roofline.hpp"
 #include "core/stored_entries.hpp"
@@ -39,8 +40,9 @@ public:
     std::vector<StoredMachine> list_machines() const;
 
     // A set of points (one measurement run, one kernel sweep, one model) is one row.
+    // `provenance` (what was run, where, when) is stored with the points.
     std::int64_t save_points(const std::string& name, const std::vector<Point>& points,
-                             std::optional<std::int64_t> machine_id = {});
+                             std::optional<std::int64_t> machine_id = {}, const Provenance* provenance = nullptr);
     std::optional<std::vector<Point>> latest_points() const;
     std::optional<std::vector<Point>> points(std::int64_t id) const;
     std::vector<StoredPointSet> list_point_sets() const;  // oldest first

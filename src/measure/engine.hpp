@@ -51,6 +51,7 @@ struct RegionCounts {
     std::map<std::string, double> events;          // raw counter values (perf engine), scaled
     int threads = 0;                   // threads that did work in it (instrument engine); 0: unknown
     std::vector<std::string> matched;  // "<function NAME>" regions: the functions NAME matched
+    std::string object;                // functions: the file holding it (empty: unknown)
     double total_flops() const;
 };
 

@@ -65,6 +65,10 @@ RegionCounts counts_from(const json& r, const std::string& where) {
     c.bytes_loaded = number(r, "bytes_loaded", where);
     c.bytes_stored = number(r, "bytes_stored", where);
     c.threads = static_cast<int>(number(r, "threads", where));
+    if (r.contains("object")) {
+        if (!r["object"].is_string()) throw MeasureError(fmt::format("{}: \"object\" must be a string", where));
+        c.object = r["object"].get<std::string>();
+    }
     if (r.contains("matched")) {
         if (!r["matched"].is_array()) throw MeasureError(fmt::format("{}: \"matched\" must be an array", where));
         for (const auto& m : r["matched"]) {

@@ -115,7 +115,7 @@ static void totals(ULong *out)
 /* Functions (name table)                                               */
 /* ------------------------------------------------------------------ */
 
-typedef struct { HChar *name; Int next; } FnEnt;
+typedef struct { HChar *name; HChar *obj; Int next; } FnEnt; /* obj: the file it is in, or NULL */
 #define FN_HASH 4096
 static Int fn_head[FN_HASH];
 static FnEnt *fns = NULL;
@@ -142,6 +142,7 @@ static Int fn_index(const HChar *name)
         cap_fns = nc;
     }
     fns[n_fns].name = VG_(strdup)("rl.fnname", name);
+    fns[n_fns].obj = NULL;
     fns[n_fns].next = fn_head[h];
     fn_head[h] = n_fns;
     return n_fns++;
@@ -152,7 +153,11 @@ static Int fn_of_addr(Addr a)
     const HChar *name = NULL;
     if (!VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) || !name || !*name)
         return fn_index("(unknown)");
-    return fn_index(name);
+    const Int f = fn_index(name);
+    const HChar *obj = NULL;
+    if (!fns[f].obj && VG_(get_objname)(VG_(current_DiEpoch)(), a, &obj) && obj && *obj)
+        fns[f].obj = VG_(strdup)("rl.objname", obj);
+    return f;
 }
 
 /* ------------------------------------------------------------------ */
@@ -938,6 +943,10 @@ static void rl_fini(Int exitcode)
         oput(first ? "\n  {\"name\": " : ",\n  {\"name\": ");
         first = False;
         oput_str(fns[f].name);
+        if (fns[f].obj) {
+            oput(", \"object\": ");
+            oput_str(fns[f].obj);
+        }
         oput(", ");
         oput_counts(c);
         oput("}");

@@ -1,0 +1,57 @@
+#include "measure/function_list.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace roofline::measure {
+namespace {
+
+double total_flops(const std::vector<RegionCounts>& functions) {
+    double t = 0;
+    for (const auto& f : functions) t += f.total_flops();
+    return t;
+}
+
+double bytes_of(const RegionCounts& f) { return f.bytes_loaded + f.bytes_stored; }
+
+} // namespace
+
+bool is_marker_internal(const RegionCounts& function) {
+    const auto file = std::filesystem::path(function.object).filename().string();
+    return file.rfind("libroofline_marker", 0) == 0;
+}
+
+std::vector<RegionCounts> significant_functions(const std::vector<RegionCounts>& functions,
+                                                const SamplingResult* sampling, double min_share) {
+    double flops = 0, bytes = 0, seconds = 0;
+    for (const auto& f : functions) {
+        flops += f.total_flops();
+        bytes += bytes_of(f);
+    }
+    if (sampling)
+        for (const auto& [name, t] : sampling->functions) seconds += t.seconds;
+    std::vector<RegionCounts> out;
+    for (const auto& f : functions) {
+        if (is_marker_internal(f)) continue;
+        double time = 0;
+        if (sampling) {
+            const auto it = sampling->functions.find(f.name);
+            if (it != sampling->functions.end()) time = it->second.seconds;
+        }
+        const bool big = (flops > 0 && f.total_flops() >= min_share * flops) ||
+                         (bytes > 0 && bytes_of(f) >= min_share * bytes) || (seconds > 0 && time >= min_share * seconds);
+        if (big) out.push_back(f);
+    }
+    std::sort(out.begin(), out.end(), [](const RegionCounts& a, const RegionCounts& b) {
+        if (a.total_flops() != b.total_flops()) return a.total_flops() > b.total_flops();
+        return bytes_of(a) > bytes_of(b);
+    });
+    return out;
+}
+
+bool worth_a_point(const RegionCounts& function, const std::vector<RegionCounts>& functions, double min_share) {
+    const double flops = total_flops(functions);
+    return function.total_flops() > 0 && function.total_flops() >= min_share * flops;
+}
+
+} // namespace roofline::measure
