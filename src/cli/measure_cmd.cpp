@@ -230,11 +230,16 @@ int run_measure(const MeasureArgs& args) {
         result = measure::run_measurement(request);
         const auto to_time = measure::functions_to_time(result.counts, args.max_timed_calls);
         if (!to_time.empty()) timing = measure::time_function_calls(request.argv, request.env, to_time);
-        // Sampling: for --functions, and for frequently called leaves among the region functions.
-        const bool frequent = std::any_of(result.counts.begin(), result.counts.end(), [&](const auto& c) {
-            return !measure::function_of_region(c.name).empty() && c.calls > args.max_timed_calls;
+        // Sampling: for --functions, and for leaves among the region functions whose calls were not timed
+        // (called too often, or too short).
+        const bool untimed_leaf = std::any_of(result.counts.begin(), result.counts.end(), [&](const auto& c) {
+            return !measure::function_of_region(c.name).empty() && !c.matched.empty() &&
+                   measure::is_leaf(c, result.functions) &&
+                   measure::function_region_time(c, result.functions, timing ? &*timing : nullptr, nullptr,
+                                                 args.max_timed_calls)
+                           .source == measure::TimeSource::unknown;
         });
-        if (args.functions || frequent) {
+        if (args.functions || untimed_leaf) {
             auto s = measure::sample_functions(request.argv, request.env);
             if (s.ok)
                 sampling = std::move(s);
@@ -270,9 +275,10 @@ int run_measure(const MeasureArgs& args) {
         long long calls = 0;
         for (const auto& f : timing->functions) calls += f.calls;
         note(fmt::format("call-timing run (inclusive wall time of --region-function calls, ptrace breakpoints at "
-                         "entry and return; each timed call includes one return trap, a few us): {:.3f} s against "
-                         "{:.3f} s untraced, {}, {} calls timed",
-                         timing->wall_seconds, result.wall_seconds, timing->status.describe(), calls));
+                         "entry and return, less {:.3g} us per call for the ptrace stop): {:.3f} s against {:.3f} s "
+                         "untraced, {}, {} calls timed",
+                         timing->stop_seconds * 1e6, timing->wall_seconds, result.wall_seconds,
+                         timing->status.describe(), calls));
     }
     if (sampling) {
         note(fmt::format("sampling run (per-function time): {:.3f} s, {} samples every {:.0f} us of task-clock "

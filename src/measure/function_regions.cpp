@@ -100,21 +100,31 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
             breakpoints += f.breakpoints;
             seconds += f.seconds;
         }
-        if (calls > 0) {
+        // Calls not much longer than the stop overhead taken off each cannot be timed this way.
+        const double per_call = calls > 0 ? seconds / static_cast<double>(calls) : 0;
+        const bool too_short = calls > 0 && per_call < 2 * timing->stop_seconds;
+        if (too_short)
+            why_not_timed = fmt::format("its calls ({} us each) are too short to time through ptrace stops ({} us "
+                                        "each)",
+                                        fmt::format("{:.3g}", per_call * 1e6),
+                                        fmt::format("{:.3g}", timing->stop_seconds * 1e6));
+        if (calls > 0 && !too_short) {
             t.source = TimeSource::timed_calls;
             t.seconds = seconds;
             t.timed_calls = calls;
-            t.note = fmt::format("wall time of {} call{} timed at entry and return", calls, calls == 1 ? "" : "s");
+            t.note = fmt::format("wall time of {} call{} timed at entry and return, less {:.3g} us each for the stop",
+                                 calls, calls == 1 ? "" : "s", timing->stop_seconds * 1e6);
             if (calls < region.calls)
                 t.note += fmt::format("; {} more ran inside them (recursion, or other threads meanwhile)",
                                       region.calls - calls);
             if (unfinished > 0) t.note += fmt::format("; {} never returned (not counted)", unfinished);
             return t;
         }
-        why_not_timed = !timing->ok ? "timing its calls failed: " + timing->error
-                        : breakpoints == 0
-                            ? "not found in the program's files when it started (a library opened later by dlopen?)"
-                            : "no call returned in the timed run";
+        if (!too_short)
+            why_not_timed = !timing->ok ? "timing its calls failed: " + timing->error
+                            : breakpoints == 0
+                                ? "not found in the program's files when it started (a library opened later by dlopen?)"
+                                : "no call returned in the timed run";
     }
     if (sampling && is_leaf(region, exclusive)) {
         long long samples = 0;

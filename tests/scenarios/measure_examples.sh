@@ -78,8 +78,9 @@ fi
 
 # No markers: whole program only; --region-function and --functions find dot(),
 # with its self CPU time from a sampled native run (every 100 us of task clock):
-# the sizes give dot() ~30 ms of CPU time natively, well over 10 samples.
-n=100000 reps=300
+# the sizes give dot() ~30 ms of CPU time natively, well over 10 samples, and
+# calls of about 1 ms, long next to a ptrace stop (tens of us on a VM).
+n=1000000 reps=30
 flops=$((2 * n * reps)); shown=$(printf '%.6g' $flops); shown=${shown//+/\\+}
 json=$tmp/dot.json
 out=$("$bin" measure --engine instrument --region-function dot --functions --no-store -o "$json" -- "$ex/plain_dot" $n $reps 2>&1); code=$?
@@ -113,6 +114,8 @@ check pool-thread "$(region axpy) | .flops == 0"
 # --region-function on a wrapper whose threads do the work, and on a function
 # that works and calls a leaf: inclusive counts, inclusive wall time from
 # timing each call (ptrace), so the caller takes at least as long as its callee.
+# Calls of milliseconds: long next to a ptrace stop.
+n=2000000 reps=2
 json=$tmp/pool-fn.json
 out=$("$bin" measure --engine instrument --no-store -o "$json" --region-function parallel_axpy \
       --region-function sum_then_scale --region-function scale -- "$ex/thread_pool" $n $reps 2 2>&1) || fail "pool functions: exit $?"
@@ -130,7 +133,7 @@ out=$("$bin" measure --engine instrument --no-store --max-timed-calls 0 --region
 grep -q "not placed: <function sum_then_scale> (time unknown: called 1 times" <<<"$out" || fail "pool untimed: no 'time unknown'"
 
 # C++ names: a method by its short name and with its class; a GCC clone by its base name.
-n=50 sweeps=3
+n=1000 sweeps=3
 json=$tmp/grid.json
 out=$("$bin" measure --engine instrument --no-store -o "$json" --region-function sweep \
       --region-function 'Grid2D::sweep' --region-function relax --region-function sweeep \
