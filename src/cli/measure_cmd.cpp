@@ -28,11 +28,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 namespace roofline::cli {
 namespace {
@@ -188,6 +185,26 @@ void report_matches(const measure::RegionCounts& c, const std::vector<measure::R
     }
 }
 
+// What was run, where and how: stored with the points.
+Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bool timed_calls, bool sampled) {
+    Provenance p;
+    p.command = args.command;
+    std::error_code ec;
+    p.cwd = std::filesystem::current_path(ec).string();
+    p.date = iso8601_utc_now();
+    p.host = host_name();
+    p.cpu = detect_cpu_features().brand;
+    p.engine = measure::engine_name(engine);
+    p.runs = {"native"};
+    if (engine != measure::EngineKind::time) p.runs.push_back(p.engine);
+    if (timed_calls) p.runs.push_back("call-timing");
+    if (sampled) p.runs.push_back("sampling");
+    p.options["region_scope"] = args.region_scope;
+    if (timed_calls) p.options["max_timed_calls"] = std::to_string(args.max_timed_calls);
+    p.tool_version = ROOFLINE_VERSION;
+    return p;
+}
+
 int run_measure(const MeasureArgs& args) {
     if (args.command.empty())
         throw UsageError("no command to measure: put it after '--', e.g. roofline measure -- ./my_app");
@@ -213,7 +230,6 @@ int run_measure(const MeasureArgs& args) {
     if (per_function) request.engine = measure::EngineKind::instrument;
     if (!args.output.empty()) check_writable(args.output);
     request.argv = args.command;
-    request.functions = args.functions;
     request.region_functions = args.region_functions;
     request.self_exe = self_executable();
     try {
@@ -314,8 +330,7 @@ int run_measure(const MeasureArgs& args) {
     const auto shown_functions = measure::significant_functions(result.functions, sampling ? &*sampling : nullptr,
                                                                 args.min_share / 100);
     if (args.functions && sampling) {
-        for (const auto& f : shown_functions) {
-            if (!measure::worth_a_point(f, result.functions, args.min_share / 100)) continue;
+        for (const auto& f : measure::functions_worth_a_point(shown_functions, result.functions, args.min_share / 100)) {
             if (std::any_of(points.begin(), points.end(), [&](const Point& p) { return p.name == f.name; })) continue;
             if (auto p = sampled_point(f, sampling)) points.push_back(std::move(*p));
         }
@@ -331,22 +346,7 @@ int run_measure(const MeasureArgs& args) {
         if (!function_regions.empty()) print_function_regions(function_regions);
         if (args.functions) print_functions(shown_functions, result.functions.size(), args.min_share, sampling);
     }
-    Provenance provenance;
-    provenance.command = args.command;
-    std::error_code ec;
-    provenance.cwd = std::filesystem::current_path(ec).string();
-    provenance.date = iso8601_utc_now();
-    char host[256] = {};
-    if (::gethostname(host, sizeof host - 1) == 0) provenance.host = host;
-    provenance.cpu = detect_cpu_features().brand;
-    provenance.engine = measure::engine_name(result.engine);
-    provenance.runs = {"native"};
-    if (result.engine != measure::EngineKind::time) provenance.runs.push_back(measure::engine_name(result.engine));
-    if (timing) provenance.runs.push_back("call-timing");
-    if (sampling) provenance.runs.push_back("sampling");
-    provenance.options["region_scope"] = args.region_scope;
-    if (timing) provenance.options["max_timed_calls"] = std::to_string(args.max_timed_calls);
-    provenance.tool_version = ROOFLINE_VERSION;
+    const auto provenance = provenance_of(args, result.engine, timing.has_value(), sampling.has_value());
     if (!args.output.empty() && !points.empty()) {
         write_points_file(args.output, points, &provenance);
         note(fmt::format("points written to {}", args.output));

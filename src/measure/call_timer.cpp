@@ -28,12 +28,6 @@ double now_seconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string folded(const std::string& name) {
-    char out[RL_NAME_MAX];
-    rl_fold_clones(name.c_str(), out, RL_NAME_MAX);
-    return out;
-}
-
 // Writes byte `b` at addr in the tracee; the byte that was there goes to *old.
 bool poke_byte(pid_t pid, std::uint64_t addr, std::uint8_t b, std::uint8_t* old = nullptr) {
     errno = 0;
@@ -257,7 +251,7 @@ private:
             for (std::size_t f = 0; f < functions_.size(); ++f) {
                 const auto& want = functions_[f].name;
                 const auto addrs = elf->addresses_where([&](const std::string& name) {
-                    return !rl_is_cold_part(name.c_str()) && folded(name) == want;
+                    return !rl_is_cold_part(name.c_str()) && folded_function_name(name) == want;
                 });
                 for (const auto vaddr : addrs) {
                     const auto off = vaddr_to_file_offset(vaddr, elf->segments());
@@ -347,6 +341,12 @@ private:
 };
 
 } // namespace
+
+std::string folded_function_name(const std::string& symbol) {
+    char out[RL_NAME_MAX];
+    rl_fold_clones(symbol.c_str(), out, RL_NAME_MAX);
+    return out;
+}
 
 CallTimingResult time_function_calls(const std::vector<std::string>& argv,
                                      const std::vector<std::pair<std::string, std::string>>& env,

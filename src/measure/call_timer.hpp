@@ -51,6 +51,10 @@ struct CallTimingResult {
     std::vector<TimedFunction> functions;
 };
 
+// The name a function and its GCC clones share, folded as the Valgrind tool
+// folds it ("relax(double) [clone .constprop.0]" -> "relax(double)").
+std::string folded_function_name(const std::string& symbol);
+
 // Runs argv natively under the call timer. Throws CommandNotFound like run_child.
 CallTimingResult time_function_calls(const std::vector<std::string>& argv,
                                      const std::vector<std::pair<std::string, std::string>>& env,

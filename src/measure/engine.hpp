@@ -31,7 +31,6 @@ EngineKind parse_engine(const std::string& text);
 struct MeasureRequest {
     std::vector<std::string> argv;                         // the command; argv[0] looked up in PATH
     EngineKind engine = EngineKind::automatic;
-    bool functions = false;                                // per-function attribution (instrument engine)
     std::vector<std::string> region_functions;             // functions measured as regions, no recompiling
     RegionScope region_scope = RegionScope::process;
     std::vector<std::pair<std::string, std::string>> env;  // extra environment for the child

@@ -23,11 +23,9 @@ bool is_marker_internal(const RegionCounts& function) {
 
 std::vector<RegionCounts> significant_functions(const std::vector<RegionCounts>& functions,
                                                 const SamplingResult* sampling, double min_share) {
-    double flops = 0, bytes = 0, seconds = 0;
-    for (const auto& f : functions) {
-        flops += f.total_flops();
-        bytes += bytes_of(f);
-    }
+    const double flops = total_flops(functions);
+    double bytes = 0, seconds = 0;
+    for (const auto& f : functions) bytes += bytes_of(f);
     if (sampling)
         for (const auto& [name, t] : sampling->functions) seconds += t.seconds;
     std::vector<RegionCounts> out;
@@ -49,9 +47,13 @@ std::vector<RegionCounts> significant_functions(const std::vector<RegionCounts>&
     return out;
 }
 
-bool worth_a_point(const RegionCounts& function, const std::vector<RegionCounts>& functions, double min_share) {
-    const double flops = total_flops(functions);
-    return function.total_flops() > 0 && function.total_flops() >= min_share * flops;
+std::vector<RegionCounts> functions_worth_a_point(const std::vector<RegionCounts>& shown,
+                                                  const std::vector<RegionCounts>& all, double min_share) {
+    const double flops = total_flops(all);
+    std::vector<RegionCounts> out;
+    for (const auto& f : shown)
+        if (f.total_flops() > 0 && f.total_flops() >= min_share * flops) out.push_back(f);
+    return out;
 }
 
 } // namespace roofline::measure

@@ -19,8 +19,10 @@ bool is_marker_internal(const RegionCounts& function);
 std::vector<RegionCounts> significant_functions(const std::vector<RegionCounts>& functions,
                                                 const SamplingResult* sampling, double min_share);
 
-// Whether a function's FLOPs are a large enough share to make it a point:
-// a point with next to no FLOPs sits decades left of the others and says nothing.
-bool worth_a_point(const RegionCounts& function, const std::vector<RegionCounts>& functions, double min_share);
+// The functions among `shown` whose FLOPs are at least `min_share` of all
+// functions' FLOPs: those worth a point (a point with next to no FLOPs sits
+// decades left of the others and says nothing).
+std::vector<RegionCounts> functions_worth_a_point(const std::vector<RegionCounts>& shown,
+                                                  const std::vector<RegionCounts>& all, double min_share);
 
 } // namespace roofline::measure

@@ -1,7 +1,5 @@
 #include "measure/function_regions.hpp"
 
-#include "rl_fnmatch.h"
-
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -11,14 +9,8 @@
 namespace roofline::measure {
 namespace {
 
-std::string folded(const std::string& name) {
-    char out[RL_NAME_MAX];
-    rl_fold_clones(name.c_str(), out, RL_NAME_MAX);
-    return out;
-}
-
 bool is_matched(const RegionCounts& region, const std::string& symbol) {
-    const auto f = folded(symbol);
+    const auto f = folded_function_name(symbol);
     return std::find(region.matched.begin(), region.matched.end(), f) != region.matched.end();
 }
 
@@ -26,7 +18,7 @@ bool close(double a, double b) { return std::fabs(a - b) <= 0.01 * std::max(std:
 
 // "ns::Grid<double>::sweep(int) [clone .isra.0]" -> "sweep"
 std::string short_name(const std::string& name) {
-    std::string s = folded(name);
+    std::string s = folded_function_name(name);
     const auto paren = s.find('(');
     if (paren != std::string::npos && paren > 0) s.resize(paren);
     const auto colons = s.rfind("::");
@@ -155,7 +147,7 @@ std::vector<std::string> closest_names(const std::string& wanted, const std::vec
     std::vector<std::pair<std::size_t, std::string>> scored;
     std::set<std::string> seen;
     for (const auto& c : candidates) {
-        const std::string name = folded(c);
+        const std::string name = folded_function_name(c);
         if (!seen.insert(name).second) continue;
         const std::string k = short_name(name);
         std::size_t d = edit_distance(key, k);

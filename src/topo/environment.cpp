@@ -47,11 +47,6 @@ std::string hypervisor_name(const CpuFeatures& features) {
     return read_first_line("/sys/hypervisor/type").value_or("");
 }
 
-std::string host_name() {
-    char name[HOST_NAME_MAX + 1] = {};
-    if (gethostname(name, sizeof name - 1) != 0) return "";
-    return name;
-}
 
 // "on", "off" or "" when neither the intel_pstate nor the generic cpufreq knob exists.
 std::string turbo_state() {
@@ -86,6 +81,12 @@ std::string iso8601_utc_now() {
     char text[32];
     std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
     return text;
+}
+
+std::string host_name() {
+    char name[HOST_NAME_MAX + 1] = {};
+    if (gethostname(name, sizeof name - 1) != 0) return "";
+    return name;
 }
 
 Environment collect_environment(const CpuFeatures& features, int cores) {

@@ -22,6 +22,9 @@ Environment collect_environment(const CpuFeatures& features, int cores);
 // by more than 3 %: the core changed speed while being measured.
 std::vector<std::string> clock_drift_warning(double before_ghz, double after_ghz);
 
+// This machine's host name; empty when it cannot be read.
+std::string host_name();
+
 // The current time as ISO 8601 UTC, e.g. "2026-11-05T14:03:27Z".
 std::string iso8601_utc_now();
 

@@ -68,3 +68,24 @@ TEST(MeasureMerge, UntimedRegionIsSkipped) {
     EXPECT_TRUE(merge_points(r, &skipped).empty());
     EXPECT_EQ(skipped.size(), 1u);
 }
+
+TEST(MeasureMerge, ThreadsThatDidTheWorkWinOverThoseThatOpenedTheRegion) {
+    // A region opened on one thread around a library's thread pool: the marker
+    // library saw 1 thread, the Valgrind tool counted 4 doing FLOPs.
+    MeasureResult r;
+    r.engine = EngineKind::instrument;
+    r.wall_seconds = 1.0;
+    r.timings = {{"gemm", 1, 0.5, 1}};
+    RegionCounts gemm;
+    gemm.name = "gemm";
+    gemm.flops = {{"f64_fma", 1e9}};
+    gemm.threads = 4;
+    RegionCounts program = gemm;
+    program.name = "(program)";
+    program.threads = 5;
+    r.counts = {gemm, program};
+    const auto points = merge_points(r);
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_EQ(points[0].threads, 4);
+    EXPECT_EQ(points[1].threads, 5);
+}

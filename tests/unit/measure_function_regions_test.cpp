@@ -1,0 +1,122 @@
+// Where a --region-function's time comes from (measure/function_regions.hpp)
+// and which functions --functions shows (measure/function_list.hpp).
+#include "measure/function_list.hpp"
+#include "measure/function_regions.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace roofline::measure;
+
+namespace {
+
+RegionCounts counts(const std::string& name, double flops, double bytes, long long calls = 1) {
+    RegionCounts c;
+    c.name = name;
+    c.flops = {{"f64_add", flops}};
+    c.bytes_loaded = bytes;
+    c.calls = calls;
+    return c;
+}
+
+RegionCounts region(const std::string& fn, double flops, double bytes, long long calls,
+                    std::vector<std::string> matched) {
+    auto c = counts("<function " + fn + ">", flops, bytes, calls);
+    c.matched = std::move(matched);
+    return c;
+}
+
+CallTimingResult timing(const std::string& fn, long long calls, double seconds, double stop = 1e-6) {
+    CallTimingResult t;
+    t.ok = true;
+    t.stop_seconds = stop;
+    t.functions = {{fn, 1, calls, 0, seconds}};
+    return t;
+}
+
+SamplingResult sampling(const std::string& fn, long long samples) {
+    SamplingResult s;
+    s.ok = true;
+    s.period_seconds = 1e-4;
+    s.functions[fn] = {samples, samples * 1e-4};
+    return s;
+}
+
+TEST(FunctionRegions, NamesOfRegions) {
+    EXPECT_EQ(function_of_region("<function dot>"), "dot");
+    EXPECT_EQ(function_of_region("<function ns::f(int)>"), "ns::f(int)");
+    EXPECT_EQ(function_of_region("solve"), "");
+    EXPECT_EQ(function_of_region("<function >"), "");
+}
+
+TEST(FunctionRegions, OnlyFunctionsCalledFewTimesAreTimed) {
+    const std::vector<RegionCounts> c = {region("a", 1, 1, 10, {"a"}), region("b", 1, 1, 20000, {"b"}),
+                                         counts("solve", 1, 1)};
+    EXPECT_EQ(functions_to_time(c, 10000), std::vector<std::string>{"a"});
+}
+
+TEST(FunctionRegions, LeafMeansItsOwnCountsAreAllOfItsCounts) {
+    const std::vector<RegionCounts> exclusive = {counts("scale.constprop.0", 100, 800), counts("caller", 100, 800)};
+    EXPECT_TRUE(is_leaf(region("scale", 100, 800, 1, {"scale"}), exclusive));   // clone folded
+    EXPECT_FALSE(is_leaf(region("caller", 200, 1600, 1, {"caller"}), exclusive));  // its callee does half
+    EXPECT_FALSE(is_leaf(region("gone", 100, 800, 1, {"gone"}), exclusive));
+}
+
+TEST(FunctionRegions, TimedCallsGiveTheInclusiveTime) {
+    const auto r = region("caller", 200, 1600, 3, {"caller"});
+    const auto t = timing("caller", 3, 0.03);
+    const auto time = function_region_time(r, {}, &t, nullptr, 10000);
+    EXPECT_EQ(time.source, TimeSource::timed_calls);
+    ASSERT_TRUE(time.seconds.has_value());
+    EXPECT_DOUBLE_EQ(*time.seconds, 0.03);
+    EXPECT_EQ(time.timed_calls, 3);
+}
+
+TEST(FunctionRegions, CallsTooShortForPtraceFallBackToALeafsSelfTime) {
+    const auto r = region("dot", 100, 800, 5000, {"dot"});
+    const auto t = timing("dot", 5000, 5000 * 1e-6, 30e-6);  // 1 us calls, 30 us stops
+    const auto s = sampling("dot.isra.0", 50);
+    const std::vector<RegionCounts> exclusive = {counts("dot.isra.0", 100, 800)};
+    const auto time = function_region_time(r, exclusive, &t, &s, 10000);
+    EXPECT_EQ(time.source, TimeSource::leaf_self_time);
+    EXPECT_EQ(time.samples, 50);
+    EXPECT_NE(time.note.find("too short"), std::string::npos);
+}
+
+TEST(FunctionRegions, ACallerWithoutTimedCallsHasNoTime) {
+    // Its self time would leave out its callees' time: a point above the roof.
+    const auto r = region("caller", 200, 1600, 20000, {"caller"});
+    const auto s = sampling("caller", 50);
+    const std::vector<RegionCounts> exclusive = {counts("caller", 100, 800)};
+    const auto time = function_region_time(r, exclusive, nullptr, &s, 10000);
+    EXPECT_EQ(time.source, TimeSource::unknown);
+    EXPECT_FALSE(time.seconds.has_value());
+    EXPECT_NE(time.note.find("called 20000 times"), std::string::npos);
+}
+
+TEST(FunctionRegions, ClosestNamesByShortName) {
+    const std::vector<std::string> names = {"solver::Grid2D<double>::sweep(int)", "main", "sweep_all", "memcpy"};
+    const auto close = closest_names("sweeep", names);
+    ASSERT_FALSE(close.empty());
+    EXPECT_EQ(close[0], "solver::Grid2D<double>::sweep(int)");
+    EXPECT_TRUE(closest_names("zzzzzz", names).empty());
+}
+
+TEST(FunctionList, SharesAndMarkerInternals) {
+    auto big = counts("kernel", 990, 100);
+    auto tiny = counts("main", 2, 1);
+    auto memory = counts("memcpy", 0, 900);
+    auto marker = counts("(anonymous namespace)::write_results()", 8, 50);
+    marker.object = "/opt/roofline/lib/libroofline_marker.so.0";
+    const std::vector<RegionCounts> all = {big, tiny, memory, marker};
+    EXPECT_TRUE(is_marker_internal(marker));
+    EXPECT_FALSE(is_marker_internal(big));
+    const auto shown = significant_functions(all, nullptr, 0.01);
+    ASSERT_EQ(shown.size(), 2u);
+    EXPECT_EQ(shown[0].name, "kernel");
+    EXPECT_EQ(shown[1].name, "memcpy");  // 86% of the bytes, no FLOPs
+    const auto points = functions_worth_a_point(shown, all, 0.01);
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_EQ(points[0].name, "kernel");
+}
+
+} // namespace
