@@ -38,6 +38,13 @@ bool poke_byte(pid_t pid, std::uint64_t addr, std::uint8_t b, std::uint8_t* old 
     return ::ptrace(PTRACE_POKETEXT, pid, addr, word) == 0;
 }
 
+bool peek_byte(pid_t pid, std::uint64_t addr, std::uint8_t& out) {
+    errno = 0;
+    const long word = ::ptrace(PTRACE_PEEKTEXT, pid, addr, nullptr);
+    out = static_cast<std::uint8_t>(word & 0xff);
+    return errno == 0;
+}
+
 bool peek_word(pid_t pid, std::uint64_t addr, std::uint64_t& out) {
     errno = 0;
     const long word = ::ptrace(PTRACE_PEEKDATA, pid, addr, nullptr);
@@ -64,6 +71,20 @@ struct Breakpoint {
     std::size_t function;
 };
 
+// The unwinder's entries (libgcc_s): an exception, a thread's cancellation
+// and backtrace() walk the stack by return addresses, and stop at one we
+// replaced. When a thread enters one, its replaced addresses are put back
+// first (its timed calls end there, unfinished).
+constexpr const char* kUnwinders[] = {"_Unwind_RaiseException", "_Unwind_ForcedUnwind", "_Unwind_Backtrace"};
+
+// An unwinder entry whose first instruction can be executed here, so that
+// its int3 can stay: endbr64 (a no-op when run) or push %rbp.
+struct UnwindHook {
+    std::uint64_t addr;
+    std::uint8_t original;
+    bool endbr64;  // else push %rbp
+};
+
 struct Activation {
     std::size_t function;
     std::uint64_t return_address;
@@ -76,7 +97,10 @@ constexpr std::uint8_t kInt3 = 0xcc;
 class Tracer {
 public:
     explicit Tracer(const std::vector<std::string>& names) {
-        for (const auto& n : names) functions_.push_back({n});
+        for (const auto& n : names) {
+            index_.emplace(n, functions_.size());
+            functions_.push_back({n});
+        }
     }
 
     void attach(pid_t pid) {
@@ -157,10 +181,15 @@ private:
         stacks_.erase(it);
     }
 
-    // Breakpoints in memory for every function not being timed, through the
-    // stopped thread tid.
+    // Breakpoints in memory for every function not being timed, and in the
+    // unwinder while any return address is replaced, through the stopped thread tid.
     void sync_breakpoints(pid_t tid) {
         if (!trampoline_) return;  // not started yet (or a new program not at its entry point)
+        const bool replaced = std::any_of(stacks_.begin(), stacks_.end(), [](auto& s) { return !s.second.empty(); });
+        if (replaced != hooks_armed_) {
+            for (const auto& h : hooks_) poke_byte(tid, h.addr, replaced ? kInt3 : h.original);
+            hooks_armed_ = replaced;
+        }
         for (std::size_t f = 0; f < functions_.size(); ++f) {
             auto& fn = functions_[f];
             const bool want = !fn.active;
@@ -177,6 +206,8 @@ private:
             for (const auto& a : stack) ++functions_[a.function].timed.unfinished;
         stacks_.clear();
         breakpoints_.clear();
+        hooks_.clear();
+        hooks_armed_ = false;
         for (auto& f : functions_) f.armed = f.active = false;
         leader_ = tid;
         trampoline_ = 0;
@@ -193,6 +224,8 @@ private:
         }
         if (!shared_memory) {
             for (const auto& b : breakpoints_) poke_byte(child, b.addr, b.original);
+            if (hooks_armed_)
+                for (const auto& h : hooks_) poke_byte(child, h.addr, h.original);
             if (trampoline_) poke_byte(child, trampoline_, entry_original_);
             const auto it = stacks_.find(parent);
             if (it != stacks_.end())
@@ -248,25 +281,63 @@ private:
             auto& elf = elves[path];
             if (!elf) elf = std::make_unique<ElfSymbols>(path);
             if (!elf->loaded()) continue;
-            for (std::size_t f = 0; f < functions_.size(); ++f) {
-                const auto& want = functions_[f].name;
-                const auto addrs = elf->addresses_where([&](const std::string& name) {
-                    return !rl_is_cold_part(name.c_str()) && folded_function_name(name) == want;
-                });
-                for (const auto vaddr : addrs) {
-                    const auto off = vaddr_to_file_offset(vaddr, elf->segments());
-                    if (!off || *off < pgoff || *off - pgoff >= end - start) continue;
-                    Breakpoint b{start + (*off - pgoff), 0, f};
-                    if (std::any_of(breakpoints_.begin(), breakpoints_.end(),
-                                    [&](const Breakpoint& o) { return o.addr == b.addr; }))
-                        continue;
-                    // Read the original byte now; armed later, all together.
-                    if (!poke_byte(pid, b.addr, 0, &b.original) || !poke_byte(pid, b.addr, b.original)) continue;
-                    breakpoints_.push_back(b);
-                    ++functions_[f].timed.breakpoints;
+            for (const auto& sym : elf->functions()) {
+                const auto off = vaddr_to_file_offset(sym.start, elf->segments());
+                if (!off || *off < pgoff || *off - pgoff >= end - start) continue;
+                const std::uint64_t addr = start + (*off - pgoff);
+                if (std::find(std::begin(kUnwinders), std::end(kUnwinders), sym.name) != std::end(kUnwinders)) {
+                    add_unwind_hook(pid, addr);
+                    continue;
                 }
+                if (rl_is_cold_part(sym.name.c_str())) continue;
+                const auto wanted = index_.find(folded_function_name(sym.name));
+                if (wanted == index_.end()) continue;
+                Breakpoint b{addr, 0, wanted->second};
+                if (std::any_of(breakpoints_.begin(), breakpoints_.end(),
+                                [&](const Breakpoint& o) { return o.addr == b.addr; }))
+                    continue;
+                // Read the original byte now; armed later, all together.
+                if (!peek_byte(pid, b.addr, b.original)) continue;
+                breakpoints_.push_back(b);
+                ++functions_[wanted->second].timed.breakpoints;
             }
         }
+    }
+
+    void add_unwind_hook(pid_t pid, std::uint64_t addr) {
+        if (std::any_of(hooks_.begin(), hooks_.end(), [&](const UnwindHook& h) { return h.addr == addr; })) return;
+        std::uint64_t code = 0;
+        if (!peek_word(pid, addr, code)) return;
+        const bool endbr64 = (code & 0xffffffffull) == 0xfa1e0ff3ull;
+        // Other first instructions are not hooked: an exception through a timed call then ends the
+        // timing run (its status says so), not the measurement.
+        if (!endbr64 && (code & 0xff) != 0x55) return;
+        hooks_.push_back({addr, static_cast<std::uint8_t>(code & 0xff), endbr64});
+    }
+
+    // A thread enters the unwinder: its replaced return addresses go back,
+    // then the hooked instruction is executed here.
+    bool on_unwind(pid_t tid, const UnwindHook& hook, user_regs_struct& regs) {
+        const double t1 = now_seconds();
+        auto& stack = stacks_[tid];
+        for (const auto& a : stack) {
+            poke_word(tid, a.slot, a.return_address);
+            auto& f = functions_[a.function];
+            f.timed.seconds += std::max(0.0, t1 - a.t0 - stop_seconds_);
+            ++f.timed.calls;
+            ++f.timed.unwound;
+            f.active = false;
+        }
+        stack.clear();
+        if (hook.endbr64) {
+            regs.rip = hook.addr + 4;
+        } else {  // push %rbp
+            regs.rsp -= 8;
+            poke_word(tid, regs.rsp, regs.rbp);
+            regs.rip = hook.addr + 1;
+        }
+        ::ptrace(PTRACE_SETREGS, tid, nullptr, &regs);
+        return true;
     }
 
     // True when the trap was ours (handled); false: the program's own.
@@ -278,6 +349,8 @@ private:
         const std::uint64_t at = regs.rip - 1;
         if (entry_armed_ && at == entry_ && tid == leader_) return at_entry(tid, regs);
         if (trampoline_ && at == trampoline_) return on_return(tid, regs);
+        for (const auto& h : hooks_)
+            if (h.addr == at) return on_unwind(tid, h, regs);
         const auto bp = std::find_if(breakpoints_.begin(), breakpoints_.end(),
                                      [&](const Breakpoint& b) { return b.addr == at; });
         if (bp == breakpoints_.end()) return false;
@@ -331,6 +404,9 @@ private:
 
     std::vector<Function> functions_;
     std::vector<Breakpoint> breakpoints_;
+    std::map<std::string, std::size_t> index_;  // folded name -> function
+    std::vector<UnwindHook> hooks_;
+    bool hooks_armed_ = false;
     std::map<pid_t, std::vector<Activation>> stacks_;
     pid_t leader_ = 0;
     std::uint64_t entry_ = 0, trampoline_ = 0;

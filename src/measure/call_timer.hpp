@@ -19,8 +19,14 @@
 // on other threads meanwhile, run inside the timed interval and are not
 // timed on their own (a call on another thread that outlasts the timed one
 // is timed only up to the end of that one). Functions in libraries loaded
-// later by dlopen are not found. Forked children are released untouched;
-// an exec starts over in the new program.
+// later by dlopen are not found. Forked children get the original bytes back
+// and are released; an exec starts over in the new program.
+//
+// The unwinder (C++ exceptions, thread cancellation, backtrace()) follows
+// return addresses and would stop at a replaced one: while any is replaced,
+// libgcc_s's _Unwind_RaiseException, _Unwind_ForcedUnwind and
+// _Unwind_Backtrace trap too, and the thread's own replaced addresses go
+// back before it unwinds (its timed calls end there: timed up to then).
 #pragma once
 
 #include "measure/engine.hpp"
@@ -34,8 +40,9 @@ namespace roofline::measure {
 struct TimedFunction {
     std::string name;         // as the Valgrind tool reports a match: demangled, clones folded
     int breakpoints = 0;      // entries found (a function and its clones)
-    long long calls = 0;      // outermost calls timed
-    long long unfinished = 0; // calls that never returned (longjmp, exit, a thread that ended)
+    long long calls = 0;      // outermost calls timed (those ended by unwinding included)
+    long long unwound = 0;    // of those, calls an exception left: timed up to the unwinder's start
+    long long unfinished = 0; // calls that never returned (longjmp, exit, a thread that ended): not timed
     double seconds = 0;       // summed wall time of the timed calls, the stop overhead taken off each
 };
 

@@ -94,11 +94,4 @@ std::optional<std::uint64_t> ElfSymbols::address_of(const std::string& name) con
     return std::nullopt;
 }
 
-std::vector<std::uint64_t> ElfSymbols::addresses_where(const std::function<bool(const std::string&)>& wanted) const {
-    std::vector<std::uint64_t> out;
-    for (const auto& s : symbols_)
-        if (wanted(s.name) && std::find(out.begin(), out.end(), s.start) == out.end()) out.push_back(s.start);
-    return out;
-}
-
 } // namespace roofline::measure

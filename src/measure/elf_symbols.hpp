@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,14 +39,14 @@ public:
     std::string function_at(std::uint64_t vaddr) const;
     // Address of function `name` (first match); nullopt when absent.
     std::optional<std::uint64_t> address_of(const std::string& name) const;
-    // Link-time addresses of every function whose (demangled) name satisfies `wanted`.
-    std::vector<std::uint64_t> addresses_where(const std::function<bool(const std::string&)>& wanted) const;
+    struct Symbol {
+        std::uint64_t start, size;  // link-time address
+        std::string name;           // demangled
+    };
+    // Every function symbol, by address.
+    const std::vector<Symbol>& functions() const { return symbols_; }
 
 private:
-    struct Symbol {
-        std::uint64_t start, size;
-        std::string name;
-    };
     bool loaded_ = false;
     std::vector<LoadSegment> segments_;
     std::vector<Symbol> symbols_;  // sorted by start

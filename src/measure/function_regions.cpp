@@ -82,25 +82,33 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
     } else if (!timing) {
         why_not_timed = "its calls were not timed";
     } else {
-        long long calls = 0, unfinished = 0;
+        long long calls = 0, unfinished = 0, unwound = 0;
         int breakpoints = 0;
         double seconds = 0;
         for (const auto& f : timing->functions) {
             if (std::find(region.matched.begin(), region.matched.end(), f.name) == region.matched.end()) continue;
             calls += f.calls;
             unfinished += f.unfinished;
+            unwound += f.unwound;
             breakpoints += f.breakpoints;
             seconds += f.seconds;
         }
         // Calls not much longer than the stop overhead taken off each cannot be timed this way.
         const double per_call = calls > 0 ? seconds / static_cast<double>(calls) : 0;
-        const bool too_short = calls > 0 && per_call < 2 * timing->stop_seconds;
-        if (too_short)
-            why_not_timed = fmt::format("its calls ({} us each) are too short to time through ptrace stops ({} us "
-                                        "each)",
-                                        fmt::format("{:.3g}", per_call * 1e6),
-                                        fmt::format("{:.3g}", timing->stop_seconds * 1e6));
-        if (calls > 0 && !too_short) {
+        if (unfinished > 0)
+            why_not_timed = fmt::format(
+                "{} of its calls never returned (longjmp, exit, or their thread ended), so their time is unknown",
+                unfinished);
+        else if (calls == 0)
+            why_not_timed = !timing->ok ? "timing its calls failed: " + timing->error
+                            : breakpoints == 0
+                                ? "not found in the program's files when it started (a library opened later by dlopen?)"
+                                : "no call returned in the timed run";
+        else if (per_call < 2 * timing->stop_seconds)
+            why_not_timed = fmt::format("its calls ({:.3g} us each) are too short to time through ptrace stops "
+                                        "({:.3g} us each)",
+                                        per_call * 1e6, timing->stop_seconds * 1e6);
+        if (why_not_timed.empty()) {
             t.source = TimeSource::timed_calls;
             t.seconds = seconds;
             t.timed_calls = calls;
@@ -109,14 +117,9 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
             if (calls < region.calls)
                 t.note += fmt::format("; {} more ran inside them (recursion, or other threads meanwhile)",
                                       region.calls - calls);
-            if (unfinished > 0) t.note += fmt::format("; {} never returned (not counted)", unfinished);
+            if (unwound > 0) t.note += fmt::format("; {} left by an exception, timed up to the throw", unwound);
             return t;
         }
-        if (!too_short)
-            why_not_timed = !timing->ok ? "timing its calls failed: " + timing->error
-                            : breakpoints == 0
-                                ? "not found in the program's files when it started (a library opened later by dlopen?)"
-                                : "no call returned in the timed run";
     }
     if (sampling && is_leaf(region, exclusive)) {
         long long samples = 0;

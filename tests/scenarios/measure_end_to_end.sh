@@ -54,4 +54,30 @@ out=$("$bin" measure --region-function daxpy --functions --no-store -- "$tmp/app
 [[ $code == 0 ]] || fail "--region-function: exit $code"
 grep -Eq "^<function daxpy> +10 +2\.09715e\+07" <<<"$out" || fail "--region-function daxpy not counted"
 grep -Eq "^daxpy +2\.09715e\+07" <<<"$out" || fail "--functions does not list daxpy"
+
+# A function that some calls leave by an exception: the call timer puts the
+# return addresses it replaced back before the unwinder walks them, so the
+# program behaves as natively (exit 0 only when it caught all three) and
+# every call is timed, the thrown ones up to the throw.
+if command -v c++ >/dev/null; then
+  c++ -O2 -g "$src/tests/data/measure/throwing.cpp" -o "$tmp/throwing" || fail "cannot compile throwing.cpp"
+  out=$("$bin" measure --engine instrument --region-function risky --no-store -o "$tmp/t.json" \
+        -- "$tmp/throwing" 9 1000000 2>&1); code=$?
+  [[ $code == 0 ]] || fail "throwing: exit $code"
+  if grep -q "timing function calls: cannot trace" <<<"$out"; then
+    echo "note: ptrace is not allowed here: exception checks skipped"
+  else
+    grep -q "call-timing run .*exited with status 0, 9 calls timed" <<<"$out" || fail "throwing: the traced run did not end as natively"
+    grep -q "3 left by an exception, timed up to the throw" <<<"$out" || fail "throwing: thrown calls not timed"
+    python3 - "$tmp/t.json" <<'PY' || fail "throwing points"
+import json, sys
+pts = {p["name"]: p for p in json.load(open(sys.argv[1]))["points"]}
+r = pts["<function risky>"]
+assert r["flops"] == 2 * 1000000 * 9, r["flops"]
+assert r["source"] == "instrument+calltiming" and r["details"]["timed_calls"] == 9 and r["seconds"] > 0, r
+PY
+  fi
+else
+  echo "note: no C++ compiler: exception checks skipped"
+fi
 echo "ok"

@@ -29,7 +29,12 @@ CallTimingResult timing(const std::string& fn, long long calls, double seconds, 
     CallTimingResult t;
     t.ok = true;
     t.stop_seconds = stop;
-    t.functions = {{fn, 1, calls, 0, seconds}};
+    TimedFunction f;
+    f.name = fn;
+    f.breakpoints = 1;
+    f.calls = calls;
+    f.seconds = seconds;
+    t.functions = {f};
     return t;
 }
 
@@ -69,6 +74,16 @@ TEST(FunctionRegions, TimedCallsGiveTheInclusiveTime) {
     ASSERT_TRUE(time.seconds.has_value());
     EXPECT_DOUBLE_EQ(*time.seconds, 0.03);
     EXPECT_EQ(time.timed_calls, 3);
+}
+
+TEST(FunctionRegions, CallsThatNeverReturnedLeaveTheTimeUnknown) {
+    // Their FLOPs are counted, their time is not: the time of the others alone would overstate it.
+    const auto r = region("jumper", 200, 1600, 4, {"jumper"});
+    auto t = timing("jumper", 3, 0.03);
+    t.functions[0].unfinished = 1;
+    const auto time = function_region_time(r, {}, &t, nullptr, 10000);
+    EXPECT_EQ(time.source, TimeSource::unknown);
+    EXPECT_NE(time.note.find("never returned"), std::string::npos);
 }
 
 TEST(FunctionRegions, CallsTooShortForPtraceFallBackToALeafsSelfTime) {
