@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config libhwloc-dev hwloc nlohmann-json3-dev libcli11-dev
           libfmt-dev libsqlite3-dev sqlite3 libgtest-dev libyaml-cpp-dev likwid jq
-          chromium gnuplot-nox valgrind libpfm4-dev python3)
+          chromium gnuplot-nox valgrind libpfm4-dev python3
+          openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,16 +3,19 @@
 // merge both into points, store them and place them on the machine's roofline.
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
+#include "cli/measure_job.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
 #include "io/points_json.hpp"
+#include "io/text_file.hpp"
 #include "io/results_store.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engine.hpp"
 #include "measure/merge.hpp"
+#include "measure/mpi_rank.hpp"
 #include "measure/call_timer.hpp"
 #include "measure/function_list.hpp"
 #include "measure/function_regions.hpp"
@@ -24,6 +27,8 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -43,6 +48,8 @@ struct MeasureArgs {
     std::string region_scope = "process";
     long long max_timed_calls = 10000;
     double min_share = 1;  // percent
+    std::string times;    // --times FILE: region times from an earlier run, no native run
+    double rank_wait = 120;  // MPI: how long rank 0 waits for the other ranks' points
     std::string machine;  // empty: the latest stored machine if there is one
     std::string db;
     bool no_store = false;
@@ -71,22 +78,6 @@ std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess
     } catch (const std::exception&) {
         return std::nullopt;  // nothing stored: the summary has no roofline columns
     }
-}
-
-std::optional<Analysis> place(const MachineFile& machine, const Point& p) {
-    if (p.work <= 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
-    try {
-        // The policy plot and report use: the point's own precision and thread count where measured.
-        return analyze(roofline_from_machine_file(machine, select_roofline(machine.model, {p}, {})), p, View::carm);
-    } catch (const std::invalid_argument&) {
-        return std::nullopt;
-    }
-}
-
-void print_summary(const std::vector<Point>& points, const std::optional<MachineFile>& machine) {
-    std::vector<MeasuredRow> rows;
-    for (const auto& p : points) rows.push_back({p, machine ? place(*machine, p) : std::nullopt});
-    fmt::print("{}", render_measured_points(rows, machine.has_value()));
 }
 
 using Sampling = std::optional<measure::SamplingResult>;
@@ -187,6 +178,7 @@ void report_matches(const measure::RegionCounts& c, const std::vector<measure::R
 
 // What was run, where and how: stored with the points.
 Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bool timed_calls, bool sampled) {
+    const bool native = args.times.empty();
     Provenance p;
     p.command = args.command;
     std::error_code ec;
@@ -195,8 +187,9 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
     p.host = host_name();
     p.cpu = detect_cpu_features().brand;
     p.engine = measure::engine_name(engine);
-    p.runs = {"native"};
+    if (native) p.runs = {"native"};
     if (engine != measure::EngineKind::time) p.runs.push_back(p.engine);
+    if (!native) p.options["times_from"] = args.times;
     if (timed_calls) p.runs.push_back("call-timing");
     if (sampled) p.runs.push_back("sampling");
     p.options["region_scope"] = args.region_scope;
@@ -238,6 +231,42 @@ int run_measure(const MeasureArgs& args) {
         throw UsageError(e.what());
     }
 
+    // Inside an MPI launch each roofline is a rank: it measures its own rank, and rank 0 the job.
+    const auto started = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    const measure::EnvLookup getenv = [](const char* name) -> const char* { return std::getenv(name); };
+    const auto mpi = measure::detect_mpi_rank(getenv);
+    const bool quiet = args.quiet || (mpi && mpi->rank != 0);  // rank 0 speaks for the job
+    if (!args.times.empty()) {
+        if (request.engine != measure::EngineKind::automatic && request.engine != measure::EngineKind::instrument)
+            throw UsageError("--times replaces the native run of the instrument engine; the perf and time engines "
+                             "take their own times");
+        request.engine = measure::EngineKind::instrument;
+        try {
+            request.times = measure::earlier_times(read_points_file(args.times),
+                                                   mpi ? std::optional<int>(mpi->rank) : std::nullopt, args.times);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
+    // Whether every run (native, tool, call timing, sampling) may initialize MPI in this rank.
+    bool rerun = true;
+    if (mpi) {
+        rerun = measure::rank_can_rerun(*mpi, getenv);
+        if (rerun) {
+            for (auto& kv : measure::rank_rerun_env()) request.env.push_back(std::move(kv));
+        } else if (!request.times && measure::resolve_engine(request) == measure::EngineKind::instrument) {
+            throw UsageError(fmt::format(
+                "under {} each rank may start the program only once (its PMI connection closes when the program "
+                "finalizes MPI), and the instrument engine needs two runs: a native one for time and one under "
+                "the Valgrind tool for counts. Measure in two launches:\n"
+                "  mpiexec -n {} roofline measure --engine time -o times.json -- {}\n"
+                "  mpiexec -n {} roofline measure --times times.json{} -- {}",
+                mpi->launcher, mpi->size, join_with(args.command, " "), mpi->size,
+                args.output.empty() ? "" : " -o " + args.output, join_with(args.command, " ")));
+        }
+        if (mpi->rank != 0) check_writable(measure::rank_points_path(args.output, *mpi, mpi->rank));
+    }
+
     measure::MeasureResult result;
     std::optional<measure::CallTimingResult> timing;
     Sampling sampling;
@@ -245,7 +274,10 @@ int run_measure(const MeasureArgs& args) {
     try {
         result = measure::run_measurement(request);
         const auto to_time = measure::functions_to_time(result.counts, args.max_timed_calls);
-        if (!to_time.empty()) timing = measure::time_function_calls(request.argv, request.env, to_time);
+        // Every rank must run the program as often as the others (each run joins the job): in a rank the
+        // runs depend on the options only, never on what this rank counted.
+        if (mpi ? rerun && !args.region_functions.empty() : !to_time.empty())
+            timing = measure::time_function_calls(request.argv, request.env, to_time);
         // Sampling: for --functions, and for leaves among the region functions whose calls were not timed
         // (called too often, or too short).
         const bool untimed_leaf = std::any_of(result.counts.begin(), result.counts.end(), [&](const auto& c) {
@@ -255,7 +287,7 @@ int run_measure(const MeasureArgs& args) {
                                                  args.max_timed_calls)
                            .source == measure::TimeSource::unknown;
         });
-        if (args.functions || untimed_leaf) {
+        if (mpi ? rerun && args.functions : args.functions || untimed_leaf) {
             auto s = measure::sample_functions(request.argv, request.env);
             if (s.ok)
                 sampling = std::move(s);
@@ -268,7 +300,7 @@ int run_measure(const MeasureArgs& args) {
     }
 
     auto note = [&](const std::string& text) {
-        if (!args.quiet) fmt::print(stderr, "roofline: {}\n", text);
+        if (!quiet) fmt::print(stderr, "roofline: {}\n", text);
     };
     note(fmt::format("engine: {} ({})", measure::engine_name(result.engine),
                      per_function && args.engine == "auto" ? "--functions / --region-function need it"
@@ -340,13 +372,22 @@ int run_measure(const MeasureArgs& args) {
 
     StoreAccess access(args.db);
     const auto machine = load_machine_for(args, access);
-    if (!args.quiet) {
-        print_summary(points, machine);
+    if (mpi && !rerun && (args.functions || !args.region_functions.empty()))
+        note(fmt::format("under {} a rank runs the program once: functions get no call timing or sampling, so "
+                         "no time", mpi->launcher));
+    if (!quiet) {
+        if (!mpi) print_measured_points(points, machine);
         if (!machine) note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
         if (!function_regions.empty()) print_function_regions(function_regions);
         if (args.functions) print_functions(shown_functions, result.functions.size(), args.min_share, sampling);
     }
     const auto provenance = provenance_of(args, result.engine, timing.has_value(), sampling.has_value());
+    if (mpi) {
+        const RankJobOutput out{args.output, args.db, args.no_store, args.quiet, started, args.rank_wait};
+        const bool written = finish_rank(*mpi, points, provenance, machine, out);
+        const int code = result.status.pass_through_code();
+        return written || code != 0 ? code : 1;
+    }
     if (!args.output.empty() && !points.empty()) {
         write_points_file(args.output, points, &provenance);
         note(fmt::format("points written to {}", args.output));
@@ -402,6 +443,20 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "N times; above that a leaf gets its sampled self time and other functions no time")
         ->check(CLI::Range(0LL, 100000000LL))
         ->capture_default_str();
+    cmd->add_option("--times", args->times,
+                    "Take region times from FILE, the points of an earlier '--engine time' run of the same "
+                    "command, instead of a native run: the program runs only under the Valgrind tool (side "
+                    "effects once; MPI launchers that let a rank start the program once). Inside an MPI "
+                    "launch, each rank takes its own rank's points from the job's file")
+        ->type_name("FILE")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--rank-wait", args->rank_wait,
+                    "Inside an MPI launch: how long rank 0 waits, after its own runs, for the other ranks' points "
+                    "(written next to -o, or in the working directory; across nodes the ranks need a file "
+                    "system they share)")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->type_name("SECONDS")
+        ->capture_default_str();
     add_machine_option(cmd, args->machine)
         ->description("Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "
                       "one, if any)");
@@ -412,7 +467,9 @@ void add_measure_command(CLI::App& app, int& exit_code) {
     cmd->footer("Examples:\n"
                 "  roofline measure -- ./my_app input.dat\n"
                 "  roofline measure --engine instrument --functions -- ./my_app\n"
-                "  roofline measure --region-function daxpy -o pts.json -- ./my_app");
+                "  roofline measure --region-function daxpy -o pts.json -- ./my_app\n"
+                "  mpirun -np 4 roofline measure -o job.json -- ./mpi_app   (each rank measures itself; rank 0\n"
+                "      writes every rank's points and their sum over ranks to job.json)");
     cmd->callback([args, &exit_code] { exit_code = run_measure(*args); });
 }
 

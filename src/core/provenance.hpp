@@ -4,10 +4,20 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace roofline {
+
+// A measurement made by the ranks of one MPI launch.
+struct MpiProvenance {
+    std::string launcher;            // "Open MPI", "MPICH/Hydra", "PMIx", "Slurm"
+    std::string job;                 // the launch's id; empty when the launcher gives none
+    int rank = -1;                   // the rank a file is from; -1: the whole job
+    int ranks = 0;                   // the job's size
+    std::vector<std::string> hosts;  // the whole job: each rank's host, by rank ("" when missing)
+};
 
 struct Provenance {
     std::vector<std::string> command;  // as run, program first
@@ -19,6 +29,7 @@ struct Provenance {
     std::string engine;                // the counting engine: "instrument", "perf", "time"
     std::map<std::string, std::string> options;  // settings that change the numbers (region scope ...)
     std::string tool_version;
+    std::optional<MpiProvenance> mpi;  // measured inside an MPI launch
 };
 
 } // namespace roofline

@@ -108,6 +108,12 @@ nlohmann::json points_to_json(const std::vector<Point>& points, const Provenance
                            {"cpu", provenance->cpu},           {"runs", provenance->runs},
                            {"engine", provenance->engine},     {"options", provenance->options},
                            {"tool_version", provenance->tool_version}};
+        if (const auto& m = provenance->mpi) {
+            json mpi = {{"launcher", m->launcher}, {"job", m->job}, {"ranks", m->ranks}};
+            if (m->rank >= 0) mpi["rank"] = m->rank;
+            if (!m->hosts.empty()) mpi["hosts"] = m->hosts;
+            j["provenance"]["mpi"] = std::move(mpi);
+        }
     }
     j["units"] = units_object();
     j["points"] = json::array();
@@ -135,6 +141,53 @@ void write_points_file(const std::string& path, const std::vector<Point>& points
 
 std::vector<Point> read_points_file(const std::string& path) {
     return points_from_json(read_json_file(path), path);
+}
+
+namespace {
+
+template <typename T>
+T value_or(const json& object, const char* key, T fallback) {
+    if (!object.is_object() || !object.contains(key)) return fallback;
+    try {
+        return object.at(key).get<T>();
+    } catch (const json::exception&) {
+        return fallback;
+    }
+}
+
+Provenance provenance_from(const json& j) {
+    Provenance p;
+    p.command = value_or<std::vector<std::string>>(j, "command", {});
+    p.cwd = value_or<std::string>(j, "cwd", "");
+    p.date = value_or<std::string>(j, "date", "");
+    p.host = value_or<std::string>(j, "host", "");
+    p.cpu = value_or<std::string>(j, "cpu", "");
+    p.runs = value_or<std::vector<std::string>>(j, "runs", {});
+    p.engine = value_or<std::string>(j, "engine", "");
+    p.options = value_or<std::map<std::string, std::string>>(j, "options", {});
+    p.tool_version = value_or<std::string>(j, "tool_version", "");
+    if (j.contains("mpi") && j.at("mpi").is_object()) {
+        const auto& m = j.at("mpi");
+        MpiProvenance mpi;
+        mpi.launcher = value_or<std::string>(m, "launcher", "");
+        mpi.job = value_or<std::string>(m, "job", "");
+        mpi.rank = value_or<int>(m, "rank", -1);
+        mpi.ranks = value_or<int>(m, "ranks", 0);
+        mpi.hosts = value_or<std::vector<std::string>>(m, "hosts", {});
+        p.mpi = std::move(mpi);
+    }
+    return p;
+}
+
+} // namespace
+
+PointsDocument read_points_document(const std::string& path) {
+    const auto j = read_json_file(path);
+    PointsDocument doc;
+    doc.points = points_from_json(j, path);
+    if (j.is_object() && j.contains("provenance") && j.at("provenance").is_object())
+        doc.provenance = provenance_from(j.at("provenance"));
+    return doc;
 }
 
 } // namespace roofline

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,13 @@ std::vector<Point> points_from_json(const nlohmann::json& j, const std::string& 
 void write_points_file(const std::string& path, const std::vector<Point>& points,
                        const Provenance* provenance = nullptr);
 std::vector<Point> read_points_file(const std::string& path);
+
+// The points and, when the file has one, its provenance (read leniently:
+// fields of the wrong type are left empty; the points are checked as always).
+struct PointsDocument {
+    std::vector<Point> points;
+    std::optional<Provenance> provenance;
+};
+PointsDocument read_points_document(const std::string& path);
 
 } // namespace roofline

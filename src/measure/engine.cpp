@@ -34,6 +34,31 @@ RegionScope parse_region_scope(const std::string& text) {
     throw std::invalid_argument(fmt::format("unknown region scope '{}' (process, thread)", text));
 }
 
+EngineKind resolve_engine(const MeasureRequest& request, std::string* reason) {
+    std::string why = "requested";
+    EngineKind engine = request.engine;
+    if (engine == EngineKind::automatic) {
+        const PerfProbe probe = probe_perf();
+        std::string vg_why;
+        const bool have_vg = !find_executable("valgrind").empty() && !vgtool_dir(request.self_exe, vg_why).empty();
+        if (find_executable("valgrind").empty()) vg_why = "valgrind is not installed";
+        if (probe.hardware) {
+            engine = EngineKind::perf;
+            why = "hardware counters are available";
+        } else if (have_vg) {
+            engine = EngineKind::instrument;
+            why = fmt::format("perf is unavailable: {}", probe.reason);
+        } else {
+            engine = EngineKind::time;
+            why = fmt::format("time only, no FLOPs or bytes: perf is unavailable: {}; the instrument engine is "
+                              "unavailable: {}",
+                              probe.reason, vg_why);
+        }
+    }
+    if (reason) *reason = why;
+    return engine;
+}
+
 MeasureResult run_measurement(const MeasureRequest& request) {
     if (request.argv.empty()) throw CommandNotFound("no command given: put it after '--', e.g. roofline measure -- ./app");
     // Checked before anything runs, so a typo does not start valgrind.
@@ -44,29 +69,11 @@ MeasureResult run_measurement(const MeasureRequest& request) {
                                   : fmt::format("command not found: {}", name));
     }
     MeasureResult result;
-    EngineKind engine = request.engine;
+    const EngineKind engine = resolve_engine(request, &result.engine_reason);
+    if (engine == EngineKind::time && request.engine == EngineKind::automatic)
+        result.warnings.push_back("no engine can count FLOPs here: points have time only");
     PerfProbe probe;
-    if (engine == EngineKind::automatic || engine == EngineKind::perf) probe = probe_perf();
-    if (engine == EngineKind::automatic) {
-        std::string vg_why;
-        const bool have_vg = !find_executable("valgrind").empty() && !vgtool_dir(request.self_exe, vg_why).empty();
-        if (find_executable("valgrind").empty()) vg_why = "valgrind is not installed";
-        if (probe.hardware) {
-            engine = EngineKind::perf;
-            result.engine_reason = "hardware counters are available";
-        } else if (have_vg) {
-            engine = EngineKind::instrument;
-            result.engine_reason = fmt::format("perf is unavailable: {}", probe.reason);
-        } else {
-            engine = EngineKind::time;
-            result.engine_reason = fmt::format("time only, no FLOPs or bytes: perf is unavailable: {}; the instrument "
-                                               "engine is unavailable: {}",
-                                               probe.reason, vg_why);
-            result.warnings.push_back("no engine can count FLOPs here: points have time only");
-        }
-    } else {
-        result.engine_reason = "requested";
-    }
+    if (engine == EngineKind::perf) probe = probe_perf();
     result.engine = engine;
     switch (engine) {
     case EngineKind::perf: detail::run_perf_engine(request, result, probe); break;

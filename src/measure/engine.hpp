@@ -28,6 +28,22 @@ const char* engine_name(EngineKind kind);
 // "auto", "instrument", "perf", "time"; throws std::invalid_argument otherwise.
 EngineKind parse_engine(const std::string& text);
 
+struct RegionTiming {
+    std::string name;
+    long long calls = 0;
+    double seconds = 0;   // max over threads of each thread's inclusive time
+    int threads = 1;
+};
+
+// Times taken by an earlier run of the same command (--times FILE): the
+// instrument engine then runs the program only under its tool (an MPI rank
+// whose launcher lets it start the program once; a program with side effects).
+struct EarlierTimes {
+    std::vector<RegionTiming> timings;
+    double wall_seconds = 0;  // the whole program's, from its "(program)" point
+    std::string source;       // the file
+};
+
 struct MeasureRequest {
     std::vector<std::string> argv;                         // the command; argv[0] looked up in PATH
     EngineKind engine = EngineKind::automatic;
@@ -36,6 +52,7 @@ struct MeasureRequest {
     std::vector<std::pair<std::string, std::string>> env;  // extra environment for the child
     std::string self_exe;                                  // path of the roofline executable (vgtool lookup)
     std::string events_dir;                                // perf event files; empty: the default
+    std::optional<EarlierTimes> times;                     // instrument engine only: no native run
 };
 
 // Counts of one region (or of "(program)", or of one function).
@@ -54,12 +71,6 @@ struct RegionCounts {
     double total_flops() const;
 };
 
-struct RegionTiming {
-    std::string name;
-    long long calls = 0;
-    double seconds = 0;   // max over threads of each thread's inclusive time
-    int threads = 1;
-};
 
 struct ChildStatus {
     bool started = false;       // false: the command could not be run at all
@@ -87,6 +98,11 @@ struct MeasureResult {
 // Runs the whole measurement. Throws MeasureError (with guidance) when the
 // engine cannot run at all; a child that fails or crashes is not an error (see status).
 MeasureResult run_measurement(const MeasureRequest& request);
+
+// The engine `request` would use, and why ("requested" when not automatic):
+// auto is perf with hardware counters, else instrument with valgrind and our
+// tool, else time.
+EngineKind resolve_engine(const MeasureRequest& request, std::string* reason = nullptr);
 
 struct MeasureError : std::runtime_error {
     using std::runtime_error::runtime_error;

@@ -22,10 +22,16 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     if (tool_dir.empty()) throw MeasureError(why);
 
     TempDir tmp("roofline-measure");
-    native_run(request, result, tmp);
+    if (request.times) {
+        result.timings = request.times->timings;
+        result.wall_seconds = request.times->wall_seconds;
+        result.notes.push_back(fmt::format("times from {} (an earlier run): no native run", request.times->source));
+    } else {
+        native_run(request, result, tmp);
+    }
     // A command that crashed natively runs under the tool anyway: the tool writes
     // what it counted up to the crash (Valgrind runs the tool's exit code then too).
-    const bool native_failed = !result.status.exited;
+    const bool native_failed = !request.times && !result.status.exited;
 
     const auto counts_out = tmp.file("vgtool.json");
     const auto log = tmp.file("valgrind.log");
@@ -39,6 +45,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     env.emplace_back("OMP_WAIT_POLICY", "passive");  // spinning threads would be counted and take forever
     env.emplace_back("ROOFLINE_MARKER_OUT", tmp.file("marker-under-valgrind.json"));
     const auto run = run_child(argv, env);
+    if (request.times) result.status = run.status;  // the only run
     result.notes.push_back(fmt::format("run under the Valgrind tool (counts): {:.3f} s, {}", run.wall_seconds,
                                        run.status.describe()));
     const std::string log_text = read_file_or_empty(log);
@@ -60,7 +67,8 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     auto report = parse_vgtool_json(text, "Valgrind tool output");
     result.counts = std::move(report.regions);
     result.functions = std::move(report.functions);
-    if (run.status.exited && result.status.exited && run.status.exit_code != result.status.exit_code)
+    if (!request.times && run.status.exited && result.status.exited &&
+        run.status.exit_code != result.status.exit_code)
         result.warnings.push_back(fmt::format("the command exited with {} natively but {} under Valgrind",
                                               result.status.exit_code, run.status.exit_code));
 }

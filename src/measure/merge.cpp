@@ -1,6 +1,9 @@
 #include "measure/merge.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 namespace roofline::measure {
 
@@ -17,6 +20,41 @@ void apply_counts(Point& p, const RegionCounts& c) {
     }
     for (const auto& [event, value] : c.events) p.details["event_" + event] = value;
     if (c.calls > 0) p.details["calls"] = static_cast<double>(c.calls);
+}
+
+EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> rank, const std::string& source) {
+    EarlierTimes out;
+    out.source = source;
+    const bool per_rank = std::any_of(points.begin(), points.end(),
+                                      [](const Point& p) { return p.details.count("mpi_rank") > 0; });
+    for (const auto& p : points) {
+        std::string name = p.name;
+        if (per_rank) {
+            const auto it = p.details.find("mpi_rank");
+            if (it == p.details.end()) continue;  // a sum over ranks
+            if (rank && it->second != *rank) continue;
+            if (!rank) throw std::invalid_argument(fmt::format(
+                "{} holds the points of an MPI job's ranks: take times from it inside the same launch "
+                "(mpirun ... roofline measure --times {} ...)", source, source));
+            const auto suffix = fmt::format(" [rank {}]", *rank);
+            if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+                name.erase(name.size() - suffix.size());
+        }
+        if (name == kProgramRegion) {
+            out.wall_seconds = p.seconds;
+            continue;
+        }
+        RegionTiming t;
+        t.name = name;
+        t.seconds = p.seconds;
+        t.threads = p.threads;
+        if (const auto c = p.details.find("calls"); c != p.details.end()) t.calls = static_cast<long long>(c->second);
+        out.timings.push_back(std::move(t));
+    }
+    if (out.timings.empty() && out.wall_seconds <= 0)
+        throw std::invalid_argument(rank ? fmt::format("{} has no points of rank {}", source, *rank)
+                                         : fmt::format("{} has no points to take times from", source));
+    return out;
 }
 
 std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::string>* skipped) {

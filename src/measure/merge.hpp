@@ -4,6 +4,8 @@
 #include "core/roofline.hpp"
 #include "measure/engine.hpp"
 
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace roofline::measure {
@@ -15,6 +17,13 @@ inline constexpr const char* kProgramRegion = "(program)";
 // perf counts give their levels (e.g. "DRAM"). Regions with counts but no time
 // (e.g. "<function f>") cannot be placed and are named in `skipped`.
 std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::string>* skipped = nullptr);
+
+// Region times from an earlier run's points (--times): each point's seconds,
+// calls and threads; "(program)" gives the whole program's time. From a job's
+// file (points with details "mpi_rank") only `rank`'s points, their names
+// without " [rank R]"; sums over ranks are never used. Throws
+// std::invalid_argument when nothing is left to take times from.
+EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> rank, const std::string& source);
 
 // Fills point fields from counts: flops, bytes, details. Shared by function listings.
 void apply_counts(Point& point, const RegionCounts& counts);

@@ -1,0 +1,114 @@
+#include "cli/measure_job.hpp"
+
+#include "cli/stored_source.hpp"
+#include "io/points_json.hpp"
+#include "io/results_store.hpp"
+#include "core/machine_roofline.hpp"
+#include "measure/mpi_job.hpp"
+#include "render/measure_tables.hpp"
+#include "topo/environment.hpp"
+
+#include <fmt/core.h>
+
+#include <filesystem>
+
+namespace roofline::cli {
+namespace {
+
+std::string join(const std::vector<std::string>& words) {
+    std::string out;
+    for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+} // namespace
+
+std::optional<Analysis> place_measured(const MachineFile& machine, const Point& p) {
+    if (p.work <= 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
+    // A job over several nodes is not bounded by one node's roofline.
+    if (const auto it = p.details.find("mpi_hosts"); it != p.details.end() && it->second > 1) return std::nullopt;
+    try {
+        // The policy plot and report use: the point's own precision and thread count where measured.
+        return analyze(roofline_from_machine_file(machine, select_roofline(machine.model, {p}, {})), p, View::carm);
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;
+    }
+}
+
+void print_measured_points(const std::vector<Point>& points, const std::optional<MachineFile>& machine) {
+    std::vector<MeasuredRow> rows;
+    for (const auto& p : points) rows.push_back({p, machine ? place_measured(*machine, p) : std::nullopt});
+    fmt::print("{}", render_measured_points(rows, machine.has_value()));
+}
+
+bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points, Provenance provenance,
+                 const std::optional<MachineFile>& machine, const RankJobOutput& out) {
+    auto note = [&](const std::string& text) {
+        if (!out.quiet) fmt::print(stderr, "roofline: {}\n", text);
+    };
+    provenance.mpi = MpiProvenance{rank.launcher, rank.job, rank.rank, rank.size, {}};
+    if (rank.rank != 0) {
+        const auto path = measure::rank_points_path(out.output, rank, rank.rank);
+        try {
+            write_points_file(path, points, &provenance);
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "roofline [rank {}]: error: cannot write this rank's points for rank 0: {}\n",
+                       rank.rank, e.what());
+            return false;
+        }
+        return true;
+    }
+
+    measure::RankPoints own{0, provenance.host, points};
+    const auto job = measure::gather_job(rank, std::move(own), out.output, out.started_epoch_seconds,
+                                         out.wait_seconds, [&](int missing) {
+                                             note(fmt::format("waiting up to {:.0f} s for {} other rank(s) to "
+                                                              "write their points ({})",
+                                                              out.wait_seconds, missing,
+                                                              measure::rank_points_path(out.output, rank, 1)));
+                                         });
+    for (const auto& problem : job.problems) fmt::print(stderr, "roofline: warning: a rank's points: {}\n", problem);
+    if (!job.missing.empty()) {
+        std::vector<std::string> ranks;
+        for (int r : job.missing) ranks.push_back(std::to_string(r));
+        fmt::print(stderr,
+                   "roofline: warning: no points from rank(s) {} after {:.0f} s (each rank writes {}; across nodes "
+                   "the ranks need a file system they share): the job's sums leave them out\n",
+                   join(ranks), out.wait_seconds, measure::rank_points_path(out.output, rank, job.missing.front()));
+    }
+    const auto all = measure::job_points(job.ranks);
+    MpiProvenance job_mpi{rank.launcher, rank.job, -1, rank.size, std::vector<std::string>(rank.size)};
+    for (const auto& r : job.ranks) job_mpi.hosts[static_cast<std::size_t>(r.rank)] = r.host;
+    auto job_provenance = provenance;
+    job_provenance.mpi = std::move(job_mpi);
+    if (!out.quiet) {
+        fmt::print("MPI job of {} rank(s) ({}{}): each rank's points, then the sum over ranks (FLOPs and bytes "
+                   "summed, seconds of the slowest rank)\n",
+                   rank.size, rank.launcher, rank.job.empty() ? "" : ", job " + rank.job);
+        print_measured_points(all, machine);
+    }
+    bool ok = true;
+    if (!out.output.empty() && !all.empty()) {
+        try {
+            write_points_file(out.output, all, &job_provenance);
+            note(fmt::format("the job's points written to {}", out.output));
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "roofline: error: {}\n", e.what());
+            ok = false;
+        }
+    }
+    if (!out.no_store && !all.empty()) {
+        const auto store = ResultsStore::open_db_option(out.db);
+        const auto id = store->save_points(join(provenance.command), all, {}, &job_provenance);
+        note(fmt::format("stored as point set #{} in {}", id, store->path()));
+    }
+    // The job's file (or store) holds every rank's points now.
+    if (ok)
+        for (const auto& f : job.files) {
+            std::error_code ec;
+            std::filesystem::remove(f, ec);
+        }
+    return ok;
+}
+
+} // namespace roofline::cli

@@ -1,0 +1,122 @@
+#include "measure/mpi_job.hpp"
+
+#include "io/points_json.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace roofline::measure {
+namespace {
+
+// Details that are counts (summed over ranks); the others (sample periods ...) are per rank.
+bool is_count_detail(const std::string& key) {
+    for (const char* prefix : {"flops_", "bytes_", "event_"})
+        if (key.rfind(prefix, 0) == 0) return true;
+    return key == "calls" || key == "timed_calls" || key == "samples";
+}
+
+double epoch_seconds(std::filesystem::file_time_type t) {
+    const auto sys = std::chrono::file_clock::to_sys(t);
+    return std::chrono::duration<double>(sys.time_since_epoch()).count();
+}
+
+} // namespace
+
+std::vector<Point> job_points(const std::vector<RankPoints>& ranks) {
+    std::vector<Point> out;
+    std::vector<std::string> order;  // region names in first-seen order
+    std::map<std::string, std::vector<std::pair<const Point*, const RankPoints*>>> by_name;
+    for (const auto& r : ranks) {
+        for (const auto& p : r.points) {
+            Point q = p;
+            q.name = fmt::format("{} [rank {}]", p.name, r.rank);
+            q.details["mpi_rank"] = r.rank;
+            out.push_back(std::move(q));
+            auto& list = by_name[p.name];
+            if (list.empty()) order.push_back(p.name);
+            list.emplace_back(&p, &r);
+        }
+    }
+    for (const auto& name : order) {
+        const auto& list = by_name[name];
+        if (list.size() < 2) continue;
+        Point sum;
+        sum.name = name;
+        sum.work_unit = list.front().first->work_unit;
+        sum.source = list.front().first->source;
+        sum.threads = 0;
+        std::set<std::string> hosts;
+        for (const auto& [p, r] : list) {
+            if (p->work_unit != sum.work_unit) continue;  // not the same kind of work: not summed
+            sum.work += p->work;
+            for (const auto& [level, bytes] : p->bytes) sum.bytes[level] += bytes;
+            sum.seconds = std::max(sum.seconds, p->seconds);
+            sum.threads += p->threads;
+            for (const auto& [key, value] : p->details)
+                if (is_count_detail(key)) sum.details[key] += value;
+            hosts.insert(r->host);
+        }
+        sum.details["mpi_ranks"] = static_cast<double>(list.size());
+        sum.details["mpi_hosts"] = static_cast<double>(hosts.size());
+        out.push_back(std::move(sum));
+    }
+    return out;
+}
+
+GatheredJob gather_job(const MpiRank& self, RankPoints own, const std::string& job_output,
+                       double started_epoch_seconds, double timeout_seconds,
+                       const std::function<void(int missing)>& waiting) {
+    GatheredJob job;
+    job.ranks.push_back(std::move(own));
+    std::set<int> pending;
+    for (int r = 0; r < self.size; ++r)
+        if (r != self.rank) pending.insert(r);
+    const auto start = std::chrono::steady_clock::now();
+    bool told = false;
+    while (!pending.empty()) {
+        for (auto it = pending.begin(); it != pending.end();) {
+            const auto path = rank_points_path(job_output, self, *it);
+            std::error_code ec;
+            const auto mtime = std::filesystem::last_write_time(path, ec);
+            if (ec) {
+                ++it;
+                continue;
+            }
+            try {
+                auto doc = read_points_document(path);
+                const auto* mpi = doc.provenance && doc.provenance->mpi ? &*doc.provenance->mpi : nullptr;
+                const bool this_launch = mpi && mpi->rank == *it &&
+                                         (self.job.empty() ? epoch_seconds(mtime) >= started_epoch_seconds - 1
+                                                           : mpi->job == self.job);
+                if (!this_launch) {  // left from an earlier launch: the rank has not written yet
+                    ++it;
+                    continue;
+                }
+                job.ranks.push_back({*it, doc.provenance->host, std::move(doc.points)});
+                job.files.push_back(path);
+            } catch (const std::exception& e) {
+                job.problems.push_back(e.what());
+            }
+            it = pending.erase(it);
+        }
+        if (pending.empty()) break;
+        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (waited >= timeout_seconds) break;
+        if (!told && waited > 2 && waiting) {
+            waiting(static_cast<int>(pending.size()));
+            told = true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    job.missing.assign(pending.begin(), pending.end());
+    std::sort(job.ranks.begin(), job.ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    return job;
+}
+
+} // namespace roofline::measure
