@@ -137,10 +137,8 @@ int run_plot(const PlotArgs& args) {
     input.shade_regions = args.shade_regions;
     input.title = args.title;
 
-    for (const auto& source : point_sources) {
-        auto loaded = load_points(source, access, "pass --points FILE (schema roofline.points/1)", !implicit_points);
-        input.points.insert(input.points.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
-    }
+    input.points = load_point_sets(point_sources, access, "pass --points FILE (schema roofline.points/1)",
+                                   !implicit_points);
     std::vector<std::string> sources;
     for (const auto& source : machine_sources) {
         auto loaded = load_plot_machine(source, args, input.points, access);

@@ -52,13 +52,9 @@ int run_report(const ReportArgs& args) {
     const MachineFile machine = load_machine(
         machine_choice, access,
         "run 'roofline bench' to measure this machine, or pass --machine FILE (a model written by 'roofline bench -o')");
-    std::vector<Point> points;
-    for (const auto& choice : point_choices) {
-        auto loaded = load_points(choice, access,
-                                  "run 'roofline measure -- ./your_app' to measure some, "
-                                  "or pass --points FILE (schema roofline.points/1)");
-        points.insert(points.end(), std::make_move_iterator(loaded.begin()), std::make_move_iterator(loaded.end()));
-    }
+    const std::vector<Point> points = load_point_sets(point_choices, access,
+                                                      "run 'roofline measure -- ./your_app' to measure some, "
+                                                      "or pass --points FILE (schema roofline.points/1)");
 
     const Roofline roofline = [&] {
         try {

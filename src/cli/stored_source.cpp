@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 namespace roofline::cli {
@@ -57,17 +59,70 @@ MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::s
     throw std::runtime_error(fmt::format("no machine model in the results store {}: {}", access.path(), missing_hint));
 }
 
-std::vector<Point> load_points(const StoredSource& source, StoreAccess& access, std::string_view missing_hint,
-                               bool required) {
-    if (!source.stored) return read_points_file(source.path);
+namespace {
+
+std::optional<PointsDocument> load_point_set(const StoredSource& source, StoreAccess& access,
+                                             std::string_view missing_hint, bool required) {
+    if (!source.stored) return read_points_document(source.path);
     ResultsStore* store = access.store();
-    std::optional<std::vector<Point>> points;
-    if (store) points = source.id ? store->points(*source.id) : store->latest_points();
-    if (points) return *std::move(points);
-    if (!required) return {};
+    std::optional<PointsDocument> set;
+    if (store) set = store->point_set(source.id);
+    if (set) return set;
+    if (!required) return std::nullopt;
     if (source.id)
         throw std::runtime_error(fmt::format("no point set #{} in the results store {}", *source.id, access.path()));
     throw std::runtime_error(fmt::format("no points in the results store {}: {}", access.path(), missing_hint));
+}
+
+} // namespace
+
+std::vector<Point> load_points(const StoredSource& source, StoreAccess& access, std::string_view missing_hint,
+                               bool required) {
+    auto set = load_point_set(source, access, missing_hint, required);
+    return set ? std::move(set->points) : std::vector<Point>{};
+}
+
+std::vector<Point> combine_point_sets(std::vector<PointsDocument> sets, const std::vector<std::string>& sources) {
+    // How many sets have each name.
+    std::map<std::string, int> sets_with;
+    for (const auto& set : sets) {
+        std::set<std::string> names;
+        for (const auto& p : set.points) names.insert(p.name);
+        for (const auto& n : names) ++sets_with[n];
+    }
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        const auto& prov = sets[i].provenance;
+        labels.push_back(prov && !prov->command.empty()
+                             ? std::filesystem::path(prov->command.front()).filename().string()
+                             : sources[i]);
+    }
+    // A label two sets share is not enough: the source goes with it.
+    std::map<std::string, int> label_count;
+    for (const auto& l : labels) ++label_count[l];
+    for (std::size_t i = 0; i < sets.size(); ++i)
+        if (label_count[labels[i]] > 1 && labels[i] != sources[i]) labels[i] += ", " + sources[i];
+    std::vector<Point> out;
+    for (std::size_t i = 0; i < sets.size(); ++i)
+        for (auto& p : sets[i].points) {
+            if (sets_with[p.name] > 1) p.name += " (" + labels[i] + ")";
+            out.push_back(std::move(p));
+        }
+    return out;
+}
+
+std::vector<Point> load_point_sets(const std::vector<StoredSource>& sources, StoreAccess& access,
+                                   std::string_view missing_hint, bool required) {
+    std::vector<PointsDocument> sets;
+    std::vector<std::string> names;
+    for (const auto& source : sources) {
+        auto set = load_point_set(source, access, missing_hint, required);
+        if (!set) continue;
+        sets.push_back(std::move(*set));
+        names.push_back(source.stored ? (source.id ? fmt::format("stored:{}", *source.id) : std::string(kStored))
+                                      : std::filesystem::path(source.path).filename().string());
+    }
+    return combine_point_sets(std::move(sets), names);
 }
 
 } // namespace roofline::cli

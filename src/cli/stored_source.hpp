@@ -57,4 +57,15 @@ MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::s
 std::vector<Point> load_points(const StoredSource& source, StoreAccess& access, std::string_view missing_hint,
                                bool required = true);
 
+// Several point sets as one list (plot and report take --points more than once).
+// Where sets share a point name ("(program)" of two programs), those points are
+// told apart by their set: " (PROGRAM)" from its provenance's command, else its
+// file name or stored ID, with both when that is still not enough.
+std::vector<Point> load_point_sets(const std::vector<StoredSource>& sources, StoreAccess& access,
+                                   std::string_view missing_hint, bool required = true);
+
+// The naming rule of load_point_sets, on sets already loaded (`sources`: each set's file name or
+// "stored:ID"). Pure.
+std::vector<Point> combine_point_sets(std::vector<PointsDocument> sets, const std::vector<std::string>& sources);
+
 } // namespace roofline::cli

@@ -181,10 +181,11 @@ Provenance provenance_from(const json& j) {
 
 } // namespace
 
-PointsDocument read_points_document(const std::string& path) {
-    const auto j = read_json_file(path);
+PointsDocument read_points_document(const std::string& path) { return points_document_from_json(read_json_file(path), path); }
+
+PointsDocument points_document_from_json(const nlohmann::json& j, const std::string& source) {
     PointsDocument doc;
-    doc.points = points_from_json(j, path);
+    doc.points = points_from_json(j, source);
     if (j.is_object() && j.contains("provenance") && j.at("provenance").is_object())
         doc.provenance = provenance_from(j.at("provenance"));
     return doc;

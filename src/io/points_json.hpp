@@ -30,5 +30,6 @@ struct PointsDocument {
     std::optional<Provenance> provenance;
 };
 PointsDocument read_points_document(const std::string& path);
+PointsDocument points_document_from_json(const nlohmann::json& j, const std::string& source = "<json>");
 
 } // namespace roofline

@@ -222,7 +222,7 @@ MachineModel parse_stored(const std::string& json_text, const std::string& path,
     return machine_from_json(parsed, source);
 }
 
-std::vector<Point> parse_stored_points(const std::string& json_text, const std::string& path, std::int64_t id) {
+PointsDocument parse_stored_points(const std::string& json_text, const std::string& path, std::int64_t id) {
     const auto source = fmt::format("{} (point set {})", path, id);
     nlohmann::json parsed;
     try {
@@ -230,7 +230,7 @@ std::vector<Point> parse_stored_points(const std::string& json_text, const std::
     } catch (const nlohmann::json::parse_error& e) {
         throw SchemaError(fmt::format("{}: stored JSON is corrupt: {}", source, e.what()));
     }
-    return points_from_json(parsed, source);
+    return points_document_from_json(parsed, source);
 }
 
 } // namespace
@@ -397,6 +397,28 @@ std::int64_t ResultsStore::save_points(const std::string& name, const std::vecto
 }
 
 std::optional<std::vector<Point>> ResultsStore::latest_points() const {
+    auto doc = point_set(std::nullopt);
+    if (!doc) return std::nullopt;
+    return std::move(doc->points);
+}
+
+std::optional<std::vector<Point>> ResultsStore::points(std::int64_t id) const {
+    auto doc = point_set(id);
+    if (!doc) return std::nullopt;
+    return std::move(doc->points);
+}
+
+std::optional<PointsDocument> ResultsStore::point_set(std::optional<std::int64_t> id) const {
+    if (id) {
+        const auto json_text = with_retry(db_, [&]() -> std::optional<std::string> {
+            Statement query(db_, path_, "SELECT json FROM point_sets WHERE id = ?1");
+            query.bind(1, *id);
+            if (!query.step()) return std::nullopt;
+            return query.text(0);
+        });
+        if (!json_text) return std::nullopt;
+        return parse_stored_points(*json_text, path_, *id);
+    }
     const auto row = with_retry(db_, [&]() -> std::optional<std::pair<std::int64_t, std::string>> {
         Statement query(db_, path_, "SELECT id, json FROM point_sets ORDER BY id DESC LIMIT 1");
         if (!query.step()) return std::nullopt;
@@ -406,16 +428,6 @@ std::optional<std::vector<Point>> ResultsStore::latest_points() const {
     return parse_stored_points(row->second, path_, row->first);
 }
 
-std::optional<std::vector<Point>> ResultsStore::points(std::int64_t id) const {
-    const auto json_text = with_retry(db_, [&]() -> std::optional<std::string> {
-        Statement query(db_, path_, "SELECT json FROM point_sets WHERE id = ?1");
-        query.bind(1, id);
-        if (!query.step()) return std::nullopt;
-        return query.text(0);
-    });
-    if (!json_text) return std::nullopt;
-    return parse_stored_points(*json_text, path_, id);
-}
 
 std::vector<StoredPointSet> ResultsStore::list_point_sets() const {
     return with_retry(db_, [&] {

@@ -6,6 +6,7 @@
 #include "core/machine_model.hpp"
 #include "core/roofline.hpp"
 #include "core/stored_entries.hpp"
+#include "io/points_json.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -45,6 +46,8 @@ public:
                              std::optional<std::int64_t> machine_id = {}, const Provenance* provenance = nullptr);
     std::optional<std::vector<Point>> latest_points() const;
     std::optional<std::vector<Point>> points(std::int64_t id) const;
+    // Set `id` (nullopt: the latest) with its provenance.
+    std::optional<PointsDocument> point_set(std::optional<std::int64_t> id) const;
     std::vector<StoredPointSet> list_point_sets() const;  // oldest first
     const std::string& path() const { return path_; }
 
