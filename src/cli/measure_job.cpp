@@ -47,17 +47,16 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
         if (!out.quiet) fmt::print(stderr, "roofline: {}\n", text);
     };
     provenance.mpi = MpiProvenance{rank.launcher, rank.job, rank.rank, rank.size, {}};
-    if (rank.rank != 0) {
-        const auto path = measure::rank_points_path(out.output, rank, rank.rank);
-        try {
-            write_points_file(path, points, &provenance);
-        } catch (const std::exception& e) {
-            fmt::print(stderr, "roofline [rank {}]: error: cannot write this rank's points for rank 0: {}\n",
-                       rank.rank, e.what());
-            return false;
-        }
-        return true;
+    // Rank 0 writes its own file too: if the launcher ends the job while it waits
+    // for the others (a rank failed), every rank's points are still on disk.
+    const auto own_path = measure::rank_points_path(out.output, rank, rank.rank);
+    try {
+        write_points_file(own_path, points, &provenance);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "roofline [rank {}]: error: cannot write this rank's points: {}\n", rank.rank, e.what());
+        if (rank.rank != 0) return false;
     }
+    if (rank.rank != 0) return true;
 
     measure::RankPoints own{0, provenance.host, points};
     const auto job = measure::gather_job(rank, std::move(own), out.output, out.started_epoch_seconds,
@@ -103,11 +102,11 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
         note(fmt::format("stored as point set #{} in {}", id, store->path()));
     }
     // The job's file (or store) holds every rank's points now.
-    if (ok)
-        for (const auto& f : job.files) {
-            std::error_code ec;
-            std::filesystem::remove(f, ec);
-        }
+    if (ok) {
+        std::error_code ec;
+        std::filesystem::remove(own_path, ec);
+        for (const auto& f : job.files) std::filesystem::remove(f, ec);
+    }
     return ok;
 }
 

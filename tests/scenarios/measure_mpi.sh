@@ -55,6 +55,10 @@ grep -q "MPI job of 2 rank" <<<"$out" || fail "no job table from rank 0"
 # Stored once, by rank 0, as one point set.
 [[ $("$bin" list --format json | jq "[.point_sets[] | select(.source | test(\"mpi_dot\"))] | length") == 2 ]] || fail "expected one stored point set per launch: $("$bin" list 2>&1)"
 
+# Without -o the ranks' files go to hidden files in the working directory, gone once rank 0 has stored the job.
+out=$(timeout 300 mpirun -np 2 "$bin" measure -q -- "$app" 1000 2 2>&1) || fail "launch without -o"
+[[ -z $(ls -A "$tmp" | grep '^\.roofline-') ]] || fail "rank files left in the working directory: $(ls -A "$tmp")"
+
 # --times from an earlier time-engine launch: each rank takes its own rank's times, one run under the tool.
 out=$(timeout 300 mpirun -np 2 "$bin" measure --engine time --no-store -o "$tmp/times.json" -- "$app" $n $reps 2>&1) ||
   fail "time launch"
