@@ -10,7 +10,6 @@
 #include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
 #include "io/points_json.hpp"
-#include "io/text_file.hpp"
 #include "io/results_store.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engine.hpp"
@@ -287,7 +286,8 @@ int run_measure(const MeasureArgs& args) {
                                                  args.max_timed_calls)
                            .source == measure::TimeSource::unknown;
         });
-        if (mpi ? rerun && args.functions : args.functions || untimed_leaf) {
+        // (In a rank: whenever functions are asked for, as the ranks' runs must not depend on their counts.)
+        if (mpi ? rerun && (args.functions || !args.region_functions.empty()) : args.functions || untimed_leaf) {
             auto s = measure::sample_functions(request.argv, request.env);
             if (s.ok)
                 sampling = std::move(s);
