@@ -23,7 +23,7 @@
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
@@ -59,12 +59,6 @@ std::string self_executable() {
     std::error_code ec;
     const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
     return ec ? std::string{} : p.string();
-}
-
-std::string join_with(const std::vector<std::string>& words, const std::string& separator) {
-    std::string out;
-    for (const auto& w : words) out += (out.empty() ? "" : separator) + w;
-    return out;
 }
 
 // The machine to compare with: --machine, else the latest stored one if any.
@@ -162,7 +156,7 @@ void report_matches(const measure::RegionCounts& c, const std::vector<measure::R
         std::vector<std::string> names;
         for (const auto& f : functions) names.push_back(f.name);
         const auto close = measure::closest_names(pattern, names);
-        std::string hint = close.empty() ? "" : "; names that look alike: " + join_with(close, ", ");
+        std::string hint = close.empty() ? "" : "; names that look alike: " + fmt::to_string(fmt::join(close, ", "));
         fmt::print(stderr,
                    "roofline: warning: --region-function {}: no function of that name was called (it may not "
                    "exist, or be inlined into its callers: mark it __attribute__((noinline))){}\n",
@@ -171,7 +165,7 @@ void report_matches(const measure::RegionCounts& c, const std::vector<measure::R
         fmt::print(stderr,
                    "roofline: warning: --region-function {} matches {} functions, counted together: {}; give a "
                    "qualified name or the parameter list to pick one\n",
-                   pattern, c.matched.size(), join_with(c.matched, "; "));
+                   pattern, c.matched.size(), fmt::to_string(fmt::join(c.matched, "; ")));
     }
 }
 
@@ -260,8 +254,8 @@ int run_measure(const MeasureArgs& args) {
                 "the Valgrind tool for counts. Measure in two launches:\n"
                 "  mpiexec -n {} roofline measure --engine time -o times.json -- {}\n"
                 "  mpiexec -n {} roofline measure --times times.json{} -- {}",
-                mpi->launcher, mpi->size, join_with(args.command, " "), mpi->size,
-                args.output.empty() ? "" : " -o " + args.output, join_with(args.command, " ")));
+                mpi->launcher, mpi->size, fmt::to_string(fmt::join(args.command, " ")), mpi->size,
+                args.output.empty() ? "" : " -o " + args.output, fmt::to_string(fmt::join(args.command, " "))));
         }
         if (mpi->rank != 0) check_writable(measure::rank_points_path(args.output, *mpi, mpi->rank));
     }
@@ -394,7 +388,7 @@ int run_measure(const MeasureArgs& args) {
     }
     if (!args.no_store && !points.empty()) {
         const auto store = ResultsStore::open_db_option(args.db);
-        const auto id = store->save_points(join_with(args.command, " "), points, {}, &provenance);
+        const auto id = store->save_points(fmt::to_string(fmt::join(args.command, " ")), points, {}, &provenance);
         note(fmt::format("stored as point set #{} in {}", id, store->path()));
     }
     return result.status.pass_through_code();

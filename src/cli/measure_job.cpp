@@ -8,21 +8,11 @@
 #include "render/measure_tables.hpp"
 #include "topo/environment.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <filesystem>
 
 namespace roofline::cli {
-namespace {
-
-std::string join(const std::vector<std::string>& words) {
-    std::string out;
-    for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
-    return out;
-}
-
-} // namespace
-
 std::optional<Analysis> place_measured(const MachineFile& machine, const Point& p) {
     if (p.work <= 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
     // A job over several nodes is not bounded by one node's roofline.
@@ -73,7 +63,7 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
         fmt::print(stderr,
                    "roofline: warning: no points from rank(s) {} after {:.0f} s (each rank writes {}; across nodes "
                    "the ranks need a file system they share): the job's sums leave them out\n",
-                   join(ranks), out.wait_seconds, measure::rank_points_path(out.output, rank, job.missing.front()));
+                   fmt::join(ranks, " "), out.wait_seconds, measure::rank_points_path(out.output, rank, job.missing.front()));
     }
     const auto all = measure::job_points(job.ranks);
     MpiProvenance job_mpi{rank.launcher, rank.job, -1, rank.size, std::vector<std::string>(rank.size)};
@@ -98,7 +88,7 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
     }
     if (!out.no_store && !all.empty()) {
         const auto store = ResultsStore::open_db_option(out.db);
-        const auto id = store->save_points(join(provenance.command), all, {}, &job_provenance);
+        const auto id = store->save_points(fmt::to_string(fmt::join(provenance.command, " ")), all, {}, &job_provenance);
         note(fmt::format("stored as point set #{} in {}", id, store->path()));
     }
     // The job's file (or store) holds every rank's points now.

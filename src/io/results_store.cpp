@@ -428,7 +428,6 @@ std::optional<PointsDocument> ResultsStore::point_set(std::optional<std::int64_t
     return parse_stored_points(row->second, path_, row->first);
 }
 
-
 std::vector<StoredPointSet> ResultsStore::list_point_sets() const {
     return with_retry(db_, [&] {
         std::vector<StoredPointSet> rows;

@@ -34,11 +34,14 @@ RegionScope parse_region_scope(const std::string& text) {
     throw std::invalid_argument(fmt::format("unknown region scope '{}' (process, thread)", text));
 }
 
-EngineKind resolve_engine(const MeasureRequest& request, std::string* reason) {
-    std::string why = "requested";
+namespace {
+
+// The engine and why; `probe` is filled whenever perf was probed (auto or perf).
+EngineKind choose_engine(const MeasureRequest& request, std::string& why, PerfProbe& probe) {
+    why = "requested";
     EngineKind engine = request.engine;
+    if (engine == EngineKind::automatic || engine == EngineKind::perf) probe = probe_perf();
     if (engine == EngineKind::automatic) {
-        const PerfProbe probe = probe_perf();
         std::string vg_why;
         const bool have_vg = !find_executable("valgrind").empty() && !vgtool_dir(request.self_exe, vg_why).empty();
         if (find_executable("valgrind").empty()) vg_why = "valgrind is not installed";
@@ -55,6 +58,15 @@ EngineKind resolve_engine(const MeasureRequest& request, std::string* reason) {
                               probe.reason, vg_why);
         }
     }
+    return engine;
+}
+
+} // namespace
+
+EngineKind resolve_engine(const MeasureRequest& request, std::string* reason) {
+    std::string why;
+    PerfProbe probe;
+    const EngineKind engine = choose_engine(request, why, probe);
     if (reason) *reason = why;
     return engine;
 }
@@ -69,11 +81,10 @@ MeasureResult run_measurement(const MeasureRequest& request) {
                                   : fmt::format("command not found: {}", name));
     }
     MeasureResult result;
-    const EngineKind engine = resolve_engine(request, &result.engine_reason);
+    PerfProbe probe;
+    const EngineKind engine = choose_engine(request, result.engine_reason, probe);
     if (engine == EngineKind::time && request.engine == EngineKind::automatic)
         result.warnings.push_back("no engine can count FLOPs here: points have time only");
-    PerfProbe probe;
-    if (engine == EngineKind::perf) probe = probe_perf();
     result.engine = engine;
     switch (engine) {
     case EngineKind::perf: detail::run_perf_engine(request, result, probe); break;

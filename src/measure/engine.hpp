@@ -71,7 +71,6 @@ struct RegionCounts {
     double total_flops() const;
 };
 
-
 struct ChildStatus {
     bool started = false;       // false: the command could not be run at all
     bool exited = false;        // normal exit

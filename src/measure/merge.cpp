@@ -1,5 +1,7 @@
 #include "measure/merge.hpp"
 
+#include "measure/mpi_job.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -36,9 +38,8 @@ EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> 
             if (!rank) throw std::invalid_argument(fmt::format(
                 "{} holds the points of an MPI job's ranks: take times from it inside the same launch "
                 "(mpirun ... roofline measure --times {} ...)", source, source));
-            const auto suffix = fmt::format(" [rank {}]", *rank);
-            if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-                name.erase(name.size() - suffix.size());
+            const auto suffix = rank_point_name("", *rank);  // " [rank R]"
+            if (name.size() > suffix.size() && name.ends_with(suffix)) name.erase(name.size() - suffix.size());
         }
         if (name == kProgramRegion) {
             out.wall_seconds = p.seconds;

@@ -28,6 +28,8 @@ double epoch_seconds(std::filesystem::file_time_type t) {
 
 } // namespace
 
+std::string rank_point_name(const std::string& name, int rank) { return fmt::format("{} [rank {}]", name, rank); }
+
 std::vector<Point> job_points(const std::vector<RankPoints>& ranks) {
     std::vector<Point> out;
     std::vector<std::string> order;  // region names in first-seen order
@@ -35,7 +37,7 @@ std::vector<Point> job_points(const std::vector<RankPoints>& ranks) {
     for (const auto& r : ranks) {
         for (const auto& p : r.points) {
             Point q = p;
-            q.name = fmt::format("{} [rank {}]", p.name, r.rank);
+            q.name = rank_point_name(p.name, r.rank);
             q.details["mpi_rank"] = r.rank;
             out.push_back(std::move(q));
             auto& list = by_name[p.name];

@@ -20,6 +20,9 @@ struct RankPoints {
     std::vector<Point> points;
 };
 
+// A rank's point in the job's file: "NAME [rank R]".
+std::string rank_point_name(const std::string& name, int rank);
+
 // Each rank's points, named "NAME [rank R]" with details "mpi_rank"; then,
 // when two ranks or more have a region, the job's point "NAME": FLOPs, bytes
 // and counts summed over the ranks, seconds the longest rank's (the ranks run
