@@ -49,6 +49,7 @@ struct MeasureArgs {
     double min_share = 1;  // percent
     std::string times;    // --times FILE: region times from an earlier run, no native run
     double rank_wait = 120;  // MPI: how long rank 0 waits for the other ranks' points
+    double sample_period_us = 0;  // 0: chosen from the native run's length
     std::string machine;  // empty: the latest stored machine if there is one
     std::string db;
     bool no_store = false;
@@ -113,6 +114,16 @@ std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sa
     return p;
 }
 
+// Task-clock time between samples. IP samples are small: every 100 us. A call-stack sample copies the top of
+// the stack (16 KiB), so at most every 250 us, and ~4000 per busy thread over the native run's length (a
+// long run is not worth gigabytes of stack copies; 4000 samples give a function with a tenth of the time
+// ±5%). --sample-period overrides.
+std::uint64_t sampling_period_ns(double requested_us, bool call_stacks, double native_seconds) {
+    if (requested_us > 0) return static_cast<std::uint64_t>(requested_us * 1e3);
+    if (!call_stacks) return 100000;
+    return static_cast<std::uint64_t>(std::clamp(native_seconds / 4000 * 1e9, 250e3, 100e6));
+}
+
 // A function measured as a region: its inclusive counts and inclusive time.
 struct FunctionRegion {
     const measure::RegionCounts* counts;
@@ -125,13 +136,12 @@ std::optional<Point> function_region_point(const FunctionRegion& f, const Sampli
     p.name = f.counts->name;
     measure::apply_counts(p, *f.counts);
     p.seconds = *f.time.seconds;
-    p.threads = std::max(1, f.counts->threads);
+    p.threads = f.time.threads;
     if (f.time.source == measure::TimeSource::timed_calls) {
         p.source = "instrument+calltiming";
         p.details["timed_calls"] = static_cast<double>(f.time.timed_calls);
     } else {
-        p.source = "instrument+sampling";
-        p.threads = 1;  // self CPU time summed over threads
+        p.source = f.time.source == measure::TimeSource::sampled_stacks ? "instrument+callstacks" : "instrument+sampling";
         p.details["samples"] = static_cast<double>(f.time.samples);
         p.details["sample_period_seconds"] = sampling ? sampling->period_seconds : 0;
     }
@@ -271,18 +281,21 @@ int run_measure(const MeasureArgs& args) {
         // runs depend on the options only, never on what this rank counted.
         if (mpi ? rerun && !args.region_functions.empty() : !to_time.empty())
             timing = measure::time_function_calls(request.argv, request.env, to_time);
-        // Sampling: for --functions, and for leaves among the region functions whose calls were not timed
-        // (called too often, or too short).
-        const bool untimed_leaf = std::any_of(result.counts.begin(), result.counts.end(), [&](const auto& c) {
+        // Sampling: IP samples for --functions (self time); call stacks too for region functions whose calls
+        // were not timed (called too often, or too short), for their inclusive time.
+        const bool untimed_region_function = std::any_of(result.counts.begin(), result.counts.end(), [&](const auto& c) {
             return !measure::function_of_region(c.name).empty() && !c.matched.empty() &&
-                   measure::is_leaf(c, result.functions) &&
                    measure::function_region_time(c, result.functions, timing ? &*timing : nullptr, nullptr,
                                                  args.max_timed_calls)
                            .source == measure::TimeSource::unknown;
         });
         // (In a rank: whenever functions are asked for, as the ranks' runs must not depend on their counts.)
-        if (mpi ? rerun && (args.functions || !args.region_functions.empty()) : args.functions || untimed_leaf) {
-            auto s = measure::sample_functions(request.argv, request.env);
+        const bool call_stacks = mpi ? !args.region_functions.empty() : untimed_region_function;
+        if (mpi ? rerun && (args.functions || call_stacks) : args.functions || call_stacks) {
+            measure::SamplingOptions options;
+            options.call_stacks = call_stacks;
+            options.period_ns = sampling_period_ns(args.sample_period_us, call_stacks, result.wall_seconds);
+            auto s = measure::sample_functions(request.argv, request.env, options);
             if (s.ok)
                 sampling = std::move(s);
             else
@@ -323,11 +336,20 @@ int run_measure(const MeasureArgs& args) {
                          timing->status.describe(), calls));
     }
     if (sampling) {
+        const std::string what =
+            sampling->call_stacks
+                ? fmt::format("with call stacks ({} of {} unwound to their thread's start by call-frame information, "
+                              "{} of them past code without it by a stack scan{}); --functions times are self CPU "
+                              "time, --region-function times inclusive CPU time, summed over threads",
+                              sampling->samples - sampling->stacks_incomplete, sampling->samples,
+                              sampling->stacks_scanned,
+                              sampling->unwind_error.empty() ? "" : "; " + sampling->unwind_error)
+                : "IP samples, no call stacks; a function's time is its self CPU time summed over threads "
+                  "(callees not included)";
         note(fmt::format("sampling run (per-function time): {:.3f} s, {} samples every {:.0f} us of task-clock "
-                         "CPU time{}; a function's time is its self CPU time summed over threads (IP samples, no "
-                         "call stacks: callees not included)",
+                         "CPU time{}, {}",
                          sampling->wall_seconds, sampling->samples, sampling->period_seconds * 1e6,
-                         sampling->lost ? fmt::format(", {} lost", sampling->lost) : std::string{}));
+                         sampling->lost ? fmt::format(", {} lost", sampling->lost) : std::string{}, what));
         if (sampling->lost)
             fmt::print(stderr, "roofline: warning: the kernel dropped {} samples: per-function times are low\n",
                        sampling->lost);
@@ -418,8 +440,9 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "Measure every call of function NAME as a region (repeatable; no recompiling). NAME is matched "
                     "on the demangled name, qualified or not, with or without its parameters ('sweep', "
                     "'Grid<double>::sweep', 'sweep(int)'); GCC clones (.constprop.N, .isra.N, .part.N) count as "
-                    "the function. Counts include callees; the time is the inclusive wall time of its calls, "
-                    "timed at entry and return")
+                    "the function. Counts include callees; the time is inclusive too: the wall time of its calls, "
+                    "timed at entry and return, or for a function called more than --max-timed-calls times, its "
+                    "CPU time in call-stack samples of a native run (DWARF unwinding, no frame pointers needed)")
         ->type_name("NAME");
     cmd->add_option("--min-share", args->min_share,
                     "--functions shows functions with at least this percentage of the program's FLOPs, bytes or "
@@ -434,9 +457,14 @@ void add_measure_command(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     cmd->add_option("--max-timed-calls", args->max_timed_calls,
                     "Time each call of a --region-function (two ptrace stops per call) when it is called at most "
-                    "N times; above that a leaf gets its sampled self time and other functions no time")
+                    "N times; above that its time comes from call-stack samples")
         ->check(CLI::Range(0LL, 100000000LL))
         ->capture_default_str();
+    cmd->add_option("--sample-period", args->sample_period_us,
+                    "Task-clock CPU time between samples of the sampled run, in microseconds (default: 100 for "
+                    "--functions; with call stacks, the native run's length / 4000 and at least 250)")
+        ->check(CLI::Range(10.0, 1e6))
+        ->type_name("US");
     cmd->add_option("--times", args->times,
                     "Take region times from FILE, the points of an earlier '--engine time' run of the same "
                     "command, instead of a native run: the program runs only under the Valgrind tool (side "

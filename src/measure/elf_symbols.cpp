@@ -41,9 +41,10 @@ bool read_at(const std::string& data, std::uint64_t offset, T& out) {
 } // namespace
 
 ElfSymbols::ElfSymbols(const std::string& path) {
-    const auto file = read_file_if_exists(path);
+    auto file = read_file_if_exists(path);
     if (!file) return;
-    const std::string& data = *file;
+    data_ = std::move(*file);
+    const std::string& data = data_;
     Elf64_Ehdr eh{};
     if (!read_at(data, 0, eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
         return;
@@ -77,15 +78,26 @@ ElfSymbols::ElfSymbols(const std::string& path) {
     loaded_ = true;
 }
 
-std::string ElfSymbols::function_at(std::uint64_t vaddr) const {
+const ElfSymbols::Symbol* ElfSymbols::symbol_at(std::uint64_t vaddr) const {
     auto it = std::upper_bound(symbols_.begin(), symbols_.end(), vaddr,
                                [](std::uint64_t v, const Symbol& s) { return v < s.start; });
     // Symbols may nest or alias: look back over a few candidates that start at or before vaddr.
     for (int k = 0; k < 8 && it != symbols_.begin(); ++k) {
         --it;
-        if (vaddr < it->start + it->size) return it->name;
+        if (vaddr < it->start + it->size) return &*it;
     }
-    return {};
+    return nullptr;
+}
+
+std::string ElfSymbols::function_at(std::uint64_t vaddr) const {
+    const Symbol* s = symbol_at(vaddr);
+    return s ? s->name : std::string{};
+}
+
+std::string_view ElfSymbols::code_at(std::uint64_t vaddr, std::size_t n) const {
+    const auto offset = vaddr_to_file_offset(vaddr, segments_);
+    if (!offset || *offset > data_.size() || data_.size() - *offset < n) return {};
+    return std::string_view(data_).substr(*offset, n);
 }
 
 std::optional<std::uint64_t> ElfSymbols::address_of(const std::string& name) const {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline::measure {
@@ -35,19 +36,23 @@ public:
     explicit ElfSymbols(const std::string& path);
     bool loaded() const { return loaded_; }
     const std::vector<LoadSegment>& segments() const { return segments_; }
-    // The function holding link-time address `vaddr`; empty when none.
-    std::string function_at(std::uint64_t vaddr) const;
-    // Address of function `name` (first match); nullopt when absent.
-    std::optional<std::uint64_t> address_of(const std::string& name) const;
     struct Symbol {
         std::uint64_t start, size;  // link-time address
         std::string name;           // demangled
     };
+    // The function holding link-time address `vaddr`; empty / null when none.
+    std::string function_at(std::uint64_t vaddr) const;
+    const Symbol* symbol_at(std::uint64_t vaddr) const;
+    // `n` bytes of the file at link-time address `vaddr`; empty when not all in the file.
+    std::string_view code_at(std::uint64_t vaddr, std::size_t n) const;
+    // Address of function `name` (first match); nullopt when absent.
+    std::optional<std::uint64_t> address_of(const std::string& name) const;
     // Every function symbol, by address.
     const std::vector<Symbol>& functions() const { return symbols_; }
 
 private:
     bool loaded_ = false;
+    std::string data_;  // the whole file
     std::vector<LoadSegment> segments_;
     std::vector<Symbol> symbols_;  // sorted by start
 };

@@ -66,6 +66,10 @@ struct RegionCounts {
     std::map<std::string, double> bytes_by_level;  // perf engine: "DRAM" from uncore / LLC misses
     std::map<std::string, double> events;          // raw counter values (perf engine), scaled
     int threads = 0;                   // threads that did work in it (instrument engine); 0: unknown
+    double instructions = 0;           // instructions executed (instrument engine)
+    // "<function NAME>" regions, process scope (instrument engine): the instructions each function executed
+    // while the region was open, by function name.
+    std::map<std::string, double> inner_instructions;
     std::vector<std::string> matched;  // "<function NAME>" regions: the functions NAME matched
     std::string object;                // functions: the file holding it (empty: unknown)
     double total_flops() const;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <map>
 #include <set>
 
 namespace roofline::measure {
@@ -39,6 +41,167 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
         }
     }
     return row[b.size()];
+}
+
+// Call-stack samples with one of the region's functions on the stack, and
+// the samples that may have it there unseen (not unwound to the thread's start).
+struct StackSamples {
+    long long with = 0;
+    long long attributed = 0;  // of `with`: not unwound far enough, placed by the instrument run
+    long long maybe = 0;
+    std::set<int> threads;  // that had it on their stack
+};
+
+std::string canonical_file(const std::string& path) {
+    std::error_code ec;
+    const auto c = std::filesystem::weakly_canonical(path, ec);
+    return ec ? path : c.string();
+}
+
+// For each function of the samples' stacks, the share of its instructions that
+// the instrument run saw executed while the region was open; -1 when unknown.
+// A function the instrument run did not see (a library picks other kernels for
+// the CPU Valgrind shows it) gets the share of its file's instructions instead.
+std::vector<double> inner_shares(const RegionCounts& region, const std::vector<RegionCounts>& exclusive,
+                                 const SamplingResult& sampling) {
+    std::vector<double> shares(sampling.stack_functions.size(), -1);
+    if (region.inner_instructions.empty()) return shares;
+    std::map<std::string, double> total, inner, file_total, file_inner;
+    std::map<std::string, std::string> file_of;
+    for (const auto& f : exclusive) {
+        const auto name = folded_function_name(f.name);
+        total[name] += f.instructions;
+        if (f.object.empty()) continue;
+        file_of[f.name] = canonical_file(f.object);
+        file_total[file_of[f.name]] += f.instructions;
+    }
+    for (const auto& [name, n] : region.inner_instructions) {
+        inner[folded_function_name(name)] += n;
+        if (const auto it = file_of.find(name); it != file_of.end()) file_inner[it->second] += n;
+    }
+    auto share = [](const std::map<std::string, double>& in, const std::map<std::string, double>& all,
+                    const std::string& key) {
+        const auto t = all.find(key);
+        if (t == all.end() || t->second <= 0) return -1.0;
+        const auto i = in.find(key);
+        return std::min(1.0, (i == in.end() ? 0 : i->second) / t->second);
+    };
+    for (std::size_t i = 0; i < shares.size(); ++i) {
+        if (sampling.stack_functions[i] != "(unknown)")  // all code without a symbol: the file says more
+            shares[i] = share(inner, total, folded_function_name(sampling.stack_functions[i]));
+        if (shares[i] < 0 && i < sampling.stack_function_files.size() && !sampling.stack_function_files[i].empty())
+            shares[i] = share(file_inner, file_total, canonical_file(sampling.stack_function_files[i]));
+    }
+    return shares;
+}
+
+StackSamples stack_samples(const RegionCounts& region, const std::vector<RegionCounts>& exclusive,
+                           const SamplingResult& sampling) {
+    std::vector<char> matches(sampling.stack_functions.size());
+    for (std::size_t i = 0; i < matches.size(); ++i) matches[i] = is_matched(region, sampling.stack_functions[i]);
+    const auto shares = inner_shares(region, exclusive, sampling);
+    // A stack not unwound to its start may still hold the function above where unwinding stopped. Every
+    // function seen on it ran inside that call, if it was there: one whose instructions all ran while the
+    // region was open places the sample inside; one that never ran then places it outside.
+    enum { inside, outside, unresolved };
+    auto place = [&](const SampledStack& stack) {
+        bool out = false;
+        for (const int f : stack.functions) {
+            const double share = shares[static_cast<std::size_t>(f)];
+            if (share >= 0.99) return inside;
+            if (share >= 0 && share <= 0.01) out = true;
+        }
+        return out ? outside : unresolved;
+    };
+    StackSamples out;
+    std::vector<const SampledStack*> placed_inside;
+    for (const auto& stack : sampling.stacks) {
+        const bool has = std::any_of(stack.functions.begin(), stack.functions.end(),
+                                     [&](int f) { return matches[static_cast<std::size_t>(f)] != 0; });
+        if (has) {
+            ++out.with;
+            out.threads.insert(stack.tid);
+        } else if (!stack.complete) {
+            const auto where = place(stack);
+            if (where == inside) placed_inside.push_back(&stack);
+            if (where == unresolved) ++out.maybe;
+        }
+    }
+    // Placed inside: its time on a thread that called it; on another thread, work done for it meanwhile
+    // (process scope), which is not its wall time.
+    for (const auto* stack : placed_inside)
+        if (out.threads.count(stack->tid)) ++out.attributed;
+    out.with += out.attributed;
+    return out;
+}
+
+// Share of a thread's life (first to last sample) it spent on a CPU.
+double on_cpu_share(const SampledThread& t, double period_seconds) {
+    const double life = static_cast<double>(t.last_ns - t.first_ns) / 1e9 + period_seconds;
+    return life > 0 ? static_cast<double>(t.samples) * period_seconds / life : 0;
+}
+
+constexpr long long kMinStackSamples = 10;  // below, ±30% and more: no time
+constexpr double kMaxUnseenShare = 0.05;    // samples that may hide it, against those that show it
+
+// Inclusive CPU time from call stacks; fills `t` and returns true, or says why not in `why`.
+bool time_from_stacks(const RegionCounts& region, const std::vector<RegionCounts>& exclusive,
+                      const SamplingResult& sampling, FunctionRegionTime& t, std::string& why) {
+    const auto in = stack_samples(region, exclusive, sampling);
+    const double period = sampling.period_seconds;
+    if (in.with < kMinStackSamples) {
+        why = in.with == 0 ? "no call-stack sample had it on the stack"
+                           : fmt::format("only {} call-stack samples had it on the stack (at least {} are needed "
+                                         "for a time; a longer run, or a shorter --sample-period, gives more)",
+                                         in.with, kMinStackSamples);
+        return false;
+    }
+    if (static_cast<double>(in.maybe) > kMaxUnseenShare * static_cast<double>(in.with)) {
+        why = fmt::format("{} of {} call stacks could not be unwound to their thread's start (code without "
+                          "call-frame information, a stack deeper than the copy, or tail calls through pointers), "
+                          "and {} of them may hide it: its {} samples could be {:.0f}% short",
+                          sampling.stacks_incomplete, sampling.stacks.size(), in.maybe, in.with,
+                          100.0 * static_cast<double>(in.maybe) / static_cast<double>(in.with));
+        return false;
+    }
+    const int calling = static_cast<int>(in.threads.size());
+    t.threads = 1;
+    std::string threads_note;
+    if (region.threads > calling) {
+        // Other threads worked while it was open: its time is the calling thread's wall time in the calls,
+        // which its CPU time is only if that thread never slept.
+        if (calling > 1) {
+            why = fmt::format("it ran on {} threads while {} did its work: no single thread's time is its wall time",
+                              calling, region.threads);
+            return false;
+        }
+        const auto thread = sampling.threads.find(*in.threads.begin());
+        const double share = thread == sampling.threads.end() ? 0 : on_cpu_share(thread->second, period);
+        if (share < 0.9) {
+            why = fmt::format("{} threads did its work, and the thread that called it was on a CPU only {:.0f}% of its "
+                              "life: its CPU time in the calls may be less than their wall time",
+                              region.threads, 100 * share);
+            return false;
+        }
+        t.threads = region.threads;
+        threads_note = fmt::format("; {} threads did its work while the calling thread, on a CPU {:.0f}% of its life, "
+                                   "was in it",
+                                   region.threads, 100 * std::min(1.0, share));
+    } else if (calling > 1) {
+        threads_note = fmt::format("; summed over the {} threads that called it", calling);
+    }
+    t.source = TimeSource::sampled_stacks;
+    t.samples = in.with;
+    t.seconds = static_cast<double>(in.with) * period;
+    t.note = fmt::format("inclusive CPU time from {} call-stack samples (±{:.0f}%, 1/sqrt(n)){}; {} of {} stacks not "
+                         "fully unwound{}",
+                         in.with, 100.0 / std::sqrt(static_cast<double>(in.with)),
+                         in.attributed ? fmt::format(", {} of them placed in it by the instrument run (stopped in "
+                                                     "code that runs only inside it)",
+                                                     in.attributed)
+                                       : std::string{},
+                         sampling.stacks_incomplete, sampling.stacks.size(), threads_note);
+    return true;
 }
 
 } // namespace
@@ -110,6 +273,7 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
                                         per_call * 1e6, timing->stop_seconds * 1e6);
         if (why_not_timed.empty()) {
             t.source = TimeSource::timed_calls;
+            t.threads = std::max(1, region.threads);
             t.seconds = seconds;
             t.timed_calls = calls;
             t.note = fmt::format("wall time of {} call{} timed at entry and return, less {:.3g} us each for the stop",
@@ -121,6 +285,14 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
             return t;
         }
     }
+    if (sampling && sampling->call_stacks && !sampling->stacks.empty()) {
+        std::string why;
+        if (time_from_stacks(region, exclusive, *sampling, t, why)) {
+            t.note += " (" + why_not_timed + ")";
+            return t;
+        }
+        why_not_timed += "; " + why;
+    }
     if (sampling && is_leaf(region, exclusive)) {
         long long samples = 0;
         double seconds = 0;
@@ -131,13 +303,14 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
         }
         if (samples > 0) {
             t.source = TimeSource::leaf_self_time;
+            t.threads = 1;
             t.seconds = seconds;
             t.samples = samples;
             t.note = fmt::format("self CPU time of a leaf, {} samples ({})", samples, why_not_timed);
             return t;
         }
         why_not_timed += "; no samples in it";
-    } else if (sampling) {
+    } else if (sampling && !sampling->call_stacks) {
         why_not_timed += "; its callees or other threads do part of its work, so its self time would not do";
     }
     t.note = "unknown: " + why_not_timed;

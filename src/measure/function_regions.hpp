@@ -5,9 +5,12 @@
 // while a call is open), so the time must be too:
 //   1. calls timed at entry and return (call_timer.hpp) when the function is
 //      called at most `max_timed_calls` times;
-//   2. else, for a leaf (its inclusive counts equal its own exclusive
-//      counts), its sampled self CPU time (sampling_profiler.hpp);
-//   3. else unknown: the counts and intensity stand, without a point.
+//   2. else, its inclusive CPU time from call-stack samples
+//      (sampling_profiler.hpp with call_stacks), when enough samples show it
+//      and few stacks that could hide it were left not fully unwound;
+//   3. else, for a leaf (its inclusive counts equal its own exclusive
+//      counts), its sampled self CPU time;
+//   4. else unknown: the counts and intensity stand, without a point.
 #pragma once
 
 #include "measure/call_timer.hpp"
@@ -31,13 +34,14 @@ std::vector<std::string> functions_to_time(const std::vector<RegionCounts>& coun
 // (exclusive) counts, within 1%: its callees do no measurable work.
 bool is_leaf(const RegionCounts& region, const std::vector<RegionCounts>& exclusive);
 
-enum class TimeSource { timed_calls, leaf_self_time, unknown };
+enum class TimeSource { timed_calls, sampled_stacks, leaf_self_time, unknown };
 
 struct FunctionRegionTime {
     TimeSource source = TimeSource::unknown;
     std::optional<double> seconds;
     long long timed_calls = 0;
     long long samples = 0;
+    int threads = 1;   // threads whose work the time covers side by side (the point's thread count)
     std::string note;  // where the time came from, or why there is none
 };
 

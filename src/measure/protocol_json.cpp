@@ -65,6 +65,17 @@ RegionCounts counts_from(const json& r, const std::string& where) {
     c.bytes_loaded = number(r, "bytes_loaded", where);
     c.bytes_stored = number(r, "bytes_stored", where);
     c.threads = static_cast<int>(number(r, "threads", where));
+    c.instructions = number(r, "instructions", where);
+    if (r.contains("inner_instructions")) {
+        if (!r["inner_instructions"].is_object())
+            throw MeasureError(fmt::format("{}: \"inner_instructions\" must be an object", where));
+        for (const auto& [function, value] : r["inner_instructions"].items()) {
+            if (!value.is_number())
+                throw MeasureError(
+                    fmt::format("{}: \"inner_instructions\".\"{}\" must be a number", where, function));
+            c.inner_instructions[function] = value.get<double>();
+        }
+    }
     if (r.contains("object")) {
         if (!r["object"].is_string()) throw MeasureError(fmt::format("{}: \"object\" must be a string", where));
         c.object = r["object"].get<std::string>();

@@ -3,6 +3,8 @@
 #include "io/text_file.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engine.hpp"
+#include "measure/process_code.hpp"
+#include "measure/stack_unwinder.hpp"
 
 #include <fmt/core.h>
 
@@ -27,19 +29,27 @@ namespace roofline::measure {
 
 namespace {
 
-} // namespace
-
-namespace {
-
-struct Mapping {
-    std::uint32_t pid;
-    std::uint64_t start, len, pgoff;
-    std::string file;
-};
 struct Sample {
-    std::uint32_t pid;
-    std::uint64_t ip;
+    std::uint32_t pid = 0, tid = 0;
+    std::uint64_t ip = 0, time = 0;
+    UnwindRegisters regs{};        // call stacks only
+    std::size_t stack_at = 0;      // into Sampler::stack_bytes
+    std::size_t stack_size = 0;    // 0: no stack copy
 };
+
+// perf's x86 user-register numbers (asm/perf_regs.h) of the registers the
+// unwinder needs, in the order the kernel writes them (ascending bit), with
+// their DWARF numbers: ax bx cx dx si di bp sp ip r8 … r15.
+constexpr int kPerfRegs[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 17, 18, 19, 20, 21, 22, 23};
+constexpr int kDwarfOfPerfReg[] = {0, 3, 2, 1, 4, 5, 6, 7, 16, 8, 9, 10, 11, 12, 13, 14, 15};
+constexpr std::uint64_t user_regs_mask() {
+    std::uint64_t mask = 0;
+    for (int r : kPerfRegs) mask |= std::uint64_t{1} << r;
+    return mask;
+}
+// Stack copies kept in memory at most; later samples keep no stack (and count
+// as not unwound) rather than exhaust memory on a long run.
+constexpr std::size_t kMaxStackBytes = std::size_t{512} << 20;
 
 struct Ring {
     int fd = -1;
@@ -58,13 +68,19 @@ public:
     }
 
     // Opens one event per CPU on `pid` (inherit: its threads and children), each with a ring buffer.
-    void open(pid_t pid, std::uint64_t period_ns) {
+    void open(pid_t pid, const SamplingOptions& options) {
+        call_stacks_ = options.call_stacks;
         perf_event_attr attr{};
         attr.size = sizeof attr;
         attr.type = PERF_TYPE_SOFTWARE;
         attr.config = PERF_COUNT_SW_TASK_CLOCK;
-        attr.sample_period = period_ns;
-        attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+        attr.sample_period = options.period_ns;
+        attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+        if (call_stacks_) {
+            attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+            attr.sample_regs_user = user_regs_mask();
+            attr.sample_stack_user = options.stack_bytes & ~7u;  // a multiple of 8
+        }
         attr.disabled = 1;
         attr.enable_on_exec = 1;
         attr.inherit = 1;
@@ -77,7 +93,9 @@ public:
         const long ncpu = std::max(1L, ::sysconf(_SC_NPROCESSORS_CONF));
         const long page = ::sysconf(_SC_PAGESIZE);
         int last_errno = 0;
-        std::size_t pages = 128;  // data pages per CPU; halved while the locked-memory limit refuses
+        // Data pages per CPU, halved while the locked-memory limit refuses; a stack copy makes
+        // each sample ~100 times larger.
+        std::size_t pages = call_stacks_ ? 512 : 128;
         for (long cpu = 0; cpu < ncpu; ++cpu) {
             const int fd = static_cast<int>(
                 ::syscall(SYS_perf_event_open, &attr, pid, static_cast<int>(cpu), -1, PERF_FLAG_FD_CLOEXEC));
@@ -131,8 +149,9 @@ public:
         }
     }
 
-    std::vector<Mapping> mappings;
+    std::vector<ProcessMapping> mappings;
     std::vector<Sample> samples;
+    std::vector<std::uint8_t> stack_bytes;
     long long lost = 0;
 
 private:
@@ -144,14 +163,18 @@ private:
     }
 
     void parse(const perf_event_header& h, const char* body, std::size_t n) {
-        if (h.type == PERF_RECORD_SAMPLE && n >= 16) {
+        if (h.type == PERF_RECORD_SAMPLE && n >= 24) {
+            // u64 ip; u32 pid, tid; u64 time; [u64 abi; u64 regs[]]; [u64 size; char data[size]; u64 dyn_size]
             Sample s{};
             std::memcpy(&s.ip, body, 8);
             std::memcpy(&s.pid, body + 8, 4);
+            std::memcpy(&s.tid, body + 12, 4);
+            std::memcpy(&s.time, body + 16, 8);
+            if (call_stacks_) parse_user_stack(s, body + 24, n - 24);
             samples.push_back(s);
         } else if (h.type == PERF_RECORD_MMAP && n > 32) {
             // u32 pid, tid; u64 addr, len, pgoff; char filename[]
-            Mapping m{};
+            ProcessMapping m{};
             std::memcpy(&m.pid, body, 4);
             std::memcpy(&m.start, body + 8, 8);
             std::memcpy(&m.len, body + 16, 8);
@@ -165,51 +188,128 @@ private:
         }
     }
 
+    void parse_user_stack(Sample& s, const char* p, std::size_t n) {
+        std::uint64_t abi = 0;
+        if (n < 8) return;
+        std::memcpy(&abi, p, 8);
+        p += 8;
+        n -= 8;
+        const std::size_t regs_size = abi ? sizeof(std::uint64_t) * std::size(kPerfRegs) : 0;
+        if (n < regs_size + 8) return;
+        for (std::size_t i = 0; abi && i < std::size(kPerfRegs); ++i)
+            std::memcpy(&s.regs[static_cast<std::size_t>(kDwarfOfPerfReg[i])], p + 8 * i, 8);
+        p += regs_size;
+        n -= regs_size;
+        std::uint64_t size = 0, dyn_size = 0;
+        std::memcpy(&size, p, 8);
+        if (!abi || size == 0 || n < 16 + size) return;
+        std::memcpy(&dyn_size, p + 8 + size, 8);
+        dyn_size = std::min(dyn_size, size);
+        if (stack_bytes.size() + dyn_size > kMaxStackBytes) return;
+        s.stack_at = stack_bytes.size();
+        s.stack_size = dyn_size;
+        stack_bytes.insert(stack_bytes.end(), p + 8, p + 8 + dyn_size);
+    }
+
+    bool call_stacks_ = false;
     std::vector<Ring> rings_;
-};
-
-class Resolver {
-public:
-    explicit Resolver(const std::vector<Mapping>& maps) : maps_(maps) {}
-
-    std::string resolve(const Sample& s) {
-        const Mapping* m = find(s.pid, s.ip, true);
-        if (!m) m = find(s.pid, s.ip, false);  // a forked child inherits its parent's mappings
-        if (!m || m->file.empty() || m->file[0] == '[') return "(unknown)";
-        auto& elf = elves_[m->file];
-        if (!elf) elf = std::make_unique<ElfSymbols>(m->file);
-        if (!elf->loaded()) return "(unknown)";
-        const auto vaddr = file_offset_to_vaddr(ip_to_file_offset(s.ip, m->start, m->pgoff), elf->segments());
-        if (!vaddr) return "(unknown)";
-        auto name = elf->function_at(*vaddr);
-        return name.empty() ? "(unknown)" : name;
-    }
-
-private:
-    const Mapping* find(std::uint32_t pid, std::uint64_t ip, bool same_pid) const {
-        for (auto it = maps_.rbegin(); it != maps_.rend(); ++it)  // the latest mapping wins
-            if ((!same_pid || it->pid == pid) && ip >= it->start && ip - it->start < it->len) return &*it;
-        return nullptr;
-    }
-    const std::vector<Mapping>& maps_;
-    std::map<std::string, std::unique_ptr<ElfSymbols>> elves_;
 };
 
 } // namespace
 
+namespace {
+
+// Functions an unwound stack leaves out: where a caller's call instruction
+// calls a function other than the frame below it, that function made a tail
+// call (its frame was replaced) and is still running. Returns whether the
+// stack is exact: every such gap is one direct tail jump.
+bool add_tail_callers(ProcessCode& code, std::uint32_t pid, const std::vector<std::uint64_t>& pcs,
+                      std::vector<std::pair<std::string, std::string>>& functions) {
+    bool exact = true;
+    for (std::size_t i = 0; i + 1 < pcs.size(); ++i) {
+        const auto called = code.direct_callee(pid, pcs[i + 1] + 1);
+        if (!called) continue;  // indirect call or PLT: cannot be checked
+        const auto callee = code.function_at(pid, pcs[i]);
+        if (callee && callee->start == called->start) continue;
+        functions.emplace_back(called->symbol->name, code.file_at(pid, called->start));
+        if (!callee || !code.jumps_to(*called, *callee)) exact = false;  // a chain of tail calls, or unknown
+    }
+    return exact;
+}
+
+// Unwinds every sample's stack, one unwinder per process (its own mappings, or
+// all of them for a forked child that mapped nothing itself).
+void unwind_stacks(const Sampler& sampler, ProcessCode& code, SamplingResult& result) {
+    std::map<std::uint32_t, std::vector<CodeMapping>> code_of;
+    for (const auto& m : sampler.mappings) code_of[m.pid].push_back({m.start, m.len, m.pgoff, m.file});
+    std::vector<CodeMapping> all;
+    for (const auto& m : sampler.mappings) all.push_back({m.start, m.len, m.pgoff, m.file});
+    std::map<std::uint32_t, std::unique_ptr<StackUnwinder>> unwinders;
+    std::map<std::string, int> index_of;
+    long long unwound = 0;
+    result.stacks.reserve(sampler.samples.size());
+    for (const auto& s : sampler.samples) {
+        SampledStack out;
+        out.tid = static_cast<int>(s.tid);
+        auto& unwinder = unwinders[s.pid];
+        if (!unwinder) {
+            const auto it = code_of.find(s.pid);
+            unwinder = std::make_unique<StackUnwinder>(it != code_of.end() ? it->second : all);
+            if (!unwinder->error().empty() && result.unwind_error.empty()) result.unwind_error = unwinder->error();
+        }
+        // A word on the stack is taken for a return address only after a call that can have made the frame
+        // below: a direct call to that function (or to one that tail-jumps to it), or an indirect call.
+        auto check = [&](std::uint64_t candidate, std::uint64_t callee_pc) {
+            if (!code.follows_call(s.pid, candidate)) return false;
+            const auto called = code.direct_callee(s.pid, candidate);
+            if (!called) return true;
+            const auto callee = code.function_at(s.pid, callee_pc);
+            return callee && (callee->start == called->start || code.jumps_to(*called, *callee));
+        };
+        UnwoundStack stack;
+        if (s.stack_size > 0)
+            stack = unwinder->unwind(static_cast<int>(s.tid),
+                                     {s.regs, sampler.stack_bytes.data() + s.stack_at, s.stack_size}, check);
+        result.stacks_scanned += stack.scanned > 0;
+        if (stack.pcs.empty()) stack.pcs.push_back(s.ip);  // at least the sampled function is known
+        unwound += stack.pcs.size() > 1;
+        std::vector<std::pair<std::string, std::string>> functions;  // name, file
+        for (const auto pc : stack.pcs) functions.emplace_back(code.name_at(s.pid, pc), code.file_at(s.pid, pc));
+        out.complete = add_tail_callers(code, s.pid, stack.pcs, functions) && stack.complete;
+        for (const auto& [name, file] : functions) {
+            const auto [it, added] = index_of.emplace(name, static_cast<int>(result.stack_functions.size()));
+            if (added) {
+                result.stack_functions.push_back(name);
+                result.stack_function_files.push_back(file);
+            }
+            if (std::find(out.functions.begin(), out.functions.end(), it->second) == out.functions.end())
+                out.functions.push_back(it->second);
+        }
+        result.stacks_incomplete += !out.complete;
+        result.stacks.push_back(std::move(out));
+    }
+    if (unwound > 0) result.unwind_error.clear();
+}
+
+} // namespace
+
 SamplingResult sample_functions(const std::vector<std::string>& argv,
-                                const std::vector<std::pair<std::string, std::string>>& env, std::uint64_t period_ns) {
+                                const std::vector<std::pair<std::string, std::string>>& env,
+                                const SamplingOptions& options) {
     SamplingResult result;
-    result.period_seconds = static_cast<double>(period_ns) / 1e9;
+    result.period_seconds = static_cast<double>(options.period_ns) / 1e9;
+    result.call_stacks = options.call_stacks;
     Sampler sampler;
     std::atomic<bool> stop{false};
     std::thread reader;
+    // Stack copies fill the ring buffers ~100 times faster: read them more often.
+    const auto drain_every = std::chrono::milliseconds(options.call_stacks ? 1 : 5);
     auto before_exec = [&](pid_t pid) {
-        sampler.open(pid, period_ns);
+        sampler.open(pid, options);
         reader = std::thread([&] {
             while (!stop.load()) {
                 sampler.drain();
-                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                std::this_thread::sleep_for(drain_every);
             }
         });
     };
@@ -234,9 +334,16 @@ SamplingResult sample_functions(const std::vector<std::string>& argv,
     result.wall_seconds = run.wall_seconds;
     result.samples = static_cast<long long>(sampler.samples.size());
     result.lost = sampler.lost;
-    Resolver resolver(sampler.mappings);
-    for (const auto& s : sampler.samples) ++result.functions[resolver.resolve(s)].samples;
+    ProcessCode code(sampler.mappings);
+    for (const auto& s : sampler.samples) {
+        ++result.functions[code.name_at(s.pid, s.ip)].samples;
+        auto& t = result.threads[static_cast<int>(s.tid)];
+        if (t.samples++ == 0) t.first_ns = s.time;
+        t.first_ns = std::min(t.first_ns, s.time);
+        t.last_ns = std::max(t.last_ns, s.time);
+    }
     for (auto& [name, f] : result.functions) f.seconds = static_cast<double>(f.samples) * result.period_seconds;
+    if (options.call_stacks) unwind_stacks(sampler, code, result);
     return result;
 }
 

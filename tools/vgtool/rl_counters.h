@@ -9,6 +9,7 @@ enum { RL_ADD, RL_SUB, RL_MUL, RL_DIV, RL_FMA, RL_SQRT, RL_MINMAX, RL_NKIND };
 #define RL_W_SCALAR (2 * RL_NKIND) /* then 128, 256 */
 #define RL_LD (RL_W_SCALAR + 3)
 #define RL_ST (RL_LD + 1)
-#define RL_NC (RL_ST + 1)
+#define RL_INSN (RL_ST + 1) /* guest instructions executed */
+#define RL_NC (RL_INSN + 1)
 
 #endif

@@ -176,6 +176,12 @@ typedef struct {
     ULong snap[RL_NC];
     /* threads that did FP work / any memory access in the region */
     ULong flop_threads[TBITS], mem_threads[TBITS];
+    /* function regions, process scope: instructions of each function executed
+     * while the region was open (inner), and each function's instructions
+     * when it opened (inner_snap); n_fns entries at the time of allocation */
+    Bool by_function;
+    ULong *inner, *inner_snap;
+    Int n_inner, n_inner_snap;
 } Region;
 #define MAX_REGIONS 1024
 static Region regions[MAX_REGIONS];
@@ -219,6 +225,46 @@ static ULong flops_of(const ULong *c)
 static Int region_threads(const Region *r)
 {
     return flops_of(r->c) ? count_bits(r->flop_threads) : count_bits(r->mem_threads);
+}
+
+/* Instructions executed so far by each function, into a fresh array of n_fns
+ * entries (*n set to n_fns).  Lets `roofline measure` tell, for a sample whose
+ * stack cannot be unwound, whether its function runs only inside a region. */
+static ULong *function_instructions(Int *n)
+{
+    ULong *v = VG_(calloc)("rl.fins", (SizeT)(n_fns ? n_fns : 1), sizeof(ULong));
+    for (Int k = 0; k < n_recs; k++) {
+        const CostRec *r = recs[k];
+        for (UInt j = 0; j < r->nz; j++)
+            if (r->idx[j] == RL_INSN && r->fn >= 0) v[r->fn] += r->val[j] * *r->count;
+    }
+    *n = n_fns;
+    return v;
+}
+
+static void inner_open(Region *r)
+{
+    if (!r->by_function || clo_thread_scope) return;
+    if (r->inner_snap) VG_(free)(r->inner_snap);
+    r->inner_snap = function_instructions(&r->n_inner_snap);
+}
+
+static void inner_close(Region *r)
+{
+    if (!r->by_function || clo_thread_scope || !r->inner_snap) return;
+    Int n = 0;
+    ULong *now = function_instructions(&n);
+    if (n > r->n_inner) {
+        ULong *grown = VG_(calloc)("rl.inner", (SizeT)n, sizeof(ULong));
+        for (Int f = 0; f < r->n_inner; f++) grown[f] = r->inner[f];
+        if (r->inner) VG_(free)(r->inner);
+        r->inner = grown;
+        r->n_inner = n;
+    }
+    for (Int f = 0; f < n; f++) r->inner[f] += now[f] - (f < r->n_inner_snap ? r->inner_snap[f] : 0);
+    VG_(free)(now);
+    VG_(free)(r->inner_snap);
+    r->inner_snap = NULL;
 }
 
 /* Open activation: region index, snapshot of totals at begin, and (for
@@ -309,6 +355,7 @@ static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
     } else if (r->open++ == 0) {
         for (Int i = 0; i < RL_NC; i++) r->snap[i] = a->snap[i];
         open_list[n_open++] = region;
+        inner_open(r);
     }
 }
 
@@ -322,6 +369,7 @@ static void act_close(Act *a, const ULong *now)
     }
     if (--r->open > 0) return;
     for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - r->snap[i];
+    inner_close(r);
     for (Int k = 0; k < n_open; k++)
         if (open_list[k] == a->region) { open_list[k] = open_list[--n_open]; break; }
 }
@@ -687,6 +735,8 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
                 seg_flush(sb, &seg);
                 seg.fn = fn;
             }
+            seg.cost[RL_INSN]++;
+            seg.any = True;
             addStmtToIRSB(sb, st);
             if (tr) {
                 IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
@@ -855,6 +905,7 @@ static void oput_counts(const ULong *c)
     oputf(", \"256\": %llu}", c[RL_W_SCALAR + 2]);
     oputf(", \"bytes_loaded\": %llu", c[RL_LD]);
     oputf(", \"bytes_stored\": %llu", c[RL_ST]);
+    oputf(", \"instructions\": %llu", c[RL_INSN]);
 }
 
 static Int cmp_fn_idx(const void *a, const void *b)
@@ -925,6 +976,18 @@ static void rl_fini(Int exitcode)
             }
             oput("], ");
             break;
+        }
+        if (regions[r].inner) {
+            oput("\"inner_instructions\": {");
+            Bool first_inner = True;
+            for (Int f = 0; f < regions[r].n_inner; f++) {
+                if (!regions[r].inner[f]) continue;
+                if (!first_inner) oput(", ");
+                first_inner = False;
+                oput_str(fns[f].name);
+                oputf(": %llu", regions[r].inner[f]);
+            }
+            oput("}, ");
         }
         oput_counts(regions[r].c);
         oput("}");
@@ -1005,6 +1068,7 @@ static void rl_post_clo_init(void)
         HChar b[600];
         VG_(snprintf)(b, sizeof(b), "<function %s>", clo_funcs[i]);
         tracked_region[i] = region_index(b);
+        if (tracked_region[i] >= 0) regions[tracked_region[i]].by_function = True;
     }
 }
 
