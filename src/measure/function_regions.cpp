@@ -285,7 +285,7 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
             return t;
         }
     }
-    if (sampling && sampling->call_stacks && !sampling->stacks.empty()) {
+    if (sampling && sampling->call_stacks) {
         std::string why;
         if (time_from_stacks(region, exclusive, *sampling, t, why)) {
             t.note += " (" + why_not_timed + ")";

@@ -135,3 +135,79 @@ TEST(FunctionList, SharesAndMarkerInternals) {
 }
 
 } // namespace
+
+namespace {
+
+// Call-stack samples: `with` stacks holding `fn` (over `leaf`), then `stuck` stacks not unwound past `leaf`,
+// all on thread 1, one every 1e-4 s of a thread that is always on a CPU.
+SamplingResult stacks(const std::string& fn, long long with, long long stuck, const std::string& leaf = "kern") {
+    SamplingResult s;
+    s.ok = true;
+    s.call_stacks = true;
+    s.period_seconds = 1e-4;
+    s.stack_functions = {"main", fn, leaf};
+    s.stack_function_files = {"/app", "/app", "/lib/libk.so"};
+    for (long long i = 0; i < with; ++i) s.stacks.push_back({1, true, {2, 1, 0}});
+    for (long long i = 0; i < stuck; ++i) s.stacks.push_back({1, false, {2}});
+    s.stacks_incomplete = stuck;
+    s.samples = with + stuck;
+    s.threads[1] = {s.samples, 0, static_cast<std::uint64_t>((s.samples - 1) * 1e5)};
+    return s;
+}
+
+RegionCounts with_instructions(RegionCounts c, double instructions) {
+    c.instructions = instructions;
+    return c;
+}
+
+} // namespace
+
+TEST(FunctionRegions, CallStacksGiveTheInclusiveTimeOfCallsTooManyToTime) {
+    const auto r = region("caller", 200, 1600, 50000, {"caller"});
+    const auto s = stacks("caller", 100, 0);
+    const auto time = function_region_time(r, {}, nullptr, &s, 10000);
+    EXPECT_EQ(time.source, TimeSource::sampled_stacks);
+    ASSERT_TRUE(time.seconds);
+    EXPECT_NEAR(*time.seconds, 100 * 1e-4, 1e-12);
+    EXPECT_EQ(time.samples, 100);
+    EXPECT_NE(time.note.find("inclusive CPU time from 100 call-stack samples"), std::string::npos) << time.note;
+}
+
+TEST(FunctionRegions, StacksThatMayHideTheFunctionLeaveItsTimeUnknown) {
+    const auto r = region("caller", 200, 1600, 50000, {"caller"});
+    const auto s = stacks("caller", 100, 10);  // 10% of its samples may be missing
+    const auto time = function_region_time(r, {}, nullptr, &s, 10000);
+    EXPECT_EQ(time.source, TimeSource::unknown);
+    EXPECT_NE(time.note.find("may hide it"), std::string::npos) << time.note;
+    const auto few = stacks("caller", 5, 0);
+    EXPECT_EQ(function_region_time(r, {}, nullptr, &few, 10000).source, TimeSource::unknown);
+}
+
+TEST(FunctionRegions, TheInstrumentRunPlacesStacksStuckInCodeThatRunsOnlyInsideTheFunction) {
+    auto r = region("caller", 200, 1600, 50000, {"caller"});
+    auto s = stacks("caller", 100, 10, "kern_ZEN");
+    // The instrument run saw the library's kernel under another name (another CPU dispatch): its file decides.
+    auto kern = with_instructions(counts("kern_HASWELL", 100, 800), 1e6);
+    kern.object = "/lib/libk.so";
+    r.inner_instructions = {{"kern_HASWELL", 1e6}, {"caller", 10}};
+    const auto time = function_region_time(r, {kern, with_instructions(counts("caller", 100, 800), 10)}, nullptr,
+                                           &s, 10000);
+    EXPECT_EQ(time.source, TimeSource::sampled_stacks) << time.note;
+    EXPECT_EQ(time.samples, 110);
+    // Half of the kernel's instructions ran outside: the stuck samples stay unplaced.
+    r.inner_instructions["kern_HASWELL"] = 5e5;
+    EXPECT_EQ(function_region_time(r, {kern}, nullptr, &s, 10000).source, TimeSource::unknown);
+}
+
+TEST(FunctionRegions, WorkOfOtherThreadsNeedsACallerThatNeverSlept) {
+    auto r = region("caller", 200, 1600, 50000, {"caller"});
+    r.threads = 3;
+    auto s = stacks("caller", 100, 0);
+    auto time = function_region_time(r, {}, nullptr, &s, 10000);
+    EXPECT_EQ(time.source, TimeSource::sampled_stacks) << time.note;
+    EXPECT_EQ(time.threads, 3);
+    s.threads[1].last_ns *= 4;  // on a CPU a quarter of its life
+    time = function_region_time(r, {}, nullptr, &s, 10000);
+    EXPECT_EQ(time.source, TimeSource::unknown);
+    EXPECT_NE(time.note.find("on a CPU only"), std::string::npos) << time.note;
+}
