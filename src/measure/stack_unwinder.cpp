@@ -105,7 +105,7 @@ StackUnwinder::StackUnwinder(const std::vector<CodeMapping>& mappings) : state_(
         error_ = std::string("libdwfl: ") + dwfl_errmsg(-1);
         return;
     }
-    // The latest mapping of each file: the first one reported decides its place.
+    // One mapping per file (its latest) gives the file's load bias; libdwfl reads the file itself.
     std::map<std::string, const CodeMapping*> by_file;
     for (const auto& m : mappings)
         if (!m.file.empty() && m.file[0] != '[') by_file[m.file] = &m;
@@ -125,6 +125,7 @@ StackUnwinder::StackUnwinder(const std::vector<CodeMapping>& mappings) : state_(
     s.thread_callbacks.get_thread = &State::get_thread;
     s.thread_callbacks.memory_read = &State::memory_read;
     s.thread_callbacks.set_initial_registers = &State::set_initial_registers;
+    // (The pid only names the process for libdwfl: every read goes through the callbacks.)
     if (!dwfl_attach_state(s.dwfl, nullptr, 1, &s.thread_callbacks, &s))
         error_ = std::string("libdwfl: ") + dwfl_errmsg(-1);
 #endif
