@@ -114,16 +114,6 @@ std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sa
     return p;
 }
 
-// Task-clock time between samples. IP samples are small: every 100 us. A call-stack sample copies the top of
-// the stack (16 KiB), so at most every 250 us, and ~4000 per busy thread over the native run's length (a
-// long run is not worth gigabytes of stack copies; 4000 samples give a function with a tenth of the time
-// ±5%). --sample-period overrides.
-std::uint64_t sampling_period_ns(double requested_us, bool call_stacks, double native_seconds) {
-    if (requested_us > 0) return static_cast<std::uint64_t>(requested_us * 1e3);
-    if (!call_stacks) return 100000;
-    return static_cast<std::uint64_t>(std::clamp(native_seconds / 4000 * 1e9, 250e3, 100e6));
-}
-
 // A function measured as a region: its inclusive counts and inclusive time.
 struct FunctionRegion {
     const measure::RegionCounts* counts;
@@ -292,9 +282,8 @@ int run_measure(const MeasureArgs& args) {
         // (In a rank: whenever functions are asked for, as the ranks' runs must not depend on their counts.)
         const bool call_stacks = mpi ? !args.region_functions.empty() : untimed_region_function;
         if (mpi ? rerun && (args.functions || call_stacks) : args.functions || call_stacks) {
-            measure::SamplingOptions options;
-            options.call_stacks = call_stacks;
-            options.period_ns = sampling_period_ns(args.sample_period_us, call_stacks, result.wall_seconds);
+            auto options = measure::SamplingOptions::for_run(call_stacks, result.wall_seconds);
+            if (args.sample_period_us > 0) options.period_ns = static_cast<std::uint64_t>(args.sample_period_us * 1e3);
             auto s = measure::sample_functions(request.argv, request.env, options);
             if (s.ok)
                 sampling = std::move(s);

@@ -293,6 +293,13 @@ void unwind_stacks(const Sampler& sampler, ProcessCode& code, SamplingResult& re
 
 } // namespace
 
+SamplingOptions SamplingOptions::for_run(bool call_stacks, double native_seconds) {
+    SamplingOptions o;
+    o.call_stacks = call_stacks;
+    if (call_stacks) o.period_ns = static_cast<std::uint64_t>(std::clamp(native_seconds / 4000 * 1e9, 250e3, 100e6));
+    return o;
+}
+
 SamplingResult sample_functions(const std::vector<std::string>& argv,
                                 const std::vector<std::pair<std::string, std::string>>& env,
                                 const SamplingOptions& options) {
@@ -338,8 +345,7 @@ SamplingResult sample_functions(const std::vector<std::string>& argv,
     for (const auto& s : sampler.samples) {
         ++result.functions[code.name_at(s.pid, s.ip)].samples;
         auto& t = result.threads[static_cast<int>(s.tid)];
-        if (t.samples++ == 0) t.first_ns = s.time;
-        t.first_ns = std::min(t.first_ns, s.time);
+        t.first_ns = t.samples++ == 0 ? s.time : std::min(t.first_ns, s.time);
         t.last_ns = std::max(t.last_ns, s.time);
     }
     for (auto& [name, f] : result.functions) f.seconds = static_cast<double>(f.samples) * result.period_seconds;

@@ -45,6 +45,12 @@ struct SamplingOptions {
     // User stack copied per sample (call_stacks). More reaches past larger frames but costs the sampled run
     // its time: 64 KiB made a BLAS loop 20% slower; 16 KiB, 2%.
     std::uint32_t stack_bytes = 16384;
+
+    // The spacing for a run whose native run took `native_seconds`: IP samples are small, every 100 us. A
+    // call-stack sample copies the stack, so at most every 250 us, and ~4000 per busy thread over the run
+    // (a long run is not worth gigabytes of stack copies; 4000 samples give a function with a tenth of the
+    // time ±5%).
+    static SamplingOptions for_run(bool call_stacks, double native_seconds);
 };
 
 struct SamplingResult {

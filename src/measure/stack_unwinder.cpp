@@ -50,8 +50,7 @@ struct StackUnwinder::State {
     Dwfl* dwfl = nullptr;
     Dwfl_Callbacks callbacks{};
     Dwfl_Thread_Callbacks thread_callbacks{};
-    std::string debuginfo_path;
-    char* debuginfo_path_ptr = nullptr;
+    char* debuginfo_path = nullptr;  // libdwfl's default search path
     // The sample being unwound (libdwfl calls back into it).
     const UserStackSnapshot* sample = nullptr;
     int tid = 0;
@@ -99,7 +98,7 @@ StackUnwinder::StackUnwinder(const std::vector<CodeMapping>& mappings) : state_(
     auto& s = *state_;
     s.callbacks.find_elf = dwfl_linux_proc_find_elf;
     s.callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
-    s.callbacks.debuginfo_path = &s.debuginfo_path_ptr;
+    s.callbacks.debuginfo_path = &s.debuginfo_path;
     s.dwfl = dwfl_begin(&s.callbacks);
     if (!s.dwfl) {
         error_ = std::string("libdwfl: ") + dwfl_errmsg(-1);
