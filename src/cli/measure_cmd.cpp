@@ -148,6 +148,31 @@ void print_function_regions(const std::vector<FunctionRegion>& regions) {
                                              "region", "time s", rows));
 }
 
+// A function's time comes from the call-timing or sampling run, the whole
+// program's from the native run: on a shared host two runs can differ by tens
+// of percent, so a function may show more time than the program. Say so
+// rather than let it look like a measurement of one run.
+template <class Note>
+void note_function_longer_than_program(const std::vector<Point>& points, const Note& note) {
+    const auto program = std::find_if(points.begin(), points.end(),
+                                      [](const Point& p) { return p.name == measure::kProgramRegion; });
+    if (program == points.end() || program->seconds <= 0) return;
+    for (const auto& p : points) {
+        if (measure::function_of_region(p.name).empty() || p.seconds <= program->seconds) continue;
+        note(fmt::format("{} took {:.4g} s in its own run, {:.0f}% more than the whole program's {:.4g} s in the "
+                         "native run: the runs are separate and this host's run-to-run noise is that large; "
+                         "compare its time with the program's own clock, or rerun",
+                         p.name, p.seconds, 100 * (p.seconds / program->seconds - 1), program->seconds));
+    }
+}
+
+// The per-function options of a command line, for a suggested command.
+std::string per_function_flags(const MeasureArgs& args) {
+    std::string flags = args.functions ? " --functions" : "";
+    for (const auto& f : args.region_functions) flags += " --region-function '" + f + "'";
+    return flags;
+}
+
 // Says which functions a --region-function NAME matched: none (with names
 // that look alike), or several (all counted together).
 void report_matches(const measure::RegionCounts& c, const std::vector<measure::RegionCounts>& functions) {
@@ -253,9 +278,10 @@ int run_measure(const MeasureArgs& args) {
                 "finalizes MPI), and the instrument engine needs two runs: a native one for time and one under "
                 "the Valgrind tool for counts. Measure in two launches:\n"
                 "  mpiexec -n {} roofline measure --engine time -o times.json -- {}\n"
-                "  mpiexec -n {} roofline measure --times times.json{} -- {}",
+                "  mpiexec -n {} roofline measure --times times.json{}{} -- {}",
                 mpi->launcher, mpi->size, fmt::to_string(fmt::join(args.command, " ")), mpi->size,
-                args.output.empty() ? "" : " -o " + args.output, fmt::to_string(fmt::join(args.command, " "))));
+                per_function_flags(args), args.output.empty() ? "" : " -o " + args.output,
+                fmt::to_string(fmt::join(args.command, " "))));
         }
         if (mpi->rank != 0) check_writable(measure::rank_points_path(args.output, *mpi, mpi->rank));
     }
@@ -374,6 +400,7 @@ int run_measure(const MeasureArgs& args) {
     }
     for (const auto& s : skipped)
         if (measure::function_of_region(s.substr(0, s.rfind(" ("))).empty()) note("not placed: " + s);
+    note_function_longer_than_program(points, note);
 
     StoreAccess access(args.db);
     const auto machine = load_machine_for(args, access);

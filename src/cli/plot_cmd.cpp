@@ -95,6 +95,8 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
         "or pass --machine FILE (a model from 'roofline bench -o' or a YAML spec sheet)");
     try {
         const auto selection = select_roofline(file.model, points, {args.precision, args.threads});
+        const auto note = mixed_threads_note(file.model, points, {args.precision, args.threads}, selection);
+        if (!note.empty() && !args.quiet) fmt::print(stderr, "roofline: note: {}\n", note);
         return {roofline_from_machine_file(file, selection), source.display()};
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(fmt::format("{}: {}", source.display(), e.what()));

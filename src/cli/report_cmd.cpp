@@ -58,7 +58,10 @@ int run_report(const ReportArgs& args) {
 
     const Roofline roofline = [&] {
         try {
-            return roofline_from_machine_file(machine, select_roofline(machine.model, points, {args.precision, args.threads}));
+            const auto selection = select_roofline(machine.model, points, {args.precision, args.threads});
+            const auto note = mixed_threads_note(machine.model, points, {args.precision, args.threads}, selection);
+            if (!note.empty() && !args.quiet) fmt::print(stderr, "roofline: note: {}\n", note);
+            return roofline_from_machine_file(machine, selection);
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(fmt::format("{}: {}", machine_choice.display(), e.what()));
         }

@@ -254,4 +254,19 @@ RooflineSelection select_roofline(const MachineModel& m, const std::vector<Point
     return s;
 }
 
+std::string mixed_threads_note(const MachineModel& model, const std::vector<Point>& points,
+                               const RooflineRequest& request, const RooflineSelection& selection) {
+    if (request.threads || selection.threads != 0) return "";
+    std::vector<int> ran;
+    for (const auto& p : points)
+        if (std::find(ran.begin(), ran.end(), p.threads) == ran.end()) ran.push_back(p.threads);
+    const auto counts = compute_thread_counts(model, selection.precision);
+    if (ran.size() < 2 || counts.empty()) return "";
+    std::sort(ran.begin(), ran.end());
+    return fmt::format("the points ran with {} threads and share one roofline, the one for the most threads "
+                       "measured ({}): points that ran with fewer threads are judged against roofs they could not "
+                       "reach; --threads N judges every point under N threads",
+                       join_counts(ran), counts.back());
+}
+
 } // namespace roofline

@@ -52,6 +52,12 @@ struct RooflineRequest {
 RooflineSelection select_roofline(const MachineModel& model, const std::vector<Point>& points,
                                   const RooflineRequest& request);
 
+// When no thread count was asked for and the points ran with different
+// counts, select_roofline judges them all under the most threads measured:
+// what that means for them, for a note; "" otherwise.
+std::string mixed_threads_note(const MachineModel& model, const std::vector<Point>& points,
+                               const RooflineRequest& request, const RooflineSelection& selection);
+
 // "sp" or "dp" when all of a point's FLOPs are of that precision (from its
 // details: "flops_f32..." and "flops_f64..." as the engines write them);
 // nullopt when mixed, or when the point does not say.

@@ -292,9 +292,18 @@ TEST(SelectRoofline, FollowsThePointsUnlessAsked) {
     EXPECT_EQ(s.threads, 0);  // the most measured
     EXPECT_EQ(select_roofline(m, {point_with(2, {{"flops_f32", 1e9}})}, {}).precision, "sp");
     // Mixed precisions, mixed thread counts, or no points: DP at the most threads.
-    s = select_roofline(m, {point_with(1, {{"flops_f64", 1}, {"flops_f32", 1}}), point_with(2, {})}, {});
+    const std::vector<Point> mixed{point_with(1, {{"flops_f64", 1}, {"flops_f32", 1}}), point_with(2, {})};
+    s = select_roofline(m, mixed, {});
     EXPECT_EQ(s.precision, "dp");
     EXPECT_EQ(s.threads, 0);
+    // ...and mixed thread counts are said to share the 2-thread roofline, unless a count was asked for.
+    EXPECT_NE(mixed_threads_note(m, mixed, {}, s).find("ran with 1, 2 threads and share one roofline, the one for "
+                                                       "the most threads measured (2)"),
+              std::string::npos);
+    RooflineRequest one;
+    one.threads = 1;
+    EXPECT_EQ(mixed_threads_note(m, mixed, one, select_roofline(m, mixed, one)), "");
+    EXPECT_EQ(mixed_threads_note(m, {point_with(1, {{"flops_f64", 1}})}, {}, select_roofline(m, {point_with(1, {{"flops_f64", 1}})}, {})), "");
     // Asked for: as asked.
     RooflineRequest asked;
     asked.precision = "dp";
