@@ -353,8 +353,9 @@ int run_measure(const MeasureArgs& args) {
     if (sampling) {
         const std::string what =
             sampling->call_stacks
-                ? fmt::format("with call stacks ({} of {} unwound to their thread's start by call-frame information, "
-                              "{} of them past code without it by a stack scan{}); --functions times are self CPU "
+                ? fmt::format("with call stacks ({} of {} exact: unwound to their thread's start by call-frame "
+                              "information, {} of them past code without it by a stack scan, and every tail call "
+                              "bridged a direct jump{}); --functions times are self CPU "
                               "time, --region-function times inclusive CPU time, summed over threads",
                               sampling->samples - sampling->stacks_incomplete, sampling->samples,
                               sampling->stacks_scanned,

@@ -38,6 +38,41 @@ bool read_at(const std::string& data, std::uint64_t offset, T& out) {
     return true;
 }
 
+// The demangled name at `st_name` in string table `strtab`; nullopt when out of the file.
+std::optional<std::string> symbol_name(const std::string& data, const Elf64_Shdr& strtab, std::uint32_t st_name) {
+    if (st_name >= strtab.sh_size || strtab.sh_offset + st_name >= data.size()) return std::nullopt;
+    const char* s = data.data() + strtab.sh_offset + st_name;
+    return demangle(std::string(s, strnlen(s, data.size() - (strtab.sh_offset + st_name))));
+}
+
+// The dynamic relocations that fill a GOT slot with a function's address
+// (R_X86_64_JUMP_SLOT for PLT calls, GLOB_DAT for -fno-plt calls), named by
+// their .dynsym entry: what a call through that slot calls.
+std::vector<std::pair<std::uint64_t, std::string>> got_slots(const std::string& data,
+                                                             const std::vector<Elf64_Shdr>& sections) {
+    std::vector<std::pair<std::uint64_t, std::string>> slots;
+    for (const auto& sh : sections) {
+        if (sh.sh_type != SHT_RELA || sh.sh_entsize < sizeof(Elf64_Rela) || sh.sh_link >= sections.size()) continue;
+        const auto& dynsym = sections[sh.sh_link];
+        if (dynsym.sh_type != SHT_DYNSYM || dynsym.sh_entsize < sizeof(Elf64_Sym) || dynsym.sh_link >= sections.size())
+            continue;
+        const auto& strtab = sections[dynsym.sh_link];
+        for (std::uint64_t off = 0; off + sizeof(Elf64_Rela) <= sh.sh_size; off += sh.sh_entsize) {
+            Elf64_Rela rela{};
+            if (!read_at(data, sh.sh_offset + off, rela)) break;
+            const auto type = ELF64_R_TYPE(rela.r_info);
+            if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
+            Elf64_Sym sym{};
+            if (!read_at(data, dynsym.sh_offset + std::uint64_t{ELF64_R_SYM(rela.r_info)} * dynsym.sh_entsize, sym))
+                continue;
+            if (sym.st_name == 0) continue;
+            if (auto name = symbol_name(data, strtab, sym.st_name)) slots.emplace_back(rela.r_offset, std::move(*name));
+        }
+    }
+    std::sort(slots.begin(), slots.end());
+    return slots;
+}
+
 } // namespace
 
 ElfSymbols::ElfSymbols(const std::string& path) {
@@ -66,16 +101,33 @@ ElfSymbols::ElfSymbols(const std::string& path) {
                 const int type = ELF64_ST_TYPE(sym.st_info);
                 if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_size == 0)
                     continue;
-                if (sym.st_name >= strtab.sh_size || strtab.sh_offset + sym.st_name >= data.size()) continue;
-                const char* s = data.data() + strtab.sh_offset + sym.st_name;
-                const auto max_len = data.size() - (strtab.sh_offset + sym.st_name);
-                symbols_.push_back({sym.st_value, sym.st_size, demangle(std::string(s, strnlen(s, max_len)))});
+                auto name = symbol_name(data, strtab, sym.st_name);
+                if (!name) continue;
+                symbols_.push_back({sym.st_value, sym.st_size, std::move(*name), type == STT_GNU_IFUNC});
             }
         }
         if (!symbols_.empty()) break;  // .symtab found: .dynsym is a subset
     }
     std::sort(symbols_.begin(), symbols_.end(), [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+    got_slots_ = got_slots(data, sections);
     loaded_ = true;
+}
+
+std::string ElfSymbols::plt_import_at(std::uint64_t vaddr) const {
+    // The stub forms of x86-64 linkers: `jmp *slot(%rip)` (FF 25 disp32), after an endbr64 (F3 0F 1E FA) and
+    // a bnd prefix (F2) in IBT/MPX stubs (.plt.sec).
+    std::uint64_t at = vaddr;
+    auto bytes = code_at(at, 4);
+    if (bytes.size() == 4 && std::memcmp(bytes.data(), "\xF3\x0F\x1E\xFA", 4) == 0) at += 4;
+    if (const auto b = code_at(at, 1); b.size() == 1 && static_cast<unsigned char>(b[0]) == 0xF2) ++at;
+    bytes = code_at(at, 6);
+    if (bytes.size() != 6 || static_cast<unsigned char>(bytes[0]) != 0xFF || static_cast<unsigned char>(bytes[1]) != 0x25)
+        return {};
+    std::int32_t disp = 0;
+    std::memcpy(&disp, bytes.data() + 2, 4);
+    const std::uint64_t slot = at + 6 + static_cast<std::uint64_t>(static_cast<std::int64_t>(disp));
+    const auto it = std::lower_bound(got_slots_.begin(), got_slots_.end(), std::make_pair(slot, std::string{}));
+    return it != got_slots_.end() && it->first == slot ? it->second : std::string{};
 }
 
 const ElfSymbols::Symbol* ElfSymbols::symbol_at(std::uint64_t vaddr) const {
@@ -100,10 +152,10 @@ std::string_view ElfSymbols::code_at(std::uint64_t vaddr, std::size_t n) const {
     return std::string_view(data_).substr(*offset, n);
 }
 
-std::optional<std::uint64_t> ElfSymbols::address_of(const std::string& name) const {
+const ElfSymbols::Symbol* ElfSymbols::symbol_named(const std::string& name) const {
     for (const auto& s : symbols_)
-        if (s.name == name) return s.start;
-    return std::nullopt;
+        if (s.name == name) return &s;
+    return nullptr;
 }
 
 } // namespace roofline::measure

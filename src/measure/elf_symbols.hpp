@@ -39,22 +39,28 @@ public:
     struct Symbol {
         std::uint64_t start, size;  // link-time address
         std::string name;           // demangled
+        bool ifunc;                 // STT_GNU_IFUNC: start is the resolver, not the code that runs
     };
     // The function holding link-time address `vaddr`; empty / null when none.
     std::string function_at(std::uint64_t vaddr) const;
     const Symbol* symbol_at(std::uint64_t vaddr) const;
     // `n` bytes of the file at link-time address `vaddr`; empty when not all in the file.
     std::string_view code_at(std::uint64_t vaddr, std::size_t n) const;
-    // Address of function `name` (first match); nullopt when absent.
-    std::optional<std::uint64_t> address_of(const std::string& name) const;
+    // Function `name` (demangled; the first of that name); null when absent.
+    const Symbol* symbol_named(const std::string& name) const;
     // Every function symbol, by address.
     const std::vector<Symbol>& functions() const { return symbols_; }
+    // The function a PLT stub at link-time address `vaddr` jumps to: the
+    // (demangled) name of the import whose GOT slot the stub's `jmp *slot(%rip)`
+    // reads; empty when `vaddr` is not such a stub.
+    std::string plt_import_at(std::uint64_t vaddr) const;
 
 private:
     bool loaded_ = false;
     std::string data_;  // the whole file
     std::vector<LoadSegment> segments_;
     std::vector<Symbol> symbols_;  // sorted by start
+    std::vector<std::pair<std::uint64_t, std::string>> got_slots_;  // JUMP_SLOT / GLOB_DAT slot -> import, sorted
 };
 
 } // namespace roofline::measure

@@ -194,7 +194,7 @@ bool time_from_stacks(const RegionCounts& region, const std::vector<RegionCounts
     t.samples = in.with;
     t.seconds = static_cast<double>(in.with) * period;
     t.note = fmt::format("inclusive CPU time from {} call-stack samples (±{:.0f}%, 1/sqrt(n)){}; {} of {} stacks not "
-                         "fully unwound{}",
+                         "exact (unwinding stopped early, or a tail call through a pointer was bridged){}",
                          in.with, 100.0 / std::sqrt(static_cast<double>(in.with)),
                          in.attributed ? fmt::format(", {} of them placed in it by the instrument run (stopped in "
                                                      "code that runs only inside it)",

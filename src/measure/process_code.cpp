@@ -1,5 +1,6 @@
 #include "measure/process_code.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace roofline::measure {
@@ -14,12 +15,17 @@ std::optional<ProcessCode::Located> ProcessCode::locate(std::uint32_t pid, std::
     const ProcessMapping* m = find(pid, ip, true);
     if (!m) m = find(pid, ip, false);  // a forked child inherits its parent's mappings
     if (!m || m->file.empty() || m->file[0] == '[') return std::nullopt;
-    auto& elf = elves_[m->file];
-    if (!elf) elf = std::make_unique<ElfSymbols>(m->file);
-    if (!elf->loaded()) return std::nullopt;
+    const ElfSymbols* elf = symbols_of(m->file);
+    if (!elf) return std::nullopt;
     const auto vaddr = file_offset_to_vaddr(ip_to_file_offset(ip, m->start, m->pgoff), elf->segments());
     if (!vaddr) return std::nullopt;
-    return Located{m, elf.get(), *vaddr};
+    return Located{m, elf, *vaddr};
+}
+
+const ElfSymbols* ProcessCode::symbols_of(const std::string& file) {
+    auto& elf = elves_[file];
+    if (!elf) elf = std::make_unique<ElfSymbols>(file);
+    return elf->loaded() ? elf.get() : nullptr;
 }
 
 std::optional<CodeFunction> ProcessCode::function_at(std::uint32_t pid, std::uint64_t ip) {
@@ -41,17 +47,58 @@ std::string ProcessCode::file_at(std::uint32_t pid, std::uint64_t ip) const {
     return m && !m->file.empty() && m->file[0] != '[' ? m->file : std::string{};
 }
 
-std::optional<CodeFunction> ProcessCode::direct_callee(std::uint32_t pid, std::uint64_t return_address) {
+std::optional<std::uint64_t> ProcessCode::call_target(std::uint32_t pid, std::uint64_t return_address) {
+    if (return_address < 5) return std::nullopt;
     const auto at = locate(pid, return_address - 5);
     if (!at) return std::nullopt;
     const auto code = at->elf->code_at(at->vaddr, 5);
     if (code.size() != 5 || static_cast<unsigned char>(code[0]) != 0xE8) return std::nullopt;
     std::int32_t rel = 0;
     std::memcpy(&rel, code.data() + 1, 4);
-    const std::uint64_t target = return_address + static_cast<std::uint64_t>(static_cast<std::int64_t>(rel));
-    auto callee = function_at(pid, target);
-    if (!callee || callee->start != target) return std::nullopt;  // not a function's entry: not a call we know
+    return return_address + static_cast<std::uint64_t>(static_cast<std::int64_t>(rel));
+}
+
+std::optional<CodeFunction> ProcessCode::direct_callee(std::uint32_t pid, std::uint64_t return_address) {
+    const auto target = call_target(pid, return_address);
+    if (!target) return std::nullopt;
+    auto callee = function_at(pid, *target);
+    if (!callee || callee->start != *target) return std::nullopt;  // not a function's entry: not a call we know
     return callee;
+}
+
+std::optional<CodeFunction> ProcessCode::plt_callee(std::uint32_t pid, std::uint64_t return_address) {
+    const auto target = call_target(pid, return_address);
+    if (!target) return std::nullopt;
+    const auto stub = locate(pid, *target);
+    if (!stub) return std::nullopt;
+    const auto name = stub->elf->plt_import_at(stub->vaddr);
+    if (name.empty()) return std::nullopt;
+    return definition(pid, name);
+}
+
+// The dynamic linker binds an import to the first object in load order that
+// defines it; the mappings are recorded in the order the objects were mapped.
+std::optional<CodeFunction> ProcessCode::definition(std::uint32_t pid, const std::string& name) {
+    const auto key = std::make_pair(pid, name);
+    if (const auto it = definitions_.find(key); it != definitions_.end()) return it->second;
+    std::optional<CodeFunction> found;
+    const bool own = std::any_of(maps_.begin(), maps_.end(), [&](const ProcessMapping& m) { return m.pid == pid; });
+    for (const auto& m : maps_) {
+        if ((own && m.pid != pid) || m.file.empty() || m.file[0] == '[') continue;
+        const ElfSymbols* elf = symbols_of(m.file);
+        const auto* symbol = elf ? elf->symbol_named(name) : nullptr;
+        if (!symbol) continue;
+        if (symbol->ifunc) break;
+        const auto offset = vaddr_to_file_offset(symbol->start, elf->segments());
+        if (!offset) break;
+        for (const auto& code : maps_)  // the mapping of that file that holds it
+            if ((!own || code.pid == pid) && code.file == m.file && *offset >= code.pgoff &&
+                *offset - code.pgoff < code.len)
+                found = CodeFunction{elf, symbol, code.start + (*offset - code.pgoff)};
+        break;
+    }
+    definitions_[key] = found;
+    return found;
 }
 
 bool ProcessCode::follows_call(std::uint32_t pid, std::uint64_t address) {

@@ -46,6 +46,13 @@ public:
     // known function (an indirect call, a call through the PLT).
     std::optional<CodeFunction> direct_callee(std::uint32_t pid, std::uint64_t return_address);
 
+    // The function a direct call to a PLT stub ending just before
+    // `return_address` reaches: the import the stub jumps through, as the
+    // process's first object defining it (in load order) holds it. nullopt
+    // when the call is not to a PLT stub, or the import is an IFUNC (which
+    // runs an implementation of another name) or defined nowhere mapped.
+    std::optional<CodeFunction> plt_callee(std::uint32_t pid, std::uint64_t return_address);
+
     // True when the bytes just before `address` are a call instruction (direct,
     // or indirect through a register or memory): `address` can be a return address.
     bool follows_call(std::uint32_t pid, std::uint64_t address);
@@ -61,11 +68,15 @@ private:
         std::uint64_t vaddr;  // link-time address
     };
     std::optional<Located> locate(std::uint32_t pid, std::uint64_t ip);
+    const ElfSymbols* symbols_of(const std::string& file);
+    std::optional<std::uint64_t> call_target(std::uint32_t pid, std::uint64_t return_address);
+    std::optional<CodeFunction> definition(std::uint32_t pid, const std::string& name);
     const ProcessMapping* find(std::uint32_t pid, std::uint64_t ip, bool same_pid) const;
 
     const std::vector<ProcessMapping>& maps_;
     std::map<std::string, std::unique_ptr<ElfSymbols>> elves_;
     std::map<std::pair<std::uint64_t, std::uint64_t>, bool> jumps_;  // (from, to) starts
+    std::map<std::pair<std::uint32_t, std::string>, std::optional<CodeFunction>> definitions_;
 };
 
 } // namespace roofline::measure

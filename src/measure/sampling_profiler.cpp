@@ -221,16 +221,19 @@ namespace {
 
 // Functions an unwound stack leaves out: where a caller's call instruction
 // calls a function other than the frame below it, that function made a tail
-// call (its frame was replaced) and is still running. Returns whether the
-// stack is exact: every such gap is one direct tail jump.
+// call (its frame was replaced) and is still running. Calls through a PLT
+// stub count as calls of the import (fftw_execute, which jumps on through a
+// pointer to its plan's code). Returns whether the stack is exact: every such
+// gap is one direct tail jump.
 bool add_tail_callers(ProcessCode& code, std::uint32_t pid, const std::vector<std::uint64_t>& pcs,
                       std::vector<std::pair<std::string, std::string>>& functions) {
     bool exact = true;
     for (std::size_t i = 0; i + 1 < pcs.size(); ++i) {
-        const auto called = code.direct_callee(pid, pcs[i + 1] + 1);
-        if (!called) continue;  // indirect call or PLT: cannot be checked
+        auto called = code.direct_callee(pid, pcs[i + 1] + 1);
+        if (!called) called = code.plt_callee(pid, pcs[i + 1] + 1);  // a library's function, through its PLT stub
+        if (!called) continue;  // an indirect call: cannot be checked
         const auto callee = code.function_at(pid, pcs[i]);
-        if (callee && callee->start == called->start) continue;
+        if (callee && (callee->start == called->start || callee->symbol->name == called->symbol->name)) continue;
         functions.emplace_back(called->symbol->name, code.file_at(pid, called->start));
         if (!callee || !code.jumps_to(*called, *callee)) exact = false;  // a chain of tail calls, or unknown
     }

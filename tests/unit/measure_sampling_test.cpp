@@ -1,3 +1,4 @@
+#include "measure/process_code.hpp"
 #include "measure/sampling_profiler.hpp"
 
 #include <gtest/gtest.h>
@@ -6,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 using namespace roofline::measure;
 
@@ -38,7 +40,56 @@ SelfMapping mapping_of(std::uint64_t addr) {
     return {};
 }
 
+// Every file mapping of this process, in address order, as the sampler records them.
+std::vector<ProcessMapping> self_mappings() {
+    std::vector<ProcessMapping> out;
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        std::istringstream in(line);
+        std::string range, perms, dev, file;
+        std::uint64_t pgoff = 0, inode = 0;
+        in >> range >> perms >> std::hex >> pgoff >> dev >> std::dec >> inode >> file;
+        if (file.empty() || file[0] != '/') continue;
+        const auto dash = range.find('-');
+        const auto lo = std::stoull(range.substr(0, dash), nullptr, 16);
+        const auto hi = std::stoull(range.substr(dash + 1), nullptr, 16);
+        out.push_back({static_cast<std::uint32_t>(getpid()), lo, hi - lo, pgoff, file});
+    }
+    return out;
+}
+
 } // namespace
+
+extern "C" __attribute__((noinline)) int roofline_sampling_test_plt_caller() {
+    return static_cast<int>(getpid()) + 1;  // a call to getpid@plt in this executable
+}
+
+// A call into a shared library goes to a PLT stub; the stack repair must see
+// the library's function behind it (fftw_execute, which tail-jumps on).
+TEST(MeasureSampling, CallThroughThePltNamesTheImport) {
+    ASSERT_GT(roofline_sampling_test_plt_caller(), 1);
+    const auto maps = self_mappings();
+    ProcessCode code(maps);
+    const auto pid = static_cast<std::uint32_t>(getpid());
+    const auto caller = code.function_at(pid, reinterpret_cast<std::uint64_t>(&roofline_sampling_test_plt_caller));
+    ASSERT_TRUE(caller.has_value());
+    const auto bytes = caller->elf->code_at(caller->symbol->start, caller->symbol->size);
+    int calls = 0;
+    for (std::size_t i = 0; i + 5 <= bytes.size(); ++i) {
+        if (static_cast<unsigned char>(bytes[i]) != 0xE8) continue;
+        const std::uint64_t return_address = caller->start + i + 5;
+        const auto import = code.plt_callee(pid, return_address);
+        if (!import) continue;
+        ++calls;
+        EXPECT_EQ(import->symbol->name, "getpid");
+        EXPECT_EQ(import->start, reinterpret_cast<std::uint64_t>(&getpid));
+        EXPECT_FALSE(code.direct_callee(pid, return_address).has_value());  // the stub is no function
+    }
+    EXPECT_EQ(calls, 1);
+    // A direct call to a function of this file is not a PLT call.
+    EXPECT_FALSE(code.plt_callee(pid, reinterpret_cast<std::uint64_t>(&roofline_sampling_test_target) + 5).has_value());
+}
 
 TEST(MeasureSampling, IpToFileOffset) {
     EXPECT_EQ(ip_to_file_offset(0x555555556123, 0x555555556000, 0x2000), 0x2123u);
@@ -64,9 +115,10 @@ TEST(MeasureSampling, ElfSymbolOfOwnFunction) {
     const auto vaddr = file_offset_to_vaddr(ip_to_file_offset(addr + 4, m.start, m.pgoff), elf.segments());
     ASSERT_TRUE(vaddr.has_value());
     EXPECT_EQ(elf.function_at(*vaddr), "roofline_sampling_test_target");
-    const auto sym = elf.address_of("roofline_sampling_test_target");
-    ASSERT_TRUE(sym.has_value());
-    EXPECT_EQ(*vaddr, *sym + 4);
+    const auto* sym = elf.symbol_named("roofline_sampling_test_target");
+    ASSERT_NE(sym, nullptr);
+    EXPECT_EQ(*vaddr, sym->start + 4);
+    EXPECT_FALSE(sym->ifunc);
     EXPECT_EQ(elf.function_at(0), "");
 }
 
