@@ -295,8 +295,10 @@ int run_measure(const MeasureArgs& args) {
         const auto to_time = measure::functions_to_time(result.counts, args.max_timed_calls);
         // Every rank must run the program as often as the others (each run joins the job): in a rank the
         // runs depend on the options only, never on what this rank counted.
-        if (mpi ? rerun && !args.region_functions.empty() : !to_time.empty())
+        if (mpi ? rerun && !args.region_functions.empty() : !to_time.empty()) {
             timing = measure::time_function_calls(request.argv, request.env, to_time);
+            measure::account_stops_by_wall_time(*timing, result.wall_seconds);
+        }
         // Sampling: IP samples for --functions (self time); call stacks too for region functions whose calls
         // were not timed (called too often, or too short), for their inclusive time.
         const bool untimed_region_function = std::any_of(result.counts.begin(), result.counts.end(), [&](const auto& c) {
@@ -345,10 +347,13 @@ int run_measure(const MeasureArgs& args) {
         long long calls = 0;
         for (const auto& f : timing->functions) calls += f.calls;
         note(fmt::format("call-timing run (inclusive wall time of --region-function calls, ptrace breakpoints at "
-                         "entry and return, less {:.3g} us per call for the ptrace stop): {:.3f} s against {:.3f} s "
-                         "untraced, {}, {} calls timed",
-                         timing->stop_seconds * 1e6, timing->wall_seconds, result.wall_seconds,
-                         timing->status.describe(), calls));
+                         "entry and return, less {:.3g} us per call for the ptrace stop, {}): {:.3f} s against {:.3f} "
+                         "s untraced, {}, {} calls timed",
+                         timing->stop_seconds * 1e6,
+                         timing->stop_from_wall_time
+                             ? "from the traced run's extra wall time per stop, more than calibrated"
+                             : "as calibrated at its start",
+                         timing->wall_seconds, result.wall_seconds, timing->status.describe(), calls));
     }
     if (sampling) {
         const std::string what =

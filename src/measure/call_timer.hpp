@@ -12,9 +12,11 @@
 // put back in rip and the breakpoint is re-armed.
 //
 // So a function's time is the sum over its outermost calls of their wall
-// time, less the latency of one ptrace stop each (measured at the start by
-// single-stepping, the smallest of 32 round trips; tens of microseconds on a
-// VM, so calls that short cannot be timed this way). While a
+// time, less the overhead of one ptrace stop each, measured at the start as a
+// call meets it: the program's resume and its trap back to a tracer asleep in
+// waitpid, around a spin loop of known length (the median of 15; tens to
+// hundreds of microseconds on a VM, twice a back-to-back single step's, so
+// calls that short cannot be timed this way). While a
 // call is timed its breakpoint is disarmed: recursive calls, and calls made
 // on other threads meanwhile, run inside the timed interval and are not
 // timed on their own (a call on another thread that outlasts the timed one
@@ -44,6 +46,7 @@ struct TimedFunction {
     long long unwound = 0;    // of those, calls an exception left: timed up to the unwinder's start
     long long unfinished = 0; // calls that never returned (longjmp, exit, a thread that ended): not timed
     double seconds = 0;       // summed wall time of the timed calls, the stop overhead taken off each
+    double interval_seconds = 0;  // the same with the overhead: from entry to return as the tracer saw them
 };
 
 struct CallTimingResult {
@@ -51,12 +54,26 @@ struct CallTimingResult {
     std::string error;
     ChildStatus status;
     double wall_seconds = 0;  // of the traced run
-    // The smallest round trip through a ptrace stop (resume, trap, wake the
-    // tracer), measured by single-stepping the program's first instructions:
-    // what a call of no work would measure. Taken off every timed call.
+    // The overhead of a ptrace stop inside a timed call (resume, trap, wake
+    // the sleeping tracer): what a call of no work would measure, from spin
+    // loops at the start (at least the smallest single-step round trip).
+    // Taken off every timed call.
     double stop_seconds = 0;
+    bool stop_from_wall_time = false;  // stop_seconds from the traced run's extra wall time (account_stops_by_wall_time)
+    double setup_seconds = 0;          // spent at the entry point before the program went on (symbols, calibration)
     std::vector<TimedFunction> functions;
 };
+
+// On a host where the stops cost more in the run than in the calibration (a
+// waking vCPU, a busy host), the traced run's wall time says so: it exceeds
+// the untraced run's by about two stops per timed call. Where that excess is
+// at least half the untraced run's time (so the runs' noise cannot make it),
+// the overhead per stop becomes the excess / (2 x calls) when larger than the
+// calibrated one, and the functions' seconds are taken again.
+void account_stops_by_wall_time(CallTimingResult& timing, double untraced_wall_seconds);
+
+// Each function's seconds: its intervals less stop_seconds per call.
+void take_off_stops(CallTimingResult& timing);
 
 // The name a function and its GCC clones share, folded as the Valgrind tool
 // folds it ("relax(double) [clone .constprop.0]" -> "relax(double)").

@@ -1,5 +1,6 @@
 // Where a --region-function's time comes from (measure/function_regions.hpp)
 // and which functions --functions shows (measure/function_list.hpp).
+#include "measure/call_timer.hpp"
 #include "measure/function_list.hpp"
 #include "measure/function_regions.hpp"
 
@@ -95,6 +96,44 @@ TEST(FunctionRegions, CallsTooShortForPtraceFallBackToALeafsSelfTime) {
     EXPECT_EQ(time.source, TimeSource::leaf_self_time);
     EXPECT_EQ(time.samples, 50);
     EXPECT_NE(time.note.find("too short"), std::string::npos);
+}
+
+// Stops that cost more in the run than in the calibration show in the traced
+// run's wall time; only an excess well above the runs' noise is used.
+TEST(CallTimer, StopsCostWhatTheTracedRunsExtraWallTimeSays) {
+    auto t = timing("fft", 2000, 0, 20e-6);
+    t.functions[0].interval_seconds = 0.25;  // 125 us a call as the tracer saw it, 20 us calibrated per stop
+    take_off_stops(t);
+    EXPECT_NEAR(t.functions[0].seconds, 0.21, 1e-12);
+    t.wall_seconds = 0.45;
+    t.setup_seconds = 0.01;
+    account_stops_by_wall_time(t, 0.04);  // 0.40 s more than untraced: 100 us for each of 4000 stops
+    EXPECT_TRUE(t.stop_from_wall_time);
+    EXPECT_NEAR(t.stop_seconds, 100e-6, 1e-12);
+    EXPECT_NEAR(t.functions[0].seconds, 0.05, 1e-12);
+
+    // Few long calls: the excess (8 ms) is within the runs' noise (under half of 0.1 s): calibration stays.
+    auto few = timing("solve", 40, 0, 50e-6);
+    few.functions[0].interval_seconds = 0.09;
+    take_off_stops(few);
+    few.wall_seconds = 0.118;
+    few.setup_seconds = 0.01;
+    account_stops_by_wall_time(few, 0.1);
+    EXPECT_FALSE(few.stop_from_wall_time);
+    EXPECT_NEAR(few.functions[0].seconds, 0.088, 1e-12);
+
+    // Never below the calibration, never below zero.
+    auto cheap = timing("f", 100, 0, 300e-6);
+    cheap.functions[0].interval_seconds = 0.02;
+    cheap.wall_seconds = 0.2;
+    account_stops_by_wall_time(cheap, 0.05);  // 0.15 s / 200 stops = 750 us: more than calibrated
+    EXPECT_NEAR(cheap.stop_seconds, 750e-6, 1e-12);
+    EXPECT_EQ(cheap.functions[0].seconds, 0);
+    auto calm = timing("f", 100, 0, 900e-6);
+    calm.wall_seconds = 0.2;
+    account_stops_by_wall_time(calm, 0.05);
+    EXPECT_FALSE(calm.stop_from_wall_time);
+    EXPECT_DOUBLE_EQ(calm.stop_seconds, 900e-6);
 }
 
 TEST(FunctionRegions, ACallerWithoutTimedCallsHasNoTime) {
