@@ -26,9 +26,11 @@ namespace roofline::cli {
 namespace {
 
 std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = SIGINT;  // the signal that stopped the run: exit status 128 + it
 
-extern "C" void on_interrupt(int) {
-    if (g_stop.exchange(true)) _exit(kExitInterrupted);  // second Ctrl-C: leave at once
+extern "C" void on_interrupt(int signal) {
+    if (g_stop.exchange(true)) _exit(128 + signal);  // a second signal: leave at once
+    g_signal = signal;
 }
 
 struct BenchArgs {
@@ -213,7 +215,8 @@ int run(BenchArgs args) {
     }
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    return model.partial ? kExitInterrupted : kExitOk;
+    // 130 for Ctrl-C, 143 for SIGTERM, as a shell reports a command those signals ended.
+    return model.partial ? (g_stop ? 128 + static_cast<int>(g_signal) : kExitInterrupted) : kExitOk;
 }
 
 } // namespace

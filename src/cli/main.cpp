@@ -3,7 +3,19 @@
 
 #include <fmt/core.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
+
+namespace {
+// Output lost on a full disk is a failure, not a success with nothing printed.
+int stdout_written(int exit_code) {
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return exit_code;
+    fmt::print(stderr, "roofline: error: cannot write to standard output: {}\n", std::strerror(errno));
+    return exit_code == roofline::cli::kExitOk ? roofline::cli::kExitFailure : exit_code;
+}
+} // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"roofline: how fast can code run on this machine, and what holds it back?\n"
@@ -37,11 +49,11 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
+        return stdout_written(app.exit(e));
     } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
+        return stdout_written(app.exit(e));
     } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
+        return stdout_written(app.exit(e));
     } catch (const CLI::ParseError& e) {
         app.exit(e);
         return roofline::cli::kExitUsage;
@@ -56,5 +68,5 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, model, plot, report, list, show)\n", app.help());
         return roofline::cli::kExitUsage;
     }
-    return exit_code;
+    return stdout_written(exit_code);
 }

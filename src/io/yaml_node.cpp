@@ -57,7 +57,8 @@ public:
     double parse() {
         const double v = sum();
         skip_spaces();
-        if (at_ < text_.size()) error(fmt::format("unexpected '{}'", text_.substr(at_)));
+        if (at_ < text_.size()) error(fmt::format("unexpected '{}'", shortened(text_.substr(at_))));
+        if (!std::isfinite(v)) error("its value overflows a double (|x| > 1.8e308) or is undefined");
         return v;
     }
 
@@ -88,9 +89,9 @@ private:
     }
     double factor() {
         skip_spaces();
-        if (accept('-')) return -factor();
+        if (accept('-')) return -nested([&] { return factor(); });
         if (accept('(')) {
-            const double v = sum();
+            const double v = nested([&] { return sum(); });
             skip_spaces();
             if (!accept(')')) error("missing ')'");
             return v;
@@ -104,7 +105,7 @@ private:
         const std::size_t begin = at_;
         while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_')) ++at_;
         const std::string name = text_.substr(begin, at_ - begin);
-        if (name.empty()) error(at_ < text_.size() ? fmt::format("unexpected '{}'", text_.substr(at_)) : "it ends too early");
+        if (name.empty()) error(at_ < text_.size() ? fmt::format("unexpected '{}'", shortened(text_.substr(at_))) : "it ends too early");
         const auto it = sizes_.find(name);
         if (it == sizes_.end()) {
             std::string known;
@@ -114,6 +115,18 @@ private:
         }
         return it->second;
     }
+    // Parentheses and signs nest by recursion: bounded, so that no input can overflow the stack.
+    static constexpr int kMaxDepth = 200;
+    template <class Parse>
+    double nested(const Parse& parse) {
+        if (++depth_ > kMaxDepth) error(fmt::format("nested more than {} deep", kMaxDepth));
+        const double v = parse();
+        --depth_;
+        return v;
+    }
+    static std::string shortened(const std::string& text) {
+        return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+    }
     void skip_spaces() {
         while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
     }
@@ -122,7 +135,7 @@ private:
         return false;
     }
     [[noreturn]] void error(const std::string& what) {
-        fail_(fmt::format("expected a number or arithmetic of sizes, found '{}': {}", text_, what));
+        fail_(fmt::format("expected a number or arithmetic of sizes, found '{}': {}", shortened(text_), what));
         std::abort();  // fail_ throws
     }
 
@@ -130,6 +143,7 @@ private:
     const std::map<std::string, double>& sizes_;
     std::function<void(const std::string&)> fail_;
     std::size_t at_ = 0;
+    int depth_ = 0;
 };
 
 } // namespace

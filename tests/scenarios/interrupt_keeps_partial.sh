@@ -23,14 +23,15 @@ rows=$(sqlite3 "$tmp/r.db" 'select count(*) from machines where partial = 1')
 grep -q 'interrupted' "$tmp/out" || { echo "FAIL: no 'interrupted' message"; exit 1; }
 echo "ok: interrupted run saved partial results, exit 130"
 
-# A partial run does not replace complete results: a second interrupted run
-# writes beside them.
+# A partial run does not replace complete results: a second run, stopped by
+# SIGTERM (exit 143), writes beside them.
 cp "$tmp/m.json" "$tmp/complete.json"
 "$bin" bench --quick -o "$tmp/complete.json" --no-store >"$tmp/out2" 2>&1 &
 pid=$!
 for _ in $(seq 1 600); do grep -q '(burst 2)' "$tmp/out2" 2>/dev/null && break; sleep 0.1; done
-kill -INT "$pid"
-wait "$pid"
+kill -TERM "$pid"
+wait "$pid"; code=$?
+[[ $code -eq 143 ]] || { echo "FAIL: SIGTERM gave exit code $code, expected 143 (128 + 15)"; exit 1; }
 cmp -s "$tmp/m.json" "$tmp/complete.json" || { echo "FAIL: a partial run replaced the earlier model"; exit 1; }
 [[ -s "$tmp/complete.partial.json" ]] || { echo "FAIL: no complete.partial.json"; exit 1; }
 grep -q 'kept the earlier results' "$tmp/out2" || { echo "FAIL: not said"; cat "$tmp/out2"; exit 1; }

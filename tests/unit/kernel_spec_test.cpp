@@ -407,6 +407,23 @@ TEST(KernelSpecErrors, ExpressionsOfSizes) {
     EXPECT_NE(e.find("division by zero"), std::string::npos) << e;
 }
 
+// Hostile expressions: no stack overflow from nesting, no "inf FLOP" from overflow.
+TEST(KernelSpecErrors, ExpressionsNestedTooDeepOrOverflowingAreRefused) {
+    for (const std::string& deep : {std::string(50000, '(') + "1" + std::string(50000, ')'), std::string(50000, '-') + "1"}) {
+        const std::string e = schema_error("name: x\nflops: \"" + deep + "\"\narrays: []\n");
+        EXPECT_NE(e.find("nested more than 200 deep"), std::string::npos) << e.substr(0, 300);
+        EXPECT_LT(e.size(), 400u);  // the expression is shortened in the message
+    }
+    // 200 levels are still fine.
+    const auto k = kernel_specs_from_yaml("name: x\nflops: \"" + std::string(199, '(') + "3" + std::string(199, ')') +
+                                          "\"\narrays: []\n");
+    EXPECT_DOUBLE_EQ(k.front().work_per_iteration, 3);
+    for (const std::string& huge : {std::string("1e309"), std::string("N*N"), std::string("N*N - N*N")}) {
+        const std::string e = schema_error("name: x\nflops: " + huge + "\nsizes: {N: 1e308}\narrays: []\n");
+        EXPECT_NE(e.find("overflows a double"), std::string::npos) << huge << ": " << e;
+    }
+}
+
 TEST(KernelSpecErrors, SpecSheetErrors) {
     std::string e = machine_error("name: m\nbandwidth: {DRAM: 10}\n");
     EXPECT_NE(e.find("m.yaml:1:1: missing 'peak'"), std::string::npos) << e;
