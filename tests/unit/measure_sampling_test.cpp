@@ -18,28 +18,6 @@ extern "C" __attribute__((noinline)) double roofline_sampling_test_target(double
 
 namespace {
 
-struct SelfMapping {
-    std::uint64_t start = 0, pgoff = 0;
-    std::string file;
-};
-
-// The /proc/self/maps line holding `addr`.
-SelfMapping mapping_of(std::uint64_t addr) {
-    std::ifstream maps("/proc/self/maps");
-    std::string line;
-    while (std::getline(maps, line)) {
-        std::istringstream in(line);
-        std::string range, perms, dev, file;
-        std::uint64_t pgoff = 0, inode = 0;
-        in >> range >> perms >> std::hex >> pgoff >> dev >> std::dec >> inode >> file;
-        const auto dash = range.find('-');
-        const auto lo = std::stoull(range.substr(0, dash), nullptr, 16);
-        const auto hi = std::stoull(range.substr(dash + 1), nullptr, 16);
-        if (addr >= lo && addr < hi) return {lo, pgoff, file};
-    }
-    return {};
-}
-
 // Every file mapping of this process, in address order, as the sampler records them.
 std::vector<ProcessMapping> self_mappings() {
     std::vector<ProcessMapping> out;
@@ -57,6 +35,13 @@ std::vector<ProcessMapping> self_mappings() {
         out.push_back({static_cast<std::uint32_t>(getpid()), lo, hi - lo, pgoff, file});
     }
     return out;
+}
+
+// The file mapping holding `addr`.
+ProcessMapping mapping_of(std::uint64_t addr) {
+    for (const auto& m : self_mappings())
+        if (addr >= m.start && addr - m.start < m.len) return m;
+    return {};
 }
 
 } // namespace
