@@ -272,14 +272,15 @@ private:
     }
 
     // The overhead inside a timed call's interval: the program's resume and
-    // its trap back to this tracer, which by then sleeps in waitpid. That
-    // costs more than a back-to-back single step (the waiting CPU has gone
-    // idle; on a VM its wake goes through the host): 2x and more here. So it
-    // is measured as a call meets it: a spin loop written at the entry point
-    // (dec rcx; jnz; int3) is run for ~100 us 15 times and for 20x as long 3
-    // times, interleaved; the short runs' median, less the loop's own time
-    // (its rate from the medians), is the overhead. nullopt when it cannot be
-    // run; the entry point's bytes and registers are as before either way.
+    // its trap back to this tracer, which by then sleeps in waitpid (unlike
+    // in a back-to-back single step). Measured with a spin loop written at
+    // the entry point (dec rcx; jnz; int3), run for ~100 us 15 times and for
+    // 20x as long 3 times, interleaved; the short runs' median, less the
+    // loop's own time (its rate from the medians), is the overhead. On the
+    // VMs tried it comes out near the single step's (20-70 us) while the
+    // run's stops cost 100-150 us: account_stops_by_wall_time corrects that
+    // from the run itself. nullopt when it cannot be run; the entry point's
+    // bytes and registers are as before either way.
     std::optional<double> stop_in_a_call(pid_t tid, const user_regs_struct& regs) {
         std::uint64_t original = 0;
         if (!peek_word(tid, entry_, original)) return std::nullopt;

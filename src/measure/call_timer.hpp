@@ -12,11 +12,12 @@
 // put back in rip and the breakpoint is re-armed.
 //
 // So a function's time is the sum over its outermost calls of their wall
-// time, less the overhead of one ptrace stop each, measured at the start as a
-// call meets it: the program's resume and its trap back to a tracer asleep in
-// waitpid, around a spin loop of known length (the median of 15; tens to
-// hundreds of microseconds on a VM, twice a back-to-back single step's, so
-// calls that short cannot be timed this way). While a
+// time, less the overhead of one ptrace stop each: calibrated at the start
+// (the program's resume and its trap back to a tracer asleep in waitpid,
+// around a spin loop of known length, the median of 15), and raised to what
+// the run's extra wall time says a stop cost where that is more
+// (account_stops_by_wall_time; 100-150 us on a VM, so calls that short
+// cannot be timed this way). While a
 // call is timed its breakpoint is disarmed: recursive calls, and calls made
 // on other threads meanwhile, run inside the timed interval and are not
 // timed on their own (a call on another thread that outlasts the timed one
