@@ -35,6 +35,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace roofline::cli {
 namespace {
 
@@ -216,6 +218,29 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
     return p;
 }
 
+// The points written somewhere safe after a destination failed: the working
+// directory, else $TMPDIR (or /tmp). Says where, or that nowhere worked.
+void rescue_points(const std::vector<Point>& points, const Provenance& provenance) {
+    const auto name = fmt::format("roofline-points-{}.json", ::getpid());
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::vector<std::string> tried;
+    for (const std::string& dir : {std::string("."), std::string(tmpdir && *tmpdir ? tmpdir : "/tmp")}) {
+        const auto path = (std::filesystem::path(dir) / name).string();
+        try {
+            write_points_file(path, points, &provenance);
+            fmt::print(stderr,
+                       "roofline: the points were kept in {} instead (a points file: 'roofline report --points {}' "
+                       "reads it)\n",
+                       path, path);
+            return;
+        } catch (const std::exception& e) {
+            tried.push_back(e.what());
+        }
+    }
+    fmt::print(stderr, "roofline: error: the points could not be kept anywhere ({}); they are lost\n",
+               fmt::join(tried, "; "));
+}
+
 int run_measure(const MeasureArgs& args) {
     if (args.command.empty())
         throw UsageError("no command to measure: put it after '--', e.g. roofline measure -- ./my_app");
@@ -239,6 +264,7 @@ int run_measure(const MeasureArgs& args) {
         throw UsageError("--functions and --region-function need the instrument engine (--engine instrument)");
     const bool per_function = args.functions || !args.region_functions.empty();
     if (per_function) request.engine = measure::EngineKind::instrument;
+    // Every destination and input is checked before the program runs, not discovered after it.
     if (!args.output.empty()) check_writable(args.output);
     request.argv = args.command;
     request.region_functions = args.region_functions;
@@ -285,6 +311,27 @@ int run_measure(const MeasureArgs& args) {
         }
         if (mpi->rank != 0) check_writable(measure::rank_points_path(args.output, *mpi, mpi->rank));
     }
+    // (A missing or invalid --machine, a --db in a missing directory, unwritable or not a database.)
+    StoreAccess access(args.db);
+    const auto machine = load_machine_for(args, access);
+    std::unique_ptr<ResultsStore> store;
+    if (!args.no_store && (!mpi || mpi->rank == 0)) store = ResultsStore::open_db_option(args.db);
+    if (mpi) store.reset();  // finish_rank opens its own: this was the check
+
+    // Ctrl-C / SIGTERM from here on: forwarded to the running child, and no further run starts; what
+    // finished is kept and roofline exits 128 + the signal.
+    measure::clear_interrupt();
+    measure::InterruptScope interrupt_scope;
+    auto interrupted = [] { return measure::interrupt_signal() != 0; };
+    std::vector<std::string> early_notes, early_warnings;
+    // More than one run reads standard input: each must read the same.
+    const bool several_runs = !mpi || rerun;
+    if (several_runs && (!request.times || per_function) &&
+        measure::resolve_engine(request) == measure::EngineKind::instrument) {
+        const auto replay = measure::replay_stdin_for_every_run();
+        if (!replay.note.empty()) early_notes.push_back(replay.note);
+        if (!replay.warning.empty()) early_warnings.push_back(replay.warning);
+    }
 
     measure::MeasureResult result;
     std::optional<measure::CallTimingResult> timing;
@@ -295,7 +342,7 @@ int run_measure(const MeasureArgs& args) {
         const auto to_time = measure::functions_to_time(result.counts, args.max_timed_calls);
         // Every rank must run the program as often as the others (each run joins the job): in a rank the
         // runs depend on the options only, never on what this rank counted.
-        if (mpi ? rerun && !args.region_functions.empty() : !to_time.empty()) {
+        if (!interrupted() && (mpi ? rerun && !args.region_functions.empty() : !to_time.empty())) {
             timing = measure::time_function_calls(request.argv, request.env, to_time);
             measure::account_stops_by_wall_time(*timing, result.wall_seconds);
         }
@@ -309,7 +356,7 @@ int run_measure(const MeasureArgs& args) {
         });
         // (In a rank: whenever functions are asked for, as the ranks' runs must not depend on their counts.)
         const bool call_stacks = mpi ? !args.region_functions.empty() : untimed_region_function;
-        if (mpi ? rerun && (args.functions || call_stacks) : args.functions || call_stacks) {
+        if (!interrupted() && (mpi ? rerun && (args.functions || call_stacks) : args.functions || call_stacks)) {
             auto options = measure::SamplingOptions::for_run(call_stacks, result.wall_seconds);
             if (args.sample_period_us > 0) options.period_ns = static_cast<std::uint64_t>(args.sample_period_us * 1e3);
             auto s = measure::sample_functions(request.argv, request.env, options);
@@ -322,6 +369,7 @@ int run_measure(const MeasureArgs& args) {
         fmt::print(stderr, "roofline: error: {}\n", e.what());
         return 127;
     }
+    measure::stop_stdin_replay();
 
     auto note = [&](const std::string& text) {
         if (!quiet) fmt::print(stderr, "roofline: {}\n", text);
@@ -332,8 +380,15 @@ int run_measure(const MeasureArgs& args) {
     note(fmt::format("timing comes from a native run (instrumentation distorts time); counts from the {} engine; "
                      "merged per region by name",
                      measure::engine_name(result.engine)));
+    for (const auto& n : early_notes) note(n);
     for (const auto& n : result.notes) note(n);
+    for (const auto& w : early_warnings) fmt::print(stderr, "roofline: warning: {}\n", w);
     for (const auto& w : result.warnings) fmt::print(stderr, "roofline: warning: {}\n", w);
+    const int stop_signal = measure::interrupt_signal();
+    if (stop_signal)
+        fmt::print(stderr, "roofline: interrupted by {}: no further run was started; the points below are from "
+                           "the runs that were made (exit {})\n",
+                   measure::signal_name(stop_signal), 128 + stop_signal);
     if (!result.status.exited)
         fmt::print(stderr, "roofline: the command was {}; what was measured up to then follows\n",
                    result.status.describe());
@@ -408,8 +463,6 @@ int run_measure(const MeasureArgs& args) {
         if (measure::function_of_region(s.substr(0, s.rfind(" ("))).empty()) note("not placed: " + s);
     note_function_longer_than_program(points, note);
 
-    StoreAccess access(args.db);
-    const auto machine = load_machine_for(args, access);
     if (mpi && !rerun && (args.functions || !args.region_functions.empty()))
         note(fmt::format("under {} a rank runs the program once: functions get no call timing or sampling, so "
                          "no time", mpi->launcher));
@@ -419,23 +472,39 @@ int run_measure(const MeasureArgs& args) {
         if (!function_regions.empty()) print_function_regions(function_regions);
         if (args.functions) print_functions(shown_functions, result.functions.size(), args.min_share, sampling);
     }
-    const auto provenance = provenance_of(args, result.engine, timing.has_value(), sampling.has_value());
+    auto provenance = provenance_of(args, result.engine, timing.has_value(), sampling.has_value());
+    if (stop_signal) provenance.options["interrupted"] = measure::signal_name(stop_signal);
     if (mpi) {
         const RankJobOutput out{args.output, args.db, args.no_store, args.quiet, started, args.rank_wait};
         const bool written = finish_rank(*mpi, points, provenance, machine, out);
         const int code = result.status.pass_through_code();
         return written || code != 0 ? code : 1;
     }
+    // Every destination is tried, each failure said; when one failed the points are also written where
+    // they can be, so that a run is never lost (a full disk, a database locked by then).
+    std::vector<std::string> failed;
     if (!args.output.empty() && !points.empty()) {
-        write_points_file(args.output, points, &provenance);
-        note(fmt::format("points written to {}", args.output));
+        try {
+            write_points_file(args.output, points, &provenance);
+            note(fmt::format("points written to {}", args.output));
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "roofline: error: the points could not be written to {}: {}\n", args.output, e.what());
+            failed.push_back(args.output);
+        }
     }
-    if (!args.no_store && !points.empty()) {
-        const auto store = ResultsStore::open_db_option(args.db);
-        const auto id = store->save_points(fmt::to_string(fmt::join(args.command, " ")), points, {}, &provenance);
-        note(fmt::format("stored as point set #{} in {}", id, store->path()));
+    if (store && !points.empty()) {
+        try {
+            const auto id = store->save_points(fmt::to_string(fmt::join(args.command, " ")), points, {}, &provenance);
+            note(fmt::format("stored as point set #{} in {}", id, store->path()));
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "roofline: error: the points could not be stored: {}\n", e.what());
+            failed.push_back(store->path());
+        }
     }
-    return result.status.pass_through_code();
+    if (!failed.empty()) rescue_points(points, provenance);
+    if (stop_signal) return 128 + stop_signal;
+    const int code = result.status.pass_through_code();
+    return failed.empty() || code != 0 ? code : kExitFailure;
 }
 
 } // namespace

@@ -11,42 +11,141 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace roofline::measure {
 namespace {
 
-std::atomic<pid_t> g_child{0};
+std::atomic<pid_t> g_child{0};      // the running child
+std::atomic<pid_t> g_group{0};      // its process group, when it leads its own; else 0
+std::atomic<int> g_interrupt{0};    // the first SIGINT / SIGTERM (sticky)
+sem_t g_wake;                       // posted by the handler while a child runs: wakes the watchdog
+std::once_flag g_wake_once;
 
-extern "C" void forward_signal(int sig) {
+extern "C" void on_stop_signal(int sig, siginfo_t* info, void*) {
+    int none = 0;
+    g_interrupt.compare_exchange_strong(none, sig);
     const pid_t pid = g_child.load();
-    if (pid > 0) ::kill(pid, sig);
+    const pid_t group = g_group.load();
+    // A terminal's Ctrl-C (si_code SI_KERNEL) has already reached a child in our own process group.
+    const bool from_terminal = info != nullptr && info->si_code == SI_KERNEL;
+    if (group > 0)
+        ::kill(-group, sig);
+    else if (pid > 0 && !from_terminal)
+        ::kill(pid, sig);
+    if (pid > 0) ::sem_post(&g_wake);
 }
 
-// Installs forwarding for the lifetime of one child, restores the old handlers after.
+struct SavedHandlers {
+    struct sigaction old_int {};
+    struct sigaction old_term {};
+    SavedHandlers() {
+        struct sigaction sa {};
+        sa.sa_sigaction = on_stop_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART | SA_SIGINFO;
+        ::sigaction(SIGINT, &sa, &old_int);
+        ::sigaction(SIGTERM, &sa, &old_term);
+    }
+    ~SavedHandlers() {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGTERM, &old_term, nullptr);
+    }
+    SavedHandlers(const SavedHandlers&) = delete;
+    SavedHandlers& operator=(const SavedHandlers&) = delete;
+};
+
+// Forwarding for the lifetime of one child; the old handlers come back after.
 class SignalForwarding {
 public:
-    SignalForwarding() {
-        struct sigaction sa {};
-        sa.sa_handler = forward_signal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESTART;
-        ::sigaction(SIGINT, &sa, &old_int_);
-        ::sigaction(SIGTERM, &sa, &old_term_);
-    }
+    SignalForwarding() = default;
     ~SignalForwarding() {
-        ::sigaction(SIGINT, &old_int_, nullptr);
-        ::sigaction(SIGTERM, &old_term_, nullptr);
         g_child.store(0);
+        g_group.store(0);
     }
     SignalForwarding(const SignalForwarding&) = delete;
     SignalForwarding& operator=(const SignalForwarding&) = delete;
 
 private:
-    struct sigaction old_int_ {};
-    struct sigaction old_term_ {};
+    SavedHandlers handlers_;
 };
+
+// Escalates a forwarded SIGINT / SIGTERM: SIGKILL when the child has not ended
+// `grace` seconds later, or at once on a second signal. A thread, so that it
+// works whatever waits for the child (waitpid, a tracer's event loop).
+class Watchdog {
+public:
+    Watchdog(pid_t pid, pid_t group, double grace) : pid_(pid), group_(group), grace_(grace) {
+        thread_ = std::thread([this] { watch(); });
+    }
+    // Call once the child is reaped.
+    ~Watchdog() {
+        done_.store(true);
+        ::sem_post(&g_wake);
+        thread_.join();
+    }
+    Watchdog(const Watchdog&) = delete;
+    Watchdog& operator=(const Watchdog&) = delete;
+
+private:
+    bool wait_wake(const timespec* deadline) {
+        for (;;) {
+            const int rc = deadline ? ::sem_timedwait(&g_wake, deadline) : ::sem_wait(&g_wake);
+            if (rc == 0) return true;
+            if (errno != EINTR) return false;  // ETIMEDOUT
+        }
+    }
+    void watch() {
+        // Signals go to the threads that do not block them: this one only waits.
+        sigset_t all;
+        sigfillset(&all);
+        ::pthread_sigmask(SIG_BLOCK, &all, nullptr);
+        wait_wake(nullptr);
+        if (done_.load()) return;
+        const int sig = g_interrupt.load();
+        timespec deadline{};
+        ::clock_gettime(CLOCK_REALTIME, &deadline);
+        deadline.tv_sec += static_cast<time_t>(grace_);
+        deadline.tv_nsec += static_cast<long>((grace_ - static_cast<double>(static_cast<time_t>(grace_))) * 1e9);
+        if (deadline.tv_nsec >= 1000000000L) {
+            deadline.tv_sec += 1;
+            deadline.tv_nsec -= 1000000000L;
+        }
+        const bool again = wait_wake(&deadline);  // a second signal, or the child's end
+        if (done_.load()) return;
+        fmt::print(stderr, "roofline: the command {}; sending SIGKILL\n",
+                   again ? fmt::format("got a second {}", signal_name(sig))
+                         : fmt::format("did not end within {:g} s of {}", grace_, signal_name(sig)));
+        std::fflush(stderr);
+        if (group_ > 0) ::kill(-group_, SIGKILL);
+        else ::kill(pid_, SIGKILL);
+    }
+
+    pid_t pid_, group_;
+    double grace_;
+    std::atomic<bool> done_{false};
+    std::thread thread_;
+};
+
+// Where each run's standard input comes from (replay_stdin_for_every_run).
+enum class StdinMode { inherit, rewind, temp_file, temp_then_stdin };
+struct StdinState {
+    StdinMode mode = StdinMode::inherit;
+    off_t offset = 0;   // rewind: where fd 0 started
+    int temp_fd = -1;   // temp_file, temp_then_stdin: what was read from the pipe
+    bool first_run_done = false;
+};
+StdinState g_stdin;
 
 void write_all(int fd, const void* data, size_t size) {
     const char* p = static_cast<const char*>(data);
@@ -59,7 +158,140 @@ void write_all(int fd, const void* data, size_t size) {
     }
 }
 
+// Copies what was captured of a pipe, then the rest of roofline's standard
+// input, into `out` (the first run's stdin when the input was longer than the
+// capture limit). Stops when the child closes its end or `stop` is set;
+// closes `out` (the child sees the end of its input).
+void feed_stdin(int temp_fd, int out, const std::atomic<bool>& stop) {
+    struct Close {
+        int fd;
+        ~Close() { ::close(fd); }
+    } close_out{out};
+    sigset_t all;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_BLOCK, &all, nullptr);  // SIGPIPE: EPIPE instead; SIGINT: for the main thread
+    char buf[65536];
+    auto put = [&](const char* p, size_t n) {
+        while (n > 0) {
+            pollfd w{out, POLLOUT, 0};
+            if (::poll(&w, 1, 100) <= 0) {
+                if (stop.load()) return false;
+                continue;
+            }
+            const ssize_t k = ::write(out, p, n);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) return false;
+            p += k;
+            n -= static_cast<size_t>(k);
+        }
+        return true;
+    };
+    ::lseek(temp_fd, 0, SEEK_SET);
+    for (;;) {
+        const ssize_t n = ::read(temp_fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        if (!put(buf, static_cast<size_t>(n))) return;
+    }
+    while (!stop.load()) {
+        pollfd r{0, POLLIN, 0};
+        if (::poll(&r, 1, 100) <= 0) continue;
+        const ssize_t n = ::read(0, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        if (!put(buf, static_cast<size_t>(n))) return;
+    }
+}
+
+// A program reading a terminal must be in the terminal's foreground process
+// group (else SIGTTIN stops it), and a shell's job control (Ctrl-Z, fg) acts
+// on our group: with a terminal on stdin the child stays in our group, where
+// the terminal's Ctrl-C reaches it and every process it starts by itself.
+// Otherwise (scripts, CI, `timeout`, kill) nothing signals the job as a whole,
+// so the child leads its own group and a forwarded signal goes to all of it:
+// a shell's children included.
+bool child_gets_own_group() { return ::isatty(STDIN_FILENO) == 0; }
+
 } // namespace
+
+int interrupt_signal() { return g_interrupt.load(); }
+void clear_interrupt() { g_interrupt.store(0); }
+
+struct InterruptScope::Saved : SavedHandlers {};
+InterruptScope::InterruptScope() : saved_(new Saved) {}
+InterruptScope::~InterruptScope() { delete saved_; }
+
+StdinReplay replay_stdin_for_every_run(std::size_t limit) {
+    stop_stdin_replay();
+    StdinReplay out;
+    struct stat st {};
+    if (::isatty(STDIN_FILENO) || ::fstat(STDIN_FILENO, &st) != 0) return out;
+    if (S_ISREG(st.st_mode)) {
+        const off_t at = ::lseek(STDIN_FILENO, 0, SEEK_CUR);
+        if (at < 0) return out;
+        g_stdin.mode = StdinMode::rewind;
+        g_stdin.offset = at;
+        out.note = "standard input is a file: every run reads it from the same place";
+        return out;
+    }
+    if (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) return out;  // /dev/null, other devices
+    const char* dir = std::getenv("TMPDIR");
+    std::string tmpl = std::string(dir && *dir ? dir : "/tmp") + "/roofline-stdin-XXXXXX";
+    const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+    if (fd < 0) {
+        out.warning = fmt::format("standard input is a pipe and could not be kept for the later runs ({}: {}): "
+                                  "only the first run reads it, the others get what is left of it",
+                                  tmpl, std::strerror(errno));
+        return out;
+    }
+    ::unlink(tmpl.c_str());  // the open descriptor keeps it; nothing to clean up
+    std::size_t total = 0;
+    bool more = false;
+    std::vector<char> buf(65536);
+    for (;;) {
+        // One byte past the limit tells a longer input from one of exactly `limit` bytes.
+        if (total > limit) {
+            more = true;
+            break;
+        }
+        const std::size_t want = std::min(buf.size(), limit + 1 - total);
+        const ssize_t n = ::read(STDIN_FILENO, buf.data(), want);
+        if (n < 0 && errno == EINTR) {
+            if (g_interrupt.load()) break;
+            continue;
+        }
+        if (n <= 0) break;
+        size_t done = 0;
+        while (done < static_cast<size_t>(n)) {
+            const ssize_t w = ::write(fd, buf.data() + done, static_cast<size_t>(n) - done);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) {
+                ::close(fd);
+                out.warning = fmt::format("standard input is a pipe and could not be kept for the later runs "
+                                          "(writing a temporary file in {}: {}): the runs read different input",
+                                          dir && *dir ? dir : "/tmp", std::strerror(errno));
+                return out;
+            }
+            done += static_cast<size_t>(w);
+        }
+        total += static_cast<size_t>(n);
+    }
+    g_stdin.temp_fd = fd;
+    g_stdin.mode = more ? StdinMode::temp_then_stdin : StdinMode::temp_file;
+    if (more)
+        out.warning = fmt::format("standard input is longer than {} MiB: the first run reads all of it, the later "
+                                  "runs only its first {} MiB, so their counts may not match the timed run; give "
+                                  "the input as a file (< FILE) for every run to read all of it",
+                                  limit >> 20, limit >> 20);
+    else
+        out.note = fmt::format("standard input is a pipe: its {} bytes were kept so that every run reads the same", total);
+    return out;
+}
+
+void stop_stdin_replay() {
+    if (g_stdin.temp_fd >= 0) ::close(g_stdin.temp_fd);
+    g_stdin = StdinState{};
+}
 
 std::string signal_name(int sig) {
     switch (sig) {
@@ -112,7 +344,11 @@ std::string find_executable(const std::string& name) {
 }
 
 ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
-                   const std::function<void(pid_t)>& before_exec, const std::function<int(pid_t)>& wait_for_exit) {
+                   const std::function<void(pid_t)>& before_exec, const std::function<int(pid_t)>& wait_for_exit,
+                   double stop_grace_seconds) {
+    std::call_once(g_wake_once, [] { ::sem_init(&g_wake, 0, 0); });
+    if (const int sig = g_interrupt.load())
+        throw Interrupted(fmt::format("interrupted by {}: no further run of the command", signal_name(sig)));
     if (argv.empty()) throw CommandNotFound("no command given: put it after '--', e.g. roofline measure -- ./app");
     const std::string exe = find_executable(argv[0]);
     if (exe.empty()) {
@@ -143,12 +379,54 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
 
+    // This run's standard input (replay_stdin_for_every_run): a file descriptor for the child's fd 0, or -1.
+    int child_stdin = -1;
+    int feed[2] = {-1, -1};
+    switch (g_stdin.mode) {
+    case StdinMode::inherit: break;
+    case StdinMode::rewind: ::lseek(STDIN_FILENO, g_stdin.offset, SEEK_SET); break;
+    case StdinMode::temp_then_stdin:
+        if (!g_stdin.first_run_done && ::pipe2(feed, O_CLOEXEC) == 0) {
+            child_stdin = feed[0];
+            break;
+        }
+        [[fallthrough]];
+    case StdinMode::temp_file:
+        ::lseek(g_stdin.temp_fd, 0, SEEK_SET);
+        child_stdin = g_stdin.temp_fd;
+        break;
+    }
+    g_stdin.first_run_done = true;
+
+    const bool own_group = child_gets_own_group();
+    const pid_t parent = ::getpid();
     std::fflush(stdout);
     std::fflush(stderr);
     SignalForwarding forwarding;
+    // Blocked across fork: a signal now stays pending until the parent knows whom to forward it to, and
+    // one forwarded before exec is taken by the child with the default action, not by our handler.
+    sigset_t stop_signals, old_mask;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &stop_signals, &old_mask);
+    if (const int sig = g_interrupt.load()) {
+        ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+        throw Interrupted(fmt::format("interrupted by {}: no further run of the command", signal_name(sig)));
+    }
+    while (::sem_trywait(&g_wake) == 0) {  // posts left from an earlier child
+    }
     const pid_t pid = ::fork();
-    if (pid < 0) throw MeasureError(fmt::format("cannot fork: {}", std::strerror(errno)));
+    if (pid < 0) {
+        ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+        throw MeasureError(fmt::format("cannot fork: {}", std::strerror(errno)));
+    }
     if (pid == 0) {
+        // Dies with roofline, even by SIGKILL; the check closes the race with a parent that died before prctl.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);
+        if (own_group) ::setpgid(0, 0);
+        if (child_stdin >= 0) ::dup2(child_stdin, STDIN_FILENO);
         ::close(go[1]);
         ::close(err[0]);
         char byte = 0;
@@ -159,12 +437,33 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         dfl.sa_handler = SIG_DFL;
         ::sigaction(SIGINT, &dfl, nullptr);
         ::sigaction(SIGTERM, &dfl, nullptr);
+        ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
         ::execve(exe.c_str(), args.data(), envp.data());
         const int e = errno;
         write_all(err[1], &e, sizeof e);
         ::_exit(127);
     }
+    // Both sides set the group, so that it exists before either goes on.
+    if (own_group) ::setpgid(pid, pid);
+    g_group.store(own_group ? pid : 0);
     g_child.store(pid);
+    std::atomic<bool> stop_feeding{false};
+    std::thread feeder;
+    if (feed[0] >= 0) {
+        ::close(feed[0]);
+        feeder = std::thread(feed_stdin, g_stdin.temp_fd, feed[1], std::cref(stop_feeding));
+    }
+    struct FeederEnd {  // the child has ended, or run_child throws: stop feeding it
+        std::atomic<bool>& stop;
+        std::thread& thread;
+        ~FeederEnd() {
+            stop.store(true);
+            if (thread.joinable()) thread.join();
+        }
+    } feeder_end{stop_feeding, feeder};
+    std::optional<Watchdog> watchdog;
+    watchdog.emplace(pid, own_group ? pid : 0, stop_grace_seconds);
+    ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);  // a signal pending meanwhile is forwarded now
     ::close(go[0]);
     ::close(err[1]);
     bool go_ahead = true;
@@ -196,6 +495,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         }
     }
     const auto t1 = std::chrono::steady_clock::now();
+    watchdog.reset();
     if (hook_error) std::rethrow_exception(hook_error);
     if (n == static_cast<ssize_t>(sizeof exec_errno))
         throw CommandNotFound(fmt::format("cannot execute {}: {}", argv[0], std::strerror(exec_errno)));

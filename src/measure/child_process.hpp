@@ -1,5 +1,8 @@
 // Runs the measured command: fork + exec with extra environment, waits, and
-// reports how it ended. SIGINT / SIGTERM received meanwhile are forwarded to it.
+// reports how it ended. SIGINT / SIGTERM received meanwhile are forwarded to it
+// (to its whole process group when it has one: see run_child), escalated to
+// SIGKILL when it does not end within a grace period, and remembered: after an
+// interruption no further child starts (Interrupted).
 #pragma once
 
 #include "measure/engine.hpp"
@@ -17,17 +20,64 @@ struct ChildRun {
     double wall_seconds = 0;  // from just before exec to the end of wait
 };
 
+// A SIGINT / SIGTERM arrived: no further run may start.
+struct Interrupted : MeasureError {
+    using MeasureError::MeasureError;
+};
+
 // Looks argv[0] up like execvp does; empty when not found or not executable.
 std::string find_executable(const std::string& name);
+
+// How long a child may take to end after a forwarded SIGINT / SIGTERM before it gets SIGKILL.
+inline constexpr double kStopGraceSeconds = 3;
+inline constexpr double kStopGraceSecondsValgrind = 5;  // the tool writes its counts on the way out
 
 // `before_exec(pid)` runs in the parent after fork and before the child execs
 // (the child waits for it): perf counters attach there with enable_on_exec.
 // `wait_for_exit(pid)`, when given, replaces the plain waitpid and returns the
 // child's wait status (a tracer runs its event loop there).
-// Throws CommandNotFound ("command not found: X" / "cannot execute X: reason").
+// The child dies with roofline (PR_SET_PDEATHSIG), and reads the standard
+// input set by replay_stdin_for_every_run, if any.
+// Throws CommandNotFound ("command not found: X" / "cannot execute X: reason"),
+// Interrupted when a signal already stopped the measurement.
 ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
                    const std::function<void(pid_t)>& before_exec = {},
-                   const std::function<int(pid_t)>& wait_for_exit = {});
+                   const std::function<int(pid_t)>& wait_for_exit = {},
+                   double stop_grace_seconds = kStopGraceSeconds);
+
+// The first SIGINT / SIGTERM received while an InterruptScope or a child was
+// active; 0 when none. Sticky until clear_interrupt().
+int interrupt_signal();
+void clear_interrupt();
+
+// For the whole measurement: SIGINT / SIGTERM between runs are remembered
+// (interrupt_signal) instead of ending roofline, so that what finished is kept.
+class InterruptScope {
+public:
+    InterruptScope();
+    ~InterruptScope();
+    InterruptScope(const InterruptScope&) = delete;
+    InterruptScope& operator=(const InterruptScope&) = delete;
+
+private:
+    struct Saved;
+    Saved* saved_;
+};
+
+// Standard input for several runs of one command. A regular file is rewound
+// to where it started before each run; a pipe or socket is read once into a
+// temporary file (at most `limit` bytes) that every run reads from its start.
+// A terminal, /dev/null or another device is left as it is (each run reads it
+// itself). Returns what was done, for a note; `warning` is set when the runs
+// cannot all get the same input (more than `limit` bytes: the first run gets
+// all of it, the later ones its first `limit` bytes).
+struct StdinReplay {
+    std::string note;     // empty: nothing to do
+    std::string warning;  // empty: every run gets the same input
+};
+StdinReplay replay_stdin_for_every_run(std::size_t limit = std::size_t{64} << 20);
+// Back to inheriting roofline's standard input (tests).
+void stop_stdin_replay();
 
 // "SIGSEGV" for 11; "signal N" when unknown.
 std::string signal_name(int sig);

@@ -8,6 +8,9 @@
 #include <elf.h>
 #include <memory>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 namespace roofline::measure {
 
 std::optional<std::uint64_t> file_offset_to_vaddr(std::uint64_t offset, const std::vector<LoadSegment>& segments) {
@@ -76,7 +79,9 @@ std::vector<std::pair<std::uint64_t, std::string>> got_slots(const std::string& 
 } // namespace
 
 ElfSymbols::ElfSymbols(const std::string& path) {
-    auto file = read_file_if_exists(path);
+    // Programs and libraries with debug information can be far larger than an
+    // input file (libxul, CUDA fat binaries): allow 16 GiB rather than lose their symbols.
+    auto file = read_file_if_exists(path, std::uint64_t{16} << 30);
     if (!file) return;
     data_ = std::move(*file);
     const std::string& data = data_;
@@ -156,6 +161,26 @@ const ElfSymbols::Symbol* ElfSymbols::symbol_named(const std::string& name) cons
     for (const auto& s : symbols_)
         if (s.name == name) return &s;
     return nullptr;
+}
+
+ElfClass elf_class_of(std::string_view first_bytes) {
+    if (first_bytes.size() <= EI_CLASS || first_bytes.substr(0, SELFMAG) != std::string_view(ELFMAG, SELFMAG))
+        return ElfClass::not_elf;
+    switch (first_bytes[EI_CLASS]) {
+    case ELFCLASS32: return ElfClass::elf32;
+    case ELFCLASS64: return ElfClass::elf64;
+    default: return ElfClass::not_elf;
+    }
+}
+
+ElfClass executable_elf_class(const std::string& path) {
+    // Only the header of the program about to be started (not through io/: a binary can be large).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ElfClass::not_elf;
+    char header[EI_NIDENT] = {};
+    const ssize_t n = ::read(fd, header, sizeof header);
+    ::close(fd);
+    return n > 0 ? elf_class_of(std::string_view(header, static_cast<std::size_t>(n))) : ElfClass::not_elf;
 }
 
 } // namespace roofline::measure

@@ -29,6 +29,13 @@ std::optional<std::uint64_t> file_offset_to_vaddr(std::uint64_t offset, const st
 // And back: link-time address -> file offset.
 std::optional<std::uint64_t> vaddr_to_file_offset(std::uint64_t vaddr, const std::vector<LoadSegment>& segments);
 
+// Which kind of program a file is, from its first bytes (e_ident): the
+// instrument engine's Valgrind tool runs 64-bit programs only.
+enum class ElfClass { not_elf, elf32, elf64 };
+ElfClass elf_class_of(std::string_view first_bytes);
+// Of the file at `path` (not_elf when unreadable, or a script).
+ElfClass executable_elf_class(const std::string& path);
+
 // The function symbols of one ELF file (.symtab, else .dynsym), demangled.
 class ElfSymbols {
 public:

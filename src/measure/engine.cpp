@@ -1,6 +1,7 @@
 // Engine selection and dispatch.
 #include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
+#include "measure/elf_symbols.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/event_file.hpp"
 
@@ -36,6 +37,12 @@ RegionScope parse_region_scope(const std::string& text) {
 
 namespace {
 
+bool is_32_bit(const MeasureRequest& request) {
+    if (request.argv.empty()) return false;
+    const auto exe = find_executable(request.argv[0]);
+    return !exe.empty() && executable_elf_class(exe) == ElfClass::elf32;
+}
+
 // The engine and why; `probe` is filled whenever perf was probed (auto or perf).
 EngineKind choose_engine(const MeasureRequest& request, std::string& why, PerfProbe& probe) {
     why = "requested";
@@ -48,6 +55,12 @@ EngineKind choose_engine(const MeasureRequest& request, std::string& why, PerfPr
         if (probe.hardware) {
             engine = EngineKind::perf;
             why = "hardware counters are available";
+        } else if (have_vg && is_32_bit(request)) {
+            // The tool runs 64-bit programs only: fall back to what still works, the native timing.
+            engine = EngineKind::time;
+            why = fmt::format("time only, no FLOPs or bytes: perf is unavailable: {}; the instrument engine's "
+                              "Valgrind tool runs 64-bit programs only and {} is 32-bit (ELF32)",
+                              probe.reason, request.argv.empty() ? "the command" : request.argv[0]);
         } else if (have_vg) {
             engine = EngineKind::instrument;
             why = fmt::format("perf is unavailable: {}", probe.reason);
@@ -85,6 +98,12 @@ MeasureResult run_measurement(const MeasureRequest& request) {
     const EngineKind engine = choose_engine(request, result.engine_reason, probe);
     if (engine == EngineKind::time && request.engine == EngineKind::automatic)
         result.warnings.push_back("no engine can count FLOPs here: points have time only");
+    if (engine == EngineKind::instrument && is_32_bit(request))
+        throw MeasureError(fmt::format(
+            "{} is a 32-bit program (ELF32): the instrument engine's Valgrind tool (and so --functions and "
+            "--region-function) runs 64-bit programs only. Use --engine time for its time, --engine perf where "
+            "hardware counters are available, or build it 64-bit",
+            request.argv[0]));
     result.engine = engine;
     switch (engine) {
     case EngineKind::perf: detail::run_perf_engine(request, result, probe); break;

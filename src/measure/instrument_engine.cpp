@@ -29,6 +29,13 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     } else {
         native_run(request, result, tmp);
     }
+    if (const int sig = interrupt_signal()) {
+        // Stopped by the user: no further run starts; the native run's time is what is kept.
+        result.warnings.push_back(fmt::format("interrupted by {}: the run under the Valgrind tool was not started, "
+                                              "so there are no counts (time only)",
+                                              signal_name(sig)));
+        return;
+    }
     // A command that crashed natively runs under the tool anyway: the tool writes
     // what it counted up to the crash (Valgrind runs the tool's exit code then too).
     const bool native_failed = !request.times && !result.status.exited;
@@ -44,7 +51,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     env.emplace_back("VALGRIND_LIB", tool_dir);
     env.emplace_back("OMP_WAIT_POLICY", "passive");  // spinning threads would be counted and take forever
     env.emplace_back("ROOFLINE_MARKER_OUT", tmp.file("marker-under-valgrind.json"));
-    const auto run = run_child(argv, env);
+    const auto run = run_child(argv, env, {}, {}, kStopGraceSecondsValgrind);
     if (request.times) result.status = run.status;  // the only run
     result.notes.push_back(fmt::format("run under the Valgrind tool (counts): {:.3f} s, {}", run.wall_seconds,
                                        run.status.describe()));
@@ -57,6 +64,13 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
             "(e.g. -mno-avx512f or -march=x86-64-v3)\n" + log_text);
     }
     const std::string text = read_file_or_empty(counts_out);
+    if (interrupt_signal()) {
+        // The tool's counts cover only part of the run now: they would not match the native run's time.
+        result.warnings.push_back(fmt::format("interrupted by {} during the run under the Valgrind tool: its "
+                                              "partial counts are left out (time only)",
+                                              signal_name(interrupt_signal())));
+        return;
+    }
     if (text.empty() && native_failed) {
         result.warnings.push_back(fmt::format("the Valgrind tool wrote no counts ({})", run.status.describe()));
         return;
@@ -65,6 +79,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
         throw MeasureError(fmt::format("the Valgrind tool wrote no counts ({}); valgrind log:\n{}",
                                        run.status.describe(), log_text));
     auto report = parse_vgtool_json(text, "Valgrind tool output");
+    for (auto& p : report.problems) result.warnings.push_back(std::move(p));
     result.counts = std::move(report.regions);
     result.functions = std::move(report.functions);
     if (!request.times && run.status.exited && result.status.exited &&

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <numeric>
 
 namespace roofline::measure {
@@ -10,7 +11,52 @@ namespace {
 
 using nlohmann::json;
 
-json parse(const std::string& text, const std::string& source, const char* schema) {
+// Length of the valid UTF-8 sequence at s[i], 0 when the byte there does not start one
+// (overlong forms, surrogates and code points past U+10FFFF are not valid either).
+std::size_t utf8_sequence(const std::string& s, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+    const unsigned c = byte(0);
+    const auto cont = [&](std::size_t k) { return (byte(k) & 0xC0u) == 0x80u; };
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        const unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        return byte(1) >= lo && byte(1) <= hi && cont(2) ? 3 : 0;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        const unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+        return byte(1) >= lo && byte(1) <= hi && cont(2) && cont(3) ? 4 : 0;
+    }
+    return 0;
+}
+
+// `backslash` is what stands before "xNN": "\\" for JSON text (an escaped backslash), "\" for plain text.
+std::string repair(const std::string& text, const char* backslash, std::size_t* replaced) {
+    std::string out;
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = utf8_sequence(text, i);
+        if (n > 0) {
+            out.append(text, i, n);
+            i += n;
+        } else {
+            out += fmt::format("{}x{:02X}", backslash, static_cast<unsigned char>(text[i]));
+            ++count;
+            ++i;
+        }
+    }
+    if (replaced) *replaced = count;
+    return out;
+}
+
+json parse(const std::string& raw, const std::string& source, const char* schema, std::vector<std::string>* problems) {
+    // Names are whatever bytes the program passed: repaired here rather than refusing the whole run.
+    // Outside strings the writers emit ASCII only, so a repaired byte is always inside a string.
+    std::size_t replaced = 0;
+    const std::string text = repair(raw, "\\\\", &replaced);
+    if (replaced && problems)
+        problems->push_back(fmt::format("{}: {} byte(s) of region or function names are not UTF-8: shown as \\xNN",
+                                        source, replaced));
     json j;
     try {
         j = json::parse(text);
@@ -32,9 +78,10 @@ double number(const json& j, const char* key, const std::string& where) {
 }
 
 std::string name_of(const json& r, const std::string& where) {
-    if (!r.is_object() || !r.contains("name") || !r["name"].is_string() || r["name"].get<std::string>().empty())
-        throw MeasureError(fmt::format("{}: expected an object with a non-empty \"name\"", where));
-    return r["name"].get<std::string>();
+    if (!r.is_object() || !r.contains("name") || !r["name"].is_string())
+        throw MeasureError(fmt::format("{}: expected an object with a \"name\"", where));
+    const auto name = r["name"].get<std::string>();
+    return name.empty() ? kUnnamedRegion : name;  // the program passed "": kept, under a name one can see
 }
 
 RegionCounts counts_from(const json& r, const std::string& where) {
@@ -92,13 +139,15 @@ RegionCounts counts_from(const json& r, const std::string& where) {
 
 } // namespace
 
+std::string repair_utf8(const std::string& text, std::size_t* replaced) { return repair(text, "\\", replaced); }
+
 double RegionCounts::total_flops() const {
     return std::accumulate(flops.begin(), flops.end(), 0.0, [](double s, const auto& kv) { return s + kv.second; });
 }
 
 MarkerReport parse_marker_json(const std::string& text, const std::string& source) {
-    const json j = parse(text, source, "roofline.marker/1");
     MarkerReport report;
+    const json j = parse(text, source, "roofline.marker/1", &report.problems);
     for (std::size_t i = 0; i < j["regions"].size(); ++i) {
         const auto& r = j["regions"][i];
         const std::string where = fmt::format("{}: regions[{}]", source, i);
@@ -107,6 +156,12 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
         t.calls = static_cast<long long>(number(r, "calls", where));
         t.seconds = number(r, "seconds", where);
         t.threads = std::max(1, static_cast<int>(number(r, "threads", where)));
+        if (r.is_object() && r["name"].get<std::string>().empty())
+            report.problems.push_back(fmt::format("a region has an empty name: shown as {}", kUnnamedRegion));
+        if (const double unclosed = number(r, "unclosed", where); unclosed > 0)
+            report.problems.push_back(fmt::format("region '{}' was still open when the program ended ({} of its {} "
+                                                  "call(s)): closed then, so its time runs to the end",
+                                                  t.name, static_cast<long long>(unclosed), t.calls));
         report.timings.push_back(t);
         if (r.contains("counters")) {
             if (!r["counters"].is_object()) throw MeasureError(fmt::format("{}: \"counters\" must be an object", where));
@@ -121,12 +176,22 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
             report.counters.push_back(std::move(c));
         }
     }
+    const bool unclosed_said = std::any_of(report.problems.begin(), report.problems.end(),
+                                           [](const std::string& p) { return p.find("still open when") != std::string::npos; });
+    if (j.contains("errors") && j["errors"].is_array()) {
+        for (const auto& e : j["errors"]) {
+            // Each open region per thread, said above once per region with its count.
+            if (unclosed_said && e.is_string() && e.get<std::string>().find("still open at finalize") != std::string::npos)
+                continue;
+            report.problems.push_back("the marker library reported: " + (e.is_string() ? e.get<std::string>() : e.dump()));
+        }
+    }
     return report;
 }
 
 VgtoolReport parse_vgtool_json(const std::string& text, const std::string& source) {
-    const json j = parse(text, source, "roofline.vgtool/1");
     VgtoolReport report;
+    const json j = parse(text, source, "roofline.vgtool/1", &report.problems);
     for (std::size_t i = 0; i < j["regions"].size(); ++i)
         report.regions.push_back(counts_from(j["regions"][i], fmt::format("{}: regions[{}]", source, i)));
     if (j.contains("functions")) {

@@ -9,17 +9,29 @@
 
 namespace roofline::measure {
 
+// What a region with an empty name is called: it is kept, and seen.
+inline constexpr const char* kUnnamedRegion = "(unnamed region)";
+
 struct MarkerReport {
     std::vector<RegionTiming> timings;
     std::vector<RegionCounts> counters;  // per region: raw counters (perf engine), may be empty
+    // The library's "errors" (ends without a begin, regions left open, events not opened), regions
+    // still open at exit ("unclosed"), names that had to be repaired: each a sentence for a warning.
+    std::vector<std::string> problems;
 };
 
-// schema "roofline.marker/1".
+// Bytes that are not UTF-8 (names are the program's bytes) become the text
+// "\xNN"; valid UTF-8 is unchanged. `replaced` counts them.
+std::string repair_utf8(const std::string& text, std::size_t* replaced = nullptr);
+
+// schema "roofline.marker/1". Region names: an empty one becomes kUnnamedRegion,
+// bytes that are not UTF-8 "\xNN" (the same in both reports, so they still merge).
 MarkerReport parse_marker_json(const std::string& text, const std::string& source);
 
 struct VgtoolReport {
     std::vector<RegionCounts> regions;    // "(program)", regions, "<function NAME>"
     std::vector<RegionCounts> functions;  // exclusive counts per function
+    std::vector<std::string> problems;    // names that had to be repaired
 };
 
 // schema "roofline.vgtool/1".

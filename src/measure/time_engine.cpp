@@ -32,7 +32,17 @@ void native_run(const MeasureRequest& request, MeasureResult& result, const Temp
                                    "whole program only");
         return;
     }
-    auto report = parse_marker_json(text, "marker library output");
+    MarkerReport report;
+    try {
+        report = parse_marker_json(text, "marker library output");
+    } catch (const MeasureError& e) {
+        // A damaged file costs the regions, not the run: the whole program's time is still known.
+        result.warnings.push_back(fmt::format("the marker library's regions cannot be read, so only the whole "
+                                              "program is measured: {}",
+                                              e.what()));
+        return;
+    }
+    for (auto& p : report.problems) result.warnings.push_back(std::move(p));
     result.timings = std::move(report.timings);
     // Counters the marker library read at region boundaries (perf engine).
     for (auto& c : report.counters) result.counts.push_back(std::move(c));

@@ -1,9 +1,19 @@
 #include "measure/child_process.hpp"
+#include "measure/elf_symbols.hpp"
 #include "measure/engine.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace roofline::measure;
 
@@ -47,9 +57,6 @@ TEST(MeasureChildProcess, MissingCommand) {
     EXPECT_THROW(run_child({}, {}), CommandNotFound);
 }
 
-#include <chrono>
-#include <thread>
-#include <unistd.h>
 
 TEST(MeasureChildProcess, TermIsForwardedToTheChild) {
     std::thread sender;
@@ -60,7 +67,133 @@ TEST(MeasureChildProcess, TermIsForwardedToTheChild) {
         });
     });
     sender.join();
+    EXPECT_EQ(interrupt_signal(), SIGTERM);  // remembered: no further run would start
+    clear_interrupt();
     EXPECT_FALSE(run.status.exited);
     EXPECT_EQ(run.status.signal, SIGTERM);
     EXPECT_LT(run.wall_seconds, 4);
+}
+
+// Issue 10: a child that ignores the forwarded signal is killed after the grace period.
+TEST(MeasureChildProcess, ChildIgnoringTermIsKilledAfterGrace) {
+    std::thread sender;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto run = run_child(
+        {"sh", "-c", "trap '' INT TERM; sleep 30"}, {},
+        [&](pid_t) {
+            sender = std::thread([] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(300));
+                ::kill(::getpid(), SIGTERM);
+            });
+        },
+        {}, 0.5);
+    sender.join();
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(interrupt_signal(), SIGTERM);
+    clear_interrupt();
+    EXPECT_FALSE(run.status.exited);
+    EXPECT_EQ(run.status.signal, SIGKILL);
+    EXPECT_LT(took, 10);  // not the 30 s of the sleep
+}
+
+TEST(MeasureChildProcess, NoRunStartsAfterAnInterrupt) {
+    {
+        InterruptScope scope;
+        ::kill(::getpid(), SIGINT);  // between runs: remembered, roofline goes on
+        EXPECT_EQ(interrupt_signal(), SIGINT);
+        EXPECT_THROW(run_child({"true"}, {}), Interrupted);
+    }
+    clear_interrupt();
+    EXPECT_EQ(run_child({"true"}, {}).status.exit_code, 0);
+}
+
+TEST(MeasureChildProcess, ElfClassFromTheHeader) {
+    EXPECT_EQ(elf_class_of(std::string_view("\x7f" "ELF\x01\x01\x01", 7)), ElfClass::elf32);
+    EXPECT_EQ(elf_class_of(std::string_view("\x7f" "ELF\x02\x01\x01", 7)), ElfClass::elf64);
+    EXPECT_EQ(elf_class_of("#!/bin/sh\n"), ElfClass::not_elf);
+    EXPECT_EQ(elf_class_of(std::string_view("\x7f" "ELF", 4)), ElfClass::not_elf);
+    EXPECT_EQ(executable_elf_class("/proc/self/exe"), ElfClass::elf64);
+    EXPECT_EQ(executable_elf_class("/nonexistent"), ElfClass::not_elf);
+}
+
+namespace {
+
+// Puts `fd` on standard input for the test's lifetime.
+struct StdinSwap {
+    int saved;
+    explicit StdinSwap(int fd) : saved(::dup(0)) {
+        ::dup2(fd, 0);
+        ::close(fd);
+    }
+    ~StdinSwap() {
+        stop_stdin_replay();
+        ::dup2(saved, 0);
+        ::close(saved);
+    }
+};
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+} // namespace
+
+TEST(MeasureChildProcess, EveryRunReadsTheSamePipedInput) {
+    int p[2];
+    ASSERT_EQ(::pipe(p), 0);
+    const std::string input = "line one\nline two\n";
+    ASSERT_EQ(::write(p[1], input.data(), input.size()), static_cast<ssize_t>(input.size()));
+    ::close(p[1]);
+    StdinSwap swap(p[0]);
+    const auto replay = replay_stdin_for_every_run();
+    EXPECT_TRUE(replay.warning.empty()) << replay.warning;
+    EXPECT_NE(replay.note.find("18 bytes"), std::string::npos) << replay.note;
+    char dir[] = "/tmp/roofline-stdin-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    const std::string a = std::string(dir) + "/a", b = std::string(dir) + "/b";
+    run_child({"sh", "-c", "cat > " + a}, {});
+    run_child({"sh", "-c", "cat > " + b}, {});
+    EXPECT_EQ(slurp(a), input);
+    EXPECT_EQ(slurp(b), input);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(MeasureChildProcess, PipedInputPastTheLimitGoesWholeToTheFirstRun) {
+    int p[2];
+    ASSERT_EQ(::pipe(p), 0);
+    const std::string input = "0123456789abcdef";
+    ASSERT_EQ(::write(p[1], input.data(), input.size()), static_cast<ssize_t>(input.size()));
+    ::close(p[1]);
+    StdinSwap swap(p[0]);
+    const auto replay = replay_stdin_for_every_run(8);
+    EXPECT_NE(replay.warning.find("the first run reads all of it"), std::string::npos) << replay.warning;
+    char dir[] = "/tmp/roofline-stdin-test-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    const std::string a = std::string(dir) + "/a", b = std::string(dir) + "/b";
+    run_child({"sh", "-c", "cat > " + a}, {});
+    run_child({"sh", "-c", "cat > " + b}, {});
+    EXPECT_EQ(slurp(a), input);
+    EXPECT_EQ(slurp(b), input.substr(0, 9));  // the captured part: the limit and the byte that told it was longer
+    std::filesystem::remove_all(dir);
+}
+
+TEST(MeasureChildProcess, EveryRunReadsAFileFromTheSamePlace) {
+    char path[] = "/tmp/roofline-stdin-file-XXXXXX";
+    const int fd = ::mkstemp(path);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::write(fd, "skip\nrest\n", 10), 10);
+    ::lseek(fd, 5, SEEK_SET);  // as after `read line` in the caller: the runs start here
+    StdinSwap swap(fd);
+    const auto replay = replay_stdin_for_every_run();
+    EXPECT_FALSE(replay.note.empty());
+    const std::string out = std::string(path) + ".out";
+    run_child({"sh", "-c", "cat > " + out}, {});
+    EXPECT_EQ(slurp(out), "rest\n");
+    run_child({"sh", "-c", "cat >> " + out}, {});
+    EXPECT_EQ(slurp(out), "rest\nrest\n");
+    ::unlink(path);
+    ::unlink(out.c_str());
 }

@@ -52,3 +52,57 @@ TEST(MeasureProtocolJson, Errors) {
         EXPECT_NE(std::string(e.what()).find("v.json: regions[0]"), std::string::npos) << e.what();
     }
 }
+
+// Issue 10: names are the program's bytes; an odd one must not cost the run.
+TEST(MeasureProtocolJson, EmptyNameIsKeptUnderAVisibleName) {
+    const auto r = parse_marker_json(
+        R"J({"schema": "roofline.marker/1", "regions": [{"name": "", "calls": 2, "threads": 1, "seconds": 0.5}],
+             "errors": []})J",
+        "m.json");
+    ASSERT_EQ(r.timings.size(), 1u);
+    EXPECT_EQ(r.timings[0].name, kUnnamedRegion);
+    ASSERT_EQ(r.problems.size(), 1u);
+    EXPECT_NE(r.problems[0].find("empty name"), std::string::npos) << r.problems[0];
+    // The tool's report names it the same, so the two still merge.
+    const auto v = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [{"name": "", "calls": 2}]})J", "v");
+    EXPECT_EQ(v.regions.at(0).name, kUnnamedRegion);
+}
+
+TEST(MeasureProtocolJson, NamesThatAreNotUtf8AreRepaired) {
+    const std::string text = "{\"schema\": \"roofline.marker/1\", \"regions\": [{\"name\": \"caf\xe9 \xc3\xa9t\xff\", "
+                             "\"calls\": 1, \"threads\": 1, \"seconds\": 0.25}], \"errors\": []}";
+    const auto r = parse_marker_json(text, "m.json");
+    ASSERT_EQ(r.timings.size(), 1u);
+    EXPECT_EQ(r.timings[0].name, "caf\\xE9 \xc3\xa9t\\xFF");  // valid UTF-8 (é) kept as it is
+    ASSERT_EQ(r.problems.size(), 1u);
+    EXPECT_NE(r.problems[0].find("2 byte(s)"), std::string::npos) << r.problems[0];
+    const std::string vg = "{\"schema\": \"roofline.vgtool/1\", \"regions\": [{\"name\": \"caf\xe9 \xc3\xa9t\xff\"}]}";
+    EXPECT_EQ(parse_vgtool_json(vg, "v").regions.at(0).name, r.timings[0].name);
+}
+
+TEST(MeasureProtocolJson, RepairUtf8) {
+    std::size_t n = 0;
+    EXPECT_EQ(repair_utf8("plain", &n), "plain");
+    EXPECT_EQ(n, 0u);
+    EXPECT_EQ(repair_utf8("\xe2\x82\xac \xf0\x9f\x98\x80", &n), "\xe2\x82\xac \xf0\x9f\x98\x80");  // euro, emoji
+    EXPECT_EQ(n, 0u);
+    EXPECT_EQ(repair_utf8("\xc0\xaf", &n), "\\xC0\\xAF");  // overlong '/'
+    EXPECT_EQ(n, 2u);
+    EXPECT_EQ(repair_utf8("\xed\xa0\x80", &n), "\\xED\\xA0\\x80");  // a surrogate
+    EXPECT_EQ(repair_utf8("\xe2\x82", &n), "\\xE2\\x82");  // cut short
+    EXPECT_EQ(repair_utf8("\xf4\x90\x80\x80", &n), "\\xF4\\x90\\x80\\x80");  // past U+10FFFF
+}
+
+TEST(MeasureProtocolJson, MarkerErrorsAndOpenRegionsAreReported) {
+    const auto r = parse_marker_json(R"J({"schema": "roofline.marker/1", "regions": [
+        {"name": "solve", "calls": 3, "threads": 1, "seconds": 1.5, "unclosed": 2}],
+        "errors": ["end of region 'io' without a matching begin (4 times)",
+                   "region 'solve' still open at finalize on thread 0 (closed then)"]})J",
+                                     "m.json");
+    ASSERT_EQ(r.timings.size(), 1u);  // the run is kept
+    ASSERT_EQ(r.problems.size(), 2u);
+    EXPECT_NE(r.problems[0].find("region 'solve' was still open when the program ended (2 of its 3"),
+              std::string::npos)
+        << r.problems[0];
+    EXPECT_EQ(r.problems[1], "the marker library reported: end of region 'io' without a matching begin (4 times)");
+}
