@@ -16,10 +16,16 @@
 
 #include <fmt/core.h>
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
 #include <csignal>
+#include <ctime>
+#include <filesystem>
 #include <memory>
 #include <optional>
+#include <system_error>
+#include <vector>
 #include <unistd.h>
 
 namespace roofline::cli {
@@ -156,6 +162,47 @@ std::string partial_path(const std::string& path) {
 
 bool file_exists(const std::string& path) { return !path.empty() && access(path.c_str(), F_OK) == 0; }
 
+// Where the model goes when neither -o nor the store could take it: the
+// temporary directory is often another file system than a full disk.
+std::string fallback_model_path() {
+    std::error_code ec;
+    auto dir = std::filesystem::temp_directory_path(ec);
+    if (ec) dir = "/tmp";
+    return (dir / fmt::format("roofline-machine-{}-{}.json", ::getpid(), std::time(nullptr))).string();
+}
+
+// What the output stage did. Every destination is tried whatever failed
+// before it: one full disk must not cost the chart or the store.
+struct Saved {
+    bool model = false, chart = false;
+    std::optional<std::int64_t> id;
+    std::string fallback;  // where the model went instead of -o, if it did
+    std::vector<std::string> failures;
+};
+
+Saved save_everything(const BenchArgs& args, const MachineModel& model, ResultsStore* store) {
+    Saved saved;
+    const auto attempt = [&](auto&& work) {
+        try {
+            work();
+            return true;
+        } catch (const std::exception& e) {
+            saved.failures.push_back(e.what());
+            return false;
+        }
+    };
+    if (!args.output.empty()) saved.model = attempt([&] { write_machine_file(args.output, model); });
+    if (!args.svg.empty())
+        saved.chart = attempt([&] { write_text_file_atomic(args.svg, render_roofline_svg(model)); });
+    if (store) attempt([&] { saved.id = store->save_machine(model); });
+    // The measured model must survive somewhere: -o failed and the store has not got it.
+    if (!args.output.empty() && !saved.model && !saved.id) {
+        const auto path = fallback_model_path();
+        if (attempt([&] { write_machine_file(path, model); })) saved.fallback = path;
+    }
+    return saved;
+}
+
 int run(BenchArgs args) {
     if (args.list) {
         const auto kernels = kernel_catalog();
@@ -194,19 +241,37 @@ int run(BenchArgs args) {
             *path = partial_path(*path);
         }
     }
-    if (!args.output.empty()) write_machine_file(args.output, model);
-    if (!args.svg.empty()) write_text_file_atomic(args.svg, render_roofline_svg(model));
-    std::int64_t id = 0;
-    if (store) id = store->save_machine(model);
+    const Saved saved = save_everything(args, model, store.get());
 
     if (!args.quiet) fmt::print("{}", format_bench_summary(model));
     std::fflush(stdout);  // the summary before the stderr line that says where it went
-    if (!args.quiet || model.partial) {
+    for (const auto& failure : saved.failures) fmt::print(stderr, "roofline: error: {}\n", failure);
+    const bool lost = !args.output.empty() && !saved.model && !saved.id && saved.fallback.empty();
+    if (!args.output.empty() && !saved.model) {
+        if (saved.id)
+            fmt::print(stderr, "roofline: the model is not in {}, but the results store has it: "
+                               "'roofline show stored:{} --format json > FILE' writes it out\n",
+                       args.output, *saved.id);
+        else if (!saved.fallback.empty())
+            fmt::print(stderr, "roofline: the model is not in {}; it was written to {} instead\n", args.output,
+                       saved.fallback);
+    }
+    if (lost) {
+        // Nowhere on disk took it: standard output is the last place left.
+        fmt::print(stderr, "roofline: the model could not be saved anywhere; it follows on standard output\n");
+        fmt::print("{}\n", machine_to_json(model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    if (!args.quiet || model.partial || !saved.failures.empty()) {
         std::string where;
-        if (!args.output.empty()) where += " model: " + args.output + ";";
-        if (!args.svg.empty()) where += " chart: " + args.svg + ";";
-        if (store) where += fmt::format(" stored as #{} in {}", id, store->path());
-        fmt::print(stderr, "{}{}\n", model.partial ? "interrupted: partial results saved." : "saved.", where);
+        if (saved.model) where += " model: " + args.output + ";";
+        if (!saved.fallback.empty()) where += " model: " + saved.fallback + ";";
+        if (saved.chart) where += " chart: " + args.svg + ";";
+        if (saved.id) where += fmt::format(" stored as #{} in {}", *saved.id, store->path());
+        const char* what = !saved.failures.empty()
+                               ? (!where.empty() ? "partly saved." : lost ? "no file saved." : "nothing saved.")
+                           : model.partial             ? "interrupted: partial results saved."
+                                                       : "saved.";
+        fmt::print(stderr, "{}{}\n", what, where);
         if (model.partial && model.compute.empty() && model.memory.empty())
             fmt::print(stderr, "interrupted before any roof was measured (kernels are chosen first, then every "
                                "figure is sampled)\n");
@@ -216,7 +281,8 @@ int run(BenchArgs args) {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     // 130 for Ctrl-C, 143 for SIGTERM, as a shell reports a command those signals ended.
-    return model.partial ? (g_stop ? 128 + static_cast<int>(g_signal) : kExitInterrupted) : kExitOk;
+    if (model.partial) return g_stop ? 128 + static_cast<int>(g_signal) : kExitInterrupted;
+    return saved.failures.empty() ? kExitOk : kExitFailure;
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
 #include "render/store_listing.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/core.h>
 
@@ -29,6 +30,8 @@ int run_list(const ListArgs& args) {
     if (ResultsStore* store = access.store()) {  // a missing database lists as empty, and is not created
         machines = store->list_machines();
         sets = store->list_point_sets();
+    } else {
+        fmt::print(stderr, "roofline: note: no results store at {} yet\n", terminal_text(access.path()));
     }
     const std::string text = render_store_listing(access.path(), machines, sets, format);
     write_result(args.output, text);

@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 #include "cli/usage_error.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/core.h>
 
@@ -58,10 +59,10 @@ int main(int argc, char** argv) {
         app.exit(e);
         return roofline::cli::kExitUsage;
     } catch (const roofline::cli::UsageError& e) {
-        fmt::print(stderr, "roofline: error: {}\n", e.what());
+        fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(e.what()));  // messages quote names
         return roofline::cli::kExitUsage;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "roofline: error: {}\n", e.what());
+        fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(e.what()));  // messages quote names
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {

@@ -15,6 +15,7 @@
 #include "io/results_store.hpp"
 #include "render/model_report.hpp"
 #include "render/number_format.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/format.h>
 
@@ -115,8 +116,8 @@ int run_specs(const ModelArgs& a) {
     for (const auto& [path, specs] : files) {
         for (const auto& spec : specs) {
             if (spec.work_unit != r.work_unit && spec.work_per_iteration > 0)
-                fmt::print(stderr, "roofline: warning: {} counts {} but the roofline's peak is in {}\n", spec.name,
-                           spec.work_unit, rate_unit(r.work_unit));
+                fmt::print(stderr, "roofline: warning: {} counts {} but the roofline's peak is in {}\n",
+                           terminal_text(spec.name), terminal_text(spec.work_unit), rate_unit(r.work_unit));
             KernelModelResult result{spec, path, predict(spec, r, view)};
             predicted.push_back(result.prediction.point);
             predicted.back().source = "model";

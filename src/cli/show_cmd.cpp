@@ -10,6 +10,7 @@
 #include "render/bench_summary.hpp"
 #include "render/measure_tables.hpp"
 #include "render/report.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -29,19 +30,22 @@ struct ShowArgs {
 
 std::string show_machine(const StoredSource& source, StoreAccess& access, ReportFormat format) {
     const MachineFile machine = load_machine(source, access, "run 'roofline bench' first");
-    if (format == ReportFormat::json) return machine_to_json(machine.model).dump(2) + "\n";
-    return fmt::format("Machine: {}\n", source.display()) + format_bench_summary(machine.model);
+    // Invalid UTF-8 (from any file or store) becomes U+FFFD rather than an exception.
+    if (format == ReportFormat::json)
+        return machine_to_json(machine.model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return fmt::format("Machine: {}\n", terminal_text(source.display())) + format_bench_summary(machine.model);
 }
 
 std::string show_points(const StoredSource& source, StoreAccess& access, ReportFormat format) {
     const auto points = load_points(source, access, "run 'roofline measure -- ./your_app' first");
-    if (format == ReportFormat::json) return points_to_json(points).dump(2) + "\n";
+    if (format == ReportFormat::json)
+        return points_to_json(points).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::vector<MeasuredRow> rows;
     for (const auto& p : points) rows.push_back({p, std::nullopt});
     const std::string name = source.stored ? (source.id ? fmt::format("stored point set #{}", *source.id)
                                                         : std::string("the latest stored point set"))
                                            : source.path;
-    return fmt::format("Points: {} ({})\n", name, points.size()) + render_measured_points(rows, false);
+    return fmt::format("Points: {} ({})\n", terminal_text(name), points.size()) + render_measured_points(rows, false);
 }
 
 int run_show(const ShowArgs& args) {

@@ -40,8 +40,21 @@ const std::string& StoreAccess::path() {
 }
 
 ResultsStore* StoreAccess::store() {
-    if (!store_ && std::filesystem::exists(path())) store_ = std::make_unique<ResultsStore>(path());
+    // Read-only: these commands never create or migrate the store, so they work on
+    // a read-only copy and do not queue behind a writer.
+    if (!store_ && !missing_) {
+        std::error_code ec;
+        if (std::filesystem::exists(std::filesystem::symlink_status(path(), ec)) || std::filesystem::exists(path(), ec))
+            store_ = ResultsStore::open_read_only(path());
+        else
+            missing_ = true;
+    }
     return store_.get();
+}
+
+std::string StoreAccess::where() {
+    store();
+    return missing_ ? fmt::format("{} (there is no results store at {} yet)", path(), path()) : path();
 }
 
 MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint) {
@@ -55,8 +68,8 @@ MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::s
         return file;
     }
     if (source.id)
-        throw std::runtime_error(fmt::format("no machine #{} in the results store {}", *source.id, access.path()));
-    throw std::runtime_error(fmt::format("no machine model in the results store {}: {}", access.path(), missing_hint));
+        throw std::runtime_error(fmt::format("no machine #{} in the results store {}", *source.id, access.where()));
+    throw std::runtime_error(fmt::format("no machine model in the results store {}: {}", access.where(), missing_hint));
 }
 
 namespace {
@@ -70,8 +83,8 @@ std::optional<PointsDocument> load_point_set(const StoredSource& source, StoreAc
     if (set) return set;
     if (!required) return std::nullopt;
     if (source.id)
-        throw std::runtime_error(fmt::format("no point set #{} in the results store {}", *source.id, access.path()));
-    throw std::runtime_error(fmt::format("no points in the results store {}: {}", access.path(), missing_hint));
+        throw std::runtime_error(fmt::format("no point set #{} in the results store {}", *source.id, access.where()));
+    throw std::runtime_error(fmt::format("no points in the results store {}: {}", access.where(), missing_hint));
 }
 
 } // namespace

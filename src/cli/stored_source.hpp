@@ -30,20 +30,23 @@ struct StoredSource {
 // Throws UsageError "--machine expects a file, 'stored' or 'stored:ID' (got '...')".
 StoredSource parse_stored_source(const std::string& text, const char* option);
 
-// Opens the results store on first use. A missing database file is reported
-// as "nothing stored" rather than created: these commands only read.
+// Opens the results store read-only on first use. A missing database file is
+// reported as "nothing stored" rather than created: these commands only read.
 class StoreAccess {
 public:
     explicit StoreAccess(std::string db) : explicit_path_(std::move(db)) {}
 
     // The given --db, else ResultsStore::default_path().
     const std::string& path();
-    // Null when the database file does not exist.
+    // Null when the database file does not exist; throws when it cannot be read.
     ResultsStore* store();
+    // path() for messages, saying so when the file does not exist.
+    std::string where();
 
 private:
     std::string explicit_path_;
     std::string path_;
+    bool missing_ = false;
     std::unique_ptr<ResultsStore> store_;
 };
 

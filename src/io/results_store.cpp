@@ -6,11 +6,16 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 #include <thread>
 
@@ -30,7 +35,10 @@ constexpr int store_schema_version = 2;
 // where SQLite returns BUSY without waiting (e.g. a read transaction that
 // cannot be upgraded, WAL recovery, changing the journal mode).
 constexpr int busy_timeout_ms = 30000;
-constexpr auto retry_deadline = std::chrono::seconds(60);
+constexpr auto retry_deadline = std::chrono::milliseconds(60000);
+// A reader (WAL readers never wait for a writer) or an up-front check only
+// waits this long for a lock held by a non-WAL writer, then says so.
+constexpr auto short_wait = std::chrono::milliseconds(3000);
 
 bool is_busy(int rc) {
     const int primary = rc & 0xff;
@@ -60,9 +68,17 @@ private:
     int code_;
 };
 
+// What to do about a file that is not a database, said once for every path.
+std::string damage_hint(int rc) {
+    const int primary = rc & 0xff;
+    if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+        return " (the file is not a roofline results store or is damaged: move it aside or pass another --db)";
+    return {};
+}
+
 [[noreturn]] void fail(sqlite3* db, const std::string& path, const std::string& doing, int rc) {
     const char* detail = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    throw StoreError(fmt::format("results database {}: {} failed: {}", path, doing, detail), rc);
+    throw StoreError(fmt::format("results database {}: {} failed: {}{}", path, doing, detail, damage_hint(rc)), rc);
 }
 
 // Owns one prepared statement.
@@ -120,21 +136,29 @@ void execute(sqlite3* db, const std::string& path, const char* sql, const char* 
     if (rc != SQLITE_OK) {
         const std::string detail = message ? message : sqlite3_errstr(rc);
         sqlite3_free(message);
-        throw StoreError(fmt::format("results database {}: {} failed: {}", path, doing, detail), rc);
+        throw StoreError(fmt::format("results database {}: {} failed: {}{}", path, doing, detail, damage_hint(rc)),
+                         rc);
     }
 }
 
 // Runs `work` (one whole transaction, or one read) again while another
 // process holds the lock; any other error goes straight to the caller.
 template <typename Work>
-auto with_retry(sqlite3* db, Work work) {
-    const auto deadline = std::chrono::steady_clock::now() + retry_deadline;
+auto with_retry(sqlite3* db, const std::string& path, std::chrono::milliseconds wait, Work work) {
+    const auto deadline = std::chrono::steady_clock::now() + wait;
     auto pause = std::chrono::milliseconds(2);
     for (;;) {
         try {
             return work();
         } catch (const StoreError& e) {
-            if (!is_busy(e.code()) || std::chrono::steady_clock::now() > deadline) throw;
+            if (!is_busy(e.code())) throw;
+            if (std::chrono::steady_clock::now() > deadline) {
+                if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+                throw StoreError(fmt::format("results database {} is locked by another process (still busy after "
+                                             "{:.0f} s): try again when it has finished ({})",
+                                             path, std::chrono::duration<double>(wait).count(), e.what()),
+                                 e.code());
+            }
             if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
             std::this_thread::sleep_for(pause);
             pause = std::min(pause * 2, std::chrono::milliseconds(100));
@@ -163,8 +187,15 @@ private:
     bool committed_ = false;
 };
 
-void create_schema(sqlite3* db, const std::string& path) {
-    with_retry(db, [&] {
+[[noreturn]] void newer_layout(const std::string& path, int found) {
+    throw std::runtime_error(fmt::format(
+        "results database {} has layout version {}, newer than this roofline "
+        "understands ({}); use a newer roofline or another database (ROOFLINE_DB)",
+        path, found, store_schema_version));
+}
+
+void create_schema(sqlite3* db, const std::string& path, std::chrono::milliseconds wait) {
+    with_retry(db, path, wait, [&] {
         WriteTransaction transaction(db, path);
         execute(db, path,
                 "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -194,12 +225,7 @@ void create_schema(sqlite3* db, const std::string& path) {
         }
         Statement query(db, path, "SELECT value FROM meta WHERE key = 'store_schema_version'");
         const int found = query.step() ? std::atoi(query.text(0).c_str()) : 0;
-        if (found > store_schema_version) {
-            throw std::runtime_error(fmt::format(
-                "results database {} has layout version {}, newer than this roofline "
-                "understands ({}); use a newer roofline or another database (ROOFLINE_DB)",
-                path, found, store_schema_version));
-        }
+        if (found > store_schema_version) newer_layout(path, found);
         if (found < store_schema_version) {
             // The older layouts are subsets of this one: the new tables exist now.
             Statement upgrade(db, path, "UPDATE meta SET value = ?1 WHERE key = 'store_schema_version'");
@@ -256,7 +282,11 @@ std::string ResultsStore::default_path() {
     return (base / ".local" / "share" / "roofline" / "results.db").string();
 }
 
-ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs) : path_(path) {
+ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs)
+    : ResultsStore(path, create_parent_dirs, retry_deadline) {}
+
+ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs, std::chrono::milliseconds busy_wait)
+    : path_(path), busy_wait_(busy_wait) {
     if (path_.empty()) throw std::runtime_error("results database path is empty");
     const auto parent = fs::path(path_).parent_path();
     const auto directory = parent.empty() ? fs::path(".") : parent;
@@ -286,32 +316,152 @@ ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs) : p
         throw std::runtime_error(fmt::format("cannot open results database {}: {}", path_, detail));
     }
     try {
-        sqlite3_busy_timeout(db_, busy_timeout_ms);
+        sqlite3_busy_timeout(db_, static_cast<int>(std::min<std::int64_t>(busy_timeout_ms, busy_wait_.count())));
         // WAL lets readers and one writer proceed together; the mode is stored
         // in the file, so only the first opener actually switches it.
-        with_retry(db_, [&] {
+        with_retry(db_, path_, busy_wait_, [&] {
             execute(db_, path_, "PRAGMA journal_mode=WAL", "enabling WAL");
             return 0;
         });
         execute(db_, path_, "PRAGMA synchronous=NORMAL", "setting synchronous mode");
-        create_schema(db_, path_);
+        create_schema(db_, path_, busy_wait_);
     } catch (const StoreError& e) {
-        sqlite3_close(db_);
-        db_ = nullptr;
+        close();
         throw std::runtime_error(fmt::format("cannot open results database {}: {}", path_, e.what()));
     } catch (...) {
-        sqlite3_close(db_);
-        db_ = nullptr;
+        close();
         throw;
     }
 }
 
-ResultsStore::~ResultsStore() { sqlite3_close(db_); }
+namespace {
+
+// "file:" URI of a path, for the immutable fallback (RFC 3986: escape all but unreserved and '/').
+std::string file_uri(const std::string& path) {
+    std::string uri = "file:";
+    const std::string absolute = fs::absolute(path).string();
+    for (unsigned char ch : absolute) {
+        if (std::isalnum(ch) || std::string_view("-._~/").find(static_cast<char>(ch)) != std::string_view::npos)
+            uri += static_cast<char>(ch);
+        else
+            uri += fmt::format("%{:02X}", ch);
+    }
+    return uri + "?immutable=1";
+}
+
+bool cannot_open_shared_memory(int rc) {
+    // A WAL file in a directory we cannot write: no -shm to create.
+    return (rc & 0xff) == SQLITE_CANTOPEN || rc == SQLITE_READONLY_CANTINIT || rc == SQLITE_READONLY_DIRECTORY ||
+           rc == SQLITE_READONLY_RECOVERY;
+}
+
+} // namespace
+
+std::unique_ptr<ResultsStore> ResultsStore::open_read_only(const std::string& path) {
+    return std::unique_ptr<ResultsStore>(new ResultsStore(ReadOnly{}, path));
+}
+
+ResultsStore::ResultsStore(ReadOnly, const std::string& path) : path_(path), read_only_(true), busy_wait_(short_wait) {
+    if (path_.empty()) throw std::runtime_error("results database path is empty");
+    std::error_code ec;
+    const auto status = fs::status(path_, ec);
+    if (status.type() == fs::file_type::not_found) throw std::runtime_error(fmt::format("no results store at {}", path_));
+    if (fs::is_directory(status))
+        throw std::runtime_error(fmt::format("cannot open results database {}: it is a directory", path_));
+
+    // Tables, then the layout version. Read-only: nothing is created or migrated.
+    const auto read_layout = [&] {
+        return with_retry(db_, path_, busy_wait_, [&] {
+            std::vector<std::string> tables;
+            Statement query(db_, path_, "SELECT name FROM sqlite_master WHERE type = 'table'");
+            while (query.step()) tables.push_back(query.text(0));
+            const auto has = [&](const char* name) {
+                return std::find(tables.begin(), tables.end(), name) != tables.end();
+            };
+            if (!has("meta") || !has("machines")) {
+                throw std::runtime_error(fmt::format(
+                    "results database {} is not a roofline results store (it has no roofline tables{}); "
+                    "pass another --db",
+                    path_, tables.empty() ? ", it is empty" : ""));
+            }
+            has_point_sets_ = has("point_sets");
+            Statement version(db_, path_, "SELECT value FROM meta WHERE key = 'store_schema_version'");
+            const int found = version.step() ? std::atoi(version.text(0).c_str()) : 0;
+            if (found > store_schema_version) newer_layout(path_, found);
+            return 0;
+        });
+    };
+    const auto open = [&](const std::string& name, int extra_flags) {
+        close();
+        const int rc = sqlite3_open_v2(name.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX | extra_flags,
+                                       nullptr);
+        if (rc != SQLITE_OK) fail(db_, path_, "opening", rc);
+        sqlite3_busy_timeout(db_, static_cast<int>(busy_wait_.count()));
+    };
+    try {
+        try {
+            open(path_, 0);
+            read_layout();
+        } catch (const StoreError& e) {
+            if (!cannot_open_shared_memory(e.code())) throw;
+            // A WAL store in a read-only directory: nobody can be writing it, so
+            // read it as an immutable file (no locks, no -shm).
+            open(file_uri(path_), SQLITE_OPEN_URI);
+            read_layout();
+        }
+    } catch (const StoreError& e) {
+        close();
+        throw std::runtime_error(e.what());  // already names the database
+    } catch (...) {
+        close();
+        throw;
+    }
+}
+
+void ResultsStore::close() noexcept {
+    sqlite3_close(db_);
+    db_ = nullptr;
+}
+
+ResultsStore::~ResultsStore() { close(); }
+
+void check_store_writable(const std::string& db_option) {
+    const bool is_default = db_option.empty();
+    const std::string path = is_default ? ResultsStore::default_path() : db_option;
+    const auto parent = fs::path(path).parent_path();
+    const auto directory = parent.empty() ? fs::path(".") : parent;
+    std::error_code ec;
+    if (!is_default && !fs::is_directory(directory, ec)) {
+        throw std::runtime_error(fmt::format("cannot write results database {}: directory {} does not exist",
+                                             path, directory.string()));
+    }
+    // WAL needs its -wal and -shm files next to the database, so the directory
+    // must be writable, not only the file (access() also sees read-only mounts).
+    if (fs::is_directory(directory, ec) && ::access(directory.c_str(), W_OK) != 0) {
+        throw std::runtime_error(fmt::format("cannot write results database {}: directory {} is not writable: {}",
+                                             path, directory.string(), std::strerror(errno)));
+    }
+    if (fs::exists(path, ec) && !fs::is_directory(path, ec) && ::access(path.c_str(), W_OK) != 0) {
+        throw std::runtime_error(
+            fmt::format("cannot write results database {}: {}", path, std::strerror(errno)));
+    }
+    // Opening as a writer reads (or creates) the schema: a damaged file or a
+    // newer layout fails here. Then take the write lock once and let it go.
+    ResultsStore store(path, is_default, short_wait);
+    try {
+        with_retry(store.db_, path, short_wait, [&] {
+            WriteTransaction transaction(store.db_, path);
+            return 0;  // rolled back: nothing written
+        });
+    } catch (const StoreError& e) {
+        throw std::runtime_error(fmt::format("cannot write results database {}: {}", path, e.what()));
+    }
+}
 
 std::int64_t ResultsStore::save_machine(const MachineModel& model) {
-    const auto json_text = machine_to_json(model).dump();
+    const auto json_text = machine_to_json(model).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     const auto created = now_utc_iso8601();
-    return with_retry(db_, [&] {
+    return with_retry(db_, path_, busy_wait_, [&] {
         WriteTransaction transaction(db_, path_);
         Statement insert(db_, path_,
                          "INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) "
@@ -332,7 +482,7 @@ std::int64_t ResultsStore::save_machine(const MachineModel& model) {
 }
 
 std::optional<MachineModel> ResultsStore::latest_machine() const {
-    const auto row = with_retry(db_, [&]() -> std::optional<std::pair<std::int64_t, std::string>> {
+    const auto row = with_retry(db_, path_, busy_wait_, [&]() -> std::optional<std::pair<std::int64_t, std::string>> {
         Statement query(db_, path_, "SELECT id, json FROM machines ORDER BY id DESC LIMIT 1");
         if (!query.step()) return std::nullopt;
         return std::make_pair(query.integer(0), query.text(1));
@@ -342,7 +492,7 @@ std::optional<MachineModel> ResultsStore::latest_machine() const {
 }
 
 std::optional<MachineModel> ResultsStore::machine(std::int64_t id) const {
-    const auto json_text = with_retry(db_, [&]() -> std::optional<std::string> {
+    const auto json_text = with_retry(db_, path_, busy_wait_, [&]() -> std::optional<std::string> {
         Statement query(db_, path_, "SELECT json FROM machines WHERE id = ?1");
         query.bind(1, id);
         if (!query.step()) return std::nullopt;
@@ -354,7 +504,7 @@ std::optional<MachineModel> ResultsStore::machine(std::int64_t id) const {
 
 // Oldest first (ascending id), like a log.
 std::vector<StoredMachine> ResultsStore::list_machines() const {
-    return with_retry(db_, [&] {
+    return with_retry(db_, path_, busy_wait_, [&] {
         std::vector<StoredMachine> rows;
         Statement query(db_, path_,
                         "SELECT id, created, hostname, cpu_model, mode, partial FROM machines ORDER BY id");
@@ -377,9 +527,10 @@ std::int64_t ResultsStore::save_points(const std::string& name, const std::vecto
     const auto document = points_to_json(points, provenance);
     // Refuse now what latest_points() would refuse later (NaN, empty names ...).
     points_from_json(document, fmt::format("points '{}' being stored", name));
-    const auto json_text = document.dump();
+    // Invalid UTF-8 (a symbol, a command line) becomes U+FFFD rather than losing the results.
+    const auto json_text = document.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     const auto created = now_utc_iso8601();
-    return with_retry(db_, [&] {
+    return with_retry(db_, path_, busy_wait_, [&] {
         WriteTransaction transaction(db_, path_);
         Statement insert(db_, path_,
                          "INSERT INTO point_sets (created, name, machine_id, point_count, json) "
@@ -409,8 +560,9 @@ std::optional<std::vector<Point>> ResultsStore::points(std::int64_t id) const {
 }
 
 std::optional<PointsDocument> ResultsStore::point_set(std::optional<std::int64_t> id) const {
+    if (!has_point_sets_) return std::nullopt;
     if (id) {
-        const auto json_text = with_retry(db_, [&]() -> std::optional<std::string> {
+        const auto json_text = with_retry(db_, path_, busy_wait_, [&]() -> std::optional<std::string> {
             Statement query(db_, path_, "SELECT json FROM point_sets WHERE id = ?1");
             query.bind(1, *id);
             if (!query.step()) return std::nullopt;
@@ -419,7 +571,7 @@ std::optional<PointsDocument> ResultsStore::point_set(std::optional<std::int64_t
         if (!json_text) return std::nullopt;
         return parse_stored_points(*json_text, path_, *id);
     }
-    const auto row = with_retry(db_, [&]() -> std::optional<std::pair<std::int64_t, std::string>> {
+    const auto row = with_retry(db_, path_, busy_wait_, [&]() -> std::optional<std::pair<std::int64_t, std::string>> {
         Statement query(db_, path_, "SELECT id, json FROM point_sets ORDER BY id DESC LIMIT 1");
         if (!query.step()) return std::nullopt;
         return std::make_pair(query.integer(0), query.text(1));
@@ -429,7 +581,8 @@ std::optional<PointsDocument> ResultsStore::point_set(std::optional<std::int64_t
 }
 
 std::vector<StoredPointSet> ResultsStore::list_point_sets() const {
-    return with_retry(db_, [&] {
+    if (!has_point_sets_) return {};
+    return with_retry(db_, path_, busy_wait_, [&] {
         std::vector<StoredPointSet> rows;
         Statement query(db_, path_,
                         "SELECT id, created, name, machine_id, point_count FROM point_sets ORDER BY id");

@@ -1,5 +1,7 @@
 // The results store: SQLite, one row per machine model and one per set of points.
 // Safe for several processes writing at once (WAL + busy timeout + retries).
+// Readers open it read-only: no schema write, so they work on a read-only file
+// or directory and never queue behind a writer for long.
 #pragma once
 
 #include "core/provenance.hpp"
@@ -8,6 +10,7 @@
 #include "core/stored_entries.hpp"
 #include "io/points_json.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -31,6 +34,11 @@ public:
     // default location only: a user-given path in a missing directory is an error.
     // Throws std::runtime_error with a clear message.
     explicit ResultsStore(const std::string& path, bool create_parent_dirs = false);
+    // Opens an existing store for reading only: nothing is created or migrated.
+    // Throws std::runtime_error: "no results store at PATH" when the file does not
+    // exist, or a clear message when it is not a roofline store, has a newer layout,
+    // or is locked by a non-WAL writer for more than a few seconds.
+    static std::unique_ptr<ResultsStore> open_read_only(const std::string& path);
     ~ResultsStore();
     ResultsStore(const ResultsStore&) = delete;
     ResultsStore& operator=(const ResultsStore&) = delete;
@@ -52,8 +60,26 @@ public:
     const std::string& path() const { return path_; }
 
 private:
+    struct ReadOnly {};
+    ResultsStore(ReadOnly, const std::string& path);
+    ResultsStore(const std::string& path, bool create_parent_dirs, std::chrono::milliseconds busy_wait);
+    void close() noexcept;
+
     std::string path_;
     sqlite3* db_ = nullptr;
+    bool read_only_ = false;
+    bool has_point_sets_ = true;  // false only for a version-1 file opened read-only
+    std::chrono::milliseconds busy_wait_;
+
+    friend void check_store_writable(const std::string& db_option);
 };
+
+// Checks up front, cheaply, that a writer can use the store a `--db` option
+// names (empty: the default location, whose directories are created): the
+// directory exists and is writable, the file (created with the schema if
+// missing) is a roofline store of a layout we understand, and its write lock
+// can be taken within a few seconds. Writes no rows. Throws std::runtime_error
+// with a message naming the path and the problem.
+void check_store_writable(const std::string& db_option);
 
 } // namespace roofline

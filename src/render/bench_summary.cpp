@@ -2,6 +2,7 @@
 
 #include "core/byte_sizes.hpp"
 #include "core/peak.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/core.h>
 
@@ -24,7 +25,7 @@ std::string burst_column(const Stats& s) {
 
 std::string format_bench_summary(const MachineModel& m) {
     std::string s;
-    s += fmt::format("{}: {} cores, measured clock {:.2f} GHz (before) / {:.2f} GHz (after)\n", m.cpu.model,
+    s += fmt::format("{}: {} cores, measured clock {:.2f} GHz (before) / {:.2f} GHz (after)\n", terminal_text(m.cpu.model),
                      m.cpu.cores, m.environment.clock_before_ghz, m.environment.clock_after_ghz);
     if (!m.environment.statistic.empty())
         s += "Figures: " + m.environment.statistic + ". Column 'burst': bursts kept[-set aside].\n";
@@ -73,7 +74,7 @@ std::string format_bench_summary(const MachineModel& m) {
         for (const auto& w : m.environment.warnings) s += "  - " + w + "\n";
     }
     s += fmt::format("\nTook {:.1f} s{}.\n", m.environment.duration_seconds, m.partial ? " (PARTIAL: interrupted)" : "");
-    return s;
+    return terminal_block(s);  // a shown model may come from any file or store
 }
 
 } // namespace roofline

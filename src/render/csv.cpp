@@ -1,11 +1,16 @@
 #include "render/csv.hpp"
 
+#include "render/text_escape.hpp"
+
 namespace roofline {
 
 std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    // Control characters escaped and formulas neutralized first (csv_text): a
+    // name must neither reach a terminal raw nor run in a spreadsheet.
+    const std::string safe = csv_text(text);
+    if (safe.find_first_of(",\"\r\n") == std::string::npos) return safe;
     std::string out = "\"";
-    for (char ch : text) {
+    for (char ch : safe) {
         if (ch == '"') out += '"';
         out += ch;
     }

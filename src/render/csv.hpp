@@ -6,7 +6,9 @@
 
 namespace roofline {
 
-// A field with a comma, quote, CR or LF is quoted, quotes doubled.
+// A field made safe by csv_text (control characters escaped, a text cell
+// starting with = + - @ prefixed with '), then quoted, quotes doubled, when it
+// has a comma or a quote.
 std::string csv_field(const std::string& text);
 
 // Fields joined by commas, ending in LF.

@@ -1,5 +1,7 @@
 #include "render/kernel_table.hpp"
 
+#include "render/text_escape.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -25,7 +27,7 @@ std::string kernel_table_text(const std::vector<KernelInfo>& kernels) {
         "per element (/el: one 8-byte element of the stream); (+WA): with the write-allocate reads of ordinary "
         "stores. Select with --kernel NAME[,NAME] or --isa sse2|avx2|avx512.\n",
         kernels.size(), supported);
-    return out;
+    return terminal_block(out);
 }
 
 std::string kernel_table_json(const std::vector<KernelInfo>& kernels) {
@@ -42,7 +44,7 @@ std::string kernel_table_json(const std::vector<KernelInfo>& kernels) {
                         {"bytes", k.bytes},
                         {"bytes_write_allocate", k.bytes_write_allocate},
                         {"supported", k.supported}});
-    return nlohmann::json{{"schema", "roofline.kernels/1"}, {"kernels", list}}.dump(1) + "\n";
+    return nlohmann::json{{"schema", "roofline.kernels/1"}, {"kernels", list}}.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace roofline

@@ -3,6 +3,7 @@
 #include "core/level.hpp"
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/format.h>
 
@@ -50,7 +51,7 @@ std::string count_cell(double v) { return std::isfinite(v) ? format_count(v) : "
 
 std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool judged) {
     std::vector<std::string> names;
-    for (const auto& row : rows) names.push_back(row.point.name);
+    for (const auto& row : rows) names.push_back(terminal_text(row.point.name));  // escaped, then measured
     const std::size_t width = name_width(names, 24, 60);
     names = shown_names(names, width);
     std::string out = fmt::format("{:<{}} {:>10} {:>7} {:>12} {:>10} {:>14} {:>10}", "region", width, "seconds",
@@ -79,8 +80,8 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
     }
     for (const auto& row : rows)
         if (row.analysis && row.analysis->above_roof)
-            out += fmt::format("{}: {}\n", row.point.name, above_roof_text(*row.analysis->above_roof));
-    return out;
+            out += fmt::format("{}: {}\n", terminal_text(row.point.name), above_roof_text(*row.analysis->above_roof));
+    return terminal_block(out);  // roof names come from machine files
 }
 
 std::string render_function_table(const std::string& title, const std::string& name_header,
@@ -88,7 +89,7 @@ std::string render_function_table(const std::string& title, const std::string& n
     const bool calls = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](auto& r) { return r.calls.has_value(); });
     const bool notes = std::any_of(rows.begin(), rows.end(), [](auto& r) { return !r.time_note.empty(); });
     std::vector<std::string> names;
-    for (const auto& r : rows) names.push_back(r.name);
+    for (const auto& r : rows) names.push_back(terminal_text(r.name));  // symbols are anyone's bytes
     const std::size_t width = name_width(names, name_header.size(), 80);
     names = shown_names(names, width);
     std::string out = title + "\n";
@@ -103,9 +104,9 @@ std::string render_function_table(const std::string& title, const std::string& n
         out += fmt::format(" {:>14} {:>14} {:>12} {:>10}", count_cell(r.flops), count_cell(r.bytes),
                            r.bytes > 0 ? cell(r.flops / r.bytes) : "-",
                            r.seconds ? fmt::format("{:.4f}", *r.seconds) : "-");
-        out += notes ? "  " + r.time_note + "\n" : "\n";
+        out += notes ? "  " + terminal_text(r.time_note) + "\n" : "\n";
     }
-    return out;
+    return terminal_block(out);
 }
 
 } // namespace roofline

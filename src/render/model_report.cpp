@@ -2,6 +2,7 @@
 
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -30,8 +31,9 @@ std::string kernel_text(const KernelModelResult& result, const Roofline& r) {
     const KernelSpec& k = result.spec;
     const KernelPrediction& p = result.prediction;
     const std::string rate = rate_unit(r.work_unit);
-    std::string out = fmt::format("{}  ({})\n", k.name, result.file);
-    if (!k.description.empty()) out += fmt::format("  {}\n", k.description);
+    // Spec files are anyone's: their names and descriptions reach the terminal escaped.
+    std::string out = fmt::format("{}  ({})\n", terminal_text(k.name), terminal_text(result.file));
+    if (!k.description.empty()) out += fmt::format("  {}\n", terminal_text(k.description));
     const auto bytes = bytes_per_iteration(k);
     const auto nominal = nominal_bytes_per_iteration(k);
     out += fmt::format("  per iteration   {} {}; bytes {}\n", format_count(k.work_per_iteration), k.work_unit,
@@ -133,7 +135,7 @@ std::string render_formula(const FormulaResult& f, ReportFormat format) {
                                   {"attainable", f.attainable},
                                   {"ridge_point", f.ridge},
                                   {"bound", f.memory_bound ? "memory" : "compute"}};
-        return out.dump(2) + "\n";
+        return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
     }
     const std::string rate = rate_unit(f.work_unit), per_byte = intensity_unit(f.work_unit);
     std::string out = fmt::format("attainable: {} {}\n", format_number(f.attainable), rate);
@@ -164,16 +166,16 @@ std::string render_kernel_models(const Roofline& r, View view, const std::vector
                                   {"compute_roof", {{"name", r.compute.name}, {"value", r.compute.value}}},
                                   {"bandwidth_roofs", roofs},
                                   {"kernels", list}};
-        return out.dump(2) + "\n";
+        return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
     }
     std::string roofs;
     for (const auto& b : r.bandwidth) roofs += fmt::format(", {} {} GB/s", b.level, format_count(b.value));
-    std::string out = fmt::format("machine: {} ({}{}, {} view)\n  roofs: {} {} {}{}\n", r.label,
+    std::string out = fmt::format("machine: {} ({}{}, {} view)\n  roofs: {} {} {}{}\n", terminal_text(r.label),
                                   r.precision.empty() ? r.work_unit : r.precision,
                                   r.threads > 0 ? ", " + count_of(r.threads, "thread") : "", view_name(view),
                                   r.compute.name, format_count(r.compute.value), rate_unit(r.work_unit), roofs);
     for (const auto& k : kernels) out += "\n" + kernel_text(k, r);
-    return out;
+    return terminal_block(out);  // the last guard: ceiling and roof names inside phrases
 }
 
 } // namespace roofline

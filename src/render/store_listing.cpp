@@ -1,6 +1,7 @@
 #include "render/store_listing.hpp"
 
 #include "render/csv.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -10,11 +11,12 @@
 namespace roofline {
 namespace {
 
-std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
+// Stored names (hosts, CPUs, commands) escaped: the store may hold anything.
+std::string or_dash(const std::string& text) { return text.empty() ? "-" : terminal_text(text); }
 
 std::string text_listing(const std::string& path, const std::vector<StoredMachine>& machines,
                          const std::vector<StoredPointSet>& sets) {
-    std::string out = fmt::format("Results store {}\n\n", path);
+    std::string out = fmt::format("Results store {}\n\n", terminal_text(path));
     out += fmt::format("Machines ({}; use with --machine stored:ID)\n", machines.size());
     if (machines.empty()) out += "  none: run 'roofline bench'\n";
     else
@@ -52,7 +54,7 @@ std::string json_listing(const std::string& path, const std::vector<StoredMachin
                      {"machine_id", row.machine_id ? json(*row.machine_id) : json(nullptr)},
                      {"source", row.name}});
     const json out = {{"schema", "roofline.list/1"}, {"store", path}, {"machines", m}, {"point_sets", p}};
-    return out.dump(2) + "\n";
+    return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";  // invalid UTF-8 must not throw
 }
 
 // One table for both kinds: kind,id,created,host,cpu,mode,partial,points,machine_id,source.

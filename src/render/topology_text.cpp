@@ -2,6 +2,7 @@
 
 #include "core/byte_sizes.hpp"
 #include "render/number_format.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -169,8 +170,10 @@ nlohmann::ordered_json topology_json(const TopologyReport& r) {
 
 std::string render_topology(const TopologyReport& report, ReportFormat format) {
     switch (format) {
-    case ReportFormat::text: return topology_text(report);
-    case ReportFormat::json: return topology_json(report).dump(2) + "\n";
+    // What the OS reports (model names, hostnames) reaches the terminal escaped; JSON never throws on bad UTF-8.
+    case ReportFormat::text: return terminal_block(topology_text(report));
+    case ReportFormat::json:
+        return topology_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     default: break;
     }
     throw std::invalid_argument(fmt::format("topology is printed as text or json, not {}", report_format_name(format)));

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -438,4 +441,213 @@ TEST(ResultsStoreMigration, NewerLayoutIsRefused) {
                   std::string::npos)
             << e.what();
     }
+}
+
+// ---------------------------------------------------------------- readers (issue 10)
+
+namespace {
+
+// A raw connection holding a lock, as another process's writer would.
+class RawConnection {
+public:
+    explicit RawConnection(const std::string& path) {
+        if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) throw std::runtime_error("open failed");
+    }
+    ~RawConnection() { sqlite3_close(db_); }
+    int exec(const std::string& sql) { return sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr); }
+
+private:
+    sqlite3* db_ = nullptr;
+};
+
+void write_bytes(const std::string& path, const std::string& bytes) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+}
+
+std::string error_of(const std::function<void()>& work) {
+    try {
+        work();
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+TEST(ResultsStoreReadOnly, MissingFileSaysSoAndIsNotCreated) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    EXPECT_EQ(error_of([&] { ResultsStore::open_read_only(path); }), "no results store at " + path);
+    EXPECT_FALSE(fs::exists(path));
+}
+
+TEST(ResultsStoreReadOnly, ReadsWhatAWriterSaved) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    {
+        ResultsStore store(path);
+        store.save_machine(sample_model("CPU R"));
+        store.save_points("run", sample_points("a"));
+    }
+    const auto reader = ResultsStore::open_read_only(path);
+    EXPECT_EQ(reader->latest_machine()->cpu.model, "CPU R");
+    EXPECT_EQ(reader->list_point_sets().size(), 1u);
+    EXPECT_THROW(reader->save_machine(sample_model("no")), std::runtime_error);
+}
+
+TEST(ResultsStoreReadOnly, DoesNotMigrateAnOldLayout) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    run_sql(path,
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+            "INSERT INTO meta VALUES ('store_schema_version', '1');"
+            "CREATE TABLE machines (id INTEGER PRIMARY KEY, created TEXT NOT NULL, hostname TEXT, "
+            "cpu_model TEXT, mode TEXT, partial INTEGER NOT NULL DEFAULT 0, schema TEXT NOT NULL, "
+            "json TEXT NOT NULL);");
+    const auto reader = ResultsStore::open_read_only(path);
+    EXPECT_TRUE(reader->list_point_sets().empty());
+    EXPECT_FALSE(reader->latest_points());
+    EXPECT_EQ(query_text(path, "SELECT value FROM meta WHERE key = 'store_schema_version'"), "1");
+    EXPECT_EQ(query_text(path, "SELECT count(*) FROM sqlite_master WHERE name = 'point_sets'"), "0");
+}
+
+TEST(ResultsStoreReadOnly, NewerLayoutIsRefused) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    { ResultsStore store(path); }
+    run_sql(path, "UPDATE meta SET value = '3' WHERE key = 'store_schema_version'");
+    EXPECT_NE(error_of([&] { ResultsStore::open_read_only(path); }).find("layout version 3, newer than"),
+              std::string::npos);
+}
+
+TEST(ResultsStoreReadOnly, EmptyOrForeignDatabaseIsNotAStore) {
+    TempDir dir;
+    const auto empty = dir.file("empty.db");
+    write_bytes(empty, "");
+    EXPECT_NE(error_of([&] { ResultsStore::open_read_only(empty); }).find("is not a roofline results store"),
+              std::string::npos);
+    EXPECT_EQ(fs::file_size(empty), 0u);  // nothing written
+    const auto other = dir.file("other.db");
+    run_sql(other, "CREATE TABLE t (x);");
+    EXPECT_NE(error_of([&] { ResultsStore::open_read_only(other); }).find("has no roofline tables"), std::string::npos);
+}
+
+TEST(ResultsStoreReadOnly, CorruptFilesFailClearlyForReadersAndWriters) {
+    TempDir dir;
+    std::string random(8192, '\0');
+    unsigned state = 12345;
+    for (auto& ch : random) ch = static_cast<char>((state = state * 1103515245u + 12345u) >> 16);
+    const std::vector<std::pair<std::string, std::string>> files = {
+        {"random.db", random}, {"text.db", "this is a text file, not a database\n"}};
+    for (const auto& [name, bytes] : files) {
+        const auto path = dir.file(name);
+        write_bytes(path, bytes);
+        const auto read_error = error_of([&] { ResultsStore::open_read_only(path); });
+        EXPECT_NE(read_error.find("not a roofline results store or is damaged"), std::string::npos) << read_error;
+        const auto write_error = error_of([&] { ResultsStore store(path); });
+        EXPECT_NE(write_error.find("not a roofline results store or is damaged"), std::string::npos) << write_error;
+        const auto check_error = error_of([&] { check_store_writable(path); });
+        EXPECT_NE(check_error.find("not a roofline results store or is damaged"), std::string::npos) << check_error;
+    }
+}
+
+TEST(ResultsStoreReadOnly, TruncatedDatabaseFailsClearly) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    {
+        ResultsStore store(path);
+        for (int i = 0; i < 40; ++i) store.save_machine(sample_model("CPU " + std::to_string(i)));
+    }
+    const auto size = fs::file_size(path);
+    ASSERT_GT(size, 16384u);
+    fs::resize_file(path, size / 2);
+    // Either the open or the reads notice; nothing crashes and the message says why.
+    const auto message = error_of([&] {
+        const auto reader = ResultsStore::open_read_only(path);
+        reader->list_machines();
+        for (const auto& row : reader->list_machines()) reader->machine(row.id);
+    });
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_TRUE(message.find("malformed") != std::string::npos || message.find("damaged") != std::string::npos ||
+                message.find("corrupt") != std::string::npos)
+        << message;
+}
+
+TEST(ResultsStoreReadOnly, ReaderDoesNotWaitForAWalWriter) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    {
+        ResultsStore store(path);
+        store.save_machine(sample_model("committed"));
+    }
+    RawConnection writer(path);
+    ASSERT_EQ(writer.exec("BEGIN IMMEDIATE"), SQLITE_OK);
+    ASSERT_EQ(writer.exec("INSERT INTO machines (created, schema, json) VALUES ('x', 'x', '{}')"), SQLITE_OK);
+    // A reader that waited would give up with "locked" after a few seconds: succeeding is the proof.
+    const auto reader = ResultsStore::open_read_only(path);
+    EXPECT_EQ(reader->list_machines().size(), 1u);  // the committed row only
+    writer.exec("ROLLBACK");
+}
+
+TEST(ResultsStoreReadOnly, LockedRollbackJournalStoreFailsFastAndSaysWhy) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    {
+        ResultsStore store(path);
+        store.save_machine(sample_model("committed"));
+    }
+    run_sql(path, "PRAGMA journal_mode=DELETE");  // as an older tool may leave it
+    RawConnection writer(path);
+    ASSERT_EQ(writer.exec("BEGIN EXCLUSIVE"), SQLITE_OK);  // readers cannot even share
+    const auto start = std::chrono::steady_clock::now();
+    const auto message = error_of([&] { ResultsStore::open_read_only(path)->list_machines(); });
+    EXPECT_LT(seconds_since(start), 30.0);  // not the writers' minute
+    EXPECT_NE(message.find("is locked by another process"), std::string::npos) << message;
+    writer.exec("ROLLBACK");
+}
+
+TEST(ResultsStoreCheckWritable, AcceptsAUsablePathAndWritesNoRows) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    EXPECT_NO_THROW(check_store_writable(path));
+    ResultsStore store(path);
+    EXPECT_TRUE(store.list_machines().empty());
+}
+
+TEST(ResultsStoreCheckWritable, RefusesAMissingDirectory) {
+    TempDir dir;
+    const auto path = dir.file("no/such/dir/results.db");
+    EXPECT_NE(error_of([&] { check_store_writable(path); }).find("does not exist"), std::string::npos);
+}
+
+TEST(ResultsStoreCheckWritable, RefusesAStoreLockedByAWriterWithinSeconds) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    { ResultsStore store(path); }
+    RawConnection writer(path);
+    ASSERT_EQ(writer.exec("BEGIN IMMEDIATE"), SQLITE_OK);
+    const auto start = std::chrono::steady_clock::now();
+    const auto message = error_of([&] { check_store_writable(path); });
+    EXPECT_LT(seconds_since(start), 30.0);  // not the writers' minute
+    EXPECT_NE(message.find("is locked by another process"), std::string::npos) << message;
+    writer.exec("ROLLBACK");
+}
+
+TEST(ResultsStoreJson, InvalidUtf8NamesAreStoredNotLost) {
+    TempDir dir;
+    ResultsStore store(dir.file("results.db"));
+    auto points = sample_points("bad\xff\xfename");
+    const auto id = store.save_points("run \xff", points);
+    const auto back = store.points(id);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->size(), 2u);
+    EXPECT_NE((*back)[0].name.find("\xEF\xBF\xBD"), std::string::npos);  // U+FFFD
 }
