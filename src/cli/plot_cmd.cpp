@@ -13,9 +13,11 @@
 #include "render/advice_text.hpp"
 #include "render/chart.hpp"
 #include "render/number_format.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -46,8 +48,8 @@ struct PlotArgs {
     bool shade_regions = false;
     std::string title;
     std::string db;
-    int width = 0;
-    int height = 0;
+    std::optional<int> width;
+    std::optional<int> height;
     bool color = false;
     bool no_color = false;
 };
@@ -103,20 +105,35 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
     }
 }
 
+// The terminal chart's size in characters. Bounded: the layout's work grows with
+// the area, and a typo (--width 2147483647) must not run for hours. Outside the
+// range is a usage error rather than a silent clamp, so the chart is never
+// quietly another size than asked; the terminal's own size is clamped.
+constexpr int kMinWidth = 40, kMaxWidth = 1000;   // 40 x 12: the smallest chart that has room for its axes
+constexpr int kMinHeight = 12, kMaxHeight = 500;
+
+void check_size_options(const PlotArgs& args) {
+    if (args.width && (*args.width < kMinWidth || *args.width > kMaxWidth))
+        throw UsageError(fmt::format("--width must be {} to {} characters (got {})", kMinWidth, kMaxWidth, *args.width));
+    if (args.height && (*args.height < kMinHeight || *args.height > kMaxHeight))
+        throw UsageError(fmt::format("--height must be {} to {} lines (got {})", kMinHeight, kMaxHeight, *args.height));
+}
+
 std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
     int width = 100, height = 32;
     winsize size{};
     if (to_terminal && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
-        width = size.ws_col;
-        height = std::max(16, std::min<int>(size.ws_row - 8, width / 3));
+        width = std::clamp<int>(size.ws_col, kMinWidth, kMaxWidth);
+        height = std::clamp(std::min<int>(size.ws_row - 8, width / 3), 16, kMaxHeight);
     }
-    if (args.width > 0) width = args.width;
-    if (args.height > 0) height = args.height;
+    if (args.width) width = *args.width;
+    if (args.height) height = *args.height;
     return {width, height};
 }
 
 int run_plot(const PlotArgs& args) {
     const Format format = format_from(args);
+    check_size_options(args);
     for (double x : args.intensity_lines)
         if (!(x > 0) || !std::isfinite(x)) throw UsageError(fmt::format("--intensity-line expects a positive intensity (got {})", x));
     const std::string output = args.output.empty() ? default_output(format) : args.output;
@@ -160,21 +177,29 @@ int run_plot(const PlotArgs& args) {
     std::erase_if(input.points, [&](const Point& p) {
         const bool differs = p.work_unit != unit;
         if (differs && other_unit++ == 0)
-            fmt::print(stderr, "roofline: warning: point '{}' counts {}, not {}: left out of the chart\n", p.name,
-                       p.work_unit, unit);
+            fmt::print(stderr, "roofline: warning: point '{}' counts {}, not {}: left out of the chart\n",
+                       terminal_text(p.name), terminal_text(p.work_unit), unit);
         return differs;
     });
     if (other_unit > 1) fmt::print(stderr, "roofline: warning: {} points in other units left out\n", other_unit);
 
     // A point above its roof (on the first machine) is a measurement error: say so, and mark it on the chart.
+    // Named one by one up to a limit: 100,000 such points must not flood the terminal.
+    constexpr std::size_t max_named_above_roof = 20;
+    std::size_t above_roof = 0;
     for (auto& p : input.points) {
         if (p.seconds <= 0 || p.work <= 0) continue;
         const auto a = analyze(input.machines.front(), p, input.view);
         if (!a.above_roof) continue;
-        fmt::print(stderr, "roofline: {}: point '{}' is {}\n", a.above_roof->within_spread ? "note" : "warning", p.name,
-                   above_roof_text(*a.above_roof));
         if (!a.above_roof->within_spread) p.label = (p.label.empty() ? p.name : p.label) + " (above roof!)";
+        if (++above_roof > max_named_above_roof) continue;
+        fmt::print(stderr, "roofline: {}: point '{}' is {}\n", a.above_roof->within_spread ? "note" : "warning",
+                   terminal_text(p.name),
+                   above_roof_text(*a.above_roof));
     }
+    if (above_roof > max_named_above_roof)
+        fmt::print(stderr, "roofline: warning: {} more points above their roof ('roofline report' lists them all)\n",
+                   above_roof - max_named_above_roof);
 
     std::string chart;
     switch (format) {
@@ -205,11 +230,13 @@ int run_plot(const PlotArgs& args) {
 void add_plot_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<PlotArgs>();
     auto* cmd = app.add_subcommand("plot", "Draw machines and points as a roofline chart (SVG, HTML, terminal, gnuplot)");
-    cmd->description(
+    cmd->description(fmt::format(
         "Draws one or more machines' rooflines (overlaid in distinct colours) with any number of point\n"
         "sets: roofs with their values, named ceilings (dashed), ridge points, labelled points, series\n"
         "joined by lines. CARM view: one marker per memory level a point has bytes for; ORM: DRAM only.\n"
-        "The format follows the extension of -o (.svg, .html, .gp, .txt) or --format.");
+        "The format follows the extension of -o (.svg, .html, .gp, .txt) or --format.\n"
+        "Input files are regular files or pipes of at most {} MiB.",
+        kMaxInputFileBytes >> 20));
     add_machines_option(cmd, args->machines);
     add_points_option(cmd, args->points)
         ->description("Points: a JSON file (schema roofline.points/1), 'stored' (the latest set) or 'stored:ID'; "
@@ -231,8 +258,12 @@ void add_plot_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--title", args->title, "Chart title (default: from the machines)");
     add_db_option(cmd, args->db);
     add_quiet_flag(cmd, args->quiet);
-    cmd->add_option("--width", args->width, "Terminal chart width in characters (default: the terminal's, or 100)");
-    cmd->add_option("--height", args->height, "Terminal chart height in lines (default: fits the terminal, or 32)");
+    cmd->add_option("--width", args->width,
+                    fmt::format("Terminal chart width in characters, {} to {} (default: the terminal's, or 100)",
+                                kMinWidth, kMaxWidth));
+    cmd->add_option("--height", args->height,
+                    fmt::format("Terminal chart height in lines, {} to {} (default: fits the terminal, or 32)",
+                                kMinHeight, kMaxHeight));
     cmd->add_flag("--color", args->color, "Terminal chart in colour even when not writing to a terminal");
     cmd->add_flag("--no-color", args->no_color, "Terminal chart in plain ASCII (also NO_COLOR=1)");
     cmd->footer("Examples:\n"

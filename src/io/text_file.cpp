@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <fstream>
-#include <iterator>
+#include <cstdint>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 
@@ -94,25 +94,87 @@ void write_text_file_atomic(const std::string& path, const std::string& content)
     }
 }
 
-std::string read_text_file(const std::string& path) {
+namespace {
+
+const char* file_kind(mode_t mode) {
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a file";
+}
+
+// "300 MiB", "300.4 MiB".
+std::string mib_text(std::uint64_t bytes) {
+    constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+    if (bytes % mib == 0) return fmt::format("{} MiB", bytes / mib);
+    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / static_cast<double>(mib));
+}
+
+// The whole file, or the reason it cannot be read (in `error`).
+std::optional<std::string> read_bounded(const std::string& path, std::uint64_t max_bytes, std::string& error) {
+    // stat before open: opening a device can block or have effects (a tape, a terminal).
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+        error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
+        return std::nullopt;
+    }
+    auto refuse_kind = [&](mode_t mode) {
+        if (S_ISREG(mode) || S_ISFIFO(mode)) return false;
+        error = fmt::format("cannot read {}: not a regular file ({})", path, file_kind(mode));
+        return true;
+    };
+    if (refuse_kind(info.st_mode)) return std::nullopt;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail("cannot read", path, errno);
+    if (fd < 0) {
+        error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
+        return std::nullopt;
+    }
+    // The file opened may not be the one stat saw (renamed in between).
+    if (::fstat(fd, &info) != 0 || refuse_kind(info.st_mode)) {
+        if (error.empty()) error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
+        ::close(fd);
+        return std::nullopt;
+    }
+    const auto size = static_cast<std::uint64_t>(std::max<off_t>(info.st_size, 0));
+    if (S_ISREG(info.st_mode) && size > max_bytes) {
+        error = fmt::format("cannot read {}: {} is over the {} limit for input files", path, mib_text(size),
+                            mib_text(max_bytes));
+        ::close(fd);
+        return std::nullopt;
+    }
     std::string content;
+    if (S_ISREG(info.st_mode)) content.reserve(size);
+    // Pipes, /proc files (size 0) and files that grow while read: stop at the limit.
     char buffer[65536];
     for (;;) {
         const ssize_t got = ::read(fd, buffer, sizeof buffer);
         if (got < 0) {
             if (errno == EINTR) continue;
-            const int read_error = errno;
+            error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
             ::close(fd);
-            // EISDIR arrives here: open() succeeds on a directory.
-            fail("cannot read", path, read_error);
+            return std::nullopt;
         }
         if (got == 0) break;
+        if (content.size() + static_cast<std::size_t>(got) > max_bytes) {
+            error = fmt::format("cannot read {}: it goes on past the {} limit for input files", path,
+                                mib_text(max_bytes));
+            ::close(fd);
+            return std::nullopt;
+        }
         content.append(buffer, static_cast<std::size_t>(got));
     }
     ::close(fd);
     return content;
+}
+
+} // namespace
+
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
+    std::string error;
+    auto content = read_bounded(path, max_bytes, error);
+    if (!content) throw std::runtime_error(error);
+    return std::move(*content);
 }
 
 void check_file_writable(const std::string& path) {
@@ -141,12 +203,9 @@ void check_file_writable(const std::string& path) {
     ::unlink(probe_path.c_str());
 }
 
-std::optional<std::string> read_file_if_exists(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
-    return data;
+std::optional<std::string> read_file_if_exists(const std::string& path, std::uint64_t max_bytes) {
+    std::string error;
+    return read_bounded(path, max_bytes, error);
 }
 
 std::vector<std::string> files_in(const std::string& dir, const std::string& extension) {

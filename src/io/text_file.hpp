@@ -2,21 +2,29 @@
 // the same directory + rename) so an interrupted run never leaves half a file.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace roofline {
 
+// The largest input file read: every reader holds the whole file in memory,
+// so /dev/zero or a runaway pipe must stop with an error, not exhaust memory.
+inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{256} << 20;
+
 // Replaces `path` with `content`. Throws std::runtime_error naming the path
 // and the system error on failure; the original file is then left untouched.
 void write_text_file_atomic(const std::string& path, const std::string& content);
 
-// Reads a whole file. Throws std::runtime_error naming the path when it cannot.
-std::string read_text_file(const std::string& path);
+// Reads a whole file: a regular file (also /proc's, which report size 0) or a
+// pipe (`<(...)`), of at most `max_bytes`. Devices, directories and sockets are
+// refused. Throws std::runtime_error naming the path when it cannot.
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes = kMaxInputFileBytes);
 
-// The whole file (bytes as they are), or nullopt when it cannot be read.
-std::optional<std::string> read_file_if_exists(const std::string& path);
+// The whole file (bytes as they are), or nullopt when read_text_file would fail.
+std::optional<std::string> read_file_if_exists(const std::string& path,
+                                               std::uint64_t max_bytes = kMaxInputFileBytes);
 
 // The regular files in `dir` whose names end in `extension` (".txt"), sorted;
 // empty when the directory cannot be read.
