@@ -44,4 +44,26 @@ bool level_before(std::string_view a, std::string_view b) {
 
 bool is_numa_pair(std::string_view level) { return level.rfind("NUMA", 0) == 0; }
 
+namespace {
+
+// "<digits>" in full, nothing else.
+bool is_number_text(std::string_view text) {
+    return !text.empty() && text.size() <= 4 &&
+           std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+} // namespace
+
+bool is_known_level(std::string_view level) {
+    if (const auto n = cache_level_number(level)) return *n >= 1 && *n <= 4;
+    for (const char* name : {"DRAM", "HBM", "PCIe", "NVLink", "network"})
+        if (same_ignoring_case(level, name)) return true;
+    if (!is_numa_pair(level)) return false;
+    const auto arrow = level.find("->");
+    return arrow != std::string_view::npos && is_number_text(level.substr(4, arrow - 4)) &&
+           is_number_text(level.substr(arrow + 2));
+}
+
+const char* known_levels_text() { return "L1, L2, L3, L4, DRAM, HBM, PCIe, NVLink, network or NUMA<i>-><j>"; }
+
 } // namespace roofline

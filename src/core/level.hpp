@@ -19,6 +19,13 @@ std::string canonical_level(std::string_view level);
 // Closer to the core first: L1 < L2 < ... < DRAM < anything else, ties by name.
 bool level_before(std::string_view a, std::string_view b);
 
+// The levels the model knows: caches L1..L4, DRAM, HBM, the buses PCIe, NVLink
+// and network, and NUMA pairs "NUMA<i>-><j>" (any case for L<n> and DRAM). A name
+// outside these is a typo or a level nothing here can measure, so readers refuse it.
+bool is_known_level(std::string_view level);
+// For messages: "L1, L2, L3, L4, DRAM, HBM, PCIe, NVLink, network or NUMA<i>-><j>".
+const char* known_levels_text();
+
 // True for a NUMA pair ("NUMA0->1"), a figure between nodes rather than a level.
 bool is_numa_pair(std::string_view level);
 

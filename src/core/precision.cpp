@@ -25,4 +25,11 @@ int element_bits_of(std::string_view precision) {
 
 bool is_flop_precision(std::string_view precision) { return precision == "dp" || precision == "sp"; }
 
+bool is_valid_precision_name(std::string_view precision) {
+    if (precision.empty() || precision.size() > 32 || !std::isalpha(static_cast<unsigned char>(precision[0]))) return false;
+    return std::all_of(precision.begin(), precision.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+}
+
 } // namespace roofline

@@ -19,6 +19,11 @@ int element_bits(Precision p);            // 64, 32
 // peak may be in another unit: "exchange", "IOP").
 bool is_flop_precision(std::string_view precision);
 
+// A name a roof's precision field may hold: "dp", "sp", or another work unit
+// spelt as a short identifier (letter first, then letters, digits, '_' or '-',
+// at most 32). Anything else (spaces, control characters, "") is a typo or hostile.
+bool is_valid_precision_name(std::string_view precision);
+
 // For the precision strings models store: "sp" is 32 bits, anything else 64.
 int element_bits_of(std::string_view precision);
 

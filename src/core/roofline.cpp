@@ -154,8 +154,11 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         }
     }
     const std::string intensity_level = a.memory_bound ? a.binding_level : (levels.empty() ? "" : levels.back());
-    if (!intensity_level.empty()) a.intensity = *intensity(p, intensity_level);
+    a.intensity = intensity_level.empty() ? std::numeric_limits<double>::quiet_NaN() : *intensity(p, intensity_level);
     a.intensity_level = intensity_level;
+    if (view == View::carm)
+        for (const auto& [level, bytes] : p.bytes)
+            if (bytes > 0 && !roof_of_level(r, level)) a.unjudged_levels.push_back(level);
     a.efficiency = a.attainable > 0 ? a.performance / a.attainable : 0;
     a.region = intensity_level.empty() ? Region::compute_only : region_for(r, intensity_level, a.intensity);
 

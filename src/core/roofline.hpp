@@ -145,8 +145,12 @@ struct Analysis {
     double performance = 0;        // achieved G<unit>/s
     double attainable = 0;         // the roofline's prediction
     double efficiency = 0;         // performance / attainable
-    double intensity = 0;          // at intensity_level
+    double intensity = 0;          // at intensity_level; NaN when no level bounds the point
     std::string intensity_level;   // the binding level; for a compute-bound point the last bounding level
+    // CARM: levels the point has bytes at that the roofline has no roof for
+    // (an L4 on a machine without one); those bytes bound nothing, which a
+    // reader must be told rather than shown a compute-bound point at "0 FLOP/B".
+    std::vector<std::string> unjudged_levels;
     std::string binding_roof;      // name of the roof that bounds the point
     std::string binding_level;     // its level ("" for the compute roof)
     bool memory_bound = false;

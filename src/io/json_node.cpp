@@ -2,11 +2,93 @@
 
 #include "io/text_file.hpp"
 
-namespace roofline {
+#include <set>
+#include <vector>
 
-nlohmann::json read_json_file(const std::string& path) {
-    const auto text = read_text_file(path);
+namespace roofline {
+namespace {
+
+// JSON allows a key twice in one object and nlohmann keeps the last: a
+// hand-edited file would then silently lose the first value. The parser's
+// SAX pass sees every key, so duplicates are refused with the object's path.
+// A pass of its own, then the plain parse: nlohmann's parse with a callback
+// scans the whole enclosing array after every object (quadratic in points).
+class DuplicateKeyCheck final : public nlohmann::json_sax<nlohmann::json> {
+public:
+    explicit DuplicateKeyCheck(const std::string& source) : source_(source) {}
+
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override {
+        frames_.push_back({true, {}, {}, 0});
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        frames_.push_back({false, {}, {}, 0});
+        return true;
+    }
+    bool key(string_t& key) override {
+        if (!frames_.empty()) {
+            auto& top = frames_.back();
+            top.key = key;
+            if (!top.keys.insert(top.key).second)
+                throw SchemaError(fmt::format("{}: {}: key \"{}\" appears twice in one object", source_,
+                                              path_of_object(), top.key));
+        }
+        return true;
+    }
+    bool end_object() override { return end(); }
+    bool end_array() override { return end(); }
+    // Syntax errors are reported by the parse that follows, with its message.
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    struct Frame {
+        bool object;
+        std::set<std::string> keys;
+        std::string key;      // the key being read (objects)
+        std::size_t index;    // the element being read (arrays)
+    };
+
+    bool value() {
+        next_element();
+        return true;
+    }
+    bool end() {
+        if (!frames_.empty()) frames_.pop_back();
+        next_element();
+        return true;
+    }
+
+    void next_element() {
+        if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    }
+
+    // The JSON pointer of the innermost object (RFC 6901 escapes left out: for people).
+    std::string path_of_object() const {
+        std::string path;
+        for (std::size_t i = 0; i + 1 < frames_.size(); ++i)
+            path += frames_[i].object ? "/" + frames_[i].key : fmt::format("/{}", frames_[i].index);
+        return path.empty() ? "/" : path;
+    }
+
+    const std::string& source_;
+    std::vector<Frame> frames_;
+};
+
+} // namespace
+
+nlohmann::json read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
     try {
+        DuplicateKeyCheck check(path);
+        nlohmann::json::sax_parse(text, &check);
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 7: ...";

@@ -4,6 +4,7 @@
 // Shared by the readers of versioned JSON (machine models, points).
 #pragma once
 
+#include "core/input_limits.hpp"
 #include "io/machine_json.hpp"  // SchemaError
 
 #include <fmt/format.h>
@@ -103,6 +104,26 @@ public:
         if (!(v > 0)) fail(fmt::format("expected a positive number, found {}", v));
         return v;
     }
+    // A figure the model believes only inside `range` (core/input_limits.hpp).
+    double as_figure(const FigureRange& range) const {
+        if (!value_.is_number()) expected("a number");
+        const double v = value_.get<double>();
+        if (!in_range(range, v))
+            fail(fmt::format("expected {}, found {:g}", range.what, v));
+        return v;
+    }
+    // The same, where null or 0 is the writer's "unknown" (read as NaN and 0).
+    double as_figure_or_unknown(const FigureRange& range) const {
+        if (value_.is_null()) return std::numeric_limits<double>::quiet_NaN();
+        if (value_.is_number() && value_.get<double>() == 0) return 0;
+        return as_figure(range);
+    }
+    // An integer from `low` to `high`.
+    int as_int_in(int low, int high) const {
+        const auto v = as_int64();
+        if (v < low || v > high) fail(fmt::format("expected an integer from {} to {}, found {}", low, high, v));
+        return static_cast<int>(v);
+    }
     std::int64_t as_int64() const {
         if (value_.is_number_unsigned()) {
             const auto v = value_.get<std::uint64_t>();
@@ -173,5 +194,7 @@ private:
 // cannot be read, SchemaError "PATH: not valid JSON: parse error at line L, column C: ..."
 // when it is not JSON.
 nlohmann::json read_json_file(const std::string& path);
+// The same for text already read from `source`.
+nlohmann::json parse_json_text(const std::string& text, const std::string& source);
 
 } // namespace roofline

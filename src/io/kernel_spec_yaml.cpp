@@ -1,5 +1,7 @@
 #include "io/kernel_spec_yaml.hpp"
 
+#include "core/input_limits.hpp"
+
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 #include "io/yaml_node.hpp"
@@ -81,6 +83,14 @@ KernelSpec kernel_from(const YamlNode& n, const Sizes& shared_sizes) {
     }
     const auto arrays = n.required("arrays", "a list of the arrays the loop touches");
     for (const auto& item : arrays.elements()) k.arrays.push_back(array_from(item, k.sizes));
+    // Each figure may be finite while their product is not (1e200 FLOP x 1e200
+    // iterations): the totals must be counts the model can judge and draw.
+    const Point total = point_from_spec(k);
+    if (!in_range(count_range, total.work))
+        n.fail(fmt::format("the kernel's total work is {:g} {}; expected {}", total.work, k.work_unit, count_range.what));
+    for (const auto& [level, bytes] : total.bytes)
+        if (!in_range(count_range, bytes))
+            n.fail(fmt::format("the kernel's total bytes at {} are {:g}; expected {}", level, bytes, count_range.what));
     return k;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/level.hpp"
 #include "core/peak.hpp"
+#include "core/precision.hpp"
 
 #include "io/json_node.hpp"
 #include "io/text_file.hpp"
@@ -178,6 +179,22 @@ void read_optional(const JsonNode& n, const std::string& key, std::vector<std::s
     for (std::size_t i = 0; i < list.size(); ++i) out.push_back(list.element(i).as_string());
 }
 
+// Optional counts (threads, cores, ...) in a range; absent keeps the default.
+void read_optional_in(const JsonNode& n, const std::string& key, int& out, int low, int high) {
+    if (n.has(key)) out = n.child(key).as_int_in(low, high);
+}
+// Optional figures: absent keeps the default, null or 0 read as unknown.
+void read_optional_figure(const JsonNode& n, const std::string& key, double& out, const FigureRange& range) {
+    if (n.has(key)) out = n.child(key).as_figure_or_unknown(range);
+}
+
+// A level a roof or a point may name (core/level.hpp), in its canonical spelling.
+std::string known_level(const JsonNode& n) {
+    const auto name = n.as_nonempty_string();
+    if (!is_known_level(name)) n.fail(fmt::format("unknown level '{}' (expected {})", name, known_levels_text()));
+    return canonical_level(name);
+}
+
 // Reads an optional array of objects; each element through `parse`.
 template <typename T, typename Parse>
 void read_array(const JsonNode& n, const std::string& key, std::vector<T>& out, Parse parse) {
@@ -195,15 +212,15 @@ void read_array(const JsonNode& n, const std::string& key, std::vector<T>& out, 
 Stats stats_from(const JsonNode& n) {
     n.require_object();
     Stats s;
-    read_optional(n, "median", s.median);
-    read_optional(n, "min", s.min);
-    read_optional(n, "max", s.max);
-    read_optional(n, "cv", s.cv);
-    read_optional(n, "runs", s.runs);
+    read_optional_figure(n, "median", s.median, rate_range);
+    read_optional_figure(n, "min", s.min, rate_range);
+    read_optional_figure(n, "max", s.max, rate_range);
+    read_optional_figure(n, "cv", s.cv, {0, 100, "a coefficient of variation from 0 to 100"});
+    read_optional_in(n, "runs", s.runs, 0, std::numeric_limits<int>::max());
     read_optional(n, "stable", s.stable);
-    read_optional(n, "bursts", s.bursts);
-    read_optional(n, "rejected_bursts", s.rejected_bursts);
-    read_optional(n, "quantile", s.quantile);
+    read_optional_in(n, "bursts", s.bursts, 0, std::numeric_limits<int>::max());
+    read_optional_in(n, "rejected_bursts", s.rejected_bursts, 0, std::numeric_limits<int>::max());
+    read_optional_figure(n, "quantile", s.quantile, {0, 1, "a quantile from 0 to 1"});
     read_optional(n, "cores_shared", s.cores_shared);
     return s;
 }
@@ -214,51 +231,57 @@ CpuDescription cpu_from(const JsonNode& n) {
     c.model = n.required("model", "a string").as_string();
     read_optional(n, "vendor", c.vendor);
     read_optional(n, "isa", c.isa);
-    read_optional(n, "sockets", c.sockets);
-    read_optional(n, "cores", c.cores);
-    read_optional(n, "threads", c.threads);
-    read_optional(n, "numa_nodes", c.numa_nodes);
-    read_optional(n, "clock_ghz", c.clock_ghz);
-    read_optional(n, "nominal_clock_ghz", c.nominal_clock_ghz);
+    read_optional_in(n, "sockets", c.sockets, 1, max_threads);
+    read_optional_in(n, "cores", c.cores, 1, max_threads);
+    read_optional_in(n, "threads", c.threads, 1, max_threads);
+    read_optional_in(n, "numa_nodes", c.numa_nodes, 1, max_threads);
+    read_optional_figure(n, "clock_ghz", c.clock_ghz, clock_range);
+    read_optional_figure(n, "nominal_clock_ghz", c.nominal_clock_ghz, clock_range);
     return c;
 }
 
 CacheLevel cache_from(const JsonNode& n) {
     CacheLevel c;
-    c.level = n.required("level", "an integer").as_int();
-    c.size_bytes = n.required("size_bytes", "an integer").as_uint64();
-    read_optional(n, "line_bytes", c.line_bytes);
-    read_optional(n, "associativity", c.associativity);
-    read_optional(n, "shared_by_cores", c.shared_by_cores);
-    read_optional(n, "instances", c.instances);
+    c.level = n.required("level", "an integer").as_int_in(1, 4);
+    const auto size = n.required("size_bytes", "an integer");
+    c.size_bytes = size.as_uint64();
+    if (c.size_bytes < 1 || static_cast<double>(c.size_bytes) > max_cache_bytes)
+        size.fail(fmt::format("expected a size from 1 byte to 1 TiB, found {}", c.size_bytes));
+    read_optional_in(n, "line_bytes", c.line_bytes, 0, 1 << 16);
+    read_optional_in(n, "associativity", c.associativity, -1, 1 << 16);
+    read_optional_in(n, "shared_by_cores", c.shared_by_cores, 1, max_threads);
+    read_optional_in(n, "instances", c.instances, 1, max_threads);
     return c;
 }
 
 ComputeRoof compute_from(const JsonNode& n) {
     ComputeRoof r;
     read_optional(n, "name", r.name);
-    r.precision = n.required("precision", "a string").as_string();
+    const auto precision = n.required("precision", "a string");
+    r.precision = precision.as_string();
+    if (!is_valid_precision_name(r.precision))
+        precision.fail(fmt::format("expected \"dp\", \"sp\" or a work unit's short name, found \"{}\"", r.precision));
     read_optional(n, "isa", r.isa);
-    read_optional(n, "vector_bits", r.vector_bits);
+    read_optional_in(n, "vector_bits", r.vector_bits, 0, 1 << 16);
     read_optional(n, "mix", r.mix);
     read_optional(n, "mix_detail", r.mix_detail);
-    read_optional(n, "threads", r.threads);
-    r.gflops = n.required("gflops", "a number").as_double();
-    read_optional(n, "theoretical_gflops", r.theoretical_gflops);
-    read_optional(n, "mixes_tried", r.mixes_tried);
+    read_optional_in(n, "threads", r.threads, 1, max_threads);
+    r.gflops = n.required("gflops", "a number").as_figure(rate_range);
+    read_optional_figure(n, "theoretical_gflops", r.theoretical_gflops, rate_range);
+    read_optional_in(n, "mixes_tried", r.mixes_tried, 0, std::numeric_limits<int>::max());
     if (n.has("stats")) r.stats = stats_from(n.child("stats"));
     return r;
 }
 
 MemoryRoof memory_from(const JsonNode& n) {
     MemoryRoof r;
-    r.level = canonical_level(n.required("level", "a string").as_string());
+    r.level = known_level(n.required("level", "a string"));
     r.pattern = n.required("pattern", "a string").as_string();
     read_optional(n, "isa", r.isa);
-    read_optional(n, "threads", r.threads);
-    r.gbs = n.required("gbs", "a number").as_double();
-    read_optional(n, "gbs_write_allocate", r.gbs_write_allocate);
-    read_optional(n, "theoretical_gbs", r.theoretical_gbs);
+    read_optional_in(n, "threads", r.threads, 1, max_threads);
+    r.gbs = n.required("gbs", "a number").as_figure(rate_range);
+    read_optional_figure(n, "gbs_write_allocate", r.gbs_write_allocate, rate_range);
+    read_optional_figure(n, "theoretical_gbs", r.theoretical_gbs, rate_range);
     read_optional(n, "working_set_bytes", r.working_set_bytes);
     if (n.has("isa_trials")) {
         const auto trials = n.child("isa_trials");
@@ -267,7 +290,7 @@ MemoryRoof memory_from(const JsonNode& n) {
             const auto trial = trials.element(i);
             trial.require_object();
             r.isa_trials.emplace_back(trial.required("isa", "a string").as_string(),
-                                      trial.required("gbs", "a number").as_double());
+                                      trial.required("gbs", "a number").as_figure_or_unknown(rate_range));
         }
     }
     if (n.has("stats")) r.stats = stats_from(n.child("stats"));
@@ -278,7 +301,7 @@ BandwidthCurve curve_from(const JsonNode& n) {
     BandwidthCurve c;
     c.pattern = n.required("pattern", "a string").as_string();
     read_optional(n, "isa", c.isa);
-    read_optional(n, "threads", c.threads);
+    read_optional_in(n, "threads", c.threads, 1, max_threads);
     const auto points = n.required("points", "an array");
     points.require_array();
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -286,20 +309,20 @@ BandwidthCurve curve_from(const JsonNode& n) {
         if (!pair.value().is_array() || pair.size() != 2) {
             pair.expected("an array [working_set_bytes, gbs]");
         }
-        c.points.emplace_back(pair.element(0).as_uint64(), pair.element(1).as_double());
+        c.points.emplace_back(pair.element(0).as_uint64(), pair.element(1).as_figure_or_unknown(rate_range));
     }
     return c;
 }
 
 ValidationPoint validation_from(const JsonNode& n) {
     ValidationPoint v;
-    v.level = canonical_level(n.required("level", "a string").as_string());
-    v.intensity = n.required("intensity", "a number").as_double();
-    read_optional(n, "threads", v.threads);
+    v.level = known_level(n.required("level", "a string"));
+    v.intensity = n.required("intensity", "a number").as_figure(intensity_range);
+    read_optional_in(n, "threads", v.threads, 1, max_threads);
     read_optional(n, "working_set_bytes", v.working_set_bytes);
-    v.gflops = n.required("gflops", "a number").as_double();
-    read_optional(n, "predicted_gflops", v.predicted_gflops);
-    read_optional(n, "ratio", v.ratio);
+    v.gflops = n.required("gflops", "a number").as_figure_or_unknown(rate_range);
+    read_optional_figure(n, "predicted_gflops", v.predicted_gflops, rate_range);
+    read_optional_figure(n, "ratio", v.ratio, intensity_range);
     return v;
 }
 
@@ -310,9 +333,9 @@ Environment environment_from(const JsonNode& n) {
     read_optional(n, "hypervisor", e.hypervisor);
     read_optional(n, "governor", e.governor);
     read_optional(n, "turbo", e.turbo);
-    read_optional(n, "load_average", e.load_average);
-    read_optional(n, "clock_before_ghz", e.clock_before_ghz);
-    read_optional(n, "clock_after_ghz", e.clock_after_ghz);
+    read_optional_figure(n, "load_average", e.load_average, {0, 1e7, "a load average from 0 to 1e7"});
+    read_optional_figure(n, "clock_before_ghz", e.clock_before_ghz, clock_range);
+    read_optional_figure(n, "clock_after_ghz", e.clock_after_ghz, clock_range);
     read_optional(n, "compiler", e.compiler);
     read_optional(n, "tool_version", e.tool_version);
     read_optional(n, "timestamp", e.timestamp);
@@ -322,7 +345,7 @@ Environment environment_from(const JsonNode& n) {
         e.mode = parse_bench_mode(name);
         if (!e.mode && !name.empty()) mode.expected("\"quick\", \"full\" or \"spec\"");
     }
-    read_optional(n, "duration_seconds", e.duration_seconds);
+    read_optional_figure(n, "duration_seconds", e.duration_seconds, seconds_range);
     read_optional(n, "microarchitecture", e.microarchitecture);
     read_optional(n, "statistic", e.statistic);
     read_optional(n, "warnings", e.warnings);
@@ -368,7 +391,7 @@ MachineModel machine_from_json(const nlohmann::json& j, const std::string& sourc
 }
 
 void write_machine_file(const std::string& path, const MachineModel& model) {
-    write_text_file_atomic(path, machine_to_json(model).dump(2) + "\n");
+    write_text_file_atomic(path, machine_to_json(model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 MachineModel read_machine_file(const std::string& path) {

@@ -1,8 +1,10 @@
 #include "io/machine_spec_yaml.hpp"
 
+#include "core/input_limits.hpp"
 #include "core/level.hpp"
 #include "core/precision.hpp"
 
+#include "io/json_node.hpp"
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 #include "io/yaml_node.hpp"
@@ -21,10 +23,23 @@ constexpr const char* roof_pattern = "bandwidth";  // gives roofs named "<level>
 constexpr const char* ceiling_isa = "spec";
 
 
-double positive(const YamlNode& n, const std::string& what) {
+// A figure the model believes only inside `range` (core/input_limits.hpp).
+double checked_figure(const YamlNode& n, const FigureRange& range) {
     const double v = n.as_number();
-    if (!(v > 0)) n.fail(fmt::format("expected a positive {}, found {}", what, v));
+    if (!in_range(range, v))
+        n.fail(fmt::format("expected {}, found {:g}", range.what, v));
     return v;
+}
+
+int count(const YamlNode& n, const std::string& what, int low, int high) {
+    const int v = n.as_int();
+    if (v < low || v > high) n.fail(fmt::format("expected {} from {} to {}, found {}", what, low, high, v));
+    return v;
+}
+
+std::string known_level(const YamlNode& n, const std::string& name) {
+    if (!is_known_level(name)) n.fail(fmt::format("unknown level '{}' (expected {})", name, known_levels_text()));
+    return canonical_level(name);
 }
 
 // A figure: a number (for the sheet's thread count) or a map {threads: value}.
@@ -39,12 +54,13 @@ std::vector<std::pair<int, double>> figures_by_threads(const YamlNode& n, int de
                 if (used != key.size()) threads = 0;
             } catch (const std::exception&) {
             }
-            if (threads < 1) value.fail(fmt::format("expected a thread count (1, 2, ...) as the key, found '{}'", key));
-            out.emplace_back(threads, positive(value, what));
+            if (threads < 1 || threads > max_threads)
+                value.fail(fmt::format("expected a thread count (1, 2, ...) as the key, found '{}'", key));
+            out.emplace_back(threads, checked_figure(value, rate_range));
         }
         if (out.empty()) n.expected(fmt::format("{} or a map of thread count to {}", what, what));
     } else {
-        out.emplace_back(default_threads, positive(n, what));
+        out.emplace_back(default_threads, checked_figure(n, rate_range));
     }
     return out;
 }
@@ -56,10 +72,12 @@ void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits) {
     Ceiling& c = named.ceiling;
     c.kind = CeilingKind::compute;
     c.name = n.required("name", "the ceiling's name").as_string();
-    c.value = positive(n.required("value", "G<unit>/s"), "rate");
+    c.value = checked_figure(n.required("value", "G<unit>/s"), rate_range);
     c.category = n.has("category") ? n.child("category").as_string() : "other";
     if (const auto a = n.optional("advice")) c.advice = a->as_string();
     named.precision = n.has("precision") ? n.child("precision").as_string() : "dp";
+    if (!is_valid_precision_name(named.precision))
+        n.child("precision").fail(fmt::format("expected dp, sp or a work unit's short name, found '{}'", named.precision));
 
     ComputeRoof entry;
     entry.name = c.name;
@@ -76,7 +94,7 @@ void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits) {
     else if (c.category == "simd") {
         entry.mix = "simd";  // a mix the other ceilings do not look for
         entry.vector_bits = element_bits_of(named.precision);
-        if (const auto bits = n.optional("vector_bits")) entry.vector_bits = bits->as_int();
+        if (const auto bits = n.optional("vector_bits")) entry.vector_bits = count(*bits, "a vector width in bits", 8, 4096);
     } else {
         entry.mix.clear();  // no place in the model: kept as a named ceiling only
     }
@@ -92,8 +110,8 @@ void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out) {
     Ceiling& c = named.ceiling;
     c.kind = CeilingKind::bandwidth;
     c.name = n.required("name", "the ceiling's name").as_string();
-    c.value = positive(n.required("value", "GB/s"), "bandwidth");
-    c.level = n.has("level") ? canonical_level(n.child("level").as_string()) : "DRAM";
+    c.value = checked_figure(n.required("value", "GB/s"), rate_range);
+    c.level = n.has("level") ? known_level(n.child("level"), n.child("level").as_string()) : "DRAM";
     c.category = n.has("category") ? n.child("category").as_string() : "pattern";
     if (const auto a = n.optional("advice")) c.advice = a->as_string();
 
@@ -112,11 +130,13 @@ void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out) {
 void read_caches(const YamlNode& n, MachineModel& model) {
     for (const auto& [name, size] : n.entries()) {
         const auto number = cache_level_number(name);
-        if (!number || *number < 1)
-            size.fail(fmt::format("expected a cache level such as L1, L2, L3 as the key, found '{}'", name));
+        if (!number || *number < 1 || *number > 4)
+            size.fail(fmt::format("expected a cache level L1, L2, L3 or L4 as the key, found '{}'", name));
         CacheLevel cache;
         cache.level = *number;
         cache.size_bytes = size.as_bytes();
+        if (cache.size_bytes < 1 || static_cast<double>(cache.size_bytes) > max_cache_bytes)
+            size.fail(fmt::format("expected a cache size from 1 byte to 1 TiB, found {}", cache.size_bytes));
         model.caches.push_back(cache);
     }
 }
@@ -145,20 +165,21 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
     if (const auto v = n.optional("vendor")) m.cpu.vendor = v->as_string();
     if (const auto isa = n.optional("isa"))
         for (const auto& item : isa->elements()) m.cpu.isa.push_back(item.as_string());
-    if (const auto v = n.optional("sockets")) m.cpu.sockets = v->as_int();
-    if (const auto v = n.optional("cores")) m.cpu.cores = v->as_int();
+    if (const auto v = n.optional("sockets")) m.cpu.sockets = count(*v, "a socket count", 1, max_threads);
+    if (const auto v = n.optional("cores")) m.cpu.cores = count(*v, "a core count", 1, max_threads);
     m.cpu.threads = m.cpu.cores;
-    if (const auto v = n.optional("threads")) m.cpu.threads = v->as_int();
-    if (const auto v = n.optional("numa_nodes")) m.cpu.numa_nodes = v->as_int();
-    if (m.cpu.cores < 1) n.child("cores").expected("a core count of at least 1");
-    if (const auto v = n.optional("clock_ghz")) m.cpu.clock_ghz = m.cpu.nominal_clock_ghz = positive(*v, "clock");
+    if (const auto v = n.optional("threads")) m.cpu.threads = count(*v, "a thread count", 1, max_threads);
+    if (const auto v = n.optional("numa_nodes")) m.cpu.numa_nodes = count(*v, "a NUMA node count", 1, max_threads);
+    if (const auto v = n.optional("clock_ghz")) m.cpu.clock_ghz = m.cpu.nominal_clock_ghz = checked_figure(*v, clock_range);
     if (const auto c = n.optional("caches")) read_caches(*c, m);
     int simd_bits = 256;
-    if (const auto v = n.optional("simd_bits")) simd_bits = v->as_int();
+    if (const auto v = n.optional("simd_bits")) simd_bits = count(*v, "a vector width in bits", 8, 4096);
     out.spec_threads = m.cpu.cores;
 
     const auto peaks = n.required("peak", "a map of precision (dp, sp) to G<unit>/s");
     for (const auto& [precision, figure] : peaks.entries()) {
+        if (!is_valid_precision_name(precision))
+            figure.fail(fmt::format("expected dp, sp or a work unit's short name as the key, found '{}'", precision));
         for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, "G<unit>/s")) {
             ComputeRoof r;
             r.name = fmt::format("{} peak {}t (spec sheet)", precision, threads);
@@ -177,7 +198,7 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
     for (const auto& [level, figure] : bandwidths.entries()) {
         for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, "GB/s")) {
             MemoryRoof r;
-            r.level = canonical_level(level);
+            r.level = known_level(figure, level);
             r.pattern = roof_pattern;
             r.isa = ceiling_isa;
             r.threads = threads;
@@ -204,15 +225,16 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
 MachineFile read_machine_spec_file(const std::string& path) { return machine_spec_from_yaml(read_text_file(path), path); }
 
 MachineFile load_machine_file(const std::string& path) {
+    // Read once: the path may be a pipe (--machine <(...)), which cannot be read twice.
+    const std::string text = read_text_file(path);
     bool yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
     if (!yaml && !ends_with(path, ".json")) {
-        const std::string text = read_text_file(path);
         const auto first = text.find_first_not_of(" \t\r\n");
         yaml = first != std::string::npos && text[first] != '{';
     }
-    if (yaml) return read_machine_spec_file(path);
+    if (yaml) return machine_spec_from_yaml(text, path);
     MachineFile out;
-    out.model = read_machine_file(path);
+    out.model = machine_from_json(parse_json_text(text, path), path);
     return out;
 }
 

@@ -53,7 +53,7 @@ std::map<std::string, double> number_map(const JsonNode& n, bool counts) {
     for (const auto& item : n.value().items()) {
         if (item.key().empty()) n.fail("expected non-empty keys, found \"\"");
         const auto member = n.child(item.key());
-        out[item.key()] = counts ? member.as_non_negative() : member.as_finite();
+        out[item.key()] = counts ? member.as_figure(count_range) : member.as_finite();
     }
     return out;
 }
@@ -65,13 +65,13 @@ void read_work(const JsonNode& n, Point& p) {
     if (has_flops && has_ops) n.fail("has both \"flops\" and \"ops\" (expected one of them)");
     if (has_flops) {
         if (n.has("op_unit")) n.child("op_unit").fail("only allowed with \"ops\", not with \"flops\"");
-        p.work = n.child("flops").as_non_negative();
+        p.work = n.child("flops").as_figure(count_range);
         p.work_unit = std::string(flop_unit);
         return;
     }
     // Neither: name the usual key in the error.
     if (!has_ops) n.required("flops", "a number (or \"ops\" with \"op_unit\")");
-    p.work = n.child("ops").as_non_negative();
+    p.work = n.child("ops").as_figure(count_range);
     p.work_unit = n.required("op_unit", "a string naming the unit of \"ops\"").as_nonempty_string();
 }
 
@@ -85,13 +85,17 @@ Point point_from(const JsonNode& n) {
     if (n.has("series")) p.series = n.child("series").as_string();
     if (n.has("label")) p.label = n.child("label").as_string();
     read_work(n, p);
-    // Levels in their canonical spelling ("l2" -> "L2"), each once.
+    // Known levels only (a typo would silently leave the point unjudged), in
+    // their canonical spelling ("l2" -> "L2"), each once.
     const auto bytes_node = n.required("bytes", "an object of bytes per level, e.g. {\"DRAM\": 8e9}");
-    for (const auto& [level, bytes] : number_map(bytes_node, true))
+    for (const auto& [level, bytes] : number_map(bytes_node, true)) {
+        if (!is_known_level(level))
+            bytes_node.child(level).fail(fmt::format("unknown level '{}' (expected {})", level, known_levels_text()));
         if (!p.bytes.emplace(canonical_level(level), bytes).second)
             bytes_node.fail(fmt::format("names level {} twice (levels are not case-sensitive)", canonical_level(level)));
-    p.seconds = n.required("seconds", "a number").as_positive();
-    if (n.has("threads")) p.threads = n.child("threads").as_positive_int();
+    }
+    p.seconds = n.required("seconds", "a number").as_figure(seconds_range);
+    if (n.has("threads")) p.threads = n.child("threads").as_int_in(1, max_threads);
     if (n.has("source")) p.source = n.child("source").as_string();
     if (n.has("details")) p.details = number_map(n.child("details"), false);
     return p;
@@ -136,7 +140,7 @@ void write_points_file(const std::string& path, const std::vector<Point>& points
     const auto document = points_to_json(points, provenance);
     // Never write what we would refuse to read (NaN seconds, an empty name ...).
     points_from_json(document, fmt::format("{} (being written)", path));
-    write_text_file_atomic(path, document.dump(2) + "\n");
+    write_text_file_atomic(path, document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 std::vector<Point> read_points_file(const std::string& path) {

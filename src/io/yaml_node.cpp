@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <set>
 #include <stdexcept>
 
 namespace roofline {
@@ -146,6 +147,40 @@ private:
     int depth_ = 0;
 };
 
+// Walks a document once: a key twice in one mapping is refused (yaml-cpp keeps
+// both and lookups see the first, so an edit further down would silently not
+// count), and so is a document that expands to more nodes than any spec needs
+// (aliases can make a few lines stand for billions of nodes).
+class DocumentCheck {
+public:
+    explicit DocumentCheck(const std::string& file) : file_(file) {}
+
+    void visit(const YAML::Node& node, int depth) {
+        if (++nodes_ > max_nodes)
+            throw SchemaError(fmt::format("{}: more than {} YAML nodes (are aliases expanding it?)", file_, max_nodes));
+        if (depth > max_depth)
+            throw SchemaError(fmt::format("{}: nested more than {} levels deep", location(file_, node.Mark()), max_depth));
+        if (node.IsSequence()) {
+            for (const auto& item : node) visit(item, depth + 1);
+        } else if (node.IsMap()) {
+            std::set<std::string> keys;
+            for (const auto& item : node) {
+                const std::string key = item.first.IsScalar() ? item.first.Scalar() : std::string();
+                if (item.first.IsScalar() && !keys.insert(key).second)
+                    throw SchemaError(fmt::format("{}: key '{}' appears twice in one mapping",
+                                                  location(file_, item.first.Mark()), key));
+                visit(item.second, depth + 1);
+            }
+        }
+    }
+
+private:
+    static constexpr long max_nodes = 1'000'000;
+    static constexpr int max_depth = 200;
+    const std::string& file_;
+    long nodes_ = 0;
+};
+
 } // namespace
 
 YamlNode::YamlNode(YAML::Node node, std::string file, std::string path)
@@ -265,8 +300,12 @@ std::vector<YamlNode> parse_yaml_documents(const std::string& text, const std::s
         throw SchemaError(fmt::format("{}: invalid YAML: {}", location(file, e.mark), e.msg));
     }
     std::vector<YamlNode> out;
-    for (auto& d : documents)
-        if (!d.IsNull()) out.emplace_back(d, file, "");
+    DocumentCheck check(file);
+    for (auto& d : documents) {
+        if (d.IsNull()) continue;
+        check.visit(d, 0);
+        out.emplace_back(d, file, "");
+    }
     if (out.empty()) throw SchemaError(fmt::format("{}: the file is empty (expected YAML)", file));
     return out;
 }

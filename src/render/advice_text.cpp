@@ -89,6 +89,15 @@ const char* above_roof_cause_text(AboveRoof::Cause cause) {
     return "?";
 }
 
+std::string unjudged_levels_text(const Analysis& a) {
+    std::string levels;
+    for (const auto& level : a.unjudged_levels) levels += (levels.empty() ? "" : ", ") + level;
+    const bool one = a.unjudged_levels.size() == 1;
+    return fmt::format("bytes at {} bound nothing: the machine model has no roof for {} (the point is judged by {})",
+                       levels, one ? "that level" : "those levels",
+                       a.intensity_level.empty() ? "its compute roof alone" : "its other levels and its compute roof");
+}
+
 std::string above_roof_text(const AboveRoof& above) {
     if (above.within_spread)
         return fmt::format("above its roof by {}, within the roof's measured spread ({}): the roof is a high "

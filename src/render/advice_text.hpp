@@ -30,6 +30,10 @@ std::string limiting_metric_text(const Roofline& r, const Analysis& a);
 std::string above_roof_text(const AboveRoof& above);
 const char* above_roof_cause_text(AboveRoof::Cause cause);
 
+// Bytes at levels the machine has no roof for: "bytes at L4 bound nothing: the
+// machine model has no L4 roof (judged by its other levels and compute)".
+std::string unjudged_levels_text(const Analysis& a);
+
 // The efficiency as people read it: "80.0%", "118.0% (above roof!)", "101.0% (within spread)".
 std::string efficiency_text(const Analysis& a);
 

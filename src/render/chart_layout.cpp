@@ -44,7 +44,15 @@ std::string extra_peak_colour(const Roof& roof) {
 
 // ---------------------------------------------------------------- small helpers
 
-bool usable(double value) { return std::isfinite(value) && value > 0; }
+// A chart spans at most a few dozen decades; values beyond 1e-30..1e30 (which
+// validated inputs cannot give, but arithmetic on extreme ones can) would put
+// an axis at 1e-308 and overflow the integer decades, so they are not drawn.
+constexpr double smallest_drawn = 1e-30, largest_drawn = 1e30;
+bool usable(double value) { return std::isfinite(value) && value >= smallest_drawn && value <= largest_drawn; }
+
+// Point labels are tried for at most this many points per label allowed
+// (Canvas::max_point_labels): 2,000 for SVG and HTML.
+constexpr std::size_t point_label_tries_per_label = 5;
 
 // Characters, not bytes: UTF-8 continuation bytes take no width.
 double text_units(std::string_view text) {
@@ -94,13 +102,12 @@ public:
             if (!clear) return;
             auto it = cells_.find(key);
             if (it == cells_.end()) return;
-            for (std::size_t index : it->second) {
-                if (over_lines && boxes_[index].thin) continue;
-                if (overlap(box, boxes_[index], pad)) {
-                    clear = false;
-                    return;
-                }
-            }
+            auto blocked = [&](const std::vector<std::size_t>& indices) {
+                return std::any_of(indices.begin(), indices.end(),
+                                   [&](std::size_t index) { return overlap(box, boxes_[index], pad); });
+            };
+            // Lines apart from the rest: with them ignored they cost nothing.
+            if (blocked(it->second.solid) || (!over_lines && blocked(it->second.thin))) clear = false;
         });
         return clear;
     }
@@ -108,7 +115,28 @@ public:
     void take(const Box& box) {
         const std::size_t index = boxes_.size();
         boxes_.push_back(box);
-        visit_cells(box, 0, [&](long long key) { cells_[key].push_back(index); });
+        if (!box.thin) {
+            visit_cells(box, 0, [&](long long key) { cells_[key].solid.push_back(index); });
+            return;
+        }
+        // A long slanted line's bounding rectangle covers cells it never crosses,
+        // and a thousand crossing lines (series of many points) would then make
+        // every label check scan them all. Register it piece by piece instead:
+        // the cells of each piece's bounding rectangle hold the whole line.
+        const double length = 2 * box.half_w;
+        const auto pieces = static_cast<std::size_t>(std::max(1.0, std::ceil(length / cell_)));
+        const double piece_half = box.half_w / static_cast<double>(pieces);
+        const double c = std::cos(box.angle), s = std::sin(box.angle);
+        keys_.clear();
+        for (std::size_t i = 0; i < pieces; ++i) {
+            const double along = -box.half_w + (2 * static_cast<double>(i) + 1) * piece_half;
+            // A hair longer than its share, so rounding leaves no gap between pieces.
+            Box piece{box.cx + along * c, box.cy + along * s, piece_half * (1 + 1e-9) + 1e-9, box.half_h, box.angle};
+            visit_cells(piece, 0, [&](long long key) { keys_.push_back(key); });
+        }
+        std::sort(keys_.begin(), keys_.end());
+        keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
+        for (long long key : keys_) cells_[key].thin.push_back(index);
     }
 
 private:
@@ -123,9 +151,15 @@ private:
             for (long long gy = y0; gy <= y1; ++gy) visit(gx * 1000003LL + gy);
     }
 
+    struct Cell {
+        std::vector<std::size_t> solid; // labels and markers
+        std::vector<std::size_t> thin;  // drawn lines
+    };
+
     double cell_;
     std::vector<Box> boxes_;
-    std::unordered_map<long long, std::vector<std::size_t>> cells_;
+    std::unordered_map<long long, Cell> cells_;
+    std::vector<long long> keys_; // scratch for take()
 };
 
 // ---------------------------------------------------------------- the builder
@@ -227,12 +261,12 @@ private:
     // ------------------------------------------------------------ points
 
     void collect_points() {
-        std::size_t no_performance = 0, no_level = 0;
+        std::size_t no_performance = 0, no_level = 0, out_of_range = 0;
         for (std::size_t i = 0; i < in_.points.size(); ++i) {
             const Point& p = in_.points[i];
             const double perf = performance(p);
             if (!usable(perf)) {
-                ++no_performance;
+                ++(std::isfinite(perf) && perf > 0 ? out_of_range : no_performance);
                 continue;
             }
             PendingPoint pending{i, perf, {}};
@@ -255,6 +289,9 @@ private:
         if (no_performance > 0)
             out_.notes.push_back(fmt::format("{} point{} without work or time left out", no_performance,
                                              no_performance == 1 ? "" : "s"));
+        if (out_of_range > 0)
+            out_.notes.push_back(fmt::format("{} point{} with performance outside {:g}..{:g} left out", out_of_range,
+                                             out_of_range == 1 ? "" : "s", smallest_drawn, largest_drawn));
         if (no_level > 0)
             out_.notes.push_back(fmt::format("{} point{} without {} bytes left out", no_level, no_level == 1 ? "" : "s",
                                              in_.view == View::orm ? "DRAM" : "any"));
@@ -817,11 +854,15 @@ private:
         const double h = canvas().label_height;
         const bool cells = !canvas().rotated_labels;
         const double gap = cells ? 1 : r + pad() + 1.5; // clear of its own marker
-        std::size_t placed = 0, wanted = 0;
+        // Each try scans the crowded space around its point: past the first
+        // max_tries labelled points no more are tried (their markers are all drawn).
+        const std::size_t max_tries = point_label_tries_per_label * canvas().max_point_labels;
+        std::size_t placed = 0, wanted = 0, tried = 0;
         for (auto& point : out_.points) {
             if (point.text.empty()) continue;
             ++wanted;
-            if (placed >= canvas().max_point_labels) continue;
+            if (placed >= canvas().max_point_labels || tried >= max_tries) continue;
+            ++tried;
             const Marker& marker = out_.markers[point.markers.front()];
             const double cx = out_.px(marker.intensity), cy = out_.py(marker.performance);
             const double width = text_width(point.text, false);
@@ -858,8 +899,12 @@ private:
             }
             over_lines_ = false;
         }
-        if (placed < wanted && canvas().max_point_labels > 0)
-            out_.notes.push_back(fmt::format("{} of {} point labels shown (the others had no free room)", placed, wanted));
+        if (placed < wanted && canvas().max_point_labels > 0) {
+            const std::string why = placed >= canvas().max_point_labels ? fmt::format("at most {} per chart", placed)
+                                    : tried < wanted ? fmt::format("labels tried for the first {} points only", tried)
+                                                     : std::string("the others had no free room");
+            out_.notes.push_back(fmt::format("{} of {} point labels shown ({})", placed, wanted, why));
+        }
     }
 
     // ------------------------------------------------------------ legend and titles

@@ -30,7 +30,10 @@ std::string format_seconds(double s) {
 }
 
 std::string format_percent(double fraction) {
-    return std::isfinite(fraction) ? fmt::format("{:.1f}%", fraction * 100) : "n/a";
+    if (!std::isfinite(fraction)) return "n/a";
+    // Beyond 99,999% fixed notation would print 20-digit numbers: use an exponent.
+    if (std::fabs(fraction) >= 1000) return fmt::format("{:.2e}%", fraction * 100);
+    return fmt::format("{:.1f}%", fraction * 100);
 }
 
 std::string rate_unit(const std::string& work_unit) { return "G" + work_unit + "/s"; }

@@ -3,6 +3,7 @@
 #include "render/advice_text.hpp"
 #include "render/csv.hpp"
 #include "render/number_format.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -105,29 +106,34 @@ std::string aligned_table(const std::vector<std::vector<std::string>>& rows, con
 }
 
 std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
-    std::string out = fmt::format("Roofline report: {}\n", title_text(r, view));
-    out += fmt::format("Roofs: {}\n\n", roofs_text(r));
+    std::string out = fmt::format("Roofline report: {}\n", terminal_text(title_text(r, view)));
+    out += fmt::format("Roofs: {}\n\n", terminal_text(roofs_text(r)));
     if (analyses.empty()) return out + "No points.\n";
 
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"Point", rate_unit(r.work_unit), intensity_unit(r.work_unit), "Attainable " + rate_unit(r.work_unit), "Efficiency",
                     "Bound by", "Region"});
     for (const auto& a : analyses) {
-        rows.push_back({a.point, format_number(a.performance), format_number(a.intensity), format_number(a.attainable),
-                        efficiency_text(a), bound_text(a), region_name(a.region)});
+        // Escaped before measuring, so the columns still line up.
+        rows.push_back({terminal_text(a.point), format_number(a.performance), format_number(a.intensity),
+                        format_number(a.attainable), efficiency_text(a), terminal_text(bound_text(a)),
+                        region_name(a.region)});
     }
     out += aligned_table(rows, {Align::left, Align::right, Align::right, Align::right, Align::right, Align::left,
                                 Align::left});
 
     for (const auto& a : analyses) {
-        out += fmt::format("\n{}\n", a.point);
-        const auto at_level = a.intensity_level.empty() ? std::string() : fmt::format(" ({})", a.intensity_level);
-        out += fmt::format("  achieved         {} {} at {} {}{}\n", format_number(a.performance), rate_unit(r.work_unit),
-                           format_number(a.intensity), intensity_unit(r.work_unit), at_level);
+        out += fmt::format("\n{}\n", terminal_text(a.point));
+        const auto at = a.intensity_level.empty()
+                            ? std::string(" (no level's bytes to judge)")
+                            : fmt::format(" at {} {} ({})", format_number(a.intensity), intensity_unit(r.work_unit),
+                                          a.intensity_level);
+        out += fmt::format("  achieved         {} {}{}\n", format_number(a.performance), rate_unit(r.work_unit), at);
         out += fmt::format("  attainable       {} {}, bound by {}, efficiency {}\n", format_number(a.attainable),
                            rate_unit(r.work_unit), bound_text(a), efficiency_text(a));
         if (a.above_roof) out += fmt::format("  {:<17}{}\n", a.above_roof->within_spread ? "note" : "WARNING",
                                              above_roof_text(*a.above_roof));
+        if (!a.unjudged_levels.empty()) out += fmt::format("  {:<17}{}\n", "not judged", unjudged_levels_text(a));
         out += fmt::format("  upper ceiling    {}\n",
                            a.upper ? ceiling_text(r, *a.upper) : std::string("none below the roof"));
         out += fmt::format("  lower ceiling    {}\n", a.lower ? ceiling_text(r, *a.lower) : std::string("none"));
@@ -137,21 +143,15 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
             out += fmt::format("  {:<17}{}. {}\n", i == 0 ? "next steps" : "", i + 1, next_step_text(r, a.next_steps[i]));
         }
     }
-    return out;
+    // Machine-file names (roofs, ceilings, the label) appear inside longer
+    // phrases above: the last guard escapes whatever they carry.
+    return terminal_block(out);
 }
 
 // ---------------------------------------------------------------- markdown
 
-// Backslash-escapes what Markdown would otherwise read as markup (and "|",
-// which would split a table cell).
-std::string markdown_escape(const std::string& text) {
-    std::string out;
-    for (char ch : text) {
-        if (std::string_view("\\`*_[]<>|").find(ch) != std::string_view::npos) out += '\\';
-        out += ch;
-    }
-    return out;
-}
+// Markup, "|" and newlines escaped (a row stays one row), controls made visible.
+std::string markdown_escape(const std::string& text) { return markdown_text(text); }
 
 std::string render_markdown(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
     std::string out = fmt::format("## Roofline report: {}\n\n", markdown_escape(title_text(r, view)));
@@ -175,12 +175,13 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
         out += fmt::format("- **{}**: {}, efficiency {}\n", markdown_escape(a.point), region_name(a.region),
                            markdown_escape(efficiency_text(a)));
         if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
+        if (!a.unjudged_levels.empty()) out += fmt::format("  - not judged: {}\n", markdown_escape(unjudged_levels_text(a)));
         if (!a.headroom.empty()) out += fmt::format("  - headroom: {}\n", markdown_escape(headroom_text(a)));
         for (std::size_t i = 0; i < a.next_steps.size(); ++i) {
             out += fmt::format("  - next {}: {}\n", i + 1, markdown_escape(next_step_text(r, a.next_steps[i])));
         }
     }
-    return out;
+    return terminal_block(out);
 }
 
 // ---------------------------------------------------------------- csv
@@ -274,6 +275,7 @@ std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r
                           {"performance", number_json(a.performance)},
                           {"intensity", number_json(a.intensity)},
                           {"intensity_level", a.intensity_level},
+                          {"unjudged_levels", a.unjudged_levels},
                           {"attainable", number_json(a.attainable)},
                           {"efficiency", number_json(a.efficiency)},
                           {"binding_roof", a.binding_roof},
@@ -288,7 +290,8 @@ std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r
                           {"above_roof", above_roof_json(a.above_roof)}});
     }
     out["points"] = points;
-    return out.dump(2) + "\n";
+    // Invalid UTF-8 in a name (a symbol, a command line) becomes U+FFFD instead of throwing.
+    return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace

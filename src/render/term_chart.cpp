@@ -7,6 +7,7 @@
 //           same point's other levels on the same row.
 #include "render/chart.hpp"
 #include "render/chart_layout.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/format.h>
 
@@ -76,15 +77,7 @@ private:
 
 // Names from files go to a terminal: no escape sequences or control characters,
 // and plain ASCII so every cell is one character wide.
-std::string terminal_safe(std::string_view text) {
-    std::string out;
-    for (char ch : text) {
-        const auto byte = static_cast<unsigned char>(ch);
-        if (byte >= 0x20 && byte < 0x7f) out += ch;
-        else if ((byte & 0xC0) != 0x80) out += '?';
-    }
-    return out;
-}
+std::string terminal_safe(std::string_view text) { return ascii_printable(text); }  // render/text_escape.hpp
 
 struct Glyphs {
     const char* roof_flat;
@@ -99,7 +92,11 @@ struct Glyphs {
 constexpr Glyphs ascii_glyphs{"-", "/", ".", ".", ":", "|", "-", "+"};
 constexpr Glyphs unicode_glyphs{"─", "╱", "┄", "·", "┆", "│", "─", "┼"};
 
-int cell(double canvas_value) { return static_cast<int>(std::floor(canvas_value)); }
+// Clamped before the conversion: a position far off the canvas must not overflow an int.
+int cell(double canvas_value) {
+    if (!std::isfinite(canvas_value)) return -1;
+    return static_cast<int>(std::floor(std::clamp(canvas_value, -1e6, 1e6)));
+}
 
 void draw_line(Grid& grid, const ChartLayout& layout, const ChartLine& line, const Glyphs& g) {
     const double x1 = layout.px(line.x1), y1 = layout.py(line.y1), x2 = layout.px(line.x2), y2 = layout.py(line.y2);

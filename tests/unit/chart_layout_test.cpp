@@ -1,4 +1,5 @@
 #include "render/chart_layout.hpp"
+#include "render/chart.hpp"
 
 #include "chart_fixture.hpp"
 
@@ -239,4 +240,35 @@ TEST(ChartLayout, HandlesNoMachinesAndBadNumbers) {
     const auto survived = layout_chart(bad, svg_canvas());
     EXPECT_EQ(find_line(survived, "L1 load"), nullptr);
     EXPECT_EQ(find_line(survived, "no FMA"), nullptr);
+}
+
+// Values at the edge of a double (from arithmetic on extreme inputs) must not
+// reach the integer decades: they are left out with a note, and the axes stay sane.
+TEST(ChartLayout, ExtremeValuesAreLeftOutNotOverflowed) {
+    auto input = fixture_input();
+    Point tiny;
+    tiny.name = "tiny";
+    tiny.work = 1e-300;
+    tiny.seconds = 1;
+    tiny.bytes["DRAM"] = 1;
+    Point huge = tiny;
+    huge.name = "huge";
+    huge.work = 1e300;
+    input.points = {tiny, huge};
+    input.machines[0].bandwidth.push_back({"odd", "L9", 1e-200});
+    const auto layout = layout_chart(input, svg_canvas());
+    EXPECT_GT(layout.x.low_decade, -100);
+    EXPECT_LT(layout.x.high_decade, 100);
+    EXPECT_GT(layout.y.low_decade, -100);
+    EXPECT_LT(layout.y.high_decade, 100);
+    EXPECT_TRUE(layout.markers.empty());
+    bool noted = false;
+    for (const auto& note : layout.notes) noted = noted || note.find("2 points with performance outside") != std::string::npos;
+    EXPECT_TRUE(noted);
+    for (const auto& line : layout.lines) {
+        EXPECT_TRUE(std::isfinite(layout.px(line.x1)) && std::isfinite(layout.py(line.y1))) << line.text;
+    }
+    const auto text = render_term(input, 100, 30, false);
+    EXPECT_EQ(text.find("inf"), std::string::npos);
+    EXPECT_EQ(render_svg(input).find("inf\""), std::string::npos);
 }

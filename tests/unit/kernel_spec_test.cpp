@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -422,6 +424,29 @@ TEST(KernelSpecErrors, ExpressionsNestedTooDeepOrOverflowingAreRefused) {
         const std::string e = schema_error("name: x\nflops: " + huge + "\nsizes: {N: 1e308}\narrays: []\n");
         EXPECT_NE(e.find("overflows a double"), std::string::npos) << huge << ": " << e;
     }
+    // Finite figures whose product is not: the totals are checked too.
+    std::string e = schema_error("name: x\nsizes: {N: 1e200}\nflops: N\niterations: N\n"
+                                 "arrays:\n  - {name: a, type: double, reads: 1}\n");
+    EXPECT_NE(e.find("the kernel's total work is inf FLOP; expected a count of 0, or from 1e-6 to 1e24"), std::string::npos) << e;
+    e = schema_error("name: x\nsizes: {N: 1e20}\nflops: 1\niterations: N\narrays:\n  - {name: a, type: double, reads: N}\n");
+    EXPECT_NE(e.find("total bytes at DRAM are 8e+40"), std::string::npos) << e;
+}
+
+// Documents that read differently than they look, or expand without bound.
+TEST(KernelSpecErrors, DuplicateKeysAliasBombsAndDeepNestingAreRefused) {
+    std::string e = schema_error("name: x\nflops: 2\nflops: 3\narrays: []\n");
+    EXPECT_NE(e.find("k.yaml:3:1: key 'flops' appears twice in one mapping"), std::string::npos) << e;
+    // Nine levels of ten aliases each: a billion nodes if expanded.
+    std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i <= 9; ++i) {
+        bomb += fmt::format("a{}: &a{} [", i, i);
+        for (int j = 0; j < 10; ++j) bomb += fmt::format("{}*a{}", j ? ", " : "", i - 1);
+        bomb += "]\n";
+    }
+    e = schema_error(bomb);
+    EXPECT_NE(e.find("more than 1000000 YAML nodes"), std::string::npos) << e;
+    e = schema_error("name: x\nflops: " + std::string(300, '[') + std::string(300, ']') + "\narrays: []\n");
+    EXPECT_NE(e.find("nested more than 200 levels deep"), std::string::npos) << e.substr(0, 300);
 }
 
 TEST(KernelSpecErrors, SpecSheetErrors) {
@@ -431,7 +456,23 @@ TEST(KernelSpecErrors, SpecSheetErrors) {
     EXPECT_NE(e.find("m.yaml:1:9: schema: expected schema 'roofline.machine-spec/1'"), std::string::npos) << e;
     e = machine_error("name: m\npeak: {dp: -3}\nbandwidth: {DRAM: 10}\n");
     EXPECT_NE(e.find("m.yaml:2:"), std::string::npos) << e;
-    EXPECT_NE(e.find("expected a positive"), std::string::npos) << e;
+    EXPECT_NE(e.find("expected a rate from 1e-6 to 1e9 G/s"), std::string::npos) << e;
+    e = machine_error("name: m\npeak: {dp: 1e308}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("peak.dp: expected a rate"), std::string::npos) << e;
+    e = machine_error("name: m\npeak: {dp: 10}\nbandwidth: {DRAM: 4.9e-324}\n");
+    EXPECT_NE(e.find("bandwidth.DRAM: expected a rate"), std::string::npos) << e;
+    e = machine_error("name: m\nsimd_bits: -256\npeak: {dp: 10}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("m.yaml:2:12: simd_bits: expected a vector width in bits from 8 to 4096"), std::string::npos) << e;
+    e = machine_error("name: m\npeak: {dp: 10}\nbandwidth: {L9: 10}\n");
+    EXPECT_NE(e.find("unknown level 'L9'"), std::string::npos) << e;
+    e = machine_error("name: m\ncaches: {L7: 1MiB}\npeak: {dp: 10}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("L1, L2, L3 or L4"), std::string::npos) << e;
+    e = machine_error("name: m\npeak: {\"d p\": 10}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("work unit's short name"), std::string::npos) << e;
+    e = machine_error("name: m\ncores: 0\npeak: {dp: 10}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("cores: expected a core count from 1"), std::string::npos) << e;
+    e = machine_error("name: m\npeak:\n  dp: 10\n  dp: 20\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("m.yaml:4:3: key 'dp' appears twice in one mapping"), std::string::npos) << e;
     e = machine_error("name: m\npeak: {dp: {one: 3}}\nbandwidth: {DRAM: 10}\n");
     EXPECT_NE(e.find("thread count"), std::string::npos) << e;
     e = machine_error("name: m\npeak: {dp: 3}\nbandwidth: {DRAM: 10}\nceilings: {compute: [{name: c}]}\n");

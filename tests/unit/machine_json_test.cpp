@@ -295,10 +295,45 @@ TEST(MachineJson, WrongTypeNamesPathExpectedAndFound) {
 
 TEST(MachineJson, NonFiniteValuesBecomeNullAndReadBackAsNaN) {
     auto m = populated_model();
+    m.compute[0].theoretical_gflops = std::numeric_limits<double>::quiet_NaN();
+    auto j = machine_to_json(m);
+    EXPECT_TRUE(j["compute"][0]["theoretical_gflops"].is_null());
+    EXPECT_TRUE(std::isnan(machine_from_json(j).compute[0].theoretical_gflops));
+    // A roof itself must be a figure: null would draw nothing and judge nothing.
     m.compute[0].gflops = std::numeric_limits<double>::quiet_NaN();
-    const auto j = machine_to_json(m);
+    j = machine_to_json(m);
     EXPECT_TRUE(j["compute"][0]["gflops"].is_null());
-    EXPECT_TRUE(std::isnan(machine_from_json(j).compute[0].gflops));
+    EXPECT_THROW(machine_from_json(j), SchemaError);
+}
+
+// Figures the model cannot believe are refused with the file and the place.
+TEST(MachineJson, FiguresOutsideTheirRangeAreRefusedWithThePlace) {
+    const auto error_for = [](auto edit) {
+        auto j = machine_to_json(populated_model());
+        edit(j);
+        try {
+            machine_from_json(j, "m.json");
+        } catch (const SchemaError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(error_for([](auto& j) { j["compute"][0]["gflops"] = -5; }),
+              "m.json: /compute/0/gflops: expected a rate from 1e-6 to 1e9 G/s (1 k/s to 1 E/s), found -5");
+    EXPECT_NE(error_for([](auto& j) { j["compute"][0]["gflops"] = 0; }).find("/compute/0/gflops: expected a rate"), std::string::npos);
+    EXPECT_NE(error_for([](auto& j) { j["compute"][0]["gflops"] = 1e308; }).find("found 1e+308"), std::string::npos);
+    EXPECT_NE(error_for([](auto& j) { j["memory"][0]["gbs"] = 4.9e-324; }).find("/memory/0/gbs: expected a rate"),
+              std::string::npos);
+    EXPECT_EQ(error_for([](auto& j) { j["compute"][0]["threads"] = 0; }),
+              "m.json: /compute/0/threads: expected an integer from 1 to 1048576, found 0");
+    EXPECT_NE(error_for([](auto& j) { j["memory"][0]["threads"] = -2; }).find("/memory/0/threads"), std::string::npos);
+    EXPECT_NE(error_for([](auto& j) { j["memory"][0]["level"] = "L9"; }).find("unknown level 'L9'"), std::string::npos);
+    EXPECT_NE(error_for([](auto& j) { j["caches"][0]["level"] = 0; }).find("/caches/0/level"), std::string::npos);
+    EXPECT_NE(error_for([](auto& j) { j["cpu"]["clock_ghz"] = -3; }).find("/cpu/clock_ghz: expected a clock"),
+              std::string::npos);
+    EXPECT_NE(error_for([](auto& j) { j["compute"][0]["precision"] = "d p\x1b"; }).find("/compute/0/precision"),
+              std::string::npos);
+    EXPECT_EQ(error_for([](auto&) {}), "accepted");
 }
 
 TEST(MachineJsonFile, AtomicWriteThenRead) {

@@ -30,6 +30,8 @@ TEST(NumberFormat, CountsSecondsPercentAndUnits) {
     EXPECT_EQ(format_seconds(8e-8), "80.0 ns");
     EXPECT_EQ(format_percent(0.4567), "45.7%");
     EXPECT_EQ(format_percent(NAN), "n/a");
+    EXPECT_EQ(format_percent(1.5625e22), "1.56e+24%");  // never a 25-digit number
+    EXPECT_EQ(format_percent(999.0), "99900.0%");
     EXPECT_EQ(rate_unit("FLOP"), "GFLOP/s");
     EXPECT_EQ(intensity_unit("exchange"), "exchange/B");
     EXPECT_EQ(count_of(1, "thread"), "1 thread");

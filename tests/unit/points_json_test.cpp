@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -215,11 +216,11 @@ TEST(PointsJson, WorkIsFlopsXorOpsWithUnit) {
 TEST(PointsJson, NumbersMustMakeSense) {
     auto negative_flops = minimal_document();
     negative_flops["points"][0]["flops"] = -1;
-    EXPECT_EQ(error_for(negative_flops), "points.json: /points/0/flops: expected a non-negative number, found -1");
+    EXPECT_EQ(error_for(negative_flops), "points.json: /points/0/flops: expected a count of 0, or from 1e-6 to 1e24, found -1");
 
     auto zero_seconds = minimal_document();
     zero_seconds["points"][0]["seconds"] = 0;
-    EXPECT_EQ(error_for(zero_seconds), "points.json: /points/0/seconds: expected a positive number, found 0");
+    EXPECT_EQ(error_for(zero_seconds), "points.json: /points/0/seconds: expected seconds from 1e-9 (1 ns) to 1e8 (3 years), found 0");
 
     auto null_seconds = minimal_document();
     null_seconds["points"][0]["seconds"] = nullptr;
@@ -227,7 +228,7 @@ TEST(PointsJson, NumbersMustMakeSense) {
 
     auto zero_threads = minimal_document();
     zero_threads["points"][0]["threads"] = 0;
-    EXPECT_EQ(error_for(zero_threads), "points.json: /points/0/threads: expected a positive integer, found 0");
+    EXPECT_EQ(error_for(zero_threads), "points.json: /points/0/threads: expected an integer from 1 to 1048576, found 0");
 
     auto fractional_threads = minimal_document();
     fractional_threads["points"][0]["threads"] = 1.5;
@@ -240,7 +241,32 @@ TEST(PointsJson, NumbersMustMakeSense) {
     auto negative_bytes = minimal_document();
     negative_bytes["points"][0]["bytes"]["DRAM"] = -8;
     EXPECT_EQ(error_for(negative_bytes),
-              "points.json: /points/0/bytes/DRAM: expected a non-negative number, found -8");
+              "points.json: /points/0/bytes/DRAM: expected a count of 0, or from 1e-6 to 1e24, found -8");
+
+    // Finite is not enough: values no run can give are refused, not drawn at 1e-308.
+    auto denormal_flops = minimal_document();
+    denormal_flops["points"][0]["flops"] = 4.9e-324;
+    EXPECT_NE(error_for(denormal_flops).find("/points/0/flops: expected a count"), std::string::npos);
+    auto huge_bytes = minimal_document();
+    huge_bytes["points"][0]["bytes"]["DRAM"] = 1e300;
+    EXPECT_NE(error_for(huge_bytes).find("/points/0/bytes/DRAM: expected a count"), std::string::npos);
+    auto tiny_seconds = minimal_document();
+    tiny_seconds["points"][0]["seconds"] = 1e-300;
+    EXPECT_NE(error_for(tiny_seconds).find("/points/0/seconds: expected seconds"), std::string::npos);
+    auto zero_flops = minimal_document();
+    zero_flops["points"][0]["flops"] = 0;
+    EXPECT_EQ(error_for(zero_flops), "");
+
+    // A level nothing knows is a typo: the point would be judged without its bytes.
+    auto unknown_level = minimal_document();
+    unknown_level["points"][0]["bytes"] = {{"L9", 8}};
+    EXPECT_EQ(error_for(unknown_level), "points.json: /points/0/bytes/L9: unknown level 'L9' (expected L1, L2, L3, L4, "
+                                        "DRAM, HBM, PCIe, NVLink, network or NUMA<i>-><j>)");
+    for (const char* level : {"l4", "hbm", "PCIe", "NUMA0->1", "network"}) {
+        auto known = minimal_document();
+        known["points"][0]["bytes"] = {{level, 8}};
+        EXPECT_EQ(error_for(known), "") << level;
+    }
 
     auto bad_detail = minimal_document();
     bad_detail["points"][0]["details"] = {{"fma_share", true}};
@@ -284,4 +310,30 @@ TEST(PointsJson, WritingRefusesWhatReadingWouldRefuse) {
     points[0].seconds = std::numeric_limits<double>::quiet_NaN();
     EXPECT_THROW(write_points_file(path, points), SchemaError);
     EXPECT_FALSE(fs::exists(path));
+}
+
+// JSON lets a key appear twice and the parser keeps one silently: refused, with where.
+TEST(PointsJson, DuplicateKeysAreRefusedWithTheObjectsPath) {
+    TempDir dir;
+    const auto path = dir.file("points.json");
+    const auto write = [&](const std::string& text) {
+        std::ofstream(path) << text;
+        try {
+            read_points_file(path);
+        } catch (const SchemaError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(write(R"({"schema":"roofline.points/1","points":[{"name":"a","flops":1,"bytes":{},"seconds":1},)"
+                    R"({"name":"b","flops":1,"flops":2,"bytes":{},"seconds":1}]})"),
+              path + ": /points/1: key \"flops\" appears twice in one object");
+    EXPECT_EQ(write(R"({"schema":"roofline.points/1","points":[{"name":"a","flops":1,"bytes":{"L1":1,"L1":2},"seconds":1}]})"),
+              path + ": /points/0/bytes: key \"L1\" appears twice in one object");
+    EXPECT_EQ(write(R"({"schema":"roofline.points/1","schema":"roofline.points/1","points":[]})"),
+              path + ": /: key \"schema\" appears twice in one object");
+    // The same key in different objects is fine.
+    EXPECT_EQ(write(R"({"schema":"roofline.points/1","points":[{"name":"a","flops":1,"bytes":{},"seconds":1},)"
+                    R"({"name":"b","flops":1,"bytes":{},"seconds":1}]})"),
+              "");
 }

@@ -250,3 +250,77 @@ TEST(Report, APointAboveItsRoofIsFlaggedInEveryFormat) {
     EXPECT_NE(render_report({a}, r, ReportFormat::text).find("101.0% (within spread)"), std::string::npos);
     EXPECT_TRUE(nlohmann::json::parse(render_report({memory_bound_point()}, r, ReportFormat::json))["points"][0]["above_roof"].is_null());
 }
+
+// ---------------------------------------------------------------- hostile names (issue 10)
+
+namespace {
+
+const std::string kHostile = "evil\x1b]0;pwned\x07\x1b[2J\rname\xE2\x80\xAE|`x`\nrow\xff";
+
+bool has_raw_control_except_newline(const std::string& s) {
+    for (unsigned char ch : s)
+        if ((ch < 0x20 && ch != '\n') || ch == 0x7f) return true;
+    return false;
+}
+
+std::vector<Analysis> hostile_analyses() {
+    auto a = memory_bound_point();
+    a.point = kHostile;
+    auto b = compute_bound_point();
+    b.point = "=cmd|' /C calc'!A0";
+    return {a, b};
+}
+
+} // namespace
+
+TEST(ReportHostileNames, TextAndMarkdownPrintNoControlsOrBidiOverrides) {
+    for (auto format : {ReportFormat::text, ReportFormat::markdown}) {
+        const auto out = render_report(hostile_analyses(), sample_roofline(), format);
+        EXPECT_FALSE(has_raw_control_except_newline(out)) << out;
+        EXPECT_EQ(out.find("\xE2\x80\xAE"), std::string::npos) << out;
+        EXPECT_NE(out.find("x1b"), std::string::npos) << out;  // visible, not gone
+    }
+}
+
+TEST(ReportHostileNames, MarkdownTableRowStaysOneRow) {
+    const auto out = render_report(hostile_analyses(), sample_roofline(), ReportFormat::markdown);
+    std::size_t rows = 0;
+    std::size_t start = 0;
+    while (start < out.size()) {
+        const auto end = out.find('\n', start);
+        const auto line = out.substr(start, end - start);
+        if (line.rfind("| ", 0) == 0) {
+            ++rows;
+            // Nine cells: ten unescaped bars.
+            std::size_t bars = 0;
+            for (std::size_t i = 0; i < line.size(); ++i)
+                if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) ++bars;
+            EXPECT_EQ(bars, 10u) << line;
+        }
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    EXPECT_EQ(rows, 3u) << out;  // the header and two points
+}
+
+TEST(ReportHostileNames, TextTableRowStaysOneRow) {
+    const auto out = render_report(hostile_analyses(), sample_roofline(), ReportFormat::text);
+    EXPECT_NE(out.find("evil\\x1b]0;pwned\\x07\\x1b[2J\\rname\\u202e|`x`\\nrow\\xff"), std::string::npos) << out;
+}
+
+TEST(ReportHostileNames, CsvNeutralizesFormulasAndControls) {
+    const auto out = render_report(hostile_analyses(), sample_roofline(), ReportFormat::csv);
+    EXPECT_FALSE(has_raw_control_except_newline(out)) << out;
+    EXPECT_NE(out.find("\n'=cmd|' /C calc'!A0,40,"), std::string::npos) << out;
+    EXPECT_NE(out.find(",0.0625,"), std::string::npos) << out;  // numbers stay numbers
+}
+
+TEST(ReportHostileNames, JsonKeepsNamesAndSurvivesInvalidUtf8) {
+    std::string out;
+    ASSERT_NO_THROW(out = render_report(hostile_analyses(), sample_roofline(), ReportFormat::json));
+    EXPECT_FALSE(has_raw_control_except_newline(out)) << out;
+    const auto parsed = nlohmann::json::parse(out);
+    const auto name = parsed["points"][0]["point"].get<std::string>();
+    EXPECT_EQ(name.rfind("evil\x1b]0;pwned", 0), 0u);  // escaped by JSON, exact after parsing
+    EXPECT_NE(name.find("\xEF\xBF\xBD"), std::string::npos);  // the invalid byte, replaced
+}

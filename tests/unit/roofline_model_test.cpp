@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <map>
 
 using namespace roofline;
@@ -334,4 +336,24 @@ TEST(MachineRoofline, SelectionAndMissingRoofs) {
     EXPECT_DOUBLE_EQ(one.compute.value, 88);
     EXPECT_THROW(roofline_from_machine(measured(), {"sp", 1}), std::invalid_argument);
     EXPECT_DOUBLE_EQ(roofline_from_machine(measured(), {"sp", 0}).compute.value, 234);
+}
+
+// Bytes at a level the machine has no roof for bound nothing: the analysis says
+// so instead of showing a compute-bound point at "0 FLOP/B".
+TEST(RooflineAnalysis, BytesAtLevelsWithoutARoofAreReportedAsUnjudged) {
+    Point only_l4 = point(10, 0, 0, 0);
+    only_l4.bytes["L4"] = 1e9;
+    auto a = analyze(toy(), only_l4, View::carm);
+    EXPECT_EQ(a.unjudged_levels, std::vector<std::string>{"L4"});
+    EXPECT_TRUE(a.intensity_level.empty());
+    EXPECT_TRUE(std::isnan(a.intensity));
+    EXPECT_FALSE(a.memory_bound);
+
+    Point mixed = point(10, 4e9, 0, 1e9);
+    mixed.bytes["L4"] = 2e9;
+    a = analyze(toy(), mixed, View::carm);
+    EXPECT_EQ(a.unjudged_levels, std::vector<std::string>{"L4"});
+    EXPECT_EQ(a.intensity_level, "DRAM");
+    // ORM judges DRAM only by design: nothing is unjudged there.
+    EXPECT_TRUE(analyze(toy(), mixed, View::orm).unjudged_levels.empty());
 }
