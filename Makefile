@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test clean
+.PHONY: all deps build run test clean test-sanitize fuzz-build fuzz-smoke
 
 all: build
 
@@ -20,5 +20,27 @@ run: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# ASan + UBSan build of the whole suite (README, "Sanitizers and fuzzing"); the tests that
+# run Valgrind show as skipped. Sanitizer reports also land in $(ASAN_BUILD)/sanitizer-logs/.
+ASAN_BUILD ?= build-asan
+test-sanitize: deps
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g" -DROOFLINE_SANITIZE=ON > $(ASAN_BUILD).configure.log || { cat $(ASAN_BUILD).configure.log; exit 1; }
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	bash tests/sanitize/run.sh $(ASAN_BUILD) $(JOBS)
+
+# libFuzzer targets of tests/fuzz (clang), each run FUZZ_SECONDS over its corpus;
+# a crash, sanitizer report, leak, timeout or OOM fails, its input saved in $(FUZZ_BUILD)/crashes/<name>/.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+fuzz-build: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g" -DROOFLINE_FUZZ=ON -DROOFLINE_WITH_TESTS=OFF > $(FUZZ_BUILD).configure.log || { cat $(FUZZ_BUILD).configure.log; exit 1; }
+	cmake --build $(FUZZ_BUILD) --target fuzz_targets -j $(JOBS)
+
+fuzz-smoke: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) bash tests/fuzz/smoke.sh $(FUZZ_BUILD)
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

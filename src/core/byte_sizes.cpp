@@ -38,7 +38,10 @@ std::uint64_t parse_bytes(const std::string& text) {
     else if (unit == "g" || unit == "gb" || unit == "gib") mult = 1024.0 * 1024 * 1024;
     else throw std::invalid_argument("unknown size unit in '" + text + "' (use B, kB, MB or GB)");
     if (!(value > 0)) throw std::invalid_argument("size must be positive: '" + text + "'");
-    return static_cast<std::uint64_t>(value * mult);
+    // Converting a double beyond 2^64 (or inf) to an integer is undefined; 2^60 bytes is an exbibyte.
+    const double bytes = value * mult;
+    if (!(bytes <= 1152921504606846976.0)) throw std::invalid_argument("size too large: '" + text + "' (at most 1 EiB)");
+    return static_cast<std::uint64_t>(bytes);
 }
 
 } // namespace roofline

@@ -90,7 +90,7 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& path)
         DuplicateKeyCheck check(path);
         nlohmann::json::sax_parse(text, &check);
         return nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for numbers beyond a double
         // e.what() reads "[json.exception.parse_error.101] parse error at line 3, column 7: ...";
         // keep the part a user can act on.
         std::string_view detail = e.what();

@@ -7,12 +7,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <set>
 #include <stdexcept>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace roofline {
 namespace {
@@ -181,6 +186,33 @@ private:
     long nodes_ = 0;
 };
 
+// yaml-cpp 0.7 (Debian 12's) loops forever, allocating without bound, on some
+// malformed documents, such as a ',' after a top-level flow collection
+// ("{a: 1}\n, b"); found by fuzzing. The library cannot be fixed here, so a
+// child process parses first, under a CPU-time limit: only when it finishes does
+// this process parse. Spec files are small, so the extra parse costs a millisecond.
+void check_parser_finishes(const std::string& text, const std::string& file) {
+    const pid_t pid = ::fork();
+    if (pid < 0) return;  // no guard possible: parse directly, as before
+    if (pid == 0) {
+        const rlimit cpu{3, 3};
+        ::setrlimit(RLIMIT_CPU, &cpu);
+        ::alarm(6);  // wall-clock bound too, should the child be starved of CPU
+        try {
+            YAML::LoadAll(text);
+        } catch (...) {
+        }
+        ::_exit(0);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
+    throw SchemaError(fmt::format("{}: invalid YAML: the YAML parser did not finish within 3 s of CPU time (yaml-cpp "
+                                  "0.7 loops on some malformed input, such as a ',' after a top-level {{...}} or [...])",
+                                  file));
+}
+
 } // namespace
 
 YamlNode::YamlNode(YAML::Node node, std::string file, std::string path)
@@ -293,6 +325,7 @@ double YamlNode::as_expression(const std::map<std::string, double>& sizes) const
 }
 
 std::vector<YamlNode> parse_yaml_documents(const std::string& text, const std::string& file) {
+    check_parser_finishes(text, file);
     std::vector<YAML::Node> documents;
     try {
         documents = YAML::LoadAll(text);

@@ -30,6 +30,11 @@ public:
     Parser(const std::string& text, std::vector<std::string>& names) : s_(text), names_(names) {}
 
     NodePtr parse() {
+        // The parser, the evaluation and the tree's destruction recurse: bound
+        // the text (event formulas are one line) and the nesting.
+        if (s_.size() > max_length)
+            throw FormulaError(fmt::format("formula of {} characters: longer than {} ('{}...')", s_.size(), max_length,
+                                           s_.substr(0, 40)));
         auto node = expression();
         skip_space();
         if (pos_ != s_.size()) fail("an operator or the end");
@@ -75,13 +80,14 @@ private:
         }
     }
     NodePtr unary() {
+        const DepthGuard guard(*this);
         if (accept('-')) return binary('n', unary(), nullptr);
         if (accept('+')) return unary();
         return primary();
     }
     NodePtr primary() {
         skip_space();
-        if (accept('(')) {
+        if (accept('(')) {  // nesting counted in unary(), which every '(' passes through
             auto node = expression();
             if (!accept(')')) fail("')'");
             return node;
@@ -110,9 +116,21 @@ private:
         fail("a number, a name or '('");
     }
 
+    static constexpr std::size_t max_length = 1000;
+    static constexpr int max_depth = 100;
+
+    struct DepthGuard {
+        explicit DepthGuard(Parser& p) : parser(p) {
+            if (++parser.depth_ > max_depth) parser.fail("at most 100 nested signs or parentheses");
+        }
+        ~DepthGuard() { --parser.depth_; }
+        Parser& parser;
+    };
+
     const std::string& s_;
     std::vector<std::string>& names_;
     std::size_t pos_ = 0;
+    int depth_ = 0;
 };
 
 double eval(const Formula::Node& n, const std::function<std::optional<double>(const std::string&)>& lookup,

@@ -1,5 +1,7 @@
 #include "measure/protocol_json.hpp"
 
+#include <cmath>
+#include <limits>
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
@@ -60,7 +62,7 @@ json parse(const std::string& raw, const std::string& source, const char* schema
     json j;
     try {
         j = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers beyond a double
         throw MeasureError(fmt::format("{}: not valid JSON ({})", source, e.what()));
     }
     if (!j.is_object() || !j.contains("schema") || j["schema"] != schema)
@@ -74,7 +76,20 @@ double number(const json& j, const char* key, const std::string& where) {
     if (!j.contains(key)) return 0;
     const auto& v = j[key];
     if (!v.is_number()) throw MeasureError(fmt::format("{}: \"{}\" must be a number", where, key));
-    return v.get<double>();
+    // Every figure of the protocol is a count, seconds or a thread number.
+    const double value = v.get<double>();
+    if (!std::isfinite(value) || value < 0)
+        throw MeasureError(fmt::format("{}: \"{}\" must be a number >= 0, found {}", where, key, value));
+    return value;
+}
+
+// A whole count that fits the integer it is stored in (a double beyond it is undefined behaviour to convert).
+template <typename Int>
+Int whole(const json& j, const char* key, const std::string& where, Int largest = std::numeric_limits<Int>::max()) {
+    const double value = number(j, key, where);
+    if (value > static_cast<double>(largest))
+        throw MeasureError(fmt::format("{}: \"{}\" is {:g}, more than {}", where, key, value, largest));
+    return static_cast<Int>(value);
 }
 
 std::string name_of(const json& r, const std::string& where) {
@@ -87,7 +102,7 @@ std::string name_of(const json& r, const std::string& where) {
 RegionCounts counts_from(const json& r, const std::string& where) {
     RegionCounts c;
     c.name = name_of(r, where);
-    c.calls = static_cast<long long>(number(r, "calls", where));
+    c.calls = whole<long long>(r, "calls", where);
     if (r.contains("flops")) {
         if (!r["flops"].is_object()) throw MeasureError(fmt::format("{}: \"flops\" must be an object", where));
         for (const auto& [precision, kinds] : r["flops"].items()) {
@@ -111,7 +126,7 @@ RegionCounts counts_from(const json& r, const std::string& where) {
     }
     c.bytes_loaded = number(r, "bytes_loaded", where);
     c.bytes_stored = number(r, "bytes_stored", where);
-    c.threads = static_cast<int>(number(r, "threads", where));
+    c.threads = whole<int>(r, "threads", where, 1 << 20);
     c.instructions = number(r, "instructions", where);
     if (r.contains("inner_instructions")) {
         if (!r["inner_instructions"].is_object())
@@ -153,15 +168,15 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
         const std::string where = fmt::format("{}: regions[{}]", source, i);
         RegionTiming t;
         t.name = name_of(r, where);
-        t.calls = static_cast<long long>(number(r, "calls", where));
+        t.calls = whole<long long>(r, "calls", where);
         t.seconds = number(r, "seconds", where);
-        t.threads = std::max(1, static_cast<int>(number(r, "threads", where)));
+        t.threads = std::max(1, whole<int>(r, "threads", where, 1 << 20));
         if (r.is_object() && r["name"].get<std::string>().empty())
             report.problems.push_back(fmt::format("a region has an empty name: shown as {}", kUnnamedRegion));
-        if (const double unclosed = number(r, "unclosed", where); unclosed > 0)
+        if (const long long unclosed = whole<long long>(r, "unclosed", where); unclosed > 0)
             report.problems.push_back(fmt::format("region '{}' was still open when the program ended ({} of its {} "
                                                   "call(s)): closed then, so its time runs to the end",
-                                                  t.name, static_cast<long long>(unclosed), t.calls));
+                                                  t.name, unclosed, t.calls));
         report.timings.push_back(t);
         if (r.contains("counters")) {
             if (!r["counters"].is_object()) throw MeasureError(fmt::format("{}: \"counters\" must be an object", where));

@@ -487,3 +487,9 @@ TEST(KernelSpecErrors, MissingFileNamesThePath) {
         EXPECT_NE(std::string(e.what()).find("/nonexistent/spec.yaml"), std::string::npos) << e.what();
     }
 }
+
+// Found by fuzzing: yaml-cpp 0.7 loops forever (allocating) on this input; it is refused instead.
+TEST(KernelSpecErrors, InputThatHangsTheYamlParserIsRefused) {
+    const std::string e = schema_error("{a: 1}\n, b\n");
+    EXPECT_NE(e.find("k.yaml: invalid YAML: the YAML parser did not finish"), std::string::npos) << e;
+}

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string>
 
 using roofline::measure::Formula;
 using roofline::measure::FormulaError;
@@ -53,4 +55,17 @@ TEST(MeasureFormula, Errors) {
         EXPECT_NE(std::string(e.what()).find("column 5"), std::string::npos) << e.what();
     }
     EXPECT_THROW(eval("missing + 1"), FormulaError);
+}
+
+// Found by fuzzing: the recursive parser overflowed the stack on deep nesting.
+TEST(MeasureFormula, DeepNestingAndLongFormulasAreRefused) {
+    EXPECT_THROW(Formula::parse(std::string(10000, '(') + "1" + std::string(10000, ')')), FormulaError);
+    EXPECT_THROW(Formula::parse(std::string(100000, '-') + "1"), FormulaError);
+    std::string sum = "a";
+    for (int i = 0; i < 100000; ++i) sum += "+a";
+    EXPECT_THROW(Formula::parse(sum), FormulaError);
+    // Ordinary depth still works.
+    EXPECT_DOUBLE_EQ(Formula::parse(std::string(50, '(') + "2" + std::string(50, ')')).evaluate(
+                         [](const std::string&) { return std::optional<double>(); }),
+                     2);
 }

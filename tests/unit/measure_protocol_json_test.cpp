@@ -106,3 +106,18 @@ TEST(MeasureProtocolJson, MarkerErrorsAndOpenRegionsAreReported) {
         << r.problems[0];
     EXPECT_EQ(r.problems[1], "the marker library reported: end of region 'io' without a matching begin (4 times)");
 }
+
+// Found by fuzzing: counts beyond an integer were converted anyway (undefined
+// behaviour), and numbers beyond a double escaped as a raw library exception.
+TEST(MeasureProtocolJson, CountsOutOfRangeAreRefusedAsMeasureErrors) {
+    for (const std::string& text :
+         {std::string(R"({"schema": "roofline.marker/1", "regions": [{"name": "a", "calls": 1e40}]})"),
+          std::string(R"({"schema": "roofline.marker/1", "regions": [{"name": "a", "threads": 1e10}]})"),
+          std::string(R"({"schema": "roofline.marker/1", "regions": [{"name": "a", "seconds": -1}]})"),
+          std::string(R"({"schema": "roofline.marker/1", "regions": [{"name": "a", "seconds": 1e999}]})")})
+        EXPECT_THROW(parse_marker_json(text, "m.json"), MeasureError) << text;
+    for (const std::string& text :
+         {std::string(R"({"schema": "roofline.vgtool/1", "regions": [{"name": "x", "calls": 1e300}]})"),
+          std::string(R"({"schema": "roofline.vgtool/1", "regions": [{"name": "x", "threads": -1e10}]})")})
+        EXPECT_THROW(parse_vgtool_json(text, "v.json"), MeasureError) << text;
+}

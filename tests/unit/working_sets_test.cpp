@@ -59,6 +59,10 @@ TEST(WorkingSets, ParseAndFormatBytes) {
     EXPECT_THROW(parse_bytes("lots"), std::invalid_argument);
     EXPECT_THROW(parse_bytes("-5kB"), std::invalid_argument);
     EXPECT_THROW(parse_bytes("3 parsecs"), std::invalid_argument);
+    // Found by fuzzing: sizes beyond an integer were converted anyway (undefined behaviour).
+    EXPECT_THROW(parse_bytes("81e88"), std::invalid_argument);
+    EXPECT_THROW(parse_bytes("inf"), std::invalid_argument);
+    EXPECT_THROW(parse_bytes("1e30GB"), std::invalid_argument);
     EXPECT_EQ(format_bytes(32 * 1024), "32 KiB");
     EXPECT_EQ(format_bytes(1ull << 30), "1 GiB");
     EXPECT_EQ(format_bytes(1536 * 1024), "1.5 MiB");
