@@ -10,6 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
 #include <thread>
 
 #include <fcntl.h>
@@ -132,6 +135,16 @@ struct StdinSwap {
     }
 };
 
+// The read end of a pipe already holding `input`, its write end closed.
+int pipe_holding(const std::string& input) {
+    int p[2];
+    if (::pipe(p) != 0) throw std::runtime_error("pipe failed");
+    if (::write(p[1], input.data(), input.size()) != static_cast<ssize_t>(input.size()))
+        throw std::runtime_error("write to pipe failed");
+    ::close(p[1]);
+    return p[0];
+}
+
 std::string slurp(const std::string& path) {
     std::ifstream in(path);
     std::stringstream s;
@@ -139,45 +152,38 @@ std::string slurp(const std::string& path) {
     return s.str();
 }
 
+std::pair<std::string, std::string> what_two_runs_read() {
+    char dir[] = "/tmp/roofline-stdin-test-XXXXXX";
+    if (!::mkdtemp(dir)) throw std::runtime_error("mkdtemp failed");
+    const std::string a = std::string(dir) + "/a", b = std::string(dir) + "/b";
+    run_child({"sh", "-c", "cat > " + a}, {});
+    run_child({"sh", "-c", "cat > " + b}, {});
+    auto read = std::make_pair(slurp(a), slurp(b));
+    std::filesystem::remove_all(dir);
+    return read;
+}
+
 } // namespace
 
 TEST(MeasureChildProcess, EveryRunReadsTheSamePipedInput) {
-    int p[2];
-    ASSERT_EQ(::pipe(p), 0);
     const std::string input = "line one\nline two\n";
-    ASSERT_EQ(::write(p[1], input.data(), input.size()), static_cast<ssize_t>(input.size()));
-    ::close(p[1]);
-    StdinSwap swap(p[0]);
+    StdinSwap swap(pipe_holding(input));
     const auto replay = replay_stdin_for_every_run();
     EXPECT_TRUE(replay.warning.empty()) << replay.warning;
     EXPECT_NE(replay.note.find("18 bytes"), std::string::npos) << replay.note;
-    char dir[] = "/tmp/roofline-stdin-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir), nullptr);
-    const std::string a = std::string(dir) + "/a", b = std::string(dir) + "/b";
-    run_child({"sh", "-c", "cat > " + a}, {});
-    run_child({"sh", "-c", "cat > " + b}, {});
-    EXPECT_EQ(slurp(a), input);
-    EXPECT_EQ(slurp(b), input);
-    std::filesystem::remove_all(dir);
+    const auto [first, second] = what_two_runs_read();
+    EXPECT_EQ(first, input);
+    EXPECT_EQ(second, input);
 }
 
 TEST(MeasureChildProcess, PipedInputPastTheLimitGoesWholeToTheFirstRun) {
-    int p[2];
-    ASSERT_EQ(::pipe(p), 0);
     const std::string input = "0123456789abcdef";
-    ASSERT_EQ(::write(p[1], input.data(), input.size()), static_cast<ssize_t>(input.size()));
-    ::close(p[1]);
-    StdinSwap swap(p[0]);
+    StdinSwap swap(pipe_holding(input));
     const auto replay = replay_stdin_for_every_run(8);
     EXPECT_NE(replay.warning.find("the first run reads all of it"), std::string::npos) << replay.warning;
-    char dir[] = "/tmp/roofline-stdin-test-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir), nullptr);
-    const std::string a = std::string(dir) + "/a", b = std::string(dir) + "/b";
-    run_child({"sh", "-c", "cat > " + a}, {});
-    run_child({"sh", "-c", "cat > " + b}, {});
-    EXPECT_EQ(slurp(a), input);
-    EXPECT_EQ(slurp(b), input.substr(0, 9));  // the captured part: the limit and the byte that told it was longer
-    std::filesystem::remove_all(dir);
+    const auto [first, second] = what_two_runs_read();
+    EXPECT_EQ(first, input);
+    EXPECT_EQ(second, input.substr(0, 9));  // the captured part: the limit and the byte that told it was longer
 }
 
 TEST(MeasureChildProcess, EveryRunReadsAFileFromTheSamePlace) {
