@@ -27,6 +27,8 @@ std::vector<int> parse_int_list(const std::string& text, const std::string& wher
         char* end = nullptr;
         const long v = std::strtol(item.c_str(), &end, 0);
         if (item.empty() || *end != '\0') throw FormulaError(fmt::format("{}: '{}' is not a number", where, item));
+        // CPU families and models are small; a value beyond 0..65535 is a typo, not one to truncate.
+        if (v < 0 || v > 0xFFFF) throw FormulaError(fmt::format("{}: '{}' is not a CPU family or model (0 to 65535)", where, item));
         out.push_back(static_cast<int>(v));
     }
     return out;

@@ -53,6 +53,9 @@ TEST(MeasureEventFile, Errors) {
     EXPECT_THROW(parse_event_file("name x\nevent a = X\nevent a = Y\n"), FormulaError);
     EXPECT_THROW(parse_event_file("name x\nmetric m = undefined_event\n"), FormulaError);
     EXPECT_THROW(parse_event_file("name x\nevent a = X\nmetric m = a +\n"), FormulaError);
+    // Found by fuzzing: a family beyond an int was silently truncated.
+    EXPECT_THROW(parse_event_file("name x\nmatch vendor=A families=4294967321\n"), FormulaError);
+    EXPECT_THROW(parse_event_file("name x\nmatch vendor=A models=-1\n"), FormulaError);
     try {
         parse_event_file("name x\n\nmatch vendor=A families=six\n", "f.txt");
         FAIL();
