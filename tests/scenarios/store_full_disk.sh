@@ -4,15 +4,9 @@
 # model is never lost (the store has it, or a fallback file does).
 set -u
 bin=$1
-[[ $(id -u) -eq 0 ]] || { echo "skip: mounting a small tmpfs needs root"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 command"; exit 77; }
-tmp=$(mktemp -d)
-full=$tmp/full
-mkdir -p "$full"
-if ! mount -t tmpfs -o size=64k tmpfs "$full" 2>/dev/null; then
-  rm -rf "$tmp"; echo "skip: cannot mount a tmpfs here"; exit 77
-fi
-trap 'umount "$full"; rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib/scratch_tmpfs.sh"
+scratch_tmpfs 64k
+full=$tmp/mnt
 dd if=/dev/zero of="$full/filler" bs=4k >/dev/null 2>&1  # until ENOSPC
 fail=0
 bench=(bench --only compute --precision dp --threads 1 --time-budget 1 -q)

@@ -5,15 +5,9 @@
 set -u
 bin=$1
 src=$(cd "$(dirname "$0")/../.." && pwd)
-[[ $(id -u) -eq 0 ]] || { echo "skip: mounting a read-only tmpfs needs root"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: no sqlite3 command"; exit 77; }
-tmp=$(mktemp -d)
-ro=$tmp/ro
-mkdir -p "$ro"
-if ! mount -t tmpfs -o size=4m tmpfs "$ro" 2>/dev/null; then
-  rm -rf "$tmp"; echo "skip: cannot mount a tmpfs here"; exit 77
-fi
-trap 'umount "$ro" 2>/dev/null; rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib/scratch_tmpfs.sh"
+scratch_tmpfs 4m
+ro=$tmp/mnt
 fail=0
 check() {  # MESSAGE: a failed expectation, with the command's output
   echo "FAIL: $1"; sed 's/^/  | /' "$tmp/out"; fail=1
