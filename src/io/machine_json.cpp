@@ -159,12 +159,7 @@ json array_of(const std::vector<T>& items, Convert convert) {
 void read_optional(const JsonNode& n, const std::string& key, std::string& out) {
     if (n.has(key)) out = n.child(key).as_string();
 }
-void read_optional(const JsonNode& n, const std::string& key, double& out) {
-    if (n.has(key)) out = n.child(key).as_double();
-}
-void read_optional(const JsonNode& n, const std::string& key, int& out) {
-    if (n.has(key)) out = n.child(key).as_int();
-}
+// Numbers are read in their ranges: read_optional_in, read_optional_figure.
 void read_optional(const JsonNode& n, const std::string& key, std::uint64_t& out) {
     if (n.has(key)) out = n.child(key).as_uint64();
 }
