@@ -81,27 +81,11 @@ public:
         if (text.empty()) fail("expected a non-empty string, found \"\"");
         return text;
     }
-    // Lenient: null reads as NaN, the writer's stand-in for a figure it could not measure.
-    double as_double() const {
-        if (value_.is_null()) return std::numeric_limits<double>::quiet_NaN();
-        if (!value_.is_number()) expected("a number");
-        return value_.get<double>();
-    }
     // Strict: null is not a number here (measured work has no "unknown").
     double as_finite() const {
         if (!value_.is_number()) expected("a number");
         const double v = value_.get<double>();
         if (!std::isfinite(v)) fail("expected a finite number");
-        return v;
-    }
-    double as_non_negative() const {
-        const double v = as_finite();
-        if (v < 0) fail(fmt::format("expected a non-negative number, found {}", v));
-        return v;
-    }
-    double as_positive() const {
-        const double v = as_finite();
-        if (!(v > 0)) fail(fmt::format("expected a positive number, found {}", v));
         return v;
     }
     // A figure the model believes only inside `range` (core/input_limits.hpp).
@@ -158,13 +142,6 @@ public:
     bool as_bool() const {
         if (!value_.is_boolean()) expected("a boolean");
         return value_.get<bool>();
-    }
-    int as_positive_int() const {
-        const auto v = as_int64();
-        if (v < 1 || v > std::numeric_limits<int>::max()) {
-            fail(fmt::format("expected a positive integer, found {}", v));
-        }
-        return static_cast<int>(v);
     }
 
 private:
