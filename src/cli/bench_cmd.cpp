@@ -20,8 +20,6 @@
 
 #include <atomic>
 #include <csignal>
-#include <ctime>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <system_error>
@@ -162,15 +160,6 @@ std::string partial_path(const std::string& path) {
 
 bool file_exists(const std::string& path) { return !path.empty() && access(path.c_str(), F_OK) == 0; }
 
-// Where the model goes when neither -o nor the store could take it: the
-// temporary directory is often another file system than a full disk.
-std::string fallback_model_path() {
-    std::error_code ec;
-    auto dir = std::filesystem::temp_directory_path(ec);
-    if (ec) dir = "/tmp";
-    return (dir / fmt::format("roofline-machine-{}-{}.json", ::getpid(), std::time(nullptr))).string();
-}
-
 // What the output stage did. Every destination is tried whatever failed
 // before it: one full disk must not cost the chart or the store.
 struct Saved {
@@ -197,8 +186,10 @@ Saved save_everything(const BenchArgs& args, const MachineModel& model, ResultsS
     if (store) attempt([&] { saved.id = store->save_machine(model); });
     // The measured model must survive somewhere: -o failed and the store has not got it.
     if (!args.output.empty() && !saved.model && !saved.id) {
-        const auto path = fallback_model_path();
-        if (attempt([&] { write_machine_file(path, model); })) saved.fallback = path;
+        attempt([&] {
+            saved.fallback = write_somewhere_safe(fmt::format("roofline-machine-{}.json", ::getpid()),
+                                                  [&](const std::string& path) { write_machine_file(path, model); });
+        });
     }
     return saved;
 }

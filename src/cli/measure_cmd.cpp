@@ -11,6 +11,7 @@
 #include "io/machine_spec_yaml.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
+#include "io/text_file.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engine.hpp"
 #include "measure/merge.hpp"
@@ -218,27 +219,18 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
     return p;
 }
 
-// The points written somewhere safe after a destination failed: the working
-// directory, else $TMPDIR (or /tmp). Says where, or that nowhere worked.
+// The points written somewhere safe after a destination failed. Says where, or that nowhere worked.
 void rescue_points(const std::vector<Point>& points, const Provenance& provenance) {
-    const auto name = fmt::format("roofline-points-{}.json", ::getpid());
-    const char* tmpdir = std::getenv("TMPDIR");
-    std::vector<std::string> tried;
-    for (const std::string& dir : {std::string("."), std::string(tmpdir && *tmpdir ? tmpdir : "/tmp")}) {
-        const auto path = (std::filesystem::path(dir) / name).string();
-        try {
-            write_points_file(path, points, &provenance);
-            fmt::print(stderr,
-                       "roofline: the points were kept in {} instead (a points file: 'roofline report --points {}' "
-                       "reads it)\n",
-                       path, path);
-            return;
-        } catch (const std::exception& e) {
-            tried.push_back(e.what());
-        }
+    try {
+        const auto path = write_somewhere_safe(fmt::format("roofline-points-{}.json", ::getpid()),
+                                               [&](const std::string& p) { write_points_file(p, points, &provenance); });
+        fmt::print(stderr,
+                   "roofline: the points were kept in {} instead (a points file: 'roofline report --points {}' "
+                   "reads it)\n",
+                   path, path);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "roofline: error: the points could not be kept anywhere ({}); they are lost\n", e.what());
     }
-    fmt::print(stderr, "roofline: error: the points could not be kept anywhere ({}); they are lost\n",
-               fmt::join(tried, "; "));
 }
 
 int run_measure(const MeasureArgs& args) {
@@ -315,8 +307,10 @@ int run_measure(const MeasureArgs& args) {
     StoreAccess access(args.db);
     const auto machine = load_machine_for(args, access);
     std::unique_ptr<ResultsStore> store;
-    if (!args.no_store && (!mpi || mpi->rank == 0)) store = ResultsStore::open_db_option(args.db);
-    if (mpi) store.reset();  // finish_rank opens its own: this was the check
+    if (!args.no_store && (!mpi || mpi->rank == 0)) {
+        check_store_writable(args.db);  // its directory and its write lock too, within seconds
+        if (!mpi) store = ResultsStore::open_db_option(args.db);  // a job's rank 0 opens its own in finish_rank
+    }
 
     // Ctrl-C / SIGTERM from here on: forwarded to the running child, and no further run starts; what
     // finished is kept and roofline exits 128 + the signal.

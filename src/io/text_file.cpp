@@ -177,6 +177,27 @@ std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
     return std::move(*content);
 }
 
+std::string write_somewhere_safe(const std::string& file_name, const std::function<void(const std::string&)>& write) {
+    std::error_code ec;
+    auto temp = fs::temp_directory_path(ec);  // $TMPDIR, else /tmp
+    if (ec) temp = "/tmp";
+    auto here = fs::current_path(ec);  // absolute, so the message names a path one can open from anywhere
+    if (ec) here = ".";
+    std::vector<std::string> failures;
+    for (const auto& dir : {here, temp}) {
+        const auto path = (dir / file_name).string();
+        try {
+            write(path);
+            return path;
+        } catch (const std::exception& e) {
+            failures.push_back(e.what());
+        }
+    }
+    std::string reasons;
+    for (const auto& f : failures) reasons += (reasons.empty() ? "" : "; ") + f;
+    throw std::runtime_error(reasons);
+}
+
 void check_file_writable(const std::string& path) {
     if (path.empty()) throw std::runtime_error("cannot write output: the file name is empty");
     std::error_code ec;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,12 @@ std::optional<std::string> read_file_if_exists(const std::string& path,
 // The regular files in `dir` whose names end in `extension` (".txt"), sorted;
 // empty when the directory cannot be read.
 std::vector<std::string> files_in(const std::string& dir, const std::string& extension);
+
+// Keeps results a failed destination could not take: calls `write(path)` for
+// `file_name` in the working directory, then in the temporary directory (often
+// another file system than a full disk). Returns the path that worked; throws
+// std::runtime_error naming every failure when none did.
+std::string write_somewhere_safe(const std::string& file_name, const std::function<void(const std::string&)>& write);
 
 // Fails fast (std::runtime_error) when `path` could not be written later:
 // its directory is missing or not writable, or `path` is a directory.

@@ -24,7 +24,7 @@ rows=$(sqlite3 "$tmp/a.db" 'select count(*) from machines' 2>/dev/null)
 grep -q "results store has it" "$tmp/err" || check "the user is not told the store has the model"
 
 # -o on the full disk and no store: a fallback file holds the model.
-TMPDIR=$tmp "$bin" "${bench[@]}" -o "$full/m.json" --svg '' --no-store >"$tmp/out" 2>"$tmp/err"; code=$?
+(cd "$full" && TMPDIR=$tmp "$bin" "${bench[@]}" -o "$full/m.json" --svg '' --no-store >"$tmp/out" 2>"$tmp/err"); code=$?
 [[ $code -ne 0 ]] || check "-o on a full disk with --no-store exited 0"
 fallback=$(sed -n 's/.*it was written to \(.*\) instead$/\1/p' "$tmp/err")
 if [[ -z $fallback || ! -s $fallback ]] || ! grep -q '"roofline.machine/1"' "$fallback"; then
