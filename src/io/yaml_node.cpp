@@ -5,19 +5,18 @@
 #include "io/text_file.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace roofline {
 namespace {
@@ -186,31 +185,55 @@ private:
     long nodes_ = 0;
 };
 
-// yaml-cpp 0.7 (Debian 12's) loops forever, allocating without bound, on some
-// malformed documents, such as a ',' after a top-level flow collection
-// ("{a: 1}\n, b"); found by fuzzing. The library cannot be fixed here, so a
-// child process parses first, under a CPU-time limit: only when it finishes does
-// this process parse. Spec files are small, so the extra parse costs a millisecond.
-void check_parser_finishes(const std::string& text, const std::string& file) {
-    const pid_t pid = ::fork();
-    if (pid < 0) return;  // no guard possible: parse directly, as before
-    if (pid == 0) {
-        const rlimit cpu{3, 3};
-        ::setrlimit(RLIMIT_CPU, &cpu);
-        ::alarm(6);  // wall-clock bound too, should the child be starved of CPU
-        try {
-            YAML::LoadAll(text);
-        } catch (...) {
+// yaml-cpp 0.7 (Debian 12's) loops forever in LoadAll, allocating a null
+// document per turn, when a document starts with a token no node can begin with
+// (",", or a ',' after a top-level flow collection: "{a: 1}\n, b"): the parser
+// reports a new document without consuming anything (yaml-cpp issues #1040 and
+// pull request #1319, fixed upstream in 0.8.1). This walk sees the same events
+// without building nodes and refuses a document that starts where the one
+// before it started, so LoadAll is only called on text it finishes.
+class DocumentProgress : public YAML::EventHandler {
+public:
+    DocumentProgress(const std::string& text, const std::string& file) : text_(text), file_(file) {}
+
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        if (documents_ > 0 && mark.pos == last_start_) {
+            const char c = mark.pos >= 0 && static_cast<std::size_t>(mark.pos) < text_.size() ? text_[mark.pos] : '?';
+            const std::string what = std::isprint(static_cast<unsigned char>(c)) ? fmt::format("'{}'", c)
+                                                                                  : fmt::format("byte 0x{:02x}", c);
+            throw SchemaError(fmt::format("{}: invalid YAML: unexpected {} where a value should start", location(file_, mark), what));
         }
-        ::_exit(0);
+        if (++documents_ > max_documents)
+            throw SchemaError(fmt::format("{}: more than {} YAML documents", file_, max_documents));
+        last_start_ = mark.pos;
     }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-    throw SchemaError(fmt::format("{}: invalid YAML: the YAML parser did not finish within 3 s of CPU time (yaml-cpp "
-                                  "0.7 loops on some malformed input, such as a ',' after a top-level {{...}} or [...])",
-                                  file));
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+
+private:
+    static constexpr long max_documents = 10'000;
+    const std::string& text_;
+    const std::string& file_;
+    long documents_ = 0;
+    int last_start_ = -1;
+};
+
+void check_parser_finishes(const std::string& text, const std::string& file) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentProgress progress(text, file);
+    try {
+        while (parser.HandleNextDocument(progress)) {
+        }
+    } catch (const YAML::Exception&) {
+        // LoadAll, called next, reports the same error with its message.
+    }
 }
 
 } // namespace
