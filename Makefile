@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test clean test-sanitize fuzz-build fuzz-smoke
+.PHONY: all deps build run test clean test-sanitize fuzz-build fuzz-smoke fuzz-soak
 
 all: build
 
@@ -41,6 +41,12 @@ fuzz-build: deps
 
 fuzz-smoke: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) bash tests/fuzz/smoke.sh $(FUZZ_BUILD)
+
+# The long runs before a release: each target until it has used FUZZ_CPU_SECONDS of CPU
+# (default an hour); one line per target in $(FUZZ_BUILD)/fuzz-logs/soak.tsv.
+FUZZ_CPU_SECONDS ?= 3600
+fuzz-soak: fuzz-build
+	FUZZ_CPU_SECONDS=$(FUZZ_CPU_SECONDS) bash tests/fuzz/soak.sh $(FUZZ_BUILD) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

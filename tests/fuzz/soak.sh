@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# make fuzz-soak: the long fuzz runs (issue 10 asks for an hour each before a release).
+# Runs each libFuzzer target of BUILD/fuzz until the fuzzer itself has used FUZZ_CPU_SECONDS
+# (default 3600) of CPU time, not wall time: on a shared 2-vCPU machine a wall-clock hour
+# can be half an hour of fuzzing. The fuzzer is then stopped with SIGINT (libFuzzer prints its
+# final stats and exits 72). A wall-clock cap of 4x the CPU budget stops a starved run.
+# Same options and corpora as smoke.sh; findings are saved under BUILD/crashes/<name>/.
+# Writes one line per target to BUILD/fuzz-logs/soak.tsv:
+#   target  verdict  cpu_s  wall_s  executions  cov  ft  corpus_units
+# (cov: edges of the instrumented code reached; ft: libFuzzer's finer features.)
+# Usage: soak.sh BUILD [TARGET...]   (env: FUZZ_CPU_SECONDS, FUZZ_NICE=19)
+set -uo pipefail
+build=$(cd "$1" && pwd); shift
+src=$(cd "$(dirname "$0")" && pwd)
+budget=${FUZZ_CPU_SECONDS:-3600}
+niceness=${FUZZ_NICE:-19}
+targets=("$@")
+if ((${#targets[@]} == 0)); then
+  for f in "$build"/fuzz/*_fuzz; do targets+=("$(basename "$f" _fuzz)"); done
+fi
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p "$build/fuzz-logs"
+summary="$build/fuzz-logs/soak.tsv"
+tick=$(getconf CLK_TCK)
+
+cpu_seconds() {  # utime + stime of a process, all its threads ($14, $15 of /proc/PID/stat)
+  local stat; stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo -1; return; }
+  stat=${stat##*) }  # the command name may hold spaces; fields restart after ") "
+  read -r -a f <<<"$stat"
+  echo $(((f[11] + f[12]) / tick))
+}
+
+status=0
+for name in "${targets[@]}"; do
+  bin="$build/fuzz/${name}_fuzz"
+  [[ -x $bin ]] || { echo "fuzz-soak: $bin not built"; status=1; continue; }
+  mkdir -p "$build/crashes/$name" "$build/corpus/$name"
+  log="$build/fuzz-logs/$name.soak.log"
+  start=$SECONDS
+  nice -n "$niceness" "$bin" -timeout=10 -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
+      -artifact_prefix="$build/crashes/$name/" "$build/corpus/$name" "$src/corpus/$name" >"$log" 2>&1 &
+  pid=$!
+  trap 'kill -INT $pid 2>/dev/null; wait $pid; exit 130' INT TERM
+  used=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 10
+    now=$(cpu_seconds "$pid"); ((now >= 0)) && used=$now
+    if ((used >= budget || SECONDS - start >= 4 * budget)); then kill -INT "$pid" 2>/dev/null; fi
+  done
+  wait "$pid"; code=$?
+  trap - INT TERM
+  wall=$((SECONDS - start))
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+  last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*$')
+  ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*$')
+  units=$(find "$build/corpus/$name" -type f | wc -l)
+  if ((code == 72)) && ! grep -qE 'ERROR: |FUZZ FINDING|runtime error' "$log"; then
+    verdict=clean
+  else
+    verdict="FINDING(exit $code)"; status=1
+    grep -E 'ERROR: |SUMMARY: |FUZZ FINDING|runtime error|^    #[0-9] ' "$log" | head -20
+  fi
+  line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$verdict" "$used" "$wall" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$units")
+  echo "$line" | tee -a "$summary"
+done
+exit $status
