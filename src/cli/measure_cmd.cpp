@@ -219,20 +219,6 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
     return p;
 }
 
-// The points written somewhere safe after a destination failed. Says where, or that nowhere worked.
-void rescue_points(const std::vector<Point>& points, const Provenance& provenance) {
-    try {
-        const auto path = write_somewhere_safe(fmt::format("roofline-points-{}.json", ::getpid()),
-                                               [&](const std::string& p) { write_points_file(p, points, &provenance); });
-        fmt::print(stderr,
-                   "roofline: the points were kept in {} instead (a points file: 'roofline report --points {}' "
-                   "reads it)\n",
-                   path, path);
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "roofline: error: the points could not be kept anywhere ({}); they are lost\n", e.what());
-    }
-}
-
 int run_measure(const MeasureArgs& args) {
     if (args.command.empty())
         throw UsageError("no command to measure: put it after '--', e.g. roofline measure -- ./my_app");
@@ -495,7 +481,7 @@ int run_measure(const MeasureArgs& args) {
             failed.push_back(store->path());
         }
     }
-    if (!failed.empty()) rescue_points(points, provenance);
+    if (!failed.empty()) rescue_points(points, provenance, fmt::format("roofline-points-{}.json", ::getpid()));
     if (stop_signal) return 128 + stop_signal;
     const int code = result.status.pass_through_code();
     return failed.empty() || code != 0 ? code : kExitFailure;

@@ -3,6 +3,7 @@
 #include "cli/stored_source.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
+#include "io/text_file.hpp"
 #include "core/machine_roofline.hpp"
 #include "measure/mpi_job.hpp"
 #include "render/measure_tables.hpp"
@@ -11,6 +12,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+
+#include <unistd.h>
 
 namespace roofline::cli {
 std::optional<Analysis> place_measured(const MachineFile& machine, const Point& p) {
@@ -31,6 +34,18 @@ void print_measured_points(const std::vector<Point>& points, const std::optional
     fmt::print("{}", render_measured_points(rows, machine.has_value()));
 }
 
+void rescue_points(const std::vector<Point>& points, const Provenance& provenance, const std::string& file_name,
+                   const std::string& what) {
+    try {
+        const auto path = write_somewhere_safe(
+            file_name, [&](const std::string& p) { write_points_file(p, points, &provenance); });
+        fmt::print(stderr, "roofline: {} were kept in {} instead (a points file: 'roofline report --points {}' reads it)\n",
+                   what, path, path);
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "roofline: error: {} could not be kept anywhere ({}); they are lost\n", what, e.what());
+    }
+}
+
 bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points, Provenance provenance,
                  const std::optional<MachineFile>& machine, const RankJobOutput& out) {
     auto note = [&](const std::string& text) {
@@ -44,7 +59,11 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
         write_points_file(own_path, points, &provenance);
     } catch (const std::exception& e) {
         fmt::print(stderr, "roofline [rank {}]: error: cannot write this rank's points: {}\n", rank.rank, e.what());
-        if (rank.rank != 0) return false;
+        if (rank.rank != 0) {
+            rescue_points(points, provenance, fmt::format("roofline-points-rank{}-{}.json", rank.rank, ::getpid()),
+                          fmt::format("rank {}'s points", rank.rank));
+            return false;
+        }
     }
     if (rank.rank != 0) return true;
 
@@ -76,21 +95,30 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
                    rank.size, rank.launcher, rank.job.empty() ? "" : ", job " + rank.job);
         print_measured_points(all, machine);
     }
+    // Every destination is tried; when one failed, the job's points are also written where they
+    // can be and the rank files stay, so that a job is never lost.
     bool ok = true;
     if (!out.output.empty() && !all.empty()) {
         try {
             write_points_file(out.output, all, &job_provenance);
             note(fmt::format("the job's points written to {}", out.output));
         } catch (const std::exception& e) {
-            fmt::print(stderr, "roofline: error: {}\n", e.what());
+            fmt::print(stderr, "roofline: error: the job's points could not be written to {}: {}\n", out.output, e.what());
             ok = false;
         }
     }
     if (!out.no_store && !all.empty()) {
-        const auto store = ResultsStore::open_db_option(out.db);
-        const auto id = store->save_points(fmt::to_string(fmt::join(provenance.command, " ")), all, {}, &job_provenance);
-        note(fmt::format("stored as point set #{} in {}", id, store->path()));
+        try {
+            const auto store = ResultsStore::open_db_option(out.db);
+            const auto id =
+                store->save_points(fmt::to_string(fmt::join(provenance.command, " ")), all, {}, &job_provenance);
+            note(fmt::format("stored as point set #{} in {}", id, store->path()));
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "roofline: error: the job's points could not be stored: {}\n", e.what());
+            ok = false;
+        }
     }
+    if (!ok) rescue_points(all, job_provenance, fmt::format("roofline-points-{}.json", ::getpid()), "the job's points");
     // The job's file (or store) holds every rank's points now.
     if (ok) {
         std::error_code ec;

@@ -20,6 +20,11 @@ namespace roofline::cli {
 std::optional<Analysis> place_measured(const MachineFile& machine, const Point& p);
 void print_measured_points(const std::vector<Point>& points, const std::optional<MachineFile>& machine);
 
+// Writes the points somewhere safe after a destination failed (write_somewhere_safe) and
+// says where on stderr, or that nowhere worked. `what` names them: "the points", "rank 3's points".
+void rescue_points(const std::vector<Point>& points, const Provenance& provenance, const std::string& file_name,
+                   const std::string& what = "the points");
+
 struct RankJobOutput {
     std::string output;  // -o: the job's points file (rank files go next to it); empty: none
     std::string db;
@@ -29,7 +34,8 @@ struct RankJobOutput {
     double wait_seconds = 120;         // how long rank 0 waits for the others after its own runs
 };
 
-// Returns false when this rank's points could not be written (rank 0: the job's).
+// Returns false when this rank's points could not be written (rank 0: the job's, to -o or the
+// store); they are then rescued with rescue_points, and rank 0 keeps the rank files.
 bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points, Provenance provenance,
                  const std::optional<MachineFile>& machine, const RankJobOutput& out);
 

@@ -86,6 +86,31 @@ if command -v mpiexec.hydra >/dev/null && command -v mpicc.mpich >/dev/null; the
   check hydra ".provenance.mpi.launcher == \"MPICH/Hydra\""
 fi
 
+# A store that fills up while the job runs: the job's file is still written, the failure said,
+# the job's points kept in rank 0's working directory, the rank files left, exit 1.
+mnt=$tmp/full
+mkdir -p "$mnt" "$tmp/cwd"
+if [[ $(id -u) == 0 ]] && mount -t tmpfs -o size=512k tmpfs "$mnt" 2>/dev/null; then
+  trap 'umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
+  "$bin" list --db "$mnt/r.db" >/dev/null 2>&1  # the store exists before the job starts
+  json=$tmp/fulljob.json
+  out=$(cd "$tmp/cwd" && timeout 300 mpirun -np 2 "$bin" measure --engine time --db "$mnt/r.db" -o "$json" -- \
+        sh -c "dd if=/dev/zero of='$mnt/fill.\$\$' bs=4k 2>/dev/null; exec '$app' 1000 2" 2>&1)
+  code=$?
+  [[ $code == 1 ]] || fail "full store: exit $code, expected 1"
+  grep -q "the job's points could not be stored" <<<"$out" || fail "full store: the failure is not said"
+  check "full store" "$(point dot) | .details.mpi_ranks == 2"
+  kept=$(ls "$tmp/cwd"/roofline-points-*.json 2>/dev/null | head -1)
+  [[ -n $kept ]] || fail "full store: the job's points were not kept in the working directory"
+  grep -q "the job's points were kept in .*/$(basename "$kept") instead" <<<"$out" || fail "full store: where is not said"
+  jq -e "$(point dot) | .details.mpi_ranks == 2" "$kept" >/dev/null || fail "full store: the kept file lacks the job's sum"
+  [[ -n $(ls "$tmp"/fulljob.rank*.json 2>/dev/null) ]] || fail "full store: the rank files were removed though the job was not stored"
+  umount "$mnt"; trap 'rm -rf "$tmp"' EXIT
+  echo "ok: a store full by the job's end: the job's file written, its points kept in $(basename "$kept"), exit 1"
+else
+  echo "skip (full store): cannot mount a small tmpfs here (needs root)"
+fi
+
 # A launcher as the measured command is refused with the order that works.
 out=$("$bin" measure --no-store -- mpirun -np 2 "$app" 2>&1)
 [[ $? == 2 ]] || fail "roofline measure -- mpirun: expected exit 2"
