@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test clean test-sanitize fuzz-build fuzz-smoke fuzz-soak
+.PHONY: all deps build run test clean test-sanitize fuzz-build fuzz-smoke fuzz-soak fuzz-coverage
 
 all: build
 
@@ -48,5 +48,14 @@ FUZZ_CPU_SECONDS ?= 3600
 fuzz-soak: fuzz-build
 	FUZZ_CPU_SECONDS=$(FUZZ_CPU_SECONDS) bash tests/fuzz/soak.sh $(FUZZ_BUILD) $(FUZZ_TARGETS)
 
+# Line, function and region coverage of each parser reached by the fuzz corpora (seeds plus what
+# the runs in $(FUZZ_BUILD) grew), from a coverage build of the targets in $(FUZZ_COV_BUILD).
+FUZZ_COV_BUILD ?= build-fuzz-cov
+fuzz-coverage: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_COV_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" \
+	  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g" -DROOFLINE_FUZZ=ON -DROOFLINE_FUZZ_COVERAGE=ON -DROOFLINE_WITH_TESTS=OFF > $(FUZZ_COV_BUILD).configure.log || { cat $(FUZZ_COV_BUILD).configure.log; exit 1; }
+	cmake --build $(FUZZ_COV_BUILD) --target fuzz_targets -j $(JOBS)
+	bash tests/fuzz/coverage.sh $(FUZZ_COV_BUILD) $(FUZZ_BUILD) $(FUZZ_TARGETS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(FUZZ_COV_BUILD)
