@@ -1,0 +1,253 @@
+// The Valgrind tool's cache simulator (tools/vgtool/rl_cachesim.c, plain C, compiled
+// into these tests as it is into the tool), against traffic known on paper: streams,
+// write-allocate, reuse within a level, strides, victim caches, shared levels.
+#include "rl_cachesim.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Counters = std::array<unsigned long long, RL_CS_NCOUNTERS>;
+
+void* zeroed(unsigned long long bytes) { return std::calloc(1, bytes); }
+
+constexpr unsigned long long KiB = 1024;
+
+// A small hierarchy with the shape of a Zen core (private L1 and L2, L3 shared by
+// `cores`), scaled down so the tests stream many times each level quickly.
+rl_cs_config small_hierarchy(bool exclusive_l3, int cores = 1, unsigned l3_shared_by = 8) {
+    rl_cs_config c{};
+    c.levels = 3;
+    c.cores = cores;
+    c.level[0] = {4 * KiB, 64, 8, 1, 0};
+    c.level[1] = {16 * KiB, 64, 8, 1, 0};
+    c.level[2] = {64 * KiB, 64, 16, l3_shared_by, exclusive_l3 ? 1 : 0};
+    return c;
+}
+
+struct Sim {
+    rl_cs cs{};
+    explicit Sim(const rl_cs_config& c) {
+        char err[200];
+        if (rl_cs_init(&cs, &c, zeroed, err, sizeof err) != 0) throw std::runtime_error(err);
+    }
+    Sim(const Sim&) = delete;
+    ~Sim() {
+        for (int l = 0; l < cs.levels; ++l) {
+            for (unsigned i = 0; i < cs.lv[l].instances; ++i) std::free(cs.lv[l].inst[i].ways);
+            std::free(cs.lv[l].inst);
+        }
+    }
+    void access(std::uint64_t addr, unsigned size, int kind, Counters& c, int core = 0) {
+        rl_cs_access(&cs, core, addr, size, kind, c.data());
+    }
+};
+
+unsigned long long read_at(const Counters& c, int b) { return c[RL_CS_READ + b]; }
+unsigned long long written_at(const Counters& c, int b) { return c[RL_CS_WRITE + b]; }
+
+// 8-byte elements, as a compiled loop over doubles touches them.
+void sweep(Sim& sim, std::uint64_t base, std::uint64_t bytes, int kind, Counters& c, int core = 0) {
+    for (std::uint64_t a = base; a < base + bytes; a += 8) sim.access(a, 8, kind, c, core);
+}
+
+std::string init_error(rl_cs_config c) {
+    rl_cs cs{};
+    char err[200] = "";
+    const int r = rl_cs_init(&cs, &c, zeroed, err, sizeof err);
+    for (int l = 0; l < RL_CS_MAX_LEVELS; ++l) std::free(cs.lv[l].inst);
+    return r == 0 ? "" : err;
+}
+
+TEST(CacheSim, ColdStreamReadCrossesEveryBoundaryOnce) {
+    Sim sim(small_hierarchy(false));
+    Counters c{};
+    const std::uint64_t n = 1024 * KiB;  // 16x the last level
+    sweep(sim, 1 << 20, n, RL_CS_LOAD, c);
+    for (int b = 0; b < 3; ++b) {
+        EXPECT_EQ(read_at(c, b), n) << "boundary " << b;
+        EXPECT_EQ(written_at(c, b), 0u) << "boundary " << b;
+    }
+    EXPECT_EQ(c[RL_CS_ACCESSES], n / 8);
+    EXPECT_EQ(c[RL_CS_L1_HITS], n / 8 - n / 64);  // 7 of 8 elements of each line hit
+}
+
+// STREAM triad a[i] = b[i] + s*c[i] with write-allocate: 24 B read and 8 B written per
+// iteration at DRAM, 32 B in all (the figure the issue names), once the dirty lines
+// still held are written back.
+TEST(CacheSim, TriadMovesThirtyTwoBytesPerIterationWithWriteAllocate) {
+    for (bool exclusive : {false, true}) {
+        Sim sim(small_hierarchy(exclusive));
+        Counters c{};
+        const std::uint64_t n = 64 * 1024;  // elements: 512 KiB per array, 8x the last level
+        const std::uint64_t a = 1 << 24, b = 2 << 24, s = 3 << 24;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            sim.access(b + 8 * i, 8, RL_CS_LOAD, c);
+            sim.access(s + 8 * i, 8, RL_CS_LOAD, c);
+            sim.access(a + 8 * i, 8, RL_CS_STORE, c);
+        }
+        EXPECT_EQ(read_at(c, 2), 24 * n) << "exclusive " << exclusive;
+        const auto dirty_before = rl_cs_dirty_lines(&sim.cs, 0) + rl_cs_dirty_lines(&sim.cs, 1) +
+                                  rl_cs_dirty_lines(&sim.cs, 2);
+        EXPECT_GT(dirty_before, 0u);
+        EXPECT_LT(written_at(c, 2), 8 * n);  // lines still dirty are not written yet
+        rl_cs_flush(&sim.cs, c.data());
+        EXPECT_EQ(written_at(c, 2), 8 * n) << "exclusive " << exclusive;
+        EXPECT_EQ(rl_cs_dirty_lines(&sim.cs, 0) + rl_cs_dirty_lines(&sim.cs, 1) + rl_cs_dirty_lines(&sim.cs, 2), 0u);
+    }
+}
+
+// A working set that fits L2 (not L1), read 20 times: L1<->L2 moves it every time,
+// DRAM only the first.
+TEST(CacheSim, WorkingSetInL2IsReadFromDramOnce) {
+    Sim sim(small_hierarchy(false));
+    Counters c{};
+    const std::uint64_t ws = 12 * KiB;
+    for (int pass = 0; pass < 20; ++pass) sweep(sim, 1 << 20, ws, RL_CS_LOAD, c);
+    EXPECT_EQ(read_at(c, 0), 20 * ws);
+    EXPECT_EQ(read_at(c, 1), ws);
+    EXPECT_EQ(read_at(c, 2), ws);
+}
+
+// One double per line: every load brings a whole line, 8x the bytes loaded.
+TEST(CacheSim, StrideOfOneLineMovesEightTimesTheBytesLoaded) {
+    Sim sim(small_hierarchy(false));
+    Counters c{};
+    const std::uint64_t loads = 16 * 1024;
+    for (std::uint64_t i = 0; i < loads; ++i) sim.access((1 << 20) + 64 * i, 8, RL_CS_LOAD, c);
+    EXPECT_EQ(read_at(c, 2), 8 * (8 * loads));
+    EXPECT_EQ(c[RL_CS_L1_HITS], 0u);
+}
+
+// A cyclic sweep over 72 KiB: more than the 64 KiB L3 alone (LRU then misses every
+// line), less than L2 + L3 when L3 is a victim cache of L2, as on AMD.
+TEST(CacheSim, VictimLastLevelAddsTheCapacityOfTheLevelAbove) {
+    const std::uint64_t ws = 72 * KiB;
+    Counters nine{}, victim{};
+    {
+        Sim sim(small_hierarchy(false));
+        for (int pass = 0; pass < 10; ++pass) sweep(sim, 1 << 20, ws, RL_CS_LOAD, nine);
+    }
+    {
+        Sim sim(small_hierarchy(true));
+        for (int pass = 0; pass < 10; ++pass) sweep(sim, 1 << 20, ws, RL_CS_LOAD, victim);
+    }
+    EXPECT_EQ(read_at(nine, 2), 10 * ws);
+    EXPECT_EQ(read_at(victim, 2), ws);
+    // Each later pass: L2 misses everything; the victim L3 serves it and takes L2's victims.
+    EXPECT_EQ(read_at(victim, 1), 9 * ws);
+    EXPECT_EQ(written_at(victim, 1), 10 * ws - 16 * KiB);  // every line evicted from L2 moved to L3
+}
+
+TEST(CacheSim, NonTemporalStoresGoToDramWithoutReadingTheLine) {
+    Sim sim(small_hierarchy(false));
+    Counters c{};
+    const std::uint64_t n = 256 * KiB;
+    sweep(sim, 1 << 20, n, RL_CS_NT_STORE, c);
+    EXPECT_EQ(c[RL_CS_NT], n);
+    EXPECT_EQ(read_at(c, 2), 0u);
+    EXPECT_EQ(written_at(c, 2), 0u);
+    // A dirty cached copy is written back before the line is dropped.
+    Counters d{};
+    sim.access(1 << 24, 8, RL_CS_STORE, d);
+    sim.access(1 << 24, 8, RL_CS_NT_STORE, d);
+    EXPECT_EQ(written_at(d, 2), 64u);
+    EXPECT_EQ(rl_cs_dirty_lines(&sim.cs, 0), 0u);
+}
+
+TEST(CacheSim, SharedLastLevelServesTheSecondCoreWithoutDram) {
+    const std::uint64_t ws = 12 * KiB;
+    Counters shared{}, separate{};
+    {
+        Sim sim(small_hierarchy(false, 2, 2));
+        sweep(sim, 1 << 20, ws, RL_CS_LOAD, shared, 0);
+        sweep(sim, 1 << 20, ws, RL_CS_LOAD, shared, 1);
+    }
+    {
+        Sim sim(small_hierarchy(false, 2, 1));
+        sweep(sim, 1 << 20, ws, RL_CS_LOAD, separate, 0);
+        sweep(sim, 1 << 20, ws, RL_CS_LOAD, separate, 1);
+    }
+    EXPECT_EQ(read_at(shared, 1), 2 * ws);  // each core's private L2 filled from L3
+    EXPECT_EQ(read_at(shared, 2), ws);      // DRAM once
+    EXPECT_EQ(read_at(separate, 2), 2 * ws);
+}
+
+TEST(CacheSim, DirtyLinesAreWrittenBackLevelByLevelOnFlush) {
+    Sim sim(small_hierarchy(false));
+    Counters c{};
+    sweep(sim, 1 << 20, 2 * KiB, RL_CS_STORE, c);
+    EXPECT_EQ(rl_cs_dirty_lines(&sim.cs, 0), 32u);
+    EXPECT_EQ(written_at(c, 0), 0u);
+    rl_cs_flush(&sim.cs, c.data());
+    for (int b = 0; b < 3; ++b) EXPECT_EQ(written_at(c, b), 2 * KiB) << "boundary " << b;
+}
+
+// Least recently used, exactly: a 2-way set sees A B A C, so B is the one evicted.
+TEST(CacheSim, ReplacementIsLeastRecentlyUsed) {
+    rl_cs_config c{};
+    c.levels = 1;
+    c.cores = 1;
+    c.level[0] = {128, 64, 2, 1, 0};  // one set of two ways
+    Sim sim(c);
+    Counters k{};
+    const std::uint64_t A = 0x1000, B = 0x2000, C = 0x3000;
+    for (auto line : {A, B, A, C}) sim.access(line, 8, RL_CS_LOAD, k);
+    EXPECT_EQ(read_at(k, 0), 3 * 64u);
+    sim.access(A, 8, RL_CS_LOAD, k);
+    EXPECT_EQ(read_at(k, 0), 3 * 64u) << "A was used after B: it must still be there";
+    sim.access(B, 8, RL_CS_LOAD, k);
+    EXPECT_EQ(read_at(k, 0), 4 * 64u) << "B was the least recently used: evicted by C";
+}
+
+TEST(CacheSim, AccessSpanningTwoLinesTouchesBoth) {
+    Sim sim(small_hierarchy(false));
+    Counters c{};
+    sim.access((1 << 20) + 60, 8, RL_CS_LOAD, c);
+    EXPECT_EQ(c[RL_CS_ACCESSES], 2u);
+    EXPECT_EQ(read_at(c, 0), 128u);
+}
+
+TEST(CacheSim, SetCountThatIsNotAPowerOfTwo) {
+    rl_cs_config c = small_hierarchy(false);
+    c.level[1] = {24 * KiB, 64, 4, 1, 0};  // 96 sets
+    Sim sim(c);
+    Counters k{};
+    for (int pass = 0; pass < 5; ++pass) sweep(sim, 1 << 20, 20 * KiB, RL_CS_LOAD, k);
+    EXPECT_EQ(read_at(k, 1), 20 * KiB);  // fits the 24 KiB L2 once its sets are spread evenly
+}
+
+TEST(CacheSim, ImpossibleHierarchiesAreRefusedWithAReason) {
+    rl_cs_config c = small_hierarchy(false);
+    EXPECT_EQ(init_error(c), "");
+    c.level[0].line = 48;
+    EXPECT_NE(init_error(c).find("L1: the line size must be a power of two"), std::string::npos);
+    c = small_hierarchy(false);
+    c.level[1].assoc = 0;
+    EXPECT_NE(init_error(c).find("L2: the associativity"), std::string::npos);
+    c = small_hierarchy(false);
+    c.level[2].size = 1000;
+    EXPECT_NE(init_error(c).find("L3: the size must be a whole number of sets"), std::string::npos);
+    c = small_hierarchy(false);
+    c.level[0].exclusive = 1;
+    EXPECT_NE(init_error(c).find("L1 cannot be exclusive"), std::string::npos);
+    c = small_hierarchy(false);
+    c.level[1].line = 128;
+    EXPECT_NE(init_error(c).find("line size of L1"), std::string::npos);
+    c = small_hierarchy(false);
+    c.levels = 5;
+    EXPECT_NE(init_error(c).find("1 to 4 cache levels"), std::string::npos);
+    c = small_hierarchy(false);
+    c.cores = 0;
+    EXPECT_NE(init_error(c).find("cores"), std::string::npos);
+}
+
+} // namespace

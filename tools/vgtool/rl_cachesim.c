@@ -1,0 +1,312 @@
+/* The cache-hierarchy simulator (rl_cachesim.h). Each set is an array of ways kept in
+ * LRU order, most recently used first, as cachegrind keeps its sets: a hit on the first
+ * way (the common case: consecutive accesses to one line) changes nothing, and any
+ * other hit moves its way to the front. */
+#include "rl_cachesim.h"
+
+typedef unsigned long long u64;
+
+#define ENTRY(line, dirty) ((((line) + 1) << 1) | (u64)(dirty))
+#define ENTRY_LINE(e) (((e) >> 1) - 1)
+#define ENTRY_DIRTY(e) ((e) & 1)
+
+static void put_text(char *out, int cap, const char *a, const char *b)
+{
+  int n = 0;
+  if (cap <= 0) return;
+  for (; a && *a && n < cap - 1; ++a) out[n++] = *a;
+  for (; b && *b && n < cap - 1; ++b) out[n++] = *b;
+  out[n] = 0;
+}
+
+static const char *level_name(int l)
+{
+  static const char *names[RL_CS_MAX_LEVELS] = {"L1: ", "L2: ", "L3: ", "L4: "};
+  return names[l];
+}
+
+static int is_power_of_two(u64 v) { return v && !(v & (v - 1)); }
+
+int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *err, int errcap)
+{
+  int l;
+  u64 i;
+  for (i = 0; i < sizeof(*cs); ++i) ((unsigned char *)cs)[i] = 0;
+  if (cfg->levels < 1 || cfg->levels > RL_CS_MAX_LEVELS) {
+    put_text(err, errcap, "the hierarchy needs 1 to 4 cache levels", 0);
+    return -1;
+  }
+  if (cfg->cores < 1 || cfg->cores > RL_CS_MAX_CORES) {
+    put_text(err, errcap, "the number of cores must be 1 to 1024", 0);
+    return -1;
+  }
+  cs->levels = cfg->levels;
+  cs->cores = cfg->cores;
+  cs->alloc = alloc;
+  for (l = 0; l < cfg->levels; ++l) {
+    const rl_cs_level *c = &cfg->level[l];
+    rl_cs_level_state *s = &cs->lv[l];
+    u64 lines;
+    if (!is_power_of_two(c->line) || c->line < 8 || c->line > 4096) {
+      put_text(err, errcap, level_name(l), "the line size must be a power of two from 8 to 4096 bytes");
+      return -1;
+    }
+    if (c->line != cfg->level[0].line) {
+      put_text(err, errcap, level_name(l), "every level must have the line size of L1");
+      return -1;
+    }
+    if (c->assoc < 1 || c->assoc > RL_CS_MAX_ASSOC) {
+      put_text(err, errcap, level_name(l), "the associativity must be 1 to 64 ways");
+      return -1;
+    }
+    if (c->size < (u64)c->line * c->assoc || c->size > (1ull << 40) || c->size % ((u64)c->line * c->assoc)) {
+      put_text(err, errcap, level_name(l), "the size must be a whole number of sets (line size x ways), at most 1 TiB");
+      return -1;
+    }
+    if (c->shared_by < 1) {
+      put_text(err, errcap, level_name(l), "shared_by must be at least 1 (1: private to a core)");
+      return -1;
+    }
+    if (c->exclusive && l == 0) {
+      put_text(err, errcap, level_name(l), "L1 cannot be exclusive (a victim cache needs a level above it)");
+      return -1;
+    }
+    lines = c->size / c->line;
+    s->cfg = *c;
+    s->sets = lines / c->assoc;
+    s->set_mask = is_power_of_two(s->sets) ? s->sets - 1 : 0;
+    for (s->line_shift = 0; (1u << s->line_shift) < c->line; ++s->line_shift) {
+    }
+    s->instances = (unsigned)((cfg->cores + c->shared_by - 1) / c->shared_by);
+    s->inst = (rl_cs_instance *)alloc((u64)s->instances * sizeof(rl_cs_instance));
+    if (!s->inst) {
+      put_text(err, errcap, level_name(l), "out of memory");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The set of `line` in the instance of level l that `core` uses; 0 without memory. */
+static u64 *set_of(rl_cs *cs, int l, int core, u64 line)
+{
+  rl_cs_level_state *s = &cs->lv[l];
+  rl_cs_instance *in = &s->inst[(unsigned)core / s->cfg.shared_by % s->instances];
+  u64 set;
+  if (!in->ways) {
+    in->ways = (u64 *)cs->alloc(s->sets * s->cfg.assoc * sizeof(u64));
+    if (!in->ways) {
+      cs->out_of_memory = 1;
+      return 0;
+    }
+  }
+  set = s->set_mask ? (line & s->set_mask) : (line % s->sets);
+  return in->ways + set * s->cfg.assoc;
+}
+
+/* The way holding `line`, or -1. */
+static int find(const u64 *set, unsigned assoc, u64 line)
+{
+  const u64 want = line + 1;
+  unsigned w;
+  for (w = 0; w < assoc; ++w)
+    if ((set[w] >> 1) == want) return (int)w;
+  return -1;
+}
+
+/* Moves way w to the front, shifting the ways before it back by one. */
+static void to_front(u64 *set, int w)
+{
+  const u64 e = set[w];
+  for (; w > 0; --w) set[w] = set[w - 1];
+  set[0] = e;
+}
+
+/* Removes way w, closing the gap; the last way becomes empty. */
+static void remove_way(u64 *set, unsigned assoc, int w)
+{
+  unsigned i;
+  for (i = (unsigned)w; i + 1 < assoc; ++i) set[i] = set[i + 1];
+  set[assoc - 1] = 0;
+}
+
+static void evict(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr);
+
+/* Puts `line` at the front of its set in level l (merging with a copy already there:
+ * possible when private levels above hold one line each); the LRU way makes room. */
+static void insert(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
+{
+  rl_cs_level_state *s = &cs->lv[l];
+  const unsigned assoc = s->cfg.assoc;
+  u64 *set = set_of(cs, l, core, line);
+  u64 victim;
+  int w;
+  if (!set) return;
+  w = find(set, assoc, line);
+  if (w >= 0) {
+    if (dirty && !ENTRY_DIRTY(set[w])) {
+      set[w] |= 1;
+      ++s->dirty;
+    }
+    to_front(set, w);
+    return;
+  }
+  victim = set[assoc - 1];
+  to_front(set, (int)assoc - 1);
+  set[0] = ENTRY(line, dirty);
+  if (dirty) ++s->dirty;
+  if (victim) evict(cs, l, core, ENTRY_LINE(victim), (int)ENTRY_DIRTY(victim), ctr);
+}
+
+/* A line leaves level l: a dirty one is written to the level below (DRAM after the
+ * last); a victim level below takes every line, clean or dirty. */
+static void evict(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
+{
+  const int below = l + 1;
+  const u64 bytes = cs->lv[l].cfg.line;
+  if (dirty) --cs->lv[l].dirty;
+  if (below == cs->levels) {
+    if (dirty) ctr[RL_CS_WRITE + l] += bytes;
+    return;
+  }
+  if (cs->lv[below].cfg.exclusive) {
+    ctr[RL_CS_WRITE + l] += bytes;
+    insert(cs, below, core, line, dirty, ctr);
+  } else if (dirty) {
+    ctr[RL_CS_WRITE + l] += bytes;
+    insert(cs, below, core, line, 1, ctr);
+  }
+}
+
+static int fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr);
+
+/* The level below level l gives it `line`: the bytes cross the boundary above the
+ * level that had it. Returns nonzero when the line comes up dirty (it moved out of
+ * a victim level, which held the only, dirty, copy). */
+static int supply(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
+{
+  const int below = l + 1;
+  const u64 bytes = cs->lv[l].cfg.line;
+  if (below == cs->levels) {
+    ctr[RL_CS_READ + l] += bytes;
+    return 0;
+  }
+  if (cs->lv[below].cfg.exclusive) {
+    rl_cs_level_state *s = &cs->lv[below];
+    u64 *set = set_of(cs, below, core, line);
+    const int w = set ? find(set, s->cfg.assoc, line) : -1;
+    if (w >= 0) {
+      const int dirty = (int)ENTRY_DIRTY(set[w]);
+      if (dirty) --s->dirty;
+      remove_way(set, s->cfg.assoc, w);
+      ctr[RL_CS_READ + l] += bytes;
+      return dirty;
+    }
+    return supply(cs, below, core, line, ctr);  /* from further down, past the victim level */
+  }
+  fetch(cs, below, core, line, ctr);
+  ctr[RL_CS_READ + l] += bytes;
+  return 0;
+}
+
+/* Makes `line` present in level l, most recently used; returns the way's entry index
+ * (0, the front) or -1 when the level has no memory. */
+static int fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
+{
+  rl_cs_level_state *s = &cs->lv[l];
+  u64 *set = set_of(cs, l, core, line);
+  int w, dirty;
+  if (set) {
+    w = find(set, s->cfg.assoc, line);
+    if (w >= 0) {
+      if (w) to_front(set, w);
+      return 0;
+    }
+  }
+  dirty = supply(cs, l, core, line, ctr);
+  if (!set) return -1;
+  insert(cs, l, core, line, dirty, ctr);
+  return 0;
+}
+
+/* A non-temporal store: the caches drop their copies (a dirty one is written back
+ * first, to DRAM), and the stored bytes go to DRAM. */
+static void nt_store(rl_cs *cs, int core, u64 line, u64 *ctr)
+{
+  int l, dirty = 0;
+  for (l = 0; l < cs->levels; ++l) {
+    rl_cs_level_state *s = &cs->lv[l];
+    u64 *set = set_of(cs, l, core, line);
+    const int w = set ? find(set, s->cfg.assoc, line) : -1;
+    if (w < 0) continue;
+    if (ENTRY_DIRTY(set[w])) {
+      dirty = 1;
+      --s->dirty;
+    }
+    remove_way(set, s->cfg.assoc, w);
+  }
+  if (dirty) ctr[RL_CS_WRITE + cs->levels - 1] += cs->lv[0].cfg.line;
+}
+
+void rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *ctr)
+{
+  rl_cs_level_state *l1 = &cs->lv[0];
+  const unsigned shift = l1->line_shift;
+  const u64 first = addr >> shift;
+  const u64 last = (addr + (size ? size : 1) - 1) >> shift;
+  u64 line;
+  if (core < 0 || core >= cs->cores) core = (core < 0 ? -core : core) % cs->cores;
+  if (kind == RL_CS_NT_STORE) {
+    for (line = first; line <= last; ++line) {
+      ++ctr[RL_CS_ACCESSES];
+      nt_store(cs, core, line, ctr);
+    }
+    ctr[RL_CS_NT] += size;
+    return;
+  }
+  for (line = first; line <= last; ++line) {
+    u64 *set = set_of(cs, 0, core, line);
+    int w;
+    ++ctr[RL_CS_ACCESSES];
+    if (set && (set[0] >> 1) == line + 1) {  /* the most recently used line: nothing moves */
+      w = 0;
+      ++ctr[RL_CS_L1_HITS];
+    } else if (set && (w = find(set, l1->cfg.assoc, line)) >= 0) {
+      to_front(set, w);
+      w = 0;
+      ++ctr[RL_CS_L1_HITS];
+    } else {
+      w = fetch(cs, 0, core, line, ctr);
+    }
+    if (kind == RL_CS_STORE && w == 0 && !ENTRY_DIRTY(set[0])) {
+      set[0] |= 1;
+      ++l1->dirty;
+    }
+  }
+}
+
+unsigned long long rl_cs_dirty_lines(const rl_cs *cs, int level)
+{
+  return level >= 0 && level < cs->levels ? cs->lv[level].dirty : 0;
+}
+
+void rl_cs_flush(rl_cs *cs, u64 *ctr)
+{
+  int l;
+  for (l = 0; l < cs->levels; ++l) {
+    rl_cs_level_state *s = &cs->lv[l];
+    unsigned i;
+    for (i = 0; i < s->instances; ++i) {
+      u64 *ways = s->inst[i].ways;
+      u64 e, n = s->sets * s->cfg.assoc;
+      if (!ways) continue;
+      for (e = 0; e < n; ++e) {
+        if (!ways[e] || !ENTRY_DIRTY(ways[e])) continue;
+        ways[e] &= ~1ull;
+        /* As an eviction of a dirty line would, without dropping this copy; the
+         * core only picks the instance of a shared level below (any core of it). */
+        evict(cs, l, (int)(i * s->cfg.shared_by), ENTRY_LINE(ways[e]), 1, ctr);
+      }
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/* A cache-hierarchy simulator for the roofline Valgrind tool (issue 11): every load
+ * and store the tool sees goes through it, and it counts the bytes that cross each
+ * boundary of the hierarchy (L1<->L2, ..., last level<->DRAM), so a point gets
+ * bytes.L2, bytes.L3 and bytes.DRAM without hardware counters.
+ *
+ * Plain C with no library calls, like rl_fnmatch.c: the tool and the unit tests
+ * compile the same file. Memory comes from the caller's allocator, on first use of
+ * each cache instance (a private L2 of a core that never runs costs nothing).
+ *
+ * What is modelled: set-associative levels with true LRU replacement; write-back and
+ * write-allocate (a store miss reads the line first); non-temporal stores, which
+ * bypass the caches (a cached copy is written back if dirty and dropped); private
+ * levels (one instance per core) and shared ones (one per `shared_by` cores); a level
+ * inclusive of nothing and exclusive of nothing (NINE: a fill passes through every
+ * level, an eviction touches no other level) or exclusive (a victim cache of the level
+ * above, as AMD's L3 is of L2: filled only with that level's victims, clean or dirty,
+ * and a hit moves the line up).
+ * What is not: hardware prefetchers (they move the same lines earlier, not more of
+ * them, except at the ends of streams), TLBs, coherence traffic between cores (two
+ * cores writing one line each keep their own copy), inclusive back-invalidation,
+ * the hashing of addresses onto the slices of a large last level (sets are taken by
+ * the address's bits, or modulo a set count that is not a power of two).
+ */
+#ifndef RL_CACHESIM_H
+#define RL_CACHESIM_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RL_CS_MAX_LEVELS 4
+#define RL_CS_MAX_CORES 1024
+#define RL_CS_MAX_ASSOC 64
+
+/* Counters the simulator adds to, per thread (the caller passes the accessing
+ * thread's array). Boundary b is between level b+1 and the level below it (b = 0:
+ * L1<->L2; b = levels-1: the last level<->DRAM). Bytes, not lines. */
+enum {
+  RL_CS_READ = 0,                        /* [RL_CS_READ + b]: bytes read up across boundary b */
+  RL_CS_WRITE = RL_CS_MAX_LEVELS,        /* [RL_CS_WRITE + b]: bytes written down across b */
+  RL_CS_NT = 2 * RL_CS_MAX_LEVELS,       /* bytes of non-temporal stores (to DRAM, not cached) */
+  RL_CS_ACCESSES,                        /* line accesses simulated (an access spanning 2 lines is 2) */
+  RL_CS_L1_HITS,                         /* of which hit in L1 */
+  RL_CS_NCOUNTERS
+};
+
+enum { RL_CS_LOAD = 0, RL_CS_STORE = 1, RL_CS_NT_STORE = 2 };
+
+typedef struct {
+  unsigned long long size; /* bytes */
+  unsigned line;           /* bytes; a power of two, 8..4096 */
+  unsigned assoc;          /* ways, 1..RL_CS_MAX_ASSOC */
+  unsigned shared_by;      /* cores per instance: 1 = private to a core */
+  int exclusive;           /* nonzero: a victim cache of the level above (not for L1) */
+} rl_cs_level;
+
+typedef struct {
+  int levels;              /* 1..RL_CS_MAX_LEVELS */
+  int cores;               /* 1..RL_CS_MAX_CORES; accesses name a core 0..cores-1 */
+  rl_cs_level level[RL_CS_MAX_LEVELS];
+} rl_cs_config;
+
+/* Returns zeroed memory of `bytes`, or 0 when there is none. */
+typedef void *(*rl_cs_alloc_fn)(unsigned long long bytes);
+
+typedef struct {
+  unsigned long long *ways;   /* sets * assoc entries, MRU first; 0 = empty; else (line+1)<<1 | dirty */
+} rl_cs_instance;
+
+typedef struct {
+  rl_cs_level cfg;
+  unsigned long long sets;
+  unsigned long long set_mask; /* sets - 1 when a power of two, else 0 (modulo) */
+  unsigned line_shift;
+  unsigned instances;
+  rl_cs_instance *inst;
+  unsigned long long dirty;    /* dirty lines now held, all instances */
+} rl_cs_level_state;
+
+typedef struct {
+  int levels;
+  int cores;
+  rl_cs_alloc_fn alloc;
+  int out_of_memory;           /* an instance could not be allocated: accesses to it miss */
+  rl_cs_level_state lv[RL_CS_MAX_LEVELS];
+} rl_cs;
+
+/* Checks the configuration and prepares `cs`. Returns 0, or -1 with a message in
+ * err (errcap bytes, NUL-terminated). */
+int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *err, int errcap);
+
+/* One access by `core` of `size` bytes at `addr` (kind RL_CS_LOAD, RL_CS_STORE or
+ * RL_CS_NT_STORE); traffic is added to counters[RL_CS_NCOUNTERS]. */
+void rl_cs_access(rl_cs *cs, int core, unsigned long long addr, unsigned size, int kind,
+                  unsigned long long *counters);
+
+/* Dirty lines held by `level` (0-based) now, over all its instances: what would
+ * still be written back if the program stopped here. */
+unsigned long long rl_cs_dirty_lines(const rl_cs *cs, int level);
+
+/* Writes every dirty line back, level by level down to DRAM, as evictions would,
+ * adding the traffic to counters (the end of a run, where the caller wants it). */
+void rl_cs_flush(rl_cs *cs, unsigned long long *counters);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
