@@ -285,6 +285,12 @@ void rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *c
   }
 }
 
+u64 *rl_cs_l1_ways(rl_cs *cs, int core)
+{
+  if (core < 0 || core >= cs->cores) core = (core < 0 ? -core : core) % cs->cores;
+  return set_of(cs, 0, core, 0) ? cs->lv[0].inst[(unsigned)core / cs->lv[0].cfg.shared_by % cs->lv[0].instances].ways : 0;
+}
+
 unsigned long long rl_cs_dirty_lines(const rl_cs *cs, int level)
 {
   return level >= 0 && level < cs->levels ? cs->lv[level].dirty : 0;

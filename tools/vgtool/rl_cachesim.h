@@ -94,6 +94,12 @@ int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *e
 void rl_cs_access(rl_cs *cs, int core, unsigned long long addr, unsigned size, int kind,
                   unsigned long long *counters);
 
+/* The ways of the L1 instance `core` uses (sets * assoc entries, MRU first, layout as
+ * in rl_cs_instance), allocated if need be; 0 without memory. The tool reads the first
+ * way of a set inline to skip the call for a hit on the most recently used line, which
+ * changes no state: exact, not an approximation. */
+unsigned long long *rl_cs_l1_ways(rl_cs *cs, int core);
+
 /* Dirty lines held by `level` (0-based) now, over all its instances: what would
  * still be written back if the program stopped here. */
 unsigned long long rl_cs_dirty_lines(const rl_cs *cs, int level);

@@ -1,0 +1,41 @@
+// The Valgrind tool's instruction facts (tools/vgtool/rl_insn.c), on bytes GNU as
+// produced for each instruction (objdump -d).
+#include "rl_insn.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace {
+
+bool nt(std::vector<unsigned char> bytes) { return rl_is_nontemporal_store(bytes.data(), static_cast<int>(bytes.size())) != 0; }
+
+TEST(VgtoolInsn, NonTemporalStoresAreRecognised) {
+    EXPECT_TRUE(nt({0x66, 0x0f, 0xe7, 0x07}));                    // movntdq %xmm0,(%rdi)
+    EXPECT_TRUE(nt({0xc5, 0xfd, 0xe7, 0x07}));                    // vmovntdq %ymm0,(%rdi)
+    EXPECT_TRUE(nt({0x48, 0x0f, 0xc3, 0x07}));                    // movnti %rax,(%rdi)
+    EXPECT_TRUE(nt({0x0f, 0xc3, 0x07}));                          // movnti %eax,(%rdi)
+    EXPECT_TRUE(nt({0x0f, 0x2b, 0x07}));                          // movntps %xmm0,(%rdi)
+    EXPECT_TRUE(nt({0x66, 0x0f, 0x2b, 0x4c, 0xc7, 0x10}));        // movntpd %xmm1,0x10(%rdi,%rax,8)
+    EXPECT_TRUE(nt({0xc5, 0xfd, 0x2b, 0x07}));                    // vmovntpd %ymm0,(%rdi)
+    EXPECT_TRUE(nt({0xc4, 0x41, 0x7d, 0xe7, 0x01}));              // vmovntdq %ymm8,(%r9)
+    EXPECT_TRUE(nt({0xc5, 0x78, 0x2b, 0x3f}));                    // vmovntps %xmm15,(%rdi)
+    EXPECT_TRUE(nt({0x0f, 0xe7, 0x07}));                          // movntq %mm0,(%rdi)
+    EXPECT_TRUE(nt({0xf2, 0x0f, 0x2b, 0x07}));                    // movntsd %xmm0,(%rdi)
+    EXPECT_TRUE(nt({0x66, 0x0f, 0xf7, 0xc1}));                    // maskmovdqu %xmm1,%xmm0
+    EXPECT_TRUE(nt({0x64, 0x66, 0x0f, 0xe7, 0x07}));              // movntdq %xmm0,%fs:(%rdi)
+    EXPECT_TRUE(nt({0x62, 0xf1, 0x7d, 0x48, 0xe7, 0x07}));        // vmovntdq %zmm0,(%rdi)
+}
+
+TEST(VgtoolInsn, OrdinaryStoresAndNonTemporalLoadsAreNot) {
+    EXPECT_FALSE(nt({0x66, 0x0f, 0x38, 0x2a, 0x07}));             // movntdqa (%rdi),%xmm0: a load
+    EXPECT_FALSE(nt({0x0f, 0x29, 0x07}));                         // movaps %xmm0,(%rdi)
+    EXPECT_FALSE(nt({0xc5, 0xfd, 0x7f, 0x07}));                   // vmovdqa %ymm0,(%rdi)
+    EXPECT_FALSE(nt({0x48, 0x89, 0x07}));                         // mov %rax,(%rdi)
+    EXPECT_FALSE(nt({0xc4, 0x41, 0x7c, 0x11, 0x01}));             // vmovups %ymm8,(%r9)
+    EXPECT_FALSE(nt({0x0f}));                                     // cut short
+    EXPECT_FALSE(nt({0x66, 0x66, 0x66}));                         // prefixes only
+    EXPECT_FALSE(nt({}));
+}
+
+} // namespace

@@ -1,0 +1,35 @@
+/* Instruction facts VEX's IR leaves out (rl_insn.h). Encodings from the Intel SDM,
+ * vol. 2 (MOVNTI 0F C3, MOVNTPS/PD 0F 2B, MOVNTDQ/MOVNTQ 0F E7, MASKMOVDQU/MASKMOVQ
+ * 0F F7; VEX C5/C4 and EVEX 62 prefixes) and AMD's APM vol. 4 (MOVNTSS/SD F3/F2 0F 2B). */
+#include "rl_insn.h"
+
+static int is_legacy_prefix(unsigned char b)
+{
+  return b == 0x66 || b == 0x67 || b == 0xF0 || b == 0xF2 || b == 0xF3 || b == 0x2E || b == 0x36 ||
+         b == 0x3E || b == 0x26 || b == 0x64 || b == 0x65;
+}
+
+/* Opcodes of the 0F map that store non-temporally. */
+static int is_nt_store_opcode(unsigned char op) { return op == 0x2B || op == 0xE7 || op == 0xC3 || op == 0xF7; }
+
+int rl_is_nontemporal_store(const unsigned char *code, int len)
+{
+  int i = 0;
+  if (len > 15) len = 15;
+  while (i < len && is_legacy_prefix(code[i])) ++i;
+  if (i < len && code[i] >= 0x40 && code[i] <= 0x4F) ++i; /* REX */
+  if (i >= len) return 0;
+  switch (code[i]) {
+  case 0x0F: /* legacy 0F map */
+    return i + 1 < len && is_nt_store_opcode(code[i + 1]);
+  case 0xC5: /* 2-byte VEX: the 0F map is implied; MOVNTI has no VEX form */
+    return i + 2 < len && code[i + 2] != 0xC3 && is_nt_store_opcode(code[i + 2]);
+  case 0xC4: /* 3-byte VEX: map in the low 5 bits of the second byte */
+    return i + 3 < len && (code[i + 1] & 0x1F) == 1 && code[i + 3] != 0xC3 && code[i + 3] != 0xF7 &&
+           is_nt_store_opcode(code[i + 3]);
+  case 0x62: /* EVEX: map in the low bits of the first payload byte */
+    return i + 4 < len && (code[i + 1] & 0x07) == 1 && (code[i + 4] == 0x2B || code[i + 4] == 0xE7);
+  default:
+    return 0;
+  }
+}
