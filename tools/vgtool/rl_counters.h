@@ -2,6 +2,8 @@
 #ifndef RL_COUNTERS_H
 #define RL_COUNTERS_H
 
+#include "rl_cachesim.h"
+
 enum { RL_ADD, RL_SUB, RL_MUL, RL_DIV, RL_FMA, RL_SQRT, RL_MINMAX, RL_NKIND };
 
 /* precision p: 0 = f64, 1 = f32 */
@@ -10,6 +12,8 @@ enum { RL_ADD, RL_SUB, RL_MUL, RL_DIV, RL_FMA, RL_SQRT, RL_MINMAX, RL_NKIND };
 #define RL_LD (RL_W_SCALAR + 3)
 #define RL_ST (RL_LD + 1)
 #define RL_INSN (RL_ST + 1) /* guest instructions executed */
-#define RL_NC (RL_INSN + 1)
+/* Then the cache simulator's counters (rl_cachesim.h: bytes per boundary), when it runs. */
+#define RL_CACHE (RL_INSN + 1)
+#define RL_NC (RL_CACHE + RL_CS_NCOUNTERS)
 
 #endif

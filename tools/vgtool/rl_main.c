@@ -20,8 +20,10 @@
 #include "libvex_guest_offsets.h"
 #include "valgrind.h"
 
+#include "rl_cachesim.h"
 #include "rl_counters.h"
 #include "rl_fnmatch.h"
+#include "rl_insn.h"
 
 /* ------------------------------------------------------------------ */
 /* Options                                                              */
@@ -35,6 +37,10 @@ static Int n_clo_funcs = 0;
  * is open on any thread (threaded BLAS, OpenMP, FFTW pools).  Thread scope:
  * only the work of the thread that opened it (LIKWID's semantics). */
 static Bool clo_thread_scope = False;
+/* The cache hierarchy to simulate (README "Cache simulation"): levels from L1 down,
+ * each SIZE:WAYS:LINE:SHARED_BY[:victim], comma-separated; none: no simulation. */
+static const HChar *clo_cache = NULL;
+static Int clo_cache_cores = 1;
 
 /* ------------------------------------------------------------------ */
 /* Cost records: one per (superblock segment).  A segment is a run of IR  */
@@ -97,6 +103,68 @@ static CostRec *new_rec(Int fn, const ULong *cost)
     return r;
 }
 
+/* ------------------------------------------------------------------ */
+/* Cache simulation state                                               */
+/* ------------------------------------------------------------------ */
+
+static Bool cache_on = False;
+static rl_cs cache;
+/* The core the running thread is mapped to: thread n (1-based, in creation
+ * order) runs on core (n-1) mod cores, as a team of threads pinned one per core
+ * would; the native run's placement is not known here. */
+static Int cur_core = 0;
+/* The running core's L1 ways, read by the inline most-recently-used check of
+ * every access: a line of its own. */
+static struct { ULong *v; UChar pad[56]; } l1_box __attribute__((aligned(64)));
+static Bool l1_inline = False; /* the check is generated (L1 sets a power of two) */
+static ULong l1_set_mask = 0, l1_set_bytes = 0;
+static UInt l1_line_shift = 6;
+static ULong *l1_none = NULL; /* stands for an L1 without memory: never a hit */
+/* Per function: the simulator's counters (blocks that never move: generated code
+ * holds their addresses); index = function index. */
+static ULong **fn_cache = NULL;
+static Int cap_fn_cache = 0;
+
+static void *cache_alloc(unsigned long long bytes) { return VG_(calloc)("rl.cache", 1, (SizeT)bytes); }
+
+static ULong *fn_cache_block(Int fn)
+{
+    if (fn >= cap_fn_cache) {
+        Int nc = cap_fn_cache ? 2 * cap_fn_cache : 256;
+        while (nc <= fn) nc *= 2;
+        ULong **grown = VG_(calloc)("rl.fcache", (SizeT)nc, sizeof(ULong *));
+        for (Int i = 0; i < cap_fn_cache; i++) grown[i] = fn_cache[i];
+        if (fn_cache) VG_(free)(fn_cache);
+        fn_cache = grown;
+        cap_fn_cache = nc;
+    }
+    if (!fn_cache[fn]) fn_cache[fn] = VG_(calloc)("rl.fcache", RL_CS_NCOUNTERS, sizeof(ULong));
+    return fn_cache[fn];
+}
+
+static void cache_set_core(ThreadId tid)
+{
+    if (!cache_on) return;
+    cur_core = tid >= 1 ? (Int)((tid - 1) % (ThreadId)cache.cores) : 0;
+    ULong *w = rl_cs_l1_ways(&cache, cur_core);
+    l1_box.v = w ? w : l1_none;
+}
+
+static VG_REGPARM(3) void rl_cache_access(UWord addr, UWord size_kind, UWord ctr)
+{
+    rl_cs_access(&cache, cur_core, (ULong)addr, (unsigned)(size_kind & 0xffffff), (int)(size_kind >> 24),
+                 (ULong *)ctr);
+}
+
+/* Dirty bytes held by the whole hierarchy now (written back later, at eviction). */
+static ULong cache_dirty_bytes(void)
+{
+    ULong b = 0;
+    if (!cache_on) return 0;
+    for (Int l = 0; l < cache.levels; l++) b += rl_cs_dirty_lines(&cache, l) * cache.lv[l].cfg.line;
+    return b;
+}
+
 static void totals(ULong *out)
 {
     for (Int i = 0; i < RL_NC; i++) out[i] = 0;
@@ -109,6 +177,9 @@ static void totals(ULong *out)
         out[RL_LD] += *r->dyn_ld;
         out[RL_ST] += *r->dyn_st;
     }
+    for (Int f = 0; f < cap_fn_cache; f++)
+        if (fn_cache[f])
+            for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out[RL_CACHE + k] += fn_cache[f][k];
 }
 
 /* ------------------------------------------------------------------ */
@@ -170,6 +241,7 @@ typedef struct {
     HChar *name;
     ULong calls;
     ULong c[RL_NC];
+    ULong dirty_at_end; /* cache simulation: dirty bytes held when it last closed */
     /* process scope: open activations on all threads, and the process totals
      * when the first of them began (the region counts the union of them) */
     Int open;
@@ -365,10 +437,12 @@ static void act_close(Act *a, const ULong *now)
     Region *r = &regions[a->region];
     if (clo_thread_scope) {
         for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - a->snap[i];
+        r->dirty_at_end = cache_dirty_bytes();
         return;
     }
     if (--r->open > 0) return;
     for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - r->snap[i];
+    r->dirty_at_end = cache_dirty_bytes();
     inner_close(r);
     for (Int k = 0; k < n_open; k++)
         if (open_list[k] == a->region) { open_list[k] = open_list[--n_open]; break; }
@@ -449,6 +523,7 @@ static void rl_start_client_code(ThreadId tid, ULong blocks)
         totals(now);
         flush_cur(now);
         cur_tid = tid;
+        cache_set_core(tid);
     }
     if (n_clo_funcs > 0) recompute_limit(ts_of(tid));
 }
@@ -495,6 +570,53 @@ static void add_guarded(IRSB *sb, ULong *addr, IRExpr *guard, ULong size)
     addStmtToIRSB(sb, IRStmt_WrTmp(w, IRExpr_ITE(guard, IRExpr_Const(IRConst_U64(size)),
                                                  IRExpr_Const(IRConst_U64(0)))));
     add_to_counter(sb, addr, IRExpr_RdTmp(w));
+}
+
+/* t = e (a flat expression) */
+static IRExpr *bind(IRSB *sb, IRType ty, IRExpr *e)
+{
+    IRTemp t = newIRTemp(sb->tyenv, ty);
+    addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+    return IRExpr_RdTmp(t);
+}
+
+static IRExpr *u64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
+
+/* One access for the cache simulator: a call of rl_cache_access, skipped inline
+ * when the access stays within the line its core's L1 used last in that set and
+ * (for a store) that line is already dirty, since such a hit changes nothing.
+ * guard: the access's own guard (guarded loads and stores), or NULL. */
+static void emit_cache_access(IRSB *sb, IRExpr *addr, Int size, Int kind, IRExpr *guard, Int fn)
+{
+    if (!cache_on || size <= 0 || !addr) return;
+    if (fn < 0) fn = fn_index("(unknown)");
+    IRExpr *call_guard = guard;
+    if (l1_inline && kind != RL_CS_NT_STORE) {
+        IRExpr *shift = IRExpr_Const(IRConst_U8((UChar)l1_line_shift));
+        IRExpr *line = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, shift));
+        IRExpr *end = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, u64((ULong)size - 1)));
+        IRExpr *last = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, end, shift));
+        IRExpr *base = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mk_ptr(&l1_box.v)));
+        IRExpr *set = bind(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, u64(l1_set_mask)));
+        IRExpr *off = bind(sb, Ity_I64, IRExpr_Binop(Iop_Mul64, set, u64(l1_set_bytes)));
+        IRExpr *slot = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, base, off));
+        IRExpr *entry = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+        IRExpr *line1 = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, u64(1)));
+        IRExpr *key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, line1, IRExpr_Const(IRConst_U8(1))));
+        IRExpr *dirty_key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, key, u64(1)));
+        /* a load hits a clean or dirty entry; a store only a dirty one */
+        IRExpr *have = kind == RL_CS_LOAD ? bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, entry, u64(1))) : entry;
+        IRExpr *hit = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, have, dirty_key));
+        IRExpr *one_line = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, line, last));
+        IRExpr *fast = bind(sb, Ity_I1, IRExpr_Binop(Iop_And1, hit, one_line));
+        IRExpr *slow = bind(sb, Ity_I1, IRExpr_Unop(Iop_Not1, fast));
+        call_guard = guard ? bind(sb, Ity_I1, IRExpr_Binop(Iop_And1, guard, slow)) : slow;
+    }
+    IRDirty *d = unsafeIRDirty_0_N(3, "rl_cache_access", VG_(fnptr_to_fnentry)(rl_cache_access),
+                                   mkIRExprVec_3(addr, u64((ULong)size | ((ULong)kind << 24)),
+                                                 mk_ptr(fn_cache_block(fn))));
+    if (call_guard) d->guard = call_guard;
+    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
 typedef struct {
@@ -721,6 +843,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     seg.fn = -1;
     InsnFP fp;
     insn_reset(&fp);
+    Bool insn_nt = False; /* the current guest instruction stores non-temporally */
 
     for (; i < in->stmts_used; i++) {
         IRStmt *st = in->stmts[i];
@@ -737,6 +860,8 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             }
             seg.cost[RL_INSN]++;
             seg.any = True;
+            insn_nt = cache_on && st->Ist.IMark.len > 0 &&
+                      rl_is_nontemporal_store((const UChar *)a, (Int)st->Ist.IMark.len);
             addStmtToIRSB(sb, st);
             if (tr) {
                 IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
@@ -756,6 +881,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             if (e->tag == Iex_Load) {
                 seg.cost[RL_LD] += sizeofIRType(e->Iex.Load.ty);
                 seg.any = True;
+                emit_cache_access(sb, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), RL_CS_LOAD, NULL, seg.fn);
             } else {
                 tally_expr(&fp, e);
             }
@@ -766,6 +892,8 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             IRType ty = typeOfIRExpr(in->tyenv, st->Ist.Store.data);
             seg.cost[RL_ST] += sizeofIRType(ty);
             seg.any = True;
+            emit_cache_access(sb, st->Ist.Store.addr, sizeofIRType(ty), insn_nt ? RL_CS_NT_STORE : RL_CS_STORE,
+                              NULL, seg.fn);
             addStmtToIRSB(sb, st);
             break;
         }
@@ -779,6 +907,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             CostRec *r = new_rec(seg.fn, zero);
             r->dyn_ld = new_ctr();
             add_guarded(sb, r->dyn_ld, lg->guard, (ULong)loadg_size(lg->cvt));
+            emit_cache_access(sb, lg->addr, loadg_size(lg->cvt), RL_CS_LOAD, lg->guard, seg.fn);
             break;
         }
         case Ist_StoreG: {
@@ -791,6 +920,8 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             r->dyn_st = new_ctr();
             add_guarded(sb, r->dyn_st, sg->guard,
                         (ULong)sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)));
+            emit_cache_access(sb, sg->addr, sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)),
+                              insn_nt ? RL_CS_NT_STORE : RL_CS_STORE, sg->guard, seg.fn);
             break;
         }
         case Ist_CAS: {
@@ -800,14 +931,20 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             seg.cost[RL_LD] += sz;
             seg.cost[RL_ST] += sz;
             seg.any = True;
+            emit_cache_access(sb, c->addr, sz, RL_CS_STORE, NULL, seg.fn); /* a read for ownership, then the write */
             addStmtToIRSB(sb, st);
             break;
         }
         case Ist_LLSC: {
-            if (st->Ist.LLSC.storedata == NULL)
-                seg.cost[RL_LD] += sizeofIRType(typeOfIRTemp(in->tyenv, st->Ist.LLSC.result));
-            else
-                seg.cost[RL_ST] += sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.LLSC.storedata));
+            if (st->Ist.LLSC.storedata == NULL) {
+                Int sz = sizeofIRType(typeOfIRTemp(in->tyenv, st->Ist.LLSC.result));
+                seg.cost[RL_LD] += sz;
+                emit_cache_access(sb, st->Ist.LLSC.addr, sz, RL_CS_LOAD, NULL, seg.fn);
+            } else {
+                Int sz = sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.LLSC.storedata));
+                seg.cost[RL_ST] += sz;
+                emit_cache_access(sb, st->Ist.LLSC.addr, sz, RL_CS_STORE, NULL, seg.fn);
+            }
             seg.any = True;
             addStmtToIRSB(sb, st);
             break;
@@ -816,6 +953,11 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             IRDirty *d = st->Ist.Dirty.details;
             if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify) { seg.cost[RL_LD] += d->mSize; seg.any = True; }
             if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify) { seg.cost[RL_ST] += d->mSize; seg.any = True; }
+            if (d->mFx != Ifx_None) {
+                /* a store after the read covers Modify: the line is read, then dirtied */
+                IRExpr *g = d->guard && !(d->guard->tag == Iex_Const && d->guard->Iex.Const.con->Ico.U1) ? d->guard : NULL;
+                emit_cache_access(sb, d->mAddr, d->mSize, d->mFx == Ifx_Read ? RL_CS_LOAD : RL_CS_STORE, g, seg.fn);
+            }
             addStmtToIRSB(sb, st);
             break;
         }
@@ -906,6 +1048,40 @@ static void oput_counts(const ULong *c)
     oputf(", \"bytes_loaded\": %llu", c[RL_LD]);
     oputf(", \"bytes_stored\": %llu", c[RL_ST]);
     oputf(", \"instructions\": %llu", c[RL_INSN]);
+    if (!cache_on) return;
+    /* bytes across each boundary, named by the level below it */
+    oput(", \"cache\": {");
+    for (Int b = 0; b < cache.levels; b++) {
+        HChar name[8];
+        if (b + 1 < cache.levels) VG_(sprintf)(name, "L%d", b + 2);
+        else VG_(strcpy)(name, "DRAM");
+        if (b) oput(", ");
+        oput_str(name);
+        oputf(": {\"read\": %llu", c[RL_CACHE + RL_CS_READ + b]);
+        oputf(", \"write\": %llu", c[RL_CACHE + RL_CS_WRITE + b]);
+        if (b + 1 == cache.levels) oputf(", \"nontemporal\": %llu", c[RL_CACHE + RL_CS_NT]);
+        oput("}");
+    }
+    oput("}");
+}
+
+/* The hierarchy simulated, and what it still held dirty at the end. */
+static void oput_cache_model(void)
+{
+    oput(",\n \"cache_model\": {\"cores\": ");
+    oputf("%llu, \"levels\": [", (ULong)cache.cores);
+    for (Int l = 0; l < cache.levels; l++) {
+        const rl_cs_level *c = &cache.lv[l].cfg;
+        oputf(l ? ", {\"name\": \"L%llu\"" : "{\"name\": \"L%llu\"", (ULong)l + 1);
+        oputf(", \"size\": %llu", c->size);
+        oputf(", \"ways\": %llu", (ULong)c->assoc);
+        oputf(", \"line\": %llu", (ULong)c->line);
+        oputf(", \"shared_by\": %llu", (ULong)c->shared_by);
+        oput(c->exclusive ? ", \"victim\": true" : ", \"victim\": false");
+        oputf(", \"dirty_at_end\": %llu}", rl_cs_dirty_lines(&cache, l) * c->line);
+    }
+    oput("], \"replacement\": \"LRU\", \"write_policy\": \"write-back, write-allocate\"");
+    oput(cache.out_of_memory ? ", \"out_of_memory\": true}" : "}");
 }
 
 static Int cmp_fn_idx(const void *a, const void *b)
@@ -941,6 +1117,9 @@ static void rl_fini(Int exitcode)
         c[RL_LD] += *r->dyn_ld;
         c[RL_ST] += *r->dyn_st;
     }
+    for (Int f = 0; f < cap_fn_cache && f < n_fns; f++)
+        if (fn_cache[f])
+            for (Int k = 0; k < RL_CS_NCOUNTERS; k++) fc[(SizeT)f * RL_NC + RL_CACHE + k] += fn_cache[f][k];
 
     HChar defname[64];
     const HChar *path = clo_out;
@@ -959,6 +1138,7 @@ static void rl_fini(Int exitcode)
     oputf("\"threads\": %llu, ",
           (ULong)count_bits(flops_of(tot) ? program_threads : program_mem_threads));
     oput_counts(tot);
+    if (cache_on) oputf(", \"dirty_at_end\": %llu", cache_dirty_bytes());
     oput("}");
     for (Int r = 0; r < n_regions; r++) {
         oput(",\n  {\"name\": ");
@@ -990,9 +1170,12 @@ static void rl_fini(Int exitcode)
             oput("}, ");
         }
         oput_counts(regions[r].c);
+        if (cache_on) oputf(", \"dirty_at_end\": %llu", regions[r].dirty_at_end);
         oput("}");
     }
-    oput("],\n \"functions\": [");
+    oput("]");
+    if (cache_on) oput_cache_model();
+    oput(",\n \"functions\": [");
     Int *order = VG_(malloc)("rl.order", (SizeT)(n_fns ? n_fns : 1) * sizeof(Int));
     for (Int f = 0; f < n_fns; f++) order[f] = f;
     VG_(ssort)(order, n_fns, sizeof(Int), cmp_fn_idx);
@@ -1037,6 +1220,9 @@ static Bool rl_process_cmd_line_option(const HChar *arg)
         if (VG_(strcmp)(s, "thread") == 0) clo_thread_scope = True;
         else if (VG_(strcmp)(s, "process") == 0) clo_thread_scope = False;
         else VG_(fmsg_bad_option)(arg, "expected process or thread\n");
+    } else if VG_STR_CLO (arg, "--roofline-cache", clo_cache) {
+        if (VG_(strcmp)(clo_cache, "none") == 0) clo_cache = NULL;
+    } else if VG_BINT_CLO (arg, "--roofline-cache-cores", clo_cache_cores, 1, RL_CS_MAX_CORES) {
     } else if VG_STR_CLO (arg, "--roofline-function", s) {
         if (n_clo_funcs == MAX_TRACKED) {
             VG_(fmsg_bad_option)(arg, "too many --roofline-function options (max 64)\n");
@@ -1057,13 +1243,75 @@ static void rl_print_usage(void)
                 "                                 parameters, and GCC clones (.constprop.N, ...)\n"
                 "    --roofline-region-scope=process|thread  a region counts the work of every\n"
                 "                                 thread while it is open [process], or only of the\n"
-                "                                 thread that opened it\n");
+                "                                 thread that opened it\n"
+                "    --roofline-cache=none|LEVEL,...  simulate this cache hierarchy [none]; a LEVEL is\n"
+                "                                 SIZE:WAYS:LINE:SHARED_BY[:victim] in bytes, L1 first,\n"
+                "                                 e.g. 32768:8:64:1,1048576:8:64:1,33554432:16:64:8:victim\n"
+                "    --roofline-cache-cores=N     cores the threads are spread over (thread n on core\n"
+                "                                 (n-1) mod N) [1]\n");
 }
 
 static void rl_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
 
+/* Reads an unsigned decimal at *p, advancing it; False when there is none. */
+static Bool read_number(const HChar **p, ULong *v)
+{
+    const HChar *s = *p;
+    ULong n = 0;
+    if (*s < '0' || *s > '9') return False;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (n > (~0ULL - 9) / 10) return False;
+        n = n * 10 + (ULong)(*s - '0');
+    }
+    *p = s;
+    *v = n;
+    return True;
+}
+
+static void cache_init(void)
+{
+    rl_cs_config cfg;
+    VG_(memset)(&cfg, 0, sizeof(cfg));
+    cfg.cores = clo_cache_cores;
+    const HChar *p = clo_cache;
+    while (*p) {
+        if (cfg.levels == RL_CS_MAX_LEVELS)
+            VG_(fmsg_bad_option)("--roofline-cache", "at most %d levels\n", RL_CS_MAX_LEVELS);
+        rl_cs_level *l = &cfg.level[cfg.levels++];
+        ULong size = 0, ways = 0, line = 0, shared = 0;
+        if (!read_number(&p, &size) || *p++ != ':' || !read_number(&p, &ways) || *p++ != ':' ||
+            !read_number(&p, &line) || *p++ != ':' || !read_number(&p, &shared) || ways > 1024 || line > 65536 ||
+            shared > 1u << 20)
+            VG_(fmsg_bad_option)("--roofline-cache", "level %d: expected SIZE:WAYS:LINE:SHARED_BY[:victim]\n",
+                                 cfg.levels);
+        l->size = size;
+        l->assoc = (unsigned)ways;
+        l->line = (unsigned)line;
+        l->shared_by = (unsigned)shared;
+        if (VG_(strncmp)(p, ":victim", 7) == 0) {
+            l->exclusive = 1;
+            p += 7;
+        }
+        if (*p == ',') p++;
+        else if (*p)
+            VG_(fmsg_bad_option)("--roofline-cache", "level %d: unexpected '%c'\n", cfg.levels, *p);
+    }
+    HChar err[200];
+    if (rl_cs_init(&cache, &cfg, cache_alloc, err, sizeof(err)) != 0)
+        VG_(fmsg_bad_option)("--roofline-cache", "%s\n", err);
+    cache_on = True;
+    const rl_cs_level_state *l1 = &cache.lv[0];
+    l1_line_shift = l1->line_shift;
+    l1_set_bytes = (ULong)l1->cfg.assoc * sizeof(ULong);
+    l1_inline = l1->set_mask != 0 || l1->sets == 1;
+    l1_set_mask = l1->set_mask;
+    l1_none = VG_(calloc)("rl.l1none", (SizeT)(l1->sets * l1->cfg.assoc), sizeof(ULong));
+    cache_set_core(1);
+}
+
 static void rl_post_clo_init(void)
 {
+    if (clo_cache) cache_init();
     for (Int i = 0; i < n_clo_funcs; i++) {
         HChar b[600];
         VG_(snprintf)(b, sizeof(b), "<function %s>", clo_funcs[i]);
