@@ -1,6 +1,7 @@
 // `roofline list`: the machine models and point sets in the results store,
 // with the ids that --machine stored:ID and --points stored:ID take.
 #include "cli/commands.hpp"
+#include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "io/results_store.hpp"
@@ -31,7 +32,7 @@ int run_list(const ListArgs& args) {
         machines = store->list_machines();
         sets = store->list_point_sets();
     } else {
-        fmt::print(stderr, "roofline: note: no results store at {} yet\n", terminal_text(access.path()));
+        print_stderr("roofline: note: no results store at {} yet\n", terminal_text(access.path()));
     }
     const std::string text = render_store_listing(access.path(), machines, sets, format);
     write_result(args.output, text);

@@ -2,6 +2,7 @@
 // work per region with an engine (perf, instrument, time), time it natively,
 // merge both into points, store them and place them on the machine's roofline.
 #include "cli/commands.hpp"
+#include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/measure_job.hpp"
 #include "cli/stored_source.hpp"
@@ -197,6 +198,35 @@ void report_matches(const measure::RegionCounts& c, const std::vector<measure::R
     }
 }
 
+// --times takes the native times of an earlier run: only those of a run of this very
+// command (program and arguments; the program's path may be written differently)
+// that was timed natively and ended as it does normally, else the counts of one
+// program would be divided by the time of another.
+void check_times_source(const PointsDocument& doc, const std::string& path, const std::vector<std::string>& command) {
+    const std::string need = "--times needs the points file of an earlier 'roofline measure --engine time -o FILE' "
+                             "run of the same command";
+    if (!doc.provenance) throw UsageError(fmt::format("{} does not say how it was measured (no provenance): {}", path, need));
+    const auto& p = *doc.provenance;
+    if (std::find(p.runs.begin(), p.runs.end(), "native") == p.runs.end())
+        throw UsageError(fmt::format("{} holds no native timing (its runs: {}): {}", path,
+                                     p.runs.empty() ? "none" : fmt::to_string(fmt::join(p.runs, ", ")), need));
+    auto same_program = [](const std::string& a, const std::string& b) {
+        return a == b || std::filesystem::path(a).filename() == std::filesystem::path(b).filename();
+    };
+    const bool same = p.command.size() == command.size() && !command.empty() &&
+                      same_program(p.command.front(), command.front()) &&
+                      std::equal(command.begin() + 1, command.end(), p.command.begin() + 1);
+    if (!same)
+        throw UsageError(fmt::format("{} timed another command ('{}'), not '{}': {}", path,
+                                     fmt::join(p.command, " "), fmt::join(command, " "), need));
+    if (const auto it = p.options.find("interrupted"); it != p.options.end())
+        throw UsageError(fmt::format("{} comes from a run interrupted by {}: its times are partial; {}", path,
+                                     it->second, need));
+    if (const auto it = p.options.find("native_status"); it != p.options.end() && it->second.starts_with("signal"))
+        throw UsageError(fmt::format("{} comes from a run killed by {}: its times are partial; {}", path,
+                                     it->second, need));
+}
+
 // What was run, where and how: stored with the points.
 Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bool timed_calls, bool sampled) {
     const bool native = args.times.empty();
@@ -243,6 +273,15 @@ int run_measure(const MeasureArgs& args) {
     const bool per_function = args.functions || !args.region_functions.empty();
     if (per_function) request.engine = measure::EngineKind::instrument;
     // Every destination and input is checked before the program runs, not discovered after it.
+    // -o naming the store itself would write JSON over every stored run.
+    if (!args.output.empty() && !args.no_store) {
+        std::error_code ec1, ec2;
+        const auto db = std::filesystem::weakly_canonical(args.db.empty() ? ResultsStore::default_path() : args.db, ec1);
+        const auto out = std::filesystem::weakly_canonical(args.output, ec2);
+        if (!ec1 && !ec2 && db == out)
+            throw UsageError(fmt::format("-o {} is the results store (--db): name another file for the points",
+                                         args.output));
+    }
     if (!args.output.empty()) check_writable(args.output);
     request.argv = args.command;
     request.region_functions = args.region_functions;
@@ -263,9 +302,11 @@ int run_measure(const MeasureArgs& args) {
             throw UsageError("--times replaces the native run of the instrument engine; the perf and time engines "
                              "take their own times");
         request.engine = measure::EngineKind::instrument;
+        const auto doc = read_points_document(args.times);
+        check_times_source(doc, args.times, args.command);
         try {
-            request.times = measure::earlier_times(read_points_file(args.times),
-                                                   mpi ? std::optional<int>(mpi->rank) : std::nullopt, args.times);
+            request.times = measure::earlier_times(doc.points, mpi ? std::optional<int>(mpi->rank) : std::nullopt,
+                                                   args.times);
         } catch (const std::invalid_argument& e) {
             throw UsageError(e.what());
         }
@@ -346,13 +387,13 @@ int run_measure(const MeasureArgs& args) {
                 sampling_warning = s.error;
         }
     } catch (const measure::CommandNotFound& e) {
-        fmt::print(stderr, "roofline: error: {}\n", e.what());
+        print_stderr("roofline: error: {}\n", e.what());
         return 127;
     }
     measure::stop_stdin_replay();
 
     auto note = [&](const std::string& text) {
-        if (!quiet) fmt::print(stderr, "roofline: {}\n", text);
+        if (!quiet) print_stderr("roofline: {}\n", text);
     };
     note(fmt::format("engine: {} ({})", measure::engine_name(result.engine),
                      per_function && args.engine == "auto" ? "--functions / --region-function need it"
@@ -362,15 +403,15 @@ int run_measure(const MeasureArgs& args) {
                      measure::engine_name(result.engine)));
     for (const auto& n : early_notes) note(n);
     for (const auto& n : result.notes) note(n);
-    for (const auto& w : early_warnings) fmt::print(stderr, "roofline: warning: {}\n", w);
-    for (const auto& w : result.warnings) fmt::print(stderr, "roofline: warning: {}\n", w);
+    for (const auto& w : early_warnings) print_stderr("roofline: warning: {}\n", w);
+    for (const auto& w : result.warnings) print_stderr("roofline: warning: {}\n", w);
     const int stop_signal = measure::interrupt_signal();
     if (stop_signal)
-        fmt::print(stderr, "roofline: interrupted by {}: no further run was started; the points below are from "
+        print_stderr("roofline: interrupted by {}: no further run was started; the points below are from "
                            "the runs that were made (exit {})\n",
                    measure::signal_name(stop_signal), 128 + stop_signal);
     if (!result.status.exited)
-        fmt::print(stderr, "roofline: the command was {}; what was measured up to then follows\n",
+        print_stderr("roofline: the command was {}; what was measured up to then follows\n",
                    result.status.describe());
 
     if (request.region_scope == measure::RegionScope::process && result.engine == measure::EngineKind::perf)
@@ -378,7 +419,7 @@ int run_measure(const MeasureArgs& args) {
              "that other threads do meanwhile is not in it");
     if (timing) {
         if (!timing->ok)
-            fmt::print(stderr, "roofline: warning: timing function calls: {}\n", timing->error);
+            print_stderr("roofline: warning: timing function calls: {}\n", timing->error);
         long long calls = 0;
         for (const auto& f : timing->functions) calls += f.calls;
         note(fmt::format("call-timing run (inclusive wall time of --region-function calls, ptrace breakpoints at "
@@ -407,7 +448,7 @@ int run_measure(const MeasureArgs& args) {
                          sampling->wall_seconds, sampling->samples, sampling->period_seconds * 1e6,
                          sampling->lost ? fmt::format(", {} lost", sampling->lost) : std::string{}, what));
         if (sampling->lost)
-            fmt::print(stderr, "roofline: warning: the kernel dropped {} samples: per-function times are low\n",
+            print_stderr("roofline: warning: the kernel dropped {} samples: per-function times are low\n",
                        sampling->lost);
     } else if (!sampling_warning.empty()) {
         fmt::print(stderr,
@@ -453,6 +494,10 @@ int run_measure(const MeasureArgs& args) {
         if (args.functions) print_functions(shown_functions, result.functions.size(), args.min_share, sampling);
     }
     auto provenance = provenance_of(args, result.engine, timing.has_value(), sampling.has_value());
+    // How the timed run ended: --times refuses the times of a run that crashed.
+    if (args.times.empty())
+        provenance.options["native_status"] = result.status.exited ? fmt::format("exit {}", result.status.exit_code)
+                                                                    : fmt::format("signal {}", measure::signal_name(result.status.signal));
     if (stop_signal) provenance.options["interrupted"] = measure::signal_name(stop_signal);
     if (mpi) {
         const RankJobOutput out{args.output, args.db, args.no_store, args.quiet, started, args.rank_wait};
@@ -468,7 +513,7 @@ int run_measure(const MeasureArgs& args) {
             write_points_file(args.output, points, &provenance);
             note(fmt::format("points written to {}", args.output));
         } catch (const std::exception& e) {
-            fmt::print(stderr, "roofline: error: the points could not be written to {}: {}\n", args.output, e.what());
+            print_stderr("roofline: error: the points could not be written to {}: {}\n", args.output, e.what());
             failed.push_back(args.output);
         }
     }
@@ -477,7 +522,7 @@ int run_measure(const MeasureArgs& args) {
             const auto id = store->save_points(fmt::to_string(fmt::join(args.command, " ")), points, {}, &provenance);
             note(fmt::format("stored as point set #{} in {}", id, store->path()));
         } catch (const std::exception& e) {
-            fmt::print(stderr, "roofline: error: the points could not be stored: {}\n", e.what());
+            print_stderr("roofline: error: the points could not be stored: {}\n", e.what());
             failed.push_back(store->path());
         }
     }

@@ -1,4 +1,5 @@
 #include "cli/measure_job.hpp"
+#include "cli/messages.hpp"
 
 #include "cli/stored_source.hpp"
 #include "io/points_json.hpp"
@@ -7,6 +8,7 @@
 #include "core/machine_roofline.hpp"
 #include "measure/mpi_job.hpp"
 #include "render/measure_tables.hpp"
+#include "render/text_escape.hpp"
 #include "topo/environment.hpp"
 
 #include <fmt/format.h>
@@ -17,7 +19,7 @@
 
 namespace roofline::cli {
 std::optional<Analysis> place_measured(const MachineFile& machine, const Point& p) {
-    if (p.work <= 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
+    if (!p.work_counted || p.work <= 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
     // A job over several nodes is not bounded by one node's roofline.
     if (const auto it = p.details.find("mpi_hosts"); it != p.details.end() && it->second > 1) return std::nullopt;
     try {
@@ -39,17 +41,17 @@ void rescue_points(const std::vector<Point>& points, const Provenance& provenanc
     try {
         const auto path = write_somewhere_safe(
             file_name, [&](const std::string& p) { write_points_file(p, points, &provenance); });
-        fmt::print(stderr, "roofline: {} were kept in {} instead (a points file: 'roofline report --points {}' reads it)\n",
+        print_stderr("roofline: {} were kept in {} instead (a points file: 'roofline report --points {}' reads it)\n",
                    what, path, path);
     } catch (const std::exception& e) {
-        fmt::print(stderr, "roofline: error: {} could not be kept anywhere ({}); they are lost\n", what, e.what());
+        print_stderr("roofline: error: {} could not be kept anywhere ({}); they are lost\n", what, e.what());
     }
 }
 
 bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points, Provenance provenance,
                  const std::optional<MachineFile>& machine, const RankJobOutput& out) {
     auto note = [&](const std::string& text) {
-        if (!out.quiet) fmt::print(stderr, "roofline: {}\n", text);
+        if (!out.quiet) print_stderr("roofline: {}\n", text);
     };
     provenance.mpi = MpiProvenance{rank.launcher, rank.job, rank.rank, rank.size, {}};
     // Rank 0 writes its own file too: if the launcher ends the job while it waits
@@ -58,7 +60,7 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
     try {
         write_points_file(own_path, points, &provenance);
     } catch (const std::exception& e) {
-        fmt::print(stderr, "roofline [rank {}]: error: cannot write this rank's points: {}\n", rank.rank, e.what());
+        print_stderr("roofline [rank {}]: error: cannot write this rank's points: {}\n", rank.rank, e.what());
         if (rank.rank != 0) {
             rescue_points(points, provenance, fmt::format("roofline-points-rank{}-{}.json", rank.rank, ::getpid()),
                           fmt::format("rank {}'s points", rank.rank));
@@ -75,7 +77,7 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
                                                               out.wait_seconds, missing,
                                                               measure::rank_points_path(out.output, rank, 1)));
                                          });
-    for (const auto& problem : job.problems) fmt::print(stderr, "roofline: warning: a rank's points: {}\n", problem);
+    for (const auto& problem : job.problems) print_stderr("roofline: warning: a rank's points: {}\n", problem);
     if (!job.missing.empty()) {
         std::vector<std::string> ranks;
         for (int r : job.missing) ranks.push_back(std::to_string(r));
@@ -92,7 +94,7 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
     if (!out.quiet) {
         fmt::print("MPI job of {} rank(s) ({}{}): each rank's points, then the sum over ranks (FLOPs and bytes "
                    "summed, seconds of the slowest rank)\n",
-                   rank.size, rank.launcher, rank.job.empty() ? "" : ", job " + rank.job);
+                   rank.size, terminal_text(rank.launcher), rank.job.empty() ? "" : ", job " + terminal_text(rank.job));
         print_measured_points(all, machine);
     }
     // Every destination is tried; when one failed, the job's points are also written where they
@@ -103,7 +105,7 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
             write_points_file(out.output, all, &job_provenance);
             note(fmt::format("the job's points written to {}", out.output));
         } catch (const std::exception& e) {
-            fmt::print(stderr, "roofline: error: the job's points could not be written to {}: {}\n", out.output, e.what());
+            print_stderr("roofline: error: the job's points could not be written to {}: {}\n", out.output, e.what());
             ok = false;
         }
     }
@@ -114,7 +116,7 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
                 store->save_points(fmt::to_string(fmt::join(provenance.command, " ")), all, {}, &job_provenance);
             note(fmt::format("stored as point set #{} in {}", id, store->path()));
         } catch (const std::exception& e) {
-            fmt::print(stderr, "roofline: error: the job's points could not be stored: {}\n", e.what());
+            print_stderr("roofline: error: the job's points could not be stored: {}\n", e.what());
             ok = false;
         }
     }

@@ -1,5 +1,6 @@
 // `roofline plot`: machines and points to a chart (SVG, HTML, terminal, gnuplot).
 #include "cli/commands.hpp"
+#include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
@@ -98,7 +99,7 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
     try {
         const auto selection = select_roofline(file.model, points, {args.precision, args.threads});
         const auto note = mixed_threads_note(file.model, points, {args.precision, args.threads}, selection);
-        if (!note.empty() && !args.quiet) fmt::print(stderr, "roofline: note: {}\n", note);
+        if (!note.empty() && !args.quiet) print_stderr("roofline: note: {}\n", note);
         return {roofline_from_machine_file(file, selection), source.display()};
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(fmt::format("{}: {}", source.display(), e.what()));
@@ -177,11 +178,16 @@ int run_plot(const PlotArgs& args) {
     std::erase_if(input.points, [&](const Point& p) {
         const bool differs = p.work_unit != unit;
         if (differs && other_unit++ == 0)
-            fmt::print(stderr, "roofline: warning: point '{}' counts {}, not {}: left out of the chart\n",
+            print_stderr("roofline: warning: point '{}' counts {}, not {}: left out of the chart\n",
                        terminal_text(p.name), terminal_text(p.work_unit), unit);
         return differs;
     });
-    if (other_unit > 1) fmt::print(stderr, "roofline: warning: {} points in other units left out\n", other_unit);
+    if (other_unit > 1) print_stderr("roofline: warning: {} points in other units left out\n", other_unit);
+    // A point measured for time only has no place on the chart (its work was not counted).
+    const auto uncounted = std::erase_if(input.points, [](const Point& p) { return !p.work_counted; });
+    if (uncounted > 0)
+        print_stderr("roofline: note: {} point(s) left out: their work was not counted (measured for time only, "
+                     "e.g. by the time engine)\n", uncounted);
 
     // A point above its roof (on the first machine) is a measurement error: say so, and mark it on the chart.
     // Named one by one up to a limit: 100,000 such points must not flood the terminal.
@@ -193,12 +199,12 @@ int run_plot(const PlotArgs& args) {
         if (!a.above_roof) continue;
         if (!a.above_roof->within_spread) p.label = (p.label.empty() ? p.name : p.label) + " (above roof!)";
         if (++above_roof > max_named_above_roof) continue;
-        fmt::print(stderr, "roofline: {}: point '{}' is {}\n", a.above_roof->within_spread ? "note" : "warning",
+        print_stderr("roofline: {}: point '{}' is {}\n", a.above_roof->within_spread ? "note" : "warning",
                    terminal_text(p.name),
                    above_roof_text(*a.above_roof));
     }
     if (above_roof > max_named_above_roof)
-        fmt::print(stderr, "roofline: warning: {} more points above their roof ('roofline report' lists them all)\n",
+        print_stderr("roofline: warning: {} more points above their roof ('roofline report' lists them all)\n",
                    above_roof - max_named_above_roof);
 
     std::string chart;
@@ -219,7 +225,7 @@ int run_plot(const PlotArgs& args) {
     } else {
         write_text_file_atomic(output, chart);
         if (!args.quiet)
-            fmt::print(stderr, "chart written to {} ({}, {})\n", output, count_of(input.machines.size(), "machine"),
+            print_stderr("chart written to {} ({}, {})\n", output, count_of(input.machines.size(), "machine"),
                        count_of(input.points.size(), "point"));
     }
     return kExitOk;

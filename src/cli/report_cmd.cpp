@@ -1,6 +1,7 @@
 // `roofline report`: place points on a machine's roofline and explain, per
 // point, what binds it and what to try next (text, Markdown, CSV or JSON).
 #include "cli/commands.hpp"
+#include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
@@ -13,7 +14,7 @@
 #include "io/text_file.hpp"
 #include "render/report.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -60,7 +61,7 @@ int run_report(const ReportArgs& args) {
         try {
             const auto selection = select_roofline(machine.model, points, {args.precision, args.threads});
             const auto note = mixed_threads_note(machine.model, points, {args.precision, args.threads}, selection);
-            if (!note.empty() && !args.quiet) fmt::print(stderr, "roofline: note: {}\n", note);
+            if (!note.empty() && !args.quiet) print_stderr("roofline: note: {}\n", note);
             return roofline_from_machine_file(machine, selection);
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(fmt::format("{}: {}", machine_choice.display(), e.what()));
@@ -75,16 +76,27 @@ int run_report(const ReportArgs& args) {
                 point.name, point.work_unit, roofline.work_unit, point.work_unit));
         }
     }
+    // A point whose work was not counted (time engine) has a time and nothing to judge it by.
     std::vector<Analysis> analyses;
     analyses.reserve(points.size());
-    for (const auto& point : points) analyses.push_back(analyze(roofline, point, view));
+    std::vector<std::string> uncounted;
+    for (const auto& point : points) {
+        if (point.work_counted) analyses.push_back(analyze(roofline, point, view));
+        else uncounted.push_back(point.name);
+    }
+    if (!uncounted.empty() && !args.quiet)
+        print_stderr("roofline: note: {} point(s) not judged, their {} not counted (measured for time only, e.g. "
+                     "by the time engine; measure them with --engine instrument or perf): {}{}\n",
+                     uncounted.size(), roofline.work_unit == "FLOP" ? "FLOPs" : "work",
+                     fmt::join(uncounted.begin(), uncounted.begin() + std::min<std::size_t>(uncounted.size(), 10), ", "),
+                     uncounted.size() > 10 ? ", ..." : "");
 
     const auto report = render_report(analyses, roofline, format, view);
     if (args.output.empty()) {
         fmt::print("{}", report);
     } else {
         write_text_file_atomic(args.output, report);
-        if (!args.quiet) fmt::print(stderr, "report written to {}\n", args.output);
+        if (!args.quiet) print_stderr("report written to {}\n", args.output);
     }
     return kExitOk;
 }

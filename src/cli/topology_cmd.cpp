@@ -1,6 +1,7 @@
 // `roofline topology`: what this machine is made of (packages, cores, NUMA
 // nodes, caches, ISA) and how fast its cores actually clock, as text or JSON.
 #include "cli/commands.hpp"
+#include "cli/messages.hpp"
 
 #include "cli/common_options.hpp"
 #include "io/text_file.hpp"
@@ -82,7 +83,7 @@ void add_topology_command(CLI::App& app, int& exit_code) {
             run_topology(*options);
             exit_code = kExitOk;
         } catch (const std::exception& e) {
-            fmt::print(stderr, "roofline topology: error: {}\n", e.what());
+            print_stderr("roofline topology: error: {}\n", e.what());
             exit_code = kExitFailure;
         }
     });

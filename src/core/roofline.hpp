@@ -60,6 +60,10 @@ struct Point {
     std::string series;            // points of one series are connected on charts
     std::string label;
     double work = 0;               // FLOPs, or ops of work_unit
+    // false: nothing counted the work (the time engine measures time only, or the
+    // counting run was cut short); `work` is then 0 and means nothing: such a point
+    // is shown as "not counted", never placed or judged at 0 GFLOP/s.
+    bool work_counted = true;
     std::string work_unit = "FLOP";
     std::map<std::string, double> bytes;  // per level: bytes crossing that level's boundary
     double seconds = 0;

@@ -30,10 +30,12 @@ json point_to_json(const Point& p) {
     j["name"] = p.name;
     if (!p.series.empty()) j["series"] = p.series;
     if (!p.label.empty()) j["label"] = p.label;
+    // null: not counted (Point::work_counted), which 0 would misstate.
+    const json work = p.work_counted ? json(p.work) : json(nullptr);
     if (p.work_unit.empty() || p.work_unit == flop_unit) {
-        j["flops"] = p.work;
+        j["flops"] = work;
     } else {
-        j["ops"] = p.work;
+        j["ops"] = work;
         j["op_unit"] = p.work_unit;
     }
     j["bytes"] = json::object();
@@ -65,13 +67,15 @@ void read_work(const JsonNode& n, Point& p) {
     if (has_flops && has_ops) n.fail("has both \"flops\" and \"ops\" (expected one of them)");
     if (has_flops) {
         if (n.has("op_unit")) n.child("op_unit").fail("only allowed with \"ops\", not with \"flops\"");
-        p.work = n.child("flops").as_figure(count_range);
+        p.work_counted = !n.child("flops").value().is_null();  // null: measured without counting
+        p.work = p.work_counted ? n.child("flops").as_figure(count_range) : 0;
         p.work_unit = std::string(flop_unit);
         return;
     }
     // Neither: name the usual key in the error.
-    if (!has_ops) n.required("flops", "a number (or \"ops\" with \"op_unit\")");
-    p.work = n.child("ops").as_figure(count_range);
+    if (!has_ops) n.required("flops", "a number, or null when not counted (or \"ops\" with \"op_unit\")");
+    p.work_counted = !n.child("ops").value().is_null();
+    p.work = p.work_counted ? n.child("ops").as_figure(count_range) : 0;
     p.work_unit = n.required("op_unit", "a string naming the unit of \"ops\"").as_nonempty_string();
 }
 

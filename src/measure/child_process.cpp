@@ -294,23 +294,9 @@ void stop_stdin_replay() {
 }
 
 std::string signal_name(int sig) {
-    switch (sig) {
-    case SIGHUP: return "SIGHUP";
-    case SIGINT: return "SIGINT";
-    case SIGQUIT: return "SIGQUIT";
-    case SIGILL: return "SIGILL";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGKILL: return "SIGKILL";
-    case SIGSEGV: return "SIGSEGV";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGALRM: return "SIGALRM";
-    case SIGTERM: return "SIGTERM";
-    case SIGXCPU: return "SIGXCPU";
-    default: return fmt::format("signal {}", sig);
-    }
+    // glibc's abbreviation ("SEGV", "STOP"), for every signal the kernel has; real-time ones have none.
+    if (const char* abbrev = ::sigabbrev_np(sig)) return fmt::format("SIG{}", abbrev);
+    return fmt::format("signal {}", sig);
 }
 
 std::string ChildStatus::describe() const {
@@ -490,8 +476,30 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     if (wait_for_exit && n != static_cast<ssize_t>(sizeof exec_errno)) {
         wstatus = wait_for_exit(pid);
     } else {
-        while (::waitpid(pid, &wstatus, 0) < 0) {
-            if (errno != EINTR) break;
+        // A command that stops itself (raise(SIGSTOP), or SIGTSTP/SIGTTIN/SIGTTOU) waits for a job-control
+        // shell to continue it; here nothing would, and measure would wait forever. It is continued, and
+        // stopped for good if it keeps stopping (a read from a terminal it does not own stops it each time).
+        int stops = 0;
+        for (;;) {
+            if (::waitpid(pid, &wstatus, WUNTRACED) < 0) {
+                if (errno == EINTR) continue;
+                break;
+            }
+            if (!WIFSTOPPED(wstatus)) break;
+            // Sharing our process group (stdin is a terminal), the command is stopped with us by Ctrl-Z
+            // (SIGTSTP), and the shell continues us both: only a SIGSTOP is its own doing then.
+            if (!own_group && WSTOPSIG(wstatus) != SIGSTOP) continue;
+            if (++stops == 1)
+                fmt::print(stderr, "roofline: the command stopped itself ({}); continuing it (nothing else will "
+                           "under measure)\n", signal_name(WSTOPSIG(wstatus)));
+            if (stops > 1000) {
+                fmt::print(stderr, "roofline: the command stopped itself {} times ({} last); sending SIGKILL\n",
+                           stops, signal_name(WSTOPSIG(wstatus)));
+                if (own_group) ::kill(-pid, SIGKILL);
+                ::kill(pid, SIGKILL);
+            }
+            if (own_group) ::kill(-pid, SIGCONT);
+            ::kill(pid, SIGCONT);
         }
     }
     const auto t1 = std::chrono::steady_clock::now();

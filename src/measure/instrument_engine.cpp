@@ -64,13 +64,18 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
             "(e.g. -mno-avx512f or -march=x86-64-v3)\n" + log_text);
     }
     const std::string text = read_file_or_empty(counts_out);
-    if (interrupt_signal()) {
-        // The tool's counts cover only part of the run now: they would not match the native run's time.
+    if (interrupt_signal() && !(run.status.exited && (request.times || !result.status.exited ||
+                                                      run.status.exit_code == result.status.exit_code))) {
+        // Cut short: the tool's counts cover only part of the run and would not match the native run's time.
         result.warnings.push_back(fmt::format("interrupted by {} during the run under the Valgrind tool: its "
                                               "partial counts are left out (time only)",
                                               signal_name(interrupt_signal())));
         return;
     }
+    if (interrupt_signal())  // the program took the signal in its stride and finished: its counts are whole
+        result.warnings.push_back(fmt::format("{} arrived during the run under the Valgrind tool, but the program "
+                                              "finished ({}): its counts are kept",
+                                              signal_name(interrupt_signal()), run.status.describe()));
     if (text.empty() && native_failed) {
         result.warnings.push_back(fmt::format("the Valgrind tool wrote no counts ({})", run.status.describe()));
         return;

@@ -79,6 +79,8 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
             // The threads that did the work (a pool started by a library included),
             // not only those that opened the region.
             if (c->threads > 0) p.threads = c->threads;
+        } else {
+            p.work_counted = false;  // timed only
         }
         max_threads = std::max(max_threads, p.threads);
         if (t.calls > 0) p.details["calls"] = static_cast<double>(t.calls);
@@ -96,6 +98,8 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         if (const auto* c = counts_for(kProgramRegion)) {
             apply_counts(p, *c);
             if (c->threads > 0) p.threads = c->threads;  // threads that did work, counted by the tool
+        } else {
+            p.work_counted = false;
         }
         points.push_back(std::move(p));
     }

@@ -57,6 +57,7 @@ std::vector<Point> job_points(const std::vector<RankPoints>& ranks) {
         for (const auto& [p, r] : list) {
             if (p->work_unit != sum.work_unit) continue;  // not the same kind of work: not summed
             sum.work += p->work;
+            sum.work_counted = sum.work_counted && p->work_counted;  // a sum with a rank not counted is not counted
             for (const auto& [level, bytes] : p->bytes) sum.bytes[level] += bytes;
             sum.seconds = std::max(sum.seconds, p->seconds);
             sum.threads += p->threads;

@@ -68,8 +68,12 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
             const auto i = intensity(p, name);
             if (i && (level == "-" || level_before(name, level))) level = name, intensity_value = *i;
         }
+        // Not counted (time only): "-", never 0 GFLOP/s.
+        const double work = p.work_counted ? p.work / 1e9 : NAN;
+        const double rate = p.work_counted ? performance(p) : NAN;
+        if (!p.work_counted) intensity_value = NAN;
         out += fmt::format("{:<{}} {:>10.4f} {:>7} {:>12} {:>10} {:>14} {:>10}", names[r], width, p.seconds,
-                           p.threads, cell(p.work / 1e9), cell(performance(p)), cell(intensity_value), level);
+                           p.threads, cell(work), cell(rate), cell(intensity_value), level);
         if (judged) {
             if (row.analysis)
                 out += fmt::format(" {:<22} {:>8}", row.analysis->binding_roof, efficiency_text(*row.analysis));
