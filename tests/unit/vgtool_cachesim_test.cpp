@@ -44,6 +44,7 @@ struct Sim {
         for (int l = 0; l < cs.levels; ++l) {
             for (unsigned i = 0; i < cs.lv[l].instances; ++i) std::free(cs.lv[l].inst[i].ways);
             std::free(cs.lv[l].inst);
+            std::free(cs.lv[l].of_core);
         }
     }
     void access(std::uint64_t addr, unsigned size, int kind, Counters& c, int core = 0) {
@@ -63,7 +64,10 @@ std::string init_error(rl_cs_config c) {
     rl_cs cs{};
     char err[200] = "";
     const int r = rl_cs_init(&cs, &c, zeroed, err, sizeof err);
-    for (int l = 0; l < RL_CS_MAX_LEVELS; ++l) std::free(cs.lv[l].inst);
+    for (int l = 0; l < RL_CS_MAX_LEVELS; ++l) {
+        std::free(cs.lv[l].inst);
+        std::free(cs.lv[l].of_core);
+    }
     return r == 0 ? "" : err;
 }
 

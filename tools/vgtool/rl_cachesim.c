@@ -79,10 +79,12 @@ int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *e
     }
     s->instances = (unsigned)((cfg->cores + c->shared_by - 1) / c->shared_by);
     s->inst = (rl_cs_instance *)alloc((u64)s->instances * sizeof(rl_cs_instance));
-    if (!s->inst) {
+    s->of_core = (rl_cs_instance **)alloc((u64)cfg->cores * sizeof(rl_cs_instance *));
+    if (!s->inst || !s->of_core) {
       put_text(err, errcap, level_name(l), "out of memory");
       return -1;
     }
+    for (i = 0; i < (u64)cfg->cores; ++i) s->of_core[i] = &s->inst[i / c->shared_by];
   }
   return 0;
 }
@@ -91,7 +93,7 @@ int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *e
 static u64 *set_of(rl_cs *cs, int l, int core, u64 line)
 {
   rl_cs_level_state *s = &cs->lv[l];
-  rl_cs_instance *in = &s->inst[(unsigned)core / s->cfg.shared_by % s->instances];
+  rl_cs_instance *in = s->of_core[core];
   u64 set;
   if (!in->ways) {
     in->ways = (u64 *)cs->alloc(s->sets * s->cfg.assoc * sizeof(u64));
@@ -133,8 +135,9 @@ static void remove_way(u64 *set, unsigned assoc, int w)
 static void evict(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr);
 
 /* Puts `line` at the front of its set in level l (merging with a copy already there:
- * possible when private levels above hold one line each); the LRU way makes room. */
-static void insert(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
+ * possible when private levels above hold one line each, unless `absent` says the
+ * caller just looked); the LRU way makes room. */
+static void insert(rl_cs *cs, int l, int core, u64 line, int dirty, int absent, u64 *ctr)
 {
   rl_cs_level_state *s = &cs->lv[l];
   const unsigned assoc = s->cfg.assoc;
@@ -142,7 +145,7 @@ static void insert(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
   u64 victim;
   int w;
   if (!set) return;
-  w = find(set, assoc, line);
+  w = absent ? -1 : find(set, assoc, line);
   if (w >= 0) {
     if (dirty && !ENTRY_DIRTY(set[w])) {
       set[w] |= 1;
@@ -171,14 +174,15 @@ static void evict(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
   }
   if (cs->lv[below].cfg.exclusive) {
     ctr[RL_CS_WRITE + l] += bytes;
-    insert(cs, below, core, line, dirty, ctr);
+    insert(cs, below, core, line, dirty, 0, ctr);
   } else if (dirty) {
     ctr[RL_CS_WRITE + l] += bytes;
-    insert(cs, below, core, line, 1, ctr);
+    insert(cs, below, core, line, 1, 0, ctr);
   }
 }
 
 static int fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr);
+static int fill(rl_cs *cs, int l, int core, u64 line, u64 *set, u64 *ctr);
 
 /* The level below level l gives it `line`: the bytes cross the boundary above the
  * level that had it. Returns nonzero when the line comes up dirty (it moved out of
@@ -209,24 +213,29 @@ static int supply(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
   return 0;
 }
 
+/* A miss in level l (`set`: its set, 0 without memory): the line comes from below and
+ * goes to the front. Returns 0, or -1 when the level has no memory. */
+static int fill(rl_cs *cs, int l, int core, u64 line, u64 *set, u64 *ctr)
+{
+  const int dirty = supply(cs, l, core, line, ctr);
+  if (!set) return -1;
+  insert(cs, l, core, line, dirty, 1, ctr);  /* just looked for; levels below never touch this one */
+  return 0;
+}
+
 /* Makes `line` present in level l, most recently used; returns the way's entry index
  * (0, the front) or -1 when the level has no memory. */
 static int fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
 {
-  rl_cs_level_state *s = &cs->lv[l];
   u64 *set = set_of(cs, l, core, line);
-  int w, dirty;
   if (set) {
-    w = find(set, s->cfg.assoc, line);
+    const int w = find(set, cs->lv[l].cfg.assoc, line);
     if (w >= 0) {
       if (w) to_front(set, w);
       return 0;
     }
   }
-  dirty = supply(cs, l, core, line, ctr);
-  if (!set) return -1;
-  insert(cs, l, core, line, dirty, ctr);
-  return 0;
+  return fill(cs, l, core, line, set, ctr);
 }
 
 /* A non-temporal store: the caches drop their copies (a dirty one is written back
@@ -276,7 +285,7 @@ void rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *c
       w = 0;
       ++ctr[RL_CS_L1_HITS];
     } else {
-      w = fetch(cs, 0, core, line, ctr);
+      w = fill(cs, 0, core, line, set, ctr);
     }
     if (kind == RL_CS_STORE && w == 0 && !ENTRY_DIRTY(set[0])) {
       set[0] |= 1;
@@ -288,7 +297,7 @@ void rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *c
 u64 *rl_cs_l1_ways(rl_cs *cs, int core)
 {
   if (core < 0 || core >= cs->cores) core = (core < 0 ? -core : core) % cs->cores;
-  return set_of(cs, 0, core, 0) ? cs->lv[0].inst[(unsigned)core / cs->lv[0].cfg.shared_by % cs->lv[0].instances].ways : 0;
+  return set_of(cs, 0, core, 0) ? cs->lv[0].of_core[core]->ways : 0;
 }
 
 unsigned long long rl_cs_dirty_lines(const rl_cs *cs, int level)

@@ -74,6 +74,7 @@ typedef struct {
   unsigned line_shift;
   unsigned instances;
   rl_cs_instance *inst;
+  rl_cs_instance **of_core;    /* the instance each core uses (no division per access) */
   unsigned long long dirty;    /* dirty lines now held, all instances */
 } rl_cs_level_state;
 
