@@ -39,4 +39,9 @@ struct BenchOptionError : std::invalid_argument {
 // Default total time budget per mode, seconds.
 double default_time_budget(BenchMode mode);
 
+// The largest time budget a run accepts: a week. A full run takes minutes; a
+// budget beyond this is a typo (or inf), and would turn into sample counts and
+// deadlines no clock arithmetic should see.
+inline constexpr double max_time_budget_seconds = 7 * 24 * 3600.0;
+
 } // namespace roofline

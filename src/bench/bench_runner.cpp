@@ -111,8 +111,15 @@ void validate_bench_options(const Topology& topology, const BenchOptions& option
             throw BenchOptionError(BenchSetting::precision, "unknown precision '" + p + "' (use dp or sp)");
     if (options.mode == BenchMode::spec)
         throw BenchOptionError(BenchSetting::mode, "a spec sheet is written, not measured");
-    if (options.time_budget_seconds < 0)
-        throw BenchOptionError(BenchSetting::time_budget, "the time budget must not be negative");
+    const double budget = options.time_budget_seconds;
+    if (budget < 0)
+        throw BenchOptionError(BenchSetting::time_budget,
+                               fmt::format("the time budget must not be negative (got {:g})", budget));
+    if (!(budget <= max_time_budget_seconds))  // nan and inf too
+        throw BenchOptionError(BenchSetting::time_budget,
+                               fmt::format("the time budget must be a number of seconds from 0 (the mode's "
+                                           "default) to a week, {:g} (got {:g})",
+                                           max_time_budget_seconds, budget));
     for (const auto& p : options.patterns)
         if (!memory_kernel_for(p, BenchOptions{}))
             throw BenchOptionError(BenchSetting::pattern,

@@ -118,8 +118,7 @@ BenchOptions to_options(const BenchArgs& a, const Topology& topology) {
     else if (a.only == "memory") o.compute = false;
     if (a.precision == "dp" || a.precision == "sp") o.precisions = {a.precision};
     o.thread_counts = parse_threads(a.threads, static_cast<int>(topology.cores().size()));
-    if (a.time_budget < 0) throw UsageError(fmt::format("--time-budget must not be negative (got {})", a.time_budget));
-    o.time_budget_seconds = a.time_budget;
+    o.time_budget_seconds = a.time_budget;  // checked with the rest by validate_bench_options
     o.validate = a.validate;
     try {
         for (const auto& w : a.working_sets) o.working_sets.push_back(parse_bytes(w));
@@ -297,7 +296,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--only", args->only, "Measure only one part")->check(CLI::IsMember({"compute", "memory"}));
     cmd->add_option("--precision", args->precision, "dp, sp or both")->check(CLI::IsMember({"dp", "sp", "both"}));
     cmd->add_option("--threads", args->threads, "Thread counts: N, a list (1,2), 'all', or 'sweep' (every count 1..cores); default 1 and all cores");
-    cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run (default 24 quick, 160 full; twice that with --validate)");
+    cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run, at most a week (default 24 quick, 160 full; twice that with --validate)");
     add_output_option(cmd, args->output, "Machine model JSON file ('' for none)")->capture_default_str();
     cmd->add_option("--svg", args->svg, "Chart file ('' for none; default: next to -o, e.g. roofline-machine.svg)")
         ->each([args](const std::string&) { args->svg_given = true; });

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstdlib>
+
 namespace roofline::cli {
 
 CLI::Option* add_db_option(CLI::App* cmd, std::string& db) {
@@ -74,6 +77,23 @@ CLI::Option* add_roofline_precision_option(CLI::App* cmd, std::optional<std::str
                                        " (default: sp when every point's FLOPs are single precision, else dp)");
     if (extra_help.empty()) option->check(CLI::IsMember({"dp", "sp"}));
     return option;
+}
+
+CLI::Validator figure_check(const std::string& option, const FigureRange& range) {
+    return CLI::Validator(
+        [option, range](std::string& text) -> std::string {
+            const char* begin = text.c_str();
+            char* end = nullptr;
+            errno = 0;
+            const double v = std::strtod(begin, &end);
+            if (text.empty() || end != begin + text.size())
+                return fmt::format("{} expects a number (got '{}')", option, text);
+            if (in_range(range, v)) return {};
+            // strtod saturates 1e400 to inf and 1e-400 to 0 (ERANGE): still say what was typed.
+            if (v <= 0 && errno != ERANGE) return fmt::format("{} must be positive (got {})", option, text);
+            return fmt::format("{} must be {} (got {})", option, range.what, text);
+        },
+        fmt::format("{}..{}", range.min, range.max));
 }
 
 void write_result(const std::string& output, const std::string& text) {

@@ -3,6 +3,8 @@
 // every command shares"; tests/cli/cases.tsv checks them).
 #pragma once
 
+#include "core/input_limits.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <optional>
@@ -45,5 +47,11 @@ CLI::Option* add_roofline_threads_option(CLI::App* cmd, std::optional<int>& thre
 // precision, else dp. `extra_help` adds what a command accepts beyond that.
 CLI::Option* add_roofline_precision_option(CLI::App* cmd, std::optional<std::string>& precision,
                                            const std::string& extra_help = "");
+
+// A number given on the command line that the model will believe: checked as
+// the file readers check theirs (core/input_limits.hpp), so inf, nan, 1e400 and
+// denormals are refused when parsed (exit 2), with the text as typed:
+// "--peak must be positive (got -3)", "--peak must be a rate from ... (got inf)".
+CLI::Validator figure_check(const std::string& option, const FigureRange& range);
 
 } // namespace roofline::cli

@@ -41,10 +41,6 @@ struct ModelArgs {
     std::string output;
 };
 
-void require_positive(const std::optional<double>& v, const char* option) {
-    if (v && !(*v > 0)) throw UsageError(fmt::format("{} must be positive (got {})", option, *v));
-}
-
 // --- the one-liner -------------------------------------------------------------
 
 int run_formula(const ModelArgs& a) {
@@ -132,10 +128,7 @@ int run_specs(const ModelArgs& a) {
 }
 
 int run(ModelArgs a) {
-    a.format = parse_report_format(a.format_name);
-    require_positive(a.peak, "--peak");
-    require_positive(a.bandwidth, "--bw");
-    require_positive(a.intensity, "--intensity");
+    a.format = parse_report_format(a.format_name);  // --peak, --bw and --intensity are checked when parsed
     if (a.intensity) return run_formula(a);
     return run_specs(a);
 }
@@ -165,9 +158,11 @@ void add_model_command(CLI::App& app, int& exit_code) {
                       "Also write the predicted points (schema roofline.points/1) for plot and report");
     cmd->add_option("--points-out", args->output, "Same as -o (kept for old scripts)")->group("");
     add_format_option(cmd, args->format_name, {"text", "json"}, true);
-    cmd->add_option("--peak", args->peak, "Peak in G<unit>/s (with --bw: a roofline without a machine file)");
-    cmd->add_option("--bw", args->bandwidth, "Memory bandwidth in GB/s");
-    cmd->add_option("--intensity", args->intensity, "Intensity in <unit>/byte: print min(peak, bw x intensity)");
+    cmd->add_option("--peak", args->peak, "Peak in G<unit>/s (with --bw: a roofline without a machine file)")
+        ->check(figure_check("--peak", rate_range));
+    cmd->add_option("--bw", args->bandwidth, "Memory bandwidth in GB/s")->check(figure_check("--bw", rate_range));
+    cmd->add_option("--intensity", args->intensity, "Intensity in <unit>/byte: print min(peak, bw x intensity)")
+        ->check(figure_check("--intensity", intensity_range));
     cmd->add_option("--unit", args->unit, "Work unit with --peak: FLOP, IOP, exchange, ...")->capture_default_str();
     cmd->footer("Examples:\n"
                 "  roofline model --peak 85.8 --bw 29 --intensity 0.05\n"

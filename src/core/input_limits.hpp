@@ -30,6 +30,10 @@ inline constexpr FigureRange count_range{1e-6, 1e24, "a count of 0, or from 1e-6
 inline constexpr FigureRange seconds_range{1e-9, 1e8, "seconds from 1e-9 (1 ns) to 1e8 (3 years)"};
 // Intensities (work per byte) of validation points and lines: 1e-9 .. 1e9.
 inline constexpr FigureRange intensity_range{1e-9, 1e9, "an intensity from 1e-9 to 1e9"};
+// A coefficient of variation (standard deviation / mean of a figure's samples)
+// as files store it: a fraction, 0.05 for 5% (outputs print it as a percent).
+// n samples can spread at most sqrt(n); 10 (1000%) is no measurement's.
+inline constexpr FigureRange cv_range{0, 10, "a coefficient of variation from 0 to 10 (a fraction: 0.05 is 5%)", true};
 // Threads of a roof or a point, cores and sockets.
 inline constexpr int max_threads = 1 << 20;
 // Cache sizes: 1 byte .. 1 TiB per instance.

@@ -8,14 +8,75 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 namespace roofline {
 namespace {
 
 using Sizes = std::map<std::string, double>;
 
+// The order in which a sizes map's entries can be computed: each after the sizes
+// of the same map it uses (a YAML map has no order of its own). A size that uses
+// its own name means the inherited one (N: 2*N doubles the file's shared N).
+// Sizes that use each other in a cycle have no value: refused, naming the cycle.
+// Depth-first without recursion, so a long chain of sizes cannot exhaust the stack.
+std::vector<std::size_t> evaluation_order(const std::vector<std::pair<std::string, YamlNode>>& entries) {
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < entries.size(); ++i) index[entries[i].first] = i;
+    std::vector<std::vector<std::size_t>> uses(entries.size());
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        for (const auto& name : entries[i].second.expression_names())
+            if (const auto it = index.find(name); it != index.end() && it->second != i) uses[i].push_back(it->second);
+
+    enum class State { unvisited, in_progress, done };
+    std::vector<State> state(entries.size(), State::unvisited);
+    std::vector<std::size_t> order;
+    for (std::size_t root = 0; root < entries.size(); ++root) {
+        if (state[root] != State::unvisited) continue;
+        std::vector<std::pair<std::size_t, std::size_t>> path{{root, 0}};  // entry, next of its uses to visit
+        state[root] = State::in_progress;
+        while (!path.empty()) {
+            const std::size_t i = path.back().first;
+            if (path.back().second == uses[i].size()) {
+                state[i] = State::done;
+                order.push_back(i);
+                path.pop_back();
+                continue;
+            }
+            const std::size_t used = uses[i][path.back().second++];
+            if (state[used] == State::in_progress) {
+                std::string cycle;
+                bool in_cycle = false;
+                for (const auto& step : path) {
+                    in_cycle = in_cycle || step.first == used;
+                    if (in_cycle) cycle += entries[step.first].first + " -> ";
+                }
+                entries[i].second.fail(
+                    fmt::format("sizes refer to each other in a cycle ({}), so none of them has a value",
+                                cycle + entries[used].first));
+            }
+            if (state[used] == State::unvisited) {
+                state[used] = State::in_progress;
+                path.emplace_back(used, 0);
+            }
+        }
+    }
+    return order;
+}
+
 Sizes sizes_from(const YamlNode& n, Sizes inherited) {
-    for (const auto& [name, value] : n.entries()) {
-        const double v = value.as_expression(inherited);
+    const auto entries = n.entries();
+    std::vector<std::string> known;  // every size in scope, for a message naming one that is not
+    for (const auto& [name, _] : inherited) known.push_back(name);
+    for (const auto& [name, _] : entries)
+        if (!inherited.count(name)) known.push_back(name);
+    for (const std::size_t i : evaluation_order(entries)) {
+        const auto& [name, value] = entries[i];
+        const auto used = value.expression_names();
+        if (!inherited.count(name) && std::find(used.begin(), used.end(), name) != used.end())
+            value.fail(fmt::format("size '{}' refers to itself and no shared size '{}' is defined, so it has no value",
+                                   name, name));
+        const double v = value.as_expression(inherited, known);
         if (!(v > 0)) value.fail(fmt::format("size '{}' must be positive", name));
         inherited[name] = v;
     }

@@ -210,13 +210,19 @@ Stats stats_from(const JsonNode& n) {
     read_optional_figure(n, "median", s.median, rate_range);
     read_optional_figure(n, "min", s.min, rate_range);
     read_optional_figure(n, "max", s.max, rate_range);
-    read_optional_figure(n, "cv", s.cv, {0, 100, "a coefficient of variation from 0 to 100"});
+    read_optional_figure(n, "cv", s.cv, cv_range);
     read_optional_in(n, "runs", s.runs, 0, std::numeric_limits<int>::max());
     read_optional(n, "stable", s.stable);
     read_optional_in(n, "bursts", s.bursts, 0, std::numeric_limits<int>::max());
     read_optional_in(n, "rejected_bursts", s.rejected_bursts, 0, std::numeric_limits<int>::max());
     read_optional_figure(n, "quantile", s.quantile, {0, 1, "a quantile from 0 to 1"});
     read_optional(n, "cores_shared", s.cores_shared);
+    // Summaries of one set of samples (0: not given): min <= median <= max.
+    if (s.min > 0 && s.max > 0 && s.min > s.max)
+        n.child("min").fail(fmt::format("expected at most max ({:g}), found {:g}", s.max, s.min));
+    if (s.median > 0 && ((s.min > 0 && s.median < s.min) || (s.max > 0 && s.median > s.max)))
+        n.child("median").fail(fmt::format("expected a median from min to max ({:g} to {:g}), found {:g}", s.min,
+                                           s.max, s.median));
     return s;
 }
 

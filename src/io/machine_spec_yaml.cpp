@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
 
 namespace roofline {
 namespace {
@@ -43,7 +44,10 @@ std::string known_level(const YamlNode& n, const std::string& name) {
 }
 
 // A figure: a number (for the sheet's thread count) or a map {threads: value}.
-std::vector<std::pair<int, double>> figures_by_threads(const YamlNode& n, int default_threads, const std::string& what) {
+// A key above the sheet's cores would be a roofline no run of this machine can
+// have, judged with none of the sheet's other roofs: refused.
+std::vector<std::pair<int, double>> figures_by_threads(const YamlNode& n, int default_threads, int cores,
+                                                       const std::string& what) {
     std::vector<std::pair<int, double>> out;
     if (n.is_map()) {
         for (const auto& [key, value] : n.entries()) {
@@ -56,6 +60,10 @@ std::vector<std::pair<int, double>> figures_by_threads(const YamlNode& n, int de
             }
             if (threads < 1 || threads > max_threads)
                 value.fail(fmt::format("expected a thread count (1, 2, ...) as the key, found '{}'", key));
+            if (threads > cores)
+                value.fail(fmt::format("expected a thread count from 1 to the sheet's {} core{} ('cores:', 1 when "
+                                       "not given) as the key, found {}",
+                                       cores, cores == 1 ? "" : "s", threads));
             out.emplace_back(threads, checked_figure(value, rate_range));
         }
         if (out.empty()) n.expected(fmt::format("{} or a map of thread count to {}", what, what));
@@ -65,7 +73,41 @@ std::vector<std::pair<int, double>> figures_by_threads(const YamlNode& n, int de
     return out;
 }
 
-void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits) {
+// A roof a written ceiling must not exceed: its thread count and figure.
+struct RoofBound {
+    int threads = 0;
+    double value = 0;
+};
+
+// The sheet's roof for a ceiling at `threads` threads: the figure at that count,
+// else the lowest at a higher count (more threads never lower a roof); none when
+// the sheet gives no figure at or above that count.
+template <class Roof, class Same, class Value>
+std::optional<RoofBound> roof_for(const std::vector<Roof>& roofs, int threads, Same same, Value value) {
+    std::optional<RoofBound> exact, above;
+    for (const auto& r : roofs) {
+        if (!same(r)) continue;
+        if (r.threads == threads) exact = RoofBound{r.threads, value(r)};
+        else if (r.threads > threads && (!above || value(r) < above->value)) above = RoofBound{r.threads, value(r)};
+    }
+    return exact ? exact : above;
+}
+
+// A written ceiling above its roof would become the roof (a model's roof is its
+// fastest entry) or silently vanish: either way the chart would not say what the
+// sheet says. One with no roof at all would become one.
+void check_below_roof(const YamlNode& value_node, double value, const std::string& roof_name, const std::string& unit,
+                      int threads, const std::optional<RoofBound>& roof) {
+    if (!roof)
+        value_node.fail(fmt::format("the sheet gives no {} at {} thread{} or more for this ceiling to lie below",
+                                    roof_name, threads, threads == 1 ? "" : "s"));
+    if (value > roof->value)
+        value_node.fail(fmt::format("expected at most the {} at {} thread{} ({:g} {}), found {:g}: a ceiling "
+                                    "cannot be above its roof",
+                                    roof_name, roof->threads, roof->threads == 1 ? "" : "s", roof->value, unit, value));
+}
+
+void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits, const std::vector<ComputeRoof>& peaks) {
     n.require_map();
     n.allow_only({"name", "value", "category", "advice", "precision", "vector_bits"});
     NamedCeiling named;
@@ -99,11 +141,16 @@ void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits) {
         entry.mix.clear();  // no place in the model: kept as a named ceiling only
     }
     if (n.has("vector_bits") && c.category != "simd") n.child("vector_bits").fail("'vector_bits' belongs to simd ceilings only");
+    const std::string unit = is_flop_precision(named.precision) ? "GFLOP/s" : "G" + named.precision + "/s";
+    check_below_roof(n.child("value"), c.value, named.precision + " peak", unit, entry.threads,
+                     roof_for(
+                         peaks, entry.threads, [&](const ComputeRoof& r) { return r.precision == named.precision; },
+                         [](const ComputeRoof& r) { return r.gflops; }));
     if (!entry.mix.empty()) out.model.compute.push_back(entry);
     out.named_ceilings.push_back(named);
 }
 
-void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out) {
+void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out, const std::vector<MemoryRoof>& roofs) {
     n.require_map();
     n.allow_only({"name", "value", "level", "category", "pattern", "advice"});
     NamedCeiling named;
@@ -123,6 +170,10 @@ void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out) {
     entry.pattern = n.has("pattern") ? n.child("pattern").as_string() : c.name;
     if (c.category == "threads") entry.threads = 1, entry.pattern = roof_pattern;
     if (c.category == "numa") entry.level = "NUMA0->1", c.level = "DRAM";
+    check_below_roof(n.child("value"), c.value, c.level + " bandwidth", "GB/s", entry.threads,
+                     roof_for(
+                         roofs, entry.threads, [&](const MemoryRoof& r) { return r.level == c.level; },
+                         [](const MemoryRoof& r) { return r.gbs; }));
     out.model.memory.push_back(entry);
     out.named_ceilings.push_back(named);
 }
@@ -180,7 +231,7 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
     for (const auto& [precision, figure] : peaks.entries()) {
         if (!is_valid_precision_name(precision))
             figure.fail(fmt::format("expected dp, sp or a work unit's short name as the key, found '{}'", precision));
-        for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, "G<unit>/s")) {
+        for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, m.cpu.cores, "G<unit>/s")) {
             ComputeRoof r;
             r.name = fmt::format("{} peak {}t (spec sheet)", precision, threads);
             r.precision = precision;
@@ -196,7 +247,7 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
 
     const auto bandwidths = n.required("bandwidth", "a map of level (L1, L2, L3, DRAM) to GB/s");
     for (const auto& [level, figure] : bandwidths.entries()) {
-        for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, "GB/s")) {
+        for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, m.cpu.cores, "GB/s")) {
             MemoryRoof r;
             r.level = known_level(figure, level);
             r.pattern = roof_pattern;
@@ -210,10 +261,13 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
 
     if (const auto ceilings = n.optional("ceilings")) {
         ceilings->allow_only({"compute", "bandwidth"});
+        // Each ceiling against the written roofs only, not against the ceilings read before it.
+        const std::vector<ComputeRoof> peaks_written = m.compute;
+        const std::vector<MemoryRoof> roofs_written = m.memory;
         if (const auto list = ceilings->optional("compute"))
-            for (const auto& item : list->elements()) read_compute_ceiling(item, out, simd_bits);
+            for (const auto& item : list->elements()) read_compute_ceiling(item, out, simd_bits, peaks_written);
         if (const auto list = ceilings->optional("bandwidth"))
-            for (const auto& item : list->elements()) read_bandwidth_ceiling(item, out);
+            for (const auto& item : list->elements()) read_bandwidth_ceiling(item, out, roofs_written);
     }
 
     m.environment.mode = BenchMode::spec;

@@ -16,7 +16,9 @@
 //                                 `pattern` or name                  ("<level> <pattern>")
 // Compute ceilings of any other category have no place in the model; they, and
 // the names and advice written in the file, are kept in `named_ceilings` and put
-// on the roofline by apply_named_ceilings (core/machine_file.hpp).
+// on the roofline by apply_named_ceilings (core/machine_file.hpp). A ceiling above
+// its roof (the peak of its precision, its level's bandwidth, at its thread count),
+// or with no roof to lie below, and a thread count above `cores` are refused.
 #pragma once
 
 #include "core/machine_file.hpp"

@@ -51,13 +51,16 @@ std::optional<double> parse_number(const std::string& text) {
     return v;
 }
 
+bool starts_number(char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }
+bool in_name(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 // Arithmetic over numbers and named sizes: + - * / and parentheses, enough for
 // counts such as N*N*K, 2*M*N or 2/b1 - 2/b.
 class ExpressionParser {
 public:
     ExpressionParser(const std::string& text, const std::map<std::string, double>& sizes,
-                     std::function<void(const std::string&)> fail)
-        : text_(text), sizes_(sizes), fail_(std::move(fail)) {}
+                     const std::vector<std::string>& known, std::function<void(const std::string&)> fail)
+        : text_(text), sizes_(sizes), known_(known), fail_(std::move(fail)) {}
 
     double parse() {
         const double v = sum();
@@ -101,20 +104,22 @@ private:
             if (!accept(')')) error("missing ')'");
             return v;
         }
-        if (at_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[at_])) || text_[at_] == '.')) {
+        if (at_ < text_.size() && starts_number(text_[at_])) {
             char* end = nullptr;
             const double v = std::strtod(text_.c_str() + at_, &end);
             at_ = static_cast<std::size_t>(end - text_.c_str());
             return v;
         }
         const std::size_t begin = at_;
-        while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_')) ++at_;
+        while (at_ < text_.size() && in_name(text_[at_])) ++at_;
         const std::string name = text_.substr(begin, at_ - begin);
         if (name.empty()) error(at_ < text_.size() ? fmt::format("unexpected '{}'", shortened(text_.substr(at_))) : "it ends too early");
         const auto it = sizes_.find(name);
         if (it == sizes_.end()) {
             std::string known;
-            for (const auto& [size, _] : sizes_) known += (known.empty() ? "" : ", ") + size;
+            if (known_.empty())
+                for (const auto& [size, _] : sizes_) known += (known.empty() ? "" : ", ") + size;
+            for (const auto& size : known_) known += (known.empty() ? "" : ", ") + size;
             error(fmt::format("'{}' is not a size ({})", name,
                               known.empty() ? "no 'sizes:' map defines any" : "sizes: " + known));
         }
@@ -146,6 +151,7 @@ private:
 
     const std::string& text_;
     const std::map<std::string, double>& sizes_;
+    const std::vector<std::string>& known_;
     std::function<void(const std::string&)> fail_;
     std::size_t at_ = 0;
     int depth_ = 0;
@@ -339,15 +345,48 @@ std::uint64_t YamlNode::as_bytes() const {
     }
 }
 
-double YamlNode::as_expression(const std::map<std::string, double>& sizes) const {
+double YamlNode::as_expression(const std::map<std::string, double>& sizes,
+                               const std::vector<std::string>& known) const {
     if (!node_.IsScalar()) expected("a number or an expression of sizes such as N*N or 1/N");
     const std::string text = node_.Scalar();
     if (const auto v = parse_number(text)) return *v;
-    ExpressionParser parser{text, sizes, [this](const std::string& what) { fail(what); }};
+    ExpressionParser parser{text, sizes, known, [this](const std::string& what) { fail(what); }};
     return parser.parse();
 }
 
+std::vector<std::string> YamlNode::expression_names() const {
+    std::vector<std::string> names;
+    if (!node_.IsScalar() || parse_number(node_.Scalar())) return names;
+    // Tokens as ExpressionParser::factor reads them: a number (1e5 included) is skipped whole.
+    const std::string& text = node_.Scalar();
+    for (std::size_t at = 0; at < text.size();) {
+        if (starts_number(text[at])) {
+            char* end = nullptr;
+            std::strtod(text.c_str() + at, &end);
+            at = std::max(at + 1, static_cast<std::size_t>(end - text.c_str()));
+        } else if (in_name(text[at])) {
+            const std::size_t begin = at;
+            while (at < text.size() && in_name(text[at])) ++at;
+            names.push_back(text.substr(begin, at - begin));
+        } else {
+            ++at;
+        }
+    }
+    return names;
+}
+
 std::vector<YamlNode> parse_yaml_documents(const std::string& text, const std::string& file) {
+    // YAML text holds no NUL (it is outside YAML's character set), and yaml-cpp 0.7
+    // reads one in a plain scalar as an escape (a plain scalar's "no escape" character
+    // is '\0'): NUL then "arrays" became the escape \a (BEL) then "rrays", and NUL
+    // then "x" a failed hex escape.
+    if (const auto nul = text.find('\0'); nul != std::string::npos) {
+        const auto line_start = text.rfind('\n', nul);
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+        const auto column = nul - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+        throw SchemaError(fmt::format("{}:{}:{}: invalid YAML: a NUL byte (byte offset {}); YAML text cannot hold one",
+                                      file, line, column, nul));
+    }
     check_parser_finishes(text, file);
     std::vector<YAML::Node> documents;
     try {

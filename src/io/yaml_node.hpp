@@ -44,7 +44,10 @@ public:
     bool as_bool() const;
     std::uint64_t as_bytes() const;  // 32768, "32KiB", "8 MB"
     // A number, or arithmetic (+ - * / parentheses) of numbers and named sizes: "N*N", "1/Nnzr".
-    double as_expression(const std::map<std::string, double>& sizes) const;
+    // `known`: the names a message lists when one is not a size (default: the keys of `sizes`).
+    double as_expression(const std::map<std::string, double>& sizes, const std::vector<std::string>& known = {}) const;
+    // The names an expression uses, in order of appearance (none for a number or a non-scalar).
+    std::vector<std::string> expression_names() const;
 
     const std::string& path() const { return path_; }
     const std::string& file() const { return file_; }

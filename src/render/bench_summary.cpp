@@ -2,19 +2,38 @@
 
 #include "core/byte_sizes.hpp"
 #include "core/peak.hpp"
+#include "render/number_format.hpp"
 #include "render/text_escape.hpp"
 
 #include <fmt/core.h>
 
+#include <cmath>
+
 namespace roofline {
 namespace {
 
-// A theoretical figure and the measured one's share of it; "?" when unknown.
+// A theoretical figure and the measured one's share of it; "?" when unknown. A
+// share above 100% cannot be true (a wrong table entry, clock or timing): it is
+// flagged, not printed as a result.
 std::string theory_columns(double measured, double theoretical) {
     const auto share = share_of_theoretical(measured, theoretical);
     if (!share) return fmt::format("{:>9} {:>6}", "?", "?");
+    if (*share > 1) return fmt::format("{:>9.1f} {} (above theoretical!)", theoretical, format_percent(*share));
     return fmt::format("{:>9.1f} {:>5.0f}%", theoretical, 100 * *share);
 }
+
+// A figure a file may leave out (0: not given): "?" in a table column.
+std::string known_or_unknown(double value, int width) {
+    return value > 0 ? fmt::format("{:>{}.1f}", value, width) : fmt::format("{:>{}}", "?", width);
+}
+
+// The spread of a figure's samples; "?" when the file records no samples.
+std::string cv_column(const Stats& s) {
+    const bool known = (s.runs > 0 || s.bursts > 0) && std::isfinite(s.cv);
+    return known ? fmt::format("{:>5.1f}%", 100 * s.cv) : fmt::format("{:>6}", "?");
+}
+
+std::string clock_text(double ghz) { return ghz > 0 ? fmt::format("{:.2f} GHz", ghz) : "unknown"; }
 
 std::string burst_column(const Stats& s) {
     if (s.bursts == 0) return fmt::format("{:>4}", s.runs);
@@ -25,8 +44,12 @@ std::string burst_column(const Stats& s) {
 
 std::string format_bench_summary(const MachineModel& m) {
     std::string s;
-    s += fmt::format("{}: {} cores, measured clock {:.2f} GHz (before) / {:.2f} GHz (after)\n", terminal_text(m.cpu.model),
-                     m.cpu.cores, m.environment.clock_before_ghz, m.environment.clock_after_ghz);
+    const Environment& e = m.environment;
+    s += fmt::format("{}: {} cores, measured clock {}\n", terminal_text(m.cpu.model), m.cpu.cores,
+                     e.clock_before_ghz > 0 || e.clock_after_ghz > 0
+                         ? fmt::format("{} (before) / {} (after)", clock_text(e.clock_before_ghz),
+                                       clock_text(e.clock_after_ghz))
+                         : std::string("unknown"));
     if (!m.environment.statistic.empty())
         s += "Figures: " + m.environment.statistic + ". Column 'burst': bursts kept[-set aside].\n";
     const std::string arch = m.environment.microarchitecture.empty() ? "CPU not in the table: theory unknown"
@@ -39,8 +62,8 @@ std::string format_bench_summary(const MachineModel& m) {
         for (const auto& r : m.compute) {
             std::string kernel = r.mix_detail;
             if (r.mixes_tried > 0) kernel += fmt::format(", best of {} mixes", r.mixes_tried);
-            s += fmt::format("  {:<42} {:>9.1f} {} {:>5.1f}% {:>5}  {}\n", r.name, r.gflops,
-                             theory_columns(r.gflops, r.theoretical_gflops), 100 * r.stats.cv, burst_column(r.stats),
+            s += fmt::format("  {:<42} {:>9.1f} {} {} {:>5}  {}\n", r.name, r.gflops,
+                             theory_columns(r.gflops, r.theoretical_gflops), cv_column(r.stats), burst_column(r.stats),
                              kernel);
         }
     }
@@ -56,9 +79,11 @@ std::string format_bench_summary(const MachineModel& m) {
                 for (const auto& [name, gbs] : r.isa_trials) isa += fmt::format(" {} {:.0f}", name, gbs);
                 isa += ")";
             }
-            s += fmt::format("  {:<8} {:<9} {:>7} {:>9.1f} {:>9.1f} {} {:>11} {:>5.1f}% {:>5}  {}\n", r.level,
-                             r.pattern, r.threads, r.gbs, r.gbs_write_allocate, theory_columns(r.gbs, r.theoretical_gbs),
-                             format_bytes(r.working_set_bytes), 100 * r.stats.cv, burst_column(r.stats), isa);
+            s += fmt::format("  {:<8} {:<9} {:>7} {:>9.1f} {} {} {:>11} {} {:>5}  {}\n", r.level, r.pattern,
+                             r.threads, r.gbs, known_or_unknown(r.gbs_write_allocate, 9),
+                             theory_columns(r.gbs, r.theoretical_gbs),
+                             r.working_set_bytes > 0 ? format_bytes(r.working_set_bytes) : "?",
+                             cv_column(r.stats), burst_column(r.stats), isa);
         }
     }
     if (!m.validation.empty()) {
@@ -73,7 +98,10 @@ std::string format_bench_summary(const MachineModel& m) {
         s += "\nNotes and warnings:\n";
         for (const auto& w : m.environment.warnings) s += "  - " + w + "\n";
     }
-    s += fmt::format("\nTook {:.1f} s{}.\n", m.environment.duration_seconds, m.partial ? " (PARTIAL: interrupted)" : "");
+    if (e.duration_seconds > 0 || m.partial)
+        s += fmt::format("\nTook {}{}.\n",
+                         e.duration_seconds > 0 ? fmt::format("{:.1f} s", e.duration_seconds) : "an unknown time",
+                         m.partial ? " (PARTIAL: interrupted)" : "");
     return terminal_block(s);  // a shown model may come from any file or store
 }
 

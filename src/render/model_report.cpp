@@ -157,15 +157,14 @@ std::string render_kernel_models(const Roofline& r, View view, const std::vector
         for (const auto& b : r.bandwidth) roofs.push_back({{"name", b.name}, {"level", b.level}, {"gbs", b.value}});
         ordered_json list = ordered_json::array();
         for (const auto& k : kernels) list.push_back(kernel_json(k, r));
-        const ordered_json out = {{"schema", "roofline.model/1"},
-                                  {"machine", r.label},
-                                  {"precision", r.precision},
-                                  {"threads", r.threads},
-                                  {"view", view_name(view)},
-                                  {"work_unit", r.work_unit},
-                                  {"compute_roof", {{"name", r.compute.name}, {"value", r.compute.value}}},
-                                  {"bandwidth_roofs", roofs},
-                                  {"kernels", list}};
+        ordered_json out = {{"schema", "roofline.model/1"}, {"machine", r.label}, {"precision", r.precision}};
+        // 0: figures given on the command line say nothing of threads (as the text leaves it out).
+        if (r.threads > 0) out["threads"] = r.threads;
+        out["view"] = view_name(view);
+        out["work_unit"] = r.work_unit;
+        out["compute_roof"] = {{"name", r.compute.name}, {"value", r.compute.value}};
+        out["bandwidth_roofs"] = roofs;
+        out["kernels"] = list;
         return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
     }
     std::string roofs;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using namespace roofline;
 
 namespace {
@@ -46,6 +48,27 @@ TEST(BenchRunner, WarnsWhenThePeakDoesNotScale) {
     ASSERT_EQ(per_core_scaling_warnings(m, 0.05).size(), 1u);
     m.compute[1].gflops = 139;
     EXPECT_TRUE(per_core_scaling_warnings(m, 0.05).empty());
+}
+
+// nan, inf and absurd budgets are refused before anything runs (a week at most).
+TEST(BenchRunner, RejectsTimeBudgetsThatAreNotFiniteOrAbsurd) {
+    const Topology topology = Topology::discover();
+    BenchOptions o;
+    o.thread_counts = {1};
+    for (double budget : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), 1e308,
+                          max_time_budget_seconds * 1.001, -1.0}) {
+        o.time_budget_seconds = budget;
+        try {
+            validate_bench_options(topology, o);
+            ADD_FAILURE() << "accepted a budget of " << budget;
+        } catch (const BenchOptionError& e) {
+            EXPECT_EQ(e.setting, BenchSetting::time_budget) << budget;
+        }
+    }
+    for (double budget : {0.0, 0.5, max_time_budget_seconds}) {
+        o.time_budget_seconds = budget;
+        EXPECT_NO_THROW(validate_bench_options(topology, o)) << budget;
+    }
 }
 
 TEST(BenchRunner, RejectsImpossibleOptions) {

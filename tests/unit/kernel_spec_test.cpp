@@ -480,6 +480,109 @@ TEST(KernelSpecErrors, SpecSheetErrors) {
     EXPECT_NE(e.find("missing 'value'"), std::string::npos) << e;
 }
 
+// A written ceiling above its roof would become the roof (the model's roof is its
+// fastest entry): refused with the place, against the peak of its precision and thread count.
+TEST(KernelSpecErrors, SpecSheetCeilingsMustNotExceedTheirRoof) {
+    const std::string sheet =
+        "name: t\ncores: 4\npeak: {dp: {1: 10, 4: 40}, sp: 80}\nbandwidth: {DRAM: {1: 12, 4: 29}}\n";
+    std::string e = machine_error(sheet + "ceilings:\n  compute: [{name: a, category: simd, value: 50}]\n");
+    EXPECT_NE(e.find("m.yaml:6:46: ceilings.compute[0].value: expected at most the dp peak at 4 threads (40 GFLOP/s), "
+                     "found 50: a ceiling cannot be above its roof"),
+              std::string::npos)
+        << e;
+    // A one-thread ceiling against the one-thread peak; another precision against its own peak.
+    e = machine_error(sheet + "ceilings:\n  compute: [{name: a, category: threads, value: 20}]\n");
+    EXPECT_NE(e.find("expected at most the dp peak at 1 thread (10 GFLOP/s), found 20"), std::string::npos) << e;
+    EXPECT_EQ(machine_error(sheet + "ceilings:\n  compute: [{name: a, precision: sp, category: fma, value: 60}]\n"),
+              "no error");
+    e = machine_error(sheet + "ceilings:\n  compute: [{name: a, precision: sp, category: threads, value: 90}]\n");
+    EXPECT_NE(e.find("expected at most the sp peak at 4 threads (80 GFLOP/s), found 90"), std::string::npos) << e;
+    // Ceilings with no place in the model are checked too: above the roof they would vanish.
+    e = machine_error(sheet + "ceilings:\n  compute: [{name: a, category: prefetch, value: 41}]\n");
+    EXPECT_NE(e.find("ceilings.compute[0].value: expected at most the dp peak at 4 threads"), std::string::npos) << e;
+    e = machine_error(sheet + "ceilings:\n  compute: [{name: a, precision: exchange, value: 1}]\n");
+    EXPECT_NE(e.find("the sheet gives no exchange peak at 4 threads or more for this ceiling to lie below"),
+              std::string::npos)
+        << e;
+
+    e = machine_error(sheet + "ceilings:\n  bandwidth:\n    - {name: b, level: DRAM, value: 100}\n");
+    EXPECT_NE(e.find("m.yaml:7:37: ceilings.bandwidth[0].value: expected at most the DRAM bandwidth at 4 threads "
+                     "(29 GB/s), found 100"),
+              std::string::npos)
+        << e;
+    e = machine_error(sheet + "ceilings:\n  bandwidth: [{name: b, level: DRAM, category: threads, value: 13}]\n");
+    EXPECT_NE(e.find("expected at most the DRAM bandwidth at 1 thread (12 GB/s), found 13"), std::string::npos) << e;
+    e = machine_error(sheet + "ceilings:\n  bandwidth: [{name: b, level: DRAM, category: numa, value: 30}]\n");
+    EXPECT_NE(e.find("expected at most the DRAM bandwidth at 4 threads (29 GB/s), found 30"), std::string::npos) << e;
+    e = machine_error(sheet + "ceilings:\n  bandwidth: [{name: b, level: L2, value: 20}]\n");
+    EXPECT_NE(e.find("the sheet gives no L2 bandwidth at 4 threads or more for this ceiling to lie below"),
+              std::string::npos)
+        << e;
+
+    // At the roof, or below it, is a ceiling; with no figure at its thread count, the next higher one bounds it.
+    EXPECT_EQ(machine_error(sheet + "ceilings:\n  compute: [{name: a, category: ilp, value: 40}]\n  bandwidth: "
+                                    "[{name: b, level: DRAM, value: 29}]\n"),
+              "no error");
+    e = machine_error("name: t\ncores: 4\npeak: {dp: 40}\nbandwidth: {DRAM: 29}\nceilings:\n  compute: [{name: a, "
+                      "category: threads, value: 41}]\n");
+    EXPECT_NE(e.find("expected at most the dp peak at 4 threads (40 GFLOP/s), found 41"), std::string::npos) << e;
+}
+
+TEST(KernelSpecErrors, SpecSheetThreadCountsAboveItsCoresAreRefused) {
+    std::string e = machine_error("name: t\ncores: 1\npeak: {dp: {1: 10, 64: 640}}\nbandwidth: {DRAM: 29}\n");
+    EXPECT_NE(e.find("m.yaml:3:24: peak.dp.64: expected a thread count from 1 to the sheet's 1 core ('cores:', 1 "
+                     "when not given) as the key, found 64"),
+              std::string::npos)
+        << e;
+    e = machine_error("name: t\npeak: {dp: 10}\nbandwidth: {DRAM: {1: 10, 2: 20}}\n");
+    EXPECT_NE(e.find("bandwidth.DRAM.2: expected a thread count from 1 to the sheet's 1 core"), std::string::npos) << e;
+    EXPECT_EQ(machine_error("name: t\ncores: 64\npeak: {dp: {1: 10, 64: 640}}\nbandwidth: {DRAM: 29}\n"), "no error");
+}
+
+// Sizes may use each other in any order; a cycle, a size defined by itself and a
+// name no size has are each said as what they are.
+TEST(KernelSpecErrors, SizesThatUseEachOther) {
+    auto k = kernel_specs_from_yaml("name: x\nflops: 1\nsizes: {N: 2*M, M: b*4, b: 8}\niterations: N\n"
+                                    "arrays:\n  - {name: a, type: double, reads: 1}\n")
+                 .front();
+    EXPECT_DOUBLE_EQ(*k.iterations, 64);
+    // A kernel's size of the same name as a shared one uses the shared one.
+    k = kernel_specs_from_yaml("sizes: {N: 10}\nkernels:\n  - name: x\n    flops: 1\n    sizes: {M: N, N: 2*N}\n"
+                               "    iterations: M\n    arrays: [{name: a, type: double, reads: 1}]\n")
+            .front();
+    EXPECT_DOUBLE_EQ(*k.iterations, 20);
+
+    std::string e = schema_error("name: x\nflops: 1\nsizes: {N: M, M: N}\narrays: []\n");
+    EXPECT_NE(e.find("k.yaml:3:18: sizes.M: sizes refer to each other in a cycle (N -> M -> N), so none of them has a "
+                     "value"),
+              std::string::npos)
+        << e;
+    EXPECT_EQ(e.find("no 'sizes:' map"), std::string::npos) << e;
+    e = schema_error("name: x\nflops: 1\nsizes: {A: 1, B: C+1, C: 2*D, D: B}\narrays: []\n");
+    EXPECT_NE(e.find("cycle (B -> C -> D -> B)"), std::string::npos) << e;
+    e = schema_error("name: x\nflops: 1\nsizes: {N: N+1}\narrays: []\n");
+    EXPECT_NE(e.find("sizes.N: size 'N' refers to itself and no shared size 'N' is defined"), std::string::npos) << e;
+    e = schema_error("name: x\nflops: 1\nsizes: {N: 2*K, M: 3}\narrays: []\n");
+    EXPECT_NE(e.find("'K' is not a size (sizes: N, M)"), std::string::npos) << e;
+    // A long chain of sizes is resolved without recursion.
+    std::string chain = "name: x\nflops: 1\niterations: S0\narrays: []\nsizes:\n";
+    for (int i = 0; i < 20000; ++i) chain += fmt::format("  S{}: S{}\n", i, i + 1);
+    chain += "  S20000: 3\n";
+    EXPECT_DOUBLE_EQ(*kernel_specs_from_yaml(chain, "k.yaml").front().iterations, 3);
+}
+
+// yaml-cpp 0.7 reads a NUL in a plain scalar as an escape: NUL + "arrays" became
+// BEL + "rrays" (shown as '\x07rrays'). YAML holds no NUL: refused where it is.
+TEST(KernelSpecErrors, NulBytesAreRefusedWhereTheyAre) {
+    std::string e =
+        schema_error(std::string("name: x\nflops: 2\n\0arrays:\n  - {name: a, type: double, reads: 1}\n", 64));
+    EXPECT_EQ(e, "k.yaml:3:1: invalid YAML: a NUL byte (byte offset 17); YAML text cannot hold one");
+    e = schema_error(std::string("name: x\0yz\n", 11));
+    EXPECT_EQ(e, "k.yaml:1:8: invalid YAML: a NUL byte (byte offset 7); YAML text cannot hold one");
+    e = machine_error(std::string("\0", 1));
+    EXPECT_EQ(e, "m.yaml:1:1: invalid YAML: a NUL byte (byte offset 0); YAML text cannot hold one");
+}
+
 TEST(KernelSpecErrors, MissingFileNamesThePath) {
     try {
         read_kernel_spec_file("/nonexistent/spec.yaml");

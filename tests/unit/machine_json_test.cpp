@@ -336,6 +336,38 @@ TEST(MachineJson, FiguresOutsideTheirRangeAreRefusedWithThePlace) {
     EXPECT_EQ(error_for([](auto&) {}), "accepted");
 }
 
+// A roof's statistics as the writer stores them: the CV a fraction (0.05 is 5%,
+// outputs print the percent), min <= median <= max of one set of samples.
+TEST(MachineJson, StatisticsOnTheWritersScaleAndInOrder) {
+    const auto error_for = [](auto edit) {
+        auto j = machine_to_json(populated_model());
+        edit(j);
+        try {
+            machine_from_json(j, "m.json");
+        } catch (const SchemaError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(machine_from_json(machine_to_json(populated_model())).compute[0].stats.cv, 0.0125);
+    EXPECT_EQ(error_for([](auto& j) { j["compute"][0]["stats"]["cv"] = 0.5; }), "accepted");
+    EXPECT_EQ(error_for([](auto& j) { j["compute"][0]["stats"]["cv"] = 100; }),
+              "m.json: /compute/0/stats/cv: expected a coefficient of variation from 0 to 10 (a fraction: 0.05 is "
+              "5%), found 100");
+    EXPECT_EQ(error_for([](auto& j) {
+                  j["compute"][0]["stats"] = {{"cv", 0.01}, {"min", 900}, {"max", 1}};
+              }),
+              "m.json: /compute/0/stats/min: expected at most max (1), found 900");
+    EXPECT_EQ(error_for([](auto& j) { j["memory"][1]["stats"]["median"] = 30; }),
+              "m.json: /memory/1/stats/median: expected a median from min to max (20 to 22), found 30");
+    // Figures left out (or null) are unknown, not out of order.
+    EXPECT_EQ(error_for([](auto& j) {
+                  j["compute"][0]["stats"]["min"] = nullptr;
+                  j["compute"][0]["stats"].erase("max");
+              }),
+              "accepted");
+}
+
 TEST(MachineJsonFile, AtomicWriteThenRead) {
     TempDir dir;
     const auto path = (dir.path() / "machine.json").string();

@@ -174,7 +174,8 @@ TEST(PointsJson, RequiredFields) {
     auto no_work = minimal_document();
     no_work["points"][1].erase("flops");
     EXPECT_EQ(error_for(no_work),
-              "points.json: /points/1/flops: missing (expected a number (or \"ops\" with \"op_unit\"))");
+              "points.json: /points/1/flops: missing (expected a number, or null when not counted (or \"ops\" with "
+              "\"op_unit\"))");
 
     auto no_bytes = minimal_document();
     no_bytes["points"][0].erase("bytes");
