@@ -2,6 +2,7 @@
 
 #include "io/text_file.hpp"
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -86,6 +87,16 @@ private:
 nlohmann::json read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
+    // nlohmann stops at a NUL byte as at the end of input, so whatever follows
+    // one would go unread; JSON never holds a raw NUL (in strings it is \u0000).
+    if (const auto nul = text.find('\0'); nul != std::string::npos) {
+        const auto line_start = text.rfind('\n', nul);
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+        const auto column = nul - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+        throw SchemaError(fmt::format("{}: not valid JSON: a NUL byte at line {}, column {} (byte offset {}); "
+                                      "a JSON file holds text only",
+                                      path, line, column, nul));
+    }
     try {
         DuplicateKeyCheck check(path);
         nlohmann::json::sax_parse(text, &check);

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace roofline {
@@ -194,9 +195,62 @@ private:
         path, found, store_schema_version));
 }
 
+// What a database holds, as far as telling a roofline store from another's.
+struct Layout {
+    std::vector<std::string> tables;
+    bool empty = true;  // no tables, indexes, views or triggers: a new file
+
+    bool has(const char* name) const { return std::find(tables.begin(), tables.end(), name) != tables.end(); }
+    bool is_store() const { return has("meta") && has("machines"); }
+};
+
+Layout read_layout_of(sqlite3* db, const std::string& path) {
+    Layout layout;
+    Statement query(db, path, "SELECT type, name FROM sqlite_master");
+    while (query.step()) {
+        layout.empty = false;
+        if (query.text(0) == "table") layout.tables.push_back(query.text(1));
+    }
+    return layout;
+}
+
+[[noreturn]] void not_a_store(const std::string& path, const Layout& layout) {
+    throw std::runtime_error(fmt::format(
+        "results database {} is not a roofline results store (it has no roofline tables{}); pass another --db",
+        path, layout.empty ? ", it is empty" : ""));
+}
+
+// Writers create the schema in a new (empty) database only: another program's
+// database gets nothing of ours, as readers refuse it.
+void refuse_foreign(sqlite3* db, const std::string& path) {
+    const auto layout = read_layout_of(db, path);
+    if (!layout.empty && !layout.is_store()) not_a_store(path, layout);
+}
+
+const char* file_kind(mode_t mode) {
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a file";
+}
+
+// SQLite opens whatever the path names: its first read of a FIFO waits for a
+// writer forever, and a device is no place for a database. Missing paths pass
+// (writers create the file, readers say there is no store).
+void refuse_non_regular(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode)) return;
+    if (S_ISDIR(info.st_mode))
+        throw std::runtime_error(fmt::format("cannot open results database {}: it is a directory", path));
+    throw std::runtime_error(fmt::format("cannot open results database {}: not a regular file ({}); pass another --db",
+                                         path, file_kind(info.st_mode)));
+}
+
 void create_schema(sqlite3* db, const std::string& path, std::chrono::milliseconds wait) {
     with_retry(db, path, wait, [&] {
         WriteTransaction transaction(db, path);
+        refuse_foreign(db, path);  // again under the lock: another writer may have been first
         execute(db, path,
                 "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
                 "CREATE TABLE IF NOT EXISTS machines ("
@@ -301,10 +355,7 @@ ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs, std
         throw std::runtime_error(fmt::format("cannot open results database {}: directory {} does not exist",
                                              path_, directory.string()));
     }
-    if (fs::is_directory(path_, ec)) {
-        throw std::runtime_error(
-            fmt::format("cannot open results database {}: it is a directory", path_));
-    }
+    refuse_non_regular(path_);
 
     const int rc = sqlite3_open_v2(path_.c_str(), &db_,
                                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
@@ -317,6 +368,11 @@ ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs, std
     }
     try {
         sqlite3_busy_timeout(db_, static_cast<int>(std::min<std::int64_t>(busy_timeout_ms, busy_wait_.count())));
+        // Before WAL: switching the journal mode already writes the file's header.
+        with_retry(db_, path_, busy_wait_, [&] {
+            refuse_foreign(db_, path_);
+            return 0;
+        });
         // WAL lets readers and one writer proceed together; the mode is stored
         // in the file, so only the first opener actually switches it.
         with_retry(db_, path_, busy_wait_, [&] {
@@ -366,25 +422,14 @@ ResultsStore::ResultsStore(ReadOnly, const std::string& path) : path_(path), rea
     std::error_code ec;
     const auto status = fs::status(path_, ec);
     if (status.type() == fs::file_type::not_found) throw std::runtime_error(fmt::format("no results store at {}", path_));
-    if (fs::is_directory(status))
-        throw std::runtime_error(fmt::format("cannot open results database {}: it is a directory", path_));
+    refuse_non_regular(path_);
 
     // Tables, then the layout version. Read-only: nothing is created or migrated.
     const auto read_layout = [&] {
         return with_retry(db_, path_, busy_wait_, [&] {
-            std::vector<std::string> tables;
-            Statement query(db_, path_, "SELECT name FROM sqlite_master WHERE type = 'table'");
-            while (query.step()) tables.push_back(query.text(0));
-            const auto has = [&](const char* name) {
-                return std::find(tables.begin(), tables.end(), name) != tables.end();
-            };
-            if (!has("meta") || !has("machines")) {
-                throw std::runtime_error(fmt::format(
-                    "results database {} is not a roofline results store (it has no roofline tables{}); "
-                    "pass another --db",
-                    path_, tables.empty() ? ", it is empty" : ""));
-            }
-            has_point_sets_ = has("point_sets");
+            const auto layout = read_layout_of(db_, path_);
+            if (!layout.is_store()) not_a_store(path_, layout);
+            has_point_sets_ = layout.has("point_sets");
             Statement version(db_, path_, "SELECT value FROM meta WHERE key = 'store_schema_version'");
             const int found = version.step() ? std::atoi(version.text(0).c_str()) : 0;
             if (found > store_schema_version) newer_layout(path_, found);

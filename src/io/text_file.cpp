@@ -65,15 +65,59 @@ bool write_all(int fd, const std::string& content) {
     return true;
 }
 
-} // namespace
+const char* file_kind(mode_t mode) {
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    return "not a file";
+}
 
-void write_text_file_atomic(const std::string& path, const std::string& content) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-        throw std::runtime_error(fmt::format("cannot write {}: it is a directory", path));
+// The file a path names in the end: its symlinks followed to the last name,
+// which need not exist yet. Writing there keeps the link (rename() over the
+// link itself would replace it with a regular file).
+std::string final_target(const std::string& path) {
+    constexpr int max_hops = 40;  // as the kernel's limit (ELOOP)
+    fs::path current(path);
+    for (int hop = 0; hop < max_hops; ++hop) {
+        std::error_code ec;
+        const auto status = fs::symlink_status(current, ec);
+        if (ec || !fs::is_symlink(status)) return current.string();
+        const auto target = fs::read_symlink(current, ec);
+        if (ec) return current.string();
+        current = target.is_absolute() ? target : current.parent_path() / target;
     }
+    fail("cannot write", path, ELOOP);
+}
+
+// A results store (SQLite) is never replaced by text: `-o` naming the `--db`
+// file would lose every stored run. Unreadable files are left to the write.
+void refuse_database(const std::string& path, const std::string& target) {
+    static constexpr char sqlite_header[] = "SQLite format 3";  // 16 bytes with its NUL
+    const int fd = ::open(target.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return;
+    char header[sizeof sqlite_header] = {};
+    std::size_t got = 0;
+    while (got < sizeof header) {
+        const ssize_t n = ::read(fd, header + got, sizeof header - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    if (got == sizeof header && std::memcmp(header, sqlite_header, sizeof header) == 0) {
+        throw std::runtime_error(fmt::format(
+            "cannot write {}: it is an SQLite database (a results store), which text output never replaces; "
+            "write to another file",
+            path));
+    }
+}
+
+// Regular files: a temporary file next to the target, renamed over it.
+void replace_atomically(const std::string& path, const std::string& target, const std::string& content) {
     std::string temp_path;
-    const int fd = create_temporary(path, temp_path);
+    const int fd = create_temporary(target, temp_path);
     if (fd < 0) fail("cannot write", path, errno);
 
     const bool written = write_all(fd, content) && ::fsync(fd) == 0;
@@ -87,22 +131,77 @@ void write_text_file_atomic(const std::string& path, const std::string& content)
         ::unlink(temp_path.c_str());
         fail("cannot write", path, write_error);
     }
-    if (::rename(temp_path.c_str(), path.c_str()) != 0) {
+    if (::rename(temp_path.c_str(), target.c_str()) != 0) {
         const int rename_error = errno;
         ::unlink(temp_path.c_str());
         fail("cannot write", path, rename_error);
     }
 }
 
-namespace {
-
-const char* file_kind(mode_t mode) {
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a file";
+// Character devices and FIFOs (/dev/stdout, a terminal, a pipe someone reads)
+// are written where they are: a rename would replace the node with a file.
+// Nothing to truncate; every write and the close are checked (/dev/full).
+void write_in_place(const std::string& path, const std::string& content) {
+    // O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
+    // waiting forever, and a device does not wait for a carrier.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENXIO) {
+            throw std::runtime_error(fmt::format(
+                "cannot write {}: it is a FIFO and no process is reading it (start the reader first)", path));
+        }
+        fail("cannot write", path, errno);
+    }
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) {
+        const int error = errno;
+        ::close(fd);
+        fail("cannot write", path, error);
+    }
+    if (!S_ISCHR(info.st_mode) && !S_ISFIFO(info.st_mode)) {
+        // Replaced between stat and open: writing over its start would leave the old tail.
+        ::close(fd);
+        throw std::runtime_error(fmt::format("cannot write {}: it was replaced while being opened; try again", path));
+    }
+    // The reader is there: from now on wait for it as any writer does.
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        const int error = errno;
+        ::close(fd);
+        fail("cannot write", path, error);
+    }
+    const bool written = write_all(fd, content);
+    const int write_error = errno;
+    if (::close(fd) != 0 && written) fail("cannot write", path, errno);
+    if (!written) fail("cannot write", path, write_error);
 }
+
+} // namespace
+
+void write_text_file_atomic(const std::string& path, const std::string& content) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+        // Missing: a new file (a dangling link's target is created, the link kept).
+        if (errno != ENOENT) fail("cannot write", path, errno);
+        replace_atomically(path, final_target(path), content);
+        return;
+    }
+    if (S_ISREG(info.st_mode)) {
+        const auto target = final_target(path);
+        refuse_database(path, target);
+        replace_atomically(path, target, content);
+        return;
+    }
+    if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) {
+        write_in_place(path, content);
+        return;
+    }
+    if (S_ISDIR(info.st_mode)) throw std::runtime_error(fmt::format("cannot write {}: it is a directory", path));
+    // A block device would be overwritten from its first byte: never a text output.
+    throw std::runtime_error(fmt::format("cannot write {}: not a regular file ({})", path, file_kind(info.st_mode)));
+}
+
+namespace {
 
 // "300 MiB", "300.4 MiB".
 std::string mib_text(std::uint64_t bytes) {
@@ -200,11 +299,22 @@ std::string write_somewhere_safe(const std::string& file_name, const std::functi
 
 void check_file_writable(const std::string& path) {
     if (path.empty()) throw std::runtime_error("cannot write output: the file name is empty");
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-        throw std::runtime_error(fmt::format("cannot write {}: it is a directory", path));
+    // A link's target is what gets written, next to which a new file must fit.
+    const auto target = final_target(path);
+    // What is there now decides how it will be written (write_text_file_atomic).
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0) {
+        if (S_ISDIR(info.st_mode)) throw std::runtime_error(fmt::format("cannot write {}: it is a directory", path));
+        // Written in place: whether a device or a FIFO's reader takes the text shows then.
+        if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) return;
+        if (!S_ISREG(info.st_mode)) {
+            throw std::runtime_error(
+                fmt::format("cannot write {}: not a regular file ({})", path, file_kind(info.st_mode)));
+        }
+        refuse_database(path, target);
     }
-    const auto directory = directory_of(path);
+    const auto directory = directory_of(target);
+    std::error_code ec;
     if (!fs::exists(directory, ec)) {
         throw std::runtime_error(
             fmt::format("cannot write {}: directory {} does not exist", path, directory));
@@ -215,7 +325,7 @@ void check_file_writable(const std::string& path) {
     }
     // access(W_OK) can lie (root, ACLs, read-only mounts); creating a file cannot.
     std::string probe_path;
-    const int fd = create_temporary(path, probe_path);
+    const int fd = create_temporary(target, probe_path);
     if (fd < 0) {
         throw std::runtime_error(fmt::format("cannot write {}: directory {} is not writable ({})",
                                              path, directory, std::strerror(errno)));

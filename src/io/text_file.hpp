@@ -1,5 +1,6 @@
-// Whole-file text I/O with clear errors. Writes are atomic (temporary file in
-// the same directory + rename) so an interrupted run never leaves half a file.
+// Whole-file text I/O with clear errors. Writes to regular files are atomic
+// (temporary file in the same directory + rename) so an interrupted run never
+// leaves half a file.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,10 @@ inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{256} << 20;
 
 // Replaces `path` with `content`. Throws std::runtime_error naming the path
 // and the system error on failure; the original file is then left untouched.
+// A symlink's target is written (the link kept); a character device or a FIFO
+// is written in place (a FIFO no process reads is an error, not a wait);
+// directories, block devices, sockets and SQLite databases (results stores)
+// are refused.
 void write_text_file_atomic(const std::string& path, const std::string& content);
 
 // Reads a whole file: a regular file (also /proc's, which report size 0) or a
@@ -38,7 +43,8 @@ std::vector<std::string> files_in(const std::string& dir, const std::string& ext
 std::string write_somewhere_safe(const std::string& file_name, const std::function<void(const std::string&)>& write);
 
 // Fails fast (std::runtime_error) when `path` could not be written later:
-// its directory is missing or not writable, or `path` is a directory.
+// its directory is missing or not writable, or `path` is something
+// write_text_file_atomic refuses (a directory, an SQLite database ...).
 // Probes by creating and removing a temporary file; never touches `path` itself.
 void check_file_writable(const std::string& path);
 

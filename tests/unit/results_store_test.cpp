@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -650,4 +651,67 @@ TEST(ResultsStoreJson, InvalidUtf8NamesAreStoredNotLost) {
     ASSERT_TRUE(back);
     EXPECT_EQ(back->size(), 2u);
     EXPECT_NE((*back)[0].name.find("\xEF\xBF\xBD"), std::string::npos);  // U+FFFD
+}
+
+// ---------------------------------------------------------------- hostile paths (issue 10, second sweep)
+
+namespace {
+
+std::string file_bytes(const std::string& path) {
+    std::string bytes;
+    if (FILE* f = std::fopen(path.c_str(), "rb")) {
+        char buffer[4096];
+        for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) bytes.append(buffer, n);
+        std::fclose(f);
+    }
+    return bytes;
+}
+
+} // namespace
+
+// SQLite's first read of a FIFO waits for a writer forever: refused before opening.
+TEST(ResultsStoreHostilePaths, AFifoIsRefusedAtOnceByReadersAndWriters) {
+    TempDir dir;
+    const auto path = dir.file("fifo.db");
+    ASSERT_EQ(::mkfifo(path.c_str(), 0666), 0);
+    const auto expected = "cannot open results database " + path + ": not a regular file (a FIFO); pass another --db";
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(error_of([&] { ResultsStore store(path); }), expected);
+    EXPECT_EQ(error_of([&] { ResultsStore::open_read_only(path); }), expected);
+    EXPECT_EQ(error_of([&] { check_store_writable(path); }), expected);
+    EXPECT_LT(seconds_since(start), 5.0);
+    EXPECT_TRUE(fs::is_fifo(path));
+}
+
+// Another program's database: writers refuse it as readers do, and write nothing
+// into it (not even the WAL journal mode in its header).
+TEST(ResultsStoreHostilePaths, AForeignDatabaseGetsNothingOfOurs) {
+    TempDir dir;
+    const auto path = dir.file("other.db");
+    run_sql(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
+    const auto before = file_bytes(path);
+    const auto expected = "results database " + path +
+                          " is not a roofline results store (it has no roofline tables); pass another --db";
+    EXPECT_EQ(error_of([&] { ResultsStore store(path); }), expected);
+    EXPECT_EQ(error_of([&] { check_store_writable(path); }), expected);
+    EXPECT_EQ(error_of([&] { ResultsStore::open_read_only(path); }), expected);
+    EXPECT_EQ(file_bytes(path), before);
+    EXPECT_EQ(query_text(path, "SELECT count(*) FROM sqlite_master"), "1");
+    EXPECT_FALSE(fs::exists(path + "-wal"));
+}
+
+TEST(ResultsStoreHostilePaths, AnEmptyFileOrAStoreWithExtraTablesIsStillUsed) {
+    TempDir dir;
+    const auto empty = dir.file("empty.db");
+    write_bytes(empty, "");
+    EXPECT_NO_THROW(ResultsStore store(empty));
+    EXPECT_NO_THROW(ResultsStore::open_read_only(empty));
+    const auto extra = dir.file("extra.db");
+    {
+        ResultsStore store(extra);
+        store.save_machine(sample_model("CPU X"));
+    }
+    run_sql(extra, "CREATE TABLE notes (x);");
+    ResultsStore store(extra);
+    EXPECT_EQ(store.list_machines().size(), 1u);
 }

@@ -1,0 +1,204 @@
+// Where text output goes (issue 10, second sweep): a symlink's target is
+// written and the link kept; devices and FIFOs are written in place, never
+// replaced by a regular file; a results store is never overwritten; a NUL byte
+// cannot hide the rest of a JSON file. Device nodes are private (mknod in a
+// temporary directory, root only), never the system's /dev.
+#include "io/json_node.hpp"
+#include "io/temp_dir.hpp"
+#include "io/text_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+using namespace roofline;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string error_of(const std::function<void()>& work) {
+    try {
+        work();
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+std::string contents(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A private character device (1,3 is null, 1,7 is full), or false when not root.
+bool make_device(const std::string& path, unsigned minor) {
+    return ::mknod(path.c_str(), S_IFCHR | 0666, makedev(1, minor)) == 0;
+}
+
+constexpr char sqlite_header[] = "SQLite format 3";  // with its NUL: the 16 bytes SQLite starts a file with
+
+TEST(TextFileDestinations, ASymlinkIsFollowedAndKept) {
+    TempDir dir("roofline-test");
+    { std::ofstream(dir.file("target.json")) << "old"; }
+    fs::create_symlink("target.json", dir.file("link.json"));
+    write_text_file_atomic(dir.file("link.json"), "new\n");
+    EXPECT_TRUE(fs::is_symlink(dir.file("link.json")));
+    EXPECT_EQ(contents(dir.file("target.json")), "new\n");
+    EXPECT_NO_THROW(check_file_writable(dir.file("link.json")));
+}
+
+TEST(TextFileDestinations, ADanglingSymlinkCreatesItsTarget) {
+    TempDir dir("roofline-test");
+    fs::create_directory(dir.file("sub"));
+    fs::create_symlink("sub/target.json", dir.file("link.json"));
+    EXPECT_NO_THROW(check_file_writable(dir.file("link.json")));
+    write_text_file_atomic(dir.file("link.json"), "new\n");
+    EXPECT_TRUE(fs::is_symlink(dir.file("link.json")));
+    EXPECT_EQ(contents(dir.file("sub/target.json")), "new\n");
+    // A link into a missing directory says which directory.
+    fs::create_symlink("nowhere/target.json", dir.file("lost.json"));
+    EXPECT_NE(error_of([&] { check_file_writable(dir.file("lost.json")); }).find("nowhere does not exist"),
+              std::string::npos);
+}
+
+TEST(TextFileDestinations, ASymlinkLoopIsAnError) {
+    TempDir dir("roofline-test");
+    fs::create_symlink("b", dir.file("a"));
+    fs::create_symlink("a", dir.file("b"));
+    const auto path = dir.file("a");
+    EXPECT_EQ(error_of([&] { write_text_file_atomic(path, "x"); }),
+              "cannot write " + path + ": Too many levels of symbolic links");
+    EXPECT_EQ(error_of([&] { check_file_writable(path); }),
+              "cannot write " + path + ": Too many levels of symbolic links");
+}
+
+TEST(TextFileDestinations, AFullDeviceFailsAndStaysADevice) {
+    TempDir dir("roofline-test");
+    const auto path = dir.file("mydevfull");
+    if (!make_device(path, 7)) GTEST_SKIP() << "mknod needs root";
+    EXPECT_NO_THROW(check_file_writable(path));
+    EXPECT_EQ(error_of([&] { write_text_file_atomic(path, "{}\n"); }),
+              "cannot write " + path + ": No space left on device");
+    EXPECT_TRUE(fs::is_character_file(path));
+}
+
+TEST(TextFileDestinations, ANullDeviceTakesTheTextAndStaysADevice) {
+    TempDir dir("roofline-test");
+    const auto path = dir.file("mydevnull");
+    if (!make_device(path, 3)) GTEST_SKIP() << "mknod needs root";
+    EXPECT_NO_THROW(write_text_file_atomic(path, "{}\n"));
+    EXPECT_TRUE(fs::is_character_file(path));
+    // Nothing left next to it either (no temporary file).
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+}
+
+TEST(TextFileDestinations, AFifoWithNoReaderFailsAtOnce) {
+    TempDir dir("roofline-test");
+    const auto path = dir.file("out.fifo");
+    ASSERT_EQ(::mkfifo(path.c_str(), 0666), 0);
+    EXPECT_NO_THROW(check_file_writable(path));  // a reader may come before the write
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(error_of([&] { write_text_file_atomic(path, "{}\n"); }),
+              "cannot write " + path + ": it is a FIFO and no process is reading it (start the reader first)");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    EXPECT_TRUE(fs::is_fifo(path));
+}
+
+TEST(TextFileDestinations, AFifoWithAReaderGetsAllTheText) {
+    TempDir dir("roofline-test");
+    const auto path = dir.file("out.fifo");
+    ASSERT_EQ(::mkfifo(path.c_str(), 0666), 0);
+    // Nonblocking open: the reader is there before the writer opens.
+    const int reader = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    // More than a pipe holds, so the writer must wait for the reader (blocking writes).
+    const std::string text(1 << 20, 'x');
+    std::string got;
+    std::thread drain([&] {
+        char buffer[65536];
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);  // a failed write
+        while (std::chrono::steady_clock::now() < deadline) {
+            const ssize_t n = ::read(reader, buffer, sizeof buffer);
+            if (n > 0) got.append(buffer, static_cast<std::size_t>(n));
+            else if (n == 0 && got.size() >= text.size()) break;
+            else std::this_thread::sleep_for(std::chrono::milliseconds(1));  // EAGAIN, or before the writer came
+        }
+    });
+    EXPECT_NO_THROW(write_text_file_atomic(path, text));
+    drain.join();
+    ::close(reader);
+    EXPECT_EQ(got.size(), text.size());
+    EXPECT_TRUE(fs::is_fifo(path));
+}
+
+TEST(TextFileDestinations, ADirectoryIsStillAnError) {
+    TempDir dir("roofline-test");
+    EXPECT_EQ(error_of([&] { write_text_file_atomic(dir.path(), "x"); }),
+              "cannot write " + dir.path() + ": it is a directory");
+}
+
+TEST(TextFileDestinations, AnSQLiteDatabaseIsNeverReplaced) {
+    TempDir dir("roofline-test");
+    const auto path = dir.file("results.db");
+    const std::string database = std::string(sqlite_header, sizeof sqlite_header) + std::string(4080, '\1');
+    { std::ofstream(path, std::ios::binary) << database; }
+    const std::string expected =
+        "cannot write " + path +
+        ": it is an SQLite database (a results store), which text output never replaces; write to another file";
+    EXPECT_EQ(error_of([&] { check_file_writable(path); }), expected);
+    EXPECT_EQ(error_of([&] { write_text_file_atomic(path, "{}\n"); }), expected);
+    EXPECT_EQ(contents(path), database);
+    // Through a symlink too; and the message names the path given.
+    fs::create_symlink("results.db", dir.file("link.db"));
+    EXPECT_NE(error_of([&] { write_text_file_atomic(dir.file("link.db"), "{}\n"); }).find(dir.file("link.db") + ": it is an SQLite database"),
+              std::string::npos);
+    EXPECT_EQ(contents(path), database);
+}
+
+TEST(TextFileDestinations, TextThatOnlyLooksLikeADatabaseIsReplaced) {
+    TempDir dir("roofline-test");
+    const auto path = dir.file("notes.txt");
+    { std::ofstream(path) << "SQLite format 3 is a header"; }  // no NUL at byte 15
+    EXPECT_NO_THROW(write_text_file_atomic(path, "new\n"));
+    EXPECT_EQ(contents(path), "new\n");
+    { std::ofstream(path) << "SQLite"; }  // shorter than the header
+    EXPECT_NO_THROW(write_text_file_atomic(path, "new\n"));
+}
+
+// nlohmann stops at a NUL byte as at the end of input: what follows went unread.
+TEST(JsonNulByte, IsRefusedWithWhereItIs) {
+    const std::string text = std::string(R"({"schema":"roofline.points/1","points":[]})") + '\0' + "junk";
+    EXPECT_EQ(error_of([&] { parse_json_text(text, "p.json"); }),
+              "p.json: not valid JSON: a NUL byte at line 1, column 43 (byte offset 42); a JSON file holds text only");
+    EXPECT_EQ(error_of([&] { parse_json_text(std::string("{\n  \"a\": 1\n}\n") + '\0', "q.json"); }),
+              "q.json: not valid JSON: a NUL byte at line 4, column 1 (byte offset 13); a JSON file holds text only");
+    // An escaped NUL inside a string is JSON, and still read.
+    EXPECT_EQ(parse_json_text(R"({"a":"x\u0000y"})", "r.json")["a"].get<std::string>(), std::string("x\0y", 3));
+}
+
+TEST(JsonNulByte, AFileWithANulByteIsRefused) {
+    TempDir dir("roofline-test");
+    const auto path = dir.file("points.json");
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << R"({"schema":"roofline.points/1","points":[]})" << '\0' << "junk";
+    }
+    EXPECT_NE(error_of([&] { read_json_file(path); }).find(path + ": not valid JSON: a NUL byte at line 1, column 43"),
+              std::string::npos);
+}
+
+} // namespace
