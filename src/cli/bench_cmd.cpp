@@ -2,6 +2,7 @@
 #include "bench/bench_runner.hpp"
 #include "bench/kernel_selection.hpp"
 #include "cli/commands.hpp"
+#include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/usage_error.hpp"
@@ -218,7 +219,7 @@ int run(BenchArgs args) {
 
     ProgressLine progress(args.quiet);
     if (!args.quiet)
-        fmt::print(stderr, "roofline bench --{}: measuring {}{} (Ctrl-C stops and keeps what was measured)\n",
+        print_stderr("roofline bench --{}: measuring {}{} (Ctrl-C stops and keeps what was measured)\n",
                    bench_mode_name(options.mode), options.compute ? "compute" : "", options.memory ? (options.compute ? " and memory" : "memory") : "");
     MachineModel model = run_bench(topology, options, [&progress](const ProgressEvent& e) { progress(e); }, g_stop);
     progress.finish();
@@ -235,20 +236,20 @@ int run(BenchArgs args) {
 
     if (!args.quiet) fmt::print("{}", format_bench_summary(model));
     std::fflush(stdout);  // the summary before the stderr line that says where it went
-    for (const auto& failure : saved.failures) fmt::print(stderr, "roofline: error: {}\n", failure);
+    for (const auto& failure : saved.failures) print_stderr("roofline: error: {}\n", failure);
     const bool lost = !args.output.empty() && !saved.model && !saved.id && saved.fallback.empty();
     if (!args.output.empty() && !saved.model) {
         if (saved.id)
-            fmt::print(stderr, "roofline: the model is not in {}, but the results store has it: "
+            print_stderr("roofline: the model is not in {}, but the results store has it: "
                                "'roofline show stored:{} --format json > FILE' writes it out\n",
                        args.output, *saved.id);
         else if (!saved.fallback.empty())
-            fmt::print(stderr, "roofline: the model is not in {}; it was written to {} instead\n", args.output,
+            print_stderr("roofline: the model is not in {}; it was written to {} instead\n", args.output,
                        saved.fallback);
     }
     if (lost) {
         // Nowhere on disk took it: standard output is the last place left.
-        fmt::print(stderr, "roofline: the model could not be saved anywhere; it follows on standard output\n");
+        print_stderr("roofline: the model could not be saved anywhere; it follows on standard output\n");
         fmt::print("{}\n", machine_to_json(model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
     }
     if (!args.quiet || model.partial || !saved.failures.empty()) {
@@ -261,12 +262,12 @@ int run(BenchArgs args) {
                                ? (!where.empty() ? "partly saved." : lost ? "no file saved." : "nothing saved.")
                            : model.partial             ? "interrupted: partial results saved."
                                                        : "saved.";
-        fmt::print(stderr, "{}{}\n", what, where);
+        print_stderr("{}{}\n", what, where);
         if (model.partial && model.compute.empty() && model.memory.empty())
-            fmt::print(stderr, "interrupted before any roof was measured (kernels are chosen first, then every "
+            print_stderr("interrupted before any roof was measured (kernels are chosen first, then every "
                                "figure is sampled)\n");
         if (!kept.empty())
-            fmt::print(stderr, "kept the earlier results in {}: a partial run does not replace them\n", kept);
+            print_stderr("kept the earlier results in {}: a partial run does not replace them\n", kept);
     }
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);

@@ -81,7 +81,7 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
     if (!job.missing.empty()) {
         std::vector<std::string> ranks;
         for (int r : job.missing) ranks.push_back(std::to_string(r));
-        fmt::print(stderr,
+        print_stderr(
                    "roofline: warning: no points from rank(s) {} after {:.0f} s (each rank writes {}; across nodes "
                    "the ranks need a file system they share): the job's sums leave them out\n",
                    fmt::join(ranks, " "), out.wait_seconds, measure::rank_points_path(out.output, rank, job.missing.front()));

@@ -2,6 +2,7 @@
 // (measured, stored, or a hand-written spec sheet), or the one-line formula
 // min(peak, bandwidth x intensity).
 #include "cli/commands.hpp"
+#include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
@@ -112,7 +113,7 @@ int run_specs(const ModelArgs& a) {
     for (const auto& [path, specs] : files) {
         for (const auto& spec : specs) {
             if (spec.work_unit != r.work_unit && spec.work_per_iteration > 0)
-                fmt::print(stderr, "roofline: warning: {} counts {} but the roofline's peak is in {}\n",
+                print_stderr("roofline: warning: {} counts {} but the roofline's peak is in {}\n",
                            terminal_text(spec.name), terminal_text(spec.work_unit), rate_unit(r.work_unit));
             KernelModelResult result{spec, path, predict(spec, r, view)};
             predicted.push_back(result.prediction.point);

@@ -53,6 +53,10 @@ struct MeasureRequest {
     std::string self_exe;                                  // path of the roofline executable (vgtool lookup)
     std::string events_dir;                                // perf event files; empty: the default
     std::optional<EarlierTimes> times;                     // instrument engine only: no native run
+    // Instrument engine: the cache hierarchy the Valgrind tool simulates (the tool's
+    // --roofline-cache value, cache_hierarchy_option), over this many cores; empty: none.
+    std::string cache_hierarchy;
+    int cache_cores = 1;
 };
 
 // Counts of one region (or of "(program)", or of one function).
@@ -63,7 +67,11 @@ struct RegionCounts {
     std::map<std::string, double> flops_by_width;  // "scalar", "128", "256", "512"
     double bytes_loaded = 0;   // what the instructions load (L1 traffic)
     double bytes_stored = 0;
-    std::map<std::string, double> bytes_by_level;  // perf engine: "DRAM" from uncore / LLC misses
+    // perf engine: "DRAM" from uncore / LLC misses; instrument engine with cache simulation:
+    // the bytes crossing into each level below L1 ("L2", "L3", "DRAM": read + written)
+    std::map<std::string, double> bytes_by_level;
+    // cache simulation: "L2_read", "L2_write", ..., "DRAM_nontemporal", "dirty_at_end" (bytes)
+    std::map<std::string, double> cache_traffic;
     std::map<std::string, double> events;          // raw counter values (perf engine), scaled
     int threads = 0;                   // threads that did work in it (instrument engine); 0: unknown
     double instructions = 0;           // instructions executed (instrument engine)

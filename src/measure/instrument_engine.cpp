@@ -46,6 +46,10 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
                                      "--log-file=" + log};
     argv.push_back(std::string("--roofline-region-scope=") + region_scope_name(request.region_scope));
     for (const auto& f : request.region_functions) argv.push_back("--roofline-function=" + f);
+    if (!request.cache_hierarchy.empty()) {
+        argv.push_back("--roofline-cache=" + request.cache_hierarchy);
+        argv.push_back("--roofline-cache-cores=" + std::to_string(std::max(1, request.cache_cores)));
+    }
     argv.insert(argv.end(), request.argv.begin(), request.argv.end());
     auto env = request.env;
     env.emplace_back("VALGRIND_LIB", tool_dir);

@@ -21,6 +21,7 @@ void apply_counts(Point& p, const RegionCounts& c) {
         p.details["bytes_stored"] = c.bytes_stored;
     }
     for (const auto& [event, value] : c.events) p.details["event_" + event] = value;
+    for (const auto& [key, value] : c.cache_traffic) p.details["cache_" + key + "_bytes"] = value;
     if (c.calls > 0) p.details["calls"] = static_cast<double>(c.calls);
 }
 

@@ -1,5 +1,7 @@
 #include "measure/protocol_json.hpp"
 
+#include "core/level.hpp"
+
 #include <cmath>
 #include <limits>
 #include <fmt/core.h>
@@ -126,6 +128,22 @@ RegionCounts counts_from(const json& r, const std::string& where) {
     }
     c.bytes_loaded = number(r, "bytes_loaded", where);
     c.bytes_stored = number(r, "bytes_stored", where);
+    if (r.contains("cache")) {  // the tool's cache simulation: bytes across each boundary, by the level below it
+        if (!r["cache"].is_object()) throw MeasureError(fmt::format("{}: \"cache\" must be an object", where));
+        for (const auto& [level, traffic] : r["cache"].items()) {
+            const std::string at = fmt::format("{}: \"cache\".\"{}\"", where, level);
+            if (!is_known_level(level) || level == "L1")
+                throw MeasureError(fmt::format("{}: not a level below L1 ({})", at, known_levels_text()));
+            if (!traffic.is_object()) throw MeasureError(fmt::format("{} must be an object", at));
+            const double read = number(traffic, "read", at), write = number(traffic, "write", at);
+            const double nontemporal = traffic.contains("nontemporal") ? number(traffic, "nontemporal", at) : 0;
+            c.bytes_by_level[level] = read + write + nontemporal;
+            c.cache_traffic[level + "_read"] = read;
+            c.cache_traffic[level + "_write"] = write;
+            if (traffic.contains("nontemporal")) c.cache_traffic[level + "_nontemporal"] = nontemporal;
+        }
+    }
+    if (r.contains("dirty_at_end")) c.cache_traffic["dirty_at_end"] = number(r, "dirty_at_end", where);
     c.threads = whole<int>(r, "threads", where, 1 << 20);
     c.instructions = number(r, "instructions", where);
     if (r.contains("inner_instructions")) {

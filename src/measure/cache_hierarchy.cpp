@@ -1,0 +1,67 @@
+#include "measure/cache_hierarchy.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofline::measure {
+namespace {
+
+// The simulator's limits (rl_cachesim.h: RL_CS_MAX_LEVELS, RL_CS_MAX_ASSOC).
+constexpr std::size_t max_levels = 4;
+constexpr int max_ways = 64;
+constexpr int assumed_ways = 8;  // when the topology does not say
+
+std::string size_text(std::uint64_t bytes) {
+    if (bytes % (1ull << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+    if (bytes % (1ull << 10) == 0) return fmt::format("{} KiB", bytes >> 10);
+    return fmt::format("{} B", bytes);
+}
+
+} // namespace
+
+SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, const std::string& vendor) {
+    SimulatedHierarchy out;
+    const bool amd = vendor.find("AMD") != std::string::npos;
+    std::vector<CacheLevel> levels;
+    for (const auto& c : caches)
+        if (c.size_bytes > 0 && c.line_bytes > 0 && levels.size() < max_levels) levels.push_back(c);
+    if (levels.empty()) throw std::invalid_argument("the topology shows no data cache with a size and a line size");
+    const int line = levels.front().line_bytes;
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        auto& c = levels[i];
+        const std::string name = fmt::format("L{}", c.level > 0 ? c.level : static_cast<int>(i) + 1);
+        if (c.line_bytes != line) {
+            out.notes.push_back(fmt::format("{} line of {} B simulated as {} B (L1's)", name, c.line_bytes, line));
+            c.line_bytes = line;
+        }
+        int ways = c.associativity;
+        if (ways == 0) {
+            ways = assumed_ways;
+            out.notes.push_back(fmt::format("{} associativity unknown: {} ways assumed", name, assumed_ways));
+        }
+        const std::uint64_t lines = c.size_bytes / static_cast<std::uint64_t>(line);
+        if (ways < 0 || ways > max_ways || static_cast<std::uint64_t>(ways) > lines) {
+            const int capped = static_cast<int>(std::min<std::uint64_t>(lines, max_ways));
+            out.notes.push_back(fmt::format("{} {}: simulated with {} ways", name,
+                                            ways < 0 ? "fully associative" : fmt::format("{} ways", ways), capped));
+            ways = std::max(1, capped);
+        }
+        const std::uint64_t set_bytes = static_cast<std::uint64_t>(ways) * static_cast<std::uint64_t>(line);
+        const std::uint64_t size = c.size_bytes / set_bytes * set_bytes;
+        if (size != c.size_bytes)
+            out.notes.push_back(fmt::format("{} of {} simulated as {} (whole sets of {} ways)", name,
+                                            size_text(c.size_bytes), size_text(size), ways));
+        const bool victim = amd && i > 0 && i + 1 == levels.size() && c.level >= 3;
+        const int shared = std::max(1, c.shared_by_cores);
+        out.option += fmt::format("{}{}:{}:{}:{}{}", out.option.empty() ? "" : ",", size, ways, line, shared,
+                                  victim ? ":victim" : "");
+        out.description += fmt::format("{}{} {} {}-way{}{}", out.description.empty() ? "" : ", ", name,
+                                       size_text(size), ways, victim ? " victim" : "",
+                                       shared > 1 ? fmt::format(" (shared by {})", shared) : "");
+    }
+    return out;
+}
+
+} // namespace roofline::measure

@@ -1,0 +1,25 @@
+// The cache hierarchy the Valgrind tool simulates under the instrument engine
+// (tools/vgtool/rl_cachesim.h), from the caches topology found on this machine.
+#pragma once
+
+#include "core/machine_model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline::measure {
+
+struct SimulatedHierarchy {
+    std::string option;              // the tool's --roofline-cache value: SIZE:WAYS:LINE:SHARED_BY[:victim],...
+    std::string description;         // for people and provenance: "L1 32 KiB 8-way, L2 ..., L3 32 MiB 16-way victim (shared by 8)"
+    std::vector<std::string> notes;  // what had to be assumed (unknown ways, a size rounded to whole sets)
+};
+
+// Data caches, L1 first (Topology::data_caches), as the simulator takes them. The last
+// level of an AMD CPU is a victim cache of L2 (AMD's Software Optimization Guide for
+// Zen: "the L3 is filled from L2 victims"); other levels and vendors are modelled as
+// neither inclusive nor exclusive. Throws std::invalid_argument when there is nothing
+// to simulate (no level with a size and a line size).
+SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, const std::string& vendor);
+
+} // namespace roofline::measure

@@ -1,0 +1,54 @@
+/* Kernels whose traffic below L1 is known on paper, for the cache simulation tests
+ * (check_cache.py). Each touches memory only as its formula says; the arrays come
+ * from malloc and are written once before use (so their lines are read for
+ * ownership once, and written back once, in the totals).
+ *   triad N REPS      a[i] = b[i] + s*c[i]: per repetition 24 N bytes read, 8 N written
+ *   reuse BYTES PASSES  one write pass, then PASSES read passes over BYTES
+ *   stride N          N loads of one double every 64 bytes
+ *   ntstore N         N doubles stored with movntpd, never read
+ *   none 0            nothing: the program's own start and end, subtracted as a baseline */
+#include <emmintrin.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double *array(long n, double v) {
+    double *a = aligned_alloc(64, (size_t)n * sizeof(double));
+    if (!a) exit(3);
+    for (long i = 0; i < n; ++i) a[i] = v;
+    return a;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) return 2;
+    const char *k = argv[1];
+    const long n = atol(argv[2]);
+    const long reps = argc > 3 ? atol(argv[3]) : 1;
+    double r = 0;
+    if (strcmp(k, "triad") == 0) {
+        double *a = array(n, 0), *b = array(n, 1), *c = array(n, 2);
+        for (long t = 0; t < reps; ++t)
+            for (long i = 0; i < n; ++i) a[i] = b[i] + 3.0 * c[i];
+        r = a[n / 2];
+    } else if (strcmp(k, "reuse") == 0) {
+        const long m = n / (long)sizeof(double);
+        double *a = array(m, 1);
+        for (long t = 0; t < reps; ++t)
+            for (long i = 0; i < m; ++i) r += a[i];
+    } else if (strcmp(k, "stride") == 0) {
+        double *a = malloc((size_t)n * 64);
+        if (!a) return 3;
+        for (long i = 0; i < n; ++i) r += ((volatile double *)a)[8 * i];
+    } else if (strcmp(k, "ntstore") == 0) {
+        double *a = aligned_alloc(64, (size_t)n * sizeof(double));
+        if (!a) return 3;
+        const __m128d v = _mm_set1_pd(1.5);
+        for (long i = 0; i < n; i += 2) _mm_stream_pd(a + i, v);
+        _mm_sfence();
+        r = 1;
+    } else if (strcmp(k, "none") != 0) {
+        return 2;
+    }
+    printf("%g\n", r);
+    return 0;
+}
