@@ -115,6 +115,22 @@ TEST(PointsJson, FlopsOrOpsWithUnit) {
     EXPECT_FALSE(exchange_point.contains("label"));
 }
 
+// A run that only timed its regions (the time engine) has no count: null, never 0 FLOPs.
+TEST(PointsJson, WorkNotCountedIsNullBothWays) {
+    auto points = sample_points();
+    points[0].work_counted = false;
+    points[0].work = 0;
+    const auto j = points_to_json(points);
+    EXPECT_TRUE(j["points"][0]["flops"].is_null());
+    EXPECT_EQ(j["points"][1]["ops"], 1234.0);
+    const auto back = points_from_json(json::parse(j.dump()));
+    EXPECT_FALSE(back[0].work_counted);
+    EXPECT_EQ(back[0].work, 0);
+    EXPECT_TRUE(back[1].work_counted);
+    auto doc = minimal_document();
+    EXPECT_TRUE(points_from_json(doc)[0].work_counted);
+}
+
 TEST(PointsJson, MinimalPointsTakeDefaults) {
     const auto points = points_from_json(minimal_document());
     ASSERT_EQ(points.size(), 2u);

@@ -1,0 +1,50 @@
+// The cache hierarchy `roofline measure` hands the Valgrind tool (measure/cache_hierarchy).
+#include "measure/cache_hierarchy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace roofline::measure {
+namespace {
+
+CacheLevel level(int n, std::uint64_t size, int ways, int shared) {
+    CacheLevel c;
+    c.level = n;
+    c.size_bytes = size;
+    c.line_bytes = 64;
+    c.associativity = ways;
+    c.shared_by_cores = shared;
+    return c;
+}
+
+TEST(SimulatedHierarchy, AmdLastLevelIsAVictimCache) {
+    const std::vector<CacheLevel> zen3 = {level(1, 32 << 10, 8, 1), level(2, 512 << 10, 8, 1),
+                                          level(3, 32 << 20, 16, 8)};
+    const auto amd = simulated_hierarchy(zen3, "AuthenticAMD");
+    EXPECT_EQ(amd.option, "32768:8:64:1,524288:8:64:1,33554432:16:64:8:victim");
+    EXPECT_EQ(amd.description, "L1 32 KiB 8-way, L2 512 KiB 8-way, L3 32 MiB 16-way victim (shared by 8)");
+    EXPECT_TRUE(amd.notes.empty());
+    const auto intel = simulated_hierarchy(zen3, "GenuineIntel");
+    EXPECT_EQ(intel.option, "32768:8:64:1,524288:8:64:1,33554432:16:64:8");
+}
+
+TEST(SimulatedHierarchy, WhatCannotBeSimulatedAsIsIsSaid) {
+    // Unknown ways, a fully associative level, a size that is not whole sets.
+    const std::vector<CacheLevel> odd = {level(1, 48 << 10, 0, 1), level(2, 1280 << 10, -1, 1),
+                                         level(3, 30000000, 20, 4)};
+    const auto h = simulated_hierarchy(odd, "GenuineIntel");
+    EXPECT_EQ(h.option, "49152:8:64:1,1310720:64:64:1,29999360:20:64:4");
+    ASSERT_EQ(h.notes.size(), 3u);
+    EXPECT_EQ(h.notes[0], "L1 associativity unknown: 8 ways assumed");
+    EXPECT_EQ(h.notes[1], "L2 fully associative: simulated with 64 ways");
+    EXPECT_NE(h.notes[2].find("L3 of 30000000 B simulated as 29999360 B"), std::string::npos) << h.notes[2];
+}
+
+TEST(SimulatedHierarchy, NothingToSimulateIsAnError) {
+    EXPECT_THROW(simulated_hierarchy({}, "AuthenticAMD"), std::invalid_argument);
+    EXPECT_THROW(simulated_hierarchy({level(1, 0, 8, 1)}, "AuthenticAMD"), std::invalid_argument);
+}
+
+} // namespace
+} // namespace roofline::measure
