@@ -89,21 +89,25 @@ int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *e
   return 0;
 }
 
-/* The set of `line` in the instance of level l that `core` uses; 0 without memory. */
-static u64 *set_of(rl_cs *cs, int l, int core, u64 line)
+/* An instance's ways on its first use; 0 (and out_of_memory) without memory. */
+static __attribute__((noinline)) u64 *first_use(rl_cs *cs, rl_cs_level_state *s, rl_cs_instance *in)
+{
+  in->ways = (u64 *)cs->alloc(s->sets * s->cfg.assoc * sizeof(u64));
+  if (!in->ways) cs->out_of_memory = 1;
+  return in->ways;
+}
+
+/* The set of `line` in the instance of level l that `core` uses; 0 without memory.
+ * Called several times per simulated miss: inline, no division on the common path. */
+static inline u64 *set_of(rl_cs *cs, int l, int core, u64 line)
 {
   rl_cs_level_state *s = &cs->lv[l];
   rl_cs_instance *in = s->of_core[core];
+  u64 *ways = in->ways;
   u64 set;
-  if (!in->ways) {
-    in->ways = (u64 *)cs->alloc(s->sets * s->cfg.assoc * sizeof(u64));
-    if (!in->ways) {
-      cs->out_of_memory = 1;
-      return 0;
-    }
-  }
+  if (__builtin_expect(!ways, 0) && !(ways = first_use(cs, s, in))) return 0;
   set = s->set_mask ? (line & s->set_mask) : (line % s->sets);
-  return in->ways + set * s->cfg.assoc;
+  return ways + set * s->cfg.assoc;
 }
 
 /* The way holding `line`, or -1. */
