@@ -49,6 +49,7 @@ struct MeasureArgs {
     std::string output;
     std::string engine = "auto";
     std::string cache_sim = "on";  // instrument engine: simulate the caches for bytes below L1
+    std::string cache_model;       // --cache-model FILE: simulate that machine's caches instead
     bool functions = false;
     std::vector<std::string> region_functions;
     std::string region_scope = "process";
@@ -289,20 +290,40 @@ int run_measure(const MeasureArgs& args) {
     request.argv = args.command;
     request.region_functions = args.region_functions;
     request.self_exe = self_executable();
+    if (!args.cache_model.empty() && (args.cache_sim == "off" || request.engine == measure::EngineKind::time ||
+                                      request.engine == measure::EngineKind::perf))
+        throw UsageError("--cache-model is simulated by the instrument engine: drop --cache-sim off, --engine time "
+                         "or --engine perf");
     std::string cache_model;  // what the instrument engine simulated, for the provenance
     std::vector<std::string> early_cache_notes;
     if (args.cache_sim == "on" && request.engine != measure::EngineKind::time &&
         request.engine != measure::EngineKind::perf) {
         // The caches of this machine, as hwloc sees them; without them the points keep L1 bytes only.
-        try {
-            const auto topology = Topology::discover();
-            const auto hierarchy = measure::simulated_hierarchy(topology.data_caches(), topology.cpu().vendor);
+        if (!args.cache_model.empty()) {
+            // Hardware the user does not have: the caches of a machine file or spec sheet. Its errors stop here.
+            const auto file = load_machine_file(args.cache_model);
+            measure::SimulatedHierarchy hierarchy;
+            try {
+                hierarchy = measure::simulated_hierarchy(file.model.caches, file.model.cpu.vendor);
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(fmt::format("--cache-model {}: {}", args.cache_model, e.what()));
+            }
             request.cache_hierarchy = hierarchy.option;
-            request.cache_cores = std::max(1, topology.cpu().cores);
-            cache_model = hierarchy.description;
-            for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache simulation: " + n);
-        } catch (const std::exception& e) {
-            early_cache_notes.push_back(fmt::format("no cache simulation ({}): bytes below L1 are not measured", e.what()));
+            request.cache_cores = std::max(1, file.model.cpu.cores);
+            cache_model = hierarchy.description + " (from " + args.cache_model + ")";
+            for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache model: " + n);
+        } else {
+            try {
+                const auto topology = Topology::discover();
+                const auto hierarchy = measure::simulated_hierarchy(topology.data_caches(), topology.cpu().vendor);
+                request.cache_hierarchy = hierarchy.option;
+                request.cache_cores = std::max(1, topology.cpu().cores);
+                cache_model = hierarchy.description;
+                for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache simulation: " + n);
+            } catch (const std::exception& e) {
+                early_cache_notes.push_back(
+                    fmt::format("no cache simulation ({}): bytes below L1 are not measured", e.what()));
+            }
         }
     }
     try {
@@ -576,6 +597,10 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "bytes that reach L2, L3 and DRAM, not only L1's. off: L1 bytes only, 2-5x faster")
         ->check(CLI::IsMember({"on", "off"}))
         ->capture_default_str();
+    cmd->add_option("--cache-model", args->cache_model,
+                    "Simulate the caches of another machine: a machine model (roofline bench -o) or a spec sheet "
+                    "(examples/machines/*.yaml; sizes only there: 64-byte lines and 8 ways assumed)")
+        ->check(CLI::ExistingFile);
     cmd->add_flag("--functions", args->functions,
                   "List the top functions by FLOPs and bytes with their self CPU time (instrument engine + a "
                   "sampled native run, no markers needed); each with samples becomes a point");

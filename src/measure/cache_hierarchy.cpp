@@ -11,7 +11,8 @@ namespace {
 // The simulator's limits (rl_cachesim.h: RL_CS_MAX_LEVELS, RL_CS_MAX_ASSOC).
 constexpr std::size_t max_levels = 4;
 constexpr int max_ways = 64;
-constexpr int assumed_ways = 8;  // when the topology does not say
+constexpr int assumed_ways = 8;   // when the topology or a spec sheet does not say
+constexpr int assumed_line = 64;  // the line of every x86 and most other CPUs today
 
 std::string size_text(std::uint64_t bytes) {
     if (bytes % (1ull << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
@@ -26,8 +27,14 @@ SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, co
     const bool amd = vendor.find("AMD") != std::string::npos;
     std::vector<CacheLevel> levels;
     for (const auto& c : caches)
-        if (c.size_bytes > 0 && c.line_bytes > 0 && levels.size() < max_levels) levels.push_back(c);
-    if (levels.empty()) throw std::invalid_argument("the topology shows no data cache with a size and a line size");
+        if (c.size_bytes > 0 && levels.size() < max_levels) levels.push_back(c);
+    if (levels.empty()) throw std::invalid_argument("no data cache with a size to simulate");
+    std::sort(levels.begin(), levels.end(), [](const CacheLevel& a, const CacheLevel& b) { return a.level < b.level; });
+    if (levels.front().line_bytes <= 0) {
+        out.notes.push_back(fmt::format("line size unknown: {} B assumed", assumed_line));
+        for (auto& c : levels)
+            if (c.line_bytes <= 0) c.line_bytes = assumed_line;
+    }
     const int line = levels.front().line_bytes;
     for (std::size_t i = 0; i < levels.size(); ++i) {
         auto& c = levels[i];

@@ -18,8 +18,9 @@ struct SimulatedHierarchy {
 // Data caches, L1 first (Topology::data_caches), as the simulator takes them. The last
 // level of an AMD CPU is a victim cache of L2 (AMD's Software Optimization Guide for
 // Zen: "the L3 is filled from L2 victims"); other levels and vendors are modelled as
-// neither inclusive nor exclusive. Throws std::invalid_argument when there is nothing
-// to simulate (no level with a size and a line size).
+// neither inclusive nor exclusive. A spec sheet gives sizes only: 64-byte lines and 8
+// ways are then assumed, and said in `notes`. Throws std::invalid_argument when there
+// is nothing to simulate (no level with a size).
 SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, const std::string& vendor);
 
 } // namespace roofline::measure

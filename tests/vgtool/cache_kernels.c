@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
     const long reps = argc > 3 ? atol(argv[3]) : 1;
     double r = 0;
     if (strcmp(k, "triad") == 0) {
-        double *a = array(n, 0), *b = array(n, 1), *c = array(n, 2);
+        double *a = array(n, 0.5), *b = array(n, 1), *c = array(n, 2);  /* not 0: malloc + zeroing may become calloc */
         for (long t = 0; t < reps; ++t)
             for (long i = 0; i < n; ++i) a[i] = b[i] + 3.0 * c[i];
         r = a[n / 2];
