@@ -5,17 +5,9 @@
 # the input that did it is saved under BUILD/crashes/<name>/.
 # Usage: smoke.sh BUILD [TARGET...]   (env: FUZZ_SECONDS, FUZZ_JOBS=1|2)
 set -uo pipefail
-build=$(cd "$1" && pwd); shift
-src=$(cd "$(dirname "$0")" && pwd)
+source "$(dirname "$0")/fuzz_env.sh"
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
-targets=("$@")
-if ((${#targets[@]} == 0)); then
-  for f in "$build"/fuzz/*_fuzz; do targets+=("$(basename "$f" _fuzz)"); done
-fi
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-mkdir -p "$build/fuzz-logs"
 run_one() {
   local name=$1 bin="$build/fuzz/$1_fuzz"
   [[ -x $bin ]] || { echo "fuzz-smoke: $bin not built"; return 1; }

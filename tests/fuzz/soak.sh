@@ -19,17 +19,9 @@
 # (cov: edges of the instrumented code reached; ft: libFuzzer's finer features.)
 # Usage: soak.sh BUILD [TARGET...]   (env: FUZZ_CPU_SECONDS, FUZZ_NICE=19)
 set -uo pipefail
-build=$(cd "$1" && pwd); shift
-src=$(cd "$(dirname "$0")" && pwd)
+source "$(dirname "$0")/fuzz_env.sh"
 budget=${FUZZ_CPU_SECONDS:-3600}
 niceness=${FUZZ_NICE:-19}
-targets=("$@")
-if ((${#targets[@]} == 0)); then
-  for f in "$build"/fuzz/*_fuzz; do targets+=("$(basename "$f" _fuzz)"); done
-fi
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-mkdir -p "$build/fuzz-logs"
 summary="$build/fuzz-logs/soak.tsv"
 tick=$(getconf CLK_TCK)
 

@@ -306,18 +306,22 @@ TEST(MachineJson, NonFiniteValuesBecomeNullAndReadBackAsNaN) {
     EXPECT_THROW(machine_from_json(j), SchemaError);
 }
 
+// The error a reader gives for the populated model after `edit`, or "accepted".
+template <typename Edit>
+std::string machine_error_for(Edit edit) {
+    auto j = machine_to_json(populated_model());
+    edit(j);
+    try {
+        machine_from_json(j, "m.json");
+    } catch (const SchemaError& e) {
+        return std::string(e.what());
+    }
+    return std::string("accepted");
+}
+
 // Figures the model cannot believe are refused with the file and the place.
 TEST(MachineJson, FiguresOutsideTheirRangeAreRefusedWithThePlace) {
-    const auto error_for = [](auto edit) {
-        auto j = machine_to_json(populated_model());
-        edit(j);
-        try {
-            machine_from_json(j, "m.json");
-        } catch (const SchemaError& e) {
-            return std::string(e.what());
-        }
-        return std::string("accepted");
-    };
+    const auto error_for = [](auto edit) { return machine_error_for(edit); };
     EXPECT_EQ(error_for([](auto& j) { j["compute"][0]["gflops"] = -5; }),
               "m.json: /compute/0/gflops: expected a rate from 1e-6 to 1e9 G/s (1 k/s to 1 E/s), found -5");
     EXPECT_NE(error_for([](auto& j) { j["compute"][0]["gflops"] = 0; }).find("/compute/0/gflops: expected a rate"), std::string::npos);
@@ -339,16 +343,7 @@ TEST(MachineJson, FiguresOutsideTheirRangeAreRefusedWithThePlace) {
 // A roof's statistics as the writer stores them: the CV a fraction (0.05 is 5%,
 // outputs print the percent), min <= median <= max of one set of samples.
 TEST(MachineJson, StatisticsOnTheWritersScaleAndInOrder) {
-    const auto error_for = [](auto edit) {
-        auto j = machine_to_json(populated_model());
-        edit(j);
-        try {
-            machine_from_json(j, "m.json");
-        } catch (const SchemaError& e) {
-            return std::string(e.what());
-        }
-        return std::string("accepted");
-    };
+    const auto error_for = [](auto edit) { return machine_error_for(edit); };
     EXPECT_EQ(machine_from_json(machine_to_json(populated_model())).compute[0].stats.cv, 0.0125);
     EXPECT_EQ(error_for([](auto& j) { j["compute"][0]["stats"]["cv"] = 0.5; }), "accepted");
     EXPECT_EQ(error_for([](auto& j) { j["compute"][0]["stats"]["cv"] = 100; }),

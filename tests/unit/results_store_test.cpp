@@ -3,6 +3,8 @@
 #include "io/results_store.hpp"
 
 #include <gtest/gtest.h>
+
+#include "error_text.hpp"
 #include <sqlite3.h>
 
 #include <chrono>
@@ -468,14 +470,6 @@ void write_bytes(const std::string& path, const std::string& bytes) {
     std::fclose(f);
 }
 
-std::string error_of(const std::function<void()>& work) {
-    try {
-        work();
-    } catch (const std::runtime_error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "error_text.hpp"
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -28,14 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string error_of(const std::function<void()>& work) {
-    try {
-        work();
-    } catch (const std::runtime_error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 std::string contents(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
