@@ -4,6 +4,7 @@
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "core/input_limits.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
@@ -135,8 +136,11 @@ std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
 int run_plot(const PlotArgs& args) {
     const Format format = format_from(args);
     check_size_options(args);
+    // The range every intensity read from a file must lie in (input_limits.hpp): a denormal or 1e300 cannot be drawn.
     for (double x : args.intensity_lines)
-        if (!(x > 0) || !std::isfinite(x)) throw UsageError(fmt::format("--intensity-line expects a positive intensity (got {})", x));
+        if (!(x > 0) || !in_range(intensity_range, x))
+            throw UsageError(fmt::format("--intensity-line expects a positive intensity from {:g} to {:g} (got {})",
+                                         intensity_range.min, intensity_range.max, x));
     const std::string output = args.output.empty() ? default_output(format) : args.output;
     if (output != "-") check_file_writable(output);
 
