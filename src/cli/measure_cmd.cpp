@@ -309,7 +309,7 @@ int run_measure(const MeasureArgs& args) {
                 throw UsageError(fmt::format("--cache-model {}: {}", args.cache_model, e.what()));
             }
             request.cache_hierarchy = hierarchy.option;
-            request.cache_cores = std::max(1, file.model.cpu.cores);
+            request.cache_cores = std::clamp(file.model.cpu.cores, 1, 1024);  // the simulator's limit; more threads wrap
             cache_model = hierarchy.description + " (from " + args.cache_model + ")";
             for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache model: " + n);
         } else {
@@ -317,7 +317,7 @@ int run_measure(const MeasureArgs& args) {
                 const auto topology = Topology::discover();
                 const auto hierarchy = measure::simulated_hierarchy(topology.data_caches(), topology.cpu().vendor);
                 request.cache_hierarchy = hierarchy.option;
-                request.cache_cores = std::max(1, topology.cpu().cores);
+                request.cache_cores = std::clamp(topology.cpu().cores, 1, 1024);
                 cache_model = hierarchy.description;
                 for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache simulation: " + n);
             } catch (const std::exception& e) {

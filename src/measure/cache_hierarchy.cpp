@@ -13,8 +13,11 @@ constexpr std::size_t max_levels = 4;
 constexpr int max_ways = 64;
 constexpr int assumed_ways = 8;   // when the topology or a spec sheet does not say
 constexpr int assumed_line = 64;  // the line of every x86 and most other CPUs today
+constexpr std::uint64_t max_level_bytes = 4ull << 30;  // rl_cachesim.h: RL_CS_MAX_LEVEL_BYTES
+constexpr int max_cores = 1024;                        // RL_CS_MAX_CORES
 
 std::string size_text(std::uint64_t bytes) {
+    if (bytes % (1ull << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
     if (bytes % (1ull << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
     if (bytes % (1ull << 10) == 0) return fmt::format("{} KiB", bytes >> 10);
     return fmt::format("{} B", bytes);
@@ -43,6 +46,9 @@ SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, co
             out.notes.push_back(fmt::format("{} line of {} B simulated as {} B (L1's)", name, c.line_bytes, line));
             c.line_bytes = line;
         }
+        if (c.size_bytes > max_level_bytes)
+            throw std::invalid_argument(fmt::format("{} of {}: the simulator takes levels of at most 4 GiB", name,
+                                                    size_text(c.size_bytes)));
         int ways = c.associativity;
         if (ways == 0) {
             ways = assumed_ways;
@@ -61,7 +67,7 @@ SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, co
             out.notes.push_back(fmt::format("{} of {} simulated as {} (whole sets of {} ways)", name,
                                             size_text(c.size_bytes), size_text(size), ways));
         const bool victim = amd && i > 0 && i + 1 == levels.size() && c.level >= 3;
-        const int shared = std::max(1, c.shared_by_cores);
+        const int shared = std::clamp(c.shared_by_cores, 1, max_cores);
         out.option += fmt::format("{}{}:{}:{}:{}{}", out.option.empty() ? "" : ",", size, ways, line, shared,
                                   victim ? ":victim" : "");
         out.description += fmt::format("{}{} {} {}-way{}{}", out.description.empty() ? "" : ", ", name,

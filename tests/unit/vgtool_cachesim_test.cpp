@@ -241,6 +241,9 @@ TEST(CacheSim, ImpossibleHierarchiesAreRefusedWithAReason) {
     c.level[2].size = 1000;
     EXPECT_NE(init_error(c).find("L3: the size must be a whole number of sets"), std::string::npos);
     c = small_hierarchy(false);
+    c.level[2].size = 8ull << 30;
+    EXPECT_NE(init_error(c).find("at most 4 GiB"), std::string::npos);
+    c = small_hierarchy(false);
     c.level[0].exclusive = 1;
     EXPECT_NE(init_error(c).find("L1 cannot be exclusive"), std::string::npos);
     c = small_hierarchy(false);

@@ -59,8 +59,8 @@ int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *e
       put_text(err, errcap, level_name(l), "the associativity must be 1 to 64 ways");
       return -1;
     }
-    if (c->size < (u64)c->line * c->assoc || c->size > (1ull << 40) || c->size % ((u64)c->line * c->assoc)) {
-      put_text(err, errcap, level_name(l), "the size must be a whole number of sets (line size x ways), at most 1 TiB");
+    if (c->size < (u64)c->line * c->assoc || c->size > RL_CS_MAX_LEVEL_BYTES || c->size % ((u64)c->line * c->assoc)) {
+      put_text(err, errcap, level_name(l), "the size must be a whole number of sets (line size x ways), at most 4 GiB");
       return -1;
     }
     if (c->shared_by < 1) {

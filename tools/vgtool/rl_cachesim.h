@@ -31,6 +31,9 @@ extern "C" {
 #define RL_CS_MAX_LEVELS 4
 #define RL_CS_MAX_CORES 1024
 #define RL_CS_MAX_ASSOC 64
+/* The largest level: 4 GiB (the largest last levels today are about 1 GiB); its tags
+ * take 1/8 of its size in the tool's memory, per instance. */
+#define RL_CS_MAX_LEVEL_BYTES (4ull << 30)
 
 /* Counters the simulator adds to, per thread (the caller passes the accessing
  * thread's array). Boundary b is between level b+1 and the level below it (b = 0:
