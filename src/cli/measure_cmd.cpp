@@ -91,12 +91,18 @@ std::optional<double> cpu_seconds(const Sampling& sampling, const std::string& n
     return it == sampling->functions.end() ? 0.0 : it->second.seconds;
 }
 
+// What the cache simulation says reached DRAM, when it ran.
+std::optional<double> dram_bytes_of(const measure::RegionCounts& c) {
+    const auto it = c.bytes_by_level.find("DRAM");
+    return it == c.bytes_by_level.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
 void print_functions(const std::vector<measure::RegionCounts>& shown, std::size_t all, double min_share,
                      const Sampling& sampling) {
     std::vector<FunctionRow> rows;
     for (const auto& f : shown)
         rows.push_back({f.name, std::nullopt, f.total_flops(), f.bytes_loaded + f.bytes_stored,
-                        cpu_seconds(sampling, f.name), ""});
+                        cpu_seconds(sampling, f.name), "", dram_bytes_of(f)});
     fmt::print("\n{}", render_function_table(
                            fmt::format("functions with at least {}% of the FLOPs, bytes or CPU time ({} of {}; "
                                        "--min-share; the marker library's own left out), by FLOPs, then bytes "
@@ -150,7 +156,8 @@ void print_function_regions(const std::vector<FunctionRegion>& regions) {
     std::vector<FunctionRow> rows;
     for (const auto& f : regions)
         rows.push_back({f.counts->name, f.counts->calls, f.counts->total_flops(),
-                        f.counts->bytes_loaded + f.counts->bytes_stored, f.time.seconds, f.time.note});
+                        f.counts->bytes_loaded + f.counts->bytes_stored, f.time.seconds, f.time.note,
+                        dram_bytes_of(*f.counts)});
     fmt::print("\n{}", render_function_table("functions measured as regions (counts from the instrument engine, "
                                              "inclusive of callees and of other threads while a call is open):",
                                              "region", "time s", rows));

@@ -92,6 +92,7 @@ std::string render_function_table(const std::string& title, const std::string& n
                                   const std::string& time_header, const std::vector<FunctionRow>& rows) {
     const bool calls = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](auto& r) { return r.calls.has_value(); });
     const bool notes = std::any_of(rows.begin(), rows.end(), [](auto& r) { return !r.time_note.empty(); });
+    const bool dram = std::any_of(rows.begin(), rows.end(), [](auto& r) { return r.dram_bytes.has_value(); });
     std::vector<std::string> names;
     for (const auto& r : rows) names.push_back(terminal_text(r.name));  // symbols are anyone's bytes
     const std::size_t width = name_width(names, name_header.size(), 80);
@@ -99,15 +100,20 @@ std::string render_function_table(const std::string& title, const std::string& n
     std::string out = title + "\n";
     out += fmt::format("{:<{}}", name_header, width);
     if (calls) out += fmt::format(" {:>10}", "calls");
-    out += fmt::format(" {:>14} {:>14} {:>12} {:>10}", "FLOPs", "L1 bytes", "FLOP/byte", time_header);
+    out += fmt::format(" {:>14} {:>14} {:>12}", "FLOPs", "L1 bytes", "FLOP/byte");
+    if (dram) out += fmt::format(" {:>14} {:>12}", "DRAM bytes", "FLOP/DRAM B");
+    out += fmt::format(" {:>10}", time_header);
     out += notes ? "  time from\n" : "\n";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
         out += fmt::format("{:<{}}", names[i], width);
         if (calls) out += fmt::format(" {:>10}", *r.calls);
-        out += fmt::format(" {:>14} {:>14} {:>12} {:>10}", count_cell(r.flops), count_cell(r.bytes),
-                           r.bytes > 0 ? cell(r.flops / r.bytes) : "-",
-                           r.seconds ? fmt::format("{:.4f}", *r.seconds) : "-");
+        out += fmt::format(" {:>14} {:>14} {:>12}", count_cell(r.flops), count_cell(r.bytes),
+                           r.bytes > 0 ? cell(r.flops / r.bytes) : "-");
+        if (dram)
+            out += fmt::format(" {:>14} {:>12}", r.dram_bytes ? count_cell(*r.dram_bytes) : "-",
+                               r.dram_bytes && *r.dram_bytes > 0 ? cell(r.flops / *r.dram_bytes) : "-");
+        out += fmt::format(" {:>10}", r.seconds ? fmt::format("{:.4f}", *r.seconds) : "-");
         out += notes ? "  " + terminal_text(r.time_note) + "\n" : "\n";
     }
     return terminal_block(out);

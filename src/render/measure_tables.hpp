@@ -28,6 +28,7 @@ struct FunctionRow {
     double bytes = 0;                // L1 bytes: what its loads and stores move
     std::optional<double> seconds;   // nullopt: not measured ("-")
     std::string time_note;           // where the time came from, or why there is none
+    std::optional<double> dram_bytes;  // cache simulation: what reached DRAM (a column when any row has it)
 };
 
 // A titled table of function rows; `time_header` names the time column
