@@ -94,9 +94,10 @@ if grep -q "sampling the native run failed" <<<"$out"; then
 else
   check plain_dot "$(region '<function dot>') | .flops == $flops and .details.calls == $reps and .seconds > 0 and .details.timed_calls == $reps and .source == \"instrument+calltiming\""
   check plain_dot "$(region dot) | .flops == $flops and .seconds > 0 and .details.samples >= 10"
-  grep -Eq "^<function dot> +$reps +$shown +[^ ]+ +[^ ]+ +0\.[0-9]*[1-9][0-9]* +wall time of $reps calls timed" <<<"$out" || fail "plain_dot: --region-function dot: not $reps calls, $flops FLOPs and a timed wall time > 0"
-  grep -Eq "^function +FLOPs +L1 bytes +FLOP/byte +CPU s$" <<<"$out" || fail "plain_dot: --functions has no CPU time column"
-  grep -Eq "^dot +$shown +[^ ]+ +[^ ]+ +0\.[0-9]*[1-9][0-9]*" <<<"$out" || fail "plain_dot: --functions does not list dot with $flops FLOPs and CPU time > 0"
+  # (with the cache simulation, DRAM bytes and FLOP per DRAM byte come before the time)
+  grep -Eq "^<function dot> +$reps +$shown +[^ ]+ +[^ ]+( +[^ ]+ +[^ ]+)? +0\.[0-9]*[1-9][0-9]* +wall time of $reps calls timed" <<<"$out" || fail "plain_dot: --region-function dot: not $reps calls, $flops FLOPs and a timed wall time > 0"
+  grep -Eq "^function +FLOPs +L1 bytes +FLOP/byte( +DRAM bytes +FLOP/DRAM B)? +CPU s$" <<<"$out" || fail "plain_dot: --functions has no CPU time column"
+  grep -Eq "^dot +$shown +[^ ]+ +[^ ]+( +[^ ]+ +[^ ]+)? +0\.[0-9]*[1-9][0-9]*" <<<"$out" || fail "plain_dot: --functions does not list dot with $flops FLOPs and CPU time > 0"
 fi
 
 # A region opened on the main thread around work done by threads it starts
