@@ -311,7 +311,8 @@ int run_measure(const MeasureArgs& args) {
             const auto file = load_machine_file(args.cache_model);
             measure::SimulatedHierarchy hierarchy;
             try {
-                hierarchy = measure::simulated_hierarchy(file.model.caches, file.model.cpu.vendor);
+                hierarchy = measure::simulated_hierarchy(file.model.caches, file.model.cpu.vendor,
+                                                         std::clamp(file.model.cpu.cores, 1, 1024));
             } catch (const std::invalid_argument& e) {
                 throw UsageError(fmt::format("--cache-model {}: {}", args.cache_model, e.what()));
             }
@@ -322,7 +323,8 @@ int run_measure(const MeasureArgs& args) {
         } else {
             try {
                 const auto topology = Topology::discover();
-                const auto hierarchy = measure::simulated_hierarchy(topology.data_caches(), topology.cpu().vendor);
+                const auto hierarchy = measure::simulated_hierarchy(topology.data_caches(), topology.cpu().vendor,
+                                                                    std::clamp(topology.cpu().cores, 1, 1024));
                 request.cache_hierarchy = hierarchy.option;
                 request.cache_cores = std::clamp(topology.cpu().cores, 1, 1024);
                 cache_model = hierarchy.description;

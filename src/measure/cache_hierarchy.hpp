@@ -20,7 +20,11 @@ struct SimulatedHierarchy {
 // Zen: "the L3 is filled from L2 victims"); other levels and vendors are modelled as
 // neither inclusive nor exclusive. A spec sheet gives sizes only: 64-byte lines and 8
 // ways are then assumed, and said in `notes`. Throws std::invalid_argument when there
-// is nothing to simulate (no level with a size).
-SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, const std::string& vendor);
+// is nothing to simulate (no level with a size), when the levels are not L1, L2, ...
+// in turn, a line is not a power of two from 8 to 4096 B, a level is below one line
+// or above 4 GiB, or the tags would need more than 4 GiB.
+// `cores`: what the threads are spread over; private levels cost memory per core
+// (refused above 4 GiB of tags in all).
+SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, const std::string& vendor, int cores);
 
 } // namespace roofline::measure
