@@ -84,11 +84,23 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
         result.warnings.push_back(fmt::format("the Valgrind tool wrote no counts ({})", run.status.describe()));
         return;
     }
+    if (text.empty() && run.status.exited)
+        throw MeasureError(fmt::format(
+            "the Valgrind tool wrote no counts, though the command {}: it replaced itself with another program "
+            "(exec, as env, nice, exec in a shell script and most wrappers do), which runs outside the tool. "
+            "Measure the program itself: roofline measure -- ./app args",
+            run.status.describe()));
     if (text.empty())
         throw MeasureError(fmt::format("the Valgrind tool wrote no counts ({}); valgrind log:\n{}",
                                        run.status.describe(), log_text));
     auto report = parse_vgtool_json(text, "Valgrind tool output");
     for (auto& p : report.problems) result.warnings.push_back(std::move(p));
+    if (report.child_processes > 0)
+        result.warnings.push_back(fmt::format(
+            "the command started {} child process(es) (a shell, a wrapper, fork): the counts are the first "
+            "process's only, not its children's, while the time covers them all. If the work runs in a child, "
+            "measure that program itself (roofline measure -- ./app args)",
+            report.child_processes));
     result.counts = std::move(report.regions);
     result.functions = std::move(report.functions);
     if (!request.times && run.status.exited && result.status.exited &&

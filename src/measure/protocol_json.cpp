@@ -225,6 +225,7 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
 VgtoolReport parse_vgtool_json(const std::string& text, const std::string& source) {
     VgtoolReport report;
     const json j = parse(text, source, "roofline.vgtool/1", &report.problems);
+    if (j.contains("child_processes")) report.child_processes = whole<long long>(j, "child_processes", source);
     for (std::size_t i = 0; i < j["regions"].size(); ++i)
         report.regions.push_back(counts_from(j["regions"][i], fmt::format("{}: regions[{}]", source, i)));
     if (j.contains("functions")) {

@@ -32,6 +32,7 @@ struct VgtoolReport {
     std::vector<RegionCounts> regions;    // "(program)", regions, "<function NAME>"
     std::vector<RegionCounts> functions;  // exclusive counts per function
     std::vector<std::string> problems;    // names that had to be repaired
+    long long child_processes = 0;        // forks of the measured process: their work is not counted
 };
 
 // schema "roofline.vgtool/1".

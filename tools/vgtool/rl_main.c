@@ -1089,9 +1089,13 @@ static Int cmp_fn_idx(const void *a, const void *b)
     return VG_(strcmp)(fns[*(const Int *)a].name, fns[*(const Int *)b].name);
 }
 
+static ULong forks;
+static Bool is_forked_child;
+
 static void rl_fini(Int exitcode)
 {
     (void)exitcode;
+    if (is_forked_child) return; /* the parent reports; this copy holds the parent's work too */
     ULong tot[RL_NC];
     totals(tot);
     flush_cur(tot);
@@ -1134,6 +1138,7 @@ static void rl_fini(Int exitcode)
     }
     oput("{\"schema\": \"roofline.vgtool/1\",\n \"region_scope\": ");
     oput(clo_thread_scope ? "\"thread\"" : "\"process\"");
+    oputf(",\n \"child_processes\": %llu", forks);
     oput(",\n \"regions\": [\n  {\"name\": \"(program)\", \"calls\": 1, ");
     oputf("\"threads\": %llu, ",
           (ULong)count_bits(flops_of(tot) ? program_threads : program_mem_threads));
@@ -1253,6 +1258,16 @@ static void rl_print_usage(void)
 
 static void rl_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
 
+/* Child processes: Valgrind follows a fork (the child runs on under the tool, with
+ * a copy of every counter) but not, by default, an exec. The counts are the first
+ * process's; the output says how many children it started, so `roofline measure`
+ * can say that their work is not in them. A forked child writes nothing: its copy
+ * of the counters would count the parent's work twice. */
+static ULong forks = 0;
+static Bool is_forked_child = False;
+static void rl_atfork_parent(ThreadId tid) { (void)tid; forks++; }
+static void rl_atfork_child(ThreadId tid) { (void)tid; is_forked_child = True; }
+
 /* Reads an unsigned decimal at *p, advancing it; False when there is none. */
 static Bool read_number(const HChar **p, ULong *v)
 {
@@ -1336,6 +1351,7 @@ static void rl_pre_clo_init(void)
                                     rl_print_debug_usage);
     VG_(needs_client_requests)(rl_handle_client_request);
     VG_(track_start_client_code)(rl_start_client_code);
+    VG_(atfork)(NULL, rl_atfork_parent, rl_atfork_child);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(rl_pre_clo_init)

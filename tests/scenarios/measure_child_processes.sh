@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# A command whose work runs in a child process (third hostile sweep, issue 10): the
+# instrument engine counts the first process only, so a shell or wrapper that forks
+# the program gets a warning saying the children's work is not counted, and one that
+# execs it (env, exec) an error naming the cause, never a silent 0 FLOPs.
+# SKIPPED (exit 77) without a C compiler, valgrind or the Valgrind tool.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+command -v cc >/dev/null || { echo "SKIPPED: no C compiler"; exit 77; }
+command -v valgrind >/dev/null || { echo "SKIPPED: valgrind is not installed"; exit 77; }
+[[ -e $(dirname "$bin")/vgtool/roofline-amd64-linux ]] || { echo "SKIPPED: the Valgrind tool is not built"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+out=""
+fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
+cat >work.c <<'C'
+#include <stdio.h>
+int main(void) { volatile double x = 0; for (int i = 0; i < 100000; ++i) x += i * 0.5; printf("%g\n", x); return 0; }
+C
+cc -O1 -o work work.c || fail "cannot build"
+
+out=$("$bin" measure --no-store --cache-sim off -- sh -c "./work; true" 2>&1) || fail "sh -c: exit $?"
+grep -q "started 1 child process(es)" <<<"$out" || fail "no warning that the child's work is not counted"
+out=$("$bin" measure --no-store --cache-sim off -- env ./work 2>&1); code=$?
+[[ $code == 1 ]] || fail "env ./work: exit $code, expected 1"
+grep -q "replaced itself with another program (exec" <<<"$out" || fail "the exec is not named as the cause"
+out=$("$bin" measure --no-store --cache-sim off -- ./work 2>&1) || fail "./work: exit $?"
+grep -q "child process" <<<"$out" && fail "a program without children got the warning"
+echo "PASS: forked work warned about, exec'd work an error naming it, a plain program neither"
