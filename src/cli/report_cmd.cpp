@@ -76,20 +76,37 @@ int run_report(const ReportArgs& args) {
                 point.name, point.work_unit, roofline.work_unit, point.work_unit));
         }
     }
-    // A point whose work was not counted (time engine) has a time and nothing to judge it by.
+    // Only a point with work and bytes at a level the roofline has a roof for can be judged: one whose work
+    // was not counted (time engine), is zero, or that has no such bytes (ORM: no DRAM bytes) is named
+    // instead of being shown at 0% or called compute-bound.
     std::vector<Analysis> analyses;
     analyses.reserve(points.size());
-    std::vector<std::string> uncounted;
+    std::vector<std::string> uncounted, no_work, no_bytes;
     for (const auto& point : points) {
-        if (point.work_counted) analyses.push_back(analyze(roofline, point, view));
-        else uncounted.push_back(point.name);
+        if (!point.work_counted) uncounted.push_back(point.name);
+        else if (!(point.work > 0)) no_work.push_back(point.name);
+        else if (bounding_levels(roofline, point, view).empty()) {
+            std::vector<std::string> levels;
+            for (const auto& [level, bytes] : point.bytes)
+                if (bytes > 0) levels.push_back(level);
+            no_bytes.push_back(fmt::format("{} ({})", point.name,
+                                           levels.empty() ? "no bytes" : "bytes at " + fmt::to_string(fmt::join(levels, ", "))));
+        }
+        else analyses.push_back(analyze(roofline, point, view));
     }
-    if (!uncounted.empty() && !args.quiet)
-        print_stderr("roofline: note: {} point(s) not judged, their {} not counted (measured for time only, e.g. "
-                     "by the time engine; measure them with --engine instrument or perf): {}{}\n",
-                     uncounted.size(), roofline.work_unit == "FLOP" ? "FLOPs" : "work",
-                     fmt::join(uncounted.begin(), uncounted.begin() + std::min<std::size_t>(uncounted.size(), 10), ", "),
-                     uncounted.size() > 10 ? ", ..." : "");
+    const std::string work = roofline.work_unit == "FLOP" ? "FLOPs" : "work";
+    auto name = [&](const std::vector<std::string>& names, const std::string& why) {
+        if (names.empty() || args.quiet) return;
+        print_stderr("roofline: note: {} point(s) not judged: {}: {}{}\n", names.size(), why,
+                     fmt::join(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 10), ", "),
+                     names.size() > 10 ? ", ..." : "");
+    };
+    name(uncounted, fmt::format("their {} not counted (measured for time only, e.g. by the time engine; measure "
+                                "them with --engine instrument or perf)", work));
+    name(no_work, fmt::format("no {} (nothing to place on a roofline of {}/s)", work, roofline.work_unit));
+    name(no_bytes, view == View::orm ? "no DRAM bytes, which the ORM view places points by (--view carm uses every "
+                                       "level measured)"
+                                     : "no bytes at a level the machine has a roof for");
 
     const auto report = render_report(analyses, roofline, format, view);
     if (args.output.empty()) {

@@ -41,7 +41,7 @@ jq -e '.points[] | select(.name == "(program)") | .flops == null and .seconds > 
   fail "the time engine's point should have flops null: $(cat t.json)"
 grep -E '^\(program\) +[0-9.]+ +1 +- +- ' <<<"$out" >/dev/null || fail "the table should show '-' for GFLOP and GFLOP/s"
 out=$("$bin" report --machine "$machine" --points t.json 2>&1) || fail "report of a time-only point"
-grep -q "not judged, their FLOPs not counted" <<<"$out" || fail "report does not say the point is not judged"
+grep -q "not judged: their FLOPs not counted" <<<"$out" || fail "report does not say the point is not judged"
 grep -q "^No points\.$" <<<"$out" || fail "report judged a time-only point"
 out=$("$bin" plot --machine "$machine" --points t.json -o chart.svg 2>&1) || fail "plot of a time-only point"
 grep -q "left out: their work was not counted" <<<"$out" || fail "plot does not say the point was left out"
