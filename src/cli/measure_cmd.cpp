@@ -536,7 +536,9 @@ int run_measure(const MeasureArgs& args) {
     if (mpi && !rerun && (args.functions || !args.region_functions.empty()))
         note(fmt::format("under {} a rank runs the program once: functions get no call timing or sampling, so "
                          "no time", mpi->launcher));
-    if (!quiet) {
+    // The tables are the result: printed under -q too (which leaves out notes and progress), so that
+    // `measure -q --no-store` still shows what it measured.
+    if (!mpi || mpi->rank == 0) {
         if (!mpi) print_measured_points(points, machine);
         if (!machine) note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
         if (!function_regions.empty()) print_function_regions(function_regions);

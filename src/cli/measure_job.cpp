@@ -91,7 +91,7 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
     for (const auto& r : job.ranks) job_mpi.hosts[static_cast<std::size_t>(r.rank)] = r.host;
     auto job_provenance = provenance;
     job_provenance.mpi = std::move(job_mpi);
-    if (!out.quiet) {
+    {  // the job's result: printed under -q too
         fmt::print("MPI job of {} rank(s) ({}{}): each rank's points, then the sum over ranks (FLOPs and bytes "
                    "summed, seconds of the slowest rank)\n",
                    rank.size, terminal_text(rank.launcher), rank.job.empty() ? "" : ", job " + terminal_text(rank.job));
