@@ -437,7 +437,7 @@ int run_measure(const MeasureArgs& args) {
         }
     } catch (const measure::CommandNotFound& e) {
         print_stderr("roofline: error: {}\n", e.what());
-        return 127;
+        return e.exit_code;
     }
     measure::stop_stdin_replay();
 
@@ -595,7 +595,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
         "precision / kind / vector width and bytes, writes points (schema roofline.points/1) and prints\n"
         "intensity, performance and, with a machine model, each point's binding roof and % of attainable.\n"
         "Timing always comes from a native run; counts from the engine; both are merged per region.\n"
-        "The command's exit status is passed through (128 + N when killed by signal N; 127 when not found).");
+        "The command's exit status is passed through (128 + N when killed by signal N; 127 when not found, 126 when not executable).");
     add_output_option(cmd, args->output, "Write the points to FILE (schema roofline.points/1)");
     cmd->add_option("--engine", args->engine,
                     "auto: perf when hardware counters are available, else instrument (Valgrind tool), else time; "

@@ -339,7 +339,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     const std::string exe = find_executable(argv[0]);
     if (exe.empty()) {
         if (argv[0].find('/') != std::string::npos && ::access(argv[0].c_str(), F_OK) == 0)
-            throw CommandNotFound(fmt::format("cannot execute {}: permission denied", argv[0]));
+            throw CommandNotFound(fmt::format("cannot execute {}: permission denied", argv[0]), 126);
         throw CommandNotFound(fmt::format("command not found: {}", argv[0]));
     }
 
@@ -364,6 +364,10 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // A script without "#!" is run by the shell, as execvp(3) and every shell do (made here: no
+    // allocation between fork and exec).
+    std::vector<char*> shell_args{const_cast<char*>("/bin/sh"), const_cast<char*>(exe.c_str())};
+    shell_args.insert(shell_args.end(), args.begin() + 1, args.end());
 
     // This run's standard input (replay_stdin_for_every_run): a file descriptor for the child's fd 0, or -1.
     int child_stdin = -1;
@@ -425,6 +429,10 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         ::sigaction(SIGTERM, &dfl, nullptr);
         ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
         ::execve(exe.c_str(), args.data(), envp.data());
+        if (errno == ENOEXEC) {
+            ::execve("/bin/sh", shell_args.data(), envp.data());
+            errno = ENOEXEC;
+        }
         const int e = errno;
         write_all(err[1], &e, sizeof e);
         ::_exit(127);
@@ -506,7 +514,8 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     watchdog.reset();
     if (hook_error) std::rethrow_exception(hook_error);
     if (n == static_cast<ssize_t>(sizeof exec_errno))
-        throw CommandNotFound(fmt::format("cannot execute {}: {}", argv[0], std::strerror(exec_errno)));
+        throw CommandNotFound(fmt::format("cannot execute {}: {}", argv[0], std::strerror(exec_errno)),
+                              exec_errno == ENOENT ? 127 : 126);
 
     ChildRun run;
     run.status.started = true;

@@ -89,9 +89,9 @@ MeasureResult run_measurement(const MeasureRequest& request) {
     // Checked before anything runs, so a typo does not start valgrind.
     if (find_executable(request.argv[0]).empty()) {
         const auto& name = request.argv[0];
-        throw CommandNotFound(name.find('/') != std::string::npos && ::access(name.c_str(), F_OK) == 0
-                                  ? fmt::format("cannot execute {}: permission denied", name)
-                                  : fmt::format("command not found: {}", name));
+        if (name.find('/') != std::string::npos && ::access(name.c_str(), F_OK) == 0)
+            throw CommandNotFound(fmt::format("cannot execute {}: permission denied", name), 126);
+        throw CommandNotFound(fmt::format("command not found: {}", name));
     }
     MeasureResult result;
     PerfProbe probe;

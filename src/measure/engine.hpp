@@ -120,8 +120,11 @@ struct MeasureError : std::runtime_error {
 };
 
 // The command cannot be found or executed: roofline exits 127 like a shell.
+// The command could not be run: 127 when it was not found, 126 when it was found
+// but could not be executed (the shell's codes).
 struct CommandNotFound : MeasureError {
-    using MeasureError::MeasureError;
+    explicit CommandNotFound(const std::string& what, int exit_code = 127) : MeasureError(what), exit_code(exit_code) {}
+    int exit_code;
 };
 
 } // namespace roofline::measure

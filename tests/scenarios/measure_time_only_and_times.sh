@@ -71,6 +71,12 @@ out=$(timeout 60 "$bin" measure --engine time --no-store -- ./stopself 2>&1); co
 grep -q "stopped itself (SIGSTOP)" <<<"$out" || fail "the stop is not said"
 echo "ok: a program that stops itself is continued"
 
+# A script without "#!" runs under /bin/sh, as from a shell.
+printf 'echo ran-by-sh\n' >noshebang; chmod +x noshebang
+out=$("$bin" measure --engine time --no-store -- ./noshebang 2>&1) || fail "a script without #!: exit $?"
+grep -q "ran-by-sh" <<<"$out" || fail "a script without #! did not run"
+echo "ok: a script without #! runs under /bin/sh"
+
 # -o naming the store.
 "$bin" measure --engine time -q -- ./flops >/dev/null 2>&1 || fail "a first stored run"
 before=$(sqlite3 "$ROOFLINE_DB" 'select count(*) from point_sets' 2>/dev/null || echo "?")
