@@ -333,6 +333,13 @@ std::string ResultsStore::default_path() {
         if (const passwd* entry = ::getpwuid(::getuid()); entry && entry->pw_dir) home = entry->pw_dir;
     }
     const fs::path base = home.empty() ? fs::current_path() : fs::path(home);
+    // The store's directories are created under the home directory, never the home directory itself:
+    // HOME=/nonexistent must not make /nonexistent/.local/... appear at the root.
+    std::error_code ec;
+    if (!home.empty() && !fs::is_directory(base, ec))
+        throw std::runtime_error(fmt::format("the default results store lives in your home directory, but {} is not a "
+                                             "directory: set HOME, or name the store with --db FILE or ROOFLINE_DB",
+                                             home));
     return (base / ".local" / "share" / "roofline" / "results.db").string();
 }
 

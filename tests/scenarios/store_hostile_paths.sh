@@ -97,5 +97,11 @@ printf '{"schema":"roofline.points/1","points":[]}\0junk' >nul.json
 run 1 report --machine "$machine" --points nul.json
 said 'nul\.json: not valid JSON: a NUL byte at line 1, column 43'
 
+# A home directory that does not exist is not created for the default store (third sweep).
+(unset ROOFLINE_DB XDG_DATA_HOME; HOME=$tmp/no-such-home timeout 20 "$bin" list >"$tmp/out" 2>&1; echo $? >"$tmp/code")
+[[ $(cat "$tmp/code") == 1 ]] || check "list with HOME missing: exit $(cat "$tmp/code"), expected 1"
+said 'no-such-home is not a directory: set HOME, or name the store with --db FILE or ROOFLINE_DB'
+[[ -e $tmp/no-such-home ]] && check "the missing home directory was created"
+
 [[ $fail -eq 0 ]] && echo "ok: devices, FIFOs, symlinks, stores and foreign databases are handled at their paths"
 exit $fail
