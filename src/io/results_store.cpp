@@ -363,6 +363,14 @@ ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs, std
                                              path_, directory.string()));
     }
     refuse_non_regular(path_);
+    // A store this open creates and cannot set up (a full disk) is removed again, not left empty behind.
+    std::error_code exists_ec;
+    const bool existed = fs::exists(path_, exists_ec);
+    auto remove_if_created = [&] {
+        if (existed) return;
+        std::error_code ignored;
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path_ + suffix, ignored);
+    };
 
     const int rc = sqlite3_open_v2(path_.c_str(), &db_,
                                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
@@ -390,9 +398,11 @@ ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs, std
         create_schema(db_, path_, busy_wait_);
     } catch (const StoreError& e) {
         close();
+        remove_if_created();
         throw std::runtime_error(fmt::format("cannot open results database {}: {}", path_, e.what()));
     } catch (...) {
         close();
+        remove_if_created();
         throw;
     }
 }

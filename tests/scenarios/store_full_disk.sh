@@ -39,5 +39,10 @@ grep -q "$full/c.svg" "$tmp/err" || check "the chart failure does not name the f
 rows=$(sqlite3 "$tmp/c.db" 'select count(*) from machines' 2>/dev/null)
 [[ $rows == 1 ]] || check "the store has $rows rows after the chart failed, expected 1"
 
+# A store that cannot be created on the full disk is not left behind empty (third hostile sweep).
+"$bin" measure --engine time -q --db "$full/new.db" -- true >"$tmp/out" 2>"$tmp/err"; code=$?
+[[ $code -ne 0 ]] || check "a store on a full disk: measure exited 0"
+[[ -e $full/new.db ]] && check "an empty $full/new.db was left behind"
+
 [[ $fail -eq 0 ]] && echo "ok: a full disk costs only what it holds; every failure is reported"
 exit $fail
