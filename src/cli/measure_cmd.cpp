@@ -551,7 +551,15 @@ int run_measure(const MeasureArgs& args) {
     if (args.times.empty())
         provenance.options["native_status"] = result.status.exited ? fmt::format("exit {}", result.status.exit_code)
                                                                     : fmt::format("signal {}", measure::signal_name(result.status.signal));
-    if (stop_signal) provenance.options["interrupted"] = measure::signal_name(stop_signal);
+    if (stop_signal) {
+        provenance.options["interrupted"] = measure::signal_name(stop_signal);
+        // Only the runs that happened: an interrupt before the counting run leaves no counts.
+        if (result.counts.empty())
+            std::erase(provenance.runs, provenance.engine);
+    }
+    // The stored set's name says it is partial, so that list and show tell it from a whole run.
+    const std::string set_name = fmt::to_string(fmt::join(args.command, " ")) +
+                                 (stop_signal ? fmt::format(" (interrupted by {}: partial)", measure::signal_name(stop_signal)) : "");
     if (mpi) {
         const RankJobOutput out{args.output, args.db, args.no_store, args.quiet, started, args.rank_wait};
         const bool written = finish_rank(*mpi, points, provenance, machine, out);
@@ -572,7 +580,7 @@ int run_measure(const MeasureArgs& args) {
     }
     if (store && !points.empty()) {
         try {
-            const auto id = store->save_points(fmt::to_string(fmt::join(args.command, " ")), points, {}, &provenance);
+            const auto id = store->save_points(set_name, points, {}, &provenance);
             note(fmt::format("stored as point set #{} in {}", id, store->path()));
         } catch (const std::exception& e) {
             print_stderr("roofline: error: the points could not be stored: {}\n", e.what());

@@ -63,7 +63,14 @@ if command -v valgrind >/dev/null && [[ -e $(dirname "$bin")/vgtool/roofline-amd
   pgrep -f "valgrind.*sleep 63.$tag" >/dev/null && fail "valgrind is running"
   grep -q "interrupted by SIGINT" "$tmp/out" || fail "the interruption is not said"
   grep -q "stored as point set #1" "$tmp/out" || fail "the native run's time was not kept"
-  echo "ok: no Valgrind run after an interrupted native run, its time kept, exit 130"
+  # The stored set says it is partial, and its provenance names only the run that happened.
+  "$bin" list --db "$tmp/r.db" >"$tmp/out" 2>&1
+  grep -q "(interrupted by SIGINT: partial)" "$tmp/out" || fail "list does not mark the set as interrupted"
+  if command -v sqlite3 >/dev/null; then
+    sqlite3 "$tmp/r.db" 'select json from point_sets' 2>/dev/null | grep -q '"runs":\["native"\]' ||
+      fail "the provenance lists a run that never happened: $(sqlite3 "$tmp/r.db" 'select json from point_sets' 2>&1 | head -c 300)"
+  fi
+  echo "ok: no Valgrind run after an interrupted native run, its time kept and marked partial, exit 130"
 else
   echo "skip (part 4): valgrind or the Valgrind tool (target roofline_vgtool) is missing"
 fi
