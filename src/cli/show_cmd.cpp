@@ -37,15 +37,22 @@ std::string show_machine(const StoredSource& source, StoreAccess& access, Report
 }
 
 std::string show_points(const StoredSource& source, StoreAccess& access, ReportFormat format) {
-    const auto points = load_points(source, access, "run 'roofline measure -- ./your_app' first");
-    if (format == ReportFormat::json)
-        return points_to_json(points).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    const auto doc = load_points_document(source, access, "run 'roofline measure -- ./your_app' first");
+    const auto& points = doc.points;
+    const Provenance* provenance = doc.provenance ? &*doc.provenance : nullptr;
+    if (format == ReportFormat::json)  // as measure wrote it, provenance included
+        return points_to_json(points, provenance).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::vector<MeasuredRow> rows;
     for (const auto& p : points) rows.push_back({p, std::nullopt});
     const std::string name = source.stored ? (source.id ? fmt::format("stored point set #{}", *source.id)
                                                         : std::string("the latest stored point set"))
                                            : source.path;
-    return fmt::format("Points: {} ({})\n", terminal_text(name), points.size()) + render_measured_points(rows, false);
+    std::string partial;
+    if (provenance)
+        if (const auto it = provenance->options.find("interrupted"); it != provenance->options.end())
+            partial = fmt::format("; PARTIAL: the run was interrupted by {}", terminal_text(it->second));
+    return fmt::format("Points: {} ({}{})\n", terminal_text(name), points.size(), partial) +
+           render_measured_points(rows, false);
 }
 
 int run_show(const ShowArgs& args) {

@@ -95,6 +95,10 @@ std::vector<Point> load_points(const StoredSource& source, StoreAccess& access, 
     return set ? std::move(set->points) : std::vector<Point>{};
 }
 
+PointsDocument load_points_document(const StoredSource& source, StoreAccess& access, std::string_view missing_hint) {
+    return *load_point_set(source, access, missing_hint, true);
+}
+
 std::vector<Point> combine_point_sets(std::vector<PointsDocument> sets, const std::vector<std::string>& sources) {
     // How many sets have each name.
     std::map<std::string, int> sets_with;

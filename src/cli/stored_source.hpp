@@ -59,6 +59,8 @@ MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::s
 // throws "no point set #N in the results store P" or "no points in the results store P: <missing_hint>".
 std::vector<Point> load_points(const StoredSource& source, StoreAccess& access, std::string_view missing_hint,
                                bool required = true);
+// The same with the set's provenance (how it was measured), for show.
+PointsDocument load_points_document(const StoredSource& source, StoreAccess& access, std::string_view missing_hint);
 
 // Several point sets as one list (plot and report take --points more than once).
 // Where sets share a point name ("(program)" of two programs), those points are
