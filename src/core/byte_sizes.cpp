@@ -22,6 +22,16 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 std::uint64_t parse_bytes(const std::string& text) {
+    // Plain decimal only ("32", "1.5"): std::stod would also take "0x20", "1e3", "inf" and leading spaces.
+    std::size_t digits = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+    if (digits < text.size() && text[digits] == '.') {
+        std::size_t frac = digits + 1;
+        while (frac < text.size() && std::isdigit(static_cast<unsigned char>(text[frac]))) ++frac;
+        if (frac > digits + 1) digits = frac;
+    }
+    if (digits == 0 || (digits < text.size() && !std::isalpha(static_cast<unsigned char>(text[digits]))))
+        throw std::invalid_argument("not a size: '" + text + "' (a decimal number and a unit, e.g. 16kB, 8MB, 1GB)");
     std::size_t pos = 0;
     double value = 0;
     try {
@@ -29,6 +39,8 @@ std::uint64_t parse_bytes(const std::string& text) {
     } catch (const std::exception&) {
         throw std::invalid_argument("not a size: '" + text + "' (examples: 16kB, 8MB, 1GB)");
     }
+    if (pos != digits)  // stod read more than the decimal digits: a hex or exponent form
+        throw std::invalid_argument("not a size: '" + text + "' (a decimal number and a unit, e.g. 16kB, 8MB, 1GB)");
     std::string unit = text.substr(pos);
     for (auto& ch : unit) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     double mult = 1;
@@ -41,6 +53,7 @@ std::uint64_t parse_bytes(const std::string& text) {
     // Converting a double beyond 2^64 (or inf) to an integer is undefined; 2^60 bytes is an exbibyte.
     const double bytes = value * mult;
     if (!(bytes <= 1152921504606846976.0)) throw std::invalid_argument("size too large: '" + text + "' (at most 1 EiB)");
+    if (bytes < 1) throw std::invalid_argument("size below one byte: '" + text + "'");
     return static_cast<std::uint64_t>(bytes);
 }
 

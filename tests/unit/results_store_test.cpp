@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "error_text.hpp"
+#include <fmt/format.h>
 #include <sqlite3.h>
 
 #include <chrono>
@@ -174,19 +175,30 @@ TEST(ResultsStore, DefaultPathHonoursEnvironment) {
         ScopedEnv xdg("XDG_DATA_HOME", "/xdg/data");
         EXPECT_EQ(ResultsStore::default_path(), "/xdg/data/roofline/results.db");
     }
+    // A home directory that exists (the store's own directories are made under it later).
+    const auto home_dir = fs::temp_directory_path() / fmt::format("rl-home-{}", ::getpid());
+    fs::create_directories(home_dir);
     {
         ScopedEnv db("ROOFLINE_DB", std::nullopt);
         ScopedEnv xdg("XDG_DATA_HOME", std::nullopt);
-        ScopedEnv home("HOME", "/home/someone");
-        EXPECT_EQ(ResultsStore::default_path(), "/home/someone/.local/share/roofline/results.db");
+        ScopedEnv home("HOME", home_dir.string());
+        EXPECT_EQ(ResultsStore::default_path(), (home_dir / ".local/share/roofline/results.db").string());
     }
     {
         // Relative XDG paths are invalid per the spec and ignored.
         ScopedEnv db("ROOFLINE_DB", "");
         ScopedEnv xdg("XDG_DATA_HOME", "relative");
-        ScopedEnv home("HOME", "/h");
-        EXPECT_EQ(ResultsStore::default_path(), "/h/.local/share/roofline/results.db");
+        ScopedEnv home("HOME", home_dir.string());
+        EXPECT_EQ(ResultsStore::default_path(), (home_dir / ".local/share/roofline/results.db").string());
     }
+    {
+        // A home that does not exist is refused, not created at the root later.
+        ScopedEnv db("ROOFLINE_DB", std::nullopt);
+        ScopedEnv xdg("XDG_DATA_HOME", std::nullopt);
+        ScopedEnv home("HOME", (home_dir / "missing").string());
+        EXPECT_THROW(ResultsStore::default_path(), std::runtime_error);
+    }
+    fs::remove_all(home_dir);
 }
 
 TEST(ResultsStore, CorruptStoredJsonNamesTheRow) {

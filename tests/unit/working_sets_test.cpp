@@ -63,6 +63,12 @@ TEST(WorkingSets, ParseAndFormatBytes) {
     EXPECT_THROW(parse_bytes("81e88"), std::invalid_argument);
     EXPECT_THROW(parse_bytes("inf"), std::invalid_argument);
     EXPECT_THROW(parse_bytes("1e30GB"), std::invalid_argument);
+    // Plain decimal only (a hostile sweep: "0x20KiB" read as 32 KiB, "1e3KiB" as 1000 KiB).
+    EXPECT_THROW(parse_bytes("0x20KiB"), std::invalid_argument);
+    EXPECT_THROW(parse_bytes("1e3KiB"), std::invalid_argument);
+    EXPECT_THROW(parse_bytes(" 32KiB"), std::invalid_argument);
+    EXPECT_THROW(parse_bytes("0.5B"), std::invalid_argument);
+    EXPECT_EQ(parse_bytes("1.5kB"), 1536u);
     EXPECT_EQ(format_bytes(32 * 1024), "32 KiB");
     EXPECT_EQ(format_bytes(1ull << 30), "1 GiB");
     EXPECT_EQ(format_bytes(1536 * 1024), "1.5 MiB");
