@@ -182,6 +182,9 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     };
     std::vector<Placed> placed;
     for (const auto& c : r.ceilings) {
+        // A point already running the roofline's thread count is past its 1-thread ceilings: "use all
+        // cores" is not a remedy for it.
+        if (c.category == "threads" && r.threads > 0 && p.threads >= r.threads) continue;
         double at = 0;
         if (c.kind == CeilingKind::compute) {
             at = c.value;
