@@ -7,16 +7,10 @@
 # bytes only; --cache-model with an engine that cannot simulate is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 src=$(cd "$(dirname "$0")/../.." && pwd)
-command -v cc >/dev/null || { echo "SKIPPED: no C compiler"; exit 77; }
 command -v jq >/dev/null || { echo "SKIPPED: jq is not installed"; exit 77; }
-command -v valgrind >/dev/null || { echo "SKIPPED: valgrind is not installed"; exit 77; }
-[[ -e $(dirname "$bin")/vgtool/roofline-amd64-linux ]] || { echo "SKIPPED: the Valgrind tool is not built"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-out=""
-fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
+source "$src/tests/scenarios/lib/instrument_engine.sh"
+instrument_scenario "$1"
 cat >triad.c <<'C'
 #include <stdlib.h>
 #include <stdio.h>

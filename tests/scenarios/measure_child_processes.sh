@@ -5,14 +5,8 @@
 # execs it (env, exec) an error naming the cause, never a silent 0 FLOPs.
 # SKIPPED (exit 77) without a C compiler, valgrind or the Valgrind tool.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-command -v cc >/dev/null || { echo "SKIPPED: no C compiler"; exit 77; }
-command -v valgrind >/dev/null || { echo "SKIPPED: valgrind is not installed"; exit 77; }
-[[ -e $(dirname "$bin")/vgtool/roofline-amd64-linux ]] || { echo "SKIPPED: the Valgrind tool is not built"; exit 77; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-out=""
-fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
+source "$(dirname "$0")/lib/instrument_engine.sh"
+instrument_scenario "$1"
 cat >work.c <<'C'
 #include <stdio.h>
 int main(void) { volatile double x = 0; for (int i = 0; i < 100000; ++i) x += i * 0.5; printf("%g\n", x); return 0; }
