@@ -6,6 +6,10 @@
  *   reuse BYTES PASSES  one write pass, then PASSES read passes over BYTES
  *   stride N          N loads of one double every 64 bytes
  *   ntstore N         N doubles stored with movntpd, never read
+ *   jacobi ROWS COLS SWEEPS  2-D 5-point Jacobi between two ROWS x COLS grids (the layer
+ *                     condition holds in a level when 3 rows of the source fit in it)
+ *   transpose ROWS COLS BLOCK  b = a^T for a ROWS x COLS matrix; BLOCK 0 is the naive
+ *                     row-by-row loop, BLOCK > 0 tiles it (b is not written before)
  *   none 0            nothing: the program's own start and end, subtracted as a baseline */
 #include <emmintrin.h>
 #include <stdio.h>
@@ -46,6 +50,32 @@ int main(int argc, char **argv) {
         for (long i = 0; i < n; i += 2) _mm_stream_pd(a + i, v);
         _mm_sfence();
         r = 1;
+    } else if (strcmp(k, "jacobi") == 0 && argc > 4) {
+        const long rows = n, cols = atol(argv[3]), sweeps = atol(argv[4]);
+        double *a = array(rows * cols, 1), *b = array(rows * cols, 0.5);
+        for (long t = 0; t < sweeps; ++t) {
+            for (long i = 1; i < rows - 1; ++i)
+                for (long j = 1; j < cols - 1; ++j)
+                    b[i * cols + j] = 0.25 * (a[(i - 1) * cols + j] + a[(i + 1) * cols + j] +
+                                              a[i * cols + j - 1] + a[i * cols + j + 1]);
+            double *s = a; a = b; b = s;
+        }
+        r = a[(rows / 2) * cols + cols / 2];
+    } else if (strcmp(k, "transpose") == 0 && argc > 4) {
+        const long rows = n, cols = atol(argv[3]), block = atol(argv[4]);
+        double *a = array(rows * cols, 1);
+        double *b = aligned_alloc(64, (size_t)(rows * cols) * sizeof(double));
+        if (!b) return 3;
+        if (block <= 0) {
+            for (long i = 0; i < rows; ++i)
+                for (long j = 0; j < cols; ++j) b[j * rows + i] = a[i * cols + j];
+        } else {
+            for (long ii = 0; ii < rows; ii += block)
+                for (long jj = 0; jj < cols; jj += block)
+                    for (long i = ii; i < ii + block && i < rows; ++i)
+                        for (long j = jj; j < jj + block && j < cols; ++j) b[j * rows + i] = a[i * cols + j];
+        }
+        r = b[(cols / 2) * rows + rows / 2];
     } else if (strcmp(k, "none") != 0) {
         return 2;
     }

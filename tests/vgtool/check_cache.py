@@ -16,6 +16,7 @@ VICTIM = NINE + ":victim"
 TOLERANCE = 0.05
 
 def run(tool_dir, hierarchy, binary, args):
+    victim = hierarchy.endswith(":victim")
     fd, out = tempfile.mkstemp(prefix="rl-cache-", suffix=".json")
     os.close(fd)
     cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out, "--roofline-cache=" + hierarchy,
@@ -31,6 +32,8 @@ def run(tool_dir, hierarchy, binary, args):
     c = program["cache"]
     return {
         "L2 read": c["L2"]["read"], "L3 read": c["L3"]["read"],
+        # lines filled into L2 from below: through L3, or (L3 a victim cache) from L3 or DRAM
+        "L2 filled": c["L3"]["read"] + (c["DRAM"]["read"] if victim else 0),
         "DRAM read": c["DRAM"]["read"],
         "DRAM written": c["DRAM"]["write"] + program["dirty_at_end"],
         "DRAM nontemporal": c["DRAM"]["nontemporal"],
@@ -76,6 +79,38 @@ def main():
         m = measured(["ntstore", str(n)])
         expect("ntstore DRAM nontemporal", m["DRAM nontemporal"], 8 * n)
         expect("ntstore DRAM read (no read for ownership)", m["DRAM read"], 0, scale=8 * n)
+    elif kernel in ("jacobi_l2", "jacobi_l3"):
+        # 2-D 5-point Jacobi, two sweeps; 8 B doubles, G grid points. Source rows of 16 KiB
+        # (3 rows fit in L2, not in L1) or 256 KiB (3 rows fit only in L3); both grids of 10 MiB,
+        # far beyond L3. Setup writes both grids (16 G read for ownership, 16 G written back).
+        # A sweep reads the source once from DRAM (8 G) and writes R-2 rows of the target
+        # (read for ownership and written back: 8 C each). Where the layer condition
+        # fails, each source row comes in 3 times (as rows i+1, i, i-1) plus the target row.
+        rows, cols, sweeps = (640, 2048, 2) if kernel == "jacobi_l2" else (40, 32768, 2)
+        g, inner = rows * cols, (rows - 2) * cols
+        m = measured(["jacobi", str(rows), str(cols), str(sweeps)])
+        expect(kernel + " DRAM read", m["DRAM read"], 16 * g + sweeps * (8 * g + 8 * inner))
+        expect(kernel + " DRAM written", m["DRAM written"], 16 * g + sweeps * 8 * inner)
+        broken_in_l2 = 16 * g + sweeps * 32 * inner
+        expect(kernel + " L2 filled from below", m["L2 filled"],
+               16 * g + sweeps * (8 * g + 8 * inner) if kernel == "jacobi_l2" else broken_in_l2)
+        expect(kernel + " L2 read (no layer condition in L1)", m["L2 read"], broken_in_l2)
+    elif kernel == "transpose":
+        # b = a^T, a 64 x 40000 (20 MB; b is not written before). Naive: the 40000 lines of b
+        # a row of a writes to do not stay in any level (2.5 MB > L3), so every 8-byte store
+        # costs a line read for ownership and a line written back; blocked 32 x 32 (16 KiB
+        # in L1): each line of a and b moves once. Setup writes a (8 G read, 8 G written).
+        rows, cols = 64, 40000
+        g = rows * cols
+        naive = measured(["transpose", str(rows), str(cols), "0"])
+        blocked = measured(["transpose", str(rows), str(cols), "32"])
+        expect("transpose naive DRAM read", naive["DRAM read"], 8 * g + 8 * g + 64 * g)
+        expect("transpose naive DRAM written", naive["DRAM written"], 8 * g + 64 * g)
+        expect("transpose blocked DRAM read", blocked["DRAM read"], 8 * g + 8 * g + 8 * g)
+        expect("transpose blocked DRAM written", blocked["DRAM written"], 8 * g + 8 * g)
+        kernel_ratio = (naive["DRAM read"] + naive["DRAM written"] - 16 * g) / \
+                       (blocked["DRAM read"] + blocked["DRAM written"] - 16 * g)
+        expect("transpose DRAM bytes naive / blocked", round(kernel_ratio, 3), (8 + 64 + 64) / (8 + 8 + 8))
     else:
         sys.exit("unknown case %s" % case)
     if failures:
