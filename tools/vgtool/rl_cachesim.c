@@ -120,12 +120,28 @@ static int find(const u64 *set, unsigned assoc, u64 line)
   return -1;
 }
 
-/* Moves way w to the front, shifting the ways before it back by one. */
-static void to_front(u64 *set, int w)
+/* Brings `line` to the front of `set` in one pass, shifting the ways before it back
+ * by one. Returns 1 when the set held it (its entry, dirty bit and all, now in front).
+ * Returns 0 when it did not: every way has moved back, set[0] is the caller's to fill,
+ * and *lru is the entry that fell out of the last way (0: it was empty). While set[0]
+ * waits, the caller touches only other levels' sets. */
+static inline int touch(u64 *set, unsigned assoc, u64 line, u64 *lru)
 {
-  const u64 e = set[w];
-  for (; w > 0; --w) set[w] = set[w - 1];
-  set[0] = e;
+  const u64 want = line + 1;
+  u64 prev = set[0];
+  unsigned w;
+  if ((prev >> 1) == want) return 1;
+  for (w = 1; w < assoc; ++w) {
+    const u64 cur = set[w];
+    set[w] = prev;
+    if ((cur >> 1) == want) {
+      set[0] = cur;
+      return 1;
+    }
+    prev = cur;
+  }
+  *lru = prev;
+  return 0;
 }
 
 /* Removes way w, closing the gap; the last way becomes empty. */
@@ -139,30 +155,23 @@ static void remove_way(u64 *set, unsigned assoc, int w)
 static void evict(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr);
 
 /* Puts `line` at the front of its set in level l (merging with a copy already there:
- * possible when private levels above hold one line each, unless `absent` says the
- * caller just looked); the LRU way makes room. */
-static void insert(rl_cs *cs, int l, int core, u64 line, int dirty, int absent, u64 *ctr)
+ * possible when private levels above hold one line each); the LRU way makes room. */
+static void insert(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
 {
   rl_cs_level_state *s = &cs->lv[l];
-  const unsigned assoc = s->cfg.assoc;
   u64 *set = set_of(cs, l, core, line);
-  u64 victim;
-  int w;
+  u64 lru = 0;
   if (!set) return;
-  w = absent ? -1 : find(set, assoc, line);
-  if (w >= 0) {
-    if (dirty && !ENTRY_DIRTY(set[w])) {
-      set[w] |= 1;
+  if (touch(set, s->cfg.assoc, line, &lru)) {
+    if (dirty && !ENTRY_DIRTY(set[0])) {
+      set[0] |= 1;
       ++s->dirty;
     }
-    to_front(set, w);
     return;
   }
-  victim = set[assoc - 1];
-  to_front(set, (int)assoc - 1);
   set[0] = ENTRY(line, dirty);
   if (dirty) ++s->dirty;
-  if (victim) evict(cs, l, core, ENTRY_LINE(victim), (int)ENTRY_DIRTY(victim), ctr);
+  if (lru) evict(cs, l, core, ENTRY_LINE(lru), (int)ENTRY_DIRTY(lru), ctr);
 }
 
 /* A line leaves level l: a dirty one is written to the level below (DRAM after the
@@ -178,15 +187,14 @@ static void evict(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
   }
   if (cs->lv[below].cfg.exclusive) {
     ctr[RL_CS_WRITE + l] += bytes;
-    insert(cs, below, core, line, dirty, 0, ctr);
+    insert(cs, below, core, line, dirty, ctr);
   } else if (dirty) {
     ctr[RL_CS_WRITE + l] += bytes;
-    insert(cs, below, core, line, 1, 0, ctr);
+    insert(cs, below, core, line, 1, ctr);
   }
 }
 
-static int fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr);
-static int fill(rl_cs *cs, int l, int core, u64 line, u64 *set, u64 *ctr);
+static void fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr);
 
 /* The level below level l gives it `line`: the bytes cross the boundary above the
  * level that had it. Returns nonzero when the line comes up dirty (it moved out of
@@ -217,29 +225,24 @@ static int supply(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
   return 0;
 }
 
-/* A miss in level l (`set`: its set, 0 without memory): the line comes from below and
- * goes to the front. Returns 0, or -1 when the level has no memory. */
-static int fill(rl_cs *cs, int l, int core, u64 line, u64 *set, u64 *ctr)
+/* A miss in level l, after touch() made room at the front of its set: the line comes
+ * from below, then the LRU entry leaves. */
+static void fill_front(rl_cs *cs, int l, int core, u64 line, u64 *set, u64 lru, u64 *ctr)
 {
   const int dirty = supply(cs, l, core, line, ctr);
-  if (!set) return -1;
-  insert(cs, l, core, line, dirty, 1, ctr);  /* just looked for; levels below never touch this one */
-  return 0;
+  set[0] = ENTRY(line, dirty);
+  if (dirty) ++cs->lv[l].dirty;
+  if (lru) evict(cs, l, core, ENTRY_LINE(lru), (int)ENTRY_DIRTY(lru), ctr);
 }
 
-/* Makes `line` present in level l, most recently used; returns the way's entry index
- * (0, the front) or -1 when the level has no memory. */
-static int fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
+/* Makes `line` present in level l, most recently used (a level without memory only
+ * passes it up). */
+static void fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
 {
   u64 *set = set_of(cs, l, core, line);
-  if (set) {
-    const int w = find(set, cs->lv[l].cfg.assoc, line);
-    if (w >= 0) {
-      if (w) to_front(set, w);
-      return 0;
-    }
-  }
-  return fill(cs, l, core, line, set, ctr);
+  u64 lru = 0;
+  if (!set) supply(cs, l, core, line, ctr);
+  else if (!touch(set, cs->lv[l].cfg.assoc, line, &lru)) fill_front(cs, l, core, line, set, lru, ctr);
 }
 
 /* A non-temporal store: the caches drop their copies (a dirty one is written back
@@ -267,6 +270,7 @@ void rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *c
   const unsigned shift = l1->line_shift;
   const u64 first = addr >> shift;
   const u64 last = (addr + (size ? size : 1) - 1) >> shift;
+  const unsigned assoc = l1->cfg.assoc;
   u64 line;
   if (core < 0 || core >= cs->cores) core = (core < 0 ? -core : core) % cs->cores;
   if (kind == RL_CS_NT_STORE) {
@@ -279,19 +283,17 @@ void rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *c
   }
   for (line = first; line <= last; ++line) {
     u64 *set = set_of(cs, 0, core, line);
-    int w;
+    u64 lru = 0;
     ++ctr[RL_CS_ACCESSES];
-    if (set && (set[0] >> 1) == line + 1) {  /* the most recently used line: nothing moves */
-      w = 0;
-      ++ctr[RL_CS_L1_HITS];
-    } else if (set && (w = find(set, l1->cfg.assoc, line)) >= 0) {
-      to_front(set, w);
-      w = 0;
-      ++ctr[RL_CS_L1_HITS];
-    } else {
-      w = fill(cs, 0, core, line, set, ctr);
+    if (!set) {
+      supply(cs, 0, core, line, ctr);  /* no memory for this L1: every access misses */
+      continue;
     }
-    if (kind == RL_CS_STORE && w == 0 && !ENTRY_DIRTY(set[0])) {
+    if (touch(set, assoc, line, &lru))
+      ++ctr[RL_CS_L1_HITS];
+    else
+      fill_front(cs, 0, core, line, set, lru, ctr);
+    if (kind == RL_CS_STORE && !ENTRY_DIRTY(set[0])) {
       set[0] |= 1;
       ++l1->dirty;
     }
