@@ -1,5 +1,7 @@
 #include "cli/stored_source.hpp"
 
+#include "core/message_name.hpp"
+
 #include "cli/usage_error.hpp"
 #include "io/points_json.hpp"
 
@@ -13,7 +15,7 @@
 namespace roofline::cli {
 
 std::string StoredSource::display() const {
-    if (!stored) return path;
+    if (!stored) return message_name(path);
     return id ? fmt::format("stored machine #{}", *id) : std::string("the latest stored machine");
 }
 

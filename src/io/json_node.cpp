@@ -86,7 +86,8 @@ private:
 
 nlohmann::json read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 
-nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
+nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
+    const std::string path = message_name(source);  // as quoted in messages
     // nlohmann stops at a NUL byte as at the end of input, so whatever follows
     // one would go unread; JSON never holds a raw NUL (in strings it is \u0000).
     if (const auto nul = text.find('\0'); nul != std::string::npos) {

@@ -4,6 +4,8 @@
 // Shared by the readers of versioned JSON (machine models, points).
 #pragma once
 
+#include "core/message_name.hpp"
+
 #include "core/input_limits.hpp"
 #include "io/machine_json.hpp"  // SchemaError
 
@@ -24,7 +26,7 @@ public:
         : value_(value), path_(std::move(path)), source_(source) {}
 
     [[noreturn]] void fail(const std::string& what) const {
-        throw SchemaError(fmt::format("{}: {}: {}", source_, path_.empty() ? "/" : path_, what));
+        throw SchemaError(fmt::format("{}: {}: {}", message_name(source_), path_.empty() ? "/" : path_, what));
     }
     [[noreturn]] void expected(std::string_view kind) const {
         fail(fmt::format("expected {}, found {}", kind, describe(value_)));

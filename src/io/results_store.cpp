@@ -1,5 +1,7 @@
 #include "io/results_store.hpp"
 
+#include "core/message_name.hpp"
+
 #include "io/machine_json.hpp"
 #include "io/points_json.hpp"
 
@@ -79,7 +81,7 @@ std::string damage_hint(int rc) {
 
 [[noreturn]] void fail(sqlite3* db, const std::string& path, const std::string& doing, int rc) {
     const char* detail = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    throw StoreError(fmt::format("results database {}: {} failed: {}{}", path, doing, detail, damage_hint(rc)), rc);
+    throw StoreError(fmt::format("results database {}: {} failed: {}{}", message_name(path), doing, detail, damage_hint(rc)), rc);
 }
 
 // Owns one prepared statement.
@@ -137,7 +139,7 @@ void execute(sqlite3* db, const std::string& path, const char* sql, const char* 
     if (rc != SQLITE_OK) {
         const std::string detail = message ? message : sqlite3_errstr(rc);
         sqlite3_free(message);
-        throw StoreError(fmt::format("results database {}: {} failed: {}{}", path, doing, detail, damage_hint(rc)),
+        throw StoreError(fmt::format("results database {}: {} failed: {}{}", message_name(path), doing, detail, damage_hint(rc)),
                          rc);
     }
 }
@@ -157,7 +159,7 @@ auto with_retry(sqlite3* db, const std::string& path, std::chrono::milliseconds 
                 if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
                 throw StoreError(fmt::format("results database {} is locked by another process (still busy after "
                                              "{:.0f} s): try again when it has finished ({})",
-                                             path, std::chrono::duration<double>(wait).count(), e.what()),
+                                             message_name(path), std::chrono::duration<double>(wait).count(), e.what()),
                                  e.code());
             }
             if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -192,7 +194,7 @@ private:
     throw std::runtime_error(fmt::format(
         "results database {} has layout version {}, newer than this roofline "
         "understands ({}); use a newer roofline or another database (ROOFLINE_DB)",
-        path, found, store_schema_version));
+        message_name(path), found, store_schema_version));
 }
 
 // What a database holds, as far as telling a roofline store from another's.
@@ -217,7 +219,7 @@ Layout read_layout_of(sqlite3* db, const std::string& path) {
 [[noreturn]] void not_a_store(const std::string& path, const Layout& layout) {
     throw std::runtime_error(fmt::format(
         "results database {} is not a roofline results store (it has no roofline tables{}); pass another --db",
-        path, layout.empty ? ", it is empty" : ""));
+        message_name(path), layout.empty ? ", it is empty" : ""));
 }
 
 // Writers create the schema in a new (empty) database only: another program's
@@ -242,9 +244,9 @@ void refuse_non_regular(const std::string& path) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode)) return;
     if (S_ISDIR(info.st_mode))
-        throw std::runtime_error(fmt::format("cannot open results database {}: it is a directory", path));
+        throw std::runtime_error(fmt::format("cannot open results database {}: it is a directory", message_name(path)));
     throw std::runtime_error(fmt::format("cannot open results database {}: not a regular file ({}); pass another --db",
-                                         path, file_kind(info.st_mode)));
+                                         message_name(path), file_kind(info.st_mode)));
 }
 
 void create_schema(sqlite3* db, const std::string& path, std::chrono::milliseconds wait) {
@@ -292,7 +294,7 @@ void create_schema(sqlite3* db, const std::string& path, std::chrono::millisecon
 }
 
 MachineModel parse_stored(const std::string& json_text, const std::string& path, std::int64_t id) {
-    const auto source = fmt::format("{} (machine {})", path, id);
+    const auto source = fmt::format("{} (machine {})", message_name(path), id);
     nlohmann::json parsed;
     try {
         parsed = nlohmann::json::parse(json_text);
@@ -303,7 +305,7 @@ MachineModel parse_stored(const std::string& json_text, const std::string& path,
 }
 
 PointsDocument parse_stored_points(const std::string& json_text, const std::string& path, std::int64_t id) {
-    const auto source = fmt::format("{} (point set {})", path, id);
+    const auto source = fmt::format("{} (point set {})", message_name(path), id);
     nlohmann::json parsed;
     try {
         parsed = nlohmann::json::parse(json_text);
@@ -356,11 +358,11 @@ ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs, std
         fs::create_directories(directory, ec);
         if (ec) {
             throw std::runtime_error(fmt::format("cannot open results database {}: cannot create {}: {}",
-                                                 path_, directory.string(), ec.message()));
+                                                 message_name(path_), message_name(directory.string()), ec.message()));
         }
     } else if (!fs::is_directory(directory, ec)) {
         throw std::runtime_error(fmt::format("cannot open results database {}: directory {} does not exist",
-                                             path_, directory.string()));
+                                             message_name(path_), message_name(directory.string())));
     }
     refuse_non_regular(path_);
     // A store this open creates and cannot set up (a full disk) is removed again, not left empty behind.
@@ -379,7 +381,7 @@ ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs, std
         const std::string detail = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);
         db_ = nullptr;
-        throw std::runtime_error(fmt::format("cannot open results database {}: {}", path_, detail));
+        throw std::runtime_error(fmt::format("cannot open results database {}: {}", message_name(path_), detail));
     }
     try {
         sqlite3_busy_timeout(db_, static_cast<int>(std::min<std::int64_t>(busy_timeout_ms, busy_wait_.count())));
@@ -399,7 +401,7 @@ ResultsStore::ResultsStore(const std::string& path, bool create_parent_dirs, std
     } catch (const StoreError& e) {
         close();
         remove_if_created();
-        throw std::runtime_error(fmt::format("cannot open results database {}: {}", path_, e.what()));
+        throw std::runtime_error(fmt::format("cannot open results database {}: {}", message_name(path_), e.what()));
     } catch (...) {
         close();
         remove_if_created();
@@ -438,7 +440,7 @@ ResultsStore::ResultsStore(ReadOnly, const std::string& path) : path_(path), rea
     if (path_.empty()) throw std::runtime_error("results database path is empty");
     std::error_code ec;
     const auto status = fs::status(path_, ec);
-    if (status.type() == fs::file_type::not_found) throw std::runtime_error(fmt::format("no results store at {}", path_));
+    if (status.type() == fs::file_type::not_found) throw std::runtime_error(fmt::format("no results store at {}", message_name(path_)));
     refuse_non_regular(path_);
 
     // Tables, then the layout version. Read-only: nothing is created or migrated.
@@ -495,17 +497,17 @@ void check_store_writable(const std::string& db_option) {
     std::error_code ec;
     if (!is_default && !fs::is_directory(directory, ec)) {
         throw std::runtime_error(fmt::format("cannot write results database {}: directory {} does not exist",
-                                             path, directory.string()));
+                                             message_name(path), message_name(directory.string())));
     }
     // WAL needs its -wal and -shm files next to the database, so the directory
     // must be writable, not only the file (access() also sees read-only mounts).
     if (fs::is_directory(directory, ec) && ::access(directory.c_str(), W_OK) != 0) {
         throw std::runtime_error(fmt::format("cannot write results database {}: directory {} is not writable: {}",
-                                             path, directory.string(), std::strerror(errno)));
+                                             message_name(path), message_name(directory.string()), std::strerror(errno)));
     }
     if (fs::exists(path, ec) && !fs::is_directory(path, ec) && ::access(path.c_str(), W_OK) != 0) {
         throw std::runtime_error(
-            fmt::format("cannot write results database {}: {}", path, std::strerror(errno)));
+            fmt::format("cannot write results database {}: {}", message_name(path), std::strerror(errno)));
     }
     // Opening as a writer reads (or creates) the schema: a damaged file or a
     // newer layout fails here. Then take the write lock once and let it go.
@@ -516,7 +518,7 @@ void check_store_writable(const std::string& db_option) {
             return 0;  // rolled back: nothing written
         });
     } catch (const StoreError& e) {
-        throw std::runtime_error(fmt::format("cannot write results database {}: {}", path, e.what()));
+        throw std::runtime_error(fmt::format("cannot write results database {}: {}", message_name(path), e.what()));
     }
 }
 

@@ -1,5 +1,7 @@
 #include "io/text_file.hpp"
 
+#include "core/message_name.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -47,7 +49,7 @@ int create_temporary(const std::string& path, std::string& temp_path) {
 }
 
 [[noreturn]] void fail(const std::string& what, const std::string& path, int error) {
-    throw std::runtime_error(fmt::format("{} {}: {}", what, path, std::strerror(error)));
+    throw std::runtime_error(fmt::format("{} {}: {}", what, message_name(path), std::strerror(error)));
 }
 
 bool write_all(int fd, const std::string& content) {
@@ -110,7 +112,7 @@ void refuse_database(const std::string& path, const std::string& target) {
         throw std::runtime_error(fmt::format(
             "cannot write {}: it is an SQLite database (a results store), which text output never replaces; "
             "write to another file",
-            path));
+            message_name(path)));
     }
 }
 
@@ -148,7 +150,7 @@ void write_in_place(const std::string& path, const std::string& content) {
     if (fd < 0) {
         if (errno == ENXIO) {
             throw std::runtime_error(fmt::format(
-                "cannot write {}: it is a FIFO and no process is reading it (start the reader first)", path));
+                "cannot write {}: it is a FIFO and no process is reading it (start the reader first)", message_name(path)));
         }
         fail("cannot write", path, errno);
     }
@@ -161,7 +163,7 @@ void write_in_place(const std::string& path, const std::string& content) {
     if (!S_ISCHR(info.st_mode) && !S_ISFIFO(info.st_mode)) {
         // Replaced between stat and open: writing over its start would leave the old tail.
         ::close(fd);
-        throw std::runtime_error(fmt::format("cannot write {}: it was replaced while being opened; try again", path));
+        throw std::runtime_error(fmt::format("cannot write {}: it was replaced while being opened; try again", message_name(path)));
     }
     // The reader is there: from now on wait for it as any writer does.
     const int flags = ::fcntl(fd, F_GETFL);
@@ -196,9 +198,9 @@ void write_text_file_atomic(const std::string& path, const std::string& content)
         write_in_place(path, content);
         return;
     }
-    if (S_ISDIR(info.st_mode)) throw std::runtime_error(fmt::format("cannot write {}: it is a directory", path));
+    if (S_ISDIR(info.st_mode)) throw std::runtime_error(fmt::format("cannot write {}: it is a directory", message_name(path)));
     // A block device would be overwritten from its first byte: never a text output.
-    throw std::runtime_error(fmt::format("cannot write {}: not a regular file ({})", path, file_kind(info.st_mode)));
+    throw std::runtime_error(fmt::format("cannot write {}: not a regular file ({})", message_name(path), file_kind(info.st_mode)));
 }
 
 namespace {
@@ -215,29 +217,29 @@ std::optional<std::string> read_bounded(const std::string& path, std::uint64_t m
     // stat before open: opening a device can block or have effects (a tape, a terminal).
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
-        error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
+        error = fmt::format("cannot read {}: {}", message_name(path), std::strerror(errno));
         return std::nullopt;
     }
     auto refuse_kind = [&](mode_t mode) {
         if (S_ISREG(mode) || S_ISFIFO(mode)) return false;
-        error = fmt::format("cannot read {}: not a regular file ({})", path, file_kind(mode));
+        error = fmt::format("cannot read {}: not a regular file ({})", message_name(path), file_kind(mode));
         return true;
     };
     if (refuse_kind(info.st_mode)) return std::nullopt;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
+        error = fmt::format("cannot read {}: {}", message_name(path), std::strerror(errno));
         return std::nullopt;
     }
     // The file opened may not be the one stat saw (renamed in between).
     if (::fstat(fd, &info) != 0 || refuse_kind(info.st_mode)) {
-        if (error.empty()) error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
+        if (error.empty()) error = fmt::format("cannot read {}: {}", message_name(path), std::strerror(errno));
         ::close(fd);
         return std::nullopt;
     }
     const auto size = static_cast<std::uint64_t>(std::max<off_t>(info.st_size, 0));
     if (S_ISREG(info.st_mode) && size > max_bytes) {
-        error = fmt::format("cannot read {}: {} is over the {} limit for input files", path, mib_text(size),
+        error = fmt::format("cannot read {}: {} is over the {} limit for input files", message_name(path), mib_text(size),
                             mib_text(max_bytes));
         ::close(fd);
         return std::nullopt;
@@ -250,13 +252,13 @@ std::optional<std::string> read_bounded(const std::string& path, std::uint64_t m
         const ssize_t got = ::read(fd, buffer, sizeof buffer);
         if (got < 0) {
             if (errno == EINTR) continue;
-            error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
+            error = fmt::format("cannot read {}: {}", message_name(path), std::strerror(errno));
             ::close(fd);
             return std::nullopt;
         }
         if (got == 0) break;
         if (content.size() + static_cast<std::size_t>(got) > max_bytes) {
-            error = fmt::format("cannot read {}: it goes on past the {} limit for input files", path,
+            error = fmt::format("cannot read {}: it goes on past the {} limit for input files", message_name(path),
                                 mib_text(max_bytes));
             ::close(fd);
             return std::nullopt;
@@ -304,12 +306,12 @@ void check_file_writable(const std::string& path) {
     // What is there now decides how it will be written (write_text_file_atomic).
     struct stat info {};
     if (::stat(path.c_str(), &info) == 0) {
-        if (S_ISDIR(info.st_mode)) throw std::runtime_error(fmt::format("cannot write {}: it is a directory", path));
+        if (S_ISDIR(info.st_mode)) throw std::runtime_error(fmt::format("cannot write {}: it is a directory", message_name(path)));
         // Written in place: whether a device or a FIFO's reader takes the text shows then.
         if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) return;
         if (!S_ISREG(info.st_mode)) {
             throw std::runtime_error(
-                fmt::format("cannot write {}: not a regular file ({})", path, file_kind(info.st_mode)));
+                fmt::format("cannot write {}: not a regular file ({})", message_name(path), file_kind(info.st_mode)));
         }
         refuse_database(path, target);
     }
@@ -317,18 +319,18 @@ void check_file_writable(const std::string& path) {
     std::error_code ec;
     if (!fs::exists(directory, ec)) {
         throw std::runtime_error(
-            fmt::format("cannot write {}: directory {} does not exist", path, directory));
+            fmt::format("cannot write {}: directory {} does not exist", message_name(path), message_name(directory)));
     }
     if (!fs::is_directory(directory, ec)) {
         throw std::runtime_error(
-            fmt::format("cannot write {}: {} is not a directory", path, directory));
+            fmt::format("cannot write {}: {} is not a directory", message_name(path), message_name(directory)));
     }
     // access(W_OK) can lie (root, ACLs, read-only mounts); creating a file cannot.
     std::string probe_path;
     const int fd = create_temporary(target, probe_path);
     if (fd < 0) {
         throw std::runtime_error(fmt::format("cannot write {}: directory {} is not writable ({})",
-                                             path, directory, std::strerror(errno)));
+                                             message_name(path), message_name(directory), std::strerror(errno)));
     }
     ::close(fd);
     ::unlink(probe_path.c_str());

@@ -1,5 +1,7 @@
 #include "io/yaml_node.hpp"
 
+#include "core/message_name.hpp"
+
 #include "core/byte_sizes.hpp"
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
@@ -245,7 +247,7 @@ void check_parser_finishes(const std::string& text, const std::string& file) {
 } // namespace
 
 YamlNode::YamlNode(YAML::Node node, std::string file, std::string path)
-    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {}
+    : node_(std::move(node)), file_(message_name(file)), path_(std::move(path)) {}
 
 void YamlNode::fail(const std::string& what) const {
     const std::string where = path_.empty() ? "" : path_ + ": ";
@@ -375,7 +377,8 @@ std::vector<std::string> YamlNode::expression_names() const {
     return names;
 }
 
-std::vector<YamlNode> parse_yaml_documents(const std::string& text, const std::string& file) {
+std::vector<YamlNode> parse_yaml_documents(const std::string& text, const std::string& source) {
+    const std::string file = message_name(source);  // as quoted in messages
     // YAML text holds no NUL (it is outside YAML's character set), and yaml-cpp 0.7
     // reads one in a plain scalar as an escape (a plain scalar's "no escape" character
     // is '\0'): NUL then "arrays" became the escape \a (BEL) then "rrays", and NUL

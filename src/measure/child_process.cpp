@@ -1,5 +1,7 @@
 #include "measure/child_process.hpp"
 
+#include "core/message_name.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -339,8 +341,8 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     const std::string exe = find_executable(argv[0]);
     if (exe.empty()) {
         if (argv[0].find('/') != std::string::npos && ::access(argv[0].c_str(), F_OK) == 0)
-            throw CommandNotFound(fmt::format("cannot execute {}: permission denied", argv[0]), 126);
-        throw CommandNotFound(fmt::format("command not found: {}", argv[0]));
+            throw CommandNotFound(fmt::format("cannot execute {}: permission denied", message_name(argv[0])), 126);
+        throw CommandNotFound(fmt::format("command not found: {}", message_name(argv[0])));
     }
 
     // go: parent -> child "exec now"; err: child -> parent errno of a failed exec (closed on success).
@@ -514,7 +516,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     watchdog.reset();
     if (hook_error) std::rethrow_exception(hook_error);
     if (n == static_cast<ssize_t>(sizeof exec_errno))
-        throw CommandNotFound(fmt::format("cannot execute {}: {}", argv[0], std::strerror(exec_errno)),
+        throw CommandNotFound(fmt::format("cannot execute {}: {}", message_name(argv[0]), std::strerror(exec_errno)),
                               exec_errno == ENOENT ? 127 : 126);
 
     ChildRun run;

@@ -1,4 +1,6 @@
 // Engine selection and dispatch.
+
+#include "core/message_name.hpp"
 #include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
 #include "measure/elf_symbols.hpp"
@@ -90,8 +92,8 @@ MeasureResult run_measurement(const MeasureRequest& request) {
     if (find_executable(request.argv[0]).empty()) {
         const auto& name = request.argv[0];
         if (name.find('/') != std::string::npos && ::access(name.c_str(), F_OK) == 0)
-            throw CommandNotFound(fmt::format("cannot execute {}: permission denied", name), 126);
-        throw CommandNotFound(fmt::format("command not found: {}", name));
+            throw CommandNotFound(fmt::format("cannot execute {}: permission denied", message_name(name)), 126);
+        throw CommandNotFound(fmt::format("command not found: {}", message_name(name)));
     }
     MeasureResult result;
     PerfProbe probe;

@@ -72,5 +72,23 @@ if command -v sqlite3 >/dev/null; then
     raw_check "$tmp/list.$format" "list --format $format"
   done
 fi
+# A file name with a newline in a message stays on its message's line (shown as \n):
+# a name cannot forge a line of output ("roofline: error: ..." or a result).
+nl_name=$tmp/$'bad\nroofline: done.json'
+printf 'x' >"$nl_name"
+one_line_error() {  # WHAT ARGS...: exit non-zero, one line on stderr that shows the name escaped
+  local what=$1; shift
+  "$@" >"$tmp/nl.out" 2>"$tmp/nl.err" && { echo "FAIL: $what: exit 0"; fail=1; return; }
+  if [[ $(wc -l <"$tmp/nl.err") -ne 1 ]] || ! grep -qF 'bad\nroofline: done' "$tmp/nl.err"; then
+    echo "FAIL: $what: the name's newline reached stderr raw"; cat "$tmp/nl.err"; fail=1
+  fi
+}
+one_line_error "report --points" "$bin" report --machine "$machine" --points "$nl_name"
+one_line_error "plot --machine" "$bin" plot --machine "$nl_name" --points "$points"
+one_line_error "model" "$bin" model --machine "$machine" "$nl_name"
+one_line_error "a missing file" "$bin" report --machine "$machine" --points "$nl_name.missing"
+one_line_error "measure -o in a missing directory" "$bin" measure -o "$nl_name/x/out.json" -- true
+one_line_error "measure --db in a missing directory" "$bin" measure --db "$nl_name/x/r.db" -- true
+one_line_error "measure of a missing command" "$bin" measure -- "$nl_name.missing"
 [[ $fail -eq 0 ]] && echo "ok: hostile names are escaped in every output"
 exit $fail
