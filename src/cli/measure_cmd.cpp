@@ -308,7 +308,10 @@ int run_measure(const MeasureArgs& args) {
         // The caches of this machine, as hwloc sees them; without them the points keep L1 bytes only.
         if (!args.cache_model.empty()) {
             // Hardware the user does not have: the caches of a machine file or spec sheet. Its errors stop here.
-            const auto file = load_machine_file(args.cache_model);
+            StoreAccess cache_access(args.db);
+            const auto source = parse_stored_source(args.cache_model, "--cache-model");
+            const auto file = load_machine(source, cache_access,
+                                           "run 'roofline bench' to store this machine's model");
             measure::SimulatedHierarchy hierarchy;
             try {
                 hierarchy = measure::simulated_hierarchy(file.model.caches, file.model.cpu.vendor,
@@ -318,7 +321,7 @@ int run_measure(const MeasureArgs& args) {
             }
             request.cache_hierarchy = hierarchy.option;
             request.cache_cores = std::clamp(file.model.cpu.cores, 1, 1024);  // the simulator's limit; more threads wrap
-            cache_model = hierarchy.description + " (from " + args.cache_model + ")";
+            cache_model = hierarchy.description + " (from " + source.display() + ")";
             for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache model: " + n);
         } else {
             try {
@@ -617,9 +620,15 @@ void add_measure_command(CLI::App& app, int& exit_code) {
         ->check(CLI::IsMember({"on", "off"}))
         ->capture_default_str();
     cmd->add_option("--cache-model", args->cache_model,
-                    "Simulate the caches of another machine: a machine model (roofline bench -o) or a spec sheet "
-                    "(examples/machines/*.yaml; sizes only there: 64-byte lines and 8 ways assumed)")
-        ->check(CLI::ExistingFile);
+                    "Simulate the caches of another machine: a machine model (roofline bench -o), a spec sheet "
+                    "(examples/machines/*.yaml; sizes only there: 64-byte lines and 8 ways assumed), or 'stored' / "
+                    "'stored:ID' for a model in the results store (roofline list)")
+        ->check(CLI::Validator(
+            [](std::string& value) -> std::string {
+                if (value == kStored || value.rfind(std::string(kStored) + ":", 0) == 0) return {};  // checked when read
+                return CLI::ExistingFile(value);
+            },
+            "FILE|stored[:ID]"));
     cmd->add_flag("--functions", args->functions,
                   "List the top functions by FLOPs and bytes with their self CPU time (instrument engine + a "
                   "sampled native run, no markers needed); each with samples becomes a point");
