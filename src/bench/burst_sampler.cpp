@@ -78,9 +78,10 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
     if (figures.empty()) return;
     const double budget = clock.share_for(static_cast<int>(figures.size()));
     const auto calibration_start = std::chrono::steady_clock::now();
-    for (Figure* f : figures) {
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        Figure* f = figures[i];
         if (clock.stopped()) break;
-        clock.announce(f->label);
+        clock.announce(f->label, static_cast<int>(i));
         f->reps = calibrate_reps(f->timed_run, f->sample_seconds, &clock.stop_flag());
     }
     // After calibration, the budget left is shared by the rounds.
@@ -95,7 +96,7 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
             // After the first round, stop when the budget is spent.
             if (round > 0 && seconds_since(start) >= sampling_budget) continue;
             any = true;
-            if (round > 0) clock.announce(f->label + " (burst " + std::to_string(round + 1) + ")");
+            if (round > 0) clock.announce(f->label + " (burst " + std::to_string(round + 1) + ")", static_cast<int>(i));
             const bool passed_before =
                 !f->check || wait_for_separate_cores(f->check, policy.wait_for_cores_seconds, clock);
             for (int w = 0; w < f->warmup_samples && !clock.stopped(); ++w) f->timed_run(f->reps);

@@ -18,13 +18,13 @@ double TaskClock::share_for(int tasks) const {
     return std::max(0.0, (budget_ - elapsed()) / left * std::min(tasks, left));
 }
 
-void TaskClock::announce(const std::string& what) const {
+void TaskClock::announce(const std::string& what, int ahead) const {
     const double used = elapsed();
     const int left = std::max(1, total_ - done_);
     if (progress_) {
         ProgressEvent e;
         e.what = what;
-        e.done = done_;
+        e.done = std::clamp(done_ + ahead, 0, std::max(0, total_ - 1));
         e.total = total_;
         e.elapsed_seconds = used;
         e.remaining_seconds = done_ > 0 ? used / done_ * left : std::max(0.0, budget_ - used);

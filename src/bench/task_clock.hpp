@@ -17,8 +17,10 @@ public:
 
     bool stopped() const { return stop_.load(std::memory_order_relaxed); }
     const std::atomic<bool>& stop_flag() const { return stop_; }
-    // A progress event: what is being measured now.
-    void announce(const std::string& what) const;
+    // A progress event: what is being measured now. Figures sampled together in
+    // interleaved bursts finish together; `ahead` is this one's place among those
+    // not yet finished (0: the first), so the counter follows the one being sampled.
+    void announce(const std::string& what, int ahead = 0) const;
     // Seconds of the budget left for the next `tasks` figures (their fair share).
     double share_for(int tasks) const;
     void finish_one() { ++done_; }

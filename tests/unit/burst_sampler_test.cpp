@@ -202,3 +202,29 @@ TEST(BurstSampler, ShortOfScalingDecision) {
     EXPECT_FALSE(short_of_scaling(400, 206, 2, 0.05));  // 1.94x: within 5%
     EXPECT_FALSE(short_of_scaling(100, 0, 2, 0.05));    // no one-thread figure: no verdict
 }
+
+// Figures sampled together finish together: while their bursts interleave, the
+// progress counter follows the figure being sampled (it stayed at the first one).
+TEST(BurstSampler, ProgressFollowsTheInterleavedFigure) {
+    std::atomic<bool> stop{false};
+    std::vector<std::pair<std::string, int>> events;
+    ProgressSink sink = [&events](const ProgressEvent& e) { events.emplace_back(e.what, e.done); };
+    TaskClock clock{sink, stop, 5, 100.0};
+    clock.finish_one();  // one figure of an earlier group is done
+    auto make = [](const std::string& label) {
+        Figure f = fake_figure([](int) { return 1e-6; });
+        f.label = label;
+        f.warmup_samples = 0;
+        return f;
+    };
+    std::vector<Figure> figures{make("A"), make("B"), make("C")};
+    BurstPolicy p;
+    p.samples_per_burst = 1;
+    sample_figures_in_bursts(figures, p, {}, clock);
+    ASSERT_FALSE(events.empty());
+    for (const auto& [what, done] : events) {
+        const int expected = 1 + (what[0] - 'A');  // after the one done before
+        EXPECT_EQ(done, expected) << what;
+    }
+    EXPECT_TRUE(std::any_of(events.begin(), events.end(), [](const auto& e) { return e.first.find("burst") != std::string::npos; }));
+}
