@@ -154,6 +154,15 @@ static void remove_way(u64 *set, unsigned assoc, int w)
 
 static void evict(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr);
 
+/* After touch() missed: `line` takes the front of `set` in level l, then the LRU
+ * entry that fell out leaves the level. */
+static void place_front(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *set, u64 lru, u64 *ctr)
+{
+  set[0] = ENTRY(line, dirty);
+  if (dirty) ++cs->lv[l].dirty;
+  if (lru) evict(cs, l, core, ENTRY_LINE(lru), (int)ENTRY_DIRTY(lru), ctr);
+}
+
 /* Puts `line` at the front of its set in level l (merging with a copy already there:
  * possible when private levels above hold one line each); the LRU way makes room. */
 static void insert(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
@@ -169,9 +178,7 @@ static void insert(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
     }
     return;
   }
-  set[0] = ENTRY(line, dirty);
-  if (dirty) ++s->dirty;
-  if (lru) evict(cs, l, core, ENTRY_LINE(lru), (int)ENTRY_DIRTY(lru), ctr);
+  place_front(cs, l, core, line, dirty, set, lru, ctr);
 }
 
 /* A line leaves level l: a dirty one is written to the level below (DRAM after the
@@ -229,10 +236,7 @@ static int supply(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
  * from below, then the LRU entry leaves. */
 static void fill_front(rl_cs *cs, int l, int core, u64 line, u64 *set, u64 lru, u64 *ctr)
 {
-  const int dirty = supply(cs, l, core, line, ctr);
-  set[0] = ENTRY(line, dirty);
-  if (dirty) ++cs->lv[l].dirty;
-  if (lru) evict(cs, l, core, ENTRY_LINE(lru), (int)ENTRY_DIRTY(lru), ctr);
+  place_front(cs, l, core, line, supply(cs, l, core, line, ctr), set, lru, ctr);
 }
 
 /* Makes `line` present in level l, most recently used (a level without memory only
