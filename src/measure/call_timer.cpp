@@ -530,8 +530,15 @@ void account_stops_by_wall_time(CallTimingResult& timing, double untraced_wall_s
     long long calls = 0;
     for (const auto& f : timing.functions) calls += f.calls;
     const double extra = timing.wall_seconds - timing.setup_seconds - untraced_wall_seconds;
-    // Two stops a call; trusted only where they, not the runs' noise, make most of the difference.
-    if (calls == 0 || untraced_wall_seconds <= 0 || extra < 0.5 * untraced_wall_seconds) return;
+    // Two stops a call; trusted only where they, not the runs' noise, make most of the difference:
+    // the excess is at least half the untraced run, and the stops are a real share of the run
+    // even at their calibrated cost (a tenth of it). Without the second condition a few calls in
+    // a short run on a busy host (4 calls, 50 ms, 33 ms of noise) made a stop "cost" 4 ms, and
+    // every call became too short to time.
+    const double stops_at_calibration = 2.0 * static_cast<double>(calls) * timing.stop_seconds;
+    if (calls == 0 || untraced_wall_seconds <= 0 || extra < 0.5 * untraced_wall_seconds ||
+        stops_at_calibration < 0.1 * untraced_wall_seconds)
+        return;
     // (Not bounded by the shortest interval: the overhead varies from call to call, 10 to 150 us on a VM.)
     const double per_stop = extra / (2.0 * static_cast<double>(calls));
     if (per_stop <= timing.stop_seconds) return;

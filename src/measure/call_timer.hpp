@@ -68,7 +68,8 @@ struct CallTimingResult {
 // On a host where the stops cost more in the run than in the calibration (a
 // waking vCPU, a busy host), the traced run's wall time says so: it exceeds
 // the untraced run's by about two stops per timed call. Where that excess is
-// at least half the untraced run's time (so the runs' noise cannot make it),
+// at least half the untraced run's time and the stops at their calibrated
+// cost are at least a tenth of it (so the runs' noise cannot make it),
 // the overhead per stop becomes the excess / (2 x calls) when larger than the
 // calibrated one, and the functions' seconds are taken again.
 void account_stops_by_wall_time(CallTimingResult& timing, double untraced_wall_seconds);

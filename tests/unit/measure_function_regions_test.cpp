@@ -122,6 +122,18 @@ TEST(CallTimer, StopsCostWhatTheTracedRunsExtraWallTimeSays) {
     EXPECT_FALSE(few.stop_from_wall_time);
     EXPECT_NEAR(few.functions[0].seconds, 0.088, 1e-12);
 
+    // Few calls in a short run on a busy host: the excess (33 ms over 50 ms) is noise, not 8 stops at
+    // 4 ms each; the stops at their calibrated cost (0.4 ms) are under a tenth of the run.
+    auto busy = timing("parallel_axpy", 4, 0, 50e-6);
+    busy.functions[0].interval_seconds = 0.0088;
+    take_off_stops(busy);
+    busy.wall_seconds = 0.093;
+    busy.setup_seconds = 0.01;
+    account_stops_by_wall_time(busy, 0.05);
+    EXPECT_FALSE(busy.stop_from_wall_time);
+    EXPECT_DOUBLE_EQ(busy.stop_seconds, 50e-6);
+    EXPECT_NEAR(busy.functions[0].seconds, 0.0086, 1e-12);
+
     // Never below the calibration, never below zero.
     auto cheap = timing("f", 100, 0, 300e-6);
     cheap.functions[0].interval_seconds = 0.02;
