@@ -1,7 +1,12 @@
-/* The cache-hierarchy simulator (rl_cachesim.h). Each set is an array of ways kept in
- * LRU order, most recently used first, as cachegrind keeps its sets: a hit on the first
- * way (the common case: consecutive accesses to one line) changes nothing, and any
- * other hit moves its way to the front. */
+/* The cache-hierarchy simulator (rl_cachesim.h). True LRU, kept two ways:
+ * - L1 by time stamps: every use of a way writes the simulator's clock into it, and a
+ *   miss replaces the way with the oldest (an empty one, stamp 0, first). Ways never
+ *   move, so a hit anywhere in a set is one store, which the tool makes inline for
+ *   most L1 hits (rl_cs_access).
+ * - The levels below, reached only on misses, as lists in LRU order, most recently used
+ *   first, as cachegrind keeps its sets: half the memory of stamped ways, and it is the
+ *   host's cache misses on these arrays (megabytes for a last level) that cost the time
+ *   there; a hit on the first way changes nothing, any other moves its way to the front. */
 #include "rl_cachesim.h"
 
 typedef unsigned long long u64;
@@ -92,13 +97,15 @@ int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *e
 /* An instance's ways on its first use; 0 (and out_of_memory) without memory. */
 static __attribute__((noinline)) u64 *first_use(rl_cs *cs, rl_cs_level_state *s, rl_cs_instance *in)
 {
-  in->ways = (u64 *)cs->alloc(s->sets * s->cfg.assoc * sizeof(u64));
+  const u64 way_bytes = s == &cs->lv[0] ? sizeof(rl_cs_way) : sizeof(u64);
+  in->ways = (u64 *)cs->alloc(s->sets * s->cfg.assoc * way_bytes);
   if (!in->ways) cs->out_of_memory = 1;
   return in->ways;
 }
 
-/* The set of `line` in the instance of level l that `core` uses; 0 without memory.
- * Called several times per simulated miss: inline, no division on the common path. */
+/* The first of the u64 words of `line`'s set in the instance of level l that `core`
+ * uses (ways of rl_cs_way in L1, entries below); 0 without memory. Called several
+ * times per simulated miss: inline, no division on the common path. */
 static inline u64 *set_of(rl_cs *cs, int l, int core, u64 line)
 {
   rl_cs_level_state *s = &cs->lv[l];
@@ -107,7 +114,22 @@ static inline u64 *set_of(rl_cs *cs, int l, int core, u64 line)
   u64 set;
   if (__builtin_expect(!ways, 0) && !(ways = first_use(cs, s, in))) return 0;
   set = s->set_mask ? (line & s->set_mask) : (line % s->sets);
-  return ways + set * s->cfg.assoc;
+  return ways + set * s->cfg.assoc * (l == 0 ? 2 : 1);
+}
+
+/* L1: the way holding `line`, or 0 with *victim the least recently used way (an empty
+ * one before any other). */
+static inline rl_cs_way *l1_lookup(rl_cs_way *set, unsigned assoc, u64 line, rl_cs_way **victim)
+{
+  const u64 want = line + 1;
+  rl_cs_way *lru = set;
+  unsigned w;
+  for (w = 0; w < assoc; ++w) {
+    if ((set[w].entry >> 1) == want) return &set[w];
+    if (set[w].stamp < lru->stamp) lru = &set[w];
+  }
+  *victim = lru;
+  return 0;
 }
 
 /* The way holding `line`, or -1. */
@@ -239,8 +261,21 @@ static void fill_front(rl_cs *cs, int l, int core, u64 line, u64 *set, u64 lru, 
   place_front(cs, l, core, line, supply(cs, l, core, line, ctr), set, lru, ctr);
 }
 
-/* Makes `line` present in level l, most recently used (a level without memory only
- * passes it up). */
+/* An L1 miss: the line comes from below into the victim way, then the entry that was
+ * there leaves. The way is chosen before the levels below are asked (they touch only
+ * their own sets), as fill_front reserves the front of a list. */
+static void l1_fill(rl_cs *cs, int core, u64 line, rl_cs_way *victim, u64 *ctr)
+{
+  const u64 lru = victim->entry;
+  const int dirty = supply(cs, 0, core, line, ctr);
+  victim->entry = ENTRY(line, dirty);
+  victim->stamp = ++cs->clock;
+  if (dirty) ++cs->lv[0].dirty;
+  if (lru) evict(cs, 0, core, ENTRY_LINE(lru), (int)ENTRY_DIRTY(lru), ctr);
+}
+
+/* Makes `line` present in level l (below L1), most recently used (a level without
+ * memory only passes it up). */
 static void fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
 {
   u64 *set = set_of(cs, l, core, line);
@@ -254,7 +289,15 @@ static void fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
 static void nt_store(rl_cs *cs, int core, u64 line, u64 *ctr)
 {
   int l, dirty = 0;
-  for (l = 0; l < cs->levels; ++l) {
+  rl_cs_way *l1 = (rl_cs_way *)set_of(cs, 0, core, line), *hit = 0, *victim;
+  if (l1 && (hit = l1_lookup(l1, cs->lv[0].cfg.assoc, line, &victim))) {
+    if (ENTRY_DIRTY(hit->entry)) {
+      dirty = 1;
+      --cs->lv[0].dirty;
+    }
+    hit->entry = hit->stamp = 0;
+  }
+  for (l = 1; l < cs->levels; ++l) {
     rl_cs_level_state *s = &cs->lv[l];
     u64 *set = set_of(cs, l, core, line);
     const int w = set ? find(set, s->cfg.assoc, line) : -1;
@@ -268,13 +311,14 @@ static void nt_store(rl_cs *cs, int core, u64 line, u64 *ctr)
   if (dirty) ctr[RL_CS_WRITE + cs->levels - 1] += cs->lv[0].cfg.line;
 }
 
-void rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *ctr)
+long long rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *ctr)
 {
   rl_cs_level_state *l1 = &cs->lv[0];
   const unsigned shift = l1->line_shift;
   const u64 first = addr >> shift;
   const u64 last = (addr + (size ? size : 1) - 1) >> shift;
   const unsigned assoc = l1->cfg.assoc;
+  rl_cs_way *way = 0;
   u64 line;
   if (core < 0 || core >= cs->cores) core = (core < 0 ? -core : core) % cs->cores;
   if (kind == RL_CS_NT_STORE) {
@@ -283,33 +327,36 @@ void rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *c
       nt_store(cs, core, line, ctr);
     }
     ctr[RL_CS_NT] += size;
-    return;
+    return -1;
   }
   for (line = first; line <= last; ++line) {
-    u64 *set = set_of(cs, 0, core, line);
-    u64 lru = 0;
+    rl_cs_way *set = (rl_cs_way *)set_of(cs, 0, core, line), *victim = 0;
     ++ctr[RL_CS_ACCESSES];
     if (!set) {
       supply(cs, 0, core, line, ctr);  /* no memory for this L1: every access misses */
+      way = 0;
       continue;
     }
-    if (touch(set, assoc, line, &lru))
+    if ((way = l1_lookup(set, assoc, line, &victim))) {
+      way->stamp = ++cs->clock;
       ++ctr[RL_CS_L1_HITS];
-    else
-      fill_front(cs, 0, core, line, set, lru, ctr);
-    if (kind == RL_CS_STORE && !ENTRY_DIRTY(set[0])) {
-      set[0] |= 1;
+    } else {
+      l1_fill(cs, core, line, victim, ctr);
+      way = victim;
+    }
+    if (kind == RL_CS_STORE && !ENTRY_DIRTY(way->entry)) {
+      way->entry |= 1;
       ++l1->dirty;
     }
   }
+  return way ? (long long)((u64 *)way - l1->of_core[core]->ways) * (long long)sizeof(u64) : -1;
 }
 
-u64 *rl_cs_l1_ways(rl_cs *cs, int core)
+rl_cs_way *rl_cs_l1_ways(rl_cs *cs, int core)
 {
   if (core < 0 || core >= cs->cores) core = (core < 0 ? -core : core) % cs->cores;
-  return set_of(cs, 0, core, 0) ? cs->lv[0].of_core[core]->ways : 0;
+  return set_of(cs, 0, core, 0) ? (rl_cs_way *)cs->lv[0].of_core[core]->ways : 0;
 }
-
 unsigned long long rl_cs_dirty_lines(const rl_cs *cs, int level)
 {
   return level >= 0 && level < cs->levels ? cs->lv[level].dirty : 0;
@@ -323,9 +370,10 @@ void rl_cs_flush(rl_cs *cs, u64 *ctr)
     unsigned i;
     for (i = 0; i < s->instances; ++i) {
       u64 *ways = s->inst[i].ways;
-      u64 e, n = s->sets * s->cfg.assoc;
+      const u64 stride = l == 0 ? 2 : 1;  /* L1: entry and stamp */
+      u64 e, n = s->sets * s->cfg.assoc * stride;
       if (!ways) continue;
-      for (e = 0; e < n; ++e) {
+      for (e = 0; e < n; e += stride) {
         if (!ways[e] || !ENTRY_DIRTY(ways[e])) continue;
         ways[e] &= ~1ull;
         /* As an eviction of a dirty line would, without dropping this copy; the

@@ -66,8 +66,17 @@ typedef struct {
 /* Returns zeroed memory of `bytes`, or 0 when there is none. */
 typedef void *(*rl_cs_alloc_fn)(unsigned long long bytes);
 
+/* One way of an L1 set. entry: 0 = empty, else (line+1)<<1 | dirty. stamp: the
+ * simulator's clock at its last use (0: empty); the way with the smallest is the LRU one. */
 typedef struct {
-  unsigned long long *ways;   /* sets * assoc entries, MRU first; 0 = empty; else (line+1)<<1 | dirty */
+  unsigned long long entry;
+  unsigned long long stamp;
+} rl_cs_way;
+
+typedef struct {
+  /* sets * assoc ways, set by set. L1: rl_cs_way pairs of words. Below: entries alone
+   * (as in rl_cs_way), each set in LRU order, most recently used first. */
+  unsigned long long *ways;
 } rl_cs_instance;
 
 typedef struct {
@@ -84,6 +93,7 @@ typedef struct {
 typedef struct {
   int levels;
   int cores;
+  unsigned long long clock;    /* advanced at every use of an L1 way; the caller may advance it too */
   rl_cs_alloc_fn alloc;
   int out_of_memory;           /* an instance could not be allocated: accesses to it miss */
   rl_cs_level_state lv[RL_CS_MAX_LEVELS];
@@ -94,15 +104,22 @@ typedef struct {
 int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *err, int errcap);
 
 /* One access by `core` of `size` bytes at `addr` (kind RL_CS_LOAD, RL_CS_STORE or
- * RL_CS_NT_STORE); traffic is added to counters[RL_CS_NCOUNTERS]. */
-void rl_cs_access(rl_cs *cs, int core, unsigned long long addr, unsigned size, int kind,
-                  unsigned long long *counters);
+ * RL_CS_NT_STORE); traffic is added to counters[RL_CS_NCOUNTERS]. Returns where the
+ * access's last line now is in that core's L1: its byte offset from the instance's
+ * first way (rl_cs_l1_ways); -1 for a non-temporal store or an L1 without memory.
+ *
+ * An L1 hit changes nothing but the way's stamp (and the dirty bit of a store), so the
+ * tool does that much inline: it remembers the offset for each access instruction,
+ * and when the way there holds the line (for a store, dirty already) it writes
+ * ++clock into the stamp instead of calling this. That is exact, not an approximation:
+ * the state is the one this call would leave, less the counters RL_CS_ACCESSES and
+ * RL_CS_L1_HITS, which then count only the calls. */
+long long rl_cs_access(rl_cs *cs, int core, unsigned long long addr, unsigned size, int kind,
+                       unsigned long long *counters);
 
-/* The ways of the L1 instance `core` uses (sets * assoc entries, MRU first, layout as
- * in rl_cs_instance), allocated if need be; 0 without memory. The tool reads the first
- * way of a set inline to skip the call for a hit on the most recently used line, which
- * changes no state: exact, not an approximation. */
-unsigned long long *rl_cs_l1_ways(rl_cs *cs, int core);
+/* The ways of the L1 instance `core` uses (sets * assoc of them, set by set),
+ * allocated if need be; 0 without memory. */
+rl_cs_way *rl_cs_l1_ways(rl_cs *cs, int core);
 
 /* Dirty lines held by `level` (0-based) now, over all its instances: what would
  * still be written back if the program stopped here. */

@@ -15,6 +15,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_options.h"
 #include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "libvex_guest_offsets.h"
@@ -113,13 +114,42 @@ static rl_cs cache;
  * order) runs on core (n-1) mod cores, as a team of threads pinned one per core
  * would; the native run's placement is not known here. */
 static Int cur_core = 0;
-/* The running core's L1 ways, read by the inline most-recently-used check of
- * every access: a line of its own. */
-static struct { ULong *v; UChar pad[56]; } l1_box __attribute__((aligned(64)));
-static Bool l1_inline = False; /* the check is generated (L1 sets a power of two) */
-static ULong l1_set_mask = 0, l1_set_bytes = 0;
+/* The running core's L1 ways, read by the inline hit check of every access: a
+ * line of its own. */
+static struct { rl_cs_way *v; UChar pad[56]; } l1_box __attribute__((aligned(64)));
+static Bool l1_inline = False; /* the check is generated */
 static UInt l1_line_shift = 6;
-static ULong *l1_none = NULL; /* stands for an L1 without memory: never a hit */
+static rl_cs_way *l1_none = NULL; /* stands for an L1 without memory: never a hit */
+/* Where a stamp goes when the inline check missed (the call does the access). */
+static ULong stamp_sink = 0;
+
+/* Per access of a guest instruction: the byte offset in the L1 ways where its last
+ * line was (rl_cs_access's answer). An offset, not a pointer, so it stays valid when
+ * the thread, and with it the core and its L1 instance, changes: the tag check
+ * decides. Keyed by the instruction's address and the access's place in it, so the
+ * copies of a loop body that VEX unrolls in one superblock share it (each copy with
+ * its own would find the line moved on by the other copy once per line). */
+typedef struct {
+    VgHashNode node; /* key: address * 64 + access */
+    ULong offset;
+} AccessMemo;
+static VgHashTable *memos = NULL;
+static Addr memo_insn = 0;  /* the guest instruction being instrumented */
+static UInt memo_access = 0; /* accesses of it so far */
+
+static ULong *memo_for_access(void)
+{
+    const UWord key = (UWord)memo_insn * 64 + (memo_access < 63 ? memo_access : 63);
+    memo_access++;
+    if (!memos) memos = VG_(HT_construct)("rl.memos");
+    AccessMemo *m = VG_(HT_lookup)(memos, key);
+    if (!m) {
+        m = VG_(calloc)("rl.memo", 1, sizeof(AccessMemo));
+        m->node.key = key;
+        VG_(HT_add_node)(memos, m);
+    }
+    return &m->offset;
+}
 /* Per function: the simulator's counters (blocks that never move: generated code
  * holds their addresses); index = function index. */
 static ULong **fn_cache = NULL;
@@ -146,14 +176,15 @@ static void cache_set_core(ThreadId tid)
 {
     if (!cache_on) return;
     cur_core = tid >= 1 ? (Int)((tid - 1) % (ThreadId)cache.cores) : 0;
-    ULong *w = rl_cs_l1_ways(&cache, cur_core);
+    rl_cs_way *w = rl_cs_l1_ways(&cache, cur_core);
     l1_box.v = w ? w : l1_none;
 }
 
-static VG_REGPARM(3) void rl_cache_access(UWord addr, UWord size_kind, UWord ctr)
+static void rl_cache_access(UWord addr, UWord size_kind, UWord ctr, UWord memo)
 {
-    rl_cs_access(&cache, cur_core, (ULong)addr, (unsigned)(size_kind & 0xffffff), (int)(size_kind >> 24),
-                 (ULong *)ctr);
+    const long long at = rl_cs_access(&cache, cur_core, (ULong)addr, (unsigned)(size_kind & 0xffffff),
+                                      (int)(size_kind >> 24), (ULong *)ctr);
+    if (at >= 0 && memo) *(ULong *)memo = (ULong)at;
 }
 
 /* Dirty bytes held by the whole hierarchy now (written back later, at eviction). */
@@ -583,24 +614,28 @@ static IRExpr *bind(IRSB *sb, IRType ty, IRExpr *e)
 static IRExpr *u64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
 
 /* One access for the cache simulator: a call of rl_cache_access, skipped inline
- * when the access stays within the line its core's L1 used last in that set and
- * (for a store) that line is already dirty, since such a hit changes nothing.
+ * when the L1 way this instruction's last access ended in still holds the line
+ * (for a store: dirty already), which a hit anywhere in the set, not only on its
+ * most recently used line, makes common: streams whose lines share a set (arrays
+ * a page multiple apart) alternate in it. Such a hit only moves the line to the
+ * front of the set's LRU order: the stamp gets ++clock, as rl_cs_access would do.
  * guard: the access's own guard (guarded loads and stores), or NULL. */
 static void emit_cache_access(IRSB *sb, IRExpr *addr, Int size, Int kind, IRExpr *guard, Int fn)
 {
     if (!cache_on || size <= 0 || !addr) return;
     if (fn < 0) fn = fn_index("(unknown)");
     IRExpr *call_guard = guard;
+    ULong *memo = NULL;
     if (l1_inline && kind != RL_CS_NT_STORE) {
+        memo = memo_for_access();
         IRExpr *shift = IRExpr_Const(IRConst_U8((UChar)l1_line_shift));
         IRExpr *line = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, shift));
         IRExpr *end = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, addr, u64((ULong)size - 1)));
         IRExpr *last = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, end, shift));
         IRExpr *base = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mk_ptr(&l1_box.v)));
-        IRExpr *set = bind(sb, Ity_I64, IRExpr_Binop(Iop_And64, line, u64(l1_set_mask)));
-        IRExpr *off = bind(sb, Ity_I64, IRExpr_Binop(Iop_Mul64, set, u64(l1_set_bytes)));
-        IRExpr *slot = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, base, off));
-        IRExpr *entry = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, slot));
+        IRExpr *off = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mk_ptr(memo)));
+        IRExpr *way = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, base, off));
+        IRExpr *entry = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, way));
         IRExpr *line1 = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, u64(1)));
         IRExpr *key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, line1, IRExpr_Const(IRConst_U8(1))));
         IRExpr *dirty_key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, key, u64(1)));
@@ -609,12 +644,20 @@ static void emit_cache_access(IRSB *sb, IRExpr *addr, Int size, Int kind, IRExpr
         IRExpr *hit = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, have, dirty_key));
         IRExpr *one_line = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, line, last));
         IRExpr *fast = bind(sb, Ity_I1, IRExpr_Binop(Iop_And1, hit, one_line));
+        if (guard) fast = bind(sb, Ity_I1, IRExpr_Binop(Iop_And1, guard, fast));
+        /* the stamp: into the way on a hit, else into the sink (the call stamps) */
+        IRExpr *clock = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mk_ptr(&cache.clock)));
+        IRExpr *tick = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, clock, u64(1)));
+        addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mk_ptr(&cache.clock), tick));
+        IRExpr *stamp_at = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, way, u64(sizeof(ULong))));
+        IRExpr *dest = bind(sb, Ity_I64, IRExpr_ITE(fast, stamp_at, mk_ptr(&stamp_sink)));
+        addStmtToIRSB(sb, IRStmt_Store(Iend_LE, dest, tick));
         IRExpr *slow = bind(sb, Ity_I1, IRExpr_Unop(Iop_Not1, fast));
         call_guard = guard ? bind(sb, Ity_I1, IRExpr_Binop(Iop_And1, guard, slow)) : slow;
     }
-    IRDirty *d = unsafeIRDirty_0_N(3, "rl_cache_access", VG_(fnptr_to_fnentry)(rl_cache_access),
-                                   mkIRExprVec_3(addr, u64((ULong)size | ((ULong)kind << 24)),
-                                                 mk_ptr(fn_cache_block(fn))));
+    IRDirty *d = unsafeIRDirty_0_N(0, "rl_cache_access", VG_(fnptr_to_fnentry)(rl_cache_access),
+                                   mkIRExprVec_4(addr, u64((ULong)size | ((ULong)kind << 24)),
+                                                 mk_ptr(fn_cache_block(fn)), mk_ptr(memo)));
     if (call_guard) d->guard = call_guard;
     addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
@@ -853,6 +896,8 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             insn_commit(&fp, &seg);
             Addr a = (Addr)st->Ist.IMark.addr;
             Int fn = fn_of_addr(a);
+            memo_insn = a;
+            memo_access = 0;
             ULong tr = tracked_entry(a);
             if (fn != seg.fn || tr) {
                 seg_flush(sb, &seg);
@@ -1317,10 +1362,9 @@ static void cache_init(void)
     cache_on = True;
     const rl_cs_level_state *l1 = &cache.lv[0];
     l1_line_shift = l1->line_shift;
-    l1_set_bytes = (ULong)l1->cfg.assoc * sizeof(ULong);
-    l1_inline = l1->set_mask != 0 || l1->sets == 1;
-    l1_set_mask = l1->set_mask;
-    l1_none = VG_(calloc)("rl.l1none", (SizeT)(l1->sets * l1->cfg.assoc), sizeof(ULong));
+    /* As large as an L1 instance: the inline check reads it at any remembered offset. */
+    l1_none = VG_(calloc)("rl.l1none", (SizeT)(l1->sets * l1->cfg.assoc), sizeof(rl_cs_way));
+    l1_inline = True;
     cache_set_core(1);
 }
 
