@@ -330,6 +330,7 @@ int run_measure(const MeasureArgs& args) {
                                                                     std::clamp(topology.cpu().cores, 1, 1024));
                 request.cache_hierarchy = hierarchy.option;
                 request.cache_cores = std::clamp(topology.cpu().cores, 1, 1024);
+                request.cache_cpu_cores = measure::cpu_core_map(topology.cores(), request.cache_cores);
                 cache_model = hierarchy.description;
                 for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache simulation: " + n);
             } catch (const std::exception& e) {

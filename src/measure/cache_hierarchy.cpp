@@ -87,9 +87,10 @@ SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, co
                                             size_text(c.size_bytes), size_text(size), ways));
         const bool victim = amd && i > 0 && i + 1 == levels.size() && c.level >= 3;
         const int shared = std::clamp(c.shared_by_cores, 1, max_cores);
-        // The tool keeps 8 bytes per line of every instance a thread touches: with one thread per core, all of them.
+        // The tool keeps 8 bytes per line (L1: 16, with its time stamp) of every instance a thread touches:
+        // with one thread per core, all of them.
         const std::uint64_t instances = (static_cast<std::uint64_t>(std::clamp(cores, 1, max_cores)) + shared - 1) / shared;
-        tag_bytes += size / static_cast<std::uint64_t>(line) * 8 * instances;
+        tag_bytes += size / static_cast<std::uint64_t>(line) * (i == 0 ? 16 : 8) * instances;
         out.option += fmt::format("{}{}:{}:{}:{}{}", out.option.empty() ? "" : ",", size, ways, line, shared,
                                   victim ? ":victim" : "");
         out.description += fmt::format("{}{} {} {}-way{}{}", out.description.empty() ? "" : ", ", name,
@@ -101,6 +102,25 @@ SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, co
             "simulating these caches on {} cores would take {} of memory for the tool's tags (at most {}): a model "
             "with fewer cores or smaller private levels", cores, size_text(tag_bytes / (1ull << 20) << 20),
             size_text(max_tag_bytes)));
+    return out;
+}
+
+std::string cpu_core_map(const std::vector<CoreDetail>& topology_cores, int cores) {
+    constexpr int max_cpus = 8192;  // the tool's limit
+    std::vector<int> core_of;
+    for (const auto& core : topology_cores) {
+        if (core.index < 0 || core.index >= cores) continue;
+        for (const int pu : core.pu_os_indices) {
+            if (pu < 0 || pu >= max_cpus) continue;
+            if (static_cast<int>(core_of.size()) <= pu) core_of.resize(static_cast<std::size_t>(pu) + 1, -1);
+            core_of[static_cast<std::size_t>(pu)] = core.index;
+        }
+    }
+    std::string out;
+    for (std::size_t cpu = 0; cpu < core_of.size(); ++cpu) {
+        if (cpu) out += ',';
+        if (core_of[cpu] >= 0) out += std::to_string(core_of[cpu]);
+    }
     return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/machine_model.hpp"
+#include "core/topology_report.hpp"
 
 #include <string>
 #include <vector>
@@ -26,5 +27,10 @@ struct SimulatedHierarchy {
 // `cores`: what the threads are spread over; private levels cost memory per core
 // (refused above 4 GiB of tags in all).
 SimulatedHierarchy simulated_hierarchy(const std::vector<CacheLevel>& caches, const std::string& vendor, int cores);
+
+// The tool's --roofline-cpu-cores value: for each CPU by OS number, the simulated core
+// it belongs to (the topology's logical core index), "0,0,1,1"; a CPU of no core, or
+// of a core at or above `cores`, is left empty. Empty when no core has a CPU.
+std::string cpu_core_map(const std::vector<CoreDetail>& topology_cores, int cores);
 
 } // namespace roofline::measure

@@ -57,6 +57,9 @@ struct MeasureRequest {
     // --roofline-cache value, cache_hierarchy_option), over this many cores; empty: none.
     std::string cache_hierarchy;
     int cache_cores = 1;
+    // The simulated core of each CPU by OS number (cpu_core_map), so threads run on the
+    // cores their affinity gives them; empty: thread n on core (n-1) mod cache_cores.
+    std::string cache_cpu_cores;
 };
 
 // Counts of one region (or of "(program)", or of one function).

@@ -49,6 +49,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     if (!request.cache_hierarchy.empty()) {
         argv.push_back("--roofline-cache=" + request.cache_hierarchy);
         argv.push_back("--roofline-cache-cores=" + std::to_string(std::max(1, request.cache_cores)));
+        if (!request.cache_cpu_cores.empty()) argv.push_back("--roofline-cpu-cores=" + request.cache_cpu_cores);
     }
     argv.insert(argv.end(), request.argv.begin(), request.argv.end());
     auto env = request.env;
@@ -101,6 +102,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
             "process's only, not its children's, while the time covers them all. If the work runs in a child, "
             "measure that program itself (roofline measure -- ./app args)",
             report.child_processes));
+    if (!report.thread_placement.empty()) result.notes.push_back(report.thread_placement);
     result.counts = std::move(report.regions);
     result.functions = std::move(report.functions);
     if (!request.times && run.status.exited && result.status.exited &&

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <limits>
 #include <fmt/core.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 namespace roofline::measure {
 namespace {
@@ -222,10 +224,39 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
     return report;
 }
 
+// "threads on simulated cores: 3 threads on cores 0-1 (2 pinned by their CPU affinity)"
+static std::string thread_placement(const json& model, const std::string& source) {
+    const std::string where = source + ": cache_model";
+    if (!model.is_object()) throw MeasureError(where + " must be an object");
+    if (!model.contains("threads")) return {};
+    const auto& threads = model["threads"];
+    if (!threads.is_array()) throw MeasureError(where + ": \"threads\" must be an array");
+    std::set<long long> cores;
+    long long pinned = 0;
+    for (std::size_t i = 0; i < threads.size(); ++i) {
+        const std::string at = fmt::format("{}: threads[{}]", where, i);
+        if (!threads[i].is_object()) throw MeasureError(at + " must be an object");
+        cores.insert(whole<long long>(threads[i], "core", at, 1 << 20));
+        if (threads[i].contains("pinned") && threads[i]["pinned"] == true) ++pinned;
+    }
+    const bool by_affinity = model.contains("placement") && model["placement"] == "affinity";
+    std::vector<std::string> listed;
+    for (const auto c : cores) listed.push_back(std::to_string(c));
+    if (listed.size() > 16) listed.resize(16), listed.push_back("...");
+    return fmt::format("cache simulation: {} thread{} on simulated core{} {}{}", threads.size(),
+                       threads.size() == 1 ? "" : "s", cores.size() == 1 ? "" : "s", fmt::join(listed, ","),
+                       by_affinity ? fmt::format(" ({} pinned to one core by their CPU affinity; the others spread "
+                                                 "over the cores it allows, thread n on the (n-1) mod k-th)",
+                                                 pinned)
+                                   : " (thread n on core (n-1) mod cores; CPU affinity is not followed: which simulated core a "
+                                     "CPU belongs to is not known)");
+}
+
 VgtoolReport parse_vgtool_json(const std::string& text, const std::string& source) {
     VgtoolReport report;
     const json j = parse(text, source, "roofline.vgtool/1", &report.problems);
     if (j.contains("child_processes")) report.child_processes = whole<long long>(j, "child_processes", source);
+    if (j.contains("cache_model")) report.thread_placement = thread_placement(j["cache_model"], source);
     for (std::size_t i = 0; i < j["regions"].size(); ++i)
         report.regions.push_back(counts_from(j["regions"][i], fmt::format("{}: regions[{}]", source, i)));
     if (j.contains("functions")) {

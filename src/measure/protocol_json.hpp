@@ -33,6 +33,9 @@ struct VgtoolReport {
     std::vector<RegionCounts> functions;  // exclusive counts per function
     std::vector<std::string> problems;    // names that had to be repaired
     long long child_processes = 0;        // forks of the measured process: their work is not counted
+    // Where the cache simulation ran the threads ("cache_model" "placement" and "threads"),
+    // a sentence; empty without a cache simulation.
+    std::string thread_placement;
 };
 
 // schema "roofline.vgtool/1".

@@ -68,5 +68,20 @@ TEST(SimulatedHierarchy, WhatTheToolCannotTakeIsRefusedBeforeAnythingRuns) {
     EXPECT_EQ(message({level(1, 32768, 8, 1), level(2, 4ull << 30, 8, 1)}, 1), "accepted");
 }
 
+// Each CPU by OS number gets its core's logical index: two hardware threads per core
+// numbered as Linux numbers them on x86 (CPU n and n + cores are siblings).
+TEST(CpuCoreMap, HardwareThreadsShareTheirCore) {
+    std::vector<CoreDetail> cores(3);
+    for (int c = 0; c < 3; ++c) {
+        cores[c].index = c;
+        cores[c].pu_os_indices = {c, c + 3};
+    }
+    EXPECT_EQ(cpu_core_map(cores, 3), "0,1,2,0,1,2");
+    EXPECT_EQ(cpu_core_map(cores, 2), "0,1,,0,1") << "a core the simulator does not have: its CPUs left out";
+    cores[1].pu_os_indices = {7};  // CPUs 1 and 4 offline
+    EXPECT_EQ(cpu_core_map(cores, 3), "0,,2,0,,2,,1");
+    EXPECT_EQ(cpu_core_map({}, 4), "");
+}
+
 } // namespace
 } // namespace roofline::measure

@@ -37,6 +37,29 @@ TEST(MeasureProtocolJson, Vgtool) {
     EXPECT_EQ(r.functions[0].name, "daxpy");
 }
 
+TEST(MeasureProtocolJson, VgtoolThreadPlacement) {
+    const auto pinned = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [],
+        "cache_model": {"cores": 2, "placement": "affinity", "threads": [
+            {"thread": 1, "core": 0, "pinned": false}, {"thread": 2, "core": 0, "pinned": true},
+            {"thread": 3, "core": 1, "pinned": true}]}})J",
+                                          "v.json");
+    EXPECT_NE(pinned.thread_placement.find("3 threads on simulated cores 0,1 (2 pinned to one core by their CPU "
+                                           "affinity"),
+              std::string::npos)
+        << pinned.thread_placement;
+    const auto spread = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [],
+        "cache_model": {"cores": 4, "placement": "round-robin", "threads": [{"thread": 1, "core": 0}]}})J",
+                                          "v.json");
+    EXPECT_NE(spread.thread_placement.find("1 thread on simulated core 0 (thread n on core (n-1) mod cores"),
+              std::string::npos)
+        << spread.thread_placement;
+    EXPECT_EQ(parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": []})J", "v").thread_placement, "");
+    EXPECT_THROW(parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [],
+        "cache_model": {"threads": [{"thread": 1, "core": "a"}]}})J", "v"), MeasureError);
+    EXPECT_THROW(parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [], "cache_model": 3})J", "v"),
+                 MeasureError);
+}
+
 TEST(MeasureProtocolJson, Errors) {
     EXPECT_THROW(parse_marker_json("{", "m"), MeasureError);
     EXPECT_THROW(parse_marker_json(R"J({"schema": "other", "regions": []})J", "m"), MeasureError);

@@ -18,6 +18,7 @@
 #include "pub_tool_hashtable.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "libvex_guest_offsets.h"
 #include "valgrind.h"
 
@@ -42,6 +43,9 @@ static Bool clo_thread_scope = False;
  * each SIZE:WAYS:LINE:SHARED_BY[:victim], comma-separated; none: no simulation. */
 static const HChar *clo_cache = NULL;
 static Int clo_cache_cores = 1;
+/* The core of each CPU (by OS number) of the machine simulated, "0,0,1,1": with it a
+ * thread runs on the core its CPU affinity allows, as in a native run. */
+static const HChar *clo_cpu_cores = NULL;
 
 /* ------------------------------------------------------------------ */
 /* Cost records: one per (superblock segment).  A segment is a run of IR  */
@@ -110,10 +114,17 @@ static CostRec *new_rec(Int fn, const ULong *cost)
 
 static Bool cache_on = False;
 static rl_cs cache;
-/* The core the running thread is mapped to: thread n (1-based, in creation
- * order) runs on core (n-1) mod cores, as a team of threads pinned one per core
- * would; the native run's placement is not known here. */
+/* The core the running thread is mapped to (thread_core). */
 static Int cur_core = 0;
+/* The core of each CPU, from --roofline-cpu-cores (-1: not a CPU of the model). */
+#define MAX_CPUS 8192
+static Short *cpu_core = NULL;
+static Int n_cpus = 0;
+/* Where each thread (by tid) ran last, for the output: core + 1 (0: never ran), and
+ * whether its affinity pinned it there. */
+#define MAX_PLACED 1024
+static Short placed_core[MAX_PLACED];
+static Bool placed_pinned[MAX_PLACED];
 /* The running core's L1 ways, read by the inline hit check of every access: a
  * line of its own. */
 static struct { rl_cs_way *v; UChar pad[56]; } l1_box __attribute__((aligned(64)));
@@ -172,10 +183,61 @@ static ULong *fn_cache_block(Int fn)
     return fn_cache[fn];
 }
 
+/* The calling kernel thread's CPU affinity (the running guest thread's: each runs on
+ * its own kernel thread); the mask's size in bytes, or <= 0. Not a Valgrind tool API:
+ * the system call itself. */
+static Long own_affinity(UChar *mask, ULong bytes)
+{
+#if defined(__x86_64__)
+    Long r;
+    __asm__ volatile("syscall" : "=a"(r) : "0"((Long)__NR_sched_getaffinity), "D"(0L), "S"(bytes), "d"(mask)
+                     : "rcx", "r11", "memory");
+    return r;
+#else
+    (void)mask;
+    (void)bytes;
+    return -1;
+#endif
+}
+
+/* Where thread tid (1-based, creation order) runs. With the CPUs' cores known: on the
+ * one core its affinity allows (a pinned thread: OpenMP binding, taskset, pthread
+ * attributes); allowed several, the (tid-1) mod k-th of those k cores, as the
+ * kernel spreads threads over idle cores. Without: core (tid-1) mod cores. */
+static Int thread_core(ThreadId tid)
+{
+    const Int n = tid >= 1 ? (Int)tid - 1 : 0;
+    static UChar mask[MAX_CPUS / 8];
+    static UChar seen[RL_CS_MAX_CORES];
+    if (cpu_core) {
+        const Long got = own_affinity(mask, sizeof(mask));
+        static Int cores[RL_CS_MAX_CORES];
+        Int k = 0;
+        VG_(memset)(seen, 0, sizeof(seen));
+        for (Int cpu = 0; got > 0 && cpu < n_cpus && cpu < 8 * got; cpu++) {
+            const Int c = cpu_core[cpu];
+            if (c < 0 || !(mask[cpu / 8] & (1u << (cpu % 8))) || seen[c]) continue;
+            seen[c] = 1;
+            cores[k++] = c;
+        }
+        if (k > 0) {
+            /* in core order: the simulator's shared instances take consecutive cores */
+            Int m = 0;
+            for (Int c = 0; c < cache.cores; c++)
+                if (seen[c]) cores[m++] = c;
+            if (tid < MAX_PLACED) placed_pinned[tid] = k == 1;
+            return cores[n % m];
+        }
+    }
+    if (tid < MAX_PLACED) placed_pinned[tid] = False;
+    return n % cache.cores;
+}
+
 static void cache_set_core(ThreadId tid)
 {
     if (!cache_on) return;
-    cur_core = tid >= 1 ? (Int)((tid - 1) % (ThreadId)cache.cores) : 0;
+    cur_core = thread_core(tid);
+    if (tid < MAX_PLACED) placed_core[tid] = (Short)(cur_core + 1);
     rl_cs_way *w = rl_cs_l1_ways(&cache, cur_core);
     l1_box.v = w ? w : l1_none;
 }
@@ -542,6 +604,23 @@ static VG_REGPARM(1) void rl_sp_check(UWord sp)
         t->depth = k;
     }
     recompute_limit(t);
+}
+
+/* A thread that changed its own CPU affinity moves now; another thread's change is
+ * seen when that thread next runs (every switch asks the kernel). */
+static void rl_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt n)
+{
+    (void)tid;
+    (void)no;
+    (void)args;
+    (void)n;
+}
+
+static void rl_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n, SysRes res)
+{
+    (void)n;
+    if (!cache_on || !cpu_core || no != __NR_sched_setaffinity || sr_isError(res)) return;
+    if (args[0] == 0 || (Int)args[0] == VG_(gettid)()) cache_set_core(tid);
 }
 
 static void rl_start_client_code(ThreadId tid, ULong blocks)
@@ -1126,6 +1205,15 @@ static void oput_cache_model(void)
         oputf(", \"dirty_at_end\": %llu}", rl_cs_dirty_lines(&cache, l) * c->line);
     }
     oput("], \"replacement\": \"LRU\", \"write_policy\": \"write-back, write-allocate\"");
+    oput(cpu_core ? ", \"placement\": \"affinity\"" : ", \"placement\": \"round-robin\"");
+    oput(", \"threads\": [");
+    for (Int t = 1, any = 0; t < MAX_PLACED; t++) {
+        if (!placed_core[t]) continue;
+        oputf(any++ ? ", {\"thread\": %d" : "{\"thread\": %d", t);
+        oputf(", \"core\": %d", placed_core[t] - 1);
+        oput(placed_pinned[t] ? ", \"pinned\": true}" : ", \"pinned\": false}");
+    }
+    oput("]");
     oput(cache.out_of_memory ? ", \"out_of_memory\": true}" : "}");
 }
 
@@ -1273,6 +1361,7 @@ static Bool rl_process_cmd_line_option(const HChar *arg)
     } else if VG_STR_CLO (arg, "--roofline-cache", clo_cache) {
         if (VG_(strcmp)(clo_cache, "none") == 0) clo_cache = NULL;
     } else if VG_BINT_CLO (arg, "--roofline-cache-cores", clo_cache_cores, 1, RL_CS_MAX_CORES) {
+    } else if VG_STR_CLO (arg, "--roofline-cpu-cores", clo_cpu_cores) {
     } else if VG_STR_CLO (arg, "--roofline-function", s) {
         if (n_clo_funcs == MAX_TRACKED) {
             VG_(fmsg_bad_option)(arg, "too many --roofline-function options (max 64)\n");
@@ -1297,8 +1386,11 @@ static void rl_print_usage(void)
                 "    --roofline-cache=none|LEVEL,...  simulate this cache hierarchy [none]; a LEVEL is\n"
                 "                                 SIZE:WAYS:LINE:SHARED_BY[:victim] in bytes, L1 first,\n"
                 "                                 e.g. 32768:8:64:1,1048576:8:64:1,33554432:16:64:8:victim\n"
-                "    --roofline-cache-cores=N     cores the threads are spread over (thread n on core\n"
-                "                                 (n-1) mod N) [1]\n");
+                "    --roofline-cache-cores=N     cores the threads are spread over [1]\n"
+                "    --roofline-cpu-cores=C0,C1,...  the core of each CPU (by OS number; empty: none):\n"
+                "                                 a thread runs on the core its affinity allows (several:\n"
+                "                                 thread n on the (n-1) mod k-th of those k); without it,\n"
+                "                                 thread n on core (n-1) mod N\n");
 }
 
 static void rl_print_debug_usage(void) { VG_(printf)("    (none)\n"); }
@@ -1365,6 +1457,23 @@ static void cache_init(void)
     /* As large as an L1 instance: the inline check reads it at any remembered offset. */
     l1_none = VG_(calloc)("rl.l1none", (SizeT)(l1->sets * l1->cfg.assoc), sizeof(rl_cs_way));
     l1_inline = True;
+    if (clo_cpu_cores) {
+        cpu_core = VG_(calloc)("rl.cpucore", MAX_CPUS, sizeof(Short));
+        const HChar *q = clo_cpu_cores;
+        for (n_cpus = 0; n_cpus < MAX_CPUS; n_cpus++) {
+            ULong c = 0;
+            if (*q == ',' || *q == 0) cpu_core[n_cpus] = -1;
+            else if (!read_number(&q, &c) || c >= (ULong)cache.cores)
+                VG_(fmsg_bad_option)("--roofline-cpu-cores", "CPU %d: expected a core below %d\n", n_cpus,
+                                     cache.cores);
+            else cpu_core[n_cpus] = (Short)c;
+            if (*q == 0) {
+                n_cpus++;
+                break;
+            }
+            if (*q++ != ',') VG_(fmsg_bad_option)("--roofline-cpu-cores", "CPU %d: unexpected '%c'\n", n_cpus, q[-1]);
+        }
+    }
     cache_set_core(1);
 }
 
@@ -1395,6 +1504,7 @@ static void rl_pre_clo_init(void)
                                     rl_print_debug_usage);
     VG_(needs_client_requests)(rl_handle_client_request);
     VG_(track_start_client_code)(rl_start_client_code);
+    VG_(needs_syscall_wrapper)(rl_pre_syscall, rl_post_syscall);
     VG_(atfork)(NULL, rl_atfork_parent, rl_atfork_child);
 }
 
