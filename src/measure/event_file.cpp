@@ -22,14 +22,47 @@ std::vector<int> parse_int_list(const std::string& text, const std::string& wher
     if (text == "*") return out;
     std::stringstream ss(text);
     std::string item;
+    auto number = [&](const std::string& text) {
+        char* end = nullptr;
+        const long v = std::strtol(text.c_str(), &end, 0);
+        if (text.empty() || *end != '\0') throw FormulaError(fmt::format("{}: '{}' is not a number", where, text));
+        // CPU families and models are small; a value beyond 0..65535 is a typo, not one to truncate.
+        if (v < 0 || v > 0xFFFF)
+            throw FormulaError(fmt::format("{}: '{}' is not a CPU family or model (0 to 65535)", where, text));
+        return static_cast<int>(v);
+    };
     while (std::getline(ss, item, ',')) {
         item = trim(item);
-        char* end = nullptr;
-        const long v = std::strtol(item.c_str(), &end, 0);
-        if (item.empty() || *end != '\0') throw FormulaError(fmt::format("{}: '{}' is not a number", where, item));
-        // CPU families and models are small; a value beyond 0..65535 is a typo, not one to truncate.
-        if (v < 0 || v > 0xFFFF) throw FormulaError(fmt::format("{}: '{}' is not a CPU family or model (0 to 65535)", where, item));
-        out.push_back(static_cast<int>(v));
+        const auto dash = item.find('-');
+        const int lo = number(trim(item.substr(0, dash)));
+        const int hi = dash == std::string::npos ? lo : number(trim(item.substr(dash + 1)));  // "0x10-0x1f"
+        if (hi < lo) throw FormulaError(fmt::format("{}: '{}' is an empty range", where, item));
+        for (int v = lo; v <= hi; ++v) out.push_back(v);
+    }
+    return out;
+}
+
+// "families=25 models=0x00-0x0f; families=23" after an event's "when".
+std::vector<EventCondition> parse_when(const std::string& text, const std::string& where) {
+    std::vector<EventCondition> out;
+    std::stringstream clauses(text);
+    std::string clause;
+    while (std::getline(clauses, clause, ';')) {
+        EventCondition c;
+        std::istringstream fields(clause);
+        std::string field;
+        bool any = false;
+        while (fields >> field) {
+            const auto eq = field.find('=');
+            const auto k = field.substr(0, eq == std::string::npos ? field.size() : eq);
+            if (eq == std::string::npos || (k != "families" && k != "models"))
+                throw FormulaError(fmt::format("{}: expected families=LIST or models=LIST after 'when', got '{}'",
+                                               where, field));
+            (k == "families" ? c.families : c.models) = parse_int_list(field.substr(eq + 1), where);
+            any = true;
+        }
+        if (!any) throw FormulaError(fmt::format("{}: an empty 'when' clause", where));
+        out.push_back(std::move(c));
     }
     return out;
 }
@@ -80,7 +113,12 @@ EventSet parse_event_file(const std::string& text, const std::string& source) {
                 const bool dup = std::any_of(set.events.begin(), set.events.end(),
                                              [&](const EventDef& e) { return e.alias == name; });
                 if (dup) throw FormulaError(fmt::format("{}: event '{}' defined twice", where, name));
-                set.events.push_back({name, value});
+                EventDef def{name, value, {}};
+                if (const auto when = value.find(" when "); when != std::string::npos) {
+                    def.pfm_name = trim(value.substr(0, when));
+                    def.when = parse_when(value.substr(when + 6), where);
+                }
+                set.events.push_back(std::move(def));
                 known.insert(name);
             } else {
                 Formula formula;
@@ -121,6 +159,16 @@ bool matches(const EventSet& set, const CpuIdentity& cpu) {
     return true;
 }
 
+bool applies(const EventDef& event, const CpuIdentity& cpu) {
+    if (event.when.empty()) return true;
+    auto in = [](const std::vector<int>& list, int v) {
+        return list.empty() || std::find(list.begin(), list.end(), v) != list.end();
+    };
+    return std::any_of(event.when.begin(), event.when.end(), [&](const EventCondition& c) {
+        return in(c.families, cpu.family) && in(c.models, cpu.model);
+    });
+}
+
 std::optional<EventSet> select_event_set(const std::vector<EventSet>& sets, const CpuIdentity& cpu) {
     const EventSet* best = nullptr;
     int best_score = -1;
@@ -136,7 +184,8 @@ std::optional<EventSet> select_event_set(const std::vector<EventSet>& sets, cons
     return *best;
 }
 
-std::map<std::string, double> evaluate_metrics(const EventSet& set, const std::map<std::string, double>& values) {
+std::map<std::string, double> evaluate_metrics(const EventSet& set, const std::map<std::string, double>& values,
+                                               std::map<std::string, std::string>* used) {
     std::map<std::string, double> out;
     auto lookup = [&](const std::string& n) -> std::optional<double> {
         // Events first: a metric and an event may share a name ("cycles = cycles").
@@ -148,7 +197,9 @@ std::map<std::string, double> evaluate_metrics(const EventSet& set, const std::m
         if (out.count(m.name)) continue;  // an earlier alternative won
         const bool available = std::all_of(m.formula.names().begin(), m.formula.names().end(),
                                            [&](const std::string& n) { return lookup(n).has_value(); });
-        if (available) out[m.name] = m.formula.evaluate(lookup);
+        if (!available) continue;
+        out[m.name] = m.formula.evaluate(lookup);
+        if (used) (*used)[m.name] = m.formula.text();
     }
     return out;
 }

@@ -5,9 +5,11 @@
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/event_file.hpp"
+#include "measure/sysfs_pmu.hpp"
 #include "topo/cpu_features.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <fstream>
 #include <sstream>
@@ -51,20 +53,44 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
     result.notes.push_back(fmt::format("event set {} ({})", set->name, set->description));
 
     std::vector<EncodedEvent> events;
+    SystemCounters system;  // memory controller / data fabric: the whole program only
+    std::vector<std::string> system_missing;
     for (const auto& e : set->events) {
+        if (!applies(e, cpu)) continue;
+        if (e.pfm_name.rfind(kSysfsPrefix, 0) == 0) {
+            // Optional by nature (a VM, another model, an older kernel): a note, and the
+            // metric's next alternative.
+            const std::string spec = e.pfm_name.substr(std::string(kSysfsPrefix).size());
+            try {
+                if (!system.open(e.alias, spec, resolve_sysfs_event(spec))) system_missing.push_back(e.alias);
+            } catch (const std::exception& ex) {
+                system_missing.push_back(fmt::format("{} ({})", e.alias, ex.what()));
+            }
+            continue;
+        }
         std::string error;
         if (auto enc = encode_event(e.alias, e.pfm_name, error)) events.push_back(*enc);
         else result.warnings.push_back(error);
     }
     ProcessCounters counters;
     TempDir tmp("roofline-measure");
-    native_run(request, result, tmp, {{"ROOFLINE_PERF_EVENTS", perf_events_env(events)}},
-               [&](pid_t pid) { counters.open(pid, events); });
+    native_run(request, result, tmp, {{"ROOFLINE_PERF_EVENTS", perf_events_env(events)}}, [&](pid_t pid) {
+        counters.open(pid, events);
+        system.enable();  // from just before the exec to the exit: no enable_on_exec system-wide
+    });
+    system.disable();
     for (const auto& f : counters.failures()) result.warnings.push_back("counter did not open: " + f);
+    if (!system_missing.empty())
+        result.notes.push_back(fmt::format(
+            "{} memory-controller or data-fabric event{} not counted here, e.g. {}", system_missing.size(),
+            system_missing.size() == 1 ? "" : "s",
+            system.failures().empty() ? system_missing.front() : system.failures().front()));
 
     // Whole program.
     std::map<std::string, double> values;
-    for (const auto& [alias, v] : counters.read()) {
+    auto read = counters.read();
+    for (const auto& [alias, v] : system.read()) read[alias] = v;
+    for (const auto& [alias, v] : read) {
         values[alias] = v.value;
         result.multiplexing[alias] = v.running_share;
         if (v.running_share < 1)
@@ -74,9 +100,23 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
     RegionCounts program;
     program.name = "(program)";
     program.events = values;
-    apply_metrics(program, evaluate_metrics(*set, values));
-    // Regions: the marker library filled raw counters; evaluate the same formulas.
-    for (auto& c : result.counts) apply_metrics(c, evaluate_metrics(*set, c.events));
+    std::map<std::string, std::string> used;
+    apply_metrics(program, evaluate_metrics(*set, values, &used));
+    // Regions: the marker library filled raw counters (not the system-wide ones); the same formulas.
+    std::map<std::string, std::string> region_used;
+    for (auto& c : result.counts) apply_metrics(c, evaluate_metrics(*set, c.events, &region_used));
+    // Say where the DRAM bytes came from: a memory controller or data fabric (system-wide,
+    // the whole program), or last-level misses x line size (a lower bound: no prefetches,
+    // no write-backs, on most CPUs).
+    if (const auto it = used.find("bytes_DRAM"); it != used.end())
+        result.notes.push_back(fmt::format(
+            "DRAM bytes of the whole program = {}{}", it->second,
+            system.empty() ? std::string(" (core counters)")
+                           : std::string(" (memory-controller or data-fabric counters, system-wide: other "
+                                         "processes' traffic on the same packages counts too)")));
+    if (const auto it = region_used.find("bytes_DRAM"); it != region_used.end() && !result.counts.empty())
+        result.notes.push_back(fmt::format("DRAM bytes of marker regions = {} (core counters of the region's threads)",
+                                           it->second));
     result.counts.push_back(std::move(program));
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/multiplexed_count.hpp"
 #include "io/text_file.hpp"
+#include "measure/sysfs_pmu.hpp"
 
 #include <fmt/core.h>
 
@@ -197,6 +198,63 @@ std::map<std::string, CounterValue> ProcessCounters::read() const {
         v.value = scaled.value;
         v.running_share = scaled.running_share;  // 0: never scheduled, no count
         out[o.alias] = v;
+    }
+    return out;
+}
+
+SystemCounters::~SystemCounters() {
+    for (const auto& o : fds_) ::close(o.fd);
+}
+
+bool SystemCounters::open(const std::string& alias, const std::string& spec, const std::vector<SysfsEvent>& instances) {
+    std::vector<Open> opened;
+    for (const auto& e : instances) {
+        for (const int cpu : e.cpus) {
+            perf_event_attr attr;
+            std::memset(&attr, 0, sizeof attr);
+            attr.size = sizeof attr;
+            attr.type = e.type;
+            attr.config = e.config;
+            attr.config1 = e.config1;
+            attr.config2 = e.config2;
+            attr.disabled = 1;  // uncore PMUs refuse exclude_* and inherit: none set
+            attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+            const long fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+            if (fd < 0) {
+                const int err = errno;
+                failures_.push_back(fmt::format("{} ({} on {}, CPU {}): {}{}", alias, spec, e.pmu, cpu,
+                                                std::strerror(err),
+                                                err == EACCES || err == EPERM
+                                                    ? " (system-wide counters need perf_event_paranoid <= 0 or "
+                                                      "CAP_PERFMON)"
+                                                    : ""));
+                for (const auto& o : opened) ::close(o.fd);
+                return false;
+            }
+            opened.push_back({alias, static_cast<int>(fd)});
+        }
+    }
+    fds_.insert(fds_.end(), opened.begin(), opened.end());
+    return true;
+}
+
+void SystemCounters::enable() {
+    for (const auto& o : fds_) ::ioctl(o.fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+void SystemCounters::disable() {
+    for (const auto& o : fds_) ::ioctl(o.fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+std::map<std::string, CounterValue> SystemCounters::read() const {
+    std::map<std::string, CounterValue> out;
+    for (const auto& o : fds_) {
+        std::uint64_t buf[3] = {0, 0, 0};
+        if (::read(o.fd, buf, sizeof buf) != static_cast<ssize_t>(sizeof buf)) continue;
+        const MultiplexedCount scaled = scale_multiplexed(static_cast<double>(buf[0]), buf[1], buf[2]);
+        auto [it, fresh] = out.try_emplace(o.alias);
+        it->second.value += scaled.value;
+        it->second.running_share = fresh ? scaled.running_share : std::min(it->second.running_share, scaled.running_share);
     }
     return out;
 }

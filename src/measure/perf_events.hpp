@@ -12,6 +12,8 @@
 
 namespace roofline::measure {
 
+struct SysfsEvent;
+
 struct EncodedEvent {
     std::string alias;     // the event file's name for it
     std::string pfm_name;  // what was encoded
@@ -60,6 +62,37 @@ public:
     // Readable after the process ended. Keyed by alias.
     std::map<std::string, CounterValue> read() const;
     const std::vector<std::string>& failures() const { return failures_; }
+
+private:
+    struct Open {
+        std::string alias;
+        int fd;
+    };
+    std::vector<Open> fds_;
+    std::vector<std::string> failures_;
+};
+
+// Counters of a whole package or die (memory controller, data fabric: sysfs_pmu.hpp),
+// opened system-wide on the CPUs their PMU names: they count every process's traffic
+// there, not only the measured one's. Needs perf_event_paranoid <= 0 or CAP_PERFMON.
+class SystemCounters {
+public:
+    SystemCounters() = default;
+    ~SystemCounters();
+    SystemCounters(const SystemCounters&) = delete;
+    SystemCounters& operator=(const SystemCounters&) = delete;
+
+    // Opens, disabled, each instance of the event on each of its CPUs under `alias`;
+    // false with a reason in failures() when any of them does not open (the alias is
+    // then dropped: a part of the instances would undercount).
+    bool open(const std::string& alias, const std::string& spec, const std::vector<SysfsEvent>& instances);
+    void enable();
+    void disable();
+    // Per alias, the sum over its instances and CPUs (each scaled for multiplexing),
+    // and the smallest running share among them.
+    std::map<std::string, CounterValue> read() const;
+    const std::vector<std::string>& failures() const { return failures_; }
+    bool empty() const { return fds_.empty(); }
 
 private:
     struct Open {

@@ -80,3 +80,58 @@ TEST(MeasureEventFile, ShippedFilesParse) {
     EXPECT_EQ(select_event_set(sets, {"GenuineIntel", 6, 106})->name, "intel_core");
     EXPECT_EQ(select_event_set(sets, {"SomethingElse", 1, 1})->name, "generic");
 }
+
+// Data-fabric events differ between Zen generations of one family: an event says which
+// CPUs have it ("when"), and a metric's alternatives fall back to what opened.
+TEST(MeasureEventFile, EventsOnlySomeModelsHave) {
+    const auto set = parse_event_file(R"(name zen
+match vendor=AuthenticAMD families=23,25
+event llc = perf::CACHE-MISSES
+event df3 = sysfs:amd_df/event=0x07,umask=0x38/ when families=23; families=25 models=0x00-0x0f,0x20-0x5f
+event df4 = sysfs:amd_df/event=0x1f,umask=0x7fe/ when families=25 models=0x10-0x1f,0x60-0xaf
+metric bytes_DRAM = 64 * df3
+metric bytes_DRAM = 64 * df4
+metric bytes_DRAM = 64 * llc
+)",
+                                      "zen.txt");
+    ASSERT_EQ(set.events.size(), 3u);
+    EXPECT_EQ(set.events[1].pfm_name, "sysfs:amd_df/event=0x07,umask=0x38/");
+    const CpuIdentity zen2{"AuthenticAMD", 23, 0x31}, milan{"AuthenticAMD", 25, 0x01},
+        genoa{"AuthenticAMD", 25, 0x11}, phoenix{"AuthenticAMD", 25, 0x74}, unknown{"AuthenticAMD", 25, 0xb0};
+    EXPECT_TRUE(applies(set.events[0], genoa));
+    EXPECT_TRUE(applies(set.events[1], zen2));
+    EXPECT_TRUE(applies(set.events[1], milan));
+    EXPECT_FALSE(applies(set.events[1], genoa));
+    EXPECT_TRUE(applies(set.events[2], phoenix));
+    EXPECT_FALSE(applies(set.events[2], milan));
+    EXPECT_FALSE(applies(set.events[1], unknown));
+    EXPECT_FALSE(applies(set.events[2], unknown));
+
+    std::map<std::string, std::string> used;
+    auto m = evaluate_metrics(set, {{"llc", 10}, {"df4", 100}}, &used);
+    EXPECT_DOUBLE_EQ(m.at("bytes_DRAM"), 6400);
+    EXPECT_EQ(used.at("bytes_DRAM"), "64 * df4");
+    m = evaluate_metrics(set, {{"llc", 10}}, &used);
+    EXPECT_DOUBLE_EQ(m.at("bytes_DRAM"), 640);
+    EXPECT_EQ(used.at("bytes_DRAM"), "64 * llc");
+
+    EXPECT_THROW(parse_event_file("name x\nevent a = b when cores=3\n"), FormulaError);
+    EXPECT_THROW(parse_event_file("name x\nevent a = b when families=25;; models=1\n"), FormulaError);
+    EXPECT_THROW(parse_event_file("name x\nevent a = b when models=0x20-0x10\n"), FormulaError);
+}
+
+// The shipped AMD and Intel files name the memory-controller events for the right CPUs.
+TEST(MeasureEventFile, ShippedDramEventsMatchTheirGenerations) {
+    const auto sets = load_event_sets(roofline::events_dir(""));
+    auto count = [&](const CpuIdentity& cpu, const std::string& prefix) {
+        const auto set = select_event_set(sets, cpu);
+        int n = 0;
+        for (const auto& e : set->events) n += applies(e, cpu) && e.alias.rfind(prefix, 0) == 0;
+        return n;
+    };
+    EXPECT_EQ(count({"AuthenticAMD", 25, 0x01}, "dram_ch"), 8);  // Milan: 8 channels
+    EXPECT_EQ(count({"AuthenticAMD", 25, 0x01}, "dram_rd"), 0);
+    EXPECT_EQ(count({"AuthenticAMD", 25, 0x11}, "dram_rd"), 12);  // Genoa: 12 coherent stations
+    EXPECT_EQ(count({"AuthenticAMD", 25, 0x11}, "dram_ch"), 0);
+    EXPECT_EQ(count({"GenuineIntel", 6, 143}, "imc_"), 4);
+}
