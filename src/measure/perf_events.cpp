@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -25,16 +26,21 @@ long sys_perf_event_open(perf_event_attr* attr, pid_t pid, int cpu, int group_fd
     return ::syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-perf_event_attr attr_for(const EncodedEvent& e) {
+perf_event_attr counting_attr(std::uint32_t type, std::uint64_t config, std::uint64_t config1) {
     perf_event_attr attr;
     std::memset(&attr, 0, sizeof attr);
     attr.size = sizeof attr;
-    attr.type = e.type;
-    attr.config = e.config;
-    attr.config1 = e.config1;
+    attr.type = type;
+    attr.config = config;
+    attr.config1 = config1;
+    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    return attr;
+}
+
+perf_event_attr attr_for(const EncodedEvent& e) {
+    perf_event_attr attr = counting_attr(e.type, e.config, e.config1);
     attr.exclude_kernel = 1;  // user space only: allowed at perf_event_paranoid 2
     attr.exclude_hv = 1;
-    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
     return attr;
 }
 
@@ -166,8 +172,22 @@ PerfProbe probe_perf() {
     return probe;
 }
 
-ProcessCounters::~ProcessCounters() {
+CounterSet::~CounterSet() {
     for (const auto& o : fds_) ::close(o.fd);
+}
+
+std::map<std::string, CounterValue> CounterSet::read() const {
+    std::map<std::string, CounterValue> out;
+    for (const auto& o : fds_) {
+        std::uint64_t buf[3] = {0, 0, 0};  // value, time_enabled, time_running
+        if (::read(o.fd, buf, sizeof buf) != static_cast<ssize_t>(sizeof buf)) continue;
+        const MultiplexedCount scaled = scale_multiplexed(static_cast<double>(buf[0]), buf[1], buf[2]);
+        auto [it, first] = out.try_emplace(o.alias);
+        it->second.value += scaled.value;
+        // 0: never scheduled, no count
+        it->second.running_share = first ? scaled.running_share : std::min(it->second.running_share, scaled.running_share);
+    }
+    return out;
 }
 
 int ProcessCounters::open(pid_t pid, const std::vector<EncodedEvent>& events, bool enable_on_exec) {
@@ -188,37 +208,13 @@ int ProcessCounters::open(pid_t pid, const std::vector<EncodedEvent>& events, bo
     return static_cast<int>(fds_.size());
 }
 
-std::map<std::string, CounterValue> ProcessCounters::read() const {
-    std::map<std::string, CounterValue> out;
-    for (const auto& o : fds_) {
-        std::uint64_t buf[3] = {0, 0, 0};  // value, time_enabled, time_running
-        if (::read(o.fd, buf, sizeof buf) != static_cast<ssize_t>(sizeof buf)) continue;
-        const MultiplexedCount scaled = scale_multiplexed(static_cast<double>(buf[0]), buf[1], buf[2]);
-        CounterValue v;
-        v.value = scaled.value;
-        v.running_share = scaled.running_share;  // 0: never scheduled, no count
-        out[o.alias] = v;
-    }
-    return out;
-}
-
-SystemCounters::~SystemCounters() {
-    for (const auto& o : fds_) ::close(o.fd);
-}
-
 bool SystemCounters::open(const std::string& alias, const std::string& spec, const std::vector<SysfsEvent>& instances) {
     std::vector<Open> opened;
     for (const auto& e : instances) {
         for (const int cpu : e.cpus) {
-            perf_event_attr attr;
-            std::memset(&attr, 0, sizeof attr);
-            attr.size = sizeof attr;
-            attr.type = e.type;
-            attr.config = e.config;
-            attr.config1 = e.config1;
+            perf_event_attr attr = counting_attr(e.type, e.config, e.config1);
             attr.config2 = e.config2;
             attr.disabled = 1;  // uncore PMUs refuse exclude_* and inherit: none set
-            attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
             const long fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
             if (fd < 0) {
                 const int err = errno;
@@ -244,19 +240,6 @@ void SystemCounters::enable() {
 
 void SystemCounters::disable() {
     for (const auto& o : fds_) ::ioctl(o.fd, PERF_EVENT_IOC_DISABLE, 0);
-}
-
-std::map<std::string, CounterValue> SystemCounters::read() const {
-    std::map<std::string, CounterValue> out;
-    for (const auto& o : fds_) {
-        std::uint64_t buf[3] = {0, 0, 0};
-        if (::read(o.fd, buf, sizeof buf) != static_cast<ssize_t>(sizeof buf)) continue;
-        const MultiplexedCount scaled = scale_multiplexed(static_cast<double>(buf[0]), buf[1], buf[2]);
-        auto [it, fresh] = out.try_emplace(o.alias);
-        it->second.value += scaled.value;
-        it->second.running_share = fresh ? scaled.running_share : std::min(it->second.running_share, scaled.running_share);
-    }
-    return out;
 }
 
 } // namespace roofline::measure

@@ -48,22 +48,22 @@ struct CounterValue {
     double running_share = 1;  // time_running / time_enabled (1: never multiplexed)
 };
 
-// Counters on one process and its future threads and children.
-class ProcessCounters {
+// Open perf_event file descriptors, each under an event file's alias, closed at the
+// end; read() sums an alias's descriptors (each scaled for multiplexing) and keeps
+// the smallest running share among them.
+class CounterSet {
 public:
-    ProcessCounters() = default;
-    ~ProcessCounters();
-    ProcessCounters(const ProcessCounters&) = delete;
-    ProcessCounters& operator=(const ProcessCounters&) = delete;
+    CounterSet() = default;
+    ~CounterSet();
+    CounterSet(const CounterSet&) = delete;
+    CounterSet& operator=(const CounterSet&) = delete;
 
-    // Opens each event on `pid` (enabled at its exec); an event that does not
-    // open is left out and named in failures(). Returns how many opened.
-    int open(pid_t pid, const std::vector<EncodedEvent>& events, bool enable_on_exec = true);
-    // Readable after the process ended. Keyed by alias.
+    // Keyed by alias; readable after the process ended.
     std::map<std::string, CounterValue> read() const;
     const std::vector<std::string>& failures() const { return failures_; }
+    bool empty() const { return fds_.empty(); }
 
-private:
+protected:
     struct Open {
         std::string alias;
         int fd;
@@ -72,35 +72,25 @@ private:
     std::vector<std::string> failures_;
 };
 
+// Counters on one process and its future threads and children.
+class ProcessCounters : public CounterSet {
+public:
+    // Opens each event on `pid` (enabled at its exec); an event that does not
+    // open is left out and named in failures(). Returns how many opened.
+    int open(pid_t pid, const std::vector<EncodedEvent>& events, bool enable_on_exec = true);
+};
+
 // Counters of a whole package or die (memory controller, data fabric: sysfs_pmu.hpp),
 // opened system-wide on the CPUs their PMU names: they count every process's traffic
 // there, not only the measured one's. Needs perf_event_paranoid <= 0 or CAP_PERFMON.
-class SystemCounters {
+class SystemCounters : public CounterSet {
 public:
-    SystemCounters() = default;
-    ~SystemCounters();
-    SystemCounters(const SystemCounters&) = delete;
-    SystemCounters& operator=(const SystemCounters&) = delete;
-
     // Opens, disabled, each instance of the event on each of its CPUs under `alias`;
     // false with a reason in failures() when any of them does not open (the alias is
     // then dropped: a part of the instances would undercount).
     bool open(const std::string& alias, const std::string& spec, const std::vector<SysfsEvent>& instances);
     void enable();
     void disable();
-    // Per alias, the sum over its instances and CPUs (each scaled for multiplexing),
-    // and the smallest running share among them.
-    std::map<std::string, CounterValue> read() const;
-    const std::vector<std::string>& failures() const { return failures_; }
-    bool empty() const { return fds_.empty(); }
-
-private:
-    struct Open {
-        std::string alias;
-        int fd;
-    };
-    std::vector<Open> fds_;
-    std::vector<std::string> failures_;
 };
 
 } // namespace roofline::measure

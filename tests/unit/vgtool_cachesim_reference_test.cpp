@@ -5,17 +5,16 @@
 // L1 by time stamps and the tool skips the call for most L1 hits (it stamps the way
 // inline, remembering per instruction where its line was); the traces do the same
 // here, so that shortcut is checked to leave the state exactly as the call would.
+#include "cachesim_fixture.hpp"
 #include "rl_cachesim.h"
 
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdint>
-#include <cstdlib>
 #include <list>
 #include <optional>
 #include <random>
-#include <stdexcept>
 #include <vector>
 
 namespace {
@@ -74,6 +73,13 @@ private:
         auto& inst = sets_[l][core / static_cast<int>(levels_[l].shared_by)];
         return inst[line % inst.size()];
     }
+    // A full set gives up its LRU entry (to be evicted by the caller once the new line is in).
+    std::optional<Entry> make_room(int l, std::list<Entry>& s) const {
+        if (s.size() < levels_[l].assoc) return std::nullopt;
+        Entry out = s.back();
+        s.pop_back();
+        return out;
+    }
     bool exclusive(int l) const { return l < static_cast<int>(levels_.size()) && levels_[l].exclusive; }
 
     // Makes the line the most recently used of level l. On a miss the LRU entry
@@ -85,11 +91,7 @@ private:
                 s.splice(s.begin(), s, it);
                 return;
             }
-        std::optional<Entry> out;
-        if (s.size() == levels_[l].assoc) {
-            out = s.back();
-            s.pop_back();
-        }
+        const auto out = make_room(l, s);
         const bool dirty = supply(l, core, line, c);
         s.push_front({line, dirty});
         if (out) evict(l, core, *out, c);
@@ -126,11 +128,7 @@ private:
                 s.splice(s.begin(), s, it);
                 return;
             }
-        std::optional<Entry> out;
-        if (s.size() == levels_[l].assoc) {
-            out = s.back();
-            s.pop_back();
-        }
+        const auto out = make_room(l, s);
         s.push_front(e);
         if (out) evict(l, core, *out, c);
     }
@@ -151,23 +149,7 @@ private:
     std::vector<std::vector<std::vector<std::list<Entry>>>> sets_;  // [level][instance][set]
 };
 
-void* zeroed(unsigned long long bytes) { return std::calloc(1, bytes); }
-
-struct Sim {
-    rl_cs cs{};
-    explicit Sim(const rl_cs_config& c) {
-        char err[200];
-        if (rl_cs_init(&cs, &c, zeroed, err, sizeof err) != 0) throw std::runtime_error(err);
-    }
-    Sim(const Sim&) = delete;
-    ~Sim() {
-        for (int l = 0; l < cs.levels; ++l) {
-            for (unsigned i = 0; i < cs.lv[l].instances; ++i) std::free(cs.lv[l].inst[i].ways);
-            std::free(cs.lv[l].inst);
-            std::free(cs.lv[l].of_core);
-        }
-    }
-};
+using Sim = roofline::testing::CacheSim;
 
 // What the tool's generated code does before calling: the way this instruction's
 // last access ended in, if it holds the line (dirty, for a store), gets ++clock.

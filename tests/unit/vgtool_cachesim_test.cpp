@@ -1,6 +1,7 @@
 // The Valgrind tool's cache simulator (tools/vgtool/rl_cachesim.c, plain C, compiled
 // into these tests as it is into the tool), against traffic known on paper: streams,
 // write-allocate, reuse within a level, strides, victim caches, shared levels.
+#include "cachesim_fixture.hpp"
 #include "rl_cachesim.h"
 
 #include <gtest/gtest.h>
@@ -17,7 +18,7 @@ namespace {
 
 using Counters = std::array<unsigned long long, RL_CS_NCOUNTERS>;
 
-void* zeroed(unsigned long long bytes) { return std::calloc(1, bytes); }
+using roofline::testing::zeroed;
 
 constexpr unsigned long long KiB = 1024;
 
@@ -33,20 +34,8 @@ rl_cs_config small_hierarchy(bool exclusive_l3, int cores = 1, unsigned l3_share
     return c;
 }
 
-struct Sim {
-    rl_cs cs{};
-    explicit Sim(const rl_cs_config& c) {
-        char err[200];
-        if (rl_cs_init(&cs, &c, zeroed, err, sizeof err) != 0) throw std::runtime_error(err);
-    }
-    Sim(const Sim&) = delete;
-    ~Sim() {
-        for (int l = 0; l < cs.levels; ++l) {
-            for (unsigned i = 0; i < cs.lv[l].instances; ++i) std::free(cs.lv[l].inst[i].ways);
-            std::free(cs.lv[l].inst);
-            std::free(cs.lv[l].of_core);
-        }
-    }
+struct Sim : roofline::testing::CacheSim {
+    using CacheSim::CacheSim;
     void access(std::uint64_t addr, unsigned size, int kind, Counters& c, int core = 0) {
         rl_cs_access(&cs, core, addr, size, kind, c.data());
     }
