@@ -14,6 +14,7 @@
 #include "core/multiplexed_count.hpp"
 #endif
 
+#include <algorithm>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -61,6 +62,12 @@ struct EventSpec {
     uint32_t type = 0;
     uint64_t config = 0;
     uint64_t config1 = 0;
+    uint64_t config2 = 0;
+    // >= 0: a counter of the whole CPU (a memory controller, the data fabric), opened
+    // once for the process and read by every thread; a region keeps the largest count
+    // any of its threads saw, not their sum (each saw the same traffic).
+    int cpu = -1;
+    int system_fd = -1;
 };
 
 struct Sample {
@@ -124,7 +131,8 @@ void add_error(const std::string& message, bool once = false) {
     g->errors.emplace_back(message, 1);
 }
 
-// "<name>=<type>:<config>[:<config1>],..." ; numbers in C syntax (decimal or 0x..).
+// "<name>=<type>:<config>[:<config1>[:<config2>]][@<cpu>],..." ; numbers in C syntax
+// (decimal or 0x..). A name may repeat (the instances of one event): counts add up.
 void parse_events(const char* text) {
     std::string_view rest(text);
     while (!rest.empty()) {
@@ -146,11 +154,24 @@ void parse_events(const char* text) {
             if (ok) {
                 p = endp + 1;
                 spec.config = std::strtoull(p, &endp, 0);
-                ok = endp != p && (*endp == '\0' || *endp == ':');
+                ok = endp != p && (*endp == '\0' || *endp == ':' || *endp == '@');
                 if (ok && *endp == ':') {
                     p = endp + 1;
                     spec.config1 = std::strtoull(p, &endp, 0);
-                    ok = endp != p && *endp == '\0';
+                    ok = endp != p && (*endp == '\0' || *endp == ':' || *endp == '@');
+                    if (ok && *endp == ':') {
+                        p = endp + 1;
+                        spec.config2 = std::strtoull(p, &endp, 0);
+                        ok = endp != p && (*endp == '\0' || *endp == '@');
+                    }
+                }
+                if (ok && *endp == '@') {
+                    p = endp + 1;
+                    const unsigned long long cpu = std::strtoull(p, &endp, 10);
+                    ok = endp != p && *endp == '\0' && cpu < 65536;
+                    spec.cpu = int(cpu);
+                } else if (ok) {
+                    ok = *endp == '\0';
                 }
             }
         }
@@ -158,8 +179,39 @@ void parse_events(const char* text) {
             g->events.push_back(std::move(spec));
         else
             g->errors.emplace_back("ROOFLINE_PERF_EVENTS: cannot parse '" + item +
-                                       "' (expected name=type:config[:config1])",
+                                       "' (expected name=type:config[:config1[:config2]][@cpu])",
                                    1);
+    }
+}
+
+perf_event_attr counting_attr(const EventSpec& ev) {
+    perf_event_attr attr;
+    std::memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = ev.type;
+    attr.config = ev.config;
+    attr.config1 = ev.config1;
+    attr.config2 = ev.config2;
+    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    return attr;
+}
+
+void report_unopened(const EventSpec& ev) {
+    char msg[256];
+    std::snprintf(msg, sizeof msg, "perf event %s (%u:%llu%s) could not be opened: %s", ev.name.c_str(), ev.type,
+                  (unsigned long long)ev.config, ev.cpu >= 0 ? ", system-wide" : "", std::strerror(errno));
+    add_error(msg, true);
+}
+
+// Whole-CPU counters: once for the process, counting from now on (uncore PMUs take no
+// exclude_* flags).
+void open_system_events() {
+    for (auto& ev : g->events) {
+        if (ev.cpu < 0) continue;
+        perf_event_attr attr = counting_attr(ev);
+        const long fd = syscall(SYS_perf_event_open, &attr, -1, ev.cpu, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0) report_unopened(ev);
+        else ev.system_fd = int(fd);
     }
 }
 
@@ -174,6 +226,7 @@ void init_once() {
         g = new Global;
         g->out_path = out;
         if (const char* ev = std::getenv("ROOFLINE_PERF_EVENTS")) parse_events(ev);
+        open_system_events();
         std::atexit(at_exit_write);
         mode |= kTiming;
     }
@@ -210,26 +263,16 @@ ThreadState* thread_state() {
     ts->fds.assign(nev, -1);
     for (size_t i = 0; i < nev; ++i) {
         const EventSpec& ev = g->events[i];
-        perf_event_attr attr;
-        std::memset(&attr, 0, sizeof attr);
-        attr.size = sizeof attr;
-        attr.type = ev.type;
-        attr.config = ev.config;
-        attr.config1 = ev.config1;
-        attr.disabled = 0;
+        if (ev.cpu >= 0) {  // shared, opened at init
+            ts->fds[i] = ev.system_fd;
+            continue;
+        }
+        perf_event_attr attr = counting_attr(ev);
         attr.exclude_kernel = 1;
         attr.exclude_hv = 1;
-        attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
         long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-        if (fd < 0) {
-            char msg[256];
-            std::snprintf(msg, sizeof msg, "perf event %s (%u:%llu) could not be opened: %s",
-                          ev.name.c_str(), ev.type, (unsigned long long)ev.config,
-                          std::strerror(errno));
-            add_error(msg, true);
-        } else {
-            ts->fds[i] = int(fd);
-        }
+        if (fd < 0) report_unopened(ev);
+        else ts->fds[i] = int(fd);
     }
     {
         std::lock_guard<std::mutex> lk(g->mu);
@@ -448,7 +491,12 @@ void write_results() {
                 for (size_t i = 0; i < nev && i < ts->fds.size(); ++i) {
                     if (ts->fds[i] < 0) continue;
                     t.counted[i] = true;
-                    if (i < r.counters.size()) t.counters[i] += r.counters[i];
+                    if (i >= r.counters.size()) {
+                    } else if (g->events[i].cpu >= 0) {
+                        t.counters[i] = std::max(t.counters[i], r.counters[i]);  // the same traffic, seen by each
+                    } else {
+                        t.counters[i] += r.counters[i];
+                    }
                     if (i < r.uncounted.size() && r.uncounted[i]) t.uncounted[i] = true;
                 }
             }
@@ -482,23 +530,34 @@ void write_results() {
         if (nev) {
             // Events that could not be opened are left out (and listed in "errors").
             out += ", \"counters\": {";
-            bool first_counter = true;
+            // A name given several times (the instances of one event) is their sum.
+            std::vector<std::pair<std::string_view, double>> sums;
+            std::vector<std::string_view> dropped;
             for (size_t i = 0; i < nev; ++i) {
                 if (i >= t.counted.size() || !t.counted[i]) continue;
+                const std::string_view name = g->events[i].name;
                 if (t.uncounted[i]) {
                     // A partial sum would read as a measurement: leave it out and say why.
                     std::string message = "event '";
-                    message.append(g->events[i].name).append("' was never scheduled during an instance of region '");
+                    message.append(name).append("' was never scheduled during an instance of region '");
                     message.append(t.name).append("' (multiplexed out): its count is left out");
                     add_error(message);
+                    dropped.push_back(name);
                     continue;
                 }
+                const double v = i < t.counters.size() && t.counters[i] > 0 ? t.counters[i] : 0.0;
+                auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == name; });
+                if (it == sums.end()) sums.emplace_back(name, v);
+                else it->second += v;
+            }
+            bool first_counter = true;
+            for (const auto& [name, v] : sums) {
+                if (std::find(dropped.begin(), dropped.end(), name) != dropped.end()) continue;
                 if (!first_counter) out += ", ";
                 first_counter = false;
-                append_json_string(out, g->events[i].name);
+                append_json_string(out, name);
                 out += ": ";
-                double v = i < t.counters.size() ? t.counters[i] : 0.0;
-                out += std::to_string((unsigned long long)std::llround(v < 0 ? 0 : v));
+                out += std::to_string((unsigned long long)std::llround(v));
             }
             out += "}";
         }

@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -74,7 +75,10 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
     }
     ProcessCounters counters;
     TempDir tmp("roofline-measure");
-    native_run(request, result, tmp, {{"ROOFLINE_PERF_EVENTS", perf_events_env(events)}}, [&](pid_t pid) {
+    // The marker library opens the whole-CPU counters too, and reads them at region boundaries.
+    auto region_events = events;
+    region_events.insert(region_events.end(), system.opened().begin(), system.opened().end());
+    native_run(request, result, tmp, {{"ROOFLINE_PERF_EVENTS", perf_events_env(region_events)}}, [&](pid_t pid) {
         counters.open(pid, events);
         system.enable();  // from just before the exec to the exit: no enable_on_exec system-wide
     });
@@ -102,7 +106,7 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
     program.events = values;
     std::map<std::string, std::string> used;
     apply_metrics(program, evaluate_metrics(*set, values, &used));
-    // Regions: the marker library filled raw counters (not the system-wide ones); the same formulas.
+    // Regions: the marker library filled raw counters (whole-CPU ones too); the same formulas.
     std::map<std::string, std::string> region_used;
     for (auto& c : result.counts) apply_metrics(c, evaluate_metrics(*set, c.events, &region_used));
     // Say where the DRAM bytes came from: a memory controller or data fabric (system-wide,
@@ -114,9 +118,17 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
             system.empty() ? std::string(" (core counters)")
                            : std::string(" (memory-controller or data-fabric counters, system-wide: other "
                                          "processes' traffic on the same packages counts too)")));
-    if (const auto it = region_used.find("bytes_DRAM"); it != region_used.end() && !result.counts.empty())
-        result.notes.push_back(fmt::format("DRAM bytes of marker regions = {} (core counters of the region's threads)",
-                                           it->second));
+    if (const auto it = region_used.find("bytes_DRAM"); it != region_used.end() && !result.counts.empty()) {
+        const auto names = Formula::parse(it->second).names();
+        const bool whole_cpu = std::any_of(system.opened().begin(), system.opened().end(), [&](const EncodedEvent& e) {
+            return std::find(names.begin(), names.end(), e.alias) != names.end();
+        });
+        result.notes.push_back(fmt::format(
+            "DRAM bytes of marker regions = {} ({})", it->second,
+            whole_cpu ? "whole-CPU counters read when a thread opens and closes the region: the largest count any "
+                        "of its threads saw, every process's traffic on those packages included"
+                      : "core counters of the region's threads"));
+    }
     result.counts.push_back(std::move(program));
 }
 

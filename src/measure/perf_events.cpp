@@ -114,7 +114,9 @@ std::string perf_events_env(const std::vector<EncodedEvent>& events) {
     for (const auto& e : events) {
         if (!out.empty()) out += ',';
         out += fmt::format("{}={}:{:#x}", e.alias, e.type, e.config);
-        if (e.config1) out += fmt::format(":{:#x}", e.config1);
+        if (e.config1 || e.config2) out += fmt::format(":{:#x}", e.config1);
+        if (e.config2) out += fmt::format(":{:#x}", e.config2);
+        if (e.cpu >= 0) out += fmt::format("@{}", e.cpu);
     }
     return out;
 }
@@ -210,6 +212,7 @@ int ProcessCounters::open(pid_t pid, const std::vector<EncodedEvent>& events, bo
 
 bool SystemCounters::open(const std::string& alias, const std::string& spec, const std::vector<SysfsEvent>& instances) {
     std::vector<Open> opened;
+    std::vector<EncodedEvent> encoded;
     for (const auto& e : instances) {
         for (const int cpu : e.cpus) {
             perf_event_attr attr = counting_attr(e.type, e.config, e.config1);
@@ -228,9 +231,11 @@ bool SystemCounters::open(const std::string& alias, const std::string& spec, con
                 return false;
             }
             opened.push_back({alias, static_cast<int>(fd)});
+            encoded.push_back({alias, spec, e.type, e.config, e.config1, e.config2, cpu});
         }
     }
     fds_.insert(fds_.end(), opened.begin(), opened.end());
+    opened_.insert(opened_.end(), encoded.begin(), encoded.end());
     return true;
 }
 

@@ -20,6 +20,8 @@ struct EncodedEvent {
     std::uint32_t type = 0;
     std::uint64_t config = 0;
     std::uint64_t config1 = 0;
+    std::uint64_t config2 = 0;
+    int cpu = -1;  // >= 0: a whole-CPU counter (sysfs_pmu.hpp), one instance on that CPU
 };
 
 bool have_libpfm();
@@ -29,7 +31,9 @@ bool have_libpfm();
 // nullopt with `error` set when the name is unknown here.
 std::optional<EncodedEvent> encode_event(const std::string& alias, const std::string& pfm_name, std::string& error);
 
-// ROOFLINE_PERF_EVENTS value for the marker library: "alias=type:config[:config1],...".
+// ROOFLINE_PERF_EVENTS value for the marker library:
+// "alias=type:config[:config1[:config2]][@cpu],..." (an alias repeats for the instances of
+// a whole-CPU event; the library adds them up).
 std::string perf_events_env(const std::vector<EncodedEvent>& events);
 
 struct PerfProbe {
@@ -89,8 +93,13 @@ public:
     // false with a reason in failures() when any of them does not open (the alias is
     // then dropped: a part of the instances would undercount).
     bool open(const std::string& alias, const std::string& spec, const std::vector<SysfsEvent>& instances);
+    // What was opened, one entry per instance and CPU, for the marker library to open too.
+    const std::vector<EncodedEvent>& opened() const { return opened_; }
     void enable();
     void disable();
+
+private:
+    std::vector<EncodedEvent> opened_;
 };
 
 } // namespace roofline::measure

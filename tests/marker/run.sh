@@ -94,6 +94,25 @@ perf)
   check '[.errors[] | select(test("BAD_TYPE"))] | length == 1' "unopenable event reported once"
   check '[.errors[] | select(test("garbage"))] | length == 1' "unparsable event reported"
   ;;
+system)
+  # PERF_TYPE_SOFTWARE (1) cpu-clock (0) on CPU 0, system-wide: wall time on that CPU, in ns.
+  # WALL2 names it twice: two instances of one event, whose counts add up.
+  json=$tmp/system.json
+  ROOFLINE_MARKER_OUT=$json ROOFLINE_PERF_EVENTS="WALL=1:0@0,WALL2=1:0@0,WALL2=1:0:0:0@0,BAD=1:0@9999" "$1"
+  if jq -e '[.errors[] | select(test("WALL.*could not be opened"))] | length > 0' "$json" >/dev/null; then
+    echo "system-wide perf events are not permitted here (perf_event_paranoid > 0 without CAP_PERFMON); skipping"
+    cat "$json"; exit 77
+  fi
+  check 'def r(n): .regions[] | select(.name == n);
+         r("both").threads == 2 and r("both").counters.WALL > 95000000 and r("both").counters.WALL < 190000000' \
+    "two threads in one region: the larger count, not the sum (100 ms, not 200 ms)"
+  check 'def r(n): .regions[] | select(.name == n);
+         r("solo").counters.WALL > 95000000 and r("solo").counters.WALL < 190000000' "one thread: its count"
+  check 'def r(n): .regions[] | select(.name == n);
+         r("solo").counters.WALL2 > 1.9 * r("solo").counters.WALL and r("solo").counters.WALL2 < 2.1 * r("solo").counters.WALL' \
+    "a name given twice: its instances add up"
+  check '[.errors[] | select(test("BAD.*system-wide"))] | length == 1' "an event on a CPU that does not exist: reported"
+  ;;
 install)
   build=$1 consumer=$2 cc=$3 cxx=$4
   prefix=$tmp/prefix

@@ -28,6 +28,11 @@ TEST(MeasurePerfEvents, EncodeAndEnvironment) {
     const auto events = software_events();
     ASSERT_EQ(events.size(), 2u);
     EXPECT_EQ(perf_events_env(events), "task_clock=1:0x1,cs=1:0x3");
+    // Whole-CPU counters: one entry per instance and CPU, the alias repeated.
+    const std::vector<EncodedEvent> uncore = {{"imc_read", "uncore_imc_*/cas_count_read/", 14, 0x304, 0, 0, 0},
+                                              {"imc_read", "uncore_imc_*/cas_count_read/", 15, 0x304, 0, 0, 0},
+                                              {"df", "amd_df/x/", 12, 0x7, 0, 0x5, 64}};
+    EXPECT_EQ(perf_events_env(uncore), "imc_read=14:0x304@0,imc_read=15:0x304@0,df=12:0x7:0x0:0x5@64");
     std::string error;
     EXPECT_FALSE(encode_event("x", "NO_SUCH_EVENT_ANYWHERE:FOO", error).has_value());
     EXPECT_FALSE(error.empty());
