@@ -122,13 +122,15 @@ static inline u64 *set_of(rl_cs *cs, int l, int core, u64 line)
 static inline rl_cs_way *l1_lookup(rl_cs_way *set, unsigned assoc, u64 line, rl_cs_way **victim)
 {
   const u64 want = line + 1;
-  rl_cs_way *lru = set;
-  unsigned w;
+  u64 oldest = set[0].stamp;  /* in a register: no load in the loop's dependency chain */
+  unsigned w, lru = 0;
   for (w = 0; w < assoc; ++w) {
+    const u64 stamp = set[w].stamp;
     if ((set[w].entry >> 1) == want) return &set[w];
-    if (set[w].stamp < lru->stamp) lru = &set[w];
+    lru = stamp < oldest ? w : lru;
+    oldest = stamp < oldest ? stamp : oldest;
   }
-  *victim = lru;
+  *victim = &set[lru];
   return 0;
 }
 
