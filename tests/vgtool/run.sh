@@ -1,7 +1,8 @@
 #!/bin/bash
 # ctest driver for the Valgrind tool tests: run.sh TOOL_DIR CASE BINARY [ARGS...]
 # (run.sh TOOL_DIR CACHE CASE BINARY: the cache simulation tests, check_cache.py;
-#  run.sh TOOL_DIR CACHE_THREADS BINARY: thread placement, check_cache_threads.py)
+#  run.sh TOOL_DIR CACHE_THREADS BINARY: thread placement, check_cache_threads.py;
+#  run.sh TOOL_DIR BAD_OPTIONS BINARY: wrong cache options stop with a message, bad_options.sh)
 # Exit 77 (skipped) when valgrind, the tool, or python3 is missing.
 tool_dir=$1
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -12,6 +13,9 @@ if [ ! -x "$tool_dir/roofline-amd64-linux" ]; then
 fi
 if ! command -v python3 >/dev/null 2>&1; then
   echo "SKIP: python3 not found (used to check the JSON output)"; exit 77
+fi
+if [ "${2:-}" = BAD_OPTIONS ]; then
+  exec bash "$(dirname "$0")/bad_options.sh" "$1" "${@:3}"
 fi
 if [ "${2:-}" = CACHE_THREADS ]; then
   exec python3 "$(dirname "$0")/check_cache_threads.py" "$1" "${@:3}"

@@ -1420,6 +1420,14 @@ static Bool read_number(const HChar **p, ULong *v)
     return True;
 }
 
+/* A bad --roofline-cache or --roofline-cpu-cores, found after option processing (where
+ * VG_(fmsg_bad_option) only prints): say so and stop. */
+#define BAD_OPTION(...)                   \
+    do {                                  \
+        VG_(fmsg_bad_option)(__VA_ARGS__); \
+        VG_(exit)(1);                     \
+    } while (0)
+
 static void cache_init(void)
 {
     rl_cs_config cfg;
@@ -1428,13 +1436,13 @@ static void cache_init(void)
     const HChar *p = clo_cache;
     while (*p) {
         if (cfg.levels == RL_CS_MAX_LEVELS)
-            VG_(fmsg_bad_option)("--roofline-cache", "at most %d levels\n", RL_CS_MAX_LEVELS);
+            BAD_OPTION("--roofline-cache", "at most %d levels\n", RL_CS_MAX_LEVELS);
         rl_cs_level *l = &cfg.level[cfg.levels++];
         ULong size = 0, ways = 0, line = 0, shared = 0;
         if (!read_number(&p, &size) || *p++ != ':' || !read_number(&p, &ways) || *p++ != ':' ||
             !read_number(&p, &line) || *p++ != ':' || !read_number(&p, &shared) || ways > 1024 || line > 65536 ||
             shared > 1u << 20)
-            VG_(fmsg_bad_option)("--roofline-cache", "level %d: expected SIZE:WAYS:LINE:SHARED_BY[:victim]\n",
+            BAD_OPTION("--roofline-cache", "level %d: expected SIZE:WAYS:LINE:SHARED_BY[:victim]\n",
                                  cfg.levels);
         l->size = size;
         l->assoc = (unsigned)ways;
@@ -1446,11 +1454,11 @@ static void cache_init(void)
         }
         if (*p == ',') p++;
         else if (*p)
-            VG_(fmsg_bad_option)("--roofline-cache", "level %d: unexpected '%c'\n", cfg.levels, *p);
+            BAD_OPTION("--roofline-cache", "level %d: unexpected '%c'\n", cfg.levels, *p);
     }
     HChar err[200];
     if (rl_cs_init(&cache, &cfg, cache_alloc, err, sizeof(err)) != 0)
-        VG_(fmsg_bad_option)("--roofline-cache", "%s\n", err);
+        BAD_OPTION("--roofline-cache", "%s\n", err);
     cache_on = True;
     const rl_cs_level_state *l1 = &cache.lv[0];
     l1_line_shift = l1->line_shift;
@@ -1464,14 +1472,14 @@ static void cache_init(void)
             ULong c = 0;
             if (*q == ',' || *q == 0) cpu_core[n_cpus] = -1;
             else if (!read_number(&q, &c) || c >= (ULong)cache.cores)
-                VG_(fmsg_bad_option)("--roofline-cpu-cores", "CPU %d: expected a core below %d\n", n_cpus,
+                BAD_OPTION("--roofline-cpu-cores", "CPU %d: expected a core below %d\n", n_cpus,
                                      cache.cores);
             else cpu_core[n_cpus] = (Short)c;
             if (*q == 0) {
                 n_cpus++;
                 break;
             }
-            if (*q++ != ',') VG_(fmsg_bad_option)("--roofline-cpu-cores", "CPU %d: unexpected '%c'\n", n_cpus, q[-1]);
+            if (*q++ != ',') BAD_OPTION("--roofline-cpu-cores", "CPU %d: unexpected '%c'\n", n_cpus, q[-1]);
         }
     }
     cache_set_core(1);
