@@ -21,5 +21,6 @@ void add_plot_command(CLI::App& app, int& exit_code);
 void add_measure_command(CLI::App& app, int& exit_code);
 void add_list_command(CLI::App& app, int& exit_code);
 void add_show_command(CLI::App& app, int& exit_code);
+void add_kernels_command(CLI::App& app, int& exit_code);
 
 } // namespace roofline::cli

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
                "  roofline bench --quick         the roofs a chart needs (about 20 s)\n"
                "  roofline bench --full          every ceiling and sweep\n"
                "  roofline measure -- ./my_app   put an application (and its marked regions) on the chart\n"
+               "  roofline kernels --list        reference kernels with known FLOPs and bytes\n"
                "  roofline model examples/kernels/stream_triad.yaml   predict a loop on this machine\n"
                "  roofline model --peak 85.8 --bw 29 --intensity 0.05\n"
                "  roofline plot --points pts.json -o chart.html      interactive chart\n"
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
     roofline::cli::add_measure_command(app, exit_code);
     roofline::cli::add_list_command(app, exit_code);
     roofline::cli::add_show_command(app, exit_code);
+    roofline::cli::add_kernels_command(app, exit_code);
 
     try {
         app.parse(argc, argv);
@@ -66,7 +68,7 @@ int main(int argc, char** argv) {
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {
-        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, model, plot, report, list, show)\n", app.help());
+        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, kernels, model, plot, report, list, show)\n", app.help());
         return roofline::cli::kExitUsage;
     }
     return stdout_written(exit_code);

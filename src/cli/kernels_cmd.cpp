@@ -1,0 +1,229 @@
+// `roofline kernels`: reference kernels with FLOPs and bytes known on paper, timed on
+// this machine over a sweep of working-set sizes, written as points (one series per
+// kernel) to a file and the results store.
+#include "bench/reference_kernel_run.hpp"
+#include "cli/commands.hpp"
+#include "cli/common_options.hpp"
+#include "cli/measure_job.hpp"
+#include "cli/messages.hpp"
+#include "cli/usage_error.hpp"
+#include "core/byte_sizes.hpp"
+#include "core/reference_kernels.hpp"
+#include "io/machine_json.hpp"
+#include "io/points_json.hpp"
+#include "io/results_store.hpp"
+#include "render/text_escape.hpp"
+#include "topo/cpu_features.hpp"
+#include "topo/environment.hpp"
+#include "topo/topology.hpp"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <new>
+#include <unistd.h>
+
+namespace roofline::cli {
+namespace {
+
+struct KernelsArgs {
+    std::vector<std::string> names;
+    bool list = false;
+    std::string sizes;
+    int samples = 5;
+    std::string stat = "min";
+    std::string output;
+    std::string db;
+    bool no_store = false;
+    bool quiet = false;
+};
+
+void print_list() {
+    for (const auto& k : reference_kernels()) {
+        fmt::print("{:<16} {}\n", k.name, k.code);
+        fmt::print("{:<16} n: {}; FLOPs {}; bytes {} ({})\n", "", k.parameter, k.flops_text, k.bytes_text,
+                   k.precision == "sp" ? "single precision" : "double precision");
+        if (!k.note.empty()) fmt::print("{:<16} {}\n", "", k.note);
+    }
+}
+
+// One size per level: half of each cache (it fits), and 8x the last level (at least
+// 64 MiB) for DRAM.
+std::vector<std::uint64_t> default_sizes(const std::vector<CacheLevel>& caches) {
+    std::vector<std::uint64_t> out;
+    for (const auto& c : caches)
+        if (c.size_bytes > 0) out.push_back(c.size_bytes / 2);
+    const std::uint64_t last = caches.empty() ? 0 : caches.back().size_bytes;
+    out.push_back(std::max<std::uint64_t>(8 * last, 64ull << 20));
+    return out;
+}
+
+std::string bound_level(const std::map<std::string, double>& bytes) {
+    std::string level = "L1";
+    for (const auto& [name, b] : bytes)
+        if (name != "L1" && b > 0 && (level == "L1" || name == "DRAM" || (level != "DRAM" && name > level))) level = name;
+    return level;
+}
+
+int run_kernels(const KernelsArgs& args) {
+    if (args.list) {
+        print_list();
+        return kExitOk;
+    }
+    std::vector<const ReferenceKernel*> kernels;
+    for (const auto& name : args.names) {
+        const auto* k = find_reference_kernel(name);
+        if (!k) {
+            std::vector<std::string> all;
+            for (const auto& r : reference_kernels()) all.push_back(r.name);
+            throw UsageError(fmt::format("no kernel '{}' (roofline kernels --list): {}", terminal_text(name),
+                                         fmt::join(all, ", ")));
+        }
+        kernels.push_back(k);
+    }
+    if (kernels.empty())
+        for (const auto& k : reference_kernels()) kernels.push_back(&k);
+    if (args.samples < 1 || args.samples > 1000) throw UsageError("--samples must be 1 to 1000");
+    const auto topology = Topology::discover();
+    const auto caches = topology.data_caches();
+    std::vector<std::uint64_t> sizes;
+    try {
+        sizes = args.sizes.empty() ? default_sizes(caches) : parse_size_sweep(args.sizes);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("--sizes: {}", e.what()));
+    }
+    // Destinations first: a sweep can take minutes.
+    if (!args.output.empty()) check_writable(args.output);
+    std::unique_ptr<ResultsStore> store;
+    if (!args.no_store) {
+        check_store_writable(args.db);
+        store = ResultsStore::open_db_option(args.db);
+    }
+    ReferenceRunOptions options;
+    options.samples = args.samples;
+    options.median = args.stat == "median";
+
+    std::vector<Point> points;
+    int failed_checks = 0;
+    if (!args.quiet)
+        fmt::print("{:<16} {:>10} {:>12} {:>12} {:>9} {:>9} {:>6} {:>8}  {}\n", "kernel", "working set", "n",
+                   "s/call", "GFLOP/s", "GB/s", "at", "spread", "check");
+    for (const auto* k : kernels) {
+        for (const auto bytes : sizes) {
+            const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes));
+            ReferenceRun run;
+            try {
+                run = run_reference_kernel(*k, n, options);
+            } catch (const std::bad_alloc&) {
+                print_stderr("roofline: error: {} at {}: not enough memory for its arrays; skipped\n", k->name,
+                             format_bytes(bytes));
+                continue;
+            }
+            Point p;
+            p.name = fmt::format("{} {}", k->name, format_bytes(static_cast<std::uint64_t>(run.counts.working_set)));
+            p.series = k->name;
+            p.work = run.counts.flops;
+            p.bytes = bytes_by_level(run.counts, caches);
+            p.seconds = run.seconds;
+            p.threads = 1;
+            p.source = "kernel";
+            p.details = {{"n", static_cast<double>(n)},
+                         {"working_set_bytes", run.counts.working_set},
+                         {"bytes_loaded", run.counts.loaded},
+                         {"bytes_stored", run.counts.stored},
+                         {"memory_read_bytes", run.counts.memory_read},
+                         {"memory_written_bytes", run.counts.memory_written},
+                         {"write_allocate_bytes", run.counts.write_allocate},
+                         {"samples", static_cast<double>(run.samples)},
+                         {"calls_per_sample", static_cast<double>(run.calls_per_sample)},
+                         {"seconds_fastest", run.fastest},
+                         {"seconds_slowest", run.slowest}};
+            if (!run.checked) {
+                ++failed_checks;
+                print_stderr("roofline: error: {} at n = {}: wrong result: {}\n", k->name, n, run.check_error);
+            }
+            const std::string level = bound_level(p.bytes);
+            if (!args.quiet)
+                fmt::print("{:<16} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", k->name,
+                           format_bytes(static_cast<std::uint64_t>(run.counts.working_set)), n, run.seconds,
+                           run.counts.flops / run.seconds * 1e-9, p.bytes.at(level) / run.seconds * 1e-9, level,
+                           100 * (run.slowest / run.fastest - 1), run.checked ? "ok" : "WRONG");
+            if (run.checked) points.push_back(std::move(p));  // a wrong result is not a measurement
+        }
+    }
+    Provenance provenance;
+    provenance.command = {"roofline", "kernels"};
+    provenance.command.insert(provenance.command.end(), args.names.begin(), args.names.end());
+    std::error_code ec;
+    provenance.cwd = std::filesystem::current_path(ec).string();
+    provenance.date = iso8601_utc_now();
+    provenance.host = host_name();
+    provenance.cpu = detect_cpu_features().brand;
+    provenance.runs = {"native"};
+    provenance.engine = "analytic";
+    provenance.options["statistic"] = fmt::format("{} of {} samples per point, each at least 20 ms", args.stat,
+                                                  args.samples);
+    provenance.options["caches"] = "warm: timed calls follow untimed ones over the same arrays; one thread";
+    provenance.options["bytes"] = "L1: the loop's loads and stores; below: each array once (+ write-allocate) at the "
+                                  "levels the working set does not fit above";
+    provenance.tool_version = ROOFLINE_VERSION;
+    std::vector<std::string> failed;
+    if (!args.output.empty() && !points.empty()) {
+        try {
+            write_points_file(args.output, points, &provenance);
+            if (!args.quiet) print_stderr("roofline: points written to {}\n", terminal_text(args.output));
+        } catch (const std::exception& e) {
+            print_stderr("roofline: error: the points could not be written to {}: {}\n", terminal_text(args.output),
+                         e.what());
+            failed.push_back(args.output);
+        }
+    }
+    if (store && !points.empty()) {
+        try {
+            const auto id = store->save_points(fmt::format("{}", fmt::join(provenance.command, " ")), points, {},
+                                               &provenance);
+            if (!args.quiet) print_stderr("roofline: stored as point set #{} in {}\n", id, store->path());
+        } catch (const std::exception& e) {
+            print_stderr("roofline: error: the points could not be stored: {}\n", e.what());
+            failed.push_back(store->path());
+        }
+    }
+    if (!failed.empty()) rescue_points(points, provenance, fmt::format("roofline-points-{}.json", ::getpid()));
+    return failed.empty() && failed_checks == 0 ? kExitOk : kExitFailure;
+}
+
+} // namespace
+
+void add_kernels_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<KernelsArgs>();
+    auto* cmd = app.add_subcommand("kernels", "Time reference kernels whose FLOPs and bytes are known on paper");
+    cmd->description(
+        "Runs reference kernels (STREAM, daxpy, dot, single-precision sums under three ceilings, a 2-D\n"
+        "Jacobi) natively on one thread over a sweep of working-set sizes, checks each result, and writes\n"
+        "one point per size (series = kernel) with the analytic FLOPs and bytes: L1 gets the loop's loads\n"
+        "and stores, a level below gets the memory traffic when the working set does not fit above it.\n"
+        "Caches are warm; each point is the minimum (or median) of several samples of at least 20 ms.");
+    cmd->add_option("names", args->names, "Kernels to run (default: all; see --list)");
+    cmd->add_flag("--list", args->list, "List the kernels with their code and formulas, and exit");
+    cmd->add_option("--sizes", args->sizes,
+                    "Working-set sizes: a list (32K,1M,256M) or a sweep FROM..TO:xF (1K..1G:x2); default: half "
+                    "of each cache level and 8x the last (at least 64 MiB)");
+    cmd->add_option("--samples", args->samples, "Timed samples per point (default 5)");
+    cmd->add_option("--stat", args->stat, "Statistic over the samples: min (default) or median")
+        ->check(CLI::IsMember({"min", "median"}));
+    add_output_option(cmd, args->output, "Write the points to FILE (schema roofline.points/1)");
+    add_db_option(cmd, args->db);
+    cmd->add_flag("--no-store", args->no_store, "Do not save the points in the results store");
+    add_quiet_flag(cmd, args->quiet);
+    cmd->footer("Examples:\n"
+                "  roofline kernels --list\n"
+                "  roofline kernels stream_triad --sizes 1K..1G:x2 -o triad.json   a sweep through every level\n"
+                "  roofline kernels sum_sp_scalar sum_sp_unrolled sum_sp_simd --sizes 16K\n"
+                "  roofline plot --points triad.json -o triad.html");
+    cmd->callback([args, &exit_code] { exit_code = run_kernels(*args); });
+}
+
+} // namespace roofline::cli

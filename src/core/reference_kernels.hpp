@@ -1,0 +1,54 @@
+// Reference kernels whose work and traffic are known on paper (issue 12): what each
+// computes, its FLOPs and bytes as functions of its size, and where its traffic
+// lands in a cache hierarchy. Pure: the code that runs them lives in bench/.
+#pragma once
+
+#include "core/machine_model.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// One call of a kernel at size n (its parameter: elements per array, grid points).
+struct KernelCounts {
+    double flops = 0;
+    double loaded = 0;          // bytes the loop's loads read (nominal)
+    double stored = 0;          // bytes its stores write (nominal)
+    double memory_read = 0;     // bytes read from the level that holds the data, each array once
+    double memory_written = 0;  // bytes written back there
+    double write_allocate = 0;  // bytes read for stored lines not read first (a write-allocate cache)
+    double working_set = 0;     // bytes the kernel touches: all its arrays
+};
+
+struct ReferenceKernel {
+    std::string name;         // "stream_triad"
+    std::string code;         // "a[i] = b[i] + s * c[i]"
+    std::string precision;    // "dp" or "sp"
+    std::string parameter;    // what n is: "n elements per array"
+    std::string flops_text;   // "2 n"
+    std::string bytes_text;   // "24 n, +8 n write-allocate"
+    std::string note;         // what sets its ceiling, what is assumed; may be empty
+    KernelCounts (*counts)(std::int64_t n);
+    // The n whose working set is closest to `bytes` (at least the smallest size it runs at).
+    std::int64_t (*n_for_working_set)(double bytes);
+};
+
+// Every kernel, in the order --list prints them.
+const std::vector<ReferenceKernel>& reference_kernels();
+const ReferenceKernel* find_reference_kernel(const std::string& name);
+
+// Bytes per level of one call whose working set is `counts.working_set`, warm caches,
+// LRU: L1 gets the nominal bytes (loads + stores); a level below gets the memory traffic
+// (read + written + write-allocate) when the working set does not fit the levels above
+// it (each capacity as one thread has it), else nothing. `caches` L1 first; "DRAM" last.
+std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches);
+
+// "1K..1G:x2" (sizes from 1 KiB to 1 GiB, each twice the last), "64K..4M:x4",
+// "32K,256K,8M" (a list). Throws std::invalid_argument saying what is wrong.
+std::vector<std::uint64_t> parse_size_sweep(const std::string& text);
+
+} // namespace roofline

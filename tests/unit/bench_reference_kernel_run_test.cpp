@@ -1,0 +1,43 @@
+// Every reference kernel runs and its result matches the value known on paper
+// (bench/reference_kernel_run.hpp); no timing is judged here.
+#include "bench/reference_kernel_run.hpp"
+
+#include <gtest/gtest.h>
+
+namespace roofline {
+namespace {
+
+TEST(ReferenceKernelRun, EveryKernelChecksOut) {
+    ReferenceRunOptions quick;
+    quick.samples = 2;
+    quick.min_sample_seconds = 1e-4;
+    for (const auto& k : reference_kernels()) {
+        for (const std::int64_t n : {std::int64_t{3}, std::int64_t{37}, k.n_for_working_set(200e3)}) {
+            const auto run = run_reference_kernel(k, n, quick);
+            EXPECT_TRUE(run.checked) << k.name << " n=" << n << ": " << run.check_error;
+            EXPECT_EQ(run.n, n);
+            EXPECT_EQ(run.samples, 2);
+            EXPECT_GT(run.seconds, 0) << k.name;
+            EXPECT_LE(run.fastest, run.slowest);
+            EXPECT_DOUBLE_EQ(run.counts.flops, k.counts(n).flops);
+        }
+    }
+}
+
+TEST(ReferenceKernelRun, MedianIsBetweenTheExtremes) {
+    ReferenceRunOptions o;
+    o.samples = 5;
+    o.min_sample_seconds = 1e-4;
+    o.median = true;
+    const auto run = run_reference_kernel(*find_reference_kernel("ddot"), 1000, o);
+    EXPECT_GE(run.seconds, run.fastest);
+    EXPECT_LE(run.seconds, run.slowest);
+}
+
+TEST(ReferenceKernelRun, ImpossibleSizesAreRefused) {
+    EXPECT_THROW(run_reference_kernel(*find_reference_kernel("stream_copy"), 0, {}), std::invalid_argument);
+    EXPECT_THROW(run_reference_kernel(*find_reference_kernel("jacobi2d"), 2, {}), std::invalid_argument);
+}
+
+} // namespace
+} // namespace roofline

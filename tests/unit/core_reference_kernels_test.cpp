@@ -1,0 +1,100 @@
+// Reference kernels' counts on paper (core/reference_kernels.hpp), where their bytes
+// land in a hierarchy, and the size sweeps of `roofline kernels --sizes`.
+#include "core/reference_kernels.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+
+namespace roofline {
+namespace {
+
+const ReferenceKernel& kernel(const std::string& name) {
+    const auto* k = find_reference_kernel(name);
+    if (!k) throw std::runtime_error("no kernel " + name);
+    return *k;
+}
+
+TEST(ReferenceKernels, StreamTriadCountsAsStreamDoes) {
+    const auto c = kernel("stream_triad").counts(1000);
+    EXPECT_DOUBLE_EQ(c.flops, 2000);
+    EXPECT_DOUBLE_EQ(c.loaded, 16000);
+    EXPECT_DOUBLE_EQ(c.stored, 8000);
+    EXPECT_DOUBLE_EQ(c.write_allocate, 8000);  // 32 B per iteration with write-allocate
+    EXPECT_DOUBLE_EQ(c.working_set, 24000);
+}
+
+TEST(ReferenceKernels, EveryKernelsCountsAtKnownSizes) {
+    struct Known {
+        const char* name;
+        std::int64_t n;
+        double flops, loaded, stored, write_allocate, working_set;
+    };
+    const Known known[] = {
+        {"stream_copy", 100, 0, 800, 800, 800, 1600},
+        {"stream_scale", 100, 100, 800, 800, 800, 1600},
+        {"stream_add", 100, 100, 1600, 800, 800, 2400},
+        {"daxpy", 100, 200, 1600, 800, 0, 1600},  // y is read before it is written
+        {"ddot", 100, 200, 1600, 0, 0, 1600},
+        {"sum_sp_scalar", 100, 100, 400, 0, 0, 400},
+        {"sum_sp_unrolled", 100, 100, 400, 0, 0, 400},
+        {"sum_sp_simd", 100, 100, 400, 0, 0, 400},
+        {"jacobi2d", 10, 4 * 64, 32 * 64, 8 * 64, 8 * 64, 1600},  // 8 x 8 interior points of a 10 x 10 grid
+    };
+    std::set<std::string> seen;
+    for (const auto& k : known) {
+        const auto c = kernel(k.name).counts(k.n);
+        EXPECT_DOUBLE_EQ(c.flops, k.flops) << k.name;
+        EXPECT_DOUBLE_EQ(c.loaded, k.loaded) << k.name;
+        EXPECT_DOUBLE_EQ(c.stored, k.stored) << k.name;
+        EXPECT_DOUBLE_EQ(c.write_allocate, k.write_allocate) << k.name;
+        EXPECT_DOUBLE_EQ(c.working_set, k.working_set) << k.name;
+        seen.insert(k.name);
+    }
+    seen.insert("stream_triad");
+    for (const auto& k : reference_kernels()) EXPECT_TRUE(seen.count(k.name)) << k.name << " has no known counts here";
+}
+
+TEST(ReferenceKernels, SizeForAWorkingSetComesBackToIt) {
+    for (const auto& k : reference_kernels()) {
+        for (const double bytes : {64e3, 8e6, 1e9}) {
+            const auto ws = k.counts(k.n_for_working_set(bytes)).working_set;
+            EXPECT_LE(ws, bytes * 1.0001) << k.name;
+            EXPECT_GE(ws, bytes * 0.98) << k.name;
+        }
+        EXPECT_GE(k.n_for_working_set(1), 8) << k.name << ": a tiny request still gives a kernel to run";
+    }
+}
+
+std::vector<CacheLevel> hierarchy() {
+    return {{1, 32 << 10, 64, 8, 1, 1}, {2, 512 << 10, 64, 8, 1, 1}, {3, 32 << 20, 64, 16, 8, 1}};
+}
+
+TEST(ReferenceKernels, BytesLandAtTheLevelsTheWorkingSetSpills) {
+    const auto& triad = kernel("stream_triad");
+    auto in_l1 = bytes_by_level(triad.counts(1000), hierarchy());  // 24 KB
+    EXPECT_EQ(in_l1.size(), 1u);
+    EXPECT_DOUBLE_EQ(in_l1.at("L1"), 24000);
+    auto in_l3 = bytes_by_level(triad.counts(100000), hierarchy());  // 2.4 MB: spills L1 and L2
+    EXPECT_DOUBLE_EQ(in_l3.at("L2"), 3.2e6);
+    EXPECT_DOUBLE_EQ(in_l3.at("L3"), 3.2e6);
+    EXPECT_FALSE(in_l3.count("DRAM"));
+    auto in_dram = bytes_by_level(triad.counts(10000000), hierarchy());
+    EXPECT_DOUBLE_EQ(in_dram.at("DRAM"), 3.2e8);  // 32 B an iteration
+    EXPECT_DOUBLE_EQ(bytes_by_level(triad.counts(10), {}).at("DRAM"), 320);
+}
+
+TEST(ReferenceKernels, SizeSweeps) {
+    EXPECT_EQ(parse_size_sweep("1K..8K:x2"), (std::vector<std::uint64_t>{1024, 2048, 4096, 8192}));
+    EXPECT_EQ(parse_size_sweep("1K..8K"), (std::vector<std::uint64_t>{1024, 2048, 4096, 8192}));
+    EXPECT_EQ(parse_size_sweep("32K,1M,4096"), (std::vector<std::uint64_t>{32768, 1 << 20, 4096}));
+    EXPECT_EQ(parse_size_sweep("1K..1G:x2").size(), 21u);
+    EXPECT_EQ(parse_size_sweep("4K..4K"), std::vector<std::uint64_t>{4096});
+    for (const char* bad : {"", "1K..", "..1M", "1K..1M:2", "1K..1M:x1", "1M..1K", "0", "1K,,2K", "1..1G:x1.001",
+                            "x"})
+        EXPECT_THROW(parse_size_sweep(bad), std::invalid_argument) << bad;
+}
+
+} // namespace
+} // namespace roofline
