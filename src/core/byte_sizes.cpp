@@ -18,7 +18,8 @@ std::string format_bytes(std::uint64_t bytes) {
     }
     if (u == 0) return fmt::format("{} B", bytes);
     if (std::fabs(v - std::round(v)) < 1e-9) return fmt::format("{:.0f} {}", v, units[u]);
-    return fmt::format("{:.3g} {}", v, units[u]);
+    // Three significant digits, never an exponent: 1023.98 KiB reads "1024 KiB", not "1.02e+03 KiB".
+    return v >= 100 ? fmt::format("{:.0f} {}", v, units[u]) : fmt::format("{:.3g} {}", v, units[u]);
 }
 
 std::uint64_t parse_bytes(const std::string& text) {

@@ -73,4 +73,6 @@ TEST(WorkingSets, ParseAndFormatBytes) {
     EXPECT_EQ(format_bytes(1ull << 30), "1 GiB");
     EXPECT_EQ(format_bytes(1536 * 1024), "1.5 MiB");
     EXPECT_EQ(format_bytes(100), "100 B");
+    EXPECT_EQ(format_bytes(1048560), "1024 KiB");  // never "1.02e+03 KiB"
+    EXPECT_EQ(format_bytes(200 * 1024 + 100), "200 KiB");
 }
