@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# roofline kernels (issue 12): a sweep writes one point per size, one series per kernel,
+# with the analytic counts, to -o and to the store; list and plot read them back.
+# Performance is not judged here (shared machines); the counts and the structure are.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+db=$tmp/r.db
+json=$tmp/k.json
+out=$("$bin" kernels stream_triad sum_sp_scalar jacobi2d --sizes 8K..128K:x4 --samples 2 --db "$db" -o "$json" 2>&1) ||
+  fail "kernels exited $?"
+p='.points'
+check() { jq -e "$1" "$json" >/dev/null || fail "$2 ($1)"; }
+check "[$p[] | .series] | unique == [\"jacobi2d\", \"stream_triad\", \"sum_sp_scalar\"]" "one series per kernel"
+check "[$p[] | select(.series == \"stream_triad\")] | length == 3" "three sizes: 8K, 32K, 128K"
+# triad n = 8 KiB / 24 B = 341 elements: 682 FLOPs, 24 B nominal an element at L1
+check "$p[] | select(.name == \"stream_triad 7.99 KiB\") | .flops == 682 and .bytes.L1 == 8184 and .details.n == 341" \
+  "triad at 8 KiB: counts on paper"
+check "all($p[]; .seconds > 0 and .threads == 1 and .source == \"kernel\")" "timed, one thread"
+check "all($p[]; .details.samples == 2 and .details.seconds_fastest <= .details.seconds_slowest)" "samples recorded"
+check ".provenance.options.statistic | test(\"min of 2 samples\")" "the statistic in the provenance"
+"$bin" list --db "$db" | grep -q "roofline kernels stream_triad sum_sp_scalar jacobi2d" || fail "not in the store"
+out=$("$bin" plot --points "$json" -o "$tmp/k.svg" 2>&1) || fail "plot exited $?"
+[[ -s $tmp/k.svg ]] || fail "no chart"
+echo "ok"
