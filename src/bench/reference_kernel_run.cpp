@@ -1,5 +1,6 @@
 #include "bench/reference_kernel_run.hpp"
 
+#include <cblas.h>
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -94,6 +95,87 @@ void k_jacobi2d(const double* a, double* b, std::int64_t n) {
     for (std::int64_t i = 1; i + 1 < n; ++i)
         for (std::int64_t j = 1; j + 1 < n; ++j)
             b[i * n + j] = 0.25 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1]);
+}
+
+void k_mvm_row(const double* A, const double* x, double* y, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) {
+        double s = 0;
+        for (std::int64_t j = 0; j < n; ++j) s += A[i * n + j] * x[j];
+        y[i] = s;
+    }
+}
+void k_mvm_col(const double* A, const double* x, double* y, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i) y[i] = 0;
+    for (std::int64_t j = 0; j < n; ++j) {
+        const double xj = x[j];
+        for (std::int64_t i = 0; i < n; ++i) y[i] += A[j * n + i] * xj;
+    }
+}
+void k_stencil3d(const double* a, double* b, std::int64_t n, double c0, double c1) {
+    const std::int64_t p = n * n;
+    for (std::int64_t i = 1; i + 1 < n; ++i)
+        for (std::int64_t j = 1; j + 1 < n; ++j)
+            for (std::int64_t k = 1; k + 1 < n; ++k) {
+                const std::int64_t c = i * p + j * n + k;
+                b[c] = c0 * a[c] + c1 * (a[c - 1] + a[c + 1] + a[c - n] + a[c + n] + a[c - p] + a[c + p]);
+            }
+}
+void k_spmv(const std::int32_t* rowptr, const std::int32_t* col, const double* val, const double* x, double* y,
+            std::int64_t rows) {
+    for (std::int64_t r = 0; r < rows; ++r) {
+        double s = 0;
+        for (std::int32_t e = rowptr[r]; e < rowptr[r + 1]; ++e) s += val[e] * x[col[e]];
+        y[r] = s;
+    }
+}
+void k_dgemm_naive(const double* A, const double* B, double* C, std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+            double s = 0;
+            for (std::int64_t k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];
+            C[i * n + j] = s;
+        }
+}
+// C (16 x 16) = A^T B, A and B K x 16 row-major, the way the lecture writes it: K in chunks
+// of 128 rows (32 KiB of A and B, which stay in L1/L2) and, within a chunk, each 4 x 8 block
+// of C in eight 4-double registers while k runs over the chunk: per k, 4 broadcasts of A, 2
+// vector loads of B, 8 multiply-adds. The first block's pass over a chunk prefetches the
+// next chunk, so memory streams while the other blocks compute. Compiled twice (AVX2+FMA,
+// and the baseline), chosen at run time.
+typedef double v4df __attribute__((vector_size(32)));
+__attribute__((target_clones("arch=x86-64-v3", "default"))) void k_atb(const double* A, const double* B,
+                                                                        double* C, std::int64_t K) {
+    constexpr int M = 16, N = 16, chunk = 128;
+    for (int i = 0; i < M * N; ++i) C[i] = 0;
+    for (std::int64_t k0 = 0; k0 < K; k0 += chunk) {
+        const std::int64_t k1 = std::min<std::int64_t>(K, k0 + chunk);
+        for (int bi = 0; bi < M; bi += 4)
+            for (int bj = 0; bj < N; bj += 8) {
+                v4df acc[4][2] = {};
+                const bool first = bi == 0 && bj == 0;  // its pass also fetches the next chunk from memory
+                for (std::int64_t k = k0; k < k1; ++k) {
+                    if (first && k + chunk < K) {
+                        __builtin_prefetch(A + (k + chunk) * M);
+                        __builtin_prefetch(A + (k + chunk) * M + 8);
+                        __builtin_prefetch(B + (k + chunk) * N);
+                        __builtin_prefetch(B + (k + chunk) * N + 8);
+                    }
+                    v4df b0, b1;
+                    std::memcpy(&b0, B + k * N + bj, sizeof b0);
+                    std::memcpy(&b1, B + k * N + bj + 4, sizeof b1);
+                    for (int i = 0; i < 4; ++i) {
+                        const double a = A[k * M + bi + i];
+                        acc[i][0] += a * b0;
+                        acc[i][1] += a * b1;
+                    }
+                }
+                for (int i = 0; i < 4; ++i)
+                    for (int j = 0; j < 4; ++j) {
+                        C[(bi + i) * N + bj + j] += acc[i][0][j];
+                        C[(bi + i) * N + bj + 4 + j] += acc[i][1][j];
+                    }
+            }
+    }
 }
 
 // --- one kernel's data, call and check -------------------------------------------
@@ -197,7 +279,143 @@ private:
     Array<double> a_, b_;
 };
 
+class Mvm : public Instance {
+public:
+    Mvm(bool row, std::int64_t n)
+        : row_(row), n_(n), A_(allocate<double>(n * n, 1.0)), x_(allocate<double>(n, 2.0)), y_(allocate<double>(n, 0.0)) {}
+    void call() override { row_ ? k_mvm_row(A_.get(), x_.get(), y_.get(), n_) : k_mvm_col(A_.get(), x_.get(), y_.get(), n_); }
+    std::string check(std::int64_t) override {
+        return check_elements(n_, [&](std::int64_t i) { return expect_at("y", i, y_[i], 2.0 * double(n_)); });
+    }
+
+private:
+    bool row_;
+    std::int64_t n_;
+    Array<double> A_, x_, y_;
+};
+
+class Stencil3d : public Instance {
+public:
+    explicit Stencil3d(std::int64_t n) : n_(n), a_(allocate<double>(n * n * n, 1.0)), b_(allocate<double>(n * n * n, 0.0)) {}
+    void call() override { k_stencil3d(a_.get(), b_.get(), n_, 0.5, 0.25); }
+    std::string check(std::int64_t) override {
+        const std::int64_t n = n_;
+        return check_elements(n - 2, [&](std::int64_t k) {
+            const std::int64_t c = (1 + k) * n * n + (1 + (n - 3 - k)) * n + 1 + k;
+            return expect_at("b", c, b_[c], 2.0);  // 0.5 + 0.25 x 6
+        });
+    }
+
+private:
+    std::int64_t n_;
+    Array<double> a_, b_;
+};
+
+// The 7-point Laplacian of a g^3 grid: 6 on the diagonal, -1 for each neighbour inside.
+class Spmv : public Instance {
+public:
+    explicit Spmv(std::int64_t g) : g_(g), rows_(g * g * g) {
+        const std::int64_t nnz = 7 * rows_ - 6 * g * g;
+        if (nnz > std::int64_t{1} << 31) throw std::invalid_argument("spmv_laplace3d: more than 2^31 nonzeros");
+        rowptr_ = allocate<std::int32_t>(rows_ + 1, 0);
+        col_ = allocate<std::int32_t>(nnz, 0);
+        val_ = allocate<double>(nnz, 0.0);
+        x_ = allocate<double>(rows_, 1.0);
+        y_ = allocate<double>(rows_, 0.0);
+        std::int64_t e = 0;
+        for (std::int64_t r = 0; r < rows_; ++r) {
+            rowptr_[r] = static_cast<std::int32_t>(e);
+            const std::int64_t i = r / (g * g), j = r / g % g, k = r % g;
+            auto add = [&](std::int64_t c, double v) {
+                col_[e] = static_cast<std::int32_t>(c);
+                val_[e++] = v;
+            };
+            if (i > 0) add(r - g * g, -1);
+            if (j > 0) add(r - g, -1);
+            if (k > 0) add(r - 1, -1);
+            add(r, 6);
+            if (k + 1 < g) add(r + 1, -1);
+            if (j + 1 < g) add(r + g, -1);
+            if (i + 1 < g) add(r + g * g, -1);
+        }
+        rowptr_[rows_] = static_cast<std::int32_t>(e);
+    }
+    void call() override { k_spmv(rowptr_.get(), col_.get(), val_.get(), x_.get(), y_.get(), rows_); }
+    std::string check(std::int64_t) override {
+        // with x = 1: 6 less the number of neighbours inside the grid
+        return check_elements(rows_, [&](std::int64_t r) {
+            const std::int64_t g = g_, i = r / (g * g), j = r / g % g, k = r % g;
+            const int inside = (i > 0) + (j > 0) + (k > 0) + (i + 1 < g) + (j + 1 < g) + (k + 1 < g);
+            return expect_at("y", r, y_[r], 6.0 - inside);
+        });
+    }
+
+private:
+    std::int64_t g_, rows_;
+    Array<std::int32_t> rowptr_, col_;
+    Array<double> val_, x_, y_;
+};
+
+// The points say one thread: OpenBLAS would start one per core.
+void blas_on_one_thread() { openblas_set_num_threads(1); }
+
+class Gemm : public Instance {
+public:
+    Gemm(bool blas, std::int64_t n)
+        : blas_(blas), n_(n), A_(allocate<double>(n * n, 1.0)), B_(allocate<double>(n * n, 2.0)), C_(allocate<double>(n * n, 0.0)) {
+        if (blas_) blas_on_one_thread();
+    }
+    void call() override {
+        if (!blas_) return k_dgemm_naive(A_.get(), B_.get(), C_.get(), n_);
+        const int n = static_cast<int>(n_);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A_.get(), n, B_.get(), n, 0.0, C_.get(), n);
+    }
+    std::string check(std::int64_t) override {
+        return check_elements(n_ * n_, [&](std::int64_t i) { return expect_at("C", i, C_[i], 2.0 * double(n_)); });
+    }
+
+private:
+    bool blas_;
+    std::int64_t n_;
+    Array<double> A_, B_, C_;
+};
+
+class Atb : public Instance {
+public:
+    Atb(bool blas, std::int64_t K)
+        : blas_(blas), K_(K), A_(allocate<double>(K * 16, 1.0)), B_(allocate<double>(K * 16, 2.0)), C_(allocate<double>(256, 0.0)) {
+        if (blas_) blas_on_one_thread();
+    }
+    void call() override {
+        if (!blas_) return k_atb(A_.get(), B_.get(), C_.get(), K_);
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 16, 16, static_cast<int>(K_), 1.0, A_.get(), 16,
+                    B_.get(), 16, 0.0, C_.get(), 16);
+    }
+    std::string check(std::int64_t) override {
+        return check_elements(256, [&](std::int64_t i) { return expect_at("C", i, C_[i], 2.0 * double(K_)); });
+    }
+
+private:
+    bool blas_;
+    std::int64_t K_;
+    Array<double> A_, B_, C_;
+};
+
 std::unique_ptr<Instance> instance_of(const ReferenceKernel& k, std::int64_t n) {
+    if (k.name == "mvm_row" || k.name == "mvm_col") return std::make_unique<Mvm>(k.name == "mvm_row", n);
+    if (k.name == "stencil3d") {
+        if (n < 3) throw std::invalid_argument("stencil3d needs a grid of at least 3 x 3 x 3");
+        return std::make_unique<Stencil3d>(n);
+    }
+    if (k.name == "spmv_laplace3d") return std::make_unique<Spmv>(n);
+    if (k.name == "dgemm_naive" || k.name == "dgemm_openblas") {
+        if (n > 46340) throw std::invalid_argument(fmt::format("{}: n = {} is beyond int indices", k.name, n));
+        return std::make_unique<Gemm>(k.name == "dgemm_openblas", n);
+    }
+    if (k.name == "atb_ours" || k.name == "atb_openblas") {
+        if (n > (std::int64_t{1} << 31) - 1) throw std::invalid_argument(fmt::format("{}: K = {} is beyond int", k.name, n));
+        return std::make_unique<Atb>(k.name == "atb_openblas", n);
+    }
     if (k.name.rfind("sum_sp", 0) == 0) return std::make_unique<SumSp>(k.name, n);
     if (k.name == "jacobi2d") {
         if (n < 3) throw std::invalid_argument("jacobi2d needs a grid of at least 3 x 3");

@@ -113,6 +113,11 @@ int run_kernels(const KernelsArgs& args) {
                    "s/call", "GFLOP/s", "GB/s", "at", "spread", "check");
     for (const auto* k : kernels) {
         for (const auto bytes : sizes) {
+            if (args.sizes.empty() && k->default_max_bytes > 0 && static_cast<double>(bytes) > k->default_max_bytes) {
+                print_stderr("roofline: note: {} at {} left out: one call would take too long (give --sizes to "
+                             "run it anyway)\n", k->name, format_bytes(bytes));
+                continue;
+            }
             const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes));
             ReferenceRun run;
             try {
@@ -201,8 +206,9 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<KernelsArgs>();
     auto* cmd = app.add_subcommand("kernels", "Time reference kernels whose FLOPs and bytes are known on paper");
     cmd->description(
-        "Runs reference kernels (STREAM, daxpy, dot, single-precision sums under three ceilings, a 2-D\n"
-        "Jacobi) natively on one thread over a sweep of working-set sizes, checks each result, and writes\n"
+        "Runs reference kernels (STREAM, daxpy, dot, single-precision sums under three ceilings, 2-D and\n"
+        "3-D stencils, dense MVM, SpMV, DGEMM, the tall-and-skinny A^T B; ours and OpenBLAS's) natively on\n"
+        "one thread over a sweep of working-set sizes, checks each result, and writes\n"
         "one point per size (series = kernel) with the analytic FLOPs and bytes: L1 gets the loop's loads\n"
         "and stores, a level below gets the memory traffic when the working set does not fit above it.\n"
         "Caches are warm; each point is the minimum (or median) of several samples of at least 20 ms.");

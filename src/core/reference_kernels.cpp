@@ -69,11 +69,108 @@ KernelCounts jacobi2d(std::int64_t n) {
     return c;
 }
 
+// y = A x, A n x n. Row-major: y[i] = sum_j A[i][j] x[j], the sum in a register; column-
+// major: y zeroed, then y[i] += A[j][i] x[j] for each j (y loaded and stored n times).
+// Memory: A once, x and y once (they stay in cache).
+KernelCounts mvm(std::int64_t n, bool row_major) {
+    KernelCounts c;
+    const double e = static_cast<double>(n), e2 = e * e;
+    c.flops = 2 * e2;
+    c.loaded = row_major ? 2 * D * e2 : 2 * D * e2 + D * e;
+    c.stored = row_major ? D * e : D * e2 + D * e;
+    c.memory_read = D * e2 + D * e;
+    c.memory_written = D * e;
+    c.write_allocate = D * e;
+    c.working_set = D * e2 + 2 * D * e;
+    return c;
+}
+KernelCounts mvm_row(std::int64_t n) { return mvm(n, true); }
+KernelCounts mvm_col(std::int64_t n) { return mvm(n, false); }
+
+// 7-point stencil on an n^3 grid, interior points: b = c0 a + c1 (six neighbours): 8 FLOPs.
+// Memory: a read and b written once (three planes of a in cache: the layer condition).
+KernelCounts stencil3d(std::int64_t n) {
+    KernelCounts c;
+    const double inner = std::pow(static_cast<double>(n - 2), 3);
+    c.flops = 8 * inner;
+    c.loaded = 7 * D * inner;
+    c.stored = D * inner;
+    c.memory_read = c.memory_written = c.write_allocate = D * inner;
+    c.working_set = 2 * D * std::pow(static_cast<double>(n), 3);
+    return c;
+}
+
+// SpMV in CRS of the 7-point Laplacian of a g^3 grid: N = g^3 rows, nnz = 7 g^3 - 6 g^2
+// (a boundary row lacks its outside neighbours). Per nonzero: value 8 B, column 4 B, x 8 B.
+// Memory: values and columns once, row pointers once, x and y once (x kept in cache).
+double laplace_nnz(double g) { return 7 * g * g * g - 6 * g * g; }
+KernelCounts spmv(std::int64_t g) {
+    KernelCounts c;
+    const double rows = std::pow(static_cast<double>(g), 3), nnz = laplace_nnz(static_cast<double>(g));
+    c.flops = 2 * nnz;
+    c.loaded = 20 * nnz + 4 * (rows + 1);
+    c.stored = D * rows;
+    c.memory_read = 12 * nnz + 4 * (rows + 1) + D * rows;
+    c.memory_written = c.write_allocate = D * rows;
+    c.working_set = 12 * nnz + 4 * (rows + 1) + 2 * D * rows;
+    return c;
+}
+
+// C = A B, n x n. The triple loop (i, j, k; C[i][j] in a register) loads A and B on every
+// k; a BLAS blocks for the caches, its loads are not known here: its L1 bytes are the
+// compulsory ones. Memory: A and B read, C written once.
+KernelCounts gemm(std::int64_t n, bool naive) {
+    KernelCounts c;
+    const double e = static_cast<double>(n), e2 = e * e;
+    c.flops = 2 * e2 * e;
+    c.loaded = naive ? 2 * D * e2 * e : 2 * D * e2;
+    c.stored = D * e2;
+    c.memory_read = 2 * D * e2;
+    c.memory_written = c.write_allocate = D * e2;
+    c.working_set = 3 * D * e2;
+    return c;
+}
+KernelCounts gemm_naive(std::int64_t n) { return gemm(n, true); }
+KernelCounts gemm_blas(std::int64_t n) { return gemm(n, false); }
+
+// C = A^T B with A (K x M) and B (K x N) tall and skinny, M = N = 16: 2 K M N FLOPs over
+// 8 K (M + N) bytes, 2 FLOP/B from memory. Ours: K in chunks that stay in L1/L2, each 4 x 8
+// block of C in registers over a chunk (per k, 4 + 8 doubles loaded a block, 8 blocks).
+// A BLAS: compulsory.
+constexpr double kAtbM = 16, kAtbN = 16;
+KernelCounts atb(std::int64_t k, bool ours) {
+    KernelCounts c;
+    const double K = static_cast<double>(k);
+    c.flops = 2 * K * kAtbM * kAtbN;
+    c.loaded = ours ? D * K * (kAtbM / 4 * kAtbN / 8) * 12 : D * K * (kAtbM + kAtbN);
+    c.stored = D * kAtbM * kAtbN;
+    c.memory_read = D * K * (kAtbM + kAtbN);
+    c.memory_written = c.write_allocate = D * kAtbM * kAtbN;
+    c.working_set = D * K * (kAtbM + kAtbN) + D * kAtbM * kAtbN;
+    return c;
+}
+KernelCounts atb_ours(std::int64_t k) { return atb(k, true); }
+KernelCounts atb_blas(std::int64_t k) { return atb(k, false); }
+
 std::int64_t n_copy(double b) { return n_for_arrays(b, 2, D); }
 std::int64_t n_three(double b) { return n_for_arrays(b, 3, D); }
 std::int64_t n_two(double b) { return n_for_arrays(b, 2, D); }
 std::int64_t n_one_sp(double b) { return n_for_arrays(b, 1, F); }
 std::int64_t n_grid(double b) { return std::max<std::int64_t>(8, static_cast<std::int64_t>(std::sqrt(b / (2 * D)))); }
+// 8 n^2 + 16 n = b
+std::int64_t n_matrix(double b) {
+    return std::max<std::int64_t>(8, static_cast<std::int64_t>((std::sqrt(256 + 32 * b) - 16) / 16));
+}
+std::int64_t n_cube(double b) { return std::max<std::int64_t>(4, static_cast<std::int64_t>(std::cbrt(b / (2 * D)))); }
+std::int64_t n_gemm(double b) { return std::max<std::int64_t>(8, static_cast<std::int64_t>(std::sqrt(b / (3 * D)))); }
+std::int64_t n_laplace(double b) {  // about 100 B a row (7 x 12 + 4 + 16)
+    std::int64_t g = std::max<std::int64_t>(2, static_cast<std::int64_t>(std::cbrt(b / 104)));
+    while (g > 2 && spmv(g).working_set > b) --g;
+    return g;
+}
+std::int64_t n_atb(double b) {
+    return std::max<std::int64_t>(64, static_cast<std::int64_t>((b - D * kAtbM * kAtbN) / (D * (kAtbM + kAtbN))));
+}
 
 const std::string kStreamNote =
     "STREAM (McCalpin); write-allocate: the stored array's lines are read before they are written";
@@ -102,6 +199,30 @@ const std::vector<ReferenceKernel>& reference_kernels() {
         {"jacobi2d", "b[i][j] = 0.25 (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])", "dp", "n x n grid",
          "4 (n-2)^2", "40 (n-2)^2 nominal; 16 (n-2)^2 from memory, +8 (n-2)^2 write-allocate",
          "memory traffic assumes three rows of a stay in cache (the layer condition)", jacobi2d, n_grid},
+        {"stencil3d", "b = c0 a[i][j][k] + c1 (six neighbours of a[i][j][k])", "dp", "n x n x n grid",
+         "8 (n-2)^3", "64 (n-2)^3 nominal; 16 (n-2)^3 from memory, +8 (n-2)^3 write-allocate",
+         "memory traffic assumes three planes of a stay in cache (the layer condition)", stencil3d, n_cube},
+        {"mvm_row", "y[i] = sum_j A[i][j] x[j] (A row-major)", "dp", "n x n matrix", "2 n^2",
+         "16 n^2 + 8 n nominal; 8 n^2 + 16 n from memory", "x stays in cache", mvm_row, n_matrix},
+        {"mvm_col", "y[i] += A[j][i] x[j], j outer (A column-major)", "dp", "n x n matrix", "2 n^2",
+         "24 n^2 + 16 n nominal; 8 n^2 + 16 n from memory", "y is loaded and stored once per column: L1-heavy",
+         mvm_col, n_matrix},
+        {"spmv_laplace3d", "y = A x, A in CRS: the 7-point Laplacian of a g^3 grid", "dp",
+         "g (the grid is g x g x g: g^3 rows, 7 g^3 - 6 g^2 nonzeros)", "2 nnz",
+         "20 nnz + 4 rows nominal; 12 nnz + 4 rows + 16 rows from memory", "x stays in cache (read once)", spmv,
+         n_laplace},
+        {"dgemm_naive", "C[i][j] = sum_k A[i][k] B[k][j], the triple loop", "dp", "n x n matrices", "2 n^3",
+         "16 n^3 nominal; 24 n^2 compulsory", "B is walked down its columns: far below the peak", gemm_naive,
+         n_gemm, 4 << 20},
+        {"dgemm_openblas", "cblas_dgemm, C = A B, one thread", "dp", "n x n matrices", "2 n^3",
+         "24 n^2 compulsory (the library's blocking is not counted)", "OpenBLAS, as the distribution builds it",
+         gemm_blas, n_gemm},
+        {"atb_ours", "C = A^T B, A and B K x 16: 4 x 8 blocks of C in registers over chunks of K (AVX2+FMA where the CPU has them)", "dp",
+         "K rows (M = N = 16)", "512 K", "768 K nominal; 256 K from memory",
+         "tall and skinny: 2 FLOP/B from memory, memory-bound on most machines", atb_ours, n_atb},
+        {"atb_openblas", "cblas_dgemm(RowMajor, Trans, NoTrans), C = A^T B, A and B K x 16, one thread", "dp",
+         "K rows (M = N = 16)", "512 K", "256 K compulsory", "OpenBLAS on a shape it is not blocked for",
+         atb_blas, n_atb},
     };
     return all;
 }

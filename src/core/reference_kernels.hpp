@@ -35,6 +35,9 @@ struct ReferenceKernel {
     KernelCounts (*counts)(std::int64_t n);
     // The n whose working set is closest to `bytes` (at least the smallest size it runs at).
     std::int64_t (*n_for_working_set)(double bytes);
+    // Without --sizes, larger working sets are left out: one call would take too long (the
+    // naive triple loop at 64 MiB runs half a minute); 0: no limit.
+    double default_max_bytes = 0;
 };
 
 // Every kernel, in the order --list prints them.

@@ -41,6 +41,14 @@ TEST(ReferenceKernels, EveryKernelsCountsAtKnownSizes) {
         {"sum_sp_unrolled", 100, 100, 400, 0, 0, 400},
         {"sum_sp_simd", 100, 100, 400, 0, 0, 400},
         {"jacobi2d", 10, 4 * 64, 32 * 64, 8 * 64, 8 * 64, 1600},  // 8 x 8 interior points of a 10 x 10 grid
+        {"stencil3d", 5, 8 * 27, 56 * 27, 8 * 27, 8 * 27, 2000},   // 3^3 interior points of a 5^3 grid
+        {"mvm_row", 10, 200, 1600, 80, 80, 960},
+        {"mvm_col", 10, 200, 1680, 880, 80, 960},                 // y loaded and stored for every column
+        {"spmv_laplace3d", 3, 270, 2812, 216, 216, 2164},          // 27 rows, 135 nonzeros
+        {"dgemm_naive", 10, 2000, 16000, 800, 800, 2400},
+        {"dgemm_openblas", 10, 2000, 1600, 800, 800, 2400},
+        {"atb_ours", 100, 51200, 76800, 2048, 2048, 27648},
+        {"atb_openblas", 100, 51200, 25600, 2048, 2048, 27648},
     };
     std::set<std::string> seen;
     for (const auto& k : known) {
@@ -61,9 +69,10 @@ TEST(ReferenceKernels, SizeForAWorkingSetComesBackToIt) {
         for (const double bytes : {64e3, 8e6, 1e9}) {
             const auto ws = k.counts(k.n_for_working_set(bytes)).working_set;
             EXPECT_LE(ws, bytes * 1.0001) << k.name;
-            EXPECT_GE(ws, bytes * 0.98) << k.name;
+            // a grid's side is whole: at 64 KB a cube's next size is 20% larger
+            EXPECT_GE(ws, bytes * 0.75) << k.name;
         }
-        EXPECT_GE(k.n_for_working_set(1), 8) << k.name << ": a tiny request still gives a kernel to run";
+        EXPECT_GE(k.n_for_working_set(1), 2) << k.name << ": a tiny request still gives a kernel to run";
     }
 }
 
