@@ -172,8 +172,9 @@ int run_kernels(const KernelsArgs& args) {
     provenance.options["statistic"] = fmt::format("{} of {} samples per point, each at least 20 ms", args.stat,
                                                   args.samples);
     provenance.options["caches"] = "warm: timed calls follow untimed ones over the same arrays; one thread";
-    provenance.options["bytes"] = "L1: the loop's loads and stores; below: each array once (+ write-allocate) at the "
-                                  "levels the working set does not fit above";
+    provenance.options["bytes"] = "L1: the loop's loads and stores; below: each array once, nominal (as the roofs), at "
+                                  "the levels the working set does not fit above; write-allocate reads in "
+                                  "details.write_allocate_bytes";
     provenance.tool_version = ROOFLINE_VERSION;
     std::vector<std::string> failed;
     if (!args.output.empty() && !points.empty()) {

@@ -236,7 +236,7 @@ const ReferenceKernel* find_reference_kernel(const std::string& name) {
 std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches) {
     std::map<std::string, double> out;
     out["L1"] = counts.loaded + counts.stored;
-    const double memory = counts.memory_read + counts.memory_written + counts.write_allocate;
+    const double memory = counts.memory_read + counts.memory_written;
     // The level below cache i sees the memory traffic when the working set spills cache i.
     for (std::size_t i = 0; i < caches.size(); ++i) {
         const std::string below = i + 1 < caches.size() ? fmt::format("L{}", caches[i + 1].level) : "DRAM";

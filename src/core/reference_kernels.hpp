@@ -46,8 +46,11 @@ const ReferenceKernel* find_reference_kernel(const std::string& name);
 
 // Bytes per level of one call whose working set is `counts.working_set`, warm caches,
 // LRU: L1 gets the nominal bytes (loads + stores); a level below gets the memory traffic
-// (read + written + write-allocate) when the working set does not fit the levels above
+// (each array read and written once) when the working set does not fit the levels above
 // it (each capacity as one thread has it), else nothing. `caches` L1 first; "DRAM" last.
+// Nominal, without the write-allocate reads, as the machine model's bandwidth roofs are
+// (MemoryRoof::gbs): the two are compared. The write-allocate bytes are the caller's to
+// report beside them.
 std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches);
 
 // "1K..1G:x2" (sizes from 1 KiB to 1 GiB, each twice the last), "64K..4M:x4",
