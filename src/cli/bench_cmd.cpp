@@ -2,6 +2,7 @@
 #include "bench/bench_runner.hpp"
 #include "bench/kernel_selection.hpp"
 #include "cli/commands.hpp"
+#include "cli/stop_signal.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/progress_line.hpp"
@@ -29,14 +30,6 @@
 
 namespace roofline::cli {
 namespace {
-
-std::atomic<bool> g_stop{false};
-volatile std::sig_atomic_t g_signal = SIGINT;  // the signal that stopped the run: exit status 128 + it
-
-extern "C" void on_interrupt(int signal) {
-    if (g_stop.exchange(true)) _exit(128 + signal);  // a second signal: leave at once
-    g_signal = signal;
-}
 
 struct BenchArgs {
     bool quick = false, full = false;
@@ -210,18 +203,13 @@ int run(BenchArgs args) {
     std::unique_ptr<ResultsStore> store;
     if (!args.no_store) store = ResultsStore::open_db_option(args.db);
 
-    g_stop = false;
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
+    const StopSignal stop;  // Ctrl-C / SIGTERM: stop between measurements, keep what was measured
 
     ProgressLine progress(args.quiet);
     if (!args.quiet)
         print_stderr("roofline bench --{}: measuring {}{} (Ctrl-C stops and keeps what was measured)\n",
                    bench_mode_name(options.mode), options.compute ? "compute" : "", options.memory ? (options.compute ? " and memory" : "memory") : "");
-    MachineModel model = run_bench(topology, options, [&progress](const ProgressEvent& e) { progress(e); }, g_stop);
+    MachineModel model = run_bench(topology, options, [&progress](const ProgressEvent& e) { progress(e); }, stop.flag());
     progress.finish();
 
     std::string kept;  // files a partial run did not replace
@@ -269,10 +257,8 @@ int run(BenchArgs args) {
         if (!kept.empty())
             print_stderr("kept the earlier results in {}: a partial run does not replace them\n", kept);
     }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     // 130 for Ctrl-C, 143 for SIGTERM, as a shell reports a command those signals ended.
-    if (model.partial) return g_stop ? 128 + static_cast<int>(g_signal) : kExitInterrupted;
+    if (model.partial) return stop.stopped() ? stop.exit_code() : kExitInterrupted;
     return saved.failures.empty() ? kExitOk : kExitFailure;
 }
 

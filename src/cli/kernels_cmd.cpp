@@ -6,6 +6,7 @@
 #include "cli/common_options.hpp"
 #include "cli/measure_job.hpp"
 #include "cli/messages.hpp"
+#include "cli/stop_signal.hpp"
 #include "cli/usage_error.hpp"
 #include "core/byte_sizes.hpp"
 #include "core/reference_kernels.hpp"
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <new>
@@ -108,11 +110,17 @@ int run_kernels(const KernelsArgs& args) {
 
     std::vector<Point> points;
     int failed_checks = 0;
+    const StopSignal stop;  // Ctrl-C / SIGTERM: stop after the point being measured, keep the others
+    if (!args.quiet)
+        print_stderr("roofline kernels: {} kernel{} at {} size{}, one thread (Ctrl-C stops and keeps what was "
+                     "measured)\n", kernels.size(), kernels.size() == 1 ? "" : "s", sizes.size(),
+                     sizes.size() == 1 ? "" : "s");
     if (!args.quiet)
         fmt::print("{:<16} {:>10} {:>12} {:>12} {:>9} {:>9} {:>6} {:>8}  {}\n", "kernel", "working set", "n",
                    "s/call", "GFLOP/s", "GB/s", "at", "spread", "check");
     for (const auto* k : kernels) {
         for (const auto bytes : sizes) {
+            if (stop.stopped()) break;
             if (args.sizes.empty() && k->default_max_bytes > 0 && static_cast<double>(bytes) > k->default_max_bytes) {
                 print_stderr("roofline: note: {} at {} left out: one call would take too long (give --sizes to "
                              "run it anyway)\n", k->name, format_bytes(bytes));
@@ -156,6 +164,7 @@ int run_kernels(const KernelsArgs& args) {
                            format_bytes(static_cast<std::uint64_t>(run.counts.working_set)), n, run.seconds,
                            run.counts.flops / run.seconds * 1e-9, p.bytes.at(level) / run.seconds * 1e-9, level,
                            100 * (run.slowest / run.fastest - 1), run.checked ? "ok" : "WRONG");
+            std::fflush(stdout);  // a row as soon as it is measured, also into a pipe
             if (run.checked) points.push_back(std::move(p));  // a wrong result is not a measurement
         }
     }
@@ -176,6 +185,7 @@ int run_kernels(const KernelsArgs& args) {
                                   "the levels the working set does not fit above; write-allocate reads in "
                                   "details.write_allocate_bytes";
     provenance.tool_version = ROOFLINE_VERSION;
+    if (stop.stopped()) provenance.options["interrupted"] = "yes: the points measured before the signal";
     std::vector<std::string> failed;
     if (!args.output.empty() && !points.empty()) {
         try {
@@ -189,8 +199,9 @@ int run_kernels(const KernelsArgs& args) {
     }
     if (store && !points.empty()) {
         try {
-            const auto id = store->save_points(fmt::format("{}", fmt::join(provenance.command, " ")), points, {},
-                                               &provenance);
+            const auto id = store->save_points(fmt::format("{}{}", fmt::join(provenance.command, " "),
+                                                           stop.stopped() ? " (interrupted: partial)" : ""),
+                                               points, {}, &provenance);
             if (!args.quiet) print_stderr("roofline: stored as point set #{} in {}\n", id, store->path());
         } catch (const std::exception& e) {
             print_stderr("roofline: error: the points could not be stored: {}\n", e.what());
@@ -198,6 +209,10 @@ int run_kernels(const KernelsArgs& args) {
         }
     }
     if (!failed.empty()) rescue_points(points, provenance, fmt::format("roofline-points-{}.json", ::getpid()));
+    if (stop.stopped()) {
+        print_stderr("roofline: interrupted: {} point{} kept\n", points.size(), points.size() == 1 ? "" : "s");
+        return stop.exit_code();
+    }
     return failed.empty() && failed_checks == 0 ? kExitOk : kExitFailure;
 }
 

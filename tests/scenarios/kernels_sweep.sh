@@ -25,4 +25,16 @@ check ".provenance.options.statistic | test(\"min of 2 samples\")" "the statisti
 "$bin" list --db "$db" | grep -q "roofline kernels stream_triad sum_sp_scalar jacobi2d" || fail "not in the store"
 out=$("$bin" plot --points "$json" -o "$tmp/k.svg" 2>&1) || fail "plot exited $?"
 [[ -s $tmp/k.svg ]] || fail "no chart"
+# Ctrl-C in a long sweep: the points measured so far are kept, marked, and the exit is 130.
+"$bin" kernels stream_triad --sizes 1K..1G:x2 --samples 3 --no-store -o "$tmp/int.json" >"$tmp/int.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [[ $(grep -c "^stream_triad" "$tmp/int.out") -ge 2 ]] && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+code=$?
+out=$(cat "$tmp/int.out")
+[[ $code == 130 ]] || fail "interrupted sweep exited $code, not 130"
+grep -q "interrupted: [0-9]* points\? kept" "$tmp/int.out" || fail "no word of the interruption"
+jq -e '(.points | length) >= 1 and (.provenance.options.interrupted | test("before the signal"))' "$tmp/int.json" \
+  >/dev/null || fail "the points measured before Ctrl-C were not written"
 echo "ok"
