@@ -4,7 +4,7 @@
 #include "bench/reference_kernel_run.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
-#include "cli/measure_job.hpp"
+#include "cli/point_delivery.hpp"
 #include "cli/messages.hpp"
 #include "cli/stop_signal.hpp"
 #include "cli/usage_error.hpp"
@@ -186,34 +186,17 @@ int run_kernels(const KernelsArgs& args) {
                                   "details.write_allocate_bytes";
     provenance.tool_version = ROOFLINE_VERSION;
     if (stop.stopped()) provenance.options["interrupted"] = "yes: the points measured before the signal";
-    std::vector<std::string> failed;
-    if (!args.output.empty() && !points.empty()) {
-        try {
-            write_points_file(args.output, points, &provenance);
-            if (!args.quiet) print_stderr("roofline: points written to {}\n", terminal_text(args.output));
-        } catch (const std::exception& e) {
-            print_stderr("roofline: error: the points could not be written to {}: {}\n", terminal_text(args.output),
-                         e.what());
-            failed.push_back(args.output);
-        }
-    }
-    if (store && !points.empty()) {
-        try {
-            const auto id = store->save_points(fmt::format("{}{}", fmt::join(provenance.command, " "),
-                                                           stop.stopped() ? " (interrupted: partial)" : ""),
-                                               points, {}, &provenance);
-            if (!args.quiet) print_stderr("roofline: stored as point set #{} in {}\n", id, store->path());
-        } catch (const std::exception& e) {
-            print_stderr("roofline: error: the points could not be stored: {}\n", e.what());
-            failed.push_back(store->path());
-        }
-    }
-    if (!failed.empty()) rescue_points(points, provenance, fmt::format("roofline-points-{}.json", ::getpid()));
+    PointDestinations to{args.output, nullptr,
+                         fmt::format("{}{}", fmt::join(provenance.command, " "),
+                                     stop.stopped() ? " (interrupted: partial)" : ""),
+                         "the points", args.quiet};
+    if (store) to.store = [&] { return store.get(); };
+    const bool delivered = deliver_points(points, provenance, to);
     if (stop.stopped()) {
         print_stderr("roofline: interrupted: {} point{} kept\n", points.size(), points.size() == 1 ? "" : "s");
         return stop.exit_code();
     }
-    return failed.empty() && failed_checks == 0 ? kExitOk : kExitFailure;
+    return delivered && failed_checks == 0 ? kExitOk : kExitFailure;
 }
 
 } // namespace

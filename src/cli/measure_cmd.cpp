@@ -572,29 +572,12 @@ int run_measure(const MeasureArgs& args) {
     }
     // Every destination is tried, each failure said; when one failed the points are also written where
     // they can be, so that a run is never lost (a full disk, a database locked by then).
-    std::vector<std::string> failed;
-    if (!args.output.empty() && !points.empty()) {
-        try {
-            write_points_file(args.output, points, &provenance);
-            note(fmt::format("points written to {}", args.output));
-        } catch (const std::exception& e) {
-            print_stderr("roofline: error: the points could not be written to {}: {}\n", args.output, e.what());
-            failed.push_back(args.output);
-        }
-    }
-    if (store && !points.empty()) {
-        try {
-            const auto id = store->save_points(set_name, points, {}, &provenance);
-            note(fmt::format("stored as point set #{} in {}", id, store->path()));
-        } catch (const std::exception& e) {
-            print_stderr("roofline: error: the points could not be stored: {}\n", e.what());
-            failed.push_back(store->path());
-        }
-    }
-    if (!failed.empty()) rescue_points(points, provenance, fmt::format("roofline-points-{}.json", ::getpid()));
+    PointDestinations to{args.output, nullptr, set_name, "the points", quiet};
+    if (store) to.store = [&] { return store.get(); };
+    const bool delivered = deliver_points(points, provenance, to);
     if (stop_signal) return 128 + stop_signal;
     const int code = result.status.pass_through_code();
-    return failed.empty() || code != 0 ? code : kExitFailure;
+    return delivered || code != 0 ? code : kExitFailure;
 }
 
 } // namespace

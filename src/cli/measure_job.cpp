@@ -36,17 +36,6 @@ void print_measured_points(const std::vector<Point>& points, const std::optional
     fmt::print("{}", render_measured_points(rows, machine.has_value()));
 }
 
-void rescue_points(const std::vector<Point>& points, const Provenance& provenance, const std::string& file_name,
-                   const std::string& what) {
-    try {
-        const auto path = write_somewhere_safe(
-            file_name, [&](const std::string& p) { write_points_file(p, points, &provenance); });
-        print_stderr("roofline: {} were kept in {} instead (a points file: 'roofline report --points {}' reads it)\n",
-                   what, path, path);
-    } catch (const std::exception& e) {
-        print_stderr("roofline: error: {} could not be kept anywhere ({}); they are lost\n", what, e.what());
-    }
-}
 
 bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points, Provenance provenance,
                  const std::optional<MachineFile>& machine, const RankJobOutput& out) {
@@ -99,28 +88,11 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
     }
     // Every destination is tried; when one failed, the job's points are also written where they
     // can be and the rank files stay, so that a job is never lost.
-    bool ok = true;
-    if (!out.output.empty() && !all.empty()) {
-        try {
-            write_points_file(out.output, all, &job_provenance);
-            note(fmt::format("the job's points written to {}", out.output));
-        } catch (const std::exception& e) {
-            print_stderr("roofline: error: the job's points could not be written to {}: {}\n", out.output, e.what());
-            ok = false;
-        }
-    }
-    if (!out.no_store && !all.empty()) {
-        try {
-            const auto store = ResultsStore::open_db_option(out.db);
-            const auto id =
-                store->save_points(fmt::to_string(fmt::join(provenance.command, " ")), all, {}, &job_provenance);
-            note(fmt::format("stored as point set #{} in {}", id, store->path()));
-        } catch (const std::exception& e) {
-            print_stderr("roofline: error: the job's points could not be stored: {}\n", e.what());
-            ok = false;
-        }
-    }
-    if (!ok) rescue_points(all, job_provenance, fmt::format("roofline-points-{}.json", ::getpid()), "the job's points");
+    std::unique_ptr<ResultsStore> store;  // opened only now: a failure is one destination's, said and rescued
+    PointDestinations to{out.output, nullptr, fmt::to_string(fmt::join(provenance.command, " ")), "the job's points",
+                         out.quiet};
+    if (!out.no_store) to.store = [&] { return (store = ResultsStore::open_db_option(out.db)).get(); };
+    const bool ok = deliver_points(all, job_provenance, to);
     // The job's file (or store) holds every rank's points now.
     if (ok) {
         std::error_code ec;

@@ -4,6 +4,7 @@
 // points file and stores it. Part of the measure command (cli/measure_cmd.cpp).
 #pragma once
 
+#include "cli/point_delivery.hpp"
 #include "core/provenance.hpp"
 #include "core/roofline.hpp"
 #include "core/machine_file.hpp"
@@ -20,10 +21,6 @@ namespace roofline::cli {
 std::optional<Analysis> place_measured(const MachineFile& machine, const Point& p);
 void print_measured_points(const std::vector<Point>& points, const std::optional<MachineFile>& machine);
 
-// Writes the points somewhere safe after a destination failed (write_somewhere_safe) and
-// says where on stderr, or that nowhere worked. `what` names them: "the points", "rank 3's points".
-void rescue_points(const std::vector<Point>& points, const Provenance& provenance, const std::string& file_name,
-                   const std::string& what = "the points");
 
 struct RankJobOutput {
     std::string output;  // -o: the job's points file (rank files go next to it); empty: none
