@@ -1,6 +1,8 @@
 #include "bench/reference_kernel_run.hpp"
 
 #include <cblas.h>
+#include <emmintrin.h>
+#include <sys/mman.h>
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -188,6 +190,19 @@ public:
     virtual void call() = 0;
     // After `calls` calls: "" when the result is the one known on paper.
     virtual std::string check(std::int64_t calls) = 0;
+    // Every array the kernel touches: what a cold-data run flushes.
+    const std::vector<std::pair<const void*, std::size_t>>& buffers() const { return buffers_; }
+
+protected:
+    template <typename T>
+    Array<T> alloc(std::int64_t n, T value) {
+        auto a = allocate<T>(n, value);
+        buffers_.emplace_back(a.get(), static_cast<std::size_t>(n) * sizeof(T));
+        return a;
+    }
+
+private:
+    std::vector<std::pair<const void*, std::size_t>> buffers_;
 };
 
 std::string expect_at(const char* what, std::int64_t i, double got, double want) {
@@ -207,8 +222,8 @@ std::string check_elements(std::int64_t n, F&& one) {
 class Streams : public Instance {
 public:
     Streams(const std::string& name, std::int64_t n)
-        : name_(name), n_(n), a_(allocate<double>(n, 1.0)), b_(allocate<double>(n, 2.0)),
-          c_(allocate<double>(n, 0.5)) {}
+        : name_(name), n_(n), a_(alloc<double>(n, 1.0)), b_(alloc<double>(n, 2.0)),
+          c_(alloc<double>(n, 0.5)) {}
     void call() override {
         if (name_ == "stream_copy") k_copy(a_.get(), c_.get(), n_);
         else if (name_ == "stream_scale") k_scale(b_.get(), c_.get(), 3.0, n_);
@@ -241,7 +256,7 @@ class SumSp : public Instance {
 public:
     // +1 in one block of 16, -1 in the next: every chain of every variant (stride 1, 4 or 16)
     // alternates, so each partial sum stays a small integer, exact at any n.
-    SumSp(const std::string& name, std::int64_t n) : name_(name), n_(n), x_(allocate<float>(n, 1.0f)) {
+    SumSp(const std::string& name, std::int64_t n) : name_(name), n_(n), x_(alloc<float>(n, 1.0f)) {
         for (std::int64_t i = 0; i < n; ++i) x_[i] = (i >> 4) & 1 ? -1.0f : 1.0f;
     }
     void call() override {
@@ -263,7 +278,7 @@ private:
 
 class Jacobi : public Instance {
 public:
-    explicit Jacobi(std::int64_t n) : n_(n), a_(allocate<double>(n * n, 4.0)), b_(allocate<double>(n * n, 0.0)) {}
+    explicit Jacobi(std::int64_t n) : n_(n), a_(alloc<double>(n * n, 4.0)), b_(alloc<double>(n * n, 0.0)) {}
     void call() override { k_jacobi2d(a_.get(), b_.get(), n_); }
     std::string check(std::int64_t) override {
         const double* b = b_.get();
@@ -282,7 +297,7 @@ private:
 class Mvm : public Instance {
 public:
     Mvm(bool row, std::int64_t n)
-        : row_(row), n_(n), A_(allocate<double>(n * n, 1.0)), x_(allocate<double>(n, 2.0)), y_(allocate<double>(n, 0.0)) {}
+        : row_(row), n_(n), A_(alloc<double>(n * n, 1.0)), x_(alloc<double>(n, 2.0)), y_(alloc<double>(n, 0.0)) {}
     void call() override { row_ ? k_mvm_row(A_.get(), x_.get(), y_.get(), n_) : k_mvm_col(A_.get(), x_.get(), y_.get(), n_); }
     std::string check(std::int64_t) override {
         return check_elements(n_, [&](std::int64_t i) { return expect_at("y", i, y_[i], 2.0 * double(n_)); });
@@ -296,7 +311,7 @@ private:
 
 class Stencil3d : public Instance {
 public:
-    explicit Stencil3d(std::int64_t n) : n_(n), a_(allocate<double>(n * n * n, 1.0)), b_(allocate<double>(n * n * n, 0.0)) {}
+    explicit Stencil3d(std::int64_t n) : n_(n), a_(alloc<double>(n * n * n, 1.0)), b_(alloc<double>(n * n * n, 0.0)) {}
     void call() override { k_stencil3d(a_.get(), b_.get(), n_, 0.5, 0.25); }
     std::string check(std::int64_t) override {
         const std::int64_t n = n_;
@@ -317,11 +332,11 @@ public:
     explicit Spmv(std::int64_t g) : g_(g), rows_(g * g * g) {
         const std::int64_t nnz = 7 * rows_ - 6 * g * g;
         if (nnz > std::int64_t{1} << 31) throw std::invalid_argument("spmv_laplace3d: more than 2^31 nonzeros");
-        rowptr_ = allocate<std::int32_t>(rows_ + 1, 0);
-        col_ = allocate<std::int32_t>(nnz, 0);
-        val_ = allocate<double>(nnz, 0.0);
-        x_ = allocate<double>(rows_, 1.0);
-        y_ = allocate<double>(rows_, 0.0);
+        rowptr_ = alloc<std::int32_t>(rows_ + 1, 0);
+        col_ = alloc<std::int32_t>(nnz, 0);
+        val_ = alloc<double>(nnz, 0.0);
+        x_ = alloc<double>(rows_, 1.0);
+        y_ = alloc<double>(rows_, 0.0);
         std::int64_t e = 0;
         for (std::int64_t r = 0; r < rows_; ++r) {
             rowptr_[r] = static_cast<std::int32_t>(e);
@@ -362,7 +377,7 @@ void blas_on_one_thread() { openblas_set_num_threads(1); }
 class Gemm : public Instance {
 public:
     Gemm(bool blas, std::int64_t n)
-        : blas_(blas), n_(n), A_(allocate<double>(n * n, 1.0)), B_(allocate<double>(n * n, 2.0)), C_(allocate<double>(n * n, 0.0)) {
+        : blas_(blas), n_(n), A_(alloc<double>(n * n, 1.0)), B_(alloc<double>(n * n, 2.0)), C_(alloc<double>(n * n, 0.0)) {
         if (blas_) blas_on_one_thread();
     }
     void call() override {
@@ -383,7 +398,7 @@ private:
 class Atb : public Instance {
 public:
     Atb(bool blas, std::int64_t K)
-        : blas_(blas), K_(K), A_(allocate<double>(K * 16, 1.0)), B_(allocate<double>(K * 16, 2.0)), C_(allocate<double>(256, 0.0)) {
+        : blas_(blas), K_(K), A_(alloc<double>(K * 16, 1.0)), B_(alloc<double>(K * 16, 2.0)), C_(alloc<double>(256, 0.0)) {
         if (blas_) blas_on_one_thread();
     }
     void call() override {
@@ -428,7 +443,62 @@ double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Every line of the kernel's arrays out of every cache level.
+void flush_data(const Instance& inst) {
+    for (const auto& [p, bytes] : inst.buffers()) {
+        const char* c = static_cast<const char*>(p);
+        for (std::size_t off = 0; off < bytes; off += 64) _mm_clflush(c + off);
+    }
+    _mm_mfence();
+}
+
+// The kernel's arrays read back into the caches (after other code pushed them out of L2/L3).
+void touch_data(const Instance& inst) {
+    unsigned char sum = 0;
+    for (const auto& [p, bytes] : inst.buffers()) {
+        const volatile unsigned char* c = static_cast<const volatile unsigned char*>(p);
+        for (std::size_t off = 0; off < bytes; off += 64) sum = static_cast<unsigned char>(sum + c[off]);
+    }
+    sink = sum;
+}
+
+// 8 MiB of other code: NOPs ending in a return, run once, so that the instruction caches and
+// L2/L3 hold it instead of the kernel's code. Made once; null when executable memory is refused.
+using CodeFn = void (*)();
+CodeFn other_code() {
+    static const CodeFn fn = [] {
+        constexpr std::size_t bytes = 8u << 20;
+        void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) return CodeFn{};
+        auto* c = static_cast<unsigned char*>(m);
+        std::memset(c, 0x90, bytes - 1);  // nop
+        c[bytes - 1] = 0xC3;              // ret
+        if (::mprotect(m, bytes, PROT_READ | PROT_EXEC) != 0) {
+            ::munmap(m, bytes);
+            return CodeFn{};
+        }
+        return reinterpret_cast<CodeFn>(m);
+    }();
+    return fn;
+}
+
 } // namespace
+
+std::optional<CacheMode> parse_cache_mode(const std::string& text) {
+    for (const auto m : {CacheMode::warm, CacheMode::cold_data, CacheMode::cold_code, CacheMode::cold})
+        if (text == cache_mode_name(m)) return m;
+    return std::nullopt;
+}
+
+const char* cache_mode_name(CacheMode mode) {
+    switch (mode) {
+    case CacheMode::warm: return "warm";
+    case CacheMode::cold_data: return "cold-data";
+    case CacheMode::cold_code: return "cold-code";
+    case CacheMode::cold: return "cold";
+    }
+    return "warm";
+}
 
 ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n, const ReferenceRunOptions& options) {
     if (n < 1) throw std::invalid_argument(fmt::format("{}: the size must be at least 1 (got {})", kernel.name, n));
@@ -436,18 +506,31 @@ ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n,
     run.n = n;
     run.counts = kernel.counts(n);
     auto inst = instance_of(kernel, n);
+    const bool cold_data = options.cache == CacheMode::cold_data || options.cache == CacheMode::cold;
+    const bool cold_code = options.cache == CacheMode::cold_code || options.cache == CacheMode::cold;
+    if (cold_code && !other_code())
+        throw std::runtime_error("--cache cold-code: this system refuses executable memory (mmap/mprotect "
+                                 "PROT_EXEC), which the code flush needs");
     std::int64_t calls = 0;
-    // Warm-up, and how many calls make a sample long enough for the clock.
     std::int64_t per_sample = 1;
-    for (;;) {
-        const double t0 = now();
-        for (std::int64_t c = 0; c < per_sample; ++c) inst->call();
-        calls += per_sample;
-        if (now() - t0 >= options.min_sample_seconds || per_sample >= (std::int64_t{1} << 40)) break;
-        per_sample *= 2;
+    if (options.cache == CacheMode::warm) {
+        // Warm-up, and how many calls make a sample long enough for the clock.
+        for (;;) {
+            const double t0 = now();
+            for (std::int64_t c = 0; c < per_sample; ++c) inst->call();
+            calls += per_sample;
+            if (now() - t0 >= options.min_sample_seconds || per_sample >= (std::int64_t{1} << 40)) break;
+            per_sample *= 2;
+        }
+    } else {
+        inst->call();  // pages and lazy binding, untimed; then one call a sample, each after the flush
+        calls = 1;
     }
     std::vector<double> per_call;
     for (int s = 0; s < std::max(1, options.samples); ++s) {
+        if (cold_data) flush_data(*inst);
+        if (cold_code) other_code()();
+        if (cold_code && !cold_data) touch_data(*inst);  // the code passed through L2/L3 too: data back in
         const double t0 = now();
         for (std::int64_t c = 0; c < per_sample; ++c) inst->call();
         per_call.push_back((now() - t0) / static_cast<double>(per_sample));

@@ -7,14 +7,25 @@
 #include "core/reference_kernels.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace roofline {
 
+// warm: timed calls follow untimed ones over the same data and code. The cold modes time
+// one call at a time, each after the kernel's arrays were flushed from every cache level
+// (clflush of each line), or after 8 MiB of other code ran (the instruction caches and the
+// L2/L3 hold that instead; the arrays are then read back, so only the code is cold), or both.
+enum class CacheMode { warm, cold_data, cold_code, cold };
+// "warm", "cold-data", "cold-code", "cold"; nullopt for anything else.
+std::optional<CacheMode> parse_cache_mode(const std::string& text);
+const char* cache_mode_name(CacheMode mode);
+
 struct ReferenceRunOptions {
-    int samples = 5;                    // timed samples, each of calls_per_sample calls
-    double min_sample_seconds = 0.02;   // calls per sample doubled until a sample lasts this long
+    int samples = 5;                    // timed samples: of calls_per_sample calls (warm), of one call (cold)
+    double min_sample_seconds = 0.02;   // warm: calls per sample doubled until a sample lasts this long
     bool median = false;                // the statistic: min (default) or median of the samples
+    CacheMode cache = CacheMode::warm;
 };
 
 struct ReferenceRun {

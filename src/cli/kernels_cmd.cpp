@@ -37,6 +37,7 @@ struct KernelsArgs {
     std::string sizes;
     int samples = 5;
     std::string stat = "min";
+    std::string cache = "warm";
     std::string output;
     std::string db;
     bool no_store = false;
@@ -107,14 +108,15 @@ int run_kernels(const KernelsArgs& args) {
     ReferenceRunOptions options;
     options.samples = args.samples;
     options.median = args.stat == "median";
+    options.cache = *parse_cache_mode(args.cache);  // checked by the option's validator
 
     std::vector<Point> points;
     int failed_checks = 0;
     const StopSignal stop;  // Ctrl-C / SIGTERM: stop after the point being measured, keep the others
     if (!args.quiet)
-        print_stderr("roofline kernels: {} kernel{} at {} size{}, one thread (Ctrl-C stops and keeps what was "
-                     "measured)\n", kernels.size(), kernels.size() == 1 ? "" : "s", sizes.size(),
-                     sizes.size() == 1 ? "" : "s");
+        print_stderr("roofline kernels: {} kernel{} at {} size{}, one thread, {} caches (Ctrl-C stops and keeps "
+                     "what was measured)\n", kernels.size(), kernels.size() == 1 ? "" : "s", sizes.size(),
+                     sizes.size() == 1 ? "" : "s", args.cache);
     if (!args.quiet)
         fmt::print("{:<16} {:>10} {:>12} {:>12} {:>9} {:>9} {:>6} {:>8}  {}\n", "kernel", "working set", "n",
                    "s/call", "GFLOP/s", "GB/s", "at", "spread", "check");
@@ -178,9 +180,15 @@ int run_kernels(const KernelsArgs& args) {
     provenance.cpu = detect_cpu_features().brand;
     provenance.runs = {"native"};
     provenance.engine = "analytic";
-    provenance.options["statistic"] = fmt::format("{} of {} samples per point, each at least 20 ms", args.stat,
-                                                  args.samples);
-    provenance.options["caches"] = "warm: timed calls follow untimed ones over the same arrays; one thread";
+    const bool warm = options.cache == CacheMode::warm;
+    provenance.options["statistic"] = fmt::format("{} of {} samples per point, {}", args.stat, args.samples,
+                                                  warm ? "each at least 20 ms" : "each one call");
+    provenance.options["caches"] =
+        warm ? "warm: timed calls follow untimed ones over the same arrays; one thread"
+             : fmt::format("{}: each timed call follows {}; one thread", args.cache,
+                           options.cache == CacheMode::cold_data   ? "a clflush of every line of its arrays"
+                           : options.cache == CacheMode::cold_code ? "8 MiB of other code run"
+                                                                   : "a clflush of its arrays and 8 MiB of other code");
     provenance.options["bytes"] = "L1: the loop's loads and stores; below: each array once, nominal (as the roofs), at "
                                   "the levels the working set does not fit above; write-allocate reads in "
                                   "details.write_allocate_bytes";
@@ -219,6 +227,12 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--samples", args->samples, "Timed samples per point (default 5)");
     cmd->add_option("--stat", args->stat, "Statistic over the samples: min (default) or median")
         ->check(CLI::IsMember({"min", "median"}));
+    cmd->add_option("--cache", args->cache,
+                    "warm (default): calls follow calls over the same data; cold-data: each timed call after its "
+                    "arrays are flushed from every cache (clflush); cold-code: after 8 MiB of other code ran; "
+                    "cold: both. Cold runs time one call a sample: below a few microseconds the clock's "
+                    "resolution shows")
+        ->check(CLI::IsMember({"warm", "cold-data", "cold-code", "cold"}));
     add_output_option(cmd, args->output, "Write the points to FILE (schema roofline.points/1)");
     add_db_option(cmd, args->db);
     cmd->add_flag("--no-store", args->no_store, "Do not save the points in the results store");

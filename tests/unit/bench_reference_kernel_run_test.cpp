@@ -24,6 +24,26 @@ TEST(ReferenceKernelRun, EveryKernelChecksOut) {
     }
 }
 
+TEST(ReferenceKernelRun, ColdCachesTimeOneCallASample) {
+    for (const auto mode : {CacheMode::cold_data, CacheMode::cold_code, CacheMode::cold}) {
+        ReferenceRunOptions o;
+        o.samples = 3;
+        o.cache = mode;
+        for (const char* name : {"stream_triad", "spmv_laplace3d", "sum_sp_simd"}) {
+            const auto* k = find_reference_kernel(name);
+            const auto run = run_reference_kernel(*k, k->n_for_working_set(64e3), o);
+            EXPECT_TRUE(run.checked) << name << " " << cache_mode_name(mode) << ": " << run.check_error;
+            EXPECT_EQ(run.calls_per_sample, 1) << name;
+            EXPECT_EQ(run.samples, 3);
+        }
+    }
+    EXPECT_EQ(parse_cache_mode("cold-data"), CacheMode::cold_data);
+    EXPECT_EQ(parse_cache_mode("warm"), CacheMode::warm);
+    EXPECT_FALSE(parse_cache_mode("tepid").has_value());
+    for (const auto mode : {CacheMode::warm, CacheMode::cold_data, CacheMode::cold_code, CacheMode::cold})
+        EXPECT_EQ(parse_cache_mode(cache_mode_name(mode)), mode);
+}
+
 TEST(ReferenceKernelRun, MedianIsBetweenTheExtremes) {
     ReferenceRunOptions o;
     o.samples = 5;
