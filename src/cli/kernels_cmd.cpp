@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <memory>
 #include <new>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace roofline::cli {
@@ -41,6 +42,7 @@ struct KernelsArgs {
     std::string output;
     std::string db;
     bool no_store = false;
+    bool rerun = false;
     bool quiet = false;
 };
 
@@ -69,6 +71,59 @@ std::string bound_level(const std::map<std::string, double>& bytes) {
     for (const auto& [name, b] : bytes)
         if (name != "L1" && b > 0 && (level == "L1" || name == "DRAM" || (level != "DRAM" && name > level))) level = name;
     return level;
+}
+
+// This executable: its version, size and modification time (another build measures anew).
+std::string build_identity() {
+    struct stat info {};
+    const bool known = ::stat("/proc/self/exe", &info) == 0;
+    return fmt::format("{} {}:{}", ROOFLINE_VERSION, known ? static_cast<long long>(info.st_size) : -1,
+                       known ? static_cast<long long>(info.st_mtime) : -1);
+}
+
+// What makes a point the same measurement: the kernel, its size, the options that change the
+// number, this build, this machine.
+std::string cache_key(const ReferenceKernel& k, std::int64_t n, const KernelsArgs& args, const std::string& build) {
+    return fmt::format("kernels/1|{}|n={}|cache={}|stat={}|samples={}|threads=1|build={}|host={}|cpu={}", k.name, n,
+                       args.cache, args.stat, args.samples, build, host_name(), detect_cpu_features().brand);
+}
+
+Point point_of(const ReferenceKernel& k, const ReferenceRun& run, const std::vector<CacheLevel>& caches) {
+    Point p;
+    p.name = fmt::format("{} {}", k.name, format_bytes(static_cast<std::uint64_t>(run.counts.working_set)));
+    p.series = k.name;
+    p.work = run.counts.flops;
+    p.bytes = bytes_by_level(run.counts, caches);
+    p.seconds = run.seconds;
+    p.threads = 1;
+    p.source = "kernel";
+    p.details = {{"n", static_cast<double>(run.n)},
+                 {"working_set_bytes", run.counts.working_set},
+                 {"bytes_loaded", run.counts.loaded},
+                 {"bytes_stored", run.counts.stored},
+                 {"memory_read_bytes", run.counts.memory_read},
+                 {"memory_written_bytes", run.counts.memory_written},
+                 {"write_allocate_bytes", run.counts.write_allocate},
+                 {"samples", static_cast<double>(run.samples)},
+                 {"calls_per_sample", static_cast<double>(run.calls_per_sample)},
+                 {"seconds_fastest", run.fastest},
+                 {"seconds_slowest", run.slowest}};
+    return p;
+}
+
+void print_row(const Point& p, bool quiet, const char* check) {
+    if (quiet) return;
+    const std::string level = bound_level(p.bytes);
+    const auto detail = [&](const char* k) {
+        const auto it = p.details.find(k);
+        return it == p.details.end() ? 0.0 : it->second;
+    };
+    const double fastest = detail("seconds_fastest"), slowest = detail("seconds_slowest");
+    fmt::print("{:<16} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", p.series,
+               format_bytes(static_cast<std::uint64_t>(detail("working_set_bytes"))),
+               static_cast<long long>(detail("n")), p.seconds, p.work / p.seconds * 1e-9,
+               p.bytes.at(level) / p.seconds * 1e-9, level, fastest > 0 ? 100 * (slowest / fastest - 1) : 0.0, check);
+    std::fflush(stdout);  // a row as soon as it is measured, also into a pipe
 }
 
 int run_kernels(const KernelsArgs& args) {
@@ -111,7 +166,9 @@ int run_kernels(const KernelsArgs& args) {
     options.cache = *parse_cache_mode(args.cache);  // checked by the option's validator
 
     std::vector<Point> points;
-    int failed_checks = 0;
+    std::vector<std::string> keys;  // per point: the measurement cache's key ("" for a cached one)
+    int failed_checks = 0, from_cache = 0;
+    const std::string build = build_identity();
     const StopSignal stop;  // Ctrl-C / SIGTERM: stop after the point being measured, keep the others
     if (!args.quiet)
         print_stderr("roofline kernels: {} kernel{} at {} size{}, one thread, {} caches (Ctrl-C stops and keeps "
@@ -129,6 +186,16 @@ int run_kernels(const KernelsArgs& args) {
                 continue;
             }
             const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes));
+            const std::string key = cache_key(*k, n, args, build);
+            if (store && !args.rerun) {
+                if (auto cached = store->cached_point(key)) {
+                    print_row(*cached, args.quiet, "ok, cached");
+                    points.push_back(std::move(*cached));
+                    keys.emplace_back();  // it stays remembered where it was first stored
+                    ++from_cache;
+                    continue;
+                }
+            }
             ReferenceRun run;
             try {
                 run = run_reference_kernel(*k, n, options);
@@ -137,39 +204,22 @@ int run_kernels(const KernelsArgs& args) {
                              format_bytes(bytes));
                 continue;
             }
-            Point p;
-            p.name = fmt::format("{} {}", k->name, format_bytes(static_cast<std::uint64_t>(run.counts.working_set)));
-            p.series = k->name;
-            p.work = run.counts.flops;
-            p.bytes = bytes_by_level(run.counts, caches);
-            p.seconds = run.seconds;
-            p.threads = 1;
-            p.source = "kernel";
-            p.details = {{"n", static_cast<double>(n)},
-                         {"working_set_bytes", run.counts.working_set},
-                         {"bytes_loaded", run.counts.loaded},
-                         {"bytes_stored", run.counts.stored},
-                         {"memory_read_bytes", run.counts.memory_read},
-                         {"memory_written_bytes", run.counts.memory_written},
-                         {"write_allocate_bytes", run.counts.write_allocate},
-                         {"samples", static_cast<double>(run.samples)},
-                         {"calls_per_sample", static_cast<double>(run.calls_per_sample)},
-                         {"seconds_fastest", run.fastest},
-                         {"seconds_slowest", run.slowest}};
+            Point p = point_of(*k, run, caches);
             if (!run.checked) {
                 ++failed_checks;
                 print_stderr("roofline: error: {} at n = {}: wrong result: {}\n", k->name, n, run.check_error);
             }
-            const std::string level = bound_level(p.bytes);
-            if (!args.quiet)
-                fmt::print("{:<16} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", k->name,
-                           format_bytes(static_cast<std::uint64_t>(run.counts.working_set)), n, run.seconds,
-                           run.counts.flops / run.seconds * 1e-9, p.bytes.at(level) / run.seconds * 1e-9, level,
-                           100 * (run.slowest / run.fastest - 1), run.checked ? "ok" : "WRONG");
-            std::fflush(stdout);  // a row as soon as it is measured, also into a pipe
-            if (run.checked) points.push_back(std::move(p));  // a wrong result is not a measurement
+            print_row(p, args.quiet, run.checked ? "ok" : "WRONG");
+            if (run.checked) {  // a wrong result is not a measurement
+                points.push_back(std::move(p));
+                keys.push_back(key);
+            }
         }
     }
+    if (from_cache && !args.quiet)
+        print_stderr("roofline: {} of {} point{} taken from the results store: measured before with the same kernel, "
+                     "size, options, build and machine (--rerun measures them again)\n", from_cache, points.size(),
+                     points.size() == 1 ? "" : "s");
     Provenance provenance;
     provenance.command = {"roofline", "kernels"};
     provenance.command.insert(provenance.command.end(), args.names.begin(), args.names.end());
@@ -199,6 +249,7 @@ int run_kernels(const KernelsArgs& args) {
                                      stop.stopped() ? " (interrupted: partial)" : ""),
                          "the points", args.quiet};
     if (store) to.store = [&] { return store.get(); };
+    to.cache_keys = &keys;
     const bool delivered = deliver_points(points, provenance, to);
     if (stop.stopped()) {
         print_stderr("roofline: interrupted: {} point{} kept\n", points.size(), points.size() == 1 ? "" : "s");
@@ -235,7 +286,11 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
         ->check(CLI::IsMember({"warm", "cold-data", "cold-code", "cold"}));
     add_output_option(cmd, args->output, "Write the points to FILE (schema roofline.points/1)");
     add_db_option(cmd, args->db);
-    cmd->add_flag("--no-store", args->no_store, "Do not save the points in the results store");
+    cmd->add_flag("--no-store", args->no_store,
+                  "Do not save the points in the results store (nor take earlier ones from it)");
+    cmd->add_flag("--rerun", args->rerun,
+                  "Measure every point again, even one the store holds from the same kernel, size, options, build "
+                  "and machine (by default such a point is taken from the store, and said so)");
     add_quiet_flag(cmd, args->quiet);
     cmd->footer("Examples:\n"
                 "  roofline kernels --list\n"

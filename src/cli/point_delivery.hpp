@@ -22,6 +22,7 @@ struct PointDestinations {
     std::string set_name;                  // the stored set's name
     std::string what = "the points";       // in messages: "the job's points"
     bool quiet = false;                    // no notes (errors are always said)
+    const std::vector<std::string>* cache_keys = nullptr;  // ResultsStore::save_points's; null: none
 };
 
 // Returns true when every destination took the points (nothing to write counts as taken).

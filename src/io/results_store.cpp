@@ -32,6 +32,8 @@ namespace fs = std::filesystem;
 
 // Version of the table layout (not of the JSON inside): bump on a breaking change.
 // 1: machines. 2: + point_sets (created on open, so a version-1 file is upgraded in place).
+// Additions that older readers can ignore do not bump it: measurement_cache (created on open
+// by a writer; a reader without it finds nothing cached).
 constexpr int store_schema_version = 2;
 
 // busy_timeout covers ordinary lock waits; the retry loop covers the cases
@@ -270,7 +272,11 @@ void create_schema(sqlite3* db, const std::string& path, std::chrono::millisecon
                 " name TEXT NOT NULL,"
                 " machine_id INTEGER REFERENCES machines(id),"
                 " point_count INTEGER NOT NULL,"
-                " json TEXT NOT NULL);",
+                " json TEXT NOT NULL);"
+                "CREATE TABLE IF NOT EXISTS measurement_cache ("
+                " key TEXT PRIMARY KEY,"
+                " point_set_id INTEGER NOT NULL REFERENCES point_sets(id),"
+                " point_index INTEGER NOT NULL);",
                 "creating tables");
         {
             Statement insert(db, path,
@@ -587,7 +593,8 @@ std::vector<StoredMachine> ResultsStore::list_machines() const {
 }
 
 std::int64_t ResultsStore::save_points(const std::string& name, const std::vector<Point>& points,
-                                       std::optional<std::int64_t> machine_id, const Provenance* provenance) {
+                                       std::optional<std::int64_t> machine_id, const Provenance* provenance,
+                                       const std::vector<std::string>* cache_keys) {
     const auto document = points_to_json(points, provenance);
     // Refuse now what latest_points() would refuse later (NaN, empty names ...).
     points_from_json(document, fmt::format("points '{}' being stored", name));
@@ -606,9 +613,34 @@ std::int64_t ResultsStore::save_points(const std::string& name, const std::vecto
         insert.bind(5, json_text);
         insert.step();
         const std::int64_t id = sqlite3_last_insert_rowid(db_);
+        for (std::size_t i = 0; cache_keys && i < cache_keys->size() && i < points.size(); ++i) {
+            if ((*cache_keys)[i].empty()) continue;
+            Statement remember(db_, path_,
+                               "INSERT OR REPLACE INTO measurement_cache (key, point_set_id, point_index) "
+                               "VALUES (?1, ?2, ?3)");
+            remember.bind(1, (*cache_keys)[i]);
+            remember.bind(2, id);
+            remember.bind(3, static_cast<std::int64_t>(i));
+            remember.step();
+        }
         transaction.commit();
         return id;
     });
+}
+
+std::optional<Point> ResultsStore::cached_point(const std::string& key) const {
+    if (!has_point_sets_) return std::nullopt;
+    const auto where = with_retry(db_, path_, busy_wait_, [&]() -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+        if (!read_layout_of(db_, path_).has("measurement_cache")) return std::nullopt;  // written before it existed
+        Statement query(db_, path_, "SELECT point_set_id, point_index FROM measurement_cache WHERE key = ?1");
+        query.bind(1, key);
+        if (!query.step()) return std::nullopt;
+        return std::make_pair(query.integer(0), query.integer(1));
+    });
+    if (!where) return std::nullopt;
+    auto set = points(where->first);
+    if (!set || where->second < 0 || static_cast<std::size_t>(where->second) >= set->size()) return std::nullopt;
+    return (*set)[static_cast<std::size_t>(where->second)];
 }
 
 std::optional<std::vector<Point>> ResultsStore::latest_points() const {

@@ -50,8 +50,14 @@ public:
 
     // A set of points (one measurement run, one kernel sweep, one model) is one row.
     // `provenance` (what was run, where, when) is stored with the points.
+    // `cache_keys` (one per point, "" for none): the points are also remembered under these
+    // keys for cached_point, in the same transaction.
     std::int64_t save_points(const std::string& name, const std::vector<Point>& points,
-                             std::optional<std::int64_t> machine_id = {}, const Provenance* provenance = nullptr);
+                             std::optional<std::int64_t> machine_id = {}, const Provenance* provenance = nullptr,
+                             const std::vector<std::string>* cache_keys = nullptr);
+    // The measurement cache: the point last stored under `key` (what was measured, how, with
+    // which build on which machine: the caller makes the key); nullopt when none.
+    std::optional<Point> cached_point(const std::string& key) const;
     std::optional<std::vector<Point>> latest_points() const;
     std::optional<std::vector<Point>> points(std::int64_t id) const;
     // Set `id` (nullopt: the latest) with its provenance.

@@ -25,6 +25,18 @@ check ".provenance.options.statistic | test(\"min of 2 samples\")" "the statisti
 "$bin" list --db "$db" | grep -q "roofline kernels stream_triad sum_sp_scalar jacobi2d" || fail "not in the store"
 out=$("$bin" plot --points "$json" -o "$tmp/k.svg" 2>&1) || fail "plot exited $?"
 [[ -s $tmp/k.svg ]] || fail "no chart"
+# The measurement cache: the same points again come from the store, and say so; --rerun measures.
+out=$("$bin" kernels stream_triad --sizes 8K..128K:x4 --samples 2 --db "$db" -o "$tmp/again.json" 2>&1) ||
+  fail "second sweep exited $?"
+grep -q "3 of 3 points taken from the results store" <<<"$out" || fail "the second sweep did not use the cache"
+[[ $(grep -c "ok, cached" <<<"$out") == 3 ]] || fail "the cached rows are not marked"
+cmp <(jq '.points' "$tmp/again.json") <(jq '[.points[] | select(.series == "stream_triad")]' "$json") >/dev/null ||
+  fail "cached points differ from the stored ones"
+out=$("$bin" kernels stream_triad --sizes 8K --samples 2 --db "$db" --rerun 2>&1) || fail "--rerun exited $?"
+! grep -q "cached" <<<"$out" || fail "--rerun took a point from the store"
+out=$("$bin" kernels stream_triad --sizes 8K --samples 3 --db "$db" 2>&1) || fail "--samples 3 exited $?"
+! grep -q "cached" <<<"$out" || fail "other options took the point measured with --samples 2"
+
 # Ctrl-C in a long sweep: the points measured so far are kept, marked, and the exit is 130.
 "$bin" kernels stream_triad --sizes 1K..1G:x2 --samples 3 --no-store -o "$tmp/int.json" >"$tmp/int.out" 2>&1 &
 pid=$!
