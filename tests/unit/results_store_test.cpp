@@ -103,42 +103,6 @@ TEST(ResultsStore, SaveThenLatestIsEqual) {
     EXPECT_EQ(machine_to_json(*by_id), machine_to_json(model));
 }
 
-// The measurement cache: points remembered under keys with their set, the newest wins, a
-// store written before the cache existed (no table) has nothing cached.
-TEST(ResultsStore, MeasurementCacheFindsPointsByKey) {
-    TempDir dir;
-    const auto path = dir.file("results.db");
-    // Initialized, not assigned: assigning short literals trips GCC 12's -Wrestrict false positive.
-    auto point = [](std::string name, double seconds) {
-        return Point{.name = std::move(name), .series = std::string(1, 'k'), .work = 100, .bytes = {{"L1", 800}},
-                     .seconds = seconds};
-    };
-    {
-        ResultsStore store(path);
-        const std::vector<Point> first = {point("a", 1), point("b", 2)};
-        const std::vector<std::string> keys = {"key-a", ""};  // b is not remembered
-        store.save_points("first", first, {}, nullptr, &keys);
-        ASSERT_TRUE(store.cached_point("key-a").has_value());
-        EXPECT_EQ(store.cached_point("key-a")->name, "a");
-        EXPECT_DOUBLE_EQ(store.cached_point("key-a")->seconds, 1);
-        EXPECT_FALSE(store.cached_point("").has_value());
-        EXPECT_FALSE(store.cached_point("key-b").has_value());
-        const std::vector<std::string> again = {"key-a"};
-        store.save_points("rerun", {point("a", 0.5)}, {}, nullptr, &again);
-        EXPECT_DOUBLE_EQ(store.cached_point("key-a")->seconds, 0.5) << "the newest measurement wins";
-    }
-    {
-        const auto reader = ResultsStore::open_read_only(path);
-        EXPECT_DOUBLE_EQ(reader->cached_point("key-a")->seconds, 0.5);
-    }
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE measurement_cache", nullptr, nullptr, nullptr), SQLITE_OK);
-    sqlite3_close(db);
-    const auto older = ResultsStore::open_read_only(path);
-    EXPECT_FALSE(older->cached_point("key-a").has_value()) << "a store without the cache table";
-}
-
 TEST(ResultsStore, PersistsAcrossOpens) {
     TempDir dir;
     const auto path = dir.file("results.db");
@@ -757,3 +721,40 @@ TEST(ResultsStoreHostilePaths, AnEmptyFileOrAStoreWithExtraTablesIsStillUsed) {
     ResultsStore store(extra);
     EXPECT_EQ(store.list_machines().size(), 1u);
 }
+
+// The measurement cache: points remembered under keys with their set, the newest wins, a
+// store written before the cache existed (no table) has nothing cached.
+TEST(ResultsStore, MeasurementCacheFindsPointsByKey) {
+    TempDir dir;
+    const auto path = dir.file("results.db");
+    auto point = [](const std::string& name, double seconds) {
+        Point p = sample_points(name)[0];
+        p.seconds = seconds;
+        return p;
+    };
+    {
+        ResultsStore store(path);
+        const std::vector<Point> first = {point("a", 1), point("b", 2)};
+        const std::vector<std::string> keys = {"key-a", ""};  // b is not remembered
+        store.save_points("first", first, {}, nullptr, &keys);
+        ASSERT_TRUE(store.cached_point("key-a").has_value());
+        EXPECT_EQ(store.cached_point("key-a")->name, sample_points("a")[0].name);
+        EXPECT_DOUBLE_EQ(store.cached_point("key-a")->seconds, 1);
+        EXPECT_FALSE(store.cached_point("").has_value());
+        EXPECT_FALSE(store.cached_point("key-b").has_value());
+        const std::vector<std::string> again = {"key-a"};
+        store.save_points("rerun", {point("a", 0.5)}, {}, nullptr, &again);
+        EXPECT_DOUBLE_EQ(store.cached_point("key-a")->seconds, 0.5) << "the newest measurement wins";
+    }
+    {
+        const auto reader = ResultsStore::open_read_only(path);
+        EXPECT_DOUBLE_EQ(reader->cached_point("key-a")->seconds, 0.5);
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "DROP TABLE measurement_cache", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    const auto older = ResultsStore::open_read_only(path);
+    EXPECT_FALSE(older->cached_point("key-a").has_value()) << "a store without the cache table";
+}
+
