@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -34,7 +35,6 @@ Array<T> allocate(std::int64_t n, T value) {
     return Array<T>(p);
 }
 
-volatile double sink;  // results that must not be optimized away
 
 // --- the kernels: plain loops, as a user would write them ------------------------
 
@@ -230,7 +230,7 @@ public:
         else if (name_ == "stream_add") k_add(a_.get(), b_.get(), c_.get(), n_);
         else if (name_ == "stream_triad") k_triad(a_.get(), b_.get(), c_.get(), 3.0, n_);
         else if (name_ == "daxpy") k_daxpy(1.0, a_.get(), b_.get(), n_);
-        else sink = k_dot(a_.get(), b_.get(), n_);
+        else result_ = k_dot(a_.get(), b_.get(), n_);
     }
     std::string check(std::int64_t calls) override {
         const double* a = a_.get();
@@ -243,13 +243,14 @@ public:
         if (name_ == "daxpy")  // y = 2 + calls x 1
             return check_elements(n_, [&](std::int64_t i) { return expect_at("y", i, b[i], 2.0 + double(calls)); });
         const double want = 2.0 * double(n_);
-        return sink == want ? "" : fmt::format("x . y = {} where {} was expected", double(sink), want);
+        return result_ == want ? "" : fmt::format("x . y = {} where {} was expected", double(result_), want);
     }
 
 private:
     std::string name_;
     std::int64_t n_;
     Array<double> a_, b_, c_;
+    volatile double result_ = 0;  // a reduction's result: kept, so the loop is not optimized away
 };
 
 class SumSp : public Instance {
@@ -260,20 +261,21 @@ public:
         for (std::int64_t i = 0; i < n; ++i) x_[i] = (i >> 4) & 1 ? -1.0f : 1.0f;
     }
     void call() override {
-        if (name_ == "sum_sp_scalar") sink = k_sum_scalar(x_.get(), n_);
-        else if (name_ == "sum_sp_unrolled") sink = k_sum_unrolled(x_.get(), n_);
-        else sink = k_sum_simd(x_.get(), n_);
+        if (name_ == "sum_sp_scalar") result_ = k_sum_scalar(x_.get(), n_);
+        else if (name_ == "sum_sp_unrolled") result_ = k_sum_unrolled(x_.get(), n_);
+        else result_ = k_sum_simd(x_.get(), n_);
     }
     std::string check(std::int64_t) override {
         const std::int64_t full = n_ / 32 * 32, rest = n_ - full;  // whole pairs of blocks add up to 0
         const double want = double(std::min<std::int64_t>(rest, 16) - std::max<std::int64_t>(rest - 16, 0));
-        return sink == want ? "" : fmt::format("sum = {} where {} was expected", double(sink), want);
+        return result_ == want ? "" : fmt::format("sum = {} where {} was expected", double(result_), want);
     }
 
 private:
     std::string name_;
     std::int64_t n_;
     Array<float> x_;
+    volatile double result_ = 0;
 };
 
 class Jacobi : public Instance {
@@ -459,7 +461,8 @@ void touch_data(const Instance& inst) {
         const volatile unsigned char* c = static_cast<const volatile unsigned char*>(p);
         for (std::size_t off = 0; off < bytes; off += 64) sum = static_cast<unsigned char>(sum + c[off]);
     }
-    sink = sum;
+    volatile unsigned char keep = sum;  // the reads must happen
+    (void)keep;
 }
 
 // 8 MiB of other code: NOPs ending in a return, run once, so that the instruction caches and
@@ -500,12 +503,46 @@ const char* cache_mode_name(CacheMode mode) {
     return "warm";
 }
 
-ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n, const ReferenceRunOptions& options) {
+namespace {
+
+// The kernel on one thread (team == nullptr) or on every thread of a team: `calls` calls of
+// every instance, timed as the slowest thread's.
+struct Runner {
+    std::vector<std::unique_ptr<Instance>> instances;
+    ThreadTeam* team = nullptr;
+
+    void each(const std::function<void(Instance&)>& fn) {
+        if (!team) return fn(*instances[0]);
+        team->run([&](int t) { fn(*instances[static_cast<std::size_t>(t)]); });
+    }
+    double timed(std::int64_t calls) {
+        auto job = [&](Instance& inst) {
+            for (std::int64_t c = 0; c < calls; ++c) inst.call();
+        };
+        if (!team) {
+            const double t0 = now();
+            job(*instances[0]);
+            return now() - t0;
+        }
+        return team->run_timed([&](int t) { job(*instances[static_cast<std::size_t>(t)]); });
+    }
+};
+
+ReferenceRun run_on(const ReferenceKernel& kernel, std::int64_t n, const ReferenceRunOptions& options,
+                    ThreadTeam* team) {
     if (n < 1) throw std::invalid_argument(fmt::format("{}: the size must be at least 1 (got {})", kernel.name, n));
     ReferenceRun run;
     run.n = n;
+    run.threads = team ? team->size() : 1;
     run.counts = kernel.counts(n);
-    auto inst = instance_of(kernel, n);
+    Runner r;
+    r.team = team;
+    r.instances.resize(static_cast<std::size_t>(run.threads));
+    if (!team) {
+        r.instances[0] = instance_of(kernel, n);
+    } else {
+        team->run([&](int t) { r.instances[static_cast<std::size_t>(t)] = instance_of(kernel, n); });
+    }
     const bool cold_data = options.cache == CacheMode::cold_data || options.cache == CacheMode::cold;
     const bool cold_code = options.cache == CacheMode::cold_code || options.cache == CacheMode::cold;
     if (cold_code && !other_code())
@@ -516,24 +553,24 @@ ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n,
     if (options.cache == CacheMode::warm) {
         // Warm-up, and how many calls make a sample long enough for the clock.
         for (;;) {
-            const double t0 = now();
-            for (std::int64_t c = 0; c < per_sample; ++c) inst->call();
+            const double seconds = r.timed(per_sample);
             calls += per_sample;
-            if (now() - t0 >= options.min_sample_seconds || per_sample >= (std::int64_t{1} << 40)) break;
+            if (seconds >= options.min_sample_seconds || per_sample >= (std::int64_t{1} << 40)) break;
             per_sample *= 2;
         }
     } else {
-        inst->call();  // pages and lazy binding, untimed; then one call a sample, each after the flush
+        r.timed(1);  // pages and lazy binding, untimed; then one call a sample, each after the flush
         calls = 1;
     }
     std::vector<double> per_call;
     for (int s = 0; s < std::max(1, options.samples); ++s) {
-        if (cold_data) flush_data(*inst);
-        if (cold_code) other_code()();
-        if (cold_code && !cold_data) touch_data(*inst);  // the code passed through L2/L3 too: data back in
-        const double t0 = now();
-        for (std::int64_t c = 0; c < per_sample; ++c) inst->call();
-        per_call.push_back((now() - t0) / static_cast<double>(per_sample));
+        if (cold_data || cold_code)
+            r.each([&](Instance& inst) {
+                if (cold_data) flush_data(inst);
+                if (cold_code) other_code()();
+                if (cold_code && !cold_data) touch_data(inst);  // the code passed through L2/L3 too: data back in
+            });
+        per_call.push_back(r.timed(per_sample) / static_cast<double>(per_sample));
         calls += per_sample;
     }
     std::sort(per_call.begin(), per_call.end());
@@ -542,9 +579,24 @@ ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n,
     run.fastest = per_call.front();
     run.slowest = per_call.back();
     run.seconds = options.median ? per_call[per_call.size() / 2] : per_call.front();
-    run.check_error = inst->check(calls);
+    for (std::size_t t = 0; t < r.instances.size() && run.check_error.empty(); ++t) {
+        run.check_error = r.instances[t]->check(calls);
+        if (!run.check_error.empty() && r.instances.size() > 1)
+            run.check_error = fmt::format("thread {}: {}", t, run.check_error);
+    }
     run.checked = run.check_error.empty();
     return run;
+}
+
+} // namespace
+
+ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n, const ReferenceRunOptions& options) {
+    return run_on(kernel, n, options, nullptr);
+}
+
+ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n, const ReferenceRunOptions& options,
+                                  ThreadTeam& team) {
+    return run_on(kernel, n, options, &team);
 }
 
 } // namespace roofline

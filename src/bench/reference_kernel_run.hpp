@@ -4,6 +4,7 @@
 // Every run checks its result against the value known on paper.
 #pragma once
 
+#include "bench/thread_team.hpp"
 #include "core/reference_kernels.hpp"
 
 #include <cstdint>
@@ -29,8 +30,9 @@ struct ReferenceRunOptions {
 };
 
 struct ReferenceRun {
-    std::int64_t n = 0;
-    KernelCounts counts;                // of one call
+    std::int64_t n = 0;                 // per thread
+    int threads = 1;
+    KernelCounts counts;                // of one call on one thread
     double seconds = 0;                 // per call, by the statistic
     double fastest = 0, slowest = 0;    // per call, over the samples
     int samples = 0;
@@ -41,5 +43,11 @@ struct ReferenceRun {
 
 // Throws std::bad_alloc when the arrays cannot be allocated, std::invalid_argument for n < 1.
 ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n, const ReferenceRunOptions& options);
+
+// The same on every thread of `team` at once, each on arrays of its own of size n (allocated
+// by that thread, so on its NUMA node), started together; a sample lasts until the slowest
+// thread is done (ThreadTeam::run_timed). Every thread's result is checked.
+ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n, const ReferenceRunOptions& options,
+                                  ThreadTeam& team);
 
 } // namespace roofline

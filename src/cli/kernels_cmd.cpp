@@ -2,6 +2,7 @@
 // this machine over a sweep of working-set sizes, written as points (one series per
 // kernel) to a file and the results store.
 #include "bench/reference_kernel_run.hpp"
+#include "bench/thread_team.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/point_delivery.hpp"
@@ -44,6 +45,7 @@ struct KernelsArgs {
     bool no_store = false;
     bool rerun = false;
     bool quiet = false;
+    int threads = 1;
 };
 
 void print_list() {
@@ -84,26 +86,30 @@ std::string build_identity() {
 // What makes a point the same measurement: the kernel, its size, the options that change the
 // number, this build, this machine.
 std::string cache_key(const ReferenceKernel& k, std::int64_t n, const KernelsArgs& args, const std::string& build) {
-    return fmt::format("kernels/1|{}|n={}|cache={}|stat={}|samples={}|threads=1|build={}|host={}|cpu={}", k.name, n,
-                       args.cache, args.stat, args.samples, build, host_name(), detect_cpu_features().brand);
+    return fmt::format("kernels/1|{}|n={}|cache={}|stat={}|samples={}|threads={}|build={}|host={}|cpu={}", k.name, n,
+                       args.cache, args.stat, args.samples, args.threads, build, host_name(),
+                       detect_cpu_features().brand);
 }
 
+// A run on T threads: T times one thread's counts, over the slowest thread's time.
 Point point_of(const ReferenceKernel& k, const ReferenceRun& run, const std::vector<CacheLevel>& caches) {
+    const double t = run.threads;
     Point p;
-    p.name = fmt::format("{} {}", k.name, format_bytes(static_cast<std::uint64_t>(run.counts.working_set)));
-    p.series = k.name;
-    p.work = run.counts.flops;
-    p.bytes = bytes_by_level(run.counts, caches);
+    p.name = fmt::format("{} {}{}", k.name, format_bytes(static_cast<std::uint64_t>(t * run.counts.working_set)),
+                         run.threads > 1 ? fmt::format(" x{}t", run.threads) : std::string{});
+    p.series = run.threads > 1 ? fmt::format("{} {} threads", k.name, run.threads) : k.name;
+    p.work = t * run.counts.flops;
+    p.bytes = bytes_by_level(run.counts, caches, run.threads);
     p.seconds = run.seconds;
-    p.threads = 1;
+    p.threads = run.threads;
     p.source = "kernel";
-    p.details = {{"n", static_cast<double>(run.n)},
-                 {"working_set_bytes", run.counts.working_set},
-                 {"bytes_loaded", run.counts.loaded},
-                 {"bytes_stored", run.counts.stored},
-                 {"memory_read_bytes", run.counts.memory_read},
-                 {"memory_written_bytes", run.counts.memory_written},
-                 {"write_allocate_bytes", run.counts.write_allocate},
+    p.details = {{"n", static_cast<double>(run.n)},  // per thread
+                 {"working_set_bytes", t * run.counts.working_set},
+                 {"bytes_loaded", t * run.counts.loaded},
+                 {"bytes_stored", t * run.counts.stored},
+                 {"memory_read_bytes", t * run.counts.memory_read},
+                 {"memory_written_bytes", t * run.counts.memory_written},
+                 {"write_allocate_bytes", t * run.counts.write_allocate},
                  {"samples", static_cast<double>(run.samples)},
                  {"calls_per_sample", static_cast<double>(run.calls_per_sample)},
                  {"seconds_fastest", run.fastest},
@@ -119,7 +125,7 @@ void print_row(const Point& p, bool quiet, const char* check) {
         return it == p.details.end() ? 0.0 : it->second;
     };
     const double fastest = detail("seconds_fastest"), slowest = detail("seconds_slowest");
-    fmt::print("{:<16} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", p.series,
+    fmt::print("{:<16} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", p.name.substr(0, p.name.find(' ')),
                format_bytes(static_cast<std::uint64_t>(detail("working_set_bytes"))),
                static_cast<long long>(detail("n")), p.seconds, p.work / p.seconds * 1e-9,
                p.bytes.at(level) / p.seconds * 1e-9, level, fastest > 0 ? 100 * (slowest / fastest - 1) : 0.0, check);
@@ -146,6 +152,9 @@ int run_kernels(const KernelsArgs& args) {
         for (const auto& k : reference_kernels()) kernels.push_back(&k);
     if (args.samples < 1 || args.samples > 1000) throw UsageError("--samples must be 1 to 1000");
     const auto topology = Topology::discover();
+    const int cores = static_cast<int>(topology.cores().size());
+    if (args.threads < 1 || args.threads > std::max(1, cores))
+        throw UsageError(fmt::format("--threads must be 1 to {} (the cores of this machine)", std::max(1, cores)));
     const auto caches = topology.data_caches();
     std::vector<std::uint64_t> sizes;
     try {
@@ -169,11 +178,21 @@ int run_kernels(const KernelsArgs& args) {
     std::vector<std::string> keys;  // per point: the measurement cache's key ("" for a cached one)
     int failed_checks = 0, from_cache = 0;
     const std::string build = build_identity();
+    // One pinned worker per core; one thread runs on the calling thread, as before.
+    std::unique_ptr<ThreadTeam> team;
+    if (args.threads > 1) {
+        team = std::make_unique<ThreadTeam>(topology, args.threads);
+        if (!team->all_bound())
+            print_stderr("roofline: warning: not every thread could be bound to its core: the OS places them\n");
+    }
     const StopSignal stop;  // Ctrl-C / SIGTERM: stop after the point being measured, keep the others
     if (!args.quiet)
-        print_stderr("roofline kernels: {} kernel{} at {} size{}, one thread, {} caches (Ctrl-C stops and keeps "
-                     "what was measured)\n", kernels.size(), kernels.size() == 1 ? "" : "s", sizes.size(),
-                     sizes.size() == 1 ? "" : "s", args.cache);
+        print_stderr("roofline kernels: {} kernel{} at {} size{}, {}, {} caches (Ctrl-C stops and keeps what was "
+                     "measured)\n", kernels.size(), kernels.size() == 1 ? "" : "s", sizes.size(),
+                     sizes.size() == 1 ? "" : "s",
+                     args.threads > 1 ? fmt::format("{} threads, one per core, each on arrays of its own", args.threads)
+                                      : std::string("one thread"),
+                     args.cache);
     if (!args.quiet)
         fmt::print("{:<16} {:>10} {:>12} {:>12} {:>9} {:>9} {:>6} {:>8}  {}\n", "kernel", "working set", "n",
                    "s/call", "GFLOP/s", "GB/s", "at", "spread", "check");
@@ -185,7 +204,8 @@ int run_kernels(const KernelsArgs& args) {
                              "run it anyway)\n", k->name, format_bytes(bytes));
                 continue;
             }
-            const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes));
+            // The working set is the whole team's: each thread gets its share.
+            const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes) / args.threads);
             const std::string key = cache_key(*k, n, args, build);
             if (store && !args.rerun) {
                 if (auto cached = store->cached_point(key)) {
@@ -198,7 +218,7 @@ int run_kernels(const KernelsArgs& args) {
             }
             ReferenceRun run;
             try {
-                run = run_reference_kernel(*k, n, options);
+                run = team ? run_reference_kernel(*k, n, options, *team) : run_reference_kernel(*k, n, options);
             } catch (const std::bad_alloc&) {
                 print_stderr("roofline: error: {} at {}: not enough memory for its arrays; skipped\n", k->name,
                              format_bytes(bytes));
@@ -233,9 +253,13 @@ int run_kernels(const KernelsArgs& args) {
     const bool warm = options.cache == CacheMode::warm;
     provenance.options["statistic"] = fmt::format("{} of {} samples per point, {}", args.stat, args.samples,
                                                   warm ? "each at least 20 ms" : "each one call");
+    provenance.options["threads"] =
+        args.threads > 1 ? fmt::format("{}, pinned one per core, each on its own arrays (its share of the working set); "
+                                       "a sample lasts until the slowest is done", args.threads)
+                         : "1";
     provenance.options["caches"] =
-        warm ? "warm: timed calls follow untimed ones over the same arrays; one thread"
-             : fmt::format("{}: each timed call follows {}; one thread", args.cache,
+        warm ? "warm: timed calls follow untimed ones over the same arrays"
+             : fmt::format("{}: each timed call follows {}", args.cache,
                            options.cache == CacheMode::cold_data   ? "a clflush of every line of its arrays"
                            : options.cache == CacheMode::cold_code ? "8 MiB of other code run"
                                                                    : "a clflush of its arrays and 8 MiB of other code");
@@ -266,7 +290,7 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     cmd->description(
         "Runs reference kernels (STREAM, daxpy, dot, single-precision sums under three ceilings, 2-D and\n"
         "3-D stencils, dense MVM, SpMV, DGEMM, the tall-and-skinny A^T B; ours and OpenBLAS's) natively on\n"
-        "one thread over a sweep of working-set sizes, checks each result, and writes\n"
+        "one thread (or --threads N) over a sweep of working-set sizes, checks each result, and writes\n"
         "one point per size (series = kernel) with the analytic FLOPs and bytes: L1 gets the loop's loads\n"
         "and stores, a level below gets the memory traffic when the working set does not fit above it.\n"
         "Caches are warm; each point is the minimum (or median) of several samples of at least 20 ms.");
@@ -276,6 +300,9 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
                     "Working-set sizes: a list (32K,1M,256M) or a sweep FROM..TO:xF (1K..1G:x2); default: half "
                     "of each cache level and 8x the last (at least 64 MiB)");
     cmd->add_option("--samples", args->samples, "Timed samples per point (default 5)");
+    cmd->add_option("--threads", args->threads,
+                    "Threads, pinned one per core, each running the kernel on arrays of its own (its share of the "
+                    "working set), started together; a sample lasts until the slowest is done (default 1)");
     cmd->add_option("--stat", args->stat, "Statistic over the samples: min (default) or median")
         ->check(CLI::IsMember({"min", "median"}));
     cmd->add_option("--cache", args->cache,

@@ -1,6 +1,7 @@
 #include "core/reference_kernels.hpp"
 
 #include "core/byte_sizes.hpp"
+#include "core/working_sets.hpp"
 
 #include <fmt/core.h>
 
@@ -233,14 +234,16 @@ const ReferenceKernel* find_reference_kernel(const std::string& name) {
     return nullptr;
 }
 
-std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches) {
+std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches,
+                                             int threads) {
     std::map<std::string, double> out;
-    out["L1"] = counts.loaded + counts.stored;
-    const double memory = counts.memory_read + counts.memory_written;
-    // The level below cache i sees the memory traffic when the working set spills cache i.
+    const double t = std::max(1, threads);
+    out["L1"] = t * (counts.loaded + counts.stored);
+    const double memory = t * (counts.memory_read + counts.memory_written);
+    // The level below cache i sees the memory traffic when a thread's working set spills its share of cache i.
     for (std::size_t i = 0; i < caches.size(); ++i) {
         const std::string below = i + 1 < caches.size() ? fmt::format("L{}", caches[i + 1].level) : "DRAM";
-        if (counts.working_set > static_cast<double>(caches[i].size_bytes)) out[below] = memory;
+        if (counts.working_set > static_cast<double>(per_thread_capacity(caches[i], threads))) out[below] = memory;
     }
     if (caches.empty()) out["DRAM"] = memory;
     return out;

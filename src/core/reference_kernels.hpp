@@ -51,7 +51,11 @@ const ReferenceKernel* find_reference_kernel(const std::string& name);
 // Nominal, without the write-allocate reads, as the machine model's bandwidth roofs are
 // (MemoryRoof::gbs): the two are compared. The write-allocate bytes are the caller's to
 // report beside them.
-std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches);
+// With `threads` > 1, `counts` are one thread's, each thread works on its own arrays, and
+// the capacities are what one thread has of each cache (shared levels split, consecutive
+// cores); the bytes returned are all threads'.
+std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches,
+                                             int threads = 1);
 
 // "1K..1G:x2" (sizes from 1 KiB to 1 GiB, each twice the last), "64K..4M:x4",
 // "32K,256K,8M" (a list). Throws std::invalid_argument saying what is wrong.

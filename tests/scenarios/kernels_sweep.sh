@@ -25,6 +25,14 @@ check ".provenance.options.statistic | test(\"min of 2 samples\")" "the statisti
 "$bin" list --db "$db" | grep -q "roofline kernels stream_triad sum_sp_scalar jacobi2d" || fail "not in the store"
 out=$("$bin" plot --points "$json" -o "$tmp/k.svg" 2>&1) || fail "plot exited $?"
 [[ -s $tmp/k.svg ]] || fail "no chart"
+# Two threads (where there are two cores): each its own arrays, the bytes and FLOPs of both.
+if (($(nproc) >= 2)); then
+  out=$("$bin" kernels stream_triad --sizes 64K --samples 2 --threads 2 --no-store -o "$tmp/t2.json" 2>&1) ||
+    fail "--threads 2 exited $?"
+  jq -e '.points[0] | .threads == 2 and .details.n == 1365 and .flops == 2 * 2 * 1365 and .bytes.L1 == 2 * 24 * 1365
+         and (.series | test("2 threads"))' "$tmp/t2.json" >/dev/null || fail "two threads: counts of both"
+fi
+
 # The measurement cache: the same points again come from the store, and say so; --rerun measures.
 out=$("$bin" kernels stream_triad --sizes 8K..128K:x4 --samples 2 --db "$db" -o "$tmp/again.json" 2>&1) ||
   fail "second sweep exited $?"

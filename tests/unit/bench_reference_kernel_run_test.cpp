@@ -1,8 +1,12 @@
 // Every reference kernel runs and its result matches the value known on paper
 // (bench/reference_kernel_run.hpp); no timing is judged here.
 #include "bench/reference_kernel_run.hpp"
+#include "bench/thread_team.hpp"
+#include "topo/topology.hpp"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 namespace roofline {
 namespace {
@@ -42,6 +46,26 @@ TEST(ReferenceKernelRun, ColdCachesTimeOneCallASample) {
     EXPECT_FALSE(parse_cache_mode("tepid").has_value());
     for (const auto mode : {CacheMode::warm, CacheMode::cold_data, CacheMode::cold_code, CacheMode::cold})
         EXPECT_EQ(parse_cache_mode(cache_mode_name(mode)), mode);
+}
+
+// A team runs the kernel on arrays of its own per thread; every thread's result is checked.
+TEST(ReferenceKernelRun, EveryThreadOfATeamChecksOut) {
+    const auto topology = Topology::discover();
+    const int threads = std::min<int>(2, static_cast<int>(topology.cores().size()));
+    ThreadTeam team(topology, threads);
+    ReferenceRunOptions quick;
+    quick.samples = 2;
+    quick.min_sample_seconds = 1e-4;
+    for (const auto& k : reference_kernels()) {
+        const auto run = run_reference_kernel(k, k.n_for_working_set(100e3), quick, team);
+        EXPECT_TRUE(run.checked) << k.name << ": " << run.check_error;
+        EXPECT_EQ(run.threads, threads);
+        EXPECT_GT(run.seconds, 0);
+    }
+    quick.cache = CacheMode::cold;
+    const auto cold = run_reference_kernel(*find_reference_kernel("daxpy"), 1000, quick, team);
+    EXPECT_TRUE(cold.checked) << cold.check_error;
+    EXPECT_EQ(cold.calls_per_sample, 1);
 }
 
 TEST(ReferenceKernelRun, MedianIsBetweenTheExtremes) {

@@ -98,6 +98,20 @@ TEST(ReferenceKernels, BytesLandAtTheLevelsTheWorkingSetSpills) {
     EXPECT_DOUBLE_EQ(j.at("DRAM"), 16.0 * 2000 * 2000);
 }
 
+// Two threads on their own arrays: each has half of a shared L3, all of its private L2.
+TEST(ReferenceKernels, ThreadsSplitSharedCachesAndAddTheirBytes) {
+    const auto per_thread = kernel("stream_triad").counts(100000);  // 2.4 MB a thread
+    const auto one = bytes_by_level(per_thread, hierarchy(), 1);
+    const auto two = bytes_by_level(per_thread, hierarchy(), 2);
+    EXPECT_DOUBLE_EQ(two.at("L1"), 2 * one.at("L1"));
+    EXPECT_DOUBLE_EQ(two.at("L3"), 2 * one.at("L3"));
+    EXPECT_FALSE(two.count("DRAM"));  // 2.4 MB fits half of 32 MiB
+    auto shared = hierarchy();
+    shared[2].size_bytes = 4 << 20;  // a 4 MiB L3 shared by 8 cores: 2 MiB a thread
+    EXPECT_FALSE(bytes_by_level(per_thread, shared, 1).count("DRAM"));
+    EXPECT_DOUBLE_EQ(bytes_by_level(per_thread, shared, 2).at("DRAM"), 2 * 2.4e6);
+}
+
 TEST(ReferenceKernels, SizeSweeps) {
     EXPECT_EQ(parse_size_sweep("1K..8K:x2"), (std::vector<std::uint64_t>{1024, 2048, 4096, 8192}));
     EXPECT_EQ(parse_size_sweep("1K..8K"), (std::vector<std::uint64_t>{1024, 2048, 4096, 8192}));
