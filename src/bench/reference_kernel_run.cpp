@@ -1,6 +1,7 @@
 #include "bench/reference_kernel_run.hpp"
 
 #include <cblas.h>
+#include <fftw3.h>
 #include <emmintrin.h>
 #include <sys/mman.h>
 #include <fmt/core.h>
@@ -11,7 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <vector>
@@ -418,7 +421,52 @@ private:
     Array<double> A_, B_, C_;
 };
 
+// The planner is not thread-safe (FFTW's manual): plans are made and destroyed one at a time.
+std::mutex& fftw_planner() {
+    static std::mutex m;
+    return m;
+}
+
+class Fft3d : public Instance {
+public:
+    explicit Fft3d(std::int64_t n) : n_(n), N_(n * n * n) {
+        in_ = alloc<double>(2 * N_, 0.0);
+        out_ = alloc<double>(2 * N_, 0.0);
+        for (std::int64_t i = 0; i < N_; ++i) in_[2 * i] = 1.0;  // a constant: all of it goes to the first bin
+        const std::lock_guard<std::mutex> lock(fftw_planner());
+        const int d = static_cast<int>(n);
+        plan_ = fftw_plan_dft_3d(d, d, d, reinterpret_cast<fftw_complex*>(in_.get()),
+                                 reinterpret_cast<fftw_complex*>(out_.get()), FFTW_FORWARD, FFTW_ESTIMATE);
+        if (!plan_) throw std::runtime_error(fmt::format("fft3d: FFTW made no plan for {}^3 points", n));
+    }
+    ~Fft3d() override {
+        const std::lock_guard<std::mutex> lock(fftw_planner());
+        fftw_destroy_plan(plan_);
+    }
+    void call() override { fftw_execute(plan_); }
+    std::string check(std::int64_t) override {
+        const double* o = out_.get();
+        const double N = static_cast<double>(N_);
+        if (std::fabs(o[0] - N) > 1e-9 * N || std::fabs(o[1]) > 1e-9 * N)
+            return fmt::format("X[0] = {} + {}i where {} was expected", o[0], o[1], N);
+        return check_elements(N_ - 1, [&](std::int64_t k) {
+            const double re = o[2 * (k + 1)], im = o[2 * (k + 1) + 1];
+            return std::fabs(re) + std::fabs(im) <= 1e-9 * N ? std::string{}
+                                                             : fmt::format("X[{}] = {} + {}i where 0 was expected",
+                                                                           k + 1, re, im);
+        });
+    }
+private:
+    std::int64_t n_, N_;
+    Array<double> in_, out_;
+    fftw_plan plan_ = nullptr;
+};
+
 std::unique_ptr<Instance> instance_of(const ReferenceKernel& k, std::int64_t n) {
+    if (k.name == "fft3d") {
+        if (n < 2 || n > 2048) throw std::invalid_argument(fmt::format("fft3d: n = {} (2 to 2048)", n));
+        return std::make_unique<Fft3d>(n);
+    }
     if (k.name == "mvm_row" || k.name == "mvm_col") return std::make_unique<Mvm>(k.name == "mvm_row", n);
     if (k.name == "stencil3d") {
         if (n < 3) throw std::invalid_argument("stencil3d needs a grid of at least 3 x 3 x 3");

@@ -289,7 +289,7 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("kernels", "Time reference kernels whose FLOPs and bytes are known on paper");
     cmd->description(
         "Runs reference kernels (STREAM, daxpy, dot, single-precision sums under three ceilings, 2-D and\n"
-        "3-D stencils, dense MVM, SpMV, DGEMM, the tall-and-skinny A^T B; ours and OpenBLAS's) natively on\n"
+        "3-D stencils, dense MVM, SpMV, DGEMM, the tall-and-skinny A^T B, a 3-D FFT; ours, OpenBLAS, FFTW) natively on\n"
         "one thread (or --threads N) over a sweep of working-set sizes, checks each result, and writes\n"
         "one point per size (series = kernel) with the analytic FLOPs and bytes: L1 gets the loop's loads\n"
         "and stores, a level below gets the memory traffic when the working set does not fit above it.\n"

@@ -153,6 +153,21 @@ KernelCounts atb(std::int64_t k, bool ours) {
 KernelCounts atb_ours(std::int64_t k) { return atb(k, true); }
 KernelCounts atb_blas(std::int64_t k) { return atb(k, false); }
 
+// 3-D complex FFT of n^3 points, out of place: 5 N log2 N FLOPs by convention (N = n^3). The
+// count FFTW really does is not what fftw_flops() says (it gives 0 for a 16-point 1-D
+// ESTIMATE plan): count it with roofline measure --engine instrument on a program calling
+// FFTW. Bytes: the input read and the output written once (compulsory: the library's passes
+// over the data are not counted).
+KernelCounts fft3d(std::int64_t n) {
+    KernelCounts c;
+    const double N = std::pow(static_cast<double>(n), 3);
+    c.flops = 5 * N * std::log2(N);
+    c.loaded = c.memory_read = 16 * N;
+    c.stored = c.memory_written = c.write_allocate = 16 * N;
+    c.working_set = 32 * N;
+    return c;
+}
+
 std::int64_t n_copy(double b) { return n_for_arrays(b, 2, D); }
 std::int64_t n_three(double b) { return n_for_arrays(b, 3, D); }
 std::int64_t n_two(double b) { return n_for_arrays(b, 2, D); }
@@ -169,6 +184,7 @@ std::int64_t n_laplace(double b) {  // about 100 B a row (7 x 12 + 4 + 16)
     while (g > 2 && spmv(g).working_set > b) --g;
     return g;
 }
+std::int64_t n_fft(double b) { return std::max<std::int64_t>(2, static_cast<std::int64_t>(std::cbrt(b / 32))); }
 std::int64_t n_atb(double b) {
     return std::max<std::int64_t>(64, static_cast<std::int64_t>((b - D * kAtbM * kAtbN) / (D * (kAtbM + kAtbN))));
 }
@@ -221,6 +237,11 @@ const std::vector<ReferenceKernel>& reference_kernels() {
         {"atb_ours", "C = A^T B, A and B K x 16: 4 x 8 blocks of C in registers over chunks of K (AVX2+FMA where the CPU has them)", "dp",
          "K rows (M = N = 16)", "512 K", "768 K nominal; 256 K from memory",
          "tall and skinny: 2 FLOP/B from memory, memory-bound on most machines", atb_ours, n_atb},
+        {"fft3d", "FFTW's out-of-place forward 3-D complex DFT (FFTW_ESTIMATE plan)", "dp", "n x n x n points",
+         "5 N log2 N nominal (N = n^3)", "32 N compulsory",
+         "the nominal count is the convention for comparing FFTs (FFTW's real count: roofline measure --engine "
+         "instrument on a program calling it); the library's passes over the data are not counted",
+         fft3d, n_fft},
         {"atb_openblas", "cblas_dgemm(RowMajor, Trans, NoTrans), C = A^T B, A and B K x 16, one thread", "dp",
          "K rows (M = N = 16)", "512 K", "256 K compulsory", "OpenBLAS on a shape it is not blocked for",
          atb_blas, n_atb},

@@ -49,6 +49,7 @@ TEST(ReferenceKernels, EveryKernelsCountsAtKnownSizes) {
         {"dgemm_openblas", 10, 2000, 1600, 800, 800, 2400},
         {"atb_ours", 100, 51200, 76800, 2048, 2048, 27648},
         {"atb_openblas", 100, 51200, 25600, 2048, 2048, 27648},
+        {"fft3d", 4, 5 * 64 * 6, 16 * 64, 16 * 64, 16 * 64, 32 * 64},  // N = 64 points, log2 N = 6
     };
     std::set<std::string> seen;
     for (const auto& k : known) {
