@@ -289,11 +289,13 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand("kernels", "Time reference kernels whose FLOPs and bytes are known on paper");
     cmd->description(
         "Runs reference kernels (STREAM, daxpy, dot, single-precision sums under three ceilings, 2-D and\n"
-        "3-D stencils, dense MVM, SpMV, DGEMM, the tall-and-skinny A^T B, a 3-D FFT; ours, OpenBLAS, FFTW) natively on\n"
-        "one thread (or --threads N) over a sweep of working-set sizes, checks each result, and writes\n"
-        "one point per size (series = kernel) with the analytic FLOPs and bytes: L1 gets the loop's loads\n"
-        "and stores, a level below gets the memory traffic when the working set does not fit above it.\n"
-        "Caches are warm; each point is the minimum (or median) of several samples of at least 20 ms.");
+        "3-D stencils, dense MVM, SpMV, DGEMM, the tall-and-skinny A^T B, a 3-D FFT; ours, OpenBLAS's,\n"
+        "FFTW's) natively on one thread (or --threads N) over a sweep of working-set sizes, checks each\n"
+        "result, and writes one point per size (series = kernel) with the analytic FLOPs and bytes: L1 gets\n"
+        "the loop's loads and stores, a level below gets the memory traffic when the working set does not\n"
+        "fit above it. Caches warm (or --cache cold...); each point is the minimum (or median) of several\n"
+        "samples; a point measured before with the same kernel, size, options, build and machine is taken\n"
+        "from the results store unless --rerun.");
     cmd->add_option("names", args->names, "Kernels to run (default: all; see --list)");
     cmd->add_flag("--list", args->list, "List the kernels with their code and formulas, and exit");
     cmd->add_option("--sizes", args->sizes,
