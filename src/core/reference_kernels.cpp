@@ -47,13 +47,19 @@ KernelCounts daxpy(std::int64_t n) {  // y = a x + y: y is read first, no write-
 
 KernelCounts dot(std::int64_t n) { return stream(n, 2, 2, false); }
 
-KernelCounts sum_sp(std::int64_t n) {
+// n adds into the chains, and the adds that join the chains at the end: none for one chain,
+// 3 for four scalar chains, 12 + 3 for four vectors of four lanes (the instrument engine
+// counts the same).
+KernelCounts sum_sp(std::int64_t n, double joining) {
     KernelCounts c;
     const double e = static_cast<double>(n);
-    c.flops = e;
+    c.flops = e + joining;
     c.loaded = c.memory_read = c.working_set = F * e;
     return c;
 }
+KernelCounts sum_scalar(std::int64_t n) { return sum_sp(n, 0); }
+KernelCounts sum_unrolled(std::int64_t n) { return sum_sp(n, 3); }
+KernelCounts sum_simd(std::int64_t n) { return sum_sp(n, 15); }
 
 // 2-D 5-point Jacobi on an n x n grid, interior points: b = 0.25 (N + S + E + W). With three
 // rows in cache (the layer condition) each point reads its source once from memory.
@@ -135,14 +141,14 @@ KernelCounts gemm_naive(std::int64_t n) { return gemm(n, true); }
 KernelCounts gemm_blas(std::int64_t n) { return gemm(n, false); }
 
 // C = A^T B with A (K x M) and B (K x N) tall and skinny, M = N = 16: 2 K M N FLOPs over
-// 8 K (M + N) bytes, 2 FLOP/B from memory. Ours: K in chunks that stay in L1/L2, each 4 x 8
-// block of C in registers over a chunk (per k, 4 + 8 doubles loaded a block, 8 blocks).
-// A BLAS: compulsory.
+// 8 K (M + N) bytes, 2 FLOP/B from memory. Ours: K in chunks of 128 that stay in L1/L2, each
+// 4 x 8 block of C in registers over a chunk (per k, 4 + 8 doubles loaded a block, 8 blocks),
+// and M N adds a chunk to add its block sums into C. A BLAS: compulsory bytes, 2 K M N FLOPs.
 constexpr double kAtbM = 16, kAtbN = 16;
 KernelCounts atb(std::int64_t k, bool ours) {
     KernelCounts c;
     const double K = static_cast<double>(k);
-    c.flops = 2 * K * kAtbM * kAtbN;
+    c.flops = 2 * K * kAtbM * kAtbN + (ours ? kAtbM * kAtbN * std::ceil(K / 128) : 0);
     c.loaded = ours ? D * K * (kAtbM / 4 * kAtbN / 8) * 12 : D * K * (kAtbM + kAtbN);
     c.stored = D * kAtbM * kAtbN;
     c.memory_read = D * K * (kAtbM + kAtbN);
@@ -168,6 +174,23 @@ KernelCounts fft3d(std::int64_t n) {
     return c;
 }
 
+// One D3Q19 lattice-Boltzmann step (BGK, pull: each cell gathers its 19 populations from
+// its neighbours in one grid and writes them collided to the other), interior cells of an
+// n^3 grid. FLOPs as the code does them, per cell: density 18, momentum 27, 1 / rho 1,
+// velocity 3, u^2 5, 1 - 1.5 u^2 2, w rho for the three weights 3; per population the
+// projection c.u (0 for the rest and the 6 faces, 1 for the 12 edges), the equilibrium (5;
+// the rest one 1) and the relaxation (3): 219 (the instrument engine counts 219 too).
+// Memory: each population read and written once (planes of the source in cache).
+KernelCounts lbm(std::int64_t n) {
+    KernelCounts c;
+    const double cells = std::pow(static_cast<double>(n - 2), 3);
+    c.flops = 219 * cells;
+    c.loaded = c.memory_read = 19 * D * cells;
+    c.stored = c.memory_written = c.write_allocate = 19 * D * cells;
+    c.working_set = 2 * 19 * D * std::pow(static_cast<double>(n), 3);
+    return c;
+}
+
 std::int64_t n_copy(double b) { return n_for_arrays(b, 2, D); }
 std::int64_t n_three(double b) { return n_for_arrays(b, 3, D); }
 std::int64_t n_two(double b) { return n_for_arrays(b, 2, D); }
@@ -184,6 +207,7 @@ std::int64_t n_laplace(double b) {  // about 100 B a row (7 x 12 + 4 + 16)
     while (g > 2 && spmv(g).working_set > b) --g;
     return g;
 }
+std::int64_t n_lbm(double b) { return std::max<std::int64_t>(3, static_cast<std::int64_t>(std::cbrt(b / (2 * 19 * D)))); }
 std::int64_t n_fft(double b) { return std::max<std::int64_t>(2, static_cast<std::int64_t>(std::cbrt(b / 32))); }
 std::int64_t n_atb(double b) {
     return std::max<std::int64_t>(64, static_cast<std::int64_t>((b - D * kAtbM * kAtbN) / (D * (kAtbM + kAtbN))));
@@ -208,11 +232,11 @@ const std::vector<ReferenceKernel>& reference_kernels() {
          daxpy, n_two},
         {"ddot", "s += x[i] * y[i]", "dp", "n doubles per array", "2 n", "16 n", "", dot, n_two},
         {"sum_sp_scalar", "s += x[i]", "sp", "n floats", "n", "4 n",
-         "one dependent add after another: bound by the add's latency, not its throughput", sum_sp, n_one_sp},
-        {"sum_sp_unrolled", "s0 += x[i]; s1 += x[i+1]; s2 += x[i+2]; s3 += x[i+3]", "sp", "n floats", "n", "4 n",
-         "four independent chains: scalar adds overlap, up to the scalar add throughput", sum_sp, n_one_sp},
-        {"sum_sp_simd", "v0..v3 += x[i..i+15] (4 vectors of 4 floats)", "sp", "n floats", "n", "4 n",
-         "SIMD adds on independent vectors: up to the vector add throughput (128-bit)", sum_sp, n_one_sp},
+         "one dependent add after another: bound by the add's latency, not its throughput", sum_scalar, n_one_sp},
+        {"sum_sp_unrolled", "s0 += x[i]; s1 += x[i+1]; s2 += x[i+2]; s3 += x[i+3]", "sp", "n floats", "n + 3", "4 n",
+         "four independent chains: scalar adds overlap, up to the scalar add throughput", sum_unrolled, n_one_sp},
+        {"sum_sp_simd", "v0..v3 += x[i..i+15] (4 vectors of 4 floats)", "sp", "n floats", "n + 15", "4 n",
+         "SIMD adds on independent vectors: up to the vector add throughput (128-bit)", sum_simd, n_one_sp},
         {"jacobi2d", "b[i][j] = 0.25 (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])", "dp", "n x n grid",
          "4 (n-2)^2", "40 (n-2)^2 nominal; 16 (n-2)^2 from memory, +8 (n-2)^2 write-allocate",
          "memory traffic assumes three rows of a stay in cache (the layer condition)", jacobi2d, n_grid},
@@ -235,8 +259,13 @@ const std::vector<ReferenceKernel>& reference_kernels() {
          "24 n^2 compulsory (the library's blocking is not counted)", "OpenBLAS, as the distribution builds it",
          gemm_blas, n_gemm},
         {"atb_ours", "C = A^T B, A and B K x 16: 4 x 8 blocks of C in registers over chunks of K (AVX2+FMA where the CPU has them)", "dp",
-         "K rows (M = N = 16)", "512 K", "768 K nominal; 256 K from memory",
+         "K rows (M = N = 16)", "512 K + 256 ceil(K / 128)", "768 K nominal; 256 K from memory",
          "tall and skinny: 2 FLOP/B from memory, memory-bound on most machines", atb_ours, n_atb},
+        {"lbm_d3q19", "one D3Q19 lattice-Boltzmann step, BGK collision, pull streaming, two grids", "dp",
+         "n x n x n cells (19 populations each, structure of arrays)", "219 (n-2)^3",
+         "304 (n-2)^3 nominal and from memory, +152 (n-2)^3 write-allocate",
+         "FLOPs as the code does them (density, momentum, equilibrium, relaxation); memory traffic assumes the "
+         "source's neighbouring planes stay in cache", lbm, n_lbm},
         {"fft3d", "FFTW's out-of-place forward 3-D complex DFT (FFTW_ESTIMATE plan)", "dp", "n x n x n points",
          "5 N log2 N nominal (N = n^3)", "32 N compulsory",
          "the nominal count is the convention for comparing FFTs (FFTW's real count: roofline measure --engine "

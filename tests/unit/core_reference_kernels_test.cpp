@@ -38,8 +38,8 @@ TEST(ReferenceKernels, EveryKernelsCountsAtKnownSizes) {
         {"daxpy", 100, 200, 1600, 800, 0, 1600},  // y is read before it is written
         {"ddot", 100, 200, 1600, 0, 0, 1600},
         {"sum_sp_scalar", 100, 100, 400, 0, 0, 400},
-        {"sum_sp_unrolled", 100, 100, 400, 0, 0, 400},
-        {"sum_sp_simd", 100, 100, 400, 0, 0, 400},
+        {"sum_sp_unrolled", 100, 103, 400, 0, 0, 400},  // + the 3 adds that join the four chains
+        {"sum_sp_simd", 100, 115, 400, 0, 0, 400},      // + 12 + 3 that join four vectors of four
         {"jacobi2d", 10, 4 * 64, 32 * 64, 8 * 64, 8 * 64, 1600},  // 8 x 8 interior points of a 10 x 10 grid
         {"stencil3d", 5, 8 * 27, 56 * 27, 8 * 27, 8 * 27, 2000},   // 3^3 interior points of a 5^3 grid
         {"mvm_row", 10, 200, 1600, 80, 80, 960},
@@ -47,9 +47,10 @@ TEST(ReferenceKernels, EveryKernelsCountsAtKnownSizes) {
         {"spmv_laplace3d", 3, 270, 2812, 216, 216, 2164},          // 27 rows, 135 nonzeros
         {"dgemm_naive", 10, 2000, 16000, 800, 800, 2400},
         {"dgemm_openblas", 10, 2000, 1600, 800, 800, 2400},
-        {"atb_ours", 100, 51200, 76800, 2048, 2048, 27648},
+        {"atb_ours", 100, 51456, 76800, 2048, 2048, 27648},  // + 256 adds of the one chunk's sums into C
         {"atb_openblas", 100, 51200, 25600, 2048, 2048, 27648},
         {"fft3d", 4, 5 * 64 * 6, 16 * 64, 16 * 64, 16 * 64, 32 * 64},  // N = 64 points, log2 N = 6
+        {"lbm_d3q19", 5, 219 * 27, 152 * 27, 152 * 27, 152 * 27, 304 * 125},  // 3^3 interior cells of 5^3
     };
     std::set<std::string> seen;
     for (const auto& k : known) {
@@ -70,8 +71,8 @@ TEST(ReferenceKernels, SizeForAWorkingSetComesBackToIt) {
         for (const double bytes : {64e3, 8e6, 1e9}) {
             const auto ws = k.counts(k.n_for_working_set(bytes)).working_set;
             EXPECT_LE(ws, bytes * 1.0001) << k.name;
-            // a grid's side is whole: at 64 KB a cube's next size is 20% larger
-            EXPECT_GE(ws, bytes * 0.75) << k.name;
+            // a grid's side is whole: at 64 KB an LBM cube of 5^3 cells is 38 KB, 6^3 is 66 KB
+            EXPECT_GE(ws, bytes * (bytes >= 1e6 ? 0.75 : 0.5)) << k.name;
         }
         EXPECT_GE(k.n_for_working_set(1), 2) << k.name << ": a tiny request still gives a kernel to run";
     }
