@@ -273,7 +273,7 @@ public:
         else if (name_ == "stream_scale") k_scale(b_.get(), c_.get(), 3.0, n_);
         else if (name_ == "stream_add") k_add(a_.get(), b_.get(), c_.get(), n_);
         else if (name_ == "stream_triad") k_triad(a_.get(), b_.get(), c_.get(), 3.0, n_);
-        else if (name_ == "daxpy") k_daxpy(1.0, a_.get(), b_.get(), n_);
+        else if (name_ == "daxpy") k_daxpy(alpha_, a_.get(), b_.get(), n_);
         else result_ = k_dot(a_.get(), b_.get(), n_);
     }
     std::string check(std::int64_t calls) override {
@@ -284,8 +284,8 @@ public:
         if (name_ == "stream_scale") return check_elements(n_, [&](std::int64_t i) { return expect_at("b", i, b[i], 1.5); });
         if (name_ == "stream_add") return check_elements(n_, [&](std::int64_t i) { return expect_at("c", i, c[i], 3.0); });
         if (name_ == "stream_triad") return check_elements(n_, [&](std::int64_t i) { return expect_at("a", i, a[i], 3.5); });
-        if (name_ == "daxpy")  // y = 2 + calls x 1
-            return check_elements(n_, [&](std::int64_t i) { return expect_at("y", i, b[i], 2.0 + double(calls)); });
+        if (name_ == "daxpy")  // y = 2 + calls x 0.5 x 1
+            return check_elements(n_, [&](std::int64_t i) { return expect_at("y", i, b[i], 2.0 + 0.5 * double(calls)); });
         const double want = 2.0 * double(n_);
         return result_ == want ? "" : fmt::format("x . y = {} where {} was expected", double(result_), want);
     }
@@ -295,6 +295,7 @@ private:
     std::int64_t n_;
     Array<double> a_, b_, c_;
     volatile double result_ = 0;  // a reduction's result: kept, so the loop is not optimized away
+    double alpha_ = 0.5;          // daxpy's a, not a constant the compiler could fold (1.0 x would vanish)
 };
 
 class SumSp : public Instance {
