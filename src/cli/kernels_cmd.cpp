@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <new>
 #include <sys/stat.h>
@@ -73,6 +74,18 @@ std::string bound_level(const std::map<std::string, double>& bytes) {
     for (const auto& [name, b] : bytes)
         if (name != "L1" && b > 0 && (level == "L1" || name == "DRAM" || (level != "DRAM" && name > level))) level = name;
     return level;
+}
+
+// Memory the kernels may take without pushing the system into swap or the OOM killer: the
+// kernel's MemAvailable estimate (/proc/meminfo), else the free pages.
+double available_memory_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    double kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return static_cast<double>(::sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
 }
 
 // This executable: its version, size and modification time (another build measures anew).
@@ -176,7 +189,8 @@ int run_kernels(const KernelsArgs& args) {
 
     std::vector<Point> points;
     std::vector<std::string> keys;  // per point: the measurement cache's key ("" for a cached one)
-    int failed_checks = 0, from_cache = 0;
+    int failed_checks = 0, from_cache = 0, skipped = 0;
+    const double available = available_memory_bytes();
     const std::string build = build_identity();
     // One pinned worker per core; one thread runs on the calling thread, as before.
     std::unique_ptr<ThreadTeam> team;
@@ -216,12 +230,21 @@ int run_kernels(const KernelsArgs& args) {
                     continue;
                 }
             }
+            const double needs = args.threads * k->counts(n).working_set;
+            if (needs > 0.9 * available) {
+                print_stderr("roofline: error: {} at {}: its arrays need {}, and {} of memory is available; "
+                             "skipped\n", k->name, format_bytes(bytes), format_bytes(static_cast<std::uint64_t>(needs)),
+                             format_bytes(static_cast<std::uint64_t>(available)));
+                ++skipped;
+                continue;
+            }
             ReferenceRun run;
             try {
                 run = team ? run_reference_kernel(*k, n, options, *team) : run_reference_kernel(*k, n, options);
             } catch (const std::bad_alloc&) {
                 print_stderr("roofline: error: {} at {}: not enough memory for its arrays; skipped\n", k->name,
                              format_bytes(bytes));
+                ++skipped;
                 continue;
             }
             Point p = point_of(*k, run, caches);
@@ -279,7 +302,7 @@ int run_kernels(const KernelsArgs& args) {
         print_stderr("roofline: interrupted: {} point{} kept\n", points.size(), points.size() == 1 ? "" : "s");
         return stop.exit_code();
     }
-    return delivered && failed_checks == 0 ? kExitOk : kExitFailure;
+    return delivered && failed_checks == 0 && skipped == 0 ? kExitOk : kExitFailure;
 }
 
 } // namespace
