@@ -28,6 +28,7 @@
 #include <fstream>
 #include <memory>
 #include <new>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -190,6 +191,7 @@ int run_kernels(const KernelsArgs& args) {
     std::vector<Point> points;
     std::vector<std::string> keys;  // per point: the measurement cache's key ("" for a cached one)
     int failed_checks = 0, from_cache = 0, skipped = 0;
+    std::set<std::pair<const ReferenceKernel*, std::int64_t>> done;
     const double available = available_memory_bytes();
     const std::string build = build_identity();
     // One pinned worker per core; one thread runs on the calling thread, as before.
@@ -220,6 +222,8 @@ int run_kernels(const KernelsArgs& args) {
             }
             // The working set is the whole team's: each thread gets its share.
             const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes) / args.threads);
+            // A kernel named twice, or two sizes that come to the same n (the smallest runs): once.
+            if (!done.insert({k, n}).second) continue;
             const std::string key = cache_key(*k, n, args, build);
             if (store && !args.rerun) {
                 if (auto cached = store->cached_point(key)) {

@@ -25,6 +25,12 @@ check ".provenance.options.statistic | test(\"min of 2 samples\")" "the statisti
 "$bin" list --db "$db" | grep -q "roofline kernels stream_triad sum_sp_scalar jacobi2d" || fail "not in the store"
 out=$("$bin" plot --points "$json" -o "$tmp/k.svg" 2>&1) || fail "plot exited $?"
 [[ -s $tmp/k.svg ]] || fail "no chart"
+# A kernel named twice, or sizes that come to the same n: each point once.
+out=$("$bin" kernels stream_triad stream_triad --sizes 8K,8K,100,200 --samples 1 --no-store -o "$tmp/once.json" 2>&1) ||
+  fail "duplicates exited $?"
+jq -e '[.points[].name] | length == 2 and (unique | length) == 2' "$tmp/once.json" >/dev/null ||
+  fail "a point measured twice: $(jq -c '[.points[].name]' "$tmp/once.json")"
+
 # Two threads (where there are two cores): each its own arrays, the bytes and FLOPs of both.
 if (($(nproc) >= 2)); then
   out=$("$bin" kernels stream_triad --sizes 64K --samples 2 --threads 2 --no-store -o "$tmp/t2.json" 2>&1) ||
