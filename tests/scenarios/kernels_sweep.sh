@@ -32,9 +32,12 @@ jq -e '[.points[].name] | length == 2 and (unique | length) == 2' "$tmp/once.jso
   fail "a point measured twice: $(jq -c '[.points[].name]' "$tmp/once.json")"
 
 # Two threads (where there are two cores): each its own arrays, the bytes and FLOPs of both.
-if (($(nproc) >= 2)); then
-  out=$("$bin" kernels stream_triad --sizes 64K --samples 2 --threads 2 --no-store -o "$tmp/t2.json" 2>&1) ||
-    fail "--threads 2 exited $?"
+out=$("$bin" kernels stream_triad --sizes 64K --samples 2 --threads 2 --no-store -o "$tmp/t2.json" 2>&1)
+code=$?
+if [[ $code == 2 && $out == *"--threads must be 1 to 1 "* ]]; then
+  echo "note: one core here: the two-thread case is left out"
+else
+  [[ $code == 0 ]] || fail "--threads 2 exited $code"
   jq -e '.points[0] | .threads == 2 and .details.n == 1365 and .flops == 2 * 2 * 1365 and .bytes.L1 == 2 * 24 * 1365
          and (.series | test("2 threads"))' "$tmp/t2.json" >/dev/null || fail "two threads: counts of both"
 fi
