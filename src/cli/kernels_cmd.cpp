@@ -10,6 +10,7 @@
 #include "cli/stop_signal.hpp"
 #include "cli/usage_error.hpp"
 #include "core/byte_sizes.hpp"
+#include "core/level.hpp"
 #include "core/reference_kernels.hpp"
 #include "io/machine_json.hpp"
 #include "io/points_json.hpp"
@@ -70,10 +71,11 @@ std::vector<std::uint64_t> default_sizes(const std::vector<CacheLevel>& caches) 
     return out;
 }
 
+// The deepest level the point has bytes at: where its traffic comes from.
 std::string bound_level(const std::map<std::string, double>& bytes) {
     std::string level = "L1";
     for (const auto& [name, b] : bytes)
-        if (name != "L1" && b > 0 && (level == "L1" || name == "DRAM" || (level != "DRAM" && name > level))) level = name;
+        if (b > 0 && level_before(level, name)) level = name;
     return level;
 }
 
@@ -98,11 +100,10 @@ std::string build_identity() {
 }
 
 // What makes a point the same measurement: the kernel, its size, the options that change the
-// number, this build, this machine.
-std::string cache_key(const ReferenceKernel& k, std::int64_t n, const KernelsArgs& args, const std::string& build) {
-    return fmt::format("kernels/1|{}|n={}|cache={}|stat={}|samples={}|threads={}|build={}|host={}|cpu={}", k.name, n,
-                       args.cache, args.stat, args.samples, args.threads, build, host_name(),
-                       detect_cpu_features().brand);
+// number, and (`setup`, made once) this build and this machine.
+std::string cache_key(const ReferenceKernel& k, std::int64_t n, const KernelsArgs& args, const std::string& setup) {
+    return fmt::format("kernels/1|{}|n={}|cache={}|stat={}|samples={}|threads={}|{}", k.name, n, args.cache, args.stat,
+                       args.samples, args.threads, setup);
 }
 
 // A run on T threads: T times one thread's counts, over the slowest thread's time.
@@ -193,7 +194,8 @@ int run_kernels(const KernelsArgs& args) {
     int failed_checks = 0, from_cache = 0, skipped = 0;
     std::set<std::pair<const ReferenceKernel*, std::int64_t>> done;
     const double available = available_memory_bytes();
-    const std::string build = build_identity();
+    const std::string setup =
+        fmt::format("build={}|host={}|cpu={}", build_identity(), host_name(), detect_cpu_features().brand);
     // One pinned worker per core; one thread runs on the calling thread, as before.
     std::unique_ptr<ThreadTeam> team;
     if (args.threads > 1) {
@@ -224,7 +226,7 @@ int run_kernels(const KernelsArgs& args) {
             const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes) / args.threads);
             // A kernel named twice, or two sizes that come to the same n (the smallest runs): once.
             if (!done.insert({k, n}).second) continue;
-            const std::string key = cache_key(*k, n, args, build);
+            const std::string key = cache_key(*k, n, args, setup);
             if (store && !args.rerun) {
                 if (auto cached = store->cached_point(key)) {
                     print_row(*cached, args.quiet, "ok, cached");
