@@ -23,4 +23,8 @@ void add_list_command(CLI::App& app, int& exit_code);
 void add_show_command(CLI::App& app, int& exit_code);
 void add_kernels_command(CLI::App& app, int& exit_code);
 
+class LayeredConfig;
+// Added last: `config show` prints what `config` (loaded after every command is added) found.
+void add_config_command(CLI::App& app, int& exit_code, const LayeredConfig& config);
+
 } // namespace roofline::cli

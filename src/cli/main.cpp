@@ -1,10 +1,12 @@
 #include "cli/commands.hpp"
+#include "cli/layered_config.hpp"
 #include "cli/usage_error.hpp"
 #include "render/text_escape.hpp"
 
 #include <fmt/core.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
                "  roofline plot --points pts.json -o chart.html      interactive chart\n"
                "  roofline report --points pts.json --format markdown\n"
                "  roofline list                  what the results store holds (ids for stored:ID)\n"
+               "  roofline config show           settings from config files and ROOFLINE_* variables\n"
                "Run 'roofline <command> --help' for a command's options.");
 
     int exit_code = roofline::cli::kExitOk;
@@ -48,8 +51,12 @@ int main(int argc, char** argv) {
     roofline::cli::add_list_command(app, exit_code);
     roofline::cli::add_show_command(app, exit_code);
     roofline::cli::add_kernels_command(app, exit_code);
+    roofline::cli::LayeredConfig config;
+    roofline::cli::add_config_command(app, exit_code, config);
 
     try {
+        config.load(app, roofline::cli::default_config_paths([](const char* name) { return std::getenv(name); }),
+                    roofline::cli::roofline_environment());
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return stdout_written(app.exit(e));
@@ -68,7 +75,7 @@ int main(int argc, char** argv) {
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {
-        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, kernels, model, plot, report, list, show)\n", app.help());
+        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, kernels, model, plot, report, list, show, config)\n", app.help());
         return roofline::cli::kExitUsage;
     }
     return stdout_written(exit_code);

@@ -23,7 +23,7 @@
 namespace roofline {
 namespace {
 
-std::string location(const std::string& file, const YAML::Mark& mark) {
+std::string where_at(const std::string& file, const YAML::Mark& mark) {
     if (mark.is_null()) return file;
     return fmt::format("{}:{}:{}", file, mark.line + 1, mark.column + 1);
 }
@@ -171,7 +171,7 @@ public:
         if (++nodes_ > max_nodes)
             throw SchemaError(fmt::format("{}: more than {} YAML nodes (are aliases expanding it?)", file_, max_nodes));
         if (depth > max_depth)
-            throw SchemaError(fmt::format("{}: nested more than {} levels deep", location(file_, node.Mark()), max_depth));
+            throw SchemaError(fmt::format("{}: nested more than {} levels deep", where_at(file_, node.Mark()), max_depth));
         if (node.IsSequence()) {
             for (const auto& item : node) visit(item, depth + 1);
         } else if (node.IsMap()) {
@@ -180,7 +180,7 @@ public:
                 const std::string key = item.first.IsScalar() ? item.first.Scalar() : std::string();
                 if (item.first.IsScalar() && !keys.insert(key).second)
                     throw SchemaError(fmt::format("{}: key '{}' appears twice in one mapping",
-                                                  location(file_, item.first.Mark()), key));
+                                                  where_at(file_, item.first.Mark()), key));
                 visit(item.second, depth + 1);
             }
         }
@@ -209,7 +209,7 @@ public:
             const char c = mark.pos >= 0 && static_cast<std::size_t>(mark.pos) < text_.size() ? text_[mark.pos] : '?';
             const std::string what = std::isprint(static_cast<unsigned char>(c)) ? fmt::format("'{}'", c)
                                                                                   : fmt::format("byte 0x{:02x}", c);
-            throw SchemaError(fmt::format("{}: invalid YAML: unexpected {} where a value should start", location(file_, mark), what));
+            throw SchemaError(fmt::format("{}: invalid YAML: unexpected {} where a value should start", where_at(file_, mark), what));
         }
         if (++documents_ > max_documents)
             throw SchemaError(fmt::format("{}: more than {} YAML documents", file_, max_documents));
@@ -249,9 +249,11 @@ void check_parser_finishes(const std::string& text, const std::string& file) {
 YamlNode::YamlNode(YAML::Node node, std::string file, std::string path)
     : node_(std::move(node)), file_(message_name(file)), path_(std::move(path)) {}
 
+std::string YamlNode::location() const { return where_at(file_, node_.Mark()); }
+
 void YamlNode::fail(const std::string& what) const {
     const std::string where = path_.empty() ? "" : path_ + ": ";
-    throw SchemaError(fmt::format("{}: {}{}", location(file_, node_.Mark()), where, what));
+    throw SchemaError(fmt::format("{}: {}{}", where_at(file_, node_.Mark()), where, what));
 }
 
 void YamlNode::expected(const std::string& kind) const { fail(fmt::format("expected {}, found {}", kind, describe(node_))); }
@@ -300,6 +302,13 @@ std::vector<YamlNode> YamlNode::elements() const {
     std::size_t index = 0;
     for (const auto& item : node_) out.emplace_back(item, file_, fmt::format("{}[{}]", path_, index++));
     return out;
+}
+
+std::string YamlNode::key_location(const std::string& key) const {
+    if (node_.IsMap())
+        for (const auto& item : node_)
+            if (item.first.IsScalar() && item.first.Scalar() == key) return where_at(file_, item.first.Mark());
+    return location();
 }
 
 std::vector<std::pair<std::string, YamlNode>> YamlNode::entries() const {
@@ -395,7 +404,7 @@ std::vector<YamlNode> parse_yaml_documents(const std::string& text, const std::s
     try {
         documents = YAML::LoadAll(text);
     } catch (const YAML::Exception& e) {
-        throw SchemaError(fmt::format("{}: invalid YAML: {}", location(file, e.mark), e.msg));
+        throw SchemaError(fmt::format("{}: invalid YAML: {}", where_at(file, e.mark), e.msg));
     }
     std::vector<YamlNode> out;
     DocumentCheck check(file);

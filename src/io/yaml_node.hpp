@@ -50,6 +50,8 @@ public:
     std::vector<std::string> expression_names() const;
 
     const std::string& path() const { return path_; }
+    std::string location() const;  // "FILE:LINE:COL" of this node (FILE alone when unknown)
+    std::string key_location(const std::string& key) const;  // of a map's key (of the map when absent)
     const std::string& file() const { return file_; }
 
 private:

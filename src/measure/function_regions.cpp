@@ -1,5 +1,7 @@
 #include "measure/function_regions.hpp"
 
+#include "core/closest_words.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -26,21 +28,6 @@ std::string short_name(const std::string& name) {
     const auto colons = s.rfind("::");
     if (colons != std::string::npos) s = s.substr(colons + 2);
     return s;
-}
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
 }
 
 // Call-stack samples with one of the region's functions on the stack, and

@@ -1,0 +1,225 @@
+#include "cli/layered_config.hpp"
+
+#include "cli/usage_error.hpp"
+#include "core/closest_words.hpp"
+#include "io/config_file.hpp"
+#include "io/machine_json.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+extern char** environ;
+
+namespace roofline::cli {
+namespace {
+
+// Options every command that has them means the same by: one name sets them all.
+const std::set<std::string> kSharedOptions = {"db", "quiet"};
+
+// Options that name this run's output or ask a one-off question: not preferences.
+const std::set<std::string> kNotSettings = {"help", "output", "json", "list", "version"};
+
+// ROOFLINE_* variables that are not settings: paths of an installation, the
+// marker library's protocol with `measure`, ISA capping for experiments.
+const std::set<std::string> kOtherVariables = {"ROOFLINE_SYSTEM_CONFIG", "ROOFLINE_EVENTS_DIR", "ROOFLINE_VGTOOL_DIR",
+                                               "ROOFLINE_MARKER_OUT",    "ROOFLINE_PERF_EVENTS", "ROOFLINE_MAX_ISA"};
+
+std::string env_name(const std::string& key) {
+    std::string name = "ROOFLINE_";
+    for (char c : key) name += (c == '.' || c == '-') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return name;
+}
+
+std::string suggestion(const std::string& wanted, const std::vector<std::string>& names) {
+    const auto close = closest_words(wanted, names, 1);
+    return close.empty() ? "" : fmt::format(" (did you mean '{}'?)", close.front());
+}
+
+// One option a setting can reach.
+struct Target {
+    LayeredConfig::Value value;
+    CLI::Option* option = nullptr;
+    std::string long_name;  // without dashes
+    bool flag = false;
+    bool many = false;
+};
+
+struct LayerSetting {
+    std::vector<std::string> values;
+    bool list = false;
+    std::string where;
+};
+using Layer = std::map<std::string, LayerSetting>;  // key -> setting
+
+std::string normalized_flag(const std::string& text, const std::string& where, const std::string& key) {
+    std::string t;
+    for (char c : text) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (t == "true" || t == "yes" || t == "on" || t == "1") return "true";
+    if (t == "false" || t == "no" || t == "off" || t == "0") return "false";
+    throw UsageError(fmt::format("{}: {}: '{}' is not true or false (a switch)", where, key, text));
+}
+
+// "~/x" in a file means what it would on a command line (no shell expands it there).
+std::string expanded_home(const std::string& value) {
+    if (value.rfind("~/", 0) != 0) return value;
+    const char* home = std::getenv("HOME");
+    return home && *home ? std::string(home) + value.substr(1) : value;
+}
+
+} // namespace
+
+ConfigPaths default_config_paths(const std::function<const char*(const char*)>& getenv) {
+    const auto env = [&](const char* name) -> std::string {
+        const char* v = getenv(name);
+        return v ? std::string(v) : std::string();
+    };
+    ConfigPaths p;
+    p.system = env("ROOFLINE_SYSTEM_CONFIG");
+    if (p.system.empty()) p.system = "/etc/roofline/config.yaml";
+    if (const auto xdg = env("XDG_CONFIG_HOME"); !xdg.empty() && xdg.front() == '/')  // relative: ignored (XDG spec)
+        p.user = xdg + "/roofline/config.yaml";
+    else if (const auto home = env("HOME"); !home.empty())
+        p.user = home + "/.config/roofline/config.yaml";
+    p.project = "roofline.yaml";
+    return p;
+}
+
+std::vector<std::pair<std::string, std::string>> roofline_environment() {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string entry(*e);
+        if (entry.rfind("ROOFLINE_", 0) != 0) continue;
+        const auto eq = entry.find('=');
+        if (eq == std::string::npos) continue;
+        out.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+    }
+    return out;
+}
+
+void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
+                         const std::vector<std::pair<std::string, std::string>>& env) {
+    // What can be set.
+    std::vector<Target> targets;
+    for (CLI::App* cmd : app.get_subcommands([](CLI::App*) { return true; })) {
+        if (cmd->get_name() == "config") continue;
+        for (CLI::Option* opt : cmd->get_options([](CLI::Option*) { return true; })) {
+            if (opt->get_lnames().empty() || opt == cmd->get_help_ptr()) continue;
+            const std::string name = opt->get_lnames().front();
+            if (kNotSettings.count(name)) continue;
+            Target t;
+            t.option = opt;
+            t.long_name = name;
+            t.flag = opt->get_expected_max() == 0;
+            t.many = opt->get_items_expected_max() > 1;
+            t.value.command = cmd->get_name();
+            t.value.key = cmd->get_name() + "." + name;
+            t.value.option = "--" + name;
+            t.value.env = env_name(t.value.key);
+            t.value.help = opt->get_description();
+            // The built-in default as the option would print it, without changing its help.
+            const std::string shown = opt->get_default_str();
+            opt->capture_default_str();
+            t.value.value = opt->get_default_str();
+            opt->default_str(shown);
+            if (t.value.value == "[]") t.value.value.clear();  // an empty list: unset
+            if (t.value.value.empty() && t.flag) t.value.value = "false";
+            t.value.from = "built-in";
+            targets.push_back(std::move(t));
+        }
+    }
+    std::vector<std::string> keys(kSharedOptions.begin(), kSharedOptions.end());
+    for (const auto& t : targets) keys.push_back(t.value.key);
+    std::map<std::string, std::string> key_of_env;
+    for (const auto& k : keys) key_of_env.emplace(env_name(k), k);
+
+    // What is set, layer by layer.
+    std::vector<Layer> layers;
+    sources_.clear();
+    const std::pair<const char*, const std::string*> files[] = {
+        {"system file", &paths.system}, {"user file", &paths.user}, {"project file", &paths.project}};
+    for (const auto& [label, path] : files) {
+        Source source{label, *path, false, 0};
+        Layer layer;
+        if (!path->empty()) {
+            ConfigFile file;
+            try {
+                file = read_config_file(*path);
+            } catch (const SchemaError& e) {
+                throw UsageError(e.what());
+            }
+            source.present = file.present;
+            for (auto& s : file.settings) {
+                for (auto& v : s.values) v = expanded_home(v);
+                if (std::find(keys.begin(), keys.end(), s.key) == keys.end())
+                    throw UsageError(fmt::format("{}: unknown setting '{}'{}; 'roofline config show' lists them all",
+                                                 s.key_where, s.key, suggestion(s.key, keys)));
+                layer[s.key] = LayerSetting{std::move(s.values), s.list, s.where};
+            }
+        }
+        source.settings = layer.size();
+        sources_.push_back(source);
+        layers.push_back(std::move(layer));
+    }
+    Layer env_layer;
+    for (const auto& [name, text] : env) {
+        if (kOtherVariables.count(name) || text.empty()) continue;  // an empty variable is an unset one
+        const auto it = key_of_env.find(name);
+        if (it == key_of_env.end()) {
+            std::vector<std::string> names;
+            for (const auto& [n, k] : key_of_env) names.push_back(n);
+            throw UsageError(fmt::format("environment variable {} is not a roofline setting{}; 'roofline config show' "
+                                         "lists them all",
+                                         name, suggestion(name, names)));
+        }
+        env_layer[it->second] = LayerSetting{{text}, false, name};
+    }
+    sources_.push_back(Source{"environment", "", true, env_layer.size()});
+    layers.push_back(std::move(env_layer));
+
+    // Highest precedence wins; within one layer a command's own setting beats a shared one.
+    values_.clear();
+    for (auto& t : targets) {
+        const LayerSetting* chosen = nullptr;
+        std::string chosen_key;
+        for (const auto& layer : layers) {
+            const bool shared = kSharedOptions.count(t.long_name) > 0;
+            for (const std::string* key : {&t.long_name, &t.value.key}) {
+                if (key == &t.long_name && !shared) continue;
+                if (auto it = layer.find(*key); it != layer.end()) {
+                    chosen = &it->second;
+                    chosen_key = *key;
+                }
+            }
+        }
+        if (chosen) {
+            if (chosen->list && !t.many)
+                throw UsageError(fmt::format("{}: {}: 'roofline {} {}' takes one value, not a list", chosen->where,
+                                             chosen_key, t.value.command, t.value.option));
+            std::vector<std::string> values = chosen->values;
+            if (t.flag)
+                for (auto& v : values) v = normalized_flag(v, chosen->where, chosen_key);
+            std::string text = values.size() == 1 && !chosen->list ? values.front() : "";
+            if (chosen->list) {
+                text = "[";
+                for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + values[i];
+                text += "]";
+            }
+            try {
+                t.option->default_val(text);
+            } catch (const CLI::Error& e) {
+                throw UsageError(fmt::format("{}: {}: '{}' is not a valid value for 'roofline {} {}': {}", chosen->where,
+                                             chosen_key, text, t.value.command, t.value.option, e.what()));
+            }
+            t.value.value = text;
+            t.value.from = chosen->where + (chosen_key == t.value.key ? "" : " (" + chosen_key + ")");
+        }
+        values_.push_back(t.value);
+    }
+}
+
+} // namespace roofline::cli

@@ -1,0 +1,66 @@
+// Layered configuration: every command-line option that makes sense as a
+// standing preference can also be set, lowest precedence first, in
+//   built-in defaults < /etc/roofline/config.yaml < ~/.config/roofline/config.yaml
+//   < ./roofline.yaml < ROOFLINE_* environment < the command line.
+// A setting is named `COMMAND.OPTION` (kernels.cache, bench.time-budget) or, for
+// the options every command shares with one meaning, by the option alone (db,
+// quiet); in the environment, ROOFLINE_ + the name in capitals with '.' and '-'
+// as '_' (ROOFLINE_KERNELS_CACHE, ROOFLINE_DB). Values are checked exactly as the
+// command line checks them. An unknown name or a bad value stops the program
+// (exit 2) naming the file, line and column, or the variable, and the closest
+// valid name.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline::cli {
+
+// Where the files are looked for, lowest precedence first ("" for none).
+struct ConfigPaths {
+    std::string system;   // $ROOFLINE_SYSTEM_CONFIG, else /etc/roofline/config.yaml
+    std::string user;     // $XDG_CONFIG_HOME/roofline/config.yaml, else ~/.config/roofline/config.yaml
+    std::string project;  // roofline.yaml in the working directory
+};
+ConfigPaths default_config_paths(const std::function<const char*(const char*)>& getenv);
+
+// The ROOFLINE_* variables of this process's environment, as (name, value).
+std::vector<std::pair<std::string, std::string>> roofline_environment();
+
+class LayeredConfig {
+public:
+    // Indexes the options of app's commands (every long option but --help,
+    // -o/--output, --json and --list; not the config command's), reads the files
+    // and the environment, checks every setting, and makes the value of highest
+    // precedence each option's default, so the command line still overrides it
+    // and --help shows it. Throws UsageError for an unknown name or a bad value.
+    void load(CLI::App& app, const ConfigPaths& paths, const std::vector<std::pair<std::string, std::string>>& env);
+
+    struct Source {
+        std::string label;  // "system file", "user file", "project file", "environment"
+        std::string path;   // the file ("" for the environment)
+        bool present = false;
+        std::size_t settings = 0;
+    };
+    struct Value {
+        std::string key;      // kernels.cache
+        std::string command;  // kernels
+        std::string option;   // --cache
+        std::string value;    // the effective default ("" when unset)
+        std::string from;     // "built-in", "FILE:LINE:COL", "FILE:LINE:COL (db)", "ROOFLINE_KERNELS_CACHE"
+        std::string env;      // the variable that would set it
+        std::string help;     // the option's description
+    };
+    const std::vector<Source>& sources() const { return sources_; }
+    const std::vector<Value>& values() const { return values_; }
+
+private:
+    std::vector<Source> sources_;
+    std::vector<Value> values_;
+};
+
+} // namespace roofline::cli

@@ -1,0 +1,77 @@
+// Configuration files (io/config_file): flattening to COMMAND.OPTION keys with
+// the place of each value, and the mistakes that must stop with file:line:col.
+#include "io/config_file.hpp"
+#include "io/machine_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace roofline;
+
+namespace {
+
+std::string error_of(const std::string& text) {
+    try {
+        parse_config_text(text, "c.yaml");
+    } catch (const SchemaError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+} // namespace
+
+TEST(ConfigFile, FlattensSectionsAndDottedKeysInFileOrder) {
+    const auto s = parse_config_text("db: /r.db\nkernels:\n  cache: cold\n  sizes: [4K, 1M]\nbench.time-budget: 60\n",
+                                     "c.yaml");
+    ASSERT_EQ(s.size(), 4u);
+    EXPECT_EQ(s[0].key, "db");
+    EXPECT_EQ(s[0].values, std::vector<std::string>{"/r.db"});
+    EXPECT_EQ(s[0].where, "c.yaml:1:5");
+    EXPECT_EQ(s[0].key_where, "c.yaml:1:1");
+    EXPECT_EQ(s[1].key, "kernels.cache");
+    EXPECT_EQ(s[1].where, "c.yaml:3:10");
+    EXPECT_EQ(s[1].key_where, "c.yaml:3:3");
+    EXPECT_EQ(s[2].key, "kernels.sizes");
+    EXPECT_TRUE(s[2].list);
+    EXPECT_EQ(s[2].values, (std::vector<std::string>{"4K", "1M"}));
+    EXPECT_FALSE(s[1].list);
+    EXPECT_EQ(s[3].key, "bench.time-budget");
+    EXPECT_EQ(s[3].values, std::vector<std::string>{"60"});
+}
+
+TEST(ConfigFile, CommentsOnlyOrEmptyHasNoSettings) {
+    EXPECT_TRUE(parse_config_text("", "c.yaml").empty());
+    EXPECT_TRUE(parse_config_text("# nothing\n\n   # indented\n", "c.yaml").empty());
+}
+
+TEST(ConfigFile, MistakesNameTheirPlace) {
+    EXPECT_EQ(error_of("db: a\nkernels.db: b\nkernels:\n  db: c\n"),
+              "c.yaml:4:3: 'kernels.db' is set twice (first at c.yaml:2:1)");
+    EXPECT_EQ(error_of("kernels:\n  cache:\n    deep: 1\n"),
+              "c.yaml:2:3: kernels.cache: settings nest one level only (a command's name, then its options)");
+    EXPECT_EQ(error_of("db:\n"), "c.yaml:1:1: db: a setting needs a value (write 'key: value')");
+    EXPECT_NE(error_of("- a\n- b\n").find("c.yaml:1:1: a configuration file is a mapping"), std::string::npos);
+    EXPECT_NE(error_of("kernels.sizes: [[1]]\n").find("c.yaml:1:17: "), std::string::npos);
+    EXPECT_NE(error_of("a: 1\n---\nb: 2\n").find("one YAML document"), std::string::npos);
+    EXPECT_NE(error_of("kernels: {\n").find("c.yaml:"), std::string::npos);
+}
+
+TEST(ConfigFile, MissingFileIsAbsentAndDirectoryIsAnError) {
+    const auto dir = std::filesystem::temp_directory_path() / "roofline-config-file-test";
+    std::filesystem::create_directories(dir);
+    const auto missing = read_config_file((dir / "none.yaml").string());
+    EXPECT_FALSE(missing.present);
+    EXPECT_TRUE(missing.settings.empty());
+    EXPECT_ANY_THROW(read_config_file(dir.string()));
+    {
+        std::ofstream((dir / "c.yaml").string()) << "quiet: yes\n";
+    }
+    const auto read = read_config_file((dir / "c.yaml").string());
+    EXPECT_TRUE(read.present);
+    ASSERT_EQ(read.settings.size(), 1u);
+    EXPECT_EQ(read.settings[0].values, std::vector<std::string>{"yes"});
+    std::filesystem::remove_all(dir);
+}
