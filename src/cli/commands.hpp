@@ -22,6 +22,8 @@ void add_measure_command(CLI::App& app, int& exit_code);
 void add_list_command(CLI::App& app, int& exit_code);
 void add_show_command(CLI::App& app, int& exit_code);
 void add_kernels_command(CLI::App& app, int& exit_code);
+void add_compare_command(CLI::App& app, int& exit_code);
+void add_history_command(CLI::App& app, int& exit_code);
 
 class LayeredConfig;
 // Added last: `config show` prints what `config` (loaded after every command is added) found.

@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
                "  roofline plot --points pts.json -o chart.html      interactive chart\n"
                "  roofline report --points pts.json --format markdown\n"
                "  roofline list                  what the results store holds (ids for stored:ID)\n"
+               "  roofline compare old.json new.json   two machines or point sets: ratios and what moved\n"
+               "  roofline history               a machine's roofs over its stored runs, changes flagged\n"
                "  roofline config show           settings from config files and ROOFLINE_* variables\n"
                "Run 'roofline <command> --help' for a command's options.");
 
@@ -51,6 +53,8 @@ int main(int argc, char** argv) {
     roofline::cli::add_list_command(app, exit_code);
     roofline::cli::add_show_command(app, exit_code);
     roofline::cli::add_kernels_command(app, exit_code);
+    roofline::cli::add_compare_command(app, exit_code);
+    roofline::cli::add_history_command(app, exit_code);
     roofline::cli::LayeredConfig config;
     roofline::cli::add_config_command(app, exit_code, config);
 
@@ -75,7 +79,7 @@ int main(int argc, char** argv) {
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {
-        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, kernels, model, plot, report, list, show, config)\n", app.help());
+        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, kernels, model, plot, report, list, show, compare, history, config)\n", app.help());
         return roofline::cli::kExitUsage;
     }
     return stdout_written(exit_code);

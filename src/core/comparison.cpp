@@ -1,0 +1,194 @@
+#include "core/comparison.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace roofline {
+namespace {
+
+struct KeyedRoof {
+    std::string key;
+    std::string unit;
+    SpreadFigure figure;
+};
+
+// A model's roofs under names that mean the same roof on another machine (the ISA
+// of a memory roof is chosen by measurement, so it is not part of the name).
+std::vector<KeyedRoof> keyed_roofs(const MachineModel& m) {
+    std::vector<KeyedRoof> out;
+    std::map<std::string, int> seen;
+    const auto add = [&](std::string key, const std::string& unit, SpreadFigure f) {
+        if (const int n = ++seen[key]; n > 1) key += fmt::format(" #{}", n);
+        out.push_back({std::move(key), unit, f});
+    };
+    for (const auto& c : m.compute)
+        add(fmt::format("{} {} {} {}t", c.precision, c.isa, c.mix, c.threads), "GFLOP/s", roof_figure(c.gflops, c.stats));
+    for (const auto& r : m.memory)
+        add(fmt::format("{} {} {}t", r.level, r.pattern, r.threads), "GB/s", roof_figure(r.gbs, r.stats));
+    return out;
+}
+
+} // namespace
+
+double change_threshold(const SpreadFigure& a, const SpreadFigure& b) {
+    const double sa = a.spread_known ? a.spread : kUnknownSpread;
+    const double sb = b.spread_known ? b.spread : kUnknownSpread;
+    return std::max({sa, sb, kMinimumChange});
+}
+
+bool changed(const SpreadFigure& a, const SpreadFigure& b) {
+    if (!(a.value > 0) || !(b.value > 0)) return false;
+    return std::abs(b.value / a.value - 1) > change_threshold(a, b);
+}
+
+SpreadFigure roof_figure(double value, const Stats& stats) {
+    SpreadFigure f;
+    f.value = value;
+    if (stats.runs > 1 && value > 0 && stats.max >= stats.min) {
+        f.spread = (stats.max - stats.min) / value;
+        f.spread_known = true;
+    }
+    return f;
+}
+
+SpreadFigure point_figure(const Point& p) {
+    SpreadFigure f;
+    f.value = performance(p);
+    const auto fastest = p.details.find("seconds_fastest"), slowest = p.details.find("seconds_slowest");
+    if (fastest != p.details.end() && slowest != p.details.end() && fastest->second > 0 &&
+        slowest->second >= fastest->second) {
+        f.spread = slowest->second / fastest->second - 1;  // the rate's range relative to the fastest sample
+        f.spread_known = true;
+    }
+    return f;
+}
+
+std::vector<RoofChange> compare_roofs(const MachineModel& a, const MachineModel& b) {
+    const auto ra = keyed_roofs(a), rb = keyed_roofs(b);
+    std::vector<RoofChange> out;
+    const auto find = [](const std::vector<KeyedRoof>& roofs, const std::string& key) -> const KeyedRoof* {
+        for (const auto& r : roofs)
+            if (r.key == key) return &r;
+        return nullptr;
+    };
+    for (const auto& x : ra) {
+        RoofChange c;
+        c.key = x.key;
+        c.unit = x.unit;
+        c.a = x.figure;
+        if (const auto* y = find(rb, x.key)) {
+            c.b = y->figure;
+            if (x.figure.value > 0) c.ratio = y->figure.value / x.figure.value;
+            c.threshold = change_threshold(x.figure, y->figure);
+            c.significant = changed(x.figure, y->figure);
+        }
+        out.push_back(std::move(c));
+    }
+    for (const auto& y : rb) {
+        if (find(ra, y.key)) continue;
+        RoofChange c;
+        c.key = y.key;
+        c.unit = y.unit;
+        c.b = y.figure;
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+namespace {
+
+PointSide side_of(const Point& p, const Roofline* roofline, View view) {
+    PointSide s;
+    s.performance = point_figure(p);
+    if (roofline && p.work_counted && p.work > 0 && p.seconds > 0 && p.work_unit == roofline->work_unit &&
+        !bounding_levels(*roofline, p, view).empty())
+        s.analysis = analyze(*roofline, p, view);
+    return s;
+}
+
+} // namespace
+
+std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofline* roofline_a,
+                                        const std::vector<Point>& b, const Roofline* roofline_b, View view) {
+    std::vector<PointChange> out;
+    const auto find = [](const std::vector<Point>& points, const std::string& name) -> const Point* {
+        for (const auto& p : points)
+            if (p.name == name) return &p;
+        return nullptr;
+    };
+    for (const auto& pa : a) {
+        if (std::any_of(out.begin(), out.end(), [&](const PointChange& c) { return c.name == pa.name; })) continue;
+        PointChange c;
+        c.name = pa.name;
+        c.a = side_of(pa, roofline_a, view);
+        if (const Point* pb = find(b, pa.name)) {
+            c.b = side_of(*pb, roofline_b, view);
+            const auto &fa = c.a->performance, &fb = c.b->performance;
+            if (fa.value > 0 && fb.value > 0) {
+                c.ratio = fb.value / fa.value;
+                c.threshold = change_threshold(fa, fb);
+                c.significant = changed(fa, fb);
+            }
+            if (c.a->analysis && c.b->analysis && c.a->analysis->attainable > 0 && c.a->analysis->efficiency > 0) {
+                c.roof_ratio = c.b->analysis->attainable / c.a->analysis->attainable;
+                c.efficiency_ratio = c.b->analysis->efficiency / c.a->analysis->efficiency;
+                if (c.significant) {
+                    const bool roof = std::abs(*c.roof_ratio - 1) > c.threshold;
+                    const bool efficiency = std::abs(*c.efficiency_ratio - 1) > c.threshold;
+                    c.cause = roof && efficiency ? "both" : roof ? "roof" : efficiency ? "efficiency" : "both";
+                }
+            }
+        }
+        out.push_back(std::move(c));
+    }
+    for (const auto& pb : b) {
+        if (find(a, pb.name) ||
+            std::any_of(out.begin(), out.end(), [&](const PointChange& c) { return c.name == pb.name; }))
+            continue;
+        PointChange c;
+        c.name = pb.name;
+        c.b = side_of(pb, roofline_b, view);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+void find_changes(FigureHistory& history) {
+    history.changes.clear();
+    std::optional<std::size_t> previous;
+    for (std::size_t i = 0; i < history.runs.size(); ++i) {
+        if (!history.runs[i].figure) continue;
+        if (previous) {
+            const auto& before = *history.runs[*previous].figure;
+            const auto& now = *history.runs[i].figure;
+            if (changed(before, now))
+                history.changes.push_back({i, now.value / before.value, change_threshold(before, now)});
+        }
+        previous = i;
+    }
+}
+
+std::vector<FigureHistory> roof_histories(const std::vector<MachineModel>& models, const std::vector<std::string>& runs) {
+    std::vector<FigureHistory> out;
+    for (std::size_t m = 0; m < models.size(); ++m) {
+        for (const auto& roof : keyed_roofs(models[m])) {
+            auto it = std::find_if(out.begin(), out.end(), [&](const FigureHistory& h) { return h.key == roof.key; });
+            if (it == out.end()) {
+                FigureHistory h;
+                h.key = roof.key;
+                h.unit = roof.unit;
+                for (const auto& r : runs) h.runs.push_back({r, std::nullopt});
+                out.push_back(std::move(h));
+                it = out.end() - 1;
+            }
+            it->runs[m].figure = roof.figure;
+        }
+    }
+    for (auto& h : out) find_changes(h);
+    return out;
+}
+
+} // namespace roofline

@@ -1,0 +1,188 @@
+#include "render/comparison_text.hpp"
+
+#include "render/number_format.hpp"
+#include "render/text_escape.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace roofline {
+namespace {
+
+using nlohmann::json;
+
+json figure_json(const std::optional<SpreadFigure>& f) {
+    if (!f) return nullptr;
+    json j{{"value", f->value}};
+    j["spread"] = f->spread_known ? json(f->spread) : json(nullptr);
+    return j;
+}
+
+std::string figure_text(const std::optional<SpreadFigure>& f) {
+    if (!f) return "-";
+    return f->spread_known ? fmt::format("{} ±{}", format_number(f->value), format_percent(f->spread / 2))
+                           : format_number(f->value);
+}
+
+std::string change_text(double ratio, double threshold, bool significant) {
+    if (!(ratio > 0)) return "";
+    if (!significant) return fmt::format("same (change < {})", format_percent(threshold));
+    return fmt::format("{} ({:+.0f}%)", ratio > 1 ? "FASTER" : "SLOWER", (ratio - 1) * 100);
+}
+
+// Columns padded to their widest cell; the last column is not padded.
+std::string table(const std::vector<std::vector<std::string>>& rows) {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows)
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            if (width.size() <= i) width.push_back(0);
+            width[i] = std::max(width[i], row[i].size());
+        }
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < row.size(); ++i)
+            line += i + 1 == row.size() ? row[i] : fmt::format("{:<{}}  ", row[i], width[i]);
+        line.erase(line.find_last_not_of(' ') + 1);
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string cause_text(const PointChange& c) {
+    if (c.cause.empty() || !c.roof_ratio || !c.efficiency_ratio) return "";
+    const auto& a = *c.a->analysis;
+    const auto& b = *c.b->analysis;
+    const std::string roof = a.binding_roof == b.binding_roof
+                                 ? fmt::format("{} allows x{:.2f}", b.binding_roof, *c.roof_ratio)
+                                 : fmt::format("bound by {} in A, {} in B (x{:.2f})", a.binding_roof, b.binding_roof,
+                                               *c.roof_ratio);
+    const std::string efficiency =
+        fmt::format("efficiency {} -> {}", format_percent(a.efficiency), format_percent(b.efficiency));
+    if (c.cause == "roof") return "the roof: " + roof;
+    if (c.cause == "efficiency") return "the code or run: " + efficiency;
+    return "both: " + roof + "; " + efficiency;
+}
+
+} // namespace
+
+std::string render_comparison(const ComparisonInput& input, bool as_json) {
+    if (as_json) {
+        json j{{"schema", "roofline.comparison/1"}, {"a", input.label_a}, {"b", input.label_b}};
+        if (input.have_roofs) {
+            j["roofs"] = json::array();
+            for (const auto& r : input.roofs)
+                j["roofs"].push_back({{"roof", r.key},
+                                      {"unit", r.unit},
+                                      {"a", figure_json(r.a)},
+                                      {"b", figure_json(r.b)},
+                                      {"ratio", r.ratio > 0 ? json(r.ratio) : json(nullptr)},
+                                      {"threshold", r.threshold},
+                                      {"changed", r.significant}});
+        }
+        if (input.have_points) {
+            j["points"] = json::array();
+            for (const auto& p : input.points) {
+                json e{{"point", p.name},
+                       {"a", p.a ? figure_json(p.a->performance) : json(nullptr)},
+                       {"b", p.b ? figure_json(p.b->performance) : json(nullptr)},
+                       {"ratio", p.ratio > 0 ? json(p.ratio) : json(nullptr)},
+                       {"threshold", p.threshold},
+                       {"changed", p.significant},
+                       {"cause", p.cause.empty() ? json(nullptr) : json(p.cause)}};
+                if (p.roof_ratio) e["roof_ratio"] = *p.roof_ratio;
+                if (p.efficiency_ratio) e["efficiency_ratio"] = *p.efficiency_ratio;
+                for (const auto& [side, s] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}})
+                    if (*s && (*s)->analysis)
+                        e[std::string("binding_roof_") + side] = (*s)->analysis->binding_roof,
+                        e[std::string("efficiency_") + side] = (*s)->analysis->efficiency;
+                j["points"].push_back(std::move(e));
+            }
+        }
+        return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    }
+    std::string out = fmt::format("A: {}\nB: {}\n", terminal_text(input.label_a), terminal_text(input.label_b));
+    std::size_t faster = 0, slower = 0, same = 0, one_side = 0;
+    const auto count = [&](double ratio, bool significant, bool both) {
+        if (!both) ++one_side;
+        else if (!significant) ++same;
+        else ++(ratio > 1 ? faster : slower);
+    };
+    if (input.have_roofs) {
+        std::vector<std::vector<std::string>> rows{{"ROOF", "UNIT", "A", "B", "B/A", "CHANGE"}};
+        for (const auto& r : input.roofs) {
+            rows.push_back({r.key, r.unit, figure_text(r.a), figure_text(r.b),
+                            r.ratio > 0 ? fmt::format("{:.3f}", r.ratio) : "-",
+                            !r.a ? "only in B" : !r.b ? "only in A" : change_text(r.ratio, r.threshold, r.significant)});
+            count(r.ratio, r.significant, r.a && r.b);
+        }
+        out += fmt::format("\nRoofs (figure ± half the range of its samples):\n{}", table(rows));
+    }
+    if (input.have_points) {
+        const std::string unit = rate_unit(input.work_unit);
+        std::vector<std::vector<std::string>> rows{{"POINT", "A " + unit, "B " + unit, "B/A", "CHANGE", "WHY"}};
+        for (const auto& p : input.points) {
+            rows.push_back({terminal_text(p.name), p.a ? figure_text(p.a->performance) : "-",
+                            p.b ? figure_text(p.b->performance) : "-",
+                            p.ratio > 0 ? fmt::format("{:.3f}", p.ratio) : "-",
+                            !p.a ? "only in B" : !p.b ? "only in A" : change_text(p.ratio, p.threshold, p.significant),
+                            cause_text(p)});
+            count(p.ratio, p.significant, p.a && p.b);
+        }
+        out += fmt::format("\nPoints (matched by name; each judged on its own machine's roofline):\n{}", table(rows));
+    }
+    out += fmt::format("\n{} faster, {} slower, {} within their spread, {} in one run only.\n", faster, slower, same,
+                       one_side);
+    out += "A change counts when it exceeds the larger relative range of either run's samples (at least 2%; 5% where "
+           "no spread was recorded).\n";
+    return out;
+}
+
+std::string render_history(const HistoryInput& input, bool as_json) {
+    if (as_json) {
+        json j{{"schema", "roofline.history/1"}, {"what", input.what}, {"figures", json::array()}};
+        for (const auto& h : input.figures) {
+            json runs = json::array();
+            for (const auto& r : h.runs) runs.push_back({{"run", r.run}, {"figure", figure_json(r.figure)}});
+            json changes = json::array();
+            for (const auto& c : h.changes)
+                changes.push_back({{"run", h.runs[c.run].run}, {"ratio", c.ratio}, {"threshold", c.threshold}});
+            j["figures"].push_back({{"figure", h.key}, {"unit", h.unit}, {"runs", runs}, {"changes", changes}});
+        }
+        return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    }
+    std::string out = fmt::format("History of {}, oldest run first:\n", terminal_text(input.what));
+    std::size_t runs = 0;
+    for (const auto& h : input.figures) runs = std::max(runs, h.runs.size());
+    if (!input.figures.empty()) {
+        out += fmt::format("\nRUNS\n");
+        for (std::size_t i = 0; i < input.figures.front().runs.size(); ++i)
+            out += fmt::format("  {}  {}\n", i + 1, terminal_text(input.figures.front().runs[i].run));
+    }
+    std::vector<std::vector<std::string>> rows{{"FIGURE", "UNIT", "RUNS", "FIRST", "LAST", "MIN", "MAX", "CHANGES"}};
+    std::size_t flagged = 0;
+    for (const auto& h : input.figures) {
+        std::vector<double> values;
+        for (const auto& r : h.runs)
+            if (r.figure) values.push_back(r.figure->value);
+        if (values.empty()) continue;
+        std::string changes;
+        for (const auto& c : h.changes)
+            changes += fmt::format("{}run {}: {:+.0f}% (beyond ±{})", changes.empty() ? "" : "; ", c.run + 1,
+                                   (c.ratio - 1) * 100, format_percent(c.threshold));
+        flagged += h.changes.size();
+        rows.push_back({terminal_text(h.key), h.unit, std::to_string(values.size()), format_number(values.front()),
+                        format_number(values.back()), format_number(*std::min_element(values.begin(), values.end())),
+                        format_number(*std::max_element(values.begin(), values.end())),
+                        changes.empty() ? "none beyond the spread" : changes});
+    }
+    out += fmt::format("\n{}", table(rows));
+    out += fmt::format("\n{} change{} beyond the recorded spread (run against the run before it that has the figure; "
+                       "at least 2%, 5% where no spread was recorded).\n",
+                       flagged, flagged == 1 ? "" : "s");
+    return out;
+}
+
+} // namespace roofline

@@ -1,0 +1,29 @@
+// `roofline compare` and `roofline history` for people (text) and scripts (JSON).
+#pragma once
+
+#include "core/comparison.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct ComparisonInput {
+    std::string label_a, label_b;  // "A: AMD EPYC (stored machine #3, 2026-11-20)"
+    bool have_roofs = false;
+    std::vector<RoofChange> roofs;
+    bool have_points = false;
+    std::vector<PointChange> points;
+    std::string work_unit = "FLOP";
+};
+
+// json: {"a":…, "b":…, "roofs":[…], "points":[…]}; text: two tables and a summary line.
+std::string render_comparison(const ComparisonInput& input, bool json);
+
+struct HistoryInput {
+    std::string what;  // "roofs of AMD EPYC on host vm" / "point 'triad 1 GiB'"
+    std::vector<FigureHistory> figures;
+};
+std::string render_history(const HistoryInput& input, bool json);
+
+} // namespace roofline
