@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -141,30 +142,30 @@ void k_dgemm_naive(const double* A, const double* B, double* C, std::int64_t n) 
             C[i * n + j] = s;
         }
 }
-// C (16 x 16) = A^T B, A and B K x 16 row-major, the way the lecture writes it: K in chunks
-// of 128 rows (32 KiB of A and B, which stay in L1/L2) and, within a chunk, each 4 x 8 block
-// of C in eight 4-double registers while k runs over the chunk: per k, 4 broadcasts of A, 2
-// vector loads of B, 8 multiply-adds. The first block's pass over a chunk prefetches the
-// next chunk, so memory streams while the other blocks compute. Compiled twice (AVX2+FMA,
-// and the baseline), chosen at run time.
+// C (m x m) = A^T B, A and B K x m row-major, the way the lecture writes it: K in chunks
+// of rows that stay in L1/L2 (atb_chunk_rows: 128 at m = 16, 32 KiB of A and B) and, within a
+// chunk, each 4 x 8 block of C in eight 4-double registers while k runs over the chunk: per k,
+// 4 broadcasts of A, 2 vector loads of B, 8 multiply-adds. The first block's pass over a chunk
+// prefetches the next chunk, so memory streams while the other blocks compute. Compiled twice
+// (AVX2+FMA, and the baseline), chosen at run time. m is a multiple of 8.
 typedef double v4df __attribute__((vector_size(32)));
 __attribute__((target_clones("arch=x86-64-v3", "default"))) void k_atb(const double* A, const double* B,
-                                                                        double* C, std::int64_t K) {
-    constexpr int M = 16, N = 16, chunk = 128;
-    for (int i = 0; i < M * N; ++i) C[i] = 0;
+                                                                        double* C, std::int64_t K, std::int64_t m,
+                                                                        std::int64_t chunk) {
+    const std::int64_t M = m, N = m;
+    for (std::int64_t i = 0; i < M * N; ++i) C[i] = 0;
     for (std::int64_t k0 = 0; k0 < K; k0 += chunk) {
         const std::int64_t k1 = std::min<std::int64_t>(K, k0 + chunk);
-        for (int bi = 0; bi < M; bi += 4)
-            for (int bj = 0; bj < N; bj += 8) {
+        for (std::int64_t bi = 0; bi < M; bi += 4)
+            for (std::int64_t bj = 0; bj < N; bj += 8) {
                 v4df acc[4][2] = {};
                 const bool first = bi == 0 && bj == 0;  // its pass also fetches the next chunk from memory
                 for (std::int64_t k = k0; k < k1; ++k) {
-                    if (first && k + chunk < K) {
-                        __builtin_prefetch(A + (k + chunk) * M);
-                        __builtin_prefetch(A + (k + chunk) * M + 8);
-                        __builtin_prefetch(B + (k + chunk) * N);
-                        __builtin_prefetch(B + (k + chunk) * N + 8);
-                    }
+                    if (first && k + chunk < K)
+                        for (std::int64_t line = 0; line < M; line += 8) {  // a 64-byte line of each row
+                            __builtin_prefetch(A + (k + chunk) * M + line);
+                            __builtin_prefetch(B + (k + chunk) * N + line);
+                        }
                     v4df b0, b1;
                     std::memcpy(&b0, B + k * N + bj, sizeof b0);
                     std::memcpy(&b1, B + k * N + bj + 4, sizeof b1);
@@ -463,23 +464,65 @@ private:
 
 class Atb : public Instance {
 public:
-    Atb(bool blas, std::int64_t K)
-        : blas_(blas), K_(K), A_(alloc<double>(K * 16, 1.0)), B_(alloc<double>(K * 16, 2.0)), C_(alloc<double>(256, 0.0)) {
+    Atb(bool blas, std::int64_t K, std::int64_t m)
+        : blas_(blas), K_(K), m_(m), A_(alloc<double>(K * m, 1.0)), B_(alloc<double>(K * m, 2.0)),
+          C_(alloc<double>(m * m, 0.0)) {
         if (blas_) blas_on_one_thread();
     }
     void call() override {
-        if (!blas_) return k_atb(A_.get(), B_.get(), C_.get(), K_);
-        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 16, 16, static_cast<int>(K_), 1.0, A_.get(), 16,
-                    B_.get(), 16, 0.0, C_.get(), 16);
+        if (!blas_) return k_atb(A_.get(), B_.get(), C_.get(), K_, m_, atb_chunk_rows(m_));
+        const int m = static_cast<int>(m_);
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, m, static_cast<int>(K_), 1.0, A_.get(), m, B_.get(), m,
+                    0.0, C_.get(), m);
     }
     std::string check(std::int64_t) override {
-        return check_elements(256, [&](std::int64_t i) { return expect_at("C", i, C_[i], 2.0 * double(K_)); });
+        return check_elements(m_ * m_, [&](std::int64_t i) { return expect_at("C", i, C_[i], 2.0 * double(K_)); });
     }
 
 private:
     bool blas_;
-    std::int64_t K_;
+    std::int64_t K_, m_;
     Array<double> A_, B_, C_;
+};
+
+// n x n, `nnzr` nonzeros a row at columns drawn by splitmix64 from a fixed seed (sorted in
+// each row; a column drawn twice is two entries, as CRS allows), every value 1: with x = 1,
+// y[r] = nnzr.
+class SpmvRandom : public Instance {
+public:
+    SpmvRandom(std::int64_t n, std::int64_t nnzr) : n_(n), nnzr_(nnzr) {
+        const std::int64_t nnz = n * nnzr;
+        if (n > std::numeric_limits<std::int32_t>::max() || nnz > std::numeric_limits<std::int32_t>::max())
+            throw std::invalid_argument("spmv_random: more than 2^31 rows or nonzeros");
+        rowptr_ = alloc<std::int32_t>(n + 1, 0);
+        col_ = alloc<std::int32_t>(nnz, 0);
+        val_ = alloc<double>(nnz, 1.0);
+        x_ = alloc<double>(n, 1.0);
+        y_ = alloc<double>(n, 0.0);
+        std::uint64_t state = 0x9e3779b97f4a7c15ull;
+        const auto next = [&] {  // splitmix64 (Steele, Lea, Flood 2014)
+            std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+            return z ^ (z >> 31);
+        };
+        for (std::int64_t r = 0; r < n; ++r) {
+            rowptr_[r] = static_cast<std::int32_t>(r * nnzr);
+            std::int32_t* row = col_.get() + r * nnzr;
+            for (std::int64_t e = 0; e < nnzr; ++e) row[e] = static_cast<std::int32_t>(next() % static_cast<std::uint64_t>(n));
+            std::sort(row, row + nnzr);
+        }
+        rowptr_[n] = static_cast<std::int32_t>(nnz);
+    }
+    void call() override { k_spmv(rowptr_.get(), col_.get(), val_.get(), x_.get(), y_.get(), n_); }
+    std::string check(std::int64_t) override {
+        return check_elements(n_, [&](std::int64_t r) { return expect_at("y", r, y_[r], double(nnzr_)); });
+    }
+
+private:
+    std::int64_t n_, nnzr_;
+    Array<std::int32_t> rowptr_, col_;
+    Array<double> val_, x_, y_;
 };
 
 // The planner is not thread-safe (FFTW's manual): plans are made and destroyed one at a time.
@@ -550,7 +593,7 @@ private:
     Array<double> src_, dst_;
 };
 
-std::unique_ptr<Instance> instance_of(const ReferenceKernel& k, std::int64_t n) {
+std::unique_ptr<Instance> instance_of(const ReferenceKernel& k, std::int64_t n, const KernelParams& params) {
     if (k.name == "lbm_d3q19") {
         if (n < 3) throw std::invalid_argument("lbm_d3q19 needs a grid of at least 3 x 3 x 3");
         return std::make_unique<Lbm>(n);
@@ -565,13 +608,14 @@ std::unique_ptr<Instance> instance_of(const ReferenceKernel& k, std::int64_t n) 
         return std::make_unique<Stencil3d>(n);
     }
     if (k.name == "spmv_laplace3d") return std::make_unique<Spmv>(n);
+    if (k.name == "spmv_random") return std::make_unique<SpmvRandom>(n, params.at("nnzr"));
     if (k.name == "dgemm_naive" || k.name == "dgemm_openblas") {
         if (n > 46340) throw std::invalid_argument(fmt::format("{}: n = {} is beyond int indices", k.name, n));
         return std::make_unique<Gemm>(k.name == "dgemm_openblas", n);
     }
     if (k.name == "atb_ours" || k.name == "atb_openblas") {
         if (n > (std::int64_t{1} << 31) - 1) throw std::invalid_argument(fmt::format("{}: K = {} is beyond int", k.name, n));
-        return std::make_unique<Atb>(k.name == "atb_openblas", n);
+        return std::make_unique<Atb>(k.name == "atb_openblas", n, params.at("m"));
     }
     if (k.name.rfind("sum_sp", 0) == 0) return std::make_unique<SumSp>(k.name, n);
     if (k.name == "jacobi2d") {
@@ -674,14 +718,15 @@ ReferenceRun run_on(const ReferenceKernel& kernel, std::int64_t n, const Referen
     ReferenceRun run;
     run.n = n;
     run.threads = team ? team->size() : 1;
-    run.counts = kernel.counts(n);
+    const KernelParams params = kernel.resolved(options.params);
+    run.counts = kernel.counts(n, params);
     Runner r;
     r.team = team;
     r.instances.resize(static_cast<std::size_t>(run.threads));
     if (!team) {
-        r.instances[0] = instance_of(kernel, n);
+        r.instances[0] = instance_of(kernel, n, params);
     } else {
-        team->run([&](int t) { r.instances[static_cast<std::size_t>(t)] = instance_of(kernel, n); });
+        team->run([&](int t) { r.instances[static_cast<std::size_t>(t)] = instance_of(kernel, n, params); });
     }
     const bool cold_data = options.cache == CacheMode::cold_data || options.cache == CacheMode::cold;
     const bool cold_code = options.cache == CacheMode::cold_code || options.cache == CacheMode::cold;

@@ -27,6 +27,7 @@ struct ReferenceRunOptions {
     double min_sample_seconds = 0.02;   // warm: calls per sample doubled until a sample lasts this long
     bool median = false;                // the statistic: min (default) or median of the samples
     CacheMode cache = CacheMode::warm;
+    KernelParams params;                // the kernel's parameters beyond n (defaults for those not given)
 };
 
 struct ReferenceRun {

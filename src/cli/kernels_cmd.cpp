@@ -49,13 +49,96 @@ struct KernelsArgs {
     bool rerun = false;
     bool quiet = false;
     int threads = 1;
+    std::vector<std::string> params;  // "m=8,16,32"
 };
+
+// --param NAME=V1,V2,...: each kernel that has NAME runs at every value; several --param make a
+// grid. Kernels that do not have a parameter ignore it; a name no chosen kernel has is an error.
+using ParamGrid = std::map<std::string, std::vector<std::int64_t>>;
+
+ParamGrid parse_param_grid(const std::vector<std::string>& texts, const std::vector<const ReferenceKernel*>& kernels) {
+    ParamGrid grid;
+    for (const auto& text : texts) {
+        const auto eq = text.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+            throw UsageError(fmt::format("--param expects NAME=V1,V2,... (got '{}')", terminal_text(text)));
+        const std::string name = text.substr(0, eq);
+        if (grid.count(name)) throw UsageError(fmt::format("--param {} is given twice", terminal_text(name)));
+        const bool known = std::any_of(kernels.begin(), kernels.end(), [&](const ReferenceKernel* k) {
+            return std::any_of(k->parameters.begin(), k->parameters.end(),
+                               [&](const KernelParameter& p) { return p.name == name; });
+        });
+        if (!known) {
+            std::string have;
+            for (const auto& k : reference_kernels())
+                for (const auto& p : k.parameters) have += fmt::format("{}{} ({})", have.empty() ? "" : ", ", p.name, k.name);
+            throw UsageError(fmt::format("--param {}: none of the kernels chosen has it (parameters: {})",
+                                         terminal_text(name), have));
+        }
+        std::vector<std::int64_t> values;
+        std::size_t start = eq + 1;
+        while (start <= text.size()) {
+            const auto comma = std::min(text.find(',', start), text.size());
+            const std::string item = text.substr(start, comma - start);
+            std::size_t used = 0;
+            long long v = 0;
+            try {
+                v = std::stoll(item, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (item.empty() || used != item.size())
+                throw UsageError(fmt::format("--param {}: '{}' is not a whole number", terminal_text(name),
+                                             terminal_text(item)));
+            if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+            start = comma + 1;
+        }
+        grid[name] = std::move(values);
+    }
+    return grid;
+}
+
+// The parameter sets a kernel runs at: every combination of the values given for its
+// parameters (one empty set when none is given: its defaults). Checked against its ranges.
+std::vector<KernelParams> param_sets(const ReferenceKernel& k, const ParamGrid& grid) {
+    std::vector<KernelParams> sets{{}};
+    for (const auto& p : k.parameters) {
+        const auto it = grid.find(p.name);
+        if (it == grid.end()) continue;
+        std::vector<KernelParams> next;
+        for (const auto& set : sets)
+            for (const auto v : it->second) {
+                KernelParams s = set;
+                s[p.name] = v;
+                next.push_back(std::move(s));
+            }
+        sets = std::move(next);
+    }
+    for (const auto& set : sets) {
+        try {
+            (void)k.resolved(set);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(fmt::format("--param: {}", e.what()));
+        }
+    }
+    return sets;
+}
+
+// " m=8 nnzr=4": the parameters given, as the point's name and series show them.
+std::string params_label(const KernelParams& params) {
+    std::string out;
+    for (const auto& [name, value] : params) out += fmt::format(" {}={}", name, value);
+    return out;
+}
 
 void print_list() {
     for (const auto& k : reference_kernels()) {
         fmt::print("{:<16} {}\n", k.name, k.code);
         fmt::print("{:<16} n: {}; FLOPs {}; bytes {} ({})\n", "", k.parameter, k.flops_text, k.bytes_text,
                    k.precision == "sp" ? "single precision" : "double precision");
+        for (const auto& p : k.parameters)
+            fmt::print("{:<16} --param {}=...: {} (default {}; {} to {}{})\n", "", p.name, p.meaning, p.default_value,
+                       p.min, p.max, p.multiple_of > 1 ? fmt::format(", a multiple of {}", p.multiple_of) : "");
         if (!k.note.empty()) fmt::print("{:<16} {}\n", "", k.note);
     }
 }
@@ -101,18 +184,21 @@ std::string build_identity() {
 
 // What makes a point the same measurement: the kernel, its size, the options that change the
 // number, and (`setup`, made once) this build and this machine.
-std::string cache_key(const ReferenceKernel& k, std::int64_t n, const KernelsArgs& args, const std::string& setup) {
-    return fmt::format("kernels/1|{}|n={}|cache={}|stat={}|samples={}|threads={}|{}", k.name, n, args.cache, args.stat,
-                       args.samples, args.threads, setup);
+std::string cache_key(const ReferenceKernel& k, const KernelParams& params, std::int64_t n, const KernelsArgs& args,
+                      const std::string& setup) {
+    return fmt::format("kernels/1|{}{}|n={}|cache={}|stat={}|samples={}|threads={}|{}", k.name, params_label(params), n,
+                       args.cache, args.stat, args.samples, args.threads, setup);
 }
 
 // A run on T threads: T times one thread's counts, over the slowest thread's time.
-Point point_of(const ReferenceKernel& k, const ReferenceRun& run, const std::vector<CacheLevel>& caches) {
+Point point_of(const ReferenceKernel& k, const KernelParams& params, const ReferenceRun& run,
+               const std::vector<CacheLevel>& caches) {
     const double t = run.threads;
+    const std::string kernel = k.name + params_label(params);
     Point p;
-    p.name = fmt::format("{} {}{}", k.name, format_bytes(static_cast<std::uint64_t>(t * run.counts.working_set)),
+    p.name = fmt::format("{} {}{}", kernel, format_bytes(static_cast<std::uint64_t>(t * run.counts.working_set)),
                          run.threads > 1 ? fmt::format(" x{}t", run.threads) : std::string{});
-    p.series = run.threads > 1 ? fmt::format("{} {} threads", k.name, run.threads) : k.name;
+    p.series = run.threads > 1 ? fmt::format("{} {} threads", kernel, run.threads) : kernel;
     p.work = t * run.counts.flops;
     p.bytes = bytes_by_level(run.counts, caches, run.threads);
     p.seconds = run.seconds;
@@ -129,10 +215,11 @@ Point point_of(const ReferenceKernel& k, const ReferenceRun& run, const std::vec
                  {"calls_per_sample", static_cast<double>(run.calls_per_sample)},
                  {"seconds_fastest", run.fastest},
                  {"seconds_slowest", run.slowest}};
+    for (const auto& [name, value] : k.resolved(params)) p.details["param_" + name] = static_cast<double>(value);
     return p;
 }
 
-void print_row(const Point& p, bool quiet, const char* check) {
+void print_row(const std::string& kernel, const Point& p, bool quiet, const char* check) {
     if (quiet) return;
     const std::string level = bound_level(p.bytes);
     const auto detail = [&](const char* k) {
@@ -140,7 +227,7 @@ void print_row(const Point& p, bool quiet, const char* check) {
         return it == p.details.end() ? 0.0 : it->second;
     };
     const double fastest = detail("seconds_fastest"), slowest = detail("seconds_slowest");
-    fmt::print("{:<16} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", p.name.substr(0, p.name.find(' ')),
+    fmt::print("{:<20} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", kernel,
                format_bytes(static_cast<std::uint64_t>(detail("working_set_bytes"))),
                static_cast<long long>(detail("n")), p.seconds, p.work / p.seconds * 1e-9,
                p.bytes.at(level) / p.seconds * 1e-9, level, fastest > 0 ? 100 * (slowest / fastest - 1) : 0.0, check);
@@ -171,6 +258,9 @@ int run_kernels(const KernelsArgs& args) {
     if (args.threads < 1 || args.threads > std::max(1, cores))
         throw UsageError(fmt::format("--threads must be 1 to {} (the cores of this machine)", std::max(1, cores)));
     const auto caches = topology.data_caches();
+    const ParamGrid grid = parse_param_grid(args.params, kernels);
+    std::map<const ReferenceKernel*, std::vector<KernelParams>> runs_of;  // checked before anything runs
+    for (const auto* k : kernels) runs_of[k] = param_sets(*k, grid);
     std::vector<std::uint64_t> sizes;
     try {
         sizes = args.sizes.empty() ? default_sizes(caches) : parse_size_sweep(args.sizes);
@@ -192,7 +282,7 @@ int run_kernels(const KernelsArgs& args) {
     std::vector<Point> points;
     std::vector<std::string> keys;  // per point: the measurement cache's key ("" for a cached one)
     int failed_checks = 0, from_cache = 0, skipped = 0;
-    std::set<std::pair<const ReferenceKernel*, std::int64_t>> done;
+    std::set<std::string> done;
     const double available = available_memory_bytes();
     const std::string setup =
         fmt::format("build={}|host={}|cpu={}", build_identity(), host_name(), detect_cpu_features().brand);
@@ -212,9 +302,11 @@ int run_kernels(const KernelsArgs& args) {
                                       : std::string("one thread"),
                      args.cache);
     if (!args.quiet)
-        fmt::print("{:<16} {:>10} {:>12} {:>12} {:>9} {:>9} {:>6} {:>8}  {}\n", "kernel", "working set", "n",
+        fmt::print("{:<20} {:>10} {:>12} {:>12} {:>9} {:>9} {:>6} {:>8}  {}\n", "kernel", "working set", "n",
                    "s/call", "GFLOP/s", "GB/s", "at", "spread", "check");
     for (const auto* k : kernels) {
+      for (const auto& params : runs_of.at(k)) {
+        const std::string kernel = k->name + params_label(params);
         for (const auto bytes : sizes) {
             if (stop.stopped()) break;
             if (args.sizes.empty() && k->default_max_bytes > 0 && static_cast<double>(bytes) > k->default_max_bytes) {
@@ -223,20 +315,20 @@ int run_kernels(const KernelsArgs& args) {
                 continue;
             }
             // The working set is the whole team's: each thread gets its share.
-            const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes) / args.threads);
+            const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes) / args.threads, params);
             // A kernel named twice, or two sizes that come to the same n (the smallest runs): once.
-            if (!done.insert({k, n}).second) continue;
-            const std::string key = cache_key(*k, n, args, setup);
+            if (!done.insert(fmt::format("{} {}", kernel, n)).second) continue;
+            const std::string key = cache_key(*k, params, n, args, setup);
             if (store && !args.rerun) {
                 if (auto cached = store->cached_point(key)) {
-                    print_row(*cached, args.quiet, "ok, cached");
+                    print_row(kernel, *cached, args.quiet, "ok, cached");
                     points.push_back(std::move(*cached));
                     keys.emplace_back();  // it stays remembered where it was first stored
                     ++from_cache;
                     continue;
                 }
             }
-            const double needs = args.threads * k->counts(n).working_set;
+            const double needs = args.threads * k->counts(n, params).working_set;
             if (needs > 0.9 * available) {
                 print_stderr("roofline: error: {} at {}: its arrays need {}, and {} of memory is available; "
                              "skipped\n", k->name, format_bytes(bytes), format_bytes(static_cast<std::uint64_t>(needs)),
@@ -245,6 +337,7 @@ int run_kernels(const KernelsArgs& args) {
                 continue;
             }
             ReferenceRun run;
+            options.params = params;
             try {
                 run = team ? run_reference_kernel(*k, n, options, *team) : run_reference_kernel(*k, n, options);
             } catch (const std::bad_alloc&) {
@@ -253,17 +346,18 @@ int run_kernels(const KernelsArgs& args) {
                 ++skipped;
                 continue;
             }
-            Point p = point_of(*k, run, caches);
+            Point p = point_of(*k, params, run, caches);
             if (!run.checked) {
                 ++failed_checks;
-                print_stderr("roofline: error: {} at n = {}: wrong result: {}\n", k->name, n, run.check_error);
+                print_stderr("roofline: error: {} at n = {}: wrong result: {}\n", kernel, n, run.check_error);
             }
-            print_row(p, args.quiet, run.checked ? "ok" : "WRONG");
+            print_row(kernel, p, args.quiet, run.checked ? "ok" : "WRONG");
             if (run.checked) {  // a wrong result is not a measurement
                 points.push_back(std::move(p));
                 keys.push_back(key);
             }
         }
+      }
     }
     if (from_cache && !args.quiet)
         print_stderr("roofline: {} of {} point{} taken from the results store: measured before with the same kernel, "
@@ -330,6 +424,10 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--sizes", args->sizes,
                     "Working-set sizes: a list (32K,1M,256M) or a sweep FROM..TO:xF (1K..1G:x2); default: half "
                     "of each cache level and 8x the last (at least 64 MiB)");
+    cmd->add_option("--param", args->params,
+                    "NAME=V1,V2,...: run the kernels that have parameter NAME at each value (repeat for a grid; "
+                    "each combination is a series): atb_ours/atb_openblas m=8,16,32, spmv_random nnzr=4,16")
+        ->type_name("NAME=LIST");
     cmd->add_option("--samples", args->samples, "Timed samples per point (default 5)");
     cmd->add_option("--threads", args->threads,
                     "Threads, pinned one per core, each running the kernel on arrays of its own (its share of the "

@@ -140,24 +140,41 @@ KernelCounts gemm(std::int64_t n, bool naive) {
 KernelCounts gemm_naive(std::int64_t n) { return gemm(n, true); }
 KernelCounts gemm_blas(std::int64_t n) { return gemm(n, false); }
 
-// C = A^T B with A (K x M) and B (K x N) tall and skinny, M = N = 16: 2 K M N FLOPs over
-// 8 K (M + N) bytes, 2 FLOP/B from memory. Ours: K in chunks of 128 that stay in L1/L2, each
-// 4 x 8 block of C in registers over a chunk (per k, 4 + 8 doubles loaded a block, 8 blocks),
-// and M N adds a chunk to add its block sums into C. A BLAS: compulsory bytes, 2 K M N FLOPs.
-constexpr double kAtbM = 16, kAtbN = 16;
-KernelCounts atb(std::int64_t k, bool ours) {
+// C = A^T B with A (K x M) and B (K x N) tall and skinny, M = N = m (16 by default): 2 K m^2
+// FLOPs over 16 K m bytes, m/8 FLOP/B from memory. Ours: K in chunks (atb_chunk_rows) that
+// stay in L1/L2, each 4 x 8 block of C in registers over a chunk (per k, 4 + 8 doubles loaded
+// a block, m/4 x m/8 blocks), and m^2 adds a chunk to add its block sums into C. A BLAS:
+// compulsory bytes, 2 K m^2 FLOPs.
+KernelCounts atb(std::int64_t k, std::int64_t m, bool ours) {
     KernelCounts c;
-    const double K = static_cast<double>(k);
-    c.flops = 2 * K * kAtbM * kAtbN + (ours ? kAtbM * kAtbN * std::ceil(K / 128) : 0);
-    c.loaded = ours ? D * K * (kAtbM / 4 * kAtbN / 8) * 12 : D * K * (kAtbM + kAtbN);
-    c.stored = D * kAtbM * kAtbN;
-    c.memory_read = D * K * (kAtbM + kAtbN);
-    c.memory_written = c.write_allocate = D * kAtbM * kAtbN;
-    c.working_set = D * K * (kAtbM + kAtbN) + D * kAtbM * kAtbN;
+    const double K = static_cast<double>(k), M = static_cast<double>(m), chunk = static_cast<double>(atb_chunk_rows(m));
+    c.flops = 2 * K * M * M + (ours ? M * M * std::ceil(K / chunk) : 0);
+    c.loaded = ours ? D * K * (M / 4 * M / 8) * 12 : D * K * 2 * M;
+    c.stored = D * M * M;
+    c.memory_read = D * K * 2 * M;
+    c.memory_written = c.write_allocate = D * M * M;
+    c.working_set = D * K * 2 * M + D * M * M;
     return c;
 }
-KernelCounts atb_ours(std::int64_t k) { return atb(k, true); }
-KernelCounts atb_blas(std::int64_t k) { return atb(k, false); }
+KernelCounts atb_ours(std::int64_t k, const KernelParams& p) { return atb(k, p.at("m"), true); }
+KernelCounts atb_blas(std::int64_t k, const KernelParams& p) { return atb(k, p.at("m"), false); }
+
+// SpMV in CRS of an n x n matrix with `nnzr` nonzeros in every row at columns drawn at random
+// (uniform, fixed seed): the same per-nonzero traffic as the Laplacian, but x is gathered
+// from anywhere. Memory: values, columns and row pointers once, y once, x once -- true while
+// x (8 n bytes) stays in cache; beyond the last level each gather can bring a line of its own,
+// so the memory bytes are then a lower bound (the point's memory intensity an upper bound).
+KernelCounts spmv_random(std::int64_t n, const KernelParams& p) {
+    KernelCounts c;
+    const double rows = static_cast<double>(n), nnz = rows * static_cast<double>(p.at("nnzr"));
+    c.flops = 2 * nnz;
+    c.loaded = 20 * nnz + 4 * (rows + 1);
+    c.stored = D * rows;
+    c.memory_read = 12 * nnz + 4 * (rows + 1) + D * rows;
+    c.memory_written = c.write_allocate = D * rows;
+    c.working_set = 12 * nnz + 4 * (rows + 1) + 2 * D * rows;
+    return c;
+}
 
 // 3-D complex FFT of n^3 points, out of place: 5 N log2 N FLOPs by convention (N = n^3). The
 // count FFTW really does is not what fftw_flops() says (it gives 0 for a 16-point 1-D
@@ -209,9 +226,22 @@ std::int64_t n_laplace(double b) {  // about 100 B a row (7 x 12 + 4 + 16)
 }
 std::int64_t n_lbm(double b) { return std::max<std::int64_t>(3, static_cast<std::int64_t>(std::cbrt(b / (2 * 19 * D)))); }
 std::int64_t n_fft(double b) { return std::max<std::int64_t>(2, static_cast<std::int64_t>(std::cbrt(b / 32))); }
-std::int64_t n_atb(double b) {
-    return std::max<std::int64_t>(64, static_cast<std::int64_t>((b - D * kAtbM * kAtbN) / (D * (kAtbM + kAtbN))));
+std::int64_t n_atb(double b, const KernelParams& p) {
+    const double m = static_cast<double>(p.at("m"));
+    return std::max<std::int64_t>(64, static_cast<std::int64_t>((b - D * m * m) / (D * 2 * m)));
 }
+std::int64_t n_spmv_random(double b, const KernelParams& p) {  // 12 nnzr + 20 bytes a row
+    return std::max<std::int64_t>(16, static_cast<std::int64_t>(b / (12 * static_cast<double>(p.at("nnzr")) + 20)));
+}
+
+// The table's adapters for kernels whose counts depend on n alone.
+template <KernelCounts (*F)(std::int64_t)>
+KernelCounts plain(std::int64_t n, const KernelParams&) { return F(n); }
+template <std::int64_t (*F)(double)>
+std::int64_t plain_n(double bytes, const KernelParams&) { return F(bytes); }
+
+// m = 8, 16, 24, ...: our kernel's register blocks are 4 x 8.
+const KernelParameter kAtbParameter{"m", 16, 8, 512, 8, "M = N, the columns of A and B (a multiple of 8)"};
 
 const std::string kStreamNote =
     "STREAM (McCalpin); write-allocate: the stored array's lines are read before they are written";
@@ -220,62 +250,86 @@ const std::string kStreamNote =
 
 const std::vector<ReferenceKernel>& reference_kernels() {
     static const std::vector<ReferenceKernel> all = {
-        {"stream_copy", "c[i] = a[i]", "dp", "n doubles per array", "0", "16 n, +8 n write-allocate", kStreamNote,
-         copy, n_copy},
+        {"stream_copy", "c[i] = a[i]", "dp", "n doubles per array", "0", "16 n, +8 n write-allocate", kStreamNote, plain<copy>, plain_n<n_copy>},
         {"stream_scale", "b[i] = s * c[i]", "dp", "n doubles per array", "n", "16 n, +8 n write-allocate",
-         kStreamNote, scale, n_copy},
+         kStreamNote, plain<scale>, plain_n<n_copy>},
         {"stream_add", "c[i] = a[i] + b[i]", "dp", "n doubles per array", "n", "24 n, +8 n write-allocate",
-         kStreamNote, add, n_three},
+         kStreamNote, plain<add>, plain_n<n_three>},
         {"stream_triad", "a[i] = b[i] + s * c[i]", "dp", "n doubles per array", "2 n", "24 n, +8 n write-allocate",
-         kStreamNote, triad, n_three},
-        {"daxpy", "y[i] = a * x[i] + y[i]", "dp", "n doubles per array", "2 n", "24 n (y is read first)", "",
-         daxpy, n_two},
-        {"ddot", "s += x[i] * y[i]", "dp", "n doubles per array", "2 n", "16 n", "", dot, n_two},
+         kStreamNote, plain<triad>, plain_n<n_three>},
+        {"daxpy", "y[i] = a * x[i] + y[i]", "dp", "n doubles per array", "2 n", "24 n (y is read first)", "", plain<daxpy>, plain_n<n_two>},
+        {"ddot", "s += x[i] * y[i]", "dp", "n doubles per array", "2 n", "16 n", "", plain<dot>, plain_n<n_two>},
         {"sum_sp_scalar", "s += x[i]", "sp", "n floats", "n", "4 n",
-         "one dependent add after another: bound by the add's latency, not its throughput", sum_scalar, n_one_sp},
+         "one dependent add after another: bound by the add's latency, not its throughput", plain<sum_scalar>, plain_n<n_one_sp>},
         {"sum_sp_unrolled", "s0 += x[i]; s1 += x[i+1]; s2 += x[i+2]; s3 += x[i+3]", "sp", "n floats", "n + 3", "4 n",
-         "four independent chains: scalar adds overlap, up to the scalar add throughput", sum_unrolled, n_one_sp},
+         "four independent chains: scalar adds overlap, up to the scalar add throughput", plain<sum_unrolled>, plain_n<n_one_sp>},
         {"sum_sp_simd", "v0..v3 += x[i..i+15] (4 vectors of 4 floats)", "sp", "n floats", "n + 15", "4 n",
-         "SIMD adds on independent vectors: up to the vector add throughput (128-bit)", sum_simd, n_one_sp},
+         "SIMD adds on independent vectors: up to the vector add throughput (128-bit)", plain<sum_simd>, plain_n<n_one_sp>},
         {"jacobi2d", "b[i][j] = 0.25 (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])", "dp", "n x n grid",
          "4 (n-2)^2", "40 (n-2)^2 nominal; 16 (n-2)^2 from memory, +8 (n-2)^2 write-allocate",
-         "memory traffic assumes three rows of a stay in cache (the layer condition)", jacobi2d, n_grid},
+         "memory traffic assumes three rows of a stay in cache (the layer condition)", plain<jacobi2d>, plain_n<n_grid>},
         {"stencil3d", "b = c0 a[i][j][k] + c1 (six neighbours of a[i][j][k])", "dp", "n x n x n grid",
          "8 (n-2)^3", "64 (n-2)^3 nominal; 16 (n-2)^3 from memory, +8 (n-2)^3 write-allocate",
-         "memory traffic assumes three planes of a stay in cache (the layer condition)", stencil3d, n_cube},
+         "memory traffic assumes three planes of a stay in cache (the layer condition)", plain<stencil3d>, plain_n<n_cube>},
         {"mvm_row", "y[i] = sum_j A[i][j] x[j] (A row-major)", "dp", "n x n matrix", "2 n^2",
-         "16 n^2 + 8 n nominal; 8 n^2 + 16 n from memory", "x stays in cache", mvm_row, n_matrix},
+         "16 n^2 + 8 n nominal; 8 n^2 + 16 n from memory", "x stays in cache", plain<mvm_row>, plain_n<n_matrix>},
         {"mvm_col", "y[i] += A[j][i] x[j], j outer (A column-major)", "dp", "n x n matrix", "2 n^2",
-         "24 n^2 + 16 n nominal; 8 n^2 + 16 n from memory", "y is loaded and stored once per column: L1-heavy",
-         mvm_col, n_matrix},
+         "24 n^2 + 16 n nominal; 8 n^2 + 16 n from memory", "y is loaded and stored once per column: L1-heavy", plain<mvm_col>, plain_n<n_matrix>},
         {"spmv_laplace3d", "y = A x, A in CRS: the 7-point Laplacian of a g^3 grid", "dp",
          "g (the grid is g x g x g: g^3 rows, 7 g^3 - 6 g^2 nonzeros)", "2 nnz",
-         "20 nnz + 4 rows nominal; 12 nnz + 4 rows + 16 rows from memory", "x stays in cache (read once)", spmv,
-         n_laplace},
+         "20 nnz + 4 rows nominal; 12 nnz + 4 rows + 16 rows from memory", "x stays in cache (read once)", plain<spmv>, plain_n<n_laplace>},
         {"dgemm_naive", "C[i][j] = sum_k A[i][k] B[k][j], the triple loop", "dp", "n x n matrices", "2 n^3",
-         "16 n^3 nominal; 24 n^2 compulsory", "B is walked down its columns: far below the peak", gemm_naive,
-         n_gemm, 4 << 20},
+         "16 n^3 nominal; 24 n^2 compulsory", "B is walked down its columns: far below the peak", plain<gemm_naive>, plain_n<n_gemm>, 4 << 20},
         {"dgemm_openblas", "cblas_dgemm, C = A B, one thread", "dp", "n x n matrices", "2 n^3",
-         "24 n^2 compulsory (the library's blocking is not counted)", "OpenBLAS, as the distribution builds it",
-         gemm_blas, n_gemm},
-        {"atb_ours", "C = A^T B, A and B K x 16: 4 x 8 blocks of C in registers over chunks of K (AVX2+FMA where the CPU has them)", "dp",
-         "K rows (M = N = 16)", "512 K + 256 ceil(K / 128)", "768 K nominal; 256 K from memory",
-         "tall and skinny: 2 FLOP/B from memory, memory-bound on most machines", atb_ours, n_atb},
+         "24 n^2 compulsory (the library's blocking is not counted)", "OpenBLAS, as the distribution builds it", plain<gemm_blas>, plain_n<n_gemm>},
+        {"atb_ours", "C = A^T B, A and B K x m: 4 x 8 blocks of C in registers over chunks of K (AVX2+FMA where the CPU has them)", "dp",
+         "K rows (A and B are K x m)", "2 K m^2 + m^2 ceil(K / chunk) (chunk: 128 rows at m = 16, 2048 / m, 16 to 256)",
+         "3 K m^2 nominal; 16 K m from memory",
+         "tall and skinny: m/8 FLOP/B from memory (2 at m = 16), memory-bound on most machines", atb_ours, n_atb, 0,
+         {kAtbParameter}},
         {"lbm_d3q19", "one D3Q19 lattice-Boltzmann step, BGK collision, pull streaming, two grids", "dp",
          "n x n x n cells (19 populations each, structure of arrays)", "219 (n-2)^3",
          "304 (n-2)^3 nominal and from memory, +152 (n-2)^3 write-allocate",
          "FLOPs as the code does them (density, momentum, equilibrium, relaxation); memory traffic assumes the "
-         "source's neighbouring planes stay in cache", lbm, n_lbm},
+         "source's neighbouring planes stay in cache", plain<lbm>, plain_n<n_lbm>},
         {"fft3d", "FFTW's out-of-place forward 3-D complex DFT (FFTW_ESTIMATE plan)", "dp", "n x n x n points",
          "5 N log2 N nominal (N = n^3)", "32 N compulsory",
          "the nominal count is the convention for comparing FFTs (FFTW's real count: roofline measure --engine "
-         "instrument on a program calling it); the library's passes over the data are not counted",
-         fft3d, n_fft},
-        {"atb_openblas", "cblas_dgemm(RowMajor, Trans, NoTrans), C = A^T B, A and B K x 16, one thread", "dp",
-         "K rows (M = N = 16)", "512 K", "256 K compulsory", "OpenBLAS on a shape it is not blocked for",
-         atb_blas, n_atb},
+         "instrument on a program calling it); the library's passes over the data are not counted", plain<fft3d>, plain_n<n_fft>},
+        {"atb_openblas", "cblas_dgemm(RowMajor, Trans, NoTrans), C = A^T B, A and B K x m, one thread", "dp",
+         "K rows (A and B are K x m)", "2 K m^2", "16 K m compulsory", "OpenBLAS on a shape it is not blocked for",
+         atb_blas, n_atb, 0, {kAtbParameter}},
+        {"spmv_random", "y = A x, A in CRS: n x n, nnzr nonzeros a row at random columns", "dp",
+         "n rows (nnz = n nnzr)", "2 nnz", "20 nnz + 4 rows nominal; 12 nnz + 4 rows + 16 rows from memory",
+         "x is gathered at random: the memory bytes assume x stays in cache and are a lower bound once it does not "
+         "(8 n bytes beyond the last level)",
+         spmv_random, n_spmv_random, 0, {{"nnzr", 8, 1, 4096, 1, "nonzeros per row"}}},
     };
     return all;
+}
+
+std::int64_t atb_chunk_rows(std::int64_t m) { return std::clamp<std::int64_t>(2048 / std::max<std::int64_t>(m, 1), 16, 256); }
+
+KernelParams ReferenceKernel::resolved(const KernelParams& given) const {
+    KernelParams out;
+    for (const auto& [key, value] : given) {
+        const auto it = std::find_if(parameters.begin(), parameters.end(),
+                                     [&](const KernelParameter& p) { return p.name == key; });
+        if (it == parameters.end()) {
+            std::string known;
+            for (const auto& p : parameters) known += (known.empty() ? "" : ", ") + p.name;
+            throw std::invalid_argument(fmt::format("{} has no parameter '{}' ({})", name, key,
+                                                    known.empty() ? "it has none but its size" : "it has: " + known));
+        }
+        if (value < it->min || value > it->max || value % it->multiple_of != 0)
+            throw std::invalid_argument(fmt::format("{}: {} = {}: {} must be {} to {}{}", name, key, value, key, it->min,
+                                                    it->max,
+                                                    it->multiple_of > 1 ? fmt::format(", a multiple of {}", it->multiple_of)
+                                                                        : std::string()));
+        out[key] = value;
+    }
+    for (const auto& p : parameters) out.emplace(p.name, p.default_value);
+    return out;
 }
 
 const ReferenceKernel* find_reference_kernel(const std::string& name) {

@@ -24,6 +24,18 @@ struct KernelCounts {
     double working_set = 0;     // bytes the kernel touches: all its arrays
 };
 
+// Values of a kernel's parameters beyond its size (atb: "m" = 16); a parameter not given
+// takes its default.
+using KernelParams = std::map<std::string, std::int64_t>;
+
+struct KernelParameter {
+    std::string name;           // "m"
+    std::int64_t default_value = 0;
+    std::int64_t min = 1, max = 1;
+    std::int64_t multiple_of = 1;
+    std::string meaning;        // "M = N, the columns of A and B"
+};
+
 struct ReferenceKernel {
     std::string name;         // "stream_triad"
     std::string code;         // "a[i] = b[i] + s * c[i]"
@@ -32,13 +44,27 @@ struct ReferenceKernel {
     std::string flops_text;   // "2 n"
     std::string bytes_text;   // "24 n, +8 n write-allocate"
     std::string note;         // what sets its ceiling, what is assumed; may be empty
-    KernelCounts (*counts)(std::int64_t n);
-    // The n whose working set is closest to `bytes` (at least the smallest size it runs at).
-    std::int64_t (*n_for_working_set)(double bytes);
+    KernelCounts (*counts_of)(std::int64_t n, const KernelParams& params);  // params complete
+    std::int64_t (*n_of)(double bytes, const KernelParams& params);
     // Without --sizes, larger working sets are left out: one call would take too long (the
     // naive triple loop at 64 MiB runs half a minute); 0: no limit.
     double default_max_bytes = 0;
+    std::vector<KernelParameter> parameters;  // beyond n; empty for most
+
+    // `given` checked against `parameters` (a name it does not have, a value out of range or
+    // not a multiple: std::invalid_argument saying which) and completed with the defaults.
+    KernelParams resolved(const KernelParams& given = {}) const;
+    // One call at size n.
+    KernelCounts counts(std::int64_t n, const KernelParams& params = {}) const { return counts_of(n, resolved(params)); }
+    // The n whose working set is closest to `bytes` (at least the smallest size it runs at).
+    std::int64_t n_for_working_set(double bytes, const KernelParams& params = {}) const {
+        return n_of(bytes, resolved(params));
+    }
 };
+
+// The chunk of K rows our A^T B kernel keeps in L1/L2 while every block of C passes over it:
+// 128 rows at m = 16 (32 KiB of A and B), fewer for wider matrices, at least 16.
+std::int64_t atb_chunk_rows(std::int64_t m);
 
 // Every kernel, in the order --list prints them.
 const std::vector<ReferenceKernel>& reference_kernels();

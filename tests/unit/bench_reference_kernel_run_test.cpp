@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
 
 namespace roofline {
 namespace {
@@ -26,6 +29,28 @@ TEST(ReferenceKernelRun, EveryKernelChecksOut) {
             EXPECT_DOUBLE_EQ(run.counts.flops, k.counts(n).flops);
         }
     }
+}
+
+TEST(ReferenceKernelRun, ParametersReachTheKernelAndItsCheck) {
+    ReferenceRunOptions quick;
+    quick.samples = 1;
+    quick.min_sample_seconds = 1e-4;
+    for (const auto& [name, param, values] :
+         {std::tuple{"atb_ours", "m", std::vector<std::int64_t>{8, 24, 64}},
+          std::tuple{"atb_openblas", "m", std::vector<std::int64_t>{8, 64}},
+          std::tuple{"spmv_random", "nnzr", std::vector<std::int64_t>{1, 5, 33}}}) {
+        const auto* k = find_reference_kernel(name);
+        for (const auto v : values) {
+            quick.params = {{param, v}};
+            for (const std::int64_t n : {std::int64_t{1}, std::int64_t{300}, std::int64_t{1000}}) {
+                const auto run = run_reference_kernel(*k, n, quick);
+                EXPECT_TRUE(run.checked) << name << " " << param << "=" << v << " n=" << n << ": " << run.check_error;
+                EXPECT_DOUBLE_EQ(run.counts.flops, k->counts(n, quick.params).flops);
+            }
+        }
+    }
+    quick.params = {{"m", 12}};
+    EXPECT_THROW(run_reference_kernel(*find_reference_kernel("atb_ours"), 100, quick), std::invalid_argument);
 }
 
 TEST(ReferenceKernelRun, ColdCachesTimeOneCallASample) {

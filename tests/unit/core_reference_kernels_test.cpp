@@ -16,6 +16,33 @@ const ReferenceKernel& kernel(const std::string& name) {
     return *k;
 }
 
+TEST(ReferenceKernels, ParametersChangeTheCountsAndAreChecked) {
+    const auto& atb = kernel("atb_ours");
+    // m = 8: 2 K m^2 FLOPs + m^2 a chunk of 256 rows; 3 K m^2 bytes loaded; 16 K m from memory
+    const auto c8 = atb.counts(1000, {{"m", 8}});
+    EXPECT_DOUBLE_EQ(c8.flops, 2 * 1000 * 64 + 64 * 4);
+    EXPECT_DOUBLE_EQ(c8.loaded, 3 * 1000 * 64);
+    EXPECT_DOUBLE_EQ(c8.memory_read, 16 * 1000 * 8);
+    const auto c32 = kernel("atb_openblas").counts(1000, {{"m", 32}});
+    EXPECT_DOUBLE_EQ(c32.flops, 2 * 1000 * 32 * 32);
+    EXPECT_DOUBLE_EQ(c32.working_set, 16 * 1000 * 32 + 8 * 32 * 32);
+    EXPECT_EQ(atb_chunk_rows(16), 128);
+    EXPECT_EQ(atb_chunk_rows(8), 256);
+    EXPECT_EQ(atb_chunk_rows(512), 16);
+    // The defaults are the kernel's usual shape.
+    EXPECT_DOUBLE_EQ(atb.counts(1000).flops, atb.counts(1000, {{"m", 16}}).flops);
+    EXPECT_EQ(atb.resolved().at("m"), 16);
+    EXPECT_DOUBLE_EQ(kernel("spmv_random").counts(10, {{"nnzr", 3}}).flops, 60);
+    EXPECT_THROW(atb.counts(1000, {{"m", 12}}), std::invalid_argument);  // not a multiple of 8
+    EXPECT_THROW(atb.counts(1000, {{"m", 1024}}), std::invalid_argument);
+    EXPECT_THROW(atb.counts(1000, {{"nnzr", 4}}), std::invalid_argument);  // not its parameter
+    EXPECT_THROW(kernel("stream_triad").resolved({{"m", 8}}), std::invalid_argument);
+    // A working set asked for comes out for every value.
+    for (const std::int64_t m : {8, 16, 64})
+        EXPECT_NEAR(atb.counts(atb.n_for_working_set(64e6, {{"m", m}}), {{"m", m}}).working_set, 64e6, 64e6 * 0.01)
+            << m;
+}
+
 TEST(ReferenceKernels, StreamTriadCountsAsStreamDoes) {
     const auto c = kernel("stream_triad").counts(1000);
     EXPECT_DOUBLE_EQ(c.flops, 2000);
@@ -51,6 +78,8 @@ TEST(ReferenceKernels, EveryKernelsCountsAtKnownSizes) {
         {"atb_openblas", 100, 51200, 25600, 2048, 2048, 27648},
         {"fft3d", 4, 5 * 64 * 6, 16 * 64, 16 * 64, 16 * 64, 32 * 64},  // N = 64 points, log2 N = 6
         {"lbm_d3q19", 5, 219 * 27, 152 * 27, 152 * 27, 152 * 27, 304 * 125},  // 3^3 interior cells of 5^3
+        // 100 rows of 8 nonzeros (the default nnzr): 20 B a nonzero + 4 B a row pointer, y written
+        {"spmv_random", 100, 1600, 20 * 800 + 4 * 101, 800, 800, 12 * 800 + 4 * 101 + 1600},
     };
     std::set<std::string> seen;
     for (const auto& k : known) {
