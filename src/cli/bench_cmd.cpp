@@ -278,7 +278,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
         "Writes the machine model (JSON, schema roofline.machine/1), a chart (SVG, next to the model\n"
         "unless --svg says otherwise) and a row in the results store. ROOFLINE_MAX_ISA=sse2|avx2\n"
         "caps the kernels' ISA.");
-    cmd->add_flag("--quick", args->quick, "What a chart needs: top compute roof per precision, L1/L2/L3/DRAM load and copy (default, about 20 s)");
+    cmd->add_flag("--quick", args->quick, "What a chart needs: top compute roof per precision, L1/L2/L3/DRAM load, copy and triad (default, about 25 s)");
     cmd->add_flag("--full", args->full, "Every ceiling: all vector widths and op mixes, all memory patterns (about 1.5 min)");
     cmd->add_option("--only", args->only, "Measure only one part")->check(CLI::IsMember({"compute", "memory"}));
     cmd->add_option("--precision", args->precision, "dp, sp or both")->check(CLI::IsMember({"dp", "sp", "both"}));

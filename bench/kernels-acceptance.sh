@@ -1,0 +1,56 @@
+#!/bin/bash
+# Issue 12's acceptance figures in one go, on this machine: the roofs (bench --quick), then
+# the reference kernels judged against them by `roofline report`:
+#   - a STREAM triad sweep 1 KiB .. 1 GiB: the binding level and efficiency at each size
+#     (it should step down through L1, L2, L3 and DRAM);
+#   - STREAM/daxpy/dot at DRAM size (>= 85% / >= 70% of the binding roof expected);
+#   - the three SP sums in L1 (under three ceilings, in order);
+#   - AᵀB at M = N = 16 in DRAM, ours and OpenBLAS's, and the factor between them next to
+#     the factor the roofline leaves OpenBLAS (attainable / OpenBLAS's performance).
+# Writes the chart of the triad sweep to OUT/triad-sweep.svg. A benchmark, not a test: exits
+# 0 whatever the figures. Machines are shared and noisy: read efficiencies and ratios.
+# usage: bench/kernels-acceptance.sh [BUILD_DIR] [OUT_DIR]
+set -euo pipefail
+build=${1:-build}
+out=${2:-$(mktemp -d)}
+bin=$build/roofline
+[ -x "$bin" ] || { echo "no $bin (build first)" >&2; exit 1; }
+mkdir -p "$out"
+db=$out/acceptance.db
+rm -f "$db"
+echo "== roofs: roofline bench --quick" >&2
+"$bin" bench --quick -q -o "$out/machine.json" --svg '' --db "$db" >/dev/null
+run() {  # NAME ARGS...: kernels to OUT/NAME.json
+  local name=$1; shift
+  echo "== roofline kernels $*" >&2
+  "$bin" kernels "$@" --rerun -q --db "$db" -o "$out/$name.json" >/dev/null
+}
+run triad stream_triad --sizes 1K..1G:x4
+run stream stream_copy stream_scale stream_add stream_triad daxpy ddot --sizes 512M
+run sums sum_sp_scalar sum_sp_unrolled sum_sp_simd --sizes 16K
+run atb atb_ours atb_openblas --param m=16 --sizes 256M
+"$bin" plot --machine "$out/machine.json" --points "$out/triad.json" -o "$out/triad-sweep.svg" -q
+for set in triad stream sums atb; do
+  "$bin" report --machine "$out/machine.json" --points "$out/$set.json" --format json -q >"$out/$set.report.json"
+done
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+def rows(name):
+    r = json.load(open(f"{out}/{name}.report.json"))
+    return r["points"] if isinstance(r, dict) else r
+def line(p):
+    return (f"  {p['point']:<28} {p['performance']:>9.3g} GFLOP/s  of {p['attainable']:>9.3g} "
+            f"({100 * p['efficiency']:5.1f}%)  bound by {p['binding_roof']}")
+for name, title in [("triad", "STREAM triad sweep (binding level and efficiency)"),
+                    ("stream", "Memory-bound kernels at DRAM size"),
+                    ("sums", "SP sums in L1 (three ceilings)"), ("atb", "AᵀB, M = N = 16, in DRAM")]:
+    print(title)
+    for p in rows(name): print(line(p))
+atb = {p["point"].split()[0]: p for p in rows("atb")}
+ours, blas = atb["atb_ours"], atb["atb_openblas"]
+print(f"AᵀB: ours / OpenBLAS = {ours['performance'] / blas['performance']:.2f}; "
+      f"the roofline leaves OpenBLAS a factor {blas['attainable'] / blas['performance']:.2f} "
+      f"(ours at {100 * ours['efficiency']:.0f}%, OpenBLAS at {100 * blas['efficiency']:.0f}% of the roof)")
+print(f"chart: {out}/triad-sweep.svg")
+PY
