@@ -29,6 +29,8 @@ run triad stream_triad --sizes 1K..1G:x4
 run stream stream_copy stream_scale stream_add stream_triad daxpy ddot --sizes 512M
 run sums sum_sp_scalar sum_sp_unrolled sum_sp_simd --sizes 16K
 run atb atb_ours atb_openblas --param m=16 --sizes 256M
+echo "== roofline bench --full --only compute --precision sp --threads 1 (the SP ceilings)" >&2
+"$bin" bench --full --only compute --precision sp --threads 1 -q -o "$out/sp-ceilings.json" --svg '' --no-store >/dev/null
 "$bin" plot --machine "$out/machine.json" --points "$out/triad.json" -o "$out/triad-sweep.svg" -q
 for set in triad stream sums atb; do
   "$bin" report --machine "$out/machine.json" --points "$out/$set.json" --format json -q >"$out/$set.report.json"
@@ -47,6 +49,14 @@ for name, title in [("triad", "STREAM triad sweep (binding level and efficiency)
                     ("sums", "SP sums in L1 (three ceilings)"), ("atb", "AᵀB, M = N = 16, in DRAM")]:
     print(title)
     for p in rows(name): print(line(p))
+ceilings = sorted((c["gflops"], c["name"]) for c in json.load(open(f"{out}/sp-ceilings.json"))["compute"]
+                  if c["threads"] == 1 and c["mix"] in ("add", "chain"))  # the sums add, nothing else
+print("SP sums between the single-thread SP add and dependent-chain ceilings of bench --full:")
+for p in rows("sums"):
+    below = [c for c in ceilings if c[0] < p["performance"]]
+    above = [c for c in ceilings if c[0] >= p["performance"]]
+    print(f"  {p['point']:<28} {p['performance']:>7.3g}  above {below[-1][1] + f' ({below[-1][0]:.3g})' if below else 'none'}"
+          f", under {above[0][1]} ({above[0][0]:.3g})")
 atb = {p["point"].split()[0]: p for p in rows("atb")}
 ours, blas = atb["atb_ours"], atb["atb_openblas"]
 print(f"AᵀB: ours / OpenBLAS = {ours['performance'] / blas['performance']:.2f}; "
