@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/point_delivery.hpp"
+#include "cli/invocation.hpp"
 #include "cli/messages.hpp"
 #include "cli/stop_signal.hpp"
 #include "cli/usage_error.hpp"
@@ -364,8 +365,9 @@ int run_kernels(const KernelsArgs& args) {
                      "size, options, build and machine (--rerun measures them again)\n", from_cache, points.size(),
                      points.size() == 1 ? "" : "s");
     Provenance provenance;
-    provenance.command = {"roofline", "kernels"};
-    provenance.command.insert(provenance.command.end(), args.names.begin(), args.names.end());
+    provenance.command = invocation_argv();
+    if (const auto settings = configured_settings("kernels"); !settings.empty())
+        provenance.options["settings"] = fmt::format("{}", fmt::join(settings, "; "));
     std::error_code ec;
     provenance.cwd = std::filesystem::current_path(ec).string();
     provenance.date = iso8601_utc_now();

@@ -1,4 +1,5 @@
 #include "cli/commands.hpp"
+#include "cli/invocation.hpp"
 #include "cli/layered_config.hpp"
 #include "cli/usage_error.hpp"
 #include "render/text_escape.hpp"
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
     try {
         config.load(app, roofline::cli::default_config_paths([](const char* name) { return std::getenv(name); }),
                     roofline::cli::roofline_environment());
+        roofline::cli::set_invocation(argc, argv, &config);
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return stdout_written(app.exit(e));

@@ -2,6 +2,7 @@
 // work per region with an engine (perf, instrument, time), time it natively,
 // merge both into points, store them and place them on the machine's roofline.
 #include "cli/commands.hpp"
+#include "cli/invocation.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/measure_job.hpp"
@@ -256,6 +257,8 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
     if (sampled) p.runs.push_back("sampling");
     p.options["region_scope"] = args.region_scope;
     if (timed_calls) p.options["max_timed_calls"] = std::to_string(args.max_timed_calls);
+    if (const auto settings = configured_settings("measure"); !settings.empty())
+        p.options["settings"] = fmt::format("{}", fmt::join(settings, "; "));
     p.tool_version = ROOFLINE_VERSION;
     return p;
 }

@@ -43,6 +43,10 @@ ROOFLINE_KERNELS_SAMPLES= expect kernels.samples "4|roofline.yaml:3:12"   # empt
 # The command that runs uses them, and its own flag wins.
 "$bin" kernels sum_sp_scalar --sizes 4K --no-store -q -o "$tmp/k.json" >"$tmp/out" 2>&1 || check "kernels with configuration failed"
 grep -q '"statistic": "median of 4 samples' "$tmp/k.json" || { cp "$tmp/k.json" "$tmp/out"; check "kernels did not take stat and samples from the files"; }
+# The points say which settings configuration gave them, and the command line as typed.
+grep -q '"settings": "samples=4 (roofline.yaml:3:12); stat=median (roofline.yaml:2:9)' "$tmp/k.json" \
+  || { cp "$tmp/k.json" "$tmp/out"; check "the points do not record the configured settings"; }
+grep -q '"--sizes"' "$tmp/k.json" || { cp "$tmp/k.json" "$tmp/out"; check "the points do not record the command line"; }
 ROOFLINE_KERNELS_SAMPLES=3 "$bin" kernels sum_sp_scalar --sizes 4K --no-store -q --samples 2 --stat min -o "$tmp/k.json" >"$tmp/out" 2>&1
 grep -q '"statistic": "min of 2 samples' "$tmp/k.json" || { cp "$tmp/k.json" "$tmp/out"; check "the command line did not override the files and the environment"; }
 "$bin" kernels --help >"$tmp/out" 2>&1

@@ -1,0 +1,32 @@
+#include "cli/invocation.hpp"
+
+#include "cli/layered_config.hpp"
+
+#include <fmt/core.h>
+
+namespace roofline::cli {
+namespace {
+
+std::vector<std::string> g_argv;
+const LayeredConfig* g_config = nullptr;
+
+} // namespace
+
+void set_invocation(int argc, char** argv, const LayeredConfig* config) {
+    g_argv.assign(argv, argv + argc);
+    if (!g_argv.empty()) g_argv.front() = "roofline";  // the path it was started by says nothing of the run
+    g_config = config;
+}
+
+const std::vector<std::string>& invocation_argv() { return g_argv; }
+
+std::vector<std::string> configured_settings(const std::string& command) {
+    std::vector<std::string> out;
+    if (!g_config) return out;
+    for (const auto& v : g_config->values())
+        if (v.command == command && v.from != "built-in")
+            out.push_back(fmt::format("{}={} ({})", v.option.substr(2), v.value, v.from));
+    return out;
+}
+
+} // namespace roofline::cli
