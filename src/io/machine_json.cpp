@@ -9,8 +9,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <iterator>
 #include <limits>
 #include <string_view>
 
@@ -144,6 +147,56 @@ json environment_to_json(const Environment& e) {
             {"microarchitecture", e.microarchitecture},
             {"statistic", e.statistic},
             {"warnings", e.warnings}};
+}
+
+json gpu_compute_to_json(const GpuComputeRoof& r) {
+    json j = {{"name", r.name},           {"precision", r.precision},
+              {"work_unit", r.work_unit}, {"tensor", r.tensor},
+              {"gflops", number(r.gflops)}, {"theoretical_gflops", number(r.theoretical_gflops)},
+              {"clock_mhz", number(r.clock_mhz)}};
+    if (auto share = share_of_theoretical(r.gflops, r.theoretical_gflops)) j["efficiency"] = number(*share);
+    j["stats"] = stats_to_json(r.stats);
+    return j;
+}
+
+json gpu_memory_to_json(const GpuMemoryRoof& r) {
+    json j = {{"level", r.level},
+              {"pattern", r.pattern},
+              {"gbs", number(r.gbs)},
+              {"theoretical_gbs", number(r.theoretical_gbs)},
+              {"working_set_bytes", r.working_set_bytes},
+              {"blocks_per_sm", r.blocks_per_sm}};
+    if (auto share = share_of_theoretical(r.gbs, r.theoretical_gbs)) j["efficiency"] = number(*share);
+    j["stats"] = stats_to_json(r.stats);
+    return j;
+}
+
+json bus_to_json(const BusRoof& r) {
+    return {{"direction", r.direction}, {"pinned", r.pinned},           {"gbs", number(r.gbs)},
+            {"bytes", r.bytes},         {"stats", stats_to_json(r.stats)}};
+}
+
+template <typename T, typename Convert>
+json array_of(const std::vector<T>& items, Convert convert);
+
+json gpu_to_json(const GpuModel& g) {
+    return {{"index", g.index},
+            {"name", g.name},
+            {"uuid", g.uuid},
+            {"pci_bus_id", g.pci_bus_id},
+            {"compute_capability", fmt::format("{}.{}", g.compute_capability_major, g.compute_capability_minor)},
+            {"sm_count", g.sm_count},
+            {"sm_clock_mhz", number(g.sm_clock_mhz)},
+            {"max_sm_clock_mhz", number(g.max_sm_clock_mhz)},
+            {"memory_clock_mhz", number(g.memory_clock_mhz)},
+            {"memory_bus_bits", g.memory_bus_bits},
+            {"memory_bytes", g.memory_bytes},
+            {"l2_bytes", g.l2_bytes},
+            {"driver_version", g.driver_version},
+            {"runtime_version", g.runtime_version},
+            {"compute", array_of(g.compute, gpu_compute_to_json)},
+            {"memory", array_of(g.memory, gpu_memory_to_json)},
+            {"bus", array_of(g.bus, bus_to_json)}};
 }
 
 template <typename T, typename Convert>
@@ -327,6 +380,86 @@ ValidationPoint validation_from(const JsonNode& n) {
     return v;
 }
 
+// Clocks in MHz: 1 MHz to 100 GHz.
+constexpr FigureRange mhz_range{1, 1e5, "a clock from 1 to 100000 MHz"};
+
+GpuComputeRoof gpu_compute_from(const JsonNode& n) {
+    static const char* const kPrecisions[] = {"fp64", "fp32", "fp16", "bf16", "tf32", "fp8",
+                                              "int8", "int32", "lop3", "popc"};
+    GpuComputeRoof r;
+    read_optional(n, "name", r.name);
+    const auto precision = n.required("precision", "a string");
+    r.precision = precision.as_string();
+    if (std::find(std::begin(kPrecisions), std::end(kPrecisions), r.precision) == std::end(kPrecisions))
+        precision.fail(fmt::format("unknown GPU precision \"{}\" (expected fp64, fp32, fp16, bf16, tf32, fp8, int8, "
+                                   "int32, lop3 or popc)", r.precision));
+    read_optional(n, "work_unit", r.work_unit);
+    if (r.work_unit != "FLOP" && r.work_unit != "OP") n.child("work_unit").expected("\"FLOP\" or \"OP\"");
+    read_optional(n, "tensor", r.tensor);
+    r.gflops = n.required("gflops", "a number").as_figure(rate_range);
+    read_optional_figure(n, "theoretical_gflops", r.theoretical_gflops, rate_range);
+    read_optional_figure(n, "clock_mhz", r.clock_mhz, mhz_range);
+    if (n.has("stats")) r.stats = stats_from(n.child("stats"));
+    return r;
+}
+
+GpuMemoryRoof gpu_memory_from(const JsonNode& n) {
+    GpuMemoryRoof r;
+    r.level = known_level(n.required("level", "a string"));
+    r.pattern = n.required("pattern", "a string").as_nonempty_string();
+    r.gbs = n.required("gbs", "a number").as_figure(rate_range);
+    read_optional_figure(n, "theoretical_gbs", r.theoretical_gbs, rate_range);
+    read_optional(n, "working_set_bytes", r.working_set_bytes);
+    read_optional_in(n, "blocks_per_sm", r.blocks_per_sm, 0, 1 << 16);
+    if (n.has("stats")) r.stats = stats_from(n.child("stats"));
+    return r;
+}
+
+BusRoof bus_from(const JsonNode& n) {
+    BusRoof r;
+    const auto direction = n.required("direction", "a string");
+    r.direction = direction.as_string();
+    if (r.direction != "h2d" && r.direction != "d2h" && r.direction != "bidirectional")
+        direction.expected("\"h2d\", \"d2h\" or \"bidirectional\"");
+    read_optional(n, "pinned", r.pinned);
+    r.gbs = n.required("gbs", "a number").as_figure(rate_range);
+    read_optional(n, "bytes", r.bytes);
+    if (n.has("stats")) r.stats = stats_from(n.child("stats"));
+    return r;
+}
+
+GpuModel gpu_from(const JsonNode& n) {
+    GpuModel g;
+    read_optional_in(n, "index", g.index, 0, 1 << 16);
+    g.name = n.required("name", "a string").as_nonempty_string();
+    read_optional(n, "uuid", g.uuid);
+    read_optional(n, "pci_bus_id", g.pci_bus_id);
+    if (n.has("compute_capability")) {
+        const auto cc = n.child("compute_capability");
+        const std::string text = cc.as_string();
+        int major = 0, minor = 0;
+        char extra = 0;
+        if (std::sscanf(text.c_str(), "%d.%d%c", &major, &minor, &extra) != 2 || major < 1 || major > 99 || minor < 0 ||
+            minor > 99)
+            cc.expected("a compute capability \"MAJOR.MINOR\" (e.g. \"9.0\")");
+        g.compute_capability_major = major;
+        g.compute_capability_minor = minor;
+    }
+    read_optional_in(n, "sm_count", g.sm_count, 0, 1 << 16);
+    read_optional_figure(n, "sm_clock_mhz", g.sm_clock_mhz, mhz_range);
+    read_optional_figure(n, "max_sm_clock_mhz", g.max_sm_clock_mhz, mhz_range);
+    read_optional_figure(n, "memory_clock_mhz", g.memory_clock_mhz, mhz_range);
+    read_optional_in(n, "memory_bus_bits", g.memory_bus_bits, 0, 1 << 16);
+    read_optional(n, "memory_bytes", g.memory_bytes);
+    read_optional(n, "l2_bytes", g.l2_bytes);
+    read_optional(n, "driver_version", g.driver_version);
+    read_optional(n, "runtime_version", g.runtime_version);
+    read_array(n, "compute", g.compute, gpu_compute_from);
+    read_array(n, "memory", g.memory, gpu_memory_from);
+    read_array(n, "bus", g.bus, bus_from);
+    return g;
+}
+
 Environment environment_from(const JsonNode& n) {
     n.require_object();
     Environment e;
@@ -366,6 +499,7 @@ nlohmann::json machine_to_json(const MachineModel& model) {
     j["memory"] = array_of(model.memory, memory_to_json);
     j["curves"] = array_of(model.curves, curve_to_json);
     j["validation"] = array_of(model.validation, validation_to_json);
+    if (!model.gpus.empty()) j["gpus"] = array_of(model.gpus, gpu_to_json);  // bench --gpu only
     j["environment"] = environment_to_json(model.environment);
     return j;
 }
@@ -387,6 +521,7 @@ MachineModel machine_from_json(const nlohmann::json& j, const std::string& sourc
     read_array(root, "memory", model.memory, memory_from);
     read_array(root, "curves", model.curves, curve_from);
     read_array(root, "validation", model.validation, validation_from);
+    read_array(root, "gpus", model.gpus, gpu_from);
     if (root.has("environment")) model.environment = environment_from(root.child("environment"));
     return model;
 }

@@ -1,0 +1,63 @@
+#include "core/gpu_specs.hpp"
+
+namespace roofline {
+namespace {
+
+// Rates per SM per clock, dense. Vector units: the CUDA C++ Programming Guide, "Arithmetic
+// Instructions" (throughput in results per clock per multiprocessor; an FMA result is 2 FLOP).
+// (A100's non-tensor BF16 runs at half its FP16 rate: 39 against 78 TFLOPS in the whitepaper.)
+// Tensor cores: the architecture whitepapers' dense peaks divided by SMs x the boost clock they
+// state (V100: 125 TFLOPS FP16 at 80 SMs x 1530 MHz; A100: 312 TFLOPS FP16/BF16, 156 TF32,
+// 19.5 FP64, 624 TOPS INT8 at 108 SMs x 1410 MHz; H100 SXM5: 989 TFLOPS FP16/BF16, 495 TF32,
+// 1979 FP8 and INT8 at 132 SMs x 1830 MHz, 67 FP64 at 1980 MHz). Integer and bit work: the
+// Programming Guide's 32-bit integer add and bitwise rows, and its population-count row.
+const GpuArchitectureRates kRates[] = {
+    {7, 0, "Volta (V100)", 64, 128, 256, 0, 0, 0, 1024, 0, 0, 0, 64, 64, 16,
+     "CUDA C++ Programming Guide (cc 7.0); NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"},
+    {8, 0, "Ampere (A100)", 64, 128, 512, 256, 128, 1024, 2048, 2048, 0, 4096, 64, 64, 16,
+     "CUDA C++ Programming Guide (cc 8.0); NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)"},
+    {9, 0, "Hopper (H100)", 128, 256, 512, 512, 256, 2048, 4096, 4096, 8192, 8192, 64, 64, 16,
+     "CUDA C++ Programming Guide (cc 9.0); NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"},
+};
+
+} // namespace
+
+std::optional<GpuArchitectureRates> gpu_architecture(int major, int minor) {
+    for (const auto& r : kRates)
+        if (r.major == major && r.minor == minor) return r;
+    return std::nullopt;
+}
+
+double gpu_rate_per_clock(const GpuArchitectureRates& a, const std::string& p, bool tensor) {
+    if (tensor) {
+        if (p == "fp64") return a.tensor_fp64;
+        if (p == "tf32") return a.tensor_tf32;
+        if (p == "fp16") return a.tensor_fp16;
+        if (p == "bf16") return a.tensor_bf16;
+        if (p == "fp8") return a.tensor_fp8;
+        if (p == "int8") return a.tensor_int8;
+        return 0;
+    }
+    if (p == "fp64") return a.fp64;
+    if (p == "fp32") return a.fp32;
+    if (p == "fp16") return a.fp16;
+    if (p == "bf16") return a.bf16;
+    if (p == "int32") return a.int32;
+    if (p == "lop3") return a.lop3;
+    if (p == "popc") return a.popc;
+    return 0;
+}
+
+double gpu_theoretical_gflops(int major, int minor, const std::string& precision, bool tensor, int sm_count,
+                              double clock_mhz) {
+    const auto arch = gpu_architecture(major, minor);
+    if (!arch || sm_count <= 0 || !(clock_mhz > 0)) return 0;
+    return gpu_rate_per_clock(*arch, precision, tensor) * sm_count * clock_mhz * 1e-3;
+}
+
+double gpu_theoretical_dram_gbs(double memory_clock_mhz, int bus_bits) {
+    if (!(memory_clock_mhz > 0) || bus_bits <= 0) return 0;
+    return memory_clock_mhz * 1e6 * 2 * bus_bits / 8 * 1e-9;
+}
+
+} // namespace roofline

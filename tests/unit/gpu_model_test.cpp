@@ -1,0 +1,127 @@
+// The GPU part of the machine model: theoretical figures from the architecture
+// table (checked against the whitepapers' published peaks) and the `gpus`
+// section of roofline.machine/1 written, read back and refused when wrong.
+#include "core/gpu_specs.hpp"
+#include "io/machine_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+using namespace roofline;
+
+namespace {
+
+std::string read_error(nlohmann::json j) {
+    try {
+        machine_from_json(j, "m.json");
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+nlohmann::json machine_with_gpu(nlohmann::json gpu) {
+    return {{"schema", "roofline.machine/1"}, {"cpu", {{"model", "x"}}}, {"gpus", nlohmann::json::array({gpu})}};
+}
+
+} // namespace
+
+TEST(GpuSpecs, TheoreticalPeaksMatchThePublishedOnes) {
+    // H100 SXM5, 132 SMs: vector units at 1980 MHz, tensor cores at the 1830 MHz NVIDIA quotes them at.
+    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "fp64", false, 132, 1980), 33450, 50);
+    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "fp32", false, 132, 1980), 66900, 100);
+    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "fp64", true, 132, 1980), 66900, 100);
+    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "bf16", true, 132, 1830), 989400, 1000);
+    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "tf32", true, 132, 1830), 494700, 500);
+    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "fp8", true, 132, 1830), 1978900, 2000);
+    // A100 SXM4, 108 SMs at 1410 MHz.
+    EXPECT_NEAR(gpu_theoretical_gflops(8, 0, "fp32", false, 108, 1410), 19490, 20);
+    EXPECT_NEAR(gpu_theoretical_gflops(8, 0, "fp16", true, 108, 1410), 311900, 300);
+    EXPECT_NEAR(gpu_theoretical_gflops(8, 0, "bf16", false, 108, 1410), 38980, 50);  // half the FP16 rate
+    // V100 SXM2, 80 SMs at 1530 MHz.
+    EXPECT_NEAR(gpu_theoretical_gflops(7, 0, "fp64", false, 80, 1530), 7834, 10);
+    EXPECT_NEAR(gpu_theoretical_gflops(7, 0, "fp16", true, 80, 1530), 125337, 100);
+    // What a unit does not have, or an architecture not in the table: 0 (unknown), never a guess.
+    EXPECT_EQ(gpu_theoretical_gflops(7, 0, "bf16", true, 80, 1530), 0);
+    EXPECT_EQ(gpu_theoretical_gflops(8, 6, "fp32", false, 84, 1700), 0);
+    EXPECT_EQ(gpu_theoretical_gflops(9, 0, "fp32", false, 0, 1980), 0);
+    // HBM3 of an H100 SXM5: NVML's 2619 MHz x 2 x 5120 bits = 3.35 TB/s; A100 40 GB: 1215 MHz x 2 x 5120 bits.
+    EXPECT_NEAR(gpu_theoretical_dram_gbs(2619, 5120), 3352, 1);
+    EXPECT_NEAR(gpu_theoretical_dram_gbs(1215, 5120), 1555, 1);
+    EXPECT_EQ(gpu_theoretical_dram_gbs(0, 5120), 0);
+}
+
+TEST(GpuModelJson, RoundTrip) {
+    MachineModel m;
+    m.cpu.model = "Host CPU";
+    GpuModel g;
+    g.index = 1;
+    g.name = "NVIDIA H100 80GB HBM3";
+    g.compute_capability_major = 9;
+    g.sm_count = 132;
+    g.sm_clock_mhz = 1980;
+    g.memory_clock_mhz = 2619;
+    g.memory_bus_bits = 5120;
+    g.memory_bytes = 85899345920ull;
+    g.compute.push_back({"fp64 fma", "fp64", "FLOP", false, 32000, 33450, 1980, {}});
+    g.compute.push_back({"lop3", "lop3", "OP", false, 16000, 16727, 1980, {}});
+    GpuMemoryRoof hbm;
+    hbm.level = "DRAM";
+    hbm.pattern = "copy";
+    hbm.gbs = 3000;
+    hbm.theoretical_gbs = 3352;
+    hbm.blocks_per_sm = 4;
+    g.memory.push_back(hbm);
+    g.bus.push_back({"h2d", true, 52.1, 256u << 20, {}});
+    m.gpus.push_back(g);
+    const auto j = machine_to_json(m);
+    EXPECT_EQ(j["gpus"][0]["compute_capability"], "9.0");
+    EXPECT_NEAR(j["gpus"][0]["compute"][0]["efficiency"].get<double>(), 32000.0 / 33450, 1e-12);
+    const auto back = machine_from_json(j, "m.json");
+    ASSERT_EQ(back.gpus.size(), 1u);
+    const auto& b = back.gpus[0];
+    EXPECT_EQ(b.index, 1);
+    EXPECT_EQ(b.name, g.name);
+    EXPECT_EQ(b.compute_capability_major, 9);
+    EXPECT_EQ(b.compute_capability_minor, 0);
+    EXPECT_EQ(b.memory_bytes, g.memory_bytes);
+    ASSERT_EQ(b.compute.size(), 2u);
+    EXPECT_EQ(b.compute[1].work_unit, "OP");
+    EXPECT_DOUBLE_EQ(b.compute[0].theoretical_gflops, 33450);
+    ASSERT_EQ(b.memory.size(), 1u);
+    EXPECT_EQ(b.memory[0].blocks_per_sm, 4);
+    ASSERT_EQ(b.bus.size(), 1u);
+    EXPECT_EQ(b.bus[0].direction, "h2d");
+    EXPECT_EQ(b.bus[0].bytes, 256u << 20);
+    // A model without GPUs writes no gpus section (files of CPU-only machines do not change).
+    MachineModel cpu_only;
+    cpu_only.cpu.model = "x";
+    EXPECT_FALSE(machine_to_json(cpu_only).contains("gpus"));
+}
+
+TEST(GpuModelJson, WrongValuesAreRefusedWithTheirPath) {
+    const nlohmann::json ok = {{"name", "G"}, {"compute", {{{"precision", "fp32"}, {"gflops", 100}}}}};
+    EXPECT_NO_THROW(machine_from_json(machine_with_gpu(ok), "m.json"));
+    auto bad = ok;
+    bad["compute"][0]["precision"] = "fp128";
+    EXPECT_NE(read_error(machine_with_gpu(bad)).find("unknown GPU precision \"fp128\""), std::string::npos);
+    bad = ok;
+    bad["compute"][0]["gflops"] = -1;
+    EXPECT_NE(read_error(machine_with_gpu(bad)).find("/gpus/0/compute/0/gflops"), std::string::npos);
+    bad = ok;
+    bad["compute_capability"] = "nine";
+    EXPECT_NE(read_error(machine_with_gpu(bad)).find("compute capability"), std::string::npos);
+    bad = ok;
+    bad["bus"] = {{{"direction", "sideways"}, {"gbs", 10}}};
+    EXPECT_NE(read_error(machine_with_gpu(bad)).find("\"h2d\", \"d2h\" or \"bidirectional\""), std::string::npos);
+    bad = ok;
+    bad["memory"] = {{{"level", "L7"}, {"pattern", "copy"}, {"gbs", 10}}};
+    EXPECT_NE(read_error(machine_with_gpu(bad)).find("unknown level"), std::string::npos);
+    bad = ok;
+    bad["sm_clock_mhz"] = 1e9;
+    EXPECT_NE(read_error(machine_with_gpu(bad)).find("sm_clock_mhz"), std::string::npos);
+    bad = ok;
+    bad.erase("name");
+    EXPECT_NE(read_error(machine_with_gpu(bad)).find("name"), std::string::npos);
+}
