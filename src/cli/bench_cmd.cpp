@@ -2,6 +2,7 @@
 #include "bench/bench_runner.hpp"
 #include "bench/kernel_selection.hpp"
 #include "cli/commands.hpp"
+#include "cli/gpu_bench.hpp"
 #include "cli/stop_signal.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
@@ -9,6 +10,7 @@
 #include "cli/usage_error.hpp"
 #include "core/byte_sizes.hpp"
 #include "io/machine_json.hpp"
+#include "measure/child_process.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
 #include "render/bench_summary.hpp"
@@ -51,6 +53,7 @@ struct BenchArgs {
     std::string format = "text";  // of --list
     std::string isa;
     std::vector<std::string> kernels;
+    std::optional<int> gpu;  // --gpu [N]: also CUDA device N
 };
 
 std::vector<int> parse_threads(const std::string& text, int cores) {
@@ -202,8 +205,15 @@ int run(BenchArgs args) {
     if (!args.svg.empty()) check_writable(args.svg);
     std::unique_ptr<ResultsStore> store;
     if (!args.no_store) store = ResultsStore::open_db_option(args.db);
+    std::string gpubench;  // the GPU is there, or we say so before the CPU's minutes
+    if (args.gpu) {
+        if (*args.gpu < 0) throw UsageError("--gpu expects a CUDA device number (0, 1, ...)");
+        gpubench = gpubench_program();
+        probe_gpu(gpubench, *args.gpu);
+    }
 
     const StopSignal stop;  // Ctrl-C / SIGTERM: stop between measurements, keep what was measured
+    bool gpu_failed = false;
 
     ProgressLine progress(args.quiet);
     if (!args.quiet)
@@ -211,6 +221,18 @@ int run(BenchArgs args) {
                    bench_mode_name(options.mode), options.compute ? "compute" : "", options.memory ? (options.compute ? " and memory" : "memory") : "");
     MachineModel model = run_bench(topology, options, [&progress](const ProgressEvent& e) { progress(e); }, stop.flag());
     progress.finish();
+    if (args.gpu && !model.partial) {
+        if (!args.quiet) print_stderr("roofline bench: GPU {} (roofline-gpubench)\n", *args.gpu);
+        try {
+            model.gpus.push_back(measure_gpu(gpubench, *args.gpu, options.mode == BenchMode::quick));
+        } catch (const measure::Interrupted&) {
+            model.partial = true;
+        } catch (const std::exception& e) {
+            // The CPU's roofs are kept; the GPU's failure is said and makes the exit status non-zero.
+            print_stderr("roofline: error: {}\n", e.what());
+            gpu_failed = true;
+        }
+    }
 
     std::string kept;  // files a partial run did not replace
     if (model.partial) {
@@ -259,7 +281,7 @@ int run(BenchArgs args) {
     }
     // 130 for Ctrl-C, 143 for SIGTERM, as a shell reports a command those signals ended.
     if (model.partial) return stop.stopped() ? stop.exit_code() : kExitInterrupted;
-    return saved.failures.empty() ? kExitOk : kExitFailure;
+    return saved.failures.empty() && !gpu_failed ? kExitOk : kExitFailure;
 }
 
 } // namespace
@@ -292,6 +314,12 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--validate", args->validate, "Also run kernels of known intensity (1/16..64 FLOP/byte) in each level and compare with the roofline");
     cmd->add_option("--working-set", args->working_sets, "Explicit per-thread working sets (e.g. 16kB,256kB,8MB,1GB) instead of the per-level choice")->delimiter(',');
     cmd->add_option("--pattern", args->patterns, "Memory patterns: load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt")->delimiter(',');
+    cmd->add_option("--gpu", args->gpu,
+                    "Also measure CUDA device N (default 0): FMA, tensor-core and bit-op roofs, DRAM/L2/shared "
+                    "bandwidth, the host-device bus (needs roofline-gpubench, built when nvcc is found)")
+        ->expected(0, 1)
+        ->default_str("0")
+        ->type_name("[N]");
     cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)");
     add_quiet_flag(cmd, args->quiet)->description("No progress and no summary: only warnings and errors");
     cmd->add_flag("--list", args->list, "List the kernels (ISA, FLOP and bytes per unit, whether this CPU runs them) and exit");

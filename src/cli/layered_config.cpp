@@ -27,7 +27,8 @@ const std::set<std::string> kNotSettings = {"help", "output", "json", "list", "v
 // ROOFLINE_* variables that are not settings: paths of an installation, the
 // marker library's protocol with `measure`, ISA capping for experiments.
 const std::set<std::string> kOtherVariables = {"ROOFLINE_SYSTEM_CONFIG", "ROOFLINE_EVENTS_DIR", "ROOFLINE_VGTOOL_DIR",
-                                               "ROOFLINE_MARKER_OUT",    "ROOFLINE_PERF_EVENTS", "ROOFLINE_MAX_ISA"};
+                                               "ROOFLINE_MARKER_OUT",    "ROOFLINE_PERF_EVENTS", "ROOFLINE_MAX_ISA",
+                                               "ROOFLINE_GPUBENCH"};
 
 std::string env_name(const std::string& key) {
     std::string name = "ROOFLINE_";

@@ -1,5 +1,7 @@
 #include "core/gpu_specs.hpp"
 
+#include "core/gpu_model.hpp"
+
 namespace roofline {
 namespace {
 
@@ -53,6 +55,16 @@ double gpu_theoretical_gflops(int major, int minor, const std::string& precision
     const auto arch = gpu_architecture(major, minor);
     if (!arch || sm_count <= 0 || !(clock_mhz > 0)) return 0;
     return gpu_rate_per_clock(*arch, precision, tensor) * sm_count * clock_mhz * 1e-3;
+}
+
+void fill_gpu_theoretical(GpuModel& gpu) {
+    for (auto& r : gpu.compute) {
+        const double clock = r.clock_mhz > 0 ? r.clock_mhz : gpu.sm_clock_mhz > 0 ? gpu.sm_clock_mhz : gpu.max_sm_clock_mhz;
+        r.theoretical_gflops = gpu_theoretical_gflops(gpu.compute_capability_major, gpu.compute_capability_minor,
+                                                      r.precision, r.tensor, gpu.sm_count, clock);
+    }
+    for (auto& r : gpu.memory)
+        if (r.level == "DRAM") r.theoretical_gbs = gpu_theoretical_dram_gbs(gpu.memory_clock_mhz, gpu.memory_bus_bits);
 }
 
 double gpu_theoretical_dram_gbs(double memory_clock_mhz, int bus_bits) {

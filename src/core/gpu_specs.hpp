@@ -37,4 +37,10 @@ double gpu_theoretical_gflops(int major, int minor, const std::string& precision
 // bits / 8, in GB/s; 0 when a figure is missing.
 double gpu_theoretical_dram_gbs(double memory_clock_mhz, int bus_bits);
 
+struct GpuModel;
+// Sets every roof's theoretical figure the table allows: compute roofs at the SM clock read
+// while they ran (else the GPU's), DRAM roofs from the memory clock and bus width. A roof the
+// table cannot judge keeps 0 (unknown).
+void fill_gpu_theoretical(GpuModel& gpu);
+
 } // namespace roofline

@@ -41,4 +41,23 @@ std::string vgtool_dir(const std::string& self_exe, std::string& why) {
     return {};
 }
 
+std::string gpubench_path(const std::string& self_exe, std::string& why) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (const char* env = std::getenv("ROOFLINE_GPUBENCH"); env && *env) {
+        if (fs::exists(env, ec)) return env;
+        why = fmt::format("ROOFLINE_GPUBENCH={} does not exist", env);
+        return {};
+    }
+    if (!self_exe.empty()) {
+        const auto dir = fs::path(self_exe).parent_path();
+        for (const auto& candidate : {dir / "roofline-gpubench", dir / ".." / "libexec" / "roofline" / "roofline-gpubench"})
+            if (fs::exists(candidate, ec)) return candidate.string();
+    }
+    why = "this roofline was built without its GPU benchmark: nvcc (the CUDA toolkit) was not found when it was "
+          "configured; install the toolkit and reconfigure (cmake -DROOFLINE_WITH_CUDA=ON), or set "
+          "ROOFLINE_GPUBENCH to a roofline-gpubench built elsewhere";
+    return {};
+}
+
 } // namespace roofline

@@ -16,4 +16,9 @@ std::string events_dir(const std::string& self_exe);
 // is not there.
 std::string vgtool_dir(const std::string& self_exe, std::string& why);
 
+// The GPU benchmark program (roofline-gpubench, built when nvcc was found): $ROOFLINE_GPUBENCH,
+// else <exe dir>/roofline-gpubench, else <exe dir>/../libexec/roofline/roofline-gpubench. Empty,
+// with `why` set, when none is there.
+std::string gpubench_path(const std::string& self_exe, std::string& why);
+
 } // namespace roofline

@@ -526,6 +526,14 @@ MachineModel machine_from_json(const nlohmann::json& j, const std::string& sourc
     return model;
 }
 
+GpuModel gpu_from_gpubench_json(const nlohmann::json& j, const std::string& source) {
+    const JsonNode root(j, "", source);
+    root.require_schema("roofline.gpubench/1", "roofline GPU benchmark result");
+    const auto gpu = root.required("gpu", "an object");
+    gpu.require_object();
+    return gpu_from(gpu);
+}
+
 void write_machine_file(const std::string& path, const MachineModel& model) {
     write_text_file_atomic(path, machine_to_json(model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }

@@ -40,6 +40,40 @@ std::string burst_column(const Stats& s) {
     return s.rejected_bursts > 0 ? fmt::format("{:>2}-{}", s.bursts, s.rejected_bursts) : fmt::format("{:>4}", s.bursts);
 }
 
+std::string gpu_summary(const GpuModel& g) {
+    std::string s = fmt::format("\nGPU {}: {}, compute capability {}.{}, {} SMs, SM clock {} (max {}), {} of memory\n",
+                                g.index, terminal_text(g.name), g.compute_capability_major,
+                                g.compute_capability_minor, g.sm_count,
+                                g.sm_clock_mhz > 0 ? fmt::format("{:.0f} MHz", g.sm_clock_mhz) : "unknown",
+                                g.max_sm_clock_mhz > 0 ? fmt::format("{:.0f} MHz", g.max_sm_clock_mhz) : "unknown",
+                                g.memory_bytes > 0 ? format_bytes(g.memory_bytes) : "unknown");
+    if (!g.compute.empty()) {
+        s += "  Compute (G/s of FLOP or OP; theory = SMs x the SM clock read while it ran x the architecture's\n"
+             "  per-clock rate, dense)\n";
+        s += fmt::format("    {:<38} {:>10} {:>9} {:>6} {:>8}\n", "roof", "G/s", "theory", "eff", "clock");
+        for (const auto& r : g.compute)
+            s += fmt::format("    {:<38} {:>10.1f} {} {:>8}\n", terminal_text(r.name), r.gflops,
+                             theory_columns(r.gflops, r.theoretical_gflops),
+                             r.clock_mhz > 0 ? fmt::format("{:.0f} MHz", r.clock_mhz) : "?");
+    }
+    if (!g.memory.empty()) {
+        s += "  Memory (GB/s; DRAM theory = memory clock x 2 x bus width)\n";
+        s += fmt::format("    {:<6} {:<8} {:>10} {:>9} {:>6} {:>11} {:>7}\n", "level", "pattern", "GB/s", "theory", "eff",
+                         "work. set", "blk/SM");
+        for (const auto& r : g.memory)
+            s += fmt::format("    {:<6} {:<8} {:>10.1f} {} {:>11} {:>7}\n", r.level, terminal_text(r.pattern), r.gbs,
+                             theory_columns(r.gbs, r.theoretical_gbs),
+                             r.working_set_bytes > 0 ? format_bytes(r.working_set_bytes) : "?", r.blocks_per_sm);
+    }
+    if (!g.bus.empty()) {
+        s += "  Host-device bus (GB/s, the best size)\n";
+        for (const auto& r : g.bus)
+            s += fmt::format("    {:<14} {:<9} {:>8.1f} at {}\n", r.direction, r.pinned ? "pinned" : "pageable", r.gbs,
+                             r.bytes > 0 ? format_bytes(r.bytes) : "?");
+    }
+    return s;
+}
+
 } // namespace
 
 std::string format_bench_summary(const MachineModel& m) {
@@ -94,6 +128,7 @@ std::string format_bench_summary(const MachineModel& m) {
             s += fmt::format("  {:<6} {:>10.4g} {:>7} {:>10.2f} {:>10.2f} {:>8.2f}\n", v.level, v.intensity,
                              v.threads, v.gflops, v.predicted_gflops, v.ratio);
     }
+    for (const auto& g : m.gpus) s += gpu_summary(g);
     if (!m.environment.warnings.empty()) {
         s += "\nNotes and warnings:\n";
         for (const auto& w : m.environment.warnings) s += "  - " + w + "\n";

@@ -1,10 +1,14 @@
 // The GPU part of the machine model: theoretical figures from the architecture
 // table (checked against the whitepapers' published peaks) and the `gpus`
 // section of roofline.machine/1 written, read back and refused when wrong.
+#include "core/gpu_model.hpp"
 #include "core/gpu_specs.hpp"
 #include "io/machine_json.hpp"
+#include "io/text_file.hpp"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -124,4 +128,25 @@ TEST(GpuModelJson, WrongValuesAreRefusedWithTheirPath) {
     bad = ok;
     bad.erase("name");
     EXPECT_NE(read_error(machine_with_gpu(bad)).find("name"), std::string::npos);
+}
+
+TEST(GpuBenchJson, ReadsTheProgramsOutputAndFillsTheTheory) {
+    const std::string path =
+        (std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "gpubench-example.json").string();
+    auto g = gpu_from_gpubench_json(nlohmann::json::parse(read_text_file(path)), path);
+    fill_gpu_theoretical(g);
+    EXPECT_EQ(g.name, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(g.sm_count, 132);
+    ASSERT_EQ(g.compute.size(), 3u);
+    EXPECT_NEAR(g.compute[0].theoretical_gflops, 132 * 1980 * 128e-3, 1e-6);     // fp64 at the clock it ran at
+    EXPECT_NEAR(g.compute[1].theoretical_gflops, 132 * 1755 * 4096e-3, 1e-6);    // bf16 tensor at 1755 MHz
+    EXPECT_NEAR(g.compute[2].theoretical_gflops, 132 * 1980 * 64e-3, 1e-6);      // lop3
+    ASSERT_EQ(g.memory.size(), 2u);
+    EXPECT_NEAR(g.memory[0].theoretical_gbs, 3352.32, 0.01);  // DRAM: 2619 MHz x 2 x 5120 bits
+    EXPECT_EQ(g.memory[1].theoretical_gbs, 0);                // L2: no figure in the table, unknown
+    ASSERT_EQ(g.bus.size(), 2u);
+    EXPECT_EQ(g.bus[1].direction, "bidirectional");
+    // What another program wrote is refused by its schema.
+    EXPECT_THROW(gpu_from_gpubench_json({{"schema", "roofline.machine/1"}}, "x"), std::exception);
+    EXPECT_THROW(gpu_from_gpubench_json({{"schema", "roofline.gpubench/1"}}, "x"), std::exception);  // no gpu
 }

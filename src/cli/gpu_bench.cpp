@@ -1,0 +1,71 @@
+#include "cli/gpu_bench.hpp"
+
+#include "cli/usage_error.hpp"
+#include "core/gpu_specs.hpp"
+#include "io/install_layout.hpp"
+#include "io/machine_json.hpp"
+#include "io/temp_dir.hpp"
+#include "io/text_file.hpp"
+#include "measure/child_process.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace roofline::cli {
+namespace {
+
+constexpr int kNoDevice = 77;  // roofline-gpubench: no CUDA device or driver
+
+std::string self_executable() {
+    std::error_code ec;
+    const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string{} : p.string();
+}
+
+measure::ChildStatus run(const std::string& program, const std::vector<std::string>& args) {
+    std::vector<std::string> argv{program};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return measure::run_child(argv, {}).status;
+}
+
+} // namespace
+
+std::string gpubench_program() {
+    std::string why;
+    const std::string path = gpubench_path(self_executable(), why);
+    if (path.empty()) throw UsageError(fmt::format("--gpu: {}", why));
+    return path;
+}
+
+void probe_gpu(const std::string& program, int device) {
+    const auto status = run(program, {"--probe", "--device", std::to_string(device)});
+    if (status.exited && status.exit_code == 0) return;
+    if (status.exited && status.exit_code == kNoDevice)
+        throw std::runtime_error("--gpu: no CUDA device to measure (no GPU, or no driver); nothing was measured");
+    throw std::runtime_error(fmt::format("--gpu: {} --probe {}", program, status.describe()));
+}
+
+GpuModel measure_gpu(const std::string& program, int device, bool quick) {
+    TempDir tmp("roofline-gpu");
+    const std::string out = tmp.file("gpu.json");
+    std::vector<std::string> args{"--device", std::to_string(device), "-o", out};
+    if (quick) args.push_back("--quick");
+    const auto status = run(program, args);
+    if (!status.exited || status.exit_code != 0)
+        throw std::runtime_error(fmt::format("--gpu: the GPU benchmark {}", status.describe()));
+    GpuModel gpu;
+    try {
+        gpu = gpu_from_gpubench_json(nlohmann::json::parse(read_text_file(out)), program);
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(fmt::format("--gpu: the GPU benchmark wrote what is not JSON: {}", e.what()));
+    }
+    // The clock the compute roofs ran at is the GPU's measured clock (the highest read).
+    for (const auto& r : gpu.compute) gpu.sm_clock_mhz = std::max(gpu.sm_clock_mhz, r.clock_mhz);
+    fill_gpu_theoretical(gpu);
+    return gpu;
+}
+
+} // namespace roofline::cli

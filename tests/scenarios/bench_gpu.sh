@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# bench --gpu (issue 13) where it can be checked without a GPU: a build without nvcc says
+# how to get the GPU benchmark (exit 2); without a device it says so before any CPU
+# measuring and writes nothing (exit 1); a model with a `gpus` section is shown. With a
+# device, the real measurement runs (a short one) and its model must hold the GPU's roofs.
+set -u
+bin=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {  # MESSAGE: a failed expectation, with the last command's output
+  echo "FAIL: $1"; sed 's/^/  | /' "$tmp/out"; fail=1
+}
+gpubench=$(dirname "$bin")/roofline-gpubench
+args=(bench --only compute --precision dp --threads 1 --time-budget 1 --no-store --svg '' -o "$tmp/m.json")
+if [[ ! -x $gpubench ]]; then
+  "$bin" "${args[@]}" --gpu >"$tmp/out" 2>&1; code=$?
+  [[ $code -eq 2 ]] || check "bench --gpu without the GPU benchmark: exit $code, expected 2"
+  grep -q "built without its GPU benchmark: nvcc" "$tmp/out" || check "no word on how to get the GPU benchmark"
+elif "$gpubench" --probe >/dev/null 2>&1; then
+  "$bin" "${args[@]}" --gpu >"$tmp/out" 2>&1 || check "bench --gpu on a device failed"
+  python3 - "$tmp/m.json" <<'PY' || { echo "FAIL: the model's gpus section"; fail=1; }
+import json, sys
+g = json.load(open(sys.argv[1]))["gpus"][0]
+assert g["sm_count"] > 0 and g["compute"] and g["memory"] and g["bus"], g
+assert all(r["gflops"] > 0 for r in g["compute"]), g["compute"]
+PY
+else
+  start=$SECONDS
+  "$bin" "${args[@]}" --gpu >"$tmp/out" 2>&1; code=$?
+  [[ $code -eq 1 ]] || check "bench --gpu without a device: exit $code, expected 1"
+  grep -q "no CUDA device to measure" "$tmp/out" || check "no word that there is no CUDA device"
+  [[ -e $tmp/m.json ]] && check "bench --gpu without a device wrote a model"
+  (( SECONDS - start < 20 )) || check "bench --gpu without a device measured the CPU first"
+  "$bin" bench --gpu -1 --no-store -o '' >"$tmp/out" 2>&1; code=$?
+  [[ $code -eq 2 ]] || check "bench --gpu -1: exit $code, expected 2"
+fi
+
+# A model with a GPU: show prints its roofs beside the CPU's.
+python3 - "$src/tests/data" "$tmp/gpu-machine.json" <<'PY'
+import json, sys
+data, out = sys.argv[1], sys.argv[2]
+m = json.load(open(f"{data}/report-machine.json"))
+m["gpus"] = [json.load(open(f"{data}/gpubench-example.json"))["gpu"]]
+json.dump(m, open(out, "w"))
+PY
+"$bin" show "$tmp/gpu-machine.json" >"$tmp/out" 2>&1 || check "show of a model with a GPU failed"
+grep -q "GPU 0: NVIDIA H100 80GB HBM3, compute capability 9.0, 132 SMs" "$tmp/out" || check "show does not name the GPU"
+grep -Eq "bf16 tensor \(wmma, fp32 accumulate\) +600000.0" "$tmp/out" || check "show does not list the GPU's roofs"
+grep -Eq "bidirectional +pinned +98.0 at 256 MiB" "$tmp/out" || check "show does not list the bus"
+exit $fail
