@@ -2,12 +2,14 @@
 // table (checked against the whitepapers' published peaks) and the `gpus`
 // section of roofline.machine/1 written, read back and refused when wrong.
 #include "core/gpu_model.hpp"
+#include "core/gpu_roofline.hpp"
 #include "core/gpu_specs.hpp"
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -149,4 +151,48 @@ TEST(GpuBenchJson, ReadsTheProgramsOutputAndFillsTheTheory) {
     // What another program wrote is refused by its schema.
     EXPECT_THROW(gpu_from_gpubench_json({{"schema", "roofline.machine/1"}}, "x"), std::exception);
     EXPECT_THROW(gpu_from_gpubench_json({{"schema", "roofline.gpubench/1"}}, "x"), std::exception);  // no gpu
+}
+
+TEST(GpuRoofline, TensorRoofOnTopVectorUnderItAndTheBusAsItsOwnRoof) {
+    GpuModel g;
+    g.index = 0;
+    g.name = "G";
+    g.compute = {{"fp16 fma (half2)", "fp16", "FLOP", false, 120000, 0, 0, {}},
+                 {"fp16 tensor", "fp16", "FLOP", true, 700000, 0, 0, {}},
+                 {"fp64 fma", "fp64", "FLOP", false, 30000, 0, 0, {}},
+                 {"lop3", "lop3", "OP", false, 16000, 0, 0, {}}};
+    GpuMemoryRoof dram{"DRAM", "copy", 2900, 0, 0, 4, {}}, read{"DRAM", "read", 2500, 0, 0, 4, {}},
+        l2{"L2", "read", 9000, 0, 0, 8, {}};
+    g.memory = {read, dram, l2};
+    g.bus = {{"h2d", true, 52, 0, {}}, {"d2h", true, 48, 0, {}}, {"bidirectional", true, 98, 0, {}},
+             {"h2d", false, 20, 0, {}}};
+    const Roofline r = gpu_roofline(g, "fp16");
+    EXPECT_EQ(r.label, "G (GPU 0)");
+    EXPECT_EQ(r.compute.name, "FP16 tensor peak");
+    EXPECT_DOUBLE_EQ(r.compute.value, 700000);
+    ASSERT_EQ(r.bandwidth.size(), 3u);  // L2, DRAM, PCIe in level order
+    EXPECT_EQ(r.bandwidth[0].level, "L2");
+    EXPECT_EQ(r.bandwidth[1].name, "DRAM copy");
+    EXPECT_DOUBLE_EQ(r.bandwidth[1].value, 2900);
+    EXPECT_EQ(r.bandwidth[2].level, "PCIe");
+    EXPECT_DOUBLE_EQ(r.bandwidth[2].value, 52);  // one way, pinned: not the bidirectional sum
+    const auto has = [&](const std::string& name) {
+        return std::any_of(r.ceilings.begin(), r.ceilings.end(), [&](const Ceiling& c) { return c.name == name; });
+    };
+    EXPECT_TRUE(has("fp16 fma (half2)"));  // the vector units under the tensor cores
+    EXPECT_TRUE(has("DRAM read"));
+    EXPECT_TRUE(has("PCIe h2d pageable"));
+    EXPECT_FALSE(has("fp64 fma"));  // another precision
+    // Without the tensor cores the vector units are the roof; bit work is counted in OP.
+    EXPECT_DOUBLE_EQ(gpu_roofline(g, "fp16", false).compute.value, 120000);
+    const Roofline bits = gpu_roofline(g, "lop3");
+    EXPECT_EQ(bits.work_unit, "OP");
+    EXPECT_THROW(gpu_roofline(g, "tf32"), std::invalid_argument);
+    // An offload: P = min(peak, B_mem I, B_bus TI) with the bus roof in the same roofline.
+    Point offload;
+    offload.name = "offload";
+    offload.work = 1e12;
+    offload.seconds = 1;
+    offload.bytes = {{"DRAM", 1e9}, {"PCIe", 1e11}};  // TI = 10 FLOP per bus byte
+    EXPECT_NEAR(attainable(r, offload, View::carm), 52 * 10, 1e-9);
 }
