@@ -5,6 +5,7 @@
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/input_limits.hpp"
+#include "core/gpu_roofline.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
@@ -54,6 +55,7 @@ struct PlotArgs {
     std::optional<int> height;
     bool color = false;
     bool no_color = false;
+    std::vector<std::string> gpus;       // --gpu N[:PRECISION]: GPU N of the first machine, on the same chart
 };
 
 enum class Format { svg, html, term, gnuplot };
@@ -89,6 +91,7 @@ std::string default_output(Format format) {
 struct LoadedMachine {
     Roofline roofline;
     std::string source;
+    MachineModel model;
 };
 
 LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args, const std::vector<Point>& points,
@@ -101,7 +104,7 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
         const auto selection = select_roofline(file.model, points, {args.precision, args.threads});
         const auto note = mixed_threads_note(file.model, points, {args.precision, args.threads}, selection);
         if (!note.empty() && !args.quiet) print_stderr("roofline: note: {}\n", note);
-        return {roofline_from_machine_file(file, selection), source.display()};
+        return {roofline_from_machine_file(file, selection), source.display(), file.model};
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(fmt::format("{}: {}", source.display(), e.what()));
     }
@@ -164,10 +167,40 @@ int run_plot(const PlotArgs& args) {
     input.points = load_point_sets(point_sources, access, "pass --points FILE (schema roofline.points/1)",
                                    !implicit_points);
     std::vector<std::string> sources;
+    std::optional<MachineModel> first_model;
     for (const auto& source : machine_sources) {
         auto loaded = load_plot_machine(source, args, input.points, access);
         input.machines.push_back(std::move(loaded.roofline));
         sources.push_back(std::move(loaded.source));
+        if (!first_model) first_model = std::move(loaded.model);
+    }
+    // GPUs of the first machine, overlaid: the CPU and GPU of one node on one chart.
+    for (const auto& text : args.gpus) {
+        const auto colon = text.find(':');
+        int index = -1;
+        try {
+            std::size_t used = 0;
+            index = std::stoi(text.substr(0, colon), &used);
+            if (used != text.substr(0, colon).size()) index = -1;
+        } catch (const std::exception&) {
+        }
+        if (index < 0) throw UsageError(fmt::format("--gpu expects N or N:PRECISION (got '{}')", terminal_text(text)));
+        const std::string precision = colon != std::string::npos ? text.substr(colon + 1)
+                                      : input.machines.front().precision == "sp" ? "fp32" : "fp64";
+        const auto& gpus = first_model->gpus;
+        const auto gpu = std::find_if(gpus.begin(), gpus.end(), [&](const GpuModel& g) { return g.index == index; });
+        if (gpu == gpus.end())
+            throw std::runtime_error(fmt::format("{} has no GPU {} ({}; 'roofline bench --gpu' measures one)",
+                                                 sources.front(), index,
+                                                 gpus.empty() ? "it has none" : fmt::format("it has {}", gpus.size())));
+        try {
+            Roofline roofline = gpu_roofline(*gpu, precision);
+            roofline.label += " " + precision;
+            input.machines.push_back(std::move(roofline));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(fmt::format("--gpu {}: {}", terminal_text(text), e.what()));
+        }
+        sources.push_back(sources.front());
     }
     // Two machines of one name (two runs of one CPU) are told apart by their source.
     std::map<std::string, int> label_count;
@@ -265,6 +298,10 @@ void add_plot_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--intensity-line", args->intensity_lines, "A vertical line at this intensity (FLOP/byte); repeatable");
     cmd->add_flag("--shade-regions", args->shade_regions,
                   "Shade where only memory, both, or only compute optimizations help (first machine)");
+    cmd->add_option("--gpu", args->gpus,
+                    "Also draw GPU N of the (first) machine, measured by 'bench --gpu': N, or N:PRECISION (fp64, "
+                    "fp32, fp16, bf16, tf32, lop3, ...; default the chart's precision); repeatable")
+        ->type_name("N[:PRECISION]");
     cmd->add_option("--title", args->title, "Chart title (default: from the machines)");
     add_db_option(cmd, args->db);
     add_quiet_flag(cmd, args->quiet);

@@ -49,4 +49,16 @@ PY
 grep -q "GPU 0: NVIDIA H100 80GB HBM3, compute capability 9.0, 132 SMs" "$tmp/out" || check "show does not name the GPU"
 grep -Eq "bf16 tensor \(wmma, fp32 accumulate\) +600000.0" "$tmp/out" || check "show does not list the GPU's roofs"
 grep -Eq "bidirectional +pinned +98.0 at 256 MiB" "$tmp/out" || check "show does not list the bus"
+# The CPU and the GPU of one node on one chart, the bus as the GPU's PCIe roof.
+"$bin" plot --machine "$tmp/gpu-machine.json" --gpu 0 --gpu 0:bf16 -o "$tmp/node.svg" >"$tmp/out" 2>&1 \
+  || check "plot --gpu failed"
+grep -q "NVIDIA H100 80GB HBM3 (GPU 0) bf16" "$tmp/node.svg" || check "the chart does not hold the GPU's bf16 roofline"
+grep -q "BF16 tensor peak" "$tmp/node.svg" || check "the chart does not show the tensor roof"
+grep -q "PCIe h2d pinned" "$tmp/node.svg" || check "the chart does not show the bus roof"
+grep -q "Example CPU" "$tmp/node.svg" || check "the chart lost the CPU"
+"$bin" plot --machine "$tmp/gpu-machine.json" --gpu 0:tf32 -o "$tmp/node.svg" >"$tmp/out" 2>&1; code=$?
+[[ $code -eq 2 ]] || check "plot --gpu 0:tf32 (not measured): exit $code, expected 2"
+grep -q "has no tf32 roof (measured: fp64 fma" "$tmp/out" || check "plot --gpu with a missing precision: unclear"
+"$bin" plot --machine "$src/tests/data/report-machine.json" --gpu 0 -o "$tmp/node.svg" >"$tmp/out" 2>&1; code=$?
+[[ $code -eq 1 ]] || check "plot --gpu of a machine without GPUs: exit $code, expected 1"
 exit $fail
