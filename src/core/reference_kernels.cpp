@@ -111,9 +111,10 @@ KernelCounts stencil3d(std::int64_t n) {
 // (a boundary row lacks its outside neighbours). Per nonzero: value 8 B, column 4 B, x 8 B.
 // Memory: values and columns once, row pointers once, x and y once (x kept in cache).
 double laplace_nnz(double g) { return 7 * g * g * g - 6 * g * g; }
-KernelCounts spmv(std::int64_t g) {
+// y = A x in CRS, whatever A's pattern: per nonzero a value (8 B), a column (4 B) and x[col]
+// (8 B) loaded and 2 FLOPs; per row a row pointer (4 B, plus the last) loaded and y stored.
+KernelCounts crs_spmv(double rows, double nnz) {
     KernelCounts c;
-    const double rows = std::pow(static_cast<double>(g), 3), nnz = laplace_nnz(static_cast<double>(g));
     c.flops = 2 * nnz;
     c.loaded = 20 * nnz + 4 * (rows + 1);
     c.stored = D * rows;
@@ -121,6 +122,9 @@ KernelCounts spmv(std::int64_t g) {
     c.memory_written = c.write_allocate = D * rows;
     c.working_set = 12 * nnz + 4 * (rows + 1) + 2 * D * rows;
     return c;
+}
+KernelCounts spmv(std::int64_t g) {
+    return crs_spmv(std::pow(static_cast<double>(g), 3), laplace_nnz(static_cast<double>(g)));
 }
 
 // C = A B, n x n. The triple loop (i, j, k; C[i][j] in a register) loads A and B on every
@@ -165,15 +169,8 @@ KernelCounts atb_blas(std::int64_t k, const KernelParams& p) { return atb(k, p.a
 // x (8 n bytes) stays in cache; beyond the last level each gather can bring a line of its own,
 // so the memory bytes are then a lower bound (the point's memory intensity an upper bound).
 KernelCounts spmv_random(std::int64_t n, const KernelParams& p) {
-    KernelCounts c;
-    const double rows = static_cast<double>(n), nnz = rows * static_cast<double>(p.at("nnzr"));
-    c.flops = 2 * nnz;
-    c.loaded = 20 * nnz + 4 * (rows + 1);
-    c.stored = D * rows;
-    c.memory_read = 12 * nnz + 4 * (rows + 1) + D * rows;
-    c.memory_written = c.write_allocate = D * rows;
-    c.working_set = 12 * nnz + 4 * (rows + 1) + 2 * D * rows;
-    return c;
+    const double rows = static_cast<double>(n);
+    return crs_spmv(rows, rows * static_cast<double>(p.at("nnzr")));
 }
 
 // 3-D complex FFT of n^3 points, out of place: 5 N log2 N FLOPs by convention (N = n^3). The
