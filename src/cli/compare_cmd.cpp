@@ -38,8 +38,6 @@ struct CompareArgs {
     bool fail_on_slower = false;
 };
 
-inline constexpr int kExitSlower = 3;
-
 // A file is a point set when its JSON says so; anything else is read as a machine.
 bool is_points_file(const std::string& path) {
     try {

@@ -33,8 +33,6 @@ struct HistoryArgs {
     bool fail_on_slower = false;
 };
 
-inline constexpr int kExitSlower = 3;
-
 std::string run_label(std::int64_t id, const std::string& created, const std::string& what) {
     return fmt::format("#{} {}{}{}", id, created, what.empty() ? "" : " ", what);
 }
