@@ -171,11 +171,17 @@ void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
         if (kOtherVariables.count(name) || text.empty()) continue;  // an empty variable is an unset one
         const auto it = key_of_env.find(name);
         if (it == key_of_env.end()) {
-            std::vector<std::string> names;
-            for (const auto& [n, k] : key_of_env) names.push_back(n);
-            throw UsageError(fmt::format("environment variable {} is not a roofline setting{}; 'roofline config show' "
-                                         "lists them all",
-                                         name, suggestion(name, names)));
+            // The environment is shared with other programs and scripts (a test harness's
+            // ROOFLINE_SANITIZED): a variable that is no setting is theirs, unless it is a
+            // setting's name but for a typo or two.
+            std::string closest;
+            std::size_t distance = 3;
+            for (const auto& [n, k] : key_of_env)
+                if (const auto d = edit_distance(name, n); d < distance) distance = d, closest = n;
+            if (closest.empty()) continue;
+            throw UsageError(fmt::format("environment variable {} is not a roofline setting (did you mean '{}'?); "
+                                         "'roofline config show' lists them all",
+                                         name, closest));
         }
         env_layer[it->second] = LayerSetting{{text}, false, name};
     }

@@ -8,7 +8,8 @@
 // as '_' (ROOFLINE_KERNELS_CACHE, ROOFLINE_DB). Values are checked exactly as the
 // command line checks them. An unknown name or a bad value stops the program
 // (exit 2) naming the file, line and column, or the variable, and the closest
-// valid name.
+// valid name; in the environment, which other programs share, only a variable
+// within two typos of a setting's counts as a mistake (others are not ours).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -86,6 +86,7 @@ mistake 2 "roofline.yaml:1:1: db: a setting needs a value" 'db:\n'
 mistake 2 "ROOFLINE_KERNELS_CACH is not a roofline setting \(did you mean 'ROOFLINE_KERNELS_CACHE'\?\)" '' ROOFLINE_KERNELS_CACH=cold
 mistake 2 "ROOFLINE_KERNELS_CACHE: kernels.cache: 'hot' is not a valid value" '' ROOFLINE_KERNELS_CACHE=hot
 mistake 0 "project file +roofline.yaml +0 settings" '# nothing yet\n'
+mistake 0 "environment +ROOFLINE_\\* variables +0 settings" '' ROOFLINE_SOMEONE_ELSES_VARIABLE=1  # not ours: ignored
 rm -f roofline.yaml
 mkdir roofline.yaml
 "$bin" config show >"$tmp/out" 2>&1 && check "a directory as the project file was read"
