@@ -1,11 +1,11 @@
 // `roofline plot`: machines and points to a chart (SVG, HTML, terminal, gnuplot).
 #include "cli/commands.hpp"
+#include "cli/gpu_selection.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/input_limits.hpp"
-#include "core/gpu_roofline.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
@@ -176,30 +176,8 @@ int run_plot(const PlotArgs& args) {
     }
     // GPUs of the first machine, overlaid: the CPU and GPU of one node on one chart.
     for (const auto& text : args.gpus) {
-        const auto colon = text.find(':');
-        int index = -1;
-        try {
-            std::size_t used = 0;
-            index = std::stoi(text.substr(0, colon), &used);
-            if (used != text.substr(0, colon).size()) index = -1;
-        } catch (const std::exception&) {
-        }
-        if (index < 0) throw UsageError(fmt::format("--gpu expects N or N:PRECISION (got '{}')", terminal_text(text)));
-        const std::string precision = colon != std::string::npos ? text.substr(colon + 1)
-                                      : input.machines.front().precision == "sp" ? "fp32" : "fp64";
-        const auto& gpus = first_model->gpus;
-        const auto gpu = std::find_if(gpus.begin(), gpus.end(), [&](const GpuModel& g) { return g.index == index; });
-        if (gpu == gpus.end())
-            throw std::runtime_error(fmt::format("{} has no GPU {} ({}; 'roofline bench --gpu' measures one)",
-                                                 sources.front(), index,
-                                                 gpus.empty() ? "it has none" : fmt::format("it has {}", gpus.size())));
-        try {
-            Roofline roofline = gpu_roofline(*gpu, precision);
-            roofline.label += " " + precision;
-            input.machines.push_back(std::move(roofline));
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(fmt::format("--gpu {}: {}", terminal_text(text), e.what()));
-        }
+        input.machines.push_back(selected_gpu_roofline(
+            *first_model, text, gpu_precision_for(input.machines.front().precision), sources.front()));
         sources.push_back(sources.front());
     }
     // Two machines of one name (two runs of one CPU) are told apart by their source.

@@ -1,6 +1,7 @@
 // `roofline report`: place points on a machine's roofline and explain, per
 // point, what binds it and what to try next (text, Markdown, CSV or JSON).
 #include "cli/commands.hpp"
+#include "cli/gpu_selection.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
@@ -38,6 +39,7 @@ struct ReportArgs {
     std::string output;
     std::string db;
     bool quiet = false;
+    std::string gpu;  // --gpu N[:PRECISION]: judge against GPU N of the machine instead of its CPU
 };
 
 int run_report(const ReportArgs& args) {
@@ -58,6 +60,11 @@ int run_report(const ReportArgs& args) {
                                                       "or pass --points FILE (schema roofline.points/1)");
 
     const Roofline roofline = [&] {
+        if (!args.gpu.empty()) {
+            if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
+            const std::string precision = args.precision ? gpu_precision_for(*args.precision) : "fp64";
+            return selected_gpu_roofline(machine.model, args.gpu, precision, machine_choice.display());
+        }
         try {
             const auto selection = select_roofline(machine.model, points, {args.precision, args.threads});
             const auto note = mixed_threads_note(machine.model, points, {args.precision, args.threads}, selection);
@@ -138,6 +145,10 @@ void add_report_command(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     add_roofline_precision_option(cmd, args->precision);
     add_roofline_threads_option(cmd, args->threads);
+    cmd->add_option("--gpu", args->gpu,
+                    "Judge the points against GPU N of the machine (measured by 'bench --gpu'): N or N:PRECISION "
+                    "(fp64, fp32, fp16, bf16, tf32, lop3, ...; default fp64, fp32 with --precision sp)")
+        ->type_name("N[:PRECISION]");
     add_output_option(cmd, args->output, "Write the report to FILE instead of standard output");
     add_db_option(cmd, args->db);
     add_quiet_flag(cmd, args->quiet);

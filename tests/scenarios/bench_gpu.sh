@@ -61,4 +61,20 @@ grep -q "Example CPU" "$tmp/node.svg" || check "the chart lost the CPU"
 grep -q "has no tf32 roof (measured: fp64 fma" "$tmp/out" || check "plot --gpu with a missing precision: unclear"
 "$bin" plot --machine "$src/tests/data/report-machine.json" --gpu 0 -o "$tmp/node.svg" >"$tmp/out" 2>&1; code=$?
 [[ $code -eq 1 ]] || check "plot --gpu of a machine without GPUs: exit $code, expected 1"
+# report --gpu: an offload whose bytes over the bus bind it (TI = 10 FLOP per bus byte: 52 GB/s x 10).
+cat >"$tmp/offload.json" <<'JSON'
+{"schema": "roofline.points/1", "points": [
+  {"name": "offload", "flops": 4e11, "seconds": 1, "bytes": {"DRAM": 1e10, "PCIe": 4e10}},
+  {"name": "kernel", "flops": 2e13, "seconds": 1, "bytes": {"DRAM": 1e10}}]}
+JSON
+"$bin" report --machine "$tmp/gpu-machine.json" --points "$tmp/offload.json" --gpu 0 --format json >"$tmp/out" 2>&1 \
+  || check "report --gpu failed"
+python3 - "$tmp/out" <<'PY' || { echo "FAIL: report --gpu's judgement"; sed 's/^/  | /' "$tmp/out"; fail=1; }
+import json, sys
+pts = {p["point"]: p for p in json.load(open(sys.argv[1]))["points"]}
+o, k = pts["offload"], pts["kernel"]
+assert o["binding_roof"] == "PCIe h2d pinned" and abs(o["attainable"] - 520) < 1e-6, o
+assert abs(o["efficiency"] - 400 / 520) < 1e-9, o
+assert k["binding_roof"] == "FP64 peak" and abs(k["attainable"] - 31000) < 1e-6, k
+PY
 exit $fail

@@ -1,0 +1,43 @@
+#include "cli/gpu_selection.hpp"
+
+#include "cli/usage_error.hpp"
+#include "core/gpu_roofline.hpp"
+#include "render/text_escape.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofline::cli {
+
+std::string gpu_precision_for(const std::string& cpu_precision) { return cpu_precision == "sp" ? "fp32" : "fp64"; }
+
+Roofline selected_gpu_roofline(const MachineModel& model, const std::string& text,
+                               const std::string& default_precision, const std::string& source) {
+    const auto colon = text.find(':');
+    const std::string number = text.substr(0, colon);
+    int index = -1;
+    try {
+        std::size_t used = 0;
+        index = std::stoi(number, &used);
+        if (used != number.size()) index = -1;
+    } catch (const std::exception&) {
+    }
+    if (index < 0) throw UsageError(fmt::format("--gpu expects N or N:PRECISION (got '{}')", terminal_text(text)));
+    const std::string precision = colon != std::string::npos ? text.substr(colon + 1) : default_precision;
+    const auto& gpus = model.gpus;
+    const auto gpu = std::find_if(gpus.begin(), gpus.end(), [&](const GpuModel& g) { return g.index == index; });
+    if (gpu == gpus.end())
+        throw std::runtime_error(fmt::format("{} has no GPU {} ({}; 'roofline bench --gpu' measures one)", source, index,
+                                             gpus.empty() ? "it has none" : fmt::format("it has {}", gpus.size())));
+    try {
+        Roofline roofline = gpu_roofline(*gpu, precision);
+        roofline.label += " " + precision;
+        return roofline;
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("--gpu {}: {}", terminal_text(text), e.what()));
+    }
+}
+
+} // namespace roofline::cli

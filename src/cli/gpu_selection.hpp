@@ -1,0 +1,21 @@
+// --gpu N[:PRECISION] of plot and report: the roofline of GPU N of a machine model
+// (measured by bench --gpu), read the same way by every command that takes it.
+#pragma once
+
+#include "core/machine_model.hpp"
+#include "core/roofline.hpp"
+
+#include <string>
+
+namespace roofline::cli {
+
+// `text`: "0" or "0:bf16"; without a precision, `default_precision` ("fp64" for a DP chart).
+// `source` names the model in messages. UsageError for bad text or a precision the GPU
+// lacks; std::runtime_error when the model has no GPU N. The label ends in the precision.
+Roofline selected_gpu_roofline(const MachineModel& model, const std::string& text,
+                               const std::string& default_precision, const std::string& source);
+
+// The GPU precision a CPU roofline's precision corresponds to: "sp" -> "fp32", else "fp64".
+std::string gpu_precision_for(const std::string& cpu_precision);
+
+} // namespace roofline::cli
