@@ -951,17 +951,23 @@ private:
     void add_titles() {
         out_.title = in_.title;
         if (out_.title.empty()) {
-            const std::string precision_text =
-                in_.machines.empty() || in_.machines.front().precision.empty()
-                    ? ""
-                    : ", " + [](std::string s) {
-                          for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-                          return s;
-                      }(in_.machines.front().precision);
+            // Every precision drawn, in order (a CPU's DP beside a GPU's FP64 and BF16).
+            std::string precision_text;
+            std::vector<std::string> precisions;
+            for (const auto& m : in_.machines) {
+                std::string p = m.precision;
+                for (auto& c : p) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+                if (!p.empty() && std::find(precisions.begin(), precisions.end(), p) == precisions.end()) {
+                    precisions.push_back(p);
+                    precision_text += ", " + p;
+                }
+            }
             if (in_.machines.size() == 1) {
-                const int threads = in_.machines.front().threads;
-                out_.title = fmt::format("Roofline ({}): {}, {} thread{}{}", in_.view == View::orm ? "ORM" : "CARM",
-                                         out_.machines.front().label, threads, threads == 1 ? "" : "s", precision_text);
+                const int threads = in_.machines.front().threads;  // 0: a GPU, not counted in threads
+                out_.title = fmt::format("Roofline ({}): {}{}{}", in_.view == View::orm ? "ORM" : "CARM",
+                                         out_.machines.front().label,
+                                         threads > 0 ? fmt::format(", {} thread{}", threads, threads == 1 ? "" : "s") : "",
+                                         precision_text);
             } else if (in_.machines.empty()) {
                 out_.title = fmt::format("Roofline ({})", in_.view == View::orm ? "ORM" : "CARM");
             } else {

@@ -56,6 +56,7 @@ grep -q "NVIDIA H100 80GB HBM3 (GPU 0) bf16" "$tmp/node.svg" || check "the chart
 grep -q "BF16 tensor peak" "$tmp/node.svg" || check "the chart does not show the tensor roof"
 grep -q "PCIe h2d pinned" "$tmp/node.svg" || check "the chart does not show the bus roof"
 grep -q "Example CPU" "$tmp/node.svg" || check "the chart lost the CPU"
+grep -q "Roofline (CARM): 3 machines, DP, FP64, BF16" "$tmp/node.svg" || check "the title does not name every precision drawn"
 "$bin" plot --machine "$tmp/gpu-machine.json" --gpu 0:tf32 -o "$tmp/node.svg" >"$tmp/out" 2>&1; code=$?
 [[ $code -eq 2 ]] || check "plot --gpu 0:tf32 (not measured): exit $code, expected 2"
 grep -q "has no tf32 roof (measured: fp64 fma" "$tmp/out" || check "plot --gpu with a missing precision: unclear"
