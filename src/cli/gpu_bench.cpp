@@ -11,19 +11,13 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
+#include <algorithm>
 #include <stdexcept>
 
 namespace roofline::cli {
 namespace {
 
 constexpr int kNoDevice = 77;  // roofline-gpubench: no CUDA device or driver
-
-std::string self_executable() {
-    std::error_code ec;
-    const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string{} : p.string();
-}
 
 measure::ChildStatus run(const std::string& program, const std::vector<std::string>& args) {
     std::vector<std::string> argv{program};

@@ -260,8 +260,9 @@ int run_kernels(const KernelsArgs& args) {
         throw UsageError(fmt::format("--threads must be 1 to {} (the cores of this machine)", std::max(1, cores)));
     const auto caches = topology.data_caches();
     const ParamGrid grid = parse_param_grid(args.params, kernels);
-    std::map<const ReferenceKernel*, std::vector<KernelParams>> runs_of;  // checked before anything runs
-    for (const auto* k : kernels) runs_of[k] = param_sets(*k, grid);
+    std::vector<std::pair<const ReferenceKernel*, KernelParams>> runs;  // checked before anything runs
+    for (const auto* k : kernels)
+        for (auto& params : param_sets(*k, grid)) runs.emplace_back(k, std::move(params));
     std::vector<std::uint64_t> sizes;
     try {
         sizes = args.sizes.empty() ? default_sizes(caches) : parse_size_sweep(args.sizes);
@@ -305,14 +306,13 @@ int run_kernels(const KernelsArgs& args) {
     if (!args.quiet)
         fmt::print("{:<20} {:>10} {:>12} {:>12} {:>9} {:>9} {:>6} {:>8}  {}\n", "kernel", "working set", "n",
                    "s/call", "GFLOP/s", "GB/s", "at", "spread", "check");
-    for (const auto* k : kernels) {
-      for (const auto& params : runs_of.at(k)) {
+    for (const auto& [k, params] : runs) {
         const std::string kernel = k->name + params_label(params);
         for (const auto bytes : sizes) {
             if (stop.stopped()) break;
             if (args.sizes.empty() && k->default_max_bytes > 0 && static_cast<double>(bytes) > k->default_max_bytes) {
                 print_stderr("roofline: note: {} at {} left out: one call would take too long (give --sizes to "
-                             "run it anyway)\n", k->name, format_bytes(bytes));
+                             "run it anyway)\n", kernel, format_bytes(bytes));
                 continue;
             }
             // The working set is the whole team's: each thread gets its share.
@@ -332,7 +332,7 @@ int run_kernels(const KernelsArgs& args) {
             const double needs = args.threads * k->counts(n, params).working_set;
             if (needs > 0.9 * available) {
                 print_stderr("roofline: error: {} at {}: its arrays need {}, and {} of memory is available; "
-                             "skipped\n", k->name, format_bytes(bytes), format_bytes(static_cast<std::uint64_t>(needs)),
+                             "skipped\n", kernel, format_bytes(bytes), format_bytes(static_cast<std::uint64_t>(needs)),
                              format_bytes(static_cast<std::uint64_t>(available)));
                 ++skipped;
                 continue;
@@ -342,7 +342,7 @@ int run_kernels(const KernelsArgs& args) {
             try {
                 run = team ? run_reference_kernel(*k, n, options, *team) : run_reference_kernel(*k, n, options);
             } catch (const std::bad_alloc&) {
-                print_stderr("roofline: error: {} at {}: not enough memory for its arrays; skipped\n", k->name,
+                print_stderr("roofline: error: {} at {}: not enough memory for its arrays; skipped\n", kernel,
                              format_bytes(bytes));
                 ++skipped;
                 continue;
@@ -358,7 +358,6 @@ int run_kernels(const KernelsArgs& args) {
                 keys.push_back(key);
             }
         }
-      }
     }
     if (from_cache && !args.quiet)
         print_stderr("roofline: {} of {} point{} taken from the results store: measured before with the same kernel, "

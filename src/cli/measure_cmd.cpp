@@ -9,6 +9,7 @@
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/roofline.hpp"
+#include "io/install_layout.hpp"
 #include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
 #include "io/points_json.hpp"
@@ -64,12 +65,6 @@ struct MeasureArgs {
     bool no_store = false;
     bool quiet = false;
 };
-
-std::string self_executable() {
-    std::error_code ec;
-    const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? std::string{} : p.string();
-}
 
 // The machine to compare with: --machine, else the latest stored one if any.
 std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess& access) {

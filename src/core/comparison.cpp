@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace roofline {
 namespace {
@@ -113,19 +115,18 @@ PointSide side_of(const Point& p, const Roofline* roofline, View view) {
 
 std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofline* roofline_a,
                                         const std::vector<Point>& b, const Roofline* roofline_b, View view) {
+    // By name, the first point of each name (sets of 100,000 points are compared too: no quadratic search).
+    std::unordered_map<std::string, const Point*> in_b;
+    for (const auto& p : b) in_b.emplace(p.name, &p);
+    std::unordered_set<std::string> seen;
     std::vector<PointChange> out;
-    const auto find = [](const std::vector<Point>& points, const std::string& name) -> const Point* {
-        for (const auto& p : points)
-            if (p.name == name) return &p;
-        return nullptr;
-    };
     for (const auto& pa : a) {
-        if (std::any_of(out.begin(), out.end(), [&](const PointChange& c) { return c.name == pa.name; })) continue;
+        if (!seen.insert(pa.name).second) continue;
         PointChange c;
         c.name = pa.name;
         c.a = side_of(pa, roofline_a, view);
-        if (const Point* pb = find(b, pa.name)) {
-            c.b = side_of(*pb, roofline_b, view);
+        if (const auto it = in_b.find(pa.name); it != in_b.end()) {
+            c.b = side_of(*it->second, roofline_b, view);
             const auto &fa = c.a->performance, &fb = c.b->performance;
             if (fa.value > 0 && fb.value > 0) {
                 c.ratio = fb.value / fa.value;
@@ -136,18 +137,17 @@ std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofl
                 c.roof_ratio = c.b->analysis->attainable / c.a->analysis->attainable;
                 c.efficiency_ratio = c.b->analysis->efficiency / c.a->analysis->efficiency;
                 if (c.significant) {
+                    // Each factor alone within the threshold while their product is not: both moved.
                     const bool roof = std::abs(*c.roof_ratio - 1) > c.threshold;
                     const bool efficiency = std::abs(*c.efficiency_ratio - 1) > c.threshold;
-                    c.cause = roof && efficiency ? "both" : roof ? "roof" : efficiency ? "efficiency" : "both";
+                    c.cause = roof == efficiency ? "both" : roof ? "roof" : "efficiency";
                 }
             }
         }
         out.push_back(std::move(c));
     }
     for (const auto& pb : b) {
-        if (find(a, pb.name) ||
-            std::any_of(out.begin(), out.end(), [&](const PointChange& c) { return c.name == pb.name; }))
-            continue;
+        if (!seen.insert(pb.name).second) continue;  // in A, or a repeated name
         PointChange c;
         c.name = pb.name;
         c.b = side_of(pb, roofline_b, view);

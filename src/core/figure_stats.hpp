@@ -21,4 +21,10 @@ struct Stats {
     bool cores_shared = false;  // every burst found the threads sharing cores: not a roof
 };
 
+// How far above a roof its own best sample went (the roof is a quantile of its samples): a
+// point may land that far above it by chance.
+inline double measured_spread(double value, const Stats& stats) {
+    return value > 0 && stats.max > value ? stats.max / value - 1 : 0;
+}
+
 } // namespace roofline

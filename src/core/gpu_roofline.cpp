@@ -1,6 +1,7 @@
 #include "core/gpu_roofline.hpp"
 
 #include "core/level.hpp"
+#include "core/precision.hpp"
 
 #include <fmt/core.h>
 
@@ -8,16 +9,6 @@
 #include <stdexcept>
 
 namespace roofline {
-namespace {
-
-double spread_of(double value, const Stats& stats) { return value > 0 && stats.max > value ? stats.max / value - 1 : 0; }
-
-std::string upper(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s;
-}
-
-} // namespace
 
 std::string gpu_label(const GpuModel& gpu) { return fmt::format("{} (GPU {})", gpu.name, gpu.index); }
 
@@ -38,8 +29,8 @@ Roofline gpu_roofline(const GpuModel& gpu, const std::string& precision, bool te
                                                 have.empty() ? "no compute roof" : have));
     }
     r.work_unit = top->work_unit;
-    r.compute = {fmt::format("{} {}peak", upper(precision), top->tensor ? "tensor " : ""), "", top->gflops,
-                 spread_of(top->gflops, top->stats)};
+    r.compute = {fmt::format("{} {}peak", precision_label(precision), top->tensor ? "tensor " : ""), "", top->gflops,
+                 measured_spread(top->gflops, top->stats)};
     for (const auto& c : gpu.compute) {
         if (&c == top || c.precision != precision || !(c.gflops > 0) || c.gflops >= top->gflops) continue;
         if (!tensor && c.tensor) continue;
@@ -57,7 +48,7 @@ Roofline gpu_roofline(const GpuModel& gpu, const std::string& precision, bool te
         const GpuMemoryRoof* best = nullptr;
         for (const auto& m : gpu.memory)
             if (m.level == level && (!best || m.gbs > best->gbs)) best = &m;
-        r.bandwidth.push_back({fmt::format("{} {}", level, best->pattern), level, best->gbs, spread_of(best->gbs, best->stats)});
+        r.bandwidth.push_back({fmt::format("{} {}", level, best->pattern), level, best->gbs, measured_spread(best->gbs, best->stats)});
         for (const auto& m : gpu.memory)
             if (m.level == level && &m != best && m.gbs > 0 && m.gbs < best->gbs * 0.995)
                 r.ceilings.push_back({fmt::format("{} {}", level, m.pattern), CeilingKind::bandwidth, "pattern", level,
@@ -68,7 +59,7 @@ Roofline gpu_roofline(const GpuModel& gpu, const std::string& precision, bool te
     for (const auto& b : gpu.bus)
         if (b.pinned && b.direction != "bidirectional" && b.gbs > 0 && (!bus || b.gbs > bus->gbs)) bus = &b;
     if (bus) {
-        r.bandwidth.push_back({fmt::format("PCIe {} pinned", bus->direction), "PCIe", bus->gbs, spread_of(bus->gbs, bus->stats)});
+        r.bandwidth.push_back({fmt::format("PCIe {} pinned", bus->direction), "PCIe", bus->gbs, measured_spread(bus->gbs, bus->stats)});
         for (const auto& b : gpu.bus)
             if (!b.pinned && b.gbs > 0 && b.gbs < bus->gbs)
                 r.ceilings.push_back({fmt::format("PCIe {} pageable", b.direction), CeilingKind::bandwidth, "pattern", "PCIe",

@@ -13,11 +13,6 @@
 namespace roofline {
 namespace {
 
-std::string upper(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s;
-}
-
 int max_threads(const MachineModel& m, const std::string& precision) {
     int t = 0;
     for (const auto& c : m.compute)
@@ -40,11 +35,6 @@ void add_compute_ceiling(Roofline& r, const ComputeRoof* c, std::string name, st
     for (const auto& existing : r.ceilings)
         if (existing.name == name) return;
     r.ceilings.push_back({std::move(name), CeilingKind::compute, std::move(category), "", c->gflops, {}});
-}
-
-// How far above the roof its own best sample went (the roof is a quantile).
-double measured_spread(double value, const Stats& stats) {
-    return value > 0 && stats.max > value ? stats.max / value - 1 : 0;
 }
 
 } // namespace
@@ -83,8 +73,8 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     const ComputeRoof* top = best_compute(m, [&](auto& c) { return c.precision == prec && c.threads == t; });
     if (!top)
         throw std::invalid_argument(fmt::format("the machine model of {} has no {} compute roof at {} thread{}",
-                                                r.label, upper(prec), t, t == 1 ? "" : "s"));
-    r.compute = {fmt::format("{} peak", upper(prec)), "", top->gflops, measured_spread(top->gflops, top->stats)};
+                                                r.label, precision_label(prec), t, t == 1 ? "" : "s"));
+    r.compute = {fmt::format("{} peak", precision_label(prec)), "", top->gflops, measured_spread(top->gflops, top->stats)};
 
     // Compute ceilings, from what the model measured at this precision and thread count.
     auto same = [&](const ComputeRoof& c) { return c.precision == prec && c.threads == t && c.mix != "best"; };
@@ -226,12 +216,12 @@ RooflineSelection select_roofline(const MachineModel& m, const std::vector<Point
     }
     const auto counts = compute_thread_counts(m, s.precision);
     if (counts.empty())
-        throw std::invalid_argument(fmt::format("this model has no {} compute roof; it has {}", upper(s.precision),
+        throw std::invalid_argument(fmt::format("this model has no {} compute roof; it has {}", precision_label(s.precision),
                                                 [&] {
                                                     std::string have;
                                                     for (const auto& c : m.compute)
-                                                        if (have.find(upper(c.precision)) == std::string::npos)
-                                                            have += (have.empty() ? "" : ", ") + upper(c.precision);
+                                                        if (have.find(precision_label(c.precision)) == std::string::npos)
+                                                            have += (have.empty() ? "" : ", ") + precision_label(c.precision);
                                                     return have;
                                                 }()));
     const auto measured = [&](int t) { return std::find(counts.begin(), counts.end(), t) != counts.end(); };
@@ -239,7 +229,7 @@ RooflineSelection select_roofline(const MachineModel& m, const std::vector<Point
         if (!measured(*request.threads))
             throw std::invalid_argument(fmt::format("this model has no {} compute roof for {} thread{}; measured "
                                                     "thread counts: {}",
-                                                    upper(s.precision), *request.threads,
+                                                    precision_label(s.precision), *request.threads,
                                                     *request.threads == 1 ? "" : "s", join_counts(counts)));
         s.threads = *request.threads;
         return s;

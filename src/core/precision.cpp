@@ -32,4 +32,10 @@ bool is_valid_precision_name(std::string_view precision) {
     });
 }
 
+std::string precision_label(std::string_view precision) {
+    std::string out(precision);
+    for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
 } // namespace roofline

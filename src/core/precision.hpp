@@ -24,6 +24,9 @@ bool is_flop_precision(std::string_view precision);
 // at most 32). Anything else (spaces, control characters, "") is a typo or hostile.
 bool is_valid_precision_name(std::string_view precision);
 
+// A precision as charts and messages write it: "dp" -> "DP", "bf16" -> "BF16".
+std::string precision_label(std::string_view precision);
+
 // For the precision strings models store: "sp" is 32 bits, anything else 64.
 int element_bits_of(std::string_view precision);
 

@@ -49,7 +49,7 @@ struct ReferenceKernel {
     // Without --sizes, larger working sets are left out: one call would take too long (the
     // naive triple loop at 64 MiB runs half a minute); 0: no limit.
     double default_max_bytes = 0;
-    std::vector<KernelParameter> parameters;  // beyond n; empty for most
+    std::vector<KernelParameter> parameters = {};  // beyond n; empty for most
 
     // `given` checked against `parameters` (a name it does not have, a value out of range or
     // not a multiple: std::invalid_argument saying which) and completed with the defaults.

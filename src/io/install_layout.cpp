@@ -7,6 +7,12 @@
 
 namespace roofline {
 
+std::string self_executable() {
+    std::error_code ec;
+    const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string{} : p.string();
+}
+
 std::string events_dir(const std::string& self_exe) {
     namespace fs = std::filesystem;
     if (const char* env = std::getenv("ROOFLINE_EVENTS_DIR"); env && *env) return env;

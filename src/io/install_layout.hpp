@@ -7,6 +7,9 @@
 
 namespace roofline {
 
+// This program's own path (/proc/self/exe); "" when the system does not say.
+std::string self_executable();
+
 // $ROOFLINE_EVENTS_DIR, else the source tree's data/events, else
 // <exe dir>/../share/roofline/events, else "data/events".
 std::string events_dir(const std::string& self_exe);

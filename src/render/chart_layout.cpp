@@ -1,5 +1,7 @@
 #include "render/chart_layout.hpp"
 
+#include "core/precision.hpp"
+
 #include "core/level.hpp"
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
@@ -955,8 +957,7 @@ private:
             std::string precision_text;
             std::vector<std::string> precisions;
             for (const auto& m : in_.machines) {
-                std::string p = m.precision;
-                for (auto& c : p) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+                const std::string p = precision_label(m.precision);
                 if (!p.empty() && std::find(precisions.begin(), precisions.end(), p) == precisions.end()) {
                     precisions.push_back(p);
                     precision_text += ", " + p;

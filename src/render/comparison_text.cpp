@@ -94,10 +94,11 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                        {"cause", p.cause.empty() ? json(nullptr) : json(p.cause)}};
                 if (p.roof_ratio) e["roof_ratio"] = *p.roof_ratio;
                 if (p.efficiency_ratio) e["efficiency_ratio"] = *p.efficiency_ratio;
-                for (const auto& [side, s] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}})
-                    if (*s && (*s)->analysis)
-                        e[std::string("binding_roof_") + side] = (*s)->analysis->binding_roof,
-                        e[std::string("efficiency_") + side] = (*s)->analysis->efficiency;
+                for (const auto& [side, point] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}}) {
+                    if (!*point || !(*point)->analysis) continue;
+                    e[std::string("binding_roof_") + side] = (*point)->analysis->binding_roof;
+                    e[std::string("efficiency_") + side] = (*point)->analysis->efficiency;
+                }
                 j["points"].push_back(std::move(e));
             }
         }
@@ -154,9 +155,7 @@ std::string render_history(const HistoryInput& input, bool as_json) {
         return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     }
     std::string out = fmt::format("History of {}, oldest run first:\n", terminal_text(input.what));
-    std::size_t runs = 0;
-    for (const auto& h : input.figures) runs = std::max(runs, h.runs.size());
-    if (!input.figures.empty()) {
+    if (!input.figures.empty()) {  // every figure has every run (a run without the figure: none)
         out += fmt::format("\nRUNS\n");
         for (std::size_t i = 0; i < input.figures.front().runs.size(); ++i)
             out += fmt::format("  {}  {}\n", i + 1, terminal_text(input.figures.front().runs[i].run));

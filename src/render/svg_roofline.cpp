@@ -1,5 +1,7 @@
 #include "render/svg_roofline.hpp"
 
+#include "core/precision.hpp"
+
 #include "core/level.hpp"
 #include "core/machine_roofline.hpp"
 #include "render/chart.hpp"
@@ -15,10 +17,6 @@
 namespace roofline {
 namespace {
 
-std::string upper(std::string text) {
-    for (auto& ch : text) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    return text;
-}
 
 // The overview chart keeps a few compute ceilings well apart, so it stays readable.
 void thin_ceilings(Roofline& r) {
@@ -92,7 +90,7 @@ std::string render_roofline_svg(const MachineModel& model) {
                     model.environment.statistic.empty() ? std::string("statistic not recorded")
                                                         : statistic_phrase(model.environment.statistic)));
     std::string second = fmt::format("roofs at {}; ridge points on the {} peak", thread_text,
-                                     have_compute ? upper(input.machines.front().precision) : std::string("compute"));
+                                     have_compute ? precision_label(input.machines.front().precision) : std::string("compute"));
     if (!model.environment.tool_version.empty()) second += "; roofline " + model.environment.tool_version;
     if (model.partial) second += "; PARTIAL RUN (interrupted)";
     input.footer.push_back(std::move(second));
