@@ -309,7 +309,9 @@ std::int64_t atb_chunk_rows(std::int64_t m) { return std::clamp<std::int64_t>(20
 
 KernelParams ReferenceKernel::resolved(const KernelParams& given) const {
     KernelParams out;
-    for (const auto& [key, value] : given) {
+    for (const auto& entry : given) {
+        const std::string& key = entry.first;  // a structured binding cannot be captured before C++20 in clang
+        const std::int64_t value = entry.second;
         const auto it = std::find_if(parameters.begin(), parameters.end(),
                                      [&](const KernelParameter& p) { return p.name == key; });
         if (it == parameters.end()) {
