@@ -57,9 +57,29 @@ void k_triad(double* a, const double* b, const double* c, double s, std::int64_t
 void k_daxpy(double a, const double* x, double* y, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) y[i] = a * x[i] + y[i];
 }
-double k_dot(const double* x, const double* y, std::int64_t n) {
-    double s = 0;
-    for (std::int64_t i = 0; i < n; ++i) s += x[i] * y[i];
+// A dot product as BLAS writes one: four vector partial sums. Written `s += x[i] * y[i]`, the
+// compiler may not reorder the float sum (no -ffast-math here), so every element waits for the
+// previous add: a latency-bound chain of about one element per 3-4 cycles, 1.7 GFLOP/s on a
+// Zen 3 core, far under any memory roof; ddot and mvm_row are meant to show memory limits (the
+// chain's own ceiling is what sum_sp_scalar shows). Compiled for AVX2+FMA and the baseline.
+typedef double v4df __attribute__((vector_size(32)));
+typedef double v4df_unaligned __attribute__((vector_size(32), aligned(8)));  // rows of a matrix
+// By reference: a 32-byte vector passed by value has another ABI without AVX (GCC warns).
+inline const v4df_unaligned& load4(const double* p) { return *reinterpret_cast<const v4df_unaligned*>(p); }
+inline double lanes_sum(const v4df& v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+__attribute__((target_clones("arch=x86-64-v3", "default"))) double k_dot(const double* x, const double* y,
+                                                                          std::int64_t n) {
+    v4df s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
+    std::int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        s0 += load4(x + i) * load4(y + i);
+        s1 += load4(x + i + 4) * load4(y + i + 4);
+        s2 += load4(x + i + 8) * load4(y + i + 8);
+        s3 += load4(x + i + 12) * load4(y + i + 12);
+    }
+    double s = lanes_sum((s0 + s1) + (s2 + s3));
+    for (; i < n; ++i) s += x[i] * y[i];
     return s;
 }
 // Without -ffast-math the compiler may not reorder a float sum: one chain of dependent adds.
@@ -103,12 +123,46 @@ void k_jacobi2d(const double* a, double* b, std::int64_t n) {
             b[i * n + j] = 0.25 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1]);
 }
 
-void k_mvm_row(const double* A, const double* x, double* y, std::int64_t n) {
-    for (std::int64_t i = 0; i < n; ++i) {
-        double s = 0;
-        for (std::int64_t j = 0; j < n; ++j) s += A[i * n + j] * x[j];
-        y[i] = s;
+// y[i] = row i . x with two vector partial sums, joined by 4 + 3 adds.
+__attribute__((always_inline)) inline double row_dot2(const double* r, const double* x, std::int64_t n) {
+    v4df a0 = {0, 0, 0, 0}, a1 = a0;
+    std::int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        a0 += load4(r + j) * load4(x + j);
+        a1 += load4(r + j + 4) * load4(x + j + 4);
     }
+    double t = lanes_sum(a0 + a1);
+    for (; j < n; ++j) t += r[j] * x[j];
+    return t;
+}
+// Four rows at a time, so x is loaded once per four rows of A (one row at a time, x's loads from
+// L2 halve what a core streams of A): two vector partial sums per row, 7 joining adds per row.
+__attribute__((target_clones("arch=x86-64-v3", "default"))) void k_mvm_row(const double* A, const double* x,
+                                                                            double* y, std::int64_t n) {
+    std::int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const double *r0 = A + i * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
+        v4df a0 = {0, 0, 0, 0}, a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, d0 = a0, d1 = a0;
+        std::int64_t j = 0;
+        for (; j + 8 <= n; j += 8) {
+            const v4df x0 = load4(x + j), x1 = load4(x + j + 4);
+            a0 += load4(r0 + j) * x0;
+            a1 += load4(r0 + j + 4) * x1;
+            b0 += load4(r1 + j) * x0;
+            b1 += load4(r1 + j + 4) * x1;
+            c0 += load4(r2 + j) * x0;
+            c1 += load4(r2 + j + 4) * x1;
+            d0 += load4(r3 + j) * x0;
+            d1 += load4(r3 + j + 4) * x1;
+        }
+        double t[4] = {lanes_sum(a0 + a1), lanes_sum(b0 + b1), lanes_sum(c0 + c1), lanes_sum(d0 + d1)};
+        const double* rows[4] = {r0, r1, r2, r3};
+        for (int k = 0; k < 4; ++k) {
+            for (std::int64_t jj = j; jj < n; ++jj) t[k] += rows[k][jj] * x[jj];
+            y[i + k] = t[k];
+        }
+    }
+    for (; i < n; ++i) y[i] = row_dot2(A + i * n, x, n);
 }
 void k_mvm_col(const double* A, const double* x, double* y, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) y[i] = 0;
@@ -150,7 +204,6 @@ void k_dgemm_naive(const double* A, const double* B, double* C, std::int64_t n) 
 // row every few k, so the fetches are spread over the whole chunk's compute (a burst from the
 // first block alone stalled on the line-fill buffers: 19 against 27 GFLOP/s at 64 MiB on a Zen 3
 // core). Compiled twice (AVX2+FMA, and the baseline), chosen at run time. m is a multiple of 8.
-typedef double v4df __attribute__((vector_size(32)));
 __attribute__((target_clones("arch=x86-64-v3", "default"))) void k_atb(const double* A, const double* B,
                                                                         double* C, std::int64_t K, std::int64_t m,
                                                                         std::int64_t chunk) {

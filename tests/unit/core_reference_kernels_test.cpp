@@ -63,13 +63,13 @@ TEST(ReferenceKernels, EveryKernelsCountsAtKnownSizes) {
         {"stream_scale", 100, 100, 800, 800, 800, 1600},
         {"stream_add", 100, 100, 1600, 800, 800, 2400},
         {"daxpy", 100, 200, 1600, 800, 0, 1600},  // y is read before it is written
-        {"ddot", 100, 200, 1600, 0, 0, 1600},
+        {"ddot", 100, 215, 1600, 0, 0, 1600},
         {"sum_sp_scalar", 100, 100, 400, 0, 0, 400},
         {"sum_sp_unrolled", 100, 103, 400, 0, 0, 400},  // + the 3 adds that join the four chains
         {"sum_sp_simd", 100, 115, 400, 0, 0, 400},      // + 12 + 3 that join four vectors of four
         {"jacobi2d", 10, 4 * 64, 32 * 64, 8 * 64, 8 * 64, 1600},  // 8 x 8 interior points of a 10 x 10 grid
         {"stencil3d", 5, 8 * 27, 56 * 27, 8 * 27, 8 * 27, 2000},   // 3^3 interior points of a 5^3 grid
-        {"mvm_row", 10, 200, 1600, 80, 80, 960},
+        {"mvm_row", 10, 270, 1600, 80, 80, 960},
         {"mvm_col", 10, 200, 1680, 880, 80, 960},                 // y loaded and stored for every column
         {"spmv_laplace3d", 3, 270, 2812, 216, 216, 2164},          // 27 rows, 135 nonzeros
         {"dgemm_naive", 10, 2000, 16000, 800, 800, 2400},
