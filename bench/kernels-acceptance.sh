@@ -25,8 +25,10 @@ run() {  # NAME ARGS...: kernels to OUT/NAME.json
   echo "== roofline kernels $*" >&2
   "$bin" kernels "$@" --rerun -q --db "$db" -o "$out/$name.json" >/dev/null
 }
+# The DRAM set first, nearest in time to the roofs it is judged against: this host's DRAM
+# bandwidth drifts by 10-50% over minutes (other tenants).
+run stream stream_copy stream_scale stream_add stream_triad daxpy ddot mvm_row --sizes 512M
 run triad stream_triad --sizes 1K..1G:x4
-run stream stream_copy stream_scale stream_add stream_triad daxpy ddot --sizes 512M
 run sums sum_sp_scalar sum_sp_unrolled sum_sp_simd --sizes 16K
 run atb atb_ours atb_openblas --param m=16 --sizes 256M
 echo "== roofline bench --full --only compute --precision sp --threads 1 (the SP ceilings)" >&2
@@ -45,10 +47,26 @@ def line(p):
     return (f"  {p['point']:<28} {p['performance']:>9.3g} GFLOP/s  of {p['attainable']:>9.3g} "
             f"({100 * p['efficiency']:5.1f}%)  bound by {p['binding_roof']}")
 for name, title in [("triad", "STREAM triad sweep (binding level and efficiency)"),
-                    ("stream", "Memory-bound kernels at DRAM size"),
+                    ("stream", "Memory-bound kernels at DRAM size (roof: the fastest pattern)"),
                     ("sums", "SP sums in L1 (three ceilings)"), ("atb", "AᵀB, M = N = 16, in DRAM")]:
     print(title)
     for p in rows(name): print(line(p))
+# The DRAM roof is the fastest pattern (triad, on most machines); a kernel that only reads, or
+# reads one array per array written, cannot use the bandwidth writes add on top of reads. Each
+# kernel next to the DRAM roof of the pattern with its own mix of reads and writes (bench --quick
+# measures load, copy and triad).
+machine = json.load(open(f"{out}/machine.json"))
+points = {p["name"]: p for p in json.load(open(f"{out}/stream.json"))["points"]}
+own = {"stream_copy": "copy", "stream_scale": "copy", "stream_add": "triad", "stream_triad": "triad",
+       "daxpy": "triad", "ddot": "load", "mvm_row": "load"}
+print("The same kernels against the DRAM roof of their own pattern (nominal bytes):")
+for p in rows("stream"):
+    kernel, pt = p["point"].split()[0], points[p["point"]]
+    roof = max((m for m in machine["memory"] if m["level"] == "DRAM" and m["pattern"] == own.get(kernel)
+                and m["threads"] == pt["threads"]), key=lambda m: m["gbs"], default=None)
+    if roof is None: continue
+    gbs = pt["bytes"]["DRAM"] / pt["seconds"] / 1e9
+    print(f"  {p['point']:<28} {gbs:6.1f} GB/s of DRAM {roof['pattern']:<5} {roof['gbs']:6.1f} ({100 * gbs / roof['gbs']:5.1f}%)")
 ceilings = sorted((c["gflops"], c["name"]) for c in json.load(open(f"{out}/sp-ceilings.json"))["compute"]
                   if c["threads"] == 1 and c["mix"] in ("add", "chain"))  # the sums add, nothing else
 print("SP sums between the single-thread SP add and dependent-chain ceilings of bench --full:")

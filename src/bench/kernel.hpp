@@ -54,8 +54,9 @@ struct MemoryKernel {
     std::size_t block_elements = 8;
     // Runs `passes` passes over n elements. Returns a value that depends on
     // every element read (so loads cannot be removed); stores leave results in arrays.
-    //   load:   plain vector loads of arrays[0][0..n), nothing computed; returns
-    //           the sum of the last block (block_elements) read
+    //   load:   plain vector loads of arrays[0][0..n), its four quarters read side by side,
+    //           nothing computed; returns the sum of the last block read (the last
+    //           block_elements / 4 elements of each quarter)
     //   store:  arrays[0][i] = scalar
     //   copy:   arrays[0][i] = arrays[1][i]
     //   triad:  arrays[0][i] = arrays[1][i] + scalar * arrays[2][i]
