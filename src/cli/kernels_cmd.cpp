@@ -217,6 +217,8 @@ Point point_of(const ReferenceKernel& k, const KernelParams& params, const Refer
                  {"seconds_fastest", run.fastest},
                  {"seconds_slowest", run.slowest}};
     for (const auto& [name, value] : k.resolved(params)) p.details["param_" + name] = static_cast<double>(value);
+    if (const double spill = working_set_over_cache(run.counts, caches, run.threads); spill > 0)
+        p.details[kWorkingSetOverCache] = spill;
     return p;
 }
 

@@ -342,6 +342,15 @@ const ReferenceKernel* find_reference_kernel(const std::string& name) {
     return nullptr;
 }
 
+double working_set_over_cache(const KernelCounts& counts, const std::vector<CacheLevel>& caches, int threads) {
+    double ratio = 0;
+    for (const auto& c : caches) {
+        const auto capacity = static_cast<double>(per_thread_capacity(c, threads));
+        if (capacity > 0 && counts.working_set > capacity) ratio = counts.working_set / capacity;
+    }
+    return ratio;
+}
+
 std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches,
                                              int threads) {
     std::map<std::string, double> out;

@@ -80,6 +80,9 @@ const ReferenceKernel* find_reference_kernel(const std::string& name);
 // With `threads` > 1, `counts` are one thread's, each thread works on its own arrays, and
 // the capacities are what one thread has of each cache (shared levels split, consecutive
 // cores); the bytes returned are all threads'.
+// The working set over one thread's share of the largest cache it overflows (0 when it fits in
+// L1 or no caches are known): near 1, part of it still hits there (see bytes_by_level).
+double working_set_over_cache(const KernelCounts& counts, const std::vector<CacheLevel>& caches, int threads);
 std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches,
                                              int threads = 1);
 

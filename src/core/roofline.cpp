@@ -125,6 +125,11 @@ std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, con
     // Most likely first: the ones this point's own record points at, then what can always be the case.
     if (r.threads > 0 && p.threads > r.threads) out.causes.push_back(AboveRoof::Cause::more_threads_than_roofline);
     if (p.source.find("sampling") != std::string::npos) out.causes.push_back(AboveRoof::Cause::self_time_only);
+    // A cyclic sweep over twice a cache is all misses under LRU, but real replacement (adaptive, or
+    // a victim L3) keeps part of it: the transition spans a few times the cache's size.
+    if (const auto spill = p.details.find(kWorkingSetOverCache);
+        spill != p.details.end() && spill->second > 1 && spill->second < 4)
+        out.causes.push_back(AboveRoof::Cause::working_set_near_cache);
     out.causes.push_back(AboveRoof::Cause::work_outside_timing);
     out.causes.push_back(AboveRoof::Cause::stale_machine_model);
     return out;

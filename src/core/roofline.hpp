@@ -72,6 +72,10 @@ struct Point {
     std::map<std::string, double> details;  // e.g. "flops_dp", "flops_sp_256", "fma_share"
 };
 
+// Point::details key: a reference kernel's working set over the capacity of the last cache it
+// spills (its bytes below that cache are counted as if none of it stayed there).
+inline constexpr const char* kWorkingSetOverCache = "working_set_over_cache";
+
 // CARM: intensity per level, every level with bytes bounds the point.
 // ORM: DRAM bytes only (the original model).
 enum class View { carm, orm };
@@ -137,6 +141,8 @@ struct AboveRoof {
         self_time_only,              // its time is sampled self time: callees' work counted, their time not
         work_outside_timing,         // counts include work the timing did not cover (threads outside the region)
         stale_machine_model,         // the model is from another machine, clock or load
+        working_set_near_cache,      // an analytic point whose working set is under 4x the cache it spills:
+                                     // part of it still hits there, fewer bytes cross below than counted
     };
     double excess = 0;       // efficiency - 1
     double tolerance = 0;    // the binding roof's measured spread

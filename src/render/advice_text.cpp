@@ -85,6 +85,9 @@ const char* above_roof_cause_text(AboveRoof::Cause cause) {
                "timed on one thread while others worked)";
     case AboveRoof::Cause::stale_machine_model:
         return "the machine model is stale or from another machine (rerun 'roofline bench')";
+    case AboveRoof::Cause::working_set_near_cache:
+        return "its working set is under 4x the last cache it overflows, so part of it still hits there and "
+               "fewer bytes crossed below than its analytic count (a larger size measures the level below)";
     }
     return "?";
 }

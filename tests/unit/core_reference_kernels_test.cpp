@@ -111,6 +111,14 @@ std::vector<CacheLevel> hierarchy() {
     return {{1, 32 << 10, 64, 8, 1, 1}, {2, 512 << 10, 64, 8, 1, 1}, {3, 32 << 20, 64, 16, 8, 1}};
 }
 
+TEST(ReferenceKernels, WorkingSetOverTheLastCacheItSpills) {
+    const auto& triad = kernel("stream_triad");
+    EXPECT_EQ(working_set_over_cache(triad.counts(1000), hierarchy(), 1), 0) << "24 KB fits in L1";
+    EXPECT_DOUBLE_EQ(working_set_over_cache(triad.counts(100000), hierarchy(), 1), 2.4e6 / (512 << 10));
+    EXPECT_DOUBLE_EQ(working_set_over_cache(triad.counts(10000000), hierarchy(), 1), 2.4e8 / (32 << 20));
+    EXPECT_EQ(working_set_over_cache(triad.counts(10000000), {}, 1), 0) << "no caches known";
+}
+
 TEST(ReferenceKernels, BytesLandAtTheLevelsTheWorkingSetSpills) {
     const auto& triad = kernel("stream_triad");
     auto in_l1 = bytes_by_level(triad.counts(1000), hierarchy());  // 24 KB

@@ -163,6 +163,12 @@ TEST(RooflineAnalysis, APointAboveItsRoofIsAnErrorWithLikelyCauses) {
     p.threads = 1;
     p.source = "instrument+sampling";
     EXPECT_EQ(analyze(r, p, View::orm).above_roof->causes.front(), AboveRoof::Cause::self_time_only);
+    // A reference kernel's sweep just past a cache: that cache still serves part of it.
+    p.source = "kernel";
+    p.details[kWorkingSetOverCache] = 2;
+    EXPECT_EQ(analyze(r, p, View::orm).above_roof->causes.front(), AboveRoof::Cause::working_set_near_cache);
+    p.details[kWorkingSetOverCache] = 8;  // well past it: not the cause
+    for (auto cause : analyze(r, p, View::orm).above_roof->causes) EXPECT_NE(cause, AboveRoof::Cause::working_set_near_cache);
     // Within the roof's own spread: flagged as such, advice kept.
     p = point(20.6, 0, 0, 20.6e9);  // +3%
     a = analyze(r, p, View::orm);
