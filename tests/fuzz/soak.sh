@@ -14,6 +14,9 @@
 # timeout is replayed at once: when it runs in under a second it was a starved run, not a
 # hang (said in the log), and the fuzzer goes on with the rest of its CPU budget.
 # Findings are saved under BUILD/crashes/<name>/.
+# A soak may be split over several sittings (a session ends, the machine is needed): SIGINT or
+# SIGTERM stops it with a "stopped" line that keeps the CPU seconds and executions so far, and
+# the next soak of that target resumes from them, on the corpus the earlier part grew.
 # Writes one line per target to BUILD/fuzz-logs/soak.tsv:
 #   target  verdict  cpu_s  wall_s  executions  cov  ft  corpus_units
 # (cov: edges of the instrumented code reached; ft: libFuzzer's finer features.)
@@ -32,6 +35,20 @@ cpu_seconds() {  # utime + stime of a process, all its threads ($14, $15 of /pro
   echo $(((f[11] + f[12]) / tick))
 }
 
+executions_in() { grep -o 'stat::number_of_executed_units: *[0-9]*' "$1" | grep -o '[0-9]*$'; }
+
+# Interrupted: the fuzzer stops (libFuzzer prints its stats on SIGINT), and the part done so far
+# is kept as a "stopped" line for the next soak to resume from.
+stop_part() {
+  now=$(cpu_seconds "$pid"); ((now >= 0)) && used=$((before + now))
+  kill -INT "$pid" 2>/dev/null; wait "$pid"
+  cat "$part" >>"$log"
+  n=$(executions_in "$part"); rm -f "$part"
+  printf '%s\tstopped\t%s\t%s\t%s\t-\t-\t-\n' "$name" "$used" "$((earlier_wall + SECONDS - start))" \
+    "$((execs + ${n:-0}))" | tee -a "$summary"
+  exit 130
+}
+
 status=0
 for name in "${targets[@]}"; do
   bin="$build/fuzz/${name}_fuzz"
@@ -39,14 +56,20 @@ for name in "${targets[@]}"; do
   mkdir -p "$build/crashes/$name" "$build/corpus/$name"
   log="$build/fuzz-logs/$name.soak.log"
   start=$SECONDS
-  : >"$log"
-  used=0 execs=0 starved=0
+  used=0 execs=0 starved=0 earlier_wall=0
+  last_line=$( (grep -P "^\Q$name\E\t" "$summary" 2>/dev/null || true) | tail -1)
+  if [[ $(cut -f2 <<<"$last_line") == stopped ]]; then
+    IFS=$'\t' read -r _ _ used earlier_wall execs _ <<<"$last_line"
+    echo "soak: $name: resuming after $used s of CPU and $execs executions" | tee -a "$log"
+  else
+    : >"$log"
+  fi
   while :; do
     part="$log.part"
     nice -n "$niceness" "$bin" -timeout=60 -rss_limit_mb=4096 -malloc_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
         -artifact_prefix="$build/crashes/$name/" "$build/corpus/$name" "$src/corpus/$name" >"$part" 2>&1 &
     pid=$!
-    trap 'kill -INT $pid 2>/dev/null; wait $pid; cat "$part" >>"$log"; exit 130' INT TERM
+    trap 'stop_part' INT TERM
     before=$used
     while kill -0 "$pid" 2>/dev/null; do
       sleep 10
@@ -56,7 +79,7 @@ for name in "${targets[@]}"; do
     wait "$pid"; code=$?
     trap - INT TERM
     cat "$part" >>"$log"
-    n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$part" | grep -o '[0-9]*$')
+    n=$(executions_in "$part")
     execs=$((execs + ${n:-0}))
     artifact=$(grep -o "Test unit written to .*timeout-[0-9a-f]*" "$part" | sed 's/.*written to //')
     rm -f "$part"
@@ -69,7 +92,7 @@ for name in "${targets[@]}"; do
     rm -f "$artifact"; starved=$((starved + 1))
     ((used < budget && SECONDS - start < 4 * budget)) || { code=72; break; }
   done
-  wall=$((SECONDS - start))
+  wall=$((earlier_wall + SECONDS - start))
   last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*$')
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*$')
