@@ -6,6 +6,7 @@
 #include "core/roofline.hpp"
 
 #include <string>
+#include <vector>
 
 namespace roofline::cli {
 
@@ -14,6 +15,10 @@ namespace roofline::cli {
 // lacks; std::runtime_error when the model has no GPU N. The label ends in the precision.
 Roofline selected_gpu_roofline(const MachineModel& model, const std::string& text,
                                const std::string& default_precision, const std::string& source);
+
+// CUDA kernels' points (measure --engine ncu) judged on a CPU roofline would sit far above it:
+// UsageError naming the first one and --gpu, unless `gpu_chosen`.
+void require_gpu_roofline_for_gpu_points(const std::vector<Point>& points, bool gpu_chosen);
 
 // The GPU precision a CPU roofline's precision corresponds to: "sp" -> "fp32", else "fp64".
 std::string gpu_precision_for(const std::string& cpu_precision);

@@ -5,9 +5,11 @@
 #include "cli/invocation.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
+#include "cli/gpu_measure.hpp"
 #include "cli/measure_job.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "core/gpu_kernel_points.hpp"
 #include "core/roofline.hpp"
 #include "io/install_layout.hpp"
 #include "io/machine_json.hpp"
@@ -52,6 +54,7 @@ struct MeasureArgs {
     std::string engine = "auto";
     std::string cache_sim = "on";  // instrument engine: simulate the caches for bytes below L1
     std::string cache_model;       // --cache-model FILE: simulate that machine's caches instead
+    std::string ncu_csv;           // --ncu-csv FILE: CUDA kernels' points from a recorded ncu CSV
     bool functions = false;
     std::vector<std::string> region_functions;
     std::string region_scope = "process";
@@ -258,7 +261,27 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
     return p;
 }
 
+// --engine ncu / --ncu-csv: CUDA kernels from Nsight Compute; the CPU engines' options do not apply.
+int run_gpu_measure(const MeasureArgs& args) {
+    if (args.functions || !args.region_functions.empty() || !args.times.empty() || !args.cache_model.empty())
+        throw UsageError("--functions, --region-function, --times and --cache-model are for the CPU engines; CUDA "
+                         "kernels are measured per kernel by ncu (--engine ncu)");
+    if (!args.ncu_csv.empty() && !args.command.empty())
+        throw UsageError("--ncu-csv reads a recorded run: give no command (or drop --ncu-csv to run ncu on it)");
+    if (args.ncu_csv.empty() && args.command.empty())
+        throw UsageError("no CUDA program to measure: put it after '--', e.g. roofline measure --engine ncu -- ./app");
+    if (!args.output.empty() && !args.no_store && std::filesystem::exists(args.output) &&
+        std::filesystem::equivalent(args.output, StoreAccess(args.db).path()))
+        throw UsageError(fmt::format("-o {} is the results store (--db): name another file for the points", args.output));
+    return measure_gpu_kernels({args.command, args.ncu_csv, args.output, args.db, args.no_store, args.quiet});
+}
+
 int run_measure(const MeasureArgs& args) {
+    if (args.engine == "ncu" || !args.ncu_csv.empty()) {
+        if (args.engine != "ncu" && args.engine != "auto")
+            throw UsageError(fmt::format("--ncu-csv is read by the ncu engine, not --engine {}", args.engine));
+        return run_gpu_measure(args);
+    }
     if (args.command.empty())
         throw UsageError("no command to measure: put it after '--', e.g. roofline measure -- ./my_app");
     // Measuring a launcher measures the launcher (its own few FLOPs), not the ranks it starts.
@@ -592,8 +615,9 @@ void add_measure_command(CLI::App& app, int& exit_code) {
     add_output_option(cmd, args->output, "Write the points to FILE (schema roofline.points/1)");
     cmd->add_option("--engine", args->engine,
                     "auto: perf when hardware counters are available, else instrument (Valgrind tool), else time; "
-                    "perf: hardware counters; instrument: Valgrind tool; time: timing only")
-        ->check(CLI::IsMember({"auto", "instrument", "perf", "time"}))
+                    "perf: hardware counters; instrument: Valgrind tool; time: timing only; ncu: a CUDA program, a "
+                    "point per kernel from Nsight Compute (FLOPs per precision, bytes at L1, L2 and DRAM)")
+        ->check(CLI::IsMember({"auto", "instrument", "perf", "time", "ncu"}))
         ->capture_default_str();
     cmd->add_option("--cache-sim", args->cache_sim,
                     "Instrument engine: simulate this machine's data caches (sizes, ways, line, sharing from "
@@ -611,6 +635,13 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                 return CLI::ExistingFile(value);
             },
             "FILE|stored[:ID]"));
+    cmd->add_option("--ncu-csv", args->ncu_csv,
+                    fmt::format("Points for CUDA kernels from FILE, Nsight Compute's CSV of an earlier run instead of "
+                                "running a command: ncu --csv --print-units base --metrics {} ./app > FILE (or ncu "
+                                "--import REPORT --csv --print-units base > FILE)",
+                                fmt::join(ncu_roofline_metrics(), ",")))
+        ->type_name("FILE")
+        ->check(CLI::ExistingFile);
     cmd->add_flag("--functions", args->functions,
                   "List the top functions by FLOPs and bytes with their self CPU time (instrument engine + a "
                   "sampled native run, no markers needed); each with samples becomes a point");
@@ -668,6 +699,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                 "  roofline measure -- ./my_app input.dat\n"
                 "  roofline measure --engine instrument --functions -- ./my_app\n"
                 "  roofline measure --region-function daxpy -o pts.json -- ./my_app\n"
+                "  roofline measure --engine ncu -o gpu.json -- ./my_cuda_app   (a point per CUDA kernel)\n"
                 "  mpirun -np 4 roofline measure -o job.json -- ./mpi_app   (each rank measures itself; rank 0\n"
                 "      writes every rank's points and their sum over ranks to job.json)");
     cmd->callback([args, &exit_code] { exit_code = run_measure(*args); });

@@ -166,6 +166,7 @@ int run_plot(const PlotArgs& args) {
 
     input.points = load_point_sets(point_sources, access, "pass --points FILE (schema roofline.points/1)",
                                    !implicit_points);
+    require_gpu_roofline_for_gpu_points(input.points, !args.gpus.empty());
     std::vector<std::string> sources;
     std::optional<MachineModel> first_model;
     for (const auto& source : machine_sources) {
@@ -204,13 +205,15 @@ int run_plot(const PlotArgs& args) {
         print_stderr("roofline: note: {} point(s) left out: their work was not counted (measured for time only, "
                      "e.g. by the time engine)\n", uncounted);
 
-    // A point above its roof (on the first machine) is a measurement error: say so, and mark it on the chart.
-    // Named one by one up to a limit: 100,000 such points must not flood the terminal.
+    // A point above its roof (on the first machine; a CUDA kernel on the first GPU drawn) is a measurement
+    // error: say so, and mark it on the chart. Named one by one up to a limit: 100,000 such points must not
+    // flood the terminal.
     constexpr std::size_t max_named_above_roof = 20;
     std::size_t above_roof = 0;
+    const Roofline& first_gpu = input.machines[args.gpus.empty() ? 0 : machine_sources.size()];
     for (auto& p : input.points) {
         if (p.seconds <= 0 || p.work <= 0) continue;
-        const auto a = analyze(input.machines.front(), p, input.view);
+        const auto a = analyze(p.source == "ncu" ? first_gpu : input.machines.front(), p, input.view);
         if (!a.above_roof) continue;
         if (!a.above_roof->within_spread) p.label = (p.label.empty() ? p.name : p.label) + " (above roof!)";
         if (++above_roof > max_named_above_roof) continue;

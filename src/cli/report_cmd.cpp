@@ -59,6 +59,7 @@ int run_report(const ReportArgs& args) {
                                                       "run 'roofline measure -- ./your_app' to measure some, "
                                                       "or pass --points FILE (schema roofline.points/1)");
 
+    require_gpu_roofline_for_gpu_points(points, !args.gpu.empty());
     const Roofline roofline = [&] {
         if (!args.gpu.empty()) {
             if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");

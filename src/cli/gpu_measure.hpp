@@ -1,0 +1,27 @@
+// measure --engine ncu: a point per CUDA kernel from Nsight Compute (ncu run on the command,
+// or a CSV recorded earlier with --ncu-csv), written and stored as measure's points are.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+struct GpuMeasureRequest {
+    std::vector<std::string> command;  // the CUDA program and its arguments; empty with ncu_csv
+    std::string ncu_csv;               // read this CSV instead of running ncu
+    std::string output;                // -o
+    std::string db;
+    bool no_store = false;
+    bool quiet = false;
+};
+
+// The ncu command line that measures `command` into `csv_path`.
+std::vector<std::string> ncu_command(const std::string& ncu, const std::string& csv_path,
+                                     const std::vector<std::string>& command);
+
+// Returns the exit code: the program's when ncu ran it and it failed, 1 when no destination
+// took the points. Throws UsageError without ncu, std::runtime_error for a CSV it cannot read.
+int measure_gpu_kernels(const GpuMeasureRequest& request);
+
+} // namespace roofline::cli

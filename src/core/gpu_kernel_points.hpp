@@ -1,0 +1,35 @@
+// Points for GPU kernels from Nsight Compute's metrics: FLOPs per precision from the SASS
+// instruction counters, bytes at L1, L2 and DRAM, the kernel's duration. The metric names and
+// the FLOPs per instruction are those of Nsight Compute's own hierarchical roofline sections
+// (SpeedOfLight_Hierarchical*RooflineChart): an FMA counts 2, and the half-precision
+// instructions work on pairs (HADD2, HMUL2: 2; HFMA2: 4). Tensor-core FLOPs come from the
+// sm__ops_path_tensor_*.sum counters when the metrics include them; when they do not, the
+// point says its tensor work (if any) was not counted.
+#pragma once
+
+#include "core/roofline.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// One metric of one kernel launch, in base units (bytes, nanoseconds, instructions).
+struct GpuKernelMetric {
+    std::string launch;    // ncu's launch ID: one per kernel launch profiled
+    std::string kernel;    // the kernel's (demangled) name
+    std::string device;    // the device's index
+    std::string metric;    // e.g. "dram__bytes.sum"
+    double value = 0;
+    bool available = true; // false: ncu printed "n/a" (a counter this device does not have)
+};
+
+// The metrics `ncu --metrics` is asked for.
+const std::vector<std::string>& ncu_roofline_metrics();
+
+// A point per kernel name (its launches summed: work, bytes and time), in the order the
+// kernels first ran; details: launches, flops_fp64/fp32/fp16/tensor, dram read and write
+// bytes, device. Throws std::runtime_error when a launch lacks its duration (not a roofline run).
+std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics);
+
+} // namespace roofline

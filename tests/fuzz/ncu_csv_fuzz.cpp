@@ -1,0 +1,12 @@
+// Nsight Compute's CSV (io/ncu_csv: measure --ncu-csv) and the kernel points made from it.
+#include "core/gpu_kernel_points.hpp"
+#include "fuzz_common.hpp"
+#include "io/ncu_csv.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    roofline_fuzz::guarded("parse_ncu_csv", [&] {
+        const auto metrics = roofline::parse_ncu_csv(roofline_fuzz::as_text(data, size));
+        (void)roofline::gpu_kernel_points(metrics);
+    });
+    return 0;
+}

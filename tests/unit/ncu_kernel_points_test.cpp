@@ -1,0 +1,133 @@
+// Nsight Compute's CSV (details and raw pages) and the kernel points made from it.
+#include "core/gpu_kernel_points.hpp"
+#include "io/ncu_csv.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+using namespace roofline;
+
+namespace {
+
+const char* const kHeader =
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+    "\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+
+std::string row(const std::string& id, const std::string& kernel, const std::string& metric, const std::string& unit,
+                const std::string& value, const std::string& device = "0") {
+    return "\"" + id + "\",\"7\",\"app\",\"host\",\"" + kernel + "\",\"1\",\"7\",\"(256, 1, 1)\",\"(4, 1, 1)\",\"" +
+           device + "\",\"9.0\",\"Command line profiler metrics\",\"" + metric + "\",\"" + unit + "\",\"" + value +
+           "\"\n";
+}
+
+std::string sass(const std::string& op) { return "sm__sass_thread_inst_executed_op_" + op + "_pred_on.sum"; }
+
+} // namespace
+
+TEST(NcuCsv, DetailsPageInBaseUnitsWithSeparatorsAndPreamble) {
+    const std::string text = "==PROF== Connected to process 7 (app)\nprogram output, with a \"quote\"\n" +
+                             std::string(kHeader) + row("0", "k(int, double *)", "dram__bytes.sum", "byte", "1,048,576") +
+                             "==WARNING== something ncu says\n" +
+                             row("0", "k(int, double *)", "gpu__time_duration.sum", "usecond", "12.5") +
+                             row("0", "k(int, double *)", sass("hfma"), "inst", "n/a");
+    const auto m = parse_ncu_csv(text);
+    ASSERT_EQ(m.size(), 3u);
+    EXPECT_EQ(m[0].launch, "0");
+    EXPECT_EQ(m[0].kernel, "k(int, double *)") << "commas inside a quoted field stay in it";
+    EXPECT_EQ(m[0].metric, "dram__bytes.sum");
+    EXPECT_DOUBLE_EQ(m[0].value, 1048576);
+    EXPECT_DOUBLE_EQ(m[1].value, 12500) << "microseconds become nanoseconds";
+    EXPECT_FALSE(m[2].available) << "n/a: a counter this device lacks";
+}
+
+TEST(NcuCsv, RawPageHasAColumnPerMetricAndAUnitsRow) {
+    const std::string text =
+        "\"ID\",\"Kernel Name\",\"Device\",\"gpu__time_duration.sum\",\"dram__bytes.sum\"\n"
+        "\"\",\"\",\"\",\"msecond\",\"byte\"\n"
+        "\"3\",\"copy\",\"1\",\"0.002\",\"4,096\"\n";
+    const auto m = parse_ncu_csv(text);
+    ASSERT_EQ(m.size(), 2u);
+    EXPECT_EQ(m[0].metric, "gpu__time_duration.sum");
+    EXPECT_DOUBLE_EQ(m[0].value, 2000);
+    EXPECT_EQ(m[0].device, "1");
+    EXPECT_EQ(m[1].metric, "dram__bytes.sum");
+    EXPECT_DOUBLE_EQ(m[1].value, 4096);
+}
+
+TEST(NcuCsv, WhatIsNotNcuCsvIsRefusedWithTheLine) {
+    auto error = [](const std::string& text) {
+        try {
+            parse_ncu_csv(text);
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(error("a,b,c\n1,2,3\n").find("no Nsight Compute CSV header"), std::string::npos);
+    EXPECT_NE(error("").find("no Nsight Compute CSV header"), std::string::npos);
+    EXPECT_NE(error(std::string(kHeader) + "\"0\",\"k\"\n").find("line 2: 2 fields where the header has 15"),
+              std::string::npos);
+    EXPECT_NE(error(std::string(kHeader) + row("0", "k", "dram__bytes.sum", "byte", "lots")).find("'lots' is not a number"),
+              std::string::npos);
+    EXPECT_NE(error(std::string(kHeader) + row("0", "k", "dram__bytes.sum", "byte", "1e999")).find("not a number"),
+              std::string::npos);
+    EXPECT_NE(error(std::string(kHeader) + row("0", "k", "dram__bytes.sum", "Mbyte", "1.5")).find("--print-units base"),
+              std::string::npos);
+    EXPECT_NE(error(std::string(kHeader) + "\"0\",\"unclosed\n").find("not closed"), std::string::npos);
+}
+
+TEST(GpuKernelPoints, FlopsPerPrecisionBytesPerLevelAndLaunchesSummed) {
+    std::string text = kHeader;
+    for (const char* id : {"0", "2"}) {  // two launches of daxpy
+        text += row(id, "daxpy", "gpu__time_duration.sum", "nsecond", "100,000");
+        text += row(id, "daxpy", sass("dfma"), "inst", "1,000,000");
+        text += row(id, "daxpy", "dram__bytes.sum", "byte", "24,000,000");
+        text += row(id, "daxpy", "dram__bytes_read.sum", "byte", "16,000,000");
+        text += row(id, "daxpy", "lts__t_bytes.sum", "byte", "24,000,000");
+        text += row(id, "daxpy", "l1tex__t_bytes.sum", "byte", "24,000,000");
+    }
+    text += row("1", "half", "gpu__time_duration.sum", "nsecond", "1000", "1");
+    text += row("1", "half", sass("hfma"), "inst", "10");  // HFMA2: 4 FLOPs
+    text += row("1", "half", sass("hadd"), "inst", "10");  // HADD2: 2
+    text += row("1", "half", sass("ffma"), "inst", "10");  // FFMA: 2
+    text += row("1", "half", sass("fmul"), "inst", "10");  // 1
+    text += row("1", "half", "sm__ops_path_tensor_src_fp16_dst_fp32.sum", "", "1000");
+    const auto points = gpu_kernel_points(parse_ncu_csv(text));
+    ASSERT_EQ(points.size(), 2u);
+    const Point& d = points[0];
+    EXPECT_EQ(d.name, "daxpy") << "points in the order the kernels first ran";
+    EXPECT_EQ(d.source, "ncu");
+    EXPECT_DOUBLE_EQ(d.details.at("launches"), 2);
+    EXPECT_DOUBLE_EQ(d.seconds, 200e-6);
+    EXPECT_DOUBLE_EQ(d.work, 4e6) << "an FMA is 2 FLOPs, the launches summed";
+    EXPECT_DOUBLE_EQ(d.details.at("flops_fp64"), 4e6);
+    EXPECT_DOUBLE_EQ(d.details.at("flops_fp32"), 0);
+    EXPECT_DOUBLE_EQ(d.bytes.at("DRAM"), 48e6);
+    EXPECT_DOUBLE_EQ(d.bytes.at("L2"), 48e6);
+    EXPECT_DOUBLE_EQ(d.bytes.at("L1"), 48e6);
+    EXPECT_DOUBLE_EQ(d.details.at("dram_read_bytes"), 32e6);
+    EXPECT_DOUBLE_EQ(d.details.at("tensor_not_counted"), 1);
+    const Point& h = points[1];
+    EXPECT_DOUBLE_EQ(h.details.at("flops_fp16"), 60);
+    EXPECT_DOUBLE_EQ(h.details.at("flops_fp32"), 30);
+    EXPECT_DOUBLE_EQ(h.details.at("flops_tensor"), 1000);
+    EXPECT_DOUBLE_EQ(h.work, 1090);
+    EXPECT_DOUBLE_EQ(h.details.at("device"), 1);
+    EXPECT_FALSE(h.details.count("tensor_not_counted"));
+    EXPECT_FALSE(h.bytes.count("DRAM")) << "a level ncu did not report is not a level with 0 bytes";
+}
+
+TEST(GpuKernelPoints, ALaunchWithoutItsDurationIsNotARooflineRun) {
+    const std::string text = std::string(kHeader) + row("0", "k", "dram__bytes.sum", "byte", "64");
+    EXPECT_THROW(gpu_kernel_points(parse_ncu_csv(text)), std::runtime_error);
+}
+
+TEST(GpuKernelPoints, TheMetricsAskedForAreTheOnesCounted) {
+    const auto& metrics = ncu_roofline_metrics();
+    for (const char* needed : {"gpu__time_duration.sum", "dram__bytes.sum", "lts__t_bytes.sum", "l1tex__t_bytes.sum"})
+        EXPECT_NE(std::find(metrics.begin(), metrics.end(), needed), metrics.end()) << needed;
+    for (const char* op : {"dadd", "dmul", "dfma", "fadd", "fmul", "ffma", "hadd", "hmul", "hfma"})
+        EXPECT_NE(std::find(metrics.begin(), metrics.end(), sass(op)), metrics.end()) << op;
+}
