@@ -42,6 +42,8 @@ bool level_before(std::string_view a, std::string_view b) {
     return std::make_tuple(rank(a), a) < std::make_tuple(rank(b), b);
 }
 
+bool is_bus_level(std::string_view level) { return level == "PCIe" || level == "NVLink" || level == "network"; }
+
 bool is_numa_pair(std::string_view level) { return level.rfind("NUMA", 0) == 0; }
 
 namespace {

@@ -26,6 +26,9 @@ bool is_known_level(std::string_view level);
 // For messages: "L1, L2, L3, L4, DRAM, HBM, PCIe, NVLink, network or NUMA<i>-><j>".
 const char* known_levels_text();
 
+// True for a bus that ships work's data to or from a device or node: PCIe, NVLink, network.
+bool is_bus_level(std::string_view level);
+
 // True for a NUMA pair ("NUMA0->1"), a figure between nodes rather than a level.
 bool is_numa_pair(std::string_view level);
 

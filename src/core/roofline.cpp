@@ -1,5 +1,7 @@
 #include "core/roofline.hpp"
 
+#include "core/level.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -137,9 +139,30 @@ std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, con
 
 } // namespace
 
+std::optional<BusThroughput> bus_throughput(const Point& p) {
+    if (!(p.work > 0)) return std::nullopt;
+    for (const auto& [level, bytes] : p.bytes) {
+        if (!is_bus_level(level) || !(bytes > 0)) continue;
+        BusThroughput t;
+        t.bus = level;
+        t.intensity = p.work / bytes;
+        for (const char* memory : {"HBM", "DRAM"}) {
+            const auto it = p.bytes.find(memory);
+            if (it == p.bytes.end() || !(it->second > 0)) continue;
+            t.memory_level = memory;
+            t.memory_intensity = p.work / it->second;
+            t.coefficient = t.intensity / t.memory_intensity;
+            break;
+        }
+        return t;
+    }
+    return std::nullopt;
+}
+
 Analysis analyze(const Roofline& r, const Point& p, View view) {
     Analysis a;
     a.point = p.name;
+    a.throughput = bus_throughput(p);
     a.performance = performance(p);
 
     // The binding roof: the lowest of the compute roof and each level's roof x intensity.

@@ -150,6 +150,21 @@ struct AboveRoof {
     std::vector<Cause> causes;   // most likely first
 };
 
+// The multi-roofline's throughput intensity of work shipped over a bus: TI = work per byte
+// crossing the bus, beside the intensity at the device's own memory, and the throughput
+// coefficient a = TI / I (a < 1: the bus carries more bytes than the kernel reads from its
+// memory, the data is not reused on the device between transfers).
+struct BusThroughput {
+    std::string bus;           // "PCIe", "NVLink", "network"
+    double intensity = 0;      // TI
+    std::string memory_level;  // the device memory level the coefficient compares with ("DRAM", "HBM")
+    double memory_intensity = 0;  // I there
+    double coefficient = 0;       // a = TI / I
+};
+// Nullopt when the point has no bytes at a bus or no work; the memory figures are 0 and the level
+// empty when it has no DRAM/HBM bytes.
+std::optional<BusThroughput> bus_throughput(const Point& p);
+
 struct Analysis {
     std::string point;
     double performance = 0;        // achieved G<unit>/s
@@ -170,6 +185,7 @@ struct Analysis {
     std::vector<Headroom> headroom;        // to every roof, highest first
     std::vector<NextStep> next_steps;
     std::optional<AboveRoof> above_roof;   // set when efficiency > 100%
+    std::optional<BusThroughput> throughput;  // work shipped over a bus: TI and a = TI / I
 };
 
 Analysis analyze(const Roofline& r, const Point& p, View view);

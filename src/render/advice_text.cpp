@@ -2,6 +2,8 @@
 
 #include "render/number_format.hpp"
 
+#include "core/level.hpp"
+
 #include <fmt/format.h>
 
 namespace roofline {
@@ -45,6 +47,15 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
     switch (step.kind) {
     case NextStep::Kind::lift_ceiling: return ceiling_advice(r, step.ceiling);
     case NextStep::Kind::raise_intensity:
+        if (step.level == "network")
+            return fmt::format("communicate less or later: fewer, larger messages, overlapped with compute; the {} "
+                               "roof caps this point at {} {}",
+                               step.roof, format_number(step.cap), rate_unit(r.work_unit));
+        if (is_bus_level(step.level))
+            return fmt::format("ship less over {}: keep data on the device between kernels (fewer, larger copies), "
+                               "overlap copies with compute (streams, pinned host memory); the {} roof caps this "
+                               "point at {} {}",
+                               step.level, step.roof, format_number(step.cap), rate_unit(r.work_unit));
         return fmt::format("raise the intensity at {} (reuse data in registers and caches, block loops, fuse passes): "
                            "the {} roof caps this point at {} {}",
                            step.level, step.roof, format_number(step.cap), rate_unit(r.work_unit));
@@ -90,6 +101,19 @@ const char* above_roof_cause_text(AboveRoof::Cause cause) {
                "fewer bytes crossed below than its analytic count (a larger size measures the level below)";
     }
     return "?";
+}
+
+std::string throughput_text(const BusThroughput& t, const std::string& work_unit) {
+    std::string out = fmt::format("TI {} {} per {} byte", format_number(t.intensity), work_unit, t.bus);
+    if (t.memory_level.empty()) return out + fmt::format(" (no {} bytes to compare with)", "DRAM/HBM");
+    out += fmt::format("; a = TI / I({}) = {}", t.memory_level, format_number(t.coefficient));
+    if (t.coefficient < 1)
+        out += fmt::format(": the bus carries {}x the bytes the kernel moves from {} (no reuse on the device "
+                           "between transfers)",
+                           format_number(1 / t.coefficient), t.memory_level);
+    else
+        out += fmt::format(": each byte shipped is used {}x from {}", format_number(t.coefficient), t.memory_level);
+    return out;
 }
 
 std::string unjudged_levels_text(const Analysis& a) {

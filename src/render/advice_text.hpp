@@ -34,6 +34,10 @@ const char* above_roof_cause_text(AboveRoof::Cause cause);
 // machine model has no L4 roof (judged by its other levels and compute)".
 std::string unjudged_levels_text(const Analysis& a);
 
+// Work shipped over a bus: "TI 10.0 FLOP per PCIe byte; a = TI / I(DRAM) = 0.250: the bus carries
+// 4.00x the bytes the kernel moves from DRAM".
+std::string throughput_text(const BusThroughput& t, const std::string& work_unit);
+
 // The efficiency as people read it: "80.0%", "118.0% (above roof!)", "101.0% (within spread)".
 std::string efficiency_text(const Analysis& a);
 

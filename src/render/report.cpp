@@ -134,6 +134,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
         if (a.above_roof) out += fmt::format("  {:<17}{}\n", a.above_roof->within_spread ? "note" : "WARNING",
                                              above_roof_text(*a.above_roof));
         if (!a.unjudged_levels.empty()) out += fmt::format("  {:<17}{}\n", "not judged", unjudged_levels_text(a));
+        if (a.throughput) out += fmt::format("  {:<17}{}\n", "throughput", throughput_text(*a.throughput, r.work_unit));
         out += fmt::format("  upper ceiling    {}\n",
                            a.upper ? ceiling_text(r, *a.upper) : std::string("none below the roof"));
         out += fmt::format("  lower ceiling    {}\n", a.lower ? ceiling_text(r, *a.lower) : std::string("none"));
@@ -176,6 +177,8 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
                            markdown_escape(efficiency_text(a)));
         if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
         if (!a.unjudged_levels.empty()) out += fmt::format("  - not judged: {}\n", markdown_escape(unjudged_levels_text(a)));
+        if (a.throughput)
+            out += fmt::format("  - throughput: {}\n", markdown_escape(throughput_text(*a.throughput, r.work_unit)));
         if (!a.headroom.empty()) out += fmt::format("  - headroom: {}\n", markdown_escape(headroom_text(a)));
         for (std::size_t i = 0; i < a.next_steps.size(); ++i) {
             out += fmt::format("  - next {}: {}\n", i + 1, markdown_escape(next_step_text(r, a.next_steps[i])));
@@ -239,6 +242,15 @@ nlohmann::ordered_json ceiling_json(const Roofline& r, const std::optional<Ceili
             {"value", number_json(c->value)}, {"unit", ceiling_unit(r, *c)}, {"advice", ceiling_advice(r, *c)}};
 }
 
+nlohmann::ordered_json throughput_json(const std::optional<BusThroughput>& t) {
+    if (!t) return nullptr;
+    return {{"bus", t->bus},
+            {"throughput_intensity", number_json(t->intensity)},
+            {"memory_level", t->memory_level},
+            {"memory_intensity", t->memory_level.empty() ? nullptr : number_json(t->memory_intensity)},
+            {"coefficient", t->memory_level.empty() ? nullptr : number_json(t->coefficient)}};
+}
+
 nlohmann::ordered_json above_roof_json(const std::optional<AboveRoof>& above) {
     if (!above) return nullptr;
     nlohmann::ordered_json causes = nlohmann::ordered_json::array();
@@ -287,7 +299,8 @@ std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r
                           {"limiting_metric", limiting_metric_text(r, a)},
                           {"headroom", headroom},
                           {"next_steps", next_steps_text(r, a)},
-                          {"above_roof", above_roof_json(a.above_roof)}});
+                          {"above_roof", above_roof_json(a.above_roof)},
+                          {"throughput", throughput_json(a.throughput)}});
     }
     out["points"] = points;
     // Invalid UTF-8 in a name (a symbol, a command line) becomes U+FFFD instead of throwing.

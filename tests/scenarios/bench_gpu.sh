@@ -76,6 +76,10 @@ pts = {p["point"]: p for p in json.load(open(sys.argv[1]))["points"]}
 o, k = pts["offload"], pts["kernel"]
 assert o["binding_roof"] == "PCIe h2d pinned" and abs(o["attainable"] - 520) < 1e-6, o
 assert abs(o["efficiency"] - 400 / 520) < 1e-9, o
+# The multi-roofline's throughput intensity (FLOP per bus byte) and a = TI / I(DRAM) = 10 / 40.
+assert o["throughput"] == {"bus": "PCIe", "throughput_intensity": 10, "memory_level": "DRAM",
+                           "memory_intensity": 40, "coefficient": 0.25}, o["throughput"]
+assert k["throughput"] is None, k
 assert k["binding_roof"] == "FP64 peak" and abs(k["attainable"] - 31000) < 1e-6, k
 PY
 exit $fail

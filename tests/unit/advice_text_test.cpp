@@ -67,3 +67,24 @@ TEST(AdviceText, LiftsName) {
     KernelPrediction::Lift more{KernelPrediction::Lift::Kind::intensity_at_level, {}, "DRAM", 4.43, 0.0625, "DP peak", 73.6};
     EXPECT_EQ(lift_text(more, "FLOP"), "intensity at DRAM of 4.43 FLOP/B (now 0.0625) reaches the DP peak roof");
 }
+
+TEST(AdviceText, ABusBoundPointIsToldToShipLessNotToBlockLoops) {
+    const auto r = toy();
+    NextStep bus{NextStep::Kind::raise_intensity, {}, "PCIe", "PCIe h2d pinned", 520};
+    EXPECT_TRUE(contains(next_step_text(r, bus), "ship less over PCIe"));
+    EXPECT_FALSE(contains(next_step_text(r, bus), "block loops"));
+    NextStep net{NextStep::Kind::raise_intensity, {}, "network", "network", 10};
+    EXPECT_TRUE(contains(next_step_text(r, net), "communicate less"));
+    NextStep dram{NextStep::Kind::raise_intensity, {}, "DRAM", "DRAM copy", 10};
+    EXPECT_TRUE(contains(next_step_text(r, dram), "block loops"));
+}
+
+TEST(AdviceText, ThroughputCoefficientSaysWhetherShippedBytesAreReused) {
+    BusThroughput shipped{"PCIe", 10, "DRAM", 40, 0.25};
+    EXPECT_TRUE(contains(throughput_text(shipped, "FLOP"), "a = TI / I(DRAM) = 0.25"));
+    EXPECT_TRUE(contains(throughput_text(shipped, "FLOP"), "carries 4"));
+    BusThroughput reused{"PCIe", 40, "HBM", 10, 4};
+    EXPECT_TRUE(contains(throughput_text(reused, "FLOP"), "used 4"));
+    BusThroughput alone{"NVLink", 3, "", 0, 0};
+    EXPECT_TRUE(contains(throughput_text(alone, "FLOP"), "no DRAM/HBM bytes"));
+}

@@ -1,4 +1,5 @@
 // The model's maths against worked numbers from the Roofline literature.
+#include "core/level.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
 
@@ -168,7 +169,8 @@ TEST(RooflineAnalysis, APointAboveItsRoofIsAnErrorWithLikelyCauses) {
     p.details[kWorkingSetOverCache] = 2;
     EXPECT_EQ(analyze(r, p, View::orm).above_roof->causes.front(), AboveRoof::Cause::working_set_near_cache);
     p.details[kWorkingSetOverCache] = 8;  // well past it: not the cause
-    for (auto cause : analyze(r, p, View::orm).above_roof->causes) EXPECT_NE(cause, AboveRoof::Cause::working_set_near_cache);
+    const auto far = analyze(r, p, View::orm);
+    for (auto cause : far.above_roof->causes) EXPECT_NE(cause, AboveRoof::Cause::working_set_near_cache);
     // Within the roof's own spread: flagged as such, advice kept.
     p = point(20.6, 0, 0, 20.6e9);  // +3%
     a = analyze(r, p, View::orm);
@@ -362,4 +364,24 @@ TEST(RooflineAnalysis, BytesAtLevelsWithoutARoofAreReportedAsUnjudged) {
     EXPECT_EQ(a.intensity_level, "DRAM");
     // ORM judges DRAM only by design: nothing is unjudged there.
     EXPECT_TRUE(analyze(toy(), mixed, View::orm).unjudged_levels.empty());
+}
+
+TEST(RooflineAnalysis, WorkShippedOverABusHasItsThroughputIntensityAndCoefficient) {
+    Point p = point(400, 0, 0, 1e10);  // 400 GFLOP at 40 FLOP per DRAM byte
+    EXPECT_FALSE(bus_throughput(p)) << "no bytes over a bus";
+    p.bytes["PCIe"] = 4e10;            // 10 FLOP per bus byte
+    const auto t = bus_throughput(p);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->bus, "PCIe");
+    EXPECT_DOUBLE_EQ(t->intensity, 10);
+    EXPECT_EQ(t->memory_level, "DRAM");
+    EXPECT_DOUBLE_EQ(t->memory_intensity, 40);
+    EXPECT_DOUBLE_EQ(t->coefficient, 0.25);
+    EXPECT_TRUE(analyze(toy(), p, View::carm).throughput);
+    p.bytes.erase("DRAM");
+    EXPECT_TRUE(bus_throughput(p)->memory_level.empty()) << "nothing to compare with";
+    p.work = 0;
+    EXPECT_FALSE(bus_throughput(p)) << "no work, no intensity";
+    EXPECT_TRUE(is_bus_level("PCIe") && is_bus_level("NVLink") && is_bus_level("network"));
+    EXPECT_FALSE(is_bus_level("DRAM") || is_bus_level("NUMA0->1"));
 }
