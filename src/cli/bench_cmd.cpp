@@ -1,6 +1,7 @@
 // roofline bench: measure the roofs, write the machine model, store it, draw the chart.
 #include "bench/bench_runner.hpp"
 #include "bench/kernel_selection.hpp"
+#include "cli/cluster_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/gpu_bench.hpp"
 #include "cli/stop_signal.hpp"
@@ -54,6 +55,9 @@ struct BenchArgs {
     std::string isa;
     std::vector<std::string> kernels;
     std::optional<int> gpu;  // --gpu [N]: also CUDA device N
+    bool mpi = false;        // --mpi: one rank per node of an MPI launch, gathered into a cluster model
+    double sick_threshold = 10;  // percent under a roof's median that makes a node sick
+    double rank_wait = 120;      // seconds the ranks wait for each other beyond the measuring
 };
 
 std::vector<int> parse_threads(const std::string& text, int cores) {
@@ -284,6 +288,59 @@ int run(BenchArgs args) {
     return saved.failures.empty() && !gpu_failed ? kExitOk : kExitFailure;
 }
 
+// The seconds a bench run may take: its budget, or the mode's default (twice with --validate).
+double budget_seconds(const BenchArgs& args) {
+    const double mode = args.full ? 160 : 24;
+    return (args.time_budget > 0 ? args.time_budget : mode) * (args.validate ? 2 : 1);
+}
+
+// --mpi: every rank joins; the lowest rank of each node measures it (as a plain bench run, its
+// model into the ranks' meeting place); rank 0 then gathers the cluster.
+int run_cluster(BenchArgs args) {
+    if (args.gpu) throw UsageError("--mpi measures the nodes' CPUs; measure a node's GPU with --gpu without --mpi");
+    if (args.output.empty()) throw UsageError("--mpi writes the cluster model: give -o FILE");
+    if (!(args.sick_threshold > 0 && args.sick_threshold < 100))
+        throw UsageError("--sick-threshold is a percentage between 0 and 100");
+    const Topology topology = Topology::discover();
+    (void)to_options(args, topology);  // every rank refuses bad options before anyone waits
+    const auto plan = join_cluster_bench(args.output, args.rank_wait);
+    if (plan.rank.rank == 0) {
+        check_writable(args.output);
+        if (!args.no_store) check_store_writable(args.db);
+    }
+    int code = kExitOk;
+    if (plan.leader) {
+        BenchArgs node = args;
+        node.mpi = false;
+        node.output = node_model_path(plan, plan.rank.rank);
+        node.svg.clear();
+        node.svg_given = true;
+        node.no_store = true;
+        node.quiet = true;  // the nodes' own summaries are in the cluster model
+        if (!args.quiet && plan.rank.rank == 0)
+            print_stderr("roofline bench --mpi: {} ranks on {} nodes; each node measured by its lowest rank\n",
+                         plan.rank.size, plan.leaders.size());
+        try {
+            code = run(node);
+        } catch (const std::exception& e) {
+            code = kExitFailure;
+            report_node_failure(plan, e.what());
+            if (plan.rank.rank != 0) throw;
+        }
+        if (code != kExitOk && access(node.output.c_str(), F_OK) != 0)
+            report_node_failure(plan, fmt::format("its bench run ended with exit code {}", code));
+    } else if (!args.quiet) {
+        int leader = 0;
+        for (const auto& [rank, node] : plan.leaders)
+            if (node == plan.node) leader = rank;
+        print_stderr("roofline: rank {}: node {} is measured by rank {}; this rank waits\n", plan.rank.rank,
+                     plan.node, leader);
+    }
+    if (plan.rank.rank != 0) return code;
+    return gather_cluster(plan, {args.output, args.db, args.no_store, args.quiet, args.sick_threshold / 100,
+                                 budget_seconds(args) * 4 + args.rank_wait});
+}
+
 } // namespace
 
 void add_bench_command(CLI::App& app, int& exit_code) {
@@ -320,6 +377,20 @@ void add_bench_command(CLI::App& app, int& exit_code) {
         ->expected(0, 1)
         ->default_str("0")
         ->type_name("[N]");
+    cmd->add_flag("--mpi", args->mpi,
+                  "Characterize every node of an MPI launch (mpirun -np N roofline bench --mpi -o cluster.json): the "
+                  "lowest rank of each node measures it, the node's other ranks wait; rank 0 writes the cluster "
+                  "model (each node's model, each roof's median, slowest node and spread, the sick nodes) and "
+                  "stores the nodes' models. Nodes are told apart by host name");
+    cmd->add_option("--sick-threshold", args->sick_threshold,
+                    "--mpi: report a node more than this percentage under a roof's median (from 3 nodes up)")
+        ->type_name("PERCENT")
+        ->capture_default_str();
+    cmd->add_option("--rank-wait", args->rank_wait,
+                    "--mpi: seconds the ranks wait for each other, beyond the measuring itself")
+        ->check(CLI::Range(1.0, 86400.0))
+        ->type_name("SECONDS")
+        ->capture_default_str();
     cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)");
     add_quiet_flag(cmd, args->quiet)->description("No progress and no summary: only warnings and errors");
     cmd->add_flag("--list", args->list, "List the kernels (ISA, FLOP and bytes per unit, whether this CPU runs them) and exit");
@@ -335,8 +406,16 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->footer("Examples:\n"
                 "  roofline bench                     quick run, writes roofline-machine.json and roofline-machine.svg\n"
                 "  roofline bench --full --threads sweep\n"
-                "  roofline bench --only memory --pattern load --working-set 16kB,1GB --threads 1");
-    cmd->callback([args, &exit_code] { exit_code = run(*args); });
+                "  roofline bench --only memory --pattern load --working-set 16kB,1GB --threads 1\n"
+                "  mpirun --map-by ppr:1:node roofline bench --mpi -o cluster.json   every node, and the sick ones");
+    cmd->callback([args, cmd, &exit_code] {
+        if (!args->mpi) {
+            exit_code = run(*args);
+            return;
+        }
+        if (cmd->get_option("--output")->count() == 0) args->output = "roofline-cluster.json";
+        exit_code = run_cluster(*args);
+    });
 }
 
 } // namespace roofline::cli

@@ -25,10 +25,11 @@ const std::set<std::string> kSharedOptions = {"db", "quiet"};
 const std::set<std::string> kNotSettings = {"help", "output", "json", "list", "version"};
 
 // ROOFLINE_* variables that are not settings: paths of an installation, the
-// marker library's protocol with `measure`, ISA capping for experiments.
+// marker library's protocol with `measure`, ISA capping for experiments, a node's name
+// in a simulated cluster (bench --mpi tests).
 const std::set<std::string> kOtherVariables = {"ROOFLINE_SYSTEM_CONFIG", "ROOFLINE_EVENTS_DIR", "ROOFLINE_VGTOOL_DIR",
                                                "ROOFLINE_MARKER_OUT",    "ROOFLINE_PERF_EVENTS", "ROOFLINE_MAX_ISA",
-                                               "ROOFLINE_GPUBENCH"};
+                                               "ROOFLINE_GPUBENCH",      "ROOFLINE_NODE_NAME"};
 
 std::string env_name(const std::string& key) {
     std::string name = "ROOFLINE_";

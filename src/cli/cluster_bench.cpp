@@ -1,0 +1,148 @@
+#include "cli/cluster_bench.hpp"
+
+#include "cli/commands.hpp"
+#include "cli/messages.hpp"
+#include "cli/usage_error.hpp"
+#include "core/cluster_model.hpp"
+#include "io/cluster_json.hpp"
+#include "io/machine_json.hpp"
+#include "io/results_store.hpp"
+#include "io/text_file.hpp"
+#include "render/cluster_text.hpp"
+#include "topo/environment.hpp"
+
+#include <fmt/core.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <thread>
+
+namespace roofline::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string safe_name(const std::string& text) {
+    std::string out;
+    for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+    return out.empty() ? "job" : out;
+}
+
+std::string rank_file(const std::string& dir, int rank) { return fmt::format("{}/rank{}.node", dir, rank); }
+std::string failure_file(const std::string& dir, int rank) { return fmt::format("{}/node{}.failed", dir, rank); }
+
+// Polls `ready` every 100 ms until it holds or `seconds` passed.
+template <typename Ready>
+bool wait_for(double seconds, Ready&& ready) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (!ready()) {
+        if (std::chrono::steady_clock::now() > end) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return true;
+}
+
+} // namespace
+
+ClusterBenchPlan join_cluster_bench(const std::string& cluster_output, double wait_seconds) {
+    const auto rank = measure::detect_mpi_rank([](const char* name) { return std::getenv(name); });
+    if (!rank)
+        throw UsageError("--mpi characterizes the nodes of an MPI launch: run it as 'mpirun -np N roofline bench "
+                         "--mpi -o cluster.json' (one rank per node is enough; extra ranks on a node wait)");
+    ClusterBenchPlan plan;
+    plan.rank = *rank;
+    const char* simulated = std::getenv("ROOFLINE_NODE_NAME");
+    plan.node = simulated && *simulated ? simulated : host_name();
+    plan.dir = fmt::format("{}.nodes/{}", cluster_output, safe_name(rank->job));
+    std::error_code ec;
+    fs::create_directories(plan.dir, ec);
+    if (ec) throw std::runtime_error(fmt::format("cannot create {} (where the ranks meet): {}", plan.dir, ec.message()));
+    write_text_file_atomic(rank_file(plan.dir, rank->rank), plan.node);
+    std::map<int, std::string> nodes;
+    const bool all = wait_for(wait_seconds, [&] {
+        for (int r = 0; r < rank->size; ++r) {
+            if (nodes.count(r)) continue;
+            if (auto text = read_file_if_exists(rank_file(plan.dir, r))) nodes[r] = *text;
+        }
+        return static_cast<int>(nodes.size()) == rank->size;
+    });
+    if (!all)
+        throw std::runtime_error(fmt::format(
+            "rank {}: only {} of {} ranks said which node they run on within {} s in {} (across nodes, -o must be on "
+            "a file system every node shares)",
+            rank->rank, nodes.size(), rank->size, wait_seconds, plan.dir));
+    std::map<std::string, int> first;  // node -> its lowest rank
+    for (const auto& [r, node] : nodes)
+        if (!first.count(node)) first[node] = r, plan.leaders.emplace_back(r, node);
+    plan.leader = first.at(plan.node) == rank->rank;
+    return plan;
+}
+
+std::string node_model_path(const ClusterBenchPlan& plan, int rank) { return fmt::format("{}/node{}.json", plan.dir, rank); }
+
+void report_node_failure(const ClusterBenchPlan& plan, const std::string& why) {
+    try {
+        write_text_file_atomic(failure_file(plan.dir, plan.rank.rank), why);
+    } catch (const std::exception&) {
+        // rank 0 then waits for this node until its time is up, and says so
+    }
+}
+
+int gather_cluster(const ClusterBenchPlan& plan, const ClusterOutput& out) {
+    auto done = [&](int rank) {
+        return fs::exists(node_model_path(plan, rank)) || fs::exists(failure_file(plan.dir, rank));
+    };
+    wait_for(out.wait_seconds, [&] {
+        for (const auto& [rank, node] : plan.leaders)
+            if (!done(rank)) return false;
+        return true;
+    });
+    std::vector<NodeModel> nodes;
+    std::vector<std::string> problems;
+    for (const auto& [rank, node] : plan.leaders) {
+        if (auto why = read_file_if_exists(failure_file(plan.dir, rank))) {
+            problems.push_back(fmt::format("node {} (rank {}): {}", node, rank, *why));
+            continue;
+        }
+        try {
+            nodes.push_back({node, rank, read_machine_file(node_model_path(plan, rank))});
+        } catch (const std::exception& e) {
+            problems.push_back(fmt::format("node {} (rank {}) wrote no model within {} s: {}", node, rank,
+                                           out.wait_seconds, e.what()));
+        }
+    }
+    for (const auto& p : problems) print_stderr("roofline: error: {}\n", p);
+    if (nodes.empty()) {
+        print_stderr("roofline: error: no node was measured; nothing written\n");
+        return kExitFailure;
+    }
+    const ClusterModel cluster = cluster_model(nodes, out.threshold);
+    bool failed = !problems.empty();
+    try {
+        write_cluster_file(out.path, cluster, nodes);
+    } catch (const std::exception& e) {
+        print_stderr("roofline: error: {}\n", e.what());
+        failed = true;
+    }
+    if (!out.no_store) {
+        try {
+            auto store = ResultsStore::open_db_option(out.db);
+            for (const auto& n : nodes) store->save_machine(n.model);
+        } catch (const std::exception& e) {
+            print_stderr("roofline: error: the nodes' models are not stored: {}\n", e.what());
+            failed = true;
+        }
+    }
+    if (!out.quiet) fmt::print("{}", format_cluster_summary(cluster));
+    std::error_code ec;
+    fs::remove_all(plan.dir, ec);  // the meeting place; the nodes' models are in the cluster file
+    fs::remove(fs::path(plan.dir).parent_path(), ec);  // removed only when empty
+    if (!out.quiet) print_stderr("cluster model: {}\n", out.path);
+    return failed ? kExitFailure : kExitOk;
+}
+
+} // namespace roofline::cli

@@ -1,0 +1,19 @@
+// The cluster model of bench --mpi as JSON (schema roofline.cluster/1): every node's machine
+// model, each roof across the nodes and the sick-node report.
+#pragma once
+
+#include "core/cluster_model.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+nlohmann::json cluster_to_json(const ClusterModel& cluster, const std::vector<NodeModel>& nodes);
+
+// Written whole or not at all (write_text_file_atomic).
+void write_cluster_file(const std::string& path, const ClusterModel& cluster, const std::vector<NodeModel>& nodes);
+
+} // namespace roofline
