@@ -336,9 +336,12 @@ int run_cluster(BenchArgs args) {
         print_stderr("roofline: rank {}: node {} is measured by rank {}; this rank waits\n", plan.rank.rank,
                      plan.node, leader);
     }
+    const double wait = budget_seconds(args) * 4 + args.rank_wait;
+    // Every rank joins the network measurement (an MPI job of roofline-netbench children).
+    const std::string network_problem = measure_network(plan, !args.full, wait);
     if (plan.rank.rank != 0) return code;
-    return gather_cluster(plan, {args.output, args.db, args.no_store, args.quiet, args.sick_threshold / 100,
-                                 budget_seconds(args) * 4 + args.rank_wait});
+    return gather_cluster(plan, {args.output, args.db, args.no_store, args.quiet, args.sick_threshold / 100, wait,
+                                 network_problem});
 }
 
 } // namespace

@@ -5,10 +5,12 @@
 #include "cli/usage_error.hpp"
 #include "core/cluster_model.hpp"
 #include "io/cluster_json.hpp"
+#include "io/install_layout.hpp"
 #include "io/machine_json.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
 #include "render/cluster_text.hpp"
+#include "measure/child_process.hpp"
 #include "topo/environment.hpp"
 
 #include <fmt/core.h>
@@ -18,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <memory>
 #include <thread>
 
@@ -34,6 +37,7 @@ std::string safe_name(const std::string& text) {
 
 std::string rank_file(const std::string& dir, int rank) { return fmt::format("{}/rank{}.node", dir, rank); }
 std::string failure_file(const std::string& dir, int rank) { return fmt::format("{}/node{}.failed", dir, rank); }
+std::string network_file(const std::string& dir) { return dir + "/network.json"; }
 
 // Polls `ready` every 100 ms until it holds or `seconds` passed.
 template <typename Ready>
@@ -92,15 +96,43 @@ void report_node_failure(const ClusterBenchPlan& plan, const std::string& why) {
     }
 }
 
-int gather_cluster(const ClusterBenchPlan& plan, const ClusterOutput& out) {
-    auto done = [&](int rank) {
-        return fs::exists(node_model_path(plan, rank)) || fs::exists(failure_file(plan.dir, rank));
-    };
-    wait_for(out.wait_seconds, [&] {
+namespace {
+
+// Every node's model (or its failure) is there, or `seconds` passed.
+bool wait_for_nodes(const ClusterBenchPlan& plan, double seconds) {
+    return wait_for(seconds, [&] {
         for (const auto& [rank, node] : plan.leaders)
-            if (!done(rank)) return false;
+            if (!fs::exists(node_model_path(plan, rank)) && !fs::exists(failure_file(plan.dir, rank))) return false;
         return true;
     });
+}
+
+} // namespace
+
+std::string measure_network(const ClusterBenchPlan& plan, bool quick, double wait_seconds) {
+    std::string why;
+    const std::string program = netbench_path(self_executable(), why);
+    if (program.empty()) return why;
+    if (!wait_for_nodes(plan, wait_seconds)) return "not every node was measured in time";
+    std::string leaders;
+    for (const auto& [rank, node] : plan.leaders) leaders += (leaders.empty() ? "" : ",") + std::to_string(rank);
+    std::vector<std::string> argv{program, "-o", network_file(plan.dir), "--leaders", leaders};
+    if (quick) argv.push_back("--quick");
+    // A rank that never joins would hold the others in MPI_Init: coreutils' timeout ends them.
+    if (const auto timeout = measure::find_executable("timeout"); !timeout.empty())
+        argv.insert(argv.begin(), {timeout, "--kill-after=10", "300"});
+    try {
+        const auto run = measure::run_child(argv, {});
+        if (!run.status.exited || run.status.exit_code != 0)
+            return fmt::format("roofline-netbench {}", run.status.describe());
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return {};
+}
+
+int gather_cluster(const ClusterBenchPlan& plan, const ClusterOutput& out) {
+    wait_for_nodes(plan, out.wait_seconds);
     std::vector<NodeModel> nodes;
     std::vector<std::string> problems;
     for (const auto& [rank, node] : plan.leaders) {
@@ -120,7 +152,24 @@ int gather_cluster(const ClusterBenchPlan& plan, const ClusterOutput& out) {
         print_stderr("roofline: error: no node was measured; nothing written\n");
         return kExitFailure;
     }
-    const ClusterModel cluster = cluster_model(nodes, out.threshold);
+    std::optional<NetworkMeasurement> network;
+    if (!out.network_problem.empty()) {
+        print_stderr("roofline: warning: no network roof: {}\n", out.network_problem);
+    } else if (const auto text = read_file_if_exists(network_file(plan.dir))) {
+        try {
+            network = network_from_netbench_json(nlohmann::json::parse(*text));
+            for (auto& n : nodes) {
+                int threads = 1;
+                for (const auto& r : n.model.memory) threads = std::max(threads, r.threads);
+                for (const auto& r : network_roofs(*network, threads)) n.model.memory.push_back(r);
+            }
+        } catch (const std::exception& e) {
+            print_stderr("roofline: warning: no network roof: {}\n", e.what());
+            network.reset();
+        }
+    }
+    ClusterModel cluster = cluster_model(nodes, out.threshold);
+    cluster.network = network;
     bool failed = !problems.empty();
     try {
         write_cluster_file(out.path, cluster, nodes);

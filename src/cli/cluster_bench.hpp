@@ -30,6 +30,12 @@ std::string node_model_path(const ClusterBenchPlan& plan, int rank);
 // A leader whose measurement failed says so, so that rank 0 does not wait for it.
 void report_node_failure(const ClusterBenchPlan& plan, const std::string& why);
 
+// Every rank, after its part: waits (at most `wait_seconds`) until every node is measured, then
+// runs roofline-netbench as a child that joins the same MPI job (one-way ping-pong between two
+// nodes, all-to-all among one rank per node; rank 0's child writes the results). Returns what
+// went wrong ("" when it ran), for rank 0 to say: the nodes' roofs are kept either way.
+std::string measure_network(const ClusterBenchPlan& plan, bool quick, double wait_seconds);
+
 struct ClusterOutput {
     std::string path;         // the cluster model file
     std::string db;
@@ -37,6 +43,7 @@ struct ClusterOutput {
     bool quiet = false;
     double threshold = 0.1;   // sick-node threshold (fraction)
     double wait_seconds = 0;  // for the leaders' models, after rank 0's own part
+    std::string network_problem;  // what measure_network said went wrong ("": look for its results)
 };
 
 // Rank 0: gathers the nodes' models, writes the cluster model, stores each node's model and

@@ -29,7 +29,7 @@ const std::set<std::string> kNotSettings = {"help", "output", "json", "list", "v
 // in a simulated cluster (bench --mpi tests).
 const std::set<std::string> kOtherVariables = {"ROOFLINE_SYSTEM_CONFIG", "ROOFLINE_EVENTS_DIR", "ROOFLINE_VGTOOL_DIR",
                                                "ROOFLINE_MARKER_OUT",    "ROOFLINE_PERF_EVENTS", "ROOFLINE_MAX_ISA",
-                                               "ROOFLINE_GPUBENCH",      "ROOFLINE_NODE_NAME"};
+                                               "ROOFLINE_GPUBENCH",      "ROOFLINE_NODE_NAME",   "ROOFLINE_NETBENCH"};
 
 std::string env_name(const std::string& key) {
     std::string name = "ROOFLINE_";

@@ -26,7 +26,7 @@ std::map<std::string, std::pair<std::string, double>> roofs_of(const MachineMode
         slot = {"GFLOP/s", std::max(slot.second, c.gflops)};
     }
     for (const auto& r : m.memory) {
-        if (!(r.gbs > 0)) continue;
+        if (!(r.gbs > 0) || r.level == "network") continue;  // the same network for every node
         const auto name = fmt::format("{} {}, {}", r.level, r.pattern, threads_text(r.threads));
         auto& slot = out[name];
         slot = {"GB/s", std::max(slot.second, r.gbs)};
@@ -35,6 +35,24 @@ std::map<std::string, std::pair<std::string, double>> roofs_of(const MachineMode
 }
 
 } // namespace
+
+std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& network, int threads) {
+    std::vector<MemoryRoof> out;
+    if (network.scope != "between nodes") return out;
+    for (const auto& [pattern, curve] : {std::pair{"pingpong", &network.pingpong}, std::pair{"alltoall", &network.alltoall}}) {
+        const auto best = std::max_element(curve->begin(), curve->end(), [](auto& a, auto& b) { return a.gbs < b.gbs; });
+        if (best == curve->end() || !(best->gbs > 0)) continue;
+        MemoryRoof r;
+        r.level = "network";
+        r.pattern = pattern;
+        r.threads = threads;
+        r.gbs = best->gbs;
+        r.gbs_write_allocate = best->gbs;
+        r.working_set_bytes = static_cast<std::uint64_t>(best->bytes);
+        out.push_back(r);
+    }
+    return out;
+}
 
 ClusterModel cluster_model(const std::vector<NodeModel>& nodes, double threshold) {
     if (nodes.empty()) throw std::invalid_argument("a cluster of no nodes");

@@ -6,6 +6,7 @@
 
 #include "core/machine_model.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,23 @@ struct SickNode {
     double shortfall = 0;  // 1 - value / median
 };
 
+// The network between the nodes (roofline-netbench): one-way ping-pong bandwidth between two
+// nodes and each rank's all-to-all bandwidth among one rank per node, per message size.
+struct NetworkSample {
+    double bytes = 0;    // the message (ping-pong) or the block per pair (all-to-all)
+    double gbs = 0;
+    double seconds = 0;  // one way, or one all-to-all
+};
+struct NetworkMeasurement {
+    std::string scope;   // "between nodes", or "within one node" (a single node: shared memory)
+    int nodes = 0;
+    std::vector<NetworkSample> pingpong, alltoall;
+};
+
+// A node's network roofs: the plateau (the best size) of each curve, as memory roofs of level
+// "network" (patterns "pingpong", "alltoall") at `threads`; none when measured within one node.
+std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& network, int threads);
+
 struct ClusterModel {
     std::vector<std::string> nodes;   // in rank order
     std::vector<ClusterRoof> roofs;
@@ -46,6 +64,7 @@ struct ClusterModel {
     std::vector<SickNode> sick;       // worst shortfall first
     // Roofs a node lacks that others have (a node interrupted, or with fewer cores).
     std::vector<std::pair<std::string, std::string>> missing;  // (node, roof)
+    std::optional<NetworkMeasurement> network;  // set by the caller when it was measured
 };
 
 // `nodes` in rank order, one per node; throws std::invalid_argument for a node named twice,

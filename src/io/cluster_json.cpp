@@ -3,7 +3,49 @@
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 
+#include <fmt/core.h>
+
+#include <cmath>
+#include <stdexcept>
+
 namespace roofline {
+
+namespace {
+
+std::vector<NetworkSample> samples_from(const nlohmann::json& j, const char* key) {
+    std::vector<NetworkSample> out;
+    if (!j.contains(key)) return out;
+    for (const auto& s : j.at(key)) {
+        NetworkSample n{s.at("bytes").get<double>(), s.at("gbs").get<double>(), s.at("seconds").get<double>()};
+        if (!(n.bytes > 0) || !(n.gbs >= 0) || !(n.seconds > 0) || !std::isfinite(n.gbs))
+            throw std::runtime_error(fmt::format("roofline-netbench: an impossible {} sample", key));
+        out.push_back(n);
+    }
+    return out;
+}
+
+nlohmann::json samples_json(const std::vector<NetworkSample>& samples) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& s : samples) out.push_back({{"bytes", s.bytes}, {"gbs", s.gbs}, {"seconds", s.seconds}});
+    return out;
+}
+
+} // namespace
+
+NetworkMeasurement network_from_netbench_json(const nlohmann::json& j) {
+    try {
+        if (j.value("schema", "") != "roofline.netbench/1")
+            throw std::runtime_error("roofline-netbench wrote another schema");
+        NetworkMeasurement n;
+        n.scope = j.at("scope").get<std::string>();
+        n.nodes = j.at("nodes").get<int>();
+        n.pingpong = samples_from(j, "pingpong");
+        n.alltoall = samples_from(j, "alltoall");
+        return n;
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(fmt::format("roofline-netbench's results are not readable: {}", e.what()));
+    }
+}
 
 nlohmann::json cluster_to_json(const ClusterModel& cluster, const std::vector<NodeModel>& nodes) {
     nlohmann::json j;
@@ -28,6 +70,11 @@ nlohmann::json cluster_to_json(const ClusterModel& cluster, const std::vector<No
     for (const auto& s : cluster.sick)
         j["sick_nodes"].push_back(
             {{"node", s.node}, {"roof", s.roof}, {"value", s.value}, {"median", s.median}, {"shortfall", s.shortfall}});
+    if (cluster.network)
+        j["network"] = {{"scope", cluster.network->scope},
+                        {"nodes", cluster.network->nodes},
+                        {"pingpong", samples_json(cluster.network->pingpong)},
+                        {"alltoall", samples_json(cluster.network->alltoall)}};
     j["missing"] = nlohmann::json::array();
     for (const auto& [node, roof] : cluster.missing) j["missing"].push_back({{"node", node}, {"roof", roof}});
     return j;

@@ -11,6 +11,9 @@
 
 namespace roofline {
 
+// What roofline-netbench wrote (schema roofline.netbench/1); std::runtime_error when it is not that.
+NetworkMeasurement network_from_netbench_json(const nlohmann::json& j);
+
 nlohmann::json cluster_to_json(const ClusterModel& cluster, const std::vector<NodeModel>& nodes);
 
 // Written whole or not at all (write_text_file_atomic).

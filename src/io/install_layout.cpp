@@ -47,23 +47,44 @@ std::string vgtool_dir(const std::string& self_exe, std::string& why) {
     return {};
 }
 
-std::string gpubench_path(const std::string& self_exe, std::string& why) {
+namespace {
+
+// A helper program: $VARIABLE, else <exe dir>/NAME, else <exe dir>/../libexec/roofline/NAME.
+std::string helper_program_path(const std::string& self_exe, const char* variable, const char* name, std::string& why) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (const char* env = std::getenv("ROOFLINE_GPUBENCH"); env && *env) {
+    if (const char* env = std::getenv(variable); env && *env) {
         if (fs::exists(env, ec)) return env;
-        why = fmt::format("ROOFLINE_GPUBENCH={} does not exist", env);
+        why = fmt::format("{}={} does not exist", variable, env);
         return {};
     }
     if (!self_exe.empty()) {
         const auto dir = fs::path(self_exe).parent_path();
-        for (const auto& candidate : {dir / "roofline-gpubench", dir / ".." / "libexec" / "roofline" / "roofline-gpubench"})
+        for (const auto& candidate : {dir / name, dir / ".." / "libexec" / "roofline" / name})
             if (fs::exists(candidate, ec)) return candidate.string();
     }
-    why = "this roofline was built without its GPU benchmark: nvcc (the CUDA toolkit) was not found when it was "
-          "configured; install the toolkit and reconfigure (cmake -DROOFLINE_WITH_CUDA=ON), or set "
-          "ROOFLINE_GPUBENCH to a roofline-gpubench built elsewhere";
+    why.clear();
     return {};
+}
+
+} // namespace
+
+std::string gpubench_path(const std::string& self_exe, std::string& why) {
+    auto path = helper_program_path(self_exe, "ROOFLINE_GPUBENCH", "roofline-gpubench", why);
+    if (path.empty() && why.empty())
+        why = "this roofline was built without its GPU benchmark: nvcc (the CUDA toolkit) was not found when it was "
+              "configured; install the toolkit and reconfigure (cmake -DROOFLINE_WITH_CUDA=ON), or set "
+              "ROOFLINE_GPUBENCH to a roofline-gpubench built elsewhere";
+    return path;
+}
+
+std::string netbench_path(const std::string& self_exe, std::string& why) {
+    auto path = helper_program_path(self_exe, "ROOFLINE_NETBENCH", "roofline-netbench", why);
+    if (path.empty() && why.empty())
+        why = "this roofline was built without its network benchmark: MPI was not found when it was configured; "
+              "install libopenmpi-dev and reconfigure (cmake -DROOFLINE_WITH_MPI=ON), or set ROOFLINE_NETBENCH to a "
+              "roofline-netbench built elsewhere";
+    return path;
 }
 
 } // namespace roofline

@@ -23,5 +23,8 @@ std::string vgtool_dir(const std::string& self_exe, std::string& why);
 // else <exe dir>/roofline-gpubench, else <exe dir>/../libexec/roofline/roofline-gpubench. Empty,
 // with `why` set, when none is there.
 std::string gpubench_path(const std::string& self_exe, std::string& why);
+// The network benchmark (roofline-netbench, built when MPI was found): $ROOFLINE_NETBENCH, else
+// next to the executable or in ../libexec/roofline, as the GPU benchmark.
+std::string netbench_path(const std::string& self_exe, std::string& why);
 
 } // namespace roofline

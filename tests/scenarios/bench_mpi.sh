@@ -24,7 +24,8 @@ timeout 300 mpirun -np 1 -x ROOFLINE_NODE_NAME=node-a "$bin" "${args[@]}" : \
   -np 1 -x ROOFLINE_NODE_NAME=node-a "$bin" "${args[@]}" >"$tmp/out" 2>&1 || check "bench --mpi failed"
 grep -q "rank 3: node node-a is measured by rank 0; this rank waits" "$tmp/out" || check "rank 3 did not wait"
 grep -q "Sick nodes (more than 30% under a roof's median)" "$tmp/out" || check "no sick-node report"
-python3 - cluster.json <<'PY' || { echo "FAIL: the cluster model"; sed 's/^/  | /' "$tmp/out"; fail=1; }
+netbench=0; [[ -x $(dirname "$bin")/roofline-netbench ]] && netbench=1
+python3 - cluster.json $netbench <<'PY' || { echo "FAIL: the cluster model"; sed 's/^/  | /' "$tmp/out"; fail=1; }
 import json, sys
 c = json.load(open(sys.argv[1]))
 assert c["schema"] == "roofline.cluster/1"
@@ -35,6 +36,12 @@ assert set(dp["values"]) == {"node-a", "node-b", "node-c"} and dp["slowest_node"
 sick = c["sick_nodes"]
 assert sick and all(s["node"] == "node-c" for s in sick), sick
 assert any(s["roof"] == "DP peak, 1 thread" and s["shortfall"] > 0.3 for s in sick), sick
+# The network between the (simulated) nodes, when the network benchmark was built.
+if sys.argv[2] == "1":
+    net = c["network"]
+    assert net["scope"] == "between nodes" and net["nodes"] == 3, net
+    assert net["pingpong"] and all(s["gbs"] > 0 for s in net["pingpong"]), net
+    assert any(r["level"] == "network" and r["pattern"] == "pingpong" for r in c["nodes"][0]["machine"]["memory"])
 PY
 [[ -e cluster.json.nodes ]] && check "the ranks' meeting place was left behind"
 "$bin" list >"$tmp/out" 2>&1

@@ -86,3 +86,27 @@ TEST(ClusterModel, BadInputsAreRefused) {
     EXPECT_THROW(cluster_model({node("a", 0, 1, 1)}, 0), std::invalid_argument);
     EXPECT_THROW(cluster_model({node("a", 0, 1, 1)}, 1.5), std::invalid_argument);
 }
+
+TEST(ClusterModel, TheNetworkPlateauBecomesEachNodesNetworkRoof) {
+    NetworkMeasurement net;
+    net.scope = "between nodes";
+    net.nodes = 2;
+    net.pingpong = {{8, 0.003, 2.5e-6}, {1 << 20, 11.5, 9e-5}, {4 << 20, 11.0, 3.8e-4}};
+    net.alltoall = {{1024, 0.5, 2e-6}, {1 << 18, 6.0, 4e-5}};
+    const auto roofs = network_roofs(net, 64);
+    ASSERT_EQ(roofs.size(), 2u);
+    EXPECT_EQ(roofs[0].level, "network");
+    EXPECT_EQ(roofs[0].pattern, "pingpong");
+    EXPECT_DOUBLE_EQ(roofs[0].gbs, 11.5) << "the best size: the plateau";
+    EXPECT_EQ(roofs[0].threads, 64);
+    EXPECT_EQ(roofs[1].pattern, "alltoall");
+    EXPECT_DOUBLE_EQ(roofs[1].gbs, 6.0);
+    net.scope = "within one node";
+    EXPECT_TRUE(network_roofs(net, 64).empty()) << "shared memory is not a network";
+    // The network roof is the same for every node: not a roof to tell nodes apart by.
+    auto a = node("a", 0, 100, 40), b = node("b", 1, 100, 40), c = node("c", 2, 100, 40);
+    net.scope = "between nodes";
+    for (auto* n : {&a, &b, &c})
+        for (const auto& r : network_roofs(net, 2)) n->model.memory.push_back(r);
+    for (const auto& r : cluster_model({a, b, c}).roofs) EXPECT_EQ(r.name.find("network"), std::string::npos);
+}
