@@ -11,12 +11,10 @@
 #include "io/text_file.hpp"
 #include "measure/child_process.hpp"
 #include "render/number_format.hpp"
-#include "topo/cpu_features.hpp"
-#include "topo/environment.hpp"
+#include "cli/invocation.hpp"
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <unistd.h>
@@ -59,18 +57,11 @@ void print_points(const std::vector<Point>& points, const std::string& from) {
 }
 
 Provenance provenance_of(const GpuMeasureRequest& r, const std::string& ncu) {
-    Provenance p;
-    p.command = r.command;
-    std::error_code ec;
-    p.cwd = std::filesystem::current_path(ec).string();
-    p.date = iso8601_utc_now();
-    p.host = host_name();
-    p.cpu = detect_cpu_features().brand;
+    Provenance p = run_provenance(r.command, "measure");
     p.engine = "ncu";
     p.runs = {"ncu"};
     if (!r.ncu_csv.empty()) p.options["ncu_csv"] = r.ncu_csv;
     if (!ncu.empty()) p.options["ncu"] = ncu;
-    p.tool_version = ROOFLINE_VERSION;
     return p;
 }
 

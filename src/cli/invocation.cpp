@@ -1,8 +1,12 @@
 #include "cli/invocation.hpp"
 
 #include "cli/layered_config.hpp"
+#include "topo/cpu_features.hpp"
+#include "topo/environment.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <filesystem>
 
 namespace roofline::cli {
 namespace {
@@ -27,6 +31,20 @@ std::vector<std::string> configured_settings(const std::string& command) {
         if (v.command == command && v.from != "built-in")
             out.push_back(fmt::format("{}={} ({})", v.option.substr(2), v.value, v.from));
     return out;
+}
+
+Provenance run_provenance(const std::vector<std::string>& command, const std::string& subcommand) {
+    Provenance p;
+    p.command = command;
+    std::error_code ec;
+    p.cwd = std::filesystem::current_path(ec).string();
+    p.date = iso8601_utc_now();
+    p.host = host_name();
+    p.cpu = detect_cpu_features().brand;
+    p.tool_version = ROOFLINE_VERSION;
+    if (const auto settings = configured_settings(subcommand); !settings.empty())
+        p.options["settings"] = fmt::format("{}", fmt::join(settings, "; "));
+    return p;
 }
 
 } // namespace roofline::cli

@@ -4,6 +4,8 @@
 // config file, not the command line, chose its cache mode or sample count.
 #pragma once
 
+#include "core/provenance.hpp"
+
 #include <string>
 #include <vector>
 
@@ -20,5 +22,9 @@ const std::vector<std::string>& invocation_argv();
 // "cache=cold (roofline.yaml:3:10)" for each setting of `command` (kernels, measure, ...)
 // that is not at its built-in default; empty when none (or without configuration).
 std::vector<std::string> configured_settings(const std::string& command);
+
+// What every run records about where it ran: `command`, the working directory, the date (UTC),
+// host, CPU, this tool's version, and the configured settings of `subcommand` (measure, kernels).
+Provenance run_provenance(const std::vector<std::string>& command, const std::string& subcommand);
 
 } // namespace roofline::cli

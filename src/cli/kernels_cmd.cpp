@@ -365,15 +365,7 @@ int run_kernels(const KernelsArgs& args) {
         print_stderr("roofline: {} of {} point{} taken from the results store: measured before with the same kernel, "
                      "size, options, build and machine (--rerun measures them again)\n", from_cache, points.size(),
                      points.size() == 1 ? "" : "s");
-    Provenance provenance;
-    provenance.command = invocation_argv();
-    if (const auto settings = configured_settings("kernels"); !settings.empty())
-        provenance.options["settings"] = fmt::format("{}", fmt::join(settings, "; "));
-    std::error_code ec;
-    provenance.cwd = std::filesystem::current_path(ec).string();
-    provenance.date = iso8601_utc_now();
-    provenance.host = host_name();
-    provenance.cpu = detect_cpu_features().brand;
+    Provenance provenance = run_provenance(invocation_argv(), "kernels");
     provenance.runs = {"native"};
     provenance.engine = "analytic";
     const bool warm = options.cache == CacheMode::warm;
@@ -392,7 +384,6 @@ int run_kernels(const KernelsArgs& args) {
     provenance.options["bytes"] = "L1: the loop's loads and stores; below: each array once, nominal (as the roofs), at "
                                   "the levels the working set does not fit above; write-allocate reads in "
                                   "details.write_allocate_bytes";
-    provenance.tool_version = ROOFLINE_VERSION;
     if (stop.stopped()) provenance.options["interrupted"] = "yes: the points measured before the signal";
     PointDestinations to{args.output, nullptr,
                          fmt::format("{}{}", fmt::join(provenance.command, " "),

@@ -240,13 +240,7 @@ void check_times_source(const PointsDocument& doc, const std::string& path, cons
 // What was run, where and how: stored with the points.
 Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bool timed_calls, bool sampled) {
     const bool native = args.times.empty();
-    Provenance p;
-    p.command = args.command;
-    std::error_code ec;
-    p.cwd = std::filesystem::current_path(ec).string();
-    p.date = iso8601_utc_now();
-    p.host = host_name();
-    p.cpu = detect_cpu_features().brand;
+    Provenance p = run_provenance(args.command, "measure");
     p.engine = measure::engine_name(engine);
     if (native) p.runs = {"native"};
     if (engine != measure::EngineKind::time) p.runs.push_back(p.engine);
@@ -255,10 +249,17 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
     if (sampled) p.runs.push_back("sampling");
     p.options["region_scope"] = args.region_scope;
     if (timed_calls) p.options["max_timed_calls"] = std::to_string(args.max_timed_calls);
-    if (const auto settings = configured_settings("measure"); !settings.empty())
-        p.options["settings"] = fmt::format("{}", fmt::join(settings, "; "));
-    p.tool_version = ROOFLINE_VERSION;
     return p;
+}
+
+// -o naming the store itself would write JSON over every stored run.
+void refuse_output_over_store(const MeasureArgs& args) {
+    if (args.output.empty() || args.no_store) return;
+    std::error_code ec1, ec2;
+    const auto db = std::filesystem::weakly_canonical(args.db.empty() ? ResultsStore::default_path() : args.db, ec1);
+    const auto out = std::filesystem::weakly_canonical(args.output, ec2);
+    if (!ec1 && !ec2 && db == out)
+        throw UsageError(fmt::format("-o {} is the results store (--db): name another file for the points", args.output));
 }
 
 // --engine ncu / --ncu-csv: CUDA kernels from Nsight Compute; the CPU engines' options do not apply.
@@ -270,9 +271,7 @@ int run_gpu_measure(const MeasureArgs& args) {
         throw UsageError("--ncu-csv reads a recorded run: give no command (or drop --ncu-csv to run ncu on it)");
     if (args.ncu_csv.empty() && args.command.empty())
         throw UsageError("no CUDA program to measure: put it after '--', e.g. roofline measure --engine ncu -- ./app");
-    if (!args.output.empty() && !args.no_store && std::filesystem::exists(args.output) &&
-        std::filesystem::equivalent(args.output, StoreAccess(args.db).path()))
-        throw UsageError(fmt::format("-o {} is the results store (--db): name another file for the points", args.output));
+    refuse_output_over_store(args);
     return measure_gpu_kernels({args.command, args.ncu_csv, args.output, args.db, args.no_store, args.quiet});
 }
 
@@ -305,15 +304,7 @@ int run_measure(const MeasureArgs& args) {
     const bool per_function = args.functions || !args.region_functions.empty();
     if (per_function) request.engine = measure::EngineKind::instrument;
     // Every destination and input is checked before the program runs, not discovered after it.
-    // -o naming the store itself would write JSON over every stored run.
-    if (!args.output.empty() && !args.no_store) {
-        std::error_code ec1, ec2;
-        const auto db = std::filesystem::weakly_canonical(args.db.empty() ? ResultsStore::default_path() : args.db, ec1);
-        const auto out = std::filesystem::weakly_canonical(args.output, ec2);
-        if (!ec1 && !ec2 && db == out)
-            throw UsageError(fmt::format("-o {} is the results store (--db): name another file for the points",
-                                         args.output));
-    }
+    refuse_output_over_store(args);
     if (!args.output.empty()) check_writable(args.output);
     request.argv = args.command;
     request.region_functions = args.region_functions;
