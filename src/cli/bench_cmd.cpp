@@ -308,8 +308,8 @@ int run_cluster(BenchArgs args) {
         check_writable(args.output);
         if (!args.no_store) check_store_writable(args.db);
     }
-    int code = kExitOk;
     if (plan.leader) {
+        int code = kExitOk;
         BenchArgs node = args;
         node.mpi = false;
         node.output = node_model_path(plan, plan.rank.rank);
@@ -324,8 +324,8 @@ int run_cluster(BenchArgs args) {
             code = run(node);
         } catch (const std::exception& e) {
             code = kExitFailure;
+            print_stderr("roofline: error: rank {} ({}): {}\n", plan.rank.rank, plan.node, e.what());
             report_node_failure(plan, e.what());
-            if (plan.rank.rank != 0) throw;
         }
         if (code != kExitOk && access(node.output.c_str(), F_OK) != 0)
             report_node_failure(plan, fmt::format("its bench run ended with exit code {}", code));
@@ -339,7 +339,9 @@ int run_cluster(BenchArgs args) {
     const double wait = budget_seconds(args) * 4 + args.rank_wait;
     // Every rank joins the network measurement (an MPI job of roofline-netbench children).
     const std::string network_problem = measure_network(plan, !args.full, wait);
-    if (plan.rank.rank != 0) return code;
+    // A failed node is rank 0's to report (it exits 1): another rank exiting non-zero would make the
+    // launcher kill rank 0 before it writes what the other nodes measured.
+    if (plan.rank.rank != 0) return kExitOk;
     return gather_cluster(plan, {args.output, args.db, args.no_store, args.quiet, args.sick_threshold / 100, wait,
                                  network_problem});
 }
