@@ -4,10 +4,12 @@
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "io/cluster_json.hpp"
 #include "io/machine_json.hpp"
 #include "io/points_json.hpp"
 #include "io/text_file.hpp"
 #include "render/bench_summary.hpp"
+#include "render/cluster_text.hpp"
 #include "render/measure_tables.hpp"
 #include "render/report.hpp"
 #include "render/text_escape.hpp"
@@ -55,10 +57,27 @@ std::string show_points(const StoredSource& source, StoreAccess& access, ReportF
            render_measured_points(rows, false);
 }
 
+// A cluster model (bench --mpi): the summary with the sick nodes, then every node's roofs.
+std::string show_cluster(const std::string& path, const std::string& text, ReportFormat format) {
+    const auto file = cluster_from_json(nlohmann::json::parse(text), path);
+    if (format == ReportFormat::json)
+        return cluster_to_json(file.cluster, file.nodes).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+               "\n";
+    std::string out = fmt::format("Cluster model: {}\n", terminal_text(path)) + format_cluster_summary(file.cluster);
+    for (const auto& n : file.nodes)
+        out += fmt::format("\nNode {} (rank {})\n", terminal_text(n.node), n.rank) + format_bench_summary(n.model);
+    return out;
+}
+
 int run_show(const ShowArgs& args) {
     const ReportFormat format = parse_report_format(args.format);
     const StoredSource source = parse_stored_source(args.source, "show");
     if (!args.output.empty()) check_file_writable(args.output);
+    if (!source.stored && !args.points)
+        if (const auto text = read_file_if_exists(source.path); text && is_cluster_json(*text)) {
+            write_result(args.output, show_cluster(source.path, *text, format));
+            return kExitOk;
+        }
     StoreAccess access(args.db);
     const std::string text = args.points ? show_points(source, access, format) : show_machine(source, access, format);
     write_result(args.output, text);
@@ -73,7 +92,9 @@ void add_show_command(CLI::App& app, int& exit_code) {
     cmd->description("Prints a machine model (its roofs, ceilings and how they were measured: the summary\n"
                      "'roofline bench' prints) or, with --points, a point set. SOURCE is 'stored' (the latest),\n"
                      "'stored:ID' (ids from 'roofline list') or a file. --format json prints the model or the\n"
-                     "points as their files hold them (schemas roofline.machine/1, roofline.points/1).");
+                     "points as their files hold them (schemas roofline.machine/1, roofline.points/1).\n"
+                     "A cluster model (bench --mpi, schema roofline.cluster/1) is shown with its sick nodes\n"
+                     "and every node's roofs.");
     cmd->add_option("source", args->source, "'stored', 'stored:ID' or a file")->capture_default_str();
     cmd->add_flag("--points", args->points, "SOURCE is a point set, not a machine model");
     add_db_option(cmd, args->db);
@@ -82,7 +103,8 @@ void add_show_command(CLI::App& app, int& exit_code) {
     cmd->footer("Examples:\n"
                 "  roofline show                      the latest stored machine\n"
                 "  roofline show stored:2 --format json > machine.json\n"
-                "  roofline show --points stored:5");
+                "  roofline show --points stored:5\n"
+                "  roofline show cluster.json         a cluster's nodes, their spread and the sick ones");
     cmd->callback([args, &exit_code] { exit_code = run_show(*args); });
 }
 

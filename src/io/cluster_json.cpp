@@ -80,6 +80,42 @@ nlohmann::json cluster_to_json(const ClusterModel& cluster, const std::vector<No
     return j;
 }
 
+bool is_cluster_json(const std::string& text) {
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_object() && j.value("schema", "") == "roofline.cluster/1";
+}
+
+ClusterFile cluster_from_json(const nlohmann::json& j, const std::string& source) {
+    try {
+        if (!j.is_object() || j.value("schema", "") != "roofline.cluster/1")
+            throw std::runtime_error("not a cluster model (schema roofline.cluster/1)");
+        ClusterFile f;
+        for (const auto& n : j.at("nodes"))
+            f.nodes.push_back({n.at("node").get<std::string>(), n.at("rank").get<int>(),
+                               machine_from_json(n.at("machine"), source)});
+        if (f.nodes.empty()) throw std::runtime_error("a cluster model without nodes");
+        std::optional<NetworkMeasurement> network;
+        if (j.contains("network")) {
+            nlohmann::json net = j.at("network");
+            net["schema"] = "roofline.netbench/1";
+            network = network_from_netbench_json(net);
+        }
+        try {
+            f.cluster = cluster_model(f.nodes, j.at("threshold").get<double>());
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(e.what());
+        }
+        f.cluster.network = network;
+        return f;
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(fmt::format("{}: not a readable cluster model: {}", source, e.what()));
+    } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        if (what.rfind(source, 0) == 0) throw;
+        throw std::runtime_error(fmt::format("{}: {}", source, what));
+    }
+}
+
 void write_cluster_file(const std::string& path, const ClusterModel& cluster, const std::vector<NodeModel>& nodes) {
     write_text_file_atomic(path, cluster_to_json(cluster, nodes).dump(2, ' ', false,
                                                                        nlohmann::json::error_handler_t::replace) +

@@ -16,6 +16,18 @@ NetworkMeasurement network_from_netbench_json(const nlohmann::json& j);
 
 nlohmann::json cluster_to_json(const ClusterModel& cluster, const std::vector<NodeModel>& nodes);
 
+struct ClusterFile {
+    std::vector<NodeModel> nodes;
+    ClusterModel cluster;  // recomputed from the nodes' models with the file's threshold
+};
+
+// True when `text` is JSON of schema roofline.cluster/1 (anything else: false, never throws).
+bool is_cluster_json(const std::string& text);
+
+// Reads a cluster model written by bench --mpi; std::runtime_error naming `source` when it is
+// not one (another schema, no nodes, a node's model that does not read).
+ClusterFile cluster_from_json(const nlohmann::json& j, const std::string& source);
+
 // Written whole or not at all (write_text_file_atomic).
 void write_cluster_file(const std::string& path, const ClusterModel& cluster, const std::vector<NodeModel>& nodes);
 

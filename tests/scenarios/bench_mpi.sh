@@ -44,6 +44,9 @@ if sys.argv[2] == "1":
     assert any(r["level"] == "network" and r["pattern"] == "pingpong" for r in c["nodes"][0]["machine"]["memory"])
 PY
 [[ -e cluster.json.nodes ]] && check "the ranks' meeting place was left behind"
+"$bin" show cluster.json >"$tmp/out" 2>&1 || check "show of the cluster model failed"
+grep -q "node-c .*DP peak, 1 thread" "$tmp/out" || check "show does not name the sick node"
+grep -q "^Node node-b (rank 1)" "$tmp/out" || check "show does not list every node's roofs"
 "$bin" list >"$tmp/out" 2>&1
 [[ $(grep -c "AMD\|Intel\|machine" "$tmp/out") -ge 1 ]] || check "the nodes' models are not in the store"
 

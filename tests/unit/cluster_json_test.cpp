@@ -47,3 +47,36 @@ TEST(ClusterJson, TheClusterModelHasItsNodesRoofsSickNodesAndNetwork) {
     EXPECT_EQ(j.at("sick_nodes")[0].at("node"), "n2");
     EXPECT_EQ(j.at("network").at("pingpong")[0].at("bytes"), 8);
 }
+
+TEST(ClusterJson, AWrittenClusterModelReadsBackTheSame) {
+    std::vector<NodeModel> nodes(3);
+    for (int i = 0; i < 3; ++i) {
+        nodes[i].node = "n" + std::to_string(i);
+        nodes[i].rank = i;
+        ComputeRoof c;
+        c.precision = "dp";
+        c.gflops = i == 1 ? 10 : 100;
+        nodes[i].model.compute.push_back(c);
+    }
+    auto cluster = cluster_model(nodes, 0.2);
+    cluster.network = NetworkMeasurement{"between nodes", 3, {{8, 0.01, 1e-6}}, {}};
+    const auto text = cluster_to_json(cluster, nodes).dump();
+    EXPECT_TRUE(is_cluster_json(text));
+    EXPECT_FALSE(is_cluster_json("{\"schema\": \"roofline.machine/1\"}"));
+    EXPECT_FALSE(is_cluster_json("not json"));
+    const auto back = cluster_from_json(nlohmann::json::parse(text), "c.json");
+    ASSERT_EQ(back.nodes.size(), 3u);
+    EXPECT_DOUBLE_EQ(back.cluster.threshold, 0.2);
+    ASSERT_EQ(back.cluster.sick.size(), 1u);
+    EXPECT_EQ(back.cluster.sick[0].node, "n1");
+    ASSERT_TRUE(back.cluster.network);
+    EXPECT_DOUBLE_EQ(back.cluster.network->pingpong[0].seconds, 1e-6);
+    auto j = nlohmann::json::parse(text);
+    j["nodes"] = nlohmann::json::array();
+    try {
+        cluster_from_json(j, "c.json");
+        FAIL() << "a cluster without nodes was read";
+    } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()), "c.json: a cluster model without nodes");
+    }
+}
