@@ -69,6 +69,7 @@ Value parse_value(std::string text, const std::string& unit, const std::string& 
     const double v = std::strtod(text.c_str(), &end);
     if (end == text.c_str() || *end != '\0' || !std::isfinite(v))
         fail(line, fmt::format("{}: '{}' is not a number", metric, text));
+    if (v < 0) fail(line, fmt::format("{}: {} is negative: counts, bytes and times are not", metric, text));
     const auto factor = unit_factor(unit);
     if (!factor) {
         static const char* const prefixed[] = {"Kbyte", "Mbyte", "Gbyte", "Tbyte", "Pbyte"};

@@ -73,6 +73,8 @@ TEST(NcuCsv, WhatIsNotNcuCsvIsRefusedWithTheLine) {
               std::string::npos);
     EXPECT_NE(error(std::string(kHeader) + row("0", "k", "dram__bytes.sum", "byte", "1e999")).find("not a number"),
               std::string::npos);
+    EXPECT_NE(error(std::string(kHeader) + row("0", "k", "gpu__time_duration.sum", "nsecond", "-3")).find("negative"),
+              std::string::npos);
     EXPECT_NE(error(std::string(kHeader) + row("0", "k", "dram__bytes.sum", "Mbyte", "1.5")).find("--print-units base"),
               std::string::npos);
     EXPECT_NE(error(std::string(kHeader) + "\"0\",\"unclosed\n").find("not closed"), std::string::npos);
