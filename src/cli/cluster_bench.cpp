@@ -16,7 +16,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -29,12 +28,6 @@ namespace roofline::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string safe_name(const std::string& text) {
-    std::string out;
-    for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
-    return out.empty() ? "job" : out;
-}
 
 std::string rank_file(const std::string& dir, int rank) { return fmt::format("{}/rank{}.node", dir, rank); }
 std::string failure_file(const std::string& dir, int rank) { return fmt::format("{}/node{}.failed", dir, rank); }
@@ -66,7 +59,7 @@ ClusterBenchPlan join_cluster_bench(const std::string& cluster_output, double wa
     plan.rank = *rank;
     const char* simulated = std::getenv("ROOFLINE_NODE_NAME");
     plan.node = simulated && *simulated ? simulated : host_name();
-    plan.dir = fmt::format("{}.nodes/{}", cluster_output, safe_name(rank->job));
+    plan.dir = fmt::format("{}.nodes/{}", cluster_output, measure::job_file_name(rank->job));
     std::error_code ec;
     fs::create_directories(plan.dir, ec);
     if (ec) throw std::runtime_error(fmt::format("cannot create {} (where the ranks meet): {}", plan.dir, ec.message()));
@@ -163,11 +156,7 @@ int gather_cluster(const ClusterBenchPlan& plan, const ClusterOutput& out) {
     } else if (const auto text = read_file_if_exists(network_file(plan.dir))) {
         try {
             network = network_from_netbench_json(nlohmann::json::parse(*text));
-            for (auto& n : nodes) {
-                int threads = 1;
-                for (const auto& r : n.model.memory) threads = std::max(threads, r.threads);
-                for (const auto& r : network_roofs(*network, threads)) n.model.memory.push_back(r);
-            }
+            for (auto& n : nodes) add_network_roofs(n.model, *network);
         } catch (const std::exception& e) {
             print_stderr("roofline: warning: no network roof: {}\n", e.what());
             network.reset();

@@ -69,10 +69,9 @@ Provenance provenance_of(const GpuMeasureRequest& r, const std::string& ncu) {
 
 std::vector<std::string> ncu_command(const std::string& ncu, const std::string& csv_path,
                                      const std::vector<std::string>& command) {
-    std::string metrics;
-    for (const auto& m : ncu_roofline_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
-    std::vector<std::string> argv{ncu, "--csv", "--print-units", "base", "--target-processes", "all",
-                                  "--log-file", csv_path, "--metrics", metrics};
+    std::vector<std::string> argv{ncu,          "--csv",    "--print-units", "base", "--target-processes", "all",
+                                  "--log-file", csv_path, "--metrics",
+                                  fmt::format("{}", fmt::join(ncu_roofline_metrics(), ","))};
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;
 }

@@ -54,6 +54,13 @@ std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& network, int thr
     return out;
 }
 
+void add_network_roofs(MachineModel& node, const NetworkMeasurement& network) {
+    int threads = 1;
+    for (const auto& c : node.compute) threads = std::max(threads, c.threads);
+    for (const auto& r : node.memory) threads = std::max(threads, r.threads);
+    for (auto& r : network_roofs(network, threads)) node.memory.push_back(std::move(r));
+}
+
 ClusterModel cluster_model(const std::vector<NodeModel>& nodes, double threshold) {
     if (nodes.empty()) throw std::invalid_argument("a cluster of no nodes");
     if (!(threshold > 0 && threshold < 1))

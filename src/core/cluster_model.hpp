@@ -56,6 +56,9 @@ struct NetworkMeasurement {
 // A node's network roofs: the plateau (the best size) of each curve, as memory roofs of level
 // "network" (patterns "pingpong", "alltoall") at `threads`; none when measured within one node.
 std::vector<MemoryRoof> network_roofs(const NetworkMeasurement& network, int threads);
+// Adds them to a node's model at its highest thread count (compute or memory), the roofline
+// its charts and reports take by default: the network serves the whole node.
+void add_network_roofs(MachineModel& node, const NetworkMeasurement& network);
 
 struct ClusterModel {
     std::vector<std::string> nodes;   // in rank order

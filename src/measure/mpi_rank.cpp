@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 
@@ -23,12 +24,6 @@ std::string env_string(const EnvLookup& getenv, const char* name) {
     return text ? text : "";
 }
 
-// A job id made safe for a file name.
-std::string file_safe(const std::string& text) {
-    std::string out;
-    for (char c : text) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
-    return out.empty() ? "job" : out;
-}
 
 } // namespace
 
@@ -78,8 +73,14 @@ std::vector<std::pair<std::string, std::string>> rank_rerun_env() {
     return {{"PMIX_GDS_MODULE", "hash"}, {"PMIX_MCA_gds", "hash"}};
 }
 
+std::string job_file_name(const std::string& job) {
+    std::string out;
+    for (char c : job) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.') ? c : '_';
+    return out.empty() ? "job" : out;
+}
+
 std::string rank_points_path(const std::string& job_output, const MpiRank& rank, int of_rank) {
-    if (job_output.empty()) return fmt::format(".roofline-{}.rank{}.json", file_safe(rank.job), of_rank);
+    if (job_output.empty()) return fmt::format(".roofline-{}.rank{}.json", job_file_name(rank.job), of_rank);
     const std::filesystem::path out(job_output);
     auto name = out.stem().string() + fmt::format(".rank{}", of_rank) + out.extension().string();
     return (out.parent_path() / name).string();

@@ -40,6 +40,9 @@ bool rank_can_rerun(const MpiRank& rank, const EnvLookup& getenv);
 // so every run (native, under the tool, timed) can initialize MPI.
 std::vector<std::pair<std::string, std::string>> rank_rerun_env();
 
+// A job id made safe for a file name ("job" when empty).
+std::string job_file_name(const std::string& job);
+
 // Where rank R writes its own points for the job file `job_output`:
 // "job.json" -> "job.rank1.json". Without an output, a hidden file in the
 // working directory named after the job id.

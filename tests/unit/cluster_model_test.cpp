@@ -109,4 +109,10 @@ TEST(ClusterModel, TheNetworkPlateauBecomesEachNodesNetworkRoof) {
     for (auto* n : {&a, &b, &c})
         for (const auto& r : network_roofs(net, 2)) n->model.memory.push_back(r);
     for (const auto& r : cluster_model({a, b, c}).roofs) EXPECT_EQ(r.name.find("network"), std::string::npos);
+    // Added to a node at its widest thread count, compute included (a --only compute model).
+    NodeModel compute_only = node("d", 3, 100, 40);
+    compute_only.model.memory.clear();
+    add_network_roofs(compute_only.model, net);
+    ASSERT_EQ(compute_only.model.memory.size(), 2u);
+    EXPECT_EQ(compute_only.model.memory[0].threads, 2);
 }
