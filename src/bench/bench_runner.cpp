@@ -68,6 +68,24 @@ std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, do
     return warnings;
 }
 
+// Theoretical figures scale with the clock they assume.
+void rescale_theoretical_figures(MachineModel& model, double factor) {
+    for (auto& r : model.compute) r.theoretical_gflops *= factor;
+    for (auto& r : model.memory) r.theoretical_gbs *= factor;
+}
+
+// Why a figure is not called stable: a single burst cannot be told from a
+// moment of interference; several that disagree say the host was noisy.
+std::string unsettled_figure_warning(const std::string& name, const Stats& stats) {
+    if (stats.bursts < 2)
+        return fmt::format("unconfirmed figure: {} (one burst of {} runs, CV {:.1f}%; a second burst at another "
+                           "moment of the run confirms a roof: a longer --time-budget gives it)",
+                           name, stats.runs, 100 * stats.cv);
+    return fmt::format("unstable figure: {} ({} bursts, CV {:.1f}% over {} runs): the bursts' best disagree by more "
+                       "than 2%, or a team's fall short of its threads x one thread",
+                       name, stats.bursts, 100 * stats.cv, stats.runs);
+}
+
 std::vector<std::string> roof_sanity_warnings(const MachineModel& model) {
     std::vector<std::string> warnings;
     for (const auto& r : model.compute) {
@@ -147,14 +165,12 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     const ClockMeasurement clock_before = measure_core_clock(0.1);
     model.cpu.clock_ghz = clock_before.ghz;
     model.environment.clock_before_ghz = clock_before.ghz;
-    const std::optional<Microarch> microarch =
-        microarch_for(features.vendor, features.family, features.model, features.avx512f);
+    const MicroarchLookup lookup = identify_microarch({features.vendor, features.family, features.model, features.names()});
+    const std::optional<Microarch>& microarch = lookup.arch;
+    if (!lookup.note.empty()) model.environment.warnings.push_back(lookup.note);
     if (microarch) {
         model.environment.microarchitecture = microarch->name;
-        model.environment.warnings.push_back("theoretical figures assume " + microarch->fp.description +
-                                             fmt::format(" at the measured {:.2f} GHz on every core ({})",
-                                                         clock_before.ghz, microarch->source));
-    } else {
+    } else if (lookup.note.empty()) {
         model.environment.warnings.push_back(fmt::format(
             "theoretical figures unknown: {} family {:#x} model {:#x} is not in the microarchitecture table",
             features.vendor, features.family, features.model));
@@ -253,15 +269,24 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     const ClockMeasurement clock_after = measure_core_clock(0.1);
     model.environment.clock_after_ghz = clock_after.ghz;
     for (auto& w : clock_drift_warning(clock_before.ghz, clock_after.ghz)) model.environment.warnings.push_back(w);
+    // A theoretical figure is a ceiling: at the higher of the two clocks, so a
+    // core that sped up during the run is not shown above its own theory.
+    const double theory_ghz = std::max(clock_before.ghz, clock_after.ghz);
+    if (theory_ghz > clock_before.ghz) rescale_theoretical_figures(model, theory_ghz / clock_before.ghz);
+    if (microarch)
+        model.environment.warnings.push_back(
+            "theoretical figures assume " + microarch->fp.description +
+            fmt::format(" at {:.2f} GHz on every core, the {} clock measured ({})", theory_ghz,
+                        clock_after.ghz > clock_before.ghz ? "higher of the before and after" : "before-the-run",
+                        microarch->source));
     for (auto& w : roof_sanity_warnings(model)) model.environment.warnings.push_back(w);
     for (const auto& r : model.compute)
-        if (!r.stats.stable)
-            model.environment.warnings.push_back(fmt::format("unstable figure: {} (CV {:.1f}% over {} runs)", r.name,
-                                                             100 * r.stats.cv, r.stats.runs));
+        if (!r.stats.stable && !r.stats.cores_shared)
+            model.environment.warnings.push_back(unsettled_figure_warning(r.name, r.stats));
     for (const auto& r : model.memory)
-        if (!r.stats.stable)
-            model.environment.warnings.push_back(fmt::format("unstable figure: {} {} {} threads (CV {:.1f}% over {} runs)",
-                                                             r.level, r.pattern, r.threads, 100 * r.stats.cv, r.stats.runs));
+        if (!r.stats.stable && !r.stats.cores_shared)
+            model.environment.warnings.push_back(
+                unsettled_figure_warning(fmt::format("{} {} {} threads", r.level, r.pattern, r.threads), r.stats));
     for (auto& w : per_core_scaling_warnings(model, policy.scaling_shortfall)) model.environment.warnings.push_back(w);
     model.partial = stop.load();
     model.environment.duration_seconds =

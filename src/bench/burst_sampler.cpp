@@ -96,7 +96,7 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
             // After the first round, stop when the budget is spent.
             if (round > 0 && seconds_since(start) >= sampling_budget) continue;
             any = true;
-            if (round > 0) clock.announce(f->label + " (burst " + std::to_string(round + 1) + ")", static_cast<int>(i));
+            clock.announce(f->label + " (burst " + std::to_string(round + 1) + ")", static_cast<int>(i));
             const bool passed_before =
                 !f->check || wait_for_separate_cores(f->check, policy.wait_for_cores_seconds, clock);
             for (int w = 0; w < f->warmup_samples && !clock.stopped(); ++w) f->timed_run(f->reps);

@@ -18,40 +18,89 @@ namespace roofline {
 namespace {
 
 // A trial while choosing the ISA: the best of 6 runs of about 4 ms (at least one
-// pass), interleaved with the other variants.
+// pass, or one slice of a DRAM working set), interleaved with the other variants.
 constexpr double kTrialSeconds = 0.004;
 constexpr int kTrialRounds = 6;
 constexpr int kSharedLevelWarmupSamples = 4;
 constexpr double kStreamScalar = 1.5;  // exact in binary: checked results stay exact
+// A DRAM figure's rep: 16 MiB per thread over the kernel's arrays, about a
+// millisecond at one core's DRAM bandwidth, far longer than the prefetchers'
+// ramp at the start of each slice.
+constexpr std::uint64_t kDramSliceBytes = 16ull << 20;
 
 int isa_rank(Isa isa) { return isa == Isa::avx512 ? 2 : isa == Isa::avx2 ? 1 : 0; }
 
 } // namespace
 
+// Where a phase's DRAM streams walk: per thread, the part of its buffer past
+// what the cache-level figures use, and one cursor that every DRAM stream of the
+// phase (each ISA trial and pattern alike) moves on. A slice is then never data
+// another DRAM figure just read: it was last touched a whole ring ago, several
+// times the caches, so it comes from DRAM as a whole pass would.
+struct DramRing {
+    std::size_t start = 0;     // elements into each thread's buffer
+    std::size_t elements = 0;  // per thread
+    std::vector<std::size_t> next;  // per thread: where the next slice starts, from `start`
+};
+
 // One kernel over per-thread arrays carved from the team's buffers: the timed
-// unit of every memory figure and trial.
+// unit of every memory figure and trial. A cache-level figure runs whole passes
+// over its working set; a DRAM figure runs a slice of its ring per rep, so a
+// sample lasts milliseconds, not a pass of gigabytes, and the figure gets its
+// bursts spread over the run like every other figure.
 struct MemoryPhase::Stream {
     ThreadTeam& team;
     const MemoryKernel& k;
-    std::size_t n = 0;  // elements per array
-    std::vector<std::vector<double*>> arrays;
-    std::vector<double> sinks;
+    std::size_t n = 0;         // elements per array (a slice's, on a ring)
+    DramRing* ring = nullptr;  // null: whole passes over fixed arrays
+    std::vector<const ThreadBuffer*> buffers;
+    std::vector<std::vector<double*>> arrays;  // per thread: the arrays of its last run
+    std::vector<double> sinks;                 // per thread: the last kernel call's result
 
+    // Whole passes over a working set of `per_thread_bytes`.
     Stream(ThreadTeam& t, const MemoryKernel& kernel, std::uint64_t per_thread_bytes,
-           const std::vector<ThreadBuffer>& buffers)
-        : team(t), k(kernel), sinks(static_cast<std::size_t>(t.size())) {
-        // Elements per array: the working set is shared by the kernel's arrays.
-        n = per_thread_bytes / sizeof(double) / static_cast<std::size_t>(k.arrays);
-        n = std::max(k.block_elements, n / k.block_elements * k.block_elements);
-        for (int i = 0; i < t.size(); ++i)
-            arrays.push_back(carve_arrays(buffers[static_cast<std::size_t>(i)].data, n, k.arrays));
+           const std::vector<ThreadBuffer>& thread_buffers)
+        : Stream(t, kernel, thread_buffers) {
+        n = elements_per_array(per_thread_bytes);
+        for (std::size_t i = 0; i < buffers.size(); ++i) arrays.push_back(carve_arrays(buffers[i]->data, n, k.arrays));
     }
-    std::uint64_t working_set_bytes() const { return static_cast<std::uint64_t>(n) * sizeof(double) * k.arrays; }
+    // Slices of `slice_bytes` per thread, walking `dram_ring`.
+    Stream(ThreadTeam& t, const MemoryKernel& kernel, DramRing& dram_ring, std::uint64_t slice_bytes,
+           const std::vector<ThreadBuffer>& thread_buffers)
+        : Stream(t, kernel, thread_buffers) {
+        ring = &dram_ring;
+        n = elements_per_array(slice_bytes);
+        if (span() > ring->elements) throw std::logic_error("DRAM ring smaller than one slice");
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            arrays.push_back(carve_arrays(buffers[i]->data + ring->start, n, k.arrays));
+    }
+    std::size_t elements_per_array(std::uint64_t bytes) const {
+        const std::size_t e = bytes / sizeof(double) / static_cast<std::size_t>(k.arrays);
+        return std::max(k.block_elements, e / k.block_elements * k.block_elements);
+    }
+    std::size_t span() const { return static_cast<std::size_t>(k.arrays) * (n + kArrayShiftElements); }
+    // The bytes a figure's reps cycle through per thread: its arrays, or its ring.
+    std::uint64_t working_set_bytes() const {
+        return ring ? static_cast<std::uint64_t>(ring->elements) * sizeof(double)
+                    : static_cast<std::uint64_t>(n) * sizeof(double) * k.arrays;
+    }
     double bytes_per_rep() const { return static_cast<double>(n) * k.nominal_bytes_per_element() * team.size(); }
     double operator()(std::uint64_t reps) {
         return team.run_timed([&](int t) {
             const auto i = static_cast<std::size_t>(t);
-            sinks[i] = k.run(arrays[i].data(), n, reps, kStreamScalar);
+            if (!ring) {
+                sinks[i] = k.run(arrays[i].data(), n, reps, kStreamScalar);
+                return;
+            }
+            std::size_t& next = ring->next[i];
+            double* const base = buffers[i]->data + ring->start;
+            for (std::uint64_t r = 0; r < reps; ++r) {
+                if (next + span() > ring->elements) next = 0;
+                for (int a = 0; a < k.arrays; ++a)
+                    arrays[i][static_cast<std::size_t>(a)] = base + next + static_cast<std::size_t>(a) * (n + kArrayShiftElements);
+                sinks[i] = k.run(arrays[i].data(), n, 1, kStreamScalar);
+                next += span();
+            }
         });
     }
     // The last run's output on every thread (every 4097th element: cheap at any size).
@@ -60,6 +109,12 @@ struct MemoryPhase::Stream {
             if (auto problem = check_stream_output(k, arrays[i].data(), n, sinks[i], kStreamScalar, 4097); !problem.empty())
                 return fmt::format("thread {}: {}", i, problem);
         return {};
+    }
+
+private:
+    Stream(ThreadTeam& t, const MemoryKernel& kernel, const std::vector<ThreadBuffer>& thread_buffers)
+        : team(t), k(kernel), sinks(thread_buffers.size()) {
+        for (const auto& b : thread_buffers) buffers.push_back(&b);
     }
 };
 using TimedStream = MemoryPhase::Stream;
@@ -79,9 +134,10 @@ void check_kernel(const MemoryKernel& k) {
 }
 
 // Tries every ISA variant of `pattern` at `bytes` per thread; the fastest wins.
+// `ring`: the DRAM ring the trials walk (null: whole passes over `bytes`).
 MemoryChoice choose_kernel(ThreadTeam& team, const std::string& level, const std::string& pattern,
                            const std::vector<const MemoryKernel*>& variants, std::uint64_t bytes,
-                           const std::vector<ThreadBuffer>& buffers, TaskClock& clock) {
+                           const std::vector<ThreadBuffer>& buffers, DramRing* ring, TaskClock& clock) {
     MemoryChoice choice;
     if (variants.size() > 1)
         clock.announce(fmt::format("choosing the ISA for {} {} ({} variants)", level, pattern, variants.size()));
@@ -95,7 +151,8 @@ MemoryChoice choose_kernel(ThreadTeam& team, const std::string& level, const std
     std::vector<Rival> rivals;
     for (const MemoryKernel* k : variants) {
         check_kernel(*k);
-        timed.push_back(std::make_unique<TimedStream>(team, *k, bytes, buffers));
+        timed.push_back(ring ? std::make_unique<TimedStream>(team, *k, *ring, kDramSliceBytes, buffers)
+                             : std::make_unique<TimedStream>(team, *k, bytes, buffers));
         rivals.push_back({std::ref(*timed.back()), timed.back()->bytes_per_rep()});
     }
     const auto rates = interleaved_best_rates(rivals, kTrialSeconds, kTrialRounds, &clock.stop_flag());
@@ -163,6 +220,12 @@ std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std
             if (variants.empty())
                 throw std::invalid_argument("no kernel for memory pattern '" + pattern + "' on this CPU" +
                                             (options.isa.empty() && options.kernels.empty() ? "" : " among those selected"));
+            // DRAM figures walk one ring in slices (MemoryPhase): the largest size
+            // is the ring, and smaller ones would measure the same thing again.
+            if (level.level == "DRAM" && !level.per_thread_bytes.empty()) {
+                tasks.push_back({level.level, level.per_thread_bytes.back(), pattern, per_core, variants});
+                continue;
+            }
             for (auto bytes : level.per_thread_bytes) tasks.push_back({level.level, bytes, pattern, per_core, variants});
         }
     }
@@ -183,9 +246,21 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
     : team_(team), choices_(choices) {
     if (tasks.empty()) return;
     const int threads = team.size();
-    std::uint64_t max_bytes = 0;
-    for (const auto& t : tasks) max_bytes = std::max(max_bytes, t.per_thread_bytes);
-    buffers_ = allocate_thread_buffers(team, max_bytes / sizeof(double) + 4 * kArrayShiftElements + 64);
+    // Cache-level figures use the start of each thread's buffer; the DRAM ring
+    // follows it, so a DRAM slice never meets lines a cache figure just touched.
+    std::uint64_t cache_bytes = 0, dram_bytes = 0;
+    for (const auto& t : tasks) {
+        std::uint64_t& largest = t.level == "DRAM" ? dram_bytes : cache_bytes;
+        largest = std::max(largest, t.per_thread_bytes);
+    }
+    constexpr std::size_t kPage = 4096 / sizeof(double);
+    const std::size_t cache_elements =
+        cache_bytes == 0 ? 0 : (cache_bytes / sizeof(double) + 4 * kArrayShiftElements + kPage) / kPage * kPage;
+    ring_ = std::make_unique<DramRing>();
+    ring_->start = cache_elements;
+    ring_->elements = dram_bytes / sizeof(double);
+    ring_->next.assign(static_cast<std::size_t>(threads), 0);
+    buffers_ = allocate_thread_buffers(team, cache_elements + ring_->elements + 4 * kArrayShiftElements + 64);
 
     // Choose each (level, pattern)'s ISA at its middle size, once per run.
     std::map<std::pair<std::string, std::string>, std::vector<std::uint64_t>> sizes;
@@ -198,13 +273,16 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
         if (clock.stopped()) return;
         if (!choices.count(key))
             choices[key] =
-                choose_kernel(team, key.first, key.second, *variants[key], list[list.size() / 2], buffers_, clock);
+                choose_kernel(team, key.first, key.second, *variants[key], list[list.size() / 2], buffers_,
+                              key.first == "DRAM" ? ring_.get() : nullptr, clock);
     }
     for (const auto& task : tasks) {
         const auto choice = choices.find(choice_key(task));
         if (choice == choices.end() || !choice->second.kernel) continue;
         const MemoryKernel& k = *choice->second.kernel;
-        streams_.push_back(std::make_unique<Stream>(team, k, task.per_thread_bytes, buffers_));
+        streams_.push_back(task.level == "DRAM"
+                               ? std::make_unique<Stream>(team, k, *ring_, kDramSliceBytes, buffers_)
+                               : std::make_unique<Stream>(team, k, task.per_thread_bytes, buffers_));
         Figure f;
         f.label = fmt::format("memory {} {} {} ({}), {} thread{}", task.level, k.pattern,
                               format_bytes(streams_.back()->working_set_bytes() * threads), isa_name(k.isa), threads,

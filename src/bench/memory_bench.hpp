@@ -52,6 +52,8 @@ std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std
 // working set, each (level, pattern)'s ISA chosen by measurement unless
 // `choices` has it (from the first thread count), one figure per task. After
 // sampling, roofs() gives the per-level roofs (each level's best size) and curves.
+struct DramRing;  // where a phase's DRAM figures walk (defined in the .cpp)
+
 class MemoryPhase {
 public:
     MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks, MemoryChoices& choices, TaskClock& clock);
@@ -69,6 +71,7 @@ public:
 private:
     ThreadTeam& team_;
     const MemoryChoices& choices_;
+    std::unique_ptr<DramRing> ring_;
     std::vector<ThreadBuffer> buffers_;
     std::vector<std::unique_ptr<Stream>> streams_;
     std::vector<Figure> figures_;

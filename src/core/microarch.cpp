@@ -1,7 +1,11 @@
 #include "core/microarch.hpp"
 
+#include <fmt/core.h>
+
+#include <algorithm>
 #include <array>
 #include <optional>
+#include <string_view>
 
 namespace roofline {
 namespace {
@@ -24,6 +28,10 @@ struct Core {
     const char* source;
     Variant avx2;                      // AVX-512 not usable (or not there)
     const Variant* avx512 = nullptr;   // AVX-512 usable; nullptr on cores without it
+    // Features (CpuFeatures::names()) this core does not have but later cores do: a
+    // CPU that shows one is not this core, whatever its CPUID model says (a
+    // hypervisor may present an older model number than the hardware's).
+    const char* lacks = "";
 };
 
 // ---------------------------------------------------------------- AMD ----
@@ -39,13 +47,13 @@ struct Core {
 // Agner Fog's microarchitecture guide, Zen chapter.
 constexpr Core kZen1{"AMD Zen 1", "AMD SOG Fam 17h (55723); Agner Fog microarchitecture guide",
                      {2, 2, 4, 128, 5, 3, 3, 32, 16, 32, 128,
-                      "2 FMA/MUL pipes + 2 ADD pipes, 128-bit datapath (256-bit ops take two passes)"}};
+                      "2 FMA/MUL pipes + 2 ADD pipes, 128-bit datapath (256-bit ops take two passes)"}, nullptr, "avx512f avxvnni amx-tile"};
 
 // Zen 2: pipes widened to 256 bits, latencies as Zen 1 (FMA 5, FADD 3, FMUL 3).
 // L1: two 256-bit loads and one 256-bit store per cycle.
 // Source: AMD SOG for Family 17h Models 30h and later (56305); uops.info (Zen 2).
 constexpr Core kZen2{"AMD Zen 2", "AMD SOG Fam 17h 30h+ (56305); uops.info",
-                     {2, 2, 4, 256, 5, 3, 3, 64, 32, 32, 256, "2 FMA/MUL pipes + 2 ADD pipes, 256-bit datapath"}};
+                     {2, 2, 4, 256, 5, 3, 3, 64, 32, 32, 256, "2 FMA/MUL pipes + 2 ADD pipes, 256-bit datapath"}, nullptr, "avx512f avxvnni amx-tile"};
 
 // Zen 3: FMA latency down to 4 (FADD 3, FMUL 3). Three memory ops per cycle, of
 // which two can be 256-bit loads; FP stores are limited to one per cycle (SOG
@@ -53,7 +61,7 @@ constexpr Core kZen2{"AMD Zen 2", "AMD SOG Fam 17h 30h+ (56305); uops.info",
 // (8 FMA + 4 ADD ymm chains: two FMA and two FADD pipes).
 // Source: AMD SOG for Family 19h (56665), FP unit and load-store unit sections.
 constexpr Core kZen3{"AMD Zen 3", "AMD SOG Fam 19h (56665); uops.info",
-                     {2, 2, 4, 256, 4, 3, 3, 64, 32, 32, 256, "2 FMA/MUL pipes + 2 ADD pipes, 256-bit datapath"}};
+                     {2, 2, 4, 256, 4, 3, 3, 64, 32, 32, 256, "2 FMA/MUL pipes + 2 ADD pipes, 256-bit datapath"}, nullptr, "avx512f avxvnni amx-tile"};
 
 // Zen 4: Zen 3's 256-bit pipes and latencies; a 512-bit op occupies its pipe for
 // two passes, a 512-bit load takes both vector load slots (64 B/cycle either
@@ -67,7 +75,7 @@ constexpr Variant kZen4Avx512{2, 2, 4, 256, 4, 3, 3, 64, 32, 32, 256,
 constexpr Core kZen4{"AMD Zen 4", "AMD SOG Fam 19h (56665); GCC zn4zn5.md; Chips and Cheese",
                      {2, 2, 4, 256, 4, 3, 3, 64, 32, 32, 256,
                       "2 FMA/MUL pipes + 2 ADD pipes, 256-bit datapath (AVX-512 not usable)"},
-                     &kZen4Avx512};
+                     &kZen4Avx512, "avxvnni avx512fp16 amx-tile"};
 
 // Zen 5 (server Turin and Turin Dense, desktop Granite Ridge, Strix Halo): the
 // FP pipes are 512 bits wide. FMA 4, FADD 2, FMUL 3 cycles (FADD 2 as in AMD's
@@ -85,7 +93,7 @@ constexpr Variant kZen5Avx512{2, 2, 4, 512, 4, 2, 3, 128, 64, 64, 512,
 constexpr Core kZen5{"AMD Zen 5", "AMD SOG Fam 1Ah (58455); GCC zn4zn5.md; numberworld.org Zen 5 teardown",
                      {2, 2, 4, 512, 4, 2, 3, 64, 64, 64, 256,
                       "2 FMA/MUL pipes + 2 ADD pipes used at 256 bits of the 512-bit datapath (AVX-512 not usable)"},
-                     &kZen5Avx512};
+                     &kZen5Avx512, "avx512fp16 amx-tile"};
 
 // Zen 5 in the monolithic mobile APUs (Strix Point, Krackan Point): the FPU is
 // 256 bits wide and 512-bit ops take two passes, as on Zen 4 (Chips and Cheese,
@@ -99,14 +107,14 @@ constexpr Variant kZen5MobileAvx512{
 constexpr Core kZen5Mobile{"AMD Zen 5 (mobile)", "Chips and Cheese (Strix Point; Ryzen 9950X); D. Huang; GCC zn4zn5.md",
                            {2, 2, 4, 256, 4, 2, 3, 64, 32, 0, 256,
                             "2 FMA/MUL pipes + 2 ADD pipes, 256-bit datapath (AVX-512 not usable)"},
-                           &kZen5MobileAvx512};
+                           &kZen5MobileAvx512, "avx512fp16 amx-tile"};
 
 // Hygon Dhyana (family 18h model 1): AMD's licensed Zen 1 core, figures as Zen 1.
 // Later Hygon parts (C86-4G, models 4 and up; GCC and LLVM tune them as their own
 // cores) are not described.
 constexpr Core kDhyana{"Hygon Dhyana", "AMD SOG Fam 17h (55723) (licensed Zen 1 core)",
                        {2, 2, 4, 128, 5, 3, 3, 32, 16, 32, 128,
-                        "Zen 1 core: 2 FMA/MUL pipes + 2 ADD pipes, 128-bit datapath (256-bit ops take two passes)"}};
+                        "Zen 1 core: 2 FMA/MUL pipes + 2 ADD pipes, 128-bit datapath (256-bit ops take two passes)"}, nullptr, "avx512f avxvnni amx-tile"};
 
 // -------------------------------------------------------------- Intel ----
 // Skylake and its client successors through Comet Lake: ports 0 and 1 each run
@@ -117,7 +125,7 @@ constexpr Core kDhyana{"Hygon Dhyana", "AMD SOG Fam 17h (55723) (licensed Zen 1 
 // uops.info (SKL: VFMADD231PD, VADDPD, VMULPD on p01, latency 4).
 constexpr Core kSkylake{"Intel Skylake", "Intel Optimization Reference Manual (248966); uops.info",
                         {2, 2, 2, 256, 4, 4, 4, 64, 32, 64, 256,
-                         "2 FMA ports (p0, p1) that also do ADD and MUL, 256-bit"}};
+                         "2 FMA ports (p0, p1) that also do ADD and MUL, 256-bit"}, nullptr, "avx512f avxvnni amx-tile"};
 
 // Skylake-SP / Cascade Lake / Cooper Lake (and Skylake-X): for 512-bit ops p0
 // and p1 fuse into one 512-bit FMA unit and p5 has a second: two 512-bit
@@ -132,7 +140,7 @@ constexpr Variant kSkylakeSpAvx512{
 constexpr Core kSkylakeSp{"Intel Skylake-SP", "Intel Optimization Reference Manual (248966); uops.info",
                           {2, 2, 2, 512, 4, 4, 4, 64, 32, 64, 256,
                            "2 FMA ports (p0, p1) that also do ADD and MUL, used at 256 bits (AVX-512 not usable)"},
-                          &kSkylakeSpAvx512};
+                          &kSkylakeSpAvx512, "avx512vbmi avx512fp16 avxvnni amx-tile"};
 
 // Sunny Cove server (Ice Lake-SP/D): FP back end as Skylake-SP, latency 4. L1
 // grows to 48 KB with two store ports: two 64 B loads and 64 B of stores per
@@ -145,7 +153,7 @@ constexpr Variant kIceLakeSpAvx512{
 constexpr Core kIceLakeSp{"Intel Ice Lake-SP", "Intel Optimization Reference Manual (248966); Chips and Cheese",
                           {2, 2, 2, 512, 4, 4, 4, 64, 64, 64, 256,
                            "2 FMA ports (p0, p1) that also do ADD and MUL, used at 256 bits (AVX-512 not usable)"},
-                          &kIceLakeSpAvx512};
+                          &kIceLakeSpAvx512, "avx512bf16 avx512fp16 avxvnni amx-tile"};
 
 // Sunny/Willow/Cypress Cove client (Ice Lake, Tiger Lake, Rocket Lake): only the
 // fused p0+p1 unit runs 512-bit ops, so p0/p1 are two 256-bit FMA/ADD/MUL pipes
@@ -158,9 +166,9 @@ constexpr Variant kSunnyCoveClientAvx512{
 constexpr Variant kSunnyCoveClientAvx2{2, 2, 2, 256, 4, 4, 4, 64, 64, 64, 256,
                                        "2 FMA ports (p0, p1) that also do ADD and MUL, 256-bit (AVX-512 not usable)"};
 constexpr const char* kIntelManual = "Intel Optimization Reference Manual (248966); uops.info";
-constexpr Core kIceLakeClient{"Intel Ice Lake (client)", kIntelManual, kSunnyCoveClientAvx2, &kSunnyCoveClientAvx512};
-constexpr Core kTigerLake{"Intel Tiger Lake", kIntelManual, kSunnyCoveClientAvx2, &kSunnyCoveClientAvx512};
-constexpr Core kRocketLake{"Intel Rocket Lake", kIntelManual, kSunnyCoveClientAvx2, &kSunnyCoveClientAvx512};
+constexpr Core kIceLakeClient{"Intel Ice Lake (client)", kIntelManual, kSunnyCoveClientAvx2, &kSunnyCoveClientAvx512, "avx512bf16 avx512fp16 avxvnni amx-tile"};
+constexpr Core kTigerLake{"Intel Tiger Lake", kIntelManual, kSunnyCoveClientAvx2, &kSunnyCoveClientAvx512, "avx512bf16 avx512fp16 avxvnni amx-tile"};
+constexpr Core kRocketLake{"Intel Rocket Lake", kIntelManual, kSunnyCoveClientAvx2, &kSunnyCoveClientAvx512, "avx512bf16 avx512fp16 avxvnni amx-tile"};
 
 // Golden Cove / Raptor Cove / Redwood Cove P-cores in client parts (Alder,
 // Raptor, Bartlett, Meteor Lake): FMA and MUL on p0/p1 (latency 4); new fast FP
@@ -179,11 +187,11 @@ constexpr Variant kGoldenCoveClientAvx2{
     "2 FMA/MUL ports (p0, p1) + ADD on p1 and p5 (3 FP ports), 256-bit (E-cores not described)"};
 constexpr const char* kGoldenCoveSource = "Intel Optimization Reference Manual (248966); LLVM X86SchedAlderlakeP.td";
 constexpr Core kAlderLake{"Intel Alder Lake P-core (Golden Cove)", kGoldenCoveSource, kGoldenCoveClientAvx2,
-                          &kGoldenCoveClientAvx512};
+                          &kGoldenCoveClientAvx512, "amx-tile"};
 constexpr Core kRaptorLake{"Intel Raptor Lake P-core (Raptor Cove)", kGoldenCoveSource, kGoldenCoveClientAvx2,
-                           &kGoldenCoveClientAvx512};
+                           &kGoldenCoveClientAvx512, "amx-tile"};
 constexpr Core kMeteorLake{"Intel Meteor Lake P-core (Redwood Cove)", kGoldenCoveSource, kGoldenCoveClientAvx2,
-                           &kGoldenCoveClientAvx512};
+                           &kGoldenCoveClientAvx512, "amx-tile"};
 
 // Golden Cove / Redwood Cove server (Sapphire, Emerald, Granite Rapids): the
 // client core plus a 512-bit FMA unit on p5. At 512 bits FMA/MUL and ADD run on
@@ -276,23 +284,90 @@ bool matches(const ModelRange& range, Vendor vendor) {
 
 } // namespace
 
+namespace {
+
+const ModelRange* table_row(Vendor vendor, int family, int model) {
+    for (const ModelRange& range : kRanges)
+        if (matches(range, vendor) && range.family == family && model >= range.first_model &&
+            model <= range.last_model)
+            return &range;
+    return nullptr;
+}
+
+Microarch describe(const Core& core, bool has_avx512, const std::string& name) {
+    const Variant& x = (has_avx512 && core.avx512) ? *core.avx512 : core.avx2;
+    Microarch m;
+    m.name = name;
+    m.source = core.source;
+    m.fp = FpPipes{x.fma_pipes, x.add_pipes, x.fp_pipes, x.datapath_bits, x.fma_latency, x.add_latency,
+                   x.mul_latency, m.name + ": " + x.what};
+    m.ports = CorePorts{x.l1_load, x.l1_store, x.l2_to_l1, x.load_bits};
+    return m;
+}
+
+bool has_feature(const CpuIdentity& cpu, std::string_view name) {
+    return std::find(cpu.features.begin(), cpu.features.end(), name) != cpu.features.end();
+}
+
+// The first feature in `core.lacks` that the CPU has, or "".
+std::string contradicting_feature(const Core& core, const CpuIdentity& cpu) {
+    std::string_view lacks = core.lacks;
+    while (!lacks.empty()) {
+        const auto space = lacks.find(' ');
+        const std::string_view name = lacks.substr(0, space);
+        if (has_feature(cpu, name)) return std::string(name);
+        lacks = space == std::string_view::npos ? std::string_view{} : lacks.substr(space + 1);
+    }
+    return {};
+}
+
+} // namespace
+
 std::optional<Microarch> microarch_for(const std::string& vendor, int family, int model, bool has_avx512) {
     const std::optional<Vendor> v = vendor_of(vendor);
     if (!v) return std::nullopt;
-    for (const ModelRange& range : kRanges) {
-        if (!matches(range, *v) || range.family != family || model < range.first_model || model > range.last_model)
-            continue;
-        const Core& core = *range.core;
-        const Variant& x = (has_avx512 && core.avx512) ? *core.avx512 : core.avx2;
-        Microarch m;
-        m.name = core.name;
-        m.source = core.source;
-        m.fp = FpPipes{x.fma_pipes, x.add_pipes, x.fp_pipes, x.datapath_bits, x.fma_latency, x.add_latency,
-                       x.mul_latency, m.name + ": " + x.what};
-        m.ports = CorePorts{x.l1_load, x.l1_store, x.l2_to_l1, x.load_bits};
-        return m;
+    const ModelRange* row = table_row(*v, family, model);
+    if (!row) return std::nullopt;
+    return describe(*row->core, has_avx512, row->core->name);
+}
+
+MicroarchLookup identify_microarch(const CpuIdentity& cpu) {
+    MicroarchLookup out;
+    const std::optional<Vendor> v = vendor_of(cpu.vendor);
+    if (!v) return out;
+    const bool avx512 = has_feature(cpu, "avx512f");
+    const ModelRange* row = table_row(*v, cpu.family, cpu.model);
+    std::string contradiction;
+    if (row) {
+        contradiction = contradicting_feature(*row->core, cpu);
+        if (contradiction.empty()) {
+            out.arch = describe(*row->core, avx512, row->core->name);
+            return out;
+        }
     }
-    return std::nullopt;
+    // AMX exists only on Intel's server cores from Sapphire Rapids on (Intel
+    // ISA Extensions Reference 319433, AMX chapter; Linux intel-family.h): a
+    // family-6 CPU with it has the Golden Cove server back end, whatever model
+    // number a hypervisor shows. The figures of Sapphire, Emerald and Granite
+    // Rapids are the same row in this table.
+    const bool rapids_by_amx = *v == Vendor::intel && cpu.family == 6 && has_feature(cpu, "amx-tile");
+    const std::string cpuid = fmt::format("CPUID family {:#x} model {:#x}", cpu.family, cpu.model);
+    if (rapids_by_amx) {
+        out.arch = describe(kSapphireRapids, avx512, "Intel Sapphire Rapids class (identified by AMX)");
+        out.note = row ? fmt::format("{} names {}, which has no {}: the model number is not the hardware's (a "
+                                     "hypervisor's CPU model); identified by its AMX as a Sapphire Rapids class "
+                                     "server core (Sapphire, Emerald or Granite Rapids share these figures)",
+                                     cpuid, row->core->name, contradiction)
+                       : fmt::format("{} is not in the table; identified by its AMX as a Sapphire Rapids class "
+                                     "server core (Sapphire, Emerald or Granite Rapids share these figures)",
+                                     cpuid);
+        return out;
+    }
+    if (row)
+        out.note = fmt::format("{} names {}, but this CPU has {}, which {} lacks: the model number is not the "
+                               "hardware's (a hypervisor's CPU model?), so the table is not used",
+                               cpuid, row->core->name, contradiction, row->core->name);
+    return out;
 }
 
 } // namespace roofline

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -42,5 +43,24 @@ struct Microarch {
 // them, whether AVX-512 is usable), or nothing for a CPU the table does not know.
 // Never guesses: an unknown CPU's theoretical figures are "unknown".
 std::optional<Microarch> microarch_for(const std::string& vendor, int family, int model, bool has_avx512);
+
+// What identifies a CPU to the table: CPUID's vendor, family and model, and the
+// features it has (names as CpuFeatures::names(): "avx512f", "amx-tile", ...).
+struct CpuIdentity {
+    std::string vendor;
+    int family = 0, model = 0;
+    std::vector<std::string> features;
+};
+
+struct MicroarchLookup {
+    std::optional<Microarch> arch;
+    std::string note;  // said with the figures: how the core was identified when not plainly, or why not
+};
+
+// The table row for this CPU, checked against its features: a row whose core
+// lacks a feature the CPU has is not used (hypervisors may present an older
+// model number than the hardware's), and an Intel family-6 CPU with AMX is
+// identified by it. AVX-512 is usable when "avx512f" is among the features.
+MicroarchLookup identify_microarch(const CpuIdentity& cpu);
 
 } // namespace roofline

@@ -21,7 +21,7 @@ namespace {
 // One table drives both names() and has(), so the two cannot disagree.
 // Names follow GCC's -m flags; the order is the order ISAs appeared.
 using FeatureFlag = bool CpuFeatures::*;
-constexpr std::array<std::pair<const char*, FeatureFlag>, 22> kFeatureTable{{
+constexpr std::array<std::pair<const char*, FeatureFlag>, 24> kFeatureTable{{
     {"sse", &CpuFeatures::sse},
     {"sse2", &CpuFeatures::sse2},
     {"sse3", &CpuFeatures::sse3},
@@ -42,6 +42,8 @@ constexpr std::array<std::pair<const char*, FeatureFlag>, 22> kFeatureTable{{
     {"avx512vnni", &CpuFeatures::avx512vnni},
     {"avx512bf16", &CpuFeatures::avx512bf16},
     {"avx512fp16", &CpuFeatures::avx512fp16},
+    {"avxvnni", &CpuFeatures::avxvnni},
+    {"amx-tile", &CpuFeatures::amx_tile},
     {"neon", &CpuFeatures::neon},
     {"sve", &CpuFeatures::sve},
 }};
@@ -132,7 +134,14 @@ void detect_x86(CpuFeatures& f) {
         f.avx512vbmi = bit(leaf7.ecx, 1) && f512;
         f.avx512vnni = bit(leaf7.ecx, 11) && f512;
         f.avx512fp16 = bit(leaf7.edx, 23) && f512;
-        if (leaf7.eax >= 1) f.avx512bf16 = bit(cpuid(7, 1).eax, 5) && f512;
+        // Present in hardware: it identifies the core (the microarchitecture
+        // table); no AMX code is run, so the OS's tile state is not asked.
+        f.amx_tile = bit(leaf7.edx, 24);
+        if (leaf7.eax >= 1) {
+            const CpuidRegisters leaf7_1 = cpuid(7, 1);
+            f.avx512bf16 = bit(leaf7_1.eax, 5) && f512;
+            f.avxvnni = bit(leaf7_1.eax, 4) && f.avx;
+        }
     }
 
     const std::uint32_t max_extended = cpuid(0x80000000).eax;

@@ -16,6 +16,8 @@ struct CpuFeatures {
     bool avx = false, avx2 = false, fma = false, f16c = false;
     bool avx512f = false, avx512dq = false, avx512cd = false, avx512bw = false, avx512vl = false,
          avx512ifma = false, avx512vbmi = false, avx512vnni = false, avx512bf16 = false, avx512fp16 = false;
+    bool avxvnni = false;
+    bool amx_tile = false;  // in hardware (identifies Sapphire Rapids and later), whether or not the OS enables it
     bool neon = false, sve = false;  // Arm builds
     bool os_saves_ymm = false, os_saves_zmm = false;
 

@@ -129,8 +129,9 @@ else
   check pool-fn "($(region '<function sum_then_scale>') | .seconds) >= ($(region '<function scale>') | .seconds)"
 fi
 # Calls not timed: a caller's time comes from call-stack samples (its self time would understate it) ...
+# (a sample every 50 us of CPU time: on a fast core the program runs for only ~20 ms)
 json=$tmp/pool-untimed.json
-out=$("$bin" measure --engine instrument --no-store --max-timed-calls 0 --region-function sum_then_scale -o "$json" \
+out=$("$bin" measure --engine instrument --no-store --max-timed-calls 0 --sample-period 50 --region-function sum_then_scale -o "$json" \
       -- "$ex/thread_pool" $n $reps 2 2>&1) || fail "pool untimed: exit $?"
 check pool-untimed "$(region '<function sum_then_scale>') | .flops == 2 * $n and .source == \"instrument+callstacks\" and .seconds > 0"
 # ... and with too few samples to tell (one every second of CPU time) it gets no time, and says why.

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace roofline {
 namespace {
@@ -259,6 +261,59 @@ TEST(Microarch, EveryEntryIsConsistent) {
                     EXPECT_GE(m->ports.load_vector_bits, 128) << where;
                 }
     EXPECT_GT(entries, 0);
+}
+
+// A hypervisor may show an older CPUID model than the hardware's (seen: a Xeon
+// with AMX and AVX512-FP16 presented as family 6 model 0xA7, Rocket Lake): the
+// table row is checked against the features before it is used.
+const std::vector<std::string> kRapidsFeatures{"avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512vbmi",
+                                               "avx512bf16", "avx512fp16", "avxvnni", "amx-tile"};
+
+TEST(IdentifyMicroarch, AmxOverridesAMaskedClientModel) {
+    const MicroarchLookup m = identify_microarch({kIntel, 6, 0xA7, kRapidsFeatures});
+    ASSERT_TRUE(m.arch.has_value());
+    EXPECT_EQ(m.arch->name, "Intel Sapphire Rapids class (identified by AMX)");
+    EXPECT_EQ(m.arch->fp.datapath_bits, 512);  // two 512-bit FMA units, not Rocket Lake's one
+    EXPECT_EQ(m.arch->fp.fma_pipes, 2);
+    EXPECT_NE(m.note.find("model 0xa7 names Intel Rocket Lake, which has no avx512bf16"), std::string::npos) << m.note;
+    EXPECT_NE(m.note.find("not the hardware's"), std::string::npos) << m.note;
+}
+
+TEST(IdentifyMicroarch, AContradictedRowWithoutAmxIsNotUsed) {
+    const MicroarchLookup m = identify_microarch({kIntel, 6, 0xA7, {"avx2", "avx512f", "avx512fp16"}});
+    EXPECT_FALSE(m.arch.has_value());
+    EXPECT_NE(m.note.find("has avx512fp16, which Intel Rocket Lake lacks"), std::string::npos) << m.note;
+    // An AMD row is checked too: Zen 3 has no AVX-512.
+    const MicroarchLookup zen = identify_microarch({kAmd, 0x19, 0x01, {"avx2", "avx512f"}});
+    EXPECT_FALSE(zen.arch.has_value());
+    EXPECT_NE(zen.note.find("AMD Zen 3 lacks"), std::string::npos) << zen.note;
+}
+
+TEST(IdentifyMicroarch, AConsistentRowIsUsedAsIs) {
+    const MicroarchLookup rkl = identify_microarch({kIntel, 6, 0xA7, {"avx2", "avx512f", "avx512vbmi", "avx512vnni"}});
+    ASSERT_TRUE(rkl.arch.has_value());
+    EXPECT_EQ(rkl.arch->name, "Intel Rocket Lake");
+    EXPECT_EQ(rkl.arch->fp.datapath_bits, 256);
+    EXPECT_TRUE(rkl.note.empty()) << rkl.note;
+    const MicroarchLookup spr = identify_microarch({kIntel, 6, 0x8F, kRapidsFeatures});
+    ASSERT_TRUE(spr.arch.has_value());
+    EXPECT_EQ(spr.arch->name, "Intel Sapphire Rapids");
+    EXPECT_TRUE(spr.note.empty());
+    // Without AVX-512 usable the AVX2 variant of the row is described.
+    const MicroarchLookup zen4 = identify_microarch({kAmd, 0x19, 0x11, {"avx2", "fma"}});
+    ASSERT_TRUE(zen4.arch.has_value());
+    EXPECT_EQ(zen4.arch->ports.load_vector_bits, 256);
+}
+
+TEST(IdentifyMicroarch, AmxIdentifiesAModelTheTableDoesNotKnowOnlyInFamilySix) {
+    const MicroarchLookup m = identify_microarch({kIntel, 6, 0x01, kRapidsFeatures});
+    ASSERT_TRUE(m.arch.has_value());
+    EXPECT_NE(m.note.find("is not in the table"), std::string::npos) << m.note;
+    EXPECT_FALSE(identify_microarch({kIntel, 19, 0x01, kRapidsFeatures}).arch.has_value());  // a future family
+    EXPECT_FALSE(identify_microarch({kAmd, 6, 0x01, kRapidsFeatures}).arch.has_value());
+    const MicroarchLookup unknown = identify_microarch({kIntel, 6, 0x01, {"avx2"}});
+    EXPECT_FALSE(unknown.arch.has_value());
+    EXPECT_TRUE(unknown.note.empty());  // plainly unknown: the caller says so
 }
 
 } // namespace
