@@ -10,7 +10,9 @@
 namespace roofline::cli {
 
 CLI::Option* add_db_option(CLI::App* cmd, std::string& db) {
-    return cmd->add_option("--db", db, "Results database (default $ROOFLINE_DB or ~/.local/share/roofline/results.db)");
+    return cmd->add_option("--db", db,
+                           "Results database: a SQLite file (default $ROOFLINE_DB or ~/.local/share/roofline/results.db) "
+                           "or a PostgreSQL URL, postgresql://[user@]host[:port]/dbname, for a store many nodes share");
 }
 
 namespace {

@@ -13,7 +13,7 @@
 
 namespace roofline::cli {
 
-// --db FILE: the results database.
+// --db FILE|URL: the results database (a SQLite file, or a PostgreSQL URL).
 CLI::Option* add_db_option(CLI::App* cmd, std::string& db);
 
 // --machine FILE|stored|stored:ID. `repeatable` lets plot overlay machines.

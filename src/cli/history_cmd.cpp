@@ -114,7 +114,7 @@ int run_history(const HistoryArgs& args) {
     if (!args.output.empty()) check_file_writable(args.output);
     StoreAccess access(args.db);
     ResultsStore* store = access.store();
-    if (!store) throw std::runtime_error(fmt::format("no results store at {}", access.path()));
+    if (!store) throw std::runtime_error(fmt::format("no results store at {}", access.display()));
     const HistoryInput input = args.point_names.empty() ? machine_history(args, *store) : point_history(args, *store);
     write_result(args.output, render_history(input, args.format == "json"));
     if (args.fail_on_slower)

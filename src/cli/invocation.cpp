@@ -1,12 +1,14 @@
 #include "cli/invocation.hpp"
 
 #include "cli/layered_config.hpp"
+#include "io/store_location.hpp"
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
 
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <string_view>
 
 namespace roofline::cli {
 namespace {
@@ -14,10 +16,19 @@ namespace {
 std::vector<std::string> g_argv;
 const LayeredConfig* g_config = nullptr;
 
+// A PostgreSQL URL's password (--db postgresql://user:secret@host/db) is not recorded:
+// provenance is stored where everyone who reads the store sees it.
+std::string without_password(const std::string& arg) {
+    constexpr std::string_view db_equals = "--db=";
+    if (arg.rfind(db_equals, 0) == 0) return std::string(db_equals) + store_display_name(arg.substr(db_equals.size()));
+    return store_display_name(arg);
+}
+
 } // namespace
 
 void set_invocation(int argc, char** argv, const LayeredConfig* config) {
-    g_argv.assign(argv, argv + argc);
+    g_argv.clear();
+    for (int i = 0; i < argc; ++i) g_argv.push_back(without_password(argv[i]));
     if (!g_argv.empty()) g_argv.front() = "roofline";  // the path it was started by says nothing of the run
     g_config = config;
 }
@@ -29,7 +40,7 @@ std::vector<std::string> configured_settings(const std::string& command) {
     if (!g_config) return out;
     for (const auto& v : g_config->values())
         if (v.command == command && v.from != "built-in")
-            out.push_back(fmt::format("{}={} ({})", v.option.substr(2), v.value, v.from));
+            out.push_back(fmt::format("{}={} ({})", v.option.substr(2), without_password(v.value), v.from));
     return out;
 }
 

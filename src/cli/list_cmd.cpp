@@ -32,9 +32,9 @@ int run_list(const ListArgs& args) {
         machines = store->list_machines();
         sets = store->list_point_sets();
     } else {
-        print_stderr("roofline: note: no results store at {} yet\n", terminal_text(access.path()));
+        print_stderr("roofline: note: no results store at {} yet\n", terminal_text(access.display()));
     }
-    const std::string text = render_store_listing(access.path(), machines, sets, format);
+    const std::string text = render_store_listing(access.display(), machines, sets, format);
     write_result(args.output, text);
     return kExitOk;
 }

@@ -255,8 +255,10 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
 // -o naming the store itself would write JSON over every stored run.
 void refuse_output_over_store(const MeasureArgs& args) {
     if (args.output.empty() || args.no_store) return;
+    const auto location = args.db.empty() ? ResultsStore::default_path() : args.db;
+    if (is_postgres_url(location)) return;  // a server, not a file -o could name
     std::error_code ec1, ec2;
-    const auto db = std::filesystem::weakly_canonical(args.db.empty() ? ResultsStore::default_path() : args.db, ec1);
+    const auto db = std::filesystem::weakly_canonical(location, ec1);
     const auto out = std::filesystem::weakly_canonical(args.output, ec2);
     if (!ec1 && !ec2 && db == out)
         throw UsageError(fmt::format("-o {} is the results store (--db): name another file for the points", args.output));

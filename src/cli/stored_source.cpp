@@ -41,22 +41,33 @@ const std::string& StoreAccess::path() {
     return path_;
 }
 
+std::string StoreAccess::display() { return store_display_name(path()); }
+
 ResultsStore* StoreAccess::store() {
     // Read-only: these commands never create or migrate the store, so they work on
     // a read-only copy and do not queue behind a writer.
     if (!store_ && !missing_) {
         std::error_code ec;
-        if (std::filesystem::exists(std::filesystem::symlink_status(path(), ec)) || std::filesystem::exists(path(), ec))
+        if (is_postgres_url(path())) {
+            // A database without roofline tables is a store not written yet, as a missing file is.
+            try {
+                store_ = ResultsStore::open_read_only(path());
+            } catch (const NoStoreError&) {
+                missing_ = true;
+            }
+        } else if (std::filesystem::exists(std::filesystem::symlink_status(path(), ec)) ||
+                   std::filesystem::exists(path(), ec)) {
             store_ = ResultsStore::open_read_only(path());
-        else
+        } else {
             missing_ = true;
+        }
     }
     return store_.get();
 }
 
 std::string StoreAccess::where() {
     store();
-    return missing_ ? fmt::format("{} (there is no results store at {} yet)", path(), path()) : path();
+    return missing_ ? fmt::format("{} (there is no results store at {} yet)", display(), display()) : display();
 }
 
 MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint) {

@@ -38,9 +38,12 @@ public:
 
     // The given --db, else ResultsStore::default_path().
     const std::string& path();
-    // Null when the database file does not exist; throws when it cannot be read.
+    // path() as messages show it (a PostgreSQL URL without its password).
+    std::string display();
+    // Null when the database file does not exist (a PostgreSQL database: has no
+    // roofline tables); throws when it cannot be read.
     ResultsStore* store();
-    // path() for messages, saying so when the file does not exist.
+    // display(), saying so when the store does not exist.
     std::string where();
 
 private:

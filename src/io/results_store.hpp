@@ -1,7 +1,11 @@
-// The results store: SQLite, one row per machine model and one per set of points.
-// Safe for several processes writing at once (WAL + busy timeout + retries).
-// Readers open it read-only: no schema write, so they work on a read-only file
-// or directory and never queue behind a writer for long.
+// The results store: one row per machine model and one per set of points.
+// Two back ends with the same layout and migrations (io/store_schema.hpp):
+// SQLite, one file, the embedded default; and PostgreSQL (a `--db` value that
+// starts with postgresql:// or postgres://), for a store many nodes and users
+// write at once (SQLite on a network file system is not safe with concurrent
+// writers). Both are safe for several processes writing at once. Readers open
+// it read-only: no schema write, so they work on a read-only file, directory or
+// database role and never queue behind a writer for long.
 #pragma once
 
 #include "core/provenance.hpp"
@@ -9,36 +13,39 @@
 #include "core/roofline.hpp"
 #include "core/stored_entries.hpp"
 #include "io/points_json.hpp"
+#include "io/store_location.hpp"
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-struct sqlite3;
-
 namespace roofline {
+
+class StoreBackend;
 
 class ResultsStore {
 public:
-    // Default location: $ROOFLINE_DB, else $XDG_DATA_HOME/roofline/results.db,
-    // else ~/.local/share/roofline/results.db.
+    // Default location: $ROOFLINE_DB (a path or a PostgreSQL URL), else
+    // $XDG_DATA_HOME/roofline/results.db, else ~/.local/share/roofline/results.db.
     static std::string default_path();
     // Opens the store a `--db` option names: empty means the default location
-    // (its directories are created), anything else must be in an existing directory.
+    // (its directories are created), a postgresql:// URL a PostgreSQL database,
+    // anything else a file in an existing directory.
     static std::unique_ptr<ResultsStore> open_db_option(const std::string& db_option);
 
-    // Opens (creating the file and schema). `create_parent_dirs` is true for the
-    // default location only: a user-given path in a missing directory is an error.
-    // Throws std::runtime_error with a clear message.
-    explicit ResultsStore(const std::string& path, bool create_parent_dirs = false);
+    // Opens (creating the file or tables and schema). `location` is a SQLite path or a
+    // PostgreSQL URL. `create_parent_dirs` is true for the default location only: a
+    // user-given path in a missing directory is an error. Throws std::runtime_error
+    // with a clear message (a URL shown without its password).
+    explicit ResultsStore(const std::string& location, bool create_parent_dirs = false);
     // Opens an existing store for reading only: nothing is created or migrated.
-    // Throws std::runtime_error: "no results store at PATH" when the file does not
-    // exist, or a clear message when it is not a roofline store, has a newer layout,
-    // or is locked by a non-WAL writer for more than a few seconds.
-    static std::unique_ptr<ResultsStore> open_read_only(const std::string& path);
+    // Throws NoStoreError "no results store at NAME" when there is none (no file; a
+    // database without roofline tables), std::runtime_error with a clear message when
+    // it is not a roofline store, has a newer layout, cannot be reached, or is locked
+    // by a writer for more than a few seconds.
+    static std::unique_ptr<ResultsStore> open_read_only(const std::string& location);
     ~ResultsStore();
     ResultsStore(const ResultsStore&) = delete;
     ResultsStore& operator=(const ResultsStore&) = delete;
@@ -63,29 +70,25 @@ public:
     // Set `id` (nullopt: the latest) with its provenance.
     std::optional<PointsDocument> point_set(std::optional<std::int64_t> id) const;
     std::vector<StoredPointSet> list_point_sets() const;  // oldest first
-    const std::string& path() const { return path_; }
+    // The store as messages show it: the path, or the URL without its password.
+    const std::string& path() const { return name_; }
 
 private:
-    struct ReadOnly {};
-    ResultsStore(ReadOnly, const std::string& path);
-    ResultsStore(const std::string& path, bool create_parent_dirs, std::chrono::milliseconds busy_wait);
-    void close() noexcept;
+    ResultsStore(std::unique_ptr<StoreBackend> backend, std::string name);
 
-    std::string path_;
-    sqlite3* db_ = nullptr;
-    bool read_only_ = false;
-    bool has_point_sets_ = true;  // false only for a version-1 file opened read-only
-    std::chrono::milliseconds busy_wait_;
-
-    friend void check_store_writable(const std::string& db_option);
+    std::unique_ptr<StoreBackend> backend_;
+    std::string name_;
 };
 
 // Checks up front, cheaply, that a writer can use the store a `--db` option
-// names (empty: the default location, whose directories are created): the
-// directory exists and is writable, the file (created with the schema if
+// names (empty: the default location, whose directories are created). A file:
+// the directory exists and is writable, the file (created with the schema if
 // missing) is a roofline store of a layout we understand, and its write lock
-// can be taken within a few seconds. Writes no rows. Throws std::runtime_error
-// with a message naming the path and the problem.
+// can be taken within a few seconds. A PostgreSQL URL: the server answers, the
+// schema is there (created if missing) in a layout we understand, the server is
+// not read-only and the role may write the tables (no lock held for long).
+// Writes no rows. Throws std::runtime_error with a message naming the store and
+// the problem.
 void check_store_writable(const std::string& db_option);
 
 } // namespace roofline

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Third-party headers live in system include directories, where the layers'
 # include roots cannot hide them: this test keeps each library in the layer
-# docs/ARCHITECTURE.md gives it (CLI11 in cli/, SQLite and yaml-cpp in io/,
+# docs/ARCHITECTURE.md gives it (CLI11 in cli/, SQLite, libpq and yaml-cpp in io/,
 # hwloc in topo/, libpfm4 in measure/).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/../../src" && pwd)"
@@ -22,6 +22,7 @@ check() {  # header-pattern allowed-layer...
 }
 check 'CLI/' cli
 check 'sqlite3\.h' io
+check 'libpq-fe\.h' io
 check 'yaml-cpp/' io
 check 'hwloc' topo
 check 'perfmon/' measure

@@ -1,0 +1,60 @@
+// The results store's logical layout, the same in every back end (SQLite,
+// PostgreSQL): its version, how a writer brings a store up to it, what a reader
+// accepts, and the messages that say why not.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::store_schema {
+
+// Version of the table layout (not of the JSON inside): bump on a breaking change.
+// 1: meta, machines. 2: + point_sets (created on open, so a version-1 store is upgraded in place).
+// Additions that older readers can ignore do not bump it: measurement_cache (created on open
+// by a writer; a reader without it finds nothing cached).
+constexpr int version = 2;
+
+// What a database (or a PostgreSQL schema) holds, as far as telling a roofline
+// store from another program's.
+struct Layout {
+    std::vector<std::string> tables;
+    bool empty = true;  // nothing in it (no tables, indexes, views, sequences): a new store
+
+    bool has(const char* name) const;
+    bool is_store() const { return has("meta") && has("machines"); }
+};
+
+// The steps of a writer's open, which each back end's SQL carries out inside one
+// write transaction (under its lock, so two first writers do not both create).
+class Migration {
+public:
+    virtual ~Migration() = default;
+    virtual Layout layout() = 0;
+    // Every table of the current layout that is missing (CREATE ... IF NOT EXISTS).
+    virtual void create_missing_tables() = 0;
+    // The version in meta (written first if absent: a new store is at `version`).
+    virtual int version_or_insert_current() = 0;
+    virtual void set_version(int to) = 0;
+};
+
+// A writer's open: refuses another program's database (nothing of ours is written
+// into it) and a newer layout; creates a new store; upgrades an older one. `name`
+// is the store as messages show it.
+void migrate(Migration& steps, const std::string& name);
+
+// A reader's open: refuses what is not a store or has a newer layout; changes nothing.
+// `found_version` is meta's value (0 when absent).
+void check_readable(const Layout& layout, int found_version, const std::string& name);
+
+[[noreturn]] void newer_layout(const std::string& name, int found);
+[[noreturn]] void not_a_store(const std::string& name, const Layout& layout);
+
+// "results database NAME is locked by another process (still busy after N s): ...".
+std::string locked_message(const std::string& name, std::chrono::milliseconds waited, const std::string& detail);
+
+// Now, as the `created` column stores it (ISO 8601 UTC, seconds).
+std::string now_utc_iso8601();
+
+} // namespace roofline::store_schema

@@ -1,0 +1,528 @@
+// The results store's behaviour that every back end must share, run against
+// SQLite and PostgreSQL alike (store_backend_fixture.hpp: the PostgreSQL cases
+// need ROOFLINE_TEST_PG_URL, which tests/store/postgresql.sh sets).
+#include "io/machine_json.hpp"
+#include "io/points_json.hpp"
+#include "io/results_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include "error_text.hpp"
+#include "store_backend_fixture.hpp"
+#include "store_samples.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace roofline;
+using namespace store_test;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The layout roofline wrote before point sets existed (version 1), in each dialect.
+std::string version_one_layout(bool postgres) {
+    return fmt::format("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                       "INSERT INTO meta VALUES ('store_schema_version', '1');"
+                       "CREATE TABLE machines (id {}, created TEXT NOT NULL, hostname TEXT, "
+                       "cpu_model TEXT, mode TEXT, partial INTEGER NOT NULL DEFAULT 0, schema TEXT NOT NULL, "
+                       "json TEXT NOT NULL);",
+                       postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY");
+}
+
+// `text` as an SQL string literal ('' is one quote).
+std::string sql_literal(const std::string& text) {
+    std::string out = "'";
+    for (const char ch : text) {
+        if (ch == '\'') out += '\'';
+        out += ch;
+    }
+    return out + "'";
+}
+
+// Runs `work(process)` in `processes` child processes at once; true when all exit 0.
+template <typename Work>
+bool in_processes(int processes, Work work) {
+    std::vector<pid_t> children;
+    for (int process = 0; process < processes; ++process) {
+        const pid_t pid = ::fork();
+        if (pid < 0) return false;
+        if (pid == 0) {
+            int status = 0;
+            try {
+                work(process);
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "child %d: %s\n", process, e.what());
+                status = 1;
+            }
+            ::_exit(status);
+        }
+        children.push_back(pid);
+    }
+    bool ok = true;
+    for (const pid_t pid : children) {
+        int status = 0;
+        ok = ::waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 && ok;
+    }
+    return ok;
+}
+
+} // namespace
+
+using ResultsStoreBackends = StoreBackendTest;
+
+INSTANTIATE_TEST_SUITE_P(Store, ResultsStoreBackends, testing::Values(Backend::SQLite, Backend::PostgreSQL),
+                         backend_test_name);
+
+// ---------------------------------------------------------------- machines
+
+TEST_P(ResultsStoreBackends, EmptyStoreHasNoMachines) {
+    ResultsStore store(db());
+    EXPECT_FALSE(store.latest_machine().has_value());
+    EXPECT_FALSE(store.machine(1).has_value());
+    EXPECT_TRUE(store.list_machines().empty());
+    EXPECT_EQ(location().table_count(), 4);  // meta, machines, point_sets, measurement_cache
+    EXPECT_EQ(location().query_text("SELECT value FROM meta WHERE key = 'store_schema_version'"), "2");
+}
+
+TEST_P(ResultsStoreBackends, SaveThenLatestIsEqual) {
+    ResultsStore store(db());
+    const auto model = sample_model("CPU A");
+    const auto id = store.save_machine(model);
+    EXPECT_GT(id, 0);
+    const auto latest = store.latest_machine();
+    ASSERT_TRUE(latest.has_value());
+    EXPECT_EQ(machine_to_json(*latest), machine_to_json(model));
+    const auto by_id = store.machine(id);
+    ASSERT_TRUE(by_id.has_value());
+    EXPECT_EQ(machine_to_json(*by_id), machine_to_json(model));
+    EXPECT_FALSE(store.machine(id + 1).has_value());
+}
+
+TEST_P(ResultsStoreBackends, PersistsAcrossOpens) {
+    { ResultsStore(db()).save_machine(sample_model("CPU A")); }
+    ResultsStore reopened(db());
+    ASSERT_TRUE(reopened.latest_machine().has_value());
+    EXPECT_EQ(reopened.latest_machine()->cpu.model, "CPU A");
+}
+
+TEST_P(ResultsStoreBackends, ListIsOldestFirstAndLatestIsNewest) {
+    ResultsStore store(db());
+    auto partial = sample_model("CPU C");
+    partial.partial = true;
+    partial.environment.mode = BenchMode::full;
+    const auto first = store.save_machine(sample_model("CPU A"));
+    const auto second = store.save_machine(sample_model("CPU B"));
+    const auto third = store.save_machine(partial);
+    EXPECT_LT(first, second);
+    EXPECT_LT(second, third);
+
+    const auto rows = store.list_machines();
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].id, first);
+    EXPECT_EQ(rows[0].cpu_model, "CPU A");
+    EXPECT_EQ(rows[1].cpu_model, "CPU B");
+    EXPECT_EQ(rows[2].cpu_model, "CPU C");
+    EXPECT_TRUE(rows[2].partial);
+    EXPECT_FALSE(rows[0].partial);
+    EXPECT_EQ(rows[2].mode, "full");
+    EXPECT_EQ(rows[0].hostname, "host-a");
+    EXPECT_EQ(rows[0].created.size(), 20u);  // 2026-11-03T10:20:30Z
+    EXPECT_EQ(rows[0].created.back(), 'Z');
+
+    EXPECT_EQ(store.latest_machine()->cpu.model, "CPU C");
+    EXPECT_EQ(store.machine(second)->cpu.model, "CPU B");
+}
+
+TEST_P(ResultsStoreBackends, CorruptStoredJsonNamesTheRow) {
+    ResultsStore store(db());
+    auto bad = sample_model("CPU A");
+    bad.schema = "roofline.machine/99";  // saved verbatim, rejected on read
+    const auto id = store.save_machine(bad);
+    try {
+        store.machine(id);
+        FAIL() << "expected a SchemaError";
+    } catch (const SchemaError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("/schema"), std::string::npos) << message;
+        EXPECT_NE(message.find(fmt::format("{} (machine {})", location().name(), id)), std::string::npos)
+            << message;
+    }
+}
+
+// ---------------------------------------------------------------- point sets
+
+TEST_P(ResultsStoreBackends, EmptyStoreHasNoPoints) {
+    ResultsStore store(db());
+    EXPECT_FALSE(store.latest_points().has_value());
+    EXPECT_FALSE(store.points(1).has_value());
+    EXPECT_TRUE(store.list_point_sets().empty());
+}
+
+TEST_P(ResultsStoreBackends, PointsSaveThenReadBackEqual) {
+    ResultsStore store(db());
+    const auto points = sample_points("triad");
+    const auto id = store.save_points("kernels run", points);
+    EXPECT_GT(id, 0);
+    const auto latest = store.latest_points();
+    ASSERT_TRUE(latest.has_value());
+    EXPECT_EQ(points_to_json(*latest), points_to_json(points));
+    const auto by_id = store.points(id);
+    ASSERT_TRUE(by_id.has_value());
+    EXPECT_EQ(points_to_json(*by_id), points_to_json(points));
+    EXPECT_EQ((*by_id)[1].work_unit, "exchange");
+}
+
+TEST_P(ResultsStoreBackends, PointSetsListOldestFirstWithMachineAndCount) {
+    ResultsStore store(db());
+    const auto machine_id = store.save_machine(sample_model("CPU A"));
+    const auto first = store.save_points("measure ./app", sample_points("a"), machine_id);
+    const auto second = store.save_points("model loop.yaml", {sample_points("b")[0]});
+    const auto empty = store.save_points("nothing", {});
+    EXPECT_LT(first, second);
+    EXPECT_LT(second, empty);
+
+    const auto rows = store.list_point_sets();
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].id, first);
+    EXPECT_EQ(rows[0].name, "measure ./app");
+    EXPECT_EQ(rows[0].machine_id, machine_id);
+    EXPECT_EQ(rows[0].point_count, 2);
+    EXPECT_EQ(rows[0].created.size(), 20u);
+    EXPECT_EQ(rows[1].name, "model loop.yaml");
+    EXPECT_FALSE(rows[1].machine_id.has_value());
+    EXPECT_EQ(rows[1].point_count, 1);
+    EXPECT_EQ(rows[2].point_count, 0);
+
+    // Latest is the newest set, even an empty one; older sets stay reachable by id.
+    ASSERT_TRUE(store.latest_points().has_value());
+    EXPECT_TRUE(store.latest_points()->empty());
+    EXPECT_EQ(store.points(first)->at(0).name, "a");
+    EXPECT_EQ(store.points(second)->at(0).name, "b");
+}
+
+TEST_P(ResultsStoreBackends, ProvenanceIsStoredWithThePoints) {
+    ResultsStore store(db());
+    Provenance provenance;
+    provenance.command = {"./app", "--size", "1M"};
+    provenance.host = "node-7";
+    const auto id = store.save_points("measure ./app", sample_points("a"), {}, &provenance);
+    const auto set = store.point_set(id);
+    ASSERT_TRUE(set.has_value());
+    ASSERT_TRUE(set->provenance.has_value());
+    EXPECT_EQ(set->provenance->command, provenance.command);
+    EXPECT_EQ(set->provenance->host, "node-7");
+}
+
+TEST_P(ResultsStoreBackends, MachinesAndPointsDoNotInterfere) {
+    {
+        ResultsStore store(db());
+        store.save_points("p", sample_points("a"));
+        store.save_machine(sample_model("CPU A"));
+    }
+    ResultsStore reopened(db());
+    EXPECT_EQ(reopened.list_machines().size(), 1u);
+    EXPECT_EQ(reopened.list_point_sets().size(), 1u);
+    EXPECT_EQ(reopened.latest_machine()->cpu.model, "CPU A");
+    EXPECT_EQ(reopened.latest_points()->size(), 2u);
+}
+
+TEST_P(ResultsStoreBackends, RefusesPointsItCouldNotReadBack) {
+    ResultsStore store(db());
+    auto points = sample_points("a");
+    points[0].name = "";
+    EXPECT_THROW(store.save_points("bad", points), SchemaError);
+    EXPECT_TRUE(store.list_point_sets().empty());
+}
+
+TEST_P(ResultsStoreBackends, CorruptStoredPointsNameTheRow) {
+    std::int64_t id = 0;
+    { id = ResultsStore(db()).save_points("p", sample_points("a")); }
+    location().run_sql("UPDATE point_sets SET json = '{\"schema\": \"roofline.points/1\", \"points\": [{}]}'");
+    ResultsStore store(db());
+    try {
+        store.points(id);
+        FAIL() << "expected a SchemaError";
+    } catch (const SchemaError& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find(fmt::format("{} (point set {}): /points/0/name: missing", location().name(), id)),
+                  std::string::npos)
+            << message;
+    }
+}
+
+TEST_P(ResultsStoreBackends, InvalidUtf8NamesAreStoredNotLost) {
+    ResultsStore store(db());
+    auto points = sample_points("bad\xff\xfename");
+    const auto id = store.save_points("run \xff", points);
+    const auto back = store.points(id);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->size(), 2u);
+    EXPECT_NE((*back)[0].name.find("\xEF\xBF\xBD"), std::string::npos);  // U+FFFD
+    ASSERT_EQ(store.list_point_sets().size(), 1u);
+    EXPECT_EQ(store.list_point_sets()[0].name.substr(0, 4), "run ");
+}
+
+// The measurement cache: points remembered under keys with their set, the newest wins, a
+// store written before the cache existed (no table) has nothing cached.
+TEST_P(ResultsStoreBackends, MeasurementCacheFindsPointsByKey) {
+    auto point = [](const std::string& name, double seconds) {
+        Point p = sample_points(name)[0];
+        p.seconds = seconds;
+        return p;
+    };
+    {
+        ResultsStore store(db());
+        const std::vector<Point> first = {point("a", 1), point("b", 2)};
+        const std::vector<std::string> keys = {"key-a", ""};  // b is not remembered
+        store.save_points("first", first, {}, nullptr, &keys);
+        ASSERT_TRUE(store.cached_point("key-a").has_value());
+        EXPECT_EQ(store.cached_point("key-a")->name, "a");
+        EXPECT_DOUBLE_EQ(store.cached_point("key-a")->seconds, 1);
+        EXPECT_FALSE(store.cached_point("").has_value());
+        EXPECT_FALSE(store.cached_point("key-b").has_value());
+        const std::vector<std::string> again = {"key-a"};
+        store.save_points("rerun", {point("a", 0.5)}, {}, nullptr, &again);
+        EXPECT_DOUBLE_EQ(store.cached_point("key-a")->seconds, 0.5) << "the newest measurement wins";
+        // Keys are bytes: one that is not UTF-8 is found again exactly, and is not another's.
+        const std::vector<std::string> odd = {"key-\xff", "key-\xfe"};
+        store.save_points("odd keys", {point("x", 3), point("y", 4)}, {}, nullptr, &odd);
+        ASSERT_TRUE(store.cached_point("key-\xff").has_value());
+        EXPECT_DOUBLE_EQ(store.cached_point("key-\xff")->seconds, 3);
+        EXPECT_DOUBLE_EQ(store.cached_point("key-\xfe")->seconds, 4);
+    }
+    {
+        const auto reader = ResultsStore::open_read_only(db());
+        EXPECT_DOUBLE_EQ(reader->cached_point("key-a")->seconds, 0.5);
+    }
+    location().run_sql("DROP TABLE measurement_cache");
+    const auto older = ResultsStore::open_read_only(db());
+    EXPECT_FALSE(older->cached_point("key-a").has_value()) << "a store without the cache table";
+}
+
+// ---------------------------------------------------------------- layouts and migration
+
+TEST_P(ResultsStoreBackends, VersionOneStoreGainsPointSets) {
+    const std::string machine_json = machine_to_json(sample_model("Old CPU")).dump();
+    location().run_sql(version_one_layout(postgres()) +
+                       "INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) VALUES "
+                       "('2026-11-01T00:00:00Z', 'h', 'Old CPU', 'quick', 0, 'roofline.machine/1', " +
+                       sql_literal(machine_json) + ");");
+    ResultsStore store(db());
+    EXPECT_EQ(store.latest_machine()->cpu.model, "Old CPU");
+    EXPECT_TRUE(store.list_point_sets().empty());
+    const auto id = store.save_points("after upgrade", sample_points("a"), 1);
+    EXPECT_EQ(store.points(id)->size(), 2u);
+    EXPECT_EQ(location().query_text("SELECT value FROM meta WHERE key = 'store_schema_version'"), "2");
+    // Ids go on after the old rows.
+    EXPECT_EQ(store.save_machine(sample_model("New CPU")), 2);
+}
+
+TEST_P(ResultsStoreBackends, NewerLayoutIsRefusedByWritersAndReaders) {
+    { ResultsStore store(db()); }
+    location().run_sql("UPDATE meta SET value = '3' WHERE key = 'store_schema_version'");
+    const std::string expected = "layout version 3, newer than this roofline understands (2)";
+    EXPECT_NE(error_of([&] { ResultsStore store(db()); }).find(expected), std::string::npos);
+    EXPECT_NE(error_of([&] { ResultsStore::open_read_only(db()); }).find(expected), std::string::npos);
+    EXPECT_NE(error_of([&] { check_store_writable(db()); }).find(expected), std::string::npos);
+    EXPECT_EQ(location().query_text("SELECT value FROM meta WHERE key = 'store_schema_version'"), "3");
+}
+
+// Another program's tables: writers refuse them as readers do, and add nothing of ours.
+TEST_P(ResultsStoreBackends, AForeignDatabaseGetsNothingOfOurs) {
+    location().run_sql("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);");
+    const auto expected = "results database " + location().name() +
+                          " is not a roofline results store (it has no roofline tables); pass another --db";
+    EXPECT_EQ(error_of([&] { ResultsStore store(db()); }), expected);
+    EXPECT_EQ(error_of([&] { check_store_writable(db()); }), expected);
+    EXPECT_EQ(error_of([&] { ResultsStore::open_read_only(db()); }), expected);
+    EXPECT_EQ(location().table_count(), 1);
+}
+
+TEST_P(ResultsStoreBackends, AStoreWithExtraTablesIsStillUsed) {
+    {
+        ResultsStore store(db());
+        store.save_machine(sample_model("CPU X"));
+    }
+    location().run_sql("CREATE TABLE notes (x INTEGER);");
+    ResultsStore store(db());
+    EXPECT_EQ(store.list_machines().size(), 1u);
+    EXPECT_EQ(ResultsStore::open_read_only(db())->list_machines().size(), 1u);
+}
+
+// ---------------------------------------------------------------- readers
+
+TEST_P(ResultsStoreBackends, ReaderOfNoStoreSaysSoAndCreatesNothing) {
+    try {
+        ResultsStore::open_read_only(db());
+        FAIL() << "expected NoStoreError";
+    } catch (const NoStoreError& e) {
+        EXPECT_EQ(std::string(e.what()), "no results store at " + location().name());
+    }
+    EXPECT_EQ(location().table_count(), 0);
+}
+
+TEST_P(ResultsStoreBackends, ReaderReadsWhatAWriterSavedAndCannotWrite) {
+    {
+        ResultsStore store(db());
+        store.save_machine(sample_model("CPU R"));
+        store.save_points("run", sample_points("a"));
+    }
+    const auto reader = ResultsStore::open_read_only(db());
+    EXPECT_EQ(reader->latest_machine()->cpu.model, "CPU R");
+    EXPECT_EQ(reader->list_point_sets().size(), 1u);
+    EXPECT_THROW(reader->save_machine(sample_model("no")), std::runtime_error);
+    EXPECT_THROW(reader->save_points("no", sample_points("b")), std::runtime_error);
+    EXPECT_EQ(ResultsStore(db()).list_machines().size(), 1u);
+    EXPECT_EQ(ResultsStore(db()).list_point_sets().size(), 1u);
+}
+
+TEST_P(ResultsStoreBackends, ReaderDoesNotMigrateAnOldLayout) {
+    location().run_sql(version_one_layout(postgres()));
+    const auto reader = ResultsStore::open_read_only(db());
+    EXPECT_TRUE(reader->list_point_sets().empty());
+    EXPECT_FALSE(reader->latest_points());
+    EXPECT_FALSE(reader->cached_point("any").has_value());
+    EXPECT_EQ(location().query_text("SELECT value FROM meta WHERE key = 'store_schema_version'"), "1");
+    EXPECT_EQ(location().table_count(), 2);  // meta and machines: no point_sets created
+}
+
+// A writer's uncommitted rows: the reader sees the committed ones without waiting for it.
+TEST_P(ResultsStoreBackends, ReaderDoesNotWaitForAnUncommittedWriter) {
+    {
+        ResultsStore store(db());
+        store.save_machine(sample_model("committed"));
+    }
+    const std::string begin = postgres() ? "BEGIN" : "BEGIN IMMEDIATE";
+    const std::string insert = "INSERT INTO machines (created, schema, json) VALUES ('x', 'x', '{}')";
+    std::unique_ptr<PgSession> pg_writer;
+    sqlite3* sqlite_writer = nullptr;
+    if (postgres()) {
+        pg_writer = std::make_unique<PgSession>(db());
+        pg_writer->exec(begin);
+        pg_writer->exec(insert);
+    } else {
+        ASSERT_EQ(sqlite3_open(db().c_str(), &sqlite_writer), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(sqlite_writer, begin.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(sqlite_writer, insert.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const auto reader = ResultsStore::open_read_only(db());
+    EXPECT_EQ(reader->list_machines().size(), 1u);  // the committed row only
+    EXPECT_LT(seconds_since(start), 2.0);
+    if (sqlite_writer) {
+        sqlite3_exec(sqlite_writer, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(sqlite_writer);
+    }
+}
+
+// ---------------------------------------------------------------- the up-front check
+
+TEST_P(ResultsStoreBackends, CheckWritableCreatesTheSchemaAndWritesNoRows) {
+    EXPECT_NO_THROW(check_store_writable(db()));
+    EXPECT_EQ(location().table_count(), 4);
+    ResultsStore store(db());
+    EXPECT_TRUE(store.list_machines().empty());
+    EXPECT_TRUE(store.list_point_sets().empty());
+    // A second check on the existing store passes too.
+    EXPECT_NO_THROW(check_store_writable(db()));
+}
+
+// ---------------------------------------------------------------- concurrent writers
+
+// Many processes open the same new store at once (each possibly creating it) and write:
+// every row lands, ids are unique, and the cache ends up pointing at one real set.
+TEST_P(ResultsStoreBackends, ManyProcessesWritingAtOnceAllLand) {
+    constexpr int processes = 12;
+    constexpr int per_process = 15;
+    const std::string location_db = db();
+    const bool ok = in_processes(processes, [&](int process) {
+        ResultsStore store(location_db);
+        const std::vector<std::string> keys = {"shared-key", fmt::format("key-of-{}", process)};
+        for (int i = 0; i < per_process; ++i) {
+            store.save_machine(sample_model(fmt::format("process {}", process)));
+            auto points = sample_points(fmt::format("p{}", process));
+            points[0].seconds = process + 1;
+            store.save_points(fmt::format("run {}", process), points, {}, nullptr, &keys);
+        }
+    });
+    EXPECT_TRUE(ok) << "a writer failed (its message is on stderr)";
+    ResultsStore store(db());
+    const auto machines = store.list_machines();
+    const auto sets = store.list_point_sets();
+    EXPECT_EQ(machines.size(), static_cast<std::size_t>(processes * per_process));
+    EXPECT_EQ(sets.size(), static_cast<std::size_t>(processes * per_process));
+    std::set<std::int64_t> machine_ids, set_ids;
+    for (const auto& m : machines) machine_ids.insert(m.id);
+    for (const auto& s : sets) set_ids.insert(s.id);
+    EXPECT_EQ(machine_ids.size(), machines.size());
+    EXPECT_EQ(set_ids.size(), sets.size());
+    int from_first = 0;
+    for (const auto& m : machines) from_first += m.cpu_model == "process 0";
+    EXPECT_EQ(from_first, per_process);
+    // The shared key names a point some process stored; each process's own key its own point.
+    const auto shared = store.cached_point("shared-key");
+    ASSERT_TRUE(shared.has_value());
+    EXPECT_GE(shared->seconds, 1);
+    EXPECT_LE(shared->seconds, processes);
+    for (int process = 0; process < processes; ++process) {
+        const auto own = store.cached_point(fmt::format("key-of-{}", process));
+        ASSERT_TRUE(own.has_value()) << process;
+        EXPECT_EQ(own->name, sample_points(fmt::format("p{}", process))[1].name);
+    }
+}
+
+TEST_P(ResultsStoreBackends, ThreadsWithSeparateStoresAllLand) {
+    constexpr int per_thread = 20;
+    constexpr int thread_count = 4;
+    std::vector<std::string> errors(thread_count);
+    std::vector<std::thread> threads;
+    const std::string location_db = db();
+    for (int t = 0; t < thread_count; ++t) {
+        threads.emplace_back([&, t] {
+            try {
+                ResultsStore store(location_db);
+                for (int i = 0; i < per_thread; ++i) store.save_machine(sample_model("thread"));
+            } catch (const std::exception& e) {
+                errors[t] = e.what();
+            }
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    for (const auto& error : errors) EXPECT_EQ(error, "");
+    EXPECT_EQ(ResultsStore(db()).list_machines().size(), static_cast<std::size_t>(per_thread * thread_count));
+}
+
+// One store shared by threads: calls take turns on its one connection.
+TEST_P(ResultsStoreBackends, OneStoreSharedByThreads) {
+    ResultsStore store(db());
+    constexpr int per_thread = 10;
+    constexpr int thread_count = 4;
+    std::vector<std::string> errors(thread_count);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < thread_count; ++t) {
+        threads.emplace_back([&, t] {
+            try {
+                for (int i = 0; i < per_thread; ++i) {
+                    store.save_points("shared", sample_points(fmt::format("t{}", t)));
+                    store.list_point_sets();
+                }
+            } catch (const std::exception& e) {
+                errors[t] = e.what();
+            }
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    for (const auto& error : errors) EXPECT_EQ(error, "");
+    EXPECT_EQ(store.list_point_sets().size(), static_cast<std::size_t>(per_thread * thread_count));
+}
