@@ -89,7 +89,7 @@ std::string unsettled_figure_warning(const std::string& name, const Stats& stats
 std::vector<std::string> roof_sanity_warnings(const MachineModel& model) {
     std::vector<std::string> warnings;
     for (const auto& r : model.compute) {
-        if (r.theoretical_gflops > 0 && r.gflops > 1.02 * r.theoretical_gflops)
+        if (r.theoretical_gflops > 0 && r.gflops > (1 + kTheoryTolerance) * r.theoretical_gflops)
             warnings.push_back(fmt::format("{}: measured {:.1f} GFLOP/s is {:.0f}% of the theoretical {:.1f}: the "
                                            "microarchitecture table or the clock is wrong for this CPU",
                                            r.name, r.gflops, 100 * r.gflops / r.theoretical_gflops,
@@ -100,7 +100,7 @@ std::vector<std::string> roof_sanity_warnings(const MachineModel& model) {
                                            r.name));
     }
     for (const auto& r : model.memory) {
-        if (r.theoretical_gbs > 0 && r.gbs > 1.02 * r.theoretical_gbs)
+        if (r.theoretical_gbs > 0 && r.gbs > (1 + kTheoryTolerance) * r.theoretical_gbs)
             warnings.push_back(fmt::format("{} {} {} threads: measured {:.1f} GB/s is {:.0f}% of the theoretical "
                                            "{:.1f}: the microarchitecture table or the clock is wrong for this CPU",
                                            r.level, r.pattern, r.threads, r.gbs, 100 * r.gbs / r.theoretical_gbs,

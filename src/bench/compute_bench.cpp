@@ -139,7 +139,8 @@ ComputeChoice choose_kernel(ThreadTeam& team, const ComputeFamily& family, const
         const ComputeKernel& any = *family.variants.front();
         const int element_bits = element_bits_of(any.precision);
         const auto predicted = [&](const ChainMix& m) {
-            return flops_per_cycle(microarch->fp, {m.fma, m.add, 0}, any.vector_bits, element_bits);
+            return flops_per_cycle(fp_pipes_for(*microarch, any.vector_bits), {m.fma, m.add, 0}, any.vector_bits,
+                                   element_bits);
         };
         nominated = predicted_best_mixes(available, predicted, kNominated);
         for (const ChainMix& m : nominated) {
@@ -229,13 +230,14 @@ double family_theoretical_gflops(const std::optional<Microarch>& microarch, cons
     const int element_bits = element_bits_of(k.precision);
     double per_cycle;
     if (mix == "chain") {
-        per_cycle = flops_per_cycle(microarch->fp, OpMix{k.fma_chains, k.add_chains, k.mul_chains}, k.vector_bits,
-                                    element_bits);
+        per_cycle = flops_per_cycle(fp_pipes_for(*microarch, k.vector_bits),
+                                    OpMix{k.fma_chains, k.add_chains, k.mul_chains}, k.vector_bits, element_bits);
     } else {
         const bool fma = mix.find("fma") != std::string::npos;
         const bool add = mix.find("add") != std::string::npos;
         const bool mul = mix.find("mul") != std::string::npos;
-        per_cycle = best_flops_per_cycle(microarch->fp, fma, add, mul, k.vector_bits, element_bits);
+        per_cycle = best_flops_per_cycle(fp_pipes_for(*microarch, k.vector_bits), fma, add, mul, k.vector_bits,
+                                         element_bits);
     }
     return threads * clock_ghz * per_cycle;
 }

@@ -381,8 +381,9 @@ int run_kernels(const KernelsArgs& args) {
                            options.cache == CacheMode::cold_data   ? "a clflush of every line of its arrays"
                            : options.cache == CacheMode::cold_code ? "8 MiB of other code run"
                                                                    : "a clflush of its arrays and 8 MiB of other code");
-    provenance.options["bytes"] = "L1: the loop's loads and stores; below: each array once, nominal (as the roofs), at "
-                                  "the levels the working set does not fit above; write-allocate reads in "
+    provenance.options["bytes"] = "L1: the loop's loads and stores; below: the traffic, each array once and the write-allocate reads of "
+                                  "stores to lines not read first (as the roofs below L1 count), at "
+                                  "the levels the working set does not fit above; the write-allocate reads also in "
                                   "details.write_allocate_bytes";
     if (stop.stopped()) provenance.options["interrupted"] = "yes: the points measured before the signal";
     PointDestinations to{args.output, nullptr,

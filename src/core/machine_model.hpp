@@ -64,6 +64,19 @@ struct MemoryRoof {
     Stats stats;
 };
 
+// A memory roof in the currency of points' bytes at its level. L1 bytes are
+// what the instructions load and store (nominal); below L1 they are the traffic
+// crossing the level (caches, counters and the cache simulation all count lines
+// moved), which for ordinary stores includes their write-allocate reads. So
+// below L1 a roof is the kernel's traffic rate: its nominal rate plus the
+// write-allocate reads it implies (assumed to happen, as on x86 without
+// non-temporal stores); a model without that figure gives the nominal one.
+inline double traffic_gbs(const MemoryRoof& r) {
+    return r.level != "L1" && r.gbs_write_allocate > 0 ? r.gbs_write_allocate : r.gbs;
+}
+// The roof's name: level and pattern, "+WA" when its traffic counts write-allocate reads.
+std::string traffic_roof_name(const MemoryRoof& r);
+
 struct BandwidthCurve {
     std::string pattern;
     std::string isa;

@@ -39,6 +39,11 @@ void add_compute_ceiling(Roofline& r, const ComputeRoof* c, std::string name, st
 
 } // namespace
 
+std::string traffic_roof_name(const MemoryRoof& r) {
+    const bool with_wa = traffic_gbs(r) > r.gbs * 1.0005;
+    return fmt::format("{} {}{}", r.level, r.pattern, with_wa ? "+WA" : "");
+}
+
 std::string machine_label(const MachineModel& model) {
     return model.cpu.model.empty() ? std::string("machine") : model.cpu.model;
 }
@@ -55,10 +60,10 @@ Roofline bandwidth_roofline(const MachineModel& model) {
         if (!(m.gbs > 0) || m.threads != r.threads || is_numa_pair(m.level)) continue;
         auto same = std::find_if(best.begin(), best.end(), [&](auto* b) { return b->level == m.level; });
         if (same == best.end()) best.push_back(&m);
-        else if (m.gbs > (*same)->gbs) *same = &m;
+        else if (traffic_gbs(m) > traffic_gbs(**same)) *same = &m;
     }
     std::stable_sort(best.begin(), best.end(), [](auto* a, auto* b) { return level_before(a->level, b->level); });
-    for (auto* m : best) r.bandwidth.push_back({fmt::format("{} {}", m->level, m->pattern), m->level, m->gbs});
+    for (auto* m : best) r.bandwidth.push_back({traffic_roof_name(*m), m->level, traffic_gbs(*m)});
     return r;
 }
 
@@ -114,23 +119,23 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     for (const auto& level : levels) {
         const MemoryRoof* best = nullptr;
         for (const auto& mem : m.memory)
-            if (mem.level == level && mem.threads == t && (!best || mem.gbs > best->gbs)) best = &mem;
-        r.bandwidth.push_back({fmt::format("{} {}", level, best->pattern), level, best->gbs,
-                               measured_spread(best->gbs, best->stats)});
+            if (mem.level == level && mem.threads == t && (!best || traffic_gbs(mem) > traffic_gbs(*best))) best = &mem;
+        const double roof = traffic_gbs(*best);
+        r.bandwidth.push_back({traffic_roof_name(*best), level, roof, measured_spread(best->gbs, best->stats)});
         for (const auto& mem : m.memory) {
-            if (mem.level != level || &mem == best || mem.gbs >= best->gbs * 0.995) continue;
+            if (mem.level != level || &mem == best || traffic_gbs(mem) >= roof * 0.995) continue;
             if (mem.threads == t) {
-                bandwidth_ceilings.push_back({fmt::format("{} {}", level, mem.pattern), CeilingKind::bandwidth, "pattern", level,
-                                              mem.gbs, {}});
+                bandwidth_ceilings.push_back({traffic_roof_name(mem), CeilingKind::bandwidth, "pattern", level,
+                                              traffic_gbs(mem), {}});
             }
         }
         if (t > 1) {
             const MemoryRoof* one = nullptr;
             for (const auto& mem : m.memory)
-                if (mem.level == level && mem.threads == 1 && (!one || mem.gbs > one->gbs)) one = &mem;
-            if (one && one->gbs < best->gbs * 0.995)
+                if (mem.level == level && mem.threads == 1 && (!one || traffic_gbs(mem) > traffic_gbs(*one))) one = &mem;
+            if (one && traffic_gbs(*one) < roof * 0.995)
                 bandwidth_ceilings.push_back({fmt::format("{} 1 thread", level), CeilingKind::bandwidth, "threads", level,
-                                              one->gbs, {}});
+                                              traffic_gbs(*one), {}});
         }
     }
     // Remote NUMA memory: a ceiling below DRAM.

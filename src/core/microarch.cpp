@@ -21,6 +21,7 @@ struct Variant {
     double l1_load, l1_store, l2_to_l1;  // bytes per cycle
     int load_bits;
     const char* what;
+    const Variant* narrow = nullptr;  // ops of at most 256 bits run on these pipes instead (nullptr: the same)
 };
 
 struct Core {
@@ -201,13 +202,14 @@ constexpr Core kMeteorLake{"Intel Meteor Lake P-core (Redwood Cove)", kGoldenCov
 // at 512 bits, as the client core at 256; L2 64 B/cycle.
 // Source: Intel Optimization Reference Manual (248966), Golden Cove and Sapphire
 // Rapids sections; LLVM X86SchedSapphireRapids.td; uops.info (EMR).
-constexpr Variant kGoldenCoveServerAvx512{
-    2, 2, 2, 512, 4, 4, 4, 128, 64, 64, 512,
-    "2 FMA units of 512 bits (p0+p1 fused, p5) that also do ADD and MUL; at 256 bits ADDs also use the p1/p5 "
-    "fast adders"};
 constexpr Variant kGoldenCoveServerAvx2{
     2, 2, 3, 512, 4, 3, 4, 96, 64, 64, 256,
     "2 FMA/MUL ports (p0, p1) + ADD on p1 and p5 (3 FP ports), used at 256 bits (AVX-512 not usable)"};
+constexpr Variant kGoldenCoveServerAvx512{
+    2, 2, 2, 512, 4, 4, 4, 128, 64, 64, 512,
+    "2 FMA units of 512 bits (p0+p1 fused, p5) that also do ADD and MUL; at 256 bits ADDs also use the p1/p5 "
+    "fast adders",
+    &kGoldenCoveServerAvx2};
 constexpr const char* kRapidsSource = "Intel Optimization Reference Manual (248966); LLVM X86SchedSapphireRapids.td";
 constexpr Core kSapphireRapids{"Intel Sapphire Rapids", kRapidsSource, kGoldenCoveServerAvx2,
                                &kGoldenCoveServerAvx512};
@@ -302,6 +304,11 @@ Microarch describe(const Core& core, bool has_avx512, const std::string& name) {
     m.fp = FpPipes{x.fma_pipes, x.add_pipes, x.fp_pipes, x.datapath_bits, x.fma_latency, x.add_latency,
                    x.mul_latency, m.name + ": " + x.what};
     m.ports = CorePorts{x.l1_load, x.l1_store, x.l2_to_l1, x.load_bits};
+    if (x.narrow) {
+        const Variant& n = *x.narrow;
+        m.fp_256 = FpPipes{n.fma_pipes, n.add_pipes, n.fp_pipes, n.datapath_bits, n.fma_latency, n.add_latency,
+                           n.mul_latency, m.name + " at 256 bits and below: " + n.what};
+    }
     return m;
 }
 

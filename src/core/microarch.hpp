@@ -34,10 +34,18 @@ struct CorePorts {
 
 struct Microarch {
     std::string name;       // "AMD Zen 3", "Intel Sapphire Rapids", ...
-    FpPipes fp;
+    FpPipes fp;             // at the widest vector width the code may use
+    // Ops of at most 256 bits, where they run on other pipes than the widest
+    // (Golden Cove server: fast adders on p1/p5 below 512 bits); empty: as `fp`.
+    std::optional<FpPipes> fp_256;
     CorePorts ports;
     std::string source;     // where the figures come from (manual, table), short
 };
+
+// The pipes that run ops of `vector_bits`.
+inline const FpPipes& fp_pipes_for(const Microarch& m, int vector_bits) {
+    return vector_bits <= 256 && m.fp_256 ? *m.fp_256 : m.fp;
+}
 
 // The table entry for a CPU (CPUID vendor string, family, model as the OS shows
 // them, whether AVX-512 is usable), or nothing for a CPU the table does not know.

@@ -36,4 +36,9 @@ double l2_bytes_per_cycle(const CorePorts& ports, int reads, int writes);
 // output shows); nullopt when the theory is unknown (0) or a figure is not finite.
 std::optional<double> share_of_theoretical(double measured, double theoretical);
 
+// How far a measured figure may exceed its theory and still be "at" it: the
+// theory's clock is itself measured (the 90th percentile of 0.1 s of samples,
+// before and after the run), and a turbo step moves it by about this much.
+inline constexpr double kTheoryTolerance = 0.02;
+
 } // namespace roofline

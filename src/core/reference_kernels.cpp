@@ -356,7 +356,8 @@ std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const s
     std::map<std::string, double> out;
     const double t = std::max(1, threads);
     out["L1"] = t * (counts.loaded + counts.stored);
-    const double memory = t * (counts.memory_read + counts.memory_written);
+    // Below L1, the traffic: what is read and written, and the write-allocate reads (as the roofs count them).
+    const double memory = t * (counts.memory_read + counts.memory_written + counts.write_allocate);
     // The level below cache i sees the memory traffic when a thread's working set spills its share of cache i.
     for (std::size_t i = 0; i < caches.size(); ++i) {
         const std::string below = i + 1 < caches.size() ? fmt::format("L{}", caches[i + 1].level) : "DRAM";

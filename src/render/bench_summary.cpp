@@ -18,7 +18,11 @@ namespace {
 std::string theory_columns(double measured, double theoretical) {
     const auto share = share_of_theoretical(measured, theoretical);
     if (!share) return fmt::format("{:>9} {:>6}", "?", "?");
-    if (*share > 1) return fmt::format("{:>9.1f} {} (above theoretical!)", theoretical, format_percent(*share));
+    if (*share > 1 + kTheoryTolerance)
+        return fmt::format("{:>9.1f} {} (above theoretical!)", theoretical, format_percent(*share));
+    // Within the clock measurement's error of the theory: at it, not above it.
+    if (*share > 1) return fmt::format("{:>9.1f} {:>5}% (at theoretical, within the measured clock's {:.0f}%)",
+                                       theoretical, 100, 100 * kTheoryTolerance);
     return fmt::format("{:>9.1f} {:>5.0f}%", theoretical, 100 * *share);
 }
 

@@ -981,9 +981,9 @@ private:
         out_.footer = in_.footer;
         if (out_.footer.empty() && !in_.machines.empty()) {
             out_.footer.push_back(in_.view == View::orm
-                                      ? "ORM: points at their DRAM intensity; bandwidth in nominal bytes"
+                                      ? "ORM: points at their DRAM intensity; bandwidth: L1 in nominal bytes, below in traffic (+WA)"
                                       : "CARM: one marker per memory level the point has bytes for, joined; "
-                                        "bandwidth in nominal bytes");
+                                        "bandwidth: L1 in nominal bytes, below in traffic (+WA)");
         }
         // Footer and notes sit at the bottom; grow the canvas for each extra line.
         const std::size_t lines = out_.footer.size() + out_.notes.size();

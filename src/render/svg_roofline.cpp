@@ -86,7 +86,7 @@ std::string render_roofline_svg(const MachineModel& model) {
     if (model.partial) input.banner = "PARTIAL RUN: some roofs are missing";
     const std::string timestamp = model.environment.timestamp.empty() ? "at an unknown time" : model.environment.timestamp;
     input.footer.push_back(
-        fmt::format("measured {}; bandwidth in nominal bytes; {}", timestamp,
+        fmt::format("measured {}; bandwidth: L1 in nominal bytes, below L1 in traffic with write-allocate reads (+WA); {}", timestamp,
                     model.environment.statistic.empty() ? std::string("statistic not recorded")
                                                         : statistic_phrase(model.environment.statistic)));
     std::string second = fmt::format("roofs at {}; ridge points on the {} peak", thread_text,

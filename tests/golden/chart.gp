@@ -2,7 +2,7 @@
 # Written by roofline plot: script and data in one file.
 #   gnuplot -p this.gp                      draws in a window
 #   gnuplot -e "out='chart.svg'" this.gp    writes .svg, .png, .pdf or .txt
-# CARM: one marker per memory level the point has bytes for, joined; bandwidth in nominal bytes
+# CARM: one marker per memory level the point has bytes for, joined; bandwidth: L1 in nominal bytes, below in traffic (+WA)
 if (exists("out")) {
     ext = strlen(out) > 4 ? out[strlen(out)-3:strlen(out)] : ""
     if (ext eq ".svg") { set terminal svg size 960,658 font "DejaVu Sans,11" background rgb "white" }

@@ -339,6 +339,39 @@ TEST(SelectRoofline, SaysWhatTheModelHas) {
     EXPECT_NE(message_of(m, {}, sp_one).find("measured thread counts: 2"), std::string::npos);
 }
 
+// Below L1 a point's bytes are traffic (lines moved, write-allocate reads
+// included), so the roofs there are too: a copy moving 14.7 GB/s of nominal
+// bytes moves 22.0 with its write-allocate reads and beats a load at 17.6 (an
+// AMX Xeon core); in L1 the instructions' bytes count, write-allocate or not.
+TEST(MachineRoofline, RoofsBelowL1CountWriteAllocateTraffic) {
+    MachineModel m;
+    m.compute.push_back(ComputeRoof{});
+    m.compute.back().precision = "dp";
+    m.compute.back().gflops = 100;
+    const auto roof = [](const char* level, const char* pattern, double gbs, double wa) {
+        MemoryRoof r;
+        r.level = level;
+        r.pattern = pattern;
+        r.gbs = gbs;
+        r.gbs_write_allocate = wa;
+        return r;
+    };
+    m.memory = {roof("L1", "load", 525, 525), roof("L1", "copy", 536, 804), roof("DRAM", "load", 17.6, 17.6),
+                roof("DRAM", "copy", 14.7, 22.0), roof("DRAM", "triad", 16.5, 0)};  // 0: an older model without it
+    const auto r = roofline_from_machine(m, {"dp", 1});
+    ASSERT_EQ(r.bandwidth.size(), 2u);
+    EXPECT_EQ(r.bandwidth[0].name, "L1 copy");
+    EXPECT_DOUBLE_EQ(r.bandwidth[0].value, 536);
+    EXPECT_EQ(r.bandwidth[1].name, "DRAM copy+WA");
+    EXPECT_DOUBLE_EQ(r.bandwidth[1].value, 22.0);
+    std::map<std::string, double> ceilings;
+    for (const auto& c : r.ceilings) ceilings[c.name] = c.value;
+    EXPECT_DOUBLE_EQ(ceilings.at("DRAM load"), 17.6);
+    EXPECT_DOUBLE_EQ(ceilings.at("DRAM triad"), 16.5);
+    EXPECT_DOUBLE_EQ(ceilings.at("L1 load"), 525);
+    EXPECT_DOUBLE_EQ(bandwidth_roofline(m).bandwidth[1].value, 22.0);
+}
+
 TEST(MachineRoofline, SelectionAndMissingRoofs) {
     const auto one = roofline_from_machine(measured(), {"dp", 1});
     EXPECT_DOUBLE_EQ(one.compute.value, 88);

@@ -103,11 +103,11 @@ TEST(SvgRoofline, MarksEachRidgePointWithItsIntensity) {
 TEST(SvgRoofline, FooterStatesTimestampBytesAndTheStatistic) {
     auto model = two_thread_model();
     model.environment.statistic = "each roof is the 90th percentile of the best samples of its bursts (details); more";
-    EXPECT_NE(render_roofline_svg(model).find("measured 2026-11-03T10:20:30Z; bandwidth in nominal bytes; each roof "
+    EXPECT_NE(render_roofline_svg(model).find("measured 2026-11-03T10:20:30Z; bandwidth: L1 in nominal bytes, below L1 in traffic with write-allocate reads (+WA); each roof "
                                               "is the 90th percentile of the best samples of its bursts<"),
               std::string::npos);
     model.environment.statistic.clear();  // an old model: say so rather than guess
-    EXPECT_NE(render_roofline_svg(model).find("nominal bytes; statistic not recorded<"), std::string::npos);
+    EXPECT_NE(render_roofline_svg(model).find("(+WA); statistic not recorded<"), std::string::npos);
 }
 
 TEST(SvgRoofline, EscapesTextFromTheModel) {
