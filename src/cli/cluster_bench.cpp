@@ -57,8 +57,7 @@ ClusterBenchPlan join_cluster_bench(const std::string& cluster_output, double wa
                          "--mpi -o cluster.json' (one rank per node is enough; extra ranks on a node wait)");
     ClusterBenchPlan plan;
     plan.rank = *rank;
-    const char* simulated = std::getenv("ROOFLINE_NODE_NAME");
-    plan.node = simulated && *simulated ? simulated : host_name();
+    plan.node = node_name();
     plan.dir = fmt::format("{}.nodes/{}", cluster_output, measure::job_file_name(rank->job));
     std::error_code ec;
     fs::create_directories(plan.dir, ec);

@@ -50,7 +50,7 @@ Provenance run_provenance(const std::vector<std::string>& command, const std::st
     std::error_code ec;
     p.cwd = std::filesystem::current_path(ec).string();
     p.date = iso8601_utc_now();
-    p.host = host_name();
+    p.host = node_name();  // an MPI rank's node: its points are summed per node
     p.cpu = detect_cpu_features().brand;
     p.tool_version = ROOFLINE_VERSION;
     if (const auto settings = configured_settings(subcommand); !settings.empty())

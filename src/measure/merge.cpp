@@ -78,8 +78,11 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         if (const auto* c = counts_for(t.name)) {
             apply_counts(p, *c);
             // The threads that did the work (a pool started by a library included),
-            // not only those that opened the region.
-            if (c->threads > 0) p.threads = c->threads;
+            // not only those that opened the region; but at least those that opened
+            // it: the tool counts threads alive at once under Valgrind, which runs
+            // them one at a time, so two short threads may finish one after the
+            // other there and reuse one thread slot.
+            if (c->threads > 0) p.threads = std::max(p.threads, c->threads);
         } else {
             p.work_counted = false;  // timed only
         }

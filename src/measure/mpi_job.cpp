@@ -30,6 +30,10 @@ double epoch_seconds(std::filesystem::file_time_type t) {
 
 std::string rank_point_name(const std::string& name, int rank) { return fmt::format("{} [rank {}]", name, rank); }
 
+std::string node_point_name(const std::string& name, const std::string& host) {
+    return fmt::format("{} [node {}]", name, host);
+}
+
 std::vector<Point> job_points(const std::vector<RankPoints>& ranks) {
     std::vector<Point> out;
     std::vector<std::string> order;  // region names in first-seen order
@@ -45,16 +49,16 @@ std::vector<Point> job_points(const std::vector<RankPoints>& ranks) {
             list.emplace_back(&p, &r);
         }
     }
-    for (const auto& name : order) {
-        const auto& list = by_name[name];
-        if (list.size() < 2) continue;
+    using Entry = std::pair<const Point*, const RankPoints*>;
+    // FLOPs, bytes and counts summed over `entries`; seconds the longest one's (the ranks run at once).
+    const auto summed = [](const std::string& name, const std::vector<Entry>& entries) {
         Point sum;
         sum.name = name;
-        sum.work_unit = list.front().first->work_unit;
-        sum.source = list.front().first->source;
+        sum.work_unit = entries.front().first->work_unit;
+        sum.source = entries.front().first->source;
         sum.threads = 0;
         std::set<std::string> hosts;
-        for (const auto& [p, r] : list) {
+        for (const auto& [p, r] : entries) {
             if (p->work_unit != sum.work_unit) continue;  // not the same kind of work: not summed
             sum.work += p->work;
             sum.work_counted = sum.work_counted && p->work_counted;  // a sum with a rank not counted is not counted
@@ -65,9 +69,24 @@ std::vector<Point> job_points(const std::vector<RankPoints>& ranks) {
                 if (is_count_detail(key)) sum.details[key] += value;
             hosts.insert(r->host);
         }
-        sum.details["mpi_ranks"] = static_cast<double>(list.size());
+        sum.details["mpi_ranks"] = static_cast<double>(entries.size());
         sum.details["mpi_hosts"] = static_cast<double>(hosts.size());
-        out.push_back(std::move(sum));
+        return sum;
+    };
+    for (const auto& name : order) {
+        const auto& list = by_name[name];
+        if (list.size() < 2) continue;
+        out.push_back(summed(name, list));
+        if (out.back().details["mpi_hosts"] < 2) continue;
+        // Over several nodes the job's point has no one node's roofline: each
+        // node's share ("NAME [node H]", its ranks summed) is put on its node's.
+        std::map<std::string, std::vector<Entry>> by_host;
+        for (const auto& e : list) by_host[e.second->host].push_back(e);
+        for (const auto& [host, entries] : by_host) {
+            Point node = summed(node_point_name(name, host), entries);
+            node.series = name + " per node";
+            out.push_back(std::move(node));
+        }
     }
     return out;
 }

@@ -23,12 +23,17 @@ struct RankPoints {
 // A rank's point in the job's file: "NAME [rank R]".
 std::string rank_point_name(const std::string& name, int rank);
 
+// A node's share of a job's region: "NAME [node HOST]".
+std::string node_point_name(const std::string& name, const std::string& host);
+
 // Each rank's points, named "NAME [rank R]" with details "mpi_rank"; then,
 // when two ranks or more have a region, the job's point "NAME": FLOPs, bytes
 // and counts summed over the ranks, seconds the longest rank's (the ranks run
 // at once: the job's wall time), threads summed, details "mpi_ranks" (ranks
 // that had it) and "mpi_hosts" (distinct hosts: above 1 the point is a
-// cluster's, not one node's). Pure.
+// cluster's, not one node's). A job point over several hosts is followed by
+// one point per host, "NAME [node HOST]" (series "NAME per node"), its ranks
+// summed the same way: what one node's roofline can judge. Pure.
 std::vector<Point> job_points(const std::vector<RankPoints>& ranks);
 
 struct GatheredJob {

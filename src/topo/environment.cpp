@@ -8,6 +8,7 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string_view>
@@ -87,6 +88,11 @@ std::string host_name() {
     char name[HOST_NAME_MAX + 1] = {};
     if (gethostname(name, sizeof name - 1) != 0) return "";
     return name;
+}
+
+std::string node_name() {
+    const char* simulated = std::getenv("ROOFLINE_NODE_NAME");
+    return simulated && *simulated ? std::string(simulated) : host_name();
 }
 
 Environment collect_environment(const CpuFeatures& features, int cores) {

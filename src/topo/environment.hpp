@@ -25,6 +25,11 @@ std::vector<std::string> clock_drift_warning(double before_ghz, double after_ghz
 // This machine's host name; empty when it cannot be read.
 std::string host_name();
 
+// The node this process runs on, as MPI jobs and clusters name it: the host
+// name, or ROOFLINE_NODE_NAME when set (a test-only override that simulates
+// several nodes on one machine).
+std::string node_name();
+
 // The current time as ISO 8601 UTC, e.g. "2026-11-05T14:03:27Z".
 std::string iso8601_utc_now();
 

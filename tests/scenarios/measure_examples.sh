@@ -158,8 +158,8 @@ grep -q -- "--region-function sweeep: no function of that name was called.*look 
   || fail "grid_solver: a misspelt name is not reported with the close names"
 
 # A non-leaf function called too often to time call by call: its inclusive time from call-stack samples.
-# step() (3 FLOPs per element, 1 of them its own, 2 in axpy()) against the program's own clock around
-# its step() loop, printed by the sampled run (the last of the runs): within 0.6-1.6 (warm_up(), outside
+# step() (3 FLOPs per element, 1 of them its own, 2 in axpy()) against the program's own CPU clock
+# around its step() loop, printed by the sampled run (the last of the runs): within 0.6-1.6 (warm_up(), outside
 # step(), takes about as long, so crediting step() with the whole run or only its self time fails).
 n=2000 steps=40000
 json=$tmp/call_tree.json

@@ -62,6 +62,18 @@ grep -q "MPI job of 2 rank" <<<"$out" || fail "no job table from rank 0"
 # Stored once, by rank 0, as one point set.
 [[ $("$bin" list --format json | jq "[.point_sets[] | select(.source | test(\"mpi_dot\"))] | length") == 2 ]] || fail "expected one stored point set per launch: $("$bin" list 2>&1)"
 
+# Ranks on two nodes (simulated by ROOFLINE_NODE_NAME): the job's point spans both, and each
+# node's ranks are summed into a point of their own, for that node's roofline.
+json=$tmp/nodes.json
+small=20000
+out=$(timeout 300 mpirun -np 2 -x ROOFLINE_NODE_NAME=node-a "$bin" measure --no-store -o "$json" -- "$app" $small 2 : \
+      -np 1 -x ROOFLINE_NODE_NAME=node-b "$bin" measure --no-store -o "$json" -- "$app" $small 2 2>&1) || fail "two nodes"
+per_small=$((2 * small * 2 + 2))
+check nodes "$(point dot) | .flops == 3 * $per_small and .details.mpi_hosts == 2"
+check nodes "$(point 'dot [node node-a]') | .flops == 2 * $per_small and .details.mpi_ranks == 2 and .details.mpi_hosts == 1 and .series == \"dot per node\""
+check nodes "$(point 'dot [node node-b]') | .flops == $per_small and .details.mpi_ranks == 1"
+check nodes ".provenance.mpi.hosts | sort == [\"node-a\", \"node-a\", \"node-b\"]"
+
 # Without -o the ranks' files go to hidden files in the working directory, gone once rank 0 has stored the job.
 out=$(timeout 300 mpirun -np 2 "$bin" measure -q -- "$app" 1000 2 2>&1) || fail "launch without -o"
 [[ -z $(ls -A "$tmp" | grep '^\.roofline-') ]] || fail "rank files left in the working directory: $(ls -A "$tmp")"

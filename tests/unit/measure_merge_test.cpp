@@ -89,3 +89,21 @@ TEST(MeasureMerge, ThreadsThatDidTheWorkWinOverThoseThatOpenedTheRegion) {
     EXPECT_EQ(points[0].threads, 4);
     EXPECT_EQ(points[1].threads, 5);
 }
+
+TEST(MeasureMerge, ThreadsThatOpenedTheRegionAreTheLeast) {
+    // Two threads each opened "solve" natively; under Valgrind, which runs one
+    // thread at a time, the first had exited before the second started, so the
+    // tool saw one thread working at once (seen under load, 1 run in 4).
+    MeasureResult r;
+    r.engine = EngineKind::instrument;
+    r.wall_seconds = 1.0;
+    r.timings = {{"solve", 2, 0.5, 2}};
+    RegionCounts solve;
+    solve.name = "solve";
+    solve.flops = {{"f64_add", 1e6}};
+    solve.threads = 1;
+    r.counts = {solve};
+    const auto points = merge_points(r);
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_EQ(points[0].threads, 2);
+}

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -101,7 +103,7 @@ TEST(MpiJob, EachRankThenTheSumOverRanks) {
                                      {1, "n1", {point("solve", 300, 1600, 4.0, 2), point("(program)", 310, 1700, 5.0)}},
                                      {2, "n2", {point("solve", 200, 1000, 1.0, 2)}}};
     const auto points = job_points(ranks);
-    EXPECT_EQ(points.size(), 5u + 2u);
+    EXPECT_EQ(points.size(), 5u + 2u + 2u);  // ranks, the job's sums, solve's two nodes
     const auto& r1 = named(points, "solve [rank 1]");
     EXPECT_DOUBLE_EQ(r1.work, 300);
     EXPECT_DOUBLE_EQ(r1.details.at("mpi_rank"), 1);
@@ -118,6 +120,21 @@ TEST(MpiJob, EachRankThenTheSumOverRanks) {
     const auto& program = named(points, "(program)");
     EXPECT_DOUBLE_EQ(program.details.at("mpi_ranks"), 2);  // rank 2 had none
     EXPECT_DOUBLE_EQ(program.details.at("mpi_hosts"), 1);
+    EXPECT_FALSE(std::any_of(points.begin(), points.end(), [](const Point& p) {
+        return p.name.rfind("(program) [node", 0) == 0;  // one node: the job's point is the node's
+    }));
+    // solve ran on two nodes: each node's ranks summed, for its own node's roofline.
+    const auto& n1 = named(points, "solve [node n1]");
+    EXPECT_DOUBLE_EQ(n1.work, 400);
+    EXPECT_DOUBLE_EQ(n1.bytes.at("L1"), 2400);
+    EXPECT_DOUBLE_EQ(n1.seconds, 4.0);
+    EXPECT_EQ(n1.threads, 4);
+    EXPECT_DOUBLE_EQ(n1.details.at("mpi_ranks"), 2);
+    EXPECT_DOUBLE_EQ(n1.details.at("mpi_hosts"), 1);
+    EXPECT_EQ(n1.series, "solve per node");
+    const auto& n2 = named(points, "solve [node n2]");
+    EXPECT_DOUBLE_EQ(n2.work, 200);
+    EXPECT_DOUBLE_EQ(n2.seconds, 1.0);
 }
 
 TEST(MpiJob, OneRankHasNoSum) {

@@ -214,6 +214,16 @@ TEST(RooflineAnalysis, WorksForOtherUnitsOfWork) {
 
 namespace {
 
+MemoryRoof memory_roof(const char* level, const char* pattern, int threads, double gbs, double wa = 0) {
+    MemoryRoof r;
+    r.level = level;
+    r.pattern = pattern;
+    r.threads = threads;
+    r.gbs = gbs;
+    r.gbs_write_allocate = wa;
+    return r;
+}
+
 MachineModel measured() {
     MachineModel m;
     m.cpu.model = "Test CPU";
@@ -229,13 +239,8 @@ MachineModel measured() {
     m.compute = {c("dp", 256, "fma+add", 2, 176), c("dp", 256, "fma", 2, 117), c("dp", 256, "mul+add", 2, 58),
                  c("dp", 256, "add", 2, 58),      c("dp", 64, "fma", 2, 29),   c("dp", 256, "chain", 2, 3.7),
                  c("dp", 256, "fma+add", 1, 88),  c("dp", 256, "best", 2, 176), c("sp", 256, "fma", 2, 234)};
-    auto mem = [](const char* level, const char* pattern, int threads, double g) {
-        MemoryRoof r;
-        r.level = level;
-        r.pattern = pattern;
-        r.threads = threads;
-        r.gbs = g;
-        return r;
+    const auto mem = [](const char* level, const char* pattern, int threads, double g) {
+        return memory_roof(level, pattern, threads, g);
     };
     m.memory = {mem("DRAM", "load", 2, 32), mem("L1", "load", 2, 450), mem("L1", "copy", 2, 460),
                 mem("L2", "load", 2, 234),  mem("DRAM", "copy", 2, 33), mem("DRAM", "load", 1, 26),
@@ -349,12 +354,7 @@ TEST(MachineRoofline, RoofsBelowL1CountWriteAllocateTraffic) {
     m.compute.back().precision = "dp";
     m.compute.back().gflops = 100;
     const auto roof = [](const char* level, const char* pattern, double gbs, double wa) {
-        MemoryRoof r;
-        r.level = level;
-        r.pattern = pattern;
-        r.gbs = gbs;
-        r.gbs_write_allocate = wa;
-        return r;
+        return memory_roof(level, pattern, 1, gbs, wa);
     };
     m.memory = {roof("L1", "load", 525, 525), roof("L1", "copy", 536, 804), roof("DRAM", "load", 17.6, 17.6),
                 roof("DRAM", "copy", 14.7, 22.0), roof("DRAM", "triad", 16.5, 0)};  // 0: an older model without it
