@@ -216,16 +216,16 @@ int run_monitor(const MonitorArgs& a) {
 
     const auto interval = std::chrono::duration<double>(args.interval);
     auto next = started + std::chrono::duration_cast<Clock::duration>(interval);
-    const std::optional<Clock::time_point> deadline =
-        args.duration ? std::optional(started + std::chrono::duration_cast<Clock::duration>(
-                                                    std::chrono::duration<double>(*args.duration)))
-                      : std::nullopt;
+    // Without --duration: never (time_point::max, so no optional to test on every wake).
+    const Clock::time_point deadline =
+        args.duration ? started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*args.duration))
+                      : Clock::time_point::max();
     for (;;) {
-        const auto wake = deadline ? std::min(next, *deadline) : next;
+        const auto wake = std::min(next, deadline);
         while (!stop.stopped() && Clock::now() < wake)
             std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(50)));
         sample_now();  // also the last, partial interval when stopped
-        if (stop.stopped() || args.once || (deadline && Clock::now() >= *deadline)) break;
+        if (stop.stopped() || args.once || Clock::now() >= deadline) break;
         next += std::chrono::duration_cast<Clock::duration>(interval);
     }
     if (!args.quiet)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# What `roofline monitor` costs the job it watches (issue 14: at most 1%). Runs
+# examples/programs/steady_flops unpaced (its run time is its work) in three ways,
+# interleaved ROUNDS times: plain (markers off), and publishing snapshots
+# (ROOFLINE_MONITOR_DIR, every 1 s) while `roofline monitor` samples them every 1 s and
+# every 10 s (the default). Prints each way's median and fastest run time and their ratios
+# to plain: on a shared machine the runs spread by more than the overhead, and the fastest
+# run is the one least disturbed by others.
+# Usage: bench/monitor-overhead.sh [build-dir] [rounds] [calls] [n]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build}
+rounds=${2:-15}
+calls=${3:-30000}
+n=${4:-100000}
+prog=$build/examples/programs/steady_flops
+bin=$build/roofline
+[[ -x $prog && -x $bin ]] || { echo "missing $prog or $bin: build the project first" >&2; exit 2; }
+tmp=$(mktemp -d)
+mon=""
+trap '[[ -n $mon ]] && kill $mon 2>/dev/null; rm -rf "$tmp"' EXIT
+
+"$bin" measure --engine instrument --no-store -q -o "$tmp/counts.json" -- "$prog" 10 0 "$n" >/dev/null 2>&1
+
+run_plain() { env -u ROOFLINE_MONITOR_DIR -u ROOFLINE_MARKER_OUT "$prog" "$calls" 0 "$n" | awk '{print $6}'; }
+run_monitored() {  # INTERVAL
+  local dir=$tmp/snap.$1
+  mkdir -p "$dir"
+  "$bin" monitor --job bench --counts "$tmp/counts.json" --dir "$dir" --interval "$1" -q --db "$tmp/m.db" &
+  mon=$!
+  ROOFLINE_MONITOR_DIR=$dir ROOFLINE_JOB_ID=bench "$prog" "$calls" 0 "$n" | awk '{print $6}'
+  kill -TERM $mon; wait $mon || true
+  mon=""
+}
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+fastest() { sort -g | head -1; }
+
+: >"$tmp/plain"; : >"$tmp/m1"; : >"$tmp/m10"
+for ((r = 1; r <= rounds; ++r)); do
+  run_plain >>"$tmp/plain"
+  run_monitored 1 >>"$tmp/m1"
+  run_monitored 10 >>"$tmp/m10"
+done
+echo "steady_flops $calls calls of 2*$n FLOPs, $rounds interleaved rounds"
+printf '%-40s %10s %10s %16s %16s\n' "" "median" "fastest" "median ratio" "fastest ratio"
+p_med=$(median <"$tmp/plain"); p_min=$(fastest <"$tmp/plain")
+row() {  # LABEL FILE
+  local med min
+  med=$(median <"$2"); min=$(fastest <"$2")
+  awk -v l="$1" -v m="$med" -v f="$min" -v pm="$p_med" -v pf="$p_min" 'BEGIN {
+    printf "%-40s %9.4fs %9.4fs %8.4f (%+.2f%%) %8.4f (%+.2f%%)\n", l, m, f, m / pm, (m / pm - 1) * 100, f / pf, (f / pf - 1) * 100 }'
+}
+row "plain (markers off)" "$tmp/plain"
+row "snapshots 1 s + monitor --interval 1" "$tmp/m1"
+row "snapshots 1 s + monitor --interval 10" "$tmp/m10"
+echo "runs (s): plain $(tr '\n' ' ' <"$tmp/plain")| m1 $(tr '\n' ' ' <"$tmp/m1")| m10 $(tr '\n' ' ' <"$tmp/m10")"
