@@ -36,6 +36,7 @@ namespace {
 
 struct MonitorArgs {
     std::string job;
+    bool all_jobs = false;
     double interval = 10;
     std::string counts;
     std::string dir;
@@ -75,8 +76,13 @@ struct Tracker {
 
     // The deltas since the last look; a process that started before the monitor is a baseline
     // at first sight (its past is not this interval's), one that started after counts from its start.
-    std::vector<ProcessDelta> take(const std::vector<ProcessSnapshot>& snapshots, std::uint64_t& latest_ns) {
+    // Per job: its processes' deltas and the latest snapshot time among them.
+    struct JobDeltas {
         std::vector<ProcessDelta> deltas;
+        std::uint64_t latest_ns = 0;
+    };
+    std::map<std::string, JobDeltas> take(const std::vector<ProcessSnapshot>& snapshots) {
+        std::map<std::string, JobDeltas> jobs;
         for (const auto& s : snapshots) {
             const auto key = std::make_pair(s.pid, s.start_ns);
             if (done.count(key)) continue;
@@ -88,27 +94,31 @@ struct Tracker {
                 continue;
             }
             if (it != last.end() && s.time_ns <= it->second.time_ns) continue;  // nothing new yet
+            JobDeltas& job = jobs[s.job];
             try {
-                deltas.push_back(snapshot_delta(it == last.end() ? nullptr : &it->second, s));
+                job.deltas.push_back(snapshot_delta(it == last.end() ? nullptr : &it->second, s));
             } catch (const std::invalid_argument&) {
                 continue;  // a snapshot out of order: wait for the next
             }
-            latest_ns = std::max(latest_ns, s.time_ns);
+            job.latest_ns = std::max(job.latest_ns, s.time_ns);
             last[key] = s;
             if (s.finished) {
                 done.insert(key);
                 last.erase(key);
             }
         }
-        return deltas;
+        std::erase_if(jobs, [](const auto& j) { return j.second.deltas.empty(); });
+        return jobs;
     }
 };
 
 int run_monitor(const MonitorArgs& a) {
     MonitorArgs args = a;
-    if (args.job.empty())
+    if (args.all_jobs && !args.job.empty()) throw UsageError("--all-jobs samples every job: no --job with it");
+    if (args.job.empty() && !args.all_jobs)
         if (const char* slurm = std::getenv("SLURM_JOB_ID"); slurm && *slurm) args.job = slurm;
-    if (args.job.empty()) throw UsageError("no job id: pass --job ID (SLURM_JOB_ID is not set)");
+    if (args.job.empty() && !args.all_jobs)
+        throw UsageError("no job id: pass --job ID (SLURM_JOB_ID is not set), or --all-jobs");
     if (args.dir.empty())
         if (const char* dir = std::getenv("ROOFLINE_MONITOR_DIR"); dir && *dir) args.dir = dir;
     if (args.dir.empty())
@@ -143,11 +153,11 @@ int run_monitor(const MonitorArgs& a) {
     auto store = ResultsStore::open_db_option(args.db);
 
     const std::string node = host_name();
-    const std::string set_name = fmt::format("job {} {}", args.job, node);
+    const auto set_name = [&](const std::string& job) { return fmt::format("job {} {}", job, node); };
+    const std::string jobs_text = args.all_jobs ? "every job" : "job " + args.job;
     Provenance provenance = run_provenance(invocation_argv(), "monitor");
     provenance.engine = "monitor";
     provenance.runs = {"monitor"};
-    provenance.options["job"] = args.job;
     provenance.options["node"] = node;
     provenance.options["counts"] = args.counts;
     provenance.options["interval"] = fmt::format("{:g}", args.interval);
@@ -157,40 +167,24 @@ int run_monitor(const MonitorArgs& a) {
     tracker.monitor_start_ns = monotonic_ns();
     const auto started = Clock::now();
     const double started_unix = unix_seconds();
-    {
-        std::uint64_t ignored = 0;
-        tracker.take(measure::scan_monitor_dir(args.dir, args.job).snapshots, ignored);  // baselines
-    }
+    tracker.take(measure::scan_monitor_dir(args.dir, args.job).snapshots);  // baselines
     if (!args.quiet)
-        print_stderr("roofline monitor: job {} on {}: sampling {} every {} (Ctrl-C or SIGTERM stops)\n",
-                     terminal_text(args.job), terminal_text(node), terminal_text(args.dir),
+        print_stderr("roofline monitor: {} on {}: sampling {} every {} (Ctrl-C or SIGTERM stops)\n",
+                     terminal_text(jobs_text), terminal_text(node), terminal_text(args.dir),
                      format_seconds(args.interval));
 
     std::set<std::string> warned_missing;
     std::set<std::string> warned_problems;
-    int samples = 0, failed_saves = 0;
-    bool said_waiting = false;
-    auto sample_now = [&] {
-        const auto scan = measure::scan_monitor_dir(args.dir, args.job);
-        for (const auto& p : scan.problems)
-            if (warned_problems.insert(p).second) print_stderr("roofline monitor: warning: {}\n", terminal_text(p));
-        std::uint64_t latest_ns = 0;
-        const auto deltas = tracker.take(scan.snapshots, latest_ns);
-        if (deltas.empty()) {
-            if (!tracker.seen_any && !said_waiting && !args.quiet) {
-                print_stderr("roofline monitor: no process of job {} has published to {} yet{}\n",
-                             terminal_text(args.job), terminal_text(args.dir),
-                             scan.other_jobs ? fmt::format(" ({} of other jobs)", count_of(static_cast<long long>(scan.other_jobs), "snapshot")) : "");
-                said_waiting = true;
-            }
-            return;
-        }
-        auto sample = interval_sample(deltas, counts, only);
+    std::map<std::string, int> samples;  // per job
+    int failed_saves = 0;
+    bool said_waiting = false, said_no_job = false;
+    auto sample_job = [&](const std::string& job, const Tracker::JobDeltas& taken) {
+        auto sample = interval_sample(taken.deltas, counts, only);
         for (const auto& m : sample.regions_missing)
             if (warned_missing.insert(m).second)
                 print_stderr("roofline monitor: warning: region '{}' is not in {}: its work is not counted\n",
                              terminal_text(m), args.counts);
-        const double end_unix = unix_seconds() - double(monotonic_ns() - latest_ns) * 1e-9;
+        const double end_unix = unix_seconds() - double(monotonic_ns() - taken.latest_ns) * 1e-9;
         const double start_unix = end_unix - sample.point.seconds;
         Point& p = sample.point;
         p.name = fmt::format("{} {}", node, iso_utc(end_unix));
@@ -199,19 +193,44 @@ int run_monitor(const MonitorArgs& a) {
         p.details["monitor_start_unix"] = start_unix;
         p.details["monitor_end_unix"] = end_unix;
         Provenance prov = provenance;
+        prov.options["job"] = job;
         prov.options["interval_start"] = iso_utc(start_unix);
         prov.options["interval_end"] = iso_utc(end_unix);
-        ++samples;
+        ++samples[job];
         try {
-            store->save_points(set_name, {p}, std::nullopt, &prov);
+            store->save_points(set_name(job), {p}, std::nullopt, &prov);
         } catch (const std::exception& e) {
             ++failed_saves;
-            print_stderr("roofline monitor: error: sample {} not stored: {}\n", samples, terminal_text(e.what()));
+            print_stderr("roofline monitor: error: a sample of job {} not stored: {}\n", terminal_text(job),
+                         terminal_text(e.what()));
         }
         if (!args.quiet)
-            print_stderr("roofline monitor: {} {:>9} {}  {} calls  {} process(es)  {} threads\n", p.label,
+            print_stderr("roofline monitor: {}{} {:>9} {}  {} calls  {} process(es)  {} threads\n",
+                         args.all_jobs ? "job " + terminal_text(job) + " " : "", p.label,
                          p.work_counted ? format_number(performance(p)) : "-", rate_unit(p.work_unit),
-                         format_count(sample.calls), deltas.size(), p.threads);
+                         format_count(sample.calls), taken.deltas.size(), p.threads);
+    };
+    auto sample_now = [&] {
+        const auto scan = measure::scan_monitor_dir(args.dir, args.job);
+        for (const auto& p : scan.problems)
+            if (warned_problems.insert(p).second) print_stderr("roofline monitor: warning: {}\n", terminal_text(p));
+        auto jobs = tracker.take(scan.snapshots);
+        // A program that runs without ROOFLINE_JOB_ID or SLURM_JOB_ID belongs to no job.
+        if (jobs.erase("") && !said_no_job) {
+            print_stderr("roofline monitor: warning: snapshots without a job id in {} are skipped (run the program "
+                         "with ROOFLINE_JOB_ID or SLURM_JOB_ID set)\n", terminal_text(args.dir));
+            said_no_job = true;
+        }
+        if (jobs.empty()) {
+            if (!tracker.seen_any && !said_waiting && !args.quiet) {
+                print_stderr("roofline monitor: no process of {} has published to {} yet{}\n",
+                             terminal_text(jobs_text), terminal_text(args.dir),
+                             scan.other_jobs ? fmt::format(" ({} of other jobs)", count_of(static_cast<long long>(scan.other_jobs), "snapshot")) : "");
+                said_waiting = true;
+            }
+            return;
+        }
+        for (const auto& [job, taken] : jobs) sample_job(job, taken);
     };
 
     const auto interval = std::chrono::duration<double>(args.interval);
@@ -228,9 +247,14 @@ int run_monitor(const MonitorArgs& a) {
         if (stop.stopped() || args.once || Clock::now() >= deadline) break;
         next += std::chrono::duration_cast<Clock::duration>(interval);
     }
-    if (!args.quiet)
-        print_stderr("roofline monitor: {} of job {} stored in {} as '{}'\n", count_of(samples, "sample"),
-                     terminal_text(args.job), terminal_text(store->path()), terminal_text(set_name));
+    if (!args.quiet) {
+        if (samples.empty())
+            print_stderr("roofline monitor: no samples of {} (nothing published to {})\n", terminal_text(jobs_text),
+                         terminal_text(args.dir));
+        for (const auto& [job, n] : samples)
+            print_stderr("roofline monitor: {} of job {} stored in {} as '{}'\n", count_of(n, "sample"),
+                         terminal_text(job), terminal_text(store->path()), terminal_text(set_name(job)));
+    }
     return failed_saves ? kExitFailure : kExitOk;
 }
 
@@ -247,6 +271,8 @@ void add_monitor_command(CLI::App& app, int& exit_code) {
         "and 'roofline report --job ID' show them. SIGINT/SIGTERM store the last, partial interval and exit 0.");
     cmd->add_option("--job", args->job, "The job's id (default: $SLURM_JOB_ID); programs tag their snapshots with "
                                         "ROOFLINE_JOB_ID or SLURM_JOB_ID");
+    cmd->add_flag("--all-jobs", args->all_jobs,
+                  "Sample every job that publishes to --dir, each into its own set (a node service)");
     cmd->add_option("--interval", args->interval, "Seconds between samples (0.1 to 86400)")->capture_default_str();
     cmd->add_option("--counts", args->counts,
                     "Points file of 'roofline measure --engine instrument' on the same program: FLOPs and bytes "

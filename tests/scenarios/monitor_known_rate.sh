@@ -5,7 +5,7 @@
 # `monitor --interval 1 --duration 5` samples it. Checks: every sampled rate agrees with the
 # program's own printed rate within 5%; the samples are in the store tagged with the job;
 # report --job (text, json) and plot --job work; SIGTERM stores the last partial interval and
-# exits 0; bad input exits non-zero with a message.
+# exits 0; --all-jobs keeps jobs apart; bad input exits non-zero with a message.
 # SKIPPED (exit 77) without the example program, the Valgrind tool, valgrind or jq.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -83,6 +83,26 @@ jq -e '.samples == 1 and .rows[0].seconds > 1.5 and .rows[0].seconds < 3.5' <<<"
   fail "SIGTERM should store one partial sample of about 2.5 s"
 echo "ok: SIGTERM stores the partial interval"
 
+# --all-jobs (a node service): two jobs in one directory, each into its own set; a program
+# without a job id is skipped with a warning.
+for j in job44 job45; do
+  ROOFLINE_MONITOR_DIR=$tmp/snap3 ROOFLINE_MONITOR_PERIOD_MS=100 ROOFLINE_JOB_ID=$j "$prog" 400 200 $n >/dev/null &
+  pids+=($!)
+done
+ROOFLINE_MONITOR_DIR=$tmp/snap3 ROOFLINE_MONITOR_PERIOD_MS=100 "$prog" 400 200 $n >/dev/null &
+pids+=($!)
+sleep 0.3
+out=$("$bin" monitor --all-jobs --counts counts.json --dir "$tmp/snap3" --interval 1 --once --db "$tmp/all.db" 2>&1) ||
+  fail "monitor --all-jobs"
+grep -q "1 sample of job job44 stored" <<<"$out" && grep -q "1 sample of job job45 stored" <<<"$out" ||
+  fail "--all-jobs should store a sample of each job"
+grep -q "without a job id .* skipped" <<<"$out" || fail "--all-jobs: the program without a job id should be named"
+for j in job44 job45; do
+  "$bin" report --job $j --machine "$machine" --format json --db "$tmp/all.db" | jq -e '.samples == 1' >/dev/null ||
+    fail "report --job $j after --all-jobs"
+done
+echo "ok: --all-jobs"
+
 # Bad input.
 expect() {  # expect CODE REGEX ARGS...
   local code=$1 re=$2; shift 2
@@ -90,6 +110,7 @@ expect() {  # expect CODE REGEX ARGS...
   [[ $got == "$code" ]] || fail "monitor $*: exit $got, expected $code"
   grep -qE -e "$re" <<<"$out" || fail "monitor $*: message should match '$re'"
 }
+expect 2 "--all-jobs samples every job" --job j --all-jobs --counts counts.json --dir "$tmp/snap" --once
 expect 2 "no job id" --counts counts.json --dir "$tmp/snap" --once
 expect 2 "--counts FILE is required" --job j --dir "$tmp/snap" --once
 expect 2 "--interval must be" --job j --counts counts.json --dir "$tmp/snap" --interval 0
