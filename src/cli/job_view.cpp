@@ -59,6 +59,27 @@ std::vector<Point> load_job_points(StoreAccess& access, const std::string& job) 
     return points;
 }
 
+void band_by_time(std::vector<Point>& points, int bands) {
+    if (points.empty() || bands < 1) return;
+    // Bands of equal numbers of samples in time order (load_job_points sorts them), each named by
+    // the time its samples span: even when the samples are irregular, every band has some.
+    bands = std::min<int>(bands, static_cast<int>(points.size()));
+    double first = std::numeric_limits<double>::max();
+    for (const auto& p : points) first = std::min(first, detail(p, "monitor_start_unix", 0));
+    std::vector<int> band_of(points.size());
+    std::vector<double> from(bands, std::numeric_limits<double>::max()), to(bands, 0);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const int b = static_cast<int>(i * static_cast<std::size_t>(bands) / points.size());
+        band_of[i] = b;
+        from[b] = std::min(from[b], detail(points[i], "monitor_start_unix", first) - first);
+        to[b] = std::max(to[b], detail(points[i], "monitor_end_unix", first) - first);
+    }
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const int b = band_of[i];
+        points[i].series = fmt::format("{} +{:.0f}-{:.0f} s", points[i].series, from[b], to[b]);
+    }
+}
+
 int run_job_report(const JobReportArgs& args) {
     if (args.format != "text" && args.format != "json")
         throw UsageError(fmt::format("report --job writes text or json (got --format {})", args.format));

@@ -15,6 +15,11 @@ namespace roofline::cli {
 // sample. Throws std::runtime_error when the store has none.
 std::vector<Point> load_job_points(StoreAccess& access, const std::string& job);
 
+// For the chart: the samples (in time order) split into up to `bands` consecutive bands of
+// equal size, each node's samples in a band a series of its own ("node +0-40 s"), so the
+// chart's series colours tell early from late.
+void band_by_time(std::vector<Point>& points, int bands);
+
 struct JobReportArgs {
     std::string job;
     std::string machine;  // a StoredSource's text

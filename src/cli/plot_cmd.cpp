@@ -168,8 +168,11 @@ int run_plot(const PlotArgs& args) {
 
     input.points = load_point_sets(point_sources, access, "pass --points FILE (schema roofline.points/1)",
                                    !implicit_points);
-    if (!args.job.empty())
-        for (auto& p : load_job_points(access, args.job)) input.points.push_back(std::move(p));
+    if (!args.job.empty()) {
+        auto job = load_job_points(access, args.job);
+        band_by_time(job, 5);  // colour by time: five bands, early to late
+        for (auto& p : job) input.points.push_back(std::move(p));
+    }
     require_gpu_roofline_for_gpu_points(input.points, !args.gpus.empty());
     std::vector<std::string> sources;
     std::optional<MachineModel> first_model;
@@ -288,7 +291,8 @@ void add_plot_command(CLI::App& app, int& exit_code) {
                     "fp32, fp16, bf16, tf32, lop3, ...; default the chart's precision); repeatable")
         ->type_name("N[:PRECISION]");
     cmd->add_option("--job", args->job,
-                    "Also draw the samples 'roofline monitor' stored for job ID: a series per node, labelled by time");
+                    "Also draw the samples 'roofline monitor' stored for job ID, labelled by time, each node's in five "
+                    "time bands (a series, and a colour, each)");
     cmd->add_option("--title", args->title, "Chart title (default: from the machines)");
     add_db_option(cmd, args->db);
     add_quiet_flag(cmd, args->quiet);
