@@ -242,7 +242,7 @@ int run_monitor(const MonitorArgs& a) {
     for (;;) {
         const auto wake = std::min(next, deadline);
         while (!stop.stopped() && Clock::now() < wake)
-            std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(50)));
+            std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(250)));  // a stop is seen within 250 ms
         sample_now();  // also the last, partial interval when stopped
         if (stop.stopped() || args.once || Clock::now() >= deadline) break;
         next += std::chrono::duration_cast<Clock::duration>(interval);
