@@ -690,11 +690,14 @@ void write_snapshot(bool finished) {
     }
 }
 
+// Around fork the forking thread holds the snapshot mutex, so the snapshot thread (which takes
+// the threads' spin locks only under it) holds none of them: the child's copies start unlocked.
 // A forked child is another process: it does not publish the parent's totals as its own.
-void stop_snapshots_in_child() {
-    if (!g) return;
-    std::lock_guard<std::mutex> snap(g->snapshot_mu);
+void before_fork() { g->snapshot_mu.lock(); }
+void after_fork_in_parent() { g->snapshot_mu.unlock(); }
+void after_fork_in_child() {
     g->snapshot_final = true;
+    g->snapshot_mu.unlock();
 }
 
 void start_monitor_snapshots(const char* dir) {
@@ -712,7 +715,7 @@ void start_monitor_snapshots(const char* dir) {
     }
     g->start_ns = now_ns();
     write_snapshot(false);  // seen from the start, before the first period ends
-    pthread_atfork(nullptr, nullptr, stop_snapshots_in_child);
+    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
     std::thread([] {
         for (;;) {
             std::this_thread::sleep_for(std::chrono::milliseconds(g->period_ms));

@@ -104,6 +104,34 @@ for j in job44 job45; do
 done
 echo "ok: --all-jobs"
 
+# A program that forks while it publishes: the child neither hangs nor publishes the parent's totals.
+if command -v cc >/dev/null; then
+  cat >forks.c <<'C'
+#include <roofline/roofline.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) {
+    for (int i = 0; i < 200; ++i) {
+        roofline_begin("work");
+        roofline_end("work");
+        pid_t c = fork();
+        if (c == 0) { roofline_begin("child"); roofline_end("child"); _exit(0); }
+        int st; waitpid(c, &st, 0);
+        usleep(2000);
+    }
+    printf("%d\n", (int)getpid());
+    return 0;
+}
+C
+  cc -O1 -I"$src/include" -o forks forks.c -L"$build/lib" -lroofline_marker -Wl,-rpath,"$build/lib" || fail "cannot build forks.c"
+  parent=$(ROOFLINE_MONITOR_DIR=$tmp/snap4 ROOFLINE_MONITOR_PERIOD_MS=10 ROOFLINE_JOB_ID=j4 timeout 60 ./forks) ||
+    fail "a forking program under ROOFLINE_MONITOR_DIR failed or hung"
+  [[ $(ls "$tmp/snap4" | grep -c '\.json$') == 1 && -e $tmp/snap4/$parent.json ]] ||
+    fail "only the parent should publish: $(ls "$tmp/snap4")"
+  echo "ok: a forking program publishes once, the children do not hang"
+fi
+
 # Bad input.
 expect() {  # expect CODE REGEX ARGS...
   local code=$1 re=$2; shift 2
