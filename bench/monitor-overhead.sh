@@ -29,7 +29,8 @@ ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }  # user + system CPU time, 
 run_monitored() {  # INTERVAL
   local dir=$tmp/snap.$1
   mkdir -p "$dir"
-  "$bin" monitor --job bench --counts "$tmp/counts.json" --dir "$dir" --interval "$1" -q --db "$tmp/m.db" &
+  # As the shipped unit and job script run it: without OpenBLAS's spinning thread pool (bench's, unused here).
+  OPENBLAS_NUM_THREADS=1 "$bin" monitor --job bench --counts "$tmp/counts.json" --dir "$dir" --interval "$1" -q --db "$tmp/m.db" &
   mon=$!
   local t0 t1 used
   t0=$(date +%s.%N)
