@@ -239,7 +239,12 @@ void init_once() {
     int mode = kOff;
     const char* out = std::getenv("ROOFLINE_MARKER_OUT");
     const char* monitor = std::getenv("ROOFLINE_MONITOR_DIR");
-    const bool monitored = monitor && *monitor;
+    bool monitored = monitor && *monitor;
+#ifdef ROOFLINE_HAVE_VALGRIND
+    // Under the instrument engine the snapshot thread's own work would count in every region
+    // open meanwhile (process scope): no snapshots there.
+    if (RUNNING_ON_VALGRIND) monitored = false;
+#endif
     if ((out && *out) || monitored) {
         g = new Global;
         if (out) g->out_path = out;

@@ -33,6 +33,14 @@ out=$("$bin" measure --engine instrument --no-store -o counts.json -- "$prog" 20
 jq -e ".points[] | select(.name == \"step\") | .flops == 2 * $n * 20 and .details.calls == 20" counts.json >/dev/null ||
   fail "counts.json: step should have $((2 * n * 20)) FLOPs in 20 calls: $(cat counts.json)"
 
+# Under the instrument engine the library publishes nothing (the snapshot thread's work would
+# count in the regions): the same counts with ROOFLINE_MONITOR_DIR set.
+out=$(ROOFLINE_MONITOR_DIR=$tmp/snapv ROOFLINE_MONITOR_PERIOD_MS=10 ROOFLINE_JOB_ID=jv \
+  "$bin" measure --engine instrument --no-store -o counts-v.json -- "$prog" 20 0 $n 2>&1) || fail "instrument run with ROOFLINE_MONITOR_DIR"
+step='.points[] | select(.name == "step") | [.flops, .bytes.L1]'
+[[ $(jq -c "$step" counts.json) == "$(jq -c "$step" counts-v.json)" ]] ||
+  fail "ROOFLINE_MONITOR_DIR changed the instrument counts: $(jq -c "$step" counts.json) vs $(jq -c "$step" counts-v.json)"
+
 # The program at 200 calls/s for 7 s, publishing every 250 ms; the monitor samples 5 s of it.
 ROOFLINE_MONITOR_DIR=$tmp/snap ROOFLINE_MONITOR_PERIOD_MS=250 ROOFLINE_JOB_ID=job42 "$prog" 1400 200 $n >prog.out &
 prog_pid=$!; pids+=($prog_pid)
