@@ -25,6 +25,7 @@ void add_show_command(CLI::App& app, int& exit_code);
 void add_kernels_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_history_command(CLI::App& app, int& exit_code);
+void add_monitor_command(CLI::App& app, int& exit_code);
 
 class LayeredConfig;
 // Added last: `config show` prints what `config` (loaded after every command is added) found.

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
                "  roofline list                  what the results store holds (ids for stored:ID)\n"
                "  roofline compare old.json new.json   two machines or point sets: ratios and what moved\n"
                "  roofline history               a machine's roofs over its stored runs, changes flagged\n"
+               "  roofline monitor --counts c.json --dir DIR   sample a running job into the store\n"
                "  roofline config show           settings from config files and ROOFLINE_* variables\n"
                "Run 'roofline <command> --help' for a command's options.");
 
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
     roofline::cli::add_kernels_command(app, exit_code);
     roofline::cli::add_compare_command(app, exit_code);
     roofline::cli::add_history_command(app, exit_code);
+    roofline::cli::add_monitor_command(app, exit_code);
     roofline::cli::LayeredConfig config;
     roofline::cli::add_config_command(app, exit_code, config);
 
@@ -81,7 +83,7 @@ int main(int argc, char** argv) {
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {
-        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, kernels, model, plot, report, list, show, compare, history, config)\n", app.help());
+        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, kernels, model, plot, report, list, show, compare, history, monitor, config)\n", app.help());
         return roofline::cli::kExitUsage;
     }
     return stdout_written(exit_code);

@@ -1,6 +1,7 @@
 // `roofline plot`: machines and points to a chart (SVG, HTML, terminal, gnuplot).
 #include "cli/commands.hpp"
 #include "cli/gpu_selection.hpp"
+#include "cli/job_view.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
@@ -56,6 +57,7 @@ struct PlotArgs {
     bool color = false;
     bool no_color = false;
     std::vector<std::string> gpus;       // --gpu N[:PRECISION]: GPU N of the first machine, on the same chart
+    std::string job;                     // --job ID: a monitored job's samples, a series per node labelled by time
 };
 
 enum class Format { svg, html, term, gnuplot };
@@ -153,7 +155,7 @@ int run_plot(const PlotArgs& args) {
     std::vector<StoredSource> point_sources;
     for (const auto& text : args.points) point_sources.push_back(parse_stored_source(text, "--points"));
     // With the machine from the store, the latest stored points come along (if any).
-    const bool implicit_points = args.points.empty() && args.machines.empty();
+    const bool implicit_points = args.points.empty() && args.machines.empty() && args.job.empty();
     if (implicit_points) point_sources.push_back(parse_stored_source(kStored, "--points"));
 
     StoreAccess access(args.db);
@@ -166,6 +168,11 @@ int run_plot(const PlotArgs& args) {
 
     input.points = load_point_sets(point_sources, access, "pass --points FILE (schema roofline.points/1)",
                                    !implicit_points);
+    if (!args.job.empty()) {
+        auto job = load_job_points(access, args.job);
+        band_by_time(job, 5);  // colour by time: five bands, early to late
+        for (auto& p : job) input.points.push_back(std::move(p));
+    }
     require_gpu_roofline_for_gpu_points(input.points, !args.gpus.empty());
     std::vector<std::string> sources;
     std::optional<MachineModel> first_model;
@@ -283,6 +290,9 @@ void add_plot_command(CLI::App& app, int& exit_code) {
                     "Also draw GPU N of the (first) machine, measured by 'bench --gpu': N, or N:PRECISION (fp64, "
                     "fp32, fp16, bf16, tf32, lop3, ...; default the chart's precision); repeatable")
         ->type_name("N[:PRECISION]");
+    cmd->add_option("--job", args->job,
+                    "Also draw the samples 'roofline monitor' stored for job ID, labelled by time, each node's in five "
+                    "time bands (a series, and a colour, each)");
     cmd->add_option("--title", args->title, "Chart title (default: from the machines)");
     add_db_option(cmd, args->db);
     add_quiet_flag(cmd, args->quiet);

@@ -2,6 +2,7 @@
 // point, what binds it and what to try next (text, Markdown, CSV or JSON).
 #include "cli/commands.hpp"
 #include "cli/gpu_selection.hpp"
+#include "cli/job_view.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
@@ -40,9 +41,15 @@ struct ReportArgs {
     std::string db;
     bool quiet = false;
     std::string gpu;  // --gpu N[:PRECISION]: judge against GPU N of the machine instead of its CPU
+    std::string job;  // --job ID: a monitored job's samples over time (job_view.hpp)
 };
 
 int run_report(const ReportArgs& args) {
+    if (!args.job.empty()) {
+        if (!args.points.empty() || !args.gpu.empty()) throw UsageError("--job takes the job's samples from the store: no --points or --gpu with it");
+        return run_job_report({args.job, args.machine, args.format, args.view, args.precision, args.threads,
+                               args.output, args.db, args.quiet});
+    }
     const auto format = parse_report_format(args.format);
     const View view = args.view == "orm" ? View::orm : View::carm;
     const auto machine_choice = parse_stored_source(args.machine, "--machine");
@@ -150,6 +157,9 @@ void add_report_command(CLI::App& app, int& exit_code) {
                     "Judge the points against GPU N of the machine (measured by 'bench --gpu'): N or N:PRECISION "
                     "(fp64, fp32, fp16, bf16, tf32, lop3, ...; default fp64, fp32 with --precision sp)")
         ->type_name("N[:PRECISION]");
+    cmd->add_option("--job", args->job,
+                    "A job sampled by 'roofline monitor': time memory- vs compute-bound and efficiency over time "
+                    "(text or json)");
     add_output_option(cmd, args->output, "Write the report to FILE instead of standard output");
     add_db_option(cmd, args->db);
     add_quiet_flag(cmd, args->quiet);

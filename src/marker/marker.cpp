@@ -5,7 +5,8 @@
 // says "off" the call returns. Otherwise each thread owns a ThreadState (region
 // stack, per-region totals, perf fds), reached through a thread_local pointer and
 // never freed, so results of threads that already exited are still there at exit.
-// A per-thread spin lock is only ever contended by finalize.
+// A per-thread spin lock is only ever contended by finalize and, with
+// ROOFLINE_MONITOR_DIR set, by the snapshot thread once per period.
 #include "roofline/roofline.h"
 
 #ifdef ROOFLINE_HAVE_VALGRIND
@@ -15,12 +16,16 @@
 #endif
 
 #include <algorithm>
+#include <fcntl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -31,6 +36,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -80,6 +86,7 @@ struct ThreadRegion {
     uint64_t ns = 0;       // inclusive: only the outermost instance of a recursion counts
     int depth = 0;         // open instances of this region on the thread
     uint64_t unclosed = 0; // instances closed by finalize
+    bool nested = false;   // ever opened inside another region (its work is in that one's too)
     std::vector<double> counters;
     std::vector<bool> uncounted;  // per event: enabled but never scheduled in some instance
 };
@@ -107,6 +114,13 @@ struct Global {
     std::vector<ThreadState*> threads;
     std::vector<std::pair<std::string, uint64_t>> errors;
     bool written = false;
+    // Live snapshots for `roofline monitor` (ROOFLINE_MONITOR_DIR): empty when off.
+    std::string monitor_dir;
+    std::string job;
+    uint64_t start_ns = 0;
+    uint64_t period_ms = 1000;
+    std::mutex snapshot_mu;        // one writer at a time: the thread or the exit
+    bool snapshot_final = false;   // the finished snapshot is written: no more
 };
 
 // Allocated once and never destroyed: the atexit writer may run after static
@@ -219,14 +233,24 @@ void write_results();
 
 void at_exit_write() { write_results(); }
 
+void start_monitor_snapshots(const char* dir);
+
 void init_once() {
     int mode = kOff;
     const char* out = std::getenv("ROOFLINE_MARKER_OUT");
-    if (out && *out) {
+    const char* monitor = std::getenv("ROOFLINE_MONITOR_DIR");
+    bool monitored = monitor && *monitor;
+#ifdef ROOFLINE_HAVE_VALGRIND
+    // Under the instrument engine the snapshot thread's own work would count in every region
+    // open meanwhile (process scope): no snapshots there.
+    if (RUNNING_ON_VALGRIND) monitored = false;
+#endif
+    if ((out && *out) || monitored) {
         g = new Global;
-        g->out_path = out;
+        if (out) g->out_path = out;
         if (const char* ev = std::getenv("ROOFLINE_PERF_EVENTS")) parse_events(ev);
         open_system_events();
+        if (monitored) start_monitor_snapshots(monitor);
         std::atexit(at_exit_write);
         mode |= kTiming;
     }
@@ -361,6 +385,7 @@ void begin_timing(const char* name) {
     ++r.calls;
     ++r.depth;
     size_t level = ts->stack.size();
+    if (level > 0) r.nested = true;
     ts->stack.push_back(Frame{id, 0});
     if (nev) {
         ts->frame_samples.resize((level + 1) * nev);
@@ -432,8 +457,15 @@ void append_double(std::string& out, double v) {
     out += buf;
 }
 
+void write_snapshot(bool finished);
+
 void write_results() {
     if (!g) return;
+    if (!g->monitor_dir.empty()) write_snapshot(true);  // before finalize closes open regions
+    if (g->out_path.empty()) {
+        g_mode.fetch_and(~kTiming, std::memory_order_acq_rel);
+        return;
+    }
     std::vector<ThreadState*> threads;
     {
         std::lock_guard<std::mutex> lk(g->mu);
@@ -590,6 +622,115 @@ void write_results() {
                      std::strerror(errno));
         std::remove(tmp.c_str());
     }
+}
+
+// --- live snapshots for `roofline monitor` (PROTOCOL.md, "Marker library -> monitor") ---
+
+// Every region's cumulative totals over all threads, written atomically (temporary file +
+// rename) so the monitor never reads half a file. Each thread's lock is held only while its
+// regions are copied: the program's threads wait at most that long, once per period.
+void write_snapshot(bool finished) {
+    std::lock_guard<std::mutex> snap(g->snapshot_mu);
+    if (g->snapshot_final) return;
+    if (finished) g->snapshot_final = true;
+    struct Total {
+        std::string_view name;
+        uint64_t calls = 0, max_ns = 0;
+        int threads = 0;
+        bool nested = false;
+    };
+    std::vector<ThreadState*> threads;
+    {
+        std::lock_guard<std::mutex> lk(g->mu);
+        threads = g->threads;
+    }
+    std::vector<Total> totals;
+    for (ThreadState* ts : threads) {
+        ts->lock.lock();
+        if (totals.size() < ts->regions.size()) totals.resize(ts->regions.size());
+        for (size_t id = 0; id < ts->regions.size(); ++id) {
+            const ThreadRegion& r = ts->regions[id];
+            if (r.calls == 0) continue;
+            Total& t = totals[id];
+            t.name = r.name;
+            t.calls += r.calls;
+            t.max_ns = std::max(t.max_ns, r.ns);
+            ++t.threads;
+            t.nested = t.nested || r.nested;
+        }
+        ts->lock.unlock();
+    }
+    const uint64_t t = now_ns();
+    const long pid = long(::getpid());
+    std::string out = "{\"schema\": \"roofline.monitor/1\", \"pid\": " + std::to_string(pid) + ", \"job\": ";
+    append_json_string(out, g->job);
+    out += ", \"start_ns\": " + std::to_string(g->start_ns) + ", \"time_ns\": " + std::to_string(t) +
+           ", \"period_ms\": " + std::to_string(g->period_ms) +
+           ", \"finished\": " + (finished ? "true" : "false") + ",\n \"regions\": [";
+    bool first = true;
+    for (const Total& r : totals) {
+        if (r.calls == 0) continue;
+        out += first ? "\n  {\"name\": " : ",\n  {\"name\": ";
+        first = false;
+        append_json_string(out, r.name);
+        out += ", \"calls\": " + std::to_string(r.calls) + ", \"seconds\": ";
+        append_double(out, double(r.max_ns) * 1e-9);
+        out += ", \"threads\": " + std::to_string(r.threads) + ", \"nested\": " + (r.nested ? "true" : "false") + "}";
+    }
+    out += "]}\n";
+    const std::string path = g->monitor_dir + "/" + std::to_string(pid) + ".json";
+    const std::string tmp = g->monitor_dir + "/." + std::to_string(pid) + ".json.tmp";
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    bool ok = fd >= 0;
+    if (ok) {
+        ok = ::write(fd, out.data(), out.size()) == ssize_t(out.size());
+        ok = (::close(fd) == 0) && ok;
+    }
+    if (ok) ok = std::rename(tmp.c_str(), path.c_str()) == 0;
+    if (!ok) {
+        ::unlink(tmp.c_str());
+        static bool said = false;  // once: a full disk must not flood the program's stderr
+        if (!said) std::fprintf(stderr, "roofline marker: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+        said = true;
+    }
+}
+
+// Around fork the forking thread holds the snapshot mutex, so the snapshot thread (which takes
+// the threads' spin locks only under it) holds none of them: the child's copies start unlocked.
+// A forked child is another process: it does not publish the parent's totals as its own.
+void before_fork() { g->snapshot_mu.lock(); }
+void after_fork_in_parent() { g->snapshot_mu.unlock(); }
+void after_fork_in_child() {
+    g->snapshot_final = true;
+    g->snapshot_mu.unlock();
+}
+
+void start_monitor_snapshots(const char* dir) {
+    g->monitor_dir = dir;
+    while (g->monitor_dir.size() > 1 && g->monitor_dir.back() == '/') g->monitor_dir.pop_back();
+    ::mkdir(g->monitor_dir.c_str(), 0755);  // may exist already: every process of the job shares it
+    const char* job = std::getenv("ROOFLINE_JOB_ID");
+    if (!job || !*job) job = std::getenv("SLURM_JOB_ID");
+    if (job) g->job = job;
+    if (const char* p = std::getenv("ROOFLINE_MONITOR_PERIOD_MS")) {
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(p, &end, 10);
+        if (end != p && *end == '\0' && v >= 10 && v <= 3600000) g->period_ms = v;
+        else std::fprintf(stderr, "roofline marker: ROOFLINE_MONITOR_PERIOD_MS=%s is not 10..3600000: using 1000\n", p);
+    }
+    g->start_ns = now_ns();
+    write_snapshot(false);  // seen from the start, before the first period ends
+    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+    std::thread([] {
+        for (;;) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(g->period_ms));
+            {
+                std::lock_guard<std::mutex> snap(g->snapshot_mu);
+                if (g->snapshot_final) return;
+            }
+            write_snapshot(false);
+        }
+    }).detach();
 }
 
 ThreadRegion* find_thread_region(const char* name) {

@@ -1,0 +1,295 @@
+// `roofline monitor`: a node-level sampler for a running job. Every interval it reads
+// the snapshots the job's processes publish (marker library, ROOFLINE_MONITOR_DIR;
+// PROTOCOL.md), turns the calls made since the last sample into FLOPs and bytes with
+// the per-call counts of an earlier instrument run, and stores one point per interval.
+#include "cli/commands.hpp"
+#include "cli/common_options.hpp"
+#include "cli/invocation.hpp"
+#include "cli/messages.hpp"
+#include "cli/stop_signal.hpp"
+#include "cli/usage_error.hpp"
+#include "core/monitor_sample.hpp"
+#include "io/monitor_dir.hpp"
+#include "io/points_json.hpp"
+#include "io/results_store.hpp"
+#include "measure/monitor_snapshot.hpp"
+#include "render/number_format.hpp"
+#include "render/text_escape.hpp"
+#include "topo/environment.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace roofline::cli {
+namespace {
+
+struct MonitorArgs {
+    std::string job;
+    bool all_jobs = false;
+    double interval = 10;
+    std::string counts;
+    std::string dir;
+    std::vector<std::string> regions;
+    std::string db;
+    bool once = false;
+    std::optional<double> duration;
+    bool quiet = false;
+};
+
+using Clock = std::chrono::steady_clock;  // CLOCK_MONOTONIC on Linux, as the snapshots' times
+
+std::uint64_t monotonic_ns() {
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
+}
+
+double unix_seconds() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string iso_utc(double unix_s) {
+    const std::time_t t = static_cast<std::time_t>(unix_s);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+// What the monitor remembers of each process (pid and start time: a pid can be reused).
+struct Tracker {
+    std::uint64_t monitor_start_ns = 0;
+    std::map<std::pair<long long, std::uint64_t>, ProcessSnapshot> last;
+    std::set<std::pair<long long, std::uint64_t>> done;  // finished and accounted for
+    bool seen_any = false;
+
+    // The deltas since the last look; a process that started before the monitor is a baseline
+    // at first sight (its past is not this interval's), one that started after counts from its start.
+    // Per job: its processes' deltas and the latest snapshot time among them.
+    struct JobDeltas {
+        std::vector<ProcessDelta> deltas;
+        std::uint64_t latest_ns = 0;
+    };
+    std::map<std::string, JobDeltas> take(const std::vector<ProcessSnapshot>& snapshots) {
+        std::map<std::string, JobDeltas> jobs;
+        for (const auto& s : snapshots) {
+            const auto key = std::make_pair(s.pid, s.start_ns);
+            if (done.count(key)) continue;
+            seen_any = true;
+            const auto it = last.find(key);
+            if (it == last.end() && s.start_ns < monitor_start_ns) {
+                last[key] = s;
+                if (s.finished) done.insert(key);
+                continue;
+            }
+            if (it != last.end() && s.time_ns <= it->second.time_ns) continue;  // nothing new yet
+            JobDeltas& job = jobs[s.job];
+            try {
+                job.deltas.push_back(snapshot_delta(it == last.end() ? nullptr : &it->second, s));
+            } catch (const std::invalid_argument&) {
+                continue;  // a snapshot out of order: wait for the next
+            }
+            job.latest_ns = std::max(job.latest_ns, s.time_ns);
+            last[key] = s;
+            if (s.finished) {
+                done.insert(key);
+                last.erase(key);
+            }
+        }
+        std::erase_if(jobs, [](const auto& j) { return j.second.deltas.empty(); });
+        return jobs;
+    }
+};
+
+int run_monitor(const MonitorArgs& a) {
+    MonitorArgs args = a;
+    if (args.all_jobs && !args.job.empty()) throw UsageError("--all-jobs samples every job: no --job with it");
+    if (args.job.empty() && !args.all_jobs)
+        if (const char* slurm = std::getenv("SLURM_JOB_ID"); slurm && *slurm) args.job = slurm;
+    if (args.job.empty() && !args.all_jobs)
+        throw UsageError("no job id: pass --job ID (SLURM_JOB_ID is not set), or --all-jobs");
+    if (args.dir.empty())
+        if (const char* dir = std::getenv("ROOFLINE_MONITOR_DIR"); dir && *dir) args.dir = dir;
+    if (args.dir.empty())
+        throw UsageError("no snapshot directory: pass --dir DIR (or set ROOFLINE_MONITOR_DIR), the directory the job's "
+                         "programs publish to (they run with ROOFLINE_MONITOR_DIR=DIR)");
+    if (args.counts.empty())
+        throw UsageError("--counts FILE is required: the per-call FLOPs and bytes of the program's regions, from "
+                         "'roofline measure --engine instrument -o FILE -- ./app' (sampling hardware counters "
+                         "instead is not implemented)");
+    if (!(args.interval >= 0.1 && args.interval <= 86400))
+        throw UsageError(fmt::format("--interval must be 0.1 to 86400 seconds (got {})", args.interval));
+    if (args.duration && !(*args.duration > 0 && *args.duration <= 1e7))
+        throw UsageError(fmt::format("--duration must be a positive number of seconds (got {})", *args.duration));
+
+    PerCallCounts counts;
+    try {
+        counts = per_call_counts(read_points_file(args.counts));
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(fmt::format("{}: {}", args.counts, e.what()));
+    }
+    const std::set<std::string> only(args.regions.begin(), args.regions.end());
+    for (const auto& r : only)
+        if (!counts.count(r))
+            throw UsageError(fmt::format("--region '{}' is not in {} (its regions: {})", r, args.counts,
+                                         fmt::join([&] {
+                                             std::vector<std::string> names;
+                                             for (const auto& [name, w] : counts) names.push_back(name);
+                                             return names;
+                                         }(), ", ")));
+    prepare_monitor_dir(args.dir);
+    check_store_writable(args.db);
+    auto store = ResultsStore::open_db_option(args.db);
+
+    const std::string node = host_name();
+    const auto set_name = [&](const std::string& job) { return fmt::format("job {} {}", job, node); };
+    const std::string jobs_text = args.all_jobs ? "every job" : "job " + args.job;
+    Provenance provenance = run_provenance(invocation_argv(), "monitor");
+    provenance.engine = "monitor";
+    provenance.runs = {"monitor"};
+    provenance.options["node"] = node;
+    provenance.options["counts"] = args.counts;
+    provenance.options["interval"] = fmt::format("{:g}", args.interval);
+
+    StopSignal stop;
+    Tracker tracker;
+    tracker.monitor_start_ns = monotonic_ns();
+    const auto started = Clock::now();
+    const double started_unix = unix_seconds();
+    tracker.take(measure::scan_monitor_dir(args.dir, args.job).snapshots);  // baselines
+    if (!args.quiet)
+        print_stderr("roofline monitor: {} on {}: sampling {} every {} (Ctrl-C or SIGTERM stops)\n",
+                     terminal_text(jobs_text), terminal_text(node), terminal_text(args.dir),
+                     format_seconds(args.interval));
+
+    std::set<std::string> warned_missing;
+    std::set<std::string> warned_problems;
+    std::map<std::string, int> samples;  // per job
+    int failed_saves = 0;
+    bool said_waiting = false, said_no_job = false;
+    auto sample_job = [&](const std::string& job, const Tracker::JobDeltas& taken) {
+        auto sample = interval_sample(taken.deltas, counts, only);
+        for (const auto& m : sample.regions_missing)
+            if (warned_missing.insert(m).second)
+                print_stderr("roofline monitor: warning: region '{}' is not in {}: its work is not counted\n",
+                             terminal_text(m), args.counts);
+        const double end_unix = unix_seconds() - double(monotonic_ns() - taken.latest_ns) * 1e-9;
+        const double start_unix = end_unix - sample.point.seconds;
+        Point& p = sample.point;
+        p.name = fmt::format("{} {}", node, iso_utc(end_unix));
+        p.series = node;
+        p.label = fmt::format("+{:.0f} s", end_unix - started_unix);
+        p.details["monitor_start_unix"] = start_unix;
+        p.details["monitor_end_unix"] = end_unix;
+        Provenance prov = provenance;
+        prov.options["job"] = job;
+        prov.options["interval_start"] = iso_utc(start_unix);
+        prov.options["interval_end"] = iso_utc(end_unix);
+        ++samples[job];
+        try {
+            store->save_points(set_name(job), {p}, std::nullopt, &prov);
+        } catch (const std::exception& e) {
+            ++failed_saves;
+            print_stderr("roofline monitor: error: a sample of job {} not stored: {}\n", terminal_text(job),
+                         terminal_text(e.what()));
+        }
+        if (!args.quiet)
+            print_stderr("roofline monitor: {}{} {:>9} {}  {} calls  {} process(es)  {} threads\n",
+                         args.all_jobs ? "job " + terminal_text(job) + " " : "", p.label,
+                         p.work_counted ? format_number(performance(p)) : "-", rate_unit(p.work_unit),
+                         format_count(sample.calls), taken.deltas.size(), p.threads);
+    };
+    auto sample_now = [&] {
+        const auto scan = measure::scan_monitor_dir(args.dir, args.job);
+        for (const auto& p : scan.problems)
+            if (warned_problems.insert(p).second) print_stderr("roofline monitor: warning: {}\n", terminal_text(p));
+        auto jobs = tracker.take(scan.snapshots);
+        // A program that runs without ROOFLINE_JOB_ID or SLURM_JOB_ID belongs to no job.
+        if (jobs.erase("") && !said_no_job) {
+            print_stderr("roofline monitor: warning: snapshots without a job id in {} are skipped (run the program "
+                         "with ROOFLINE_JOB_ID or SLURM_JOB_ID set)\n", terminal_text(args.dir));
+            said_no_job = true;
+        }
+        if (jobs.empty()) {
+            if (!tracker.seen_any && !said_waiting && !args.quiet) {
+                print_stderr("roofline monitor: no process of {} has published to {} yet{}\n",
+                             terminal_text(jobs_text), terminal_text(args.dir),
+                             scan.other_jobs ? fmt::format(" ({} of other jobs)", count_of(static_cast<long long>(scan.other_jobs), "snapshot")) : "");
+                said_waiting = true;
+            }
+            return;
+        }
+        for (const auto& [job, taken] : jobs) sample_job(job, taken);
+    };
+
+    const auto interval = std::chrono::duration<double>(args.interval);
+    auto next = started + std::chrono::duration_cast<Clock::duration>(interval);
+    // Without --duration: never (time_point::max, so no optional to test on every wake).
+    const Clock::time_point deadline =
+        args.duration ? started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*args.duration))
+                      : Clock::time_point::max();
+    for (;;) {
+        const auto wake = std::min(next, deadline);
+        while (!stop.stopped() && Clock::now() < wake)
+            std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(250)));  // a stop is seen within 250 ms
+        sample_now();  // also the last, partial interval when stopped
+        if (stop.stopped() || args.once || Clock::now() >= deadline) break;
+        next += std::chrono::duration_cast<Clock::duration>(interval);
+    }
+    if (!args.quiet) {
+        if (samples.empty())
+            print_stderr("roofline monitor: no samples of {} (nothing published to {})\n", terminal_text(jobs_text),
+                         terminal_text(args.dir));
+        for (const auto& [job, n] : samples)
+            print_stderr("roofline monitor: {} of job {} stored in {} as '{}'\n", count_of(n, "sample"),
+                         terminal_text(job), terminal_text(store->path()), terminal_text(set_name(job)));
+    }
+    return failed_saves ? kExitFailure : kExitOk;
+}
+
+} // namespace
+
+void add_monitor_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<MonitorArgs>();
+    auto* cmd = app.add_subcommand("monitor", "Sample a running job's FLOPs and bytes on this node into the store");
+    cmd->description(
+        "Every --interval seconds, reads the snapshots that the job's programs publish (programs linked to\n"
+        "libroofline_marker, run with ROOFLINE_MONITOR_DIR=DIR), turns the calls of their marked regions\n"
+        "since the last sample into FLOPs and bytes with the per-call counts of an earlier instrument run\n"
+        "(--counts), and stores one point per interval in the set 'job ID NODE'. 'roofline plot --job ID'\n"
+        "and 'roofline report --job ID' show them. SIGINT/SIGTERM store the last, partial interval and exit 0.");
+    cmd->add_option("--job", args->job, "The job's id (default: $SLURM_JOB_ID); programs tag their snapshots with "
+                                        "ROOFLINE_JOB_ID or SLURM_JOB_ID");
+    cmd->add_flag("--all-jobs", args->all_jobs,
+                  "Sample every job that publishes to --dir, each into its own set (a node service)");
+    cmd->add_option("--interval", args->interval, "Seconds between samples (0.1 to 86400)")->capture_default_str();
+    cmd->add_option("--counts", args->counts,
+                    "Points file of 'roofline measure --engine instrument' on the same program: FLOPs and bytes "
+                    "per call of each region");
+    cmd->add_option("--dir", args->dir, "Where the programs publish snapshots (default: $ROOFLINE_MONITOR_DIR)");
+    cmd->add_option("--region", args->regions,
+                    "Count only this region (repeatable; default: every region not nested in another)");
+    add_db_option(cmd, args->db);
+    auto* once = cmd->add_flag("--once", args->once, "Take one sample (one interval) and exit");
+    cmd->add_option("--duration", args->duration, "Stop after this many seconds")->excludes(once);
+    add_quiet_flag(cmd, args->quiet);
+    cmd->footer("Examples:\n"
+                "  roofline measure --engine instrument -o counts.json -- ./app   per-call counts, once\n"
+                "  ROOFLINE_MONITOR_DIR=/tmp/rl-$SLURM_JOB_ID ./app &\n"
+                "  roofline monitor --counts counts.json --dir /tmp/rl-$SLURM_JOB_ID --interval 10\n"
+                "  roofline report --job $SLURM_JOB_ID");
+    cmd->callback([args, &exit_code] { exit_code = run_monitor(*args); });
+}
+
+} // namespace roofline::cli
