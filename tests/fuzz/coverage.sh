@@ -20,9 +20,10 @@ declare -A files=(
   [formula]="src/measure/formula.cpp"
   [marker_json]="src/measure/protocol_json.cpp"
   [vgtool_json]="src/measure/protocol_json.cpp"
+  [monitor_snapshot]="src/measure/monitor_snapshot.cpp"
 )
 targets=("$@")
-((${#targets[@]})) || targets=(points_json machine_json machine_spec_yaml kernel_spec_yaml yaml_expression event_file formula marker_json vgtool_json)
+((${#targets[@]})) || targets=(points_json machine_json machine_spec_yaml kernel_spec_yaml yaml_expression event_file formula marker_json vgtool_json monitor_snapshot)
 out=$cov/fuzz-coverage; mkdir -p "$out"
 summary=$out/summary.tsv
 printf 'target\tfiles\tlines%%\tfunctions%%\tregions%%\tinputs\n' >"$summary"
