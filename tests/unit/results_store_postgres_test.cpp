@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "scoped_env.hpp"
+
 #include "error_text.hpp"
 #include "store_backend_fixture.hpp"
 #include "store_samples.hpp"
@@ -32,23 +34,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Sets (or unsets, for nullopt) an environment variable for one scope.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        if (value) ::setenv(name, value->c_str(), 1);
-        else ::unsetenv(name);
-    }
-    ~ScopedEnv() {
-        if (old_) ::setenv(name_, old_->c_str(), 1);
-        else ::unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
+using roofline::test::ScopedEnv;
 
 // A TCP port on the loopback that takes connections (the kernel completes them) and
 // never says a word: a server that hangs.

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "scoped_env.hpp"
+
 #include "error_text.hpp"
 #include "store_samples.hpp"
 #include <fmt/format.h>
@@ -45,23 +47,7 @@ private:
     fs::path path_;
 };
 
-// Sets (or unsets, for nullopt) an environment variable for one scope.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        if (value) ::setenv(name, value->c_str(), 1);
-        else ::unsetenv(name);
-    }
-    ~ScopedEnv() {
-        if (old_) ::setenv(name_, old_->c_str(), 1);
-        else ::unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
+using roofline::test::ScopedEnv;
 
 } // namespace
 
