@@ -41,7 +41,9 @@ ProcessSnapshot parse_monitor_snapshot(const std::string& text, const std::strin
     } catch (const json::exception& e) {
         throw MeasureError(fmt::format("{}: not JSON: {}", source, e.what()));
     }
-    if (!j.is_object() || j.value("schema", "") != "roofline.monitor/1")
+    // json::value() throws a type_error on a key of another type: check the type first.
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() ||
+        j["schema"].get<std::string>() != "roofline.monitor/1")
         throw MeasureError(fmt::format("{}: not a monitor snapshot (schema \"roofline.monitor/1\")", source));
     ProcessSnapshot s;
     const double pid = number_at(j, "pid", source);

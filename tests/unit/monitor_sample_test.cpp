@@ -118,6 +118,9 @@ TEST(MonitorSnapshot, ParsesTheLibrarysFileAndRefusesOthers) {
     EXPECT_EQ(s.regions[0].calls, 12);
     EXPECT_THROW(measure::parse_monitor_snapshot("{\"schema\": \"roofline.marker/1\"}", "x"), measure::MeasureError);
     EXPECT_THROW(measure::parse_monitor_snapshot("{", "x"), measure::MeasureError);
+    // A schema of another type is a rejection with a message, not a JSON library type_error (fuzz finding).
+    EXPECT_THROW(measure::parse_monitor_snapshot("{\"schema\": [\"roofline.monitor/1\"]}", "x"),
+                 measure::MeasureError);
     EXPECT_THROW(measure::parse_monitor_snapshot(
                      R"({"schema": "roofline.monitor/1", "pid": 1, "start_ns": 9, "time_ns": 5, "regions": []})", "x"),
                  measure::MeasureError);
