@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test clean test-sanitize fuzz-build fuzz-smoke fuzz-soak fuzz-coverage
+.PHONY: all deps build run test package install clean test-sanitize fuzz-build fuzz-smoke fuzz-soak fuzz-coverage
 
 all: build
 
@@ -19,6 +19,16 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The Debian package of the tool and its marker library: $(BUILD)/roofline_<version>_amd64.deb
+# (apt-get install ./$(BUILD)/roofline_*.deb). README, "Install".
+package: build
+	cd $(BUILD) && cpack -G DEB
+
+# Install into PREFIX (default /usr/local); the tree is relocatable.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # ASan + UBSan build of the whole suite (README, "Sanitizers and fuzzing"); the tests that
 # run Valgrind show as skipped. Sanitizer reports also land in $(ASAN_BUILD)/sanitizer-logs/.

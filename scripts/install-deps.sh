@@ -6,7 +6,8 @@ packages=(build-essential cmake pkg-config libhwloc-dev hwloc nlohmann-json3-dev
           libpq-dev postgresql  # the PostgreSQL results store (libpq), and a server its tests start
           chromium gnuplot-nox valgrind libpfm4-dev libdw-dev python3
           openmpi-bin libopenmpi-dev libopenblas-dev libfftw3-dev
-          clang libclang-rt-14-dev)  # clang + libclang_rt.fuzzer/asan: make fuzz-smoke
+          clang libclang-rt-14-dev  # clang + libclang_rt.fuzzer/asan: make fuzz-smoke
+          debootstrap lmod bash-completion)  # packaging tests: a clean Debian 12, module files, completion
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

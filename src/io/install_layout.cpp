@@ -16,34 +16,70 @@ std::string self_executable() {
 std::string events_dir(const std::string& self_exe) {
     namespace fs = std::filesystem;
     if (const char* env = std::getenv("ROOFLINE_EVENTS_DIR"); env && *env) return env;
-#ifdef ROOFLINE_SOURCE_DATA_DIR
-    if (fs::is_directory(ROOFLINE_SOURCE_DATA_DIR "/events")) return ROOFLINE_SOURCE_DATA_DIR "/events";
-#endif
-    if (!self_exe.empty()) {
-        const auto installed = fs::path(self_exe).parent_path() / ".." / "share" / "roofline" / "events";
-        if (fs::is_directory(installed)) return installed.string();
-    }
-    return "data/events";
+    if (self_exe.empty()) return {};
+    const auto dir = fs::path(self_exe).parent_path();
+    std::error_code ec;
+    for (const auto& candidate : {dir / ".." / "share" / "roofline" / "events", dir / "share" / "roofline" / "events"})
+        if (fs::is_directory(candidate, ec)) return candidate.lexically_normal().string();
+    return {};
 }
+
+namespace {
+
+constexpr const char* kToolFile = "roofline-amd64-linux";
+// Valgrind's own files the launcher looks for in VALGRIND_LIB next to the tool; the build
+// links them from the Valgrind it was built against.
+constexpr const char* kCoreFiles[] = {"vgpreload_core-amd64-linux.so", "default.supp"};
+
+// Empty when DIR holds the tool and resolvable core files; else what is missing.
+std::string vgtool_dir_problem(const std::filesystem::path& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(dir / kToolFile, ec)) return fmt::format("{} does not exist", (dir / kToolFile).string());
+    for (const char* core : kCoreFiles) {
+        const auto file = dir / core;
+        if (!fs::exists(file, ec)) {  // follows the link: a dangling one is missing too
+            std::error_code link_ec;
+            const auto target = fs::read_symlink(file, link_ec);
+            return link_ec ? fmt::format("{} does not exist", file.string())
+                           : fmt::format("{} links to {}, which does not exist (is the Valgrind this roofline was "
+                                         "built against installed?)",
+                                         file.string(), target.string());
+        }
+    }
+    return {};
+}
+
+} // namespace
 
 std::string vgtool_dir(const std::string& self_exe, std::string& why) {
     namespace fs = std::filesystem;
-    const char* tool_file = "roofline-amd64-linux";
-    std::error_code ec;
     if (const char* env = std::getenv("ROOFLINE_VGTOOL_DIR"); env && *env) {
-        if (fs::exists(fs::path(env) / tool_file, ec)) return env;
-        why = fmt::format("ROOFLINE_VGTOOL_DIR={} has no {}", env, tool_file);
+        const auto problem = vgtool_dir_problem(env);
+        if (problem.empty()) return env;
+        why = fmt::format("ROOFLINE_VGTOOL_DIR={} is not usable: {}", env, problem);
         return {};
     }
-    if (!self_exe.empty()) {
-        const auto dir = fs::path(self_exe).parent_path() / "vgtool";
-        if (fs::exists(dir / tool_file, ec)) return dir.string();
-        why = fmt::format("the Valgrind tool was not found ({} does not exist); build it (target roofline_vgtool) or set "
-                          "ROOFLINE_VGTOOL_DIR to the directory holding {}",
-                          (dir / tool_file).string(), tool_file);
+    if (self_exe.empty()) {
+        why = "the Valgrind tool was not found (this program's own path is unknown): set ROOFLINE_VGTOOL_DIR";
         return {};
     }
-    why = "the Valgrind tool was not found: set ROOFLINE_VGTOOL_DIR";
+    const auto exe_dir = fs::path(self_exe).parent_path();
+    const fs::path candidates[] = {exe_dir / "vgtool", (exe_dir / ".." / "libexec" / "roofline" / "vgtool").lexically_normal()};
+    std::string problems;
+    for (const auto& dir : candidates) {
+        const auto problem = vgtool_dir_problem(dir);
+        if (problem.empty()) return dir.string();
+        std::error_code ec;
+        if (fs::exists(dir / kToolFile, ec)) {  // the tool is there but cannot run: say that, not "not found"
+            why = fmt::format("the Valgrind tool in {} cannot run: {}", dir.string(), problem);
+            return {};
+        }
+        problems += fmt::format("{}{}", problems.empty() ? "" : ", ", (dir / kToolFile).string());
+    }
+    why = fmt::format("the Valgrind tool was not found (none of {} exists); build it (target roofline_vgtool, needs "
+                      "Debian's valgrind) or set ROOFLINE_VGTOOL_DIR to the directory holding {}",
+                      problems, kToolFile);
     return {};
 }
 

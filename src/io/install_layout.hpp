@@ -1,6 +1,11 @@
-// Where the tool's own files are: the event files of the perf engine and the
-// Valgrind tool, found from an environment override, the source tree of a
-// development build, or the install prefix relative to the executable.
+// Where the tool's own files are: the event files of the perf engine, the Valgrind tool and
+// the helper programs. Found from an environment override, else relative to the executable
+// (/proc/self/exe), so an installed tree can be moved (issue 15): never through a path of the
+// source or build tree compiled in. The two layouts searched:
+//   installed   <prefix>/bin/roofline, <prefix>/libexec/roofline/{vgtool/,roofline-gpubench,
+//               roofline-netbench}, <prefix>/share/roofline/events/
+//   build tree  <build>/roofline, <build>/{vgtool/,roofline-gpubench,roofline-netbench},
+//               <build>/share/roofline/events/ (a copy of data/events made by the build)
 #pragma once
 
 #include <string>
@@ -10,13 +15,14 @@ namespace roofline {
 // This program's own path (/proc/self/exe); "" when the system does not say.
 std::string self_executable();
 
-// $ROOFLINE_EVENTS_DIR, else the source tree's data/events, else
-// <exe dir>/../share/roofline/events, else "data/events".
+// $ROOFLINE_EVENTS_DIR, else <exe dir>/../share/roofline/events (installed), else
+// <exe dir>/share/roofline/events (build tree). Empty when none is there.
 std::string events_dir(const std::string& self_exe);
 
-// The directory holding the Valgrind tool (roofline-amd64-linux):
-// $ROOFLINE_VGTOOL_DIR, else <exe dir>/vgtool. Empty, with `why` set, when it
-// is not there.
+// The directory holding the Valgrind tool (roofline-amd64-linux) and the links to Valgrind's
+// core files next to it (VALGRIND_LIB): $ROOFLINE_VGTOOL_DIR, else <exe dir>/vgtool (build
+// tree), else <exe dir>/../libexec/roofline/vgtool (installed). Empty, with `why` set, when
+// the tool is not there or Valgrind's core files it links to are missing.
 std::string vgtool_dir(const std::string& self_exe, std::string& why);
 
 // The GPU benchmark program (roofline-gpubench, built when nvcc was found): $ROOFLINE_GPUBENCH,

@@ -43,6 +43,10 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
     if (!probe.hardware)
         throw MeasureError(fmt::format("the perf engine cannot run: {}.\nTo fix: {}", probe.reason, probe.guidance));
     const auto dir = request.events_dir.empty() ? events_dir(request.self_exe) : request.events_dir;
+    if (dir.empty())
+        throw MeasureError("the perf engine's event files were not found (share/roofline/events next to this "
+                           "roofline's install prefix, or in its build tree): reinstall, or set ROOFLINE_EVENTS_DIR "
+                           "to a directory of event files");
     const auto sets = load_event_sets(dir);
     // The one CPU identity every command uses (CPUID, through topo).
     const CpuFeatures features = detect_cpu_features();

@@ -74,7 +74,7 @@ TEST(MeasureEventFile, SelectionPrefersSpecific) {
 }
 
 TEST(MeasureEventFile, ShippedFilesParse) {
-    const auto sets = load_event_sets(roofline::events_dir(""));
+    const auto sets = load_event_sets(ROOFLINE_TEST_EVENTS_DIR);
     ASSERT_GE(sets.size(), 3u);
     EXPECT_TRUE(select_event_set(sets, {"AuthenticAMD", 25, 1}).has_value());
     EXPECT_EQ(select_event_set(sets, {"GenuineIntel", 6, 106})->name, "intel_core");
@@ -122,7 +122,7 @@ metric bytes_DRAM = 64 * llc
 
 // The shipped AMD and Intel files name the memory-controller events for the right CPUs.
 TEST(MeasureEventFile, ShippedDramEventsMatchTheirGenerations) {
-    const auto sets = load_event_sets(roofline::events_dir(""));
+    const auto sets = load_event_sets(ROOFLINE_TEST_EVENTS_DIR);
     auto count = [&](const CpuIdentity& cpu, const std::string& prefix) {
         const auto set = select_event_set(sets, cpu);
         int n = 0;
