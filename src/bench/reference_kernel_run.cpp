@@ -1,4 +1,5 @@
 #include "bench/reference_kernel_run.hpp"
+#include "bench/isa_support.hpp"
 
 #include <cblas.h>
 #include <fftw3.h>
@@ -198,25 +199,29 @@ void k_dgemm_naive(const double* A, const double* B, double* C, std::int64_t n) 
 }
 // C (m x m) = A^T B, A and B K x m row-major, the way the lecture writes it: K in chunks
 // of rows that stay in L1/L2 (atb_chunk_rows: 128 at m = 16, 32 KiB of A and B) and, within a
-// chunk, each 4 x 8 block of C in eight 4-double registers while k runs over the chunk: per k,
-// 4 broadcasts of A, 2 vector loads of B, 8 multiply-adds. Memory streams while the blocks
-// compute: every block's pass over a chunk prefetches its share of the next chunk's rows, one
-// row every few k, so the fetches are spread over the whole chunk's compute (a burst from the
-// first block alone stalled on the line-fill buffers: 19 against 27 GFLOP/s at 64 MiB on a Zen 3
-// core). Compiled twice (AVX2+FMA, and the baseline), chosen at run time. m is a multiple of 8.
-__attribute__((target_clones("arch=x86-64-v3", "default"))) void k_atb(const double* A, const double* B,
-                                                                        double* C, std::int64_t K, std::int64_t m,
-                                                                        std::int64_t chunk) {
-    const std::int64_t M = m, N = m, blocks = (M / 4) * (N / 8);
+// chunk, each R x (2 W) block of C in 2 R registers of W doubles while k runs over the chunk:
+// per k, R broadcasts of A, 2 vector loads of B, 2 R multiply-adds. Memory streams while the
+// blocks compute: every block's pass over a chunk prefetches its share of the next chunk's
+// rows, one row every few k, so the fetches are spread over the whole chunk's compute (a burst
+// from the first block alone stalled on the line-fill buffers: 19 against 27 GFLOP/s at 64 MiB
+// on a Zen 3 core). Two shapes (AtbBlock, core/reference_kernels.hpp): 4 x 8 in 4-double
+// registers (AVX2+FMA, and the baseline), and 8 x 16 in 8-double registers with AVX-512 where
+// m is a multiple of 16: at m = 16 a 4 x 8 AVX2 core tops out at 2 x 4 x 2 FLOP a cycle, about
+// 8 bytes of A and B a cycle, below what L3 and DRAM stream; the AVX-512 shape doubles both.
+template <typename V, int R>
+__attribute__((always_inline)) inline void atb_blocked(const double* A, const double* B, double* C, std::int64_t K,
+                                                       std::int64_t m, std::int64_t chunk) {
+    constexpr int W = sizeof(V) / sizeof(double);
+    const std::int64_t M = m, N = m, blocks = (M / R) * (N / (2 * W));
     const std::int64_t rows_per_block = (chunk + blocks - 1) / blocks;  // of the next chunk, to prefetch
     for (std::int64_t i = 0; i < M * N; ++i) C[i] = 0;
     for (std::int64_t k0 = 0; k0 < K; k0 += chunk) {
         const std::int64_t k1 = std::min<std::int64_t>(K, k0 + chunk);
         const std::int64_t every = std::max<std::int64_t>(1, (k1 - k0) / rows_per_block);
         std::int64_t block = 0;
-        for (std::int64_t bi = 0; bi < M; bi += 4)
-            for (std::int64_t bj = 0; bj < N; bj += 8, ++block) {
-                v4df acc[4][2] = {};
+        for (std::int64_t bi = 0; bi < M; bi += R)
+            for (std::int64_t bj = 0; bj < N; bj += 2 * W, ++block) {
+                V acc[R][2] = {};
                 std::int64_t next = k1 + block * rows_per_block;  // this pass's rows of the next chunk
                 const std::int64_t last = std::min({K, k1 + chunk, next + rows_per_block});
                 std::int64_t countdown = 0;
@@ -229,22 +234,36 @@ __attribute__((target_clones("arch=x86-64-v3", "default"))) void k_atb(const dou
                         ++next;
                         countdown = every;
                     }
-                    v4df b0, b1;
+                    V b0, b1;
                     std::memcpy(&b0, B + k * N + bj, sizeof b0);
-                    std::memcpy(&b1, B + k * N + bj + 4, sizeof b1);
-                    for (int i = 0; i < 4; ++i) {
+                    std::memcpy(&b1, B + k * N + bj + W, sizeof b1);
+                    for (int i = 0; i < R; ++i) {
                         const double a = A[k * M + bi + i];
                         acc[i][0] += a * b0;
                         acc[i][1] += a * b1;
                     }
                 }
-                for (int i = 0; i < 4; ++i)
-                    for (int j = 0; j < 4; ++j) {
+                for (int i = 0; i < R; ++i)
+                    for (int j = 0; j < W; ++j) {
                         C[(bi + i) * N + bj + j] += acc[i][0][j];
-                        C[(bi + i) * N + bj + 4 + j] += acc[i][1][j];
+                        C[(bi + i) * N + bj + W + j] += acc[i][1][j];
                     }
             }
     }
+}
+// 4 x 8 blocks: compiled twice (AVX2+FMA, and the baseline), chosen at run time. m % 8 == 0.
+__attribute__((target_clones("arch=x86-64-v3", "default"))) void k_atb_4x8(const double* A, const double* B, double* C,
+                                                                            std::int64_t K, std::int64_t m,
+                                                                            std::int64_t chunk) {
+    atb_blocked<v4df, 4>(A, B, C, K, m, chunk);
+}
+// 8 x 16 blocks: 16 accumulators and 2 rows of B in 18 of the 32 zmm registers; the
+// broadcasts of A become the FMAs' memory operands. Only where isa_supported(avx512) and
+// m % 16 == 0.
+typedef double v8df __attribute__((vector_size(64)));
+__attribute__((target("avx512f,fma"))) void k_atb_8x16(const double* A, const double* B, double* C, std::int64_t K,
+                                                        std::int64_t m, std::int64_t chunk) {
+    atb_blocked<v8df, 8>(A, B, C, K, m, chunk);
 }
 
 // D3Q19: the rest velocity, the 6 faces, the 12 edges; weights 1/3, 1/18, 1/36.
@@ -298,6 +317,9 @@ public:
     virtual void call() = 0;
     // After `calls` calls: "" when the result is the one known on paper.
     virtual std::string check(std::int64_t calls) = 0;
+    // What ran, where the code is chosen at run time (the CPU's ISA): the counts of that code
+    // and details saying which. Most kernels run one code: the table's counts stand.
+    virtual void describe(ReferenceRun&) const {}
     // Every array the kernel touches: what a cold-data run flushes.
     const std::vector<std::pair<const void*, std::size_t>>& buffers() const { return buffers_; }
 
@@ -528,12 +550,20 @@ private:
 class Atb : public Instance {
 public:
     Atb(bool blas, std::int64_t K, std::int64_t m)
-        : blas_(blas), K_(K), m_(m), A_(alloc<double>(K * m, 1.0)), B_(alloc<double>(K * m, 2.0)),
-          C_(alloc<double>(m * m, 0.0)) {
+        : blas_(blas), K_(K), m_(m), block_(atb_block(m, isa_supported(Isa::avx512))), A_(alloc<double>(K * m, 1.0)),
+          B_(alloc<double>(K * m, 2.0)), C_(alloc<double>(m * m, 0.0)) {
         if (blas_) blas_on_one_thread();
     }
+    void describe(ReferenceRun& run) const override {
+        if (blas_) return;
+        run.counts = atb_ours_counts(K_, m_, block_);
+        run.details = {{"block_rows", block_.rows}, {"block_cols", block_.cols}, {"vector_bits", block_.vector_bits}};
+    }
     void call() override {
-        if (!blas_) return k_atb(A_.get(), B_.get(), C_.get(), K_, m_, atb_chunk_rows(m_));
+        if (!blas_) {
+            if (block_.rows == 8) return k_atb_8x16(A_.get(), B_.get(), C_.get(), K_, m_, atb_chunk_rows(m_));
+            return k_atb_4x8(A_.get(), B_.get(), C_.get(), K_, m_, atb_chunk_rows(m_));
+        }
         const int m = static_cast<int>(m_);
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, m, static_cast<int>(K_), 1.0, A_.get(), m, B_.get(), m,
                     0.0, C_.get(), m);
@@ -545,6 +575,7 @@ public:
 private:
     bool blas_;
     std::int64_t K_, m_;
+    AtbBlock block_;
     Array<double> A_, B_, C_;
 };
 
@@ -791,6 +822,7 @@ ReferenceRun run_on(const ReferenceKernel& kernel, std::int64_t n, const Referen
     } else {
         team->run([&](int t) { r.instances[static_cast<std::size_t>(t)] = instance_of(kernel, n, params); });
     }
+    r.instances[0]->describe(run);
     const bool cold_data = options.cache == CacheMode::cold_data || options.cache == CacheMode::cold;
     const bool cold_code = options.cache == CacheMode::cold_code || options.cache == CacheMode::cold;
     if (cold_code && !other_code())

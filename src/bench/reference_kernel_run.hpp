@@ -8,6 +8,7 @@
 #include "core/reference_kernels.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -40,6 +41,7 @@ struct ReferenceRun {
     std::int64_t calls_per_sample = 0;
     bool checked = false;               // the result matched its known value
     std::string check_error;            // what did not, when not
+    std::map<std::string, double> details;  // what ran, where it is chosen at run time (block, vector bits)
 };
 
 // Throws std::bad_alloc when the arrays cannot be allocated, std::invalid_argument for n < 1.

@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -217,6 +218,7 @@ Point point_of(const ReferenceKernel& k, const KernelParams& params, const Refer
                  {"seconds_fastest", run.fastest},
                  {"seconds_slowest", run.slowest}};
     for (const auto& [name, value] : k.resolved(params)) p.details["param_" + name] = static_cast<double>(value);
+    for (const auto& [name, value] : run.details) p.details[name] = value;
     if (const double spill = working_set_over_cache(run.counts, caches, run.threads); spill > 0)
         p.details[kWorkingSetOverCache] = spill;
     return p;
@@ -289,7 +291,8 @@ int run_kernels(const KernelsArgs& args) {
     std::set<std::string> done;
     const double available = available_memory_bytes();
     const std::string setup =
-        fmt::format("build={}|host={}|cpu={}", build_identity(), host_name(), detect_cpu_features().brand);
+        fmt::format("build={}|host={}|cpu={}|max_isa={}", build_identity(), host_name(), detect_cpu_features().brand,
+                    std::getenv("ROOFLINE_MAX_ISA") ? std::getenv("ROOFLINE_MAX_ISA") : "");  // it picks the code
     // One pinned worker per core; one thread runs on the calling thread, as before.
     std::unique_ptr<ThreadTeam> team;
     if (args.threads > 1) {

@@ -151,22 +151,25 @@ KernelCounts gemm_blas(std::int64_t n) { return gemm(n, false); }
 
 // C = A^T B with A (K x M) and B (K x N) tall and skinny, M = N = m (16 by default): 2 K m^2
 // FLOPs over 16 K m bytes, m/8 FLOP/B from memory. Ours: K in chunks (atb_chunk_rows) that
-// stay in L1/L2, each 4 x 8 block of C in registers over a chunk (per k, 4 + 8 doubles loaded
-// a block, m/4 x m/8 blocks), and m^2 adds a chunk to add its block sums into C. A BLAS:
-// compulsory bytes, 2 K m^2 FLOPs.
-KernelCounts atb(std::int64_t k, std::int64_t m, bool ours) {
+// stay in L1/L2, each block of C (AtbBlock: 4 x 8, or 8 x 16 with AVX-512) in registers over a
+// chunk (per k, rows + cols doubles loaded a block, (m / rows) (m / cols) blocks), and m^2 adds
+// a chunk to add its block sums into C. A BLAS: compulsory bytes, 2 K m^2 FLOPs.
+KernelCounts atb(std::int64_t k, std::int64_t m, const AtbBlock* ours) {
     KernelCounts c;
     const double K = static_cast<double>(k), M = static_cast<double>(m), chunk = static_cast<double>(atb_chunk_rows(m));
     c.flops = 2 * K * M * M + (ours ? M * M * std::ceil(K / chunk) : 0);
-    c.loaded = ours ? D * K * (M / 4 * M / 8) * 12 : D * K * 2 * M;
+    c.loaded = ours ? D * K * (M / ours->rows) * (M / ours->cols) * (ours->rows + ours->cols) : D * K * 2 * M;
     c.stored = D * M * M;
     c.memory_read = D * K * 2 * M;
     c.memory_written = c.write_allocate = D * M * M;
     c.working_set = D * K * 2 * M + D * M * M;
     return c;
 }
-KernelCounts atb_ours(std::int64_t k, const KernelParams& p) { return atb(k, p.at("m"), true); }
-KernelCounts atb_blas(std::int64_t k, const KernelParams& p) { return atb(k, p.at("m"), false); }
+KernelCounts atb_ours(std::int64_t k, const KernelParams& p) {
+    const AtbBlock baseline;
+    return atb(k, p.at("m"), &baseline);
+}
+KernelCounts atb_blas(std::int64_t k, const KernelParams& p) { return atb(k, p.at("m"), nullptr); }
 
 // SpMV in CRS of an n x n matrix with `nnzr` nonzeros in every row at columns drawn at random
 // (uniform, fixed seed): the same per-nonzero traffic as the Laplacian, but x is gathered
@@ -284,9 +287,9 @@ const std::vector<ReferenceKernel>& reference_kernels() {
          "16 n^3 nominal; 24 n^2 compulsory", "B is walked down its columns: far below the peak", plain<gemm_naive>, plain_n<n_gemm>, 4 << 20},
         {"dgemm_openblas", "cblas_dgemm, C = A B, one thread", "dp", "n x n matrices", "2 n^3",
          "24 n^2 compulsory (the library's blocking is not counted)", "OpenBLAS, as the distribution builds it", plain<gemm_blas>, plain_n<n_gemm>},
-        {"atb_ours", "C = A^T B, A and B K x m: 4 x 8 blocks of C in registers over chunks of K (AVX2+FMA where the CPU has them)", "dp",
+        {"atb_ours", "C = A^T B, A and B K x m: blocks of C in registers over chunks of K: 8 x 16 with AVX-512 when m is a multiple of 16, else 4 x 8 (AVX2+FMA where the CPU has them)", "dp",
          "K rows (A and B are K x m)", "2 K m^2 + m^2 ceil(K / chunk) (chunk: 128 rows at m = 16, 2048 / m, 16 to 256)",
-         "3 K m^2 nominal; 16 K m from memory",
+         "3 K m^2 nominal (4 x 8 blocks; 1.5 K m^2 with 8 x 16); 16 K m from memory",
          "tall and skinny: m/8 FLOP/B from memory (2 at m = 16), memory-bound on most machines", atb_ours, n_atb, 0,
          {kAtbParameter}},
         {"lbm_d3q19", "one D3Q19 lattice-Boltzmann step, BGK collision, pull streaming, two grids", "dp",
@@ -309,6 +312,12 @@ const std::vector<ReferenceKernel>& reference_kernels() {
     };
     return all;
 }
+
+AtbBlock atb_block(std::int64_t m, bool avx512) {
+    if (avx512 && m % 16 == 0) return {8, 16, 512};
+    return {};
+}
+KernelCounts atb_ours_counts(std::int64_t k, std::int64_t m, const AtbBlock& block) { return atb(k, m, &block); }
 
 std::int64_t atb_chunk_rows(std::int64_t m) { return std::clamp<std::int64_t>(2048 / std::max<std::int64_t>(m, 1), 16, 256); }
 

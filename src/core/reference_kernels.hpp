@@ -66,6 +66,17 @@ struct ReferenceKernel {
 // 128 rows at m = 16 (32 KiB of A and B), fewer for wider matrices, at least 16.
 std::int64_t atb_chunk_rows(std::int64_t m);
 
+// The block of C our A^T B kernel keeps in registers over a chunk: 4 x 8 in 256-bit registers
+// (AVX2+FMA; the baseline build too), or 8 x 16 in 512-bit ones where the CPU has AVX-512 and
+// m is a multiple of 16. The L1 bytes depend on it: per k, rows + cols doubles for each of the
+// (m / rows) (m / cols) blocks.
+struct AtbBlock {
+    int rows = 4, cols = 8, vector_bits = 256;
+};
+AtbBlock atb_block(std::int64_t m, bool avx512);
+// atb_ours's counts with the block that ran (the table's counts assume 4 x 8).
+KernelCounts atb_ours_counts(std::int64_t k, std::int64_t m, const AtbBlock& block);
+
 // Every kernel, in the order --list prints them.
 const std::vector<ReferenceKernel>& reference_kernels();
 const ReferenceKernel* find_reference_kernel(const std::string& name);

@@ -1,5 +1,6 @@
 // Every reference kernel runs and its result matches the value known on paper
 // (bench/reference_kernel_run.hpp); no timing is judged here.
+#include "bench/isa_support.hpp"
 #include "bench/reference_kernel_run.hpp"
 #include "bench/thread_team.hpp"
 #include "topo/topology.hpp"
@@ -36,7 +37,7 @@ TEST(ReferenceKernelRun, ParametersReachTheKernelAndItsCheck) {
     quick.samples = 1;
     quick.min_sample_seconds = 1e-4;
     for (const auto& [name, param, values] :
-         {std::tuple{"atb_ours", "m", std::vector<std::int64_t>{8, 24, 64}},
+         {std::tuple{"atb_ours", "m", std::vector<std::int64_t>{8, 16, 24, 32, 48, 64}},
           std::tuple{"atb_openblas", "m", std::vector<std::int64_t>{8, 64}},
           std::tuple{"spmv_random", "nnzr", std::vector<std::int64_t>{1, 5, 33}}}) {
         const auto* k = find_reference_kernel(name);
@@ -51,6 +52,28 @@ TEST(ReferenceKernelRun, ParametersReachTheKernelAndItsCheck) {
     }
     quick.params = {{"m", 12}};
     EXPECT_THROW(run_reference_kernel(*find_reference_kernel("atb_ours"), 100, quick), std::invalid_argument);
+}
+
+// atb_ours picks its register block by the CPU (8 x 16 with AVX-512 where m % 16 == 0): the
+// counts and details are those of the block that ran, and the result checks out either way.
+TEST(ReferenceKernelRun, AtbCountsAreThoseOfTheBlockThatRan) {
+    ReferenceRunOptions quick;
+    quick.samples = 1;
+    quick.min_sample_seconds = 1e-4;
+    const auto* k = find_reference_kernel("atb_ours");
+    for (const std::int64_t m : {8, 16, 40, 48}) {
+        quick.params = {{"m", m}};
+        const auto run = run_reference_kernel(*k, 500, quick);
+        const AtbBlock block = atb_block(m, isa_supported(Isa::avx512));
+        EXPECT_TRUE(run.checked) << "m=" << m << ": " << run.check_error;
+        EXPECT_EQ(run.details.at("block_rows"), block.rows) << "m=" << m;
+        EXPECT_EQ(run.details.at("block_cols"), block.cols) << "m=" << m;
+        EXPECT_EQ(run.details.at("vector_bits"), block.vector_bits) << "m=" << m;
+        EXPECT_DOUBLE_EQ(run.counts.loaded, atb_ours_counts(500, m, block).loaded) << "m=" << m;
+        EXPECT_DOUBLE_EQ(run.counts.flops, k->counts(500, quick.params).flops) << "the block does not change the FLOPs";
+    }
+    quick.params = {{"m", 16}};
+    EXPECT_TRUE(run_reference_kernel(*find_reference_kernel("atb_openblas"), 500, quick).details.empty());
 }
 
 TEST(ReferenceKernelRun, ColdCachesTimeOneCallASample) {
