@@ -1,4 +1,5 @@
 // `roofline plot`: machines and points to a chart (SVG, HTML, terminal, gnuplot).
+#include "cli/cluster_view.hpp"
 #include "cli/commands.hpp"
 #include "cli/gpu_selection.hpp"
 #include "cli/job_view.hpp"
@@ -174,9 +175,26 @@ int run_plot(const PlotArgs& args) {
         for (auto& p : job) input.points.push_back(std::move(p));
     }
     require_gpu_roofline_for_gpu_points(input.points, !args.gpus.empty());
+    // A cluster model (bench --mpi): every node's roofline, each node's share of the job's regions
+    // under its own, the job's totals under the sum of the nodes' roofs.
+    std::optional<ClusterView> cluster;
+    if (machine_sources.size() == 1)
+        if (const auto path = cluster_model_path(machine_sources.front())) {
+            if (!args.gpus.empty()) throw UsageError("--gpu draws one machine's GPU: pass that node's model, not a cluster model");
+            cluster = cluster_view(*path, input.points, {args.precision, args.threads}, true);
+            if (!args.quiet && !cluster->not_judged.empty())
+                print_stderr("roofline: note: left out, not placed on the cluster model: {}{}\n",
+                             fmt::join(cluster->not_judged.begin(),
+                                       cluster->not_judged.begin() + std::min<std::size_t>(cluster->not_judged.size(), 5), "; "),
+                             cluster->not_judged.size() > 5 ? "; ..." : "");
+            input.points.clear();
+            if (input.title.empty())
+                input.title = fmt::format("{}: {} node(s){}", std::filesystem::path(*path).filename().string(),
+                                          cluster->nodes, cluster->whole ? " and their sum" : "");
+        }
     std::vector<std::string> sources;
     std::optional<MachineModel> first_model;
-    for (const auto& source : machine_sources) {
+    for (const auto& source : cluster ? std::vector<StoredSource>{} : machine_sources) {
         auto loaded = load_plot_machine(source, args, input.points, access);
         input.machines.push_back(std::move(loaded.roofline));
         sources.push_back(std::move(loaded.source));
@@ -195,42 +213,51 @@ int run_plot(const PlotArgs& args) {
         if (label_count[input.machines[i].label] > 1)
             input.machines[i].label += " (" + std::filesystem::path(sources[i]).filename().string() + ")";
 
-    // A GFLOP/s roofline cannot place exchanges or bit ops.
-    const std::string unit = input.machines.front().work_unit;
-    std::size_t other_unit = 0;
-    std::erase_if(input.points, [&](const Point& p) {
-        const bool differs = p.work_unit != unit;
-        if (differs && other_unit++ == 0)
-            print_stderr("roofline: warning: point '{}' counts {}, not {}: left out of the chart\n",
-                       terminal_text(p.name), terminal_text(p.work_unit), unit);
-        return differs;
-    });
+    // What cannot be drawn is left out, and a point above its roof is marked: judged against its
+    // cluster part's roofline, else the first machine's (a CUDA kernel's: the first GPU drawn).
+    const std::string unit = cluster ? cluster->parts.front().roofline.work_unit : input.machines.front().work_unit;
+    std::size_t other_unit = 0, uncounted = 0, above_roof = 0;
+    constexpr std::size_t max_named_above_roof = 20;  // 100,000 such points must not flood the terminal
+    const auto prepare = [&](std::vector<Point>& points, const Roofline* judge) {
+        // A GFLOP/s roofline cannot place exchanges or bit ops.
+        std::erase_if(points, [&](const Point& p) {
+            const bool differs = p.work_unit != unit;
+            if (differs && other_unit++ == 0)
+                print_stderr("roofline: warning: point '{}' counts {}, not {}: left out of the chart\n",
+                             terminal_text(p.name), terminal_text(p.work_unit), unit);
+            return differs;
+        });
+        // A point measured for time only has no place on the chart (its work was not counted).
+        uncounted += std::erase_if(points, [](const Point& p) { return !p.work_counted; });
+        for (auto& p : points) {
+            if (p.seconds <= 0 || p.work <= 0) continue;
+            const Roofline& r = judge ? *judge
+                                      : p.source == "ncu" ? input.machines[args.gpus.empty() ? 0 : machine_sources.size()]
+                                                          : input.machines.front();
+            const auto a = analyze(r, p, input.view);
+            if (!a.above_roof) continue;
+            if (!a.above_roof->within_spread) p.label = (p.label.empty() ? p.name : p.label) + " (above roof!)";
+            if (++above_roof > max_named_above_roof) continue;
+            print_stderr("roofline: {}: point '{}' is {}\n", a.above_roof->within_spread ? "note" : "warning",
+                         terminal_text(p.name), above_roof_text(*a.above_roof));
+        }
+    };
+    if (cluster) {
+        for (auto& part : cluster->parts) {
+            prepare(part.points, &part.roofline);
+            input.machines.push_back(part.roofline);
+            for (auto& p : part.points) input.points.push_back(std::move(p));
+        }
+    } else {
+        prepare(input.points, nullptr);
+    }
     if (other_unit > 1) print_stderr("roofline: warning: {} points in other units left out\n", other_unit);
-    // A point measured for time only has no place on the chart (its work was not counted).
-    const auto uncounted = std::erase_if(input.points, [](const Point& p) { return !p.work_counted; });
     if (uncounted > 0)
         print_stderr("roofline: note: {} point(s) left out: their work was not counted (measured for time only, "
                      "e.g. by the time engine)\n", uncounted);
-
-    // A point above its roof (on the first machine; a CUDA kernel on the first GPU drawn) is a measurement
-    // error: say so, and mark it on the chart. Named one by one up to a limit: 100,000 such points must not
-    // flood the terminal.
-    constexpr std::size_t max_named_above_roof = 20;
-    std::size_t above_roof = 0;
-    const Roofline& first_gpu = input.machines[args.gpus.empty() ? 0 : machine_sources.size()];
-    for (auto& p : input.points) {
-        if (p.seconds <= 0 || p.work <= 0) continue;
-        const auto a = analyze(p.source == "ncu" ? first_gpu : input.machines.front(), p, input.view);
-        if (!a.above_roof) continue;
-        if (!a.above_roof->within_spread) p.label = (p.label.empty() ? p.name : p.label) + " (above roof!)";
-        if (++above_roof > max_named_above_roof) continue;
-        print_stderr("roofline: {}: point '{}' is {}\n", a.above_roof->within_spread ? "note" : "warning",
-                   terminal_text(p.name),
-                   above_roof_text(*a.above_roof));
-    }
     if (above_roof > max_named_above_roof)
         print_stderr("roofline: warning: {} more points above their roof ('roofline report' lists them all)\n",
-                   above_roof - max_named_above_roof);
+                     above_roof - max_named_above_roof);
 
     std::string chart;
     switch (format) {
@@ -265,6 +292,8 @@ void add_plot_command(CLI::App& app, int& exit_code) {
         "Draws one or more machines' rooflines (overlaid in distinct colours) with any number of point\n"
         "sets: roofs with their values, named ceilings (dashed), ridge points, labelled points, series\n"
         "joined by lines. CARM view: one marker per memory level a point has bytes for; ORM: DRAM only.\n"
+        "A cluster model (bench --mpi -o cluster.json) as --machine draws every node's roofline and\n"
+        "their sum, an MPI job's per-node shares and its totals (judged as 'roofline report' does).\n"
         "The format follows the extension of -o (.svg, .html, .gp, .txt) or --format.\n"
         "Input files are regular files or pipes of at most {} MiB.",
         kMaxInputFileBytes >> 20));
@@ -308,7 +337,8 @@ void add_plot_command(CLI::App& app, int& exit_code) {
                 "  roofline plot                                  latest stored machine and points -> roofline.svg\n"
                 "  roofline plot --machine m.json --points app.json -o chart.html\n"
                 "  roofline plot --machine a.json --machine b.yaml --format term\n"
-                "  roofline plot --points k.json --view orm --shade-regions -o chart.gp");
+                "  roofline plot --points k.json --view orm --shade-regions -o chart.gp\n"
+                "  roofline plot --machine cluster.json --points job.json --no-ceilings -o nodes.svg");
     cmd->callback([args, &exit_code] { exit_code = run_plot(*args); });
 }
 

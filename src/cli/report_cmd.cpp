@@ -1,5 +1,6 @@
 // `roofline report`: place points on a machine's roofline and explain, per
 // point, what binds it and what to try next (text, Markdown, CSV or JSON).
+#include "cli/cluster_view.hpp"
 #include "cli/commands.hpp"
 #include "cli/gpu_selection.hpp"
 #include "cli/job_view.hpp"
@@ -44,44 +45,8 @@ struct ReportArgs {
     std::string job;  // --job ID: a monitored job's samples over time (job_view.hpp)
 };
 
-int run_report(const ReportArgs& args) {
-    if (!args.job.empty()) {
-        if (!args.points.empty() || !args.gpu.empty()) throw UsageError("--job takes the job's samples from the store: no --points or --gpu with it");
-        return run_job_report({args.job, args.machine, args.format, args.view, args.precision, args.threads,
-                               args.output, args.db, args.quiet});
-    }
-    const auto format = parse_report_format(args.format);
-    const View view = args.view == "orm" ? View::orm : View::carm;
-    const auto machine_choice = parse_stored_source(args.machine, "--machine");
-    std::vector<StoredSource> point_choices;
-    for (const auto& text : args.points.empty() ? std::vector<std::string>{kStored} : args.points)
-        point_choices.push_back(parse_stored_source(text, "--points"));
-    if (!args.output.empty()) check_writable(args.output);
-
-    StoreAccess access(args.db);
-    const MachineFile machine = load_machine(
-        machine_choice, access,
-        "run 'roofline bench' to measure this machine, or pass --machine FILE (a model written by 'roofline bench -o')");
-    const std::vector<Point> points = load_point_sets(point_choices, access,
-                                                      "run 'roofline measure -- ./your_app' to measure some, "
-                                                      "or pass --points FILE (schema roofline.points/1)");
-
-    require_gpu_roofline_for_gpu_points(points, !args.gpu.empty());
-    const Roofline roofline = [&] {
-        if (!args.gpu.empty()) {
-            if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
-            const std::string precision = args.precision ? gpu_precision_for(*args.precision) : "fp64";
-            return selected_gpu_roofline(machine.model, args.gpu, precision, machine_choice.display());
-        }
-        try {
-            const auto selection = select_roofline(machine.model, points, {args.precision, args.threads});
-            const auto note = mixed_threads_note(machine.model, points, {args.precision, args.threads}, selection);
-            if (!note.empty() && !args.quiet) print_stderr("roofline: note: {}\n", note);
-            return roofline_from_machine_file(machine, selection);
-        } catch (const std::invalid_argument& e) {
-            throw std::runtime_error(fmt::format("{}: {}", machine_choice.display(), e.what()));
-        }
-    }();
+// The points that can be placed on `roofline`, analysed; the others named in notes.
+std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<Point>& points, View view, bool quiet) {
     // A roofline in GFLOP/s cannot place exchanges or bit ops: say so instead of plotting nonsense.
     for (const auto& point : points) {
         if (point.work_unit != roofline.work_unit) {
@@ -111,7 +76,7 @@ int run_report(const ReportArgs& args) {
     }
     const std::string work = roofline.work_unit == "FLOP" ? "FLOPs" : "work";
     auto name = [&](const std::vector<std::string>& names, const std::string& why) {
-        if (names.empty() || args.quiet) return;
+        if (names.empty() || quiet) return;
         print_stderr("roofline: note: {} point(s) not judged: {}: {}{}\n", names.size(), why,
                      fmt::join(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 10), ", "),
                      names.size() > 10 ? ", ..." : "");
@@ -123,14 +88,76 @@ int run_report(const ReportArgs& args) {
                                        "level measured)"
                                      : "no bytes at a level the machine has a roof for");
 
-    const auto report = render_report(analyses, roofline, format, view);
-    if (args.output.empty()) {
-        fmt::print("{}", report);
-    } else {
-        write_text_file_atomic(args.output, report);
-        if (!args.quiet) print_stderr("report written to {}\n", args.output);
+    return analyses;
+}
+
+int run_report(const ReportArgs& args) {
+    if (!args.job.empty()) {
+        if (!args.points.empty() || !args.gpu.empty()) throw UsageError("--job takes the job's samples from the store: no --points or --gpu with it");
+        return run_job_report({args.job, args.machine, args.format, args.view, args.precision, args.threads,
+                               args.output, args.db, args.quiet});
     }
-    return kExitOk;
+    const auto format = parse_report_format(args.format);
+    const View view = args.view == "orm" ? View::orm : View::carm;
+    const auto machine_choice = parse_stored_source(args.machine, "--machine");
+    std::vector<StoredSource> point_choices;
+    for (const auto& text : args.points.empty() ? std::vector<std::string>{kStored} : args.points)
+        point_choices.push_back(parse_stored_source(text, "--points"));
+    if (!args.output.empty()) check_writable(args.output);
+
+    StoreAccess access(args.db);
+    const auto cluster = cluster_model_path(machine_choice);  // a cluster model: judged per node
+    const MachineFile machine = cluster ? MachineFile{} : load_machine(
+        machine_choice, access,
+        "run 'roofline bench' to measure this machine, or pass --machine FILE (a model written by 'roofline bench -o')");
+    const std::vector<Point> points = load_point_sets(point_choices, access,
+                                                      "run 'roofline measure -- ./your_app' to measure some, "
+                                                      "or pass --points FILE (schema roofline.points/1)");
+
+    require_gpu_roofline_for_gpu_points(points, !args.gpu.empty());
+    const auto deliver = [&](const std::string& report) {
+        if (args.output.empty()) {
+            fmt::print("{}", report);
+        } else {
+            write_text_file_atomic(args.output, report);
+            if (!args.quiet) print_stderr("report written to {}\n", args.output);
+        }
+        return kExitOk;
+    };
+    if (cluster) {
+        if (!args.gpu.empty()) throw UsageError("--gpu judges against one machine's GPU: pass that node's model, not a cluster model");
+        const auto view_of_cluster = cluster_view(*cluster, points, {args.precision, args.threads}, false);
+        if (!args.quiet && !view_of_cluster.not_judged.empty())
+            print_stderr("roofline: note: not judged against the cluster model: {}{}\n",
+                         fmt::join(view_of_cluster.not_judged.begin(),
+                                   view_of_cluster.not_judged.begin() + std::min<std::size_t>(view_of_cluster.not_judged.size(), 10), "; "),
+                         view_of_cluster.not_judged.size() > 10 ? "; ..." : "");
+        if (view_of_cluster.parts.empty())
+            throw std::runtime_error(fmt::format("no point to judge against the cluster model {}: its nodes' shares of an "
+                                                 "MPI job (NAME [node H], from mpirun roofline measure) or the job's "
+                                                 "totals over all its nodes", *cluster));
+        std::vector<ReportSection> sections;
+        for (const auto& part : view_of_cluster.parts)
+            sections.push_back({part.name, part.roofline, judge_points(part.roofline, part.points, view, args.quiet)});
+        return deliver(render_sectioned_report(sections, format, view));
+    }
+    const Roofline roofline = [&] {
+        if (!args.gpu.empty()) {
+            if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
+            const std::string precision = args.precision ? gpu_precision_for(*args.precision) : "fp64";
+            return selected_gpu_roofline(machine.model, args.gpu, precision, machine_choice.display());
+        }
+        try {
+            const auto selection = select_roofline(machine.model, points, {args.precision, args.threads});
+            const auto note = mixed_threads_note(machine.model, points, {args.precision, args.threads}, selection);
+            if (!note.empty() && !args.quiet) print_stderr("roofline: note: {}\n", note);
+            return roofline_from_machine_file(machine, selection);
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(fmt::format("{}: {}", machine_choice.display(), e.what()));
+        }
+    }();
+    const auto analyses = judge_points(roofline, points, view, args.quiet);
+    return deliver(render_report(analyses, roofline, format, view));
 }
 
 } // namespace
@@ -142,7 +169,10 @@ void add_report_command(CLI::App& app, int& exit_code) {
         "Places points (measured regions, reference kernels, modelled loops) on a machine's roofline\n"
         "and reports, per point: achieved performance and intensity, the roof that binds it, the\n"
         "ceilings just above and below it and the limiting metric, efficiency, headroom to every\n"
-        "roof, and the optimizations to try next in the order the ceilings suggest.");
+        "roof, and the optimizations to try next in the order the ceilings suggest.\n"
+        "With a cluster model (bench --mpi -o cluster.json) as --machine, an MPI job's points are judged\n"
+        "per node: each node's share (NAME [node H]) against that node's roofline, the job's total over\n"
+        "all the nodes against the sum of their roofs; one section each.");
     add_machine_option(cmd, args->machine);
     add_points_option(cmd, args->points)
         ->description("Points: a JSON file (schema roofline.points/1), 'stored' (the latest set) or 'stored:ID'; "
@@ -166,6 +196,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
     cmd->footer("Examples:\n"
                 "  roofline report                                    latest stored machine and points\n"
                 "  roofline report --machine m.json --points app.json --format markdown\n"
+                "  roofline report --machine cluster.json --points job.json   an MPI job, node by node\n"
                 "  roofline report --points a.json --points b.json --view orm --format csv -o bounds.csv");
     cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
 }

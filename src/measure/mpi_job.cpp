@@ -1,5 +1,6 @@
 #include "measure/mpi_job.hpp"
 
+#include "core/cluster_roofline.hpp"
 #include "io/points_json.hpp"
 
 #include <fmt/core.h>
@@ -29,10 +30,6 @@ double epoch_seconds(std::filesystem::file_time_type t) {
 } // namespace
 
 std::string rank_point_name(const std::string& name, int rank) { return fmt::format("{} [rank {}]", name, rank); }
-
-std::string node_point_name(const std::string& name, const std::string& host) {
-    return fmt::format("{} [node {}]", name, host);
-}
 
 std::vector<Point> job_points(const std::vector<RankPoints>& ranks) {
     std::vector<Point> out;

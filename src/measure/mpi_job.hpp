@@ -23,8 +23,8 @@ struct RankPoints {
 // A rank's point in the job's file: "NAME [rank R]".
 std::string rank_point_name(const std::string& name, int rank);
 
-// A node's share of a job's region: "NAME [node HOST]".
-std::string node_point_name(const std::string& name, const std::string& host);
+// A node's share of a job's region: "NAME [node HOST]" (core/cluster_roofline.hpp:
+// node_point_name, which report and plot read back to judge it against its node).
 
 // Each rank's points, named "NAME [rank R]" with details "mpi_rank"; then,
 // when two ranks or more have a region, the job's point "NAME": FLOPs, bytes

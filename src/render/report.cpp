@@ -197,25 +197,31 @@ void append_ceiling_fields(std::vector<std::string>& fields, const Roofline& r, 
     fields.insert(fields.end(), {ceiling_kind_name(c->kind), c->category, c->name, exact_number(c->value), ceiling_unit(r, *c)});
 }
 
-std::string render_csv(const std::vector<Analysis>& analyses, const Roofline& r) {
-    std::string out = csv_row({"point", fmt::format("performance ({})", rate_unit(r.work_unit)),
-                               fmt::format("intensity ({})", intensity_unit(r.work_unit)),
-                               fmt::format("attainable ({})", rate_unit(r.work_unit)), "efficiency", "binding roof",
-                               "binding level", "memory bound", "region", "upper ceiling type",
-                               "upper ceiling category", "upper ceiling name", "upper ceiling value",
-                               "upper ceiling unit", "lower ceiling type", "lower ceiling category",
-                               "lower ceiling name", "lower ceiling value", "lower ceiling unit", "limiting metric",
-                               "headroom", "next steps", "above roof"});
+std::vector<std::string> csv_header(const Roofline& r) {
+    return {"point", fmt::format("performance ({})", rate_unit(r.work_unit)),
+            fmt::format("intensity ({})", intensity_unit(r.work_unit)),
+            fmt::format("attainable ({})", rate_unit(r.work_unit)), "efficiency", "binding roof",
+            "binding level", "memory bound", "region", "upper ceiling type",
+            "upper ceiling category", "upper ceiling name", "upper ceiling value",
+            "upper ceiling unit", "lower ceiling type", "lower ceiling category",
+            "lower ceiling name", "lower ceiling value", "lower ceiling unit", "limiting metric",
+            "headroom", "next steps", "above roof"};
+}
+
+// One row per point, after `lead` (the sectioned report's roofline column).
+std::string csv_rows(const std::vector<Analysis>& analyses, const Roofline& r, const std::vector<std::string>& lead) {
+    std::string out;
     for (const auto& a : analyses) {
-        std::vector<std::string> fields = {a.point,
-                                           exact_number(a.performance),
-                                           exact_number(a.intensity),
-                                           exact_number(a.attainable),
-                                           exact_number(a.efficiency),
-                                           a.binding_roof,
-                                           a.binding_level,
-                                           a.memory_bound ? "yes" : "no",
-                                           region_name(a.region)};
+        std::vector<std::string> fields = lead;
+        fields.insert(fields.end(), {a.point,
+                                     exact_number(a.performance),
+                                     exact_number(a.intensity),
+                                     exact_number(a.attainable),
+                                     exact_number(a.efficiency),
+                                     a.binding_roof,
+                                     a.binding_level,
+                                     a.memory_bound ? "yes" : "no",
+                                     region_name(a.region)});
         append_ceiling_fields(fields, r, a.upper);
         append_ceiling_fields(fields, r, a.lower);
         fields.push_back(limiting_metric_text(r, a));
@@ -227,6 +233,10 @@ std::string render_csv(const std::vector<Analysis>& analyses, const Roofline& r)
         out += csv_row(fields);
     }
     return out;
+}
+
+std::string render_csv(const std::vector<Analysis>& analyses, const Roofline& r) {
+    return csv_row(csv_header(r)) + csv_rows(analyses, r, {});
 }
 
 // ---------------------------------------------------------------- json
@@ -262,7 +272,7 @@ nlohmann::ordered_json above_roof_json(const std::optional<AboveRoof>& above) {
             {"likely_causes", causes}};
 }
 
-std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
+nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
     using json = nlohmann::ordered_json;
     json out;
     out["schema"] = "roofline.report/1";
@@ -303,8 +313,12 @@ std::string render_json(const std::vector<Analysis>& analyses, const Roofline& r
                           {"throughput", throughput_json(a.throughput)}});
     }
     out["points"] = points;
-    // Invalid UTF-8 in a name (a symbol, a command line) becomes U+FFFD instead of throwing.
-    return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    return out;
+}
+
+// Invalid UTF-8 in a name (a symbol, a command line) becomes U+FFFD instead of throwing.
+std::string dump(const nlohmann::ordered_json& j) {
+    return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace
@@ -315,7 +329,40 @@ std::string render_report(const std::vector<Analysis>& analyses, const Roofline&
     case ReportFormat::text: return render_text(analyses, roofline, view);
     case ReportFormat::markdown: return render_markdown(analyses, roofline, view);
     case ReportFormat::csv: return render_csv(analyses, roofline);
-    case ReportFormat::json: return render_json(analyses, roofline, view);
+    case ReportFormat::json: return dump(report_json(analyses, roofline, view));
+    }
+    throw std::invalid_argument("unknown report format");
+}
+
+std::string render_sectioned_report(const std::vector<ReportSection>& sections, ReportFormat format,
+                                    std::optional<View> view) {
+    std::string out;
+    switch (format) {
+    case ReportFormat::text:
+    case ReportFormat::markdown:
+        for (const auto& s : sections) {
+            if (!out.empty()) out += "\n";
+            out += format == ReportFormat::text ? fmt::format("== {} ==\n", terminal_text(s.name))
+                                                : fmt::format("## {}\n\n", markdown_escape(s.name));
+            out += render_report(s.analyses, s.roofline, format, view);
+        }
+        return out;
+    case ReportFormat::csv: {
+        if (sections.empty()) return out;
+        auto header = csv_header(sections.front().roofline);
+        header.insert(header.begin(), "roofline");
+        out = csv_row(header);
+        for (const auto& s : sections) out += csv_rows(s.analyses, s.roofline, {s.name});
+        return out;
+    }
+    case ReportFormat::json: {
+        nlohmann::ordered_json doc;
+        doc["schema"] = "roofline.sectioned-report/1";
+        doc["sections"] = nlohmann::ordered_json::array();
+        for (const auto& s : sections)
+            doc["sections"].push_back({{"name", s.name}, {"report", report_json(s.analyses, s.roofline, view)}});
+        return dump(doc);
+    }
     }
     throw std::invalid_argument("unknown report format");
 }

@@ -20,6 +20,18 @@ enum class ReportFormat { text, markdown, csv, json };
 std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
                           std::optional<View> view = std::nullopt);
 
+// Points judged against several rooflines (a cluster's nodes, and the whole cluster): one
+// report per section, each under its name. Text and Markdown: the reports one after the other
+// under a heading; CSV: one table, the section's name in a first column "roofline"; JSON:
+// schema "roofline.sectioned-report/1", {"sections": [{"name", "report": roofline.report/1}]}.
+struct ReportSection {
+    std::string name;
+    Roofline roofline;
+    std::vector<Analysis> analyses;
+};
+std::string render_sectioned_report(const std::vector<ReportSection>& sections, ReportFormat format,
+                                    std::optional<View> view = std::nullopt);
+
 // "text", "markdown", "csv", "json"; parse throws std::invalid_argument.
 const char* report_format_name(ReportFormat format);
 ReportFormat parse_report_format(const std::string& name);
