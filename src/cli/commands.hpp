@@ -31,4 +31,8 @@ class LayeredConfig;
 // Added last: `config show` prints what `config` (loaded after every command is added) found.
 void add_config_command(CLI::App& app, int& exit_code, const LayeredConfig& config);
 
+// Hidden (not in --help): writes the man pages and shell completions from this
+// command line (the build runs it; see cmake/docs.cmake).
+void add_generate_docs_command(CLI::App& app, int& exit_code);
+
 } // namespace roofline::cli

@@ -18,23 +18,17 @@ extern char** environ;
 namespace roofline::cli {
 namespace {
 
-// Options every command that has them means the same by: one name sets them all.
-const std::set<std::string> kSharedOptions = {"db", "quiet"};
-
 // Options that name this run's output or ask a one-off question: not preferences.
 const std::set<std::string> kNotSettings = {"help", "output", "json", "list", "version"};
 
-// ROOFLINE_* variables that are not settings: paths of an installation, the
-// marker library's protocol with `measure`, ISA capping for experiments, a node's name
-// in a simulated cluster (bench --mpi tests).
-const std::set<std::string> kOtherVariables = {"ROOFLINE_SYSTEM_CONFIG", "ROOFLINE_EVENTS_DIR", "ROOFLINE_VGTOOL_DIR",
-                                               "ROOFLINE_MARKER_OUT",    "ROOFLINE_PERF_EVENTS", "ROOFLINE_MAX_ISA",
-                                               "ROOFLINE_GPUBENCH",      "ROOFLINE_NODE_NAME",   "ROOFLINE_NETBENCH"};
+bool is_other_variable(const std::string& name) {
+    const auto& others = other_variables();
+    return std::any_of(others.begin(), others.end(), [&](const OtherVariable& v) { return v.name == name; });
+}
 
-std::string env_name(const std::string& key) {
-    std::string name = "ROOFLINE_";
-    for (char c : key) name += (c == '.' || c == '-') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return name;
+bool is_shared(const std::string& option) {
+    const auto& shared = shared_settings();
+    return std::find(shared.begin(), shared.end(), option) != shared.end();
 }
 
 std::string suggestion(const std::string& wanted, const std::vector<std::string>& names) {
@@ -75,6 +69,39 @@ std::string expanded_home(const std::string& value) {
 
 } // namespace
 
+std::string setting_variable(const std::string& key) {
+    std::string name = "ROOFLINE_";
+    for (char c : key) name += (c == '.' || c == '-') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return name;
+}
+
+const std::vector<std::string>& shared_settings() {
+    static const std::vector<std::string> shared = {"db", "quiet"};
+    return shared;
+}
+
+// Paths of an installation, the marker library's protocol with `measure`, ISA
+// capping for experiments, a node's name in a simulated cluster (bench --mpi tests).
+const std::vector<OtherVariable>& other_variables() {
+    static const std::vector<OtherVariable> others = {
+        {"ROOFLINE_SYSTEM_CONFIG", "The system configuration file, instead of /etc/roofline/config.yaml."},
+        {"ROOFLINE_EVENTS_DIR", "The directory of the perf engine's event files, instead of the installed one."},
+        {"ROOFLINE_VGTOOL_DIR", "The directory holding the Valgrind tool of the instrument engine, instead of the "
+                                "installed one."},
+        {"ROOFLINE_GPUBENCH", "The GPU benchmark program (roofline-gpubench) that bench --gpu runs."},
+        {"ROOFLINE_NETBENCH", "The network benchmark program (roofline-netbench) that bench --mpi runs."},
+        {"ROOFLINE_MAX_ISA", "sse2 or avx2: the newest instruction set bench's kernels may use, to see what code "
+                             "built for an older one can reach."},
+        {"ROOFLINE_MARKER_OUT", "Set by measure for the program it runs: where the marker library writes its "
+                                "regions."},
+        {"ROOFLINE_PERF_EVENTS", "Set by measure for the program it runs: the hardware events the marker library "
+                                 "counts per region."},
+        {"ROOFLINE_NODE_NAME", "The node's name in bench --mpi instead of the host name (tests simulate a cluster "
+                               "on one machine)."},
+    };
+    return others;
+}
+
 ConfigPaths default_config_paths(const std::function<const char*(const char*)>& getenv) {
     const auto env = [&](const char* name) -> std::string {
         const char* v = getenv(name);
@@ -108,7 +135,7 @@ void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
     // What can be set.
     std::vector<Target> targets;
     for (CLI::App* cmd : app.get_subcommands([](CLI::App*) { return true; })) {
-        if (cmd->get_name() == "config") continue;
+        if (cmd->get_name() == "config" || cmd->get_group().empty()) continue;  // hidden commands: no preferences
         for (CLI::Option* opt : cmd->get_options([](CLI::Option*) { return true; })) {
             if (opt->get_lnames().empty() || opt == cmd->get_help_ptr()) continue;
             const std::string name = opt->get_lnames().front();
@@ -121,7 +148,7 @@ void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
             t.value.command = cmd->get_name();
             t.value.key = cmd->get_name() + "." + name;
             t.value.option = "--" + name;
-            t.value.env = env_name(t.value.key);
+            t.value.env = setting_variable(t.value.key);
             t.value.help = opt->get_description();
             // The built-in default as the option would print it, without changing its help.
             const std::string shown = opt->get_default_str();
@@ -134,10 +161,10 @@ void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
             targets.push_back(std::move(t));
         }
     }
-    std::vector<std::string> keys(kSharedOptions.begin(), kSharedOptions.end());
+    std::vector<std::string> keys(shared_settings());
     for (const auto& t : targets) keys.push_back(t.value.key);
     std::map<std::string, std::string> key_of_env;
-    for (const auto& k : keys) key_of_env.emplace(env_name(k), k);
+    for (const auto& k : keys) key_of_env.emplace(setting_variable(k), k);
 
     // What is set, layer by layer.
     std::vector<Layer> layers;
@@ -169,7 +196,7 @@ void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
     }
     Layer env_layer;
     for (const auto& [name, text] : env) {
-        if (kOtherVariables.count(name) || text.empty()) continue;  // an empty variable is an unset one
+        if (is_other_variable(name) || text.empty()) continue;  // an empty variable is an unset one
         const auto it = key_of_env.find(name);
         if (it == key_of_env.end()) {
             // The environment is shared with other programs and scripts (a test harness's
@@ -195,7 +222,7 @@ void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
         const LayerSetting* chosen = nullptr;
         std::string chosen_key;
         for (const auto& layer : layers) {
-            const bool shared = kSharedOptions.count(t.long_name) > 0;
+            const bool shared = is_shared(t.long_name);
             for (const std::string* key : {&t.long_name, &t.value.key}) {
                 if (key == &t.long_name && !shared) continue;
                 if (auto it = layer.find(*key); it != layer.end()) {

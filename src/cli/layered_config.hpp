@@ -32,6 +32,22 @@ ConfigPaths default_config_paths(const std::function<const char*(const char*)>& 
 // The ROOFLINE_* variables of this process's environment, as (name, value).
 std::vector<std::pair<std::string, std::string>> roofline_environment();
 
+// A setting's environment variable: ROOFLINE_ + the name in capitals, '.' and
+// '-' as '_' (kernels.cache -> ROOFLINE_KERNELS_CACHE).
+std::string setting_variable(const std::string& key);
+
+// The options every command that has them means the same by ("db", "quiet"):
+// the option's name alone sets them all.
+const std::vector<std::string>& shared_settings();
+
+// ROOFLINE_* variables that are not settings, and what each does (for the
+// manual; `load` leaves them alone).
+struct OtherVariable {
+    std::string name;
+    std::string meaning;
+};
+const std::vector<OtherVariable>& other_variables();
+
 class LayeredConfig {
 public:
     // Indexes the options of app's commands (every long option but --help,

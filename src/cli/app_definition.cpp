@@ -1,0 +1,48 @@
+#include "cli/app_definition.hpp"
+
+#include "cli/commands.hpp"
+
+#include <fmt/core.h>
+
+namespace roofline::cli {
+
+void define_app(CLI::App& app, int& exit_code, const LayeredConfig& config) {
+    app.description("roofline: how fast can code run on this machine, and what holds it back?\n"
+                    "Characterize the machine (topology, bench), put work on its roofline (measure, model),\n"
+                    "and explain it (plot, report); list and show what the results store holds.");
+    app.set_version_flag("--version", fmt::format("roofline {}", ROOFLINE_VERSION));
+    app.require_subcommand(0, 1);  // checked by main, so unknown arguments are named first
+    app.footer("Examples:\n"
+               "  roofline topology              caches, cores, ISA and measured clock\n"
+               "  roofline bench --quick         the roofs a chart needs (about 20 s)\n"
+               "  roofline bench --full          every ceiling and sweep\n"
+               "  roofline measure -- ./my_app   put an application (and its marked regions) on the chart\n"
+               "  roofline kernels --list        reference kernels with known FLOPs and bytes\n"
+               "  roofline model examples/kernels/stream_triad.yaml   predict a loop on this machine\n"
+               "  roofline model --peak 85.8 --bw 29 --intensity 0.05\n"
+               "  roofline plot --points pts.json -o chart.html      interactive chart\n"
+               "  roofline report --points pts.json --format markdown\n"
+               "  roofline list                  what the results store holds (ids for stored:ID)\n"
+               "  roofline compare old.json new.json   two machines or point sets: ratios and what moved\n"
+               "  roofline history               a machine's roofs over its stored runs, changes flagged\n"
+               "  roofline monitor --counts c.json --dir DIR   sample a running job into the store\n"
+               "  roofline config show           settings from config files and ROOFLINE_* variables\n"
+               "Run 'roofline <command> --help' for a command's options.");
+
+    add_topology_command(app, exit_code);
+    add_bench_command(app, exit_code);
+    add_model_command(app, exit_code);
+    add_report_command(app, exit_code);
+    add_plot_command(app, exit_code);
+    add_measure_command(app, exit_code);
+    add_list_command(app, exit_code);
+    add_show_command(app, exit_code);
+    add_kernels_command(app, exit_code);
+    add_compare_command(app, exit_code);
+    add_history_command(app, exit_code);
+    add_monitor_command(app, exit_code);
+    add_config_command(app, exit_code, config);
+    add_generate_docs_command(app, exit_code);
+}
+
+} // namespace roofline::cli
