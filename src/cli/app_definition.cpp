@@ -10,6 +10,7 @@ void define_app(CLI::App& app, int& exit_code, const LayeredConfig& config) {
     app.description("roofline: how fast can code run on this machine, and what holds it back?\n"
                     "Characterize the machine (topology, bench), put work on its roofline (measure, model),\n"
                     "and explain it (plot, report); list and show what the results store holds.");
+    list_commands_by_one_line(app);  // before the commands are added: they take the formatter
     app.set_version_flag("--version", fmt::format("roofline {}", ROOFLINE_VERSION));
     app.require_subcommand(0, 1);  // checked by main, so unknown arguments are named first
     app.footer("Examples:\n"

@@ -350,7 +350,7 @@ int run_cluster(BenchArgs args) {
 
 void add_bench_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<BenchArgs>();
-    auto* cmd = app.add_subcommand("bench", "Measure compute and bandwidth roofs; write the machine model and chart");
+    auto* cmd = add_command(app, "bench", "Measure compute and bandwidth roofs; write the machine model and chart");
     cmd->description(
         "Measures this machine's roofs: peak GFLOP/s per precision, vector width and op mix, and the\n"
         "bandwidth of every memory level, with 1 thread and all cores (threads pinned one per core).\n"

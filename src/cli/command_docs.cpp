@@ -1,4 +1,5 @@
 #include "cli/command_docs.hpp"
+#include "cli/command_summary.hpp"
 
 #include <algorithm>
 #include <array>
@@ -90,6 +91,7 @@ CommandDoc describe(CLI::App& app, std::vector<std::string> path) {
     CommandDoc doc;
     doc.path = std::move(path);
     doc.description = app.get_description();
+    doc.summary = command_one_line(app);
     doc.footer = app.get_footer();
     // --help lists the named options first, then the positional arguments.
     for (CLI::Option* option : app.get_options([](CLI::Option* o) { return !o->get_group().empty(); }))

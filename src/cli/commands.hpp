@@ -3,6 +3,8 @@
 // process exit code through the callback's `exit_code`.
 #pragma once
 
+#include "cli/command_summary.hpp"
+
 #include <CLI/CLI.hpp>
 
 namespace roofline::cli {

@@ -154,7 +154,7 @@ int run_compare(const CompareArgs& args) {
 
 void add_compare_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<CompareArgs>();
-    auto* cmd = app.add_subcommand("compare", "Compare two machines or two point sets: ratios, and what moved");
+    auto* cmd = add_command(app, "compare", "Compare two machines or two point sets: ratios, and what moved");
     cmd->description(
         "Two machine models (bench -o files, spec sheets, or stored): every roof side by side with B/A\n"
         "and whether it changed beyond the spread its samples recorded. Two point sets (measure or\n"

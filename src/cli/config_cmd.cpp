@@ -92,7 +92,7 @@ int run_config_show(const ConfigArgs& args, const LayeredConfig& config) {
 } // namespace
 
 void add_config_command(CLI::App& app, int& exit_code, const LayeredConfig& config) {
-    auto* cmd = app.add_subcommand("config", "Show the settings from configuration files and the environment");
+    auto* cmd = add_command(app, "config", "Show the settings from configuration files and the environment");
     cmd->description(
         "Options that are standing preferences (the results store, a command's threads, cache mode, time\n"
         "budget, chart size...) can be set once instead of on every command line, lowest precedence first:\n"
@@ -107,7 +107,7 @@ void add_config_command(CLI::App& app, int& exit_code, const LayeredConfig& conf
         "An unknown name or a bad value stops every command (exit 2) with the file, line and closest name.");
     cmd->require_subcommand(1, 1);
     auto args = std::make_shared<ConfigArgs>();
-    auto* show = cmd->add_subcommand("show", "Print each setting's effective value and where it came from");
+    auto* show = add_command(*cmd, "show", "Print each setting's effective value and where it came from");
     show->add_option("keys", args->keys, "Only these settings: a full name (kernels.cache), a command (kernels) or an "
                                           "option name (cache)");
     show->add_flag("--changed", args->changed, "Only the settings not at their built-in default");

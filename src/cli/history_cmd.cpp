@@ -128,7 +128,7 @@ int run_history(const HistoryArgs& args) {
 
 void add_history_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<HistoryArgs>();
-    auto* cmd = app.add_subcommand("history", "A machine's roofs, or named points, over the stored runs");
+    auto* cmd = add_command(app, "history", "A machine's roofs, or named points, over the stored runs");
     cmd->description(
         "Follows figures across the runs in the results store, oldest first: every roof of one machine\n"
         "(host and CPU; default: those of the latest stored model), or with --point the performance of\n"

@@ -407,7 +407,7 @@ int run_kernels(const KernelsArgs& args) {
 
 void add_kernels_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<KernelsArgs>();
-    auto* cmd = app.add_subcommand("kernels", "Time reference kernels whose FLOPs and bytes are known on paper");
+    auto* cmd = add_command(app, "kernels", "Time reference kernels whose FLOPs and bytes are known on paper");
     cmd->description(
         "Runs reference kernels (STREAM, daxpy, dot, single-precision sums under three ceilings, 2-D and\n"
         "3-D stencils, dense MVM, SpMV, DGEMM, the tall-and-skinny A^T B, a 3-D FFT; ours, OpenBLAS's,\n"

@@ -43,7 +43,7 @@ int run_list(const ListArgs& args) {
 
 void add_list_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<ListArgs>();
-    auto* cmd = app.add_subcommand("list", "List the machines and point sets in the results store");
+    auto* cmd = add_command(app, "list", "List the machines and point sets in the results store");
     cmd->description("Lists every machine model (id, date, host, CPU, bench mode, complete or interrupted) and\n"
                      "every point set (id, date, number of points, the machine it was measured on, the\n"
                      "command that made it) in the results store. Their ids are what --machine stored:ID,\n"

@@ -598,7 +598,7 @@ int run_measure(const MeasureArgs& args) {
 
 void add_measure_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<MeasureArgs>();
-    auto* cmd = app.add_subcommand("measure", "Run a command and place its regions on the roofline");
+    auto* cmd = add_command(app, "measure", "Run a command and place its regions on the roofline");
     cmd->description(
         "Runs COMMAND, collects per region (marker library) and for the whole program the time, FLOPs by\n"
         "precision / kind / vector width and bytes, writes points (schema roofline.points/1) and prints\n"

@@ -138,7 +138,7 @@ int run(ModelArgs a) {
 
 void add_model_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<ModelArgs>();
-    auto* cmd = app.add_subcommand("model", "Predict kernels described on paper on a machine, or evaluate min(peak, bw x I)");
+    auto* cmd = add_command(app, "model", "Predict kernels described on paper on a machine, or evaluate min(peak, bw x I)");
     cmd->description(
         "Places loops described in YAML kernel specs (work and bytes per iteration, write-allocate,\n"
         "operands kept in registers or caches) on a machine's roofline and prints, per kernel: the\n"

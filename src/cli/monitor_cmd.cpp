@@ -262,7 +262,7 @@ int run_monitor(const MonitorArgs& a) {
 
 void add_monitor_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<MonitorArgs>();
-    auto* cmd = app.add_subcommand("monitor", "Sample a running job's FLOPs and bytes on this node into the store");
+    auto* cmd = add_command(app, "monitor", "Sample a running job's FLOPs and bytes on this node into the store");
     cmd->description(
         "Every --interval seconds, reads the snapshots that the job's programs publish (programs linked to\n"
         "libroofline_marker, run with ROOFLINE_MONITOR_DIR=DIR), turns the calls of their marked regions\n"

@@ -287,7 +287,7 @@ int run_plot(const PlotArgs& args) {
 
 void add_plot_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<PlotArgs>();
-    auto* cmd = app.add_subcommand("plot", "Draw machines and points as a roofline chart (SVG, HTML, terminal, gnuplot)");
+    auto* cmd = add_command(app, "plot", "Draw machines and points as a roofline chart (SVG, HTML, terminal, gnuplot)");
     cmd->description(fmt::format(
         "Draws one or more machines' rooflines (overlaid in distinct colours) with any number of point\n"
         "sets: roofs with their values, named ceilings (dashed), ridge points, labelled points, series\n"

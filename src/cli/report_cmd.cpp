@@ -164,7 +164,7 @@ int run_report(const ReportArgs& args) {
 
 void add_report_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<ReportArgs>();
-    auto* cmd = app.add_subcommand("report", "Explain what bounds each point and what to try next");
+    auto* cmd = add_command(app, "report", "Explain what bounds each point and what to try next");
     cmd->description(
         "Places points (measured regions, reference kernels, modelled loops) on a machine's roofline\n"
         "and reports, per point: achieved performance and intensity, the roof that binds it, the\n"

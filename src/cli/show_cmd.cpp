@@ -88,7 +88,7 @@ int run_show(const ShowArgs& args) {
 
 void add_show_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<ShowArgs>();
-    auto* cmd = app.add_subcommand("show", "Show one stored machine model or point set");
+    auto* cmd = add_command(app, "show", "Show one stored machine model or point set");
     cmd->description("Prints a machine model (its roofs, ceilings and how they were measured: the summary\n"
                      "'roofline bench' prints) or, with --points, a point set. SOURCE is 'stored' (the latest),\n"
                      "'stored:ID' (ids from 'roofline list') or a file. --format json prints the model or the\n"

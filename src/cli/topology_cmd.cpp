@@ -65,7 +65,7 @@ void run_topology(const TopologyOptions& options) {
 
 void add_topology_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<TopologyOptions>();
-    auto* cmd = app.add_subcommand("topology", "Show packages, cores, caches, ISA and the measured clock");
+    auto* cmd = add_command(app, "topology", "Show packages, cores, caches, ISA and the measured clock");
     add_format_option(cmd, options->format, {"text", "json"}, true)
         ->description("Output format: text, or json (one object, schema roofline.topology/1)");
     add_output_option(cmd, options->output, "Write to FILE instead of standard output");

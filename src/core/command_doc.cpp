@@ -27,4 +27,8 @@ std::string command_summary(const std::string& description) {
     return text;
 }
 
+std::string command_summary(const CommandDoc& command) {
+    return command.summary.empty() ? command_summary(command.description) : command_summary(command.summary);
+}
+
 } // namespace roofline

@@ -44,6 +44,7 @@ struct EnvironmentDoc {
 struct CommandDoc {
     std::vector<std::string> path;  // {"roofline"}, {"roofline", "config", "show"}
     std::string description;        // as --help prints it (hard line breaks kept)
+    std::string summary;            // the command's one line as `roofline --help` lists it; may be empty
     std::string footer;             // usually "Examples:\n  ..."
     std::vector<OptionDoc> options;      // --help's order: named options, then positionals
     std::vector<CommandDoc> subcommands; // the visible ones, in definition order
@@ -67,5 +68,7 @@ struct ManualDoc {
 // The first sentence of a description, its line breaks as spaces ("roofline: " and a
 // final period dropped): a command's one line in a list of commands.
 std::string command_summary(const std::string& description);
+// A command's one line: its summary, else the first sentence of its description.
+std::string command_summary(const CommandDoc& command);
 
 } // namespace roofline

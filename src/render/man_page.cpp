@@ -206,7 +206,7 @@ ManPage page_for(const CommandDoc& command, const CommandDoc* parent, const Manu
                        quoted(command.path.front() + " " + manual.version), quoted("User Commands"));
     out += ".ad l\n.nh\n";  // ragged right, no hyphens: option names and long metric lists stay whole
     append_section(out, "NAME");
-    out += roff_escape(name) + " \\- " + roff_escape(command_summary(command.description)) + "\n";
+    out += roff_escape(name) + " \\- " + roff_escape(command_summary(command)) + "\n";
     append_section(out, "SYNOPSIS");
     out += synopsis(command) + "\n";
     if (!trimmed(command.description).empty()) {
@@ -217,7 +217,7 @@ ManPage page_for(const CommandDoc& command, const CommandDoc* parent, const Manu
         append_section(out, "COMMANDS");
         for (const auto& sub : command.subcommands) {
             out += ".TP\n" + bold(sub.path.back()) + "\n";
-            out += prose_line(command_summary(sub.description)) + "; see " + bold(page_name(sub)) + "(1).\n";
+            out += prose_line(command_summary(sub)) + "; see " + bold(page_name(sub)) + "(1).\n";
         }
     }
     bool any_positional = false;

@@ -106,7 +106,7 @@ void append_function(std::string& out, const CommandDoc& command) {
     specs.push_back("'*:: :->argument'");
     std::vector<std::string> entries, cases;
     for (const auto& sub : command.subcommands) {
-        entries.push_back(shell_quote(field(sub.path.back()) + ":" + command_summary(sub.description)));
+        entries.push_back(shell_quote(field(sub.path.back()) + ":" + command_summary(sub)));
         cases.push_back(fmt::format("                {}) {} ;;", sub.path.back(), function_name(sub)));
     }
     const std::string context = fmt::format("{}", fmt::join(command.path, "-"));
