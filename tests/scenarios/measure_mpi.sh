@@ -113,8 +113,11 @@ if [[ $(id -u) == 0 ]] && mount -t tmpfs -o size=512k tmpfs "$mnt" 2>/dev/null; 
   trap 'umount "$mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
   "$bin" list --db "$mnt/r.db" >/dev/null 2>&1  # the store exists before the job starts
   json=$tmp/fulljob.json
+  # The disk fills once both ranks' programs run: by then every rank has checked its destinations
+  # (a fill started by one rank's program before another rank's check would fail that check instead).
   out=$(cd "$tmp/cwd" && timeout 300 mpirun -np 2 "$bin" measure --engine time --db "$mnt/r.db" -o "$json" -- \
-        sh -c "dd if=/dev/zero of='$mnt/fill.\$\$' bs=4k 2>/dev/null; exec '$app' 1000 2" 2>&1)
+        sh -c "touch '$tmp'/started.\$\$; while [ \$(ls '$tmp'/started.* | wc -l) -lt 2 ]; do sleep 0.05; done
+               dd if=/dev/zero of='$mnt/fill.\$\$' bs=4k 2>/dev/null; exec '$app' 1000 2" 2>&1)
   code=$?
   [[ $code == 1 ]] || fail "full store: exit $code, expected 1"
   grep -q "the job's points could not be stored" <<<"$out" || fail "full store: the failure is not said"
