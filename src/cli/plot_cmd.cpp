@@ -178,6 +178,11 @@ int run_plot(const PlotArgs& args) {
     // A cluster model (bench --mpi): every node's roofline, each node's share of the job's regions
     // under its own, the job's totals under the sum of the nodes' roofs.
     std::optional<ClusterView> cluster;
+    if (machine_sources.size() > 1)
+        for (const auto& source : machine_sources)
+            if (cluster_model_path(source))
+                throw UsageError(fmt::format("{} is a cluster model: it is drawn on its own (its nodes and their sum), "
+                                             "as the only --machine", source.display()));
     if (machine_sources.size() == 1)
         if (const auto path = cluster_model_path(machine_sources.front())) {
             if (!args.gpus.empty()) throw UsageError("--gpu draws one machine's GPU: pass that node's model, not a cluster model");

@@ -55,6 +55,9 @@ out=$("$bin" plot --machine "$tmp/cluster.json" --points "$tmp/job.json" -o "$tm
 [[ $out == *"(4 machines, 4 points)"* ]] || fail "plot: three nodes and their sum, four points"
 grep -q "node node-c" "$tmp/c.svg" || fail "the chart does not name node-c"
 
+out=$("$bin" plot --machine "$tmp/cluster.json" --machine "$machine" --points "$tmp/job.json" -o "$tmp/d.svg" 2>&1); code=$?
+[[ $code == 2 && $out == *"is a cluster model: it is drawn on its own"* ]] || fail "a cluster model beside a machine: exit $code"
+
 # Nothing to judge: an error that says what is needed, not an empty report.
 jq '.points |= map(select(.name | test("rank")))' "$tmp/job.json" >"$tmp/ranks.json"
 out=$("$bin" report --machine "$tmp/cluster.json" --points "$tmp/ranks.json" 2>&1); code=$?
