@@ -5,7 +5,7 @@ packages=(build-essential cmake pkg-config libhwloc-dev hwloc nlohmann-json3-dev
           libfmt-dev libsqlite3-dev sqlite3 libgtest-dev libyaml-cpp-dev likwid jq
           libpq-dev postgresql  # the PostgreSQL results store (libpq), and a server its tests start
           chromium gnuplot-nox valgrind libpfm4-dev libdw-dev python3
-          zsh  # the zsh completion's test (tests/scenarios/docs_zsh_completion.sh)
+          zsh man-db groff-base bsdextrautils  # the man pages' and completions' tests (man -l, groff, col)
           openmpi-bin libopenmpi-dev libopenblas-dev libfftw3-dev
           clang libclang-rt-14-dev  # clang + libclang_rt.fuzzer/asan: make fuzz-smoke
           debootstrap lmod bash-completion)  # packaging tests: a clean Debian 12, module files, completion
