@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <system_error>
 
 namespace {
 // Output lost on a full disk is a failure, not a success with nothing printed.
@@ -49,6 +50,13 @@ int main(int argc, char** argv) {
     } catch (const roofline::cli::UsageError& e) {
         fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(e.what()));  // messages quote names
         return roofline::cli::kExitUsage;
+    } catch (const std::system_error& e) {
+        // fmt::print throws "cannot write to file" when standard output fails mid-way (a full disk).
+        if (std::ferror(stdout))
+            fmt::print(stderr, "roofline: error: cannot write to standard output: {}\n", e.code().message());
+        else
+            fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(e.what()));
+        return roofline::cli::kExitFailure;
     } catch (const std::exception& e) {
         fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(e.what()));  // messages quote names
         return roofline::cli::kExitFailure;

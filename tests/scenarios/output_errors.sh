@@ -7,7 +7,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 [[ -w /dev/full ]] || { echo "skip: no /dev/full"; exit 77; }
 fail=0
 for args in "report --machine $src/tests/data/report-machine.json --points $src/tests/data/report-points.json" \
-            "model --peak 85.8 --bw 29 --intensity 0.05" "--help"; do
+            "report --machine $src/tests/data/report-machine.json --points $src/tests/data/report-points.json --format json" \
+            "kernels --list" "model --peak 85.8 --bw 29 --intensity 0.05" "--help"; do
   # shellcheck disable=SC2086
   "$bin" $args >/dev/full 2>"${TMPDIR:-/tmp}/rl_err.$$"; code=$?
   if [[ $code -eq 0 ]] || ! grep -q 'cannot write to standard output' "${TMPDIR:-/tmp}/rl_err.$$"; then
