@@ -251,7 +251,12 @@ int run_plot(const PlotArgs& args) {
         for (auto& part : cluster->parts) {
             prepare(part.points, &part.roofline);
             input.machines.push_back(part.roofline);
-            for (auto& p : part.points) input.points.push_back(std::move(p));
+            // Not joined by a line: one region's shares on different nodes (series "NAME per node")
+            // sit under different rooflines, not along a sweep; each is labelled with its node.
+            for (auto& p : part.points) {
+                p.series.clear();
+                input.points.push_back(std::move(p));
+            }
         }
     } else {
         prepare(input.points, nullptr);

@@ -115,8 +115,10 @@ if [[ $(id -u) == 0 ]] && mount -t tmpfs -o size=512k tmpfs "$mnt" 2>/dev/null; 
   json=$tmp/fulljob.json
   # The disk fills once both ranks' programs run: by then every rank has checked its destinations
   # (a fill started by one rank's program before another rank's check would fail that check instead).
+  # At most 30 s: a rank that never starts its program must fail the checks below, not hang the job.
   out=$(cd "$tmp/cwd" && timeout 300 mpirun -np 2 "$bin" measure --engine time --db "$mnt/r.db" -o "$json" -- \
-        sh -c "touch '$tmp'/started.\$\$; while [ \$(ls '$tmp'/started.* | wc -l) -lt 2 ]; do sleep 0.05; done
+        sh -c "touch '$tmp'/started.\$\$; i=0
+               while [ \$(ls '$tmp'/started.* | wc -l) -lt 2 ] && [ \$i -lt 600 ]; do sleep 0.05; i=\$((i + 1)); done
                dd if=/dev/zero of='$mnt/fill.\$\$' bs=4k 2>/dev/null; exec '$app' 1000 2" 2>&1)
   code=$?
   [[ $code == 1 ]] || fail "full store: exit $code, expected 1"
