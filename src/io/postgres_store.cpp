@@ -314,28 +314,8 @@ public:
 
     Layout layout() override { return read_layout(c_); }
     void create_missing_tables() override {
-        c_.exec_script("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                       "CREATE TABLE IF NOT EXISTS machines ("
-                       " id BIGSERIAL PRIMARY KEY,"
-                       " created TEXT NOT NULL,"
-                       " hostname TEXT,"
-                       " cpu_model TEXT,"
-                       " mode TEXT,"
-                       " partial INTEGER NOT NULL DEFAULT 0,"
-                       " schema TEXT NOT NULL,"
-                       " json TEXT NOT NULL);"
-                       "CREATE TABLE IF NOT EXISTS point_sets ("
-                       " id BIGSERIAL PRIMARY KEY,"
-                       " created TEXT NOT NULL,"
-                       " name TEXT NOT NULL,"
-                       " machine_id BIGINT REFERENCES machines(id),"
-                       " point_count BIGINT NOT NULL,"
-                       " json TEXT NOT NULL);"
-                       "CREATE TABLE IF NOT EXISTS measurement_cache ("
-                       " key BYTEA PRIMARY KEY,"
-                       " point_set_id BIGINT NOT NULL REFERENCES point_sets(id),"
-                       " point_index BIGINT NOT NULL);",
-                       "creating tables");
+        // BIGSERIAL: the server assigns ids; bytea keys hold any bytes (text refuses NUL).
+        c_.exec_script(store_schema::create_tables_sql({"BIGSERIAL", "BIGINT", "BYTEA"}).c_str(), "creating tables");
     }
     int version_or_insert_current() override {
         c_.exec("INSERT INTO meta (key, value) VALUES ('store_schema_version', $1) ON CONFLICT (key) DO NOTHING",

@@ -216,29 +216,8 @@ public:
 
     Layout layout() override { return read_layout_of(db_, path_); }
     void create_missing_tables() override {
-        execute(db_, path_,
-                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                "CREATE TABLE IF NOT EXISTS machines ("
-                " id INTEGER PRIMARY KEY,"
-                " created TEXT NOT NULL,"
-                " hostname TEXT,"
-                " cpu_model TEXT,"
-                " mode TEXT,"
-                " partial INTEGER NOT NULL DEFAULT 0,"
-                " schema TEXT NOT NULL,"
-                " json TEXT NOT NULL);"
-                "CREATE TABLE IF NOT EXISTS point_sets ("
-                " id INTEGER PRIMARY KEY,"
-                " created TEXT NOT NULL,"
-                " name TEXT NOT NULL,"
-                " machine_id INTEGER REFERENCES machines(id),"
-                " point_count INTEGER NOT NULL,"
-                " json TEXT NOT NULL);"
-                "CREATE TABLE IF NOT EXISTS measurement_cache ("
-                " key TEXT PRIMARY KEY,"
-                " point_set_id INTEGER NOT NULL REFERENCES point_sets(id),"
-                " point_index INTEGER NOT NULL);",
-                "creating tables");
+        // INTEGER PRIMARY KEY is SQLite's rowid; its INTEGER is 64-bit, its TEXT keeps any bytes.
+        execute(db_, path_, store_schema::create_tables_sql({"INTEGER", "INTEGER", "TEXT"}).c_str(), "creating tables");
     }
     int version_or_insert_current() override {
         Statement insert(db_, path_, "INSERT OR IGNORE INTO meta (key, value) VALUES ('store_schema_version', ?1)");

@@ -26,6 +26,16 @@ struct Layout {
     bool is_store() const { return has("meta") && has("machines"); }
 };
 
+// Each back end's words for the column types the layout uses.
+struct SqlTypes {
+    const char* generated_id;  // an integer primary key the database assigns
+    const char* integer;       // 64-bit
+    const char* key;           // the measurement cache's key: any bytes, found again exactly
+};
+// The current layout as one script of CREATE TABLE IF NOT EXISTS statements: the one place
+// the tables and their columns are written, for every back end.
+std::string create_tables_sql(const SqlTypes& types);
+
 // The steps of a writer's open, which each back end's SQL carries out inside one
 // write transaction (under its lock, so two first writers do not both create).
 class Migration {
