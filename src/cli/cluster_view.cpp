@@ -4,8 +4,9 @@
 #include "io/cluster_json.hpp"
 #include "io/text_file.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -16,6 +17,13 @@ std::optional<std::string> cluster_model_path(const StoredSource& machine) {
     const auto text = read_file_if_exists(machine.path);
     if (text && is_cluster_json(*text)) return machine.path;
     return std::nullopt;
+}
+
+std::string not_judged_text(const ClusterView& view) {
+    constexpr std::size_t shown = 10;  // the rest as "...": thousands of points must not flood the terminal
+    const auto& all = view.not_judged;
+    return fmt::format("{}{}", fmt::join(all.begin(), all.begin() + std::min(all.size(), shown), "; "),
+                       all.size() > shown ? "; ..." : "");
 }
 
 ClusterView cluster_view(const std::string& path, const std::vector<Point>& points, const RooflineRequest& request,

@@ -31,6 +31,9 @@ struct ClusterView {
     bool whole = false;                   // the last part is the sum of the nodes
 };
 
+// "A: why; B: why; ..." for a note: the first ten of `not_judged`; empty when none.
+std::string not_judged_text(const ClusterView& view);
+
 // Reads the cluster model at `path` and sorts `points` onto its nodes. A node without points
 // is a part only when `with_empty_nodes` (a chart shows every node's roofs); the whole cluster
 // is a part when some point is a job total.

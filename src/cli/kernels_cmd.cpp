@@ -290,9 +290,10 @@ int run_kernels(const KernelsArgs& args) {
     int failed_checks = 0, from_cache = 0, skipped = 0;
     std::set<std::string> done;
     const double available = available_memory_bytes();
+    const char* max_isa = std::getenv("ROOFLINE_MAX_ISA");
     const std::string setup =
         fmt::format("build={}|host={}|cpu={}|max_isa={}", build_identity(), host_name(), detect_cpu_features().brand,
-                    std::getenv("ROOFLINE_MAX_ISA") ? std::getenv("ROOFLINE_MAX_ISA") : "");  // it picks the code
+                    max_isa ? max_isa : "");  // it picks the code
     // One pinned worker per core; one thread runs on the calling thread, as before.
     std::unique_ptr<ThreadTeam> team;
     if (args.threads > 1) {

@@ -188,10 +188,7 @@ int run_plot(const PlotArgs& args) {
             if (!args.gpus.empty()) throw UsageError("--gpu draws one machine's GPU: pass that node's model, not a cluster model");
             cluster = cluster_view(*path, input.points, {args.precision, args.threads}, true);
             if (!args.quiet && !cluster->not_judged.empty())
-                print_stderr("roofline: note: left out, not placed on the cluster model: {}{}\n",
-                             fmt::join(cluster->not_judged.begin(),
-                                       cluster->not_judged.begin() + std::min<std::size_t>(cluster->not_judged.size(), 5), "; "),
-                             cluster->not_judged.size() > 5 ? "; ..." : "");
+                print_stderr("roofline: note: left out, not placed on the cluster model: {}\n", not_judged_text(*cluster));
             input.points.clear();
             if (input.title.empty())
                 input.title = fmt::format("{}: {} node(s){}", std::filesystem::path(*path).filename().string(),

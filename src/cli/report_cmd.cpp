@@ -128,10 +128,7 @@ int run_report(const ReportArgs& args) {
         if (!args.gpu.empty()) throw UsageError("--gpu judges against one machine's GPU: pass that node's model, not a cluster model");
         const auto view_of_cluster = cluster_view(*cluster, points, {args.precision, args.threads}, false);
         if (!args.quiet && !view_of_cluster.not_judged.empty())
-            print_stderr("roofline: note: not judged against the cluster model: {}{}\n",
-                         fmt::join(view_of_cluster.not_judged.begin(),
-                                   view_of_cluster.not_judged.begin() + std::min<std::size_t>(view_of_cluster.not_judged.size(), 10), "; "),
-                         view_of_cluster.not_judged.size() > 10 ? "; ..." : "");
+            print_stderr("roofline: note: not judged against the cluster model: {}\n", not_judged_text(view_of_cluster));
         if (view_of_cluster.parts.empty())
             throw std::runtime_error(fmt::format("no point to judge against the cluster model {}: its nodes' shares of an "
                                                  "MPI job (NAME [node H], from mpirun roofline measure) or the job's "
