@@ -69,8 +69,7 @@ typedef double v4df_unaligned __attribute__((vector_size(32), aligned(8)));  // 
 inline const v4df_unaligned& load4(const double* p) { return *reinterpret_cast<const v4df_unaligned*>(p); }
 inline double lanes_sum(const v4df& v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 
-__attribute__((target_clones("arch=x86-64-v3", "default"))) double k_dot(const double* x, const double* y,
-                                                                          std::int64_t n) {
+__attribute__((always_inline)) inline double dot_blocked(const double* x, const double* y, std::int64_t n) {
     v4df s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
     std::int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
@@ -138,8 +137,8 @@ __attribute__((always_inline)) inline double row_dot2(const double* r, const dou
 }
 // Four rows at a time, so x is loaded once per four rows of A (one row at a time, x's loads from
 // L2 halve what a core streams of A): two vector partial sums per row, 7 joining adds per row.
-__attribute__((target_clones("arch=x86-64-v3", "default"))) void k_mvm_row(const double* A, const double* x,
-                                                                            double* y, std::int64_t n) {
+__attribute__((always_inline)) inline void mvm_row_blocked(const double* A, const double* x, double* y,
+                                                          std::int64_t n) {
     std::int64_t i = 0;
     for (; i + 4 <= n; i += 4) {
         const double *r0 = A + i * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
@@ -164,6 +163,25 @@ __attribute__((target_clones("arch=x86-64-v3", "default"))) void k_mvm_row(const
         }
     }
     for (; i < n; ++i) y[i] = row_dot2(A + i * n, x, n);
+}
+// dot and mvm_row, each compiled for AVX2+FMA and for the baseline, the AVX2 code where
+// isa_supported allows it: ROOFLINE_MAX_ISA caps these as it caps bench's kernels (GCC's
+// target_clones would choose by the CPU alone).
+__attribute__((target("avx2,fma"))) double k_dot_avx2(const double* x, const double* y, std::int64_t n) {
+    return dot_blocked(x, y, n);
+}
+double k_dot_base(const double* x, const double* y, std::int64_t n) { return dot_blocked(x, y, n); }
+double k_dot(const double* x, const double* y, std::int64_t n) {
+    static const bool avx2 = isa_supported(Isa::avx2);
+    return avx2 ? k_dot_avx2(x, y, n) : k_dot_base(x, y, n);
+}
+__attribute__((target("avx2,fma"))) void k_mvm_row_avx2(const double* A, const double* x, double* y, std::int64_t n) {
+    mvm_row_blocked(A, x, y, n);
+}
+void k_mvm_row_base(const double* A, const double* x, double* y, std::int64_t n) { mvm_row_blocked(A, x, y, n); }
+void k_mvm_row(const double* A, const double* x, double* y, std::int64_t n) {
+    static const bool avx2 = isa_supported(Isa::avx2);
+    avx2 ? k_mvm_row_avx2(A, x, y, n) : k_mvm_row_base(A, x, y, n);
 }
 void k_mvm_col(const double* A, const double* x, double* y, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) y[i] = 0;
@@ -251,11 +269,15 @@ __attribute__((always_inline)) inline void atb_blocked(const double* A, const do
             }
     }
 }
-// 4 x 8 blocks: compiled twice (AVX2+FMA, and the baseline), chosen at run time. m % 8 == 0.
-__attribute__((target_clones("arch=x86-64-v3", "default"))) void k_atb_4x8(const double* A, const double* B, double* C,
-                                                                            std::int64_t K, std::int64_t m,
-                                                                            std::int64_t chunk) {
+// 4 x 8 blocks in 4-double registers (AVX2+FMA), or 4 x 4 in SSE2's 2-double ones (the
+// baseline: 4-double vectors there were split through memory, 30x slower).
+__attribute__((target("avx2,fma"))) void k_atb_4x8_avx2(const double* A, const double* B, double* C, std::int64_t K,
+                                                         std::int64_t m, std::int64_t chunk) {
     atb_blocked<v4df, 4>(A, B, C, K, m, chunk);
+}
+typedef double v2df __attribute__((vector_size(16)));
+void k_atb_4x4_sse2(const double* A, const double* B, double* C, std::int64_t K, std::int64_t m, std::int64_t chunk) {
+    atb_blocked<v2df, 4>(A, B, C, K, m, chunk);
 }
 // 8 x 16 blocks: 16 accumulators and 2 rows of B in 18 of the 32 zmm registers; the
 // broadcasts of A become the FMAs' memory operands. Only where isa_supported(avx512) and
@@ -550,7 +572,7 @@ private:
 class Atb : public Instance {
 public:
     Atb(bool blas, std::int64_t K, std::int64_t m)
-        : blas_(blas), K_(K), m_(m), block_(atb_block(m, isa_supported(Isa::avx512))), A_(alloc<double>(K * m, 1.0)),
+        : blas_(blas), K_(K), m_(m), block_(atb_block(m, isa_supported(Isa::avx512) ? 512 : isa_supported(Isa::avx2) ? 256 : 128)), A_(alloc<double>(K * m, 1.0)),
           B_(alloc<double>(K * m, 2.0)), C_(alloc<double>(m * m, 0.0)) {
         if (blas_) blas_on_one_thread();
     }
@@ -561,8 +583,8 @@ public:
     }
     void call() override {
         if (!blas_) {
-            if (block_.rows == 8) return k_atb_8x16(A_.get(), B_.get(), C_.get(), K_, m_, atb_chunk_rows(m_));
-            return k_atb_4x8(A_.get(), B_.get(), C_.get(), K_, m_, atb_chunk_rows(m_));
+            const auto kernel = block_.vector_bits == 512 ? k_atb_8x16 : block_.vector_bits == 256 ? k_atb_4x8_avx2 : k_atb_4x4_sse2;
+            return kernel(A_.get(), B_.get(), C_.get(), K_, m_, atb_chunk_rows(m_));
         }
         const int m = static_cast<int>(m_);
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, m, static_cast<int>(K_), 1.0, A_.get(), m, B_.get(), m,

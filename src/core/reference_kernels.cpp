@@ -287,9 +287,9 @@ const std::vector<ReferenceKernel>& reference_kernels() {
          "16 n^3 nominal; 24 n^2 compulsory", "B is walked down its columns: far below the peak", plain<gemm_naive>, plain_n<n_gemm>, 4 << 20},
         {"dgemm_openblas", "cblas_dgemm, C = A B, one thread", "dp", "n x n matrices", "2 n^3",
          "24 n^2 compulsory (the library's blocking is not counted)", "OpenBLAS, as the distribution builds it", plain<gemm_blas>, plain_n<n_gemm>},
-        {"atb_ours", "C = A^T B, A and B K x m: blocks of C in registers over chunks of K: 8 x 16 with AVX-512 when m is a multiple of 16, else 4 x 8 (AVX2+FMA where the CPU has them)", "dp",
+        {"atb_ours", "C = A^T B, A and B K x m: blocks of C in registers over chunks of K: 8 x 16 with AVX-512 when m is a multiple of 16, else 4 x 8 with AVX2+FMA, else 4 x 4 with SSE2 (as the CPU and ROOFLINE_MAX_ISA allow)", "dp",
          "K rows (A and B are K x m)", "2 K m^2 + m^2 ceil(K / chunk) (chunk: 128 rows at m = 16, 2048 / m, 16 to 256)",
-         "3 K m^2 nominal (4 x 8 blocks; 1.5 K m^2 with 8 x 16); 16 K m from memory",
+         "3 K m^2 nominal (4 x 8 blocks; 1.5 K m^2 with 8 x 16, 4 K m^2 with 4 x 4); 16 K m from memory",
          "tall and skinny: m/8 FLOP/B from memory (2 at m = 16), memory-bound on most machines", atb_ours, n_atb, 0,
          {kAtbParameter}},
         {"lbm_d3q19", "one D3Q19 lattice-Boltzmann step, BGK collision, pull streaming, two grids", "dp",
@@ -313,9 +313,10 @@ const std::vector<ReferenceKernel>& reference_kernels() {
     return all;
 }
 
-AtbBlock atb_block(std::int64_t m, bool avx512) {
-    if (avx512 && m % 16 == 0) return {8, 16, 512};
-    return {};
+AtbBlock atb_block(std::int64_t m, int widest_bits) {
+    if (widest_bits >= 512 && m % 16 == 0) return {8, 16, 512};
+    if (widest_bits >= 256) return {4, 8, 256};
+    return {4, 4, 128};
 }
 KernelCounts atb_ours_counts(std::int64_t k, std::int64_t m, const AtbBlock& block) { return atb(k, m, &block); }
 

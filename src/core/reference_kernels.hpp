@@ -67,13 +67,14 @@ struct ReferenceKernel {
 std::int64_t atb_chunk_rows(std::int64_t m);
 
 // The block of C our A^T B kernel keeps in registers over a chunk: 4 x 8 in 256-bit registers
-// (AVX2+FMA; the baseline build too), or 8 x 16 in 512-bit ones where the CPU has AVX-512 and
+// (AVX2+FMA), 4 x 4 in 128-bit ones (SSE2, the baseline), or 8 x 16 in 512-bit ones where the CPU has AVX-512 and
 // m is a multiple of 16. The L1 bytes depend on it: per k, rows + cols doubles for each of the
 // (m / rows) (m / cols) blocks.
 struct AtbBlock {
     int rows = 4, cols = 8, vector_bits = 256;
 };
-AtbBlock atb_block(std::int64_t m, bool avx512);
+// `widest_bits`: the widest vectors the run may use (512, 256 or 128).
+AtbBlock atb_block(std::int64_t m, int widest_bits);
 // atb_ours's counts with the block that ran (the table's counts assume 4 x 8).
 KernelCounts atb_ours_counts(std::int64_t k, std::int64_t m, const AtbBlock& block);
 

@@ -64,7 +64,7 @@ TEST(ReferenceKernelRun, AtbCountsAreThoseOfTheBlockThatRan) {
     for (const std::int64_t m : {8, 16, 40, 48}) {
         quick.params = {{"m", m}};
         const auto run = run_reference_kernel(*k, 500, quick);
-        const AtbBlock block = atb_block(m, isa_supported(Isa::avx512));
+        const AtbBlock block = atb_block(m, isa_supported(Isa::avx512) ? 512 : isa_supported(Isa::avx2) ? 256 : 128);
         EXPECT_TRUE(run.checked) << "m=" << m << ": " << run.check_error;
         EXPECT_EQ(run.details.at("block_rows"), block.rows) << "m=" << m;
         EXPECT_EQ(run.details.at("block_cols"), block.cols) << "m=" << m;

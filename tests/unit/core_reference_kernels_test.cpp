@@ -27,12 +27,14 @@ TEST(ReferenceKernels, ParametersChangeTheCountsAndAreChecked) {
     EXPECT_DOUBLE_EQ(c32.flops, 2 * 1000 * 32 * 32);
     EXPECT_DOUBLE_EQ(c32.working_set, 16 * 1000 * 32 + 8 * 32 * 32);
     // The block that ran sets the L1 bytes: per k, rows + cols doubles for each block.
-    EXPECT_DOUBLE_EQ(atb_ours_counts(1000, 16, atb_block(16, false)).loaded, 3 * 1000 * 256);
-    EXPECT_DOUBLE_EQ(atb_ours_counts(1000, 16, atb_block(16, true)).loaded, 1.5 * 1000 * 256);
-    EXPECT_EQ(atb_block(16, true).vector_bits, 512);
-    EXPECT_EQ(atb_block(24, true).rows, 4) << "8 x 16 blocks need m % 16 == 0";
-    EXPECT_EQ(atb_block(32, false).cols, 8);
-    EXPECT_DOUBLE_EQ(atb_ours_counts(1000, 16, atb_block(16, true)).flops, atb.counts(1000, {{"m", 16}}).flops);
+    EXPECT_DOUBLE_EQ(atb_ours_counts(1000, 16, atb_block(16, 256)).loaded, 3 * 1000 * 256);
+    EXPECT_DOUBLE_EQ(atb_ours_counts(1000, 16, atb_block(16, 512)).loaded, 1.5 * 1000 * 256);
+    EXPECT_EQ(atb_block(16, 512).vector_bits, 512);
+    EXPECT_EQ(atb_block(24, 512).rows, 4) << "8 x 16 blocks need m % 16 == 0";
+    EXPECT_EQ(atb_block(32, 256).cols, 8);
+    EXPECT_EQ(atb_block(32, 128).cols, 4) << "the baseline: 4 x 4 blocks in SSE2 registers";
+    EXPECT_DOUBLE_EQ(atb_ours_counts(1000, 16, atb_block(16, 128)).loaded, 4 * 1000 * 256);
+    EXPECT_DOUBLE_EQ(atb_ours_counts(1000, 16, atb_block(16, 512)).flops, atb.counts(1000, {{"m", 16}}).flops);
     EXPECT_EQ(atb_chunk_rows(16), 128);
     EXPECT_EQ(atb_chunk_rows(8), 256);
     EXPECT_EQ(atb_chunk_rows(512), 16);
