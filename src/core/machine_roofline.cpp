@@ -126,7 +126,7 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
             if (mem.level != level || &mem == best || traffic_gbs(mem) >= roof * 0.995) continue;
             if (mem.threads == t) {
                 bandwidth_ceilings.push_back({traffic_roof_name(mem), CeilingKind::bandwidth, "pattern", level,
-                                              traffic_gbs(mem), {}});
+                                              traffic_gbs(mem), {}, mem.pattern == "load"});
             }
         }
         if (t > 1) {

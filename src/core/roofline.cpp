@@ -98,11 +98,20 @@ std::optional<RegionBounds> region_bounds(const Roofline& r, const std::string& 
 namespace {
 
 // Two ceilings ask for the same change: the same written advice, or none and
-// the same known category (an unknown one is told apart by name).
+// the same known category (an unknown one is told apart by name; loads alone ask for
+// another change than the other access patterns).
 bool same_remedy(const Ceiling& a, const Ceiling& b) {
     if (!a.advice.empty() || !b.advice.empty()) return a.advice == b.advice;
-    if (a.kind != b.kind || a.category != b.category) return false;
+    if (a.kind != b.kind || a.category != b.category || a.read_only != b.read_only) return false;
     return is_known_ceiling_category(a.category) || a.name == b.name;
+}
+
+// Whether the point only reads: counted stores at most a thousandth of the loads (a
+// kernel's result, a reduction's total). nullopt where nothing counted them.
+std::optional<bool> point_reads_only(const Point& p) {
+    const auto loaded = p.details.find("bytes_loaded"), stored = p.details.find("bytes_stored");
+    if (loaded == p.details.end() || stored == p.details.end() || loaded->second <= 0) return std::nullopt;
+    return stored->second <= 1e-3 * loaded->second;
 }
 
 Region region_for(const Roofline& r, const std::string& level, double i) {
@@ -236,8 +245,12 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
 
     // Next steps: break the ceilings above the point from the lowest up (one per
     // kind of missing optimization), then the roof.
+    const auto reads_only = point_reads_only(p);
     for (const auto& pl : placed) {
         if (pl.at < a.performance) continue;
+        // A pattern ceiling speaks to points of its kind: the read-only one to a point that only
+        // reads (no other pattern is open to it), the others to a point that stores.
+        if (reads_only && pl.c->category == "pattern" && pl.c->read_only != *reads_only) continue;
         const bool seen = std::any_of(a.next_steps.begin(), a.next_steps.end(),
                                       [&](const NextStep& s) { return same_remedy(s.ceiling, *pl.c); });
         if (!seen) a.next_steps.push_back({NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at});

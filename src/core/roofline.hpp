@@ -41,6 +41,10 @@ struct Ceiling {
     double value = 0;
     std::string advice;    // a spec sheet's own words for what lifts a point above it; empty:
                            // render/ phrases the category
+    // A "pattern" ceiling measured with loads alone. Where a mix of loads and stores streams
+    // faster (the top roof), a point that only reads cannot change its way past it: for such a
+    // point it is the limit of what it does, not a remedy.
+    bool read_only = false;
 };
 
 // Everything needed to place points for one machine, precision and thread count.

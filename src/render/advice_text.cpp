@@ -32,6 +32,12 @@ std::string ceiling_advice(const Roofline& r, const Ceiling& c) {
     if (k == "ilp") return "break the dependency chain: several independent accumulators, unroll the reduction";
     if (k == "threads" && compute) return "parallelize across cores (OpenMP, threads) with balanced work";
     if (k == "threads") return "use all cores: one core cannot draw the level's full bandwidth";
+    if (k == "pattern" && c.read_only) {
+        const auto best = roof_pattern(r, c.level);
+        return fmt::format("loads alone stream slower here than {}{}: fuse read-only passes with passes that write, "
+                           "or read fewer bytes",
+                           best.empty() ? "the top pattern" : best, c.level.empty() ? "" : fmt::format(" ({})", c.level));
+    }
     if (k == "pattern") {
         const auto best = roof_pattern(r, c.level);
         return fmt::format("change the access pattern{}: fewer store streams, non-temporal stores for data not reused",

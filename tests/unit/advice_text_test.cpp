@@ -34,6 +34,10 @@ TEST(AdviceText, KnownCategoriesArePhrased) {
     // A pattern ceiling points at the pattern the level's roof was measured with.
     EXPECT_TRUE(contains(ceiling_advice(r, {"DRAM load", CeilingKind::bandwidth, "pattern", "DRAM", 15, ""}),
                          "toward copy (DRAM)"));
+    // Loads alone: no store streams to cut; what the faster pattern has that they lack is writes.
+    const auto reads = ceiling_advice(r, {"DRAM load", CeilingKind::bandwidth, "pattern", "DRAM", 15, "", true});
+    EXPECT_TRUE(contains(reads, "slower here than copy (DRAM)")) << reads;
+    EXPECT_FALSE(contains(reads, "store streams")) << reads;
     // An unknown category names the ceiling.
     EXPECT_EQ(ceiling_advice(r, {"odd", CeilingKind::compute, "mine", "", 5, ""}), "lift the odd ceiling");
 }

@@ -418,3 +418,26 @@ TEST(RooflineAnalysis, WorkShippedOverABusHasItsThroughputIntensityAndCoefficien
     EXPECT_TRUE(is_bus_level("PCIe") && is_bus_level("NVLink") && is_bus_level("network"));
     EXPECT_FALSE(is_bus_level("DRAM") || is_bus_level("NUMA0->1"));
 }
+
+TEST(RooflineAnalysis, PatternCeilingsSpeakToPointsOfTheirKind) {
+    // DRAM roof copy 20 GB/s; ceilings: triad 16, loads alone 14. A point at I = 1 running 12 GF/s
+    // sits under both.
+    Roofline r = toy();
+    r.bandwidth.back() = {"DRAM copy", "DRAM", 20};
+    r.ceilings = {{"DRAM triad", CeilingKind::bandwidth, "pattern", "DRAM", 16, ""},
+                  {"DRAM load", CeilingKind::bandwidth, "pattern", "DRAM", 14, "", true}};
+    auto lifted = [&](const Point& p) {
+        std::vector<std::string> names;
+        for (const auto& s : analyze(r, p, View::carm).next_steps)
+            if (s.kind == NextStep::Kind::lift_ceiling) names.push_back(s.ceiling.name);
+        return names;
+    };
+    Point reads = point(12, 24e9, 24e9, 12e9);
+    reads.details = {{"bytes_loaded", 24e9}, {"bytes_stored", 64}};  // a reduction: its total only
+    EXPECT_EQ(lifted(reads), std::vector<std::string>{"DRAM load"});  // copy and triad are not open to it
+    Point writes = reads;
+    writes.details["bytes_stored"] = 8e9;
+    EXPECT_EQ(lifted(writes), std::vector<std::string>{"DRAM triad"});  // loads alone are not its pattern
+    Point uncounted = point(12, 24e9, 24e9, 12e9);  // nothing says whether it stores: both, lowest first
+    EXPECT_EQ(lifted(uncounted), (std::vector<std::string>{"DRAM load", "DRAM triad"}));
+}
