@@ -4,7 +4,8 @@
 # is what makes an installed tree relocatable (move it, or install it with --prefix anywhere).
 #   bin/roofline
 #   libexec/roofline/vgtool/            the Valgrind tool, links to Valgrind's core files
-#   libexec/roofline/roofline-gpubench  (when nvcc was found), roofline-netbench (when MPI was)
+#   libexec/roofline/roofline-gpubench  (when nvcc was found), roofline-offload.so (when CUPTI's
+#                                       headers were), roofline-netbench (when MPI was)
 #   share/roofline/events/              the perf engine's event files
 #   share/doc/roofline/                 README, example kernels, machines, Slurm scripts
 #   lib/systemd/system/                 the monitor's unit, ExecStart naming the installed binary
@@ -40,6 +41,9 @@ if(ROOFLINE_VGTOOL_AVAILABLE)
 endif()
 if(ROOFLINE_CUDA_BUILT)
   install(PROGRAMS ${CMAKE_BINARY_DIR}/roofline-gpubench DESTINATION ${ROOFLINE_INSTALL_HELPERS} COMPONENT roofline)
+endif()
+if(TARGET roofline_offload)
+  install(TARGETS roofline_offload LIBRARY DESTINATION ${ROOFLINE_INSTALL_HELPERS} COMPONENT roofline)
 endif()
 if(TARGET roofline_netbench)
   install(TARGETS roofline_netbench RUNTIME DESTINATION ${ROOFLINE_INSTALL_HELPERS} COMPONENT roofline)

@@ -4,8 +4,11 @@
 #include "cli/point_delivery.hpp"
 #include "cli/usage_error.hpp"
 #include "core/gpu_kernel_points.hpp"
+#include "core/offload_point.hpp"
 #include "io/machine_json.hpp"
+#include "io/install_layout.hpp"
 #include "io/ncu_csv.hpp"
+#include "io/offload_summary.hpp"
 #include "io/results_store.hpp"
 #include "io/temp_dir.hpp"
 #include "io/text_file.hpp"
@@ -16,6 +19,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -56,11 +60,70 @@ void print_points(const std::vector<Point>& points, const std::string& from) {
         }
 }
 
+// The program once under the CUPTI injection library (the driver loads it at the first CUDA
+// call): its summary of copies, migrations, kernels and span, and the run's wall time. A failed
+// program, or one that made no CUDA call, ends the measurement here: ncu is not run.
+struct CuptiRun {
+    OffloadSummary summary;
+    double wall_seconds = 0;
+    int exit_code = 0;   // the program's, when it failed
+    bool interrupted = false;
+};
+CuptiRun run_under_cupti(const std::vector<std::string>& command, bool quiet) {
+    std::string why;
+    const std::string library = offload_library_path(self_executable(), why);
+    if (library.empty()) throw UsageError(fmt::format("--offload: {}", why));
+    TempDir tmp("roofline-offload");
+    const std::string out = tmp.file("offload.json");
+    if (!quiet) fmt::print(stderr, "roofline: run 1 of 2: the program under CUPTI ({}), for the copies and the span\n", library);
+    measure::clear_interrupt();
+    measure::InterruptScope interrupt_scope;
+    const auto run = measure::run_child(command, {{"CUDA_INJECTION64_PATH", library}, {"ROOFLINE_OFFLOAD_OUT", out}});
+    CuptiRun result;
+    if (measure::interrupt_signal()) {
+        result.interrupted = true;
+        result.exit_code = 128 + measure::interrupt_signal();
+        return result;
+    }
+    result.wall_seconds = run.wall_seconds;
+    result.exit_code = run.status.pass_through_code();
+    if (result.exit_code != 0) return result;
+    if (::access(out.c_str(), R_OK) != 0)
+        throw std::runtime_error(fmt::format(
+            "--offload: the program ran ({}) but the CUPTI library wrote no summary: it made no CUDA call, or the "
+            "CUDA driver did not load {} (CUDA_INJECTION64_PATH is read by the driver, libcuda)",
+            run.status.describe(), library));
+    result.summary = read_offload_summary(out);
+    return result;
+}
+
+void print_offload(const OffloadPoint& o) {
+    const Point& p = o.point;
+    const double bus = p.bytes.count("PCIe") ? p.bytes.at("PCIe") : 0;
+    const double dram = p.bytes.count("DRAM") ? p.bytes.at("DRAM") : 0;
+    fmt::print("whole offload: {} kernel launches and {} copies in {} s (first GPU activity to the last; the "
+               "program's wall time {} s)\n",
+               format_number(detail(p, "kernel_launches")), format_number(detail(p, "copies")),
+               format_number(p.seconds), format_number(detail(p, "wall_seconds")));
+    fmt::print("  bus: {} B host to device, {} B device to host, {} B migrated (unified memory)\n",
+               format_number(detail(p, "host_to_device_bytes")), format_number(detail(p, "device_to_host_bytes")),
+               format_number(detail(p, "migrated_to_device_bytes") + detail(p, "migrated_to_host_bytes")));
+    if (bus > 0 && p.work_counted) {
+        const double ti = p.work / bus;
+        fmt::print("  {} GFLOP/s; TI {} FLOP per bus byte", format_number(p.work / p.seconds * 1e-9), format_number(ti));
+        if (dram > 0) fmt::print(", a = TI / I(DRAM) = {}", format_number(ti / (p.work / dram)));
+        fmt::print("\n");
+    }
+    for (const auto& w : o.warnings) fmt::print(stderr, "roofline: warning: whole offload: {}\n", w);
+}
+
 Provenance provenance_of(const GpuMeasureRequest& r, const std::string& ncu) {
     Provenance p = run_provenance(r.command, "measure");
     p.engine = "ncu";
     p.runs = {"ncu"};
+    if (r.offload) p.runs = {"cupti", "ncu"};
     if (!r.ncu_csv.empty()) p.options["ncu_csv"] = r.ncu_csv;
+    if (!r.offload_summary.empty()) p.options["offload_summary"] = r.offload_summary;
     if (!ncu.empty()) p.options["ncu"] = ncu;
     return p;
 }
@@ -86,6 +149,11 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
     }
     std::string ncu, text, from;
     int program_code = 0;
+    std::optional<CuptiRun> cupti;
+    if (!r.offload_summary.empty()) {
+        cupti.emplace();
+        cupti->summary = read_offload_summary(r.offload_summary);
+    }
     if (!r.ncu_csv.empty()) {
         text = read_text_file(r.ncu_csv);
         from = r.ncu_csv;
@@ -94,6 +162,16 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
         if (ncu.empty())
             throw UsageError("--engine ncu: Nsight Compute's ncu is not on PATH (nor in /usr/local/cuda/bin); install "
                              "the CUDA toolkit, or run ncu elsewhere and read its CSV with --ncu-csv FILE");
+        if (r.offload) {
+            cupti = run_under_cupti(r.command, r.quiet);
+            if (cupti->interrupted) return cupti->exit_code;
+            if (cupti->exit_code != 0) {
+                fmt::print(stderr, "roofline: the program failed under CUPTI (exit {}): not run under ncu, nothing "
+                                   "measured\n", cupti->exit_code);
+                return cupti->exit_code;
+            }
+            if (!r.quiet) fmt::print(stderr, "roofline: run 2 of 2: the program under ncu, for each kernel's FLOPs and bytes\n");
+        }
         TempDir tmp("roofline-ncu");
         const std::string csv = tmp.file("ncu.csv");
         measure::clear_interrupt();
@@ -118,6 +196,13 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
             "ERR_NVGPUCTRPERM, see NVIDIA's note on RmProfilingAdminOnly)",
             from));
     if (!r.quiet) print_points(points, from);
+    if (cupti) {
+        auto offload = offload_point(points, cupti->summary, cupti->wall_seconds);
+        if (!r.quiet) print_offload(offload);
+        else
+            for (const auto& w : offload.warnings) fmt::print(stderr, "roofline: warning: whole offload: {}\n", w);
+        points.push_back(std::move(offload.point));
+    }
     const std::string set_name = r.command.empty() ? fmt::format("ncu CSV {}", r.ncu_csv)
                                                    : fmt::to_string(fmt::join(r.command, " "));
     PointDestinations to{r.output, nullptr, set_name, "the points", r.quiet};

@@ -1,5 +1,6 @@
 // measure --engine ncu: a point per CUDA kernel from Nsight Compute (ncu run on the command,
-// or a CSV recorded earlier with --ncu-csv), written and stored as measure's points are.
+// or a CSV recorded earlier with --ncu-csv), written and stored as measure's points are; with
+// --offload, also the whole-offload point from a run under the CUPTI injection library.
 #pragma once
 
 #include <string>
@@ -14,6 +15,8 @@ struct GpuMeasureRequest {
     std::string db;
     bool no_store = false;
     bool quiet = false;
+    bool offload = false;              // also run the program under CUPTI: the whole-offload point
+    std::string offload_summary;       // with ncu_csv: that run's summary, recorded earlier
 };
 
 // The ncu command line that measures `command` into `csv_path`.

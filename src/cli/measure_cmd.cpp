@@ -55,6 +55,8 @@ struct MeasureArgs {
     std::string cache_sim = "on";  // instrument engine: simulate the caches for bytes below L1
     std::string cache_model;       // --cache-model FILE: simulate that machine's caches instead
     std::string ncu_csv;           // --ncu-csv FILE: CUDA kernels' points from a recorded ncu CSV
+    bool offload = false;          // --offload: the whole-offload point from a run under CUPTI
+    std::string offload_summary;   // --offload-summary FILE: that run's summary, recorded earlier
     bool functions = false;
     std::vector<std::string> region_functions;
     std::string region_scope = "process";
@@ -273,8 +275,15 @@ int run_gpu_measure(const MeasureArgs& args) {
         throw UsageError("--ncu-csv reads a recorded run: give no command (or drop --ncu-csv to run ncu on it)");
     if (args.ncu_csv.empty() && args.command.empty())
         throw UsageError("no CUDA program to measure: put it after '--', e.g. roofline measure --engine ncu -- ./app");
+    if (args.offload && !args.ncu_csv.empty())
+        throw UsageError("--offload runs the program under CUPTI; with --ncu-csv (a recorded run) give the summary "
+                         "that run wrote: --offload-summary FILE");
+    if (!args.offload_summary.empty() && args.ncu_csv.empty())
+        throw UsageError("--offload-summary goes with --ncu-csv (both recorded earlier); to measure a program now, "
+                         "use --offload");
     refuse_output_over_store(args);
-    return measure_gpu_kernels({args.command, args.ncu_csv, args.output, args.db, args.no_store, args.quiet});
+    return measure_gpu_kernels({args.command, args.ncu_csv, args.output, args.db, args.no_store, args.quiet,
+                                args.offload, args.offload_summary});
 }
 
 int run_measure(const MeasureArgs& args) {
@@ -283,6 +292,8 @@ int run_measure(const MeasureArgs& args) {
             throw UsageError(fmt::format("--ncu-csv is read by the ncu engine, not --engine {}", args.engine));
         return run_gpu_measure(args);
     }
+    if (args.offload || !args.offload_summary.empty())
+        throw UsageError("--offload and --offload-summary are for CUDA programs: --engine ncu (or --ncu-csv)");
     if (args.command.empty())
         throw UsageError("no command to measure: put it after '--', e.g. roofline measure -- ./my_app");
     // Measuring a launcher measures the launcher (its own few FLOPs), not the ranks it starts.
@@ -635,6 +646,17 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                                 fmt::join(ncu_roofline_metrics(), ",")))
         ->type_name("FILE")
         ->check(CLI::ExistingFile);
+    cmd->add_flag("--offload", args->offload,
+                  "With --engine ncu: also the whole-offload point, all kernels together with the bytes copied over "
+                  "the host-device bus (copies and unified-memory migrations) and the time from the first GPU "
+                  "activity to the last, so its throughput intensity TI = FLOPs / bus bytes meets the bus roof. The "
+                  "program runs twice, once under CUPTI (roofline-offload.so) and once under ncu, and must do the "
+                  "same work both times");
+    cmd->add_option("--offload-summary", args->offload_summary,
+                    "With --ncu-csv: the whole-offload point from FILE, the summary an earlier run under CUPTI wrote "
+                    "(ROOFLINE_OFFLOAD_OUT=FILE CUDA_INJECTION64_PATH=<libexec>/roofline/roofline-offload.so ./app)")
+        ->type_name("FILE")
+        ->check(CLI::ExistingFile);
     cmd->add_flag("--functions", args->functions,
                   "List the top functions by FLOPs and bytes with their self CPU time (instrument engine + a "
                   "sampled native run, no markers needed); each with samples becomes a point");
@@ -693,6 +715,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                 "  roofline measure --engine instrument --functions -- ./my_app\n"
                 "  roofline measure --region-function daxpy -o pts.json -- ./my_app\n"
                 "  roofline measure --engine ncu -o gpu.json -- ./my_cuda_app   (a point per CUDA kernel)\n"
+                "  roofline measure --engine ncu --offload -- ./my_cuda_app     (and the whole offload, bus included)\n"
                 "  mpirun -np 4 roofline measure -o job.json -- ./mpi_app   (each rank measures itself; rank 0\n"
                 "      writes every rank's points and their sum over ranks to job.json)");
     cmd->callback([args, &exit_code] { exit_code = run_measure(*args); });

@@ -114,6 +114,15 @@ std::string gpubench_path(const std::string& self_exe, std::string& why) {
     return path;
 }
 
+std::string offload_library_path(const std::string& self_exe, std::string& why) {
+    auto path = helper_program_path(self_exe, "ROOFLINE_OFFLOAD_LIB", "roofline-offload.so", why);
+    if (path.empty() && why.empty())
+        why = "this roofline was built without its offload injection library: CUPTI's headers (the CUDA toolkit) "
+              "were not found when it was configured; install the toolkit and reconfigure, or set "
+              "ROOFLINE_OFFLOAD_LIB to a roofline-offload.so built elsewhere";
+    return path;
+}
+
 std::string netbench_path(const std::string& self_exe, std::string& why) {
     auto path = helper_program_path(self_exe, "ROOFLINE_NETBENCH", "roofline-netbench", why);
     if (path.empty() && why.empty())

@@ -3,8 +3,9 @@
 // (/proc/self/exe), so an installed tree can be moved (issue 15): never through a path of the
 // source or build tree compiled in. The two layouts searched:
 //   installed   <prefix>/bin/roofline, <prefix>/libexec/roofline/{vgtool/,roofline-gpubench,
-//               roofline-netbench}, <prefix>/share/roofline/events/
-//   build tree  <build>/roofline, <build>/{vgtool/,roofline-gpubench,roofline-netbench},
+//               roofline-offload.so,roofline-netbench}, <prefix>/share/roofline/events/
+//   build tree  <build>/roofline, <build>/{vgtool/,roofline-gpubench,roofline-offload.so,
+//               roofline-netbench},
 //               <build>/share/roofline/events/ (a copy of data/events made by the build)
 #pragma once
 
@@ -29,6 +30,9 @@ std::string vgtool_dir(const std::string& self_exe, std::string& why);
 // else <exe dir>/roofline-gpubench, else <exe dir>/../libexec/roofline/roofline-gpubench. Empty,
 // with `why` set, when none is there.
 std::string gpubench_path(const std::string& self_exe, std::string& why);
+// The offload injection library (roofline-offload.so, built when CUPTI's headers were found):
+// $ROOFLINE_OFFLOAD_LIB, else next to the executable or in ../libexec/roofline.
+std::string offload_library_path(const std::string& self_exe, std::string& why);
 // The network benchmark (roofline-netbench, built when MPI was found): $ROOFLINE_NETBENCH, else
 // next to the executable or in ../libexec/roofline, as the GPU benchmark.
 std::string netbench_path(const std::string& self_exe, std::string& why);

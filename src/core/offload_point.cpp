@@ -1,0 +1,71 @@
+#include "core/offload_point.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace roofline {
+
+double offload_bus_bytes(const OffloadSummary& s) {
+    return s.host_to_device.bytes + s.device_to_host.bytes + s.migrated_to_device.bytes + s.migrated_to_host.bytes;
+}
+
+OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSummary& s, double wall_seconds) {
+    if (s.span_seconds <= 0 || (s.kernels.operations == 0 && offload_bus_bytes(s) == 0))
+        throw std::runtime_error("the program's run under CUPTI recorded no kernel and no copy: nothing was offloaded "
+                                 "to the GPU" +
+                                 (s.note.empty() ? std::string() : fmt::format(" ({})", s.note)));
+    OffloadPoint out;
+    Point& p = out.point;
+    p.name = "whole offload";
+    p.label = "all kernels, with the copies over the bus";
+    p.source = "ncu";
+    p.seconds = s.span_seconds;
+    double launches = 0;
+    for (const auto& k : kernels) {
+        p.work += k.work;
+        p.work_counted = p.work_counted && k.work_counted;
+        for (const auto& [level, bytes] : k.bytes) p.bytes[level] += bytes;
+        for (const char* key : {"flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor"})
+            if (const auto it = k.details.find(key); it != k.details.end()) p.details[key] += it->second;
+        if (const auto it = k.details.find("tensor_not_counted"); it != k.details.end()) p.details[it->first] = 1;
+        if (const auto it = k.details.find("launches"); it != k.details.end()) launches += it->second;
+    }
+    const double bus = offload_bus_bytes(s);
+    if (bus > 0) p.bytes["PCIe"] = bus;
+    p.details[kWholeOffload] = 1;
+    p.details["device"] = 0;
+    p.details["host_to_device_bytes"] = s.host_to_device.bytes;
+    p.details["device_to_host_bytes"] = s.device_to_host.bytes;
+    p.details["migrated_to_device_bytes"] = s.migrated_to_device.bytes;
+    p.details["migrated_to_host_bytes"] = s.migrated_to_host.bytes;
+    p.details["device_to_device_bytes"] = s.device_to_device.bytes + s.peer_to_peer.bytes;
+    p.details["copies"] = s.host_to_device.operations + s.device_to_host.operations + s.device_to_device.operations +
+                          s.host_to_host.operations + s.peer_to_peer.operations + s.unknown_copies.operations;
+    p.details["copy_busy_seconds"] = s.host_to_device.busy_seconds + s.device_to_host.busy_seconds;
+    p.details["kernel_busy_seconds"] = s.kernels.busy_seconds;
+    p.details["kernel_launches"] = s.kernels.operations;
+    p.details["ncu_kernel_launches"] = launches;
+    p.details["wall_seconds"] = wall_seconds;
+
+    if (!s.note.empty()) out.warnings.push_back(fmt::format("CUPTI: {}", s.note));
+    if (s.dropped_records > 0)
+        out.warnings.push_back(fmt::format("CUPTI dropped {:.0f} activity records (its buffers were full): the copies "
+                                           "and the span are undercounted",
+                                           s.dropped_records));
+    if (s.kernels.operations != launches)
+        out.warnings.push_back(fmt::format(
+            "the run under CUPTI launched {:.0f} kernels, the one under ncu {:.0f}: the point pairs the FLOPs of one "
+            "run with the copies and time of another, which did different work",
+            s.kernels.operations, launches));
+    if (bus == 0)
+        out.warnings.push_back("no bytes crossed the host-device bus (no copies to or from the host, no migrations): "
+                               "the point has no bus intensity");
+    if (s.unknown_copies.bytes > 0)
+        out.warnings.push_back(fmt::format("{:.0f} bytes were copied in a direction CUPTI did not name; they are not "
+                                           "counted as bus bytes",
+                                           s.unknown_copies.bytes));
+    return out;
+}
+
+} // namespace roofline

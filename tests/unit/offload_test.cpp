@@ -1,0 +1,153 @@
+// The whole-offload point (issue 13): what the CUPTI injection library adds up
+// (tools/offload/offload_tally.hpp), the summary it writes as read back (io/offload_summary),
+// and the point made of it with the ncu kernels (core/offload_point).
+#include "offload_tally.hpp"
+
+#include "core/offload_point.hpp"
+#include "io/machine_json.hpp"  // SchemaError
+#include "io/offload_summary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+using namespace roofline;
+using roofline_offload::Direction;
+using roofline_offload::Tally;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// 2 x 64 MiB up, 32 MiB down, 1 MiB on the device, 3 kernels, 4 MiB migrated up; activity from
+// t = 1000 ns to t = 9'001'000 ns.
+Tally example_tally() {
+    Tally t;
+    t.copy(roofline_offload::direction_of_cupti_copy_kind(1), 64 << 20, 1000, 2'001'000);
+    t.copy(Direction::host_to_device, 64 << 20, 2'001'000, 4'001'000);
+    t.kernel(4'001'000, 5'001'000);
+    t.kernel(5'001'000, 6'001'000);
+    t.kernel(6'001'000, 7'001'000);
+    t.copy(roofline_offload::direction_of_cupti_copy_kind(8), 1 << 20, 7'001'000, 7'101'000);
+    t.migration(true, 4 << 20, 7'101'000, 8'001'000);
+    t.copy(roofline_offload::direction_of_cupti_copy_kind(2), 32 << 20, 8'001'000, 9'001'000);
+    return t;
+}
+
+Point kernel(const std::string& name, double flops, double dram, double launches) {
+    Point p;
+    p.name = name;
+    p.source = "ncu";
+    p.work = flops;
+    p.seconds = 1e-3;
+    p.bytes = {{"L1", 2 * dram}, {"L2", dram}, {"DRAM", dram}};
+    p.details = {{"launches", launches}, {"flops_fp64", flops}};
+    return p;
+}
+
+} // namespace
+
+TEST(OffloadTally, CuptiCopyKindsMapToDirections) {
+    using roofline_offload::direction_of_cupti_copy_kind;
+    EXPECT_EQ(direction_of_cupti_copy_kind(1), Direction::host_to_device);
+    EXPECT_EQ(direction_of_cupti_copy_kind(3), Direction::host_to_device);    // host to a CUDA array
+    EXPECT_EQ(direction_of_cupti_copy_kind(2), Direction::device_to_host);
+    EXPECT_EQ(direction_of_cupti_copy_kind(4), Direction::device_to_host);    // array to host
+    for (unsigned k : {5u, 6u, 7u, 8u}) EXPECT_EQ(direction_of_cupti_copy_kind(k), Direction::device_to_device) << k;
+    EXPECT_EQ(direction_of_cupti_copy_kind(9), Direction::host_to_host);
+    EXPECT_EQ(direction_of_cupti_copy_kind(10), Direction::peer_to_peer);
+    EXPECT_EQ(direction_of_cupti_copy_kind(0), Direction::unknown);
+    EXPECT_EQ(direction_of_cupti_copy_kind(77), Direction::unknown);
+}
+
+TEST(OffloadTally, AddsBytesOperationsAndTheSpan) {
+    const Tally t = example_tally();
+    EXPECT_EQ(t.copies(Direction::host_to_device).bytes, 128u << 20);
+    EXPECT_EQ(t.copies(Direction::host_to_device).operations, 2u);
+    EXPECT_EQ(t.copies(Direction::host_to_device).busy_ns, 4'000'000u);
+    EXPECT_EQ(t.copies(Direction::device_to_host).bytes, 32u << 20);
+    EXPECT_EQ(t.kernels().operations, 3u);
+    EXPECT_EQ(t.span_ns(), 9'000'000u);
+    // A batched copy record counts its copies; a record without times adds bytes, not span.
+    Tally b;
+    b.copy(Direction::device_to_host, 100, 0, 0, 5);
+    EXPECT_EQ(b.copies(Direction::device_to_host).operations, 5u);
+    EXPECT_EQ(b.span_ns(), 0u);
+}
+
+TEST(OffloadSummary, ReadsWhatTheTallyWrites) {
+    const auto s = offload_summary_from_text(example_tally().json("peer copies not counted: fake"), "t.json");
+    EXPECT_DOUBLE_EQ(s.host_to_device.bytes, 128 << 20);
+    EXPECT_DOUBLE_EQ(s.host_to_device.operations, 2);
+    EXPECT_DOUBLE_EQ(s.host_to_device.busy_seconds, 4e-3);
+    EXPECT_DOUBLE_EQ(s.device_to_host.bytes, 32 << 20);
+    EXPECT_DOUBLE_EQ(s.device_to_device.bytes, 1 << 20);
+    EXPECT_DOUBLE_EQ(s.migrated_to_device.bytes, 4 << 20);
+    EXPECT_DOUBLE_EQ(s.kernels.operations, 3);
+    EXPECT_DOUBLE_EQ(s.span_seconds, 9e-3);
+    EXPECT_EQ(s.note, "peer copies not counted: fake");
+    EXPECT_DOUBLE_EQ(offload_bus_bytes(s), (128 + 32 + 4) << 20);
+}
+
+TEST(OffloadSummary, RefusesWhatIsNotASummary) {
+    auto error_of = [](const std::string& text) {
+        try {
+            offload_summary_from_text(text, "s.json");
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_TRUE(contains(error_of("{\"schema\": \"roofline.points/1\"}"), "not a roofline offload summary"));
+    EXPECT_TRUE(contains(error_of("not json"), "s.json"));
+    std::string text = example_tally().json();
+    const auto at = text.find("\"bytes\": ");
+    std::string negative = text;
+    negative.replace(at, 9, "\"bytes\": -");
+    EXPECT_TRUE(contains(error_of(negative), "/copies/host_to_device/bytes: expected a non-negative integer"))
+        << error_of(negative);
+    std::string missing = text;
+    missing.replace(missing.find("\"span_ns\""), 9, "\"span_xx\"");
+    EXPECT_TRUE(contains(error_of(missing), "/span_ns: missing")) << error_of(missing);
+}
+
+TEST(OffloadPoint, AllKernelsWithTheBusBytesAndTheSpan) {
+    const auto s = offload_summary_from_text(example_tally().json(), "t.json");
+    const std::vector<Point> kernels{kernel("a", 4e9, 1e9, 2), kernel("b", 2e9, 5e8, 1)};
+    const auto o = offload_point(kernels, s, 0.5);
+    const Point& p = o.point;
+    EXPECT_EQ(p.name, "whole offload");
+    EXPECT_EQ(p.source, "ncu");  // judged on a GPU's roofline, as the kernels are
+    EXPECT_DOUBLE_EQ(p.work, 6e9);
+    EXPECT_DOUBLE_EQ(p.seconds, 9e-3);
+    EXPECT_DOUBLE_EQ(p.bytes.at("DRAM"), 1.5e9);
+    EXPECT_DOUBLE_EQ(p.bytes.at("L1"), 3e9);
+    EXPECT_DOUBLE_EQ(p.bytes.at("PCIe"), (128 + 32 + 4) << 20);  // device-to-device bytes stay off the bus
+    EXPECT_DOUBLE_EQ(p.details.at("device_to_device_bytes"), 1 << 20);
+    EXPECT_DOUBLE_EQ(p.details.at("flops_fp64"), 6e9);
+    EXPECT_DOUBLE_EQ(p.details.at("wall_seconds"), 0.5);
+    EXPECT_DOUBLE_EQ(p.details.at(kWholeOffload), 1);
+    EXPECT_TRUE(o.warnings.empty()) << o.warnings.front();  // 3 launches in both runs
+}
+
+TEST(OffloadPoint, SaysWhatMakesItLessExact) {
+    auto s = offload_summary_from_text(example_tally().json(), "t.json");
+    s.dropped_records = 12;
+    s.note = "unified-memory migrations not counted: fake";
+    const auto o = offload_point({kernel("a", 4e9, 1e9, 5)}, s, 0.5);
+    std::string all;
+    for (const auto& w : o.warnings) all += w + "\n";
+    EXPECT_TRUE(contains(all, "CUPTI: unified-memory migrations not counted")) << all;
+    EXPECT_TRUE(contains(all, "dropped 12 activity records")) << all;
+    EXPECT_TRUE(contains(all, "launched 3 kernels, the one under ncu 5")) << all;
+    // No bus bytes: a point without a bus intensity, and a word about it.
+    OffloadSummary on_device;
+    on_device.kernels = {0, 1, 1e-3};
+    on_device.span_seconds = 1e-3;
+    const auto d = offload_point({kernel("a", 4e9, 1e9, 1)}, on_device, 0.1);
+    EXPECT_EQ(d.point.bytes.count("PCIe"), 0u);
+    ASSERT_EQ(d.warnings.size(), 1u);
+    EXPECT_TRUE(contains(d.warnings[0], "no bytes crossed the host-device bus"));
+    // Nothing on the GPU at all: not a point.
+    EXPECT_THROW(offload_point({}, OffloadSummary{}, 0.1), std::runtime_error);
+}

@@ -1,0 +1,226 @@
+// roofline-offload.so: a CUPTI injection library (issue 13's whole-offload point). The CUDA
+// driver loads it into a program when CUDA_INJECTION64_PATH names it and calls
+// InitializeInjection at the program's first CUDA call; that works whether the program links
+// the CUDA runtime statically (nvcc's default) or not, which an LD_PRELOAD of cudaMemcpy would
+// not. It records CUPTI activity (copies, peer copies, unified-memory migrations, kernels),
+// adds it up in a Tally and, at exit, writes the tally as JSON to $ROOFLINE_OFFLOAD_OUT.
+// `roofline measure --engine ncu --offload` sets both variables; nothing here is meant to be
+// used by hand. It cannot run under ncu, which injects itself the same way.
+// libcupti is opened at run time (dlopen), not linked: it comes with the CUDA toolkit, not as a
+// distribution package, and the library must load (and say what is missing) without it.
+#include "offload_tally.hpp"
+
+#include <cupti.h>
+
+#include <dlfcn.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <type_traits>
+
+namespace {
+
+using roofline_offload::Direction;
+using roofline_offload::Tally;
+
+// Records of the CUPTI this library is built against (CUDA 13: Memcpy6, Kernel10; 12: 5, 9).
+#if CUPTI_API_VERSION >= 130000
+using MemcpyRecord = CUpti_ActivityMemcpy6;
+using KernelRecord = CUpti_ActivityKernel10;
+#else
+using MemcpyRecord = CUpti_ActivityMemcpy5;
+using KernelRecord = CUpti_ActivityKernel9;
+#endif
+using PeerCopyRecord = CUpti_ActivityMemcpyPtoP4;
+using MigrationRecord = CUpti_ActivityUnifiedMemoryCounter3;
+
+constexpr std::size_t kBufferBytes = 8u << 20;
+constexpr std::size_t kAlign = 8;
+
+std::mutex tally_mutex;
+Tally tally;
+std::string note;  // what could not be recorded, for the JSON's "note"
+
+// The CUPTI entry points used, from the libcupti found at run time.
+struct Cupti {
+    decltype(&cuptiActivityRegisterCallbacks) register_callbacks = nullptr;
+    decltype(&cuptiActivityEnable) enable = nullptr;
+    decltype(&cuptiActivityConfigureUnifiedMemoryCounter) configure_migrations = nullptr;
+    decltype(&cuptiActivityGetNextRecord) next_record = nullptr;
+    decltype(&cuptiActivityGetNumDroppedRecords) dropped_records = nullptr;
+    decltype(&cuptiActivityFlushAll) flush_all = nullptr;
+    decltype(&cuptiGetResultString) result_string = nullptr;
+    decltype(&cuptiGetVersion) version = nullptr;
+} cupti;
+
+// $ROOFLINE_CUPTI_LIB, else the loader's search path, else the toolkit's usual places.
+bool open_cupti(std::string& why) {
+    const char* override_path = std::getenv("ROOFLINE_CUPTI_LIB");
+    const char* candidates[] = {override_path,
+                                "libcupti.so",
+                                "libcupti.so.13",
+                                "libcupti.so.12",
+                                "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
+                                "/usr/local/cuda/lib64/libcupti.so",
+                                "/usr/local/cuda/lib/libcupti.so",
+                                "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so"};
+    void* lib = nullptr;
+    for (const char* path : candidates) {
+        if (!path || !*path) continue;
+        if ((lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) break;
+        if (path == override_path) {
+            why = std::string("ROOFLINE_CUPTI_LIB: ") + dlerror();
+            return false;
+        }
+    }
+    if (!lib) {
+        why = "libcupti (CUDA toolkit) not found: set ROOFLINE_CUPTI_LIB or LD_LIBRARY_PATH";
+        return false;
+    }
+    bool all = true;
+    auto get = [&](auto& fn, const char* name) {
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+        all = all && fn;
+    };
+    get(cupti.register_callbacks, "cuptiActivityRegisterCallbacks");
+    get(cupti.enable, "cuptiActivityEnable");
+    get(cupti.configure_migrations, "cuptiActivityConfigureUnifiedMemoryCounter");
+    get(cupti.next_record, "cuptiActivityGetNextRecord");
+    get(cupti.dropped_records, "cuptiActivityGetNumDroppedRecords");
+    get(cupti.flush_all, "cuptiActivityFlushAll");
+    get(cupti.result_string, "cuptiGetResultString");
+    get(cupti.version, "cuptiGetVersion");
+    if (!all) why = "libcupti lacks the activity API this library uses";
+    return all;
+}
+
+// Memcpy records carry copyCount (batched copies) from CUPTI 13 on; older ones end before it.
+bool records_have_copy_count() {
+    uint32_t version = 0;
+    return CUPTI_API_VERSION >= 130000 && cupti.version(&version) == CUPTI_SUCCESS && version >= 130000;
+}
+bool copy_count_known = false;
+
+void add_text_note(const std::string& text) {
+    std::lock_guard<std::mutex> lock(tally_mutex);
+    if (!note.empty()) note += "; ";
+    note += text;
+    for (char& c : note)
+        if (c == '"' || c == '\\' || c < 0x20) c = ' ';  // the note goes into a JSON string as is
+}
+
+void add_note(const char* what, CUptiResult r) {
+    const char* text = nullptr;
+    if (cupti.result_string) cupti.result_string(r, &text);
+    add_text_note(std::string(what) + ": " + (text ? text : "CUPTI error"));
+}
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+    void* p = nullptr;
+    if (posix_memalign(&p, kAlign, kBufferBytes) != 0) p = nullptr;
+    *buffer = static_cast<uint8_t*>(p);
+    *size = p ? kBufferBytes : 0;
+    *max_records = 0;
+}
+
+void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t* buffer, size_t, size_t valid) {
+    CUpti_Activity* record = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(tally_mutex);
+        while (cupti.next_record(buffer, valid, &record) == CUPTI_SUCCESS) {
+            switch (record->kind) {
+            case CUPTI_ACTIVITY_KIND_MEMCPY: {
+                const auto* m = reinterpret_cast<const MemcpyRecord*>(record);
+                std::uint64_t count = 1;
+#if CUPTI_API_VERSION >= 130000
+                if (copy_count_known && m->copyCount > 0) count = m->copyCount;  // batched copies
+#endif
+                tally.copy(roofline_offload::direction_of_cupti_copy_kind(m->copyKind), m->bytes, m->start, m->end,
+                           count);
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_MEMCPY2: {
+                const auto* m = reinterpret_cast<const PeerCopyRecord*>(record);
+                tally.copy(Direction::peer_to_peer, m->bytes, m->start, m->end);
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: {
+                const auto* u = reinterpret_cast<const MigrationRecord*>(record);
+                if (u->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD)
+                    tally.migration(true, u->value, u->start, u->end);
+                else if (u->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH)
+                    tally.migration(false, u->value, u->start, u->end);
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_KERNEL:
+            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+                const auto* k = reinterpret_cast<const KernelRecord*>(record);
+                tally.kernel(k->start, k->end);
+                break;
+            }
+            default: break;
+            }
+        }
+        size_t dropped = 0;
+        if (cupti.dropped_records(context, stream, &dropped) == CUPTI_SUCCESS) tally.dropped(dropped);
+    }
+    std::free(buffer);
+}
+
+void write_tally() {
+    if (cupti.flush_all) cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    const char* path = std::getenv("ROOFLINE_OFFLOAD_OUT");
+    if (!path || !*path) return;
+    std::lock_guard<std::mutex> lock(tally_mutex);
+    const std::string text = tally.json(note);
+    if (FILE* f = std::fopen(path, "w")) {
+        const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+        if (std::fclose(f) != 0 || !ok) std::fprintf(stderr, "roofline-offload: cannot write %s\n", path);
+    } else {
+        std::fprintf(stderr, "roofline-offload: cannot write %s: %s\n", path, std::strerror(errno));
+    }
+}
+
+void enable(CUpti_ActivityKind kind, const char* what) {
+    if (const CUptiResult r = cupti.enable(kind); r != CUPTI_SUCCESS) add_note(what, r);
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+    static bool done = false;
+    if (done) return 1;
+    done = true;
+    std::atexit(write_tally);  // written whatever happens below: roofline reads the note
+    std::string why;
+    if (!open_cupti(why)) {
+        add_text_note(why);
+        return 1;
+    }
+    copy_count_known = records_have_copy_count();
+    if (const CUptiResult r = cupti.register_callbacks(buffer_requested, buffer_completed); r != CUPTI_SUCCESS) {
+        add_note("no activity buffers", r);
+        return 1;
+    }
+    // Migrations of managed memory, both ways, before the activity is enabled (CUPTI asks so).
+    CUpti_ActivityUnifiedMemoryCounterConfig config[2] = {};
+    for (int i = 0; i < 2; ++i) {
+        config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+        config[i].kind = i == 0 ? CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD
+                                : CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+        config[i].deviceId = 0;
+        config[i].enable = 1;
+    }
+    if (const CUptiResult r = cupti.configure_migrations(config, 2); r == CUPTI_SUCCESS)
+        enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "unified-memory migrations not counted");
+    else
+        add_note("unified-memory migrations not counted", r);
+    enable(CUPTI_ACTIVITY_KIND_MEMCPY, "copies not counted");
+    enable(CUPTI_ACTIVITY_KIND_MEMCPY2, "peer copies not counted");
+    enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "kernels not timed");
+    return 1;
+}
