@@ -101,13 +101,17 @@ void print_offload(const OffloadPoint& o) {
     const Point& p = o.point;
     const double bus = p.bytes.count("PCIe") ? p.bytes.at("PCIe") : 0;
     const double dram = p.bytes.count("DRAM") ? p.bytes.at("DRAM") : 0;
-    fmt::print("whole offload: {} kernel launches and {} copies in {} s (first GPU activity to the last; the "
-               "program's wall time {} s)\n",
-               format_number(detail(p, "kernel_launches")), format_number(detail(p, "copies")),
-               format_number(p.seconds), format_number(detail(p, "wall_seconds")));
-    fmt::print("  bus: {} B host to device, {} B device to host, {} B migrated (unified memory)\n",
-               format_number(detail(p, "host_to_device_bytes")), format_number(detail(p, "device_to_host_bytes")),
-               format_number(detail(p, "migrated_to_device_bytes") + detail(p, "migrated_to_host_bytes")));
+    const auto mb = [](double bytes) { return format_number(bytes * 1e-6) + " MB"; };
+    const auto plural = [](double n, const char* one, const char* many) {
+        return fmt::format("{} {}", static_cast<long long>(n), n == 1 ? one : many);
+    };
+    fmt::print("whole offload: {} and {} in {} (first GPU activity to the last; the program's wall time {})\n",
+               plural(detail(p, "kernel_launches"), "kernel launch", "kernel launches"),
+               plural(detail(p, "copies"), "copy", "copies"), format_seconds(p.seconds),
+               format_seconds(detail(p, "wall_seconds")));
+    fmt::print("  bus: {} host to device, {} device to host, {} migrated (unified memory)\n",
+               mb(detail(p, "host_to_device_bytes")), mb(detail(p, "device_to_host_bytes")),
+               mb(detail(p, "migrated_to_device_bytes") + detail(p, "migrated_to_host_bytes")));
     if (bus > 0 && p.work_counted) {
         const double ti = p.work / bus;
         fmt::print("  {} GFLOP/s; TI {} FLOP per bus byte", format_number(p.work / p.seconds * 1e-9), format_number(ti));

@@ -1,0 +1,155 @@
+// A stand-in libcupti for testing roofline-offload.so without a GPU: the activity API's entry
+// points the library uses, delivering a fixed set of records (the real structs of the CUPTI
+// headers it is built against) when the library flushes. Which kinds it delivers follows what
+// the library enabled, so a kind the library forgot to enable shows up as missing bytes.
+//   FAKE_CUPTI_KERNELS  kernel records to deliver (default 3)
+//   FAKE_CUPTI_DROPPED  records to report as dropped (default 0)
+//   FAKE_CUPTI_FAIL_UM  set: the unified-memory configuration fails (CUPTI_ERROR_NOT_SUPPORTED)
+#include <cupti.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+namespace {
+
+CUpti_BuffersCallbackRequestFunc requested = nullptr;
+CUpti_BuffersCallbackCompleteFunc completed = nullptr;
+std::set<int> enabled;
+
+#if CUPTI_API_VERSION >= 130000
+using MemcpyRecord = CUpti_ActivityMemcpy6;
+using KernelRecord = CUpti_ActivityKernel10;
+#else
+using MemcpyRecord = CUpti_ActivityMemcpy5;
+using KernelRecord = CUpti_ActivityKernel9;
+#endif
+
+std::size_t record_size(CUpti_ActivityKind kind) {
+    switch (kind) {
+    case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(MemcpyRecord);
+    case CUPTI_ACTIVITY_KIND_MEMCPY2: return sizeof(CUpti_ActivityMemcpyPtoP4);
+    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: return sizeof(CUpti_ActivityUnifiedMemoryCounter3);
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(KernelRecord);
+    default: return 0;
+    }
+}
+
+long env_number(const char* name, long fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? std::strtol(v, nullptr, 10) : fallback;
+}
+
+struct Writer {
+    uint8_t* at;
+    uint8_t* end;
+    template <typename R>
+    R* add(CUpti_ActivityKind kind) {
+        if (!enabled.count(kind) || at + sizeof(R) > end) return nullptr;
+        auto* r = reinterpret_cast<R*>(at);
+        std::memset(r, 0, sizeof(R));
+        r->kind = kind;
+        at += sizeof(R);
+        return r;
+    }
+};
+
+} // namespace
+
+extern "C" {
+
+CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc req,
+                                                    CUpti_BuffersCallbackCompleteFunc comp) {
+    requested = req;
+    completed = comp;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) {
+    enabled.insert(kind);
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityConfigureUnifiedMemoryCounter(CUpti_ActivityUnifiedMemoryCounterConfig*, uint32_t) {
+    return std::getenv("FAKE_CUPTI_FAIL_UM") ? CUPTI_ERROR_NOT_SUPPORTED : CUPTI_SUCCESS;
+}
+
+// Times in ns from 1'000'000: 2 copies of 64 MiB up (one a batch of 2 copies of 32 MiB), the
+// kernels (1 ms each), 1 MiB device to device, 4 MiB migrated up, 2 MiB migrated down, 32 MiB
+// down; the last activity ends at 1'000'000 + (4 + kernels + 3) ms.
+CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t) {
+    if (!requested || !completed) return CUPTI_ERROR_INVALID_OPERATION;
+    uint8_t* buffer = nullptr;
+    size_t size = 0, max_records = 0;
+    requested(&buffer, &size, &max_records);
+    if (!buffer) return CUPTI_ERROR_OUT_OF_MEMORY;
+    Writer w{buffer, buffer + size};
+    const uint64_t ms = 1'000'000;
+    uint64_t t = ms;
+    auto copy = [&](uint8_t kind, uint64_t bytes, uint64_t count) {
+        if (auto* m = w.add<MemcpyRecord>(CUPTI_ACTIVITY_KIND_MEMCPY)) {
+            m->copyKind = kind;
+            m->bytes = bytes;
+            m->start = t;
+            m->end = t + 2 * ms;
+#if CUPTI_API_VERSION >= 130000
+            m->copyCount = count;
+#else
+            (void)count;
+#endif
+        }
+        t += 2 * ms;
+    };
+    copy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, 64 << 20, 1);
+    copy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, 64 << 20, 2);
+    for (long k = 0; k < env_number("FAKE_CUPTI_KERNELS", 3); ++k) {
+        if (auto* r = w.add<KernelRecord>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
+            r->start = t;
+            r->end = t + ms;
+        }
+        t += ms;
+    }
+    if (auto* m = w.add<CUpti_ActivityMemcpyPtoP4>(CUPTI_ACTIVITY_KIND_MEMCPY2)) {
+        m->bytes = 1 << 20;  // between two devices: not bus bytes
+        m->start = t;
+        m->end = t + ms / 2;
+    }
+    auto migrate = [&](CUpti_ActivityUnifiedMemoryCounterKind kind, uint64_t bytes) {
+        if (auto* u = w.add<CUpti_ActivityUnifiedMemoryCounter3>(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)) {
+            u->counterKind = kind;
+            u->value = bytes;
+            u->start = t;
+            u->end = t + ms / 2;
+        }
+        t += ms / 2;
+    };
+    migrate(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD, 4 << 20);
+    migrate(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH, 2 << 20);
+    copy(CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, 32 << 20, 1);
+    completed(nullptr, 0, buffer, size, static_cast<size_t>(w.at - buffer));
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t* buffer, size_t valid, CUpti_Activity** record) {
+    uint8_t* next = *record ? reinterpret_cast<uint8_t*>(*record) + record_size((*record)->kind) : buffer;
+    if (next >= buffer + valid) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+    *record = reinterpret_cast<CUpti_Activity*>(next);
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiActivityGetNumDroppedRecords(CUcontext, uint32_t, size_t* dropped) {
+    *dropped = static_cast<size_t>(env_number("FAKE_CUPTI_DROPPED", 0));
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult, const char** text) {
+    *text = "fake CUPTI error";
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiGetVersion(uint32_t* version) {
+    *version = CUPTI_API_VERSION;
+    return CUPTI_SUCCESS;
+}
+
+} // extern "C"
