@@ -25,6 +25,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -239,6 +244,50 @@ void print_row(const std::string& kernel, const Point& p, bool quiet, const char
     std::fflush(stdout);  // a row as soon as it is measured, also into a pipe
 }
 
+// The points measured (and taken from the store) written to -o and the store, with how they
+// were measured; the exit code. Called once, by the loop's end or by the watchdog after a signal.
+int deliver_kernel_points(const std::vector<Point>& points, const std::vector<std::string>& keys, int from_cache,
+                          int failed_checks, int skipped, bool interrupted, int signal_exit_code,
+                          const KernelsArgs& args, const ReferenceRunOptions& options, ResultsStore* store) {
+    if (from_cache && !args.quiet)
+        print_stderr("roofline: {} of {} point{} taken from the results store: measured before with the same kernel, "
+                     "size, options, build and machine (--rerun measures them again)\n", from_cache, points.size(),
+                     points.size() == 1 ? "" : "s");
+    Provenance provenance = run_provenance(invocation_argv(), "kernels");
+    provenance.runs = {"native"};
+    provenance.engine = "analytic";
+    const bool warm = options.cache == CacheMode::warm;
+    provenance.options["statistic"] = fmt::format("{} of {} samples per point, {}", args.stat, args.samples,
+                                                  warm ? "each at least 20 ms" : "each one call");
+    provenance.options["threads"] =
+        args.threads > 1 ? fmt::format("{}, pinned one per core, each on its own arrays (its share of the working set); "
+                                       "a sample lasts until the slowest is done", args.threads)
+                         : "1";
+    provenance.options["caches"] =
+        warm ? "warm: timed calls follow untimed ones over the same arrays"
+             : fmt::format("{}: each timed call follows {}", args.cache,
+                           options.cache == CacheMode::cold_data   ? "a clflush of every line of its arrays"
+                           : options.cache == CacheMode::cold_code ? "8 MiB of other code run"
+                                                                   : "a clflush of its arrays and 8 MiB of other code");
+    provenance.options["bytes"] = "L1: the loop's loads and stores; below: the traffic, each array once and the write-allocate reads of "
+                                  "stores to lines not read first (as the roofs below L1 count), at "
+                                  "the levels the working set does not fit above; the write-allocate reads also in "
+                                  "details.write_allocate_bytes";
+    if (interrupted) provenance.options["interrupted"] = "yes: the points measured before the signal";
+    PointDestinations to{args.output, nullptr,
+                         fmt::format("{}{}", fmt::join(provenance.command, " "),
+                                     interrupted ? " (interrupted: partial)" : ""),
+                         "the points", args.quiet};
+    if (store) to.store = [store] { return store; };
+    to.cache_keys = &keys;
+    const bool delivered = deliver_points(points, provenance, to);
+    if (interrupted) {
+        print_stderr("roofline: interrupted: {} point{} kept\n", points.size(), points.size() == 1 ? "" : "s");
+        return signal_exit_code;
+    }
+    return delivered && failed_checks == 0 && skipped == 0 ? kExitOk : kExitFailure;
+}
+
 int run_kernels(const KernelsArgs& args) {
     if (args.list) {
         print_list();
@@ -287,7 +336,12 @@ int run_kernels(const KernelsArgs& args) {
 
     std::vector<Point> points;
     std::vector<std::string> keys;  // per point: the measurement cache's key ("" for a cached one)
-    int failed_checks = 0, from_cache = 0, skipped = 0;
+    int from_cache = 0;
+    std::atomic<int> failed_checks{0}, skipped{0};  // read by the watchdog's delivery too
+    // The loop appends under this lock; whichever thread delivers (the loop's end, or the
+    // watchdog below after a signal) holds it, once.
+    std::mutex results_mutex;
+    bool delivered_once = false;
     std::set<std::string> done;
     const double available = available_memory_bytes();
     const char* max_isa = std::getenv("ROOFLINE_MAX_ISA");
@@ -312,6 +366,45 @@ int run_kernels(const KernelsArgs& args) {
     if (!args.quiet)
         fmt::print("{:<20} {:>10} {:>12} {:>12} {:>9} {:>9} {:>6} {:>8}  {}\n", "kernel", "working set", "n",
                    "s/call", "GFLOP/s", "GB/s", "at", "spread", "check");
+    std::atomic<bool> loop_done{false};
+    const std::function<int(bool)> deliver = [&](bool interrupted) -> int {
+        std::lock_guard<std::mutex> lock(results_mutex);
+        if (delivered_once) return kExitFailure;
+        delivered_once = true;
+        return deliver_kernel_points(points, keys, from_cache, failed_checks.load(), skipped.load(), interrupted,
+                                     stop.exit_code(),
+                                     args, options, store.get());
+    };
+    // A signal stops the sweep after the point being measured. One call of a kernel can last
+    // minutes (a naive DGEMM out of cache): if the point has not ended 2 s after the signal, it
+    // is left out, what was measured is delivered from here, and the process ends.
+    std::thread watchdog([&] {
+        while (!loop_done.load()) {
+            if (stop.stopped()) {
+                for (int i = 0; i < 20 && !loop_done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                if (loop_done.load()) return;
+                print_stderr("roofline: the point being measured did not end within 2 s of the signal: left out\n");
+                std::fflush(stdout);
+                int code = kExitFailure;
+                try {
+                    code = deliver(true);
+                } catch (const std::exception& e) {
+                    print_stderr("roofline: error: {}\n", e.what());
+                }
+                std::fflush(nullptr);
+                std::_Exit(code);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+    });
+    struct JoinAtExit {  // the loop may throw: the watchdog still ends and is joined
+        std::atomic<bool>& done;
+        std::thread& thread;
+        ~JoinAtExit() {
+            done = true;
+            if (thread.joinable()) thread.join();
+        }
+    } join_watchdog{loop_done, watchdog};
     for (const auto& [k, params] : runs) {
         const std::string kernel = k->name + params_label(params);
         for (const auto bytes : sizes) {
@@ -321,12 +414,17 @@ int run_kernels(const KernelsArgs& args) {
                              "run it anyway)\n", kernel, format_bytes(bytes));
                 continue;
             }
+            if (!args.sizes.empty() && k->default_max_bytes > 0 && static_cast<double>(bytes) > k->default_max_bytes)
+                print_stderr("roofline: note: {} at {}: one call may take minutes (the default sizes stop at {}); "
+                             "Ctrl-C leaves it out and keeps the points measured\n",
+                             kernel, format_bytes(bytes), format_bytes(static_cast<std::uint64_t>(k->default_max_bytes)));
             // The working set is the whole team's: each thread gets its share.
             const std::int64_t n = k->n_for_working_set(static_cast<double>(bytes) / args.threads, params);
             // A kernel named twice, or two sizes that come to the same n (the smallest runs): once.
             if (!done.insert(fmt::format("{} {}", kernel, n)).second) continue;
             const std::string key = cache_key(*k, params, n, args, setup);
             if (store && !args.rerun) {
+                std::unique_lock<std::mutex> lock(results_mutex);  // the store is the watchdog's too
                 if (auto cached = store->cached_point(key)) {
                     print_row(kernel, *cached, args.quiet, "ok, cached");
                     points.push_back(std::move(*cached));
@@ -360,48 +458,15 @@ int run_kernels(const KernelsArgs& args) {
             }
             print_row(kernel, p, args.quiet, run.checked ? "ok" : "WRONG");
             if (run.checked) {  // a wrong result is not a measurement
+                std::lock_guard<std::mutex> lock(results_mutex);
                 points.push_back(std::move(p));
                 keys.push_back(key);
             }
         }
     }
-    if (from_cache && !args.quiet)
-        print_stderr("roofline: {} of {} point{} taken from the results store: measured before with the same kernel, "
-                     "size, options, build and machine (--rerun measures them again)\n", from_cache, points.size(),
-                     points.size() == 1 ? "" : "s");
-    Provenance provenance = run_provenance(invocation_argv(), "kernels");
-    provenance.runs = {"native"};
-    provenance.engine = "analytic";
-    const bool warm = options.cache == CacheMode::warm;
-    provenance.options["statistic"] = fmt::format("{} of {} samples per point, {}", args.stat, args.samples,
-                                                  warm ? "each at least 20 ms" : "each one call");
-    provenance.options["threads"] =
-        args.threads > 1 ? fmt::format("{}, pinned one per core, each on its own arrays (its share of the working set); "
-                                       "a sample lasts until the slowest is done", args.threads)
-                         : "1";
-    provenance.options["caches"] =
-        warm ? "warm: timed calls follow untimed ones over the same arrays"
-             : fmt::format("{}: each timed call follows {}", args.cache,
-                           options.cache == CacheMode::cold_data   ? "a clflush of every line of its arrays"
-                           : options.cache == CacheMode::cold_code ? "8 MiB of other code run"
-                                                                   : "a clflush of its arrays and 8 MiB of other code");
-    provenance.options["bytes"] = "L1: the loop's loads and stores; below: the traffic, each array once and the write-allocate reads of "
-                                  "stores to lines not read first (as the roofs below L1 count), at "
-                                  "the levels the working set does not fit above; the write-allocate reads also in "
-                                  "details.write_allocate_bytes";
-    if (stop.stopped()) provenance.options["interrupted"] = "yes: the points measured before the signal";
-    PointDestinations to{args.output, nullptr,
-                         fmt::format("{}{}", fmt::join(provenance.command, " "),
-                                     stop.stopped() ? " (interrupted: partial)" : ""),
-                         "the points", args.quiet};
-    if (store) to.store = [&] { return store.get(); };
-    to.cache_keys = &keys;
-    const bool delivered = deliver_points(points, provenance, to);
-    if (stop.stopped()) {
-        print_stderr("roofline: interrupted: {} point{} kept\n", points.size(), points.size() == 1 ? "" : "s");
-        return stop.exit_code();
-    }
-    return delivered && failed_checks == 0 && skipped == 0 ? kExitOk : kExitFailure;
+    loop_done = true;
+    if (watchdog.joinable()) watchdog.join();
+    return deliver(stop.stopped());
 }
 
 } // namespace

@@ -66,4 +66,20 @@ out=$(cat "$tmp/int.out")
 grep -q "interrupted: [0-9]* points\? kept" "$tmp/int.out" || fail "no word of the interruption"
 jq -e '(.points | length) >= 1 and (.provenance.options.interrupted | test("before the signal"))' "$tmp/int.json" \
   >/dev/null || fail "the points measured before Ctrl-C were not written"
+# Ctrl-C during one call that lasts minutes (a naive DGEMM of 1 GiB, out of every cache): the
+# point is left out within a few seconds, the one measured before is kept, the exit is 130.
+"$bin" kernels dgemm_naive --sizes 64K,1G --samples 2 --no-store -o "$tmp/long.json" >"$tmp/long.out" 2>&1 &
+pid=$!
+for _ in $(seq 200); do grep -q "^dgemm_naive .*ok" "$tmp/long.out" && break; sleep 0.05; done
+grep -q "one call may take minutes" "$tmp/long.out" || fail "no word that a 1 GiB naive DGEMM call takes minutes"
+sleep 0.5
+started=$SECONDS
+kill -INT $pid
+wait $pid
+code=$?
+[[ $code == 130 ]] || fail "Ctrl-C in a long call: exit $code, not 130"
+(( SECONDS - started <= 10 )) || fail "Ctrl-C in a long call took $((SECONDS - started)) s to end the run"
+grep -q "did not end within 2 s of the signal: left out" "$tmp/long.out" || fail "no word that the long point was left out"
+jq -e '(.points | length) == 1 and (.points[0].name | test("KiB"))' "$tmp/long.json" >/dev/null ||
+  fail "the point measured before Ctrl-C in a long call was not written"
 echo "ok"
