@@ -103,33 +103,32 @@ std::string helper_program_path(const std::string& self_exe, const char* variabl
     return {};
 }
 
+// A helper that was not built: `what` names it and `needed` what its build needed.
+std::string helper_or_why(const std::string& self_exe, const char* variable, const char* name, const char* what,
+                          const char* needed, std::string& why) {
+    auto path = helper_program_path(self_exe, variable, name, why);
+    if (path.empty() && why.empty())
+        why = fmt::format("this roofline was built without its {}: {} not found when it was configured; install it "
+                          "and reconfigure, or set {} to a {} built elsewhere",
+                          what, needed, variable, name);
+    return path;
+}
+
 } // namespace
 
 std::string gpubench_path(const std::string& self_exe, std::string& why) {
-    auto path = helper_program_path(self_exe, "ROOFLINE_GPUBENCH", "roofline-gpubench", why);
-    if (path.empty() && why.empty())
-        why = "this roofline was built without its GPU benchmark: nvcc (the CUDA toolkit) was not found when it was "
-              "configured; install the toolkit and reconfigure (cmake -DROOFLINE_WITH_CUDA=ON), or set "
-              "ROOFLINE_GPUBENCH to a roofline-gpubench built elsewhere";
-    return path;
+    return helper_or_why(self_exe, "ROOFLINE_GPUBENCH", "roofline-gpubench", "GPU benchmark",
+                         "nvcc (the CUDA toolkit) was", why);
 }
 
 std::string offload_library_path(const std::string& self_exe, std::string& why) {
-    auto path = helper_program_path(self_exe, "ROOFLINE_OFFLOAD_LIB", "roofline-offload.so", why);
-    if (path.empty() && why.empty())
-        why = "this roofline was built without its offload injection library: CUPTI's headers (the CUDA toolkit) "
-              "were not found when it was configured; install the toolkit and reconfigure, or set "
-              "ROOFLINE_OFFLOAD_LIB to a roofline-offload.so built elsewhere";
-    return path;
+    return helper_or_why(self_exe, "ROOFLINE_OFFLOAD_LIB", "roofline-offload.so", "offload injection library",
+                         "CUPTI's headers (the CUDA toolkit) were", why);
 }
 
 std::string netbench_path(const std::string& self_exe, std::string& why) {
-    auto path = helper_program_path(self_exe, "ROOFLINE_NETBENCH", "roofline-netbench", why);
-    if (path.empty() && why.empty())
-        why = "this roofline was built without its network benchmark: MPI was not found when it was configured; "
-              "install libopenmpi-dev and reconfigure (cmake -DROOFLINE_WITH_MPI=ON), or set ROOFLINE_NETBENCH to a "
-              "roofline-netbench built elsewhere";
-    return path;
+    return helper_or_why(self_exe, "ROOFLINE_NETBENCH", "roofline-netbench", "network benchmark",
+                         "MPI (libopenmpi-dev) was", why);
 }
 
 } // namespace roofline

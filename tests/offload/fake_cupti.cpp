@@ -5,6 +5,8 @@
 //   FAKE_CUPTI_KERNELS  kernel records to deliver (default 3)
 //   FAKE_CUPTI_DROPPED  records to report as dropped (default 0)
 //   FAKE_CUPTI_FAIL_UM  set: the unified-memory configuration fails (CUPTI_ERROR_NOT_SUPPORTED)
+#include "cupti_records.hpp"
+
 #include <cupti.h>
 
 #include <cstdlib>
@@ -17,19 +19,16 @@ CUpti_BuffersCallbackRequestFunc requested = nullptr;
 CUpti_BuffersCallbackCompleteFunc completed = nullptr;
 std::set<int> enabled;
 
-#if CUPTI_API_VERSION >= 130000
-using MemcpyRecord = CUpti_ActivityMemcpy6;
-using KernelRecord = CUpti_ActivityKernel10;
-#else
-using MemcpyRecord = CUpti_ActivityMemcpy5;
-using KernelRecord = CUpti_ActivityKernel9;
-#endif
+using roofline_offload::KernelRecord;
+using roofline_offload::MemcpyRecord;
+using roofline_offload::MigrationRecord;
+using roofline_offload::PeerCopyRecord;
 
 std::size_t record_size(CUpti_ActivityKind kind) {
     switch (kind) {
     case CUPTI_ACTIVITY_KIND_MEMCPY: return sizeof(MemcpyRecord);
-    case CUPTI_ACTIVITY_KIND_MEMCPY2: return sizeof(CUpti_ActivityMemcpyPtoP4);
-    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: return sizeof(CUpti_ActivityUnifiedMemoryCounter3);
+    case CUPTI_ACTIVITY_KIND_MEMCPY2: return sizeof(PeerCopyRecord);
+    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: return sizeof(MigrationRecord);
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: return sizeof(KernelRecord);
     default: return 0;
     }
@@ -109,13 +108,13 @@ CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t) {
         }
         t += ms;
     }
-    if (auto* m = w.add<CUpti_ActivityMemcpyPtoP4>(CUPTI_ACTIVITY_KIND_MEMCPY2)) {
+    if (auto* m = w.add<PeerCopyRecord>(CUPTI_ACTIVITY_KIND_MEMCPY2)) {
         m->bytes = 1 << 20;  // between two devices: not bus bytes
         m->start = t;
         m->end = t + ms / 2;
     }
     auto migrate = [&](CUpti_ActivityUnifiedMemoryCounterKind kind, uint64_t bytes) {
-        if (auto* u = w.add<CUpti_ActivityUnifiedMemoryCounter3>(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)) {
+        if (auto* u = w.add<MigrationRecord>(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)) {
             u->counterKind = kind;
             u->value = bytes;
             u->start = t;

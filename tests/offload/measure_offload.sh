@@ -11,6 +11,7 @@ bin=$1 lib=$2 fake_cupti=$3 driver=$4
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+source "$src/tests/scenarios/lib/gpu_machine.sh"
 fail=0
 check() { echo "FAIL: $1"; sed 's/^/  | /' "$tmp/out"; fail=1; }
 fixture=$src/tests/data/ncu-details.csv
@@ -88,13 +89,7 @@ assert w["details"]["device_to_device_bytes"] == M and w["details"]["wall_second
 PY
 
 # On the GPU's roofline: the bus roof and the coefficient a = TI / I(DRAM).
-python3 - "$src/tests/data" "$tmp/gpu-machine.json" <<'PY'
-import json, sys
-data, out = sys.argv[1], sys.argv[2]
-m = json.load(open(f"{data}/report-machine.json"))
-m["gpus"] = [json.load(open(f"{data}/gpubench-example.json"))["gpu"]]
-json.dump(m, open(out, "w"))
-PY
+gpu_machine "$src" "$tmp/gpu-machine.json"
 "$bin" report --machine "$tmp/gpu-machine.json" --points "$tmp/p.json" --gpu 0 --format json >"$tmp/out" 2>&1 ||
   check "report --gpu of the offload failed"
 python3 - "$tmp/out" <<'PY' || { echo "FAIL: the offload on the GPU's roofline"; sed 's/^/  | /' "$tmp/out"; fail=1; }

@@ -9,6 +9,7 @@ bin=$1
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+source "$src/tests/scenarios/lib/gpu_machine.sh"
 fail=0
 check() { echo "FAIL: $1"; sed 's/^/  | /' "$tmp/out"; fail=1; }
 fixture=$src/tests/data/ncu-details.csv
@@ -38,13 +39,7 @@ grep -q "tensor-core FLOPs were not counted" "$tmp/out" || check "no word that t
 
 # On the GPU's roofline (a model with the example H100's roofs): daxpy bound by DRAM; on a
 # CPU's, refused (a CUDA kernel would sit far above it).
-python3 - "$src/tests/data" "$tmp/gpu-machine.json" <<'PY'
-import json, sys
-data, out = sys.argv[1], sys.argv[2]
-m = json.load(open(f"{data}/report-machine.json"))
-m["gpus"] = [json.load(open(f"{data}/gpubench-example.json"))["gpu"]]
-json.dump(m, open(out, "w"))
-PY
+gpu_machine "$src" "$tmp/gpu-machine.json"
 "$bin" report --machine "$tmp/gpu-machine.json" --points "$tmp/a.json" --gpu 0 --format json >"$tmp/out" 2>&1 ||
   check "report --gpu of the kernels failed"
 python3 - "$tmp/out" <<'PY' || { echo "FAIL: the kernels on the GPU's roofline"; sed 's/^/  | /' "$tmp/out"; fail=1; }

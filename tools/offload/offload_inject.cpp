@@ -8,6 +8,7 @@
 // used by hand. It cannot run under ncu, which injects itself the same way.
 // libcupti is opened at run time (dlopen), not linked: it comes with the CUDA toolkit, not as a
 // distribution package, and the library must load (and say what is missing) without it.
+#include "cupti_records.hpp"
 #include "offload_tally.hpp"
 
 #include <cupti.h>
@@ -27,16 +28,10 @@ namespace {
 using roofline_offload::Direction;
 using roofline_offload::Tally;
 
-// Records of the CUPTI this library is built against (CUDA 13: Memcpy6, Kernel10; 12: 5, 9).
-#if CUPTI_API_VERSION >= 130000
-using MemcpyRecord = CUpti_ActivityMemcpy6;
-using KernelRecord = CUpti_ActivityKernel10;
-#else
-using MemcpyRecord = CUpti_ActivityMemcpy5;
-using KernelRecord = CUpti_ActivityKernel9;
-#endif
-using PeerCopyRecord = CUpti_ActivityMemcpyPtoP4;
-using MigrationRecord = CUpti_ActivityUnifiedMemoryCounter3;
+using roofline_offload::KernelRecord;
+using roofline_offload::MemcpyRecord;
+using roofline_offload::MigrationRecord;
+using roofline_offload::PeerCopyRecord;
 
 constexpr std::size_t kBufferBytes = 8u << 20;
 constexpr std::size_t kAlign = 8;
