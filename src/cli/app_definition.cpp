@@ -26,7 +26,7 @@ void define_app(CLI::App& app, int& exit_code, const LayeredConfig& config) {
                "  roofline list                  what the results store holds (ids for stored:ID)\n"
                "  roofline compare old.json new.json   two machines or point sets: ratios and what moved\n"
                "  roofline history               a machine's roofs over its stored runs, changes flagged\n"
-               "  roofline monitor --counts c.json --dir DIR   sample a running job into the store\n"
+               "  roofline monitor --job ID      sample a running job into the store (counters, or --counts)\n"
                "  roofline config show           settings from config files and ROOFLINE_* variables\n"
                "Run 'roofline <command> --help' for a command's options.");
 

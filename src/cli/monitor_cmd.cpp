@@ -1,7 +1,8 @@
-// `roofline monitor`: a node-level sampler for a running job. Every interval it reads
+// `roofline monitor`: a node-level sampler for a running job, one point per interval. With
+// hardware counters on the job's threads (measure/job_counters), or, without counters, from
 // the snapshots the job's processes publish (marker library, ROOFLINE_MONITOR_DIR;
-// PROTOCOL.md), turns the calls made since the last sample into FLOPs and bytes with
-// the per-call counts of an earlier instrument run, and stores one point per interval.
+// PROTOCOL.md): the calls made since the last sample times the per-call counts of an
+// earlier instrument run.
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/invocation.hpp"
@@ -12,7 +13,12 @@
 #include "io/monitor_dir.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
+#include "measure/cpu_event_set.hpp"
+#include "measure/job_counters.hpp"
+#include "measure/merge.hpp"
 #include "measure/monitor_snapshot.hpp"
+#include "measure/sysfs_pmu.hpp"
+#include "io/install_layout.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
 #include "topo/environment.hpp"
@@ -112,6 +118,230 @@ struct Tracker {
     }
 };
 
+// Stores one sample of a job as a point in the set "job ID NODE" and says so.
+struct SampleSink {
+    const MonitorArgs& args;
+    std::string node;
+    double started_unix = 0;
+    Provenance provenance;
+    ResultsStore& store;
+    std::map<std::string, int> samples;  // per job
+    int failed_saves = 0;
+
+    std::string set_name(const std::string& job) const { return fmt::format("job {} {}", job, node); }
+
+    // `p`: work, bytes, seconds and threads of the interval that ended at `end_unix`; `what`:
+    // what the sample was made of, for the progress line.
+    void save(const std::string& job, Point p, double end_unix, const std::string& what) {
+        const double start_unix = end_unix - p.seconds;
+        p.name = fmt::format("{} {}", node, iso_utc(end_unix));
+        p.series = node;
+        p.label = fmt::format("+{:.0f} s", end_unix - started_unix);
+        p.details["monitor_start_unix"] = start_unix;
+        p.details["monitor_end_unix"] = end_unix;
+        Provenance prov = provenance;
+        prov.options["job"] = job;
+        prov.options["interval_start"] = iso_utc(start_unix);
+        prov.options["interval_end"] = iso_utc(end_unix);
+        ++samples[job];
+        try {
+            store.save_points(set_name(job), {p}, std::nullopt, &prov);
+        } catch (const std::exception& e) {
+            ++failed_saves;
+            print_stderr("roofline monitor: error: a sample of job {} not stored: {}\n", terminal_text(job),
+                         terminal_text(e.what()));
+        }
+        if (!args.quiet)
+            print_stderr("roofline monitor: {}{} {:>9} {}  {}  {} threads\n",
+                         args.all_jobs ? "job " + terminal_text(job) + " " : "", p.label,
+                         p.work_counted ? format_number(performance(p)) : "-", rate_unit(p.work_unit), what,
+                         p.threads);
+    }
+    int finish() const {
+        if (!args.quiet)
+            for (const auto& [job, n] : samples)
+                print_stderr("roofline monitor: {} of job {} stored in {} as '{}'\n", count_of(n, "sample"),
+                             terminal_text(job), terminal_text(store.path()), terminal_text(set_name(job)));
+        return failed_saves ? kExitFailure : kExitOk;
+    }
+};
+
+// Calls `sample` every --interval from `started` until --duration, --once or a signal; a
+// signal's last, partial interval is sampled too.
+template <typename Sample>
+void every_interval(const MonitorArgs& args, const StopSignal& stop, Clock::time_point started, Sample&& sample) {
+    const auto interval = std::chrono::duration<double>(args.interval);
+    auto next = started + std::chrono::duration_cast<Clock::duration>(interval);
+    // Without --duration: never (time_point::max, so no optional to test on every wake).
+    const Clock::time_point deadline =
+        args.duration ? started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*args.duration))
+                      : Clock::time_point::max();
+    for (;;) {
+        const auto wake = std::min(next, deadline);
+        while (!stop.stopped() && Clock::now() < wake)
+            std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(250)));  // a stop is seen within 250 ms
+        sample();
+        if (stop.stopped() || args.once || Clock::now() >= deadline) break;
+        next += std::chrono::duration_cast<Clock::duration>(interval);
+    }
+}
+
+// Without --counts: hardware counters on every thread of the job's processes (found by
+// SLURM_JOB_ID / ROOFLINE_JOB_ID in their environment), through the perf engine's event file
+// for this CPU; one point per interval from the counts' differences.
+int run_counter_monitor(const MonitorArgs& args) {
+    if (!args.dir.empty() || !args.regions.empty())
+        throw UsageError("--dir and --region go with --counts: marker snapshots need the per-call counts of an "
+                         "instrument run (--counts FILE from 'roofline measure --engine instrument -o FILE -- ./app'); "
+                         "to count the job's threads with hardware counters instead, give neither (and unset "
+                         "ROOFLINE_MONITOR_DIR, which sets --dir)");
+    auto events = measure::cpu_event_set("", self_executable());
+    for (const auto& w : events.warnings) print_stderr("roofline monitor: warning: {}\n", terminal_text(w));
+    if (events.core_events.empty())
+        throw std::runtime_error(fmt::format("the event set {} has no event that can be opened per thread here",
+                                             events.set.name));
+    // Whole-CPU counters (memory controllers, data fabric) count the node, not a job: one job only.
+    measure::SystemCounters node_counters;
+    if (!args.all_jobs)
+        for (const auto& e : events.whole_cpu_events) {
+            const std::string spec = e.pfm_name.substr(std::string(measure::kSysfsPrefix).size());
+            try {
+                node_counters.open(e.alias, spec, measure::resolve_sysfs_event(spec));
+            } catch (const std::exception&) {
+                // optional by nature: the formulas fall back to core counters
+            }
+        }
+    check_store_writable(args.db);
+    auto store = ResultsStore::open_db_option(args.db);
+    const std::string node = host_name();
+    const std::string jobs_text = args.all_jobs ? "every job" : "job " + args.job;
+    Provenance provenance = run_provenance(invocation_argv(), "monitor");
+    provenance.engine = "monitor";
+    provenance.runs = {"monitor"};
+    provenance.options["node"] = node;
+    provenance.options["counters"] = fmt::format("event set {} ({}), on every thread of the job's processes{}",
+                                                 events.set.name, events.set.description,
+                                                 node_counters.empty() ? "" : "; whole-CPU counters for the node");
+    provenance.options["interval"] = fmt::format("{:g}", args.interval);
+
+    StopSignal stop;
+    const auto started = Clock::now();
+    SampleSink sink{args, node, unix_seconds(), provenance, *store};
+    struct JobState {
+        std::unique_ptr<measure::JobCounters> counters;
+        std::map<std::string, double> last;  // totals at the last sample
+        Clock::time_point last_time;
+        std::size_t processes = 0;
+        int interval_threads = 0;  // the most threads counted at once since the last sample
+    };
+    std::map<std::string, JobState> jobs;
+    std::map<std::string, double> node_last;
+    bool said_waiting = false;
+    std::set<std::string> said_failures;
+    auto look = [&] {
+        const auto found = measure::job_processes(args.all_jobs ? std::string() : args.job);
+        for (const auto& [job, pids] : found) {
+            auto& state = jobs[job];
+            const bool first_seen = !state.counters;
+            if (first_seen) state.counters = std::make_unique<measure::JobCounters>(events.core_events);
+            state.interval_threads = std::max(state.interval_threads, state.counters->live_threads());
+            state.counters->update(pids);
+            state.interval_threads = std::max(state.interval_threads, state.counters->live_threads());
+            state.processes = pids.size();
+            if (first_seen) {  // it counts from now: its first sample covers the next interval
+                state.last = state.counters->totals();
+                state.last_time = Clock::now();
+            }
+        }
+        for (auto& [job, state] : jobs)
+            if (!found.count(job)) {
+                state.interval_threads = std::max(state.interval_threads, state.counters->live_threads());
+                state.counters->update({});  // its threads ended: their last counts are kept
+                state.processes = 0;
+            }
+        for (auto& [job, state] : jobs) {
+            for (const auto& f : state.counters->failures())
+                if (state.counters->live_threads() > 0 && said_failures.insert(f).second)  // some opened
+                    print_stderr("roofline monitor: warning: a counter did not open on a thread of job {}: {}\n",
+                                 terminal_text(job), terminal_text(f));
+            if (state.counters->live_threads() == 0 && state.counters->threads_without_counters() > 0 &&
+                state.last.empty()) {
+                const auto probe = measure::probe_perf();
+                throw std::runtime_error(fmt::format(
+                    "no counter opened on the threads of job {} ({}){}", job,
+                    state.counters->failures().empty() ? std::string("no reason given") : *state.counters->failures().begin(),
+                    probe.hardware ? std::string()
+                                   : fmt::format(".\nHardware counters: {}.\nTo fix: {}\nWithout counters, sample the "
+                                                 "job's marked regions instead: roofline monitor --counts FILE --dir DIR",
+                                                 probe.reason, probe.guidance)));
+            }
+        }
+    };
+    look();
+    node_counters.enable();
+    for (const auto& [alias, v] : node_counters.read()) node_last[alias] = v.value;
+    if (!args.quiet)
+        print_stderr("roofline monitor: {} on {}: hardware counters ({}) on every thread, every {} (Ctrl-C or "
+                     "SIGTERM stops)\n",
+                     terminal_text(jobs_text), terminal_text(node), events.set.name, format_seconds(args.interval));
+    auto sample = [&] {
+        look();
+        const auto now = Clock::now();
+        std::map<std::string, double> node_now, node_delta;
+        for (const auto& [alias, v] : node_counters.read()) {
+            node_now[alias] = v.value;
+            node_delta[alias] = v.value - node_last[alias];
+        }
+        node_last = node_now;
+        if (jobs.empty() && !said_waiting && !args.quiet) {
+            print_stderr("roofline monitor: no process of {} on this node yet (processes are found by SLURM_JOB_ID or "
+                         "ROOFLINE_JOB_ID in their environment)\n", terminal_text(jobs_text));
+            said_waiting = true;
+        }
+        for (auto it = jobs.begin(); it != jobs.end();) {
+            auto& [job, state] = *it;
+            const auto totals = state.counters->totals();
+            std::map<std::string, double> delta = node_delta;
+            bool any = false;
+            for (const auto& [alias, value] : totals) {
+                delta[alias] = value - state.last[alias];
+                any = any || delta[alias] > 0;
+            }
+            const double seconds = std::chrono::duration<double>(now - state.last_time).count();
+            if (!any) {
+                if (state.processes == 0) {  // ended, and its last counts are sampled: forget it
+                    it = jobs.erase(it);
+                    continue;
+                }
+                ++it;
+                continue;
+            }
+            measure::RegionCounts counts;
+            counts.events = delta;
+            measure::apply_event_metrics(counts, measure::evaluate_metrics(events.set, delta));
+            Point p;
+            measure::apply_counts(p, counts);
+            p.work_counted = !counts.flops.empty();
+            p.seconds = seconds;
+            p.threads = std::max(1, state.interval_threads);
+            p.source = "monitor";  // a sample, as the marker path's (report/plot --job take these)
+            p.details["sampled_with_counters"] = 1;
+            p.details["counted_threads"] = state.interval_threads;
+            p.details["threads_without_counters"] = state.counters->threads_without_counters();
+            sink.save(job, std::move(p), unix_seconds(), fmt::format("{} process(es)", state.processes));
+            state.last = totals;
+            state.last_time = now;
+            state.interval_threads = state.counters->live_threads();
+            ++it;
+        }
+    };
+    every_interval(args, stop, started, sample);
+    if (!args.quiet && sink.samples.empty())
+        print_stderr("roofline monitor: no samples of {} (no process of it counted on this node)\n",
+                     terminal_text(jobs_text));
+    return sink.finish();
+}
+
 int run_monitor(const MonitorArgs& a) {
     MonitorArgs args = a;
     if (args.all_jobs && !args.job.empty()) throw UsageError("--all-jobs samples every job: no --job with it");
@@ -119,19 +349,16 @@ int run_monitor(const MonitorArgs& a) {
         if (const char* slurm = std::getenv("SLURM_JOB_ID"); slurm && *slurm) args.job = slurm;
     if (args.job.empty() && !args.all_jobs)
         throw UsageError("no job id: pass --job ID (SLURM_JOB_ID is not set), or --all-jobs");
+    if (!(args.interval >= 0.1 && args.interval <= 86400))
+        throw UsageError(fmt::format("--interval must be 0.1 to 86400 seconds (got {})", args.interval));
+    if (args.duration && !(*args.duration > 0 && *args.duration <= 1e7))
+        throw UsageError(fmt::format("--duration must be a positive number of seconds (got {})", *args.duration));
+    if (args.counts.empty()) return run_counter_monitor(args);
     if (args.dir.empty())
         if (const char* dir = std::getenv("ROOFLINE_MONITOR_DIR"); dir && *dir) args.dir = dir;
     if (args.dir.empty())
         throw UsageError("no snapshot directory: pass --dir DIR (or set ROOFLINE_MONITOR_DIR), the directory the job's "
                          "programs publish to (they run with ROOFLINE_MONITOR_DIR=DIR)");
-    if (args.counts.empty())
-        throw UsageError("--counts FILE is required: the per-call FLOPs and bytes of the program's regions, from "
-                         "'roofline measure --engine instrument -o FILE -- ./app' (sampling hardware counters "
-                         "instead is not implemented)");
-    if (!(args.interval >= 0.1 && args.interval <= 86400))
-        throw UsageError(fmt::format("--interval must be 0.1 to 86400 seconds (got {})", args.interval));
-    if (args.duration && !(*args.duration > 0 && *args.duration <= 1e7))
-        throw UsageError(fmt::format("--duration must be a positive number of seconds (got {})", *args.duration));
 
     PerCallCounts counts;
     try {
@@ -175,9 +402,8 @@ int run_monitor(const MonitorArgs& a) {
 
     std::set<std::string> warned_missing;
     std::set<std::string> warned_problems;
-    std::map<std::string, int> samples;  // per job
-    int failed_saves = 0;
     bool said_waiting = false, said_no_job = false;
+    SampleSink sink{args, node, started_unix, provenance, *store};
     auto sample_job = [&](const std::string& job, const Tracker::JobDeltas& taken) {
         auto sample = interval_sample(taken.deltas, counts, only);
         for (const auto& m : sample.regions_missing)
@@ -185,30 +411,8 @@ int run_monitor(const MonitorArgs& a) {
                 print_stderr("roofline monitor: warning: region '{}' is not in {}: its work is not counted\n",
                              terminal_text(m), args.counts);
         const double end_unix = unix_seconds() - double(monotonic_ns() - taken.latest_ns) * 1e-9;
-        const double start_unix = end_unix - sample.point.seconds;
-        Point& p = sample.point;
-        p.name = fmt::format("{} {}", node, iso_utc(end_unix));
-        p.series = node;
-        p.label = fmt::format("+{:.0f} s", end_unix - started_unix);
-        p.details["monitor_start_unix"] = start_unix;
-        p.details["monitor_end_unix"] = end_unix;
-        Provenance prov = provenance;
-        prov.options["job"] = job;
-        prov.options["interval_start"] = iso_utc(start_unix);
-        prov.options["interval_end"] = iso_utc(end_unix);
-        ++samples[job];
-        try {
-            store->save_points(set_name(job), {p}, std::nullopt, &prov);
-        } catch (const std::exception& e) {
-            ++failed_saves;
-            print_stderr("roofline monitor: error: a sample of job {} not stored: {}\n", terminal_text(job),
-                         terminal_text(e.what()));
-        }
-        if (!args.quiet)
-            print_stderr("roofline monitor: {}{} {:>9} {}  {} calls  {} process(es)  {} threads\n",
-                         args.all_jobs ? "job " + terminal_text(job) + " " : "", p.label,
-                         p.work_counted ? format_number(performance(p)) : "-", rate_unit(p.work_unit),
-                         format_count(sample.calls), taken.deltas.size(), p.threads);
+        sink.save(job, std::move(sample.point), end_unix,
+                  fmt::format("{} calls  {} process(es)", format_count(sample.calls), taken.deltas.size()));
     };
     auto sample_now = [&] {
         const auto scan = measure::scan_monitor_dir(args.dir, args.job);
@@ -233,29 +437,11 @@ int run_monitor(const MonitorArgs& a) {
         for (const auto& [job, taken] : jobs) sample_job(job, taken);
     };
 
-    const auto interval = std::chrono::duration<double>(args.interval);
-    auto next = started + std::chrono::duration_cast<Clock::duration>(interval);
-    // Without --duration: never (time_point::max, so no optional to test on every wake).
-    const Clock::time_point deadline =
-        args.duration ? started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(*args.duration))
-                      : Clock::time_point::max();
-    for (;;) {
-        const auto wake = std::min(next, deadline);
-        while (!stop.stopped() && Clock::now() < wake)
-            std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(250)));  // a stop is seen within 250 ms
-        sample_now();  // also the last, partial interval when stopped
-        if (stop.stopped() || args.once || Clock::now() >= deadline) break;
-        next += std::chrono::duration_cast<Clock::duration>(interval);
-    }
-    if (!args.quiet) {
-        if (samples.empty())
-            print_stderr("roofline monitor: no samples of {} (nothing published to {})\n", terminal_text(jobs_text),
-                         terminal_text(args.dir));
-        for (const auto& [job, n] : samples)
-            print_stderr("roofline monitor: {} of job {} stored in {} as '{}'\n", count_of(n, "sample"),
-                         terminal_text(job), terminal_text(store->path()), terminal_text(set_name(job)));
-    }
-    return failed_saves ? kExitFailure : kExitOk;
+    every_interval(args, stop, started, sample_now);
+    if (!args.quiet && sink.samples.empty())
+        print_stderr("roofline monitor: no samples of {} (nothing published to {})\n", terminal_text(jobs_text),
+                     terminal_text(args.dir));
+    return sink.finish();
 }
 
 } // namespace
@@ -264,11 +450,18 @@ void add_monitor_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<MonitorArgs>();
     auto* cmd = add_command(app, "monitor", "Sample a running job's FLOPs and bytes on this node into the store");
     cmd->description(
-        "Every --interval seconds, reads the snapshots that the job's programs publish (programs linked to\n"
-        "libroofline_marker, run with ROOFLINE_MONITOR_DIR=DIR), turns the calls of their marked regions\n"
-        "since the last sample into FLOPs and bytes with the per-call counts of an earlier instrument run\n"
-        "(--counts), and stores one point per interval in the set 'job ID NODE'. 'roofline plot --job ID'\n"
-        "and 'roofline report --job ID' show them. SIGINT/SIGTERM store the last, partial interval and exit 0.");
+        "Samples a running job every --interval seconds and stores one point per interval in the set\n"
+        "'job ID NODE'; 'roofline plot --job ID' and 'roofline report --job ID' show them. Two ways:\n"
+        "  hardware counters (no --counts): every thread of the job's processes, found by SLURM_JOB_ID or\n"
+        "    ROOFLINE_JOB_ID in their environment, is counted with the perf engine's event file for this\n"
+        "    CPU (FLOPs; DRAM bytes from memory-controller counters where they open, else last-level\n"
+        "    misses). Needs counters: a PMU, and perf_event_paranoid <= 2 for the same user's processes\n"
+        "    (root for other users'). A thread is counted from when it is first seen.\n"
+        "  marked regions (--counts FILE --dir DIR): reads the snapshots that the job's programs publish\n"
+        "    (linked to libroofline_marker, run with ROOFLINE_MONITOR_DIR=DIR) and turns the calls of their\n"
+        "    regions into FLOPs and bytes with the per-call counts of an earlier instrument run. No\n"
+        "    counters needed.\n"
+        "SIGINT/SIGTERM store the last, partial interval and exit 0.");
     cmd->add_option("--job", args->job, "The job's id (default: $SLURM_JOB_ID); programs tag their snapshots with "
                                         "ROOFLINE_JOB_ID or SLURM_JOB_ID");
     cmd->add_flag("--all-jobs", args->all_jobs,
@@ -276,8 +469,9 @@ void add_monitor_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--interval", args->interval, "Seconds between samples (0.1 to 86400)")->capture_default_str();
     cmd->add_option("--counts", args->counts,
                     "Points file of 'roofline measure --engine instrument' on the same program: FLOPs and bytes "
-                    "per call of each region");
-    cmd->add_option("--dir", args->dir, "Where the programs publish snapshots (default: $ROOFLINE_MONITOR_DIR)");
+                    "per call of each region (sample marked regions instead of hardware counters)");
+    cmd->add_option("--dir", args->dir,
+                    "With --counts: where the programs publish snapshots (default: $ROOFLINE_MONITOR_DIR)");
     cmd->add_option("--region", args->regions,
                     "Count only this region (repeatable; default: every region not nested in another)");
     add_db_option(cmd, args->db);
@@ -285,6 +479,7 @@ void add_monitor_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--duration", args->duration, "Stop after this many seconds")->excludes(once);
     add_quiet_flag(cmd, args->quiet);
     cmd->footer("Examples:\n"
+                "  roofline monitor --job $SLURM_JOB_ID --interval 10 &           hardware counters\n"
                 "  roofline measure --engine instrument -o counts.json -- ./app   per-call counts, once\n"
                 "  ROOFLINE_MONITOR_DIR=/tmp/rl-$SLURM_JOB_ID ./app &\n"
                 "  roofline monitor --counts counts.json --dir /tmp/rl-$SLURM_JOB_ID --interval 10\n"

@@ -1,12 +1,11 @@
 // The perf engine: hardware counters for the whole command (inherit) and, via
 // the marker library, per region; one event file per architecture turns them
 // into FLOPs and bytes.
-#include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
+#include "measure/cpu_event_set.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/event_file.hpp"
 #include "measure/sysfs_pmu.hpp"
-#include "topo/cpu_features.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -16,66 +15,26 @@
 #include <sstream>
 
 namespace roofline::measure::detail {
-namespace {
-
-// Metrics -> the counts' fields. Precision split when the file gives it, else one "all".
-void apply_metrics(RegionCounts& c, const std::map<std::string, double>& m) {
-    auto get = [&](const char* k) -> const double* {
-        const auto it = m.find(k);
-        return it == m.end() ? nullptr : &it->second;
-    };
-    if (get("flops_dp") || get("flops_sp")) {
-        if (const auto* v = get("flops_dp")) c.flops["f64"] = *v;
-        if (const auto* v = get("flops_sp")) c.flops["f32"] = *v;
-    } else if (const auto* v = get("flops")) {
-        c.flops["all"] = *v;
-    }
-    for (const char* w : {"scalar", "128", "256", "512"})
-        if (const auto* v = get(fmt::format("flops_{}", w).c_str())) c.flops_by_width[w] = *v;
-    if (const auto* v = get("bytes_DRAM")) c.bytes_by_level["DRAM"] = *v;
-    for (const char* k : {"cycles", "instructions"})
-        if (const auto* v = get(k)) c.events[k] = *v;
-}
-
-} // namespace
 
 void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const PerfProbe& probe) {
     if (!probe.hardware)
         throw MeasureError(fmt::format("the perf engine cannot run: {}.\nTo fix: {}", probe.reason, probe.guidance));
-    const auto dir = request.events_dir.empty() ? events_dir(request.self_exe) : request.events_dir;
-    if (dir.empty())
-        throw MeasureError("the perf engine's event files were not found (share/roofline/events next to this "
-                           "roofline's install prefix, or in its build tree): reinstall, or set ROOFLINE_EVENTS_DIR "
-                           "to a directory of event files");
-    const auto sets = load_event_sets(dir);
-    // The one CPU identity every command uses (CPUID, through topo).
-    const CpuFeatures features = detect_cpu_features();
-    const CpuIdentity cpu{features.vendor, features.family, features.model};
-    const auto set = select_event_set(sets, cpu);
-    if (!set)
-        throw MeasureError(fmt::format("no event file in {} matches this CPU ({} family {} model {})", dir,
-                                       cpu.vendor, cpu.family, cpu.model));
+    auto cpu_set = cpu_event_set(request.events_dir, request.self_exe);
+    const EventSet* set = &cpu_set.set;
     result.notes.push_back(fmt::format("event set {} ({})", set->name, set->description));
-
-    std::vector<EncodedEvent> events;
+    for (auto& w : cpu_set.warnings) result.warnings.push_back(std::move(w));
+    const std::vector<EncodedEvent>& events = cpu_set.core_events;
     SystemCounters system;  // memory controller / data fabric: the whole program only
     std::vector<std::string> system_missing;
-    for (const auto& e : set->events) {
-        if (!applies(e, cpu)) continue;
-        if (e.pfm_name.rfind(kSysfsPrefix, 0) == 0) {
-            // Optional by nature (a VM, another model, an older kernel): a note, and the
-            // metric's next alternative.
-            const std::string spec = e.pfm_name.substr(std::string(kSysfsPrefix).size());
-            try {
-                if (!system.open(e.alias, spec, resolve_sysfs_event(spec))) system_missing.push_back(e.alias);
-            } catch (const std::exception& ex) {
-                system_missing.push_back(fmt::format("{} ({})", e.alias, ex.what()));
-            }
-            continue;
+    for (const auto& e : cpu_set.whole_cpu_events) {
+        // Optional by nature (a VM, another model, an older kernel): a note, and the
+        // metric's next alternative.
+        const std::string spec = e.pfm_name.substr(std::string(kSysfsPrefix).size());
+        try {
+            if (!system.open(e.alias, spec, resolve_sysfs_event(spec))) system_missing.push_back(e.alias);
+        } catch (const std::exception& ex) {
+            system_missing.push_back(fmt::format("{} ({})", e.alias, ex.what()));
         }
-        std::string error;
-        if (auto enc = encode_event(e.alias, e.pfm_name, error)) events.push_back(*enc);
-        else result.warnings.push_back(error);
     }
     ProcessCounters counters;
     TempDir tmp("roofline-measure");
@@ -109,10 +68,10 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
     program.name = "(program)";
     program.events = values;
     std::map<std::string, std::string> used;
-    apply_metrics(program, evaluate_metrics(*set, values, &used));
+    apply_event_metrics(program, evaluate_metrics(*set, values, &used));
     // Regions: the marker library filled raw counters (whole-CPU ones too); the same formulas.
     std::map<std::string, std::string> region_used;
-    for (auto& c : result.counts) apply_metrics(c, evaluate_metrics(*set, c.events, &region_used));
+    for (auto& c : result.counts) apply_event_metrics(c, evaluate_metrics(*set, c.events, &region_used));
     // Say where the DRAM bytes came from: a memory controller or data fabric (system-wide,
     // the whole program), or last-level misses x line size (a lower bound: no prefetches,
     // no write-backs, on most CPUs).

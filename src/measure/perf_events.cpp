@@ -210,6 +210,19 @@ int ProcessCounters::open(pid_t pid, const std::vector<EncodedEvent>& events, bo
     return static_cast<int>(fds_.size());
 }
 
+int ThreadCounters::open(pid_t tid, const std::vector<EncodedEvent>& events) {
+    for (const auto& e : events) {
+        auto attr = attr_for(e);
+        const long fd = sys_perf_event_open(&attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0) {
+            failures_.push_back(fmt::format("{} ({}): {}", e.alias, e.pfm_name, std::strerror(errno)));
+            continue;
+        }
+        fds_.push_back({e.alias, static_cast<int>(fd)});
+    }
+    return static_cast<int>(fds_.size());
+}
+
 bool SystemCounters::open(const std::string& alias, const std::string& spec, const std::vector<SysfsEvent>& instances) {
     std::vector<Open> opened;
     std::vector<EncodedEvent> encoded;

@@ -84,6 +84,14 @@ public:
     int open(pid_t pid, const std::vector<EncodedEvent>& events, bool enable_on_exec = true);
 };
 
+// Counters on one thread only (no inherit), counting from now: a job's threads each get
+// their own (job_counters.hpp), so a thread they start is not counted twice.
+class ThreadCounters : public CounterSet {
+public:
+    // Opens each event on thread `tid`; one that does not open is named in failures().
+    int open(pid_t tid, const std::vector<EncodedEvent>& events);
+};
+
 // Counters of a whole package or die (memory controller, data fabric: sysfs_pmu.hpp),
 // opened system-wide on the CPUs their PMU names: they count every process's traffic
 // there, not only the measured one's. Needs perf_event_paranoid <= 0 or CAP_PERFMON.
