@@ -7,6 +7,9 @@
 # to plain: on a shared machine the runs spread by more than the overhead, and the fastest
 # run is the one least disturbed by others. Also the program's own CPU time (its snapshot
 # thread's included) and the monitor process's CPU time as a share of the time it ran.
+# A fourth way: `roofline monitor` without --counts, counting the program's threads with the
+# event file for this CPU (a PMU needed), or with any event files in ROOFLINE_EVENTS_DIR (e.g.
+# tests/data/events-software, the task clock: the per-thread counting's cost without a PMU).
 # Usage: bench/monitor-overhead.sh [build-dir] [rounds] [calls] [n]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,15 +43,24 @@ run_monitored() {  # INTERVAL
   kill -TERM $mon; wait $mon || true
   mon=""
 }
+run_counted() {  # the program's threads counted, monitor --interval 1; "-" when no counter opened
+  OPENBLAS_NUM_THREADS=1 "$bin" monitor --job benchc --interval 1 -q --db "$tmp/c.db" 2>>"$tmp/counted.err" &
+  mon=$!
+  local line
+  line=$(ROOFLINE_JOB_ID=benchc "$prog" "$calls" 0 "$n" | awk '{print $6, $NF}')
+  if kill -0 $mon 2>/dev/null; then echo "$line"; kill -TERM $mon; wait $mon || true; else wait $mon || true; fi
+  mon=""
+}
 median() { awk '{print $1}' | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 fastest() { awk '{print $1}' | sort -g | head -1; }
 cpu_median() { awk '{print $2}' | median; }
 
-: >"$tmp/plain"; : >"$tmp/m1"; : >"$tmp/m10"; : >"$tmp/monitor-cpu.1"; : >"$tmp/monitor-cpu.10"
+: >"$tmp/plain"; : >"$tmp/m1"; : >"$tmp/m10"; : >"$tmp/counted"; : >"$tmp/monitor-cpu.1"; : >"$tmp/monitor-cpu.10"
 for ((r = 1; r <= rounds; ++r)); do
   run_plain >>"$tmp/plain"
   run_monitored 1 >>"$tmp/m1"
   run_monitored 10 >>"$tmp/m10"
+  run_counted >>"$tmp/counted"
 done
 echo "steady_flops $calls calls of 2*$n FLOPs, $rounds interleaved rounds"
 printf '%-40s %9s %9s %16s %16s %9s %16s\n' "" "median" "fastest" "median ratio" "fastest ratio" "cpu" "cpu ratio"
@@ -63,6 +75,11 @@ row() {  # LABEL FILE
 row "plain (markers off)" "$tmp/plain"
 row "snapshots 1 s + monitor --interval 1" "$tmp/m1"
 row "snapshots 1 s + monitor --interval 10" "$tmp/m10"
+if [[ -s $tmp/counted ]]; then
+  row "counters on its threads, --interval 1" "$tmp/counted"
+else
+  echo "counters on its threads: not measured, no counter opened: $(head -1 "$tmp/counted.err")"
+fi
 hz=$(getconf CLK_TCK)
 for i in 1 10; do
   awk -v hz="$hz" -v i="$i" '{ cpu += $1 / hz; wall += $3 - $2 } END {
