@@ -200,19 +200,26 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
             "ERR_NVGPUCTRPERM, see NVIDIA's note on RmProfilingAdminOnly)",
             from));
     if (!r.quiet) print_points(points, from);
+    bool offload_failed = false;  // the kernels' points are delivered all the same
     if (cupti) {
-        auto offload = offload_point(points, cupti->summary, cupti->wall_seconds);
-        if (!r.quiet) print_offload(offload);
-        else
-            for (const auto& w : offload.warnings) fmt::print(stderr, "roofline: warning: whole offload: {}\n", w);
-        points.push_back(std::move(offload.point));
+        try {
+            auto offload = offload_point(points, cupti->summary, cupti->wall_seconds);
+            if (!r.quiet) print_offload(offload);
+            else
+                for (const auto& w : offload.warnings) fmt::print(stderr, "roofline: warning: whole offload: {}\n", w);
+            points.push_back(std::move(offload.point));
+        } catch (const std::runtime_error& e) {
+            fmt::print(stderr, "roofline: error: no whole-offload point: {}\n", e.what());
+            offload_failed = true;
+        }
     }
     const std::string set_name = r.command.empty() ? fmt::format("ncu CSV {}", r.ncu_csv)
                                                    : fmt::to_string(fmt::join(r.command, " "));
     PointDestinations to{r.output, nullptr, set_name, "the points", r.quiet};
     if (store) to.store = [&] { return store.get(); };
     const bool delivered = deliver_points(points, provenance_of(r, ncu), to);
-    return delivered || program_code != 0 ? program_code : kExitFailure;
+    if (program_code != 0) return program_code;
+    return delivered && !offload_failed ? kExitOk : kExitFailure;
 }
 
 } // namespace roofline::cli

@@ -120,9 +120,16 @@ rm -f "$tmp/ncu-ran"
 [[ $code -eq 4 ]] || check "a program failing under CUPTI: exit $code, expected its 4"
 grep -q "failed under CUPTI (exit 4): not run under ncu" "$tmp/out" || check "no word that the program failed under CUPTI"
 [[ ! -e $tmp/ncu-ran ]] || check "ncu ran after the program failed under CUPTI"
-ROOFLINE_CUPTI_LIB=$tmp/none.so "$bin" measure --engine ncu --offload --no-store -- "$driver" 0 >"$tmp/out" 2>&1; code=$?
+ROOFLINE_CUPTI_LIB=$tmp/none.so "$bin" measure --engine ncu --offload --no-store -o "$tmp/nc.json" -- "$driver" 0 \
+  >"$tmp/out" 2>&1; code=$?
 [[ $code -eq 1 ]] || check "no libcupti: exit $code, expected 1"
-grep -q "nothing was offloaded to the GPU (ROOFLINE_CUPTI_LIB: " "$tmp/out" || check "no word that CUPTI was missing"
+grep -q "no whole-offload point: .*nothing was offloaded to the GPU (ROOFLINE_CUPTI_LIB: " "$tmp/out" ||
+  check "no word that CUPTI was missing"
+python3 - "$tmp/nc.json" <<'PY' || { echo "FAIL: the kernels were lost with the offload point"; fail=1; }
+import json, sys
+names = [p["name"] for p in json.load(open(sys.argv[1]))["points"]]
+assert len(names) == 2 and "whole offload" not in names, names
+PY
 "$bin" measure --engine ncu --offload --no-store -- true >"$tmp/out" 2>&1; code=$?
 [[ $code -eq 1 ]] || check "a program without CUDA: exit $code, expected 1"
 grep -q "the CUPTI library wrote no summary: it made no CUDA call" "$tmp/out" || check "no word that no CUDA call was made"
