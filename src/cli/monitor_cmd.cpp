@@ -25,6 +25,8 @@
 
 #include <fmt/format.h>
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -195,6 +197,12 @@ int run_counter_monitor(const MonitorArgs& args) {
                          "instrument run (--counts FILE from 'roofline measure --engine instrument -o FILE -- ./app'); "
                          "to count the job's threads with hardware counters instead, give neither (and unset "
                          "ROOFLINE_MONITOR_DIR, which sets --dir)");
+    // A counter is a file descriptor, per event and thread: a 64-thread job and a dozen events
+    // pass the usual soft limit of 1024. Up to the hard limit.
+    if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
     auto events = measure::cpu_event_set("", self_executable());
     for (const auto& w : events.warnings) print_stderr("roofline monitor: warning: {}\n", terminal_text(w));
     if (events.core_events.empty())
