@@ -74,7 +74,7 @@ CuptiRun run_under_cupti(const std::vector<std::string>& command, bool quiet) {
     const std::string library = offload_library_path(self_executable(), why);
     if (library.empty()) throw UsageError(fmt::format("--offload: {}", why));
     TempDir tmp("roofline-offload");
-    const std::string out = tmp.file("offload.json");
+    const std::string out = tmp.file("offload");  // each CUDA process writes offload.<pid>
     if (!quiet) fmt::print(stderr, "roofline: run 1 of 2: the program under CUPTI ({}), for the copies and the span\n", library);
     measure::clear_interrupt();
     measure::InterruptScope interrupt_scope;
@@ -88,12 +88,14 @@ CuptiRun run_under_cupti(const std::vector<std::string>& command, bool quiet) {
     result.wall_seconds = run.wall_seconds;
     result.exit_code = run.status.pass_through_code();
     if (result.exit_code != 0) return result;
-    if (::access(out.c_str(), R_OK) != 0)
+    std::vector<OffloadSummary> parts;
+    for (const auto& file : tmp.files_with_prefix("offload.")) parts.push_back(read_offload_summary(file));
+    if (parts.empty())
         throw std::runtime_error(fmt::format(
             "--offload: the program ran ({}) but the CUPTI library wrote no summary: it made no CUDA call, or the "
             "CUDA driver did not load {} (CUDA_INJECTION64_PATH is read by the driver, libcuda)",
             run.status.describe(), library));
-    result.summary = read_offload_summary(out);
+    result.summary = merge_offload_summaries(parts);
     return result;
 }
 
@@ -105,10 +107,11 @@ void print_offload(const OffloadPoint& o) {
     const auto plural = [](double n, const char* one, const char* many) {
         return fmt::format("{} {}", static_cast<long long>(n), n == 1 ? one : many);
     };
-    fmt::print("whole offload: {} and {} in {} (first GPU activity to the last; the program's wall time {})\n",
+    fmt::print("whole offload: {} and {}{} in {} (first GPU activity to the last; the program's wall time {})\n",
                plural(detail(p, "kernel_launches"), "kernel launch", "kernel launches"),
-               plural(detail(p, "copies"), "copy", "copies"), format_seconds(p.seconds),
-               format_seconds(detail(p, "wall_seconds")));
+               plural(detail(p, "copies"), "copy", "copies"),
+               detail(p, "cuda_processes") > 1 ? fmt::format(" over {} CUDA processes", detail(p, "cuda_processes")) : "",
+               format_seconds(p.seconds), format_seconds(detail(p, "wall_seconds")));
     fmt::print("  bus: {} host to device, {} device to host, {} migrated (unified memory)\n",
                mb(detail(p, "host_to_device_bytes")), mb(detail(p, "device_to_host_bytes")),
                mb(detail(p, "migrated_to_device_bytes") + detail(p, "migrated_to_host_bytes")));
@@ -127,7 +130,7 @@ Provenance provenance_of(const GpuMeasureRequest& r, const std::string& ncu) {
     p.runs = {"ncu"};
     if (r.offload) p.runs = {"cupti", "ncu"};
     if (!r.ncu_csv.empty()) p.options["ncu_csv"] = r.ncu_csv;
-    if (!r.offload_summary.empty()) p.options["offload_summary"] = r.offload_summary;
+    if (!r.offload_summaries.empty()) p.options["offload_summary"] = fmt::format("{}", fmt::join(r.offload_summaries, " "));
     if (!ncu.empty()) p.options["ncu"] = ncu;
     return p;
 }
@@ -154,9 +157,11 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
     std::string ncu, text, from;
     int program_code = 0;
     std::optional<CuptiRun> cupti;
-    if (!r.offload_summary.empty()) {
+    if (!r.offload_summaries.empty()) {
         cupti.emplace();
-        cupti->summary = read_offload_summary(r.offload_summary);
+        std::vector<OffloadSummary> parts;
+        for (const auto& file : r.offload_summaries) parts.push_back(read_offload_summary(file));
+        cupti->summary = merge_offload_summaries(parts);
     }
     if (!r.ncu_csv.empty()) {
         text = read_text_file(r.ncu_csv);

@@ -16,7 +16,7 @@ struct GpuMeasureRequest {
     bool no_store = false;
     bool quiet = false;
     bool offload = false;              // also run the program under CUPTI: the whole-offload point
-    std::string offload_summary;       // with ncu_csv: that run's summary, recorded earlier
+    std::vector<std::string> offload_summaries;  // with ncu_csv: that run's summaries (one per process)
 };
 
 // The ncu command line that measures `command` into `csv_path`.

@@ -56,7 +56,7 @@ struct MeasureArgs {
     std::string cache_model;       // --cache-model FILE: simulate that machine's caches instead
     std::string ncu_csv;           // --ncu-csv FILE: CUDA kernels' points from a recorded ncu CSV
     bool offload = false;          // --offload: the whole-offload point from a run under CUPTI
-    std::string offload_summary;   // --offload-summary FILE: that run's summary, recorded earlier
+    std::vector<std::string> offload_summary;  // --offload-summary FILE...: that run's summaries
     bool functions = false;
     std::vector<std::string> region_functions;
     std::string region_scope = "process";
@@ -653,8 +653,9 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                   "program runs twice, once under CUPTI (roofline-offload.so) and once under ncu, and must do the "
                   "same work both times");
     cmd->add_option("--offload-summary", args->offload_summary,
-                    "With --ncu-csv: the whole-offload point from FILE, the summary an earlier run under CUPTI wrote "
-                    "(ROOFLINE_OFFLOAD_OUT=FILE CUDA_INJECTION64_PATH=<libexec>/roofline/roofline-offload.so ./app)")
+                    "With --ncu-csv: the whole-offload point from the summaries an earlier run under CUPTI wrote, one "
+                    "per CUDA process (ROOFLINE_OFFLOAD_OUT=PREFIX CUDA_INJECTION64_PATH=<libexec>/roofline/"
+                    "roofline-offload.so ./app writes PREFIX.<pid>); repeat for each, or give them all")
         ->type_name("FILE")
         ->check(CLI::ExistingFile);
     cmd->add_flag("--functions", args->functions,

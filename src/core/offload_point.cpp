@@ -2,12 +2,46 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace roofline {
 
 double offload_bus_bytes(const OffloadSummary& s) {
     return s.host_to_device.bytes + s.device_to_host.bytes + s.migrated_to_device.bytes + s.migrated_to_host.bytes;
+}
+
+OffloadSummary merge_offload_summaries(const std::vector<OffloadSummary>& parts) {
+    if (parts.empty()) throw std::invalid_argument("no offload summary to merge");
+    if (parts.size() == 1) return parts.front();
+    OffloadSummary out;
+    out.processes = 0;
+    auto add = [](OffloadTraffic& to, const OffloadTraffic& t) {
+        to.bytes += t.bytes;
+        to.operations += t.operations;
+        to.busy_seconds += t.busy_seconds;
+    };
+    for (const auto& s : parts) {
+        add(out.host_to_device, s.host_to_device);
+        add(out.device_to_host, s.device_to_host);
+        add(out.device_to_device, s.device_to_device);
+        add(out.host_to_host, s.host_to_host);
+        add(out.peer_to_peer, s.peer_to_peer);
+        add(out.unknown_copies, s.unknown_copies);
+        add(out.migrated_to_device, s.migrated_to_device);
+        add(out.migrated_to_host, s.migrated_to_host);
+        add(out.kernels, s.kernels);
+        if (s.last_ns > 0) {
+            out.first_ns = out.first_ns > 0 ? std::min(out.first_ns, s.first_ns) : s.first_ns;
+            out.last_ns = std::max(out.last_ns, s.last_ns);
+        }
+        out.dropped_records += s.dropped_records;
+        out.processes += s.processes;
+        if (!s.note.empty() && out.note.find(s.note) == std::string::npos)
+            out.note += (out.note.empty() ? "" : "; ") + s.note;
+    }
+    out.span_seconds = out.last_ns > out.first_ns ? (out.last_ns - out.first_ns) * 1e-9 : 0;
+    return out;
 }
 
 OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSummary& s, double wall_seconds) {
@@ -47,6 +81,7 @@ OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSumma
     p.details["kernel_launches"] = s.kernels.operations;
     p.details["ncu_kernel_launches"] = launches;
     p.details["wall_seconds"] = wall_seconds;
+    p.details["cuda_processes"] = s.processes;
 
     if (!s.note.empty()) out.warnings.push_back(fmt::format("CUPTI: {}", s.note));
     if (s.dropped_records > 0)

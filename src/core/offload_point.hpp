@@ -25,10 +25,17 @@ struct OffloadSummary {
     OffloadTraffic host_to_device, device_to_host, device_to_device, host_to_host, peer_to_peer, unknown_copies;
     OffloadTraffic migrated_to_device, migrated_to_host;  // unified memory moved on demand
     OffloadTraffic kernels;                               // bytes unused
+    double first_ns = 0, last_ns = 0;                     // CUPTI timestamps of the first and last activity
     double span_seconds = 0;                              // first GPU activity's start to the last's end
     double dropped_records = 0;                           // CUPTI's buffers overflowed: undercounted
+    int processes = 1;                                    // CUDA processes added up
     std::string note;                                     // what the library could not record
 };
+
+// The processes of one run added up (a launcher's ranks, a script's workers): traffic summed,
+// the span from the earliest first activity to the latest last one, notes joined. Throws
+// std::invalid_argument for an empty list.
+OffloadSummary merge_offload_summaries(const std::vector<OffloadSummary>& parts);
 
 // Bytes that crossed the host-device bus: copies each way and unified-memory migrations.
 double offload_bus_bytes(const OffloadSummary& s);

@@ -24,6 +24,7 @@ OffloadSummary offload_summary_from_text(const std::string& text, const std::str
     const auto json = parse_json_text(text, source);
     const JsonNode root(json, "", source);
     root.require_schema(kSchema, "roofline offload summary");
+    if (root.has("pid")) root.child("pid").as_uint64();  // which process: read to check, not kept
     OffloadSummary s;
     const auto copies = root.required("copies", "an object of copies by direction");
     copies.require_object();
@@ -38,7 +39,10 @@ OffloadSummary offload_summary_from_text(const std::string& text, const std::str
     s.migrated_to_device = traffic(migrations, "host_to_device");
     s.migrated_to_host = traffic(migrations, "device_to_host");
     s.kernels = traffic(root, "kernels");
-    s.span_seconds = count(root, "span_ns") * 1e-9;
+    s.first_ns = count(root, "first_ns");
+    s.last_ns = count(root, "last_ns");
+    if (s.last_ns < s.first_ns) root.child("last_ns").fail("is before first_ns");
+    s.span_seconds = (s.last_ns - s.first_ns) * 1e-9;
     s.dropped_records = count(root, "dropped_records");
     if (root.has("note")) s.note = root.child("note").as_string();
     return s;

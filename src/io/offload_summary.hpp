@@ -1,5 +1,5 @@
-// Reads the JSON the offload injection library writes (tools/offload/offload_tally.hpp, schema
-// roofline.offload/1) into core's OffloadSummary. Every count must be a non-negative integer;
+// Reads the JSON the offload injection library writes, one file per CUDA process
+// (tools/offload/offload_tally.hpp, schema roofline.offload/1), into core's OffloadSummary. Every count must be a non-negative integer;
 // errors name the file and the JSON path.
 #pragma once
 

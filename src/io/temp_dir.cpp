@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +25,16 @@ TempDir::TempDir(const std::string& prefix) {
 TempDir::~TempDir() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
+}
+
+std::vector<std::string> TempDir::files_with_prefix(const std::string& prefix) const {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(path_, ec))
+        if (entry.is_regular_file(ec) && entry.path().filename().string().rfind(prefix, 0) == 0)
+            out.push_back(entry.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 } // namespace roofline

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -17,6 +18,8 @@ public:
 
     const std::string& path() const { return path_; }
     std::string file(const std::string& name) const { return path_ + "/" + name; }
+    // The regular files in it whose names start with `prefix`, sorted (what children wrote).
+    std::vector<std::string> files_with_prefix(const std::string& prefix) const;
 
 private:
     std::string path_;

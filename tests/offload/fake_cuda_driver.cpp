@@ -2,15 +2,32 @@
 // does with CUDA_INJECTION64_PATH at a program's first CUDA call (load the library and call its
 // InitializeInjection), then exits with the status given as its first argument. Without the
 // variable (a run under ncu, which injects itself) it only exits.
+//   fake_cuda_driver STATUS [spawn]
+// With "spawn" it is a run of two CUDA processes: it first runs a copy of itself (another
+// process, injected on its own), and after its own injection forks a child that exits without
+// exec (it inherits the library, whose summary must still be written once, by this process).
 #include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 int main(int argc, char** argv) {
     const int status = argc > 1 ? std::atoi(argv[1]) : 0;
+    const bool spawn = argc > 2 && std::strcmp(argv[2], "spawn") == 0;
     const char* path = std::getenv("CUDA_INJECTION64_PATH");
     if (!path || !*path) return status;
+    if (spawn) {
+        const pid_t other = fork();
+        if (other == 0) {
+            execl("/proc/self/exe", argv[0], "0", static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        int st = 0;
+        waitpid(other, &st, 0);
+    }
     void* library = dlopen(path, RTLD_NOW);
     if (!library) {
         std::fprintf(stderr, "fake driver: %s\n", dlerror());
@@ -23,6 +40,13 @@ int main(int argc, char** argv) {
         return 98;
     }
     init();
+    if (spawn) {
+        std::fflush(nullptr);
+        const pid_t child = fork();
+        if (child == 0) std::exit(0);  // runs the atexit handlers it inherited
+        int st = 0;
+        waitpid(child, &st, 0);
+    }
     std::printf("fake CUDA program ran\n");
     return status;
 }

@@ -18,8 +18,14 @@ fixture=$src/tests/data/ncu-details.csv
 export ROOFLINE_DB=$tmp/results.db ROOFLINE_OFFLOAD_LIB=$lib ROOFLINE_CUPTI_LIB=$fake_cupti
 MiB=1048576
 
-# 1. The library alone, as the driver would load it.
-CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/s.json "$driver" 0 >"$tmp/out" 2>&1 || check "the stand-in program failed"
+# 1. The library alone, as the driver would load it: it writes PREFIX.<pid>.
+summary_of() {  # PREFIX: the path of the one summary written under it; fails when not exactly one
+  local files=("$1".*)
+  [[ ${#files[@]} -eq 1 && -f ${files[0]} ]] && echo "${files[0]}"
+}
+CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/s "$driver" 0 >"$tmp/out" 2>&1 || check "the stand-in program failed"
+f=$(summary_of "$tmp/s") || check "not one summary $tmp/s.<pid>"
+cp "$f" "$tmp/s.json"
 python3 - "$tmp/s.json" <<'PY' || { echo "FAIL: the summary"; cat "$tmp/s.json"; fail=1; }
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -31,20 +37,28 @@ assert c["device_to_host"]["bytes"] == 32 * M and c["device_to_host"]["operation
 assert c["peer_to_peer"]["bytes"] == M, c
 assert s["migrations"]["host_to_device"]["bytes"] == 4 * M and s["migrations"]["device_to_host"]["bytes"] == 2 * M, s
 assert s["kernels"]["operations"] == 3 and s["kernels"]["busy_ns"] == 3000000, s["kernels"]
-assert s["span_ns"] == 10000000, s["span_ns"]
+assert s["first_ns"] == 1000000 and s["last_ns"] == 11000000, s
+assert s["pid"] > 0, s
 assert s["dropped_records"] == 0 and s["note"] == "", s
 PY
 # What CUPTI could not do is said, and the rest still counted.
-FAKE_CUPTI_FAIL_UM=1 FAKE_CUPTI_DROPPED=7 CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/um.json "$driver" 0 >/dev/null 2>&1
-python3 - "$tmp/um.json" <<'PY' || { echo "FAIL: the summary without migrations"; cat "$tmp/um.json"; fail=1; }
+FAKE_CUPTI_FAIL_UM=1 FAKE_CUPTI_DROPPED=7 CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/um "$driver" 0 >/dev/null 2>&1
+f=$(summary_of "$tmp/um") || check "not one summary $tmp/um.<pid>"
+python3 - "$f" <<'PY' || { echo "FAIL: the summary without migrations"; cat "$f"; fail=1; }
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert "unified-memory migrations not counted: fake CUPTI error" in s["note"], s["note"]
 assert s["migrations"]["host_to_device"]["bytes"] == 0 and s["copies"]["host_to_device"]["bytes"] == 128 << 20, s
 assert s["dropped_records"] == 7, s
 PY
-ROOFLINE_CUPTI_LIB=$tmp/none.so CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/no.json "$driver" 0 >/dev/null 2>&1
-grep -q '"note": "ROOFLINE_CUPTI_LIB: ' "$tmp/no.json" 2>/dev/null || { echo "FAIL: no word that libcupti was not found"; fail=1; }
+ROOFLINE_CUPTI_LIB=$tmp/none.so CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/no "$driver" 0 >/dev/null 2>&1
+f=$(summary_of "$tmp/no") || check "not one summary $tmp/no.<pid>"
+grep -q '"note": "ROOFLINE_CUPTI_LIB: ' "$f" 2>/dev/null || { echo "FAIL: no word that libcupti was not found"; fail=1; }
+# Two CUDA processes (one run of a copy of itself), and a child forked without exec that
+# inherits the library: two summaries, not three.
+CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/two "$driver" 0 spawn >/dev/null 2>&1
+n=$(ls "$tmp"/two.* 2>/dev/null | wc -l)
+[[ $n -eq 2 ]] || { echo "FAIL: two CUDA processes (and a forked child) wrote $n summaries, expected 2"; fail=1; }
 
 # 2. measure --engine ncu --offload: the program under CUPTI, then under (a stand-in) ncu.
 mkdir -p "$tmp/bin"
@@ -108,6 +122,19 @@ python3 - "$tmp/p.json" "$tmp/r.json" <<'PY' || { echo "FAIL: the recorded pair 
 import json, sys
 a, b = ({p["name"]: p for p in json.load(open(f))["points"]}["whole offload"] for f in sys.argv[1:3])
 assert a["bytes"] == b["bytes"] and a["flops"] == b["flops"] and a["seconds"] == b["seconds"], (a, b)
+PY
+
+# A run of two CUDA processes: their copies and kernels add up.
+"$bin" measure --engine ncu --offload --no-store -o "$tmp/two.json" -- "$driver" 0 spawn >"$tmp/out" 2>&1 ||
+  check "measure --offload of two CUDA processes failed"
+grep -q "whole offload: 6 kernel launches and 10 copies over 2 CUDA processes" "$tmp/out" || check "two processes not added up"
+grep -q "the run under CUPTI launched 6 kernels, the one under ncu 3" "$tmp/out" ||
+  check "no warning that ncu's run (the fixture's 3 kernels) differs"
+python3 - "$tmp/two.json" <<'PY' || { echo "FAIL: the whole offload of two processes"; fail=1; }
+import json, sys
+w = {p["name"]: p for p in json.load(open(sys.argv[1]))["points"]}["whole offload"]
+assert w["bytes"]["PCIe"] == 2 * (128 + 32 + 4 + 2) * (1 << 20) and w["details"]["cuda_processes"] == 2, w
+assert abs(w["seconds"] - 0.010) < 1e-12, w["seconds"]  # the same 10 ms in both: the span is the union
 PY
 
 # Runs that did different work are said to; a failing program stops before ncu.

@@ -107,8 +107,31 @@ TEST(OffloadSummary, RefusesWhatIsNotASummary) {
     EXPECT_TRUE(contains(error_of(negative), "/copies/host_to_device/bytes: expected a non-negative integer"))
         << error_of(negative);
     std::string missing = text;
-    missing.replace(missing.find("\"span_ns\""), 9, "\"span_xx\"");
-    EXPECT_TRUE(contains(error_of(missing), "/span_ns: missing")) << error_of(missing);
+    missing.replace(missing.find("\"last_ns\""), 9, "\"last_xx\"");
+    EXPECT_TRUE(contains(error_of(missing), "/last_ns: missing")) << error_of(missing);
+    std::string backwards = text;
+    backwards.replace(backwards.find("\"first_ns\": 1000"), 16, "\"first_ns\": 9999999999");
+    EXPECT_TRUE(contains(error_of(backwards), "/last_ns: is before first_ns")) << error_of(backwards);
+}
+
+TEST(OffloadSummary, ProcessesOfOneRunAddUp) {
+    // A second process that started 5 ms later, copied 1 MiB up, ran a kernel, and ended last.
+    Tally later;
+    later.copy(Direction::host_to_device, 1 << 20, 5'000'000, 6'000'000);
+    later.kernel(6'000'000, 12'001'000);
+    const auto a = offload_summary_from_text(example_tally().json("", 100), "a.json");
+    const auto b = offload_summary_from_text(later.json("unified-memory migrations not counted: x", 101), "b.json");
+    const auto m = merge_offload_summaries({a, b});
+    EXPECT_EQ(m.processes, 2);
+    EXPECT_DOUBLE_EQ(m.host_to_device.bytes, (128 + 1) << 20);
+    EXPECT_DOUBLE_EQ(m.host_to_device.operations, 3);
+    EXPECT_DOUBLE_EQ(m.kernels.operations, 4);
+    EXPECT_DOUBLE_EQ(m.span_seconds, 12e-3);  // from the first process's start to the second's end
+    EXPECT_EQ(m.note, "unified-memory migrations not counted: x");
+    // A process that made a CUDA call but no GPU activity moves neither end.
+    const auto idle = offload_summary_from_text(Tally().json("", 102), "c.json");
+    EXPECT_DOUBLE_EQ(merge_offload_summaries({a, idle}).span_seconds, 9e-3);
+    EXPECT_THROW(merge_offload_summaries({}), std::invalid_argument);
 }
 
 TEST(OffloadPoint, AllKernelsWithTheBusBytesAndTheSpan) {

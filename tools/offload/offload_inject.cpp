@@ -3,7 +3,7 @@
 // InitializeInjection at the program's first CUDA call; that works whether the program links
 // the CUDA runtime statically (nvcc's default) or not, which an LD_PRELOAD of cudaMemcpy would
 // not. It records CUPTI activity (copies, peer copies, unified-memory migrations, kernels),
-// adds it up in a Tally and, at exit, writes the tally as JSON to $ROOFLINE_OFFLOAD_OUT.
+// adds it up in a Tally and, at exit, writes the tally as JSON to $ROOFLINE_OFFLOAD_OUT.<pid>.
 // `roofline measure --engine ncu --offload` sets both variables; nothing here is meant to be
 // used by hand. It cannot run under ncu, which injects itself the same way.
 // libcupti is opened at run time (dlopen), not linked: it comes with the CUDA toolkit, not as a
@@ -14,6 +14,7 @@
 #include <cupti.h>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -166,12 +167,19 @@ void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t* buff
     std::free(buffer);
 }
 
+pid_t injected_pid = 0;  // a child forked without exec runs our atexit too: only this process writes
+
+// To $ROOFLINE_OFFLOAD_OUT.<pid>: every CUDA process of the run writes its own (a launcher's
+// ranks, a script's workers), and roofline adds them up.
 void write_tally() {
+    if (::getpid() != injected_pid) return;
     if (cupti.flush_all) cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    const char* path = std::getenv("ROOFLINE_OFFLOAD_OUT");
-    if (!path || !*path) return;
+    const char* prefix = std::getenv("ROOFLINE_OFFLOAD_OUT");
+    if (!prefix || !*prefix) return;
+    const std::string file = std::string(prefix) + "." + std::to_string(::getpid());
+    const char* path = file.c_str();
     std::lock_guard<std::mutex> lock(tally_mutex);
-    const std::string text = tally.json(note);
+    const std::string text = tally.json(note, ::getpid());
     if (FILE* f = std::fopen(path, "w")) {
         const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
         if (std::fclose(f) != 0 || !ok) std::fprintf(stderr, "roofline-offload: cannot write %s\n", path);
@@ -190,6 +198,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     static bool done = false;
     if (done) return 1;
     done = true;
+    injected_pid = ::getpid();
     std::atexit(write_tally);  // written whatever happens below: roofline reads the note
     std::string why;
     if (!open_cupti(why)) {

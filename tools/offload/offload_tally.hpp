@@ -2,7 +2,8 @@
 // (explicit copies and unified-memory migrations), kernel launches and their time, and the span
 // from the first GPU activity to the last. Pure and header-only (C++17, the standard library
 // only) so the unit tests check it without a GPU; offload_inject.cpp feeds it CUPTI's records.
-// The JSON it writes is read by roofline's io/offload_summary (schema roofline.offload/1).
+// The JSON it writes, one file per process, is read by roofline's io/offload_summary (schema
+// roofline.offload/1) and merged over the processes of a run.
 #pragma once
 
 #include <algorithm>
@@ -51,11 +52,17 @@ public:
     const Traffic& copies(Direction d) const { return copies_[static_cast<int>(d)]; }
     const Traffic& kernels() const { return kernels_; }
     std::uint64_t span_ns() const { return last_ns_ > first_ns_ ? last_ns_ - first_ns_ : 0; }
+    // CUPTI's timestamps (ns, one clock for every process of a node): the first activity's start
+    // and the last's end, 0 when none; roofline merges several processes' tallies by them.
+    std::uint64_t first_ns() const { return span_ns() ? first_ns_ : 0; }
+    std::uint64_t last_ns() const { return span_ns() ? last_ns_ : 0; }
 
     // `note`: what the injection could not do (empty when nothing), written as given (no quotes
-    // or backslashes in it).
-    std::string json(const std::string& note = {}) const {
-        std::string out = "{\"schema\": \"roofline.offload/1\",\n \"copies\": {";
+    // or backslashes in it); `pid`: the process the tally is of.
+    std::string json(const std::string& note = {}, long long pid = 0) const {
+        char head[96];
+        std::snprintf(head, sizeof head, "{\"schema\": \"roofline.offload/1\", \"pid\": %lld,\n \"copies\": {", pid);
+        std::string out = head;
         const char* names[] = {"host_to_device", "device_to_host", "device_to_device", "host_to_host", "peer_to_peer",
                                "unknown"};
         for (int i = 0; i < kDirections; ++i)
@@ -64,8 +71,9 @@ public:
                traffic_json("device_to_host", migrated_to_host_) + "},\n ";
         out += traffic_json("kernels", kernels_) + ",\n";
         char tail[160];
-        std::snprintf(tail, sizeof tail, " \"span_ns\": %" PRIu64 ", \"dropped_records\": %" PRIu64 ",\n", span_ns(),
-                      dropped_);
+        std::snprintf(tail, sizeof tail,
+                      " \"first_ns\": %" PRIu64 ", \"last_ns\": %" PRIu64 ", \"dropped_records\": %" PRIu64 ",\n",
+                      first_ns(), last_ns(), dropped_);
         out += tail;
         out += " \"note\": \"" + note + "\"}\n";
         return out;
