@@ -245,9 +245,10 @@ int run_counter_monitor(const MonitorArgs& args) {
     std::map<std::string, JobState> jobs;
     std::map<std::string, double> node_last;
     bool said_waiting = false;
+    int unreadable = 0;  // processes whose environment we may not read (other users', without root)
     std::set<std::string> said_failures;
     auto look = [&] {
-        const auto found = measure::job_processes(args.all_jobs ? std::string() : args.job);
+        const auto found = measure::job_processes(args.all_jobs ? std::string() : args.job, &unreadable);
         for (const auto& [job, pids] : found) {
             auto& state = jobs[job];
             const bool first_seen = !state.counters;
@@ -303,7 +304,11 @@ int run_counter_monitor(const MonitorArgs& args) {
         node_last = node_now;
         if (jobs.empty() && !said_waiting && !args.quiet) {
             print_stderr("roofline monitor: no process of {} on this node yet (processes are found by SLURM_JOB_ID or "
-                         "ROOFLINE_JOB_ID in their environment)\n", terminal_text(jobs_text));
+                         "ROOFLINE_JOB_ID in their environment{})\n",
+                         terminal_text(jobs_text),
+                         unreadable > 0 ? fmt::format("; {} other users' processes cannot be looked into: run the "
+                                                      "monitor as root or as the job's user", unreadable)
+                                        : std::string());
             said_waiting = true;
         }
         for (auto it = jobs.begin(); it != jobs.end();) {

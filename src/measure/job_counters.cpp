@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -59,12 +60,15 @@ std::string job_of_environment(const std::string& block) {
     return !ours.empty() ? ours : slurm;
 }
 
-std::map<std::string, std::vector<pid_t>> job_processes(const std::string& only) {
+std::map<std::string, std::vector<pid_t>> job_processes(const std::string& only, int* unreadable) {
     std::map<std::string, std::vector<pid_t>> jobs;
     const pid_t self = ::getpid();
+    if (unreadable) *unreadable = 0;
     for (const pid_t pid : numeric_entries("/proc")) {
         if (pid == self) continue;
-        const std::string job = job_of_environment(read_file("/proc/" + std::to_string(pid) + "/environ"));
+        const std::string path = "/proc/" + std::to_string(pid) + "/environ";
+        if (unreadable && ::access(path.c_str(), R_OK) != 0 && errno == EACCES) ++*unreadable;
+        const std::string job = job_of_environment(read_file(path));
         if (job.empty() || (!only.empty() && job != only)) continue;
         jobs[job].push_back(pid);
     }

@@ -24,8 +24,8 @@ std::string job_of_environment(const std::string& environ_block);
 
 // Every process whose environment names a job, by job (`only`, when not empty: that job only),
 // the calling process left out. Processes whose environment cannot be read (another user's,
-// without root) are not seen.
-std::map<std::string, std::vector<pid_t>> job_processes(const std::string& only);
+// without root) are not seen: `unreadable`, when given, gets how many there were.
+std::map<std::string, std::vector<pid_t>> job_processes(const std::string& only, int* unreadable = nullptr);
 
 class JobCounters {
 public:

@@ -70,7 +70,16 @@ out=$("$bin" show --points stored --format json 2>&1) || fail "show the last sam
 jq -e '.points[0].source == "monitor" and .points[0].details.sampled_with_counters == 1 and
        .points[0].details.counted_threads >= 1' <<<"$out" >/dev/null || fail "the last sample: counted, with its threads"
 
-# 3. Misuse.
+# 3. Run by another user, the job's processes cannot be looked into: said, not a silent wait.
+if [[ $(id -u) -eq 0 ]] && command -v runuser >/dev/null; then
+  out=$(cd / && runuser -u nobody -- env ROOFLINE_DB= "$bin" monitor --job jobsw --once --interval 0.2 \
+    --db "$(mktemp -u /tmp/roofline-nobody-XXXXXX.db)" 2>&1)
+  grep -q "other users' processes cannot be looked into: run the monitor as root or as the job's user" <<<"$out" ||
+    fail "run as nobody: no word that other users' processes cannot be seen"
+  rm -f /tmp/roofline-nobody-*.db
+fi
+
+# 4. Misuse.
 out=$("$bin" monitor --job x --dir "$tmp" --once 2>&1); code=$?
 [[ $code == 2 ]] && grep -q -- "--dir and --region go with --counts" <<<"$out" || fail "--dir without --counts: exit $code"
 echo "ok"
