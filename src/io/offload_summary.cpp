@@ -26,18 +26,27 @@ OffloadSummary offload_summary_from_text(const std::string& text, const std::str
     root.require_schema(kSchema, "roofline offload summary");
     if (root.has("pid")) root.child("pid").as_uint64();  // which process: read to check, not kept
     OffloadSummary s;
-    const auto copies = root.required("copies", "an object of copies by direction");
-    copies.require_object();
-    s.host_to_device = traffic(copies, "host_to_device");
-    s.device_to_host = traffic(copies, "device_to_host");
-    s.device_to_device = traffic(copies, "device_to_device");
-    s.host_to_host = traffic(copies, "host_to_host");
-    s.peer_to_peer = traffic(copies, "peer_to_peer");
-    s.unknown_copies = traffic(copies, "unknown");
-    const auto migrations = root.required("migrations", "an object of unified-memory migrations");
-    migrations.require_object();
-    s.migrated_to_device = traffic(migrations, "host_to_device");
-    s.migrated_to_host = traffic(migrations, "device_to_host");
+    // Each direction's traffic, under its object.
+    struct Field {
+        const char* object;
+        const char* key;
+        OffloadTraffic OffloadSummary::*member;
+    };
+    static constexpr Field kFields[] = {
+        {"copies", "host_to_device", &OffloadSummary::host_to_device},
+        {"copies", "device_to_host", &OffloadSummary::device_to_host},
+        {"copies", "device_to_device", &OffloadSummary::device_to_device},
+        {"copies", "host_to_host", &OffloadSummary::host_to_host},
+        {"copies", "peer_to_peer", &OffloadSummary::peer_to_peer},
+        {"copies", "unknown", &OffloadSummary::unknown_copies},
+        {"migrations", "host_to_device", &OffloadSummary::migrated_to_device},
+        {"migrations", "device_to_host", &OffloadSummary::migrated_to_host},
+    };
+    for (const auto& f : kFields) {
+        const auto parent = root.required(f.object, "an object of traffic by direction");
+        parent.require_object();
+        s.*f.member = traffic(parent, f.key);
+    }
     s.kernels = traffic(root, "kernels");
     s.first_ns = count(root, "first_ns");
     s.last_ns = count(root, "last_ns");
