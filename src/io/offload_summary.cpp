@@ -52,6 +52,9 @@ OffloadSummary offload_summary_from_text(const std::string& text, const std::str
     s.last_ns = count(root, "last_ns");
     if (s.last_ns < s.first_ns) root.child("last_ns").fail("is before first_ns");
     s.span_seconds = (s.last_ns - s.first_ns) * 1e-9;
+    if (s.span_seconds > 0 && !in_range(seconds_range, s.span_seconds))
+        root.child("last_ns").fail(fmt::format("gives a span of {:g} s from first_ns: expected {}", s.span_seconds,
+                                               seconds_range.what));
     s.dropped_records = count(root, "dropped_records");
     if (root.has("note")) s.note = root.child("note").as_string();
     return s;

@@ -112,6 +112,9 @@ TEST(OffloadSummary, RefusesWhatIsNotASummary) {
     std::string backwards = text;
     backwards.replace(backwards.find("\"first_ns\": 1000"), 16, "\"first_ns\": 9999999999");
     EXPECT_TRUE(contains(error_of(backwards), "/last_ns: is before first_ns")) << error_of(backwards);
+    std::string centuries = text;  // 18446744073 s: no run lasts that long
+    centuries.replace(centuries.find("\"last_ns\": 9001000"), 18, "\"last_ns\": 18446744073709551615");
+    EXPECT_TRUE(contains(error_of(centuries), "/last_ns: gives a span of")) << error_of(centuries);
 }
 
 TEST(OffloadSummary, ProcessesOfOneRunAddUp) {
