@@ -1,5 +1,6 @@
 #include "bench/bench_runner.hpp"
 
+#include "bench/cache_probe.hpp"
 #include "bench/compute_bench.hpp"
 #include "bench/core_sharing_canary.hpp"
 #include "bench/memory_bench.hpp"
@@ -8,6 +9,7 @@
 #include "bench/thread_team.hpp"
 #include "bench/validation_bench.hpp"
 #include "core/peak.hpp"
+#include "core/roof_consistency.hpp"
 #include "topo/clock.hpp"
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
@@ -18,6 +20,7 @@
 #include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 namespace roofline {
 namespace {
@@ -156,7 +159,6 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     const CpuFeatures features = detect_cpu_features();
     MachineModel model;
     model.cpu = topology.cpu();
-    model.caches = topology.data_caches();
     const int cores = static_cast<int>(topology.cores().size());
     model.environment = collect_environment(features, cores);
     model.environment.mode = options.mode;
@@ -175,6 +177,18 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
             "theoretical figures unknown: {} family {:#x} model {:#x} is not in the microarchitecture table",
             features.vendor, features.family, features.model));
     }
+    // The caches as the machine reports them, checked against the table and,
+    // before any memory figure, against where one thread's load curve drops.
+    if (options.memory && progress) progress({"probing where each cache level ends (1 thread, load)", 0, 0, 0, 0});
+    model.caches = checked_data_caches(topology, options.memory ? CacheProbe::always : CacheProbe::when_doubtful,
+                                       &model.cache_probe, &stop);
+    for (const auto& c : model.caches)
+        if (!c.finding.empty())
+            model.environment.warnings.push_back(
+                "cache hierarchy: " + c.finding +
+                (c.doubtful ? " (nothing measured settles it: working sets and the cache simulation use the "
+                              "reported size)"
+                            : ""));
     BurstPolicy policy;
     model.environment.statistic = fmt::format(
         "each roof is the {:.0f}th percentile of the best samples of its bursts (bursts of about {:.0f} ms of "
@@ -240,10 +254,41 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
             group.push_back(std::move(s));
         }
         sample_figures_in_bursts(figures, policy, clock);
-        for (auto& s : group) {
+        for (auto& s : group)
             for (auto& r : s.compute->roofs(microarch, clock_before.ghz)) model.compute.push_back(r);
-            s.memory->roofs(microarch, clock_before.ghz, model.memory, model.curves);
+        // Memory roofs that contradict each other (a team far below fewer
+        // threads, one pattern far below the others) are sampled again once;
+        // what still contradicts is flagged.
+        const auto memory_roofs = [&] {
+            std::vector<MemoryRoof> roofs;
+            std::vector<BandwidthCurve> curves;
+            for (auto& s : group) s.memory->roofs(microarch, clock_before.ghz, roofs, curves);
+            return std::make_pair(roofs, curves);
+        };
+        auto [roofs, curves] = memory_roofs();
+        if (const auto suspects = inconsistent_memory_roofs(roofs); !suspects.empty() && !clock.stopped()) {
+            std::vector<Figure*> again;
+            for (const auto& suspect : suspects) {
+                const MemoryRoof& r = roofs[suspect.index];
+                for (auto& s : group)
+                    if (s.team->size() == r.threads)
+                        for (Figure* f : s.memory->reset_figures_of(r.level, r.pattern)) again.push_back(f);
+            }
+            BurstPolicy retry = policy;
+            retry.budget_seconds = std::min(policy.budget_seconds, 2.0);
+            clock.announce("sampling again the memory figures that contradict the others");
+            sample_figures_in_bursts(again, retry, clock);
+            std::tie(roofs, curves) = memory_roofs();
+            for (const auto& suspect : inconsistent_memory_roofs(roofs)) {
+                const MemoryRoof& r = roofs[suspect.index];
+                model.environment.warnings.push_back(fmt::format(
+                    "{} {} {} thread{}: {} (sampled again, same result): flagged, likely low; rerun when the "
+                    "host is quieter",
+                    r.level, r.pattern, r.threads, r.threads > 1 ? "s" : "", suspect.reason));
+            }
         }
+        model.memory.insert(model.memory.end(), roofs.begin(), roofs.end());
+        model.curves.insert(model.curves.end(), curves.begin(), curves.end());
         for (auto& s : group) {
             if (options.validate) {
                 CoreCheck check;

@@ -124,7 +124,7 @@ namespace {
 // Sizes of a cache level share one ISA choice; explicit sizes (--working-set)
 // may span levels, so each gets its own.
 std::pair<std::string, std::string> choice_key(const MemoryTask& task) {
-    if (task.level == "custom") return {fmt::format("custom {}", task.per_thread_bytes), task.pattern};
+    if (task.explicit_size) return {fmt::format("{} {}", task.level, task.per_thread_bytes), task.pattern};
     return {task.level, task.pattern};
 }
 
@@ -170,7 +170,15 @@ MemoryChoice choose_kernel(ThreadTeam& team, const std::string& level, const std
 std::uint64_t default_dram_bytes(const std::vector<CacheLevel>& caches) {
     std::uint64_t total_cache = 0;
     for (const auto& c : caches) total_cache += c.size_bytes * static_cast<std::uint64_t>(std::max(1, c.instances));
-    return std::max<std::uint64_t>(1ull << 30, 8 * total_cache);
+    return std::max<std::uint64_t>(256ull << 20, 8 * total_cache);
+}
+
+std::string level_of_working_set(const std::vector<CacheLevel>& caches, int threads, std::uint64_t per_thread_bytes) {
+    std::vector<CacheLevel> sorted = caches;
+    std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.level < b.level; });
+    for (const auto& c : sorted)
+        if (per_thread_bytes <= per_thread_capacity(c, threads)) return fmt::format("L{}", c.level);
+    return "DRAM";
 }
 
 std::vector<const MemoryKernel*> memory_kernels_for(const std::string& pattern, const BenchOptions& options) {
@@ -200,8 +208,14 @@ std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std
     std::vector<MemoryTask> tasks;
     const auto patterns = memory_patterns(options);
     std::vector<LevelSizes> levels;
-    if (!options.working_sets.empty()) {
-        levels.push_back({"custom", options.working_sets});
+    const bool explicit_sizes = !options.working_sets.empty();
+    if (explicit_sizes) {
+        for (const std::uint64_t bytes : options.working_sets) {
+            const std::string level = level_of_working_set(caches, threads, bytes);
+            auto same = std::find_if(levels.begin(), levels.end(), [&](const LevelSizes& l) { return l.level == level; });
+            if (same == levels.end()) levels.push_back({level, {bytes}});
+            else same->per_thread_bytes.push_back(bytes);
+        }
     } else {
         const std::uint64_t dram = options.dram_bytes ? options.dram_bytes : default_dram_bytes(caches);
         levels = choose_working_sets(caches, threads, options.mode == BenchMode::quick ? 3 : 4, dram);
@@ -215,18 +229,19 @@ std::vector<MemoryTask> plan_memory_tasks(const BenchOptions& options, const std
         const bool per_core = private_to_each_core(level.level);
         for (const auto& pattern : patterns) {
             // Non-temporal stores bypass the caches: only meaningful for DRAM.
-            if (pattern.ends_with("_nt") && level.level != "DRAM" && level.level != "custom") continue;
+            if (pattern.ends_with("_nt") && level.level != "DRAM" && !explicit_sizes) continue;
             const auto variants = memory_kernels_for(pattern, options);
             if (variants.empty())
                 throw std::invalid_argument("no kernel for memory pattern '" + pattern + "' on this CPU" +
                                             (options.isa.empty() && options.kernels.empty() ? "" : " among those selected"));
             // DRAM figures walk one ring in slices (MemoryPhase): the largest size
             // is the ring, and smaller ones would measure the same thing again.
-            if (level.level == "DRAM" && !level.per_thread_bytes.empty()) {
-                tasks.push_back({level.level, level.per_thread_bytes.back(), pattern, per_core, variants});
+            if (level.level == "DRAM" && !level.per_thread_bytes.empty() && !explicit_sizes) {
+                tasks.push_back({level.level, level.per_thread_bytes.back(), pattern, per_core, false, variants});
                 continue;
             }
-            for (auto bytes : level.per_thread_bytes) tasks.push_back({level.level, bytes, pattern, per_core, variants});
+            for (auto bytes : level.per_thread_bytes)
+                tasks.push_back({level.level, bytes, pattern, per_core, explicit_sizes, variants});
         }
     }
     return tasks;
@@ -250,7 +265,7 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
     // follows it, so a DRAM slice never meets lines a cache figure just touched.
     std::uint64_t cache_bytes = 0, dram_bytes = 0;
     for (const auto& t : tasks) {
-        std::uint64_t& largest = t.level == "DRAM" ? dram_bytes : cache_bytes;
+        std::uint64_t& largest = t.level == "DRAM" && !t.explicit_size ? dram_bytes : cache_bytes;
         largest = std::max(largest, t.per_thread_bytes);
     }
     constexpr std::size_t kPage = 4096 / sizeof(double);
@@ -274,13 +289,14 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
         if (!choices.count(key))
             choices[key] =
                 choose_kernel(team, key.first, key.second, *variants[key], list[list.size() / 2], buffers_,
-                              key.first == "DRAM" ? ring_.get() : nullptr, clock);
+                              key.first == "DRAM" ? ring_.get() : nullptr, clock);  // explicit sizes' keys carry their size
     }
     for (const auto& task : tasks) {
         const auto choice = choices.find(choice_key(task));
         if (choice == choices.end() || !choice->second.kernel) continue;
         const MemoryKernel& k = *choice->second.kernel;
-        streams_.push_back(task.level == "DRAM"
+        const bool on_ring = task.level == "DRAM" && !task.explicit_size;
+        streams_.push_back(on_ring
                                ? std::make_unique<Stream>(team, k, *ring_, kDramSliceBytes, buffers_)
                                : std::make_unique<Stream>(team, k, task.per_thread_bytes, buffers_));
         Figure f;
@@ -294,7 +310,7 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
         // figure (2 threads, Zen 3) sampled between DRAM bursts measured 59-70
         // GB/s after one warm-up pass, 68-97 after one warm-up sample, 109-118
         // after four; 110-126 alone.
-        f.warmup_samples = task.level == "DRAM" ? 0 : task.per_core ? 1 : kSharedLevelWarmupSamples;
+        f.warmup_samples = on_ring ? 0 : task.per_core ? 1 : kSharedLevelWarmupSamples;
         f.threads = threads;
         if (task.per_core) {
             f.scaling_key = fmt::format("memory {} {} {} {}", task.level, k.pattern, isa_name(k.isa), task.per_thread_bytes);
@@ -308,6 +324,21 @@ MemoryPhase::MemoryPhase(ThreadTeam& team, const std::vector<MemoryTask>& tasks,
 }
 
 MemoryPhase::~MemoryPhase() = default;
+
+std::vector<Figure*> MemoryPhase::reset_figures_of(const std::string& level, const std::string& pattern) {
+    std::vector<Figure*> out;
+    for (std::size_t i = 0; i < figures_.size(); ++i) {
+        if (task_of_[i].level != level || streams_[i]->k.pattern != pattern) continue;
+        Figure& f = figures_[i];
+        f.reps = 0;
+        f.bursts.clear();
+        f.rejected.clear();
+        f.value = 0;
+        f.stats = {};
+        out.push_back(&f);
+    }
+    return out;
+}
 
 void MemoryPhase::roofs(const std::optional<Microarch>& microarch, double clock_ghz, std::vector<MemoryRoof>& roofs,
                         std::vector<BandwidthCurve>& curves) const {

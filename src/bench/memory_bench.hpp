@@ -23,10 +23,13 @@
 namespace roofline {
 
 struct MemoryTask {
-    std::string level;               // "L1" ... "DRAM", or "custom"
+    std::string level;               // "L1" ... "DRAM"
     std::uint64_t per_thread_bytes = 0;
     std::string pattern;
     bool per_core = false;           // a cache private to each core: teams scale with their threads
+    // A size the user chose (--working-set): named by the level it falls in, measured
+    // in whole passes over it (DRAM too), with its own ISA choice.
+    bool explicit_size = false;
     std::vector<const MemoryKernel*> variants;  // the ISA variants the run may choose from, widest first
 };
 
@@ -62,6 +65,8 @@ public:
     MemoryPhase& operator=(const MemoryPhase&) = delete;
 
     std::vector<Figure>& figures() { return figures_; }
+    // The figures of one level and pattern (to sample again), emptied of their samples.
+    std::vector<Figure*> reset_figures_of(const std::string& level, const std::string& pattern);
     // `microarch` (when the CPU is known) gives the theoretical L1/L2 figures.
     void roofs(const std::optional<Microarch>& microarch, double clock_ghz, std::vector<MemoryRoof>& roofs,
                std::vector<BandwidthCurve>& curves) const;
@@ -83,7 +88,13 @@ private:
 double memory_theoretical_gbs(const std::optional<Microarch>& microarch, const std::string& level,
                               const MemoryKernel& k, int threads, double clock_ghz);
 
-// Default total DRAM working set: at least 1 GiB and 8x the caches.
+// Default total DRAM working set: 8x the (checked) caches, at least 256 MiB:
+// several times what the caches hold, so a slice of the ring comes from DRAM,
+// and not gigabytes more (each page is faulted in before the timing).
 std::uint64_t default_dram_bytes(const std::vector<CacheLevel>& caches);
+
+// The level an explicit per-thread working set falls in with `threads` threads:
+// the first cache whose per-thread share holds it, else DRAM.
+std::string level_of_working_set(const std::vector<CacheLevel>& caches, int threads, std::uint64_t per_thread_bytes);
 
 } // namespace roofline

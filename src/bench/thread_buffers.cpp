@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include <cstdlib>
+#include <sys/mman.h>
 #include <stdexcept>
 
 namespace roofline {
@@ -25,7 +26,14 @@ std::vector<ThreadBuffer> allocate_thread_buffers(ThreadTeam& team, std::size_t 
         b.data = static_cast<double*>(std::aligned_alloc(kBufferAlignment, bytes));
         if (!b.data)
             throw std::runtime_error(fmt::format("cannot allocate {} per thread for the benchmark", format_bytes(bytes)));
+        // Huge pages where the kernel allows them (transparent huge pages in
+        // "madvise" mode, the common default): 512x fewer page faults while the
+        // buffer is filled (a guest with a paravirtualized MMU took most of a
+        // minute to fault in 8 GiB of 4 KiB pages) and fewer TLB misses while
+        // DRAM is streamed. Advice only: without it the buffer works the same.
+        (void)madvise(b.data, bytes, MADV_HUGEPAGE);
         b.elements = elements;
+        // Every page is faulted in here, by the thread that uses it, before any timing.
         for (std::size_t i = 0; i < elements; ++i) b.data[i] = 1.0 + static_cast<double>(i % 5);
     });
     return buffers;

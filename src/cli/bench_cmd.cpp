@@ -46,6 +46,7 @@ struct BenchArgs {
     std::string db;
     bool no_store = false;
     bool quiet = false;
+    bool verbose = false;
     bool validate = false;
     std::vector<std::string> working_sets;
     std::vector<std::string> patterns;
@@ -248,7 +249,7 @@ int run(BenchArgs args) {
     }
     const Saved saved = save_everything(args, model, store.get());
 
-    if (!args.quiet) fmt::print("{}", format_bench_summary(model));
+    if (!args.quiet) fmt::print("{}", format_bench_summary(model, args.verbose));
     std::fflush(stdout);  // the summary before the stderr line that says where it went
     for (const auto& failure : saved.failures) print_stderr("roofline: error: {}\n", failure);
     const bool lost = !args.output.empty() && !saved.model && !saved.id && saved.fallback.empty();
@@ -398,6 +399,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)");
     add_quiet_flag(cmd, args->quiet)->description("No progress and no summary: only warnings and errors");
+    cmd->add_flag("-v,--verbose", args->verbose,
+                  "Every note in full (by default, figures that rest on one burst or whose bursts disagree are "
+                  "counted in one line each)");
     cmd->add_flag("--list", args->list, "List the kernels (ISA, FLOP and bytes per unit, whether this CPU runs them) and exit");
     cmd->add_option("--format", args->format, "Format of --list: text or json")
         ->check(CLI::IsMember({"text", "json"}))

@@ -3,6 +3,7 @@
 // kernel) to a file and the results store.
 #include "bench/reference_kernel_run.hpp"
 #include "bench/thread_team.hpp"
+#include "bench/cache_probe.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/point_delivery.hpp"
@@ -311,7 +312,12 @@ int run_kernels(const KernelsArgs& args) {
     const int cores = static_cast<int>(topology.cores().size());
     if (args.threads < 1 || args.threads > std::max(1, cores))
         throw UsageError(fmt::format("--threads must be 1 to {} (the cores of this machine)", std::max(1, cores)));
-    const auto caches = topology.data_caches();
+    // Default sizes from the checked caches: a guest reporting a 508 MiB L3 made
+    // the default sweep run gigabytes for more than 15 minutes.
+    const auto caches = checked_data_caches(topology, CacheProbe::when_doubtful);
+    if (args.sizes.empty())
+        for (const auto& c : caches)
+            if (!c.finding.empty()) print_stderr("note: cache hierarchy: {}\n", c.finding);
     const ParamGrid grid = parse_param_grid(args.params, kernels);
     std::vector<std::pair<const ReferenceKernel*, KernelParams>> runs;  // checked before anything runs
     for (const auto* k : kernels)

@@ -1,5 +1,6 @@
 // `roofline topology`: what this machine is made of (packages, cores, NUMA
 // nodes, caches, ISA) and how fast its cores actually clock, as text or JSON.
+#include "bench/cache_probe.hpp"
 #include "cli/commands.hpp"
 #include "cli/messages.hpp"
 
@@ -29,9 +30,10 @@ constexpr int kClockCore = 0;
 struct TopologyOptions {
     std::string format;
     std::string output;
+    bool probe = false;
 };
 
-TopologyReport gather_report() {
+TopologyReport gather_report(bool probe) {
     const CpuFeatures features = detect_cpu_features();
     const Topology topology = Topology::discover();
     TopologyReport report;
@@ -43,6 +45,8 @@ TopologyReport gather_report() {
     report.cores = topology.cores();
     report.numa_nodes = topology.numa_nodes();
     report.environment = collect_environment(features, topology.cpu().cores);
+    report.checked_caches =
+        checked_data_caches(topology, probe ? CacheProbe::always : CacheProbe::when_doubtful, &report.cache_probe);
     if (topology.bind_current_thread_to_core(kClockCore))
         report.clock_core = kClockCore;
     else
@@ -57,7 +61,7 @@ TopologyReport gather_report() {
 void run_topology(const TopologyOptions& options) {
     const ReportFormat format = parse_report_format(options.format);
     if (!options.output.empty()) check_file_writable(options.output);
-    const std::string text = render_topology(gather_report(), format);
+    const std::string text = render_topology(gather_report(options.probe), format);
     write_result(options.output, text);
 }
 
@@ -69,11 +73,20 @@ void add_topology_command(CLI::App& app, int& exit_code) {
     add_format_option(cmd, options->format, {"text", "json"}, true)
         ->description("Output format: text, or json (one object, schema roofline.topology/1)");
     add_output_option(cmd, options->output, "Write to FILE instead of standard output");
+    cmd->add_flag("--probe", options->probe,
+                  "Measure where each cache level ends (one thread's load curve, a second or two) and check the "
+                  "reported sizes against it; without it only a size the table doubts is measured");
     cmd->footer("Reports packages, cores, hardware threads, NUMA nodes, every cache (size, line,\n"
                 "associativity, which cores share each instance), the ISA extensions this CPU and\n"
                 "OS can run, and the core clock measured on core 0 with a chain of dependent\n"
                 "integer adds (one retires per cycle; the 90th percentile of many short samples,\n"
                 "since interference only slows the chain).\n"
+                "\n"
+                "Cache sizes are checked, not believed: each reported size is set beside what\n"
+                "the microarchitecture table allows (a Zen 5 CCD has 32 or 96 MiB of L3; no core\n"
+                "has a private 508 MiB L3) and, with --probe or when a size is doubted, beside\n"
+                "where one thread's load bandwidth drops from one plateau to the next. The size\n"
+                "used by bench, measure's cache simulation and kernels is printed with its source.\n"
                 "\n"
                 "Examples:\n"
                 "  roofline topology\n"

@@ -21,6 +21,14 @@ struct CacheLevel {
     int associativity = 0;       // 0 = unknown, -1 = fully associative
     int shared_by_cores = 1;     // how many cores share one instance
     int instances = 1;
+    // The check of the reported size (core/cache_check.hpp): what the OS said,
+    // where a measured load curve ends the level (0: not measured), where
+    // size_bytes comes from, and why the reported size was not believed.
+    std::uint64_t reported_size_bytes = 0;
+    std::uint64_t measured_size_bytes = 0;
+    std::string size_source = {};  // "reported", "table", "measured"; empty: not checked (older files, spec sheets)
+    std::string finding = {};    // empty when the reported size was believed
+    bool doubtful = false;       // still doubted: nothing settled it (no table entry, no measurement)
 };
 
 struct CpuDescription {
@@ -123,6 +131,10 @@ struct MachineModel {
     std::vector<ComputeRoof> compute;
     std::vector<MemoryRoof> memory;
     std::vector<BandwidthCurve> curves;
+    // The hierarchy probe (bench/cache_probe.hpp): one thread's load curve from
+    // a few KiB past the last cache, whose drops checked the caches' sizes; empty
+    // points when no probe ran.
+    BandwidthCurve cache_probe;
     std::vector<ValidationPoint> validation;
     std::vector<GpuModel> gpus;  // bench --gpu; empty otherwise
     Environment environment;

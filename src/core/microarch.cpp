@@ -216,6 +216,56 @@ constexpr Core kSapphireRapids{"Intel Sapphire Rapids", kRapidsSource, kGoldenCo
 constexpr Core kEmeraldRapids{"Intel Emerald Rapids", kRapidsSource, kGoldenCoveServerAvx2, &kGoldenCoveServerAvx512};
 constexpr Core kGraniteRapids{"Intel Granite Rapids", kRapidsSource, kGoldenCoveServerAvx2, &kGoldenCoveServerAvx512};
 
+// --------------------------------------------------------- cache sizes ----
+// The data caches of each core's products, per instance: L1d and L2 per core,
+// L3 per CCX/CCD (AMD) or per socket/die (Intel), the range and the sizes the
+// products ship with. Used only to doubt what a machine reports (a guest may
+// say anything), never as its size when a measurement says otherwise.
+// Sources: AMD SOGs 55723, 56305, 56665, 58455 (cache chapters) and AMD's
+// product pages (X3D parts: 96 MiB per CCD); Intel Optimization Reference
+// Manual 248966 (cache-parameter tables) and Intel ARK (L3 per SKU: 1.375
+// MiB/core Skylake-SP, 1.5 Ice Lake-SP, 1.875 Sapphire Rapids, up to 320 MiB
+// Emerald Rapids and 504 MiB Granite Rapids per socket).
+constexpr std::uint64_t KiB = 1024, MiB = 1024 * KiB;
+struct CoreCaches {
+    const Core* core;
+    std::uint64_t l1d, l2_min, l2_max, l3_min, l3_max;
+    std::array<std::uint64_t, 4> l3_known;  // the commonest first; 0: unused slot
+};
+constexpr std::array kCoreCaches{
+    CoreCaches{&kZen1, 32 * KiB, 512 * KiB, 512 * KiB, 2 * MiB, 8 * MiB, {8 * MiB, 4 * MiB}},
+    CoreCaches{&kDhyana, 32 * KiB, 512 * KiB, 512 * KiB, 2 * MiB, 8 * MiB, {8 * MiB}},
+    CoreCaches{&kZen2, 32 * KiB, 512 * KiB, 512 * KiB, 2 * MiB, 16 * MiB, {16 * MiB, 4 * MiB, 8 * MiB}},
+    CoreCaches{&kZen3, 32 * KiB, 512 * KiB, 512 * KiB, 8 * MiB, 96 * MiB, {32 * MiB, 16 * MiB, 96 * MiB}},
+    CoreCaches{&kZen4, 32 * KiB, 1 * MiB, 1 * MiB, 8 * MiB, 96 * MiB, {32 * MiB, 16 * MiB, 96 * MiB}},
+    CoreCaches{&kZen5, 48 * KiB, 1 * MiB, 1 * MiB, 16 * MiB, 96 * MiB, {32 * MiB, 96 * MiB}},
+    CoreCaches{&kZen5Mobile, 48 * KiB, 1 * MiB, 1 * MiB, 8 * MiB, 16 * MiB, {16 * MiB, 8 * MiB}},
+    CoreCaches{&kSkylake, 32 * KiB, 256 * KiB, 256 * KiB, 2 * MiB, 20 * MiB, {}},
+    CoreCaches{&kSkylakeSp, 32 * KiB, 1 * MiB, 1 * MiB, 8 * MiB, 40 * MiB, {}},
+    CoreCaches{&kIceLakeSp, 48 * KiB, 1280 * KiB, 1280 * KiB, 8 * MiB, 60 * MiB, {}},
+    CoreCaches{&kIceLakeClient, 48 * KiB, 512 * KiB, 512 * KiB, 4 * MiB, 12 * MiB, {}},
+    CoreCaches{&kTigerLake, 48 * KiB, 1280 * KiB, 1280 * KiB, 4 * MiB, 24 * MiB, {}},
+    CoreCaches{&kRocketLake, 48 * KiB, 512 * KiB, 512 * KiB, 8 * MiB, 16 * MiB, {}},
+    CoreCaches{&kAlderLake, 48 * KiB, 1280 * KiB, 1280 * KiB, 4 * MiB, 30 * MiB, {}},
+    CoreCaches{&kRaptorLake, 48 * KiB, 1280 * KiB, 2 * MiB, 4 * MiB, 36 * MiB, {}},
+    CoreCaches{&kMeteorLake, 48 * KiB, 2 * MiB, 2 * MiB, 4 * MiB, 24 * MiB, {}},
+    // Identified by AMX, a Sapphire Rapids class core may be any of the three.
+    CoreCaches{&kSapphireRapids, 48 * KiB, 2 * MiB, 2 * MiB, 8 * MiB, 504 * MiB, {}},
+    CoreCaches{&kEmeraldRapids, 48 * KiB, 2 * MiB, 2 * MiB, 8 * MiB, 320 * MiB, {}},
+    CoreCaches{&kGraniteRapids, 48 * KiB, 2 * MiB, 2 * MiB, 8 * MiB, 504 * MiB, {}},
+};
+
+std::optional<CacheSizes> cache_sizes_of(const Core& core) {
+    for (const CoreCaches& row : kCoreCaches) {
+        if (row.core != &core) continue;
+        CacheSizes sizes{row.l1d, row.l2_min, row.l2_max, row.l3_min, row.l3_max, {}};
+        for (const std::uint64_t bytes : row.l3_known)
+            if (bytes) sizes.l3_known.push_back(bytes);
+        return sizes;
+    }
+    return std::nullopt;
+}
+
 // ------------------------------------------------------------ lookup ----
 enum class Vendor { amd, hygon, intel };
 
@@ -304,6 +354,7 @@ Microarch describe(const Core& core, bool has_avx512, const std::string& name) {
     m.fp = FpPipes{x.fma_pipes, x.add_pipes, x.fp_pipes, x.datapath_bits, x.fma_latency, x.add_latency,
                    x.mul_latency, m.name + ": " + x.what};
     m.ports = CorePorts{x.l1_load, x.l1_store, x.l2_to_l1, x.load_bits};
+    m.caches = cache_sizes_of(core);
     if (x.narrow) {
         const Variant& n = *x.narrow;
         m.fp_256 = FpPipes{n.fma_pipes, n.add_pipes, n.fp_pipes, n.datapath_bits, n.fma_latency, n.add_latency,

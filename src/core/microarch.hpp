@@ -5,6 +5,7 @@
 // each entry in microarch.cpp). Pure: no I/O.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,17 @@ struct CorePorts {
     int load_vector_bits = 0;             // the load width that reaches l1_load_bytes_per_cycle
 };
 
+// The data cache sizes of the products built on one core (bytes per instance):
+// a reported size outside them is not this core's. L3 lists the sizes shipped
+// (per CCX/CCD on AMD, per socket or die on Intel), the commonest first; 0
+// where the core has none.
+struct CacheSizes {
+    std::uint64_t l1d = 0;
+    std::uint64_t l2_min = 0, l2_max = 0;
+    std::uint64_t l3_min = 0, l3_max = 0;
+    std::vector<std::uint64_t> l3_known;
+};
+
 struct Microarch {
     std::string name;       // "AMD Zen 3", "Intel Sapphire Rapids", ...
     FpPipes fp;             // at the widest vector width the code may use
@@ -40,6 +52,7 @@ struct Microarch {
     std::optional<FpPipes> fp_256;
     CorePorts ports;
     std::string source;     // where the figures come from (manual, table), short
+    std::optional<CacheSizes> caches;  // the cache sizes this core ships with; nullopt: not in the table
 };
 
 // The pipes that run ops of `vector_bits`.

@@ -41,7 +41,11 @@ struct ClockMeasurement {
 struct TopologyReport {
     CpuDescription cpu;
     int family = 0, model = 0, stepping = 0;   // CPUID; 0 when unknown
-    std::vector<CacheDetail> caches;           // incl. L1i
+    std::vector<CacheDetail> caches;           // incl. L1i, as reported
+    // The data caches as checked (core/cache_check.hpp): each with its reported,
+    // measured and used size, and why a reported size was not believed.
+    std::vector<CacheLevel> checked_caches;
+    BandwidthCurve cache_probe;                // the load curve of the check (no points: not probed)
     std::vector<CoreDetail> cores;
     std::vector<NumaDetail> numa_nodes;
     ClockMeasurement clock;

@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace roofline {
@@ -78,9 +79,47 @@ std::string gpu_summary(const GpuModel& g) {
     return s;
 }
 
+// The caches as used, with what the machine reported where it differs.
+std::string caches_line(const std::vector<CacheLevel>& caches) {
+    std::string s;
+    for (const auto& c : caches) {
+        s += fmt::format("{}L{} {}", s.empty() ? "" : ", ", c.level, format_bytes(c.size_bytes));
+        if (c.size_source == "table" || c.size_source == "measured")
+            s += fmt::format(" ({}; reported {})", c.size_source, format_bytes(c.reported_size_bytes));
+        else if (c.doubtful)
+            s += " (doubtful)";
+    }
+    if (s.empty()) return s;
+    const bool probed = std::any_of(caches.begin(), caches.end(), [](const CacheLevel& c) { return c.measured_size_bytes > 0; });
+    return fmt::format("Caches: {}{}\n", s, probed ? "; checked against the load curve" : "");
+}
+
+// One line for many notes of one kind, or the notes themselves when few.
+void add_collapsed(std::vector<std::string>& lines, const std::vector<std::string>& notes, const std::string& summary) {
+    if (notes.size() <= 2) lines.insert(lines.end(), notes.begin(), notes.end());
+    else lines.push_back(fmt::format("{} {}", notes.size(), summary));
+}
+
+std::vector<std::string> shown_notes(const std::vector<std::string>& warnings, bool verbose) {
+    if (verbose) return warnings;
+    std::vector<std::string> lines, unconfirmed, unstable;
+    for (const auto& w : warnings) {
+        if (w.starts_with("unconfirmed figure:")) unconfirmed.push_back(w);
+        else if (w.starts_with("unstable figure:")) unstable.push_back(w);
+        else lines.push_back(w);
+    }
+    add_collapsed(lines, unconfirmed,
+                  "figures rest on one burst each (not confirmed at a second moment of the run): a longer "
+                  "--time-budget confirms them; --verbose lists them");
+    add_collapsed(lines, unstable,
+                  "figures had bursts that disagree by more than 2% (a noisy host): rerun when it is quieter; "
+                  "--verbose lists them");
+    return lines;
+}
+
 } // namespace
 
-std::string format_bench_summary(const MachineModel& m) {
+std::string format_bench_summary(const MachineModel& m, bool verbose) {
     std::string s;
     const Environment& e = m.environment;
     s += fmt::format("{}: {} cores, measured clock {}\n", terminal_text(m.cpu.model), m.cpu.cores,
@@ -90,6 +129,7 @@ std::string format_bench_summary(const MachineModel& m) {
                          : std::string("unknown"));
     if (!m.environment.statistic.empty())
         s += "Figures: " + m.environment.statistic + ". Column 'burst': bursts kept[-set aside].\n";
+    s += caches_line(m.caches);
     const std::string arch = m.environment.microarchitecture.empty() ? "CPU not in the table: theory unknown"
                                                                       : m.environment.microarchitecture;
     if (!m.compute.empty()) {
@@ -135,7 +175,7 @@ std::string format_bench_summary(const MachineModel& m) {
     for (const auto& g : m.gpus) s += gpu_summary(g);
     if (!m.environment.warnings.empty()) {
         s += "\nNotes and warnings:\n";
-        for (const auto& w : m.environment.warnings) s += "  - " + w + "\n";
+        for (const auto& w : shown_notes(m.environment.warnings, verbose)) s += "  - " + w + "\n";
     }
     if (e.duration_seconds > 0 || m.partial)
         s += fmt::format("\nTook {}{}.\n",

@@ -7,6 +7,9 @@
 
 namespace roofline {
 
-std::string format_bench_summary(const MachineModel& model);
+// `verbose`: every note in full; otherwise the notes that only say a figure had
+// one burst (or bursts that disagree) are counted in one line each, with the
+// remedy, and the rest are listed.
+std::string format_bench_summary(const MachineModel& model, bool verbose = false);
 
 } // namespace roofline

@@ -77,6 +77,20 @@ std::string topology_text(const TopologyReport& r) {
                    associativity_text(cache.cache.associativity), count_of(cache.cache.shared_by_cores, "core"),
                    cache.cache.instances, core_groups_text(cache.core_groups));
 
+    if (!r.checked_caches.empty()) {
+        out += fmt::format("\nCache sizes checked ({})\n",
+                           !r.cache_probe.points.empty() ? "against the microarchitecture table and a 1-thread load curve"
+                                           : "against the microarchitecture table only: --probe measures them");
+        out += fmt::format("  {:<5}  {:>10}  {:>10}  {:>10}  {}\n", "Level", "Reported", "Measured", "Used", "From");
+        for (const CacheLevel& c : r.checked_caches)
+            out += fmt::format("  L{:<4}  {:>10}  {:>10}  {:>10}  {}{}\n", c.level,
+                               c.reported_size_bytes ? format_bytes(c.reported_size_bytes) : "-",
+                               c.measured_size_bytes ? format_bytes(c.measured_size_bytes) : "-",
+                               format_bytes(c.size_bytes), c.size_source, c.doubtful ? " (doubtful)" : "");
+        for (const CacheLevel& c : r.checked_caches)
+            if (!c.finding.empty()) out += fmt::format("  ! {}\n", c.finding);
+    }
+
     std::string isa;
     for (const std::string& feature : cpu.isa) isa += (isa.empty() ? "" : " ") + feature;
     out += fmt::format("\nISA         {}\n", isa.empty() ? "(none detected)" : isa);
@@ -152,6 +166,22 @@ nlohmann::ordered_json topology_json(const TopologyReport& r) {
                           {"instances", cache.cache.instances},
                           {"core_groups", cache.core_groups}});
     out["caches"] = caches;
+    json checked = json::array();
+    for (const CacheLevel& c : r.checked_caches) {
+        json level = {{"level", c.level},
+                      {"size_bytes", c.size_bytes},
+                      {"size_source", c.size_source},
+                      {"reported_size_bytes", c.reported_size_bytes},
+                      {"measured_size_bytes", c.measured_size_bytes},
+                      {"doubtful", c.doubtful}};
+        if (!c.finding.empty()) level["finding"] = c.finding;
+        checked.push_back(level);
+    }
+    out["checked_caches"] = checked;
+    json probe = json::array();
+    for (const auto& [bytes, gbs] : r.cache_probe.points) probe.push_back({bytes, gbs});
+    out["cache_probe"] = {{"pattern", r.cache_probe.pattern}, {"isa", r.cache_probe.isa},
+                          {"threads", r.cache_probe.threads}, {"points", probe}};
 
     const Environment& env = r.environment;
     out["environment"] = {{"hostname", env.hostname},

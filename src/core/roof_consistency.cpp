@@ -1,0 +1,50 @@
+#include "core/roof_consistency.hpp"
+
+#include <fmt/core.h>
+
+namespace roofline {
+namespace {
+
+// More threads never move less data than fewer through the same level, by far.
+constexpr double kTeamShortfall = 0.5;
+// One thread never gets less than a quarter of its share of the team's rate.
+constexpr double kSingleShortfall = 0.25;
+// DRAM patterns of one thread count lie within 5x of each other (store-only
+// with write-allocate is the slowest: about a third of load's nominal rate).
+constexpr double kPatternShortfall = 0.2;
+
+} // namespace
+
+std::vector<SuspectRoof> inconsistent_memory_roofs(const std::vector<MemoryRoof>& roofs) {
+    std::vector<SuspectRoof> out;
+    for (std::size_t i = 0; i < roofs.size(); ++i) {
+        const MemoryRoof& r = roofs[i];
+        if (!(r.gbs > 0)) continue;
+        std::string reason;
+        for (const MemoryRoof& o : roofs) {
+            if (&o == &r || !(o.gbs > 0) || o.level != r.level) continue;
+            if (o.pattern == r.pattern && o.threads < r.threads && r.gbs < kTeamShortfall * o.gbs) {
+                reason = fmt::format("{:.1f} GB/s with {} threads, under half the {:.1f} GB/s of {} thread{}", r.gbs,
+                                     r.threads, o.gbs, o.threads, o.threads > 1 ? "s" : "");
+                break;
+            }
+            if (o.pattern == r.pattern && o.threads > r.threads &&
+                r.gbs * o.threads / r.threads < kSingleShortfall * o.gbs) {
+                reason = fmt::format("{:.1f} GB/s with {} thread{}, under a quarter of its share of the {:.1f} GB/s "
+                                     "{} threads reached",
+                                     r.gbs, r.threads, r.threads > 1 ? "s" : "", o.gbs, o.threads);
+                break;
+            }
+            if (r.level == "DRAM" && o.pattern != r.pattern && o.threads == r.threads &&
+                r.gbs < kPatternShortfall * o.gbs) {
+                reason = fmt::format("{:.1f} GB/s, under a fifth of DRAM {}'s {:.1f} GB/s at the same {} thread{}",
+                                     r.gbs, o.pattern, o.gbs, r.threads, r.threads > 1 ? "s" : "");
+                break;
+            }
+        }
+        if (!reason.empty()) out.push_back({i, reason});
+    }
+    return out;
+}
+
+} // namespace roofline
