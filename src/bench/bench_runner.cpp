@@ -8,6 +8,7 @@
 #include "bench/task_clock.hpp"
 #include "bench/thread_team.hpp"
 #include "bench/validation_bench.hpp"
+#include "core/cache_check.hpp"
 #include "core/peak.hpp"
 #include "core/roof_consistency.hpp"
 #include "topo/clock.hpp"
@@ -24,6 +25,9 @@
 
 namespace roofline {
 namespace {
+
+// About what the hierarchy probe takes (more where page faults are slow).
+constexpr double kProbeSeconds = 1.5;
 
 std::vector<int> resolved_thread_counts(const Topology& topology, const BenchOptions& options) {
     std::vector<int> counts = options.thread_counts;
@@ -177,9 +181,32 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
             "theoretical figures unknown: {} family {:#x} model {:#x} is not in the microarchitecture table",
             features.vendor, features.family, features.model));
     }
+    BurstPolicy policy;
+    const auto thread_counts = resolved_thread_counts(topology, options);
+    const auto families = options.compute ? plan_compute_families(options) : std::vector<ComputeFamily>{};
+    // How many figures the plan has with these caches, and the time the plan
+    // should take: every figure its minimum of bursts, about twice their sampling
+    // time with warm-ups, core checks, calibration and ISA trials.
+    std::vector<std::vector<MemoryTask>> memory_tasks;
+    const auto plan = [&](const std::vector<CacheLevel>& caches) {
+        memory_tasks.clear();
+        int tasks = count_compute_tasks(families, static_cast<int>(thread_counts.size()));
+        for (int t : thread_counts) {
+            memory_tasks.push_back(options.memory ? plan_memory_tasks(options, caches, t) : std::vector<MemoryTask>{});
+            tasks += static_cast<int>(memory_tasks.back().size());
+        }
+        tasks += count_numa_tasks(topology, options);
+        if (options.validate) tasks += static_cast<int>(thread_counts.size()) * count_validation_tasks(4);
+        return tasks;
+    };
+    const auto expected_seconds = [&](int tasks) { return tasks * policy.min_bursts * policy.burst_seconds * 2.0; };
     // The caches as the machine reports them, checked against the table and,
     // before any memory figure, against where one thread's load curve drops.
-    if (options.memory && progress) progress({"probing where each cache level ends (1 thread, load)", 0, 0, 0, 0});
+    if (options.memory && progress) {
+        const int guess = plan(check_cache_hierarchy(topology.data_caches(), microarch));
+        progress({"probing where each cache level ends (1 thread, load)", 0, guess, 0,
+                  kProbeSeconds + expected_seconds(guess)});
+    }
     model.caches = checked_data_caches(topology, options.memory ? CacheProbe::always : CacheProbe::when_doubtful,
                                        &model.cache_probe, &stop);
     for (const auto& c : model.caches)
@@ -189,7 +216,6 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
                 (c.doubtful ? " (nothing measured settles it: working sets and the cache simulation use the "
                               "reported size)"
                             : ""));
-    BurstPolicy policy;
     model.environment.statistic = fmt::format(
         "each roof is the {:.0f}th percentile of the best samples of its bursts (bursts of about {:.0f} ms of "
         "samples: 0.5 ms for compute and private caches, 2 ms for shared caches and DRAM, whole passes for NUMA), "
@@ -198,22 +224,14 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
         "after shows the threads on separate cores and within 12% of their best speed",
         100 * policy.quantile, policy.burst_seconds * 1e3, policy.min_bursts, policy.max_bursts);
 
-    const auto thread_counts = resolved_thread_counts(topology, options);
-    const auto families = options.compute ? plan_compute_families(options) : std::vector<ComputeFamily>{};
-    std::vector<std::vector<MemoryTask>> memory_tasks;
-    int total = count_compute_tasks(families, static_cast<int>(thread_counts.size()));
-    for (int t : thread_counts) {
-        memory_tasks.push_back(options.memory ? plan_memory_tasks(options, model.caches, t) : std::vector<MemoryTask>{});
-        total += static_cast<int>(memory_tasks.back().size());
-    }
-    total += count_numa_tasks(topology, options);
-    if (options.validate) total += static_cast<int>(thread_counts.size()) * count_validation_tasks(4);
+    const int total = plan(model.caches);
     // The validation sweep comes on top of the roofs: it gets as much time
     // again, so the roofs it is compared with are not measured in less.
     const double budget = options.time_budget_seconds > 0
                               ? options.time_budget_seconds
                               : default_time_budget(options.mode) * (options.validate ? 2 : 1);
     TaskClock clock(progress, stop, total, budget);
+    clock.expect_seconds(expected_seconds(total));
 
     // Thread counts are measured in groups of up to two (the default 1 and all
     // cores form one): every figure of a group is sampled in one schedule, so

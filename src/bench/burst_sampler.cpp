@@ -88,6 +88,23 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
     const double sampling_budget = std::max(0.0, budget - seconds_since(calibration_start));
     const auto partners = single_thread_partners(figures);
     const auto start = std::chrono::steady_clock::now();
+    // The time left: the bursts still expected at the pace of the bursts so far,
+    // within the budget.
+    int bursts_done = 0;
+    const auto remaining = [&] {
+        int expected = 0;
+        for (std::size_t i = 0; i < figures.size(); ++i) {
+            const Figure* f = figures[i];
+            if (f->reps == 0 || settled(*f, partners[i], policy)) continue;
+            // Short of the minimum: the rest of it; past it and still unsettled (its
+            // best bursts disagree): half the way to the maximum, as such figures go.
+            const int had = static_cast<int>(f->bursts.size() + f->rejected.size());
+            expected += had < policy.min_bursts ? policy.min_bursts - had : std::max(1, (policy.max_bursts - had) / 2);
+        }
+        const double spent = seconds_since(start);
+        const double pace = bursts_done > 0 ? spent / bursts_done : policy.burst_seconds * 1.5;
+        return std::min(expected * pace, std::max(0.0, sampling_budget - spent));
+    };
     for (int round = 0; !clock.stopped(); ++round) {
         bool any = false;
         for (std::size_t i = 0; i < figures.size(); ++i) {
@@ -96,7 +113,7 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
             // After the first round, stop when the budget is spent.
             if (round > 0 && seconds_since(start) >= sampling_budget) continue;
             any = true;
-            clock.announce(f->label + " (burst " + std::to_string(round + 1) + ")", static_cast<int>(i));
+            clock.announce(f->label + " (burst " + std::to_string(round + 1) + ")", static_cast<int>(i), remaining());
             const bool passed_before =
                 !f->check || wait_for_separate_cores(f->check, policy.wait_for_cores_seconds, clock);
             for (int w = 0; w < f->warmup_samples && !clock.stopped(); ++w) f->timed_run(f->reps);
@@ -111,6 +128,7 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
                     throw std::runtime_error(fmt::format("{}: wrong results after timing: {}", f->label, problem));
             const bool passed_after = !f->check || f->check();
             (passed_before && passed_after ? f->bursts : f->rejected).push_back(std::move(burst));
+            ++bursts_done;
         }
         if (!any) break;
     }

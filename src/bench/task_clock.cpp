@@ -18,7 +18,7 @@ double TaskClock::share_for(int tasks) const {
     return std::max(0.0, (budget_ - elapsed()) / left * std::min(tasks, left));
 }
 
-void TaskClock::announce(const std::string& what, int ahead) const {
+void TaskClock::announce(const std::string& what, int ahead, double remaining) const {
     const double used = elapsed();
     const int left = std::max(1, total_ - done_);
     if (progress_) {
@@ -27,7 +27,12 @@ void TaskClock::announce(const std::string& what, int ahead) const {
         e.done = std::clamp(done_ + ahead, 0, std::max(0, total_ - 1));
         e.total = total_;
         e.elapsed_seconds = used;
-        e.remaining_seconds = done_ > 0 ? used / done_ * left : std::max(0.0, budget_ - used);
+        // Figures sampled together finish together, so tasks done say little until
+        // the end: the sampler's own estimate first, then the plan's.
+        const double planned = expected_ > 0 ? std::min(expected_, budget_) : budget_;
+        e.remaining_seconds = remaining >= 0 ? std::min(remaining, std::max(0.0, budget_ - used))
+                              : done_ > 0    ? used / done_ * left
+                                             : std::max(0.0, planned - used);
         progress_(e);
     }
 }

@@ -20,7 +20,12 @@ public:
     // A progress event: what is being measured now. Figures sampled together in
     // interleaved bursts finish together; `ahead` is this one's place among those
     // not yet finished (0: the first), so the counter follows the one being sampled.
-    void announce(const std::string& what, int ahead = 0) const;
+    // `remaining`: the seconds the caller expects the run still takes (the burst
+    // sampler knows its bursts' pace); negative: the clock's own guess from the
+    // tasks done so far, else from the plan's expected time.
+    void announce(const std::string& what, int ahead = 0, double remaining = -1) const;
+    // What the run is expected to take in all, from its plan (0: the budget).
+    void expect_seconds(double seconds) { expected_ = seconds; }
     // Seconds of the budget left for the next `tasks` figures (their fair share).
     double share_for(int tasks) const;
     void finish_one() { ++done_; }
@@ -32,6 +37,7 @@ private:
     int total_;
     int done_ = 0;
     double budget_;
+    double expected_ = 0;
     std::chrono::steady_clock::time_point start_;
 };
 
