@@ -286,21 +286,16 @@ bool cache_sizes_doubtful(const std::vector<CacheLevel>& checked) {
     return std::any_of(checked.begin(), checked.end(), [](const CacheLevel& c) { return c.doubtful; });
 }
 
-std::uint64_t cache_probe_reach(const std::vector<CacheLevel>& checked, const std::optional<Microarch>& arch) {
+std::uint64_t cache_probe_reach(const std::vector<CacheLevel>& checked, const std::optional<Microarch>&) {
     std::uint64_t last = 0;
     int last_level = 0;
-    for (const auto& c : checked)
-        if (c.level >= last_level) last = c.size_bytes, last_level = c.level;
     bool doubtful = false;
     for (const auto& c : checked)
-        if (c.level == last_level) doubtful = c.doubtful;
-    if (last_level > 0) {
-        const CacheSizeRange range = plausible_cache_size(last_level, arch);
-        // The table's largest product (an X3D part has 3x the L3), but a doubted
-        // size no farther than the largest share of one core anyone ships.
-        for (const std::uint64_t known : range.known_bytes) last = std::max(last, known);
-        if (doubtful) last = std::min<std::uint64_t>(last, 64 * MiB);
-    }
+        if (c.level >= last_level) last = c.size_bytes, last_level = c.level, doubtful = c.doubtful;
+    // A doubted size no farther than the largest share of one core anyone ships.
+    if (doubtful) last = std::min<std::uint64_t>(last, 64 * MiB);
+    // Four times the last level: past its end, an octave of DRAM plateau. Every
+    // page of it is faulted in, which some guests make slow: no more than that.
     return std::clamp<std::uint64_t>(4 * last, 64 * MiB, 1 * GiB);
 }
 

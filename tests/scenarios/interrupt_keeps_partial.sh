@@ -7,7 +7,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pid=$!
 # Wait until the compute figures have their first burst (a memory figure's first
 # has begun: a slow machine may spend the whole budget in the first round), then interrupt.
-for _ in $(seq 1 600); do
+# Up to 5 minutes: a guest whose page faults are slow takes long to fill its buffers.
+for _ in $(seq 1 3000); do
   grep -Eq '\] memory .*\(burst 1\)' "$tmp/out" 2>/dev/null && break
   sleep 0.1
 done
@@ -29,7 +30,7 @@ echo "ok: interrupted run saved partial results, exit 130"
 cp "$tmp/m.json" "$tmp/complete.json"
 "$bin" bench --quick -o "$tmp/complete.json" --no-store >"$tmp/out2" 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do grep -Eq '\] memory .*\(burst 1\)' "$tmp/out2" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 3000); do grep -Eq '\] memory .*\(burst 1\)' "$tmp/out2" 2>/dev/null && break; sleep 0.1; done
 kill -TERM "$pid"
 wait "$pid"; code=$?
 [[ $code -eq 143 ]] || { echo "FAIL: SIGTERM gave exit code $code, expected 143 (128 + 15)"; exit 1; }
