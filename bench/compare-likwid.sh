@@ -85,45 +85,13 @@ done
 log() { printf '[compare-likwid] %s\n' "$*" >&2; }
 
 # ---- prerequisites -----------------------------------------------------------------
-if ! command -v jq >/dev/null 2>&1; then
-    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        log "jq is missing: installing it (apt-get install -y jq)"
-        apt-get install -y jq >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y jq >/dev/null 2>&1; } \
-            || { echo "compare-likwid: could not install jq" >&2; exit 1; }
-    else
-        echo "compare-likwid: jq is needed: run 'sudo apt-get install -y jq' (or your system's equivalent)" >&2
-        exit 1
-    fi
-fi
-if [[ $quick_only -eq 0 ]] && ! command -v likwid-bench >/dev/null 2>&1; then
-    echo "compare-likwid: likwid-bench is needed: 'sudo apt-get install -y likwid' (or use --quick-only)" >&2
-    exit 1
-fi
+# shellcheck source=bench/probe-common.sh
+source "$script_dir/probe-common.sh"
+ensure_tool compare-likwid jq jq || exit 1
 # likwid kernels: the widest ISA the CPU has and this likwid-bench knows
 if [[ $quick_only -eq 0 ]]; then
-    likwid_tests=$(likwid-bench -a 2>/dev/null | awk '{ print $1 }')
-    [[ -n "$likwid_tests" ]] || { echo "compare-likwid: 'likwid-bench -a' lists no kernels" >&2; exit 1; }
-    pick() {   # pick CANDIDATE... : the first one likwid-bench has
-        local c
-        for c in "$@"; do grep -qx -- "$c" <<<"$likwid_tests" && { echo "$c"; return 0; }; done
-        return 1
-    }
-    if grep -qw avx512f /proc/cpuinfo; then
-        lw_peak_dp=$(pick peakflops_avx512_fma peakflops_avx_fma)
-        lw_peak_sp=$(pick peakflops_sp_avx512_fma peakflops_sp_avx_fma)
-        lw_load=$(pick load_avx512 load_avx)
-        lw_copy_mem=$(pick copy_mem_avx512 copy_mem_avx)
-        lw_stream_mem=$(pick stream_mem_avx512_fma stream_mem_avx512 stream_mem_avx_fma)
-    else
-        lw_peak_dp=$(pick peakflops_avx_fma peakflops_avx)
-        lw_peak_sp=$(pick peakflops_sp_avx_fma peakflops_sp_avx)
-        lw_load=$(pick load_avx)
-        lw_copy_mem=$(pick copy_mem_avx)
-        lw_stream_mem=$(pick stream_mem_avx_fma stream_mem_avx)
-    fi
-    for v in lw_peak_dp lw_peak_sp lw_load lw_copy_mem lw_stream_mem; do
-        [[ -n "${!v:-}" ]] || { echo "compare-likwid: likwid-bench has no kernel for $v" >&2; exit 1; }
-    done
+    ensure_tool compare-likwid likwid-bench likwid || { echo "compare-likwid: (or use --quick-only)" >&2; exit 1; }
+    likwid_widest_kernels compare-likwid || exit 1
 fi
 if [[ $do_probes -eq 1 ]]; then
     for tool in gcc python3; do
@@ -229,8 +197,6 @@ physical() {
 }
 
 # ---- helpers -------------------------------------------------------------------------
-now() { date +%s.%N; }
-
 # run_ours OUTFILE ARGS... : roofline bench, quiet, no chart, no results-store row
 run_ours() {
     local out=$1; shift
@@ -251,25 +217,6 @@ bytes() {
         printf "%.0f", v * m }'
 }
 
-# likwid TEST TOTAL_BYTES THREADS KEY : best (max) of $reps runs, in G (MFlops/s or MByte/s / 1000)
-likwid_best() {
-    local test=$1 total=$2 t=$3 key=$4 best="" i v logf size
-    # likwid reads a size in bytes as a 32-bit int: from 2 GiB on, give it in (1000-byte) kB, rounded up
-    size="${total}B"
-    [[ $total -ge 2147483648 ]] && size="$(((total + 999) / 1000))kB"
-    for ((i = 1; i <= reps; i++)); do
-        logf="$work/likwid-$test-$total-$t-$i.log"
-        if ! likwid-bench -t "$test" -W "N:$size:$t" >"$logf" 2>&1; then
-            log "likwid-bench -t $test -W N:$size:$t FAILED:"; tail -5 "$logf" | sed 's/^/    /' >&2
-            crashed=1; continue
-        fi
-        v=$(awk -v k="$key" -F':' '$1 == k { gsub(/[ \t]/, "", $2); print $2 / 1000; exit }' "$logf")
-        [[ -z "$v" ]] && { log "no '$key' in likwid-bench -t $test output ($logf)"; crashed=1; continue; }
-        best=$(awk -v a="$best" -v b="$v" 'BEGIN { if (a == "" || b + 0 > a + 0) print b; else print a }')
-    done
-    echo "$best"
-}
-
 # run_ours_reps PREFIX ARGS... : $reps runs of roofline bench into PREFIX-1.json ... PREFIX-N.json,
 # so that our best run is compared with likwid's best run (the VM's vCPUs move between host
 # cores, so single runs of either tool can differ by 2x)
@@ -278,9 +225,7 @@ run_ours_reps() {
     for ((i = 1; i <= reps; i++)); do run_ours "$prefix-$i.json" "$@" || return 1; done
 }
 
-tname() { [[ $1 -eq 1 ]] && echo "1 thread" || echo "$1 threads"; }
-
-log "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) CPUs; comparing 1 and $threads_all threads"
+log "machine: $(cpu_model), $(nproc) CPUs; comparing 1 and $threads_all threads"
 log "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 log "work files in $work"
 
@@ -376,7 +321,7 @@ for i in 1 2 3; do
     t0=$(now)
     if run_ours "$work/quick$i.json" --quick; then
         quick_ok=$((quick_ok + 1))
-        dt=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+        dt=$(elapsed "$t0")
         [[ $i -eq 1 ]] && quick_time=$dt
         log "  took $dt s"
     fi
@@ -423,7 +368,7 @@ if [[ $do_full -eq 1 ]]; then
     log "ours: roofline bench --full (about a minute)"
     t0=$(now)
     if run_ours "$work/full.json" --full; then
-        dt=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+        dt=$(elapsed "$t0")
         at_most "wall time --full" "$dt" 180 s
     else
         add_row "wall time --full" crashed - - - - - "<= 180 s" "FAIL"
@@ -433,7 +378,7 @@ fi
 
 # ---- table -------------------------------------------------------------------------------
 echo
-echo "roofline bench vs likwid-bench and our probes on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) CPUs), $(date '+%F %T')"
+echo "roofline bench vs likwid-bench and our probes on $(cpu_model) ($(nproc) CPUs), $(date '+%F %T')"
 echo "ours: best of $reps runs, each figure the median of its samples as roofline bench reports it; likwid: best of $reps runs (likwid-bench measures once per call)"
 if [[ $quick_only -eq 0 ]]; then
     echo "likwid kernels: $lw_peak_dp, $lw_peak_sp, $lw_load, $lw_copy_mem, $lw_stream_mem"
@@ -448,20 +393,9 @@ echo
         f[4]=$(physical "${f[4]}")
         (IFS='|'; echo "${f[*]}")
     done
-} | awk -F'|' '
-    { for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } n = NR; nf = NF }
-    END {
-        for (r = 1; r <= n; r++) {
-            line = ""
-            for (i = 1; i <= nf; i++) {
-                fmt = (i == 1 || i == nf) ? "%-" w[i] "s" : "%" w[i] "s"
-                line = line (i > 1 ? " | " : "") sprintf(fmt, c[r, i])
-            }
-            print line
-            if (r == 1) { sep = ""; for (i = 1; i <= nf; i++) { s = ""; for (k = 0; k < w[i]; k++) s = s "-"; sep = sep (i > 1 ? "-+-" : "") s } print sep }
-        }
-    }'
+} | print_table
 echo
+[[ -e "$work/likwid-failed" ]] && crashed=1
 [[ $crashed -ne 0 ]] && echo "WARNING: a tool failed during the run (see the messages above); its figures are missing"
 echo "$passed passed, $failed failed"
 [[ $crashed -ne 0 ]] && exit 1

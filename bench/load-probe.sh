@@ -183,11 +183,13 @@ int main(int argc, char **argv) {
         for (int ti = 0; ti < tcount; ++ti) {
             double best = 0; int bestv = 0;
             for (int v = 0; v < NV; ++v) {
-                /* calibrate: sweeps for about ms on one thread */
-                j.v = v; j.sweeps = 16;
+                /* calibrate: sweeps for about ms on one thread (a warm-up sweep, then doubling
+                 * the sweeps up to an eighth of ms: a DRAM-sized buffer is not swept 32 times) */
+                j.v = v; j.sweeps = 1;
+                probe_run_once(load_work, &j, 1);
                 double s = probe_run_once(load_work, &j, 1);
-                s = probe_run_once(load_work, &j, 1);
-                j.sweeps = (long)(16.0 * ms * 1e-3 / s);
+                while (s < ms * 1e-3 / 8 && j.sweeps < (1L << 40)) { j.sweeps *= 2; s = probe_run_once(load_work, &j, 1); }
+                j.sweeps = (long)((double)j.sweeps * ms * 1e-3 / s);
                 if (j.sweeps < 1) j.sweeps = 1;
                 for (int r = 0; r < reps; ++r) {
                     double t = probe_run_once(load_work, &j, tval[ti]);
