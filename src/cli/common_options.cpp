@@ -17,8 +17,9 @@ CLI::Option* add_db_option(CLI::App* cmd, std::string& db) {
 
 namespace {
 constexpr const char* kMachineHelp =
-    "Machine model: a JSON file from 'roofline bench -o', a YAML spec sheet, 'stored' (the latest in the "
-    "results store) or 'stored:ID' (see 'roofline list')";
+    "Machine model: a JSON file from 'roofline bench -o', a YAML spec sheet, 'stored' (the latest complete one in "
+    "the results store: newer memory-only, compute-only or interrupted models are skipped, with a note) or "
+    "'stored:ID' (see 'roofline list')";
 }
 
 CLI::Option* add_machine_option(CLI::App* cmd, std::string& machine) {

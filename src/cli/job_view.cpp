@@ -87,15 +87,18 @@ int run_job_report(const JobReportArgs& args) {
     const auto machine_choice = parse_stored_source(args.machine, "--machine");
     if (!args.output.empty()) check_file_writable(args.output);
     StoreAccess access(args.db);
-    const MachineFile machine = load_machine(
+    const JudgingMachine judging = load_judging_machine(
         machine_choice, access,
         "run 'roofline bench' on the job's node type, or pass --machine FILE (a model written by 'roofline bench -o')");
+    if (!args.quiet)
+        for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
+    const MachineFile& machine = judging.file;
     const auto points = load_job_points(access, args.job);
     Roofline roofline;
     try {
         roofline = roofline_from_machine_file(machine, select_roofline(machine.model, points, {args.precision, args.threads}));
     } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(fmt::format("{}: {}", machine_choice.display(), e.what()));
+        throw std::runtime_error(fmt::format("{}: {}", judging.display, e.what()));
     }
     std::vector<JobSample> samples;
     double first = std::numeric_limits<double>::max();

@@ -29,7 +29,7 @@ int run_list(const ListArgs& args) {
     std::vector<StoredMachine> machines;
     std::vector<StoredPointSet> sets;
     if (ResultsStore* store = access.store()) {  // a missing database lists as empty, and is not created
-        machines = store->list_machines();
+        machines = store->list_machines(true);  // each model read: which are memory-only, compute-only, ...
         sets = store->list_point_sets();
     } else {
         print_stderr("roofline: note: no results store at {} yet\n", terminal_text(access.display()));
@@ -44,7 +44,9 @@ int run_list(const ListArgs& args) {
 void add_list_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<ListArgs>();
     auto* cmd = add_command(app, "list", "List the machines and point sets in the results store");
-    cmd->description("Lists every machine model (id, date, host, CPU, bench mode, complete or interrupted) and\n"
+    cmd->description("Lists every machine model (id, date, host, CPU, bench mode, and whether it is complete or\n"
+                     "memory-only, compute-only or interrupted: plot, report and measure skip the incomplete ones\n"
+                     "when they pick the latest stored machine themselves) and\n"
                      "every point set (id, date, number of points, the machine it was measured on, the\n"
                      "command that made it) in the results store. Their ids are what --machine stored:ID,\n"
                      "--points stored:ID and 'roofline show' take.");

@@ -71,16 +71,23 @@ struct MeasureArgs {
     bool quiet = false;
 };
 
-// The machine to compare with: --machine, else the latest stored one if any.
-std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess& access) {
-    if (!args.machine.empty())
-        return load_machine(parse_stored_source(args.machine, "--machine"), access,
-                            "run 'roofline bench' to measure this machine");
-    try {
-        return load_machine(parse_stored_source(kStored, "--machine"), access, "");
-    } catch (const std::exception&) {
-        return std::nullopt;  // nothing stored: the summary has no roofline columns
+// The machine to compare with: --machine, else the latest complete stored one if any.
+// `notes`: which one and what it lacks, said with the table of points they concern.
+std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess& access,
+                                            std::vector<std::string>& notes) {
+    std::optional<JudgingMachine> judging;
+    if (!args.machine.empty()) {
+        judging = load_judging_machine(parse_stored_source(args.machine, "--machine"), access,
+                                       "run 'roofline bench' to measure this machine");
+    } else {
+        try {
+            judging = load_judging_machine(parse_stored_source(kStored, "--machine"), access, "");
+        } catch (const std::exception&) {
+            return std::nullopt;  // nothing stored: the summary has no roofline columns
+        }
     }
+    notes = std::move(judging->notes);
+    return std::move(judging->file);
 }
 
 using Sampling = std::optional<measure::SamplingResult>;
@@ -410,7 +417,8 @@ int run_measure(const MeasureArgs& args) {
     }
     // (A missing or invalid --machine, a --db in a missing directory, unwritable or not a database.)
     StoreAccess access(args.db);
-    const auto machine = load_machine_for(args, access);
+    std::vector<std::string> machine_notes;
+    const auto machine = load_machine_for(args, access, machine_notes);
     std::unique_ptr<ResultsStore> store;
     if (!args.no_store && (!mpi || mpi->rank == 0)) {
         check_store_writable(args.db);  // its directory and its write lock too, within seconds
@@ -570,6 +578,7 @@ int run_measure(const MeasureArgs& args) {
     if (!mpi || mpi->rank == 0) {
         if (!mpi) print_measured_points(points, machine);
         if (!machine) note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
+        for (const auto& n : machine_notes) note("machine model: " + n);
         if (!function_regions.empty()) print_function_regions(function_regions);
         if (args.functions) print_functions(shown_functions, result.functions.size(), args.min_share, sampling);
     }

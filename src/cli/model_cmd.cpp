@@ -82,18 +82,20 @@ Roofline choose_roofline(const ModelArgs& a) {
     // The resolver plot and report use: a file, 'stored' or 'stored:ID'.
     const StoredSource source = parse_stored_source(a.machine.empty() ? kStored : a.machine, "--machine");
     StoreAccess access(a.db);
-    const MachineFile machine =
-        load_machine(source, access,
-                     fmt::format("run 'roofline bench' first, or pass --machine FILE (a model from 'roofline bench "
-                                 "-o' or a spec sheet such as examples/machines/*.yaml){}",
-                                 a.machine.empty() ? ", or --peak and --bw" : ""));
+    const JudgingMachine judging =
+        load_judging_machine(source, access,
+                             fmt::format("run 'roofline bench' first, or pass --machine FILE (a model from 'roofline "
+                                         "bench -o' or a spec sheet such as examples/machines/*.yaml){}",
+                                         a.machine.empty() ? ", or --peak and --bw" : ""));
+    for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
+    const MachineFile& machine = judging.file;
     try {
         RooflineRequest request;
         request.precision = a.precision;
         request.threads = a.threads;
         return roofline_from_machine_file(machine, select_roofline(machine.model, {}, request));
     } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("{}: {} (choose another --precision or --threads)", source.display(), e.what()));
+        throw UsageError(fmt::format("{}: {} (choose another --precision or --threads)", judging.display, e.what()));
     }
 }
 

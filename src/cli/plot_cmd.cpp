@@ -99,17 +99,20 @@ struct LoadedMachine {
 
 LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args, const std::vector<Point>& points,
                                 StoreAccess& access) {
-    const MachineFile file = load_machine(
+    const JudgingMachine judging = load_judging_machine(
         source, access,
         "run 'roofline bench' to measure this machine, "
         "or pass --machine FILE (a model from 'roofline bench -o' or a YAML spec sheet)");
+    if (!args.quiet)
+        for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
+    const MachineFile& file = judging.file;
     try {
         const auto selection = select_roofline(file.model, points, {args.precision, args.threads});
         const auto note = mixed_threads_note(file.model, points, {args.precision, args.threads}, selection);
         if (!note.empty() && !args.quiet) print_stderr("roofline: note: {}\n", note);
-        return {roofline_from_machine_file(file, selection), source.display(), file.model};
+        return {roofline_from_machine_file(file, selection), judging.display, file.model};
     } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(fmt::format("{}: {}", source.display(), e.what()));
+        throw std::runtime_error(fmt::format("{}: {}", judging.display, e.what()));
     }
 }
 

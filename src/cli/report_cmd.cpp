@@ -84,9 +84,12 @@ std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<P
     name(uncounted, fmt::format("their {} not counted (measured for time only, e.g. by the time engine; measure "
                                 "them with --engine instrument or perf)", work));
     name(no_work, fmt::format("no {} (nothing to place on a roofline of {}/s)", work, roofline.work_unit));
-    name(no_bytes, view == View::orm ? "no DRAM bytes, which the ORM view places points by (--view carm uses every "
-                                       "level measured)"
-                                     : "no bytes at a level the machine has a roof for");
+    name(no_bytes, roofline.bandwidth.empty()
+                       ? "the machine model has no bandwidth roof of a memory level (a compute-only model: 'roofline "
+                         "bench' without --only measures both)"
+                   : view == View::orm ? "no DRAM bytes, which the ORM view places points by (--view carm uses every "
+                                         "level measured)"
+                                       : "no bytes at a level the machine has a roof for");
 
     return analyses;
 }
@@ -107,9 +110,12 @@ int run_report(const ReportArgs& args) {
 
     StoreAccess access(args.db);
     const auto cluster = cluster_model_path(machine_choice);  // a cluster model: judged per node
-    const MachineFile machine = cluster ? MachineFile{} : load_machine(
+    const JudgingMachine judging = cluster ? JudgingMachine{} : load_judging_machine(
         machine_choice, access,
         "run 'roofline bench' to measure this machine, or pass --machine FILE (a model written by 'roofline bench -o')");
+    if (!args.quiet)
+        for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
+    const MachineFile& machine = judging.file;
     const std::vector<Point> points = load_point_sets(point_choices, access,
                                                       "run 'roofline measure -- ./your_app' to measure some, "
                                                       "or pass --points FILE (schema roofline.points/1)");
@@ -142,7 +148,7 @@ int run_report(const ReportArgs& args) {
         if (!args.gpu.empty()) {
             if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
             const std::string precision = args.precision ? gpu_precision_for(*args.precision) : "fp64";
-            return selected_gpu_roofline(machine.model, args.gpu, precision, machine_choice.display());
+            return selected_gpu_roofline(machine.model, args.gpu, precision, judging.display);
         }
         try {
             const auto selection = select_roofline(machine.model, points, {args.precision, args.threads});
@@ -150,7 +156,7 @@ int run_report(const ReportArgs& args) {
             if (!note.empty() && !args.quiet) print_stderr("roofline: note: {}\n", note);
             return roofline_from_machine_file(machine, selection);
         } catch (const std::invalid_argument& e) {
-            throw std::runtime_error(fmt::format("{}: {}", machine_choice.display(), e.what()));
+            throw std::runtime_error(fmt::format("{}: {}", judging.display, e.what()));
         }
     }();
     const auto analyses = judge_points(roofline, points, view, args.quiet);

@@ -4,6 +4,8 @@
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "core/level.hpp"
+#include "core/model_completeness.hpp"
 #include "io/cluster_json.hpp"
 #include "io/machine_json.hpp"
 #include "io/points_json.hpp"
@@ -17,6 +19,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <memory>
 
 namespace roofline::cli {
@@ -35,7 +38,17 @@ std::string show_machine(const StoredSource& source, StoreAccess& access, Report
     // Invalid UTF-8 (from any file or store) becomes U+FFFD rather than an exception.
     if (format == ReportFormat::json)
         return machine_to_json(machine.model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    return fmt::format("Machine: {}\n", terminal_text(source.display())) + format_bench_summary(machine.model);
+    const auto completeness = completeness_of(machine.model);
+    std::string out = fmt::format("Machine: {}{}\n", terminal_text(source.display()),
+                                  completeness.complete() ? "" : fmt::format(" ({}: {})", completeness_label(completeness),
+                                                                             completeness_lacks(completeness)));
+    out += format_bench_summary(machine.model);
+    const auto& memory = machine.model.memory;
+    if (std::any_of(memory.begin(), memory.end(), [](const MemoryRoof& r) { return is_custom_working_set(r.level); }))
+        out += fmt::format("\nLevel '{}': a working set chosen with 'bench --working-set' (by an earlier version, which did "
+                           "not name its level); shown, but no level's roof: nothing is judged against it.\n",
+                           kCustomWorkingSetLevel);
+    return out;
 }
 
 std::string show_points(const StoredSource& source, StoreAccess& access, ReportFormat format) {

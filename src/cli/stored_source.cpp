@@ -1,6 +1,7 @@
 #include "cli/stored_source.hpp"
 
 #include "core/message_name.hpp"
+#include "core/model_completeness.hpp"
 
 #include "cli/usage_error.hpp"
 #include "io/points_json.hpp"
@@ -83,6 +84,71 @@ MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::s
     if (source.id)
         throw std::runtime_error(fmt::format("no machine #{} in the results store {}", *source.id, access.where()));
     throw std::runtime_error(fmt::format("no machine model in the results store {}: {}", access.where(), missing_hint));
+}
+
+namespace {
+
+std::string incomplete_note(const std::string& what, const ModelCompleteness& c) {
+    return fmt::format("{} is incomplete ({}): {}; points that need what it lacks get no verdict", what,
+                       completeness_label(c), completeness_lacks(c));
+}
+
+} // namespace
+
+JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint) {
+    JudgingMachine out;
+    out.display = source.display();
+    ResultsStore* store = source.stored && !source.id ? access.store() : nullptr;
+    const auto rows = store ? store->list_machines() : std::vector<StoredMachine>{};
+    if (rows.empty()) {  // a file, stored:ID, or nothing stored (load_machine says so)
+        out.file = load_machine(source, access, missing_hint);
+        if (const auto c = completeness_of(out.file.model); !c.complete())
+            out.notes.push_back(incomplete_note(source.stored ? out.display : "the machine model " + out.display, c));
+        return out;
+    }
+    // Newest first: the first complete model; an interrupted row is skipped unread.
+    std::vector<std::string> skipped;
+    std::optional<MachineModel> newest;
+    std::optional<ModelCompleteness> newest_completeness;
+    for (auto row = rows.rbegin(); row != rows.rend(); ++row) {
+        const bool is_newest = row == rows.rbegin();
+        std::optional<MachineModel> model;
+        ModelCompleteness c;
+        if (!row->partial || is_newest) {
+            try {
+                model = store->machine(row->id);
+            } catch (const std::exception&) {
+                if (is_newest) throw;  // as before: the latest model must be readable
+                skipped.push_back(fmt::format("#{} (cannot be read)", row->id));
+                continue;
+            }
+            if (!model) continue;  // removed meanwhile
+            c = completeness_of(*model);
+        } else {
+            c.interrupted = true;
+        }
+        if (is_newest) {
+            newest = model;
+            newest_completeness = c;
+        }
+        if (c.complete()) {
+            out.file.model = *std::move(model);
+            if (!skipped.empty()) {
+                out.display = fmt::format("stored machine #{}", row->id);
+                out.notes.push_back(fmt::format(
+                    "using {}, the latest complete model; skipped the newer {}: --machine stored:{} uses it anyway",
+                    out.display, fmt::join(skipped, ", "), rows.back().id));
+            }
+            return out;
+        }
+        skipped.push_back(fmt::format("#{} ({})", row->id, completeness_label(c)));
+    }
+    if (!newest) return {load_machine(source, access, missing_hint), out.display, {}};
+    // No complete model stored: the latest, said to be incomplete.
+    out.file.model = *std::move(newest);
+    out.notes.push_back(incomplete_note(fmt::format("{} (#{})", out.display, rows.back().id), *newest_completeness) +
+                        "; no complete model is stored: run 'roofline bench' without --only for one");
+    return out;
 }
 
 namespace {

@@ -58,6 +58,21 @@ private:
 // "no machine model in the results store P: <missing_hint>".
 MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint);
 
+// The machine a command judges points against (measure, report, plot, model), and
+// what to tell the user about it.
+struct JudgingMachine {
+    MachineFile file;
+    std::string display;             // as StoredSource::display(), or "stored machine #N" when one was skipped
+    std::vector<std::string> notes;  // which model was used and why, what it lacks; empty when nothing to say
+};
+
+// As load_machine, but "the latest stored machine" means the latest complete one
+// (core/model_completeness.hpp): newer memory-only, compute-only or interrupted
+// models are skipped, and a note names them. When the store holds no complete
+// model, the latest is used and a note says what it lacks. A file or stored:ID is
+// used as given, with such a note when it is incomplete.
+JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint);
+
 // Points from a file or the store. Nothing stored: {} when not `required`, else
 // throws "no point set #N in the results store P" or "no points in the results store P: <missing_hint>".
 std::vector<Point> load_points(const StoredSource& source, StoreAccess& access, std::string_view missing_hint,

@@ -1,5 +1,6 @@
 #include "core/cluster_model.hpp"
 
+#include "core/level.hpp"
 #include "core/precision.hpp"
 #include "core/statistics.hpp"
 
@@ -27,7 +28,9 @@ std::map<std::string, std::pair<std::string, double>> roofs_of(const MachineMode
     }
     for (const auto& r : m.memory) {
         if (!(r.gbs > 0) || r.level == "network") continue;  // the same network for every node
-        const auto name = fmt::format("{} {}, {}", r.level, r.pattern, threads_text(r.threads));
+        // Working sets of no known level (older models' "custom") are told apart by their size.
+        const auto level = is_custom_working_set(r.level) ? fmt::format("{} {} B", r.level, r.working_set_bytes) : r.level;
+        const auto name = fmt::format("{} {}, {}", level, r.pattern, threads_text(r.threads));
         auto& slot = out[name];
         slot = {"GB/s", std::max(slot.second, r.gbs)};
     }

@@ -1,5 +1,7 @@
 #include "core/comparison.hpp"
 
+#include "core/level.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -28,8 +30,11 @@ std::vector<KeyedRoof> keyed_roofs(const MachineModel& m) {
     };
     for (const auto& c : m.compute)
         add(fmt::format("{} {} {} {}t", c.precision, c.isa, c.mix, c.threads), "GFLOP/s", roof_figure(c.gflops, c.stats));
-    for (const auto& r : m.memory)
-        add(fmt::format("{} {} {}t", r.level, r.pattern, r.threads), "GB/s", roof_figure(r.gbs, r.stats));
+    for (const auto& r : m.memory) {
+        // Working sets of no known level (older models' "custom") are told apart by their size.
+        const auto level = is_custom_working_set(r.level) ? fmt::format("{} {} B", r.level, r.working_set_bytes) : r.level;
+        add(fmt::format("{} {} {}t", level, r.pattern, r.threads), "GB/s", roof_figure(r.gbs, r.stats));
+    }
     return out;
 }
 

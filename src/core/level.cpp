@@ -46,6 +46,8 @@ bool is_bus_level(std::string_view level) { return level == "PCIe" || level == "
 
 bool is_numa_pair(std::string_view level) { return level.rfind("NUMA", 0) == 0; }
 
+bool is_custom_working_set(std::string_view level) { return level == kCustomWorkingSetLevel; }
+
 namespace {
 
 // "<digits>" in full, nothing else.
@@ -64,6 +66,11 @@ bool is_known_level(std::string_view level) {
     const auto arrow = level.find("->");
     return arrow != std::string_view::npos && is_number_text(level.substr(4, arrow - 4)) &&
            is_number_text(level.substr(arrow + 2));
+}
+
+bool is_memory_level(std::string_view level) {
+    if (const auto n = cache_level_number(level)) return *n >= 1 && *n <= 4;
+    return same_ignoring_case(level, "DRAM") || same_ignoring_case(level, "HBM");
 }
 
 const char* known_levels_text() { return "L1, L2, L3, L4, DRAM, HBM, PCIe, NVLink, network or NUMA<i>-><j>"; }

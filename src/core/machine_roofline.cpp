@@ -54,10 +54,10 @@ Roofline bandwidth_roofline(const MachineModel& model) {
     Roofline r;
     r.label = machine_label(model);
     for (const auto& m : model.memory)
-        if (m.gbs > 0) r.threads = std::max(r.threads, m.threads);
+        if (m.gbs > 0 && !is_custom_working_set(m.level)) r.threads = std::max(r.threads, m.threads);
     std::vector<const MemoryRoof*> best;
     for (const auto& m : model.memory) {
-        if (!(m.gbs > 0) || m.threads != r.threads || is_numa_pair(m.level)) continue;
+        if (!(m.gbs > 0) || m.threads != r.threads || is_numa_pair(m.level) || is_custom_working_set(m.level)) continue;
         auto same = std::find_if(best.begin(), best.end(), [&](auto* b) { return b->level == m.level; });
         if (same == best.end()) best.push_back(&m);
         else if (traffic_gbs(m) > traffic_gbs(**same)) *same = &m;
@@ -108,10 +108,11 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
         add_compute_ceiling(r, best_compute(m, [&](auto& c) { return c.precision == prec && c.threads == 1; }),
                             "1 thread", "threads");
 
-    // Bandwidth roofs and ceilings per level.
+    // Bandwidth roofs and ceilings per level. A working set the user chose, of no known
+    // level ("custom", older models), bounds no point: it is no level's roof.
     std::vector<std::string> levels;
     for (const auto& mem : m.memory)
-        if (mem.threads == t && !is_numa_pair(mem.level) &&
+        if (mem.threads == t && !is_numa_pair(mem.level) && !is_custom_working_set(mem.level) &&
             std::find(levels.begin(), levels.end(), mem.level) == levels.end())
             levels.push_back(mem.level);
     std::sort(levels.begin(), levels.end(), [](auto& a, auto& b) { return level_before(a, b); });

@@ -25,6 +25,7 @@ struct RooflineSelection {
 //            "scalar (no SIMD)", "no ILP" (one dependent chain), "1 thread";
 //   bandwidth: other patterns of each level ("<level> copy" ...), "<level> 1 thread",
 //            remote NUMA ("NUMA0->1").
+// Roofs at a working set of no known level ("custom", older models) are left out.
 // Throws std::invalid_argument when the model has no compute roof for the selection.
 Roofline roofline_from_machine(const MachineModel& model, const RooflineSelection& selection);
 

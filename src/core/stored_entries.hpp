@@ -2,6 +2,8 @@
 // plain structs io/ fills and render/ lists (`roofline list`).
 #pragma once
 
+#include "core/model_completeness.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +17,10 @@ struct StoredMachine {
     std::string cpu_model;
     std::string mode;
     bool partial = false;
+    // What the model holds, when the listing read it (ResultsStore::list_machines with
+    // read_models): nullopt when not read, or when it could not be (`unreadable` says why).
+    std::optional<ModelCompleteness> completeness;
+    std::string unreadable;
 };
 
 struct StoredPointSet {

@@ -329,7 +329,10 @@ ComputeRoof compute_from(const JsonNode& n) {
 
 MemoryRoof memory_from(const JsonNode& n) {
     MemoryRoof r;
-    r.level = known_level(n.required("level", "a string"));
+    // Earlier versions wrote --working-set roofs as level "custom": still read (kept, never a level's roof).
+    const auto level = n.required("level", "a string");
+    r.level = level.value().is_string() && is_custom_working_set(level.as_string()) ? level.as_string()
+                                                                                     : known_level(level);
     r.pattern = n.required("pattern", "a string").as_string();
     read_optional(n, "isa", r.isa);
     read_optional_in(n, "threads", r.threads, 1, max_threads);

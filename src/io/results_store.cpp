@@ -135,7 +135,18 @@ std::optional<MachineModel> ResultsStore::machine(std::int64_t id) const {
 }
 
 // Oldest first (ascending id), like a log.
-std::vector<StoredMachine> ResultsStore::list_machines() const { return backend_->list_machines(); }
+std::vector<StoredMachine> ResultsStore::list_machines(bool read_models) const {
+    auto rows = backend_->list_machines();
+    if (!read_models) return rows;
+    for (auto& row : rows) {
+        try {
+            if (const auto model = machine(row.id)) row.completeness = completeness_of(*model);
+        } catch (const std::exception& e) {  // one damaged or newer row must not hide the others
+            row.unreadable = e.what();
+        }
+    }
+    return rows;
+}
 
 std::int64_t ResultsStore::save_points(const std::string& name, const std::vector<Point>& points,
                                        std::optional<std::int64_t> machine_id, const Provenance* provenance,

@@ -53,7 +53,9 @@ public:
     std::int64_t save_machine(const MachineModel& model);
     std::optional<MachineModel> latest_machine() const;
     std::optional<MachineModel> machine(std::int64_t id) const;
-    std::vector<StoredMachine> list_machines() const;
+    // Oldest first. With `read_models`, each model is read too, for what it holds
+    // (StoredMachine::completeness; a row that cannot be read says why, and is listed).
+    std::vector<StoredMachine> list_machines(bool read_models = false) const;
 
     // A set of points (one measurement run, one kernel sweep, one model) is one row.
     // `provenance` (what was run, where, when) is stored with the points.

@@ -14,6 +14,21 @@ namespace {
 // Stored names (hosts, CPUs, commands) escaped: the store may hold anything.
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : terminal_text(text); }
 
+// What a model holds: "complete", "memory-only", "interrupted", ... ("unreadable" when it
+// could not be read; "interrupted" from the row alone when it was not read).
+std::string contents_of(const StoredMachine& m) {
+    if (m.completeness) return completeness_label(*m.completeness);
+    if (!m.unreadable.empty()) return "unreadable";
+    return m.partial ? "interrupted" : "";
+}
+
+std::string complete_column(const StoredMachine& m) {
+    const auto contents = contents_of(m);
+    if (contents == "complete") return "yes";
+    if (contents.empty()) return "yes";  // not read: only the row's interrupted flag is known
+    return fmt::format("no ({})", contents);
+}
+
 std::string text_listing(const std::string& path, const std::vector<StoredMachine>& machines,
                          const std::vector<StoredPointSet>& sets) {
     std::string out = fmt::format("Results store {}\n\n", terminal_text(path));
@@ -25,7 +40,7 @@ std::string text_listing(const std::string& path, const std::vector<StoredMachin
     for (const auto& m : machines)
         out += fmt::format("  {:>4}  {:<20}  {:<16}  {:<32}  {:<5}  {}\n", m.id, or_dash(m.created),
                            or_dash(m.hostname), or_dash(m.cpu_model), or_dash(m.mode),
-                           m.partial ? "no (interrupted)" : "yes");
+                           complete_column(m));
     out += fmt::format("\nPoint sets ({}; use with --points stored:ID)\n", sets.size());
     if (sets.empty()) out += "  none: run 'roofline measure -- ./your_app'\n";
     else out += fmt::format("  {:>4}  {:<20}  {:>6}  {:>7}  {}\n", "id", "created (UTC)", "points", "machine", "source");
@@ -45,7 +60,9 @@ std::string json_listing(const std::string& path, const std::vector<StoredMachin
                      {"hostname", row.hostname},
                      {"cpu_model", row.cpu_model},
                      {"mode", row.mode},
-                     {"partial", row.partial}});
+                     {"partial", row.partial},
+                     {"complete", row.completeness ? json(row.completeness->complete()) : json(nullptr)},
+                     {"contents", contents_of(row)}});
     json p = json::array();
     for (const auto& row : sets)
         p.push_back({{"id", row.id},
@@ -57,15 +74,17 @@ std::string json_listing(const std::string& path, const std::vector<StoredMachin
     return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";  // invalid UTF-8 must not throw
 }
 
-// One table for both kinds: kind,id,created,host,cpu,mode,partial,points,machine_id,source.
+// One table for both kinds: kind,id,created,host,cpu,mode,partial,points,machine_id,source,contents
+// (contents, last so that older scripts' columns stay where they were: "complete", "memory-only", ...).
 std::string csv_listing(const std::vector<StoredMachine>& machines, const std::vector<StoredPointSet>& sets) {
-    std::string out = csv_row({"kind", "id", "created", "host", "cpu", "mode", "partial", "points", "machine_id", "source"});
+    std::string out = csv_row(
+        {"kind", "id", "created", "host", "cpu", "mode", "partial", "points", "machine_id", "source", "contents"});
     for (const auto& m : machines)
         out += csv_row({"machine", std::to_string(m.id), m.created, m.hostname, m.cpu_model, m.mode,
-                        m.partial ? "yes" : "no", "", "", ""});
+                        m.partial ? "yes" : "no", "", "", "", contents_of(m)});
     for (const auto& s : sets)
         out += csv_row({"points", std::to_string(s.id), s.created, "", "", "", "", std::to_string(s.point_count),
-                        s.machine_id ? std::to_string(*s.machine_id) : "", s.name});
+                        s.machine_id ? std::to_string(*s.machine_id) : "", s.name, ""});
     return out;
 }
 

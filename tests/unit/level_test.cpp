@@ -18,6 +18,15 @@ TEST(Level, CacheNumbers) {
     EXPECT_FALSE(cache_level_number("L99999999999"));  // no overflow
 }
 
+TEST(Level, MemoryLevelsAndCustomWorkingSets) {
+    for (const char* level : {"L1", "l2", "L4", "DRAM", "dram", "HBM"}) EXPECT_TRUE(is_memory_level(level)) << level;
+    for (const char* level : {"L5", "PCIe", "network", "NUMA0->1", "custom", ""})
+        EXPECT_FALSE(is_memory_level(level)) << level;
+    EXPECT_TRUE(is_custom_working_set("custom"));
+    EXPECT_FALSE(is_custom_working_set("Custom"));
+    EXPECT_FALSE(is_known_level("custom"));  // no reader takes it as a level: memory roofs of old models only
+}
+
 TEST(Level, CanonicalSpelling) {
     EXPECT_EQ(canonical_level("l3"), "L3");
     EXPECT_EQ(canonical_level("dram"), "DRAM");

@@ -340,6 +340,24 @@ TEST(MachineJson, FiguresOutsideTheirRangeAreRefusedWithThePlace) {
     EXPECT_EQ(error_for([](auto&) {}), "accepted");
 }
 
+// Models written by earlier versions name --working-set roofs "custom": they are read and
+// kept as they are (every file the tool wrote, every command reads). Only memory roofs:
+// elsewhere, and in another spelling, "custom" is still an unknown level.
+TEST(MachineJson, CustomWorkingSetRoofsOfEarlierVersionsAreRead) {
+    auto j = machine_to_json(populated_model());
+    j["memory"][0]["level"] = "custom";
+    const auto m = machine_from_json(j, "m.json");
+    EXPECT_EQ(m.memory[0].level, "custom");
+    EXPECT_EQ(machine_to_json(m)["memory"][0]["level"], "custom");
+    EXPECT_NE(machine_error_for([](auto& j) { j["memory"][0]["level"] = "Custom"; }).find("unknown level 'Custom'"),
+              std::string::npos);
+    EXPECT_NE(machine_error_for([](auto& j) { j["memory"][0]["level"] = 7; }).find("/memory/0/level"),
+              std::string::npos);
+    ASSERT_FALSE(j["validation"].empty());
+    EXPECT_NE(machine_error_for([](auto& j) { j["validation"][0]["level"] = "custom"; }).find("unknown level 'custom'"),
+              std::string::npos);
+}
+
 // A roof's statistics as the writer stores them: the CV a fraction (0.05 is 5%,
 // outputs print the percent), min <= median <= max of one set of samples.
 TEST(MachineJson, StatisticsOnTheWritersScaleAndInOrder) {

@@ -109,6 +109,36 @@ TEST_P(ResultsStoreBackends, SaveThenLatestIsEqual) {
     EXPECT_FALSE(store.machine(id + 1).has_value());
 }
 
+// `roofline list` marks the models that lack a part (bench --only) or were interrupted; a
+// row that cannot be read is listed with why, not an error for the whole list.
+TEST_P(ResultsStoreBackends, ListingReadsWhatEachModelHolds) {
+    ResultsStore store(db());
+    auto memory_only = sample_model("CPU M");
+    memory_only.compute.clear();
+    auto compute_only = sample_model("CPU C");
+    compute_only.memory.clear();
+    auto interrupted = sample_model("CPU I");
+    interrupted.partial = true;
+    store.save_machine(sample_model("CPU A"));
+    store.save_machine(memory_only);
+    store.save_machine(compute_only);
+    store.save_machine(interrupted);
+    const auto damaged = store.save_machine(sample_model("CPU D"));
+    location().run_sql(fmt::format("UPDATE machines SET json = '{{\"schema\": \"roofline.machine/1\"}}' WHERE id = {}", damaged));
+
+    EXPECT_FALSE(store.list_machines()[0].completeness);  // not read unless asked
+    const auto rows = store.list_machines(true);
+    ASSERT_EQ(rows.size(), 5u);
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i + 1 < rows.size(); ++i) {
+        ASSERT_TRUE(rows[i].completeness) << i;
+        labels.push_back(completeness_label(*rows[i].completeness));
+    }
+    EXPECT_EQ(labels, (std::vector<std::string>{"complete", "memory-only", "compute-only", "interrupted"}));
+    EXPECT_FALSE(rows[4].completeness);
+    EXPECT_NE(rows[4].unreadable.find("/cpu"), std::string::npos) << rows[4].unreadable;
+}
+
 TEST_P(ResultsStoreBackends, PersistsAcrossOpens) {
     { ResultsStore(db()).save_machine(sample_model("CPU A")); }
     ResultsStore reopened(db());

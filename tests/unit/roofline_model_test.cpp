@@ -372,6 +372,25 @@ TEST(MachineRoofline, RoofsBelowL1CountWriteAllocateTraffic) {
     EXPECT_DOUBLE_EQ(bandwidth_roofline(m).bandwidth[1].value, 22.0);
 }
 
+// A working set the user chose without a level (older models' "custom"), even a faster or
+// more-threaded one, is no level's roof and no ceiling: nothing is judged against it.
+TEST(MachineRoofline, CustomWorkingSetsAreNoLevelsRoof) {
+    auto m = measured();
+    auto custom = memory_roof("custom", "load", 2, 900);
+    custom.working_set_bytes = 1ull << 30;
+    m.memory.push_back(custom);
+    m.memory.push_back(memory_roof("custom", "load", 8, 950));
+    const auto r = roofline_from_machine(m, {"dp", 0});
+    ASSERT_EQ(r.bandwidth.size(), 3u);
+    for (const auto& b : r.bandwidth) EXPECT_NE(b.level, "custom") << b.name;
+    for (const auto& c : r.ceilings) EXPECT_NE(c.level, "custom") << c.name;
+    EXPECT_DOUBLE_EQ(r.bandwidth[0].value, 460);  // L1 copy, as without the custom roofs
+    const auto memory_only = bandwidth_roofline(m);
+    EXPECT_EQ(memory_only.threads, 2);  // not the custom roof's 8
+    for (const auto& b : memory_only.bandwidth) EXPECT_NE(b.level, "custom") << b.name;
+    EXPECT_EQ(memory_only.bandwidth.size(), 3u);
+}
+
 TEST(MachineRoofline, SelectionAndMissingRoofs) {
     const auto one = roofline_from_machine(measured(), {"dp", 1});
     EXPECT_DOUBLE_EQ(one.compute.value, 88);
