@@ -1,6 +1,7 @@
 // `roofline measure [options] -- COMMAND ARGS...`: run a command, count its
 // work per region with an engine (perf, instrument, time), time it natively,
 // merge both into points, store them and place them on the machine's roofline.
+#include "bench/cache_probe.hpp"
 #include "cli/commands.hpp"
 #include "cli/invocation.hpp"
 #include "cli/messages.hpp"
@@ -358,7 +359,13 @@ int run_measure(const MeasureArgs& args) {
         } else {
             try {
                 const auto topology = Topology::discover();
-                const auto hierarchy = measure::simulated_hierarchy(topology.data_caches(), topology.cpu().vendor,
+                // The caches as reported, checked against the table and, when a size is
+                // still doubted, a probe of a second or two: never a size we have reason
+                // to doubt (a guest's 508 MiB L3 made a 256 MiB stream miss DRAM entirely).
+                const auto caches = checked_data_caches(topology, CacheProbe::when_doubtful);
+                for (const auto& c : caches)
+                    if (!c.finding.empty()) early_cache_notes.push_back("cache hierarchy: " + c.finding);
+                const auto hierarchy = measure::simulated_hierarchy(caches, topology.cpu().vendor,
                                                                     std::clamp(topology.cpu().cores, 1, 1024));
                 request.cache_hierarchy = hierarchy.option;
                 request.cache_cores = std::clamp(topology.cpu().cores, 1, 1024);

@@ -71,12 +71,21 @@ json cpu_to_json(const CpuDescription& c) {
 }
 
 json cache_to_json(const CacheLevel& c) {
-    return {{"level", c.level},
-            {"size_bytes", c.size_bytes},
-            {"line_bytes", c.line_bytes},
-            {"associativity", c.associativity},
-            {"shared_by_cores", c.shared_by_cores},
-            {"instances", c.instances}};
+    json j = {{"level", c.level},
+              {"size_bytes", c.size_bytes},
+              {"line_bytes", c.line_bytes},
+              {"associativity", c.associativity},
+              {"shared_by_cores", c.shared_by_cores},
+              {"instances", c.instances}};
+    // The check of the size (core/cache_check.hpp): size_bytes is what every consumer used.
+    if (!c.size_source.empty()) {
+        j["size_source"] = c.size_source;
+        j["reported_size_bytes"] = c.reported_size_bytes;
+        j["measured_size_bytes"] = c.measured_size_bytes;
+        if (!c.finding.empty()) j["finding"] = c.finding;
+        if (c.doubtful) j["doubtful"] = true;
+    }
+    return j;
 }
 
 json compute_to_json(const ComputeRoof& r) {
@@ -305,6 +314,14 @@ CacheLevel cache_from(const JsonNode& n) {
     read_optional_in(n, "associativity", c.associativity, -1, 1 << 16);
     read_optional_in(n, "shared_by_cores", c.shared_by_cores, 1, max_threads);
     read_optional_in(n, "instances", c.instances, 1, max_threads);
+    read_optional(n, "size_source", c.size_source);
+    if (!c.size_source.empty() && c.size_source != "reported" && c.size_source != "table" && c.size_source != "measured")
+        n.child("size_source").fail(fmt::format("expected \"reported\", \"table\" or \"measured\", found \"{}\"",
+                                                c.size_source));
+    read_optional(n, "reported_size_bytes", c.reported_size_bytes);
+    read_optional(n, "measured_size_bytes", c.measured_size_bytes);
+    read_optional(n, "finding", c.finding);
+    read_optional(n, "doubtful", c.doubtful);
     return c;
 }
 
@@ -501,6 +518,7 @@ nlohmann::json machine_to_json(const MachineModel& model) {
     j["compute"] = array_of(model.compute, compute_to_json);
     j["memory"] = array_of(model.memory, memory_to_json);
     j["curves"] = array_of(model.curves, curve_to_json);
+    if (!model.cache_probe.points.empty()) j["cache_probe"] = curve_to_json(model.cache_probe);
     j["validation"] = array_of(model.validation, validation_to_json);
     if (!model.gpus.empty()) j["gpus"] = array_of(model.gpus, gpu_to_json);  // bench --gpu only
     j["environment"] = environment_to_json(model.environment);
@@ -523,6 +541,7 @@ MachineModel machine_from_json(const nlohmann::json& j, const std::string& sourc
     read_array(root, "compute", model.compute, compute_from);
     read_array(root, "memory", model.memory, memory_from);
     read_array(root, "curves", model.curves, curve_from);
+    if (root.has("cache_probe")) model.cache_probe = curve_from(root.child("cache_probe"));
     read_array(root, "validation", model.validation, validation_from);
     read_array(root, "gpus", model.gpus, gpu_from);
     if (root.has("environment")) model.environment = environment_from(root.child("environment"));
