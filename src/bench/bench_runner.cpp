@@ -185,8 +185,9 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     const auto thread_counts = resolved_thread_counts(topology, options);
     const auto families = options.compute ? plan_compute_families(options) : std::vector<ComputeFamily>{};
     // How many figures the plan has with these caches, and the time the plan
-    // should take: every figure its minimum of bursts, about twice their sampling
-    // time with warm-ups, core checks, calibration and ISA trials.
+    // should take: every figure half way from its minimum of bursts to its
+    // maximum (on a shared host many go on), about twice their sampling time with
+    // warm-ups, core checks, calibration and ISA trials.
     std::vector<std::vector<MemoryTask>> memory_tasks;
     const auto plan = [&](const std::vector<CacheLevel>& caches) {
         memory_tasks.clear();
@@ -199,7 +200,9 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
         if (options.validate) tasks += static_cast<int>(thread_counts.size()) * count_validation_tasks(4);
         return tasks;
     };
-    const auto expected_seconds = [&](int tasks) { return tasks * policy.min_bursts * policy.burst_seconds * 2.0; };
+    const auto expected_seconds = [&](int tasks) {
+        return tasks * 0.5 * (policy.min_bursts + policy.max_bursts) * policy.burst_seconds * 2.0;
+    };
     // The caches as the machine reports them, checked against the table and,
     // before any memory figure, against where one thread's load curve drops.
     if (options.memory && progress) {

@@ -92,14 +92,25 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
     // within the budget.
     int bursts_done = 0;
     const auto remaining = [&] {
-        int expected = 0;
+        // Of the figures that have had their minimum of bursts, the share still
+        // unsettled (their best bursts disagree, as on a noisy host): so many of
+        // those short of it are expected to go on towards the maximum too.
+        int at_min = 0, unsettled_at_min = 0;
+        for (std::size_t i = 0; i < figures.size(); ++i) {
+            const Figure* f = figures[i];
+            if (f->reps == 0 || static_cast<int>(f->bursts.size() + f->rejected.size()) < policy.min_bursts) continue;
+            ++at_min;
+            if (!settled(*f, partners[i], policy)) ++unsettled_at_min;
+        }
+        const double going_on = at_min > 0 ? static_cast<double>(unsettled_at_min) / at_min : 0.5;
+        const int beyond_min = policy.max_bursts - policy.min_bursts;
+        double expected = 0;
         for (std::size_t i = 0; i < figures.size(); ++i) {
             const Figure* f = figures[i];
             if (f->reps == 0 || settled(*f, partners[i], policy)) continue;
-            // Short of the minimum: the rest of it; past it and still unsettled (its
-            // best bursts disagree): half the way to the maximum, as such figures go.
             const int had = static_cast<int>(f->bursts.size() + f->rejected.size());
-            expected += had < policy.min_bursts ? policy.min_bursts - had : std::max(1, (policy.max_bursts - had) / 2);
+            expected += had < policy.min_bursts ? policy.min_bursts - had + going_on * beyond_min
+                                                : 0.75 * (policy.max_bursts - had);
         }
         const double spent = seconds_since(start);
         const double pace = bursts_done > 0 ? spent / bursts_done : policy.burst_seconds * 1.5;
