@@ -229,7 +229,14 @@ int run(BenchArgs args) {
     if (args.gpu && !model.partial) {
         if (!args.quiet) print_stderr("roofline bench: GPU {} (roofline-gpubench)\n", *args.gpu);
         try {
-            model.gpus.push_back(measure_gpu(gpubench, *args.gpu, options.mode == BenchMode::quick));
+            std::vector<std::string> refused;
+            model.gpus.push_back(measure_gpu(gpubench, *args.gpu, options.mode == BenchMode::quick, refused));
+            // A roof the hardware cannot reach is an error, not a figure: left out, and the exit says so.
+            for (const auto& why : refused) {
+                print_stderr("roofline: error: GPU {}: {}\n", *args.gpu, why);
+                model.environment.warnings.push_back(fmt::format("GPU {}: {}", *args.gpu, why));
+            }
+            if (!refused.empty()) gpu_failed = true;
         } catch (const measure::Interrupted&) {
             model.partial = true;
         } catch (const std::exception& e) {

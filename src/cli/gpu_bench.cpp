@@ -42,7 +42,7 @@ void probe_gpu(const std::string& program, int device) {
     throw std::runtime_error(fmt::format("--gpu: {} --probe {}", program, status.describe()));
 }
 
-GpuModel measure_gpu(const std::string& program, int device, bool quick) {
+GpuModel measure_gpu(const std::string& program, int device, bool quick, std::vector<std::string>& refused) {
     TempDir tmp("roofline-gpu");
     const std::string out = tmp.file("gpu.json");
     std::vector<std::string> args{"--device", std::to_string(device), "-o", out};
@@ -59,6 +59,7 @@ GpuModel measure_gpu(const std::string& program, int device, bool quick) {
     // The clock the compute roofs ran at is the GPU's measured clock (the highest read).
     for (const auto& r : gpu.compute) gpu.sm_clock_mhz = std::max(gpu.sm_clock_mhz, r.clock_mhz);
     fill_gpu_theoretical(gpu);
+    refused = refuse_gpu_roofs_above_limit(gpu);
     return gpu;
 }
 

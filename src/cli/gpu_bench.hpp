@@ -6,6 +6,7 @@
 #include "core/gpu_model.hpp"
 
 #include <string>
+#include <vector>
 
 namespace roofline::cli {
 
@@ -18,6 +19,8 @@ std::string gpubench_program();
 void probe_gpu(const std::string& program, int device);
 
 // Measures device `device` (`quick`: fewer repetitions and shorter kernels).
-GpuModel measure_gpu(const std::string& program, int device, bool quick);
+// Roofs above the specification's limit (core/gpu_specs.hpp) are left out of the model and
+// said in `refused`, one line each naming the kernel.
+GpuModel measure_gpu(const std::string& program, int device, bool quick, std::vector<std::string>& refused);
 
 } // namespace roofline::cli

@@ -53,9 +53,18 @@ void print_points(const std::vector<Point>& points, const std::string& from) {
                    p.seconds > 0 ? dram / p.seconds * 1e-9 : 0.0, dram > 0 ? format_number(flops / dram) : "-");
     }
     for (const auto& p : points)
-        if (detail(p, "tensor_not_counted") > 0) {
-            fmt::print("note: tensor-core FLOPs were not counted (no sm__ops_path_tensor_* metrics): a kernel "
-                       "using tensor cores sits below its true performance\n");
+        if (detail(p, "flops_tensor") > 0)
+            fmt::print("{}: {} of its FLOPs on the tensor cores\n", p.name.size() > 60 ? p.name.substr(0, 57) + "..." : p.name,
+                       format_percent(detail(p, "flops_tensor") / p.work));
+    for (const auto& p : points)
+        if (!p.work_counted)
+            fmt::print("{}: no point: its tensor pipe ran {} warp instructions whose operations were not counted "
+                       "(this ncu or device has no sm__ops_path_tensor_src_* metrics): its FLOPs are unknown\n",
+                       p.name, format_number(detail(p, "tensor_instructions")));
+    for (const auto& p : points)
+        if (detail(p, "tensor_not_counted") > 0 && p.work_counted) {
+            fmt::print("note: tensor-core operations were not counted (no sm__ops_path_tensor_src_* metrics): a "
+                       "kernel using the tensor cores would sit below its true performance\n");
             break;
         }
 }
@@ -137,11 +146,29 @@ Provenance provenance_of(const GpuMeasureRequest& r, const std::string& ncu) {
 
 } // namespace
 
+// The metrics this machine's device has, as `ncu --query-metrics` lists them (empty when it
+// cannot say: no device, an old ncu); the tensor-core counters are asked for only when listed,
+// since ncu refuses a metric the chip lacks.
+std::vector<std::string> device_metric_names(const std::string& ncu) {
+    TempDir tmp("roofline-ncu-query");
+    const std::string listing = tmp.file("metrics.txt");
+    try {
+        const auto run = measure::run_child({"/bin/sh", "-c", "exec \"$0\" --query-metrics >\"$1\" 2>/dev/null", ncu,
+                                             listing},
+                                            {});
+        if (!run.status.exited || run.status.exit_code != 0 || ::access(listing.c_str(), R_OK) != 0) return {};
+        return parse_ncu_metric_names(read_text_file(listing));
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
 std::vector<std::string> ncu_command(const std::string& ncu, const std::string& csv_path,
-                                     const std::vector<std::string>& command) {
+                                     const std::vector<std::string>& command,
+                                     const std::vector<std::string>& device_metrics) {
     std::vector<std::string> argv{ncu,          "--csv",    "--print-units", "base", "--target-processes", "all",
                                   "--log-file", csv_path, "--metrics",
-                                  fmt::format("{}", fmt::join(ncu_roofline_metrics(), ","))};
+                                  fmt::format("{}", fmt::join(ncu_roofline_metrics(device_metrics), ","))};
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;
 }
@@ -185,7 +212,11 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
         const std::string csv = tmp.file("ncu.csv");
         measure::clear_interrupt();
         measure::InterruptScope interrupt_scope;
-        const auto run = measure::run_child(ncu_command(ncu, csv, r.command), {});
+        const auto device_metrics = device_metric_names(ncu);
+        if (device_metrics.empty() && !r.quiet)
+            fmt::print(stderr, "roofline: note: 'ncu --query-metrics' listed no metrics: tensor-core work is not "
+                               "asked for, and kernels that use the tensor cores get no point\n");
+        const auto run = measure::run_child(ncu_command(ncu, csv, r.command, device_metrics), {});
         if (measure::interrupt_signal()) return 128 + measure::interrupt_signal();
         if (::access(csv.c_str(), R_OK) != 0)
             throw std::runtime_error(fmt::format("ncu wrote no results ({}); nothing was measured", run.status.describe()));

@@ -19,9 +19,11 @@ struct GpuMeasureRequest {
     std::vector<std::string> offload_summaries;  // with ncu_csv: that run's summaries (one per process)
 };
 
-// The ncu command line that measures `command` into `csv_path`.
+// The ncu command line that measures `command` into `csv_path`, with the tensor-core counters
+// among `device_metrics` (what `ncu --query-metrics` lists).
 std::vector<std::string> ncu_command(const std::string& ncu, const std::string& csv_path,
-                                     const std::vector<std::string>& command);
+                                     const std::vector<std::string>& command,
+                                     const std::vector<std::string>& device_metrics = {});
 
 // Returns the exit code: the program's when ncu ran it and it failed, 1 when no destination
 // took the points. Throws UsageError without ncu, std::runtime_error for a CSV it cannot read.

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -10,7 +11,28 @@ namespace roofline {
 namespace {
 
 constexpr const char* kDuration = "gpu__time_duration.sum";  // nanoseconds
-constexpr const char* kTensorPrefix = "sm__ops_path_tensor_";
+// Tensor-core work: ncu's sm__ops_path_tensor_src_<format>[_dst_fp32].sum count the math
+// operations per source format, an MMA's multiply-add as 2 (cuBLAS DGEMM and HGEMM at n = 2048
+// on an H200: 1.718e10 = 2n^3 each, ../shared/gpu). The same operations appear again split by
+// instruction (sm__ops_path_tensor_op_*) and by sparsity (*_sparsity_on/off): only these names
+// count, each once. int8 and int1 are integer operations, not FLOPs: kept apart.
+struct TensorCounter {
+    const char* precision;
+    const char* metric;
+    bool flops;
+};
+constexpr TensorCounter kTensorCounters[] = {
+    {"fp64", "sm__ops_path_tensor_src_fp64.sum", true},
+    {"fp16", "sm__ops_path_tensor_src_fp16.sum", true},
+    {"bf16", "sm__ops_path_tensor_src_bf16_dst_fp32.sum", true},
+    {"tf32", "sm__ops_path_tensor_src_tf32_dst_fp32.sum", true},
+    {"fp8", "sm__ops_path_tensor_src_fp8.sum", true},
+    {"int8", "sm__ops_path_tensor_src_int8.sum", false},
+    {"int1", "sm__ops_path_tensor_src_int1.sum", false},
+};
+// Warp instructions the tensor pipe executed: a kernel with some uses the tensor cores,
+// whether or not its operations could be counted.
+constexpr const char* kTensorInstructions = "sm__inst_executed_pipe_tensor.sum";
 
 std::string sass(const char* op) { return fmt::format("sm__sass_thread_inst_executed_op_{}_pred_on.sum", op); }
 
@@ -34,24 +56,26 @@ constexpr std::pair<const char*, const char*> kLevelBytes[] = {
 struct Launch {
     std::string kernel, device;
     std::map<std::string, double> values;
-    bool tensor_counters = false;  // any sm__ops_path_tensor_* metric present (available)
+    bool tensor_counters = false;  // the tensor operation counters were measured (available)
 };
 
 } // namespace
 
-const std::vector<std::string>& ncu_roofline_metrics() {
-    static const std::vector<std::string> metrics = [] {
-        std::vector<std::string> m{kDuration};
-        for (const auto& c : kFlopCounters) m.push_back(sass(c.op));
-        for (const auto& [level, metric] : kLevelBytes) m.push_back(metric);
-        m.push_back("dram__bytes_read.sum");
-        m.push_back("dram__bytes_write.sum");
-        // Not the tensor paths: ncu stops at a metric name the device lacks, and their names
-        // (per source and destination format) have not been checked on a device here. A CSV
-        // that has them (ncu run by hand) gets them counted.
-        return m;
-    }();
-    return metrics;
+std::vector<std::string> ncu_roofline_metrics(const std::vector<std::string>& device_metrics) {
+    std::vector<std::string> m{kDuration};
+    for (const auto& c : kFlopCounters) m.push_back(sass(c.op));
+    for (const auto& [level, metric] : kLevelBytes) m.push_back(metric);
+    m.push_back("dram__bytes_read.sum");
+    m.push_back("dram__bytes_write.sum");
+    // ncu stops at a metric name the device lacks: the tensor counters only where it has them.
+    const auto has = [&](const std::string& metric) {
+        const std::string base = metric.substr(0, metric.rfind(".sum"));
+        return std::find(device_metrics.begin(), device_metrics.end(), base) != device_metrics.end();
+    };
+    for (const auto& c : kTensorCounters)
+        if (has(c.metric)) m.push_back(c.metric);
+    if (has(kTensorInstructions)) m.push_back(kTensorInstructions);
+    return m;
 }
 
 std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics) {
@@ -66,7 +90,8 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
         }
         if (!m.available) continue;
         it->second.values[m.metric] += m.value;
-        if (m.metric.rfind(kTensorPrefix, 0) == 0) it->second.tensor_counters = true;
+        for (const auto& c : kTensorCounters)
+            if (m.metric == c.metric) it->second.tensor_counters = true;
     }
     std::vector<Point> points;
     std::map<std::string, std::size_t> index;  // kernel name -> its point
@@ -97,10 +122,19 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
             flops += f;
         }
         double tensor = 0;
-        for (const auto& [metric, v] : l.values)
-            if (metric.rfind(kTensorPrefix, 0) == 0) tensor += v;
+        for (const auto& c : kTensorCounters) {
+            const double ops = value(c.metric);
+            p.details[fmt::format("{}_tensor_{}", c.flops ? "flops" : "ops", c.precision)] += ops;
+            if (c.flops) tensor += ops;
+        }
         p.details["flops_tensor"] += tensor;
-        if (!l.tensor_counters) p.details["tensor_not_counted"] = 1;
+        p.details["tensor_instructions"] += value(kTensorInstructions);
+        if (!l.tensor_counters) {
+            p.details["tensor_not_counted"] = 1;
+            // The tensor pipe ran but its operations were not counted: the FLOPs are unknown,
+            // and a point at the vector units' count alone would sit far below the truth.
+            if (value(kTensorInstructions) > 0) p.work_counted = false;
+        }
         p.work += flops + tensor;
         for (const auto& [level, metric] : kLevelBytes)
             if (l.values.count(metric)) p.bytes[level] += value(metric);

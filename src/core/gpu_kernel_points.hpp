@@ -3,7 +3,7 @@
 // the FLOPs per instruction are those of Nsight Compute's own hierarchical roofline sections
 // (SpeedOfLight_Hierarchical*RooflineChart): an FMA counts 2, and the half-precision
 // instructions work on pairs (HADD2, HMUL2: 2; HFMA2: 4). Tensor-core FLOPs come from the
-// sm__ops_path_tensor_*.sum counters when the metrics include them; when they do not, the
+// sm__ops_path_tensor_src_*.sum counters when the metrics include them; when they do not, the
 // point says its tensor work (if any) was not counted.
 #pragma once
 
@@ -24,12 +24,16 @@ struct GpuKernelMetric {
     bool available = true; // false: ncu printed "n/a" (a counter this device does not have)
 };
 
-// The metrics `ncu --metrics` is asked for.
-const std::vector<std::string>& ncu_roofline_metrics();
+// The metrics `ncu --metrics` is asked for: the duration, the SASS FLOP counters and the
+// bytes per level, and the tensor-core counters among `device_metrics` (the names
+// `ncu --query-metrics` lists for the device, without suffix; empty: none asked).
+std::vector<std::string> ncu_roofline_metrics(const std::vector<std::string>& device_metrics = {});
 
 // A point per kernel name (its launches summed: work, bytes and time), in the order the
-// kernels first ran; details: launches, flops_fp64/fp32/fp16/tensor, dram read and write
-// bytes, device. Throws std::runtime_error when a launch lacks its duration (not a roofline run).
+// kernels first ran; details: launches, flops_fp64/fp32/fp16, flops_tensor and
+// flops_tensor_<format> (each tensor operation once), tensor_instructions, dram read and
+// write bytes, device. A kernel whose tensor pipe ran without its operations counted has
+// work_counted false (no point can be placed for it). Throws std::runtime_error when a launch lacks its duration (not a roofline run).
 std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics);
 
 } // namespace roofline

@@ -2,6 +2,8 @@
 
 #include "core/gpu_model.hpp"
 
+#include <fmt/core.h>
+
 namespace roofline {
 namespace {
 
@@ -70,6 +72,30 @@ void fill_gpu_theoretical(GpuModel& gpu) {
 double gpu_theoretical_dram_gbs(double memory_clock_mhz, int bus_bits) {
     if (!(memory_clock_mhz > 0) || bus_bits <= 0) return 0;
     return memory_clock_mhz * 1e6 * 2 * bus_bits / 8 * 1e-9;
+}
+
+std::vector<std::string> refuse_gpu_roofs_above_limit(GpuModel& gpu) {
+    std::vector<std::string> refused;
+    const auto above = [](double measured, double limit) {
+        return limit > 0 && measured > (1 + kGpuLimitTolerance) * limit;
+    };
+    std::erase_if(gpu.compute, [&](const GpuComputeRoof& r) {
+        if (!above(r.gflops, r.theoretical_gflops)) return false;
+        refused.push_back(fmt::format(
+            "{}: {:.0f} G{}/s is {:.2f}x what the specification allows ({:.0f} at {:.0f} MHz on {} SMs): the kernel's "
+            "work was not all done or not counted as the hardware runs it; refused",
+            r.name, r.gflops, r.work_unit, r.gflops / r.theoretical_gflops, r.theoretical_gflops,
+            r.clock_mhz > 0 ? r.clock_mhz : gpu.sm_clock_mhz, gpu.sm_count));
+        return true;
+    });
+    std::erase_if(gpu.memory, [&](const GpuMemoryRoof& r) {
+        if (!above(r.gbs, r.theoretical_gbs)) return false;
+        refused.push_back(fmt::format("{} {}: {:.0f} GB/s is {:.2f}x what the memory interface allows ({:.0f} GB/s); "
+                                      "refused",
+                                      r.level, r.pattern, r.gbs, r.gbs / r.theoretical_gbs, r.theoretical_gbs));
+        return true;
+    });
+    return refused;
 }
 
 } // namespace roofline

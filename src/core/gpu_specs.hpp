@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -42,5 +43,15 @@ struct GpuModel;
 // while they ran (else the GPU's), DRAM roofs from the memory clock and bus width. A roof the
 // table cannot judge keeps 0 (unknown).
 void fill_gpu_theoretical(GpuModel& gpu);
+
+// A measured roof this far above what the specification allows at the clock read
+// while it ran cannot be true (a kernel the compiler gutted, a wrong count, a table
+// entry for another chip): refused, never stored or drawn.
+inline constexpr double kGpuLimitTolerance = 0.03;
+
+// Removes from `gpu` every compute and memory roof above its theoretical figure by more
+// than kGpuLimitTolerance (fill_gpu_theoretical first; a roof the table cannot judge is
+// kept) and returns, per roof removed, why: its name, figure, limit and the clock.
+std::vector<std::string> refuse_gpu_roofs_above_limit(GpuModel& gpu);
 
 } // namespace roofline

@@ -1,5 +1,6 @@
 #include "io/ncu_csv.hpp"
 
+#include <sstream>
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -154,6 +156,24 @@ std::vector<GpuKernelMetric> parse_ncu_csv(std::string_view text) {
         }
     }
     return out;
+}
+
+std::vector<std::string> parse_ncu_metric_names(const std::string& text) {
+    std::vector<std::string> names;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        std::istringstream words(line);
+        std::string first;
+        if (!(words >> first) || first.find("__") == std::string::npos) continue;
+        // Hierarchical listings prefix a section ("TPC.TriageCompute.sm__..."): the metric is the last part.
+        if (const auto dot = first.rfind('.'); dot != std::string::npos) first = first.substr(dot + 1);
+        const bool metric_like = std::all_of(first.begin(), first.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        });
+        if (metric_like && std::find(names.begin(), names.end(), first) == names.end()) names.push_back(first);
+    }
+    return names;
 }
 
 } // namespace roofline

@@ -7,6 +7,7 @@
 
 #include "core/gpu_kernel_points.hpp"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,5 +20,9 @@ namespace roofline {
 // prefix (Kbyte ...: ncu's prefixes are ambiguous between 1000 and 1024; ask for
 // --print-units base).
 std::vector<GpuKernelMetric> parse_ncu_csv(std::string_view text);
+
+// The metric names in what `ncu --query-metrics` printed (the first word of each row that
+// names a metric: lowercase words joined by "__" and "_"), in order, without duplicates.
+std::vector<std::string> parse_ncu_metric_names(const std::string& text);
 
 } // namespace roofline

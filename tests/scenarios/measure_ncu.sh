@@ -34,7 +34,7 @@ PY
 "$bin" measure --ncu-csv "$fixture" -o "$tmp/a.json" >"$tmp/out" 2>&1 || check "measure --ncu-csv failed"
 expect_points "$tmp/a.json"
 grep -q "daxpy(int, double, const double" "$tmp/out" || check "no table row for daxpy"
-grep -q "tensor-core FLOPs were not counted" "$tmp/out" || check "no word that tensor FLOPs were not counted"
+grep -q "tensor-core operations were not counted" "$tmp/out" || check "no word that tensor FLOPs were not counted"
 "$bin" list >"$tmp/out" 2>&1; grep -q "ncu CSV" "$tmp/out" || check "the points are not in the store"
 
 # On the GPU's roofline (a model with the example H100's roofs): daxpy bound by DRAM; on a

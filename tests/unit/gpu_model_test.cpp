@@ -196,3 +196,35 @@ TEST(GpuRoofline, TensorRoofOnTopVectorUnderItAndTheBusAsItsOwnRoof) {
     offload.bytes = {{"DRAM", 1e9}, {"PCIe", 1e11}};  // TI = 10 FLOP per bus byte
     EXPECT_NEAR(attainable(r, offload, View::carm), 52 * 10, 1e-9);
 }
+
+namespace roofline {
+namespace {
+
+// What roofline-gpubench wrote on an H200 before its tensor loops were made observable: the
+// tensor rows are 1.7-2.3x the dense limit (tests/data/gpu/README.md). The guard refuses each,
+// naming it; the vector-unit rows, within the limit, stay.
+TEST(GpuLimitGuard, TheH200FiguresAboveTheHardwareAreRefused) {
+    auto gpu = gpu_from_gpubench_json(
+        nlohmann::json::parse(read_text_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/gpu/h200-gpubench-before.json")),
+        "h200-gpubench-before.json");
+    for (const auto& r : gpu.compute) gpu.sm_clock_mhz = std::max(gpu.sm_clock_mhz, r.clock_mhz);
+    fill_gpu_theoretical(gpu);
+    const auto refused = refuse_gpu_roofs_above_limit(gpu);
+    ASSERT_GE(refused.size(), 4u);
+    for (const char* name : {"fp16", "bf16", "tf32", "fp64"}) {
+        const bool named = std::any_of(refused.begin(), refused.end(), [&](const std::string& why) {
+            return why.find(std::string(name)) != std::string::npos && why.find("tensor") != std::string::npos;
+        });
+        EXPECT_TRUE(named) << name << " tensor not refused";
+    }
+    for (const auto& r : gpu.compute) {
+        EXPECT_FALSE(r.tensor) << r.name << " kept at " << r.gflops;
+        EXPECT_LE(r.gflops, 1.03 * r.theoretical_gflops) << r.name;
+    }
+    const bool fp64_fma_kept =
+        std::any_of(gpu.compute.begin(), gpu.compute.end(), [](const GpuComputeRoof& r) { return r.name == "fp64 fma"; });
+    EXPECT_TRUE(fp64_fma_kept);
+}
+
+} // namespace
+} // namespace roofline

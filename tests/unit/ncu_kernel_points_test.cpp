@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -95,7 +98,7 @@ TEST(GpuKernelPoints, FlopsPerPrecisionBytesPerLevelAndLaunchesSummed) {
     text += row("1", "half", sass("hadd"), "inst", "10");  // HADD2: 2
     text += row("1", "half", sass("ffma"), "inst", "10");  // FFMA: 2
     text += row("1", "half", sass("fmul"), "inst", "10");  // 1
-    text += row("1", "half", "sm__ops_path_tensor_src_fp16_dst_fp32.sum", "", "1000");
+    text += row("1", "half", "sm__ops_path_tensor_src_fp16.sum", "", "1000");
     const auto points = gpu_kernel_points(parse_ncu_csv(text));
     ASSERT_EQ(points.size(), 2u);
     const Point& d = points[0];
@@ -132,4 +135,56 @@ TEST(GpuKernelPoints, TheMetricsAskedForAreTheOnesCounted) {
         EXPECT_NE(std::find(metrics.begin(), metrics.end(), needed), metrics.end()) << needed;
     for (const char* op : {"dadd", "dmul", "dfma", "fadd", "fmul", "ffma", "hadd", "hmul", "hfma"})
         EXPECT_NE(std::find(metrics.begin(), metrics.end(), sass(op)), metrics.end()) << op;
+}
+
+// Recorded on an H200 (tests/data/gpu/README.md).
+std::string gpu_fixture(const char* name) {
+    std::ifstream in(std::string(ROOFLINE_TEST_DATA_DIR) + "/gpu/" + name);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+TEST(GpuKernelPoints, CublasGemmsOnAnH200CountEachTensorOperationOnce) {
+    const auto points = gpu_kernel_points(parse_ncu_csv(gpu_fixture("h200-ncu-cublas-gemm-n2048-tensor.csv")));
+    ASSERT_EQ(points.size(), 3u);
+    const double two_n_cubed = 2.0 * 2048 * 2048 * 2048;
+    for (const auto& p : points) {
+        EXPECT_TRUE(p.work_counted) << p.name;
+        EXPECT_NEAR(p.work / two_n_cubed, 1.0, 0.001) << p.name << ": " << p.work;
+    }
+    EXPECT_NEAR(points[0].details.at("flops_tensor_fp64") / two_n_cubed, 1.0, 0.001) << points[0].name;
+    EXPECT_NEAR(points[1].details.at("flops_fp32") / two_n_cubed, 1.0, 0.001) << points[1].name;
+    EXPECT_DOUBLE_EQ(points[1].details.at("flops_tensor"), 0) << points[1].name;
+    EXPECT_NEAR(points[2].details.at("flops_tensor_fp16") / two_n_cubed, 1.0, 0.001) << points[2].name;
+}
+
+TEST(GpuKernelPoints, TensorWorkThatWasNotCountedGivesNoPoint) {
+    std::string text = kHeader;
+    text += row("0", "mma", "gpu__time_duration.sum", "nsecond", "1000");
+    text += row("0", "mma", sass("ffma"), "inst", "10");
+    text += row("0", "mma", "sm__inst_executed_pipe_tensor.sum", "inst", "4096");
+    const auto points = gpu_kernel_points(parse_ncu_csv(text));
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_FALSE(points[0].work_counted);
+    EXPECT_DOUBLE_EQ(points[0].details.at("tensor_instructions"), 4096);
+}
+
+TEST(GpuKernelPoints, TensorMetricsAreAskedForOnlyWhereTheDeviceHasThem) {
+    const auto none = ncu_roofline_metrics();
+    EXPECT_EQ(std::count_if(none.begin(), none.end(), [](const std::string& m) { return m.find("tensor") != std::string::npos; }), 0);
+    const auto names = parse_ncu_metric_names(gpu_fixture("h200-ncu-tensor-metric-names.txt"));
+    EXPECT_NE(std::find(names.begin(), names.end(), "sm__ops_path_tensor_src_fp64"), names.end());
+    EXPECT_NE(std::find(names.begin(), names.end(), "sm__inst_executed_pipe_tensor"), names.end());
+    const auto h200 = ncu_roofline_metrics(names);
+    for (const char* m : {"sm__ops_path_tensor_src_fp64.sum", "sm__ops_path_tensor_src_fp16.sum",
+                          "sm__ops_path_tensor_src_bf16_dst_fp32.sum", "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
+                          "sm__inst_executed_pipe_tensor.sum"})
+        EXPECT_NE(std::find(h200.begin(), h200.end(), m), h200.end()) << m;
+    // Never the per-instruction or per-sparsity splits: they count the same operations again.
+    for (const auto& m : h200) {
+        if (m.find("tensor") == std::string::npos) continue;
+        EXPECT_EQ(m.find("_op_"), std::string::npos) << m;
+        EXPECT_EQ(m.find("sparsity"), std::string::npos) << m;
+    }
 }
