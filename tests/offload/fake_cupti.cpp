@@ -5,6 +5,10 @@
 //   FAKE_CUPTI_KERNELS  kernel records to deliver (default 3)
 //   FAKE_CUPTI_DROPPED  records to report as dropped (default 0)
 //   FAKE_CUPTI_FAIL_UM  set: the unified-memory configuration fails (CUPTI_ERROR_NOT_SUPPORTED)
+// As the real CUPTI does inside the driver's initialization, the unified-memory configuration
+// answers CUPTI_ERROR_NOT_READY until a context exists: the stand-in driver says when one is
+// created (fake_cupti_context_created), which calls the subscriber the resource domain enabled.
+//   FAKE_CUPTI_NO_CALLBACKS  set: cuptiSubscribe fails (a libcupti without the callback API)
 #include "cupti_records.hpp"
 
 #include <cupti.h>
@@ -18,6 +22,10 @@ namespace {
 CUpti_BuffersCallbackRequestFunc requested = nullptr;
 CUpti_BuffersCallbackCompleteFunc completed = nullptr;
 std::set<int> enabled;
+bool context_exists = false;
+CUpti_CallbackFunc subscriber = nullptr;
+void* subscriber_data = nullptr;
+bool context_callback_enabled = false;
 
 using roofline_offload::KernelRecord;
 using roofline_offload::MemcpyRecord;
@@ -70,7 +78,30 @@ CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) {
 }
 
 CUptiResult CUPTIAPI cuptiActivityConfigureUnifiedMemoryCounter(CUpti_ActivityUnifiedMemoryCounterConfig*, uint32_t) {
-    return std::getenv("FAKE_CUPTI_FAIL_UM") ? CUPTI_ERROR_NOT_SUPPORTED : CUPTI_SUCCESS;
+    if (std::getenv("FAKE_CUPTI_FAIL_UM")) return CUPTI_ERROR_NOT_SUPPORTED;
+    return context_exists ? CUPTI_SUCCESS : CUPTI_ERROR_NOT_READY;
+}
+
+CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc callback, void* data) {
+    if (std::getenv("FAKE_CUPTI_NO_CALLBACKS")) return CUPTI_ERROR_NOT_SUPPORTED;
+    subscriber = callback;
+    subscriber_data = data;
+    *handle = reinterpret_cast<CUpti_SubscriberHandle>(&subscriber);
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain domain,
+                                         CUpti_CallbackId id) {
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+        context_callback_enabled = enable != 0;
+    return CUPTI_SUCCESS;
+}
+
+// Called by the stand-in driver after the injection, as the driver creates the first context.
+void fake_cupti_context_created() {
+    context_exists = true;
+    if (subscriber && context_callback_enabled)
+        subscriber(subscriber_data, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED, nullptr);
 }
 
 // Times in ns from 1'000'000: 2 copies of 64 MiB up (one a batch of 2 copies of 32 MiB), the

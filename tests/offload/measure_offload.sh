@@ -51,6 +51,17 @@ assert "unified-memory migrations not counted: fake CUPTI error" in s["note"], s
 assert s["migrations"]["host_to_device"]["bytes"] == 0 and s["copies"]["host_to_device"]["bytes"] == 128 << 20, s
 assert s["dropped_records"] == 7, s
 PY
+# The migrations above were configured when the first context was created (the stand-in, as
+# CUPTI inside the driver's initialization, is not ready at injection). A libcupti without the
+# callback API cannot defer: said, and the rest counted.
+FAKE_CUPTI_NO_CALLBACKS=1 CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/nocb "$driver" 0 >/dev/null 2>&1
+f=$(summary_of "$tmp/nocb") || check "not one summary $tmp/nocb.<pid>"
+python3 - "$f" <<'PY' || { echo "FAIL: the summary of a libcupti without callbacks"; cat "$f"; fail=1; }
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert "unified-memory migrations not counted" in s["note"], s["note"]
+assert s["migrations"]["host_to_device"]["bytes"] == 0 and s["copies"]["host_to_device"]["bytes"] == 128 << 20, s
+PY
 ROOFLINE_CUPTI_LIB=$tmp/none.so CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/no "$driver" 0 >/dev/null 2>&1
 f=$(summary_of "$tmp/no") || check "not one summary $tmp/no.<pid>"
 grep -q '"note": "ROOFLINE_CUPTI_LIB: ' "$f" 2>/dev/null || { echo "FAIL: no word that libcupti was not found"; fail=1; }

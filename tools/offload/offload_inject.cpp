@@ -51,6 +51,9 @@ struct Cupti {
     decltype(&cuptiActivityFlushAll) flush_all = nullptr;
     decltype(&cuptiGetResultString) result_string = nullptr;
     decltype(&cuptiGetVersion) version = nullptr;
+    // Optional: without them, migrations are configured at injection only.
+    decltype(&cuptiSubscribe) subscribe = nullptr;
+    decltype(&cuptiEnableCallback) enable_callback = nullptr;
 } cupti;
 
 // $ROOFLINE_CUPTI_LIB, else the loader's search path, else the toolkit's usual places.
@@ -91,6 +94,8 @@ bool open_cupti(std::string& why) {
     get(cupti.result_string, "cuptiGetResultString");
     get(cupti.version, "cuptiGetVersion");
     if (!all) why = "libcupti lacks the activity API this library uses";
+    cupti.subscribe = reinterpret_cast<decltype(cupti.subscribe)>(dlsym(lib, "cuptiSubscribe"));
+    cupti.enable_callback = reinterpret_cast<decltype(cupti.enable_callback)>(dlsym(lib, "cuptiEnableCallback"));
     return all;
 }
 
@@ -192,6 +197,31 @@ void enable(CUpti_ActivityKind kind, const char* what) {
     if (const CUptiResult r = cupti.enable(kind); r != CUPTI_SUCCESS) add_note(what, r);
 }
 
+// Both directions of managed-memory migration, then the activity that records them.
+CUptiResult configure_migrations() {
+    CUpti_ActivityUnifiedMemoryCounterConfig config[2] = {};
+    for (int i = 0; i < 2; ++i) {
+        config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+        config[i].kind = i == 0 ? CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD
+                                : CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+        config[i].deviceId = 0;
+        config[i].enable = 1;
+    }
+    const CUptiResult r = cupti.configure_migrations(config, 2);
+    if (r == CUPTI_SUCCESS) enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "unified-memory migrations not counted");
+    return r;
+}
+
+// The first context created: the driver is initialized, no managed memory allocated yet.
+void CUPTIAPI on_context_created(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void*) {
+    static std::once_flag once;
+    if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_CONTEXT_CREATED) return;
+    std::call_once(once, [] {
+        if (const CUptiResult r = configure_migrations(); r != CUPTI_SUCCESS)
+            add_note("unified-memory migrations not counted", r);
+    });
+}
+
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
@@ -210,19 +240,22 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
         add_note("no activity buffers", r);
         return 1;
     }
-    // Migrations of managed memory, both ways, before the activity is enabled (CUPTI asks so).
-    CUpti_ActivityUnifiedMemoryCounterConfig config[2] = {};
-    for (int i = 0; i < 2; ++i) {
-        config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
-        config[i].kind = i == 0 ? CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD
-                                : CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
-        config[i].deviceId = 0;
-        config[i].enable = 1;
-    }
-    if (const CUptiResult r = cupti.configure_migrations(config, 2); r == CUPTI_SUCCESS)
-        enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "unified-memory migrations not counted");
-    else
+    // Migrations of managed memory: the counter is configured once the driver is initialized,
+    // then its activity enabled, before the first managed allocation (CUPTI's documentation
+    // and its unified_memory sample: after cuInit). InitializeInjection runs inside the
+    // driver's initialization, where CUPTI answers CUPTI_ERROR_NOT_READY (an H200 run: every
+    // migration missed); then it is done when the first context is created, which comes
+    // before any managed allocation.
+    if (const CUptiResult r = configure_migrations(); r == CUPTI_ERROR_NOT_READY) {
+        CUpti_SubscriberHandle subscriber = nullptr;
+        const bool deferred = cupti.subscribe && cupti.enable_callback &&
+                              cupti.subscribe(&subscriber, on_context_created, nullptr) == CUPTI_SUCCESS &&
+                              cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                                    CUPTI_CBID_RESOURCE_CONTEXT_CREATED) == CUPTI_SUCCESS;
+        if (!deferred) add_note("unified-memory migrations not counted", r);
+    } else if (r != CUPTI_SUCCESS) {
         add_note("unified-memory migrations not counted", r);
+    }
     enable(CUPTI_ACTIVITY_KIND_MEMCPY, "copies not counted");
     enable(CUPTI_ACTIVITY_KIND_MEMCPY2, "peer copies not counted");
     enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "kernels not timed");
