@@ -8,14 +8,20 @@
 //   compute: FMA chains of fp64, fp32, half2, bfloat162 on every SM; the tensor cores
 //     through WMMA (fp16, bf16, tf32 with fp32 accumulation; fp64); LOP3 and POPC for work
 //     that is not FLOPs;
-//   memory: DRAM read, copy and triad over arrays far larger than L2; L2 reads of a working
-//     set half its size; shared-memory (L1) reads; each at several blocks per SM;
+//   memory: DRAM read, copy and triad over arrays far larger than L2; L2 reads (loads that
+//     bypass L1) of a working set half its size, and their curve from 2 MiB to past twice the
+//     L2 (`curves`); shared-memory (L1) reads; each at several blocks per SM;
 //   bus: host-to-device, device-to-host and both at once, pinned and pageable, sizes up to
 //     --bus-bytes (256 MiB), copy engines through cudaMemcpyAsync.
 // Theoretical figures are not computed here: roofline's table of per-clock rates does that
 // (core/gpu_specs), so the spec lives in one place.
 //
-// Exit: 0 written; 77 no CUDA device (or no driver); 2 bad arguments; 1 a CUDA error.
+// Every kernel's result is checked on the host after timing against its closed form; a
+// kernel whose check fails gets no figure (stderr: "kernel self-check failed: KERNEL: ...").
+//
+// Exit: 0 written; 77 no CUDA device (or no driver); 2 bad arguments; 1 a CUDA error, or a
+// kernel self-check failed (the JSON is still written, without those figures, listing them
+// in `self_check_failed`).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -30,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -83,6 +90,7 @@ struct Figure {
     double best = 0, median = 0, min = 0;
     int runs = 0;
     double clock_mhz = 0;
+    std::string failed;  // the kernel's self-check: empty when its result was right
 };
 
 // Runs `launch` (which enqueues the work on stream 0) `reps` times, each timed by events;
@@ -123,7 +131,16 @@ Figure time_rate(Launch launch, double work, int reps, const Nvml& nvml) {
 }
 
 // ------------------------------------------------------------------ compute kernels
+// Every kernel stores its result unconditionally, one value per thread (or per warp), and the
+// host checks each value after timing against its closed form (check_* below): a result the
+// compiler may not drop keeps the work that produces it, and a kernel that was gutted or cut
+// short fails its check by name instead of giving a figure. The inputs come from the host
+// (nothing folds) and keep every value a small integer, exact in the kernel's precision.
 constexpr int kChains = 8;  // independent FMA chains a thread keeps in flight
+
+__device__ __forceinline__ std::size_t global_thread() {
+    return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+}
 
 template <typename T>
 __device__ __forceinline__ T fma_of(T a, T b, T c) { return a * b + c; }
@@ -134,14 +151,35 @@ __device__ __forceinline__ __nv_bfloat162 fma_of(__nv_bfloat162 a, __nv_bfloat16
     return __hfma2(a, b, c);
 }
 
-// Every thread: kChains chains of `iters` dependent FMAs. `m` and `a` come from the host so
-// nothing folds; the sum is written only when it takes a value it never takes, so nothing is
-// dropped either.
+// The value a thread reports: both halves of a pair must agree (NaN where they do not).
 template <typename T>
-__global__ void fma_chains(T m, T a, int iters, T* sink) {
+__device__ __forceinline__ double observed(T v) { return static_cast<double>(v); }
+template <>
+__device__ __forceinline__ double observed(__half2 v) {
+    const float lo = __low2float(v), hi = __high2float(v);
+    return lo == hi ? lo : __int_as_float(0x7fc00000);
+}
+template <>
+__device__ __forceinline__ double observed(__nv_bfloat162 v) {
+    const float lo = __low2float(v), hi = __high2float(v);
+    return lo == hi ? lo : __int_as_float(0x7fc00000);
+}
+
+template <typename T>
+__device__ __forceinline__ T from_int(int v) { return static_cast<T>(v); }
+template <>
+__device__ __forceinline__ __half2 from_int(int v) { return __float2half2_rn(static_cast<float>(v)); }
+template <>
+__device__ __forceinline__ __nv_bfloat162 from_int(int v) { return __float2bfloat162_rn(static_cast<float>(v)); }
+
+// Every thread: kChains chains of `iters` dependent FMAs x = x m + a, chain c from x = a + c
+// (different starts: no compiler may merge chains it could prove equal), then their
+// FMA-combination; the host gives m and a (fma_chain_value is the closed form).
+template <typename T>
+__global__ void fma_chains(T m, T a, int iters, double* out) {
     T acc[kChains];
 #pragma unroll
-    for (int c = 0; c < kChains; ++c) acc[c] = a;
+    for (int c = 0; c < kChains; ++c) acc[c] = a + from_int<T>(c);
     for (int i = 0; i < iters; ++i) {
 #pragma unroll
         for (int c = 0; c < kChains; ++c) acc[c] = fma_of(acc[c], m, a);
@@ -149,10 +187,11 @@ __global__ void fma_chains(T m, T a, int iters, T* sink) {
     T s = acc[0];
 #pragma unroll
     for (int c = 1; c < kChains; ++c) s = fma_of(s, m, acc[c]);
-    if (iters < 0) sink[threadIdx.x] = s;
+    out[global_thread()] = observed(s);
 }
 
-__global__ void lop3_chains(unsigned y, unsigned z, int iters, unsigned* sink) {
+// LOP3 chains: x = x ^ y ^ z (truth table 0x96), from x = threadIdx.x + chain.
+__global__ void lop3_chains(unsigned y, unsigned z, int iters, unsigned* out) {
     unsigned x[kChains];
 #pragma unroll
     for (int c = 0; c < kChains; ++c) x[c] = threadIdx.x + c;
@@ -163,32 +202,46 @@ __global__ void lop3_chains(unsigned y, unsigned z, int iters, unsigned* sink) {
     unsigned s = 0;
 #pragma unroll
     for (int c = 0; c < kChains; ++c) s ^= x[c];
-    if (s == 0x12345678u && iters < 0) sink[threadIdx.x] = s;
+    out[global_thread()] = s;
 }
 
-// POPC chains: x = popc(x) ^ y, one population count and one LOP a step; the POPC rate is
-// a quarter of the LOP rate on every architecture in the table, so the POPC counts bind.
-__global__ void popc_chains(unsigned y, int iters, unsigned* sink) {
+// POPC chains: x = popc(x) ^ (y + x), one population count and one LOP a step; the POPC rate
+// is a quarter of the LOP rate on every architecture in the table, so the POPC counts bind.
+__host__ __device__ inline unsigned popc_step(unsigned x, unsigned y) {
+#ifdef __CUDA_ARCH__
+    return static_cast<unsigned>(__popc(x)) ^ (y + x);
+#else
+    return static_cast<unsigned>(__builtin_popcount(x)) ^ (y + x);
+#endif
+}
+__host__ __device__ inline unsigned popc_start(unsigned thread, int chain) { return thread * 2654435761u + chain; }
+
+__global__ void popc_chains(unsigned y, int iters, unsigned* out) {
     unsigned x[kChains];
 #pragma unroll
-    for (int c = 0; c < kChains; ++c) x[c] = threadIdx.x * 2654435761u + c;
+    for (int c = 0; c < kChains; ++c) x[c] = popc_start(threadIdx.x, c);
     for (int i = 0; i < iters; ++i) {
 #pragma unroll
-        for (int c = 0; c < kChains; ++c) x[c] = static_cast<unsigned>(__popc(x[c])) ^ (y + x[c]);
+        for (int c = 0; c < kChains; ++c) x[c] = popc_step(x[c], y);
     }
     unsigned s = 0;
 #pragma unroll
     for (int c = 0; c < kChains; ++c) s ^= x[c];
-    if (s == 0x12345678u && iters < 0) sink[threadIdx.x] = s;
+    out[global_thread()] = s;
 }
 
-// Tensor cores through WMMA: every warp keeps 4 accumulator tiles and multiplies the same A
-// and B fragments into them `iters` times (2 M N K FLOP an mma per warp).
+// Tensor cores through WMMA: every warp keeps kTiles accumulator tiles and multiplies the same
+// A and B fragments into them `iters` times (2 M N K FLOP an mma per warp). Every tile is
+// observed: the H200 run of issue 32 stored only tile 0 (and only when iters < 0), so the
+// compiler could drop three of four MMAs, and the tensor roofs came out 1.7-2.3x above the
+// hardware. The loop is not unrolled, so its body holds exactly kTiles wmma.mma.sync (the
+// no-GPU test counts them in the PTX). A and B are all `one` (1 from the host) and C starts at
+// 0, so each accumulator element ends at iters * K, exact in fp32/fp64 for these counts.
 using namespace nvcuda;
 constexpr int kTiles = 4;
 
-template <typename In, typename Acc, int M, int N, int K, typename Fill>
-__device__ void mma_loop(int iters, Acc* sink, Fill one) {
+template <typename In, typename Acc, int M, int N, int K, typename Elem>
+__device__ void mma_loop(int iters, Elem one, double* out) {
     wmma::fragment<wmma::matrix_a, M, N, K, In, wmma::row_major> a;
     wmma::fragment<wmma::matrix_b, M, N, K, In, wmma::col_major> b;
     wmma::fragment<wmma::accumulator, M, N, K, Acc> c[kTiles];
@@ -196,68 +249,205 @@ __device__ void mma_loop(int iters, Acc* sink, Fill one) {
     for (int t = 0; t < b.num_elements; ++t) b.x[t] = one;
 #pragma unroll
     for (int j = 0; j < kTiles; ++j) wmma::fill_fragment(c[j], Acc(0));
+#pragma unroll 1
     for (int i = 0; i < iters; ++i) {
 #pragma unroll
         for (int j = 0; j < kTiles; ++j) wmma::mma_sync(c[j], a, b, c[j]);
     }
-    if (iters < 0) wmma::store_matrix_sync(sink, c[0], N, wmma::mem_row_major);
+    double s = 0;  // this thread's elements of every tile: kTiles * (M N / 32) * iters * K
+#pragma unroll
+    for (int j = 0; j < kTiles; ++j)
+        for (int t = 0; t < c[j].num_elements; ++t) s += static_cast<double>(c[j].x[t]);
+    out[global_thread()] = s;
 }
 
-__global__ void mma_fp16(int iters, float* sink) { mma_loop<__half, float, 16, 16, 16>(iters, sink, __float2half(1.0f)); }
-__global__ void mma_bf16(int iters, float* sink) {
-    mma_loop<__nv_bfloat16, float, 16, 16, 16>(iters, sink, __float2bfloat16(1.0f));
+__global__ void mma_fp16(int iters, __half one, double* out) { mma_loop<__half, float, 16, 16, 16>(iters, one, out); }
+__global__ void mma_bf16(int iters, __nv_bfloat16 one, double* out) {
+    mma_loop<__nv_bfloat16, float, 16, 16, 16>(iters, one, out);
 }
-__global__ void mma_tf32(int iters, float* sink) {
-    mma_loop<wmma::precision::tf32, float, 16, 16, 8>(iters, sink, wmma::__float_to_tf32(1.0f));
+__global__ void mma_tf32(int iters, float one, double* out) {
+    mma_loop<wmma::precision::tf32, float, 16, 16, 8>(iters, one, out);
 }
-__global__ void mma_fp64(int iters, double* sink) { mma_loop<double, double, 8, 8, 4>(iters, sink, 1.0); }
+// fp64 m8n8k4 is DMMA on sm_80 and later (PTX wmma.mma.sync ... .f64).
+__global__ void mma_fp64(int iters, double one, double* out) { mma_loop<double, double, 8, 8, 4>(iters, one, out); }
 
 // ------------------------------------------------------------------ memory kernels
-__global__ void read_kernel(const float4* in, std::size_t n, int reps, float* sink) {
-    float4 s = make_float4(0, 0, 0, 0);
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    for (int r = 0; r < reps; ++r)
-        for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
-            const float4 v = in[i];
-            s.x += v.x;
-            s.y += v.y;
-            s.z += v.z;
-            s.w += v.w;
+constexpr int kMemThreads = 256;  // threads a block of every memory kernel
+constexpr int kWarpsPerBlock = kMemThreads / 32;
+
+// The arrays' contents, each 32-bit word a known function of its index, so that reads sum to
+// a closed form and copies and triads can be checked word by word.
+enum Pattern : int { kIota = 0, kOddWords = 1, kSmallFloats = 2, kOnes = 3, kTriadOfSmallAndOnes = 4 };
+__host__ __device__ inline unsigned float_bits(float f) {
+#ifdef __CUDA_ARCH__
+    return __float_as_uint(f);
+#else
+    unsigned u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+#endif
+}
+__host__ __device__ inline unsigned pattern_word(int pattern, std::size_t i) {
+    switch (pattern) {
+    case kIota: return static_cast<unsigned>(i);
+    case kOddWords: return static_cast<unsigned>(i * 3 + 1);
+    case kSmallFloats: return float_bits(static_cast<float>(i & 0xffff));
+    case kOnes: return float_bits(1.0f);
+    default: return float_bits(static_cast<float>(i & 0xffff) + 3.0f);  // triad: b + 3 c
+    }
+}
+
+__global__ void fill_words(unsigned* p, std::size_t words, int pattern) {
+    for (std::size_t i = global_thread(); i < words; i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        p[i] = pattern_word(pattern, i);
+}
+
+__global__ void count_mismatches(const unsigned* p, std::size_t words, int pattern, unsigned long long* bad) {
+    unsigned long long mine = 0;
+    for (std::size_t i = global_thread(); i < words; i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        mine += p[i] != pattern_word(pattern, i);
+    if (mine) atomicAdd(bad, mine);
+}
+
+__device__ __forceinline__ unsigned warp_sum(unsigned s) {
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) s += __shfl_xor_sync(0xffffffffu, s, d);
+    return s;
+}
+
+// Reads of `rows` rows of blockDim.x uint4 (4 KiB at 256 threads), `reps` times, for DRAM and
+// L2. The launch reads rows * reps "virtual blocks" k = 0, 1, 2, ... in order: virtual block k
+// is row k mod rows, read by block k mod gridDim.x. So every row is read once before any row is
+// read again, and a row read again is read by another block, most likely on another SM (the
+// old kernel gave each thread the same addresses every repetition, and each SM found its slice
+// in its own L1: 2.5x the L2 bandwidth on the H200 of issue 32). The loads also bypass L1
+// (ld.global.cg: cached in L2 only, PTX ISA "Cache operators"), so past the SM what this
+// measures is L2 while the rows fit it and DRAM beyond. Each warp stores the sum of its words
+// (mod 2^32): reps times the sum of every word read, a closed form for the host.
+constexpr int kLoadsInFlight = 4;  // independent loads a thread issues before it adds
+__global__ void read_kernel(const uint4* in, unsigned rows, unsigned reps, unsigned* out) {
+    const std::size_t total = static_cast<std::size_t>(rows) * reps, grid = gridDim.x;
+    const unsigned step = gridDim.x % rows;
+    unsigned row = blockIdx.x % rows;
+    unsigned s = 0;
+    std::size_t k = blockIdx.x;
+    for (; k + (kLoadsInFlight - 1) * grid < total; k += kLoadsInFlight * grid) {
+        uint4 v[kLoadsInFlight];
+#pragma unroll
+        for (int u = 0; u < kLoadsInFlight; ++u) {
+            v[u] = __ldcg(in + static_cast<std::size_t>(row) * blockDim.x + threadIdx.x);
+            row += step;
+            if (row >= rows) row -= rows;
         }
-    if (s.x + s.y + s.z + s.w == -1.0f) sink[threadIdx.x] = s.x;
+#pragma unroll
+        for (int u = 0; u < kLoadsInFlight; ++u) s += v[u].x + v[u].y + v[u].z + v[u].w;
+    }
+    for (; k < total; k += grid) {
+        const uint4 v = __ldcg(in + static_cast<std::size_t>(row) * blockDim.x + threadIdx.x);
+        s += v.x + v.y + v.z + v.w;
+        row += step;
+        if (row >= rows) row -= rows;
+    }
+    s = warp_sum(s);
+    if (threadIdx.x % 32 == 0) out[global_thread() / 32] = s;
 }
 
 __global__ void copy_kernel(const float4* in, float4* out, std::size_t n) {
     const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) out[i] = in[i];
+    for (std::size_t i = global_thread(); i < n; i += stride) out[i] = in[i];
 }
 
 __global__ void triad_kernel(float4* a, const float4* b, const float4* c, float s, std::size_t n) {
     const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
+    for (std::size_t i = global_thread(); i < n; i += stride) {
         const float4 x = b[i], y = c[i];
         a[i] = make_float4(x.x + s * y.x, x.y + s * y.y, x.z + s * y.z, x.w + s * y.w);
     }
 }
 
 // Shared memory: every thread reads 16 bytes a step from a 32 KiB block-local array, at
-// addresses that differ per step so nothing is hoisted, without bank conflicts.
-constexpr int kSharedFloat4 = 2048;
-__global__ void shared_read_kernel(int iters, float* sink) {
-    __shared__ float4 buf[kSharedFloat4];
-    for (int i = threadIdx.x; i < kSharedFloat4; i += blockDim.x) buf[i] = make_float4(i, i, i, i);
+// addresses that differ per step so nothing is hoisted, without bank conflicts. Word w of the
+// array holds w; each warp stores the sum (mod 2^32) of what its threads read.
+constexpr int kSharedUint4 = 2048;
+__global__ void shared_read_kernel(int iters, unsigned* out) {
+    __shared__ uint4 buf[kSharedUint4];
+    for (unsigned i = threadIdx.x; i < kSharedUint4; i += blockDim.x) buf[i] = make_uint4(4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3);
     __syncthreads();
-    float4 s = make_float4(0, 0, 0, 0);
-    unsigned idx = threadIdx.x;
+    unsigned s = 0, idx = threadIdx.x;
     for (int i = 0; i < iters; ++i) {
-        const float4 v = buf[idx & (kSharedFloat4 - 1)];
-        s.x += v.x;
-        s.y += v.y;
-        s.z += v.z;
-        s.w += v.w;
+        const uint4 v = buf[idx & (kSharedUint4 - 1)];
+        s += v.x + v.y + v.z + v.w;
         idx += blockDim.x;
     }
-    if (s.x + s.y + s.z + s.w == -1.0f) sink[threadIdx.x] = s.x;
+    s = warp_sum(s);
+    if (threadIdx.x % 32 == 0) out[global_thread() / 32] = s;
+}
+
+// ------------------------------------------------------------------ self-checks (host)
+// Closed forms of what the kernels above store, and the comparison that names the first value
+// that differs. An empty string: every value is right.
+double fma_chain_value(double m, double a, int iters) {
+    double x[kChains];
+    for (int c = 0; c < kChains; ++c) {
+        x[c] = a + c;
+        for (int i = 0; i < iters; ++i) x[c] = x[c] * m + a;
+    }
+    double s = x[0];
+    for (int c = 1; c < kChains; ++c) s = s * m + x[c];
+    return s;
+}
+
+template <typename T>
+std::vector<T> fetch(const void* device, std::size_t count) {
+    std::vector<T> host(count);
+    CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+}
+
+template <typename T>
+std::string as_text(T v) {
+    char text[64];
+    if constexpr (std::is_floating_point_v<T>) std::snprintf(text, sizeof text, "%.17g", static_cast<double>(v));
+    else std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(v));
+    return text;
+}
+
+// `got[i]` against `want(i)` for every i; `what` names one value ("thread", "warp").
+template <typename T, typename Want>
+std::string compare(const std::vector<T>& got, Want want, const char* what) {
+    std::size_t wrong = 0, first = 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (!(got[i] == want(i)) && wrong++ == 0) first = i;
+    if (!wrong) return {};
+    return std::string(what) + " " + std::to_string(first) + " stored " + as_text(got[first]) + ", expected " +
+           as_text(static_cast<T>(want(first))) + " (" + std::to_string(wrong) + " of " + std::to_string(got.size()) +
+           " wrong)";
+}
+
+// Sum of words [0, words) of kIota, times reps, mod 2^32 (word i holds i mod 2^32).
+unsigned iota_sum(std::uint64_t words, unsigned reps) {
+    const std::uint64_t a = words % 2 == 0 ? words / 2 : words, b = words % 2 == 0 ? words - 1 : (words - 1) / 2;
+    return static_cast<unsigned>(a * b) * reps;  // a b = words (words - 1) / 2; wraps mod 2^64, kept mod 2^32
+}
+
+std::string check_read_sum(const void* out, std::size_t warps, std::uint64_t words, unsigned reps) {
+    const auto got = fetch<unsigned>(out, warps);
+    unsigned total = 0;
+    for (const unsigned s : got) total += s;
+    const unsigned want = iota_sum(words, reps);
+    if (total == want) return {};
+    return "the warps' sums add to " + std::to_string(total) + ", expected " + std::to_string(want) + " (every word of " +
+           std::to_string(words) + " read " + std::to_string(reps) + " times)";
+}
+
+std::string check_words(const unsigned* p, std::size_t words, int pattern, void* scratch) {
+    auto* bad = static_cast<unsigned long long*>(scratch);
+    CHECK(cudaMemset(bad, 0, sizeof *bad));
+    count_mismatches<<<1024, kMemThreads>>>(p, words, pattern, bad);
+    CHECK(cudaGetLastError());
+    const unsigned long long wrong = fetch<unsigned long long>(bad, 1)[0];
+    if (!wrong) return {};
+    return std::to_string(wrong) + " of " + std::to_string(words) + " words of the output are not what it should hold";
 }
 
 // ------------------------------------------------------------------ JSON
@@ -345,12 +535,31 @@ int main(int argc, char** argv) {
     const auto progress = [](const char* what) { std::fprintf(stderr, "roofline-gpubench: %s\n", what); };
 
     // Compute: enough blocks for every SM to stay busy, long enough to time (~50 ms a launch).
+    // Each figure's kernel is checked after timing; a figure whose check fails is not written,
+    // and the program exits 1 at the end, naming every failed kernel.
     progress("compute roofs");
-    void* sink = nullptr;
-    CHECK(cudaMalloc(&sink, 1 << 20));
     const int threads = 256, blocks = sms * 8;
-    const double lanes = static_cast<double>(blocks) * threads;
+    const std::size_t lanes_n = static_cast<std::size_t>(blocks) * threads;
+    std::vector<std::string> failed;
+    const auto checked = [&](Figure f, const std::string& kernel, const std::string& problem) {
+        if (!problem.empty() && f.failed.empty()) {
+            f.failed = kernel + ": " + problem;
+            std::fprintf(stderr, "roofline-gpubench: kernel self-check failed: %s\n", f.failed.c_str());
+        }
+        return f;
+    };
+    // One value per thread of the compute kernels (8 bytes), one per warp of the memory ones.
+    void* sink = nullptr;
+    const std::size_t sink_bytes = std::max<std::size_t>(lanes_n * sizeof(double), std::size_t{1} << 20);
+    CHECK(cudaMalloc(&sink, sink_bytes));
+    auto* sink_f64 = static_cast<double*>(sink);
+    auto* sink_u32 = static_cast<unsigned*>(sink);
+    const double lanes = static_cast<double>(lanes_n);
     const auto add_compute = [&](const char* name, const char* precision, const char* unit, bool tensor, Figure f) {
+        if (!f.failed.empty()) {
+            failed.push_back(f.failed);
+            return;
+        }
         char text[512];
         std::snprintf(text, sizeof text,
                       "{\"name\": %s, \"precision\": \"%s\", \"work_unit\": \"%s\", \"tensor\": %s, \"gflops\": %.6g, "
@@ -359,56 +568,103 @@ int main(int argc, char** argv) {
                       stats_json(f).c_str());
         compute.push_back(text);
     };
+    // Every thread of every block stores one value; `want(thread in block)` is its closed form.
+    const auto check_threads = [&](auto sample, auto want) {
+        const auto got = fetch<decltype(sample)>(sink, lanes_n);
+        return compare(got, [&](std::size_t i) { return want(static_cast<unsigned>(i % threads)); }, "thread");
+    };
     const int iters = opt.quick ? 4096 : 16384;
-    add_compute("fp64 fma", "fp64", "FLOP", false, time_rate([&] {
-        fma_chains<double><<<blocks, threads>>>(1.0000001, 1e-9, iters, static_cast<double*>(sink));
-    }, 2.0 * kChains * iters * lanes, reps, nvml));
-    add_compute("fp32 fma", "fp32", "FLOP", false, time_rate([&] {
-        fma_chains<float><<<blocks, threads>>>(1.0000001f, 1e-9f, iters, static_cast<float*>(sink));
-    }, 2.0 * kChains * iters * lanes, reps, nvml));
-    add_compute("fp16 fma (half2)", "fp16", "FLOP", false, time_rate([&] {
-        fma_chains<__half2><<<blocks, threads>>>(__float2half2_rn(1.0f), __float2half2_rn(1e-3f), iters,
-                                                 static_cast<__half2*>(sink));
-    }, 4.0 * kChains * iters * lanes, reps, nvml));
-    add_compute("bf16 fma (bfloat162)", "bf16", "FLOP", false, time_rate([&] {
-        fma_chains<__nv_bfloat162><<<blocks, threads>>>(__float2bfloat162_rn(1.0f), __float2bfloat162_rn(1e-3f),
-                                                        iters, static_cast<__nv_bfloat162*>(sink));
-    }, 4.0 * kChains * iters * lanes, reps, nvml));
-    add_compute("lop3", "lop3", "OP", false, time_rate([&] {
-        lop3_chains<<<blocks, threads>>>(0x0f0f0f0fu, 0x33333333u, iters, static_cast<unsigned*>(sink));
-    }, 1.0 * kChains * iters * lanes, reps, nvml));
-    add_compute("popc", "popc", "OP", false, time_rate([&] {
-        popc_chains<<<blocks, threads>>>(0x9e3779b9u, iters / 4, static_cast<unsigned*>(sink));
-    }, 1.0 * kChains * (iters / 4) * lanes, reps, nvml));
-    const double warps = static_cast<double>(blocks) * threads / 32;
+    // FMA chains: x = x + 1 counts the iterations exactly in fp64 and fp32 (the sum of the
+    // chains, 8 (iters + 1) + 28, is far below 2^24); the 16-bit types hold integers only to
+    // 2048 (bf16: 256), so theirs is x = 1 - x, which alternates between 1 + c and -c.
+    const auto fma_figure = [&](const char* kernel, double m, double a, double flop_per_fma, auto launch) {
+        Figure f = time_rate(launch, flop_per_fma * kChains * iters * lanes, reps, nvml);
+        const double want = fma_chain_value(m, a, iters);
+        return checked(f, kernel, check_threads(0.0, [&](unsigned) { return want; }));
+    };
+    add_compute("fp64 fma", "fp64", "FLOP", false, fma_figure("fp64 fma", 1, 1, 2, [&] {
+        fma_chains<double><<<blocks, threads>>>(1.0, 1.0, iters, sink_f64);
+    }));
+    add_compute("fp32 fma", "fp32", "FLOP", false, fma_figure("fp32 fma", 1, 1, 2, [&] {
+        fma_chains<float><<<blocks, threads>>>(1.0f, 1.0f, iters, sink_f64);
+    }));
+    add_compute("fp16 fma (half2)", "fp16", "FLOP", false, fma_figure("fp16 fma (half2)", -1, 1, 4, [&] {
+        fma_chains<__half2><<<blocks, threads>>>(__float2half2_rn(-1.0f), __float2half2_rn(1.0f), iters, sink_f64);
+    }));
+    add_compute("bf16 fma (bfloat162)", "bf16", "FLOP", false, fma_figure("bf16 fma (bfloat162)", -1, 1, 4, [&] {
+        fma_chains<__nv_bfloat162><<<blocks, threads>>>(__float2bfloat162_rn(-1.0f), __float2bfloat162_rn(1.0f), iters,
+                                                        sink_f64);
+    }));
+    {
+        const unsigned y = 0x0f0f0f0fu, z = 0x33333333u;
+        Figure f = time_rate([&] { lop3_chains<<<blocks, threads>>>(y, z, iters, sink_u32); },
+                             1.0 * kChains * iters * lanes, reps, nvml);
+        f = checked(f, "lop3", check_threads(0u, [&](unsigned t) {
+            unsigned s = 0;
+            for (int c = 0; c < kChains; ++c) s ^= (t + c) ^ (iters % 2 ? y ^ z : 0u);
+            return s;
+        }));
+        add_compute("lop3", "lop3", "OP", false, f);
+    }
+    {
+        const unsigned y = 0x9e3779b9u;
+        const int steps = iters / 4;
+        Figure f = time_rate([&] { popc_chains<<<blocks, threads>>>(y, steps, sink_u32); },
+                             1.0 * kChains * steps * lanes, reps, nvml);
+        std::vector<unsigned> want(threads);  // the same in every block: the chains start from threadIdx.x
+        for (int t = 0; t < threads; ++t)
+            for (int c = 0; c < kChains; ++c) {
+                unsigned x = popc_start(t, c);
+                for (int i = 0; i < steps; ++i) x = popc_step(x, y);
+                want[t] ^= x;
+            }
+        f = checked(f, "popc", check_threads(0u, [&](unsigned t) { return want[t]; }));
+        add_compute("popc", "popc", "OP", false, f);
+    }
+    const double warps = lanes / 32;
     const int mma_iters = opt.quick ? 1024 : 4096;
-    add_compute("fp16 tensor (wmma, fp32 accumulate)", "fp16", "FLOP", true, time_rate([&] {
-        mma_fp16<<<blocks, threads>>>(mma_iters, static_cast<float*>(sink));
-    }, 2.0 * 16 * 16 * 16 * kTiles * mma_iters * warps, reps, nvml));
-    add_compute("bf16 tensor (wmma, fp32 accumulate)", "bf16", "FLOP", true, time_rate([&] {
-        mma_bf16<<<blocks, threads>>>(mma_iters, static_cast<float*>(sink));
-    }, 2.0 * 16 * 16 * 16 * kTiles * mma_iters * warps, reps, nvml));
-    add_compute("tf32 tensor (wmma)", "tf32", "FLOP", true, time_rate([&] {
-        mma_tf32<<<blocks, threads>>>(mma_iters, static_cast<float*>(sink));
-    }, 2.0 * 16 * 16 * 8 * kTiles * mma_iters * warps, reps, nvml));
-    add_compute("fp64 tensor (wmma)", "fp64", "FLOP", true, time_rate([&] {
-        mma_fp64<<<blocks, threads>>>(mma_iters / 4, static_cast<double*>(sink));
-    }, 2.0 * 8 * 8 * 4 * kTiles * (mma_iters / 4) * warps, reps, nvml));
+    // Each thread holds M N / 32 elements of each of kTiles tiles, each iters * K.
+    const auto mma_figure = [&](const char* kernel, int m, int n, int k, int mma_count, auto launch) {
+        Figure f = time_rate(launch, 2.0 * m * n * k * kTiles * mma_count * warps, reps, nvml);
+        const double want = static_cast<double>(kTiles) * (m * n / 32) * mma_count * k;
+        return checked(f, kernel, check_threads(0.0, [&](unsigned) { return want; }));
+    };
+    add_compute("fp16 tensor (wmma, fp32 accumulate)", "fp16", "FLOP", true,
+                mma_figure("fp16 tensor (wmma, fp32 accumulate)", 16, 16, 16, mma_iters, [&] {
+                    mma_fp16<<<blocks, threads>>>(mma_iters, __float2half(1.0f), sink_f64);
+                }));
+    add_compute("bf16 tensor (wmma, fp32 accumulate)", "bf16", "FLOP", true,
+                mma_figure("bf16 tensor (wmma, fp32 accumulate)", 16, 16, 16, mma_iters, [&] {
+                    mma_bf16<<<blocks, threads>>>(mma_iters, __float2bfloat16(1.0f), sink_f64);
+                }));
+    add_compute("tf32 tensor (wmma)", "tf32", "FLOP", true, mma_figure("tf32 tensor (wmma)", 16, 16, 8, mma_iters, [&] {
+                    mma_tf32<<<blocks, threads>>>(mma_iters, 1.0f, sink_f64);
+                }));
+    add_compute("fp64 tensor (wmma)", "fp64", "FLOP", true, mma_figure("fp64 tensor (wmma)", 8, 8, 4, mma_iters / 4, [&] {
+                    mma_fp64<<<blocks, threads>>>(mma_iters / 4, 1.0, sink_f64);
+                }));
 
-    // Memory: DRAM over arrays of at least 8x L2 (and 256 MiB), L2 at half its size, shared memory.
+    // Memory: DRAM over arrays of at least 8x L2 (and 256 MiB), L2 swept over working sets,
+    // shared memory. Sizes are whole rows of the read kernel (4 KiB).
     progress("memory roofs");
+    constexpr std::size_t kRow = kMemThreads * sizeof(uint4);
     const std::size_t l2 = static_cast<std::size_t>(std::max(prop.l2CacheSize, 1 << 20));
     const std::size_t big = std::min<std::size_t>(std::max<std::size_t>(8 * l2, std::size_t{256} << 20),
-                                                  prop.totalGlobalMem / 8);
+                                                  prop.totalGlobalMem / 8) / kRow * kRow;
     float4 *a = nullptr, *b = nullptr, *c = nullptr;
     CHECK(cudaMalloc(&a, big));
     CHECK(cudaMalloc(&b, big));
     CHECK(cudaMalloc(&c, big));
-    CHECK(cudaMemset(a, 0, big));
-    CHECK(cudaMemset(b, 0, big));
-    CHECK(cudaMemset(c, 0, big));
-    const std::size_t n = big / sizeof(float4);
+    const std::size_t n = big / sizeof(float4), words = big / sizeof(unsigned);
+    const auto fill = [&](void* p, int pattern) {
+        fill_words<<<sms * 4, kMemThreads>>>(static_cast<unsigned*>(p), words, pattern);
+        CHECK(cudaGetLastError());
+    };
     const auto add_memory = [&](const char* level, const char* pattern, std::size_t ws, int per_sm, Figure f) {
+        if (!f.failed.empty()) {
+            failed.push_back(f.failed);
+            return;
+        }
         char text[384];
         std::snprintf(text, sizeof text,
                       "{\"level\": \"%s\", \"pattern\": \"%s\", \"gbs\": %.6g, \"working_set_bytes\": %zu, "
@@ -416,42 +672,89 @@ int main(int argc, char** argv) {
                       level, pattern, f.best, ws, per_sm, stats_json(f).c_str());
         memory.push_back(text);
     };
-    // Occupancy swept: the best blocks per SM for each kernel.
+    // Occupancy swept: the best blocks per SM for each kernel; a failed check at any occupancy
+    // fails the figure.
     const auto best_over_occupancy = [&](auto measure, int& chosen) {
         Figure best;
+        std::string failure;
         for (const int per_sm : {1, 2, 4, 8, 16}) {
             const Figure f = measure(per_sm);
+            if (!f.failed.empty() && failure.empty()) failure = f.failed;
             if (f.best > best.best) best = f, chosen = per_sm;
         }
+        best.failed = failure;
         return best;
     };
+    // A read of the first `ws` bytes of `a` (kIota), `reps` times, checked.
+    const auto read_figure = [&](const char* kernel, std::size_t ws, unsigned times, int per_sm) {
+        const unsigned rows = static_cast<unsigned>(ws / kRow);
+        Figure f = time_rate([&] { read_kernel<<<sms * per_sm, kMemThreads>>>(reinterpret_cast<const uint4*>(a), rows, times, sink_u32); },
+                             static_cast<double>(ws) * times, reps, nvml);
+        return checked(f, kernel, check_read_sum(sink, static_cast<std::size_t>(sms) * per_sm * kWarpsPerBlock,
+                                                 ws / sizeof(unsigned), times));
+    };
     int chosen = 0;
-    Figure f = best_over_occupancy([&](int per_sm) {
-        return time_rate([&] { read_kernel<<<sms * per_sm, 256>>>(a, n, 1, static_cast<float*>(sink)); },
-                         static_cast<double>(big), reps, nvml);
-    }, chosen);
+    fill(a, kIota);
+    Figure f = best_over_occupancy([&](int per_sm) { return read_figure("DRAM read", big, 1, per_sm); }, chosen);
     add_memory("DRAM", "read", big, chosen, f);
+    fill(b, kOddWords);
     f = best_over_occupancy([&](int per_sm) {
-        return time_rate([&] { copy_kernel<<<sms * per_sm, 256>>>(b, a, n); }, 2.0 * big, reps, nvml);
+        const Figure g = time_rate([&] { copy_kernel<<<sms * per_sm, kMemThreads>>>(b, a, n); }, 2.0 * big, reps, nvml);
+        return checked(g, "DRAM copy", check_words(reinterpret_cast<unsigned*>(a), words, kOddWords, sink));
     }, chosen);
     add_memory("DRAM", "copy", 2 * big, chosen, f);
+    fill(b, kSmallFloats);
+    fill(c, kOnes);
     f = best_over_occupancy([&](int per_sm) {
-        return time_rate([&] { triad_kernel<<<sms * per_sm, 256>>>(a, b, c, 3.0f, n); }, 3.0 * big, reps, nvml);
+        const Figure g = time_rate([&] { triad_kernel<<<sms * per_sm, kMemThreads>>>(a, b, c, 3.0f, n); }, 3.0 * big,
+                                   reps, nvml);
+        return checked(g, "DRAM triad", check_words(reinterpret_cast<unsigned*>(a), words, kTriadOfSmallAndOnes, sink));
     }, chosen);
     add_memory("DRAM", "triad", 3 * big, chosen, f);
-    const std::size_t l2_set = l2 / 2, l2_n = l2_set / sizeof(float4);
-    const int l2_reps = static_cast<int>(std::max<std::size_t>(1, (std::size_t{4} << 30) / l2_set));
-    f = best_over_occupancy([&](int per_sm) {
-        return time_rate([&] { read_kernel<<<sms * per_sm, 256>>>(a, l2_n, l2_reps, static_cast<float*>(sink)); },
-                         static_cast<double>(l2_set) * l2_reps, reps, nvml);
-    }, chosen);
+
+    // L2: the roof at half the L2 (occupancy swept there), then the curve at that occupancy
+    // over working sets from 2 MiB to past twice the L2, where it falls to DRAM. About 1 GiB
+    // a launch (tens of ms at L2 rates).
+    fill(a, kIota);
+    const auto times_for = [](std::size_t ws) {
+        return static_cast<unsigned>(std::max<std::size_t>(1, (std::size_t{1} << 30) / ws));
+    };
+    const std::size_t l2_set = std::max(l2 / 2 / kRow, std::size_t{1}) * kRow;
+    f = best_over_occupancy([&](int per_sm) { return read_figure("L2 read", l2_set, times_for(l2_set), per_sm); },
+                            chosen);
     add_memory("L2", "read", l2_set, chosen, f);
+    std::vector<std::size_t> sweep;
+    for (std::size_t ws = std::size_t{2} << 20; ws <= big && ws <= 4 * l2; ws = ws * (opt.quick ? 4 : 3) / 2) {
+        sweep.push_back(ws / kRow * kRow);
+        if (ws > 2 * l2) break;  // the first size past twice the L2: DRAM
+    }
+    std::string curve;
+    for (const std::size_t ws : sweep) {
+        const Figure g = read_figure("L2 read (curve)", ws, times_for(ws), chosen);
+        if (!g.failed.empty()) {
+            failed.push_back(g.failed);
+            curve.clear();
+            break;
+        }
+        char point[64];
+        std::snprintf(point, sizeof point, "%s[%zu, %.6g]", curve.empty() ? "" : ", ", ws, g.best);
+        curve += point;
+    }
+    const int curve_blocks_per_sm = chosen;
     const int shared_iters = opt.quick ? 8192 : 32768;
+    // Shared memory: thread t's word sum is the sum over steps i of 16 ((t + 256 i) mod 2048) + 6.
+    std::vector<unsigned> shared_want(kWarpsPerBlock);
+    for (unsigned t = 0; t < kMemThreads; ++t)
+        for (int i = 0; i < shared_iters; ++i)
+            shared_want[t / 32] += 16 * ((t + static_cast<unsigned>(kMemThreads) * i) & (kSharedUint4 - 1)) + 6;
     f = best_over_occupancy([&](int per_sm) {
-        return time_rate([&] { shared_read_kernel<<<sms * per_sm, 256>>>(shared_iters, static_cast<float*>(sink)); },
-                         16.0 * shared_iters * 256 * sms * per_sm, reps, nvml);
+        const Figure g = time_rate([&] { shared_read_kernel<<<sms * per_sm, kMemThreads>>>(shared_iters, sink_u32); },
+                                   16.0 * shared_iters * kMemThreads * sms * per_sm, reps, nvml);
+        const auto got = fetch<unsigned>(sink, static_cast<std::size_t>(sms) * per_sm * kWarpsPerBlock);
+        return checked(g, "L1 (shared memory) read",
+                       compare(got, [&](std::size_t w) { return shared_want[w % kWarpsPerBlock]; }, "warp"));
     }, chosen);
-    add_memory("L1", "read", kSharedFloat4 * sizeof(float4), chosen, f);
+    add_memory("L1", "read", kSharedUint4 * sizeof(uint4), chosen, f);
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
     CHECK(cudaFree(c));
@@ -525,13 +828,26 @@ int main(int argc, char** argv) {
                   nvml.clock_mhz(Nvml::kClockSm, true), nvml.clock_mhz(Nvml::kClockMem, true),
                   nvml.bus_bits() ? nvml.bus_bits() : prop.memoryBusWidth, prop.totalGlobalMem, prop.l2CacheSize,
                   driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    // The L2 read curve (working set bytes, GB/s), in the CPU curves' form; readers that do
+    // not know `curves` or `self_check_failed` ignore them.
+    std::vector<std::string> curves;
+    if (!curve.empty())
+        curves.push_back("{\"level\": \"L2\", \"pattern\": \"read\", \"blocks_per_sm\": " +
+                         std::to_string(curve_blocks_per_sm) + ", \"points\": [" + curve + "]}");
+    std::vector<std::string> failed_json;
+    for (const auto& what : failed) failed_json.push_back(json_string(what));
     const std::string text = std::string(head) + "    \"compute\": " + join(compute) + ",\n    \"memory\": " +
-                             join(memory) + ",\n    \"bus\": " + join(bus) + "\n  }\n}\n";
+                             join(memory) + ",\n    \"curves\": " + join(curves) + ",\n    \"bus\": " + join(bus) +
+                             ",\n    \"self_check_failed\": " + join(failed_json) + "\n  }\n}\n";
     if (opt.output.empty() || opt.output == "-") {
         std::fputs(text.c_str(), stdout);
     } else {
         FILE* out = std::fopen(opt.output.c_str(), "w");
         if (!out || std::fputs(text.c_str(), out) < 0 || std::fclose(out) != 0) die(1, "cannot write " + opt.output);
+    }
+    if (!failed.empty()) {  // written for a look, but no figure of this run is to be believed
+        for (const auto& what : failed) std::fprintf(stderr, "roofline-gpubench: kernel self-check failed: %s\n", what.c_str());
+        return 1;
     }
     return 0;
 }
