@@ -24,7 +24,8 @@ void require_gpu_roofline_for_gpu_points(const std::vector<Point>& points, bool 
 std::string gpu_precision_for(const std::string& cpu_precision) { return cpu_precision == "sp" ? "fp32" : "fp64"; }
 
 Roofline selected_gpu_roofline(const MachineModel& model, const std::string& text,
-                               const std::string& default_precision, const std::string& source) {
+                               const std::string& default_precision, const std::string& source,
+                               const std::string& preferred) {
     const auto colon = text.find(':');
     const std::string number = text.substr(0, colon);
     int index = -1;
@@ -41,6 +42,16 @@ Roofline selected_gpu_roofline(const MachineModel& model, const std::string& tex
     if (gpu == gpus.end())
         throw std::runtime_error(fmt::format("{} has no GPU {} ({}; 'roofline bench --gpu' measures one)", source, index,
                                              gpus.empty() ? "it has none" : fmt::format("it has {}", gpus.size())));
+    // The kernels' own precision when the text names none and the GPU has a roof of it.
+    if (colon == std::string::npos && !preferred.empty() && preferred != precision) {
+        try {
+            Roofline roofline = gpu_roofline(*gpu, preferred);
+            roofline.label += " " + preferred;
+            return roofline;
+        } catch (const std::invalid_argument&) {
+            // no roof of the kernels' precision: the default one judges them
+        }
+    }
     try {
         Roofline roofline = gpu_roofline(*gpu, precision);
         roofline.label += " " + precision;

@@ -1,4 +1,5 @@
 // `roofline plot`: machines and points to a chart (SVG, HTML, terminal, gnuplot).
+#include "core/gpu_kernel_points.hpp"
 #include "cli/cluster_view.hpp"
 #include "cli/commands.hpp"
 #include "cli/gpu_selection.hpp"
@@ -208,7 +209,8 @@ int run_plot(const PlotArgs& args) {
     // GPUs of the first machine, overlaid: the CPU and GPU of one node on one chart.
     for (const auto& text : args.gpus) {
         input.machines.push_back(selected_gpu_roofline(
-            *first_model, text, gpu_precision_for(input.machines.front().precision), sources.front()));
+            *first_model, text, gpu_precision_for(input.machines.front().precision), sources.front(),
+            args.precision ? "" : dominant_gpu_precision(input.points)));
         sources.push_back(sources.front());
     }
     // Two machines of one name (two runs of one CPU) are told apart by their source.

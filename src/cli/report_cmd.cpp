@@ -1,5 +1,6 @@
 // `roofline report`: place points on a machine's roofline and explain, per
 // point, what binds it and what to try next (text, Markdown, CSV or JSON).
+#include "core/gpu_kernel_points.hpp"
 #include "cli/cluster_view.hpp"
 #include "cli/commands.hpp"
 #include "cli/gpu_selection.hpp"
@@ -147,8 +148,10 @@ int run_report(const ReportArgs& args) {
     const Roofline roofline = [&] {
         if (!args.gpu.empty()) {
             if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
+            // Without --precision: the one most of the kernels' FLOPs ran in (tensor work included).
             const std::string precision = args.precision ? gpu_precision_for(*args.precision) : "fp64";
-            return selected_gpu_roofline(machine.model, args.gpu, precision, judging.display);
+            return selected_gpu_roofline(machine.model, args.gpu, precision, judging.display,
+                                         args.precision ? "" : dominant_gpu_precision(points));
         }
         try {
             const auto selection = select_roofline(machine.model, points, {args.precision, args.threads});

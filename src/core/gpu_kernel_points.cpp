@@ -150,4 +150,20 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
     return points;
 }
 
+std::string dominant_gpu_precision(const std::vector<Point>& points) {
+    std::map<std::string, double> work;
+    for (const auto& p : points) {
+        if (p.source != "ncu") continue;
+        for (const auto& [key, value] : p.details) {
+            if (key.rfind("flops_tensor_", 0) == 0) work[key.substr(13)] += value;
+            else if (key == "flops_fp64" || key == "flops_fp32" || key == "flops_fp16") work[key.substr(6)] += value;
+        }
+    }
+    std::string best;
+    double most = 0;
+    for (const auto& [precision, flops] : work)
+        if (flops > most) most = flops, best = precision;
+    return best;
+}
+
 } // namespace roofline

@@ -36,4 +36,10 @@ std::vector<std::string> ncu_roofline_metrics(const std::vector<std::string>& de
 // work_counted false (no point can be placed for it). Throws std::runtime_error when a launch lacks its duration (not a roofline run).
 std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics);
 
+// The precision most of the CUDA kernels' FLOPs (points from gpu_kernel_points) ran in:
+// "fp64", "fp32", "fp16", or a tensor format ("fp16", "bf16", "tf32", "fp8", "fp64"), which a
+// GPU roofline of that precision tops with its tensor roof; empty when no point has FLOPs by
+// precision. A cuBLAS HGEMM is judged against the fp16 tensor roof, not the fp64 one.
+std::string dominant_gpu_precision(const std::vector<Point>& points);
+
 } // namespace roofline

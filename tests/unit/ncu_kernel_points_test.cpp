@@ -188,3 +188,13 @@ TEST(GpuKernelPoints, TensorMetricsAreAskedForOnlyWhereTheDeviceHasThem) {
         EXPECT_EQ(m.find("sparsity"), std::string::npos) << m;
     }
 }
+
+TEST(GpuKernelPoints, KernelsAreJudgedInThePrecisionMostOfTheirFlopsRanIn) {
+    auto points = gpu_kernel_points(parse_ncu_csv(gpu_fixture("h200-ncu-cublas-gemm-n2048-tensor.csv")));
+    ASSERT_EQ(points.size(), 3u);
+    EXPECT_EQ(dominant_gpu_precision({points[2]}), "fp16") << points[2].name;  // HGEMM: the fp16 tensor roof
+    EXPECT_EQ(dominant_gpu_precision({points[0]}), "fp64") << points[0].name;
+    EXPECT_EQ(dominant_gpu_precision({points[1]}), "fp32") << points[1].name;
+    points[1].source = "instrument";  // a CPU point says nothing of a GPU precision
+    EXPECT_EQ(dominant_gpu_precision({points[1]}), "");
+}
