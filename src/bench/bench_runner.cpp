@@ -345,6 +345,8 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
             fmt::format(" at {:.2f} GHz on every core, the {} clock measured ({})", theory_ghz,
                         clock_after.ghz > clock_before.ghz ? "higher of the before and after" : "before-the-run",
                         microarch->source));
+    // A roof the hardware cannot reach is not stored; the run says so and fails.
+    model.environment.refused = refuse_roofs_above_theory(model);
     for (auto& w : roof_sanity_warnings(model)) model.environment.warnings.push_back(w);
     for (const auto& r : model.compute)
         if (!r.stats.stable && !r.stats.cores_shared)

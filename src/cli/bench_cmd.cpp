@@ -232,11 +232,7 @@ int run(BenchArgs args) {
             std::vector<std::string> refused;
             model.gpus.push_back(measure_gpu(gpubench, *args.gpu, options.mode == BenchMode::quick, refused));
             // A roof the hardware cannot reach is an error, not a figure: left out, and the exit says so.
-            for (const auto& why : refused) {
-                print_stderr("roofline: error: GPU {}: {}\n", *args.gpu, why);
-                model.environment.warnings.push_back(fmt::format("GPU {}: {}", *args.gpu, why));
-            }
-            if (!refused.empty()) gpu_failed = true;
+            for (const auto& why : refused) model.environment.refused.push_back(fmt::format("GPU {}: {}", *args.gpu, why));
         } catch (const measure::Interrupted&) {
             model.partial = true;
         } catch (const std::exception& e) {
@@ -293,7 +289,9 @@ int run(BenchArgs args) {
     }
     // 130 for Ctrl-C, 143 for SIGTERM, as a shell reports a command those signals ended.
     if (model.partial) return stop.stopped() ? stop.exit_code() : kExitInterrupted;
-    return saved.failures.empty() && !gpu_failed ? kExitOk : kExitFailure;
+    // Figures above what the hardware allows were left out: an error, not a result.
+    for (const auto& why : model.environment.refused) print_stderr("roofline: error: {}\n", why);
+    return saved.failures.empty() && !gpu_failed && model.environment.refused.empty() ? kExitOk : kExitFailure;
 }
 
 // The seconds a bench run may take: its budget, or the mode's default (twice with --validate).

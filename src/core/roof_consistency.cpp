@@ -47,4 +47,25 @@ std::vector<SuspectRoof> inconsistent_memory_roofs(const std::vector<MemoryRoof>
     return out;
 }
 
+std::vector<std::string> refuse_roofs_above_theory(MachineModel& model) {
+    std::vector<std::string> refused;
+    const auto above = [](double measured, double limit) { return limit > 0 && measured > (1 + kRefuseAboveTheory) * limit; };
+    std::erase_if(model.compute, [&](const ComputeRoof& r) {
+        if (!above(r.gflops, r.theoretical_gflops)) return false;
+        refused.push_back(fmt::format("{}: {:.1f} GFLOP/s is {:.2f}x what the core allows ({:.1f}): the kernel's work "
+                                      "was not all done, or the table or the clock is wrong for this CPU; refused",
+                                      r.name, r.gflops, r.gflops / r.theoretical_gflops, r.theoretical_gflops));
+        return true;
+    });
+    std::erase_if(model.memory, [&](const MemoryRoof& r) {
+        if (!above(r.gbs, r.theoretical_gbs)) return false;
+        refused.push_back(fmt::format("{} {} {} thread{}: {:.1f} GB/s is {:.2f}x what the core's ports allow ({:.1f}); "
+                                      "refused",
+                                      r.level, r.pattern, r.threads, r.threads > 1 ? "s" : "", r.gbs,
+                                      r.gbs / r.theoretical_gbs, r.theoretical_gbs));
+        return true;
+    });
+    return refused;
+}
+
 } // namespace roofline

@@ -21,4 +21,14 @@ struct SuspectRoof {
 // Roofs of the given set that contradict another of the set.
 std::vector<SuspectRoof> inconsistent_memory_roofs(const std::vector<MemoryRoof>& roofs);
 
+// A measured roof this far above its theoretical figure (the table's pipes and ports at the
+// higher of the clocks measured before and after) cannot be true: more than the clock
+// measurement's error.
+inline constexpr double kRefuseAboveTheory = 0.03;
+
+// Removes from `model` every compute and memory roof above its theoretical figure by more
+// than kRefuseAboveTheory (a roof without one is kept) and returns why, one line each,
+// naming the roof.
+std::vector<std::string> refuse_roofs_above_theory(MachineModel& model);
+
 } // namespace roofline

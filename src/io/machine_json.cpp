@@ -155,7 +155,8 @@ json environment_to_json(const Environment& e) {
             {"duration_seconds", number(e.duration_seconds)},
             {"microarchitecture", e.microarchitecture},
             {"statistic", e.statistic},
-            {"warnings", e.warnings}};
+            {"warnings", e.warnings},
+            {"refused", e.refused}};
 }
 
 json gpu_compute_to_json(const GpuComputeRoof& r) {
@@ -503,6 +504,7 @@ Environment environment_from(const JsonNode& n) {
     read_optional(n, "microarchitecture", e.microarchitecture);
     read_optional(n, "statistic", e.statistic);
     read_optional(n, "warnings", e.warnings);
+    read_optional(n, "refused", e.refused);
     return e;
 }
 

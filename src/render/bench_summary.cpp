@@ -173,6 +173,10 @@ std::string format_bench_summary(const MachineModel& m, bool verbose) {
                              v.threads, v.gflops, v.predicted_gflops, v.ratio);
     }
     for (const auto& g : m.gpus) s += gpu_summary(g);
+    if (!m.environment.refused.empty()) {
+        s += "\nRefused (measured above what the hardware allows; not in the model):\n";
+        for (const auto& why : m.environment.refused) s += "  - " + why + "\n";
+    }
     if (!m.environment.warnings.empty()) {
         s += "\nNotes and warnings:\n";
         for (const auto& w : shown_notes(m.environment.warnings, verbose)) s += "  - " + w + "\n";

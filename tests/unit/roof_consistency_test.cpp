@@ -75,3 +75,34 @@ TEST(BenchSummary, OneBurstNotesAreCountedUnlessVerbose) {
 
 } // namespace
 } // namespace roofline
+
+namespace roofline {
+namespace {
+
+TEST(RoofConsistency, RoofsAboveTheHardwareAreRefusedByName) {
+    MachineModel m;
+    ComputeRoof gutted;
+    gutted.name = "dp 512-bit fma, 1 thread";
+    gutted.gflops = 120;
+    gutted.theoretical_gflops = 59.1;  // twice what the pipes allow: a loop the compiler dropped
+    ComputeRoof at_theory = gutted;
+    at_theory.name = "dp 512-bit fma+add, 1 thread";
+    at_theory.gflops = 89.5;
+    at_theory.theoretical_gflops = 88.7;  // within the clock's error
+    m.compute = {gutted, at_theory};
+    MemoryRoof l1 = roof("L1", "load", 1, 260);
+    l1.theoretical_gbs = 236.4;
+    MemoryRoof dram = roof("DRAM", "load", 1, 31);  // no theory: kept
+    m.memory = {l1, dram};
+    const auto refused = refuse_roofs_above_theory(m);
+    ASSERT_EQ(refused.size(), 2u);
+    EXPECT_NE(refused[0].find("dp 512-bit fma, 1 thread"), std::string::npos) << refused[0];
+    EXPECT_NE(refused[1].find("L1 load 1 thread"), std::string::npos) << refused[1];
+    ASSERT_EQ(m.compute.size(), 1u);
+    EXPECT_EQ(m.compute[0].name, "dp 512-bit fma+add, 1 thread");
+    ASSERT_EQ(m.memory.size(), 1u);
+    EXPECT_EQ(m.memory[0].level, "DRAM");
+}
+
+} // namespace
+} // namespace roofline
