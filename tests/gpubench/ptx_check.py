@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Checks roofline-gpubench's kernels in the PTX nvcc makes of them (issue 32), no GPU needed.
+
+usage: ptx_check.py FILE.ptx [--expect-fail]
+
+- each WMMA kernel (mma_fp16, mma_bf16, mma_tf32, mma_fp64): exactly one loop holds MMA
+  instructions, and it holds kTiles = 4 of the kernel's own shape and types, and the kernel
+  has no MMA outside it (so each of the timed iterations issues 4, as the FLOP count says);
+  fp64 is m8n8k4 .f64 (the DMMA path of sm_80 and later);
+- each FMA chain kernel: its innermost FMA loop holds a positive multiple of kChains = 8
+  FMAs of its type (no chain merged away);
+- read_kernel (DRAM and L2 reads): every global load is ld.global.cg (L2 only, no L1);
+- every timed kernel stores its result (st.global).
+Prints what it found per kernel; exit 0 all right, 1 a check failed. --expect-fail inverts
+the exit status (the checker's own test on a kernel built to fail it).
+"""
+import re
+import sys
+
+K_TILES = 4
+K_CHAINS = 8
+
+MMA = {  # kernel -> the PTX instruction its loop must hold (wmma.mma.sync.aligned.row.col.SHAPE.TYPES)
+    "8mma_fp16": r"m16n16k16\.f32\.f32",               # f16 inputs, f32 accumulator (d, c types)
+    "8mma_bf16": r"m16n16k16\.f32\.bf16\.bf16\.f32",
+    "8mma_tf32": r"m16n16k8\.f32\.tf32\.tf32\.f32",
+    "8mma_fp64": r"m8n8k4\.f64\.f64\.f64\.f64",         # DMMA
+}
+# Kernels are found by their mangled names' length-prefixed parts ("8mma_fp16").
+FMA = {  # fma_chains<T> instantiation (mangled) -> its FMA
+    "10fma_chainsId": r"fma\.rn\.f64",
+    "10fma_chainsIf": r"fma\.rn\.f32",
+    "10fma_chainsI7__half2": r"fma\.rn\.f16x2",
+    "10fma_chainsI14__nv_bfloat162": r"fma\.rn\.bf16x2",
+}
+STORES = ["10fma_chainsId", "10fma_chainsIf", "10fma_chainsI7__half2", "10fma_chainsI14__nv_bfloat162",
+          "11lop3_chains", "11popc_chains", "8mma_fp16", "8mma_bf16", "8mma_tf32", "8mma_fp64", "11read_kernel",
+          "18shared_read_kernel"]
+ANY_MMA = re.compile(r"^\s*(@\S+\s+)?(wmma\.mma|mma)\.sync\S*")
+
+
+def entries(text):
+    """{mangled name: [lines]} of every .entry."""
+    out, name, body = {}, None, []
+    for line in text.splitlines():
+        m = re.match(r"^\s*(?:\.visible\s+)?\.entry\s+(\S+?)\s*\(", line)
+        if m:
+            if name:
+                out[name] = body
+            name, body = m.group(1), []
+        elif name:
+            body.append(line)
+    if name:
+        out[name] = body
+    return out
+
+
+def loops(body):
+    """(first, last) line spans of the loops: a label and a later branch back to it."""
+    labels = {}
+    spans = []
+    for i, line in enumerate(body):
+        m = re.match(r"^(\$L__\w+):", line)
+        if m:
+            labels[m.group(1)] = i
+        m = re.search(r"\bbra(?:\.uni)?\s+(\$L__\w+);", line)
+        if m and m.group(1) in labels:
+            spans.append((labels[m.group(1)], i))
+    return spans
+
+
+def innermost(spans):
+    return [s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
+
+
+def label(key):
+    """The kernel's name in messages: "8mma_fp16" -> "mma_fp16"."""
+    return re.sub(r"^\d+", "", key)
+
+
+def find(ents, key):
+    names = [n for n in ents if key in n]
+    return names[0] if len(names) == 1 else None
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--expect-fail"]
+    expect_fail = "--expect-fail" in sys.argv[1:]
+    text = open(args[0]).read()
+    ents = entries(text)
+    problems = []
+
+    for key, shape in MMA.items():
+        name, kernel = find(ents, key), label(key)
+        if not name:
+            problems.append(f"{kernel}: not (exactly once) in the PTX")
+            continue
+        body = ents[name]
+        mma_lines = [i for i, l in enumerate(body) if ANY_MMA.match(l)]
+        with_mma = [s for s in loops(body) if any(s[0] <= i <= s[1] for i in mma_lines)]
+        inner = innermost(with_mma)
+        own = re.compile(r"^\s*wmma\.mma\.sync\.aligned\.row\.col\." + shape + r"(\.rn)?\s")
+        if len(inner) != 1:
+            problems.append(f"{kernel}: {len(inner)} loops hold MMAs, expected 1 ({len(mma_lines)} MMAs in all)")
+            print(f"{kernel}: {len(mma_lines)} MMAs, in {len(inner)} innermost loops")
+            continue
+        first, last = inner[0]
+        in_loop = [i for i in mma_lines if first <= i <= last]
+        right = [i for i in in_loop if own.match(body[i])]
+        print(f"{kernel}: {len(in_loop)} MMAs an iteration of its loop ({len(right)} of them "
+              f"wmma.mma.sync {shape.replace(chr(92), '')}), {len(mma_lines)} in the kernel")
+        if len(in_loop) != K_TILES or len(right) != K_TILES:
+            problems.append(f"{kernel}: {len(in_loop)} MMAs an iteration ({len(right)} of the expected "
+                            f"{shape.replace(chr(92), '')}), expected {K_TILES}")
+        if len(mma_lines) != len(in_loop):
+            problems.append(f"{kernel}: {len(mma_lines) - len(in_loop)} MMAs outside its loop "
+                            "(peeled or unrolled: the FLOP count per iteration no longer holds)")
+
+    for key, fma in FMA.items():
+        name, kernel = find(ents, key), label(key)
+        if not name:
+            problems.append(f"{kernel}: not (exactly once) in the PTX")
+            continue
+        body = ents[name]
+        pattern = re.compile(r"^\s*\{?\s*" + fma + r"\s")  # half2 FMAs come in inline-asm braces
+        counts = [sum(1 for l in body[a:b + 1] if pattern.match(l)) for a, b in innermost(loops(body))]
+        counts = [c for c in counts if c]
+        print(f"{kernel}: FMAs an iteration of its innermost loops: {counts}")
+        if not counts or any(c % K_CHAINS for c in counts):
+            problems.append(f"{kernel}: FMA loops hold {counts}, expected multiples of {K_CHAINS} (one per chain)")
+
+    name = find(ents, "11read_kernel")
+    if not name:
+        problems.append("read_kernel: not (exactly once) in the PTX")
+    else:
+        loads = [l.split()[0] for l in ents[name] if re.match(r"^\s*(@\S+\s+)?ld\.global", l.strip())]
+        loads = [l for l in loads if l.startswith("ld.")]
+        cg = [l for l in loads if l.startswith("ld.global.cg")]
+        print(f"read_kernel: {len(loads)} global loads, {len(cg)} of them ld.global.cg")
+        if not loads or len(cg) != len(loads):
+            problems.append(f"read_kernel: {len(loads) - len(cg)} of {len(loads)} global loads may use L1 "
+                            f"({sorted(set(loads) - set(cg))}), expected ld.global.cg only")
+
+    for key in STORES:
+        name = find(ents, key)
+        if name and not any(re.match(r"^\s*(@\S+\s+)?st\.global", l) for l in ents[name]):
+            problems.append(f"{label(key)}: stores nothing (its result is not observed)")
+
+    for p in problems:
+        print("FAIL: " + p)
+    failed = bool(problems)
+    if expect_fail:
+        print("as expected, the checker refuses it" if failed else "FAIL: the checker accepted a kernel built to fail it")
+        return 0 if failed else 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
