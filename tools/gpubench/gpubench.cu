@@ -712,17 +712,20 @@ int main(int argc, char** argv) {
     }, chosen);
     add_memory("DRAM", "triad", 3 * big, chosen, f);
 
-    // L2: the roof at half the L2 (occupancy swept there), then the curve at that occupancy
-    // over working sets from 2 MiB to past twice the L2, where it falls to DRAM. About 1 GiB
-    // a launch (tens of ms at L2 rates).
+    // L2: the roof at half the L2 (occupancy swept there, 512 MiB a launch: 50 ms at 10 TB/s),
+    // then the curve at that occupancy over working sets from 2 MiB to past twice the L2, where
+    // it falls to DRAM, each launch about 50 ms at the roof's rate (64 MiB to 512 MiB).
     fill(a, kIota);
-    const auto times_for = [](std::size_t ws) {
-        return static_cast<unsigned>(std::max<std::size_t>(1, (std::size_t{1} << 30) / ws));
+    const auto times_for = [](std::size_t ws, std::size_t bytes) {
+        return static_cast<unsigned>(std::max<std::size_t>(1, bytes / ws));
     };
     const std::size_t l2_set = std::max(l2 / 2 / kRow, std::size_t{1}) * kRow;
-    f = best_over_occupancy([&](int per_sm) { return read_figure("L2 read", l2_set, times_for(l2_set), per_sm); },
-                            chosen);
+    f = best_over_occupancy([&](int per_sm) {
+        return read_figure("L2 read", l2_set, times_for(l2_set, std::size_t{512} << 20), per_sm);
+    }, chosen);
     add_memory("L2", "read", l2_set, chosen, f);
+    const std::size_t curve_bytes = static_cast<std::size_t>(
+        std::clamp(f.best * 1e9 * 0.05, 64.0 * (1 << 20), 512.0 * (1 << 20)));
     std::vector<std::size_t> sweep;
     for (std::size_t ws = std::size_t{2} << 20; ws <= big && ws <= 4 * l2; ws = ws * (opt.quick ? 4 : 3) / 2) {
         sweep.push_back(ws / kRow * kRow);
@@ -730,7 +733,7 @@ int main(int argc, char** argv) {
     }
     std::string curve;
     for (const std::size_t ws : sweep) {
-        const Figure g = read_figure("L2 read (curve)", ws, times_for(ws), chosen);
+        const Figure g = read_figure("L2 read (curve)", ws, times_for(ws, curve_bytes), chosen);
         if (!g.failed.empty()) {
             failed.push_back(g.failed);
             curve.clear();
