@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <unistd.h>
+
 namespace roofline::cli {
 namespace {
 
@@ -43,23 +45,34 @@ void probe_gpu(const std::string& program, int device) {
 }
 
 GpuModel measure_gpu(const std::string& program, int device, bool quick, std::vector<std::string>& refused) {
+    refused.clear();
     TempDir tmp("roofline-gpu");
     const std::string out = tmp.file("gpu.json");
     std::vector<std::string> args{"--device", std::to_string(device), "-o", out};
     if (quick) args.push_back("--quick");
     const auto status = run(program, args);
-    if (!status.exited || status.exit_code != 0)
+    // Exit 1 with its JSON written: kernels whose self-check failed were left out (listed in
+    // self_check_failed); the other figures stand. Any other failure: nothing to read.
+    const bool checks_failed = status.exited && status.exit_code == 1 && ::access(out.c_str(), R_OK) == 0;
+    if (!status.exited || (status.exit_code != 0 && !checks_failed))
         throw std::runtime_error(fmt::format("--gpu: the GPU benchmark {}", status.describe()));
     GpuModel gpu;
     try {
-        gpu = gpu_from_gpubench_json(nlohmann::json::parse(read_text_file(out)), program);
+        const auto json = nlohmann::json::parse(read_text_file(out));
+        gpu = gpu_from_gpubench_json(json, program);
+        if (const auto failed = json.at("gpu").find("self_check_failed"); failed != json.at("gpu").end() && failed->is_array())
+            for (const auto& what : *failed)
+                if (what.is_string())
+                    refused.push_back(fmt::format("kernel self-check failed: {}", what.get<std::string>()));
+        if (checks_failed && refused.empty())
+            throw std::runtime_error(fmt::format("--gpu: the GPU benchmark {}", status.describe()));
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(fmt::format("--gpu: the GPU benchmark wrote what is not JSON: {}", e.what()));
     }
     // The clock the compute roofs ran at is the GPU's measured clock (the highest read).
     for (const auto& r : gpu.compute) gpu.sm_clock_mhz = std::max(gpu.sm_clock_mhz, r.clock_mhz);
     fill_gpu_theoretical(gpu);
-    refused = refuse_gpu_roofs_above_limit(gpu);
+    for (auto& why : refuse_gpu_roofs_above_limit(gpu)) refused.push_back(std::move(why));
     return gpu;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace roofline {
@@ -46,6 +47,15 @@ struct BusRoof {
     Stats stats;
 };
 
+// Bandwidth over working sets (the L2 read sweep from a few MB past the L2): where the
+// L2 ends and HBM begins, as the CPU curves show their caches.
+struct GpuBandwidthCurve {
+    std::string level;         // the level the sweep's roof is ("L2")
+    std::string pattern;       // "read"
+    int blocks_per_sm = 0;
+    std::vector<std::pair<std::uint64_t, double>> points;  // [working_set_bytes, GB/s]
+};
+
 struct GpuModel {
     int index = 0;             // the CUDA device ordinal
     std::string name;          // "NVIDIA H100 80GB HBM3"
@@ -65,6 +75,7 @@ struct GpuModel {
     std::vector<GpuComputeRoof> compute;
     std::vector<GpuMemoryRoof> memory;
     std::vector<BusRoof> bus;
+    std::vector<GpuBandwidthCurve> curves;
 };
 
 } // namespace roofline

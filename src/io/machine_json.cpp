@@ -189,8 +189,14 @@ json bus_to_json(const BusRoof& r) {
 template <typename T, typename Convert>
 json array_of(const std::vector<T>& items, Convert convert);
 
+json gpu_curve_to_json(const GpuBandwidthCurve& c) {
+    json points = json::array();
+    for (const auto& [bytes, gbs] : c.points) points.push_back({bytes, number(gbs)});
+    return {{"level", c.level}, {"pattern", c.pattern}, {"blocks_per_sm", c.blocks_per_sm}, {"points", points}};
+}
+
 json gpu_to_json(const GpuModel& g) {
-    return {{"index", g.index},
+    json j = {{"index", g.index},
             {"name", g.name},
             {"uuid", g.uuid},
             {"pci_bus_id", g.pci_bus_id},
@@ -207,6 +213,8 @@ json gpu_to_json(const GpuModel& g) {
             {"compute", array_of(g.compute, gpu_compute_to_json)},
             {"memory", array_of(g.memory, gpu_memory_to_json)},
             {"bus", array_of(g.bus, bus_to_json)}};
+    if (!g.curves.empty()) j["curves"] = array_of(g.curves, gpu_curve_to_json);
+    return j;
 }
 
 template <typename T, typename Convert>
@@ -372,20 +380,23 @@ MemoryRoof memory_from(const JsonNode& n) {
     return r;
 }
 
+// A curve's "points": [[working_set_bytes, gbs], ...] (CPU and GPU curves alike).
+void read_curve_points(const JsonNode& n, std::vector<std::pair<std::uint64_t, double>>& out) {
+    const auto points = n.required("points", "an array");
+    points.require_array();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto pair = points.element(i);
+        if (!pair.value().is_array() || pair.size() != 2) pair.expected("an array [working_set_bytes, gbs]");
+        out.emplace_back(pair.element(0).as_uint64(), pair.element(1).as_figure_or_unknown(rate_range));
+    }
+}
+
 BandwidthCurve curve_from(const JsonNode& n) {
     BandwidthCurve c;
     c.pattern = n.required("pattern", "a string").as_string();
     read_optional(n, "isa", c.isa);
     read_optional_in(n, "threads", c.threads, 1, max_threads);
-    const auto points = n.required("points", "an array");
-    points.require_array();
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        const auto pair = points.element(i);
-        if (!pair.value().is_array() || pair.size() != 2) {
-            pair.expected("an array [working_set_bytes, gbs]");
-        }
-        c.points.emplace_back(pair.element(0).as_uint64(), pair.element(1).as_figure_or_unknown(rate_range));
-    }
+    read_curve_points(n, c.points);
     return c;
 }
 
@@ -449,6 +460,15 @@ BusRoof bus_from(const JsonNode& n) {
     return r;
 }
 
+GpuBandwidthCurve gpu_curve_from(const JsonNode& n) {
+    GpuBandwidthCurve c;
+    c.level = known_level(n.required("level", "a string"));
+    c.pattern = n.required("pattern", "a string").as_string();
+    read_optional_in(n, "blocks_per_sm", c.blocks_per_sm, 0, 1 << 16);
+    read_curve_points(n, c.points);
+    return c;
+}
+
 GpuModel gpu_from(const JsonNode& n) {
     GpuModel g;
     read_optional_in(n, "index", g.index, 0, 1 << 16);
@@ -478,6 +498,7 @@ GpuModel gpu_from(const JsonNode& n) {
     read_array(n, "compute", g.compute, gpu_compute_from);
     read_array(n, "memory", g.memory, gpu_memory_from);
     read_array(n, "bus", g.bus, bus_from);
+    read_array(n, "curves", g.curves, gpu_curve_from);
     return g;
 }
 
