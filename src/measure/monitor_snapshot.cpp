@@ -1,5 +1,6 @@
 #include "measure/monitor_snapshot.hpp"
 
+#include "io/monitor_dir.hpp"
 #include "io/text_file.hpp"
 #include "measure/engine.hpp"
 
@@ -10,6 +11,8 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+
+#include <sys/stat.h>
 
 namespace roofline::measure {
 
@@ -38,8 +41,11 @@ ProcessSnapshot parse_monitor_snapshot(const std::string& text, const std::strin
     json j;
     try {
         j = json::parse(text);
-    } catch (const json::exception& e) {
-        throw MeasureError(fmt::format("{}: not JSON: {}", source, e.what()));
+    } catch (const json::parse_error& e) {
+        // Where, never what: the parser's message quotes the text, and a job controls it.
+        throw MeasureError(fmt::format("{}: not JSON (at byte {})", source, e.byte));
+    } catch (const json::exception&) {
+        throw MeasureError(fmt::format("{}: not JSON", source));
     }
     // json::value() throws a type_error on a key of another type: check the type first.
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() ||
@@ -82,8 +88,22 @@ SnapshotScan scan_monitor_dir(const std::string& dir, const std::string& job) {
         const auto stem = name.substr(0, name.size() - 5);
         if (stem.empty() || !std::all_of(stem.begin(), stem.end(), [](char c) { return c >= '0' && c <= '9'; }))
             continue;  // not a snapshot: the directory may be shared with other files
-        const auto text = read_file_if_exists(path, 16u << 20);
-        if (!text) continue;  // removed meanwhile
+        // The directory is the jobs': no link followed, regular files with one name only, a
+        // live process's snapshot owned by that process's user, and nothing of a refused
+        // file's contents ever printed.
+        const auto file = read_job_file(dir, name, 16u << 20);
+        if (!file.refused.empty()) {
+            scan.problems.push_back(fmt::format("{}: {}: skipped", path, file.refused));
+            continue;
+        }
+        if (!file.text) continue;  // removed meanwhile
+        struct stat proc {};
+        if (::stat(("/proc/" + stem).c_str(), &proc) == 0 && proc.st_uid != file.owner_uid) {
+            scan.problems.push_back(fmt::format("{}: owned by uid {}, not by the user of process {}: skipped", path,
+                                                file.owner_uid, stem));
+            continue;
+        }
+        const auto& text = file.text;
         try {
             auto s = parse_monitor_snapshot(*text, path);
             if (!job.empty() && s.job != job) {
