@@ -56,11 +56,16 @@ void print_points(const std::vector<Point>& points, const std::string& from) {
         if (detail(p, "flops_tensor") > 0)
             fmt::print("{}: {} of its FLOPs on the tensor cores\n", p.name.size() > 60 ? p.name.substr(0, 57) + "..." : p.name,
                        format_percent(detail(p, "flops_tensor") / p.work));
-    for (const auto& p : points)
-        if (!p.work_counted)
+    for (const auto& p : points) {
+        if (p.work_counted) continue;
+        if (detail(p, "flop_counters_unavailable") > 0)
+            fmt::print("{}: no point: ncu could not collect its FLOP counters (n/a) and counted no other work: its FLOPs "
+                       "are unknown\n", p.name);
+        else
             fmt::print("{}: no point: its tensor pipe ran {} warp instructions whose operations were not counted "
                        "(this ncu or device has no sm__ops_path_tensor_src_* metrics): its FLOPs are unknown\n",
                        p.name, format_number(detail(p, "tensor_instructions")));
+    }
     for (const auto& p : points)
         if (detail(p, "tensor_not_counted") > 0 && p.work_counted) {
             fmt::print("note: tensor-core operations were not counted (no sm__ops_path_tensor_src_* metrics): a "

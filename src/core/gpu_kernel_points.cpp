@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -56,6 +57,7 @@ constexpr std::pair<const char*, const char*> kLevelBytes[] = {
 struct Launch {
     std::string kernel, device;
     std::map<std::string, double> values;
+    std::set<std::string> unavailable;  // metrics ncu printed as n/a for this launch
     bool tensor_counters = false;  // the tensor operation counters were measured (available)
 };
 
@@ -88,8 +90,17 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
             it->second.kernel = m.kernel;
             it->second.device = m.device;
         }
-        if (!m.available) continue;
-        it->second.values[m.metric] += m.value;
+        // One value per launch and metric: a second one is another run's (two CSVs joined), and
+        // adding them would double the kernel's time and work.
+        if (it->second.values.count(m.metric) || it->second.unavailable.count(m.metric))
+            throw std::runtime_error(fmt::format("launch {} ({}) has {} twice: two ncu runs in one file? Profile "
+                                                 "once, or give each run's CSV on its own",
+                                                 m.launch, m.kernel, m.metric));
+        if (!m.available) {
+            it->second.unavailable.insert(m.metric);
+            continue;
+        }
+        it->second.values[m.metric] = m.value;
         for (const auto& c : kTensorCounters)
             if (m.metric == c.metric) it->second.tensor_counters = true;
     }
@@ -129,6 +140,11 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
         }
         p.details["flops_tensor"] += tensor;
         p.details["tensor_instructions"] += value(kTensorInstructions);
+        // FLOP counters ncu could not collect (n/a, e.g. HFMA on a part without it) leave that
+        // work unknown: with nothing else counted, the kernel's FLOPs are unknown, not 0.
+        int unavailable = 0;
+        for (const auto& c : kFlopCounters) unavailable += static_cast<int>(l.unavailable.count(sass(c.op)));
+        if (unavailable > 0) p.details["flop_counters_unavailable"] += unavailable;
         if (!l.tensor_counters) {
             p.details["tensor_not_counted"] = 1;
             // The tensor pipe ran but its operations were not counted: the FLOPs are unknown,
@@ -136,6 +152,7 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
             if (value(kTensorInstructions) > 0) p.work_counted = false;
         }
         p.work += flops + tensor;
+        if (unavailable > 0 && !(p.work > 0)) p.work_counted = false;
         for (const auto& [level, metric] : kLevelBytes)
             if (l.values.count(metric)) p.bytes[level] += value(metric);
         p.details["dram_read_bytes"] += value("dram__bytes_read.sum");

@@ -53,6 +53,8 @@ std::optional<double> unit_factor(const std::string& unit) {
         {"", 1},          {"byte", 1},      {"nsecond", 1},  {"usecond", 1e3}, {"msecond", 1e6},
         {"second", 1e9},  {"inst", 1},      {"cycle", 1},    {"sector", 1},    {"request", 1},
         {"warp", 1},      {"thread", 1},    {"block", 1},    {"%", 1},         {"hz", 1},
+        // Nsight Compute 2025 with --print-units base writes the short names (an H200's CSV: "ns").
+        {"ns", 1},        {"us", 1e3},      {"ms", 1e6},     {"s", 1e9},       {"B", 1},
     };
     const auto it = factors.find(unit);
     if (it != factors.end()) return it->second;
@@ -79,6 +81,11 @@ Value parse_value(std::string text, const std::string& unit, const std::string& 
             fail(line, fmt::format("{} is in {}: run ncu with --print-units base (a prefixed byte unit may mean "
                                    "1000 or 1024)",
                                    metric, unit));
+        // A metric the points are made of, in a unit not known here (a time in minutes?): read
+        // as base units it would be wrong by the unit's factor.
+        const auto used = ncu_roofline_metrics();
+        if (std::find(used.begin(), used.end(), metric) != used.end() || metric.rfind("sm__ops_path_tensor", 0) == 0)
+            fail(line, fmt::format("{} is in '{}', a unit not known here: run ncu with --print-units base", metric, unit));
         // Units the points do not use (rates, ratios): kept as printed.
         return {v, true};
     }

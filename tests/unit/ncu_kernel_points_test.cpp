@@ -198,3 +198,24 @@ TEST(GpuKernelPoints, KernelsAreJudgedInThePrecisionMostOfTheirFlopsRanIn) {
     points[1].source = "instrument";  // a CPU point says nothing of a GPU precision
     EXPECT_EQ(dominant_gpu_precision({points[1]}), "");
 }
+
+TEST(GpuKernelPoints, AnUncollectedFlopCounterLeavesTheWorkUnknownNotZero) {
+    std::string text = kHeader;
+    text += row("0", "k", "gpu__time_duration.sum", "nsecond", "1000");
+    text += row("0", "k", sass("dfma"), "inst", "n/a");
+    const auto points = gpu_kernel_points(parse_ncu_csv(text));
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_FALSE(points[0].work_counted);
+}
+
+TEST(GpuKernelPoints, TwoRunsInOneFileAreRefusedNotAdded) {
+    std::string one = std::string(kHeader) + row("0", "k", "gpu__time_duration.sum", "nsecond", "1000") +
+                      row("0", "k", sass("dfma"), "inst", "10");
+    std::string two = one + one.substr(one.find('\n') + 1);  // the same launch's rows again
+    EXPECT_THROW(gpu_kernel_points(parse_ncu_csv(two)), std::runtime_error);
+}
+
+TEST(GpuKernelPoints, AnUnknownTimeUnitIsRefused) {
+    const std::string text = std::string(kHeader) + row("0", "k", "gpu__time_duration.sum", "minute", "2");
+    EXPECT_THROW(parse_ncu_csv(text), std::runtime_error);
+}
