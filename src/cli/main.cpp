@@ -28,6 +28,12 @@ int main(int argc, char** argv) {
     int exit_code = roofline::cli::kExitOk;
     roofline::cli::LayeredConfig config;
     roofline::cli::define_app(app, exit_code, config);
+    // CLI11's own messages quote the arguments as typed ("The following argument was not
+    // expected: ..."): escaped like every other message, so an argument cannot retitle or
+    // clear the terminal.
+    app.failure_message([](const CLI::App* failed, const CLI::Error& e) {
+        return roofline::terminal_block(CLI::FailureMessage::simple(failed, e));
+    });
     // generate-docs documents the built-in defaults: the builder's own settings must not
     // reach the installed pages (nor a broken one of theirs stop the build).
     const bool generating_docs = argc > 1 && std::strcmp(argv[1], roofline::cli::kGenerateDocsCommand) == 0;
