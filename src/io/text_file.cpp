@@ -37,12 +37,12 @@ std::string temporary_name_for(const std::string& path) {
     return (fs::path(directory_of(path)) / name).string();
 }
 
-// Creates a fresh temporary file next to `path`; mode 0666 lets the umask
-// decide permissions, as for any ordinary new file.
-int create_temporary(const std::string& path, std::string& temp_path) {
+// Creates a fresh temporary file next to `path`; the default 0666 lets the
+// umask decide permissions, as for any ordinary new file.
+int create_temporary(const std::string& path, std::string& temp_path, mode_t mode = 0666) {
     for (int attempt = 0; attempt < 100; ++attempt) {
         temp_path = temporary_name_for(path);
-        const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
         if (fd >= 0 || errno != EEXIST) return fd;
     }
     return -1;
@@ -116,11 +116,35 @@ void refuse_database(const std::string& path, const std::string& target) {
     }
 }
 
+// Gives the temporary file `fd` the permission bits (and, as root, the owner
+// and group) of the file it replaces: a private 0600 file must not come back
+// world-readable, nor a root-run command hand a user's file to root.
+// Returns 0, or the errno of the step that failed.
+int keep_attributes(int fd, const struct stat& replaced) {
+    // Owner first: chown may clear set-id bits, which fchmod then sets as wanted.
+    if (::geteuid() == 0 && ::fchown(fd, replaced.st_uid, replaced.st_gid) != 0) return errno;
+    // Permission bits only: set-id and sticky bits have no business on a text output.
+    if (::fchmod(fd, replaced.st_mode & 0777) != 0) return errno;
+    return 0;
+}
+
 // Regular files: a temporary file next to the target, renamed over it.
 void replace_atomically(const std::string& path, const std::string& target, const std::string& content) {
+    struct stat replaced {};
+    const bool replacing = ::stat(target.c_str(), &replaced) == 0 && S_ISREG(replaced.st_mode);
     std::string temp_path;
-    const int fd = create_temporary(target, temp_path);
+    // A file being replaced: the temporary starts private (no one can open it
+    // while it is wider than the original) and takes the original's mode below,
+    // before any content is written. A new file keeps the umask-based mode.
+    const int fd = create_temporary(target, temp_path, replacing ? 0600 : 0666);
     if (fd < 0) fail("cannot write", path, errno);
+    if (replacing) {
+        if (const int error = keep_attributes(fd, replaced); error != 0) {
+            ::close(fd);
+            ::unlink(temp_path.c_str());
+            fail("cannot keep the permissions of", path, error);
+        }
+    }
 
     const bool written = write_all(fd, content) && ::fsync(fd) == 0;
     const int write_error = errno;

@@ -17,6 +17,8 @@ inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{256} << 20;
 
 // Replaces `path` with `content`. Throws std::runtime_error naming the path
 // and the system error on failure; the original file is then left untouched.
+// A replaced regular file keeps its permission bits (and, when run as root,
+// its owner and group); a new file gets the usual umask-based mode.
 // A symlink's target is written (the link kept); a character device or a FIFO
 // is written in place (a FIFO no process reads is an error, not a wait);
 // directories, block devices, sockets and SQLite databases (results stores)

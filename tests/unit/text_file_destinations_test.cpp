@@ -173,6 +173,56 @@ TEST(TextFileDestinations, TextThatOnlyLooksLikeADatabaseIsReplaced) {
     EXPECT_NO_THROW(write_text_file_atomic(path, "new\n"));
 }
 
+mode_t mode_of(const std::string& path) {
+    struct stat info {};
+    EXPECT_EQ(::stat(path.c_str(), &info), 0) << path;
+    return info.st_mode & 07777;
+}
+
+// Issue 33: a private file replaced by temp file + rename came back 0644.
+TEST(TextFileDestinations, AReplacedFileKeepsItsMode) {
+    TempDir dir("roofline-test");
+    const auto path = dir.file("private.txt");
+    const mode_t old_umask = ::umask(022);
+    for (const mode_t mode : {mode_t{0600}, mode_t{0640}, mode_t{0400}, mode_t{0666}}) {
+        { std::ofstream(path) << "secret"; }
+        ASSERT_EQ(::chmod(path.c_str(), mode), 0);  // chmod: the umask does not narrow it
+        write_text_file_atomic(path, "new\n");
+        EXPECT_EQ(contents(path), "new\n");
+        EXPECT_EQ(mode_of(path), mode) << std::oct << mode;
+    }
+    // Through a symlink the target's mode is kept, the link stays a link.
+    ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+    fs::create_symlink("private.txt", dir.file("link.txt"));
+    write_text_file_atomic(dir.file("link.txt"), "again\n");
+    EXPECT_TRUE(fs::is_symlink(dir.file("link.txt")));
+    EXPECT_EQ(mode_of(path), 0600u);
+    // A new file still gets the umask-based mode.
+    write_text_file_atomic(dir.file("fresh.txt"), "x\n");
+    EXPECT_EQ(mode_of(dir.file("fresh.txt")), 0644u);
+    ::umask(077);
+    write_text_file_atomic(dir.file("fresh2.txt"), "x\n");
+    EXPECT_EQ(mode_of(dir.file("fresh2.txt")), 0600u);
+    ::umask(old_umask);
+}
+
+// Run as root (a node service), a user's file replaced stays the user's.
+TEST(TextFileDestinations, AReplacedFileKeepsItsOwnerWhenRunAsRoot) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a file away";
+    TempDir dir("roofline-test");
+    const auto path = dir.file("users.txt");
+    { std::ofstream(path) << "old"; }
+    ASSERT_EQ(::chown(path.c_str(), 12345, 23456), 0);
+    ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
+    write_text_file_atomic(path, "new\n");
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_uid, 12345u);
+    EXPECT_EQ(info.st_gid, 23456u);
+    EXPECT_EQ(info.st_mode & 07777, 0640u);
+    EXPECT_EQ(contents(path), "new\n");
+}
+
 // nlohmann stops at a NUL byte as at the end of input: what follows went unread.
 TEST(JsonNulByte, IsRefusedWithWhereItIs) {
     const std::string text = std::string(R"({"schema":"roofline.points/1","points":[]})") + '\0' + "junk";
