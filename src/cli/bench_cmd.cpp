@@ -7,6 +7,7 @@
 #include "cli/stop_signal.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
+#include "core/message_name.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/usage_error.hpp"
 #include "core/byte_sizes.hpp"
@@ -206,6 +207,15 @@ int run(BenchArgs args) {
     args.svg = chart_path(args);
 
     // Everything that can fail on output is checked before minutes of measuring.
+    // The chart is written after the model: the same file would lose the model.
+    if (args.svg_given) {
+        check_outputs_differ("-o", args.output, "--svg", args.svg, "the chart would overwrite the machine model");
+    } else if (!args.svg.empty() && same_output_file(args.output, args.svg)) {
+        throw UsageError(fmt::format("-o {}: the chart goes next to the model as NAME.svg, which is this same file, "
+                                     "and would overwrite the model; name the model .json, or give --svg another "
+                                     "file (--svg '' for no chart)",
+                                     message_name(args.output)));
+    }
     if (!args.output.empty()) check_writable(args.output);
     if (!args.svg.empty()) check_writable(args.svg);
     std::unique_ptr<ResultsStore> store;

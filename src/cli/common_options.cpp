@@ -1,5 +1,7 @@
 #include "cli/common_options.hpp"
 
+#include "core/message_name.hpp"
+#include "cli/usage_error.hpp"
 #include "io/text_file.hpp"
 
 #include <fmt/format.h>
@@ -97,6 +99,13 @@ CLI::Validator figure_check(const std::string& option, const FigureRange& range)
             return fmt::format("{} must be {} (got {})", option, range.what, text);
         },
         fmt::format("{}..{}", range.min, range.max));
+}
+
+void check_outputs_differ(const std::string& flag_a, const std::string& a, const std::string& flag_b,
+                          const std::string& b, const std::string& overwrite) {
+    if (!same_output_file(a, b)) return;
+    throw UsageError(fmt::format("{} {} and {} {} are the same file: {}; give {} another file", flag_a,
+                                 message_name(a), flag_b, message_name(b), overwrite, flag_b));
 }
 
 void write_result(const std::string& output, const std::string& text) {

@@ -26,6 +26,14 @@ CLI::Option* add_points_option(CLI::App* cmd, std::vector<std::string>& points);
 // -o,--output FILE: what the command writes, described by `what`.
 CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what);
 
+// Two outputs of one command (-o and --svg, -o and --chart) that are the same
+// file: the second written would silently replace the first after the whole
+// run. A UsageError (exit 2), checked before anything runs:
+// "FLAG_A FILE and FLAG_B FILE are the same file: the chart would overwrite ...".
+// `overwrite` says what would be lost ("the chart would overwrite the machine model").
+void check_outputs_differ(const std::string& flag_a, const std::string& a, const std::string& flag_b,
+                          const std::string& b, const std::string& overwrite);
+
 // Writes a command's result where -o says: standard output when `output` is
 // empty, else the file (atomically).
 void write_result(const std::string& output, const std::string& text);

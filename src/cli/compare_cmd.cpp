@@ -63,6 +63,8 @@ int run_compare(const CompareArgs& args) {
             "compare takes two machines, two point sets, or both (got {} machine(s), {} point set(s)); with one "
             "machine, both point sets are judged on it",
             machine_texts.size(), point_texts.size()));
+    // The chart is written after the comparison: the same file would lose it.
+    check_outputs_differ("-o", args.output, "--chart", args.chart, "the chart would overwrite the comparison");
     if (!args.output.empty()) check_file_writable(args.output);
     if (!args.chart.empty()) check_file_writable(args.chart);
     const View view = args.view == "orm" ? View::orm : View::carm;

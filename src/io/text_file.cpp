@@ -360,6 +360,22 @@ void check_file_writable(const std::string& path) {
     ::unlink(probe_path.c_str());
 }
 
+bool same_output_file(const std::string& a, const std::string& b) {
+    if (a.empty() || b.empty()) return false;
+    struct stat info_a {}, info_b {};
+    const bool exists_a = ::stat(a.c_str(), &info_a) == 0, exists_b = ::stat(b.c_str(), &info_b) == 0;
+    const auto in_place = [](const struct stat& info) { return S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode); };
+    if ((exists_a && in_place(info_a)) || (exists_b && in_place(info_b))) return false;
+    if (exists_a && exists_b) return info_a.st_dev == info_b.st_dev && info_a.st_ino == info_b.st_ino;
+    // Not both there yet: where each would be created, as write_text_file_atomic
+    // finds it (a dangling link's target), with `..`, `.` and linked directories resolved.
+    std::error_code ec_a, ec_b;
+    const auto where_a = fs::weakly_canonical(fs::absolute(final_target(a)), ec_a);
+    const auto where_b = fs::weakly_canonical(fs::absolute(final_target(b)), ec_b);
+    if (ec_a || ec_b) return fs::absolute(a).lexically_normal() == fs::absolute(b).lexically_normal();
+    return where_a == where_b;
+}
+
 std::optional<std::string> read_file_if_exists(const std::string& path, std::uint64_t max_bytes) {
     std::string error;
     return read_bounded(path, max_bytes, error);

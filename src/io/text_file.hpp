@@ -50,4 +50,12 @@ std::string write_somewhere_safe(const std::string& file_name, const std::functi
 // Probes by creating and removing a temporary file; never touches `path` itself.
 void check_file_writable(const std::string& path);
 
+// Whether writing `a` and then `b` would write one file twice (the second
+// replacing the first): the same path once normalised and its symlinks
+// followed (existing or about to be created), or the same existing regular
+// file under two names (a hard link, a bind mount). Character devices and
+// FIFOs are written in place, where two outputs only follow each other
+// (/dev/null for both is fine): never the same file here.
+bool same_output_file(const std::string& a, const std::string& b);
+
 } // namespace roofline
