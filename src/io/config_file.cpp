@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 #include <sstream>
 #include <system_error>
 
@@ -82,7 +83,15 @@ ConfigFile read_config_file(const std::string& path) {
     const auto status = std::filesystem::status(path, ec);
     if (ec || status.type() == std::filesystem::file_type::not_found) return f;
     f.present = true;
-    f.settings = parse_config_text(read_text_file(path), path);
+    std::string text;
+    try {
+        // Regular files only: a FIFO (ROOFLINE_SYSTEM_CONFIG=/some/fifo) would
+        // hang every command in open(), before anything is said.
+        text = read_regular_text_file(path);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(fmt::format("configuration file: {}", e.what()));
+    }
+    f.settings = parse_config_text(text, path);
     return f;
 }
 

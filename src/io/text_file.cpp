@@ -236,8 +236,10 @@ std::string mib_text(std::uint64_t bytes) {
     return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / static_cast<double>(mib));
 }
 
-// The whole file, or the reason it cannot be read (in `error`).
-std::optional<std::string> read_bounded(const std::string& path, std::uint64_t max_bytes, std::string& error) {
+// The whole file, or the reason it cannot be read (in `error`). With
+// `regular_only`, pipes are refused too (a configuration file).
+std::optional<std::string> read_bounded(const std::string& path, std::uint64_t max_bytes, std::string& error,
+                                        bool regular_only = false) {
     // stat before open: opening a device can block or have effects (a tape, a terminal).
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
@@ -245,12 +247,17 @@ std::optional<std::string> read_bounded(const std::string& path, std::uint64_t m
         return std::nullopt;
     }
     auto refuse_kind = [&](mode_t mode) {
-        if (S_ISREG(mode) || S_ISFIFO(mode)) return false;
+        if (S_ISREG(mode) || (S_ISFIFO(mode) && !regular_only)) return false;
         error = fmt::format("cannot read {}: not a regular file ({})", message_name(path), file_kind(mode));
         return true;
     };
     if (refuse_kind(info.st_mode)) return std::nullopt;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO put in the place of a file after the stat (or a
+    // device) must not block the open forever waiting for a writer; the kind
+    // is checked on the descriptor below. A pipe we accept (`<(...)`) is
+    // opened as any reader would, waiting for its writer.
+    const bool wait_for_writer = S_ISFIFO(info.st_mode) && !regular_only;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | (wait_for_writer ? 0 : O_NONBLOCK));
     if (fd < 0) {
         error = fmt::format("cannot read {}: {}", message_name(path), std::strerror(errno));
         return std::nullopt;
@@ -260,6 +267,15 @@ std::optional<std::string> read_bounded(const std::string& path, std::uint64_t m
         if (error.empty()) error = fmt::format("cannot read {}: {}", message_name(path), std::strerror(errno));
         ::close(fd);
         return std::nullopt;
+    }
+    // A regular file (or the pipe it was): read it with ordinary blocking reads.
+    if (!wait_for_writer) {
+        const int flags = ::fcntl(fd, F_GETFL);
+        if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+            error = fmt::format("cannot read {}: {}", message_name(path), std::strerror(errno));
+            ::close(fd);
+            return std::nullopt;
+        }
     }
     const auto size = static_cast<std::uint64_t>(std::max<off_t>(info.st_size, 0));
     if (S_ISREG(info.st_mode) && size > max_bytes) {
@@ -298,6 +314,13 @@ std::optional<std::string> read_bounded(const std::string& path, std::uint64_t m
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
     std::string error;
     auto content = read_bounded(path, max_bytes, error);
+    if (!content) throw std::runtime_error(error);
+    return std::move(*content);
+}
+
+std::string read_regular_text_file(const std::string& path, std::uint64_t max_bytes) {
+    std::string error;
+    auto content = read_bounded(path, max_bytes, error, true);
     if (!content) throw std::runtime_error(error);
     return std::move(*content);
 }

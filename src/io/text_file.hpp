@@ -30,6 +30,11 @@ void write_text_file_atomic(const std::string& path, const std::string& content)
 // refused. Throws std::runtime_error naming the path when it cannot.
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes = kMaxInputFileBytes);
 
+// The same for a file that must be a regular file (a configuration file): a
+// FIFO is refused as a device is, never waited on (its open would block until
+// some process writes to it).
+std::string read_regular_text_file(const std::string& path, std::uint64_t max_bytes = kMaxInputFileBytes);
+
 // The whole file (bytes as they are), or nullopt when read_text_file would fail.
 std::optional<std::string> read_file_if_exists(const std::string& path,
                                                std::uint64_t max_bytes = kMaxInputFileBytes);

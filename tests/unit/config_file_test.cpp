@@ -5,8 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace roofline;
 
@@ -73,5 +80,29 @@ TEST(ConfigFile, MissingFileIsAbsentAndDirectoryIsAnError) {
     EXPECT_TRUE(read.present);
     ASSERT_EQ(read.settings.size(), 1u);
     EXPECT_EQ(read.settings[0].values, std::vector<std::string>{"yes"});
+    std::filesystem::remove_all(dir);
+}
+
+// Issue 33: ROOFLINE_SYSTEM_CONFIG naming a FIFO hung every command in open().
+TEST(ConfigFile, AFifoIsRefusedAtOnceNotWaitedOn) {
+    const auto dir = std::filesystem::temp_directory_path() / ("roofline-config-fifo-test." + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto fifo = (dir / "config.yaml").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto reading = std::async(std::launch::async, [&] {
+        try {
+            read_config_file(fifo);
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    });
+    if (reading.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+        // Still blocked in open(): a writer releases it so the test can end, failed.
+        const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+        if (writer >= 0) ::close(writer);
+        ADD_FAILURE() << "reading a FIFO as the configuration file blocked";
+    }
+    EXPECT_EQ(reading.get(), "configuration file: cannot read " + fifo + ": not a regular file (a FIFO)");
     std::filesystem::remove_all(dir);
 }
