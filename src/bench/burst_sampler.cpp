@@ -27,7 +27,7 @@ double current_value(const Figure& f, const BurstPolicy& policy, Stats& scratch)
 bool settled(const Figure& f, const Figure* single_thread, const BurstPolicy& policy) {
     const int taken = static_cast<int>(f.bursts.size() + f.rejected.size());
     if (taken >= policy.max_bursts) return true;
-    if (static_cast<int>(f.bursts.size()) < policy.min_bursts) return false;
+    if (static_cast<int>(f.bursts.size()) < std::max(policy.min_bursts, f.min_bursts)) return false;
     Stats scratch;
     const double value = current_value(f, policy, scratch);
     if (!scratch.stable) return false;
@@ -109,7 +109,8 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
             const Figure* f = figures[i];
             if (f->reps == 0 || settled(*f, partners[i], policy)) continue;
             const int had = static_cast<int>(f->bursts.size() + f->rejected.size());
-            expected += had < policy.min_bursts ? policy.min_bursts - had + going_on * beyond_min
+            const int minimum = std::max(policy.min_bursts, f->min_bursts);
+            expected += had < minimum ? minimum - had + going_on * beyond_min
                                                 : 0.75 * (policy.max_bursts - had);
         }
         const double spent = seconds_since(start);

@@ -32,6 +32,10 @@ struct Figure {
     // Untimed samples before each burst: the figures between two bursts of this
     // one have evicted its data. 0 where nothing stays cached anyway (DRAM).
     int warmup_samples = 1;
+    // Bursts this figure takes at least (0: the policy's): a figure the host swings by
+    // seconds-long spells (DRAM on a shared host: 33 or 57 GB/s from one second to the
+    // next) needs its bursts spread over more of the run to meet a good spell.
+    int min_bursts = 0;
     // Figures of per-core resources (compute pipes, private caches) share a key
     // across thread counts: a team on separate cores reaches `threads` times the
     // one-thread figure. While it falls short, the team has not yet met a
