@@ -64,7 +64,7 @@ std::vector<CacheLevel> checked_data_caches(const Topology& topology, CacheProbe
     std::vector<CacheLevel> checked = check_cache_hierarchy(reported, arch);
     if (probe_curve) *probe_curve = {};
     if (probe == CacheProbe::always || cache_sizes_doubtful(checked)) {
-        BandwidthCurve curve = probe_load_curve(topology, cache_probe_reach(checked, arch), stop);
+        BandwidthCurve curve = probe_load_curve(topology, cache_probe_reach(checked), stop);
         checked = check_cache_hierarchy(reported, arch, curve.points);
         if (probe_curve) *probe_curve = std::move(curve);
     }

@@ -21,8 +21,6 @@ constexpr double kSnapFactor = 1.5;
 
 double log_distance(double a, double b) { return std::abs(std::log(a / b)); }
 
-std::string level_name(int level) { return fmt::format("L{}", level); }
-
 // The table's or the generic range as the check reads it.
 bool within(const CacheSizeRange& range, const CacheLevel& c) {
     if (c.size_bytes < range.min_bytes || c.size_bytes > range.max_bytes) return false;
@@ -58,7 +56,8 @@ std::uint64_t snapped(std::uint64_t measured, const CacheSizeRange& range) {
     return best;
 }
 
-// Geometric mean of two rates, where the curve is taken to have left one plateau for the next.
+// Where the curve, between points `from` and `to`, first falls through `level` (log-log
+// interpolation between the two points around it); the size at `to` when it does not.
 double crossing_size(const std::vector<std::pair<std::uint64_t, double>>& curve, std::size_t from, std::size_t to,
                      double level) {
     for (std::size_t j = from; j + 1 <= to && j + 1 < curve.size(); ++j) {
@@ -286,7 +285,7 @@ bool cache_sizes_doubtful(const std::vector<CacheLevel>& checked) {
     return std::any_of(checked.begin(), checked.end(), [](const CacheLevel& c) { return c.doubtful; });
 }
 
-std::uint64_t cache_probe_reach(const std::vector<CacheLevel>& checked, const std::optional<Microarch>&) {
+std::uint64_t cache_probe_reach(const std::vector<CacheLevel>& checked) {
     std::uint64_t last = 0;
     int last_level = 0;
     bool doubtful = false;

@@ -55,6 +55,6 @@ bool cache_sizes_doubtful(const std::vector<CacheLevel>& checked);
 
 // The largest size the probe needs to reach to see the last level end: four
 // times the checked last level (a doubted one: at most 64 MiB), 64 MiB to 1 GiB.
-std::uint64_t cache_probe_reach(const std::vector<CacheLevel>& checked, const std::optional<Microarch>& arch);
+std::uint64_t cache_probe_reach(const std::vector<CacheLevel>& checked);
 
 } // namespace roofline

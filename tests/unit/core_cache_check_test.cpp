@@ -86,7 +86,7 @@ TEST(CacheCheck, LyingZen5GuestIsCorrectedByTheTableAlone) {
     EXPECT_NE(checked[2].finding.find("AMD Zen 5"), std::string::npos) << checked[2].finding;
     EXPECT_FALSE(cache_sizes_doubtful(checked));
     // The probe sees past the L3 used: four times it.
-    EXPECT_EQ(cache_probe_reach(checked, zen5), 128 * MiB);
+    EXPECT_EQ(cache_probe_reach(checked), 128 * MiB);
 }
 
 TEST(CacheCheck, LyingZen5GuestWithItsCurveKeepsTheMeasuredSize) {
@@ -110,7 +110,7 @@ TEST(CacheCheck, UnknownCpuWithAnImplausibleL3IsDoubtedUntilMeasured) {
     EXPECT_TRUE(cache_sizes_doubtful(doubted));
     EXPECT_NE(doubted[2].finding.find("per core"), std::string::npos) << doubted[2].finding;
     // The probe goes to 4 x 64 MiB (the largest share of one core anyone ships), not gigabytes.
-    EXPECT_EQ(cache_probe_reach(doubted, std::nullopt), 256 * MiB);
+    EXPECT_EQ(cache_probe_reach(doubted), 256 * MiB);
 
     const auto curve = curve_of({48 * KiB, 1 * MiB, 32 * MiB}, {300, 120, 70, 26}, 256 * MiB);
     const auto checked = check_cache_hierarchy(reported, std::nullopt, curve);
