@@ -2,8 +2,11 @@
 
 #include "topo/cpu_features.hpp"
 
+#include <cctype>
 #include <cstdlib>
-#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 namespace roofline {
 namespace {
@@ -12,15 +15,36 @@ int rank(Isa isa) { return isa == Isa::avx512 ? 2 : isa == Isa::avx2 ? 1 : 0; }
 
 // ROOFLINE_MAX_ISA=sse2|avx2|avx512 caps the kernels used, to measure what code
 // built for an older ISA can reach (as MKL_ENABLE_INSTRUCTIONS does for MKL).
+// Case does not matter; unset or empty means no cap. Anything else is refused
+// (max_isa_environment_problem) rather than read as "no cap": a typo must not
+// quietly measure AVX-512 code for someone asking about AVX2.
+std::optional<int> max_rank_named(std::string text) {
+    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (text.empty()) return 2;
+    if (text == "sse2") return 0;
+    if (text == "avx2") return 1;
+    if (text == "avx512") return 2;
+    return std::nullopt;
+}
+
 int max_rank_from_environment() {
     const char* cap = std::getenv("ROOFLINE_MAX_ISA");
     if (!cap) return 2;
-    if (std::strcmp(cap, "sse2") == 0) return 0;
-    if (std::strcmp(cap, "avx2") == 0) return 1;
-    return 2;
+    const auto rank = max_rank_named(cap);
+    if (!rank) throw std::invalid_argument(max_isa_environment_problem());
+    return *rank;
 }
 
 } // namespace
+
+std::string max_isa_environment_problem() {
+    const char* cap = std::getenv("ROOFLINE_MAX_ISA");
+    if (!cap || max_rank_named(cap)) return {};
+    std::string shown;
+    for (const char c : std::string(cap).substr(0, 40))  // the environment is outside text: no control bytes
+        shown += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+    return "ROOFLINE_MAX_ISA='" + shown + "' is not an instruction set: use sse2, avx2 or avx512 (or unset it)";
+}
 
 bool isa_supported(Isa isa) {
     static const int max_rank = max_rank_from_environment();

@@ -376,7 +376,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
         "all-thread bursts count only when a canary shows the threads on separate cores. Theoretical\n"
         "figures come from a per-microarchitecture table ('?' for a CPU it does not know).\n"
         "Writes the machine model (JSON, schema roofline.machine/1), a chart (SVG, next to the model\n"
-        "unless --svg says otherwise) and a row in the results store. ROOFLINE_MAX_ISA=sse2|avx2\n"
+        "unless --svg says otherwise) and a row in the results store. ROOFLINE_MAX_ISA=sse2|avx2|avx512\n"
         "caps the kernels' ISA.");
     cmd->add_flag("--quick", args->quick, "What a chart needs: top compute roof per precision, L1/L2/L3/DRAM load, copy and triad (default, about 25 s)");
     cmd->add_flag("--full", args->full, "Every ceiling: all vector widths and op mixes, all memory patterns (about 1.5 min)");
@@ -398,7 +398,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
         ->expected(0, 1)
         ->default_str("0")
         ->type_name("[N]");
-    cmd->add_flag("--mpi", args->mpi,
+    auto* mpi = cmd->add_flag("--mpi", args->mpi,
                   "Characterize every node of an MPI launch (mpirun -np N roofline bench --mpi -o cluster.json): the "
                   "lowest rank of each node measures it, the node's other ranks wait; rank 0 writes the cluster "
                   "model (each node's model, each roof's median, slowest node and spread, the sick nodes) and "
@@ -406,12 +406,14 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--sick-threshold", args->sick_threshold,
                     "--mpi: report a node more than this percentage under a roof's median (from 3 nodes up)")
         ->type_name("PERCENT")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->needs(mpi);  // alone it would be accepted and do nothing
     cmd->add_option("--rank-wait", args->rank_wait,
                     "--mpi: seconds the ranks wait for each other, beyond the measuring itself")
         ->check(CLI::Range(1.0, 86400.0))
         ->type_name("SECONDS")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->needs(mpi);
     cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)");
     add_quiet_flag(cmd, args->quiet)->description("No progress and no summary: only warnings and errors");
     cmd->add_flag("-v,--verbose", args->verbose,

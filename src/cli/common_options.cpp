@@ -2,6 +2,7 @@
 
 #include "core/message_name.hpp"
 #include "cli/usage_error.hpp"
+#include "io/store_location.hpp"
 #include "io/text_file.hpp"
 
 #include <fmt/format.h>
@@ -14,7 +15,13 @@ namespace roofline::cli {
 CLI::Option* add_db_option(CLI::App* cmd, std::string& db) {
     return cmd->add_option("--db", db,
                            "Results database: a SQLite file (default $ROOFLINE_DB or ~/.local/share/roofline/results.db) "
-                           "or a PostgreSQL URL, postgresql://[user@]host[:port]/dbname, for a store many nodes share");
+                           "or a PostgreSQL URL, postgresql://[user@]host[:port]/dbname, for a store many nodes share")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                // '' keeps the default store (ROOFLINE_DB or the home directory's).
+                return text.empty() ? std::string() : store_location_problem(text);
+            },
+            "FILE|URL"));
 }
 
 namespace {
@@ -50,7 +57,17 @@ CLI::Option* add_format_option(CLI::App* cmd, std::string& format, const std::ve
                        ->check(CLI::IsMember(formats))
                        ->capture_default_str();
     if (json_alias)
-        cmd->add_flag_callback("--json", [&format] { format = "json"; }, "Same as --format json");
+        cmd->add_flag_callback(
+            "--json",
+            [&format, option] {
+                // --format's callback runs first (options are processed in the order defined):
+                // "--json --format text" asks for two formats, and neither may win silently.
+                if (option->count() > 0 && format != "json")
+                    throw CLI::ValidationError("--json", fmt::format("asks for JSON, but --format asks for {}: give "
+                                                                     "one of them", format));
+                format = "json";
+            },
+            "Same as --format json");
     return option;
 }
 

@@ -90,7 +90,7 @@ const std::vector<OtherVariable>& other_variables() {
                                 "installed one."},
         {"ROOFLINE_GPUBENCH", "The GPU benchmark program (roofline-gpubench) that bench --gpu runs."},
         {"ROOFLINE_NETBENCH", "The network benchmark program (roofline-netbench) that bench --mpi runs."},
-        {"ROOFLINE_MAX_ISA", "sse2 or avx2: the newest instruction set bench's kernels may use, to see what code "
+        {"ROOFLINE_MAX_ISA", "sse2, avx2 or avx512: the newest instruction set bench's kernels may use, to see what code "
                              "built for an older one can reach."},
         {"ROOFLINE_MARKER_OUT", "Set by measure for the program it runs: where the marker library writes its "
                                 "regions."},

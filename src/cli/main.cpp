@@ -1,3 +1,4 @@
+#include "bench/isa_support.hpp"
 #include "cli/app_definition.hpp"
 #include "cli/commands.hpp"
 #include "cli/invocation.hpp"
@@ -12,7 +13,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string>
 #include <system_error>
+#include <vector>
 
 namespace {
 // Output lost on a full disk is a failure, not a success with nothing printed.
@@ -20,6 +23,39 @@ int stdout_written(int exit_code) {
     if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return exit_code;
     fmt::print(stderr, "roofline: error: cannot write to standard output: {}\n", std::strerror(errno));
     return exit_code == roofline::cli::kExitOk ? roofline::cli::kExitFailure : exit_code;
+}
+// "--machine=" as two arguments, "--machine" and "": CLI11 2.1 reads an empty value
+// after '=' as no value at all and takes the next argument instead, so
+// "report --machine= --points p.json" blamed p.json. Spelled out, the empty value
+// meets the option's own check ("--machine expects a file ... (got '')") and
+// "--svg=" means "--svg ''" (no chart), as documented. Only options of the command
+// being parsed are touched, and nothing after "--" (the measured program's arguments).
+std::vector<std::string> empty_values_spelled_out(CLI::App& app, int argc, char** argv) {
+    std::vector<std::string> out;
+    CLI::App* command = &app;
+    bool passthrough = false;
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (i == 0 || passthrough) {
+            out.push_back(arg);
+            continue;
+        }
+        if (arg == "--") passthrough = true;
+        if (arg.size() > 3 && arg.compare(0, 2, "--") == 0 && arg.find('=') == arg.size() - 1 &&
+            command->get_option_no_throw(arg.substr(0, arg.size() - 1))) {
+            out.push_back(arg.substr(0, arg.size() - 1));
+            out.emplace_back();
+            continue;
+        }
+        if (arg.empty() || arg[0] != '-')
+            for (CLI::App* sub : command->get_subcommands([](CLI::App*) { return true; }))
+                if (sub->check_name(arg)) {
+                    command = sub;
+                    break;
+                }
+        out.push_back(arg);
+    }
+    return out;
 }
 } // namespace
 
@@ -42,8 +78,14 @@ int main(int argc, char** argv) {
         if (!generating_docs)
             config.load(app, roofline::cli::default_config_paths([](const char* name) { return std::getenv(name); }),
                         roofline::cli::roofline_environment());
+        if (!generating_docs)
+            if (auto problem = roofline::max_isa_environment_problem(); !problem.empty())
+                throw roofline::cli::UsageError(problem);
         roofline::cli::set_invocation(argc, argv, &config);
-        app.parse(argc, argv);
+        std::vector<std::string> args = empty_values_spelled_out(app, argc, argv);
+        std::vector<char*> arg_pointers;
+        for (auto& a : args) arg_pointers.push_back(a.data());
+        app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
     } catch (const CLI::CallForHelp& e) {
         return stdout_written(app.exit(e));
     } catch (const CLI::CallForAllHelp& e) {

@@ -343,8 +343,8 @@ void add_plot_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--height", args->height,
                     fmt::format("Terminal chart height in lines, {} to {} (default: fits the terminal, or 32)",
                                 kMinHeight, kMaxHeight));
-    cmd->add_flag("--color", args->color, "Terminal chart in colour even when not writing to a terminal");
-    cmd->add_flag("--no-color", args->no_color, "Terminal chart in plain ASCII (also NO_COLOR=1)");
+    auto* color = cmd->add_flag("--color", args->color, "Terminal chart in colour even when not writing to a terminal");
+    cmd->add_flag("--no-color", args->no_color, "Terminal chart in plain ASCII (also NO_COLOR=1)")->excludes(color);
     cmd->footer("Examples:\n"
                 "  roofline plot                                  latest stored machine and points -> roofline.svg\n"
                 "  roofline plot --machine m.json --points app.json -o chart.html\n"

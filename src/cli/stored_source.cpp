@@ -5,6 +5,7 @@
 
 #include "cli/usage_error.hpp"
 #include "io/points_json.hpp"
+#include "io/store_location.hpp"
 
 #include <fmt/format.h>
 
@@ -38,7 +39,11 @@ StoredSource parse_stored_source(const std::string& text, const char* option) {
 }
 
 const std::string& StoreAccess::path() {
-    if (path_.empty()) path_ = explicit_path_.empty() ? ResultsStore::default_path() : explicit_path_;
+    if (path_.empty()) {
+        path_ = explicit_path_.empty() ? ResultsStore::default_path() : explicit_path_;
+        // mysql://… is not a SQLite file of that name that happens not to exist yet.
+        if (auto problem = store_location_problem(path_); !problem.empty()) throw UsageError(problem);
+    }
     return path_;
 }
 

@@ -52,11 +52,13 @@ PointsDocument parse_stored_points(const std::string& json_text, const std::stri
 }
 
 std::unique_ptr<StoreBackend> open_writer(const std::string& location, bool create_parent_dirs) {
+    check_store_location(location);
     if (is_postgres_url(location)) return open_postgres_store(location, PostgresAccess::write);
     return open_sqlite_store(location, create_parent_dirs);
 }
 
 std::unique_ptr<StoreBackend> open_reader(const std::string& location) {
+    check_store_location(location);
     if (is_postgres_url(location)) return open_postgres_store(location, PostgresAccess::read_only);
     return open_sqlite_store_read_only(location);
 }
@@ -106,6 +108,7 @@ std::unique_ptr<ResultsStore> ResultsStore::open_read_only(const std::string& lo
 void check_store_writable(const std::string& db_option) {
     const bool is_default = db_option.empty();
     const std::string location = is_default ? ResultsStore::default_path() : db_option;
+    check_store_location(location);
     if (is_postgres_url(location)) check_postgres_store_writable(location);
     else check_sqlite_store_writable(location, is_default);
 }

@@ -1,6 +1,8 @@
 #include "io/store_location.hpp"
 
 #include <array>
+#include <cctype>
+#include <stdexcept>
 
 namespace roofline {
 namespace {
@@ -58,6 +60,23 @@ bool is_postgres_url(std::string_view db) {
     for (const auto scheme : kSchemes)
         if (db.substr(0, scheme.size()) == scheme) return true;
     return false;
+}
+
+std::string store_location_problem(std::string_view db) {
+    if (db.empty()) return "the results store's location is empty: give a SQLite file or a postgresql:// URL";
+    if (is_postgres_url(db)) return {};
+    // RFC 3986 scheme: a letter, then letters, digits, '+', '-' or '.', then "://".
+    const auto colon = db.find("://");
+    if (colon == std::string_view::npos || colon == 0 || !std::isalpha(static_cast<unsigned char>(db[0]))) return {};
+    for (const char c : db.substr(0, colon))
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '.') return {};
+    return std::string(db.substr(0, colon)) +
+           ":// is not a results store roofline can open: give a SQLite file or a postgresql://[user@]host[:port]/"
+           "dbname URL";
+}
+
+void check_store_location(std::string_view db) {
+    if (auto problem = store_location_problem(db); !problem.empty()) throw std::invalid_argument(problem);
 }
 
 std::string store_display_name(std::string_view db) {

@@ -13,6 +13,14 @@ namespace roofline {
 // True when `db` is a PostgreSQL URL; anything else is a SQLite path.
 bool is_postgres_url(std::string_view db);
 
+// Why `db` names no store we can open, or "" when it can be one: a URL of another
+// scheme (mysql://, file://, http://…) is not a SQLite file of that odd name, and
+// an empty name is no file at all.
+std::string store_location_problem(std::string_view db);
+
+// Throws std::invalid_argument with store_location_problem(db), when there is one.
+void check_store_location(std::string_view db);
+
 // `db` as messages show it: a URL without its password (neither the one in
 // user:password@ nor a password= parameter); a path unchanged.
 std::string store_display_name(std::string_view db);
