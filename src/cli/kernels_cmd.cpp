@@ -248,7 +248,7 @@ void print_row(const std::string& kernel, const Point& p, bool quiet, const char
 // The points measured (and taken from the store) written to -o and the store, with how they
 // were measured; the exit code. Called once, by the loop's end or by the watchdog after a signal.
 int deliver_kernel_points(const std::vector<Point>& points, const std::vector<std::string>& keys, int from_cache,
-                          int failed_checks, int skipped, bool interrupted, int signal_exit_code,
+                          int failed_checks, int skipped, bool interrupted, const StopSignal& stop,
                           const KernelsArgs& args, const ReferenceRunOptions& options, ResultsStore* store) {
     if (from_cache && !args.quiet)
         print_stderr("roofline: {} of {} point{} taken from the results store: measured before with the same kernel, "
@@ -274,17 +274,23 @@ int deliver_kernel_points(const std::vector<Point>& points, const std::vector<st
                                   "stores to lines not read first (as the roofs below L1 count), at "
                                   "the levels the working set does not fit above; the write-allocate reads also in "
                                   "details.write_allocate_bytes";
-    if (interrupted) provenance.options["interrupted"] = "yes: the points measured before the signal";
+    if (interrupted)
+        provenance.options["interrupted"] = fmt::format("yes ({}): the points measured before the signal", stop.signal_name());
     PointDestinations to{args.output, nullptr,
                          fmt::format("{}{}", fmt::join(provenance.command, " "),
-                                     interrupted ? " (interrupted: partial)" : ""),
+                                     interrupted ? fmt::format(" (interrupted by {}: partial)", stop.signal_name()) : ""),
                          "the points", args.quiet};
     if (store) to.store = [store] { return store; };
     to.cache_keys = &keys;
     const bool delivered = deliver_points(points, provenance, to);
     if (interrupted) {
-        print_stderr("roofline: interrupted: {} point{} kept\n", points.size(), points.size() == 1 ? "" : "s");
-        return signal_exit_code;
+        if (points.empty())
+            print_stderr("roofline: interrupted by {} before any point was measured\n", stop.signal_name());
+        else
+            print_stderr("roofline: interrupted by {}: the {} point{} measured before it {} kept{}\n",
+                         stop.signal_name(), points.size(), points.size() == 1 ? "" : "s",
+                         points.size() == 1 ? "is" : "are", delivered ? ", marked partial" : " (see above for where)");
+        return stop.exit_code();
     }
     return delivered && failed_checks == 0 && skipped == 0 ? kExitOk : kExitFailure;
 }
@@ -361,7 +367,11 @@ int run_kernels(const KernelsArgs& args) {
         if (!team->all_bound())
             print_stderr("roofline: warning: not every thread could be bound to its core: the OS places them\n");
     }
-    const StopSignal stop;  // Ctrl-C / SIGTERM: stop after the point being measured, keep the others
+    // Ctrl-C, SIGTERM, SIGHUP: said at once; the sweep stops after the point being measured (the
+    // watchdog below leaves it out after 2 s); a second signal writes what was measured at once.
+    const StopSignal stop("stopping after the point being measured (at most 2 s more); the points measured so far "
+                          "are kept and written; Ctrl-C again stops now and writes them",
+                          StopSignal::Repeat::count, "stopping now: writing the points measured so far");
     if (!args.quiet)
         print_stderr("roofline kernels: {} kernel{} at {} size{}, {}, {} caches (Ctrl-C stops and keeps what was "
                      "measured)\n", kernels.size(), kernels.size() == 1 ? "" : "s", sizes.size(),
@@ -378,18 +388,22 @@ int run_kernels(const KernelsArgs& args) {
         if (delivered_once) return kExitFailure;
         delivered_once = true;
         return deliver_kernel_points(points, keys, from_cache, failed_checks.load(), skipped.load(), interrupted,
-                                     stop.exit_code(),
-                                     args, options, store.get());
+                                     stop, args, options, store.get());
     };
     // A signal stops the sweep after the point being measured. One call of a kernel can last
-    // minutes (a naive DGEMM out of cache): if the point has not ended 2 s after the signal, it
-    // is left out, what was measured is delivered from here, and the process ends.
+    // minutes (a naive DGEMM out of cache): if the point has not ended 2 s after the signal, or
+    // a second signal came, it is left out, what was measured is delivered from here, and the
+    // process ends.
     std::thread watchdog([&] {
         while (!loop_done.load()) {
             if (stop.stopped()) {
-                for (int i = 0; i < 20 && !loop_done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                for (int i = 0; i < 20 && !loop_done.load() && stop.signals() < 2; ++i)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
                 if (loop_done.load()) return;
-                print_stderr("roofline: the point being measured did not end within 2 s of the signal: left out\n");
+                if (stop.signals() >= 2)
+                    print_stderr("roofline: stopped by a second signal: the point being measured is left out\n");
+                else
+                    print_stderr("roofline: the point being measured did not end within 2 s of the signal: left out\n");
                 std::fflush(stdout);
                 int code = kExitFailure;
                 try {
@@ -400,7 +414,7 @@ int run_kernels(const KernelsArgs& args) {
                 std::fflush(nullptr);
                 std::_Exit(code);
             }
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
     });
     struct JoinAtExit {  // the loop may throw: the watchdog still ends and is joined

@@ -1,15 +1,27 @@
-// Ctrl-C and SIGTERM during a long run inside this process (bench, kernels): the first
-// sets a flag the run checks between its steps, so what was measured is kept; a second
-// leaves at once. The handlers are installed for the object's lifetime.
+// Ctrl-C, SIGTERM and SIGHUP (a closed terminal, an ssh connection dropped) during a long run
+// inside this process (bench, kernels, monitor): the first sets a flag the run checks between
+// its steps, so what was measured is kept, and is acknowledged on stderr at once. What a
+// second signal does is the command's choice (Repeat): leave at once (the old rule), or count
+// it, so that the command's own watcher writes what was measured and leaves (kernels: a point
+// can last minutes). The handlers are installed for the object's lifetime; they only set flags
+// and write a message prepared beforehand (write(2)), as a signal handler may.
 #pragma once
 
 #include <atomic>
+#include <string>
 
 namespace roofline::cli {
 
 class StopSignal {
 public:
-    StopSignal();
+    enum class Repeat {
+        leave,   // a second signal ends the process at once (128 + it), nothing more saved
+        count,   // a second one is counted (repeats()): the command's watcher saves and leaves;
+                 // only a fifth leaves at once, should saving itself hang
+    };
+    // `first`: what the first signal's acknowledgement says after "roofline: SIGINT: " (empty:
+    // nothing is said); `again`: what a repeated one's says (Repeat::count).
+    explicit StopSignal(std::string first = {}, Repeat repeat = Repeat::leave, std::string again = {});
     ~StopSignal();
     StopSignal(const StopSignal&) = delete;
     StopSignal& operator=(const StopSignal&) = delete;
@@ -17,7 +29,13 @@ public:
     // The flag the run polls (true once a signal came).
     const std::atomic<bool>& flag() const;
     bool stopped() const { return flag().load(); }
-    // 128 + the signal (130 for Ctrl-C, 143 for SIGTERM), as a shell reports it.
+    // How many stop signals came (0, 1, 2, ...): 2 or more is "stop now" under Repeat::count.
+    int signals() const;
+    // The first signal (SIGINT, SIGTERM, SIGHUP); 0 before any.
+    int signal() const;
+    // "SIGINT", "SIGTERM", "SIGHUP" for the first signal; "a signal" before any.
+    const char* signal_name() const;
+    // 128 + the first signal (130 for Ctrl-C, 129 for SIGHUP, 143 for SIGTERM), as a shell reports it.
     int exit_code() const;
 };
 
