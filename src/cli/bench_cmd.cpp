@@ -227,7 +227,11 @@ int run(BenchArgs args) {
         probe_gpu(gpubench, *args.gpu);
     }
 
-    const StopSignal stop;  // Ctrl-C / SIGTERM: stop between measurements, keep what was measured
+    // Ctrl-C, SIGTERM, SIGHUP: said at once; the run stops between measurements (within a burst)
+    // and keeps what was measured. Further signals while it stops are said too, not obeyed, so the
+    // measured roofs are still saved; a fifth leaves at once.
+    const StopSignal stop("stopping after the figure being measured; what was measured is saved",
+                          StopSignal::Repeat::count, "already stopping: saving what was measured");
     bool gpu_failed = false;
 
     ProgressLine progress(args.quiet);
@@ -250,6 +254,21 @@ int run(BenchArgs args) {
             print_stderr("roofline: error: {}\n", e.what());
             gpu_failed = true;
         }
+    }
+
+    // Stopped before any roof: a model without roofs judges nothing, and stored it would be the
+    // latest model; nothing is written, and the files and the store keep what they had.
+    if (model.partial && model.compute.empty() && model.memory.empty() && model.gpus.empty()) {
+        std::string unchanged;
+        for (const auto* path : {&args.output, &args.svg})
+            if (!path->empty()) unchanged += (unchanged.empty() ? "" : ", ") + *path;
+        if (store) unchanged += (unchanged.empty() ? "" : ", ") + std::string("the results store ") + store->path();
+        print_stderr("interrupted before any roof was measured (kernels are chosen first, then every figure is "
+                     "sampled): nothing saved{}\n",
+                     unchanged.empty() ? "" : fmt::format(" ({} left as {})", unchanged,
+                                                          unchanged.find(',') == std::string::npos ? "it was"
+                                                                                                   : "they were"));
+        return stop.stopped() ? stop.exit_code() : kExitInterrupted;
     }
 
     std::string kept;  // files a partial run did not replace
@@ -291,9 +310,6 @@ int run(BenchArgs args) {
                            : model.partial             ? "interrupted: partial results saved."
                                                        : "saved.";
         print_stderr("{}{}\n", what, where);
-        if (model.partial && model.compute.empty() && model.memory.empty())
-            print_stderr("interrupted before any roof was measured (kernels are chosen first, then every "
-                               "figure is sampled)\n");
         if (!kept.empty())
             print_stderr("kept the earlier results in {}: a partial run does not replace them\n", kept);
     }
