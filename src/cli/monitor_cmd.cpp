@@ -9,8 +9,11 @@
 #include "cli/messages.hpp"
 #include "cli/stop_signal.hpp"
 #include "cli/usage_error.hpp"
+#include "core/kept_tally.hpp"
 #include "core/monitor_sample.hpp"
+#include "io/machine_json.hpp"
 #include "io/monitor_dir.hpp"
+#include "io/monitor_spool.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
 #include "measure/cpu_event_set.hpp"
@@ -19,6 +22,7 @@
 #include "measure/monitor_snapshot.hpp"
 #include "measure/sysfs_pmu.hpp"
 #include "io/install_layout.hpp"
+#include "render/kept_tally_text.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
 #include "topo/environment.hpp"
@@ -26,7 +30,9 @@
 #include <fmt/format.h>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -120,17 +126,50 @@ struct Tracker {
     }
 };
 
-// Stores one sample of a job as a point in the set "job ID NODE" and says so.
+// Stores one sample of a job as a point in the set "job ID NODE" and says so. A sample the
+// store refuses (NaN, infinite or negative values: a wrong event formula) or fails to take (a
+// full disk, a lock) is appended to the spool file (io/monitor_spool.hpp) and counted as such:
+// the summary line reads the tally, never the number of samples taken.
 struct SampleSink {
     const MonitorArgs& args;
     std::string node;
     double started_unix = 0;
     Provenance provenance;
     ResultsStore& store;
-    std::map<std::string, int> samples;  // per job
-    int failed_saves = 0;
+    std::map<std::string, KeptTally> tally;  // per job
+    MonitorSpool spool{monitor_spool_dirs(), fmt::format("monitor-{}-{}-{}.jsonl", file_safe(node),
+                                                          compact_utc(started_unix), ::getpid())};
 
+    static std::string file_safe(const std::string& s) {
+        std::string out;
+        for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
+        return out.empty() ? "node" : out;
+    }
+    static std::string compact_utc(double unix_s) {
+        std::string t = iso_utc(unix_s);  // 2026-11-27T08:51:00Z -> 20261127T085100Z
+        std::erase_if(t, [](char c) { return c == '-' || c == ':'; });
+        return t;
+    }
     std::string set_name(const std::string& job) const { return fmt::format("job {} {}", job, node); }
+
+    // Keeps a sample the store did not take; false when not even the spool could.
+    bool keep(const std::string& job, const nlohmann::json& document, const char* outcome, const std::string& why) {
+        const nlohmann::json line = {{"schema", "roofline.monitor-spool/1"}, {"set", set_name(job)}, {"job", job},
+                                     {"outcome", outcome}, {"why", why}, {"points", document}};
+        const bool first = spool.path().empty();
+        try {
+            spool.append(line);
+        } catch (const std::exception& e) {
+            // The journal of a node service keeps stderr: the sample itself, as a last resort.
+            print_stderr("roofline monitor: error: {}; the sample: {}\n", terminal_text(e.what()),
+                         terminal_text(line.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace)));
+            return false;
+        }
+        if (first)
+            print_stderr("roofline monitor: samples not in the store are kept in {} (one JSON line each)\n",
+                         terminal_text(spool.path()));
+        return true;
+    }
 
     // `p`: work, bytes, seconds and threads of the interval that ended at `end_unix`; `what`:
     // what the sample was made of, for the progress line.
@@ -145,26 +184,46 @@ struct SampleSink {
         prov.options["job"] = job;
         prov.options["interval_start"] = iso_utc(start_unix);
         prov.options["interval_end"] = iso_utc(end_unix);
-        ++samples[job];
+        KeptTally& kept = tally[job];
+        const auto document = points_to_json({p}, &prov);
+        const char* outcome = "stored";
         try {
-            store.save_points(set_name(job), {p}, std::nullopt, &prov);
-        } catch (const std::exception& e) {
-            ++failed_saves;
-            print_stderr("roofline monitor: error: a sample of job {} not stored: {}\n", terminal_text(job),
+            points_from_json(document, "the sample");  // what the store would refuse
+            try {
+                store.save_points(set_name(job), {p}, std::nullopt, &prov);
+                kept.add_stored();
+            } catch (const std::exception& e) {
+                outcome = "not stored";
+                print_stderr("roofline monitor: error: a sample of job {} not stored: {}\n", terminal_text(job),
+                             terminal_text(e.what()));
+                kept.add_unstored(e.what(), keep(job, document, outcome, e.what()));
+            }
+        } catch (const SchemaError& e) {
+            outcome = "refused";
+            print_stderr("roofline monitor: error: a sample of job {} refused: {}\n", terminal_text(job),
                          terminal_text(e.what()));
+            kept.add_refused(e.what(), keep(job, document, outcome, e.what()));
         }
         if (!args.quiet)
-            print_stderr("roofline monitor: {}{} {:>9} {}  {}  {} threads\n",
+            print_stderr("roofline monitor: {}{} {:>9} {}  {}  {} threads{}\n",
                          args.all_jobs ? "job " + terminal_text(job) + " " : "", p.label,
                          p.work_counted ? format_number(performance(p)) : "-", rate_unit(p.work_unit), what,
-                         p.threads);
+                         p.threads, std::string_view(outcome) == "stored" ? "" : fmt::format("  ({})", outcome));
     }
+    bool any_samples() const { return !tally.empty(); }
+    // The last lines: per job what was stored, refused, not stored, and where those are. Said
+    // under --quiet too when a sample is not in the store. Exit 1 when any is not.
     int finish() const {
-        if (!args.quiet)
-            for (const auto& [job, n] : samples)
-                print_stderr("roofline monitor: {} of job {} stored in {} as '{}'\n", count_of(n, "sample"),
-                             terminal_text(job), terminal_text(store.path()), terminal_text(set_name(job)));
-        return failed_saves ? kExitFailure : kExitOk;
+        bool all = true;
+        for (const auto& [job, kept] : tally) {
+            all = all && kept.all_stored();
+            if (args.quiet && kept.all_stored()) continue;
+            print_stderr("roofline monitor: {}\n",
+                         terminal_text(kept_tally_text(kept, "sample", " of job " + job,
+                                                       fmt::format(" in {} as '{}'", store.path(), set_name(job)),
+                                                       spool.path())));
+        }
+        return all ? kExitOk : kExitFailure;
     }
 };
 
@@ -349,7 +408,7 @@ int run_counter_monitor(const MonitorArgs& args) {
         }
     };
     every_interval(args, stop, started, sample);
-    if (!args.quiet && sink.samples.empty())
+    if (!args.quiet && !sink.any_samples())
         print_stderr("roofline monitor: no samples of {} (no process of it counted on this node)\n",
                      terminal_text(jobs_text));
     return sink.finish();
@@ -451,7 +510,7 @@ int run_monitor(const MonitorArgs& a) {
     };
 
     every_interval(args, stop, started, sample_now);
-    if (!args.quiet && sink.samples.empty())
+    if (!args.quiet && !sink.any_samples())
         print_stderr("roofline monitor: no samples of {} (nothing published to {})\n", terminal_text(jobs_text),
                      terminal_text(args.dir));
     return sink.finish();
@@ -474,7 +533,16 @@ void add_monitor_command(CLI::App& app, int& exit_code) {
         "    (linked to libroofline_marker, run with ROOFLINE_MONITOR_DIR=DIR) and turns the calls of their\n"
         "    regions into FLOPs and bytes with the per-call counts of an earlier instrument run. No\n"
         "    counters needed.\n"
-        "SIGINT/SIGTERM store the last, partial interval and exit 0.");
+        "SIGINT/SIGTERM store the last, partial interval and stop.\n"
+        "A sample the store refuses (NaN, infinite or negative values: an event formula gone wrong) or\n"
+        "cannot take (a full disk, a lock) is said at once and appended, one JSON line each, to a spool file\n"
+        "(monitor-NODE-TIME-PID.jsonl in $STATE_DIRECTORY, else $XDG_STATE_HOME/roofline, else\n"
+        "~/.local/state/roofline; $TMPDIR or /tmp when that cannot be written); sampling goes on. The last\n"
+        "lines say per job how many samples were stored, refused and not stored, and where those are, under\n"
+        "--quiet too.\n"
+        "Exit status: 0 when every sample taken is in the store; 1 when any is not (refused or not stored:\n"
+        "a node service's unit then shows as failed, and the spool file has them) or the monitor cannot\n"
+        "start; 2 for a usage error.");
     cmd->add_option("--job", args->job, "The job's id (default: $SLURM_JOB_ID); programs tag their snapshots with "
                                         "ROOFLINE_JOB_ID or SLURM_JOB_ID");
     cmd->add_flag("--all-jobs", args->all_jobs,
