@@ -274,8 +274,7 @@ int deliver_kernel_points(const std::vector<Point>& points, const std::vector<st
                                   "stores to lines not read first (as the roofs below L1 count), at "
                                   "the levels the working set does not fit above; the write-allocate reads also in "
                                   "details.write_allocate_bytes";
-    if (interrupted)
-        provenance.options["interrupted"] = fmt::format("yes ({}): the points measured before the signal", stop.signal_name());
+    if (interrupted) provenance.options["interrupted"] = stop.signal_name();  // as measure's: the points before it
     PointDestinations to{args.output, nullptr,
                          fmt::format("{}{}", fmt::join(provenance.command, " "),
                                      interrupted ? fmt::format(" (interrupted by {}: partial)", stop.signal_name()) : ""),

@@ -117,9 +117,14 @@ int run_report(const ReportArgs& args) {
     if (!args.quiet)
         for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
     const MachineFile& machine = judging.file;
+    std::vector<std::string> interrupted;  // sets from a run a signal stopped: the report says they are partial
     const std::vector<Point> points = load_point_sets(point_choices, access,
                                                       "run 'roofline measure -- ./your_app' to measure some, "
-                                                      "or pass --points FILE (schema roofline.points/1)");
+                                                      "or pass --points FILE (schema roofline.points/1)",
+                                                      true, &interrupted);
+    // CSV has no place for it; the other formats say it in the report, and on stderr when it goes to a file.
+    if (!interrupted.empty() && (format == ReportFormat::csv || (!args.output.empty() && !args.quiet)))
+        print_stderr("roofline: warning: {}\n", partial_points_text(interrupted));
 
     require_gpu_roofline_for_gpu_points(points, !args.gpu.empty());
     const auto deliver = [&](const std::string& report) {
@@ -143,7 +148,7 @@ int run_report(const ReportArgs& args) {
         std::vector<ReportSection> sections;
         for (const auto& part : view_of_cluster.parts)
             sections.push_back({part.name, part.roofline, judge_points(part.roofline, part.points, view, args.quiet)});
-        return deliver(render_sectioned_report(sections, format, view));
+        return deliver(render_sectioned_report(sections, format, view, interrupted));
     }
     const Roofline roofline = [&] {
         if (!args.gpu.empty()) {
@@ -163,7 +168,7 @@ int run_report(const ReportArgs& args) {
         }
     }();
     const auto analyses = judge_points(roofline, points, view, args.quiet);
-    return deliver(render_report(analyses, roofline, format, view));
+    return deliver(render_report(analyses, roofline, format, view, interrupted));
 }
 
 } // namespace

@@ -213,7 +213,8 @@ std::vector<Point> combine_point_sets(std::vector<PointsDocument> sets, const st
 }
 
 std::vector<Point> load_point_sets(const std::vector<StoredSource>& sources, StoreAccess& access,
-                                   std::string_view missing_hint, bool required) {
+                                   std::string_view missing_hint, bool required,
+                                   std::vector<std::string>* interrupted) {
     std::vector<PointsDocument> sets;
     std::vector<std::string> names;
     for (const auto& source : sources) {
@@ -222,6 +223,14 @@ std::vector<Point> load_point_sets(const std::vector<StoredSource>& sources, Sto
         sets.push_back(std::move(*set));
         names.push_back(source.stored ? (source.id ? fmt::format("stored:{}", *source.id) : std::string(kStored))
                                       : std::filesystem::path(source.path).filename().string());
+        if (!interrupted || !sets.back().provenance) continue;
+        if (const auto by = interrupted_by(*sets.back().provenance)) {
+            const std::string where = !source.stored ? source.path
+                                      : source.id    ? fmt::format("stored point set #{}", *source.id)
+                                                     : std::string("the latest stored point set");
+            interrupted->push_back(by->empty() ? fmt::format("{} (interrupted)", where)
+                                               : fmt::format("{} (interrupted by {})", where, *by));
+        }
     }
     return combine_point_sets(std::move(sets), names);
 }

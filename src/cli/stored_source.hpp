@@ -84,8 +84,11 @@ PointsDocument load_points_document(const StoredSource& source, StoreAccess& acc
 // Where sets share a point name ("(program)" of two programs), those points are
 // told apart by their set: " (PROGRAM)" from its provenance's command, else its
 // file name or stored ID, with both when that is still not enough.
+// `interrupted`, when given, gets one entry per set from a run a signal stopped (its points are
+// partial): "p.json (interrupted by SIGINT)", "stored:4 (interrupted by SIGTERM)".
 std::vector<Point> load_point_sets(const std::vector<StoredSource>& sources, StoreAccess& access,
-                                   std::string_view missing_hint, bool required = true);
+                                   std::string_view missing_hint, bool required = true,
+                                   std::vector<std::string>* interrupted = nullptr);
 
 // The naming rule of load_point_sets, on sets already loaded (`sources`: each set's file name or
 // "stored:ID"). Pure.

@@ -32,4 +32,19 @@ struct Provenance {
     std::optional<MpiProvenance> mpi;  // measured inside an MPI launch
 };
 
+// Whether the run that made a set of points was stopped before its end (a signal): its points
+// are what it had measured by then. options["interrupted"] holds the signal's name ("SIGINT");
+// kernels files before issue 33 hold "yes: ...". nullopt: not interrupted; else the signal's
+// name, "" when the set does not say which.
+inline std::optional<std::string> interrupted_by(const Provenance& provenance) {
+    const auto it = provenance.options.find("interrupted");
+    if (it == provenance.options.end()) return std::nullopt;
+    const std::string& text = it->second;
+    const auto at = text.find("SIG");
+    if (at == std::string::npos) return std::string();
+    auto end = at + 3;
+    while (end < text.size() && text[end] >= 'A' && text[end] <= 'Z') ++end;
+    return end > at + 3 ? text.substr(at, end - at) : std::string();
+}
+
 } // namespace roofline

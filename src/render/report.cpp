@@ -105,8 +105,10 @@ std::string aligned_table(const std::vector<std::vector<std::string>>& rows, con
     return out;
 }
 
-std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
+std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
+                        const std::vector<std::string>& interrupted) {
     std::string out = fmt::format("Roofline report: {}\n", terminal_text(title_text(r, view)));
+    if (!interrupted.empty()) out += terminal_text(partial_points_text(interrupted)) + "\n";
     out += fmt::format("Roofs: {}\n\n", terminal_text(roofs_text(r)));
     if (analyses.empty()) return out + "No points.\n";
 
@@ -154,8 +156,13 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
 // Markup, "|" and newlines escaped (a row stays one row), controls made visible.
 std::string markdown_escape(const std::string& text) { return markdown_text(text); }
 
-std::string render_markdown(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
+std::string render_markdown(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
+                            const std::vector<std::string>& interrupted) {
     std::string out = fmt::format("## Roofline report: {}\n\n", markdown_escape(title_text(r, view)));
+    if (!interrupted.empty()) {
+        const std::string text = partial_points_text(interrupted);
+        out += fmt::format("> **PARTIAL**{}\n\n", markdown_escape(text.substr(std::string("PARTIAL").size())));
+    }
     out += fmt::format("Roofs: {}\n\n", markdown_escape(roofs_text(r)));
     if (analyses.empty()) return out + "No points.\n";
 
@@ -272,10 +279,13 @@ nlohmann::ordered_json above_roof_json(const std::optional<AboveRoof>& above) {
             {"likely_causes", causes}};
 }
 
-nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view) {
+nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
+                                   const std::vector<std::string>& interrupted) {
     using json = nlohmann::ordered_json;
     json out;
     out["schema"] = "roofline.report/1";
+    out["partial"] = !interrupted.empty();  // points from an interrupted run: some may be missing
+    out["interrupted_runs"] = interrupted;
     json bandwidth = json::array();
     for (const auto& roof : r.bandwidth)
         bandwidth.push_back({{"name", roof.name}, {"level", roof.level}, {"gbs", number_json(roof.value)}});
@@ -324,22 +334,25 @@ std::string dump(const nlohmann::ordered_json& j) {
 } // namespace
 
 std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
-                          std::optional<View> view) {
+                          std::optional<View> view, const std::vector<std::string>& interrupted) {
     switch (format) {
-    case ReportFormat::text: return render_text(analyses, roofline, view);
-    case ReportFormat::markdown: return render_markdown(analyses, roofline, view);
+    case ReportFormat::text: return render_text(analyses, roofline, view, interrupted);
+    case ReportFormat::markdown: return render_markdown(analyses, roofline, view, interrupted);
     case ReportFormat::csv: return render_csv(analyses, roofline);
-    case ReportFormat::json: return dump(report_json(analyses, roofline, view));
+    case ReportFormat::json: return dump(report_json(analyses, roofline, view, interrupted));
     }
     throw std::invalid_argument("unknown report format");
 }
 
 std::string render_sectioned_report(const std::vector<ReportSection>& sections, ReportFormat format,
-                                    std::optional<View> view) {
+                                    std::optional<View> view, const std::vector<std::string>& interrupted) {
     std::string out;
     switch (format) {
     case ReportFormat::text:
     case ReportFormat::markdown:
+        if (!interrupted.empty())
+            out = format == ReportFormat::text ? terminal_text(partial_points_text(interrupted)) + "\n"
+                                               : "> " + markdown_escape(partial_points_text(interrupted)) + "\n";
         for (const auto& s : sections) {
             if (!out.empty()) out += "\n";
             out += format == ReportFormat::text ? fmt::format("== {} ==\n", terminal_text(s.name))
@@ -358,13 +371,24 @@ std::string render_sectioned_report(const std::vector<ReportSection>& sections, 
     case ReportFormat::json: {
         nlohmann::ordered_json doc;
         doc["schema"] = "roofline.sectioned-report/1";
+        doc["partial"] = !interrupted.empty();
+        doc["interrupted_runs"] = interrupted;
         doc["sections"] = nlohmann::ordered_json::array();
         for (const auto& s : sections)
-            doc["sections"].push_back({{"name", s.name}, {"report", report_json(s.analyses, s.roofline, view)}});
+            doc["sections"].push_back(
+                {{"name", s.name}, {"report", report_json(s.analyses, s.roofline, view, interrupted)}});
         return dump(doc);
     }
     }
     throw std::invalid_argument("unknown report format");
+}
+
+std::string partial_points_text(const std::vector<std::string>& interrupted) {
+    if (interrupted.empty()) return {};
+    return fmt::format("PARTIAL: the points come from {} that {} interrupted, so the points {} had not measured yet "
+                       "are missing: {}",
+                       interrupted.size() == 1 ? "a run" : "runs", interrupted.size() == 1 ? "was" : "were",
+                       interrupted.size() == 1 ? "it" : "they", join(interrupted, "; "));
 }
 
 const char* report_format_name(ReportFormat format) {

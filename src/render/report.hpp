@@ -17,8 +17,12 @@ enum class ReportFormat { text, markdown, csv, json };
 // Text: an aligned table plus detail lines per point. Markdown: a table and a
 // bullet list. CSV: one row per point, RFC 4180 quoting, units in the header.
 // JSON: schema "roofline.report/1". `view`, when given, is named in the output.
+// `interrupted`: the point sets that come from a run a signal stopped ("p.json (interrupted by
+// SIGINT)"), so points it had not measured yet are missing. Text and Markdown say so under the
+// title (PARTIAL: ...), JSON has "partial" and "interrupted_runs" (false and [] otherwise); CSV,
+// one row per point, has no place for it: the command says it on stderr.
 std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
-                          std::optional<View> view = std::nullopt);
+                          std::optional<View> view = std::nullopt, const std::vector<std::string>& interrupted = {});
 
 // Points judged against several rooflines (a cluster's nodes, and the whole cluster): one
 // report per section, each under its name. Text and Markdown: the reports one after the other
@@ -30,7 +34,12 @@ struct ReportSection {
     std::vector<Analysis> analyses;
 };
 std::string render_sectioned_report(const std::vector<ReportSection>& sections, ReportFormat format,
-                                    std::optional<View> view = std::nullopt);
+                                    std::optional<View> view = std::nullopt,
+                                    const std::vector<std::string>& interrupted = {});
+
+// "PARTIAL: the points come from an interrupted run, so the points it had not measured yet are
+// missing: p.json (interrupted by SIGINT)"; "" for none. The line report and the commands print.
+std::string partial_points_text(const std::vector<std::string>& interrupted);
 
 // "text", "markdown", "csv", "json"; parse throws std::invalid_argument.
 const char* report_format_name(ReportFormat format);

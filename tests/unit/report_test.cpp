@@ -1,5 +1,6 @@
 // The report renderer on hand-built analyses (independent of analyze()'s wording).
 #include "render/report.hpp"
+#include "core/provenance.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -323,4 +324,44 @@ TEST(ReportHostileNames, JsonKeepsNamesAndSurvivesInvalidUtf8) {
     const auto name = parsed["points"][0]["point"].get<std::string>();
     EXPECT_EQ(name.rfind("evil\x1b]0;pwned", 0), 0u);  // escaped by JSON, exact after parsing
     EXPECT_NE(name.find("\xEF\xBF\xBD"), std::string::npos);  // the invalid byte, replaced
+}
+
+// Issue 33: points from an interrupted run are partial, and every format of report says so
+// (only `show --points` did); CSV has no place for it (the command warns on stderr).
+TEST(Report, PointsFromAnInterruptedRunAreSaidPartial) {
+    const std::vector<std::string> interrupted{"k.json (interrupted by SIGINT)"};
+    const auto text = render_report(sample_analyses(), sample_roofline(), ReportFormat::text, View::carm, interrupted);
+    EXPECT_NE(text.find("PARTIAL: the points come from a run that was interrupted, so the points it had not measured "
+                        "yet are missing: k.json (interrupted by SIGINT)\n"),
+              std::string::npos)
+        << text;
+    const auto markdown = render_report(sample_analyses(), sample_roofline(), ReportFormat::markdown, View::carm,
+                                        interrupted);
+    EXPECT_NE(markdown.find("> **PARTIAL**: the points come from a run"), std::string::npos) << markdown;
+    auto j = nlohmann::json::parse(
+        render_report(sample_analyses(), sample_roofline(), ReportFormat::json, View::carm, interrupted));
+    EXPECT_EQ(j["partial"], true);
+    EXPECT_EQ(j["interrupted_runs"], nlohmann::json(interrupted));
+    // A complete run says nothing of the kind.
+    EXPECT_EQ(render_report(sample_analyses(), sample_roofline(), ReportFormat::text).find("PARTIAL"), std::string::npos);
+    j = nlohmann::json::parse(render_report(sample_analyses(), sample_roofline(), ReportFormat::json));
+    EXPECT_EQ(j["partial"], false);
+    EXPECT_TRUE(j["interrupted_runs"].empty());
+    // Sections (a cluster): once on top, and in the JSON.
+    const std::vector<ReportSection> sections{{"node a", sample_roofline(), sample_analyses()}};
+    EXPECT_EQ(render_sectioned_report(sections, ReportFormat::text, View::carm, interrupted).rfind("PARTIAL: ", 0), 0u);
+    EXPECT_EQ(nlohmann::json::parse(render_sectioned_report(sections, ReportFormat::json, View::carm, interrupted))
+                  ["partial"],
+              true);
+}
+
+TEST(Report, TheSignalThatInterruptedARunIsReadFromItsProvenance) {
+    Provenance p;
+    EXPECT_FALSE(interrupted_by(p));
+    p.options["interrupted"] = "SIGTERM";  // measure, and kernels since issue 33
+    EXPECT_EQ(interrupted_by(p), "SIGTERM");
+    p.options["interrupted"] = "yes: the points measured before the signal";  // kernels before
+    EXPECT_EQ(interrupted_by(p), "");
+    p.options["interrupted"] = "yes (SIGHUP): the points measured before the signal";
+    EXPECT_EQ(interrupted_by(p), "SIGHUP");
 }
