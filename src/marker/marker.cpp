@@ -80,8 +80,45 @@ struct Sample {
     uint64_t value = 0, enabled = 0, running = 0;
 };
 
+// A region's wall time, shared by its threads: the union of the intervals during which at
+// least one thread had it open (its outermost instance), so threads that run one after
+// another add up and threads that overlap count once. Allocated with the region's name
+// and never freed; its lock is taken only when a thread enters or leaves the region's
+// outermost instance, after the thread's own lock.
+struct RegionWall {
+    SpinLock lock;
+    int open = 0;        // threads inside the region now
+    uint64_t since = 0;  // when `open` last went from 0 to 1
+    uint64_t ns = 0;     // closed intervals
+};
+
+void wall_enter(RegionWall* w, uint64_t t) noexcept {
+    if (!w) return;
+    w->lock.lock();
+    if (w->open++ == 0) w->since = t;
+    w->lock.unlock();
+}
+
+void wall_leave(RegionWall* w, uint64_t t) noexcept {
+    if (!w) return;
+    w->lock.lock();
+    if (w->open > 0 && --w->open == 0 && t > w->since) w->ns += t - w->since;
+    w->lock.unlock();
+}
+
+// Closed intervals, and the one still open up to `now` when `now` is not 0.
+uint64_t wall_ns(RegionWall* w, uint64_t now) noexcept {
+    if (!w) return 0;
+    w->lock.lock();
+    uint64_t ns = w->ns;
+    if (now && w->open > 0 && now > w->since) ns += now - w->since;
+    w->lock.unlock();
+    return ns;
+}
+
 struct ThreadRegion {
     std::string_view name;  // points into Global::names (stable)
+    RegionWall* wall = nullptr;  // the region's, shared by every thread (Global::walls)
     uint64_t calls = 0;
     uint64_t ns = 0;       // inclusive: only the outermost instance of a recursion counts
     int depth = 0;         // open instances of this region on the thread
@@ -110,6 +147,8 @@ struct Global {
     std::string out_path;
     std::vector<EventSpec> events;
     std::deque<std::string> names;  // deque: stable element addresses
+    std::deque<RegionWall> walls;   // by region id, like names
+    pid_t pid = 0;                  // the process these regions are of (a forked child's are its parent's)
     std::unordered_map<std::string_view, int> ids;
     std::vector<ThreadState*> threads;
     std::vector<std::pair<std::string, uint64_t>> errors;
@@ -229,7 +268,7 @@ void open_system_events() {
     }
 }
 
-void write_results();
+void write_results(bool at_exec = false);
 
 void at_exit_write() { write_results(); }
 
@@ -247,6 +286,7 @@ void init_once() {
 #endif
     if ((out && *out) || monitored) {
         g = new Global;
+        g->pid = ::getpid();
         if (out) g->out_path = out;
         if (const char* ev = std::getenv("ROOFLINE_PERF_EVENTS")) parse_events(ev);
         open_system_events();
@@ -306,7 +346,8 @@ ThreadState* thread_state() {
     return ts;
 }
 
-int region_id(ThreadState* ts, const char* name, std::string_view& stable) {
+// `wall` is set only the first time this thread sees the name (its ThreadRegion keeps it).
+int region_id(ThreadState* ts, const char* name, std::string_view& stable, RegionWall*& wall) {
     std::string_view key(name);
     auto it = ts->ids.find(key);
     if (it != ts->ids.end()) {
@@ -323,22 +364,27 @@ int region_id(ThreadState* ts, const char* name, std::string_view& stable) {
         } else {
             id = int(g->names.size());
             g->names.emplace_back(key);
+            g->walls.emplace_back();
             stable = g->names.back();
             g->ids.emplace(stable, id);
         }
+        wall = &g->walls[size_t(id)];
     }
     ts->ids.emplace(stable, id);
     return id;
 }
 
-// Adds a frame's time and counter deltas to its region (outermost instance only).
-void close_frame(ThreadState* ts, size_t level, uint64_t t1, const Sample* end_samples,
-                 bool forced) {
+// Adds a frame's time and counter deltas to its region (outermost instance only), in
+// `regions` (the thread's own, or a copy that leaves them as they are). `leave_wall`: the
+// thread leaves the region's wall interval too (not for a copy).
+void close_frame(ThreadState* ts, std::vector<ThreadRegion>& regions, size_t level, uint64_t t1,
+                 const Sample* end_samples, bool forced, bool leave_wall) {
     const Frame& f = ts->stack[level];
-    ThreadRegion& r = ts->regions[size_t(f.id)];
+    ThreadRegion& r = regions[size_t(f.id)];
     if (forced) ++r.unclosed;
     if (--r.depth > 0) return;
     r.ns += t1 - f.t0;
+    if (leave_wall) wall_leave(r.wall, t1);
     size_t nev = ts->fds.size();
     if (nev == 0) return;
     if (r.counters.size() != nev) r.counters.assign(nev, 0.0);
@@ -376,12 +422,14 @@ __attribute__((noinline)) void begin_slow(const char* name, int mode) {
 void begin_timing(const char* name) {
     ThreadState* ts = thread_state();
     std::string_view stable;
-    int id = region_id(ts, name, stable);
+    RegionWall* wall = nullptr;
+    int id = region_id(ts, name, stable, wall);
     size_t nev = ts->fds.size();
     ts->lock.lock();
     if (ts->regions.size() <= size_t(id)) ts->regions.resize(size_t(id) + 1);
     ThreadRegion& r = ts->regions[size_t(id)];
     r.name = stable;
+    if (wall) r.wall = wall;
     ++r.calls;
     ++r.depth;
     size_t level = ts->stack.size();
@@ -391,7 +439,9 @@ void begin_timing(const char* name) {
         ts->frame_samples.resize((level + 1) * nev);
         read_all(ts, &ts->frame_samples[level * nev]);
     }
-    ts->stack.back().t0 = now_ns();
+    const uint64_t t0 = now_ns();
+    ts->stack.back().t0 = t0;
+    if (r.depth == 1) wall_enter(r.wall, t0);  // the thread's outermost instance
     ts->lock.unlock();
 }
 
@@ -424,7 +474,7 @@ __attribute__((noinline)) void end_slow(const char* name, int mode) {
             error = std::string("end of region '") + name + "' while '" + std::string(open) +
                     "' is the innermost open region (end ignored)";
         } else {
-            close_frame(ts, level, t1, samples, false);
+            close_frame(ts, ts->regions, level, t1, samples, false, true);
             ts->stack.pop_back();
             if (nev) ts->frame_samples.resize(level * nev);
         }
@@ -459,27 +509,42 @@ void append_double(std::string& out, double v) {
 
 void write_snapshot(bool finished);
 
-void write_results() {
+// At exit or roofline_finalize(): the regions' totals, open ones closed now, and recording
+// stops. `at_exec` (the program is about to exec another): the totals as they stand, open
+// regions counted up to now and flagged, without changing anything, so that if the exec
+// fails the program goes on recording and its exit writes the file again.
+void write_results(bool at_exec) {
     if (!g) return;
-    if (!g->monitor_dir.empty()) write_snapshot(true);  // before finalize closes open regions
+    if (!g->monitor_dir.empty()) write_snapshot(!at_exec);  // before finalize closes open regions
     if (g->out_path.empty()) {
-        g_mode.fetch_and(~kTiming, std::memory_order_acq_rel);
+        if (!at_exec) g_mode.fetch_and(~kTiming, std::memory_order_acq_rel);
         return;
     }
     std::vector<ThreadState*> threads;
+    std::vector<std::pair<std::string, uint64_t>> errors;
     {
         std::lock_guard<std::mutex> lk(g->mu);
         if (g->written) return;
-        g->written = true;
+        if (!at_exec) g->written = true;
         threads = g->threads;
+        errors = g->errors;
     }
+    auto note_error = [&](const std::string& message) {
+        for (auto& e : errors)
+            if (e.first == message) {
+                ++e.second;
+                return;
+            }
+        errors.emplace_back(message, 1);
+    };
     // Stop recording; calls already past the mode check only touch their own state.
-    g_mode.fetch_and(~kTiming, std::memory_order_acq_rel);
+    if (!at_exec) g_mode.fetch_and(~kTiming, std::memory_order_acq_rel);
 
     struct Total {
         std::string_view name;
         uint64_t calls = 0, unclosed = 0;
         std::vector<double> thread_seconds;
+        RegionWall* wall = nullptr;
         std::vector<double> counters;
         std::vector<bool> counted;    // event opened on some thread that entered the region
         std::vector<bool> uncounted;  // ...but never scheduled during some instance: no count
@@ -491,26 +556,36 @@ void write_results() {
     for (size_t ti = 0; ti < threads.size(); ++ti) {
         ThreadState* ts = threads[ti];
         ts->lock.lock();
+        std::vector<ThreadRegion> copy;  // at exec: the thread's regions as if closed now
+        std::vector<ThreadRegion>* regions = &ts->regions;
         if (!ts->stack.empty()) {
             // Other threads' perf fds can be read from here: they count their thread.
             std::vector<Sample> samples(ts->fds.size());
             read_all(ts, samples.data());
+            if (at_exec) {
+                copy = ts->regions;
+                regions = &copy;
+            }
             for (size_t level = ts->stack.size(); level-- > 0;) {
                 unclosed_errors.push_back("region '" +
                                           std::string(ts->regions[size_t(ts->stack[level].id)].name) +
-                                          "' still open at finalize on thread " +
+                                          (at_exec ? "' still open at finalize (the program exec'd another) on thread "
+                                                   : "' still open at finalize on thread ") +
                                           std::to_string(ti) + " (closed then)");
-                close_frame(ts, level, t_end, samples.data(), true);
+                close_frame(ts, *regions, level, t_end, samples.data(), true, !at_exec);
             }
-            ts->stack.clear();
-            ts->frame_samples.clear();
+            if (!at_exec) {
+                ts->stack.clear();
+                ts->frame_samples.clear();
+            }
         }
-        if (totals.size() < ts->regions.size()) totals.resize(ts->regions.size());
-        for (size_t id = 0; id < ts->regions.size(); ++id) {
-            const ThreadRegion& r = ts->regions[id];
+        if (totals.size() < regions->size()) totals.resize(regions->size());
+        for (size_t id = 0; id < regions->size(); ++id) {
+            const ThreadRegion& r = (*regions)[id];
             if (r.calls == 0) continue;
             Total& t = totals[id];
             t.name = r.name;
+            if (r.wall) t.wall = r.wall;
             t.calls += r.calls;
             t.unclosed += r.unclosed;
             t.thread_seconds.push_back(double(r.ns) * 1e-9);
@@ -535,7 +610,7 @@ void write_results() {
         }
         ts->lock.unlock();
     }
-    for (auto& e : unclosed_errors) add_error(e);
+    for (auto& e : unclosed_errors) note_error(e);
 
     std::string out = "{\"schema\": \"roofline.marker/1\",\n \"regions\": [";
     bool first = true;
@@ -548,10 +623,12 @@ void write_results() {
         append_json_string(out, t.name);
         out += ", \"calls\": " + std::to_string(t.calls);
         out += ", \"threads\": " + std::to_string(t.thread_seconds.size());
+        // The region's wall time: while at least one thread had it open. Never below one
+        // thread's own time (a thread that reset the region counts its time since).
         double max_s = 0;
         for (double s : t.thread_seconds) max_s = s > max_s ? s : max_s;
         out += ", \"seconds\": ";
-        append_double(out, max_s);
+        append_double(out, std::max(max_s, double(wall_ns(t.wall, t_end)) * 1e-9));
         out += ", \"thread_seconds\": [";
         for (size_t i = 0; i < t.thread_seconds.size(); ++i) {
             if (i) out += ", ";
@@ -573,7 +650,7 @@ void write_results() {
                     std::string message = "event '";
                     message.append(name).append("' was never scheduled during an instance of region '");
                     message.append(t.name).append("' (multiplexed out): its count is left out");
-                    add_error(message);
+                    note_error(message);
                     dropped.push_back(name);
                     continue;
                 }
@@ -596,15 +673,11 @@ void write_results() {
         out += "}";
     }
     out += "],\n \"errors\": [";
-    {
-        std::lock_guard<std::mutex> lk(g->mu);
-        for (size_t i = 0; i < g->errors.size(); ++i) {
-            std::string msg = g->errors[i].first;
-            if (g->errors[i].second > 1)
-                msg += " (" + std::to_string(g->errors[i].second) + " times)";
-            out += i ? ",\n  " : "\n  ";
-            append_json_string(out, msg);
-        }
+    for (size_t i = 0; i < errors.size(); ++i) {
+        std::string msg = errors[i].first;
+        if (errors[i].second > 1) msg += " (" + std::to_string(errors[i].second) + " times)";
+        out += i ? ",\n  " : "\n  ";
+        append_json_string(out, msg);
     }
     out += "]}\n";
 
@@ -636,6 +709,7 @@ void write_snapshot(bool finished) {
     struct Total {
         std::string_view name;
         uint64_t calls = 0, max_ns = 0;
+        RegionWall* wall = nullptr;
         int threads = 0;
         bool nested = false;
     };
@@ -655,6 +729,7 @@ void write_snapshot(bool finished) {
             t.name = r.name;
             t.calls += r.calls;
             t.max_ns = std::max(t.max_ns, r.ns);
+            if (r.wall) t.wall = r.wall;
             ++t.threads;
             t.nested = t.nested || r.nested;
         }
@@ -674,7 +749,8 @@ void write_snapshot(bool finished) {
         first = false;
         append_json_string(out, r.name);
         out += ", \"calls\": " + std::to_string(r.calls) + ", \"seconds\": ";
-        append_double(out, double(r.max_ns) * 1e-9);
+        // Closed calls' wall time (while at least one thread had the region open).
+        append_double(out, double(std::max(r.max_ns, wall_ns(r.wall, 0))) * 1e-9);
         out += ", \"threads\": " + std::to_string(r.threads) + ", \"nested\": " + (r.nested ? "true" : "false") + "}";
     }
     out += "]}\n";
@@ -742,7 +818,69 @@ ThreadRegion* find_thread_region(const char* name) {
     return &ts->regions[size_t(it->second)];
 }
 
+// Under `roofline measure` the library starts when it is loaded, not at the first marker
+// call: a program that loads it always leaves a file (with no regions if it marked none),
+// so measure can tell "the library recorded nothing" from "the library is not there".
+__attribute__((constructor)) void init_at_load() {
+    const char* out = std::getenv("ROOFLINE_MARKER_OUT");
+    if (out && *out) ensure_init();
+}
+
+constexpr std::string_view kOutVar = "ROOFLINE_MARKER_OUT=";
+
+// "<file>" -> "<file>.exec1", "<file>.execN" -> "<file>.exec<N+1>".
+std::string next_exec_path(const std::string& path) {
+    const size_t dot = path.rfind(".exec");
+    if (dot != std::string::npos && dot + 5 < path.size() &&
+        path.find_first_not_of("0123456789", dot + 5) == std::string::npos && path.size() - dot - 5 < 9) {
+        const long n = std::strtol(path.c_str() + dot + 5, nullptr, 10);
+        return path.substr(0, dot) + ".exec" + std::to_string(n + 1);
+    }
+    return path + ".exec1";
+}
+
 }  // namespace
+
+// Called by the exec wrappers (exec_wrappers.c) just before the process image is replaced:
+// the regions recorded so far are written to ROOFLINE_MARKER_OUT (there is no exit, so no
+// atexit, at an exec), and the new image's environment names the next file,
+// "<file>.exec<N>", so a new image that marks regions too does not overwrite them
+// (`roofline measure` reads the chain). Returns the environment to pass: `envp` itself, or a
+// copy in `*storage` (freed by roofline_marker_exec_done). Does nothing in a forked child
+// (its regions so far are its parent's; a vfork child must not allocate) or when the
+// library is not recording.
+extern "C" __attribute__((visibility("hidden"))) char* const* roofline_marker_before_exec(char* const* envp,
+                                                                                         void** storage) {
+    *storage = nullptr;
+    if (g_mode.load(std::memory_order_acquire) == kUninit || !g || g->out_path.empty() || g->pid != ::getpid())
+        return envp;
+    const int saved = errno;
+    write_results(true);
+    if (envp) {
+        size_t count = 0;
+        bool named = false;
+        for (; envp[count]; ++count)
+            if (std::string_view(envp[count]).starts_with(kOutVar)) named = true;
+        if (named) {
+            auto* holder = new std::pair<std::vector<char*>, std::string>;
+            holder->second = std::string(kOutVar) + next_exec_path(g->out_path);
+            for (size_t i = 0; i < count; ++i) {
+                if (std::string_view(envp[i]).starts_with(kOutVar)) holder->first.push_back(holder->second.data());
+                else holder->first.push_back(envp[i]);
+            }
+            holder->first.push_back(nullptr);
+            *storage = holder;
+            envp = holder->first.data();
+        }
+    }
+    errno = saved;
+    return envp;
+}
+
+// After an exec that failed (the program goes on): frees what roofline_marker_before_exec made.
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_exec_done(void* storage) {
+    delete static_cast<std::pair<std::vector<char*>, std::string>*>(storage);
+}
 
 extern "C" {
 
@@ -793,6 +931,12 @@ ROOFLINE_API void roofline_region_reset(const char* name) {
         r->ns = 0;
         r->unclosed = 0;
         for (double& c : r->counters) c = 0;
+        // The region's wall time restarts too when no thread has it open.
+        if (RegionWall* w = r->wall) {
+            w->lock.lock();
+            if (w->open == 0) w->ns = 0;
+            w->lock.unlock();
+        }
     }
     t_state->lock.unlock();
 }

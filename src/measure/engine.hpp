@@ -31,7 +31,7 @@ EngineKind parse_engine(const std::string& text);
 struct RegionTiming {
     std::string name;
     long long calls = 0;
-    double seconds = 0;   // max over threads of each thread's inclusive time
+    double seconds = 0;   // wall time the region was open (union over its threads)
     int threads = 1;
 };
 

@@ -1,6 +1,7 @@
 #include "measure/protocol_json.hpp"
 
 #include "core/level.hpp"
+#include "io/json_node.hpp"
 
 #include <cmath>
 #include <limits>
@@ -63,6 +64,8 @@ json parse(const std::string& raw, const std::string& source, const char* schema
     if (replaced && problems)
         problems->push_back(fmt::format("{}: {} byte(s) of region or function names are not UTF-8: shown as \\xNN",
                                         source, replaced));
+    if (json_nested_too_deep(text))
+        throw MeasureError(fmt::format("{}: not valid JSON ({})", source, json_depth_problem()));
     json j;
     try {
         j = json::parse(text);
@@ -250,6 +253,37 @@ static std::string thread_placement(const json& model, const std::string& source
                                                  pinned)
                                    : " (thread n on core (n-1) mod cores; CPU affinity is not followed: which simulated core a "
                                      "CPU belongs to is not known)");
+}
+
+MarkerReport merge_marker_reports(std::vector<MarkerReport> reports) {
+    MarkerReport out;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        MarkerReport& r = reports[i];
+        for (auto& t : r.timings) {
+            const auto it = std::find_if(out.timings.begin(), out.timings.end(),
+                                         [&](const RegionTiming& o) { return o.name == t.name; });
+            if (it == out.timings.end()) {
+                out.timings.push_back(std::move(t));
+                continue;
+            }
+            it->calls += t.calls;
+            it->seconds += t.seconds;
+            it->threads = std::max(it->threads, t.threads);
+        }
+        for (auto& c : r.counters) {
+            const auto it = std::find_if(out.counters.begin(), out.counters.end(),
+                                         [&](const RegionCounts& o) { return o.name == c.name; });
+            if (it == out.counters.end()) {
+                out.counters.push_back(std::move(c));
+                continue;
+            }
+            it->calls += c.calls;
+            for (const auto& [event, value] : c.events) it->events[event] += value;
+        }
+        for (auto& p : r.problems)
+            out.problems.push_back(i == 0 ? std::move(p) : fmt::format("(in the program's exec'd image {}) {}", i, p));
+    }
+    return out;
 }
 
 VgtoolReport parse_vgtool_json(const std::string& text, const std::string& source) {

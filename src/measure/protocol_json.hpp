@@ -28,6 +28,12 @@ std::string repair_utf8(const std::string& text, std::size_t* replaced = nullptr
 // bytes that are not UTF-8 "\xNN" (the same in both reports, so they still merge).
 MarkerReport parse_marker_json(const std::string& text, const std::string& source);
 
+// The reports of the images one process ran in turn (it exec'd: each image's library wrote
+// its own file), in that order, as one: a region in several has their calls, seconds and
+// counters added (the images ran one after the other) and the most threads of any; a later
+// image's problems name it.
+MarkerReport merge_marker_reports(std::vector<MarkerReport> reports);
+
 struct VgtoolReport {
     std::vector<RegionCounts> regions;    // "(program)", regions, "<function NAME>"
     std::vector<RegionCounts> functions;  // exclusive counts per function

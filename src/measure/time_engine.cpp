@@ -22,26 +22,52 @@ void native_run(const MeasureRequest& request, MeasureResult& result, const Temp
     result.status = run.status;
     result.wall_seconds = run.wall_seconds;
     result.notes.push_back(fmt::format("native run (timing): {:.3f} s, {}", run.wall_seconds, run.status.describe()));
-    const auto text = read_file_or_empty(marker_out);
-    if (text.empty()) {
+    // The program's file, then one per image it exec'd that loaded the library too
+    // ("<file>.exec1", ...: the library writes what it has before an exec and hands the next
+    // name on), in the order they ran.
+    std::vector<std::string> texts;
+    for (std::string path = marker_out;; path = fmt::format("{}.exec{}", marker_out, texts.size())) {
+        auto text = read_file_or_empty(path);
+        if (text.empty()) break;
+        texts.push_back(std::move(text));
+    }
+    if (texts.empty()) {
         if (!run.status.exited)
             result.warnings.push_back("the command did not finish: region timings were not written, only the "
                                       "whole-program time up to its end is known");
         else
-            result.notes.push_back("no marker regions (the program does not use the roofline marker library): "
-                                   "whole program only");
+            result.notes.push_back("no marker regions: the roofline marker library wrote nothing (the program "
+                                   "does not load libroofline_marker, or left through _exit() or a signal, "
+                                   "which skip its exit handler): whole program only");
         return;
     }
-    MarkerReport report;
-    try {
-        report = parse_marker_json(text, "marker library output");
-    } catch (const MeasureError& e) {
-        // A damaged file costs the regions, not the run: the whole program's time is still known.
-        result.warnings.push_back(fmt::format("the marker library's regions cannot be read, so only the whole "
-                                              "program is measured: {}",
-                                              e.what()));
-        return;
+    std::vector<MarkerReport> reports;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const std::string source = i == 0 ? std::string("marker library output")
+                                          : fmt::format("marker library output of exec'd image {}", i);
+        try {
+            reports.push_back(parse_marker_json(texts[i], source));
+        } catch (const MeasureError& e) {
+            // A damaged file costs the regions, not the run: the whole program's time is still known.
+            result.warnings.push_back(fmt::format("the marker library's regions cannot be read, so only the whole "
+                                                  "program is measured: {}",
+                                                  e.what()));
+            return;
+        }
     }
+    MarkerReport report = merge_marker_reports(std::move(reports));
+    if (report.timings.empty())
+        result.notes.push_back(texts.size() == 1
+                                   ? "no marker regions: the roofline marker library was loaded but no region was "
+                                     "opened: whole program only"
+                                   : fmt::format("no marker regions: the roofline marker library was loaded (in {} "
+                                                 "program images: the program exec'd) but no region was opened: "
+                                                 "whole program only",
+                                                 texts.size()));
+    else if (texts.size() > 1)
+        result.notes.push_back(fmt::format("marker regions from {} program images (the program exec'd another "
+                                           "that loads the marker library): a region in several is their sum",
+                                           texts.size()));
     for (auto& p : report.problems) result.warnings.push_back(std::move(p));
     result.timings = std::move(report.timings);
     // Counters the marker library read at region boundaries (perf engine).
