@@ -15,6 +15,8 @@
 #include <system_error>
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -346,6 +348,91 @@ std::string write_somewhere_safe(const std::string& file_name, const std::functi
     throw std::runtime_error(reasons);
 }
 
+namespace {
+
+// The pre-flight probes of check_file_writable. The rule: probe a destination
+// the way it will be written, and never change what is there.
+// - A character device is written in place: opened as the write will open it
+//   and given a write of zero bytes. That transfers nothing on any device (a
+//   terminal shows nothing), yet a device that refuses every write refuses it
+//   too: /dev/full answers ENOSPC, /dev/null takes it. Nothing more is known
+//   of a device without writing to it, so nothing more is tried. (FIFOs are
+//   not opened: a reader that saw our close would take it for the end.)
+// - A regular file is written as a temporary file next to it, renamed over it.
+//   The temporary must take a block: one is written and synced in a probe file
+//   (then removed), so a full file system (ENOSPC) or an exhausted quota (EDQUOT)
+//   stops the command before its work, not after. A file that has room for one
+//   block may still fill up during the run: that is left to the rescue of
+//   write_somewhere_safe.
+// - rename() over an existing file fails with EPERM when the file is immutable
+//   or append-only (chattr +i, +a), or when its directory is sticky (/tmp) and
+//   the file and the directory belong to other users: said before the work.
+void probe_device(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) fail("cannot write", path, errno);
+    ssize_t written;
+    do written = ::write(fd, "", 0);
+    while (written < 0 && errno == EINTR);
+    const int error = errno;
+    ::close(fd);
+    if (written < 0 && error != EAGAIN && error != EWOULDBLOCK) {
+        throw std::runtime_error(
+            fmt::format("cannot write {}: the device refuses writes ({})", message_name(path), std::strerror(error)));
+    }
+}
+
+void refuse_unreplaceable(const std::string& path, const std::string& target, const std::string& directory) {
+    struct stat file {};
+    if (::lstat(target.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) return;
+    const int fd = ::open(target.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        int flags = 0;
+        const bool known = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;  // not every file system keeps them
+        ::close(fd);
+        if (known && (flags & FS_IMMUTABLE_FL)) {
+            throw std::runtime_error(fmt::format(
+                "cannot write {}: the file is immutable (chattr +i), so it cannot be replaced", message_name(path)));
+        }
+        if (known && (flags & FS_APPEND_FL)) {
+            throw std::runtime_error(fmt::format(
+                "cannot write {}: the file is append-only (chattr +a), so it cannot be replaced", message_name(path)));
+        }
+    }
+    struct stat dir {};
+    const uid_t me = ::geteuid();
+    if (me != 0 && ::stat(directory.c_str(), &dir) == 0 && (dir.st_mode & S_ISVTX) && file.st_uid != me &&
+        dir.st_uid != me) {
+        throw std::runtime_error(fmt::format(
+            "cannot write {}: it belongs to another user in the sticky directory {}, so it cannot be replaced",
+            message_name(path), message_name(directory)));
+    }
+}
+
+// A block written and synced in a fresh file next to `target`, then removed.
+void probe_space(const std::string& path, const std::string& target, const std::string& directory) {
+    std::string probe_path;
+    const int fd = create_temporary(target, probe_path);
+    // access(W_OK) can lie (root, ACLs, read-only mounts); creating a file cannot.
+    if (fd < 0) {
+        throw std::runtime_error(fmt::format("cannot write {}: directory {} is not writable ({})",
+                                             message_name(path), message_name(directory), std::strerror(errno)));
+    }
+    const std::string block(4096, '\n');
+    bool ok = write_all(fd, block) && ::fsync(fd) == 0;
+    int error = ok ? 0 : errno;
+    if (::close(fd) != 0 && ok) {
+        ok = false;
+        error = errno;
+    }
+    ::unlink(probe_path.c_str());
+    if (!ok) {
+        throw std::runtime_error(fmt::format("cannot write {}: a test write in {} failed ({})", message_name(path),
+                                             message_name(directory), std::strerror(error)));
+    }
+}
+
+} // namespace
+
 void check_file_writable(const std::string& path) {
     if (path.empty()) throw std::runtime_error("cannot write output: the file name is empty");
     // A link's target is what gets written, next to which a new file must fit.
@@ -354,8 +441,12 @@ void check_file_writable(const std::string& path) {
     struct stat info {};
     if (::stat(path.c_str(), &info) == 0) {
         if (S_ISDIR(info.st_mode)) throw std::runtime_error(fmt::format("cannot write {}: it is a directory", message_name(path)));
-        // Written in place: whether a device or a FIFO's reader takes the text shows then.
-        if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) return;
+        // Written in place: whether a FIFO's reader takes the text shows then.
+        if (S_ISFIFO(info.st_mode)) return;
+        if (S_ISCHR(info.st_mode)) {
+            probe_device(path);
+            return;
+        }
         if (!S_ISREG(info.st_mode)) {
             throw std::runtime_error(
                 fmt::format("cannot write {}: not a regular file ({})", message_name(path), file_kind(info.st_mode)));
@@ -372,15 +463,8 @@ void check_file_writable(const std::string& path) {
         throw std::runtime_error(
             fmt::format("cannot write {}: {} is not a directory", message_name(path), message_name(directory)));
     }
-    // access(W_OK) can lie (root, ACLs, read-only mounts); creating a file cannot.
-    std::string probe_path;
-    const int fd = create_temporary(target, probe_path);
-    if (fd < 0) {
-        throw std::runtime_error(fmt::format("cannot write {}: directory {} is not writable ({})",
-                                             message_name(path), message_name(directory), std::strerror(errno)));
-    }
-    ::close(fd);
-    ::unlink(probe_path.c_str());
+    probe_space(path, target, directory);
+    refuse_unreplaceable(path, target, directory);
 }
 
 bool same_output_file(const std::string& a, const std::string& b) {

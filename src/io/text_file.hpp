@@ -50,9 +50,13 @@ std::vector<std::string> files_in(const std::string& dir, const std::string& ext
 std::string write_somewhere_safe(const std::string& file_name, const std::function<void(const std::string&)>& write);
 
 // Fails fast (std::runtime_error) when `path` could not be written later:
-// its directory is missing or not writable, or `path` is something
-// write_text_file_atomic refuses (a directory, an SQLite database ...).
-// Probes by creating and removing a temporary file; never touches `path` itself.
+// its directory is missing or not writable, its file system is full (or the
+// quota spent), an existing file there cannot be replaced (immutable or
+// append-only, another user's in a sticky directory), a character device
+// refuses writes (/dev/full), or `path` is something write_text_file_atomic
+// refuses (a directory, an SQLite database ...). Probes by writing one block
+// to a temporary file next to it (removed) or zero bytes to a device; never
+// changes `path` itself (text_file.cpp says why each probe is as it is).
 void check_file_writable(const std::string& path);
 
 // Whether writing `a` and then `b` would write one file twice (the second
