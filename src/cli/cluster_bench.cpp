@@ -6,6 +6,7 @@
 #include "core/cluster_model.hpp"
 #include "io/cluster_json.hpp"
 #include "io/install_layout.hpp"
+#include "io/json_node.hpp"
 #include "io/machine_json.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
@@ -154,7 +155,7 @@ int gather_cluster(const ClusterBenchPlan& plan, const ClusterOutput& out) {
         print_stderr("roofline: warning: no network roof: {}\n", out.network_problem);
     } else if (const auto text = read_file_if_exists(network_file(plan.dir))) {
         try {
-            network = network_from_netbench_json(nlohmann::json::parse(*text));
+            network = network_from_netbench_json(parse_json_bounded(*text, network_file(plan.dir)));
             for (auto& n : nodes) add_network_roofs(n.model, *network);
         } catch (const std::exception& e) {
             print_stderr("roofline: warning: no network roof: {}\n", e.what());

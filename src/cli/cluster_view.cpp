@@ -2,6 +2,7 @@
 
 #include "core/machine_file.hpp"
 #include "io/cluster_json.hpp"
+#include "io/json_node.hpp"
 #include "io/text_file.hpp"
 
 #include <fmt/format.h>
@@ -28,7 +29,7 @@ std::string not_judged_text(const ClusterView& view) {
 
 ClusterView cluster_view(const std::string& path, const std::vector<Point>& points, const RooflineRequest& request,
                          bool with_empty_nodes) {
-    const ClusterFile file = cluster_from_json(nlohmann::json::parse(read_text_file(path)), path);
+    const ClusterFile file = cluster_from_json(parse_json_bounded(read_text_file(path), path), path);
     std::vector<std::string> names;
     for (const auto& n : file.nodes) names.push_back(n.node);
     auto assignment = assign_to_nodes(names, points);

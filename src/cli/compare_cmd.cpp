@@ -9,6 +9,7 @@
 #include "core/comparison.hpp"
 #include "core/machine_file.hpp"
 #include "core/machine_roofline.hpp"
+#include "io/json_node.hpp"
 #include "io/text_file.hpp"
 #include "render/chart.hpp"
 #include "render/comparison_text.hpp"
@@ -41,7 +42,7 @@ struct CompareArgs {
 // A file is a point set when its JSON says so; anything else is read as a machine.
 bool is_points_file(const std::string& path) {
     try {
-        const auto j = nlohmann::json::parse(read_text_file(path));
+        const auto j = parse_json_bounded(read_text_file(path), path);  // too deep: its SchemaError says so
         return j.is_object() && j.contains("schema") && j["schema"].is_string() &&
                j["schema"].get<std::string>().rfind("roofline.points", 0) == 0;
     } catch (const nlohmann::json::exception&) {

@@ -3,6 +3,7 @@
 #include "cli/usage_error.hpp"
 #include "core/gpu_specs.hpp"
 #include "io/install_layout.hpp"
+#include "io/json_node.hpp"
 #include "io/machine_json.hpp"
 #include "io/temp_dir.hpp"
 #include "io/text_file.hpp"
@@ -58,7 +59,7 @@ GpuModel measure_gpu(const std::string& program, int device, bool quick, std::ve
         throw std::runtime_error(fmt::format("--gpu: the GPU benchmark {}", status.describe()));
     GpuModel gpu;
     try {
-        const auto json = nlohmann::json::parse(read_text_file(out));
+        const auto json = parse_json_bounded(read_text_file(out), out);
         gpu = gpu_from_gpubench_json(json, program);
         if (const auto failed = json.at("gpu").find("self_check_failed"); failed != json.at("gpu").end() && failed->is_array())
             for (const auto& what : *failed)

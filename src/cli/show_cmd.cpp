@@ -7,6 +7,7 @@
 #include "core/level.hpp"
 #include "core/model_completeness.hpp"
 #include "io/cluster_json.hpp"
+#include "io/json_node.hpp"
 #include "io/machine_json.hpp"
 #include "io/points_json.hpp"
 #include "io/text_file.hpp"
@@ -72,7 +73,7 @@ std::string show_points(const StoredSource& source, StoreAccess& access, ReportF
 
 // A cluster model (bench --mpi): the summary with the sick nodes, then every node's roofs.
 std::string show_cluster(const std::string& path, const std::string& text, ReportFormat format) {
-    const auto file = cluster_from_json(nlohmann::json::parse(text), path);
+    const auto file = cluster_from_json(parse_json_bounded(text, path), path);
     if (format == ReportFormat::json)
         return cluster_to_json(file.cluster, file.nodes).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                "\n";

@@ -38,6 +38,11 @@ inline constexpr FigureRange cv_range{0, 10, "a coefficient of variation from 0 
 inline constexpr int max_threads = 1 << 20;
 // Cache sizes: 1 byte .. 1 TiB per instance.
 inline constexpr double max_cache_bytes = 1099511627776.0;
+// Arrays and objects (JSON), sequences and mappings (YAML) inside each other:
+// our own files nest less than 10 deep. Parsers keep a frame per open level
+// (nlohmann's took 23 s and 1.7 GB to reach the syntax error of 20 MB of '['),
+// so every reader refuses a file past this before building anything.
+inline constexpr int max_nesting_depth = 200;
 
 inline bool in_range(const FigureRange& range, double value) {
     if (range.zero_allowed && value == 0) return true;

@@ -1,5 +1,6 @@
 #include "io/cluster_json.hpp"
 
+#include "io/json_node.hpp"
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 
@@ -81,6 +82,7 @@ nlohmann::json cluster_to_json(const ClusterModel& cluster, const std::vector<No
 }
 
 bool is_cluster_json(const std::string& text) {
+    if (json_nested_too_deep(text)) return false;  // no cluster model; its reader says what is wrong
     const auto j = nlohmann::json::parse(text, nullptr, false);
     return j.is_object() && j.value("schema", "") == "roofline.cluster/1";
 }

@@ -26,10 +26,12 @@ public:
     bool string(string_t&) override { return value(); }
     bool binary(binary_t&) override { return value(); }
     bool start_object(std::size_t) override {
+        deeper();
         frames_.push_back({true, {}, {}, 0});
         return true;
     }
     bool start_array(std::size_t) override {
+        deeper();
         frames_.push_back({false, {}, {}, 0});
         return true;
     }
@@ -66,6 +68,13 @@ private:
         return true;
     }
 
+    // Refused at the first level past the limit, so the parse that follows never
+    // sees such a file (it keeps a frame per level: 20 MB of '[' took 23 s and 1.7 GB).
+    void deeper() const {
+        if (frames_.size() >= static_cast<std::size_t>(max_nesting_depth))
+            throw SchemaError(fmt::format("{}: not valid JSON: {}", source_, json_depth_problem()));
+    }
+
     void next_element() {
         if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
     }
@@ -82,7 +91,55 @@ private:
     std::vector<Frame> frames_;
 };
 
+// Counts levels only, and stops at the first past the limit or at a syntax error
+// (which the parse that follows reports with its message).
+class DepthCheck final : public nlohmann::json_sax<nlohmann::json> {
+public:
+    bool too_deep = false;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return deeper(); }
+    bool start_array(std::size_t) override { return deeper(); }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return shallower(); }
+    bool end_array() override { return shallower(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    bool deeper() {
+        if (++depth_ > max_nesting_depth) too_deep = true;
+        return !too_deep;
+    }
+    bool shallower() {
+        --depth_;
+        return true;
+    }
+    int depth_ = 0;
+};
+
 } // namespace
+
+std::string json_depth_problem() {
+    return fmt::format("nested more than {} levels deep (arrays and objects inside each other)", max_nesting_depth);
+}
+
+bool json_nested_too_deep(const std::string& text) {
+    DepthCheck check;
+    nlohmann::json::sax_parse(text, &check, nlohmann::json::input_format_t::json, false);
+    return check.too_deep;
+}
+
+nlohmann::json parse_json_bounded(const std::string& text, const std::string& source) {
+    if (json_nested_too_deep(text))
+        throw SchemaError(fmt::format("{}: not valid JSON: {}", message_name(source), json_depth_problem()));
+    return nlohmann::json::parse(text);
+}
 
 nlohmann::json read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 

@@ -176,4 +176,16 @@ nlohmann::json read_json_file(const std::string& path);
 // The same for text already read from `source`.
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);
 
+// JSON nested deeper than max_nesting_depth (core/input_limits.hpp) is refused
+// before it is parsed: parse_json_text does it; every other parse of text we did
+// not write in this process goes through one of these two.
+// Whether `text` nests deeper than that: a SAX pass that stops at the first level past the
+// limit (or at a syntax error, left to the parse that follows to report).
+bool json_nested_too_deep(const std::string& text);
+// "nested more than 200 levels deep (...)", for messages.
+std::string json_depth_problem();
+// nlohmann::json::parse(text) after that check: SchemaError "SOURCE: not valid
+// JSON: nested more than ..." when too deep, nlohmann's exceptions otherwise.
+nlohmann::json parse_json_bounded(const std::string& text, const std::string& source);
+
 } // namespace roofline

@@ -2,6 +2,7 @@
 
 #include "core/message_name.hpp"
 
+#include "io/json_node.hpp"
 #include "io/machine_json.hpp"
 #include "io/points_json.hpp"
 #include "io/postgres_store.hpp"
@@ -33,7 +34,7 @@ MachineModel parse_stored(const std::string& json_text, const std::string& name,
     const auto source = fmt::format("{} (machine {})", message_name(name), id);
     nlohmann::json parsed;
     try {
-        parsed = nlohmann::json::parse(json_text);
+        parsed = parse_json_bounded(json_text, fmt::format("{} (machine {})", name, id));  // a tampered store
     } catch (const nlohmann::json::parse_error& e) {
         throw SchemaError(fmt::format("{}: stored JSON is corrupt: {}", source, e.what()));
     }
@@ -44,7 +45,7 @@ PointsDocument parse_stored_points(const std::string& json_text, const std::stri
     const auto source = fmt::format("{} (point set {})", message_name(name), id);
     nlohmann::json parsed;
     try {
-        parsed = nlohmann::json::parse(json_text);
+        parsed = parse_json_bounded(json_text, fmt::format("{} (point set {})", name, id));  // a tampered store
     } catch (const nlohmann::json::parse_error& e) {
         throw SchemaError(fmt::format("{}: stored JSON is corrupt: {}", source, e.what()));
     }

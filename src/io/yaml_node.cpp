@@ -3,10 +3,12 @@
 #include "core/message_name.hpp"
 
 #include "core/byte_sizes.hpp"
+#include "core/input_limits.hpp"
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
@@ -188,7 +190,7 @@ public:
 
 private:
     static constexpr long max_nodes = 1'000'000;
-    static constexpr int max_depth = 200;
+    static constexpr int max_depth = max_nesting_depth;
     const std::string& file_;
     long nodes_ = 0;
 };
@@ -200,6 +202,8 @@ private:
 // pull request #1319, fixed upstream in 0.8.1). This walk sees the same events
 // without building nodes and refuses a document that starts where the one
 // before it started, so LoadAll is only called on text it finishes.
+// It also refuses nesting past max_nesting_depth where it starts, with its line:
+// yaml-cpp's own guard (2000 levels) only says "bad file".
 class DocumentProgress : public YAML::EventHandler {
 public:
     DocumentProgress(const std::string& text, const std::string& file) : text_(text), file_(file) {}
@@ -219,17 +223,27 @@ public:
     void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
     void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
     void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-    void OnMapEnd() override {}
+    void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+        deeper(mark);
+    }
+    void OnSequenceEnd() override { --depth_; }
+    void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+        deeper(mark);
+    }
+    void OnMapEnd() override { --depth_; }
 
 private:
+    void deeper(const YAML::Mark& mark) {
+        if (++depth_ > max_nesting_depth)
+            throw SchemaError(fmt::format("{}: nested more than {} levels deep", where_at(file_, mark), max_nesting_depth));
+    }
+
     static constexpr long max_documents = 10'000;
     const std::string& text_;
     const std::string& file_;
     long documents_ = 0;
     int last_start_ = -1;
+    int depth_ = 0;
 };
 
 void check_parser_finishes(const std::string& text, const std::string& file) {
@@ -403,6 +417,8 @@ std::vector<YamlNode> parse_yaml_documents(const std::string& text, const std::s
     std::vector<YAML::Node> documents;
     try {
         documents = YAML::LoadAll(text);
+    } catch (const YAML::DeepRecursion& e) {  // not reached past the check above; its message is "bad file"
+        throw SchemaError(fmt::format("{}: nested more than {} levels deep", where_at(file, e.mark), max_nesting_depth));
     } catch (const YAML::Exception& e) {
         throw SchemaError(fmt::format("{}: invalid YAML: {}", where_at(file, e.mark), e.msg));
     }

@@ -1,5 +1,6 @@
 #include "measure/monitor_snapshot.hpp"
 
+#include "io/json_node.hpp"
 #include "io/monitor_dir.hpp"
 #include "io/text_file.hpp"
 #include "measure/engine.hpp"
@@ -38,6 +39,7 @@ std::uint64_t u64_at(const json& j, const char* key, const std::string& where) {
 } // namespace
 
 ProcessSnapshot parse_monitor_snapshot(const std::string& text, const std::string& source) {
+    if (json_nested_too_deep(text)) throw MeasureError(fmt::format("{}: not JSON: {}", source, json_depth_problem()));
     json j;
     try {
         j = json::parse(text);
