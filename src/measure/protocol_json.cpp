@@ -2,7 +2,6 @@
 
 #include "core/level.hpp"
 #include "io/json_node.hpp"
-#include "io/json_node.hpp"
 
 #include <cmath>
 #include <limits>
@@ -65,8 +64,6 @@ json parse(const std::string& raw, const std::string& source, const char* schema
     if (replaced && problems)
         problems->push_back(fmt::format("{}: {} byte(s) of region or function names are not UTF-8: shown as \\xNN",
                                         source, replaced));
-    if (json_nested_too_deep(text))
-        throw MeasureError(fmt::format("{}: not valid JSON ({})", source, json_depth_problem()));
     if (json_nested_too_deep(text))
         throw MeasureError(fmt::format("{}: not valid JSON ({})", source, json_depth_problem()));
     json j;
