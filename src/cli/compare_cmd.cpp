@@ -50,6 +50,23 @@ bool is_points_file(const std::string& path) {
     }
 }
 
+enum class ChartFormat { svg, html };
+
+// What --chart writes, from its extension: .svg, or .html/.htm. A device or FIFO (/dev/stdout)
+// takes SVG whatever its name; any other name is refused (x.png would get SVG inside).
+ChartFormat chart_format(const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    if (ext == ".svg") return ChartFormat::svg;
+    if (ext == ".html" || ext == ".htm") return ChartFormat::html;
+    std::error_code ec;
+    const auto kind = std::filesystem::status(path, ec).type();
+    if (!ec && (kind == std::filesystem::file_type::character || kind == std::filesystem::file_type::fifo))
+        return ChartFormat::svg;
+    throw UsageError(fmt::format("--chart {}: compare draws its chart as SVG (.svg) or HTML (.html, .htm), not {}; "
+                                 "name the file so (for a PNG, convert the SVG)",
+                                 path, ext.empty() ? std::string("a file without an extension") : ext));
+}
+
 int run_compare(const CompareArgs& args) {
     std::vector<std::string> machine_texts = args.machines, point_texts = args.points;
     for (const auto& f : args.files) {
@@ -64,8 +81,11 @@ int run_compare(const CompareArgs& args) {
             "compare takes two machines, two point sets, or both (got {} machine(s), {} point set(s)); with one "
             "machine, both point sets are judged on it",
             machine_texts.size(), point_texts.size()));
+    if (!args.chart.empty() && machine_texts.empty())
+        throw UsageError("--chart needs the machines (--machine A --machine B, or one for both)");
     // The chart is written after the comparison: the same file would lose it.
     check_outputs_differ("-o", args.output, "--chart", args.chart, "the chart would overwrite the comparison");
+    if (!args.chart.empty()) chart_format(args.chart);  // a name we would write the wrong format into: refused now
     if (!args.output.empty()) check_file_writable(args.output);
     if (!args.chart.empty()) check_file_writable(args.chart);
     const View view = args.view == "orm" ? View::orm : View::carm;
@@ -121,7 +141,6 @@ int run_compare(const CompareArgs& args) {
     write_result(args.output, render_comparison(input, args.format == "json"));
 
     if (!args.chart.empty()) {
-        if (rooflines.empty()) throw UsageError("--chart needs the machines (--machine A --machine B, or one for both)");
         ChartInput chart;
         chart.view = view;
         chart.title = "A vs B";
@@ -139,8 +158,8 @@ int run_compare(const CompareArgs& args) {
                 p.label = (p.label.empty() ? p.name : p.label) + " (" + side + ")";
                 chart.points.push_back(std::move(p));
             }
-        const std::string ext = std::filesystem::path(args.chart).extension().string();
-        write_text_file_atomic(args.chart, ext == ".html" || ext == ".htm" ? render_html(chart) : render_svg(chart));
+        write_text_file_atomic(args.chart,
+                               chart_format(args.chart) == ChartFormat::html ? render_html(chart) : render_svg(chart));
         print_stderr("chart written to {}\n", terminal_text(args.chart));
     }
 
@@ -161,7 +180,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
     cmd->description(
         "Two machine models (bench -o files, spec sheets, or stored): every roof side by side with B/A\n"
         "and whether it changed beyond the spread its samples recorded. Two point sets (measure or\n"
-        "kernels -o files, or stored): points matched by name with their performance ratio; judged\n"
+        "kernels -o files, or stored): points matched by name with their performance ratio (points of\n"
+        "one name, NAME #k, matched by their order in each run: every pair is compared); judged\n"
         "on the machines given (A's points on A, B's on B, or both on one), each change is put down to\n"
         "the roof (the roofline allows more or less at the point's intensity) or the efficiency.");
     cmd->add_option("files", args->files, "A and B as files; a point set is told from a machine by its schema")
@@ -177,7 +197,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
     add_roofline_threads_option(cmd, args->threads);
     add_format_option(cmd, args->format, {"text", "json"});
     add_output_option(cmd, args->output, "Write the comparison to FILE instead of standard output");
-    cmd->add_option("--chart", args->chart, "Also draw both rooflines and both point sets on one chart (.svg or .html)")
+    cmd->add_option("--chart", args->chart,
+                    "Also draw both rooflines and both point sets on one chart: FILE.svg (SVG) or FILE.html "
+                    "(HTML); other names are refused")
         ->type_name("FILE");
     add_db_option(cmd, args->db);
     cmd->add_flag("--fail-on-slower", args->fail_on_slower,

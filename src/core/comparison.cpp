@@ -8,7 +8,6 @@
 #include <cmath>
 #include <map>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace roofline {
 namespace {
@@ -120,18 +119,27 @@ PointSide side_of(const Point& p, const Roofline* roofline, View view) {
 
 std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofline* roofline_a,
                                         const std::vector<Point>& b, const Roofline* roofline_b, View view) {
-    // By name, the first point of each name (sets of 100,000 points are compared too: no quadratic search).
-    std::unordered_map<std::string, const Point*> in_b;
-    for (const auto& p : b) in_b.emplace(p.name, &p);
-    std::unordered_set<std::string> seen;
+    // By name, and within a name by order (sets of 100,000 points are compared too: no quadratic search).
+    std::unordered_map<std::string, std::vector<const Point*>> in_b;
+    for (const auto& p : b) in_b[p.name].push_back(&p);
+    std::unordered_map<std::string, std::size_t> total_a;
+    for (const auto& p : a) ++total_a[p.name];
+    const auto repeated = [&](const std::string& name) {
+        const auto ia = total_a.find(name);
+        const auto ib = in_b.find(name);
+        return (ia != total_a.end() && ia->second > 1) || (ib != in_b.end() && ib->second.size() > 1);
+    };
+    std::unordered_map<std::string, std::size_t> seen_a;
     std::vector<PointChange> out;
     for (const auto& pa : a) {
-        if (!seen.insert(pa.name).second) continue;
+        const std::size_t k = ++seen_a[pa.name];
         PointChange c;
         c.name = pa.name;
+        c.occurrence = static_cast<int>(k);
+        c.repeated = repeated(pa.name);
         c.a = side_of(pa, roofline_a, view);
-        if (const auto it = in_b.find(pa.name); it != in_b.end()) {
-            c.b = side_of(*it->second, roofline_b, view);
+        if (const auto it = in_b.find(pa.name); it != in_b.end() && it->second.size() >= k) {
+            c.b = side_of(*it->second[k - 1], roofline_b, view);
             const auto &fa = c.a->performance, &fb = c.b->performance;
             if (fa.value > 0 && fb.value > 0) {
                 c.ratio = fb.value / fa.value;
@@ -151,10 +159,14 @@ std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofl
         }
         out.push_back(std::move(c));
     }
+    std::unordered_map<std::string, std::size_t> seen_b;
     for (const auto& pb : b) {
-        if (!seen.insert(pb.name).second) continue;  // in A, or a repeated name
+        const std::size_t k = ++seen_b[pb.name];
+        if (const auto it = total_a.find(pb.name); it != total_a.end() && k <= it->second) continue;  // paired above
         PointChange c;
         c.name = pb.name;
+        c.occurrence = static_cast<int>(k);
+        c.repeated = repeated(pb.name);
         c.b = side_of(pb, roofline_b, view);
         out.push_back(std::move(c));
     }

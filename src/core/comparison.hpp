@@ -56,6 +56,11 @@ struct PointSide {
 
 struct PointChange {
     std::string name;
+    // A name given to several points of a run (a region entered from two places, two sets
+    // appended): the k-th of that name in A is compared with the k-th in B. `occurrence` is k
+    // (1-based); `repeated`: the name has more than one point in A or in B.
+    int occurrence = 1;
+    bool repeated = false;
     std::optional<PointSide> a, b;
     double ratio = 0;  // performance b / a
     double threshold = 0;
@@ -66,7 +71,8 @@ struct PointChange {
     std::string cause;  // "roof", "efficiency", "both", "" (no change, or not judged)
 };
 
-// Points matched by name; each judged against its own run's roofline when given
+// Points matched by name, and points of one name by their order in each run (every pair is
+// compared: none is dropped); each judged against its own run's roofline when given
 // (a point that cannot be judged, e.g. without bytes at a level with a roof, is
 // compared by performance alone).
 std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofline* roofline_a,

@@ -92,6 +92,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                        {"threshold", p.threshold},
                        {"changed", p.significant},
                        {"cause", p.cause.empty() ? json(nullptr) : json(p.cause)}};
+                if (p.repeated) e["occurrence"] = p.occurrence;  // the k-th point of that name in its run
                 if (p.roof_ratio) e["roof_ratio"] = *p.roof_ratio;
                 if (p.efficiency_ratio) e["efficiency_ratio"] = *p.efficiency_ratio;
                 for (const auto& [side, point] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}}) {
@@ -124,15 +125,20 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
     if (input.have_points) {
         const std::string unit = rate_unit(input.work_unit);
         std::vector<std::vector<std::string>> rows{{"POINT", "A " + unit, "B " + unit, "B/A", "CHANGE", "WHY"}};
+        bool any_repeated = false;
         for (const auto& p : input.points) {
-            rows.push_back({terminal_text(p.name), p.a ? figure_text(p.a->performance) : "-",
+            any_repeated = any_repeated || p.repeated;
+            rows.push_back({terminal_text(p.repeated ? fmt::format("{} #{}", p.name, p.occurrence) : p.name),
+                            p.a ? figure_text(p.a->performance) : "-",
                             p.b ? figure_text(p.b->performance) : "-",
                             p.ratio > 0 ? fmt::format("{:.3f}", p.ratio) : "-",
                             !p.a ? "only in B" : !p.b ? "only in A" : change_text(p.ratio, p.threshold, p.significant),
                             cause_text(p)});
             count(p.ratio, p.significant, p.a && p.b);
         }
-        out += fmt::format("\nPoints (matched by name; each judged on its own machine's roofline):\n{}", table(rows));
+        out += fmt::format("\nPoints (matched by name{}; each judged on its own machine's roofline):\n{}",
+                           any_repeated ? ", and points of one name (NAME #k) by their order in each run" : "",
+                           table(rows));
     }
     out += fmt::format("\n{} faster, {} slower, {} within their spread, {} in one run only.\n", faster, slower, same,
                        one_side);

@@ -125,6 +125,35 @@ TEST(Comparison, PointChangePutDownToTheRoofOrTheEfficiency) {
     EXPECT_FALSE(bare[0].roof_ratio.has_value());
 }
 
+// Issue 33: a name given to two points (a region entered from two places) compared only the
+// first of each and dropped the rest, hiding a 100x slowdown behind a "+9900% FASTER".
+TEST(Comparison, PointsOfOneNameAreMatchedInOrderAndNoneIsDropped) {
+    const std::vector<Point> a{point("loop", 1e9, 1e9, 1.0), point("loop", 1e11, 1e9, 1.0), point("solo", 1e9, 1e9, 1.0),
+                               point("loop", 1e9, 1e9, 1.0)};
+    const std::vector<Point> b{point("loop", 1e11, 1e9, 1.0), point("solo", 1e9, 1e9, 1.0), point("loop", 1e9, 1e9, 1.0)};
+    const auto changes = compare_points(a, nullptr, b, nullptr, View::carm);
+    ASSERT_EQ(changes.size(), 4u);
+    EXPECT_EQ(changes[0].name, "loop");
+    EXPECT_TRUE(changes[0].repeated);
+    EXPECT_EQ(changes[0].occurrence, 1);
+    EXPECT_NEAR(changes[0].ratio, 100, 1e-9);
+    EXPECT_EQ(changes[1].occurrence, 2);
+    EXPECT_NEAR(changes[1].ratio, 0.01, 1e-12);  // the slowdown is there
+    EXPECT_TRUE(changes[1].significant);
+    EXPECT_EQ(changes[2].name, "solo");
+    EXPECT_FALSE(changes[2].repeated);
+    EXPECT_TRUE(changes[2].b.has_value());
+    EXPECT_EQ(changes[3].occurrence, 3);  // a third "loop" only in A
+    EXPECT_FALSE(changes[3].b.has_value());
+    // More of a name in B: the extra one is B's alone, with its place among them.
+    const auto reversed = compare_points(b, nullptr, a, nullptr, View::carm);
+    ASSERT_EQ(reversed.size(), 4u);
+    EXPECT_EQ(reversed[3].name, "loop");
+    EXPECT_EQ(reversed[3].occurrence, 3);
+    EXPECT_FALSE(reversed[3].a.has_value());
+    EXPECT_TRUE(reversed[3].repeated);
+}
+
 TEST(Comparison, KernelPointSpreadFromItsFastestAndSlowestSample) {
     Point p = point("k", 1e9, 1e9, 1.0);
     EXPECT_FALSE(point_figure(p).spread_known);
