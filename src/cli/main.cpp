@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/invocation.hpp"
 #include "cli/layered_config.hpp"
+#include "cli/parse_failure_text.hpp"
 #include "cli/usage_error.hpp"
 #include "render/text_escape.hpp"
 
@@ -67,9 +68,7 @@ int main(int argc, char** argv) {
     // CLI11's own messages quote the arguments as typed ("The following argument was not
     // expected: ..."): escaped like every other message, so an argument cannot retitle or
     // clear the terminal.
-    app.failure_message([](const CLI::App* failed, const CLI::Error& e) {
-        return roofline::terminal_block(CLI::FailureMessage::simple(failed, e));
-    });
+    app.failure_message(roofline::cli::parse_failure_text);
     // generate-docs documents the built-in defaults: the builder's own settings must not
     // reach the installed pages (nor a broken one of theirs stop the build).
     const bool generating_docs = argc > 1 && std::strcmp(argv[1], roofline::cli::kGenerateDocsCommand) == 0;
@@ -96,7 +95,8 @@ int main(int argc, char** argv) {
         app.exit(e);
         return roofline::cli::kExitUsage;
     } catch (const roofline::cli::UsageError& e) {
-        fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(e.what()));  // messages quote names
+        // A value from a configuration file or the environment is named with where it came from.
+        fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(config.attributed(e.what(), app)));
         return roofline::cli::kExitUsage;
     } catch (const std::system_error& e) {
         // fmt::print throws "cannot write to file" when standard output fails mid-way (a full disk).

@@ -1,0 +1,80 @@
+#include "cli/parse_failure_text.hpp"
+
+#include "core/closest_words.hpp"
+#include "render/text_escape.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace roofline::cli {
+namespace {
+
+std::vector<std::string> long_option_names(const CLI::App* app) {
+    std::vector<std::string> names;
+    for (const CLI::Option* opt : app->get_options([](const CLI::Option*) { return true; }))
+        for (const auto& name : opt->get_lnames()) names.push_back("--" + name);
+    return names;
+}
+
+std::vector<std::string> command_names(const CLI::App* app) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : const_cast<CLI::App*>(app)->get_subcommands([](CLI::App* s) {
+             return !s->get_group().empty();  // hidden commands are not suggested
+         }))
+        names.push_back(sub->get_name());
+    return names;
+}
+
+// "did you mean ...?" lines for the arguments CLI11 left over: an unknown option of the
+// command that failed, or, before any command, an unknown command.
+std::string suggestions(const CLI::App* failed, const std::vector<std::string>& leftover) {
+    std::string out;
+    const bool at_root = failed->get_parent() == nullptr;
+    for (const auto& arg : leftover) {
+        if (arg == "--") break;  // what follows is the measured program's
+        std::vector<std::string> close;
+        std::string what;
+        if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
+            const std::string name = arg.substr(0, arg.find('='));
+            close = closest_words(name, long_option_names(failed), 2);
+            what = fmt::format("option '{}'", name);
+        } else if (at_root && !arg.empty() && arg[0] != '-') {
+            close = closest_words(arg, command_names(failed), 2);
+            what = fmt::format("command '{}'", arg);
+        }
+        if (close.empty()) continue;
+        out += fmt::format("unknown {}: did you mean '{}'{}?\n", what, close.front(),
+                           close.size() > 1 ? fmt::format(" or '{}'", close[1]) : std::string());
+        if (at_root) break;  // the first word is the command; the rest were its arguments
+    }
+    return out;
+}
+
+} // namespace
+
+std::string parse_failure_text(const CLI::App* failed, const CLI::Error& error) {
+    if (error.get_exit_code() != static_cast<int>(CLI::ExitCodes::ExtrasError))
+        return terminal_block(CLI::FailureMessage::simple(failed, error));
+    // The command that was being parsed: options are looked up there, and only before
+    // any command is an unknown word a mistyped command.
+    const CLI::App* command = failed;
+    for (bool deeper = true; deeper;) {
+        deeper = false;
+        for (const CLI::App* sub : command->get_subcommands()) {
+            command = sub;
+            deeper = true;
+            break;
+        }
+    }
+    // CLI11 lists the leftovers last first ("./x -- mesure"); said in the order typed.
+    const std::vector<std::string> leftover = failed->remaining(true);
+    std::string typed;
+    for (const auto& a : leftover) typed += (typed.empty() ? "" : " ") + a;
+    const std::string where = command == failed ? std::string() : " by '" + command->get_name() + "'";
+    return terminal_block(fmt::format("{}{} not expected{}: {}\nRun with --help for more information.\n",
+                                      suggestions(command, leftover), leftover.size() == 1 ? "argument" : "arguments",
+                                      where, typed));
+}
+
+} // namespace roofline::cli
