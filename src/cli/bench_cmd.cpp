@@ -410,7 +410,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--pattern", args->patterns, "Memory patterns: load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt")->delimiter(',');
     cmd->add_option("--gpu", args->gpu,
                     "Also measure CUDA device N (default 0): FMA, tensor-core and bit-op roofs, DRAM/L2/shared "
-                    "bandwidth, the host-device bus (needs roofline-gpubench, built when nvcc is found)")
+                    "bandwidth, the host-device bus (needs roofline-gpubench, built when nvcc is found; each run of "
+                    "it is killed after a time limit: the probe 60 s, measuring 5 min with --quick, else 20 min; "
+                    "ROOFLINE_GPUBENCH_TIME_LIMIT=SECONDS sets it)")
         ->expected(0, 1)
         ->default_str("0")
         ->type_name("[N]");

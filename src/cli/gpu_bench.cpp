@@ -8,11 +8,13 @@
 #include "io/temp_dir.hpp"
 #include "io/text_file.hpp"
 #include "measure/child_process.hpp"
+#include "render/number_format.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include <unistd.h>
@@ -22,10 +24,32 @@ namespace {
 
 constexpr int kNoDevice = 77;  // roofline-gpubench: no CUDA device or driver
 
-measure::ChildStatus run(const std::string& program, const std::vector<std::string>& args) {
+// A GPU benchmark run that does not end: a wedged driver blocks the program in the kernel.
+// Every run has a time limit (gpubench_time_limit), after which its process group is killed.
+struct GpuRun {
+    measure::ChildStatus status;
+    measure::TimeLimit limit;
+};
+
+GpuRun run(const std::string& program, const std::vector<std::string>& args, double limit_seconds) {
     std::vector<std::string> argv{program};
     argv.insert(argv.end(), args.begin(), args.end());
-    return measure::run_child(argv, {}).status;
+    GpuRun r;
+    r.limit.seconds = limit_seconds;
+    r.status = measure::run_child(argv, {}, {}, measure::wait_within(r.limit)).status;
+    return r;
+}
+
+// "did not end within 60 s (...): ..." for a run that ran out of time.
+std::string expired_text(const GpuRun& r, const std::string& what) {
+    return fmt::format(
+        "{} did not end within {}: {}; a wedged GPU driver does this (check the GPU with nvidia-smi); "
+        "ROOFLINE_GPUBENCH_TIME_LIMIT=SECONDS gives every run of it longer",
+        what, format_seconds(r.limit.seconds),
+        r.limit.left_behind
+            ? "it was sent SIGTERM and SIGKILL and still did not end (stuck in the driver): it is left behind, and "
+              "ends when roofline does"
+            : "its process group was killed (SIGTERM, then SIGKILL)");
 }
 
 } // namespace
@@ -37,8 +61,30 @@ std::string gpubench_program() {
     return path;
 }
 
+double gpubench_time_limit(GpuBenchRun which) {
+    if (const char* env = std::getenv("ROOFLINE_GPUBENCH_TIME_LIMIT"); env && *env) {
+        char* end = nullptr;
+        const double s = std::strtod(env, &end);
+        if (end == env || *end != '\0' || !(s > 0 && s <= 7 * 86400))
+            throw UsageError(fmt::format("ROOFLINE_GPUBENCH_TIME_LIMIT must be a number of seconds from 0 to a week "
+                                         "(got '{}')", env));
+        return s;
+    }
+    switch (which) {
+    case GpuBenchRun::probe: return kGpuProbeLimitSeconds;
+    case GpuBenchRun::quick: return kGpuQuickLimitSeconds;
+    case GpuBenchRun::full: return kGpuFullLimitSeconds;
+    }
+    return kGpuFullLimitSeconds;
+}
+
 void probe_gpu(const std::string& program, int device) {
-    const auto status = run(program, {"--probe", "--device", std::to_string(device)});
+    const auto r = run(program, {"--probe", "--device", std::to_string(device)}, gpubench_time_limit(GpuBenchRun::probe));
+    if (r.limit.expired)
+        throw std::runtime_error(fmt::format(
+            "--gpu: {}; nothing was measured",
+            expired_text(r, fmt::format("the GPU benchmark's probe ({} --probe)", program))));
+    const auto& status = r.status;
     if (status.exited && status.exit_code == 0) return;
     if (status.exited && status.exit_code == kNoDevice)
         throw std::runtime_error("--gpu: no CUDA device to measure (no GPU, or no driver); nothing was measured");
@@ -51,7 +97,11 @@ GpuModel measure_gpu(const std::string& program, int device, bool quick, std::ve
     const std::string out = tmp.file("gpu.json");
     std::vector<std::string> args{"--device", std::to_string(device), "-o", out};
     if (quick) args.push_back("--quick");
-    const auto status = run(program, args);
+    const auto r = run(program, args, gpubench_time_limit(quick ? GpuBenchRun::quick : GpuBenchRun::full));
+    if (r.limit.expired)
+        throw std::runtime_error(
+            fmt::format("--gpu: {}; no GPU figures", expired_text(r, fmt::format("the GPU benchmark ({})", program))));
+    const auto& status = r.status;
     // Exit 1 with its JSON written: kernels whose self-check failed were left out (listed in
     // self_check_failed); the other figures stand. Any other failure: nothing to read.
     const bool checks_failed = status.exited && status.exit_code == 1 && ::access(out.c_str(), R_OK) == 0;

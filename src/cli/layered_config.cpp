@@ -89,6 +89,8 @@ const std::vector<OtherVariable>& other_variables() {
         {"ROOFLINE_VGTOOL_DIR", "The directory holding the Valgrind tool of the instrument engine, instead of the "
                                 "installed one."},
         {"ROOFLINE_GPUBENCH", "The GPU benchmark program (roofline-gpubench) that bench --gpu runs."},
+        {"ROOFLINE_GPUBENCH_TIME_LIMIT", "Seconds each run of the GPU benchmark may take before bench --gpu kills it "
+                                         "(default: 60 for its probe, 300 with --quick, 1200 for a full run)."},
         {"ROOFLINE_NETBENCH", "The network benchmark program (roofline-netbench) that bench --mpi runs."},
         {"ROOFLINE_MAX_ISA", "sse2, avx2 or avx512: the newest instruction set bench's kernels may use, to see what code "
                              "built for an older one can reach."},

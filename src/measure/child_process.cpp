@@ -331,6 +331,42 @@ std::string find_executable(const std::string& name) {
     return {};
 }
 
+std::function<int(pid_t)> wait_within(TimeLimit& limit) {
+    return [&limit](pid_t pid) {
+        using Clock = std::chrono::steady_clock;
+        const auto seconds = [](double s) {
+            return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+        };
+        // The child's status once it ends before `until`; nullopt when it has not.
+        const auto wait_until = [&](Clock::time_point until) -> std::optional<int> {
+            for (;;) {
+                int status = 0;
+                const pid_t r = ::waitpid(pid, &status, WNOHANG);
+                if (r == pid) return status;
+                if (r < 0 && errno != EINTR) return 0;  // not ours to wait for any more
+                if (Clock::now() >= until) return std::nullopt;
+                std::this_thread::sleep_for(std::min<Clock::duration>(until - Clock::now(), std::chrono::milliseconds(50)));
+            }
+        };
+        auto deadline = Clock::now() + seconds(limit.seconds);
+        if (const auto status = wait_until(deadline)) return *status;
+        limit.expired = true;
+        const pid_t group = g_group.load();
+        const auto signal_child = [&](int sig) {
+            if (group > 0) ::kill(-group, sig);
+            ::kill(pid, sig);
+        };
+        signal_child(SIGTERM);
+        deadline = Clock::now() + seconds(limit.kill_after);
+        if (const auto status = wait_until(deadline)) return *status;
+        signal_child(SIGKILL);
+        deadline = Clock::now() + seconds(limit.give_up_after);
+        if (const auto status = wait_until(deadline)) return *status;
+        limit.left_behind = true;
+        return SIGKILL;  // a wait status: killed by SIGKILL
+    };
+}
+
 ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
                    const std::function<void(pid_t)>& before_exec, const std::function<int(pid_t)>& wait_for_exit,
                    double stop_grace_seconds) {

@@ -45,6 +45,22 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
                    const std::function<int(pid_t)>& wait_for_exit = {},
                    double stop_grace_seconds = kStopGraceSeconds);
 
+// A time limit for a child run: pass wait_within(limit) as run_child's `wait_for_exit`. When the
+// child has not ended after `seconds`, its process group (its own unless standard input is a
+// terminal: see run_child; else the child alone) gets SIGTERM, and SIGKILL `kill_after` seconds
+// later. A child that does not end even then (stuck in a driver: SIGKILL waits until the
+// kernel lets it go) is left behind after `give_up_after` more seconds, and dies with roofline
+// (PR_SET_PDEATHSIG); its status then reads as killed by SIGKILL. `expired` and `left_behind`
+// say what happened, for the caller's message.
+struct TimeLimit {
+    double seconds = 0;
+    double kill_after = 5;
+    double give_up_after = 10;
+    bool expired = false;
+    bool left_behind = false;
+};
+std::function<int(pid_t)> wait_within(TimeLimit& limit);
+
 // The first SIGINT / SIGTERM received while an InterruptScope or a child was
 // active; 0 when none. Sticky until clear_interrupt().
 int interrupt_signal();

@@ -203,3 +203,33 @@ TEST(MeasureChildProcess, EveryRunReadsAFileFromTheSamePlace) {
     ::unlink(path);
     ::unlink(out.c_str());
 }
+
+// Issue 33: a child that never ends (a GPU benchmark in a wedged driver) is stopped at its time
+// limit with its process group: SIGTERM first, SIGKILL for one that ignores it.
+TEST(MeasureChildProcess, ATimeLimitStopsAChildThatNeverEnds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    TimeLimit limit;
+    limit.seconds = 0.3;
+    const auto run = run_child({"sleep", "30"}, {}, {}, wait_within(limit));
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_TRUE(limit.expired);
+    EXPECT_FALSE(limit.left_behind);
+    EXPECT_FALSE(run.status.exited);
+    EXPECT_EQ(run.status.signal, SIGTERM);
+    EXPECT_LT(took, 5.0);
+
+    TimeLimit stubborn;
+    stubborn.seconds = 0.2;
+    stubborn.kill_after = 0.3;
+    const auto killed = run_child({"/bin/sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"}, {}, {},
+                                  wait_within(stubborn));
+    EXPECT_TRUE(stubborn.expired);
+    EXPECT_EQ(killed.status.signal, SIGKILL);
+
+    TimeLimit enough;
+    enough.seconds = 30;
+    const auto quick = run_child({"true"}, {}, {}, wait_within(enough));
+    EXPECT_FALSE(enough.expired);
+    EXPECT_TRUE(quick.status.exited);
+    EXPECT_EQ(quick.status.exit_code, 0);
+}
