@@ -8,6 +8,7 @@
 #include "cli/usage_error.hpp"
 #include "core/kernel_spec.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/precision.hpp"
 #include "core/roofline.hpp"
 #include "io/kernel_spec_yaml.hpp"
 #include "io/machine_json.hpp"
@@ -166,7 +167,16 @@ void add_model_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--bw", args->bandwidth, "Memory bandwidth in GB/s")->check(figure_check("--bw", rate_range));
     cmd->add_option("--intensity", args->intensity, "Intensity in <unit>/byte: print min(peak, bw x intensity)")
         ->check(figure_check("--intensity", intensity_range));
-    cmd->add_option("--unit", args->unit, "Work unit with --peak: FLOP, IOP, exchange, ...")->capture_default_str();
+    cmd->add_option("--unit", args->unit, "Work unit with --peak: FLOP, IOP, exchange, ...")
+        ->check(CLI::Validator(
+            [](const std::string& unit) {
+                return is_valid_work_unit_name(unit)
+                           ? std::string()
+                           : std::string("expected a unit name such as FLOP, IOP or exchange (a letter, then letters, "
+                                         "digits, '_', '-', '.' or spaces, at most 32)");
+            },
+            "UNIT"))
+        ->capture_default_str();
     cmd->footer("Examples:\n"
                 "  roofline model --peak 85.8 --bw 29 --intensity 0.05\n"
                 "  roofline model examples/kernels/stream_triad.yaml --machine examples/machines/example_85_8.yaml\n"

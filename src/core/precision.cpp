@@ -32,6 +32,15 @@ bool is_valid_precision_name(std::string_view precision) {
     });
 }
 
+bool is_valid_work_unit_name(std::string_view unit) {
+    if (unit.empty() || unit.size() > 32 || !std::isalpha(static_cast<unsigned char>(unit[0])) || unit.back() == ' ' ||
+        unit.find("  ") != std::string_view::npos)
+        return false;
+    return std::all_of(unit.begin(), unit.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ' ';
+    });
+}
+
 std::string precision_label(std::string_view precision) {
     std::string out(precision);
     for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

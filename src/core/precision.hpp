@@ -24,6 +24,12 @@ bool is_flop_precision(std::string_view precision);
 // at most 32). Anything else (spaces, control characters, "") is a typo or hostile.
 bool is_valid_precision_name(std::string_view precision);
 
+// A work unit's name ("FLOP", "IOP", "exchange", "bit op"): a letter, then letters,
+// digits, '_', '-', '.' or single spaces, at most 32, no space at the end. It is printed
+// in every result line, table and chart label ("G<unit>/s"), so anything else (a
+// terminal control sequence, a line break) is refused where it is read.
+bool is_valid_work_unit_name(std::string_view unit);
+
 // A precision as charts and messages write it: "dp" -> "DP", "bf16" -> "BF16".
 std::string precision_label(std::string_view precision);
 

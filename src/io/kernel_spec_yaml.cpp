@@ -1,6 +1,7 @@
 #include "io/kernel_spec_yaml.hpp"
 
 #include "core/input_limits.hpp"
+#include "core/precision.hpp"
 
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
@@ -86,7 +87,7 @@ Sizes sizes_from(const YamlNode& n, Sizes inherited) {
 double non_negative(const YamlNode& n, const Sizes& sizes) {
     const double v = n.as_expression(sizes);
     if (v < 0) n.fail(fmt::format("expected a number >= 0, found {}", v));
-    return v;
+    return v == 0 ? 0.0 : v;  // -0 is 0 (it would print as "-0 FLOP")
 }
 
 ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
@@ -135,7 +136,9 @@ KernelSpec kernel_from(const YamlNode& n, const Sizes& shared_sizes) {
     } else {
         k.work_per_iteration = non_negative(n.required("work_per_iteration", "the work of one iteration, or 'flops'"), k.sizes);
         if (const auto u = n.optional("work_unit")) k.work_unit = u->as_string();
-        if (k.work_unit.empty()) n.child("work_unit").expected("a unit name such as FLOP, IOP or exchange");
+        if (!is_valid_work_unit_name(k.work_unit))
+            n.child("work_unit").expected("a unit name such as FLOP, IOP or exchange (a letter, then letters, digits, "
+                                          "'_', '-', '.' or spaces, at most 32)");
     }
     if (const auto it = n.optional("iterations")) {
         k.iterations = it->as_expression(k.sizes);

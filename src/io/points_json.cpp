@@ -1,6 +1,7 @@
 #include "io/points_json.hpp"
 
 #include "core/level.hpp"
+#include "core/precision.hpp"
 
 #include "io/json_node.hpp"
 #include "io/machine_json.hpp"
@@ -76,7 +77,11 @@ void read_work(const JsonNode& n, Point& p) {
     if (!has_ops) n.required("flops", "a number, or null when not counted (or \"ops\" with \"op_unit\")");
     p.work_counted = !n.child("ops").value().is_null();
     p.work = p.work_counted ? n.child("ops").as_figure(count_range) : 0;
-    p.work_unit = n.required("op_unit", "a string naming the unit of \"ops\"").as_nonempty_string();
+    const auto unit = n.required("op_unit", "a string naming the unit of \"ops\"");
+    p.work_unit = unit.as_nonempty_string();
+    if (!is_valid_work_unit_name(p.work_unit))
+        unit.expected("a unit name such as IOP or exchange (a letter, then letters, digits, '_', '-', '.' or "
+                      "spaces, at most 32)");
 }
 
 // Required: name, the work, bytes, seconds. Optional: series, label, threads

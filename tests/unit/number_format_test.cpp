@@ -20,6 +20,20 @@ TEST(NumberFormat, ThreeSignificantDigitsInTheReadableRange) {
     EXPECT_EQ(format_number(INFINITY), "n/a");
 }
 
+TEST(NumberFormat, NegativeZeroIsZero) {
+    // A -0 from an input (a kernel spec's "flops: -0"), or a small negative number rounded
+    // to zero, printed "-0 FLOP" (issue 33): zero has no sign.
+    EXPECT_EQ(format_number(-0.0), "0");
+    EXPECT_EQ(format_count(-0.0), "0");
+    EXPECT_EQ(format_count(-1e-9), "-1e-09");
+    EXPECT_EQ(format_seconds(-0.0), "0 s");
+    EXPECT_EQ(format_percent(-0.0), "0.0%");
+    EXPECT_EQ(format_percent(-1e-6), "0.0%");
+    EXPECT_EQ(format_percent(-0.5), "-50.0%");
+    EXPECT_EQ(exact_number(-0.0), "0");
+    EXPECT_EQ(exact_number(-2.5), "-2.5");
+}
+
 TEST(NumberFormat, CountsSecondsPercentAndUnits) {
     EXPECT_EQ(format_count(2), "2");
     EXPECT_EQ(format_count(0.25), "0.25");

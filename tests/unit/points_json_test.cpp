@@ -2,6 +2,8 @@
 #include "io/points_json.hpp"
 #include "io/text_file.hpp"
 
+#include "core/precision.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -228,6 +230,24 @@ TEST(PointsJson, WorkIsFlopsXorOpsWithUnit) {
     const auto points = points_from_json(ops);
     EXPECT_EQ(points[0].work, 5);
     EXPECT_EQ(points[0].work_unit, "bit op");
+}
+
+// A unit is printed in every result line ("G<unit>/s"): a control sequence in it would reach
+// the terminal (issue 33), so it is refused where it is read.
+TEST(PointsJson, AnOpUnitWithAControlSequenceIsRefused) {
+    auto hostile = minimal_document();
+    hostile["points"][0].erase("flops");
+    hostile["points"][0]["ops"] = 5;
+    hostile["points"][0]["op_unit"] = "x\x1b]0;pwn\x07";
+    EXPECT_NE(error_for(hostile).find("/points/0/op_unit: expected a unit name such as IOP or exchange"),
+              std::string::npos);
+    EXPECT_TRUE(is_valid_work_unit_name("bit op"));
+    EXPECT_TRUE(is_valid_work_unit_name("FLOP"));
+    EXPECT_FALSE(is_valid_work_unit_name(""));
+    EXPECT_FALSE(is_valid_work_unit_name("op\n"));
+    EXPECT_FALSE(is_valid_work_unit_name("\x1b[2J"));
+    EXPECT_FALSE(is_valid_work_unit_name("op "));
+    EXPECT_FALSE(is_valid_work_unit_name(std::string(33, 'a')));
 }
 
 TEST(PointsJson, NumbersMustMakeSense) {
