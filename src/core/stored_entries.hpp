@@ -29,6 +29,15 @@ struct StoredPointSet {
     std::string name;      // e.g. the measured command, or the kernel spec
     std::optional<std::int64_t> machine_id;  // the machine the points were measured on, if known
     std::int64_t point_count = 0;
+    // Why the row cannot be believed (a point count below zero: a tampered or damaged
+    // store); empty when it can. The listing says so instead of the count.
+    std::string damaged;
 };
+
+// Sets `damaged` for a row whose figures no writer of ours stores (a negative point count).
+inline void check_stored_point_set(StoredPointSet& row) {
+    if (row.point_count < 0)
+        row.damaged = "damaged row: its point count reads " + std::to_string(row.point_count);
+}
 
 } // namespace roofline

@@ -448,6 +448,7 @@ public:
                 row.name = PQgetvalue(r.get(), i, 2);
                 if (!PQgetisnull(r.get(), i, 3)) row.machine_id = to_integer(PQgetvalue(r.get(), i, 3), c_.name());
                 row.point_count = to_integer(PQgetvalue(r.get(), i, 4), c_.name());
+                check_stored_point_set(row);
                 rows.push_back(std::move(row));
             }
             return rows;

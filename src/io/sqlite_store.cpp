@@ -517,6 +517,7 @@ std::vector<StoredPointSet> SqliteStore::list_point_sets() const {
             row.name = query.text(2);
             row.machine_id = query.optional_integer(3);
             row.point_count = query.integer(4);
+            check_stored_point_set(row);
             rows.push_back(std::move(row));
         }
         return rows;

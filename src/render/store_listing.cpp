@@ -45,8 +45,10 @@ std::string text_listing(const std::string& path, const std::vector<StoredMachin
     if (sets.empty()) out += "  none: run 'roofline measure -- ./your_app'\n";
     else out += fmt::format("  {:>4}  {:<20}  {:>6}  {:>7}  {}\n", "id", "created (UTC)", "points", "machine", "source");
     for (const auto& s : sets)
-        out += fmt::format("  {:>4}  {:<20}  {:>6}  {:>7}  {}\n", s.id, or_dash(s.created), s.point_count,
-                           s.machine_id ? fmt::format("#{}", *s.machine_id) : "-", or_dash(s.name));
+        out += fmt::format("  {:>4}  {:<20}  {:>6}  {:>7}  {}{}\n", s.id, or_dash(s.created),
+                           s.damaged.empty() ? std::to_string(s.point_count) : "?",
+                           s.machine_id ? fmt::format("#{}", *s.machine_id) : "-", or_dash(s.name),
+                           s.damaged.empty() ? "" : fmt::format("  ({})", s.damaged));
     return out;
 }
 
@@ -67,9 +69,11 @@ std::string json_listing(const std::string& path, const std::vector<StoredMachin
     for (const auto& row : sets)
         p.push_back({{"id", row.id},
                      {"created", row.created},
-                     {"points", row.point_count},
+                     {"points", row.damaged.empty() ? json(row.point_count) : json(nullptr)},
                      {"machine_id", row.machine_id ? json(*row.machine_id) : json(nullptr)},
                      {"source", row.name}});
+    for (std::size_t i = 0; i < sets.size(); ++i)
+        if (!sets[i].damaged.empty()) p[i]["damaged"] = sets[i].damaged;
     const json out = {{"schema", "roofline.list/1"}, {"store", path}, {"machines", m}, {"point_sets", p}};
     return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";  // invalid UTF-8 must not throw
 }
@@ -83,8 +87,9 @@ std::string csv_listing(const std::vector<StoredMachine>& machines, const std::v
         out += csv_row({"machine", std::to_string(m.id), m.created, m.hostname, m.cpu_model, m.mode,
                         m.partial ? "yes" : "no", "", "", "", contents_of(m)});
     for (const auto& s : sets)
-        out += csv_row({"points", std::to_string(s.id), s.created, "", "", "", "", std::to_string(s.point_count),
-                        s.machine_id ? std::to_string(*s.machine_id) : "", s.name, ""});
+        out += csv_row({"points", std::to_string(s.id), s.created, "", "", "", "",
+                        s.damaged.empty() ? std::to_string(s.point_count) : "",
+                        s.machine_id ? std::to_string(*s.machine_id) : "", s.name, s.damaged});
     return out;
 }
 

@@ -1,6 +1,7 @@
 // The SQLite back end's own cases: files, directories, locks and damage. What every
 // back end must do is in results_store_backends_test.cpp.
 #include "io/results_store.hpp"
+#include "render/store_listing.hpp"
 
 #include <gtest/gtest.h>
 
@@ -324,3 +325,30 @@ TEST(ResultsStoreHostilePaths, AnEmptyFileOrAStoreWithExtraTablesIsStillUsed) {
     EXPECT_EQ(store.list_machines().size(), 1u);
 }
 
+
+// A tampered row whose point count reads -5 was listed with "-5" points (issue 33): it is a
+// damaged row, and the listing says so in every format instead of the count.
+TEST(ResultsStoreHostilePaths, ANegativePointCountIsListedAsADamagedRow) {
+    TempDir dir;
+    const auto path = dir.file("tampered.db");
+    {
+        ResultsStore store(path);
+        store.save_points("good", store_test::sample_points("a"));
+        store.save_points("tampered", store_test::sample_points("b"));
+    }
+    run_sql(path, "UPDATE point_sets SET point_count = -5 WHERE name = 'tampered';");
+    ResultsStore store(path);
+    const auto sets = store.list_point_sets();
+    ASSERT_EQ(sets.size(), 2u);
+    EXPECT_EQ(sets[0].damaged, "");
+    EXPECT_EQ(sets[1].damaged, "damaged row: its point count reads -5");
+    const auto text = roofline::render_store_listing(path, {}, sets, roofline::ReportFormat::text);
+    EXPECT_NE(text.find("(damaged row: its point count reads -5)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("    -5"), std::string::npos) << text;
+    const auto json = roofline::render_store_listing(path, {}, sets, roofline::ReportFormat::json);
+    EXPECT_NE(json.find("\"points\": null"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"damaged\": \"damaged row: its point count reads -5\""), std::string::npos) << json;
+    const auto csv = roofline::render_store_listing(path, {}, sets, roofline::ReportFormat::csv);
+    EXPECT_EQ(csv.find(",-5,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("damaged row: its point count reads -5"), std::string::npos) << csv;
+}
