@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cmath>
 #include <filesystem>
@@ -602,13 +603,27 @@ int run_measure(const MeasureArgs& args) {
         if (result.counts.empty())
             std::erase(provenance.runs, provenance.engine);
     }
+    // A counting run killed by a signal (the OOM killer): its counts are lost, the time is kept.
+    const int lost_signal = result.lost_run ? result.lost_run->status.signal : 0;
+    if (lost_signal) {
+        provenance.options["lost_run"] = fmt::format("{}: killed by {}; the points are {} only",
+                                                     result.lost_run->what, measure::signal_name(lost_signal),
+                                                     args.times.empty() ? "the native run's time" : "the times given");
+        if (result.counts.empty()) {
+            std::erase(provenance.runs, provenance.engine);
+            provenance.options.erase("cache_model");  // nothing was simulated to the end
+        }
+    }
     // The stored set's name says it is partial, so that list and show tell it from a whole run.
-    const std::string set_name = fmt::to_string(fmt::join(args.command, " ")) +
-                                 (stop_signal ? fmt::format(" (interrupted by {}: partial)", measure::signal_name(stop_signal)) : "");
+    const std::string set_name =
+        fmt::to_string(fmt::join(args.command, " ")) +
+        (stop_signal  ? fmt::format(" (interrupted by {}: partial)", measure::signal_name(stop_signal))
+         : lost_signal ? fmt::format(" (counting run killed by {}: time only)", measure::signal_name(lost_signal))
+                       : "");
     if (mpi) {
         const RankJobOutput out{args.output, args.db, args.no_store, args.quiet, started, args.rank_wait};
         const bool written = finish_rank(*mpi, points, provenance, machine, out);
-        const int code = result.status.pass_through_code();
+        const int code = lost_signal ? 128 + lost_signal : result.status.pass_through_code();
         return written || code != 0 ? code : 1;
     }
     // Every destination is tried, each failure said; when one failed the points are also written where
@@ -617,6 +632,16 @@ int run_measure(const MeasureArgs& args) {
     if (store) to.store = [&] { return store.get(); };
     const bool delivered = deliver_points(points, provenance, to);
     if (stop_signal) return 128 + stop_signal;
+    if (lost_signal) {
+        // Said last, after where the points went: which run died, why, what was kept, the exit code.
+        print_stderr("roofline: {} was killed by {}{}; kept: {}, {} time-only point{} (no FLOPs or bytes){}; exit {}\n",
+                     result.lost_run->what, measure::signal_name(lost_signal),
+                     lost_signal == SIGKILL ? " (maybe by the OOM killer: see 'dmesg')" : "",
+                     args.times.empty() ? "the native run's time" : "the times of " + args.times, points.size(),
+                     points.size() == 1 ? "" : "s",
+                     delivered ? "" : " (see above for where)", 128 + lost_signal);
+        return 128 + lost_signal;
+    }
     const int code = result.status.pass_through_code();
     return delivered || code != 0 ? code : kExitFailure;
 }

@@ -96,10 +96,20 @@ struct ChildStatus {
     int pass_through_code() const;
 };
 
+// A run after the native one that a signal killed before it gave what it was for (the run under the
+// Valgrind tool killed by SIGKILL, as the OOM killer does): the native run's time is kept, and
+// roofline exits 128 + the signal, as a shell reports it.
+struct LostRun {
+    std::string what;    // "the run under the Valgrind tool (counts)"
+    ChildStatus status;  // killed by status.signal
+    double wall_seconds = 0;
+};
+
 struct MeasureResult {
     EngineKind engine = EngineKind::time;  // the engine used
     std::string engine_reason;             // why auto picked it, or "requested"
     ChildStatus status;                    // of the native (timing) run
+    std::optional<LostRun> lost_run;       // a later run killed by a signal, its results lost (time only)
     double wall_seconds = 0;               // whole program, measured by the parent
     std::vector<RegionTiming> timings;     // from the marker library (empty without markers)
     std::vector<RegionCounts> counts;      // per region, "(program)" included when known

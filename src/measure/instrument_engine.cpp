@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 
@@ -81,6 +82,21 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
         result.warnings.push_back(fmt::format("{} arrived during the run under the Valgrind tool, but the program "
                                               "finished ({}): its counts are kept",
                                               signal_name(interrupt_signal()), run.status.describe()));
+    if (text.empty() && !run.status.exited && run.status.signal != 0 && !native_failed) {
+        // Killed from outside (the OOM killer's SIGKILL: Valgrind needs several times the program's
+        // memory) after the native run finished: its counts are lost, the native run's time is kept.
+        result.lost_run = LostRun{"the run under the Valgrind tool (counts)", run.status, run.wall_seconds};
+        result.warnings.push_back(fmt::format(
+            "the run under the Valgrind tool (counts) was {} after {:.3f} s{}: it wrote no counts, so the points "
+            "are {} only",
+            run.status.describe(), run.wall_seconds,
+            run.status.signal == SIGKILL ? " (SIGKILL from outside: the OOM killer does this when memory runs out, "
+                                           "and a program under Valgrind takes several times its own; 'dmesg' or "
+                                           "'journalctl -k' says whether it was)"
+                                         : "",
+            request.times ? "the earlier run's times" : "the native run's time"));
+        return;
+    }
     if (text.empty() && native_failed) {
         result.warnings.push_back(fmt::format("the Valgrind tool wrote no counts ({})", run.status.describe()));
         return;
