@@ -49,7 +49,8 @@ std::string expired_text(const GpuRun& r, const std::string& what) {
         r.limit.left_behind
             ? "it was sent SIGTERM and SIGKILL and still did not end (stuck in the driver): it is left behind, and "
               "ends when roofline does"
-            : "its process group was killed (SIGTERM, then SIGKILL)");
+            : r.limit.sent_sigkill ? "its process group was killed (SIGKILL: it did not end on SIGTERM)"
+                                   : "its process group was stopped (SIGTERM)");
 }
 
 } // namespace

@@ -360,6 +360,7 @@ std::function<int(pid_t)> wait_within(TimeLimit& limit) {
         deadline = Clock::now() + seconds(limit.kill_after);
         if (const auto status = wait_until(deadline)) return *status;
         signal_child(SIGKILL);
+        limit.sent_sigkill = true;
         deadline = Clock::now() + seconds(limit.give_up_after);
         if (const auto status = wait_until(deadline)) return *status;
         limit.left_behind = true;

@@ -50,13 +50,14 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
 // terminal: see run_child; else the child alone) gets SIGTERM, and SIGKILL `kill_after` seconds
 // later. A child that does not end even then (stuck in a driver: SIGKILL waits until the
 // kernel lets it go) is left behind after `give_up_after` more seconds, and dies with roofline
-// (PR_SET_PDEATHSIG); its status then reads as killed by SIGKILL. `expired` and `left_behind`
-// say what happened, for the caller's message.
+// (PR_SET_PDEATHSIG); its status then reads as killed by SIGKILL. `expired`, `sent_sigkill` and
+// `left_behind` say what happened, for the caller's message.
 struct TimeLimit {
     double seconds = 0;
     double kill_after = 5;
     double give_up_after = 10;
     bool expired = false;
+    bool sent_sigkill = false;  // SIGTERM did not end it
     bool left_behind = false;
 };
 std::function<int(pid_t)> wait_within(TimeLimit& limit);

@@ -214,6 +214,7 @@ TEST(MeasureChildProcess, ATimeLimitStopsAChildThatNeverEnds) {
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_TRUE(limit.expired);
     EXPECT_FALSE(limit.left_behind);
+    EXPECT_FALSE(limit.sent_sigkill);
     EXPECT_FALSE(run.status.exited);
     EXPECT_EQ(run.status.signal, SIGTERM);
     EXPECT_LT(took, 5.0);
@@ -225,6 +226,7 @@ TEST(MeasureChildProcess, ATimeLimitStopsAChildThatNeverEnds) {
                                   wait_within(stubborn));
     EXPECT_TRUE(stubborn.expired);
     EXPECT_EQ(killed.status.signal, SIGKILL);
+    EXPECT_TRUE(stubborn.sent_sigkill);
 
     TimeLimit enough;
     enough.seconds = 30;
