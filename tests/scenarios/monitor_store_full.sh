@@ -22,7 +22,10 @@ ROOFLINE_JOB_ID=jf bash -c 'while :; do :; done' &
 spin=$!
 sleep 0.3
 # The store exists; then the disk fills, but for about two commits' room.
-out=$("$bin" monitor -q --job jf --once --interval 0.2 --db "$full/r.db" 2>&1) || check "the first sample: exit $?"
+if ! out=$("$bin" monitor -q --job jf --once --interval 0.2 --db "$full/r.db" 2>&1); then
+  grep -q "no counter opened" <<<"$out" && { echo "SKIPPED: no software counter opens here"; exit 77; }
+  check "the first sample failed"
+fi
 dd if=/dev/zero of="$full/filler" bs=1k >/dev/null 2>&1
 truncate -s -48K "$full/filler"
 before=$(sqlite3 "$full/r.db" 'select count(*) from point_sets')
