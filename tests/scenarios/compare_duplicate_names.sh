@@ -11,6 +11,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 command -v jq >/dev/null || { echo "SKIPPED: jq is not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export ROOFLINE_DB=$tmp/results.db  # none: nothing stored to judge on, whatever the user has
 fail=0
 out=""
 check() { echo "FAIL: $1"; sed 's/^/  | /' <<<"$out"; fail=1; }
