@@ -66,8 +66,10 @@ wait $pid
 code=$?
 out=$(cat "$tmp/int.out")
 [[ $code == 130 ]] || fail "interrupted sweep exited $code, not 130"
-grep -q "interrupted: [0-9]* points\? kept" "$tmp/int.out" || fail "no word of the interruption"
-jq -e '(.points | length) >= 1 and (.provenance.options.interrupted | test("before the signal"))' "$tmp/int.json" \
+grep -q "interrupted by SIGINT: the [0-9]* points\? measured before it \(is\|are\) kept" "$tmp/int.out" ||
+  fail "no word of the interruption"
+# The signal's name, as measure records it (issue 33; "yes: the points measured before the signal" before).
+jq -e '(.points | length) >= 1 and .provenance.options.interrupted == "SIGINT"' "$tmp/int.json" \
   >/dev/null || fail "the points measured before Ctrl-C were not written"
 # Ctrl-C during one call that lasts minutes (a naive DGEMM of 1 GiB, out of every cache): the
 # point is left out within a few seconds, the one measured before is kept, the exit is 130.
