@@ -14,6 +14,7 @@
 #include "io/text_file.hpp"
 #include "measure/child_process.hpp"
 #include "render/number_format.hpp"
+#include "render/text_escape.hpp"
 #include "cli/invocation.hpp"
 
 #include <fmt/format.h>
@@ -38,15 +39,24 @@ double detail(const Point& p, const char* key) {
     return it == p.details.end() ? 0.0 : it->second;
 }
 
+// A kernel's name for the terminal: escaped (it comes from ncu's CSV), at most `width` bytes.
+std::string short_name(const std::string& name, std::size_t width) {
+    std::string out = terminal_text(name);
+    if (out.size() > width) out = out.substr(0, width - 3) + "...";
+    return out;
+}
+
 void print_points(const std::vector<Point>& points, const std::string& from) {
     fmt::print("CUDA kernels ({}; FLOPs from SASS instruction counts, an FMA as 2; bytes as ncu counts them)\n",
-               from);
+               terminal_text(from));
     fmt::print("{:<40} {:>8} {:>12} {:>10} {:>10} {:>10} {:>9} {:>10}\n", "kernel", "launches", "time s",
                "GFLOP/s", "FP64 %", "FP32 %", "DRAM GB/s", "FLOP/B DRAM");
     for (const auto& p : points) {
         const double flops = p.work, dram = p.bytes.count("DRAM") ? p.bytes.at("DRAM") : 0;
         const auto share = [&](const char* key) { return flops > 0 ? 100 * detail(p, key) / flops : 0.0; };
-        std::string name = p.name.size() > 40 ? p.name.substr(0, 37) + "..." : p.name;
+        // Kernel names come from the CSV (a file anyone may hand us): escaped, then cut.
+        std::string name = terminal_text(p.name);
+        if (name.size() > 40) name = name.substr(0, 37) + "...";
         fmt::print("{:<40} {:>8} {:>12.4g} {:>10.4g} {:>10.1f} {:>10.1f} {:>9.4g} {:>10}\n", name,
                    static_cast<long long>(detail(p, "launches")), p.seconds,
                    p.seconds > 0 ? flops / p.seconds * 1e-9 : 0.0, share("flops_fp64"), share("flops_fp32"),
@@ -54,17 +64,17 @@ void print_points(const std::vector<Point>& points, const std::string& from) {
     }
     for (const auto& p : points)
         if (detail(p, "flops_tensor") > 0)
-            fmt::print("{}: {} of its FLOPs on the tensor cores\n", p.name.size() > 60 ? p.name.substr(0, 57) + "..." : p.name,
+            fmt::print("{}: {} of its FLOPs on the tensor cores\n", short_name(p.name, 60),
                        format_percent(detail(p, "flops_tensor") / p.work));
     for (const auto& p : points) {
         if (p.work_counted) continue;
         if (detail(p, "flop_counters_unavailable") > 0)
             fmt::print("{}: no point: ncu could not collect its FLOP counters (n/a) and counted no other work: its FLOPs "
-                       "are unknown\n", p.name);
+                       "are unknown\n", terminal_text(p.name));
         else
             fmt::print("{}: no point: its tensor pipe ran {} warp instructions whose operations were not counted "
                        "(this ncu or device has no sm__ops_path_tensor_src_* metrics): its FLOPs are unknown\n",
-                       p.name, format_number(detail(p, "tensor_instructions")));
+                       terminal_text(p.name), format_number(detail(p, "tensor_instructions")));
     }
     for (const auto& p : points)
         if (detail(p, "tensor_not_counted") > 0 && p.work_counted) {
@@ -121,11 +131,14 @@ void print_offload(const OffloadPoint& o) {
     const auto plural = [](double n, const char* one, const char* many) {
         return fmt::format("{} {}", static_cast<long long>(n), n == 1 ? one : many);
     };
+    // No wall time with --offload-summary: the summaries were recorded by an earlier run.
+    const double wall = detail(p, "wall_seconds");
     fmt::print("whole offload: {} and {}{} in {} (first GPU activity to the last; the program's wall time {})\n",
                plural(detail(p, "kernel_launches"), "kernel launch", "kernel launches"),
                plural(detail(p, "copies"), "copy", "copies"),
                detail(p, "cuda_processes") > 1 ? fmt::format(" over {} CUDA processes", detail(p, "cuda_processes")) : "",
-               format_seconds(p.seconds), format_seconds(detail(p, "wall_seconds")));
+               format_seconds(p.seconds),
+               wall > 0 ? format_seconds(wall) : std::string("unknown: the summary comes from an earlier run"));
     fmt::print("  bus: {} host to device, {} device to host, {} migrated (unified memory)\n",
                mb(detail(p, "host_to_device_bytes")), mb(detail(p, "device_to_host_bytes")),
                mb(detail(p, "migrated_to_device_bytes") + detail(p, "migrated_to_host_bytes")));
@@ -135,7 +148,20 @@ void print_offload(const OffloadPoint& o) {
         if (dram > 0) fmt::print(", a = TI / I(DRAM) = {}", format_number(ti / (p.work / dram)));
         fmt::print("\n");
     }
-    for (const auto& w : o.warnings) fmt::print(stderr, "roofline: warning: whole offload: {}\n", w);
+    for (const auto& w : o.warnings) fmt::print(stderr, "roofline: warning: whole offload: {}\n", terminal_text(w));
+}
+
+// This machine's measured bus roofs, from the latest stored model with a GPU (bench --gpu):
+// none when there is no store, no such model, or it cannot be read (the physical limit holds).
+OffloadBusRoofs stored_bus_roofs(const ResultsStore* store) {
+    if (!store) return {};
+    try {
+        const auto model = store->latest_machine();
+        if (!model || model->gpus.empty()) return {};
+        return offload_bus_roofs(model->gpus.front(), "the latest stored machine model's GPU 0");
+    } catch (const std::exception&) {
+        return {};
+    }
 }
 
 Provenance provenance_of(const GpuMeasureRequest& r, const std::string& ncu) {
@@ -244,13 +270,15 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
     bool offload_failed = false;  // the kernels' points are delivered all the same
     if (cupti) {
         try {
-            auto offload = offload_point(points, cupti->summary, cupti->wall_seconds);
+            auto offload = offload_point(points, cupti->summary, cupti->wall_seconds, stored_bus_roofs(store.get()));
             if (!r.quiet) print_offload(offload);
             else
-                for (const auto& w : offload.warnings) fmt::print(stderr, "roofline: warning: whole offload: {}\n", w);
+                for (const auto& w : offload.warnings)
+                    fmt::print(stderr, "roofline: warning: whole offload: {}\n", terminal_text(w));
             points.push_back(std::move(offload.point));
         } catch (const std::runtime_error& e) {
-            fmt::print(stderr, "roofline: error: no whole-offload point: {}\n", e.what());
+            // The summary's note (what the injection library could not do) is outside text.
+            fmt::print(stderr, "roofline: error: no whole-offload point: {}\n", terminal_text(e.what()));
             offload_failed = true;
         }
     }

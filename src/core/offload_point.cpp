@@ -1,6 +1,7 @@
 #include "core/offload_point.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -44,7 +45,58 @@ OffloadSummary merge_offload_summaries(const std::vector<OffloadSummary>& parts)
     return out;
 }
 
-OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSummary& s, double wall_seconds) {
+OffloadBusRoofs offload_bus_roofs(const GpuModel& gpu, const std::string& source) {
+    OffloadBusRoofs out;
+    out.source = source;
+    for (const auto& b : gpu.bus) {
+        if (!b.pinned || !(b.gbs > 0)) continue;
+        if (b.direction == "h2d") out.h2d_gbs = std::max(out.h2d_gbs.value_or(0), b.gbs);
+        if (b.direction == "d2h") out.d2h_gbs = std::max(out.d2h_gbs.value_or(0), b.gbs);
+    }
+    return out;
+}
+
+std::vector<std::string> offload_summary_problems(const OffloadSummary& s, const OffloadBusRoofs& roofs) {
+    std::vector<std::string> out;
+    const double copies = s.host_to_device.operations + s.device_to_host.operations + s.device_to_device.operations +
+                          s.host_to_host.operations + s.peer_to_peer.operations + s.unknown_copies.operations +
+                          s.migrated_to_device.operations + s.migrated_to_host.operations;
+    const double bus = offload_bus_bytes(s);
+    if (!(s.span_seconds > 0) && (s.kernels.operations > 0 || copies > 0 || bus > 0)) {
+        out.push_back(fmt::format("its span is 0 s (first_ns {:.0f}, last_ns {:.0f}) though it records {:.0f} kernel "
+                                  "launch(es) and {:.0f} copies or migrations: a damaged summary",
+                                  s.first_ns, s.last_ns, s.kernels.operations, copies));
+        return out;  // no rate can be judged without a span
+    }
+    const double link = kFastestHostLinkGBsEachWay;
+    auto judge = [&](const char* what, const OffloadTraffic& t, std::optional<double> roof) {
+        if (!(t.bytes > 0) || !(t.busy_seconds > 0)) return;
+        const double gbs = t.bytes / t.busy_seconds * 1e-9;
+        if (gbs > link * kHostLinkMargin)
+            out.push_back(fmt::format("{}: {:.0f} bytes in {:g} s of transfers is {:.3g} GB/s, faster than any "
+                                      "host-device link (NVLink-C2C moves {:g} GB/s each way, PCIe 6.0 x16 about 121)",
+                                      what, t.bytes, t.busy_seconds, gbs, link));
+        else if (roof && gbs > *roof * kMeasuredBusMargin)
+            out.push_back(fmt::format("{}: {:.0f} bytes in {:g} s of transfers is {:.3g} GB/s, more than {:g} times "
+                                      "this machine's measured bus roof ({:.3g} GB/s, {})",
+                                      what, t.bytes, t.busy_seconds, gbs, kMeasuredBusMargin, *roof, roofs.source));
+    };
+    judge("copies host to device", s.host_to_device, roofs.h2d_gbs);
+    judge("copies device to host", s.device_to_host, roofs.d2h_gbs);
+    judge("migrations to the device", s.migrated_to_device, roofs.h2d_gbs);
+    judge("migrations to the host", s.migrated_to_host, roofs.d2h_gbs);
+    const double over_span = bus / s.span_seconds * 1e-9;
+    if (over_span > 2 * link * kHostLinkMargin)
+        out.push_back(fmt::format("{:.0f} bytes over the bus in a span of {:g} s is {:.3g} GB/s, faster than any "
+                                  "host-device link (NVLink-C2C moves {:g} GB/s both ways together)",
+                                  bus, s.span_seconds, over_span, 2 * link));
+    return out;
+}
+
+OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSummary& s, double wall_seconds,
+                           const OffloadBusRoofs& roofs) {
+    if (const auto problems = offload_summary_problems(s, roofs); !problems.empty())
+        throw std::runtime_error(fmt::format("the offload summary cannot be true: {}", fmt::join(problems, "; ")));
     if (s.span_seconds <= 0 || (s.kernels.operations == 0 && offload_bus_bytes(s) == 0))
         throw std::runtime_error("the program's run under CUPTI recorded no kernel and no copy: nothing was offloaded "
                                  "to the GPU" +
@@ -80,7 +132,7 @@ OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSumma
     p.details["kernel_busy_seconds"] = s.kernels.busy_seconds;
     p.details["kernel_launches"] = s.kernels.operations;
     p.details["ncu_kernel_launches"] = launches;
-    p.details["wall_seconds"] = wall_seconds;
+    if (wall_seconds > 0) p.details["wall_seconds"] = wall_seconds;  // 0: not known (an earlier run's summary)
     p.details["cuda_processes"] = s.processes;
 
     if (!s.note.empty()) out.warnings.push_back(fmt::format("CUPTI: {}", s.note));

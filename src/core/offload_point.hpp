@@ -7,8 +7,10 @@
 // with ncu: the point pairs two runs, so the program must do the same work each time.
 #pragma once
 
+#include "core/gpu_model.hpp"
 #include "core/roofline.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,15 +42,43 @@ OffloadSummary merge_offload_summaries(const std::vector<OffloadSummary>& parts)
 // Bytes that crossed the host-device bus: copies each way and unified-memory migrations.
 double offload_bus_bytes(const OffloadSummary& s);
 
+// What a host-device link can move. The fastest there is, NVLink-C2C (Grace Hopper), moves
+// 450 GB/s each way (900 GB/s both ways together); PCIe 6.0 x16 about 121 GB/s each way.
+inline constexpr double kFastestHostLinkGBsEachWay = 450;
+// A rate this much above a link's figure cannot be a measurement: timestamps and byte counts
+// are exact, so the margin is for the figures' own rounding only.
+inline constexpr double kHostLinkMargin = 1.1;
+// A rate this much above this machine's measured pinned bus roof (bench --gpu) is refused:
+// room for the roof's spread and a faster run, not for a summary that is wrong.
+inline constexpr double kMeasuredBusMargin = 1.5;
+
+// This machine's measured bus roofs (bench --gpu, pinned memory), each way, and where they
+// come from ("machine model 3, GPU 0"); unset: not measured, only the physical limit holds.
+struct OffloadBusRoofs {
+    std::optional<double> h2d_gbs, d2h_gbs;
+    std::string source;
+};
+
+// The pinned host-to-device and device-to-host roofs of `gpu`, where it has them.
+OffloadBusRoofs offload_bus_roofs(const GpuModel& gpu, const std::string& source);
+
+// Why a summary cannot be true, each a sentence; empty when it can: a span of 0 s though it
+// records kernels or copies (a damaged summary); a direction's bytes over its copies' busy
+// time, or all bus bytes over the span, faster than any host-device link (kFastestHostLinkGBsEachWay)
+// or, with `roofs`, more than kMeasuredBusMargin times this machine's measured bus roof.
+std::vector<std::string> offload_summary_problems(const OffloadSummary& s, const OffloadBusRoofs& roofs = {});
+
 struct OffloadPoint {
     Point point;
     std::vector<std::string> warnings;  // each a sentence: what makes the point less exact
 };
 
 // `kernels`: the ncu run's kernel points; `wall_seconds`: the CUPTI run's wall time (a detail:
-// it includes start-up and host work). Throws std::runtime_error when the summary saw no GPU
-// activity (no kernel and no copy: nothing was offloaded).
-OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSummary& s, double wall_seconds);
+// it includes start-up and host work; 0: unknown, a summary recorded earlier, and left out).
+// Throws std::runtime_error when the summary cannot be true (offload_summary_problems, with
+// `roofs`), or saw no GPU activity (no kernel and no copy: nothing was offloaded).
+OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSummary& s, double wall_seconds,
+                           const OffloadBusRoofs& roofs = {});
 
 // Point::details key marking the whole-offload point.
 inline constexpr const char* kWholeOffload = "whole_offload";

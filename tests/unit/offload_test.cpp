@@ -177,3 +177,74 @@ TEST(OffloadPoint, SaysWhatMakesItLessExact) {
     // Nothing on the GPU at all: not a point.
     EXPECT_THROW(offload_point({}, OffloadSummary{}, 0.1), std::runtime_error);
 }
+
+// Issue 33: a summary that cannot be true is refused with the reason, never made a point.
+TEST(OffloadPoint, RefusesABusRateNoLinkCanMove) {
+    auto s = offload_summary_from_text(example_tally().json(), "t.json");
+    // 1.8 TB host to device in 1 ns of copies and a span of 1 us: 1.8e21 B/s.
+    s.host_to_device = {1.8e12, 1, 1e-9};
+    s.span_seconds = 1e-6;
+    try {
+        offload_point({kernel("a", 4e9, 1e9, 3)}, s, 0.5);
+        FAIL() << "accepted";
+    } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        EXPECT_TRUE(contains(what, "the offload summary cannot be true")) << what;
+        EXPECT_TRUE(contains(what, "copies host to device: 1800000000000 bytes in 1e-09 s of transfers")) << what;
+        EXPECT_TRUE(contains(what, "faster than any host-device link (NVLink-C2C moves 450 GB/s each way")) << what;
+    }
+    // Each way under the link's figure, but all of it over the span above both ways together.
+    auto spread = offload_summary_from_text(example_tally().json(), "t.json");
+    spread.host_to_device = {4e11, 1, 1.0};  // 400 GB/s while copying
+    spread.device_to_host = {4e11, 1, 1.0};
+    spread.migrated_to_device = {4e11, 1, 1.0};
+    spread.span_seconds = 0.4;  // 1.2e12 B in 0.4 s: 3000 GB/s
+    const auto problems = offload_summary_problems(spread);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_TRUE(contains(problems[0], "over the bus in a span of 0.4 s")) << problems[0];
+    // The measured roof: 52 GB/s pinned host to device; 200 GB/s is more than 1.5 times it.
+    GpuModel gpu;
+    gpu.bus = {{"h2d", true, 52, 1 << 26, {}}, {"h2d", false, 20, 1 << 26, {}}, {"d2h", true, 50, 1 << 26, {}}};
+    const auto roofs = offload_bus_roofs(gpu, "model 7");
+    EXPECT_EQ(roofs.h2d_gbs, 52);
+    EXPECT_EQ(roofs.d2h_gbs, 50);
+    auto fast = offload_summary_from_text(example_tally().json(), "t.json");
+    fast.host_to_device = {2e9, 1, 1e-2};
+    const auto over_roof = offload_summary_problems(fast, roofs);
+    ASSERT_EQ(over_roof.size(), 1u);
+    EXPECT_TRUE(contains(over_roof[0], "more than 1.5 times this machine's measured bus roof (52 GB/s, model 7)"))
+        << over_roof[0];
+    EXPECT_TRUE(offload_summary_problems(fast).empty());  // without the roof, 200 GB/s is a link's
+    // The example itself (64 MiB in 2 ms, 33.5 GB/s) is fine against both.
+    EXPECT_TRUE(offload_summary_problems(offload_summary_from_text(example_tally().json(), "t.json"), roofs).empty());
+}
+
+TEST(OffloadPoint, ASpanOfZeroWithKernelsAndCopiesIsADamagedSummary) {
+    auto s = offload_summary_from_text(example_tally().json(), "t.json");
+    s.first_ns = s.last_ns = 5000;
+    s.span_seconds = 0;
+    try {
+        offload_point({kernel("a", 4e9, 1e9, 3)}, s, 0.5);
+        FAIL() << "accepted";
+    } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        EXPECT_TRUE(contains(what, "its span is 0 s (first_ns 5000, last_ns 5000) though it records 3 kernel "
+                                   "launch(es) and 5 copies or migrations: a damaged summary"))
+            << what;
+        EXPECT_FALSE(contains(what, "nothing was offloaded")) << what;
+    }
+    // Nothing at all recorded: still "nothing was offloaded".
+    try {
+        offload_point({}, OffloadSummary{}, 0.1);
+        FAIL() << "accepted";
+    } catch (const std::runtime_error& e) {
+        EXPECT_TRUE(contains(e.what(), "nothing was offloaded")) << e.what();
+    }
+}
+
+TEST(OffloadPoint, AnUnknownWallTimeIsLeftOut) {
+    const auto s = offload_summary_from_text(example_tally().json(), "t.json");
+    const auto earlier = offload_point({kernel("a", 4e9, 1e9, 3)}, s, 0);  // --offload-summary: no run here
+    EXPECT_EQ(earlier.point.details.count("wall_seconds"), 0u);
+    EXPECT_DOUBLE_EQ(offload_point({kernel("a", 4e9, 1e9, 3)}, s, 0.5).point.details.at("wall_seconds"), 0.5);
+}
