@@ -238,11 +238,16 @@ void print_row(const std::string& kernel, const Point& p, bool quiet, const char
         return it == p.details.end() ? 0.0 : it->second;
     };
     const double fastest = detail("seconds_fastest"), slowest = detail("seconds_slowest");
-    fmt::print("{:<20} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", kernel,
-               format_bytes(static_cast<std::uint64_t>(detail("working_set_bytes"))),
-               static_cast<long long>(detail("n")), p.seconds, p.work / p.seconds * 1e-9,
-               p.bytes.at(level) / p.seconds * 1e-9, level, fastest > 0 ? 100 * (slowest / fastest - 1) : 0.0, check);
-    std::fflush(stdout);  // a row as soon as it is measured, also into a pipe
+    // After a stop signal SIGPIPE is ignored (stop_signal.cpp): a reader gone with the terminal
+    // (`| tee` over a dropped ssh connection) makes this throw, and the row is not worth the points.
+    try {
+        fmt::print("{:<20} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", kernel,
+                   format_bytes(static_cast<std::uint64_t>(detail("working_set_bytes"))),
+                   static_cast<long long>(detail("n")), p.seconds, p.work / p.seconds * 1e-9,
+                   p.bytes.at(level) / p.seconds * 1e-9, level, fastest > 0 ? 100 * (slowest / fastest - 1) : 0.0, check);
+        std::fflush(stdout);  // a row as soon as it is measured, also into a pipe
+    } catch (const std::exception&) {
+    }
 }
 
 // The points measured (and taken from the store) written to -o and the store, with how they

@@ -71,4 +71,27 @@ if start term; then
   kill -TERM "$pid"; sleep 0.3; kill -HUP "$pid"
   check term 143 SIGTERM
 fi
+# 5. The rows go into a pipe whose reader is gone with the terminal (`| tee` over a dropped ssh
+# connection), then SIGHUP: the next row cannot be written, and the points are still kept (before,
+# SIGPIPE ended the process, or the failed row did).
+mkfifo "$tmp/rows"
+cat "$tmp/rows" >"$tmp/pipe.out" &
+reader=$!
+"$bin" kernels stream_triad --sizes 16K,64K,32M --samples 20 -o "$tmp/pipe.json" --no-store \
+    >"$tmp/rows" 2>"$tmp/pipe.err" </dev/null &
+pid=$!
+for _ in $(seq 1 600); do [[ $(grep -c ' ok$' "$tmp/pipe.out" 2>/dev/null) -ge 2 ]] && break; sleep 0.1; done
+kill -KILL "$reader"; wait "$reader" 2>/dev/null
+kill -HUP "$pid"
+waited=0
+while kill -0 "$pid" 2>/dev/null && (( waited < 50 )); do sleep 0.1; waited=$((waited + 1)); done
+kill -0 "$pid" 2>/dev/null && { echo "FAIL: pipe: still running 5 s after SIGHUP"; kill -KILL "$pid"; }
+wait "$pid"; code=$?; pid=
+if [[ $code != 129 ]] || ! jq -e '(.points | length) >= 2 and .provenance.options.interrupted == "SIGHUP"' \
+     "$tmp/pipe.json" >/dev/null 2>&1; then
+  echo "FAIL: pipe: exit $code (expected 129), points: $(jq -c '.points | length' "$tmp/pipe.json" 2>&1)"
+  sed 's/^/  | /' "$tmp/pipe.err"; fail=1
+else
+  echo "ok: pipe: reader gone, SIGHUP: exit 129, $(jq '.points | length' "$tmp/pipe.json") points kept"
+fi
 exit $fail
