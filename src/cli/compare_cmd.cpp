@@ -98,6 +98,23 @@ int run_compare(const CompareArgs& args) {
     for (const auto& s : machine_sources) machines.push_back(load_machine(s, access, "run 'roofline bench' first"));
     std::vector<std::vector<Point>> point_sets;
     for (const auto& s : point_sources) point_sets.push_back(load_points(s, access, "run 'roofline kernels' first"));
+    // Two point sets and no machine: judged on the latest complete stored model when the store
+    // has one (as report and plot do), so WHY can tell a moved roof from a changed efficiency;
+    // without one they are compared by performance alone, and the table says so.
+    std::vector<std::string> machine_names;
+    bool machine_chosen_here = false;  // not asked for: when it cannot judge these points, they go unjudged
+    for (const auto& s : machine_sources) machine_names.push_back(s.display());
+    if (machines.empty() && point_sets.size() == 2 && access.store()) {
+        try {
+            auto judging = load_judging_machine(parse_stored_source(kStored, "--machine"), access, "");
+            for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
+            machine_names.push_back(judging.display + "; --machine chooses another");
+            machines.push_back(std::move(judging.file));
+            machine_chosen_here = true;
+        } catch (const std::exception& e) {
+            print_stderr("roofline: note: the points are compared unjudged: {}\n", terminal_text(e.what()));
+        }
+    }
 
     ComparisonInput input;
     const auto label = [&](std::size_t i) {
@@ -105,15 +122,13 @@ int run_compare(const CompareArgs& args) {
         if (!machines.empty()) {
             const std::size_t m = std::min(i, machines.size() - 1);
             const auto& model = machines[m].model;
-            machine = fmt::format("{} ({}{})", machine_label(model), machine_sources[m].display(),
+            machine = fmt::format("{} ({}{})", machine_label(model), machine_names[m],
                                   model.environment.timestamp.empty() ? "" : ", " + model.environment.timestamp);
         }
         if (point_sets.empty()) return machine;
         const std::string points = fmt::format("points {}", point_sources[i].display());
         return machine.empty() ? points : points + " on " + machine;
     };
-    input.label_a = label(0);
-    input.label_b = label(1);
     if (machines.size() == 2) {
         input.have_roofs = true;
         input.roofs = compare_roofs(machines[0].model, machines[1].model);
@@ -128,12 +143,20 @@ int run_compare(const CompareArgs& args) {
             rooflines.push_back(roofline_from_machine_file(machine, select_roofline(machine.model, pts,
                                                                                     {args.precision, args.threads})));
         } catch (const std::invalid_argument& e) {
-            throw std::runtime_error(fmt::format("{}: {}", machine_sources[std::min(i, machines.size() - 1)].display(),
-                                                 e.what()));
+            const std::string why = fmt::format("{}: {}", machine_names[std::min(i, machines.size() - 1)], e.what());
+            if (!machine_chosen_here) throw std::runtime_error(why);
+            print_stderr("roofline: note: the points are compared unjudged: {}\n", terminal_text(why));
+            rooflines.clear();
+            machines.clear();
+            machine_names.clear();
+            break;
         }
     }
+    input.label_a = label(0);  // after the rooflines: a machine that could not judge is not named
+    input.label_b = label(1);
     if (point_sets.size() == 2) {
         input.have_points = true;
+        input.judged = !rooflines.empty();
         input.points = compare_points(point_sets[0], rooflines.empty() ? nullptr : &rooflines[0], point_sets[1],
                                       rooflines.empty() ? nullptr : &rooflines[1], view);
         if (!point_sets[0].empty()) input.work_unit = point_sets[0].front().work_unit;

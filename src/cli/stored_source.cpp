@@ -18,10 +18,11 @@ namespace roofline::cli {
 
 std::string StoredSource::display() const {
     if (!stored) return message_name(path);
-    return id ? fmt::format("stored machine #{}", *id) : std::string("the latest stored machine");
+    return id ? fmt::format("stored {} #{}", noun, *id) : fmt::format("the latest stored {}", noun);
 }
 
-StoredSource parse_stored_source(const std::string& text, const char* option) {
+namespace {
+StoredSource parse_stored_source_text(const std::string& text, const char* option) {
     if (text == kStored) return {true, std::nullopt, {}};
     const std::string prefix = std::string(kStored) + ":";
     if (text.rfind(prefix, 0) == 0) {
@@ -36,6 +37,13 @@ StoredSource parse_stored_source(const std::string& text, const char* option) {
     }
     if (text.empty()) throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '')", option));
     return {false, std::nullopt, text};
+}
+} // namespace
+
+StoredSource parse_stored_source(const std::string& text, const char* option) {
+    StoredSource source = parse_stored_source_text(text, option);
+    if (std::string_view(option) == "--points") source.noun = "point set";  // the store numbers them apart
+    return source;
 }
 
 const std::string& StoreAccess::path() {

@@ -23,7 +23,8 @@ struct StoredSource {
     bool stored = false;
     std::optional<std::int64_t> id;  // stored only: the row, else the latest
     std::string path;                // a file only
-    // "stored machine #3", "the latest stored machine", or the file.
+    std::string noun = "machine";    // what the store's row is: "machine" or "point set" (from --points)
+    // "stored machine #3", "the latest stored point set", or the file.
     std::string display() const;
 };
 

@@ -5,7 +5,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string_view>
 #include <map>
 #include <unordered_map>
 
@@ -117,11 +119,39 @@ PointSide side_of(const Point& p, const Roofline* roofline, View view) {
 
 } // namespace
 
+std::string comparable_name(const std::string& name) {
+    std::string n = name;
+    // "<function daxpy>": a function measured as a region is the region a marker would name.
+    constexpr std::string_view fn = "<function ";
+    if (n.size() > fn.size() + 1 && n.compare(0, fn.size(), fn) == 0 && n.back() == '>')
+        n = n.substr(fn.size(), n.size() - fn.size() - 1);
+    // A C++ signature: "daxpy(int, double*)" is daxpy (a unique match is still required).
+    if (const auto paren = n.find('('); paren != std::string::npos && paren > 0 && n.back() == ')')
+        n.resize(paren);
+    // Clones the compiler made of one source function: daxpy.constprop.0, .isra.0, .part.1,
+    // .cold, .lto_priv.0, .localalias (GCC), .llvm.123 (Clang's ThinLTO); chains of them too.
+    for (bool cut = true; cut;) {
+        cut = false;
+        for (const std::string_view suffix : {".constprop", ".isra", ".part", ".cold", ".lto_priv", ".localalias",
+                                              ".llvm", ".clone", ".specialized"}) {
+            const auto at = n.rfind(suffix);
+            if (at == std::string::npos || at == 0) continue;
+            std::size_t end = at + suffix.size();
+            if (end < n.size() && n[end] == '.') ++end;
+            while (end < n.size() && std::isdigit(static_cast<unsigned char>(n[end]))) ++end;
+            if (end != n.size()) continue;
+            n.resize(at);
+            cut = true;
+        }
+    }
+    return n;
+}
+
 std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofline* roofline_a,
                                         const std::vector<Point>& b, const Roofline* roofline_b, View view) {
     // By name, and within a name by order (sets of 100,000 points are compared too: no quadratic search).
-    std::unordered_map<std::string, std::vector<const Point*>> in_b;
-    for (const auto& p : b) in_b[p.name].push_back(&p);
+    std::unordered_map<std::string, std::vector<std::size_t>> in_b;
+    for (std::size_t j = 0; j < b.size(); ++j) in_b[b[j].name].push_back(j);
     std::unordered_map<std::string, std::size_t> total_a;
     for (const auto& p : a) ++total_a[p.name];
     const auto repeated = [&](const std::string& name) {
@@ -129,17 +159,44 @@ std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofl
         const auto ib = in_b.find(name);
         return (ia != total_a.end() && ia->second > 1) || (ib != in_b.end() && ib->second.size() > 1);
     };
+    std::vector<std::optional<std::size_t>> partner(a.size());
+    std::vector<bool> b_paired(b.size(), false);
     std::unordered_map<std::string, std::size_t> seen_a;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const std::size_t k = ++seen_a[a[i].name];
+        if (const auto it = in_b.find(a[i].name); it != in_b.end() && it->second.size() >= k) {
+            partner[i] = it->second[k - 1];
+            b_paired[*partner[i]] = true;
+        }
+    }
+    // The rest by what the names mean: a marker region "daxpy" in one run is the function
+    // "<function daxpy.constprop.0>" in another, where exactly one point of each run is left
+    // under that meaning (two candidates on a side stay unmatched rather than guessed).
+    std::unordered_map<std::string, std::vector<std::size_t>> left_a, left_b;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!partner[i]) left_a[comparable_name(a[i].name)].push_back(i);
+    for (std::size_t j = 0; j < b.size(); ++j)
+        if (!b_paired[j]) left_b[comparable_name(b[j].name)].push_back(j);
+    for (const auto& [key, is] : left_a) {
+        const auto it = left_b.find(key);
+        if (key.empty() || is.size() != 1 || it == left_b.end() || it->second.size() != 1) continue;
+        partner[is.front()] = it->second.front();
+        b_paired[it->second.front()] = true;
+    }
+
+    std::unordered_map<std::string, std::size_t> occurrence_a;
     std::vector<PointChange> out;
-    for (const auto& pa : a) {
-        const std::size_t k = ++seen_a[pa.name];
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const Point& pa = a[i];
         PointChange c;
         c.name = pa.name;
-        c.occurrence = static_cast<int>(k);
+        c.occurrence = static_cast<int>(++occurrence_a[pa.name]);
         c.repeated = repeated(pa.name);
         c.a = side_of(pa, roofline_a, view);
-        if (const auto it = in_b.find(pa.name); it != in_b.end() && it->second.size() >= k) {
-            c.b = side_of(*it->second[k - 1], roofline_b, view);
+        if (partner[i]) {
+            const Point& pb = b[*partner[i]];
+            if (pb.name != pa.name) c.name_b = pb.name;
+            c.b = side_of(pb, roofline_b, view);
             const auto &fa = c.a->performance, &fb = c.b->performance;
             if (fa.value > 0 && fb.value > 0) {
                 c.ratio = fb.value / fa.value;
@@ -159,15 +216,15 @@ std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofl
         }
         out.push_back(std::move(c));
     }
-    std::unordered_map<std::string, std::size_t> seen_b;
-    for (const auto& pb : b) {
-        const std::size_t k = ++seen_b[pb.name];
-        if (const auto it = total_a.find(pb.name); it != total_a.end() && k <= it->second) continue;  // paired above
+    std::unordered_map<std::string, std::size_t> occurrence_b;
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const std::size_t k = ++occurrence_b[b[j].name];
+        if (b_paired[j]) continue;
         PointChange c;
-        c.name = pb.name;
+        c.name = b[j].name;
         c.occurrence = static_cast<int>(k);
-        c.repeated = repeated(pb.name);
-        c.b = side_of(pb, roofline_b, view);
+        c.repeated = repeated(b[j].name);
+        c.b = side_of(b[j], roofline_b, view);
         out.push_back(std::move(c));
     }
     return out;

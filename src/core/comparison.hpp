@@ -56,6 +56,7 @@ struct PointSide {
 
 struct PointChange {
     std::string name;
+    std::string name_b;  // B's name when it differs (matched by comparable_name), else empty
     // A name given to several points of a run (a region entered from two places, two sets
     // appended): the k-th of that name in A is compared with the k-th in B. `occurrence` is k
     // (1-based); `repeated`: the name has more than one point in A or in B.
@@ -71,7 +72,13 @@ struct PointChange {
     std::string cause;  // "roof", "efficiency", "both", "" (no change, or not judged)
 };
 
-// Points matched by name, and points of one name by their order in each run (every pair is
+// What a point's name means for matching runs: "<function daxpy.constprop.0>",
+// "daxpy(int, double*)" and the marker region "daxpy" are all "daxpy" (compiler clone
+// suffixes such as .constprop.N, .isra.N, .part.N, .cold, .lto_priv.N dropped).
+std::string comparable_name(const std::string& name);
+
+// Points matched by name (then, among those left, by comparable_name where it is unique
+// on both sides), and points of one name by their order in each run (every pair is
 // compared: none is dropped); each judged against its own run's roofline when given
 // (a point that cannot be judged, e.g. without bytes at a level with a roof, is
 // compared by performance alone).

@@ -93,6 +93,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                        {"changed", p.significant},
                        {"cause", p.cause.empty() ? json(nullptr) : json(p.cause)}};
                 if (p.repeated) e["occurrence"] = p.occurrence;  // the k-th point of that name in its run
+                if (!p.name_b.empty()) e["point_b"] = p.name_b;  // B's name for it (matched by meaning)
                 if (p.roof_ratio) e["roof_ratio"] = *p.roof_ratio;
                 if (p.efficiency_ratio) e["efficiency_ratio"] = *p.efficiency_ratio;
                 for (const auto& [side, point] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}}) {
@@ -125,10 +126,13 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
     if (input.have_points) {
         const std::string unit = rate_unit(input.work_unit);
         std::vector<std::vector<std::string>> rows{{"POINT", "A " + unit, "B " + unit, "B/A", "CHANGE", "WHY"}};
-        bool any_repeated = false;
+        bool any_repeated = false, any_renamed = false;
         for (const auto& p : input.points) {
             any_repeated = any_repeated || p.repeated;
-            rows.push_back({terminal_text(p.repeated ? fmt::format("{} #{}", p.name, p.occurrence) : p.name),
+            any_renamed = any_renamed || !p.name_b.empty();
+            std::string name = p.repeated ? fmt::format("{} #{}", p.name, p.occurrence) : p.name;
+            if (!p.name_b.empty()) name += " = " + p.name_b;
+            rows.push_back({terminal_text(name),
                             p.a ? figure_text(p.a->performance) : "-",
                             p.b ? figure_text(p.b->performance) : "-",
                             p.ratio > 0 ? fmt::format("{:.3f}", p.ratio) : "-",
@@ -136,8 +140,12 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                             cause_text(p)});
             count(p.ratio, p.significant, p.a && p.b);
         }
-        out += fmt::format("\nPoints (matched by name{}; each judged on its own machine's roofline):\n{}",
+        out += fmt::format("\nPoints (matched by name{}{}; {}):\n{}",
                            any_repeated ? ", and points of one name (NAME #k) by their order in each run" : "",
+                           any_renamed ? ", then A = B where only a compiler suffix or '<function ...>' differs" : "",
+                           input.judged ? "each judged on its own machine's roofline"
+                                        : "not judged: no machine model, so WHY cannot tell a moved roof from a "
+                                          "changed efficiency (give --machine, or store one with 'roofline bench')",
                            table(rows));
     }
     out += fmt::format("\n{} faster, {} slower, {} within their spread, {} in one run only.\n", faster, slower, same,

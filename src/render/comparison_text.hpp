@@ -13,6 +13,7 @@ struct ComparisonInput {
     bool have_roofs = false;
     std::vector<RoofChange> roofs;
     bool have_points = false;
+    bool judged = false;  // the points were judged on a roofline (WHY can be told)
     std::vector<PointChange> points;
     std::string work_unit = "FLOP";
 };

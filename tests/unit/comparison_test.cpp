@@ -154,6 +154,36 @@ TEST(Comparison, PointsOfOneNameAreMatchedInOrderAndNoneIsDropped) {
     EXPECT_TRUE(reversed[3].repeated);
 }
 
+TEST(Comparison, ComparableNameDropsFunctionWrapperSignatureAndCloneSuffixes) {
+    EXPECT_EQ(comparable_name("daxpy"), "daxpy");
+    EXPECT_EQ(comparable_name("<function daxpy>"), "daxpy");
+    EXPECT_EQ(comparable_name("<function daxpy.constprop.0>"), "daxpy");
+    EXPECT_EQ(comparable_name("daxpy.isra.0.cold"), "daxpy");
+    EXPECT_EQ(comparable_name("kernel.lto_priv.12"), "kernel");
+    EXPECT_EQ(comparable_name("ns::dot(double const*, int)"), "ns::dot");
+    EXPECT_EQ(comparable_name("stream triad 1 GiB"), "stream triad 1 GiB");  // nothing to drop
+    EXPECT_EQ(comparable_name("v1.2"), "v1.2");  // a dot and digits alone are not a clone suffix
+    EXPECT_EQ(comparable_name(".part"), ".part");  // never down to nothing
+}
+
+TEST(Comparison, ARegionAndItsFunctionAreOnePointWhereTheMeaningIsUnique) {
+    const std::vector<Point> a{point("daxpy", 1e9, 1e9, 1.0), point("dot", 1e9, 1e9, 1.0),
+                               point("f.part.0", 1e9, 1e9, 1.0), point("f.part.1", 1e9, 1e9, 1.0)};
+    const std::vector<Point> b{point("<function daxpy.constprop.0>", 1e9, 1e9, 0.5), point("dot", 1e9, 1e9, 1.0),
+                               point("<function f>", 1e9, 1e9, 1.0)};
+    const auto changes = compare_points(a, nullptr, b, nullptr, View::carm);
+    ASSERT_EQ(changes.size(), 5u);
+    EXPECT_EQ(changes[0].name, "daxpy");
+    EXPECT_EQ(changes[0].name_b, "<function daxpy.constprop.0>");
+    EXPECT_NEAR(changes[0].ratio, 2, 1e-12);
+    EXPECT_TRUE(changes[1].name_b.empty());  // same name: no second name
+    // Two of A's points mean "f": which one B's is cannot be told, so none is guessed.
+    EXPECT_FALSE(changes[2].b.has_value());
+    EXPECT_FALSE(changes[3].b.has_value());
+    EXPECT_EQ(changes[4].name, "<function f>");
+    EXPECT_FALSE(changes[4].a.has_value());
+}
+
 TEST(Comparison, KernelPointSpreadFromItsFastestAndSlowestSample) {
     Point p = point("k", 1e9, 1e9, 1.0);
     EXPECT_FALSE(point_figure(p).spread_known);
