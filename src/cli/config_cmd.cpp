@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/layered_config.hpp"
+#include "cli/messages.hpp"
 #include "cli/usage_error.hpp"
 #include "render/text_escape.hpp"
 
@@ -50,9 +51,17 @@ std::string render_text(const LayeredConfig& config, const std::vector<LayeredCo
         value_width = std::max(value_width, std::min<std::size_t>(terminal_text(v.value).size(), 40));
     }
     out += fmt::format("\n{:<{}}  {:<{}}  {}\n", "KEY", key_width, "VALUE", value_width, "FROM");
-    for (const auto& v : values)
-        out += fmt::format("{:<{}}  {:<{}}  {}\n", v.key, key_width, v.value.empty() ? "-" : terminal_text(v.value),
-                           value_width, terminal_text(v.from));
+    std::vector<std::string> problems;
+    for (const auto& v : values) {
+        out += fmt::format("{:<{}}  {:<{}}  {}{}\n", v.key, key_width, v.value.empty() ? "-" : terminal_text(v.value),
+                           value_width, terminal_text(v.from), v.problem.empty() ? "" : "  INVALID");
+        if (!v.problem.empty() && std::find(problems.begin(), problems.end(), v.problem) == problems.end())
+            problems.push_back(v.problem);
+    }
+    if (!problems.empty()) {
+        out += "\nINVALID: every other command stops on these (exit 2) until they are fixed:\n";
+        for (const auto& p : problems) out += "  " + terminal_text(p) + "\n";
+    }
     out += "\nIn a file: 'COMMAND:' then '  OPTION: VALUE' (or 'COMMAND.OPTION: VALUE'; 'db' and 'quiet' alone\n"
            "apply to every command). In the environment: the VARIABLE of 'roofline config show --format json'\n"
            "(ROOFLINE_KERNELS_CACHE=cold). '-' is unset: the command decides (see its --help).\n";
@@ -72,7 +81,10 @@ std::string render_json(const LayeredConfig& config, const std::vector<LayeredCo
                                  {"value", v.value},
                                  {"from", v.from},
                                  {"variable", v.env},
-                                 {"help", v.help}});
+                                 {"help", v.help},
+                                 {"valid", v.problem.empty()}});
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (!values[i].problem.empty()) j["settings"][i]["problem"] = values[i].problem;
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -86,6 +98,11 @@ int run_config_show(const ConfigArgs& args, const LayeredConfig& config) {
         throw UsageError(fmt::format("no setting is named {} (try 'roofline config show' for all of them)", names));
     }
     write_result(args.output, args.format == "json" ? render_json(config, values) : render_text(config, values));
+    // Listed, marked INVALID; then the error every other command stops with, and its exit status.
+    if (const auto problems = config.problems_text(); !problems.empty()) {
+        print_stderr("roofline: error: {}\n", problems);
+        return kExitUsage;
+    }
     return kExitOk;
 }
 
@@ -104,10 +121,14 @@ void add_config_command(CLI::App& app, int& exit_code, const LayeredConfig& conf
         "  kernels:\n"
         "    cache: cold\n"
         "    stat: median\n"
-        "An unknown name or a bad value stops every command (exit 2) with the file, line and closest name.");
+        "An unknown name or a bad value stops every command (exit 2) with the file, line and closest name;\n"
+        "a value a command checks only when it runs (kernels --samples 1 to 1000) stops that command with\n"
+        "its file and line. 'config show' still lists every setting, marks bad values INVALID with the\n"
+        "reason, and then exits 2.");
     cmd->require_subcommand(1, 1);
     auto args = std::make_shared<ConfigArgs>();
-    auto* show = add_command(*cmd, "show", "Print each setting's effective value and where it came from");
+    auto* show = add_command(*cmd, "show",
+                             "Print each setting's effective value and where it came from; exit 2 when one is invalid");
     show->add_option("keys", args->keys, "Only these settings: a full name (kernels.cache), a command (kernels) or an "
                                           "option name (cache)");
     show->add_flag("--changed", args->changed, "Only the settings not at their built-in default");

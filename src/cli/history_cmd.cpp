@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/messages.hpp"
+#include "cli/value_check.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/comparison.hpp"
@@ -17,6 +18,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 
 namespace roofline::cli {
@@ -138,7 +140,9 @@ void add_history_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--point", args->point_names, "Follow the point of this name (repeatable)")->type_name("NAME");
     cmd->add_option("--host", args->host, "The machine's host name (default: that of the latest stored model)");
     cmd->add_option("--cpu", args->cpu, "The machine's CPU model string (default: that of the latest stored model)");
-    cmd->add_option("--last", args->last, "Only the last N runs (default: all)")->type_name("N");
+    cmd->add_option("--last", args->last, "Only the last N runs (default: all)")
+        ->type_name("N")
+        ->check(whole_number_check(0, std::numeric_limits<long long>::max(), "--last expects a count of runs (0: all)"));
     add_format_option(cmd, args->format, {"text", "json"});
     add_output_option(cmd, args->output, "Write the history to FILE instead of standard output");
     add_db_option(cmd, args->db);

@@ -11,6 +11,7 @@
 #include "cli/messages.hpp"
 #include "cli/stop_signal.hpp"
 #include "cli/usage_error.hpp"
+#include "cli/value_check.hpp"
 #include "core/byte_sizes.hpp"
 #include "core/level.hpp"
 #include "core/reference_kernels.hpp"
@@ -516,7 +517,8 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
                     "NAME=V1,V2,...: run the kernels that have parameter NAME at each value (repeat for a grid; "
                     "each combination is a series): atb_ours/atb_openblas m=8,16,32, spmv_random nnzr=4,16")
         ->type_name("NAME=LIST");
-    cmd->add_option("--samples", args->samples, "Timed samples per point (default 5)");
+    cmd->add_option("--samples", args->samples, "Timed samples per point (default 5)")
+        ->check(whole_number_check(1, 1000, "--samples must be 1 to 1000"));
     cmd->add_option("--threads", args->threads,
                     "Threads, pinned one per core, each running the kernel on arrays of its own (its share of the "
                     "working set), started together; a sample lasts until the slowest is done (default 1)");

@@ -220,6 +220,7 @@ void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
 
     // Highest precedence wins; within one layer a command's own setting beats a shared one.
     values_.clear();
+    applied_.clear();
     for (auto& t : targets) {
         const LayerSetting* chosen = nullptr;
         std::string chosen_key;
@@ -234,29 +235,103 @@ void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
             }
         }
         if (chosen) {
-            if (chosen->list && !t.many)
-                throw UsageError(fmt::format("{}: {}: 'roofline {} {}' takes one value, not a list", chosen->where,
-                                             chosen_key, t.value.command, t.value.option));
-            std::vector<std::string> values = chosen->values;
-            if (t.flag)
-                for (auto& v : values) v = normalized_flag(v, chosen->where, chosen_key);
-            std::string text = values.size() == 1 && !chosen->list ? values.front() : "";
-            if (chosen->list) {
-                text = "[";
+            // As typed: one value, or a list as [a,b].
+            const auto joined = [&](const std::vector<std::string>& values) {
+                if (!chosen->list) return values.size() == 1 ? values.front() : std::string();
+                std::string text = "[";
                 for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + values[i];
-                text += "]";
-            }
+                return text + "]";
+            };
+            std::string text = joined(chosen->values);
+            // A bad value is kept with its problem (config show lists it); the option keeps its default.
             try {
-                t.option->default_val(text);
-            } catch (const CLI::Error& e) {
-                throw UsageError(fmt::format("{}: {}: '{}' is not a valid value for 'roofline {} {}': {}", chosen->where,
-                                             chosen_key, text, t.value.command, t.value.option, e.what()));
+                if (chosen->list && !t.many)
+                    throw UsageError(fmt::format("{}: {}: 'roofline {} {}' takes one value, not a list", chosen->where,
+                                                 chosen_key, t.value.command, t.value.option));
+                if (t.flag) {
+                    std::vector<std::string> values = chosen->values;
+                    for (auto& v : values) v = normalized_flag(v, chosen->where, chosen_key);
+                    text = joined(values);
+                }
+                try {
+                    t.option->default_val(text);
+                } catch (const CLI::Error& e) {
+                    throw UsageError(fmt::format("{}: {}: '{}' is not a valid value for 'roofline {} {}': {}",
+                                                 chosen->where, chosen_key, text, t.value.command, t.value.option,
+                                                 e.what()));
+                }
+            } catch (const UsageError& e) {
+                t.value.problem = e.what();
             }
             t.value.value = text;
             t.value.from = chosen->where + (chosen_key == t.value.key ? "" : " (" + chosen_key + ")");
         }
         values_.push_back(t.value);
+        applied_.push_back(Applied{t.option, chosen ? chosen->where : "", chosen ? chosen_key : ""});
     }
+
+    // Every command but `config` (whose `show` lists the problems) stops on them as it starts.
+    for (CLI::App* cmd : app.get_subcommands([](CLI::App*) { return true; })) {
+        if (cmd->get_name() == "config") continue;
+        cmd->preparse_callback([this](std::size_t) {
+            if (const auto text = problems_text(); !text.empty()) throw UsageError(text);
+        });
+    }
+}
+
+std::vector<std::string> LayeredConfig::problems() const {
+    std::vector<std::string> out;
+    for (const auto& v : values_)  // a shared setting (db) reaches several options with one problem: said once
+        if (!v.problem.empty() && std::find(out.begin(), out.end(), v.problem) == out.end()) out.push_back(v.problem);
+    return out;
+}
+
+std::string LayeredConfig::problems_text() const {
+    const auto all = problems();
+    if (all.empty()) return "";
+    if (all.size() == 1) return all.front();
+    return fmt::format("{} (and {} more bad setting{}: 'roofline config show' lists them)", all.front(),
+                       all.size() - 1, all.size() == 2 ? "" : "s");
+}
+
+namespace {
+
+// Whether `message` names `option` ("--samples") as a word: not "--samples-x", not "---samples".
+bool names_option(const std::string& message, const std::string& option) {
+    const auto in_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+    for (auto at = message.find(option); at != std::string::npos; at = message.find(option, at + 1)) {
+        const bool starts = at == 0 || !in_name(message[at - 1]);
+        const auto end = at + option.size();
+        const bool ends = end == message.size() || !in_name(message[end]);
+        if (starts && ends) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+std::string LayeredConfig::attributed(const std::string& message, const CLI::App& app) const {
+    const CLI::App* ran = &app;
+    while (!ran->get_subcommands().empty()) ran = ran->get_subcommands().front();
+    std::vector<std::size_t> named;
+    for (std::size_t i = 0; i < values_.size() && i < applied_.size(); ++i) {
+        const auto& v = values_[i];
+        const auto& a = applied_[i];
+        if (v.command != ran->get_name() || a.where.empty() || !v.problem.empty()) continue;
+        if (a.option->count() > 0) continue;  // given on the command line: the message is about that
+        if (names_option(message, v.option)) named.push_back(i);
+    }
+    if (named.empty()) return message;
+    if (named.size() == 1) {
+        const auto& v = values_[named.front()];
+        const auto& a = applied_[named.front()];
+        return fmt::format("{}: {}: '{}': {}", a.where, a.key, v.value, message);
+    }
+    std::string from;
+    for (const auto i : named)
+        from += fmt::format("{}{} '{}' from {}", from.empty() ? "" : ", ", values_[i].option, values_[i].value,
+                            applied_[i].where);
+    return fmt::format("{} ({}: configured, not on the command line)", message, from);
 }
 
 } // namespace roofline::cli

@@ -10,6 +10,12 @@
 // (exit 2) naming the file, line and column, or the variable, and the closest
 // valid name; in the environment, which other programs share, only a variable
 // within two typos of a setting's counts as a mistake (others are not ours).
+// A bad value is found where its option's own check runs: when it is loaded
+// (CLI11's validators and conversions), or, for a check a command makes when it
+// runs (--samples 1 to 1000), in that command's error, which then says where
+// the value came from ("roofline.yaml:1:18: kernels.samples: '0': ...") instead
+// of reading as a command-line mistake. `config show` lists every setting and
+// marks the bad ones (exit 2); every other command stops on the first.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -71,13 +77,35 @@ public:
         std::string from;     // "built-in", "FILE:LINE:COL", "FILE:LINE:COL (db)", "ROOFLINE_KERNELS_CACHE"
         std::string env;      // the variable that would set it
         std::string help;     // the option's description
+        // Why the configured value is refused: "FILE:LINE:COL: kernels.cache: 'hot' is not a
+        // valid value for 'roofline kernels --cache': ..." ("" when it is fine). `value` and
+        // `from` then still show what was configured; the option keeps its built-in default.
+        std::string problem;
     };
     const std::vector<Source>& sources() const { return sources_; }
     const std::vector<Value>& values() const { return values_; }
+    // The problems of `values()`, in their order: load makes every command but
+    // `config show` stop on them (exit 2) when it starts.
+    std::vector<std::string> problems() const;
+    // The first problem, and how many more there are ("" when none).
+    std::string problems_text() const;
+
+    // A command's usage error (exit 2) found when it ran: when it names an option
+    // (--samples) whose value came from a file or the environment, not the command
+    // line, it is said where: "roofline.yaml:1:18: kernels.samples: '0': --samples
+    // must be 1 to 1000". Other messages come back as they are. `app` is the parsed
+    // application (its subcommands say which command ran).
+    std::string attributed(const std::string& message, const CLI::App& app) const;
 
 private:
+    struct Applied {
+        CLI::Option* option = nullptr;
+        std::string where;  // FILE:LINE:COL or the variable ("" for built-in)
+        std::string key;    // the name it was set by (db for kernels.db)
+    };
     std::vector<Source> sources_;
     std::vector<Value> values_;
+    std::vector<Applied> applied_;  // values_[i] came from applied_[i]
 };
 
 } // namespace roofline::cli

@@ -1,0 +1,47 @@
+// One option's own check of its value, run by CLI11 wherever the value comes from:
+// the command line (when it is parsed), a configuration file or a ROOFLINE_* variable
+// (when layered_config loads it: the error then names FILE:LINE:COL, and `config show`
+// marks the value INVALID). A check a command makes only when it runs cannot be seen
+// by either, so a value's own range belongs here (issue 33).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <functional>
+#include <string>
+#include <system_error>
+#include <utility>
+
+namespace roofline::cli {
+
+// What a value check throws: its message whole. (A message a CLI11 check returns is
+// prefixed with the option's name, "--samples: --samples must be ...".)
+struct OptionValueError : CLI::ParseError {
+    explicit OptionValueError(const std::string& message)
+        : CLI::ParseError(message, static_cast<int>(CLI::ExitCodes::ValidationError)) {}
+};
+
+// `why(text)` is "" for a good value, else the whole message. No description: --help
+// and the manual show the value's type as before.
+inline CLI::Validator value_check(std::function<std::string(const std::string&)> why) {
+    return CLI::Validator(
+        [why = std::move(why)](std::string& text) -> std::string {
+            if (auto problem = why(text); !problem.empty()) throw OptionValueError(problem);
+            return {};
+        },
+        "");
+}
+
+// A whole number outside low..high is refused with `message`; text that is no whole
+// number is left to the option's conversion, which says so.
+inline CLI::Validator whole_number_check(long long low, long long high, std::string message) {
+    return value_check([low, high, message = std::move(message)](const std::string& text) -> std::string {
+        long long n = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+        if (error != std::errc() || end != text.data() + text.size()) return {};
+        return n < low || n > high ? message : std::string();
+    });
+}
+
+} // namespace roofline::cli
