@@ -30,7 +30,7 @@ namespace {
 
 std::atomic<pid_t> g_child{0};      // the running child
 std::atomic<pid_t> g_group{0};      // its process group, when it leads its own; else 0
-std::atomic<int> g_interrupt{0};    // the first SIGINT / SIGTERM (sticky)
+std::atomic<int> g_interrupt{0};    // the first SIGINT / SIGTERM / SIGHUP (sticky)
 sem_t g_wake;                       // posted by the handler while a child runs: wakes the watchdog
 std::once_flag g_wake_once;
 
@@ -51,6 +51,7 @@ extern "C" void on_stop_signal(int sig, siginfo_t* info, void*) {
 struct SavedHandlers {
     struct sigaction old_int {};
     struct sigaction old_term {};
+    struct sigaction old_hup {};
     SavedHandlers() {
         struct sigaction sa {};
         sa.sa_sigaction = on_stop_signal;
@@ -58,10 +59,15 @@ struct SavedHandlers {
         sa.sa_flags = SA_RESTART | SA_SIGINFO;
         ::sigaction(SIGINT, &sa, &old_int);
         ::sigaction(SIGTERM, &sa, &old_term);
+        // SIGHUP (the terminal closed, an ssh connection dropped) too, unless ignored on purpose
+        // (nohup): the command is stopped as by Ctrl-C, and what was measured is kept.
+        ::sigaction(SIGHUP, nullptr, &old_hup);
+        if (old_hup.sa_handler != SIG_IGN) ::sigaction(SIGHUP, &sa, nullptr);
     }
     ~SavedHandlers() {
         ::sigaction(SIGINT, &old_int, nullptr);
         ::sigaction(SIGTERM, &old_term, nullptr);
+        ::sigaction(SIGHUP, &old_hup, nullptr);
     }
     SavedHandlers(const SavedHandlers&) = delete;
     SavedHandlers& operator=(const SavedHandlers&) = delete;
@@ -438,6 +444,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     sigemptyset(&stop_signals);
     sigaddset(&stop_signals, SIGINT);
     sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGHUP);
     ::pthread_sigmask(SIG_BLOCK, &stop_signals, &old_mask);
     if (const int sig = g_interrupt.load()) {
         ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
@@ -466,6 +473,9 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         dfl.sa_handler = SIG_DFL;
         ::sigaction(SIGINT, &dfl, nullptr);
         ::sigaction(SIGTERM, &dfl, nullptr);
+        struct sigaction hup {};
+        ::sigaction(SIGHUP, nullptr, &hup);
+        if (hup.sa_handler != SIG_IGN) ::sigaction(SIGHUP, &dfl, nullptr);  // ignored under nohup: stays so
         ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
         ::execve(exe.c_str(), args.data(), envp.data());
         if (errno == ENOEXEC) {

@@ -1,5 +1,5 @@
 // Runs the measured command: fork + exec with extra environment, waits, and
-// reports how it ended. SIGINT / SIGTERM received meanwhile are forwarded to it
+// reports how it ended. SIGINT / SIGTERM / SIGHUP received meanwhile are forwarded to it
 // (to its whole process group when it has one: see run_child), escalated to
 // SIGKILL when it does not end within a grace period, and remembered: after an
 // interruption no further child starts (Interrupted).
@@ -20,7 +20,7 @@ struct ChildRun {
     double wall_seconds = 0;  // from just before exec to the end of wait
 };
 
-// A SIGINT / SIGTERM arrived: no further run may start.
+// A SIGINT / SIGTERM / SIGHUP arrived: no further run may start.
 struct Interrupted : MeasureError {
     using MeasureError::MeasureError;
 };
@@ -62,12 +62,12 @@ struct TimeLimit {
 };
 std::function<int(pid_t)> wait_within(TimeLimit& limit);
 
-// The first SIGINT / SIGTERM received while an InterruptScope or a child was
+// The first SIGINT / SIGTERM / SIGHUP received while an InterruptScope or a child was
 // active; 0 when none. Sticky until clear_interrupt().
 int interrupt_signal();
 void clear_interrupt();
 
-// For the whole measurement: SIGINT / SIGTERM between runs are remembered
+// For the whole measurement: SIGINT / SIGTERM / SIGHUP between runs are remembered
 // (interrupt_signal) instead of ending roofline, so that what finished is kept.
 class InterruptScope {
 public:

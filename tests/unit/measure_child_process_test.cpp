@@ -77,6 +77,52 @@ TEST(MeasureChildProcess, TermIsForwardedToTheChild) {
     EXPECT_LT(run.wall_seconds, 4);
 }
 
+// Issue 33: SIGHUP (an ssh connection dropped) is taken like Ctrl-C: passed on to the child and
+// remembered, so that measure keeps what was measured, instead of ending roofline with nothing written.
+TEST(MeasureChildProcess, HupIsForwardedAndRemembered) {
+    std::thread sender;
+    const auto run = run_child({"sleep", "5"}, {}, [&](pid_t) {
+        sender = std::thread([] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            ::kill(::getpid(), SIGHUP);
+        });
+    });
+    sender.join();
+    EXPECT_EQ(interrupt_signal(), SIGHUP);
+    clear_interrupt();
+    EXPECT_FALSE(run.status.exited);
+    EXPECT_EQ(run.status.signal, SIGHUP);
+    EXPECT_LT(run.wall_seconds, 4);
+    {
+        InterruptScope scope;
+        ::kill(::getpid(), SIGHUP);  // between runs: remembered, roofline goes on
+        EXPECT_EQ(interrupt_signal(), SIGHUP);
+        EXPECT_THROW(run_child({"true"}, {}), Interrupted);
+    }
+    clear_interrupt();
+}
+
+// Under nohup SIGHUP is ignored on purpose: it stays ignored, in roofline and in the child.
+TEST(MeasureChildProcess, HupIgnoredUnderNohupStaysIgnored) {
+    struct sigaction ignore {}, old {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGHUP, &ignore, &old);
+    std::thread sender;
+    const auto run = run_child({"sh", "-c", "sleep 0.6; exit 3"}, {}, [&](pid_t child) {
+        sender = std::thread([child] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            ::kill(::getpid(), SIGHUP);
+            ::kill(child, SIGHUP);
+        });
+    });
+    sender.join();
+    ::sigaction(SIGHUP, &old, nullptr);
+    EXPECT_EQ(interrupt_signal(), 0);
+    EXPECT_TRUE(run.status.exited);
+    EXPECT_EQ(run.status.exit_code, 3);
+}
+
 // Issue 10: a child that ignores the forwarded signal is killed after the grace period.
 TEST(MeasureChildProcess, ChildIgnoringTermIsKilledAfterGrace) {
     std::thread sender;
