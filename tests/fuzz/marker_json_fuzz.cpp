@@ -4,7 +4,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     roofline_fuzz::guarded("parse_marker_json", [&] {
-        (void)roofline::measure::parse_marker_json(roofline_fuzz::as_text(data, size), "<fuzz>");
+        auto report = roofline::measure::parse_marker_json(roofline_fuzz::as_text(data, size), "<fuzz>");
+        // The same file as the next image of an exec chain too (measure reads <file>.exec1, ...).
+        auto again = report;
+        (void)roofline::measure::merge_marker_reports({std::move(report), std::move(again)});
     });
     return 0;
 }
