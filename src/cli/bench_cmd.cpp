@@ -231,7 +231,8 @@ int run(BenchArgs args) {
     // and keeps what was measured. Further signals while it stops are said too, not obeyed, so the
     // measured roofs are still saved; a fifth leaves at once.
     const StopSignal stop("stopping after the figure being measured; what was measured is saved",
-                          StopSignal::Repeat::count, "already stopping: saving what was measured");
+                          StopSignal::Repeat::count,
+                          "already stopping: saving what was measured (a fifth signal leaves at once, unsaved)");
     bool gpu_failed = false;
 
     ProgressLine progress(args.quiet);

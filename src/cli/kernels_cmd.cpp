@@ -376,7 +376,9 @@ int run_kernels(const KernelsArgs& args) {
     // watchdog below leaves it out after 2 s); a second signal writes what was measured at once.
     const StopSignal stop("stopping after the point being measured (at most 2 s more); the points measured so far "
                           "are kept and written; Ctrl-C again stops now and writes them",
-                          StopSignal::Repeat::count, "stopping now: writing the points measured so far");
+                          StopSignal::Repeat::count,
+                          "stopping now: writing the points measured so far (a fifth signal leaves at once, "
+                          "unsaved)");
     if (!args.quiet)
         print_stderr("roofline kernels: {} kernel{} at {} size{}, {}, {} caches (Ctrl-C stops and keeps what was "
                      "measured)\n", kernels.size(), kernels.size() == 1 ? "" : "s", sizes.size(),
