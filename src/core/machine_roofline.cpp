@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <stdexcept>
 #include <string_view>
@@ -72,6 +73,7 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     r.label = machine_label(m);
     r.precision = sel.precision;
     r.threads = sel.threads > 0 ? sel.threads : max_threads(m, sel.precision);
+    r.clock_ghz = m.cpu.clock_ghz > 0 && std::isfinite(m.cpu.clock_ghz) ? m.cpu.clock_ghz : 0;
     const int t = r.threads;
     const std::string& prec = sel.precision;
 

@@ -1,5 +1,6 @@
 #include "core/roofline.hpp"
 
+#include "core/code_traits.hpp"
 #include "core/level.hpp"
 
 #include <algorithm>
@@ -108,6 +109,21 @@ bool same_remedy(const Ceiling& a, const Ceiling& b) {
 
 // Whether the point only reads: counted stores at most a thousandth of the loads (a
 // kernel's result, a reduction's total). nullopt where nothing counted them.
+// A ceiling the point's counts show it already past: the SIMD ceilings of a width its
+// FLOPs already use (almost none scalar), the FMA ceiling when nearly all its FLOPs are fused.
+bool already_past(const Ceiling& c, const CodeTraits& traits) {
+    if (c.category == "simd" && traits.scalar_share && *traits.scalar_share < 0.1) {
+        int bits = 0;  // "128-bit SIMD" -> 128; "scalar (no SIMD)" -> 0
+        try {
+            bits = std::stoi(c.name);
+        } catch (const std::exception&) {
+        }
+        return traits.widest_bits > bits;
+    }
+    if (c.category == "fma" && traits.fma_share && *traits.fma_share >= 0.9) return true;
+    return false;
+}
+
 std::optional<bool> point_reads_only(const Point& p) {
     const auto loaded = p.details.find("bytes_loaded"), stored = p.details.find("bytes_stored");
     if (loaded == p.details.end() || stored == p.details.end() || loaded->second <= 0) return std::nullopt;
@@ -243,11 +259,27 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     a.above_roof = check_above_roof(r, p, a);
     if (a.above_roof && !a.above_roof->within_spread) return a;  // an error, not a result: no advice from it
 
-    // Next steps: break the ceilings above the point from the lowest up (one per
-    // kind of missing optimization), then the roof.
+    // Next steps. First what the point's own counts say (scalar code, one dependent chain):
+    // the ceilings are the machine's, the counts are the code's.
+    const CodeTraits traits = code_traits(p);
+    if (traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
+        a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share});
+    if (traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share && *traits.store_share <= 0.05) {
+        const double chain = one_chain_gflops(r.clock_ghz, std::max(1, p.threads), traits.fma_share.value_or(0));
+        if (chain > 0 && a.performance <= 1.1 * chain)
+            a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain, *traits.store_share});
+    }
+    // Far under every roof with the code itself to blame: access patterns and intensity are
+    // not what holds it back yet, so they are not offered (the headroom still shows the roofs).
+    const bool code_first = !a.next_steps.empty() && a.efficiency < 0.5;
+
+    // Then break the ceilings above the point from the lowest up (one per kind of missing
+    // optimization), then the roof.
     const auto reads_only = point_reads_only(p);
     for (const auto& pl : placed) {
         if (pl.at < a.performance) continue;
+        if (code_first && pl.c->category == "pattern") continue;
+        if (already_past(*pl.c, traits)) continue;
         // A pattern ceiling speaks to points of its kind: the read-only one to a point that only
         // reads (no other pattern is open to it), the others to a point that stores.
         if (reads_only && pl.c->category == "pattern" && pl.c->read_only != *reads_only) continue;
@@ -255,7 +287,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
                                       [&](const NextStep& s) { return same_remedy(s.ceiling, *pl.c); });
         if (!seen) a.next_steps.push_back({NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at});
     }
-    if (a.memory_bound)
+    if (a.memory_bound && !code_first)
         a.next_steps.push_back({NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable});
     else if (a.efficiency < 0.95)
         a.next_steps.push_back({NextStep::Kind::reach_compute, {}, {}, r.compute.name, r.compute.value});

@@ -56,6 +56,7 @@ struct Roofline {
     Roof compute;                  // the top compute roof
     std::vector<Roof> bandwidth;   // one per level, in level order (L1 first, buses last)
     std::vector<Ceiling> ceilings; // compute ceilings then bandwidth ceilings, each descending
+    double clock_ghz = 0;          // the machine's measured clock, 0 when unknown (spec sheets)
 };
 
 // Measured or modelled work: an application region, a reference kernel, a spec.
@@ -129,12 +130,17 @@ struct NextStep {
         lift_ceiling,     // `ceiling` caps the point: remove what it lacks
         raise_intensity,  // memory-bound: the roof of `level` caps it at `cap`
         reach_compute,    // compute-bound below the compute roof `roof` (`cap`)
+        // From the point's own counts (core/code_traits), before any ceiling:
+        vectorize,        // `share` of its FLOPs ran in scalar instructions
+        split_chain,      // a reduction (it stores `share` of its bytes) running at about one
+                          // dependent chain's rate, `cap` at the measured clock
     };
     Kind kind = Kind::lift_ceiling;
     Ceiling ceiling;
     std::string level;
     std::string roof;
     double cap = 0;   // G<work unit>/s
+    double share = 0; // vectorize: scalar share of the FLOPs; split_chain: store share of the bytes
 };
 
 // A point above what its roofline allows is a measurement error, not a result:

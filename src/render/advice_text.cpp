@@ -16,6 +16,13 @@ std::string roof_pattern(const Roofline& r, const std::string& level) {
     return {};
 }
 
+// How to vectorize, with the catch of measuring such a build.
+std::string vectorize_how() {
+    return "vectorize with the widest vectors the CPU has: check the compiler's vectorization report "
+           "(-fopt-info-vec-missed), unit stride, no dependences, -O3 -march=native or intrinsics (an AVX-512 build "
+           "cannot be counted by the instrument engine: measure it with the perf engine)";
+}
+
 } // namespace
 
 std::string ceiling_advice(const Roofline& r, const Ceiling& c) {
@@ -26,9 +33,7 @@ std::string ceiling_advice(const Roofline& r, const Ceiling& c) {
     if (k == "balance")
         return "balance the operation mix: interleave independent additions with the FMAs (or fuse multiplies and "
                "adds); one kind of operation alone leaves pipes idle";
-    if (k == "simd")
-        return "vectorize with the widest vectors the CPU has: check the compiler's vectorization report, unit "
-               "stride, no dependences, -O3 -march=native or intrinsics";
+    if (k == "simd") return vectorize_how();
     if (k == "ilp") return "break the dependency chain: several independent accumulators, unroll the reduction";
     if (k == "threads" && compute) return "parallelize across cores (OpenMP, threads) with balanced work";
     if (k == "threads") return "use all cores: one core cannot draw the level's full bandwidth";
@@ -40,8 +45,11 @@ std::string ceiling_advice(const Roofline& r, const Ceiling& c) {
     }
     if (k == "pattern") {
         const auto best = roof_pattern(r, c.level);
-        return fmt::format("change the access pattern{}: fewer store streams, non-temporal stores for data not reused",
-                           best.empty() ? "" : fmt::format(" toward {} ({})", best, c.level));
+        // Non-temporal stores skip the caches: a remedy for data streamed to memory, not for a
+        // working set that lives in a cache (a blocked multiply in L1 would lose its reuse).
+        return fmt::format("change the access pattern{}: fewer store streams{}",
+                           best.empty() ? "" : fmt::format(" toward {} ({})", best, c.level),
+                           c.level == "DRAM" ? ", non-temporal stores for data not reused" : "");
     }
     if (k == "numa")
         return "keep data on the NUMA node of the threads that use it (first touch in parallel, numactl --localalloc)";
@@ -65,6 +73,16 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
         return fmt::format("raise the intensity at {} (reuse data in registers and caches, block loops, fuse passes): "
                            "the {} roof caps this point at {} {}",
                            step.level, step.roof, format_number(step.cap), rate_unit(r.work_unit));
+    case NextStep::Kind::vectorize:
+        return fmt::format("{} of its FLOPs ran in scalar instructions (counted): {}", format_percent(step.share),
+                           vectorize_how());
+    case NextStep::Kind::split_chain:
+        return fmt::format("split the accumulator: it stores {} of its bytes (a reduction) and runs at or under "
+                           "one dependent chain's rate ({} {} at the measured clock, one result per 2 cycles), so "
+                           "each operation waits for the one before; several independent partial sums (unroll by "
+                           "4-8, or -ffast-math / #pragma omp simd reduction to let the compiler reassociate) let "
+                           "them overlap",
+                           format_percent(step.share), format_number(step.cap), rate_unit(r.work_unit));
     case NextStep::Kind::reach_compute:
         return fmt::format("the point is compute-bound: the {} roof allows {} {}", step.roof, format_number(step.cap),
                            rate_unit(r.work_unit));

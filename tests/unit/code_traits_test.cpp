@@ -1,0 +1,148 @@
+// core/code_traits and the advice that reads it (issue 35): a scalar dot product limited by
+// its dependent add chain in L1 is told to vectorize and split its accumulator, not to fuse
+// read-only passes or block loops; vectorized or fused code is not told what it already does;
+// a blocked multiply in L1 is not told to use non-temporal stores.
+#include "core/code_traits.hpp"
+#include "render/advice_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace roofline;
+
+namespace {
+
+// A Zen-4-like roofline: 1 thread, 3.7 GHz, DP peak 59 GFLOP/s, L1 triad 310 GB/s, DRAM 30.
+Roofline machine() {
+    Roofline r;
+    r.label = "test";
+    r.precision = "dp";
+    r.threads = 1;
+    r.clock_ghz = 3.7;
+    r.compute = {"DP peak", "", 59};
+    r.bandwidth = {{"L1 triad", "L1", 310}, {"DRAM copy", "DRAM", 30}};
+    r.ceilings = {{"scalar (no SIMD)", CeilingKind::compute, "simd", "", 7.4},
+                  {"no FMA", CeilingKind::compute, "fma", "", 29.5},
+                  {"L1 load", CeilingKind::bandwidth, "pattern", "L1", 200, "", true},
+                  {"L1 copy", CeilingKind::bandwidth, "pattern", "L1", 250}};
+    return r;
+}
+
+// n-element dot product in L1, scalar, one accumulator: 2n FLOPs (n adds, n muls or n FMAs),
+// 16n bytes loaded, nothing stored, at 1.8 GFLOP/s (one add per 2 cycles would be 1.85).
+Point scalar_dot() {
+    Point p;
+    p.name = "dot";
+    p.work = 2e8;
+    p.bytes = {{"L1", 1.6e9}};
+    p.seconds = p.work / 1.8e9;
+    p.details = {{"flops_by_width_scalar", 2e8}, {"flops_by_width_128", 0}, {"flops_by_width_256", 0},
+                 {"flops_f64_add", 1e8},         {"flops_f64_mul", 1e8},   {"flops_f64_fma", 0},
+                 {"bytes_loaded", 1.6e9},        {"bytes_stored", 0}};
+    return p;
+}
+
+bool has(const Analysis& a, NextStep::Kind kind) {
+    return std::any_of(a.next_steps.begin(), a.next_steps.end(), [&](const NextStep& s) { return s.kind == kind; });
+}
+
+std::string all_advice(const Roofline& r, const Analysis& a) {
+    std::string out;
+    for (const auto& s : a.next_steps) out += next_step_text(r, s) + "\n";
+    return out;
+}
+
+} // namespace
+
+TEST(CodeTraits, SharesFromTheCounts) {
+    const auto t = code_traits(scalar_dot());
+    ASSERT_TRUE(t.scalar_share);
+    EXPECT_DOUBLE_EQ(*t.scalar_share, 1.0);
+    EXPECT_EQ(t.widest_bits, 0);
+    ASSERT_TRUE(t.fma_share);
+    EXPECT_DOUBLE_EQ(*t.fma_share, 0.0);
+    ASSERT_TRUE(t.store_share);
+    EXPECT_DOUBLE_EQ(*t.store_share, 0.0);
+    Point p = scalar_dot();
+    p.details = {{"flops_by_width_scalar", 1e7}, {"flops_by_width_256", 3e7}, {"flops_f64_fma", 2e8}};
+    const auto v = code_traits(p);
+    EXPECT_DOUBLE_EQ(*v.scalar_share, 0.25);
+    EXPECT_EQ(v.widest_bits, 256);
+    EXPECT_DOUBLE_EQ(*v.fma_share, 1.0);
+    EXPECT_FALSE(v.store_share);  // no byte counts: nothing claimed
+    // An analytic point has no counts: nothing is claimed either.
+    Point analytic;
+    analytic.work = 1;
+    const auto none = code_traits(analytic);
+    EXPECT_FALSE(none.scalar_share);
+    EXPECT_FALSE(none.fma_share);
+}
+
+TEST(CodeTraits, OneChainRateCountsAnFmaResultAsTwoFlops) {
+    EXPECT_DOUBLE_EQ(one_chain_gflops(4.0, 1, 0.0), 2.0);
+    EXPECT_DOUBLE_EQ(one_chain_gflops(4.0, 2, 0.0), 4.0);
+    EXPECT_DOUBLE_EQ(one_chain_gflops(4.0, 1, 1.0), 4.0);  // every result an FMA: two FLOPs each
+    EXPECT_DOUBLE_EQ(one_chain_gflops(0.0, 1, 0.0), 0.0);  // no clock: no claim
+}
+
+TEST(CodeTraits, AScalarChainedDotIsToldToVectorizeAndSplitItsAccumulator) {
+    const auto r = machine();
+    const auto a = analyze(r, scalar_dot(), View::carm);
+    ASSERT_GE(a.next_steps.size(), 2u);
+    EXPECT_EQ(a.next_steps[0].kind, NextStep::Kind::vectorize);
+    EXPECT_EQ(a.next_steps[1].kind, NextStep::Kind::split_chain);
+    // Not the advice of a bandwidth-limited loop: it runs at 0.6% of its L1 roof.
+    EXPECT_FALSE(has(a, NextStep::Kind::raise_intensity));
+    const auto text = all_advice(r, a);
+    EXPECT_NE(text.find("100.0% of its FLOPs ran in scalar instructions"), std::string::npos) << text;
+    EXPECT_NE(text.find("split the accumulator"), std::string::npos) << text;
+    EXPECT_EQ(text.find("fuse read-only passes"), std::string::npos) << text;
+    EXPECT_EQ(text.find("block loops"), std::string::npos) << text;
+}
+
+TEST(CodeTraits, ALoopThatStoresOrRunsAboveOneChainIsNotCalledAChain) {
+    const auto r = machine();
+    Point stores = scalar_dot();
+    stores.details["bytes_stored"] = 0.8e9;  // a third of its bytes are stores: not a reduction
+    EXPECT_FALSE(has(analyze(r, stores, View::carm), NextStep::Kind::split_chain));
+    Point fast = scalar_dot();
+    fast.seconds = fast.work / 5e9;  // 5 GFLOP/s: above one chain at 3.7 GHz
+    EXPECT_FALSE(has(analyze(r, fast, View::carm), NextStep::Kind::split_chain));
+    Roofline no_clock = r;
+    no_clock.clock_ghz = 0;  // a spec sheet: no clock, no claim about chains
+    EXPECT_FALSE(has(analyze(no_clock, scalar_dot(), View::carm), NextStep::Kind::split_chain));
+    EXPECT_TRUE(has(analyze(no_clock, scalar_dot(), View::carm), NextStep::Kind::vectorize));
+}
+
+TEST(CodeTraits, VectorizedFusedCodeIsNotToldWhatItAlreadyDoes) {
+    const auto r = machine();
+    // A blocked multiply in L1 at 5 GFLOP/s, under the scalar, no-FMA and L1 copy ceilings
+    // (0.1 FLOP/B: L1 copy allows 25): all 256-bit FMAs, stores 5% of its bytes.
+    Point gemm;
+    gemm.name = "dgemm blocked";
+    gemm.work = 2e9;
+    gemm.bytes = {{"L1", 2e10}};
+    gemm.seconds = 0.4;
+    gemm.details = {{"flops_by_width_scalar", 0}, {"flops_by_width_256", 2e9}, {"flops_f64_fma", 2e9},
+                    {"bytes_loaded", 1.9e10},     {"bytes_stored", 1e9}};
+    const auto a = analyze(r, gemm, View::carm);
+    ASSERT_TRUE(a.upper);  // ceilings above it exist; the counts rule some of them out
+    EXPECT_TRUE(std::any_of(a.next_steps.begin(), a.next_steps.end(), [](const NextStep& s) {
+        return s.kind == NextStep::Kind::lift_ceiling && s.ceiling.category == "pattern";
+    }));
+    EXPECT_FALSE(has(a, NextStep::Kind::vectorize));
+    EXPECT_FALSE(has(a, NextStep::Kind::split_chain));
+    const auto text = all_advice(r, a);
+    EXPECT_EQ(text.find("vectorize"), std::string::npos) << text;  // past the scalar ceiling already
+    EXPECT_EQ(text.find("into FMA"), std::string::npos) << text;    // its FLOPs are all fused
+    EXPECT_EQ(text.find("non-temporal"), std::string::npos) << text;  // its data lives in L1
+}
+
+TEST(CodeTraits, NonTemporalStoresAreAdvisedForMemoryOnly) {
+    const auto r = machine();
+    EXPECT_EQ(ceiling_advice(r, {"L1 copy", CeilingKind::bandwidth, "pattern", "L1", 250}).find("non-temporal"),
+              std::string::npos);
+    EXPECT_NE(ceiling_advice(r, {"DRAM load", CeilingKind::bandwidth, "pattern", "DRAM", 20}).find("non-temporal"),
+              std::string::npos);
+}
