@@ -18,6 +18,7 @@
 #include "io/text_file.hpp"
 #include "render/advice_text.hpp"
 #include "render/chart.hpp"
+#include "render/report.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
 
@@ -171,8 +172,13 @@ int run_plot(const PlotArgs& args) {
     input.shade_regions = args.shade_regions;
     input.title = args.title;
 
+    std::vector<std::string> interrupted;  // sets from a run a signal stopped: the chart says they are partial
     input.points = load_point_sets(point_sources, access, "pass --points FILE (schema roofline.points/1)",
-                                   !implicit_points);
+                                   !implicit_points, &interrupted);
+    if (!interrupted.empty()) {
+        input.banner = "PARTIAL POINTS: from an interrupted run";
+        print_stderr("roofline: warning: {}\n", partial_points_text(interrupted));
+    }
     if (!args.job.empty()) {
         auto job = load_job_points(access, args.job);
         band_by_time(job, 5);  // colour by time: five bands, early to late

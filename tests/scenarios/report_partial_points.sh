@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 33: `report` on points from an interrupted run (kernels or measure stopped by a signal,
+# Issue 33: `report` (and `plot`) on points from an interrupted run (kernels or measure stopped by a signal,
 # provenance.options.interrupted) says they are partial in every format: text and Markdown under
 # the title, JSON "partial": true with the runs, CSV (no place for it) a warning on stderr. Before,
 # only `show --points` said so. A complete set says nothing of the kind.
@@ -41,5 +41,12 @@ out=$(report --points "$data/report-points.json")
 grep -q PARTIAL <<<"$out" && { echo "FAIL: a complete set is called partial"; fail=1; }
 out=$(report --points "$data/report-points.json" --format json)
 jq -e '.partial == false' <<<"$out" >/dev/null || { echo "FAIL: json of a complete set: partial is not false"; fail=1; }
-[[ $fail == 0 ]] && echo "ok: report says that points from an interrupted run are partial, in every format"
+# plot too: a banner on the chart and a warning on stderr.
+"$bin" plot --machine "$data/report-machine.json" --points "$tmp/part.json" -o "$tmp/c.svg" 2>"$tmp/err" >/dev/null ||
+  { echo "FAIL: plot exited $?"; fail=1; }
+grep -q "PARTIAL POINTS" "$tmp/c.svg" 2>/dev/null || { echo "FAIL: plot: no PARTIAL banner on the chart"; fail=1; }
+expect "plot (stderr)" "$(cat "$tmp/err")" "warning: PARTIAL: the points come from a run that was interrupted"
+"$bin" plot --machine "$data/report-machine.json" --points "$data/report-points.json" -o "$tmp/d.svg" 2>/dev/null
+grep -q "PARTIAL" "$tmp/d.svg" && { echo "FAIL: plot: a complete set is called partial"; fail=1; }
+[[ $fail == 0 ]] && echo "ok: report and plot say that points from an interrupted run are partial, in every format"
 exit $fail
