@@ -114,3 +114,21 @@ TEST(NestingDepth, DeepYamlSaysSoWithItsLine) {
     }
     EXPECT_EQ(error_of([&] { parse_yaml_documents("a: " + nested(150), "ok.yaml"); }), "no error");
 }
+
+TEST(NestingDepth, TwentyMegabytesOfYamlBracketsAreRefusedAtOnce) {
+    // yaml-cpp scans a flow line's tokens before its parser sees the first: 11 s and 4.7 GB.
+    double seconds = 0;
+    const auto e = error_of([&] { parse_yaml_documents(std::string(20'000'000, '['), "deep.yaml"); }, &seconds);
+    EXPECT_NE(e.find("deep.yaml:1:201: " + depth_words), std::string::npos) << e;
+    EXPECT_LT(seconds, 2.0);
+    const std::string flow = "a:\n  - {b: [" + std::string(300, '[');
+    EXPECT_NE(error_of([&] { parse_yaml_documents(flow, "f.yaml"); }).find("f.yaml:2:"), std::string::npos);
+    // Brackets that open no collection: in quotes, comments, plain and block scalars.
+    const std::string many(1000, '[');
+    for (const std::string& text : {"a: '" + many + "'\n", "a: \"\\\"" + many + "\"\n", "a: 1 # " + many + "\n",
+                                    "a: x" + many + "\n", "code: |\n  " + many + "\n  " + many + "\nb: 2\n",
+                                    "- >\n    " + many + "\n- 2\n"}) {
+        EXPECT_EQ(error_of([&] { parse_yaml_documents(text, "ok.yaml"); }).find(depth_words), std::string::npos)
+            << text.substr(0, 20);
+    }
+}
