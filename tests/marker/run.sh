@@ -125,6 +125,11 @@ wall_exec)
   json=$tmp/none.json
   ROOFLINE_MARKER_OUT=$json "$prog" nothing 2>/dev/null || true
   check '.regions == []' "the library loaded, no region: an empty file"
+  # ...but never over a file another process of the run wrote (a helper it started).
+  echo '{"written": "by the program"}' >"$json"
+  ROOFLINE_MARKER_OUT=$json "$prog" nothing 2>/dev/null || true
+  check '.written == "by the program"' "a process without regions does not replace another's file"
+  [[ -z $(find "$tmp" -name '*.tmp.*') ]] || fail "temporary files left: $(find "$tmp" -name '*.tmp.*')"
   ;;
 perf)
   json=$tmp/perf.json
