@@ -18,7 +18,7 @@ namespace roofline {
 struct RegionTotals {
     std::string name;
     long long calls = 0;
-    double seconds = 0;   // max over threads of each thread's inclusive time (closed calls)
+    double seconds = 0;   // wall time of closed calls (while at least one thread had the region open)
     int threads = 0;      // threads that entered it
     bool nested = false;  // entered inside another region: its work is in that one's too
 };
