@@ -14,6 +14,10 @@ std::optional<double> detail(const Point& p, const std::string& key) {
     return it->second;
 }
 
+std::string fmt_key(const char* precision, const char* kind) {
+    return std::string("flops_") + precision + "_" + kind;
+}
+
 } // namespace
 
 CodeTraits code_traits(const Point& p) {
@@ -42,17 +46,24 @@ CodeTraits code_traits(const Point& p) {
         if (const auto v = detail(p, key)) fma += *v, any_fma_count = true;
     if (any_fma_count && p.work_counted && p.work > 0) t.fma_share = std::min(1.0, fma / p.work);
 
+    // Accumulations: adds and subtracts (one FLOP per lane each) and FMAs (two).
+    double accumulations = 0;
+    for (const char* prec : {"f64", "f32"}) {
+        for (const char* kind : {"add", "sub"})
+            if (const auto v = detail(p, fmt_key(prec, kind))) accumulations += *v;
+        if (const auto v = detail(p, fmt_key(prec, "fma"))) accumulations += *v / 2;
+    }
+    if (accumulations > 0 && p.work_counted && p.work > 0) t.flops_per_accumulation = p.work / accumulations;
+
     const auto loaded = detail(p, "bytes_loaded");
     const auto stored = detail(p, "bytes_stored");
     if (loaded && stored && *loaded + *stored > 0) t.store_share = *stored / (*loaded + *stored);
     return t;
 }
 
-double one_chain_gflops(double clock_ghz, int threads, double fma_share, double latency_cycles) {
-    if (!(clock_ghz > 0) || threads < 1 || !(latency_cycles > 0)) return 0;
-    // An FMA result is two FLOPs; a share f of the FLOPs from FMAs means f/2 of the results are FMAs.
-    const double flops_per_result = 1 + std::clamp(fma_share, 0.0, 1.0) / (2 - std::clamp(fma_share, 0.0, 1.0));
-    return clock_ghz / latency_cycles * flops_per_result * threads;
+double one_chain_gflops(double clock_ghz, int threads, double flops_per_accumulation, double latency_cycles) {
+    if (!(clock_ghz > 0) || threads < 1 || !(latency_cycles > 0) || !(flops_per_accumulation > 0)) return 0;
+    return clock_ghz / latency_cycles * flops_per_accumulation * threads;
 }
 
 } // namespace roofline

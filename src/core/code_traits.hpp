@@ -21,15 +21,19 @@ struct CodeTraits {
     std::optional<double> fma_share;
     // Bytes stored over the bytes loaded and stored by the instructions.
     std::optional<double> store_share;
+    // FLOPs per add, subtract or FMA: what each step of an accumulation chain carries.
+    std::optional<double> flops_per_accumulation;
 };
 
 CodeTraits code_traits(const Point& p);
 
-// The highest rate one dependent chain of scalar operations can reach per thread: one
-// result per `latency_cycles` at `clock_ghz` (each FMA two FLOPs), in GFLOP/s for
-// `threads` threads. 2 cycles is the shortest floating-point add latency of current x86
-// cores (Intel Golden Cove's fast adder; AMD Zen: 3, Intel Skylake: 4 — Agner Fog,
-// "Instruction tables", 2022), so a point at or under it may be latency-bound.
-double one_chain_gflops(double clock_ghz, int threads, double fma_share, double latency_cycles = 2);
+// The highest rate a loop whose accumulations form one dependent chain per thread can reach:
+// one accumulation (an add or FMA into the running value) per `latency_cycles` at `clock_ghz`,
+// each bringing `flops_per_accumulation` FLOPs with it (a dot product: one multiply and one add
+// per accumulation, 2), in GFLOP/s for `threads` threads. 2 cycles is the shortest
+// floating-point add latency of current x86 cores (Intel Golden Cove's fast adder; AMD Zen:
+// 3, Intel Skylake: 4 — Agner Fog, "Instruction tables", 2022), so a point at or under it may
+// be latency-bound, and one above it is not.
+double one_chain_gflops(double clock_ghz, int threads, double flops_per_accumulation, double latency_cycles = 2);
 
 } // namespace roofline

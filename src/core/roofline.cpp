@@ -265,7 +265,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     if (traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share});
     if (traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share && *traits.store_share <= 0.05) {
-        const double chain = one_chain_gflops(r.clock_ghz, std::max(1, p.threads), traits.fma_share.value_or(0));
+        const double chain =
+            one_chain_gflops(r.clock_ghz, std::max(1, p.threads), traits.flops_per_accumulation.value_or(0));
         if (chain > 0 && a.performance <= 1.1 * chain)
             a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain, *traits.store_share});
     }
@@ -287,9 +288,11 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
                                       [&](const NextStep& s) { return same_remedy(s.ceiling, *pl.c); });
         if (!seen) a.next_steps.push_back({NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at});
     }
-    if (a.memory_bound && !code_first)
-        a.next_steps.push_back({NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable});
-    else if (a.efficiency < 0.95)
+    if (a.memory_bound) {
+        if (!code_first)
+            a.next_steps.push_back(
+                {NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable});
+    } else if (a.efficiency < 0.95)
         a.next_steps.push_back({NextStep::Kind::reach_compute, {}, {}, r.compute.name, r.compute.value});
     return a;
 }

@@ -78,8 +78,8 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                            vectorize_how());
     case NextStep::Kind::split_chain:
         return fmt::format("split the accumulator: it stores {} of its bytes (a reduction) and runs at or under "
-                           "one dependent chain's rate ({} {} at the measured clock, one result per 2 cycles), so "
-                           "each operation waits for the one before; several independent partial sums (unroll by "
+                           "one dependent chain's rate ({} {} at the measured clock, one accumulation per 2 "
+                           "cycles), so each add waits for the one before; several independent partial sums (unroll by "
                            "4-8, or -ffast-math / #pragma omp simd reduction to let the compiler reassociate) let "
                            "them overlap",
                            format_percent(step.share), format_number(step.cap), rate_unit(r.work_unit));
