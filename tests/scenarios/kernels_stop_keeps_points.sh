@@ -24,8 +24,8 @@ start() {
   done
   echo "FAIL: $1: the two quick points were not measured within 60 s"; cat "$tmp/$1.err"; return 1
 }
-# check NAME CODE SIGNAL: exit CODE within 5 s of the last signal; both points in -o and the store,
-# marked interrupted by SIGNAL.
+# check NAME CODE SIGNAL: exit CODE within 5 s of the last signal; the two quick points (and the
+# slow one, should a fast machine finish it meanwhile) in -o and the store, marked interrupted by SIGNAL.
 check() {
   local name=$1 want=$2 signal=$3 code waited=0
   while kill -0 "$pid" 2>/dev/null && (( waited < 50 )); do sleep 0.1; waited=$((waited + 1)); done
@@ -35,7 +35,7 @@ check() {
   wait "$pid"; code=$?; pid=
   local f=$tmp/$name.json
   if [[ $code != "$want" ]]; then echo "FAIL: $name: exit $code, expected $want"; fail=1; fi
-  if ! jq -e '(.points | length) == 2' "$f" >/dev/null 2>&1; then
+  if ! jq -e '(.points | length) >= 2' "$f" >/dev/null 2>&1; then
     echo "FAIL: $name: the 2 points measured are not in -o ($(jq -c '.points | length' "$f" 2>&1))"; fail=1
   elif ! jq -e --arg s "$signal" '.provenance.options.interrupted | test($s)' "$f" >/dev/null; then
     echo "FAIL: $name: -o is not marked interrupted by $signal"; fail=1
@@ -43,9 +43,9 @@ check() {
   if ! "$bin" list --db "$tmp/$name.db" 2>&1 | grep -q "(interrupted by $signal: partial)"; then
     echo "FAIL: $name: no partial set in the store:"; "$bin" list --db "$tmp/$name.db" 2>&1 | sed 's/^/  | /'; fail=1
   fi
-  grep -q "interrupted by $signal: the 2 points measured before it are kept" "$tmp/$name.err" ||
+  grep -Eq "interrupted by $signal: the [23] points measured before it are kept" "$tmp/$name.err" ||
     { echo "FAIL: $name: what was kept is not said"; fail=1; }
-  if (( fail )); then sed 's/^/  | /' "$tmp/$name.err"; else echo "ok: $name: exit $code, 2 points kept"; fi
+  if (( fail )); then sed 's/^/  | /' "$tmp/$name.err"; else echo "ok: $name: exit $code, $(jq '.points | length' "$f") points kept"; fi
 }
 
 # 1. Ctrl-C during the slow point is said at once; a second, a second later, writes the points now.
