@@ -10,6 +10,7 @@
 #include "core/message_name.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/usage_error.hpp"
+#include "cli/value_check.hpp"
 #include "core/byte_sizes.hpp"
 #include "io/machine_json.hpp"
 #include "measure/child_process.hpp"
@@ -25,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <limits>
 #include <csignal>
 #include <memory>
 #include <optional>
@@ -416,7 +418,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                     "ROOFLINE_GPUBENCH_TIME_LIMIT=SECONDS sets it)")
         ->expected(0, 1)
         ->default_str("0")
-        ->type_name("[N]");
+        ->type_name("[N]")
+        ->check(whole_number_check(0, std::numeric_limits<int>::max(),
+                                   "--gpu expects a CUDA device number (0, 1, ...)"));
     auto* mpi = cmd->add_flag("--mpi", args->mpi,
                   "Characterize every node of an MPI launch (mpirun -np N roofline bench --mpi -o cluster.json): the "
                   "lowest rank of each node measures it, the node's other ranks wait; rank 0 writes the cluster "
@@ -425,6 +429,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--sick-threshold", args->sick_threshold,
                     "--mpi: report a node more than this percentage under a roof's median (from 3 nodes up)")
         ->type_name("PERCENT")
+        ->check(number_between_check(0, 100, "--sick-threshold is a percentage between 0 and 100"))
         ->capture_default_str()
         ->needs(mpi);  // alone it would be accepted and do nothing
     cmd->add_option("--rank-wait", args->rank_wait,

@@ -44,4 +44,15 @@ inline CLI::Validator whole_number_check(long long low, long long high, std::str
     });
 }
 
+// A number not strictly between low and high is refused with `message`; text that is
+// no number is left to the option's conversion.
+inline CLI::Validator number_between_check(double low, double high, std::string message) {
+    return value_check([low, high, message = std::move(message)](const std::string& text) -> std::string {
+        double x = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), x);
+        if (error != std::errc() || end != text.data() + text.size()) return {};
+        return x > low && x < high ? std::string() : message;
+    });
+}
+
 } // namespace roofline::cli

@@ -18,7 +18,8 @@ export HOME=$tmp/home ROOFLINE_SYSTEM_CONFIG=$tmp/system.yaml ROOFLINE_DB=$tmp/r
 # expect CODE REGEX ARGS...: roofline ARGS exits CODE with REGEX in its output (stdout and stderr).
 expect() {
   local want_code=$1 regex=$2; shift 2
-  timeout 60 "$bin" "$@" >"$tmp/out" 2>&1; local code=$?
+  timeout 60 "$bin" "$@" >"$tmp/out" 2>"$tmp/err"; local code=$?
+  cat "$tmp/err" >>"$tmp/out"  # after: one file for both would interleave their buffers
   if [[ $code -ne $want_code ]] || { [[ -n $regex ]] && ! grep -Eq -- "$regex" "$tmp/out"; }; then
     echo "FAIL: roofline $* with $(tr '\n' ' ' <roofline.yaml 2>/dev/null): exit $code (want $want_code), /$regex/ not in:"
     sed 's/^/  | /' "$tmp/out"; fail=1
@@ -45,6 +46,11 @@ EOF
 [[ $code -eq 2 ]] || { echo "FAIL: config show --format json exit $code with an invalid setting, expected 2"; fail=1; }
 # The command line cannot rescue a bad file (every command stops, as for an unknown name).
 expect 2 "roofline.yaml:3:12" kernels sum_sp_scalar --sizes 4K --no-store -q --samples 2
+printf 'bench:\n  gpu: -1\n  sick-threshold: 150\n' >roofline.yaml
+expect 2 "^bench.gpu +-1 +roofline.yaml:2:8 +INVALID$" config show
+expect 2 "^bench.sick-threshold +150 +roofline.yaml:3:19 +INVALID$" config show
+expect 2 "^roofline: error: roofline.yaml:2:8: bench.gpu: '-1' is not a valid value for 'roofline bench --gpu': --gpu expects a CUDA device number \\(0, 1, ...\\) \\(and 1 more bad setting" bench
+expect 2 "^  roofline.yaml:3:19: bench.sick-threshold: '150' is not a valid value for 'roofline bench --sick-threshold': --sick-threshold is a percentage between 0 and 100" config show
 printf 'history.last: -3\n' >roofline.yaml
 expect 2 "^history.last +-3 +roofline.yaml:1:15 +INVALID$" config show
 expect 2 "^  roofline.yaml:1:15: history.last: '-3' is not a valid value for 'roofline history --last': --last expects a count" config show
