@@ -401,7 +401,15 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--full", args->full, "Every ceiling: all vector widths and op mixes, all memory patterns (about 1.5 min)");
     cmd->add_option("--only", args->only, "Measure only one part")->check(CLI::IsMember({"compute", "memory"}));
     cmd->add_option("--precision", args->precision, "dp, sp or both")->check(CLI::IsMember({"dp", "sp", "both"}));
-    cmd->add_option("--threads", args->threads, "Thread counts: N, a list (1,2), 'all', or 'sweep' (every count 1..cores); default 1 and all cores");
+    cmd->add_option("--threads", args->threads, "Thread counts: N, a list (1,2), 'all', or 'sweep' (every count 1..cores); default 1 and all cores")
+        ->check(value_check([](const std::string& text) {  // the spelling; the counts meet the cores when bench runs
+            try {
+                parse_threads(text, 1);
+            } catch (const UsageError& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        }));
     cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run, at most a week (default 24 quick, 160 full; twice that with --validate)");
     add_output_option(cmd, args->output, "Machine model JSON file ('' for none)")->capture_default_str();
     cmd->add_option("--svg", args->svg, "Chart file ('' for none; default: next to -o, e.g. roofline-machine.svg)")

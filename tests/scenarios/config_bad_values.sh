@@ -46,6 +46,11 @@ EOF
 [[ $code -eq 2 ]] || { echo "FAIL: config show --format json exit $code with an invalid setting, expected 2"; fail=1; }
 # The command line cannot rescue a bad file (every command stops, as for an unknown name).
 expect 2 "roofline.yaml:3:12" kernels sum_sp_scalar --sizes 4K --no-store -q --samples 2
+printf 'bench.threads: four\n' >roofline.yaml
+expect 2 "^roofline: error: roofline.yaml:1:16: bench.threads: 'four' is not a valid value for 'roofline bench --threads': --threads expects a count, a list like 1,2, 'all' or 'sweep' \\(got 'four'\\)" bench
+expect 2 "^bench.threads +four +roofline.yaml:1:16 +INVALID$" config show
+printf 'bench.threads: 1,2\n' >roofline.yaml
+expect 0 "^bench.threads +1,2 +roofline.yaml:1:16$" config show bench.threads
 printf 'bench:\n  gpu: -1\n  sick-threshold: 150\n' >roofline.yaml
 expect 2 "^bench.gpu +-1 +roofline.yaml:2:8 +INVALID$" config show
 expect 2 "^bench.sick-threshold +150 +roofline.yaml:3:19 +INVALID$" config show
