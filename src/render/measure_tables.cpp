@@ -4,6 +4,7 @@
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
+#include "render/timing_text.hpp"
 
 #include <fmt/format.h>
 
@@ -42,10 +43,11 @@ std::vector<std::string> shown_names(const std::vector<std::string>& names, std:
     return clash ? names : out;
 }
 
-// Table cells: rates and intensities as everywhere (format_number), counts as
-// counts (format_count); "-" when there is no number.
+// Table cells: rates and intensities as everywhere (format_number), counts with an SI
+// prefix (80.0M, not 8e+07; -o and the store keep the exact counts); "-" when there is
+// no number.
 std::string cell(double v) { return std::isfinite(v) ? format_number(v) : "-"; }
-std::string count_cell(double v) { return std::isfinite(v) ? format_count(v) : "-"; }
+std::string count_cell(double v) { return std::isfinite(v) ? format_quantity(v) : "-"; }
 
 } // namespace
 
@@ -57,6 +59,9 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
     std::string out = fmt::format("{:<{}} {:>10} {:>7} {:>12} {:>10} {:>14} {:>10}", "region", width, "seconds",
                                   "threads", "GFLOP", "GFLOP/s", "FLOP/byte", "bytes at");
     if (judged) out += fmt::format(" {:<22} {:>8}", "binding roof", "% attain");
+    // How each time was taken, when the native run was repeated (measure --repeat).
+    const bool timed = std::any_of(rows.begin(), rows.end(), [](const auto& r) { return timing_of(r.point).has_value(); });
+    if (timed) out += "  timed";
     out += "\n";
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const auto& row = rows[r];
@@ -79,6 +84,10 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
                 out += fmt::format(" {:<22} {:>8}", row.analysis->binding_roof, efficiency_text(*row.analysis));
             else
                 out += fmt::format(" {:<22} {:>8}", "-", "-");
+        }
+        if (timed) {
+            const auto t = timing_of(p);
+            out += "  " + (t ? timing_text(*t) : std::string("-"));
         }
         out += "\n";
     }

@@ -32,6 +32,22 @@ std::string format_count(double value) {
     return without_negative_zero(fmt::format("{:.6g}", value));
 }
 
+std::string format_quantity(double value) {
+    if (!std::isfinite(value)) return "n/a";
+    const double magnitude = std::fabs(value);
+    if (magnitude < 999.5) return format_number(value);  // 999.6 would read "1000"
+    static constexpr const char* prefixes[] = {"k", "M", "G", "T", "P"};
+    double scaled = value;
+    for (const char* prefix : prefixes) {
+        scaled /= 1000;
+        // 999.96 k rounds to "1000 k": the next prefix reads better.
+        // 999.96 k became 0.99996 M: it reads 1.00 M.
+        if (std::fabs(scaled) < 1) scaled = std::copysign(1.0, scaled);
+        if (std::fabs(scaled) < 999.5) return format_number(scaled) + prefix;
+    }
+    return fmt::format("{:.2e}", value);
+}
+
 std::string format_seconds(double s) {
     if (!std::isfinite(s)) return "n/a";
     if (s == 0 || std::fabs(s) >= 1) return format_number(s) + " s";

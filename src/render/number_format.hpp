@@ -14,6 +14,11 @@ std::string format_number(double value);
 // Counts as given, up to 6 significant digits: 2, 40, 0.25, 1.2e+07.
 std::string format_count(double value);
 
+// A count for a table people read, three significant digits with an SI prefix and no
+// space, so a cell stays one word for scripts that split columns on blanks:
+// 512, 4.10k, 80.0M, 33.6M, 1.64G, 2.00T; 1.23e+18 beyond; "n/a" when not finite.
+std::string format_quantity(double value);
+
 // 1.25 s, 3.40 ms, 12.0 us, 80.0 ns.
 std::string format_seconds(double seconds);
 

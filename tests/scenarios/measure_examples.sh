@@ -81,7 +81,8 @@ fi
 # the sizes give dot() ~30 ms of CPU time natively, well over 10 samples, and
 # calls of about 1 ms, long next to a ptrace stop (tens of us on a VM).
 n=1000000 reps=30
-flops=$((2 * n * reps)); shown=$(printf '%.6g' $flops); shown=${shown//+/\\+}
+# The tables show counts with an SI prefix and three digits (60.0M), as format_quantity does.
+flops=$((2 * n * reps)); shown=$(awk -v f=$flops 'BEGIN { v = f / 1e6; printf(v >= 100 ? "%.0fM" : v >= 10 ? "%.1fM" : "%.2fM", v) }'); shown=${shown//./\\.}
 json=$tmp/dot.json
 out=$("$bin" measure --engine instrument --region-function dot --functions --no-store -o "$json" -- "$ex/plain_dot" $n $reps 2>&1); code=$?
 [[ $code == 0 ]] || fail "plain_dot: exit $code"

@@ -53,3 +53,17 @@ TEST(NumberFormat, CountsSecondsPercentAndUnits) {
     EXPECT_EQ(exact_number(0.1), "0.1");
     EXPECT_EQ(exact_number(NAN), "");
 }
+
+TEST(NumberFormat, QuantitiesInTablesTakeAnSiPrefix) {
+    EXPECT_EQ(format_quantity(8e7), "80.0M");  // the --functions table printed 8e+07
+    EXPECT_EQ(format_quantity(33554432), "33.6M");  // and 3.35544e+07
+    EXPECT_EQ(format_quantity(4096), "4.10k");
+    EXPECT_EQ(format_quantity(512), "512");
+    EXPECT_EQ(format_quantity(0), "0");
+    EXPECT_EQ(format_quantity(999.7), "1.00k");
+    EXPECT_EQ(format_quantity(999960), "1.00M");
+    EXPECT_EQ(format_quantity(1.64e9), "1.64G");
+    EXPECT_EQ(format_quantity(-2e12), "-2.00T");
+    EXPECT_EQ(format_quantity(1.23e18), "1.23e+18");
+    EXPECT_EQ(format_quantity(NAN), "n/a");
+}
