@@ -209,7 +209,12 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
             for (const auto& [event, value] : r["counters"].items()) {
                 if (!value.is_number())
                     throw MeasureError(fmt::format("{}: \"counters\".\"{}\" must be a number", where, event));
-                c.events[event] = value.get<double>();
+                // A count: the library writes whole numbers >= 0; anything else is a damaged file.
+                const double count = value.get<double>();
+                if (!std::isfinite(count) || count < 0)
+                    throw MeasureError(fmt::format("{}: \"counters\".\"{}\" must be a count >= 0, found {}", where,
+                                                   event, count));
+                c.events[event] = count == 0 ? 0.0 : count;
             }
             report.counters.push_back(std::move(c));
         }

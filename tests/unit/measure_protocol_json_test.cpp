@@ -19,6 +19,43 @@ TEST(MeasureProtocolJson, Marker) {
     EXPECT_DOUBLE_EQ(r.counters[0].events.at("cycles"), 5e9);
 }
 
+// A marker file's counter below zero (a damaged or hand-made file) became negative FLOPs or
+// bytes (issue 33): refused, like every other figure of the protocol.
+TEST(MeasureProtocolJson, ANegativeCounterIsADamagedFile) {
+    try {
+        parse_marker_json(R"J({"schema": "roofline.marker/1", "regions": [
+            {"name": "solve", "calls": 1, "threads": 1, "seconds": 1, "counters": {"fp_add": -5}}]})J",
+                          "m.json");
+        FAIL() << "accepted";
+    } catch (const MeasureError& e) {
+        EXPECT_NE(std::string(e.what()).find("m.json: regions[0]: \"counters\".\"fp_add\" must be a count >= 0, found -5"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+// The images of an exec chain (<file>, <file>.exec1): a region in both adds up.
+TEST(MeasureProtocolJson, MarkerReportsOfAnExecChainAddUp) {
+    auto a = parse_marker_json(R"J({"schema": "roofline.marker/1", "regions": [
+        {"name": "solve", "calls": 2, "threads": 1, "seconds": 1.0, "counters": {"fp": 10}},
+        {"name": "init", "calls": 1, "threads": 1, "seconds": 0.5}]})J",
+                               "m.json");
+    auto b = parse_marker_json(R"J({"schema": "roofline.marker/1", "regions": [
+        {"name": "solve", "calls": 3, "threads": 4, "seconds": 2.0, "counters": {"fp": 30}}],
+        "errors": ["end of region 'x' without a matching begin"]})J",
+                               "m.json.exec1");
+    const auto m = merge_marker_reports({a, b});
+    ASSERT_EQ(m.timings.size(), 2u);
+    EXPECT_EQ(m.timings[0].name, "solve");
+    EXPECT_EQ(m.timings[0].calls, 5);
+    EXPECT_DOUBLE_EQ(m.timings[0].seconds, 3.0);
+    EXPECT_EQ(m.timings[0].threads, 4);
+    EXPECT_DOUBLE_EQ(m.counters.at(0).events.at("fp"), 40);
+    ASSERT_EQ(m.problems.size(), 1u);
+    EXPECT_EQ(m.problems[0].rfind("(in the program's exec'd image 1) the marker library reported: end of region", 0), 0u)
+        << m.problems[0];
+}
+
 TEST(MeasureProtocolJson, Vgtool) {
     const auto r = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [
         {"name": "(program)", "calls": 1,
