@@ -8,6 +8,7 @@
 #include "cli/common_options.hpp"
 #include "cli/gpu_measure.hpp"
 #include "cli/measure_job.hpp"
+#include "cli/measure_repeat.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/gpu_kernel_points.hpp"
@@ -29,6 +30,7 @@
 #include "measure/function_regions.hpp"
 #include "measure/sampling_profiler.hpp"
 #include "render/measure_tables.hpp"
+#include "render/timing_text.hpp"
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
 
@@ -71,6 +73,7 @@ struct MeasureArgs {
     std::string db;
     bool no_store = false;
     bool quiet = false;
+    RepeatArgs repeat;  // --repeat, --warmup
 };
 
 // The machine to compare with: --machine, else the latest complete stored one if any.
@@ -423,6 +426,11 @@ int run_measure(const MeasureArgs& args) {
         }
         if (mpi->rank != 0) check_writable(measure::rank_points_path(args.output, *mpi, mpi->rank));
     }
+    std::vector<std::string> repeat_notes;
+    request.repeat = repeat_request(args.repeat,
+                                    {request.times.has_value(), mpi.has_value(), rerun, mpi ? mpi->launcher : "",
+                                     measure::resolve_engine(request) == measure::EngineKind::instrument},
+                                    repeat_notes);
     // (A missing or invalid --machine, a --db in a missing directory, unwritable or not a database.)
     StoreAccess access(args.db);
     std::vector<std::string> machine_notes;
@@ -439,10 +447,12 @@ int run_measure(const MeasureArgs& args) {
     measure::InterruptScope interrupt_scope;
     auto interrupted = [] { return measure::interrupt_signal() != 0; };
     std::vector<std::string> early_notes = early_cache_notes, early_warnings;
+    early_notes.insert(early_notes.end(), repeat_notes.begin(), repeat_notes.end());
     // More than one run reads standard input: each must read the same.
     const bool several_runs = !mpi || rerun;
-    if (several_runs && (!request.times || per_function) &&
-        measure::resolve_engine(request) == measure::EngineKind::instrument) {
+    if (several_runs && (((!request.times || per_function) &&
+                          measure::resolve_engine(request) == measure::EngineKind::instrument) ||
+                         (!request.times && may_repeat(request.repeat)))) {
         const auto replay = measure::replay_stdin_for_every_run();
         if (!replay.note.empty()) early_notes.push_back(replay.note);
         if (!replay.warning.empty()) early_warnings.push_back(replay.warning);
@@ -591,6 +601,10 @@ int run_measure(const MeasureArgs& args) {
         if (args.functions) print_functions(shown_functions, result.functions.size(), args.min_share, sampling);
     }
     auto provenance = provenance_of(args, result.engine, timing.has_value(), sampling.has_value());
+    if (result.wall_timing)  // how the points' seconds were taken (--repeat)
+        provenance.options["timing"] =
+            timing_provenance_text(*result.wall_timing, result.repeat_plan.automatic && args.times.empty()) +
+            (args.times.empty() ? "" : " (the earlier run's, " + args.times + ")");
     if (!cache_model.empty() && result.engine == measure::EngineKind::instrument)
         provenance.options["cache_model"] = cache_model + "; LRU, write-back, write-allocate";
     // How the timed run ended: --times refuses the times of a run that crashed.
@@ -751,6 +765,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
     add_db_option(cmd, args->db);
     cmd->add_flag("--no-store", args->no_store, "Do not save the points in the results store");
     add_quiet_flag(cmd, args->quiet);
+    add_repeat_options(cmd, args->repeat);
     cmd->add_option("command", args->command, "The command to measure and its arguments, after '--'");
     cmd->footer("Examples:\n"
                 "  roofline measure -- ./my_app input.dat\n"

@@ -6,6 +6,8 @@
 // counts come from the engine; both are merged per region name.
 #pragma once
 
+#include "core/repeated_timing.hpp"
+
 #include <map>
 #include <stdexcept>
 #include <optional>
@@ -42,6 +44,9 @@ struct EarlierTimes {
     std::vector<RegionTiming> timings;
     double wall_seconds = 0;  // the whole program's, from its "(program)" point
     std::string source;       // the file
+    // How the earlier run timed them (its --repeat), parallel to `timings`; nullopt: one run.
+    std::vector<std::optional<TimingSummary>> region_timing;
+    std::optional<TimingSummary> wall_timing;
 };
 
 struct MeasureRequest {
@@ -60,6 +65,9 @@ struct MeasureRequest {
     // The simulated core of each CPU by OS number (cpu_core_map), so threads run on the
     // cores their affinity gives them; empty: thread n on core (n-1) mod cache_cores.
     std::string cache_cpu_cores;
+    // How often the native run is repeated for its time (--repeat, --warmup): every engine's
+    // timing run, not the counting runs.
+    RepeatRequest repeat;
 };
 
 // Counts of one region (or of "(program)", or of one function).
@@ -112,6 +120,13 @@ struct MeasureResult {
     std::optional<LostRun> lost_run;       // a later run killed by a signal, its results lost (time only)
     double wall_seconds = 0;               // whole program, measured by the parent
     std::vector<RegionTiming> timings;     // from the marker library (empty without markers)
+    // The native run repeated (--repeat): what was done, and the runs behind wall_seconds and each
+    // of `timings` (parallel to it; nullopt for a region only the first run had). Their seconds are
+    // the fastest timed run's.
+    RepeatPlan repeat_plan;
+    int native_runs = 0;                   // native runs made, warm-up included
+    std::optional<TimingSummary> wall_timing;
+    std::vector<std::optional<TimingSummary>> region_timing;
     std::vector<RegionCounts> counts;      // per region, "(program)" included when known
     std::vector<RegionCounts> functions;   // instrument engine: exclusive counts per function
     std::map<std::string, double> multiplexing;  // perf: event -> time_running / time_enabled (< 1 scaled)

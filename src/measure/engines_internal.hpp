@@ -14,11 +14,23 @@ using roofline::TempDir;
 // The file's text; empty when it is missing (the child wrote nothing).
 std::string read_file_or_empty(const std::string& path);
 
+// The marker library's files of a run: `marker_out`, then one per image the program exec'd
+// ("<marker_out>.exec1", ...), in the order they ran; empty when it wrote none.
+std::vector<std::string> read_marker_texts(const std::string& marker_out);
+
 // The native run: timing from the marker library (when the program uses it) and
 // the parent's wall time. `extra_env` e.g. ROOFLINE_PERF_EVENTS; `before_exec` attaches counters.
+// Repeated as request.repeat asks (repeat_native_run): the extra runs are plain ones, without
+// `extra_env` and `before_exec`.
 void native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
                 std::vector<std::pair<std::string, std::string>> extra_env = {},
                 const std::function<void(pid_t)>& before_exec = {});
+
+// The native runs after the first (native_repeats.cpp): planned from the first run's time,
+// stopped by a signal (the runs done are kept) or by a run that ends unlike the first (left
+// out); sets result.repeat_plan, native_runs, wall_timing, region_timing, and wall_seconds and
+// the timings' seconds to the fastest timed run's.
+void repeat_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp);
 
 void run_time_engine(const MeasureRequest& request, MeasureResult& result);
 void run_instrument_engine(const MeasureRequest& request, MeasureResult& result);

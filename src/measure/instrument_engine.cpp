@@ -26,6 +26,8 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     if (request.times) {
         result.timings = request.times->timings;
         result.wall_seconds = request.times->wall_seconds;
+        result.region_timing = request.times->region_timing;  // the earlier run's repeats, if any
+        result.wall_timing = request.times->wall_timing;
         result.notes.push_back(fmt::format("times from {} (an earlier run): no native run", request.times->source));
     } else {
         native_run(request, result, tmp);

@@ -44,6 +44,7 @@ EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> 
         }
         if (name == kProgramRegion) {
             out.wall_seconds = p.seconds;
+            out.wall_timing = timing_of(p);
             continue;
         }
         RegionTiming t;
@@ -52,6 +53,7 @@ EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> 
         t.threads = p.threads;
         if (const auto c = p.details.find("calls"); c != p.details.end()) t.calls = static_cast<long long>(c->second);
         out.timings.push_back(std::move(t));
+        out.region_timing.push_back(timing_of(p));
     }
     if (out.timings.empty() && out.wall_seconds <= 0)
         throw std::invalid_argument(rank ? fmt::format("{} has no points of rank {}", source, *rank)
@@ -68,7 +70,8 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
     };
     std::vector<Point> points;
     int max_threads = 1;
-    for (const auto& t : result.timings) {
+    for (std::size_t i = 0; i < result.timings.size(); ++i) {
+        const auto& t = result.timings[i];
         if (t.name == kProgramRegion) continue;
         Point p;
         p.name = t.name;
@@ -88,6 +91,8 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         }
         max_threads = std::max(max_threads, p.threads);
         if (t.calls > 0) p.details["calls"] = static_cast<double>(t.calls);
+        // The native run repeated: the fastest timed run, with the runs and their spread.
+        if (i < result.region_timing.size() && result.region_timing[i]) record_timing(p, *result.region_timing[i]);
         if (p.seconds > 0) points.push_back(std::move(p));
         else if (skipped) skipped->push_back(t.name + " (no time recorded)");
     }
@@ -99,6 +104,7 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         // to compare against is the one for the threads the program used.
         p.threads = max_threads;
         p.source = source;
+        if (result.wall_timing) record_timing(p, *result.wall_timing);
         if (const auto* c = counts_for(kProgramRegion)) {
             apply_counts(p, *c);
             if (c->threads > 0) p.threads = c->threads;  // threads that did work, counted by the tool

@@ -11,17 +11,7 @@ namespace roofline::measure::detail {
 
 std::string read_file_or_empty(const std::string& path) { return read_file_if_exists(path).value_or(""); }
 
-void native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
-                std::vector<std::pair<std::string, std::string>> extra_env,
-                const std::function<void(pid_t)>& before_exec) {
-    const auto marker_out = tmp.file("marker.json");
-    auto env = request.env;
-    env.emplace_back("ROOFLINE_MARKER_OUT", marker_out);
-    for (auto& kv : extra_env) env.push_back(std::move(kv));
-    const auto run = run_child(request.argv, env, before_exec);
-    result.status = run.status;
-    result.wall_seconds = run.wall_seconds;
-    result.notes.push_back(fmt::format("native run (timing): {:.3f} s, {}", run.wall_seconds, run.status.describe()));
+std::vector<std::string> read_marker_texts(const std::string& marker_out) {
     // The program's file, then one per image it exec'd that loaded the library too
     // ("<file>.exec1", ...: the library writes what it has before an exec and hands the next
     // name on), in the order they ran.
@@ -31,6 +21,25 @@ void native_run(const MeasureRequest& request, MeasureResult& result, const Temp
         if (text.empty()) break;
         texts.push_back(std::move(text));
     }
+    return texts;
+}
+
+namespace {
+
+// The first native run: its status, its time and the marker library's regions (and, under the
+// perf engine, the counters the library read at their boundaries).
+void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
+                      std::vector<std::pair<std::string, std::string>> extra_env,
+                      const std::function<void(pid_t)>& before_exec) {
+    const auto marker_out = tmp.file("marker.json");
+    auto env = request.env;
+    env.emplace_back("ROOFLINE_MARKER_OUT", marker_out);
+    for (auto& kv : extra_env) env.push_back(std::move(kv));
+    const auto run = run_child(request.argv, env, before_exec);
+    result.status = run.status;
+    result.wall_seconds = run.wall_seconds;
+    result.notes.push_back(fmt::format("native run (timing): {:.3f} s, {}", run.wall_seconds, run.status.describe()));
+    const std::vector<std::string> texts = read_marker_texts(marker_out);
     if (texts.empty()) {
         if (!run.status.exited)
             result.warnings.push_back("the command did not finish: region timings were not written, only the "
@@ -72,6 +81,15 @@ void native_run(const MeasureRequest& request, MeasureResult& result, const Temp
     result.timings = std::move(report.timings);
     // Counters the marker library read at region boundaries (perf engine).
     for (auto& c : report.counters) result.counts.push_back(std::move(c));
+}
+
+} // namespace
+
+void native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
+                std::vector<std::pair<std::string, std::string>> extra_env,
+                const std::function<void(pid_t)>& before_exec) {
+    first_native_run(request, result, tmp, std::move(extra_env), before_exec);
+    repeat_native_run(request, result, tmp);
 }
 
 void run_time_engine(const MeasureRequest& request, MeasureResult& result) {

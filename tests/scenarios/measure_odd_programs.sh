@@ -77,18 +77,21 @@ else
   echo "skip (32-bit): cannot build or run a 32-bit program here"
 fi
 
-# Standard input: both runs of the instrument engine read all of it.
+# Standard input: every run of the instrument engine (the native runs, repeated since issue 35,
+# and the one under the Valgrind tool) reads all of it.
 if [[ $have_vg == 1 ]]; then
   seen=$tmp/seen
   reader=(sh -c "cat >> '$seen'; echo --- >> '$seen'")
+  # Each run's input, then '---': at least two runs, all alike.
+  same_runs() { python3 -c 'import sys; b=open(sys.argv[1]).read().split("---\n"); sys.exit(not (b[-1]=="" and len(b)>=3 and all(x==sys.argv[2] for x in b[:-1])))' "$seen" "$1"; }
   printf 'one\ntwo\n' | "$bin" measure --engine instrument --no-store -- "${reader[@]}" >"$tmp/out" 2>&1 ||
     { out=$(cat "$tmp/out"); fail "piped input: exit $?"; }
-  [[ $(cat "$seen") == $'one\ntwo\n---\none\ntwo\n---' ]] || { out=$(cat "$seen"); fail "the runs read different piped input"; }
+  same_runs $'one\ntwo\n' || { out=$(cat "$seen"); fail "the runs read different piped input"; }
   grep -q "standard input is a pipe" "$tmp/out" || { out=$(cat "$tmp/out"); fail "not said"; }
   rm -f "$seen"; printf 'a\nb\n' >"$tmp/in.txt"
   "$bin" measure --engine instrument --no-store -- "${reader[@]}" <"$tmp/in.txt" >"$tmp/out" 2>&1 ||
     { out=$(cat "$tmp/out"); fail "file input: exit $?"; }
-  [[ $(cat "$seen") == $'a\nb\n---\na\nb\n---' ]] || { out=$(cat "$seen"); fail "the runs read different file input"; }
+  same_runs $'a\nb\n' || { out=$(cat "$seen"); fail "the runs read different file input"; }
   echo "ok: every run reads the same standard input (a pipe, a file)"
   done_parts=$((done_parts + 1))
 else

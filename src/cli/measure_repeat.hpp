@@ -1,0 +1,36 @@
+// measure --repeat K and --warmup N: the options, and what this run allows of them (an MPI
+// rank that may start its program once, --times, a piped standard input).
+#pragma once
+
+#include "measure/engine.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+struct RepeatArgs {
+    int repeat = 0;   // 0: automatic
+    int warmup = -1;  // -1: the default (1 when more than one run is timed)
+};
+void add_repeat_options(CLI::App* cmd, RepeatArgs& args);
+
+struct RepeatContext {
+    bool times = false;       // --times: no native run
+    bool mpi = false;         // inside an MPI launch
+    bool rank_rerun = true;   // the rank may start the program more than once
+    std::string launcher;     // "mpiexec", for messages
+    bool instrument = false;  // the engine copies a piped standard input anyway
+};
+
+// The request for the engines; `notes` gets what was decided and why. Throws UsageError for
+// what cannot be done (--repeat with --times; more than one run where a rank may start once).
+RepeatRequest repeat_request(const RepeatArgs& args, const RepeatContext& context,
+                                      std::vector<std::string>& notes);
+
+// Whether the native run may be repeated (standard input must then be replayed for every run).
+bool may_repeat(const RepeatRequest& request);
+
+} // namespace roofline::cli

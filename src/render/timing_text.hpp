@@ -1,0 +1,18 @@
+// How a measured time was taken, in words: "min of 5 runs, spread 3.2%" (the statistic, the
+// runs behind it and their spread), for measure's tables and the provenance of its points.
+#pragma once
+
+#include "core/repeated_timing.hpp"
+
+#include <string>
+
+namespace roofline {
+
+// "min of 5 runs, spread 3.2%"; "1 run" for a single one.
+std::string timing_text(const TimingSummary& t);
+
+// The provenance's sentence for a measure run: "min of 5 native runs after 1 warm-up run
+// (left out: 0.512 s), spread 3.2% (the whole program); each region its own fastest run".
+std::string timing_provenance_text(const TimingSummary& program, bool automatic);
+
+} // namespace roofline
