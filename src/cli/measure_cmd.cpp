@@ -6,6 +6,7 @@
 #include "cli/invocation.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
+#include "cli/evex_guard.hpp"
 #include "cli/gpu_measure.hpp"
 #include "cli/measure_job.hpp"
 #include "cli/measure_repeat.hpp"
@@ -29,6 +30,7 @@
 #include "measure/function_list.hpp"
 #include "measure/function_regions.hpp"
 #include "measure/sampling_profiler.hpp"
+#include "render/evex_text.hpp"
 #include "render/measure_tables.hpp"
 #include "render/timing_text.hpp"
 #include "topo/cpu_features.hpp"
@@ -67,6 +69,7 @@ struct MeasureArgs {
     long long max_timed_calls = 10000;
     double min_share = 1;  // percent
     std::string times;    // --times FILE: region times from an earlier run, no native run
+    std::string counts_from;  // --counts-from PROGRAM: counts from it under Valgrind, time from the command
     double rank_wait = 120;  // MPI: how long rank 0 waits for the other ranks' points
     double sample_period_us = 0;  // 0: chosen from the native run's length
     std::string machine;  // empty: the latest stored machine if there is one
@@ -266,6 +269,39 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
     return p;
 }
 
+// --counts-from and the AVX-512 check, said with the run's notes (issue 35).
+template <class Note>
+void report_evex_check(const std::optional<EvexCheck>& evex, const measure::MeasureResult& result,
+                       const MeasureArgs& args, const Note& note) {
+    if (evex) {
+        for (const auto& n : evex->notes) note(n);
+        for (const auto& w : evex->warnings) print_stderr("roofline: warning: {}\n", w);
+    }
+    if (args.counts_from.empty()) return;
+    note(fmt::format("counts from {} (--counts-from, under the Valgrind tool), time from {} (native run): each "
+                     "point's FLOPs and bytes are the other build's, its seconds this program's",
+                     args.counts_from, args.command.front()));
+    if (result.output_comparison && !result.output_comparison->same)
+        print_stderr("roofline: warning: {}\n",
+                     render_output_difference(*result.output_comparison, args.command.front(), args.counts_from));
+    else if (result.output_comparison)
+        note(fmt::format("both programs printed the same standard output ({} bytes)", result.output_comparison->a_bytes));
+}
+
+// The ISA each run executed, --counts-from's program and what the outputs' comparison found.
+void record_evex_check(const std::optional<EvexCheck>& evex, const measure::MeasureResult& result,
+                       const MeasureArgs& args, Provenance& provenance) {
+    if (evex && result.engine == measure::EngineKind::instrument)
+        for (const auto& [key, value] : evex->provenance) provenance.options[key] = value;
+    if (args.counts_from.empty()) return;
+    provenance.options["counted_from"] = args.counts_from;
+    if (result.output_comparison)
+        provenance.options["outputs_compared"] =
+            result.output_comparison->same
+                ? "same"
+                : render_output_difference(*result.output_comparison, args.command.front(), args.counts_from);
+}
+
 // -o naming the store itself would write JSON over every stored run.
 void refuse_output_over_store(const MeasureArgs& args) {
     if (args.output.empty() || args.no_store) return;
@@ -338,6 +374,8 @@ int run_measure(const MeasureArgs& args) {
                                       request.engine == measure::EngineKind::perf))
         throw UsageError("--cache-model is simulated by the instrument engine: drop --cache-sim off, --engine time "
                          "or --engine perf");
+    // AVX-512 (EVEX) code that Valgrind cannot decode is refused here, before anything runs (issue 35).
+    const auto evex = guard_evex(request, args.counts_from, per_function || !args.times.empty());
     std::string cache_model;  // what the instrument engine simulated, for the provenance
     std::vector<std::string> early_cache_notes;
     if (args.cache_sim == "on" && request.engine != measure::EngineKind::time &&
@@ -509,6 +547,7 @@ int run_measure(const MeasureArgs& args) {
     for (const auto& n : result.notes) note(n);
     for (const auto& w : early_warnings) print_stderr("roofline: warning: {}\n", w);
     for (const auto& w : result.warnings) print_stderr("roofline: warning: {}\n", w);
+    report_evex_check(evex, result, args, note);
     const int stop_signal = measure::interrupt_signal();
     if (stop_signal)
         print_stderr("roofline: interrupted by {}: no further run was started; the points below are from "
@@ -607,6 +646,7 @@ int run_measure(const MeasureArgs& args) {
             (args.times.empty() ? "" : " (the earlier run's, " + args.times + ")");
     if (!cache_model.empty() && result.engine == measure::EngineKind::instrument)
         provenance.options["cache_model"] = cache_model + "; LRU, write-back, write-allocate";
+    record_evex_check(evex, result, args, provenance);
     // How the timed run ended: --times refuses the times of a run that crashed.
     if (args.times.empty())
         provenance.options["native_status"] = result.status.exited ? fmt::format("exit {}", result.status.exit_code)
@@ -759,6 +799,12 @@ void add_measure_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(0.0, 86400.0))
         ->type_name("SECONDS")
         ->capture_default_str();
+    cmd->add_option("--counts-from", args->counts_from,
+                    "Count FLOPs and bytes in PROGRAM (the same source built without AVX-512, which Valgrind "
+                    "cannot decode) under the instrument engine, with the command's arguments, and time the "
+                    "command natively: for programs built with -march=native on AVX-512 CPUs. Both runs' outputs "
+                    "are compared; regions are matched by name")
+        ->type_name("PROGRAM");
     add_machine_option(cmd, args->machine)
         ->description("Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "
                       "one, if any)");

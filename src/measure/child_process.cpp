@@ -318,6 +318,12 @@ int ChildStatus::pass_through_code() const {
     return exited ? exit_code : 128 + signal;
 }
 
+namespace {
+std::atomic<int> g_next_stdout{-1};  // capture_next_run_stdout
+} // namespace
+
+void capture_next_run_stdout(int fd) { g_next_stdout.store(fd); }
+
 std::string find_executable(const std::string& name) {
     namespace fs = std::filesystem;
     if (name.empty()) return {};
@@ -376,7 +382,7 @@ std::function<int(pid_t)> wait_within(TimeLimit& limit) {
 
 ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
                    const std::function<void(pid_t)>& before_exec, const std::function<int(pid_t)>& wait_for_exit,
-                   double stop_grace_seconds) {
+                   double stop_grace_seconds, int child_stdout) {
     std::call_once(g_wake_once, [] { ::sem_init(&g_wake, 0, 0); });
     if (const int sig = g_interrupt.load())
         throw Interrupted(fmt::format("interrupted by {}: no further run of the command", signal_name(sig)));
@@ -414,6 +420,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     std::vector<char*> shell_args{const_cast<char*>("/bin/sh"), const_cast<char*>(exe.c_str())};
     shell_args.insert(shell_args.end(), args.begin() + 1, args.end());
 
+    if (const int next = g_next_stdout.exchange(-1); child_stdout < 0) child_stdout = next;
     // This run's standard input (replay_stdin_for_every_run): a file descriptor for the child's fd 0, or -1.
     int child_stdin = -1;
     int feed[2] = {-1, -1};
@@ -463,6 +470,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         if (::getppid() != parent) ::_exit(127);
         if (own_group) ::setpgid(0, 0);
         if (child_stdin >= 0) ::dup2(child_stdin, STDIN_FILENO);
+        if (child_stdout >= 0) ::dup2(child_stdout, STDOUT_FILENO);
         ::close(go[1]);
         ::close(err[0]);
         char byte = 0;

@@ -38,12 +38,17 @@ inline constexpr double kStopGraceSecondsValgrind = 5;  // the tool writes its c
 // child's wait status (a tracer runs its event loop there).
 // The child dies with roofline (PR_SET_PDEATHSIG), and reads the standard
 // input set by replay_stdin_for_every_run, if any.
+// `child_stdout` >= 0: the child's standard output (an OutputTee's pipe), else ours.
 // Throws CommandNotFound ("command not found: X" / "cannot execute X: reason"),
 // Interrupted when a signal already stopped the measurement.
 ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
                    const std::function<void(pid_t)>& before_exec = {},
                    const std::function<int(pid_t)>& wait_for_exit = {},
-                   double stop_grace_seconds = kStopGraceSeconds);
+                   double stop_grace_seconds = kStopGraceSeconds, int child_stdout = -1);
+
+// The next run_child only (one shot): its standard output goes to `fd` (an OutputTee's pipe),
+// when run_child is not given `child_stdout` itself. -1 clears it.
+void capture_next_run_stdout(int fd);
 
 // A time limit for a child run: pass wait_within(limit) as run_child's `wait_for_exit`. When the
 // child has not ended after `seconds`, its process group (its own unless standard input is a

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/evex_code.hpp"  // OutputComparison (--counts-from)
+
 namespace roofline::measure {
 
 enum class EngineKind { automatic, instrument, perf, time };
@@ -55,6 +57,9 @@ struct MeasureRequest {
     std::vector<std::string> region_functions;             // functions measured as regions, no recompiling
     RegionScope region_scope = RegionScope::process;
     std::vector<std::pair<std::string, std::string>> env;  // extra environment for the child
+    // --counts-from: the program run under the Valgrind tool for the counts (the same source built
+    // without AVX-512), with argv's arguments; argv[0] is only timed. Empty: argv[0] for both.
+    std::string counts_from;
     std::string self_exe;                                  // path of the roofline executable (vgtool lookup)
     std::string events_dir;                                // perf event files; empty: the default
     std::optional<EarlierTimes> times;                     // instrument engine only: no native run
@@ -132,6 +137,8 @@ struct MeasureResult {
     std::map<std::string, double> multiplexing;  // perf: event -> time_running / time_enabled (< 1 scaled)
     std::vector<std::string> warnings;
     std::vector<std::string> notes;        // what was run, in order
+    // --counts-from: the timed program's standard output (native) against the counted one's.
+    std::optional<OutputComparison> output_comparison;
 };
 
 // Runs the whole measurement. Throws MeasureError (with guidance) when the

@@ -3,6 +3,7 @@
 #include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
+#include "measure/output_tee.hpp"
 #include "measure/protocol_json.hpp"
 
 #include <fmt/core.h>
@@ -23,12 +24,23 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     if (tool_dir.empty()) throw MeasureError(why);
 
     TempDir tmp("roofline-measure");
+    std::string timed_kept;  // --counts-from: the timed run's standard output
+    std::uint64_t timed_total = 0;
     if (request.times) {
         result.timings = request.times->timings;
         result.wall_seconds = request.times->wall_seconds;
         result.region_timing = request.times->region_timing;  // the earlier run's repeats, if any
         result.wall_timing = request.times->wall_timing;
         result.notes.push_back(fmt::format("times from {} (an earlier run): no native run", request.times->source));
+    } else if (!request.counts_from.empty()) {
+        // --counts-from: the timed program's output is kept to compare with the counted one's.
+        OutputTee timed_output;
+        capture_next_run_stdout(timed_output.child_fd());
+        native_run(request, result, tmp);
+        capture_next_run_stdout(-1);
+        timed_output.finish();
+        timed_kept = timed_output.kept();
+        timed_total = timed_output.total();
     } else {
         native_run(request, result, tmp);
     }
@@ -54,22 +66,37 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
         argv.push_back("--roofline-cache-cores=" + std::to_string(std::max(1, request.cache_cores)));
         if (!request.cache_cpu_cores.empty()) argv.push_back("--roofline-cpu-cores=" + request.cache_cpu_cores);
     }
-    argv.insert(argv.end(), request.argv.begin(), request.argv.end());
+    if (request.counts_from.empty()) {
+        argv.insert(argv.end(), request.argv.begin(), request.argv.end());
+    } else {
+        argv.push_back(request.counts_from);
+        argv.insert(argv.end(), request.argv.begin() + 1, request.argv.end());
+    }
     auto env = request.env;
     env.emplace_back("VALGRIND_LIB", tool_dir);
     env.emplace_back("OMP_WAIT_POLICY", "passive");  // spinning threads would be counted and take forever
     env.emplace_back("ROOFLINE_MARKER_OUT", tmp.file("marker-under-valgrind.json"));
-    const auto run = run_child(argv, env, {}, {}, kStopGraceSecondsValgrind);
+    std::optional<OutputTee> counted_output;
+    if (!request.counts_from.empty()) counted_output.emplace();
+    const auto run = run_child(argv, env, {}, {}, kStopGraceSecondsValgrind,
+                               counted_output ? counted_output->child_fd() : -1);
     if (request.times) result.status = run.status;  // the only run
-    result.notes.push_back(fmt::format("run under the Valgrind tool (counts): {:.3f} s, {}", run.wall_seconds,
-                                       run.status.describe()));
+    result.notes.push_back(fmt::format("run under the Valgrind tool (counts{}): {:.3f} s, {}",
+                                       request.counts_from.empty() ? "" : " of " + request.counts_from,
+                                       run.wall_seconds, run.status.describe()));
+    if (counted_output) {
+        counted_output->finish();
+        if (!request.times)
+            result.output_comparison = compare_outputs(timed_kept, timed_total, counted_output->kept(),
+                                                       counted_output->total());
+    }
     const std::string log_text = read_file_or_empty(log);
     if (log_text.find("unhandled instruction") != std::string::npos ||
         log_text.find("SIGILL") != std::string::npos) {
         throw MeasureError(
             "Valgrind stopped at an instruction it cannot decode (usually AVX-512; valgrind log below). Use "
             "--engine perf where hardware counters are available, or build the program without AVX-512 "
-            "(e.g. -mno-avx512f or -march=x86-64-v3)\n" + log_text);
+            "(e.g. -mno-avx512f or -march=x86-64-v3), measured as it is with --counts-from that build\n" + log_text);
     }
     const std::string text = read_file_or_empty(counts_out);
     if (interrupt_signal() && !(run.status.exited && (request.times || !result.status.exited ||

@@ -1,0 +1,144 @@
+#include "core/evex_code.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+
+namespace roofline {
+
+bool evex_prefix_shape(std::span<const std::uint8_t> code, std::size_t i) {
+    // 0x62, P0, P1, P2, opcode, ModRM.
+    if (i + 6 > code.size() || code[i] != 0x62) return false;
+    const std::uint8_t p0 = code[i + 1], p1 = code[i + 2], p2 = code[i + 3], modrm = code[i + 5];
+    if (p0 & 0x08) return false;  // reserved (0) before APX
+    const unsigned map = p0 & 0x07;
+    if (map != 1 && map != 2 && map != 3 && map != 5 && map != 6) return false;
+    if (!(p1 & 0x04)) return false;  // fixed 1
+    const bool zeroing = p2 & 0x80;
+    const unsigned mask = p2 & 0x07;
+    if (zeroing && mask == 0) return false;  // zeroing needs a mask register
+    const unsigned length = (p2 >> 5) & 0x03;
+    const bool b = p2 & 0x10;
+    const bool register_operand = (modrm >> 6) == 3;
+    if (length == 3 && !(b && register_operand)) return false;  // L'L = 11 only for rounding control
+    return true;
+}
+
+std::vector<std::size_t> evex_candidates(std::span<const std::uint8_t> code, std::size_t limit) {
+    std::vector<std::size_t> found;
+    const auto* base = code.data();
+    std::size_t i = 0;
+    while (i < code.size() && found.size() < limit) {
+        // memchr finds the 0x62 bytes at memory speed; most are not prefixes.
+        const void* hit = std::memchr(base + i, 0x62, code.size() - i);
+        if (!hit) break;
+        i = static_cast<std::size_t>(static_cast<const std::uint8_t*>(hit) - base);
+        if (evex_prefix_shape(code, i)) found.push_back(i);
+        ++i;
+    }
+    return found;
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+} // namespace
+
+bool cpu_variant_name(std::string_view function) {
+    const std::string name = lower(function);
+    // glibc (evex, avx512), OpenBLAS's DYNAMIC_ARCH targets, GCC target_clones' suffixes.
+    static constexpr std::array<const char*, 16> kMarks{
+        "avx512", "evex", "skylakex", "_skx", "cooperlake", "sapphirerapids", "graniterapids", "icelake",
+        "cascadelake", "tigerlake", "cannonlake", "knl", "znver4", "znver5", "_zen4", "_zen5"};
+    return std::any_of(kMarks.begin(), kMarks.end(), [&](const char* m) { return name.find(m) != std::string::npos; });
+}
+
+std::string dispatch_evidence(std::string_view symbol) {
+    if (symbol == "__cpu_model" || symbol == "__cpu_indicator_init" || symbol == "__cpu_features2")
+        return "GCC __builtin_cpu_supports";
+    if (symbol == "__x86_get_cpu_features" || symbol == "__x86_get_cpuid_feature_leaf")
+        return "glibc <sys/platform/x86.h>";
+    if (symbol.starts_with("gotoblas_dynamic_init") || symbol == "gotoblas_corename")
+        return "OpenBLAS DYNAMIC_ARCH";
+    if (symbol.starts_with("mkl_serv_cpu") || symbol.starts_with("mkl_serv_intel_cpu")) return "MKL CPU dispatch";
+    if (symbol.starts_with("__intel_cpu_feature") || symbol == "__intel_new_feature_proc_init")
+        return "Intel compiler CPU dispatch";
+    return {};
+}
+
+EvexJudgement judge_evex(const std::vector<ObjectCode>& objects) {
+    EvexJudgement j;
+    for (const auto& o : objects) {
+        if (!o.evex()) continue;
+        if (o.glibc) {
+            j.glibc_dispatches = true;
+            continue;
+        }
+        if (o.evex_outside_variants && o.dispatch.empty()) {
+            if (o.confirmation_tried)
+                j.unconditional.push_back(&o);
+            else
+                j.unconfirmed.push_back(&o);
+        }
+        else
+            j.dispatching.push_back(&o);
+    }
+    if (!j.unconditional.empty())
+        j.kind = EvexJudgement::Kind::refuse;
+    else if (!j.dispatching.empty() || j.glibc_dispatches)
+        j.kind = EvexJudgement::Kind::dispatched;
+    return j;
+}
+
+std::vector<std::string> valgrind_cpu_isa() {
+    return {"sse", "sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "avx", "f16c", "fma", "avx2"};
+}
+
+std::vector<std::string> isa_missing(const std::vector<std::string>& native, const std::vector<std::string>& counting) {
+    std::vector<std::string> missing;
+    for (const auto& n : native)
+        if (std::find(counting.begin(), counting.end(), n) == counting.end()) missing.push_back(n);
+    return missing;
+}
+
+OutputComparison compare_outputs(std::string_view a, std::uint64_t a_total, std::string_view b,
+                                 std::uint64_t b_total) {
+    OutputComparison c;
+    c.a_bytes = std::max<std::uint64_t>(a_total, a.size());
+    c.b_bytes = std::max<std::uint64_t>(b_total, b.size());
+    const bool whole = c.a_bytes == a.size() && c.b_bytes == b.size();
+    if (a == b && c.a_bytes == c.b_bytes) {
+        c.same = true;  // when only a prefix was kept the rest is taken as equal (sizes match)
+        return c;
+    }
+    c.same = false;
+    std::size_t line = 1, start = 0;
+    const std::size_t n = std::min(a.size(), b.size());
+    std::size_t i = 0;
+    for (; i < n && a[i] == b[i]; ++i)
+        if (a[i] == '\n') {
+            ++line;
+            start = i + 1;
+        }
+    if (i == n && !whole && a.size() != b.size()) {
+        // One kept prefix is shorter only because less was kept.
+        if ((a.size() < c.a_bytes && a.size() < b.size()) || (b.size() < c.b_bytes && b.size() < a.size())) return c;
+    }
+    auto line_of = [&](std::string_view s) {
+        const auto end = s.find('\n', start);
+        std::string_view l = start >= s.size() ? std::string_view{} : s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+        return std::string(l.substr(0, 200));
+    };
+    c.line = line;
+    c.a_line = line_of(a);
+    c.b_line = line_of(b);
+    return c;
+}
+
+} // namespace roofline

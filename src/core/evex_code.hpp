@@ -1,0 +1,103 @@
+// AVX-512 (EVEX-encoded) code in a program and the libraries it loads, and what
+// it means for the instrument engine: Valgrind cannot decode EVEX (its bug
+// 383010), so a program whose own code holds EVEX instructions stops under it,
+// while code chosen at run time by CPU dispatch (glibc's ifunc variants,
+// OpenBLAS's per-CPU kernels, GCC's target_clones) sees Valgrind's CPU, which
+// has no AVX-512, and picks other code than the native run does. Pure: the
+// bytes and names come from measure/evex_scan.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofline {
+
+// Whether the bytes at `code[i]` have the shape of an EVEX prefix (Intel SDM vol. 2,
+// 2.7.1), in 64-bit mode, where 0x62 as an opcode byte is always EVEX (BOUND is
+// invalid there): 0x62; P0 with bit 3 clear and a map (mmm) of 1, 2, 3, 5 or 6
+// (5 and 6: AVX512-FP16); P1 with bit 2 set (fixed 1); P2 with no zeroing-masking
+// without a mask (z set, aaa = 0 is #UD) and vector length 11 only with EVEX.b on
+// register operands; then an opcode and a ModRM byte. A 0x62 inside an immediate or
+// a displacement passes about one time in ten: a candidate, to be confirmed by a
+// disassembler that decodes from a function's start.
+bool evex_prefix_shape(std::span<const std::uint8_t> code, std::size_t i);
+
+// Offsets in `code` where an EVEX prefix may start (evex_prefix_shape), at most `limit`.
+std::vector<std::size_t> evex_candidates(std::span<const std::uint8_t> code, std::size_t limit);
+
+// Whether a function's name says it is one CPU's variant, chosen at run time:
+// glibc's "__memcpy_evex_unaligned", "__strlen_avx512", OpenBLAS's
+// "dgemm_kernel_SKYLAKEX", GCC target_clones' "f.avx512f" / "f.arch_skylake_avx512".
+bool cpu_variant_name(std::string_view function);
+
+// What a symbol (defined or imported) says about run-time CPU dispatch in the object
+// holding it; empty when nothing: "GCC __builtin_cpu_supports" (__cpu_model,
+// __cpu_indicator_init), "OpenBLAS DYNAMIC_ARCH" (gotoblas_*), "MKL CPU dispatch"
+// (mkl_serv_cpu_*), "glibc <sys/platform/x86.h>" (__x86_get_cpu_features).
+std::string dispatch_evidence(std::string_view symbol);
+
+// One object file's code as far as AVX-512 goes.
+struct ObjectCode {
+    std::string path;
+    bool executable = false;  // the program itself, not a library
+    bool readable = true;     // false: not a readable 64-bit ELF (a script, a 32-bit program)
+    bool glibc = false;       // libc, libm, libmvec, the dynamic loader: ifunc string and maths variants
+    std::uint64_t code_bytes = 0;  // bytes in executable sections scanned
+    std::size_t candidates = 0;    // EVEX-shaped byte sequences (evex_prefix_shape)
+    // Confirmed EVEX instructions by the disassembler, and in which functions (at most a few
+    // named, those not named after a CPU variant first).
+    std::size_t confirmed = 0;
+    bool confirmation_tried = false;  // false: objdump missing, or not needed (see evex_scan)
+    std::vector<std::string> evex_functions;
+    bool evex_outside_variants = false;  // EVEX in a function not named as a CPU variant (or unnamed)
+    std::vector<std::string> dispatch;   // evidence of run-time CPU dispatch ("ifunc", ...), empty: none
+    bool evex() const { return confirmed > 0 || (!confirmation_tried && candidates > 0); }
+};
+
+// What the instrument engine makes of a program and the libraries it loads.
+struct EvexJudgement {
+    enum class Kind {
+        none,         // no EVEX anywhere: Valgrind decodes it all
+        refuse,       // EVEX in code that runs whatever the CPU: Valgrind would stop at it
+        dispatched,   // EVEX only in code chosen at run time by CPU dispatch
+    };
+    Kind kind = Kind::none;
+    std::vector<const ObjectCode*> unconditional;  // refuse: the objects whose code runs EVEX regardless
+    // Objects that dispatch on the CPU at run time (glibc left out: its variants are string
+    // and memory functions whose loads and stores are the same whichever runs).
+    std::vector<const ObjectCode*> dispatching;
+    bool glibc_dispatches = false;
+    // EVEX-shaped bytes outside CPU variants that no disassembler confirmed (objdump missing):
+    // not refused, said as a warning.
+    std::vector<const ObjectCode*> unconfirmed;
+};
+
+// Refuse when an object holds EVEX code outside CPU-variant functions and shows no
+// sign of run-time dispatch; EVEX in an object that dispatches (ifunc, cpuid
+// checks, a per-CPU kernel table) is the run-time-dispatch case, not a refusal (if
+// it runs EVEX regardless, Valgrind still stops and says so after the run).
+EvexJudgement judge_evex(const std::vector<ObjectCode>& objects);
+
+// The ISA extensions of the CPU Valgrind's amd64 guest reports through CPUID on a
+// host with AVX2 (VEX's "i7-4910MQ" CPUID: up to AVX2, FMA, BMI1/2, F16C; no AVX-512),
+// in CpuFeatures::names()'s spelling.
+std::vector<std::string> valgrind_cpu_isa();
+
+// The extensions in `native` that `counting` lacks (the order of `native`).
+std::vector<std::string> isa_missing(const std::vector<std::string>& native, const std::vector<std::string>& counting);
+
+// Two runs' standard output, compared for --counts-from (render/evex_text says it in words).
+struct OutputComparison {
+    bool same = true;
+    std::uint64_t a_bytes = 0, b_bytes = 0;  // the whole outputs' sizes
+    std::size_t line = 0;                    // first differing line (1-based); 0: none within what was kept
+    std::string a_line, b_line;              // that line in each (at most 200 bytes each)
+};
+// `a_total` / `b_total`: the whole outputs' sizes, when more than the kept `a` / `b`.
+OutputComparison compare_outputs(std::string_view a, std::uint64_t a_total, std::string_view b, std::uint64_t b_total);
+
+} // namespace roofline

@@ -1,0 +1,33 @@
+// What `measure` says about AVX-512 (EVEX) code: the refusal before anything
+// runs, the run-time-dispatch warning, and --counts-from's comparison of the two
+// runs' outputs. core/evex_code judges; this phrases.
+#pragma once
+
+#include "core/evex_code.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// The one message when the code that would run under Valgrind holds EVEX
+// instructions (judgement.kind == refuse): what, why Valgrind cannot count it, what
+// to do. `program`: the command's program; `counts_from`: --counts-from's program
+// when that is what was checked (empty otherwise); `perf_unavailable`: why the perf
+// engine is not available here (empty: unknown or available).
+std::string render_evex_refusal(const EvexJudgement& judgement, const std::string& program,
+                                const std::string& counts_from, const std::string& perf_unavailable);
+
+// The run-time-dispatch warning: objects that choose code by the CPU and hold
+// AVX-512 variants, and the features the counting CPU lacks. Empty when nothing to say.
+std::string render_dispatch_warning(const EvexJudgement& judgement, const std::vector<std::string>& missing_isa);
+// The same for glibc alone (a note: its variants are string and memory functions).
+std::string render_glibc_dispatch_note(const EvexJudgement& judgement, const std::vector<std::string>& missing_isa);
+// EVEX-shaped bytes no disassembler confirmed (objdump missing). Empty when none.
+std::string render_unconfirmed_warning(const EvexJudgement& judgement);
+
+// "the output differs: 120 bytes against 118; first differing line 3: 'sum = 1.5' against 'sum = 1.25'"
+std::string render_output_difference(const OutputComparison& c, const std::string& timed_program,
+                                     const std::string& counted_program);
+
+} // namespace roofline

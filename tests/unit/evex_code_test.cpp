@@ -1,0 +1,198 @@
+// AVX-512 (EVEX) code found before the instrument engine runs (issue 35): the prefix
+// shape on crafted bytes, objdump's confirmation on small assembled objects (a 0x62
+// inside an immediate is not EVEX), the judgement (program EVEX refused, CPU-dispatched
+// variants and glibc not), and --counts-from's comparison of two outputs.
+#include "core/evex_code.hpp"
+#include "measure/child_process.hpp"
+#include "measure/evex_scan.hpp"
+#include "render/evex_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+using namespace roofline;
+
+namespace {
+
+std::vector<std::size_t> candidates_in(std::vector<std::uint8_t> bytes) {
+    return evex_candidates(std::span<const std::uint8_t>(bytes), 100);
+}
+
+} // namespace
+
+TEST(EvexCode, RealEvexInstructionsHaveThePrefixShape) {
+    // vaddpd %zmm2,%zmm1,%zmm0; vmovupd (%rdi),%zmm0; vfmadd231pd %zmm2,%zmm1,%zmm0{%k1}
+    EXPECT_EQ(candidates_in({0x62, 0xf1, 0xf5, 0x48, 0x58, 0xc2}), std::vector<std::size_t>{0});
+    EXPECT_EQ(candidates_in({0x62, 0xf1, 0xfd, 0x48, 0x10, 0x07}), std::vector<std::size_t>{0});
+    EXPECT_EQ(candidates_in({0x90, 0x62, 0xf2, 0xf5, 0x49, 0xb8, 0xc2}), std::vector<std::size_t>{1});
+    // vaddph (AVX512-FP16, map 5) and vaddpd with rounding control ({rn-sae}: L'L = 11 with EVEX.b, registers).
+    EXPECT_EQ(candidates_in({0x62, 0xf5, 0x74, 0x48, 0x58, 0xc2}), std::vector<std::size_t>{0});
+    EXPECT_EQ(candidates_in({0x62, 0xf1, 0xf5, 0x18, 0x58, 0xc2}), std::vector<std::size_t>{0});
+}
+
+TEST(EvexCode, ZeroSixtyTwoBytesThatCannotBeEvexAreNotCandidates) {
+    EXPECT_TRUE(candidates_in({0xb8, 0x62, 0x00, 0x00, 0x00, 0xc3, 0x90}).empty());  // mov $0x62,%eax: map 0
+    EXPECT_TRUE(candidates_in({0x62, 0xf1, 0xf1, 0x48, 0x58, 0xc2}).empty());        // P1 bit 2 clear
+    EXPECT_TRUE(candidates_in({0x62, 0xf9, 0xf5, 0x48, 0x58, 0xc2}).empty());        // P0 bit 3 set
+    EXPECT_TRUE(candidates_in({0x62, 0xf4, 0xf5, 0x48, 0x58, 0xc2}).empty());        // map 4
+    EXPECT_TRUE(candidates_in({0x62, 0xf1, 0xf5, 0xc8, 0x58, 0xc2}).empty());        // zeroing with no mask
+    EXPECT_TRUE(candidates_in({0x62, 0xf1, 0xf5, 0x68, 0x58, 0x07}).empty());        // L'L = 11 on memory
+    EXPECT_TRUE(candidates_in({0x62, 0xf1, 0xf5, 0x48, 0x58}).empty());              // cut short at the end
+    EXPECT_TRUE(candidates_in({}).empty());
+}
+
+TEST(EvexCode, CpuVariantNamesAndDispatchEvidence) {
+    EXPECT_TRUE(cpu_variant_name("__memcpy_evex_unaligned_erms"));
+    EXPECT_TRUE(cpu_variant_name("__strlen_avx512"));
+    EXPECT_TRUE(cpu_variant_name("dgemm_kernel_SKYLAKEX"));
+    EXPECT_TRUE(cpu_variant_name("saxpy.arch_skylake_avx512"));
+    EXPECT_FALSE(cpu_variant_name("main"));
+    EXPECT_FALSE(cpu_variant_name("dot"));
+    EXPECT_EQ(dispatch_evidence("__cpu_model"), "GCC __builtin_cpu_supports");
+    EXPECT_EQ(dispatch_evidence("gotoblas_dynamic_init"), "OpenBLAS DYNAMIC_ARCH");
+    EXPECT_EQ(dispatch_evidence("mkl_serv_cpu_detect"), "MKL CPU dispatch");
+    EXPECT_EQ(dispatch_evidence("printf"), "");
+}
+
+namespace {
+
+ObjectCode object(std::string path, bool executable, std::size_t confirmed, bool outside, std::vector<std::string> dispatch = {}) {
+    ObjectCode o;
+    o.path = std::move(path);
+    o.executable = executable;
+    o.candidates = confirmed + 2;
+    o.confirmed = confirmed;
+    o.confirmation_tried = true;
+    o.evex_outside_variants = outside;
+    o.dispatch = std::move(dispatch);
+    if (confirmed) o.evex_functions = {"dot"};
+    return o;
+}
+
+} // namespace
+
+TEST(EvexCode, ProgramWithEvexIsRefusedGlibcAndDispatchingLibrariesAreNot) {
+    ObjectCode libc = object("/lib/x86_64-linux-gnu/libc.so.6", false, 40, false, {"ifunc"});
+    libc.glibc = true;
+    const ObjectCode blas = object("/usr/lib/libopenblas.so.0", false, 0, false, {"OpenBLAS DYNAMIC_ARCH"});
+    ObjectCode blas_unconfirmed = blas;
+    blas_unconfirmed.confirmation_tried = false;  // dispatching libraries are not confirmed: candidates count
+    EXPECT_EQ(judge_evex({object("./prog", true, 0, false), libc}).kind, EvexJudgement::Kind::dispatched);
+    EXPECT_EQ(judge_evex({object("./prog", true, 0, false)}).kind, EvexJudgement::Kind::none);
+
+    const std::vector<ObjectCode> native = {object("./prog", true, 12, true), libc};
+    const auto refused = judge_evex(native);
+    ASSERT_EQ(refused.kind, EvexJudgement::Kind::refuse);
+    ASSERT_EQ(refused.unconditional.size(), 1u);
+    EXPECT_TRUE(refused.unconditional.front()->executable);
+    const auto text = render_evex_refusal(refused, "./prog", "", "no hardware counters");
+    for (const char* needle : {"./prog holds AVX-512 instructions", "Valgrind bug 383010", "Nothing was run",
+                               "-mno-avx512f", "-mprefer-vector-width=256 is not enough", "--counts-from",
+                               "--engine perf", "not here: no hardware counters", "12 found by objdump in dot"})
+        EXPECT_NE(text.find(needle), std::string::npos) << needle << " in:\n" << text;
+
+    // A program that checks the CPU itself (__builtin_cpu_supports) is the dispatch case.
+    const auto own_dispatch = judge_evex({object("./prog", true, 3, true, {"GCC __builtin_cpu_supports"})});
+    EXPECT_EQ(own_dispatch.kind, EvexJudgement::Kind::dispatched);
+    const std::vector<ObjectCode> with_blas = {object("./prog", true, 0, false), blas_unconfirmed, libc};
+    const auto libs = judge_evex(with_blas);
+    ASSERT_EQ(libs.kind, EvexJudgement::Kind::dispatched);
+    ASSERT_EQ(libs.dispatching.size(), 1u);
+    const auto warning = render_dispatch_warning(libs, {"avx512f", "avx512dq"});
+    EXPECT_NE(warning.find("libopenblas.so.0 (OpenBLAS DYNAMIC_ARCH"), std::string::npos) << warning;
+    EXPECT_NE(warning.find("no avx512f, avx512dq"), std::string::npos) << warning;
+    EXPECT_EQ(render_dispatch_warning(libs, {}), "");  // the counting CPU lacks nothing: nothing to say
+
+    // EVEX-shaped bytes no disassembler confirmed: a warning, never a refusal.
+    ObjectCode unconfirmed = object("./prog", true, 0, true);
+    unconfirmed.confirmation_tried = false;
+    const std::vector<ObjectCode> maybe_objects = {unconfirmed};
+    const auto maybe = judge_evex(maybe_objects);
+    EXPECT_EQ(maybe.kind, EvexJudgement::Kind::none);
+    EXPECT_NE(render_unconfirmed_warning(maybe).find("objdump (binutils) is not installed"), std::string::npos);
+}
+
+TEST(EvexCode, CountingCpuLacksAvx512) {
+    const auto missing = isa_missing({"sse2", "avx2", "fma", "avx512f", "avx512vl"}, valgrind_cpu_isa());
+    EXPECT_EQ(missing, (std::vector<std::string>{"avx512f", "avx512vl"}));
+}
+
+TEST(EvexCode, OutputsComparedBySizeAndFirstDifferingLine) {
+    EXPECT_TRUE(compare_outputs("a\nb\n", 4, "a\nb\n", 4).same);
+    const auto c = compare_outputs("n = 10\nsum = 1.5\n", 0, "n = 10\nsum = 1.25\n", 0);
+    EXPECT_FALSE(c.same);
+    EXPECT_EQ(c.line, 2u);
+    EXPECT_EQ(c.a_line, "sum = 1.5");
+    EXPECT_EQ(c.b_line, "sum = 1.25");
+    EXPECT_EQ(c.a_bytes, 17u);
+    EXPECT_EQ(c.b_bytes, 18u);
+    const auto text = render_output_difference(c, "./fast", "./plain");
+    EXPECT_NE(text.find("first differing line 2: 'sum = 1.5' against 'sum = 1.25'"), std::string::npos) << text;
+    // One output longer than the other: the first line the shorter lacks.
+    const auto longer = compare_outputs("a\n", 0, "a\nb\n", 0);
+    EXPECT_FALSE(longer.same);
+    EXPECT_EQ(longer.line, 2u);
+    EXPECT_EQ(longer.b_line, "b");
+}
+
+namespace {
+
+// Assembles `source` into an object file; empty when no C compiler is found.
+std::string assemble(const std::string& name, const std::string& source) {
+    if (measure::find_executable("cc").empty()) return {};
+    const auto dir = std::filesystem::temp_directory_path() / ("evex_code_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto s = (dir / (name + ".s")).string(), o = (dir / (name + ".o")).string();
+    std::ofstream(s) << source;
+    if (std::system(("cc -c -o '" + o + "' '" + s + "'").c_str()) != 0) return {};
+    return o;
+}
+
+std::string function(const std::string& name, const std::string& body) {
+    return ".text\n.globl " + name + "\n.type " + name + ",@function\n" + name + ":\n" + body + "\tret\n.size " +
+           name + ", .-" + name + "\n";
+}
+
+} // namespace
+
+TEST(EvexScan, ObjdumpConfirmsRealEvexAndNotAnImmediate) {
+    if (measure::find_executable("objdump").empty()) GTEST_SKIP() << "objdump (binutils) is not installed";
+    const auto real = assemble("real", function("dot", "\tvaddpd %zmm2,%zmm1,%zmm0\n\tvzeroupper\n"));
+    if (real.empty()) GTEST_SKIP() << "no C compiler to assemble with";
+    const auto o = measure::scan_object_code(real, true, true);
+    ASSERT_TRUE(o.readable);
+    EXPECT_EQ(o.candidates, 1u);
+    EXPECT_EQ(o.confirmed, 1u);
+    EXPECT_TRUE(o.evex_outside_variants);
+    EXPECT_EQ(o.evex_functions, std::vector<std::string>{"dot"});
+    EXPECT_EQ(judge_evex({o}).kind, EvexJudgement::Kind::refuse);
+
+    // mov $0x48f5f162,%eax: EVEX-shaped bytes inside an immediate, which objdump decodes as mov.
+    const auto imm = assemble("imm", function("f", "\t.byte 0xb8, 0x62, 0xf1, 0xf5, 0x48\n\tnop\n\tnop\n"));
+    const auto fake = measure::scan_object_code(imm, true, true);
+    EXPECT_EQ(fake.candidates, 1u);
+    EXPECT_EQ(fake.confirmed, 0u);
+    EXPECT_FALSE(fake.evex());
+    EXPECT_EQ(judge_evex({fake}).kind, EvexJudgement::Kind::none);
+
+    // The same instruction in a function named as a CPU variant, with an ifunc: run-time dispatch.
+    const auto variant = assemble("variant", function("dot_avx512", "\tvaddpd %zmm2,%zmm1,%zmm0\n") +
+                                                 function("dot_resolver", "\tlea dot_avx512(%rip),%rax\n") +
+                                                 "\t.globl dot\n\t.type dot, @gnu_indirect_function\n"
+                                                 "\t.set dot, dot_resolver\n");
+    const auto v = measure::scan_object_code(variant, true, true);
+    EXPECT_EQ(v.confirmed, 1u);
+    EXPECT_FALSE(v.evex_outside_variants);
+    EXPECT_EQ(judge_evex({v}).kind, EvexJudgement::Kind::dispatched);
+    std::filesystem::remove_all(std::filesystem::path(real).parent_path());
+}
+
+TEST(EvexScan, NotAnElfIsUnreadable) {
+    const auto o = measure::scan_object_code("/nonexistent/prog", true, true);
+    EXPECT_FALSE(o.readable);
+    EXPECT_FALSE(o.evex());
+}
