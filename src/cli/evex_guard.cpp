@@ -14,16 +14,17 @@
 
 namespace roofline::cli {
 
-EvexCheck check_evex_before_running(const std::string& timed, const std::string& counted,
+EvexCheck check_evex_before_running(const std::string& timed, const std::string& counts_from,
                                     const std::string& perf_unavailable) {
     EvexCheck check;
+    const std::string& counted = counts_from.empty() ? timed : counts_from;
     const auto timed_exe = measure::find_executable(timed);
     const auto counted_exe = measure::find_executable(counted);
     if (counted_exe.empty()) return check;  // run_measurement says "command not found"
     const auto scan = measure::scan_program_code(counted_exe);
     const auto judgement = judge_evex(scan.objects);
     if (judgement.kind == EvexJudgement::Kind::refuse)
-        throw EvexRefusal(render_evex_refusal(judgement, timed, counted == timed ? "" : counted, perf_unavailable));
+        throw EvexRefusal(render_evex_refusal(judgement, timed, counts_from, perf_unavailable));
 
     const auto native = detect_cpu_features().names();
     const auto counting = valgrind_cpu_isa();
@@ -90,8 +91,7 @@ std::optional<EvexCheck> guard_evex(measure::MeasureRequest& request, const std:
         perf_unavailable = reason.substr(at + 21);
     else if (const auto probe = measure::probe_perf(); !probe.hardware)
         perf_unavailable = probe.reason;
-    return check_evex_before_running(request.argv[0], counts_from.empty() ? request.argv[0] : counts_from,
-                                     perf_unavailable);
+    return check_evex_before_running(request.argv[0], counts_from, perf_unavailable);
 }
 
 } // namespace roofline::cli

@@ -19,11 +19,11 @@ struct EvexCheck {
     std::map<std::string, std::string> provenance;  // isa_timed, isa_counted, evex_scan
 };
 
-// Scans `counted` (the program run under Valgrind: the command's, or --counts-from's)
-// and, when different, `timed` (the natively timed program) for dispatch. Throws
+// Scans the program run under Valgrind (`counts_from`, or `timed` when that is empty) and,
+// when it is another, `timed` (the natively timed program) for dispatch. Throws
 // EvexRefusal with the whole message when the counted program's code cannot run
 // under Valgrind. `perf_unavailable`: why auto did not pick perf (empty if unknown).
-EvexCheck check_evex_before_running(const std::string& timed, const std::string& counted,
+EvexCheck check_evex_before_running(const std::string& timed, const std::string& counts_from,
                                     const std::string& perf_unavailable);
 
 // For measure: when the instrument engine will run (`instrument_needed`: --functions,
