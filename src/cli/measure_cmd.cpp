@@ -141,6 +141,7 @@ std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sa
     p.source = "instrument+sampling";
     p.details["samples"] = static_cast<double>(it->second.samples);
     p.details["sample_period_seconds"] = sampling->period_seconds;
+    p.details[kRunsDetail] = 1;  // one sampled run: --repeat repeats the native run only
     return p;
 }
 
@@ -157,6 +158,7 @@ std::optional<Point> function_region_point(const FunctionRegion& f, const Sampli
     measure::apply_counts(p, *f.counts);
     p.seconds = *f.time.seconds;
     p.threads = f.time.threads;
+    p.details[kRunsDetail] = 1;  // one call-timing or sampled run: --repeat repeats the native run only
     if (f.time.source == measure::TimeSource::timed_calls) {
         p.source = "instrument+calltiming";
         p.details["timed_calls"] = static_cast<double>(f.time.timed_calls);

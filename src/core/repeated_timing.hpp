@@ -12,6 +12,7 @@
 #pragma once
 
 #include "core/roofline.hpp"
+#include "core/timing_summary.hpp"
 
 #include <optional>
 #include <string>
@@ -42,17 +43,6 @@ struct RepeatPlan {
 };
 RepeatPlan plan_repeats(const RepeatRequest& request, double first_seconds);
 
-// The times of one region (or of the whole program) over the runs.
-struct TimingSummary {
-    int runs = 1;  // timed runs behind the figure
-    double fastest = 0;
-    double median = 0;
-    double slowest = 0;
-    int warmup_runs = 0;        // runs before them, not in the figure
-    double warmup_seconds = 0;  // the first warm-up run's time (the cold one)
-    // slowest / fastest - 1: what compare and history read (point_figure)
-    double spread() const { return fastest > 0 ? slowest / fastest - 1 : 0; }
-};
 // The summary of the timed runs' seconds (each > 0); throws std::invalid_argument when empty.
 TimingSummary summarize_runs(const std::vector<double>& timed, const std::vector<double>& warmup = {});
 

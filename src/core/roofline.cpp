@@ -2,6 +2,7 @@
 
 #include "core/code_traits.hpp"
 #include "core/level.hpp"
+#include "core/repeated_timing.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -188,6 +189,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     Analysis a;
     a.point = p.name;
     a.throughput = bus_throughput(p);
+    a.timing = timing_of(p);
     a.performance = performance(p);
 
     // The binding roof: the lowest of the compute roof and each level's roof x intensity.

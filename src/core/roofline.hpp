@@ -5,6 +5,8 @@
 // (1e9 bytes/s), intensity in <work unit>/byte.
 #pragma once
 
+#include "core/timing_summary.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -196,6 +198,7 @@ struct Analysis {
     std::vector<NextStep> next_steps;
     std::optional<AboveRoof> above_roof;   // set when efficiency > 100%
     std::optional<BusThroughput> throughput;  // work shipped over a bus: TI and a = TI / I
+    std::optional<TimingSummary> timing;      // how the point's seconds were taken (measure --repeat)
 };
 
 Analysis analyze(const Roofline& r, const Point& p, View view);

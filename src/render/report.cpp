@@ -4,6 +4,7 @@
 #include "render/csv.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
+#include "render/timing_text.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -131,6 +132,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
                             : fmt::format(" at {} {} ({})", format_number(a.intensity), intensity_unit(r.work_unit),
                                           a.intensity_level);
         out += fmt::format("  achieved         {} {}{}\n", format_number(a.performance), rate_unit(r.work_unit), at);
+        if (a.timing) out += fmt::format("  timed            {}\n", timing_text(*a.timing));
         out += fmt::format("  attainable       {} {}, bound by {}, efficiency {}\n", format_number(a.attainable),
                            rate_unit(r.work_unit), bound_text(a), efficiency_text(a));
         if (a.above_roof) out += fmt::format("  {:<17}{}\n", a.above_roof->within_spread ? "note" : "WARNING",
@@ -182,6 +184,7 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
     for (const auto& a : analyses) {
         out += fmt::format("- **{}**: {}, efficiency {}\n", markdown_escape(a.point), region_name(a.region),
                            markdown_escape(efficiency_text(a)));
+        if (a.timing) out += fmt::format("  - timed: {}\n", markdown_escape(timing_text(*a.timing)));
         if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
         if (!a.unjudged_levels.empty()) out += fmt::format("  - not judged: {}\n", markdown_escape(unjudged_levels_text(a)));
         if (a.throughput)
@@ -268,6 +271,18 @@ nlohmann::ordered_json throughput_json(const std::optional<BusThroughput>& t) {
             {"coefficient", t->memory_level.empty() ? nullptr : number_json(t->coefficient)}};
 }
 
+// How the point's seconds were taken (measure --repeat): the fastest of `runs`, their spread
+// (slowest / fastest - 1); null when the point does not say (one run before --repeat, a kernel).
+nlohmann::ordered_json timing_json(const std::optional<TimingSummary>& t) {
+    if (!t) return nullptr;
+    return {{"statistic", "min"},
+            {"runs", t->runs},
+            {"spread", t->runs > 1 ? number_json(t->spread()) : nlohmann::ordered_json(nullptr)},
+            {"seconds_median", t->runs > 1 ? number_json(t->median) : nlohmann::ordered_json(nullptr)},
+            {"seconds_slowest", t->runs > 1 ? number_json(t->slowest) : nlohmann::ordered_json(nullptr)},
+            {"warmup_runs", t->warmup_runs}};
+}
+
 nlohmann::ordered_json above_roof_json(const std::optional<AboveRoof>& above) {
     if (!above) return nullptr;
     nlohmann::ordered_json causes = nlohmann::ordered_json::array();
@@ -320,7 +335,8 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                           {"headroom", headroom},
                           {"next_steps", next_steps_text(r, a)},
                           {"above_roof", above_roof_json(a.above_roof)},
-                          {"throughput", throughput_json(a.throughput)}});
+                          {"throughput", throughput_json(a.throughput)},
+                          {"timing", timing_json(a.timing)}});
     }
     out["points"] = points;
     return out;

@@ -4,9 +4,11 @@
 #include "core/repeated_timing.hpp"
 #include "measure/merge.hpp"
 #include "render/measure_tables.hpp"
+#include "render/report.hpp"
 #include "render/timing_text.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace roofline;
 
@@ -165,4 +167,35 @@ TEST(RepeatedTiming, TheProvenanceSaysStatisticRunsWarmUpAndSpread) {
     EXPECT_NE(text.find("--repeat K"), std::string::npos) << text;
     EXPECT_NE(timing_provenance_text(summarize_runs({2.0}), false).find("one native run, no warm-up"),
               std::string::npos);
+}
+
+TEST(RepeatedTiming, TheReportSaysHowAPointWasTimed) {
+    Roofline r;
+    r.label = "Test CPU";
+    r.precision = "dp";
+    r.compute = {"DP peak", "", 100};
+    r.bandwidth = {{"L1 load", "L1", 400}};
+    Point p = timed_point(1e9, {1.0, 1.1, 1.05});
+    const Analysis a = analyze(r, p, View::carm);
+    ASSERT_TRUE(a.timing);
+    EXPECT_EQ(a.timing->runs, 3);
+    const auto text = render_report({a}, r, ReportFormat::text);
+    EXPECT_NE(text.find("timed            min of 3 runs, spread 10.0%"), std::string::npos) << text;
+    EXPECT_NE(render_report({a}, r, ReportFormat::markdown).find("timed: min of 3 runs, spread 10.0%"),
+              std::string::npos);
+    const auto json = nlohmann::json::parse(render_report({a}, r, ReportFormat::json));
+    const auto& t = json["points"][0]["timing"];
+    EXPECT_EQ(t["statistic"], "min");
+    EXPECT_EQ(t["runs"], 3);
+    EXPECT_NEAR(t["spread"].get<double>(), 0.10, 1e-12);
+    EXPECT_EQ(t["warmup_runs"], 1);
+    // A point that does not say how it was timed: no line, null.
+    Point plain;
+    plain.name = "old";
+    plain.work = 1e9;
+    plain.bytes["L1"] = 1e9;
+    plain.seconds = 1;
+    const Analysis b = analyze(r, plain, View::carm);
+    EXPECT_EQ(render_report({b}, r, ReportFormat::text).find("timed "), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::parse(render_report({b}, r, ReportFormat::json))["points"][0]["timing"].is_null());
 }
