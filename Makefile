@@ -2,19 +2,30 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test package install clean test-sanitize fuzz-build fuzz-smoke fuzz-soak fuzz-coverage
+.PHONY: all deps deps-run build build-tool run test package install clean test-sanitize fuzz-build fuzz-smoke fuzz-soak fuzz-coverage
 
 all: build
 
 deps:
 	@bash scripts/install-deps.sh
 
+deps-run:
+	@bash scripts/install-deps.sh run
+
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release > $(BUILD).configure.log || { cat $(BUILD).configure.log; exit 1; }
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DROOFLINE_WITH_TESTS=ON > $(BUILD).configure.log || { cat $(BUILD).configure.log; exit 1; }
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The tool alone (no test suite, none of the tests' packages): what make run needs. A build
+# directory configured before keeps its settings, tests included.
+build-tool: deps-run
+	@if [ -f $(BUILD)/CMakeCache.txt ]; then cmake -S . -B $(BUILD) > $(BUILD).configure.log; \
+	 else cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DROOFLINE_WITH_TESTS=OFF > $(BUILD).configure.log; fi \
+	 || { cat $(BUILD).configure.log; exit 1; }
 	cmake --build $(BUILD) -j $(JOBS)
 
 # Characterize this machine: machine model, chart, and a row in the results store.
-run: build
+run: build-tool
 	$(BUILD)/roofline bench --quick -o roofline-machine.json --svg roofline.svg
 
 test: build

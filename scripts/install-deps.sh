@@ -1,14 +1,31 @@
 #!/usr/bin/env bash
 # Installs the Debian packages roofline needs, only those missing.
+#   install-deps.sh run   what building the tool and running it needs (make run): minutes on a
+#                         fresh machine
+#   install-deps.sh       everything the test suite uses as well (make test): PostgreSQL, MPI,
+#                         Chromium, clang, zsh, ... (the default)
 set -euo pipefail
-packages=(build-essential cmake pkg-config libhwloc-dev hwloc nlohmann-json3-dev libcli11-dev
-          libfmt-dev libsqlite3-dev sqlite3 libgtest-dev libyaml-cpp-dev likwid jq
-          libpq-dev postgresql  # the PostgreSQL results store (libpq), and a server its tests start
-          chromium gnuplot-nox valgrind libpfm4-dev libdw-dev python3
-          zsh man-db groff-base bsdextrautils  # the man pages' and completions' tests (man -l, groff, col)
-          openmpi-bin libopenmpi-dev libopenblas-dev libfftw3-dev
-          clang libclang-rt-14-dev  # clang + libclang_rt.fuzzer/asan: make fuzz-smoke
-          debootstrap lmod bash-completion)  # packaging tests: a clean Debian 12, module files, completion
+what=${1:-all}
+# Building roofline (every layer links its library) and running bench, measure and plot.
+tool=(build-essential cmake pkg-config libhwloc-dev hwloc nlohmann-json3-dev libcli11-dev
+      libfmt-dev libsqlite3-dev libyaml-cpp-dev
+      libpq-dev  # the PostgreSQL results store's client library (a server is only for tests)
+      valgrind libpfm4-dev libdw-dev  # the instrument and perf engines
+      binutils  # objdump: measure confirms AVX-512 (EVEX) instructions before running Valgrind
+      libopenblas-dev libfftw3-dev)  # reference kernels (OpenBLAS) and the example programs
+# What the tests use besides: peers, servers they start, browsers, shells, compilers.
+tests=(sqlite3 libgtest-dev likwid jq python3
+       postgresql  # a server the PostgreSQL store's tests start
+       chromium gnuplot-nox
+       zsh man-db groff-base bsdextrautils  # the man pages' and completions' tests (man -l, groff, col)
+       openmpi-bin libopenmpi-dev
+       clang libclang-rt-14-dev  # clang + libclang_rt.fuzzer/asan: make fuzz-smoke
+       debootstrap lmod bash-completion)  # packaging tests: a clean Debian 12, module files, completion
+case $what in
+  run) packages=("${tool[@]}") ;;
+  all) packages=("${tool[@]}" "${tests[@]}") ;;
+  *) echo "usage: $0 [run|all]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
