@@ -50,12 +50,14 @@ EvexCheck check_evex_before_running(const std::string& timed, const std::string&
     if (auto w = render_unconfirmed_warning(judgement); !w.empty()) check.warnings.push_back(w);
     if (auto n = render_glibc_dispatch_note(dispatch, missing); !n.empty()) check.notes.push_back(n);
     for (const auto& n : scan.notes) check.notes.push_back("AVX-512 check: " + n);
-    std::size_t candidates = 0;
-    std::uint64_t bytes = 0;
-    for (const auto& o : scan.objects) {
-        candidates += o.candidates;
-        bytes += o.code_bytes;
+    if (!scan.objects.front().readable) {
+        check.notes.push_back(fmt::format("AVX-512 check: {} is not a 64-bit x86 ELF program (a script?): not "
+                                          "scanned, nor what it starts",
+                                          counted));
+        return check;
     }
+    std::uint64_t bytes = 0;
+    for (const auto& o : scan.objects) bytes += o.code_bytes;
     check.notes.push_back(fmt::format(
         "AVX-512 check: {} and {} librar{} it loads at start ({:.1f} MB of code) scanned in {:.2f} s: {}; libraries "
         "opened later with dlopen are not known before the run",

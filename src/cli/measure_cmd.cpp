@@ -318,9 +318,10 @@ void refuse_output_over_store(const MeasureArgs& args) {
 
 // --engine ncu / --ncu-csv: CUDA kernels from Nsight Compute; the CPU engines' options do not apply.
 int run_gpu_measure(const MeasureArgs& args) {
-    if (args.functions || !args.region_functions.empty() || !args.times.empty() || !args.cache_model.empty())
-        throw UsageError("--functions, --region-function, --times and --cache-model are for the CPU engines; CUDA "
-                         "kernels are measured per kernel by ncu (--engine ncu)");
+    if (args.functions || !args.region_functions.empty() || !args.times.empty() || !args.cache_model.empty() ||
+        !args.counts_from.empty())
+        throw UsageError("--functions, --region-function, --times, --cache-model and --counts-from are for the CPU "
+                         "engines; CUDA kernels are measured per kernel by ncu (--engine ncu)");
     if (!args.ncu_csv.empty() && !args.command.empty())
         throw UsageError("--ncu-csv reads a recorded run: give no command (or drop --ncu-csv to run ncu on it)");
     if (args.ncu_csv.empty() && args.command.empty())

@@ -79,7 +79,8 @@ struct EvexJudgement {
 // Refuse when an object holds EVEX code outside CPU-variant functions and shows no
 // sign of run-time dispatch; EVEX in an object that dispatches (ifunc, cpuid
 // checks, a per-CPU kernel table) is the run-time-dispatch case, not a refusal (if
-// it runs EVEX regardless, Valgrind still stops and says so after the run).
+// it runs EVEX regardless, Valgrind still stops and says so after the run: a statically
+// linked program carries glibc's ifuncs and CPUID, so its own EVEX code is found that late).
 EvexJudgement judge_evex(const std::vector<ObjectCode>& objects);
 
 // The ISA extensions of the CPU Valgrind's amd64 guest reports through CPUID on a

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <pthread.h>
 #include <chrono>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,6 +22,12 @@ OutputTee::OutputTee(std::size_t keep) : keep_(keep) {
 OutputTee::~OutputTee() { finish(0); }
 
 void OutputTee::copy() {
+    // Our standard output closed (measure ... | head): write() fails with EPIPE in this thread
+    // instead of SIGPIPE ending roofline; the child goes on writing into the pipe we drain.
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    ::pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
     char buf[65536];
     auto past_deadline = [this] {
         const auto d = deadline_ns_.load();

@@ -19,8 +19,8 @@ std::string roof_pattern(const Roofline& r, const std::string& level) {
 // How to vectorize, with the catch of measuring such a build.
 std::string vectorize_how() {
     return "vectorize with the widest vectors the CPU has: check the compiler's vectorization report "
-           "(-fopt-info-vec-missed), unit stride, no dependences, -O3 -march=native or intrinsics (an AVX-512 build "
-           "cannot be counted by the instrument engine: measure it with the perf engine)";
+           "(-fopt-info-vec-missed), unit stride, no dependences, -O3 -march=native or intrinsics (Valgrind cannot run an AVX-512 "
+           "build: count a build without AVX-512 with measure --counts-from, or use the perf engine)";
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "core/evex_code.hpp"
 #include "measure/child_process.hpp"
 #include "measure/evex_scan.hpp"
+#include "measure/output_tee.hpp"
 #include "render/evex_text.hpp"
 
 #include <gtest/gtest.h>
@@ -195,4 +196,20 @@ TEST(EvexScan, NotAnElfIsUnreadable) {
     const auto o = measure::scan_object_code("/nonexistent/prog", true, true);
     EXPECT_FALSE(o.readable);
     EXPECT_FALSE(o.evex());
+}
+
+TEST(OutputTee, KeepsWhatTheChildPrintsAndPassesItOn) {
+    measure::OutputTee tee(3);  // keeps 3 bytes, counts them all
+    const auto run = measure::run_child({"/bin/sh", "-c", "printf 'a\\nbc\\n'"}, {}, {}, {},
+                                        measure::kStopGraceSeconds, tee.child_fd());
+    tee.finish();
+    EXPECT_TRUE(run.status.exited);
+    EXPECT_EQ(tee.kept(), "a\nb");
+    EXPECT_EQ(tee.total(), 5u);
+    // The one-shot capture for the next run only.
+    measure::OutputTee next;
+    measure::capture_next_run_stdout(next.child_fd());
+    measure::run_child({"/bin/sh", "-c", "echo once"}, {});
+    next.finish();
+    EXPECT_EQ(next.kept(), "once\n");
 }
