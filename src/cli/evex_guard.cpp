@@ -48,7 +48,7 @@ EvexCheck check_evex_before_running(const std::string& timed, const std::string&
     dispatch.glibc_dispatches = judgement.glibc_dispatches || timed_judgement.glibc_dispatches;
     if (auto w = render_dispatch_warning(dispatch, missing); !w.empty()) check.warnings.push_back(w);
     if (auto w = render_unconfirmed_warning(judgement); !w.empty()) check.warnings.push_back(w);
-    if (auto n = render_glibc_dispatch_note(dispatch, missing); !n.empty()) check.notes.push_back(n);
+    const auto glibc = render_glibc_dispatch_note(dispatch, missing);
     for (const auto& n : scan.notes) check.notes.push_back("AVX-512 check: " + n);
     if (!scan.objects.front().readable) {
         check.notes.push_back(fmt::format("AVX-512 check: {} is not a 64-bit x86 ELF program (a script?): not "
@@ -58,12 +58,16 @@ EvexCheck check_evex_before_running(const std::string& timed, const std::string&
     }
     std::uint64_t bytes = 0;
     for (const auto& o : scan.objects) bytes += o.code_bytes;
+    // One line: what was scanned, how long it took, what was found (glibc's variants in a clause).
+    const bool only_glibc = judgement.kind == EvexJudgement::Kind::dispatched && judgement.dispatching.empty();
     check.notes.push_back(fmt::format(
         "AVX-512 check: {} and {} librar{} it loads at start ({:.1f} MB of code) scanned in {:.2f} s: {}; libraries "
         "opened later with dlopen are not known before the run",
         counted, scan.objects.size() - 1, scan.objects.size() == 2 ? "y" : "ies", bytes / 1e6, scan.seconds,
-        judgement.kind == EvexJudgement::Kind::none ? "no AVX-512 code"
-                                                    : "AVX-512 code only where it is chosen by the CPU at run time"));
+        judgement.kind == EvexJudgement::Kind::none ? std::string("no AVX-512 code")
+        : only_glibc ? (glibc.empty() ? std::string("AVX-512 code in glibc only, chosen by the CPU at run time")
+                                      : "no AVX-512 code but glibc's: " + glibc)
+                     : std::string("AVX-512 code only where it is chosen by the CPU at run time (see the warning)")));
     check.provenance["evex_scan"] =
         judgement.kind == EvexJudgement::Kind::none ? "no AVX-512 code" : "AVX-512 code chosen at run time only";
     return check;

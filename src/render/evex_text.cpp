@@ -76,8 +76,8 @@ std::string render_dispatch_warning(const EvexJudgement& judgement, const std::v
 
 std::string render_glibc_dispatch_note(const EvexJudgement& judgement, const std::vector<std::string>& missing_isa) {
     if (!judgement.glibc_dispatches || missing_isa.empty()) return {};
-    return "glibc chooses its string and memory functions by the CPU at run time (ifunc): natively its AVX-512 "
-           "(EVEX) variants, under Valgrind others; they move the same bytes, in other instructions";
+    return "it chooses its string and memory functions by the CPU at run time (ifunc): natively AVX-512 "
+           "variants, under Valgrind others, moving the same bytes in other instructions";
 }
 
 std::string render_unconfirmed_warning(const EvexJudgement& judgement) {

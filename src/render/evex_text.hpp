@@ -21,7 +21,7 @@ std::string render_evex_refusal(const EvexJudgement& judgement, const std::strin
 // The run-time-dispatch warning: objects that choose code by the CPU and hold
 // AVX-512 variants, and the features the counting CPU lacks. Empty when nothing to say.
 std::string render_dispatch_warning(const EvexJudgement& judgement, const std::vector<std::string>& missing_isa);
-// The same for glibc alone (a note: its variants are string and memory functions).
+// The same for glibc alone, a clause of a note (its variants are string and memory functions).
 std::string render_glibc_dispatch_note(const EvexJudgement& judgement, const std::vector<std::string>& missing_isa);
 // EVEX-shaped bytes no disassembler confirmed (objdump missing). Empty when none.
 std::string render_unconfirmed_warning(const EvexJudgement& judgement);
