@@ -26,6 +26,12 @@ void native_run(const MeasureRequest& request, MeasureResult& result, const Temp
                 std::vector<std::pair<std::string, std::string>> extra_env = {},
                 const std::function<void(pid_t)>& before_exec = {});
 
+// The first native run alone: its status, its time and the marker library's regions (and, under
+// the perf engine, the counters the library read at their boundaries).
+void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
+                      std::vector<std::pair<std::string, std::string>> extra_env,
+                      const std::function<void(pid_t)>& before_exec);
+
 // The native runs after the first (native_repeats.cpp): planned from the first run's time,
 // stopped by a signal (the runs done are kept) or by a run that ends unlike the first (left
 // out); sets result.repeat_plan, native_runs, wall_timing, region_timing, and wall_seconds and

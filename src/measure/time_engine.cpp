@@ -24,10 +24,6 @@ std::vector<std::string> read_marker_texts(const std::string& marker_out) {
     return texts;
 }
 
-namespace {
-
-// The first native run: its status, its time and the marker library's regions (and, under the
-// perf engine, the counters the library read at their boundaries).
 void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
                       std::vector<std::pair<std::string, std::string>> extra_env,
                       const std::function<void(pid_t)>& before_exec) {
@@ -82,8 +78,6 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
     // Counters the marker library read at region boundaries (perf engine).
     for (auto& c : report.counters) result.counts.push_back(std::move(c));
 }
-
-} // namespace
 
 void native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
                 std::vector<std::pair<std::string, std::string>> extra_env,
