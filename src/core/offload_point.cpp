@@ -68,6 +68,11 @@ std::vector<std::string> offload_summary_problems(const OffloadSummary& s, const
                                   s.first_ns, s.last_ns, s.kernels.operations, copies));
         return out;  // no rate can be judged without a span
     }
+    const double kernel_limit = s.span_seconds * kMaxConcurrentKernels * std::max(1, s.processes) * kHostLinkMargin;
+    if (s.kernels.busy_seconds > kernel_limit)
+        out.push_back(fmt::format("its kernels ran {:g} s in all within a span of {:g} s: more than {:g} kernels at "
+                                  "once on each of its {} CUDA process(es)' GPU, which no GPU runs",
+                                  s.kernels.busy_seconds, s.span_seconds, kMaxConcurrentKernels, std::max(1, s.processes)));
     const double link = kFastestHostLinkGBsEachWay;
     auto judge = [&](const char* what, const OffloadTraffic& t, std::optional<double> roof) {
         if (!(t.bytes > 0) || !(t.busy_seconds > 0)) return;

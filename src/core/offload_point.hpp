@@ -52,6 +52,10 @@ inline constexpr double kHostLinkMargin = 1.1;
 // room for the roof's spread and a faster run, not for a summary that is wrong.
 inline constexpr double kMeasuredBusMargin = 1.5;
 
+// A GPU runs at most 128 kernels at once (compute capability 3.5 to 9.0): the kernels' summed
+// busy time cannot pass 128 times the span on each CUDA process's GPU.
+inline constexpr double kMaxConcurrentKernels = 128;
+
 // This machine's measured bus roofs (bench --gpu, pinned memory), each way, and where they
 // come from ("machine model 3, GPU 0"); unset: not measured, only the physical limit holds.
 struct OffloadBusRoofs {
@@ -63,7 +67,8 @@ struct OffloadBusRoofs {
 OffloadBusRoofs offload_bus_roofs(const GpuModel& gpu, const std::string& source);
 
 // Why a summary cannot be true, each a sentence; empty when it can: a span of 0 s though it
-// records kernels or copies (a damaged summary); a direction's bytes over its copies' busy
+// records kernels or copies (a damaged summary); kernels busy longer than kMaxConcurrentKernels
+// times the span per process; a direction's bytes over its copies' busy
 // time, or all bus bytes over the span, faster than any host-device link (kFastestHostLinkGBsEachWay)
 // or, with `roofs`, more than kMeasuredBusMargin times this machine's measured bus roof.
 std::vector<std::string> offload_summary_problems(const OffloadSummary& s, const OffloadBusRoofs& roofs = {});

@@ -248,3 +248,14 @@ TEST(OffloadPoint, AnUnknownWallTimeIsLeftOut) {
     EXPECT_EQ(earlier.point.details.count("wall_seconds"), 0u);
     EXPECT_DOUBLE_EQ(offload_point({kernel("a", 4e9, 1e9, 3)}, s, 0.5).point.details.at("wall_seconds"), 0.5);
 }
+
+TEST(OffloadPoint, RefusesKernelsBusyLongerThanAGpuCanRunThem) {
+    auto s = offload_summary_from_text(example_tally().json(), "t.json");  // a span of 9 ms
+    s.kernels.busy_seconds = 2.0;  // 222 kernels at once all along
+    const auto problems = offload_summary_problems(s);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_TRUE(contains(problems[0], "its kernels ran 2 s in all within a span of 0.009 s: more than 128 kernels"))
+        << problems[0];
+    s.kernels.busy_seconds = 0.5;  // 56 at once: streams can do that
+    EXPECT_TRUE(offload_summary_problems(s).empty());
+}
