@@ -3,6 +3,7 @@
 #include "core/message_name.hpp"
 
 #include "io/store_location.hpp"
+#include "io/store_queries.hpp"
 #include "io/store_schema.hpp"
 
 #include <fmt/format.h>
@@ -45,6 +46,14 @@ constexpr std::string_view serialization_failure = "40001";
 constexpr std::string_view deadlock_detected = "40P01";
 constexpr std::string_view lock_not_available = "55P03";
 constexpr std::string_view undefined_table = "42P01";
+
+// The statements both back ends run, in PostgreSQL's dialect: an insert gives its id
+// (RETURNING id).
+static_assert(store_queries::postgresql.insert_returns_id);
+const store_queries::Queries& queries() {
+    static const auto rendered = store_queries::render(store_queries::postgresql);
+    return rendered;
+}
 
 class PgError : public std::runtime_error {
 public:
@@ -202,7 +211,7 @@ public:
         exec_script(settings_.c_str(), "setting up the session");
     }
     void rollback_quietly() noexcept {
-        if (conn_ && in_transaction()) PQclear(PQexec(conn_, "ROLLBACK"));
+        if (conn_ && in_transaction()) PQclear(PQexec(conn_, queries().rollback.c_str()));
     }
 
 private:
@@ -225,14 +234,14 @@ private:
 // A write transaction; rolled back unless committed.
 class Transaction {
 public:
-    explicit Transaction(Connection& c) : c_(c) { c_.exec("BEGIN", "starting a write"); }
+    explicit Transaction(Connection& c) : c_(c) { c_.exec(queries().begin_write.c_str(), "starting a write"); }
     ~Transaction() {
         if (!committed_) c_.rollback_quietly();
     }
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
     void commit() {
-        c_.exec("COMMIT", "committing");
+        c_.exec(queries().commit.c_str(), "committing");
         committed_ = true;
     }
 
@@ -297,7 +306,7 @@ Layout read_layout(Connection& c) {
 }
 
 int read_version(Connection& c) {
-    const auto r = c.exec("SELECT value FROM meta WHERE key = 'store_schema_version'", "reading the layout version");
+    const auto r = c.exec(queries().read_version.c_str(), "reading the layout version");
     return PQntuples(r.get()) == 1 ? std::atoi(PQgetvalue(r.get(), 0, 0)) : 0;
 }
 
@@ -307,24 +316,23 @@ bool has_every_table(const Layout& layout) {
 
 // store_schema's migration in PostgreSQL's dialect. The logical layout is SQLite's:
 // ids are BIGSERIAL (taken at insert, returned by RETURNING), and the cache's key is
-// bytea, so that any key (bytes that are not UTF-8 included) is found again exactly.
+// bytea, so that any key (bytes that are not UTF-8 included) is found again exactly
+// (store_queries::postgresql).
 class PostgresMigration final : public store_schema::Migration {
 public:
     explicit PostgresMigration(Connection& c) : c_(c) {}
 
     Layout layout() override { return read_layout(c_); }
     void create_missing_tables() override {
-        // BIGSERIAL: the server assigns ids; bytea keys hold any bytes (text refuses NUL).
-        c_.exec_script(store_schema::create_tables_sql({"BIGSERIAL", "BIGINT", "BYTEA"}).c_str(), "creating tables");
+        c_.exec_script(queries().create_tables.c_str(), "creating tables");
     }
     int version_or_insert_current() override {
-        c_.exec("INSERT INTO meta (key, value) VALUES ('store_schema_version', $1) ON CONFLICT (key) DO NOTHING",
-                {integer(std::int64_t{store_schema::version})}, "writing the layout version");
+        c_.exec(queries().insert_version.c_str(), {integer(std::int64_t{store_schema::version})},
+                "writing the layout version");
         return read_version(c_);
     }
     void set_version(int to) override {
-        c_.exec("UPDATE meta SET value = $1 WHERE key = 'store_schema_version'", {integer(std::int64_t{to})},
-                "upgrading the layout version");
+        c_.exec(queries().set_version.c_str(), {integer(std::int64_t{to})}, "upgrading the layout version");
     }
 
 private:
@@ -368,8 +376,7 @@ public:
         std::lock_guard lock(mutex_);
         // One statement: atomic on its own, and its id comes back with it.
         return with_retry(c_, wait_, [&] {
-            const auto r = c_.exec("INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) "
-                                   "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+            const auto r = c_.exec(queries().insert_machine.c_str(),
                                    {text(row.created), text(row.hostname), text(row.cpu_model), text(row.mode),
                                     integer(std::int64_t{row.partial ? 1 : 0}), text(row.schema), text(row.json)},
                                    "storing a machine model");
@@ -386,17 +393,14 @@ public:
         std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         return with_retry(c_, wait_, [&] {
             Transaction transaction(c_);
-            const auto r = c_.exec("INSERT INTO point_sets (created, name, machine_id, point_count, json) "
-                                   "VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            const auto r = c_.exec(queries().insert_point_set.c_str(),
                                    {text(row.created), text(row.name), integer(row.machine_id), integer(row.point_count),
                                     text(row.json)},
                                    "storing a point set");
             const std::int64_t id = to_integer(PQgetvalue(r.get(), 0, 0), c_.name());
             for (const auto& [key, index] : ordered) {
-                c_.exec("INSERT INTO measurement_cache (key, point_set_id, point_index) VALUES ($1, $2, $3) "
-                        "ON CONFLICT (key) DO UPDATE SET point_set_id = EXCLUDED.point_set_id, "
-                        "point_index = EXCLUDED.point_index",
-                        {bytes(key), integer(id), integer(index)}, "remembering a measurement");
+                c_.exec(queries().remember_measurement.c_str(), {bytes(key), integer(id), integer(index)},
+                        "remembering a measurement");
             }
             transaction.commit();
             return id;
@@ -404,15 +408,13 @@ public:
     }
 
     std::optional<StoredJson> machine_json(std::optional<std::int64_t> id) const override {
-        return document("SELECT id, json FROM machines WHERE id = $1",
-                        "SELECT id, json FROM machines ORDER BY id DESC LIMIT 1", id);
+        return document(queries().machine_by_id, queries().newest_machine, id);
     }
 
     std::vector<StoredMachine> list_machines() const override {
         std::lock_guard lock(mutex_);
         return with_retry(c_, wait_, [&] {
-            const auto r = c_.exec("SELECT id, created, hostname, cpu_model, mode, partial FROM machines ORDER BY id",
-                                   "listing machines");
+            const auto r = c_.exec(queries().list_machines.c_str(), "listing machines");
             std::vector<StoredMachine> rows;
             for (int i = 0; i < PQntuples(r.get()); ++i) {
                 StoredMachine row;
@@ -430,16 +432,14 @@ public:
 
     std::optional<StoredJson> point_set_json(std::optional<std::int64_t> id) const override {
         if (!has_point_sets_) return std::nullopt;
-        return document("SELECT id, json FROM point_sets WHERE id = $1",
-                        "SELECT id, json FROM point_sets ORDER BY id DESC LIMIT 1", id);
+        return document(queries().point_set_by_id, queries().newest_point_set, id);
     }
 
     std::vector<StoredPointSet> list_point_sets() const override {
         if (!has_point_sets_) return {};
         std::lock_guard lock(mutex_);
         return with_retry(c_, wait_, [&] {
-            const auto r = c_.exec("SELECT id, created, name, machine_id, point_count FROM point_sets ORDER BY id",
-                                   "listing point sets");
+            const auto r = c_.exec(queries().list_point_sets.c_str(), "listing point sets");
             std::vector<StoredPointSet> rows;
             for (int i = 0; i < PQntuples(r.get()); ++i) {
                 StoredPointSet row;
@@ -460,8 +460,7 @@ public:
         std::lock_guard lock(mutex_);
         return with_retry(c_, wait_, [&]() -> std::optional<CacheEntry> {
             try {
-                const auto r = c_.exec("SELECT point_set_id, point_index FROM measurement_cache WHERE key = $1",
-                                       {bytes(key)}, "looking up a measurement");
+                const auto r = c_.exec(queries().cached_measurement.c_str(), {bytes(key)}, "looking up a measurement");
                 if (PQntuples(r.get()) == 0) return std::nullopt;
                 return CacheEntry{to_integer(PQgetvalue(r.get(), 0, 0), c_.name()),
                                   to_integer(PQgetvalue(r.get(), 0, 1), c_.name())};
@@ -506,11 +505,12 @@ private:
         });
     }
 
-    std::optional<StoredJson> document(const char* by_id, const char* newest, std::optional<std::int64_t> id) const {
+    std::optional<StoredJson> document(const std::string& by_id, const std::string& newest,
+                                       std::optional<std::int64_t> id) const {
         std::lock_guard lock(mutex_);
         return with_retry(c_, wait_, [&]() -> std::optional<StoredJson> {
-            const auto r = id ? c_.exec(by_id, {integer(*id)}, "reading a stored document")
-                              : c_.exec(newest, "reading the newest stored document");
+            const auto r = id ? c_.exec(by_id.c_str(), {integer(*id)}, "reading a stored document")
+                              : c_.exec(newest.c_str(), "reading the newest stored document");
             if (PQntuples(r.get()) == 0) return std::nullopt;
             return StoredJson{to_integer(PQgetvalue(r.get(), 0, 0), c_.name()), PQgetvalue(r.get(), 0, 1)};
         });

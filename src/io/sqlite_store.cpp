@@ -3,6 +3,7 @@
 #include "core/message_name.hpp"
 
 #include "io/store_location.hpp"
+#include "io/store_queries.hpp"
 #include "io/store_schema.hpp"
 
 #include <fmt/format.h>
@@ -38,6 +39,14 @@ constexpr auto retry_deadline = std::chrono::milliseconds(60000);
 // A reader (WAL readers never wait for a writer) or an up-front check only
 // waits this long for a lock held by a non-WAL writer, then says so.
 constexpr auto short_wait = std::chrono::milliseconds(3000);
+
+// The statements both back ends run, in SQLite's dialect. An insert's id is asked of
+// the connection (sqlite3_last_insert_rowid), inside the insert's transaction.
+static_assert(!store_queries::sqlite.insert_returns_id);
+const store_queries::Queries& queries() {
+    static const auto rendered = store_queries::render(store_queries::sqlite);
+    return rendered;
+}
 
 bool is_busy(int rc) {
     const int primary = rc & 0xff;
@@ -137,7 +146,7 @@ auto with_retry(sqlite3* db, const std::string& path, std::chrono::milliseconds 
             return work();
         } catch (const StoreError& e) {
             if (!is_busy(e.code())) throw;
-            if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+            if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, queries().rollback.c_str(), nullptr, nullptr, nullptr);
             if (std::chrono::steady_clock::now() > deadline)
                 throw StoreError(store_schema::locked_message(path, wait, e.what()), e.code());
             std::this_thread::sleep_for(pause);
@@ -151,13 +160,13 @@ auto with_retry(sqlite3* db, const std::string& path, std::chrono::milliseconds 
 class WriteTransaction {
 public:
     WriteTransaction(sqlite3* db, const std::string& path) : db_(db), path_(path) {
-        execute(db_, path_, "BEGIN IMMEDIATE", "starting a write");
+        execute(db_, path_, queries().begin_write.c_str(), "starting a write");
     }
     ~WriteTransaction() {
-        if (!committed_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        if (!committed_) sqlite3_exec(db_, queries().rollback.c_str(), nullptr, nullptr, nullptr);
     }
     void commit() {
-        execute(db_, path_, "COMMIT", "committing");
+        execute(db_, path_, queries().commit.c_str(), "committing");
         committed_ = true;
     }
 
@@ -178,7 +187,7 @@ Layout read_layout_of(sqlite3* db, const std::string& path) {
 }
 
 int read_version(sqlite3* db, const std::string& path) {
-    Statement query(db, path, "SELECT value FROM meta WHERE key = 'store_schema_version'");
+    Statement query(db, path, queries().read_version.c_str());
     return query.step() ? std::atoi(query.text(0).c_str()) : 0;
 }
 
@@ -216,17 +225,16 @@ public:
 
     Layout layout() override { return read_layout_of(db_, path_); }
     void create_missing_tables() override {
-        // INTEGER PRIMARY KEY is SQLite's rowid; its INTEGER is 64-bit, its TEXT keeps any bytes.
-        execute(db_, path_, store_schema::create_tables_sql({"INTEGER", "INTEGER", "TEXT"}).c_str(), "creating tables");
+        execute(db_, path_, queries().create_tables.c_str(), "creating tables");
     }
     int version_or_insert_current() override {
-        Statement insert(db_, path_, "INSERT OR IGNORE INTO meta (key, value) VALUES ('store_schema_version', ?1)");
+        Statement insert(db_, path_, queries().insert_version.c_str());
         insert.bind(1, std::to_string(store_schema::version));
         insert.step();
         return read_version(db_, path_);
     }
     void set_version(int to) override {
-        Statement upgrade(db_, path_, "UPDATE meta SET value = ?1 WHERE key = 'store_schema_version'");
+        Statement upgrade(db_, path_, queries().set_version.c_str());
         upgrade.bind(1, std::to_string(to));
         upgrade.step();
     }
@@ -287,7 +295,8 @@ private:
         db_ = nullptr;
     }
     // One stored document: by id, or the newest.
-    std::optional<StoredJson> document(const char* by_id, const char* newest, std::optional<std::int64_t> id) const;
+    std::optional<StoredJson> document(const std::string& by_id, const std::string& newest,
+                                       std::optional<std::int64_t> id) const;
 
     std::string path_;
     sqlite3* db_ = nullptr;
@@ -413,9 +422,7 @@ std::int64_t SqliteStore::insert_machine(const MachineRow& row) {
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&] {
         WriteTransaction transaction(db_, path_);
-        Statement insert(db_, path_,
-                         "INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        Statement insert(db_, path_, queries().insert_machine.c_str());
         insert.bind(1, row.created);
         insert.bind(2, row.hostname);
         insert.bind(3, row.cpu_model);
@@ -436,9 +443,7 @@ std::int64_t SqliteStore::insert_point_set(const PointSetRow& row,
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&] {
         WriteTransaction transaction(db_, path_);
-        Statement insert(db_, path_,
-                         "INSERT INTO point_sets (created, name, machine_id, point_count, json) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5)");
+        Statement insert(db_, path_, queries().insert_point_set.c_str());
         insert.bind(1, row.created);
         insert.bind(2, row.name);
         insert.bind(3, row.machine_id);
@@ -447,9 +452,7 @@ std::int64_t SqliteStore::insert_point_set(const PointSetRow& row,
         insert.step();
         const std::int64_t id = sqlite3_last_insert_rowid(db_);
         for (const auto& [key, index] : cache) {
-            Statement remember(db_, path_,
-                               "INSERT OR REPLACE INTO measurement_cache (key, point_set_id, point_index) "
-                               "VALUES (?1, ?2, ?3)");
+            Statement remember(db_, path_, queries().remember_measurement.c_str());
             remember.bind(1, key);
             remember.bind(2, id);
             remember.bind(3, index);
@@ -460,11 +463,11 @@ std::int64_t SqliteStore::insert_point_set(const PointSetRow& row,
     });
 }
 
-std::optional<StoredJson> SqliteStore::document(const char* by_id, const char* newest,
+std::optional<StoredJson> SqliteStore::document(const std::string& by_id, const std::string& newest,
                                                 std::optional<std::int64_t> id) const {
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&]() -> std::optional<StoredJson> {
-        Statement query(db_, path_, id ? by_id : newest);
+        Statement query(db_, path_, (id ? by_id : newest).c_str());
         if (id) query.bind(1, *id);
         if (!query.step()) return std::nullopt;
         return StoredJson{query.integer(0), query.text(1)};
@@ -472,8 +475,7 @@ std::optional<StoredJson> SqliteStore::document(const char* by_id, const char* n
 }
 
 std::optional<StoredJson> SqliteStore::machine_json(std::optional<std::int64_t> id) const {
-    return document("SELECT id, json FROM machines WHERE id = ?1",
-                    "SELECT id, json FROM machines ORDER BY id DESC LIMIT 1", id);
+    return document(queries().machine_by_id, queries().newest_machine, id);
 }
 
 // Oldest first (ascending id), like a log.
@@ -481,8 +483,7 @@ std::vector<StoredMachine> SqliteStore::list_machines() const {
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&] {
         std::vector<StoredMachine> rows;
-        Statement query(db_, path_,
-                        "SELECT id, created, hostname, cpu_model, mode, partial FROM machines ORDER BY id");
+        Statement query(db_, path_, queries().list_machines.c_str());
         while (query.step()) {
             StoredMachine row;
             row.id = query.integer(0);
@@ -499,8 +500,7 @@ std::vector<StoredMachine> SqliteStore::list_machines() const {
 
 std::optional<StoredJson> SqliteStore::point_set_json(std::optional<std::int64_t> id) const {
     if (!has_point_sets_) return std::nullopt;
-    return document("SELECT id, json FROM point_sets WHERE id = ?1",
-                    "SELECT id, json FROM point_sets ORDER BY id DESC LIMIT 1", id);
+    return document(queries().point_set_by_id, queries().newest_point_set, id);
 }
 
 std::vector<StoredPointSet> SqliteStore::list_point_sets() const {
@@ -508,8 +508,7 @@ std::vector<StoredPointSet> SqliteStore::list_point_sets() const {
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&] {
         std::vector<StoredPointSet> rows;
-        Statement query(db_, path_,
-                        "SELECT id, created, name, machine_id, point_count FROM point_sets ORDER BY id");
+        Statement query(db_, path_, queries().list_point_sets.c_str());
         while (query.step()) {
             StoredPointSet row;
             row.id = query.integer(0);
@@ -529,7 +528,7 @@ std::optional<CacheEntry> SqliteStore::cache_entry(const std::string& key) const
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&]() -> std::optional<CacheEntry> {
         if (!read_layout_of(db_, path_).has("measurement_cache")) return std::nullopt;  // written before it existed
-        Statement query(db_, path_, "SELECT point_set_id, point_index FROM measurement_cache WHERE key = ?1");
+        Statement query(db_, path_, queries().cached_measurement.c_str());
         query.bind(1, key);
         if (!query.step()) return std::nullopt;
         return CacheEntry{query.integer(0), query.integer(1)};

@@ -55,29 +55,4 @@ std::string now_utc_iso8601() {
     return text;
 }
 
-std::string create_tables_sql(const SqlTypes& t) {
-    return fmt::format("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                       "CREATE TABLE IF NOT EXISTS machines ("
-                       " id {0} PRIMARY KEY,"
-                       " created TEXT NOT NULL,"
-                       " hostname TEXT,"
-                       " cpu_model TEXT,"
-                       " mode TEXT,"
-                       " partial INTEGER NOT NULL DEFAULT 0,"
-                       " schema TEXT NOT NULL,"
-                       " json TEXT NOT NULL);"
-                       "CREATE TABLE IF NOT EXISTS point_sets ("
-                       " id {0} PRIMARY KEY,"
-                       " created TEXT NOT NULL,"
-                       " name TEXT NOT NULL,"
-                       " machine_id {1} REFERENCES machines(id),"
-                       " point_count {1} NOT NULL,"
-                       " json TEXT NOT NULL);"
-                       "CREATE TABLE IF NOT EXISTS measurement_cache ("
-                       " key {2} PRIMARY KEY,"
-                       " point_set_id {1} NOT NULL REFERENCES point_sets(id),"
-                       " point_index {1} NOT NULL);",
-                       t.generated_id, t.integer, t.key);
-}
-
 } // namespace roofline::store_schema

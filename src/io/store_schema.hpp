@@ -1,6 +1,7 @@
 // The results store's logical layout, the same in every back end (SQLite,
 // PostgreSQL): its version, how a writer brings a store up to it, what a reader
-// accepts, and the messages that say why not.
+// accepts, and the messages that say why not. The tables themselves, and every
+// statement both back ends run, are written once in store_queries.
 #pragma once
 
 #include <chrono>
@@ -26,23 +27,13 @@ struct Layout {
     bool is_store() const { return has("meta") && has("machines"); }
 };
 
-// Each back end's words for the column types the layout uses.
-struct SqlTypes {
-    const char* generated_id;  // an integer primary key the database assigns
-    const char* integer;       // 64-bit
-    const char* key;           // the measurement cache's key: any bytes, found again exactly
-};
-// The current layout as one script of CREATE TABLE IF NOT EXISTS statements: the one place
-// the tables and their columns are written, for every back end.
-std::string create_tables_sql(const SqlTypes& types);
-
 // The steps of a writer's open, which each back end's SQL carries out inside one
 // write transaction (under its lock, so two first writers do not both create).
 class Migration {
 public:
     virtual ~Migration() = default;
     virtual Layout layout() = 0;
-    // Every table of the current layout that is missing (CREATE ... IF NOT EXISTS).
+    // Every table of the current layout that is missing (store_queries' create_tables).
     virtual void create_missing_tables() = 0;
     // The version in meta (written first if absent: a new store is at `version`).
     virtual int version_or_insert_current() = 0;

@@ -1,0 +1,109 @@
+#include "io/store_queries.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cctype>
+#include <string_view>
+#include <vector>
+
+namespace roofline::store_queries {
+namespace {
+
+// The statement with its parameters ?1, ?2 ... in the dialect's marks.
+std::string marked(std::string_view sql, const Dialect& d) {
+    std::string out(sql);
+    for (std::size_t i = 0; i + 1 < out.size(); ++i)
+        if (out[i] == '?' && std::isdigit(static_cast<unsigned char>(out[i + 1]))) out[i] = d.parameter_mark;
+    return out;
+}
+
+// "INSERT INTO table (columns) VALUES (...)" that gives the new row's id.
+std::string insert_returning_id(std::string_view insert, const Dialect& d) {
+    return marked(insert, d) + (d.insert_returns_id ? " RETURNING id" : "");
+}
+
+enum class OnKey { keep_old, replace };
+
+// "INSERT INTO table (key, columns...) VALUES (...)" that meets a row already stored
+// under `key`: keeps it, or replaces every other column with the new row's values.
+std::string insert_on_key(std::string_view insert, std::string_view key, OnKey on_key, const Dialect& d) {
+    std::string sql = marked(insert, d);
+    constexpr std::string_view verb = "INSERT INTO ";
+    if (d.insert_or_ignore_replace)
+        return fmt::format("INSERT OR {} INTO {}", on_key == OnKey::keep_old ? "IGNORE" : "REPLACE",
+                           sql.substr(verb.size()));
+    if (on_key == OnKey::keep_old) return fmt::format("{} ON CONFLICT ({}) DO NOTHING", sql, key);
+    // The insert's own column list names what to update.
+    const auto open = sql.find('(');
+    const auto close = sql.find(')', open);
+    std::vector<std::string> updates;
+    for (std::string_view columns = std::string_view(sql).substr(open + 1, close - open - 1); !columns.empty();) {
+        const auto comma = columns.find(',');
+        std::string_view column = columns.substr(0, comma);
+        while (!column.empty() && column.front() == ' ') column.remove_prefix(1);
+        if (column != key) updates.push_back(fmt::format("{0} = EXCLUDED.{0}", column));
+        columns = comma == std::string_view::npos ? std::string_view() : columns.substr(comma + 1);
+    }
+    return fmt::format("{} ON CONFLICT ({}) DO UPDATE SET {}", sql, key, fmt::join(updates, ", "));
+}
+
+std::string create_tables(const SqlTypes& t) {
+    return fmt::format("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                       "CREATE TABLE IF NOT EXISTS machines ("
+                       " id {0} PRIMARY KEY,"
+                       " created TEXT NOT NULL,"
+                       " hostname TEXT,"
+                       " cpu_model TEXT,"
+                       " mode TEXT,"
+                       " partial INTEGER NOT NULL DEFAULT 0,"
+                       " schema TEXT NOT NULL,"
+                       " json TEXT NOT NULL);"
+                       "CREATE TABLE IF NOT EXISTS point_sets ("
+                       " id {0} PRIMARY KEY,"
+                       " created TEXT NOT NULL,"
+                       " name TEXT NOT NULL,"
+                       " machine_id {1} REFERENCES machines(id),"
+                       " point_count {1} NOT NULL,"
+                       " json TEXT NOT NULL);"
+                       "CREATE TABLE IF NOT EXISTS measurement_cache ("
+                       " key {2} PRIMARY KEY,"
+                       " point_set_id {1} NOT NULL REFERENCES point_sets(id),"
+                       " point_index {1} NOT NULL);",
+                       t.generated_id, t.integer, t.key);
+}
+
+} // namespace
+
+Queries render(const Dialect& d) {
+    const auto q = [&](std::string_view sql) { return marked(sql, d); };
+    Queries out;
+    out.create_tables = create_tables(d.types);
+    out.read_version = q("SELECT value FROM meta WHERE key = 'store_schema_version'");
+    out.insert_version = insert_on_key("INSERT INTO meta (key, value) VALUES ('store_schema_version', ?1)", "key",
+                                       OnKey::keep_old, d);
+    out.set_version = q("UPDATE meta SET value = ?1 WHERE key = 'store_schema_version'");
+
+    out.insert_machine = insert_returning_id("INSERT INTO machines (created, hostname, cpu_model, mode, partial, "
+                                             "schema, json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                                             d);
+    out.insert_point_set = insert_returning_id(
+        "INSERT INTO point_sets (created, name, machine_id, point_count, json) VALUES (?1, ?2, ?3, ?4, ?5)", d);
+    out.remember_measurement = insert_on_key(
+        "INSERT INTO measurement_cache (key, point_set_id, point_index) VALUES (?1, ?2, ?3)", "key", OnKey::replace, d);
+
+    out.machine_by_id = q("SELECT id, json FROM machines WHERE id = ?1");
+    out.newest_machine = q("SELECT id, json FROM machines ORDER BY id DESC LIMIT 1");
+    out.point_set_by_id = q("SELECT id, json FROM point_sets WHERE id = ?1");
+    out.newest_point_set = q("SELECT id, json FROM point_sets ORDER BY id DESC LIMIT 1");
+    out.list_machines = q("SELECT id, created, hostname, cpu_model, mode, partial FROM machines ORDER BY id");
+    out.list_point_sets = q("SELECT id, created, name, machine_id, point_count FROM point_sets ORDER BY id");
+    out.cached_measurement = q("SELECT point_set_id, point_index FROM measurement_cache WHERE key = ?1");
+
+    out.begin_write = d.begin_write;
+    out.commit = "COMMIT";
+    out.rollback = "ROLLBACK";
+    return out;
+}
+
+} // namespace roofline::store_queries

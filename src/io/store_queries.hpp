@@ -1,0 +1,84 @@
+// Every SQL statement that both results-store back ends run, written once
+// (store_queries.cpp), and the dialect each back end renders them in: only what
+// truly differs between SQLite and PostgreSQL is in a Dialect.
+//
+// To add a query: add a member to Queries, write its SQL once in render() with
+// ?1, ?2 ... for its parameters, and run it from both back ends
+// (sqlite_store.cpp, postgres_store.cpp). A statement only one back end has (its
+// catalog, SQLite's PRAGMAs, PostgreSQL's locks and privileges) stays in that
+// back end's file.
+#pragma once
+
+#include <string>
+
+namespace roofline::store_queries {
+
+// Each back end's words for the column types the layout uses.
+struct SqlTypes {
+    const char* generated_id;  // an integer primary key the database assigns
+    const char* integer;       // 64-bit
+    const char* key;           // the measurement cache's key: any bytes, found again exactly
+};
+
+// What differs between the back ends' SQL.
+struct Dialect {
+    // Parameters are written ?1, ?2 ... once; a back end's are SQLite's ?1 or PostgreSQL's $1.
+    char parameter_mark;
+    SqlTypes types;
+    // An INSERT gives the new row's id with RETURNING id (PostgreSQL); without it the
+    // back end asks its driver in the same transaction (SQLite's last_insert_rowid:
+    // SQLite has RETURNING only since 3.35).
+    bool insert_returns_id;
+    // An INSERT that meets a row with the same key keeps or replaces it: SQLite's
+    // INSERT OR IGNORE / INSERT OR REPLACE, or the standard ON CONFLICT clause (PostgreSQL).
+    bool insert_or_ignore_replace;
+    // How a write transaction begins. SQLite takes the write lock up front (IMMEDIATE),
+    // so two writers queue on it instead of deadlocking on an upgrade; PostgreSQL locks
+    // rows as it writes (and its migration takes an advisory lock, postgres_store.cpp).
+    const char* begin_write;
+};
+
+// INTEGER PRIMARY KEY is SQLite's rowid; its INTEGER is 64-bit, its TEXT keeps any bytes.
+inline constexpr Dialect sqlite{'?', {"INTEGER", "INTEGER", "TEXT"}, false, true, "BEGIN IMMEDIATE"};
+// BIGSERIAL: the server assigns ids; bytea keys hold any bytes (text refuses NUL).
+inline constexpr Dialect postgresql{'$', {"BIGSERIAL", "BIGINT", "BYTEA"}, true, false, "BEGIN"};
+
+// The statements, rendered in one dialect. Parameters and result columns in order.
+struct Queries {
+    // The layout (store_schema.hpp) as one script of CREATE TABLE IF NOT EXISTS
+    // statements: the one place the tables and their columns are written.
+    std::string create_tables;
+    // The layout version in meta: read (-> value); written if absent (?1 version); upgraded (?1 version).
+    std::string read_version;
+    std::string insert_version;
+    std::string set_version;
+
+    // ?1 created, ?2 hostname, ?3 cpu_model, ?4 mode, ?5 partial, ?6 schema, ?7 json (-> id where
+    // the dialect's insert returns it).
+    std::string insert_machine;
+    // ?1 created, ?2 name, ?3 machine_id (NULL for none), ?4 point_count, ?5 json (-> id, as above).
+    std::string insert_point_set;
+    // ?1 key, ?2 point_set_id, ?3 point_index: the newest set wins a key.
+    std::string remember_measurement;
+
+    // A stored document -> id, json: by id (?1), or the newest (highest id).
+    std::string machine_by_id;
+    std::string newest_machine;
+    std::string point_set_by_id;
+    std::string newest_point_set;
+    // Oldest first -> id, created, hostname, cpu_model, mode, partial.
+    std::string list_machines;
+    // Oldest first -> id, created, name, machine_id, point_count.
+    std::string list_point_sets;
+    // ?1 key -> point_set_id, point_index.
+    std::string cached_measurement;
+
+    // A write transaction.
+    std::string begin_write;
+    std::string commit;
+    std::string rollback;
+};
+
+Queries render(const Dialect& dialect);
+
+} // namespace roofline::store_queries

@@ -1,0 +1,80 @@
+// The store's statements are written once and rendered per back end: each back end
+// must still send exactly what it sent when it had its own copy (issue 34).
+#include "io/store_queries.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace roofline;
+
+namespace {
+
+const store_queries::Queries& sqlite() {
+    static const auto q = store_queries::render(store_queries::sqlite);
+    return q;
+}
+const store_queries::Queries& postgresql() {
+    static const auto q = store_queries::render(store_queries::postgresql);
+    return q;
+}
+
+} // namespace
+
+TEST(StoreQueries, ParametersTakeEachDialectsMark) {
+    EXPECT_EQ(sqlite().machine_by_id, "SELECT id, json FROM machines WHERE id = ?1");
+    EXPECT_EQ(postgresql().machine_by_id, "SELECT id, json FROM machines WHERE id = $1");
+    EXPECT_EQ(sqlite().cached_measurement, "SELECT point_set_id, point_index FROM measurement_cache WHERE key = ?1");
+    EXPECT_EQ(postgresql().cached_measurement,
+              "SELECT point_set_id, point_index FROM measurement_cache WHERE key = $1");
+    EXPECT_EQ(postgresql().set_version, "UPDATE meta SET value = $1 WHERE key = 'store_schema_version'");
+    // A statement without parameters is the same text in both.
+    EXPECT_EQ(sqlite().newest_point_set, postgresql().newest_point_set);
+    EXPECT_EQ(sqlite().newest_point_set, "SELECT id, json FROM point_sets ORDER BY id DESC LIMIT 1");
+}
+
+TEST(StoreQueries, OnlyPostgresqlInsertsReturnTheId) {
+    EXPECT_EQ(sqlite().insert_machine, "INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, "
+                                       "json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    EXPECT_EQ(postgresql().insert_machine, "INSERT INTO machines (created, hostname, cpu_model, mode, partial, "
+                                           "schema, json) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id");
+    EXPECT_EQ(sqlite().insert_point_set,
+              "INSERT INTO point_sets (created, name, machine_id, point_count, json) VALUES (?1, ?2, ?3, ?4, ?5)");
+    EXPECT_EQ(postgresql().insert_point_set, "INSERT INTO point_sets (created, name, machine_id, point_count, json) "
+                                             "VALUES ($1, $2, $3, $4, $5) RETURNING id");
+}
+
+TEST(StoreQueries, UpsertsAreEachDialectsOwn) {
+    EXPECT_EQ(sqlite().insert_version,
+              "INSERT OR IGNORE INTO meta (key, value) VALUES ('store_schema_version', ?1)");
+    EXPECT_EQ(postgresql().insert_version,
+              "INSERT INTO meta (key, value) VALUES ('store_schema_version', $1) ON CONFLICT (key) DO NOTHING");
+    EXPECT_EQ(sqlite().remember_measurement,
+              "INSERT OR REPLACE INTO measurement_cache (key, point_set_id, point_index) VALUES (?1, ?2, ?3)");
+    EXPECT_EQ(postgresql().remember_measurement,
+              "INSERT INTO measurement_cache (key, point_set_id, point_index) VALUES ($1, $2, $3) "
+              "ON CONFLICT (key) DO UPDATE SET point_set_id = EXCLUDED.point_set_id, "
+              "point_index = EXCLUDED.point_index");
+}
+
+TEST(StoreQueries, TablesTakeEachDialectsTypes) {
+    const auto& lite = sqlite().create_tables;
+    const auto& pg = postgresql().create_tables;
+    EXPECT_NE(lite.find("CREATE TABLE IF NOT EXISTS machines ( id INTEGER PRIMARY KEY,"), std::string::npos) << lite;
+    EXPECT_NE(lite.find(" key TEXT PRIMARY KEY, point_set_id INTEGER NOT NULL REFERENCES point_sets(id),"),
+              std::string::npos)
+        << lite;
+    EXPECT_NE(pg.find("CREATE TABLE IF NOT EXISTS machines ( id BIGSERIAL PRIMARY KEY,"), std::string::npos) << pg;
+    EXPECT_NE(pg.find(" key BYTEA PRIMARY KEY, point_set_id BIGINT NOT NULL REFERENCES point_sets(id),"),
+              std::string::npos)
+        << pg;
+    // meta's key is text in both (the measurement cache's key is not).
+    EXPECT_EQ(lite.substr(0, 75), pg.substr(0, 75));
+}
+
+TEST(StoreQueries, SqliteTakesTheWriteLockWhenAWriteBegins) {
+    EXPECT_EQ(sqlite().begin_write, "BEGIN IMMEDIATE");
+    EXPECT_EQ(postgresql().begin_write, "BEGIN");
+    EXPECT_EQ(sqlite().commit, postgresql().commit);
+    EXPECT_EQ(sqlite().rollback, postgresql().rollback);
+}
