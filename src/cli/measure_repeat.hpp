@@ -6,14 +6,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace roofline::cli {
 
 struct RepeatArgs {
-    int repeat = 0;   // 0: automatic
-    int warmup = -1;  // -1: the default (1 when more than one run is timed)
+    std::optional<int> repeat;  // unset: automatic
+    std::optional<int> warmup;  // unset: 1 when more than one run is timed, else 0
 };
 void add_repeat_options(CLI::App* cmd, RepeatArgs& args);
 

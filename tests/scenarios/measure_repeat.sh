@@ -66,6 +66,12 @@ jq -e '[.points[] | .details.runs == 5] | all' "$tmp/auto.json" >/dev/null || fa
 grep -q "automatic: the first run took" "$tmp/err" || fail "the note does not say the number was chosen automatically"
 echo "ok: by default a quick program gets a warm-up and 5 timed runs"
 
+# A standing preference: measure.repeat in a configuration file or the environment.
+ROOFLINE_MEASURE_REPEAT=2 "$bin" measure --engine time --no-store -o "$tmp/env.json" -- "$tmp/mm" "$tmp/env.log" \
+  >"$tmp/out" 2>"$tmp/err" || fail "ROOFLINE_MEASURE_REPEAT=2 measure"
+[[ $(runs "$tmp/env.log") == 3 ]] || fail "ROOFLINE_MEASURE_REPEAT=2 ran $(runs "$tmp/env.log") times, not 3"
+echo "ok: ROOFLINE_MEASURE_REPEAT=2 (measure.repeat) is a warm-up and 2 timed runs"
+
 # --times takes an earlier run's times: --repeat belongs to that run.
 "$bin" measure --engine instrument --times "$tmp/r3.json" --repeat 2 --no-store -- "$tmp/mm" "$tmp/r3.log" \
   >"$tmp/out" 2>"$tmp/err"; code=$?
