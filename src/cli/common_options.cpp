@@ -125,6 +125,18 @@ void check_outputs_differ(const std::string& flag_a, const std::string& a, const
                                  message_name(a), flag_b, message_name(b), overwrite, flag_b));
 }
 
+void check_output_not_input(const std::string& output_flag, const std::string& output,
+                            const std::vector<std::pair<std::string, std::string>>& inputs) {
+    if (output.empty() || output == "-") return;
+    for (const auto& [flag, input] : inputs) {
+        if (input.empty() || input == "-" || input == "stored" || input.rfind("stored:", 0) == 0) continue;
+        if (!same_output_file(output, input)) continue;
+        throw UsageError(fmt::format("{} {} is the file {} reads: writing it would replace that input; give {} "
+                                     "another file",
+                                     output_flag, message_name(output), flag, output_flag));
+    }
+}
+
 void write_result(const std::string& output, const std::string& text) {
     if (output.empty())
         fmt::print("{}", text);

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace roofline::cli {
@@ -33,6 +34,14 @@ CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::st
 // `overwrite` says what would be lost ("the chart would overwrite the machine model").
 void check_outputs_differ(const std::string& flag_a, const std::string& a, const std::string& flag_b,
                           const std::string& b, const std::string& overwrite);
+
+// An output that is one of the command's input files (report --points p.json -o p.json):
+// written after the input was read, it would replace the user's measured points or
+// model with a report or a chart. A UsageError (exit 2) before anything runs:
+// "-o p.json is the file --points reads: ...". Inputs are (flag, text) pairs; 'stored',
+// 'stored:ID', '-' and empty texts are not files and are skipped.
+void check_output_not_input(const std::string& output_flag, const std::string& output,
+                            const std::vector<std::pair<std::string, std::string>>& inputs);
 
 // Writes a command's result where -o says: standard output when `output` is
 // empty, else the file (atomically).

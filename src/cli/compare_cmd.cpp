@@ -85,6 +85,13 @@ int run_compare(const CompareArgs& args) {
         throw UsageError("--chart needs the machines (--machine A --machine B, or one for both)");
     // The chart is written after the comparison: the same file would lose it.
     check_outputs_differ("-o", args.output, "--chart", args.chart, "the chart would overwrite the comparison");
+    {
+        std::vector<std::pair<std::string, std::string>> inputs;
+        for (const auto& t : machine_texts) inputs.emplace_back("--machine", t);
+        for (const auto& t : point_texts) inputs.emplace_back("--points", t);
+        check_output_not_input("-o", args.output, inputs);
+        check_output_not_input("--chart", args.chart, inputs);
+    }
     if (!args.chart.empty()) chart_format(args.chart);  // a name we would write the wrong format into: refused now
     if (!args.output.empty()) check_file_writable(args.output);
     if (!args.chart.empty()) check_file_writable(args.chart);
@@ -106,7 +113,8 @@ int run_compare(const CompareArgs& args) {
     for (const auto& s : machine_sources) machine_names.push_back(s.display());
     if (machines.empty() && point_sets.size() == 2 && access.store()) {
         try {
-            auto judging = load_judging_machine(parse_stored_source(kStored, "--machine"), access, "");
+            auto judging = load_judging_machine(parse_stored_source(kStored, "--machine"), access,
+                                                "give --machine, or store one with 'roofline bench'");
             for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
             machine_names.push_back(judging.display + "; --machine chooses another");
             machines.push_back(std::move(judging.file));

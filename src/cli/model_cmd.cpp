@@ -110,6 +110,11 @@ int run_specs(const ModelArgs& a) {
     const Roofline r = choose_roofline(a);
     const View view = a.view == "orm" ? View::orm : View::carm;
 
+    {
+        std::vector<std::pair<std::string, std::string>> inputs{{"--machine", a.machine}};
+        for (const auto& s : a.specs) inputs.emplace_back("a spec file", s);
+        check_output_not_input("-o", a.output, inputs);
+    }
     if (!a.output.empty()) check_writable(a.output);
     std::vector<KernelModelResult> results;
     std::vector<Point> predicted;

@@ -153,6 +153,12 @@ int run_plot(const PlotArgs& args) {
             throw UsageError(fmt::format("--intensity-line expects a positive intensity from {:g} to {:g} (got {})",
                                          intensity_range.min, intensity_range.max, x));
     const std::string output = args.output.empty() ? default_output(format) : args.output;
+    {
+        std::vector<std::pair<std::string, std::string>> inputs;
+        for (const auto& m : args.machines) inputs.emplace_back("--machine", m);
+        for (const auto& p : args.points) inputs.emplace_back("--points", p);
+        check_output_not_input(args.output.empty() ? "the chart" : "-o", output, inputs);
+    }
     if (output != "-") check_file_writable(output);
 
     std::vector<StoredSource> machine_sources;

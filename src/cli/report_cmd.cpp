@@ -107,6 +107,11 @@ int run_report(const ReportArgs& args) {
     std::vector<StoredSource> point_choices;
     for (const auto& text : args.points.empty() ? std::vector<std::string>{kStored} : args.points)
         point_choices.push_back(parse_stored_source(text, "--points"));
+    {
+        std::vector<std::pair<std::string, std::string>> inputs{{"--machine", args.machine}};
+        for (const auto& p : args.points) inputs.emplace_back("--points", p);
+        check_output_not_input("-o", args.output, inputs);
+    }
     if (!args.output.empty()) check_writable(args.output);
 
     StoreAccess access(args.db);

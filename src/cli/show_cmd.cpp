@@ -86,6 +86,7 @@ std::string show_cluster(const std::string& path, const std::string& text, Repor
 int run_show(const ShowArgs& args) {
     const ReportFormat format = parse_report_format(args.format);
     const StoredSource source = parse_stored_source(args.source, "show");
+    check_output_not_input("-o", args.output, {{"show", args.source}});
     if (!args.output.empty()) check_file_writable(args.output);
     if (!source.stored && !args.points)
         if (const auto text = read_file_if_exists(source.path); text && is_cluster_json(*text)) {
