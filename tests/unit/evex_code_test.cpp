@@ -213,3 +213,39 @@ TEST(OutputTee, KeepsWhatTheChildPrintsAndPassesItOn) {
     next.finish();
     EXPECT_EQ(next.kept(), "once\n");
 }
+
+TEST(EvexScan, StrippedLibraryDecodedFromItsUnwindTablesFunctionStarts) {
+    if (measure::find_executable("objdump").empty() || measure::find_executable("strip").empty())
+        GTEST_SKIP() << "objdump or strip (binutils) is not installed";
+    // A static function (no symbol once stripped) holding EVEX after a long stretch of data-like
+    // bytes, found from .eh_frame_hdr's table of function starts.
+    const std::string source =
+        ".text\n"
+        "\t.type hidden_kernel, @function\n"
+        "hidden_kernel:\n\t.cfi_startproc\n"
+        "\tmovabsq $0x48f5f16200000000, %rax\n"   // EVEX-shaped bytes in an immediate: not EVEX
+        "\tvaddpd %zmm2, %zmm1, %zmm0\n\tvzeroupper\n\tret\n\t.cfi_endproc\n"
+        "\t.size hidden_kernel, .-hidden_kernel\n"
+        "\t.globl api\n\t.type api, @function\n"
+        "api:\n\t.cfi_startproc\n\tjmp hidden_kernel\n\t.cfi_endproc\n\t.size api, .-api\n"
+        "\t.section .note.GNU-stack,\"\",@progbits\n";
+    const auto object = assemble("stripped", source);
+    if (object.empty()) GTEST_SKIP() << "no C compiler to assemble with";
+    const auto library = object.substr(0, object.size() - 2) + ".so";
+    const auto address_file = library + ".address";
+    ASSERT_EQ(std::system(("cc -shared -o '" + library + "' '" + object + "' && nm '" + library +
+                           "' | awk '$3 == \"hidden_kernel\" { print $1 }' > '" + address_file + "' && strip '" +
+                           library + "'")
+                              .c_str()),
+              0);
+    std::string address;
+    std::ifstream(address_file) >> address;
+    address.erase(0, address.find_first_not_of('0'));
+    const auto o = measure::scan_object_code(library, false, true);
+    EXPECT_EQ(o.candidates, 2u);
+    EXPECT_EQ(o.confirmed, 1u);
+    EXPECT_TRUE(o.evex_outside_variants);
+    ASSERT_EQ(o.evex_functions.size(), 1u);
+    EXPECT_EQ(o.evex_functions.front(), "a function at 0x" + address);  // hidden_kernel's start, from .eh_frame_hdr
+    std::filesystem::remove_all(std::filesystem::path(library).parent_path());
+}
