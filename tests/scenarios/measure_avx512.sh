@@ -7,7 +7,8 @@
 #   that build's FLOPs and the AVX-512 build's native time (it sleeps 0.4 s, the other
 #   does not), regions matched by name (--region-function dot), the outputs compared
 #   (a differing line is warned about), and the provenance says counted_from and the
-#   ISA each run executed.
+#   ISA each run executed; a program with target_clones (AVX-512 chosen at run time) is
+#   measured, with a warning that the counted and the timed run may run different code.
 # SKIPPED (exit 77) without a C compiler that takes -mavx512f, a CPU and OS with AVX-512,
 # objdump, jq, valgrind or the built Valgrind tool.
 set -u
@@ -114,3 +115,29 @@ grep -q "warning: the two programs' standard outputs differ (./dot512: 17 bytes,
 jq -e '.provenance.options.outputs_compared | test("first differing line 2")' extra.json >/dev/null ||
   fail "the provenance does not keep the difference"
 echo "ok: differing outputs are said"
+
+# Code chosen by the CPU at run time (GCC target_clones: an ifunc and a dot.avx512f clone) is
+# not refused: under Valgrind the default clone runs; the warning says the two runs may differ.
+cat >clones.c <<'C'
+#include <stdio.h>
+#define N 100000
+static double a[N], b[N];
+__attribute__((target_clones("avx512f", "default"), noinline)) double dot(const double *x, const double *y, long n) {
+    double s = 0;
+    for (long i = 0; i < n; ++i) s += x[i] * y[i];
+    return s;
+}
+int main(void) { for (long i = 0; i < N; ++i) { a[i] = i & 7; b[i] = 1; } printf("%.1f\n", dot(a, b, N)); return 0; }
+C
+if cc -O3 -o clones clones.c 2>/dev/null; then
+  out=$("$bin" measure --no-store --repeat 1 --cache-sim off -o clones.json -- ./clones 2>&1) ||
+    fail "a program with target_clones (AVX-512 chosen at run time) was not measured"
+  grep -q "warning: the counted run and the timed run may have executed different code: clones (.*ifunc.*dot.avx512f" <<<"$out" ||
+    fail "the run-time-dispatch warning does not name the program and its AVX-512 clone"
+  grep -q "under Valgrind the CPU has no avx512f" <<<"$out" || fail "the warning does not say what the counting CPU lacks"
+  jq -e '.provenance.options | (.isa_timed | test("avx512f")) and (.isa_counted | test("no AVX-512"))' clones.json >/dev/null ||
+    fail "the provenance does not record each run's ISA"
+  echo "ok: code chosen by the CPU at run time is measured, with a warning"
+else
+  echo "note: the C compiler has no target_clones: run-time dispatch not checked"
+fi
