@@ -637,6 +637,8 @@ int run_measure(const MeasureArgs& args) {
     // `measure -q --no-store` still shows what it measured.
     if (!mpi || mpi->rank == 0) {
         if (!mpi) print_measured_points(points, machine);
+        if (!mpi && !args.counts_from.empty())
+            fmt::print("{}", render_counted_from_footer(args.counts_from, args.command.front()));
         if (!machine) note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
         for (const auto& n : machine_notes) note("machine model: " + n);
         if (!function_regions.empty()) print_function_regions(function_regions);

@@ -90,6 +90,11 @@ std::string render_unconfirmed_warning(const EvexJudgement& judgement) {
                        fmt::join(names, ", "));
 }
 
+std::string render_counted_from_footer(const std::string& counted_program, const std::string& timed_program) {
+    return fmt::format("(GFLOP and bytes counted in {} under Valgrind, --counts-from; seconds from {} run natively)\n",
+                       message_name(counted_program), message_name(timed_program));
+}
+
 std::string render_output_difference(const OutputComparison& c, const std::string& timed_program,
                                      const std::string& counted_program) {
     if (c.same) return {};

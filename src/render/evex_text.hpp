@@ -26,6 +26,9 @@ std::string render_glibc_dispatch_note(const EvexJudgement& judgement, const std
 // EVEX-shaped bytes no disassembler confirmed (objdump missing). Empty when none.
 std::string render_unconfirmed_warning(const EvexJudgement& judgement);
 
+// The line under measure's table of points with --counts-from: where its two kinds of figure come from.
+std::string render_counted_from_footer(const std::string& counted_program, const std::string& timed_program);
+
 // "the output differs: 120 bytes against 118; first differing line 3: 'sum = 1.5' against 'sum = 1.25'"
 std::string render_output_difference(const OutputComparison& c, const std::string& timed_program,
                                      const std::string& counted_program);

@@ -104,6 +104,8 @@ jq -e '.provenance.options | .counted_from == "./dot_plain" and .outputs_compare
 grep -q "counts from ./dot_plain (--counts-from, under the Valgrind tool), time from ./dot512" <<<"$out" ||
   fail "the notes do not say where counts and time come from"
 grep -q "both programs printed the same standard output" <<<"$out" || fail "the outputs' comparison is not said"
+grep -qF "(GFLOP and bytes counted in ./dot_plain under Valgrind, --counts-from; seconds from ./dot512 run natively)" <<<"$out" ||
+  fail "the table of points does not say where its figures come from"
 grep -q "run under the Valgrind tool (counts of ./dot_plain)" <<<"$out" || fail "the counted program's run is not named"
 echo "ok: --counts-from takes FLOPs from the plain build and the time from the AVX-512 build"
 
