@@ -272,9 +272,11 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         if (chain > 0 && a.performance <= 1.1 * chain)
             a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain, *traits.store_share});
     }
-    // Far under every roof with the code itself to blame: access patterns and intensity are
-    // not what holds it back yet, so they are not offered (the headroom still shows the roofs).
-    const bool code_first = !a.next_steps.empty() && a.efficiency < 0.5;
+    // Far under a cache's roof with the code itself to blame: access patterns and intensity
+    // there are not what holds it back yet, so they are not offered (the headroom still shows
+    // the roofs). Bound by memory, a bus or the network, that advice stays beside the code's.
+    const bool code_first = !a.next_steps.empty() && a.efficiency < 0.5 &&
+                            (!a.memory_bound || cache_level_number(a.binding_level).has_value());
 
     // Then break the ceilings above the point from the lowest up (one per kind of missing
     // optimization), then the roof.

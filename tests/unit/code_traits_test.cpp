@@ -123,6 +123,22 @@ TEST(CodeTraits, ALoopThatStoresOrRunsAboveOneChainIsNotCalledAChain) {
     EXPECT_TRUE(has(analyze(no_clock, scalar_dot(), View::carm), NextStep::Kind::vectorize));
 }
 
+TEST(CodeTraits, ScalarCodeBoundByMemoryKeepsTheMemoryAdvice) {
+    const auto r = machine();
+    // A scalar triad streaming from DRAM at 25% of its roof: vectorizing is worth a try, and
+    // the DRAM roof still says what caps it.
+    Point triad;
+    triad.name = "triad";
+    triad.work = 8e7;
+    triad.bytes = {{"L1", 9.6e8}, {"DRAM", 1.28e9}};
+    triad.seconds = triad.work / (0.25 * 30 * (8e7 / 1.28e9) * 1e9);
+    triad.details = {{"flops_by_width_scalar", 8e7}, {"bytes_loaded", 6.4e8}, {"bytes_stored", 3.2e8}};
+    const auto a = analyze(r, triad, View::carm);
+    EXPECT_TRUE(a.memory_bound);
+    EXPECT_TRUE(has(a, NextStep::Kind::vectorize));
+    EXPECT_TRUE(has(a, NextStep::Kind::raise_intensity));
+}
+
 TEST(CodeTraits, VectorizedFusedCodeIsNotToldWhatItAlreadyDoes) {
     const auto r = machine();
     // A blocked multiply in L1 at 5 GFLOP/s, under the scalar, no-FMA and L1 copy ceilings
