@@ -41,7 +41,7 @@ PREFIX ?= /usr/local
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
-# ASan + UBSan build of the whole suite (README, "Sanitizers and fuzzing"); the tests that
+# ASan + UBSan build of the whole suite (docs/DEVELOPING.md, "Sanitizers and fuzzing"); the tests that
 # run Valgrind show as skipped. Sanitizer reports also land in $(ASAN_BUILD)/sanitizer-logs/.
 ASAN_BUILD ?= build-asan
 test-sanitize: deps

@@ -50,6 +50,8 @@ if(TARGET roofline_netbench)
 endif()
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION share/doc/roofline COMPONENT roofline)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/USAGE.md ${PROJECT_SOURCE_DIR}/docs/METHODS.md
+        DESTINATION share/doc/roofline COMPONENT roofline)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/kernels ${PROJECT_SOURCE_DIR}/examples/machines
   ${PROJECT_SOURCE_DIR}/examples/slurm DESTINATION share/doc/roofline/examples COMPONENT roofline)
 

@@ -1,5 +1,5 @@
 // The options several commands share, defined once so their spelling, meaning
-// and help read the same in every command (the table in README.md, "Options
+// and help read the same in every command (the table in docs/USAGE.md, "Options
 // every command shares"; tests/cli/cases.tsv checks them).
 #pragma once
 
