@@ -19,8 +19,10 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -272,6 +274,55 @@ void write_results(bool at_exec = false);
 
 void at_exit_write() { write_results(); }
 
+// Why the regions are written before the program ends (open regions are named with it).
+const char* g_early_write_cause = "the program exec'd another";
+
+// A fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) ends the process without its
+// atexit handlers, so the regions that finished before the crash were lost and measure said
+// they had no native timing. A forked child writes them, as at an exec (open regions flagged),
+// so a lock the crash left held (malloc's, a thread's) can only hang that child: the crashing
+// process waits at most 2 s for it, then dies from the same signal with the default action,
+// as it would have (its exit status is unchanged).
+void on_fatal_signal(int sig) {
+    const int saved = errno;
+    const pid_t child = ::fork();
+    if (child == 0) {
+        g_early_write_cause = "the program crashed";
+        write_results(true);
+        ::_exit(0);
+    }
+    if (child > 0) {
+        int status = 0;
+        bool done = false;
+        for (int i = 0; i < 200 && !done; ++i) {
+            done = ::waitpid(child, &status, WNOHANG) == child;
+            const timespec pause{0, 10'000'000};
+            if (!done) ::nanosleep(&pause, nullptr);
+        }
+        if (!done) {
+            ::kill(child, SIGKILL);
+            ::waitpid(child, &status, 0);
+        }
+    }
+    ::signal(sig, SIG_DFL);
+    errno = saved;
+    ::raise(sig);  // delivered when the handler returns (it is blocked while it runs)
+}
+
+// Only where the program left the signal at its default (its own handler wins), and only
+// when measure asked for a results file.
+void catch_fatal_signals() {
+    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+        struct sigaction current {};
+        if (::sigaction(sig, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
+        struct sigaction action {};
+        action.sa_handler = on_fatal_signal;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND | SA_NODEFER;
+        ::sigaction(sig, &action, nullptr);
+    }
+}
+
 void start_monitor_snapshots(const char* dir);
 
 void init_once() {
@@ -292,6 +343,13 @@ void init_once() {
         open_system_events();
         if (monitored) start_monitor_snapshots(monitor);
         std::atexit(at_exit_write);
+        // Under the instrument engine the tool writes the counts itself, crash or not (and a
+        // fork there would read as a child process the counts leave out).
+        bool under_valgrind = false;
+#ifdef ROOFLINE_HAVE_VALGRIND
+        under_valgrind = RUNNING_ON_VALGRIND;
+#endif
+        if (!g->out_path.empty() && !under_valgrind) catch_fatal_signals();
         mode |= kTiming;
     }
 #ifdef ROOFLINE_HAVE_VALGRIND
@@ -569,8 +627,9 @@ void write_results(bool at_exec) {
             for (size_t level = ts->stack.size(); level-- > 0;) {
                 unclosed_errors.push_back("region '" +
                                           std::string(ts->regions[size_t(ts->stack[level].id)].name) +
-                                          (at_exec ? "' still open at finalize (the program exec'd another) on thread "
-                                                   : "' still open at finalize on thread ") +
+                                          (at_exec ? std::string("' still open at finalize (") + g_early_write_cause +
+                                                         ") on thread "
+                                                   : std::string("' still open at finalize on thread ")) +
                                           std::to_string(ti) + " (closed then)");
                 close_frame(ts, *regions, level, t_end, samples.data(), true, !at_exec);
             }
