@@ -3,6 +3,9 @@
 // up per region into the fastest run, the median, the slowest and the warm-up.
 #include "measure/native_repeats.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/protocol_json.hpp"
@@ -67,6 +70,19 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
     std::vector<std::optional<std::vector<RegionTiming>>> regions = {result.timings};
     int unreadable = 0;
     std::string stopped;
+    // The program's standard output is shown once, from its first run: the repeats write theirs
+    // to /dev/null (a program printing results would otherwise show them once per run).
+    // Standard error still shows, so a repeat's warnings are seen.
+    const int devnull = plan.runs_total() > 1 ? ::open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
+    struct CloseOnExit {
+        int fd;
+        ~CloseOnExit() {
+            if (fd >= 0) ::close(fd);
+        }
+    } close_devnull{devnull};
+    if (devnull >= 0)
+        result.notes.push_back("the program's standard output is shown for its first run only; its repeats write "
+                               "theirs to /dev/null");
     for (int run = 2; run <= plan.runs_total(); ++run) {
         if (interrupt_signal()) {
             stopped = fmt::format("interrupted by {} before native run {} of {}: the {} run{} before it {} kept",
@@ -79,7 +95,7 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
         env.emplace_back("ROOFLINE_MARKER_OUT", marker_out);
         ChildRun child;
         try {
-            child = run_child(request.argv, env);
+            child = run_child(request.argv, env, {}, {}, kStopGraceSeconds, devnull);
         } catch (const Interrupted&) {
             stopped = fmt::format("interrupted by {} before native run {} of {}: the {} run{} before it {} kept",
                                   signal_name(interrupt_signal()), run, plan.runs_total(), run - 1,
