@@ -95,6 +95,15 @@ std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess
         }
     }
     notes = std::move(judging->notes);
+    // Which model judged the points is said every time (a note above says so when one was
+    // skipped or is incomplete): the roofline columns mean nothing without it.
+    if (notes.empty()) {
+        const auto& model = judging->file.model;
+        notes.push_back(fmt::format("the points are judged on {} ({}{}{})", judging->display, machine_label(model),
+                                    model.environment.timestamp.empty() ? "" : ", measured " +
+                                                                                  model.environment.timestamp,
+                                    args.machine.empty() ? "; --machine chooses another" : ""));
+    }
     return std::move(judging->file);
 }
 
