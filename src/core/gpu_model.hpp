@@ -1,17 +1,29 @@
 // A GPU as `roofline bench --gpu` measures it: the `gpus` section of the machine
 // model (roofline.machine/1). Its identity, the clocks read while it ran, and its
 // roofs, each next to the value its specification allows at that clock
-// (core/gpu_specs.hpp). Plain structs, no behaviour.
+// (core/gpu_specs.hpp). Plain structs, and the vendor's one name table.
 #pragma once
 
 #include "core/figure_stats.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace roofline {
+
+// Who made the GPU: which specification table judges it (core/gpu_specs.hpp). A model
+// written before the field existed reads as nvidia (only NVIDIA GPUs were ever measured).
+enum class GpuVendor { nvidia, amd, intel, unknown };
+
+// "nvidia", "amd", "intel", "unknown"; parse_gpu_vendor takes them in any case (also
+// "NVIDIA Corporation", "AMD", "Advanced Micro Devices", "Intel Corporation") and nullopt otherwise.
+const char* gpu_vendor_name(GpuVendor vendor);
+std::optional<GpuVendor> parse_gpu_vendor(std::string_view text);
+const char* known_gpu_vendors_text();  // "\"nvidia\", \"amd\", \"intel\" or \"unknown\""
 
 // Work per second of one kind: FMA throughput of the vector units, the tensor
 // cores' dense matrix multiply-accumulate, or integer / bit operations (work that
@@ -57,13 +69,17 @@ struct GpuBandwidthCurve {
 };
 
 struct GpuModel {
-    int index = 0;             // the CUDA device ordinal
+    int index = 0;             // the device ordinal (CUDA's for NVIDIA)
+    GpuVendor vendor = GpuVendor::nvidia;
     std::string name;          // "NVIDIA H100 80GB HBM3"
     std::string uuid;
     std::string pci_bus_id;
-    int compute_capability_major = 0;
+    // The architecture as its vendor names it ("gfx942" for an AMD MI300X); empty for NVIDIA,
+    // whose architecture is its compute capability (gpu_architecture_id: "sm_90").
+    std::string architecture;
+    int compute_capability_major = 0;  // NVIDIA only
     int compute_capability_minor = 0;
-    int sm_count = 0;
+    int sm_count = 0;          // streaming multiprocessors (NVIDIA), compute units (AMD), Xe cores (Intel)
     double sm_clock_mhz = 0;          // read while the compute roofs ran (NVML)
     double max_sm_clock_mhz = 0;
     double memory_clock_mhz = 0;      // as NVML reports it (HBM: half the transfer rate)
@@ -77,5 +93,9 @@ struct GpuModel {
     std::vector<BusRoof> bus;
     std::vector<GpuBandwidthCurve> curves;
 };
+
+// The architecture the specification table is keyed by, with the vendor: `architecture` where
+// set, else for NVIDIA "sm_" and the compute capability ("sm_90" for 9.0); "" when unknown.
+std::string gpu_architecture_id(const GpuModel& gpu);
 
 } // namespace roofline

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <stdexcept>
+
 namespace roofline {
 namespace {
 
@@ -15,21 +17,38 @@ namespace {
 // 19.5 FP64, 624 TOPS INT8 at 108 SMs x 1410 MHz; H100 SXM5: 989 TFLOPS FP16/BF16, 495 TF32,
 // 1979 FP8 and INT8 at 132 SMs x 1830 MHz, 67 FP64 at 1980 MHz). Integer and bit work: the
 // Programming Guide's 32-bit integer add and bitwise rows, and its population-count row.
+// A row per (vendor, architecture): another vendor's architecture is added here, as data.
 const GpuArchitectureRates kRates[] = {
-    {7, 0, "Volta (V100)", 64, 128, 256, 0, 0, 0, 1024, 0, 0, 0, 64, 64, 16,
+    {GpuVendor::nvidia, "sm_70", "Volta (V100)", 64, 128, 256, 0, 0, 0, 1024, 0, 0, 0, 64, 64, 16,
      "CUDA C++ Programming Guide (cc 7.0); NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"},
-    {8, 0, "Ampere (A100)", 64, 128, 512, 256, 128, 1024, 2048, 2048, 0, 4096, 64, 64, 16,
+    {GpuVendor::nvidia, "sm_80", "Ampere (A100)", 64, 128, 512, 256, 128, 1024, 2048, 2048, 0, 4096, 64, 64, 16,
      "CUDA C++ Programming Guide (cc 8.0); NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)"},
-    {9, 0, "Hopper (H100)", 128, 256, 512, 512, 256, 2048, 4096, 4096, 8192, 8192, 64, 64, 16,
+    {GpuVendor::nvidia, "sm_90", "Hopper (H100)", 128, 256, 512, 512, 256, 2048, 4096, 4096, 8192, 8192, 64, 64, 16,
      "CUDA C++ Programming Guide (cc 9.0); NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"},
 };
 
 } // namespace
 
-std::optional<GpuArchitectureRates> gpu_architecture(int major, int minor) {
+std::optional<GpuArchitectureRates> gpu_architecture(GpuVendor vendor, std::string_view architecture) {
     for (const auto& r : kRates)
-        if (r.major == major && r.minor == minor) return r;
+        if (r.vendor == vendor && architecture == r.architecture) return r;
     return std::nullopt;
+}
+
+namespace {
+
+[[noreturn]] void refuse_unknown_vendor(const std::string& what) {
+    throw std::invalid_argument(fmt::format(
+        "{} is of an unknown vendor: no specification table judges it (the GPU's vendor must be {} in the machine "
+        "model's gpus section); refused rather than judged against another vendor's figures",
+        what, known_gpu_vendors_text()));
+}
+
+} // namespace
+
+std::optional<GpuArchitectureRates> gpu_architecture_of(const GpuModel& gpu) {
+    if (gpu.vendor == GpuVendor::unknown) refuse_unknown_vendor(fmt::format("GPU {} ({})", gpu.index, gpu.name));
+    return gpu_architecture(gpu.vendor, gpu_architecture_id(gpu));
 }
 
 double gpu_rate_per_clock(const GpuArchitectureRates& a, const std::string& p, bool tensor) {
@@ -52,18 +71,27 @@ double gpu_rate_per_clock(const GpuArchitectureRates& a, const std::string& p, b
     return 0;
 }
 
-double gpu_theoretical_gflops(int major, int minor, const std::string& precision, bool tensor, int sm_count,
-                              double clock_mhz) {
-    const auto arch = gpu_architecture(major, minor);
+namespace {
+
+double theoretical_gflops(const std::optional<GpuArchitectureRates>& arch, const std::string& precision, bool tensor,
+                          int sm_count, double clock_mhz) {
     if (!arch || sm_count <= 0 || !(clock_mhz > 0)) return 0;
     return gpu_rate_per_clock(*arch, precision, tensor) * sm_count * clock_mhz * 1e-3;
 }
 
+} // namespace
+
+double gpu_theoretical_gflops(GpuVendor vendor, std::string_view architecture, const std::string& precision, bool tensor,
+                              int sm_count, double clock_mhz) {
+    if (vendor == GpuVendor::unknown) refuse_unknown_vendor(fmt::format("architecture '{}'", architecture));
+    return theoretical_gflops(gpu_architecture(vendor, architecture), precision, tensor, sm_count, clock_mhz);
+}
+
 void fill_gpu_theoretical(GpuModel& gpu) {
+    const auto arch = gpu_architecture_of(gpu);
     for (auto& r : gpu.compute) {
         const double clock = r.clock_mhz > 0 ? r.clock_mhz : gpu.sm_clock_mhz > 0 ? gpu.sm_clock_mhz : gpu.max_sm_clock_mhz;
-        r.theoretical_gflops = gpu_theoretical_gflops(gpu.compute_capability_major, gpu.compute_capability_minor,
-                                                      r.precision, r.tensor, gpu.sm_count, clock);
+        r.theoretical_gflops = theoretical_gflops(arch, r.precision, r.tensor, gpu.sm_count, clock);
     }
     for (auto& r : gpu.memory)
         if (r.level == "DRAM") r.theoretical_gbs = gpu_theoretical_dram_gbs(gpu.memory_clock_mhz, gpu.memory_bus_bits);

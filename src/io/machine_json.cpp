@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -197,6 +198,7 @@ json gpu_curve_to_json(const GpuBandwidthCurve& c) {
 
 json gpu_to_json(const GpuModel& g) {
     json j = {{"index", g.index},
+            {"vendor", gpu_vendor_name(g.vendor)},
             {"name", g.name},
             {"uuid", g.uuid},
             {"pci_bus_id", g.pci_bus_id},
@@ -213,6 +215,7 @@ json gpu_to_json(const GpuModel& g) {
             {"compute", array_of(g.compute, gpu_compute_to_json)},
             {"memory", array_of(g.memory, gpu_memory_to_json)},
             {"bus", array_of(g.bus, bus_to_json)}};
+    if (!g.architecture.empty()) j["architecture"] = g.architecture;
     if (!g.curves.empty()) j["curves"] = array_of(g.curves, gpu_curve_to_json);
     return j;
 }
@@ -472,9 +475,25 @@ GpuBandwidthCurve gpu_curve_from(const JsonNode& n) {
 GpuModel gpu_from(const JsonNode& n) {
     GpuModel g;
     read_optional_in(n, "index", g.index, 0, 1 << 16);
+    // Absent in models written before GPUs had a vendor: those were all NVIDIA's.
+    if (n.has("vendor")) {
+        const auto vendor = n.child("vendor");
+        const auto parsed = parse_gpu_vendor(vendor.as_string());
+        if (!parsed) vendor.expected(fmt::format("a GPU vendor ({})", known_gpu_vendors_text()));
+        g.vendor = *parsed;
+    }
     g.name = n.required("name", "a string").as_nonempty_string();
     read_optional(n, "uuid", g.uuid);
     read_optional(n, "pci_bus_id", g.pci_bus_id);
+    if (n.has("architecture")) {
+        const auto arch = n.child("architecture");
+        g.architecture = arch.as_string();
+        const bool plain = !g.architecture.empty() && g.architecture.size() <= 32 &&
+                           std::all_of(g.architecture.begin(), g.architecture.end(), [](unsigned char c) {
+                               return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+                           });
+        if (!plain) arch.expected("an architecture name (e.g. \"gfx942\")");
+    }
     if (n.has("compute_capability")) {
         const auto cc = n.child("compute_capability");
         const std::string text = cc.as_string();

@@ -46,9 +46,14 @@ std::string burst_column(const Stats& s) {
 }
 
 std::string gpu_summary(const GpuModel& g) {
-    std::string s = fmt::format("\nGPU {}: {}, compute capability {}.{}, {} SMs, SM clock {} (max {}), {} of memory\n",
-                                g.index, terminal_text(g.name), g.compute_capability_major,
-                                g.compute_capability_minor, g.sm_count,
+    // NVIDIA's architecture is its compute capability; another vendor's is named, with the vendor.
+    const std::string architecture =
+        g.vendor == GpuVendor::nvidia && g.architecture.empty()
+            ? fmt::format("compute capability {}.{}", g.compute_capability_major, g.compute_capability_minor)
+            : fmt::format("{} architecture {}", gpu_vendor_name(g.vendor),
+                          g.architecture.empty() ? std::string("unknown") : terminal_text(g.architecture));
+    std::string s = fmt::format("\nGPU {}: {}, {}, {} SMs, SM clock {} (max {}), {} of memory\n",
+                                g.index, terminal_text(g.name), architecture, g.sm_count,
                                 g.sm_clock_mhz > 0 ? fmt::format("{:.0f} MHz", g.sm_clock_mhz) : "unknown",
                                 g.max_sm_clock_mhz > 0 ? fmt::format("{:.0f} MHz", g.max_sm_clock_mhz) : "unknown",
                                 g.memory_bytes > 0 ? format_bytes(g.memory_bytes) : "unknown");

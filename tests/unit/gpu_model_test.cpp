@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -35,23 +36,27 @@ nlohmann::json machine_with_gpu(nlohmann::json gpu) {
 
 TEST(GpuSpecs, TheoreticalPeaksMatchThePublishedOnes) {
     // H100 SXM5, 132 SMs: vector units at 1980 MHz, tensor cores at the 1830 MHz NVIDIA quotes them at.
-    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "fp64", false, 132, 1980), 33450, 50);
-    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "fp32", false, 132, 1980), 66900, 100);
-    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "fp64", true, 132, 1980), 66900, 100);
-    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "bf16", true, 132, 1830), 989400, 1000);
-    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "tf32", true, 132, 1830), 494700, 500);
-    EXPECT_NEAR(gpu_theoretical_gflops(9, 0, "fp8", true, 132, 1830), 1978900, 2000);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_90", "fp64", false, 132, 1980), 33450, 50);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_90", "fp32", false, 132, 1980), 66900, 100);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_90", "fp64", true, 132, 1980), 66900, 100);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_90", "bf16", true, 132, 1830), 989400, 1000);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_90", "tf32", true, 132, 1830), 494700, 500);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_90", "fp8", true, 132, 1830), 1978900, 2000);
     // A100 SXM4, 108 SMs at 1410 MHz.
-    EXPECT_NEAR(gpu_theoretical_gflops(8, 0, "fp32", false, 108, 1410), 19490, 20);
-    EXPECT_NEAR(gpu_theoretical_gflops(8, 0, "fp16", true, 108, 1410), 311900, 300);
-    EXPECT_NEAR(gpu_theoretical_gflops(8, 0, "bf16", false, 108, 1410), 38980, 50);  // half the FP16 rate
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_80", "fp32", false, 108, 1410), 19490, 20);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_80", "fp16", true, 108, 1410), 311900, 300);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_80", "bf16", false, 108, 1410), 38980, 50);  // half the FP16 rate
     // V100 SXM2, 80 SMs at 1530 MHz.
-    EXPECT_NEAR(gpu_theoretical_gflops(7, 0, "fp64", false, 80, 1530), 7834, 10);
-    EXPECT_NEAR(gpu_theoretical_gflops(7, 0, "fp16", true, 80, 1530), 125337, 100);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_70", "fp64", false, 80, 1530), 7834, 10);
+    EXPECT_NEAR(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_70", "fp16", true, 80, 1530), 125337, 100);
     // What a unit does not have, or an architecture not in the table: 0 (unknown), never a guess.
-    EXPECT_EQ(gpu_theoretical_gflops(7, 0, "bf16", true, 80, 1530), 0);
-    EXPECT_EQ(gpu_theoretical_gflops(8, 6, "fp32", false, 84, 1700), 0);
-    EXPECT_EQ(gpu_theoretical_gflops(9, 0, "fp32", false, 0, 1980), 0);
+    EXPECT_EQ(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_70", "bf16", true, 80, 1530), 0);
+    EXPECT_EQ(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_86", "fp32", false, 84, 1700), 0);
+    EXPECT_EQ(gpu_theoretical_gflops(GpuVendor::nvidia, "sm_90", "fp32", false, 0, 1980), 0);
+    // The table is keyed by vendor and architecture: another vendor's architecture is not NVIDIA's,
+    // and a GPU of an unknown vendor is refused, never judged against NVIDIA's figures.
+    EXPECT_EQ(gpu_theoretical_gflops(GpuVendor::amd, "sm_90", "fp32", false, 132, 1980), 0);
+    EXPECT_THROW(gpu_theoretical_gflops(GpuVendor::unknown, "sm_90", "fp32", false, 132, 1980), std::invalid_argument);
     // HBM3 of an H100 SXM5: NVML's 2619 MHz x 2 x 5120 bits = 3.35 TB/s; A100 40 GB: 1215 MHz x 2 x 5120 bits.
     EXPECT_NEAR(gpu_theoretical_dram_gbs(2619, 5120), 3352, 1);
     EXPECT_NEAR(gpu_theoretical_dram_gbs(1215, 5120), 1555, 1);
@@ -83,6 +88,8 @@ TEST(GpuModelJson, RoundTrip) {
     m.gpus.push_back(g);
     const auto j = machine_to_json(m);
     EXPECT_EQ(j["gpus"][0]["compute_capability"], "9.0");
+    EXPECT_EQ(j["gpus"][0]["vendor"], "nvidia");
+    EXPECT_FALSE(j["gpus"][0].contains("architecture"));  // NVIDIA's is its compute capability
     EXPECT_NEAR(j["gpus"][0]["compute"][0]["efficiency"].get<double>(), 32000.0 / 33450, 1e-12);
     const auto back = machine_from_json(j, "m.json");
     ASSERT_EQ(back.gpus.size(), 1u);
@@ -91,6 +98,8 @@ TEST(GpuModelJson, RoundTrip) {
     EXPECT_EQ(b.name, g.name);
     EXPECT_EQ(b.compute_capability_major, 9);
     EXPECT_EQ(b.compute_capability_minor, 0);
+    EXPECT_EQ(b.vendor, GpuVendor::nvidia);
+    EXPECT_EQ(gpu_architecture_id(b), "sm_90");
     EXPECT_EQ(b.memory_bytes, g.memory_bytes);
     ASSERT_EQ(b.compute.size(), 2u);
     EXPECT_EQ(b.compute[1].work_unit, "OP");
@@ -118,6 +127,13 @@ TEST(GpuModelJson, WrongValuesAreRefusedWithTheirPath) {
     bad = ok;
     bad["compute_capability"] = "nine";
     EXPECT_NE(read_error(machine_with_gpu(bad)).find("compute capability"), std::string::npos);
+    bad = ok;
+    bad["vendor"] = "matrox";
+    EXPECT_NE(read_error(machine_with_gpu(bad)).find("\"nvidia\", \"amd\", \"intel\" or \"unknown\""),
+              std::string::npos);
+    bad = ok;
+    bad["architecture"] = "gfx 942\n";
+    EXPECT_NE(read_error(machine_with_gpu(bad)).find("/gpus/0/architecture"), std::string::npos);
     bad = ok;
     bad["bus"] = {{{"direction", "sideways"}, {"gbs", 10}}};
     EXPECT_NE(read_error(machine_with_gpu(bad)).find("\"h2d\", \"d2h\" or \"bidirectional\""), std::string::npos);
@@ -228,3 +244,62 @@ TEST(GpuLimitGuard, TheH200FiguresAboveTheHardwareAreRefused) {
 
 } // namespace
 } // namespace roofline
+
+TEST(GpuVendor, OneNameTableAndOlderModelsReadAsNvidia) {
+    for (auto v : {GpuVendor::nvidia, GpuVendor::amd, GpuVendor::intel, GpuVendor::unknown})
+        EXPECT_EQ(parse_gpu_vendor(gpu_vendor_name(v)), v);
+    EXPECT_EQ(parse_gpu_vendor("NVIDIA Corporation"), GpuVendor::nvidia);
+    EXPECT_EQ(parse_gpu_vendor("AMD"), GpuVendor::amd);
+    EXPECT_EQ(parse_gpu_vendor("Advanced Micro Devices, Inc."), GpuVendor::amd);
+    EXPECT_EQ(parse_gpu_vendor("Intel"), GpuVendor::intel);
+    EXPECT_FALSE(parse_gpu_vendor("nvdia"));
+    // A model written before the field existed: its GPU is NVIDIA's (the only vendor ever measured).
+    const nlohmann::json old = {{"name", "NVIDIA H200"}, {"compute_capability", "9.0"}};
+    const auto m = machine_from_json(machine_with_gpu(old), "m.json");
+    ASSERT_EQ(m.gpus.size(), 1u);
+    EXPECT_EQ(m.gpus[0].vendor, GpuVendor::nvidia);
+    EXPECT_TRUE(gpu_architecture_of(m.gpus[0]));
+    EXPECT_EQ(gpu_architecture_of(m.gpus[0])->name, std::string("Hopper (H100)"));
+}
+
+TEST(GpuVendor, AnotherVendorsGpuIsKeptAndNeverJudgedByNvidiasTable) {
+    MachineModel m;
+    m.cpu.model = "Host CPU";
+    GpuModel g;
+    g.vendor = GpuVendor::amd;
+    g.architecture = "gfx942";
+    g.name = "AMD Instinct MI300X";
+    g.compute_capability_major = 9;  // even a stray compute capability does not reach NVIDIA's rows
+    g.sm_count = 304;
+    g.sm_clock_mhz = 2100;
+    g.compute.push_back({"fp64 fma", "fp64", "FLOP", false, 70000, 0, 2100, {}});
+    m.gpus.push_back(g);
+    const auto back = machine_from_json(machine_to_json(m), "m.json");
+    ASSERT_EQ(back.gpus.size(), 1u);
+    EXPECT_EQ(back.gpus[0].vendor, GpuVendor::amd);
+    EXPECT_EQ(gpu_architecture_id(back.gpus[0]), "gfx942");
+    EXPECT_FALSE(gpu_architecture_of(back.gpus[0]));  // not in the table: theory unknown, roofs kept
+    auto filled = back.gpus[0];
+    fill_gpu_theoretical(filled);
+    EXPECT_EQ(filled.compute[0].theoretical_gflops, 0);
+    EXPECT_TRUE(refuse_gpu_roofs_above_limit(filled).empty());
+    // An unknown vendor: refused where the rates are needed, with a message that says why.
+    auto unknown = back.gpus[0];
+    unknown.vendor = GpuVendor::unknown;
+    try {
+        fill_gpu_theoretical(unknown);
+        ADD_FAILURE() << "an unknown vendor's GPU was judged";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("unknown vendor"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("AMD Instinct MI300X"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(machine_from_json(machine_to_json([&] {
+                                    MachineModel u = m;
+                                    u.gpus[0].vendor = GpuVendor::unknown;
+                                    return u;
+                                }()),
+                                "m.json")
+                  .gpus[0]
+                  .vendor,
+              GpuVendor::unknown);
+}
