@@ -1,9 +1,11 @@
-// Runs the reference kernels of core/reference_kernels.hpp natively and times them:
+// Runs the reference kernels (their counts in core/reference_kernels.hpp, their code registered
+// in bench/reference_kernel_registry.hpp) natively and times them:
 // one thread, warm caches (the timed calls follow untimed ones over the same data),
 // each sample long enough for the clock, the minimum (or median) of several samples.
 // Every run checks its result against the value known on paper.
 #pragma once
 
+#include "bench/reference_kernel_registry.hpp"
 #include "bench/thread_team.hpp"
 #include "core/reference_kernels.hpp"
 
@@ -45,11 +47,16 @@ struct ReferenceRun {
 };
 
 // Throws std::bad_alloc when the arrays cannot be allocated, std::invalid_argument for n < 1.
+ReferenceRun run_reference_kernel(const RegisteredReferenceKernel& kernel, std::int64_t n,
+                                  const ReferenceRunOptions& options);
+// A row of core's table: the code registered for its id.
 ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n, const ReferenceRunOptions& options);
 
 // The same on every thread of `team` at once, each on arrays of its own of size n (allocated
 // by that thread, so on its NUMA node), started together; a sample lasts until the slowest
 // thread is done (ThreadTeam::run_timed). Every thread's result is checked.
+ReferenceRun run_reference_kernel(const RegisteredReferenceKernel& kernel, std::int64_t n,
+                                  const ReferenceRunOptions& options, ThreadTeam& team);
 ReferenceRun run_reference_kernel(const ReferenceKernel& kernel, std::int64_t n, const ReferenceRunOptions& options,
                                   ThreadTeam& team);
 

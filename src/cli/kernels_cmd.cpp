@@ -1,6 +1,7 @@
 // `roofline kernels`: reference kernels with FLOPs and bytes known on paper, timed on
 // this machine over a sweep of working-set sizes, written as points (one series per
 // kernel) to a file and the results store.
+#include "bench/reference_kernel_registry.hpp"
 #include "bench/reference_kernel_run.hpp"
 #include "bench/thread_team.hpp"
 #include "bench/cache_probe.hpp"
@@ -65,7 +66,8 @@ struct KernelsArgs {
 // grid. Kernels that do not have a parameter ignore it; a name no chosen kernel has is an error.
 using ParamGrid = std::map<std::string, std::vector<std::int64_t>>;
 
-ParamGrid parse_param_grid(const std::vector<std::string>& texts, const std::vector<const ReferenceKernel*>& kernels) {
+ParamGrid parse_param_grid(const std::vector<std::string>& texts,
+                           const std::vector<const RegisteredReferenceKernel*>& kernels) {
     ParamGrid grid;
     for (const auto& text : texts) {
         const auto eq = text.find('=');
@@ -73,14 +75,16 @@ ParamGrid parse_param_grid(const std::vector<std::string>& texts, const std::vec
             throw UsageError(fmt::format("--param expects NAME=V1,V2,... (got '{}')", terminal_text(text)));
         const std::string name = text.substr(0, eq);
         if (grid.count(name)) throw UsageError(fmt::format("--param {} is given twice", terminal_text(name)));
-        const bool known = std::any_of(kernels.begin(), kernels.end(), [&](const ReferenceKernel* k) {
+        const bool known = std::any_of(kernels.begin(), kernels.end(), [&](const RegisteredReferenceKernel* entry) {
+            const ReferenceKernel* k = entry->kernel;
             return std::any_of(k->parameters.begin(), k->parameters.end(),
                                [&](const KernelParameter& p) { return p.name == name; });
         });
         if (!known) {
             std::string have;
-            for (const auto& k : reference_kernels())
-                for (const auto& p : k.parameters) have += fmt::format("{}{} ({})", have.empty() ? "" : ", ", p.name, k.name);
+            for (const auto& entry : reference_kernel_registry())
+                for (const auto& p : entry.kernel->parameters)
+                    have += fmt::format("{}{} ({})", have.empty() ? "" : ", ", p.name, entry.name());
             throw UsageError(fmt::format("--param {}: none of the kernels chosen has it (parameters: {})",
                                          terminal_text(name), have));
         }
@@ -141,7 +145,8 @@ std::string params_label(const KernelParams& params) {
 }
 
 void print_list() {
-    for (const auto& k : reference_kernels()) {
+    for (const auto& entry : reference_kernel_registry()) {
+        const ReferenceKernel& k = *entry.kernel;
         fmt::print("{:<16} {}\n", k.name, k.code);
         fmt::print("{:<16} n: {}; FLOPs {}; bytes {} ({})\n", "", k.parameter, k.flops_text, k.bytes_text,
                    k.precision == "sp" ? "single precision" : "double precision");
@@ -305,19 +310,19 @@ int run_kernels(const KernelsArgs& args) {
         print_list();
         return kExitOk;
     }
-    std::vector<const ReferenceKernel*> kernels;
+    std::vector<const RegisteredReferenceKernel*> kernels;  // each with its counts and its code
     for (const auto& name : args.names) {
-        const auto* k = find_reference_kernel(name);
+        const auto* k = find_registered_reference_kernel(name);
         if (!k) {
             std::vector<std::string> all;
-            for (const auto& r : reference_kernels()) all.push_back(r.name);
+            for (const auto& r : reference_kernel_registry()) all.push_back(r.name());
             throw UsageError(fmt::format("no kernel '{}' (roofline kernels --list): {}", terminal_text(name),
                                          fmt::join(all, ", ")));
         }
         kernels.push_back(k);
     }
     if (kernels.empty())
-        for (const auto& k : reference_kernels()) kernels.push_back(&k);
+        for (const auto& k : reference_kernel_registry()) kernels.push_back(&k);
     if (args.samples < 1 || args.samples > 1000) throw UsageError("--samples must be 1 to 1000");
     const auto topology = Topology::discover();
     const int cores = static_cast<int>(topology.cores().size());
@@ -330,9 +335,9 @@ int run_kernels(const KernelsArgs& args) {
         for (const auto& c : caches)
             if (!c.finding.empty()) print_stderr("note: cache hierarchy: {}\n", c.finding);
     const ParamGrid grid = parse_param_grid(args.params, kernels);
-    std::vector<std::pair<const ReferenceKernel*, KernelParams>> runs;  // checked before anything runs
+    std::vector<std::pair<const RegisteredReferenceKernel*, KernelParams>> runs;  // checked before anything runs
     for (const auto* k : kernels)
-        for (auto& params : param_sets(*k, grid)) runs.emplace_back(k, std::move(params));
+        for (auto& params : param_sets(*k->kernel, grid)) runs.emplace_back(k, std::move(params));
     std::vector<std::uint64_t> sizes;
     try {
         sizes = args.sizes.empty() ? default_sizes(caches) : parse_size_sweep(args.sizes);
@@ -432,7 +437,8 @@ int run_kernels(const KernelsArgs& args) {
             if (thread.joinable()) thread.join();
         }
     } join_watchdog{loop_done, watchdog};
-    for (const auto& [k, params] : runs) {
+    for (const auto& [entry, params] : runs) {
+        const ReferenceKernel* k = entry->kernel;
         const std::string kernel = k->name + params_label(params);
         for (const auto bytes : sizes) {
             if (stop.stopped()) break;
@@ -471,7 +477,7 @@ int run_kernels(const KernelsArgs& args) {
             ReferenceRun run;
             options.params = params;
             try {
-                run = team ? run_reference_kernel(*k, n, options, *team) : run_reference_kernel(*k, n, options);
+                run = team ? run_reference_kernel(*entry, n, options, *team) : run_reference_kernel(*entry, n, options);
             } catch (const std::bad_alloc&) {
                 print_stderr("roofline: error: {} at {}: not enough memory for its arrays; skipped\n", kernel,
                              format_bytes(bytes));

@@ -255,56 +255,56 @@ const std::string kStreamNote =
 
 const std::vector<ReferenceKernel>& reference_kernels() {
     static const std::vector<ReferenceKernel> all = {
-        {"stream_copy", "c[i] = a[i]", "dp", "n doubles per array", "0", "16 n, +8 n write-allocate", kStreamNote, plain<copy>, plain_n<n_copy>},
-        {"stream_scale", "b[i] = s * c[i]", "dp", "n doubles per array", "n", "16 n, +8 n write-allocate",
+        {ReferenceKernelId::stream_copy, "stream_copy", "c[i] = a[i]", "dp", "n doubles per array", "0", "16 n, +8 n write-allocate", kStreamNote, plain<copy>, plain_n<n_copy>},
+        {ReferenceKernelId::stream_scale, "stream_scale", "b[i] = s * c[i]", "dp", "n doubles per array", "n", "16 n, +8 n write-allocate",
          kStreamNote, plain<scale>, plain_n<n_copy>},
-        {"stream_add", "c[i] = a[i] + b[i]", "dp", "n doubles per array", "n", "24 n, +8 n write-allocate",
+        {ReferenceKernelId::stream_add, "stream_add", "c[i] = a[i] + b[i]", "dp", "n doubles per array", "n", "24 n, +8 n write-allocate",
          kStreamNote, plain<add>, plain_n<n_three>},
-        {"stream_triad", "a[i] = b[i] + s * c[i]", "dp", "n doubles per array", "2 n", "24 n, +8 n write-allocate",
+        {ReferenceKernelId::stream_triad, "stream_triad", "a[i] = b[i] + s * c[i]", "dp", "n doubles per array", "2 n", "24 n, +8 n write-allocate",
          kStreamNote, plain<triad>, plain_n<n_three>},
-        {"daxpy", "y[i] = a * x[i] + y[i]", "dp", "n doubles per array", "2 n", "24 n (y is read first)", "", plain<daxpy>, plain_n<n_two>},
-        {"ddot", "s += x[i] * y[i]", "dp", "n doubles per array", "2 n + 15", "16 n", "four vector partial sums, as BLAS does (one chain would be bound by the add's latency)", plain<dot>, plain_n<n_two>},
-        {"sum_sp_scalar", "s += x[i]", "sp", "n floats", "n", "4 n",
+        {ReferenceKernelId::daxpy, "daxpy", "y[i] = a * x[i] + y[i]", "dp", "n doubles per array", "2 n", "24 n (y is read first)", "", plain<daxpy>, plain_n<n_two>},
+        {ReferenceKernelId::ddot, "ddot", "s += x[i] * y[i]", "dp", "n doubles per array", "2 n + 15", "16 n", "four vector partial sums, as BLAS does (one chain would be bound by the add's latency)", plain<dot>, plain_n<n_two>},
+        {ReferenceKernelId::sum_sp_scalar, "sum_sp_scalar", "s += x[i]", "sp", "n floats", "n", "4 n",
          "one dependent add after another: bound by the add's latency, not its throughput", plain<sum_scalar>, plain_n<n_one_sp>},
-        {"sum_sp_unrolled", "s0 += x[i]; s1 += x[i+1]; s2 += x[i+2]; s3 += x[i+3]", "sp", "n floats", "n + 3", "4 n",
+        {ReferenceKernelId::sum_sp_unrolled, "sum_sp_unrolled", "s0 += x[i]; s1 += x[i+1]; s2 += x[i+2]; s3 += x[i+3]", "sp", "n floats", "n + 3", "4 n",
          "four independent chains: scalar adds overlap, up to the scalar add throughput", plain<sum_unrolled>, plain_n<n_one_sp>},
-        {"sum_sp_simd", "v0..v3 += x[i..i+15] (4 vectors of 4 floats)", "sp", "n floats", "n + 15", "4 n",
+        {ReferenceKernelId::sum_sp_simd, "sum_sp_simd", "v0..v3 += x[i..i+15] (4 vectors of 4 floats)", "sp", "n floats", "n + 15", "4 n",
          "SIMD adds on independent vectors: up to the vector add throughput (128-bit)", plain<sum_simd>, plain_n<n_one_sp>},
-        {"jacobi2d", "b[i][j] = 0.25 (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])", "dp", "n x n grid",
+        {ReferenceKernelId::jacobi2d, "jacobi2d", "b[i][j] = 0.25 (a[i-1][j] + a[i+1][j] + a[i][j-1] + a[i][j+1])", "dp", "n x n grid",
          "4 (n-2)^2", "40 (n-2)^2 nominal; 16 (n-2)^2 from memory, +8 (n-2)^2 write-allocate",
          "memory traffic assumes three rows of a stay in cache (the layer condition)", plain<jacobi2d>, plain_n<n_grid>},
-        {"stencil3d", "b = c0 a[i][j][k] + c1 (six neighbours of a[i][j][k])", "dp", "n x n x n grid",
+        {ReferenceKernelId::stencil3d, "stencil3d", "b = c0 a[i][j][k] + c1 (six neighbours of a[i][j][k])", "dp", "n x n x n grid",
          "8 (n-2)^3", "64 (n-2)^3 nominal; 16 (n-2)^3 from memory, +8 (n-2)^3 write-allocate",
          "memory traffic assumes three planes of a stay in cache (the layer condition)", plain<stencil3d>, plain_n<n_cube>},
-        {"mvm_row", "y[i] = sum_j A[i][j] x[j] (A row-major)", "dp", "n x n matrix", "2 n^2 + 7 n",
+        {ReferenceKernelId::mvm_row, "mvm_row", "y[i] = sum_j A[i][j] x[j] (A row-major)", "dp", "n x n matrix", "2 n^2 + 7 n",
          "16 n^2 + 8 n nominal; 8 n^2 + 16 n from memory", "x stays in cache; four rows at a time, two vector partial sums a row", plain<mvm_row>, plain_n<n_matrix>},
-        {"mvm_col", "y[i] += A[j][i] x[j], j outer (A column-major)", "dp", "n x n matrix", "2 n^2",
+        {ReferenceKernelId::mvm_col, "mvm_col", "y[i] += A[j][i] x[j], j outer (A column-major)", "dp", "n x n matrix", "2 n^2",
          "24 n^2 + 16 n nominal; 8 n^2 + 16 n from memory", "y is loaded and stored once per column: L1-heavy", plain<mvm_col>, plain_n<n_matrix>},
-        {"spmv_laplace3d", "y = A x, A in CRS: the 7-point Laplacian of a g^3 grid", "dp",
+        {ReferenceKernelId::spmv_laplace3d, "spmv_laplace3d", "y = A x, A in CRS: the 7-point Laplacian of a g^3 grid", "dp",
          "g (the grid is g x g x g: g^3 rows, 7 g^3 - 6 g^2 nonzeros)", "2 nnz",
          "20 nnz + 4 rows nominal; 12 nnz + 4 rows + 16 rows from memory", "x stays in cache (read once)", plain<spmv>, plain_n<n_laplace>},
-        {"dgemm_naive", "C[i][j] = sum_k A[i][k] B[k][j], the triple loop", "dp", "n x n matrices", "2 n^3",
+        {ReferenceKernelId::dgemm_naive, "dgemm_naive", "C[i][j] = sum_k A[i][k] B[k][j], the triple loop", "dp", "n x n matrices", "2 n^3",
          "16 n^3 nominal; 24 n^2 compulsory", "B is walked down its columns: far below the peak", plain<gemm_naive>, plain_n<n_gemm>, 4 << 20},
-        {"dgemm_openblas", "cblas_dgemm, C = A B, one thread", "dp", "n x n matrices", "2 n^3",
+        {ReferenceKernelId::dgemm_openblas, "dgemm_openblas", "cblas_dgemm, C = A B, one thread", "dp", "n x n matrices", "2 n^3",
          "24 n^2 compulsory (the library's blocking is not counted)", "OpenBLAS, as the distribution builds it", plain<gemm_blas>, plain_n<n_gemm>},
-        {"atb_ours", "C = A^T B, A and B K x m: blocks of C in registers over chunks of K: 8 x 16 with AVX-512 when m is a multiple of 16, else 4 x 8 with AVX2+FMA, else 4 x 4 with SSE2 (as the CPU and ROOFLINE_MAX_ISA allow)", "dp",
+        {ReferenceKernelId::atb_ours, "atb_ours", "C = A^T B, A and B K x m: blocks of C in registers over chunks of K: 8 x 16 with AVX-512 when m is a multiple of 16, else 4 x 8 with AVX2+FMA, else 4 x 4 with SSE2 (as the CPU and ROOFLINE_MAX_ISA allow)", "dp",
          "K rows (A and B are K x m)", "2 K m^2 + m^2 ceil(K / chunk) (chunk: 128 rows at m = 16, 2048 / m, 16 to 256)",
          "3 K m^2 nominal (4 x 8 blocks; 1.5 K m^2 with 8 x 16, 4 K m^2 with 4 x 4); 16 K m from memory",
          "tall and skinny: m/8 FLOP/B from memory (2 at m = 16), memory-bound on most machines", atb_ours, n_atb, 0,
          {kAtbParameter}},
-        {"lbm_d3q19", "one D3Q19 lattice-Boltzmann step, BGK collision, pull streaming, two grids", "dp",
+        {ReferenceKernelId::lbm_d3q19, "lbm_d3q19", "one D3Q19 lattice-Boltzmann step, BGK collision, pull streaming, two grids", "dp",
          "n x n x n cells (19 populations each, structure of arrays)", "219 (n-2)^3",
          "304 (n-2)^3 nominal and from memory, +152 (n-2)^3 write-allocate",
          "FLOPs as the code does them (density, momentum, equilibrium, relaxation); memory traffic assumes the "
          "source's neighbouring planes stay in cache", plain<lbm>, plain_n<n_lbm>},
-        {"fft3d", "FFTW's out-of-place forward 3-D complex DFT (FFTW_ESTIMATE plan)", "dp", "n x n x n points",
+        {ReferenceKernelId::fft3d, "fft3d", "FFTW's out-of-place forward 3-D complex DFT (FFTW_ESTIMATE plan)", "dp", "n x n x n points",
          "5 N log2 N nominal (N = n^3)", "32 N compulsory",
          "the nominal count is the convention for comparing FFTs (FFTW's real count: roofline measure --engine "
          "instrument on a program calling it); the library's passes over the data are not counted", plain<fft3d>, plain_n<n_fft>},
-        {"atb_openblas", "cblas_dgemm(RowMajor, Trans, NoTrans), C = A^T B, A and B K x m, one thread", "dp",
+        {ReferenceKernelId::atb_openblas, "atb_openblas", "cblas_dgemm(RowMajor, Trans, NoTrans), C = A^T B, A and B K x m, one thread", "dp",
          "K rows (A and B are K x m)", "2 K m^2", "16 K m compulsory", "OpenBLAS on a shape it is not blocked for",
          atb_blas, n_atb, 0, {kAtbParameter}},
-        {"spmv_random", "y = A x, A in CRS: n x n, nnzr nonzeros a row at random columns", "dp",
+        {ReferenceKernelId::spmv_random, "spmv_random", "y = A x, A in CRS: n x n, nnzr nonzeros a row at random columns", "dp",
          "n rows (nnz = n nnzr)", "2 nnz", "20 nnz + 4 rows nominal; 12 nnz + 4 rows + 16 rows from memory",
          "x is gathered at random: the memory bytes assume x stays in cache and are a lower bound once it does not "
          "(8 n bytes beyond the last level)",
@@ -344,6 +344,10 @@ KernelParams ReferenceKernel::resolved(const KernelParams& given) const {
     }
     for (const auto& p : parameters) out.emplace(p.name, p.default_value);
     return out;
+}
+
+const ReferenceKernel& reference_kernel(ReferenceKernelId id) {
+    return reference_kernels().at(static_cast<std::size_t>(id));
 }
 
 const ReferenceKernel* find_reference_kernel(const std::string& name) {

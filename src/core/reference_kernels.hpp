@@ -5,6 +5,7 @@
 
 #include "core/machine_model.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -36,7 +37,20 @@ struct KernelParameter {
     std::string meaning;        // "M = N, the columns of A and B"
 };
 
+// Every reference kernel, one value each, in the order of reference_kernels() (the table's
+// rows say which they are). bench's registry gives each its code by this id, so a kernel with
+// counts and no code (or code and no counts) is found where the registry is built and by its
+// unit test, not when someone runs it.
+enum class ReferenceKernelId {
+    stream_copy, stream_scale, stream_add, stream_triad, daxpy, ddot,
+    sum_sp_scalar, sum_sp_unrolled, sum_sp_simd,
+    jacobi2d, stencil3d, mvm_row, mvm_col, spmv_laplace3d, dgemm_naive, dgemm_openblas, atb_ours,
+    lbm_d3q19, fft3d, atb_openblas, spmv_random,
+};
+inline constexpr std::size_t kReferenceKernelCount = static_cast<std::size_t>(ReferenceKernelId::spmv_random) + 1;
+
 struct ReferenceKernel {
+    ReferenceKernelId id;
     std::string name;         // "stream_triad"
     std::string code;         // "a[i] = b[i] + s * c[i]"
     std::string precision;    // "dp" or "sp"
@@ -81,6 +95,9 @@ KernelCounts atb_ours_counts(std::int64_t k, std::int64_t m, const AtbBlock& blo
 // Every kernel, in the order --list prints them.
 const std::vector<ReferenceKernel>& reference_kernels();
 const ReferenceKernel* find_reference_kernel(const std::string& name);
+// The table's row for `id` (reference_kernels()[id]: the rows are in the enum's order, which its
+// unit test checks).
+const ReferenceKernel& reference_kernel(ReferenceKernelId id);
 
 // Bytes per level of one call whose working set is `counts.working_set`, warm caches,
 // LRU: L1 gets the nominal bytes (loads + stores); a level below gets the memory traffic
