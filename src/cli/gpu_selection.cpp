@@ -14,14 +14,12 @@ namespace roofline::cli {
 void require_gpu_roofline_for_gpu_points(const std::vector<Point>& points, bool gpu_chosen) {
     if (gpu_chosen) return;
     for (const auto& p : points)
-        if (p.source == "ncu")
+        if (p.source == PointOrigin::ncu)
             throw UsageError(fmt::format(
                 "point '{}' is a CUDA kernel (measured by ncu): judge it against a GPU's roofline with --gpu N "
                 "(a machine model with a gpus section, from 'roofline bench --gpu'), not a CPU's",
                 terminal_text(p.name)));
 }
-
-std::string gpu_precision_for(const std::string& cpu_precision) { return cpu_precision == "sp" ? "fp32" : "fp64"; }
 
 Roofline selected_gpu_roofline(const MachineModel& model, const std::string& text,
                                const std::string& default_precision, const std::string& source,

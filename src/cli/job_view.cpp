@@ -40,7 +40,7 @@ std::vector<Point> load_job_points(StoreAccess& access, const std::string& job) 
                 if (it != doc->provenance->options.end() && it->second != job) continue;
             }
             for (auto p : doc->points) {
-                if (p.source != "monitor") continue;
+                if (p.source != PointOrigin::monitor) continue;
                 if (p.series.empty()) p.series = set.name.substr(prefix.size());
                 points.push_back(std::move(p));
             }

@@ -217,7 +217,7 @@ Point point_of(const ReferenceKernel& k, const KernelParams& params, const Refer
     p.bytes = bytes_by_level(run.counts, caches, run.threads);
     p.seconds = run.seconds;
     p.threads = run.threads;
-    p.source = "kernel";
+    p.source = PointOrigin::kernel;
     p.details = {{"n", static_cast<double>(run.n)},  // per thread
                  {"working_set_bytes", t * run.counts.working_set},
                  {"bytes_loaded", t * run.counts.loaded},

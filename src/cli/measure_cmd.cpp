@@ -147,7 +147,7 @@ std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sa
     measure::apply_counts(p, counts);
     p.seconds = it->second.seconds;
     p.threads = 1;  // CPU time summed over threads: compare with one thread's roofline
-    p.source = "instrument+sampling";
+    p.source = PointOrigin::instrument_sampling;
     p.details["samples"] = static_cast<double>(it->second.samples);
     p.details["sample_period_seconds"] = sampling->period_seconds;
     p.details[kRunsDetail] = 1;  // one sampled run: --repeat repeats the native run only
@@ -169,10 +169,11 @@ std::optional<Point> function_region_point(const FunctionRegion& f, const Sampli
     p.threads = f.time.threads;
     p.details[kRunsDetail] = 1;  // one call-timing or sampled run: --repeat repeats the native run only
     if (f.time.source == measure::TimeSource::timed_calls) {
-        p.source = "instrument+calltiming";
+        p.source = PointOrigin::instrument_calltiming;
         p.details["timed_calls"] = static_cast<double>(f.time.timed_calls);
     } else {
-        p.source = f.time.source == measure::TimeSource::sampled_stacks ? "instrument+callstacks" : "instrument+sampling";
+        p.source = f.time.source == measure::TimeSource::sampled_stacks ? PointOrigin::instrument_callstacks
+                                                                         : PointOrigin::instrument_sampling;
         p.details["samples"] = static_cast<double>(f.time.samples);
         p.details["sample_period_seconds"] = sampling ? sampling->period_seconds : 0;
     }

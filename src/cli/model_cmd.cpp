@@ -125,7 +125,7 @@ int run_specs(const ModelArgs& a) {
                            terminal_text(spec.name), terminal_text(spec.work_unit), rate_unit(r.work_unit));
             KernelModelResult result{spec, path, predict(spec, r, view)};
             predicted.push_back(result.prediction.point);
-            predicted.back().source = "model";
+            predicted.back().source = PointOrigin::model;
             predicted.back().threads = std::max(1, r.threads);
             results.push_back(std::move(result));
         }

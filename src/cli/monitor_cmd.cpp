@@ -396,7 +396,7 @@ int run_counter_monitor(const MonitorArgs& args) {
             p.work_counted = !counts.flops.empty();
             p.seconds = seconds;
             p.threads = std::max(1, state.interval_threads);
-            p.source = "monitor";  // a sample, as the marker path's (report/plot --job take these)
+            p.source = PointOrigin::monitor;  // a sample, as the marker path's (report/plot --job take these)
             p.details["sampled_with_counters"] = 1;
             p.details["counted_threads"] = state.interval_threads;
             p.details["threads_without_counters"] = state.counters->threads_without_counters();

@@ -251,7 +251,7 @@ int run_plot(const PlotArgs& args) {
         for (auto& p : points) {
             if (p.seconds <= 0 || p.work <= 0) continue;
             const Roofline& r = judge ? *judge
-                                      : p.source == "ncu" ? input.machines[args.gpus.empty() ? 0 : machine_sources.size()]
+                                      : p.source == PointOrigin::ncu ? input.machines[args.gpus.empty() ? 0 : machine_sources.size()]
                                                           : input.machines.front();
             const auto a = analyze(r, p, input.view);
             if (!a.above_roof) continue;

@@ -120,7 +120,7 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
         if (added) {
             Point p;
             p.name = l.kernel;
-            p.source = "ncu";
+            p.source = PointOrigin::ncu;
             p.details["device"] = 0;
             points.push_back(std::move(p));
         }
@@ -170,7 +170,7 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
 std::string dominant_gpu_precision(const std::vector<Point>& points) {
     std::map<std::string, double> work;
     for (const auto& p : points) {
-        if (p.source != "ncu") continue;
+        if (p.source != PointOrigin::ncu) continue;
         for (const auto& [key, value] : p.details) {
             if (key.rfind("flops_tensor_", 0) == 0) work[key.substr(13)] += value;
             else if (key == "flops_fp64" || key == "flops_fp32" || key == "flops_fp16") work[key.substr(6)] += value;

@@ -129,7 +129,7 @@ Point point_from_spec(const KernelSpec& spec) {
     const double n = iteration_count(spec);
     p.work = spec.work_per_iteration * n;
     for (const auto& [level, bytes] : bytes_per_iteration(spec)) p.bytes[level] = bytes * n;
-    p.source = "analytic";
+    p.source = PointOrigin::analytic;
     p.seconds = 0;
     p.details["work_per_iteration"] = spec.work_per_iteration;
     if (spec.iterations) p.details["iterations"] = *spec.iterations;

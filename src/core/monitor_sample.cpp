@@ -63,7 +63,7 @@ IntervalSample interval_sample(const std::vector<ProcessDelta>& deltas, const Pe
                                const std::set<std::string>& only) {
     IntervalSample s;
     Point& p = s.point;
-    p.source = "monitor";
+    p.source = PointOrigin::monitor;
     p.threads = 0;
     std::set<std::string> counted, missing;
     bool any_uncounted = false;

@@ -110,7 +110,7 @@ OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSumma
     Point& p = out.point;
     p.name = "whole offload";
     p.label = "all kernels, with the copies over the bus";
-    p.source = "ncu";
+    p.source = PointOrigin::ncu;
     p.seconds = s.span_seconds;
     double launches = 0;
     for (const auto& k : kernels) {

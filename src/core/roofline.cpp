@@ -152,7 +152,7 @@ std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, con
     out.within_spread = out.excess <= out.tolerance;
     // Most likely first: the ones this point's own record points at, then what can always be the case.
     if (r.threads > 0 && p.threads > r.threads) out.causes.push_back(AboveRoof::Cause::more_threads_than_roofline);
-    if (p.source.find("sampling") != std::string::npos) out.causes.push_back(AboveRoof::Cause::self_time_only);
+    if (p.source == PointOrigin::instrument_sampling) out.causes.push_back(AboveRoof::Cause::self_time_only);
     // A cyclic sweep over twice a cache is all misses under LRU, but real replacement (adaptive, or
     // a victim L3) keeps part of it: the transition spans a few times the cache's size.
     if (const auto spill = p.details.find(kWorkingSetOverCache);

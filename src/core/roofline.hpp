@@ -5,6 +5,7 @@
 // (1e9 bytes/s), intensity in <work unit>/byte.
 #pragma once
 
+#include "core/point_origin.hpp"
 #include "core/timing_summary.hpp"
 
 #include <map>
@@ -75,7 +76,7 @@ struct Point {
     std::map<std::string, double> bytes;  // per level: bytes crossing that level's boundary
     double seconds = 0;
     int threads = 1;
-    std::string source;            // "instrument", "perf", "analytic", "model"
+    PointSource source;            // where it came from: PointOrigin, its names in core/point_origin.hpp
     std::map<std::string, double> details;  // e.g. "flops_dp", "flops_sp_256", "fma_share"
 };
 

@@ -43,7 +43,7 @@ json point_to_json(const Point& p) {
     for (const auto& [level, bytes] : p.bytes) j["bytes"][level] = bytes;
     j["seconds"] = p.seconds;
     j["threads"] = p.threads;
-    j["source"] = p.source;
+    j["source"] = p.source.name();
     j["details"] = json::object();
     for (const auto& [key, value] : p.details) j["details"][key] = value;
     return j;
@@ -105,7 +105,7 @@ Point point_from(const JsonNode& n) {
     }
     p.seconds = n.required("seconds", "a number").as_figure(seconds_range);
     if (n.has("threads")) p.threads = n.child("threads").as_int_in(1, max_threads);
-    if (n.has("source")) p.source = n.child("source").as_string();
+    if (n.has("source")) p.source = PointSource::from_name(n.child("source").as_string());
     if (n.has("details")) p.details = number_map(n.child("details"), false);
     return p;
 }

@@ -62,7 +62,8 @@ EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> 
 }
 
 std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::string>* skipped) {
-    const std::string source = engine_name(result.engine);
+    // The engines' names are their points' origins ("instrument", "perf", "time").
+    const auto source = PointSource::from_name(engine_name(result.engine));
     auto counts_for = [&](const std::string& name) -> const RegionCounts* {
         const auto it = std::find_if(result.counts.begin(), result.counts.end(),
                                      [&](const RegionCounts& c) { return c.name == name; });

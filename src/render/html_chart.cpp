@@ -65,7 +65,7 @@ json chart_data(const ChartInput& input, const ChartLayout& layout) {
                   {"work_unit", p.work_unit}, {"seconds", number(p.seconds)}, {"threads", p.threads}};
         if (!p.label.empty()) j["label"] = p.label;
         if (!p.series.empty()) j["series"] = p.series;
-        if (!p.source.empty()) j["source"] = p.source;
+        if (!p.source.empty()) j["source"] = p.source.name();
         json levels = json::object();
         for (std::size_t index : plotted.markers) levels[layout.markers[index].level] = number(layout.markers[index].intensity);
         j["intensity"] = std::move(levels);

@@ -28,7 +28,7 @@ inline Point fixture_point(const std::string& name, const std::string& series, d
     p.seconds = seconds;
     p.bytes = std::move(bytes);
     p.threads = 2;
-    p.source = "analytic";
+    p.source = PointOrigin::analytic;
     return p;
 }
 

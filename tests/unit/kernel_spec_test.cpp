@@ -199,7 +199,7 @@ TEST(KernelSpecBytes, WriteAllocateBelowL1AndOnlyForStoresNotAlsoRead) {
 TEST(KernelSpecBytes, PointFromSpecIsAnalyticAndScalesWithIterations) {
     const KernelSpec triad = spec_of("stream_triad.yaml", "stream-triad");
     const Point p = point_from_spec(triad);
-    EXPECT_EQ(p.source, "analytic");
+    EXPECT_EQ(p.source, PointOrigin::analytic);
     EXPECT_EQ(p.seconds, 0);
     EXPECT_DOUBLE_EQ(p.work, 2 * 2e7);
     EXPECT_DOUBLE_EQ(p.bytes.at("DRAM"), 32 * 2e7);

@@ -30,7 +30,7 @@ TEST(MeasureMerge, TimingsAndCountsByName) {
     EXPECT_DOUBLE_EQ(points[0].bytes.at("L1"), 3e9);
     EXPECT_DOUBLE_EQ(points[0].seconds, 1.0);
     EXPECT_EQ(points[0].threads, 2);
-    EXPECT_EQ(points[0].source, "instrument");
+    EXPECT_EQ(points[0].source, roofline::PointOrigin::instrument);
     EXPECT_DOUBLE_EQ(points[0].details.at("flops_f64_fma"), 4e9);
     EXPECT_DOUBLE_EQ(points[0].details.at("flops_by_width_256"), 5e9);
     EXPECT_DOUBLE_EQ(points[0].details.at("calls"), 10);
@@ -58,7 +58,7 @@ TEST(MeasureMerge, PerfBytesByLevel) {
     ASSERT_EQ(points.size(), 1u);
     EXPECT_DOUBLE_EQ(points[0].bytes.at("DRAM"), 4e9);
     EXPECT_EQ(points[0].bytes.count("L1"), 0u);
-    EXPECT_EQ(points[0].source, "perf");
+    EXPECT_EQ(points[0].source, roofline::PointOrigin::perf);
 }
 
 TEST(MeasureMerge, UntimedRegionIsSkipped) {

@@ -34,7 +34,7 @@ Point point(const std::string& name, double flops, double bytes, double seconds,
     p.bytes["L1"] = bytes;
     p.seconds = seconds;
     p.threads = threads;
-    p.source = "instrument";
+    p.source = PointOrigin::instrument;
     p.details["flops_f64_add"] = flops;
     p.details["calls"] = 3;
     p.details["sample_period_seconds"] = 1e-4;

@@ -88,7 +88,7 @@ TEST(MonitorSample, IntervalSampleSumsProcessesAndSkipsNestedRegions) {
     EXPECT_DOUBLE_EQ(s.point.seconds, 1.1);  // the longer interval: never a rate above any process's
     EXPECT_EQ(s.point.threads, 4);
     EXPECT_DOUBLE_EQ(s.calls, 15);
-    EXPECT_EQ(s.point.source, "monitor");
+    EXPECT_EQ(s.point.source, PointOrigin::monitor);
     ASSERT_EQ(s.regions_missing.size(), 1u);
     EXPECT_EQ(s.regions_missing[0], "unknown");
     // Only the regions asked for: inner alone.

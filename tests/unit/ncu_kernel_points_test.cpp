@@ -103,7 +103,7 @@ TEST(GpuKernelPoints, FlopsPerPrecisionBytesPerLevelAndLaunchesSummed) {
     ASSERT_EQ(points.size(), 2u);
     const Point& d = points[0];
     EXPECT_EQ(d.name, "daxpy") << "points in the order the kernels first ran";
-    EXPECT_EQ(d.source, "ncu");
+    EXPECT_EQ(d.source, PointOrigin::ncu);
     EXPECT_DOUBLE_EQ(d.details.at("launches"), 2);
     EXPECT_DOUBLE_EQ(d.seconds, 200e-6);
     EXPECT_DOUBLE_EQ(d.work, 4e6) << "an FMA is 2 FLOPs, the launches summed";
@@ -195,7 +195,7 @@ TEST(GpuKernelPoints, KernelsAreJudgedInThePrecisionMostOfTheirFlopsRanIn) {
     EXPECT_EQ(dominant_gpu_precision({points[2]}), "fp16") << points[2].name;  // HGEMM: the fp16 tensor roof
     EXPECT_EQ(dominant_gpu_precision({points[0]}), "fp64") << points[0].name;
     EXPECT_EQ(dominant_gpu_precision({points[1]}), "fp32") << points[1].name;
-    points[1].source = "instrument";  // a CPU point says nothing of a GPU precision
+    points[1].source = PointOrigin::instrument;  // a CPU point says nothing of a GPU precision
     EXPECT_EQ(dominant_gpu_precision({points[1]}), "");
 }
 

@@ -37,7 +37,7 @@ Tally example_tally() {
 Point kernel(const std::string& name, double flops, double dram, double launches) {
     Point p;
     p.name = name;
-    p.source = "ncu";
+    p.source = PointOrigin::ncu;
     p.work = flops;
     p.seconds = 1e-3;
     p.bytes = {{"L1", 2 * dram}, {"L2", dram}, {"DRAM", dram}};
@@ -143,7 +143,7 @@ TEST(OffloadPoint, AllKernelsWithTheBusBytesAndTheSpan) {
     const auto o = offload_point(kernels, s, 0.5);
     const Point& p = o.point;
     EXPECT_EQ(p.name, "whole offload");
-    EXPECT_EQ(p.source, "ncu");  // judged on a GPU's roofline, as the kernels are
+    EXPECT_EQ(p.source, PointOrigin::ncu);  // judged on a GPU's roofline, as the kernels are
     EXPECT_DOUBLE_EQ(p.work, 6e9);
     EXPECT_DOUBLE_EQ(p.seconds, 9e-3);
     EXPECT_DOUBLE_EQ(p.bytes.at("DRAM"), 1.5e9);

@@ -32,7 +32,7 @@ std::vector<Point> sample_points() {
     triad.bytes = {{"L1", 3.2e10}, {"L2", 3.2e10}, {"DRAM", 0.1 + 0.2}};
     triad.seconds = 1.75;
     triad.threads = 2;
-    triad.source = "analytic";
+    triad.source = PointOrigin::analytic;
     triad.details = {{"flops_dp_256", 2.0e9}, {"fma_share", 1.0}, {"delta", -0.5}};
 
     Point exchanges;
@@ -41,7 +41,7 @@ std::vector<Point> sample_points() {
     exchanges.work_unit = "exchange";
     exchanges.bytes = {{"PCIe", 8e6}};
     exchanges.seconds = 0.01;
-    exchanges.source = "model";
+    exchanges.source = PointOrigin::model;
     return {triad, exchanges};
 }
 
@@ -138,7 +138,7 @@ TEST(PointsJson, MinimalPointsTakeDefaults) {
     ASSERT_EQ(points.size(), 2u);
     EXPECT_EQ(points[0].work_unit, "FLOP");
     EXPECT_EQ(points[0].threads, 1);
-    EXPECT_EQ(points[0].source, "");
+    EXPECT_EQ(points[0].source, PointOrigin::none);
     EXPECT_TRUE(points[0].details.empty());
     EXPECT_EQ(points[1].threads, 4);
     EXPECT_EQ(points[1].bytes.at("L1"), 4e9);

@@ -162,10 +162,10 @@ TEST(RooflineAnalysis, APointAboveItsRoofIsAnErrorWithLikelyCauses) {
     EXPECT_TRUE(a.next_steps.empty()) << "no advice from a point that is not a result";
     // Sampled self time is the likely cause for a function point.
     p.threads = 1;
-    p.source = "instrument+sampling";
+    p.source = PointOrigin::instrument_sampling;
     EXPECT_EQ(analyze(r, p, View::orm).above_roof->causes.front(), AboveRoof::Cause::self_time_only);
     // A reference kernel's sweep just past a cache: that cache still serves part of it.
-    p.source = "kernel";
+    p.source = PointOrigin::kernel;
     p.details[kWorkingSetOverCache] = 2;
     EXPECT_EQ(analyze(r, p, View::orm).above_roof->causes.front(), AboveRoof::Cause::working_set_near_cache);
     p.details[kWorkingSetOverCache] = 8;  // well past it: not the cause

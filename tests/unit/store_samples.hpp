@@ -33,7 +33,7 @@ inline std::vector<roofline::Point> sample_points(const std::string& name) {
     p.bytes = {{"L1", 3.2e10}, {"DRAM", 1.6e10}};
     p.seconds = 0.25;
     p.threads = 2;
-    p.source = "analytic";
+    p.source = roofline::PointOrigin::analytic;
     p.details = {{"flops_dp", 2e9}};
     roofline::Point ops = p;
     ops.name = name + " exchanges";
