@@ -44,7 +44,7 @@ Roofline selected_gpu_roofline(const MachineModel& model, const std::string& tex
     if (colon == std::string::npos && !preferred.empty() && preferred != precision) {
         try {
             Roofline roofline = gpu_roofline(*gpu, preferred);
-            roofline.label += " " + preferred;
+            roofline.label += " " + roofline.precision;
             return roofline;
         } catch (const std::invalid_argument&) {
             // no roof of the kernels' precision: the default one judges them
@@ -52,7 +52,7 @@ Roofline selected_gpu_roofline(const MachineModel& model, const std::string& tex
     }
     try {
         Roofline roofline = gpu_roofline(*gpu, precision);
-        roofline.label += " " + precision;
+        roofline.label += " " + roofline.precision;
         return roofline;
     } catch (const std::invalid_argument& e) {
         throw UsageError(fmt::format("--gpu {}: {}", terminal_text(text), e.what()));

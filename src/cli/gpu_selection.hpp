@@ -12,7 +12,8 @@ namespace roofline::cli {
 
 // `text`: "0" or "0:bf16"; without a precision, `preferred` (the kernels' own, e.g. fp16 for
 // an HGEMM: core's dominant_gpu_precision) where the GPU has a roof of it, else
-// `default_precision` ("fp64" for a DP chart). `source` names the model in messages.
+// `default_precision` ("fp64" for a DP chart; any spelling core/precision reads, "dp" too).
+// `source` names the model in messages.
 // UsageError for bad text or a precision the GPU lacks; std::runtime_error when the model
 // has no GPU N. The label ends in the precision.
 Roofline selected_gpu_roofline(const MachineModel& model, const std::string& text,
@@ -22,8 +23,5 @@ Roofline selected_gpu_roofline(const MachineModel& model, const std::string& tex
 // CUDA kernels' points (measure --engine ncu) judged on a CPU roofline would sit far above it:
 // UsageError naming the first one and --gpu, unless `gpu_chosen`.
 void require_gpu_roofline_for_gpu_points(const std::vector<Point>& points, bool gpu_chosen);
-
-// The GPU precision a CPU roofline's precision corresponds to: "sp" -> "fp32", else "fp64".
-std::string gpu_precision_for(const std::string& cpu_precision);
 
 } // namespace roofline::cli

@@ -10,6 +10,7 @@
 #include "cli/usage_error.hpp"
 #include "core/input_limits.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/precision.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
@@ -172,7 +173,7 @@ int run_plot(const PlotArgs& args) {
 
     StoreAccess access(args.db);
     ChartInput input;
-    input.view = args.view == "orm" ? View::orm : View::carm;
+    input.view = parse_view(args.view).value_or(View::carm);
     input.show_ceilings = !args.no_ceilings;
     input.intensity_lines = args.intensity_lines;
     input.shade_regions = args.shade_regions;
@@ -221,7 +222,7 @@ int run_plot(const PlotArgs& args) {
     // GPUs of the first machine, overlaid: the CPU and GPU of one node on one chart.
     for (const auto& text : args.gpus) {
         input.machines.push_back(selected_gpu_roofline(
-            *first_model, text, gpu_precision_for(input.machines.front().precision), sources.front(),
+            *first_model, text, gpu_precision(input.machines.front().precision).value_or("fp64"), sources.front(),
             args.precision ? "" : dominant_gpu_precision(input.points)));
         sources.push_back(sources.front());
     }
@@ -331,7 +332,7 @@ void add_plot_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--format", args->format, "svg (publication), html (interactive, offline), term, gnuplot")
         ->check(CLI::IsMember({"svg", "html", "term", "gnuplot"}));
     cmd->add_option("--view", args->view, "carm: every cache level; orm: DRAM only (original model)")
-        ->check(CLI::IsMember({"carm", "orm"}))
+        ->check(CLI::IsMember(view_names()))
         ->capture_default_str();
     add_roofline_precision_option(cmd, args->precision);
     add_roofline_threads_option(cmd, args->threads);

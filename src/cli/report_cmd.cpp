@@ -10,6 +10,7 @@
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/precision.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
@@ -102,7 +103,7 @@ int run_report(const ReportArgs& args) {
                                args.output, args.db, args.quiet});
     }
     const auto format = parse_report_format(args.format);
-    const View view = args.view == "orm" ? View::orm : View::carm;
+    const View view = parse_view(args.view).value_or(View::carm);
     const auto machine_choice = parse_stored_source(args.machine, "--machine");
     std::vector<StoredSource> point_choices;
     for (const auto& text : args.points.empty() ? std::vector<std::string>{kStored} : args.points)
@@ -159,7 +160,7 @@ int run_report(const ReportArgs& args) {
         if (!args.gpu.empty()) {
             if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
             // Without --precision: the one most of the kernels' FLOPs ran in (tensor work included).
-            const std::string precision = args.precision ? gpu_precision_for(*args.precision) : "fp64";
+            const std::string precision = args.precision ? gpu_precision(*args.precision).value_or("fp64") : "fp64";
             return selected_gpu_roofline(machine.model, args.gpu, precision, judging.display,
                                          args.precision ? "" : dominant_gpu_precision(points));
         }
@@ -195,7 +196,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
                       "repeat to combine (default: the latest stored set)");
     add_format_option(cmd, args->format, {"text", "markdown", "csv", "json"});
     cmd->add_option("--view", args->view, "carm: every cache level bounds a point; orm: DRAM only (original model)")
-        ->check(CLI::IsMember({"carm", "orm"}))
+        ->check(CLI::IsMember(view_names()))
         ->capture_default_str();
     add_roofline_precision_option(cmd, args->precision);
     add_roofline_threads_option(cmd, args->threads);

@@ -12,7 +12,9 @@ namespace roofline {
 
 std::string gpu_label(const GpuModel& gpu) { return fmt::format("{} (GPU {})", gpu.name, gpu.index); }
 
-Roofline gpu_roofline(const GpuModel& gpu, const std::string& precision, bool tensor) {
+Roofline gpu_roofline(const GpuModel& gpu, const std::string& asked, bool tensor) {
+    // Any spelling core/precision reads ("dp", "FP64"), as GPU roofs are written ("fp64").
+    const std::string precision = gpu_precision(asked).value_or(asked);
     Roofline r;
     r.label = gpu_label(gpu);
     r.precision = precision;

@@ -12,7 +12,8 @@
 
 namespace roofline {
 
-// `precision`: fp64, fp32, fp16, bf16, tf32, fp8, int8 (FLOP), or lop3, popc, int32 (OP).
+// `precision`: fp64, fp32, fp16, bf16, tf32, fp8, int8 (FLOP), or lop3, popc, int32 (OP), in any
+// spelling core/precision reads ("dp" is fp64); the roofline's precision is the GPU spelling.
 // `tensor` false leaves the tensor cores out (a code that does not use them).
 // Throws std::invalid_argument naming what the GPU has when it has no roof of `precision`.
 Roofline gpu_roofline(const GpuModel& gpu, const std::string& precision, bool tensor = true);

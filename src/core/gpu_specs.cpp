@@ -1,6 +1,7 @@
 #include "core/gpu_specs.hpp"
 
 #include "core/gpu_model.hpp"
+#include "core/precision.hpp"
 
 #include <fmt/core.h>
 
@@ -51,24 +52,30 @@ std::optional<GpuArchitectureRates> gpu_architecture_of(const GpuModel& gpu) {
     return gpu_architecture(gpu.vendor, gpu_architecture_id(gpu));
 }
 
-double gpu_rate_per_clock(const GpuArchitectureRates& a, const std::string& p, bool tensor) {
+double gpu_rate_per_clock(const GpuArchitectureRates& a, const std::string& precision, bool tensor) {
+    const auto p = parse_precision(precision);
+    if (!p) return 0;
     if (tensor) {
-        if (p == "fp64") return a.tensor_fp64;
-        if (p == "tf32") return a.tensor_tf32;
-        if (p == "fp16") return a.tensor_fp16;
-        if (p == "bf16") return a.tensor_bf16;
-        if (p == "fp8") return a.tensor_fp8;
-        if (p == "int8") return a.tensor_int8;
-        return 0;
+        switch (*p) {
+        case Precision::dp: return a.tensor_fp64;
+        case Precision::tf32: return a.tensor_tf32;
+        case Precision::fp16: return a.tensor_fp16;
+        case Precision::bf16: return a.tensor_bf16;
+        case Precision::fp8: return a.tensor_fp8;
+        case Precision::int8: return a.tensor_int8;
+        default: return 0;
+        }
     }
-    if (p == "fp64") return a.fp64;
-    if (p == "fp32") return a.fp32;
-    if (p == "fp16") return a.fp16;
-    if (p == "bf16") return a.bf16;
-    if (p == "int32") return a.int32;
-    if (p == "lop3") return a.lop3;
-    if (p == "popc") return a.popc;
-    return 0;
+    switch (*p) {
+    case Precision::dp: return a.fp64;
+    case Precision::sp: return a.fp32;
+    case Precision::fp16: return a.fp16;
+    case Precision::bf16: return a.bf16;
+    case Precision::int32: return a.int32;
+    case Precision::lop3: return a.lop3;
+    case Precision::popc: return a.popc;
+    default: return 0;
+    }
 }
 
 namespace {

@@ -37,8 +37,9 @@ std::optional<GpuArchitectureRates> gpu_architecture(GpuVendor vendor, std::stri
 // std::invalid_argument saying so, never judged against another vendor's figures.
 std::optional<GpuArchitectureRates> gpu_architecture_of(const GpuModel& gpu);
 
-// The per-clock rate of `precision` ("fp64" .. "fp8", "int8", "int32", "lop3", "popc") on the
-// vector units or, with `tensor`, the tensor cores; 0 when the architecture has none.
+// The per-clock rate of `precision` (any spelling core/precision reads: "fp64" or "dp", .. "fp8",
+// "int8", "int32", "lop3", "popc") on the vector units or, with `tensor`, the tensor cores; 0 when
+// the architecture has none.
 double gpu_rate_per_clock(const GpuArchitectureRates& arch, const std::string& precision, bool tensor);
 
 // SMs x clock (MHz) x the per-clock rate, in 1e9 work units per second; 0 when unknown.

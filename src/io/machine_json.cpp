@@ -419,15 +419,15 @@ ValidationPoint validation_from(const JsonNode& n) {
 constexpr FigureRange mhz_range{1, 1e5, "a clock from 1 to 100000 MHz"};
 
 GpuComputeRoof gpu_compute_from(const JsonNode& n) {
-    static const char* const kPrecisions[] = {"fp64", "fp32", "fp16", "bf16", "tf32", "fp8",
-                                              "int8", "int32", "lop3", "popc"};
     GpuComputeRoof r;
     read_optional(n, "name", r.name);
     const auto precision = n.required("precision", "a string");
-    r.precision = precision.as_string();
-    if (std::find(std::begin(kPrecisions), std::end(kPrecisions), r.precision) == std::end(kPrecisions))
-        precision.fail(fmt::format("unknown GPU precision \"{}\" (expected fp64, fp32, fp16, bf16, tf32, fp8, int8, "
-                                   "int32, lop3 or popc)", r.precision));
+    // Any spelling core/precision reads ("fp64", "dp", ...), kept as GPU roofs are written ("fp64").
+    const std::string text = precision.as_string();
+    const auto known = gpu_precision(text);
+    if (!known)
+        precision.fail(fmt::format("unknown GPU precision \"{}\" (expected {})", text, known_gpu_precisions_text()));
+    r.precision = *known;
     read_optional(n, "work_unit", r.work_unit);
     if (r.work_unit != "FLOP" && r.work_unit != "OP") n.child("work_unit").expected("\"FLOP\" or \"OP\"");
     read_optional(n, "tensor", r.tensor);

@@ -118,6 +118,10 @@ TEST(GpuModelJson, RoundTrip) {
 TEST(GpuModelJson, WrongValuesAreRefusedWithTheirPath) {
     const nlohmann::json ok = {{"name", "G"}, {"compute", {{{"precision", "fp32"}, {"gflops", 100}}}}};
     EXPECT_NO_THROW(machine_from_json(machine_with_gpu(ok), "m.json"));
+    // Both spellings are read; a GPU roof keeps the GPU's ("dp" is fp64).
+    auto dp = ok;
+    dp["compute"][0]["precision"] = "dp";
+    EXPECT_EQ(machine_from_json(machine_with_gpu(dp), "m.json").gpus[0].compute[0].precision, "fp64");
     auto bad = ok;
     bad["compute"][0]["precision"] = "fp128";
     EXPECT_NE(read_error(machine_with_gpu(bad)).find("unknown GPU precision \"fp128\""), std::string::npos);
@@ -204,6 +208,10 @@ TEST(GpuRoofline, TensorRoofOnTopVectorUnderItAndTheBusAsItsOwnRoof) {
     const Roofline bits = gpu_roofline(g, "lop3");
     EXPECT_EQ(bits.work_unit, "OP");
     EXPECT_THROW(gpu_roofline(g, "tf32"), std::invalid_argument);
+    // The CPU's spelling names the same roof: "dp" is the GPU's fp64.
+    const Roofline dp = gpu_roofline(g, "dp");
+    EXPECT_EQ(dp.precision, "fp64");
+    EXPECT_DOUBLE_EQ(dp.compute.value, 30000);
     // An offload: P = min(peak, B_mem I, B_bus TI) with the bus roof in the same roofline.
     Point offload;
     offload.name = "offload";
