@@ -11,14 +11,18 @@
 
 namespace roofline::cli {
 
-void require_gpu_roofline_for_gpu_points(const std::vector<Point>& points, bool gpu_chosen) {
-    if (gpu_chosen) return;
-    for (const auto& p : points)
-        if (p.source == PointOrigin::ncu)
-            throw UsageError(fmt::format(
-                "point '{}' is a CUDA kernel (measured by ncu): judge it against a GPU's roofline with --gpu N "
-                "(a machine model with a gpus section, from 'roofline bench --gpu'), not a CPU's",
-                terminal_text(p.name)));
+void require_points_on_their_device(const std::vector<Point>& points, Device roofline) {
+    const auto wrong = first_on_wrong_device(points, roofline);
+    if (!wrong) return;
+    const Point& p = points[wrong->index];
+    if (wrong->measured_on == Device::gpu)
+        throw UsageError(fmt::format(
+            "point '{}' is a CUDA kernel (measured by ncu): judge it against a GPU's roofline with --gpu N "
+            "(a machine model with a gpus section, from 'roofline bench --gpu'), not a CPU's",
+            terminal_text(p.name)));
+    throw UsageError(fmt::format("point '{}' was measured on the CPU ({}): judge it against the CPU's roofline "
+                                 "(without --gpu), not a GPU's",
+                                 terminal_text(p.name), terminal_text(p.source.name())));
 }
 
 Roofline selected_gpu_roofline(const MachineModel& model, const std::string& text,

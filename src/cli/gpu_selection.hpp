@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/machine_model.hpp"
+#include "core/point_device.hpp"
 #include "core/roofline.hpp"
 
 #include <string>
@@ -20,8 +21,10 @@ Roofline selected_gpu_roofline(const MachineModel& model, const std::string& tex
                                const std::string& default_precision, const std::string& source,
                                const std::string& preferred = "");
 
-// CUDA kernels' points (measure --engine ncu) judged on a CPU roofline would sit far above it:
-// UsageError naming the first one and --gpu, unless `gpu_chosen`.
-void require_gpu_roofline_for_gpu_points(const std::vector<Point>& points, bool gpu_chosen);
+// A point is judged only on its own device's roofline (core's point_device): a CUDA kernel
+// (measure --engine ncu) on a CPU's would sit far above it, a CPU's point on a GPU's means
+// nothing. UsageError naming the first point measured on the other device and what judges it;
+// points of no device (analytic, model, a file naming no origin) pass.
+void require_points_on_their_device(const std::vector<Point>& points, Device roofline);
 
 } // namespace roofline::cli

@@ -11,6 +11,7 @@
 #include "core/input_limits.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/precision.hpp"
+#include "core/point_device.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
@@ -191,7 +192,8 @@ int run_plot(const PlotArgs& args) {
         band_by_time(job, 5);  // colour by time: five bands, early to late
         for (auto& p : job) input.points.push_back(std::move(p));
     }
-    require_gpu_roofline_for_gpu_points(input.points, !args.gpus.empty());
+    // With --gpu each point is drawn on its own device's roofline (below); without, none may be a GPU's.
+    if (args.gpus.empty()) require_points_on_their_device(input.points, Device::cpu);
     // A cluster model (bench --mpi): every node's roofline, each node's share of the job's regions
     // under its own, the job's totals under the sum of the nodes' roofs.
     std::optional<ClusterView> cluster;
@@ -252,7 +254,7 @@ int run_plot(const PlotArgs& args) {
         for (auto& p : points) {
             if (p.seconds <= 0 || p.work <= 0) continue;
             const Roofline& r = judge ? *judge
-                                      : p.source == PointOrigin::ncu ? input.machines[args.gpus.empty() ? 0 : machine_sources.size()]
+                                      : point_device(p) == Device::gpu ? input.machines[args.gpus.empty() ? 0 : machine_sources.size()]
                                                           : input.machines.front();
             const auto a = analyze(r, p, input.view);
             if (!a.above_roof) continue;

@@ -132,7 +132,7 @@ int run_report(const ReportArgs& args) {
     if (!interrupted.empty() && (format == ReportFormat::csv || (!args.output.empty() && !args.quiet)))
         print_stderr("roofline: warning: {}\n", partial_points_text(interrupted));
 
-    require_gpu_roofline_for_gpu_points(points, !args.gpu.empty());
+    require_points_on_their_device(points, args.gpu.empty() ? Device::cpu : Device::gpu);
     const auto deliver = [&](const std::string& report) {
         if (args.output.empty()) {
             fmt::print("{}", report);

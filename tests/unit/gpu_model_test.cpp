@@ -4,6 +4,7 @@
 #include "core/gpu_model.hpp"
 #include "core/gpu_roofline.hpp"
 #include "core/gpu_specs.hpp"
+#include "core/point_device.hpp"
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 
@@ -310,4 +311,31 @@ TEST(GpuVendor, AnotherVendorsGpuIsKeptAndNeverJudgedByNvidiasTable) {
                   .gpus[0]
                   .vendor,
               GpuVendor::unknown);
+}
+
+TEST(PointDevice, APointIsJudgedOnlyOnItsOwnDevicesRoofline) {
+    Point kernel, region, paper, unnamed;
+    kernel.source = PointOrigin::ncu;
+    region.source = PointOrigin::perf;
+    paper.source = PointOrigin::analytic;
+    EXPECT_EQ(point_device(kernel), Device::gpu);
+    EXPECT_EQ(point_device(region), Device::cpu);
+    EXPECT_FALSE(point_device(paper));    // counted on paper: either roofline
+    EXPECT_FALSE(point_device(unnamed));  // a file that names no origin: either
+    EXPECT_TRUE(judged_on(kernel, Device::gpu));
+    EXPECT_FALSE(judged_on(kernel, Device::cpu));  // a CUDA kernel never on the CPU's roofline
+    EXPECT_FALSE(judged_on(region, Device::gpu));  // nor a CPU's region on a GPU's
+    EXPECT_TRUE(judged_on(paper, Device::gpu));
+    EXPECT_TRUE(judged_on(unnamed, Device::cpu));
+    const std::vector<Point> mixed{paper, region, kernel};
+    const auto on_cpu = first_on_wrong_device(mixed, Device::cpu);
+    ASSERT_TRUE(on_cpu);
+    EXPECT_EQ(on_cpu->index, 2u);
+    EXPECT_EQ(on_cpu->measured_on, Device::gpu);
+    const auto on_gpu = first_on_wrong_device(mixed, Device::gpu);
+    ASSERT_TRUE(on_gpu);
+    EXPECT_EQ(on_gpu->index, 1u);
+    EXPECT_EQ(on_gpu->measured_on, Device::cpu);
+    EXPECT_FALSE(first_on_wrong_device({paper, kernel}, Device::gpu));
+    EXPECT_STREQ(device_name(Device::gpu), "GPU");
 }
