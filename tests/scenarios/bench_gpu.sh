@@ -82,4 +82,14 @@ assert o["throughput"] == {"bus": "PCIe", "throughput_intensity": 10, "memory_le
 assert k["throughput"] is None, k
 assert k["binding_roof"] == "FP64 peak" and abs(k["attainable"] - 31000) < 1e-6, k
 PY
+# A point measured on the CPU is never judged on a GPU's roofline (core's point_device); 'dp' names fp64.
+cat >"$tmp/cpu.json" <<'JSON'
+{"schema": "roofline.points/1", "points": [
+  {"name": "cpu_region", "flops": 4e9, "seconds": 1, "bytes": {"DRAM": 1e9}, "source": "perf"}]}
+JSON
+"$bin" report --machine "$tmp/gpu-machine.json" --points "$tmp/cpu.json" --gpu 0 >"$tmp/out" 2>&1; code=$?
+[[ $code -eq 2 ]] && grep -q "point 'cpu_region' was measured on the CPU (perf)" "$tmp/out" ||
+  check "report --gpu judged a CPU point on the GPU's roofline (exit $code)"
+"$bin" report --machine "$tmp/gpu-machine.json" --points "$tmp/offload.json" --gpu 0:dp --format json >"$tmp/out" 2>&1 &&
+  grep -q '"binding_roof": *"FP64 peak"' "$tmp/out" || check "report --gpu 0:dp is not the fp64 roofline"
 exit $fail
