@@ -95,7 +95,7 @@ int run_compare(const CompareArgs& args) {
     if (!args.chart.empty()) chart_format(args.chart);  // a name we would write the wrong format into: refused now
     if (!args.output.empty()) check_file_writable(args.output);
     if (!args.chart.empty()) check_file_writable(args.chart);
-    const View view = args.view == "orm" ? View::orm : View::carm;
+    const View view = parse_view(args.view).value_or(View::carm);
 
     StoreAccess access(args.db);
     std::vector<StoredSource> machine_sources, point_sources;
@@ -222,7 +222,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
         ->description("A machine: a file, or stored[:ID]; give two (A then B), or one to judge both point sets on");
     add_points_option(cmd, args->points)->description("A point set: a file, or stored[:ID]; give two (A then B)");
     cmd->add_option("--view", args->view, "carm: every cache level bounds a point; orm: DRAM only")
-        ->check(CLI::IsMember({"carm", "orm"}))
+        ->check(CLI::IsMember(view_names()))
         ->capture_default_str();
     add_roofline_precision_option(cmd, args->precision);
     add_roofline_threads_option(cmd, args->threads);

@@ -83,7 +83,7 @@ void band_by_time(std::vector<Point>& points, int bands) {
 int run_job_report(const JobReportArgs& args) {
     if (args.format != "text" && args.format != "json")
         throw UsageError(fmt::format("report --job writes text or json (got --format {})", args.format));
-    const View view = args.view == "orm" ? View::orm : View::carm;
+    const View view = parse_view(args.view).value_or(View::carm);
     const auto machine_choice = parse_stored_source(args.machine, "--machine");
     if (!args.output.empty()) check_file_writable(args.output);
     StoreAccess access(args.db);

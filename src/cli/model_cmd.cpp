@@ -108,7 +108,7 @@ int run_specs(const ModelArgs& a) {
     for (const auto& path : a.specs) files.emplace_back(path, read_kernel_spec_file(path));
 
     const Roofline r = choose_roofline(a);
-    const View view = a.view == "orm" ? View::orm : View::carm;
+    const View view = parse_view(a.view).value_or(View::carm);
 
     {
         std::vector<std::pair<std::string, std::string>> inputs{{"--machine", a.machine}};
@@ -161,7 +161,7 @@ void add_model_command(CLI::App& app, int& exit_code) {
     add_roofline_precision_option(cmd, args->precision, " (or a spec sheet's work unit)");
     add_roofline_threads_option(cmd, args->threads);
     cmd->add_option("--view", args->view, "carm: every memory level bounds; orm: DRAM only")
-        ->check(CLI::IsMember({"carm", "orm"}))
+        ->check(CLI::IsMember(view_names()))
         ->capture_default_str();
     add_output_option(cmd, args->output,
                       "Also write the predicted points (schema roofline.points/1) for plot and report");

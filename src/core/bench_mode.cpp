@@ -1,20 +1,15 @@
 #include "core/bench_mode.hpp"
 
+#include "core/name_table.hpp"
+
 namespace roofline {
 
-const char* bench_mode_name(BenchMode mode) {
-    switch (mode) {
-    case BenchMode::quick: return "quick";
-    case BenchMode::full: return "full";
-    case BenchMode::spec: return "spec";
-    }
-    return "?";
+namespace {
+constexpr NameTable<BenchMode, 3> kNames{{{BenchMode::quick, "quick"}, {BenchMode::full, "full"}, {BenchMode::spec, "spec"}}};
 }
 
-std::optional<BenchMode> parse_bench_mode(std::string_view name) {
-    for (BenchMode m : {BenchMode::quick, BenchMode::full, BenchMode::spec})
-        if (name == bench_mode_name(m)) return m;
-    return std::nullopt;
-}
+const char* bench_mode_name(BenchMode mode) { return name_of(kNames, mode); }
+
+std::optional<BenchMode> parse_bench_mode(std::string_view name) { return value_of(kNames, name); }
 
 } // namespace roofline

@@ -1,13 +1,12 @@
 #include "core/point_origin.hpp"
 
-#include <array>
-#include <utility>
+#include "core/name_table.hpp"
 
 namespace roofline {
 
 namespace {
 
-constexpr std::array<std::pair<PointOrigin, const char*>, 12> kNames{{
+constexpr NameTable<PointOrigin, 12> kNames{{
     {PointOrigin::none, ""},
     {PointOrigin::instrument, "instrument"},
     {PointOrigin::instrument_calltiming, "instrument+calltiming"},
@@ -24,24 +23,16 @@ constexpr std::array<std::pair<PointOrigin, const char*>, 12> kNames{{
 
 constexpr std::array<PointOrigin, kNames.size()> known() {
     std::array<PointOrigin, kNames.size()> out{};
-    for (std::size_t i = 0; i < kNames.size(); ++i) out[i] = kNames[i].first;
+    for (std::size_t i = 0; i < kNames.size(); ++i) out[i] = kNames[i].value;
     return out;
 }
 constexpr auto kKnown = known();
 
 } // namespace
 
-const char* point_origin_name(PointOrigin origin) {
-    for (const auto& [o, name] : kNames)
-        if (o == origin) return name;
-    return "other";
-}
+const char* point_origin_name(PointOrigin origin) { return name_of(kNames, origin, "other"); }
 
-std::optional<PointOrigin> parse_point_origin(std::string_view name) {
-    for (const auto& [o, n] : kNames)
-        if (name == n) return o;
-    return std::nullopt;
-}
+std::optional<PointOrigin> parse_point_origin(std::string_view name) { return value_of(kNames, name); }
 
 std::span<const PointOrigin> known_point_origins() { return kKnown; }
 

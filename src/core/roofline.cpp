@@ -2,6 +2,7 @@
 
 #include "core/code_traits.hpp"
 #include "core/level.hpp"
+#include "core/name_table.hpp"
 #include "core/repeated_timing.hpp"
 
 #include <algorithm>
@@ -18,7 +19,13 @@ bool is_known_ceiling_category(const std::string& category) {
     return false;
 }
 
-const char* view_name(View v) { return v == View::carm ? "carm" : "orm"; }
+namespace {
+constexpr NameTable<View, 2> kViewNames{{{View::carm, "carm"}, {View::orm, "orm"}}};
+}
+
+const char* view_name(View v) { return name_of(kViewNames, v); }
+std::optional<View> parse_view(std::string_view name) { return value_of(kViewNames, name); }
+std::vector<std::string> view_names() { return names_of(kViewNames); }
 
 const char* region_name(Region r) {
     switch (r) {

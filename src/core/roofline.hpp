@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline {
@@ -87,7 +88,9 @@ inline constexpr const char* kWorkingSetOverCache = "working_set_over_cache";
 // CARM: intensity per level, every level with bytes bounds the point.
 // ORM: DRAM bytes only (the original model).
 enum class View { carm, orm };
-const char* view_name(View v);
+const char* view_name(View v);                           // "carm", "orm"
+std::optional<View> parse_view(std::string_view name);   // nullopt for another name
+std::vector<std::string> view_names();                   // the names, for an option's check
 
 // --- basic formulas -----------------------------------------------------------------
 double attainable(double peak, double bandwidth, double intensity);  // min(peak, bw x I)

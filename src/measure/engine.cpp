@@ -1,6 +1,7 @@
 // Engine selection and dispatch.
 
 #include "core/message_name.hpp"
+#include "core/name_table.hpp"
 #include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
 #include "measure/elf_symbols.hpp"
@@ -13,27 +14,25 @@
 
 namespace roofline::measure {
 
-const char* engine_name(EngineKind kind) {
-    switch (kind) {
-    case EngineKind::automatic: return "auto";
-    case EngineKind::instrument: return "instrument";
-    case EngineKind::perf: return "perf";
-    case EngineKind::time: return "time";
-    }
-    return "?";
-}
+namespace {
+constexpr NameTable<EngineKind, 4> kEngineNames{{{EngineKind::automatic, "auto"},
+                                                 {EngineKind::instrument, "instrument"},
+                                                 {EngineKind::perf, "perf"},
+                                                 {EngineKind::time, "time"}}};
+constexpr NameTable<RegionScope, 2> kScopeNames{{{RegionScope::process, "process"}, {RegionScope::thread, "thread"}}};
+} // namespace
+
+const char* engine_name(EngineKind kind) { return name_of(kEngineNames, kind); }
 
 EngineKind parse_engine(const std::string& text) {
-    for (auto k : {EngineKind::automatic, EngineKind::instrument, EngineKind::perf, EngineKind::time})
-        if (text == engine_name(k)) return k;
+    if (const auto k = value_of(kEngineNames, text)) return *k;
     throw std::invalid_argument(fmt::format("unknown engine '{}' (auto, instrument, perf, time)", text));
 }
 
-const char* region_scope_name(RegionScope scope) { return scope == RegionScope::thread ? "thread" : "process"; }
+const char* region_scope_name(RegionScope scope) { return name_of(kScopeNames, scope); }
 
 RegionScope parse_region_scope(const std::string& text) {
-    for (auto s : {RegionScope::process, RegionScope::thread})
-        if (text == region_scope_name(s)) return s;
+    if (const auto s = value_of(kScopeNames, text)) return *s;
     throw std::invalid_argument(fmt::format("unknown region scope '{}' (process, thread)", text));
 }
 

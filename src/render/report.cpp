@@ -1,5 +1,6 @@
 #include "render/report.hpp"
 
+#include "core/name_table.hpp"
 #include "render/advice_text.hpp"
 #include "render/csv.hpp"
 #include "render/number_format.hpp"
@@ -407,19 +408,17 @@ std::string partial_points_text(const std::vector<std::string>& interrupted) {
                        interrupted.size() == 1 ? "it" : "they", join(interrupted, "; "));
 }
 
-const char* report_format_name(ReportFormat format) {
-    switch (format) {
-    case ReportFormat::text: return "text";
-    case ReportFormat::markdown: return "markdown";
-    case ReportFormat::csv: return "csv";
-    case ReportFormat::json: return "json";
-    }
-    return "?";
-}
+namespace {
+constexpr NameTable<ReportFormat, 4> kFormatNames{{{ReportFormat::text, "text"},
+                                                   {ReportFormat::markdown, "markdown"},
+                                                   {ReportFormat::csv, "csv"},
+                                                   {ReportFormat::json, "json"}}};
+} // namespace
+
+const char* report_format_name(ReportFormat format) { return name_of(kFormatNames, format); }
 
 ReportFormat parse_report_format(const std::string& name) {
-    for (auto format : {ReportFormat::text, ReportFormat::markdown, ReportFormat::csv, ReportFormat::json})
-        if (name == report_format_name(format)) return format;
+    if (const auto format = value_of(kFormatNames, name)) return *format;
     throw std::invalid_argument(fmt::format("unknown report format '{}' (expected text, markdown, csv or json)", name));
 }
 
