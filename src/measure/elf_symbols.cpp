@@ -1,6 +1,7 @@
 #include "measure/elf_symbols.hpp"
 
 #include "io/text_file.hpp"
+#include "measure/elf_reading.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -32,13 +33,6 @@ std::string demangle(const std::string& name) {
     int status = 0;
     std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
     return status == 0 && out ? std::string(out.get()) : name;
-}
-
-template <typename T>
-bool read_at(const std::string& data, std::uint64_t offset, T& out) {
-    if (offset > data.size() || data.size() - offset < sizeof(T)) return false;
-    std::memcpy(&out, data.data() + offset, sizeof(T));
-    return true;
 }
 
 // The demangled name at `st_name` in string table `strtab`; nullopt when out of the file.
@@ -97,20 +91,11 @@ ElfSymbols::ElfSymbols(const std::string& path) {
     for (unsigned i = 0; i < eh.e_shnum; ++i)
         if (!read_at(data, eh.e_shoff + std::uint64_t{i} * eh.e_shentsize, sections[i])) return;
     for (const std::uint32_t wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
-        for (const auto& sh : sections) {
-            if (sh.sh_type != wanted || sh.sh_link >= sections.size() || sh.sh_entsize < sizeof(Elf64_Sym)) continue;
-            const auto& strtab = sections[sh.sh_link];
-            for (std::uint64_t off = 0; off + sizeof(Elf64_Sym) <= sh.sh_size; off += sh.sh_entsize) {
-                Elf64_Sym sym{};
-                if (!read_at(data, sh.sh_offset + off, sym)) break;
-                const int type = ELF64_ST_TYPE(sym.st_info);
-                if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_size == 0)
-                    continue;
-                auto name = symbol_name(data, strtab, sym.st_name);
-                if (!name) continue;
-                symbols_.push_back({sym.st_value, sym.st_size, std::move(*name), type == STT_GNU_IFUNC});
-            }
-        }
+        for_each_elf_symbol(data, sections, wanted, [&](const Elf64_Sym& sym, std::string_view name) {
+            const int type = ELF64_ST_TYPE(sym.st_info);
+            if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_size == 0) return;
+            symbols_.push_back({sym.st_value, sym.st_size, demangle(std::string(name)), type == STT_GNU_IFUNC});
+        });
         if (!symbols_.empty()) break;  // .symtab found: .dynsym is a subset
     }
     std::sort(symbols_.begin(), symbols_.end(), [](const Symbol& a, const Symbol& b) { return a.start < b.start; });

@@ -18,6 +18,7 @@
 
 #include "io/text_file.hpp"
 #include "measure/child_process.hpp"
+#include "measure/elf_reading.hpp"
 
 #include <fmt/core.h>
 
@@ -39,13 +40,6 @@ extern char** environ;
 
 namespace roofline::measure {
 namespace {
-
-template <typename T>
-bool read_at(const std::string& data, std::uint64_t offset, T& out) {
-    if (offset > data.size() || data.size() - offset < sizeof(T)) return false;
-    std::memcpy(&out, data.data() + offset, sizeof(T));
-    return true;
-}
 
 // A command's standard output (stderr dropped); nullopt when it cannot be started.
 std::optional<std::string> command_output(const std::vector<std::string>& argv) {
@@ -276,22 +270,13 @@ ObjectCode scan_object_code(const std::string& path, bool executable, bool confi
     std::vector<Func> funcs;
     std::set<std::string> evidence;
     for (const std::uint32_t wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
-        for (const auto& sh : sections) {
-            if (sh.sh_type != wanted || sh.sh_link >= sections.size() || sh.sh_entsize < sizeof(Elf64_Sym)) continue;
-            const auto& strtab = sections[sh.sh_link];
-            for (std::uint64_t off = 0; off + sizeof(Elf64_Sym) <= sh.sh_size; off += sh.sh_entsize) {
-                Elf64_Sym sym{};
-                if (!read_at(data, sh.sh_offset + off, sym)) break;
-                if (sym.st_name >= strtab.sh_size || strtab.sh_offset + sym.st_name >= data.size()) continue;
-                const char* s = data.data() + strtab.sh_offset + sym.st_name;
-                const std::string_view name(s, strnlen(s, data.size() - (strtab.sh_offset + sym.st_name)));
-                const int type = ELF64_ST_TYPE(sym.st_info);
-                if (type == STT_GNU_IFUNC && sym.st_shndx != SHN_UNDEF) evidence.insert("ifunc");
-                if (auto e = dispatch_evidence(name); !e.empty()) evidence.insert(e);
-                if ((type == STT_FUNC || type == STT_GNU_IFUNC) && sym.st_shndx != SHN_UNDEF && sym.st_size > 0)
-                    funcs.push_back({sym.st_value, sym.st_size, std::string(name)});
-            }
-        }
+        for_each_elf_symbol(data, sections, wanted, [&](const Elf64_Sym& sym, std::string_view name) {
+            const int type = ELF64_ST_TYPE(sym.st_info);
+            if (type == STT_GNU_IFUNC && sym.st_shndx != SHN_UNDEF) evidence.insert("ifunc");
+            if (auto e = dispatch_evidence(name); !e.empty()) evidence.insert(e);
+            if ((type == STT_FUNC || type == STT_GNU_IFUNC) && sym.st_shndx != SHN_UNDEF && sym.st_size > 0)
+                funcs.push_back({sym.st_value, sym.st_size, std::string(name)});
+        });
     }
     // Functions chosen when the program is loaded (R_X86_64_IRELATIVE: a static program's ifuncs).
     for (const auto& sh : sections) {
