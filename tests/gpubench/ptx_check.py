@@ -9,6 +9,11 @@ usage: ptx_check.py FILE.ptx [--expect-fail]
   fp64 is m8n8k4 .f64 (the DMMA path of sm_80 and later);
 - each FMA chain kernel: its innermost FMA loop holds a positive multiple of kChains = 8
   FMAs of its type (no chain merged away);
+- dmma_fp64_m16n8k16 (PTX for sm_90 and later): kTiles m16n8k16 .f64 MMAs an iteration of
+  its one loop; before sm_90 it holds none (it stores -1 and the host does not launch it);
+- each wgmma kernel (PTX for sm_90a): its one loop holds kWgmmaChain = 8 wgmma.mma_async of
+  its shape and types, a commit_group and a wait_group, and no wgmma lies outside the loop; for
+  any other target it holds no wgmma (it stores -1);
 - read_kernel (DRAM and L2 reads): every global load is ld.global.cg (L2 only, no L1);
 - every timed kernel stores its result (st.global).
 Prints what it found per kernel; exit 0 all right, 1 a check failed. --expect-fail inverts
@@ -33,8 +38,18 @@ FMA = {  # fma_chains<T> instantiation (mangled) -> its FMA
     "10fma_chainsI7__half2": r"fma\.rn\.f16x2",
     "10fma_chainsI14__nv_bfloat162": r"fma\.rn\.bf16x2",
 }
+K_WGMMA_CHAIN = 8
+WGMMA = {  # wgmma_kernel<WgmmaKind::k> (mangled) -> its wgmma.mma_async shape and types
+    "wgmma_kernelILNS_9WgmmaKindE0EE": r"m64n256k16\.f32\.f16\.f16",
+    "wgmma_kernelILNS_9WgmmaKindE1EE": r"m64n256k16\.f32\.bf16\.bf16",
+    "wgmma_kernelILNS_9WgmmaKindE2EE": r"m64n256k8\.f32\.tf32\.tf32",
+    "wgmma_kernelILNS_9WgmmaKindE3EE": r"m64n256k32\.f32\.e4m3\.e4m3",
+    "wgmma_kernelILNS_9WgmmaKindE4EE": r"m64n256k32\.s32\.s8\.s8",
+}
+DMMA_M16N8K16 = "18dmma_fp64_m16n8k16"
 STORES = ["10fma_chainsId", "10fma_chainsIf", "10fma_chainsI7__half2", "10fma_chainsI14__nv_bfloat162",
-          "11lop3_chains", "11popc_chains", "8mma_fp16", "8mma_bf16", "8mma_tf32", "8mma_fp64", "11read_kernel",
+          "11lop3_chains", "11popc_chains", "8mma_fp16", "8mma_bf16", "8mma_tf32", "8mma_fp64", "11read_kernel", DMMA_M16N8K16,
+          *WGMMA.keys(),
           "18shared_read_kernel"]
 ANY_MMA = re.compile(r"^\s*(@\S+\s+)?(wmma\.mma|mma)\.sync\S*")
 
@@ -74,13 +89,46 @@ def innermost(spans):
 
 
 def label(key):
-    """The kernel's name in messages: "8mma_fp16" -> "mma_fp16"."""
+    """The kernel's name in messages: "8mma_fp16" -> "mma_fp16", a wgmma_kernel<WgmmaKind::K>
+    instantiation -> "wgmma_kernel<K>"."""
+    m = re.match(r"wgmma_kernelILNS_9WgmmaKindE(\d)EE", key)
+    if m:
+        return f"wgmma_kernel<{['fp16', 'bf16', 'tf32', 'fp8', 'int8'][int(m.group(1))]}>"
     return re.sub(r"^\d+", "", key)
 
 
 def find(ents, key):
     names = [n for n in ents if key in n]
     return names[0] if len(names) == 1 else None
+
+
+def loop_instructions(ents, key, instruction, want, what, also=()):
+    """Problems of kernel `key`: its one loop must hold `want` of `instruction` (and each of
+    `also`), none outside it; want 0: the kernel holds none at all (built for another target)."""
+    name, kernel = find(ents, key), label(key)
+    if not name:
+        return [f"{kernel}: not (exactly once) in the PTX"]
+    body = ents[name]
+    own = re.compile(r"^\s*(@\S+\s+)?" + instruction + r"\s")
+    lines = [i for i, l in enumerate(body) if own.match(l)]
+    if want == 0:
+        print(f"{kernel}: {len(lines)} {what} (none expected for this target)")
+        return [f"{kernel}: {len(lines)} {what} where none belong"] if lines else []
+    inner = innermost([s for s in loops(body) if any(s[0] <= i <= s[1] for i in lines)])
+    if len(inner) != 1:
+        return [f"{kernel}: {len(inner)} loops hold {what}, expected 1 ({len(lines)} in all)"]
+    first, last = inner[0]
+    in_loop = [i for i in lines if first <= i <= last]
+    print(f"{kernel}: {len(in_loop)} {what} an iteration of its loop, {len(lines)} in the kernel")
+    problems = []
+    if len(in_loop) != want:
+        problems.append(f"{kernel}: {len(in_loop)} {what} an iteration, expected {want}")
+    if len(lines) != len(in_loop):
+        problems.append(f"{kernel}: {len(lines) - len(in_loop)} {what} outside its loop")
+    for a in also:
+        if not any(re.match(r"^\s*" + a, l) for l in body[first:last + 1]):
+            problems.append(f"{kernel}: its loop lacks {a.replace(chr(92), '')}")
+    return problems
 
 
 def main():
@@ -128,6 +176,15 @@ def main():
         print(f"{kernel}: FMAs an iteration of its innermost loops: {counts}")
         if not counts or any(c % K_CHAINS for c in counts):
             problems.append(f"{kernel}: FMA loops hold {counts}, expected multiples of {K_CHAINS} (one per chain)")
+
+    target = re.search(r"^\.target\s+sm_(\d+)(a?)", text, re.M)
+    sm, arch_specific = (int(target.group(1)), target.group(2) == "a") if target else (0, False)
+    problems += loop_instructions(ents, DMMA_M16N8K16, r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f64\.f64\.f64\.f64",
+                                  K_TILES if sm >= 90 else 0, "MMAs")
+    for key, shape in WGMMA.items():
+        problems += loop_instructions(ents, key, r"wgmma\.mma_async\.sync\.aligned\." + shape,
+                                      K_WGMMA_CHAIN if sm == 90 and arch_specific else 0, "wgmma",
+                                      also=[r"wgmma\.commit_group", r"wgmma\.wait_group"])
 
     name = find(ents, "11read_kernel")
     if not name:

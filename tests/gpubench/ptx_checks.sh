@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # roofline-gpubench's kernels as nvcc compiles them, checked without a GPU (issue 32): PTX for
-# sm_80 and sm_90 (ptx_check.py says what is checked: MMAs per loop iteration of each tensor
+# sm_80, sm_90 and sm_90a (ptx_check.py says what is checked: MMAs per loop iteration of each tensor
 # kernel, the fp64 one on the DMMA shape, FMA chains intact, L2/DRAM reads with ld.global.cg,
 # every result stored), and ptxas assembles each. The checker's own test: the old kernels
 # (dropped_mma.cu) must be refused. The SASS (HMMA/DMMA counts) needs cuobjdump, which
@@ -23,7 +23,7 @@ command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-for arch in 80 90; do
+for arch in 80 90 90a; do
   echo "== sm_$arch"
   if ! "$nvcc" -std=c++17 -O3 -ptx -arch=sm_$arch "$source_file" -o "$tmp/gpubench-$arch.ptx" 2>"$tmp/err"; then
     echo "FAIL: nvcc -ptx -arch=sm_$arch"; sed 's/^/  | /' "$tmp/err"; fail=1; continue
@@ -45,5 +45,14 @@ if "$nvcc" -std=c++17 -O3 -ptx -arch=sm_90 "$here/dropped_mma.cu" -o "$tmp/dropp
   (( fail )) && sed 's/^/  | /' "$tmp/out"
 else
   echo "FAIL: nvcc -ptx dropped_mma.cu"; sed 's/^/  | /' "$tmp/err"; fail=1
+fi
+echo "== the checker on a wgmma kernel missing one wgmma (must refuse it)"
+if [[ -s $tmp/gpubench-90a.ptx ]]; then
+  # Drop the first wgmma.mma_async of the fp16 kernel (WgmmaKind 0): 7 an iteration, not 8.
+  awk '/wgmma_kernelILNS_9WgmmaKindE0EE/ {inside = 1} inside && !done && /wgmma\.mma_async/ {done = 1; next} {print}' \
+    "$tmp/gpubench-90a.ptx" >"$tmp/mutated.ptx"
+  python3 "$here/ptx_check.py" "$tmp/mutated.ptx" --expect-fail >"$tmp/out" || fail=1
+  grep -q "^FAIL: wgmma_kernel<fp16>: 7 wgmma an iteration, expected 8" "$tmp/out" ||
+    { echo "FAIL: a wgmma kernel short of one wgmma was not refused"; sed 's/^/  | /' "$tmp/out"; fail=1; }
 fi
 exit $fail

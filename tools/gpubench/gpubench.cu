@@ -6,8 +6,9 @@
 //
 // What it measures, each figure the best of several timed repetitions (CUDA events):
 //   compute: FMA chains of fp64, fp32, half2, bfloat162 on every SM; the tensor cores
-//     through WMMA (fp16, bf16, tf32 with fp32 accumulation; fp64); LOP3 and POPC for work
-//     that is not FLOPs;
+//     through WMMA (fp16, bf16, tf32 with fp32 accumulation; fp64), on sm_90 also fp64
+//     m16n8k16 DMMA, and on compute capability 9.0 (sm_90a code) wgmma (fp16, bf16, tf32,
+//     fp8 e4m3, int8); LOP3 and POPC for work that is not FLOPs;
 //   memory: DRAM read, copy and triad over arrays far larger than L2; L2 reads (loads that
 //     bypass L1) of a working set half its size, and their curve from 2 MiB to past twice the
 //     L2 (`curves`); shared-memory (L1) reads; each at several blocks per SM;
@@ -270,6 +271,134 @@ __global__ void mma_tf32(int iters, float one, double* out) {
 }
 // fp64 m8n8k4 is DMMA on sm_80 and later (PTX wmma.mma.sync ... .f64).
 __global__ void mma_fp64(int iters, double one, double* out) { mma_loop<double, double, 8, 8, 4>(iters, one, out); }
+
+// fp64 m16n8k16 DMMA, new with sm_90 (PTX ISA 7.8: mma.sync.aligned.m16n8k16.row.col.f64): the
+// shape Hopper's fp64 tensor rate is reached with (cuBLAS DGEMM on the H200: 56.4 TFLOP/s
+// against WMMA m8n8k4's lower rate). Each thread holds 8 A, 4 B and 4 C/D values; kTiles
+// accumulators, each element ends at iters * 16. On older GPUs the kernel stores -1 (no figure).
+__global__ void dmma_fp64_m16n8k16(int iters, double one, double* out) {
+    double s = -1;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    double a[8], b[4], d[kTiles][4];
+#pragma unroll
+    for (int t = 0; t < 8; ++t) a[t] = one;
+#pragma unroll
+    for (int t = 0; t < 4; ++t) b[t] = one;
+#pragma unroll
+    for (int j = 0; j < kTiles; ++j)
+#pragma unroll
+        for (int t = 0; t < 4; ++t) d[j][t] = 0;
+#pragma unroll 1
+    for (int i = 0; i < iters; ++i) {
+#pragma unroll
+        for (int j = 0; j < kTiles; ++j)
+            asm volatile(
+                "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, "
+                "%11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+                : "+d"(d[j][0]), "+d"(d[j][1]), "+d"(d[j][2]), "+d"(d[j][3])
+                : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+                  "d"(b[1]), "d"(b[2]), "d"(b[3]));
+    }
+    s = 0;
+#pragma unroll
+    for (int j = 0; j < kTiles; ++j)
+#pragma unroll
+        for (int t = 0; t < 4; ++t) s += d[j][t];
+#endif
+    out[global_thread()] = s;
+}
+
+// Hopper's warpgroup MMA (wgmma, sm_90a only), the path cuBLAS and CUTLASS reach the tensor
+// cores' dense peak with; WMMA (mma.sync) reaches about 60% of it on Hopper (issue 32). One
+// warpgroup (128 threads) a block multiplies a 64 x K tile of A by a K x 256 tile of B, both
+// read from shared memory through matrix descriptors, into 64 x 256 fp32 (int8: s32)
+// accumulators, 128 a thread. A loop iteration issues kWgmmaChain wgmma into the same
+// accumulators (as a GEMM's k loop does), commits them as one group and waits for it.
+// Shared memory holds only ones (1.0 in the input type; int8 1), so every accumulator element
+// ends at iters * kWgmmaChain * K whatever the tile layout: the host checks that, which proves
+// each wgmma ran. Built for another architecture, the kernels store -1 (no figure).
+constexpr int kWgmmaThreads = 128;     // one warpgroup
+constexpr int kWgmmaChain = 8;         // wgmma a commit group
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+constexpr int kWgmmaSmemBytes = 16384;  // A (64 x K) and B (256 x K) tiles of every type, K-major, 8 KiB each
+
+// The wgmma matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address, leading
+// and stride byte offsets, each >> 4, no swizzle. Core matrices of 8 rows x 16 bytes lie
+// 128 bytes apart along K and 256 bytes apart along M/N, so a 256-row tile spans 8 KiB.
+__device__ __forceinline__ std::uint64_t wgmma_descriptor(const void* shared) {
+    const auto address = static_cast<std::uint64_t>(__cvta_generic_to_shared(shared));
+    return ((address & 0x3FFFF) >> 4) | (std::uint64_t{128 >> 4} << 16) | (std::uint64_t{256 >> 4} << 32);
+}
+#endif
+
+// The 128 accumulator operands of one m64n256 wgmma, "%0" to "%127" in the PTX text.
+#define RL_WGMMA_D                                                                                                  \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, "   \
+    "%23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, "    \
+    "%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, "    \
+    "%65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, "    \
+    "%86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, "   \
+    "%106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, "       \
+    "%123, %124, %125, %126, %127}"
+#define RL_ACC8(c, d, i)                                                                                           \
+    c(d[i]), c(d[i + 1]), c(d[i + 2]), c(d[i + 3]), c(d[i + 4]), c(d[i + 5]), c(d[i + 6]), c(d[i + 7])
+#define RL_ACC128(c, d)                                                                                            \
+    RL_ACC8(c, d, 0), RL_ACC8(c, d, 8), RL_ACC8(c, d, 16), RL_ACC8(c, d, 24), RL_ACC8(c, d, 32),                 \
+        RL_ACC8(c, d, 40), RL_ACC8(c, d, 48), RL_ACC8(c, d, 56), RL_ACC8(c, d, 64), RL_ACC8(c, d, 72),           \
+        RL_ACC8(c, d, 80), RL_ACC8(c, d, 88), RL_ACC8(c, d, 96), RL_ACC8(c, d, 104), RL_ACC8(c, d, 112),         \
+        RL_ACC8(c, d, 120)
+// One wgmma of INSTRUCTION (shape and types) accumulating into d; TAIL the operands after
+// scale-d (the immediates each type takes: PTX ISA, wgmma.mma_async).
+#define RL_WGMMA(INSTRUCTION, TAIL, CONSTRAINT, d, desc_a, desc_b)                                                \
+    asm volatile("wgmma.mma_async.sync.aligned." INSTRUCTION " " RL_WGMMA_D ", %128, %129, 1" TAIL ";\n"         \
+                 : RL_ACC128(CONSTRAINT, d)                                                                         \
+                 : "l"(desc_a), "l"(desc_b))
+#define RL_F(x) "+f"(x)
+#define RL_R(x) "+r"(x)
+
+enum class WgmmaKind { fp16, bf16, tf32, fp8, int8 };
+
+template <WgmmaKind kind>
+__global__ void __launch_bounds__(kWgmmaThreads) wgmma_kernel(int iters, unsigned one_word, double* out) {
+    double s = -1;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __shared__ alignas(128) unsigned tiles[kWgmmaSmemBytes / sizeof(unsigned)];
+    for (int w = threadIdx.x; w < kWgmmaSmemBytes / 4; w += kWgmmaThreads) tiles[w] = one_word;
+    // Generic-proxy stores become visible to wgmma's reads (the async proxy) only after this fence.
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    const std::uint64_t desc_a = wgmma_descriptor(tiles), desc_b = wgmma_descriptor(tiles + kWgmmaSmemBytes / 8);
+    using Acc = std::conditional_t<kind == WgmmaKind::int8, int, float>;
+    Acc d[128];
+#pragma unroll
+    for (int t = 0; t < 128; ++t) d[t] = 0;
+#pragma unroll 1
+    for (int i = 0; i < iters; ++i) {
+        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+        for (int c = 0; c < kWgmmaChain; ++c) {
+            if constexpr (kind == WgmmaKind::fp16) RL_WGMMA("m64n256k16.f32.f16.f16", ", 1, 1, 0, 0", RL_F, d, desc_a, desc_b);
+            else if constexpr (kind == WgmmaKind::bf16) RL_WGMMA("m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0", RL_F, d, desc_a, desc_b);
+            else if constexpr (kind == WgmmaKind::tf32) RL_WGMMA("m64n256k8.f32.tf32.tf32", ", 1, 1", RL_F, d, desc_a, desc_b);
+            else if constexpr (kind == WgmmaKind::fp8) RL_WGMMA("m64n256k32.f32.e4m3.e4m3", ", 1, 1", RL_F, d, desc_a, desc_b);
+            else RL_WGMMA("m64n256k32.s32.s8.s8", "", RL_R, d, desc_a, desc_b);
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    }
+    s = 0;
+#pragma unroll
+    for (int t = 0; t < 128; ++t) s += static_cast<double>(d[t]);
+#endif
+    out[global_thread()] = s;
+}
+#undef RL_WGMMA
+#undef RL_ACC128
+#undef RL_ACC8
+#undef RL_WGMMA_D
+#undef RL_F
+#undef RL_R
 
 // ------------------------------------------------------------------ memory kernels
 constexpr int kMemThreads = 256;  // threads a block of every memory kernel
@@ -643,6 +772,48 @@ int main(int argc, char** argv) {
     add_compute("fp64 tensor (wmma)", "fp64", "FLOP", true, mma_figure("fp64 tensor (wmma)", 8, 8, 4, mma_iters / 4, [&] {
                     mma_fp64<<<blocks, threads>>>(mma_iters / 4, 1.0, sink_f64);
                 }));
+    if (prop.major >= 9) {  // m16n8k16 DMMA: sm_90 and later
+        const int dmma_iters = mma_iters / 4;
+        add_compute("fp64 tensor (dmma m16n8k16)", "fp64", "FLOP", true,
+                    mma_figure("fp64 tensor (dmma m16n8k16)", 16, 8, 16, dmma_iters, [&] {
+                        dmma_fp64_m16n8k16<<<blocks, threads>>>(dmma_iters, 1.0, sink_f64);
+                    }));
+    }
+    // wgmma: its cubin is built for sm_90a only, which runs on compute capability 9.0 alone.
+    // One warpgroup a block, as many blocks as fit on every SM at once (no partial wave).
+    if (prop.major == 9 && prop.minor == 0) {
+        const int wgmma_iters = opt.quick ? 64 : 256;  // 8 wgmma each: ~0.3 s a launch on an H100
+        bool built = true;
+        const auto wgmma_figure = [&](const char* name, const char* precision, const char* unit, auto kernel, int k,
+                                      unsigned one_word) {
+            if (!built) return;
+            int per_sm = 0;
+            CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWgmmaThreads, 0));
+            const int grid = sms * std::max(per_sm, 1);
+            const auto launch = [&] { kernel<<<grid, kWgmmaThreads>>>(wgmma_iters, one_word, sink_f64); };
+            Figure f = time_rate(launch, 2.0 * 64 * 256 * k * kWgmmaChain * static_cast<double>(wgmma_iters) * grid,
+                                 reps, nvml);
+            const auto got = fetch<double>(sink, static_cast<std::size_t>(grid) * kWgmmaThreads);
+            if (got.front() == -1) {  // the binary holds no sm_90a code (ROOFLINE_GPU_ARCHS without 90a)
+                std::fprintf(stderr, "roofline-gpubench: wgmma kernels not built (no sm_90a code): tensor roofs "
+                                     "from WMMA only\n");
+                built = false;
+                return;
+            }
+            const double want = 128.0 * wgmma_iters * kWgmmaChain * k;
+            add_compute(name, precision, unit, true,
+                        checked(f, name, compare(got, [&](std::size_t) { return want; }, "thread")));
+        };
+        wgmma_figure("fp16 tensor (wgmma, fp32 accumulate)", "fp16", "FLOP", wgmma_kernel<WgmmaKind::fp16>, 16,
+                     0x3C003C00u);
+        wgmma_figure("bf16 tensor (wgmma, fp32 accumulate)", "bf16", "FLOP", wgmma_kernel<WgmmaKind::bf16>, 16,
+                     0x3F803F80u);
+        wgmma_figure("tf32 tensor (wgmma)", "tf32", "FLOP", wgmma_kernel<WgmmaKind::tf32>, 8, 0x3F800000u);
+        wgmma_figure("fp8 tensor (wgmma e4m3, fp32 accumulate)", "fp8", "FLOP", wgmma_kernel<WgmmaKind::fp8>, 32,
+                     0x38383838u);
+        wgmma_figure("int8 tensor (wgmma, s32 accumulate)", "int8", "OP", wgmma_kernel<WgmmaKind::int8>, 32,
+                     0x01010101u);
+    }
 
     // Memory: DRAM over arrays of at least 8x L2 (and 256 MiB), L2 swept over working sets,
     // shared memory. Sizes are whole rows of the read kernel (4 KiB).
