@@ -11,6 +11,7 @@ tool=(build-essential cmake pkg-config libhwloc-dev hwloc nlohmann-json3-dev lib
       libfmt-dev libsqlite3-dev libyaml-cpp-dev
       libpq-dev  # the PostgreSQL results store's client library (a server is only for tests)
       valgrind libpfm4-dev libdw-dev  # the instrument and perf engines
+      libcapstone-dev  # measure --loops: a function's machine code decoded into its control-flow graph
       binutils  # objdump: measure confirms AVX-512 (EVEX) instructions before running Valgrind
       libopenblas-dev libfftw3-dev)  # reference kernels (OpenBLAS) and the example programs
 # What the tests use besides: peers, servers they start, browsers, shells, compilers.

@@ -7,7 +7,7 @@
 # NOT RUN HERE: there is no Spack in the environment this was written in. What was checked:
 # the file compiles (python3 -m py_compile), the dependency names exist in the spack-packages
 # repository (nlohmann-json, yaml-cpp, cli11, fmt, sqlite, postgresql, hwloc, elfutils,
-# openblas, fftw, libpfm4, valgrind, googletest), and the CMake options match
+# openblas, fftw, libpfm4, valgrind, googletest, capstone), and the CMake options match
 # CMakeLists.txt, tools/*/CMakeLists.txt. A user should verify, once:
 #   spack repo add <repo> && spack info roofline          (the recipe loads)
 #   spack spec roofline +mpi                               (it concretizes)
@@ -59,6 +59,7 @@ class Roofline(CMakePackage, CudaPackage):
 
     depends_on("hwloc")
     depends_on("elfutils")  # libdw: unwinding of sampled stacks
+    depends_on("capstone")  # measure --loops: machine code decoded into control-flow graphs
     # OpenBLAS itself, not the `blas` virtual: CMake asks pkg-config for `openblas`, and
     # the reference kernels dgemm_openblas / atb_openblas are named after it.
     depends_on("openblas")

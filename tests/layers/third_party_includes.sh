@@ -2,7 +2,7 @@
 # Third-party headers live in system include directories, where the layers'
 # include roots cannot hide them: this test keeps each library in the layer
 # docs/ARCHITECTURE.md gives it (CLI11 in cli/, SQLite, libpq and yaml-cpp in io/,
-# hwloc in topo/, libpfm4 in measure/).
+# hwloc in topo/, libpfm4 and Capstone in measure/).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/../../src" && pwd)"
 failed=0
@@ -26,5 +26,6 @@ check 'libpq-fe\.h' io
 check 'yaml-cpp/' io
 check 'hwloc' topo
 check 'perfmon/' measure
+check 'capstone/' measure
 if [[ $failed -ne 0 ]]; then exit 1; fi
 echo "third-party headers stay in their layers"

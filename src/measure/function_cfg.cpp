@@ -1,0 +1,156 @@
+#include "measure/function_cfg.hpp"
+
+#include <capstone/capstone.h>
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+namespace roofline::measure {
+
+namespace {
+
+// How an instruction passes control on.
+enum class Flow {
+    next,         // to the next instruction (also a call: its callee returns)
+    jump,         // only to `target`
+    branch,       // to `target` or the next instruction
+    indirect,     // to a register's or memory's address: not followed
+    stop,         // nowhere in this function (ret, ud2, hlt)
+};
+
+struct Decoded {
+    std::uint64_t address = 0, end = 0;
+    Flow flow = Flow::next;
+    std::uint64_t target = 0;  // jump and branch
+};
+
+class Disassembler {
+public:
+    Disassembler() {
+        if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle_) != CS_ERR_OK)
+            throw std::runtime_error("the Capstone disassembler could not be opened for x86-64");
+        cs_option(handle_, CS_OPT_DETAIL, CS_OPT_ON);
+        insn_ = cs_malloc(handle_);
+    }
+    ~Disassembler() {
+        if (insn_) cs_free(insn_, 1);
+        cs_close(&handle_);
+    }
+    Disassembler(const Disassembler&) = delete;
+    Disassembler& operator=(const Disassembler&) = delete;
+
+    // The instruction at `address`, the start of `bytes`; nullopt when they do not decode.
+    std::optional<Decoded> decode(std::string_view bytes, std::uint64_t address) {
+        const auto* code = reinterpret_cast<const std::uint8_t*>(bytes.data());
+        std::size_t size = bytes.size();
+        std::uint64_t at = address;
+        if (!cs_disasm_iter(handle_, &code, &size, &at, insn_)) return std::nullopt;
+        Decoded d;
+        d.address = address;
+        d.end = at;
+        const bool direct = insn_->detail->x86.op_count == 1 && insn_->detail->x86.operands[0].type == X86_OP_IMM;
+        if (cs_insn_group(handle_, insn_, CS_GRP_JUMP)) {
+            const bool unconditional = insn_->id == X86_INS_JMP || insn_->id == X86_INS_LJMP;
+            if (!direct) {
+                d.flow = Flow::indirect;
+            } else {
+                d.flow = unconditional ? Flow::jump : Flow::branch;
+                d.target = static_cast<std::uint64_t>(insn_->detail->x86.operands[0].imm);
+            }
+        } else if (cs_insn_group(handle_, insn_, CS_GRP_RET) || cs_insn_group(handle_, insn_, CS_GRP_IRET) ||
+                   insn_->id == X86_INS_UD2 || insn_->id == X86_INS_HLT) {
+            d.flow = Flow::stop;
+        }
+        return d;
+    }
+
+private:
+    csh handle_ = 0;
+    cs_insn* insn_ = nullptr;
+};
+
+bool ends_block(Flow flow) { return flow != Flow::next; }
+
+} // namespace
+
+FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std::string name) {
+    FunctionCfg cfg;
+    cfg.function = std::move(name);
+    cfg.start = start;
+    cfg.end = start + code.size();
+    if (code.empty()) return cfg;
+    const auto inside = [&](std::uint64_t a) { return a >= cfg.start && a < cfg.end; };
+
+    // Decode linearly: a compiler's function is its instructions back to back (alignment
+    // padding included, as no-ops).
+    Disassembler disassembler;
+    std::vector<Decoded> code_flow;
+    for (std::uint64_t at = start; at < cfg.end;) {
+        const auto d = disassembler.decode(code.substr(at - start), at);
+        if (!d) {
+            cfg.incomplete.push_back(fmt::format("bytes at {:#x} do not decode: the code after them is not read", at));
+            cfg.end = at;  // what follows is not known
+            break;
+        }
+        code_flow.push_back(*d);
+        at = d->end;
+    }
+
+    // Leaders: the entry, every jump target inside, and whatever follows a block's end.
+    std::set<std::uint64_t> leaders{start};
+    std::set<std::uint64_t> at_instruction;
+    for (const auto& d : code_flow) at_instruction.insert(d.address);
+    for (const auto& d : code_flow) {
+        if (ends_block(d.flow) && d.end < cfg.end) leaders.insert(d.end);
+        if (d.flow == Flow::indirect)
+            cfg.incomplete.push_back(fmt::format(
+                "indirect jump at {:#x}: its targets (a switch's jump table, most likely) are not followed", d.address));
+        if ((d.flow == Flow::jump || d.flow == Flow::branch) && inside(d.target)) {
+            if (at_instruction.count(d.target))
+                leaders.insert(d.target);
+            else
+                cfg.incomplete.push_back(fmt::format("jump at {:#x} into the middle of an instruction ({:#x})",
+                                                     d.address, d.target));
+        }
+    }
+
+    // Blocks from leader to leader, then their edges.
+    std::map<std::uint64_t, std::size_t> block_at;  // start address -> block
+    for (std::size_t i = 0; i < code_flow.size(); ++i) {
+        const auto& d = code_flow[i];
+        cfg.instructions.push_back(d.address);
+        if (leaders.count(d.address)) {
+            block_at[d.address] = cfg.graph.blocks.size();
+            cfg.graph.blocks.push_back({d.address, d.end, {}});
+        }
+        cfg.graph.blocks.back().end = d.end;
+    }
+    std::size_t block = 0;
+    for (std::size_t i = 0; i < code_flow.size(); ++i) {
+        const auto& d = code_flow[i];
+        const bool last_of_block = i + 1 == code_flow.size() || leaders.count(code_flow[i + 1].address);
+        if (!last_of_block) continue;
+        auto& successors = cfg.graph.blocks[block].successors;
+        if ((d.flow == Flow::jump || d.flow == Flow::branch) && inside(d.target) && block_at.count(d.target))
+            successors.push_back(block_at.at(d.target));
+        if ((d.flow == Flow::next || d.flow == Flow::branch) && block + 1 < cfg.graph.blocks.size() &&
+            std::find(successors.begin(), successors.end(), block + 1) == successors.end())
+            successors.push_back(block + 1);
+        ++block;
+    }
+    return cfg;
+}
+
+std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const std::string& name) {
+    const auto* symbol = symbols.symbol_named(name);
+    if (!symbol || symbol->size == 0) return std::nullopt;
+    const auto code = symbols.code_at(symbol->start, symbol->size);
+    if (code.size() != symbol->size) return std::nullopt;
+    return decode_function_cfg(code, symbol->start, symbol->name);
+}
+
+} // namespace roofline::measure

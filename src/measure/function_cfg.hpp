@@ -1,0 +1,41 @@
+// A function's control-flow graph found statically in its machine code (x86-64,
+// decoded by Capstone, AVX-512 included), for the loops of `measure --loops`
+// (core/loop_forest). Blocks end after a jump or a return and start at every jump
+// target; direct jumps and conditional jumps give edges, and so does falling
+// through. A call falls through (its callee returns). What the code does not say
+// statically makes the graph incomplete, and the reasons are kept: an indirect jump
+// (a switch's jump table) has targets this does not follow, and bytes that do not
+// decode end the walk.
+#pragma once
+
+#include "core/loop_forest.hpp"
+#include "measure/elf_symbols.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofline::measure {
+
+struct FunctionCfg {
+    std::string function;
+    std::uint64_t start = 0, end = 0;  // [start, end): link-time addresses of the symbol
+    ControlFlowGraph graph;            // blocks' addresses are link-time addresses; the entry is block 0
+    std::vector<std::uint64_t> instructions;  // every decoded instruction's address, ascending
+    // Why the graph may miss edges (empty: complete), each naming its address.
+    std::vector<std::string> incomplete;
+    bool complete() const { return incomplete.empty(); }
+};
+
+// The graph of `code`, the bytes of function `name` at link-time address `start`.
+// A jump out of [start, start + code.size()) (a tail call, the function's .cold part)
+// leaves the function: no edge.
+FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std::string name);
+
+// Function `name` of `symbols` (demangled), decoded; nullopt when the file has no
+// such function, or its code is not in the file.
+std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const std::string& name);
+
+} // namespace roofline::measure

@@ -1,0 +1,140 @@
+/* Functions of known loop shapes and counts, for measure --loops (issue 36): the
+ * loops found in their machine code, the source lines they are named by, and
+ * (under the Valgrind tool) their counts. Built at -O2 and -O3 with -g.
+ *
+ * usage: loop_shapes N   runs every function on arrays of N doubles (the sizes come
+ * from argv, so the compiler cannot fold the trip counts), and the multiplies on
+ * N/100 x N/100 matrices (at least 8 x 8). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NOINLINE __attribute__((noinline))
+
+/* No loop. */
+NOINLINE double no_loop(double a, double b) { return a * b + 1.0; }
+
+/* One loop: 2n FLOPs. */
+NOINLINE void daxpy(long n, double a, const double *restrict x, double *restrict y)
+{
+    for (long i = 0; i < n; i++)
+        y[i] += a * x[i];
+}
+
+/* Three sibling loops: a 3-point stencil sweep (4 (n - 2) FLOPs), a reduction (n)
+ * and a scaled copy (n: a plain copy would become a memcpy call). */
+NOINLINE double sweep_reduce_copy(long n, const double *restrict a, double *restrict b,
+                                  double *restrict c)
+{
+    for (long i = 1; i < n - 1; i++)
+        b[i] = 0.25 * (a[i - 1] + a[i + 1]) + 0.5 * a[i];
+    double s = 0.0;
+    for (long i = 1; i < n - 1; i++)
+        s += b[i];
+    for (long i = 0; i < n; i++)
+        c[i] = 2.0 * a[i];
+    return s;
+}
+
+/* A triply nested multiply: 2 m^3 FLOPs in the innermost loop, depth 3. */
+NOINLINE void matmul(long m, const double *restrict a, const double *restrict b, double *restrict c)
+{
+    for (long i = 0; i < m; i++)
+        for (long k = 0; k < m; k++) {
+            const double aik = a[i * m + k];
+            for (long j = 0; j < m; j++)
+                c[i * m + j] += aik * b[k * m + j];
+        }
+}
+
+/* The same multiply in blocks of 8 rows and columns of a (m a multiple of 8):
+ * five loops, depth 5. */
+NOINLINE void matmul_blocked(long m, const double *restrict a, const double *restrict b,
+                             double *restrict c)
+{
+    for (long ii = 0; ii < m; ii += 8)
+        for (long kk = 0; kk < m; kk += 8)
+            for (long i = ii; i < ii + 8; i++)
+                for (long k = kk; k < kk + 8; k++) {
+                    const double aik = a[i * m + k];
+                    for (long j = 0; j < m; j++)
+                        c[i * m + j] += aik * b[k * m + j];
+                }
+}
+
+/* A loop whose body calls a function (2 FLOPs a call): one loop, the call inside it. */
+NOINLINE double add_scaled(double s, double x) { return s + 3.0 * x; }
+NOINLINE double call_in_loop(long n, const double *x)
+{
+    double s = 0.0;
+    for (long i = 0; i < n; i++)
+        s = add_scaled(s, x[i]);
+    return s;
+}
+
+/* A loop left early by a break: one loop with two exits. */
+NOINLINE long first_above(long n, const double *x, double limit)
+{
+    long found = -1;
+    for (long i = 0; i < n; i++) {
+        if (x[i] > limit) {
+            found = i;
+            break;
+        }
+    }
+    return found;
+}
+
+/* A switch in a loop: at -O2 a jump table, an indirect jump the static graph cannot follow. */
+NOINLINE double dispatch(long n, const int *op, const double *x)
+{
+    double s = 1.0;
+    for (long i = 0; i < n; i++) {
+        switch (op[i]) {
+        case 0: s += x[i]; break;
+        case 1: s -= x[i]; break;
+        case 2: s *= x[i]; break;
+        case 3: s /= x[i] + 1.0; break;
+        case 4: s += 2.0 * x[i]; break;
+        case 5: s -= 2.0 * x[i]; break;
+        case 6: s *= 0.5; break;
+        default: s = -s; break;
+        }
+    }
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s N\n", argv[0]);
+        return 2;
+    }
+    const long n = atol(argv[1]);
+    long m = (n / 100) / 8 * 8;
+    if (m < 8) m = 8;
+    const long len = n > m * m ? n : m * m;
+    double *x = malloc(sizeof(double) * len), *y = malloc(sizeof(double) * len),
+           *z = malloc(sizeof(double) * len);
+    int *op = malloc(sizeof(int) * len);
+    if (!x || !y || !z || !op) return 1;
+    for (long i = 0; i < len; i++) {
+        x[i] = (double)(i % 7);
+        y[i] = 1.0;
+        z[i] = 0.0;
+        op[i] = (int)(i % 9);
+    }
+    double r = no_loop(x[1], y[1]);
+    daxpy(n, 2.5, x, y);
+    r += sweep_reduce_copy(n, x, y, z);
+    matmul(m, x, y, z);
+    matmul_blocked(m, x, y, z);
+    r += call_in_loop(n, x);
+    r += (double)first_above(n, x, 5.5);
+    r += dispatch(n, op, x);
+    printf("%g %g\n", r, z[m * m - 1]);
+    free(x);
+    free(y);
+    free(z);
+    free(op);
+    return 0;
+}

@@ -1,0 +1,166 @@
+#include "core/loop_forest.hpp"
+#include "measure/elf_symbols.hpp"
+#include "measure/function_cfg.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace roofline;
+using namespace roofline::measure;
+
+namespace {
+
+using Blocks = std::vector<std::size_t>;
+
+int deepest(const LoopForest& forest) {
+    int depth = 0;
+    for (const auto& loop : forest.loops) depth = std::max(depth, loop.depth);
+    return depth;
+}
+
+struct Found {
+    FunctionCfg cfg;
+    LoopForest forest;
+};
+
+Found loops_of(const ElfSymbols& symbols, const std::string& function) {
+    auto cfg = function_cfg(symbols, function);
+    if (!cfg) ADD_FAILURE() << "no function " << function;
+    Found found{cfg ? *cfg : FunctionCfg{}, {}};
+    found.forest = find_loops(found.cfg.graph);
+    return found;
+}
+
+} // namespace
+
+TEST(FunctionCfg, BlocksSplitAtJumpTargetsAndAfterJumps) {
+    // 0x1000: xor eax,eax; 0x1002: inc eax; cmp eax,10; jne 0x1002; 0x1009: ret
+    const std::string code("\x31\xc0"
+                           "\xff\xc0"
+                           "\x83\xf8\x0a"
+                           "\x75\xf9"
+                           "\xc3",
+                           10);
+    const auto cfg = decode_function_cfg(code, 0x1000, "count_to_ten");
+    EXPECT_TRUE(cfg.complete());
+    EXPECT_EQ(cfg.instructions, (std::vector<std::uint64_t>{0x1000, 0x1002, 0x1004, 0x1007, 0x1009}));
+    ASSERT_EQ(cfg.graph.blocks.size(), 3u);
+    EXPECT_EQ(cfg.graph.blocks[0].start, 0x1000u);
+    EXPECT_EQ(cfg.graph.blocks[0].end, 0x1002u);
+    EXPECT_EQ(cfg.graph.blocks[0].successors, (Blocks{1}));  // falls through into the loop
+    EXPECT_EQ(cfg.graph.blocks[1].start, 0x1002u);
+    EXPECT_EQ(cfg.graph.blocks[1].end, 0x1009u);
+    EXPECT_EQ(cfg.graph.blocks[1].successors, (Blocks{1, 2}));  // jne back, or on to ret
+    EXPECT_TRUE(cfg.graph.blocks[2].successors.empty());
+    const auto forest = find_loops(cfg.graph);
+    ASSERT_EQ(forest.loops.size(), 1u);
+    EXPECT_EQ(forest.loops[0].header, 1u);
+}
+
+TEST(FunctionCfg, ACallFallsThroughAndAJumpOutOfTheFunctionLeavesIt) {
+    // 0x2000: call 0x3000; 0x2005: jmp 0x4000 (a tail call)
+    const std::string code("\xe8\xfb\x0f\x00\x00"
+                           "\xe9\xf6\x1f\x00\x00",
+                           10);
+    const auto cfg = decode_function_cfg(code, 0x2000, "tail");
+    EXPECT_TRUE(cfg.complete());
+    ASSERT_EQ(cfg.graph.blocks.size(), 1u);  // the call does not end the block
+    EXPECT_EQ(cfg.graph.blocks[0].end, 0x200au);
+    EXPECT_TRUE(cfg.graph.blocks[0].successors.empty());
+}
+
+TEST(FunctionCfg, AnIndirectJumpMakesTheGraphIncomplete) {
+    // jmp *%rax; ret
+    const std::string code("\xff\xe0\xc3", 3);
+    const auto cfg = decode_function_cfg(code, 0x1000, "switch");
+    ASSERT_EQ(cfg.incomplete.size(), 1u);
+    EXPECT_NE(cfg.incomplete[0].find("indirect jump at 0x1000"), std::string::npos) << cfg.incomplete[0];
+    EXPECT_EQ(cfg.graph.blocks.size(), 2u);
+    EXPECT_TRUE(cfg.graph.blocks[0].successors.empty());
+}
+
+TEST(FunctionCfg, BytesThatDoNotDecodeEndTheWalkAndSaySo) {
+    // nop; 0x06 (push %es: invalid in 64-bit mode); ret
+    const std::string code("\x90\x06\xc3", 3);
+    const auto cfg = decode_function_cfg(code, 0x1000, "damaged");
+    ASSERT_EQ(cfg.incomplete.size(), 1u);
+    EXPECT_NE(cfg.incomplete[0].find("0x1001 do not decode"), std::string::npos) << cfg.incomplete[0];
+    EXPECT_EQ(cfg.instructions, (std::vector<std::uint64_t>{0x1000}));
+}
+
+TEST(FunctionCfg, AVX512InstructionsDecode) {
+    // vaddpd %zmm2,%zmm1,%zmm0 (EVEX); vfmadd231pd %zmm2,%zmm1,%zmm0{%k1}; ret
+    const std::string code("\x62\xf1\xf5\x48\x58\xc2"
+                           "\x62\xf2\xf5\x49\xb8\xc2"
+                           "\xc3",
+                           13);
+    const auto cfg = decode_function_cfg(code, 0x1000, "avx512");
+    EXPECT_TRUE(cfg.complete());
+    EXPECT_EQ(cfg.instructions, (std::vector<std::uint64_t>{0x1000, 0x1006, 0x100c}));
+}
+
+// The loops of C functions of known shape, compiled at -O2 (tests/loops/loop_shapes.c).
+TEST(FunctionCfg, LoopsOfCompiledFunctionsAtO2) {
+    const ElfSymbols symbols(ROOFLINE_TEST_LOOP_SHAPES_O2);
+    ASSERT_TRUE(symbols.loaded());
+    EXPECT_TRUE(loops_of(symbols, "no_loop").forest.loops.empty());
+
+    const auto daxpy = loops_of(symbols, "daxpy");
+    EXPECT_TRUE(daxpy.cfg.complete());
+    EXPECT_EQ(daxpy.forest.loops.size(), 1u);
+
+    const auto siblings = loops_of(symbols, "sweep_reduce_copy");
+    EXPECT_EQ(siblings.forest.loops.size(), 3u);
+    EXPECT_EQ(siblings.forest.roots.size(), 3u);  // side by side, none inside another
+    EXPECT_EQ(deepest(siblings.forest), 1);
+
+    const auto matmul = loops_of(symbols, "matmul");
+    EXPECT_EQ(matmul.forest.loops.size(), 3u);
+    EXPECT_EQ(matmul.forest.roots.size(), 1u);
+    EXPECT_EQ(deepest(matmul.forest), 3);
+
+    const auto blocked = loops_of(symbols, "matmul_blocked");
+    EXPECT_EQ(blocked.forest.loops.size(), 5u);
+    EXPECT_EQ(deepest(blocked.forest), 5);
+
+    const auto calling = loops_of(symbols, "call_in_loop");
+    EXPECT_TRUE(calling.cfg.complete());
+    EXPECT_EQ(calling.forest.loops.size(), 1u);
+
+    const auto early_exit = loops_of(symbols, "first_above");
+    EXPECT_EQ(early_exit.forest.loops.size(), 1u);
+
+    for (const char* f : {"no_loop", "daxpy", "sweep_reduce_copy", "matmul", "matmul_blocked", "call_in_loop",
+                          "first_above"}) {
+        const auto found = loops_of(symbols, f);
+        EXPECT_TRUE(found.cfg.complete()) << f << ": " << (found.cfg.incomplete.empty() ? "" : found.cfg.incomplete[0]);
+        EXPECT_TRUE(found.forest.irreducible.empty()) << f;
+    }
+
+    // A switch's jump table: the graph says it is incomplete.
+    const auto dispatch = loops_of(symbols, "dispatch");
+    EXPECT_FALSE(dispatch.cfg.complete());
+}
+
+// At -O3 the vectorizer adds loops (a vector body beside its scalar remainder), so only
+// what it cannot change is checked: every loop of the source is there, at its depth.
+TEST(FunctionCfg, LoopsOfCompiledFunctionsAtO3) {
+    const ElfSymbols symbols(ROOFLINE_TEST_LOOP_SHAPES_O3);
+    ASSERT_TRUE(symbols.loaded());
+    EXPECT_TRUE(loops_of(symbols, "no_loop").forest.loops.empty());
+    EXPECT_GE(loops_of(symbols, "daxpy").forest.loops.size(), 1u);
+    const auto siblings = loops_of(symbols, "sweep_reduce_copy");
+    EXPECT_GE(siblings.forest.roots.size(), 3u);
+    EXPECT_EQ(deepest(siblings.forest), 1);
+    EXPECT_EQ(deepest(loops_of(symbols, "matmul").forest), 3);
+    EXPECT_EQ(deepest(loops_of(symbols, "matmul_blocked").forest), 5);
+    EXPECT_GE(loops_of(symbols, "call_in_loop").forest.loops.size(), 1u);
+}
+
+TEST(FunctionCfg, AFunctionTheFileDoesNotHave) {
+    const ElfSymbols symbols(ROOFLINE_TEST_LOOP_SHAPES_O2);
+    EXPECT_FALSE(function_cfg(symbols, "no_such_function").has_value());
+}
