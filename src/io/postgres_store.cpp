@@ -50,7 +50,7 @@ constexpr std::string_view undefined_table = "42P01";
 // The statements both back ends run, in PostgreSQL's dialect: an insert gives its id
 // (RETURNING id).
 static_assert(store_queries::postgresql.insert_returns_id);
-const store_queries::Queries& queries() {
+const store_queries::Queries& postgres_queries() {
     static const auto rendered = store_queries::render(store_queries::postgresql);
     return rendered;
 }
@@ -211,7 +211,7 @@ public:
         exec_script(settings_.c_str(), "setting up the session");
     }
     void rollback_quietly() noexcept {
-        if (conn_ && in_transaction()) PQclear(PQexec(conn_, queries().rollback.c_str()));
+        if (conn_ && in_transaction()) PQclear(PQexec(conn_, postgres_queries().rollback.c_str()));
     }
 
 private:
@@ -234,14 +234,14 @@ private:
 // A write transaction; rolled back unless committed.
 class Transaction {
 public:
-    explicit Transaction(Connection& c) : c_(c) { c_.exec(queries().begin_write.c_str(), "starting a write"); }
+    explicit Transaction(Connection& c) : c_(c) { c_.exec(postgres_queries().begin_write.c_str(), "starting a write"); }
     ~Transaction() {
         if (!committed_) c_.rollback_quietly();
     }
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
     void commit() {
-        c_.exec(queries().commit.c_str(), "committing");
+        c_.exec(postgres_queries().commit.c_str(), "committing");
         committed_ = true;
     }
 
@@ -306,7 +306,7 @@ Layout read_layout(Connection& c) {
 }
 
 int read_version(Connection& c) {
-    const auto r = c.exec(queries().read_version.c_str(), "reading the layout version");
+    const auto r = c.exec(postgres_queries().read_version.c_str(), "reading the layout version");
     return PQntuples(r.get()) == 1 ? std::atoi(PQgetvalue(r.get(), 0, 0)) : 0;
 }
 
@@ -324,15 +324,15 @@ public:
 
     Layout layout() override { return read_layout(c_); }
     void create_missing_tables() override {
-        c_.exec_script(queries().create_tables.c_str(), "creating tables");
+        c_.exec_script(postgres_queries().create_tables.c_str(), "creating tables");
     }
     int version_or_insert_current() override {
-        c_.exec(queries().insert_version.c_str(), {integer(std::int64_t{store_schema::version})},
+        c_.exec(postgres_queries().insert_version.c_str(), {integer(std::int64_t{store_schema::version})},
                 "writing the layout version");
         return read_version(c_);
     }
     void set_version(int to) override {
-        c_.exec(queries().set_version.c_str(), {integer(std::int64_t{to})}, "upgrading the layout version");
+        c_.exec(postgres_queries().set_version.c_str(), {integer(std::int64_t{to})}, "upgrading the layout version");
     }
 
 private:
@@ -376,7 +376,7 @@ public:
         std::lock_guard lock(mutex_);
         // One statement: atomic on its own, and its id comes back with it.
         return with_retry(c_, wait_, [&] {
-            const auto r = c_.exec(queries().insert_machine.c_str(),
+            const auto r = c_.exec(postgres_queries().insert_machine.c_str(),
                                    {text(row.created), text(row.hostname), text(row.cpu_model), text(row.mode),
                                     integer(std::int64_t{row.partial ? 1 : 0}), text(row.schema), text(row.json)},
                                    "storing a machine model");
@@ -393,13 +393,13 @@ public:
         std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         return with_retry(c_, wait_, [&] {
             Transaction transaction(c_);
-            const auto r = c_.exec(queries().insert_point_set.c_str(),
+            const auto r = c_.exec(postgres_queries().insert_point_set.c_str(),
                                    {text(row.created), text(row.name), integer(row.machine_id), integer(row.point_count),
                                     text(row.json)},
                                    "storing a point set");
             const std::int64_t id = to_integer(PQgetvalue(r.get(), 0, 0), c_.name());
             for (const auto& [key, index] : ordered) {
-                c_.exec(queries().remember_measurement.c_str(), {bytes(key), integer(id), integer(index)},
+                c_.exec(postgres_queries().remember_measurement.c_str(), {bytes(key), integer(id), integer(index)},
                         "remembering a measurement");
             }
             transaction.commit();
@@ -408,13 +408,13 @@ public:
     }
 
     std::optional<StoredJson> machine_json(std::optional<std::int64_t> id) const override {
-        return document(queries().machine_by_id, queries().newest_machine, id);
+        return document(postgres_queries().machine_by_id, postgres_queries().newest_machine, id);
     }
 
     std::vector<StoredMachine> list_machines() const override {
         std::lock_guard lock(mutex_);
         return with_retry(c_, wait_, [&] {
-            const auto r = c_.exec(queries().list_machines.c_str(), "listing machines");
+            const auto r = c_.exec(postgres_queries().list_machines.c_str(), "listing machines");
             std::vector<StoredMachine> rows;
             for (int i = 0; i < PQntuples(r.get()); ++i) {
                 StoredMachine row;
@@ -432,14 +432,14 @@ public:
 
     std::optional<StoredJson> point_set_json(std::optional<std::int64_t> id) const override {
         if (!has_point_sets_) return std::nullopt;
-        return document(queries().point_set_by_id, queries().newest_point_set, id);
+        return document(postgres_queries().point_set_by_id, postgres_queries().newest_point_set, id);
     }
 
     std::vector<StoredPointSet> list_point_sets() const override {
         if (!has_point_sets_) return {};
         std::lock_guard lock(mutex_);
         return with_retry(c_, wait_, [&] {
-            const auto r = c_.exec(queries().list_point_sets.c_str(), "listing point sets");
+            const auto r = c_.exec(postgres_queries().list_point_sets.c_str(), "listing point sets");
             std::vector<StoredPointSet> rows;
             for (int i = 0; i < PQntuples(r.get()); ++i) {
                 StoredPointSet row;
@@ -460,7 +460,7 @@ public:
         std::lock_guard lock(mutex_);
         return with_retry(c_, wait_, [&]() -> std::optional<CacheEntry> {
             try {
-                const auto r = c_.exec(queries().cached_measurement.c_str(), {bytes(key)}, "looking up a measurement");
+                const auto r = c_.exec(postgres_queries().cached_measurement.c_str(), {bytes(key)}, "looking up a measurement");
                 if (PQntuples(r.get()) == 0) return std::nullopt;
                 return CacheEntry{to_integer(PQgetvalue(r.get(), 0, 0), c_.name()),
                                   to_integer(PQgetvalue(r.get(), 0, 1), c_.name())};

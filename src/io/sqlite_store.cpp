@@ -38,12 +38,12 @@ constexpr int busy_timeout_ms = 30000;
 constexpr auto retry_deadline = std::chrono::milliseconds(60000);
 // A reader (WAL readers never wait for a writer) or an up-front check only
 // waits this long for a lock held by a non-WAL writer, then says so.
-constexpr auto short_wait = std::chrono::milliseconds(3000);
+constexpr auto sqlite_short_wait = std::chrono::milliseconds(3000);
 
 // The statements both back ends run, in SQLite's dialect. An insert's id is asked of
 // the connection (sqlite3_last_insert_rowid), inside the insert's transaction.
 static_assert(!store_queries::sqlite.insert_returns_id);
-const store_queries::Queries& queries() {
+const store_queries::Queries& sqlite_queries() {
     static const auto rendered = store_queries::render(store_queries::sqlite);
     return rendered;
 }
@@ -146,7 +146,7 @@ auto with_retry(sqlite3* db, const std::string& path, std::chrono::milliseconds 
             return work();
         } catch (const StoreError& e) {
             if (!is_busy(e.code())) throw;
-            if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, queries().rollback.c_str(), nullptr, nullptr, nullptr);
+            if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, sqlite_queries().rollback.c_str(), nullptr, nullptr, nullptr);
             if (std::chrono::steady_clock::now() > deadline)
                 throw StoreError(store_schema::locked_message(path, wait, e.what()), e.code());
             std::this_thread::sleep_for(pause);
@@ -160,13 +160,13 @@ auto with_retry(sqlite3* db, const std::string& path, std::chrono::milliseconds 
 class WriteTransaction {
 public:
     WriteTransaction(sqlite3* db, const std::string& path) : db_(db), path_(path) {
-        execute(db_, path_, queries().begin_write.c_str(), "starting a write");
+        execute(db_, path_, sqlite_queries().begin_write.c_str(), "starting a write");
     }
     ~WriteTransaction() {
-        if (!committed_) sqlite3_exec(db_, queries().rollback.c_str(), nullptr, nullptr, nullptr);
+        if (!committed_) sqlite3_exec(db_, sqlite_queries().rollback.c_str(), nullptr, nullptr, nullptr);
     }
     void commit() {
-        execute(db_, path_, queries().commit.c_str(), "committing");
+        execute(db_, path_, sqlite_queries().commit.c_str(), "committing");
         committed_ = true;
     }
 
@@ -187,7 +187,7 @@ Layout read_layout_of(sqlite3* db, const std::string& path) {
 }
 
 int read_version(sqlite3* db, const std::string& path) {
-    Statement query(db, path, queries().read_version.c_str());
+    Statement query(db, path, sqlite_queries().read_version.c_str());
     return query.step() ? std::atoi(query.text(0).c_str()) : 0;
 }
 
@@ -225,16 +225,16 @@ public:
 
     Layout layout() override { return read_layout_of(db_, path_); }
     void create_missing_tables() override {
-        execute(db_, path_, queries().create_tables.c_str(), "creating tables");
+        execute(db_, path_, sqlite_queries().create_tables.c_str(), "creating tables");
     }
     int version_or_insert_current() override {
-        Statement insert(db_, path_, queries().insert_version.c_str());
+        Statement insert(db_, path_, sqlite_queries().insert_version.c_str());
         insert.bind(1, std::to_string(store_schema::version));
         insert.step();
         return read_version(db_, path_);
     }
     void set_version(int to) override {
-        Statement upgrade(db_, path_, queries().set_version.c_str());
+        Statement upgrade(db_, path_, sqlite_queries().set_version.c_str());
         upgrade.bind(1, std::to_string(to));
         upgrade.step();
     }
@@ -374,7 +374,7 @@ SqliteStore::SqliteStore(const std::string& path, bool create_parent_dirs, std::
     }
 }
 
-SqliteStore::SqliteStore(ReadOnly, const std::string& path) : path_(path), busy_wait_(short_wait) {
+SqliteStore::SqliteStore(ReadOnly, const std::string& path) : path_(path), busy_wait_(sqlite_short_wait) {
     if (path_.empty()) throw std::runtime_error("results database path is empty");
     std::error_code ec;
     const auto status = fs::status(path_, ec);
@@ -422,7 +422,7 @@ std::int64_t SqliteStore::insert_machine(const MachineRow& row) {
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&] {
         WriteTransaction transaction(db_, path_);
-        Statement insert(db_, path_, queries().insert_machine.c_str());
+        Statement insert(db_, path_, sqlite_queries().insert_machine.c_str());
         insert.bind(1, row.created);
         insert.bind(2, row.hostname);
         insert.bind(3, row.cpu_model);
@@ -443,7 +443,7 @@ std::int64_t SqliteStore::insert_point_set(const PointSetRow& row,
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&] {
         WriteTransaction transaction(db_, path_);
-        Statement insert(db_, path_, queries().insert_point_set.c_str());
+        Statement insert(db_, path_, sqlite_queries().insert_point_set.c_str());
         insert.bind(1, row.created);
         insert.bind(2, row.name);
         insert.bind(3, row.machine_id);
@@ -452,7 +452,7 @@ std::int64_t SqliteStore::insert_point_set(const PointSetRow& row,
         insert.step();
         const std::int64_t id = sqlite3_last_insert_rowid(db_);
         for (const auto& [key, index] : cache) {
-            Statement remember(db_, path_, queries().remember_measurement.c_str());
+            Statement remember(db_, path_, sqlite_queries().remember_measurement.c_str());
             remember.bind(1, key);
             remember.bind(2, id);
             remember.bind(3, index);
@@ -475,7 +475,7 @@ std::optional<StoredJson> SqliteStore::document(const std::string& by_id, const 
 }
 
 std::optional<StoredJson> SqliteStore::machine_json(std::optional<std::int64_t> id) const {
-    return document(queries().machine_by_id, queries().newest_machine, id);
+    return document(sqlite_queries().machine_by_id, sqlite_queries().newest_machine, id);
 }
 
 // Oldest first (ascending id), like a log.
@@ -483,7 +483,7 @@ std::vector<StoredMachine> SqliteStore::list_machines() const {
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&] {
         std::vector<StoredMachine> rows;
-        Statement query(db_, path_, queries().list_machines.c_str());
+        Statement query(db_, path_, sqlite_queries().list_machines.c_str());
         while (query.step()) {
             StoredMachine row;
             row.id = query.integer(0);
@@ -500,7 +500,7 @@ std::vector<StoredMachine> SqliteStore::list_machines() const {
 
 std::optional<StoredJson> SqliteStore::point_set_json(std::optional<std::int64_t> id) const {
     if (!has_point_sets_) return std::nullopt;
-    return document(queries().point_set_by_id, queries().newest_point_set, id);
+    return document(sqlite_queries().point_set_by_id, sqlite_queries().newest_point_set, id);
 }
 
 std::vector<StoredPointSet> SqliteStore::list_point_sets() const {
@@ -508,7 +508,7 @@ std::vector<StoredPointSet> SqliteStore::list_point_sets() const {
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&] {
         std::vector<StoredPointSet> rows;
-        Statement query(db_, path_, queries().list_point_sets.c_str());
+        Statement query(db_, path_, sqlite_queries().list_point_sets.c_str());
         while (query.step()) {
             StoredPointSet row;
             row.id = query.integer(0);
@@ -528,7 +528,7 @@ std::optional<CacheEntry> SqliteStore::cache_entry(const std::string& key) const
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&]() -> std::optional<CacheEntry> {
         if (!read_layout_of(db_, path_).has("measurement_cache")) return std::nullopt;  // written before it existed
-        Statement query(db_, path_, queries().cached_measurement.c_str());
+        Statement query(db_, path_, sqlite_queries().cached_measurement.c_str());
         query.bind(1, key);
         if (!query.step()) return std::nullopt;
         return CacheEntry{query.integer(0), query.integer(1)};
@@ -565,7 +565,7 @@ void check_sqlite_store_writable(const std::string& path, bool is_default) {
     }
     // Opening as a writer reads (or creates) the schema: a damaged file or a
     // newer layout fails here. Then take the write lock once and let it go.
-    SqliteStore store(path, is_default, short_wait);
+    SqliteStore store(path, is_default, sqlite_short_wait);
     try {
         store.take_write_lock_once();
     } catch (const StoreError& e) {

@@ -26,10 +26,6 @@ using namespace store_test;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // The layout roofline wrote before point sets existed (version 1), in each dialect.
 std::string version_one_layout(bool postgres) {
     return fmt::format("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"

@@ -30,10 +30,6 @@ using namespace store_test;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 using roofline::test::ScopedEnv;
 
 // A TCP port on the loopback that takes connections (the kernel completes them) and

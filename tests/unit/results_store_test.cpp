@@ -28,6 +28,7 @@
 using namespace roofline;
 using store_test::sample_model;
 namespace fs = std::filesystem;
+using store_test::seconds_since;
 
 namespace {
 
@@ -165,10 +166,6 @@ void write_bytes(const std::string& path, const std::string& bytes) {
     ASSERT_NE(f, nullptr);
     std::fwrite(bytes.data(), 1, bytes.size(), f);
     std::fclose(f);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 } // namespace

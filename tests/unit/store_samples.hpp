@@ -4,10 +4,16 @@
 #include "core/machine_model.hpp"
 #include "core/roofline.hpp"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
 namespace store_test {
+
+// Seconds from `start` to now (how long a store call waited).
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 inline roofline::MachineModel sample_model(const std::string& cpu_model) {
     using namespace roofline;

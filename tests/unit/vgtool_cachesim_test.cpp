@@ -34,7 +34,7 @@ rl_cs_config small_hierarchy(bool exclusive_l3, int cores = 1, unsigned l3_share
     return c;
 }
 
-struct Sim : roofline::testing::CacheSim {
+struct SweptSim : roofline::testing::CacheSim {
     using CacheSim::CacheSim;
     void access(std::uint64_t addr, unsigned size, int kind, Counters& c, int core = 0) {
         rl_cs_access(&cs, core, addr, size, kind, c.data());
@@ -45,7 +45,7 @@ unsigned long long read_at(const Counters& c, int b) { return c[RL_CS_READ + b];
 unsigned long long written_at(const Counters& c, int b) { return c[RL_CS_WRITE + b]; }
 
 // 8-byte elements, as a compiled loop over doubles touches them.
-void sweep(Sim& sim, std::uint64_t base, std::uint64_t bytes, int kind, Counters& c, int core = 0) {
+void sweep(SweptSim& sim, std::uint64_t base, std::uint64_t bytes, int kind, Counters& c, int core = 0) {
     for (std::uint64_t a = base; a < base + bytes; a += 8) sim.access(a, 8, kind, c, core);
 }
 
@@ -61,7 +61,7 @@ std::string init_error(rl_cs_config c) {
 }
 
 TEST(CacheSim, ColdStreamReadCrossesEveryBoundaryOnce) {
-    Sim sim(small_hierarchy(false));
+    SweptSim sim(small_hierarchy(false));
     Counters c{};
     const std::uint64_t n = 1024 * KiB;  // 16x the last level
     sweep(sim, 1 << 20, n, RL_CS_LOAD, c);
@@ -78,7 +78,7 @@ TEST(CacheSim, ColdStreamReadCrossesEveryBoundaryOnce) {
 // still held are written back.
 TEST(CacheSim, TriadMovesThirtyTwoBytesPerIterationWithWriteAllocate) {
     for (bool exclusive : {false, true}) {
-        Sim sim(small_hierarchy(exclusive));
+        SweptSim sim(small_hierarchy(exclusive));
         Counters c{};
         const std::uint64_t n = 64 * 1024;  // elements: 512 KiB per array, 8x the last level
         const std::uint64_t a = 1 << 24, b = 2 << 24, s = 3 << 24;
@@ -101,7 +101,7 @@ TEST(CacheSim, TriadMovesThirtyTwoBytesPerIterationWithWriteAllocate) {
 // A working set that fits L2 (not L1), read 20 times: L1<->L2 moves it every time,
 // DRAM only the first.
 TEST(CacheSim, WorkingSetInL2IsReadFromDramOnce) {
-    Sim sim(small_hierarchy(false));
+    SweptSim sim(small_hierarchy(false));
     Counters c{};
     const std::uint64_t ws = 12 * KiB;
     for (int pass = 0; pass < 20; ++pass) sweep(sim, 1 << 20, ws, RL_CS_LOAD, c);
@@ -112,7 +112,7 @@ TEST(CacheSim, WorkingSetInL2IsReadFromDramOnce) {
 
 // One double per line: every load brings a whole line, 8x the bytes loaded.
 TEST(CacheSim, StrideOfOneLineMovesEightTimesTheBytesLoaded) {
-    Sim sim(small_hierarchy(false));
+    SweptSim sim(small_hierarchy(false));
     Counters c{};
     const std::uint64_t loads = 16 * 1024;
     for (std::uint64_t i = 0; i < loads; ++i) sim.access((1 << 20) + 64 * i, 8, RL_CS_LOAD, c);
@@ -126,11 +126,11 @@ TEST(CacheSim, VictimLastLevelAddsTheCapacityOfTheLevelAbove) {
     const std::uint64_t ws = 72 * KiB;
     Counters nine{}, victim{};
     {
-        Sim sim(small_hierarchy(false));
+        SweptSim sim(small_hierarchy(false));
         for (int pass = 0; pass < 10; ++pass) sweep(sim, 1 << 20, ws, RL_CS_LOAD, nine);
     }
     {
-        Sim sim(small_hierarchy(true));
+        SweptSim sim(small_hierarchy(true));
         for (int pass = 0; pass < 10; ++pass) sweep(sim, 1 << 20, ws, RL_CS_LOAD, victim);
     }
     EXPECT_EQ(read_at(nine, 2), 10 * ws);
@@ -141,7 +141,7 @@ TEST(CacheSim, VictimLastLevelAddsTheCapacityOfTheLevelAbove) {
 }
 
 TEST(CacheSim, NonTemporalStoresGoToDramWithoutReadingTheLine) {
-    Sim sim(small_hierarchy(false));
+    SweptSim sim(small_hierarchy(false));
     Counters c{};
     const std::uint64_t n = 256 * KiB;
     sweep(sim, 1 << 20, n, RL_CS_NT_STORE, c);
@@ -160,12 +160,12 @@ TEST(CacheSim, SharedLastLevelServesTheSecondCoreWithoutDram) {
     const std::uint64_t ws = 12 * KiB;
     Counters shared{}, separate{};
     {
-        Sim sim(small_hierarchy(false, 2, 2));
+        SweptSim sim(small_hierarchy(false, 2, 2));
         sweep(sim, 1 << 20, ws, RL_CS_LOAD, shared, 0);
         sweep(sim, 1 << 20, ws, RL_CS_LOAD, shared, 1);
     }
     {
-        Sim sim(small_hierarchy(false, 2, 1));
+        SweptSim sim(small_hierarchy(false, 2, 1));
         sweep(sim, 1 << 20, ws, RL_CS_LOAD, separate, 0);
         sweep(sim, 1 << 20, ws, RL_CS_LOAD, separate, 1);
     }
@@ -175,7 +175,7 @@ TEST(CacheSim, SharedLastLevelServesTheSecondCoreWithoutDram) {
 }
 
 TEST(CacheSim, DirtyLinesAreWrittenBackLevelByLevelOnFlush) {
-    Sim sim(small_hierarchy(false));
+    SweptSim sim(small_hierarchy(false));
     Counters c{};
     sweep(sim, 1 << 20, 2 * KiB, RL_CS_STORE, c);
     EXPECT_EQ(rl_cs_dirty_lines(&sim.cs, 0), 32u);
@@ -190,7 +190,7 @@ TEST(CacheSim, ReplacementIsLeastRecentlyUsed) {
     c.levels = 1;
     c.cores = 1;
     c.level[0] = {128, 64, 2, 1, 0};  // one set of two ways
-    Sim sim(c);
+    SweptSim sim(c);
     Counters k{};
     const std::uint64_t A = 0x1000, B = 0x2000, C = 0x3000;
     for (auto line : {A, B, A, C}) sim.access(line, 8, RL_CS_LOAD, k);
@@ -202,7 +202,7 @@ TEST(CacheSim, ReplacementIsLeastRecentlyUsed) {
 }
 
 TEST(CacheSim, AccessSpanningTwoLinesTouchesBoth) {
-    Sim sim(small_hierarchy(false));
+    SweptSim sim(small_hierarchy(false));
     Counters c{};
     sim.access((1 << 20) + 60, 8, RL_CS_LOAD, c);
     EXPECT_EQ(c[RL_CS_ACCESSES], 2u);
@@ -212,7 +212,7 @@ TEST(CacheSim, AccessSpanningTwoLinesTouchesBoth) {
 TEST(CacheSim, SetCountThatIsNotAPowerOfTwo) {
     rl_cs_config c = small_hierarchy(false);
     c.level[1] = {24 * KiB, 64, 4, 1, 0};  // 96 sets
-    Sim sim(c);
+    SweptSim sim(c);
     Counters k{};
     for (int pass = 0; pass < 5; ++pass) sweep(sim, 1 << 20, 20 * KiB, RL_CS_LOAD, k);
     EXPECT_EQ(read_at(k, 1), 20 * KiB);  // fits the 24 KiB L2 once its sets are spread evenly
