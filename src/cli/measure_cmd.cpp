@@ -332,6 +332,10 @@ int run_gpu_measure(const MeasureArgs& args) {
         !args.counts_from.empty())
         throw UsageError("--functions, --region-function, --times, --cache-model and --counts-from are for the CPU "
                          "engines; CUDA kernels are measured per kernel by ncu (--engine ncu)");
+    if (args.repeat.cold)
+        throw UsageError("--cold empties the caches before the CPU engines' native timed runs; ncu times each "
+                         "kernel itself and flushes the caches before each of its passes (ncu --cache-control all, "
+                         "its default)");
     if (!args.ncu_csv.empty() && !args.command.empty())
         throw UsageError("--ncu-csv reads a recorded run: give no command (or drop --ncu-csv to run ncu on it)");
     if (args.ncu_csv.empty() && args.command.empty())
@@ -391,6 +395,20 @@ int run_measure(const MeasureArgs& args) {
     const auto evex = guard_evex(request, args.counts_from, per_function || !args.times.empty());
     std::string cache_model;  // what the instrument engine simulated, for the provenance
     std::vector<std::string> early_cache_notes;
+    // This machine's caches, found once for the cache simulation and --cold: as reported, checked
+    // against the table and, when a size is still doubted, a probe of a second or two: never a
+    // size we have reason to doubt (a guest's 508 MiB L3 made a 256 MiB stream miss DRAM entirely).
+    std::optional<std::pair<Topology, std::vector<CacheLevel>>> machine_caches;
+    const auto this_machine_caches = [&]() -> const std::pair<Topology, std::vector<CacheLevel>>& {
+        if (!machine_caches) {
+            auto topology = Topology::discover();
+            auto caches = checked_data_caches(topology, CacheProbe::when_doubtful);
+            for (const auto& c : caches)
+                if (!c.finding.empty()) early_cache_notes.push_back("cache hierarchy: " + c.finding);
+            machine_caches.emplace(std::move(topology), std::move(caches));
+        }
+        return *machine_caches;
+    };
     if (args.cache_sim == "on" && request.engine != measure::EngineKind::time &&
         request.engine != measure::EngineKind::perf) {
         // The caches of this machine, as hwloc sees them; without them the points keep L1 bytes only.
@@ -413,13 +431,7 @@ int run_measure(const MeasureArgs& args) {
             for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache model: " + n);
         } else {
             try {
-                const auto topology = Topology::discover();
-                // The caches as reported, checked against the table and, when a size is
-                // still doubted, a probe of a second or two: never a size we have reason
-                // to doubt (a guest's 508 MiB L3 made a 256 MiB stream miss DRAM entirely).
-                const auto caches = checked_data_caches(topology, CacheProbe::when_doubtful);
-                for (const auto& c : caches)
-                    if (!c.finding.empty()) early_cache_notes.push_back("cache hierarchy: " + c.finding);
+                const auto& [topology, caches] = this_machine_caches();
                 const auto hierarchy = measure::simulated_hierarchy(caches, topology.cpu().vendor,
                                                                     std::clamp(topology.cpu().cores, 1, 1024));
                 request.cache_hierarchy = hierarchy.option;
@@ -482,6 +494,17 @@ int run_measure(const MeasureArgs& args) {
                                     {request.times.has_value(), mpi.has_value(), rerun, mpi ? mpi->launcher : "",
                                      measure::resolve_engine(request) == measure::EngineKind::instrument},
                                     repeat_notes);
+    if (args.repeat.cold) {
+        std::vector<CacheLevel> caches;
+        try {
+            caches = this_machine_caches().second;
+        } catch (const std::exception& e) {
+            early_cache_notes.push_back(fmt::format("--cold: this machine's caches are not known ({}): the buffer is "
+                                                    "{} MiB",
+                                                    e.what(), kColdFlushUnknownBytes >> 20));
+        }
+        request.repeat.cold_flush_bytes = cold_flush_bytes(caches);
+    }
     // (A missing or invalid --machine, a --db in a missing directory, unwritable or not a database.)
     StoreAccess access(args.db);
     std::vector<std::string> machine_notes;
@@ -657,8 +680,10 @@ int run_measure(const MeasureArgs& args) {
     auto provenance = provenance_of(args, result.engine, timing.has_value(), sampling.has_value());
     if (result.wall_timing)  // how the points' seconds were taken (--repeat)
         provenance.options["timing"] =
-            timing_provenance_text(*result.wall_timing, result.repeat_plan.automatic && args.times.empty()) +
+            timing_provenance_text(*result.wall_timing, result.repeat_plan.automatic && args.times.empty(),
+                                   request.repeat.cold_flush_bytes) +
             (args.times.empty() ? "" : " (the earlier run's, " + args.times + ")");
+    if (request.repeat.cold_flush_bytes > 0) provenance.options["cold"] = "yes";
     if (!cache_model.empty() && result.engine == measure::EngineKind::instrument)
         provenance.options["cache_model"] = cache_model + "; LRU, write-back, write-allocate";
     record_evex_check(evex, result, args, provenance);

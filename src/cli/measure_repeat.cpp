@@ -24,6 +24,13 @@ void add_repeat_options(CLI::App* cmd, RepeatArgs& args) {
                     "too. The first warm-up's time is kept in details.seconds_warmup")
         ->check(CLI::Range(0, kMaxRepeat))
         ->type_name("N");
+    cmd->add_flag("--cold", args.cold,
+                  fmt::format("Empty the caches before every native run (the first and the warm-ups too): "
+                              "roofline writes and reads a buffer of twice the largest cache's size (at most {} "
+                              "MiB), so no run finds in the cache the code, libraries or file data the run before "
+                              "it left. Each point's time is then a cold-cache time; the provenance says 'cold'. "
+                              "For the CPU engines' timed runs; not with --times (no native run) or --engine ncu",
+                              kColdFlushMaxBytes >> 20));
 }
 
 RepeatRequest repeat_request(const RepeatArgs& args, const RepeatContext& context,
@@ -33,6 +40,9 @@ RepeatRequest repeat_request(const RepeatArgs& args, const RepeatContext& contex
         if (asked)
             throw UsageError("--repeat and --warmup time the native run, which --times replaces: give them to the "
                              "'--engine time' run that wrote the times (its runs and spread come along)");
+        if (args.cold)
+            throw UsageError("--cold empties the caches before the native runs, which --times replaces: give it to "
+                             "the '--engine time' run that wrote the times");
         return {};
     }
     const int repeat = args.repeat.value_or(0), warmup = args.warmup.value_or(-1);

@@ -15,6 +15,7 @@ namespace roofline::cli {
 struct RepeatArgs {
     std::optional<int> repeat;  // unset: automatic
     std::optional<int> warmup;  // unset: 1 when more than one run is timed, else 0
+    bool cold = false;          // --cold: the caches emptied before every native run
 };
 void add_repeat_options(CLI::App* cmd, RepeatArgs& args);
 
@@ -27,7 +28,8 @@ struct RepeatContext {
 };
 
 // The request for the engines; `notes` gets what was decided and why. Throws UsageError for
-// what cannot be done (--repeat with --times; more than one run where a rank may start once).
+// what cannot be done (--repeat or --cold with --times; more than one run where a rank may
+// start once). --cold's buffer size is the caller's (cold_flush_bytes of the checked caches).
 RepeatRequest repeat_request(const RepeatArgs& args, const RepeatContext& context,
                                       std::vector<std::string>& notes);
 

@@ -30,6 +30,16 @@ RepeatPlan plan_repeats(const RepeatRequest& request, double first_seconds) {
     return plan;
 }
 
+std::uint64_t cold_flush_bytes(const std::vector<CacheLevel>& caches) {
+    std::uint64_t largest = 0;
+    for (const auto& c : caches) largest = std::max(largest, c.size_bytes);
+    if (largest == 0) return kColdFlushUnknownBytes;
+    constexpr std::uint64_t mib = 1ull << 20;
+    const std::uint64_t twice = 2 * std::min(largest, kColdFlushMaxBytes);  // (no overflow from a wild size)
+    const std::uint64_t whole_mib = (twice + mib - 1) / mib * mib;
+    return std::clamp(whole_mib, kColdFlushMinBytes, kColdFlushMaxBytes);
+}
+
 TimingSummary summarize_runs(const std::vector<double>& timed, const std::vector<double>& warmup) {
     if (timed.empty()) throw std::invalid_argument("no timed run to summarize");
     TimingSummary t;

@@ -11,9 +11,11 @@
 // leaves out (its time is still recorded, details.seconds_warmup).
 #pragma once
 
+#include "core/machine_model.hpp"
 #include "core/roofline.hpp"
 #include "core/timing_summary.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +32,21 @@ inline constexpr int kMaxRepeat = 1000;
 struct RepeatRequest {
     int timed_runs = 0;   // --repeat K; 0: automatic (from the first run's length)
     int warmup_runs = -1;  // --warmup N; -1: 1 when more than one run is timed, else 0
+    // --cold: a buffer of this many bytes is written and read before every native run (the
+    // first included), so that each starts with caches holding none of the run before; 0: warm.
+    std::uint64_t cold_flush_bytes = 0;
 };
+
+// measure --cold: the buffer that empties the caches between runs. Twice the largest cache
+// level's size (one instance: the cache a run shares with roofline), as streaming twice a
+// cache's size through it leaves close to none of what it held, whatever its replacement
+// policy; whole MiB, at least kColdFlushMinBytes, at most kColdFlushMaxBytes (a guest can
+// report a cache of hundreds of MiB: the checked sizes come first, the cap bounds the rest);
+// kColdFlushUnknownBytes when no cache size is known.
+inline constexpr std::uint64_t kColdFlushMinBytes = 8ull << 20;
+inline constexpr std::uint64_t kColdFlushMaxBytes = 1ull << 30;
+inline constexpr std::uint64_t kColdFlushUnknownBytes = 256ull << 20;
+std::uint64_t cold_flush_bytes(const std::vector<CacheLevel>& caches);
 
 // What is done once the first run took `first_seconds`: `warmup` runs (the first
 // among them) whose times are not the point's, then `timed` runs. The first run

@@ -3,6 +3,7 @@
 
 #include "measure/engine.hpp"
 #include "io/temp_dir.hpp"
+#include "measure/cold_caches.hpp"
 #include "measure/perf_events.hpp"
 
 #include <string>
@@ -21,14 +22,16 @@ std::vector<std::string> read_marker_texts(const std::string& marker_out);
 // The native run: timing from the marker library (when the program uses it) and
 // the parent's wall time. `extra_env` e.g. ROOFLINE_PERF_EVENTS; `before_exec` attaches counters.
 // Repeated as request.repeat asks (repeat_native_run): the extra runs are plain ones, without
-// `extra_env` and `before_exec`.
+// `extra_env` and `before_exec`. With request.repeat.cold_flush_bytes (--cold) the caches are
+// emptied before every run (ColdCaches).
 void native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
                 std::vector<std::pair<std::string, std::string>> extra_env = {},
                 const std::function<void(pid_t)>& before_exec = {});
 
 // The first native run alone: its status, its time and the marker library's regions (and, under
-// the perf engine, the counters the library read at their boundaries).
-void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
+// the perf engine, the counters the library read at their boundaries). `cold` flushes the
+// caches before it (and, passed on to repeat_native_run, before each later run).
+void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp, ColdCaches& cold,
                       std::vector<std::pair<std::string, std::string>> extra_env,
                       const std::function<void(pid_t)>& before_exec);
 
@@ -36,7 +39,7 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
 // stopped by a signal (the runs done are kept) or by a run that ends unlike the first (left
 // out); sets result.repeat_plan, native_runs, wall_timing, region_timing, and wall_seconds and
 // the timings' seconds to the fastest timed run's.
-void repeat_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp);
+void repeat_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp, ColdCaches& cold);
 
 void run_time_engine(const MeasureRequest& request, MeasureResult& result);
 void run_instrument_engine(const MeasureRequest& request, MeasureResult& result);

@@ -56,7 +56,7 @@ std::string seconds_text(double s) { return fmt::format("{:.4g} s", s); }
 
 } // namespace
 
-void repeat_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp) {
+void repeat_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp, ColdCaches& cold) {
     RepeatPlan plan = plan_repeats(request.repeat, result.wall_seconds);
     result.native_runs = 1;
     if (plan.runs_total() > 1 && !result.status.exited) {
@@ -94,6 +94,7 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
         auto env = request.env;
         env.emplace_back("ROOFLINE_MARKER_OUT", marker_out);
         ChildRun child;
+        cold.flush();
         try {
             child = run_child(request.argv, env, {}, {}, kStopGraceSeconds, devnull);
         } catch (const Interrupted&) {

@@ -41,14 +41,15 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
     // The marker library opens the whole-CPU counters too, and reads them at region boundaries.
     auto region_events = events;
     region_events.insert(region_events.end(), system.opened().begin(), system.opened().end());
-    first_native_run(request, result, tmp, {{"ROOFLINE_PERF_EVENTS", perf_events_env(region_events)}}, [&](pid_t pid) {
+    ColdCaches cold(request.repeat.cold_flush_bytes);
+    first_native_run(request, result, tmp, cold, {{"ROOFLINE_PERF_EVENTS", perf_events_env(region_events)}}, [&](pid_t pid) {
         counters.open(pid, events);
         system.enable();  // from just before the exec to the exit: no enable_on_exec system-wide
     });
     system.disable();
     // The counts are the first run's; the repeated runs (--repeat) only time the program, and the
     // system-wide counters must not add them up.
-    repeat_native_run(request, result, tmp);
+    repeat_native_run(request, result, tmp, cold);
     for (const auto& f : counters.failures()) result.warnings.push_back("counter did not open: " + f);
     if (!system_missing.empty())
         result.notes.push_back(fmt::format(

@@ -24,13 +24,19 @@ std::vector<std::string> read_marker_texts(const std::string& marker_out) {
     return texts;
 }
 
-void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
+void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp, ColdCaches& cold,
                       std::vector<std::pair<std::string, std::string>> extra_env,
                       const std::function<void(pid_t)>& before_exec) {
     const auto marker_out = tmp.file("marker.json");
     auto env = request.env;
     env.emplace_back("ROOFLINE_MARKER_OUT", marker_out);
     for (auto& kv : extra_env) env.push_back(std::move(kv));
+    if (cold.active())
+        result.notes.push_back(fmt::format("cold caches (--cold): a {} MiB buffer is written and read before each "
+                                           "native run, by roofline on its own core: it empties the shared "
+                                           "last-level cache and that core's caches of what the run before left",
+                                           cold.bytes() >> 20));
+    cold.flush();
     const auto run = run_child(request.argv, env, before_exec);
     result.status = run.status;
     result.wall_seconds = run.wall_seconds;
@@ -82,8 +88,9 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
 void native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp,
                 std::vector<std::pair<std::string, std::string>> extra_env,
                 const std::function<void(pid_t)>& before_exec) {
-    first_native_run(request, result, tmp, std::move(extra_env), before_exec);
-    repeat_native_run(request, result, tmp);
+    ColdCaches cold(request.repeat.cold_flush_bytes);
+    first_native_run(request, result, tmp, cold, std::move(extra_env), before_exec);
+    repeat_native_run(request, result, tmp, cold);
 }
 
 void run_time_engine(const MeasureRequest& request, MeasureResult& result) {

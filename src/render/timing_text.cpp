@@ -11,19 +11,24 @@ std::string timing_text(const TimingSummary& t) {
     return fmt::format("min of {} runs, spread {:.1f}%", t.runs, 100 * t.spread());
 }
 
-std::string timing_provenance_text(const TimingSummary& program, bool automatic) {
+std::string timing_provenance_text(const TimingSummary& program, bool automatic, std::uint64_t cold_flush_bytes) {
     const std::string warmup =
         program.warmup_runs == 0
             ? std::string(", no warm-up (the first run is timed)")
             : fmt::format(" after {} warm-up run{} (left out; the first took {})", program.warmup_runs,
                           program.warmup_runs == 1 ? "" : "s", format_seconds(program.warmup_seconds));
     const std::string how = automatic ? " (chosen from the first run's length; --repeat K sets it)" : "";
-    if (program.runs <= 1) return fmt::format("one native run{}{}", warmup, how);
+    const std::string cold =
+        cold_flush_bytes == 0 ? std::string()
+                              : fmt::format("; cold caches: a {} MiB buffer written between runs (and before the "
+                                            "first: --cold)",
+                                            cold_flush_bytes >> 20);
+    if (program.runs <= 1) return fmt::format("one native run{}{}{}", warmup, how, cold);
     return fmt::format("min of {} native runs{}{}: the whole program {} to {}, spread {:.1f}%, median {}; each "
                        "region takes its own fastest run (details: runs, seconds_fastest, seconds_median, "
-                       "seconds_slowest, seconds_spread, seconds_warmup)",
+                       "seconds_slowest, seconds_spread, seconds_warmup){}",
                        program.runs, warmup, how, format_seconds(program.fastest), format_seconds(program.slowest),
-                       100 * program.spread(), format_seconds(program.median));
+                       100 * program.spread(), format_seconds(program.median), cold);
 }
 
 } // namespace roofline

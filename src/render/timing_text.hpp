@@ -4,6 +4,7 @@
 
 #include "core/repeated_timing.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace roofline {
@@ -13,6 +14,7 @@ std::string timing_text(const TimingSummary& t);
 
 // The provenance's sentence for a measure run: "min of 5 native runs after 1 warm-up run
 // (left out: 0.512 s), spread 3.2% (the whole program); each region its own fastest run".
-std::string timing_provenance_text(const TimingSummary& program, bool automatic);
+// `cold_flush_bytes` (measure --cold) adds "; cold caches: a 64 MiB buffer written between runs".
+std::string timing_provenance_text(const TimingSummary& program, bool automatic, std::uint64_t cold_flush_bytes = 0);
 
 } // namespace roofline

@@ -5,7 +5,7 @@
 # timed runs), each point's seconds is its fastest run, and the runs, median, slowest,
 # spread and warm-up are in its details (what compare and history judge a change against),
 # the table says "min of K runs, spread S%", the provenance how it was timed; Ctrl-C between
-# runs keeps the runs made. Needs a C compiler and the marker library, else 77.
+# runs keeps the runs made; --cold empties the caches before every run and the points say so. Needs a C compiler and the marker library, else 77.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -77,6 +77,22 @@ echo "ok: ROOFLINE_MEASURE_REPEAT=2 (measure.repeat) is a warm-up and 2 timed ru
   >"$tmp/out" 2>"$tmp/err"; code=$?
 [[ $code == 2 ]] && grep -q -- "--times replaces" "$tmp/err" || fail "--times with --repeat: exit $code"
 echo "ok: --repeat with --times is refused"
+
+# --cold: the caches are emptied before every run (warm-up included); the points say so.
+"$bin" measure --engine time --repeat 2 --cold -o "$tmp/cold.json" -- "$tmp/mm" "$tmp/cold.log" >"$tmp/out" 2>"$tmp/err" ||
+  fail "measure --repeat 2 --cold"
+[[ $(runs "$tmp/cold.log") == 3 ]] || fail "--repeat 2 --cold ran $(runs "$tmp/cold.log") times, not 3"
+jq -e '.provenance.options.cold == "yes" and
+       (.provenance.options.timing | test("cold caches: a [0-9]+ MiB buffer written between runs"))' \
+  "$tmp/cold.json" >/dev/null || fail "--cold is not in the provenance: $(jq -c .provenance.options "$tmp/cold.json")"
+grep -Eq "cold caches \(--cold\): a [0-9]+ MiB buffer is written and read before each native run" "$tmp/err" ||
+  fail "--cold's note does not say what was done"
+jq -e '.provenance.options.cold == null' "$tmp/r3.json" >/dev/null || fail "a warm run says cold"
+"$bin" measure --engine instrument --times "$tmp/r3.json" --cold --no-store -- "$tmp/mm" "$tmp/r3.log" \
+  >"$tmp/out" 2>"$tmp/err"; code=$?
+[[ $code == 2 ]] && grep -q -- "--cold empties the caches before the native runs, which --times replaces" "$tmp/err" ||
+  fail "--times with --cold: exit $code"
+echo "ok: --cold flushes before every run, says so in the provenance, and is refused with --times"
 
 # Ctrl-C between runs: the runs made are kept (the interrupted one left out), exit 130.
 "$bin" measure --engine time --repeat 6 -o "$tmp/int.json" -- "$tmp/mm" "$tmp/int.log" 300 >"$tmp/out" 2>"$tmp/err" &

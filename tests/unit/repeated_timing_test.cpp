@@ -199,3 +199,37 @@ TEST(RepeatedTiming, TheReportSaysHowAPointWasTimed) {
     EXPECT_EQ(render_report({b}, r, ReportFormat::text).find("timed "), std::string::npos);
     EXPECT_TRUE(nlohmann::json::parse(render_report({b}, r, ReportFormat::json))["points"][0]["timing"].is_null());
 }
+
+TEST(RepeatedTiming, ColdCachesBufferIsTwiceTheLargestCacheWithinBounds) {
+    const auto cache = [](int level, std::uint64_t bytes) {
+        CacheLevel c;
+        c.level = level;
+        c.size_bytes = bytes;
+        return c;
+    };
+    constexpr std::uint64_t mib = 1ull << 20;
+    // Twice the largest level, whichever order the levels come in.
+    EXPECT_EQ(cold_flush_bytes({cache(1, 32 << 10), cache(2, 1 * mib), cache(3, 32 * mib)}), 64 * mib);
+    EXPECT_EQ(cold_flush_bytes({cache(3, 96 * mib), cache(1, 48 << 10)}), 192 * mib);
+    // Rounded up to whole MiB; small hierarchies get the floor.
+    EXPECT_EQ(cold_flush_bytes({cache(2, 5 * mib + 1)}), 11 * mib);
+    EXPECT_EQ(cold_flush_bytes({cache(1, 32 << 10), cache(2, 512 << 10)}), kColdFlushMinBytes);
+    // A cache of more than half the cap (a guest reported a 508 MiB L3; the checked sizes come first) is capped,
+    // and so is a wild size.
+    EXPECT_EQ(cold_flush_bytes({cache(3, 508 * mib)}), 1016 * mib);
+    EXPECT_EQ(cold_flush_bytes({cache(3, 700 * mib)}), kColdFlushMaxBytes);
+    EXPECT_EQ(cold_flush_bytes({cache(3, ~0ull)}), kColdFlushMaxBytes);
+    // Nothing known: the fallback, not zero (zero means warm).
+    EXPECT_EQ(cold_flush_bytes({}), kColdFlushUnknownBytes);
+    EXPECT_EQ(cold_flush_bytes({cache(3, 0)}), kColdFlushUnknownBytes);
+}
+
+TEST(RepeatedTiming, TheProvenanceSaysTheCachesWereCold) {
+    const auto warm = timing_provenance_text(summarize_runs({1.0, 1.1}, {1.5}), false);
+    EXPECT_EQ(warm.find("cold"), std::string::npos) << warm;
+    const auto cold = timing_provenance_text(summarize_runs({1.0, 1.1}, {1.5}), false, 64ull << 20);
+    EXPECT_NE(cold.find("cold caches: a 64 MiB buffer written between runs"), std::string::npos) << cold;
+    const auto one = timing_provenance_text(summarize_runs({2.0}), false, 16ull << 20);
+    EXPECT_NE(one.find("one native run, no warm-up"), std::string::npos) << one;
+    EXPECT_NE(one.find("cold caches: a 16 MiB buffer"), std::string::npos) << one;
+}
