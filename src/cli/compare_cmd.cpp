@@ -6,6 +6,7 @@
 #include "cli/messages.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "core/command_series.hpp"
 #include "core/comparison.hpp"
 #include "core/machine_file.hpp"
 #include "core/machine_roofline.hpp"
@@ -104,7 +105,12 @@ int run_compare(const CompareArgs& args) {
     std::vector<MachineFile> machines;
     for (const auto& s : machine_sources) machines.push_back(load_machine(s, access, "run 'roofline bench' first"));
     std::vector<std::vector<Point>> point_sets;
-    for (const auto& s : point_sources) point_sets.push_back(load_points(s, access, "run 'roofline kernels' first"));
+    std::vector<std::vector<std::string>> commands;  // each set's command line as recorded (empty: none)
+    for (const auto& s : point_sources) {
+        auto document = load_points_document(s, access, "run 'roofline kernels' first");
+        commands.push_back(document.provenance ? document.provenance->command : std::vector<std::string>{});
+        point_sets.push_back(std::move(document.points));
+    }
     // Two point sets and no machine: judged on the latest complete stored model when the store
     // has one (as report and plot do), so WHY can tell a moved roof from a changed efficiency;
     // without one they are compared by performance alone, and the table says so.
@@ -168,6 +174,15 @@ int run_compare(const CompareArgs& args) {
         input.points = compare_points(point_sets[0], rooflines.empty() ? nullptr : &rooflines[0], point_sets[1],
                                       rooflines.empty() ? nullptr : &rooflines[1], view);
         if (!point_sets[0].empty()) input.work_unit = point_sets[0].front().work_unit;
+        // Two sets of measured programs (their series keys) that ran different command lines.
+        const auto key = [&](std::size_t i) {
+            return point_sets[i].empty() ? std::string()
+                                         : command_series_key(commands[i], point_sets[i].front().source.origin());
+        };
+        if (const auto a = key(0), b = key(1); !a.empty() && !b.empty() && a != b) {
+            input.command_a = command_line_text(commands[0]);
+            input.command_b = command_line_text(commands[1]);
+        }
     }
     write_result(args.output, render_comparison(input, args.format == "json"));
 
@@ -214,7 +229,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
         "kernels -o files, or stored): points matched by name with their performance ratio (points of\n"
         "one name, NAME #k, matched by their order in each run: every pair is compared); judged\n"
         "on the machines given (A's points on A, B's on B, or both on one), each change is put down to\n"
-        "the roof (the roofline allows more or less at the point's intensity) or the efficiency.");
+        "the roof (the roofline allows more or less at the point's intensity) or the efficiency.\n"
+        "Point sets that 'roofline measure' made from different command lines (another program by file\n"
+        "name, or other arguments) are compared all the same, with a line saying so and 'other command\n"
+        "line' in the WHY of every point that changed: the input may be what changed.");
     cmd->add_option("files", args->files, "A and B as files; a point set is told from a machine by its schema")
         ->check(CLI::ExistingFile)
         ->type_name("FILE");

@@ -7,6 +7,7 @@
 #include "cli/value_check.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "core/command_series.hpp"
 #include "core/comparison.hpp"
 #include "core/machine_roofline.hpp"
 #include "io/results_store.hpp"
@@ -33,6 +34,7 @@ struct HistoryArgs {
     std::string output;
     std::string db;
     bool fail_on_slower = false;
+    std::string command = "latest";  // --command: which command line's series of a --point
 };
 
 std::string run_label(std::int64_t id, const std::string& created, const std::string& what) {
@@ -65,45 +67,124 @@ HistoryInput machine_history(const HistoryArgs& args, ResultsStore& store) {
     return HistoryInput{fmt::format("the roofs of {} on host {}", cpu, host), roof_histories(models, runs)};
 }
 
+// One stored set holding a point asked for: its label, its points, the command line it ran.
+struct SetRun {
+    std::string label;
+    std::vector<Point> points;
+    std::vector<std::string> command;
+};
+
+// The timed point of `name` in a set (the last of that name, as before series); nullptr when none.
+const Point* timed_point(const SetRun& set, const std::string& name) {
+    const Point* found = nullptr;
+    for (const auto& p : set.points)
+        if (p.name == name && p.work_counted && p.seconds > 0) found = &p;
+    return found;
+}
+
+// A series of one point: its name, the sets (indexes into the sets) and their command line.
+struct PointSeries {
+    std::string name;
+    CommandSeries series;
+    std::string command;  // as run in the series' latest set; empty when the name alone is the series
+};
+
+// Says which sets a point's chosen series leaves out, and how to see them.
+void note_left_out(const std::string& name, const std::vector<PointSeries>& others, const std::vector<SetRun>& sets) {
+    std::size_t count = 0;
+    std::vector<std::string> which;
+    for (const auto& o : others) {
+        count += o.series.runs.size();
+        std::vector<std::string> ids;
+        for (const auto i : o.series.runs) ids.push_back(sets[i].label.substr(0, sets[i].label.find(' ')));
+        if (which.size() < 3)
+            which.push_back(fmt::format("'{}' in {}", o.command.empty() ? "(no command recorded)" : o.command,
+                                        fmt::join(ids, ", ")));
+    }
+    print_stderr("roofline: note: point '{}': {} other stored point set{} measured it with another command line ({}{}): "
+                 "left out, a run of another program or input is no step of this one; --command all shows each "
+                 "command line as its own series, --command 'LINE' one of them\n",
+                 terminal_text(name), count, count == 1 ? "" : "s", terminal_text(fmt::to_string(fmt::join(which, "; "))),
+                 others.size() > which.size() ? "; ..." : "");
+}
+
 HistoryInput point_history(const HistoryArgs& args, ResultsStore& store) {
-    auto sets = store.list_point_sets();
-    std::vector<FigureHistory> figures;
-    std::vector<std::string> runs;
-    std::vector<std::vector<Point>> contents;
-    for (const auto& set : sets) {
-        auto points = store.points(set.id);
-        if (!points) continue;
-        const bool has = std::any_of(points->begin(), points->end(), [&](const Point& p) {
+    std::vector<SetRun> sets;  // oldest first
+    for (const auto& set : store.list_point_sets()) {
+        auto doc = store.point_set(set.id);
+        if (!doc) continue;
+        const bool has = std::any_of(doc->points.begin(), doc->points.end(), [&](const Point& p) {
             return std::find(args.point_names.begin(), args.point_names.end(), p.name) != args.point_names.end();
         });
         if (!has) continue;
-        runs.push_back(run_label(set.id, set.created, set.name));
-        contents.push_back(std::move(*points));
+        sets.push_back({run_label(set.id, set.created, set.name), std::move(doc->points),
+                        doc->provenance ? doc->provenance->command : std::vector<std::string>{}});
     }
-    keep_last(runs, args.last);
-    keep_last(contents, args.last);
+    // Each name's series: its sets grouped by the command line they ran (core/command_series).
+    std::vector<PointSeries> chosen;
+    std::vector<std::string> command_lines;  // every series' line, for the error of a --command no series has
     for (const auto& name : args.point_names) {
-        FigureHistory h;
-        h.key = name;
-        for (std::size_t i = 0; i < runs.size(); ++i) {
-            HistoryRun r{runs[i], std::nullopt};
-            for (const auto& p : contents[i])
-                if (p.name == name && p.work_counted && p.seconds > 0) {
-                    r.figure = point_figure(p);
-                    h.unit = rate_unit(p.work_unit);
-                }
-            h.runs.push_back(std::move(r));
-        }
-        if (h.unit.empty()) {
+        std::vector<std::size_t> holding;
+        std::vector<std::string> keys;
+        for (std::size_t i = 0; i < sets.size(); ++i)
+            if (const Point* p = timed_point(sets[i], name)) {
+                holding.push_back(i);
+                keys.push_back(command_series_key(sets[i].command, p->source.origin()));
+            }
+        if (holding.empty()) {
             print_stderr("roofline: note: no stored point set holds a timed point named '{}'\n", terminal_text(name));
             continue;
         }
+        std::vector<PointSeries> series;
+        for (auto& s : group_by_command(keys)) {
+            for (auto& run : s.runs) run = holding[run];  // indexes into `sets`
+            const auto& latest = sets[s.runs.back()];
+            series.push_back({name, s, s.key.empty() ? std::string() : command_line_text(latest.command)});
+            command_lines.push_back(series.back().command);
+        }
+        if (args.command == "all") {
+            chosen.insert(chosen.end(), series.begin(), series.end());
+        } else if (args.command == "latest") {
+            if (series.size() > 1) note_left_out(name, {series.begin() + 1, series.end()}, sets);
+            chosen.push_back(series.front());
+        } else {
+            for (const auto& s : series)
+                if (s.series.key == args.command || s.command == args.command) chosen.push_back(s);
+        }
+    }
+    if (chosen.empty() && !command_lines.empty() && args.command != "all" && args.command != "latest")
+        throw UsageError(fmt::format("--command '{}': no stored point set of the points named ran that command line; "
+                                     "they ran: {}",
+                                     args.command, fmt::join(command_lines, "; ")));
+    if (chosen.empty())
+        throw std::runtime_error("none of the points named is in the results store ('roofline show stored:ID' lists a "
+                                 "set's points)");
+    // The runs shown: the chosen series' sets, oldest first, the last N of them.
+    std::vector<std::size_t> shown;
+    for (const auto& c : chosen) shown.insert(shown.end(), c.series.runs.begin(), c.series.runs.end());
+    std::sort(shown.begin(), shown.end());
+    shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
+    keep_last(shown, args.last);
+    std::vector<FigureHistory> figures;
+    for (const auto& c : chosen) {
+        FigureHistory h;
+        h.key = c.name;
+        h.command = c.command;
+        for (const auto i : shown) {
+            HistoryRun r{sets[i].label, std::nullopt};
+            const bool in_series = std::find(c.series.runs.begin(), c.series.runs.end(), i) != c.series.runs.end();
+            if (const Point* p = in_series ? timed_point(sets[i], c.name) : nullptr) {
+                r.figure = point_figure(*p);
+                h.unit = rate_unit(p->work_unit);
+            }
+            h.runs.push_back(std::move(r));
+        }
+        if (h.unit.empty()) continue;  // its runs are older than the last N shown
         find_changes(h);
         figures.push_back(std::move(h));
     }
     if (figures.empty())
-        throw std::runtime_error("none of the points named is in the results store ('roofline show stored:ID' lists a "
-                                 "set's points)");
+        throw std::runtime_error("none of the points named is in the last runs asked for (--last)");
     std::string what = "point";
     what += args.point_names.size() == 1 ? " '" + args.point_names.front() + "'" : "s";
     return HistoryInput{what, std::move(figures)};
@@ -113,6 +194,9 @@ int run_history(const HistoryArgs& args) {
     if (args.last < 0) throw UsageError("--last expects a count of runs (0: all)");
     if (!args.point_names.empty() && (!args.host.empty() || !args.cpu.empty()))
         throw UsageError("--host and --cpu pick a machine's runs; --point follows points across every stored set");
+    if (args.point_names.empty() && args.command != "latest")
+        throw UsageError("--command picks which command line's runs of a --point are followed; a machine's roofs "
+                         "have none");
     if (!args.output.empty()) check_file_writable(args.output);
     StoreAccess access(args.db);
     ResultsStore* store = access.store();
@@ -136,8 +220,18 @@ void add_history_command(CLI::App& app, int& exit_code) {
         "(host and CPU; default: those of the latest stored model), or with --point the performance of\n"
         "points of that name (a kernel at one size, a measured region). A step from one run to the next\n"
         "is flagged when it exceeds the spread the runs recorded (the range of their samples; at least\n"
-        "2%, 5% where none was recorded). --fail-on-slower makes the latest run's slowdowns exit 3.");
+        "2%, 5% where none was recorded). --fail-on-slower makes the latest run's slowdowns exit 3.\n"
+        "A point measured from a program (measure) is followed across the runs of one command line,\n"
+        "the program (by its file name) and its arguments: another input size or another program with\n"
+        "a region of that name is another series, never a step of this one (--command).");
     cmd->add_option("--point", args->point_names, "Follow the point of this name (repeatable)")->type_name("NAME");
+    cmd->add_option("--command", args->command,
+                    "Which command line's runs of a --point measured by 'roofline measure' are followed: latest "
+                    "(the command line of the latest set holding it; a note says how many sets of other command "
+                    "lines were left out), all (each command line its own series, labelled with it), or the "
+                    "command line itself as shown ('./dot 1000'; the program may be given by its file name)")
+        ->type_name("latest|all|LINE")
+        ->capture_default_str();
     cmd->add_option("--host", args->host, "The machine's host name (default: that of the latest stored model)");
     cmd->add_option("--cpu", args->cpu, "The machine's CPU model string (default: that of the latest stored model)");
     cmd->add_option("--last", args->last, "Only the last N runs (default: all)")
@@ -151,7 +245,9 @@ void add_history_command(CLI::App& app, int& exit_code) {
     cmd->footer("Examples:\n"
                 "  roofline history\n"
                 "  roofline history --last 10 --format json\n"
-                "  roofline history --point 'stream_triad 1 GiB' --fail-on-slower");
+                "  roofline history --point 'stream_triad 1 GiB' --fail-on-slower\n"
+                "  roofline history --point dot --command all        (every command line that measured 'dot')\n"
+                "  roofline history --point dot --command './dot 1000'");
     cmd->callback([args, &exit_code] { exit_code = run_history(*args); });
 }
 

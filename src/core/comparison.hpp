@@ -93,6 +93,9 @@ struct HistoryRun {
 struct FigureHistory {
     std::string key;
     std::string unit;
+    // A point's series (history --point): the command line its runs ran (command_series.hpp);
+    // empty for roofs and points named by what ran (reference kernels, models).
+    std::string command;
     std::vector<HistoryRun> runs;
     // Indexes of runs whose value changed beyond the threshold from the run before
     // it that has the figure, with that ratio.

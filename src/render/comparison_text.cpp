@@ -66,6 +66,13 @@ std::string cause_text(const PointChange& c) {
     return "both: " + roof + "; " + efficiency;
 }
 
+// WHY: the cause, and for sets of different command lines that the runs were not alike.
+std::string why_text(const PointChange& c, bool commands_differ) {
+    const std::string cause = cause_text(c);
+    if (!commands_differ || !c.significant) return cause;
+    return cause.empty() ? "other command line" : "other command line; " + cause;
+}
+
 } // namespace
 
 std::string render_comparison(const ComparisonInput& input, bool as_json) {
@@ -81,6 +88,10 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                                       {"ratio", r.ratio > 0 ? json(r.ratio) : json(nullptr)},
                                       {"threshold", r.threshold},
                                       {"changed", r.significant}});
+        }
+        if (!input.command_a.empty()) {
+            j["command_a"] = input.command_a;
+            j["command_b"] = input.command_b;
         }
         if (input.have_points) {
             j["points"] = json::array();
@@ -107,6 +118,11 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
         return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     }
     std::string out = fmt::format("A: {}\nB: {}\n", terminal_text(input.label_a), terminal_text(input.label_b));
+    const bool commands_differ = !input.command_a.empty();
+    if (commands_differ)
+        out += fmt::format("The command lines differ: A ran {}, B ran {}; a change may come from the program or its "
+                           "input, not only from the build or the machine (history keeps them apart)\n",
+                           terminal_text(input.command_a), terminal_text(input.command_b));
     std::size_t faster = 0, slower = 0, same = 0, one_side = 0;
     const auto count = [&](double ratio, bool significant, bool both) {
         if (!both) ++one_side;
@@ -137,7 +153,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                             p.b ? figure_text(p.b->performance) : "-",
                             p.ratio > 0 ? fmt::format("{:.3f}", p.ratio) : "-",
                             !p.a ? "only in B" : !p.b ? "only in A" : change_text(p.ratio, p.threshold, p.significant),
-                            cause_text(p)});
+                            why_text(p, commands_differ)});
             count(p.ratio, p.significant, p.a && p.b);
         }
         out += fmt::format("\nPoints (matched by name{}{}; {}):\n{}",
@@ -164,7 +180,9 @@ std::string render_history(const HistoryInput& input, bool as_json) {
             json changes = json::array();
             for (const auto& c : h.changes)
                 changes.push_back({{"run", h.runs[c.run].run}, {"ratio", c.ratio}, {"threshold", c.threshold}});
-            j["figures"].push_back({{"figure", h.key}, {"unit", h.unit}, {"runs", runs}, {"changes", changes}});
+            json figure{{"figure", h.key}, {"unit", h.unit}, {"runs", runs}, {"changes", changes}};
+            if (!h.command.empty()) figure["command"] = h.command;
+            j["figures"].push_back(std::move(figure));
         }
         return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     }
@@ -174,7 +192,11 @@ std::string render_history(const HistoryInput& input, bool as_json) {
         for (std::size_t i = 0; i < input.figures.front().runs.size(); ++i)
             out += fmt::format("  {}  {}\n", i + 1, terminal_text(input.figures.front().runs[i].run));
     }
+    // Points measured from a program: each row is one command line's series.
+    const bool commands = std::any_of(input.figures.begin(), input.figures.end(),
+                                      [](const FigureHistory& h) { return !h.command.empty(); });
     std::vector<std::vector<std::string>> rows{{"FIGURE", "UNIT", "RUNS", "FIRST", "LAST", "MIN", "MAX", "CHANGES"}};
+    if (commands) rows.front().insert(rows.front().begin() + 1, "COMMAND LINE");
     std::size_t flagged = 0;
     for (const auto& h : input.figures) {
         std::vector<double> values;
@@ -190,11 +212,12 @@ std::string render_history(const HistoryInput& input, bool as_json) {
                         format_number(values.back()), format_number(*std::min_element(values.begin(), values.end())),
                         format_number(*std::max_element(values.begin(), values.end())),
                         changes.empty() ? "none beyond the spread" : changes});
+        if (commands) rows.back().insert(rows.back().begin() + 1, h.command.empty() ? "-" : terminal_text(h.command));
     }
     out += fmt::format("\n{}", table(rows));
-    out += fmt::format("\n{} change{} beyond the recorded spread (run against the run before it that has the figure; "
+    out += fmt::format("\n{} change{} beyond the recorded spread (run against the run before it that has the figure{}; "
                        "at least 2%, 5% where no spread was recorded).\n",
-                       flagged, flagged == 1 ? "" : "s");
+                       flagged, flagged == 1 ? "" : "s", commands ? " and the same command line" : "");
     return out;
 }
 

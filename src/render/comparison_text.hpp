@@ -16,6 +16,10 @@ struct ComparisonInput {
     bool judged = false;  // the points were judged on a roofline (WHY can be told)
     std::vector<PointChange> points;
     std::string work_unit = "FLOP";
+    // Two point sets measured by different command lines (core/command_series: another program
+    // or other arguments): each as run; empty when they are the same or not known. Said above
+    // the table and in the WHY of every pair that changed.
+    std::string command_a, command_b;
 };
 
 // json: {"a":…, "b":…, "roofs":[…], "points":[…]}; text: two tables and a summary line.
