@@ -26,12 +26,14 @@ EvexCheck check_evex_before_running(const std::string& timed, const std::string&
     if (judgement.kind == EvexJudgement::Kind::refuse)
         throw EvexRefusal(render_evex_refusal(judgement, timed, counts_from, perf_unavailable));
 
+    // What each run can execute: natively this CPU's CPUID; under Valgrind the CPU that this
+    // Valgrind says it presents (VEX's choice from the host's hwcaps), read before the runs.
     const auto native = detect_cpu_features().names();
-    const auto counting = valgrind_cpu_isa();
+    const auto valgrind_cpu = measure::probe_valgrind_cpu();
+    const auto counting = valgrind_cpu ? valgrind_cpu_isa(valgrind_cpu->hwcaps) : valgrind_cpu_isa();
     const auto missing = isa_missing(native, counting);
-    check.provenance["isa_timed"] = fmt::format("this CPU: {}", fmt::join(native, " "));
-    check.provenance["isa_counted"] =
-        fmt::format("Valgrind's emulated CPU: {} (no AVX-512)", fmt::join(counting, " "));
+    check.provenance["isa_timed"] = render_timed_isa(native);
+    check.provenance["isa_counted"] = render_counted_isa(counting, valgrind_cpu);
     // What the timed program's libraries choose at run time matters too when it is another build.
     std::vector<ObjectCode> timed_objects;
     EvexJudgement timed_judgement;

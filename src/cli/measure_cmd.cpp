@@ -305,6 +305,11 @@ void record_evex_check(const std::optional<EvexCheck>& evex, const measure::Meas
                        const MeasureArgs& args, Provenance& provenance) {
     if (evex && result.engine == measure::EngineKind::instrument)
         for (const auto& [key, value] : evex->provenance) provenance.options[key] = value;
+    // Every CPU engine's timed run executes on this CPU; the perf engine counts that very run.
+    if (!provenance.options.contains("isa_timed") && args.times.empty())
+        provenance.options["isa_timed"] = render_timed_isa(detect_cpu_features().names());
+    if (result.engine == measure::EngineKind::perf)
+        provenance.options["isa_counted"] = "the timed run's: the perf engine counts the native run itself";
     if (args.counts_from.empty()) return;
     provenance.options["counted_from"] = args.counts_from;
     if (result.output_comparison)

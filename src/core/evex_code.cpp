@@ -96,8 +96,56 @@ EvexJudgement judge_evex(const std::vector<ObjectCode>& objects) {
     return j;
 }
 
-std::vector<std::string> valgrind_cpu_isa() {
-    return {"sse", "sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "avx", "f16c", "fma", "avx2"};
+std::optional<ValgrindCpu> parse_valgrind_verbose(std::string_view text) {
+    const auto line_after = [&](std::string_view marker) -> std::string_view {
+        const auto at = text.find(marker);
+        if (at == std::string_view::npos) return {};
+        const auto rest = text.substr(at + marker.size());
+        return rest.substr(0, rest.find('\n'));
+    };
+    // "AMD64, LittleEndian, amd64-cx16-...": the hwcaps are the last comma-separated field.
+    const auto arch = line_after("Arch and hwcaps: ");
+    const auto comma = arch.rfind(", ");
+    if (comma == std::string_view::npos) return std::nullopt;
+    auto hwcaps = arch.substr(comma + 2);
+    while (!hwcaps.empty() && (hwcaps.back() == ' ' || hwcaps.back() == '\r')) hwcaps.remove_suffix(1);
+    if (!hwcaps.starts_with("amd64")) return std::nullopt;
+    ValgrindCpu cpu;
+    cpu.hwcaps = std::string(hwcaps);
+    // "Using Valgrind-3.19.0-8d3c8034b8-20220411 and LibVEX": the version up to its next '-'.
+    auto version = line_after("Using Valgrind-");
+    version = version.substr(0, std::min(version.find('-'), version.find(' ')));
+    cpu.version = std::string(version);
+    return cpu;
+}
+
+std::vector<std::string> valgrind_cpu_isa(std::string_view hwcaps) {
+    std::vector<std::string> caps;
+    for (std::size_t start = 0; start <= hwcaps.size();) {
+        const auto end = std::min(hwcaps.find('-', start), hwcaps.size());
+        caps.emplace_back(hwcaps.substr(start, end - start));
+        start = end + 1;
+    }
+    const auto has = [&](std::string_view cap) { return std::find(caps.begin(), caps.end(), cap) != caps.end(); };
+    std::vector<std::string> isa = {"sse", "sse2"};
+    if (!(has("sse3") && has("cx16"))) return isa;  // VEX's baseline CPUID
+    isa.insert(isa.end(), {"sse3", "ssse3", "sse4.1", "sse4.2"});
+    if (!has("avx")) return isa;  // a Core i5-670
+    isa.push_back("avx");
+    if (has("f16c")) isa.push_back("f16c");
+    if (has("avx2")) isa.insert(isa.end(), {"fma", "avx2"});  // a Core i7-4910MQ; else a Core i5-2300
+    return isa;
+}
+
+std::vector<std::string> valgrind_cpu_isa() { return valgrind_cpu_isa("amd64-cx16-sse3-ssse3-avx-avx2-f16c"); }
+
+std::string isa_level(const std::vector<std::string>& features) {
+    const auto has = [&](std::string_view f) { return std::find(features.begin(), features.end(), f) != features.end(); };
+    if (std::any_of(features.begin(), features.end(), [](const std::string& f) { return f.starts_with("avx512"); }))
+        return "avx512";
+    for (const char* level : {"avx2", "avx", "sse4.2", "sse2"})
+        if (has(level)) return level;
+    return {};
 }
 
 std::vector<std::string> isa_missing(const std::vector<std::string>& native, const std::vector<std::string>& counting) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -83,10 +84,29 @@ struct EvexJudgement {
 // linked program carries glibc's ifuncs and CPUID, so its own EVEX code is found that late).
 EvexJudgement judge_evex(const std::vector<ObjectCode>& objects);
 
-// The ISA extensions of the CPU Valgrind's amd64 guest reports through CPUID on a
-// host with AVX2 (VEX's "i7-4910MQ" CPUID: up to AVX2, FMA, BMI1/2, F16C; no AVX-512),
-// in CpuFeatures::names()'s spelling.
+// What Valgrind says of the host it runs on (valgrind -v: "Using Valgrind-3.19.0-..." and
+// "Arch and hwcaps: AMD64, LittleEndian, amd64-cx16-lzcnt-rdtscp-sse3-ssse3-avx-avx2-bmi-f16c-..."):
+// VEX chooses the CPU its guest sees through CPUID from these hwcaps.
+struct ValgrindCpu {
+    std::string version;  // "3.19.0"; empty when not said
+    std::string hwcaps;   // "amd64-cx16-...-avx2-..."
+};
+// nullopt when `text` (valgrind -v's messages) holds no amd64 hwcaps line.
+std::optional<ValgrindCpu> parse_valgrind_verbose(std::string_view text);
+
+// The ISA extensions the CPUID of Valgrind's amd64 guest reports for the host's `hwcaps`, in
+// CpuFeatures::names()'s spelling, as VEX chooses (guest_amd64_toIR.c, CPUID): with avx2 a
+// Core i7-4910MQ (up to AVX2 and FMA), with avx a Core i5-2300 (AVX, no FMA), with sse3
+// and cx16 a Core i5-670 (up to SSE4.2), else a baseline SSE2 CPU; F16C where the host
+// has it. Never AVX-512, which VEX cannot decode.
+std::vector<std::string> valgrind_cpu_isa(std::string_view hwcaps);
+// The same for a host with AVX2 (every AVX-512 host): what is assumed when valgrind -v
+// did not name its hwcaps.
 std::vector<std::string> valgrind_cpu_isa();
+
+// The widest ISA level in a feature list: "avx512" (any avx512*), "avx2", "avx", "sse4.2",
+// "sse2"; "" when none of them.
+std::string isa_level(const std::vector<std::string>& features);
 
 // The extensions in `native` that `counting` lacks (the order of `native`).
 std::vector<std::string> isa_missing(const std::vector<std::string>& native, const std::vector<std::string>& counting);

@@ -203,6 +203,15 @@ std::vector<ConfirmedGroup> confirm_sites(const std::string& objdump, const std:
 
 } // namespace
 
+std::optional<ValgrindCpu> probe_valgrind_cpu() {
+    const std::string valgrind = find_executable("valgrind");
+    const std::string client = find_executable("true");
+    if (valgrind.empty() || client.empty()) return std::nullopt;
+    // --log-fd=1: its messages on the standard output command_output reads.
+    const auto text = command_output({valgrind, "-v", "--tool=none", "--log-fd=1", client});
+    return text ? parse_valgrind_verbose(*text) : std::nullopt;
+}
+
 std::vector<std::uint64_t> objdump_instruction_starts(const std::string& objdump, const std::string& path,
                                                       std::uint64_t start, std::uint64_t stop) {
     const auto text = command_output({objdump, "-d", "--no-show-raw-insn",

@@ -6,6 +6,7 @@
 
 #include "core/evex_code.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ struct ProgramCode {
 // (ldd: DT_NEEDED with RPATH, RUNPATH, LD_LIBRARY_PATH and the cache, as the run will).
 // Libraries the program opens later with dlopen cannot be known here.
 ProgramCode scan_program_code(const std::string& exe);
+
+// The CPU this machine's Valgrind presents to the programs it runs, as it says itself: `valgrind
+// -v --tool=none true` (about half a second) prints its version and the host's hwcaps, from which
+// VEX chooses its guest's CPUID (core's valgrind_cpu_isa). nullopt when valgrind is missing or
+// does not say.
+std::optional<ValgrindCpu> probe_valgrind_cpu();
 
 // objdump's instruction start addresses in [start, stop) of `path` (link-time
 // addresses); empty when objdump is missing or fails.

@@ -74,6 +74,22 @@ std::string render_dispatch_warning(const EvexJudgement& judgement, const std::v
         judgement.dispatching.size() == 1 ? "s" : "", fmt::join(missing_isa, ", "));
 }
 
+std::string render_timed_isa(const std::vector<std::string>& native) {
+    const auto level = isa_level(native);
+    return fmt::format("{}{}this CPU's CPUID: {}", level, level.empty() ? "" : ": ", fmt::join(native, " "));
+}
+
+std::string render_counted_isa(const std::vector<std::string>& counting, const std::optional<ValgrindCpu>& cpu) {
+    const auto level = isa_level(counting);
+    const bool avx512 = level == "avx512";
+    const std::string whose =
+        cpu ? fmt::format("Valgrind{}'s emulated CPU, chosen from the host's hwcaps {}",
+                          cpu->version.empty() ? "" : " " + cpu->version, cpu->hwcaps)
+            : std::string("Valgrind's emulated CPU as assumed for an AVX2 host (valgrind -v did not name the hwcaps)");
+    return fmt::format("{}{}{}: {}{}", level, level.empty() ? "" : ": ", whose, fmt::join(counting, " "),
+                       avx512 ? "" : " (no AVX-512)");
+}
+
 std::string render_glibc_dispatch_note(const EvexJudgement& judgement, const std::vector<std::string>& missing_isa) {
     if (!judgement.glibc_dispatches || missing_isa.empty()) return {};
     return "it chooses its string and memory functions by the CPU at run time (ifunc): natively AVX-512 "

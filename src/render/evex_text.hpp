@@ -5,6 +5,7 @@
 
 #include "core/evex_code.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ std::string render_dispatch_warning(const EvexJudgement& judgement, const std::v
 std::string render_glibc_dispatch_note(const EvexJudgement& judgement, const std::vector<std::string>& missing_isa);
 // EVEX-shaped bytes no disassembler confirmed (objdump missing). Empty when none.
 std::string render_unconfirmed_warning(const EvexJudgement& judgement);
+
+// The ISA each run could execute, for a point's provenance (options isa_timed, isa_counted), its
+// level first: "avx512: this CPU's CPUID: sse sse2 ... avx512f ...".
+std::string render_timed_isa(const std::vector<std::string>& native);
+// "avx2: Valgrind 3.19.0's emulated CPU, chosen from the host's hwcaps amd64-...: sse ... avx2 (no
+// AVX-512)"; `cpu` nullopt: Valgrind did not say, and the list is the one assumed.
+std::string render_counted_isa(const std::vector<std::string>& counting, const std::optional<ValgrindCpu>& cpu);
 
 // The line under measure's table of points with --counts-from: where its two kinds of figure come from.
 std::string render_counted_from_footer(const std::string& counted_program, const std::string& timed_program);

@@ -137,9 +137,17 @@ if cc -O3 -o clones clones.c 2>/dev/null; then
   grep -q "warning: the counted run and the timed run may have executed different code: clones (.*ifunc.*dot.avx512f" <<<"$out" ||
     fail "the run-time-dispatch warning does not name the program and its AVX-512 clone"
   grep -q "under Valgrind the CPU has no avx512f" <<<"$out" || fail "the warning does not say what the counting CPU lacks"
-  jq -e '.provenance.options | (.isa_timed | test("avx512f")) and (.isa_counted | test("no AVX-512"))' clones.json >/dev/null ||
-    fail "the provenance does not record each run's ISA"
-  echo "ok: code chosen by the CPU at run time is measured, with a warning"
+  # Each run's ISA level first; the counted run's CPU as this Valgrind says it presents (its hwcaps), not assumed.
+  jq -e '.provenance.options | (.isa_timed | test("^avx512: this CPU.s CPUID: .*avx512f")) and
+         (.isa_counted | test("^avx2: Valgrind [0-9.]+.s emulated CPU, chosen from the host.s hwcaps amd64-.*avx2.* \\(no AVX-512\\)$"))' \
+    clones.json >/dev/null || fail "the provenance does not record each run's ISA: $(jq -c .provenance.options clones.json)"
+  echo "ok: code chosen by the CPU at run time is measured, with a warning, each run's ISA recorded"
+  # The time engine's one run: its ISA recorded, no counted run's.
+  "$bin" measure --engine time --no-store --repeat 1 -o clones-time.json -- ./clones >/dev/null 2>&1 ||
+    fail "measure --engine time ./clones"
+  jq -e '.provenance.options | (.isa_timed | test("^avx512: ")) and .isa_counted == null' clones-time.json >/dev/null ||
+    fail "the time engine's provenance: $(jq -c .provenance.options clones-time.json)"
+  echo "ok: the time engine records the timed run's ISA"
 else
   echo "note: the C compiler has no target_clones: run-time dispatch not checked"
 fi

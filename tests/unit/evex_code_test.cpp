@@ -122,6 +122,51 @@ TEST(EvexCode, CountingCpuLacksAvx512) {
     EXPECT_EQ(missing, (std::vector<std::string>{"avx512f", "avx512vl"}));
 }
 
+TEST(EvexCode, ValgrindsCpuIsReadFromWhatItSaysOfItsHost) {
+    // valgrind -v's lines on this development machine (Zen 4, Valgrind 3.19).
+    const auto cpu = parse_valgrind_verbose(
+        "==10003== Using Valgrind-3.19.0-8d3c8034b8-20220411 and LibVEX; rerun with -h for copyright info\n"
+        "--10003-- Arch and hwcaps: AMD64, LittleEndian, amd64-cx16-lzcnt-rdtscp-sse3-ssse3-avx-avx2-bmi-f16c-rdrand-"
+        "rdseed\n--10003-- Page sizes: currently 4096, max supported 4096\n");
+    ASSERT_TRUE(cpu);
+    EXPECT_EQ(cpu->version, "3.19.0");
+    EXPECT_EQ(cpu->hwcaps, "amd64-cx16-lzcnt-rdtscp-sse3-ssse3-avx-avx2-bmi-f16c-rdrand-rdseed");
+    EXPECT_FALSE(parse_valgrind_verbose("valgrind: /x: No such file or directory\n"));
+    EXPECT_FALSE(parse_valgrind_verbose("--1-- Arch and hwcaps: ARM64, LittleEndian, v8-fhm-dpbcc\n"));
+
+    // VEX's CPUID by the host's hwcaps: AVX2 hosts (every AVX-512 one) get a Haswell, never AVX-512.
+    const auto avx2 = valgrind_cpu_isa(cpu->hwcaps);
+    EXPECT_EQ(avx2, (std::vector<std::string>{"sse", "sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "avx", "f16c", "fma",
+                                              "avx2"}));
+    EXPECT_EQ(avx2, valgrind_cpu_isa());  // what is assumed when Valgrind does not say
+    EXPECT_EQ(isa_level(avx2), "avx2");
+    // A host with AVX and no AVX2 gets a Sandy Bridge (no FMA); without AVX, up to SSE4.2; older, SSE2.
+    EXPECT_EQ(isa_level(valgrind_cpu_isa("amd64-cx16-sse3-ssse3-avx")), "avx");
+    EXPECT_EQ(isa_missing({"avx", "fma"}, valgrind_cpu_isa("amd64-cx16-sse3-ssse3-avx")),
+              (std::vector<std::string>{"fma"}));
+    EXPECT_EQ(isa_level(valgrind_cpu_isa("amd64-cx16-sse3-ssse3")), "sse4.2");
+    EXPECT_EQ(valgrind_cpu_isa("amd64-sse3"), (std::vector<std::string>{"sse", "sse2"}));
+    EXPECT_EQ(isa_level({"sse2", "avx2", "avx512f"}), "avx512");
+    EXPECT_EQ(isa_level({}), "");
+
+    // The provenance's words: the level first, whose CPU, and no AVX-512 said.
+    EXPECT_EQ(render_timed_isa({"sse2", "avx2", "avx512f"}), "avx512: this CPU's CPUID: sse2 avx2 avx512f");
+    const auto counted = render_counted_isa(avx2, cpu);
+    EXPECT_TRUE(counted.starts_with("avx2: Valgrind 3.19.0's emulated CPU, chosen from the host's hwcaps amd64-cx16"))
+        << counted;
+    EXPECT_TRUE(counted.ends_with("fma avx2 (no AVX-512)")) << counted;
+    EXPECT_NE(render_counted_isa(avx2, std::nullopt).find("assumed"), std::string::npos);
+}
+
+TEST(EvexCode, ThisMachinesValgrindSaysWhichCpuItPresents) {
+    if (measure::find_executable("valgrind").empty()) GTEST_SKIP() << "valgrind is not installed";
+    const auto cpu = measure::probe_valgrind_cpu();
+    ASSERT_TRUE(cpu) << "valgrind -v named no amd64 hwcaps";
+    EXPECT_TRUE(cpu->hwcaps.starts_with("amd64")) << cpu->hwcaps;
+    EXPECT_FALSE(cpu->version.empty());
+    EXPECT_NE(isa_level(valgrind_cpu_isa(cpu->hwcaps)), "avx512");
+}
+
 TEST(EvexCode, OutputsComparedBySizeAndFirstDifferingLine) {
     EXPECT_TRUE(compare_outputs("a\nb\n", 4, "a\nb\n", 4).same);
     const auto c = compare_outputs("n = 10\nsum = 1.5\n", 0, "n = 10\nsum = 1.25\n", 0);
