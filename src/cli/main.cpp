@@ -1,3 +1,4 @@
+#include "app/request_error.hpp"
 #include "bench/isa_support.hpp"
 #include "cli/app_definition.hpp"
 #include "cli/commands.hpp"
@@ -73,6 +74,11 @@ int main(int argc, char** argv) {
     // reach the installed pages (nor a broken one of theirs stop the build).
     const bool generating_docs = argc > 1 && std::strcmp(argv[1], roofline::cli::kGenerateDocsCommand) == 0;
 
+    const auto usage_error = [&](const std::exception& e) {
+        // A value from a configuration file or the environment is named with where it came from.
+        fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(config.attributed(e.what(), app)));
+        return roofline::cli::kExitUsage;
+    };
     try {
         if (!generating_docs)
             config.load(app, roofline::cli::default_config_paths([](const char* name) { return std::getenv(name); }),
@@ -95,9 +101,9 @@ int main(int argc, char** argv) {
         app.exit(e);
         return roofline::cli::kExitUsage;
     } catch (const roofline::cli::UsageError& e) {
-        // A value from a configuration file or the environment is named with where it came from.
-        fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(config.attributed(e.what(), app)));
-        return roofline::cli::kExitUsage;
+        return usage_error(e);
+    } catch (const roofline::app::RequestError& e) {  // a use case's request made wrong: the same
+        return usage_error(e);
     } catch (const std::system_error& e) {
         // fmt::print throws "cannot write to file" when standard output fails mid-way (a full disk).
         if (std::ferror(stdout))

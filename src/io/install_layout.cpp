@@ -5,12 +5,25 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <sys/stat.h>
+
+#ifndef ROOFLINE_VERSION
+#define ROOFLINE_VERSION "unknown"
+#endif
+
 namespace roofline {
 
 std::string self_executable() {
     std::error_code ec;
     const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
     return ec ? std::string{} : p.string();
+}
+
+std::string executable_identity() {
+    struct stat info {};
+    const bool known = ::stat("/proc/self/exe", &info) == 0;
+    return fmt::format("{} {}:{}", ROOFLINE_VERSION, known ? static_cast<long long>(info.st_size) : -1,
+                       known ? static_cast<long long>(info.st_mtime) : -1);
 }
 
 std::string events_dir(const std::string& self_exe) {

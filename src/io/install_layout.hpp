@@ -16,6 +16,10 @@ namespace roofline {
 // This program's own path (/proc/self/exe); "" when the system does not say.
 std::string self_executable();
 
+// This executable as a measurement's setup names it: version, size and modification time
+// ("0.1.0 9175536:1764242340"; -1 for what cannot be read): another build measures anew.
+std::string executable_identity();
+
 // $ROOFLINE_EVENTS_DIR, else <exe dir>/../share/roofline/events (installed), else
 // <exe dir>/share/roofline/events (build tree). Empty when none is there.
 std::string events_dir(const std::string& self_exe);

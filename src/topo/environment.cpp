@@ -75,6 +75,16 @@ std::optional<std::string> read_first_line(const std::string& path) {
     return line;
 }
 
+double available_memory_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    double kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return static_cast<double>(::sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+}
+
 std::string iso8601_utc_now() {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};

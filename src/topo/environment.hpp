@@ -30,6 +30,10 @@ std::string host_name();
 // several nodes on one machine).
 std::string node_name();
 
+// Memory a run may take without pushing the system into swap or the OOM killer: the kernel's
+// MemAvailable estimate (/proc/meminfo), else the free pages.
+double available_memory_bytes();
+
 // The current time as ISO 8601 UTC, e.g. "2026-11-05T14:03:27Z".
 std::string iso8601_utc_now();
 

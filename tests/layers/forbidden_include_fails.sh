@@ -27,4 +27,8 @@ expect no "render core" bench/thread_team.hpp
 expect no "bench core topo" render/report.hpp
 expect yes "bench core topo" bench/thread_team.hpp
 expect no "measure core topo" cli/commands.hpp
+expect yes "app bench measure io topo core" app/kernel_sweep.hpp
+expect no "app bench measure io topo core" render/report.hpp
+expect no "measure io topo core" app/kernel_sweep.hpp
+expect no "app bench measure io topo core" cli/commands.hpp
 exit $failed

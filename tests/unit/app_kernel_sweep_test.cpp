@@ -1,0 +1,169 @@
+// The kernel sweep's use case (app/kernel_sweep.hpp): the plan a request makes, checked before
+// anything runs, and a tiny sweep's steps and result.
+#include "app/kernel_sweep.hpp"
+#include "topo/topology.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace roofline::app {
+namespace {
+
+std::vector<CacheLevel> two_caches() {
+    CacheLevel l1, l2;
+    l1.level = 1, l1.size_bytes = 32 << 10;
+    l2.level = 2, l2.size_bytes = 1 << 20;
+    l2.finding = "L2: reported 1 GiB, not believed";
+    return {l1, l2};
+}
+
+KernelSweepPlan plan_of(const KernelSweepRequest& r, std::vector<std::string>* findings = nullptr, int cores = 4) {
+    return plan_kernel_sweep(r, cores, two_caches, [&](const std::string& f) {
+        if (findings) findings->push_back(f);
+    });
+}
+
+TEST(KernelSweepPlan, NamedKernelsAtTheDefaultSizesOfTheCaches) {
+    KernelSweepRequest r;
+    r.names = {"stream_triad", "ddot"};
+    std::vector<std::string> findings;
+    const auto plan = plan_of(r, &findings);
+    ASSERT_EQ(plan.runs.size(), 2u);
+    EXPECT_EQ(plan.runs[0].label, "stream_triad");
+    EXPECT_EQ(plan.runs[1].label, "ddot");
+    // Half of each cache, and 8x the last but at least 64 MiB.
+    EXPECT_EQ(plan.sizes, (std::vector<std::uint64_t>{16 << 10, 512 << 10, 64ull << 20}));
+    EXPECT_EQ(findings, std::vector<std::string>{"L2: reported 1 GiB, not believed"});
+}
+
+TEST(KernelSweepPlan, SizesGivenAreParsedAndTheCacheFindingsNotSaid) {
+    KernelSweepRequest r;
+    r.names = {"stream_triad"};
+    r.sizes = "1K..4K:x2";
+    std::vector<std::string> findings;
+    const auto plan = plan_of(r, &findings);
+    EXPECT_EQ(plan.sizes, (std::vector<std::uint64_t>{1024, 2048, 4096}));
+    EXPECT_TRUE(findings.empty());
+}
+
+TEST(KernelSweepPlan, NoNameIsEveryKernelOnce) {
+    const auto plan = plan_of({});
+    EXPECT_EQ(plan.kernels.size(), reference_kernel_registry().size());
+    EXPECT_EQ(plan.runs.size(), reference_kernel_registry().size());
+}
+
+TEST(KernelSweepPlan, AParameterGridIsEveryCombinationForTheKernelsThatHaveIt) {
+    KernelSweepRequest r;
+    r.names = {"atb_ours", "stream_triad"};
+    r.params = {"m=8,16,8"};  // a value twice runs once
+    const auto plan = plan_of(r);
+    ASSERT_EQ(plan.runs.size(), 3u);
+    EXPECT_EQ(plan.runs[0].label, "atb_ours m=8");
+    EXPECT_EQ(plan.runs[1].label, "atb_ours m=16");
+    EXPECT_EQ(plan.runs[1].params.at("m"), 16);
+    EXPECT_EQ(plan.runs[2].label, "stream_triad");  // it has no m: its defaults
+}
+
+TEST(KernelSweepPlan, WhatMakesNoSenseIsARequestErrorSayingWhat) {
+    const auto error_of = [](const KernelSweepRequest& r) {
+        try {
+            (void)plan_of(r);
+        } catch (const RequestError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    KernelSweepRequest r;
+    r.names = {"stream_triads"};
+    EXPECT_NE(error_of(r).find("no kernel 'stream_triads'"), std::string::npos) << error_of(r);
+    r = {};
+    r.threads = 5;
+    EXPECT_EQ(error_of(r), "--threads must be 1 to 4 (the cores of this machine)");
+    r = {};
+    r.samples = 0;
+    EXPECT_EQ(error_of(r), "--samples must be 1 to 1000");
+    r = {};
+    r.names = {"stream_triad"};
+    r.params = {"m=8"};
+    EXPECT_NE(error_of(r).find("--param m: none of the kernels chosen has it"), std::string::npos) << error_of(r);
+    r.names = {"atb_ours"};
+    r.params = {"m=8,x"};
+    EXPECT_EQ(error_of(r), "--param m: 'x' is not a whole number");
+    r.params = {"m=7"};  // not a multiple of 8
+    EXPECT_NE(error_of(r).find("--param: "), std::string::npos) << error_of(r);
+    r.params = {};
+    r.sizes = "1K..";
+    EXPECT_NE(error_of(r).find("--sizes: "), std::string::npos) << error_of(r);
+}
+
+TEST(KernelSweepPlan, TheCachesAreNotAskedForWhenTheThreadsAreWrong) {
+    KernelSweepRequest r;
+    r.threads = 3;
+    bool asked = false;
+    EXPECT_THROW(plan_kernel_sweep(r, 2, [&] { asked = true; return two_caches(); }), RequestError);
+    EXPECT_FALSE(asked) << "the cache probe can take seconds: not for a request refused anyway";
+}
+
+TEST(KernelSweep, ATinySweepSaysEachPointAndKeepsTheCheckedOnes) {
+    KernelSweepRequest r;
+    r.names = {"stream_triad"};
+    r.sizes = "4K,4K,8K";  // the same size twice runs once
+    r.samples = 1;
+    KernelSweep sweep(plan_of(r), Topology::discover(), nullptr);
+    EXPECT_TRUE(sweep.all_threads_bound());
+    std::vector<KernelSweepStep::Kind> kinds;
+    std::vector<std::string> names;
+    const std::atomic<bool> stop{false};
+    sweep.run(stop, [&](const KernelSweepStep& s) {
+        kinds.push_back(s.kind);
+        names.push_back(s.point ? s.point->name : "");
+        EXPECT_EQ(s.kernel, "stream_triad");
+    });
+    EXPECT_EQ(kinds, (std::vector<KernelSweepStep::Kind>{KernelSweepStep::Kind::measured,
+                                                          KernelSweepStep::Kind::measured}));
+    sweep.with_result([&](const KernelSweepResult& result) {
+        ASSERT_EQ(result.points.size(), 2u);
+        EXPECT_EQ(result.points[0].name, names[0]);
+        EXPECT_EQ(result.points[0].series, "stream_triad");
+        EXPECT_EQ(result.points[0].source.origin(), PointOrigin::kernel);
+        EXPECT_GT(result.points[0].work, 0);
+        EXPECT_GT(result.points[0].seconds, 0);
+        EXPECT_EQ(result.keys.size(), 2u);
+        EXPECT_NE(result.keys[0].find("kernels/1|stream_triad|n="), std::string::npos) << result.keys[0];
+        EXPECT_FALSE(result.interrupted);
+        EXPECT_EQ(result.failed_checks + result.skipped + result.from_cache, 0);
+    });
+}
+
+TEST(KernelSweep, AStopBeforeTheFirstPointMeasuresNothingAndSaysInterrupted) {
+    KernelSweepRequest r;
+    r.names = {"stream_triad"};
+    r.sizes = "4K";
+    KernelSweep sweep(plan_of(r), Topology::discover(), nullptr);
+    const std::atomic<bool> stop{true};
+    int steps = 0;
+    sweep.run(stop, [&](const KernelSweepStep&) { ++steps; });
+    EXPECT_EQ(steps, 0);
+    sweep.with_result([](const KernelSweepResult& result) {
+        EXPECT_TRUE(result.points.empty());
+        EXPECT_TRUE(result.interrupted);
+    });
+}
+
+TEST(KernelSweep, DefaultSizesLeaveOutWhatOneCallWouldTakeTooLongFor) {
+    KernelSweepRequest r;
+    r.names = {"dgemm_naive"};  // stops at 4 MiB by default
+    KernelSweepPlan plan = plan_of(r);
+    plan.sizes = {64ull << 20};
+    KernelSweep sweep(std::move(plan), Topology::discover(), nullptr);
+    std::vector<KernelSweepStep> steps;
+    sweep.run(std::atomic<bool>{false}, [&](const KernelSweepStep& s) { steps.push_back(s); });
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0].kind, KernelSweepStep::Kind::left_out);
+    EXPECT_EQ(steps[0].max_bytes, 4 << 20);
+}
+
+} // namespace
+} // namespace roofline::app
