@@ -12,6 +12,7 @@
 #include "io/text_file.hpp"
 #include "render/cluster_text.hpp"
 #include "measure/child_process.hpp"
+#include "measure/rank_rendezvous.hpp"
 #include "topo/environment.hpp"
 
 #include <fmt/core.h>
@@ -23,7 +24,7 @@
 #include <map>
 #include <optional>
 #include <memory>
-#include <thread>
+#include <numeric>
 
 namespace roofline::cli {
 namespace {
@@ -33,21 +34,6 @@ namespace fs = std::filesystem;
 std::string rank_file(const std::string& dir, int rank) { return fmt::format("{}/rank{}.node", dir, rank); }
 std::string failure_file(const std::string& dir, int rank) { return fmt::format("{}/node{}.failed", dir, rank); }
 std::string network_file(const std::string& dir) { return dir + "/network.json"; }
-
-// Polls `ready` until it holds or `seconds` passed: every 100 ms at first, backing off to every
-// 2 s, so that a thousand ranks polling a shared file system during minutes of measuring do not
-// load it (each poll stats only the files still missing).
-template <typename Ready>
-bool wait_for(double seconds, Ready&& ready) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    double pause = 0.1;
-    while (!ready()) {
-        if (std::chrono::steady_clock::now() > end) return false;
-        std::this_thread::sleep_for(std::chrono::duration<double>(pause));
-        pause = std::min(2.0, pause * 1.5);
-    }
-    return true;
-}
 
 } // namespace
 
@@ -65,14 +51,14 @@ ClusterBenchPlan join_cluster_bench(const std::string& cluster_output, double wa
     if (ec) throw std::runtime_error(fmt::format("cannot create {} (where the ranks meet): {}", plan.dir, ec.message()));
     write_text_file_atomic(rank_file(plan.dir, rank->rank), plan.node);
     std::map<int, std::string> nodes;
-    const bool all = wait_for(wait_seconds, [&] {
-        for (int r = 0; r < rank->size; ++r) {
-            if (nodes.count(r)) continue;
-            if (auto text = read_file_if_exists(rank_file(plan.dir, r))) nodes[r] = *text;
-        }
-        return static_cast<int>(nodes.size()) == rank->size;
+    std::vector<int> ranks(static_cast<std::size_t>(rank->size));
+    std::iota(ranks.begin(), ranks.end(), 0);
+    const auto missing = measure::wait_for_ranks(ranks, wait_seconds, [&](int r) {
+        auto text = read_file_if_exists(rank_file(plan.dir, r));
+        if (text) nodes[r] = *text;
+        return text.has_value();
     });
-    if (!all)
+    if (!missing.empty())
         throw std::runtime_error(fmt::format(
             "rank {}: only {} of {} ranks said which node they run on within {} s in {} (across nodes, -o must be on "
             "a file system every node shares)",
@@ -98,11 +84,11 @@ namespace {
 
 // Every node's model (or its failure) is there, or `seconds` passed.
 bool wait_for_nodes(const ClusterBenchPlan& plan, double seconds) {
-    return wait_for(seconds, [&] {
-        for (const auto& [rank, node] : plan.leaders)
-            if (!fs::exists(node_model_path(plan, rank)) && !fs::exists(failure_file(plan.dir, rank))) return false;
-        return true;
-    });
+    std::vector<int> leaders;
+    for (const auto& [rank, node] : plan.leaders) leaders.push_back(rank);
+    return measure::wait_for_ranks(leaders, seconds, [&](int rank) {
+        return fs::exists(node_model_path(plan, rank)) || fs::exists(failure_file(plan.dir, rank));
+    }).empty();
 }
 
 } // namespace

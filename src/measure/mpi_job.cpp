@@ -2,6 +2,7 @@
 
 #include "core/cluster_roofline.hpp"
 #include "io/points_json.hpp"
+#include "measure/rank_rendezvous.hpp"
 
 #include <fmt/core.h>
 
@@ -10,7 +11,6 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <thread>
 
 namespace roofline::measure {
 namespace {
@@ -93,47 +93,29 @@ GatheredJob gather_job(const MpiRank& self, RankPoints own, const std::string& j
                        const std::function<void(int missing)>& waiting) {
     GatheredJob job;
     job.ranks.push_back(std::move(own));
-    std::set<int> pending;
+    std::vector<int> others;
     for (int r = 0; r < self.size; ++r)
-        if (r != self.rank) pending.insert(r);
-    const auto start = std::chrono::steady_clock::now();
-    bool told = false;
-    while (!pending.empty()) {
-        for (auto it = pending.begin(); it != pending.end();) {
-            const auto path = rank_points_path(job_output, self, *it);
-            std::error_code ec;
-            const auto mtime = std::filesystem::last_write_time(path, ec);
-            if (ec) {
-                ++it;
-                continue;
-            }
-            try {
-                auto doc = read_points_document(path);
-                const auto* mpi = doc.provenance && doc.provenance->mpi ? &*doc.provenance->mpi : nullptr;
-                const bool this_launch = mpi && mpi->rank == *it &&
-                                         (self.job.empty() ? epoch_seconds(mtime) >= started_epoch_seconds - 1
-                                                           : mpi->job == self.job);
-                if (!this_launch) {  // left from an earlier launch: the rank has not written yet
-                    ++it;
-                    continue;
-                }
-                job.ranks.push_back({*it, doc.provenance->host, std::move(doc.points)});
-                job.files.push_back(path);
-            } catch (const std::exception& e) {
-                job.problems.push_back(e.what());
-            }
-            it = pending.erase(it);
+        if (r != self.rank) others.push_back(r);
+    const auto arrived = [&](int rank) {
+        const auto path = rank_points_path(job_output, self, rank);
+        std::error_code ec;
+        const auto mtime = std::filesystem::last_write_time(path, ec);
+        if (ec) return false;
+        try {
+            auto doc = read_points_document(path);
+            const auto* mpi = doc.provenance && doc.provenance->mpi ? &*doc.provenance->mpi : nullptr;
+            const bool this_launch = mpi && mpi->rank == rank &&
+                                     (self.job.empty() ? epoch_seconds(mtime) >= started_epoch_seconds - 1
+                                                       : mpi->job == self.job);
+            if (!this_launch) return false;  // left from an earlier launch: the rank has not written yet
+            job.ranks.push_back({rank, doc.provenance->host, std::move(doc.points)});
+            job.files.push_back(path);
+        } catch (const std::exception& e) {
+            job.problems.push_back(e.what());
         }
-        if (pending.empty()) break;
-        const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (waited >= timeout_seconds) break;
-        if (!told && waited > 2 && waiting) {
-            waiting(static_cast<int>(pending.size()));
-            told = true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    job.missing.assign(pending.begin(), pending.end());
+        return true;
+    };
+    job.missing = wait_for_ranks(others, timeout_seconds, arrived, waiting);
     std::sort(job.ranks.begin(), job.ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
     return job;
 }
