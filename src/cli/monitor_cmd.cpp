@@ -3,6 +3,7 @@
 // the snapshots the job's processes publish (marker library, ROOFLINE_MONITOR_DIR;
 // PROTOCOL.md): the calls made since the last sample times the per-call counts of an
 // earlier instrument run.
+#include "app/counter_monitor.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/invocation.hpp"
@@ -16,12 +17,7 @@
 #include "io/monitor_spool.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
-#include "measure/cpu_event_set.hpp"
-#include "measure/job_counters.hpp"
-#include "measure/merge.hpp"
 #include "measure/monitor_snapshot.hpp"
-#include "measure/sysfs_pmu.hpp"
-#include "io/install_layout.hpp"
 #include "render/kept_tally_text.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
@@ -29,7 +25,6 @@
 
 #include <fmt/format.h>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -247,167 +242,50 @@ void every_interval(const MonitorArgs& args, const StopSignal& stop, Clock::time
     }
 }
 
-// Without --counts: hardware counters on every thread of the job's processes (found by
-// SLURM_JOB_ID / ROOFLINE_JOB_ID in their environment), through the perf engine's event file
-// for this CPU; one point per interval from the counts' differences.
+// Without --counts: hardware counters on every thread of the job's processes
+// (app/counter_monitor); one point per interval, stored by the sink.
 int run_counter_monitor(const MonitorArgs& args) {
     if (!args.dir.empty() || !args.regions.empty())
         throw UsageError("--dir and --region go with --counts: marker snapshots need the per-call counts of an "
                          "instrument run (--counts FILE from 'roofline measure --engine instrument -o FILE -- ./app'); "
                          "to count the job's threads with hardware counters instead, give neither (and unset "
                          "ROOFLINE_MONITOR_DIR, which sets --dir)");
-    // A counter is a file descriptor, per event and thread: a 64-thread job and a dozen events
-    // pass the usual soft limit of 1024. Up to the hard limit.
-    if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
-        files.rlim_cur = files.rlim_max;
-        ::setrlimit(RLIMIT_NOFILE, &files);
-    }
-    auto events = measure::cpu_event_set("", self_executable());
-    for (const auto& w : events.warnings) print_stderr("roofline monitor: warning: {}\n", terminal_text(w));
-    if (events.core_events.empty())
-        throw std::runtime_error(fmt::format("the event set {} has no event that can be opened per thread here",
-                                             events.set.name));
-    // Whole-CPU counters (memory controllers, data fabric) count the node, not a job: one job only.
-    measure::SystemCounters node_counters;
-    if (!args.all_jobs)
-        for (const auto& e : events.whole_cpu_events) {
-            const std::string spec = e.pfm_name.substr(std::string(measure::kSysfsPrefix).size());
-            try {
-                node_counters.open(e.alias, spec, measure::resolve_sysfs_event(spec));
-            } catch (const std::exception&) {
-                // optional by nature: the formulas fall back to core counters
-            }
-        }
-    check_store_writable(args.db);
-    auto store = ResultsStore::open_db_option(args.db);
     const std::string node = host_name();
     const std::string jobs_text = args.all_jobs ? "every job" : "job " + args.job;
+    using Note = app::CounterMonitorNote;
+    app::CounterMonitor monitor({args.job, args.all_jobs}, [&](const Note& n) {
+        if (n.kind == Note::Kind::event_set_warning)
+            print_stderr("roofline monitor: warning: {}\n", terminal_text(n.text));
+        else if (n.kind == Note::Kind::counter_not_opened)
+            print_stderr("roofline monitor: warning: a counter did not open on a thread of job {}: {}\n",
+                         terminal_text(n.job), terminal_text(n.text));
+        else if (!args.quiet)
+            print_stderr("roofline monitor: no process of {} on this node yet (processes are found by SLURM_JOB_ID or "
+                         "ROOFLINE_JOB_ID in their environment{})\n",
+                         terminal_text(jobs_text),
+                         n.unreadable > 0 ? fmt::format("; {} other users' processes cannot be looked into: run the "
+                                                        "monitor as root or as the job's user", n.unreadable)
+                                          : std::string());
+    });
+    check_store_writable(args.db);
+    auto store = ResultsStore::open_db_option(args.db);
     Provenance provenance = run_provenance(invocation_argv(), "monitor");
-    provenance.engine = "monitor";
-    provenance.runs = {"monitor"};
+    monitor.describe(provenance);
     provenance.options["node"] = node;
-    provenance.options["counters"] = fmt::format("event set {} ({}), on every thread of the job's processes{}",
-                                                 events.set.name, events.set.description,
-                                                 node_counters.empty() ? "" : "; whole-CPU counters for the node");
     provenance.options["interval"] = fmt::format("{:g}", args.interval);
 
     StopSignal stop;
     const auto started = Clock::now();
     SampleSink sink{args, node, unix_seconds(), provenance, *store};
-    struct JobState {
-        std::unique_ptr<measure::JobCounters> counters;
-        std::map<std::string, double> last;  // totals at the last sample
-        Clock::time_point last_time;
-        std::size_t processes = 0;
-        int interval_threads = 0;  // the most threads counted at once since the last sample
-    };
-    std::map<std::string, JobState> jobs;
-    std::map<std::string, double> node_last;
-    bool said_waiting = false;
-    int unreadable = 0;  // processes whose environment we may not read (other users', without root)
-    std::set<std::string> said_failures;
-    auto look = [&] {
-        const auto found = measure::job_processes(args.all_jobs ? std::string() : args.job, &unreadable);
-        for (const auto& [job, pids] : found) {
-            auto& state = jobs[job];
-            const bool first_seen = !state.counters;
-            if (first_seen) state.counters = std::make_unique<measure::JobCounters>(events.core_events);
-            state.interval_threads = std::max(state.interval_threads, state.counters->live_threads());
-            state.counters->update(pids);
-            state.interval_threads = std::max(state.interval_threads, state.counters->live_threads());
-            state.processes = pids.size();
-            if (first_seen) {  // it counts from now: its first sample covers the next interval
-                state.last = state.counters->totals();
-                state.last_time = Clock::now();
-            }
-        }
-        for (auto& [job, state] : jobs)
-            if (!found.count(job)) {
-                state.interval_threads = std::max(state.interval_threads, state.counters->live_threads());
-                state.counters->update({});  // its threads ended: their last counts are kept
-                state.processes = 0;
-            }
-        for (auto& [job, state] : jobs) {
-            for (const auto& f : state.counters->failures())
-                if (state.counters->live_threads() > 0 && said_failures.insert(f).second)  // some opened
-                    print_stderr("roofline monitor: warning: a counter did not open on a thread of job {}: {}\n",
-                                 terminal_text(job), terminal_text(f));
-            if (state.counters->live_threads() == 0 && state.counters->threads_without_counters() > 0 &&
-                state.last.empty()) {
-                const auto probe = measure::probe_perf();
-                throw std::runtime_error(fmt::format(
-                    "no counter opened on the threads of job {} ({}){}", job,
-                    state.counters->failures().empty() ? std::string("no reason given") : *state.counters->failures().begin(),
-                    probe.hardware ? std::string()
-                                   : fmt::format(".\nHardware counters: {}.\nTo fix: {}\nWithout counters, sample the "
-                                                 "job's marked regions instead: roofline monitor --counts FILE --dir DIR",
-                                                 probe.reason, probe.guidance)));
-            }
-        }
-    };
-    look();
-    node_counters.enable();
-    for (const auto& [alias, v] : node_counters.read()) node_last[alias] = v.value;
+    monitor.start();
     if (!args.quiet)
         print_stderr("roofline monitor: {} on {}: hardware counters ({}) on every thread, every {} (Ctrl-C or "
                      "SIGTERM stops)\n",
-                     terminal_text(jobs_text), terminal_text(node), events.set.name, format_seconds(args.interval));
-    auto sample = [&] {
-        look();
-        const auto now = Clock::now();
-        std::map<std::string, double> node_now, node_delta;
-        for (const auto& [alias, v] : node_counters.read()) {
-            node_now[alias] = v.value;
-            node_delta[alias] = v.value - node_last[alias];
-        }
-        node_last = node_now;
-        if (jobs.empty() && !said_waiting && !args.quiet) {
-            print_stderr("roofline monitor: no process of {} on this node yet (processes are found by SLURM_JOB_ID or "
-                         "ROOFLINE_JOB_ID in their environment{})\n",
-                         terminal_text(jobs_text),
-                         unreadable > 0 ? fmt::format("; {} other users' processes cannot be looked into: run the "
-                                                      "monitor as root or as the job's user", unreadable)
-                                        : std::string());
-            said_waiting = true;
-        }
-        for (auto it = jobs.begin(); it != jobs.end();) {
-            auto& [job, state] = *it;
-            const auto totals = state.counters->totals();
-            std::map<std::string, double> delta = node_delta;
-            bool any = false;
-            for (const auto& [alias, value] : totals) {
-                delta[alias] = value - state.last[alias];
-                any = any || delta[alias] > 0;
-            }
-            const double seconds = std::chrono::duration<double>(now - state.last_time).count();
-            if (!any) {
-                if (state.processes == 0) {  // ended, and its last counts are sampled: forget it
-                    it = jobs.erase(it);
-                    continue;
-                }
-                ++it;
-                continue;
-            }
-            measure::RegionCounts counts;
-            counts.events = delta;
-            measure::apply_event_metrics(counts, measure::evaluate_metrics(events.set, delta));
-            Point p;
-            measure::apply_counts(p, counts);
-            p.work_counted = !counts.flops.empty();
-            p.seconds = seconds;
-            p.threads = std::max(1, state.interval_threads);
-            p.source = PointOrigin::monitor;  // a sample, as the marker path's (report/plot --job take these)
-            p.details["sampled_with_counters"] = 1;
-            p.details["counted_threads"] = state.interval_threads;
-            p.details["threads_without_counters"] = state.counters->threads_without_counters();
-            sink.save(job, std::move(p), unix_seconds(), fmt::format("{} process(es)", state.processes));
-            state.last = totals;
-            state.last_time = now;
-            state.interval_threads = state.counters->live_threads();
-            ++it;
-        }
-    };
-    every_interval(args, stop, started, sample);
+                     terminal_text(jobs_text), terminal_text(node), monitor.event_set_name(), format_seconds(args.interval));
+    every_interval(args, stop, started, [&] {
+        for (auto& s : monitor.sample())
+            sink.save(s.job, std::move(s.point), s.end_unix, fmt::format("{} process(es)", s.processes));
+    });
     if (!args.quiet && !sink.any_samples())
         print_stderr("roofline monitor: no samples of {} (no process of it counted on this node)\n",
                      terminal_text(jobs_text));
