@@ -1,6 +1,7 @@
 // measure --engine ncu: a point per CUDA kernel from Nsight Compute (ncu run on the command,
 // or a CSV recorded earlier with --ncu-csv), written and stored as measure's points are; with
-// --offload, also the whole-offload point from a run under the CUPTI injection library.
+// --offload, also the whole-offload point from a run under the CUPTI injection library. The
+// runs are app/gpu_measure's; here the table, the notes and where the points go.
 #pragma once
 
 #include <string>
@@ -18,12 +19,6 @@ struct GpuMeasureRequest {
     bool offload = false;              // also run the program under CUPTI: the whole-offload point
     std::vector<std::string> offload_summaries;  // with ncu_csv: that run's summaries (one per process)
 };
-
-// The ncu command line that measures `command` into `csv_path`, with the tensor-core counters
-// among `device_metrics` (what `ncu --query-metrics` lists).
-std::vector<std::string> ncu_command(const std::string& ncu, const std::string& csv_path,
-                                     const std::vector<std::string>& command,
-                                     const std::vector<std::string>& device_metrics = {});
 
 // Returns the exit code: the program's when ncu ran it and it failed, 1 when no destination
 // took the points. Throws UsageError without ncu, std::runtime_error for a CSV it cannot read.

@@ -1,0 +1,73 @@
+// GPU measure (`measure --engine ncu`, `--ncu-csv`): a point per CUDA kernel from Nsight
+// Compute (ncu run on the command, or a CSV recorded earlier); with offload, also the
+// whole-offload point from a run under the CUPTI injection library. A request in; the points
+// out, with the notes said before each run through a callback. Nothing printed or stored:
+// cli/gpu_measure.cpp renders the table and delivers the points.
+#pragma once
+
+#include "app/request_error.hpp"
+#include "core/offload_point.hpp"
+#include "core/provenance.hpp"
+#include "core/roofline.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+class ResultsStore;
+}
+
+namespace roofline::app {
+
+struct GpuMeasureRequest {
+    std::vector<std::string> command;  // the CUDA program and its arguments; empty with ncu_csv
+    std::string ncu_csv;               // read this CSV instead of running ncu
+    bool offload = false;              // also run the program under CUPTI: the whole-offload point
+    std::vector<std::string> offload_summaries;  // with ncu_csv: that run's summaries (one per process)
+};
+
+// Said before a run starts (or instead of a figure that will be missing).
+struct GpuMeasureNote {
+    enum class Kind {
+        cupti_run,           // run 1 of 2, under the CUPTI library `text`
+        ncu_run,             // run 2 of 2, under ncu
+        no_device_metrics,   // ncu --query-metrics listed nothing: tensor-core work not asked for
+    };
+    Kind kind;
+    std::string text;
+};
+using GpuMeasureNotes = std::function<void(const GpuMeasureNote&)>;
+
+struct GpuMeasureResult {
+    std::vector<Point> kernels;           // one per CUDA kernel (source ncu)
+    std::string from;                     // where they come from: "ncu", or the CSV's path
+    std::string ncu;                      // the ncu that ran ("" with a CSV)
+    std::optional<OffloadPoint> offload;  // the whole-offload point, when asked for and made
+    std::string offload_error;            // why it was asked for and not made
+    int program_code = 0;                 // the program's exit code under ncu, when it failed
+    // Nothing measured: the program was interrupted (128 + the signal) or failed under CUPTI
+    // (its exit code; failed_under_cupti), and ncu was not run.
+    std::optional<int> ended_early;
+    bool failed_under_cupti = false;
+};
+
+// Runs the request. `store` (may be null): the latest stored machine model's GPU gives the
+// measured bus roofs the whole-offload point is checked against. RequestError without ncu or
+// the offload library; std::runtime_error when ncu wrote nothing, its CSV cannot be read or
+// holds no kernel.
+GpuMeasureResult measure_gpu_kernels(const GpuMeasureRequest& request, const ResultsStore* store,
+                                     const GpuMeasureNotes& notes);
+
+// How the points were measured (engine ncu; its runs; the CSV, summaries and ncu used), into
+// a run's provenance made for `request.command`.
+void describe_gpu_measure(const GpuMeasureRequest& request, const std::string& ncu, Provenance& provenance);
+
+// The ncu command line that measures `command` into `csv_path`, with the tensor-core counters
+// among `device_metrics` (what `ncu --query-metrics` lists).
+std::vector<std::string> ncu_command(const std::string& ncu, const std::string& csv_path,
+                                     const std::vector<std::string>& command,
+                                     const std::vector<std::string>& device_metrics = {});
+
+} // namespace roofline::app

@@ -1,0 +1,90 @@
+#include "render/gpu_kernel_text.hpp"
+
+#include "render/number_format.hpp"
+#include "render/text_escape.hpp"
+
+#include <fmt/format.h>
+
+namespace roofline {
+namespace {
+
+double detail(const Point& p, const char* key) {
+    const auto it = p.details.find(key);
+    return it == p.details.end() ? 0.0 : it->second;
+}
+
+// A kernel's name for the terminal: escaped (it comes from ncu's CSV), at most `width` bytes.
+std::string short_name(const std::string& name, std::size_t width) {
+    std::string out = terminal_text(name);
+    if (out.size() > width) out = out.substr(0, width - 3) + "...";
+    return out;
+}
+
+} // namespace
+
+std::string gpu_kernel_table_text(const std::vector<Point>& points, const std::string& from) {
+    std::string out = fmt::format(
+        "CUDA kernels ({}; FLOPs from SASS instruction counts, an FMA as 2; bytes as ncu counts them)\n",
+        terminal_text(from));
+    out += fmt::format("{:<40} {:>8} {:>12} {:>10} {:>10} {:>10} {:>9} {:>10}\n", "kernel", "launches", "time s",
+                       "GFLOP/s", "FP64 %", "FP32 %", "DRAM GB/s", "FLOP/B DRAM");
+    for (const auto& p : points) {
+        const double flops = p.work, dram = p.bytes.count("DRAM") ? p.bytes.at("DRAM") : 0;
+        const auto share = [&](const char* key) { return flops > 0 ? 100 * detail(p, key) / flops : 0.0; };
+        out += fmt::format("{:<40} {:>8} {:>12.4g} {:>10.4g} {:>10.1f} {:>10.1f} {:>9.4g} {:>10}\n", short_name(p.name, 40),
+                           static_cast<long long>(detail(p, "launches")), p.seconds, performance(p),
+                           share("flops_fp64"), share("flops_fp32"), p.seconds > 0 ? dram / p.seconds * 1e-9 : 0.0,
+                           dram > 0 ? format_number(flops / dram) : "-");
+    }
+    for (const auto& p : points)
+        if (detail(p, "flops_tensor") > 0)
+            out += fmt::format("{}: {} of its FLOPs on the tensor cores\n", short_name(p.name, 60),
+                               format_percent(detail(p, "flops_tensor") / p.work));
+    for (const auto& p : points) {
+        if (p.work_counted) continue;
+        if (detail(p, "flop_counters_unavailable") > 0)
+            out += fmt::format("{}: no point: ncu could not collect its FLOP counters (n/a) and counted no other "
+                               "work: its FLOPs are unknown\n", terminal_text(p.name));
+        else
+            out += fmt::format("{}: no point: its tensor pipe ran {} warp instructions whose operations were not "
+                               "counted (this ncu or device has no sm__ops_path_tensor_src_* metrics): its FLOPs are "
+                               "unknown\n", terminal_text(p.name), format_number(detail(p, "tensor_instructions")));
+    }
+    for (const auto& p : points)
+        if (detail(p, "tensor_not_counted") > 0 && p.work_counted) {
+            out += "note: tensor-core operations were not counted (no sm__ops_path_tensor_src_* metrics): a kernel "
+                   "using the tensor cores would sit below its true performance\n";
+            break;
+        }
+    return out;
+}
+
+std::string offload_point_text(const OffloadPoint& o) {
+    const Point& p = o.point;
+    const double bus = p.bytes.count("PCIe") ? p.bytes.at("PCIe") : 0;
+    const double dram = p.bytes.count("DRAM") ? p.bytes.at("DRAM") : 0;
+    const auto mb = [](double bytes) { return format_number(bytes * 1e-6) + " MB"; };
+    const auto plural = [](double n, const char* one, const char* many) {
+        return fmt::format("{} {}", static_cast<long long>(n), n == 1 ? one : many);
+    };
+    // No wall time with --offload-summary: the summaries were recorded by an earlier run.
+    const double wall = detail(p, "wall_seconds");
+    std::string out = fmt::format(
+        "whole offload: {} and {}{} in {} (first GPU activity to the last; the program's wall time {})\n",
+        plural(detail(p, "kernel_launches"), "kernel launch", "kernel launches"),
+        plural(detail(p, "copies"), "copy", "copies"),
+        detail(p, "cuda_processes") > 1 ? fmt::format(" over {} CUDA processes", detail(p, "cuda_processes")) : "",
+        format_seconds(p.seconds), wall > 0 ? format_seconds(wall) : std::string("unknown: the summary comes from an earlier run"));
+    out += fmt::format("  bus: {} host to device, {} device to host, {} migrated (unified memory)\n",
+                       mb(detail(p, "host_to_device_bytes")), mb(detail(p, "device_to_host_bytes")),
+                       mb(detail(p, "migrated_to_device_bytes") + detail(p, "migrated_to_host_bytes")));
+    if (bus > 0 && p.work_counted) {
+        const double ti = p.work / bus;
+        out += fmt::format("  {} GFLOP/s; TI {} FLOP per bus byte", format_number(performance(p)), format_number(ti));
+        if (dram > 0) out += fmt::format(", a = TI / I(DRAM) = {}", format_number(ti / (p.work / dram)));
+        out += "\n";
+    }
+    return out;
+}
+
+} // namespace roofline
