@@ -2,6 +2,9 @@
  * loops found in their machine code, the source lines they are named by, and
  * (under the Valgrind tool) their counts. Built at -O2 and -O3 with -g.
  *
+ * Each loop's first line ends in a comment naming it (daxpy, sweep, ...): the unit tests
+ * find the lines by these names.
+ *
  * usage: loop_shapes N   runs every function on arrays of N doubles (the sizes come
  * from argv, so the compiler cannot fold the trip counts), and the multiplies on
  * N/100 x N/100 matrices (at least 8 x 8). */
@@ -16,7 +19,7 @@ NOINLINE double no_loop(double a, double b) { return a * b + 1.0; }
 /* One loop: 2n FLOPs. */
 NOINLINE void daxpy(long n, double a, const double *restrict x, double *restrict y)
 {
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++) /* daxpy */
         y[i] += a * x[i];
 }
 
@@ -25,12 +28,12 @@ NOINLINE void daxpy(long n, double a, const double *restrict x, double *restrict
 NOINLINE double sweep_reduce_copy(long n, const double *restrict a, double *restrict b,
                                   double *restrict c)
 {
-    for (long i = 1; i < n - 1; i++)
+    for (long i = 1; i < n - 1; i++) /* sweep */
         b[i] = 0.25 * (a[i - 1] + a[i + 1]) + 0.5 * a[i];
     double s = 0.0;
-    for (long i = 1; i < n - 1; i++)
+    for (long i = 1; i < n - 1; i++) /* reduce */
         s += b[i];
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++) /* copy */
         c[i] = 2.0 * a[i];
     return s;
 }
@@ -38,10 +41,10 @@ NOINLINE double sweep_reduce_copy(long n, const double *restrict a, double *rest
 /* A triply nested multiply: 2 m^3 FLOPs in the innermost loop, depth 3. */
 NOINLINE void matmul(long m, const double *restrict a, const double *restrict b, double *restrict c)
 {
-    for (long i = 0; i < m; i++)
-        for (long k = 0; k < m; k++) {
+    for (long i = 0; i < m; i++) /* matmul i */
+        for (long k = 0; k < m; k++) { /* matmul k */
             const double aik = a[i * m + k];
-            for (long j = 0; j < m; j++)
+            for (long j = 0; j < m; j++) /* matmul j */
                 c[i * m + j] += aik * b[k * m + j];
         }
 }
@@ -51,12 +54,12 @@ NOINLINE void matmul(long m, const double *restrict a, const double *restrict b,
 NOINLINE void matmul_blocked(long m, const double *restrict a, const double *restrict b,
                              double *restrict c)
 {
-    for (long ii = 0; ii < m; ii += 8)
-        for (long kk = 0; kk < m; kk += 8)
-            for (long i = ii; i < ii + 8; i++)
-                for (long k = kk; k < kk + 8; k++) {
+    for (long ii = 0; ii < m; ii += 8) /* blocked ii */
+        for (long kk = 0; kk < m; kk += 8) /* blocked kk */
+            for (long i = ii; i < ii + 8; i++) /* blocked i */
+                for (long k = kk; k < kk + 8; k++) { /* blocked k */
                     const double aik = a[i * m + k];
-                    for (long j = 0; j < m; j++)
+                    for (long j = 0; j < m; j++) /* blocked j */
                         c[i * m + j] += aik * b[k * m + j];
                 }
 }
@@ -66,7 +69,7 @@ NOINLINE double add_scaled(double s, double x) { return s + 3.0 * x; }
 NOINLINE double call_in_loop(long n, const double *x)
 {
     double s = 0.0;
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++) /* calling */
         s = add_scaled(s, x[i]);
     return s;
 }
@@ -75,7 +78,7 @@ NOINLINE double call_in_loop(long n, const double *x)
 NOINLINE long first_above(long n, const double *x, double limit)
 {
     long found = -1;
-    for (long i = 0; i < n; i++) {
+    for (long i = 0; i < n; i++) { /* searching */
         if (x[i] > limit) {
             found = i;
             break;

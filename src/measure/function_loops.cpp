@@ -1,0 +1,68 @@
+#include "measure/function_loops.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <map>
+
+namespace roofline::measure {
+
+namespace {
+
+std::string last_component(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string where(const SourceRange& r) {
+    const auto file = last_component(r.file);
+    return r.first_line == r.last_line ? fmt::format("{}:{}", file, r.first_line)
+                                       : fmt::format("{}:{}-{}", file, r.first_line, r.last_line);
+}
+
+} // namespace
+
+std::optional<FunctionLoops> function_loops(const ElfSymbols& symbols, const SourceLines& lines,
+                                            const std::string& function) {
+    auto cfg = function_cfg(symbols, function);
+    if (!cfg) return std::nullopt;
+    FunctionLoops found;
+    found.cfg = std::move(*cfg);
+    found.forest = find_loops(found.cfg.graph);
+    const auto& blocks = found.cfg.graph.blocks;
+    const auto& instructions = found.cfg.instructions;
+
+    for (const auto& loop : found.forest.loops) {
+        NamedLoop named;
+        named.header = blocks[loop.header].start;
+        for (const std::size_t b : loop.blocks) {
+            auto it = std::lower_bound(instructions.begin(), instructions.end(), blocks[b].start);
+            for (; it != instructions.end() && *it < blocks[b].end; ++it) named.instructions.push_back(*it);
+        }
+        std::sort(named.instructions.begin(), named.instructions.end());
+        named.source = lines.range_of(named.instructions);
+        named.name = named.source ? where(*named.source)
+                                  : fmt::format("{}+{:#x}", found.cfg.function, named.header - found.cfg.start);
+        found.loops.push_back(std::move(named));
+    }
+    std::map<std::string, int> uses;
+    for (const auto& l : found.loops) ++uses[l.name];
+    for (auto& l : found.loops)
+        if (l.source && uses[l.name] > 1) l.name += fmt::format(" @+{:#x}", l.header - found.cfg.start);
+
+    for (const auto& reason : found.cfg.incomplete)
+        found.notes.push_back(fmt::format("{}: its control-flow graph is incomplete, loops may be missing: {}",
+                                          found.cfg.function, reason));
+    for (const auto& cycle : found.forest.irreducible) {
+        std::string entries;
+        for (const std::size_t e : cycle.entries)
+            entries += fmt::format("{}+{:#x}", entries.empty() ? "" : ", ", blocks[e].start - found.cfg.start);
+        found.notes.push_back(fmt::format(
+            "{}: a cycle of {} blocks entered at more than one place ({}) is not a natural loop: "
+            "its counts stay with the code around it",
+            found.cfg.function, cycle.blocks.size(), entries));
+    }
+    return found;
+}
+
+} // namespace roofline::measure
