@@ -1,11 +1,13 @@
-// GPU measure (`measure --engine ncu`, `--ncu-csv`): a point per CUDA kernel from Nsight
-// Compute (ncu run on the command, or a CSV recorded earlier); with offload, also the
-// whole-offload point from a run under the CUPTI injection library. A request in; the points
+// GPU measure (`measure --engine ncu`, `--ncu-csv`): a point per GPU kernel from the vendor's
+// profiler, through the vendor's backend (app/gpu_backend.hpp); for CUDA, Nsight Compute (ncu
+// run on the command, or a CSV recorded earlier) and, with offload, the whole-offload point from
+// a run under the CUPTI injection library (app/gpu/cuda/ncu_profile). A request in; the points
 // out, with the notes said before each run through a callback. Nothing printed or stored:
 // cli/gpu_measure.cpp renders the table and delivers the points.
 #pragma once
 
 #include "app/request_error.hpp"
+#include "core/gpu_model.hpp"
 #include "core/offload_point.hpp"
 #include "core/provenance.hpp"
 #include "core/roofline.hpp"
@@ -26,6 +28,7 @@ struct GpuMeasureRequest {
     std::string ncu_csv;               // read this CSV instead of running ncu
     bool offload = false;              // also run the program under CUPTI: the whole-offload point
     std::vector<std::string> offload_summaries;  // with ncu_csv: that run's summaries (one per process)
+    GpuVendor vendor = GpuVendor::nvidia;        // whose backend profiles it
 };
 
 // Said before a run starts (or instead of a figure that will be missing).
@@ -53,21 +56,15 @@ struct GpuMeasureResult {
     bool failed_under_cupti = false;
 };
 
-// Runs the request. `store` (may be null): the latest stored machine model's GPU gives the
+// Runs the request through its vendor's backend. `store` (may be null): the latest stored machine model's GPU gives the
 // measured bus roofs the whole-offload point is checked against. RequestError without ncu or
-// the offload library; std::runtime_error when ncu wrote nothing, its CSV cannot be read or
+// the offload library (or a backend for the vendor); std::runtime_error when ncu wrote nothing, its CSV cannot be read or
 // holds no kernel.
 GpuMeasureResult measure_gpu_kernels(const GpuMeasureRequest& request, const ResultsStore* store,
                                      const GpuMeasureNotes& notes);
 
 // How the points were measured (engine ncu; its runs; the CSV, summaries and ncu used), into
-// a run's provenance made for `request.command`.
-void describe_gpu_measure(const GpuMeasureRequest& request, const std::string& ncu, Provenance& provenance);
-
-// The ncu command line that measures `command` into `csv_path`, with the tensor-core counters
-// among `device_metrics` (what `ncu --query-metrics` lists).
-std::vector<std::string> ncu_command(const std::string& ncu, const std::string& csv_path,
-                                     const std::vector<std::string>& command,
-                                     const std::vector<std::string>& device_metrics = {});
+// a run's provenance made for `request.command`, by the vendor's backend.
+void describe_gpu_measure(const GpuMeasureRequest& request, const GpuMeasureResult& result, Provenance& provenance);
 
 } // namespace roofline::app

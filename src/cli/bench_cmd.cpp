@@ -1,4 +1,5 @@
 // roofline bench: measure the roofs, write the machine model, store it, draw the chart.
+#include "app/gpu_bench.hpp"
 #include "bench/bench_runner.hpp"
 #include "bench/kernel_selection.hpp"
 #include "cli/cluster_bench.hpp"
@@ -30,6 +31,7 @@
 #include <csignal>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <system_error>
 #include <vector>
 #include <unistd.h>
@@ -222,11 +224,16 @@ int run(BenchArgs args) {
     if (!args.svg.empty()) check_writable(args.svg);
     std::unique_ptr<ResultsStore> store;
     if (!args.no_store) store = ResultsStore::open_db_option(args.db);
-    std::string gpubench;  // the GPU is there, or we say so before the CPU's minutes
+    app::GpuBenchRequest gpu_request;  // the GPU is there, or we say so before the CPU's minutes
     if (args.gpu) {
         if (*args.gpu < 0) throw UsageError("--gpu expects a CUDA device number (0, 1, ...)");
-        gpubench = gpubench_program();
-        probe_gpu(gpubench, *args.gpu);
+        gpu_request.device = *args.gpu;
+        gpu_request.quick = options.mode == BenchMode::quick;
+        try {
+            app::probe_gpu(gpu_request);
+        } catch (const app::GpuRunTimedOut& e) {
+            throw std::runtime_error(gpu_run_timed_out_text(e));
+        }
     }
 
     // Ctrl-C, SIGTERM, SIGHUP: said at once; the run stops between measurements (within a burst)
@@ -246,12 +253,16 @@ int run(BenchArgs args) {
     if (args.gpu && !model.partial) {
         if (!args.quiet) print_stderr("roofline bench: GPU {} (roofline-gpubench)\n", *args.gpu);
         try {
-            std::vector<std::string> refused;
-            model.gpus.push_back(measure_gpu(gpubench, *args.gpu, options.mode == BenchMode::quick, refused));
+            auto measured = app::bench_gpu(gpu_request);
+            model.gpus.push_back(std::move(measured.gpu));
             // A roof the hardware cannot reach is an error, not a figure: left out, and the exit says so.
-            for (const auto& why : refused) model.environment.refused.push_back(fmt::format("GPU {}: {}", *args.gpu, why));
+            for (const auto& why : measured.refused)
+                model.environment.refused.push_back(fmt::format("GPU {}: {}", *args.gpu, why));
         } catch (const measure::Interrupted&) {
             model.partial = true;
+        } catch (const app::GpuRunTimedOut& e) {
+            print_stderr("roofline: error: {}\n", gpu_run_timed_out_text(e));
+            gpu_failed = true;
         } catch (const std::exception& e) {
             // The CPU's roofs are kept; the GPU's failure is said and makes the exit status non-zero.
             print_stderr("roofline: error: {}\n", e.what());

@@ -62,7 +62,7 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
     const std::string set_name = r.command.empty() ? fmt::format("ncu CSV {}", r.ncu_csv)
                                                    : fmt::to_string(fmt::join(r.command, " "));
     Provenance provenance = run_provenance(r.command, "measure");
-    app::describe_gpu_measure(request, result.ncu, provenance);
+    app::describe_gpu_measure(request, result, provenance);
     PointDestinations to{r.output, nullptr, set_name, "the points", r.quiet};
     if (store) to.store = [&] { return store.get(); };
     const bool delivered = deliver_points(points, provenance, to);

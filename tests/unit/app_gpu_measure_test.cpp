@@ -1,6 +1,7 @@
 // GPU measure's use case (app/gpu_measure.hpp) without a GPU: a CSV recorded by ncu earlier
 // gives a point per kernel and says nothing on the way; without ncu a command is refused as a
 // request; ncu's command line asks for the roofline metrics and runs the program last.
+#include "app/gpu/cuda/ncu_profile.hpp"
 #include "app/gpu_measure.hpp"
 #include "io/temp_dir.hpp"
 #include "scoped_env.hpp"
@@ -33,7 +34,7 @@ TEST(GpuMeasure, ARecordedCsvGivesAPointPerKernelWithoutRunningAnything) {
         EXPECT_GT(p.seconds, 0) << p.name;
     }
     Provenance provenance;
-    describe_gpu_measure(r, result.ncu, provenance);
+    describe_gpu_measure(r, result, provenance);
     EXPECT_EQ(provenance.engine, "ncu");
     EXPECT_EQ(provenance.options.at("ncu_csv"), kCsv);
     EXPECT_EQ(provenance.options.count("ncu"), 0u);
@@ -62,7 +63,7 @@ TEST(GpuMeasure, WithoutNcuACommandIsARequestErrorAndNothingRuns) {
 }
 
 TEST(GpuMeasure, NcuCommandAsksForTheMetricsAndRunsTheProgramLast) {
-    const auto argv = ncu_command("/opt/ncu", "/tmp/x.csv", {"./app", "-n", "3"});
+    const auto argv = cuda::ncu_command("/opt/ncu", "/tmp/x.csv", {"./app", "-n", "3"});
     ASSERT_GE(argv.size(), 4u);
     EXPECT_EQ(argv.front(), "/opt/ncu");
     EXPECT_EQ(std::vector<std::string>(argv.end() - 3, argv.end()), (std::vector<std::string>{"./app", "-n", "3"}));
