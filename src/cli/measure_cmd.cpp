@@ -341,6 +341,9 @@ int run_gpu_measure(const MeasureArgs& args) {
         throw UsageError("--cold empties the caches before the CPU engines' native timed runs; ncu times each "
                          "kernel itself and flushes the caches before each of its passes (ncu --cache-control all, "
                          "its default)");
+    if (args.repeat.repeat || args.repeat.warmup)
+        throw UsageError("--repeat and --warmup repeat the CPU engines' native timed runs; ncu times each kernel "
+                         "itself, replaying it once per pass of its metrics (each kernel's duration is one launch's)");
     if (!args.ncu_csv.empty() && !args.command.empty())
         throw UsageError("--ncu-csv reads a recorded run: give no command (or drop --ncu-csv to run ncu on it)");
     if (args.ncu_csv.empty() && args.command.empty())
