@@ -86,7 +86,7 @@ Roofline aggregate_roofline(const std::vector<Roofline>& nodes, const std::strin
     }
     // A roof or ceiling every node has (by level and name), summed.
     for (const auto& roof : first.bandwidth) {
-        Roof total{roof.name, roof.level, 0, 0};
+        Roof total{roof.name, roof.level, 0, 0, roof.store_share};
         bool everywhere = true;
         for (const auto& n : nodes) {
             const auto it = std::find_if(n.bandwidth.begin(), n.bandwidth.end(),

@@ -45,6 +45,15 @@ std::string traffic_roof_name(const MemoryRoof& r) {
     return fmt::format("{} {}{}", r.level, r.pattern, with_wa ? "+WA" : "");
 }
 
+std::optional<double> pattern_store_share(std::string_view pattern) {
+    if (pattern.size() > 3 && pattern.substr(pattern.size() - 3) == "_nt") pattern.remove_suffix(3);
+    if (pattern == "load") return 0.0;
+    if (pattern == "store") return 1.0;
+    if (pattern == "copy") return 0.5;
+    if (pattern == "triad" || pattern == "2ld1st") return 1.0 / 3;
+    return std::nullopt;
+}
+
 std::string machine_label(const MachineModel& model) {
     return model.cpu.model.empty() ? std::string("machine") : model.cpu.model;
 }
@@ -64,7 +73,8 @@ Roofline bandwidth_roofline(const MachineModel& model) {
         else if (traffic_gbs(m) > traffic_gbs(**same)) *same = &m;
     }
     std::stable_sort(best.begin(), best.end(), [](auto* a, auto* b) { return level_before(a->level, b->level); });
-    for (auto* m : best) r.bandwidth.push_back({traffic_roof_name(*m), m->level, traffic_gbs(*m)});
+    for (auto* m : best)
+        r.bandwidth.push_back({traffic_roof_name(*m), m->level, traffic_gbs(*m), 0, pattern_store_share(m->pattern)});
     return r;
 }
 
@@ -124,7 +134,8 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
         for (const auto& mem : m.memory)
             if (mem.level == level && mem.threads == t && (!best || traffic_gbs(mem) > traffic_gbs(*best))) best = &mem;
         const double roof = traffic_gbs(*best);
-        r.bandwidth.push_back({traffic_roof_name(*best), level, roof, measured_spread(best->gbs, best->stats)});
+        r.bandwidth.push_back({traffic_roof_name(*best), level, roof, measured_spread(best->gbs, best->stats),
+                               pattern_store_share(best->pattern)});
         for (const auto& mem : m.memory) {
             if (mem.level != level || &mem == best || traffic_gbs(mem) >= roof * 0.995) continue;
             if (mem.threads == t) {

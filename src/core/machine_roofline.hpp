@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline {
@@ -28,6 +29,10 @@ struct RooflineSelection {
 // Roofs at a working set of no known level ("custom", older models) are left out.
 // Throws std::invalid_argument when the model has no compute roof for the selection.
 Roofline roofline_from_machine(const MachineModel& model, const RooflineSelection& selection);
+
+// The share of a memory pattern's nominal bytes that are stores: load 0, store 1, copy 1/2,
+// triad and 2ld1st 1/3 (a non-temporal variant as its pattern); nullopt for another name.
+std::optional<double> pattern_store_share(std::string_view pattern);
 
 // A model with bandwidth figures but no compute roof (an interrupted run, a
 // memory-only spec): per level the fastest pattern at the highest thread count;

@@ -3,6 +3,7 @@
 #include "core/code_traits.hpp"
 #include "core/level.hpp"
 #include "core/name_table.hpp"
+#include "core/precision.hpp"
 #include "core/repeated_timing.hpp"
 
 #include <algorithm>
@@ -26,6 +27,16 @@ constexpr NameTable<View, 2> kViewNames{{{View::carm, "carm"}, {View::orm, "orm"
 const char* view_name(View v) { return name_of(kViewNames, v); }
 std::optional<View> parse_view(std::string_view name) { return value_of(kViewNames, name); }
 std::vector<std::string> view_names() { return names_of(kViewNames); }
+
+namespace {
+constexpr NameTable<NextStep::Kind, 5> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
+                                                           {NextStep::Kind::raise_intensity, "raise_intensity"},
+                                                           {NextStep::Kind::reach_compute, "reach_compute"},
+                                                           {NextStep::Kind::vectorize, "vectorize"},
+                                                           {NextStep::Kind::split_chain, "split_chain"}}};
+}
+
+const char* next_step_kind_name(NextStep::Kind kind) { return name_of(kNextStepKindNames, kind); }
 
 const char* region_name(Region r) {
     switch (r) {
@@ -115,11 +126,46 @@ bool same_remedy(const Ceiling& a, const Ceiling& b) {
     return is_known_ceiling_category(a.category) || a.name == b.name;
 }
 
-// Whether the point only reads: counted stores at most a thousandth of the loads (a
-// kernel's result, a reduction's total). nullopt where nothing counted them.
+// A code step and a ceiling that ask for the same change: vectorizing is what lifts the SIMD
+// ceilings, splitting the accumulator what lifts the ILP one (a spec sheet's own advice is its own).
+bool covers(const NextStep& step, const Ceiling& c) {
+    switch (step.kind) {
+    case NextStep::Kind::lift_ceiling: return same_remedy(step.ceiling, c);
+    case NextStep::Kind::vectorize: return c.advice.empty() && c.category == "simd";
+    case NextStep::Kind::split_chain: return c.advice.empty() && c.category == "ilp";
+    default: return false;
+    }
+}
+
+// At most this share of its bytes stored, a loop is a reduction: what it computes stays in
+// registers, where one accumulator makes each step wait for the one before. A loop that
+// stores a larger share writes its results as it goes and carries no such chain.
+constexpr double kReductionStoreShare = 0.05;
+
+// The highest rate of one dependent chain of the point's own instructions: one_chain_gflops
+// times the lanes of its vectors (a 256-bit chain of doubles carries 4); 0 when the clock,
+// the precision or the counts leave it unknown.
+double one_chain_at_its_width(const Roofline& r, const Point& p, const CodeTraits& traits) {
+    if (!traits.flops_per_accumulation || !traits.scalar_share) return 0;
+    int lanes = 1;
+    if (*traits.scalar_share < 0.5 && traits.widest_bits > 0) {
+        const int element = r.precision.empty() ? 0 : element_bits_of(r.precision);
+        if (element <= 0) return 0;
+        lanes = std::max(1, traits.widest_bits / element);
+    }
+    return one_chain_gflops(r.clock_ghz, std::max(1, p.threads), *traits.flops_per_accumulation) * lanes;
+}
+
 // A ceiling the point's counts show it already past: the SIMD ceilings of a width its
-// FLOPs already use (almost none scalar), the FMA ceiling when nearly all its FLOPs are fused.
-bool already_past(const Ceiling& c, const CodeTraits& traits) {
+// FLOPs already use (almost none scalar), the FMA ceiling when nearly all its FLOPs are fused,
+// the ILP ceiling (one dependent chain, measured at the widest vectors) for a loop that is no
+// reduction or runs above one chain's rate at its own width (eight scalar accumulators run
+// under a 512-bit chain's rate, and past a scalar one).
+bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_its_width, double performance) {
+    if (c.category == "ilp") {
+        if (traits.store_share && *traits.store_share > kReductionStoreShare) return true;
+        return chain_at_its_width > 0 && performance > 1.1 * chain_at_its_width;
+    }
     if (c.category == "simd" && traits.scalar_share && *traits.scalar_share < 0.1) {
         int bits = 0;  // "128-bit SIMD" -> 128; "scalar (no SIMD)" -> 0
         try {
@@ -132,6 +178,8 @@ bool already_past(const Ceiling& c, const CodeTraits& traits) {
     return false;
 }
 
+// Whether the point only reads: counted stores at most a thousandth of the loads (a
+// kernel's result, a reduction's total). nullopt where nothing counted them.
 std::optional<bool> point_reads_only(const Point& p) {
     const auto loaded = p.details.find("bytes_loaded"), stored = p.details.find("bytes_stored");
     if (loaded == p.details.end() || stored == p.details.end() || loaded->second <= 0) return std::nullopt;
@@ -271,13 +319,13 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     // Next steps. First what the point's own counts say (scalar code, one dependent chain):
     // the ceilings are the machine's, the counts are the code's.
     const CodeTraits traits = code_traits(p);
+    const double chain_at_its_width = one_chain_at_its_width(r, p, traits);  // scalar code: one_chain_gflops
     if (traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share});
-    if (traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share && *traits.store_share <= 0.05) {
-        const double chain =
-            one_chain_gflops(r.clock_ghz, std::max(1, p.threads), traits.flops_per_accumulation.value_or(0));
-        if (chain > 0 && a.performance <= 1.1 * chain)
-            a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain, *traits.store_share});
+    if (traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
+        *traits.store_share <= kReductionStoreShare) {
+        if (chain_at_its_width > 0 && a.performance <= 1.1 * chain_at_its_width)
+            a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share});
     }
     // Far under a cache's roof with the code itself to blame: access patterns and intensity
     // there are not what holds it back yet, so they are not offered (the headroom still shows
@@ -291,12 +339,19 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     for (const auto& pl : placed) {
         if (pl.at < a.performance) continue;
         if (code_first && pl.c->category == "pattern") continue;
-        if (already_past(*pl.c, traits)) continue;
+        if (already_past(*pl.c, traits, chain_at_its_width, a.performance)) continue;
         // A pattern ceiling speaks to points of its kind: the read-only one to a point that only
         // reads (no other pattern is open to it), the others to a point that stores.
         if (reads_only && pl.c->category == "pattern" && pl.c->read_only != *reads_only) continue;
+        // A storing pattern's remedy is fewer store streams, toward the pattern of the level's
+        // roof: nothing to a point that stores no larger share of its bytes than that pattern
+        // (daxpy's one store per two loads is a triad's mix already).
+        if (pl.c->category == "pattern" && !pl.c->read_only && traits.store_share)
+            if (const Roof* roof = roof_of_level(r, pl.c->level);
+                roof && roof->store_share && *traits.store_share <= *roof->store_share + 0.02)
+                continue;
         const bool seen = std::any_of(a.next_steps.begin(), a.next_steps.end(),
-                                      [&](const NextStep& s) { return same_remedy(s.ceiling, *pl.c); });
+                                      [&](const NextStep& s) { return covers(s, *pl.c); });
         if (!seen) a.next_steps.push_back({NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at});
     }
     if (a.memory_bound) {

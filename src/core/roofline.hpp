@@ -26,6 +26,9 @@ struct Roof {
     // value from the measurement; 0 for a written figure. A point may land this
     // far above the roof by chance; further is a measurement error.
     double spread = 0;
+    // A bandwidth roof measured with a known access pattern: the share of its nominal bytes that
+    // are stores (load 0, triad 1/3, copy 1/2, store 1); nullopt for a written figure or a bus.
+    std::optional<double> store_share = std::nullopt;
 };
 
 // A ceiling is flat (a compute rate) or slanted (a bandwidth times intensity).
@@ -148,6 +151,8 @@ struct NextStep {
     double cap = 0;   // G<work unit>/s
     double share = 0; // vectorize: scalar share of the FLOPs; split_chain: store share of the bytes
 };
+// The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).
+const char* next_step_kind_name(NextStep::Kind kind);
 
 // A point above what its roofline allows is a measurement error, not a result:
 // this says by how much, what the roofs' own spread allows, and the likely causes.

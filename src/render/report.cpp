@@ -263,6 +263,22 @@ nlohmann::ordered_json ceiling_json(const Roofline& r, const std::optional<Ceili
             {"value", number_json(c->value)}, {"unit", ceiling_unit(r, *c)}, {"advice", ceiling_advice(r, *c)}};
 }
 
+// Each next step as data, in the order of next_steps: its kind (next_step_kind_name), the
+// ceiling it lifts, and the figure that led to it (a share of the counts, or a rate cap).
+nlohmann::ordered_json next_steps_typed_json(const Roofline& r, const Analysis& a) {
+    auto steps = nlohmann::ordered_json::array();
+    for (const auto& s : a.next_steps) {
+        nlohmann::ordered_json step = {{"kind", next_step_kind_name(s.kind)}};
+        if (s.kind == NextStep::Kind::lift_ceiling) step["ceiling"] = ceiling_json(r, s.ceiling);
+        if (!s.level.empty()) step["level"] = s.level;
+        if (s.kind == NextStep::Kind::vectorize) step["scalar_share"] = number_json(s.share);
+        if (s.kind == NextStep::Kind::split_chain) step["store_share"] = number_json(s.share);
+        if (s.cap > 0) step["cap"] = number_json(s.cap);
+        steps.push_back(std::move(step));
+    }
+    return steps;
+}
+
 nlohmann::ordered_json throughput_json(const std::optional<BusThroughput>& t) {
     if (!t) return nullptr;
     return {{"bus", t->bus},
@@ -335,6 +351,7 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                           {"limiting_metric", limiting_metric_text(r, a)},
                           {"headroom", headroom},
                           {"next_steps", next_steps_text(r, a)},
+                          {"next_steps_typed", next_steps_typed_json(r, a)},
                           {"above_roof", above_roof_json(a.above_roof)},
                           {"throughput", throughput_json(a.throughput)},
                           {"timing", timing_json(a.timing)}});

@@ -3,6 +3,7 @@
 // read-only passes or block loops; vectorized or fused code is not told what it already does;
 // a blocked multiply in L1 is not told to use non-temporal stores.
 #include "core/code_traits.hpp"
+#include "core/machine_roofline.hpp"
 #include "render/advice_text.hpp"
 
 #include <gtest/gtest.h>
@@ -169,4 +170,114 @@ TEST(CodeTraits, NonTemporalStoresAreAdvisedForMemoryOnly) {
               std::string::npos);
     EXPECT_NE(ceiling_advice(r, {"DRAM load", CeilingKind::bandwidth, "pattern", "DRAM", 20}).find("non-temporal"),
               std::string::npos);
+}
+
+namespace {
+
+// A scalar sum of n doubles in L1 at `gflops`: n adds, 8n bytes loaded, nothing stored.
+Point scalar_sum(double gflops) {
+    Point p;
+    p.name = "sum";
+    p.work = 1e8;
+    p.bytes = {{"L1", 8e8}};
+    p.seconds = p.work / (gflops * 1e9);
+    p.details = {{"flops_by_width_scalar", 1e8}, {"flops_f64_add", 1e8}, {"bytes_loaded", 8e8}, {"bytes_stored", 0}};
+    return p;
+}
+
+// The machine() roofline with the ILP ceiling a full bench measures: one chain of the widest
+// (512-bit) vectors, 14.8 GFLOP/s at 3.7 GHz; and the L1 roof's pattern known (a triad).
+Roofline machine_with_chain_ceiling() {
+    Roofline r = machine();
+    r.bandwidth[0].store_share = 1.0 / 3;
+    r.ceilings.insert(r.ceilings.begin(), {"no ILP", CeilingKind::compute, "ilp", "", 14.8});
+    return r;
+}
+
+} // namespace
+
+TEST(CodeTraits, OneStepPerRemedyWhenTheCountsAndACeilingAgree) {
+    // A one-accumulator sum at one add per 3 cycles: vectorize and split the chain, each once
+    // (the SIMD and ILP ceilings above it ask for the same two changes).
+    const auto r = machine_with_chain_ceiling();
+    const auto a = analyze(r, scalar_sum(1.2), View::carm);
+    ASSERT_GE(a.next_steps.size(), 2u);
+    EXPECT_EQ(a.next_steps[0].kind, NextStep::Kind::vectorize);
+    EXPECT_EQ(a.next_steps[1].kind, NextStep::Kind::split_chain);
+    for (const auto& s : a.next_steps)
+        EXPECT_FALSE(s.kind == NextStep::Kind::lift_ceiling &&
+                     (s.ceiling.category == "simd" || s.ceiling.category == "ilp"))
+            << next_step_text(r, s);
+}
+
+TEST(CodeTraits, EightScalarAccumulatorsAreNotToldToBreakTheChain) {
+    // 7.4 GFLOP/s of scalar adds: two adds a cycle, four times one scalar chain's rate (1.85 at
+    // 3.7 GHz), yet under the 512-bit chain ceiling (14.8): that ceiling is not its limit.
+    const auto r = machine_with_chain_ceiling();
+    const auto a = analyze(r, scalar_sum(7.4), View::carm);
+    ASSERT_FALSE(a.next_steps.empty());
+    EXPECT_EQ(a.next_steps[0].kind, NextStep::Kind::vectorize);
+    EXPECT_FALSE(has(a, NextStep::Kind::split_chain));
+    EXPECT_EQ(all_advice(r, a).find("dependency chain"), std::string::npos) << all_advice(r, a);
+    // The same vectorized (256-bit, 4 lanes: one chain allows 7.4) at 6 GFLOP/s is under one chain.
+    Point vector = scalar_sum(6);
+    vector.details["flops_by_width_scalar"] = 0;
+    vector.details["flops_by_width_256"] = 1e8;
+    EXPECT_NE(all_advice(r, analyze(r, vector, View::carm)).find("dependency chain"), std::string::npos);
+}
+
+TEST(CodeTraits, ALoopThatStoresItsResultsCarriesNoChain) {
+    // daxpy in L1 with 256-bit FMAs at 12 GFLOP/s, under the ILP ceiling: it stores a third of
+    // its bytes, each result as it goes, so no accumulator chains its iterations.
+    const auto r = machine_with_chain_ceiling();
+    Point daxpy;
+    daxpy.name = "daxpy";
+    daxpy.work = 2e8;
+    daxpy.bytes = {{"L1", 2.4e9}};
+    daxpy.seconds = daxpy.work / 12e9;
+    daxpy.details = {{"flops_by_width_256", 2e8}, {"flops_f64_fma", 2e8}, {"bytes_loaded", 1.6e9},
+                     {"bytes_stored", 0.8e9}};
+    const auto a = analyze(r, daxpy, View::carm);
+    EXPECT_EQ(all_advice(r, a).find("dependency chain"), std::string::npos) << all_advice(r, a);
+}
+
+TEST(CodeTraits, FewerStoreStreamsOnlyForAPointThatStoresMoreThanTheRoofsPattern) {
+    // Under the L1 copy ceiling (250 GB/s) of a roof measured with a triad (a third of its bytes
+    // stored): daxpy stores a third too, so the L1 roof is what is left; a blocked multiply that
+    // loads and stores C's row each step (43% stored) is told to store less.
+    EXPECT_DOUBLE_EQ(*pattern_store_share("triad"), 1.0 / 3);
+    EXPECT_DOUBLE_EQ(*pattern_store_share("copy_nt"), 0.5);
+    EXPECT_DOUBLE_EQ(*pattern_store_share("load"), 0.0);
+    EXPECT_FALSE(pattern_store_share("gather"));
+    const auto r = machine_with_chain_ceiling();
+    Point daxpy;
+    daxpy.name = "daxpy";
+    daxpy.work = 2e8;
+    daxpy.bytes = {{"L1", 2.4e9}};
+    daxpy.seconds = daxpy.work / 19e9;  // 228 GB/s: under L1 copy (250), under the triad roof (310)
+    daxpy.details = {{"flops_by_width_256", 2e8}, {"flops_f64_fma", 2e8}, {"bytes_loaded", 1.6e9},
+                     {"bytes_stored", 0.8e9}};
+    auto a = analyze(r, daxpy, View::carm);
+    ASSERT_FALSE(a.next_steps.empty());
+    EXPECT_EQ(a.next_steps[0].kind, NextStep::Kind::raise_intensity);
+    EXPECT_EQ(a.next_steps[0].level, "L1");
+    Point blocked = daxpy;
+    blocked.details["bytes_loaded"] = 1.37e9;
+    blocked.details["bytes_stored"] = 1.03e9;
+    a = analyze(r, blocked, View::carm);
+    ASSERT_FALSE(a.next_steps.empty());
+    EXPECT_EQ(a.next_steps[0].kind, NextStep::Kind::lift_ceiling);
+    EXPECT_EQ(a.next_steps[0].ceiling.name, "L1 copy");
+    // A roof whose pattern nobody wrote down (a spec sheet): no claim, the ceiling stays.
+    Roofline unknown = r;
+    unknown.bandwidth[0].store_share.reset();
+    EXPECT_EQ(analyze(unknown, daxpy, View::carm).next_steps[0].kind, NextStep::Kind::lift_ceiling);
+}
+
+TEST(CodeTraits, NextStepKindsHaveStableNames) {
+    EXPECT_STREQ(next_step_kind_name(NextStep::Kind::vectorize), "vectorize");
+    EXPECT_STREQ(next_step_kind_name(NextStep::Kind::split_chain), "split_chain");
+    EXPECT_STREQ(next_step_kind_name(NextStep::Kind::lift_ceiling), "lift_ceiling");
+    EXPECT_STREQ(next_step_kind_name(NextStep::Kind::raise_intensity), "raise_intensity");
+    EXPECT_STREQ(next_step_kind_name(NextStep::Kind::reach_compute), "reach_compute");
 }
