@@ -110,6 +110,7 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
             cfg.incomplete.push_back(fmt::format(
                 "indirect jump at {:#x}: its targets (a switch's jump table, most likely) are not followed", d.address));
         if ((d.flow == Flow::jump || d.flow == Flow::branch) && inside(d.target)) {
+            cfg.jumps.push_back({d.address, d.target, d.flow == Flow::branch});
             if (at_instruction.count(d.target))
                 leaders.insert(d.target);
             else

@@ -24,6 +24,13 @@ struct FunctionCfg {
     std::uint64_t start = 0, end = 0;  // [start, end): link-time addresses of the symbol
     ControlFlowGraph graph;            // blocks' addresses are link-time addresses; the entry is block 0
     std::vector<std::uint64_t> instructions;  // every decoded instruction's address, ascending
+    // Every direct jump inside the function, by address: where a loop's back edge goes
+    // when it is taken, so its executions can be told from a jump's counts.
+    struct Jump {
+        std::uint64_t at = 0, target = 0;
+        bool conditional = false;
+    };
+    std::vector<Jump> jumps;  // ascending `at`
     // Why the graph may miss edges (empty: complete), each naming its address.
     std::vector<std::string> incomplete;
     bool complete() const { return incomplete.empty(); }

@@ -303,6 +303,20 @@ VgtoolReport parse_vgtool_json(const std::string& text, const std::string& sourc
         for (std::size_t i = 0; i < j["functions"].size(); ++i)
             report.functions.push_back(counts_from(j["functions"][i], fmt::format("{}: functions[{}]", source, i)));
     }
+    if (j.contains("per_instruction")) {
+        if (!j["per_instruction"].is_array())
+            throw MeasureError(fmt::format("{}: \"per_instruction\" must be an array", source));
+        for (std::size_t i = 0; i < j["per_instruction"].size(); ++i) {
+            const auto& e = j["per_instruction"][i];
+            const auto where = fmt::format("{}: per_instruction[{}]", source, i);
+            InstructionCounts ic;
+            ic.counts = counts_from(e, where);
+            ic.address = whole<std::uint64_t>(e, "address", where);
+            ic.jumps = e.contains("taken");
+            ic.taken = number(e, "taken", where);
+            report.instructions.push_back(std::move(ic));
+        }
+    }
     return report;
 }
 

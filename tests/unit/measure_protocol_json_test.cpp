@@ -181,3 +181,24 @@ TEST(MeasureProtocolJson, CountsOutOfRangeAreRefusedAsMeasureErrors) {
           std::string(R"({"schema": "roofline.vgtool/1", "regions": [{"name": "x", "threads": -1e10}]})")})
         EXPECT_THROW(parse_vgtool_json(text, "v.json"), MeasureError) << text;
 }
+
+TEST(MeasureProtocolJson, PerInstructionCountsOfTheValgrindTool) {
+    const auto r = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [], "functions": [],
+        "per_instruction": [
+          {"name": "daxpy", "object": "/bin/app", "address": 5162, "taken": 9999,
+           "flops": {"f64": {"add": 0}}, "bytes_loaded": 0, "bytes_stored": 0, "instructions": 10000},
+          {"name": "daxpy", "object": "/bin/app", "address": 5136,
+           "flops": {"f64": {"mul": 10000}}, "bytes_loaded": 80000, "bytes_stored": 0, "instructions": 10000}]})J",
+                                     "t.json");
+    ASSERT_EQ(r.instructions.size(), 2u);
+    EXPECT_EQ(r.instructions[0].address, 5162u);
+    EXPECT_TRUE(r.instructions[0].jumps);
+    EXPECT_EQ(r.instructions[0].taken, 9999);
+    EXPECT_EQ(r.instructions[0].counts.name, "daxpy");
+    EXPECT_EQ(r.instructions[0].counts.object, "/bin/app");
+    EXPECT_FALSE(r.instructions[1].jumps);
+    EXPECT_EQ(r.instructions[1].counts.instructions, 10000);
+    EXPECT_EQ(r.instructions[1].counts.flops.at("f64_mul"), 10000);
+    EXPECT_THROW(parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [], "per_instruction": {}})J", "t"),
+                 MeasureError);
+}

@@ -2,7 +2,8 @@
 # ctest driver for the Valgrind tool tests: run.sh TOOL_DIR CASE BINARY [ARGS...]
 # (run.sh TOOL_DIR CACHE CASE BINARY: the cache simulation tests, check_cache.py;
 #  run.sh TOOL_DIR CACHE_THREADS BINARY: thread placement, check_cache_threads.py;
-#  run.sh TOOL_DIR BAD_OPTIONS BINARY: wrong cache options stop with a message, bad_options.sh)
+#  run.sh TOOL_DIR BAD_OPTIONS BINARY: wrong cache options stop with a message, bad_options.sh;
+#  run.sh TOOL_DIR PER_INSTRUCTION BINARY: --roofline-per-instruction, check_per_instruction.py)
 # Exit 77 (skipped) when valgrind, the tool, or python3 is missing.
 tool_dir=$1
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -16,6 +17,9 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 if [ "${2:-}" = BAD_OPTIONS ]; then
   exec bash "$(dirname "$0")/bad_options.sh" "$1" "${@:3}"
+fi
+if [ "${2:-}" = PER_INSTRUCTION ]; then
+  exec python3 "$(dirname "$0")/check_per_instruction.py" "$1" "${@:3}"
 fi
 if [ "${2:-}" = CACHE_THREADS ]; then
   exec python3 "$(dirname "$0")/check_cache_threads.py" "$1" "${@:3}"

@@ -46,6 +46,10 @@ static Int clo_cache_cores = 1;
 /* The core of each CPU (by OS number) of the machine simulated, "0,0,1,1": with it a
  * thread runs on the core its CPU affinity allows, as in a native run. */
 static const HChar *clo_cpu_cores = NULL;
+/* Functions counted instruction by instruction (--roofline-per-instruction): the loops
+ * of `roofline measure --loops` are joined from these counts by address. */
+static const HChar *clo_insn_funcs[MAX_TRACKED];
+static Int n_clo_insn_funcs = 0;
 
 /* ------------------------------------------------------------------ */
 /* Cost records: one per (superblock segment).  A segment is a run of IR  */
@@ -53,11 +57,19 @@ static const HChar *clo_cpu_cores = NULL;
 /* costs are multiplied by how often it ran.                             */
 /* ------------------------------------------------------------------ */
 
+struct InsnStat;
 typedef struct {
     ULong *count;  /* executions; incremented by generated code */
     ULong *dyn_ld; /* guarded loads: bytes added by generated code */
     ULong *dyn_st; /* guarded stores */
     Int fn;        /* function index */
+    /* Per-instruction functions: the one guest instruction this record counts, and for
+     * a side exit of it (a jump), how often the exit was taken; when the exit goes to the
+     * next instruction, the jump was taken the other times it ran (*exec minus *taken). */
+    struct InsnStat *insn;
+    ULong *taken;
+    ULong *exec;
+    Bool exit_to_next;
     UInt nz;       /* number of nonzero static costs */
     UChar idx[RL_NC];
     ULong val[RL_NC];
@@ -92,7 +104,7 @@ static ULong *new_ctr(void)
 static CostRec *new_rec(Int fn, const ULong *cost)
 {
     CostRec *r = VG_(calloc)("rl.rec", 1, sizeof(CostRec));
-    r->count = r->dyn_ld = r->dyn_st = &zero_ctr;
+    r->count = r->dyn_ld = r->dyn_st = r->taken = r->exec = &zero_ctr;
     r->fn = fn;
     for (Int i = 0; i < RL_NC; i++)
         if (cost[i]) { r->idx[r->nz] = (UChar)i; r->val[r->nz] = cost[i]; r->nz++; }
@@ -181,6 +193,51 @@ static ULong *fn_cache_block(Int fn)
     }
     if (!fn_cache[fn]) fn_cache[fn] = VG_(calloc)("rl.fcache", RL_CS_NCOUNTERS, sizeof(ULong));
     return fn_cache[fn];
+}
+
+/* Per-instruction counts (--roofline-per-instruction): one entry per guest instruction
+ * of the functions asked for. Its simulator counters never move (generated code holds
+ * their address); the other counts are summed from its cost records at the end. */
+typedef struct InsnStat {
+    VgHashNode node; /* key: guest address */
+    Int fn;
+    Addr link;       /* its address in its object file (the guest address less the text bias) */
+    HChar *obj;      /* the object file, or NULL */
+    ULong cache[RL_CS_NCOUNTERS];
+    ULong c[RL_NC];  /* at the end: its counts */
+    ULong taken;     /* at the end: how often it jumped (a side exit of it taken) */
+    Bool has_exit;
+} InsnStat;
+static VgHashTable *insn_stats = NULL;
+static InsnStat **insn_list = NULL;
+static Int n_insn = 0, cap_insn = 0;
+
+static InsnStat *insn_stat(Addr a, Int fn)
+{
+    if (!insn_stats) insn_stats = VG_(HT_construct)("rl.insns");
+    InsnStat *s = VG_(HT_lookup)(insn_stats, (UWord)a);
+    if (s) return s;
+    s = VG_(calloc)("rl.insn", 1, sizeof(InsnStat));
+    s->node.key = (UWord)a;
+    s->fn = fn;
+    s->link = a;
+    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    if (di) {
+        s->link = a - (Addr)VG_(DebugInfo_get_text_bias)(di);
+        const HChar *file = VG_(DebugInfo_get_filename)(di);
+        if (file) s->obj = VG_(strdup)("rl.insnobj", file);
+    }
+    VG_(HT_add_node)(insn_stats, s);
+    if (n_insn == cap_insn) {
+        Int nc = cap_insn ? 2 * cap_insn : 1024;
+        InsnStat **grown = VG_(malloc)("rl.insnlist", nc * sizeof(InsnStat *));
+        for (Int i = 0; i < n_insn; i++) grown[i] = insn_list[i];
+        if (insn_list) VG_(free)(insn_list);
+        insn_list = grown;
+        cap_insn = nc;
+    }
+    insn_list[n_insn++] = s;
+    return s;
 }
 
 /* The calling kernel thread's CPU affinity (the running guest thread's: each runs on
@@ -273,6 +330,8 @@ static void totals(ULong *out)
     for (Int f = 0; f < cap_fn_cache; f++)
         if (fn_cache[f])
             for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out[RL_CACHE + k] += fn_cache[f][k];
+    for (Int i = 0; i < n_insn; i++)
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out[RL_CACHE + k] += insn_list[i]->cache[k];
 }
 
 /* ------------------------------------------------------------------ */
@@ -322,6 +381,30 @@ static Int fn_of_addr(Addr a)
     if (!fns[f].obj && VG_(get_objname)(VG_(current_DiEpoch)(), a, &obj) && obj && *obj)
         fns[f].obj = VG_(strdup)("rl.objname", obj);
     return f;
+}
+
+/* Whether function fn is counted instruction by instruction (decided once per function). */
+static UChar *fn_insn_mode = NULL; /* 0: not decided, 1: yes, 2: no */
+static Int cap_fn_insn_mode = 0;
+
+static Bool fn_per_insn(Int fn)
+{
+    if (n_clo_insn_funcs == 0 || fn < 0) return False;
+    if (fn >= cap_fn_insn_mode) {
+        Int nc = cap_fn_insn_mode ? 2 * cap_fn_insn_mode : 256;
+        while (nc <= fn) nc *= 2;
+        UChar *grown = VG_(calloc)("rl.fnmode", (SizeT)nc, 1);
+        for (Int i = 0; i < cap_fn_insn_mode; i++) grown[i] = fn_insn_mode[i];
+        if (fn_insn_mode) VG_(free)(fn_insn_mode);
+        fn_insn_mode = grown;
+        cap_fn_insn_mode = nc;
+    }
+    if (!fn_insn_mode[fn]) {
+        fn_insn_mode[fn] = 2;
+        for (Int i = 0; i < n_clo_insn_funcs; i++)
+            if (rl_name_matches(clo_insn_funcs[i], fns[fn].name)) fn_insn_mode[fn] = 1;
+    }
+    return fn_insn_mode[fn] == 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -699,6 +782,10 @@ static IRExpr *u64(ULong v) { return IRExpr_Const(IRConst_U64(v)); }
  * a page multiple apart) alternate in it. Such a hit only moves the line to the
  * front of the set's LRU order: the stamp gets ++clock, as rl_cs_access would do.
  * guard: the access's own guard (guarded loads and stores), or NULL. */
+/* The simulator's counters of the instruction being instrumented, when its function is
+ * counted instruction by instruction (else NULL: its function's). */
+static ULong *insn_cache = NULL;
+
 static void emit_cache_access(IRSB *sb, IRExpr *addr, Int size, Int kind, IRExpr *guard, Int fn)
 {
     if (!cache_on || size <= 0 || !addr) return;
@@ -734,9 +821,10 @@ static void emit_cache_access(IRSB *sb, IRExpr *addr, Int size, Int kind, IRExpr
         IRExpr *slow = bind(sb, Ity_I1, IRExpr_Unop(Iop_Not1, fast));
         call_guard = guard ? bind(sb, Ity_I1, IRExpr_Binop(Iop_And1, guard, slow)) : slow;
     }
+    ULong *counters = insn_cache ? insn_cache : fn_cache_block(fn);
     IRDirty *d = unsafeIRDirty_0_N(0, "rl_cache_access", VG_(fnptr_to_fnentry)(rl_cache_access),
                                    mkIRExprVec_4(addr, u64((ULong)size | ((ULong)kind << 24)),
-                                                 mk_ptr(fn_cache_block(fn)), mk_ptr(memo)));
+                                                 mk_ptr(counters), mk_ptr(memo)));
     if (call_guard) d->guard = call_guard;
     addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
@@ -745,13 +833,19 @@ typedef struct {
     ULong cost[RL_NC];
     Bool any;
     Int fn;
+    InsnStat *insn; /* a per-instruction function's segment: its one instruction */
 } Seg;
+
+/* The execution counter of the instruction being instrumented (per-instruction functions). */
+static ULong *insn_exec = NULL;
 
 static void seg_flush(IRSB *sb, Seg *s)
 {
     if (s->any) {
         CostRec *r = new_rec(s->fn, s->cost);
         r->count = new_ctr();
+        r->insn = s->insn;
+        if (s->insn) insn_exec = r->count;
         add_to_counter(sb, r->count, IRExpr_Const(IRConst_U64(1)));
     }
     for (Int i = 0; i < RL_NC; i++) s->cost[i] = 0;
@@ -963,6 +1057,9 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     Seg seg;
     VG_(memset)(&seg, 0, sizeof(seg));
     seg.fn = -1;
+    insn_cache = NULL;
+    insn_exec = NULL;
+    Addr insn_next = 0; /* the address after the instruction being instrumented */
     InsnFP fp;
     insn_reset(&fp);
     Bool insn_nt = False; /* the current guest instruction stores non-temporally */
@@ -978,10 +1075,15 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             memo_insn = a;
             memo_access = 0;
             ULong tr = tracked_entry(a);
-            if (fn != seg.fn || tr) {
+            InsnStat *one = fn_per_insn(fn) ? insn_stat(a, fn) : NULL;
+            if (fn != seg.fn || tr || one || seg.insn) {
                 seg_flush(sb, &seg);
                 seg.fn = fn;
             }
+            seg.insn = one;
+            insn_cache = one ? one->cache : NULL;
+            insn_exec = NULL;
+            insn_next = a + st->Ist.IMark.len;
             seg.cost[RL_INSN]++;
             seg.any = True;
             insn_nt = cache_on && st->Ist.IMark.len > 0 &&
@@ -1029,6 +1131,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             ULong zero[RL_NC];
             VG_(memset)(zero, 0, sizeof(zero));
             CostRec *r = new_rec(seg.fn, zero);
+            r->insn = seg.insn;
             r->dyn_ld = new_ctr();
             add_guarded(sb, r->dyn_ld, lg->guard, (ULong)loadg_size(lg->cvt));
             emit_cache_access(sb, lg->addr, loadg_size(lg->cvt), RL_CS_LOAD, lg->guard, seg.fn);
@@ -1041,6 +1144,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             ULong zero[RL_NC];
             VG_(memset)(zero, 0, sizeof(zero));
             CostRec *r = new_rec(seg.fn, zero);
+            r->insn = seg.insn;
             r->dyn_st = new_ctr();
             add_guarded(sb, r->dyn_st, sg->guard,
                         (ULong)sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)));
@@ -1088,6 +1192,17 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         case Ist_Exit:
             insn_commit(&fp, &seg);
             seg_flush(sb, &seg);
+            if (seg.insn && st->Ist.Exit.jk == Ijk_Boring && st->Ist.Exit.dst->tag == Ico_U64) {
+                /* a jump of a per-instruction function: how often it leaves by this exit */
+                ULong zero[RL_NC];
+                VG_(memset)(zero, 0, sizeof(zero));
+                CostRec *r = new_rec(seg.fn, zero);
+                r->insn = seg.insn;
+                r->taken = new_ctr();
+                r->exit_to_next = (Addr)st->Ist.Exit.dst->Ico.U64 == insn_next;
+                if (r->exit_to_next && insn_exec) r->exec = insn_exec;
+                add_guarded(sb, r->taken, st->Ist.Exit.guard, 1);
+            }
             addStmtToIRSB(sb, st);
             break;
         default:
@@ -1257,6 +1372,26 @@ static void rl_fini(Int exitcode)
     for (Int f = 0; f < cap_fn_cache && f < n_fns; f++)
         if (fn_cache[f])
             for (Int k = 0; k < RL_CS_NCOUNTERS; k++) fc[(SizeT)f * RL_NC + RL_CACHE + k] += fn_cache[f][k];
+    /* per-instruction counts, from the same records: they add up to their functions' */
+    for (Int i = 0; i < n_insn; i++) {
+        InsnStat *st = insn_list[i];
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) {
+            st->c[RL_CACHE + k] = st->cache[k];
+            if (st->fn >= 0 && st->fn < n_fns) fc[(SizeT)st->fn * RL_NC + RL_CACHE + k] += st->cache[k];
+        }
+    }
+    for (Int k = 0; k < n_recs; k++) {
+        const CostRec *r = recs[k];
+        InsnStat *st = r->insn;
+        if (!st) continue;
+        for (UInt j = 0; j < r->nz; j++) st->c[r->idx[j]] += r->val[j] * *r->count;
+        st->c[RL_LD] += *r->dyn_ld;
+        st->c[RL_ST] += *r->dyn_st;
+        if (r->taken == &zero_ctr) continue;
+        st->has_exit = True;
+        if (!r->exit_to_next) st->taken += *r->taken;
+        else if (*r->exec >= *r->taken) st->taken += *r->exec - *r->taken;
+    }
 
     HChar defname[64];
     const HChar *path = clo_out;
@@ -1335,7 +1470,29 @@ static void rl_fini(Int exitcode)
         oput_counts(c);
         oput("}");
     }
-    oput("]}\n");
+    oput("]");
+    if (n_clo_insn_funcs > 0) {
+        oput(",\n \"per_instruction\": [");
+        first = True;
+        for (Int i = 0; i < n_insn; i++) {
+            const InsnStat *st = insn_list[i];
+            if (!st->c[RL_INSN]) continue;
+            oput(first ? "\n  {\"name\": " : ",\n  {\"name\": ");
+            first = False;
+            oput_str(st->fn >= 0 && st->fn < n_fns ? fns[st->fn].name : "(unknown)");
+            if (st->obj) {
+                oput(", \"object\": ");
+                oput_str(st->obj);
+            }
+            oputf(", \"address\": %llu", (ULong)st->link);
+            if (st->has_exit) oputf(", \"taken\": %llu", st->taken);
+            oput(", ");
+            oput_counts(st->c);
+            oput("}");
+        }
+        oput("]");
+    }
+    oput("}\n");
     oflush();
     VG_(close)(out_fd);
 
@@ -1367,6 +1524,11 @@ static Bool rl_process_cmd_line_option(const HChar *arg)
             VG_(fmsg_bad_option)(arg, "too many --roofline-function options (max 64)\n");
         }
         clo_funcs[n_clo_funcs++] = s;
+    } else if VG_STR_CLO (arg, "--roofline-per-instruction", s) {
+        if (n_clo_insn_funcs == MAX_TRACKED) {
+            VG_(fmsg_bad_option)(arg, "too many --roofline-per-instruction options (max 64)\n");
+        }
+        clo_insn_funcs[n_clo_insn_funcs++] = s;
     } else {
         return False;
     }
@@ -1380,6 +1542,10 @@ static void rl_print_usage(void)
                 "                                 of <name> (inclusive); may be repeated; matches the\n"
                 "                                 demangled name, qualified or not, with or without\n"
                 "                                 parameters, and GCC clones (.constprop.N, ...)\n"
+                "    --roofline-per-instruction=<name>  count every instruction of the functions\n"
+                "                                 <name> matches (as --roofline-function) on its own:\n"
+                "                                 \"per_instruction\" in the output, by address in\n"
+                "                                 its object file; may be repeated\n"
                 "    --roofline-region-scope=process|thread  a region counts the work of every\n"
                 "                                 thread while it is open [process], or only of the\n"
                 "                                 thread that opened it\n"

@@ -1,0 +1,43 @@
+// A function's counts split by its loops (measure --loops, issue 36): the Valgrind
+// tool's counts of every instruction of the function (--roofline-per-instruction)
+// summed over each loop's blocks. Self counts are a loop's own blocks (its body
+// less its inner loops'), inclusive counts hold its inner loops too; the code in no
+// loop keeps the rest, so the loops' self counts and the code outside them add up to
+// the function's. How often a loop ran comes from its back edges' jumps. Pure.
+#pragma once
+
+#include "measure/engine.hpp"
+#include "measure/function_loops.hpp"
+#include "measure/protocol_json.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace roofline::measure {
+
+struct LoopCounts {
+    RegionCounts self;       // its own blocks: its body less its inner loops
+    RegionCounts inclusive;  // its whole body, inner loops included
+    double header_runs = 0;  // executions of its header's first instruction
+    double iterations = 0;   // executions of its back edges: times control went round it
+    double entries = 0;      // header runs less iterations: times control came in from outside
+};
+
+struct FunctionLoopCounts {
+    std::vector<LoopCounts> loops;  // FunctionLoops::loops' order
+    RegionCounts outside;           // the function's instructions in no loop
+    RegionCounts function;          // all of them: the loops' self counts plus `outside`
+    // Counts at addresses no decoded instruction starts at (the tool and the decoder
+    // disagree about the code): they are in `function` and `outside`, and this says how many.
+    std::size_t unplaced = 0;
+};
+
+// `instructions`: the tool's counts of `found`'s function (others are ignored: those
+// whose address is outside the function's code).
+FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<InstructionCounts>& instructions);
+
+// into += from: FLOPs by precision, kind and width, bytes loaded and stored, bytes by
+// level and cache traffic, instructions executed.
+void add_counts(RegionCounts& into, const RegionCounts& from);
+
+} // namespace roofline::measure
