@@ -358,7 +358,7 @@ int run_cluster(BenchArgs args) {
         int code = kExitOk;
         BenchArgs node = args;
         node.mpi = false;
-        node.output = node_model_path(plan, plan.rank.rank);
+        node.output = app::node_model_path(plan, plan.rank.rank);
         node.svg.clear();
         node.svg_given = true;
         node.no_store = true;
@@ -371,10 +371,10 @@ int run_cluster(BenchArgs args) {
         } catch (const std::exception& e) {
             code = kExitFailure;
             print_stderr("roofline: error: rank {} ({}): {}\n", plan.rank.rank, plan.node, e.what());
-            report_node_failure(plan, e.what());
+            app::report_node_failure(plan, e.what());
         }
         if (code != kExitOk && access(node.output.c_str(), F_OK) != 0)
-            report_node_failure(plan, fmt::format("its bench run ended with exit code {}", code));
+            app::report_node_failure(plan, fmt::format("its bench run ended with exit code {}", code));
     } else if (!args.quiet) {
         int leader = 0;
         for (const auto& [rank, node] : plan.leaders)
@@ -384,7 +384,7 @@ int run_cluster(BenchArgs args) {
     }
     const double wait = budget_seconds(args) * 4 + args.rank_wait;
     // Every rank joins the network measurement (an MPI job of roofline-netbench children).
-    const std::string network_problem = measure_network(plan, !args.full, wait);
+    const std::string network_problem = app::measure_network(plan, !args.full, wait);
     // A failed node is rank 0's to report (it exits 1): another rank exiting non-zero would make the
     // launcher kill rank 0 before it writes what the other nodes measured.
     if (plan.rank.rank != 0) return kExitOk;
