@@ -9,6 +9,7 @@
 #include "cli/evex_guard.hpp"
 #include "cli/gpu_measure.hpp"
 #include "cli/measure_job.hpp"
+#include "cli/measure_loops.hpp"
 #include "cli/measure_repeat.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
@@ -64,6 +65,7 @@ struct MeasureArgs {
     bool offload = false;          // --offload: the whole-offload point from a run under CUPTI
     std::vector<std::string> offload_summary;  // --offload-summary FILE...: that run's summaries
     bool functions = false;
+    bool loops = false;  // --loops: a point per hot loop (issue 36)
     std::vector<std::string> region_functions;
     std::string region_scope = "process";
     long long max_timed_calls = 10000;
@@ -387,6 +389,12 @@ int run_measure(const MeasureArgs& args) {
     if ((args.functions || !args.region_functions.empty()) && request.engine != measure::EngineKind::instrument &&
         request.engine != measure::EngineKind::automatic)
         throw UsageError("--functions and --region-function need the instrument engine (--engine instrument)");
+    if (args.loops && request.engine != measure::EngineKind::instrument && request.engine != measure::EngineKind::automatic)
+        throw UsageError("--loops needs the instrument engine (--engine instrument): it counts every instruction");
+    if (args.loops && !args.counts_from.empty())
+        throw UsageError("--loops places loops by their addresses in the program counted, and --counts-from times "
+                         "another: measure the program itself");
+    if (args.loops) request.engine = measure::EngineKind::instrument;
     const bool per_function = args.functions || !args.region_functions.empty();
     if (per_function) request.engine = measure::EngineKind::instrument;
     // Every destination and input is checked before the program runs, not discovered after it.
@@ -394,6 +402,7 @@ int run_measure(const MeasureArgs& args) {
     if (!args.output.empty()) check_writable(args.output);
     request.argv = args.command;
     request.region_functions = args.region_functions;
+    if (args.loops) request.per_instruction_object = loops_object(args.command.front());
     request.self_exe = self_executable();
     if (!args.cache_model.empty() && (args.cache_sim == "off" || request.engine == measure::EngineKind::time ||
                                       request.engine == measure::EngineKind::perf))
@@ -563,8 +572,10 @@ int run_measure(const MeasureArgs& args) {
         });
         // (In a rank: whenever functions are asked for, as the ranks' runs must not depend on their counts.)
         const bool call_stacks = mpi ? !args.region_functions.empty() : untimed_region_function;
-        if (!interrupted() && (mpi ? rerun && (args.functions || call_stacks) : args.functions || call_stacks)) {
+        const bool sample = args.functions || args.loops || call_stacks;
+        if (!interrupted() && (mpi ? rerun && sample : sample)) {
             auto options = measure::SamplingOptions::for_run(call_stacks, result.wall_seconds);
+            options.code_addresses = args.loops;
             if (args.sample_period_us > 0) options.period_ns = static_cast<std::uint64_t>(args.sample_period_us * 1e3);
             auto s = measure::sample_functions(request.argv, request.env, options);
             if (s.ok)
@@ -669,6 +680,15 @@ int run_measure(const MeasureArgs& args) {
     }
     for (const auto& s : skipped)
         if (measure::function_of_region(s.substr(0, s.rfind(" ("))).empty()) note("not placed: " + s);
+    std::optional<measure::ProgramLoops> loops;
+    if (args.loops) {
+        const auto program = std::find_if(result.counts.begin(), result.counts.end(),
+                                          [](const auto& c) { return c.name == measure::kProgramRegion; });
+        loops = measure::program_loops(result.instructions, result.functions,
+                                       program != result.counts.end() ? *program : measure::RegionCounts{},
+                                       sampling ? &*sampling : nullptr, args.min_share / 100);
+        for (auto& p : measure::loop_points(*loops)) points.push_back(std::move(p));
+    }
     note_function_longer_than_program(points, note);
 
     if (mpi && !rerun && (args.functions || !args.region_functions.empty()))
@@ -684,6 +704,7 @@ int run_measure(const MeasureArgs& args) {
         for (const auto& n : machine_notes) note("machine model: " + n);
         if (!function_regions.empty()) print_function_regions(function_regions);
         if (args.functions) print_functions(shown_functions, result.functions.size(), args.min_share, sampling);
+        if (loops) print_loops(*loops, args.min_share);
     }
     auto provenance = provenance_of(args, result.engine, timing.has_value(), sampling.has_value());
     if (result.wall_timing)  // how the points' seconds were taken (--repeat)
@@ -804,6 +825,13 @@ void add_measure_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--functions", args->functions,
                   "List the top functions by FLOPs and bytes with their self CPU time (instrument engine + a "
                   "sampled native run, no markers needed); each with samples becomes a point");
+    cmd->add_flag("--loops", args->loops,
+                  "A point per hot loop, without recompiling: the loops of the program's own functions found in "
+                  "their machine code (natural loops, nested as a tree; named by source file and lines with debug "
+                  "information, by function and address without), counted instruction by instruction under the "
+                  "instrument engine (FLOPs, bytes at each cache level, iterations), each loop's own time from "
+                  "the samples of its code in a sampled native run (±1/sqrt(n)); loops with --min-share of the "
+                  "FLOPs, instructions or samples are listed, those with samples placed, in a series per function");
     cmd->add_option("--region-function", args->region_functions,
                     "Measure every call of function NAME as a region (repeatable; no recompiling). NAME is matched "
                     "on the demangled name, qualified or not, with or without its parameters ('sweep', "
@@ -814,7 +842,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
         ->type_name("NAME");
     cmd->add_option("--min-share", args->min_share,
                     "--functions shows functions with at least this percentage of the program's FLOPs, bytes or "
-                    "CPU time; those with this share of the FLOPs become points")
+                    "CPU time; those with this share of the FLOPs become points. --loops: loops with this share of "
+                    "the FLOPs, instructions or samples")
         ->check(CLI::Range(0.0, 100.0))
         ->type_name("PERCENT")
         ->capture_default_str();

@@ -8,6 +8,7 @@
 
 #include "core/repeated_timing.hpp"
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <optional>
@@ -73,6 +74,9 @@ struct MeasureRequest {
     // How often the native run is repeated for its time (--repeat, --warmup): every engine's
     // timing run, not the counting runs.
     RepeatRequest repeat;
+    // Instrument engine: count every instruction of this object file (the program's own
+    // path, resolved) on its own, for measure --loops; empty: none.
+    std::string per_instruction_object;
 };
 
 // Counts of one region (or of "(program)", or of one function).
@@ -97,6 +101,14 @@ struct RegionCounts {
     std::vector<std::string> matched;  // "<function NAME>" regions: the functions NAME matched
     std::string object;                // functions: the file holding it (empty: unknown)
     double total_flops() const;
+};
+
+// One guest instruction's counts (--roofline-per-instruction), for the loops of measure --loops.
+struct InstructionCounts {
+    std::uint64_t address = 0;  // in its object file: the link-time address ELF symbols give
+    bool jumps = false;         // the tool saw a jump leave from it (a side exit): `taken` holds
+    double taken = 0;           // how often it jumped
+    RegionCounts counts;        // name: its function; object: its file; instructions: how often it ran
 };
 
 struct ChildStatus {
@@ -134,6 +146,7 @@ struct MeasureResult {
     std::vector<std::optional<TimingSummary>> region_timing;
     std::vector<RegionCounts> counts;      // per region, "(program)" included when known
     std::vector<RegionCounts> functions;   // instrument engine: exclusive counts per function
+    std::vector<InstructionCounts> instructions;  // instrument engine, per_instruction_object: by instruction
     std::map<std::string, double> multiplexing;  // perf: event -> time_running / time_enabled (< 1 scaled)
     std::vector<std::string> warnings;
     std::vector<std::string> notes;        // what was run, in order

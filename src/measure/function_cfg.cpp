@@ -148,10 +148,14 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
 
 std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const std::string& name) {
     const auto* symbol = symbols.symbol_named(name);
-    if (!symbol || symbol->size == 0) return std::nullopt;
-    const auto code = symbols.code_at(symbol->start, symbol->size);
-    if (code.size() != symbol->size) return std::nullopt;
-    return decode_function_cfg(code, symbol->start, symbol->name);
+    return symbol ? function_cfg(symbols, *symbol) : std::nullopt;
+}
+
+std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const ElfSymbols::Symbol& symbol) {
+    if (symbol.size == 0) return std::nullopt;
+    const auto code = symbols.code_at(symbol.start, symbol.size);
+    if (code.size() != symbol.size) return std::nullopt;
+    return decode_function_cfg(code, symbol.start, symbol.name);
 }
 
 } // namespace roofline::measure

@@ -44,5 +44,6 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
 // Function `name` of `symbols` (demangled), decoded; nullopt when the file has no
 // such function, or its code is not in the file.
 std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const std::string& name);
+std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const ElfSymbols::Symbol& symbol);
 
 } // namespace roofline::measure

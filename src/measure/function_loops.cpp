@@ -24,7 +24,13 @@ std::string where(const SourceRange& r) {
 
 std::optional<FunctionLoops> function_loops(const ElfSymbols& symbols, const SourceLines& lines,
                                             const std::string& function) {
-    auto cfg = function_cfg(symbols, function);
+    const auto* symbol = symbols.symbol_named(function);
+    return symbol ? function_loops(symbols, lines, *symbol) : std::nullopt;
+}
+
+std::optional<FunctionLoops> function_loops(const ElfSymbols& symbols, const SourceLines& lines,
+                                            const ElfSymbols::Symbol& symbol) {
+    auto cfg = function_cfg(symbols, symbol);
     if (!cfg) return std::nullopt;
     FunctionLoops found;
     found.cfg = std::move(*cfg);

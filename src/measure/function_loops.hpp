@@ -40,5 +40,8 @@ struct FunctionLoops {
 // file has no such function or its code is not in the file.
 std::optional<FunctionLoops> function_loops(const ElfSymbols& symbols, const SourceLines& lines,
                                             const std::string& function);
+// ... of the function `symbol` of `symbols` (two static functions may share a name).
+std::optional<FunctionLoops> function_loops(const ElfSymbols& symbols, const SourceLines& lines,
+                                            const ElfSymbols::Symbol& symbol);
 
 } // namespace roofline::measure

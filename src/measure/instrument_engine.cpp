@@ -61,6 +61,8 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
                                      "--log-file=" + log};
     argv.push_back(std::string("--roofline-region-scope=") + region_scope_name(request.region_scope));
     for (const auto& f : request.region_functions) argv.push_back("--roofline-function=" + f);
+    if (!request.per_instruction_object.empty())
+        argv.push_back("--roofline-per-instruction-object=" + request.per_instruction_object);
     if (!request.cache_hierarchy.empty()) {
         argv.push_back("--roofline-cache=" + request.cache_hierarchy);
         argv.push_back("--roofline-cache-cores=" + std::to_string(std::max(1, request.cache_cores)));
@@ -150,6 +152,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     if (!report.thread_placement.empty()) result.notes.push_back(report.thread_placement);
     result.counts = std::move(report.regions);
     result.functions = std::move(report.functions);
+    result.instructions = std::move(report.instructions);
     if (!request.times && run.status.exited && result.status.exited &&
         run.status.exit_code != result.status.exit_code)
         result.warnings.push_back(fmt::format("the command exited with {} natively but {} under Valgrind",

@@ -15,6 +15,18 @@ void add_counts(RegionCounts& into, const RegionCounts& from) {
     into.instructions += from.instructions;
 }
 
+std::size_t loop_at(const FunctionLoops& found, std::uint64_t address) {
+    const auto& cfg = found.cfg;
+    const auto& blocks = cfg.graph.blocks;
+    if (!std::binary_search(cfg.instructions.begin(), cfg.instructions.end(), address)) return kNoLoop;
+    // Blocks are in address order: the last one starting at or before the address.
+    const auto it = std::upper_bound(blocks.begin(), blocks.end(), address,
+                                     [](std::uint64_t v, const CfgBlock& b) { return v < b.start; });
+    if (it == blocks.begin()) return kNoLoop;
+    const auto b = static_cast<std::size_t>(it - blocks.begin()) - 1;
+    return address < blocks[b].end ? found.forest.innermost_loop[b] : kNoLoop;
+}
+
 FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<InstructionCounts>& instructions) {
     const auto& cfg = found.cfg;
     const auto& blocks = cfg.graph.blocks;
@@ -26,20 +38,10 @@ FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<Ins
     for (const auto& ic : instructions)
         if (ic.address >= cfg.start && ic.address < cfg.end) at[ic.address] = &ic;
 
-    // The block holding an address: blocks are in address order.
-    const auto block_of = [&](std::uint64_t a) -> std::size_t {
-        const auto it = std::upper_bound(blocks.begin(), blocks.end(), a,
-                                         [](std::uint64_t v, const CfgBlock& b) { return v < b.start; });
-        if (it == blocks.begin()) return kNoLoop;
-        const auto b = static_cast<std::size_t>(it - blocks.begin()) - 1;
-        return a < blocks[b].end ? b : kNoLoop;
-    };
     for (const auto& [address, ic] : at) {
         add_counts(out.function, ic->counts);
-        const bool starts_instruction = std::binary_search(cfg.instructions.begin(), cfg.instructions.end(), address);
-        const std::size_t b = starts_instruction ? block_of(address) : kNoLoop;
-        if (!starts_instruction) ++out.unplaced;
-        std::size_t loop = b == kNoLoop ? kNoLoop : found.forest.innermost_loop[b];
+        if (!std::binary_search(cfg.instructions.begin(), cfg.instructions.end(), address)) ++out.unplaced;
+        std::size_t loop = loop_at(found, address);
         if (loop == kNoLoop) {
             add_counts(out.outside, ic->counts);
             continue;

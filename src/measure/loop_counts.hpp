@@ -36,6 +36,10 @@ struct FunctionLoopCounts {
 // whose address is outside the function's code).
 FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<InstructionCounts>& instructions);
 
+// The innermost loop of `found` holding the instruction at `address` (an index into its
+// loops), kNoLoop when none does or no decoded instruction starts there.
+std::size_t loop_at(const FunctionLoops& found, std::uint64_t address);
+
 // into += from: FLOPs by precision, kind and width, bytes loaded and stored, bytes by
 // level and cache traffic, instructions executed.
 void add_counts(RegionCounts& into, const RegionCounts& from);

@@ -36,6 +36,12 @@ std::optional<CodeFunction> ProcessCode::function_at(std::uint32_t pid, std::uin
     return CodeFunction{at->elf, symbol, ip - (at->vaddr - symbol->start)};
 }
 
+std::optional<std::pair<std::string, std::uint64_t>> ProcessCode::link_address_at(std::uint32_t pid, std::uint64_t ip) {
+    const auto at = locate(pid, ip);
+    if (!at) return std::nullopt;
+    return std::pair(at->map->file, at->vaddr);
+}
+
 std::string ProcessCode::name_at(std::uint32_t pid, std::uint64_t ip) {
     const auto f = function_at(pid, ip);
     return f ? f->symbol->name : "(unknown)";

@@ -40,6 +40,9 @@ public:
     std::string name_at(std::uint32_t pid, std::uint64_t ip);
     // The file mapped at `ip`; empty when none.
     std::string file_at(std::uint32_t pid, std::uint64_t ip) const;
+    // The file mapped at `ip` and the link-time address `ip` is in it (what its ELF
+    // symbols and line table say); nullopt when in no readable ELF file.
+    std::optional<std::pair<std::string, std::uint64_t>> link_address_at(std::uint32_t pid, std::uint64_t ip);
 
     // The function a direct call (E8 rel32) ending just before `return_address`
     // calls; nullopt when the instruction there is not a direct call into a

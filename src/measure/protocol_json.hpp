@@ -35,14 +35,6 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
 // image's problems name it.
 MarkerReport merge_marker_reports(std::vector<MarkerReport> reports);
 
-// One guest instruction's counts (--roofline-per-instruction), for the loops of measure --loops.
-struct InstructionCounts {
-    std::uint64_t address = 0;  // in its object file: the link-time address ELF symbols give
-    bool jumps = false;         // the tool saw a jump leave from it (a side exit): `taken` holds
-    double taken = 0;           // how often it jumped
-    RegionCounts counts;        // name: its function; object: its file; instructions: how often it ran
-};
-
 struct VgtoolReport {
     std::vector<RegionCounts> regions;    // "(program)", regions, "<function NAME>"
     std::vector<RegionCounts> functions;  // exclusive counts per function

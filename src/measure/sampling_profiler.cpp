@@ -347,6 +347,8 @@ SamplingResult sample_functions(const std::vector<std::string>& argv,
     ProcessCode code(sampler.mappings);
     for (const auto& s : sampler.samples) {
         ++result.functions[code.name_at(s.pid, s.ip)].samples;
+        if (options.code_addresses)
+            if (auto at = code.link_address_at(s.pid, s.ip)) ++result.code_addresses[std::move(*at)];
         auto& t = result.threads[static_cast<int>(s.tid)];
         t.first_ns = t.samples++ == 0 ? s.time : std::min(t.first_ns, s.time);
         t.last_ns = std::max(t.last_ns, s.time);

@@ -45,6 +45,9 @@ struct SamplingOptions {
     // User stack copied per sample (call_stacks). More reaches past larger frames but costs the sampled run
     // its time: 64 KiB made a BLAS loop 20% slower; 16 KiB, 2%.
     std::uint32_t stack_bytes = 16384;
+    // Keep each sample's code address (file, link-time address): measure --loops gives a
+    // loop the samples of its instructions.
+    bool code_addresses = false;
 
     // The spacing for a run whose native run took `native_seconds`: IP samples are small, every 100 us. A
     // call-stack sample copies the stack, so at most every 250 us, and ~4000 per busy thread over the run
@@ -62,6 +65,8 @@ struct SamplingResult {
     double wall_seconds = 0;
     std::map<std::string, FunctionTime> functions;  // self time; "(unknown)" for IPs without a symbol
     std::map<int, SampledThread> threads;           // by thread id
+    // code_addresses only: samples by (file as mapped, link-time address of the sampled instruction).
+    std::map<std::pair<std::string, std::uint64_t>, long long> code_addresses;
 
     // call_stacks only:
     bool call_stacks = false;

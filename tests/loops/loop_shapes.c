@@ -5,9 +5,9 @@
  * Each loop's first line ends in a comment naming it (daxpy, sweep, ...): the unit tests
  * find the lines by these names.
  *
- * usage: loop_shapes N   runs every function on arrays of N doubles (the sizes come
- * from argv, so the compiler cannot fold the trip counts), and the multiplies on
- * N/100 x N/100 matrices (at least 8 x 8). */
+ * usage: loop_shapes N [M]   runs every function on arrays of N doubles (the sizes come
+ * from argv, so the compiler cannot fold the trip counts), and the multiplies on M x M
+ * matrices (M a multiple of 8; by default N/1000 rounded down to one, at least 8). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -109,12 +109,18 @@ NOINLINE double dispatch(long n, const int *op, const double *x)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s N\n", argv[0]);
+        fprintf(stderr, "usage: %s N [M]\n", argv[0]);
         return 2;
     }
     const long n = atol(argv[1]);
-    long m = (n / 100) / 8 * 8;
-    if (m < 8) m = 8;
+    long m = argc > 2 ? atol(argv[2]) : (n / 1000) / 8 * 8;
+    if (m < 8 || m % 8) {
+        if (argc > 2) {
+            fprintf(stderr, "M must be a multiple of 8, at least 8\n");
+            return 2;
+        }
+        m = 8;
+    }
     const long len = n > m * m ? n : m * m;
     double *x = malloc(sizeof(double) * len), *y = malloc(sizeof(double) * len),
            *z = malloc(sizeof(double) * len);

@@ -50,6 +50,9 @@ static const HChar *clo_cpu_cores = NULL;
  * of `roofline measure --loops` are joined from these counts by address. */
 static const HChar *clo_insn_funcs[MAX_TRACKED];
 static Int n_clo_insn_funcs = 0;
+/* ... and every function of this object file (--roofline-per-instruction-object): the
+ * program's own code, as Valgrind names its file (the resolved path). */
+static const HChar *clo_insn_obj = NULL;
 
 /* ------------------------------------------------------------------ */
 /* Cost records: one per (superblock segment).  A segment is a run of IR  */
@@ -405,6 +408,22 @@ static Bool fn_per_insn(Int fn)
             if (rl_name_matches(clo_insn_funcs[i], fns[fn].name)) fn_insn_mode[fn] = 1;
     }
     return fn_insn_mode[fn] == 1;
+}
+
+/* Whether the instruction at a is in the object counted instruction by instruction. */
+static Bool in_insn_object(Addr a)
+{
+    static DebugInfo *last = NULL;
+    static Bool last_in = False;
+    if (!clo_insn_obj) return False;
+    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    if (!di) return False;
+    if (di != last) {
+        const HChar *file = VG_(DebugInfo_get_filename)(di);
+        last = di;
+        last_in = file && VG_(strcmp)(file, clo_insn_obj) == 0;
+    }
+    return last_in;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1075,7 +1094,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             memo_insn = a;
             memo_access = 0;
             ULong tr = tracked_entry(a);
-            InsnStat *one = fn_per_insn(fn) ? insn_stat(a, fn) : NULL;
+            InsnStat *one = fn_per_insn(fn) || in_insn_object(a) ? insn_stat(a, fn) : NULL;
             if (fn != seg.fn || tr || one || seg.insn) {
                 seg_flush(sb, &seg);
                 seg.fn = fn;
@@ -1471,7 +1490,7 @@ static void rl_fini(Int exitcode)
         oput("}");
     }
     oput("]");
-    if (n_clo_insn_funcs > 0) {
+    if (n_clo_insn_funcs > 0 || clo_insn_obj) {
         oput(",\n \"per_instruction\": [");
         first = True;
         for (Int i = 0; i < n_insn; i++) {
@@ -1529,6 +1548,7 @@ static Bool rl_process_cmd_line_option(const HChar *arg)
             VG_(fmsg_bad_option)(arg, "too many --roofline-per-instruction options (max 64)\n");
         }
         clo_insn_funcs[n_clo_insn_funcs++] = s;
+    } else if VG_STR_CLO (arg, "--roofline-per-instruction-object", clo_insn_obj) {
     } else {
         return False;
     }
@@ -1546,6 +1566,8 @@ static void rl_print_usage(void)
                 "                                 <name> matches (as --roofline-function) on its own:\n"
                 "                                 \"per_instruction\" in the output, by address in\n"
                 "                                 its object file; may be repeated\n"
+                "    --roofline-per-instruction-object=<file>  the same for every function of this\n"
+                "                                 object file (its full path, links resolved)\n"
                 "    --roofline-region-scope=process|thread  a region counts the work of every\n"
                 "                                 thread while it is open [process], or only of the\n"
                 "                                 thread that opened it\n"

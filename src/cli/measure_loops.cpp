@@ -1,0 +1,52 @@
+#include "cli/measure_loops.hpp"
+
+#include "cli/usage_error.hpp"
+#include "measure/child_process.hpp"
+#include "render/loop_table.hpp"
+
+#include <fmt/core.h>
+
+#include <filesystem>
+
+namespace roofline::cli {
+
+std::string loops_object(const std::string& command) {
+    const auto path = measure::find_executable(command);
+    if (path.empty()) throw UsageError(fmt::format("--loops: '{}' is not a program found in PATH", command));
+    std::error_code ec;
+    const auto resolved = std::filesystem::canonical(path, ec);
+    return ec ? path : resolved.string();
+}
+
+void print_loops(const measure::ProgramLoops& loops, double min_share_percent) {
+    std::vector<LoopRow> rows;
+    for (const auto& m : loops.loops) {
+        LoopRow r;
+        r.function = m.function;
+        r.name = m.loop.name;
+        r.depth = m.depth;
+        r.self_flops = m.counts.self.total_flops();
+        r.inclusive_flops = m.counts.inclusive.total_flops();
+        r.self_bytes = m.counts.self.bytes_loaded + m.counts.self.bytes_stored;
+        if (const auto it = m.counts.self.bytes_by_level.find("DRAM"); it != m.counts.self.bytes_by_level.end())
+            r.self_dram_bytes = it->second;
+        r.iterations = m.counts.iterations;
+        r.entries = m.counts.entries;
+        if (loops.sampled) r.self_samples = m.self_samples;
+        r.sample_period_seconds = loops.sample_period_seconds;
+        rows.push_back(std::move(r));
+    }
+    fmt::print("\n{}", render_loop_table(
+                           fmt::format("loops with at least {}% of the program's FLOPs, instructions or samples ({} of "
+                                       "{} found in its machine code; --min-share): counts from the instrument engine "
+                                       "by instruction (self: the loop's own code, its inner loops left out; incl: "
+                                       "with them); iterations: its back edges taken; {}",
+                                       min_share_percent, loops.loops.size(), loops.loops_found,
+                                       loops.sampled ? "CPU s: the samples of its own code in a sampled native run, "
+                                                       "± one over the square root of their number"
+                                                     : "no sampled run, so no time"),
+                           rows));
+    for (const auto& n : loops.notes) fmt::print("note: {}\n", n);
+}
+
+} // namespace roofline::cli

@@ -1,0 +1,52 @@
+// The loops of a measured program (measure --loops, issue 36): the Valgrind tool's
+// per-instruction counts of the program's own code grouped by function (its ELF
+// symbols), each function's loops found in its machine code (function_loops) and
+// its counts split by them (loop_counts), and, from a sampled native run, each
+// loop's samples (the instructions sampled in its blocks). Loops below a share of
+// the program are left out; a point is made for each loop with samples.
+#pragma once
+
+#include "core/roofline.hpp"
+#include "measure/engine.hpp"
+#include "measure/loop_counts.hpp"
+#include "measure/sampling_profiler.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline::measure {
+
+struct MeasuredLoop {
+    std::string function;  // its function's symbol (demangled)
+    std::string object;    // the file holding it
+    NamedLoop loop;        // its name, source lines, header, instructions
+    int depth = 1;         // 1: outermost in its function
+    std::string parent;    // the name of the loop it is nested in; empty: outermost
+    LoopCounts counts;
+    long long self_samples = 0;       // samples of its own blocks (sampled runs only)
+    long long inclusive_samples = 0;  // of its whole body
+};
+
+struct ProgramLoops {
+    std::vector<MeasuredLoop> loops;  // by function (most FLOPs first), each function's in its forest's order
+    std::size_t loops_found = 0;      // before the share cut
+    std::vector<std::string> notes;   // incomplete graphs, irreducible cycles, counts that did not add up
+    bool sampled = false;             // samples were given (loops then have their time)
+    double sample_period_seconds = 0;
+};
+
+// `instructions`: the tool's per-instruction counts; `functions`: its per-function
+// counts (each function's loops' self counts and code outside them must add up to
+// them: said in a note where they do not); `program`: the "(program)" counts the
+// share is of; `sampling`: a native run sampled with code addresses, or null. A loop
+// is kept when its inclusive FLOPs, instructions or samples are at least `min_share`
+// (a fraction) of the program's, or when one of its inner loops is.
+ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
+                           const std::vector<RegionCounts>& functions, const RegionCounts& program,
+                           const SamplingResult* sampling, double min_share);
+
+// A point per kept loop with samples and FLOPs of its own: its self counts, its self
+// samples' CPU time (one thread's), in a series per function, named "FUNCTION: LOOP".
+std::vector<Point> loop_points(const ProgramLoops& loops);
+
+} // namespace roofline::measure

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Issue 36: measure --loops places a point per hot loop without recompiling. On
+# tests/loops/loop_shapes.c at -O2 with -g: each loop named by its source lines (the
+# 'for' line to the last line of its body, found by the comments marking them), its
+# self FLOPs exactly the analytic figure (daxpy 2N, the stencil sweep 4(N-2), the
+# multiply's innermost loop 2M^3 at depth 3), in a series per function; iterations
+# from the back edges (daxpy's jump back N-1 times); the switch's jump table said
+# to leave its graph incomplete; no function whose loops and rest fail to add up to
+# the tool's total. --loops with --counts-from or the perf engine is a usage error.
+# SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
+set -u
+src=$(cd "$(dirname "$0")/../.." && pwd)
+command -v jq >/dev/null || { echo "SKIPPED: jq is not installed"; exit 77; }
+source "$src/tests/scenarios/lib/instrument_engine.sh"
+instrument_scenario "$1"
+cp "$src/tests/loops/loop_shapes.c" . && cc -O2 -g -o loop_shapes loop_shapes.c || fail "cannot build loop_shapes"
+line() { grep -n -F "$1" loop_shapes.c | cut -d: -f1; }
+n=4000000 m=96
+out=$("$bin" measure --loops --no-store --min-share 0.5 -o p.json -- ./loop_shapes $n $m 2>&1) ||
+  fail "measure --loops"
+point() { jq -c --arg name "$1" '.points[] | select(.name == $name)' p.json; }
+expect_point() {  # NAME FLOPS [DEPTH]
+  local p; p=$(point "$1")
+  [[ -n $p ]] || fail "no point '$1': $(jq -c '[.points[].name]' p.json)"
+  [[ $(jq '.flops' <<<"$p") == "$2" ]] || fail "$1: FLOPs $(jq .flops <<<"$p"), want $2"
+  [[ -z ${3:-} || $(jq '.details.loop_depth' <<<"$p") == "$3" ]] || fail "$1: depth $(jq .details.loop_depth <<<"$p"), want $3"
+  [[ $(jq -r '.series' <<<"$p") == "${1%%:*}" ]] || fail "$1: series $(jq -r .series <<<"$p")"
+}
+daxpy="daxpy: loop_shapes.c:$(line '/* daxpy */')-$(line 'y[i] += a * x[i];')"
+expect_point "$daxpy" $((2 * n)) 1
+[[ $(point "$daxpy" | jq '.details.loop_iterations') == $((n - 1)) ]] || fail "daxpy's loop: iterations $(point "$daxpy" | jq .details.loop_iterations), want $((n - 1))"
+expect_point "sweep_reduce_copy: loop_shapes.c:$(line '/* sweep */')-$(line 'b[i] = 0.25')" $((4 * (n - 2))) 1
+j=$(line '/* matmul j */')
+expect_point "matmul: loop_shapes.c:$j-$((j + 1))" $((2 * m * m * m)) 3
+grep -q "dispatch: its control-flow graph is incomplete.*indirect jump" <<<"$out" || fail "the switch's incomplete graph is not said"
+grep -q "another function of the same name\|start where the decoded code has none" <<<"$out" && fail "counts did not add up"
+grep -q "in matmul_blocked:" <<<"$out" || fail "no table of matmul_blocked's loops"
+
+out=$("$bin" measure --loops --engine perf --no-store -- ./loop_shapes 1000 2>&1); rc=$?
+[[ $rc == 2 && $out == *"--loops needs the instrument engine"* ]] || fail "--loops --engine perf: exit $rc"
+out=$("$bin" measure --loops --counts-from ./loop_shapes --no-store -- ./loop_shapes 1000 2>&1); rc=$?
+[[ $rc == 2 && $out == *"--loops places loops by their addresses"* ]] || fail "--loops --counts-from: exit $rc"
+echo "PASS: measure --loops: loops named by their lines, exact self FLOPs, iterations, in a series per function"
