@@ -6,7 +6,8 @@
 # multiply's innermost loop 2M^3 at depth 3), in a series per function; iterations
 # from the back edges (daxpy's jump back N-1 times); the switch's jump table said
 # to leave its graph incomplete; no function whose loops and rest fail to add up to
-# the tool's total. --loops with --counts-from or the perf engine is a usage error.
+# the tool's total; at -O3 the vector body and remainder of a loop hold its FLOPs
+# together. --loops with --counts-from or the perf engine is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,6 +36,17 @@ expect_point "matmul: loop_shapes.c:$j-$((j + 1))" $((2 * m * m * m)) 3
 grep -q "dispatch: its control-flow graph is incomplete.*indirect jump" <<<"$out" || fail "the switch's incomplete graph is not said"
 grep -q "another function of the same name\|start where the decoded code has none" <<<"$out" && fail "counts did not add up"
 grep -q "in matmul_blocked:" <<<"$out" || fail "no table of matmul_blocked's loops"
+
+# -O3: the vectorizer splits a loop into a vector body and its remainder, both named by the
+# loop's lines (one with its address added): together they hold the loop's FLOPs.
+cc -O3 -g -o loop_shapes_O3 loop_shapes.c || fail "cannot build loop_shapes at -O3"
+out=$("$bin" measure --loops --no-store --min-share 0.5 -o p3.json -- ./loop_shapes_O3 $n $m 2>&1) ||
+  fail "measure --loops at -O3"
+flops_of() { jq --arg prefix "$1" '[.points[] | select(.name | startswith($prefix)) | .flops] | add' p3.json; }
+got=$(flops_of "daxpy: loop_shapes.c:$(line '/* daxpy */')-$(line 'y[i] += a * x[i];')")
+[[ $got == $((2 * n)) ]] || fail "-O3 daxpy's loops: $got FLOPs, want $((2 * n))"
+got=$(flops_of "sweep_reduce_copy: loop_shapes.c:$(line '/* sweep */')-$(line 'b[i] = 0.25')")
+[[ $got == $((4 * (n - 2))) ]] || fail "-O3 sweep's loops: $got FLOPs, want $((4 * (n - 2)))"
 
 out=$("$bin" measure --loops --engine perf --no-store -- ./loop_shapes 1000 2>&1); rc=$?
 [[ $rc == 2 && $out == *"--loops needs the instrument engine"* ]] || fail "--loops --engine perf: exit $rc"
