@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -40,11 +41,19 @@ CodeTraits code_traits(const Point& p) {
     }
     if (by_width > 0) t.scalar_share = scalar / by_width;
 
-    double fma = 0;
-    bool any_fma_count = false;
-    for (const char* key : {"flops_f64_fma", "flops_f32_fma"})
-        if (const auto v = detail(p, key)) fma += *v, any_fma_count = true;
-    if (any_fma_count && p.work_counted && p.work > 0) t.fma_share = std::min(1.0, fma / p.work);
+    // The kind mix: FLOPs of each kind over all FLOPs (a kind no engine counted stays unknown).
+    auto kind_share = [&](std::initializer_list<const char*> kinds) -> std::optional<double> {
+        double flops = 0;
+        bool counted = false;
+        for (const char* prec : {"f64", "f32"})
+            for (const char* kind : kinds)
+                if (const auto v = detail(p, fmt_key(prec, kind))) flops += *v, counted = true;
+        if (!counted || !p.work_counted || !(p.work > 0)) return std::nullopt;
+        return std::min(1.0, flops / p.work);
+    };
+    t.fma_share = kind_share({"fma"});
+    t.add_share = kind_share({"add", "sub"});
+    t.mul_share = kind_share({"mul"});
 
     // Accumulations: adds and subtracts (one FLOP per lane each) and FMAs (two).
     double accumulations = 0;

@@ -19,6 +19,10 @@ struct CodeTraits {
     int widest_bits = 0;
     // FLOPs done by FMA instructions over all FLOPs (an FMA counts two).
     std::optional<double> fma_share;
+    // FLOPs done by adds and subtracts, and by multiplies, over all FLOPs: with fma_share the
+    // kind mix that the mix ceilings ("FMA only", "ADD or MUL only") are measured with.
+    std::optional<double> add_share;
+    std::optional<double> mul_share;
     // Bytes stored over the bytes loaded and stored by the instructions.
     std::optional<double> store_share;
     // FLOPs per add, subtract or FMA: what each step of an accumulation chain carries.

@@ -101,7 +101,7 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     auto at_widest = [&](const char* mix) {
         return best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == widest && c.mix == mix; });
     };
-    add_compute_ceiling(r, at_widest("fma"), "FMA only", "balance");
+    add_compute_ceiling(r, at_widest("fma"), kFmaOnlyCeilingName, "balance");
     add_compute_ceiling(r, at_widest("mul+add"), "no FMA", "fma");
     const ComputeRoof* add_only = at_widest("add");
     const ComputeRoof* mul_only = at_widest("mul");

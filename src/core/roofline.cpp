@@ -29,11 +29,12 @@ std::optional<View> parse_view(std::string_view name) { return value_of(kViewNam
 std::vector<std::string> view_names() { return names_of(kViewNames); }
 
 namespace {
-constexpr NameTable<NextStep::Kind, 5> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
+constexpr NameTable<NextStep::Kind, 6> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
                                                            {NextStep::Kind::raise_intensity, "raise_intensity"},
                                                            {NextStep::Kind::reach_compute, "reach_compute"},
                                                            {NextStep::Kind::vectorize, "vectorize"},
-                                                           {NextStep::Kind::split_chain, "split_chain"}}};
+                                                           {NextStep::Kind::split_chain, "split_chain"},
+                                                           {NextStep::Kind::one_kind_mix, "one_kind_mix"}}};
 }
 
 const char* next_step_kind_name(NextStep::Kind kind) { return name_of(kNextStepKindNames, kind); }
@@ -133,6 +134,7 @@ bool covers(const NextStep& step, const Ceiling& c) {
     case NextStep::Kind::lift_ceiling: return same_remedy(step.ceiling, c);
     case NextStep::Kind::vectorize: return c.advice.empty() && c.category == "simd";
     case NextStep::Kind::split_chain: return c.advice.empty() && c.category == "ilp";
+    case NextStep::Kind::one_kind_mix: return c.category == "balance";
     default: return false;
     }
 }
@@ -156,17 +158,59 @@ double one_chain_at_its_width(const Roofline& r, const Point& p, const CodeTrait
     return one_chain_gflops(r.clock_ghz, std::max(1, p.threads), *traits.flops_per_accumulation) * lanes;
 }
 
-// A ceiling the point's counts show it already past: the SIMD ceilings of a width its
-// FLOPs already use (almost none scalar), the FMA ceiling when nearly all its FLOPs are fused,
-// the ILP ceiling (one dependent chain, measured at the widest vectors) for a loop that is no
-// reduction or runs above one chain's rate at its own width (eight scalar accumulators run
-// under a 512-bit chain's rate, and past a scalar one).
-bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_its_width, double performance) {
+// Whether the point only reads: counted stores at most a thousandth of the loads (a
+// kernel's result, a reduction's total). nullopt where nothing counted them.
+std::optional<bool> point_reads_only(const Point& p) {
+    const auto loaded = p.details.find("bytes_loaded"), stored = p.details.find("bytes_stored");
+    if (loaded == p.details.end() || stored == p.details.end() || loaded->second <= 0) return std::nullopt;
+    return stored->second <= 1e-3 * loaded->second;
+}
+
+// At least this share of its FLOPs of one kind, a point's code is that kind alone (the premise
+// of a mix ceiling, of "no FMA" for fused code, of the SIMD ceilings for vector code).
+constexpr double kOneKindShare = 0.9;
+
+// The one kind of operation a point's counted FLOPs are: "FMA", "add" (with subtracts) or "mul";
+// "" for a mix of kinds; nullopt where nothing counted the kinds.
+std::optional<std::string> one_kind_of(const CodeTraits& traits) {
+    if (!traits.fma_share && !traits.add_share && !traits.mul_share) return std::nullopt;
+    if (traits.fma_share.value_or(0) >= kOneKindShare) return "FMA";
+    if (traits.add_share.value_or(0) >= kOneKindShare) return "add";
+    if (traits.mul_share.value_or(0) >= kOneKindShare) return "mul";
+    return "";
+}
+
+double share_of_kind(const CodeTraits& traits, const std::string& kind) {
+    if (kind == "FMA") return traits.fma_share.value_or(0);
+    if (kind == "add") return traits.add_share.value_or(0);
+    return traits.mul_share.value_or(0);
+}
+
+// Whether a "balance" ceiling's premise is the point's counted mix: FMAs alone for "FMA only",
+// adds or multiplies alone (no FMA) for the others; nullopt where the kinds were not counted.
+std::optional<bool> mix_premise_holds(const Ceiling& c, const CodeTraits& traits) {
+    const auto kind = one_kind_of(traits);
+    if (!kind) return std::nullopt;
+    return c.name == kFmaOnlyCeilingName ? *kind == "FMA" : (*kind == "add" || *kind == "mul");
+}
+
+// A ceiling whose premise the point's counts contradict, so the point is already past it: the
+// SIMD ceilings of a width its FLOPs already use (almost none scalar), "no FMA" when nearly all
+// its FLOPs are fused or almost none are multiplies, a mix ceiling measured with another kind mix than its counted one (FMA
+// only for code that adds, ADD or MUL only for code that fuses or mixes kinds), the ILP ceiling
+// (one dependent chain, measured at the widest vectors) for a loop that is no reduction or runs
+// above one chain's rate at its own width (eight scalar accumulators run under a 512-bit
+// chain's rate, and past a scalar one), a pattern ceiling of the other kind than the point's
+// (loads alone for a point that stores, a storing pattern for one that only reads: `reads_only`,
+// nullopt where nothing counted). Such a ceiling neither sandwiches nor limits the point.
+bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_its_width, double performance,
+                  std::optional<bool> reads_only) {
+    if (c.category == "pattern") return reads_only && c.read_only != *reads_only;
     if (c.category == "ilp") {
         if (traits.store_share && *traits.store_share > kReductionStoreShare) return true;
         return chain_at_its_width > 0 && performance > 1.1 * chain_at_its_width;
     }
-    if (c.category == "simd" && traits.scalar_share && *traits.scalar_share < 0.1) {
+    if (c.category == "simd" && traits.scalar_share && *traits.scalar_share < 1 - kOneKindShare) {
         int bits = 0;  // "128-bit SIMD" -> 128; "scalar (no SIMD)" -> 0
         try {
             bits = std::stoi(c.name);
@@ -174,16 +218,12 @@ bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_it
         }
         return traits.widest_bits > bits;
     }
-    if (c.category == "fma" && traits.fma_share && *traits.fma_share >= 0.9) return true;
+    // "no FMA": multiplies and adds left unfused; past for fused code and for code without
+    // multiplies to fuse (a sum).
+    if (c.category == "fma" && traits.fma_share && *traits.fma_share >= kOneKindShare) return true;
+    if (c.category == "fma" && traits.mul_share && *traits.mul_share < 1 - kOneKindShare) return true;
+    if (c.category == "balance" && c.kind == CeilingKind::compute) return mix_premise_holds(c, traits) == false;
     return false;
-}
-
-// Whether the point only reads: counted stores at most a thousandth of the loads (a
-// kernel's result, a reduction's total). nullopt where nothing counted them.
-std::optional<bool> point_reads_only(const Point& p) {
-    const auto loaded = p.details.find("bytes_loaded"), stored = p.details.find("bytes_stored");
-    if (loaded == p.details.end() || stored == p.details.end() || loaded->second <= 0) return std::nullopt;
-    return stored->second <= 1e-3 * loaded->second;
 }
 
 Region region_for(const Roofline& r, const std::string& level, double i) {
@@ -306,7 +346,14 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         if (at < a.attainable) placed.push_back({&c, at});
     }
     std::sort(placed.begin(), placed.end(), [](auto& x, auto& y) { return x.at < y.at; });
+    // The point's own counts (core/code_traits): the ceilings are the machine's, the counts are
+    // the code's. A ceiling whose premise they contradict (no SIMD for vector FLOPs, one chain
+    // for a loop that stores like a stream, no FMA for fused FLOPs) does not sandwich the point.
+    const CodeTraits traits = code_traits(p);
+    const double chain_at_its_width = one_chain_at_its_width(r, p, traits);  // scalar code: one_chain_gflops
+    const auto reads_only = point_reads_only(p);
     for (const auto& pl : placed) {
+        if (already_past(*pl.c, traits, chain_at_its_width, a.performance, reads_only)) continue;
         if (pl.at >= a.performance) {
             if (!a.upper) a.upper = *pl.c;
         } else {
@@ -316,16 +363,13 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     a.above_roof = check_above_roof(r, p, a);
     if (a.above_roof && !a.above_roof->within_spread) return a;  // an error, not a result: no advice from it
 
-    // Next steps. First what the point's own counts say (scalar code, one dependent chain):
-    // the ceilings are the machine's, the counts are the code's.
-    const CodeTraits traits = code_traits(p);
-    const double chain_at_its_width = one_chain_at_its_width(r, p, traits);  // scalar code: one_chain_gflops
+    // Next steps. First what the point's own counts say (scalar code, one dependent chain).
     if (traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
-        a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share});
+        a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share, {}});
     if (traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
         *traits.store_share <= kReductionStoreShare) {
         if (chain_at_its_width > 0 && a.performance <= 1.1 * chain_at_its_width)
-            a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share});
+            a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}});
     }
     // Far under a cache's roof with the code itself to blame: access patterns and intensity
     // there are not what holds it back yet, so they are not offered (the headroom still shows
@@ -335,14 +379,13 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
 
     // Then break the ceilings above the point from the lowest up (one per kind of missing
     // optimization), then the roof.
-    const auto reads_only = point_reads_only(p);
     for (const auto& pl : placed) {
         if (pl.at < a.performance) continue;
         if (code_first && pl.c->category == "pattern") continue;
-        if (already_past(*pl.c, traits, chain_at_its_width, a.performance)) continue;
-        // A pattern ceiling speaks to points of its kind: the read-only one to a point that only
-        // reads (no other pattern is open to it), the others to a point that stores.
-        if (reads_only && pl.c->category == "pattern" && pl.c->read_only != *reads_only) continue;
+        // Past by its counts (already_past): a pattern ceiling speaks to points of its kind, the
+        // read-only one to a point that only reads (no other pattern is open to it), the others
+        // to a point that stores.
+        if (already_past(*pl.c, traits, chain_at_its_width, a.performance, reads_only)) continue;
         // A storing pattern's remedy is fewer store streams, toward the pattern of the level's
         // roof: nothing to a point that stores no larger share of its bytes than that pattern
         // (daxpy's one store per two loads is a triad's mix already).
@@ -352,14 +395,26 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
                 continue;
         const bool seen = std::any_of(a.next_steps.begin(), a.next_steps.end(),
                                       [&](const NextStep& s) { return covers(s, *pl.c); });
-        if (!seen) a.next_steps.push_back({NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at});
+        if (seen) continue;
+        // A mix ceiling whose premise the counts confirm (its FLOPs are that one kind) is the
+        // rate of the operations the algorithm has: no mix to balance. Near it (80%), that is
+        // what the step says, with the counted share; further under it, other steps come first.
+        if (pl.c->category == "balance" && pl.c->kind == CeilingKind::compute && mix_premise_holds(*pl.c, traits)) {
+            if (a.performance >= 0.8 * pl.at) {
+                const std::string kind = *one_kind_of(traits);
+                a.next_steps.push_back(
+                    {NextStep::Kind::one_kind_mix, *pl.c, {}, {}, pl.at, share_of_kind(traits, kind), kind});
+            }
+            continue;
+        }
+        a.next_steps.push_back({NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at, 0, {}});
     }
     if (a.memory_bound) {
         if (!code_first)
             a.next_steps.push_back(
-                {NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable});
+                {NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable, 0, {}});
     } else if (a.efficiency < 0.95)
-        a.next_steps.push_back({NextStep::Kind::reach_compute, {}, {}, r.compute.name, r.compute.value});
+        a.next_steps.push_back({NextStep::Kind::reach_compute, {}, {}, r.compute.name, r.compute.value, 0, {}});
     return a;
 }
 

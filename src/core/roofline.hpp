@@ -54,6 +54,11 @@ struct Ceiling {
     bool read_only = false;
 };
 
+// The "balance" ceiling measured with FMAs alone (roofline_from_machine); any other "balance"
+// ceiling is one kind of operation without FMAs ("ADD or MUL only", a spec sheet's mul/add
+// imbalance). Their premises are a kind mix that a point's counts can confirm or contradict.
+inline constexpr const char* kFmaOnlyCeilingName = "FMA only";
+
 // Everything needed to place points for one machine, precision and thread count.
 struct Roofline {
     std::string label;             // machine name, shown on charts
@@ -143,13 +148,18 @@ struct NextStep {
         vectorize,        // `share` of its FLOPs ran in scalar instructions
         split_chain,      // a reduction (it stores `share` of its bytes) running at about one
                           // dependent chain's rate, `cap` at the measured clock
+        one_kind_mix,     // `share` of its FLOPs are one kind (`operation`: "FMA", "add", "mul")
+                          // and it runs near `ceiling`, that kind's rate alone (`cap`): there is
+                          // no mix to balance, only fewer operations
     };
     Kind kind = Kind::lift_ceiling;
     Ceiling ceiling;
     std::string level;
     std::string roof;
     double cap = 0;   // G<work unit>/s
-    double share = 0; // vectorize: scalar share of the FLOPs; split_chain: store share of the bytes
+    double share = 0; // vectorize: scalar share of the FLOPs; split_chain: store share of the bytes;
+                      // one_kind_mix: the share of the FLOPs of `operation`
+    std::string operation;  // one_kind_mix: the one kind its FLOPs are ("FMA", "add", "mul")
 };
 // The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).
 const char* next_step_kind_name(NextStep::Kind kind);

@@ -83,6 +83,15 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                            "4-8, or -ffast-math / #pragma omp simd reduction to let the compiler reassociate) let "
                            "them overlap",
                            format_percent(step.share), format_number(step.cap), rate_unit(r.work_unit));
+    case NextStep::Kind::one_kind_mix: {
+        const bool fma = step.operation == "FMA";
+        const char* kind = fma ? "FMAs" : step.operation == "add" ? "additions" : "multiplies";
+        return fmt::format("{} of its FLOPs are {} (counted), and {} alone run at most {} {} here (the {} ceiling): "
+                           "the mix is the algorithm's, with no other kind to interleave, so balancing it is no "
+                           "remedy; past this rate only with fewer operations per result{}",
+                           format_percent(step.share), kind, kind, format_number(step.cap), rate_unit(r.work_unit),
+                           step.ceiling.name, fma ? "" : " (or FMAs, where a multiply feeds an addition)");
+    }
     case NextStep::Kind::reach_compute:
         return fmt::format("the point is compute-bound: the {} roof allows {} {}", step.roof, format_number(step.cap),
                            rate_unit(r.work_unit));

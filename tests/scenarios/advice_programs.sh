@@ -6,7 +6,8 @@
 # tests/data/advice-machine-zen4.json, so its bytes per level do not depend on this host's
 # caches) and judged by `report` against that fixture; the first of its region's next steps
 # (next_steps_typed in the JSON report) must be the table's, and none of its 'never' steps
-# may appear. Prints program, flags, leading advice and the figure that led to it.
+# may appear, nor may the ceilings that sandwich it (upper_ceiling, lower_ceiling) be ones its
+# counts contradict ('never' upper:WORDS, lower:WORDS). Prints program, flags, leading advice and the figure that led to it.
 # Time is measured natively, so performance is this host's: the leads were chosen so that
 # what decides them is counted (scalar share, store share, binding level) or far from its
 # threshold (see the table's notes in the programs' comments).
@@ -60,8 +61,13 @@ ids = [identity(s) for s in steps]
 advice = "\n    ".join(f"{i + 1}. {t}" for i, t in enumerate(texts))
 if not ids or ids[0] != lead:
     sys.exit(f"{name}: leads with {ids[0] if ids else 'nothing'}, expected {lead}\n    {advice}")
+sandwich = {side: (a[side + "_ceiling"] or {}).get("name", "") for side in ("upper", "lower")}
 for bad in filter(None, never.split(",")):
-    if bad.startswith("text:"):
+    side = bad.split(":", 1)[0]
+    if side in sandwich:
+        if bad[len(side) + 1:] in sandwich[side]:
+            sys.exit(f"{name}: its {side} ceiling is '{sandwich[side]}', a ceiling its counts contradict\n    {advice}")
+    elif bad.startswith("text:"):
         if any(bad[5:] in t for t in texts): sys.exit(f"{name}: its advice says '{bad[5:]}'\n    {advice}")
     elif bad in ids:
         sys.exit(f"{name}: advised {bad}, which it must not be\n    {advice}")

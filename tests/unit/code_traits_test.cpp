@@ -280,4 +280,150 @@ TEST(CodeTraits, NextStepKindsHaveStableNames) {
     EXPECT_STREQ(next_step_kind_name(NextStep::Kind::lift_ceiling), "lift_ceiling");
     EXPECT_STREQ(next_step_kind_name(NextStep::Kind::raise_intensity), "raise_intensity");
     EXPECT_STREQ(next_step_kind_name(NextStep::Kind::reach_compute), "reach_compute");
+    EXPECT_STREQ(next_step_kind_name(NextStep::Kind::one_kind_mix), "one_kind_mix");
+}
+
+namespace {
+
+// A Zen-4-like roofline with the mix ceilings a full bench measures (1 thread, 3.7 GHz): peak
+// 88.7 GFLOP/s (FMAs and adds together), FMAs alone 59.1, adds or multiplies alone 29.6, one
+// 512-bit chain 14.8, scalar 7.4; L1 measured with a triad (310 GB/s), DRAM 30.
+Roofline machine_with_mix_ceilings() {
+    Roofline r;
+    r.label = "test";
+    r.precision = "dp";
+    r.threads = 1;
+    r.clock_ghz = 3.7;
+    r.compute = {"DP peak", "", 88.7, 0, std::nullopt};
+    r.bandwidth = {{"L1 triad", "L1", 310, 0, 1.0 / 3}, {"DRAM copy", "DRAM", 30, 0, std::nullopt}};
+    r.ceilings = {{kFmaOnlyCeilingName, CeilingKind::compute, "balance", "", 59.1, "", false},
+                  {"ADD or MUL only", CeilingKind::compute, "balance", "", 29.6, "", false},
+                  {"no ILP", CeilingKind::compute, "ilp", "", 14.8, "", false},
+                  {"scalar (no SIMD)", CeilingKind::compute, "simd", "", 7.4, "", false}};
+    return r;
+}
+
+// n elements of work at `gflops`, 256-bit vectors, in L1 with `bytes` loaded and `stored`, and
+// the FLOPs split into FMA and add FLOPs by `fma_share` (an analytic point when `counted` is false).
+Point vector_point(double gflops, double bytes_loaded, double bytes_stored, double fma_share, bool counted = true) {
+    Point p;
+    p.name = "kernel";
+    p.work = 2e8;
+    p.bytes = {{"L1", bytes_loaded + bytes_stored}};
+    p.seconds = p.work / (gflops * 1e9);
+    if (counted)
+        p.details = {{"flops_by_width_256", p.work},
+                     {"flops_f64_fma", fma_share * p.work},
+                     {"flops_f64_add", (1 - fma_share) * p.work},
+                     {"flops_f64_mul", 0},
+                     {"bytes_loaded", bytes_loaded},
+                     {"bytes_stored", bytes_stored}};
+    return p;
+}
+
+bool advises_ceiling(const Analysis& a, const std::string& category) {
+    return std::any_of(a.next_steps.begin(), a.next_steps.end(), [&](const NextStep& s) {
+        return s.kind == NextStep::Kind::lift_ceiling && s.ceiling.category == category;
+    });
+}
+
+} // namespace
+
+TEST(CodeTraits, KindSharesFromTheCounts) {
+    const auto t = code_traits(scalar_dot());  // n adds and n multiplies
+    EXPECT_DOUBLE_EQ(*t.add_share, 0.5);
+    EXPECT_DOUBLE_EQ(*t.mul_share, 0.5);
+    EXPECT_DOUBLE_EQ(*t.fma_share, 0.0);
+    Point analytic;
+    analytic.work = 1;
+    EXPECT_FALSE(code_traits(analytic).add_share);
+}
+
+TEST(CodeTraits, ACeilingTheCountsContradictDoesNotSandwichThePoint) {
+    // daxpy in L1 at 5 GFLOP/s, all 256-bit FMAs, a third of its bytes stored: under the
+    // scalar (7.4) and one-chain (14.8) ceilings by rate, past both by its counts (vector FLOPs;
+    // it stores each result as it goes). The L1 roof at its intensity (25.8) is what bounds it.
+    const auto r = machine_with_mix_ceilings();
+    const auto a = analyze(r, vector_point(5, 1.6e9, 0.8e9, 1.0), View::carm);
+    EXPECT_FALSE(a.upper) << a.upper->name;
+    EXPECT_FALSE(a.lower) << a.lower->name;
+    EXPECT_EQ(limiting_metric_text(r, a), "GB/s at L1");
+    // The same loop built without SIMD: the scalar ceiling's premise holds, and it sandwiches it.
+    Point scalar = vector_point(5, 1.6e9, 0.8e9, 1.0);
+    scalar.details.erase("flops_by_width_256");
+    scalar.details["flops_by_width_scalar"] = scalar.work;
+    const auto s = analyze(r, scalar, View::carm);
+    ASSERT_TRUE(s.upper);
+    EXPECT_EQ(s.upper->name, "scalar (no SIMD)");
+    EXPECT_NE(limiting_metric_text(r, s).find("scalar (no SIMD)"), std::string::npos);
+}
+
+TEST(CodeTraits, FusedCodeIsNotLimitedByTheAddOnlyCeilingNorToldToBalanceItsMix) {
+    // A multiply in L1 at 1 FLOP/B, all FMAs, at 20 GFLOP/s: the ADD or MUL only ceiling (29.6)
+    // is above it by rate, but its FLOPs are fused; FMAs alone (59.1) are what its mix allows.
+    const auto r = machine_with_mix_ceilings();
+    const auto a = analyze(r, vector_point(20, 1.9e8, 1e7, 1.0), View::carm);
+    ASSERT_TRUE(a.upper);
+    EXPECT_EQ(a.upper->name, kFmaOnlyCeilingName);
+    EXPECT_FALSE(advises_ceiling(a, "balance")) << all_advice(r, a);
+    EXPECT_FALSE(has(a, NextStep::Kind::one_kind_mix));  // far under the FMA rate: not what holds it
+    EXPECT_EQ(all_advice(r, a).find("balance the operation mix"), std::string::npos) << all_advice(r, a);
+    // Near the FMA-only rate (50 of 59.1): the step says so, with the counted share.
+    const auto near = analyze(r, vector_point(50, 1.9e8, 1e7, 1.0), View::carm);
+    ASSERT_FALSE(near.next_steps.empty());
+    EXPECT_EQ(near.next_steps[0].kind, NextStep::Kind::one_kind_mix);
+    EXPECT_EQ(near.next_steps[0].operation, "FMA");
+    EXPECT_DOUBLE_EQ(near.next_steps[0].cap, 59.1);
+    const auto text = all_advice(r, near);
+    EXPECT_NE(text.find("100.0% of its FLOPs are FMAs (counted)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("balance the operation mix"), std::string::npos) << text;
+}
+
+TEST(CodeTraits, AddOnlyCodeIsToldItsMixCapsItNotToBalanceIt) {
+    const auto r = machine_with_mix_ceilings();
+    // A SIMD sum at 26 GFLOP/s (only loads, no FMA): adds alone cap it at 29.6.
+    const auto a = analyze(r, vector_point(26, 1.6e8, 0, 0.0), View::carm);
+    ASSERT_TRUE(a.upper);
+    EXPECT_EQ(a.upper->name, "ADD or MUL only");
+    EXPECT_FALSE(advises_ceiling(a, "balance")) << all_advice(r, a);
+    ASSERT_TRUE(has(a, NextStep::Kind::one_kind_mix)) << all_advice(r, a);
+    EXPECT_NE(all_advice(r, a).find("100.0% of its FLOPs are additions (counted)"), std::string::npos);
+    // A scalar one-accumulator sum far under it: vectorize and split the chain, nothing about the mix.
+    const auto chain = analyze(r, scalar_sum(1.2), View::carm);
+    EXPECT_FALSE(advises_ceiling(chain, "balance")) << all_advice(r, chain);
+    EXPECT_FALSE(has(chain, NextStep::Kind::one_kind_mix));
+}
+
+TEST(CodeTraits, AMixCeilingStaysWhereTheKindsWereNotCounted) {
+    const auto r = machine_with_mix_ceilings();
+    // Half FMA, half add FLOPs: neither mix ceiling's premise, neither bounds it.
+    const auto mixed = analyze(r, vector_point(20, 1.9e8, 1e7, 0.5), View::carm);
+    EXPECT_FALSE(mixed.upper && mixed.upper->category == "balance") << mixed.upper->name;
+    EXPECT_FALSE(advises_ceiling(mixed, "balance"));
+    // No counts (an analytic point): no claim, the ceilings' own words stay.
+    const auto analytic = analyze(r, vector_point(20, 1.9e8, 1e7, 1.0, false), View::carm);
+    ASSERT_TRUE(analytic.upper);
+    EXPECT_EQ(analytic.upper->name, "ADD or MUL only");
+    EXPECT_TRUE(advises_ceiling(analytic, "balance"));
+}
+
+TEST(CodeTraits, APatternCeilingOfTheOtherKindDoesNotSandwichThePoint) {
+    // machine(): L1 load (loads alone, 200 GB/s) and L1 copy (250) under the L1 triad roof (310).
+    const auto r = machine();
+    // daxpy at 15 GFLOP/s (180 GB/s at 1/12 FLOP/B): under the loads-alone ceiling by rate, but
+    // it stores a third of its bytes; the copy ceiling is the one of its kind.
+    const auto daxpy = analyze(r, vector_point(15, 1.6e9, 0.8e9, 1.0), View::carm);
+    ASSERT_TRUE(daxpy.upper);
+    EXPECT_EQ(daxpy.upper->name, "L1 copy");
+    // A SIMD sum that only loads, at 20 GFLOP/s (160 GB/s at 1/8 FLOP/B): loads alone bound it.
+    Point sum = vector_point(20, 1.6e9, 0, 0.0);
+    const auto a = analyze(r, sum, View::carm);
+    ASSERT_TRUE(a.upper);
+    EXPECT_EQ(a.upper->name, "L1 load");
+    // At 27 GFLOP/s (216 GB/s): past loads alone and under copy, which it cannot be; under "no
+    // FMA" (29.5), which a sum without multiplies is past as well: nothing sandwiches it.
+    sum.seconds = sum.work / 27e9;
+    const auto fast = analyze(r, sum, View::carm);
+    EXPECT_FALSE(fast.upper) << fast.upper->name;
+    EXPECT_EQ(all_advice(r, fast).find("into FMA"), std::string::npos) << all_advice(r, fast);
 }
