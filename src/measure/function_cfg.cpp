@@ -4,7 +4,9 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -26,6 +28,8 @@ struct Decoded {
     std::uint64_t address = 0, end = 0;
     Flow flow = Flow::next;
     std::uint64_t target = 0;  // jump and branch
+    unsigned id = 0;           // Capstone's instruction id, and its operands: for jump tables
+    std::vector<cs_x86_op> operands;
 };
 
 class Disassembler {
@@ -52,6 +56,8 @@ public:
         Decoded d;
         d.address = address;
         d.end = at;
+        d.id = insn_->id;
+        d.operands.assign(insn_->detail->x86.operands, insn_->detail->x86.operands + insn_->detail->x86.op_count);
         const bool direct = insn_->detail->x86.op_count == 1 && insn_->detail->x86.operands[0].type == X86_OP_IMM;
         if (cs_insn_group(handle_, insn_, CS_GRP_JUMP)) {
             const bool unconditional = insn_->id == X86_INS_JMP || insn_->id == X86_INS_LJMP;
@@ -75,9 +81,82 @@ private:
 
 bool ends_block(Flow flow) { return flow != Flow::next; }
 
+bool is_reg(const Decoded& d, std::size_t i, x86_reg reg = X86_REG_INVALID) {
+    return d.operands.size() > i && d.operands[i].type == X86_OP_REG && (reg == X86_REG_INVALID || d.operands[i].reg == reg);
+}
+
+// The targets of the jump table an indirect jump at code[at] reads, as GCC and Clang
+// write a switch in position-independent code:
+//     lea  TABLE(%rip), B          (anywhere before)
+//     cmp  $LAST, X ; ja default   (the bound: LAST + 1 entries)
+//     movslq (B, I, 4), R ; add B, R ; jmp *R
+// each entry a 32-bit offset from TABLE. Empty when the code is not this pattern or the
+// table cannot be read.
+std::vector<std::uint64_t> jump_table_targets(const std::vector<Decoded>& code, std::size_t at,
+                                              const CodeReader& read) {
+    if (!read || !is_reg(code[at], 0)) return {};
+    const x86_reg target = code[at].operands[0].reg;
+    constexpr std::size_t window = 16;  // instructions looked back over
+    const std::size_t first = at > window ? at - window : 0;
+    std::size_t i = at;
+    const auto back_to = [&](auto matches) {
+        while (i > first) {
+            --i;
+            if (matches(code[i])) return true;
+        }
+        return false;
+    };
+    x86_reg base = X86_REG_INVALID;
+    if (!back_to([&](const Decoded& d) { return d.id == X86_INS_ADD && is_reg(d, 0, target) && is_reg(d, 1); }))
+        return {};
+    base = code[i].operands[1].reg;
+    if (!back_to([&](const Decoded& d) {
+            return d.id == X86_INS_MOVSXD && is_reg(d, 0, target) && d.operands.size() > 1 &&
+                   d.operands[1].type == X86_OP_MEM && d.operands[1].mem.base == base && d.operands[1].mem.scale == 4 &&
+                   d.operands[1].mem.disp == 0;
+        }))
+        return {};
+    const std::size_t load = i;
+    // The table's address: the last rip-relative lea into the base register before the load.
+    std::optional<std::uint64_t> table;
+    for (std::size_t j = load; j-- > 0;) {
+        const auto& d = code[j];
+        if (d.id == X86_INS_LEA && is_reg(d, 0, base) && d.operands.size() > 1 && d.operands[1].type == X86_OP_MEM &&
+            d.operands[1].mem.base == X86_REG_RIP && d.operands[1].mem.index == X86_REG_INVALID) {
+            table = d.end + static_cast<std::uint64_t>(d.operands[1].mem.disp);
+            break;
+        }
+        if (is_reg(d, 0, base) && d.id != X86_INS_CMP && d.id != X86_INS_TEST) break;  // the base was written otherwise
+    }
+    if (!table) return {};
+    // The bound: the last compare with an immediate followed by an unsigned "above" jump.
+    std::optional<std::uint64_t> entries;
+    for (std::size_t j = load; j > first + 1 && !entries;) {
+        --j;
+        const auto& jump = code[j];
+        if (jump.id != X86_INS_JA) continue;
+        const auto& cmp = code[j - 1];
+        if (cmp.id == X86_INS_CMP && cmp.operands.size() == 2 && cmp.operands[1].type == X86_OP_IMM &&
+            cmp.operands[1].imm >= 0 && cmp.operands[1].imm < 4096)
+            entries = static_cast<std::uint64_t>(cmp.operands[1].imm) + 1;
+        else
+            break;
+    }
+    if (!entries) return {};
+    const auto bytes = read(*table, *entries * 4);
+    if (bytes.size() != *entries * 4) return {};
+    std::vector<std::uint64_t> targets;
+    for (std::uint64_t e = 0; e < *entries; ++e) {
+        std::int32_t offset = 0;
+        std::memcpy(&offset, bytes.data() + 4 * e, 4);
+        targets.push_back(*table + static_cast<std::uint64_t>(static_cast<std::int64_t>(offset)));
+    }
+    return targets;
+}
+
 } // namespace
 
-FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std::string name) {
+FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std::string name, const CodeReader& read) {
     FunctionCfg cfg;
     cfg.function = std::move(name);
     cfg.start = start;
@@ -104,11 +183,23 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
     std::set<std::uint64_t> leaders{start};
     std::set<std::uint64_t> at_instruction;
     for (const auto& d : code_flow) at_instruction.insert(d.address);
-    for (const auto& d : code_flow) {
-        if (ends_block(d.flow) && d.end < cfg.end) leaders.insert(d.end);
-        if (d.flow == Flow::indirect)
+    std::map<std::uint64_t, std::vector<std::uint64_t>> table_jumps;  // indirect jump -> its table's targets
+    for (std::size_t i = 0; i < code_flow.size(); ++i) {
+        const auto& d = code_flow[i];
+        if (d.flow != Flow::indirect) continue;
+        auto targets = jump_table_targets(code_flow, i, read);
+        const bool all_inside = !targets.empty() && std::all_of(targets.begin(), targets.end(), [&](std::uint64_t t) {
+            return inside(t) && at_instruction.count(t);
+        });
+        if (all_inside)
+            table_jumps[d.address] = std::move(targets);
+        else
             cfg.incomplete.push_back(fmt::format(
                 "indirect jump at {:#x}: its targets (a switch's jump table, most likely) are not followed", d.address));
+    }
+    for (const auto& [jump, targets] : table_jumps) leaders.insert(targets.begin(), targets.end());
+    for (const auto& d : code_flow) {
+        if (ends_block(d.flow) && d.end < cfg.end) leaders.insert(d.end);
         if ((d.flow == Flow::jump || d.flow == Flow::branch) && inside(d.target)) {
             cfg.jumps.push_back({d.address, d.target, d.flow == Flow::branch});
             if (at_instruction.count(d.target))
@@ -136,6 +227,10 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
         const bool last_of_block = i + 1 == code_flow.size() || leaders.count(code_flow[i + 1].address);
         if (!last_of_block) continue;
         auto& successors = cfg.graph.blocks[block].successors;
+        if (const auto table = table_jumps.find(d.address); table != table_jumps.end())
+            for (const auto t : table->second)
+                if (std::find(successors.begin(), successors.end(), block_at.at(t)) == successors.end())
+                    successors.push_back(block_at.at(t));
         if ((d.flow == Flow::jump || d.flow == Flow::branch) && inside(d.target) && block_at.count(d.target))
             successors.push_back(block_at.at(d.target));
         if ((d.flow == Flow::next || d.flow == Flow::branch) && block + 1 < cfg.graph.blocks.size() &&
@@ -155,7 +250,9 @@ std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const ElfSymb
     if (symbol.size == 0) return std::nullopt;
     const auto code = symbols.code_at(symbol.start, symbol.size);
     if (code.size() != symbol.size) return std::nullopt;
-    return decode_function_cfg(code, symbol.start, symbol.name);
+    return decode_function_cfg(code, symbol.start, symbol.name, [&symbols](std::uint64_t vaddr, std::size_t n) {
+        return symbols.code_at(vaddr, n);
+    });
 }
 
 } // namespace roofline::measure

@@ -4,14 +4,15 @@
 // target; direct jumps and conditional jumps give edges, and so does falling
 // through. A call falls through (its callee returns). What the code does not say
 // statically makes the graph incomplete, and the reasons are kept: an indirect jump
-// (a switch's jump table) has targets this does not follow, and bytes that do not
-// decode end the walk.
+// other than a switch's jump table in the usual form has targets this does not follow,
+// and bytes that do not decode end the walk.
 #pragma once
 
 #include "core/loop_forest.hpp"
 #include "measure/elf_symbols.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,10 +37,18 @@ struct FunctionCfg {
     bool complete() const { return incomplete.empty(); }
 };
 
+// `n` bytes of the program at link-time address `vaddr` (its read-only data: a switch's
+// jump table); empty when they are not in the file.
+using CodeReader = std::function<std::string_view(std::uint64_t vaddr, std::size_t n)>;
+
 // The graph of `code`, the bytes of function `name` at link-time address `start`.
 // A jump out of [start, start + code.size()) (a tail call, the function's .cold part)
-// leaves the function: no edge.
-FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std::string name);
+// leaves the function: no edge. With `read`, an indirect jump through a switch's jump
+// table as compilers write it for position-independent code (32-bit offsets from the
+// table, its bound from the compare before it) gets an edge to every entry; any other
+// indirect jump leaves the graph incomplete.
+FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std::string name,
+                                const CodeReader& read = {});
 
 // Function `name` of `symbols` (demangled), decoded; nullopt when the file has no
 // such function, or its code is not in the file.

@@ -61,8 +61,10 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
             if (const auto* symbol = symbols.symbol_at(ic->address)) by_function[symbol].push_back(*ic);
         for (const auto& [symbol, mine] : by_function) {
             const auto found = function_loops(symbols, lines, *symbol);
-            if (!found || found->loops.empty()) continue;
+            if (!found) continue;
+            // An incomplete graph may hide every loop of the function: said even when none was found.
             for (const auto& n : found->notes) out.notes.push_back(n);
+            if (found->loops.empty()) continue;
             const auto counts = loop_counts(*found, mine);
             if (counts.unplaced > 0)
                 out.notes.push_back(fmt::format("{}: {} counted instruction(s) start where the decoded code has none: "

@@ -4,8 +4,9 @@
 # 'for' line to the last line of its body, found by the comments marking them), its
 # self FLOPs exactly the analytic figure (daxpy 2N, the stencil sweep 4(N-2), the
 # multiply's innermost loop 2M^3 at depth 3), in a series per function; iterations
-# from the back edges (daxpy's jump back N-1 times); the switch's jump table said
-# to leave its graph incomplete; no function whose loops and rest fail to add up to
+# from the back edges (daxpy's jump back N-1 times); a switch's jump table followed
+# (its cases' FLOPs in its loop), a computed goto said to leave its graph incomplete;
+# no function whose loops and rest fail to add up to
 # the tool's total; at -O3 the vector body and remainder of a loop hold its FLOPs
 # together. --loops with --counts-from or the perf engine is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
@@ -33,9 +34,15 @@ expect_point "$daxpy" $((2 * n)) 1
 expect_point "sweep_reduce_copy: loop_shapes.c:$(line '/* sweep */')-$(line 'b[i] = 0.25')" $((4 * (n - 2))) 1
 j=$(line '/* matmul j */')
 expect_point "matmul: loop_shapes.c:$j-$((j + 1))" $((2 * m * m * m)) 3
-grep -q "dispatch: its control-flow graph is incomplete.*indirect jump" <<<"$out" || fail "the switch's incomplete graph is not said"
+grep -q "threaded: its control-flow graph is incomplete.*indirect jump" <<<"$out" || fail "the computed goto's incomplete graph is not said"
+grep -q "dispatch: its control-flow graph is incomplete" <<<"$out" && fail "the switch's jump table was not followed"
 grep -q "another function of the same name\|start where the decoded code has none" <<<"$out" && fail "counts did not add up"
 grep -q "in matmul_blocked:" <<<"$out" || fail "no table of matmul_blocked's loops"
+# The switch's cases, reached through its jump table, are in its loop: 10 FLOPs every 9 elements.
+dispatch=$(jq --arg prefix "dispatch: loop_shapes.c:$(line '/* dispatch */')-" \
+  '[.points[] | select(.name | startswith($prefix)) | .flops] | add' p.json)
+want=$((n / 9 * 10 + $(python3 -c "print(sum([1, 1, 1, 2, 2, 2, 1, 0, 0][:$n % 9]))")))
+[[ $dispatch == "$want" ]] || fail "the switch's loop: $dispatch FLOPs, want $want"
 
 # -O3: the vectorizer splits a loop into a vector body and its remainder, both named by the
 # loop's lines (one with its address added): together they hold the loop's FLOPs.
