@@ -7,7 +7,8 @@
 # caches) and judged by `report` against that fixture; the first of its region's next steps
 # (next_steps_typed in the JSON report) must be the table's, and none of its 'never' steps
 # may appear, nor may the ceilings that sandwich it (upper_ceiling, lower_ceiling) be ones its
-# counts contradict ('never' upper:WORDS, lower:WORDS). Prints program, flags, leading advice and the figure that led to it.
+# counts contradict ('never' upper:WORDS, lower:WORDS). Prints program, flags, leading advice, the ceiling
+# just above it and the figure that led to the advice.
 # Time is measured natively, so performance is this host's: the leads were chosen so that
 # what decides them is counted (scalar share, store share, binding level) or far from its
 # threshold (see the table's notes in the programs' comments).
@@ -85,13 +86,13 @@ elif first["kind"] == "raise_intensity":
            f"{a['efficiency']:.0%} of its {first['cap']:.3g} GFLOP/s")
 else:
     why = f"{perf:.3g} of {a['attainable']:.3g} GFLOP/s"
-print(f"{name:<15} {flags:<42} {ids[0]:<22} {why}")
+print(f"{name:<15} {flags:<42} {ids[0]:<22} {sandwich['upper'] or '-':<18} {why}")
 PY
   ) || { out=$line; fail "the advice of $name"; }
   table+="$line"$'\n'
 done <"$programs/advice.tsv"
 
 ((rows >= 8)) || fail "the table has $rows programs, expected at least 8"
-printf '%-15s %-42s %-22s %s\n' program flags "leads with" "because"
+printf '%-15s %-42s %-22s %-18s %s\n' program flags "leads with" "upper ceiling" "because"
 printf '%s' "$table"
 echo PASS
