@@ -276,7 +276,7 @@ int run_counter_monitor(const MonitorArgs& args) {
 
     StopSignal stop;
     const auto started = Clock::now();
-    SampleSink sink{args, node, unix_seconds(), provenance, *store};
+    SampleSink sink{args, node, unix_seconds(), provenance, *store, {}};
     monitor.start();
     if (!args.quiet)
         print_stderr("roofline monitor: {} on {}: hardware counters ({}) on every thread, every {} (Ctrl-C or "
@@ -330,7 +330,6 @@ int run_monitor(const MonitorArgs& a) {
     auto store = ResultsStore::open_db_option(args.db);
 
     const std::string node = host_name();
-    const auto set_name = [&](const std::string& job) { return fmt::format("job {} {}", job, node); };
     const std::string jobs_text = args.all_jobs ? "every job" : "job " + args.job;
     Provenance provenance = run_provenance(invocation_argv(), "monitor");
     provenance.engine = "monitor";
@@ -353,7 +352,7 @@ int run_monitor(const MonitorArgs& a) {
     std::set<std::string> warned_missing;
     std::set<std::string> warned_problems;
     bool said_waiting = false, said_no_job = false;
-    SampleSink sink{args, node, started_unix, provenance, *store};
+    SampleSink sink{args, node, started_unix, provenance, *store, {}};
     auto sample_job = [&](const std::string& job, const Tracker::JobDeltas& taken) {
         auto sample = interval_sample(taken.deltas, counts, only);
         for (const auto& m : sample.regions_missing)
