@@ -98,6 +98,90 @@ TEST(CacheSim, TriadMovesThirtyTwoBytesPerIterationWithWriteAllocate) {
     }
 }
 
+// Write-allocate fills no load reads (issue 35: what non-temporal stores would save):
+// a stream only written counts every line it brought from DRAM, once, when it goes back.
+TEST(CacheSim, WriteOnlyStreamCountsEveryWriteAllocateFillAsUnread) {
+    for (bool exclusive : {false, true}) {
+        SweptSim sim(small_hierarchy(exclusive));
+        Counters c{};
+        const std::uint64_t n = 512 * KiB;  // 8x the last level
+        sweep(sim, 1 << 24, n, RL_CS_STORE, c);
+        rl_cs_flush(&sim.cs, c.data());
+        EXPECT_EQ(read_at(c, 2), n) << "exclusive " << exclusive;
+        EXPECT_EQ(written_at(c, 2), n) << "exclusive " << exclusive;
+        EXPECT_EQ(c[RL_CS_WRITE_ALLOCATE_UNREAD], n) << "exclusive " << exclusive;
+    }
+}
+
+// y = a x + y: each stored line was just loaded, so no fill is wasted; a triad's output
+// stream (a = b + s c) is, beside its two read streams.
+TEST(CacheSim, ReadModifyWriteStreamWastesNoWriteAllocateFill) {
+    for (bool exclusive : {false, true}) {
+        SweptSim sim(small_hierarchy(exclusive));
+        Counters daxpy{}, triad{};
+        const std::uint64_t n = 64 * 1024;  // elements: 512 KiB per array
+        const std::uint64_t x = 1 << 24, y = 2 << 24, z = 3 << 24;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            sim.access(x + 8 * i, 8, RL_CS_LOAD, daxpy);
+            sim.access(y + 8 * i, 8, RL_CS_LOAD, daxpy);
+            sim.access(y + 8 * i, 8, RL_CS_STORE, daxpy);
+        }
+        rl_cs_flush(&sim.cs, daxpy.data());
+        EXPECT_EQ(written_at(daxpy, 2), 8 * n) << "exclusive " << exclusive;
+        EXPECT_EQ(daxpy[RL_CS_WRITE_ALLOCATE_UNREAD], 0u) << "exclusive " << exclusive;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            sim.access(x + 8 * i, 8, RL_CS_LOAD, triad);
+            sim.access(y + 8 * i, 8, RL_CS_LOAD, triad);
+            sim.access(z + 8 * i, 8, RL_CS_STORE, triad);
+        }
+        rl_cs_flush(&sim.cs, triad.data());
+        EXPECT_EQ(triad[RL_CS_WRITE_ALLOCATE_UNREAD], 8 * n) << "exclusive " << exclusive;
+    }
+}
+
+// A line a store brought in is unread until a load reads it, in L1 or in a level below
+// after L1 gave it up; evicted to DRAM unread it counts, read it does not.
+TEST(CacheSim, ALoadAfterTheStoreMissClearsTheUnreadMark) {
+    for (bool exclusive : {false, true}) {
+        for (bool load_in_l1 : {false, true}) {
+            for (bool load_it : {false, true}) {
+                SweptSim sim(small_hierarchy(exclusive));
+                Counters c{};
+                const std::uint64_t line = 1 << 24;
+                sim.access(line, 8, RL_CS_STORE, c);
+                if (!load_in_l1) sweep(sim, 2 << 24, 8 * KiB, RL_CS_LOAD, c);  // 2x L1: the line moves to L2
+                if (load_it) sim.access(line + 8, 8, RL_CS_LOAD, c);
+                sweep(sim, 3 << 24, 1024 * KiB, RL_CS_LOAD, c);  // 16x the last level: out to DRAM
+                const std::string what = std::string(exclusive ? "victim L3, " : "NINE L3, ") +
+                                         (load_in_l1 ? "in L1, " : "in L2, ") + (load_it ? "loaded" : "not loaded");
+                EXPECT_EQ(written_at(c, 2), 64u) << what;
+                EXPECT_EQ(c[RL_CS_WRITE_ALLOCATE_UNREAD], load_it ? 0u : 64u) << what;
+            }
+        }
+    }
+}
+
+// The tool's inline L1 hit check compares a way's whole entry with the line's tag: a load
+// must not pass it on a line still marked unread (the call clears the mark), a store may.
+TEST(CacheSim, TheUnreadMarkIsOnTheL1EntryUntilALoadGoesThroughTheCall) {
+    SweptSim sim(small_hierarchy(false));
+    Counters c{};
+    const std::uint64_t addr = 1 << 24;
+    const long long at = rl_cs_access(&sim.cs, 0, addr, 8, RL_CS_STORE, c.data());
+    ASSERT_GE(at, 0);
+    const auto* way = reinterpret_cast<const rl_cs_way*>(reinterpret_cast<const char*>(rl_cs_l1_ways(&sim.cs, 0)) + at);
+    const std::uint64_t tag = RL_CS_TAG(addr >> 6);
+    EXPECT_EQ(way->entry, tag | RL_CS_DIRTY | RL_CS_UNREAD);
+    rl_cs_access(&sim.cs, 0, addr + 8, 8, RL_CS_STORE, c.data());  // a store keeps it
+    EXPECT_EQ(way->entry, tag | RL_CS_DIRTY | RL_CS_UNREAD);
+    rl_cs_access(&sim.cs, 0, addr + 16, 8, RL_CS_LOAD, c.data());
+    EXPECT_EQ(way->entry, tag | RL_CS_DIRTY);
+    // A load's miss from DRAM leaves no mark.
+    const long long loaded = rl_cs_access(&sim.cs, 0, 2 << 24, 8, RL_CS_LOAD, c.data());
+    const auto* clean = reinterpret_cast<const rl_cs_way*>(reinterpret_cast<const char*>(rl_cs_l1_ways(&sim.cs, 0)) + loaded);
+    EXPECT_EQ(clean->entry, RL_CS_TAG((2u << 24) >> 6));
+}
+
 // A working set that fits L2 (not L1), read 20 times: L1<->L2 moves it every time,
 // DRAM only the first.
 TEST(CacheSim, WorkingSetInL2IsReadFromDramOnce) {

@@ -6,6 +6,10 @@
  *   reuse BYTES PASSES  one write pass, then PASSES read passes over BYTES
  *   stride N          N loads of one double every 64 bytes
  *   ntstore N         N doubles stored with movntpd, never read
+ *   writeonly N REPS  a[i] = i + t: an output only written (a is not written before), each
+ *                     line brought by a store and never read
+ *   rmw N REPS        a[i] = 2 a[i] + 1: each stored line was just loaded (a from calloc,
+ *                     whose zero pages nobody stores to)
  *   jacobi ROWS COLS SWEEPS  2-D 5-point Jacobi between two ROWS x COLS grids (the layer
  *                     condition holds in a level when 3 rows of the source fit in it)
  *   transpose ROWS COLS BLOCK  b = a^T for a ROWS x COLS matrix; BLOCK 0 is the naive
@@ -50,6 +54,18 @@ int main(int argc, char **argv) {
         for (long i = 0; i < n; i += 2) _mm_stream_pd(a + i, v);
         _mm_sfence();
         r = 1;
+    } else if (strcmp(k, "writeonly") == 0) {
+        double *a = aligned_alloc(64, (size_t)n * sizeof(double));
+        if (!a) return 3;
+        for (long t = 0; t < reps; ++t)
+            for (long i = 0; i < n; ++i) a[i] = (double)i + (double)t;
+        r = a[n / 2];
+    } else if (strcmp(k, "rmw") == 0) {
+        double *a = calloc((size_t)n, sizeof(double));
+        if (!a) return 3;
+        for (long t = 0; t < reps; ++t)
+            for (long i = 0; i < n; ++i) a[i] = 2 * a[i] + 1;
+        r = a[n / 2];
     } else if (strcmp(k, "jacobi") == 0 && argc > 4) {
         const long rows = n, cols = atol(argv[3]), sweeps = atol(argv[4]);
         double *a = array(rows * cols, 1), *b = array(rows * cols, 0.5);

@@ -37,6 +37,8 @@ def run(tool_dir, hierarchy, binary, args):
         "DRAM read": c["DRAM"]["read"],
         "DRAM written": c["DRAM"]["write"] + program["dirty_at_end"],
         "DRAM nontemporal": c["DRAM"]["nontemporal"],
+        "DRAM write-allocate unread": c["DRAM"]["write_allocate_unread"],
+        "dirty at end": program["dirty_at_end"],
         "L1 loaded": program["bytes_loaded"],
     }
 
@@ -79,6 +81,19 @@ def main():
         m = measured(["ntstore", str(n)])
         expect("ntstore DRAM nontemporal", m["DRAM nontemporal"], 8 * n)
         expect("ntstore DRAM read (no read for ownership)", m["DRAM read"], 0, scale=8 * n)
+    elif kernel in ("writeonly", "rmw"):
+        # 8 MiB (4x L3) streamed REPS times. Only written: every line a store brings from DRAM
+        # goes back unread (those still dirty at the end would, at eviction). Loaded first and
+        # then stored: the same lines move, none of them an unread write-allocate fill.
+        n, reps = 1 << 20, 3
+        m = measured([kernel, str(n), str(reps)])
+        expect(kernel + " DRAM read", m["DRAM read"], 8 * n * reps)
+        expect(kernel + " DRAM written", m["DRAM written"], 8 * n * reps)
+        unread = m["DRAM write-allocate unread"]
+        if kernel == "writeonly":
+            expect("writeonly unread write-allocate (+ dirty at end)", unread + m["dirty at end"], 8 * n * reps)
+        else:
+            expect("rmw unread write-allocate", unread, 0, scale=8 * n * reps)
     elif kernel in ("jacobi_l2", "jacobi_l3"):
         # 2-D 5-point Jacobi, two sweeps; 8 B doubles, G grid points. Source rows of 16 KiB
         # (3 rows fit in L2, not in L1) or 256 KiB (3 rows fit only in L3); both grids of 10 MiB,

@@ -11,9 +11,11 @@
 
 typedef unsigned long long u64;
 
-#define ENTRY(line, dirty) ((((line) + 1) << 1) | (u64)(dirty))
-#define ENTRY_LINE(e) (((e) >> 1) - 1)
-#define ENTRY_DIRTY(e) ((e) & 1)
+#define ENTRY(line, flags) (RL_CS_TAG(line) | (u64)(flags))
+#define ENTRY_LINE(e) (((e) >> 2) - 1)
+#define ENTRY_DIRTY(e) ((e) & RL_CS_DIRTY)
+#define ENTRY_FLAGS(e) ((e) & (RL_CS_DIRTY | RL_CS_UNREAD))
+#define SAME_LINE(e, want) (((e) >> 2) == (want))
 
 static void put_text(char *out, int cap, const char *a, const char *b)
 {
@@ -126,7 +128,7 @@ static inline rl_cs_way *l1_lookup(rl_cs_way *set, unsigned assoc, u64 line, rl_
   unsigned w, lru = 0;
   for (w = 0; w < assoc; ++w) {
     const u64 stamp = set[w].stamp;
-    if ((set[w].entry >> 1) == want) return &set[w];
+    if (SAME_LINE(set[w].entry, want)) return &set[w];
     lru = stamp < oldest ? w : lru;
     oldest = stamp < oldest ? stamp : oldest;
   }
@@ -140,7 +142,7 @@ static int find(const u64 *set, unsigned assoc, u64 line)
   const u64 want = line + 1;
   unsigned w;
   for (w = 0; w < assoc; ++w)
-    if ((set[w] >> 1) == want) return (int)w;
+    if (SAME_LINE(set[w], want)) return (int)w;
   return -1;
 }
 
@@ -154,11 +156,11 @@ static inline int touch(u64 *set, unsigned assoc, u64 line, u64 *lru)
   const u64 want = line + 1;
   u64 prev = set[0];
   unsigned w;
-  if ((prev >> 1) == want) return 1;
+  if (SAME_LINE(prev, want)) return 1;
   for (w = 1; w < assoc; ++w) {
     const u64 cur = set[w];
     set[w] = prev;
-    if ((cur >> 1) == want) {
+    if (SAME_LINE(cur, want)) {
       set[0] = cur;
       return 1;
     }
@@ -176,125 +178,140 @@ static void remove_way(u64 *set, unsigned assoc, int w)
   set[assoc - 1] = 0;
 }
 
-static void evict(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr);
+static void evict(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr);
 
 /* After touch() missed: `line` takes the front of `set` in level l, then the LRU
  * entry that fell out leaves the level. */
-static void place_front(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *set, u64 lru, u64 *ctr)
+static void place_front(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *set, u64 lru, u64 *ctr)
 {
-  set[0] = ENTRY(line, dirty);
-  if (dirty) ++cs->lv[l].dirty;
-  if (lru) evict(cs, l, core, ENTRY_LINE(lru), (int)ENTRY_DIRTY(lru), ctr);
+  set[0] = ENTRY(line, flags);
+  if (flags & RL_CS_DIRTY) ++cs->lv[l].dirty;
+  if (lru) evict(cs, l, core, ENTRY_LINE(lru), ENTRY_FLAGS(lru), ctr);
 }
 
 /* Puts `line` at the front of its set in level l (merging with a copy already there:
- * possible when private levels above hold one line each); the LRU way makes room. */
-static void insert(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
+ * possible when private levels above hold one line each); the LRU way makes room.
+ * The unread bit is the incoming copy's: it comes from above, where the line was
+ * used last. */
+static void insert(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
 {
   rl_cs_level_state *s = &cs->lv[l];
   u64 *set = set_of(cs, l, core, line);
   u64 lru = 0;
   if (!set) return;
   if (touch(set, s->cfg.assoc, line, &lru)) {
-    if (dirty && !ENTRY_DIRTY(set[0])) {
-      set[0] |= 1;
+    if ((flags & RL_CS_DIRTY) && !ENTRY_DIRTY(set[0])) {
+      set[0] |= RL_CS_DIRTY;
       ++s->dirty;
     }
+    set[0] = (set[0] & ~RL_CS_UNREAD) | (flags & RL_CS_UNREAD);
     return;
   }
-  place_front(cs, l, core, line, dirty, set, lru, ctr);
+  place_front(cs, l, core, line, flags, set, lru, ctr);
 }
 
 /* A line leaves level l: a dirty one is written to the level below (DRAM after the
- * last); a victim level below takes every line, clean or dirty. */
-static void evict(rl_cs *cs, int l, int core, u64 line, int dirty, u64 *ctr)
+ * last, where one a store brought and no load read counts as an unread write-allocate
+ * fill); a victim level below takes every line, clean or dirty. */
+static void evict(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
 {
   const int below = l + 1;
   const u64 bytes = cs->lv[l].cfg.line;
-  if (dirty) --cs->lv[l].dirty;
+  if (flags & RL_CS_DIRTY) --cs->lv[l].dirty;
   if (below == cs->levels) {
-    if (dirty) ctr[RL_CS_WRITE + l] += bytes;
+    if (flags & RL_CS_DIRTY) {
+      ctr[RL_CS_WRITE + l] += bytes;
+      if (flags & RL_CS_UNREAD) ctr[RL_CS_WRITE_ALLOCATE_UNREAD] += bytes;
+    }
     return;
   }
   if (cs->lv[below].cfg.exclusive) {
     ctr[RL_CS_WRITE + l] += bytes;
-    insert(cs, below, core, line, dirty, ctr);
-  } else if (dirty) {
+    insert(cs, below, core, line, flags, ctr);
+  } else if (flags & RL_CS_DIRTY) {
     ctr[RL_CS_WRITE + l] += bytes;
-    insert(cs, below, core, line, 1, ctr);
+    insert(cs, below, core, line, flags, ctr);
   }
 }
 
-static void fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr);
+static u64 fetch(rl_cs *cs, int l, int core, u64 line, int kind, u64 *ctr);
 
-/* The level below level l gives it `line`: the bytes cross the boundary above the
- * level that had it. Returns nonzero when the line comes up dirty (it moved out of
- * a victim level, which held the only, dirty, copy). */
-static int supply(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
+/* The level below level l gives it `line` for an access of `kind`: the bytes cross the
+ * boundary above the level that had it. Returns the flags the line comes up with:
+ * RL_CS_DIRTY when it moved out of a victim level, which held the only, dirty, copy;
+ * RL_CS_UNREAD for a store's fill from DRAM, or from a copy no load has read since one
+ * (a load clears the bit of every copy it passes). */
+static u64 supply(rl_cs *cs, int l, int core, u64 line, int kind, u64 *ctr)
 {
   const int below = l + 1;
   const u64 bytes = cs->lv[l].cfg.line;
   if (below == cs->levels) {
     ctr[RL_CS_READ + l] += bytes;
-    return 0;
+    return kind == RL_CS_STORE ? RL_CS_UNREAD : 0;
   }
   if (cs->lv[below].cfg.exclusive) {
     rl_cs_level_state *s = &cs->lv[below];
     u64 *set = set_of(cs, below, core, line);
     const int w = set ? find(set, s->cfg.assoc, line) : -1;
     if (w >= 0) {
-      const int dirty = (int)ENTRY_DIRTY(set[w]);
-      if (dirty) --s->dirty;
+      const u64 flags = ENTRY_FLAGS(set[w]);
+      if (flags & RL_CS_DIRTY) --s->dirty;
       remove_way(set, s->cfg.assoc, w);
       ctr[RL_CS_READ + l] += bytes;
-      return dirty;
+      return kind == RL_CS_STORE ? flags : flags & ~RL_CS_UNREAD;
     }
-    return supply(cs, below, core, line, ctr);  /* from further down, past the victim level */
+    return supply(cs, below, core, line, kind, ctr);  /* from further down, past the victim level */
   }
-  fetch(cs, below, core, line, ctr);
-  ctr[RL_CS_READ + l] += bytes;
-  return 0;
+  {
+    const u64 unread = fetch(cs, below, core, line, kind, ctr) & RL_CS_UNREAD;
+    ctr[RL_CS_READ + l] += bytes;
+    return unread;  /* a dirty copy below stays there, dirty */
+  }
 }
 
 /* A miss in level l, after touch() made room at the front of its set: the line comes
  * from below, then the LRU entry leaves. */
-static void fill_front(rl_cs *cs, int l, int core, u64 line, u64 *set, u64 lru, u64 *ctr)
+static void fill_front(rl_cs *cs, int l, int core, u64 line, int kind, u64 *set, u64 lru, u64 *ctr)
 {
-  place_front(cs, l, core, line, supply(cs, l, core, line, ctr), set, lru, ctr);
+  place_front(cs, l, core, line, supply(cs, l, core, line, kind, ctr), set, lru, ctr);
 }
 
 /* An L1 miss: the line comes from below into the victim way, then the entry that was
  * there leaves. The way is chosen before the levels below are asked (they touch only
  * their own sets), as fill_front reserves the front of a list. */
-static void l1_fill(rl_cs *cs, int core, u64 line, rl_cs_way *victim, u64 *ctr)
+static void l1_fill(rl_cs *cs, int core, u64 line, int kind, rl_cs_way *victim, u64 *ctr)
 {
   const u64 lru = victim->entry;
-  const int dirty = supply(cs, 0, core, line, ctr);
-  victim->entry = ENTRY(line, dirty);
+  const u64 flags = supply(cs, 0, core, line, kind, ctr);
+  victim->entry = ENTRY(line, flags);
   victim->stamp = ++cs->clock;
-  if (dirty) ++cs->lv[0].dirty;
-  if (lru) evict(cs, 0, core, ENTRY_LINE(lru), (int)ENTRY_DIRTY(lru), ctr);
+  if (flags & RL_CS_DIRTY) ++cs->lv[0].dirty;
+  if (lru) evict(cs, 0, core, ENTRY_LINE(lru), ENTRY_FLAGS(lru), ctr);
 }
 
 /* Makes `line` present in level l (below L1), most recently used (a level without
- * memory only passes it up). */
-static void fetch(rl_cs *cs, int l, int core, u64 line, u64 *ctr)
+ * memory only passes it up), for an access of `kind` (a load clears its unread bit).
+ * Returns the line's flags there. */
+static u64 fetch(rl_cs *cs, int l, int core, u64 line, int kind, u64 *ctr)
 {
   u64 *set = set_of(cs, l, core, line);
   u64 lru = 0;
-  if (!set) supply(cs, l, core, line, ctr);
-  else if (!touch(set, cs->lv[l].cfg.assoc, line, &lru)) fill_front(cs, l, core, line, set, lru, ctr);
+  if (!set) return supply(cs, l, core, line, kind, ctr);
+  if (!touch(set, cs->lv[l].cfg.assoc, line, &lru)) fill_front(cs, l, core, line, kind, set, lru, ctr);
+  else if (kind == RL_CS_LOAD) set[0] &= ~RL_CS_UNREAD;
+  return ENTRY_FLAGS(set[0]);
 }
 
 /* A non-temporal store: the caches drop their copies (a dirty one is written back
  * first, to DRAM), and the stored bytes go to DRAM. */
 static void nt_store(rl_cs *cs, int core, u64 line, u64 *ctr)
 {
-  int l, dirty = 0;
+  int l, dirty = 0, unread = 0;
   rl_cs_way *l1 = (rl_cs_way *)set_of(cs, 0, core, line), *hit = 0, *victim;
   if (l1 && (hit = l1_lookup(l1, cs->lv[0].cfg.assoc, line, &victim))) {
     if (ENTRY_DIRTY(hit->entry)) {
       dirty = 1;
+      unread = (hit->entry & RL_CS_UNREAD) != 0;
       --cs->lv[0].dirty;
     }
     hit->entry = hit->stamp = 0;
@@ -305,12 +322,14 @@ static void nt_store(rl_cs *cs, int core, u64 line, u64 *ctr)
     const int w = set ? find(set, s->cfg.assoc, line) : -1;
     if (w < 0) continue;
     if (ENTRY_DIRTY(set[w])) {
+      if (!dirty) unread = (set[w] & RL_CS_UNREAD) != 0;  /* the highest dirty copy is the newest */
       dirty = 1;
       --s->dirty;
     }
     remove_way(set, s->cfg.assoc, w);
   }
   if (dirty) ctr[RL_CS_WRITE + cs->levels - 1] += cs->lv[0].cfg.line;
+  if (dirty && unread) ctr[RL_CS_WRITE_ALLOCATE_UNREAD] += cs->lv[0].cfg.line;
 }
 
 long long rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *ctr)
@@ -335,19 +354,20 @@ long long rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u
     rl_cs_way *set = (rl_cs_way *)set_of(cs, 0, core, line), *victim = 0;
     ++ctr[RL_CS_ACCESSES];
     if (!set) {
-      supply(cs, 0, core, line, ctr);  /* no memory for this L1: every access misses */
+      supply(cs, 0, core, line, kind, ctr);  /* no memory for this L1: every access misses */
       way = 0;
       continue;
     }
     if ((way = l1_lookup(set, assoc, line, &victim))) {
       way->stamp = ++cs->clock;
       ++ctr[RL_CS_L1_HITS];
+      if (kind == RL_CS_LOAD) way->entry &= ~RL_CS_UNREAD;
     } else {
-      l1_fill(cs, core, line, victim, ctr);
+      l1_fill(cs, core, line, kind, victim, ctr);
       way = victim;
     }
     if (kind == RL_CS_STORE && !ENTRY_DIRTY(way->entry)) {
-      way->entry |= 1;
+      way->entry |= RL_CS_DIRTY;
       ++l1->dirty;
     }
   }
@@ -377,10 +397,10 @@ void rl_cs_flush(rl_cs *cs, u64 *ctr)
       if (!ways) continue;
       for (e = 0; e < n; e += stride) {
         if (!ways[e] || !ENTRY_DIRTY(ways[e])) continue;
-        ways[e] &= ~1ull;
+        ways[e] &= ~RL_CS_DIRTY;
         /* As an eviction of a dirty line would, without dropping this copy; the
          * core only picks the instance of a shared level below (any core of it). */
-        evict(cs, l, (int)(i * s->cfg.shared_by), ENTRY_LINE(ways[e]), 1, ctr);
+        evict(cs, l, (int)(i * s->cfg.shared_by), ENTRY_LINE(ways[e]), RL_CS_DIRTY | (ways[e] & RL_CS_UNREAD), ctr);
       }
     }
   }

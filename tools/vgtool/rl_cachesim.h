@@ -44,6 +44,9 @@ enum {
   RL_CS_NT = 2 * RL_CS_MAX_LEVELS,       /* bytes of non-temporal stores (to DRAM, not cached) */
   RL_CS_ACCESSES,                        /* line accesses simulated (an access spanning 2 lines is 2) */
   RL_CS_L1_HITS,                         /* of which hit in L1 */
+  /* bytes of lines a store brought from DRAM (a write-allocate fill) that went back to
+   * DRAM dirty with no load of them in between: fills non-temporal stores would save */
+  RL_CS_WRITE_ALLOCATE_UNREAD,
   RL_CS_NCOUNTERS
 };
 
@@ -66,8 +69,17 @@ typedef struct {
 /* Returns zeroed memory of `bytes`, or 0 when there is none. */
 typedef void *(*rl_cs_alloc_fn)(unsigned long long bytes);
 
-/* One way of an L1 set. entry: 0 = empty, else (line+1)<<1 | dirty. stamp: the
- * simulator's clock at its last use (0: empty); the way with the smallest is the LRU one. */
+/* A cache entry: 0 = empty, else RL_CS_TAG(line) | flags. RL_CS_UNREAD marks a line a
+ * store brought from DRAM (write-allocate) that no load has read since; it travels with
+ * the line down the levels, and a dirty line reaching DRAM with it counts in
+ * RL_CS_WRITE_ALLOCATE_UNREAD. A load that finds it set must go through rl_cs_access
+ * (which clears it): the tool's inline hit check sees the bit as another tag. */
+#define RL_CS_DIRTY 1ull
+#define RL_CS_UNREAD 2ull
+#define RL_CS_TAG(line) (((unsigned long long)(line) + 1) << 2)
+
+/* One way of an L1 set: entry as above; stamp: the simulator's clock at its last use
+ * (0: empty); the way with the smallest is the LRU one. */
 typedef struct {
   unsigned long long entry;
   unsigned long long stamp;
@@ -108,9 +120,10 @@ int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *e
  * access's last line now is in that core's L1: its byte offset from the instance's
  * first way (rl_cs_l1_ways); -1 for a non-temporal store or an L1 without memory.
  *
- * An L1 hit changes nothing but the way's stamp (and the dirty bit of a store), so the
- * tool does that much inline: it remembers the offset for each access instruction,
- * and when the way there holds the line (for a store, dirty already) it writes
+ * An L1 hit changes nothing but the way's stamp (the dirty bit of a store, the unread
+ * bit of a load), so the tool does that much inline: it remembers the offset for each
+ * access instruction, and when the way there holds the line (for a store, dirty
+ * already; for a load, without RL_CS_UNREAD) it writes
  * ++clock into the stamp instead of calling this. That is exact, not an approximation:
  * the state is the one this call would leave, less the counters RL_CS_ACCESSES and
  * RL_CS_L1_HITS, which then count only the calls. */

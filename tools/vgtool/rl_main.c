@@ -821,12 +821,17 @@ static void emit_cache_access(IRSB *sb, IRExpr *addr, Int size, Int kind, IRExpr
         IRExpr *off = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mk_ptr(memo)));
         IRExpr *way = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, base, off));
         IRExpr *entry = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, way));
+        /* RL_CS_TAG(line): (line + 1) << 2, the entry's flags below it */
         IRExpr *line1 = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, u64(1)));
-        IRExpr *key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, line1, IRExpr_Const(IRConst_U8(1))));
-        IRExpr *dirty_key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, key, u64(1)));
-        /* a load hits a clean or dirty entry; a store only a dirty one */
-        IRExpr *have = kind == RL_CS_LOAD ? bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, entry, u64(1))) : entry;
-        IRExpr *hit = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, have, dirty_key));
+        IRExpr *tag = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, line1, IRExpr_Const(IRConst_U8(2))));
+        /* A load hits a clean or dirty entry not marked unread (a line a store brought
+         * in: the call clears the mark, so a load of it is never inline); a store hits
+         * a dirty one, marked or not. */
+        const ULong want_flags = kind == RL_CS_LOAD ? RL_CS_DIRTY : RL_CS_DIRTY | RL_CS_UNREAD;
+        IRExpr *key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, tag, u64(want_flags)));
+        IRExpr *have = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, entry,
+                                                     u64(kind == RL_CS_LOAD ? RL_CS_DIRTY : RL_CS_UNREAD)));
+        IRExpr *hit = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, have, key));
         IRExpr *one_line = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, line, last));
         IRExpr *fast = bind(sb, Ity_I1, IRExpr_Binop(Iop_And1, hit, one_line));
         if (guard) fast = bind(sb, Ity_I1, IRExpr_Binop(Iop_And1, guard, fast));
@@ -1317,7 +1322,10 @@ static void oput_counts(const ULong *c)
         oput_str(name);
         oputf(": {\"read\": %llu", c[RL_CACHE + RL_CS_READ + b]);
         oputf(", \"write\": %llu", c[RL_CACHE + RL_CS_WRITE + b]);
-        if (b + 1 == cache.levels) oputf(", \"nontemporal\": %llu", c[RL_CACHE + RL_CS_NT]);
+        if (b + 1 == cache.levels) {
+            oputf(", \"nontemporal\": %llu", c[RL_CACHE + RL_CS_NT]);
+            oputf(", \"write_allocate_unread\": %llu", c[RL_CACHE + RL_CS_WRITE_ALLOCATE_UNREAD]);
+        }
         oput("}");
     }
     oput("}");
