@@ -87,8 +87,16 @@ std::vector<SourceLine> SourceLines::rows_at(std::uint64_t vaddr) const {
 std::optional<SourceRange> SourceLines::range_of(const std::vector<std::uint64_t>& addresses) const {
     std::vector<SourceLine> lines;
     for (const auto a : addresses) {
+        // The instruction is the last row's at its address: rows before it of another line
+        // are empty location views (the statements an unroll-and-jam folded into the
+        // inner loop's first instruction, at -O3), which would stretch a loop's lines
+        // over its parent's. The last row's line may also be in an earlier row, with
+        // the statement flag: those count.
         auto rows = rows_at(a);
-        lines.insert(lines.end(), rows.begin(), rows.end());
+        if (rows.empty()) continue;
+        const SourceLine last = rows.back();
+        std::copy_if(rows.begin(), rows.end(), std::back_inserter(lines),
+                     [&](const SourceLine& l) { return l.file == last.file && l.line == last.line; });
     }
     return source_range_of(lines);
 }

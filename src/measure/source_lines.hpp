@@ -44,7 +44,9 @@ public:
     // address often has several (a statement's row, then the same line's without the
     // statement flag), of which line_at gives the last.
     std::vector<SourceLine> rows_at(std::uint64_t vaddr) const;
-    // Of the instructions at `addresses`, by all their rows; nullopt when none has a line.
+    // Of the instructions at `addresses`, by their rows of the line each is compiled
+    // from (its address's last row; others there are empty views of other lines);
+    // nullopt when none has a line.
     std::optional<SourceRange> range_of(const std::vector<std::uint64_t>& addresses) const;
 
 private:

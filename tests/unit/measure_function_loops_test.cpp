@@ -130,6 +130,23 @@ TEST(FunctionLoops, EveryLoopHasAUniqueNameAtO3) {
     }
 }
 
+TEST(FunctionLoops, AnInnerLoopIsNamedByItsOwnLinesAtO3) {
+    // GCC -O3 unrolls the multiplies' k loop by two and jams it into the j loop: the first
+    // instruction of the vector j loop also carries empty location views of the k and i
+    // lines; the loop is named by the lines its instructions are compiled from.
+    const Program p(ROOFLINE_TEST_LOOP_SHAPES_O3);
+    for (const auto& [function, inner] : {std::pair{"matmul", "matmul j"}, std::pair{"matmul_blocked", "blocked j"}}) {
+        const auto found = p.loops(function);
+        std::size_t deepest = 0;
+        for (const auto& l : found.forest.loops) deepest = std::max<std::size_t>(deepest, l.depth);
+        for (std::size_t i = 0; i < found.loops.size(); ++i) {
+            if (static_cast<std::size_t>(found.forest.loops[i].depth) != deepest) continue;
+            ASSERT_TRUE(found.loops[i].source.has_value()) << function;
+            EXPECT_EQ(found.loops[i].source->first_line, marked(inner)) << function << ": " << found.loops[i].name;
+        }
+    }
+}
+
 TEST(FunctionLoops, WithoutDebugInformationLoopsAreNamedByAddress) {
     const Program p(ROOFLINE_TEST_LOOP_SHAPES_NODEBUG);
     EXPECT_FALSE(p.source.has_lines());
