@@ -22,6 +22,7 @@ std::string canonical(const std::string& path) {
 
 struct FunctionResult {
     double flops = 0, instructions = 0;
+    MeasuredLoopFunction function;
     std::vector<MeasuredLoop> loops;
 };
 
@@ -80,11 +81,15 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                     "total for the function {:.0f} and {:.0f} (another function of the same name?)",
                     symbol->name, counts.function.instructions, counts.function.total_flops(), tool->instructions,
                     tool->total_flops()));
-            FunctionResult fr{counts.function.total_flops(), counts.function.instructions, {}};
+            FunctionResult fr{counts.function.total_flops(), counts.function.instructions,
+                              {symbol->name, object, counts.function, counts.outside, found->loops.size(), 0, 0},
+                              {}};
             std::vector<long long> self_samples(found->loops.size(), 0), inclusive_samples(found->loops.size(), 0);
             for (auto it = samples.lower_bound(found->cfg.start); it != samples.end() && it->first < found->cfg.end; ++it) {
                 std::size_t l = loop_at(*found, it->first);
+                fr.function.samples += it->second;
                 if (l != kNoLoop) self_samples[l] += it->second;
+                else fr.function.outside_samples += it->second;
                 for (; l != kNoLoop; l = found->forest.loops[l].parent) inclusive_samples[l] += it->second;
             }
             for (std::size_t l = 0; l < found->loops.size(); ++l) {
@@ -108,45 +113,69 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     });
 
     const auto share_of = [](double part, double whole) { return whole > 0 ? part / whole : 0.0; };
-    for (auto& fr : results)
+    for (auto& fr : results) {
+        bool kept = false;
         for (auto& m : fr.loops) {
             ++out.loops_found;
             const double share = std::max({share_of(m.counts.inclusive.total_flops(), program.total_flops()),
                                            share_of(m.counts.inclusive.instructions, program.instructions),
                                            share_of(static_cast<double>(m.inclusive_samples),
                                                     static_cast<double>(all_samples))});
-            if (share >= min_share) out.loops.push_back(std::move(m));
+            if (share >= min_share) {
+                out.loops.push_back(std::move(m));
+                kept = true;
+            }
         }
+        if (kept) out.functions.push_back(std::move(fr.function));
+    }
     return out;
 }
 
 std::vector<Point> loop_points(const ProgramLoops& loops) {
     std::vector<Point> points;
     if (!loops.sampled) return points;
-    for (const auto& m : loops.loops) {
-        // A point needs a time and work: a loop of no FLOPs of its own (an outer loop's
-        // control, a copy) has no place on the chart, and stays in the table.
-        if (m.self_samples <= 0 || m.counts.self.total_flops() <= 0) continue;
-        Point p;
-        p.name = m.function + ": " + m.loop.name;
-        p.series = m.function;
-        p.label = m.loop.name;
-        apply_counts(p, m.counts.self);
-        p.seconds = static_cast<double>(m.self_samples) * loops.sample_period_seconds;
+    const auto timed = [&](Point& p, const std::string& series, const RegionCounts& counts, long long samples) {
+        p.series = series;
+        apply_counts(p, counts);
+        p.seconds = static_cast<double>(samples) * loops.sample_period_seconds;
         p.threads = 1;  // CPU time summed over threads: compare with one thread's roofline
         p.source = PointOrigin::instrument_sampling;
-        p.details["samples"] = static_cast<double>(m.self_samples);
+        p.details["samples"] = static_cast<double>(samples);
         p.details["sample_period_seconds"] = loops.sample_period_seconds;
-        p.details["loop_depth"] = m.depth;
-        p.details["loop_iterations"] = m.counts.iterations;
-        p.details["loop_entries"] = m.counts.entries;
-        p.details["loop_inclusive_flops"] = m.counts.inclusive.total_flops();
-        p.details["loop_inclusive_samples"] = static_cast<double>(m.inclusive_samples);
-        if (m.loop.source) {
-            p.details["loop_first_line"] = m.loop.source->first_line;
-            p.details["loop_last_line"] = m.loop.source->last_line;
+    };
+    for (const auto& f : loops.functions) {
+        // The function's own point first: its series is drawn from it to its loops.
+        if (f.samples > 0 && f.counts.total_flops() > 0) {
+            Point p;
+            p.name = f.function;
+            p.label = f.function;
+            timed(p, f.function, f.counts, f.samples);
+            p.details["loop_function_loops"] = static_cast<double>(f.loops);
+            p.details["loop_outside_flops"] = f.outside.total_flops();
+            p.details["loop_outside_instructions"] = f.outside.instructions;
+            p.details["loop_outside_samples"] = static_cast<double>(f.outside_samples);
+            points.push_back(std::move(p));
         }
-        points.push_back(std::move(p));
+        for (const auto& m : loops.loops) {
+            if (m.function != f.function || m.object != f.object) continue;
+            // A point needs a time and work: a loop of no FLOPs of its own (an outer loop's
+            // control, a copy) has no place on the chart, and stays in the table.
+            if (m.self_samples <= 0 || m.counts.self.total_flops() <= 0) continue;
+            Point p;
+            p.name = m.function + ": " + m.loop.name;
+            p.label = m.loop.name;
+            timed(p, m.function, m.counts.self, m.self_samples);
+            p.details["loop_depth"] = m.depth;
+            p.details["loop_iterations"] = m.counts.iterations;
+            p.details["loop_entries"] = m.counts.entries;
+            p.details["loop_inclusive_flops"] = m.counts.inclusive.total_flops();
+            p.details["loop_inclusive_samples"] = static_cast<double>(m.inclusive_samples);
+            if (m.loop.source) {
+                p.details["loop_first_line"] = m.loop.source->first_line;
+                p.details["loop_last_line"] = m.loop.source->last_line;
+            }
+            points.push_back(std::move(p));
+        }
     }
     return points;
 }

@@ -27,7 +27,20 @@ struct MeasuredLoop {
     long long inclusive_samples = 0;  // of its whole body
 };
 
+// A function holding kept loops: all its counts (its loops' self counts and the code
+// outside them add up to them) and its samples, for the point its loops are joined to.
+struct MeasuredLoopFunction {
+    std::string function;
+    std::string object;
+    RegionCounts counts;    // the whole function: its loops and the code outside them
+    RegionCounts outside;   // its code in no loop
+    std::size_t loops = 0;  // loops found in it
+    long long samples = 0;          // samples of any of its code (sampled runs only)
+    long long outside_samples = 0;  // of its code in no loop
+};
+
 struct ProgramLoops {
+    std::vector<MeasuredLoopFunction> functions;  // those with kept loops, in the order of `loops`
     std::vector<MeasuredLoop> loops;  // by function (most FLOPs first), each function's in its forest's order
     std::size_t loops_found = 0;      // before the share cut
     std::vector<std::string> notes;   // incomplete graphs, irreducible cycles, counts that did not add up
@@ -46,7 +59,9 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                            const SamplingResult* sampling, double min_share);
 
 // A point per kept loop with samples and FLOPs of its own: its self counts, its self
-// samples' CPU time (one thread's), in a series per function, named "FUNCTION: LOOP".
+// samples' CPU time (one thread's), in a series per function, named "FUNCTION: LOOP";
+// each series begins with its function's point, named "FUNCTION" (all its counts and
+// samples; details loop_function_loops, loop_outside_*), the point its loops split.
 std::vector<Point> loop_points(const ProgramLoops& loops);
 
 } // namespace roofline::measure

@@ -7,7 +7,7 @@
 # from the back edges (daxpy's jump back N-1 times); a switch's jump table followed
 # (its cases' FLOPs in its loop), a computed goto said to leave its graph incomplete;
 # no function whose loops and rest fail to add up to
-# the tool's total; at -O3 the vector body and remainder of a loop hold its FLOPs
+# the tool's total; each series led by its function's point, which its loops split; at -O3 the vector body and remainder of a loop hold its FLOPs
 # together. --loops with --counts-from or the perf engine is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
@@ -34,6 +34,12 @@ expect_point "$daxpy" $((2 * n)) 1
 expect_point "sweep_reduce_copy: loop_shapes.c:$(line '/* sweep */')-$(line 'b[i] = 0.25')" $((4 * (n - 2))) 1
 j=$(line '/* matmul j */')
 expect_point "matmul: loop_shapes.c:$j-$((j + 1))" $((2 * m * m * m)) 3
+# Each series begins with its function's point: all its counts, which its loops' self
+# counts and the code outside them add up to.
+series=$(jq -c '[.points[] | select(.series == "sweep_reduce_copy")]' p.json)
+[[ $(jq -r '.[0].name' <<<"$series") == sweep_reduce_copy ]] || fail "sweep_reduce_copy's series does not begin with its function's point: $(jq -c 'map(.name)' <<<"$series")"
+[[ $(jq '.[0].flops == (.[1:] | map(.flops) | add) + .[0].details.loop_outside_flops' <<<"$series") == true ]] ||
+  fail "sweep_reduce_copy: its point's FLOPs $(jq '.[0].flops' <<<"$series") are not its loops' and the rest's"
 grep -q "threaded: its control-flow graph is incomplete.*indirect jump" <<<"$out" || fail "the computed goto's incomplete graph is not said"
 grep -q "dispatch: its control-flow graph is incomplete" <<<"$out" && fail "the switch's jump table was not followed"
 grep -q "another function of the same name\|start where the decoded code has none" <<<"$out" && fail "counts did not add up"
