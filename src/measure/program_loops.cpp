@@ -144,6 +144,12 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
         p.details["sample_period_seconds"] = loops.sample_period_seconds;
     };
     for (const auto& f : loops.functions) {
+        const auto mine = [&](const MeasuredLoop& m) { return m.function == f.function && m.object == f.object; };
+        // A loop with FLOPs but no samples (a vectorized loop's remainder, seldom run) has no
+        // time and no point: its FLOPs are said on its function's point.
+        double unsampled_flops = 0;
+        for (const auto& m : loops.loops)
+            if (mine(m) && m.self_samples <= 0) unsampled_flops += m.counts.self.total_flops();
         // The function's own point first: its series is drawn from it to its loops.
         if (f.samples > 0 && f.counts.total_flops() > 0) {
             Point p;
@@ -154,10 +160,11 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
             p.details["loop_outside_flops"] = f.outside.total_flops();
             p.details["loop_outside_instructions"] = f.outside.instructions;
             p.details["loop_outside_samples"] = static_cast<double>(f.outside_samples);
+            p.details["loop_unsampled_flops"] = unsampled_flops;
             points.push_back(std::move(p));
         }
         for (const auto& m : loops.loops) {
-            if (m.function != f.function || m.object != f.object) continue;
+            if (!mine(m)) continue;
             // A point needs a time and work: a loop of no FLOPs of its own (an outer loop's
             // control, a copy) has no place on the chart, and stays in the table.
             if (m.self_samples <= 0 || m.counts.self.total_flops() <= 0) continue;

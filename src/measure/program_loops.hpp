@@ -61,7 +61,8 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
 // A point per kept loop with samples and FLOPs of its own: its self counts, its self
 // samples' CPU time (one thread's), in a series per function, named "FUNCTION: LOOP";
 // each series begins with its function's point, named "FUNCTION" (all its counts and
-// samples; details loop_function_loops, loop_outside_*), the point its loops split.
+// samples; details loop_function_loops, loop_outside_*, loop_unsampled_flops: the self
+// FLOPs of its kept loops without samples, so without a point), the point its loops split.
 std::vector<Point> loop_points(const ProgramLoops& loops);
 
 } // namespace roofline::measure
