@@ -67,6 +67,11 @@ CodeTraits code_traits(const Point& p) {
     const auto loaded = detail(p, "bytes_loaded");
     const auto stored = detail(p, "bytes_stored");
     if (loaded && stored && *loaded + *stored > 0) t.store_share = *stored / (*loaded + *stored);
+
+    const auto unread = detail(p, "cache_DRAM_write_allocate_unread_bytes");
+    const auto dram = p.bytes.find("DRAM");
+    if (unread && dram != p.bytes.end() && dram->second > 0)
+        t.unread_write_allocate_share = std::min(1.0, *unread / dram->second);
     return t;
 }
 

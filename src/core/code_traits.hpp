@@ -27,6 +27,10 @@ struct CodeTraits {
     std::optional<double> store_share;
     // FLOPs per add, subtract or FMA: what each step of an accumulation chain carries.
     std::optional<double> flops_per_accumulation;
+    // Of the point's DRAM bytes, those of write-allocate fills no load read before the line
+    // went back (the cache simulation's cache_DRAM_write_allocate_unread_bytes): reads that
+    // non-temporal stores would not make.
+    std::optional<double> unread_write_allocate_share;
 };
 
 CodeTraits code_traits(const Point& p);

@@ -29,12 +29,13 @@ std::optional<View> parse_view(std::string_view name) { return value_of(kViewNam
 std::vector<std::string> view_names() { return names_of(kViewNames); }
 
 namespace {
-constexpr NameTable<NextStep::Kind, 6> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
+constexpr NameTable<NextStep::Kind, 7> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
                                                            {NextStep::Kind::raise_intensity, "raise_intensity"},
                                                            {NextStep::Kind::reach_compute, "reach_compute"},
                                                            {NextStep::Kind::vectorize, "vectorize"},
                                                            {NextStep::Kind::split_chain, "split_chain"},
-                                                           {NextStep::Kind::one_kind_mix, "one_kind_mix"}}};
+                                                           {NextStep::Kind::one_kind_mix, "one_kind_mix"},
+                                                           {NextStep::Kind::non_temporal_stores, "non_temporal_stores"}}};
 }
 
 const char* next_step_kind_name(NextStep::Kind kind) { return name_of(kNextStepKindNames, kind); }
@@ -143,6 +144,10 @@ bool covers(const NextStep& step, const Ceiling& c) {
 // registers, where one accumulator makes each step wait for the one before. A loop that
 // stores a larger share writes its results as it goes and carries no such chain.
 constexpr double kReductionStoreShare = 0.05;
+
+// From this share of its DRAM bytes being write-allocate fills that no load read, a DRAM-bound
+// point is told to write that output with non-temporal stores: it would move that much less.
+constexpr double kUnreadWriteAllocateShare = 0.2;
 
 // The highest rate of one dependent chain of the point's own instructions: one_chain_gflops
 // times the lanes of its vectors (a 256-bit chain of doubles carries 4); 0 when the clock,
@@ -409,6 +414,13 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         }
         a.next_steps.push_back({NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at, 0, {}});
     }
+    // Output written and not re-read, counted: streaming stores skip its write-allocate reads.
+    // Only where DRAM binds (in a cache the lines would be re-read, and the fills cost little),
+    // before the generic "raise the intensity": it is the change those counted bytes name.
+    if (a.memory_bound && a.binding_level == "DRAM" && traits.unread_write_allocate_share &&
+        *traits.unread_write_allocate_share >= kUnreadWriteAllocateShare)
+        a.next_steps.push_back({NextStep::Kind::non_temporal_stores, {}, "DRAM", a.binding_roof, a.attainable,
+                                *traits.unread_write_allocate_share, {}});
     if (a.memory_bound) {
         if (!code_first)
             a.next_steps.push_back(

@@ -151,6 +151,9 @@ struct NextStep {
         one_kind_mix,     // `share` of its FLOPs are one kind (`operation`: "FMA", "add", "mul")
                           // and it runs near `ceiling`, that kind's rate alone (`cap`): there is
                           // no mix to balance, only fewer operations
+        non_temporal_stores,  // DRAM-bound, and `share` of its DRAM bytes are write-allocate fills
+                              // no load read (counted by the cache simulation): output written
+                              // and not re-read, which streaming stores write without reading
     };
     Kind kind = Kind::lift_ceiling;
     Ceiling ceiling;
@@ -158,7 +161,8 @@ struct NextStep {
     std::string roof;
     double cap = 0;   // G<work unit>/s
     double share = 0; // vectorize: scalar share of the FLOPs; split_chain: store share of the bytes;
-                      // one_kind_mix: the share of the FLOPs of `operation`
+                      // one_kind_mix: the share of the FLOPs of `operation`; non_temporal_stores:
+                      // the unread write-allocate share of the DRAM bytes
     std::string operation;  // one_kind_mix: the one kind its FLOPs are ("FMA", "add", "mul")
 };
 // The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).

@@ -146,6 +146,10 @@ RegionCounts counts_from(const json& r, const std::string& where) {
             c.cache_traffic[level + "_read"] = read;
             c.cache_traffic[level + "_write"] = write;
             if (traffic.contains("nontemporal")) c.cache_traffic[level + "_nontemporal"] = nontemporal;
+            // Of `read`: write-allocate fills no load read before they went back (what
+            // non-temporal stores would save); a detail, not more bytes.
+            if (traffic.contains("write_allocate_unread"))
+                c.cache_traffic[level + "_write_allocate_unread"] = number(traffic, "write_allocate_unread", at);
         }
     }
     if (r.contains("dirty_at_end")) c.cache_traffic["dirty_at_end"] = number(r, "dirty_at_end", where);

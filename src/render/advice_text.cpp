@@ -92,6 +92,13 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                            format_percent(step.share), kind, kind, format_number(step.cap), rate_unit(r.work_unit),
                            step.ceiling.name, fma ? "" : " (or FMAs, where a multiply feeds an addition)");
     }
+    case NextStep::Kind::non_temporal_stores:
+        return fmt::format("write the output it does not re-read with non-temporal (streaming) stores: {} of its "
+                           "DRAM bytes are write-allocate reads of lines it then only overwrote (counted by the "
+                           "cache simulation), which streaming stores do not make (_mm256_stream_pd, Clang's "
+                           "__builtin_nontemporal_store, #pragma vector nontemporal in Intel's compilers); the {} "
+                           "roof caps this point at {} {}",
+                           format_percent(step.share), step.roof, format_number(step.cap), rate_unit(r.work_unit));
     case NextStep::Kind::reach_compute:
         return fmt::format("the point is compute-bound: the {} roof allows {} {}", step.roof, format_number(step.cap),
                            rate_unit(r.work_unit));

@@ -427,3 +427,61 @@ TEST(CodeTraits, APatternCeilingOfTheOtherKindDoesNotSandwichThePoint) {
     EXPECT_FALSE(fast.upper) << fast.upper->name;
     EXPECT_EQ(all_advice(r, fast).find("into FMA"), std::string::npos) << all_advice(r, fast);
 }
+
+namespace {
+
+// A five-point stencil sweep over n points at `gflops`, vectorized: 4 FLOPs, 32 B loaded and
+// 8 B stored per point; at DRAM 24 B a point (the input grid, the output written and its
+// write-allocate read), `unread` of them write-allocate fills that no load read (the cache
+// simulation's count: 8 B for an output only written, 0 for daxpy's y, which is loaded first).
+Point dram_stencil(double gflops, double unread_per_point, double dram_per_point = 24) {
+    Point p;
+    p.name = "stencil";
+    const double n = 5e7;
+    p.work = 4 * n;
+    p.bytes = {{"L1", 40 * n}, {"DRAM", dram_per_point * n}};
+    p.seconds = p.work / (gflops * 1e9);
+    p.details = {{"flops_by_width_256", p.work},          {"flops_f64_add", 3 * n}, {"flops_f64_mul", n},
+                 {"flops_f64_fma", 0},                    {"bytes_loaded", 32 * n}, {"bytes_stored", 8 * n},
+                 {"cache_DRAM_write_allocate_unread_bytes", unread_per_point * n}};
+    return p;
+}
+
+} // namespace
+
+TEST(CodeTraits, UnreadWriteAllocateShareOfTheDramBytes) {
+    EXPECT_NEAR(*code_traits(dram_stencil(2, 8)).unread_write_allocate_share, 1.0 / 3, 1e-12);
+    EXPECT_EQ(*code_traits(dram_stencil(2, 0)).unread_write_allocate_share, 0);
+    Point uncounted = dram_stencil(2, 8);
+    uncounted.details.erase("cache_DRAM_write_allocate_unread_bytes");
+    EXPECT_FALSE(code_traits(uncounted).unread_write_allocate_share);
+}
+
+// Issue 35: an output only written (a stencil's grid) is told to use non-temporal stores, with the
+// counted share, before the generic "raise the intensity"; daxpy's y (read, then written) is not,
+// nor a point whose unread fills are a small share, nor one that a cache binds.
+TEST(CodeTraits, NonTemporalStoresForOutputWrittenAndNotReread) {
+    const auto r = machine();  // DRAM 30 GB/s: 5 GFLOP/s at 4/24 FLOP/B
+    const auto stencil = analyze(r, dram_stencil(2, 8), View::carm);
+    ASSERT_TRUE(stencil.memory_bound);
+    ASSERT_EQ(stencil.binding_level, "DRAM");
+    ASSERT_TRUE(has(stencil, NextStep::Kind::non_temporal_stores)) << all_advice(r, stencil);
+    const auto nt = std::find_if(stencil.next_steps.begin(), stencil.next_steps.end(),
+                                 [](const NextStep& s) { return s.kind == NextStep::Kind::non_temporal_stores; });
+    const auto raise = std::find_if(stencil.next_steps.begin(), stencil.next_steps.end(),
+                                    [](const NextStep& s) { return s.kind == NextStep::Kind::raise_intensity; });
+    EXPECT_LT(nt, raise);
+    EXPECT_NEAR(nt->share, 1.0 / 3, 1e-12);
+    const auto text = next_step_text(r, *nt);
+    EXPECT_NE(text.find("33.3%"), std::string::npos) << text;
+    EXPECT_NE(text.find("non-temporal"), std::string::npos) << text;
+    EXPECT_STREQ(next_step_kind_name(NextStep::Kind::non_temporal_stores), "non_temporal_stores");
+
+    EXPECT_FALSE(has(analyze(r, dram_stencil(2, 0), View::carm), NextStep::Kind::non_temporal_stores));  // daxpy
+    EXPECT_FALSE(has(analyze(r, dram_stencil(2, 4), View::carm), NextStep::Kind::non_temporal_stores));  // 17%
+    EXPECT_TRUE(has(analyze(r, dram_stencil(2, 4.8), View::carm), NextStep::Kind::non_temporal_stores));  // 20%
+    // Mostly in L1 (1 B of DRAM a point, all of it an unread fill): L1 binds, the fills cost nothing there.
+    const auto in_l1 = analyze(r, dram_stencil(20, 1, 1), View::carm);
+    ASSERT_EQ(in_l1.binding_level, "L1");
+    EXPECT_FALSE(has(in_l1, NextStep::Kind::non_temporal_stores)) << all_advice(r, in_l1);
+}
