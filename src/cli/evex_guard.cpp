@@ -5,6 +5,7 @@
 
 #include "core/evex_code.hpp"
 #include "measure/child_process.hpp"
+#include "measure/engine_registry.hpp"
 #include "measure/evex_scan.hpp"
 #include "measure/perf_events.hpp"
 #include "render/evex_text.hpp"
@@ -79,20 +80,24 @@ std::optional<EvexCheck> guard_evex(measure::MeasureRequest& request, const std:
                                     bool instrument_needed) {
     if (request.argv.empty()) return std::nullopt;
     if (!counts_from.empty()) {
-        if (request.engine != measure::EngineKind::automatic && request.engine != measure::EngineKind::instrument)
+        // The counts come from another program's run, so only an engine that counts in a run of its own.
+        if (!measure::engine_descriptor(request.engine).can(measure::EngineCapability::counting_run))
             throw UsageError(fmt::format("--counts-from runs {} under the instrument engine's Valgrind tool for the "
                                          "counts: drop --engine {}",
                                          message_name(counts_from), measure::engine_name(request.engine)));
         if (measure::find_executable(counts_from).empty())
             throw UsageError(fmt::format("--counts-from {}: no such program (or not executable)",
                                          message_name(counts_from)));
-        request.engine = measure::EngineKind::instrument;
+        request.engine = measure::engine_for(measure::EngineCapability::counting_run).kind;
         request.counts_from = counts_from;
         instrument_needed = true;
     }
     std::string reason;
-    const auto engine = measure::resolve_engine(request, &reason);
-    if (!instrument_needed && engine != measure::EngineKind::instrument) return std::nullopt;
+    const auto& engine = measure::engine_descriptor(measure::resolve_engine(request, &reason));
+    // Only an engine that counts but not AVX-512 code (the Valgrind tool decodes no EVEX) needs the check.
+    const bool blind_to_avx512 =
+        engine.can(measure::EngineCapability::counts) && !engine.can(measure::EngineCapability::counts_avx512);
+    if (!instrument_needed && !blind_to_avx512) return std::nullopt;
     // Why perf is not the answer here, for the refusal ("perf is unavailable: ...").
     std::string perf_unavailable;
     if (const auto at = reason.find("perf is unavailable: "); at != std::string::npos)

@@ -25,6 +25,7 @@
 #include "measure/cache_hierarchy.hpp"
 #include "topo/topology.hpp"
 #include "measure/engine.hpp"
+#include "measure/engine_registry.hpp"
 #include "measure/merge.hpp"
 #include "measure/mpi_rank.hpp"
 #include "measure/call_timer.hpp"
@@ -274,7 +275,7 @@ Provenance provenance_of(const MeasureArgs& args, measure::EngineKind engine, bo
     Provenance p = run_provenance(args.command, "measure");
     p.engine = measure::engine_name(engine);
     if (native) p.runs = {"native"};
-    if (engine != measure::EngineKind::time) p.runs.push_back(p.engine);
+    if (measure::engine_descriptor(engine).can(measure::EngineCapability::counts)) p.runs.push_back(p.engine);
     if (!native) p.options["times_from"] = args.times;
     if (timed_calls) p.runs.push_back("call-timing");
     if (sampled) p.runs.push_back("sampling");
@@ -305,12 +306,14 @@ void report_evex_check(const std::optional<EvexCheck>& evex, const measure::Meas
 // The ISA each run executed, --counts-from's program and what the outputs' comparison found.
 void record_evex_check(const std::optional<EvexCheck>& evex, const measure::MeasureResult& result,
                        const MeasureArgs& args, Provenance& provenance) {
-    if (evex && result.engine == measure::EngineKind::instrument)
+    const auto& engine = measure::engine_descriptor(result.engine);
+    // The AVX-512 check's findings concern a counting run that cannot count AVX-512 code (Valgrind's).
+    if (evex && engine.can(measure::EngineCapability::counting_run) && !engine.can(measure::EngineCapability::counts_avx512))
         for (const auto& [key, value] : evex->provenance) provenance.options[key] = value;
     // Every CPU engine's timed run executes on this CPU; the perf engine counts that very run.
     if (!provenance.options.contains("isa_timed") && args.times.empty())
         provenance.options["isa_timed"] = render_timed_isa(detect_cpu_features().names());
-    if (result.engine == measure::EngineKind::perf)
+    if (engine.can(measure::EngineCapability::counts_avx512))
         provenance.options["isa_counted"] = "the timed run's: the perf engine counts the native run itself";
     if (args.counts_from.empty()) return;
     provenance.options["counted_from"] = args.counts_from;
@@ -362,9 +365,17 @@ int run_gpu_measure(const MeasureArgs& args) {
 }
 
 int run_measure(const MeasureArgs& args) {
-    if (args.engine == "ncu" || !args.ncu_csv.empty()) {
-        if (args.engine != "ncu" && args.engine != "auto")
-            throw UsageError(fmt::format("--ncu-csv is read by the ncu engine, not --engine {}", args.engine));
+    const measure::EngineDescriptor* requested = nullptr;
+    try {
+        requested = &measure::engine_named(args.engine);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    // An engine run through the GPU backend (ncu) is app's GPU measure, not run_measurement.
+    if (requested->runs_through_gpu_backend || !args.ncu_csv.empty()) {
+        if (!requested->runs_through_gpu_backend && !requested->automatic)
+            throw UsageError(fmt::format("--ncu-csv is read by the {} engine, not --engine {}",
+                                         measure::engine_for(measure::EngineCapability::gpu_kernels).name, args.engine));
         return run_gpu_measure(args);
     }
     if (args.offload || !args.offload_summary.empty())
@@ -381,22 +392,22 @@ int run_measure(const MeasureArgs& args) {
                 "[options] -- ./app",
                 program, program));
     measure::MeasureRequest request;
-    try {
-        request.engine = measure::parse_engine(args.engine);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-    if ((args.functions || !args.region_functions.empty()) && request.engine != measure::EngineKind::instrument &&
-        request.engine != measure::EngineKind::automatic)
-        throw UsageError("--functions and --region-function need the instrument engine (--engine instrument)");
-    if (args.loops && request.engine != measure::EngineKind::instrument && request.engine != measure::EngineKind::automatic)
-        throw UsageError("--loops needs the instrument engine (--engine instrument): it counts every instruction");
+    request.engine = requested->kind;
+    // An option that needs what the requested engine cannot do is refused; under auto it picks the engine that can.
+    const auto need = [&](measure::EngineCapability capability, const char* refusal) {
+        const auto& able = measure::engine_for(capability);
+        if (!requested->can(capability)) throw UsageError(fmt::format(fmt::runtime(refusal), able.name));
+        if (requested->automatic) request.engine = able.kind;
+    };
+    const bool per_function = args.functions || !args.region_functions.empty();
+    if (per_function)
+        need(measure::EngineCapability::functions,
+             "--functions and --region-function need the {0} engine (--engine {0})");
+    if (args.loops)
+        need(measure::EngineCapability::loops, "--loops needs the {0} engine (--engine {0}): it counts every instruction");
     if (args.loops && !args.counts_from.empty())
         throw UsageError("--loops places loops by their addresses in the program counted, and --counts-from times "
                          "another: measure the program itself");
-    if (args.loops) request.engine = measure::EngineKind::instrument;
-    const bool per_function = args.functions || !args.region_functions.empty();
-    if (per_function) request.engine = measure::EngineKind::instrument;
     // Every destination and input is checked before the program runs, not discovered after it.
     refuse_output_over_store(args);
     if (!args.output.empty()) check_writable(args.output);
@@ -404,8 +415,10 @@ int run_measure(const MeasureArgs& args) {
     request.region_functions = args.region_functions;
     if (args.loops) request.per_instruction_object = loops_object(args.command.front());
     request.self_exe = self_executable();
-    if (!args.cache_model.empty() && (args.cache_sim == "off" || request.engine == measure::EngineKind::time ||
-                                      request.engine == measure::EngineKind::perf))
+    const auto can = [&](measure::EngineCapability capability) {
+        return measure::engine_descriptor(request.engine).can(capability);
+    };
+    if (!args.cache_model.empty() && (args.cache_sim == "off" || !can(measure::EngineCapability::cache_simulation)))
         throw UsageError("--cache-model is simulated by the instrument engine: drop --cache-sim off, --engine time "
                          "or --engine perf");
     // AVX-512 (EVEX) code that Valgrind cannot decode is refused here, before anything runs (issue 35).
@@ -426,8 +439,7 @@ int run_measure(const MeasureArgs& args) {
         }
         return *machine_caches;
     };
-    if (args.cache_sim == "on" && request.engine != measure::EngineKind::time &&
-        request.engine != measure::EngineKind::perf) {
+    if (args.cache_sim == "on" && can(measure::EngineCapability::cache_simulation)) {
         // The caches of this machine, as hwloc sees them; without them the points keep L1 bytes only.
         if (!args.cache_model.empty()) {
             // Hardware the user does not have: the caches of a machine file or spec sheet. Its errors stop here.
@@ -474,10 +486,10 @@ int run_measure(const MeasureArgs& args) {
     const auto mpi = measure::detect_mpi_rank(getenv);
     const bool quiet = args.quiet || (mpi && mpi->rank != 0);  // rank 0 speaks for the job
     if (!args.times.empty()) {
-        if (request.engine != measure::EngineKind::automatic && request.engine != measure::EngineKind::instrument)
+        if (!can(measure::EngineCapability::counting_run))
             throw UsageError("--times replaces the native run of the instrument engine; the perf and time engines "
                              "take their own times");
-        request.engine = measure::EngineKind::instrument;
+        request.engine = measure::engine_for(measure::EngineCapability::counting_run).kind;
         const auto doc = read_points_document(args.times);
         check_times_source(doc, args.times, args.command);
         try {
@@ -487,13 +499,17 @@ int run_measure(const MeasureArgs& args) {
             throw UsageError(e.what());
         }
     }
+    // What the engine auto resolves to (or the one requested) can do, asked as each check needs it.
+    const auto resolved_can = [&](measure::EngineCapability capability) {
+        return measure::engine_descriptor(measure::resolve_engine(request)).can(capability);
+    };
     // Whether every run (native, tool, call timing, sampling) may initialize MPI in this rank.
     bool rerun = true;
     if (mpi) {
         rerun = measure::rank_can_rerun(*mpi, getenv);
         if (rerun) {
             for (auto& kv : measure::rank_rerun_env()) request.env.push_back(std::move(kv));
-        } else if (!request.times && measure::resolve_engine(request) == measure::EngineKind::instrument) {
+        } else if (!request.times && resolved_can(measure::EngineCapability::counting_run)) {
             throw UsageError(fmt::format(
                 "under {} each rank may start the program only once (its PMI connection closes when the program "
                 "finalizes MPI), and the instrument engine needs two runs: a native one for time and one under "
@@ -509,7 +525,7 @@ int run_measure(const MeasureArgs& args) {
     std::vector<std::string> repeat_notes;
     request.repeat = repeat_request(args.repeat,
                                     {request.times.has_value(), mpi.has_value(), rerun, mpi ? mpi->launcher : "",
-                                     measure::resolve_engine(request) == measure::EngineKind::instrument},
+                                     resolved_can(measure::EngineCapability::counting_run)},
                                     repeat_notes);
     if (args.repeat.cold) {
         std::vector<CacheLevel> caches;
@@ -542,7 +558,7 @@ int run_measure(const MeasureArgs& args) {
     // More than one run reads standard input: each must read the same.
     const bool several_runs = !mpi || rerun;
     if (several_runs && (((!request.times || per_function) &&
-                          measure::resolve_engine(request) == measure::EngineKind::instrument) ||
+                          resolved_can(measure::EngineCapability::counting_run)) ||
                          (!request.times && may_repeat(request.repeat)))) {
         const auto replay = measure::replay_stdin_for_every_run();
         if (!replay.note.empty()) early_notes.push_back(replay.note);
@@ -592,8 +608,11 @@ int run_measure(const MeasureArgs& args) {
     auto note = [&](const std::string& text) {
         if (!quiet) print_stderr("roofline: {}\n", text);
     };
+    const auto result_can = [&](measure::EngineCapability capability) {
+        return measure::engine_descriptor(result.engine).can(capability);
+    };
     note(fmt::format("engine: {} ({})", measure::engine_name(result.engine),
-                     per_function && args.engine == "auto" ? "--functions / --region-function need it"
+                     per_function && requested->automatic ? "--functions / --region-function need it"
                                                            : result.engine_reason));
     note(fmt::format("timing comes from a native run (instrumentation distorts time); counts from the {} engine; "
                      "merged per region by name",
@@ -612,7 +631,8 @@ int run_measure(const MeasureArgs& args) {
         print_stderr("roofline: the command was {}; what was measured up to then follows\n",
                    result.status.describe());
 
-    if (request.region_scope == measure::RegionScope::process && result.engine == measure::EngineKind::perf)
+    if (request.region_scope == measure::RegionScope::process && result_can(measure::EngineCapability::counts) &&
+        !result_can(measure::EngineCapability::threads))
         note("the perf engine counts a region on the threads that opened it (as --region-scope thread); work "
              "that other threads do meanwhile is not in it");
     if (timing) {
@@ -713,7 +733,7 @@ int run_measure(const MeasureArgs& args) {
                                    request.repeat.cold_flush_bytes) +
             (args.times.empty() ? "" : " (the earlier run's, " + args.times + ")");
     if (request.repeat.cold_flush_bytes > 0) provenance.options["cold"] = "yes";
-    if (!cache_model.empty() && result.engine == measure::EngineKind::instrument)
+    if (!cache_model.empty() && result_can(measure::EngineCapability::cache_simulation))
         provenance.options["cache_model"] = cache_model + "; LRU, write-back, write-allocate";
     record_evex_check(evex, result, args, provenance);
     // How the timed run ended: --times refuses the times of a run that crashed.
@@ -781,11 +801,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
         "Timing always comes from a native run; counts from the engine; both are merged per region.\n"
         "The command's exit status is passed through (128 + N when killed by signal N; 127 when not found, 126 when not executable).");
     add_output_option(cmd, args->output, "Write the points to FILE (schema roofline.points/1)");
-    cmd->add_option("--engine", args->engine,
-                    "auto: perf when hardware counters are available, else instrument (Valgrind tool), else time; "
-                    "perf: hardware counters; instrument: Valgrind tool; time: timing only; ncu: a CUDA program, a "
-                    "point per kernel from Nsight Compute (FLOPs per precision, bytes at L1, L2 and DRAM)")
-        ->check(CLI::IsMember({"auto", "instrument", "perf", "time", "ncu"}))
+    cmd->add_option("--engine", args->engine, measure::engines_help())
+        ->check(CLI::IsMember(measure::engine_names()))
         ->capture_default_str();
     cmd->add_option("--cache-sim", args->cache_sim,
                     "Instrument engine: simulate this machine's data caches (sizes, ways, line, sharing from "

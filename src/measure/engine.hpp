@@ -20,7 +20,9 @@
 
 namespace roofline::measure {
 
-enum class EngineKind { automatic, instrument, perf, time };
+// The engines, each described (what it can do, its name and help, how it runs) by one row of
+// engine_registry.cpp's table; ncu's runs go through app's GPU backend, not run_measurement.
+enum class EngineKind { automatic, instrument, perf, time, ncu };
 
 // What a region counts: the work of every thread of the process while it is
 // open (threaded libraries, OpenMP), or only the thread that opened it
@@ -29,8 +31,9 @@ enum class RegionScope { process, thread };
 const char* region_scope_name(RegionScope scope);
 // "process", "thread"; throws std::invalid_argument otherwise.
 RegionScope parse_region_scope(const std::string& text);
+// The engine's name in the registry (engine_registry.hpp): "auto", "perf", "instrument", "time", "ncu".
 const char* engine_name(EngineKind kind);
-// "auto", "instrument", "perf", "time"; throws std::invalid_argument otherwise.
+// The engine of that name; throws std::invalid_argument, naming the engines, otherwise.
 EngineKind parse_engine(const std::string& text);
 
 struct RegionTiming {
@@ -154,13 +157,14 @@ struct MeasureResult {
     std::optional<OutputComparison> output_comparison;
 };
 
-// Runs the whole measurement. Throws MeasureError (with guidance) when the
-// engine cannot run at all; a child that fails or crashes is not an error (see status).
+// Runs the whole measurement with a CPU engine. Throws MeasureError (with guidance) when the
+// engine cannot run at all (an engine run through the GPU backend, ncu, included); a child that
+// fails or crashes is not an error (see status).
 MeasureResult run_measurement(const MeasureRequest& request);
 
 // The engine `request` would use, and why ("requested" when not automatic):
-// auto is perf with hardware counters, else instrument with valgrind and our
-// tool, else time.
+// auto is the first available of the registry's CPU engines (choose_engine):
+// perf with hardware counters, else instrument with valgrind and our tool, else time.
 EngineKind resolve_engine(const MeasureRequest& request, std::string* reason = nullptr);
 
 struct MeasureError : std::runtime_error {

@@ -41,6 +41,9 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
 // the timings' seconds to the fastest timed run's.
 void repeat_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp, ColdCaches& cold);
 
+// Whether the command is a 32-bit (ELF32) program, which the Valgrind tool cannot run.
+bool is_32_bit_program(const MeasureRequest& request);
+
 void run_time_engine(const MeasureRequest& request, MeasureResult& result);
 void run_instrument_engine(const MeasureRequest& request, MeasureResult& result);
 void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const PerfProbe& probe);

@@ -15,6 +15,12 @@
 namespace roofline::measure::detail {
 
 void run_instrument_engine(const MeasureRequest& request, MeasureResult& result) {
+    if (is_32_bit_program(request))
+        throw MeasureError(fmt::format(
+            "{} is a 32-bit program (ELF32): the instrument engine's Valgrind tool (and so --functions and "
+            "--region-function) runs 64-bit programs only. Use --engine time for its time, --engine perf where "
+            "hardware counters are available, or build it 64-bit",
+            request.argv[0]));
     const std::string valgrind = find_executable("valgrind");
     if (valgrind.empty())
         throw MeasureError("the instrument engine needs valgrind, which is not installed (Debian/Ubuntu: "
