@@ -584,7 +584,11 @@ private:
                 first = false;
             }
             if (plotted.markers.empty()) continue;
-            if (plotted.series >= 0) out_.series[plotted.series].points.push_back(point_index);
+            if (plotted.series >= 0) {
+                auto& series = out_.series[plotted.series];
+                if (series.points.empty()) series.from_first = p.details.contains("loop_function_loops");
+                series.points.push_back(point_index);
+            }
             out_.points.push_back(std::move(plotted));
         }
         // Points without a series: a colour each while few, one shared colour when many.
@@ -633,9 +637,10 @@ private:
         for (const auto& line : out_.lines)
             add_segment_obstacle(out_.px(line.x1), out_.py(line.y1), out_.px(line.x2), out_.py(line.y2));
         for (const auto& series : out_.series) {
-            for (std::size_t i = 1; i < series.points.size(); ++i) {
-                const Marker& a = out_.markers[out_.points[series.points[i - 1]].markers.front()];
-                const Marker& b = out_.markers[out_.points[series.points[i]].markers.front()];
+            const auto path = series_path(series);
+            for (std::size_t i = 1; i < path.size(); ++i) {
+                const Marker& a = out_.markers[out_.points[path[i - 1]].markers.front()];
+                const Marker& b = out_.markers[out_.points[path[i]].markers.front()];
                 add_segment_obstacle(out_.px(a.intensity), out_.py(a.performance), out_.px(b.intensity), out_.py(b.performance));
             }
         }
@@ -1046,6 +1051,16 @@ double ChartLayout::performance_at(double canvas_y) const {
 }
 
 ChartLayout layout_chart(const ChartInput& input, const Canvas& canvas) { return LayoutBuilder(input, canvas).build(); }
+
+std::vector<std::size_t> series_path(const SeriesLine& series) {
+    if (!series.from_first || series.points.size() < 3) return series.points;
+    std::vector<std::size_t> path{series.points.front()};
+    for (std::size_t i = 1; i < series.points.size(); ++i) {
+        if (i > 1) path.push_back(series.points.front());
+        path.push_back(series.points[i]);
+    }
+    return path;
+}
 
 std::string format_decade(int exponent) {
     if (exponent >= 0 && exponent <= 5) return fmt::format("{}", std::pow(10.0, exponent));

@@ -126,7 +126,14 @@ struct SeriesLine {
     std::string name;
     std::string colour;
     std::vector<std::size_t> points; // indices into ChartLayout::points, input order
+    // Each point joined to the first rather than to the one before: a function's point and
+    // its loops (measure --loops: the first point's details name its loops).
+    bool from_first = false;
 };
+
+// The points a series' line passes through, in order: its points, or for a series drawn
+// from its first point, that point between each of the others (a star, as one line).
+std::vector<std::size_t> series_path(const SeriesLine& series);
 
 struct ShadedRegion {
     Region region = Region::both;

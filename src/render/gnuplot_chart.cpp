@@ -165,7 +165,7 @@ set border lc rgb "#333333"
     }
     out += "EOD\n$series << EOD\n";
     for (const auto& series : layout.series) {
-        for (std::size_t index : series.points) {
+        for (std::size_t index : series_path(series)) {
             const auto& marker = layout.markers[layout.points[index].markers.front()];
             append(out, "{:.6g} {:.6g}\n", marker.intensity, marker.performance);
         }

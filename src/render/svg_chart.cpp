@@ -190,7 +190,7 @@ void draw_points(SvgWriter& svg, const ChartLayout& layout) {
         if (series.points.size() < 2) continue;
         fmt::format_to(std::back_inserter(out), R"(<polyline class="s{}" fill="none" stroke="{}" stroke-width="1.3" stroke-opacity="0.8" points=")",
                        &series - layout.series.data(), series.colour);
-        for (std::size_t index : series.points) {
+        for (std::size_t index : series_path(series)) {
             const Marker& m = layout.markers[layout.points[index].markers.front()];
             fmt::format_to(std::back_inserter(out), "{:.1f},{:.1f} ", layout.px(m.intensity), layout.py(m.performance));
         }

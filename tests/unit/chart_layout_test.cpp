@@ -272,3 +272,12 @@ TEST(ChartLayout, ExtremeValuesAreLeftOutNotOverflowed) {
     EXPECT_EQ(text.find("inf"), std::string::npos);
     EXPECT_EQ(render_svg(input).find("inf\""), std::string::npos);
 }
+
+TEST(ChartLayout, ASeriesFromItsFirstPointIsAStarAndAnyOtherAChain) {
+    SeriesLine chain{"kernels", "#000000", {4, 7, 9}};
+    EXPECT_EQ(series_path(chain), (std::vector<std::size_t>{4, 7, 9}));
+    SeriesLine star{"sweep_reduce_copy", "#000000", {4, 7, 9, 11}, true};  // a function's point and its loops
+    EXPECT_EQ(series_path(star), (std::vector<std::size_t>{4, 7, 4, 9, 4, 11}));
+    star.points = {4, 7};
+    EXPECT_EQ(series_path(star), (std::vector<std::size_t>{4, 7}));
+}
