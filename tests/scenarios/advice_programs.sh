@@ -76,6 +76,9 @@ elif first["kind"] == "split_chain":
     why = f"{perf:.3g} GFLOP/s <= one chain's {first['cap']:.3g}, stores {first['store_share']:.1%} of its bytes"
 elif first["kind"] == "lift_ceiling":
     why = f"{perf:.3g} GFLOP/s under the {first['ceiling']['name']} ceiling ({first['cap']:.3g} here)"
+elif first["kind"] == "non_temporal_stores":
+    why = (f"{first['unread_write_allocate_share']:.1%} of its DRAM bytes are write-allocate fills "
+           f"never read (counted), bound by {a['binding_roof']}")
 elif first["kind"] == "raise_intensity":
     why = (f"bound by {a['binding_roof']} at I = {a['intensity']:.3g} FLOP/B (counted), "
            f"{a['efficiency']:.0%} of its {first['cap']:.3g} GFLOP/s")
