@@ -1,6 +1,7 @@
 // `roofline measure [options] -- COMMAND ARGS...`: run a command, count its
 // work per region with an engine (perf, instrument, time), time it natively,
 // merge both into points, store them and place them on the machine's roofline.
+#include "app/measure.hpp"
 #include "bench/cache_probe.hpp"
 #include "cli/commands.hpp"
 #include "cli/invocation.hpp"
@@ -552,7 +553,6 @@ int run_measure(const MeasureArgs& args) {
     // finished is kept and roofline exits 128 + the signal.
     measure::clear_interrupt();
     measure::InterruptScope interrupt_scope;
-    auto interrupted = [] { return measure::interrupt_signal() != 0; };
     std::vector<std::string> early_notes = early_cache_notes, early_warnings;
     early_notes.insert(early_notes.end(), repeat_notes.begin(), repeat_notes.end());
     // More than one run reads standard input: each must read the same.
@@ -565,45 +565,19 @@ int run_measure(const MeasureArgs& args) {
         if (!replay.warning.empty()) early_warnings.push_back(replay.warning);
     }
 
-    measure::MeasureResult result;
-    std::optional<measure::CallTimingResult> timing;
-    Sampling sampling;
-    std::string sampling_warning;
+    app::ProgramMeasurement measured;
     try {
-        result = measure::run_measurement(request);
-        const auto to_time = measure::functions_to_time(result.counts, args.max_timed_calls);
-        // Every rank must run the program as often as the others (each run joins the job): in a rank the
-        // runs depend on the options only, never on what this rank counted.
-        if (!interrupted() && (mpi ? rerun && !args.region_functions.empty() : !to_time.empty())) {
-            timing = measure::time_function_calls(request.argv, request.env, to_time);
-            measure::account_stops_by_wall_time(*timing, result.wall_seconds);
-        }
-        // Sampling: IP samples for --functions (self time); call stacks too for region functions whose calls
-        // were not timed (called too often, or too short), for their inclusive time.
-        const bool untimed_region_function = std::any_of(result.counts.begin(), result.counts.end(), [&](const auto& c) {
-            return !measure::function_of_region(c.name).empty() && !c.matched.empty() &&
-                   measure::function_region_time(c, result.functions, timing ? &*timing : nullptr, nullptr,
-                                                 args.max_timed_calls)
-                           .source == measure::TimeSource::unknown;
-        });
-        // (In a rank: whenever functions are asked for, as the ranks' runs must not depend on their counts.)
-        const bool call_stacks = mpi ? !args.region_functions.empty() : untimed_region_function;
-        const bool sample = args.functions || args.loops || call_stacks;
-        if (!interrupted() && (mpi ? rerun && sample : sample)) {
-            auto options = measure::SamplingOptions::for_run(call_stacks, result.wall_seconds);
-            options.code_addresses = args.loops;
-            if (args.sample_period_us > 0) options.period_ns = static_cast<std::uint64_t>(args.sample_period_us * 1e3);
-            auto s = measure::sample_functions(request.argv, request.env, options);
-            if (s.ok)
-                sampling = std::move(s);
-            else
-                sampling_warning = s.error;
-        }
+        measured = app::measure_program({request, args.functions, args.loops, !args.region_functions.empty(),
+                                         args.max_timed_calls, args.sample_period_us, mpi.has_value(), rerun});
     } catch (const measure::CommandNotFound& e) {
         print_stderr("roofline: error: {}\n", e.what());
         return e.exit_code;
     }
     measure::stop_stdin_replay();
+    const auto& result = measured.result;
+    const auto& timing = measured.timing;
+    const auto& sampling = measured.sampling;
+    const auto& sampling_warning = measured.sampling_error;
 
     auto note = [&](const std::string& text) {
         if (!quiet) print_stderr("roofline: {}\n", text);
