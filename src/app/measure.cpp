@@ -2,12 +2,97 @@
 #include "app/measure.hpp"
 
 #include "measure/child_process.hpp"
-#include "measure/function_regions.hpp"
+#include "measure/function_list.hpp"
+#include "measure/merge.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
 
 namespace roofline::app {
+namespace {
+
+using Sampling = std::optional<measure::SamplingResult>;
+
+// A function's counts and its sampled self CPU time as a point (--functions); nullopt without samples.
+std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sampling& sampling) {
+    if (!sampling) return std::nullopt;
+    const auto it = sampling->functions.find(counts.name);
+    if (it == sampling->functions.end() || it->second.samples == 0) return std::nullopt;
+    Point p;
+    p.name = counts.name;
+    measure::apply_counts(p, counts);
+    p.seconds = it->second.seconds;
+    p.threads = 1;  // CPU time summed over threads: compare with one thread's roofline
+    p.source = PointOrigin::instrument_sampling;
+    p.details["samples"] = static_cast<double>(it->second.samples);
+    p.details["sample_period_seconds"] = sampling->period_seconds;
+    p.details[kRunsDetail] = 1;  // one sampled run: --repeat repeats the native run only
+    return p;
+}
+
+std::optional<Point> function_region_point(const FunctionRegion& f, const Sampling& sampling) {
+    if (!f.time.seconds || *f.time.seconds <= 0) return std::nullopt;
+    Point p;
+    p.name = f.counts->name;
+    measure::apply_counts(p, *f.counts);
+    p.seconds = *f.time.seconds;
+    p.threads = f.time.threads;
+    p.details[kRunsDetail] = 1;  // one call-timing or sampled run: --repeat repeats the native run only
+    if (f.time.source == measure::TimeSource::timed_calls) {
+        p.source = PointOrigin::instrument_calltiming;
+        p.details["timed_calls"] = static_cast<double>(f.time.timed_calls);
+    } else {
+        p.source = f.time.source == measure::TimeSource::sampled_stacks ? PointOrigin::instrument_callstacks
+                                                                         : PointOrigin::instrument_sampling;
+        p.details["samples"] = static_cast<double>(f.time.samples);
+        p.details["sample_period_seconds"] = sampling ? sampling->period_seconds : 0;
+    }
+    return p;
+}
+
+// Which functions a --region-function NAME matched, when that is not one: none (with names
+// that look alike), or several (all counted together).
+std::optional<std::string> region_match_warning(const measure::RegionCounts& c,
+                                                const std::vector<measure::RegionCounts>& functions) {
+    const auto pattern = measure::function_of_region(c.name);
+    if (c.matched.empty()) {
+        std::vector<std::string> names;
+        for (const auto& f : functions) names.push_back(f.name);
+        const auto close = measure::closest_names(pattern, names);
+        std::string hint = close.empty() ? "" : "; names that look alike: " + fmt::to_string(fmt::join(close, ", "));
+        return fmt::format("--region-function {}: no function of that name was called (it may not exist, or be "
+                           "inlined into its callers: mark it __attribute__((noinline))){}",
+                           pattern, hint);
+    }
+    if (c.matched.size() > 1)
+        return fmt::format("--region-function {} matches {} functions, counted together: {}; give a qualified name "
+                           "or the parameter list to pick one",
+                           pattern, c.matched.size(), fmt::to_string(fmt::join(c.matched, "; ")));
+    return std::nullopt;
+}
+
+// A function's time comes from the call-timing or sampling run, the whole
+// program's from the native run: on a shared host two runs can differ by tens
+// of percent, so a function may show more time than the program. Say so
+// rather than let it look like a measurement of one run.
+void note_function_longer_than_program(const std::vector<Point>& points, std::vector<MeasureMessage>& messages) {
+    const auto program = std::find_if(points.begin(), points.end(),
+                                      [](const Point& p) { return p.name == measure::kProgramRegion; });
+    if (program == points.end() || program->seconds <= 0) return;
+    for (const auto& p : points) {
+        if (measure::function_of_region(p.name).empty() || p.seconds <= program->seconds) continue;
+        messages.push_back({MeasureMessage::Kind::note,
+                            fmt::format("{} took {:.4g} s in its own run, {:.0f}% more than the whole program's {:.4g} "
+                                        "s in the native run: the runs are separate and this host's run-to-run noise "
+                                        "is that large; compare its time with the program's own clock, or rerun",
+                                        p.name, p.seconds, 100 * (p.seconds / program->seconds - 1),
+                                        program->seconds)});
+    }
+}
+
+} // namespace
 
 ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
     const auto interrupted = [] { return measure::interrupt_signal() != 0; };
@@ -44,6 +129,50 @@ ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
             m.sampling_error = s.error;
     }
     return m;
+}
+
+MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRequest& request) {
+    const auto& result = measured.result;
+    const auto& timing = measured.timing;
+    const auto& sampling = measured.sampling;
+    MeasuredPoints made;
+    auto& points = made.points;
+    const auto note = [&](std::string text) { made.messages.push_back({MeasureMessage::Kind::note, std::move(text)}); };
+    std::vector<std::string> skipped;
+    points = measure::merge_points(result, &skipped);
+    for (const auto& c : result.counts) {
+        if (measure::function_of_region(c.name).empty()) continue;
+        if (auto warning = region_match_warning(c, result.functions))
+            made.messages.push_back({MeasureMessage::Kind::warning, std::move(*warning)});
+        if (c.matched.empty()) continue;
+        FunctionRegion f{&c, measure::function_region_time(c, result.functions, timing ? &*timing : nullptr,
+                                                           sampling ? &*sampling : nullptr, request.max_timed_calls)};
+        if (auto p = function_region_point(f, sampling))
+            points.push_back(std::move(*p));
+        else
+            note(fmt::format("not placed: {} (time {})", c.name, f.time.note));
+        made.function_regions.push_back(std::move(f));
+    }
+    made.shown_functions =
+        measure::significant_functions(result.functions, sampling ? &*sampling : nullptr, request.min_share);
+    if (request.functions && sampling) {
+        for (const auto& f : measure::functions_worth_a_point(made.shown_functions, result.functions, request.min_share)) {
+            if (std::any_of(points.begin(), points.end(), [&](const Point& p) { return p.name == f.name; })) continue;
+            if (auto p = sampled_point(f, sampling)) points.push_back(std::move(*p));
+        }
+    }
+    for (const auto& s : skipped)
+        if (measure::function_of_region(s.substr(0, s.rfind(" ("))).empty()) note("not placed: " + s);
+    if (request.loops) {
+        const auto program = std::find_if(result.counts.begin(), result.counts.end(),
+                                          [](const auto& c) { return c.name == measure::kProgramRegion; });
+        made.loops = measure::program_loops(result.instructions, result.functions,
+                                            program != result.counts.end() ? *program : measure::RegionCounts{},
+                                            sampling ? &*sampling : nullptr, request.min_share);
+        for (auto& p : measure::loop_points(*made.loops)) points.push_back(std::move(p));
+    }
+    note_function_longer_than_program(points, made.messages);
+    return made;
 }
 
 } // namespace roofline::app

@@ -4,15 +4,21 @@
 // --loops and the region functions left untimed. A request in; what each run gave out, with why
 // a run gave nothing; nothing printed. A run after Ctrl-C / SIGTERM (measure::interrupt_signal)
 // is not started. cli/measure_cmd.cpp plans the request, says the notes and makes the points.
-// (Issue 34: the rest of measure's orchestration is to follow here.)
+// Then its points (measure_points): the regions', the region functions', the sampled functions' and
+// the loops', with what was not placed and why as messages in order.
+// (Issue 34: the planning is to follow here.)
 #pragma once
 
 #include "measure/call_timer.hpp"
+#include "core/roofline.hpp"
 #include "measure/engine.hpp"
+#include "measure/function_regions.hpp"
+#include "measure/program_loops.hpp"
 #include "measure/sampling_profiler.hpp"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace roofline::app {
 
@@ -38,5 +44,36 @@ struct ProgramMeasurement {
 
 // Throws measure::CommandNotFound (and MeasureError) as run_measurement does.
 ProgramMeasurement measure_program(const ProgramMeasureRequest& request);
+
+// A function measured as a region (--region-function): its inclusive counts and inclusive time.
+struct FunctionRegion {
+    const measure::RegionCounts* counts;  // in the ProgramMeasurement's result
+    measure::FunctionRegionTime time;
+};
+
+// Said while the points are made, in this order: a note (left out under -q) or a warning.
+struct MeasureMessage {
+    enum class Kind { note, warning };
+    Kind kind;
+    std::string text;
+};
+
+struct PointsRequest {
+    bool functions = false;  // --functions: a point for each function with samples and enough FLOPs
+    bool loops = false;      // --loops: a point per hot loop
+    double min_share = 0.01;  // a fraction (--min-share / 100)
+    long long max_timed_calls = 10000;
+};
+
+struct MeasuredPoints {
+    std::vector<Point> points;
+    std::vector<FunctionRegion> function_regions;       // those that matched a function
+    std::vector<measure::RegionCounts> shown_functions;  // --functions' table: those with min_share of something
+    std::optional<measure::ProgramLoops> loops;          // --loops
+    std::vector<MeasureMessage> messages;
+};
+
+// The points of `measured` (which must outlive the result: function_regions point into it).
+MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRequest& request);
 
 } // namespace roofline::app

@@ -141,50 +141,7 @@ void print_functions(const std::vector<measure::RegionCounts>& shown, std::size_
                            "function", "CPU s", rows));
 }
 
-// A function's counts and its sampled self CPU time as a point (--functions); nullopt without samples.
-std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sampling& sampling) {
-    if (!sampling) return std::nullopt;
-    const auto it = sampling->functions.find(counts.name);
-    if (it == sampling->functions.end() || it->second.samples == 0) return std::nullopt;
-    Point p;
-    p.name = counts.name;
-    measure::apply_counts(p, counts);
-    p.seconds = it->second.seconds;
-    p.threads = 1;  // CPU time summed over threads: compare with one thread's roofline
-    p.source = PointOrigin::instrument_sampling;
-    p.details["samples"] = static_cast<double>(it->second.samples);
-    p.details["sample_period_seconds"] = sampling->period_seconds;
-    p.details[kRunsDetail] = 1;  // one sampled run: --repeat repeats the native run only
-    return p;
-}
-
-// A function measured as a region: its inclusive counts and inclusive time.
-struct FunctionRegion {
-    const measure::RegionCounts* counts;
-    measure::FunctionRegionTime time;
-};
-
-std::optional<Point> function_region_point(const FunctionRegion& f, const Sampling& sampling) {
-    if (!f.time.seconds || *f.time.seconds <= 0) return std::nullopt;
-    Point p;
-    p.name = f.counts->name;
-    measure::apply_counts(p, *f.counts);
-    p.seconds = *f.time.seconds;
-    p.threads = f.time.threads;
-    p.details[kRunsDetail] = 1;  // one call-timing or sampled run: --repeat repeats the native run only
-    if (f.time.source == measure::TimeSource::timed_calls) {
-        p.source = PointOrigin::instrument_calltiming;
-        p.details["timed_calls"] = static_cast<double>(f.time.timed_calls);
-    } else {
-        p.source = f.time.source == measure::TimeSource::sampled_stacks ? PointOrigin::instrument_callstacks
-                                                                         : PointOrigin::instrument_sampling;
-        p.details["samples"] = static_cast<double>(f.time.samples);
-        p.details["sample_period_seconds"] = sampling ? sampling->period_seconds : 0;
-    }
-    return p;
-}
-
-void print_function_regions(const std::vector<FunctionRegion>& regions) {
+void print_function_regions(const std::vector<app::FunctionRegion>& regions) {
     std::vector<FunctionRow> rows;
     for (const auto& f : regions)
         rows.push_back({f.counts->name, f.counts->calls, f.counts->total_flops(),
@@ -195,50 +152,11 @@ void print_function_regions(const std::vector<FunctionRegion>& regions) {
                                              "region", "time s", rows));
 }
 
-// A function's time comes from the call-timing or sampling run, the whole
-// program's from the native run: on a shared host two runs can differ by tens
-// of percent, so a function may show more time than the program. Say so
-// rather than let it look like a measurement of one run.
-template <class Note>
-void note_function_longer_than_program(const std::vector<Point>& points, const Note& note) {
-    const auto program = std::find_if(points.begin(), points.end(),
-                                      [](const Point& p) { return p.name == measure::kProgramRegion; });
-    if (program == points.end() || program->seconds <= 0) return;
-    for (const auto& p : points) {
-        if (measure::function_of_region(p.name).empty() || p.seconds <= program->seconds) continue;
-        note(fmt::format("{} took {:.4g} s in its own run, {:.0f}% more than the whole program's {:.4g} s in the "
-                         "native run: the runs are separate and this host's run-to-run noise is that large; "
-                         "compare its time with the program's own clock, or rerun",
-                         p.name, p.seconds, 100 * (p.seconds / program->seconds - 1), program->seconds));
-    }
-}
-
 // The per-function options of a command line, for a suggested command.
 std::string per_function_flags(const MeasureArgs& args) {
     std::string flags = args.functions ? " --functions" : "";
     for (const auto& f : args.region_functions) flags += " --region-function '" + f + "'";
     return flags;
-}
-
-// Says which functions a --region-function NAME matched: none (with names
-// that look alike), or several (all counted together).
-void report_matches(const measure::RegionCounts& c, const std::vector<measure::RegionCounts>& functions) {
-    const auto pattern = measure::function_of_region(c.name);
-    if (c.matched.empty()) {
-        std::vector<std::string> names;
-        for (const auto& f : functions) names.push_back(f.name);
-        const auto close = measure::closest_names(pattern, names);
-        std::string hint = close.empty() ? "" : "; names that look alike: " + fmt::to_string(fmt::join(close, ", "));
-        print_stderr(
-                   "roofline: warning: --region-function {}: no function of that name was called (it may not "
-                   "exist, or be inlined into its callers: mark it __attribute__((noinline))){}\n",
-                   pattern, hint);
-    } else if (c.matched.size() > 1) {
-        print_stderr(
-                   "roofline: warning: --region-function {} matches {} functions, counted together: {}; give a "
-                   "qualified name or the parameter list to pick one\n",
-                   pattern, c.matched.size(), fmt::to_string(fmt::join(c.matched, "; ")));
-    }
 }
 
 // --times takes the native times of an earlier run: only those of a run of this very
@@ -649,41 +567,17 @@ int run_measure(const MeasureArgs& args) {
                    sampling_warning);
     }
 
-    std::vector<std::string> skipped;
-    auto points = measure::merge_points(result, &skipped);
-    std::vector<FunctionRegion> function_regions;
-    for (const auto& c : result.counts) {
-        if (measure::function_of_region(c.name).empty()) continue;
-        report_matches(c, result.functions);
-        if (c.matched.empty()) continue;
-        FunctionRegion f{&c, measure::function_region_time(c, result.functions, timing ? &*timing : nullptr,
-                                                           sampling ? &*sampling : nullptr, args.max_timed_calls)};
-        if (auto p = function_region_point(f, sampling))
-            points.push_back(std::move(*p));
+    auto made = app::measure_points(measured, {args.functions, args.loops, args.min_share / 100, args.max_timed_calls});
+    for (const auto& m : made.messages) {
+        if (m.kind == app::MeasureMessage::Kind::warning)
+            print_stderr("roofline: warning: {}\n", m.text);
         else
-            note(fmt::format("not placed: {} (time {})", c.name, f.time.note));
-        function_regions.push_back(std::move(f));
+            note(m.text);
     }
-    const auto shown_functions = measure::significant_functions(result.functions, sampling ? &*sampling : nullptr,
-                                                                args.min_share / 100);
-    if (args.functions && sampling) {
-        for (const auto& f : measure::functions_worth_a_point(shown_functions, result.functions, args.min_share / 100)) {
-            if (std::any_of(points.begin(), points.end(), [&](const Point& p) { return p.name == f.name; })) continue;
-            if (auto p = sampled_point(f, sampling)) points.push_back(std::move(*p));
-        }
-    }
-    for (const auto& s : skipped)
-        if (measure::function_of_region(s.substr(0, s.rfind(" ("))).empty()) note("not placed: " + s);
-    std::optional<measure::ProgramLoops> loops;
-    if (args.loops) {
-        const auto program = std::find_if(result.counts.begin(), result.counts.end(),
-                                          [](const auto& c) { return c.name == measure::kProgramRegion; });
-        loops = measure::program_loops(result.instructions, result.functions,
-                                       program != result.counts.end() ? *program : measure::RegionCounts{},
-                                       sampling ? &*sampling : nullptr, args.min_share / 100);
-        for (auto& p : measure::loop_points(*loops)) points.push_back(std::move(p));
-    }
-    note_function_longer_than_program(points, note);
+    auto& points = made.points;
+    const auto& function_regions = made.function_regions;
+    const auto& shown_functions = made.shown_functions;
+    const auto& loops = made.loops;
 
     if (mpi && !rerun && (args.functions || !args.region_functions.empty()))
         note(fmt::format("under {} a rank runs the program once: functions get no call timing or sampling, so "
