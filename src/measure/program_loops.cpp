@@ -72,8 +72,10 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                                                 "counted outside its loops",
                                                 symbol->name, counts.unplaced));
             // The tool's own total of the function must be what its loops and the rest add up to.
+            // (a named copy: clang before 16 cannot capture a structured binding in a lambda)
+            const std::string& function_name = symbol->name;
             const auto tool = std::find_if(functions.begin(), functions.end(),
-                                           [&](const RegionCounts& f) { return f.name == symbol->name; });
+                                           [&](const RegionCounts& f) { return f.name == function_name; });
             if (tool != functions.end() && (tool->instructions != counts.function.instructions ||
                                             tool->total_flops() != counts.function.total_flops()))
                 out.notes.push_back(fmt::format(
