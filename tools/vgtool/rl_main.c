@@ -104,6 +104,18 @@ static ULong *new_ctr(void)
     return c;
 }
 
+/* An array of n pointers with room for at least one more: doubled (from 1024) when full. */
+static void *grown_pointers(void *array, Int n, Int *cap, const HChar *cost_centre)
+{
+    if (n < *cap) return array;
+    Int nc = *cap ? 2 * *cap : 1024;
+    void **grown = VG_(malloc)(cost_centre, nc * sizeof(void *));
+    for (Int i = 0; i < n; i++) grown[i] = ((void **)array)[i];
+    if (array) VG_(free)(array);
+    *cap = nc;
+    return grown;
+}
+
 static CostRec *new_rec(Int fn, const ULong *cost)
 {
     CostRec *r = VG_(calloc)("rl.rec", 1, sizeof(CostRec));
@@ -111,14 +123,7 @@ static CostRec *new_rec(Int fn, const ULong *cost)
     r->fn = fn;
     for (Int i = 0; i < RL_NC; i++)
         if (cost[i]) { r->idx[r->nz] = (UChar)i; r->val[r->nz] = cost[i]; r->nz++; }
-    if (n_recs == cap_recs) {
-        Int nc = cap_recs ? 2 * cap_recs : 1024;
-        CostRec **nr = VG_(malloc)("rl.recs", nc * sizeof(CostRec *));
-        for (Int i = 0; i < n_recs; i++) nr[i] = recs[i];
-        if (recs) VG_(free)(recs);
-        recs = nr;
-        cap_recs = nc;
-    }
+    recs = grown_pointers(recs, n_recs, &cap_recs, "rl.recs");
     recs[n_recs++] = r;
     return r;
 }
@@ -231,14 +236,7 @@ static InsnStat *insn_stat(Addr a, Int fn)
         if (file) s->obj = VG_(strdup)("rl.insnobj", file);
     }
     VG_(HT_add_node)(insn_stats, s);
-    if (n_insn == cap_insn) {
-        Int nc = cap_insn ? 2 * cap_insn : 1024;
-        InsnStat **grown = VG_(malloc)("rl.insnlist", nc * sizeof(InsnStat *));
-        for (Int i = 0; i < n_insn; i++) grown[i] = insn_list[i];
-        if (insn_list) VG_(free)(insn_list);
-        insn_list = grown;
-        cap_insn = nc;
-    }
+    insn_list = grown_pointers(insn_list, n_insn, &cap_insn, "rl.insnlist");
     insn_list[n_insn++] = s;
     return s;
 }
