@@ -99,6 +99,7 @@ ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
     const auto& argv = request.measure.argv;
     const auto& env = request.measure.env;
     ProgramMeasurement m;
+    if (request.replay_stdin) m.stdin_replay = measure::replay_stdin_for_every_run();
     auto& result = m.result;
     result = measure::run_measurement(request.measure);
     const auto to_time = measure::functions_to_time(result.counts, request.max_timed_calls);
@@ -128,6 +129,7 @@ ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
         else
             m.sampling_error = s.error;
     }
+    measure::stop_stdin_replay();
     return m;
 }
 

@@ -3,14 +3,14 @@
 // --region-function functions called few enough times, then the sampled run for --functions,
 // --loops and the region functions left untimed. A request in; what each run gave out, with why
 // a run gave nothing; nothing printed. A run after Ctrl-C / SIGTERM (measure::interrupt_signal)
-// is not started. cli/measure_cmd.cpp plans the request, says the notes and makes the points.
+// is not started. app/measure_plan plans the request; cli/measure_cmd.cpp says the notes.
 // Then its points (measure_points): the regions', the region functions', the sampled functions' and
 // the loops', with what was not placed and why as messages in order.
-// (Issue 34: the planning is to follow here.)
 #pragma once
 
-#include "measure/call_timer.hpp"
 #include "core/roofline.hpp"
+#include "measure/call_timer.hpp"
+#include "measure/child_process.hpp"
 #include "measure/engine.hpp"
 #include "measure/function_regions.hpp"
 #include "measure/program_loops.hpp"
@@ -33,9 +33,12 @@ struct ProgramMeasureRequest {
     // the job): the runs then follow the options only, never what this rank counted.
     bool in_rank = false;
     bool rank_can_rerun = true;       // in a rank: whether a run after the first may start MPI
+    // More than one run reads standard input: it is replayed, so that each reads the same.
+    bool replay_stdin = false;
 };
 
 struct ProgramMeasurement {
+    measure::StdinReplay stdin_replay;                // what was done so every run reads the same input
     measure::MeasureResult result;                   // the engine's
     std::optional<measure::CallTimingResult> timing;  // the call-timing run, when made
     std::optional<measure::SamplingResult> sampling;  // the sampled run, when it worked

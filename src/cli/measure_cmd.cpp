@@ -2,7 +2,7 @@
 // work per region with an engine (perf, instrument, time), time it natively,
 // merge both into points, store them and place them on the machine's roofline.
 #include "app/measure.hpp"
-#include "bench/cache_probe.hpp"
+#include "app/measure_plan.hpp"
 #include "cli/commands.hpp"
 #include "cli/invocation.hpp"
 #include "cli/messages.hpp"
@@ -16,15 +16,11 @@
 #include "cli/usage_error.hpp"
 #include "core/gpu_kernel_points.hpp"
 #include "core/roofline.hpp"
-#include "io/install_layout.hpp"
 #include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
-#include "io/points_json.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
 #include "measure/child_process.hpp"
-#include "measure/cache_hierarchy.hpp"
-#include "topo/topology.hpp"
 #include "measure/engine.hpp"
 #include "measure/engine_registry.hpp"
 #include "measure/merge.hpp"
@@ -42,11 +38,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,6 +77,38 @@ struct MeasureArgs {
     RepeatArgs repeat;  // --repeat, --warmup
 };
 
+// The options as app's planner takes them.
+app::MeasureOptions cpu_options(const MeasureArgs& args) {
+    app::MeasureOptions o;
+    o.command = args.command;
+    o.output = args.output;
+    o.db = args.db;
+    o.no_store = args.no_store;
+    o.functions = args.functions;
+    o.loops = args.loops;
+    o.region_functions = args.region_functions;
+    o.region_scope = args.region_scope;
+    o.cache_sim = args.cache_sim == "on";
+    o.cache_model = args.cache_model;
+    o.counts_from = args.counts_from;
+    o.times = args.times;
+    o.gpu_options = args.offload || !args.offload_summary.empty();
+    o.max_timed_calls = args.max_timed_calls;
+    o.sample_period_us = args.sample_period_us;
+    o.repeat = args.repeat;
+    return o;
+}
+
+// What measure says on stderr as it goes: notes (left out under -q, and by every rank but 0)
+// and warnings (always).
+struct Speaker {
+    bool quiet = false;
+    void note(const std::string& text) const {
+        if (!quiet) print_stderr("roofline: {}\n", text);
+    }
+    void warning(const std::string& text) const { print_stderr("roofline: warning: {}\n", text); }
+};
+
 // The machine to compare with: --machine, else the latest complete stored one if any.
 // `notes`: which one and what it lacks, said with the table of points they concern.
 std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess& access,
@@ -109,6 +135,23 @@ std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess
                                     args.machine.empty() ? "; --machine chooses another" : ""));
     }
     return std::move(judging->file);
+}
+
+// --cache-model: the machine file or stored model whose caches the instrument engine simulates.
+// Its read errors stop here, before anything runs.
+void simulate_cache_model(app::MeasurePlanner& planner, const MeasureArgs& args) {
+    StoreAccess cache_access(args.db);
+    const auto source = parse_stored_source(args.cache_model, "--cache-model");
+    const auto file = load_machine(source, cache_access, "run 'roofline bench' to store this machine's model");
+    planner.simulate_model_caches(file.model, source.display());
+}
+
+// The store the points go to; null with --no-store and in a job (whose rank 0 opens its own in
+// finish_rank). Checked writable (its directory and write lock too, within seconds) before the runs.
+std::unique_ptr<ResultsStore> open_store(const MeasureArgs& args, const std::optional<measure::MpiRank>& mpi) {
+    if (args.no_store || (mpi && mpi->rank != 0)) return nullptr;
+    check_store_writable(args.db);
+    return mpi ? nullptr : ResultsStore::open_db_option(args.db);
 }
 
 using Sampling = std::optional<measure::SamplingResult>;
@@ -150,42 +193,6 @@ void print_function_regions(const std::vector<app::FunctionRegion>& regions) {
     fmt::print("\n{}", render_function_table("functions measured as regions (counts from the instrument engine, "
                                              "inclusive of callees and of other threads while a call is open):",
                                              "region", "time s", rows));
-}
-
-// The per-function options of a command line, for a suggested command.
-std::string per_function_flags(const MeasureArgs& args) {
-    std::string flags = args.functions ? " --functions" : "";
-    for (const auto& f : args.region_functions) flags += " --region-function '" + f + "'";
-    return flags;
-}
-
-// --times takes the native times of an earlier run: only those of a run of this very
-// command (program and arguments; the program's path may be written differently)
-// that was timed natively and ended as it does normally, else the counts of one
-// program would be divided by the time of another.
-void check_times_source(const PointsDocument& doc, const std::string& path, const std::vector<std::string>& command) {
-    const std::string need = "--times needs the points file of an earlier 'roofline measure --engine time -o FILE' "
-                             "run of the same command";
-    if (!doc.provenance) throw UsageError(fmt::format("{} does not say how it was measured (no provenance): {}", path, need));
-    const auto& p = *doc.provenance;
-    if (std::find(p.runs.begin(), p.runs.end(), "native") == p.runs.end())
-        throw UsageError(fmt::format("{} holds no native timing (its runs: {}): {}", path,
-                                     p.runs.empty() ? "none" : fmt::to_string(fmt::join(p.runs, ", ")), need));
-    auto same_program = [](const std::string& a, const std::string& b) {
-        return a == b || std::filesystem::path(a).filename() == std::filesystem::path(b).filename();
-    };
-    const bool same = p.command.size() == command.size() && !command.empty() &&
-                      same_program(p.command.front(), command.front()) &&
-                      std::equal(command.begin() + 1, command.end(), p.command.begin() + 1);
-    if (!same)
-        throw UsageError(fmt::format("{} timed another command ('{}'), not '{}': {}", path,
-                                     fmt::join(p.command, " "), fmt::join(command, " "), need));
-    if (const auto it = p.options.find("interrupted"); it != p.options.end())
-        throw UsageError(fmt::format("{} comes from a run interrupted by {}: its times are partial; {}", path,
-                                     it->second, need));
-    if (const auto it = p.options.find("native_status"); it != p.options.end() && it->second.starts_with("signal"))
-        throw UsageError(fmt::format("{} comes from a run killed by {}: its times are partial; {}", path,
-                                     it->second, need));
 }
 
 // What was run, where and how: stored with the points.
@@ -243,18 +250,6 @@ void record_evex_check(const std::optional<EvexCheck>& evex, const measure::Meas
                 : render_output_difference(*result.output_comparison, args.command.front(), args.counts_from);
 }
 
-// -o naming the store itself would write JSON over every stored run.
-void refuse_output_over_store(const MeasureArgs& args) {
-    if (args.output.empty() || args.no_store) return;
-    const auto location = args.db.empty() ? ResultsStore::default_path() : args.db;
-    if (is_postgres_url(location)) return;  // a server, not a file -o could name
-    std::error_code ec1, ec2;
-    const auto db = std::filesystem::weakly_canonical(location, ec1);
-    const auto out = std::filesystem::weakly_canonical(args.output, ec2);
-    if (!ec1 && !ec2 && db == out)
-        throw UsageError(fmt::format("-o {} is the results store (--db): name another file for the points", args.output));
-}
-
 // --engine ncu / --ncu-csv: CUDA kernels from Nsight Compute; the CPU engines' options do not apply.
 int run_gpu_measure(const MeasureArgs& args) {
     if (args.functions || !args.region_functions.empty() || !args.times.empty() || !args.cache_model.empty() ||
@@ -278,270 +273,61 @@ int run_gpu_measure(const MeasureArgs& args) {
     if (!args.offload_summary.empty() && args.ncu_csv.empty())
         throw UsageError("--offload-summary goes with --ncu-csv (both recorded earlier); to measure a program now, "
                          "use --offload");
-    refuse_output_over_store(args);
+    app::refuse_output_over_store(args.output, args.db, args.no_store);
     return measure_gpu_kernels({args.command, args.ncu_csv, args.output, args.db, args.no_store, args.quiet,
                                 args.offload, args.offload_summary});
 }
 
-int run_measure(const MeasureArgs& args) {
-    const measure::EngineDescriptor* requested = nullptr;
-    try {
-        requested = &measure::engine_named(args.engine);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-    // An engine run through the GPU backend (ncu) is app's GPU measure, not run_measurement.
-    if (requested->runs_through_gpu_backend || !args.ncu_csv.empty()) {
-        if (!requested->runs_through_gpu_backend && !requested->automatic)
-            throw UsageError(fmt::format("--ncu-csv is read by the {} engine, not --engine {}",
-                                         measure::engine_for(measure::EngineCapability::gpu_kernels).name, args.engine));
-        return run_gpu_measure(args);
-    }
-    if (args.offload || !args.offload_summary.empty())
-        throw UsageError("--offload and --offload-summary are for CUDA programs: --engine ncu (or --ncu-csv)");
-    if (args.command.empty())
-        throw UsageError("no command to measure: put it after '--', e.g. roofline measure -- ./my_app");
-    // Measuring a launcher measures the launcher (its own few FLOPs), not the ranks it starts.
-    const auto program = std::filesystem::path(args.command[0]).filename().string();
-    for (const char* launcher : {"mpirun", "mpiexec", "orterun", "prterun", "mpiexec.hydra", "srun", "aprun"})
-        if (program == launcher)
-            throw UsageError(fmt::format(
-                "'{}' is a launcher: measuring it would measure the launcher, not the ranks it starts. Put "
-                "roofline inside it, so that each rank measures itself: {} [launcher options] roofline measure "
-                "[options] -- ./app",
-                program, program));
-    measure::MeasureRequest request;
-    request.engine = requested->kind;
-    // An option that needs what the requested engine cannot do is refused; under auto it picks the engine that can.
-    const auto need = [&](measure::EngineCapability capability, const char* refusal) {
-        const auto& able = measure::engine_for(capability);
-        if (!requested->can(capability)) throw UsageError(fmt::format(fmt::runtime(refusal), able.name));
-        if (requested->automatic) request.engine = able.kind;
-    };
-    const bool per_function = args.functions || !args.region_functions.empty();
-    if (per_function)
-        need(measure::EngineCapability::functions,
-             "--functions and --region-function need the {0} engine (--engine {0})");
-    if (args.loops)
-        need(measure::EngineCapability::loops, "--loops needs the {0} engine (--engine {0}): it counts every instruction");
-    if (args.loops && !args.counts_from.empty())
-        throw UsageError("--loops places loops by their addresses in the program counted, and --counts-from times "
-                         "another: measure the program itself");
-    // Every destination and input is checked before the program runs, not discovered after it.
-    refuse_output_over_store(args);
-    if (!args.output.empty()) check_writable(args.output);
-    request.argv = args.command;
-    request.region_functions = args.region_functions;
-    if (args.loops) request.per_instruction_object = loops_object(args.command.front());
-    request.self_exe = self_executable();
-    const auto can = [&](measure::EngineCapability capability) {
-        return measure::engine_descriptor(request.engine).can(capability);
-    };
-    if (!args.cache_model.empty() && (args.cache_sim == "off" || !can(measure::EngineCapability::cache_simulation)))
-        throw UsageError("--cache-model is simulated by the instrument engine: drop --cache-sim off, --engine time "
-                         "or --engine perf");
-    // AVX-512 (EVEX) code that Valgrind cannot decode is refused here, before anything runs (issue 35).
-    const auto evex = guard_evex(request, args.counts_from, per_function || !args.times.empty());
-    std::string cache_model;  // what the instrument engine simulated, for the provenance
-    std::vector<std::string> early_cache_notes;
-    // This machine's caches, found once for the cache simulation and --cold: as reported, checked
-    // against the table and, when a size is still doubted, a probe of a second or two: never a
-    // size we have reason to doubt (a guest's 508 MiB L3 made a 256 MiB stream miss DRAM entirely).
-    std::optional<std::pair<Topology, std::vector<CacheLevel>>> machine_caches;
-    const auto this_machine_caches = [&]() -> const std::pair<Topology, std::vector<CacheLevel>>& {
-        if (!machine_caches) {
-            auto topology = Topology::discover();
-            auto caches = checked_data_caches(topology, CacheProbe::when_doubtful);
-            for (const auto& c : caches)
-                if (!c.finding.empty()) early_cache_notes.push_back("cache hierarchy: " + c.finding);
-            machine_caches.emplace(std::move(topology), std::move(caches));
-        }
-        return *machine_caches;
-    };
-    if (args.cache_sim == "on" && can(measure::EngineCapability::cache_simulation)) {
-        // The caches of this machine, as hwloc sees them; without them the points keep L1 bytes only.
-        if (!args.cache_model.empty()) {
-            // Hardware the user does not have: the caches of a machine file or spec sheet. Its errors stop here.
-            StoreAccess cache_access(args.db);
-            const auto source = parse_stored_source(args.cache_model, "--cache-model");
-            const auto file = load_machine(source, cache_access,
-                                           "run 'roofline bench' to store this machine's model");
-            measure::SimulatedHierarchy hierarchy;
-            try {
-                hierarchy = measure::simulated_hierarchy(file.model.caches, file.model.cpu.vendor,
-                                                         std::clamp(file.model.cpu.cores, 1, 1024));
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(fmt::format("--cache-model {}: {}", args.cache_model, e.what()));
-            }
-            request.cache_hierarchy = hierarchy.option;
-            request.cache_cores = std::clamp(file.model.cpu.cores, 1, 1024);  // the simulator's limit; more threads wrap
-            cache_model = hierarchy.description + " (from " + source.display() + ")";
-            for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache model: " + n);
-        } else {
-            try {
-                const auto& [topology, caches] = this_machine_caches();
-                const auto hierarchy = measure::simulated_hierarchy(caches, topology.cpu().vendor,
-                                                                    std::clamp(topology.cpu().cores, 1, 1024));
-                request.cache_hierarchy = hierarchy.option;
-                request.cache_cores = std::clamp(topology.cpu().cores, 1, 1024);
-                request.cache_cpu_cores = measure::cpu_core_map(topology.cores(), request.cache_cores);
-                cache_model = hierarchy.description;
-                for (const auto& n : hierarchy.notes) early_cache_notes.push_back("cache simulation: " + n);
-            } catch (const std::exception& e) {
-                early_cache_notes.push_back(
-                    fmt::format("no cache simulation ({}): bytes below L1 are not measured", e.what()));
-            }
-        }
-    }
-    try {
-        request.region_scope = measure::parse_region_scope(args.region_scope);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-    }
-
-    // Inside an MPI launch each roofline is a rank: it measures its own rank, and rank 0 the job.
-    const auto started = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-    const measure::EnvLookup getenv = [](const char* name) -> const char* { return std::getenv(name); };
-    const auto mpi = measure::detect_mpi_rank(getenv);
-    const bool quiet = args.quiet || (mpi && mpi->rank != 0);  // rank 0 speaks for the job
-    if (!args.times.empty()) {
-        if (!can(measure::EngineCapability::counting_run))
-            throw UsageError("--times replaces the native run of the instrument engine; the perf and time engines "
-                             "take their own times");
-        request.engine = measure::engine_for(measure::EngineCapability::counting_run).kind;
-        const auto doc = read_points_document(args.times);
-        check_times_source(doc, args.times, args.command);
-        try {
-            request.times = measure::earlier_times(doc.points, mpi ? std::optional<int>(mpi->rank) : std::nullopt,
-                                                   args.times);
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-    }
-    // What the engine auto resolves to (or the one requested) can do, asked as each check needs it.
-    const auto resolved_can = [&](measure::EngineCapability capability) {
-        return measure::engine_descriptor(measure::resolve_engine(request)).can(capability);
-    };
-    // Whether every run (native, tool, call timing, sampling) may initialize MPI in this rank.
-    bool rerun = true;
-    if (mpi) {
-        rerun = measure::rank_can_rerun(*mpi, getenv);
-        if (rerun) {
-            for (auto& kv : measure::rank_rerun_env()) request.env.push_back(std::move(kv));
-        } else if (!request.times && resolved_can(measure::EngineCapability::counting_run)) {
-            throw UsageError(fmt::format(
-                "under {} each rank may start the program only once (its PMI connection closes when the program "
-                "finalizes MPI), and the instrument engine needs two runs: a native one for time and one under "
-                "the Valgrind tool for counts. Measure in two launches:\n"
-                "  mpiexec -n {} roofline measure --engine time -o times.json -- {}\n"
-                "  mpiexec -n {} roofline measure --times times.json{}{} -- {}",
-                mpi->launcher, mpi->size, fmt::to_string(fmt::join(args.command, " ")), mpi->size,
-                per_function_flags(args), args.output.empty() ? "" : " -o " + args.output,
-                fmt::to_string(fmt::join(args.command, " "))));
-        }
-        if (mpi->rank != 0) check_writable(measure::rank_points_path(args.output, *mpi, mpi->rank));
-    }
-    std::vector<std::string> repeat_notes;
-    request.repeat = repeat_request(args.repeat,
-                                    {request.times.has_value(), mpi.has_value(), rerun, mpi ? mpi->launcher : "",
-                                     resolved_can(measure::EngineCapability::counting_run)},
-                                    repeat_notes);
-    if (args.repeat.cold) {
-        std::vector<CacheLevel> caches;
-        try {
-            caches = this_machine_caches().second;
-        } catch (const std::exception& e) {
-            early_cache_notes.push_back(fmt::format("--cold: this machine's caches are not known ({}): the buffer is "
-                                                    "{} MiB",
-                                                    e.what(), kColdFlushUnknownBytes >> 20));
-        }
-        request.repeat.cold_flush_bytes = cold_flush_bytes(caches);
-    }
-    // (A missing or invalid --machine, a --db in a missing directory, unwritable or not a database.)
-    StoreAccess access(args.db);
-    std::vector<std::string> machine_notes;
-    const auto machine = load_machine_for(args, access, machine_notes);
-    std::unique_ptr<ResultsStore> store;
-    if (!args.no_store && (!mpi || mpi->rank == 0)) {
-        check_store_writable(args.db);  // its directory and its write lock too, within seconds
-        if (!mpi) store = ResultsStore::open_db_option(args.db);  // a job's rank 0 opens its own in finish_rank
-    }
-
-    // Ctrl-C / SIGTERM from here on: forwarded to the running child, and no further run starts; what
-    // finished is kept and roofline exits 128 + the signal.
-    measure::clear_interrupt();
-    measure::InterruptScope interrupt_scope;
-    std::vector<std::string> early_notes = early_cache_notes, early_warnings;
-    early_notes.insert(early_notes.end(), repeat_notes.begin(), repeat_notes.end());
-    // More than one run reads standard input: each must read the same.
-    const bool several_runs = !mpi || rerun;
-    if (several_runs && (((!request.times || per_function) &&
-                          resolved_can(measure::EngineCapability::counting_run)) ||
-                         (!request.times && may_repeat(request.repeat)))) {
-        const auto replay = measure::replay_stdin_for_every_run();
-        if (!replay.note.empty()) early_notes.push_back(replay.note);
-        if (!replay.warning.empty()) early_warnings.push_back(replay.warning);
-    }
-
-    app::ProgramMeasurement measured;
-    try {
-        measured = app::measure_program({request, args.functions, args.loops, !args.region_functions.empty(),
-                                         args.max_timed_calls, args.sample_period_us, mpi.has_value(), rerun});
-    } catch (const measure::CommandNotFound& e) {
-        print_stderr("roofline: error: {}\n", e.what());
-        return e.exit_code;
-    }
-    measure::stop_stdin_replay();
+// What the runs were, said before the points: the engine and why, the planning's and the
+// runs' notes and warnings, the AVX-512 check and --counts-from.
+void say_runs(const app::ProgramMeasurement& measured, const app::MeasurePlan& plan,
+              const measure::EngineDescriptor& requested, const std::optional<EvexCheck>& evex,
+              const MeasureArgs& args, const Speaker& say) {
     const auto& result = measured.result;
-    const auto& timing = measured.timing;
-    const auto& sampling = measured.sampling;
-    const auto& sampling_warning = measured.sampling_error;
+    say.note(fmt::format("engine: {} ({})", measure::engine_name(result.engine),
+                         (args.functions || !args.region_functions.empty()) && requested.automatic
+                             ? "--functions / --region-function need it"
+                             : result.engine_reason));
+    say.note(fmt::format("timing comes from a native run (instrumentation distorts time); counts from the {} engine; "
+                         "merged per region by name",
+                         measure::engine_name(result.engine)));
+    for (const auto& n : plan.notes) say.note(n);
+    if (!measured.stdin_replay.note.empty()) say.note(measured.stdin_replay.note);
+    for (const auto& n : result.notes) say.note(n);
+    if (!measured.stdin_replay.warning.empty()) say.warning(measured.stdin_replay.warning);
+    for (const auto& w : result.warnings) say.warning(w);
+    report_evex_check(evex, result, args, [&](const std::string& n) { say.note(n); });
+}
 
-    auto note = [&](const std::string& text) {
-        if (!quiet) print_stderr("roofline: {}\n", text);
-    };
-    const auto result_can = [&](measure::EngineCapability capability) {
-        return measure::engine_descriptor(result.engine).can(capability);
-    };
-    note(fmt::format("engine: {} ({})", measure::engine_name(result.engine),
-                     per_function && requested->automatic ? "--functions / --region-function need it"
-                                                           : result.engine_reason));
-    note(fmt::format("timing comes from a native run (instrumentation distorts time); counts from the {} engine; "
-                     "merged per region by name",
-                     measure::engine_name(result.engine)));
-    for (const auto& n : early_notes) note(n);
-    for (const auto& n : result.notes) note(n);
-    for (const auto& w : early_warnings) print_stderr("roofline: warning: {}\n", w);
-    for (const auto& w : result.warnings) print_stderr("roofline: warning: {}\n", w);
-    report_evex_check(evex, result, args, note);
-    const int stop_signal = measure::interrupt_signal();
+// How the runs ended (a stop signal, the command killed), and what call timing and sampling did.
+void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureRequest& request, int stop_signal,
+                const Speaker& say) {
+    const auto& result = measured.result;
     if (stop_signal)
         print_stderr("roofline: interrupted by {}: no further run was started; the points below are from "
-                           "the runs that were made (exit {})\n",
-                   measure::signal_name(stop_signal), 128 + stop_signal);
+                     "the runs that were made (exit {})\n",
+                     measure::signal_name(stop_signal), 128 + stop_signal);
     if (!result.status.exited)
-        print_stderr("roofline: the command was {}; what was measured up to then follows\n",
-                   result.status.describe());
-
-    if (request.region_scope == measure::RegionScope::process && result_can(measure::EngineCapability::counts) &&
-        !result_can(measure::EngineCapability::threads))
-        note("the perf engine counts a region on the threads that opened it (as --region-scope thread); work "
-             "that other threads do meanwhile is not in it");
-    if (timing) {
-        if (!timing->ok)
-            print_stderr("roofline: warning: timing function calls: {}\n", timing->error);
+        print_stderr("roofline: the command was {}; what was measured up to then follows\n", result.status.describe());
+    const auto& engine = measure::engine_descriptor(result.engine);
+    if (request.region_scope == measure::RegionScope::process && engine.can(measure::EngineCapability::counts) &&
+        !engine.can(measure::EngineCapability::threads))
+        say.note("the perf engine counts a region on the threads that opened it (as --region-scope thread); work "
+                 "that other threads do meanwhile is not in it");
+    if (const auto& timing = measured.timing) {
+        if (!timing->ok) say.warning("timing function calls: " + timing->error);
         long long calls = 0;
         for (const auto& f : timing->functions) calls += f.calls;
-        note(fmt::format("call-timing run (inclusive wall time of --region-function calls, ptrace breakpoints at "
-                         "entry and return, less {:.3g} us per call for the ptrace stop, {}): {:.3f} s against {:.3f} "
-                         "s untraced, {}, {} calls timed",
-                         timing->stop_seconds * 1e6,
-                         timing->stop_from_wall_time
-                             ? "from the traced run's extra wall time per stop, more than calibrated"
-                             : "as calibrated at its start",
-                         timing->wall_seconds, result.wall_seconds, timing->status.describe(), calls));
+        say.note(fmt::format("call-timing run (inclusive wall time of --region-function calls, ptrace breakpoints at "
+                             "entry and return, less {:.3g} us per call for the ptrace stop, {}): {:.3f} s against "
+                             "{:.3f} s untraced, {}, {} calls timed",
+                             timing->stop_seconds * 1e6,
+                             timing->stop_from_wall_time
+                                 ? "from the traced run's extra wall time per stop, more than calibrated"
+                                 : "as calibrated at its start",
+                             timing->wall_seconds, result.wall_seconds, timing->status.describe(), calls));
     }
-    if (sampling) {
+    if (const auto& sampling = measured.sampling) {
         const std::string what =
             sampling->call_stacks
                 ? fmt::format("with call stacks ({} of {} exact: unwound to their thread's start by call-frame "
@@ -553,56 +339,55 @@ int run_measure(const MeasureArgs& args) {
                               sampling->unwind_error.empty() ? "" : "; " + sampling->unwind_error)
                 : "IP samples, no call stacks; a function's time is its self CPU time summed over threads "
                   "(callees not included)";
-        note(fmt::format("sampling run (per-function time): {:.3f} s, {} samples every {:.0f} us of task-clock "
-                         "CPU time{}, {}",
-                         sampling->wall_seconds, sampling->samples, sampling->period_seconds * 1e6,
-                         sampling->lost ? fmt::format(", {} lost", sampling->lost) : std::string{}, what));
+        say.note(fmt::format("sampling run (per-function time): {:.3f} s, {} samples every {:.0f} us of task-clock "
+                             "CPU time{}, {}",
+                             sampling->wall_seconds, sampling->samples, sampling->period_seconds * 1e6,
+                             sampling->lost ? fmt::format(", {} lost", sampling->lost) : std::string{}, what));
         if (sampling->lost)
-            print_stderr("roofline: warning: the kernel dropped {} samples: per-function times are low\n",
-                       sampling->lost);
-    } else if (!sampling_warning.empty()) {
-        print_stderr(
-                   "roofline: warning: no sampled per-function time: sampling the native run failed ({}); those "
-                   "functions keep their counts but are not placed on the roofline\n",
-                   sampling_warning);
+            say.warning(fmt::format("the kernel dropped {} samples: per-function times are low", sampling->lost));
+    } else if (!measured.sampling_error.empty()) {
+        say.warning(fmt::format("no sampled per-function time: sampling the native run failed ({}); those "
+                                "functions keep their counts but are not placed on the roofline",
+                                measured.sampling_error));
     }
+}
 
-    auto made = app::measure_points(measured, {args.functions, args.loops, args.min_share / 100, args.max_timed_calls});
-    for (const auto& m : made.messages) {
-        if (m.kind == app::MeasureMessage::Kind::warning)
-            print_stderr("roofline: warning: {}\n", m.text);
-        else
-            note(m.text);
-    }
-    auto& points = made.points;
-    const auto& function_regions = made.function_regions;
-    const auto& shown_functions = made.shown_functions;
-    const auto& loops = made.loops;
+// The points' tables: the result, printed under -q too (which leaves out notes and progress), so
+// that `measure -q --no-store` still shows what it measured. In a job, rank 0 prints the job's
+// (finish_rank) and the tables of functions and loops.
+void print_tables(const app::MeasuredPoints& made, const app::ProgramMeasurement& measured, const app::MeasurePlan& plan,
+                  const std::optional<MachineFile>& machine, const std::vector<std::string>& machine_notes,
+                  const MeasureArgs& args, const Speaker& say) {
+    const auto& mpi = plan.mpi;
+    if (mpi && mpi->rank != 0) return;
+    if (!mpi) print_measured_points(made.points, machine);
+    if (!mpi && !args.counts_from.empty())
+        fmt::print("{}", render_counted_from_footer(args.counts_from, args.command.front()));
+    if (!machine) say.note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
+    for (const auto& n : machine_notes) say.note("machine model: " + n);
+    if (!made.function_regions.empty()) print_function_regions(made.function_regions);
+    if (args.functions)
+        print_functions(made.shown_functions, measured.result.functions.size(), args.min_share, measured.sampling);
+    if (made.loops) print_loops(*made.loops, args.min_share);
+}
 
-    if (mpi && !rerun && (args.functions || !args.region_functions.empty()))
-        note(fmt::format("under {} a rank runs the program once: functions get no call timing or sampling, so "
-                         "no time", mpi->launcher));
-    // The tables are the result: printed under -q too (which leaves out notes and progress), so that
-    // `measure -q --no-store` still shows what it measured.
-    if (!mpi || mpi->rank == 0) {
-        if (!mpi) print_measured_points(points, machine);
-        if (!mpi && !args.counts_from.empty())
-            fmt::print("{}", render_counted_from_footer(args.counts_from, args.command.front()));
-        if (!machine) note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
-        for (const auto& n : machine_notes) note("machine model: " + n);
-        if (!function_regions.empty()) print_function_regions(function_regions);
-        if (args.functions) print_functions(shown_functions, result.functions.size(), args.min_share, sampling);
-        if (loops) print_loops(*loops, args.min_share);
-    }
-    auto provenance = provenance_of(args, result.engine, timing.has_value(), sampling.has_value());
+// What was run, where and how, stored with the points: the runs that happened, the ISA each
+// executed, how the time was taken, how the runs ended.
+Provenance measure_provenance(const MeasureArgs& args, const app::MeasurePlan& plan,
+                              const app::ProgramMeasurement& measured, const std::optional<EvexCheck>& evex,
+                              int stop_signal) {
+    const auto& result = measured.result;
+    const auto& repeat = plan.program.measure.repeat;
+    auto provenance = provenance_of(args, result.engine, measured.timing.has_value(), measured.sampling.has_value());
     if (result.wall_timing)  // how the points' seconds were taken (--repeat)
         provenance.options["timing"] =
             timing_provenance_text(*result.wall_timing, result.repeat_plan.automatic && args.times.empty(),
-                                   request.repeat.cold_flush_bytes) +
+                                   repeat.cold_flush_bytes) +
             (args.times.empty() ? "" : " (the earlier run's, " + args.times + ")");
-    if (request.repeat.cold_flush_bytes > 0) provenance.options["cold"] = "yes";
-    if (!cache_model.empty() && result_can(measure::EngineCapability::cache_simulation))
-        provenance.options["cache_model"] = cache_model + "; LRU, write-back, write-allocate";
+    if (repeat.cold_flush_bytes > 0) provenance.options["cold"] = "yes";
+    if (!plan.cache_model.empty() &&
+        measure::engine_descriptor(result.engine).can(measure::EngineCapability::cache_simulation))
+        provenance.options["cache_model"] = plan.cache_model + "; LRU, write-back, write-allocate";
     record_evex_check(evex, result, args, provenance);
     // How the timed run ended: --times refuses the times of a run that crashed.
     if (args.times.empty())
@@ -615,32 +400,43 @@ int run_measure(const MeasureArgs& args) {
             std::erase(provenance.runs, provenance.engine);
     }
     // A counting run killed by a signal (the OOM killer): its counts are lost, the time is kept.
-    const int lost_signal = result.lost_run ? result.lost_run->status.signal : 0;
-    if (lost_signal) {
+    if (result.lost_run && result.lost_run->status.signal) {
         provenance.options["lost_run"] = fmt::format("{}: killed by {}; the points are {} only",
-                                                     result.lost_run->what, measure::signal_name(lost_signal),
+                                                     result.lost_run->what,
+                                                     measure::signal_name(result.lost_run->status.signal),
                                                      args.times.empty() ? "the native run's time" : "the times given");
         if (result.counts.empty()) {
             std::erase(provenance.runs, provenance.engine);
             provenance.options.erase("cache_model");  // nothing was simulated to the end
         }
     }
+    return provenance;
+}
+
+// The points to -o and the store (a job's through its rank 0), and the exit code: the command's,
+// 128 + a stop signal, 128 + the signal that killed the counting run, or failure when the points
+// went nowhere.
+int deliver_measured(const std::vector<Point>& points, const Provenance& provenance, const app::MeasurePlan& plan,
+                     const measure::MeasureResult& result, int stop_signal, const std::optional<MachineFile>& machine,
+                     ResultsStore* store, const MeasureArgs& args, bool quiet) {
+    const int lost_signal = result.lost_run ? result.lost_run->status.signal : 0;
     // The stored set's name says it is partial, so that list and show tell it from a whole run.
     const std::string set_name =
         fmt::to_string(fmt::join(args.command, " ")) +
         (stop_signal  ? fmt::format(" (interrupted by {}: partial)", measure::signal_name(stop_signal))
          : lost_signal ? fmt::format(" (counting run killed by {}: time only)", measure::signal_name(lost_signal))
                        : "");
-    if (mpi) {
-        const RankJobOutput out{args.output, args.db, args.no_store, args.quiet, started, args.rank_wait};
-        const bool written = finish_rank(*mpi, points, provenance, machine, out);
+    if (plan.mpi) {
+        const RankJobOutput out{args.output, args.db, args.no_store, args.quiet, plan.started_unix_seconds,
+                                args.rank_wait};
+        const bool written = finish_rank(*plan.mpi, points, provenance, machine, out);
         const int code = lost_signal ? 128 + lost_signal : result.status.pass_through_code();
         return written || code != 0 ? code : 1;
     }
     // Every destination is tried, each failure said; when one failed the points are also written where
     // they can be, so that a run is never lost (a full disk, a database locked by then).
     PointDestinations to{args.output, nullptr, set_name, "the points", quiet};
-    if (store) to.store = [&] { return store.get(); };
+    if (store) to.store = [&] { return store; };
     const bool delivered = deliver_points(points, provenance, to);
     if (stop_signal) return 128 + stop_signal;
     if (lost_signal) {
@@ -655,6 +451,60 @@ int run_measure(const MeasureArgs& args) {
     }
     const int code = result.status.pass_through_code();
     return delivered || code != 0 ? code : kExitFailure;
+}
+
+int run_measure(const MeasureArgs& args) {
+    const auto& requested = app::requested_engine(args.engine);
+    if (app::measures_gpu_kernels(requested, !args.ncu_csv.empty(), args.engine)) return run_gpu_measure(args);
+    // Every option that makes no sense is refused before anything runs, in this order.
+    app::MeasurePlanner planner(cpu_options(args), requested);
+    // AVX-512 (EVEX) code that Valgrind cannot decode is refused here, before anything runs (issue 35).
+    const auto evex = guard_evex(planner.request(), args.counts_from,
+                                 planner.options().per_function() || !args.times.empty());
+    if (planner.simulates_caches()) {
+        if (args.cache_model.empty())
+            planner.simulate_this_machines_caches();
+        else
+            simulate_cache_model(planner, args);
+    }
+    const auto plan = planner.plan_runs([](const char* name) -> const char* { return std::getenv(name); });
+    const Speaker say{args.quiet || plan.quiet_rank()};  // rank 0 speaks for the job
+    // (A missing or invalid --machine, a --db in a missing directory, unwritable or not a database.)
+    StoreAccess access(args.db);
+    std::vector<std::string> machine_notes;
+    const auto machine = load_machine_for(args, access, machine_notes);
+    const auto store = open_store(args, plan.mpi);
+
+    // Ctrl-C / SIGTERM from here on: forwarded to the running child, and no further run starts; what
+    // finished is kept and roofline exits 128 + the signal.
+    measure::clear_interrupt();
+    measure::InterruptScope interrupt_scope;
+    app::ProgramMeasurement measured;
+    try {
+        measured = app::measure_program(plan.program);
+    } catch (const measure::CommandNotFound& e) {
+        print_stderr("roofline: error: {}\n", e.what());
+        return e.exit_code;
+    }
+    say_runs(measured, plan, requested, evex, args, say);
+    const int stop_signal = measure::interrupt_signal();
+    say_ending(measured, plan.program.measure, stop_signal, say);
+
+    const auto made = app::measure_points(measured, {args.functions, args.loops, args.min_share / 100,
+                                                     args.max_timed_calls});
+    for (const auto& m : made.messages) {
+        if (m.kind == app::MeasureMessage::Kind::warning)
+            say.warning(m.text);
+        else
+            say.note(m.text);
+    }
+    if (plan.mpi && !plan.rank_rerun && planner.options().per_function())
+        say.note(fmt::format("under {} a rank runs the program once: functions get no call timing or sampling, so "
+                             "no time", plan.mpi->launcher));
+    print_tables(made, measured, plan, machine, machine_notes, args, say);
+    const auto provenance = measure_provenance(args, plan, measured, evex, stop_signal);
+    return deliver_measured(made.points, provenance, plan, measured.result, stop_signal, machine, store.get(), args,
+                            say.quiet);
 }
 
 } // namespace

@@ -1,22 +1,10 @@
 #include "cli/measure_loops.hpp"
 
-#include "cli/usage_error.hpp"
-#include "measure/child_process.hpp"
 #include "render/loop_table.hpp"
 
 #include <fmt/core.h>
 
-#include <filesystem>
-
 namespace roofline::cli {
-
-std::string loops_object(const std::string& command) {
-    const auto path = measure::find_executable(command);
-    if (path.empty()) throw UsageError(fmt::format("--loops: '{}' is not a program found in PATH", command));
-    std::error_code ec;
-    const auto resolved = std::filesystem::canonical(path, ec);
-    return ec ? path : resolved.string();
-}
 
 void print_loops(const measure::ProgramLoops& loops, double min_share_percent) {
     std::vector<LoopRow> rows;

@@ -1,5 +1,5 @@
-// measure --loops (issue 36): the program's own file, counted instruction by instruction
-// under the Valgrind tool, and after the runs the table of its loops.
+// measure --loops (issue 36): after the runs, the table of the program's loops (the file
+// counted instruction by instruction is app/measure_plan's).
 #pragma once
 
 #include "measure/program_loops.hpp"
@@ -7,11 +7,6 @@
 #include <string>
 
 namespace roofline::cli {
-
-// The file whose instructions the tool counts one by one: `command` found as execvp
-// would, with its links resolved (as Valgrind names it). Throws UsageError when it
-// cannot be found.
-std::string loops_object(const std::string& command);
 
 // The loops' table on standard output: what was kept (of how many, by --min-share, a
 // percentage), how each figure was measured, and the notes below it.
