@@ -80,7 +80,7 @@ while [[ \$# -gt 0 ]]; do
   case \$1 in
     --log-file) log=\$2; shift 2 ;;
     --csv) shift ;;
-    --print-units|--metrics|--target-processes) shift 2 ;;
+    --print-units|--metrics|--target-processes|--clock-control) shift 2 ;;
     *) break ;;
   esac
 done

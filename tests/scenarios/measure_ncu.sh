@@ -71,11 +71,13 @@ while [[ \$# -gt 0 ]]; do
     --log-file) log=\$2; shift 2 ;;
     --metrics) metrics=\$2; shift 2 ;;
     --target-processes) shift 2 ;;
+    --clock-control) clocks=\$2; shift 2 ;;
     -*) echo "stand-in ncu: unexpected option \$1" >&2; exit 9 ;;
     *) break ;;
   esac
 done
 [[ \$csv && \$units == base && \$log ]] || { echo "stand-in ncu: not asked for CSV in base units to a file" >&2; exit 9; }
+[[ \${clocks:-} == none ]] || { echo "stand-in ncu: clocks locked (no --clock-control none)" >&2; exit 9; }
 [[ \$metrics == *gpu__time_duration.sum* && \$metrics == *dram__bytes.sum* && \$metrics == *_op_dfma_pred_on.sum* ]] ||
   { echo "stand-in ncu: metrics missing: \$metrics" >&2; exit 9; }
 "\$@"; code=\$?

@@ -71,6 +71,10 @@ TEST(GpuMeasure, NcuCommandAsksForTheMetricsAndRunsTheProgramLast) {
     ASSERT_NE(log, argv.end());
     EXPECT_EQ(*(log + 1), "/tmp/x.csv");
     EXPECT_NE(std::find(argv.begin(), argv.end(), "--metrics"), argv.end());
+    // The kernels run at the clocks the roofs were measured at, not ncu's locked base clock.
+    const auto clocks = std::find(argv.begin(), argv.end(), "--clock-control");
+    ASSERT_NE(clocks, argv.end());
+    EXPECT_EQ(*(clocks + 1), "none");
 }
 
 } // namespace

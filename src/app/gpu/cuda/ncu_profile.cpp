@@ -102,8 +102,11 @@ std::vector<std::string> device_metric_names(const std::string& ncu) {
 std::vector<std::string> ncu_command(const std::string& ncu, const std::string& csv_path,
                                      const std::vector<std::string>& command,
                                      const std::vector<std::string>& device_metrics) {
+    // --clock-control none: ncu locks the SM clock to its base by default, but the GPU's roofs are
+    // measured at the clocks the GPU chooses itself; a kernel timed at base clock would sit lower
+    // under its roof than it runs (the H200: 1980 MHz boost against a lower base).
     std::vector<std::string> argv{ncu,          "--csv",    "--print-units", "base", "--target-processes", "all",
-                                  "--log-file", csv_path, "--metrics",
+                                  "--clock-control", "none", "--log-file", csv_path, "--metrics",
                                   fmt::format("{}", fmt::join(ncu_roofline_metrics(device_metrics), ","))};
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;
