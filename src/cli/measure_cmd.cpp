@@ -566,7 +566,10 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                   "information, by function and address without), counted instruction by instruction under the "
                   "instrument engine (FLOPs, bytes at each cache level, iterations), each loop's own time from "
                   "the samples of its code in a sampled native run (±1/sqrt(n)); loops with --min-share of the "
-                  "FLOPs, instructions or samples are listed, those with samples placed, in a series per function");
+                  "FLOPs, instructions or samples are listed, those with samples placed, in a series per function. "
+                  "A loop that calls functions also gets a point 'with its calls': its callees' counts and samples "
+                  "added by the call instructions in its body (a function called from several places shared among "
+                  "them by their calls)");
     cmd->add_option("--region-function", args->region_functions,
                     "Measure every call of function NAME as a region (repeatable; no recompiling). NAME is matched "
                     "on the demangled name, qualified or not, with or without its parameters ('sweep', "

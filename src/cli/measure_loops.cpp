@@ -15,6 +15,7 @@ void print_loops(const measure::ProgramLoops& loops, double min_share_percent) {
         r.depth = m.depth;
         r.self_flops = m.counts.self.total_flops();
         r.inclusive_flops = m.counts.inclusive.total_flops();
+        r.call_flops = m.counts.calls.total_flops();
         r.self_bytes = m.counts.self.bytes_loaded + m.counts.self.bytes_stored;
         if (const auto it = m.counts.self.bytes_by_level.find("DRAM"); it != m.counts.self.bytes_by_level.end())
             r.self_dram_bytes = it->second;
@@ -28,7 +29,8 @@ void print_loops(const measure::ProgramLoops& loops, double min_share_percent) {
                            fmt::format("loops with at least {}% of the program's FLOPs, instructions or samples ({} of "
                                        "{} found in its machine code; --min-share): counts from the instrument engine "
                                        "by instruction (self: the loop's own code, its inner loops left out; incl: "
-                                       "with them); iterations: its back edges taken; {}",
+                                       "with them and the functions it calls; call: those functions' counts, each "
+                                       "shared among its call sites by their calls); iterations: its back edges taken; {}",
                                        min_share_percent, loops.loops.size(), loops.loops_found,
                                        loops.sampled ? "CPU s: the samples of its own code in a sampled native run, "
                                                        "± one over the square root of their number"

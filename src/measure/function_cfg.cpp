@@ -27,7 +27,8 @@ enum class Flow {
 struct Decoded {
     std::uint64_t address = 0, end = 0;
     Flow flow = Flow::next;
-    std::uint64_t target = 0;  // jump and branch
+    std::uint64_t target = 0;  // jump and branch; a direct call's callee
+    bool call = false;
     unsigned id = 0;           // Capstone's instruction id, and its operands: for jump tables
     std::vector<cs_x86_op> operands;
 };
@@ -67,6 +68,9 @@ public:
                 d.flow = unconditional ? Flow::jump : Flow::branch;
                 d.target = static_cast<std::uint64_t>(insn_->detail->x86.operands[0].imm);
             }
+        } else if (cs_insn_group(handle_, insn_, CS_GRP_CALL)) {
+            d.call = true;  // flows on to the next instruction: its callee returns
+            if (direct) d.target = static_cast<std::uint64_t>(insn_->detail->x86.operands[0].imm);
         } else if (cs_insn_group(handle_, insn_, CS_GRP_RET) || cs_insn_group(handle_, insn_, CS_GRP_IRET) ||
                    insn_->id == X86_INS_UD2 || insn_->id == X86_INS_HLT) {
             d.flow = Flow::stop;
@@ -199,6 +203,7 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
     }
     for (const auto& [jump, targets] : table_jumps) leaders.insert(targets.begin(), targets.end());
     for (const auto& d : code_flow) {
+        if (d.call) cfg.calls.push_back({d.address, d.target});
         if (ends_block(d.flow) && d.end < cfg.end) leaders.insert(d.end);
         if ((d.flow == Flow::jump || d.flow == Flow::branch) && inside(d.target)) {
             cfg.jumps.push_back({d.address, d.target, d.flow == Flow::branch});

@@ -32,6 +32,12 @@ struct FunctionCfg {
         bool conditional = false;
     };
     std::vector<Jump> jumps;  // ascending `at`
+    // Every call instruction, by address: what `measure --loops` adds a callee's counts to the
+    // loop holding the call by. target 0: an indirect call (through a register or memory).
+    struct Call {
+        std::uint64_t at = 0, target = 0;
+    };
+    std::vector<Call> calls;  // ascending `at`
     // Why the graph may miss edges (empty: complete), each naming its address.
     std::vector<std::string> incomplete;
     bool complete() const { return incomplete.empty(); }

@@ -5,14 +5,14 @@
 
 namespace roofline::measure {
 
-void add_counts(RegionCounts& into, const RegionCounts& from) {
-    for (const auto& [k, v] : from.flops) into.flops[k] += v;
-    for (const auto& [k, v] : from.flops_by_width) into.flops_by_width[k] += v;
-    into.bytes_loaded += from.bytes_loaded;
-    into.bytes_stored += from.bytes_stored;
-    for (const auto& [k, v] : from.bytes_by_level) into.bytes_by_level[k] += v;
-    for (const auto& [k, v] : from.cache_traffic) into.cache_traffic[k] += v;
-    into.instructions += from.instructions;
+void add_counts(RegionCounts& into, const RegionCounts& from, double factor) {
+    for (const auto& [k, v] : from.flops) into.flops[k] += factor * v;
+    for (const auto& [k, v] : from.flops_by_width) into.flops_by_width[k] += factor * v;
+    into.bytes_loaded += factor * from.bytes_loaded;
+    into.bytes_stored += factor * from.bytes_stored;
+    for (const auto& [k, v] : from.bytes_by_level) into.bytes_by_level[k] += factor * v;
+    for (const auto& [k, v] : from.cache_traffic) into.cache_traffic[k] += factor * v;
+    into.instructions += factor * from.instructions;
 }
 
 std::size_t loop_at(const FunctionLoops& found, std::uint64_t address) {

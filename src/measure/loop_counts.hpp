@@ -17,8 +17,11 @@ namespace roofline::measure {
 
 struct LoopCounts {
     RegionCounts self;       // its own blocks: its body less its inner loops
-    RegionCounts inclusive;  // its whole body, inner loops included
-    double header_runs = 0;  // executions of its header's first instruction
+    RegionCounts inclusive;  // its whole body, inner loops included, and `calls`
+    // What the calls made from its body (inner loops' included) brought: each callee's inclusive
+    // counts times the call site's share of its calls (measure/call_shares); filled by program_loops.
+    RegionCounts calls;
+    double header_runs = 0;  // executions of its header's first instruction (irreducible: of its entries')
     double iterations = 0;   // executions of its back edges: times control went round it
     double entries = 0;      // header runs less iterations: times control came in from outside
 };
@@ -40,8 +43,8 @@ FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<Ins
 // loops), kNoLoop when none does or no decoded instruction starts there.
 std::size_t loop_at(const FunctionLoops& found, std::uint64_t address);
 
-// into += from: FLOPs by precision, kind and width, bytes loaded and stored, bytes by
-// level and cache traffic, instructions executed.
-void add_counts(RegionCounts& into, const RegionCounts& from);
+// into += factor * from: FLOPs by precision, kind and width, bytes loaded and stored, bytes
+// by level and cache traffic, instructions executed.
+void add_counts(RegionCounts& into, const RegionCounts& from, double factor = 1.0);
 
 } // namespace roofline::measure

@@ -1,5 +1,6 @@
 #include "measure/program_loops.hpp"
 
+#include "measure/call_shares.hpp"
 #include "measure/merge.hpp"
 
 #include <fmt/core.h>
@@ -8,6 +9,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <set>
 
 namespace roofline::measure {
 
@@ -25,6 +28,30 @@ struct FunctionResult {
     MeasuredLoopFunction function;
     std::vector<MeasuredLoop> loops;
 };
+
+// A function of a counted file, its loops found and its counts split by them.
+struct CountedFunction {
+    FunctionKey key;  // its file and name
+    FunctionLoops found;
+    FunctionLoopCounts counts;
+    std::vector<std::size_t> sites;  // its call sites' indices in the program's list
+};
+
+long long samples_between(const std::map<std::uint64_t, long long>& samples, std::uint64_t start, std::uint64_t end) {
+    long long n = 0;
+    for (auto it = samples.lower_bound(start); it != samples.end() && it->first < end; ++it) n += it->second;
+    return n;
+}
+
+// How often it was entered: its first instruction's runs, less its loop's iterations
+// where its entry is a loop's header.
+double entries_of(const FunctionLoops& found, const FunctionLoopCounts& counts, const std::vector<InstructionCounts>& mine) {
+    for (std::size_t l = 0; l < found.forest.loops.size(); ++l)
+        if (found.forest.loops[l].header == found.cfg.graph.entry) return counts.loops[l].entries;
+    for (const auto& ic : mine)
+        if (ic.address == found.cfg.start) return ic.counts.instructions;
+    return 0;
+}
 
 } // namespace
 
@@ -48,7 +75,28 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     for (const auto& ic : instructions)
         if (!ic.counts.object.empty()) by_object[ic.counts.object].push_back(&ic);
 
-    std::vector<FunctionResult> results;
+    // Every counted function's loops and counts, and every call it made, with the function called.
+    std::vector<CountedFunction> counted_functions;
+    std::vector<CallSite> sites;
+    std::vector<std::uint64_t> site_address;
+    std::map<FunctionKey, CalledFunction> called;
+    std::map<std::string, std::unique_ptr<ElfSymbols>> other_files;  // the libraries called into, read once
+    // A function of another file called through the PLT: the tool's count of it by name, and its samples.
+    const auto imported = [&](const std::string& object, const std::string& name) -> FunctionKey {
+        const auto f = std::find_if(functions.begin(), functions.end(), [&](const RegionCounts& c) {
+            return c.name == name && !c.object.empty() && canonical(c.object) != canonical(object);
+        });
+        if (f == functions.end()) return {"", name};
+        const FunctionKey key{f->object, name};
+        if (called.count(key)) return key;
+        auto& file = other_files[f->object];
+        if (!file) file = std::make_unique<ElfSymbols>(f->object);
+        long long samples = 0;
+        if (const auto* symbol = file->loaded() ? file->symbol_named(name) : nullptr)
+            samples = samples_between(samples_in[canonical(f->object)], symbol->start, symbol->start + symbol->size);
+        called[key] = {*f, static_cast<double>(samples), -1};
+        return key;
+    };
     for (const auto& [object, counted] : by_object) {
         const ElfSymbols symbols(object);
         if (!symbols.loaded()) {
@@ -61,54 +109,115 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
         for (const auto* ic : counted)
             if (const auto* symbol = symbols.symbol_at(ic->address)) by_function[symbol].push_back(*ic);
         for (const auto& [symbol, mine] : by_function) {
-            const auto found = function_loops(symbols, lines, *symbol);
+            auto found = function_loops(symbols, lines, *symbol);
             if (!found) continue;
             // An incomplete graph may hide every loop of the function: said even when none was found.
             for (const auto& n : found->notes) out.notes.push_back(n);
-            if (found->loops.empty()) continue;
-            const auto counts = loop_counts(*found, mine);
-            if (counts.unplaced > 0)
+            CountedFunction cf{{object, symbol->name}, std::move(*found), {}, {}};
+            cf.counts = loop_counts(cf.found, mine);
+            called[cf.key] = {cf.counts.function,
+                              static_cast<double>(samples_between(samples, cf.found.cfg.start, cf.found.cfg.end)),
+                              entries_of(cf.found, cf.counts, mine)};
+            std::map<std::uint64_t, double> runs;
+            for (const auto& ic : mine) runs[ic.address] = ic.counts.instructions;
+            for (const auto& call : cf.found.cfg.calls) {
+                const auto ran = runs.find(call.at);
+                if (ran == runs.end() || ran->second <= 0) continue;
+                FunctionKey callee{object, ""};
+                if (call.target != 0) {
+                    if (const auto* target = symbols.symbol_at(call.target); target && target->start == call.target)
+                        callee.second = target->name;
+                    else if (const auto import = symbols.plt_import_at(call.target); !import.empty())
+                        callee = imported(object, import);
+                    else
+                        callee.second = fmt::format("{:#x}", call.target);  // no function starts there
+                }
+                cf.sites.push_back(sites.size());
+                sites.push_back({cf.key, callee, ran->second});
+                site_address.push_back(call.at);
+            }
+            if (cf.found.loops.empty()) continue;
+            if (cf.counts.unplaced > 0)
                 out.notes.push_back(fmt::format("{}: {} counted instruction(s) start where the decoded code has none: "
                                                 "counted outside its loops",
-                                                symbol->name, counts.unplaced));
+                                                symbol->name, cf.counts.unplaced));
             // The tool's own total of the function must be what its loops and the rest add up to.
             // (a named copy: clang before 16 cannot capture a structured binding in a lambda)
             const std::string& function_name = symbol->name;
             const auto tool = std::find_if(functions.begin(), functions.end(),
                                            [&](const RegionCounts& f) { return f.name == function_name; });
-            if (tool != functions.end() && (tool->instructions != counts.function.instructions ||
-                                            tool->total_flops() != counts.function.total_flops()))
+            if (tool != functions.end() && (tool->instructions != cf.counts.function.instructions ||
+                                            tool->total_flops() != cf.counts.function.total_flops()))
                 out.notes.push_back(fmt::format(
                     "{}: its loops and the code outside them hold {:.0f} instructions and {:.0f} FLOPs, the tool's "
                     "total for the function {:.0f} and {:.0f} (another function of the same name?)",
-                    symbol->name, counts.function.instructions, counts.function.total_flops(), tool->instructions,
+                    symbol->name, cf.counts.function.instructions, cf.counts.function.total_flops(), tool->instructions,
                     tool->total_flops()));
-            FunctionResult fr{counts.function.total_flops(), counts.function.instructions,
-                              {symbol->name, object, counts.function, counts.outside, found->loops.size(), 0, 0},
-                              {}};
-            std::vector<long long> self_samples(found->loops.size(), 0), inclusive_samples(found->loops.size(), 0);
-            for (auto it = samples.lower_bound(found->cfg.start); it != samples.end() && it->first < found->cfg.end; ++it) {
-                std::size_t l = loop_at(*found, it->first);
-                fr.function.samples += it->second;
-                if (l != kNoLoop) self_samples[l] += it->second;
-                else fr.function.outside_samples += it->second;
-                for (; l != kNoLoop; l = found->forest.loops[l].parent) inclusive_samples[l] += it->second;
-            }
-            for (std::size_t l = 0; l < found->loops.size(); ++l) {
-                const auto& shape = found->forest.loops[l];
-                MeasuredLoop m;
-                m.function = symbol->name;
-                m.object = object;
-                m.loop = found->loops[l];
-                m.depth = shape.depth;
-                if (shape.parent != kNoLoop) m.parent = found->loops[shape.parent].name;
-                m.counts = counts.loops[l];
-                m.self_samples = self_samples[l];
-                m.inclusive_samples = inclusive_samples[l];
-                fr.loops.push_back(std::move(m));
-            }
-            results.push_back(std::move(fr));
+            counted_functions.push_back(std::move(cf));
         }
+    }
+
+    // What each call brought, added to the loops the call is made from (and those around them).
+    const auto shares = share_calls(sites, called);
+    for (const auto& n : shares.notes) out.notes.push_back(n);
+    std::set<FunctionKey> shared_said;
+    std::vector<FunctionResult> results;
+    for (auto& cf : counted_functions) {
+        const auto& found = cf.found;
+        auto& counts = cf.counts;
+        std::vector<double> call_samples(found.loops.size(), 0);
+        for (const std::size_t s : cf.sites) {
+            std::size_t l = loop_at(found, site_address[s]);
+            if (l == kNoLoop) continue;
+            const auto& site = sites[s];
+            const auto where = fmt::format("{}: the call at +{:#x} in its loop {}", cf.key.second,
+                                           site_address[s] - found.cfg.start, found.loops[l].name);
+            if (site.callee.second.empty())
+                out.notes.push_back(fmt::format("{} is indirect ({:.0f} calls): what it called is not in the loop's "
+                                                "counts with calls",
+                                                where, site.runs));
+            else if (shares.share[s] <= 0)
+                out.notes.push_back(fmt::format("{} goes to {}, which was not counted by that name ({:.0f} calls): "
+                                                "not in the loop's counts with calls",
+                                                where, site.callee.second, site.runs));
+            else if (shares.sites_of.at(site.callee) > 1 && shares.counts[s].instructions > 0 &&
+                     shared_said.insert(site.callee).second)
+                out.notes.push_back(fmt::format("{} is called from {} places: its counts are shared among them by "
+                                                "their calls, each call taken to do the same work",
+                                                site.callee.second, shares.sites_of.at(site.callee)));
+            for (; l != kNoLoop; l = found.forest.loops[l].parent) {
+                add_counts(counts.loops[l].calls, shares.counts[s]);
+                add_counts(counts.loops[l].inclusive, shares.counts[s]);
+                call_samples[l] += shares.samples[s];
+            }
+        }
+        const auto& samples = samples_in[canonical(cf.key.first)];
+        FunctionResult fr{counts.function.total_flops(), counts.function.instructions,
+                          {cf.key.second, cf.key.first, counts.function, counts.outside, found.loops.size(), 0, 0},
+                          {}};
+        std::vector<long long> self_samples(found.loops.size(), 0), inclusive_samples(found.loops.size(), 0);
+        for (auto it = samples.lower_bound(found.cfg.start); it != samples.end() && it->first < found.cfg.end; ++it) {
+            std::size_t l = loop_at(found, it->first);
+            fr.function.samples += it->second;
+            if (l != kNoLoop) self_samples[l] += it->second;
+            else fr.function.outside_samples += it->second;
+            for (; l != kNoLoop; l = found.forest.loops[l].parent) inclusive_samples[l] += it->second;
+        }
+        for (std::size_t l = 0; l < found.loops.size(); ++l) {
+            const auto& shape = found.forest.loops[l];
+            MeasuredLoop m;
+            m.function = cf.key.second;
+            m.object = cf.key.first;
+            m.loop = found.loops[l];
+            m.depth = shape.depth;
+            if (shape.parent != kNoLoop) m.parent = found.loops[shape.parent].name;
+            m.counts = counts.loops[l];
+            m.self_samples = self_samples[l];
+            m.inclusive_samples = inclusive_samples[l];
+            m.call_samples = call_samples[l];
+            fr.loops.push_back(std::move(m));
+        }
+        results.push_back(std::move(fr));
     }
     std::stable_sort(results.begin(), results.end(), [](const FunctionResult& a, const FunctionResult& b) {
         return std::pair(a.flops, a.instructions) > std::pair(b.flops, b.instructions);
@@ -121,7 +230,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
             ++out.loops_found;
             const double share = std::max({share_of(m.counts.inclusive.total_flops(), program.total_flops()),
                                            share_of(m.counts.inclusive.instructions, program.instructions),
-                                           share_of(static_cast<double>(m.inclusive_samples),
+                                           share_of(static_cast<double>(m.inclusive_samples) + m.call_samples,
                                                     static_cast<double>(all_samples))});
             if (share >= min_share) {
                 out.loops.push_back(std::move(m));
@@ -144,6 +253,11 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
         p.source = PointOrigin::instrument_sampling;
         p.details["samples"] = static_cast<double>(samples);
         p.details["sample_period_seconds"] = loops.sample_period_seconds;
+    };
+    const auto lines = [](Point& p, const MeasuredLoop& m) {
+        if (!m.loop.source) return;
+        p.details["loop_first_line"] = m.loop.source->first_line;
+        p.details["loop_last_line"] = m.loop.source->last_line;
     };
     for (const auto& f : loops.functions) {
         const auto mine = [&](const MeasuredLoop& m) { return m.function == f.function && m.object == f.object; };
@@ -177,12 +291,30 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
             p.details["loop_depth"] = m.depth;
             p.details["loop_iterations"] = m.counts.iterations;
             p.details["loop_entries"] = m.counts.entries;
-            p.details["loop_inclusive_flops"] = m.counts.inclusive.total_flops();
+            p.details["loop_inclusive_flops"] = m.counts.inclusive.total_flops();  // with its calls'
+            if (m.counts.calls.total_flops() > 0) p.details["loop_call_flops"] = m.counts.calls.total_flops();
             p.details["loop_inclusive_samples"] = static_cast<double>(m.inclusive_samples);
-            if (m.loop.source) {
-                p.details["loop_first_line"] = m.loop.source->first_line;
-                p.details["loop_last_line"] = m.loop.source->last_line;
-            }
+            lines(p, m);
+            points.push_back(std::move(p));
+        }
+        // The loops whose calls did FLOPs, with what they called: where the work of a loop that
+        // calls a function for each element is.
+        for (const auto& m : loops.loops) {
+            const double samples = static_cast<double>(m.inclusive_samples) + m.call_samples;
+            if (!mine(m) || m.counts.calls.total_flops() <= 0 || samples <= 0) continue;
+            Point p;
+            p.name = m.function + ": " + m.loop.name + " with its calls";
+            p.label = m.loop.name + " with its calls";
+            timed(p, m.function, m.counts.inclusive, 0);
+            p.seconds = samples * loops.sample_period_seconds;
+            p.details["samples"] = samples;  // its calls' shares are fractions of samples
+            p.details["loop_depth"] = m.depth;
+            p.details["loop_with_calls"] = 1;
+            p.details["loop_call_flops"] = m.counts.calls.total_flops();
+            p.details["loop_self_flops"] = m.counts.self.total_flops();
+            p.details["loop_iterations"] = m.counts.iterations;
+            p.details["loop_entries"] = m.counts.entries;
+            lines(p, m);
             points.push_back(std::move(p));
         }
     }

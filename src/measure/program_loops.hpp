@@ -2,8 +2,10 @@
 // per-instruction counts of the program's own code grouped by function (its ELF
 // symbols), each function's loops found in its machine code (function_loops) and
 // its counts split by them (loop_counts), and, from a sampled native run, each
-// loop's samples (the instructions sampled in its blocks). Loops below a share of
-// the program are left out; a point is made for each loop with samples.
+// loop's samples (the instructions sampled in its blocks). A call made from a loop's
+// body brings the called function's counts and samples to the loop's inclusive ones,
+// shared by call counts (call_shares). Loops below a share of the program are left
+// out; a point is made for each loop with samples.
 #pragma once
 
 #include "core/roofline.hpp"
@@ -25,6 +27,9 @@ struct MeasuredLoop {
     LoopCounts counts;
     long long self_samples = 0;       // samples of its own blocks (sampled runs only)
     long long inclusive_samples = 0;  // of its whole body
+    // The samples of the functions its body calls, each callee's (with what it calls) times the
+    // call site's share of its calls (measure/call_shares): counts.calls' time.
+    double call_samples = 0;
 };
 
 // A function holding kept loops: all its counts (its loops' self counts and the code
@@ -63,6 +68,10 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
 // each series begins with its function's point, named "FUNCTION" (all its counts and
 // samples; details loop_function_loops, loop_outside_*, loop_unsampled_flops: the self
 // FLOPs of its kept loops without samples, so without a point), the point its loops split.
+// A loop whose calls brought FLOPs has a second point, "FUNCTION: LOOP with its calls":
+// its inclusive counts (inner loops and calls) and time (its samples and its calls'
+// share of their callees'), details loop_with_calls 1 and loop_call_flops; it is not
+// one of the parts its function's point splits into.
 std::vector<Point> loop_points(const ProgramLoops& loops);
 
 } // namespace roofline::measure

@@ -12,6 +12,7 @@ namespace roofline {
 
 std::string render_loop_table(const std::string& title, const std::vector<LoopRow>& rows) {
     const bool dram = std::any_of(rows.begin(), rows.end(), [](const LoopRow& r) { return r.self_dram_bytes.has_value(); });
+    const bool calls = std::any_of(rows.begin(), rows.end(), [](const LoopRow& r) { return r.call_flops > 0; });
     const bool sampled = std::any_of(rows.begin(), rows.end(), [](const LoopRow& r) { return r.self_samples.has_value(); });
     std::vector<std::string> names;
     std::size_t width = 4;
@@ -21,8 +22,9 @@ std::string render_loop_table(const std::string& title, const std::vector<LoopRo
     }
     const auto count = [](double v) { return std::isfinite(v) ? format_quantity(v) : std::string("-"); };
     std::string out = title + "\n";
-    out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>10}", "loop", width, "self FLOPs", "incl FLOPs", "L1 bytes",
-                       "FLOP/byte");
+    out += fmt::format("{:<{}} {:>12} {:>12}", "loop", width, "self FLOPs", "incl FLOPs");
+    if (calls) out += fmt::format(" {:>12}", "call FLOPs");
+    out += fmt::format(" {:>12} {:>10}", "L1 bytes", "FLOP/byte");
     if (dram) out += fmt::format(" {:>12} {:>11}", "DRAM bytes", "FLOP/DRAM B");
     out += fmt::format(" {:>12} {:>9}", "iterations", "entries");
     if (sampled) out += fmt::format(" {:>16}", "CPU s (self)");
@@ -34,8 +36,9 @@ std::string render_loop_table(const std::string& title, const std::vector<LoopRo
             function = r.function;
             out += "in " + terminal_text(function) + ":\n";
         }
-        out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>10}", names[i], width, count(r.self_flops),
-                           count(r.inclusive_flops), count(r.self_bytes),
+        out += fmt::format("{:<{}} {:>12} {:>12}", names[i], width, count(r.self_flops), count(r.inclusive_flops));
+        if (calls) out += fmt::format(" {:>12}", r.call_flops > 0 ? count(r.call_flops) : "-");
+        out += fmt::format(" {:>12} {:>10}", count(r.self_bytes),
                            r.self_bytes > 0 ? format_number(r.self_flops / r.self_bytes) : "-");
         if (dram)
             out += fmt::format(" {:>12} {:>11}", r.self_dram_bytes ? count(*r.self_dram_bytes) : "-",

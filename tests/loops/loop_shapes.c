@@ -74,6 +74,23 @@ NOINLINE double call_in_loop(long n, const double *x)
     return s;
 }
 
+/* A loop calling a function with a loop of its own: dot's 2 cols FLOPs a call, called rows
+ * times from one place, and the loop's own add: 2 rows cols + rows FLOPs with its calls. */
+NOINLINE double dot(long n, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (long i = 0; i < n; i++) /* dot */
+        s += x[i] * y[i];
+    return s;
+}
+NOINLINE double calls_dot(long rows, long cols, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (long r = 0; r < rows; r++) /* calling dot */
+        s += dot(cols, x + r * cols, y);
+    return s;
+}
+
 /* A loop left early by a break: one loop with two exits. */
 NOINLINE long first_above(long n, const double *x, double limit)
 {
@@ -162,6 +179,7 @@ int main(int argc, char **argv)
     matmul(m, x, y, z);
     matmul_blocked(m, x, y, z);
     r += call_in_loop(n, x);
+    r += calls_dot(n / 100, 100, x, y);
     r += (double)first_above(n, x, 5.5);
     r += dispatch(n, op, x);
     r += threaded(n, op, x);

@@ -8,7 +8,8 @@
 # (its cases' FLOPs in its loop), a computed goto said to leave its graph incomplete;
 # no function whose loops and rest fail to add up to
 # the tool's total; each series led by its function's point, which its loops split; at -O3 the vector body and remainder of a loop hold its FLOPs
-# together. --loops with --counts-from or the perf engine is a usage error.
+# together. A loop calling a function (add_scaled; dot, with a loop of its own) has a point
+# with its calls: the callee's FLOPs are its own, exactly, at -O2 and -O3. --loops with --counts-from or the perf engine is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -50,6 +51,24 @@ dispatch=$(jq --arg prefix "dispatch: loop_shapes.c:$(line '/* dispatch */')-" \
 want=$((n / 9 * 10 + $(python3 -c "print(sum([1, 1, 1, 2, 2, 2, 1, 0, 0][:$n % 9]))")))
 [[ $dispatch == "$want" ]] || fail "the switch's loop: $dispatch FLOPs, want $want"
 
+# A loop calling a function: the callee's counts are the loop's with its calls (by the call
+# instruction in its body), a point of their own; the loop's self counts stay its own.
+with_calls() {  # JSON FUNCTION LOOP-MARK LAST-LINE-TEXT FLOPS CALL-FLOPS
+  local name="$2: loop_shapes.c:$(line "/* $3 */")-$(line "$4") with its calls" p
+  p=$(jq -c --arg name "$name" '.points[] | select(.name == $name)' "$1")
+  [[ -n $p ]] || fail "$1: no point '$name': $(jq -c '[.points[].name]' "$1")"
+  [[ $(jq '.flops' <<<"$p") == "$5" && $(jq '.details.loop_call_flops' <<<"$p") == "$6" ]] ||
+    fail "$1: $name: FLOPs $(jq .flops <<<"$p"), of its calls $(jq .details.loop_call_flops <<<"$p"); want $5 and $6"
+  [[ $(jq -r '.series' <<<"$p") == "$2" ]] || fail "$1: $name is not in $2's series"
+}
+calls_checked() {  # JSON
+  with_calls "$1" call_in_loop calling 's = add_scaled(s, x[i]);' $((2 * n)) $((2 * n))
+  local rows=$((n / 100))
+  with_calls "$1" calls_dot 'calling dot' 's += dot(cols' $((2 * rows * 100 + rows)) $((2 * rows * 100))
+}
+calls_checked p.json
+grep -q "^in calls_dot:" <<<"$out" || fail "no table of calls_dot's loops"
+
 # -O3: the vectorizer splits a loop into a vector body and its remainder, both named by the
 # loop's lines (one with its address added): together they hold the loop's FLOPs.
 cc -O3 -g -o loop_shapes_O3 loop_shapes.c || fail "cannot build loop_shapes at -O3"
@@ -60,6 +79,7 @@ got=$(flops_of "daxpy: loop_shapes.c:$(line '/* daxpy */')-$(line 'y[i] += a * x
 [[ $got == $((2 * n)) ]] || fail "-O3 daxpy's loops: $got FLOPs, want $((2 * n))"
 got=$(flops_of "sweep_reduce_copy: loop_shapes.c:$(line '/* sweep */')-$(line 'b[i] = 0.25')")
 [[ $got == $((4 * (n - 2))) ]] || fail "-O3 sweep's loops: $got FLOPs, want $((4 * (n - 2)))"
+calls_checked p3.json
 
 out=$("$bin" measure --loops --engine perf --no-store -- ./loop_shapes 1000 2>&1); rc=$?
 [[ $rc == 2 && $out == *"--loops needs the instrument engine"* ]] || fail "--loops --engine perf: exit $rc"

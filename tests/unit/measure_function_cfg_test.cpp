@@ -70,6 +70,25 @@ TEST(FunctionCfg, ACallFallsThroughAndAJumpOutOfTheFunctionLeavesIt) {
     ASSERT_EQ(cfg.graph.blocks.size(), 1u);  // the call does not end the block
     EXPECT_EQ(cfg.graph.blocks[0].end, 0x200au);
     EXPECT_TRUE(cfg.graph.blocks[0].successors.empty());
+    // The call is kept with its callee (what measure --loops adds to the loop holding it); the jump is not a call.
+    ASSERT_EQ(cfg.calls.size(), 1u);
+    EXPECT_EQ(cfg.calls[0].at, 0x2000u);
+    EXPECT_EQ(cfg.calls[0].target, 0x3000u);
+}
+
+TEST(FunctionCfg, AnIndirectCallHasNoTarget) {
+    // 0x2000: call *%rax; 0x2002: call *0x10(%rip); 0x2008: ret
+    const std::string code("\xff\xd0"
+                           "\xff\x15\x10\x00\x00\x00"
+                           "\xc3",
+                           9);
+    const auto cfg = decode_function_cfg(code, 0x2000, "indirect_calls");
+    EXPECT_TRUE(cfg.complete());  // calls return: the graph misses nothing
+    ASSERT_EQ(cfg.calls.size(), 2u);
+    EXPECT_EQ(cfg.calls[0].at, 0x2000u);
+    EXPECT_EQ(cfg.calls[0].target, 0u);
+    EXPECT_EQ(cfg.calls[1].at, 0x2002u);
+    EXPECT_EQ(cfg.calls[1].target, 0u);
 }
 
 TEST(FunctionCfg, AnIndirectJumpMakesTheGraphIncomplete) {

@@ -49,7 +49,7 @@ std::vector<std::string> names(const FunctionLoops& f) {
     return out;
 }
 
-using Names = std::vector<std::string>;
+using LoopNames = std::vector<std::string>;
 
 struct Program {
     explicit Program(const std::string& path) : symbols(path), source(path) {}
@@ -84,20 +84,20 @@ TEST(FunctionLoops, LoopsAreNamedByTheirSourceLinesAtO2) {
     const Program p(ROOFLINE_TEST_LOOP_SHAPES_O2);
     ASSERT_TRUE(p.source.has_lines());
     const int body = marked("matmul j") + 1;  // the multiplies' bodies are the same text
-    EXPECT_EQ(names(p.loops("no_loop")), Names{});
-    EXPECT_EQ(names(p.loops("daxpy")), Names{lines("daxpy", "y[i] += a * x[i];")});
+    EXPECT_EQ(names(p.loops("no_loop")), LoopNames{});
+    EXPECT_EQ(names(p.loops("daxpy")), LoopNames{lines("daxpy", "y[i] += a * x[i];")});
     EXPECT_EQ(names(p.loops("sweep_reduce_copy")),
-              (Names{lines("sweep", "b[i] = 0.25"), lines("reduce", "s += b[i];"), lines("copy", "c[i] = 2.0")}));
+              (LoopNames{lines("sweep", "b[i] = 0.25"), lines("reduce", "s += b[i];"), lines("copy", "c[i] = 2.0")}));
     EXPECT_EQ(names(p.loops("matmul")),
-              (Names{lines("matmul i", body), lines("matmul k", body), lines("matmul j", body)}));
+              (LoopNames{lines("matmul i", body), lines("matmul k", body), lines("matmul j", body)}));
     const int blocked_body = marked("blocked j") + 1;
     EXPECT_EQ(names(p.loops("matmul_blocked")),
-              (Names{lines("blocked ii", blocked_body), lines("blocked kk", blocked_body),
+              (LoopNames{lines("blocked ii", blocked_body), lines("blocked kk", blocked_body),
                      lines("blocked i", blocked_body), lines("blocked k", blocked_body),
                      lines("blocked j", blocked_body)}));
-    EXPECT_EQ(names(p.loops("call_in_loop")), Names{lines("calling", "s = add_scaled(s, x[i]);")});
+    EXPECT_EQ(names(p.loops("call_in_loop")), LoopNames{lines("calling", "s = add_scaled(s, x[i]);")});
     // The break leaves the body: the loop is its test, and the store and break are outside.
-    EXPECT_EQ(names(p.loops("first_above")), Names{lines("searching", "if (x[i] > limit) {")});
+    EXPECT_EQ(names(p.loops("first_above")), LoopNames{lines("searching", "if (x[i] > limit) {")});
 
     const auto daxpy = p.loops("daxpy");
     ASSERT_EQ(daxpy.loops.size(), 1u);
