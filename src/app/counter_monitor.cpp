@@ -23,10 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double unix_seconds() {
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 struct JobState {
     std::unique_ptr<measure::JobCounters> counters;
     std::map<std::string, double> last;  // totals at the last sample
@@ -36,6 +32,10 @@ struct JobState {
 };
 
 } // namespace
+
+double unix_seconds() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 struct CounterMonitor::State {
     CounterMonitorRequest request;

@@ -35,6 +35,9 @@ struct CounterMonitorNote {
 };
 using CounterMonitorNotes = std::function<void(const CounterMonitorNote&)>;
 
+// The wall clock a sample's end is given in: seconds since the epoch.
+double unix_seconds();
+
 // One job's interval: its FLOPs and bytes, seconds, the threads counted (source monitor).
 struct JobSample {
     std::string job;

@@ -1,9 +1,11 @@
 // `roofline monitor`: a node-level sampler for a running job, one point per interval. With
-// hardware counters on the job's threads (measure/job_counters), or, without counters, from
-// the snapshots the job's processes publish (marker library, ROOFLINE_MONITOR_DIR;
-// PROTOCOL.md): the calls made since the last sample times the per-call counts of an
-// earlier instrument run.
+// hardware counters on the job's threads (app/counter_monitor), or, without counters, from
+// the snapshots the job's processes publish (app/marker_monitor: marker library,
+// ROOFLINE_MONITOR_DIR; PROTOCOL.md): the calls made since the last sample times the
+// per-call counts of an earlier instrument run. Here: the options, the samples said and
+// stored, the interval's clock.
 #include "app/counter_monitor.hpp"
+#include "app/marker_monitor.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/invocation.hpp"
@@ -11,13 +13,10 @@
 #include "cli/stop_signal.hpp"
 #include "cli/usage_error.hpp"
 #include "core/kept_tally.hpp"
-#include "core/monitor_sample.hpp"
 #include "io/machine_json.hpp"
-#include "io/monitor_dir.hpp"
 #include "io/monitor_spool.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
-#include "measure/monitor_snapshot.hpp"
 #include "render/kept_tally_text.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
@@ -56,16 +55,7 @@ struct MonitorArgs {
     bool quiet = false;
 };
 
-using Clock = std::chrono::steady_clock;  // CLOCK_MONOTONIC on Linux, as the snapshots' times
-
-std::uint64_t monotonic_ns() {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
-}
-
-double unix_seconds() {
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+using Clock = std::chrono::steady_clock;
 
 std::string iso_utc(double unix_s) {
     const std::time_t t = static_cast<std::time_t>(unix_s);
@@ -75,51 +65,6 @@ std::string iso_utc(double unix_s) {
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
 }
-
-// What the monitor remembers of each process (pid and start time: a pid can be reused).
-struct Tracker {
-    std::uint64_t monitor_start_ns = 0;
-    std::map<std::pair<long long, std::uint64_t>, ProcessSnapshot> last;
-    std::set<std::pair<long long, std::uint64_t>> done;  // finished and accounted for
-    bool seen_any = false;
-
-    // The deltas since the last look; a process that started before the monitor is a baseline
-    // at first sight (its past is not this interval's), one that started after counts from its start.
-    // Per job: its processes' deltas and the latest snapshot time among them.
-    struct JobDeltas {
-        std::vector<ProcessDelta> deltas;
-        std::uint64_t latest_ns = 0;
-    };
-    std::map<std::string, JobDeltas> take(const std::vector<ProcessSnapshot>& snapshots) {
-        std::map<std::string, JobDeltas> jobs;
-        for (const auto& s : snapshots) {
-            const auto key = std::make_pair(s.pid, s.start_ns);
-            if (done.count(key)) continue;
-            seen_any = true;
-            const auto it = last.find(key);
-            if (it == last.end() && s.start_ns < monitor_start_ns) {
-                last[key] = s;
-                if (s.finished) done.insert(key);
-                continue;
-            }
-            if (it != last.end() && s.time_ns <= it->second.time_ns) continue;  // nothing new yet
-            JobDeltas& job = jobs[s.job];
-            try {
-                job.deltas.push_back(snapshot_delta(it == last.end() ? nullptr : &it->second, s));
-            } catch (const std::invalid_argument&) {
-                continue;  // a snapshot out of order: wait for the next
-            }
-            job.latest_ns = std::max(job.latest_ns, s.time_ns);
-            last[key] = s;
-            if (s.finished) {
-                done.insert(key);
-                last.erase(key);
-            }
-        }
-        std::erase_if(jobs, [](const auto& j) { return j.second.deltas.empty(); });
-        return jobs;
-    }
-};
 
 // Stores one sample of a job as a point in the set "job ID NODE" and says so. A sample the
 // store refuses (NaN, infinite or negative values: a wrong event formula) or fails to take (a
@@ -276,7 +221,7 @@ int run_counter_monitor(const MonitorArgs& args) {
 
     StopSignal stop;
     const auto started = Clock::now();
-    SampleSink sink{args, node, unix_seconds(), provenance, *store, {}};
+    SampleSink sink{args, node, app::unix_seconds(), provenance, *store, {}};
     monitor.start();
     if (!args.quiet)
         print_stderr("roofline monitor: {} on {}: hardware counters ({}) on every thread, every {} (Ctrl-C or "
@@ -289,6 +234,56 @@ int run_counter_monitor(const MonitorArgs& args) {
     if (!args.quiet && !sink.any_samples())
         print_stderr("roofline monitor: no samples of {} (no process of it counted on this node)\n",
                      terminal_text(jobs_text));
+    return sink.finish();
+}
+
+// With --counts: the snapshots the job's processes publish (app/marker_monitor); one point per
+// job and interval, stored by the sink.
+int run_marker_monitor(const MonitorArgs& args) {
+    const std::string jobs_text = args.all_jobs ? "every job" : "job " + args.job;
+    using Note = app::MarkerMonitorNote;
+    app::MarkerMonitor monitor({args.job, args.all_jobs, args.dir, args.counts, args.regions}, [&](const Note& n) {
+        if (n.kind == Note::Kind::unreadable_snapshot)
+            print_stderr("roofline monitor: warning: {}\n", terminal_text(n.text));
+        else if (n.kind == Note::Kind::snapshot_without_job)
+            print_stderr("roofline monitor: warning: snapshots without a job id in {} are skipped (run the program "
+                         "with ROOFLINE_JOB_ID or SLURM_JOB_ID set)\n", terminal_text(args.dir));
+        else if (!args.quiet)
+            print_stderr("roofline monitor: no process of {} has published to {} yet{}\n", terminal_text(jobs_text),
+                         terminal_text(args.dir),
+                         n.other_jobs ? fmt::format(" ({} of other jobs)",
+                                                    count_of(static_cast<long long>(n.other_jobs), "snapshot"))
+                                      : "");
+    });
+    check_store_writable(args.db);
+    auto store = ResultsStore::open_db_option(args.db);
+    const std::string node = host_name();
+    Provenance provenance = run_provenance(invocation_argv(), "monitor");
+    monitor.describe(provenance);
+    provenance.options["node"] = node;
+    provenance.options["interval"] = fmt::format("{:g}", args.interval);
+
+    StopSignal stop;
+    const auto started = Clock::now();
+    const double started_unix = app::unix_seconds();
+    monitor.start();
+    if (!args.quiet)
+        print_stderr("roofline monitor: {} on {}: sampling {} every {} (Ctrl-C or SIGTERM stops)\n",
+                     terminal_text(jobs_text), terminal_text(node), terminal_text(args.dir),
+                     format_seconds(args.interval));
+    SampleSink sink{args, node, started_unix, provenance, *store, {}};
+    every_interval(args, stop, started, [&] {
+        for (auto& s : monitor.sample()) {
+            for (const auto& region : s.regions_uncounted)
+                print_stderr("roofline monitor: warning: region '{}' is not in {}: its work is not counted\n",
+                             terminal_text(region), args.counts);
+            sink.save(s.sample.job, std::move(s.sample.point), s.sample.end_unix,
+                      fmt::format("{} calls  {} process(es)", format_count(s.calls), s.sample.processes));
+        }
+    });
+    if (!args.quiet && !sink.any_samples())
+        print_stderr("roofline monitor: no samples of {} (nothing published to {})\n", terminal_text(jobs_text),
+                     terminal_text(args.dir));
     return sink.finish();
 }
 
@@ -309,88 +304,7 @@ int run_monitor(const MonitorArgs& a) {
     if (args.dir.empty())
         throw UsageError("no snapshot directory: pass --dir DIR (or set ROOFLINE_MONITOR_DIR), the directory the job's "
                          "programs publish to (they run with ROOFLINE_MONITOR_DIR=DIR)");
-
-    PerCallCounts counts;
-    try {
-        counts = per_call_counts(read_points_file(args.counts));
-    } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(fmt::format("{}: {}", args.counts, e.what()));
-    }
-    const std::set<std::string> only(args.regions.begin(), args.regions.end());
-    for (const auto& r : only)
-        if (!counts.count(r))
-            throw UsageError(fmt::format("--region '{}' is not in {} (its regions: {})", r, args.counts,
-                                         fmt::join([&] {
-                                             std::vector<std::string> names;
-                                             for (const auto& [name, w] : counts) names.push_back(name);
-                                             return names;
-                                         }(), ", ")));
-    prepare_monitor_dir(args.dir);
-    check_store_writable(args.db);
-    auto store = ResultsStore::open_db_option(args.db);
-
-    const std::string node = host_name();
-    const std::string jobs_text = args.all_jobs ? "every job" : "job " + args.job;
-    Provenance provenance = run_provenance(invocation_argv(), "monitor");
-    provenance.engine = "monitor";
-    provenance.runs = {"monitor"};
-    provenance.options["node"] = node;
-    provenance.options["counts"] = args.counts;
-    provenance.options["interval"] = fmt::format("{:g}", args.interval);
-
-    StopSignal stop;
-    Tracker tracker;
-    tracker.monitor_start_ns = monotonic_ns();
-    const auto started = Clock::now();
-    const double started_unix = unix_seconds();
-    tracker.take(measure::scan_monitor_dir(args.dir, args.job).snapshots);  // baselines
-    if (!args.quiet)
-        print_stderr("roofline monitor: {} on {}: sampling {} every {} (Ctrl-C or SIGTERM stops)\n",
-                     terminal_text(jobs_text), terminal_text(node), terminal_text(args.dir),
-                     format_seconds(args.interval));
-
-    std::set<std::string> warned_missing;
-    std::set<std::string> warned_problems;
-    bool said_waiting = false, said_no_job = false;
-    SampleSink sink{args, node, started_unix, provenance, *store, {}};
-    auto sample_job = [&](const std::string& job, const Tracker::JobDeltas& taken) {
-        auto sample = interval_sample(taken.deltas, counts, only);
-        for (const auto& m : sample.regions_missing)
-            if (warned_missing.insert(m).second)
-                print_stderr("roofline monitor: warning: region '{}' is not in {}: its work is not counted\n",
-                             terminal_text(m), args.counts);
-        const double end_unix = unix_seconds() - double(monotonic_ns() - taken.latest_ns) * 1e-9;
-        sink.save(job, std::move(sample.point), end_unix,
-                  fmt::format("{} calls  {} process(es)", format_count(sample.calls), taken.deltas.size()));
-    };
-    auto sample_now = [&] {
-        const auto scan = measure::scan_monitor_dir(args.dir, args.job);
-        for (const auto& p : scan.problems)
-            if (warned_problems.insert(p).second) print_stderr("roofline monitor: warning: {}\n", terminal_text(p));
-        auto jobs = tracker.take(scan.snapshots);
-        // A program that runs without ROOFLINE_JOB_ID or SLURM_JOB_ID belongs to no job.
-        if (jobs.erase("") && !said_no_job) {
-            print_stderr("roofline monitor: warning: snapshots without a job id in {} are skipped (run the program "
-                         "with ROOFLINE_JOB_ID or SLURM_JOB_ID set)\n", terminal_text(args.dir));
-            said_no_job = true;
-        }
-        if (jobs.empty()) {
-            if (!tracker.seen_any && !said_waiting && !args.quiet) {
-                print_stderr("roofline monitor: no process of {} has published to {} yet{}\n",
-                             terminal_text(jobs_text), terminal_text(args.dir),
-                             scan.other_jobs ? fmt::format(" ({} of other jobs)", count_of(static_cast<long long>(scan.other_jobs), "snapshot")) : "");
-                said_waiting = true;
-            }
-            return;
-        }
-        for (const auto& [job, taken] : jobs) sample_job(job, taken);
-    };
-
-    every_interval(args, stop, started, sample_now);
-    if (!args.quiet && !sink.any_samples())
-        print_stderr("roofline monitor: no samples of {} (nothing published to {})\n", terminal_text(jobs_text),
-                     terminal_text(args.dir));
-    return sink.finish();
+    return run_marker_monitor(args);
 }
 
 } // namespace
