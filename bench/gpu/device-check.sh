@@ -46,10 +46,8 @@ fi
 
 step "tensor instructions in gpubench's SASS (per kernel)"
 cuobjdump -sass "$gb" >"$res/gpubench.sass"
-awk '/^[ \t]*arch = /{a=$3} /Function :/{f=$3}
-  match($0, /[A-Z]*MMA(\.[A-Z0-9]+)*/) { c[a " " f " " substr($0, RSTART, RLENGTH)]++ }
-  END { for (k in c) print k, c[k] }' "$res/gpubench.sass" | sort | tee "$res/sass-mma.txt" | c++filt | cut -c1-200
-say "sass: $(grep -c . "$res/sass-mma.txt") (arch, kernel, MMA instruction) rows; wgmma kernels: $(grep -c GMMA "$res/sass-mma.txt")"
+python3 "$root/tests/gpubench/sass_check.py" "$res/gpubench.sass" >"$res/sass-check.txt"
+say "sass_check.py exit $?: $(grep -c 'an iteration' "$res/sass-check.txt") kernel loops checked"; cat "$res/sass-check.txt"
 
 step "roofline bench --quick --gpu 0 (CPU: compute at 1 thread only)"
 cat >"$w/gpubench-keep" <<SH

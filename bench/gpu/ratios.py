@@ -99,10 +99,10 @@ for mode, run in runs.items():
 # Programs with known counts (bench/gpu/programs): FLOPs of each kernel, bus bytes of the offload.
 N_TRIAD, N_MANAGED, N_GEMM = 2**26, 16 * 2**20, 4096
 EXPECTED = {  # program: [(kernel name part, FLOPs)], {detail: bytes}
-    "triad_copies": ([("triad", 2 * N_TRIAD)], {"h2d": 8 * N_TRIAD, "d2h": 4 * N_TRIAD}),
+    "triad_copies": ([("triad", 2 * N_TRIAD)], {"host_to_device_bytes": 8 * N_TRIAD, "device_to_host_bytes": 4 * N_TRIAD}),
     "fma_chains": ([("chains<float>", 2 * 8 * 4096 * 1024 * 256), ("chains<double>", 2 * 8 * 4096 * 1024 * 256)], {}),
     "cublas_gemm": ([("", 2 * N_GEMM**3)], {}),
-    "managed": ([("update", 2 * N_MANAGED)], {"migrat": 8 * N_MANAGED}),
+    "managed": ([("update", 2 * N_MANAGED)], {"migrated_to_device_bytes": 4 * N_MANAGED, "migrated_to_host_bytes": 4 * N_MANAGED}),
 }
 print("\n## programs: ncu kernel points and the whole offload against their known counts")
 for path in sorted(glob.glob(os.path.join(res, "points-*.json"))):
@@ -122,7 +122,7 @@ for path in sorted(glob.glob(os.path.join(res, "points-*.json"))):
               f"{gflops:10.1f} GFLOP/s DRAM {dram:.4g} B")
         if "offload" in p["name"] or any(k.startswith("bus") or "migrat" in k for k in d):
             for k, v in sorted(d.items()):
-                if any(s in k for s in ("h2d", "d2h", "migrat", "bus", "span")):
+                if k.endswith("_bytes") or k.endswith("_seconds"):
                     exp = next((b for part, b in buses.items() if part in k), None)
                     print(f"{'':13}   {k:40} {v:.6g}" + (f"  (known {exp}: {ratio(v, exp)})" if exp else ""))
 

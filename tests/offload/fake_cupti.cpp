@@ -5,9 +5,10 @@
 //   FAKE_CUPTI_KERNELS  kernel records to deliver (default 3)
 //   FAKE_CUPTI_DROPPED  records to report as dropped (default 0)
 //   FAKE_CUPTI_FAIL_UM  set: the unified-memory configuration fails (CUPTI_ERROR_NOT_SUPPORTED)
-// As the real CUPTI does inside the driver's initialization, the unified-memory configuration
-// answers CUPTI_ERROR_NOT_READY until a context exists: the stand-in driver says when one is
-// created (fake_cupti_context_created), which calls the subscriber the resource domain enabled.
+// As the real CUPTI did inside the driver's initialization on an H200 (driver 580, CUDA 13), the
+// unified-memory counter's configuration succeeds there but enabling its activity answers
+// CUPTI_ERROR_NOT_READY until a context exists: the stand-in driver says when one is created
+// (fake_cupti_context_created), which calls the subscriber the resource domain enabled.
 //   FAKE_CUPTI_NO_CALLBACKS  set: cuptiSubscribe fails (a libcupti without the callback API)
 #include "cupti_records.hpp"
 
@@ -73,13 +74,13 @@ CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequest
 }
 
 CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) {
+    if (kind == CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER && !context_exists) return CUPTI_ERROR_NOT_READY;
     enabled.insert(kind);
     return CUPTI_SUCCESS;
 }
 
 CUptiResult CUPTIAPI cuptiActivityConfigureUnifiedMemoryCounter(CUpti_ActivityUnifiedMemoryCounterConfig*, uint32_t) {
-    if (std::getenv("FAKE_CUPTI_FAIL_UM")) return CUPTI_ERROR_NOT_SUPPORTED;
-    return context_exists ? CUPTI_SUCCESS : CUPTI_ERROR_NOT_READY;
+    return std::getenv("FAKE_CUPTI_FAIL_UM") ? CUPTI_ERROR_NOT_SUPPORTED : CUPTI_SUCCESS;
 }
 
 CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc callback, void* data) {

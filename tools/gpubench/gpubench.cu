@@ -313,10 +313,15 @@ __global__ void dmma_fp64_m16n8k16(int iters, double one, double* out) {
 // warpgroup (128 threads) a block multiplies a 64 x K tile of A by a K x 256 tile of B, both
 // read from shared memory through matrix descriptors, into 64 x 256 fp32 (int8: s32)
 // accumulators, 128 a thread. A loop iteration issues kWgmmaChain wgmma into the same
-// accumulators (as a GEMM's k loop does), commits them as one group and waits for it.
-// Shared memory holds only ones (1.0 in the input type; int8 1), so every accumulator element
-// ends at iters * kWgmmaChain * K whatever the tile layout (exact in fp32 up to 2^24): each thread
-// reports that value if all its 128 agree, and the host checks it, which proves each wgmma ran. Built for another architecture, the kernels store -1 (no figure).
+// accumulators (as a GEMM's k loop does; the first overwrites them), commits them as one group
+// and waits for it. Shared memory holds only ones (1.0 in the input type; int8 1), so every
+// accumulator element ends an iteration at kWgmmaChain * K whatever the tile layout; a running
+// total of one element over the iterations ends at iters * kWgmmaChain * K. Each thread reports
+// that total if its 128 accumulators agree (NaN if not), and the host checks it, which proves
+// each wgmma ran. The accumulators start over each iteration because Hopper accumulates fp8
+// products in less than fp32's precision: on the H200 an fp8 accumulator summed across
+// iterations stopped growing at 2^14 (16384 where 262144 was due). Built for another
+// architecture, the kernels store -1 (no figure).
 constexpr int kWgmmaThreads = 128;     // one warpgroup
 constexpr int kWgmmaChain = 8;         // wgmma a commit group
 
@@ -350,10 +355,25 @@ __device__ __forceinline__ std::uint64_t wgmma_descriptor(const void* shared) {
         RL_ACC8(c, d, 120)
 // One wgmma of INSTRUCTION (shape and types) accumulating into d; TAIL the operands after
 // scale-d (the immediates each type takes: PTX ISA, wgmma.mma_async).
-#define RL_WGMMA(INSTRUCTION, TAIL, CONSTRAINT, d, desc_a, desc_b)                                                \
-    asm volatile("wgmma.mma_async.sync.aligned." INSTRUCTION " " RL_WGMMA_D ", %128, %129, 1" TAIL ";\n"         \
+// SCALE_D "0" writes d = A B, "1" accumulates d += A B.
+#define RL_WGMMA(INSTRUCTION, SCALE_D, TAIL, CONSTRAINT, d, desc_a, desc_b)                                       \
+    asm volatile("wgmma.mma_async.sync.aligned." INSTRUCTION " " RL_WGMMA_D ", %128, %129, " SCALE_D TAIL ";\n"  \
                  : RL_ACC128(CONSTRAINT, d)                                                                         \
                  : "l"(desc_a), "l"(desc_b))
+// One wgmma of the kernel's kind.
+#define RL_WGMMA_OF_KIND(SCALE_D)                                                                                  \
+    do {                                                                                                           \
+        if constexpr (kind == WgmmaKind::fp16)                                                                     \
+            RL_WGMMA("m64n256k16.f32.f16.f16", SCALE_D, ", 1, 1, 0, 0", RL_F, d, desc_a, desc_b);                  \
+        else if constexpr (kind == WgmmaKind::bf16)                                                                \
+            RL_WGMMA("m64n256k16.f32.bf16.bf16", SCALE_D, ", 1, 1, 0, 0", RL_F, d, desc_a, desc_b);                \
+        else if constexpr (kind == WgmmaKind::tf32)                                                                \
+            RL_WGMMA("m64n256k8.f32.tf32.tf32", SCALE_D, ", 1, 1", RL_F, d, desc_a, desc_b);                       \
+        else if constexpr (kind == WgmmaKind::fp8)                                                                 \
+            RL_WGMMA("m64n256k32.f32.e4m3.e4m3", SCALE_D, ", 1, 1", RL_F, d, desc_a, desc_b);                      \
+        else                                                                                                       \
+            RL_WGMMA("m64n256k32.s32.s8.s8", SCALE_D, "", RL_R, d, desc_a, desc_b);                                \
+    } while (0)
 #define RL_F(x) "+f"(x)
 #define RL_R(x) "+r"(x)
 
@@ -373,30 +393,27 @@ __global__ void __launch_bounds__(kWgmmaThreads) wgmma_kernel(int iters, unsigne
     Acc d[128];
 #pragma unroll
     for (int t = 0; t < 128; ++t) d[t] = 0;
+    Acc total = 0;
 #pragma unroll 1
     for (int i = 0; i < iters; ++i) {
         asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+        RL_WGMMA_OF_KIND("0");
 #pragma unroll
-        for (int c = 0; c < kWgmmaChain; ++c) {
-            if constexpr (kind == WgmmaKind::fp16) RL_WGMMA("m64n256k16.f32.f16.f16", ", 1, 1, 0, 0", RL_F, d, desc_a, desc_b);
-            else if constexpr (kind == WgmmaKind::bf16) RL_WGMMA("m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0", RL_F, d, desc_a, desc_b);
-            else if constexpr (kind == WgmmaKind::tf32) RL_WGMMA("m64n256k8.f32.tf32.tf32", ", 1, 1", RL_F, d, desc_a, desc_b);
-            else if constexpr (kind == WgmmaKind::fp8) RL_WGMMA("m64n256k32.f32.e4m3.e4m3", ", 1, 1", RL_F, d, desc_a, desc_b);
-            else RL_WGMMA("m64n256k32.s32.s8.s8", "", RL_R, d, desc_a, desc_b);
-        }
+        for (int c = 1; c < kWgmmaChain; ++c) RL_WGMMA_OF_KIND("1");
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        total += d[0];
     }
     // Every accumulator must hold the same value (checked here, in registers: widening and
     // summing the 128 took the kernel to 254 registers with spills); the thread reports it, or NaN.
-    const Acc first = d[0];
     bool same = true;
 #pragma unroll
-    for (int t = 1; t < 128; ++t) same &= d[t] == first;
-    s = same ? static_cast<double>(first) : __longlong_as_double(0x7ff8000000000000LL);
+    for (int t = 1; t < 128; ++t) same &= d[t] == d[0];
+    s = same ? static_cast<double>(total) : __longlong_as_double(0x7ff8000000000000LL);
 #endif
     out[global_thread()] = s;
 }
+#undef RL_WGMMA_OF_KIND
 #undef RL_WGMMA
 #undef RL_ACC128
 #undef RL_ACC8
@@ -457,7 +474,9 @@ __device__ __forceinline__ unsigned warp_sum(unsigned s) {
 // (ld.global.cg: cached in L2 only, PTX ISA "Cache operators"), so past the SM what this
 // measures is L2 while the rows fit it and DRAM beyond. Each warp stores the sum of its words
 // (mod 2^32): reps times the sum of every word read, a closed form for the host.
-constexpr int kLoadsInFlight = 4;  // independent loads a thread issues before it adds
+// Independent loads a thread issues before it adds. On the H200 at 8 blocks an SM, 30 MiB:
+// 4 in flight read 8.1 TB/s, 8 read 8.4, 16 read 8.8 (a kernel of gpu-benches' pattern, 8.3).
+constexpr int kLoadsInFlight = 16;
 __global__ void read_kernel(const uint4* in, unsigned rows, unsigned reps, unsigned* out) {
     const std::size_t total = static_cast<std::size_t>(rows) * reps, grid = gridDim.x;
     const unsigned step = gridDim.x % rows;

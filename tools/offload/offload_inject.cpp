@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +55,7 @@ struct Cupti {
     // Optional: without them, migrations are configured at injection only.
     decltype(&cuptiSubscribe) subscribe = nullptr;
     decltype(&cuptiEnableCallback) enable_callback = nullptr;
+    decltype(&cuptiEnableDomain) enable_domain = nullptr;
 } cupti;
 
 // $ROOFLINE_CUPTI_LIB, else the loader's search path, else the toolkit's usual places.
@@ -96,6 +98,7 @@ bool open_cupti(std::string& why) {
     if (!all) why = "libcupti lacks the activity API this library uses";
     cupti.subscribe = reinterpret_cast<decltype(cupti.subscribe)>(dlsym(lib, "cuptiSubscribe"));
     cupti.enable_callback = reinterpret_cast<decltype(cupti.enable_callback)>(dlsym(lib, "cuptiEnableCallback"));
+    cupti.enable_domain = reinterpret_cast<decltype(cupti.enable_domain)>(dlsym(lib, "cuptiEnableDomain"));
     return all;
 }
 
@@ -197,7 +200,10 @@ void enable(CUpti_ActivityKind kind, const char* what) {
     if (const CUptiResult r = cupti.enable(kind); r != CUPTI_SUCCESS) add_note(what, r);
 }
 
-// Both directions of managed-memory migration, then the activity that records them.
+// Both directions of managed-memory migration, then the activity that records them: CUPTI's
+// answer to the first step that failed. On an H200 (driver 580, CUDA 13) the configuration
+// succeeded inside InitializeInjection but enabling the activity there answered NOT_READY,
+// which a program of its own, after its context, never saw: both are retried together.
 CUptiResult configure_migrations() {
     CUpti_ActivityUnifiedMemoryCounterConfig config[2] = {};
     for (int i = 0; i < 2; ++i) {
@@ -208,18 +214,54 @@ CUptiResult configure_migrations() {
         config[i].enable = 1;
     }
     const CUptiResult r = cupti.configure_migrations(config, 2);
-    if (r == CUPTI_SUCCESS) enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "unified-memory migrations not counted");
-    return r;
+    return r == CUPTI_SUCCESS ? cupti.enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER) : r;
 }
 
-// The first context created: the driver is initialized, no managed memory allocated yet.
-void CUPTIAPI on_context_created(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void*) {
-    static std::once_flag once;
-    if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_CONTEXT_CREATED) return;
-    std::call_once(once, [] {
-        if (const CUptiResult r = configure_migrations(); r != CUPTI_SUCCESS)
-            add_note("unified-memory migrations not counted", r);
-    });
+// ROOFLINE_OFFLOAD_TRACE set: each attempt to configure the migration counter, on stderr.
+void trace_attempt(const char* where, CUptiResult r) {
+    if (!std::getenv("ROOFLINE_OFFLOAD_TRACE")) return;
+    const char* text = nullptr;
+    if (cupti.result_string) cupti.result_string(r, &text);
+    std::fprintf(stderr, "roofline-offload: migration counter configured and enabled at %s: %s\n", where, text ? text : "?");
+}
+
+// Where the counter was last refused, and whether it is configured: the callbacks below retry
+// until it is, each from the driver's thread of the moment.
+std::mutex migrations_mutex;
+std::atomic<bool> migrations_configured{false};  // read at every driver call until set
+CUptiResult migrations_refusal = CUPTI_SUCCESS;
+
+void try_configure_migrations(const char* where) {
+    std::lock_guard<std::mutex> lock(migrations_mutex);
+    if (migrations_configured) return;
+    const CUptiResult r = configure_migrations();
+    trace_attempt(where, r);
+    migrations_configured = r == CUPTI_SUCCESS;
+    migrations_refusal = r;
+}
+
+// After the injection: when the first context is created (the driver initialized, no managed
+// memory allocated yet), and, should CUPTI still answer NOT_READY there (an H200 with driver
+// 580 did: the callback runs inside the context's creation), at the entry of every later
+// driver call until it is configured: cuMemAllocManaged's entry comes before its allocation.
+void CUPTIAPI on_driver_event(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        try_configure_migrations("the first context's creation");
+    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+        const auto* call = static_cast<const CUpti_CallbackData*>(data);
+        if (!call || call->callbackSite != CUPTI_API_ENTER) return;
+        if (migrations_configured) return;
+        try_configure_migrations(call->functionName ? call->functionName : "a driver call");
+    }
+}
+
+// At exit: the counter never configured is said, with CUPTI's last answer.
+void note_unconfigured_migrations() {
+    std::lock_guard<std::mutex> lock(migrations_mutex);
+    if (!migrations_configured && migrations_refusal != CUPTI_SUCCESS)
+        add_note("unified-memory migrations not counted (CUPTI refused the counter at the injection, at the first "
+                 "context and at every driver call after it)",
+                 migrations_refusal);
 }
 
 } // namespace
@@ -244,17 +286,19 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     // then its activity enabled, before the first managed allocation (CUPTI's documentation
     // and its unified_memory sample: after cuInit). InitializeInjection runs inside the
     // driver's initialization, where CUPTI answers CUPTI_ERROR_NOT_READY (an H200 run: every
-    // migration missed); then it is done when the first context is created, which comes
-    // before any managed allocation.
-    if (const CUptiResult r = configure_migrations(); r == CUPTI_ERROR_NOT_READY) {
+    // migration missed); then it is retried by on_driver_event.
+    try_configure_migrations("the injection");
+    if (migrations_refusal == CUPTI_ERROR_NOT_READY) {
         CUpti_SubscriberHandle subscriber = nullptr;
         const bool deferred = cupti.subscribe && cupti.enable_callback &&
-                              cupti.subscribe(&subscriber, on_context_created, nullptr) == CUPTI_SUCCESS &&
+                              cupti.subscribe(&subscriber, on_driver_event, nullptr) == CUPTI_SUCCESS &&
                               cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                                     CUPTI_CBID_RESOURCE_CONTEXT_CREATED) == CUPTI_SUCCESS;
-        if (!deferred) add_note("unified-memory migrations not counted", r);
-    } else if (r != CUPTI_SUCCESS) {
-        add_note("unified-memory migrations not counted", r);
+        if (deferred && cupti.enable_domain) cupti.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+        if (!deferred) add_note("unified-memory migrations not counted", migrations_refusal);
+        else std::atexit(note_unconfigured_migrations);  // runs before write_tally (registered after it)
+    } else if (migrations_refusal != CUPTI_SUCCESS) {
+        add_note("unified-memory migrations not counted", migrations_refusal);
     }
     enable(CUPTI_ACTIVITY_KIND_MEMCPY, "copies not counted");
     enable(CUPTI_ACTIVITY_KIND_MEMCPY2, "peer copies not counted");
