@@ -193,18 +193,62 @@ LoopForest find_loops(const ControlFlowGraph& graph) {
         }
         Loop loop;
         loop.header = header;
+        loop.entries = {header};
         loop.back_edges = std::move(back_edges);
         for (std::size_t b = 0; b < n; ++b)
             if (in_body[b]) loop.blocks.push_back(b);
         loops.push_back(std::move(loop));
     }
 
+    // A graph is reducible exactly when it has no cycle left once its back edges are gone:
+    // every cycle left is entered at more than one block. Each is a loop too: the cycle's
+    // blocks and the natural loops headed in it (a natural loop holding one of its blocks
+    // holds all of them, so loops stay nested or apart).
+    const auto is_back_edge = [&](std::size_t from, std::size_t to) {
+        return dominates(idom, to, from);
+    };
+    const std::size_t natural = loops.size();
+    for (auto& component : strongly_connected(graph, forest.reachable,
+                                              [&](std::size_t v, std::size_t w) { return !is_back_edge(v, w); })) {
+        if (component.size() < 2) continue;  // a block's edge to itself is a back edge
+        IrreducibleCycle cycle;
+        for (const std::size_t b : component) {
+            bool entered = b == graph.entry;
+            for (const std::size_t p : preds[b]) entered = entered || (forest.reachable[p] && !contains(component, p));
+            if (entered) cycle.entries.push_back(b);
+        }
+        cycle.blocks = std::move(component);
+        Loop loop;
+        loop.irreducible = true;
+        loop.entries = cycle.entries;
+        loop.header = *std::min_element(cycle.entries.begin(), cycle.entries.end(), [&](std::size_t a, std::size_t b) {
+            return graph.blocks[a].start < graph.blocks[b].start;
+        });
+        std::vector<bool> in_body(n, false);
+        for (const std::size_t b : cycle.blocks) in_body[b] = true;
+        for (std::size_t l = 0; l < natural; ++l)
+            if (contains(cycle.blocks, loops[l].header))
+                for (const std::size_t b : loops[l].blocks) in_body[b] = true;
+        for (std::size_t b = 0; b < n; ++b)
+            if (in_body[b]) loop.blocks.push_back(b);
+        for (const std::size_t u : loop.blocks)
+            for (const std::size_t e : graph.blocks[u].successors)
+                if (contains(cycle.entries, e)) loop.back_edges.push_back({u, e});
+        loops.push_back(std::move(loop));
+        forest.irreducible.push_back(std::move(cycle));
+    }
+    std::sort(forest.irreducible.begin(), forest.irreducible.end(),
+              [](const auto& a, const auto& b) { return a.blocks < b.blocks; });
+
     // Nesting: natural loops with different headers are disjoint or nested (a header
-    // dominates its body), so a loop's parent is the smallest other loop holding its header.
+    // dominates its body), and so are the irreducible ones, so a loop's parent is the
+    // smallest larger loop holding its header (an inner natural loop of an irreducible
+    // one may hold that one's header, never all of it).
     std::vector<std::size_t> parent(loops.size(), kNoLoop);
     for (std::size_t i = 0; i < loops.size(); ++i)
         for (std::size_t j = 0; j < loops.size(); ++j) {
-            if (i == j || !contains(loops[j].blocks, loops[i].header)) continue;
+            if (i == j || loops[j].blocks.size() <= loops[i].blocks.size() || !contains(loops[j].blocks, loops[i].header))
+                continue;
             if (parent[i] == kNoLoop || loops[j].blocks.size() < loops[parent[i]].blocks.size()) parent[i] = j;
         }
 
@@ -238,25 +282,6 @@ LoopForest find_loops(const ControlFlowGraph& graph) {
     }
     for (const std::size_t r : roots) forest.roots.push_back(new_index[r]);
 
-    // A graph is reducible exactly when it has no cycle left once its back edges are gone:
-    // every cycle left is entered at more than one block.
-    const auto is_back_edge = [&](std::size_t from, std::size_t to) {
-        return dominates(idom, to, from);
-    };
-    for (auto& component : strongly_connected(graph, forest.reachable,
-                                              [&](std::size_t v, std::size_t w) { return !is_back_edge(v, w); })) {
-        if (component.size() < 2) continue;  // a block's edge to itself is a back edge
-        IrreducibleCycle cycle;
-        for (const std::size_t b : component) {
-            bool entered = b == graph.entry;
-            for (const std::size_t p : preds[b]) entered = entered || (forest.reachable[p] && !contains(component, p));
-            if (entered) cycle.entries.push_back(b);
-        }
-        cycle.blocks = std::move(component);
-        forest.irreducible.push_back(std::move(cycle));
-    }
-    std::sort(forest.irreducible.begin(), forest.irreducible.end(),
-              [](const auto& a, const auto& b) { return a.blocks < b.blocks; });
     return forest;
 }
 

@@ -1,7 +1,7 @@
 // The loops of one function, from its control-flow graph: dominators, back edges,
-// natural loops (loops sharing a header merged into one), the tree of their nesting,
-// and the cycles that are not natural loops (irreducible: entered at more than one
-// block), which are reported, never dropped silently. `measure --loops` (issue 36)
+// natural loops (loops sharing a header merged into one), the cycles that are not
+// natural loops (irreducible: entered at more than one block), reported and kept as
+// loops of their own, never dropped silently, and the tree of their nesting. `measure --loops` (issue 36)
 // finds the graph in a function's machine code and names a point per loop. Pure.
 #pragma once
 
@@ -31,10 +31,16 @@ struct BackEdge {
 
 inline constexpr std::size_t kNoLoop = static_cast<std::size_t>(-1);
 
+// A natural loop, or a cycle entered at more than one block (irreducible: compilers make
+// them when they peel or jump into a loop's middle; -O3's vectorized loops have them), kept
+// as a loop of its own so its counts are not lost in the code around it.
 struct Loop {
-    std::size_t header = 0;               // the block every iteration starts at
-    std::vector<BackEdge> back_edges;     // every edge back to the header (one per `continue` path)
+    std::size_t header = 0;               // the block every iteration starts at (irreducible: its first entry by address)
+    std::vector<BackEdge> back_edges;     // every edge back to the header (irreducible: from its blocks to an entry)
+    std::vector<std::size_t> entries;     // blocks control comes in at from outside: {header}, or several
+    bool irreducible = false;
     std::vector<std::size_t> blocks;      // its body, sorted: the header, its inner loops' blocks too
+                                          // (irreducible: the cycle's, and the natural loops headed in it)
     std::size_t parent = kNoLoop;         // the loop it is nested in (index into LoopForest::loops)
     std::vector<std::size_t> children;    // the loops directly inside it
     int depth = 1;                        // 1: outermost
@@ -48,7 +54,9 @@ struct IrreducibleCycle {
 };
 
 struct LoopForest {
-    std::vector<Loop> loops;        // outer loops before the loops they hold; siblings by header address
+    // Natural loops and irreducible cycles (their own Loop each); outer loops before the
+    // loops they hold; siblings by header address.
+    std::vector<Loop> loops;
     std::vector<std::size_t> roots; // the outermost loops
     std::vector<IrreducibleCycle> irreducible;
     // Per block: its innermost loop (kNoLoop: in no loop), and whether the entry reaches it.

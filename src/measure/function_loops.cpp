@@ -49,6 +49,7 @@ std::optional<FunctionLoops> function_loops(const ElfSymbols& symbols, const Sou
         named.source = lines.range_of(named.instructions);
         named.name = named.source ? where(*named.source)
                                   : fmt::format("{}+{:#x}", found.cfg.function, named.header - found.cfg.start);
+        if (loop.irreducible) named.name += fmt::format(" (entered at {} places)", loop.entries.size());
         found.loops.push_back(std::move(named));
     }
     std::map<std::string, int> uses;
@@ -59,14 +60,16 @@ std::optional<FunctionLoops> function_loops(const ElfSymbols& symbols, const Sou
     for (const auto& reason : found.cfg.incomplete)
         found.notes.push_back(fmt::format("{}: its control-flow graph is incomplete, loops may be missing: {}",
                                           found.cfg.function, reason));
-    for (const auto& cycle : found.forest.irreducible) {
+    for (std::size_t l = 0; l < found.forest.loops.size(); ++l) {
+        const auto& loop = found.forest.loops[l];
+        if (!loop.irreducible) continue;
         std::string entries;
-        for (const std::size_t e : cycle.entries)
+        for (const std::size_t e : loop.entries)
             entries += fmt::format("{}+{:#x}", entries.empty() ? "" : ", ", blocks[e].start - found.cfg.start);
         found.notes.push_back(fmt::format(
-            "{}: a cycle of {} blocks entered at more than one place ({}) is not a natural loop: "
-            "its counts stay with the code around it",
-            found.cfg.function, cycle.blocks.size(), entries));
+            "{}: a cycle entered at more than one place ({}) is not a natural loop: it is listed as the loop '{}' "
+            "(its entries' runs less its jumps back to them are its entries)",
+            found.cfg.function, entries, found.loops[l].name));
     }
     return found;
 }

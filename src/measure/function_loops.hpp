@@ -23,7 +23,8 @@ struct NamedLoop {
     std::optional<SourceRange> source;        // nullopt: no debug information for it
     // "loop_shapes.c:19-20" (the file's last path component), or "daxpy+0x1a" without
     // lines; a name two loops of the function would share gets its header's offset
-    // ("loop_shapes.c:19-20 @+0x40"), so each is unique within its function.
+    // ("loop_shapes.c:19-20 @+0x40"), so each is unique within its function; a cycle
+    // entered at more than one place (not a natural loop) says so: "... (entered at 2 places)".
     std::string name;
 };
 
@@ -32,7 +33,7 @@ struct FunctionLoops {
     LoopForest forest;
     std::vector<NamedLoop> loops;  // forest.loops' order: outer loops before their inner ones
     // What a reader must know about the loops found: an incomplete graph (its
-    // reasons) and cycles that are not natural loops (their entries), in words.
+    // reasons) and cycles that are not natural loops (their entries, the loop they are listed as), in words.
     std::vector<std::string> notes;
 };
 

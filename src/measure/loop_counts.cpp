@@ -59,11 +59,11 @@ FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<Ins
     };
     for (std::size_t l = 0; l < found.loops.size(); ++l) {
         const auto& loop = found.forest.loops[l];
-        const std::uint64_t header = blocks[loop.header].start;
         auto& counts = out.loops[l];
         counts.self.name = counts.inclusive.name = found.loops[l].name;
-        counts.header_runs = runs(header);
+        for (const std::size_t entry : loop.entries) counts.header_runs += runs(blocks[entry].start);
         for (const auto& edge : loop.back_edges) {
+            const std::uint64_t header = blocks[edge.to].start;
             // The back edge leaves its block's last instruction: as that jump's taken side,
             // or by falling through (a conditional jump's other side, or any other instruction).
             const auto last_it = std::lower_bound(cfg.instructions.begin(), cfg.instructions.end(), blocks[edge.from].end);

@@ -9,7 +9,8 @@
 # no function whose loops and rest fail to add up to
 # the tool's total; each series led by its function's point, which its loops split; at -O3 the vector body and remainder of a loop hold its FLOPs
 # together. A loop calling a function (add_scaled; dot, with a loop of its own) has a point
-# with its calls: the callee's FLOPs are its own, exactly, at -O2 and -O3. --loops with --counts-from or the perf engine is a usage error.
+# with its calls: the callee's FLOPs are its own, exactly, at -O2 and -O3. A cycle entered at
+# two places (-O3's matmul) is a loop named so. --loops with --counts-from or the perf engine is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -80,6 +81,10 @@ got=$(flops_of "daxpy: loop_shapes.c:$(line '/* daxpy */')-$(line 'y[i] += a * x
 got=$(flops_of "sweep_reduce_copy: loop_shapes.c:$(line '/* sweep */')-$(line 'b[i] = 0.25')")
 [[ $got == $((4 * (n - 2))) ]] || fail "-O3 sweep's loops: $got FLOPs, want $((4 * (n - 2)))"
 calls_checked p3.json
+# -O3's matmul has a cycle entered at two places (the k loop's copy for the iterations left
+# over): a loop of its own, named so and said, not code of the loop around it.
+grep -q "note: matmul: a cycle entered at more than one place .* is listed as the loop 'loop_shapes.c:[0-9-]* (entered at 2 places)'" <<<"$out" ||
+  fail "-O3 matmul's cycle with two entries is not listed as a loop: $(grep note <<<"$out")"
 
 out=$("$bin" measure --loops --engine perf --no-store -- ./loop_shapes 1000 2>&1); rc=$?
 [[ $rc == 2 && $out == *"--loops needs the instrument engine"* ]] || fail "--loops --engine perf: exit $rc"

@@ -117,19 +117,47 @@ TEST(LoopForest, ABreakLeavesTheBodyAndTwoContinuesMakeOneLoop) {
 TEST(LoopForest, AnIrreducibleCycleIsReportedNotDropped) {
     // 0 -> 1 | 2;  1 <-> 2;  1 -> 3. Neither 1 nor 2 dominates the other: no natural loop.
     const auto forest = find_loops(graph_of({{1, 2}, {2, 3}, {1}, {}}));
-    EXPECT_TRUE(forest.loops.empty());
     ASSERT_EQ(forest.irreducible.size(), 1u);
     EXPECT_EQ(forest.irreducible[0].blocks, (Blocks{1, 2}));
     EXPECT_EQ(forest.irreducible[0].entries, (Blocks{1, 2}));
+    // ... and kept as a loop of its own, entered at both blocks, its header the first by address.
+    ASSERT_EQ(forest.loops.size(), 1u);
+    const auto& loop = forest.loops[0];
+    EXPECT_TRUE(loop.irreducible);
+    EXPECT_EQ(loop.blocks, (Blocks{1, 2}));
+    EXPECT_EQ(loop.entries, (Blocks{1, 2}));
+    EXPECT_EQ(loop.header, 1u);
+    EXPECT_EQ(loop.back_edges, (std::vector<BackEdge>{{1, 2}, {2, 1}}));  // each jump to the other entry
+    EXPECT_EQ(forest.innermost_loop, (std::vector<std::size_t>{kNoLoop, 0, 0, kNoLoop}));
+}
+
+TEST(LoopForest, ANaturalLoopHeadedInAnIrreducibleCycleIsNestedInIt) {
+    // 0 -> 1 | 2;  1 -> 1 (a natural loop) | 2;  2 -> 1 | 3. The cycle {1, 2} is entered at
+    // both; the self loop at 1 is inside it.
+    const auto forest = find_loops(graph_of({{1, 2}, {1, 2}, {1, 3}, {}}));
+    ASSERT_EQ(forest.loops.size(), 2u);
+    EXPECT_TRUE(forest.loops[0].irreducible);
+    EXPECT_EQ(forest.loops[0].blocks, (Blocks{1, 2}));
+    EXPECT_FALSE(forest.loops[1].irreducible);
+    EXPECT_EQ(forest.loops[1].blocks, (Blocks{1}));
+    EXPECT_EQ(forest.loops[1].parent, 0u);
+    EXPECT_EQ(forest.loops[1].depth, 2);
+    EXPECT_EQ(forest.loops[1].entries, (Blocks{1}));
+    EXPECT_EQ(forest.roots, (Blocks{0}));
 }
 
 TEST(LoopForest, AnIrreducibleCycleInsideANaturalLoop) {
     // 0 -> 1 (header) -> 2 | 3;  2 <-> 3;  3 -> 4 -> 1 (back) | 5
     const auto forest = find_loops(graph_of({{1}, {2, 3}, {3}, {2, 4}, {1, 5}, {}}));
-    ASSERT_EQ(forest.loops.size(), 1u);
+    ASSERT_EQ(forest.loops.size(), 2u);
     EXPECT_EQ(forest.loops[0].blocks, (Blocks{1, 2, 3, 4}));
+    EXPECT_FALSE(forest.loops[0].irreducible);
     ASSERT_EQ(forest.irreducible.size(), 1u);
     EXPECT_EQ(forest.irreducible[0].blocks, (Blocks{2, 3}));
+    EXPECT_TRUE(forest.loops[1].irreducible);  // nested in the natural loop
+    EXPECT_EQ(forest.loops[1].blocks, (Blocks{2, 3}));
+    EXPECT_EQ(forest.loops[1].parent, 0u);
+    EXPECT_EQ(forest.innermost_loop, (std::vector<std::size_t>{kNoLoop, 0, 1, 1, 0, kNoLoop}));
 }
 
 TEST(LoopForest, UnreachableBlocksAreInNoLoop) {
