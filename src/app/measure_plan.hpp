@@ -30,6 +30,7 @@ struct MeasureOptions {
     bool no_store = false;
     bool functions = false;                // --functions
     bool loops = false;                    // --loops
+    std::vector<std::string> loops_libraries;  // --loops-library: libraries whose loops are found too
     std::vector<std::string> region_functions;
     std::string region_scope = "process";
     bool cache_sim = true;                 // --cache-sim on

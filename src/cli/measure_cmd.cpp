@@ -62,6 +62,7 @@ struct MeasureArgs {
     std::vector<std::string> offload_summary;  // --offload-summary FILE...: that run's summaries
     bool functions = false;
     bool loops = false;  // --loops: a point per hot loop (issue 36)
+    std::vector<std::string> loops_libraries;  // --loops-library
     std::vector<std::string> region_functions;
     std::string region_scope = "process";
     long long max_timed_calls = 10000;
@@ -86,6 +87,7 @@ app::MeasureOptions cpu_options(const MeasureArgs& args) {
     o.no_store = args.no_store;
     o.functions = args.functions;
     o.loops = args.loops;
+    o.loops_libraries = args.loops_libraries;
     o.region_functions = args.region_functions;
     o.region_scope = args.region_scope;
     o.cache_sim = args.cache_sim == "on";
@@ -570,6 +572,12 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                   "A loop that calls functions also gets a point 'with its calls': its callees' counts and samples "
                   "added by the call instructions in its body (a function called from several places shared among "
                   "them by their calls)");
+    cmd->add_option("--loops-library", args->loops_libraries,
+                    "With --loops: find the loops of this shared library too (its path; repeatable), counted "
+                    "instruction by instruction like the program's own code. Without debug information its loops "
+                    "are named by the library, their function and offset ('sum_squares in libsq.so: "
+                    "sum_squares+0x20'); functions the library does not export are not found")
+        ->type_name("PATH");
     cmd->add_option("--region-function", args->region_functions,
                     "Measure every call of function NAME as a region (repeatable; no recompiling). NAME is matched "
                     "on the demangled name, qualified or not, with or without its parameters ('sweep', "

@@ -80,13 +80,16 @@ ElfSymbols::ElfSymbols(const std::string& path) {
     data_ = std::move(*file);
     const std::string& data = data_;
     Elf64_Ehdr eh{};
+    bool has_interpreter = false;  // a program (position-independent or not) names its loader
     if (!read_at(data, 0, eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
         return;
     for (unsigned i = 0; i < eh.e_phnum; ++i) {
         Elf64_Phdr ph{};
         if (!read_at(data, eh.e_phoff + std::uint64_t{i} * eh.e_phentsize, ph)) return;
         if (ph.p_type == PT_LOAD) segments_.push_back({ph.p_offset, ph.p_vaddr, ph.p_filesz});
+        if (ph.p_type == PT_INTERP) has_interpreter = true;
     }
+    shared_library_ = eh.e_type == ET_DYN && !has_interpreter;
     std::vector<Elf64_Shdr> sections(eh.e_shnum);
     for (unsigned i = 0; i < eh.e_shnum; ++i)
         if (!read_at(data, eh.e_shoff + std::uint64_t{i} * eh.e_shentsize, sections[i])) return;

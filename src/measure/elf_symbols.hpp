@@ -42,6 +42,8 @@ public:
     // Empty (loaded() false) when the file is not a readable 64-bit ELF.
     explicit ElfSymbols(const std::string& path);
     bool loaded() const { return loaded_; }
+    // A shared library (ET_DYN without a program interpreter), not a program.
+    bool shared_library() const { return shared_library_; }
     const std::vector<LoadSegment>& segments() const { return segments_; }
     struct Symbol {
         std::uint64_t start, size;  // link-time address
@@ -64,6 +66,7 @@ public:
 
 private:
     bool loaded_ = false;
+    bool shared_library_ = false;
     std::string data_;  // the whole file
     std::vector<LoadSegment> segments_;
     std::vector<Symbol> symbols_;  // sorted by start

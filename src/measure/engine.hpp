@@ -80,6 +80,8 @@ struct MeasureRequest {
     // Instrument engine: count every instruction of this object file (the program's own
     // path, resolved) on its own, for measure --loops; empty: none.
     std::string per_instruction_object;
+    // ... and these libraries' (measure --loops-library: resolved paths).
+    std::vector<std::string> per_instruction_libraries;
 };
 
 // Counts of one region (or of "(program)", or of one function).

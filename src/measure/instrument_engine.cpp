@@ -69,6 +69,8 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     for (const auto& f : request.region_functions) argv.push_back("--roofline-function=" + f);
     if (!request.per_instruction_object.empty())
         argv.push_back("--roofline-per-instruction-object=" + request.per_instruction_object);
+    for (const auto& library : request.per_instruction_libraries)
+        argv.push_back("--roofline-per-instruction-object=" + library);
     if (!request.cache_hierarchy.empty()) {
         argv.push_back("--roofline-cache=" + request.cache_hierarchy);
         argv.push_back("--roofline-cache-cores=" + std::to_string(std::max(1, request.cache_cores)));

@@ -31,7 +31,8 @@ struct FunctionResult {
 
 // A function of a counted file, its loops found and its counts split by them.
 struct CountedFunction {
-    FunctionKey key;  // its file and name
+    FunctionKey key;    // its file and name
+    std::string shown;  // its name, and a library's file: "sum_squares in libsq.so"
     FunctionLoops found;
     FunctionLoopCounts counts;
     std::vector<std::size_t> sites;  // its call sites' indices in the program's list
@@ -113,7 +114,14 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
             if (!found) continue;
             // An incomplete graph may hide every loop of the function: said even when none was found.
             for (const auto& n : found->notes) out.notes.push_back(n);
-            CountedFunction cf{{object, symbol->name}, std::move(*found), {}, {}};
+            // A library's function is named with its file (its loops may have no lines to name them).
+            CountedFunction cf{{object, symbol->name},
+                               symbols.shared_library()
+                                   ? fmt::format("{} in {}", symbol->name, std::filesystem::path(object).filename().string())
+                                   : symbol->name,
+                               std::move(*found),
+                               {},
+                               {}};
             cf.counts = loop_counts(cf.found, mine);
             called[cf.key] = {cf.counts.function,
                               static_cast<double>(samples_between(samples, cf.found.cfg.start, cf.found.cfg.end)),
@@ -193,7 +201,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
         }
         const auto& samples = samples_in[canonical(cf.key.first)];
         FunctionResult fr{counts.function.total_flops(), counts.function.instructions,
-                          {cf.key.second, cf.key.first, counts.function, counts.outside, found.loops.size(), 0, 0},
+                          {cf.shown, cf.key.first, counts.function, counts.outside, found.loops.size(), 0, 0},
                           {}};
         std::vector<long long> self_samples(found.loops.size(), 0), inclusive_samples(found.loops.size(), 0);
         for (auto it = samples.lower_bound(found.cfg.start); it != samples.end() && it->first < found.cfg.end; ++it) {
@@ -206,7 +214,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
         for (std::size_t l = 0; l < found.loops.size(); ++l) {
             const auto& shape = found.forest.loops[l];
             MeasuredLoop m;
-            m.function = cf.key.second;
+            m.function = cf.shown;
             m.object = cf.key.first;
             m.loop = found.loops[l];
             m.depth = shape.depth;

@@ -19,7 +19,7 @@
 namespace roofline::measure {
 
 struct MeasuredLoop {
-    std::string function;  // its function's symbol (demangled)
+    std::string function;  // its function's symbol (demangled); a library's with its file: "f in libx.so"
     std::string object;    // the file holding it
     NamedLoop loop;        // its name, source lines, header, instructions
     int depth = 1;         // 1: outermost in its function

@@ -50,9 +50,11 @@ static const HChar *clo_cpu_cores = NULL;
  * of `roofline measure --loops` are joined from these counts by address. */
 static const HChar *clo_insn_funcs[MAX_TRACKED];
 static Int n_clo_insn_funcs = 0;
-/* ... and every function of this object file (--roofline-per-instruction-object): the
- * program's own code, as Valgrind names its file (the resolved path). */
-static const HChar *clo_insn_obj = NULL;
+/* ... and every function of these object files (--roofline-per-instruction-object, repeatable):
+ * the program's own code and the libraries asked for, as Valgrind names their files (the
+ * resolved paths). */
+static const HChar *clo_insn_objs[MAX_TRACKED];
+static Int n_clo_insn_objs = 0;
 
 /* ------------------------------------------------------------------ */
 /* Cost records: one per (superblock segment).  A segment is a run of IR  */
@@ -413,13 +415,14 @@ static Bool in_insn_object(Addr a)
 {
     static DebugInfo *last = NULL;
     static Bool last_in = False;
-    if (!clo_insn_obj) return False;
+    if (n_clo_insn_objs == 0) return False;
     DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
     if (!di) return False;
     if (di != last) {
         const HChar *file = VG_(DebugInfo_get_filename)(di);
         last = di;
-        last_in = file && VG_(strcmp)(file, clo_insn_obj) == 0;
+        last_in = False;
+        for (Int i = 0; file && i < n_clo_insn_objs && !last_in; i++) last_in = VG_(strcmp)(file, clo_insn_objs[i]) == 0;
     }
     return last_in;
 }
@@ -1496,7 +1499,7 @@ static void rl_fini(Int exitcode)
         oput("}");
     }
     oput("]");
-    if (n_clo_insn_funcs > 0 || clo_insn_obj) {
+    if (n_clo_insn_funcs > 0 || n_clo_insn_objs > 0) {
         oput(",\n \"per_instruction\": [");
         first = True;
         for (Int i = 0; i < n_insn; i++) {
@@ -1554,7 +1557,11 @@ static Bool rl_process_cmd_line_option(const HChar *arg)
             VG_(fmsg_bad_option)(arg, "too many --roofline-per-instruction options (max 64)\n");
         }
         clo_insn_funcs[n_clo_insn_funcs++] = s;
-    } else if VG_STR_CLO (arg, "--roofline-per-instruction-object", clo_insn_obj) {
+    } else if VG_STR_CLO (arg, "--roofline-per-instruction-object", s) {
+        if (n_clo_insn_objs == MAX_TRACKED) {
+            VG_(fmsg_bad_option)(arg, "too many --roofline-per-instruction-object options (max 64)\n");
+        }
+        clo_insn_objs[n_clo_insn_objs++] = s;
     } else {
         return False;
     }
@@ -1573,7 +1580,8 @@ static void rl_print_usage(void)
                 "                                 \"per_instruction\" in the output, by address in\n"
                 "                                 its object file; may be repeated\n"
                 "    --roofline-per-instruction-object=<file>  the same for every function of this\n"
-                "                                 object file (its full path, links resolved)\n"
+                "                                 object file (its full path, links resolved); may\n"
+                "                                 be repeated\n"
                 "    --roofline-region-scope=process|thread  a region counts the work of every\n"
                 "                                 thread while it is open [process], or only of the\n"
                 "                                 thread that opened it\n"
