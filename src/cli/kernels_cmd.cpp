@@ -19,12 +19,9 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <thread>
 #include <utility>
 
 namespace roofline::cli {
@@ -162,14 +159,9 @@ int run_kernels(KernelsArgs args) {
     };
     // One call of a kernel can last minutes (a naive DGEMM out of cache): if the point has not
     // ended 2 s after a signal, or a second signal came, it is left out, what was measured is
-    // delivered from here, and the process ends.
-    std::atomic<bool> sweep_done{false};
-    std::thread watchdog([&] {
-        while (!sweep_done && !stop.stopped()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        for (int i = 0; i < 20 && !sweep_done && stop.signals() < 2; ++i)
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (sweep_done) return;
-        if (stop.signals() >= 2)
+    // delivered from the watcher, and the process ends.
+    StopWatcher watcher(stop, 2.0, [&](bool second_signal) {
+        if (second_signal)
             print_stderr("roofline: stopped by a second signal: the point being measured is left out\n");
         else
             print_stderr("roofline: the point being measured did not end within 2 s of the signal: left out\n");
@@ -183,17 +175,8 @@ int run_kernels(KernelsArgs args) {
         std::fflush(nullptr);
         std::_Exit(code);
     });
-    struct JoinAtExit {  // the sweep may throw: the watchdog still ends and is joined
-        std::atomic<bool>& done;
-        std::thread& thread;
-        ~JoinAtExit() {
-            done = true;
-            if (thread.joinable()) thread.join();
-        }
-    } join_watchdog{sweep_done, watchdog};
     sweep.run(stop.flag(), [&](const KernelSweepStep& step) { say_step(step, args.quiet); });
-    sweep_done = true;
-    if (watchdog.joinable()) watchdog.join();
+    watcher.done();  // the sweep may throw: the watcher's end joins it then
     return deliver(stop.stopped());
 }
 

@@ -1,6 +1,8 @@
 #include "cli/stop_signal.hpp"
 
 #include <array>
+#include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <unistd.h>
@@ -10,6 +12,8 @@ namespace {
 
 constexpr std::array<int, 3> kStopSignals{SIGINT, SIGTERM, SIGHUP};
 constexpr int kLeaveAfter = 5;  // Repeat::count: the fifth signal leaves even while saving hangs
+// StopWatcher polls every 100 ms: a stop is seen, and its grace counted, to that step.
+constexpr std::chrono::milliseconds kTick{100};
 
 std::atomic<bool> g_stop{false};
 std::atomic<int> g_count{0};
@@ -130,6 +134,23 @@ const char* StopSignal::signal_name() const {
 int StopSignal::exit_code() const {
     const int signal = g_signal.load();
     return 128 + (signal ? signal : SIGINT);
+}
+
+StopWatcher::StopWatcher(const StopSignal& stop, double grace_seconds, std::function<void(bool)> give_up) {
+    const int grace_ticks = static_cast<int>(std::lround(grace_seconds / 0.1));
+    thread_ = std::thread([this, &stop, grace_ticks, give_up = std::move(give_up)] {
+        while (!done_ && !stop.stopped()) std::this_thread::sleep_for(kTick);
+        for (int i = 0; i < grace_ticks && !done_ && stop.signals() < 2; ++i) std::this_thread::sleep_for(kTick);
+        if (done_) return;
+        give_up(stop.signals() >= 2);
+    });
+}
+
+StopWatcher::~StopWatcher() { done(); }
+
+void StopWatcher::done() {
+    done_ = true;
+    if (thread_.joinable()) thread_.join();
 }
 
 } // namespace roofline::cli

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <string>
+#include <thread>
 
 namespace roofline::cli {
 
@@ -37,6 +39,27 @@ public:
     const char* signal_name() const;
     // 128 + the first signal (130 for Ctrl-C, 129 for SIGHUP, 143 for SIGTERM), as a shell reports it.
     int exit_code() const;
+};
+
+// The command's own watcher under Repeat::count, for work that checks the stop flag only
+// between steps that may each last minutes (a kernel's call): once a stop signal came, the
+// step in progress has `grace_seconds` to end. When it has not, or a second signal came first,
+// `give_up(second_signal)` runs on the watcher's thread; it saves what it can and must end the
+// process (std::_Exit). done(), or the watcher's end, means the work ended: give_up never runs
+// after it.
+class StopWatcher {
+public:
+    StopWatcher(const StopSignal& stop, double grace_seconds, std::function<void(bool second_signal)> give_up);
+    ~StopWatcher();  // done()
+    StopWatcher(const StopWatcher&) = delete;
+    StopWatcher& operator=(const StopWatcher&) = delete;
+
+    // The work ended (or threw): the watcher stops watching and is joined.
+    void done();
+
+private:
+    std::atomic<bool> done_{false};
+    std::thread thread_;
 };
 
 } // namespace roofline::cli
