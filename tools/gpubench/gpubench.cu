@@ -474,9 +474,9 @@ __device__ __forceinline__ unsigned warp_sum(unsigned s) {
 // (ld.global.cg: cached in L2 only, PTX ISA "Cache operators"), so past the SM what this
 // measures is L2 while the rows fit it and DRAM beyond. Each warp stores the sum of its words
 // (mod 2^32): reps times the sum of every word read, a closed form for the host.
-// Independent loads a thread issues before it adds. On the H200 at 8 blocks an SM, 30 MiB:
-// 4 in flight read 8.1 TB/s, 8 read 8.4, 16 read 8.8 (a kernel of gpu-benches' pattern, 8.3).
-constexpr int kLoadsInFlight = 16;
+// Independent loads a thread issues before it adds. On the H200 of issue 32, 4 and 16 read the
+// L2 alike (8.0-8.3 TB/s at 30 MiB; a kernel of gpu-benches' access pattern, 8.2-8.5 there).
+constexpr int kLoadsInFlight = 4;
 __global__ void read_kernel(const uint4* in, unsigned rows, unsigned reps, unsigned* out) {
     const std::size_t total = static_cast<std::size_t>(rows) * reps, grid = gridDim.x;
     const unsigned step = gridDim.x % rows;
