@@ -83,18 +83,27 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     std::map<FunctionKey, CalledFunction> called;
     std::map<std::string, std::unique_ptr<ElfSymbols>> other_files;  // the libraries called into, read once
     // A function of another file called through the PLT: the tool's count of it by name, and its samples.
+    std::multimap<std::string, const RegionCounts*> tool_functions;  // by name
+    for (const auto& f : functions)
+        if (!f.object.empty()) tool_functions.emplace(f.name, &f);
+    std::map<std::string, std::string> canonical_paths;
+    const auto canonical_path = [&](const std::string& path) -> const std::string& {
+        auto it = canonical_paths.find(path);
+        if (it == canonical_paths.end()) it = canonical_paths.emplace(path, canonical(path)).first;
+        return it->second;
+    };
     const auto imported = [&](const std::string& object, const std::string& name) -> FunctionKey {
-        const auto f = std::find_if(functions.begin(), functions.end(), [&](const RegionCounts& c) {
-            return c.name == name && !c.object.empty() && canonical(c.object) != canonical(object);
-        });
-        if (f == functions.end()) return {"", name};
+        const RegionCounts* f = nullptr;
+        for (auto [it, end] = tool_functions.equal_range(name); it != end && !f; ++it)
+            if (canonical_path(it->second->object) != canonical_path(object)) f = it->second;
+        if (!f) return {"", name};
         const FunctionKey key{f->object, name};
         if (called.count(key)) return key;
         auto& file = other_files[f->object];
         if (!file) file = std::make_unique<ElfSymbols>(f->object);
         long long samples = 0;
         if (const auto* symbol = file->loaded() ? file->symbol_named(name) : nullptr)
-            samples = samples_between(samples_in[canonical(f->object)], symbol->start, symbol->start + symbol->size);
+            samples = samples_between(samples_in[canonical_path(f->object)], symbol->start, symbol->start + symbol->size);
         called[key] = {*f, static_cast<double>(samples), -1};
         return key;
     };
