@@ -10,7 +10,8 @@
 # the tool's total; each series led by its function's point, which its loops split; at -O3 the vector body and remainder of a loop hold its FLOPs
 # together. A loop calling a function (add_scaled; dot, with a loop of its own) has a point
 # with its calls: the callee's FLOPs are its own, exactly, at -O2 and -O3. A cycle entered at
-# two places (-O3's matmul) is a loop named so. --loops with --counts-from or the perf engine is a usage error.
+# two places (-O3's matmul) is a loop named so. A loop run by two threads has both threads'
+# counts and samples. --loops with --counts-from or the perf engine is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -85,6 +86,18 @@ calls_checked p3.json
 # over): a loop of its own, named so and said, not code of the loop around it.
 grep -q "note: matmul: a cycle entered at more than one place .* is listed as the loop 'loop_shapes.c:[0-9-]* (entered at 2 places)'" <<<"$out" ||
   fail "-O3 matmul's cycle with two entries is not listed as a loop: $(grep note <<<"$out")"
+
+# Threads: a loop run by two threads (the main thread only waits) has every thread's counts,
+# and a point: its samples are the other threads'.
+cc -O2 -g -pthread -o loop_threads "$src/tests/loops/loop_threads.c" || fail "cannot build loop_threads"
+tn=200000 treps=10
+out=$("$bin" measure --loops --no-store --min-share 1 -o pt.json -- ./loop_threads $tn $treps 2>&1) ||
+  fail "measure --loops of two threads"
+tl=$(grep -n '/\* axpy \*/' "$src/tests/loops/loop_threads.c" | cut -d: -f1)
+p=$(jq -c --arg name "axpy: loop_threads.c:$tl-$((tl + 1))" '.points[] | select(.name == $name)' pt.json)
+[[ -n $p ]] || fail "no point of the threads' loop (its samples are not the other threads'?): $(jq -c '[.points[].name]' pt.json)"
+[[ $(jq .flops <<<"$p") == $((2 * treps * 2 * tn)) && $(jq .details.loop_entries <<<"$p") == $((2 * treps)) ]] ||
+  fail "the threads' loop: $(jq .flops <<<"$p") FLOPs, $(jq .details.loop_entries <<<"$p") entries; want $((2 * treps * 2 * tn)) and $((2 * treps))"
 
 out=$("$bin" measure --loops --engine perf --no-store -- ./loop_shapes 1000 2>&1); rc=$?
 [[ $rc == 2 && $out == *"--loops needs the instrument engine"* ]] || fail "--loops --engine perf: exit $rc"
