@@ -4,7 +4,8 @@
 # the job), rank 0 writes every rank's points and their sum over ranks. Exact
 # FLOPs at 1 and 2 ranks with Open MPI; the rank files are gone afterwards;
 # the provenance names the job. Where MPICH's Hydra is installed too, its
-# one-run-per-rank path: refused with the two launches to use, then those.
+# one-run-per-rank path: refused with the two launches to use, then those. --loops in each
+# rank: dot's loop per rank and summed.
 # SKIPPED (exit 77) without mpirun, the mpi_dot example, valgrind or jq.
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -73,6 +74,17 @@ check nodes "$(point dot) | .flops == 3 * $per_small and .details.mpi_hosts == 2
 check nodes "$(point 'dot [node node-a]') | .flops == 2 * $per_small and .details.mpi_ranks == 2 and .details.mpi_hosts == 1 and .series == \"dot per node\""
 check nodes "$(point 'dot [node node-b]') | .flops == $per_small and .details.mpi_ranks == 1"
 check nodes ".provenance.mpi.hosts | sort == [\"node-a\", \"node-a\", \"node-b\"]"
+
+# --loops in each rank (issue 36): dot's loop is a point per rank with its exact FLOPs, and
+# the job sums them over ranks.
+json=$tmp/loops.json
+out=$(timeout 300 mpirun -np 2 "$bin" measure --loops --no-store --min-share 5 -o "$json" -- "$app" $n $reps 2>&1) ||
+  fail "--loops in 2 ranks"
+loop=$(jq -r '[.points[] | select(.name | test("^dot: .* \\[rank 0\\]$")) | .name][0] // empty' "$json")
+[[ -n $loop ]] || fail "--loops: no point of dot's loop in rank 0: $(jq -c '[.points[].name]' "$json")"
+loop=${loop% \[rank 0\]}
+for r in 0 1; do check "--loops, rank $r" "$(point "$loop [rank $r]") | .flops == 2 * $n * $reps"; done
+check "--loops, the sum" "$(point "$loop") | .flops == 4 * $n * $reps and .details.mpi_ranks == 2"
 
 # Without -o the ranks' files go to hidden files in the working directory, gone once rank 0 has stored the job.
 out=$(timeout 300 mpirun -np 2 "$bin" measure -q -- "$app" 1000 2 2>&1) || fail "launch without -o"
