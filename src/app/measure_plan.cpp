@@ -84,6 +84,51 @@ std::string per_function_flags(const MeasureOptions& options) {
     return flags;
 }
 
+// What the engine auto resolves to (or the one requested) can do, asked as each check needs it.
+bool resolved_can(const measure::MeasureRequest& request, measure::EngineCapability capability) {
+    return measure::engine_descriptor(measure::resolve_engine(request)).can(capability);
+}
+
+// --times FILE: the native times of an earlier run of this command (this rank's in a job), for
+// the instrument engine's counts.
+void take_earlier_times(measure::MeasureRequest& request, const MeasureOptions& o,
+                        const std::optional<measure::MpiRank>& mpi) {
+    if (!measure::engine_descriptor(request.engine).can(measure::EngineCapability::counting_run))
+        throw RequestError("--times replaces the native run of the instrument engine; the perf and time engines "
+                           "take their own times");
+    request.engine = measure::engine_for(measure::EngineCapability::counting_run).kind;
+    const auto doc = read_points_document(o.times);
+    check_times_source(doc, o.times, o.command);
+    try {
+        request.times =
+            measure::earlier_times(doc.points, mpi ? std::optional<int>(mpi->rank) : std::nullopt, o.times);
+    } catch (const std::invalid_argument& e) {
+        throw RequestError(e.what());
+    }
+}
+
+// Whether every run (native, tool, call timing, sampling) may initialize MPI in this rank: the
+// environment that lets it, or a refusal when the engine needs two runs and it may start one;
+// a rank but 0 checks that it can write its points file.
+bool plan_rank_runs(measure::MeasureRequest& request, const MeasureOptions& o, const measure::MpiRank& mpi,
+                    const measure::EnvLookup& getenv) {
+    const bool rerun = measure::rank_can_rerun(mpi, getenv);
+    if (rerun) {
+        for (auto& kv : measure::rank_rerun_env()) request.env.push_back(std::move(kv));
+    } else if (!request.times && resolved_can(request, measure::EngineCapability::counting_run)) {
+        throw RequestError(fmt::format(
+            "under {} each rank may start the program only once (its PMI connection closes when the program "
+            "finalizes MPI), and the instrument engine needs two runs: a native one for time and one under "
+            "the Valgrind tool for counts. Measure in two launches:\n"
+            "  mpiexec -n {} roofline measure --engine time -o times.json -- {}\n"
+            "  mpiexec -n {} roofline measure --times times.json{}{} -- {}",
+            mpi.launcher, mpi.size, fmt::to_string(fmt::join(o.command, " ")), mpi.size, per_function_flags(o),
+            o.output.empty() ? "" : " -o " + o.output, fmt::to_string(fmt::join(o.command, " "))));
+    }
+    if (mpi.rank != 0) check_writable(measure::rank_points_path(o.output, mpi, mpi.rank));
+    return rerun;
+}
+
 } // namespace
 
 const measure::EngineDescriptor& requested_engine(const std::string& name) {
@@ -147,13 +192,6 @@ MeasurePlanner::MeasurePlanner(MeasureOptions options, const measure::EngineDesc
     if (o.loops && !o.counts_from.empty())
         throw RequestError("--loops places loops by their addresses in the program counted, and --counts-from times "
                            "another: measure the program itself");
-    // (issue 36) Not yet: each instruction is counted over the whole run, not by the calls it ran in.
-    if (o.loops && !o.region_functions.empty())
-        throw RequestError("--loops with --region-function is not composed yet: the loops' counts are of the whole "
-                           "run, and keeping only what ran inside the function's calls (its callees' loops included) "
-                           "needs each instruction's counts split by call, which the instrument engine does not make. "
-                           "Measure the two apart: --loops (each function's loops are its series; a loop calling "
-                           "functions has a point with its calls) and --region-function NAME");
     // Every destination and input is checked before the program runs, not discovered after it.
     refuse_output_over_store(o.output, o.db, o.no_store);
     if (!o.output.empty()) check_writable(o.output);
@@ -228,50 +266,13 @@ MeasurePlan MeasurePlanner::plan_runs(const measure::EnvLookup& getenv) {
         std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     plan.mpi = measure::detect_mpi_rank(getenv);
     const auto& mpi = plan.mpi;
-    const auto can = [&](measure::EngineCapability capability) {
-        return measure::engine_descriptor(request.engine).can(capability);
-    };
-    if (!o.times.empty()) {
-        if (!can(measure::EngineCapability::counting_run))
-            throw RequestError("--times replaces the native run of the instrument engine; the perf and time engines "
-                               "take their own times");
-        request.engine = measure::engine_for(measure::EngineCapability::counting_run).kind;
-        const auto doc = read_points_document(o.times);
-        check_times_source(doc, o.times, o.command);
-        try {
-            request.times = measure::earlier_times(doc.points, mpi ? std::optional<int>(mpi->rank) : std::nullopt,
-                                                   o.times);
-        } catch (const std::invalid_argument& e) {
-            throw RequestError(e.what());
-        }
-    }
-    // What the engine auto resolves to (or the one requested) can do, asked as each check needs it.
-    const auto resolved_can = [&](measure::EngineCapability capability) {
-        return measure::engine_descriptor(measure::resolve_engine(request)).can(capability);
-    };
-    // Whether every run (native, tool, call timing, sampling) may initialize MPI in this rank.
-    bool& rerun = plan.rank_rerun;
-    if (mpi) {
-        rerun = measure::rank_can_rerun(*mpi, getenv);
-        if (rerun) {
-            for (auto& kv : measure::rank_rerun_env()) request.env.push_back(std::move(kv));
-        } else if (!request.times && resolved_can(measure::EngineCapability::counting_run)) {
-            throw RequestError(fmt::format(
-                "under {} each rank may start the program only once (its PMI connection closes when the program "
-                "finalizes MPI), and the instrument engine needs two runs: a native one for time and one under "
-                "the Valgrind tool for counts. Measure in two launches:\n"
-                "  mpiexec -n {} roofline measure --engine time -o times.json -- {}\n"
-                "  mpiexec -n {} roofline measure --times times.json{}{} -- {}",
-                mpi->launcher, mpi->size, fmt::to_string(fmt::join(o.command, " ")), mpi->size,
-                per_function_flags(o), o.output.empty() ? "" : " -o " + o.output,
-                fmt::to_string(fmt::join(o.command, " "))));
-        }
-        if (mpi->rank != 0) check_writable(measure::rank_points_path(o.output, *mpi, mpi->rank));
-    }
+    if (!o.times.empty()) take_earlier_times(request, o, mpi);
+    if (mpi) plan.rank_rerun = plan_rank_runs(request, o, *mpi, getenv);
+    const bool rerun = plan.rank_rerun;
     std::vector<std::string> repeat_notes;
     request.repeat = repeat_request(o.repeat,
                                     {request.times.has_value(), mpi.has_value(), rerun, mpi ? mpi->launcher : "",
-                                     resolved_can(measure::EngineCapability::counting_run)},
+                                     resolved_can(request, measure::EngineCapability::counting_run)},
                                     repeat_notes);
     if (o.repeat.cold) {
         std::vector<CacheLevel> caches;
@@ -288,7 +289,7 @@ MeasurePlan MeasurePlanner::plan_runs(const measure::EnvLookup& getenv) {
     const bool several_runs = !mpi || rerun;
     plan.program.replay_stdin =
         several_runs &&
-        (((!request.times || o.per_function()) && resolved_can(measure::EngineCapability::counting_run)) ||
+        (((!request.times || o.per_function()) && resolved_can(request, measure::EngineCapability::counting_run)) ||
          (!request.times && may_repeat(request.repeat)));
     plan.cache_model = cache_model_;
     plan.notes = cache_notes_;
