@@ -168,9 +168,13 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
     if (request.loops) {
         const auto program = std::find_if(result.counts.begin(), result.counts.end(),
                                           [](const auto& c) { return c.name == measure::kProgramRegion; });
+        // With --region-function: the loops run inside the functions it matched.
+        std::vector<std::string> within;
+        for (const auto& c : result.counts)
+            if (!measure::function_of_region(c.name).empty()) within.insert(within.end(), c.matched.begin(), c.matched.end());
         made.loops = measure::program_loops(result.instructions, result.functions,
                                             program != result.counts.end() ? *program : measure::RegionCounts{},
-                                            sampling ? &*sampling : nullptr, request.min_share);
+                                            sampling ? &*sampling : nullptr, request.min_share, within);
         for (auto& p : measure::loop_points(*made.loops)) points.push_back(std::move(p));
         // (issue 36) Not yet: the instrument engine counts each instruction over the whole run.
         if (std::any_of(result.counts.begin(), result.counts.end(), [](const auto& c) {

@@ -571,7 +571,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                   "FLOPs, instructions or samples are listed, those with samples placed, in a series per function. "
                   "A loop that calls functions also gets a point 'with its calls': its callees' counts and samples "
                   "added by the call instructions in its body (a function called from several places shared among "
-                  "them by their calls)");
+                  "them by their calls). With --region-function, only the loops run inside its calls (its own "
+                  "and its callees')");
     cmd->add_option("--loops-library", args->loops_libraries,
                     "With --loops: find the loops of this shared library too (its path; repeatable), counted "
                     "instruction by instruction like the program's own code. Without debug information its loops "

@@ -21,6 +21,7 @@ public:
         for (std::size_t s = 0; s < sites.size(); ++s) {
             const auto& site = sites[s];
             by_caller_[site.caller].push_back(s);
+            by_callee_[site.callee].push_back(s);
             if (site.callee.second.empty() || site.runs <= 0) continue;
             if (site.callee == site.caller) {
                 calls_to_itself_[site.callee] += site.runs;
@@ -73,6 +74,21 @@ public:
         return done_.emplace(key, std::move(sum)).first->second;
     }
 
+    double inside(const FunctionKey& key, const std::set<FunctionKey>& roots) {
+        if (roots.count(key)) return 1;
+        if (const auto done = inside_done_.find(key); done != inside_done_.end()) return done->second;
+        double sum = 0;
+        active_.insert(key);
+        if (const auto callers = by_callee_.find(key); callers != by_callee_.end())
+            for (const std::size_t s : callers->second) {
+                const auto& site = sites_[s];
+                const double part = share(site);
+                if (part > 0 && !active_.count(site.caller)) sum += part * inside(site.caller, roots);
+            }
+        active_.erase(key);
+        return inside_done_[key] = std::min(1.0, sum);
+    }
+
     CallShares shares() {
         CallShares out;
         out.counts.resize(sites_.size());
@@ -93,7 +109,8 @@ public:
 private:
     const std::vector<CallSite>& sites_;
     const std::map<FunctionKey, CalledFunction>& functions_;
-    std::map<FunctionKey, std::vector<std::size_t>> by_caller_;
+    std::map<FunctionKey, std::vector<std::size_t>> by_caller_, by_callee_;
+    std::map<FunctionKey, double> inside_done_;
     std::map<FunctionKey, double> calls_at_sites_, calls_to_itself_;
     std::map<FunctionKey, std::size_t> sites_of_;
     std::map<FunctionKey, Inclusive> done_;
@@ -105,6 +122,15 @@ private:
 
 CallShares share_calls(const std::vector<CallSite>& sites, const std::map<FunctionKey, CalledFunction>& functions) {
     return Sharer(sites, functions).shares();
+}
+
+std::map<FunctionKey, double> shares_inside(const std::vector<CallSite>& sites,
+                                            const std::map<FunctionKey, CalledFunction>& functions,
+                                            const std::set<FunctionKey>& roots) {
+    Sharer sharer(sites, functions);
+    std::map<FunctionKey, double> out;
+    for (const auto& [key, f] : functions) out[key] = sharer.inside(key, roots);
+    return out;
 }
 
 } // namespace roofline::measure

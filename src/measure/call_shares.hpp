@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,5 +49,13 @@ struct CallShares {
 };
 
 CallShares share_calls(const std::vector<CallSite>& sites, const std::map<FunctionKey, CalledFunction>& functions);
+
+// The share of each function's work done inside the calls of `roots` (measure --loops with
+// --region-function): 1 for a root; for another function, over its call sites, each site's share
+// of its calls times the share of its caller's work done inside them (at most 1). 0: never
+// called from inside. Functions calling each other round count once.
+std::map<FunctionKey, double> shares_inside(const std::vector<CallSite>& sites,
+                                            const std::map<FunctionKey, CalledFunction>& functions,
+                                            const std::set<FunctionKey>& roots);
 
 } // namespace roofline::measure

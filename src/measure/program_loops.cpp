@@ -38,6 +38,33 @@ struct CountedFunction {
     std::vector<std::size_t> sites;  // its call sites' indices in the program's list
 };
 
+// The share `part` of a function's loops and counts: what ran inside the functions asked for.
+void within_share(FunctionResult& fr, double part) {
+    const auto scale = [part](RegionCounts& c) {
+        RegionCounts share;
+        share.name = c.name;
+        share.object = c.object;
+        add_counts(share, c, part);
+        c = std::move(share);
+    };
+    const auto scale_samples = [part](long long& n) { n = std::llround(part * static_cast<double>(n)); };
+    fr.flops *= part;
+    fr.instructions *= part;
+    scale(fr.function.counts);
+    scale(fr.function.outside);
+    scale_samples(fr.function.samples);
+    scale_samples(fr.function.outside_samples);
+    for (auto& m : fr.loops) {
+        for (auto* c : {&m.counts.self, &m.counts.inclusive, &m.counts.calls}) scale(*c);
+        m.counts.header_runs *= part;
+        m.counts.iterations *= part;
+        m.counts.entries *= part;
+        scale_samples(m.self_samples);
+        scale_samples(m.inclusive_samples);
+        m.call_samples *= part;
+    }
+}
+
 long long samples_between(const std::map<std::uint64_t, long long>& samples, std::uint64_t start, std::uint64_t end) {
     long long n = 0;
     for (auto it = samples.lower_bound(start); it != samples.end() && it->first < end; ++it) n += it->second;
@@ -58,10 +85,12 @@ double entries_of(const FunctionLoops& found, const FunctionLoopCounts& counts, 
 
 ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                            const std::vector<RegionCounts>& functions, const RegionCounts& program,
-                           const SamplingResult* sampling, double min_share) {
+                           const SamplingResult* sampling, double min_share,
+                           const std::vector<std::string>& within_functions) {
     ProgramLoops out;
     out.sampled = sampling != nullptr;
     out.sample_period_seconds = sampling ? sampling->period_seconds : 0;
+    out.within_functions = within_functions;
 
     // Samples by file (canonical) and link-time address.
     std::map<std::string, std::map<std::uint64_t, long long>> samples_in;
@@ -177,6 +206,18 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     // What each call brought, added to the loops the call is made from (and those around them).
     const auto shares = share_calls(sites, called);
     for (const auto& n : shares.notes) out.notes.push_back(n);
+    // Within functions (--region-function): each function's share of work done inside their calls.
+    std::map<FunctionKey, double> inside;
+    if (!within_functions.empty()) {
+        std::set<FunctionKey> roots;
+        for (const auto& cf : counted_functions)
+            if (std::find(within_functions.begin(), within_functions.end(), cf.key.second) != within_functions.end())
+                roots.insert(cf.key);
+        if (roots.empty())
+            out.notes.push_back("no function --region-function names is in the code counted instruction by "
+                                "instruction (the program's own, and --loops-library's): no loop is inside it");
+        inside = shares_inside(sites, called, roots);
+    }
     std::set<FunctionKey> shared_said;
     std::vector<FunctionResult> results;
     for (auto& cf : counted_functions) {
@@ -233,6 +274,17 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
             m.inclusive_samples = inclusive_samples[l];
             m.call_samples = call_samples[l];
             fr.loops.push_back(std::move(m));
+        }
+        if (!within_functions.empty()) {
+            const double part = inside.count(cf.key) ? inside.at(cf.key) : 0.0;
+            if (part <= 0) continue;  // never run inside the functions asked for
+            if (part < 1) {
+                within_share(fr, part);
+                out.notes.push_back(fmt::format(
+                    "{}: {:.1f}% of its calls are made inside --region-function's functions: its loops' counts and "
+                    "samples are that share (each of its calls taken to do the same work)",
+                    cf.shown, 100 * part));
+            }
         }
         results.push_back(std::move(fr));
     }

@@ -50,6 +50,7 @@ struct ProgramLoops {
     std::size_t loops_found = 0;      // before the share cut
     std::vector<std::string> notes;   // incomplete graphs, irreducible cycles, counts that did not add up
     bool sampled = false;             // samples were given (loops then have their time)
+    std::vector<std::string> within_functions;  // --region-function's: only the loops run inside them
     double sample_period_seconds = 0;
 };
 
@@ -58,10 +59,14 @@ struct ProgramLoops {
 // them: said in a note where they do not); `program`: the "(program)" counts the
 // share is of; `sampling`: a native run sampled with code addresses, or null. A loop
 // is kept when its inclusive FLOPs, instructions or samples are at least `min_share`
-// (a fraction) of the program's, or when one of its inner loops is.
+// (a fraction) of the program's, or when one of its inner loops is. With `within_functions`
+// (the names --region-function matched), only the loops run inside their calls: those of the
+// functions themselves and of what they call, a function called from outside them too holding
+// the share of its calls made inside (measure/call_shares: by call counts).
 ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                            const std::vector<RegionCounts>& functions, const RegionCounts& program,
-                           const SamplingResult* sampling, double min_share);
+                           const SamplingResult* sampling, double min_share,
+                           const std::vector<std::string>& within_functions = {});
 
 // A point per kept loop with samples and FLOPs of its own: its self counts, its self
 // samples' CPU time (one thread's), in a series per function, named "FUNCTION: LOOP";

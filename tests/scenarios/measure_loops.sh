@@ -10,8 +10,8 @@
 # the tool's total; each series led by its function's point, which its loops split; at -O3 the vector body and remainder of a loop hold its FLOPs
 # together. A loop calling a function (add_scaled; dot, with a loop of its own) has a point
 # with its calls: the callee's FLOPs are its own, exactly, at -O2 and -O3. A cycle entered at
-# two places (-O3's matmul) is a loop named so. A loop run by two threads has both threads'
-# counts and samples. --loops with --counts-from or the perf engine is a usage error.
+# two places (-O3's matmul) is a loop named so. With --region-function only the loops run
+# inside its calls are kept. A loop run by two threads has both threads' counts and samples. --loops with --counts-from or the perf engine is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -86,6 +86,18 @@ calls_checked p3.json
 # over): a loop of its own, named so and said, not code of the loop around it.
 grep -q "note: matmul: a cycle entered at more than one place .* is listed as the loop 'loop_shapes.c:[0-9-]* (entered at 2 places)'" <<<"$out" ||
   fail "-O3 matmul's cycle with two entries is not listed as a loop: $(grep note <<<"$out")"
+
+# With --region-function: only the loops run inside its calls, the function's own and its
+# callees' (dot, called from calls_dot alone, whole); daxpy's is not.
+out=$("$bin" measure --loops --region-function calls_dot --no-store --min-share 0 -o pw.json -- ./loop_shapes $n $m 2>&1) ||
+  fail "measure --loops --region-function calls_dot"
+grep -q "^loops run inside the calls of calls_dot (--region-function)" <<<"$out" || fail "the loops' table does not say they are calls_dot's"
+rows=$(sed -n '/^loops run inside/,/^note/p' <<<"$out" | grep -c '^in ')
+[[ $rows == 2 ]] && grep -q '^in dot:' <<<"$out" && grep -q '^in calls_dot:' <<<"$out" ||
+  fail "--region-function calls_dot: the loops of other functions than calls_dot and dot are listed"
+[[ $(jq '[.points[] | select(.series == "daxpy" or .series == "matmul")] | length' pw.json) == 0 ]] ||
+  fail "--region-function calls_dot: points of loops outside it: $(jq -c '[.points[].name]' pw.json)"
+with_calls pw.json calls_dot 'calling dot' 's += dot(cols' $((2 * (n / 100) * 100 + n / 100)) $((2 * (n / 100) * 100))
 
 # Threads: a loop run by two threads (the main thread only waits) has every thread's counts,
 # and a point: its samples are the other threads'.

@@ -94,3 +94,22 @@ TEST(CallShares, AnIndirectOrUncountedCallBringsNothing) {
     }
     EXPECT_EQ(shares.sites_of.count(kAdd), 0u);  // a call that never ran is no site of it
 }
+
+TEST(CallShares, TheShareOfEachFunctionsWorkInsideTheCallsOfAFunction) {
+    // main -> call_in_loop (once) -> dot (10 calls); main -> dot (30 calls) too; dot -> exp (all 40 calls
+    // of exp are dot's). Inside call_in_loop: itself whole, a quarter of dot and so of exp, nothing of main.
+    const std::vector<CallSite> sites{{kMain, kLoop, 1}, {kLoop, kDot, 10}, {kMain, kDot, 30}, {kDot, kExp, 40}};
+    const std::map<FunctionKey, CalledFunction> functions{{kMain, own(1, 10, 0, 1)},
+                                                          {kLoop, own(10, 100, 1, 1)},
+                                                          {kDot, own(100, 1000, 10, 40)},
+                                                          {kExp, own(1000, 4000, 20)}};
+    const auto inside = shares_inside(sites, functions, {kLoop});
+    EXPECT_DOUBLE_EQ(inside.at(kLoop), 1.0);
+    EXPECT_DOUBLE_EQ(inside.at(kDot), 0.25);
+    EXPECT_DOUBLE_EQ(inside.at(kExp), 0.25);
+    EXPECT_DOUBLE_EQ(inside.at(kMain), 0.0);
+    // Inside dot: all of exp; inside main: everything it reaches.
+    EXPECT_DOUBLE_EQ(shares_inside(sites, functions, {kDot}).at(kExp), 1.0);
+    EXPECT_DOUBLE_EQ(shares_inside(sites, functions, {kMain}).at(kDot), 1.0);
+    EXPECT_DOUBLE_EQ(shares_inside(sites, functions, {kMain}).at(kExp), 1.0);
+}
