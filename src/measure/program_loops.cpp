@@ -81,6 +81,212 @@ double entries_of(const FunctionLoops& found, const FunctionLoopCounts& counts, 
     return 0;
 }
 
+using SamplesByAddress = std::map<std::uint64_t, long long>;  // link-time address -> samples
+
+// The first step: every counted function's loops and counts, and every call it made with
+// the function it called.
+class ProgramCounter {
+public:
+    ProgramCounter(const std::vector<RegionCounts>& tool_functions, std::map<std::string, SamplesByAddress>& samples_in,
+                   std::vector<std::string>& notes)
+        : tool_(tool_functions), samples_in_(samples_in), notes_(notes) {
+        for (const auto& f : tool_functions)
+            if (!f.object.empty()) tool_by_name_.emplace(f.name, &f);
+    }
+
+    // The functions of `object` that the tool counted instruction by instruction.
+    void count_file(const std::string& object, const std::vector<const InstructionCounts*>& counted) {
+        const ElfSymbols symbols(object);
+        if (!symbols.loaded()) {
+            notes_.push_back(fmt::format("{}: not a readable ELF file: its loops are not found", object));
+            return;
+        }
+        const SourceLines lines(object);
+        std::map<const ElfSymbols::Symbol*, std::vector<InstructionCounts>> by_function;
+        for (const auto* ic : counted)
+            if (const auto* symbol = symbols.symbol_at(ic->address)) by_function[symbol].push_back(*ic);
+        for (const auto& [symbol, mine] : by_function) count_function(symbols, lines, object, *symbol, mine);
+    }
+
+    std::vector<CountedFunction> functions;  // with loops
+    std::vector<CallSite> sites;             // every call that ran
+    std::vector<std::uint64_t> site_address;  // each site's call instruction
+    std::map<FunctionKey, CalledFunction> called;  // every counted function, and the library functions called
+
+private:
+    void count_function(const ElfSymbols& symbols, const SourceLines& lines, const std::string& object,
+                        const ElfSymbols::Symbol& symbol, const std::vector<InstructionCounts>& mine) {
+        auto found = function_loops(symbols, lines, symbol);
+        if (!found) return;
+        // An incomplete graph may hide every loop of the function: said even when none was found.
+        for (const auto& n : found->notes) notes_.push_back(n);
+        // A library's function is named with its file (its loops may have no lines to name them).
+        CountedFunction cf{{object, symbol.name},
+                           symbols.shared_library()
+                               ? fmt::format("{} in {}", symbol.name, std::filesystem::path(object).filename().string())
+                               : symbol.name,
+                           std::move(*found),
+                           {},
+                           {}};
+        cf.counts = loop_counts(cf.found, mine);
+        called[cf.key] = {cf.counts.function,
+                          static_cast<double>(samples_between(samples_in_[canonical_path(object)], cf.found.cfg.start,
+                                                              cf.found.cfg.end)),
+                          entries_of(cf.found, cf.counts, mine)};
+        std::map<std::uint64_t, double> runs;
+        for (const auto& ic : mine) runs[ic.address] = ic.counts.instructions;
+        for (const auto& call : cf.found.cfg.calls) {
+            const auto ran = runs.find(call.at);
+            if (ran == runs.end() || ran->second <= 0) continue;
+            cf.sites.push_back(sites.size());
+            sites.push_back({cf.key, callee_at(symbols, object, call.target), ran->second});
+            site_address.push_back(call.at);
+        }
+        if (cf.found.loops.empty()) return;
+        if (cf.counts.unplaced > 0)
+            notes_.push_back(fmt::format("{}: {} counted instruction(s) start where the decoded code has none: "
+                                         "counted outside its loops",
+                                         symbol.name, cf.counts.unplaced));
+        check_against_tool(cf);
+        functions.push_back(std::move(cf));
+    }
+
+    // The tool's own total of the function must be what its loops and the rest add up to.
+    void check_against_tool(const CountedFunction& cf) {
+        const auto tool = std::find_if(tool_.begin(), tool_.end(),
+                                       [&](const RegionCounts& f) { return f.name == cf.key.second; });
+        if (tool != tool_.end() && (tool->instructions != cf.counts.function.instructions ||
+                                    tool->total_flops() != cf.counts.function.total_flops()))
+            notes_.push_back(fmt::format(
+                "{}: its loops and the code outside them hold {:.0f} instructions and {:.0f} FLOPs, the tool's "
+                "total for the function {:.0f} and {:.0f} (another function of the same name?)",
+                cf.key.second, cf.counts.function.instructions, cf.counts.function.total_flops(), tool->instructions,
+                tool->total_flops()));
+    }
+
+    // The function a call to `target` (0: indirect) in `object` goes to: one of the file's own,
+    // or one of another file's through the PLT; the name empty when not known.
+    FunctionKey callee_at(const ElfSymbols& symbols, const std::string& object, std::uint64_t target) {
+        if (target == 0) return {object, ""};
+        if (const auto* symbol = symbols.symbol_at(target); symbol && symbol->start == target)
+            return {object, symbol->name};
+        if (const auto import = symbols.plt_import_at(target); !import.empty()) return imported(object, import);
+        return {object, fmt::format("{:#x}", target)};  // no function starts there
+    }
+
+    // A function of another file called through the PLT: the tool's count of it by name, and its samples.
+    FunctionKey imported(const std::string& object, const std::string& name) {
+        const RegionCounts* f = nullptr;
+        for (auto [it, end] = tool_by_name_.equal_range(name); it != end && !f; ++it)
+            if (canonical_path(it->second->object) != canonical_path(object)) f = it->second;
+        if (!f) return {"", name};
+        const FunctionKey key{f->object, name};
+        if (called.count(key)) return key;
+        auto& file = other_files_[f->object];
+        if (!file) file = std::make_unique<ElfSymbols>(f->object);
+        long long samples = 0;
+        if (const auto* symbol = file->loaded() ? file->symbol_named(name) : nullptr)
+            samples = samples_between(samples_in_[canonical_path(f->object)], symbol->start, symbol->start + symbol->size);
+        called[key] = {*f, static_cast<double>(samples), -1};
+        return key;
+    }
+
+    const std::string& canonical_path(const std::string& path) {
+        auto it = canonical_paths_.find(path);
+        if (it == canonical_paths_.end()) it = canonical_paths_.emplace(path, canonical(path)).first;
+        return it->second;
+    }
+
+    const std::vector<RegionCounts>& tool_;
+    std::map<std::string, SamplesByAddress>& samples_in_;
+    std::vector<std::string>& notes_;
+    std::multimap<std::string, const RegionCounts*> tool_by_name_;
+    std::map<std::string, std::unique_ptr<ElfSymbols>> other_files_;  // the libraries called into, read once
+    std::map<std::string, std::string> canonical_paths_;
+};
+
+// What each call made from a loop brought, added to the loop's calls and inclusive counts (and
+// those of the loops around it); the samples it brought, per loop. Calls whose callee is not
+// known or not counted, and callees shared among several places, are said (once each).
+std::vector<double> add_calls(CountedFunction& cf, const ProgramCounter& counter, const CallShares& shares,
+                              std::set<FunctionKey>& shared_said, std::vector<std::string>& notes) {
+    const auto& found = cf.found;
+    std::vector<double> call_samples(found.loops.size(), 0);
+    for (const std::size_t s : cf.sites) {
+        std::size_t l = loop_at(found, counter.site_address[s]);
+        if (l == kNoLoop) continue;
+        const auto& site = counter.sites[s];
+        const auto where = fmt::format("{}: the call at +{:#x} in its loop {}", cf.key.second,
+                                       counter.site_address[s] - found.cfg.start, found.loops[l].name);
+        if (site.callee.second.empty())
+            notes.push_back(fmt::format("{} is indirect ({:.0f} calls): what it called is not in the loop's "
+                                        "counts with calls",
+                                        where, site.runs));
+        else if (shares.share[s] <= 0)
+            notes.push_back(fmt::format("{} goes to {}, which was not counted by that name ({:.0f} calls): "
+                                        "not in the loop's counts with calls",
+                                        where, site.callee.second, site.runs));
+        else if (shares.sites_of.at(site.callee) > 1 && shares.counts[s].instructions > 0 &&
+                 shared_said.insert(site.callee).second)
+            notes.push_back(fmt::format("{} is called from {} places: its counts are shared among them by "
+                                        "their calls, each call taken to do the same work",
+                                        site.callee.second, shares.sites_of.at(site.callee)));
+        for (; l != kNoLoop; l = found.forest.loops[l].parent) {
+            add_counts(cf.counts.loops[l].calls, shares.counts[s]);
+            add_counts(cf.counts.loops[l].inclusive, shares.counts[s]);
+            call_samples[l] += shares.samples[s];
+        }
+    }
+    return call_samples;
+}
+
+// A counted function with its loops' counts and samples (its own code's, and its calls').
+FunctionResult measured_function(const CountedFunction& cf, const SamplesByAddress& samples,
+                                 const std::vector<double>& call_samples) {
+    const auto& found = cf.found;
+    const auto& counts = cf.counts;
+    FunctionResult fr{counts.function.total_flops(), counts.function.instructions,
+                      {cf.shown, cf.key.first, counts.function, counts.outside, found.loops.size(), 0, 0},
+                      {}};
+    std::vector<long long> self_samples(found.loops.size(), 0), inclusive_samples(found.loops.size(), 0);
+    for (auto it = samples.lower_bound(found.cfg.start); it != samples.end() && it->first < found.cfg.end; ++it) {
+        std::size_t l = loop_at(found, it->first);
+        fr.function.samples += it->second;
+        if (l != kNoLoop) self_samples[l] += it->second;
+        else fr.function.outside_samples += it->second;
+        for (; l != kNoLoop; l = found.forest.loops[l].parent) inclusive_samples[l] += it->second;
+    }
+    for (std::size_t l = 0; l < found.loops.size(); ++l) {
+        const auto& shape = found.forest.loops[l];
+        MeasuredLoop m;
+        m.function = cf.shown;
+        m.object = cf.key.first;
+        m.loop = found.loops[l];
+        m.depth = shape.depth;
+        if (shape.parent != kNoLoop) m.parent = found.loops[shape.parent].name;
+        m.counts = counts.loops[l];
+        m.self_samples = self_samples[l];
+        m.inclusive_samples = inclusive_samples[l];
+        m.call_samples = call_samples[l];
+        fr.loops.push_back(std::move(m));
+    }
+    return fr;
+}
+
+// Each counted function's share of work done inside the calls of `within` (--region-function's
+// functions); empty without them.
+std::map<FunctionKey, double> inside_shares(const ProgramCounter& counter, const std::vector<std::string>& within,
+                                            std::vector<std::string>& notes) {
+    if (within.empty()) return {};
+    std::set<FunctionKey> roots;
+    for (const auto& [key, f] : counter.called)
+        if (std::find(within.begin(), within.end(), key.second) != within.end()) roots.insert(key);
+    if (roots.empty())
+        notes.push_back("no function --region-function names is in the code counted instruction by instruction "
+                        "(the program's own, and --loops-library's): no loop is inside it");
+    return shares_inside(counter.sites, counter.called, roots);
+}
+
 } // namespace
 
 ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
@@ -93,7 +299,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     out.within_functions = within_functions;
 
     // Samples by file (canonical) and link-time address.
-    std::map<std::string, std::map<std::uint64_t, long long>> samples_in;
+    std::map<std::string, SamplesByAddress> samples_in;
     long long all_samples = 0;
     if (sampling)
         for (const auto& [at, n] : sampling->code_addresses) {
@@ -104,177 +310,17 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     std::map<std::string, std::vector<const InstructionCounts*>> by_object;
     for (const auto& ic : instructions)
         if (!ic.counts.object.empty()) by_object[ic.counts.object].push_back(&ic);
+    ProgramCounter counter(functions, samples_in, out.notes);
+    for (const auto& [object, counted] : by_object) counter.count_file(object, counted);
 
-    // Every counted function's loops and counts, and every call it made, with the function called.
-    std::vector<CountedFunction> counted_functions;
-    std::vector<CallSite> sites;
-    std::vector<std::uint64_t> site_address;
-    std::map<FunctionKey, CalledFunction> called;
-    std::map<std::string, std::unique_ptr<ElfSymbols>> other_files;  // the libraries called into, read once
-    // A function of another file called through the PLT: the tool's count of it by name, and its samples.
-    std::multimap<std::string, const RegionCounts*> tool_functions;  // by name
-    for (const auto& f : functions)
-        if (!f.object.empty()) tool_functions.emplace(f.name, &f);
-    std::map<std::string, std::string> canonical_paths;
-    const auto canonical_path = [&](const std::string& path) -> const std::string& {
-        auto it = canonical_paths.find(path);
-        if (it == canonical_paths.end()) it = canonical_paths.emplace(path, canonical(path)).first;
-        return it->second;
-    };
-    const auto imported = [&](const std::string& object, const std::string& name) -> FunctionKey {
-        const RegionCounts* f = nullptr;
-        for (auto [it, end] = tool_functions.equal_range(name); it != end && !f; ++it)
-            if (canonical_path(it->second->object) != canonical_path(object)) f = it->second;
-        if (!f) return {"", name};
-        const FunctionKey key{f->object, name};
-        if (called.count(key)) return key;
-        auto& file = other_files[f->object];
-        if (!file) file = std::make_unique<ElfSymbols>(f->object);
-        long long samples = 0;
-        if (const auto* symbol = file->loaded() ? file->symbol_named(name) : nullptr)
-            samples = samples_between(samples_in[canonical_path(f->object)], symbol->start, symbol->start + symbol->size);
-        called[key] = {*f, static_cast<double>(samples), -1};
-        return key;
-    };
-    for (const auto& [object, counted] : by_object) {
-        const ElfSymbols symbols(object);
-        if (!symbols.loaded()) {
-            out.notes.push_back(fmt::format("{}: not a readable ELF file: its loops are not found", object));
-            continue;
-        }
-        const SourceLines lines(object);
-        const auto& samples = samples_in[canonical(object)];
-        std::map<const ElfSymbols::Symbol*, std::vector<InstructionCounts>> by_function;
-        for (const auto* ic : counted)
-            if (const auto* symbol = symbols.symbol_at(ic->address)) by_function[symbol].push_back(*ic);
-        for (const auto& [symbol, mine] : by_function) {
-            auto found = function_loops(symbols, lines, *symbol);
-            if (!found) continue;
-            // An incomplete graph may hide every loop of the function: said even when none was found.
-            for (const auto& n : found->notes) out.notes.push_back(n);
-            // A library's function is named with its file (its loops may have no lines to name them).
-            CountedFunction cf{{object, symbol->name},
-                               symbols.shared_library()
-                                   ? fmt::format("{} in {}", symbol->name, std::filesystem::path(object).filename().string())
-                                   : symbol->name,
-                               std::move(*found),
-                               {},
-                               {}};
-            cf.counts = loop_counts(cf.found, mine);
-            called[cf.key] = {cf.counts.function,
-                              static_cast<double>(samples_between(samples, cf.found.cfg.start, cf.found.cfg.end)),
-                              entries_of(cf.found, cf.counts, mine)};
-            std::map<std::uint64_t, double> runs;
-            for (const auto& ic : mine) runs[ic.address] = ic.counts.instructions;
-            for (const auto& call : cf.found.cfg.calls) {
-                const auto ran = runs.find(call.at);
-                if (ran == runs.end() || ran->second <= 0) continue;
-                FunctionKey callee{object, ""};
-                if (call.target != 0) {
-                    if (const auto* target = symbols.symbol_at(call.target); target && target->start == call.target)
-                        callee.second = target->name;
-                    else if (const auto import = symbols.plt_import_at(call.target); !import.empty())
-                        callee = imported(object, import);
-                    else
-                        callee.second = fmt::format("{:#x}", call.target);  // no function starts there
-                }
-                cf.sites.push_back(sites.size());
-                sites.push_back({cf.key, callee, ran->second});
-                site_address.push_back(call.at);
-            }
-            if (cf.found.loops.empty()) continue;
-            if (cf.counts.unplaced > 0)
-                out.notes.push_back(fmt::format("{}: {} counted instruction(s) start where the decoded code has none: "
-                                                "counted outside its loops",
-                                                symbol->name, cf.counts.unplaced));
-            // The tool's own total of the function must be what its loops and the rest add up to.
-            // (a named copy: clang before 16 cannot capture a structured binding in a lambda)
-            const std::string& function_name = symbol->name;
-            const auto tool = std::find_if(functions.begin(), functions.end(),
-                                           [&](const RegionCounts& f) { return f.name == function_name; });
-            if (tool != functions.end() && (tool->instructions != cf.counts.function.instructions ||
-                                            tool->total_flops() != cf.counts.function.total_flops()))
-                out.notes.push_back(fmt::format(
-                    "{}: its loops and the code outside them hold {:.0f} instructions and {:.0f} FLOPs, the tool's "
-                    "total for the function {:.0f} and {:.0f} (another function of the same name?)",
-                    symbol->name, cf.counts.function.instructions, cf.counts.function.total_flops(), tool->instructions,
-                    tool->total_flops()));
-            counted_functions.push_back(std::move(cf));
-        }
-    }
-
-    // What each call brought, added to the loops the call is made from (and those around them).
-    const auto shares = share_calls(sites, called);
+    const auto shares = share_calls(counter.sites, counter.called);
     for (const auto& n : shares.notes) out.notes.push_back(n);
-    // Within functions (--region-function): each function's share of work done inside their calls.
-    std::map<FunctionKey, double> inside;
-    if (!within_functions.empty()) {
-        std::set<FunctionKey> roots;
-        for (const auto& cf : counted_functions)
-            if (std::find(within_functions.begin(), within_functions.end(), cf.key.second) != within_functions.end())
-                roots.insert(cf.key);
-        if (roots.empty())
-            out.notes.push_back("no function --region-function names is in the code counted instruction by "
-                                "instruction (the program's own, and --loops-library's): no loop is inside it");
-        inside = shares_inside(sites, called, roots);
-    }
+    const auto inside = inside_shares(counter, within_functions, out.notes);
     std::set<FunctionKey> shared_said;
     std::vector<FunctionResult> results;
-    for (auto& cf : counted_functions) {
-        const auto& found = cf.found;
-        auto& counts = cf.counts;
-        std::vector<double> call_samples(found.loops.size(), 0);
-        for (const std::size_t s : cf.sites) {
-            std::size_t l = loop_at(found, site_address[s]);
-            if (l == kNoLoop) continue;
-            const auto& site = sites[s];
-            const auto where = fmt::format("{}: the call at +{:#x} in its loop {}", cf.key.second,
-                                           site_address[s] - found.cfg.start, found.loops[l].name);
-            if (site.callee.second.empty())
-                out.notes.push_back(fmt::format("{} is indirect ({:.0f} calls): what it called is not in the loop's "
-                                                "counts with calls",
-                                                where, site.runs));
-            else if (shares.share[s] <= 0)
-                out.notes.push_back(fmt::format("{} goes to {}, which was not counted by that name ({:.0f} calls): "
-                                                "not in the loop's counts with calls",
-                                                where, site.callee.second, site.runs));
-            else if (shares.sites_of.at(site.callee) > 1 && shares.counts[s].instructions > 0 &&
-                     shared_said.insert(site.callee).second)
-                out.notes.push_back(fmt::format("{} is called from {} places: its counts are shared among them by "
-                                                "their calls, each call taken to do the same work",
-                                                site.callee.second, shares.sites_of.at(site.callee)));
-            for (; l != kNoLoop; l = found.forest.loops[l].parent) {
-                add_counts(counts.loops[l].calls, shares.counts[s]);
-                add_counts(counts.loops[l].inclusive, shares.counts[s]);
-                call_samples[l] += shares.samples[s];
-            }
-        }
-        const auto& samples = samples_in[canonical(cf.key.first)];
-        FunctionResult fr{counts.function.total_flops(), counts.function.instructions,
-                          {cf.shown, cf.key.first, counts.function, counts.outside, found.loops.size(), 0, 0},
-                          {}};
-        std::vector<long long> self_samples(found.loops.size(), 0), inclusive_samples(found.loops.size(), 0);
-        for (auto it = samples.lower_bound(found.cfg.start); it != samples.end() && it->first < found.cfg.end; ++it) {
-            std::size_t l = loop_at(found, it->first);
-            fr.function.samples += it->second;
-            if (l != kNoLoop) self_samples[l] += it->second;
-            else fr.function.outside_samples += it->second;
-            for (; l != kNoLoop; l = found.forest.loops[l].parent) inclusive_samples[l] += it->second;
-        }
-        for (std::size_t l = 0; l < found.loops.size(); ++l) {
-            const auto& shape = found.forest.loops[l];
-            MeasuredLoop m;
-            m.function = cf.shown;
-            m.object = cf.key.first;
-            m.loop = found.loops[l];
-            m.depth = shape.depth;
-            if (shape.parent != kNoLoop) m.parent = found.loops[shape.parent].name;
-            m.counts = counts.loops[l];
-            m.self_samples = self_samples[l];
-            m.inclusive_samples = inclusive_samples[l];
-            m.call_samples = call_samples[l];
-            fr.loops.push_back(std::move(m));
-        }
+    for (auto& cf : counter.functions) {
+        const auto call_samples = add_calls(cf, counter, shares, shared_said, out.notes);
+        auto fr = measured_function(cf, samples_in[canonical(cf.key.first)], call_samples);
         if (!within_functions.empty()) {
             const double part = inside.count(cf.key) ? inside.at(cf.key) : 0.0;
             if (part <= 0) continue;  // never run inside the functions asked for
