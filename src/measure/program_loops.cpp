@@ -103,9 +103,17 @@ public:
         }
         const SourceLines lines(object);
         std::map<const ElfSymbols::Symbol*, std::vector<InstructionCounts>> by_function;
+        RegionCounts nameless;  // code in no function symbol: a stripped library's local functions
         for (const auto* ic : counted)
-            if (const auto* symbol = symbols.symbol_at(ic->address)) by_function[symbol].push_back(*ic);
+            if (const auto* symbol = symbols.symbol_at(ic->address))
+                by_function[symbol].push_back(*ic);
+            else
+                add_counts(nameless, ic->counts);
         for (const auto& [symbol, mine] : by_function) count_function(symbols, lines, object, *symbol, mine);
+        if (nameless.instructions > 0)
+            notes_.push_back(fmt::format("{}: {:.0f} instructions run ({:.0f} FLOPs) are in no function its symbols "
+                                         "name (functions it does not export, when stripped): their loops are not found",
+                                         object, nameless.instructions, nameless.total_flops()));
     }
 
     std::vector<CountedFunction> functions;  // with loops

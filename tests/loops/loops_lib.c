@@ -14,3 +14,13 @@ void scale(long n, double a, double *x)
     for (long i = 0; i < n; i++) /* n FLOPs */
         x[i] *= a;
 }
+
+/* Not exported: stripped, the library has no symbol for it (its loop is not found, and said). */
+__attribute__((noinline)) static double halve_all(long n, double *x)
+{
+    for (long i = 0; i < n; i++) /* n FLOPs */
+        x[i] *= 0.5;
+    return x[0];
+}
+
+double halve(long n, double *x) { return halve_all(n, x) + 1.0; }

@@ -1,11 +1,12 @@
 /* The program calling tests/loops/loops_lib.c's functions (measure --loops-library): a loop
- * calling sum_squares through the PLT reps times, and one call of scale.
+ * calling sum_squares through the PLT reps times, one call of scale and one of halve.
  * usage: uses_loops_lib N REPS */
 #include <stdio.h>
 #include <stdlib.h>
 
 double sum_squares(long n, const double *x);
 void scale(long n, double a, double *x);
+double halve(long n, double *x);
 
 __attribute__((noinline)) double repeat_sums(long reps, long n, const double *x)
 {
@@ -26,6 +27,7 @@ int main(int argc, char **argv)
     if (!x) return 1;
     for (long i = 0; i < n; i++) x[i] = (double)(i % 5);
     scale(n, 0.5, x);
+    halve(n, x);
     printf("%g\n", repeat_sums(reps, n, x));
     free(x);
     return 0;
