@@ -156,6 +156,22 @@ int run_report(const ReportArgs& args) {
             sections.push_back({part.name, part.roofline, judge_points(part.roofline, part.points, view, args.quiet)});
         return deliver(render_sectioned_report(sections, format, view, interrupted));
     }
+    // CUDA kernels of several precisions without --gpu N:PRECISION: each judged on the roofline
+    // of its own precision (a DGEMM on the fp64 tensor roof, an SGEMM beside it on the fp32 FMA
+    // roof), one section each; on one roofline, all but one would sit far above or below it.
+    if (!args.gpu.empty() && !args.precision && args.gpu.find(':') == std::string::npos) {  // no N:PRECISION
+        if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
+        const auto groups = group_by_gpu_precision(points);
+        if (groups.size() > 1) {
+            std::vector<ReportSection> sections;
+            for (const auto& group : groups) {
+                const Roofline own = selected_gpu_roofline(machine.model, args.gpu, "fp64", judging.display, group.precision);
+                sections.push_back({fmt::format("kernels in {}", own.precision), own,
+                                    judge_points(own, group.points, view, args.quiet)});
+            }
+            return deliver(render_sectioned_report(sections, format, view, interrupted));
+        }
+    }
     const Roofline roofline = [&] {
         if (!args.gpu.empty()) {
             if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");

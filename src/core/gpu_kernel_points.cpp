@@ -183,4 +183,18 @@ std::string dominant_gpu_precision(const std::vector<Point>& points) {
     return best;
 }
 
+std::vector<PrecisionGroup> group_by_gpu_precision(const std::vector<Point>& points) {
+    const std::string overall = dominant_gpu_precision(points);
+    std::vector<PrecisionGroup> groups;
+    for (const auto& p : points) {
+        // A whole offload adds every kernel's FLOPs up: judged with the set, not by its own mix.
+        std::string own = p.details.count("whole_offload") ? overall : dominant_gpu_precision({p});
+        if (own.empty()) own = overall;
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.precision == own; });
+        if (group == groups.end()) group = groups.insert(groups.end(), PrecisionGroup{own, {}});
+        group->points.push_back(p);
+    }
+    return groups;
+}
+
 } // namespace roofline

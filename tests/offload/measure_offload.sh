@@ -119,7 +119,9 @@ gpu_machine "$src" "$tmp/gpu-machine.json"
   check "report --gpu of the offload failed"
 python3 - "$tmp/out" <<'PY' || { echo "FAIL: the offload on the GPU's roofline"; sed 's/^/  | /' "$tmp/out"; fail=1; }
 import json, sys
-pts = {p["point"]: p for p in json.load(open(sys.argv[1]))["points"]}
+report = json.load(open(sys.argv[1]))  # kernels of several precisions: a section each
+sections = [s["report"] for s in report["sections"]] if "sections" in report else [report]
+pts = {p["point"]: p for s in sections for p in s["points"]}
 w = pts["whole offload"]
 t = w["throughput"]
 assert t["bus"] == "PCIe" and t["memory_level"] == "DRAM", t

@@ -44,7 +44,11 @@ gpu_machine "$src" "$tmp/gpu-machine.json"
   check "report --gpu of the kernels failed"
 python3 - "$tmp/out" <<'PY' || { echo "FAIL: the kernels on the GPU's roofline"; sed 's/^/  | /' "$tmp/out"; fail=1; }
 import json, sys
-pts = {p["point"].split("(")[0]: p for p in json.load(open(sys.argv[1]))["points"]}
+# Kernels of several precisions: a section each, on the roofline of its own precision.
+report = json.load(open(sys.argv[1]))
+sections = [s["report"] for s in report["sections"]] if "sections" in report else [report]
+pts = {p["point"].split("(")[0]: p for s in sections for p in s["points"]}
+assert pts["daxpy"] in next(s["points"] for s in sections if s["roofline"]["precision"] == "fp64"), sections
 d = pts["daxpy"]
 assert d["binding_level"] == "DRAM" and abs(d["efficiency"] - 2 * 402690048 / 302336e-9 / 1e9 / 2950) < 1e-6, d
 PY

@@ -199,6 +199,30 @@ TEST(GpuKernelPoints, KernelsAreJudgedInThePrecisionMostOfTheirFlopsRanIn) {
     EXPECT_EQ(dominant_gpu_precision({points[1]}), "");
 }
 
+TEST(GpuKernelPoints, EachKernelIsGroupedWithTheRooflineOfItsOwnPrecision) {
+    auto points = gpu_kernel_points(parse_ncu_csv(gpu_fixture("h200-ncu-cublas-gemm-n2048-tensor.csv")));
+    ASSERT_EQ(points.size(), 3u);  // DGEMM, SGEMM, HGEMM
+    Point offload = points[1];     // a whole offload: every kernel's FLOPs, judged with the set
+    offload.name = "whole offload";
+    offload.details["whole_offload"] = 1;
+    Point cpu = points[0];
+    cpu.source = PointOrigin::instrument;
+    points.push_back(offload);
+    points.push_back(cpu);
+    const auto groups = group_by_gpu_precision(points);
+    ASSERT_EQ(groups.size(), 3u);
+    EXPECT_EQ(groups[0].precision, "fp64");
+    EXPECT_EQ(groups[1].precision, "fp32");
+    EXPECT_EQ(groups[2].precision, "fp16");
+    const std::string overall = dominant_gpu_precision(points);
+    for (const auto& g : groups) {
+        const bool holds_offload = std::any_of(g.points.begin(), g.points.end(), [](const Point& p) { return p.name == "whole offload"; });
+        EXPECT_EQ(holds_offload, g.precision == overall) << g.precision;
+    }
+    EXPECT_EQ(groups[0].points.size() + groups[1].points.size() + groups[2].points.size(), points.size());
+    EXPECT_TRUE(group_by_gpu_precision({}).empty());
+}
+
 TEST(GpuKernelPoints, AnUncollectedFlopCounterLeavesTheWorkUnknownNotZero) {
     std::string text = kHeader;
     text += row("0", "k", "gpu__time_duration.sum", "nsecond", "1000");

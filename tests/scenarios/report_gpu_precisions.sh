@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Issue 32: CUDA kernels of several precisions are each judged on the roofline of their own
+# precision. The H200's measured model and the ncu points of five cuBLAS GEMMs (fp64 on DMMA,
+# fp32 on FFMA, tf32, fp16 and bf16 on wgmma; tests/data/gpu): report --gpu 0 gives a section
+# per precision, each GEMM under the tensor (or FMA) roof of its own precision at 85-100% of
+# it; on one roofline (--gpu 0:fp32) the tensor GEMMs would sit far above it.
+set -u
+bin=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+data=$src/tests/data/gpu
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { echo "FAIL: $1"; sed 's/^/  | /' "$tmp/out"; fail=1; }
+export ROOFLINE_DB=$tmp/results.db
+"$bin" report --machine "$data/h200-machine.json" --points "$data/h200-points-cublas-gemm-n4096.json" --gpu 0 \
+  --format json >"$tmp/out" 2>"$tmp/err" || check "report --gpu 0 failed"
+python3 - "$tmp/out" <<'PY' || { echo "FAIL: the sections"; sed 's/^/  | /' "$tmp/out"; fail=1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {"sm90_xmma_gemm_f64f64": ("fp64", "FP64 tensor peak"), "sm80_xmma_gemm_f32f32": ("fp32", "FP32 peak"),
+        "tf32f32": ("tf32", "TF32 tensor peak"), "nvjet_sm90_hss": ("fp16", "FP16 tensor peak"),
+        "nvjet_sm90_tss": ("bf16", "BF16 tensor peak")}
+seen = set()
+for s in d["sections"]:
+    precision = s["report"]["roofline"]["precision"]
+    for p in s["report"]["points"]:
+        if p["point"] == "whole offload":
+            continue
+        key = next(k for k in want if k in p["point"])
+        assert (precision, p["binding_roof"]) == want[key], (p["point"], precision, p["binding_roof"])
+        assert 0.85 <= p["efficiency"] <= 1.0, (p["point"], p["efficiency"])
+        seen.add(key)
+assert seen == set(want), seen
+PY
+"$bin" report --machine "$data/h200-machine.json" --points "$data/h200-points-cublas-gemm-n4096.json" --gpu 0:fp32 \
+  >"$tmp/out" 2>&1 || check "report --gpu 0:fp32 failed"
+grep -q "nvjet_sm90_hss.*above roof" "$tmp/out" || check "one fp32 roofline for every GEMM: the fp16 GEMM not above it"
+grep -q "^== kernels in" "$tmp/out" && check "--gpu 0:fp32 asked for one roofline, got sections"
+[[ $fail -eq 0 ]] && echo "ok: five GEMMs, each under the roof of its own precision (85-100%)"
+exit $fail
