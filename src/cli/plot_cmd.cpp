@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -146,8 +147,9 @@ std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
     return {width, height};
 }
 
-int run_plot(const PlotArgs& args) {
-    const Format format = format_from(args);
+// The file the chart goes to ("-": standard output), once every option is checked and the file
+// is known to be writable: nothing is loaded for a chart that could not be written.
+std::string checked_output(const PlotArgs& args, Format format) {
     check_size_options(args);
     // The range every intensity read from a file must lie in (input_limits.hpp): a denormal or 1e300 cannot be drawn.
     for (double x : args.intensity_lines)
@@ -155,34 +157,48 @@ int run_plot(const PlotArgs& args) {
             throw UsageError(fmt::format("--intensity-line expects a positive intensity from {:g} to {:g} (got {})",
                                          intensity_range.min, intensity_range.max, x));
     const std::string output = args.output.empty() ? default_output(format) : args.output;
-    {
-        std::vector<std::pair<std::string, std::string>> inputs;
-        for (const auto& m : args.machines) inputs.emplace_back("--machine", m);
-        for (const auto& p : args.points) inputs.emplace_back("--points", p);
-        check_output_not_input(args.output.empty() ? "the chart" : "-o", output, inputs);
-    }
+    std::vector<std::pair<std::string, std::string>> inputs;
+    for (const auto& m : args.machines) inputs.emplace_back("--machine", m);
+    for (const auto& p : args.points) inputs.emplace_back("--points", p);
+    check_output_not_input(args.output.empty() ? "the chart" : "-o", output, inputs);
     if (output != "-") check_file_writable(output);
+    return output;
+}
 
-    std::vector<StoredSource> machine_sources;
+struct PlotSources {
+    std::vector<StoredSource> machines;
+    std::vector<StoredSource> points;
+    bool implicit_points = false;  // the latest stored set, not asked for: none stored is no error
+};
+
+PlotSources plot_sources(const PlotArgs& args) {
+    PlotSources sources;
     for (const auto& text : args.machines.empty() ? std::vector<std::string>{kStored} : args.machines)
-        machine_sources.push_back(parse_stored_source(text, "--machine"));
-    std::vector<StoredSource> point_sources;
-    for (const auto& text : args.points) point_sources.push_back(parse_stored_source(text, "--points"));
+        sources.machines.push_back(parse_stored_source(text, "--machine"));
+    for (const auto& text : args.points) sources.points.push_back(parse_stored_source(text, "--points"));
     // With the machine from the store, the latest stored points come along (if any).
-    const bool implicit_points = args.points.empty() && args.machines.empty() && args.job.empty();
-    if (implicit_points) point_sources.push_back(parse_stored_source(kStored, "--points"));
+    sources.implicit_points = args.points.empty() && args.machines.empty() && args.job.empty();
+    if (sources.implicit_points) sources.points.push_back(parse_stored_source(kStored, "--points"));
+    return sources;
+}
 
-    StoreAccess access(args.db);
+// The chart's options, before anything is loaded.
+ChartInput chart_options(const PlotArgs& args) {
     ChartInput input;
     input.view = parse_view(args.view).value_or(View::carm);
     input.show_ceilings = !args.no_ceilings;
     input.intensity_lines = args.intensity_lines;
     input.shade_regions = args.shade_regions;
     input.title = args.title;
+    return input;
+}
 
-    std::vector<std::string> interrupted;  // sets from a run a signal stopped: the chart says they are partial
-    input.points = load_point_sets(point_sources, access, "pass --points FILE (schema roofline.points/1)",
-                                   !implicit_points, &interrupted);
+// The point sets and a monitored job's samples into the chart; a set an interrupted run left is
+// said on the chart and on standard error.
+void load_chart_points(ChartInput& input, const PlotArgs& args, const PlotSources& sources, StoreAccess& access) {
+    std::vector<std::string> interrupted;
+    input.points = load_point_sets(sources.points, access, "pass --points FILE (schema roofline.points/1)",
+                                   !sources.implicit_points, &interrupted);
     if (!interrupted.empty()) {
         input.banner = "PARTIAL POINTS: from an interrupted run";
         print_stderr("roofline: warning: {}\n", partial_points_text(interrupted));
@@ -192,81 +208,126 @@ int run_plot(const PlotArgs& args) {
         band_by_time(job, 5);  // colour by time: five bands, early to late
         for (auto& p : job) input.points.push_back(std::move(p));
     }
-    // With --gpu each point is drawn on its own device's roofline (below); without, none may be a GPU's.
+    // With --gpu each point is drawn on its own device's roofline; without, none may be a GPU's.
     if (args.gpus.empty()) require_points_on_their_device(input.points, Device::cpu);
-    // A cluster model (bench --mpi): every node's roofline, each node's share of the job's regions
-    // under its own, the job's totals under the sum of the nodes' roofs.
-    std::optional<ClusterView> cluster;
+}
+
+// A cluster model (bench --mpi) as the only --machine: every node's roofline, each node's share
+// of the job's regions under its own, the job's totals under the sum of the nodes' roofs. The
+// chart's points move into the view's parts. None when the machine is no cluster model.
+std::optional<ClusterView> cluster_chart(ChartInput& input, const PlotArgs& args,
+                                         const std::vector<StoredSource>& machine_sources) {
     if (machine_sources.size() > 1)
         for (const auto& source : machine_sources)
             if (cluster_model_path(source))
                 throw UsageError(fmt::format("{} is a cluster model: it is drawn on its own (its nodes and their sum), "
                                              "as the only --machine", source.display()));
-    if (machine_sources.size() == 1)
-        if (const auto path = cluster_model_path(machine_sources.front())) {
-            if (!args.gpus.empty()) throw UsageError("--gpu draws one machine's GPU: pass that node's model, not a cluster model");
-            cluster = cluster_view(*path, input.points, {args.precision, args.threads}, true);
-            if (!args.quiet && !cluster->not_judged.empty())
-                print_stderr("roofline: note: left out, not placed on the cluster model: {}\n", not_judged_text(*cluster));
-            input.points.clear();
-            if (input.title.empty())
-                input.title = fmt::format("{}: {} node(s){}", std::filesystem::path(*path).filename().string(),
-                                          cluster->nodes, cluster->whole ? " and their sum" : "");
-        }
+    if (machine_sources.size() != 1) return std::nullopt;
+    const auto path = cluster_model_path(machine_sources.front());
+    if (!path) return std::nullopt;
+    if (!args.gpus.empty()) throw UsageError("--gpu draws one machine's GPU: pass that node's model, not a cluster model");
+    auto cluster = cluster_view(*path, input.points, {args.precision, args.threads}, true);
+    if (!args.quiet && !cluster.not_judged.empty())
+        print_stderr("roofline: note: left out, not placed on the cluster model: {}\n", not_judged_text(cluster));
+    input.points.clear();
+    if (input.title.empty())
+        input.title = fmt::format("{}: {} node(s){}", std::filesystem::path(*path).filename().string(), cluster.nodes,
+                                  cluster.whole ? " and their sum" : "");
+    return cluster;
+}
+
+// Each machine's roofline, then the GPUs of the first (--gpu): the CPU and GPU of one node on one
+// chart. Two rooflines of one name (two runs of one CPU) are told apart by their source's file name.
+void load_chart_machines(ChartInput& input, const PlotArgs& args, const std::vector<StoredSource>& machine_sources,
+                         StoreAccess& access) {
     std::vector<std::string> sources;
     std::optional<MachineModel> first_model;
-    for (const auto& source : cluster ? std::vector<StoredSource>{} : machine_sources) {
+    for (const auto& source : machine_sources) {
         auto loaded = load_plot_machine(source, args, input.points, access);
         input.machines.push_back(std::move(loaded.roofline));
         sources.push_back(std::move(loaded.source));
         if (!first_model) first_model = std::move(loaded.model);
     }
-    // GPUs of the first machine, overlaid: the CPU and GPU of one node on one chart.
+    const std::string default_precision = gpu_precision(input.machines.front().precision).value_or("fp64");
     for (const auto& text : args.gpus) {
-        input.machines.push_back(selected_gpu_roofline(
-            *first_model, text, gpu_precision(input.machines.front().precision).value_or("fp64"), sources.front(),
-            args.precision ? "" : dominant_gpu_precision(input.points)));
+        // CUDA kernels of several precisions and no precision asked: a roofline of each (a
+        // DGEMM under the fp64 tensor roof, an SGEMM under the fp32 one), as report judges them.
+        const auto groups = args.precision || text.find(':') != std::string::npos
+                                ? std::vector<PrecisionGroup>{}
+                                : group_by_gpu_precision(input.points);
+        if (groups.size() > 1) {
+            for (const auto& group : groups) {
+                input.machines.push_back(
+                    selected_gpu_roofline(*first_model, text, default_precision, sources.front(), group.precision));
+                sources.push_back(sources.front());
+            }
+            continue;
+        }
+        input.machines.push_back(selected_gpu_roofline(*first_model, text, default_precision, sources.front(),
+                                                       args.precision ? "" : dominant_gpu_precision(input.points)));
         sources.push_back(sources.front());
     }
-    // Two machines of one name (two runs of one CPU) are told apart by their source.
     std::map<std::string, int> label_count;
     for (const auto& r : input.machines) ++label_count[r.label];
     for (std::size_t i = 0; i < input.machines.size(); ++i)
         if (label_count[input.machines[i].label] > 1)
             input.machines[i].label += " (" + std::filesystem::path(sources[i]).filename().string() + ")";
+}
 
-    // What cannot be drawn is left out, and a point above its roof is marked: judged against its
-    // cluster part's roofline, else the first machine's (a CUDA kernel's: the first GPU drawn).
-    const std::string unit = cluster ? cluster->parts.front().roofline.work_unit : input.machines.front().work_unit;
-    std::size_t other_unit = 0, uncounted = 0, above_roof = 0;
-    constexpr std::size_t max_named_above_roof = 20;  // 100,000 such points must not flood the terminal
-    const auto prepare = [&](std::vector<Point>& points, const Roofline* judge) {
+// Leaves out of a chart's points what it cannot draw (another work unit than the roofline's; work
+// not counted) and marks a point above its roof, warning as it goes; `print_totals` then says how
+// many were left out or above their roof.
+class PointScreen {
+public:
+    explicit PointScreen(std::string unit) : unit_(std::move(unit)) {}
+
+    void screen(std::vector<Point>& points, const std::function<const Roofline&(const Point&)>& judge, View view) {
         // A GFLOP/s roofline cannot place exchanges or bit ops.
         std::erase_if(points, [&](const Point& p) {
-            const bool differs = p.work_unit != unit;
-            if (differs && other_unit++ == 0)
+            const bool differs = p.work_unit != unit_;
+            if (differs && other_unit_++ == 0)
                 print_stderr("roofline: warning: point '{}' counts {}, not {}: left out of the chart\n",
-                             terminal_text(p.name), terminal_text(p.work_unit), unit);
+                             terminal_text(p.name), terminal_text(p.work_unit), unit_);
             return differs;
         });
         // A point measured for time only has no place on the chart (its work was not counted).
-        uncounted += std::erase_if(points, [](const Point& p) { return !p.work_counted; });
+        uncounted_ += std::erase_if(points, [](const Point& p) { return !p.work_counted; });
         for (auto& p : points) {
             if (p.seconds <= 0 || p.work <= 0) continue;
-            const Roofline& r = judge ? *judge
-                                      : point_device(p) == Device::gpu ? input.machines[args.gpus.empty() ? 0 : machine_sources.size()]
-                                                          : input.machines.front();
-            const auto a = analyze(r, p, input.view);
+            const auto a = analyze(judge(p), p, view);
             if (!a.above_roof) continue;
             if (!a.above_roof->within_spread) p.label = (p.label.empty() ? p.name : p.label) + " (above roof!)";
-            if (++above_roof > max_named_above_roof) continue;
+            if (++above_roof_ > kMaxNamedAboveRoof) continue;
             print_stderr("roofline: {}: point '{}' is {}\n", a.above_roof->within_spread ? "note" : "warning",
                          terminal_text(p.name), above_roof_text(*a.above_roof));
         }
-    };
+    }
+
+    void print_totals() const {
+        if (other_unit_ > 1) print_stderr("roofline: warning: {} points in other units left out\n", other_unit_);
+        if (uncounted_ > 0)
+            print_stderr("roofline: note: {} point(s) left out: their work was not counted (measured for time only, "
+                         "e.g. by the time engine)\n", uncounted_);
+        if (above_roof_ > kMaxNamedAboveRoof)
+            print_stderr("roofline: warning: {} more points above their roof ('roofline report' lists them all)\n",
+                         above_roof_ - kMaxNamedAboveRoof);
+    }
+
+private:
+    static constexpr std::size_t kMaxNamedAboveRoof = 20;  // 100,000 such points must not flood the terminal
+    std::string unit_;
+    std::size_t other_unit_ = 0, uncounted_ = 0, above_roof_ = 0;
+};
+
+// Screens the chart's points, each judged against its cluster part's roofline, else the first
+// machine's (a GPU kernel's: the first GPU drawn, which follows the `machine_count` machines).
+// A cluster's parts join the chart here: their rooflines and their points.
+void screen_chart_points(ChartInput& input, std::optional<ClusterView>& cluster, const PlotArgs& args,
+                         std::size_t machine_count) {
+    PointScreen screen(cluster ? cluster->parts.front().roofline.work_unit : input.machines.front().work_unit);
     if (cluster) {
         for (auto& part : cluster->parts) {
-            prepare(part.points, &part.roofline);
+            screen.screen(part.points, [&](const Point&) -> const Roofline& { return part.roofline; }, input.view);
             input.machines.push_back(part.roofline);
             // Not joined by a line: one region's shares on different nodes (series "NAME per node")
             // sit under different rooflines, not along a sweep; each is labelled with its node.
@@ -276,29 +337,49 @@ int run_plot(const PlotArgs& args) {
             }
         }
     } else {
-        prepare(input.points, nullptr);
+        const std::size_t first_gpu = args.gpus.empty() ? 0 : machine_count;
+        // A kernel on the GPU roofline of its own precision where one is drawn, else the first.
+        std::map<std::string, std::string> precision_of;
+        for (const auto& group : group_by_gpu_precision(input.points))
+            for (const auto& p : group.points) precision_of[p.name] = group.precision;
+        screen.screen(input.points, [&](const Point& p) -> const Roofline& {
+            if (point_device(p) != Device::gpu) return input.machines.front();
+            const auto own = gpu_precision(precision_of[p.name]);
+            for (std::size_t i = first_gpu; i < input.machines.size(); ++i)
+                if (own && input.machines[i].precision == *own) return input.machines[i];
+            return input.machines[first_gpu];
+        }, input.view);
     }
-    if (other_unit > 1) print_stderr("roofline: warning: {} points in other units left out\n", other_unit);
-    if (uncounted > 0)
-        print_stderr("roofline: note: {} point(s) left out: their work was not counted (measured for time only, "
-                     "e.g. by the time engine)\n", uncounted);
-    if (above_roof > max_named_above_roof)
-        print_stderr("roofline: warning: {} more points above their roof ('roofline report' lists them all)\n",
-                     above_roof - max_named_above_roof);
+    screen.print_totals();
+}
 
-    std::string chart;
+std::string rendered_chart(Format format, const ChartInput& input, const PlotArgs& args, const std::string& output) {
     switch (format) {
-    case Format::svg: chart = render_svg(input); break;
-    case Format::html: chart = render_html(input); break;
-    case Format::gnuplot: chart = render_gnuplot(input); break;
+    case Format::svg: return render_svg(input);
+    case Format::html: return render_html(input);
+    case Format::gnuplot: return render_gnuplot(input);
     case Format::term: {
         const bool to_terminal = output == "-" && isatty(STDOUT_FILENO);
         const auto [width, height] = terminal_size(args, to_terminal);
         const bool color = !args.no_color && (args.color || (to_terminal && std::getenv("NO_COLOR") == nullptr));
-        chart = render_term(input, width, height, color);
-        break;
+        return render_term(input, width, height, color);
     }
     }
+    return {};
+}
+
+int run_plot(const PlotArgs& args) {
+    const Format format = format_from(args);
+    const std::string output = checked_output(args, format);
+    const PlotSources sources = plot_sources(args);
+    StoreAccess access(args.db);
+    ChartInput input = chart_options(args);
+    load_chart_points(input, args, sources, access);
+    std::optional<ClusterView> cluster = cluster_chart(input, args, sources.machines);
+    if (!cluster) load_chart_machines(input, args, sources.machines, access);
+    screen_chart_points(input, cluster, args, sources.machines.size());
+
+    const std::string chart = rendered_chart(format, input, args, output);
     if (output == "-") {
         fmt::print("{}", chart);
     } else {
