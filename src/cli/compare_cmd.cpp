@@ -68,153 +68,201 @@ ChartFormat chart_format(const std::string& path) {
                                  path, ext.empty() ? std::string("a file without an extension") : ext));
 }
 
-int run_compare(const CompareArgs& args) {
-    std::vector<std::string> machine_texts = args.machines, point_texts = args.points;
+// What A and B are, as given: files sorted by their schema, and --machine / --points.
+struct CompareTexts {
+    std::vector<std::string> machines, points;
+};
+
+// A and B sorted into machines and point sets; refused unless they make two machines, two point
+// sets, or both (one machine judging both sets).
+CompareTexts compare_texts(const CompareArgs& args) {
+    CompareTexts texts{args.machines, args.points};
     for (const auto& f : args.files) {
         if (f.rfind(kStored, 0) == 0)
             throw UsageError(fmt::format("'{}': say which kind with --machine {} or --points {} (the store numbers "
                                          "machines and point sets apart)", f, f, f));
-        (is_points_file(f) ? point_texts : machine_texts).push_back(f);
+        (is_points_file(f) ? texts.points : texts.machines).push_back(f);
     }
-    if (machine_texts.size() > 2 || point_texts.size() > 2 || (machine_texts.empty() && point_texts.empty()) ||
-        (machine_texts.size() == 1 && point_texts.size() != 2) || point_texts.size() == 1)
+    const std::size_t machines = texts.machines.size(), points = texts.points.size();
+    if (machines > 2 || points > 2 || (machines == 0 && points == 0) || (machines == 1 && points != 2) || points == 1)
         throw UsageError(fmt::format(
             "compare takes two machines, two point sets, or both (got {} machine(s), {} point set(s)); with one "
             "machine, both point sets are judged on it",
-            machine_texts.size(), point_texts.size()));
-    if (!args.chart.empty() && machine_texts.empty())
+            machines, points));
+    if (!args.chart.empty() && texts.machines.empty())
         throw UsageError("--chart needs the machines (--machine A --machine B, or one for both)");
+    return texts;
+}
+
+// -o and --chart: neither an input nor each other, their formats known and their files writable,
+// before anything is loaded.
+void check_compare_outputs(const CompareArgs& args, const CompareTexts& texts) {
     // The chart is written after the comparison: the same file would lose it.
     check_outputs_differ("-o", args.output, "--chart", args.chart, "the chart would overwrite the comparison");
-    {
-        std::vector<std::pair<std::string, std::string>> inputs;
-        for (const auto& t : machine_texts) inputs.emplace_back("--machine", t);
-        for (const auto& t : point_texts) inputs.emplace_back("--points", t);
-        check_output_not_input("-o", args.output, inputs);
-        check_output_not_input("--chart", args.chart, inputs);
-    }
+    std::vector<std::pair<std::string, std::string>> inputs;
+    for (const auto& t : texts.machines) inputs.emplace_back("--machine", t);
+    for (const auto& t : texts.points) inputs.emplace_back("--points", t);
+    check_output_not_input("-o", args.output, inputs);
+    check_output_not_input("--chart", args.chart, inputs);
     if (!args.chart.empty()) chart_format(args.chart);  // a name we would write the wrong format into: refused now
     if (!args.output.empty()) check_file_writable(args.output);
     if (!args.chart.empty()) check_file_writable(args.chart);
-    const View view = parse_view(args.view).value_or(View::carm);
+}
 
-    StoreAccess access(args.db);
-    std::vector<StoredSource> machine_sources, point_sources;
-    for (const auto& t : machine_texts) machine_sources.push_back(parse_stored_source(t, "--machine"));
-    for (const auto& t : point_texts) point_sources.push_back(parse_stored_source(t, "--points"));
+// A and B as loaded: none, one (judging both point sets) or two machines; none or two point sets.
+struct CompareSides {
     std::vector<MachineFile> machines;
-    for (const auto& s : machine_sources) machines.push_back(load_machine(s, access, "run 'roofline bench' first"));
+    std::vector<std::string> machine_names;  // as the labels name them
+    bool machine_chosen_here = false;  // not asked for: when it cannot judge these points, they go unjudged
+    std::vector<StoredSource> point_sources;
     std::vector<std::vector<Point>> point_sets;
     std::vector<std::vector<std::string>> commands;  // each set's command line as recorded (empty: none)
-    for (const auto& s : point_sources) {
+};
+
+CompareSides load_sides(const CompareTexts& texts, StoreAccess& access) {
+    CompareSides sides;
+    std::vector<StoredSource> machine_sources;
+    for (const auto& t : texts.machines) machine_sources.push_back(parse_stored_source(t, "--machine"));
+    for (const auto& t : texts.points) sides.point_sources.push_back(parse_stored_source(t, "--points"));
+    for (const auto& s : machine_sources) sides.machines.push_back(load_machine(s, access, "run 'roofline bench' first"));
+    for (const auto& s : sides.point_sources) {
         auto document = load_points_document(s, access, "run 'roofline kernels' first");
-        commands.push_back(document.provenance ? document.provenance->command : std::vector<std::string>{});
-        point_sets.push_back(std::move(document.points));
+        sides.commands.push_back(document.provenance ? document.provenance->command : std::vector<std::string>{});
+        sides.point_sets.push_back(std::move(document.points));
     }
+    for (const auto& s : machine_sources) sides.machine_names.push_back(s.display());
     // Two point sets and no machine: judged on the latest complete stored model when the store
     // has one (as report and plot do), so WHY can tell a moved roof from a changed efficiency;
     // without one they are compared by performance alone, and the table says so.
-    std::vector<std::string> machine_names;
-    bool machine_chosen_here = false;  // not asked for: when it cannot judge these points, they go unjudged
-    for (const auto& s : machine_sources) machine_names.push_back(s.display());
-    if (machines.empty() && point_sets.size() == 2 && access.store()) {
+    if (sides.machines.empty() && sides.point_sets.size() == 2 && access.store()) {
         try {
             auto judging = load_judging_machine(parse_stored_source(kStored, "--machine"), access,
                                                 "give --machine, or store one with 'roofline bench'");
             for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
-            machine_names.push_back(judging.display + "; --machine chooses another");
-            machines.push_back(std::move(judging.file));
-            machine_chosen_here = true;
+            sides.machine_names.push_back(judging.display + "; --machine chooses another");
+            sides.machines.push_back(std::move(judging.file));
+            sides.machine_chosen_here = true;
         } catch (const std::exception& e) {
             print_stderr("roofline: note: the points are compared unjudged: {}\n", terminal_text(e.what()));
         }
     }
+    return sides;
+}
 
-    ComparisonInput input;
-    const auto label = [&](std::size_t i) {
-        std::string machine;
-        if (!machines.empty()) {
-            const std::size_t m = std::min(i, machines.size() - 1);
-            const auto& model = machines[m].model;
-            machine = fmt::format("{} ({}{})", machine_label(model), machine_names[m],
-                                  model.environment.timestamp.empty() ? "" : ", " + model.environment.timestamp);
-        }
-        if (point_sets.empty()) return machine;
-        const std::string points = fmt::format("points {}", point_sources[i].display());
-        return machine.empty() ? points : points + " on " + machine;
-    };
-    if (machines.size() == 2) {
-        input.have_roofs = true;
-        input.roofs = compare_roofs(machines[0].model, machines[1].model);
-    }
-    // Each side's roofline for judging its points and for the chart.
+// Each side's roofline, for judging its points and for the chart (none without machines). A
+// machine the user did not choose that cannot judge these points is dropped with a note, and
+// the points go unjudged; one the user chose is an error.
+std::vector<Roofline> side_rooflines(CompareSides& sides, const CompareArgs& args) {
     std::vector<Roofline> rooflines;
-    for (std::size_t i = 0; i < 2 && !machines.empty(); ++i) {
-        const auto& machine = machines[std::min(i, machines.size() - 1)];
+    for (std::size_t i = 0; i < 2 && !sides.machines.empty(); ++i) {
+        const std::size_t m = std::min(i, sides.machines.size() - 1);
+        const auto& machine = sides.machines[m];
         const std::vector<Point> none;
-        const auto& pts = point_sets.size() == 2 ? point_sets[i] : none;
+        const auto& pts = sides.point_sets.size() == 2 ? sides.point_sets[i] : none;
         try {
             rooflines.push_back(roofline_from_machine_file(machine, select_roofline(machine.model, pts,
                                                                                     {args.precision, args.threads})));
         } catch (const std::invalid_argument& e) {
-            const std::string why = fmt::format("{}: {}", machine_names[std::min(i, machines.size() - 1)], e.what());
-            if (!machine_chosen_here) throw std::runtime_error(why);
+            const std::string why = fmt::format("{}: {}", sides.machine_names[m], e.what());
+            if (!sides.machine_chosen_here) throw std::runtime_error(why);
             print_stderr("roofline: note: the points are compared unjudged: {}\n", terminal_text(why));
             rooflines.clear();
-            machines.clear();
-            machine_names.clear();
+            sides.machines.clear();
+            sides.machine_names.clear();
             break;
         }
     }
-    input.label_a = label(0);  // after the rooflines: a machine that could not judge is not named
-    input.label_b = label(1);
-    if (point_sets.size() == 2) {
-        input.have_points = true;
-        input.judged = !rooflines.empty();
-        input.points = compare_points(point_sets[0], rooflines.empty() ? nullptr : &rooflines[0], point_sets[1],
-                                      rooflines.empty() ? nullptr : &rooflines[1], view);
-        if (!point_sets[0].empty()) input.work_unit = point_sets[0].front().work_unit;
-        // Two sets of measured programs (their series keys) that ran different command lines.
-        const auto key = [&](std::size_t i) {
-            return point_sets[i].empty() ? std::string()
-                                         : command_series_key(commands[i], point_sets[i].front().source.origin());
-        };
-        if (const auto a = key(0), b = key(1); !a.empty() && !b.empty() && a != b) {
-            input.command_a = command_line_text(commands[0]);
-            input.command_b = command_line_text(commands[1]);
-        }
+    return rooflines;
+}
+
+// "points P on MACHINE (NAME, TIMESTAMP)", or either part alone, for side i (0: A, 1: B).
+std::string side_label(const CompareSides& sides, std::size_t i) {
+    std::string machine;
+    if (!sides.machines.empty()) {
+        const std::size_t m = std::min(i, sides.machines.size() - 1);
+        const auto& model = sides.machines[m].model;
+        machine = fmt::format("{} ({}{})", machine_label(model), sides.machine_names[m],
+                              model.environment.timestamp.empty() ? "" : ", " + model.environment.timestamp);
     }
+    if (sides.point_sets.empty()) return machine;
+    const std::string points = fmt::format("points {}", sides.point_sources[i].display());
+    return machine.empty() ? points : points + " on " + machine;
+}
+
+// The two point sets matched by name, judged on their sides' rooflines when there are any; the
+// command lines said when the two sets' programs ran different ones.
+void compare_point_sets(ComparisonInput& input, const CompareSides& sides, const std::vector<Roofline>& rooflines,
+                        View view) {
+    const auto& sets = sides.point_sets;
+    input.have_points = true;
+    input.judged = !rooflines.empty();
+    input.points = compare_points(sets[0], rooflines.empty() ? nullptr : &rooflines[0], sets[1],
+                                  rooflines.empty() ? nullptr : &rooflines[1], view);
+    if (!sets[0].empty()) input.work_unit = sets[0].front().work_unit;
+    // Two sets of measured programs (their series keys) that ran different command lines.
+    const auto key = [&](std::size_t i) {
+        return sets[i].empty() ? std::string() : command_series_key(sides.commands[i], sets[i].front().source.origin());
+    };
+    if (const auto a = key(0), b = key(1); !a.empty() && !b.empty() && a != b) {
+        input.command_a = command_line_text(sides.commands[0]);
+        input.command_b = command_line_text(sides.commands[1]);
+    }
+}
+
+// --chart: both rooflines (one, when one machine judges both sets) and both point sets, each
+// point's series and label marked with its side.
+void write_compare_chart(const std::string& path, View view, const std::vector<Roofline>& rooflines,
+                         const CompareSides& sides) {
+    ChartInput chart;
+    chart.view = view;
+    chart.title = "A vs B";
+    for (std::size_t i = 0; i < rooflines.size(); ++i) {
+        if (i == 1 && sides.machines.size() == 1) break;  // one machine: drawn once
+        Roofline r = rooflines[i];
+        r.label = fmt::format("{}: {}", i == 0 ? "A" : "B", r.label);
+        chart.machines.push_back(std::move(r));
+    }
+    for (std::size_t i = 0; i < sides.point_sets.size(); ++i)
+        for (Point p : sides.point_sets[i]) {
+            if (!p.work_counted || p.work_unit != chart.machines.front().work_unit) continue;
+            const std::string side = i == 0 ? "A" : "B";
+            p.series = (p.series.empty() ? p.name : p.series) + " (" + side + ")";
+            p.label = (p.label.empty() ? p.name : p.label) + " (" + side + ")";
+            chart.points.push_back(std::move(p));
+        }
+    write_text_file_atomic(path, chart_format(path) == ChartFormat::html ? render_html(chart) : render_svg(chart));
+    print_stderr("chart written to {}\n", terminal_text(path));
+}
+
+// --fail-on-slower: whether a roof or point of B is slower than A's beyond the spread.
+bool b_is_slower(const ComparisonInput& input) {
+    for (const auto& r : input.roofs)
+        if (r.significant && r.ratio < 1) return true;
+    for (const auto& p : input.points)
+        if (p.significant && p.ratio < 1) return true;
+    return false;
+}
+
+int run_compare(const CompareArgs& args) {
+    const CompareTexts texts = compare_texts(args);
+    check_compare_outputs(args, texts);
+    const View view = parse_view(args.view).value_or(View::carm);
+
+    StoreAccess access(args.db);
+    CompareSides sides = load_sides(texts, access);
+    ComparisonInput input;
+    if (sides.machines.size() == 2) {
+        input.have_roofs = true;
+        input.roofs = compare_roofs(sides.machines[0].model, sides.machines[1].model);
+    }
+    const std::vector<Roofline> rooflines = side_rooflines(sides, args);
+    input.label_a = side_label(sides, 0);  // after the rooflines: a machine that could not judge is not named
+    input.label_b = side_label(sides, 1);
+    if (sides.point_sets.size() == 2) compare_point_sets(input, sides, rooflines, view);
     write_result(args.output, render_comparison(input, args.format == "json"));
 
-    if (!args.chart.empty()) {
-        ChartInput chart;
-        chart.view = view;
-        chart.title = "A vs B";
-        for (std::size_t i = 0; i < rooflines.size(); ++i) {
-            if (i == 1 && machines.size() == 1) break;  // one machine: drawn once
-            Roofline r = rooflines[i];
-            r.label = fmt::format("{}: {}", i == 0 ? "A" : "B", r.label);
-            chart.machines.push_back(std::move(r));
-        }
-        for (std::size_t i = 0; i < point_sets.size(); ++i)
-            for (Point p : point_sets[i]) {
-                if (!p.work_counted || p.work_unit != chart.machines.front().work_unit) continue;
-                const std::string side = i == 0 ? "A" : "B";
-                p.series = (p.series.empty() ? p.name : p.series) + " (" + side + ")";
-                p.label = (p.label.empty() ? p.name : p.label) + " (" + side + ")";
-                chart.points.push_back(std::move(p));
-            }
-        write_text_file_atomic(args.chart,
-                               chart_format(args.chart) == ChartFormat::html ? render_html(chart) : render_svg(chart));
-        print_stderr("chart written to {}\n", terminal_text(args.chart));
-    }
-
-    if (args.fail_on_slower) {
-        bool slower = false;
-        for (const auto& r : input.roofs) slower = slower || (r.significant && r.ratio < 1);
-        for (const auto& p : input.points) slower = slower || (p.significant && p.ratio < 1);
-        if (slower) return kExitSlower;
-    }
+    if (!args.chart.empty()) write_compare_chart(args.chart, view, rooflines, sides);
+    if (args.fail_on_slower && b_is_slower(input)) return kExitSlower;
     return kExitOk;
 }
 
