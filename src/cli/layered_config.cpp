@@ -67,6 +67,137 @@ std::string expanded_home(const std::string& value) {
     return home && *home ? std::string(home) + value.substr(1) : value;
 }
 
+// Every option of app's commands a setting can reach: each command's long options but the
+// one-off ones (kNotSettings), with their built-in defaults; not hidden commands', nor config's.
+std::vector<Target> settable_options(CLI::App& app) {
+    std::vector<Target> targets;
+    for (CLI::App* cmd : app.get_subcommands([](CLI::App*) { return true; })) {
+        if (cmd->get_name() == "config" || cmd->get_group().empty()) continue;  // hidden commands: no preferences
+        for (CLI::Option* opt : cmd->get_options([](CLI::Option*) { return true; })) {
+            if (opt->get_lnames().empty() || opt == cmd->get_help_ptr()) continue;
+            const std::string name = opt->get_lnames().front();
+            if (kNotSettings.count(name)) continue;
+            Target t;
+            t.option = opt;
+            t.long_name = name;
+            t.flag = opt->get_expected_max() == 0;
+            t.many = opt->get_items_expected_max() > 1;
+            t.value.command = cmd->get_name();
+            t.value.key = cmd->get_name() + "." + name;
+            t.value.option = "--" + name;
+            t.value.env = setting_variable(t.value.key);
+            t.value.help = opt->get_description();
+            // The built-in default as the option would print it, without changing its help.
+            const std::string shown = opt->get_default_str();
+            opt->capture_default_str();
+            t.value.value = opt->get_default_str();
+            opt->default_str(shown);
+            if (t.value.value == "[]") t.value.value.clear();  // an empty list: unset
+            if (t.value.value.empty() && t.flag) t.value.value = "false";
+            t.value.from = "built-in";
+            targets.push_back(std::move(t));
+        }
+    }
+    return targets;
+}
+
+// The settings of one configuration file ("" or a missing file: none); an unknown name stops
+// the program, naming the closest of `keys`.
+Layer file_layer(const std::string& path, const std::vector<std::string>& keys, LayeredConfig::Source& source) {
+    Layer layer;
+    if (path.empty()) return layer;
+    ConfigFile file;
+    try {
+        file = read_config_file(path);
+    } catch (const SchemaError& e) {
+        throw UsageError(e.what());
+    }
+    source.present = file.present;
+    for (auto& s : file.settings) {
+        for (auto& v : s.values) v = expanded_home(v);
+        if (std::find(keys.begin(), keys.end(), s.key) == keys.end())
+            throw UsageError(fmt::format("{}: unknown setting '{}'{}; 'roofline config show' lists them all",
+                                         s.key_where, s.key, suggestion(s.key, keys)));
+        layer[s.key] = LayerSetting{std::move(s.values), s.list, s.where};
+    }
+    return layer;
+}
+
+// The settings of the ROOFLINE_* variables in `env`, by the variable of each setting's key.
+Layer environment_layer(const std::vector<std::pair<std::string, std::string>>& env,
+                        const std::map<std::string, std::string>& key_of_env) {
+    Layer layer;
+    for (const auto& [name, text] : env) {
+        if (is_other_variable(name) || text.empty()) continue;  // an empty variable is an unset one
+        const auto it = key_of_env.find(name);
+        if (it == key_of_env.end()) {
+            // The environment is shared with other programs and scripts (a test harness's
+            // ROOFLINE_SANITIZED): a variable that is no setting is theirs, unless it is a
+            // setting's name but for a typo or two.
+            std::string closest;
+            std::size_t distance = 3;
+            for (const auto& [n, k] : key_of_env)
+                if (const auto d = edit_distance(name, n); d < distance) distance = d, closest = n;
+            if (closest.empty()) continue;
+            throw UsageError(fmt::format("environment variable {} is not a roofline setting (did you mean '{}'?); "
+                                         "'roofline config show' lists them all",
+                                         name, closest));
+        }
+        layer[it->second] = LayerSetting{{text}, false, name};
+    }
+    return layer;
+}
+
+// The setting an option takes and the name it was set by: the highest layer's; within one
+// layer a command's own setting (kernels.db) beats a shared one (db). None when none is set.
+std::pair<const LayerSetting*, std::string> chosen_setting(const Target& t, const std::vector<Layer>& layers) {
+    const LayerSetting* chosen = nullptr;
+    std::string chosen_key;
+    const bool shared = is_shared(t.long_name);
+    for (const auto& layer : layers)
+        for (const std::string* key : {&t.long_name, &t.value.key}) {
+            if (key == &t.long_name && !shared) continue;
+            if (auto it = layer.find(*key); it != layer.end()) {
+                chosen = &it->second;
+                chosen_key = *key;
+            }
+        }
+    return {chosen, chosen_key};
+}
+
+// Makes `chosen` the option's default, checked as the command line would check it. A bad value
+// is kept in t.value with its problem (config show lists it); the option keeps its default.
+void apply_setting(Target& t, const LayerSetting& chosen, const std::string& chosen_key) {
+    // As typed: one value, or a list as [a,b].
+    const auto joined = [&](const std::vector<std::string>& values) {
+        if (!chosen.list) return values.size() == 1 ? values.front() : std::string();
+        std::string text = "[";
+        for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + values[i];
+        return text + "]";
+    };
+    std::string text = joined(chosen.values);
+    try {
+        if (chosen.list && !t.many)
+            throw UsageError(fmt::format("{}: {}: 'roofline {} {}' takes one value, not a list", chosen.where,
+                                         chosen_key, t.value.command, t.value.option));
+        if (t.flag) {
+            std::vector<std::string> values = chosen.values;
+            for (auto& v : values) v = normalized_flag(v, chosen.where, chosen_key);
+            text = joined(values);
+        }
+        try {
+            t.option->default_val(text);
+        } catch (const CLI::Error& e) {
+            throw UsageError(fmt::format("{}: {}: '{}' is not a valid value for 'roofline {} {}': {}", chosen.where,
+                                         chosen_key, text, t.value.command, t.value.option, e.what()));
+        }
+    } catch (const UsageError& e) {
+        t.value.problem = e.what();
+    }
+    t.value.value = text;
+    t.value.from = chosen.where + (chosen_key == t.value.key ? "" : " (" + chosen_key + ")");
+}
+
 } // namespace
 
 std::string setting_variable(const std::string& key) {
@@ -135,137 +266,31 @@ std::vector<std::pair<std::string, std::string>> roofline_environment() {
 void LayeredConfig::load(CLI::App& app, const ConfigPaths& paths,
                          const std::vector<std::pair<std::string, std::string>>& env) {
     // What can be set.
-    std::vector<Target> targets;
-    for (CLI::App* cmd : app.get_subcommands([](CLI::App*) { return true; })) {
-        if (cmd->get_name() == "config" || cmd->get_group().empty()) continue;  // hidden commands: no preferences
-        for (CLI::Option* opt : cmd->get_options([](CLI::Option*) { return true; })) {
-            if (opt->get_lnames().empty() || opt == cmd->get_help_ptr()) continue;
-            const std::string name = opt->get_lnames().front();
-            if (kNotSettings.count(name)) continue;
-            Target t;
-            t.option = opt;
-            t.long_name = name;
-            t.flag = opt->get_expected_max() == 0;
-            t.many = opt->get_items_expected_max() > 1;
-            t.value.command = cmd->get_name();
-            t.value.key = cmd->get_name() + "." + name;
-            t.value.option = "--" + name;
-            t.value.env = setting_variable(t.value.key);
-            t.value.help = opt->get_description();
-            // The built-in default as the option would print it, without changing its help.
-            const std::string shown = opt->get_default_str();
-            opt->capture_default_str();
-            t.value.value = opt->get_default_str();
-            opt->default_str(shown);
-            if (t.value.value == "[]") t.value.value.clear();  // an empty list: unset
-            if (t.value.value.empty() && t.flag) t.value.value = "false";
-            t.value.from = "built-in";
-            targets.push_back(std::move(t));
-        }
-    }
+    std::vector<Target> targets = settable_options(app);
     std::vector<std::string> keys(shared_settings());
     for (const auto& t : targets) keys.push_back(t.value.key);
     std::map<std::string, std::string> key_of_env;
     for (const auto& k : keys) key_of_env.emplace(setting_variable(k), k);
 
-    // What is set, layer by layer.
+    // What is set, layer by layer, lowest precedence first.
     std::vector<Layer> layers;
     sources_.clear();
     const std::pair<const char*, const std::string*> files[] = {
         {"system file", &paths.system}, {"user file", &paths.user}, {"project file", &paths.project}};
     for (const auto& [label, path] : files) {
         Source source{label, *path, false, 0};
-        Layer layer;
-        if (!path->empty()) {
-            ConfigFile file;
-            try {
-                file = read_config_file(*path);
-            } catch (const SchemaError& e) {
-                throw UsageError(e.what());
-            }
-            source.present = file.present;
-            for (auto& s : file.settings) {
-                for (auto& v : s.values) v = expanded_home(v);
-                if (std::find(keys.begin(), keys.end(), s.key) == keys.end())
-                    throw UsageError(fmt::format("{}: unknown setting '{}'{}; 'roofline config show' lists them all",
-                                                 s.key_where, s.key, suggestion(s.key, keys)));
-                layer[s.key] = LayerSetting{std::move(s.values), s.list, s.where};
-            }
-        }
-        source.settings = layer.size();
+        layers.push_back(file_layer(*path, keys, source));
+        source.settings = layers.back().size();
         sources_.push_back(source);
-        layers.push_back(std::move(layer));
     }
-    Layer env_layer;
-    for (const auto& [name, text] : env) {
-        if (is_other_variable(name) || text.empty()) continue;  // an empty variable is an unset one
-        const auto it = key_of_env.find(name);
-        if (it == key_of_env.end()) {
-            // The environment is shared with other programs and scripts (a test harness's
-            // ROOFLINE_SANITIZED): a variable that is no setting is theirs, unless it is a
-            // setting's name but for a typo or two.
-            std::string closest;
-            std::size_t distance = 3;
-            for (const auto& [n, k] : key_of_env)
-                if (const auto d = edit_distance(name, n); d < distance) distance = d, closest = n;
-            if (closest.empty()) continue;
-            throw UsageError(fmt::format("environment variable {} is not a roofline setting (did you mean '{}'?); "
-                                         "'roofline config show' lists them all",
-                                         name, closest));
-        }
-        env_layer[it->second] = LayerSetting{{text}, false, name};
-    }
-    sources_.push_back(Source{"environment", "", true, env_layer.size()});
-    layers.push_back(std::move(env_layer));
+    layers.push_back(environment_layer(env, key_of_env));
+    sources_.push_back(Source{"environment", "", true, layers.back().size()});
 
-    // Highest precedence wins; within one layer a command's own setting beats a shared one.
     values_.clear();
     applied_.clear();
     for (auto& t : targets) {
-        const LayerSetting* chosen = nullptr;
-        std::string chosen_key;
-        for (const auto& layer : layers) {
-            const bool shared = is_shared(t.long_name);
-            for (const std::string* key : {&t.long_name, &t.value.key}) {
-                if (key == &t.long_name && !shared) continue;
-                if (auto it = layer.find(*key); it != layer.end()) {
-                    chosen = &it->second;
-                    chosen_key = *key;
-                }
-            }
-        }
-        if (chosen) {
-            // As typed: one value, or a list as [a,b].
-            const auto joined = [&](const std::vector<std::string>& values) {
-                if (!chosen->list) return values.size() == 1 ? values.front() : std::string();
-                std::string text = "[";
-                for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "," : "") + values[i];
-                return text + "]";
-            };
-            std::string text = joined(chosen->values);
-            // A bad value is kept with its problem (config show lists it); the option keeps its default.
-            try {
-                if (chosen->list && !t.many)
-                    throw UsageError(fmt::format("{}: {}: 'roofline {} {}' takes one value, not a list", chosen->where,
-                                                 chosen_key, t.value.command, t.value.option));
-                if (t.flag) {
-                    std::vector<std::string> values = chosen->values;
-                    for (auto& v : values) v = normalized_flag(v, chosen->where, chosen_key);
-                    text = joined(values);
-                }
-                try {
-                    t.option->default_val(text);
-                } catch (const CLI::Error& e) {
-                    throw UsageError(fmt::format("{}: {}: '{}' is not a valid value for 'roofline {} {}': {}",
-                                                 chosen->where, chosen_key, text, t.value.command, t.value.option,
-                                                 e.what()));
-                }
-            } catch (const UsageError& e) {
-                t.value.problem = e.what();
-            }
-            t.value.value = text;
-            t.value.from = chosen->where + (chosen_key == t.value.key ? "" : " (" + chosen_key + ")");
-        }
+        const auto [chosen, chosen_key] = chosen_setting(t, layers);
+        if (chosen) apply_setting(t, *chosen, chosen_key);
         values_.push_back(t.value);
         applied_.push_back(Applied{t.option, chosen ? chosen->where : "", chosen ? chosen_key : ""});
     }
