@@ -3,6 +3,8 @@
 #include "io/text_file.hpp"
 #include "measure/elf_reading.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cstring>
 #include <cxxabi.h>
@@ -88,6 +90,7 @@ ElfSymbols::ElfSymbols(const std::string& path) {
         if (!read_at(data, eh.e_phoff + std::uint64_t{i} * eh.e_phentsize, ph)) return;
         if (ph.p_type == PT_LOAD) segments_.push_back({ph.p_offset, ph.p_vaddr, ph.p_filesz});
         if (ph.p_type == PT_INTERP) has_interpreter = true;
+        if (ph.p_type == PT_GNU_EH_FRAME) eh_frame_hdr_ = ph.p_vaddr;
     }
     shared_library_ = eh.e_type == ET_DYN && !has_interpreter;
     std::vector<Elf64_Shdr> sections(eh.e_shnum);
@@ -143,6 +146,34 @@ std::string_view ElfSymbols::code_at(std::uint64_t vaddr, std::size_t n) const {
     const auto offset = vaddr_to_file_offset(vaddr, segments_);
     if (!offset || *offset > data_.size() || data_.size() - *offset < n) return {};
     return std::string_view(data_).substr(*offset, n);
+}
+
+std::vector<ElfSymbols::Symbol> ElfSymbols::unnamed_functions() const {
+    std::vector<Symbol> out;
+    if (eh_frame_hdr_ == 0) return out;
+    const auto i32 = [](std::string_view b, std::size_t at) {
+        std::int32_t v = 0;
+        std::memcpy(&v, b.data() + at, 4);
+        return v;
+    };
+    // version 1; eh_frame_ptr pcrel|sdata4 (0x1b); fde_count udata4 (0x03); table datarel|sdata4 (0x3b)
+    const auto head = code_at(eh_frame_hdr_, 12);
+    if (head.size() != 12 || head.substr(0, 4) != std::string_view("\x01\x1b\x03\x3b", 4)) return out;
+    const auto count = static_cast<std::uint32_t>(i32(head, 8));
+    const auto table = code_at(eh_frame_hdr_ + 12, std::size_t{count} * 8);
+    if (table.size() != std::size_t{count} * 8) return out;
+    for (std::uint32_t e = 0; e < count; ++e) {
+        const std::uint64_t start = eh_frame_hdr_ + static_cast<std::uint64_t>(static_cast<std::int64_t>(i32(table, 8 * e)));
+        const std::uint64_t fde = eh_frame_hdr_ + static_cast<std::uint64_t>(static_cast<std::int64_t>(i32(table, 8 * e + 4)));
+        // The FDE: length, CIE pointer, pc_begin (pcrel|sdata4, as the table's is), pc_range.
+        const auto entry = code_at(fde, 16);
+        if (entry.size() != 16 || static_cast<std::uint32_t>(i32(entry, 0)) == 0xffffffffu) continue;
+        if (fde + 8 + static_cast<std::uint64_t>(static_cast<std::int64_t>(i32(entry, 8))) != start) continue;
+        const auto size = static_cast<std::uint32_t>(i32(entry, 12));
+        if (size == 0 || symbol_at(start)) continue;
+        out.push_back({start, size, fmt::format("fn@{:#x}", start), false});
+    }
+    return out;
 }
 
 const ElfSymbols::Symbol* ElfSymbols::symbol_named(const std::string& name) const {

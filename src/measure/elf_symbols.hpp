@@ -63,10 +63,15 @@ public:
     // (demangled) name of the import whose GOT slot the stub's `jmp *slot(%rip)`
     // reads; empty when `vaddr` is not such a stub.
     std::string plt_import_at(std::uint64_t vaddr) const;
+    // The functions the unwind table (.eh_frame_hdr, kept by strip) covers that no symbol names:
+    // a stripped library's local functions, named "fn@0x1140" by their address. Empty where the
+    // table is absent or not in the usual encoding (GCC's and Clang's on x86-64).
+    std::vector<Symbol> unnamed_functions() const;
 
 private:
     bool loaded_ = false;
     bool shared_library_ = false;
+    std::uint64_t eh_frame_hdr_ = 0;  // PT_GNU_EH_FRAME's link-time address; 0: none
     std::string data_;  // the whole file
     std::vector<LoadSegment> segments_;
     std::vector<Symbol> symbols_;  // sorted by start

@@ -103,16 +103,27 @@ public:
         }
         const SourceLines lines(object);
         std::map<const ElfSymbols::Symbol*, std::vector<InstructionCounts>> by_function;
-        RegionCounts nameless;  // code in no function symbol: a stripped library's local functions
+        std::vector<const InstructionCounts*> unnamed_code;  // in no function symbol
         for (const auto* ic : counted)
             if (const auto* symbol = symbols.symbol_at(ic->address))
                 by_function[symbol].push_back(*ic);
             else
+                unnamed_code.push_back(ic);
+        // A stripped library's local functions have no symbol: their ranges from its unwind table.
+        const auto unnamed = unnamed_code.empty() ? std::vector<ElfSymbols::Symbol>{} : symbols.unnamed_functions();
+        RegionCounts nameless;  // and code not even there (start-up code has no unwind entry: said when it did FLOPs)
+        for (const auto* ic : unnamed_code) {
+            const auto after = std::upper_bound(unnamed.begin(), unnamed.end(), ic->address,
+                                                [](std::uint64_t a, const ElfSymbols::Symbol& f) { return a < f.start; });
+            if (after != unnamed.begin() && ic->address < std::prev(after)->start + std::prev(after)->size)
+                by_function[&*std::prev(after)].push_back(*ic);
+            else
                 add_counts(nameless, ic->counts);
+        }
         for (const auto& [symbol, mine] : by_function) count_function(symbols, lines, object, *symbol, mine);
-        if (nameless.instructions > 0)
-            notes_.push_back(fmt::format("{}: {:.0f} instructions run ({:.0f} FLOPs) are in no function its symbols "
-                                         "name (functions it does not export, when stripped): their loops are not found",
+        if (nameless.total_flops() > 0)
+            notes_.push_back(fmt::format("{}: {:.0f} instructions run ({:.0f} FLOPs) are in no function its symbols or "
+                                         "its unwind table name: their loops are not found",
                                          object, nameless.instructions, nameless.total_flops()));
     }
 
