@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <string_view>
 
 namespace roofline::app {
 namespace {
@@ -84,6 +85,16 @@ std::string per_function_flags(const MeasureOptions& options) {
     return flags;
 }
 
+// Engine names for a refusal, from measure's registry: "perf and time", "--engine perf or --engine
+// time" (each name after `before_each`, the last two joined by `last_joint`).
+std::string engines_text(const std::vector<std::string>& names, std::string_view before_each,
+                         std::string_view last_joint) {
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        text += fmt::format("{}{}{}", i == 0 ? "" : i + 1 == names.size() ? last_joint : ", ", before_each, names[i]);
+    return text;
+}
+
 // What the engine auto resolves to (or the one requested) can do, asked as each check needs it.
 bool resolved_can(const measure::MeasureRequest& request, measure::EngineCapability capability) {
     return measure::engine_descriptor(measure::resolve_engine(request)).can(capability);
@@ -93,10 +104,15 @@ bool resolved_can(const measure::MeasureRequest& request, measure::EngineCapabil
 // the instrument engine's counts.
 void take_earlier_times(measure::MeasureRequest& request, const MeasureOptions& o,
                         const std::optional<measure::MpiRank>& mpi) {
-    if (!measure::engine_descriptor(request.engine).can(measure::EngineCapability::counting_run))
-        throw RequestError("--times replaces the native run of the instrument engine; the perf and time engines "
-                           "take their own times");
-    request.engine = measure::engine_for(measure::EngineCapability::counting_run).kind;
+    const auto& counting = measure::engine_for(measure::EngineCapability::counting_run);
+    if (!measure::engine_descriptor(request.engine).can(measure::EngineCapability::counting_run)) {
+        const auto others = measure::cpu_engines_without(measure::EngineCapability::counting_run);
+        throw RequestError(fmt::format("--times replaces the native run of the {} engine; the {} engine{} take{} "
+                                       "their own times",
+                                       counting.name, engines_text(others, "", " and "), others.size() == 1 ? "" : "s",
+                                       others.size() == 1 ? "s" : ""));
+    }
+    request.engine = counting.kind;
     const auto doc = read_points_document(o.times);
     check_times_source(doc, o.times, o.command);
     try {
@@ -118,11 +134,12 @@ bool plan_rank_runs(measure::MeasureRequest& request, const MeasureOptions& o, c
     } else if (!request.times && resolved_can(request, measure::EngineCapability::counting_run)) {
         throw RequestError(fmt::format(
             "under {} each rank may start the program only once (its PMI connection closes when the program "
-            "finalizes MPI), and the instrument engine needs two runs: a native one for time and one under "
+            "finalizes MPI), and the {} engine needs two runs: a native one for time and one under "
             "the Valgrind tool for counts. Measure in two launches:\n"
             "  mpiexec -n {} roofline measure --engine time -o times.json -- {}\n"
             "  mpiexec -n {} roofline measure --times times.json{}{} -- {}",
-            mpi.launcher, mpi.size, fmt::to_string(fmt::join(o.command, " ")), mpi.size, per_function_flags(o),
+            mpi.launcher, measure::engine_for(measure::EngineCapability::counting_run).name, mpi.size,
+            fmt::to_string(fmt::join(o.command, " ")), mpi.size, per_function_flags(o),
             o.output.empty() ? "" : " -o " + o.output, fmt::to_string(fmt::join(o.command, " "))));
     }
     if (mpi.rank != 0) check_writable(measure::rank_points_path(o.output, mpi, mpi.rank));
@@ -213,8 +230,10 @@ MeasurePlanner::MeasurePlanner(MeasureOptions options, const measure::EngineDesc
     request_.self_exe = self_executable();
     if (!o.cache_model.empty() &&
         (!o.cache_sim || !measure::engine_descriptor(request_.engine).can(measure::EngineCapability::cache_simulation)))
-        throw RequestError("--cache-model is simulated by the instrument engine: drop --cache-sim off, --engine time "
-                           "or --engine perf");
+        throw RequestError(fmt::format(
+            "--cache-model is simulated by the {} engine: drop --cache-sim off, {}",
+            measure::engine_for(measure::EngineCapability::cache_simulation).name,
+            engines_text(measure::cpu_engines_without(measure::EngineCapability::cache_simulation), "--engine ", " or ")));
 }
 
 bool MeasurePlanner::simulates_caches() const {

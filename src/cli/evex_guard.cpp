@@ -82,9 +82,11 @@ std::optional<EvexCheck> guard_evex(measure::MeasureRequest& request, const std:
     if (!counts_from.empty()) {
         // The counts come from another program's run, so only an engine that counts in a run of its own.
         if (!measure::engine_descriptor(request.engine).can(measure::EngineCapability::counting_run))
-            throw UsageError(fmt::format("--counts-from runs {} under the instrument engine's Valgrind tool for the "
+            throw UsageError(fmt::format("--counts-from runs {} under the {} engine's Valgrind tool for the "
                                          "counts: drop --engine {}",
-                                         message_name(counts_from), measure::engine_name(request.engine)));
+                                         message_name(counts_from),
+                                         measure::engine_for(measure::EngineCapability::counting_run).name,
+                                         measure::engine_name(request.engine)));
         if (measure::find_executable(counts_from).empty())
             throw UsageError(fmt::format("--counts-from {}: no such program (or not executable)",
                                          message_name(counts_from)));

@@ -148,6 +148,13 @@ const EngineDescriptor& engine_for(EngineCapability capability) {
     throw std::logic_error(fmt::format("no engine can do {}", capability_name(capability)));
 }
 
+std::vector<std::string> cpu_engines_without(EngineCapability capability) {
+    std::vector<std::string> names;
+    for (const auto& e : engine_table())
+        if (!e.automatic && !e.runs_through_gpu_backend && !e.can(capability)) names.emplace_back(e.name);
+    return names;
+}
+
 const char* engine_name(EngineKind kind) { return engine_descriptor(kind).name; }
 
 EngineKind parse_engine(const std::string& text) { return engine_named(text).kind; }

@@ -70,6 +70,9 @@ std::vector<std::string> engine_names();
 std::string engines_help();
 // The first engine (not `auto`) that can do `capability`: the one `auto` becomes when a request needs it.
 const EngineDescriptor& engine_for(EngineCapability capability);
+// The engines run on the CPU (not `auto`, none run through the GPU backend) that cannot do
+// `capability`, in the table's order: those a refusal names ("drop --engine perf or --engine time").
+std::vector<std::string> cpu_engines_without(EngineCapability capability);
 
 // The engine `request` runs and why ("requested" unless automatic): auto takes the first available
 // engine that runs on the CPU, and says why those before it could not.

@@ -72,6 +72,21 @@ TEST(AppMeasurePlan, WhatCannotBeDoneIsRefusedNamingTheOption) {
     EXPECT_NE(refusal(times, "perf").find("--times replaces the native run"), std::string::npos);
 }
 
+TEST(AppMeasurePlan, RefusalsNameTheEnginesFromTheRegistry) {
+    auto times = command({"true"});
+    times.times = "times.json";
+    EXPECT_NE(refusal(times, "time").find("--times replaces the native run of the instrument engine; the perf and "
+                                          "time engines take their own times"),
+              std::string::npos)
+        << refusal(times, "time");
+    auto model = command({"true"});
+    model.cache_model = "model.yaml";
+    EXPECT_NE(refusal(model, "perf").find("--cache-model is simulated by the instrument engine: drop --cache-sim off, "
+                                          "--engine perf or --engine time"),
+              std::string::npos)
+        << refusal(model, "perf");
+}
+
 TEST(AppMeasurePlan, ARankThatMayStartItsProgramOnceIsToldToMeasureInTwoLaunches) {
     app::MeasurePlanner planner(command({"./app"}), app::requested_engine("instrument"));
     try {

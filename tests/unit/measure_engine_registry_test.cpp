@@ -94,6 +94,14 @@ TEST(EngineRegistry, CapabilitiesAnswerAsTheEngineKindTestsDid) {
     EXPECT_EQ(engines_that(Cap::regions), (Names{"auto", "perf", "instrument", "time"}));
 }
 
+TEST(EngineRegistry, RefusalsNameTheCpuEnginesThatCannot) {
+    using List = std::vector<std::string>;
+    EXPECT_EQ(cpu_engines_without(Cap::cache_simulation), (List{"perf", "time"}));
+    EXPECT_EQ(cpu_engines_without(Cap::counting_run), (List{"perf", "time"}));
+    EXPECT_EQ(cpu_engines_without(Cap::gpu_kernels), (List{"perf", "instrument", "time"}));  // ncu: no CPU engine
+    EXPECT_TRUE(cpu_engines_without(Cap::regions).empty());
+}
+
 TEST(EngineRegistry, ARequestedEngineIsTakenAsRequested) {
     MeasureRequest request;
     request.argv = {"true"};
