@@ -3,7 +3,7 @@
 # precision. The H200's measured model and the ncu points of five cuBLAS GEMMs (fp64 on DMMA,
 # fp32 on FFMA, tf32, fp16 and bf16 on wgmma; tests/data/gpu): report --gpu 0 gives a section
 # per precision, each GEMM under the tensor (or FMA) roof of its own precision at 85-100% of
-# it; on one roofline (--gpu 0:fp32) the tensor GEMMs would sit far above it.
+# it; on one roofline (--gpu 0:fp32) the tensor GEMMs would sit far above it. plot the same.
 set -u
 bin=$1
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,5 +37,17 @@ PY
   >"$tmp/out" 2>&1 || check "report --gpu 0:fp32 failed"
 grep -q "nvjet_sm90_hss.*above roof" "$tmp/out" || check "one fp32 roofline for every GEMM: the fp16 GEMM not above it"
 grep -q "^== kernels in" "$tmp/out" && check "--gpu 0:fp32 asked for one roofline, got sections"
-[[ $fail -eq 0 ]] && echo "ok: five GEMMs, each under the roof of its own precision (85-100%)"
+# plot --gpu 0 draws a GPU roofline of each precision (five here, and the CPU's) and places each
+# GEMM under its own: no point above its roof; the SVG is well-formed XML (a cross marker's
+# stroke-width was written twice, and browsers showed an error instead of the chart).
+"$bin" plot --machine "$data/h200-machine.json" --points "$data/h200-points-cublas-gemm-n4096.json" --gpu 0 \
+  -o "$tmp/gemms.svg" >"$tmp/out" 2>&1 || check "plot --gpu 0 failed"
+grep -q "chart written to .*(6 machines, 6 points)" "$tmp/out" || check "not a roofline of each precision"
+grep -qi "above" "$tmp/out" && check "a GEMM above the roof of its own precision"
+python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/gemms.svg" 2>"$tmp/out" ||
+  check "the chart is not well-formed XML"
+"$bin" plot --machine "$data/h200-machine.json" --points "$data/h200-points-cublas-gemm-n4096.json" --gpu 0:fp32 \
+  -o "$tmp/one.svg" >"$tmp/out" 2>&1 || check "plot --gpu 0:fp32 failed"
+grep -q "nvjet_sm90_hss.*ABOVE ITS ROOF" "$tmp/out" || check "one fp32 roofline: the fp16 GEMM not said to be above it"
+[[ $fail -eq 0 ]] && echo "ok: five GEMMs, each under the roof of its own precision (85-100%), in report and plot"
 exit $fail
