@@ -227,10 +227,15 @@ private:
 // What each call made from a loop brought, added to the loop's calls and inclusive counts (and
 // those of the loops around it); the samples it brought, per loop. Calls whose callee is not
 // known or not counted, and callees shared among several places, are said (once each).
-std::vector<double> add_calls(CountedFunction& cf, const ProgramCounter& counter, const CallShares& shares,
-                              std::set<FunctionKey>& shared_said, std::vector<std::string>& notes) {
+struct LoopCalls {
+    std::vector<double> samples;                  // per loop: what its calls brought
+    std::vector<std::vector<std::string>> notes;  // per loop: calls not in its counts (said when it is kept)
+};
+LoopCalls add_calls(CountedFunction& cf, const ProgramCounter& counter, const CallShares& shares,
+                    std::set<FunctionKey>& shared_said, std::vector<std::string>& notes) {
     const auto& found = cf.found;
-    std::vector<double> call_samples(found.loops.size(), 0);
+    LoopCalls out{std::vector<double>(found.loops.size(), 0), std::vector<std::vector<std::string>>(found.loops.size())};
+    auto& call_samples = out.samples;
     for (const std::size_t s : cf.sites) {
         std::size_t l = loop_at(found, counter.site_address[s]);
         if (l == kNoLoop) continue;
@@ -238,13 +243,13 @@ std::vector<double> add_calls(CountedFunction& cf, const ProgramCounter& counter
         const auto where = fmt::format("{}: the call at +{:#x} in its loop {}", cf.key.second,
                                        counter.site_address[s] - found.cfg.start, found.loops[l].name);
         if (site.callee.second.empty())
-            notes.push_back(fmt::format("{} is indirect ({:.0f} calls): what it called is not in the loop's "
-                                        "counts with calls",
-                                        where, site.runs));
+            out.notes[l].push_back(fmt::format("{} is indirect ({:.0f} calls): what it called is not in the loop's "
+                                               "counts with calls",
+                                               where, site.runs));
         else if (shares.share[s] <= 0)
-            notes.push_back(fmt::format("{} goes to {}, which was not counted by that name ({:.0f} calls): "
-                                        "not in the loop's counts with calls",
-                                        where, site.callee.second, site.runs));
+            out.notes[l].push_back(fmt::format("{} goes to {}, which was not counted by that name ({:.0f} calls): "
+                                               "not in the loop's counts with calls",
+                                               where, site.callee.second, site.runs));
         else if (shares.sites_of.at(site.callee) > 1 && shares.counts[s].instructions > 0 &&
                  shared_said.insert(site.callee).second)
             notes.push_back(fmt::format("{} is called from {} places: its counts are shared among them by "
@@ -256,12 +261,11 @@ std::vector<double> add_calls(CountedFunction& cf, const ProgramCounter& counter
             call_samples[l] += shares.samples[s];
         }
     }
-    return call_samples;
+    return out;
 }
 
 // A counted function with its loops' counts and samples (its own code's, and its calls').
-FunctionResult measured_function(const CountedFunction& cf, const SamplesByAddress& samples,
-                                 const std::vector<double>& call_samples) {
+FunctionResult measured_function(const CountedFunction& cf, const SamplesByAddress& samples, LoopCalls calls) {
     const auto& found = cf.found;
     const auto& counts = cf.counts;
     FunctionResult fr{counts.function.total_flops(), counts.function.instructions,
@@ -286,7 +290,8 @@ FunctionResult measured_function(const CountedFunction& cf, const SamplesByAddre
         m.counts = counts.loops[l];
         m.self_samples = self_samples[l];
         m.inclusive_samples = inclusive_samples[l];
-        m.call_samples = call_samples[l];
+        m.call_samples = calls.samples[l];
+        m.notes = std::move(calls.notes[l]);
         fr.loops.push_back(std::move(m));
     }
     return fr;
@@ -338,8 +343,8 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     std::set<FunctionKey> shared_said;
     std::vector<FunctionResult> results;
     for (auto& cf : counter.functions) {
-        const auto call_samples = add_calls(cf, counter, shares, shared_said, out.notes);
-        auto fr = measured_function(cf, samples_in[canonical(cf.key.first)], call_samples);
+        auto calls = add_calls(cf, counter, shares, shared_said, out.notes);
+        auto fr = measured_function(cf, samples_in[canonical(cf.key.first)], std::move(calls));
         if (!within_functions.empty()) {
             const double part = inside.count(cf.key) ? inside.at(cf.key) : 0.0;
             if (part <= 0) continue;  // never run inside the functions asked for
@@ -367,6 +372,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                                            share_of(static_cast<double>(m.inclusive_samples) + m.call_samples,
                                                     static_cast<double>(all_samples))});
             if (share >= min_share) {
+                out.notes.insert(out.notes.end(), m.notes.begin(), m.notes.end());
                 out.loops.push_back(std::move(m));
                 kept = true;
             }

@@ -30,6 +30,9 @@ struct MeasuredLoop {
     // The samples of the functions its body calls, each callee's (with what it calls) times the
     // call site's share of its calls (measure/call_shares): counts.calls' time.
     double call_samples = 0;
+    // Its calls that its counts with calls miss (indirect, or to a function not counted):
+    // ProgramLoops::notes says them when the loop is kept.
+    std::vector<std::string> notes;
 };
 
 // A function holding kept loops: all its counts (its loops' self counts and the code
