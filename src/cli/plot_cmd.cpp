@@ -275,8 +275,8 @@ void load_chart_machines(ChartInput& input, const PlotArgs& args, const std::vec
 }
 
 // Leaves out of a chart's points what it cannot draw (another work unit than the roofline's; work
-// not counted) and marks a point above its roof, warning as it goes; `print_totals` then says how
-// many were left out or above their roof.
+// not counted; above its roof beyond the roof's spread), warning as it goes; `print_totals` then
+// says how many were left out or above their roof.
 class PointScreen {
 public:
     explicit PointScreen(std::string unit) : unit_(std::move(unit)) {}
@@ -292,15 +292,18 @@ public:
         });
         // A point measured for time only has no place on the chart (its work was not counted).
         uncounted_ += std::erase_if(points, [](const Point& p) { return !p.work_counted; });
-        for (auto& p : points) {
-            if (p.seconds <= 0 || p.work <= 0) continue;
+        // A point above its roof by more than the roof's spread cannot be true (a measurement
+        // error): it is named and left out of the chart, never drawn; within the spread, noted.
+        std::erase_if(points, [&](const Point& p) {
+            if (p.seconds <= 0 || p.work <= 0) return false;
             const auto a = analyze(judge(p), p, view);
-            if (!a.above_roof) continue;
-            if (!a.above_roof->within_spread) p.label = (p.label.empty() ? p.name : p.label) + " (above roof!)";
-            if (++above_roof_ > kMaxNamedAboveRoof) continue;
-            print_stderr("roofline: {}: point '{}' is {}\n", a.above_roof->within_spread ? "note" : "warning",
-                         terminal_text(p.name), above_roof_text(*a.above_roof));
-        }
+            if (!a.above_roof) return false;
+            const bool refused = !a.above_roof->within_spread;
+            if (++above_roof_ <= kMaxNamedAboveRoof)
+                print_stderr("roofline: {}: point '{}' is {}{}\n", refused ? "warning" : "note", terminal_text(p.name),
+                             above_roof_text(*a.above_roof), refused ? ": left out of the chart" : "");
+            return refused;
+        });
     }
 
     void print_totals() const {
@@ -309,7 +312,8 @@ public:
             print_stderr("roofline: note: {} point(s) left out: their work was not counted (measured for time only, "
                          "e.g. by the time engine)\n", uncounted_);
         if (above_roof_ > kMaxNamedAboveRoof)
-            print_stderr("roofline: warning: {} more points above their roof ('roofline report' lists them all)\n",
+            print_stderr("roofline: warning: {} more points above their roof, left out of the chart ('roofline "
+                         "report' lists them all)\n",
                          above_roof_ - kMaxNamedAboveRoof);
     }
 
