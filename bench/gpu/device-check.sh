@@ -2,7 +2,7 @@
 # The GPU checks of issue 32 in one run on a GPU machine (CUDA, ncu, PyTorch; none of our Debian
 # packages), about five minutes: our GPU roofs (bench --gpu: gpubench's kernels, each checked on
 # the host, the limit guard), the tensor instructions the hardware executes (cuobjdump -sass),
-# the peers (cuBLAS through PyTorch and gpu-benches' L2 access pattern, same minutes), points of CUDA programs with known counts
+# the peers (cuBLAS through PyTorch, same minutes; gpu-benches' L2 figures published for the H200), points of CUDA programs with known counts
 # (bench/gpu/programs: ncu kernel points and the whole offload under CUPTI), then gpubench's
 # full run if time is left. bench/gpu/ratios.py puts ours beside the peers and the limits.
 #   here:  make build && bench/gpu/pack-kit.sh .gpu-kit
@@ -64,9 +64,7 @@ chmod +x "$w/gpubench-keep"
 say "bench exit $?"; cat "$res/bench.txt"; pack
 
 step "peers: cuBLAS through PyTorch"
-timeout 100 python3 "$root/bench/gpu/torch_peers.py" | tee "$res/peers.txt"
-nvcc -O3 -gencode "arch=compute_$cc,code=sm_$cc" "$root/bench/gpu/l2_pattern_peer.cu" -o "$w/l2_pattern_peer" &&
-  timeout 60 "$w/l2_pattern_peer" | tee -a "$res/peers.txt"; pack
+timeout 100 python3 "$root/bench/gpu/torch_peers.py" | tee "$res/peers.txt"; pack
 
 for p in "$root"/bench/gpu/programs/*.cu; do [[ ${#pids[@]} -gt 0 ]] && { wait "${pids[@]}"; pids=(); }
   n=$(basename "$p" .cu); [[ -x $w/$n ]] || { say "$n: not built"; continue; }

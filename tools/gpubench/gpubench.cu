@@ -466,42 +466,50 @@ __device__ __forceinline__ unsigned warp_sum(unsigned s) {
 }
 
 // Reads of `rows` rows of blockDim.x uint4 (4 KiB at 256 threads), `reps` times, for DRAM and
-// L2. The launch reads rows * reps "virtual blocks" k = 0, 1, 2, ... in order: virtual block k
-// is row k mod rows, read by block k mod gridDim.x. So every row is read once before any row is
-// read again, and a row read again is read by another block, most likely on another SM (the
-// old kernel gave each thread the same addresses every repetition, and each SM found its slice
-// in its own L1: 2.5x the L2 bandwidth on the H200 of issue 32). The loads also bypass L1
-// (ld.global.cg: cached in L2 only, PTX ISA "Cache operators"), so past the SM what this
-// measures is L2 while the rows fit it and DRAM beyond. Each warp stores the sum of its words
-// (mod 2^32): reps times the sum of every word read, a closed form for the host.
-// Independent loads a thread issues before it adds. On the H200 of issue 32, 4 and 16 read the
-// L2 alike (8.0-8.3 TB/s at 30 MiB; a kernel of gpu-benches' access pattern, 8.2-8.5 there).
-constexpr int kLoadsInFlight = 4;
-__global__ void read_kernel(const uint4* in, unsigned rows, unsigned reps, unsigned* out) {
-    const std::size_t total = static_cast<std::size_t>(rows) * reps, grid = gridDim.x;
-    const unsigned step = gridDim.x % rows;
-    unsigned row = blockIdx.x % rows;
+// L2, in chunks of `chunk_rows` consecutive rows (rows a multiple of it): the launch reads
+// chunks * reps "virtual blocks" k = 0, 1, 2, ..., block k mod gridDim.x reading chunk k mod
+// chunks, row after row. So every row is read reps times, and a chunk is read by several
+// blocks, on other SMs, at about the same time, as gpu-benches' gpu-l2-cache reads the L2
+// (te42kyfo/gpu-benches: block b reads chunk b mod C), and as the tiles of a GEMM are read by
+// many blocks at once. On the H200 of issue 32, in the same minutes: gpu-benches 9.6 TB/s at
+// 30 MB; this kernel with 128-row chunks 10.2-10.4 TB/s at 30 MiB; the kernel before it, which
+// read every row once before any again (1-row chunks), 7.6-8.3, under what real kernels reach.
+// Blocks that share a chunk also share lines just fetched, so this curve falls later past the
+// L2 than its capacity (10 TB/s at 64 MiB, 6.7 at 128 MiB on that H200). The loads bypass L1
+// (ld.global.cg: cached in L2 only, PTX ISA "Cache operators"): blocks on one SM that read one
+// chunk must not find it in their L1 (the first kernel of issue 32 gave each thread the same
+// addresses every repetition: 2.5x the L2 bandwidth, all L1 hits). Each warp stores the sum of
+// its words (mod 2^32): reps times the sum of every word, a closed form for the host.
+constexpr int kLoadsInFlight = 4;  // independent loads a thread issues before it adds
+__global__ void read_kernel(const uint4* in, unsigned rows, unsigned chunk_rows, unsigned reps, unsigned* out) {
+    const unsigned chunks = rows / chunk_rows;
+    const std::size_t total = static_cast<std::size_t>(chunks) * reps;
     unsigned s = 0;
-    std::size_t k = blockIdx.x;
-    for (; k + (kLoadsInFlight - 1) * grid < total; k += kLoadsInFlight * grid) {
-        uint4 v[kLoadsInFlight];
+    for (std::size_t k = blockIdx.x; k < total; k += gridDim.x) {
+        const uint4* chunk = in + static_cast<std::size_t>(k % chunks) * chunk_rows * blockDim.x + threadIdx.x;
+        unsigned r = 0;
+        for (; r + kLoadsInFlight <= chunk_rows; r += kLoadsInFlight) {
+            uint4 v[kLoadsInFlight];
 #pragma unroll
-        for (int u = 0; u < kLoadsInFlight; ++u) {
-            v[u] = __ldcg(in + static_cast<std::size_t>(row) * blockDim.x + threadIdx.x);
-            row += step;
-            if (row >= rows) row -= rows;
+            for (int u = 0; u < kLoadsInFlight; ++u) v[u] = __ldcg(chunk + static_cast<std::size_t>(r + u) * blockDim.x);
+#pragma unroll
+            for (int u = 0; u < kLoadsInFlight; ++u) s += v[u].x + v[u].y + v[u].z + v[u].w;
         }
-#pragma unroll
-        for (int u = 0; u < kLoadsInFlight; ++u) s += v[u].x + v[u].y + v[u].z + v[u].w;
-    }
-    for (; k < total; k += grid) {
-        const uint4 v = __ldcg(in + static_cast<std::size_t>(row) * blockDim.x + threadIdx.x);
-        s += v.x + v.y + v.z + v.w;
-        row += step;
-        if (row >= rows) row -= rows;
+        for (; r < chunk_rows; ++r) {
+            const uint4 v = __ldcg(chunk + static_cast<std::size_t>(r) * blockDim.x);
+            s += v.x + v.y + v.z + v.w;
+        }
     }
     s = warp_sum(s);
     if (threadIdx.x % 32 == 0) out[global_thread() / 32] = s;
+}
+
+// The rows of a read kernel's chunk: the largest power of two up to 128 (512 KiB, gpu-benches'
+// chunk) that divides `rows`.
+unsigned chunk_rows_of(unsigned rows) {
+    unsigned c = 128;
+    while (c > 1 && rows % c != 0) c /= 2;
+    return c;
 }
 
 __global__ void copy_kernel(const float4* in, float4* out, std::size_t n) {
@@ -884,7 +892,7 @@ int main(int argc, char** argv) {
     // A read of the first `ws` bytes of `a` (kIota), `reps` times, checked.
     const auto read_figure = [&](const char* kernel, std::size_t ws, unsigned times, int per_sm) {
         const unsigned rows = static_cast<unsigned>(ws / kRow);
-        Figure f = time_rate([&] { read_kernel<<<sms * per_sm, kMemThreads>>>(reinterpret_cast<const uint4*>(a), rows, times, sink_u32); },
+        Figure f = time_rate([&] { read_kernel<<<sms * per_sm, kMemThreads>>>(reinterpret_cast<const uint4*>(a), rows, chunk_rows_of(rows), times, sink_u32); },
                              static_cast<double>(ws) * times, reps, nvml);
         return checked(f, kernel, check_read_sum(sink, static_cast<std::size_t>(sms) * per_sm * kWarpsPerBlock,
                                                  ws / sizeof(unsigned), times));
