@@ -203,7 +203,9 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
     }
     for (const auto& [jump, targets] : table_jumps) leaders.insert(targets.begin(), targets.end());
     for (const auto& d : code_flow) {
-        if (d.call) cfg.calls.push_back({d.address, d.target});
+        if (d.call) cfg.calls.push_back({d.address, d.target, false, false});
+        if ((d.flow == Flow::jump || d.flow == Flow::branch) && !inside(d.target))
+            cfg.calls.push_back({d.address, d.target, true, d.flow == Flow::branch});
         if (ends_block(d.flow) && d.end < cfg.end) leaders.insert(d.end);
         if ((d.flow == Flow::jump || d.flow == Flow::branch) && inside(d.target)) {
             cfg.jumps.push_back({d.address, d.target, d.flow == Flow::branch});

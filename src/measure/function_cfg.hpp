@@ -33,9 +33,12 @@ struct FunctionCfg {
     };
     std::vector<Jump> jumps;  // ascending `at`
     // Every call instruction, by address: what `measure --loops` adds a callee's counts to the
-    // loop holding the call by. target 0: an indirect call (through a register or memory).
+    // loop holding the call by. target 0: an indirect call (through a register or memory). A
+    // direct jump out of the function is a tail call (`tail`; `conditional`: it is taken only
+    // sometimes): the callee's work is done for this function's caller too.
     struct Call {
         std::uint64_t at = 0, target = 0;
+        bool tail = false, conditional = false;
     };
     std::vector<Call> calls;  // ascending `at`
     // Why the graph may miss edges (empty: complete), each naming its address.

@@ -152,13 +152,16 @@ private:
                           static_cast<double>(samples_between(samples_in_[canonical_path(object)], cf.found.cfg.start,
                                                               cf.found.cfg.end)),
                           entries_of(cf.found, cf.counts, mine)};
-        std::map<std::uint64_t, double> runs;
-        for (const auto& ic : mine) runs[ic.address] = ic.counts.instructions;
+        std::map<std::uint64_t, const InstructionCounts*> at;
+        for (const auto& ic : mine) at[ic.address] = &ic;
         for (const auto& call : cf.found.cfg.calls) {
-            const auto ran = runs.find(call.at);
-            if (ran == runs.end() || ran->second <= 0) continue;
+            const auto ic = at.find(call.at);
+            if (ic == at.end()) continue;
+            // A conditional tail call calls when its jump is taken.
+            const double runs = call.conditional ? ic->second->taken : ic->second->counts.instructions;
+            if (runs <= 0) continue;
             cf.sites.push_back(sites.size());
-            sites.push_back({cf.key, callee_at(symbols, object, call.target), ran->second});
+            sites.push_back({cf.key, callee_at(symbols, object, call.target), runs});
             site_address.push_back(call.at);
         }
         if (cf.found.loops.empty()) return;

@@ -91,6 +91,24 @@ NOINLINE double calls_dot(long rows, long cols, const double *x, const double *y
     return s;
 }
 
+/* A loop calling a function whose last act is a tail call (a jump to sum_scaled, not a call):
+ * sum_scaled's 2 (cols - 1) FLOPs a call are the loop's too: 2 rows (cols - 1) + rows with its calls. */
+NOINLINE double sum_scaled(long n, const double *x)
+{
+    double s = 0.0;
+    for (long i = 0; i < n; i++) /* sum scaled */
+        s += 2.0 * x[i];
+    return s;
+}
+NOINLINE double offset_sum(long n, const double *x) { return sum_scaled(n - 1, x + 1); }
+NOINLINE double calls_offset_sum(long rows, long cols, const double *x)
+{
+    double s = 0.0;
+    for (long r = 0; r < rows; r++) /* calling offset_sum */
+        s += offset_sum(cols, x + r * cols);
+    return s;
+}
+
 /* A loop left early by a break: one loop with two exits. */
 NOINLINE long first_above(long n, const double *x, double limit)
 {
@@ -180,6 +198,7 @@ int main(int argc, char **argv)
     matmul_blocked(m, x, y, z);
     r += call_in_loop(n, x);
     r += calls_dot(n / 100, 100, x, y);
+    r += calls_offset_sum(n / 100, 100, x);
     r += (double)first_above(n, x, 5.5);
     r += dispatch(n, op, x);
     r += threaded(n, op, x);

@@ -67,6 +67,7 @@ calls_checked() {  # JSON
   with_calls "$1" call_in_loop calling 's = add_scaled(s, x[i]);' $((2 * n)) $((2 * n))
   local rows=$((n / 100))
   with_calls "$1" calls_dot 'calling dot' 's += dot(cols' $((2 * rows * 100 + rows)) $((2 * rows * 100))
+  with_calls "$1" calls_offset_sum 'calling offset_sum' 's += offset_sum(cols' $((2 * rows * 99 + rows)) $((2 * rows * 99))
 }
 calls_checked p.json
 grep -q "^in calls_dot:" <<<"$out" || fail "no table of calls_dot's loops"

@@ -70,10 +70,30 @@ TEST(FunctionCfg, ACallFallsThroughAndAJumpOutOfTheFunctionLeavesIt) {
     ASSERT_EQ(cfg.graph.blocks.size(), 1u);  // the call does not end the block
     EXPECT_EQ(cfg.graph.blocks[0].end, 0x200au);
     EXPECT_TRUE(cfg.graph.blocks[0].successors.empty());
-    // The call is kept with its callee (what measure --loops adds to the loop holding it); the jump is not a call.
-    ASSERT_EQ(cfg.calls.size(), 1u);
+    // The call is kept with its callee (what measure --loops adds to the loop holding it), and so is
+    // the jump out, a tail call.
+    ASSERT_EQ(cfg.calls.size(), 2u);
     EXPECT_EQ(cfg.calls[0].at, 0x2000u);
     EXPECT_EQ(cfg.calls[0].target, 0x3000u);
+    EXPECT_FALSE(cfg.calls[0].tail);
+    EXPECT_EQ(cfg.calls[1].at, 0x2005u);
+    EXPECT_EQ(cfg.calls[1].target, 0x4000u);
+    EXPECT_TRUE(cfg.calls[1].tail);
+    EXPECT_FALSE(cfg.calls[1].conditional);
+}
+
+TEST(FunctionCfg, ATailCallIsACallAtO2AndO3) {
+    // loop_shapes.c's offset_sum ends in a jump to sum_scaled (GCC's sibling call): a call site
+    // whose callee's work measure --loops gives to offset_sum's callers.
+    for (const char* path : {ROOFLINE_TEST_LOOP_SHAPES_O2, ROOFLINE_TEST_LOOP_SHAPES_O3}) {
+        const ElfSymbols symbols(path);
+        const auto cfg = function_cfg(symbols, "offset_sum");
+        const auto* callee = symbols.symbol_named("sum_scaled");
+        ASSERT_TRUE(cfg.has_value() && callee != nullptr) << path;
+        ASSERT_EQ(cfg->calls.size(), 1u) << path;
+        EXPECT_TRUE(cfg->calls[0].tail) << path;
+        EXPECT_EQ(cfg->calls[0].target, callee->start) << path;
+    }
 }
 
 TEST(FunctionCfg, AnIndirectCallHasNoTarget) {
