@@ -160,6 +160,9 @@ private:
             // A conditional tail call calls when its jump is taken.
             const double runs = call.conditional ? ic->second->taken : ic->second->counts.instructions;
             if (runs <= 0) continue;
+            // A jump into the middle of another symbol is no call: the function's own .cold part.
+            if (const auto* target = symbols.symbol_at(call.target); call.tail && target && target->start != call.target)
+                continue;
             cf.sites.push_back(sites.size());
             sites.push_back({cf.key, callee_at(symbols, object, call.target), runs});
             site_address.push_back(call.at);
