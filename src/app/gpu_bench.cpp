@@ -19,10 +19,19 @@ GpuRunTimedOut::GpuRunTimedOut(Run which, std::string program_path, double limit
       device_check(std::move(check_tool)),
       limit_variable(std::move(variable)) {}
 
-void probe_gpu(const GpuBenchRequest& request) { gpu_backend(request.vendor).probe(request.device); }
+GpuVendor bench_vendor(const GpuBenchRequest& request) {
+    if (request.vendor) return *request.vendor;
+    const auto vendors = gpu_backend_vendors();
+    for (const auto vendor : vendors)
+        if (gpu_backend(vendor).benchmark_missing().empty()) return vendor;
+    if (vendors.empty()) throw RequestError("no GPU backend in this build");
+    return vendors.front();
+}
+
+void probe_gpu(const GpuBenchRequest& request) { gpu_backend(bench_vendor(request)).probe(request.device); }
 
 GpuBenchResult bench_gpu(const GpuBenchRequest& request) {
-    return gpu_backend(request.vendor).bench(request.device, request.quick);
+    return gpu_backend(bench_vendor(request)).bench(request.device, request.quick);
 }
 
 } // namespace roofline::app

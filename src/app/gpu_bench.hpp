@@ -6,6 +6,7 @@
 #include "app/request_error.hpp"
 #include "core/gpu_model.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,7 +14,9 @@
 namespace roofline::app {
 
 struct GpuBenchRequest {
-    GpuVendor vendor = GpuVendor::nvidia;
+    // Empty: the first vendor, in the registry's order, whose benchmark this build has (bench --gpu N
+    // names a device, not a vendor); a second vendor's backend is then found without a flag.
+    std::optional<GpuVendor> vendor;
     int device = 0;      // the vendor's device number (CUDA's for nvidia)
     bool quick = false;  // bench --quick: fewer repetitions, shorter kernels
 };
@@ -44,6 +47,10 @@ struct GpuRunTimedOut : std::runtime_error {
     std::string device_check;    // the vendor's tool that checks the device ("nvidia-smi")
     std::string limit_variable;  // the environment variable that gives every run longer
 };
+
+// The vendor whose backend serves `request`: its own, else the first registered backend whose
+// benchmark this build has, else the first backend (whose probe then says what is missing).
+GpuVendor bench_vendor(const GpuBenchRequest& request);
 
 // Checks that the device exists before minutes of CPU measuring. Throws RequestError (no
 // backend for the vendor, its benchmark not built, a bad time limit in the environment),

@@ -39,7 +39,8 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
         check_store_writable(r.db);
         store = ResultsStore::open_db_option(r.db);
     }
-    const app::GpuMeasureRequest request{r.command, r.ncu_csv, r.offload, r.offload_summaries};
+    app::GpuMeasureRequest request{r.command, r.ncu_csv, r.offload, r.offload_summaries};
+    request.vendor = r.vendor;
     // app::RequestError (no ncu, no offload library): a usage error (main).
     auto result = app::measure_gpu_kernels(request, store.get(), [&](const auto& note) { say(note, r.quiet); });
     if (result.ended_early) {

@@ -4,6 +4,8 @@
 // runs are app/gpu_measure's; here the table, the notes and where the points go.
 #pragma once
 
+#include "core/gpu_model.hpp"
+
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@ struct GpuMeasureRequest {
     bool quiet = false;
     bool offload = false;              // also run the program under CUPTI: the whole-offload point
     std::vector<std::string> offload_summaries;  // with ncu_csv: that run's summaries (one per process)
+    GpuVendor vendor = GpuVendor::nvidia;        // whose backend: the engine's (measure's registry)
 };
 
 // Returns the exit code: the program's when ncu ran it and it failed, 1 when no destination

@@ -276,8 +276,11 @@ int run_gpu_measure(const MeasureArgs& args) {
         throw UsageError("--offload-summary goes with --ncu-csv (both recorded earlier); to measure a program now, "
                          "use --offload");
     app::refuse_output_over_store(args.output, args.db, args.no_store);
+    // The engine's vendor; --ncu-csv (with --engine auto) is ncu's CSV.
+    const auto& named = measure::engine_named(args.engine);
+    const auto& engine = named.runs_through_gpu_backend ? named : measure::engine_descriptor(measure::EngineKind::ncu);
     return measure_gpu_kernels({args.command, args.ncu_csv, args.output, args.db, args.no_store, args.quiet,
-                                args.offload, args.offload_summary});
+                                args.offload, args.offload_summary, engine.gpu_vendor});
 }
 
 // What the runs were, said before the points: the engine and why, the planning's and the

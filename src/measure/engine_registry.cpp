@@ -98,7 +98,8 @@ const std::vector<EngineDescriptor>& engine_table() {
          .help = "a CUDA program, a point per kernel from Nsight Compute (FLOPs per precision, bytes at L1, L2 and "
                  "DRAM)",
          .capabilities = {gpu_kernels, hardware_counters, counts},
-         .runs_through_gpu_backend = true},
+         .runs_through_gpu_backend = true,
+         .gpu_vendor = GpuVendor::nvidia},
     };
     return table;
 }

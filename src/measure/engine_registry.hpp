@@ -4,6 +4,8 @@
 // engine is one row of the table (engine_registry.cpp) and its own file of runs.
 #pragma once
 
+#include "core/gpu_model.hpp"
+
 #include "measure/engine.hpp"
 #include "measure/perf_events.hpp"
 
@@ -52,6 +54,9 @@ struct EngineDescriptor {
     // Run by app's GPU measure through the GPU backend (app may use measure, not the reverse):
     // cli dispatches it there, and run_measurement refuses it.
     bool runs_through_gpu_backend = false;
+    // For such an engine: the vendor whose GPU backend runs it (core/gpu_model), so a second
+    // vendor's profiler is one more row here and its folder in app/gpu/.
+    GpuVendor gpu_vendor = GpuVendor::unknown;
     // Whether it can run here for `request`, and why (not); null: always (or checked when it runs).
     EngineAvailability (*availability)(const MeasureRequest& request, EngineProbes& probes) = nullptr;
     // Its runs; null for `auto` and for an engine run through the GPU backend.

@@ -110,5 +110,31 @@ TEST(GpuBackendRegistry, ARegisteredBackendIsTheOneTheUseCasesCall) {
     EXPECT_THROW((void)gpu_backend(GpuVendor::amd), RequestError);
 }
 
+// bench --gpu N names a device, not a vendor: the first backend whose benchmark this build has
+// serves it, so a second vendor's machine needs no flag; a vendor asked for is the one used.
+struct FakeBackendWithout final : GpuBackend {
+    GpuVendor vendor() const override { return GpuVendor::intel; }
+    std::string toolkit() const override { return "oneAPI"; }
+    std::string benchmark_missing() const override { return "not built"; }
+    void probe(int) const override {}
+    GpuBenchResult bench(int, bool) const override { return {}; }
+    GpuMeasureResult profile(const GpuMeasureRequest&, const ResultsStore*, const GpuMeasureNotes&) const override {
+        return {};
+    }
+    void describe_profile(const GpuMeasureRequest&, const GpuMeasureResult&, Provenance&) const override {}
+};
+
+TEST(GpuBackendRegistry, BenchWithoutAVendorTakesTheFirstBackendWhoseBenchmarkIsBuilt) {
+    const ScopedGpuBackend intel(std::make_unique<FakeBackendWithout>());
+    const bool cuda_built = gpu_backend(GpuVendor::nvidia).benchmark_missing().empty();
+    EXPECT_EQ(bench_vendor({}), GpuVendor::nvidia) << "nvidia is first whether or not its benchmark is built";
+    {
+        const ScopedGpuBackend amd(std::make_unique<FakeAmdBackend>());
+        // CUDA's benchmark (built when nvcc is found) comes first; without it, the fake AMD one.
+        EXPECT_EQ(bench_vendor({}), cuda_built ? GpuVendor::nvidia : GpuVendor::amd);
+        EXPECT_EQ(bench_vendor({GpuVendor::intel, 0, false}), GpuVendor::intel);
+    }
+}
+
 } // namespace
 } // namespace roofline::app

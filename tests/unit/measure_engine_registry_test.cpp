@@ -58,7 +58,10 @@ TEST(EngineRegistry, OnlyTheCpuEnginesRunHereAndAutoPicksOne) {
     for (const auto& e : engines()) {
         EXPECT_EQ(e.run != nullptr, !e.automatic && !e.runs_through_gpu_backend) << e.name;
         EXPECT_FALSE(e.automatic && e.runs_through_gpu_backend) << e.name;
+        // An engine run through a GPU backend says whose; a CPU engine names no GPU vendor.
+        EXPECT_EQ(e.gpu_vendor != roofline::GpuVendor::unknown, e.runs_through_gpu_backend) << e.name;
     }
+    EXPECT_EQ(engine_descriptor(EngineKind::ncu).gpu_vendor, roofline::GpuVendor::nvidia);
     // What auto offers, some engine it may pick can do.
     for (const auto capability : engine_descriptor(EngineKind::automatic).capabilities) {
         const auto& able = engine_for(capability);
