@@ -3,9 +3,22 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 using namespace roofline;
 
 namespace {
+
+// A next step of `kind` capped by `roof` of `level` at `cap` (the fields a rule fills).
+NextStep step(NextStep::Kind kind, std::string level, std::string roof, double cap) {
+    NextStep s;
+    s.kind = kind;
+    s.level = std::move(level);
+    s.roof = std::move(roof);
+    s.cap = cap;
+    return s;
+}
 
 Roofline toy() {
     Roofline r;
@@ -45,11 +58,11 @@ TEST(AdviceText, KnownCategoriesArePhrased) {
 TEST(AdviceText, NextStepsCarryTheirNumbersAndUnits) {
     auto r = toy();
     r.work_unit = "exchange";
-    NextStep raise{NextStep::Kind::raise_intensity, {}, "DRAM", "DRAM copy", 12.5};
+    const NextStep raise = step(NextStep::Kind::raise_intensity, "DRAM", "DRAM copy", 12.5);
     const auto text = next_step_text(r, raise);
     EXPECT_TRUE(contains(text, "at DRAM")) << text;
     EXPECT_TRUE(contains(text, "12.5 Gexchange/s")) << text;
-    NextStep reach{NextStep::Kind::reach_compute, {}, "", "DP peak", 100};
+    const NextStep reach = step(NextStep::Kind::reach_compute, "", "DP peak", 100);
     EXPECT_TRUE(contains(next_step_text(r, reach), "DP peak roof allows 100 Gexchange/s"));
 }
 
@@ -74,12 +87,12 @@ TEST(AdviceText, LiftsName) {
 
 TEST(AdviceText, ABusBoundPointIsToldToShipLessNotToBlockLoops) {
     const auto r = toy();
-    NextStep bus{NextStep::Kind::raise_intensity, {}, "PCIe", "PCIe h2d pinned", 520};
+    const NextStep bus = step(NextStep::Kind::raise_intensity, "PCIe", "PCIe h2d pinned", 520);
     EXPECT_TRUE(contains(next_step_text(r, bus), "ship less over PCIe"));
     EXPECT_FALSE(contains(next_step_text(r, bus), "block loops"));
-    NextStep net{NextStep::Kind::raise_intensity, {}, "network", "network", 10};
+    const NextStep net = step(NextStep::Kind::raise_intensity, "network", "network", 10);
     EXPECT_TRUE(contains(next_step_text(r, net), "communicate less"));
-    NextStep dram{NextStep::Kind::raise_intensity, {}, "DRAM", "DRAM copy", 10};
+    const NextStep dram = step(NextStep::Kind::raise_intensity, "DRAM", "DRAM copy", 10);
     EXPECT_TRUE(contains(next_step_text(r, dram), "block loops"));
 }
 

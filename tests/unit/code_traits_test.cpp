@@ -23,10 +23,10 @@ Roofline machine() {
     r.clock_ghz = 3.7;
     r.compute = {"DP peak", "", 59};
     r.bandwidth = {{"L1 triad", "L1", 310}, {"DRAM copy", "DRAM", 30}};
-    r.ceilings = {{"scalar (no SIMD)", CeilingKind::compute, "simd", "", 7.4},
-                  {"no FMA", CeilingKind::compute, "fma", "", 29.5},
+    r.ceilings = {{"scalar (no SIMD)", CeilingKind::compute, "simd", "", 7.4, "", false},
+                  {"no FMA", CeilingKind::compute, "fma", "", 29.5, "", false},
                   {"L1 load", CeilingKind::bandwidth, "pattern", "L1", 200, "", true},
-                  {"L1 copy", CeilingKind::bandwidth, "pattern", "L1", 250}};
+                  {"L1 copy", CeilingKind::bandwidth, "pattern", "L1", 250, "", false}};
     return r;
 }
 
@@ -166,9 +166,9 @@ TEST(CodeTraits, VectorizedFusedCodeIsNotToldWhatItAlreadyDoes) {
 
 TEST(CodeTraits, NonTemporalStoresAreAdvisedForMemoryOnly) {
     const auto r = machine();
-    EXPECT_EQ(ceiling_advice(r, {"L1 copy", CeilingKind::bandwidth, "pattern", "L1", 250}).find("non-temporal"),
+    EXPECT_EQ(ceiling_advice(r, {"L1 copy", CeilingKind::bandwidth, "pattern", "L1", 250, "", false}).find("non-temporal"),
               std::string::npos);
-    EXPECT_NE(ceiling_advice(r, {"DRAM load", CeilingKind::bandwidth, "pattern", "DRAM", 20}).find("non-temporal"),
+    EXPECT_NE(ceiling_advice(r, {"DRAM load", CeilingKind::bandwidth, "pattern", "DRAM", 20, "", false}).find("non-temporal"),
               std::string::npos);
 }
 
@@ -190,7 +190,7 @@ Point scalar_sum(double gflops) {
 Roofline machine_with_chain_ceiling() {
     Roofline r = machine();
     r.bandwidth[0].store_share = 1.0 / 3;
-    r.ceilings.insert(r.ceilings.begin(), {"no ILP", CeilingKind::compute, "ilp", "", 14.8});
+    r.ceilings.insert(r.ceilings.begin(), {"no ILP", CeilingKind::compute, "ilp", "", 14.8, "", false});
     return r;
 }
 

@@ -62,6 +62,7 @@ TEST(TestIsolation, TheDefaultStoreIsNotTheUsersOwn) {
     EXPECT_EQ(std::getenv("ROOFLINE_DB"), nullptr);
     const auto store = roofline::ResultsStore::default_path();
     EXPECT_EQ(store.rfind(home + "/", 0), 0u) << store;
-    if (const passwd* user = ::getpwuid(::getuid()); user && user->pw_dir)
+    if (const passwd* user = ::getpwuid(::getuid()); user && user->pw_dir) {
         EXPECT_NE(store, std::string(user->pw_dir) + "/.local/share/roofline/results.db");
+    }
 }
