@@ -96,6 +96,24 @@ std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<P
     return analyses;
 }
 
+// CUDA kernels of several precisions and --gpu N without a precision: a section per precision,
+// each kernel judged on the roofline of its own (a DGEMM on the fp64 tensor roof, an SGEMM
+// beside it on the fp32 FMA roof; on one roofline all but one would sit far above or below
+// it). Empty when one roofline judges them all.
+std::vector<ReportSection> gpu_precision_sections(const ReportArgs& args, const MachineModel& model,
+                                                  const std::string& display, const std::vector<Point>& points,
+                                                  View view) {
+    std::vector<ReportSection> sections;
+    if (args.gpu.empty() || args.precision || args.gpu.find(':') != std::string::npos) return sections;
+    const auto groups = group_by_gpu_precision(points);
+    if (groups.size() < 2) return sections;
+    for (const auto& group : groups) {
+        const Roofline own = selected_gpu_roofline(model, args.gpu, "fp64", display, group.precision);
+        sections.push_back({fmt::format("kernels in {}", own.precision), own, judge_points(own, group.points, view, args.quiet)});
+    }
+    return sections;
+}
+
 int run_report(const ReportArgs& args) {
     if (!args.job.empty()) {
         if (!args.points.empty() || !args.gpu.empty()) throw UsageError("--job takes the job's samples from the store: no --points or --gpu with it");
@@ -156,25 +174,11 @@ int run_report(const ReportArgs& args) {
             sections.push_back({part.name, part.roofline, judge_points(part.roofline, part.points, view, args.quiet)});
         return deliver(render_sectioned_report(sections, format, view, interrupted));
     }
-    // CUDA kernels of several precisions without --gpu N:PRECISION: each judged on the roofline
-    // of its own precision (a DGEMM on the fp64 tensor roof, an SGEMM beside it on the fp32 FMA
-    // roof), one section each; on one roofline, all but one would sit far above or below it.
-    if (!args.gpu.empty() && !args.precision && args.gpu.find(':') == std::string::npos) {  // no N:PRECISION
-        if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
-        const auto groups = group_by_gpu_precision(points);
-        if (groups.size() > 1) {
-            std::vector<ReportSection> sections;
-            for (const auto& group : groups) {
-                const Roofline own = selected_gpu_roofline(machine.model, args.gpu, "fp64", judging.display, group.precision);
-                sections.push_back({fmt::format("kernels in {}", own.precision), own,
-                                    judge_points(own, group.points, view, args.quiet)});
-            }
-            return deliver(render_sectioned_report(sections, format, view, interrupted));
-        }
-    }
+    if (!args.gpu.empty() && args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
+    if (auto sections = gpu_precision_sections(args, machine.model, judging.display, points, view); !sections.empty())
+        return deliver(render_sectioned_report(sections, format, view, interrupted));
     const Roofline roofline = [&] {
         if (!args.gpu.empty()) {
-            if (args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
             // Without --precision: the one most of the kernels' FLOPs ran in (tensor work included).
             const std::string precision = args.precision ? gpu_precision(*args.precision).value_or("fp64") : "fp64";
             return selected_gpu_roofline(machine.model, args.gpu, precision, judging.display,
