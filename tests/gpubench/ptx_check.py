@@ -22,6 +22,8 @@ the exit status (the checker's own test on a kernel built to fail it).
 import re
 import sys
 
+from checker_verdict import split_expect_fail, verdict
+
 K_TILES = 4
 K_CHAINS = 8
 
@@ -132,8 +134,7 @@ def loop_instructions(ents, key, instruction, want, what, also=()):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--expect-fail"]
-    expect_fail = "--expect-fail" in sys.argv[1:]
+    args, expect_fail = split_expect_fail(sys.argv[1:])
     text = open(args[0]).read()
     ents = entries(text)
     problems = []
@@ -203,13 +204,7 @@ def main():
         if name and not any(re.match(r"^\s*(@\S+\s+)?st\.global", l) for l in ents[name]):
             problems.append(f"{label(key)}: stores nothing (its result is not observed)")
 
-    for p in problems:
-        print("FAIL: " + p)
-    failed = bool(problems)
-    if expect_fail:
-        print("as expected, the checker refuses it" if failed else "FAIL: the checker accepted a kernel built to fail it")
-        return 0 if failed else 1
-    return 1 if failed else 0
+    return verdict(problems, expect_fail, "a kernel")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import lzma
 import re
 import sys
 
+from checker_verdict import split_expect_fail, verdict
+
 TENSOR = re.compile(r"\b([HDIQB]G?MMA)\.([0-9A-Za-z.]+)")
 INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?);")
 BRANCH = re.compile(r"\bBRA(?:\.[A-Z]+)*\s+(?:`\()?0x([0-9a-f]+)")
@@ -82,8 +84,7 @@ def check(arch, label, body, rx, want):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--expect-fail"]
-    expect_fail = "--expect-fail" in sys.argv[1:]
+    args, expect_fail = split_expect_fail(sys.argv[1:])
     opener = lzma.open if args[0].endswith(".xz") else open
     with opener(args[0], "rt") as f:
         found = sections(f.read())
@@ -100,13 +101,7 @@ def main():
             problems += check(arch, label, found[(arch, names[0])], rx, want)
     if not any(a in arches for a in ("sm_80", "sm_90a")):
         problems.append(f"no sm_80 or sm_90a section in the SASS (found {arches})")
-    for p in problems:
-        print("FAIL: " + p)
-    failed = bool(problems)
-    if expect_fail:
-        print("as expected, the checker refuses it" if failed else "FAIL: the checker accepted SASS built to fail it")
-        return 0 if failed else 1
-    return 1 if failed else 0
+    return verdict(problems, expect_fail, "SASS")
 
 
 if __name__ == "__main__":
