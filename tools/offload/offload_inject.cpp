@@ -222,7 +222,7 @@ void trace_attempt(const char* where, CUptiResult r) {
     if (!std::getenv("ROOFLINE_OFFLOAD_TRACE")) return;
     const char* text = nullptr;
     if (cupti.result_string) cupti.result_string(r, &text);
-    std::fprintf(stderr, "roofline-offload: migration counter configured and enabled at %s: %s\n", where, text ? text : "?");
+    std::fprintf(stderr, "roofline-offload: migration counter, configured and enabled at %s: %s\n", where, text ? text : "?");
 }
 
 // Where the counter was last refused, and whether it is configured: the callbacks below retry
@@ -241,9 +241,10 @@ void try_configure_migrations(const char* where) {
 }
 
 // After the injection: when the first context is created (the driver initialized, no managed
-// memory allocated yet), and, should CUPTI still answer NOT_READY there (an H200 with driver
-// 580 did: the callback runs inside the context's creation), at the entry of every later
-// driver call until it is configured: cuMemAllocManaged's entry comes before its allocation.
+// memory allocated yet), and, should CUPTI still answer NOT_READY there (the callback runs
+// inside the context's creation; which of the two succeeded on the H200 was not recorded), at
+// the entry of every later driver call until it is configured: cuMemAllocManaged's entry comes
+// before its allocation.
 void CUPTIAPI on_driver_event(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
         try_configure_migrations("the first context's creation");
