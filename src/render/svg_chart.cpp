@@ -178,9 +178,10 @@ void draw_shape(std::string& out, MarkerShape shape, double x, double y, double 
     case MarkerShape::cross: {
         // Drawn by its strokes alone: a wider stroke than the paint's (an attribute given twice
         // makes the SVG invalid XML; browsers then show an error instead of the chart).
+        constexpr std::string_view attribute = " stroke-width=\"";
         std::string strokes(paint);
-        if (const auto at = strokes.find(" stroke-width=\""); at != std::string::npos)
-            strokes.erase(at, strokes.find('"', at + 15) + 1 - at);
+        if (const auto at = strokes.find(attribute); at != std::string::npos)
+            strokes.erase(at, strokes.find('"', at + attribute.size()) + 1 - at);
         fmt::format_to(std::back_inserter(out),
                        R"(<path d="M{:.1f} {:.1f}l{:.1f} {:.1f}M{:.1f} {:.1f}l{:.1f} {:.1f}" {} stroke-width="2"/>)",
                        x - r, y - r, 2 * r, 2 * r, x - r, y + r, 2 * r, -2 * r, strokes);
