@@ -72,6 +72,8 @@ for opt in O2 O3; do
   end=$(date +%s.%N)
   "$binary" measure --no-store -o markers_$opt.json -- ./lcm_$opt $n $m $reps >markers_$opt.log 2>&1 ||
     { echo "measure (markers) failed: $work/markers_$opt.log" >&2; exit 1; }
+  "$binary" measure --loops --no-store --min-share 0 -o region_loops_$opt.json -- ./lcm_$opt $n $m $reps \
+    >region_loops_$opt.log 2>&1 || { echo "measure --loops (markers) failed: $work/region_loops_$opt.log" >&2; exit 1; }
   python3 - "$opt" "$n" "$m" "$reps" "$mid - $start" "$end - $mid" <<'PY' || status=1
 import json, re, sys
 opt, n, m, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -152,6 +154,31 @@ if len(ref) == len(ours):
         row(f"{region} (nest)", "time %", a, b, abs(a - b) <= 5, b - a)
 else:
     row("marker regions", "found", len(ours), len(ref), False)
+# Inside marker regions (the program with a region around each nest, measured with --loops):
+# each region's loops are its nest's, with the nest's FLOPs, and none of another nest's; their
+# time (each sample's share by its instruction's runs in the region) against the region's.
+in_regions = json.load(open(f"region_loops_{opt}.json"))["points"]
+region_ours = {}
+for function, tag, region, flops, _ in cases:
+    name = f"{region}: {function}: {tag} (:{line(tag)})"
+    pts = [p for p in in_regions if p.get("series") == f"{region}: {function}"
+           and p["details"].get("loop_first_line") == line(tag) and not p["details"].get("loop_with_calls")]
+    if not pts:
+        row(name, "found in region", 1, 0, False); continue
+    got = sum(p["flops"] for p in pts)
+    fp = next((p for p in in_regions if p["name"] == f"{region}: {function}"), None)
+    unsampled = fp["details"].get("loop_unsampled_flops", 0) if fp else 0
+    row(name, "FLOPs in region", flops, got + unsampled, abs((got + unsampled) / flops - 1) <= 0.01)
+    other_lines = {line(t) for f2, t, r2, _, _ in cases if f2 == function and r2 != region}
+    others = [p["name"] for p in in_regions if p["name"].startswith(region + ": ") and p["flops"] > 0
+              and (p.get("series") != f"{region}: {function}" or p["details"].get("loop_first_line") in other_lines)]
+    row(name, "others in region", 0, len(others), not others)
+    region_ours[region] = fp["seconds"] if function.startswith("matmul") and fp else sum(p["seconds"] for p in pts)
+ref5 = {r: regions[r]["seconds"] for r in region_ours if r in regions}
+if region_ours and len(ref5) == len(region_ours):
+    for region in region_ours:
+        a, b = 100 * ref5[region] / sum(ref5.values()), 100 * region_ours[region] / sum(region_ours.values())
+        row(f"{region} (in its region)", "time %", a, b, abs(a - b) <= 5, b - a)
 # Sums: loop points' self FLOPs + outside == the function's point == --functions' count.
 for function in ("sweep_reduce_copy", "matmul", "matmul_blocked"):
     fp = function_point(function)

@@ -168,20 +168,41 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
     if (request.loops) {
         const auto program = std::find_if(result.counts.begin(), result.counts.end(),
                                           [](const auto& c) { return c.name == measure::kProgramRegion; });
+        const auto whole = program != result.counts.end() ? *program : measure::RegionCounts{};
         // With --region-function: the loops run inside the functions it matched.
-        std::vector<std::string> within;
+        measure::LoopScope scope;
         for (const auto& c : result.counts)
-            if (!measure::function_of_region(c.name).empty()) within.insert(within.end(), c.matched.begin(), c.matched.end());
-        made.loops = measure::program_loops(result.instructions, result.functions,
-                                            program != result.counts.end() ? *program : measure::RegionCounts{},
-                                            sampling ? &*sampling : nullptr, request.min_share, within);
-        for (auto& p : measure::loop_points(*made.loops)) points.push_back(std::move(p));
-        // (issue 36) Not yet: the instrument engine counts each instruction over the whole run.
-        if (std::any_of(result.counts.begin(), result.counts.end(), [](const auto& c) {
-                return c.name != measure::kProgramRegion && measure::function_of_region(c.name).empty();
-            }))
-            note("--loops: the loops' counts and times are the whole run's, not split by marker region (not done "
-                 "yet): a loop run inside and outside a region holds both");
+            if (!measure::function_of_region(c.name).empty())
+                scope.within_functions.insert(scope.within_functions.end(), c.matched.begin(), c.matched.end());
+        const auto sampled = sampling ? &*sampling : nullptr;
+        if (result.region_breakdowns.empty()) {
+            made.loops.push_back(measure::program_loops(result.instructions, result.functions, whole, sampled,
+                                                        request.min_share, scope));
+            if (std::any_of(result.counts.begin(), result.counts.end(), [](const auto& c) {
+                    return c.name != measure::kProgramRegion && measure::function_of_region(c.name).empty();
+                }))
+                note("--loops: the loops' counts and times are the whole run's, not split by marker region: with "
+                     "--region-scope thread the counts by instruction are not kept per region (another thread's "
+                     "work moves the same counters); a loop run inside and outside a region holds both");
+        } else {
+            // Marker regions: the loops run while each was open, the region's counts by instruction.
+            scope.whole_instructions = &result.instructions;
+            scope.whole_functions = &result.functions;
+            scope.whole_program = &whole;
+            for (const auto& b : result.region_breakdowns) {
+                const auto region = std::find_if(result.counts.begin(), result.counts.end(),
+                                                 [&](const auto& c) { return c.name == b.region; });
+                if (region == result.counts.end()) continue;
+                scope.region = b.region;
+                made.loops.push_back(measure::program_loops(b.instructions, b.functions, *region, sampled,
+                                                            request.min_share, scope));
+            }
+            note("--loops: the loops are given per marker region, each with what ran while the region was open; "
+                 "code run outside every region is in none. A loop's time in a region is its samples' share by "
+                 "the region's share of each sampled instruction's runs (the sampled run does not see regions)");
+        }
+        for (const auto& loops : made.loops)
+            for (auto& p : measure::loop_points(loops)) points.push_back(std::move(p));
     }
     note_function_longer_than_program(points, made.messages);
     return made;

@@ -72,7 +72,8 @@ struct MeasuredPoints {
     std::vector<Point> points;
     std::vector<FunctionRegion> function_regions;       // those that matched a function
     std::vector<measure::RegionCounts> shown_functions;  // --functions' table: those with min_share of something
-    std::optional<measure::ProgramLoops> loops;          // --loops
+    // --loops: the whole run's, or one per marker region (the instrument engine split the counts by region)
+    std::vector<measure::ProgramLoops> loops;
     std::vector<MeasureMessage> messages;
 };
 

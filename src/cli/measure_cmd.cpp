@@ -373,7 +373,7 @@ void print_tables(const app::MeasuredPoints& made, const app::ProgramMeasurement
     if (!made.function_regions.empty()) print_function_regions(made.function_regions);
     if (args.functions)
         print_functions(made.shown_functions, measured.result.functions.size(), args.min_share, measured.sampling);
-    if (made.loops) print_loops(*made.loops, args.min_share);
+    for (const auto& loops : made.loops) print_loops(loops, args.min_share);
 }
 
 // What was run, where and how, stored with the points: the runs that happened, the ISA each
@@ -575,7 +575,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                   "A loop that calls functions also gets a point 'with its calls': its callees' counts and samples "
                   "added by the call instructions in its body (a function called from several places shared among "
                   "them by their calls). With --region-function, only the loops run inside its calls (its own "
-                  "and its callees')");
+                  "and its callees'). With marker regions, the loops of each region ('REGION: FUNCTION: LOOP'): "
+                  "what ran while it was open, each sample given the region's share of its instruction's runs");
     cmd->add_option("--loops-library", args->loops_libraries,
                     "With --loops: find the loops of this shared library too (its path; repeatable), counted "
                     "instruction by instruction like the program's own code. Without debug information its loops "

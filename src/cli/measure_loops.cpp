@@ -28,13 +28,15 @@ void print_loops(const measure::ProgramLoops& loops, double min_share_percent) {
     std::string within;
     for (const auto& f : loops.within_functions) within += (within.empty() ? "" : ", ") + f;
     if (!within.empty()) within = " run inside the calls of " + within + " (--region-function)";
+    if (!loops.region.empty()) within = " run inside region " + loops.region + within;
     fmt::print("\n{}", render_loop_table(
-                           fmt::format("loops{} with at least {}% of the program's FLOPs, instructions or samples ({} of "
+                           fmt::format("loops{} with at least {}% of the {}'s FLOPs, instructions or samples ({} of "
                                        "{} found in its machine code; --min-share): counts from the instrument engine "
                                        "by instruction (self: the loop's own code, its inner loops left out; incl: "
                                        "with them and the functions it calls; call: those functions' counts, each "
                                        "shared among its call sites by their calls); iterations: its back edges taken; {}",
-                                       within, min_share_percent, loops.loops.size(), loops.loops_found,
+                                       within, min_share_percent, loops.region.empty() ? "program" : "region",
+                                       loops.loops.size(), loops.loops_found,
                                        loops.sampled ? "CPU s: the samples of its own code in a sampled native run, "
                                                        "± one over the square root of their number"
                                                      : "no sampled run, so no time"),

@@ -116,6 +116,15 @@ struct InstructionCounts {
     RegionCounts counts;        // name: its function; object: its file; instructions: how often it ran
 };
 
+// A marker region's counts by function and by instruction: what ran while it was open
+// (instrument engine with instructions counted one by one, --region-scope process), for
+// measure --loops inside the region.
+struct RegionBreakdown {
+    std::string region;
+    std::vector<RegionCounts> functions;          // exclusive counts per function
+    std::vector<InstructionCounts> instructions;  // the instructions counted one by one
+};
+
 struct ChildStatus {
     bool started = false;       // false: the command could not be run at all
     bool exited = false;        // normal exit
@@ -152,6 +161,7 @@ struct MeasureResult {
     std::vector<RegionCounts> counts;      // per region, "(program)" included when known
     std::vector<RegionCounts> functions;   // instrument engine: exclusive counts per function
     std::vector<InstructionCounts> instructions;  // instrument engine, per_instruction_object: by instruction
+    std::vector<RegionBreakdown> region_breakdowns;  // and each marker region's (process scope)
     std::map<std::string, double> multiplexing;  // perf: event -> time_running / time_enabled (< 1 scaled)
     std::vector<std::string> warnings;
     std::vector<std::string> notes;        // what was run, in order

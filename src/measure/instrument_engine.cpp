@@ -161,6 +161,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     result.counts = std::move(report.regions);
     result.functions = std::move(report.functions);
     result.instructions = std::move(report.instructions);
+    result.region_breakdowns = std::move(report.region_breakdowns);
     if (!request.times && run.status.exited && result.status.exited &&
         run.status.exit_code != result.status.exit_code)
         result.warnings.push_back(fmt::format("the command exited with {} natively but {} under Valgrind",

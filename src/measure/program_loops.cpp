@@ -65,8 +65,11 @@ void within_share(FunctionResult& fr, double part) {
     }
 }
 
-long long samples_between(const std::map<std::uint64_t, long long>& samples, std::uint64_t start, std::uint64_t end) {
-    long long n = 0;
+// Link-time address -> samples: whole ones, or a marker region's shares of them (SampleShares).
+using SamplesByAddress = std::map<std::uint64_t, double>;
+
+double samples_between(const SamplesByAddress& samples, std::uint64_t start, std::uint64_t end) {
+    double n = 0;
     for (auto it = samples.lower_bound(start); it != samples.end() && it->first < end; ++it) n += it->second;
     return n;
 }
@@ -81,15 +84,66 @@ double entries_of(const FunctionLoops& found, const FunctionLoopCounts& counts, 
     return 0;
 }
 
-using SamplesByAddress = std::map<std::uint64_t, long long>;  // link-time address -> samples
+// The share of each sample a marker region takes (LoopScope::region); 1 for the whole run.
+class SampleShares {
+public:
+    SampleShares(const LoopScope& scope, const std::vector<InstructionCounts>& region_instructions,
+                 const std::vector<RegionCounts>& region_functions, const RegionCounts& region_program)
+        : region_(!scope.region.empty()) {
+        if (!region_) return;
+        std::map<std::pair<std::string, std::uint64_t>, double> inside;
+        for (const auto& ic : region_instructions) inside[{canonical(ic.counts.object), ic.address}] += ic.counts.instructions;
+        if (scope.whole_instructions)
+            for (const auto& ic : *scope.whole_instructions) {
+                const std::pair key{canonical(ic.counts.object), ic.address};
+                counted_files_.insert(key.first);
+                const auto it = inside.find(key);
+                if (it != inside.end() && ic.counts.instructions > 0)
+                    of_instruction_[key] = std::min(1.0, it->second / ic.counts.instructions);
+            }
+        if (scope.whole_functions)
+            for (const auto& f : *scope.whole_functions)
+                if (f.instructions > 0) whole_function_[{f.object, f.name}] = f.instructions;
+        for (const auto& f : region_functions) region_function_[{f.object, f.name}] = f.instructions;
+        if (scope.whole_program && scope.whole_program->instructions > 0)
+            of_program_ = std::min(1.0, region_program.instructions / scope.whole_program->instructions);
+    }
+
+    // A sample of the instruction at `address` of `file` (canonical): in a file counted
+    // instruction by instruction, the share of its runs made inside the region; elsewhere, 1
+    // (its function's share is taken where the function is known: of_function).
+    double of_sample(const std::string& file, std::uint64_t address) const {
+        if (!region_ || !counted_files_.count(file)) return 1;
+        const auto it = of_instruction_.find({file, address});
+        return it == of_instruction_.end() ? 0 : it->second;
+    }
+    bool counted_file(const std::string& file) const { return !region_ || counted_files_.count(file) > 0; }
+    // A function of a file not counted instruction by instruction: the share of its instructions run inside.
+    double of_function(const std::string& object, const std::string& name) const {
+        if (!region_) return 1;
+        const auto whole = whole_function_.find({object, name});
+        const auto inside = region_function_.find({object, name});
+        if (whole == whole_function_.end() || inside == region_function_.end()) return 0;
+        return std::min(1.0, inside->second / whole->second);
+    }
+    // The region's share of the program's instructions: of the samples of code in no counted file.
+    double of_program() const { return region_ ? of_program_ : 1; }
+
+private:
+    bool region_;
+    std::set<std::string> counted_files_;
+    std::map<std::pair<std::string, std::uint64_t>, double> of_instruction_;
+    std::map<std::pair<std::string, std::string>, double> whole_function_, region_function_;
+    double of_program_ = 0;
+};
 
 // The first step: every counted function's loops and counts, and every call it made with
 // the function it called.
 class ProgramCounter {
 public:
     ProgramCounter(const std::vector<RegionCounts>& tool_functions, std::map<std::string, SamplesByAddress>& samples_in,
-                   std::vector<std::string>& notes)
-        : tool_(tool_functions), samples_in_(samples_in), notes_(notes) {
+                   const SampleShares& shares, std::vector<std::string>& notes)
+        : tool_(tool_functions), samples_in_(samples_in), shares_(shares), notes_(notes) {
         for (const auto& f : tool_functions)
             if (!f.object.empty()) tool_by_name_.emplace(f.name, &f);
     }
@@ -149,8 +203,7 @@ private:
                            {}};
         cf.counts = loop_counts(cf.found, mine);
         called[cf.key] = {cf.counts.function,
-                          static_cast<double>(samples_between(samples_in_[canonical_path(object)], cf.found.cfg.start,
-                                                              cf.found.cfg.end)),
+                          samples_between(samples_in_[canonical_path(object)], cf.found.cfg.start, cf.found.cfg.end),
                           entries_of(cf.found, cf.counts, mine)};
         std::map<std::uint64_t, const InstructionCounts*> at;
         for (const auto& ic : mine) at[ic.address] = &ic;
@@ -209,10 +262,11 @@ private:
         if (called.count(key)) return key;
         auto& file = other_files_[f->object];
         if (!file) file = std::make_unique<ElfSymbols>(f->object);
-        long long samples = 0;
+        double samples = 0;
         if (const auto* symbol = file->loaded() ? file->symbol_named(name) : nullptr)
             samples = samples_between(samples_in_[canonical_path(f->object)], symbol->start, symbol->start + symbol->size);
-        called[key] = {*f, static_cast<double>(samples), -1};
+        if (!shares_.counted_file(canonical_path(f->object))) samples *= shares_.of_function(f->object, name);
+        called[key] = {*f, samples, -1};
         return key;
     }
 
@@ -224,6 +278,7 @@ private:
 
     const std::vector<RegionCounts>& tool_;
     std::map<std::string, SamplesByAddress>& samples_in_;
+    const SampleShares& shares_;
     std::vector<std::string>& notes_;
     std::multimap<std::string, const RegionCounts*> tool_by_name_;
     std::map<std::string, std::unique_ptr<ElfSymbols>> other_files_;  // the libraries called into, read once
@@ -277,14 +332,18 @@ FunctionResult measured_function(const CountedFunction& cf, const SamplesByAddre
     FunctionResult fr{counts.function.total_flops(), counts.function.instructions,
                       {cf.shown, cf.key.first, counts.function, counts.outside, found.loops.size(), 0, 0},
                       {}};
-    std::vector<long long> self_samples(found.loops.size(), 0), inclusive_samples(found.loops.size(), 0);
+    // A marker region's samples are shares of whole ones: summed, then rounded.
+    std::vector<double> self_samples(found.loops.size(), 0), inclusive_samples(found.loops.size(), 0);
+    double function_samples = 0, outside_samples = 0;
     for (auto it = samples.lower_bound(found.cfg.start); it != samples.end() && it->first < found.cfg.end; ++it) {
         std::size_t l = loop_at(found, it->first);
-        fr.function.samples += it->second;
+        function_samples += it->second;
         if (l != kNoLoop) self_samples[l] += it->second;
-        else fr.function.outside_samples += it->second;
+        else outside_samples += it->second;
         for (; l != kNoLoop; l = found.forest.loops[l].parent) inclusive_samples[l] += it->second;
     }
+    fr.function.samples = std::llround(function_samples);
+    fr.function.outside_samples = std::llround(outside_samples);
     for (std::size_t l = 0; l < found.loops.size(); ++l) {
         const auto& shape = found.forest.loops[l];
         MeasuredLoop m;
@@ -294,8 +353,8 @@ FunctionResult measured_function(const CountedFunction& cf, const SamplesByAddre
         m.depth = shape.depth;
         if (shape.parent != kNoLoop) m.parent = found.loops[shape.parent].name;
         m.counts = counts.loops[l];
-        m.self_samples = self_samples[l];
-        m.inclusive_samples = inclusive_samples[l];
+        m.self_samples = std::llround(self_samples[l]);
+        m.inclusive_samples = std::llround(inclusive_samples[l]);
         m.call_samples = calls.samples[l];
         m.notes = std::move(calls.notes[l]);
         fr.loops.push_back(std::move(m));
@@ -321,26 +380,32 @@ std::map<FunctionKey, double> inside_shares(const ProgramCounter& counter, const
 
 ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                            const std::vector<RegionCounts>& functions, const RegionCounts& program,
-                           const SamplingResult* sampling, double min_share,
-                           const std::vector<std::string>& within_functions) {
+                           const SamplingResult* sampling, double min_share, const LoopScope& scope) {
     ProgramLoops out;
     out.sampled = sampling != nullptr;
     out.sample_period_seconds = sampling ? sampling->period_seconds : 0;
+    const auto& within_functions = scope.within_functions;
     out.within_functions = within_functions;
+    out.region = scope.region;
 
-    // Samples by file (canonical) and link-time address.
+    // Samples by file (canonical) and link-time address (a marker region's: their shares).
+    const SampleShares sample_shares(scope, instructions, functions, program);
     std::map<std::string, SamplesByAddress> samples_in;
-    long long all_samples = 0;
+    double all_samples = 0;
     if (sampling)
         for (const auto& [at, n] : sampling->code_addresses) {
-            samples_in[canonical(at.first)][at.second] += n;
-            all_samples += n;
+            // A file not counted by instruction keeps its samples whole here: its functions take
+            // their shares where they are called (ProgramCounter::imported).
+            const auto file = canonical(at.first);
+            const double share = sample_shares.of_sample(file, at.second);
+            samples_in[file][at.second] += share * static_cast<double>(n);
+            all_samples += (sample_shares.counted_file(file) ? share : sample_shares.of_program()) * static_cast<double>(n);
         }
 
     std::map<std::string, std::vector<const InstructionCounts*>> by_object;
     for (const auto& ic : instructions)
         if (!ic.counts.object.empty()) by_object[ic.counts.object].push_back(&ic);
-    ProgramCounter counter(functions, samples_in, out.notes);
+    ProgramCounter counter(functions, samples_in, sample_shares, out.notes);
     for (const auto& [object, counted] : by_object) counter.count_file(object, counted);
 
     const auto shares = share_calls(counter.sites, counter.called);
@@ -376,7 +441,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
             const double share = std::max({share_of(m.counts.inclusive.total_flops(), program.total_flops()),
                                            share_of(m.counts.inclusive.instructions, program.instructions),
                                            share_of(static_cast<double>(m.inclusive_samples) + m.call_samples,
-                                                    static_cast<double>(all_samples))});
+                                                    all_samples)});
             if (share >= min_share) {
                 out.notes.insert(out.notes.end(), m.notes.begin(), m.notes.end());
                 out.loops.push_back(std::move(m));
@@ -464,6 +529,12 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
             points.push_back(std::move(p));
         }
     }
+    // A marker region's loops: named and grouped with it, apart from another region's.
+    if (!loops.region.empty())
+        for (auto& p : points) {
+            p.name = loops.region + ": " + p.name;
+            p.series = loops.region + ": " + p.series;
+        }
     return points;
 }
 

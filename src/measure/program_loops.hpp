@@ -5,7 +5,8 @@
 // loop's samples (the instructions sampled in its blocks). A call made from a loop's
 // body brings the called function's counts and samples to the loop's inclusive ones,
 // shared by call counts (call_shares). Loops below a share of the program are left
-// out; a point is made for each loop with samples.
+// out; a point is made for each loop with samples. Inside a marker region: the region's
+// counts by instruction, and each sample given the region's share of its instruction's runs.
 #pragma once
 
 #include "core/roofline.hpp"
@@ -54,7 +55,22 @@ struct ProgramLoops {
     std::vector<std::string> notes;   // incomplete graphs, irreducible cycles, counts that did not add up
     bool sampled = false;             // samples were given (loops then have their time)
     std::vector<std::string> within_functions;  // --region-function's: only the loops run inside them
+    std::string region;                         // a marker region's: only the loops run while it was open
     double sample_period_seconds = 0;
+};
+
+// What the loops are measured over: the whole run, only inside the calls of --region-function's
+// functions (`within_functions`, the names it matched), or only while a marker region was open.
+struct LoopScope {
+    std::vector<std::string> within_functions;
+    // A marker region: its name, and the whole run's counts its own are part of. The sampled run
+    // does not see regions: a sample of an instruction counts for the region by the share of the
+    // instruction's runs made inside it (of its function's instructions, in a file not counted
+    // instruction by instruction; of the program's, for the region's share of all samples).
+    std::string region;
+    const std::vector<InstructionCounts>* whole_instructions = nullptr;
+    const std::vector<RegionCounts>* whole_functions = nullptr;
+    const RegionCounts* whole_program = nullptr;
 };
 
 // `instructions`: the tool's per-instruction counts; `functions`: its per-function
@@ -62,17 +78,18 @@ struct ProgramLoops {
 // them: said in a note where they do not); `program`: the "(program)" counts the
 // share is of; `sampling`: a native run sampled with code addresses, or null. A loop
 // is kept when its inclusive FLOPs, instructions or samples are at least `min_share`
-// (a fraction) of the program's, or when one of its inner loops is. With `within_functions`
+// (a fraction) of the program's, or when one of its inner loops is. With `scope.within_functions`
 // (the names --region-function matched), only the loops run inside their calls: those of the
 // functions themselves and of what they call, a function called from outside them too holding
-// the share of its calls made inside (measure/call_shares: by call counts).
+// the share of its calls made inside (measure/call_shares: by call counts). With `scope.region`,
+// `instructions`, `functions` and `program` are the region's, and the samples its share.
 ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                            const std::vector<RegionCounts>& functions, const RegionCounts& program,
-                           const SamplingResult* sampling, double min_share,
-                           const std::vector<std::string>& within_functions = {});
+                           const SamplingResult* sampling, double min_share, const LoopScope& scope = {});
 
 // A point per kept loop with samples and FLOPs of its own: its self counts, its self
-// samples' CPU time (one thread's), in a series per function, named "FUNCTION: LOOP";
+// samples' CPU time (one thread's), in a series per function, named "FUNCTION: LOOP" (inside a
+// marker region "REGION: FUNCTION: LOOP", the series "REGION: FUNCTION");
 // each series begins with its function's point, named "FUNCTION" (all its counts and
 // samples; details loop_function_loops, loop_outside_*, loop_unsampled_flops: the self
 // FLOPs of its kept loops without samples, so without a point), the point its loops split.

@@ -295,32 +295,54 @@ MarkerReport merge_marker_reports(std::vector<MarkerReport> reports) {
     return out;
 }
 
+namespace {
+
+// "functions" of the output or of one of its regions (`where`: that part's place).
+std::vector<RegionCounts> functions_from(const json& j, const std::string& where) {
+    std::vector<RegionCounts> out;
+    if (!j.contains("functions")) return out;
+    if (!j["functions"].is_array()) throw MeasureError(fmt::format("{}: \"functions\" must be an array", where));
+    for (std::size_t i = 0; i < j["functions"].size(); ++i)
+        out.push_back(counts_from(j["functions"][i], fmt::format("{}: functions[{}]", where, i)));
+    return out;
+}
+
+// "per_instruction" of the output or of one of its regions.
+std::vector<InstructionCounts> instructions_from(const json& j, const std::string& where) {
+    std::vector<InstructionCounts> out;
+    if (!j.contains("per_instruction")) return out;
+    if (!j["per_instruction"].is_array())
+        throw MeasureError(fmt::format("{}: \"per_instruction\" must be an array", where));
+    for (std::size_t i = 0; i < j["per_instruction"].size(); ++i) {
+        const auto& e = j["per_instruction"][i];
+        const auto at = fmt::format("{}: per_instruction[{}]", where, i);
+        InstructionCounts ic;
+        ic.counts = counts_from(e, at);
+        ic.address = whole<std::uint64_t>(e, "address", at);
+        ic.jumps = e.contains("taken");
+        ic.taken = number(e, "taken", at);
+        out.push_back(std::move(ic));
+    }
+    return out;
+}
+
+} // namespace
+
 VgtoolReport parse_vgtool_json(const std::string& text, const std::string& source) {
     VgtoolReport report;
     const json j = parse(text, source, "roofline.vgtool/1", &report.problems);
     if (j.contains("child_processes")) report.child_processes = whole<long long>(j, "child_processes", source);
     if (j.contains("cache_model")) report.thread_placement = thread_placement(j["cache_model"], source);
-    for (std::size_t i = 0; i < j["regions"].size(); ++i)
-        report.regions.push_back(counts_from(j["regions"][i], fmt::format("{}: regions[{}]", source, i)));
-    if (j.contains("functions")) {
-        if (!j["functions"].is_array()) throw MeasureError(fmt::format("{}: \"functions\" must be an array", source));
-        for (std::size_t i = 0; i < j["functions"].size(); ++i)
-            report.functions.push_back(counts_from(j["functions"][i], fmt::format("{}: functions[{}]", source, i)));
+    for (std::size_t i = 0; i < j["regions"].size(); ++i) {
+        const auto where = fmt::format("{}: regions[{}]", source, i);
+        const auto& r = j["regions"][i];
+        report.regions.push_back(counts_from(r, where));
+        if (r.contains("per_instruction"))
+            report.region_breakdowns.push_back(
+                {report.regions.back().name, functions_from(r, where), instructions_from(r, where)});
     }
-    if (j.contains("per_instruction")) {
-        if (!j["per_instruction"].is_array())
-            throw MeasureError(fmt::format("{}: \"per_instruction\" must be an array", source));
-        for (std::size_t i = 0; i < j["per_instruction"].size(); ++i) {
-            const auto& e = j["per_instruction"][i];
-            const auto where = fmt::format("{}: per_instruction[{}]", source, i);
-            InstructionCounts ic;
-            ic.counts = counts_from(e, where);
-            ic.address = whole<std::uint64_t>(e, "address", where);
-            ic.jumps = e.contains("taken");
-            ic.taken = number(e, "taken", where);
-            report.instructions.push_back(std::move(ic));
-        }
-    }
+    report.functions = functions_from(j, source);
+    report.instructions = instructions_from(j, source);
     return report;
 }
 

@@ -39,6 +39,9 @@ struct VgtoolReport {
     std::vector<RegionCounts> regions;    // "(program)", regions, "<function NAME>"
     std::vector<RegionCounts> functions;  // exclusive counts per function
     std::vector<InstructionCounts> instructions;  // "per_instruction": the functions asked for
+    // Regions with "functions" and "per_instruction" of their own (client-request regions, process
+    // scope, instructions counted one by one): in the order of `regions`.
+    std::vector<RegionBreakdown> region_breakdowns;
     std::vector<std::string> problems;    // names that had to be repaired
     long long child_processes = 0;        // forks of the measured process: their work is not counted
     // Where the cache simulation ran the threads ("cache_model" "placement" and "threads"),

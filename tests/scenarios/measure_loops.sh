@@ -11,7 +11,8 @@
 # together. A loop calling a function (add_scaled; dot, with a loop of its own) has a point
 # with its calls: the callee's FLOPs are its own, exactly, at -O2 and -O3. A cycle entered at
 # two places (-O3's matmul) is a loop named so. With --region-function only the loops run
-# inside its calls are kept. A loop run by two threads has both threads' counts and samples. --loops with --counts-from or the perf engine is a usage error.
+# inside its calls are kept. A loop run by two threads has both threads' counts and samples.
+# With marker regions each region's loops hold what ran while it was open. --loops with --counts-from or the perf engine is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -111,6 +112,33 @@ p=$(jq -c --arg name "axpy: loop_threads.c:$tl-$((tl + 1))" '.points[] | select(
 [[ -n $p ]] || fail "no point of the threads' loop (its samples are not the other threads'?): $(jq -c '[.points[].name]' pt.json)"
 [[ $(jq .flops <<<"$p") == $((2 * treps * 2 * tn)) && $(jq .details.loop_entries <<<"$p") == $((2 * treps)) ]] ||
   fail "the threads' loop: $(jq .flops <<<"$p") FLOPs, $(jq .details.loop_entries <<<"$p") entries; want $((2 * treps * 2 * tn)) and $((2 * treps))"
+
+# Marker regions: each region's loops hold what ran while it was open (daxpy ran twice in
+# "solve" and once outside, norm once in each region, scale outside both), named with the region.
+lib=$(dirname "$bin")/lib
+cc -O2 -g -I "$src/include" -o loop_regions "$src/tests/loops/loop_regions.c" -L "$lib" -lroofline_marker \
+  -Wl,-rpath,"$lib" || fail "cannot build loop_regions"
+rl() { grep -n -F "/* $1 */" "$src/tests/loops/loop_regions.c" | cut -d: -f1; }
+rn=2000000
+out=$("$bin" measure --loops --no-store --min-share 1 -o pr.json -- ./loop_regions $rn 2>&1) || fail "measure --loops with marker regions"
+region_loop() {  # REGION FUNCTION FLOPS
+  local l; l=$(rl "$2")
+  local p; p=$(jq -c --arg name "$1: $2: loop_regions.c:$l-$((l + 1))" '.points[] | select(.name == $name)' pr.json)
+  [[ -n $p ]] || fail "no point of $2's loop in region $1: $(jq -c '[.points[].name]' pr.json)"
+  [[ $(jq .flops <<<"$p") == "$3" && $(jq -r .series <<<"$p") == "$1: $2" ]] ||
+    fail "$2's loop in region $1: $(jq .flops <<<"$p") FLOPs, series $(jq -r .series <<<"$p"); want $3 and '$1: $2'"
+}
+region_loop solve daxpy $((4 * rn))
+region_loop solve norm $((2 * rn))
+region_loop check norm $((2 * rn))
+[[ $(jq '[.points[] | select((.name | test("scale")) or (.name | startswith("check: daxpy")))] | length' pr.json) == 0 ]] ||
+  fail "loops run outside a region are in it: $(jq -c '[.points[].name]' pr.json)"
+grep -q "^loops run inside region solve with at least" <<<"$out" && grep -q "^loops run inside region check with" <<<"$out" ||
+  fail "no table of each region's loops"
+grep -q "the loops are given per marker region" <<<"$out" || fail "the split by region is not said"
+out=$("$bin" measure --loops --region-scope thread --no-store --min-share 1 -o prt.json -- ./loop_regions $rn 2>&1) ||
+  fail "measure --loops --region-scope thread"
+grep -q "not split by marker region: with --region-scope thread" <<<"$out" || fail "--region-scope thread: the whole run's loops not said"
 
 out=$("$bin" measure --loops --engine perf --no-store -- ./loop_shapes 1000 2>&1); rc=$?
 [[ $rc == 2 && $out == *"--loops needs the instrument engine"* ]] || fail "--loops --engine perf: exit $rc"

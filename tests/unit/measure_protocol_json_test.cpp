@@ -202,3 +202,37 @@ TEST(MeasureProtocolJson, PerInstructionCountsOfTheValgrindTool) {
     EXPECT_THROW(parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [], "per_instruction": {}})J", "t"),
                  MeasureError);
 }
+
+// A marker region's own counts by function and instruction (measure --loops inside regions).
+TEST(MeasureProtocolJson, RegionCountsByFunctionAndInstruction) {
+    const auto r = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [
+        {"name": "(program)", "calls": 1, "flops": {}, "bytes_loaded": 0, "bytes_stored": 0, "instructions": 30},
+        {"name": "solve", "calls": 2, "flops": {"f64": {"fma": 40}}, "bytes_loaded": 0, "bytes_stored": 0,
+         "instructions": 20,
+         "functions": [{"name": "daxpy", "object": "/bin/app", "flops": {"f64": {"fma": 40}}, "bytes_loaded": 0,
+                        "bytes_stored": 0, "instructions": 20}],
+         "per_instruction": [{"name": "daxpy", "object": "/bin/app", "address": 4096, "taken": 19,
+                              "flops": {"f64": {"fma": 40}}, "bytes_loaded": 0, "bytes_stored": 0,
+                              "instructions": 20}]},
+        {"name": "other", "calls": 1, "flops": {}, "bytes_loaded": 0, "bytes_stored": 0, "instructions": 1}],
+        "functions": []})J",
+                                     "t.json");
+    ASSERT_EQ(r.regions.size(), 3u);
+    ASSERT_EQ(r.region_breakdowns.size(), 1u);  // only the region that carries them
+    const auto& b = r.region_breakdowns[0];
+    EXPECT_EQ(b.region, "solve");
+    ASSERT_EQ(b.functions.size(), 1u);
+    EXPECT_EQ(b.functions[0].flops.at("f64_fma"), 40);
+    ASSERT_EQ(b.instructions.size(), 1u);
+    EXPECT_EQ(b.instructions[0].address, 4096u);
+    EXPECT_EQ(b.instructions[0].taken, 19);
+    EXPECT_TRUE(r.instructions.empty());
+    try {
+        parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [{"name": "solve", "calls": 1, "flops": {},
+            "bytes_loaded": 0, "bytes_stored": 0, "instructions": 1, "per_instruction": [{"name": "f", "address": -5}]}]})J",
+                          "t.json");
+        ADD_FAILURE() << "an instruction at a negative address was read";
+    } catch (const MeasureError& e) {
+        EXPECT_NE(std::string(e.what()).find("regions[0]: per_instruction[0]"), std::string::npos) << e.what();
+    }
+}

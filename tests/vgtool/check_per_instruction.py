@@ -10,6 +10,8 @@ function is listed, that addresses are the object's link-time addresses (inside 
 function's ELF symbol), and that daxpy's loop jumps back n - 1 times."""
 import json, os, subprocess, sys, tempfile
 
+from vg_counts import summed
+
 tool_dir, binary = sys.argv[1], sys.argv[2]
 N = 10007
 asked = ["daxpy", "sweep_reduce_copy", "matmul"]
@@ -30,19 +32,6 @@ def expect(what, got, want):
     if got != want:
         failures.append("%s: got %r, want %r" % (what, got, want))
 
-def flat(c):
-    """The figures of a counts object, as one dict."""
-    d = {"instructions": c["instructions"], "bytes_loaded": c["bytes_loaded"], "bytes_stored": c["bytes_stored"]}
-    for p, kinds in c["flops"].items():
-        for k, v in kinds.items():
-            d["flops." + p + "." + k] = v
-    for w, v in c["flops_by_width"].items():
-        d["width." + w] = v
-    for level, t in c.get("cache", {}).items():
-        for k, v in t.items():
-            d["cache." + level + "." + k] = v
-    return d
-
 # ELF symbols of the binary, for the address check (nm: address, size, name).
 nm = subprocess.run(["nm", "-S", "--defined-only", binary], capture_output=True, text=True).stdout
 symbols = {}
@@ -61,13 +50,10 @@ for name in asked:
     if len(fn) != 1:
         failures.append("%s: %d entries in \"functions\"" % (name, len(fn)))
         continue
-    summed = {}
-    for i in mine:
-        for k, v in flat(i).items():
-            summed[k] = summed.get(k, 0) + v
-    whole = flat(fn[0])
-    for k in sorted(set(whole) | set(summed)):
-        expect("%s: %s summed over its instructions" % (name, k), summed.get(k, 0), whole.get(k, 0))
+    added = summed(mine)
+    whole = summed(fn)
+    for k in sorted(set(whole) | set(added)):
+        expect("%s: %s summed over its instructions" % (name, k), added.get(k, 0), whole.get(k, 0))
     start, size = symbols.get(name, (0, 0))
     outside = [hex(i["address"]) for i in mine if not start <= i["address"] < start + size]
     expect("%s: addresses outside its symbol [%#x, %#x)" % (name, start, start + size), outside, [])

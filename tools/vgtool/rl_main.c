@@ -207,16 +207,15 @@ static ULong *fn_cache_block(Int fn)
 
 /* Per-instruction counts (--roofline-per-instruction): one entry per guest instruction
  * of the functions asked for. Its simulator counters never move (generated code holds
- * their address); the other counts are summed from its cost records at the end. */
+ * their address); the other counts are summed from its cost records at the end
+ * (instruction_counts). */
 typedef struct InsnStat {
     VgHashNode node; /* key: guest address */
     Int fn;
     Addr link;       /* its address in its object file (the guest address less the text bias) */
     HChar *obj;      /* the object file, or NULL */
     ULong cache[RL_CS_NCOUNTERS];
-    ULong c[RL_NC];  /* at the end: its counts */
-    ULong taken;     /* at the end: how often it jumped (a side exit of it taken) */
-    Bool has_exit;
+    Int index;       /* its place in insn_list */
 } InsnStat;
 static VgHashTable *insn_stats = NULL;
 static InsnStat **insn_list = NULL;
@@ -239,6 +238,7 @@ static InsnStat *insn_stat(Addr a, Int fn)
     }
     VG_(HT_add_node)(insn_stats, s);
     insn_list = grown_pointers(insn_list, n_insn, &cap_insn, "rl.insnlist");
+    s->index = n_insn;
     insn_list[n_insn++] = s;
     return s;
 }
@@ -428,6 +428,151 @@ static Bool in_insn_object(Addr a)
 }
 
 /* ------------------------------------------------------------------ */
+/* Raw counters: what every count is made of                            */
+/* ------------------------------------------------------------------ */
+
+/* The counters generated code and the simulator write, as they stood at one moment (or a
+ * region's share of them: the sum of what they gained while it was open). Per cost record:
+ * executions, guarded bytes loaded and stored, a side exit's taken and its instruction's
+ * executions; per function and per counted instruction: the simulator's counters. The
+ * per-function and per-instruction counts are made from a Raw, so a marker region's are made
+ * the same way as the whole run's (measure --loops inside a region). */
+enum { RAW_COUNT, RAW_LD, RAW_ST, RAW_TAKEN, RAW_EXEC, RAW_PER_REC };
+typedef struct {
+    ULong *rec;   /* RAW_PER_REC per cost record */
+    Int n_rec;
+    ULong *fcache; /* RL_CS_NCOUNTERS per function */
+    Int n_fcache;
+    ULong *icache; /* RL_CS_NCOUNTERS per counted instruction */
+    Int n_icache;
+} Raw;
+
+static ULong raw_live(const CostRec *r, Int field)
+{
+    switch (field) {
+    case RAW_COUNT: return *r->count;
+    case RAW_LD: return *r->dyn_ld;
+    case RAW_ST: return *r->dyn_st;
+    case RAW_TAKEN: return *r->taken;
+    default: return *r->exec;
+    }
+}
+
+/* The counters as they stand now, into a fresh Raw. */
+static void raw_take(Raw *out)
+{
+    out->n_rec = n_recs;
+    out->rec = VG_(malloc)("rl.raw", (SizeT)(n_recs ? n_recs : 1) * RAW_PER_REC * sizeof(ULong));
+    for (Int k = 0; k < n_recs; k++)
+        for (Int f = 0; f < RAW_PER_REC; f++) out->rec[(SizeT)k * RAW_PER_REC + f] = raw_live(recs[k], f);
+    out->n_fcache = cache_on ? cap_fn_cache : 0;
+    out->fcache = VG_(calloc)("rl.raw", (SizeT)(out->n_fcache ? out->n_fcache : 1) * RL_CS_NCOUNTERS, sizeof(ULong));
+    for (Int f = 0; f < out->n_fcache; f++)
+        if (fn_cache[f])
+            for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out->fcache[(SizeT)f * RL_CS_NCOUNTERS + k] = fn_cache[f][k];
+    out->n_icache = n_insn;
+    out->icache = VG_(malloc)("rl.raw", (SizeT)(n_insn ? n_insn : 1) * RL_CS_NCOUNTERS * sizeof(ULong));
+    for (Int i = 0; i < n_insn; i++)
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out->icache[(SizeT)i * RL_CS_NCOUNTERS + k] = insn_list[i]->cache[k];
+}
+
+static void raw_free(Raw *r)
+{
+    if (r->rec) VG_(free)(r->rec);
+    if (r->fcache) VG_(free)(r->fcache);
+    if (r->icache) VG_(free)(r->icache);
+    VG_(memset)(r, 0, sizeof(Raw));
+}
+
+/* a[0..*n) grown to `want` entries of `per` counters, the new ones zero */
+static ULong *raw_grown(ULong *a, Int *n, Int want, Int per)
+{
+    if (want <= *n && a) return a;
+    ULong *g = VG_(calloc)("rl.raw", (SizeT)(want ? want : 1) * per, sizeof(ULong));
+    for (SizeT i = 0; a && i < (SizeT)*n * per; i++) g[i] = a[i];
+    if (a) VG_(free)(a);
+    if (want > *n) *n = want;
+    return g;
+}
+
+/* acc += (counters now) - since: what they gained since `since` was taken. Records, functions
+ * and instructions added since then started from zero. */
+static void raw_add_gain(Raw *acc, const Raw *since)
+{
+    Raw now;
+    raw_take(&now);
+    acc->rec = raw_grown(acc->rec, &acc->n_rec, now.n_rec, RAW_PER_REC);
+    acc->fcache = raw_grown(acc->fcache, &acc->n_fcache, now.n_fcache, RL_CS_NCOUNTERS);
+    acc->icache = raw_grown(acc->icache, &acc->n_icache, now.n_icache, RL_CS_NCOUNTERS);
+    for (SizeT i = 0; i < (SizeT)now.n_rec * RAW_PER_REC; i++)
+        acc->rec[i] += now.rec[i] - (i < (SizeT)since->n_rec * RAW_PER_REC ? since->rec[i] : 0);
+    for (SizeT i = 0; i < (SizeT)now.n_fcache * RL_CS_NCOUNTERS; i++)
+        acc->fcache[i] += now.fcache[i] - (i < (SizeT)since->n_fcache * RL_CS_NCOUNTERS ? since->fcache[i] : 0);
+    for (SizeT i = 0; i < (SizeT)now.n_icache * RL_CS_NCOUNTERS; i++)
+        acc->icache[i] += now.icache[i] - (i < (SizeT)since->n_icache * RL_CS_NCOUNTERS ? since->icache[i] : 0);
+    raw_free(&now);
+}
+
+/* Exclusive counts of every function (n_fns x RL_NC, fresh) from `raw`; the counted
+ * instructions' simulator counters go to their functions too. */
+static ULong *function_counts(const Raw *raw)
+{
+    ULong *fc = VG_(calloc)("rl.fc", (SizeT)(n_fns ? n_fns : 1) * RL_NC, sizeof(ULong));
+    for (Int k = 0; k < raw->n_rec && k < n_recs; k++) {
+        const CostRec *r = recs[k];
+        const ULong *v = &raw->rec[(SizeT)k * RAW_PER_REC];
+        ULong *c = &fc[(SizeT)r->fn * RL_NC];
+        for (UInt j = 0; j < r->nz; j++) c[r->idx[j]] += r->val[j] * v[RAW_COUNT];
+        c[RL_LD] += v[RAW_LD];
+        c[RL_ST] += v[RAW_ST];
+    }
+    for (Int f = 0; f < raw->n_fcache && f < n_fns; f++)
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) fc[(SizeT)f * RL_NC + RL_CACHE + k] += raw->fcache[(SizeT)f * RL_CS_NCOUNTERS + k];
+    for (Int i = 0; i < raw->n_icache && i < n_insn; i++) {
+        const Int fn = insn_list[i]->fn;
+        if (fn < 0 || fn >= n_fns) continue;
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) fc[(SizeT)fn * RL_NC + RL_CACHE + k] += raw->icache[(SizeT)i * RL_CS_NCOUNTERS + k];
+    }
+    return fc;
+}
+
+/* Each counted instruction's counts from `raw`: c (n_insn x RL_NC), how often it jumped
+ * (taken) and whether it has a side exit (has_exit), all fresh. They add up to their
+ * functions' counts. */
+typedef struct { ULong *c, *taken; Bool *has_exit; } InsnCounts;
+static InsnCounts instruction_counts(const Raw *raw)
+{
+    InsnCounts out;
+    out.c = VG_(calloc)("rl.ic", (SizeT)(n_insn ? n_insn : 1) * RL_NC, sizeof(ULong));
+    out.taken = VG_(calloc)("rl.ic", (SizeT)(n_insn ? n_insn : 1), sizeof(ULong));
+    out.has_exit = VG_(calloc)("rl.ic", (SizeT)(n_insn ? n_insn : 1), sizeof(Bool));
+    for (Int i = 0; i < raw->n_icache && i < n_insn; i++)
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out.c[(SizeT)i * RL_NC + RL_CACHE + k] = raw->icache[(SizeT)i * RL_CS_NCOUNTERS + k];
+    for (Int k = 0; k < raw->n_rec && k < n_recs; k++) {
+        const CostRec *r = recs[k];
+        if (!r->insn) continue;
+        const ULong *v = &raw->rec[(SizeT)k * RAW_PER_REC];
+        const Int i = r->insn->index;
+        ULong *c = &out.c[(SizeT)i * RL_NC];
+        for (UInt j = 0; j < r->nz; j++) c[r->idx[j]] += r->val[j] * v[RAW_COUNT];
+        c[RL_LD] += v[RAW_LD];
+        c[RL_ST] += v[RAW_ST];
+        if (r->taken == &zero_ctr) continue;
+        out.has_exit[i] = True;
+        if (!r->exit_to_next) out.taken[i] += v[RAW_TAKEN];
+        else if (v[RAW_EXEC] >= v[RAW_TAKEN]) out.taken[i] += v[RAW_EXEC] - v[RAW_TAKEN];
+    }
+    return out;
+}
+
+static void free_instruction_counts(InsnCounts *ic)
+{
+    VG_(free)(ic->c);
+    VG_(free)(ic->taken);
+    VG_(free)(ic->has_exit);
+}
+
+/* ------------------------------------------------------------------ */
 /* Regions                                                               */
 /* ------------------------------------------------------------------ */
 
@@ -450,6 +595,11 @@ typedef struct {
     Bool by_function;
     ULong *inner, *inner_snap;
     Int n_inner, n_inner_snap;
+    /* client-request regions, process scope, with instructions counted one by one
+     * (region_detail): the raw counters' gain while it was open, and their values when
+     * it last opened; its functions' and instructions' counts are made from `gain` */
+    Bool detail;
+    Raw gain, detail_snap;
 } Region;
 #define MAX_REGIONS 1024
 static Region regions[MAX_REGIONS];
@@ -508,6 +658,15 @@ static ULong *function_instructions(Int *n)
     }
     *n = n_fns;
     return v;
+}
+
+/* Whether a region's counts are kept by function and by instruction too: a client-request
+ * region in process scope when instructions are counted one by one (measure --loops: the
+ * loops run inside each region). In thread scope another thread's work moves the same
+ * counters while the region is open, so it is not split there. */
+static Bool region_detail(const Region *r)
+{
+    return !r->by_function && !clo_thread_scope && (n_clo_insn_funcs > 0 || n_clo_insn_objs > 0);
 }
 
 static void inner_open(Region *r)
@@ -624,6 +783,10 @@ static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
         for (Int i = 0; i < RL_NC; i++) r->snap[i] = a->snap[i];
         open_list[n_open++] = region;
         inner_open(r);
+        if (region_detail(r)) {
+            r->detail = True;
+            raw_take(&r->detail_snap);
+        }
     }
 }
 
@@ -640,6 +803,10 @@ static void act_close(Act *a, const ULong *now)
     for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - r->snap[i];
     r->dirty_at_end = cache_dirty_bytes();
     inner_close(r);
+    if (r->detail && r->detail_snap.rec) {
+        raw_add_gain(&r->gain, &r->detail_snap);
+        raw_free(&r->detail_snap);
+    }
     for (Int k = 0; k < n_open; k++)
         if (open_list[k] == a->region) { open_list[k] = open_list[--n_open]; break; }
 }
@@ -1365,6 +1532,74 @@ static Int cmp_fn_idx(const void *a, const void *b)
     return VG_(strcmp)(fns[*(const Int *)a].name, fns[*(const Int *)b].name);
 }
 
+/* Every function with counts, sorted by name, each object after `sep`. */
+static void oput_functions(const ULong *fc, const HChar *sep)
+{
+    Int *order = VG_(malloc)("rl.order", (SizeT)(n_fns ? n_fns : 1) * sizeof(Int));
+    for (Int f = 0; f < n_fns; f++) order[f] = f;
+    VG_(ssort)(order, n_fns, sizeof(Int), cmp_fn_idx);
+    Bool first = True;
+    for (Int q = 0; q < n_fns; q++) {
+        Int f = order[q];
+        const ULong *c = &fc[(SizeT)f * RL_NC];
+        Bool any = False;
+        for (Int i = 0; i < RL_NC; i++) if (c[i]) any = True;
+        if (!any) continue;
+        if (!first) oput(",");
+        oput(sep);
+        first = False;
+        oput("{\"name\": ");
+        oput_str(fns[f].name);
+        if (fns[f].obj) {
+            oput(", \"object\": ");
+            oput_str(fns[f].obj);
+        }
+        oput(", ");
+        oput_counts(c);
+        oput("}");
+    }
+    VG_(free)(order);
+}
+
+/* Every counted instruction that ran, each object after `sep`. */
+static void oput_instructions(const InsnCounts *ic, const HChar *sep)
+{
+    Bool first = True;
+    for (Int i = 0; i < n_insn; i++) {
+        const InsnStat *st = insn_list[i];
+        const ULong *c = &ic->c[(SizeT)i * RL_NC];
+        if (!c[RL_INSN]) continue;
+        if (!first) oput(",");
+        oput(sep);
+        first = False;
+        oput("{\"name\": ");
+        oput_str(st->fn >= 0 && st->fn < n_fns ? fns[st->fn].name : "(unknown)");
+        if (st->obj) {
+            oput(", \"object\": ");
+            oput_str(st->obj);
+        }
+        oputf(", \"address\": %llu", (ULong)st->link);
+        if (ic->has_exit[i]) oputf(", \"taken\": %llu", ic->taken[i]);
+        oput(", ");
+        oput_counts(c);
+        oput("}");
+    }
+}
+
+/* A client-request region's counts by function and by instruction (region_detail). */
+static void oput_region_detail(const Region *r)
+{
+    ULong *fc = function_counts(&r->gain);
+    InsnCounts ic = instruction_counts(&r->gain);
+    oput(", \"functions\": [");
+    oput_functions(fc, "\n   ");
+    oput("], \"per_instruction\": [");
+    oput_instructions(&ic, "\n   ");
+    oput("]");
+    VG_(free)(fc);
+    free_instruction_counts(&ic);
+}
+
 static ULong forks;
 static Bool is_forked_child;
 
@@ -1388,38 +1623,13 @@ static void rl_fini(Int exitcode)
         if (flops_of(tstate[t]->acc)) set_bit(program_threads, t);
         if (tstate[t]->acc[RL_LD] || tstate[t]->acc[RL_ST]) set_bit(program_mem_threads, t);
     }
-    /* per-function exclusive counts */
-    ULong *fc = VG_(calloc)("rl.fc", (SizeT)(n_fns ? n_fns : 1) * RL_NC, sizeof(ULong));
-    for (Int k = 0; k < n_recs; k++) {
-        const CostRec *r = recs[k];
-        ULong *c = &fc[(SizeT)r->fn * RL_NC];
-        for (UInt j = 0; j < r->nz; j++) c[r->idx[j]] += r->val[j] * *r->count;
-        c[RL_LD] += *r->dyn_ld;
-        c[RL_ST] += *r->dyn_st;
-    }
-    for (Int f = 0; f < cap_fn_cache && f < n_fns; f++)
-        if (fn_cache[f])
-            for (Int k = 0; k < RL_CS_NCOUNTERS; k++) fc[(SizeT)f * RL_NC + RL_CACHE + k] += fn_cache[f][k];
-    /* per-instruction counts, from the same records: they add up to their functions' */
-    for (Int i = 0; i < n_insn; i++) {
-        InsnStat *st = insn_list[i];
-        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) {
-            st->c[RL_CACHE + k] = st->cache[k];
-            if (st->fn >= 0 && st->fn < n_fns) fc[(SizeT)st->fn * RL_NC + RL_CACHE + k] += st->cache[k];
-        }
-    }
-    for (Int k = 0; k < n_recs; k++) {
-        const CostRec *r = recs[k];
-        InsnStat *st = r->insn;
-        if (!st) continue;
-        for (UInt j = 0; j < r->nz; j++) st->c[r->idx[j]] += r->val[j] * *r->count;
-        st->c[RL_LD] += *r->dyn_ld;
-        st->c[RL_ST] += *r->dyn_st;
-        if (r->taken == &zero_ctr) continue;
-        st->has_exit = True;
-        if (!r->exit_to_next) st->taken += *r->taken;
-        else if (*r->exec >= *r->taken) st->taken += *r->exec - *r->taken;
-    }
+    /* per-function exclusive counts, and per-instruction ones from the same records: they
+     * add up to their functions' */
+    Raw whole;
+    raw_take(&whole);
+    ULong *fc = function_counts(&whole);
+    InsnCounts ic = instruction_counts(&whole);
+    raw_free(&whole);
 
     HChar defname[64];
     const HChar *path = clo_out;
@@ -1472,54 +1682,21 @@ static void rl_fini(Int exitcode)
         }
         oput_counts(regions[r].c);
         if (cache_on) oputf(", \"dirty_at_end\": %llu", regions[r].dirty_at_end);
+        if (regions[r].detail) oput_region_detail(&regions[r]);
         oput("}");
     }
     oput("]");
     if (cache_on) oput_cache_model();
     oput(",\n \"functions\": [");
-    Int *order = VG_(malloc)("rl.order", (SizeT)(n_fns ? n_fns : 1) * sizeof(Int));
-    for (Int f = 0; f < n_fns; f++) order[f] = f;
-    VG_(ssort)(order, n_fns, sizeof(Int), cmp_fn_idx);
-    Bool first = True;
-    for (Int q = 0; q < n_fns; q++) {
-        Int f = order[q];
-        ULong *c = &fc[(SizeT)f * RL_NC];
-        Bool any = False;
-        for (Int i = 0; i < RL_NC; i++) if (c[i]) any = True;
-        if (!any) continue;
-        oput(first ? "\n  {\"name\": " : ",\n  {\"name\": ");
-        first = False;
-        oput_str(fns[f].name);
-        if (fns[f].obj) {
-            oput(", \"object\": ");
-            oput_str(fns[f].obj);
-        }
-        oput(", ");
-        oput_counts(c);
-        oput("}");
-    }
+    oput_functions(fc, "\n  ");
     oput("]");
     if (n_clo_insn_funcs > 0 || n_clo_insn_objs > 0) {
         oput(",\n \"per_instruction\": [");
-        first = True;
-        for (Int i = 0; i < n_insn; i++) {
-            const InsnStat *st = insn_list[i];
-            if (!st->c[RL_INSN]) continue;
-            oput(first ? "\n  {\"name\": " : ",\n  {\"name\": ");
-            first = False;
-            oput_str(st->fn >= 0 && st->fn < n_fns ? fns[st->fn].name : "(unknown)");
-            if (st->obj) {
-                oput(", \"object\": ");
-                oput_str(st->obj);
-            }
-            oputf(", \"address\": %llu", (ULong)st->link);
-            if (st->has_exit) oputf(", \"taken\": %llu", st->taken);
-            oput(", ");
-            oput_counts(st->c);
-            oput("}");
-        }
+        oput_instructions(&ic, "\n  ");
         oput("]");
     }
+    VG_(free)(fc);
+    free_instruction_counts(&ic);
     oput("}\n");
     oflush();
     VG_(close)(out_fd);
