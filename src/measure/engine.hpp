@@ -108,12 +108,21 @@ struct RegionCounts {
     double total_flops() const;
 };
 
+// Where an indirect call went (the Valgrind tool records it for instructions counted one by one).
+struct CallTarget {
+    std::uint64_t address = 0;  // link-time address in `object`
+    std::string object;         // the file there (empty: unknown)
+    std::string function;       // the function there, as the tool names it (empty: unknown)
+    double calls = 0;
+};
+
 // One guest instruction's counts (--roofline-per-instruction), for the loops of measure --loops.
 struct InstructionCounts {
     std::uint64_t address = 0;  // in its object file: the link-time address ELF symbols give
     bool jumps = false;         // the tool saw a jump leave from it (a side exit): `taken` holds
     double taken = 0;           // how often it jumped
     RegionCounts counts;        // name: its function; object: its file; instructions: how often it ran
+    std::vector<CallTarget> call_targets;  // an indirect call: where it went, over the whole run
 };
 
 // A marker region's counts by function and by instruction: what ran while it was open

@@ -141,11 +141,17 @@ private:
 // the function it called.
 class ProgramCounter {
 public:
+    // `targets_from`: the instructions whose indirect calls' targets are taken (the whole run's);
+    // `counted_files`: the files counted instruction by instruction (canonical).
     ProgramCounter(const std::vector<RegionCounts>& tool_functions, std::map<std::string, SamplesByAddress>& samples_in,
-                   const SampleShares& shares, std::vector<std::string>& notes)
-        : tool_(tool_functions), samples_in_(samples_in), shares_(shares), notes_(notes) {
+                   const SampleShares& shares, const std::vector<InstructionCounts>& targets_from,
+                   std::set<std::string> counted_files, std::vector<std::string>& notes)
+        : tool_(tool_functions), samples_in_(samples_in), shares_(shares), counted_files_(std::move(counted_files)),
+          notes_(notes) {
         for (const auto& f : tool_functions)
             if (!f.object.empty()) tool_by_name_.emplace(f.name, &f);
+        for (const auto& ic : targets_from)
+            if (!ic.call_targets.empty()) targets_[{canonical_path(ic.counts.object), ic.address}] = &ic.call_targets;
     }
 
     // The functions of `object` that the tool counted instruction by instruction.
@@ -216,9 +222,17 @@ private:
             // A jump into the middle of another symbol is no call: the function's own .cold part.
             if (const auto* target = symbols.symbol_at(call.target); call.tail && target && target->start != call.target)
                 continue;
-            cf.sites.push_back(sites.size());
-            sites.push_back({cf.key, callee_at(symbols, object, call.target), runs});
-            site_address.push_back(call.at);
+            // An indirect call: a site for each place the tool saw it go, with its share of the runs.
+            const auto targets = call.target == 0 ? targets_.find({canonical_path(object), call.at}) : targets_.end();
+            double seen = 0;
+            if (targets != targets_.end())
+                for (const auto& t : *targets->second) seen += t.calls;
+            if (seen <= 0) {
+                add_site(cf, call.at, callee_at(symbols, object, call.target), runs);
+                continue;
+            }
+            for (const auto& t : *targets->second)
+                if (t.calls > 0) add_site(cf, call.at, indirect_callee(symbols, object, t), runs * t.calls / seen);
         }
         if (cf.found.loops.empty()) return;
         if (cf.counts.unplaced > 0)
@@ -227,6 +241,29 @@ private:
                                          symbol.name, cf.counts.unplaced));
         check_against_tool(cf);
         functions.push_back(std::move(cf));
+    }
+
+    void add_site(CountedFunction& cf, std::uint64_t at, FunctionKey callee, double runs) {
+        cf.sites.push_back(sites.size());
+        sites.push_back({cf.key, std::move(callee), runs});
+        site_address.push_back(at);
+    }
+
+    // The function an indirect call of `object` went to: one of its own, one of another counted
+    // file (by its symbols there), or one of another file (the tool's count of it by name).
+    FunctionKey indirect_callee(const ElfSymbols& symbols, const std::string& object, const CallTarget& t) {
+        if (t.object.empty()) return {object, ""};
+        const auto& file = canonical_path(t.object);
+        if (file == canonical_path(object)) return callee_at(symbols, object, t.address);
+        const auto& other = symbols_of(t.object);
+        const auto* symbol = other.loaded() ? other.symbol_at(t.address) : nullptr;
+        if (symbol && symbol->start != t.address) symbol = nullptr;
+        if (counted_files_.count(file)) return {t.object, symbol ? symbol->name : fmt::format("{:#x}", t.address)};
+        const auto tool = std::find_if(tool_.begin(), tool_.end(), [&](const RegionCounts& f) {
+            return f.name == t.function && canonical_path(f.object) == file;
+        });
+        if (tool == tool_.end()) return {"", t.function};
+        return uncounted_function(*tool, symbol);
     }
 
     // The tool's own total of the function must be what its loops and the rest add up to.
@@ -258,16 +295,27 @@ private:
         for (auto [it, end] = tool_by_name_.equal_range(name); it != end && !f; ++it)
             if (canonical_path(it->second->object) != canonical_path(object)) f = it->second;
         if (!f) return {"", name};
-        const FunctionKey key{f->object, name};
+        const auto& file = symbols_of(f->object);
+        return uncounted_function(*f, file.loaded() ? file.symbol_named(name) : nullptr);
+    }
+
+    // A function of a file not counted instruction by instruction: the tool's count `f` of it,
+    // and the samples of its code (`symbol`: where it is in its file, when known).
+    FunctionKey uncounted_function(const RegionCounts& f, const ElfSymbols::Symbol* symbol) {
+        const FunctionKey key{f.object, f.name};
         if (called.count(key)) return key;
-        auto& file = other_files_[f->object];
-        if (!file) file = std::make_unique<ElfSymbols>(f->object);
         double samples = 0;
-        if (const auto* symbol = file->loaded() ? file->symbol_named(name) : nullptr)
-            samples = samples_between(samples_in_[canonical_path(f->object)], symbol->start, symbol->start + symbol->size);
-        if (!shares_.counted_file(canonical_path(f->object))) samples *= shares_.of_function(f->object, name);
-        called[key] = {*f, samples, -1};
+        if (symbol)
+            samples = samples_between(samples_in_[canonical_path(f.object)], symbol->start, symbol->start + symbol->size);
+        if (!shares_.counted_file(canonical_path(f.object))) samples *= shares_.of_function(f.object, f.name);
+        called[key] = {f, samples, -1};
         return key;
+    }
+
+    const ElfSymbols& symbols_of(const std::string& object) {
+        auto& file = other_files_[object];
+        if (!file) file = std::make_unique<ElfSymbols>(object);
+        return *file;
     }
 
     const std::string& canonical_path(const std::string& path) {
@@ -279,7 +327,9 @@ private:
     const std::vector<RegionCounts>& tool_;
     std::map<std::string, SamplesByAddress>& samples_in_;
     const SampleShares& shares_;
+    std::set<std::string> counted_files_;
     std::vector<std::string>& notes_;
+    std::map<std::pair<std::string, std::uint64_t>, const std::vector<CallTarget>*> targets_;  // by file and address
     std::multimap<std::string, const RegionCounts*> tool_by_name_;
     std::map<std::string, std::unique_ptr<ElfSymbols>> other_files_;  // the libraries called into, read once
     std::map<std::string, std::string> canonical_paths_;
@@ -405,7 +455,11 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     std::map<std::string, std::vector<const InstructionCounts*>> by_object;
     for (const auto& ic : instructions)
         if (!ic.counts.object.empty()) by_object[ic.counts.object].push_back(&ic);
-    ProgramCounter counter(functions, samples_in, sample_shares, out.notes);
+    std::set<std::string> counted_files;
+    for (const auto& [object, counted] : by_object) counted_files.insert(canonical(object));
+    // A region's instructions carry no call targets: the whole run's say where its indirect calls went.
+    const auto& targets_from = !scope.region.empty() && scope.whole_instructions ? *scope.whole_instructions : instructions;
+    ProgramCounter counter(functions, samples_in, sample_shares, targets_from, counted_files, out.notes);
     for (const auto& [object, counted] : by_object) counter.count_file(object, counted);
 
     const auto shares = share_calls(counter.sites, counter.called);

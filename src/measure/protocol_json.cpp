@@ -321,6 +321,24 @@ std::vector<InstructionCounts> instructions_from(const json& j, const std::strin
         ic.address = whole<std::uint64_t>(e, "address", at);
         ic.jumps = e.contains("taken");
         ic.taken = number(e, "taken", at);
+        if (e.contains("call_targets")) {
+            if (!e["call_targets"].is_array())
+                throw MeasureError(fmt::format("{}: \"call_targets\" must be an array", at));
+            for (std::size_t k = 0; k < e["call_targets"].size(); ++k) {
+                const auto& t = e["call_targets"][k];
+                const auto where = fmt::format("{}: call_targets[{}]", at, k);
+                if (!t.is_object()) throw MeasureError(fmt::format("{} must be an object", where));
+                CallTarget target;
+                target.address = whole<std::uint64_t>(t, "address", where);
+                for (auto [key, into] : {std::pair{"object", &target.object}, std::pair{"function", &target.function}}) {
+                    if (!t.contains(key)) continue;
+                    if (!t[key].is_string()) throw MeasureError(fmt::format("{}: \"{}\" must be a string", where, key));
+                    *into = t[key].get<std::string>();
+                }
+                target.calls = number(t, "calls", where);
+                ic.call_targets.push_back(std::move(target));
+            }
+        }
         out.push_back(std::move(ic));
     }
     return out;

@@ -74,6 +74,17 @@ NOINLINE double call_in_loop(long n, const double *x)
     return s;
 }
 
+/* A loop calling a function through a pointer (chosen at run time: no call the code
+ * names), 2 FLOPs a call: its calls' FLOPs are the loop's by where the calls went. */
+NOINLINE double halve_add(double s, double x) { return 0.5 * s + x; }
+NOINLINE double calls_through_pointer(long n, const double *x, double (*step)(double, double))
+{
+    double s = 0.0;
+    for (long i = 0; i < n; i++) /* calling through a pointer */
+        s = step(s, x[i]);
+    return s;
+}
+
 /* A loop calling a function with a loop of its own: dot's 2 cols FLOPs a call, called rows
  * times from one place, and the loop's own add: 2 rows cols + rows FLOPs with its calls. */
 NOINLINE double dot(long n, const double *x, const double *y)
@@ -197,6 +208,7 @@ int main(int argc, char **argv)
     matmul(m, x, y, z);
     matmul_blocked(m, x, y, z);
     r += call_in_loop(n, x);
+    r += calls_through_pointer(n, x, argc > 3 ? add_scaled : halve_add);
     r += calls_dot(n / 100, 100, x, y);
     r += calls_offset_sum(n / 100, 100, x);
     r += (double)first_above(n, x, 5.5);

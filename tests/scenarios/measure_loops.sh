@@ -10,7 +10,7 @@
 # the tool's total; each series led by its function's point, which its loops split; at -O3 the vector body and remainder of a loop hold its FLOPs
 # together. A loop calling a function (add_scaled; dot, with a loop of its own) has a point
 # with its calls: the callee's FLOPs are its own, exactly, at -O2 and -O3. A cycle entered at
-# two places (-O3's matmul) is a loop named so. With --region-function only the loops run
+# two places (-O3's matmul) is a loop named so. A call through a pointer brings what it called. With --region-function only the loops run
 # inside its calls are kept. A loop run by two threads has both threads' counts and samples.
 # With marker regions each region's loops hold what ran while it was open. --loops with --counts-from or the perf engine is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
@@ -66,11 +66,14 @@ with_calls() {  # JSON FUNCTION LOOP-MARK LAST-LINE-TEXT FLOPS CALL-FLOPS
 }
 calls_checked() {  # JSON
   with_calls "$1" call_in_loop calling 's = add_scaled(s, x[i]);' $((2 * n)) $((2 * n))
+  # through a pointer: where the tool saw the indirect call go
+  with_calls "$1" calls_through_pointer 'calling through a pointer' 's = step(s, x[i]);' $((2 * n)) $((2 * n))
   local rows=$((n / 100))
   with_calls "$1" calls_dot 'calling dot' 's += dot(cols' $((2 * rows * 100 + rows)) $((2 * rows * 100))
   with_calls "$1" calls_offset_sum 'calling offset_sum' 's += offset_sum(cols' $((2 * rows * 99 + rows)) $((2 * rows * 99))
 }
 calls_checked p.json
+grep -q "calls_through_pointer: the call .* is indirect" <<<"$out" && fail "the indirect call's targets were not taken"
 grep -q "^in calls_dot:" <<<"$out" || fail "no table of calls_dot's loops"
 
 # -O3: the vectorizer splits a loop into a vector body and its remainder, both named by the

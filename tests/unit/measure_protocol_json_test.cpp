@@ -188,10 +188,25 @@ TEST(MeasureProtocolJson, PerInstructionCountsOfTheValgrindTool) {
           {"name": "daxpy", "object": "/bin/app", "address": 5162, "taken": 9999,
            "flops": {"f64": {"add": 0}}, "bytes_loaded": 0, "bytes_stored": 0, "instructions": 10000},
           {"name": "daxpy", "object": "/bin/app", "address": 5136,
-           "flops": {"f64": {"mul": 10000}}, "bytes_loaded": 80000, "bytes_stored": 0, "instructions": 10000}]})J",
+           "flops": {"f64": {"mul": 10000}}, "bytes_loaded": 80000, "bytes_stored": 0, "instructions": 10000},
+          {"name": "apply", "object": "/bin/app", "address": 6000, "instructions": 7, "flops": {},
+           "bytes_loaded": 0, "bytes_stored": 0,
+           "call_targets": [{"address": 4096, "object": "/bin/app", "function": "step", "calls": 5},
+                            {"address": 64, "calls": 2}]}]})J",
                                      "t.json");
-    ASSERT_EQ(r.instructions.size(), 2u);
+    ASSERT_EQ(r.instructions.size(), 3u);
     EXPECT_EQ(r.instructions[0].address, 5162u);
+    EXPECT_TRUE(r.instructions[0].call_targets.empty());
+    ASSERT_EQ(r.instructions[2].call_targets.size(), 2u);  // where an indirect call went
+    EXPECT_EQ(r.instructions[2].call_targets[0].function, "step");
+    EXPECT_EQ(r.instructions[2].call_targets[0].object, "/bin/app");
+    EXPECT_EQ(r.instructions[2].call_targets[0].address, 4096u);
+    EXPECT_EQ(r.instructions[2].call_targets[0].calls, 5);
+    EXPECT_TRUE(r.instructions[2].call_targets[1].function.empty());
+    for (const char* bad : {R"([{"address": 1, "calls": -1}])", R"([{"address": 1, "object": 7}])", R"({"address": 1})"})
+        EXPECT_THROW(parse_vgtool_json(std::string(R"J({"schema": "roofline.vgtool/1", "regions": [], "per_instruction":
+            [{"name": "f", "address": 1, "instructions": 1, "call_targets": )J") + bad + "}]}", "t"),
+                     MeasureError) << bad;
     EXPECT_TRUE(r.instructions[0].jumps);
     EXPECT_EQ(r.instructions[0].taken, 9999);
     EXPECT_EQ(r.instructions[0].counts.name, "daxpy");

@@ -7,14 +7,15 @@ simulation, counting daxpy, sweep_reduce_copy and matmul instruction by instruct
 and checks that every function's per-instruction counts add up to its own
 (instructions, FLOPs, bytes, cache traffic: the same records, split), that no other
 function is listed, that addresses are the object's link-time addresses (inside the
-function's ELF symbol), and that daxpy's loop jumps back n - 1 times."""
+function's ELF symbol), that daxpy's loop jumps back n - 1 times, and that
+calls_through_pointer's indirect call says where it went."""
 import json, os, subprocess, sys, tempfile
 
 from vg_counts import summed
 
 tool_dir, binary = sys.argv[1], sys.argv[2]
 N = 10007
-asked = ["daxpy", "sweep_reduce_copy", "matmul"]
+asked = ["daxpy", "sweep_reduce_copy", "matmul", "calls_through_pointer"]
 fd, out = tempfile.mkstemp(prefix="rl-vg-insn-", suffix=".json")
 os.close(fd)
 cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out,
@@ -65,6 +66,13 @@ jumps = [i for i in daxpy if "taken" in i and i["instructions"] == N]
 expect("daxpy: the loop's jump (runs, taken)", [(j["instructions"], j["taken"]) for j in jumps], [(N, N - 1)])
 flops = sum(sum(i["flops"]["f64"].values()) for i in daxpy)
 expect("daxpy: FLOPs", flops, 2 * N)
+
+# calls_through_pointer's indirect call: where it went (halve_add, N times; its link-time address).
+targets = [t for i in insns if i["name"] == "calls_through_pointer" for t in i.get("call_targets", [])]
+expect("calls_through_pointer: its indirect call's targets",
+       [(t["function"], t["calls"], t["address"], t.get("object")) for t in targets],
+       [("halve_add", N, symbols.get("halve_add", (0, 0))[0], os.path.realpath(binary))])
+expect("call targets of other instructions", [i["name"] for i in insns if "call_targets" in i and i["name"] != "calls_through_pointer"], [])
 
 if failures:
     print("\n".join("FAIL: " + f for f in failures))

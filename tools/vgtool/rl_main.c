@@ -216,7 +216,19 @@ typedef struct InsnStat {
     HChar *obj;      /* the object file, or NULL */
     ULong cache[RL_CS_NCOUNTERS];
     Int index;       /* its place in insn_list */
+    struct CallTarget *targets; /* an indirect call: where it went (rl_indirect_call) */
 } InsnStat;
+
+/* A place an indirect call went to, how often, and what is there (found when first seen:
+ * a library unloaded later is then still named). */
+typedef struct CallTarget {
+    struct CallTarget *next;
+    Addr at;
+    ULong calls;
+    Addr link;      /* its address in its object file */
+    HChar *obj;     /* the object file, or NULL */
+    HChar *fn;      /* the function starting or holding it, or NULL */
+} CallTarget;
 static VgHashTable *insn_stats = NULL;
 static InsnStat **insn_list = NULL;
 static Int n_insn = 0, cap_insn = 0;
@@ -1161,6 +1173,32 @@ static Int loadg_size(IRLoadGOp cvt)
 
 static ULong nodecode_reported = 0;
 
+/* An indirect call made by an instruction counted one by one went to `target`: measure
+ * --loops gives the function called there to the loop holding the call. */
+static VG_REGPARM(2) void rl_indirect_call(UWord site, UWord target)
+{
+    InsnStat *s = (InsnStat *)site;
+    for (CallTarget *t = s->targets; t; t = t->next)
+        if (t->at == (Addr)target) {
+            t->calls++;
+            return;
+        }
+    CallTarget *t = VG_(calloc)("rl.calltarget", 1, sizeof(CallTarget));
+    t->at = t->link = (Addr)target;
+    t->calls = 1;
+    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), (Addr)target);
+    if (di) {
+        t->link = (Addr)target - (Addr)VG_(DebugInfo_get_text_bias)(di);
+        const HChar *file = VG_(DebugInfo_get_filename)(di);
+        if (file) t->obj = VG_(strdup)("rl.calltarget", file);
+    }
+    const HChar *name = NULL;
+    if (VG_(get_fnname)(VG_(current_DiEpoch)(), (Addr)target, &name) && name && *name)
+        t->fn = VG_(strdup)("rl.calltarget", name);
+    t->next = s->targets;
+    s->targets = t;
+}
+
 static VG_REGPARM(1) void rl_nodecode(UWord pc)
 {
     const UChar *b = (const UChar *)pc;
@@ -1252,6 +1290,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     insn_cache = NULL;
     insn_exec = NULL;
     Addr insn_next = 0; /* the address after the instruction being instrumented */
+    InsnStat *last_insn = NULL; /* the instruction being instrumented, when counted one by one */
     InsnFP fp;
     insn_reset(&fp);
     Bool insn_nt = False; /* the current guest instruction stores non-temporally */
@@ -1273,6 +1312,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
                 seg.fn = fn;
             }
             seg.insn = one;
+            last_insn = one;
             insn_cache = one ? one->cache : NULL;
             insn_exec = NULL;
             insn_next = a + st->Ist.IMark.len;
@@ -1404,6 +1444,12 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     }
     insn_commit(&fp, &seg);
     seg_flush(sb, &seg);
+    if (in->jumpkind == Ijk_Call && in->next->tag != Iex_Const && last_insn) {
+        /* the block ends in an indirect call of an instruction counted one by one: where it goes */
+        IRDirty *d = unsafeIRDirty_0_N(2, "rl_indirect_call", VG_(fnptr_to_fnentry)(rl_indirect_call),
+                                       mkIRExprVec_2(mk_ptr(last_insn), in->next));
+        addStmtToIRSB(sb, IRStmt_Dirty(d));
+    }
     if (in->jumpkind == Ijk_NoDecode) {
         /* the block ends at an instruction VEX cannot decode: say why before
          * the core raises SIGILL */
@@ -1561,8 +1607,29 @@ static void oput_functions(const ULong *fc, const HChar *sep)
     VG_(free)(order);
 }
 
-/* Every counted instruction that ran, each object after `sep`. */
-static void oput_instructions(const InsnCounts *ic, const HChar *sep)
+/* Where an indirect call went: "call_targets" (the whole run's). */
+static void oput_call_targets(const InsnStat *st)
+{
+    oput(", \"call_targets\": [");
+    for (const CallTarget *t = st->targets; t; t = t->next) {
+        if (t != st->targets) oput(", ");
+        oputf("{\"address\": %llu", (ULong)t->link);
+        if (t->obj) {
+            oput(", \"object\": ");
+            oput_str(t->obj);
+        }
+        if (t->fn) {
+            oput(", \"function\": ");
+            oput_str(t->fn);
+        }
+        oputf(", \"calls\": %llu}", t->calls);
+    }
+    oput("]");
+}
+
+/* Every counted instruction that ran, each object after `sep`; with `targets`, where its
+ * indirect calls went. */
+static void oput_instructions(const InsnCounts *ic, const HChar *sep, Bool targets)
 {
     Bool first = True;
     for (Int i = 0; i < n_insn; i++) {
@@ -1580,6 +1647,7 @@ static void oput_instructions(const InsnCounts *ic, const HChar *sep)
         }
         oputf(", \"address\": %llu", (ULong)st->link);
         if (ic->has_exit[i]) oputf(", \"taken\": %llu", ic->taken[i]);
+        if (targets && st->targets) oput_call_targets(st);
         oput(", ");
         oput_counts(c);
         oput("}");
@@ -1594,7 +1662,7 @@ static void oput_region_detail(const Region *r)
     oput(", \"functions\": [");
     oput_functions(fc, "\n   ");
     oput("], \"per_instruction\": [");
-    oput_instructions(&ic, "\n   ");
+    oput_instructions(&ic, "\n   ", False);
     oput("]");
     VG_(free)(fc);
     free_instruction_counts(&ic);
@@ -1692,7 +1760,7 @@ static void rl_fini(Int exitcode)
     oput("]");
     if (n_clo_insn_funcs > 0 || n_clo_insn_objs > 0) {
         oput(",\n \"per_instruction\": [");
-        oput_instructions(&ic, "\n  ");
+        oput_instructions(&ic, "\n  ", True);
         oput("]");
     }
     VG_(free)(fc);
