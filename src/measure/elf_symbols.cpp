@@ -106,7 +106,24 @@ ElfSymbols::ElfSymbols(const std::string& path) {
     }
     std::sort(symbols_.begin(), symbols_.end(), [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
     got_slots_ = got_slots(data, sections);
+    if (eh.e_shstrndx < sections.size()) {
+        const auto& names = sections[eh.e_shstrndx];
+        for (const auto& sh : sections) {
+            if (sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_name >= names.sh_size ||
+                names.sh_offset + sh.sh_name >= data.size())
+                continue;
+            const char* name = data.data() + names.sh_offset + sh.sh_name;
+            const std::string_view section(name, strnlen(name, data.size() - (names.sh_offset + sh.sh_name)));
+            if (section == ".plt" || section == ".plt.sec" || section == ".plt.got")
+                plt_ranges_.emplace_back(sh.sh_addr, sh.sh_addr + sh.sh_size);
+        }
+    }
     loaded_ = true;
+}
+
+bool ElfSymbols::in_plt(std::uint64_t vaddr) const {
+    return std::any_of(plt_ranges_.begin(), plt_ranges_.end(),
+                       [vaddr](const auto& r) { return vaddr >= r.first && vaddr < r.second; });
 }
 
 std::string ElfSymbols::plt_import_at(std::uint64_t vaddr) const {
@@ -148,6 +165,8 @@ std::string_view ElfSymbols::code_at(std::uint64_t vaddr, std::size_t n) const {
     return std::string_view(data_).substr(*offset, n);
 }
 
+std::string ElfSymbols::unnamed_function_name(std::uint64_t start) { return fmt::format("fn@{:#x}", start); }
+
 std::vector<ElfSymbols::Symbol> ElfSymbols::unnamed_functions() const {
     std::vector<Symbol> out;
     if (eh_frame_hdr_ == 0) return out;
@@ -171,7 +190,7 @@ std::vector<ElfSymbols::Symbol> ElfSymbols::unnamed_functions() const {
         if (fde + 8 + static_cast<std::uint64_t>(static_cast<std::int64_t>(i32(entry, 8))) != start) continue;
         const auto size = static_cast<std::uint32_t>(i32(entry, 12));
         if (size == 0 || symbol_at(start)) continue;
-        out.push_back({start, size, fmt::format("fn@{:#x}", start), false});
+        out.push_back({start, size, unnamed_function_name(start), false});
     }
     return out;
 }

@@ -63,10 +63,14 @@ public:
     // (demangled) name of the import whose GOT slot the stub's `jmp *slot(%rip)`
     // reads; empty when `vaddr` is not such a stub.
     std::string plt_import_at(std::uint64_t vaddr) const;
+    // Whether `vaddr` is in a PLT section (.plt, .plt.sec, .plt.got): linker stubs, no function's code.
+    bool in_plt(std::uint64_t vaddr) const;
     // The functions the unwind table (.eh_frame_hdr, kept by strip) covers that no symbol names:
     // a stripped library's local functions, named "fn@0x1140" by their address. Empty where the
     // table is absent or not in the usual encoding (GCC's and Clang's on x86-64).
     std::vector<Symbol> unnamed_functions() const;
+    // The name unnamed_functions gives a function starting at `start`.
+    static std::string unnamed_function_name(std::uint64_t start);
 
 private:
     bool loaded_ = false;
@@ -76,6 +80,7 @@ private:
     std::vector<LoadSegment> segments_;
     std::vector<Symbol> symbols_;  // sorted by start
     std::vector<std::pair<std::uint64_t, std::string>> got_slots_;  // JUMP_SLOT / GLOB_DAT slot -> import, sorted
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> plt_ranges_;  // PLT sections: [start, end)
 };
 
 } // namespace roofline::measure

@@ -167,7 +167,7 @@ public:
         for (const auto* ic : counted)
             if (const auto* symbol = symbols.symbol_at(ic->address))
                 by_function[symbol].push_back(*ic);
-            else
+            else if (!symbols.in_plt(ic->address))  // a PLT stub's: its jump goes where the call went (plt_targets)
                 unnamed_code.push_back(ic);
         // A stripped library's local functions have no symbol: their ranges from its unwind table.
         const auto unnamed = unnamed_code.empty() ? std::vector<ElfSymbols::Symbol>{} : symbols.unnamed_functions();
@@ -186,6 +186,8 @@ public:
                                          "its unwind table name: their loops are not found",
                                          object, nameless.instructions, nameless.total_flops()));
     }
+
+    bool counted_file(const std::string& object) { return counted_files_.count(canonical_path(object)) > 0; }
 
     std::vector<CountedFunction> functions;  // with loops
     std::vector<CallSite> sites;             // every call that ran
@@ -222,17 +224,16 @@ private:
             // A jump into the middle of another symbol is no call: the function's own .cold part.
             if (const auto* target = symbols.symbol_at(call.target); call.tail && target && target->start != call.target)
                 continue;
-            // An indirect call: a site for each place the tool saw it go, with its share of the runs.
-            const auto targets = call.target == 0 ? targets_.find({canonical_path(object), call.at}) : targets_.end();
+            // A call through a pointer, or to a PLT stub: a site for each place the tool saw it (or
+            // the stub's jump) go, with its share of the runs.
+            const auto targets = call.target == 0 ? targets_at(object, call.at) : plt_targets(symbols, object, call.target);
             double seen = 0;
-            if (targets != targets_.end())
-                for (const auto& t : *targets->second) seen += t.calls;
+            for (const auto* t : targets) seen += t->calls;
             if (seen <= 0) {
                 add_site(cf, call.at, callee_at(symbols, object, call.target), runs);
                 continue;
             }
-            for (const auto& t : *targets->second)
-                if (t.calls > 0) add_site(cf, call.at, indirect_callee(symbols, object, t), runs * t.calls / seen);
+            for (const auto* t : targets) add_site(cf, call.at, indirect_callee(symbols, object, *t), runs * t->calls / seen);
         }
         if (cf.found.loops.empty()) return;
         if (cf.counts.unplaced > 0)
@@ -242,6 +243,32 @@ private:
         check_against_tool(cf);
         functions.push_back(std::move(cf));
     }
+
+    // Where the indirect call at `at` of `object` went, as the tool saw it (none: not seen).
+    std::vector<const CallTarget*> targets_at(const std::string& object, std::uint64_t at) {
+        std::vector<const CallTarget*> out;
+        if (const auto it = targets_.find({canonical_path(object), at}); it != targets_.end())
+            for (const auto& t : *it->second)
+                if (t.calls > 0) out.push_back(&t);
+        return out;
+    }
+
+    // Where the PLT stub at `stub` of `object` jumped to: the function a call to it reached (a
+    // glibc function chosen at load time is named otherwise than the call names it). The stub's
+    // jumps into its own PLT (lazy binding's first call goes through the resolver) are left out.
+    std::vector<const CallTarget*> plt_targets(const ElfSymbols& symbols, const std::string& object, std::uint64_t stub) {
+        std::vector<const CallTarget*> out;
+        if (!symbols.in_plt(stub)) return out;
+        const auto& file = canonical_path(object);
+        for (auto it = targets_.lower_bound({file, stub}); it != targets_.end() && it->first.first == file &&
+                                                           it->first.second < stub + kPltEntryBytes;
+             ++it)
+            for (const auto& t : *it->second)
+                if (t.calls > 0 && !t.object.empty() && !(canonical_path(t.object) == file && symbols.in_plt(t.address)))
+                    out.push_back(&t);
+        return out;
+    }
+    static constexpr std::uint64_t kPltEntryBytes = 16;  // x86-64's PLT (and .plt.sec) entries
 
     void add_site(CountedFunction& cf, std::uint64_t at, FunctionKey callee, double runs) {
         cf.sites.push_back(sites.size());
@@ -258,7 +285,8 @@ private:
         const auto& other = symbols_of(t.object);
         const auto* symbol = other.loaded() ? other.symbol_at(t.address) : nullptr;
         if (symbol && symbol->start != t.address) symbol = nullptr;
-        if (counted_files_.count(file)) return {t.object, symbol ? symbol->name : fmt::format("{:#x}", t.address)};
+        if (counted_files_.count(file))
+            return {t.object, symbol ? symbol->name : ElfSymbols::unnamed_function_name(t.address)};
         const auto tool = std::find_if(tool_.begin(), tool_.end(), [&](const RegionCounts& f) {
             return f.name == t.function && canonical_path(f.object) == file;
         });
@@ -286,7 +314,8 @@ private:
         if (const auto* symbol = symbols.symbol_at(target); symbol && symbol->start == target)
             return {object, symbol->name};
         if (const auto import = symbols.plt_import_at(target); !import.empty()) return imported(object, import);
-        return {object, fmt::format("{:#x}", target)};  // no function starts there
+        // No symbol starts there: a stripped file's local function, named as its unwind table's are.
+        return {object, ElfSymbols::unnamed_function_name(target)};
     }
 
     // A function of another file called through the PLT: the tool's count of it by name, and its samples.
@@ -342,7 +371,7 @@ struct LoopCalls {
     std::vector<double> samples;                  // per loop: what its calls brought
     std::vector<std::vector<std::string>> notes;  // per loop: calls not in its counts (said when it is kept)
 };
-LoopCalls add_calls(CountedFunction& cf, const ProgramCounter& counter, const CallShares& shares,
+LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShares& shares,
                     std::set<FunctionKey>& shared_said, std::vector<std::string>& notes) {
     const auto& found = cf.found;
     LoopCalls out{std::vector<double>(found.loops.size(), 0), std::vector<std::vector<std::string>>(found.loops.size())};
@@ -361,8 +390,14 @@ LoopCalls add_calls(CountedFunction& cf, const ProgramCounter& counter, const Ca
             out.notes[l].push_back(fmt::format("{} goes to {}, which was not counted by that name ({:.0f} calls): "
                                                "not in the loop's counts with calls",
                                                where, site.callee.second, site.runs));
-        else if (shares.sites_of.at(site.callee) > 1 && shares.counts[s].instructions > 0 &&
-                 shared_said.insert(site.callee).second)
+        else if (!site.callee.first.empty() && !counter.counted_file(site.callee.first))
+            out.notes[l].push_back(fmt::format(
+                "{} goes to {} in {}, a file not counted instruction by instruction: the loop's counts with calls "
+                "hold that function's own, not those of the functions it calls (--loops-library {} adds them)",
+                where, site.callee.second, std::filesystem::path(site.callee.first).filename().string(),
+                site.callee.first));
+        if (shares.share[s] > 0 && shares.sites_of.at(site.callee) > 1 && shares.counts[s].instructions > 0 &&
+            shared_said.insert(site.callee).second)
             notes.push_back(fmt::format("{} is called from {} places: its counts are shared among them by "
                                         "their calls, each call taken to do the same work",
                                         site.callee.second, shares.sites_of.at(site.callee)));

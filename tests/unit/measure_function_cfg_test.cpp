@@ -96,6 +96,21 @@ TEST(FunctionCfg, ATailCallIsACallAtO2AndO3) {
     }
 }
 
+TEST(FunctionCfg, ACallThroughThePltGoesToAStubInThePlt) {
+    // loop_shapes' main calls malloc through its PLT: the stub names the import and lies in a PLT
+    // section (measure --loops follows where its jump went); no function's own code does.
+    const ElfSymbols symbols(ROOFLINE_TEST_LOOP_SHAPES_O2);
+    const auto cfg = function_cfg(symbols, "main");
+    ASSERT_TRUE(cfg.has_value());
+    const auto malloc_call = std::find_if(cfg->calls.begin(), cfg->calls.end(), [&](const auto& c) {
+        return c.target != 0 && symbols.plt_import_at(c.target) == "malloc";
+    });
+    ASSERT_NE(malloc_call, cfg->calls.end());
+    EXPECT_TRUE(symbols.in_plt(malloc_call->target));
+    for (const char* function : {"main", "daxpy", "halve_add"})
+        EXPECT_FALSE(symbols.in_plt(symbols.symbol_named(function)->start)) << function;
+}
+
 TEST(FunctionCfg, AnIndirectCallHasNoTarget) {
     // 0x2000: call *%rax; 0x2002: call *0x10(%rip); 0x2008: ret
     const std::string code("\xff\xd0"

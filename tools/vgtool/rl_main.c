@@ -217,6 +217,7 @@ typedef struct InsnStat {
     ULong cache[RL_CS_NCOUNTERS];
     Int index;       /* its place in insn_list */
     struct CallTarget *targets; /* an indirect call: where it went (rl_indirect_call) */
+    Bool plt;        /* a PLT stub's: its indirect jump goes where the call to the stub went */
 } InsnStat;
 
 /* A place an indirect call went to, how often, and what is there (found when first seen:
@@ -233,6 +234,25 @@ static VgHashTable *insn_stats = NULL;
 static InsnStat **insn_list = NULL;
 static Int n_insn = 0, cap_insn = 0;
 
+/* The object holding the code at a: its DebugInfo by its text or, for a PLT stub (outside the
+ * text a DebugInfo covers), the DebugInfo of the file whose PLT it is in (*plt set). */
+static DebugInfo *code_debuginfo(Addr a, Bool *plt)
+{
+    *plt = False;
+    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    if (di) return di;
+    const HChar *obj = NULL;
+    if (VG_(DebugInfo_sect_kind)(&obj, a) != Vg_SectPLT || !obj) return NULL;
+    for (const DebugInfo *d = VG_(next_DebugInfo)(NULL); d; d = VG_(next_DebugInfo)(d)) {
+        const HChar *file = VG_(DebugInfo_get_filename)(d);
+        if (file && VG_(strcmp)(file, obj) == 0) {
+            *plt = True;
+            return (DebugInfo *)d;
+        }
+    }
+    return NULL;
+}
+
 static InsnStat *insn_stat(Addr a, Int fn)
 {
     if (!insn_stats) insn_stats = VG_(HT_construct)("rl.insns");
@@ -242,7 +262,7 @@ static InsnStat *insn_stat(Addr a, Int fn)
     s->node.key = (UWord)a;
     s->fn = fn;
     s->link = a;
-    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    DebugInfo *di = code_debuginfo(a, &s->plt);
     if (di) {
         s->link = a - (Addr)VG_(DebugInfo_get_text_bias)(di);
         const HChar *file = VG_(DebugInfo_get_filename)(di);
@@ -428,7 +448,8 @@ static Bool in_insn_object(Addr a)
     static DebugInfo *last = NULL;
     static Bool last_in = False;
     if (n_clo_insn_objs == 0) return False;
-    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    Bool plt;
+    DebugInfo *di = code_debuginfo(a, &plt);
     if (!di) return False;
     if (di != last) {
         const HChar *file = VG_(DebugInfo_get_filename)(di);
@@ -1186,7 +1207,8 @@ static VG_REGPARM(2) void rl_indirect_call(UWord site, UWord target)
     CallTarget *t = VG_(calloc)("rl.calltarget", 1, sizeof(CallTarget));
     t->at = t->link = (Addr)target;
     t->calls = 1;
-    DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), (Addr)target);
+    Bool plt;
+    DebugInfo *di = code_debuginfo((Addr)target, &plt);
     if (di) {
         t->link = (Addr)target - (Addr)VG_(DebugInfo_get_text_bias)(di);
         const HChar *file = VG_(DebugInfo_get_filename)(di);
@@ -1444,8 +1466,11 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     }
     insn_commit(&fp, &seg);
     seg_flush(sb, &seg);
-    if (in->jumpkind == Ijk_Call && in->next->tag != Iex_Const && last_insn) {
-        /* the block ends in an indirect call of an instruction counted one by one: where it goes */
+    if ((in->jumpkind == Ijk_Call || (in->jumpkind == Ijk_Boring && last_insn && last_insn->plt)) &&
+        in->next->tag != Iex_Const && last_insn) {
+        /* the block ends in an indirect call of an instruction counted one by one, or in a PLT
+         * stub's jump (the function a call to the stub reaches: a glibc function chosen at load
+         * time has another name than the one called): where it goes */
         IRDirty *d = unsafeIRDirty_0_N(2, "rl_indirect_call", VG_(fnptr_to_fnentry)(rl_indirect_call),
                                        mkIRExprVec_2(mk_ptr(last_insn), in->next));
         addStmtToIRSB(sb, IRStmt_Dirty(d));
