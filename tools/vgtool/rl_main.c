@@ -491,24 +491,6 @@ static ULong raw_live(const CostRec *r, Int field)
     }
 }
 
-/* The counters as they stand now, into a fresh Raw. */
-static void raw_take(Raw *out)
-{
-    out->n_rec = n_recs;
-    out->rec = VG_(malloc)("rl.raw", (SizeT)(n_recs ? n_recs : 1) * RAW_PER_REC * sizeof(ULong));
-    for (Int k = 0; k < n_recs; k++)
-        for (Int f = 0; f < RAW_PER_REC; f++) out->rec[(SizeT)k * RAW_PER_REC + f] = raw_live(recs[k], f);
-    out->n_fcache = cache_on ? cap_fn_cache : 0;
-    out->fcache = VG_(calloc)("rl.raw", (SizeT)(out->n_fcache ? out->n_fcache : 1) * RL_CS_NCOUNTERS, sizeof(ULong));
-    for (Int f = 0; f < out->n_fcache; f++)
-        if (fn_cache[f])
-            for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out->fcache[(SizeT)f * RL_CS_NCOUNTERS + k] = fn_cache[f][k];
-    out->n_icache = n_insn;
-    out->icache = VG_(malloc)("rl.raw", (SizeT)(n_insn ? n_insn : 1) * RL_CS_NCOUNTERS * sizeof(ULong));
-    for (Int i = 0; i < n_insn; i++)
-        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out->icache[(SizeT)i * RL_CS_NCOUNTERS + k] = insn_list[i]->cache[k];
-}
-
 static void raw_free(Raw *r)
 {
     if (r->rec) VG_(free)(r->rec);
@@ -528,22 +510,45 @@ static ULong *raw_grown(ULong *a, Int *n, Int want, Int per)
     return g;
 }
 
-/* acc += (counters now) - since: what they gained since `since` was taken. Records, functions
+/* The counters as they stand now, into `out` (its arrays kept and grown: a region opened
+ * often reuses them). */
+static void raw_fill(Raw *out)
+{
+    out->rec = raw_grown(out->rec, &out->n_rec, n_recs, RAW_PER_REC);
+    out->fcache = raw_grown(out->fcache, &out->n_fcache, cache_on ? cap_fn_cache : 0, RL_CS_NCOUNTERS);
+    out->icache = raw_grown(out->icache, &out->n_icache, n_insn, RL_CS_NCOUNTERS);
+    for (Int k = 0; k < n_recs; k++)
+        for (Int f = 0; f < RAW_PER_REC; f++) out->rec[(SizeT)k * RAW_PER_REC + f] = raw_live(recs[k], f);
+    for (Int f = 0; f < out->n_fcache; f++)
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++)
+            out->fcache[(SizeT)f * RL_CS_NCOUNTERS + k] = f < cap_fn_cache && fn_cache[f] ? fn_cache[f][k] : 0;
+    for (Int i = 0; i < out->n_icache; i++)
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++)
+            out->icache[(SizeT)i * RL_CS_NCOUNTERS + k] = i < n_insn ? insn_list[i]->cache[k] : 0;
+}
+
+/* acc += (counters now) - since: what they gained since `since` was filled. Records, functions
  * and instructions added since then started from zero. */
 static void raw_add_gain(Raw *acc, const Raw *since)
 {
-    Raw now;
-    raw_take(&now);
-    acc->rec = raw_grown(acc->rec, &acc->n_rec, now.n_rec, RAW_PER_REC);
-    acc->fcache = raw_grown(acc->fcache, &acc->n_fcache, now.n_fcache, RL_CS_NCOUNTERS);
-    acc->icache = raw_grown(acc->icache, &acc->n_icache, now.n_icache, RL_CS_NCOUNTERS);
-    for (SizeT i = 0; i < (SizeT)now.n_rec * RAW_PER_REC; i++)
-        acc->rec[i] += now.rec[i] - (i < (SizeT)since->n_rec * RAW_PER_REC ? since->rec[i] : 0);
-    for (SizeT i = 0; i < (SizeT)now.n_fcache * RL_CS_NCOUNTERS; i++)
-        acc->fcache[i] += now.fcache[i] - (i < (SizeT)since->n_fcache * RL_CS_NCOUNTERS ? since->fcache[i] : 0);
-    for (SizeT i = 0; i < (SizeT)now.n_icache * RL_CS_NCOUNTERS; i++)
-        acc->icache[i] += now.icache[i] - (i < (SizeT)since->n_icache * RL_CS_NCOUNTERS ? since->icache[i] : 0);
-    raw_free(&now);
+    acc->rec = raw_grown(acc->rec, &acc->n_rec, n_recs, RAW_PER_REC);
+    acc->fcache = raw_grown(acc->fcache, &acc->n_fcache, cache_on ? cap_fn_cache : 0, RL_CS_NCOUNTERS);
+    acc->icache = raw_grown(acc->icache, &acc->n_icache, n_insn, RL_CS_NCOUNTERS);
+    for (Int k = 0; k < n_recs; k++)
+        for (Int f = 0; f < RAW_PER_REC; f++) {
+            const SizeT i = (SizeT)k * RAW_PER_REC + f;
+            acc->rec[i] += raw_live(recs[k], f) - (k < since->n_rec ? since->rec[i] : 0);
+        }
+    for (Int f = 0; f < cap_fn_cache && cache_on; f++)
+        for (Int k = 0; fn_cache[f] && k < RL_CS_NCOUNTERS; k++) {
+            const SizeT i = (SizeT)f * RL_CS_NCOUNTERS + k;
+            acc->fcache[i] += fn_cache[f][k] - (f < since->n_fcache ? since->fcache[i] : 0);
+        }
+    for (Int n = 0; n < n_insn; n++)
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) {
+            const SizeT i = (SizeT)n * RL_CS_NCOUNTERS + k;
+            acc->icache[i] += insn_list[n]->cache[k] - (n < since->n_icache ? since->icache[i] : 0);
+        }
 }
 
 /* Exclusive counts of every function (n_fns x RL_NC, fresh) from `raw`; the counted
@@ -818,7 +823,7 @@ static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
         inner_open(r);
         if (region_detail(r)) {
             r->detail = True;
-            raw_take(&r->detail_snap);
+            raw_fill(&r->detail_snap);
         }
     }
 }
@@ -836,10 +841,7 @@ static void act_close(Act *a, const ULong *now)
     for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - r->snap[i];
     r->dirty_at_end = cache_dirty_bytes();
     inner_close(r);
-    if (r->detail && r->detail_snap.rec) {
-        raw_add_gain(&r->gain, &r->detail_snap);
-        raw_free(&r->detail_snap);
-    }
+    if (r->detail && r->detail_snap.rec) raw_add_gain(&r->gain, &r->detail_snap);
     for (Int k = 0; k < n_open; k++)
         if (open_list[k] == a->region) { open_list[k] = open_list[--n_open]; break; }
 }
@@ -1719,7 +1721,8 @@ static void rl_fini(Int exitcode)
     /* per-function exclusive counts, and per-instruction ones from the same records: they
      * add up to their functions' */
     Raw whole;
-    raw_take(&whole);
+    VG_(memset)(&whole, 0, sizeof(whole));
+    raw_fill(&whole);
     ULong *fc = function_counts(&whole);
     InsnCounts ic = instruction_counts(&whole);
     raw_free(&whole);
