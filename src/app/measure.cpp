@@ -28,7 +28,8 @@ std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sa
     p.source = PointOrigin::instrument_sampling;
     p.details["samples"] = static_cast<double>(it->second.samples);
     p.details["sample_period_seconds"] = sampling->period_seconds;
-    p.details[kRunsDetail] = 1;  // one sampled run: --repeat repeats the native run only
+    p.details[kRunsDetail] = 1;  // one time, no spread: --repeat repeats the timed native run only
+    p.details["sampled_runs"] = sampling->runs;  // the runs whose samples were pooled into it
     return p;
 }
 
@@ -123,11 +124,19 @@ ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
         auto options = measure::SamplingOptions::for_run(call_stacks, result.wall_seconds);
         options.code_addresses = request.loops;
         if (request.sample_period_us > 0) options.period_ns = static_cast<std::uint64_t>(request.sample_period_us * 1e3);
-        auto s = measure::sample_functions(argv, env, options);
-        if (s.ok)
-            m.sampling = std::move(s);
-        else
-            m.sampling_error = s.error;
+        // IP samples of a few runs are pooled (call stacks, costly to take, come from one).
+        const int runs = call_stacks ? 1 : measure::sampled_runs_for(result.wall_seconds);
+        std::vector<measure::SamplingResult> sampled;
+        for (int r = 0; r < runs && !interrupted(); ++r) {
+            auto s = measure::sample_functions(argv, env, options);
+            if (!s.ok) {
+                m.sampling_error = s.error;
+                sampled.clear();
+                break;
+            }
+            sampled.push_back(std::move(s));
+        }
+        if (!sampled.empty()) m.sampling = measure::pool_sampling_runs(std::move(sampled));
     }
     measure::stop_stdin_replay();
     return m;

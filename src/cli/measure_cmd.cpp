@@ -344,9 +344,15 @@ void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureR
                               sampling->unwind_error.empty() ? "" : "; " + sampling->unwind_error)
                 : "IP samples, no call stacks; a function's time is its self CPU time summed over threads "
                   "(callees not included)";
-        say.note(fmt::format("sampling run (per-function time): {:.3f} s, {} samples every {:.0f} us of task-clock "
+        say.note(fmt::format("{} (per-function time): {:.3f} s{}, {} samples every {:.0f} us of task-clock "
                              "CPU time{}, {}",
-                             sampling->wall_seconds, sampling->samples, sampling->period_seconds * 1e6,
+                             sampling->runs > 1 ? fmt::format("{} sampling runs", sampling->runs) : "sampling run",
+                             sampling->wall_seconds,
+                             sampling->runs > 1 ? fmt::format(" each (mean); their samples pooled, a time being a "
+                                                              "run's: samples x period / {}",
+                                                              sampling->runs)
+                                                : "",
+                             sampling->samples, sampling->period_seconds * 1e6,
                              sampling->lost ? fmt::format(", {} lost", sampling->lost) : std::string{}, what));
         if (sampling->lost)
             say.warning(fmt::format("the kernel dropped {} samples: per-function times are low", sampling->lost));

@@ -22,7 +22,7 @@ void print_loops(const measure::ProgramLoops& loops, double min_share_percent) {
         r.iterations = m.counts.iterations;
         r.entries = m.counts.entries;
         if (loops.sampled) r.self_samples = m.self_samples;
-        r.sample_period_seconds = loops.sample_period_seconds;
+        r.seconds_per_sample = loops.seconds_per_sample();
         rows.push_back(std::move(r));
     }
     std::string within;

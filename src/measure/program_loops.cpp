@@ -469,6 +469,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     ProgramLoops out;
     out.sampled = sampling != nullptr;
     out.sample_period_seconds = sampling ? sampling->period_seconds : 0;
+    out.sampled_runs = sampling ? sampling->runs : 1;
     const auto& within_functions = scope.within_functions;
     out.within_functions = within_functions;
     out.region = scope.region;
@@ -548,11 +549,12 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
     const auto timed = [&](Point& p, const std::string& series, const RegionCounts& counts, long long samples) {
         p.series = series;
         apply_counts(p, counts);
-        p.seconds = static_cast<double>(samples) * loops.sample_period_seconds;
+        p.seconds = static_cast<double>(samples) * loops.seconds_per_sample();
         p.threads = 1;  // CPU time summed over threads: compare with one thread's roofline
         p.source = PointOrigin::instrument_sampling;
         p.details["samples"] = static_cast<double>(samples);
         p.details["sample_period_seconds"] = loops.sample_period_seconds;
+        p.details["sampled_runs"] = loops.sampled_runs;  // the runs whose samples were pooled into it
     };
     const auto lines = [](Point& p, const MeasuredLoop& m) {
         if (!m.loop.source) return;
@@ -606,7 +608,7 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
             p.name = m.function + ": " + m.loop.name + " with its calls";
             p.label = m.loop.name + " with its calls";
             timed(p, m.function, m.counts.inclusive, 0);
-            p.seconds = samples * loops.sample_period_seconds;
+            p.seconds = samples * loops.seconds_per_sample();
             p.details["samples"] = samples;  // its calls' shares are fractions of samples
             p.details["loop_depth"] = m.depth;
             p.details["loop_with_calls"] = 1;

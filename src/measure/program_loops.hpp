@@ -57,6 +57,8 @@ struct ProgramLoops {
     std::vector<std::string> within_functions;  // --region-function's: only the loops run inside them
     std::string region;                         // a marker region's: only the loops run while it was open
     double sample_period_seconds = 0;
+    int sampled_runs = 1;  // native runs whose samples were pooled: a sample is period / runs of one run's time
+    double seconds_per_sample() const { return sampled_runs > 0 ? sample_period_seconds / sampled_runs : 0; }
 };
 
 // What the loops are measured over: the whole run, only inside the calls of --region-function's

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -295,6 +296,29 @@ void unwind_stacks(const Sampler& sampler, ProcessCode& code, SamplingResult& re
 }
 
 } // namespace
+
+int sampled_runs_for(double native_seconds) {
+    if (!(native_seconds > 0)) return 1;
+    return static_cast<int>(std::clamp(std::floor(20.0 / native_seconds), 1.0, 3.0));
+}
+
+SamplingResult pool_sampling_runs(std::vector<SamplingResult> runs) {
+    if (runs.empty()) return {};
+    SamplingResult out = std::move(runs.front());
+    double wall = out.wall_seconds;
+    for (std::size_t r = 1; r < runs.size(); ++r) {
+        const auto& run = runs[r];
+        out.samples += run.samples;
+        out.lost += run.lost;
+        wall += run.wall_seconds;
+        for (const auto& [name, t] : run.functions) out.functions[name].samples += t.samples;
+        for (const auto& [at, n] : run.code_addresses) out.code_addresses[at] += n;
+    }
+    out.runs = static_cast<int>(runs.size());
+    out.wall_seconds = wall / static_cast<double>(runs.size());
+    for (auto& [name, t] : out.functions) t.seconds = static_cast<double>(t.samples) * out.seconds_per_sample();
+    return out;
+}
 
 SamplingOptions SamplingOptions::for_run(bool call_stacks, double native_seconds) {
     SamplingOptions o;

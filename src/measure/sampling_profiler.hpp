@@ -60,11 +60,16 @@ struct SamplingResult {
     bool ok = false;              // false: sampling could not be set up; see `error`
     std::string error;
     double period_seconds = 0;
+    // Native runs sampled, their samples pooled (pool_sampling_runs): a sample then stands for
+    // period_seconds / runs of one run's time, and a run's quirks weigh 1/runs.
+    int runs = 1;
+    double seconds_per_sample() const { return runs > 0 ? period_seconds / runs : period_seconds; }
     long long samples = 0;        // all samples
     long long lost = 0;           // samples the kernel dropped (ring buffer full)
-    double wall_seconds = 0;
-    std::map<std::string, FunctionTime> functions;  // self time; "(unknown)" for IPs without a symbol
-    std::map<int, SampledThread> threads;           // by thread id
+    double wall_seconds = 0;      // of a run (pooled: their mean)
+    // self time (seconds: samples x seconds_per_sample); "(unknown)" for IPs without a symbol
+    std::map<std::string, FunctionTime> functions;
+    std::map<int, SampledThread> threads;           // by thread id (pooled: the first run's)
     // code_addresses only: samples by (file as mapped, link-time address of the sampled instruction).
     std::map<std::pair<std::string, std::uint64_t>, long long> code_addresses;
 
@@ -83,5 +88,14 @@ struct SamplingResult {
 SamplingResult sample_functions(const std::vector<std::string>& argv,
                                 const std::vector<std::pair<std::string, std::string>>& env,
                                 const SamplingOptions& options = {});
+
+// How many native runs to sample for IP samples (not call stacks): a short program's time shares
+// move from one run to the next (another tenant, the clock), so up to 3 runs of one that took
+// `native_seconds` are pooled, as long as they add at most 20 s.
+int sampled_runs_for(double native_seconds);
+
+// Several runs' IP samples (each ok, same period, no call stacks) as one result: samples, functions,
+// code addresses and losses summed, the wall time their mean, `runs` their number. Empty: not ok.
+SamplingResult pool_sampling_runs(std::vector<SamplingResult> runs);
 
 } // namespace roofline::measure

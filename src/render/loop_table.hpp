@@ -20,7 +20,7 @@ struct LoopRow {
     double iterations = 0;   // its back edges' executions
     double entries = 0;
     std::optional<long long> self_samples;  // nullopt: no sampled run
-    double sample_period_seconds = 0;
+    double seconds_per_sample = 0;  // of one run's time
 };
 
 // A titled table: per function, its loops (indented by depth) with self and inclusive

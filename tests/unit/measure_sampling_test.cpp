@@ -1,6 +1,7 @@
 #include "measure/process_code.hpp"
 #include "measure/sampling_profiler.hpp"
 
+#include <cmath>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -112,6 +113,44 @@ TEST(MeasureSampling, ElfSymbolOfOwnFunction) {
 TEST(MeasureSampling, NotAnElf) {
     EXPECT_FALSE(ElfSymbols("/proc/self/status").loaded());
     EXPECT_FALSE(ElfSymbols("/nonexistent/file").loaded());
+}
+
+TEST(MeasureSampling, ShortRunsArePooledUpTo20Seconds) {
+    EXPECT_EQ(sampled_runs_for(0.5), 3);
+    EXPECT_EQ(sampled_runs_for(7), 2);  // 3 runs would be 21 s
+    EXPECT_EQ(sampled_runs_for(25), 1);
+    EXPECT_EQ(sampled_runs_for(0), 1);   // no time known: one run
+    EXPECT_EQ(sampled_runs_for(std::nan("")), 1);
+}
+
+TEST(MeasureSampling, PooledRunsAddSamplesAndAverageTheirTime) {
+    SamplingResult a, b;
+    for (auto* r : {&a, &b}) {
+        r->ok = true;
+        r->period_seconds = 1e-4;
+    }
+    a.samples = 30, b.samples = 10;
+    a.wall_seconds = 0.3, b.wall_seconds = 0.1;
+    a.functions["f"] = {20, 20e-4};
+    a.functions["g"] = {10, 10e-4};
+    b.functions["f"] = {10, 10e-4};
+    a.code_addresses[{"/bin/app", 0x1000}] = 20;
+    b.code_addresses[{"/bin/app", 0x1000}] = 6;
+    b.code_addresses[{"/bin/app", 0x2000}] = 4;
+    b.lost = 2;
+    const auto p = pool_sampling_runs({a, b});
+    EXPECT_TRUE(p.ok);
+    EXPECT_EQ(p.runs, 2);
+    EXPECT_EQ(p.samples, 40);
+    EXPECT_EQ(p.lost, 2);
+    EXPECT_DOUBLE_EQ(p.wall_seconds, 0.2);
+    EXPECT_DOUBLE_EQ(p.seconds_per_sample(), 0.5e-4);
+    EXPECT_EQ(p.functions.at("f").samples, 30);
+    EXPECT_DOUBLE_EQ(p.functions.at("f").seconds, 30 * 0.5e-4);  // a run's time: the mean of the two
+    EXPECT_DOUBLE_EQ(p.functions.at("g").seconds, 10 * 0.5e-4);
+    EXPECT_EQ(p.code_addresses.at({"/bin/app", 0x1000}), 26);
+    EXPECT_EQ(p.code_addresses.at({"/bin/app", 0x2000}), 4);
+    EXPECT_FALSE(pool_sampling_runs({}).ok);
 }
 
 TEST(MeasureSampling, SamplesABusyChild) {
