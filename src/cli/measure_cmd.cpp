@@ -379,7 +379,8 @@ void print_tables(const app::MeasuredPoints& made, const app::ProgramMeasurement
     if (!made.function_regions.empty()) print_function_regions(made.function_regions);
     if (args.functions)
         print_functions(made.shown_functions, measured.result.functions.size(), args.min_share, measured.sampling);
-    for (const auto& loops : made.loops) print_loops(loops, args.min_share);
+    std::set<std::string> said;
+    for (const auto& loops : made.loops) print_loops(loops, args.min_share, said);
 }
 
 // What was run, where and how, stored with the points: the runs that happened, the ISA each

@@ -6,7 +6,7 @@
 
 namespace roofline::cli {
 
-void print_loops(const measure::ProgramLoops& loops, double min_share_percent) {
+void print_loops(const measure::ProgramLoops& loops, double min_share_percent, std::set<std::string>& said) {
     std::vector<LoopRow> rows;
     for (const auto& m : loops.loops) {
         LoopRow r;
@@ -41,7 +41,8 @@ void print_loops(const measure::ProgramLoops& loops, double min_share_percent) {
                                                        "± one over the square root of their number"
                                                      : "no sampled run, so no time"),
                            rows));
-    for (const auto& n : loops.notes) fmt::print("note: {}\n", n);
+    for (const auto& n : loops.notes)
+        if (said.insert(n).second) fmt::print("note: {}\n", n);
 }
 
 } // namespace roofline::cli

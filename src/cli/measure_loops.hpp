@@ -4,12 +4,14 @@
 
 #include "measure/program_loops.hpp"
 
+#include <set>
 #include <string>
 
 namespace roofline::cli {
 
 // The loops' table on standard output: what was kept (of how many, by --min-share, a
-// percentage), how each figure was measured, and the notes below it.
-void print_loops(const measure::ProgramLoops& loops, double min_share_percent);
+// percentage), how each figure was measured, and the notes below it that are not in `said`
+// (an earlier table's: each marker region's table would repeat them), added to it.
+void print_loops(const measure::ProgramLoops& loops, double min_share_percent, std::set<std::string>& said);
 
 } // namespace roofline::cli

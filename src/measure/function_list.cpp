@@ -16,10 +16,11 @@ double bytes_of(const RegionCounts& f) { return f.bytes_loaded + f.bytes_stored;
 
 } // namespace
 
-bool is_marker_internal(const RegionCounts& function) {
-    const auto file = std::filesystem::path(function.object).filename().string();
-    return file.rfind("libroofline_marker", 0) == 0;
+bool is_marker_library(const std::string& file) {
+    return std::filesystem::path(file).filename().string().rfind("libroofline_marker", 0) == 0;
 }
+
+bool is_marker_internal(const RegionCounts& function) { return is_marker_library(function.object); }
 
 std::vector<RegionCounts> significant_functions(const std::vector<RegionCounts>& functions,
                                                 const SamplingResult* sampling, double min_share) {

@@ -12,6 +12,8 @@ namespace roofline::measure {
 
 // A function of libroofline_marker (by the file the tool found it in).
 bool is_marker_internal(const RegionCounts& function);
+// The file is libroofline_marker (any version, any directory).
+bool is_marker_library(const std::string& file);
 
 // Functions with at least `min_share` (a fraction, 0.01 = 1%) of all
 // functions' FLOPs, or bytes, or sampled CPU time; marker internals left

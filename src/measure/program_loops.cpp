@@ -1,6 +1,7 @@
 #include "measure/program_loops.hpp"
 
 #include "measure/call_shares.hpp"
+#include "measure/function_list.hpp"
 #include "measure/merge.hpp"
 
 #include <fmt/core.h>
@@ -390,14 +391,15 @@ LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShar
             out.notes[l].push_back(fmt::format("{} goes to {}, which was not counted by that name ({:.0f} calls): "
                                                "not in the loop's counts with calls",
                                                where, site.callee.second, site.runs));
-        else if (!site.callee.first.empty() && !counter.counted_file(site.callee.first))
+        else if (!site.callee.first.empty() && !counter.counted_file(site.callee.first) &&
+                 !is_marker_library(site.callee.first))  // the markers' own work is no one's
             out.notes[l].push_back(fmt::format(
                 "{} goes to {} in {}, a file not counted instruction by instruction: the loop's counts with calls "
                 "hold that function's own, not those of the functions it calls (--loops-library {} adds them)",
                 where, site.callee.second, std::filesystem::path(site.callee.first).filename().string(),
                 site.callee.first));
         if (shares.share[s] > 0 && shares.sites_of.at(site.callee) > 1 && shares.counts[s].instructions > 0 &&
-            shared_said.insert(site.callee).second)
+            !is_marker_library(site.callee.first) && shared_said.insert(site.callee).second)
             notes.push_back(fmt::format("{} is called from {} places: its counts are shared among them by "
                                         "their calls, each call taken to do the same work",
                                         site.callee.second, shares.sites_of.at(site.callee)));
