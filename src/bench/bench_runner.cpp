@@ -156,6 +156,140 @@ void validate_bench_options(const Topology& topology, const BenchOptions& option
                                "validation needs both the compute and the memory roofs (measure both parts)");
 }
 
+namespace {
+
+// What a group of thread counts needs to be measured together, and what it tallies.
+struct GroupContext {
+    const Topology& topology;
+    const BenchOptions& options;
+    const std::vector<int>& thread_counts;
+    const std::vector<ComputeFamily>& families;
+    const std::vector<std::vector<MemoryTask>>& memory_tasks;
+    const std::optional<Microarch>& microarch;
+    double clock_ghz;  // measured before the run
+    const BurstPolicy& policy;
+    std::vector<ComputeChoice>& compute_choices;
+    MemoryChoices& memory_choices;
+    int& canary_checks;
+    int& canary_failures;
+};
+
+// The thread counts [first, last) measured in one schedule: every figure of the group is sampled
+// together, so each figure's bursts spread over the whole group's time, interleaved with all the
+// others. Their roofs, curves, validation and warnings go into `model`.
+void measure_thread_group(GroupContext& g, std::size_t first, std::size_t last, TaskClock& clock, MachineModel& model) {
+    const auto& [topology, options, thread_counts, families, memory_tasks, microarch, clock_ghz, policy, compute_choices,
+                 memory_choices, canary_checks, canary_failures] = g;
+    struct Setup {
+        std::unique_ptr<ThreadTeam> team;
+        std::unique_ptr<CoreSharingCanary> canary;
+        std::unique_ptr<ComputePhase> compute;
+        std::unique_ptr<MemoryPhase> memory;
+    };
+    std::vector<Setup> group;
+    std::vector<Figure*> figures;
+    for (std::size_t i = first; i < last && !clock.stopped(); ++i) {
+        Setup s;
+        s.team = std::make_unique<ThreadTeam>(topology, thread_counts[i]);
+        if (!s.team->all_bound())
+            model.environment.warnings.push_back(
+                fmt::format("could not pin {} threads to cores; figures may vary", thread_counts[i]));
+        // Only a team of several threads can find its threads on one core.
+        CoreCheck check;
+        if (s.team->size() > 1) {
+            s.canary = std::make_unique<CoreSharingCanary>(*s.team, *canary_kernel());
+            check = [canary = s.canary.get()] { return canary->cores_separate(); };
+        }
+        s.compute = std::make_unique<ComputePhase>(*s.team, families, compute_choices, microarch, clock);
+        s.memory = std::make_unique<MemoryPhase>(*s.team, memory_tasks[i], memory_choices, clock);
+        for (auto* phase_figures : {&s.compute->figures(), &s.memory->figures()})
+            for (auto& f : *phase_figures) {
+                f.check = check;
+                figures.push_back(&f);
+            }
+        group.push_back(std::move(s));
+    }
+    sample_figures_in_bursts(figures, policy, clock);
+    for (auto& s : group)
+        for (auto& r : s.compute->roofs(microarch, clock_ghz)) model.compute.push_back(r);
+    // Memory roofs that contradict each other (a team far below fewer
+    // threads, one pattern far below the others) are sampled again once;
+    // what still contradicts is flagged.
+    const auto memory_roofs = [&] {
+        std::vector<MemoryRoof> roofs;
+        std::vector<BandwidthCurve> curves;
+        for (auto& s : group) s.memory->roofs(microarch, clock_ghz, roofs, curves);
+        return std::make_pair(roofs, curves);
+    };
+    auto [roofs, curves] = memory_roofs();
+    if (const auto suspects = inconsistent_memory_roofs(roofs); !suspects.empty() && !clock.stopped()) {
+        std::vector<Figure*> again;
+        for (const auto& suspect : suspects) {
+            const MemoryRoof& r = roofs[suspect.index];
+            for (auto& s : group)
+                if (s.team->size() == r.threads)
+                    for (Figure* f : s.memory->reset_figures_of(r.level, r.pattern)) again.push_back(f);
+        }
+        BurstPolicy retry = policy;
+        retry.budget_seconds = std::min(policy.budget_seconds, 2.0);
+        clock.announce("sampling again the memory figures that contradict the others");
+        sample_figures_in_bursts(again, retry, clock);
+        std::tie(roofs, curves) = memory_roofs();
+        for (const auto& suspect : inconsistent_memory_roofs(roofs)) {
+            const MemoryRoof& r = roofs[suspect.index];
+            model.environment.warnings.push_back(fmt::format(
+                "{} {} {} thread{}: {} (sampled again, same result): flagged, likely low; rerun when the "
+                "host is quieter",
+                r.level, r.pattern, r.threads, r.threads > 1 ? "s" : "", suspect.reason));
+        }
+    }
+    model.memory.insert(model.memory.end(), roofs.begin(), roofs.end());
+    model.curves.insert(model.curves.end(), curves.begin(), curves.end());
+    for (auto& s : group) {
+        if (options.validate) {
+            CoreCheck check;
+            if (s.canary) check = [canary = s.canary.get()] { return canary->cores_separate(); };
+            run_validation(*s.team, model, clock, policy, check, model.validation);
+        }
+        if (!s.canary) continue;
+        canary_checks += s.canary->checks();
+        canary_failures += s.canary->failures();
+    }
+}
+
+// After the roofs: the clock measured again, theoretical figures at the higher clock, roofs
+// above the hardware's limit refused, and the warnings every figure's checks give.
+void finish_model(const Topology& topology, const std::optional<Microarch>& microarch, const BurstPolicy& policy,
+                  double clock_before_ghz, MachineModel& model) {
+    topology.bind_current_thread_to_core(0);
+    const ClockMeasurement clock_after = measure_core_clock(0.1);
+    model.environment.clock_after_ghz = clock_after.ghz;
+    for (auto& w : clock_drift_warning(clock_before_ghz, clock_after.ghz)) model.environment.warnings.push_back(w);
+    // A theoretical figure is a ceiling: at the higher of the two clocks, so a
+    // core that sped up during the run is not shown above its own theory.
+    const double theory_ghz = std::max(clock_before_ghz, clock_after.ghz);
+    if (theory_ghz > clock_before_ghz) rescale_theoretical_figures(model, theory_ghz / clock_before_ghz);
+    if (microarch)
+        model.environment.warnings.push_back(
+            "theoretical figures assume " + microarch->fp.description +
+            fmt::format(" at {:.2f} GHz on every core, the {} clock measured ({})", theory_ghz,
+                        clock_after.ghz > clock_before_ghz ? "higher of the before and after" : "before-the-run",
+                        microarch->source));
+    // A roof the hardware cannot reach is not stored; the run says so and fails.
+    model.environment.refused = refuse_roofs_above_theory(model);
+    for (auto& w : roof_sanity_warnings(model)) model.environment.warnings.push_back(w);
+    for (const auto& r : model.compute)
+        if (!r.stats.stable && !r.stats.cores_shared)
+            model.environment.warnings.push_back(unsettled_figure_warning(r.name, r.stats));
+    for (const auto& r : model.memory)
+        if (!r.stats.stable && !r.stats.cores_shared)
+            model.environment.warnings.push_back(
+                unsettled_figure_warning(fmt::format("{} {} {} threads", r.level, r.pattern, r.threads), r.stats));
+    for (auto& w : per_core_scaling_warnings(model, policy.scaling_shortfall)) model.environment.warnings.push_back(w);
+}
+
+} // namespace
+
 MachineModel run_bench(const Topology& topology, const BenchOptions& options, const ProgressSink& progress,
                        const std::atomic<bool>& stop) {
     validate_bench_options(topology, options);
@@ -244,83 +378,11 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     MemoryChoices memory_choices;
     int canary_checks = 0, canary_failures = 0;
     constexpr std::size_t kGroup = 2;
-    for (std::size_t first = 0; first < thread_counts.size() && !clock.stopped(); first += kGroup) {
-        struct Setup {
-            std::unique_ptr<ThreadTeam> team;
-            std::unique_ptr<CoreSharingCanary> canary;
-            std::unique_ptr<ComputePhase> compute;
-            std::unique_ptr<MemoryPhase> memory;
-        };
-        std::vector<Setup> group;
-        std::vector<Figure*> figures;
-        for (std::size_t i = first; i < std::min(thread_counts.size(), first + kGroup) && !clock.stopped(); ++i) {
-            Setup s;
-            s.team = std::make_unique<ThreadTeam>(topology, thread_counts[i]);
-            if (!s.team->all_bound())
-                model.environment.warnings.push_back(
-                    fmt::format("could not pin {} threads to cores; figures may vary", thread_counts[i]));
-            // Only a team of several threads can find its threads on one core.
-            CoreCheck check;
-            if (s.team->size() > 1) {
-                s.canary = std::make_unique<CoreSharingCanary>(*s.team, *canary_kernel());
-                check = [canary = s.canary.get()] { return canary->cores_separate(); };
-            }
-            s.compute = std::make_unique<ComputePhase>(*s.team, families, compute_choices, microarch, clock);
-            s.memory = std::make_unique<MemoryPhase>(*s.team, memory_tasks[i], memory_choices, clock);
-            for (auto* phase_figures : {&s.compute->figures(), &s.memory->figures()})
-                for (auto& f : *phase_figures) {
-                    f.check = check;
-                    figures.push_back(&f);
-                }
-            group.push_back(std::move(s));
-        }
-        sample_figures_in_bursts(figures, policy, clock);
-        for (auto& s : group)
-            for (auto& r : s.compute->roofs(microarch, clock_before.ghz)) model.compute.push_back(r);
-        // Memory roofs that contradict each other (a team far below fewer
-        // threads, one pattern far below the others) are sampled again once;
-        // what still contradicts is flagged.
-        const auto memory_roofs = [&] {
-            std::vector<MemoryRoof> roofs;
-            std::vector<BandwidthCurve> curves;
-            for (auto& s : group) s.memory->roofs(microarch, clock_before.ghz, roofs, curves);
-            return std::make_pair(roofs, curves);
-        };
-        auto [roofs, curves] = memory_roofs();
-        if (const auto suspects = inconsistent_memory_roofs(roofs); !suspects.empty() && !clock.stopped()) {
-            std::vector<Figure*> again;
-            for (const auto& suspect : suspects) {
-                const MemoryRoof& r = roofs[suspect.index];
-                for (auto& s : group)
-                    if (s.team->size() == r.threads)
-                        for (Figure* f : s.memory->reset_figures_of(r.level, r.pattern)) again.push_back(f);
-            }
-            BurstPolicy retry = policy;
-            retry.budget_seconds = std::min(policy.budget_seconds, 2.0);
-            clock.announce("sampling again the memory figures that contradict the others");
-            sample_figures_in_bursts(again, retry, clock);
-            std::tie(roofs, curves) = memory_roofs();
-            for (const auto& suspect : inconsistent_memory_roofs(roofs)) {
-                const MemoryRoof& r = roofs[suspect.index];
-                model.environment.warnings.push_back(fmt::format(
-                    "{} {} {} thread{}: {} (sampled again, same result): flagged, likely low; rerun when the "
-                    "host is quieter",
-                    r.level, r.pattern, r.threads, r.threads > 1 ? "s" : "", suspect.reason));
-            }
-        }
-        model.memory.insert(model.memory.end(), roofs.begin(), roofs.end());
-        model.curves.insert(model.curves.end(), curves.begin(), curves.end());
-        for (auto& s : group) {
-            if (options.validate) {
-                CoreCheck check;
-                if (s.canary) check = [canary = s.canary.get()] { return canary->cores_separate(); };
-                run_validation(*s.team, model, clock, policy, check, model.validation);
-            }
-            if (!s.canary) continue;
-            canary_checks += s.canary->checks();
-            canary_failures += s.canary->failures();
-        }
-    }
+    GroupContext context{topology,       options,          thread_counts, families,
+                         memory_tasks,   microarch,        clock_before.ghz, policy,
+                         compute_choices, memory_choices,  canary_checks,  canary_failures};
+    for (std::size_t first = 0; first < thread_counts.size() && !clock.stopped(); first += kGroup)
+        measure_thread_group(context, first, std::min(thread_counts.size(), first + kGroup), clock, model);
     if (canary_failures > 0)
         model.environment.warnings.push_back(fmt::format(
             "{} of {} core checks found the threads sharing a physical core (co-scheduled vCPUs or SMT siblings) "
@@ -331,31 +393,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
                    model.memory);
     add_best_compute_roofs(model.compute);
 
-    topology.bind_current_thread_to_core(0);
-    const ClockMeasurement clock_after = measure_core_clock(0.1);
-    model.environment.clock_after_ghz = clock_after.ghz;
-    for (auto& w : clock_drift_warning(clock_before.ghz, clock_after.ghz)) model.environment.warnings.push_back(w);
-    // A theoretical figure is a ceiling: at the higher of the two clocks, so a
-    // core that sped up during the run is not shown above its own theory.
-    const double theory_ghz = std::max(clock_before.ghz, clock_after.ghz);
-    if (theory_ghz > clock_before.ghz) rescale_theoretical_figures(model, theory_ghz / clock_before.ghz);
-    if (microarch)
-        model.environment.warnings.push_back(
-            "theoretical figures assume " + microarch->fp.description +
-            fmt::format(" at {:.2f} GHz on every core, the {} clock measured ({})", theory_ghz,
-                        clock_after.ghz > clock_before.ghz ? "higher of the before and after" : "before-the-run",
-                        microarch->source));
-    // A roof the hardware cannot reach is not stored; the run says so and fails.
-    model.environment.refused = refuse_roofs_above_theory(model);
-    for (auto& w : roof_sanity_warnings(model)) model.environment.warnings.push_back(w);
-    for (const auto& r : model.compute)
-        if (!r.stats.stable && !r.stats.cores_shared)
-            model.environment.warnings.push_back(unsettled_figure_warning(r.name, r.stats));
-    for (const auto& r : model.memory)
-        if (!r.stats.stable && !r.stats.cores_shared)
-            model.environment.warnings.push_back(
-                unsettled_figure_warning(fmt::format("{} {} {} threads", r.level, r.pattern, r.threads), r.stats));
-    for (auto& w : per_core_scaling_warnings(model, policy.scaling_shortfall)) model.environment.warnings.push_back(w);
+    finish_model(topology, microarch, policy, clock_before.ghz, model);
     model.partial = stop.load();
     model.environment.duration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
