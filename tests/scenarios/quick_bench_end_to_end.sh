@@ -18,7 +18,10 @@ check '[.compute[] | select(.mix == "best")] | length >= 2' "a best roof per pre
 check 'all(.compute[]; .gflops > 0 and .stats.runs >= 1)' "every compute roof positive"
 if [[ $(jq -r '.environment.microarchitecture' "$m") != "" ]]; then
   check 'all(.compute[]; .theoretical_gflops > 0)' "a known CPU has theoretical figures"
-  check 'all(.compute[]; .gflops < 1.3 * .theoretical_gflops and .gflops > 0.2 * .theoretical_gflops)' "peaks within a plausible band of theoretical"
+  # Above the hardware's limit is a wrong figure; below it, how far is the host's noise (a
+  # co-scheduled vCPU made a 1-thread FMA roof 28% of theory in one CI run): not asserted here,
+  # as performance figures never are (bench/truth-check.sh compares them with peers).
+  check 'all(.compute[]; .gflops < 1.3 * .theoretical_gflops)' "no peak far above theoretical"
   check 'all(.memory[] | select(.level == "L1"); .theoretical_gbs > 0)' "L1 roofs have a theoretical figure"
 else
   check 'all(.compute[]; .theoretical_gflops == 0)' "an unknown CPU says theoretical unknown"
