@@ -9,24 +9,14 @@ and checks that every function's per-instruction counts add up to its own
 function is listed, that addresses are the object's link-time addresses (inside the
 function's ELF symbol), that daxpy's loop jumps back n - 1 times, and that
 calls_through_pointer's indirect call says where it went."""
-import json, os, subprocess, sys, tempfile
+import os, subprocess, sys
 
-from vg_counts import summed
+from vg_counts import run_tool, summed
 
 tool_dir, binary = sys.argv[1], sys.argv[2]
 N = 10007
 asked = ["daxpy", "sweep_reduce_copy", "matmul", "calls_through_pointer"]
-fd, out = tempfile.mkstemp(prefix="rl-vg-insn-", suffix=".json")
-os.close(fd)
-cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out,
-       "--roofline-cache=32768:8:64:1,1048576:8:64:1,33554432:16:64:8:victim"]
-cmd += ["--roofline-per-instruction=" + f for f in asked] + [binary, str(N)]
-p = subprocess.run(cmd, env=dict(os.environ, VALGRIND_LIB=tool_dir), capture_output=True, text=True)
-if p.returncode != 0:
-    sys.exit("FAIL: %s exited %d\n%s" % (" ".join(cmd), p.returncode, p.stderr))
-with open(out) as f:
-    doc = json.load(f)
-os.unlink(out)
+doc = run_tool(tool_dir, ["--roofline-per-instruction=" + f for f in asked], [binary, str(N)])
 
 failures = []
 def expect(what, got, want):

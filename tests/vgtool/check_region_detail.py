@@ -11,9 +11,9 @@ each function's instructions to the function's, and the FLOPs are the program's 
 twice and norm once in "solve", norm once in "check", scale in neither); that
 "(program)" carries none; and that with --roofline-region-scope=thread no region does
 (another thread's work moves the same counters)."""
-import json, os, subprocess, sys, tempfile
+import os, sys
 
-from vg_counts import flat, flops, summed
+from vg_counts import flat, flops, run_tool, summed
 
 tool_dir, binary = sys.argv[1], sys.argv[2]
 N = 10007
@@ -26,17 +26,8 @@ def expect(what, got, want):
 
 
 def run(*options):
-    fd, out = tempfile.mkstemp(prefix="rl-vg-regions-", suffix=".json")
-    os.close(fd)
-    cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out,
-           "--roofline-cache=32768:8:64:1,1048576:8:64:1,33554432:16:64:8:victim",
-           "--roofline-per-instruction-object=" + os.path.realpath(binary), *options, binary, str(N)]
-    p = subprocess.run(cmd, env=dict(os.environ, VALGRIND_LIB=tool_dir), capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit("FAIL: %s exited %d\n%s" % (" ".join(cmd), p.returncode, p.stderr))
-    with open(out) as f:
-        doc = json.load(f)
-    os.unlink(out)
+    doc = run_tool(tool_dir, ["--roofline-per-instruction-object=" + os.path.realpath(binary), *options],
+                   [binary, str(N)])
     return {r["name"]: r for r in doc["regions"]}, doc
 
 

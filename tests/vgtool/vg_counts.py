@@ -1,5 +1,26 @@
-"""What the Valgrind tool tests share about its output: a counts object as flat figures,
-and sums of them."""
+"""What the Valgrind tool tests share: running a program under the tool with the cache
+simulation, and its output's counts as flat figures and sums of them."""
+import json, os, subprocess, sys, tempfile
+
+# The hierarchy the per-instruction and region tests simulate.
+CACHE = "32768:8:64:1,1048576:8:64:1,33554432:16:64:8:victim"
+
+
+def run_tool(tool_dir, options, argv):
+    """The tool's output (parsed) for argv run with --roofline-cache=CACHE and `options`;
+    exits with FAIL when the run fails."""
+    fd, out = tempfile.mkstemp(prefix="rl-vg-", suffix=".json")
+    os.close(fd)
+    cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out, "--roofline-cache=" + CACHE,
+           *options, *argv]
+    p = subprocess.run(cmd, env=dict(os.environ, VALGRIND_LIB=tool_dir), capture_output=True, text=True)
+    if p.returncode != 0:
+        os.unlink(out)
+        sys.exit("FAIL: %s exited %d\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+    with open(out) as f:
+        doc = json.load(f)
+    os.unlink(out)
+    return doc
 
 
 def flat(c):
