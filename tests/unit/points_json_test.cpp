@@ -1,5 +1,6 @@
 #include "io/machine_json.hpp"
 #include "io/points_json.hpp"
+#include "io/temp_dir.hpp"
 #include "io/text_file.hpp"
 
 #include "core/precision.hpp"
@@ -74,23 +75,6 @@ std::string error_for(const json& document) {
     }
     return "";
 }
-
-class TempDir {
-public:
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "roofline-points-XXXXXX").string();
-        if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-    fs::path path_;
-};
 
 } // namespace
 
@@ -321,7 +305,7 @@ TEST(PointsJson, KeysWithSlashesAreEscapedInPaths) {
 }
 
 TEST(PointsJson, FileRoundTripAndErrorsNameTheFile) {
-    TempDir dir;
+    TempDir dir("roofline-points");
     const auto path = dir.file("points.json");
     write_points_file(path, sample_points());
     const auto back = read_points_file(path);
@@ -341,7 +325,7 @@ TEST(PointsJson, FileRoundTripAndErrorsNameTheFile) {
 }
 
 TEST(PointsJson, WritingRefusesWhatReadingWouldRefuse) {
-    TempDir dir;
+    TempDir dir("roofline-points");
     const auto path = dir.file("points.json");
     auto points = sample_points();
     points[0].seconds = std::numeric_limits<double>::quiet_NaN();
@@ -351,7 +335,7 @@ TEST(PointsJson, WritingRefusesWhatReadingWouldRefuse) {
 
 // JSON lets a key appear twice and the parser keeps one silently: refused, with where.
 TEST(PointsJson, DuplicateKeysAreRefusedWithTheObjectsPath) {
-    TempDir dir;
+    TempDir dir("roofline-points");
     const auto path = dir.file("points.json");
     const auto write = [&](const std::string& text) {
         std::ofstream(path) << text;

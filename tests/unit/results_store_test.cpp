@@ -1,6 +1,7 @@
 // The SQLite back end's own cases: files, directories, locks and damage. What every
 // back end must do is in results_store_backends_test.cpp.
 #include "io/results_store.hpp"
+#include "io/temp_dir.hpp"
 #include "render/store_listing.hpp"
 
 #include <gtest/gtest.h>
@@ -32,29 +33,12 @@ using store_test::seconds_since;
 
 namespace {
 
-class TempDir {
-public:
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "roofline-store-XXXXXX").string();
-        if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-        path_ = pattern;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-    fs::path path_;
-};
-
 using roofline::test::ScopedEnv;
 
 } // namespace
 
 TEST(ResultsStore, UserPathInMissingDirectoryIsAnError) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto path = dir.file("nowhere/results.db");
     try {
         ResultsStore store(path);
@@ -69,7 +53,7 @@ TEST(ResultsStore, UserPathInMissingDirectoryIsAnError) {
 }
 
 TEST(ResultsStore, DefaultLocationCreatesParentDirectories) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto path = dir.file("deep/er/results.db");
     ResultsStore store(path, /*create_parent_dirs=*/true);
     store.save_machine(sample_model("CPU A"));
@@ -171,7 +155,7 @@ void write_bytes(const std::string& path, const std::string& bytes) {
 } // namespace
 
 TEST(ResultsStoreReadOnly, EmptyOrForeignDatabaseIsNotAStore) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto empty = dir.file("empty.db");
     write_bytes(empty, "");
     EXPECT_NE(error_of([&] { ResultsStore::open_read_only(empty); }).find("is not a roofline results store"),
@@ -183,7 +167,7 @@ TEST(ResultsStoreReadOnly, EmptyOrForeignDatabaseIsNotAStore) {
 }
 
 TEST(ResultsStoreReadOnly, CorruptFilesFailClearlyForReadersAndWriters) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     std::string random(8192, '\0');
     unsigned state = 12345;
     for (auto& ch : random) ch = static_cast<char>((state = state * 1103515245u + 12345u) >> 16);
@@ -202,7 +186,7 @@ TEST(ResultsStoreReadOnly, CorruptFilesFailClearlyForReadersAndWriters) {
 }
 
 TEST(ResultsStoreReadOnly, TruncatedDatabaseFailsClearly) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto path = dir.file("results.db");
     {
         ResultsStore store(path);
@@ -224,7 +208,7 @@ TEST(ResultsStoreReadOnly, TruncatedDatabaseFailsClearly) {
 }
 
 TEST(ResultsStoreReadOnly, LockedRollbackJournalStoreFailsFastAndSaysWhy) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto path = dir.file("results.db");
     {
         ResultsStore store(path);
@@ -241,13 +225,13 @@ TEST(ResultsStoreReadOnly, LockedRollbackJournalStoreFailsFastAndSaysWhy) {
 }
 
 TEST(ResultsStoreCheckWritable, RefusesAMissingDirectory) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto path = dir.file("no/such/dir/results.db");
     EXPECT_NE(error_of([&] { check_store_writable(path); }).find("does not exist"), std::string::npos);
 }
 
 TEST(ResultsStoreCheckWritable, RefusesAStoreLockedByAWriterWithinSeconds) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto path = dir.file("results.db");
     { ResultsStore store(path); }
     RawConnection writer(path);
@@ -277,7 +261,7 @@ std::string file_bytes(const std::string& path) {
 
 // SQLite's first read of a FIFO waits for a writer forever: refused before opening.
 TEST(ResultsStoreHostilePaths, AFifoIsRefusedAtOnceByReadersAndWriters) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto path = dir.file("fifo.db");
     ASSERT_EQ(::mkfifo(path.c_str(), 0666), 0);
     const auto expected = "cannot open results database " + path + ": not a regular file (a FIFO); pass another --db";
@@ -292,7 +276,7 @@ TEST(ResultsStoreHostilePaths, AFifoIsRefusedAtOnceByReadersAndWriters) {
 // Another program's database: writers refuse it as readers do, and write nothing
 // into it (not even the WAL journal mode in its header).
 TEST(ResultsStoreHostilePaths, AForeignDatabaseGetsNothingOfOurs) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto path = dir.file("other.db");
     run_sql(path, "CREATE TABLE t (x); INSERT INTO t VALUES (1);");
     const auto before = file_bytes(path);
@@ -307,7 +291,7 @@ TEST(ResultsStoreHostilePaths, AForeignDatabaseGetsNothingOfOurs) {
 }
 
 TEST(ResultsStoreHostilePaths, AnEmptyFileOrAStoreWithExtraTablesIsStillUsed) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto empty = dir.file("empty.db");
     write_bytes(empty, "");
     EXPECT_NO_THROW(ResultsStore store(empty));
@@ -326,7 +310,7 @@ TEST(ResultsStoreHostilePaths, AnEmptyFileOrAStoreWithExtraTablesIsStillUsed) {
 // A tampered row whose point count reads -5 was listed with "-5" points (issue 33): it is a
 // damaged row, and the listing says so in every format instead of the count.
 TEST(ResultsStoreHostilePaths, ANegativePointCountIsListedAsADamagedRow) {
-    TempDir dir;
+    TempDir dir("roofline-store");
     const auto path = dir.file("tampered.db");
     {
         ResultsStore store(path);
