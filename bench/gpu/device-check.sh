@@ -4,9 +4,11 @@
 # the host, the limit guard), the tensor instructions the hardware executes (cuobjdump -sass),
 # the peers (cuBLAS through PyTorch, same minutes; gpu-benches' L2 figures published for the H200), points of CUDA programs with known counts
 # (bench/gpu/programs: ncu kernel points and the whole offload under CUPTI), then gpubench's
-# full run if time is left. bench/gpu/ratios.py puts ours beside the peers and the limits.
+# full run if time is left. The L2 by chunk size beside gpu-benches run there (l2-check.sh)
+# when GPU_BENCHES_SRC names a checkout of it carried along (e.g. .gpu-exp/gb, ignored).
+# bench/gpu/ratios.py puts ours beside the peers and the limits.
 #   here:  make build && bench/gpu/pack-kit.sh .gpu-kit
-#   there: bash bench/gpu/device-check.sh .gpu-kit OUTDIR [SECONDS=380]
+#   there: [GPU_BENCHES_SRC=DIR] bash bench/gpu/device-check.sh .gpu-kit OUTDIR [SECONDS=380]
 # Writes OUTDIR/log.txt (everything), OUTDIR/summary.txt (also on standard output) and
 # OUTDIR/results.tgz (every file), refreshed after each step, so a run cut short keeps its part.
 set -u
@@ -48,6 +50,9 @@ step "tensor instructions in gpubench's SASS (per kernel)"
 cuobjdump -sass "$gb" >"$res/gpubench.sass"
 python3 "$root/tests/gpubench/sass_check.py" "$res/gpubench.sass" >"$res/sass-check.txt"
 say "sass_check.py exit $?: $(grep -c 'an iteration' "$res/sass-check.txt") kernel loops checked"; cat "$res/sass-check.txt"
+
+step "the L2 by chunk size beside gpu-benches (bench/gpu/l2-check.sh; GPU_BENCHES_SRC=${GPU_BENCHES_SRC:-unset})"
+timeout 150 bash "$root/bench/gpu/l2-check.sh" "$gb" "$res" 30 | tee -a "$out/summary.txt" >&3; pack
 
 step "roofline bench --quick --gpu 0 (CPU: compute at 1 thread only)"
 cat >"$w/gpubench-keep" <<SH

@@ -90,12 +90,61 @@ for mode, run in runs.items():
 
 
 
+# gpu-benches' gpu-l2-cache run in the same minutes (bench/gpu/l2-check.sh): per line, the
+# data set in kB (1024 bytes) and the bandwidth in GB/s.
+def gpu_benches_measured():
+    path = os.path.join(res, "gpu-benches-l2.txt")
+    points = []
+    if os.path.exists(path):
+        for line in open(path):
+            f = line.split()
+            if len(f) >= 8 and f[1] == "kB" and f[3] == "kB" and "GB/s" in f:
+                points.append((float(f[2]) * 1024, float(f[f.index("GB/s") - 1])))
+    return points
+
+
+def nearest(points, ws):
+    """The peer's point nearest to ws, if within 10% of it."""
+    best = min(points, key=lambda p: abs(p[0] / ws - 1), default=None)
+    return best if best and abs(best[0] / ws - 1) <= 0.10 else None
+
+
+measured_peer = gpu_benches_measured()
+l2_run = (load("gpubench-l2.json") or {}).get("gpu", {})
+if l2_run.get("l2_chunks_tried"):
+    print("\n## L2 by chunk size (roofline-gpubench --only l2 --l2-sweep-chunks), gpu-benches in the same minutes")
+    for t in l2_run["l2_chunks_tried"]:
+        print(f"chunk {t['chunk_bytes'] >> 10:4} KiB, {t['blocks_per_sm']:2} blocks/SM: L2 roof {t['l2_gbs']:8.0f}; "
+              f"{t['past_l2_bytes'] / 2**20:.0f} MiB {t['past_l2_gbs']:7.0f} = {ratio(t['past_l2_gbs'], t['dram_read_gbs'])}"
+              f" x DRAM read {t['dram_read_gbs']:.0f}" + ("   <- taken" if t.get("taken") else ""))
+    sizes = sorted({ws for t in l2_run["l2_chunks_tried"] for ws, _ in t.get("points", [])})
+    if sizes:
+        chunks = l2_run["l2_chunks_tried"]
+        print(f"{'MiB':>8} {'gpu-benches':>11} " + " ".join(f"{str(t['chunk_bytes'] >> 10) + ' KiB':>16}" for t in chunks))
+        worst = {}
+        for ws in sizes:
+            ref = nearest(measured_peer, ws)
+            cells = []
+            for t in chunks:
+                gbs = dict(map(tuple, t.get("points", []))).get(ws)
+                r = gbs / ref[1] if gbs and ref else None
+                if r and ws < 2 * l2_run.get("l2_bytes", 0):
+                    worst[t["chunk_bytes"]] = max(worst.get(t["chunk_bytes"], 0), abs(r - 1))
+                cells.append(f"{gbs:8.0f} ({r:.2f})" if r else f"{gbs or 0:8.0f}  (-)  ")
+            print(f"{ws / 2**20:8.1f} {ref[1] if ref else 0:11.0f} " + " ".join(f"{c:>16}" for c in cells))
+        for chunk, w in sorted(worst.items()):
+            print(f"chunk {chunk >> 10} KiB: worst |ours/gpu-benches - 1| under twice the L2: {w:.3f}"
+                  + ("  (within 10%)" if w <= 0.10 else ""))
+
 for mode, run in runs.items():
     for c in run.get("curves", []):
-        print(f"{mode} curve {c['level']} {c['pattern']} ({c['blocks_per_sm']} blocks/SM):")
+        print(f"{mode} curve {c['level']} {c['pattern']} ({c['blocks_per_sm']} blocks/SM, "
+              f"chunks of {c.get('chunk_bytes', 0) >> 10} KiB):")
         for ws, gbs in c["points"]:
-            ref = gpu_benches_h200(ws / 2**20) if "H200" in run.get("name", "") else None
-            print(f"   {ws / 2**20:8.1f} MiB {gbs:9.0f}" + (f"   gpu-benches published {ref}, ours/it {ratio(gbs, ref)}" if ref else ""))
+            same = nearest(measured_peer, ws)
+            ref = same[1] if same else gpu_benches_h200(ws / 2**20) if "H200" in run.get("name", "") else None
+            what = "same minutes" if same else "published"
+            print(f"   {ws / 2**20:8.1f} MiB {gbs:9.0f}" + (f"   gpu-benches {what} {ref:.0f}, ours/it {ratio(gbs, ref)}" if ref else ""))
 
 # Programs with known counts (bench/gpu/programs): FLOPs of each kernel, bus bytes of the offload.
 N_TRIAD, N_MANAGED, N_GEMM = 2**26, 16 * 2**20, 4096

@@ -121,8 +121,9 @@ struct Environment {
     std::string microarchitecture;  // table entry the theoretical figures come from; empty: unknown
     std::string statistic;          // how each roof is derived from its samples
     std::vector<std::string> warnings;
-    // Figures measured above what the hardware allows (a roof past its theoretical value
-    // by more than the clock's error): left out of the model, each with why.
+    // Figures that failed a check: above what the hardware allows (a roof past its theoretical
+    // value by more than the clock's error), a kernel's self-check, or at odds with another
+    // figure of the run (a GPU L2 curve that does not fall to DRAM): left out, each with why.
     std::vector<std::string> refused;
 };
 

@@ -179,7 +179,8 @@ std::string format_bench_summary(const MachineModel& m, bool verbose) {
     }
     for (const auto& g : m.gpus) s += gpu_summary(g);
     if (!m.environment.refused.empty()) {
-        s += "\nRefused (measured above what the hardware allows; not in the model):\n";
+        s += "\nRefused (above what the hardware allows, a failed self-check, or at odds with another figure of the "
+             "run; not in the model):\n";
         for (const auto& why : m.environment.refused) s += "  - " + why + "\n";
     }
     if (!m.environment.warnings.empty()) {

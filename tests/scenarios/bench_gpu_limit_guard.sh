@@ -52,5 +52,30 @@ PY
 grep -q "roofline: error: GPU 0: .*tensor.*refused" "$tmp/out" || check "no error naming a refused tensor roof"
 grep -q "^Refused" "$tmp/out" || check "no 'Refused' section in the summary"
 "$bin" show "$tmp/m.json" >"$tmp/out" 2>&1 || check "show cannot read the model"
-[[ $fail -eq 0 ]] && echo "ok: tensor rows above the H200's limit refused by name, exit 1, the rest and the L2 curve kept"
+# The L2 read curve past twice the L2 (60 MiB here) well above the DRAM read: blocks shared
+# lines just fetched from DRAM (a read in 512 KiB chunks on the H200, 6.7 TB/s at 128 MiB).
+# The curve and the L2 read roof are refused with the reason; the DRAM roofs stay.
+python3 - "$tmp/gpu.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["gpu"]["curves"][0]["points"] = [[2097152, 14000.0], [31457280, 10400.0], [134217728, 6700.0]]
+json.dump(j, open(sys.argv[1], "w"))
+PY
+"$bin" bench --only compute --precision dp --threads 1 --time-budget 1 --no-store --svg '' -o "$tmp/m.json" --gpu \
+  >"$tmp/out" 2>&1
+code=$?
+[[ $code -eq 1 ]] || check "bench --gpu with an L2 curve that does not fall to DRAM: exit $code, expected 1"
+python3 - "$tmp/m.json" <<'PY' || { echo "FAIL: the model with the L2 curve refused"; fail=1; }
+import json, sys
+m = json.load(open(sys.argv[1]))
+g = m["gpus"][0]
+assert not g.get("curves"), g.get("curves")
+assert not [r for r in g["memory"] if r["level"] == "L2"], g["memory"]
+assert len([r for r in g["memory"] if r["level"] == "DRAM"]) == 3, g["memory"]
+assert any("L2 read curve: 6700 GB/s" in w and "refused" in w for w in m["environment"]["refused"]), m["environment"]
+PY
+grep -q "roofline: error: GPU 0: L2 read curve: 6700 GB/s at 128 MiB.*1.59x the DRAM read roof" "$tmp/out" ||
+  check "no error naming the L2 curve's point past twice the L2"
+[[ $fail -eq 0 ]] && echo "ok: tensor rows above the H200's limit refused by name, exit 1, the rest and the L2 curve kept;" \
+  "an L2 curve that stays above the DRAM read past twice the L2 refused with its L2 roof"
 exit $fail

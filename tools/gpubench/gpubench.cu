@@ -474,8 +474,9 @@ __device__ __forceinline__ unsigned warp_sum(unsigned s) {
 // many blocks at once. On the H200 of issue 32, in the same minutes: gpu-benches 9.6 TB/s at
 // 30 MB; this kernel with 128-row chunks 10.2-10.4 TB/s at 30 MiB; the kernel before it, which
 // read every row once before any again (1-row chunks), 7.6-8.3, under what real kernels reach.
-// Blocks that share a chunk also share lines just fetched, so this curve falls later past the
-// L2 than its capacity (10 TB/s at 64 MiB, 6.7 at 128 MiB on that H200). The loads bypass L1
+// Blocks that share a chunk also share lines just fetched: in 128-row chunks the curve fell
+// later past the L2 than its capacity (10 TB/s at 64 MiB, 6.7 at 128 MiB on that H200), so the
+// chunk is chosen (see the L2 roof in main) by where the curve falls. The loads bypass L1
 // (ld.global.cg: cached in L2 only, PTX ISA "Cache operators"): blocks on one SM that read one
 // chunk must not find it in their L1 (the first kernel of issue 32 gave each thread the same
 // addresses every repetition: 2.5x the L2 bandwidth, all L1 hits). Each warp stores the sum of
@@ -504,10 +505,19 @@ __global__ void read_kernel(const uint4* in, unsigned rows, unsigned chunk_rows,
     if (threadIdx.x % 32 == 0) out[global_thread() / 32] = s;
 }
 
-// The rows of a read kernel's chunk: the largest power of two up to 128 (512 KiB, gpu-benches'
-// chunk) that divides `rows`.
+// The largest chunk of the read kernel, in rows: 512 KiB, gpu-benches' chunk.
+constexpr unsigned kMaxChunkRows = 128;
+
+// How far above the DRAM read a read of 2.5x the L2 may run before its blocks are taken to
+// share lines fetched from DRAM for another block: the L2 keeps part of a set larger than it
+// (on the H200 of issue 32, 1.04x at 2.1x its L2 with no chunk read twice at once); the bound of
+// roofline's (core/gpu_l2_check.hpp), which refuses what exceeds it.
+constexpr double kPastL2Tolerance = 0.25;
+
+// The rows of a read kernel's chunk: the largest power of two up to kMaxChunkRows that
+// divides `rows`.
 unsigned chunk_rows_of(unsigned rows) {
-    unsigned c = 128;
+    unsigned c = kMaxChunkRows;
     while (c > 1 && rows % c != 0) c /= 2;
     return c;
 }
@@ -636,6 +646,10 @@ struct Options {
     int device = 0;
     bool quick = false;
     bool probe = false;
+    bool compute = true, memory = true, bus = true;  // --only: the sections measured
+    bool l2 = true;                                  // the DRAM read and the L2 (all of memory: memory)
+    std::size_t l2_chunk_bytes = 0;                  // 0: chosen (see the L2 roof in main)
+    bool l2_sweep_chunks = false;                    // every chunk size tried, each with its curve
     std::string output;
     std::size_t bus_bytes = std::size_t{256} << 20;
 };
@@ -653,11 +667,43 @@ Options parse(int argc, char** argv) {
         else if (a == "--probe") o.probe = true;
         else if (a == "-o") o.output = value();
         else if (a == "--bus-bytes") o.bus_bytes = std::strtoull(value().c_str(), nullptr, 10);
-        else if (a == "--help" || a == "-h") {
-            std::printf("usage: roofline-gpubench [--device N] [--quick] [--bus-bytes B] [-o FILE]\n"
+        else if (a == "--only") {
+            const std::string list = "," + value() + ",";
+            o.compute = list.find(",compute,") != std::string::npos;
+            o.memory = list.find(",memory,") != std::string::npos;
+            o.bus = list.find(",bus,") != std::string::npos;
+            o.l2 = o.memory || list.find(",l2,") != std::string::npos;
+            const std::size_t named =
+                (o.compute ? 8 : 0) + (o.memory ? 7 : 0) + (o.bus ? 4 : 0) + (list.find(",l2,") != std::string::npos ? 3 : 0);
+            if (named == 0 || named != list.size() - 1)
+                die(2, "--only expects sections from compute, memory, l2, bus, separated by commas (got '" +
+                           list.substr(1, list.size() - 2) + "')");
+        } else if (a == "--l2-chunk-bytes") {
+            const std::string text = value();
+            char* end = nullptr;
+            const unsigned long long bytes = std::strtoull(text.c_str(), &end, 10);
+            constexpr std::size_t kRow = kMemThreads * sizeof(uint4);
+            if (end == text.c_str() || *end || bytes < kRow || bytes > kMaxChunkRows * kRow || bytes % kRow ||
+                ((bytes / kRow) & (bytes / kRow - 1)))
+                die(2, "--l2-chunk-bytes expects 4096 times a power of two, up to " +
+                           std::to_string(kMaxChunkRows * kRow) + " (got '" + text + "')");
+            o.l2_chunk_bytes = bytes;
+        } else if (a == "--l2-sweep-chunks") {
+            o.l2_sweep_chunks = true;
+        } else if (a == "--help" || a == "-h") {
+            std::printf("usage: roofline-gpubench [--device N] [--quick] [--bus-bytes B] [--only SECTIONS]\n"
+                        "                         [--l2-chunk-bytes B] [--l2-sweep-chunks] [-o FILE]\n"
                         "       roofline-gpubench --probe [--device N]\n"
                         "Measures one GPU's roofs and writes them as JSON (roofline.gpubench/1) for "
-                        "'roofline bench --gpu'. --probe only says which device N is (exit 77: none).\n");
+                        "'roofline bench --gpu'. --probe only says which device N is (exit 77: none).\n"
+                        "  --only SECTIONS       compute, memory, l2 (the DRAM read and the L2 only), bus,\n"
+                        "                        separated by commas (default: all)\n"
+                        "  --l2-chunk-bytes B    read the L2 in chunks of B bytes (4 KiB to 512 KiB, a power of\n"
+                        "                        two) instead of the largest chunk whose read past twice the L2\n"
+                        "                        falls to the DRAM read (l2_chunks_tried in the JSON: each chunk\n"
+                        "                        tried, its L2 roof and its read past the L2)\n"
+                        "  --l2-sweep-chunks     try every chunk size, each with its curve (points), to check\n"
+                        "                        the choice against another benchmark\n");
             std::exit(0);
         } else die(2, "unknown argument '" + a + "' (see --help)");
     }
@@ -733,290 +779,372 @@ int main(int argc, char** argv) {
         const auto got = fetch<decltype(sample)>(sink, lanes_n);
         return compare(got, [&](std::size_t i) { return want(static_cast<unsigned>(i % threads)); }, "thread");
     };
-    const int iters = opt.quick ? 4096 : 16384;
-    // FMA chains: x = x + 1 counts the iterations exactly in fp64 and fp32 (the sum of the
-    // chains, 8 (iters + 1) + 28, is far below 2^24); the 16-bit types hold integers only to
-    // 2048 (bf16: 256), so theirs is x = 1 - x, which alternates between 1 + c and -c.
-    const auto fma_figure = [&](const char* kernel, double m, double a, double flop_per_fma, auto launch) {
-        Figure f = time_rate(launch, flop_per_fma * kChains * iters * lanes, reps, nvml);
-        const double want = fma_chain_value(m, a, iters);
-        return checked(f, kernel, check_threads(0.0, [&](unsigned) { return want; }));
-    };
-    add_compute("fp64 fma", "fp64", "FLOP", false, fma_figure("fp64 fma", 1, 1, 2, [&] {
-        fma_chains<double><<<blocks, threads>>>(1.0, 1.0, iters, sink_f64);
-    }));
-    add_compute("fp32 fma", "fp32", "FLOP", false, fma_figure("fp32 fma", 1, 1, 2, [&] {
-        fma_chains<float><<<blocks, threads>>>(1.0f, 1.0f, iters, sink_f64);
-    }));
-    add_compute("fp16 fma (half2)", "fp16", "FLOP", false, fma_figure("fp16 fma (half2)", -1, 1, 4, [&] {
-        fma_chains<__half2><<<blocks, threads>>>(__float2half2_rn(-1.0f), __float2half2_rn(1.0f), iters, sink_f64);
-    }));
-    add_compute("bf16 fma (bfloat162)", "bf16", "FLOP", false, fma_figure("bf16 fma (bfloat162)", -1, 1, 4, [&] {
-        fma_chains<__nv_bfloat162><<<blocks, threads>>>(__float2bfloat162_rn(-1.0f), __float2bfloat162_rn(1.0f), iters,
-                                                        sink_f64);
-    }));
-    {
-        const unsigned y = 0x0f0f0f0fu, z = 0x33333333u;
-        Figure f = time_rate([&] { lop3_chains<<<blocks, threads>>>(y, z, iters, sink_u32); },
-                             1.0 * kChains * iters * lanes, reps, nvml);
-        f = checked(f, "lop3", check_threads(0u, [&](unsigned t) {
-            unsigned s = 0;
-            for (int c = 0; c < kChains; ++c) s ^= (t + c) ^ (iters % 2 ? y ^ z : 0u);
-            return s;
-        }));
-        add_compute("lop3", "lop3", "OP", false, f);
-    }
-    {
-        const unsigned y = 0x9e3779b9u;
-        const int steps = iters / 4;
-        Figure f = time_rate([&] { popc_chains<<<blocks, threads>>>(y, steps, sink_u32); },
-                             1.0 * kChains * steps * lanes, reps, nvml);
-        std::vector<unsigned> want(threads);  // the same in every block: the chains start from threadIdx.x
-        for (int t = 0; t < threads; ++t)
-            for (int c = 0; c < kChains; ++c) {
-                unsigned x = popc_start(t, c);
-                for (int i = 0; i < steps; ++i) x = popc_step(x, y);
-                want[t] ^= x;
-            }
-        f = checked(f, "popc", check_threads(0u, [&](unsigned t) { return want[t]; }));
-        add_compute("popc", "popc", "OP", false, f);
-    }
-    const double warps = lanes / 32;
-    const int mma_iters = opt.quick ? 1024 : 4096;
-    // Each thread holds M N / 32 elements of each of kTiles tiles, each iters * K.
-    const auto mma_figure = [&](const char* kernel, int m, int n, int k, int mma_count, auto launch) {
-        Figure f = time_rate(launch, 2.0 * m * n * k * kTiles * mma_count * warps, reps, nvml);
-        const double want = static_cast<double>(kTiles) * (m * n / 32) * mma_count * k;
-        return checked(f, kernel, check_threads(0.0, [&](unsigned) { return want; }));
-    };
-    add_compute("fp16 tensor (wmma, fp32 accumulate)", "fp16", "FLOP", true,
-                mma_figure("fp16 tensor (wmma, fp32 accumulate)", 16, 16, 16, mma_iters, [&] {
-                    mma_fp16<<<blocks, threads>>>(mma_iters, __float2half(1.0f), sink_f64);
-                }));
-    add_compute("bf16 tensor (wmma, fp32 accumulate)", "bf16", "FLOP", true,
-                mma_figure("bf16 tensor (wmma, fp32 accumulate)", 16, 16, 16, mma_iters, [&] {
-                    mma_bf16<<<blocks, threads>>>(mma_iters, __float2bfloat16(1.0f), sink_f64);
-                }));
-    add_compute("tf32 tensor (wmma)", "tf32", "FLOP", true, mma_figure("tf32 tensor (wmma)", 16, 16, 8, mma_iters, [&] {
-                    mma_tf32<<<blocks, threads>>>(mma_iters, 1.0f, sink_f64);
-                }));
-    add_compute("fp64 tensor (wmma)", "fp64", "FLOP", true, mma_figure("fp64 tensor (wmma)", 8, 8, 4, mma_iters / 4, [&] {
-                    mma_fp64<<<blocks, threads>>>(mma_iters / 4, 1.0, sink_f64);
-                }));
-    if (prop.major >= 9) {  // m16n8k16 DMMA: sm_90 and later
-        const int dmma_iters = mma_iters / 4;
-        add_compute("fp64 tensor (dmma m16n8k16)", "fp64", "FLOP", true,
-                    mma_figure("fp64 tensor (dmma m16n8k16)", 16, 8, 16, dmma_iters, [&] {
-                        dmma_fp64_m16n8k16<<<blocks, threads>>>(dmma_iters, 1.0, sink_f64);
-                    }));
-    }
-    // wgmma: its cubin is built for sm_90a only, which runs on compute capability 9.0 alone.
-    // One warpgroup a block, as many blocks as fit on every SM at once (no partial wave).
-    if (prop.major == 9 && prop.minor == 0) {
-        // 8 wgmma an iteration, 128 SM clocks each at the dense peak, 3 blocks an SM: about 6 ms a
-        // launch at 2 GHz (1.6 ms quick), long enough for CUDA events; accumulators stay below 2^21.
-        const int wgmma_iters = opt.quick ? 1024 : 4096;
-        bool built = true;
-        const auto wgmma_figure = [&](const char* name, const char* precision, const char* unit, auto kernel, int k,
-                                      unsigned one_word) {
-            if (!built) return;
-            int per_sm = 0;
-            CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWgmmaThreads, 0));
-            const int grid = sms * std::max(per_sm, 1);
-            const auto launch = [&] { kernel<<<grid, kWgmmaThreads>>>(wgmma_iters, one_word, sink_f64); };
-            Figure f = time_rate(launch, 2.0 * 64 * 256 * k * kWgmmaChain * static_cast<double>(wgmma_iters) * grid,
-                                 reps, nvml);
-            const auto got = fetch<double>(sink, static_cast<std::size_t>(grid) * kWgmmaThreads);
-            if (got.front() == -1) {  // the binary holds no sm_90a code (ROOFLINE_GPU_ARCHS without 90a)
-                std::fprintf(stderr, "roofline-gpubench: wgmma kernels not built (no sm_90a code): tensor roofs "
-                                     "from WMMA only\n");
-                built = false;
-                return;
-            }
-            const double want = 1.0 * wgmma_iters * kWgmmaChain * k;
-            add_compute(name, precision, unit, true,
-                        checked(f, name, compare(got, [&](std::size_t) { return want; }, "thread")));
+    if (opt.compute) {
+        const int iters = opt.quick ? 4096 : 16384;
+        // FMA chains: x = x + 1 counts the iterations exactly in fp64 and fp32 (the sum of the
+        // chains, 8 (iters + 1) + 28, is far below 2^24); the 16-bit types hold integers only to
+        // 2048 (bf16: 256), so theirs is x = 1 - x, which alternates between 1 + c and -c.
+        const auto fma_figure = [&](const char* kernel, double m, double a, double flop_per_fma, auto launch) {
+            Figure f = time_rate(launch, flop_per_fma * kChains * iters * lanes, reps, nvml);
+            const double want = fma_chain_value(m, a, iters);
+            return checked(f, kernel, check_threads(0.0, [&](unsigned) { return want; }));
         };
-        wgmma_figure("fp16 tensor (wgmma, fp32 accumulate)", "fp16", "FLOP", wgmma_kernel<WgmmaKind::fp16>, 16,
-                     0x3C003C00u);
-        wgmma_figure("bf16 tensor (wgmma, fp32 accumulate)", "bf16", "FLOP", wgmma_kernel<WgmmaKind::bf16>, 16,
-                     0x3F803F80u);
-        wgmma_figure("tf32 tensor (wgmma)", "tf32", "FLOP", wgmma_kernel<WgmmaKind::tf32>, 8, 0x3F800000u);
-        wgmma_figure("fp8 tensor (wgmma e4m3, fp32 accumulate)", "fp8", "FLOP", wgmma_kernel<WgmmaKind::fp8>, 32,
-                     0x38383838u);
-        wgmma_figure("int8 tensor (wgmma, s32 accumulate)", "int8", "OP", wgmma_kernel<WgmmaKind::int8>, 32,
-                     0x01010101u);
+        add_compute("fp64 fma", "fp64", "FLOP", false, fma_figure("fp64 fma", 1, 1, 2, [&] {
+            fma_chains<double><<<blocks, threads>>>(1.0, 1.0, iters, sink_f64);
+        }));
+        add_compute("fp32 fma", "fp32", "FLOP", false, fma_figure("fp32 fma", 1, 1, 2, [&] {
+            fma_chains<float><<<blocks, threads>>>(1.0f, 1.0f, iters, sink_f64);
+        }));
+        add_compute("fp16 fma (half2)", "fp16", "FLOP", false, fma_figure("fp16 fma (half2)", -1, 1, 4, [&] {
+            fma_chains<__half2><<<blocks, threads>>>(__float2half2_rn(-1.0f), __float2half2_rn(1.0f), iters, sink_f64);
+        }));
+        add_compute("bf16 fma (bfloat162)", "bf16", "FLOP", false, fma_figure("bf16 fma (bfloat162)", -1, 1, 4, [&] {
+            fma_chains<__nv_bfloat162><<<blocks, threads>>>(__float2bfloat162_rn(-1.0f), __float2bfloat162_rn(1.0f), iters,
+                                                            sink_f64);
+        }));
+        {
+            const unsigned y = 0x0f0f0f0fu, z = 0x33333333u;
+            Figure f = time_rate([&] { lop3_chains<<<blocks, threads>>>(y, z, iters, sink_u32); },
+                                 1.0 * kChains * iters * lanes, reps, nvml);
+            f = checked(f, "lop3", check_threads(0u, [&](unsigned t) {
+                unsigned s = 0;
+                for (int c = 0; c < kChains; ++c) s ^= (t + c) ^ (iters % 2 ? y ^ z : 0u);
+                return s;
+            }));
+            add_compute("lop3", "lop3", "OP", false, f);
+        }
+        {
+            const unsigned y = 0x9e3779b9u;
+            const int steps = iters / 4;
+            Figure f = time_rate([&] { popc_chains<<<blocks, threads>>>(y, steps, sink_u32); },
+                                 1.0 * kChains * steps * lanes, reps, nvml);
+            std::vector<unsigned> want(threads);  // the same in every block: the chains start from threadIdx.x
+            for (int t = 0; t < threads; ++t)
+                for (int c = 0; c < kChains; ++c) {
+                    unsigned x = popc_start(t, c);
+                    for (int i = 0; i < steps; ++i) x = popc_step(x, y);
+                    want[t] ^= x;
+                }
+            f = checked(f, "popc", check_threads(0u, [&](unsigned t) { return want[t]; }));
+            add_compute("popc", "popc", "OP", false, f);
+        }
+        const double warps = lanes / 32;
+        const int mma_iters = opt.quick ? 1024 : 4096;
+        // Each thread holds M N / 32 elements of each of kTiles tiles, each iters * K.
+        const auto mma_figure = [&](const char* kernel, int m, int n, int k, int mma_count, auto launch) {
+            Figure f = time_rate(launch, 2.0 * m * n * k * kTiles * mma_count * warps, reps, nvml);
+            const double want = static_cast<double>(kTiles) * (m * n / 32) * mma_count * k;
+            return checked(f, kernel, check_threads(0.0, [&](unsigned) { return want; }));
+        };
+        add_compute("fp16 tensor (wmma, fp32 accumulate)", "fp16", "FLOP", true,
+                    mma_figure("fp16 tensor (wmma, fp32 accumulate)", 16, 16, 16, mma_iters, [&] {
+                        mma_fp16<<<blocks, threads>>>(mma_iters, __float2half(1.0f), sink_f64);
+                    }));
+        add_compute("bf16 tensor (wmma, fp32 accumulate)", "bf16", "FLOP", true,
+                    mma_figure("bf16 tensor (wmma, fp32 accumulate)", 16, 16, 16, mma_iters, [&] {
+                        mma_bf16<<<blocks, threads>>>(mma_iters, __float2bfloat16(1.0f), sink_f64);
+                    }));
+        add_compute("tf32 tensor (wmma)", "tf32", "FLOP", true, mma_figure("tf32 tensor (wmma)", 16, 16, 8, mma_iters, [&] {
+                        mma_tf32<<<blocks, threads>>>(mma_iters, 1.0f, sink_f64);
+                    }));
+        add_compute("fp64 tensor (wmma)", "fp64", "FLOP", true, mma_figure("fp64 tensor (wmma)", 8, 8, 4, mma_iters / 4, [&] {
+                        mma_fp64<<<blocks, threads>>>(mma_iters / 4, 1.0, sink_f64);
+                    }));
+        if (prop.major >= 9) {  // m16n8k16 DMMA: sm_90 and later
+            const int dmma_iters = mma_iters / 4;
+            add_compute("fp64 tensor (dmma m16n8k16)", "fp64", "FLOP", true,
+                        mma_figure("fp64 tensor (dmma m16n8k16)", 16, 8, 16, dmma_iters, [&] {
+                            dmma_fp64_m16n8k16<<<blocks, threads>>>(dmma_iters, 1.0, sink_f64);
+                        }));
+        }
+        // wgmma: its cubin is built for sm_90a only, which runs on compute capability 9.0 alone.
+        // One warpgroup a block, as many blocks as fit on every SM at once (no partial wave).
+        if (prop.major == 9 && prop.minor == 0) {
+            // 8 wgmma an iteration, 128 SM clocks each at the dense peak, 3 blocks an SM: about 6 ms a
+            // launch at 2 GHz (1.6 ms quick), long enough for CUDA events; accumulators stay below 2^21.
+            const int wgmma_iters = opt.quick ? 1024 : 4096;
+            bool built = true;
+            const auto wgmma_figure = [&](const char* name, const char* precision, const char* unit, auto kernel, int k,
+                                          unsigned one_word) {
+                if (!built) return;
+                int per_sm = 0;
+                CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWgmmaThreads, 0));
+                const int grid = sms * std::max(per_sm, 1);
+                const auto launch = [&] { kernel<<<grid, kWgmmaThreads>>>(wgmma_iters, one_word, sink_f64); };
+                Figure f = time_rate(launch, 2.0 * 64 * 256 * k * kWgmmaChain * static_cast<double>(wgmma_iters) * grid,
+                                     reps, nvml);
+                const auto got = fetch<double>(sink, static_cast<std::size_t>(grid) * kWgmmaThreads);
+                if (got.front() == -1) {  // the binary holds no sm_90a code (ROOFLINE_GPU_ARCHS without 90a)
+                    std::fprintf(stderr, "roofline-gpubench: wgmma kernels not built (no sm_90a code): tensor roofs "
+                                         "from WMMA only\n");
+                    built = false;
+                    return;
+                }
+                const double want = 1.0 * wgmma_iters * kWgmmaChain * k;
+                add_compute(name, precision, unit, true,
+                            checked(f, name, compare(got, [&](std::size_t) { return want; }, "thread")));
+            };
+            wgmma_figure("fp16 tensor (wgmma, fp32 accumulate)", "fp16", "FLOP", wgmma_kernel<WgmmaKind::fp16>, 16,
+                         0x3C003C00u);
+            wgmma_figure("bf16 tensor (wgmma, fp32 accumulate)", "bf16", "FLOP", wgmma_kernel<WgmmaKind::bf16>, 16,
+                         0x3F803F80u);
+            wgmma_figure("tf32 tensor (wgmma)", "tf32", "FLOP", wgmma_kernel<WgmmaKind::tf32>, 8, 0x3F800000u);
+            wgmma_figure("fp8 tensor (wgmma e4m3, fp32 accumulate)", "fp8", "FLOP", wgmma_kernel<WgmmaKind::fp8>, 32,
+                         0x38383838u);
+            wgmma_figure("int8 tensor (wgmma, s32 accumulate)", "int8", "OP", wgmma_kernel<WgmmaKind::int8>, 32,
+                         0x01010101u);
+        }
     }
 
     // Memory: DRAM over arrays of at least 8x L2 (and 256 MiB), L2 swept over working sets,
     // shared memory. Sizes are whole rows of the read kernel (4 KiB).
-    progress("memory roofs");
-    constexpr std::size_t kRow = kMemThreads * sizeof(uint4);
-    const std::size_t l2 = static_cast<std::size_t>(std::max(prop.l2CacheSize, 1 << 20));
-    const std::size_t big = std::min<std::size_t>(std::max<std::size_t>(8 * l2, std::size_t{256} << 20),
-                                                  prop.totalGlobalMem / 8) / kRow * kRow;
-    float4 *a = nullptr, *b = nullptr, *c = nullptr;
-    CHECK(cudaMalloc(&a, big));
-    CHECK(cudaMalloc(&b, big));
-    CHECK(cudaMalloc(&c, big));
-    const std::size_t n = big / sizeof(float4), words = big / sizeof(unsigned);
-    const auto fill = [&](void* p, int pattern) {
-        fill_words<<<sms * 4, kMemThreads>>>(static_cast<unsigned*>(p), words, pattern);
-        CHECK(cudaGetLastError());
-    };
-    const auto add_memory = [&](const char* level, const char* pattern, std::size_t ws, int per_sm, Figure f) {
-        if (!f.failed.empty()) {
-            failed.push_back(f.failed);
-            return;
-        }
-        char text[384];
-        std::snprintf(text, sizeof text,
-                      "{\"level\": \"%s\", \"pattern\": \"%s\", \"gbs\": %.6g, \"working_set_bytes\": %zu, "
-                      "\"blocks_per_sm\": %d, \"stats\": %s}",
-                      level, pattern, f.best, ws, per_sm, stats_json(f).c_str());
-        memory.push_back(text);
-    };
-    // Occupancy swept: the best blocks per SM for each kernel; a failed check at any occupancy
-    // fails the figure.
-    const auto best_over_occupancy = [&](auto measure, int& chosen) {
-        Figure best;
-        std::string failure;
-        for (const int per_sm : {1, 2, 4, 8, 16}) {
-            const Figure f = measure(per_sm);
-            if (!f.failed.empty() && failure.empty()) failure = f.failed;
-            if (f.best > best.best) best = f, chosen = per_sm;
-        }
-        best.failed = failure;
-        return best;
-    };
-    // A read of the first `ws` bytes of `a` (kIota), `reps` times, checked.
-    const auto read_figure = [&](const char* kernel, std::size_t ws, unsigned times, int per_sm) {
-        const unsigned rows = static_cast<unsigned>(ws / kRow);
-        Figure f = time_rate([&] { read_kernel<<<sms * per_sm, kMemThreads>>>(reinterpret_cast<const uint4*>(a), rows, chunk_rows_of(rows), times, sink_u32); },
-                             static_cast<double>(ws) * times, reps, nvml);
-        return checked(f, kernel, check_read_sum(sink, static_cast<std::size_t>(sms) * per_sm * kWarpsPerBlock,
-                                                 ws / sizeof(unsigned), times));
-    };
-    int chosen = 0;
-    fill(a, kIota);
-    Figure f = best_over_occupancy([&](int per_sm) { return read_figure("DRAM read", big, 1, per_sm); }, chosen);
-    add_memory("DRAM", "read", big, chosen, f);
-    fill(b, kOddWords);
-    f = best_over_occupancy([&](int per_sm) {
-        const Figure g = time_rate([&] { copy_kernel<<<sms * per_sm, kMemThreads>>>(b, a, n); }, 2.0 * big, reps, nvml);
-        return checked(g, "DRAM copy", check_words(reinterpret_cast<unsigned*>(a), words, kOddWords, sink));
-    }, chosen);
-    add_memory("DRAM", "copy", 2 * big, chosen, f);
-    fill(b, kSmallFloats);
-    fill(c, kOnes);
-    f = best_over_occupancy([&](int per_sm) {
-        const Figure g = time_rate([&] { triad_kernel<<<sms * per_sm, kMemThreads>>>(a, b, c, 3.0f, n); }, 3.0 * big,
-                                   reps, nvml);
-        return checked(g, "DRAM triad", check_words(reinterpret_cast<unsigned*>(a), words, kTriadOfSmallAndOnes, sink));
-    }, chosen);
-    add_memory("DRAM", "triad", 3 * big, chosen, f);
-
-    // L2: the roof at half the L2 (occupancy swept there, 512 MiB a launch: 50 ms at 10 TB/s),
-    // then the curve at that occupancy over working sets from 2 MiB to past twice the L2, where
-    // it falls to DRAM, each launch about 50 ms at the roof's rate (64 MiB to 512 MiB).
-    fill(a, kIota);
-    const auto times_for = [](std::size_t ws, std::size_t bytes) {
-        return static_cast<unsigned>(std::max<std::size_t>(1, bytes / ws));
-    };
-    const std::size_t l2_set = std::max(l2 / 2 / kRow, std::size_t{1}) * kRow;
-    f = best_over_occupancy([&](int per_sm) {
-        return read_figure("L2 read", l2_set, times_for(l2_set, std::size_t{512} << 20), per_sm);
-    }, chosen);
-    add_memory("L2", "read", l2_set, chosen, f);
-    const std::size_t curve_bytes = static_cast<std::size_t>(
-        std::clamp(f.best * 1e9 * 0.05, 64.0 * (1 << 20), 512.0 * (1 << 20)));
-    std::vector<std::size_t> sweep;
-    for (std::size_t ws = std::size_t{2} << 20; ws <= big && ws <= 4 * l2; ws = ws * (opt.quick ? 4 : 3) / 2) {
-        sweep.push_back(ws / kRow * kRow);
-        if (ws > 2 * l2) break;  // the first size past twice the L2: DRAM
-    }
-    std::string curve;
-    for (const std::size_t ws : sweep) {
-        const Figure g = read_figure("L2 read (curve)", ws, times_for(ws, curve_bytes), chosen);
-        if (!g.failed.empty()) {
-            failed.push_back(g.failed);
-            curve.clear();
-            break;
-        }
-        char point[64];
-        std::snprintf(point, sizeof point, "%s[%zu, %.6g]", curve.empty() ? "" : ", ", ws, g.best);
-        curve += point;
-    }
-    const int curve_blocks_per_sm = chosen;
-    const int shared_iters = opt.quick ? 8192 : 32768;
-    // Shared memory: thread t's word sum is the sum over steps i of 16 ((t + 256 i) mod 2048) + 6.
-    std::vector<unsigned> shared_want(kWarpsPerBlock);
-    for (unsigned t = 0; t < kMemThreads; ++t)
-        for (int i = 0; i < shared_iters; ++i)
-            shared_want[t / 32] += 16 * ((t + static_cast<unsigned>(kMemThreads) * i) & (kSharedUint4 - 1)) + 6;
-    f = best_over_occupancy([&](int per_sm) {
-        const Figure g = time_rate([&] { shared_read_kernel<<<sms * per_sm, kMemThreads>>>(shared_iters, sink_u32); },
-                                   16.0 * shared_iters * kMemThreads * sms * per_sm, reps, nvml);
-        const auto got = fetch<unsigned>(sink, static_cast<std::size_t>(sms) * per_sm * kWarpsPerBlock);
-        return checked(g, "L1 (shared memory) read",
-                       compare(got, [&](std::size_t w) { return shared_want[w % kWarpsPerBlock]; }, "warp"));
-    }, chosen);
-    add_memory("L1", "read", kSharedUint4 * sizeof(uint4), chosen, f);
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(b));
-    CHECK(cudaFree(c));
-
-    // Bus: copies of growing size; the plateau is the best rate and the size it came at.
-    progress("host-device bus");
-    void *host_pinned = nullptr, *host_pinned2 = nullptr, *dev = nullptr, *dev2 = nullptr;
-    CHECK(cudaMallocHost(&host_pinned, opt.bus_bytes));
-    CHECK(cudaMallocHost(&host_pinned2, opt.bus_bytes));
-    CHECK(cudaMalloc(&dev, opt.bus_bytes));
-    CHECK(cudaMalloc(&dev2, opt.bus_bytes));
-    std::memset(host_pinned, 1, opt.bus_bytes);
-    std::memset(host_pinned2, 1, opt.bus_bytes);
-    std::vector<char> pageable(opt.bus_bytes, 1);
-    cudaStream_t s1, s2;
-    CHECK(cudaStreamCreate(&s1));
-    CHECK(cudaStreamCreate(&s2));
-    const auto add_bus = [&](const char* direction, bool pinned, std::size_t bytes, Figure fig) {
-        char text[256];
-        std::snprintf(text, sizeof text,
-                      "{\"direction\": \"%s\", \"pinned\": %s, \"gbs\": %.6g, \"bytes\": %zu, \"stats\": %s}", direction,
-                      pinned ? "true" : "false", fig.best, bytes, stats_json(fig).c_str());
-        bus.push_back(text);
-    };
-    for (const bool pinned : {true, false}) {
-        for (const char* direction : {"h2d", "d2h", "bidirectional"}) {
-            if (!pinned && std::strcmp(direction, "bidirectional") == 0) continue;  // pageable copies serialize
-            Figure best;
-            std::size_t best_bytes = 0;
-            for (std::size_t bytes = std::size_t{1} << 20; bytes <= opt.bus_bytes; bytes *= 4) {
-                void* host = pinned ? host_pinned : pageable.data();
-                const bool h2d = std::strcmp(direction, "h2d") == 0, both = std::strcmp(direction, "bidirectional") == 0;
-                const Figure fig = time_rate([&] {
-                    if (both) {
-                        CHECK(cudaMemcpyAsync(dev, host_pinned, bytes, cudaMemcpyHostToDevice, s1));
-                        CHECK(cudaMemcpyAsync(host_pinned2, dev2, bytes, cudaMemcpyDeviceToHost, s2));
-                        CHECK(cudaStreamSynchronize(s1));
-                        CHECK(cudaStreamSynchronize(s2));
-                    } else if (h2d) {
-                        CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, 0));
-                    } else {
-                        CHECK(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, 0));
-                    }
-                }, (both ? 2.0 : 1.0) * static_cast<double>(bytes), reps, nvml);
-                if (fig.best > best.best) best = fig, best_bytes = bytes;
+    std::string curve, l2_trials;  // the L2 curve's points; the chunk sizes tried for it
+    int curve_blocks_per_sm = 0;
+    std::size_t curve_chunk_bytes = 0;
+    if (opt.l2) {  // opt.memory too
+        progress(opt.memory ? "memory roofs" : "memory roofs: the DRAM read and the L2");
+        constexpr std::size_t kRow = kMemThreads * sizeof(uint4);
+        const std::size_t l2 = static_cast<std::size_t>(std::max(prop.l2CacheSize, 1 << 20));
+        const std::size_t big = std::min<std::size_t>(std::max<std::size_t>(8 * l2, std::size_t{256} << 20),
+                                                      prop.totalGlobalMem / 8) / kRow * kRow;
+        float4 *a = nullptr, *b = nullptr, *c = nullptr;
+        CHECK(cudaMalloc(&a, big));
+        CHECK(cudaMalloc(&b, big));
+        CHECK(cudaMalloc(&c, big));
+        const std::size_t n = big / sizeof(float4), words = big / sizeof(unsigned);
+        const auto fill = [&](void* p, int pattern) {
+            fill_words<<<sms * 4, kMemThreads>>>(static_cast<unsigned*>(p), words, pattern);
+            CHECK(cudaGetLastError());
+        };
+        const auto add_memory = [&](const char* level, const char* pattern, std::size_t ws, int per_sm, Figure f,
+                                    std::size_t chunk_bytes = 0) {
+            if (!f.failed.empty()) {
+                failed.push_back(f.failed);
+                return;
             }
-            add_bus(direction, pinned, best_bytes, best);
+            char text[384], chunk[48] = "";
+            if (chunk_bytes) std::snprintf(chunk, sizeof chunk, ", \"chunk_bytes\": %zu", chunk_bytes);
+            std::snprintf(text, sizeof text,
+                          "{\"level\": \"%s\", \"pattern\": \"%s\", \"gbs\": %.6g, \"working_set_bytes\": %zu, "
+                          "\"blocks_per_sm\": %d%s, \"stats\": %s}",
+                          level, pattern, f.best, ws, per_sm, chunk, stats_json(f).c_str());
+            memory.push_back(text);
+        };
+        // Occupancy swept: the best blocks per SM for each kernel; a failed check at any occupancy
+        // fails the figure.
+        const auto best_over_occupancy = [&](auto measure, int& chosen) {
+            Figure best;
+            std::string failure;
+            for (const int per_sm : {1, 2, 4, 8, 16}) {
+                const Figure f = measure(per_sm);
+                if (!f.failed.empty() && failure.empty()) failure = f.failed;
+                if (f.best > best.best) best = f, chosen = per_sm;
+            }
+            best.failed = failure;
+            return best;
+        };
+        // A read of the first `ws` bytes of `a` (kIota), `times` times in chunks of `chunk_rows`
+        // rows (which divides ws / kRow), checked.
+        const auto read_figure = [&](const char* kernel, std::size_t ws, unsigned times, int per_sm,
+                                     unsigned chunk_rows) {
+            const unsigned rows = static_cast<unsigned>(ws / kRow);
+            Figure f = time_rate([&] {
+                read_kernel<<<sms * per_sm, kMemThreads>>>(reinterpret_cast<const uint4*>(a), rows, chunk_rows, times,
+                                                           sink_u32);
+            },
+                                 static_cast<double>(ws) * times, reps, nvml);
+            return checked(f, kernel, check_read_sum(sink, static_cast<std::size_t>(sms) * per_sm * kWarpsPerBlock,
+                                                     ws / sizeof(unsigned), times));
+        };
+        int chosen = 0;
+        fill(a, kIota);
+        // Read once (times = 1), no chunk is read twice: the chunk size does not matter.
+        Figure f = best_over_occupancy([&](int per_sm) {
+            return read_figure("DRAM read", big, 1, per_sm, chunk_rows_of(static_cast<unsigned>(big / kRow)));
+        }, chosen);
+        add_memory("DRAM", "read", big, chosen, f);
+        const double dram_read = f.failed.empty() ? f.best : 0;
+        if (opt.memory) {
+            fill(b, kOddWords);
+            f = best_over_occupancy([&](int per_sm) {
+                const Figure g =
+                    time_rate([&] { copy_kernel<<<sms * per_sm, kMemThreads>>>(b, a, n); }, 2.0 * big, reps, nvml);
+                return checked(g, "DRAM copy", check_words(reinterpret_cast<unsigned*>(a), words, kOddWords, sink));
+            }, chosen);
+            add_memory("DRAM", "copy", 2 * big, chosen, f);
+            fill(b, kSmallFloats);
+            fill(c, kOnes);
+            f = best_over_occupancy([&](int per_sm) {
+                const Figure g = time_rate([&] { triad_kernel<<<sms * per_sm, kMemThreads>>>(a, b, c, 3.0f, n); }, 3.0 * big,
+                                           reps, nvml);
+                return checked(g, "DRAM triad",
+                               check_words(reinterpret_cast<unsigned*>(a), words, kTriadOfSmallAndOnes, sink));
+            }, chosen);
+            add_memory("DRAM", "triad", 3 * big, chosen, f);
         }
+
+        // L2: the roof at half the L2 (occupancy swept there, 512 MiB a launch: 50 ms at 10 TB/s),
+        // then the curve at that occupancy over working sets from 2 MiB to under twice the L2, and
+        // one past it (2.5x), each launch about 50 ms at the roof's rate (64 MiB to 512 MiB).
+        // The chunk size: blocks that read one chunk at about the same time share what the L2
+        // fetched for the first of them, as a GEMM's blocks share its tiles (and gpu-benches' blocks
+        // their 512 KiB chunks), which real kernels reach; but with too few chunks in flight they
+        // share lines fetched from DRAM moments before, and the figure is reuse, not the L2. Past
+        // twice the L2 every line must come from DRAM, so the largest chunk whose read there runs
+        // at most kPastL2Tolerance above the DRAM read is taken (on the H200 of issue 32, 60 MiB
+        // of L2, 512 KiB chunks read a 128 MiB set at 6.7 TB/s, about 1.5x its DRAM read; every
+        // row once before any again, 4.5 TB/s, 1.04x). roofline refuses an L2 roof and curve that
+        // fail this check (core/gpu_l2_check.hpp), as it would a run with --l2-chunk-bytes too large.
+        fill(a, kIota);
+        const auto times_for = [](std::size_t ws, std::size_t bytes) {
+            return static_cast<unsigned>(std::max<std::size_t>(1, bytes / ws));
+        };
+        const auto launch_bytes = [](const Figure& roof) {  // about 50 ms a launch at the roof's rate
+            return static_cast<std::size_t>(std::clamp(roof.best * 1e9 * 0.05, 64.0 * (1 << 20), 512.0 * (1 << 20)));
+        };
+        constexpr std::size_t kChunk = kMaxChunkRows * kRow;  // every size a whole number of the largest chunk
+        const std::size_t l2_set = std::max(l2 / 2 / kChunk, std::size_t{1}) * kChunk;
+        std::vector<std::size_t> sweep;
+        for (std::size_t ws = std::size_t{2} << 20; ws < 2 * l2 && ws <= big; ws = ws * (opt.quick ? 4 : 3) / 2)
+            sweep.push_back(std::max(ws / kChunk, std::size_t{1}) * kChunk);
+        const std::size_t past_l2 = (5 * l2 / 2 + kChunk - 1) / kChunk * kChunk;
+        if (past_l2 <= big) sweep.push_back(past_l2);
+        const bool judged = dram_read > 0 && past_l2 <= big;
+        std::vector<unsigned> chunk_sizes{kMaxChunkRows, 32, 8, 1};  // most shared first
+        if (opt.l2_chunk_bytes) chunk_sizes = {static_cast<unsigned>(opt.l2_chunk_bytes / kRow)};
+        else if (!judged) chunk_sizes = {1};  // nothing to judge sharing by: none
+        // The curve at one occupancy and chunk size: its points as JSON, or empty with the
+        // failed self-check in `failed`.
+        const auto curve_of = [&](int per_sm, unsigned rows_a_chunk, std::size_t launch) {
+            std::string points;
+            for (const std::size_t ws : sweep) {
+                const Figure g = read_figure("L2 read (curve)", ws, times_for(ws, launch), per_sm, rows_a_chunk);
+                if (!g.failed.empty()) {
+                    failed.push_back(g.failed);
+                    return std::string();
+                }
+                char point[64];
+                std::snprintf(point, sizeof point, "%s[%zu, %.6g]", points.empty() ? "" : ", ", ws, g.best);
+                points += point;
+            }
+            return points;
+        };
+        Figure roof;
+        unsigned chunk_rows = 0;  // the chunk taken: the first whose read past the L2 falls to DRAM
+        for (const unsigned rows_a_chunk : chunk_sizes) {
+            int per_sm = 0;
+            const Figure r = best_over_occupancy([&](int p) {
+                return read_figure("L2 read", l2_set, times_for(l2_set, std::size_t{512} << 20), p, rows_a_chunk);
+            }, per_sm);
+            const bool last = rows_a_chunk == chunk_sizes.back();
+            if (!r.failed.empty() || !judged) {
+                if (!chunk_rows) roof = r, chunk_rows = rows_a_chunk, chosen = per_sm;  // add_memory says a failure
+                else if (!r.failed.empty()) failed.push_back(r.failed);
+                break;
+            }
+            const Figure past = read_figure("L2 read (past the L2)", past_l2, times_for(past_l2, launch_bytes(r)), per_sm,
+                                            rows_a_chunk);
+            if (!past.failed.empty()) {
+                if (!chunk_rows) roof = r, roof.failed = past.failed, chunk_rows = rows_a_chunk, chosen = per_sm;
+                else failed.push_back(past.failed);
+                break;
+            }
+            const bool falls = past.best <= (1 + kPastL2Tolerance) * dram_read;
+            if (!chunk_rows && (falls || last)) roof = r, chunk_rows = rows_a_chunk, chosen = per_sm;
+            char trial[320];
+            std::snprintf(trial, sizeof trial,
+                          "%s{\"chunk_bytes\": %zu, \"blocks_per_sm\": %d, \"l2_gbs\": %.6g, \"past_l2_bytes\": %zu, "
+                          "\"past_l2_gbs\": %.6g, \"dram_read_gbs\": %.6g, \"taken\": %s",
+                          l2_trials.empty() ? "" : ", ", rows_a_chunk * kRow, per_sm, r.best, past_l2, past.best,
+                          dram_read, chunk_rows == rows_a_chunk ? "true" : "false");
+            l2_trials += trial;
+            if (opt.l2_sweep_chunks) l2_trials += ", \"points\": [" + curve_of(per_sm, rows_a_chunk, launch_bytes(r)) + "]";
+            l2_trials += "}";
+            if (!falls)
+                std::fprintf(stderr, "roofline-gpubench: L2 read in %zu KiB chunks: %.0f GB/s at %zu MiB, %.2fx the DRAM "
+                                     "read%s\n",
+                             rows_a_chunk * kRow >> 10, past.best, past_l2 >> 20, past.best / dram_read,
+                             last ? "" : ": lines shared, smaller chunks");
+            if (chunk_rows && !opt.l2_sweep_chunks) break;
+        }
+        add_memory("L2", "read", l2_set, chosen, roof, chunk_rows * kRow);
+        if (roof.failed.empty()) curve = curve_of(chosen, chunk_rows, launch_bytes(roof));
+        curve_blocks_per_sm = chosen;
+        curve_chunk_bytes = chunk_rows * kRow;
+        if (opt.memory) {
+            const int shared_iters = opt.quick ? 8192 : 32768;
+            // Shared memory: thread t's word sum is the sum over steps i of 16 ((t + 256 i) mod 2048) + 6.
+            std::vector<unsigned> shared_want(kWarpsPerBlock);
+            for (unsigned t = 0; t < kMemThreads; ++t)
+                for (int i = 0; i < shared_iters; ++i)
+                    shared_want[t / 32] += 16 * ((t + static_cast<unsigned>(kMemThreads) * i) & (kSharedUint4 - 1)) + 6;
+            f = best_over_occupancy([&](int per_sm) {
+                const Figure g = time_rate([&] { shared_read_kernel<<<sms * per_sm, kMemThreads>>>(shared_iters, sink_u32); },
+                                           16.0 * shared_iters * kMemThreads * sms * per_sm, reps, nvml);
+                const auto got = fetch<unsigned>(sink, static_cast<std::size_t>(sms) * per_sm * kWarpsPerBlock);
+                return checked(g, "L1 (shared memory) read",
+                               compare(got, [&](std::size_t w) { return shared_want[w % kWarpsPerBlock]; }, "warp"));
+            }, chosen);
+            add_memory("L1", "read", kSharedUint4 * sizeof(uint4), chosen, f);
+        }
+        CHECK(cudaFree(a));
+        CHECK(cudaFree(b));
+        CHECK(cudaFree(c));
     }
-    CHECK(cudaStreamDestroy(s1));
-    CHECK(cudaStreamDestroy(s2));
-    CHECK(cudaFreeHost(host_pinned));
-    CHECK(cudaFreeHost(host_pinned2));
-    CHECK(cudaFree(dev));
-    CHECK(cudaFree(dev2));
+
+    if (opt.bus) {
+        // Bus: copies of growing size; the plateau is the best rate and the size it came at.
+        progress("host-device bus");
+        void *host_pinned = nullptr, *host_pinned2 = nullptr, *dev = nullptr, *dev2 = nullptr;
+        CHECK(cudaMallocHost(&host_pinned, opt.bus_bytes));
+        CHECK(cudaMallocHost(&host_pinned2, opt.bus_bytes));
+        CHECK(cudaMalloc(&dev, opt.bus_bytes));
+        CHECK(cudaMalloc(&dev2, opt.bus_bytes));
+        std::memset(host_pinned, 1, opt.bus_bytes);
+        std::memset(host_pinned2, 1, opt.bus_bytes);
+        std::vector<char> pageable(opt.bus_bytes, 1);
+        cudaStream_t s1, s2;
+        CHECK(cudaStreamCreate(&s1));
+        CHECK(cudaStreamCreate(&s2));
+        const auto add_bus = [&](const char* direction, bool pinned, std::size_t bytes, Figure fig) {
+            char text[256];
+            std::snprintf(text, sizeof text,
+                          "{\"direction\": \"%s\", \"pinned\": %s, \"gbs\": %.6g, \"bytes\": %zu, \"stats\": %s}", direction,
+                          pinned ? "true" : "false", fig.best, bytes, stats_json(fig).c_str());
+            bus.push_back(text);
+        };
+        for (const bool pinned : {true, false}) {
+            for (const char* direction : {"h2d", "d2h", "bidirectional"}) {
+                if (!pinned && std::strcmp(direction, "bidirectional") == 0) continue;  // pageable copies serialize
+                Figure best;
+                std::size_t best_bytes = 0;
+                for (std::size_t bytes = std::size_t{1} << 20; bytes <= opt.bus_bytes; bytes *= 4) {
+                    void* host = pinned ? host_pinned : pageable.data();
+                    const bool h2d = std::strcmp(direction, "h2d") == 0, both = std::strcmp(direction, "bidirectional") == 0;
+                    const Figure fig = time_rate([&] {
+                        if (both) {
+                            CHECK(cudaMemcpyAsync(dev, host_pinned, bytes, cudaMemcpyHostToDevice, s1));
+                            CHECK(cudaMemcpyAsync(host_pinned2, dev2, bytes, cudaMemcpyDeviceToHost, s2));
+                            CHECK(cudaStreamSynchronize(s1));
+                            CHECK(cudaStreamSynchronize(s2));
+                        } else if (h2d) {
+                            CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, 0));
+                        } else {
+                            CHECK(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, 0));
+                        }
+                    }, (both ? 2.0 : 1.0) * static_cast<double>(bytes), reps, nvml);
+                    if (fig.best > best.best) best = fig, best_bytes = bytes;
+                }
+                add_bus(direction, pinned, best_bytes, best);
+            }
+        }
+        CHECK(cudaStreamDestroy(s1));
+        CHECK(cudaStreamDestroy(s2));
+        CHECK(cudaFreeHost(host_pinned));
+        CHECK(cudaFreeHost(host_pinned2));
+        CHECK(cudaFree(dev));
+        CHECK(cudaFree(dev2));
+    }
     CHECK(cudaFree(sink));
 
     const auto join = [](const std::vector<std::string>& items) {
@@ -1040,11 +1168,13 @@ int main(int argc, char** argv) {
     std::vector<std::string> curves;
     if (!curve.empty())
         curves.push_back("{\"level\": \"L2\", \"pattern\": \"read\", \"blocks_per_sm\": " +
-                         std::to_string(curve_blocks_per_sm) + ", \"points\": [" + curve + "]}");
+                         std::to_string(curve_blocks_per_sm) + ", \"chunk_bytes\": " + std::to_string(curve_chunk_bytes) +
+                         ", \"points\": [" + curve + "]}");
     std::vector<std::string> failed_json;
     for (const auto& what : failed) failed_json.push_back(json_string(what));
     const std::string text = std::string(head) + "    \"compute\": " + join(compute) + ",\n    \"memory\": " +
-                             join(memory) + ",\n    \"curves\": " + join(curves) + ",\n    \"bus\": " + join(bus) +
+                             join(memory) + ",\n    \"curves\": " + join(curves) + ",\n    \"l2_chunks_tried\": [" +
+                             l2_trials + "],\n    \"bus\": " + join(bus) +
                              ",\n    \"self_check_failed\": " + join(failed_json) + "\n  }\n}\n";
     if (opt.output.empty() || opt.output == "-") {
         std::fputs(text.c_str(), stdout);

@@ -1,5 +1,6 @@
 #include "app/gpu/cuda/gpubench_run.hpp"
 
+#include "core/gpu_l2_check.hpp"
 #include "core/gpu_specs.hpp"
 #include "io/install_layout.hpp"
 #include "io/json_node.hpp"
@@ -106,6 +107,7 @@ GpuBenchResult measure_with_gpubench(const std::string& program, int device, boo
     for (const auto& roof : gpu.compute) gpu.sm_clock_mhz = std::max(gpu.sm_clock_mhz, roof.clock_mhz);
     fill_gpu_theoretical(gpu);
     for (auto& why : refuse_gpu_roofs_above_limit(gpu)) result.refused.push_back(std::move(why));
+    for (auto& why : refuse_gpu_l2_reuse(gpu)) result.refused.push_back(std::move(why));
     return result;
 }
 
