@@ -45,7 +45,9 @@ std::vector<int> resolved_thread_counts(const Topology& topology, const BenchOpt
 // hypervisor placed together) while the all-thread figures were measured.
 // Per-core resources (compute pipes, private caches) scale with the threads on
 // separate cores; a team figure well short of it was measured while the cores
-// were seldom quiet together, and is likely low.
+// were seldom quiet together, and is likely low. A 1-thread figure well under its
+// share of a team's was measured while its core was seldom quiet: one core does
+// not do less alone than in a team.
 std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, double shortfall) {
     std::vector<std::string> warnings;
     const auto warn = [&](const std::string& what, double many, double one, int threads) {
@@ -55,6 +57,12 @@ std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, do
                 "seldom quiet together (another tenant, SMT siblings or co-scheduled vCPUs), so it is likely low; "
                 "rerun to confirm",
                 what, many / one, threads));
+        else if (short_of_team(one, many, threads, shortfall))
+            warnings.push_back(fmt::format(
+                "{} with 1 thread reached only {:.2f}x its share of the {}-thread figure ({:.1f} against {:.1f} / {}) "
+                "on per-core resources: one core does not do less alone than in a team, so its core was seldom quiet "
+                "while it was measured (another tenant or a co-scheduled vCPU) and it is likely low; rerun to confirm",
+                what, one * threads / many, threads, one, many, threads));
     };
     for (const auto& cache : model.caches) {
         if (cache.shared_by_cores != 1) continue;
@@ -89,7 +97,8 @@ std::string unsettled_figure_warning(const std::string& name, const Stats& stats
                            "moment of the run confirms a roof: a longer --time-budget gives it)",
                            name, stats.runs, 100 * stats.cv);
     return fmt::format("unstable figure: {} ({} bursts, CV {:.1f}% over {} runs): the bursts' best disagree by more "
-                       "than 2%, or a team's fall short of its threads x one thread",
+                       "than 2%, a team's fall short of its threads x one thread, or one thread's of its share of a "
+                       "team",
                        name, stats.bursts, 100 * stats.cv, stats.runs);
 }
 
@@ -356,8 +365,8 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     model.environment.statistic = fmt::format(
         "each roof is the {:.0f}th percentile of the best samples of its bursts (bursts of about {:.0f} ms of "
         "samples: 0.5 ms for compute and private caches, 2 ms for shared caches and DRAM, whole passes for NUMA), "
-        "interleaved with every other figure over the run ({}-{} bursts, more while the best two disagree or a team "
-        "falls short of its threads x one thread); all-thread bursts are kept only when a compute canary before and "
+        "interleaved with every other figure over the run ({}-{} bursts, more while the best two disagree, a team "
+        "falls short of its threads x one thread, or one thread of its share of the team); all-thread bursts are kept only when a compute canary before and "
         "after shows the threads on separate cores and within 12% of their best speed",
         100 * policy.quantile, policy.burst_seconds * 1e3, policy.min_bursts, policy.max_bursts);
 

@@ -22,28 +22,44 @@ double current_value(const Figure& f, const BurstPolicy& policy, Stats& scratch)
     return summarize_bursts(f.bursts, policy.quantile, policy.agreement, scratch);
 }
 
-// Enough bursts, the top of them agrees, and a team figure has reached what its
-// one-thread partner says separate cores give: more would not move the figure.
-bool settled(const Figure& f, const Figure* single_thread, const BurstPolicy& policy) {
+// The figures of the same per-core resource (scaling key) at other thread counts: a team's
+// one-thread figure, a one-thread figure's teams.
+struct ScalingPartners {
+    const Figure* single = nullptr;
+    std::vector<const Figure*> teams;
+};
+
+// Enough bursts, the top of them agrees, a team figure has reached what its one-thread
+// partner says separate cores give, and a one-thread figure is not under its share of a
+// team's (one core never does less alone than its share in a team: it was not quiet while
+// sampled): more would not move the figure.
+bool settled(const Figure& f, const ScalingPartners& partners, const BurstPolicy& policy) {
     const int taken = static_cast<int>(f.bursts.size() + f.rejected.size());
     if (taken >= policy.max_bursts) return true;
     if (static_cast<int>(f.bursts.size()) < std::max(policy.min_bursts, f.min_bursts)) return false;
     Stats scratch;
     const double value = current_value(f, policy, scratch);
     if (!scratch.stable) return false;
-    if (!single_thread || single_thread->bursts.empty()) return true;
     Stats partner;
-    return !short_of_scaling(value, current_value(*single_thread, policy, partner), f.threads,
-                             policy.scaling_shortfall);
+    if (partners.single && !partners.single->bursts.empty() &&
+        short_of_scaling(value, current_value(*partners.single, policy, partner), f.threads, policy.scaling_shortfall))
+        return false;
+    for (const Figure* team : partners.teams)
+        if (!team->bursts.empty() &&
+            short_of_team(value, current_value(*team, policy, partner), team->threads, policy.scaling_shortfall))
+            return false;
+    return true;
 }
 
-// The one-thread figure with the same scaling key, for each team figure.
-std::vector<const Figure*> single_thread_partners(const std::vector<Figure*>& figures) {
-    std::vector<const Figure*> partners(figures.size(), nullptr);
+std::vector<ScalingPartners> scaling_partners(const std::vector<Figure*>& figures) {
+    std::vector<ScalingPartners> partners(figures.size());
     for (std::size_t i = 0; i < figures.size(); ++i) {
-        if (figures[i]->threads < 2 || figures[i]->scaling_key.empty()) continue;
-        for (const Figure* g : figures)
-            if (g->threads == 1 && g->scaling_key == figures[i]->scaling_key) partners[i] = g;
+        if (figures[i]->scaling_key.empty()) continue;
+        for (const Figure* g : figures) {
+            if (g == figures[i] || g->scaling_key != figures[i]->scaling_key) continue;
+            if (figures[i]->threads > 1 && g->threads == 1) partners[i].single = g;
+            if (figures[i]->threads == 1 && g->threads > 1) partners[i].teams.push_back(g);
+        }
     }
     return partners;
 }
@@ -63,6 +79,10 @@ bool wait_for_separate_cores(const CoreCheck& check, double wait_seconds, const 
 
 bool short_of_scaling(double team_value, double single_value, int threads, double shortfall) {
     return single_value > 0 && team_value < (1 - shortfall) * threads * single_value;
+}
+
+bool short_of_team(double single_value, double team_value, int threads, double shortfall) {
+    return team_value > 0 && threads > 1 && single_value < (1 - shortfall) * team_value / threads;
 }
 
 void finish_figure(Figure& f, const BurstPolicy& policy) {
@@ -86,7 +106,7 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
     }
     // After calibration, the budget left is shared by the rounds.
     const double sampling_budget = std::max(0.0, budget - seconds_since(calibration_start));
-    const auto partners = single_thread_partners(figures);
+    const auto partners = scaling_partners(figures);
     const auto start = std::chrono::steady_clock::now();
     // The time left: the bursts still expected at the pace of the bursts so far,
     // within the budget.
@@ -148,12 +168,17 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
         finish_figure(*f, policy);
         clock.finish_one();
     }
-    // A team that never reached what its cores give one by one did not meet a
-    // quiet moment: its figure is likely low, and not called stable.
+    // A team that never reached what its cores give one by one, or one thread that never
+    // reached its share of a team, did not meet a quiet moment: its figure is likely low,
+    // and not called stable.
     for (std::size_t i = 0; i < figures.size(); ++i) {
-        if (partners[i] && short_of_scaling(figures[i]->value, partners[i]->value, figures[i]->threads,
-                                            policy.scaling_shortfall))
+        const ScalingPartners& p = partners[i];
+        if (p.single && short_of_scaling(figures[i]->value, p.single->value, figures[i]->threads,
+                                         policy.scaling_shortfall))
             figures[i]->stats.stable = false;
+        for (const Figure* team : p.teams)
+            if (short_of_team(figures[i]->value, team->value, team->threads, policy.scaling_shortfall))
+                figures[i]->stats.stable = false;
     }
 }
 

@@ -62,14 +62,16 @@ struct BurstPolicy {
     int max_bursts = 10;
     double quantile = 0.9;
     double agreement = 0.02;             // "stable": two bursts within this of the value
-    double scaling_shortfall = 0.05;     // a team below (1 - this) x threads x one-thread keeps sampling
+    double scaling_shortfall = 0.05;     // a team below (1 - this) x threads x one-thread keeps sampling,
+                                         // and one thread below (1 - this) x its share of a team
     double budget_seconds = 1;           // for the whole set, after calibration
     double wait_for_cores_seconds = 1;   // per burst: how long to wait for the cores to separate
 };
 
 // Calibrates every figure, then samples them in rounds of one burst each until
 // each has `min_bursts` bursts whose top agrees (and, for a team figure with a
-// one-thread partner in the set, scales with its threads), `max_bursts`
+// one-thread partner in the set, scales with its threads; a one-thread figure is not
+// under its share of a team's), `max_bursts`
 // bursts, or the budget is spent. Each burst of a figure with a check is kept only when the
 // check passes before and after it. Figures may come from several phases and
 // thread counts: their bursts interleave over the whole schedule. Honours the
@@ -82,6 +84,11 @@ void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& p
 // Pure: a team figure of a per-core resource below (1 - shortfall) x threads x
 // its one-thread figure has not met a moment when all its cores were quiet.
 bool short_of_scaling(double team_value, double single_value, int threads, double shortfall);
+
+// Pure: a one-thread figure of a per-core resource below (1 - shortfall) x its share of a
+// team's figure (team / threads) has not met a moment when its core was quiet (a co-scheduled
+// vCPU once held a 1-thread FMA roof at 28% of its 2-thread team's per-thread figure).
+bool short_of_team(double single_value, double team_value, int threads, double shortfall);
 
 // Pure: the figure's value and stats from its bursts (rejected ones only when
 // no burst was accepted). Sets value and stats.

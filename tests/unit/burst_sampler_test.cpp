@@ -197,6 +197,49 @@ TEST(BurstSampler, TeamShortOfItsScalingIsNotStable) {
     EXPECT_TRUE(figures[0].stats.stable);
 }
 
+// The one thread's core was not quiet during its first bursts (they agree with each other
+// at 400, under half the team's 2000 / 2): sampling goes on until it reaches its share.
+TEST(BurstSampler, OneThreadUnderItsShareOfTheTeamKeepsSampling) {
+    Harness h;
+    auto figures = scaling_pair([](int) { return 2000.0; });
+    figures[0] = fake_figure([](int call) { return call < 40 ? 1e6 / (400.0 * 1e9) : 1e-6; });
+    figures[0].scaling_key = "compute k";
+    BurstPolicy p;
+    sample_figures_in_bursts(figures, p, {}, h.clock);
+    EXPECT_NEAR(figures[0].value, 1000, 1e-6);
+    EXPECT_GT(static_cast<int>(figures[0].bursts.size()), p.min_bursts);
+    EXPECT_TRUE(figures[0].stats.stable);
+    EXPECT_EQ(static_cast<int>(figures[1].bursts.size()), p.min_bursts);
+}
+
+// One thread that stays under its share is sampled to max_bursts, keeps what it measured and
+// is not called stable; without a scaling key nothing is expected of it.
+TEST(BurstSampler, OneThreadThatStaysUnderItsShareIsNotStable) {
+    Harness h;
+    auto figures = scaling_pair([](int) { return 2000.0; });
+    figures[0] = fake_figure([](int) { return 1e6 / (400.0 * 1e9); });
+    figures[0].scaling_key = "compute k";
+    BurstPolicy p;
+    sample_figures_in_bursts(figures, p, {}, h.clock);
+    EXPECT_NEAR(figures[0].value, 400, 1e-6);
+    EXPECT_EQ(static_cast<int>(figures[0].bursts.size()), p.max_bursts);
+    EXPECT_FALSE(figures[0].stats.stable);
+    Harness h2;
+    auto unkeyed = scaling_pair([](int) { return 2000.0; });
+    unkeyed[0] = fake_figure([](int) { return 1e6 / (400.0 * 1e9); });
+    sample_figures_in_bursts(unkeyed, p, {}, h2.clock);
+    EXPECT_EQ(static_cast<int>(unkeyed[0].bursts.size()), p.min_bursts);
+    EXPECT_TRUE(unkeyed[0].stats.stable);
+}
+
+TEST(BurstSampler, ShortOfTeamDecision) {
+    EXPECT_TRUE(short_of_team(16.3, 117.3, 2, 0.05));   // 0.28x its share
+    EXPECT_FALSE(short_of_team(57, 117.3, 2, 0.05));    // 0.97x: within 5%
+    EXPECT_FALSE(short_of_team(70, 117.3, 2, 0.05));    // above its share: one core's boost
+    EXPECT_FALSE(short_of_team(10, 0, 2, 0.05));        // no team figure: no verdict
+    EXPECT_FALSE(short_of_team(10, 100, 1, 0.05));      // not a team
+}
+
 TEST(BurstSampler, ShortOfScalingDecision) {
     EXPECT_TRUE(short_of_scaling(340, 206, 2, 0.05));   // 1.65x on two cores
     EXPECT_FALSE(short_of_scaling(400, 206, 2, 0.05));  // 1.94x: within 5%
