@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU checks of issue 32 in one run on a GPU machine (CUDA, ncu, PyTorch; none of our Debian
-# packages), about five minutes: our GPU roofs (bench --gpu: gpubench's kernels, each checked on
+# packages), six to eight minutes: our GPU roofs (bench --gpu: gpubench's kernels, each checked on
 # the host, the limit guard), the tensor instructions the hardware executes (cuobjdump -sass),
 # the peers (cuBLAS through PyTorch, same minutes; gpu-benches' L2 figures published for the H200), points of CUDA programs with known counts
 # (bench/gpu/programs: ncu kernel points and the whole offload under CUPTI), then gpubench's
@@ -8,13 +8,13 @@
 # when GPU_BENCHES_SRC names a checkout of it carried along (e.g. .gpu-exp/gb, ignored).
 # bench/gpu/ratios.py puts ours beside the peers and the limits.
 #   here:  make build && bench/gpu/pack-kit.sh .gpu-kit
-#   there: [GPU_BENCHES_SRC=DIR] bash bench/gpu/device-check.sh .gpu-kit OUTDIR [SECONDS=380]
+#   there: [GPU_BENCHES_SRC=DIR] bash bench/gpu/device-check.sh .gpu-kit OUTDIR [SECONDS=460]
 # Writes OUTDIR/log.txt (everything), OUTDIR/summary.txt (also on standard output) and
 # OUTDIR/results.tgz (every file), refreshed after each step, so a run cut short keeps its part.
 set -u
 packed=$(cd "${1:?usage: device-check.sh KIT OUTDIR [SECONDS]}" && pwd)/kit.tar.xz
 out=$(mkdir -p "${2:?usage: device-check.sh KIT OUTDIR [SECONDS]}" && cd "$2" && pwd)
-budget=${3:-380}
+budget=${3:-460}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t0=$(date +%s); left() { echo $(( budget - ($(date +%s) - t0) )); }
 w=$(mktemp -d); res=$w/results; mkdir -p "$res"
