@@ -75,7 +75,8 @@ for p in "$root"/bench/gpu/programs/*.cu; do [[ ${#pids[@]} -gt 0 ]] && { wait "
   n=$(basename "$p" .cu); [[ -x $w/$n ]] || { say "$n: not built"; continue; }
   [[ $(left) -gt 40 ]] || { say "$n: no time left"; continue; }
   step "measure --engine ncu --offload -- $n"
-  (cd "$w" && timeout 90 env LD_LIBRARY_PATH="$kit/lib" ROOFLINE_OFFLOAD_LIB="$kit/bin/roofline-offload.so" \
+  # ROOFLINE_OFFLOAD_TRACE: where CUPTI took the migration counter, and the driver callbacks turned off.
+  (cd "$w" && timeout 90 env LD_LIBRARY_PATH="$kit/lib" ROOFLINE_OFFLOAD_LIB="$kit/bin/roofline-offload.so" ROOFLINE_OFFLOAD_TRACE=1 \
      "$kit/bin/roofline" measure --engine ncu --offload --db "$res/store.db" -o "$res/points-$n.json" -- "$w/$n" \
      >"$res/measure-$n.txt" 2>&1)
   say "$n: measure exit $?"; cat "$res/measure-$n.txt"

@@ -1,6 +1,7 @@
 // A stand-in CUDA program for testing --offload without a GPU: it does what the CUDA driver
 // does with CUDA_INJECTION64_PATH at a program's first CUDA call (load the library and call its
-// InitializeInjection, then create the first context: the stand-in libcupti is told), then exits with the status given as its first argument. Without the
+// InitializeInjection, then create the first context and make three driver calls: the stand-in
+// libcupti is told), then exits with the status given as its first argument. Without the
 // variable (a run under ncu, which injects itself) it only exits.
 //   fake_cuda_driver STATUS [spawn]
 // With "spawn" it is a run of two CUDA processes: it first runs a copy of itself (another
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 int main(int argc, char** argv) {
     const int status = argc > 1 ? std::atoi(argv[1]) : 0;
@@ -42,9 +44,13 @@ int main(int argc, char** argv) {
     init();
     // Then the first context, as cuInit and the runtime create it: CUPTI (the stand-in, where the
     // library found one) hears of it.
+    // Then three driver calls, of which CUPTI's driver domain hears while it is on.
     if (const char* cupti = std::getenv("ROOFLINE_CUPTI_LIB"); cupti && *cupti)
-        if (void* lib = dlopen(cupti, RTLD_NOW | RTLD_NOLOAD))
+        if (void* lib = dlopen(cupti, RTLD_NOW | RTLD_NOLOAD)) {
             if (auto created = reinterpret_cast<void (*)()>(dlsym(lib, "fake_cupti_context_created"))) created();
+            if (auto call = reinterpret_cast<void (*)(const char*)>(dlsym(lib, "fake_cupti_driver_call")))
+                for (const char* name : {"cuMemAllocManaged", "cuLaunchKernel", "cuMemcpyHtoD_v2"}) call(name);
+        }
     if (spawn) {
         std::fflush(nullptr);
         const pid_t child = fork();

@@ -10,10 +10,15 @@
 // CUPTI_ERROR_NOT_READY until a context exists: the stand-in driver says when one is created
 // (fake_cupti_context_created), which calls the subscriber the resource domain enabled.
 //   FAKE_CUPTI_NO_CALLBACKS  set: cuptiSubscribe fails (a libcupti without the callback API)
+//   FAKE_CUPTI_READY_AT_CALL N  the counter's activity stays NOT_READY after the context too,
+//                            until the Nth driver call (fake_cupti_driver_call) has begun
+//   FAKE_CUPTI_REPORT FILE   after each driver call: how many reached the subscriber, and
+//                            whether its driver domain and context callback are still on
 #include "cupti_records.hpp"
 
 #include <cupti.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -27,6 +32,8 @@ bool context_exists = false;
 CUpti_CallbackFunc subscriber = nullptr;
 void* subscriber_data = nullptr;
 bool context_callback_enabled = false;
+bool driver_domain_enabled = false;
+long driver_calls = 0, driver_calls_delivered = 0;
 
 using roofline_offload::KernelRecord;
 using roofline_offload::MemcpyRecord;
@@ -74,7 +81,9 @@ CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequest
 }
 
 CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind) {
-    if (kind == CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER && !context_exists) return CUPTI_ERROR_NOT_READY;
+    if (kind == CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER &&
+        (!context_exists || driver_calls < env_number("FAKE_CUPTI_READY_AT_CALL", 0)))
+        return CUPTI_ERROR_NOT_READY;
     enabled.insert(kind);
     return CUPTI_SUCCESS;
 }
@@ -98,11 +107,35 @@ CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle
     return CUPTI_SUCCESS;
 }
 
+CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain domain) {
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API) driver_domain_enabled = enable != 0;
+    return CUPTI_SUCCESS;
+}
+
 // Called by the stand-in driver after the injection, as the driver creates the first context.
 void fake_cupti_context_created() {
     context_exists = true;
     if (subscriber && context_callback_enabled)
         subscriber(subscriber_data, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED, nullptr);
+}
+
+// Called by the stand-in driver for each driver call it makes after the context: the entry
+// goes to the subscriber while its driver domain is on.
+void fake_cupti_driver_call(const char* name) {
+    ++driver_calls;
+    if (subscriber && driver_domain_enabled) {
+        ++driver_calls_delivered;
+        CUpti_CallbackData call{};
+        call.callbackSite = CUPTI_API_ENTER;
+        call.functionName = name;
+        subscriber(subscriber_data, CUPTI_CB_DOMAIN_DRIVER_API, 0, &call);
+    }
+    if (const char* path = std::getenv("FAKE_CUPTI_REPORT"); path && *path)
+        if (FILE* f = std::fopen(path, "w")) {
+            std::fprintf(f, "calls %ld delivered %ld driver_domain %d context_callback %d\n", driver_calls,
+                         driver_calls_delivered, driver_domain_enabled ? 1 : 0, context_callback_enabled ? 1 : 0);
+            std::fclose(f);
+        }
 }
 
 // Times in ns from 1'000'000: 2 copies of 64 MiB up (one a batch of 2 copies of 32 MiB), the

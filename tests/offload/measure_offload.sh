@@ -62,6 +62,28 @@ s = json.load(open(sys.argv[1]))
 assert "unified-memory migrations not counted" in s["note"], s["note"]
 assert s["migrations"]["host_to_device"]["bytes"] == 0 and s["copies"]["host_to_device"]["bytes"] == 128 << 20, s
 PY
+# Once the counter is configured, the driver's callbacks are turned off: of the three driver
+# calls after the context none reaches the library when the counter was configured at the
+# context; when CUPTI stays not ready until the second call, the first two do (each a retry),
+# the third does not, and the migrations are counted all the same.
+migrations_counted() {  # SUMMARY_PREFIX
+  local f; f=$(summary_of "$1") || { echo "FAIL: not one summary $1.<pid>"; return 1; }
+  python3 -c "import json,sys; s=json.load(open(sys.argv[1])); assert s['migrations']['host_to_device']['bytes'] == 4 << 20 and s['note'] == '', s" "$f" ||
+    { echo "FAIL: migrations not counted in $f"; return 1; }
+}
+for ready_at in 0 2; do
+  delivered=$(( ready_at ))
+  FAKE_CUPTI_READY_AT_CALL=$ready_at FAKE_CUPTI_REPORT=$tmp/calls$ready_at ROOFLINE_OFFLOAD_TRACE=1 \
+    CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/cb$ready_at "$driver" 0 >"$tmp/out" 2>&1
+  want="calls 3 delivered $delivered driver_domain 0 context_callback 0"
+  [[ $(cat "$tmp/calls$ready_at" 2>/dev/null) == "$want" ]] ||
+    check "ready at driver call $ready_at: '$(cat "$tmp/calls$ready_at" 2>/dev/null)', expected '$want'"
+  grep -q "driver callbacks turned off: fake CUPTI error" "$tmp/out" ||
+    check "ready at driver call $ready_at: no trace of the callbacks turned off"
+  migrations_counted "$tmp/cb$ready_at" || fail=1
+done
+grep -q "migration counter, configured and enabled at cuLaunchKernel: fake CUPTI error" "$tmp/out" ||
+  check "ready at the second driver call: not configured at cuLaunchKernel"
 ROOFLINE_CUPTI_LIB=$tmp/none.so CUDA_INJECTION64_PATH=$lib ROOFLINE_OFFLOAD_OUT=$tmp/no "$driver" 0 >/dev/null 2>&1
 f=$(summary_of "$tmp/no") || check "not one summary $tmp/no.<pid>"
 grep -q '"note": "ROOFLINE_CUPTI_LIB: ' "$f" 2>/dev/null || { echo "FAIL: no word that libcupti was not found"; fail=1; }

@@ -230,6 +230,26 @@ void trace_attempt(const char* where, CUptiResult r) {
 std::mutex migrations_mutex;
 std::atomic<bool> migrations_configured{false};  // read at every driver call until set
 CUptiResult migrations_refusal = CUPTI_SUCCESS;
+CUpti_SubscriberHandle migrations_subscriber = nullptr;  // set before its callbacks are enabled
+
+// Once the counter is configured nothing more is wanted of the driver: the callbacks are turned
+// off, so the rest of the run's driver calls are not dispatched to this library. From inside a
+// callback, as Score-P's and VampirTrace's CUPTI adapters turn the runtime and driver domains off
+// in their cudaMemcpyPeer handler while they make CUDA calls of their own. Called with
+// migrations_mutex held.
+void stop_driver_callbacks() {
+    if (!migrations_subscriber) return;
+    CUptiResult r = CUPTI_SUCCESS;
+    if (cupti.enable_domain) r = cupti.enable_domain(0, migrations_subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    const CUptiResult c =
+        cupti.enable_callback(0, migrations_subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    if (std::getenv("ROOFLINE_OFFLOAD_TRACE")) {
+        const char* text = nullptr;
+        if (cupti.result_string) cupti.result_string(r != CUPTI_SUCCESS ? r : c, &text);
+        std::fprintf(stderr, "roofline-offload: driver callbacks turned off: %s\n", text ? text : "?");
+    }
+    migrations_subscriber = nullptr;
+}
 
 void try_configure_migrations(const char* where) {
     std::lock_guard<std::mutex> lock(migrations_mutex);
@@ -238,13 +258,14 @@ void try_configure_migrations(const char* where) {
     trace_attempt(where, r);
     migrations_configured = r == CUPTI_SUCCESS;
     migrations_refusal = r;
+    if (migrations_configured) stop_driver_callbacks();
 }
 
 // After the injection: when the first context is created (the driver initialized, no managed
 // memory allocated yet), and, should CUPTI still answer NOT_READY there (the callback runs
-// inside the context's creation; which of the two succeeded on the H200 was not recorded), at
-// the entry of every later driver call until it is configured: cuMemAllocManaged's entry comes
-// before its allocation.
+// inside the context's creation; which of the two succeeded on the H200 was not recorded:
+// bench/gpu/device-check.sh now traces it), at the entry of every later driver call until it is
+// configured: cuMemAllocManaged's entry comes before its allocation. Then the callbacks stop.
 void CUPTIAPI on_driver_event(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
     if (domain == CUPTI_CB_DOMAIN_RESOURCE && id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
         try_configure_migrations("the first context's creation");
@@ -291,10 +312,14 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     try_configure_migrations("the injection");
     if (migrations_refusal == CUPTI_ERROR_NOT_READY) {
         CUpti_SubscriberHandle subscriber = nullptr;
-        const bool deferred = cupti.subscribe && cupti.enable_callback &&
-                              cupti.subscribe(&subscriber, on_driver_event, nullptr) == CUPTI_SUCCESS &&
-                              cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                                    CUPTI_CBID_RESOURCE_CONTEXT_CREATED) == CUPTI_SUCCESS;
+        const bool subscribed = cupti.subscribe && cupti.enable_callback &&
+                                cupti.subscribe(&subscriber, on_driver_event, nullptr) == CUPTI_SUCCESS;
+        if (subscribed) {
+            std::lock_guard<std::mutex> lock(migrations_mutex);
+            migrations_subscriber = subscriber;
+        }
+        const bool deferred = subscribed && cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                                                  CUPTI_CBID_RESOURCE_CONTEXT_CREATED) == CUPTI_SUCCESS;
         if (deferred && cupti.enable_domain) cupti.enable_domain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
         if (!deferred) add_note("unified-memory migrations not counted", migrations_refusal);
         else std::atexit(note_unconfigured_migrations);  // runs before write_tally (registered after it)
