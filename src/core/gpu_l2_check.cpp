@@ -23,8 +23,8 @@ std::vector<std::string> refuse_gpu_l2_reuse(GpuModel& gpu) {
             if (bytes < past || gbs <= (1 + kPastL2Tolerance) * dram_read) continue;
             refused.push_back(fmt::format(
                 "L2 {} curve: {:.0f} GB/s at {}, twice the L2 ({}) or more, is {:.2f}x the DRAM read roof "
-                "({:.0f} GB/s): the kernel's blocks read lines other blocks had just fetched from DRAM, so its L2 figures count that "
-                "reuse, not the L2; the curve and the L2 {} roof are refused",
+                "({:.0f} GB/s): the kernel's blocks read lines other blocks had just fetched from DRAM, so its L2 "
+                "figures count that reuse, not the L2; the curve and the L2 {} roof are refused",
                 curve.pattern, gbs, format_bytes(bytes), format_bytes(gpu.l2_bytes), gbs / dram_read, dram_read,
                 curve.pattern));
             patterns.push_back(curve.pattern);
