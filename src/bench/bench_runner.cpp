@@ -294,8 +294,8 @@ void finish_model(const Topology& topology, const std::optional<Microarch>& micr
     double theory_ghz = std::max(clock_before_ghz, clock_after.ghz);
     if (theory_ghz > clock_before_ghz) rescale_theoretical_figures(model, theory_ghz / clock_before_ghz);
     // A roof above its figure at both clocks may have run while the host had the core faster
-    // (a Zen 4 guest once measured 3.51 GHz before and after a run whose FMA roofs implied
-    // 3.66): the clock is read again, up to 3 times, before anything is refused.
+    // (a Zen 4 guest once read at most 3.51 GHz before and after a run whose FMA roofs implied
+    // 3.65): the clock is read again, up to 3 times, before anything is refused.
     const double before_remeasuring = theory_ghz;
     const auto read_clock = [] { return measure_core_clock(0.1).ghz; };
     theory_ghz = remeasure_clock_for_roofs_above_theory(model, theory_ghz, read_clock, 3);
