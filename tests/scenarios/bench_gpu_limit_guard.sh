@@ -31,9 +31,13 @@ exit 1
 STANDIN
 chmod +x "$tmp/gpubench"
 export ROOFLINE_GPUBENCH=$tmp/gpubench
-"$bin" bench --only compute --precision dp --threads 1 --time-budget 1 --no-store --svg '' -o "$tmp/m.json" --gpu \
-  >"$tmp/out" 2>&1
-code=$?
+# bench --gpu with the stand-in: the model in $tmp/m.json, the output in $tmp/out, the exit in $code.
+bench_gpu() {
+  "$bin" bench --only compute --precision dp --threads 1 --time-budget 1 --no-store --svg '' -o "$tmp/m.json" --gpu \
+    >"$tmp/out" 2>&1
+  code=$?
+}
+bench_gpu
 [[ $code -eq 1 ]] || check "bench --gpu with refused figures: exit $code, expected 1"
 python3 - "$tmp/m.json" <<'PY' || { echo "FAIL: the model"; fail=1; }
 import json, sys
@@ -61,9 +65,7 @@ j = json.load(open(sys.argv[1]))
 j["gpu"]["curves"][0]["points"] = [[2097152, 14000.0], [31457280, 10400.0], [134217728, 6700.0]]
 json.dump(j, open(sys.argv[1], "w"))
 PY
-"$bin" bench --only compute --precision dp --threads 1 --time-budget 1 --no-store --svg '' -o "$tmp/m.json" --gpu \
-  >"$tmp/out" 2>&1
-code=$?
+bench_gpu
 [[ $code -eq 1 ]] || check "bench --gpu with an L2 curve that does not fall to DRAM: exit $code, expected 1"
 python3 - "$tmp/m.json" <<'PY' || { echo "FAIL: the model with the L2 curve refused"; fail=1; }
 import json, sys

@@ -22,6 +22,16 @@ MachineModel model_with(double l1_one, double l1_two, double l3_one, double l3_t
     m.memory = {roof("L1", 1, l1_one), roof("L1", 2, l1_two), roof("L3", 1, l3_one), roof("L3", 2, l3_two)};
     return m;
 }
+
+// The dp peak ("best" mix) of `threads` threads.
+ComputeRoof peak(int threads, double gflops) {
+    ComputeRoof r;
+    r.precision = "dp";
+    r.mix = "best";
+    r.threads = threads;
+    r.gflops = gflops;
+    return r;
+}
 } // namespace
 
 TEST(BenchRunner, WarnsWhenAPrivateCacheDoesNotScale) {
@@ -37,14 +47,6 @@ TEST(BenchRunner, NoWarningWhenPrivateCachesScale) {
 
 TEST(BenchRunner, WarnsWhenThePeakDoesNotScale) {
     MachineModel m;
-    auto peak = [](int threads, double gflops) {
-        ComputeRoof r;
-        r.precision = "dp";
-        r.mix = "best";
-        r.threads = threads;
-        r.gflops = gflops;
-        return r;
-    };
     m.compute = {peak(1, 70), peak(2, 120)};
     ASSERT_EQ(per_core_scaling_warnings(m, 0.05).size(), 1u);
     m.compute[1].gflops = 139;
@@ -56,14 +58,6 @@ TEST(BenchRunner, WarnsWhenThePeakDoesNotScale) {
 // ratio; a 1-thread figure above its share (a single core's boost) is not.
 TEST(BenchRunner, WarnsWhenOneThreadIsUnderItsShareOfTheTeam) {
     MachineModel m;
-    auto peak = [](int threads, double gflops) {
-        ComputeRoof r;
-        r.precision = "dp";
-        r.mix = "best";
-        r.threads = threads;
-        r.gflops = gflops;
-        return r;
-    };
     m.compute = {peak(1, 16.3), peak(2, 117.3)};
     const auto warnings = per_core_scaling_warnings(m, 0.05);
     ASSERT_EQ(warnings.size(), 1u);

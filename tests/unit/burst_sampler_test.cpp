@@ -157,6 +157,14 @@ std::vector<Figure> scaling_pair(std::function<double(int)> team_rate) {
     team.threads = 2;
     return {one, team};
 }
+
+// The same pair with the one-thread figure's rate `single_rate(call)` G/s, the team's 2000.
+std::vector<Figure> single_beside_a_team_of_2000(std::function<double(int)> single_rate) {
+    auto figures = scaling_pair([](int) { return 2000.0; });
+    figures[0] = fake_figure([single_rate](int call) { return 1e6 / (single_rate(call) * 1e9); });
+    figures[0].scaling_key = "compute k";
+    return figures;
+}
 } // namespace
 
 // The team's cores were never quiet together during its first bursts (they
@@ -201,9 +209,7 @@ TEST(BurstSampler, TeamShortOfItsScalingIsNotStable) {
 // at 400, under half the team's 2000 / 2): sampling goes on until it reaches its share.
 TEST(BurstSampler, OneThreadUnderItsShareOfTheTeamKeepsSampling) {
     Harness h;
-    auto figures = scaling_pair([](int) { return 2000.0; });
-    figures[0] = fake_figure([](int call) { return call < 40 ? 1e6 / (400.0 * 1e9) : 1e-6; });
-    figures[0].scaling_key = "compute k";
+    auto figures = single_beside_a_team_of_2000([](int call) { return call < 40 ? 400.0 : 1000.0; });
     BurstPolicy p;
     sample_figures_in_bursts(figures, p, {}, h.clock);
     EXPECT_NEAR(figures[0].value, 1000, 1e-6);
@@ -216,17 +222,15 @@ TEST(BurstSampler, OneThreadUnderItsShareOfTheTeamKeepsSampling) {
 // is not called stable; without a scaling key nothing is expected of it.
 TEST(BurstSampler, OneThreadThatStaysUnderItsShareIsNotStable) {
     Harness h;
-    auto figures = scaling_pair([](int) { return 2000.0; });
-    figures[0] = fake_figure([](int) { return 1e6 / (400.0 * 1e9); });
-    figures[0].scaling_key = "compute k";
+    auto figures = single_beside_a_team_of_2000([](int) { return 400.0; });
     BurstPolicy p;
     sample_figures_in_bursts(figures, p, {}, h.clock);
     EXPECT_NEAR(figures[0].value, 400, 1e-6);
     EXPECT_EQ(static_cast<int>(figures[0].bursts.size()), p.max_bursts);
     EXPECT_FALSE(figures[0].stats.stable);
     Harness h2;
-    auto unkeyed = scaling_pair([](int) { return 2000.0; });
-    unkeyed[0] = fake_figure([](int) { return 1e6 / (400.0 * 1e9); });
+    auto unkeyed = single_beside_a_team_of_2000([](int) { return 400.0; });
+    unkeyed[0].scaling_key.clear();
     sample_figures_in_bursts(unkeyed, p, {}, h2.clock);
     EXPECT_EQ(static_cast<int>(unkeyed[0].bursts.size()), p.min_bursts);
     EXPECT_TRUE(unkeyed[0].stats.stable);
