@@ -668,16 +668,24 @@ Options parse(int argc, char** argv) {
         else if (a == "-o") o.output = value();
         else if (a == "--bus-bytes") o.bus_bytes = std::strtoull(value().c_str(), nullptr, 10);
         else if (a == "--only") {
-            const std::string list = "," + value() + ",";
-            o.compute = list.find(",compute,") != std::string::npos;
-            o.memory = list.find(",memory,") != std::string::npos;
-            o.bus = list.find(",bus,") != std::string::npos;
-            o.l2 = o.memory || list.find(",l2,") != std::string::npos;
-            const std::size_t named =
-                (o.compute ? 8 : 0) + (o.memory ? 7 : 0) + (o.bus ? 4 : 0) + (list.find(",l2,") != std::string::npos ? 3 : 0);
-            if (named == 0 || named != list.size() - 1)
-                die(2, "--only expects sections from compute, memory, l2, bus, separated by commas (got '" +
-                           list.substr(1, list.size() - 2) + "')");
+            const std::string list = value();
+            bool* const sections[] = {&o.compute, &o.memory, &o.l2, &o.bus};
+            const char* const names[] = {"compute", "memory", "l2", "bus"};
+            for (bool* s : sections) *s = false;
+            std::size_t from = 0;
+            for (;;) {  // each name once
+                const std::size_t comma = std::min(list.find(',', from), list.size());
+                const std::string name = list.substr(from, comma - from);
+                int i = 0;
+                while (i < 4 && name != names[i]) ++i;
+                if (i == 4 || *sections[i])
+                    die(2, "--only expects sections from compute, memory, l2, bus, each once, separated by commas "
+                           "(got '" + list + "')");
+                *sections[i] = true;
+                if (comma == list.size()) break;
+                from = comma + 1;
+            }
+            o.l2 = o.l2 || o.memory;
         } else if (a == "--l2-chunk-bytes") {
             const std::string text = value();
             char* end = nullptr;
@@ -1014,11 +1022,15 @@ int main(int argc, char** argv) {
         if (opt.l2_chunk_bytes) chunk_sizes = {static_cast<unsigned>(opt.l2_chunk_bytes / kRow)};
         else if (!judged) chunk_sizes = {1};  // nothing to judge sharing by: none
         // The curve at one occupancy and chunk size: its points as JSON, or empty with the
-        // failed self-check in `failed`.
-        const auto curve_of = [&](int per_sm, unsigned rows_a_chunk, std::size_t launch) {
+        // failed self-check in `failed`. `past_gbs`: the point past the L2 already measured
+        // (0: measure it too).
+        const auto curve_of = [&](int per_sm, unsigned rows_a_chunk, std::size_t launch, double past_gbs) {
             std::string points;
             for (const std::size_t ws : sweep) {
-                const Figure g = read_figure("L2 read (curve)", ws, times_for(ws, launch), per_sm, rows_a_chunk);
+                Figure g;
+                g.best = past_gbs;
+                if (ws != past_l2 || !(past_gbs > 0))
+                    g = read_figure("L2 read (curve)", ws, times_for(ws, launch), per_sm, rows_a_chunk);
                 if (!g.failed.empty()) {
                     failed.push_back(g.failed);
                     return std::string();
@@ -1031,6 +1043,8 @@ int main(int argc, char** argv) {
         };
         Figure roof;
         unsigned chunk_rows = 0;  // the chunk taken: the first whose read past the L2 falls to DRAM
+        double taken_past = 0;    // its read past the L2
+        std::string taken_curve;  // its curve, when the sweep of every chunk measured it
         for (const unsigned rows_a_chunk : chunk_sizes) {
             int per_sm = 0;
             const Figure r = best_over_occupancy([&](int p) {
@@ -1050,15 +1064,20 @@ int main(int argc, char** argv) {
                 break;
             }
             const bool falls = past.best <= (1 + kPastL2Tolerance) * dram_read;
-            if (!chunk_rows && (falls || last)) roof = r, chunk_rows = rows_a_chunk, chosen = per_sm;
+            const bool taken = !chunk_rows && (falls || last);
+            if (taken) roof = r, chunk_rows = rows_a_chunk, chosen = per_sm, taken_past = past.best;
             char trial[320];
             std::snprintf(trial, sizeof trial,
                           "%s{\"chunk_bytes\": %zu, \"blocks_per_sm\": %d, \"l2_gbs\": %.6g, \"past_l2_bytes\": %zu, "
                           "\"past_l2_gbs\": %.6g, \"dram_read_gbs\": %.6g, \"taken\": %s",
                           l2_trials.empty() ? "" : ", ", rows_a_chunk * kRow, per_sm, r.best, past_l2, past.best,
-                          dram_read, chunk_rows == rows_a_chunk ? "true" : "false");
+                          dram_read, taken ? "true" : "false");
             l2_trials += trial;
-            if (opt.l2_sweep_chunks) l2_trials += ", \"points\": [" + curve_of(per_sm, rows_a_chunk, launch_bytes(r)) + "]";
+            if (opt.l2_sweep_chunks) {
+                const std::string points = curve_of(per_sm, rows_a_chunk, launch_bytes(r), past.best);
+                if (taken) taken_curve = points;
+                l2_trials += ", \"points\": [" + points + "]";
+            }
             l2_trials += "}";
             if (!falls)
                 std::fprintf(stderr, "roofline-gpubench: L2 read in %zu KiB chunks: %.0f GB/s at %zu MiB, %.2fx the DRAM "
@@ -1068,7 +1087,8 @@ int main(int argc, char** argv) {
             if (chunk_rows && !opt.l2_sweep_chunks) break;
         }
         add_memory("L2", "read", l2_set, chosen, roof, chunk_rows * kRow);
-        if (roof.failed.empty()) curve = curve_of(chosen, chunk_rows, launch_bytes(roof));
+        if (roof.failed.empty())
+            curve = !taken_curve.empty() ? taken_curve : curve_of(chosen, chunk_rows, launch_bytes(roof), taken_past);
         curve_blocks_per_sm = chosen;
         curve_chunk_bytes = chunk_rows * kRow;
         if (opt.memory) {
