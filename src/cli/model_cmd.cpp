@@ -96,7 +96,8 @@ Roofline choose_roofline(const ModelArgs& a) {
         request.threads = a.threads;
         return roofline_from_machine_file(machine, select_roofline(machine.model, {}, request));
     } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("{}: {} (choose another --precision or --threads)", judging.display, e.what()));
+        // What the machine lacks, not a malformed command line: exit 1, as report and plot do.
+        throw std::runtime_error(fmt::format("{}: {} (choose another --precision or --threads)", judging.display, e.what()));
     }
 }
 
@@ -118,8 +119,14 @@ int run_specs(const ModelArgs& a) {
     if (!a.output.empty()) check_writable(a.output);
     std::vector<KernelModelResult> results;
     std::vector<Point> predicted;
+    std::vector<std::string> unpredicted;
     for (const auto& [path, specs] : files) {
         for (const auto& spec : specs) {
+            if (const std::string why = unpredictable_reason(spec, r, view); !why.empty()) {
+                unpredicted.push_back(spec.name);
+                print_stderr("roofline: error: {}: no prediction: {}\n", terminal_text(spec.name), terminal_text(why));
+                continue;
+            }
             if (spec.work_unit != r.work_unit && spec.work_per_iteration > 0)
                 print_stderr("roofline: warning: {} counts {} but the roofline's peak is in {}\n",
                            terminal_text(spec.name), terminal_text(spec.work_unit), rate_unit(r.work_unit));
@@ -130,10 +137,15 @@ int run_specs(const ModelArgs& a) {
             results.push_back(std::move(result));
         }
     }
+    if (results.empty())
+        throw std::runtime_error(fmt::format(
+            "no kernel could be predicted on {}: give a machine model with bandwidth roofs ('roofline bench' "
+            "without --only measures both), or --peak with --bw", r.label));
     fmt::print("{}", render_kernel_models(r, view, results, a.format));
     // Predicted points (time = the model's time) for `roofline plot --points` and `report`.
     if (!a.output.empty()) write_points_file(a.output, predicted);
-    return kExitOk;
+    // Some kernels were left out: the output is not the whole answer, and a script must see that.
+    return unpredicted.empty() ? kExitOk : kExitFailure;
 }
 
 int run(ModelArgs a) {

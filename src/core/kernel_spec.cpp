@@ -136,6 +136,21 @@ Point point_from_spec(const KernelSpec& spec) {
     return p;
 }
 
+std::string unpredictable_reason(const KernelSpec& spec, const Roofline& r, View view) {
+    std::vector<std::string> moved;
+    const auto bytes_at = bytes_per_iteration(spec);
+    for (const auto& level : spec_levels()) {  // inner to outer, for the message
+        const auto it = bytes_at.find(level);
+        if (it == bytes_at.end() || !(it->second > 0) || (view == View::orm && level != "DRAM")) continue;
+        const Roof* roof = roof_of(r, level);
+        if (roof && roof->value > 0) return "";
+        moved.push_back(level);
+    }
+    if (moved.empty()) return "";  // moves no bytes (at DRAM, in the ORM view): the compute roof alone bounds it
+    return fmt::format("it moves bytes at {} and the roofline of {} has no bandwidth roof there", fmt::join(moved, ", "),
+                       r.label);
+}
+
 KernelPrediction predict(const KernelSpec& spec, const Roofline& r, View view) {
     if (!(r.compute.value > 0))
         throw std::invalid_argument(fmt::format("the roofline of {} has no compute roof", r.label));

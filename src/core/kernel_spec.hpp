@@ -95,6 +95,13 @@ struct KernelPrediction {
     std::vector<Ceiling> must_beat;
 };
 
+// Why `spec` cannot be predicted on `roofline`, or "" when it can: a kernel that moves
+// bytes needs a bandwidth roof at one of the levels it moves them at (in the ORM view,
+// DRAM). Without one, min(peak, B x I) has no B and the compute peak alone would be a
+// prediction no memory was asked about (a STREAM triad "compute-bound" on a
+// compute-only model).
+std::string unpredictable_reason(const KernelSpec& spec, const Roofline& roofline, View view);
+
 // Throws std::invalid_argument when the roofline has no compute roof (value <= 0).
 KernelPrediction predict(const KernelSpec& spec, const Roofline& roofline, View view);
 

@@ -106,6 +106,30 @@ TEST(KernelSpecLiterature, VectorTriadWithWriteAllocateIs2FlopPer40Bytes) {
     EXPECT_DOUBLE_EQ(bytes_per_iteration(streaming).at("DRAM"), 32);
 }
 
+TEST(KernelSpecPrediction, NeedsABandwidthRoofWhereTheKernelMovesBytes) {
+    const KernelSpec triad = spec_of("stream_triad.yaml", "stream-triad");
+    // A compute-only model: the triad's bytes meet no roof, so the peak alone would be no prediction.
+    Roofline compute_only = two_number_roofline(100, 10);
+    compute_only.bandwidth.clear();
+    const std::string why = unpredictable_reason(triad, compute_only, View::carm);
+    EXPECT_NE(why.find("moves bytes at L1, L2, L3, DRAM"), std::string::npos) << why;
+    EXPECT_NE(why.find("no bandwidth roof"), std::string::npos) << why;
+    // One roof at a level it moves bytes at is enough (spec sheets give DRAM only).
+    EXPECT_EQ(unpredictable_reason(triad, two_number_roofline(100, 10), View::carm), "");
+    // A roof of zero is no roof.
+    EXPECT_NE(unpredictable_reason(triad, two_number_roofline(100, 0), View::carm), "");
+    // ORM: only DRAM counts; an L1 roof does not make a DRAM-streaming kernel predictable.
+    Roofline l1_only = two_number_roofline(100, 10);
+    l1_only.bandwidth = {{"L1 bandwidth", "L1", 500}};
+    EXPECT_EQ(unpredictable_reason(triad, l1_only, View::carm), "");
+    EXPECT_NE(unpredictable_reason(triad, l1_only, View::orm), "");
+    // A kernel that moves no bytes needs only the compute roof.
+    KernelSpec in_registers;
+    in_registers.name = "fma-chain";
+    in_registers.work_per_iteration = 2;
+    EXPECT_EQ(unpredictable_reason(in_registers, compute_only, View::carm), "");
+}
+
 TEST(KernelSpecLiterature, DenseMatrixVectorAtQuarterFlopPerByteOn32GBs) {
     KernelSpec mvm;
     mvm.name = "dmvm";
