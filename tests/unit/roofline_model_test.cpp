@@ -176,6 +176,14 @@ TEST(RooflineAnalysis, APointAboveItsRoofIsAnErrorWithLikelyCauses) {
     a = analyze(r, p, View::orm);
     ASSERT_TRUE(a.above_roof);
     EXPECT_TRUE(a.above_roof->within_spread);
+    // On the roof but for rounding (a prediction of `model -o` read back): not above it, with no spread at all.
+    r.bandwidth.back().spread = 0;
+    p = point(20, 0, 0, 20e9);
+    p.seconds = 1 - 1e-12;
+    EXPECT_GT(analyze(r, p, View::orm).efficiency, 1.0);
+    EXPECT_FALSE(analyze(r, p, View::orm).above_roof);
+    p.seconds = 1 - 1e-6;  // a millionth above: flagged
+    EXPECT_TRUE(analyze(r, p, View::orm).above_roof);
 }
 
 TEST(RooflineAnalysis, RoofsCarryTheirMeasuredSpread) {
