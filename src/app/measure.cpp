@@ -4,6 +4,7 @@
 #include "measure/child_process.hpp"
 #include "measure/function_list.hpp"
 #include "measure/merge.hpp"
+#include "measure/output_tee.hpp"
 
 #include <fmt/format.h>
 
@@ -93,6 +94,18 @@ void note_function_longer_than_program(const std::vector<Point>& points, std::ve
     }
 }
 
+// A run after the native one (call timing, sampling) that ended otherwise than the native run:
+// its output was not shown, so the warning quotes the end of its standard error.
+void warn_later_run_ended_otherwise(const std::string& what, const measure::ChildStatus& status,
+                             const std::string& stderr_tail, measure::MeasureResult& result) {
+    const auto& native = result.status;
+    if (!native.started || !status.started || measure::interrupt_signal()) return;  // a stop is said elsewhere
+    if (status.exited == native.exited && status.exit_code == native.exit_code && status.signal == native.signal)
+        return;
+    result.warnings.push_back(fmt::format("{} {}, the native run {}{}", what, status.describe(), native.describe(),
+                                          measure::stderr_tail_text(stderr_tail)));
+}
+
 } // namespace
 
 ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
@@ -108,6 +121,8 @@ ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
     if (!interrupted() && (request.in_rank ? rerun && request.region_functions : !to_time.empty())) {
         m.timing = measure::time_function_calls(argv, env, to_time);
         measure::account_stops_by_wall_time(*m.timing, result.wall_seconds);
+        measure::note_quiet_output(result.notes);
+        if (m.timing->ok) warn_later_run_ended_otherwise("the call-timing run", m.timing->status, m.timing->stderr_tail, result);
     }
     // Sampling: IP samples for --functions (self time); call stacks too for region functions whose calls
     // were not timed (called too often, or too short), for their inclusive time.
@@ -129,11 +144,14 @@ ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
         std::vector<measure::SamplingResult> sampled;
         for (int r = 0; r < runs && !interrupted(); ++r) {
             auto s = measure::sample_functions(argv, env, options);
+            measure::note_quiet_output(result.notes);
             if (!s.ok) {
-                m.sampling_error = s.error;
+                m.sampling_error = s.error + measure::stderr_tail_text(s.stderr_tail);
                 sampled.clear();
                 break;
             }
+            warn_later_run_ended_otherwise(runs > 1 ? fmt::format("sampling run {} of {}", r + 1, runs) : "the sampling run",
+                                    s.status, s.stderr_tail, result);
             sampled.push_back(std::move(s));
         }
         if (!sampled.empty()) m.sampling = measure::pool_sampling_runs(std::move(sampled));

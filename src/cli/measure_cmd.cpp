@@ -24,6 +24,7 @@
 #include "measure/engine.hpp"
 #include "measure/engine_registry.hpp"
 #include "measure/merge.hpp"
+#include "measure/output_tee.hpp"
 #include "measure/mpi_rank.hpp"
 #include "measure/call_timer.hpp"
 #include "measure/function_list.hpp"
@@ -320,7 +321,8 @@ void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureR
         say.note("the perf engine counts a region on the threads that opened it (as --region-scope thread); work "
                  "that other threads do meanwhile is not in it");
     if (const auto& timing = measured.timing) {
-        if (!timing->ok) say.warning("timing function calls: " + timing->error);
+        if (!timing->ok)
+            say.warning("timing function calls: " + timing->error + measure::stderr_tail_text(timing->stderr_tail));
         long long calls = 0;
         for (const auto& f : timing->functions) calls += f.calls;
         say.note(fmt::format("call-timing run (inclusive wall time of --region-function calls, ptrace breakpoints at "

@@ -2,6 +2,7 @@
 
 #include "io/text_file.hpp"
 #include "measure/child_process.hpp"
+#include "measure/output_tee.hpp"
 #include "measure/elf_symbols.hpp"
 
 #include "rl_fnmatch.h"
@@ -501,15 +502,21 @@ CallTimingResult time_function_calls(const std::vector<std::string>& argv,
     CallTimingResult result;
     Tracer tracer(functions);
     ChildRun run;
+    QuietOutput output;  // a later run: the first native run showed the program's output
     try {
         run = run_child(
-            argv, env, [&](pid_t pid) { tracer.attach(pid); }, [&](pid_t) { return tracer.run(); });
+            argv, env, [&](pid_t pid) { tracer.attach(pid); }, [&](pid_t) { return tracer.run(); },
+            kStopGraceSeconds, output.stdout_fd(), output.stderr_fd());
     } catch (const CommandNotFound&) {
         throw;
     } catch (const std::exception& e) {
+        output.finish();
+        result.stderr_tail = output.stderr_tail();
         result.error = e.what();
         return result;
     }
+    output.finish();
+    result.stderr_tail = output.stderr_tail();
     result.status = run.status;
     result.wall_seconds = run.wall_seconds;
     result.functions = tracer.results();

@@ -62,6 +62,7 @@ struct CallTimingResult {
     double stop_seconds = 0;
     bool stop_from_wall_time = false;  // stop_seconds from the traced run's extra wall time (account_stops_by_wall_time)
     double setup_seconds = 0;          // spent at the entry point before the program went on (symbols, calibration)
+    std::string stderr_tail;  // the run's output is not shown (QuietOutput): its standard error's end
     std::vector<TimedFunction> functions;
 };
 

@@ -382,7 +382,7 @@ std::function<int(pid_t)> wait_within(TimeLimit& limit) {
 
 ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
                    const std::function<void(pid_t)>& before_exec, const std::function<int(pid_t)>& wait_for_exit,
-                   double stop_grace_seconds, int child_stdout) {
+                   double stop_grace_seconds, int child_stdout, int child_stderr) {
     std::call_once(g_wake_once, [] { ::sem_init(&g_wake, 0, 0); });
     if (const int sig = g_interrupt.load())
         throw Interrupted(fmt::format("interrupted by {}: no further run of the command", signal_name(sig)));
@@ -471,6 +471,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         if (own_group) ::setpgid(0, 0);
         if (child_stdin >= 0) ::dup2(child_stdin, STDIN_FILENO);
         if (child_stdout >= 0) ::dup2(child_stdout, STDOUT_FILENO);
+        if (child_stderr >= 0) ::dup2(child_stderr, STDERR_FILENO);
         ::close(go[1]);
         ::close(err[0]);
         char byte = 0;

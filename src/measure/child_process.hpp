@@ -38,13 +38,15 @@ inline constexpr double kStopGraceSecondsValgrind = 5;  // the tool writes its c
 // child's wait status (a tracer runs its event loop there).
 // The child dies with roofline (PR_SET_PDEATHSIG), and reads the standard
 // input set by replay_stdin_for_every_run, if any.
-// `child_stdout` >= 0: the child's standard output (an OutputTee's pipe), else ours.
+// `child_stdout` >= 0: the child's standard output (an OutputTee's pipe, /dev/null), else ours;
+// `child_stderr` likewise its standard error (a QuietOutput's).
 // Throws CommandNotFound ("command not found: X" / "cannot execute X: reason"),
 // Interrupted when a signal already stopped the measurement.
 ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
                    const std::function<void(pid_t)>& before_exec = {},
                    const std::function<int(pid_t)>& wait_for_exit = {},
-                   double stop_grace_seconds = kStopGraceSeconds, int child_stdout = -1);
+                   double stop_grace_seconds = kStopGraceSeconds, int child_stdout = -1,
+                   int child_stderr = -1);
 
 // The next run_child only (one shot): its standard output goes to `fd` (an OutputTee's pipe),
 // when run_child is not given `child_stdout` itself. -1 clears it.

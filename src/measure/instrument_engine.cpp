@@ -86,19 +86,27 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     env.emplace_back("VALGRIND_LIB", tool_dir);
     env.emplace_back("OMP_WAIT_POLICY", "passive");  // spinning threads would be counted and take forever
     env.emplace_back("ROOFLINE_MARKER_OUT", tmp.file("marker-under-valgrind.json"));
-    std::optional<OutputTee> counted_output;
-    if (!request.counts_from.empty()) counted_output.emplace();
-    const auto run = run_child(argv, env, {}, {}, kStopGraceSecondsValgrind,
-                               counted_output ? counted_output->child_fd() : -1);
+    // After a native run, the program's output was shown there: this run shows none (its
+    // standard output kept for --counts-from's comparison, its standard error's end for a
+    // message should it fail). With --times it is the only run, and shows its output.
+    std::optional<QuietOutput> quiet;
+    if (!request.times) {
+        quiet.emplace(!request.counts_from.empty());
+        note_quiet_output(result.notes);
+    }
+    const auto run = run_child(argv, env, {}, {}, kStopGraceSecondsValgrind, quiet ? quiet->stdout_fd() : -1,
+                               quiet ? quiet->stderr_fd() : -1);
     if (request.times) result.status = run.status;  // the only run
     result.notes.push_back(fmt::format("run under the Valgrind tool (counts{}): {:.3f} s, {}",
                                        request.counts_from.empty() ? "" : " of " + request.counts_from,
                                        run.wall_seconds, run.status.describe()));
-    if (counted_output) {
-        counted_output->finish();
-        if (!request.times)
-            result.output_comparison = compare_outputs(timed_kept, timed_total, counted_output->kept(),
-                                                       counted_output->total());
+    std::string stderr_tail;  // appended to the messages of a run that failed
+    if (quiet) {
+        quiet->finish();
+        stderr_tail = stderr_tail_text(quiet->stderr_tail());
+        if (!request.counts_from.empty())
+            result.output_comparison = compare_outputs(timed_kept, timed_total, quiet->stdout_kept(),
+                                                       quiet->stdout_total());
     }
     const std::string log_text = read_file_or_empty(log);
     if (log_text.find("unhandled instruction") != std::string::npos ||
@@ -127,28 +135,29 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
         result.lost_run = LostRun{"the run under the Valgrind tool (counts)", run.status, run.wall_seconds};
         result.warnings.push_back(fmt::format(
             "the run under the Valgrind tool (counts) was {} after {:.3f} s{}: it wrote no counts, so the points "
-            "are {} only",
+            "are {} only{}",
             run.status.describe(), run.wall_seconds,
             run.status.signal == SIGKILL ? " (SIGKILL from outside: the OOM killer does this when memory runs out, "
                                            "and a program under Valgrind takes several times its own; 'dmesg' or "
                                            "'journalctl -k' says whether it was)"
                                          : "",
-            request.times ? "the earlier run's times" : "the native run's time"));
+            request.times ? "the earlier run's times" : "the native run's time", stderr_tail));
         return;
     }
     if (text.empty() && native_failed) {
-        result.warnings.push_back(fmt::format("the Valgrind tool wrote no counts ({})", run.status.describe()));
+        result.warnings.push_back(
+            fmt::format("the Valgrind tool wrote no counts ({}){}", run.status.describe(), stderr_tail));
         return;
     }
     if (text.empty() && run.status.exited)
         throw MeasureError(fmt::format(
             "the Valgrind tool wrote no counts, though the command {}: it replaced itself with another program "
             "(exec, as env, nice, exec in a shell script and most wrappers do), which runs outside the tool. "
-            "Measure the program itself: roofline measure -- ./app args",
-            run.status.describe()));
+            "Measure the program itself: roofline measure -- ./app args{}",
+            run.status.describe(), stderr_tail));
     if (text.empty())
-        throw MeasureError(fmt::format("the Valgrind tool wrote no counts ({}); valgrind log:\n{}",
-                                       run.status.describe(), log_text));
+        throw MeasureError(fmt::format("the Valgrind tool wrote no counts ({}){}\nvalgrind log:\n{}",
+                                       run.status.describe(), stderr_tail, log_text));
     auto report = parse_vgtool_json(text, "Valgrind tool output");
     for (auto& p : report.problems) result.warnings.push_back(std::move(p));
     if (report.child_processes > 0)
@@ -164,8 +173,12 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     result.region_breakdowns = std::move(report.region_breakdowns);
     if (!request.times && run.status.exited && result.status.exited &&
         run.status.exit_code != result.status.exit_code)
-        result.warnings.push_back(fmt::format("the command exited with {} natively but {} under Valgrind",
-                                              result.status.exit_code, run.status.exit_code));
+        result.warnings.push_back(fmt::format("the command exited with {} natively but {} under Valgrind{}",
+                                              result.status.exit_code, run.status.exit_code, stderr_tail));
+    else if (!request.times && result.status.exited && !run.status.exited)
+        result.warnings.push_back(fmt::format("the command exited with {} natively but was {} under Valgrind: the "
+                                              "counts are those up to then{}",
+                                              result.status.exit_code, run.status.describe(), stderr_tail));
 }
 
 } // namespace roofline::measure::detail

@@ -3,11 +3,9 @@
 // up per region into the fastest run, the median, the slowest and the warm-up.
 #include "measure/native_repeats.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
+#include "measure/output_tee.hpp"
 #include "measure/protocol_json.hpp"
 
 #include <fmt/core.h>
@@ -70,19 +68,9 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
     std::vector<std::optional<std::vector<RegionTiming>>> regions = {result.timings};
     int unreadable = 0;
     std::string stopped;
-    // The program's standard output is shown once, from its first run: the repeats write theirs
-    // to /dev/null (a program printing results would otherwise show them once per run).
-    // Standard error still shows, so a repeat's warnings are seen.
-    const int devnull = plan.runs_total() > 1 ? ::open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
-    struct CloseOnExit {
-        int fd;
-        ~CloseOnExit() {
-            if (fd >= 0) ::close(fd);
-        }
-    } close_devnull{devnull};
-    if (devnull >= 0)
-        result.notes.push_back("the program's standard output is shown for its first run only; its repeats write "
-                               "theirs to /dev/null");
+    // The program's output is shown once, from its first run: a program printing results would
+    // otherwise show them once per run (QuietOutput; a repeat that fails has its stderr quoted).
+    if (plan.runs_total() > 1) note_quiet_output(result.notes);
     for (int run = 2; run <= plan.runs_total(); ++run) {
         if (interrupt_signal()) {
             stopped = fmt::format("interrupted by {} before native run {} of {}: the {} run{} before it {} kept",
@@ -94,15 +82,17 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
         auto env = request.env;
         env.emplace_back("ROOFLINE_MARKER_OUT", marker_out);
         ChildRun child;
+        QuietOutput output;
         cold.flush();
         try {
-            child = run_child(request.argv, env, {}, {}, kStopGraceSeconds, devnull);
+            child = run_child(request.argv, env, {}, {}, kStopGraceSeconds, output.stdout_fd(), output.stderr_fd());
         } catch (const Interrupted&) {
             stopped = fmt::format("interrupted by {} before native run {} of {}: the {} run{} before it {} kept",
                                   signal_name(interrupt_signal()), run, plan.runs_total(), run - 1,
                                   run == 2 ? "" : "s", run == 2 ? "is" : "are");
             break;
         }
+        output.finish();
         ++result.native_runs;
         if (interrupt_signal()) {
             stopped = fmt::format("interrupted by {} during native run {} of {}: its time is left out, the {} "
@@ -114,8 +104,9 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
         if (!child.status.exited || child.status.exit_code != result.status.exit_code) {
             result.warnings.push_back(fmt::format(
                 "native run {} of {} {}, the first {}: it is left out and no further run is made (the program "
-                "does not do the same each time it runs?)",
-                run, plan.runs_total(), child.status.describe(), result.status.describe()));
+                "does not do the same each time it runs?){}",
+                run, plan.runs_total(), child.status.describe(), result.status.describe(),
+                stderr_tail_text(output.stderr_tail())));
             break;
         }
         walls.push_back(child.wall_seconds);

@@ -2,6 +2,7 @@
 
 #include "io/text_file.hpp"
 #include "measure/child_process.hpp"
+#include "measure/output_tee.hpp"
 #include "measure/engine.hpp"
 #include "measure/process_code.hpp"
 #include "measure/stack_unwinder.hpp"
@@ -348,8 +349,9 @@ SamplingResult sample_functions(const std::vector<std::string>& argv,
         });
     };
     ChildRun run;
+    QuietOutput output;  // a later run: the first native run showed the program's output
     try {
-        run = run_child(argv, env, before_exec);
+        run = run_child(argv, env, before_exec, {}, kStopGraceSeconds, output.stdout_fd(), output.stderr_fd());
     } catch (const CommandNotFound&) {
         stop = true;
         if (reader.joinable()) reader.join();
@@ -357,14 +359,19 @@ SamplingResult sample_functions(const std::vector<std::string>& argv,
     } catch (const std::exception& e) {
         stop = true;
         if (reader.joinable()) reader.join();
+        output.finish();
+        result.stderr_tail = output.stderr_tail();
         result.error = e.what();
         return result;
     }
     stop = true;
     if (reader.joinable()) reader.join();
     sampler.drain();
+    output.finish();
+    result.stderr_tail = output.stderr_tail();
 
     result.ok = true;
+    result.status = run.status;
     result.wall_seconds = run.wall_seconds;
     result.samples = static_cast<long long>(sampler.samples.size());
     result.lost = sampler.lost;

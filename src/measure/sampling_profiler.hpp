@@ -11,6 +11,7 @@
 #pragma once
 
 #include "measure/elf_symbols.hpp"
+#include "measure/engine.hpp"
 
 #include <cstdint>
 #include <map>
@@ -59,6 +60,8 @@ struct SamplingOptions {
 struct SamplingResult {
     bool ok = false;              // false: sampling could not be set up; see `error`
     std::string error;
+    ChildStatus status;           // how the (first) sampled run ended
+    std::string stderr_tail;      // its output is not shown (QuietOutput): its standard error's end
     double period_seconds = 0;
     // Native runs sampled, their samples pooled (pool_sampling_runs): a sample then stands for
     // period_seconds / runs of one run's time, and a run's quirks weigh 1/runs.

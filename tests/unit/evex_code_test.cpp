@@ -259,6 +259,24 @@ TEST(OutputTee, KeepsWhatTheChildPrintsAndPassesItOn) {
     EXPECT_EQ(next.kept(), "once\n");
 }
 
+TEST(QuietOutput, ShowsNothingAndKeepsTheEndOfStandardError) {
+    // A later run: standard output kept unshown (--counts-from), standard error's last bytes kept.
+    measure::QuietOutput quiet(true);
+    const auto run = measure::run_child(
+        {"/bin/sh", "-c", "echo out; i=0; while [ $i -lt 400 ]; do echo \"err line $i\" >&2; i=$((i+1)); done"}, {},
+        {}, {}, measure::kStopGraceSeconds, quiet.stdout_fd(), quiet.stderr_fd());
+    quiet.finish();
+    EXPECT_TRUE(run.status.exited);
+    EXPECT_EQ(quiet.stdout_kept(), "out\n");
+    EXPECT_EQ(quiet.stdout_total(), 4u);
+    EXPECT_LE(quiet.stderr_tail().size(), measure::QuietOutput::kStderrTail);
+    EXPECT_TRUE(quiet.stderr_tail().ends_with("err line 399\n"));
+    // Its last lines, quoted one a line.
+    const auto text = measure::stderr_tail_text(quiet.stderr_tail(), 2);
+    EXPECT_EQ(text, "\n  its standard error (not shown as it ran) ended with:\n  | err line 398\n  | err line 399");
+    EXPECT_EQ(measure::stderr_tail_text("\n \n"), "");
+}
+
 TEST(EvexScan, StrippedLibraryDecodedFromItsUnwindTablesFunctionStarts) {
     if (measure::find_executable("objdump").empty() || measure::find_executable("strip").empty())
         GTEST_SKIP() << "objdump or strip (binutils) is not installed";
