@@ -1,8 +1,10 @@
 #include "cli/stored_source.hpp"
 
+#include "core/hardware_limits.hpp"
 #include "core/message_name.hpp"
 #include "core/model_completeness.hpp"
 
+#include "cli/messages.hpp"
 #include "cli/usage_error.hpp"
 #include "io/points_json.hpp"
 #include "io/store_location.hpp"
@@ -84,14 +86,34 @@ std::string StoreAccess::where() {
     return missing_ ? fmt::format("{} (there is no results store at {} yet)", display(), display()) : display();
 }
 
+namespace {
+
+// A measured model is checked again as it is read: a file edited by hand, or written by a
+// version that did not check, may hold a figure no machine reaches. Such figures are left
+// out, each with a warning, and listed with the model's refused figures (show prints them).
+// A spec sheet was checked as it was parsed, at the line of each figure.
+void refuse_impossible_on_reading(MachineModel& model, const std::string& display) {
+    for (auto& why : refuse_impossible_figures(model)) {
+        print_stderr("roofline: warning: {}: {}\n", display, why);
+        model.environment.refused.push_back("on reading: " + why);
+    }
+}
+
+} // namespace
+
 MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint) {
-    if (!source.stored) return load_machine_file(source.path);
+    if (!source.stored) {
+        MachineFile file = load_machine_file(source.path);
+        if (!file.spec_sheet) refuse_impossible_on_reading(file.model, source.display());
+        return file;
+    }
     ResultsStore* store = access.store();
     std::optional<MachineModel> model;
     if (store) model = source.id ? store->machine(*source.id) : store->latest_machine();
     if (model) {
         MachineFile file;
         file.model = *std::move(model);
+        refuse_impossible_on_reading(file.model, source.display());
         return file;
     }
     if (source.id)
@@ -136,6 +158,7 @@ JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& acc
                 continue;
             }
             if (!model) continue;  // removed meanwhile
+            refuse_impossible_on_reading(*model, fmt::format("stored machine #{}", row->id));
             c = completeness_of(*model);
         } else {
             c.interrupted = true;

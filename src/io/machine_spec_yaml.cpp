@@ -1,5 +1,7 @@
 #include "io/machine_spec_yaml.hpp"
 
+#include "core/byte_sizes.hpp"
+#include "core/hardware_limits.hpp"
 #include "core/input_limits.hpp"
 #include "core/level.hpp"
 #include "core/precision.hpp"
@@ -186,9 +188,31 @@ void read_caches(const YamlNode& n, MachineModel& model) {
         CacheLevel cache;
         cache.level = *number;
         cache.size_bytes = size.as_bytes();
-        if (cache.size_bytes < 1 || static_cast<double>(cache.size_bytes) > max_cache_bytes)
-            size.fail(fmt::format("expected a cache size from 1 byte to 1 TiB, found {}", cache.size_bytes));
+        const std::uint64_t largest = largest_cache_of_any_machine(cache.level);
+        if (cache.size_bytes < 1 || cache.size_bytes > largest)
+            size.fail(fmt::format("expected a cache size from 1 byte to {} (no machine's L{} is larger), found {}",
+                                  format_bytes(largest), cache.level, format_bytes(cache.size_bytes)));
         model.caches.push_back(cache);
+    }
+}
+
+// Data from an outer level reaches the core through the inner ones, so an outer level
+// well above an inner one at the same thread count cannot be true (10%: figures copied
+// from measurements carry their noise). DRAM and HBM are not ordered against each other.
+void check_levels_in_order(const std::vector<std::pair<MemoryRoof, YamlNode>>& written) {
+    constexpr double kNoise = 0.10;
+    for (const auto& [outer, node] : written) {
+        if (!is_memory_level(outer.level)) continue;
+        const auto outer_cache = cache_level_number(outer.level);
+        for (const auto& [inner, unused] : written) {
+            const auto inner_cache = cache_level_number(inner.level);
+            if (inner.threads != outer.threads || !inner_cache || (outer_cache && *outer_cache <= *inner_cache)) continue;
+            if (outer.gbs > inner.gbs * (1 + kNoise))
+                node.fail(fmt::format("{} at {} GB/s ({} thread{}) is faster than {} at {} GB/s: data from {} passes "
+                                      "through {}, so it cannot be; check the levels and units",
+                                      outer.level, outer.gbs, outer.threads, outer.threads == 1 ? "" : "s", inner.level,
+                                      inner.gbs, outer.level, inner.level));
+        }
     }
 }
 
@@ -226,6 +250,11 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
     int simd_bits = 256;
     if (const auto v = n.optional("simd_bits")) simd_bits = count(*v, "a vector width in bits", 8, 4096);
     out.spec_threads = m.cpu.cores;
+    // Per-core limits need the cores written (a GPU's sheet may count none); without a clock,
+    // the fastest any core runs (kFastestCoreClockGhz) stands for it.
+    const bool per_core_known = n.has("cores");
+    const double limit_clock = n.has("clock_ghz") ? m.cpu.clock_ghz : kFastestCoreClockGhz;
+    const std::string clock_assumed = n.has("clock_ghz") ? "" : " (no clock_ghz written: the fastest clock any core runs)";
 
     const auto peaks = n.required("peak", "a map of precision (dp, sp) to G<unit>/s");
     for (const auto& [precision, figure] : peaks.entries()) {
@@ -240,12 +269,17 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
             r.mix = "best";
             r.threads = threads;
             r.gflops = r.theoretical_gflops = value;
+            if (per_core_known && is_flop_precision(precision))
+                if (const auto why = work_rate_beyond_any_machine(value, precision, threads, limit_clock); !why.empty())
+                    figure.fail(fmt::format("{} peak {} GFLOP/s at {} thread{} is {}{}", precision, value, threads,
+                                            threads == 1 ? "" : "s", why, clock_assumed));
             m.compute.push_back(r);
         }
     }
     if (m.compute.empty()) peaks.expected("at least one peak, e.g. dp: 85.8");
 
     const auto bandwidths = n.required("bandwidth", "a map of level (L1, L2, L3, DRAM) to GB/s");
+    std::vector<std::pair<MemoryRoof, YamlNode>> written;
     for (const auto& [level, figure] : bandwidths.entries()) {
         for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, m.cpu.cores, "GB/s")) {
             MemoryRoof r;
@@ -254,9 +288,15 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
             r.isa = ceiling_isa;
             r.threads = threads;
             r.gbs = value;
+            if (per_core_known)
+                if (const auto why = byte_rate_beyond_any_machine(value, threads, limit_clock); !why.empty())
+                    figure.fail(fmt::format("{} bandwidth {} GB/s at {} thread{} is {}{}", r.level, value, threads,
+                                            threads == 1 ? "" : "s", why, clock_assumed));
             m.memory.push_back(r);
+            written.emplace_back(r, figure);
         }
     }
+    check_levels_in_order(written);
     if (m.memory.empty()) bandwidths.expected("at least one bandwidth, e.g. DRAM: 29");
 
     if (const auto ceilings = n.optional("ceilings")) {

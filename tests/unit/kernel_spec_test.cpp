@@ -474,6 +474,33 @@ TEST(KernelSpecErrors, DuplicateKeysAliasBombsAndDeepNestingAreRefused) {
     EXPECT_NE(e.find("nested more than 200 levels deep"), std::string::npos) << e.substr(0, 300);
 }
 
+TEST(KernelSpecErrors, SpecSheetFiguresNoMachineReaches) {
+    // 10,000 FLOP a cycle on one core at 1 GHz: a unit slip, refused at its line.
+    std::string e = machine_error("name: m\ncores: 1\nclock_ghz: 1\npeak: {dp: 10000}\nbandwidth: {DRAM: 29}\n");
+    EXPECT_NE(e.find("m.yaml:4:"), std::string::npos) << e;
+    EXPECT_NE(e.find("10000 operations per cycle per core at 1.00 GHz"), std::string::npos) << e;
+    // 10 PB/s DRAM on one core, no clock written: judged at the fastest clock any core runs.
+    e = machine_error("name: m\ncores: 1\npeak: {dp: 85.8}\nbandwidth: {DRAM: 1e7}\n");
+    EXPECT_NE(e.find("bandwidth.DRAM: DRAM bandwidth 10000000 GB/s"), std::string::npos) << e;
+    EXPECT_NE(e.find("no clock_ghz written"), std::string::npos) << e;
+    // An outer level faster than an inner one at the same threads.
+    e = machine_error("name: m\npeak: {dp: 85.8}\nbandwidth: {L1: 10, DRAM: 500}\n");
+    EXPECT_NE(e.find("DRAM at 500 GB/s (1 thread) is faster than L1 at 10 GB/s"), std::string::npos) << e;
+    // A cache no machine has; the message says the limit it broke.
+    e = machine_error("name: m\ncaches: {L1: 5GiB}\npeak: {dp: 85.8}\nbandwidth: {DRAM: 29}\n");
+    EXPECT_NE(e.find("caches.L1: expected a cache size from 1 byte to 1 MiB (no machine's L1 is larger), found 5 GiB"),
+              std::string::npos) << e;
+    // What the limits leave alone: a GPU's sheet without cores (its 8192 fp8 operations a cycle per
+    // SM), HBM beside DRAM in either order, figures within 10% of each other, and every example.
+    EXPECT_EQ(machine_error("name: g\nclock_ghz: 1.83\npeak: {dp: 67000, fp8: 1979000}\n"
+                            "bandwidth: {L1: 33000, L2: 10000, HBM: 4800}\n"), "no error");
+    EXPECT_EQ(machine_error("name: k\ncores: 64\nclock_ghz: 1.4\npeak: {dp: 2600}\n"
+                            "bandwidth: {L2: 1500, HBM: 450, DRAM: 90}\n"), "no error");
+    EXPECT_EQ(machine_error("name: n\npeak: {dp: 10}\nbandwidth: {L2: 100, L3: 109}\n"), "no error");
+    for (const auto& file : fs::directory_iterator(examples_dir / "machines"))
+        EXPECT_NO_THROW(load_machine_file(file.path().string())) << file.path();
+}
+
 TEST(KernelSpecErrors, SpecSheetErrors) {
     std::string e = machine_error("name: m\nbandwidth: {DRAM: 10}\n");
     EXPECT_NE(e.find("m.yaml:1:1: missing 'peak'"), std::string::npos) << e;
