@@ -51,7 +51,22 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
     return out;
 }
 
+// A side whose point is above its roof beyond the roof's spread: a measurement error, not
+// a change to explain (report and plot say the same of it).
+std::string above_roof_text(const PointChange& c) {
+    std::string out;
+    for (const auto& [side, point] : {std::pair{"A", &c.a}, std::pair{"B", &c.b}}) {
+        if (!*point || !(*point)->analysis) continue;
+        const auto& above = (*point)->analysis->above_roof;
+        if (!above || above->within_spread) continue;
+        out += fmt::format("{}{} is ABOVE ITS ROOF ({} of it)", out.empty() ? "" : "; ", side,
+                           format_percent((*point)->analysis->efficiency));
+    }
+    return out.empty() ? out : out + ": a measurement error, not a result (roofline report says what may cause it)";
+}
+
 std::string cause_text(const PointChange& c) {
+    if (const std::string above = above_roof_text(c); !above.empty()) return above;
     if (c.cause.empty() || !c.roof_ratio || !c.efficiency_ratio) return "";
     const auto& a = *c.a->analysis;
     const auto& b = *c.b->analysis;
@@ -111,6 +126,10 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                     if (!*point || !(*point)->analysis) continue;
                     e[std::string("binding_roof_") + side] = (*point)->analysis->binding_roof;
                     e[std::string("efficiency_") + side] = (*point)->analysis->efficiency;
+                    if (const auto& above = (*point)->analysis->above_roof)
+                        e[std::string("above_roof_") + side] = {{"excess", above->excess},
+                                                                 {"tolerance", above->tolerance},
+                                                                 {"within_spread", above->within_spread}};
                 }
                 j["points"].push_back(std::move(e));
             }
