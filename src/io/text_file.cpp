@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
@@ -238,6 +240,32 @@ std::string mib_text(std::uint64_t bytes) {
     return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / static_cast<double>(mib));
 }
 
+// A pipe can be read once, but one input may be read twice in a run (its schema sniffed, then
+// parsed: `report --machine <(...)`, `compare <(...) <(...)`). What a pipe gave is kept for the
+// process, by the pipe's identity, and given again. Inputs are at most kMaxInputFileBytes each.
+class PipeTexts {
+public:
+    std::optional<std::string> find(const struct stat& pipe) {
+        std::lock_guard lock(mutex_);
+        const auto it = texts_.find({pipe.st_dev, pipe.st_ino});
+        if (it == texts_.end()) return std::nullopt;
+        return it->second;
+    }
+    void keep(const struct stat& pipe, const std::string& text) {
+        std::lock_guard lock(mutex_);
+        texts_[{pipe.st_dev, pipe.st_ino}] = text;
+    }
+
+private:
+    std::mutex mutex_;
+    std::map<std::pair<dev_t, ino_t>, std::string> texts_;
+};
+
+PipeTexts& pipe_texts() {
+    static PipeTexts texts;
+    return texts;
+}
+
 // The whole file, or the reason it cannot be read (in `error`). With
 // `regular_only`, pipes are refused too (a configuration file).
 std::optional<std::string> read_bounded(const std::string& path, std::uint64_t max_bytes, std::string& error,
@@ -254,6 +282,8 @@ std::optional<std::string> read_bounded(const std::string& path, std::uint64_t m
         return true;
     };
     if (refuse_kind(info.st_mode)) return std::nullopt;
+    if (S_ISFIFO(info.st_mode))
+        if (auto kept = pipe_texts().find(info)) return kept;
     // O_NONBLOCK: a FIFO put in the place of a file after the stat (or a
     // device) must not block the open forever waiting for a writer; the kind
     // is checked on the descriptor below. A pipe we accept (`<(...)`) is
@@ -308,6 +338,7 @@ std::optional<std::string> read_bounded(const std::string& path, std::uint64_t m
         content.append(buffer, static_cast<std::size_t>(got));
     }
     ::close(fd);
+    if (S_ISFIFO(info.st_mode)) pipe_texts().keep(info, content);
     return content;
 }
 

@@ -42,5 +42,22 @@ timeout 60 "$bin" plot --machine "$machine" --points <(cat "$points") -o "$tmp/p
 expect 'cannot read /dev/fd/[0-9]+: it goes on past the 256 MiB limit for input files' \
   plot --machine "$machine" --points <(cat /dev/zero) -o "$tmp/c.svg"
 
+# Every command that takes a machine or points takes them from a pipe, also where it reads
+# a file twice (its kind sniffed, then parsed): the pipe's text is kept for the run.
+json_machine=$src/tests/data/report-machine.json
+piped() {  # piped WHAT REGEX ARGS...: exit 0 and REGEX in the output
+  local what=$1 regex=$2; shift 2
+  timeout 60 "$bin" "$@" >"$tmp/out" 2>&1; local code=$?
+  if [[ $code -ne 0 ]] || ! grep -Eq "$regex" "$tmp/out"; then
+    echo "FAIL: $what from a pipe: exit $code, output: $(head -c 300 "$tmp/out")"; fail=1
+  fi
+}
+piped "report --machine" 'Roofline report' report --machine <(cat "$json_machine") --points "$points"
+piped "plot --machine" 'chart written' plot --machine <(cat "$json_machine") --points "$points" -o "$tmp/m.svg"
+piped "show" 'Example CPU' show <(cat "$json_machine")
+piped "show /dev/stdin" 'Example CPU' show /dev/stdin <"$json_machine"
+piped "compare, two point sets" 'same' compare <(cat "$points") <(cat "$points") --machine "$json_machine"
+piped "compare, two machines" 'ROOF' compare <(cat "$json_machine") <(cat "$json_machine")
+
 [[ $fail -eq 0 ]] && echo "ok: devices, directories, huge files and endless pipes are refused"
 exit $fail
