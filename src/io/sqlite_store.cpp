@@ -403,7 +403,9 @@ SqliteStore::SqliteStore(ReadOnly, const std::string& path) : path_(path), busy_
             open(path_, 0);
             read_layout();
         } catch (const StoreError& e) {
-            if (!cannot_open_shared_memory(e.code())) throw;
+            // Opened read-only, "readonly" can only mean SQLite wanted to create the -shm
+            // (or -wal) beside a WAL store, in a directory we cannot write.
+            if (!cannot_open_shared_memory(e.code()) && (e.code() & 0xff) != SQLITE_READONLY) throw;
             // A WAL store in a read-only directory: nobody can be writing it, so
             // read it as an immutable file (no locks, no -shm).
             open(file_uri(path_), SQLITE_OPEN_URI);

@@ -26,6 +26,19 @@ for args in "list" "show" "show stored:1 --format json" \
 done
 [[ -s $tmp/chart.svg ]] || check "plot from a read-only store wrote no chart"
 
+# A user who may read the store but not write its directory (no -shm can be made beside it):
+# readers still read it. As root this runs as nobody; otherwise as ourselves.
+if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
+  mkdir -p "$tmp/shared" && cp "$db" "$tmp/shared/results.db" && rm -f "$tmp/shared/results.db-"*
+  chmod 555 "$tmp/shared"; chmod 444 "$tmp/shared/results.db"; chmod o+x "$tmp"
+  for args in "list" "show stored:1" "report --machine stored --points $src/tests/data/report-points.json"; do
+    # shellcheck disable=SC2086
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" $args --db "$tmp/shared/results.db" >"$tmp/out" 2>&1 ||
+      check "'$args' by a user who cannot write the store's directory failed"
+  done
+  chmod 755 "$tmp/shared"
+fi
+
 # A store that does not exist is named as such, and is not created.
 "$bin" show --db "$tmp/none.db" >"$tmp/out" 2>&1 && check "show with no store exited 0"
 grep -q "no results store at $tmp/none.db" "$tmp/out" || check "missing store not named"
