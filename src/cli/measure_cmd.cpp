@@ -597,7 +597,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "Measure every call of function NAME as a region (repeatable; no recompiling). NAME is matched "
                     "on the demangled name, qualified or not, with or without its parameters ('sweep', "
                     "'Grid<double>::sweep', 'sweep(int)'); GCC clones (.constprop.N, .isra.N, .part.N) count as "
-                    "the function. Counts include callees; the time is inclusive too: the wall time of its calls, "
+                    "the function, and a nested C function or gfortran contained procedure ('daxpy.2') is "
+                    "matched without its number. Counts include callees; the time is inclusive too: the wall time of its calls, "
                     "timed at entry and return, or for a function called more than --max-timed-calls times, its "
                     "CPU time in call-stack samples of a native run (DWARF unwinding, no frame pointers needed)")
         ->type_name("NAME");

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -28,6 +29,19 @@ std::string short_name(const std::string& name) {
     const auto colons = s.rfind("::");
     if (colons != std::string::npos) s = s.substr(colons + 2);
     return s;
+}
+
+// "mm.0" -> "mm": GCC's number for a nested C function or a gfortran contained procedure,
+// which the Valgrind tool's matching ignores too (rl_fnmatch.c).
+std::string without_gcc_nesting_number(std::string s) {
+    for (;;) {
+        std::size_t i = s.size();
+        while (i > 0 && std::isdigit(static_cast<unsigned char>(s[i - 1]))) --i;
+        if (i == s.size() || i < 2 || s[i - 1] != '.') return s;
+        const auto c = static_cast<unsigned char>(s[i - 2]);
+        if (!std::isalnum(c) && c != '_') return s;
+        s.resize(i - 1);
+    }
 }
 
 // Call-stack samples with one of the region's functions on the stack, and
@@ -313,7 +327,8 @@ std::vector<std::string> closest_names(const std::string& wanted, const std::vec
         const std::string name = folded_function_name(c);
         if (!seen.insert(name).second) continue;
         const std::string k = short_name(name);
-        std::size_t d = edit_distance(key, k);
+        // "mm" against "mm.0": short names are compared without GCC's nesting number too.
+        std::size_t d = std::min(edit_distance(key, k), edit_distance(key, without_gcc_nesting_number(k)));
         const bool contains = key.size() >= 3 && (k.find(key) != std::string::npos || key.find(k) != std::string::npos);
         if (contains) d = std::min<std::size_t>(d, 1);
         if (d <= std::max<std::size_t>(1, key.size() / 3) || contains) scored.emplace_back(d, name);

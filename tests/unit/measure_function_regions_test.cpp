@@ -165,6 +165,11 @@ TEST(FunctionRegions, ClosestNamesByShortName) {
     ASSERT_FALSE(close.empty());
     EXPECT_EQ(close[0], "solver::Grid2D<double>::sweep(int)");
     EXPECT_TRUE(closest_names("zzzzzz", names).empty());
+    // Short names against gfortran's contained procedures ("mm.0"): compared without the number.
+    const std::vector<std::string> fortran = {"daxpy.2", "saxpy.1", "mm.0", "MAIN__", "main"};
+    EXPECT_EQ(closest_names("mm", fortran), std::vector<std::string>{"mm.0"});
+    EXPECT_EQ(closest_names("mn", fortran), std::vector<std::string>{"mm.0"});
+    EXPECT_EQ(closest_names("daxpy", fortran).front(), "daxpy.2");
 }
 
 TEST(FunctionList, SharesAndMarkerInternals) {

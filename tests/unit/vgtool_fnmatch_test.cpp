@@ -37,6 +37,21 @@ TEST(VgtoolFnmatch, CFunctionsAndTheirClones) {
     EXPECT_FALSE(rl_is_cold_part("coldstart"));
 }
 
+TEST(VgtoolFnmatch, NestedAndContainedFunctionsByTheirName) {
+    // gfortran's contained procedures and GCC's nested C functions: "name.N", clones after it.
+    EXPECT_TRUE(matches("daxpy", "daxpy.2.constprop.0"));
+    EXPECT_TRUE(matches("mm", "mm.0.constprop.0"));
+    EXPECT_TRUE(matches("saxpy", "saxpy.1"));
+    EXPECT_TRUE(matches("saxpy.1", "saxpy.1.constprop.0"));
+    EXPECT_FALSE(matches("saxpy.0", "saxpy.1"));  // the number given picks one
+    EXPECT_FALSE(matches("mm", "mmm.0"));
+    EXPECT_FALSE(matches("triad", "triad._omp_fn.0"));
+    EXPECT_FALSE(matches("triad._omp_fn", "triad._omp_fn.0.x"));
+    // Folding keeps the number: two contained procedures of one name are two functions.
+    EXPECT_EQ(folded("daxpy.2.constprop.0"), "daxpy.2");
+    EXPECT_EQ(folded("mm.0.isra.0.cold"), "mm.0");
+}
+
 TEST(VgtoolFnmatch, CxxMethodsByShortOrQualifiedName) {
     const char* sym = "solver::Grid2D<double>::sweep(int)";
     EXPECT_TRUE(matches("sweep", sym));

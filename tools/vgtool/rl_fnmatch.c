@@ -142,6 +142,21 @@ static int names_agree(const char *name, const char *pattern)
     return n > p + 1 && name[n - p - 1] == ':' && name[n - p - 2] == ':' && equal(name + n - p, pattern);
 }
 
+/* s without trailing ".N" groups (digits only), in place: GCC numbers nested C functions and
+ * gfortran's contained procedures so ("daxpy.2", "mm.0"), and the number is not part of the
+ * name a user writes. Not ".name.N" ("triad._omp_fn.0" is a function of its own). */
+static void without_nesting_number(char *s)
+{
+    for (;;) {
+        int end = len_of(s), i = end;
+        while (i > 0 && is_digit(s[i - 1])) i--;
+        if (i == end || i < 2 || s[i - 1] != '.') return;
+        const char c = s[i - 2];
+        if (!(is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return;
+        s[i - 1] = 0;
+    }
+}
+
 int rl_name_matches(const char *pattern, const char *symbol)
 {
     if (len_of(pattern) >= RL_NAME_MAX || len_of(symbol) >= RL_NAME_MAX || !*pattern) return 0;
@@ -151,6 +166,8 @@ int rl_name_matches(const char *pattern, const char *symbol)
     char p[RL_NAME_MAX], s[RL_NAME_MAX];
     normal_form(pattern, keep_params, p);
     normal_form(symbol, keep_params, s);
+    if (names_agree(s, p)) return 1;
+    without_nesting_number(s);  /* "daxpy" names "daxpy.2" (a pattern "daxpy.2" matched above) */
     if (names_agree(s, p)) return 1;
     for (const char *c = p; *c; c++)
         if (*c == '<') return 0;

@@ -14,7 +14,9 @@ extern "C" {
 
 /* Nonzero when `pattern` names the function `symbol`.  Both are folded first:
  * GCC clone suffixes (.constprop.N, .isra.N, .part.N, .cold, .lto_priv.N,
- * " [clone .xyz]") are removed; the parameter list of `symbol` is ignored
+ * " [clone .xyz]") are removed; a nesting number ("daxpy.2": GCC's nested C
+ * functions, gfortran's contained procedures) is ignored in `symbol` unless
+ * `pattern` has it; the parameter list of `symbol` is ignored
  * when `pattern` has none; a return type in front of a template function is
  * ignored; `pattern` may leave out leading qualifiers ("sweep",
  * "Grid2D<double>::sweep") and, when it has no '<', template arguments
@@ -22,7 +24,9 @@ extern "C" {
 int rl_name_matches(const char *pattern, const char *symbol);
 
 /* `symbol` without clone suffixes, written to out (cap bytes, NUL-terminated):
- * the name that stands for all of its clones. */
+ * the name that stands for all of its clones.  A nesting number stays
+ * ("daxpy.2.constprop.0" -> "daxpy.2"): two contained procedures of one name
+ * in different hosts are two functions. */
 void rl_fold_clones(const char *symbol, char *out, int cap);
 
 /* Nonzero for a ".cold" part: code split from its function and reached by a
