@@ -11,6 +11,7 @@
 #include "core/machine_file.hpp"
 #include "core/machine_roofline.hpp"
 #include "io/json_node.hpp"
+#include "io/machine_spec_yaml.hpp"
 #include "io/text_file.hpp"
 #include "render/chart.hpp"
 #include "render/comparison_text.hpp"
@@ -84,7 +85,14 @@ CompareTexts compare_texts(const CompareArgs& args) {
         (is_points_file(f) ? texts.points : texts.machines).push_back(f);
     }
     const std::size_t machines = texts.machines.size(), points = texts.points.size();
-    if (machines > 2 || points > 2 || (machines == 0 && points == 0) || (machines == 1 && points != 2) || points == 1)
+    const bool sorted_well =
+        !(machines > 2 || points > 2 || (machines == 0 && points == 0) || (machines == 1 && points != 2) || points == 1);
+    // A file whose schema could not be read was sorted as a machine: when that spoils the count,
+    // what is wrong is the file (truncated, empty, not JSON), not the command line. Say that.
+    if (!sorted_well)
+        for (const auto& f : args.files)
+            if (!is_points_file(f)) load_machine_file(f);  // throws the file's own error (exit 1)
+    if (!sorted_well)
         throw UsageError(fmt::format(
             "compare takes two machines, two point sets, or both (got {} machine(s), {} point set(s)); with one "
             "machine, both point sets are judged on it",
