@@ -35,6 +35,11 @@ expect 2 "^roofline: error: $where" topology
 expect 2 "^kernels.samples +0 +roofline.yaml:3:12 +INVALID$" config show
 expect 2 "^kernels.stat +median +roofline.yaml:2:9$" config show
 expect 2 "^  $where" config show
+# A range plot checks: config show says so too, rather than calling the value valid.
+printf 'plot:\n  width: 5\n' >roofline.yaml
+expect 2 "^plot.width +5 +roofline.yaml:2:10 +INVALID$" config show
+expect 2 "plot.width: '5' is not a valid value for 'roofline plot --width': --width: must be 40 to 1000" config show
+printf 'kernels:\n  stat: median\n  samples: 0\n' >roofline.yaml
 "$bin" config show kernels --format json >"$tmp/show.json" 2>"$tmp/err"; code=$?
 python3 - "$tmp/show.json" <<'EOF' || { echo "FAIL: config show --format json (exit $code) does not mark it"; cat "$tmp/err"; fail=1; }
 import json, sys
