@@ -10,6 +10,23 @@ namespace {
 
 bool nt(std::vector<unsigned char> bytes) { return rl_is_nontemporal_store(bytes.data(), static_cast<int>(bytes.size())) != 0; }
 
+int vex_bits(std::vector<unsigned char> bytes) {
+    return rl_vex_vector_bits(bytes.data(), static_cast<int>(bytes.size()));
+}
+
+TEST(VgtoolInsn, VexVectorLengthFromTheLBit) {
+    // VEX computes a ymm VHADDPD as two 128-bit adds: the tool takes the width from here.
+    EXPECT_EQ(vex_bits({0xc5, 0xed, 0x7c, 0xd4}), 256);        // vhaddpd %ymm4,%ymm2,%ymm2
+    EXPECT_EQ(vex_bits({0xc5, 0xe1, 0x7c, 0xdd}), 128);        // vhaddpd %xmm5,%xmm3,%xmm3
+    EXPECT_EQ(vex_bits({0xc4, 0x41, 0x37, 0x7c, 0xd0}), 256);  // vhaddps %ymm8,%ymm9,%ymm10
+    EXPECT_EQ(vex_bits({0xc4, 0xc1, 0x1d, 0x7d, 0x09}), 256);  // vhsubpd (%r9),%ymm12,%ymm1
+    EXPECT_EQ(vex_bits({0x64, 0xc5, 0xed, 0x7c, 0x10}), 256);  // vhaddpd %fs:(%rax),%ymm2,%ymm2
+    EXPECT_EQ(vex_bits({0xc5, 0xeb, 0x58, 0xd9}), 128);        // vaddsd %xmm1,%xmm2,%xmm3
+    EXPECT_EQ(vex_bits({0x66, 0x0f, 0x58, 0xc1}), 0);          // addpd %xmm1,%xmm0 (no VEX)
+    EXPECT_EQ(vex_bits({0x62, 0xf1, 0x7d, 0x48, 0xe7, 0x07}), 0);  // EVEX: not VEX
+    EXPECT_EQ(vex_bits({0xc4, 0xe2}), 0);                      // cut short
+}
+
 TEST(VgtoolInsn, NonTemporalStoresAreRecognised) {
     EXPECT_TRUE(nt({0x66, 0x0f, 0xe7, 0x07}));                    // movntdq %xmm0,(%rdi)
     EXPECT_TRUE(nt({0xc5, 0xfd, 0xe7, 0x07}));                    // vmovntdq %ymm0,(%rdi)

@@ -110,7 +110,7 @@ def main():
         a, _ = run(tool_dir, binary, args, ["kernel_" + args[0]], "det1")
         b, _ = run(tool_dir, binary, args, ["kernel_" + args[0]], "det2")
         expect("two runs give identical JSON", a == b, True)
-    elif case in ("addsub", "fma", "mask", "f32", "regions"):
+    elif case in ("addsub", "fma", "mask", "f32", "hadd", "regions"):
         n = int(args[1])
         _, d = run(tool_dir, binary, args, ["kernel_" + case], case)
         r = region(d, "<function kernel_%s>" % case)
@@ -124,6 +124,14 @@ def main():
             expect("vfmadd231pd ymm: f64 fma flops", f64["fma"], 8 * n)
             expect("256-bit flops", w["256"], 8 * n)
             expect("total flops", total(r), 8 * n)
+        elif case == "hadd":
+            expect("vhaddpd ymm + xmm: f64 add", f64["add"], 6 * n)
+            expect("vhsubpd ymm: f64 sub", f64["sub"], 4 * n)
+            expect("vhaddps ymm: f32 add", f32["add"], 8 * n)
+            expect("vhsubps ymm: f32 sub", f32["sub"], 8 * n)
+            expect("256-bit flops (the ymm forms, though VEX computes them by halves)", w["256"], 24 * n)
+            expect("128-bit flops (vhaddpd xmm)", w["128"], 2 * n)
+            expect("total flops", total(r), 26 * n)
         elif case == "mask":
             k = int(args[2])
             expect_bytes("vmaskmovpd store bytes (8*k*n)", r["bytes_stored"], 8 * k * n)

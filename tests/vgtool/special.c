@@ -4,6 +4,9 @@
  *   fma      N x vfmadd231pd ymm            -> f64 fma 8N FLOPs, 256-bit 8N
  *   mask     N x vmaskmovpd store + load with K active lanes -> 8*K*N bytes each way
  *   f32      N x (vsqrtps, vmaxps, vdivps) ymm -> f32 sqrt/minmax/div 8N each
+ *   hadd     N x (vhaddpd, vhsubpd, vhaddps, vhsubps) ymm + N x vhaddpd xmm
+ *            -> f64 add 4N+2N, sub 4N; f32 add 8N, sub 8N; 256-bit 24N, 128-bit 2N
+ *            (VEX computes the ymm forms as two 128-bit halves: the width is still 256)
  *   regions  region "outer" around N scalar mul + region "inner" around N scalar add,
  *            via client requests (include/roofline/roofline_vg_requests.h) */
 #include <immintrin.h>
@@ -53,6 +56,27 @@ __attribute__((noinline)) float kernel_f32(long n, float s)
     return _mm256_cvtss_f32(a);
 }
 
+volatile float hadd_sink_f;
+volatile double hadd_sink_d;
+
+__attribute__((noinline)) double kernel_hadd(long n, double s)
+{
+    __m256d a = _mm256_set1_pd(s), b = _mm256_set1_pd(1e-9);
+    __m256 x = _mm256_set1_ps((float)s), y = _mm256_set1_ps(1e-6f);
+    __m128d c = _mm_set1_pd(s), d = _mm_set1_pd(1e-9);
+    for (long i = 0; i < n; i++) {
+        a = _mm256_hadd_pd(a, b);
+        a = _mm256_hsub_pd(a, b);
+        x = _mm256_hadd_ps(x, y);
+        x = _mm256_hsub_ps(x, y);
+        c = _mm_hadd_pd(c, d);
+        __asm__ volatile("" : "+x"(a), "+x"(x), "+x"(c));
+    }
+    hadd_sink_f = _mm256_cvtss_f32(x);  /* kept without an add of its own */
+    hadd_sink_d = _mm_cvtsd_f64(c);
+    return _mm256_cvtsd_f64(a);
+}
+
 __attribute__((noinline)) double kernel_regions(long n, double s)
 {
     double p = s, q = s;
@@ -81,6 +105,7 @@ int main(int argc, char **argv)
     if (strcmp(mode, "addsub") == 0) r = kernel_addsub(n, (double)argc, 0.5 * argc);
     else if (strcmp(mode, "fma") == 0) r = kernel_fma(n, (double)argc);
     else if (strcmp(mode, "f32") == 0) r = kernel_f32(n, (float)argc);
+    else if (strcmp(mode, "hadd") == 0) r = kernel_hadd(n, (double)argc);
     else if (strcmp(mode, "regions") == 0) r = kernel_regions(n, (double)argc);
     else if (strcmp(mode, "mask") == 0) {
         double *src = malloc(sizeof(double) * 4 * n), *dst = calloc(4 * n, sizeof(double));

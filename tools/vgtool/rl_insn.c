@@ -33,3 +33,23 @@ int rl_is_nontemporal_store(const unsigned char *code, int len)
     return 0;
   }
 }
+
+int rl_vex_vector_bits(const unsigned char *code, int len)
+{
+  int i = 0;
+  if (len > 15) len = 15;
+  /* A VEX instruction takes no 66/F2/F3/F0 or REX prefix (#UD), but may follow a
+   * segment or address-size prefix. */
+  while (i < len && (code[i] == 0x67 || code[i] == 0x2E || code[i] == 0x36 || code[i] == 0x3E ||
+                     code[i] == 0x26 || code[i] == 0x64 || code[i] == 0x65))
+    ++i;
+  if (i + 1 >= len) return 0;
+  switch (code[i]) {
+  case 0xC5: /* 2-byte VEX: R vvvv L pp */
+    return (code[i + 1] & 0x04) ? 256 : 128;
+  case 0xC4: /* 3-byte VEX: R X B map, W vvvv L pp */
+    return i + 2 < len ? ((code[i + 2] & 0x04) ? 256 : 128) : 0;
+  default:
+    return 0;
+  }
+}

@@ -14,6 +14,12 @@ extern "C" {
  * (write-allocate) and keep it, which these instructions exist to avoid. */
 int rl_is_nontemporal_store(const unsigned char *code, int len);
 
+/* The vector length of a VEX-encoded amd64 instruction at `code`: 256 when VEX.L is
+ * set (ymm), 128 when not, 0 for an instruction without a VEX prefix. VEX translates
+ * some 256-bit instructions (VHADDPD/PS, VHSUBPD/PS, VDPPS ymm) into 128-bit IR
+ * ops, one per half: their FLOPs are still the 256-bit instruction's. */
+int rl_vex_vector_bits(const unsigned char *code, int len);
+
 #ifdef __cplusplus
 }
 #endif

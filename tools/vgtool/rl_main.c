@@ -1089,7 +1089,8 @@ typedef struct {
 
 static void insn_reset(InsnFP *f) { VG_(memset)(f, 0, sizeof(*f)); }
 
-static void insn_commit(InsnFP *f, Seg *s)
+/* `ymm`: the guest instruction is VEX.256 (rl_vex_vector_bits). */
+static void insn_commit(InsnFP *f, Seg *s, Bool ymm)
 {
     for (Int p = 0; p < 2; p++) {
         /* addsubpd/ps: VEX computes a full-width add and a full-width sub and
@@ -1099,6 +1100,13 @@ static void insn_commit(InsnFP *f, Seg *s)
             f->ops[p][RL_ADD][w] /= 2;
             f->ops[p][RL_SUB][w] /= 2;
         }
+        /* VEX.256 instructions that VEX computes as two 128-bit halves (VHADDPD/PS,
+         * VHSUBPD/PS ymm): the FLOPs are the 256-bit instruction's. */
+        if (ymm)
+            for (Int k = 0; k < RL_NKIND; k++) {
+                f->ops[p][k][2] += f->ops[p][k][1];
+                f->ops[p][k][1] = 0;
+            }
         /* FMA: VEX splits a vector FMA into one scalar MAdd per lane; the
          * number of such ops in one guest instruction gives the width. */
         if (f->fma_lanes[p]) {
@@ -1318,13 +1326,14 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     InsnFP fp;
     insn_reset(&fp);
     Bool insn_nt = False; /* the current guest instruction stores non-temporally */
+    Bool insn_ymm = False; /* ... is VEX.256: its 128-bit FP ops are halves of 256-bit ones */
 
     for (; i < in->stmts_used; i++) {
         IRStmt *st = in->stmts[i];
         if (!st || st->tag == Ist_NoOp) continue;
         switch (st->tag) {
         case Ist_IMark: {
-            insn_commit(&fp, &seg);
+            insn_commit(&fp, &seg, insn_ymm);
             Addr a = (Addr)st->Ist.IMark.addr;
             Int fn = fn_of_addr(a);
             memo_insn = a;
@@ -1344,6 +1353,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             seg.any = True;
             insn_nt = cache_on && st->Ist.IMark.len > 0 &&
                       rl_is_nontemporal_store((const UChar *)a, (Int)st->Ist.IMark.len);
+            insn_ymm = st->Ist.IMark.len > 0 && rl_vex_vector_bits((const UChar *)a, (Int)st->Ist.IMark.len) == 256;
             addStmtToIRSB(sb, st);
             if (tr) {
                 IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
@@ -1446,7 +1456,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             break;
         }
         case Ist_Exit:
-            insn_commit(&fp, &seg);
+            insn_commit(&fp, &seg, insn_ymm);
             seg_flush(sb, &seg);
             if (seg.insn && st->Ist.Exit.jk == Ijk_Boring && st->Ist.Exit.dst->tag == Ico_U64) {
                 /* a jump of a per-instruction function: how often it leaves by this exit */
@@ -1466,7 +1476,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             break;
         }
     }
-    insn_commit(&fp, &seg);
+    insn_commit(&fp, &seg, insn_ymm);
     seg_flush(sb, &seg);
     if ((in->jumpkind == Ijk_Call || (in->jumpkind == Ijk_Boring && last_insn && last_insn->plt)) &&
         in->next->tag != Iex_Const && last_insn) {
