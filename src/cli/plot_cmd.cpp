@@ -311,11 +311,25 @@ public:
             const auto a = analyze(judge(p), p, view);
             if (!a.above_roof) return false;
             const bool refused = !a.above_roof->within_spread;
+            refused_ += refused ? 1 : 0;
             if (++above_roof_ <= kMaxNamedAboveRoof)
                 print_stderr("roofline: {}: point '{}' is {}{}\n", refused ? "warning" : "note", terminal_text(p.name),
                              above_roof_text(*a.above_roof), refused ? ": left out of the chart" : "");
             return refused;
         });
+    }
+
+    // The same, for the chart's own notes: what a reader of the file alone must know is missing.
+    std::vector<std::string> chart_notes() const {
+        std::vector<std::string> notes;
+        const auto plural = [](std::size_t n) { return n == 1 ? "" : "s"; };
+        if (other_unit_ > 0) notes.push_back(fmt::format("{} point{} in other units left out", other_unit_, plural(other_unit_)));
+        if (uncounted_ > 0)
+            notes.push_back(fmt::format("{} point{} measured for time only left out", uncounted_, plural(uncounted_)));
+        if (refused_ > 0)
+            notes.push_back(fmt::format("{} point{} above {} roof left out (a measurement error; roofline report says why)",
+                                        refused_, plural(refused_), refused_ == 1 ? "its" : "their"));
+        return notes;
     }
 
     void print_totals() const {
@@ -332,7 +346,7 @@ public:
 private:
     static constexpr std::size_t kMaxNamedAboveRoof = 20;  // 100,000 such points must not flood the terminal
     std::string unit_;
-    std::size_t other_unit_ = 0, uncounted_ = 0, above_roof_ = 0;
+    std::size_t other_unit_ = 0, uncounted_ = 0, above_roof_ = 0, refused_ = 0;
 };
 
 // Screens the chart's points, each judged against its cluster part's roofline, else the first
@@ -367,6 +381,7 @@ void screen_chart_points(ChartInput& input, std::optional<ClusterView>& cluster,
         }, input.view);
     }
     screen.print_totals();
+    for (auto& note : screen.chart_notes()) input.notes.push_back(std::move(note));
 }
 
 std::string rendered_chart(Format format, const ChartInput& input, const PlotArgs& args, const std::string& output) {

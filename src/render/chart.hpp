@@ -24,6 +24,9 @@ struct ChartInput {
     std::string subtitle;
     std::vector<std::string> footer;     // lines under the chart (provenance)
     std::string banner;                  // prominent warning, e.g. an interrupted run
+    // What the caller left out before drawing ("2 points above their roof left out"): notes
+    // under the chart beside the layout's own, so the file says it, not only the terminal.
+    std::vector<std::string> notes;
     // Further solid compute roofs of machines[0], e.g. the SP peak on a DP chart.
     std::vector<Roof> extra_peaks;
 };

@@ -263,6 +263,7 @@ private:
     // ------------------------------------------------------------ points
 
     void collect_points() {
+        for (const auto& note : in_.notes) out_.notes.push_back(note);
         std::size_t no_performance = 0, no_level = 0, out_of_range = 0;
         for (std::size_t i = 0; i < in_.points.size(); ++i) {
             const Point& p = in_.points[i];
