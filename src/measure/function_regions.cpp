@@ -142,7 +142,7 @@ double on_cpu_share(const SampledThread& t, double period_seconds) {
     return life > 0 ? static_cast<double>(t.samples) * period_seconds / life : 0;
 }
 
-constexpr long long kMinStackSamples = 10;  // below, ±30% and more: no time
+constexpr long long kMinStackSamples = 10;  // below, ±30% and more: no time (call stacks or a leaf's self time)
 constexpr double kMaxUnseenShare = 0.05;    // samples that may hide it, against those that show it
 
 // Inclusive CPU time from call stacks; fills `t` and returns true, or says why not in `why`.
@@ -248,7 +248,7 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
     } else {
         long long calls = 0, unfinished = 0, unwound = 0;
         int breakpoints = 0;
-        double seconds = 0;
+        double seconds = 0, traced = 0;
         for (const auto& f : timing->functions) {
             if (std::find(region.matched.begin(), region.matched.end(), f.name) == region.matched.end()) continue;
             calls += f.calls;
@@ -256,6 +256,9 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
             unwound += f.unwound;
             breakpoints += f.breakpoints;
             seconds += f.seconds;
+            // As the tracer saw the calls, the stops included (set by time_function_calls).
+            traced += f.interval_seconds > 0 ? f.interval_seconds
+                                             : f.seconds + static_cast<double>(f.calls) * timing->stop_seconds;
         }
         // Calls not much longer than the stop overhead taken off each cannot be timed this way.
         const double per_call = calls > 0 ? seconds / static_cast<double>(calls) : 0;
@@ -269,9 +272,13 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
                                 ? "not found in the program's files when it started (a library opened later by dlopen?)"
                                 : "no call returned in the timed run";
         else if (per_call < 2 * timing->stop_seconds)
-            why_not_timed = fmt::format("its calls ({:.3g} us each) are too short to time through ptrace stops "
-                                        "({:.3g} us each)",
-                                        per_call * 1e6, timing->stop_seconds * 1e6);
+            // What was measured is the traced interval; the call's own length is that less the stop,
+            // an estimate, and may come out as nothing: say the measured figure and how the stop was had.
+            why_not_timed = fmt::format(
+                "its calls are too short to time through ptrace stops: {:.3g} us each from entry to return as "
+                "traced, against {:.3g} us for a stop ({})",
+                traced / static_cast<double>(calls) * 1e6, timing->stop_seconds * 1e6,
+                timing->stop_from_wall_time ? "from the traced run's extra wall time" : "as calibrated");
         if (why_not_timed.empty()) {
             t.source = TimeSource::timed_calls;
             t.threads = std::max(1, region.threads);
@@ -302,7 +309,7 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
             samples += f.samples;
             seconds += f.seconds;
         }
-        if (samples > 0) {
+        if (samples >= kMinStackSamples) {
             t.source = TimeSource::leaf_self_time;
             t.threads = 1;
             t.seconds = seconds;
@@ -310,7 +317,11 @@ FunctionRegionTime function_region_time(const RegionCounts& region, const std::v
             t.note = fmt::format("self CPU time of a leaf, {} samples ({})", samples, why_not_timed);
             return t;
         }
-        why_not_timed += "; no samples in it";
+        // As for call stacks: a time from a handful of samples (±30% and more) is not given.
+        why_not_timed += samples == 0 ? "; no samples in it"
+                                      : fmt::format("; only {} samples in it (at least {} are needed for its self "
+                                                    "time)",
+                                                    samples, kMinStackSamples);
     } else if (sampling && !sampling->call_stacks) {
         why_not_timed += "; its callees or other threads do part of its work, so its self time would not do";
     }

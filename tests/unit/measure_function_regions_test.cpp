@@ -98,6 +98,28 @@ TEST(FunctionRegions, CallsTooShortForPtraceFallBackToALeafsSelfTime) {
     EXPECT_NE(time.note.find("too short"), std::string::npos);
 }
 
+TEST(FunctionRegions, TooFewSamplesGiveNoTimeAndTheTracedLengthIsTheOneSaid) {
+    // 40 us calls traced at 150 us each; a stop costs 92 us by the run's extra wall time, so the
+    // calls' own length comes out as nothing (take_off_stops clamps it at 0).
+    const auto r = region("triad", 100, 800, 10, {"triad"});
+    auto t = timing("triad", 10, 0, 91.8e-6);
+    t.functions[0].interval_seconds = 10 * 150e-6;
+    t.stop_from_wall_time = true;
+    const std::vector<RegionCounts> exclusive = {counts("triad", 100, 800)};
+    const auto s = sampling("triad", 2);
+    const auto time = function_region_time(r, exclusive, &t, &s, 10000);
+    // Two samples are no time, as the note says (before: a time from them, beside "at least 10 are needed").
+    EXPECT_EQ(time.source, TimeSource::unknown);
+    EXPECT_FALSE(time.seconds.has_value());
+    EXPECT_NE(time.note.find("only 2 samples in it (at least 10 are needed"), std::string::npos) << time.note;
+    // The length said is the one measured, with how the stop's cost was had; never "0 us each".
+    EXPECT_NE(time.note.find("150 us each from entry to return as traced, against 91.8 us for a stop (from the "
+                             "traced run's extra wall time)"),
+              std::string::npos)
+        << time.note;
+    EXPECT_EQ(time.note.find(" 0 us"), std::string::npos) << time.note;
+}
+
 // Stops that cost more in the run than in the calibration show in the traced
 // run's wall time; only an excess well above the runs' noise is used.
 TEST(CallTimer, StopsCostWhatTheTracedRunsExtraWallTimeSays) {
