@@ -451,6 +451,8 @@ int deliver_measured(const std::vector<Point>& points, const Provenance& provena
     // they can be, so that a run is never lost (a full disk, a database locked by then).
     PointDestinations to{args.output, nullptr, set_name, "the points", quiet};
     if (store) to.store = [&] { return store; };
+    // The set names the stored machine it was judged on (read from this same --db).
+    if (machine) to.machine_id = machine->stored_id;
     const bool delivered = deliver_points(points, provenance, to);
     if (stop_signal) return 128 + stop_signal;
     if (lost_signal) {

@@ -28,7 +28,7 @@ bool deliver_points(const std::vector<Point>& points, const Provenance& provenan
     if (to.store) {
         try {
             ResultsStore* store = to.store();
-            const auto id = store->save_points(to.set_name, points, {}, &provenance, to.cache_keys);
+            const auto id = store->save_points(to.set_name, points, to.machine_id, &provenance, to.cache_keys);
             if (!to.quiet) print_stderr("roofline: stored as point set #{} in {}\n", id, terminal_text(store->path()));
         } catch (const std::exception& e) {
             print_stderr("roofline: error: {} could not be stored: {}\n", to.what, e.what());

@@ -6,7 +6,9 @@
 #include "core/provenance.hpp"
 #include "core/roofline.hpp"
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@ struct PointDestinations {
     std::string what = "the points";       // in messages: "the job's points"
     bool quiet = false;                    // no notes (errors are always said)
     const std::vector<std::string>* cache_keys = nullptr;  // ResultsStore::save_points's; null: none
+    std::optional<std::int64_t> machine_id = std::nullopt;  // the stored machine the points were judged on; none: not one of the store's
 };
 
 // Returns true when every destination took the points (nothing to write counts as taken).

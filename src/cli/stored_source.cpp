@@ -109,10 +109,14 @@ MachineFile load_machine(const StoredSource& source, StoreAccess& access, std::s
     }
     ResultsStore* store = access.store();
     std::optional<MachineModel> model;
-    if (store) model = source.id ? store->machine(*source.id) : store->latest_machine();
+    std::optional<std::int64_t> id = source.id;
+    if (store && !id)
+        if (const auto rows = store->list_machines(); !rows.empty()) id = rows.back().id;
+    if (store && id) model = store->machine(*id);
     if (model) {
         MachineFile file;
         file.model = *std::move(model);
+        file.stored_id = id;
         refuse_impossible_on_reading(file.model, source.display());
         return file;
     }
@@ -169,6 +173,7 @@ JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& acc
         }
         if (c.complete()) {
             out.file.model = *std::move(model);
+            out.file.stored_id = row->id;
             if (!skipped.empty()) {
                 out.display = fmt::format("stored machine #{}", row->id);
                 out.notes.push_back(fmt::format(
@@ -182,6 +187,7 @@ JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& acc
     if (!newest) return {load_machine(source, access, missing_hint), out.display, {}};
     // No complete model stored: the latest, said to be incomplete.
     out.file.model = *std::move(newest);
+    out.file.stored_id = rows.back().id;
     out.notes.push_back(incomplete_note(fmt::format("{} (#{})", out.display, rows.back().id), *newest_completeness) +
                         "; no complete model is stored: run 'roofline bench' without --only for one");
     return out;

@@ -6,6 +6,8 @@
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@ struct MachineFile {
     std::vector<NamedCeiling> named_ceilings;  // spec sheets only
     bool spec_sheet = false;
     int spec_threads = 0;  // the thread count the sheet's plain figures are for
+    std::optional<std::int64_t> stored_id = std::nullopt;  // its id when read from the results store (points stored with it name it)
 };
 
 // The sheet's names and advice on a roofline built from its model: a generated

@@ -88,6 +88,20 @@ if command -v sqlite3 >/dev/null; then
 fi
 echo "ok: -o naming the store is refused, the store intact"
 
+# A point set judged on a stored machine names it (list's machine column); before, none did.
+"$bin" bench --only compute --precision dp --threads 1 --time-budget 1 -q -o '' --svg '' >/dev/null 2>&1 ||
+  fail "a stored compute-only model"
+"$bin" measure --engine time -q -- ./flops >/dev/null 2>&1 || fail "a run judged on the stored machine"
+"$bin" list --format json >"$tmp/list.json" 2>&1 || fail "list"
+python3 - "$tmp/list.json" <<'PY' || fail "the last point set does not name the stored machine it was judged on"
+import json, sys
+d = json.load(open(sys.argv[1]))
+machine = d["machines"][-1]["id"]
+assert d["point_sets"][-1]["machine_id"] == machine, (d["point_sets"][-1], machine)
+assert d["point_sets"][0]["machine_id"] is None  # measured before any machine was stored
+PY
+echo "ok: a point set names the stored machine it was judged on"
+
 # Escape sequences in names reach stderr escaped.
 esc=$'\e]0;pwned\a\e[2J'
 out=$("$bin" plot --machine "$machine" -o "$tmp/${esc}chart.svg" 2>&1) || fail "plot to an odd file name"
