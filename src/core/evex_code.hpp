@@ -53,6 +53,9 @@ struct ObjectCode {
     // named, those not named after a CPU variant first).
     std::size_t confirmed = 0;
     bool confirmation_tried = false;  // false: objdump missing, or not needed (see evex_scan)
+    // Confirmation stopped after the first functions found (to stay quick), sites left undecoded:
+    // `confirmed` and `evex_functions` are a lower bound.
+    bool confirmation_stopped_early = false;
     std::vector<std::string> evex_functions;
     bool evex_outside_variants = false;  // EVEX in a function not named as a CPU variant (or unnamed)
     std::vector<std::string> dispatch;   // evidence of run-time CPU dispatch ("ifunc", ...), empty: none

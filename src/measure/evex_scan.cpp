@@ -165,15 +165,20 @@ struct ConfirmedGroup {
 
 // objdump decodes each group of sites (those with one decoding start) from that start; a site
 // is confirmed when an instruction starts at it or at legacy prefixes just before. At most
-// `max_groups` objdump runs; stops after `enough` groups confirmed.
+// `max_groups` objdump runs; stops after `enough` groups confirmed. `stopped_early` is set when
+// groups were left undecoded (the counts are then a lower bound).
 std::vector<ConfirmedGroup> confirm_sites(const std::string& objdump, const std::string& path, const std::string& data,
-                                          const std::vector<Site>& sites, int max_groups, std::size_t enough) {
+                                          const std::vector<Site>& sites, int max_groups, std::size_t enough,
+                                          bool* stopped_early = nullptr) {
     std::map<std::uint64_t, std::vector<const Site*>> groups;
     for (const auto& s : sites) groups[s.decode_from].push_back(&s);
     std::vector<ConfirmedGroup> confirmed;
     int tried = 0;
     for (const auto& [from, group] : groups) {
-        if (tried++ >= max_groups || confirmed.size() >= enough) break;
+        if (tried++ >= max_groups || confirmed.size() >= enough) {
+            if (stopped_early) *stopped_early = true;
+            break;
+        }
         // Sites far into a long stretch: decode at most 64 KiB past the start.
         std::vector<const Site*> near;
         for (const auto* s : group)
@@ -341,16 +346,23 @@ ObjectCode scan_object_code(const std::string& path, bool executable, bool confi
     for (const auto& st : evex_sites)
         (st.function && cpu_variant_name(st.function->name) ? variants : outside).push_back(st);
     constexpr std::size_t kNamed = 3;  // functions named in messages
-    for (const auto& group : confirm_sites(objdump, path, data, outside, 24, kNamed)) {
+    // Stopping at the first functions confirmed keeps the scan quick (it runs before every measure):
+    // `confirmed` is then a lower bound (confirmation_stopped_early), which the message says.
+    bool stopped_early = false;
+    for (const auto& group : confirm_sites(objdump, path, data, outside, 24, kNamed, &stopped_early)) {
         o.confirmed += group.confirmed;
         o.evex_outside_variants = true;
         if (o.evex_functions.size() < kNamed) o.evex_functions.push_back(group.name);
     }
     if (o.evex_functions.size() < kNamed)
-        for (const auto& group : confirm_sites(objdump, path, data, variants, 8, kNamed - o.evex_functions.size())) {
+        for (const auto& group :
+             confirm_sites(objdump, path, data, variants, 8, kNamed - o.evex_functions.size(), &stopped_early)) {
             o.confirmed += group.confirmed;
             o.evex_functions.push_back(group.name);
         }
+    else if (!variants.empty())
+        stopped_early = true;
+    o.confirmation_stopped_early = stopped_early;
     // An object with EVEX code outside named variants that executes CPUID itself (GCC's
     // __builtin_cpu_supports linked in statically, hand-written checks) chooses its code by the
     // CPU: libgfortran's matmul_r8_avx512f in a stripped library looks like this.

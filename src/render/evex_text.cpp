@@ -19,8 +19,14 @@ std::string render_evex_refusal(const EvexJudgement& judgement, const std::strin
     std::vector<std::string> holders;
     bool program_itself = false;
     for (const auto* o : judgement.unconditional) {
-        const std::string found = fmt::format("{} found by objdump{}", o->confirmed,
-                                              o->evex_functions.empty() ? "" : fmt::format(" in {}", fmt::join(o->evex_functions, ", ")));
+        // The scan stops at the first functions it confirms: then the figures are a lower bound.
+        const bool partial = o->confirmation_stopped_early;
+        const std::string found = fmt::format(
+            "{}{} found by objdump{}", partial ? "at least " : "", o->confirmed,
+            o->evex_functions.empty() ? ""
+            : partial ? fmt::format(" in {} and maybe others: the scan stops at the first functions it confirms",
+                                    fmt::join(o->evex_functions, ", "))
+                      : fmt::format(" in {}", fmt::join(o->evex_functions, ", ")));
         if (o->executable) {
             program_itself = true;
             holders.insert(holders.begin(), fmt::format("{}{} holds AVX-512 instructions (EVEX-encoded; {})",

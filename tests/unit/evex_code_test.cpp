@@ -237,6 +237,37 @@ TEST(EvexScan, ObjdumpConfirmsRealEvexAndNotAnImmediate) {
     std::filesystem::remove_all(std::filesystem::path(real).parent_path());
 }
 
+TEST(EvexScan, AScanStoppedAtTheFirstFunctionsSaysItsCountIsALowerBound) {
+    if (measure::find_executable("objdump").empty()) GTEST_SKIP() << "objdump (binutils) is not installed";
+    // Five functions with AVX-512 code: the scan confirms the first three and stops (quick by design).
+    std::string source;
+    for (const char* name : {"f1", "f2", "f3", "f4", "f5"})
+        source += function(name, "\tvaddpd %zmm2,%zmm1,%zmm0\n\tvmulpd %zmm2,%zmm1,%zmm0\n\tvzeroupper\n");
+    const auto five = assemble("five", source);
+    if (five.empty()) GTEST_SKIP() << "no C compiler to assemble with";
+    const auto o = measure::scan_object_code(five, true, true);
+    EXPECT_EQ(o.candidates, 10u);
+    EXPECT_EQ(o.confirmed, 6u);
+    EXPECT_TRUE(o.confirmation_stopped_early);
+    const std::vector<ObjectCode> objects = {o};  // the judgement points into them
+    const auto judged = judge_evex(objects);
+    ASSERT_EQ(judged.kind, EvexJudgement::Kind::refuse);
+    const auto text = render_evex_refusal(judged, "./prog", "", "");
+    EXPECT_NE(text.find("at least 6 found by objdump in f1, f2, f3 and maybe others: the scan stops at the first "
+                        "functions it confirms"),
+              std::string::npos)
+        << text;
+
+    // One function: the scan saw it all, and says the count as it is.
+    const auto one = assemble("one", function("dot", "\tvaddpd %zmm2,%zmm1,%zmm0\n\tvzeroupper\n"));
+    const auto all = measure::scan_object_code(one, true, true);
+    EXPECT_FALSE(all.confirmation_stopped_early);
+    const std::vector<ObjectCode> one_object = {all};
+    const auto whole = render_evex_refusal(judge_evex(one_object), "./prog", "", "");
+    EXPECT_NE(whole.find("(EVEX-encoded; 1 found by objdump in dot)"), std::string::npos) << whole;
+    std::filesystem::remove_all(std::filesystem::path(five).parent_path());
+}
+
 TEST(EvexScan, NotAnElfIsUnreadable) {
     const auto o = measure::scan_object_code("/nonexistent/prog", true, true);
     EXPECT_FALSE(o.readable);
