@@ -140,7 +140,7 @@ HistoryInput point_history(const HistoryArgs& args, ResultsStore& store) {
             for (auto& run : s.runs) run = holding[run];  // indexes into `sets`
             const auto& latest = sets[s.runs.back()];
             series.push_back({name, s, s.key.empty() ? std::string() : command_line_text(latest.command)});
-            command_lines.push_back(series.back().command);
+            command_lines.push_back(series.back().command.empty() ? "(no command line recorded)" : series.back().command);
         }
         if (args.command == "all") {
             chosen.insert(chosen.end(), series.begin(), series.end());
@@ -157,8 +157,8 @@ HistoryInput point_history(const HistoryArgs& args, ResultsStore& store) {
                                      "they ran: {}",
                                      args.command, fmt::join(command_lines, "; ")));
     if (chosen.empty())
-        throw std::runtime_error("none of the points named is in the results store ('roofline show stored:ID' lists a "
-                                 "set's points)");
+        throw std::runtime_error("none of the points named is in the results store ('roofline list' gives the point "
+                                 "sets, 'roofline show --points stored:ID' a set's points)");
     // The runs shown: the chosen series' sets, oldest first, the last N of them.
     std::vector<std::size_t> shown;
     for (const auto& c : chosen) shown.insert(shown.end(), c.series.runs.begin(), c.series.runs.end());
