@@ -402,6 +402,10 @@ Provenance measure_provenance(const MeasureArgs& args, const app::MeasurePlan& p
     if (!plan.cache_model.empty() &&
         measure::engine_descriptor(result.engine).can(measure::EngineCapability::cache_simulation))
         provenance.options["cache_model"] = plan.cache_model + "; LRU, write-back, write-allocate";
+    // Turned off, the bytes are L1's only: a reader of the points must know it was asked for.
+    if (args.cache_sim == "off" &&
+        measure::engine_descriptor(result.engine).can(measure::EngineCapability::cache_simulation))
+        provenance.options["cache_sim"] = "off: bytes at L1 only, no cache simulation";
     record_evex_check(evex, result, args, provenance);
     // How the timed run ended: --times refuses the times of a run that crashed.
     if (args.times.empty())

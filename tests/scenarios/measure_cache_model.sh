@@ -4,7 +4,7 @@
 # last level gets bytes.DRAM of 32 B per iteration (write-allocate, within 5%, its
 # write-backs counted at eviction plus what is dirty at the end), the hierarchy is in
 # the provenance, and the point is bound by DRAM, not L1. --cache-sim off keeps L1
-# bytes only; --cache-model with an engine that cannot simulate is a usage error.
+# bytes only, and its provenance says so (options.cache_sim); --cache-model with an engine that cannot simulate is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,7 +46,9 @@ echo "ok: --cache-model: DRAM bytes within 5% of 32 B per triad iteration, bound
 
 out=$("$bin" measure --no-store --cache-sim off -o off.json -- ./triad 1000 1 2>&1) || fail "--cache-sim off"
 jq -e '.points[0].bytes | keys == ["L1"]' off.json >/dev/null || fail "--cache-sim off should keep L1 bytes only"
+jq -e '.provenance.options | (.cache_sim | test("^off")) and .cache_model == null' off.json >/dev/null ||
+  fail "--cache-sim off is not in the provenance: $(jq -c .provenance.options off.json)"
 out=$("$bin" measure --no-store --engine time --cache-model "$spec" -- ./triad 1000 1 2>&1)
 [[ $? == 2 ]] || fail "--cache-model with the time engine: expected exit 2"
-echo "ok: --cache-sim off keeps L1 bytes only; --cache-model needs the instrument engine"
+echo "ok: --cache-sim off keeps L1 bytes only, recorded in the provenance; --cache-model needs the instrument engine"
 echo PASS
