@@ -68,19 +68,31 @@ struct PlotArgs {
 
 enum class Format { svg, html, term, gnuplot };
 
-Format format_from(const PlotArgs& args) {
-    if (!args.format.empty()) {
-        if (args.format == "svg") return Format::svg;
-        if (args.format == "html") return Format::html;
-        if (args.format == "term") return Format::term;
-        return Format::gnuplot;
-    }
-    if (args.output.empty() || args.output == "-") return Format::svg;
-    const auto extension = std::filesystem::path(args.output).extension().string();
+std::optional<Format> format_of_extension(const std::string& output) {
+    const auto extension = std::filesystem::path(output).extension().string();
     if (extension == ".svg") return Format::svg;
     if (extension == ".html" || extension == ".htm") return Format::html;
     if (extension == ".gp" || extension == ".gnuplot" || extension == ".plt") return Format::gnuplot;
     if (extension == ".txt") return Format::term;
+    return std::nullopt;
+}
+
+Format format_from(const PlotArgs& args) {
+    if (!args.format.empty()) {
+        const Format asked = args.format == "svg"    ? Format::svg
+                             : args.format == "html" ? Format::html
+                             : args.format == "term" ? Format::term
+                                                     : Format::gnuplot;
+        // chart.svg holding HTML opens as a broken image: a file named for one format gets that one.
+        if (const auto named = args.output.empty() || args.output == "-" ? std::nullopt : format_of_extension(args.output);
+            named && *named != asked)
+            throw UsageError(fmt::format("--format {} but -o {} names another format: give the file the extension of "
+                                         "the format, or leave --format out",
+                                         args.format, args.output));
+        return asked;
+    }
+    if (args.output.empty() || args.output == "-") return Format::svg;
+    if (const auto named = format_of_extension(args.output)) return *named;
     throw UsageError(fmt::format("cannot tell the chart format from '{}': use an extension .svg, .html, .gp or .txt, "
                                  "or --format svg|html|term|gnuplot",
                                  args.output));
