@@ -88,6 +88,15 @@ if [[ $have_vg == 1 ]]; then
     { out=$(cat "$tmp/out"); fail "piped input: exit $?"; }
   same_runs $'one\ntwo\n' || { out=$(cat "$seen"); fail "the runs read different piped input"; }
   grep -q "standard input is a pipe" "$tmp/out" || { out=$(cat "$tmp/out"); fail "not said"; }
+  # As USAGE says: the instrument engine repeats the native run with a pipe as without one (a
+  # warm-up, up to 5 timed runs, the counting run); the time engine times it once.
+  runs=$(grep -c -- '^---$' "$seen")
+  [[ $runs -ge 4 ]] || { out=$(cat "$tmp/out"); fail "a piped input under the instrument engine: $runs runs, not repeated"; }
+  rm -f "$seen"
+  printf 'one\ntwo\n' | "$bin" measure --engine time --no-store -- "${reader[@]}" >"$tmp/out" 2>&1 ||
+    { out=$(cat "$tmp/out"); fail "piped input, time engine: exit $?"; }
+  [[ $(grep -c -- '^---$' "$seen") == 1 ]] || { out=$(cat "$tmp/out"); fail "a piped input under the time engine is timed more than once"; }
+  grep -q "the native run is timed once (--repeat K" "$tmp/out" || { out=$(cat "$tmp/out"); fail "the single run is not said"; }
   rm -f "$seen"; printf 'a\nb\n' >"$tmp/in.txt"
   "$bin" measure --engine instrument --no-store -- "${reader[@]}" <"$tmp/in.txt" >"$tmp/out" 2>&1 ||
     { out=$(cat "$tmp/out"); fail "file input: exit $?"; }
