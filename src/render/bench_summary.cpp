@@ -127,19 +127,29 @@ std::vector<std::string> shown_notes(const std::vector<std::string>& warnings, b
 std::string format_bench_summary(const MachineModel& m, bool verbose) {
     std::string s;
     const Environment& e = m.environment;
-    s += fmt::format("{}: {} cores, measured clock {}\n", terminal_text(m.cpu.model), m.cpu.cores,
-                     e.clock_before_ghz > 0 || e.clock_after_ghz > 0
-                         ? fmt::format("{} (before) / {} (after)", clock_text(e.clock_before_ghz),
-                                       clock_text(e.clock_after_ghz))
-                         : std::string("unknown"));
+    // A spec sheet's figures are what it claims, not measurements: said so, with the clock it writes.
+    const bool sheet = e.mode == BenchMode::spec;
+    if (sheet)
+        s += fmt::format("{}: {} cores, clock {} (a spec sheet: every figure is as written in it, none measured)\n",
+                         terminal_text(m.cpu.model), m.cpu.cores,
+                         m.cpu.clock_ghz > 0 ? clock_text(m.cpu.clock_ghz) : std::string("not written"));
+    else
+        s += fmt::format("{}: {} cores, measured clock {}\n", terminal_text(m.cpu.model), m.cpu.cores,
+                         e.clock_before_ghz > 0 || e.clock_after_ghz > 0
+                             ? fmt::format("{} (before) / {} (after)", clock_text(e.clock_before_ghz),
+                                           clock_text(e.clock_after_ghz))
+                             : std::string("unknown"));
     if (!m.environment.statistic.empty())
         s += "Figures: " + m.environment.statistic + ". Column 'burst': bursts kept[-set aside].\n";
     s += caches_line(m.caches);
     const std::string arch = m.environment.microarchitecture.empty() ? "CPU not in the table: theory unknown"
                                                                       : m.environment.microarchitecture;
     if (!m.compute.empty()) {
-        s += fmt::format("\nCompute (GFLOP/s; theory = cores used x measured clock x best FLOPs/cycle of the mix's "
-                         "op kinds, {})\n", arch);
+        if (sheet)
+            s += "\nCompute (GFLOP/s; theory = the sheet's peak, which the roof is)\n";
+        else
+            s += fmt::format("\nCompute (GFLOP/s; theory = cores used x measured clock x best FLOPs/cycle of the mix's "
+                             "op kinds, {})\n", arch);
         s += fmt::format("  {:<42} {:>9} {:>9} {:>6} {:>6} {:>5}  {}\n", "roof", "GFLOP/s", "theory", "eff", "CV",
                          "burst", "kernel");
         for (const auto& r : m.compute) {
