@@ -153,8 +153,15 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
         throw MeasureError(fmt::format(
             "the Valgrind tool wrote no counts, though the command {}: it replaced itself with another program "
             "(exec, as env, nice, exec in a shell script and most wrappers do), which runs outside the tool. "
-            "Measure the program itself: roofline measure -- ./app args{}",
-            run.status.describe(), stderr_tail));
+            "Measure the program itself: roofline measure -- ./app args{}{}",
+            run.status.describe(),
+            // A refusal is no measurement: its status is roofline's (1), which a script must not
+            // mistake for the command's own, passed through after a measurement.
+            run.status.exit_code != 0 && run.status.exit_code != 1
+                ? fmt::format(". roofline exits 1, not the command's status {}: the measurement was refused",
+                              run.status.exit_code)
+                : std::string{},
+            stderr_tail));
     if (text.empty())
         throw MeasureError(fmt::format("the Valgrind tool wrote no counts ({}){}\nvalgrind log:\n{}",
                                        run.status.describe(), stderr_tail, log_text));
