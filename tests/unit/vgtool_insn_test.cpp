@@ -27,6 +27,22 @@ TEST(VgtoolInsn, VexVectorLengthFromTheLBit) {
     EXPECT_EQ(vex_bits({0xc4, 0xe2}), 0);                      // cut short
 }
 
+int dot(std::vector<unsigned char> bytes) { return rl_dot_product(bytes.data(), static_cast<int>(bytes.size())); }
+
+TEST(VgtoolInsn, DotProductsInEveryEncoding) {
+    EXPECT_EQ(dot({0xc4, 0xe3, 0x75, 0x40, 0xcd, 0xff}), 2);        // vdpps $0xff,%ymm5,%ymm1,%ymm1
+    EXPECT_EQ(dot({0xc4, 0xe3, 0x79, 0x40, 0xc4, 0x71}), 2);        // vdpps $0x71,%xmm4,%xmm0,%xmm0
+    EXPECT_EQ(dot({0xc4, 0xe3, 0x69, 0x41, 0xd3, 0x31}), 1);        // vdppd $0x31,%xmm3,%xmm2,%xmm2
+    EXPECT_EQ(dot({0x66, 0x0f, 0x3a, 0x40, 0xc1, 0xff}), 2);        // dpps $0xff,%xmm1,%xmm0
+    EXPECT_EQ(dot({0x66, 0x0f, 0x3a, 0x41, 0xc1, 0x31}), 1);        // dppd $0x31,%xmm1,%xmm0
+    EXPECT_EQ(dot({0x66, 0x44, 0x0f, 0x3a, 0x40, 0xc0, 0xff}), 2);  // dpps $0xff,%xmm0,%xmm8
+    EXPECT_EQ(dot({0x66, 0x0f, 0x3a, 0x0c, 0xc1, 0x01}), 0);        // blendps: same map, another opcode
+    EXPECT_EQ(dot({0x0f, 0x3a, 0x40, 0xc1, 0xff}), 0);              // no 66 prefix: not DPPS
+    EXPECT_EQ(dot({0xc4, 0xe2, 0x79, 0x40, 0xc1}), 0);              // vpmulld: opcode 40 of the 0F38 map
+    EXPECT_EQ(dot({0x66, 0x0f, 0x3a}), 0);                          // cut short
+    EXPECT_EQ(dot({}), 0);
+}
+
 TEST(VgtoolInsn, NonTemporalStoresAreRecognised) {
     EXPECT_TRUE(nt({0x66, 0x0f, 0xe7, 0x07}));                    // movntdq %xmm0,(%rdi)
     EXPECT_TRUE(nt({0xc5, 0xfd, 0xe7, 0x07}));                    // vmovntdq %ymm0,(%rdi)

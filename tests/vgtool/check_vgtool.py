@@ -110,7 +110,7 @@ def main():
         a, _ = run(tool_dir, binary, args, ["kernel_" + args[0]], "det1")
         b, _ = run(tool_dir, binary, args, ["kernel_" + args[0]], "det2")
         expect("two runs give identical JSON", a == b, True)
-    elif case in ("addsub", "fma", "mask", "f32", "hadd", "regions"):
+    elif case in ("addsub", "fma", "mask", "f32", "hadd", "dpp", "regions"):
         n = int(args[1])
         _, d = run(tool_dir, binary, args, ["kernel_" + case], case)
         r = region(d, "<function kernel_%s>" % case)
@@ -132,6 +132,14 @@ def main():
             expect("256-bit flops (the ymm forms, though VEX computes them by halves)", w["256"], 24 * n)
             expect("128-bit flops (vhaddpd xmm)", w["128"], 2 * n)
             expect("total flops", total(r), 26 * n)
+        elif case == "dpp":
+            expect("vdpps ymm + xmm: f32 mul (an element each, whatever the mask)", f32["mul"], 12 * n)
+            expect("vdpps ymm + xmm: f32 add", f32["add"], 12 * n)
+            expect("vdppd xmm: f64 mul", f64["mul"], 2 * n)
+            expect("vdppd xmm: f64 add", f64["add"], 2 * n)
+            expect("256-bit flops (vdpps ymm)", w["256"], 16 * n)
+            expect("128-bit flops (vdpps, vdppd xmm)", w["128"], 12 * n)
+            expect("total flops", total(r), 28 * n)
         elif case == "mask":
             k = int(args[2])
             expect_bytes("vmaskmovpd store bytes (8*k*n)", r["bytes_stored"], 8 * k * n)

@@ -7,6 +7,9 @@
  *   hadd     N x (vhaddpd, vhsubpd, vhaddps, vhsubps) ymm + N x vhaddpd xmm
  *            -> f64 add 4N+2N, sub 4N; f32 add 8N, sub 8N; 256-bit 24N, 128-bit 2N
  *            (VEX computes the ymm forms as two 128-bit halves: the width is still 256)
+ *   dpp      N x (vdpps ymm mask 0xff, vdpps xmm mask 0x71, vdppd xmm mask 0x31)
+ *            -> 2 FLOPs an element whatever the mask (as Intel's FP_ARITH counters count):
+ *            f32 mul 8N+4N, add 8N+4N; f64 mul 2N, add 2N; 256-bit 16N, 128-bit 12N
  *   regions  region "outer" around N scalar mul + region "inner" around N scalar add,
  *            via client requests (include/roofline/roofline_vg_requests.h) */
 #include <immintrin.h>
@@ -77,6 +80,23 @@ __attribute__((noinline)) double kernel_hadd(long n, double s)
     return _mm256_cvtsd_f64(a);
 }
 
+__attribute__((noinline)) double kernel_dpp(long n, double s)
+{
+    __m256 a = _mm256_set1_ps((float)s), b = _mm256_set1_ps(1e-6f);
+    __m128 x = _mm_set1_ps((float)s), y = _mm_set1_ps(1e-6f);
+    __m128d c = _mm_set1_pd(s), d = _mm_set1_pd(1e-9);
+    for (long i = 0; i < n; i++) {
+        a = _mm256_dp_ps(a, b, 0xff);
+        x = _mm_dp_ps(x, y, 0x71);
+        c = _mm_dp_pd(c, d, 0x31);
+        __asm__ volatile("" : "+x"(a), "+x"(x), "+x"(c));
+    }
+    hadd_sink_f = _mm256_cvtss_f32(a);  /* kept without an op of their own */
+    hadd_sink_f = _mm_cvtss_f32(x);
+    hadd_sink_d = _mm_cvtsd_f64(c);
+    return 0;
+}
+
 __attribute__((noinline)) double kernel_regions(long n, double s)
 {
     double p = s, q = s;
@@ -106,6 +126,7 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "fma") == 0) r = kernel_fma(n, (double)argc);
     else if (strcmp(mode, "f32") == 0) r = kernel_f32(n, (float)argc);
     else if (strcmp(mode, "hadd") == 0) r = kernel_hadd(n, (double)argc);
+    else if (strcmp(mode, "dpp") == 0) r = kernel_dpp(n, (double)argc);
     else if (strcmp(mode, "regions") == 0) r = kernel_regions(n, (double)argc);
     else if (strcmp(mode, "mask") == 0) {
         double *src = malloc(sizeof(double) * 4 * n), *dst = calloc(4 * n, sizeof(double));

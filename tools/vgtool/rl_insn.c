@@ -34,6 +34,21 @@ int rl_is_nontemporal_store(const unsigned char *code, int len)
   }
 }
 
+int rl_dot_product(const unsigned char *code, int len)
+{
+  int i = 0, has_66 = 0;
+  if (len > 15) len = 15;
+  while (i < len && is_legacy_prefix(code[i])) has_66 |= code[i++] == 0x66;
+  if (i >= len) return 0;
+  if (code[i] == 0xC4) { /* 3-byte VEX: map 3 (0F3A), pp 01 (66) */
+    if (i + 3 >= len || (code[i + 1] & 0x1F) != 3 || (code[i + 2] & 0x03) != 1) return 0;
+    return code[i + 3] == 0x40 ? 2 : code[i + 3] == 0x41 ? 1 : 0;
+  }
+  if (i < len && code[i] >= 0x40 && code[i] <= 0x4F) ++i; /* REX */
+  if (!has_66 || i + 2 >= len || code[i] != 0x0F || code[i + 1] != 0x3A) return 0;
+  return code[i + 2] == 0x40 ? 2 : code[i + 2] == 0x41 ? 1 : 0;
+}
+
 int rl_vex_vector_bits(const unsigned char *code, int len)
 {
   int i = 0;

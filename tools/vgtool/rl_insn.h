@@ -20,6 +20,13 @@ int rl_is_nontemporal_store(const unsigned char *code, int len);
  * ops, one per half: their FLOPs are still the 256-bit instruction's. */
 int rl_vex_vector_bits(const unsigned char *code, int len);
 
+/* 2 for DPPS, 1 for DPPD (legacy 66 0F 3A 40/41 and VEX.66.0F3A 40/41), 0 for any
+ * other instruction. VEX expands a dot product into a multiply per lane and a tree
+ * of adds whatever its mask, three ops a lane; the tool counts it as Intel's
+ * FP_ARITH_INST_RETIRED counters do, two FLOPs per element (Intel SDM vol. 3B,
+ * the note on DPP and FM(N)ADD/SUB counting twice): 8 per 128 bits of DPPS, 4 for DPPD. */
+int rl_dot_product(const unsigned char *code, int len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1089,9 +1089,26 @@ typedef struct {
 
 static void insn_reset(InsnFP *f) { VG_(memset)(f, 0, sizeof(*f)); }
 
-/* `ymm`: the guest instruction is VEX.256 (rl_vex_vector_bits). */
-static void insn_commit(InsnFP *f, Seg *s, Bool ymm)
+/* `ymm`: the guest instruction is VEX.256 (rl_vex_vector_bits); `dot`: it is DPPS (2)
+ * or DPPD (1) (rl_dot_product). */
+static void insn_commit(InsnFP *f, Seg *s, Bool ymm, Int dot)
 {
+    /* A dot product: two FLOPs an element, a multiply and an add, whatever the mask and
+     * however VEX expanded it (rl_insn.h says why). Only where its ops were tallied: a
+     * second commit of the same instruction (after a side exit) adds nothing. */
+    ULong tallied = 0;
+    if (dot)
+        for (Int k = 0; k < RL_NKIND; k++)
+            for (Int w = 0; w < 3; w++) tallied += f->ops[dot == 2 ? 1 : 0][k][w];
+    if (dot && tallied) {
+        const Int p = dot == 2 ? 1 : 0, w = ymm ? 2 : 1;
+        const ULong elements = (ULong)(dot == 2 ? 4 : 2) * (ymm ? 2 : 1);
+        VG_(memset)(f->ops[p], 0, sizeof(f->ops[p]));
+        f->fma_lanes[p] = 0;
+        f->vadd[p] = f->vsub[p] = 0;
+        f->ops[p][RL_MUL][w] = elements;
+        f->ops[p][RL_ADD][w] = elements;
+    }
     for (Int p = 0; p < 2; p++) {
         /* addsubpd/ps: VEX computes a full-width add and a full-width sub and
          * blends them; the instruction does one op per lane. Halve both. */
@@ -1327,13 +1344,14 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     insn_reset(&fp);
     Bool insn_nt = False; /* the current guest instruction stores non-temporally */
     Bool insn_ymm = False; /* ... is VEX.256: its 128-bit FP ops are halves of 256-bit ones */
+    Int insn_dot = 0;      /* ... is DPPS (2) or DPPD (1) */
 
     for (; i < in->stmts_used; i++) {
         IRStmt *st = in->stmts[i];
         if (!st || st->tag == Ist_NoOp) continue;
         switch (st->tag) {
         case Ist_IMark: {
-            insn_commit(&fp, &seg, insn_ymm);
+            insn_commit(&fp, &seg, insn_ymm, insn_dot);
             Addr a = (Addr)st->Ist.IMark.addr;
             Int fn = fn_of_addr(a);
             memo_insn = a;
@@ -1354,6 +1372,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             insn_nt = cache_on && st->Ist.IMark.len > 0 &&
                       rl_is_nontemporal_store((const UChar *)a, (Int)st->Ist.IMark.len);
             insn_ymm = st->Ist.IMark.len > 0 && rl_vex_vector_bits((const UChar *)a, (Int)st->Ist.IMark.len) == 256;
+            insn_dot = st->Ist.IMark.len > 0 ? rl_dot_product((const UChar *)a, (Int)st->Ist.IMark.len) : 0;
             addStmtToIRSB(sb, st);
             if (tr) {
                 IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
@@ -1456,7 +1475,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             break;
         }
         case Ist_Exit:
-            insn_commit(&fp, &seg, insn_ymm);
+            insn_commit(&fp, &seg, insn_ymm, insn_dot);
             seg_flush(sb, &seg);
             if (seg.insn && st->Ist.Exit.jk == Ijk_Boring && st->Ist.Exit.dst->tag == Ico_U64) {
                 /* a jump of a per-instruction function: how often it leaves by this exit */
@@ -1476,7 +1495,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             break;
         }
     }
-    insn_commit(&fp, &seg, insn_ymm);
+    insn_commit(&fp, &seg, insn_ymm, insn_dot);
     seg_flush(sb, &seg);
     if ((in->jumpkind == Ijk_Call || (in->jumpkind == Ijk_Boring && last_insn && last_insn->plt)) &&
         in->next->tag != Iex_Const && last_insn) {
