@@ -2,6 +2,7 @@
 
 #include "bench/cache_probe.hpp"
 #include "bench/compute_bench.hpp"
+#include "bench/isa_support.hpp"
 #include "bench/core_sharing_canary.hpp"
 #include "bench/memory_bench.hpp"
 #include "bench/numa_bench.hpp"
@@ -16,6 +17,7 @@
 #include "topo/environment.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
@@ -339,6 +341,15 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     const int cores = static_cast<int>(topology.cores().size());
     model.environment = collect_environment(features, cores);
     model.environment.mode = options.mode;
+    {
+        // Roofs of some kernels only are true figures, but not the machine's best: said, so that no
+        // one judges other code against them unawares (model_completeness.hpp).
+        std::vector<std::string> kept;
+        if (!options.isa.empty()) kept.push_back("--isa " + options.isa);
+        if (!options.kernels.empty()) kept.push_back(fmt::format("--kernel {}", fmt::join(options.kernels, ", ")));
+        if (const std::string cap = isa_cap_in_force(); !cap.empty()) kept.push_back(cap);
+        model.environment.restricted_to = fmt::format("{}", fmt::join(kept, "; "));
+    }
 
     topology.bind_current_thread_to_core(0);
     const ClockMeasurement clock_before = measure_core_clock(0.1);

@@ -2,6 +2,8 @@
 
 #include "topo/cpu_features.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cstdlib>
 #include <optional>
@@ -46,9 +48,10 @@ std::string max_isa_environment_problem() {
     return "ROOFLINE_MAX_ISA='" + shown + "' is not an instruction set: use sse2, avx2 or avx512 (or unset it)";
 }
 
-bool isa_supported(Isa isa) {
-    static const int max_rank = max_rank_from_environment();
-    if (rank(isa) > max_rank) return false;
+namespace {
+
+// What this CPU and OS can run, whatever ROOFLINE_MAX_ISA says.
+bool cpu_runs(Isa isa) {
     // The one CPU identity (topo): CPUID bits, and XGETBV for the OS saving the wider registers.
     static const CpuFeatures cpu = detect_cpu_features();
     switch (isa) {
@@ -57,6 +60,21 @@ bool isa_supported(Isa isa) {
     case Isa::avx512: return cpu.avx512f && cpu.avx512dq && cpu.avx512vl && cpu.os_saves_zmm;
     }
     return false;
+}
+
+} // namespace
+
+bool isa_supported(Isa isa) {
+    static const int max_rank = max_rank_from_environment();
+    return rank(isa) <= max_rank && cpu_runs(isa);
+}
+
+std::string isa_cap_in_force() {
+    const int max_rank = max_rank_from_environment();
+    for (const Isa isa : {Isa::avx512, Isa::avx2})
+        if (rank(isa) > max_rank && cpu_runs(isa))
+            return fmt::format("ROOFLINE_MAX_ISA={}", max_rank == 0 ? "sse2" : "avx2");
+    return "";
 }
 
 } // namespace roofline

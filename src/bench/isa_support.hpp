@@ -15,4 +15,8 @@ bool isa_supported(Isa isa);
 // avx512, in any case): commands check it before doing any work.
 std::string max_isa_environment_problem();
 
+// "ROOFLINE_MAX_ISA=avx2" when that cap keeps out an ISA this CPU runs (its roofs are
+// then those of older code, not the machine's); "" when there is no such cap.
+std::string isa_cap_in_force();
+
 } // namespace roofline

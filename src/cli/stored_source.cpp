@@ -189,7 +189,7 @@ JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& acc
     out.file.model = *std::move(newest);
     out.file.stored_id = rows.back().id;
     out.notes.push_back(incomplete_note(fmt::format("{} (#{})", out.display, rows.back().id), *newest_completeness) +
-                        "; no complete model is stored: run 'roofline bench' without --only for one");
+                        "; no complete model is stored: run 'roofline bench' without --only, --isa or --kernel for one");
     return out;
 }
 

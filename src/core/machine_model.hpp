@@ -125,6 +125,9 @@ struct Environment {
     // value by more than the clock's error), a kernel's self-check, or at odds with another
     // figure of the run (a GPU L2 curve that does not fall to DRAM): left out, each with why.
     std::vector<std::string> refused;
+    // What the run was kept to, so its roofs are not the machine's best: "--isa sse2",
+    // "--kernel NAME, ...", "ROOFLINE_MAX_ISA=avx2", joined by "; "; empty: not kept to anything.
+    std::string restricted_to = {};
 };
 
 struct MachineModel {

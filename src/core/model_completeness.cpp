@@ -13,6 +13,7 @@ ModelCompleteness completeness_of(const MachineModel& model) {
         return r.gbs > 0 && is_memory_level(r.level);
     });
     c.interrupted = model.partial;
+    c.restricted_to = model.environment.restricted_to;
     return c;
 }
 
@@ -20,6 +21,7 @@ std::string completeness_label(const ModelCompleteness& c) {
     if (c.complete()) return "complete";
     std::string label = c.compute && c.memory ? "" : c.compute ? "compute-only" : c.memory ? "memory-only" : "no roofs";
     if (c.interrupted) label += label.empty() ? "interrupted" : ", interrupted";
+    if (!c.restricted_to.empty()) label += label.empty() ? "restricted" : ", restricted";
     return label;
 }
 
@@ -29,6 +31,8 @@ std::string completeness_lacks(const ModelCompleteness& c) {
     if (!c.compute) add("no compute roof");
     if (!c.memory) add("no bandwidth roof of a memory level");
     if (c.interrupted) add("its run was interrupted, so some roofs may be missing");
+    if (!c.restricted_to.empty())
+        add(("its run was kept to " + c.restricted_to + ", so its roofs are not the machine's best").c_str());
     return out;
 }
 

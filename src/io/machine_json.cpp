@@ -155,6 +155,7 @@ json environment_to_json(const Environment& e) {
             {"mode", e.mode ? json(bench_mode_name(*e.mode)) : json(nullptr)},
             {"duration_seconds", number(e.duration_seconds)},
             {"microarchitecture", e.microarchitecture},
+            {"restricted_to", e.restricted_to},
             {"statistic", e.statistic},
             {"warnings", e.warnings},
             {"refused", e.refused}};
@@ -542,6 +543,7 @@ Environment environment_from(const JsonNode& n) {
     }
     read_optional_figure(n, "duration_seconds", e.duration_seconds, seconds_range);
     read_optional(n, "microarchitecture", e.microarchitecture);
+    read_optional(n, "restricted_to", e.restricted_to);
     read_optional(n, "statistic", e.statistic);
     read_optional(n, "warnings", e.warnings);
     read_optional(n, "refused", e.refused);

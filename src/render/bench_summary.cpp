@@ -139,6 +139,9 @@ std::string format_bench_summary(const MachineModel& m, bool verbose) {
                              ? fmt::format("{} (before) / {} (after)", clock_text(e.clock_before_ghz),
                                            clock_text(e.clock_after_ghz))
                              : std::string("unknown"));
+    if (!e.restricted_to.empty())
+        s += fmt::format("Kept to: {} (these roofs are that code's, not the machine's best; commands judging "
+                         "points skip this model unless it is named)\n", terminal_text(e.restricted_to));
     if (!m.environment.statistic.empty())
         s += "Figures: " + m.environment.statistic + ". Column 'burst': bursts kept[-set aside].\n";
     s += caches_line(m.caches);

@@ -43,6 +43,7 @@ MachineModel populated_model() {
     m.environment = {"node-7", "KVM", "performance", "on", 0.42, 3.2, 3.19, "GCC 12.2.0", "0.1.0",
                      "2026-11-03T10:20:30Z", BenchMode::full, 93.5, "AMD Zen 3", "q0.9 of burst medians",
                      {"no PMU", "load average above 1"}, {}};
+    m.environment.restricted_to = "--isa avx2";
     return m;
 }
 
@@ -131,6 +132,7 @@ void expect_equal(const MachineModel& a, const MachineModel& b) {
     const auto &e = a.environment, &f = b.environment;
     EXPECT_EQ(e.hostname, f.hostname);
     EXPECT_EQ(e.microarchitecture, f.microarchitecture);
+    EXPECT_EQ(e.restricted_to, f.restricted_to);
     EXPECT_EQ(e.statistic, f.statistic);
     EXPECT_EQ(e.hypervisor, f.hypervisor);
     EXPECT_EQ(e.governor, f.governor);

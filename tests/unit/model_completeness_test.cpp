@@ -33,6 +33,19 @@ MachineModel complete_model() {
 
 } // namespace
 
+// bench --isa sse2 once stored a "complete" model whose SSE2 peak then judged OpenBLAS's
+// AVX-512 DGEMM "81.6% above its roof: a measurement error".
+TEST(ModelCompleteness, ARunKeptToSomeKernelsIsNotTheMachinesModel) {
+    auto kept = complete_model();
+    kept.environment.restricted_to = "--isa sse2";
+    EXPECT_FALSE(completeness_of(kept).complete());
+    EXPECT_EQ(completeness_label(completeness_of(kept)), "restricted");
+    EXPECT_EQ(completeness_lacks(completeness_of(kept)),
+              "its run was kept to --isa sse2, so its roofs are not the machine's best");
+    kept.memory.clear();
+    EXPECT_EQ(completeness_label(completeness_of(kept)), "compute-only, restricted");
+}
+
 TEST(ModelCompleteness, ComputeAndALevelsBandwidthFromARunThatFinished) {
     const auto whole = completeness_of(complete_model());
     EXPECT_TRUE(whole.complete());
