@@ -449,7 +449,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // Each figure is measured at least once whatever the budget: a budget shorter than that is
     // overrun, and saying so is better than a silent 6 s for --time-budget 0.0001.
-    if (!model.partial && model.environment.duration_seconds > 1.25 * budget + 1)
+    if (!model.partial && model.environment.duration_seconds > 1.25 * budget + 0.5)
         model.environment.warnings.push_back(fmt::format(
             "took {:.1f} s, over the time budget of {:g} s: each of the {} figures is measured at least once, and "
             "the clock and cache checks take their time, however small the budget",
