@@ -9,9 +9,11 @@
 #include "core/working_sets.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <stdexcept>
 
 namespace roofline {
@@ -143,11 +145,12 @@ MemoryChoice choose_kernel(ThreadTeam& team, const std::string& level, const std
                            const std::vector<const MemoryKernel*>& variants, std::uint64_t bytes,
                            const std::vector<ThreadBuffer>& buffers, DramRing* ring, TaskClock& clock) {
     MemoryChoice choice;
+    choice.threads = team.size();
     if (variants.size() > 1)
         clock.announce(fmt::format("choosing the ISA for {} {} ({} variants)", level, pattern, variants.size()));
     if (variants.size() == 1) {
         check_kernel(*variants.front());
-        return {variants.front(), {}};
+        return {variants.front(), {}, team.size()};
     }
     // Timed side by side in rounds, so a slow spell of the host (which can last
     // longer than one variant's trial) meets every variant alike.
@@ -350,6 +353,7 @@ void MemoryPhase::roofs(const std::optional<Microarch>& microarch, double clock_
     const int threads = team_.size();
     std::map<std::pair<std::string, std::string>, MemoryRoof> best;  // (level, pattern)
     std::map<std::string, BandwidthCurve> curve_of;                   // pattern
+    std::map<std::string, std::set<std::string>> curve_isas;          // pattern: the ISAs its points ran
     std::vector<std::string> level_order;
     for (std::size_t i = 0; i < figures_.size(); ++i) {
         const Figure& f = figures_[i];
@@ -359,7 +363,7 @@ void MemoryPhase::roofs(const std::optional<Microarch>& microarch, double clock_
         const std::uint64_t ws_bytes = streams_[i]->working_set_bytes() * threads;
         auto& curve = curve_of[k.pattern];
         curve.pattern = k.pattern;
-        curve.isa = isa_name(k.isa);
+        curve_isas[k.pattern].insert(isa_name(k.isa));
         curve.threads = threads;
         curve.points.emplace_back(ws_bytes, f.value);
 
@@ -375,7 +379,9 @@ void MemoryPhase::roofs(const std::optional<Microarch>& microarch, double clock_
             roof.gbs_write_allocate = f.value * k.write_allocate_bytes_per_element() / k.nominal_bytes_per_element();
             roof.theoretical_gbs = memory_theoretical_gbs(microarch, task.level, k, threads, clock_ghz);
             roof.working_set_bytes = ws_bytes;
-            roof.isa_trials = choices_.at(choice_key(task)).trials;
+            // The trials' rates are of the team that chose: shown only beside that team's roof.
+            const MemoryChoice& choice = choices_.at(choice_key(task));
+            roof.isa_trials = choice.threads == threads ? choice.trials : decltype(choice.trials){};
             roof.stats = f.stats;
         }
     }
@@ -383,6 +389,9 @@ void MemoryPhase::roofs(const std::optional<Microarch>& microarch, double clock_
         for (const auto& [key, roof] : best)
             if (key.first == level) roofs.push_back(roof);
     for (auto& [pattern, curve] : curve_of) {
+        // Each level's sizes run the ISA chosen for that level: one name only when they all ran it.
+        const auto& isas = curve_isas[pattern];
+        curve.isa = isas.size() == 1 ? *isas.begin() : fmt::format("each level's fastest ({})", fmt::join(isas, ", "));
         std::sort(curve.points.begin(), curve.points.end());
         curves.push_back(curve);
     }

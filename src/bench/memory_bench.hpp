@@ -37,6 +37,7 @@ struct MemoryTask {
 struct MemoryChoice {
     const MemoryKernel* kernel = nullptr;
     std::vector<std::pair<std::string, double>> trials;  // isa name, GB/s
+    int threads = 0;  // the team the trials ran on (the choice holds for the run's other teams too)
 };
 using MemoryChoices = std::map<std::pair<std::string, std::string>, MemoryChoice>;  // (level, pattern)
 
