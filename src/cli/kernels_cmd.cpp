@@ -56,9 +56,11 @@ void say_step(const KernelSweepStep& s, bool quiet) {
     const std::string size = format_bytes(s.bytes);
     switch (s.kind) {
     case KernelSweepStep::Kind::left_out:
+        if (quiet) return;  // notes; -q keeps the result, warnings and errors
         return print_stderr("roofline: note: {} at {} left out: one call would take too long (give --sizes to run it "
                             "anyway)\n", s.kernel, size);
     case KernelSweepStep::Kind::long_calls_ahead:
+        if (quiet) return;
         return print_stderr("roofline: note: {} at {}: one call may take minutes (the default sizes stop at {}); "
                             "Ctrl-C leaves it out and keeps the points measured\n",
                             s.kernel, size, format_bytes(static_cast<std::uint64_t>(s.max_bytes)));
@@ -70,11 +72,12 @@ void say_step(const KernelSweepStep& s, bool quiet) {
         return print_stderr("roofline: error: {} at {}: not enough memory for its arrays; skipped\n", s.kernel, size);
     case KernelSweepStep::Kind::wrong_result:
         print_stderr("roofline: error: {} at n = {}: wrong result: {}\n", s.kernel, s.n, s.check_error);
-        if (!quiet) print_row(kernel_sweep_row(s.kernel, *s.point, "WRONG"));
+        print_row(kernel_sweep_row(s.kernel, *s.point, "WRONG"));
         return;
     case KernelSweepStep::Kind::cached:
     case KernelSweepStep::Kind::measured:
-        if (!quiet) print_row(kernel_sweep_row(s.kernel, *s.point, s.kind == KernelSweepStep::Kind::cached ? "ok, cached" : "ok"));
+        // The rows are the result: -q keeps them (without -o they are all there is).
+        print_row(kernel_sweep_row(s.kernel, *s.point, s.kind == KernelSweepStep::Kind::cached ? "ok, cached" : "ok"));
         return;
     }
 }
@@ -148,8 +151,8 @@ int run_kernels(KernelsArgs args) {
                      threads > 1 ? fmt::format("{} threads, one per core, each on arrays of its own", threads)
                                  : std::string("one thread"),
                      args.cache);
-        fmt::print("{}", kernel_sweep_header());
     }
+    print_row(kernel_sweep_header());
     bool delivered_once = false;  // under the sweep's lock
     const auto deliver = [&](bool interrupted) {
         return sweep.with_result([&](const app::KernelSweepResult& r) {
