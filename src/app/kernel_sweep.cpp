@@ -245,10 +245,10 @@ void KernelSweep::run(const std::atomic<bool>& stop, const KernelSweepProgress& 
             step.bytes = bytes;
             step.max_bytes = k->default_max_bytes;
             const bool long_calls = k->default_max_bytes > 0 && static_cast<double>(bytes) > k->default_max_bytes;
-            if (long_calls) {
-                step.kind = default_sizes ? KernelSweepStep::Kind::left_out : KernelSweepStep::Kind::long_calls_ahead;
+            if (long_calls && default_sizes) {
+                step.kind = KernelSweepStep::Kind::left_out;
                 progress(step);
-                if (default_sizes) continue;
+                continue;
             }
             // The working set is the whole team's: each thread gets its share.
             step.n = k->n_for_working_set(static_cast<double>(bytes) / request.threads, planned.params);
@@ -266,6 +266,11 @@ void KernelSweep::run(const std::atomic<bool>& stop, const KernelSweepProgress& 
                     ++result_.from_cache;
                     continue;
                 }
+            }
+            // Said only of a call that will run: a point taken from the store takes no time.
+            if (long_calls) {
+                step.kind = KernelSweepStep::Kind::long_calls_ahead;
+                progress(step);
             }
             step.needs_bytes = request.threads * k->counts(step.n, planned.params).working_set;
             step.available_bytes = available_bytes_;

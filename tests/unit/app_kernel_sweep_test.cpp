@@ -1,6 +1,8 @@
 // The kernel sweep's use case (app/kernel_sweep.hpp): the plan a request makes, checked before
 // anything runs, and a tiny sweep's steps and result.
 #include "app/kernel_sweep.hpp"
+#include "io/results_store.hpp"
+#include "io/temp_dir.hpp"
 #include "topo/topology.hpp"
 
 #include <gtest/gtest.h>
@@ -163,6 +165,29 @@ TEST(KernelSweep, DefaultSizesLeaveOutWhatOneCallWouldTakeTooLongFor) {
     ASSERT_EQ(steps.size(), 1u);
     EXPECT_EQ(steps[0].kind, KernelSweepStep::Kind::left_out);
     EXPECT_EQ(steps[0].max_bytes, 4 << 20);
+}
+
+TEST(KernelSweep, ALongCallIsAnnouncedOnlyWhenItRunsNotWhenTheStoreHasThePoint) {
+    TempDir dir("roofline-sweep");
+    ResultsStore store(dir.path() + "/r.db");
+    KernelSweepRequest r;
+    r.names = {"dgemm_naive"};  // past 4 MiB one call may take minutes
+    r.sizes = "5M";
+    r.samples = 1;
+    const auto kinds_of = [&](KernelSweep& sweep) {
+        std::vector<KernelSweepStep::Kind> kinds;
+        sweep.run(std::atomic<bool>{false}, [&](const KernelSweepStep& s) { kinds.push_back(s.kind); });
+        return kinds;
+    };
+    KernelSweep first(plan_of(r), Topology::discover(), &store);
+    EXPECT_EQ(kinds_of(first), (std::vector<KernelSweepStep::Kind>{KernelSweepStep::Kind::long_calls_ahead,
+                                                                      KernelSweepStep::Kind::measured}));
+    first.with_result([&](const KernelSweepResult& result) {
+        store.save_points("kernels", result.points, {}, nullptr, &result.keys);
+    });
+    KernelSweep again(plan_of(r), Topology::discover(), &store);
+    EXPECT_EQ(kinds_of(again), std::vector<KernelSweepStep::Kind>{KernelSweepStep::Kind::cached})
+        << "a point from the store takes no time: no warning of minutes";
 }
 
 } // namespace
