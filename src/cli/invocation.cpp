@@ -38,9 +38,14 @@ const std::vector<std::string>& invocation_argv() { return g_argv; }
 std::vector<std::string> configured_settings(const std::string& command) {
     std::vector<std::string> out;
     if (!g_config) return out;
-    for (const auto& v : g_config->values())
-        if (v.command == command && v.from != "built-in")
+    const auto& values = g_config->values();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const auto& v = values[i];
+        // One the command line overrode was not in force: recording it contradicted the run
+        // ("samples=4 (ROOFLINE_KERNELS_SAMPLES)" beside "min of 2 samples").
+        if (v.command == command && v.from != "built-in" && !g_config->given_on_command_line(i))
             out.push_back(fmt::format("{}={} ({})", v.option.substr(2), without_password(v.value), v.from));
+    }
     return out;
 }
 

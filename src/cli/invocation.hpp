@@ -20,7 +20,8 @@ void set_invocation(int argc, char** argv, const LayeredConfig* config);
 const std::vector<std::string>& invocation_argv();
 
 // "cache=cold (roofline.yaml:3:10)" for each setting of `command` (kernels, measure, ...)
-// that is not at its built-in default; empty when none (or without configuration).
+// that is not at its built-in default nor overridden on the command line (the settings in
+// force); empty when none (or without configuration).
 std::vector<std::string> configured_settings(const std::string& command);
 
 // What every run records about where it ran: `command`, the working directory, the date (UTC),

@@ -335,6 +335,10 @@ bool names_option(const std::string& message, const std::string& option) {
 
 } // namespace
 
+bool LayeredConfig::given_on_command_line(std::size_t i) const {
+    return i < applied_.size() && applied_[i].option && applied_[i].option->count() > 0;
+}
+
 std::string LayeredConfig::attributed(const std::string& message, const CLI::App& app) const {
     const CLI::App* ran = &app;
     while (!ran->get_subcommands().empty()) ran = ran->get_subcommands().front();

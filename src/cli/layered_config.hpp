@@ -96,6 +96,9 @@ public:
     // must be 1 to 1000". Other messages come back as they are. `app` is the parsed
     // application (its subcommands say which command ran).
     std::string attributed(const std::string& message, const CLI::App& app) const;
+    // Whether the command line gave values()[i]'s option (known once it is parsed): the
+    // configured value was then overridden, not in force.
+    bool given_on_command_line(std::size_t i) const;
 
 private:
     struct Applied {

@@ -49,6 +49,9 @@ grep -q '"settings": "samples=4 (roofline.yaml:3:12); stat=median (roofline.yaml
 grep -q '"--sizes"' "$tmp/k.json" || { cp "$tmp/k.json" "$tmp/out"; check "the points do not record the command line"; }
 ROOFLINE_KERNELS_SAMPLES=3 "$bin" kernels sum_sp_scalar --sizes 4K --no-store -q --samples 2 --stat min -o "$tmp/k.json" >"$tmp/out" 2>&1
 grep -q '"statistic": "min of 2 samples' "$tmp/k.json" || { cp "$tmp/k.json" "$tmp/out"; check "the command line did not override the files and the environment"; }
+# What the command line overrode was not in force: the points do not record it as a setting.
+grep -Eq '"settings": "[^"]*(samples|stat)=' "$tmp/k.json" \
+  && { cp "$tmp/k.json" "$tmp/out"; check "the points record settings the command line overrode"; }
 "$bin" kernels --help >"$tmp/out" 2>&1
 grep -q -- '--samples INT=4' "$tmp/out" || check "--help does not show the configured default"
 
