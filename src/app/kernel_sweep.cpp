@@ -166,12 +166,17 @@ Point kernel_point(const ReferenceKernel& k, const KernelParams& params, const R
                    const std::vector<CacheLevel>& caches) {
     const double t = run.threads;
     const std::string kernel = k.name + params_label(params);
+    // A cold point is another measurement than a warm one of the same kernel and size: its name
+    // and series say so, on charts, in reports and in the store.
+    const std::string cache =
+        run.cache == CacheMode::warm ? std::string{} : fmt::format(" {}", cache_mode_name(run.cache));
     Point p;
-    p.name = fmt::format("{} {}{}", kernel, format_bytes(static_cast<std::uint64_t>(t * run.counts.working_set)),
-                         run.threads > 1 ? fmt::format(" x{}t", run.threads) : std::string{});
-    p.series = run.threads > 1 ? fmt::format("{} {} threads", kernel, run.threads) : kernel;
+    p.name = fmt::format("{} {}{}{}", kernel, format_bytes(static_cast<std::uint64_t>(t * run.counts.working_set)),
+                         run.threads > 1 ? fmt::format(" x{}t", run.threads) : std::string{}, cache);
+    p.series = (run.threads > 1 ? fmt::format("{} {} threads", kernel, run.threads) : kernel) + cache;
     p.work = t * run.counts.flops;
-    p.bytes = bytes_by_level(run.counts, caches, run.threads);
+    // Flushed arrays come from memory whatever their size: the point is judged there.
+    p.bytes = bytes_by_level(run.counts, caches, run.threads, data_cold(run.cache));
     p.seconds = run.seconds;
     p.threads = run.threads;
     p.source = PointOrigin::kernel;
@@ -209,10 +214,13 @@ void describe_kernel_sweep(const KernelSweepRequest& r, Provenance& provenance) 
                            r.cache == CacheMode::cold_data   ? "a clflush of every line of its arrays"
                            : r.cache == CacheMode::cold_code ? "8 MiB of other code run"
                                                              : "a clflush of its arrays and 8 MiB of other code");
-    provenance.options["bytes"] = "L1: the loop's loads and stores; below: the traffic, each array once and the write-allocate reads of "
-                                  "stores to lines not read first (as the roofs below L1 count), at "
-                                  "the levels the working set does not fit above; the write-allocate reads also in "
-                                  "details.write_allocate_bytes";
+    provenance.options["bytes"] = fmt::format(
+        "L1: the loop's loads and stores; below: the traffic, each array once and the write-allocate reads of "
+        "stores to lines not read first (as the roofs below L1 count), at {}; the write-allocate reads also in "
+        "details.write_allocate_bytes",
+        data_cold(r.cache) ? "every level down to DRAM (the arrays are flushed before each timed call: they come "
+                             "from memory whatever their size)"
+                           : "the levels the working set does not fit above");
 }
 
 KernelSweep::KernelSweep(KernelSweepPlan plan, const Topology& topology, ResultsStore* store)

@@ -112,6 +112,7 @@ ReferenceRun run_on(const ReferenceKernel& kernel, MakeReferenceInstance make, s
     ReferenceRun run;
     run.n = n;
     run.threads = team ? team->size() : 1;
+    run.cache = options.cache;
     const KernelParams params = kernel.resolved(options.params);
     run.counts = kernel.counts(n, params);
     Runner r;
@@ -123,7 +124,7 @@ ReferenceRun run_on(const ReferenceKernel& kernel, MakeReferenceInstance make, s
         team->run([&](int t) { r.instances[static_cast<std::size_t>(t)] = make(kernel, n, params); });
     }
     r.instances[0]->describe(run);
-    const bool cold_data = options.cache == CacheMode::cold_data || options.cache == CacheMode::cold;
+    const bool cold_data = data_cold(options.cache);
     const bool cold_code = options.cache == CacheMode::cold_code || options.cache == CacheMode::cold;
     if (cold_code && !other_code())
         throw std::runtime_error("--cache cold-code: this system refuses executable memory (mmap/mprotect "

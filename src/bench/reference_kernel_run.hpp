@@ -21,6 +21,8 @@ namespace roofline {
 // (clflush of each line), or after 8 MiB of other code ran (the instruction caches and the
 // L2/L3 hold that instead; the arrays are then read back, so only the code is cold), or both.
 enum class CacheMode { warm, cold_data, cold_code, cold };
+// Whether the timed calls start with the kernel's arrays in no cache (cold-data, cold).
+inline bool data_cold(CacheMode mode) { return mode == CacheMode::cold_data || mode == CacheMode::cold; }
 // "warm", "cold-data", "cold-code", "cold"; nullopt for anything else.
 std::optional<CacheMode> parse_cache_mode(const std::string& text);
 const char* cache_mode_name(CacheMode mode);
@@ -36,6 +38,7 @@ struct ReferenceRunOptions {
 struct ReferenceRun {
     std::int64_t n = 0;                 // per thread
     int threads = 1;
+    CacheMode cache = CacheMode::warm;  // how the timed calls found the caches
     KernelCounts counts;                // of one call on one thread
     double seconds = 0;                 // per call, by the statistic
     double fastest = 0, slowest = 0;    // per call, over the samples

@@ -194,9 +194,11 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
         "FFTW's) natively on one thread (or --threads N) over a sweep of working-set sizes, checks each\n"
         "result, and writes one point per size (series = kernel) with the analytic FLOPs and bytes: L1 gets\n"
         "the loop's loads and stores, a level below gets the memory traffic when the working set does not\n"
-        "fit above it. Caches warm (or --cache cold...); each point is the minimum (or median) of several\n"
-        "samples; a point measured before with the same kernel, size, options, build and machine is taken\n"
-        "from the results store unless --rerun.");
+        "fit above it (--cache cold or cold-data: every level below L1, down to DRAM, since the flushed\n"
+        "arrays come from memory whatever their size; such points are named and grouped with the cache\n"
+        "mode, e.g. 'stream_triad 16 KiB cold'). Caches warm (or --cache cold...); each point is the\n"
+        "minimum (or median) of several samples; a point measured before with the same kernel, size,\n"
+        "options, build and machine is taken from the results store unless --rerun.");
     cmd->add_option("names", args->request.names, "Kernels to run (default: all; see --list)");
     cmd->add_flag("--list", args->list, "List the kernels with their code and formulas, and exit");
     cmd->add_option("--sizes", args->request.sizes,

@@ -366,7 +366,7 @@ double working_set_over_cache(const KernelCounts& counts, const std::vector<Cach
 }
 
 std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches,
-                                             int threads) {
+                                             int threads, bool data_cold) {
     std::map<std::string, double> out;
     const double t = std::max(1, threads);
     out["L1"] = t * (counts.loaded + counts.stored);
@@ -375,7 +375,8 @@ std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const s
     // The level below cache i sees the memory traffic when a thread's working set spills its share of cache i.
     for (std::size_t i = 0; i < caches.size(); ++i) {
         const std::string below = i + 1 < caches.size() ? fmt::format("L{}", caches[i + 1].level) : "DRAM";
-        if (counts.working_set > static_cast<double>(per_thread_capacity(caches[i], threads))) out[below] = memory;
+        if (data_cold || counts.working_set > static_cast<double>(per_thread_capacity(caches[i], threads)))
+            out[below] = memory;
     }
     if (caches.empty()) out["DRAM"] = memory;
     return out;

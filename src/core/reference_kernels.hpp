@@ -112,8 +112,12 @@ const ReferenceKernel& reference_kernel(ReferenceKernelId id);
 // The working set over one thread's share of the largest cache it overflows (0 when it fits in
 // L1 or no caches are known): near 1, part of it still hits there (see bytes_by_level).
 double working_set_over_cache(const KernelCounts& counts, const std::vector<CacheLevel>& caches, int threads);
+// `data_cold`: every call starts with none of its data in any cache (its arrays flushed before
+// it): whatever it touches first crosses every level from memory, so every level below L1 gets
+// the memory traffic (its compulsory footprint, with the write-allocate reads), whatever the
+// working set; L1 keeps the loop's loads and stores (a kernel with reuse, dgemm, still has them).
 std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches,
-                                             int threads = 1);
+                                             int threads = 1, bool data_cold = false);
 
 // "1K..1G:x2" (sizes from 1 KiB to 1 GiB, each twice the last), "64K..4M:x4",
 // "32K,256K,8M" (a list). Throws std::invalid_argument saying what is wrong.

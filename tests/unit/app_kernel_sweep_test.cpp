@@ -139,6 +139,36 @@ TEST(KernelSweep, ATinySweepSaysEachPointAndKeepsTheCheckedOnes) {
     });
 }
 
+TEST(KernelSweep, AColdPointIsJudgedAtDramAndSaysItsCacheMode) {
+    KernelSweepRequest r;
+    r.names = {"stream_triad"};
+    r.sizes = "16K";  // fits in L1 warm
+    r.samples = 1;
+    for (const auto mode : {CacheMode::cold, CacheMode::cold_data, CacheMode::warm}) {
+        r.cache = mode;
+        KernelSweep sweep(plan_of(r), Topology::discover(), nullptr);
+        sweep.run(std::atomic<bool>{false}, [](const KernelSweepStep&) {});
+        sweep.with_result([&](const KernelSweepResult& result) {
+            ASSERT_EQ(result.points.size(), 1u);
+            const Point& p = result.points[0];
+            if (mode == CacheMode::warm) {
+                EXPECT_FALSE(p.bytes.count("DRAM"));
+                EXPECT_EQ(p.series, "stream_triad");
+                return;
+            }
+            ASSERT_TRUE(p.bytes.count("DRAM")) << cache_mode_name(mode);
+            EXPECT_DOUBLE_EQ(p.bytes.at("DRAM"), p.details.at("memory_read_bytes") + p.details.at("memory_written_bytes") +
+                                                     p.details.at("write_allocate_bytes"));
+            EXPECT_DOUBLE_EQ(p.bytes.at("L1"), p.details.at("bytes_loaded") + p.details.at("bytes_stored"));
+            EXPECT_EQ(p.series, std::string("stream_triad ") + cache_mode_name(mode));
+            EXPECT_NE(p.name.find(cache_mode_name(mode)), std::string::npos) << p.name;
+        });
+        Provenance provenance;
+        describe_kernel_sweep(r, provenance);
+        EXPECT_EQ(provenance.options.at("bytes").find("down to DRAM") != std::string::npos, mode != CacheMode::warm);
+    }
+}
+
 TEST(KernelSweep, AStopBeforeTheFirstPointMeasuresNothingAndSaysInterrupted) {
     KernelSweepRequest r;
     r.names = {"stream_triad"};

@@ -120,6 +120,29 @@ std::vector<CacheLevel> hierarchy() {
     return {{1, 32 << 10, 64, 8, 1, 1}, {2, 512 << 10, 64, 8, 1, 1}, {3, 32 << 20, 64, 16, 8, 1}};
 }
 
+TEST(ReferenceKernels, ColdDataComesFromMemoryWhateverItsSize) {
+    // Flushed before the call, a 24 KB triad that fits in L1 still reads its arrays from DRAM:
+    // its footprint with the write-allocate reads crosses every level below L1.
+    const auto& triad = kernel("stream_triad");
+    const auto cold = bytes_by_level(triad.counts(1000), hierarchy(), 1, true);
+    EXPECT_DOUBLE_EQ(cold.at("L1"), 24000);
+    EXPECT_DOUBLE_EQ(cold.at("L2"), 32000);
+    EXPECT_DOUBLE_EQ(cold.at("L3"), 32000);
+    EXPECT_DOUBLE_EQ(cold.at("DRAM"), 32000);
+    EXPECT_DOUBLE_EQ(bytes_by_level(triad.counts(1000), hierarchy(), 2, true).at("DRAM"), 64000) << "both threads'";
+    // A kernel with reuse keeps its L1 loads; DRAM gets its footprint (A and B read, C written
+    // and write-allocated).
+    const auto gemm = bytes_by_level(kernel("dgemm_naive").counts(10), hierarchy(), 1, true);
+    EXPECT_DOUBLE_EQ(gemm.at("L1"), 16000 + 800);
+    EXPECT_DOUBLE_EQ(gemm.at("DRAM"), 1600 + 800 + 800);
+    // Every kernel, however small, has DRAM bytes when cold.
+    for (const auto& k : reference_kernels()) {
+        const auto bytes = bytes_by_level(k.counts(k.n_for_working_set(4096)), hierarchy(), 1, true);
+        EXPECT_GT(bytes.count("DRAM") ? bytes.at("DRAM") : 0.0, 0) << k.name;
+        EXPECT_FALSE(bytes_by_level(k.counts(k.n_for_working_set(4096)), hierarchy()).count("DRAM")) << k.name;
+    }
+}
+
 TEST(ReferenceKernels, WorkingSetOverTheLastCacheItSpills) {
     const auto& triad = kernel("stream_triad");
     EXPECT_EQ(working_set_over_cache(triad.counts(1000), hierarchy(), 1), 0) << "24 KB fits in L1";
