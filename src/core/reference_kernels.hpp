@@ -49,14 +49,30 @@ enum class ReferenceKernelId {
 };
 inline constexpr std::size_t kReferenceKernelCount = static_cast<std::size_t>(ReferenceKernelId::spmv_random) + 1;
 
+// A kernel's bytes of one call on paper, as formulas of its size (and parameters) that are
+// exactly what counts() gives (a unit test evaluates them): L1 = loaded + stored, memory =
+// memory_read + memory_written, write_allocate ("" when none). Formula syntax: numbers, names,
+// a product by juxtaposition ("16 n^2") or *, / + - ^ and parentheses, log2(), ceil(), floor(),
+// min(), max().
+struct KernelBytesText {
+    std::string l1;
+    std::string memory;
+    std::string write_allocate;
+};
+// A name a kernel's formulas use beyond its size and parameters: "nnz" = "7 g^3 - 6 g^2".
+struct FormulaVariable {
+    std::string name;
+    std::string formula;
+};
+
 struct ReferenceKernel {
     ReferenceKernelId id;
     std::string name;         // "stream_triad"
     std::string code;         // "a[i] = b[i] + s * c[i]"
     std::string precision;    // "dp" or "sp"
     std::string parameter;    // what n is: "n elements per array"
-    std::string flops_text;   // "2 n"
-    std::string bytes_text;   // "24 n, +8 n write-allocate"
+    std::string flops_text;   // "2 n": a formula as KernelBytesText's, exactly counts().flops
+    KernelBytesText bytes;    // {"24 n", "24 n", "8 n"}
     std::string note;         // what sets its ceiling, what is assumed; may be empty
     KernelCounts (*counts_of)(std::int64_t n, const KernelParams& params);  // params complete
     std::int64_t (*n_of)(double bytes, const KernelParams& params);
@@ -64,6 +80,8 @@ struct ReferenceKernel {
     // naive triple loop at 64 MiB runs half a minute); 0: no limit.
     double default_max_bytes = 0;
     std::vector<KernelParameter> parameters = {};  // beyond n; empty for most
+    std::string size_symbol = "n";                  // the size's name in the formulas ("g", "K")
+    std::vector<FormulaVariable> where = {};        // the formulas' other names, in order
 
     // `given` checked against `parameters` (a name it does not have, a value out of range or
     // not a multiple: std::invalid_argument saying which) and completed with the defaults.

@@ -22,8 +22,12 @@ std::string reference_kernel_list_text(const std::vector<const ReferenceKernel*>
     std::string out;
     for (const ReferenceKernel* k : kernels) {
         out += fmt::format("{:<16} {}\n", k->name, k->code);
-        out += fmt::format("{:<16} n: {}; FLOPs {}; bytes {} ({})\n", "", k->parameter, k->flops_text, k->bytes_text,
-                           k->precision == "sp" ? "single precision" : "double precision");
+        std::string where;
+        for (const auto& v : k->where) where += fmt::format("{}{} = {}", where.empty() ? "; where " : ", ", v.name, v.formula);
+        out += fmt::format("{:<16} {}: {}; FLOPs {}; bytes: L1 {}, memory {}{}{} ({})\n", "", k->size_symbol, k->parameter,
+                           k->flops_text, k->bytes.l1, k->bytes.memory,
+                           k->bytes.write_allocate.empty() ? "" : " + " + k->bytes.write_allocate + " write-allocate",
+                           where, k->precision == "sp" ? "single precision" : "double precision");
         for (const auto& p : k->parameters)
             out += fmt::format("{:<16} --param {}=...: {} (default {}; {} to {}{})\n", "", p.name, p.meaning,
                                p.default_value, p.min, p.max,

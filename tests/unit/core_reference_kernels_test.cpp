@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -14,6 +18,117 @@ const ReferenceKernel& kernel(const std::string& name) {
     const auto* k = find_reference_kernel(name);
     if (!k) throw std::runtime_error("no kernel " + name);
     return *k;
+}
+
+// The formulas --list shows, evaluated as KernelBytesText describes them: numbers, names,
+// juxtaposition or * as a product, / + - ^, parentheses, log2 ceil floor min max.
+class ListedFormula {
+public:
+    ListedFormula(const std::string& text, const std::map<std::string, double>& names) : s_(text), names_(names) {}
+    double value() {
+        const double v = sum();
+        skip();
+        if (i_ != s_.size()) throw std::invalid_argument("'" + s_ + "': unexpected '" + s_.substr(i_) + "'");
+        return v;
+    }
+
+private:
+    void skip() {
+        while (i_ < s_.size() && s_[i_] == ' ') ++i_;
+    }
+    bool eat(char c) {
+        skip();
+        if (i_ < s_.size() && s_[i_] == c) return ++i_, true;
+        return false;
+    }
+    bool starts_factor() {
+        skip();
+        return i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '(' || s_[i_] == '.');
+    }
+    double sum() {
+        double v = product();
+        for (;;) {
+            if (eat('+')) v += product();
+            else if (eat('-')) v -= product();
+            else return v;
+        }
+    }
+    double product() {
+        double v = power();
+        for (;;) {
+            if (eat('*')) v *= power();
+            else if (eat('/')) v /= power();
+            else if (starts_factor()) v *= power();
+            else return v;
+        }
+    }
+    double power() {
+        const double base = unary();
+        return eat('^') ? std::pow(base, unary()) : base;
+    }
+    double unary() { return eat('-') ? -unary() : primary(); }
+    double primary() {
+        skip();
+        if (eat('(')) {
+            const double v = sum();
+            if (!eat(')')) throw std::invalid_argument("'" + s_ + "': ')' expected");
+            return v;
+        }
+        const std::size_t start = i_;
+        if (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.')) {
+            while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '.')) ++i_;
+            return std::stod(s_.substr(start, i_ - start));
+        }
+        while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
+        const std::string name = s_.substr(start, i_ - start);
+        if (name.empty()) throw std::invalid_argument("'" + s_ + "': a name or number expected at " + s_.substr(i_));
+        if (i_ < s_.size() && s_[i_] == '(') {  // a function: no space before its parenthesis
+            ++i_;
+            std::vector<double> args{sum()};
+            while (eat(',')) args.push_back(sum());
+            if (!eat(')')) throw std::invalid_argument("'" + s_ + "': ')' expected after " + name);
+            if (name == "log2" && args.size() == 1) return std::log2(args[0]);
+            if (name == "ceil" && args.size() == 1) return std::ceil(args[0]);
+            if (name == "floor" && args.size() == 1) return std::floor(args[0]);
+            if (name == "min" && args.size() == 2) return std::min(args[0], args[1]);
+            if (name == "max" && args.size() == 2) return std::max(args[0], args[1]);
+            throw std::invalid_argument("'" + s_ + "': unknown function " + name);
+        }
+        const auto it = names_.find(name);
+        if (it == names_.end()) throw std::invalid_argument("'" + s_ + "': unknown name " + name);
+        return it->second;
+    }
+    std::string s_;
+    const std::map<std::string, double>& names_;
+    std::size_t i_ = 0;
+};
+
+TEST(ReferenceKernels, TheListedFormulasAreWhatIsCounted) {
+    for (const auto& k : reference_kernels()) {
+        for (const double bytes : {48e3, 3e6}) {
+            const KernelParams params = k.resolved();
+            const std::int64_t n = k.n_for_working_set(bytes, params);
+            std::map<std::string, double> names{{k.size_symbol, static_cast<double>(n)}};
+            for (const auto& [name, value] : params) names[name] = static_cast<double>(value);
+            const auto eval = [&](const std::string& text) {
+                try {
+                    return text.empty() ? 0.0 : ListedFormula(text, names).value();
+                } catch (const std::exception& e) {
+                    ADD_FAILURE() << k.name << ": " << e.what();
+                    return -1.0;
+                }
+            };
+            for (const auto& v : k.where) names[v.name] = eval(v.formula);
+            const auto c = k.counts(n, params);
+            const std::string at = k.name + " at " + k.size_symbol + " = " + std::to_string(n);
+            EXPECT_NEAR(eval(k.flops_text), c.flops, 1e-9 * c.flops) << at << ": FLOPs " << k.flops_text;
+            EXPECT_NEAR(eval(k.bytes.l1), c.loaded + c.stored, 1e-9 * c.loaded) << at << ": L1 " << k.bytes.l1;
+            EXPECT_NEAR(eval(k.bytes.memory), c.memory_read + c.memory_written, 1e-9 * c.memory_read)
+                << at << ": memory " << k.bytes.memory;
+            EXPECT_NEAR(eval(k.bytes.write_allocate), c.write_allocate, 1e-9 * c.memory_read)
+                << at << ": write-allocate '" << k.bytes.write_allocate << "'";
+        }
+    }
 }
 
 TEST(ReferenceKernels, ParametersChangeTheCountsAndAreChecked) {
