@@ -85,6 +85,9 @@ struct KernelSweepStep {
         long_calls_ahead,  // sizes given: one call at `bytes` may take minutes; it runs
         no_memory,         // skipped: its arrays need `needs_bytes`, `available_bytes` are there
         allocation_failed, // skipped: its arrays could not be allocated
+        size_changed,      // before its point, once a kernel: it runs at `used_bytes`, not the
+                           // `bytes` asked (`smallest`: that is its smallest size; else its size
+                           // comes in whole steps, a grid's side or a matrix's order)
     };
     Kind kind = Kind::measured;
     std::string kernel;           // the planned kernel's label
@@ -92,6 +95,8 @@ struct KernelSweepStep {
     std::int64_t n = 0;           // the kernel's size per thread
     const Point* point = nullptr;
     double needs_bytes = 0, available_bytes = 0, max_bytes = 0;
+    double used_bytes = 0;        // size_changed: the whole team's working set at n
+    bool smallest = false;        // size_changed: n is the smallest the kernel runs at
     std::string check_error;
 };
 using KernelSweepProgress = std::function<void(const KernelSweepStep&)>;

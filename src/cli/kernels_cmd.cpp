@@ -64,6 +64,12 @@ void say_step(const KernelSweepStep& s, bool quiet) {
         return print_stderr("roofline: note: {} at {}: one call may take minutes (the default sizes stop at {}); "
                             "Ctrl-C leaves it out and keeps the points measured\n",
                             s.kernel, size, format_bytes(static_cast<std::uint64_t>(s.max_bytes)));
+    case KernelSweepStep::Kind::size_changed:
+        if (quiet) return;
+        return print_stderr("roofline: note: {} runs at {} where {} was asked ({}); its points' working sets are "
+                            "the sizes that ran\n", s.kernel, format_bytes(static_cast<std::uint64_t>(s.used_bytes)), size,
+                            s.smallest ? fmt::format("its smallest size, n = {}", s.n)
+                                       : fmt::format("its size comes in whole steps: n = {}", s.n));
     case KernelSweepStep::Kind::no_memory:
         return print_stderr("roofline: error: {} at {}: its arrays need {}, and {} of memory is available; skipped\n",
                             s.kernel, size, format_bytes(static_cast<std::uint64_t>(s.needs_bytes)),

@@ -169,6 +169,27 @@ TEST(KernelSweep, AColdPointIsJudgedAtDramAndSaysItsCacheMode) {
     }
 }
 
+TEST(KernelSweep, ASizeThatCannotBeHadIsSaidOnceAKernelWithWhatRan) {
+    KernelSweepRequest r;
+    r.names = {"stream_triad", "atb_ours"};
+    r.params = {"m=32"};
+    r.sizes = "1K,1100,24K";  // triad's smallest is 64 elements (1.5 KiB); atb m=32's is 64 rows (40 KiB)
+    r.samples = 1;
+    KernelSweep sweep(plan_of(r), Topology::discover(), nullptr);
+    std::vector<KernelSweepStep> said;
+    sweep.run(std::atomic<bool>{false}, [&](const KernelSweepStep& s) {
+        if (s.kind == KernelSweepStep::Kind::size_changed) said.push_back(s);
+    });
+    ASSERT_EQ(said.size(), 2u) << "once a kernel";
+    EXPECT_EQ(said[0].kernel, "stream_triad");
+    EXPECT_EQ(said[0].bytes, 1024u);
+    EXPECT_DOUBLE_EQ(said[0].used_bytes, 1536);
+    EXPECT_TRUE(said[0].smallest);
+    EXPECT_EQ(said[1].kernel, "atb_ours m=32");
+    EXPECT_EQ(said[1].bytes, 1024u);
+    EXPECT_DOUBLE_EQ(said[1].used_bytes, 16 * 64 * 32 + 8 * 32 * 32);
+}
+
 TEST(KernelSweep, AStopBeforeTheFirstPointMeasuresNothingAndSaysInterrupted) {
     KernelSweepRequest r;
     r.names = {"stream_triad"};
