@@ -49,6 +49,8 @@ struct GpuMeasureResult {
     std::string ncu;                      // the ncu that ran ("" with a CSV)
     std::optional<OffloadPoint> offload;  // the whole-offload point, when asked for and made
     std::string offload_error;            // why it was asked for and not made
+    // sm__ops_path_tensor* metrics of the CSV not known here: tensor work they count is in no point
+    std::vector<std::string> unknown_tensor_metrics;
     int program_code = 0;                 // the program's exit code under ncu, when it failed
     // Nothing measured: the program was interrupted (128 + the signal) or failed under CUPTI
     // (its exit code; failed_under_cupti), and ncu was not run.

@@ -50,6 +50,11 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
         return *result.ended_early;
     }
     if (!r.quiet) fmt::print("{}", gpu_kernel_table_text(result.kernels, result.from));
+    // A warning even with -q: the tensor work these metrics count is in no kernel's FLOPs.
+    for (const auto& m : result.unknown_tensor_metrics)
+        fmt::print(stderr, "roofline: warning: {} is a tensor-core metric not known here: the operations it counts "
+                           "are not in any kernel's FLOPs (a kernel whose tensor pipe ran with none counted gets no "
+                           "point)\n", terminal_text(m));
     std::vector<Point> points = std::move(result.kernels);
     if (result.offload) {
         if (!r.quiet) fmt::print("{}", offload_point_text(*result.offload));

@@ -561,8 +561,11 @@ void add_measure_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--ncu-csv", args->ncu_csv,
                     fmt::format("Points for CUDA kernels from FILE, Nsight Compute's CSV of an earlier run instead of "
                                 "running a command: ncu --csv --print-units base --metrics {} ./app > FILE (or ncu "
-                                "--import REPORT --csv --print-units base > FILE)",
-                                fmt::join(ncu_roofline_metrics(), ",")))
+                                "--import REPORT --csv --print-units base > FILE). ncu stops at a metric the GPU "
+                                "lacks: leave out the tensor ones 'ncu --query-metrics' does not list. Without "
+                                "sm__ops_path_tensor_src_* and sm__inst_executed_pipe_tensor the points say their "
+                                "tensor-core work was not recorded",
+                                fmt::join(ncu_all_roofline_metrics(), ",")))
         ->type_name("FILE")
         ->check(CLI::ExistingFile);
     cmd->add_flag("--offload", args->offload,

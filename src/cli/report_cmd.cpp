@@ -4,6 +4,7 @@
 #include "cli/cluster_view.hpp"
 #include "cli/commands.hpp"
 #include "cli/gpu_selection.hpp"
+#include "cli/value_check.hpp"
 #include "cli/job_view.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
@@ -63,9 +64,10 @@ std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<P
     // instead of being shown at 0% or called compute-bound.
     std::vector<Analysis> analyses;
     analyses.reserve(points.size());
-    std::vector<std::string> uncounted, no_work, no_bytes;
+    std::vector<std::string> uncounted, unknown_flops, no_work, no_bytes;
     for (const auto& point : points) {
-        if (!point.work_counted) uncounted.push_back(point.name);
+        if (!point.work_counted && point.source == PointOrigin::ncu) unknown_flops.push_back(point.name);
+        else if (!point.work_counted) uncounted.push_back(point.name);
         else if (!(point.work > 0)) no_work.push_back(point.name);
         else if (bounding_levels(roofline, point, view).empty()) {
             std::vector<std::string> levels;
@@ -85,6 +87,8 @@ std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<P
     };
     name(uncounted, fmt::format("their {} not counted (measured for time only, e.g. by the time engine; measure "
                                 "them with --engine instrument or perf)", work));
+    name(unknown_flops, "CUDA kernels whose FLOPs are unknown (tensor-core work not counted, or FLOP counters n/a: "
+                        "measure's table says which)");
     name(no_work, fmt::format("no {} (nothing to place on a roofline of {}/s)", work, roofline.work_unit));
     name(no_bytes, roofline.bandwidth.empty()
                        ? "the machine model has no bandwidth roof of a memory level (a compute-only model: 'roofline "
@@ -151,6 +155,19 @@ int run_report(const ReportArgs& args) {
         print_stderr("roofline: warning: {}\n", partial_points_text(interrupted));
 
     require_points_on_their_device(points, args.gpu.empty() ? Device::cpu : Device::gpu);
+    if (!args.gpu.empty() && !args.quiet) {
+        // Their FLOPs leave out any tensor-core work: a verdict on them may judge a fraction of the kernel.
+        std::vector<std::string> unrecorded;
+        for (const auto& p : points)
+            if (p.details.count("tensor_not_recorded") && p.work_counted) unrecorded.push_back(p.name);
+        if (!unrecorded.empty())
+            print_stderr("roofline: warning: {} kernel(s) measured without tensor-core metrics (no "
+                         "sm__ops_path_tensor_src_* nor sm__inst_executed_pipe_tensor): their FLOPs leave out any "
+                         "tensor-core work, so one that used the tensor cores is judged far below its truth: {}{}\n",
+                         unrecorded.size(),
+                         fmt::join(unrecorded.begin(), unrecorded.begin() + std::min<std::size_t>(unrecorded.size(), 5), ", "),
+                         unrecorded.size() > 5 ? ", ..." : "");
+    }
     const auto deliver = [&](const std::string& report) {
         if (args.output.empty()) {
             fmt::print("{}", report);
@@ -223,7 +240,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--gpu", args->gpu,
                     "Judge the points against GPU N of the machine (measured by 'bench --gpu'): N or N:PRECISION "
                     "(fp64, fp32, fp16, bf16, tf32, lop3, ...; default fp64, fp32 with --precision sp)")
-        ->type_name("N[:PRECISION]");
+        ->type_name("N[:PRECISION]")
+        ->check(value_check(gpu_choice_problem));
     cmd->add_option("--job", args->job,
                     "A job sampled by 'roofline monitor': time memory- vs compute-bound and efficiency over time "
                     "(text or json)");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -34,6 +35,28 @@ constexpr TensorCounter kTensorCounters[] = {
 // Warp instructions the tensor pipe executed: a kernel with some uses the tensor cores,
 // whether or not its operations could be counted.
 constexpr const char* kTensorInstructions = "sm__inst_executed_pipe_tensor.sum";
+// The same instructions split by kind (hmma_type_hfma2 is a part of hmma): their sum stands in
+// for the total when a CSV has only the split.
+constexpr const char* kTensorInstructionSplit[] = {
+    "sm__inst_executed_pipe_tensor_op_dmma.sum", "sm__inst_executed_pipe_tensor_op_gmma.sum",
+    "sm__inst_executed_pipe_tensor_op_hmma.sum", "sm__inst_executed_pipe_tensor_op_imma.sum"};
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+bool known_tensor_counter(const std::string& metric) {
+    return std::any_of(std::begin(kTensorCounters), std::end(kTensorCounters),
+                       [&](const TensorCounter& c) { return metric == c.metric; });
+}
+
+// A tensor-operation metric the points deliberately leave out: the per-instruction split
+// (sm__ops_path_tensor_op_*) and the per-sparsity split repeat the counted operations.
+bool repeated_tensor_split(const std::string& metric) {
+    const std::string base = metric.substr(0, metric.find('.'));
+    return base.rfind("sm__ops_path_tensor_op_", 0) == 0 || ends_with(base, "_sparsity_on") ||
+           ends_with(base, "_sparsity_off");
+}
 
 std::string sass(const char* op) { return fmt::format("sm__sass_thread_inst_executed_op_{}_pred_on.sum", op); }
 
@@ -61,7 +84,33 @@ struct Launch {
     bool tensor_counters = false;  // the tensor operation counters were measured (available)
 };
 
+// The tensor pipe's warp instructions of a launch: the total, else the sum of its split; none
+// when neither was recorded (or ncu printed n/a).
+std::optional<double> tensor_pipe_instructions(const Launch& l) {
+    if (const auto it = l.values.find(kTensorInstructions); it != l.values.end()) return it->second;
+    std::optional<double> sum;
+    for (const char* m : kTensorInstructionSplit)
+        if (const auto it = l.values.find(m); it != l.values.end()) sum = sum.value_or(0) + it->second;
+    return sum;
+}
+
 } // namespace
+
+std::vector<std::string> ncu_all_roofline_metrics() {
+    std::vector<std::string> every;
+    for (const auto& c : kTensorCounters) every.push_back(std::string(c.metric).substr(0, std::string(c.metric).rfind(".sum")));
+    every.push_back("sm__inst_executed_pipe_tensor");
+    return ncu_roofline_metrics(every);
+}
+
+std::vector<std::string> unknown_tensor_metrics(const std::vector<GpuKernelMetric>& metrics) {
+    std::vector<std::string> unknown;
+    for (const auto& m : metrics)
+        if (m.metric.rfind("sm__ops_path_tensor", 0) == 0 && !known_tensor_counter(m.metric) &&
+            !repeated_tensor_split(m.metric) && std::find(unknown.begin(), unknown.end(), m.metric) == unknown.end())
+            unknown.push_back(m.metric);
+    return unknown;
+}
 
 std::vector<std::string> ncu_roofline_metrics(const std::vector<std::string>& device_metrics) {
     std::vector<std::string> m{kDuration};
@@ -139,18 +188,29 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
             if (c.flops) tensor += ops;
         }
         p.details["flops_tensor"] += tensor;
-        p.details["tensor_instructions"] += value(kTensorInstructions);
+        const auto pipe = tensor_pipe_instructions(l);
+        p.details["tensor_instructions"] += pipe.value_or(0);
         // FLOP counters ncu could not collect (n/a, e.g. HFMA on a part without it) leave that
         // work unknown: with nothing else counted, the kernel's FLOPs are unknown, not 0.
         int unavailable = 0;
         for (const auto& c : kFlopCounters) unavailable += static_cast<int>(l.unavailable.count(sass(c.op)));
         if (unavailable > 0) p.details["flop_counters_unavailable"] += unavailable;
-        if (!l.tensor_counters) {
-            p.details["tensor_not_counted"] = 1;
-            // The tensor pipe ran but its operations were not counted: the FLOPs are unknown,
-            // and a point at the vector units' count alone would sit far below the truth.
-            if (value(kTensorInstructions) > 0) p.work_counted = false;
+        // Tensor counters ncu asked for but could not collect (n/a).
+        int tensor_unavailable = 0;
+        double tensor_ops = 0;  // every counted tensor operation, FLOPs and integer ones
+        for (const auto& c : kTensorCounters) {
+            tensor_unavailable += static_cast<int>(l.unavailable.count(c.metric));
+            tensor_ops += value(c.metric);
         }
+        if (tensor_unavailable > 0) p.details["tensor_counters_unavailable"] += tensor_unavailable;
+        // The tensor pipe ran but none of its operations were counted (no counters, counters n/a,
+        // or a format under a name not known here): the FLOPs are unknown, and a point at the
+        // vector units' count alone would sit far below the truth.
+        if (pipe && *pipe > 0 && !(tensor_ops > 0)) p.work_counted = false;
+        // Neither the operations nor the pipe's instructions were recorded: whether the kernel
+        // used the tensor cores is unknown, and each point must say so.
+        if (!l.tensor_counters && !pipe) p.details["tensor_not_recorded"] = 1;
+        if (!l.tensor_counters && !(pipe && *pipe == 0)) p.details["tensor_not_counted"] = 1;
         p.work += flops + tensor;
         if (unavailable > 0 && !(p.work > 0)) p.work_counted = false;
         for (const auto& [level, metric] : kLevelBytes)
@@ -164,6 +224,9 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
             // a device column that is not a number: leave 0
         }
     }
+    // No FLOPs counted and the tensor cores not recorded: a GEMM that ran on them would show 0.
+    for (auto& p : points)
+        if (p.details.count("tensor_not_recorded") && !(p.work > 0)) p.work_counted = false;
     return points;
 }
 

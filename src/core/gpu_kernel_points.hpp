@@ -29,11 +29,24 @@ struct GpuKernelMetric {
 // `ncu --query-metrics` lists for the device, without suffix; empty: none asked).
 std::vector<std::string> ncu_roofline_metrics(const std::vector<std::string>& device_metrics = {});
 
+// Every metric the points read, the tensor-core counters and the tensor pipe's instruction
+// count included: what a CSV recorded by hand on a GPU with tensor cores should hold.
+std::vector<std::string> ncu_all_roofline_metrics();
+
+// The sm__ops_path_tensor* metrics in `metrics` that the points neither count nor knowingly
+// leave out (the per-instruction and per-sparsity splits): tensor work under a name not known
+// here, which a newer ncu or GPU may bring. Each name once, in the order first seen.
+std::vector<std::string> unknown_tensor_metrics(const std::vector<GpuKernelMetric>& metrics);
+
 // A point per kernel name (its launches summed: work, bytes and time), in the order the
 // kernels first ran; details: launches, flops_fp64/fp32/fp16, flops_tensor and
 // flops_tensor_<format> (each tensor operation once), tensor_instructions, dram read and
-// write bytes, device. A kernel whose tensor pipe ran without its operations counted has
-// work_counted false (no point can be placed for it). Throws std::runtime_error when a launch lacks its duration (not a roofline run).
+// write bytes, device; tensor_counters_unavailable (tensor counters ncu printed n/a),
+// tensor_not_counted (no tensor operation counter recorded, and the pipe not recorded idle),
+// tensor_not_recorded (neither the operations nor the pipe's instructions recorded: any tensor
+// work is missing). A kernel whose tensor pipe ran without any of its operations counted (no
+// counters, counters n/a, or a format under an unknown name), or with no FLOPs counted and
+// its tensor work not recorded, has work_counted false (no point can be placed for it). Throws std::runtime_error when a launch lacks its duration (not a roofline run).
 std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics);
 
 // The precision most of the CUDA kernels' FLOPs (points from gpu_kernel_points) ran in:

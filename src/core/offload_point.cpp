@@ -119,7 +119,8 @@ OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSumma
         for (const auto& [level, bytes] : k.bytes) p.bytes[level] += bytes;
         for (const char* key : {"flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor"})
             if (const auto it = k.details.find(key); it != k.details.end()) p.details[key] += it->second;
-        if (const auto it = k.details.find("tensor_not_counted"); it != k.details.end()) p.details[it->first] = 1;
+        for (const char* key : {"tensor_not_counted", "tensor_not_recorded"})
+            if (k.details.count(key)) p.details[key] = 1;
         if (const auto it = k.details.find("launches"); it != k.details.end()) launches += it->second;
     }
     const double bus = offload_bus_bytes(s);

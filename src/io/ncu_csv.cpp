@@ -83,7 +83,7 @@ Value parse_value(std::string text, const std::string& unit, const std::string& 
                                    metric, unit));
         // A metric the points are made of, in a unit not known here (a time in minutes?): read
         // as base units it would be wrong by the unit's factor.
-        const auto used = ncu_roofline_metrics();
+        const auto used = ncu_all_roofline_metrics();
         if (std::find(used.begin(), used.end(), metric) != used.end() || metric.rfind("sm__ops_path_tensor", 0) == 0)
             fail(line, fmt::format("{} is in '{}', a unit not known here: run ncu with --print-units base", metric, unit));
         // Units the points do not use (rates, ratios): kept as printed.

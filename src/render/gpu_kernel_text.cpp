@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace roofline {
 namespace {
 
@@ -31,10 +33,15 @@ std::string gpu_kernel_table_text(const std::vector<Point>& points, const std::s
     for (const auto& p : points) {
         const double flops = p.work, dram = p.bytes.count("DRAM") ? p.bytes.at("DRAM") : 0;
         const auto share = [&](const char* key) { return flops > 0 ? 100 * detail(p, key) / flops : 0.0; };
-        out += fmt::format("{:<40} {:>8} {:>12.4g} {:>10.4g} {:>10.1f} {:>10.1f} {:>9.4g} {:>10}\n", short_name(p.name, 40),
-                           static_cast<long long>(detail(p, "launches")), p.seconds, performance(p),
-                           share("flops_fp64"), share("flops_fp32"), p.seconds > 0 ? dram / p.seconds * 1e-9 : 0.0,
-                           dram > 0 ? format_number(flops / dram) : "-");
+        // A kernel whose FLOPs are unknown shows none: its counted part alone would read as a result.
+        const auto figure = [&](double v, const char* spec) {
+            return p.work_counted ? fmt::format(fmt::runtime(spec), v) : std::string("-");
+        };
+        out += fmt::format("{:<40} {:>8} {:>12.4g} {:>10} {:>10} {:>10} {:>9.4g} {:>10}\n", short_name(p.name, 40),
+                           static_cast<long long>(detail(p, "launches")), p.seconds, figure(performance(p), "{:.4g}"),
+                           figure(share("flops_fp64"), "{:.1f}"), figure(share("flops_fp32"), "{:.1f}"),
+                           p.seconds > 0 ? dram / p.seconds * 1e-9 : 0.0,
+                           dram > 0 && p.work_counted ? format_number(flops / dram) : "-");
     }
     for (const auto& p : points)
         if (detail(p, "flops_tensor") > 0)
@@ -42,20 +49,42 @@ std::string gpu_kernel_table_text(const std::vector<Point>& points, const std::s
                                format_percent(detail(p, "flops_tensor") / p.work));
     for (const auto& p : points) {
         if (p.work_counted) continue;
-        if (detail(p, "flop_counters_unavailable") > 0)
+        if (detail(p, "tensor_instructions") > 0) {
+            const double na = detail(p, "tensor_counters_unavailable");
+            const std::string why =
+                na > 0 ? fmt::format("ncu printed n/a for {} of its sm__ops_path_tensor_src_* counters",
+                                     static_cast<long long>(na))
+                : detail(p, "tensor_not_counted") > 0
+                    ? "this ncu or device recorded no sm__ops_path_tensor_src_* metrics"
+                    : "none of the sm__ops_path_tensor_src_* counters known here counted them: a format under "
+                      "another name?";
+            out += fmt::format("{}: no point: its tensor pipe ran {} warp instructions whose operations were not "
+                               "counted ({}): its FLOPs are unknown\n",
+                               terminal_text(p.name), format_number(detail(p, "tensor_instructions")), why);
+        } else if (detail(p, "flop_counters_unavailable") > 0) {
             out += fmt::format("{}: no point: ncu could not collect its FLOP counters (n/a) and counted no other "
                                "work: its FLOPs are unknown\n", terminal_text(p.name));
-        else
-            out += fmt::format("{}: no point: its tensor pipe ran {} warp instructions whose operations were not "
-                               "counted (this ncu or device has no sm__ops_path_tensor_src_* metrics): its FLOPs are "
-                               "unknown\n", terminal_text(p.name), format_number(detail(p, "tensor_instructions")));
+        } else if (detail(p, "tensor_not_recorded") > 0) {
+            out += fmt::format("{}: no point: no FLOPs counted, and its tensor-core work was not recorded: a kernel "
+                               "that ran on the tensor cores shows 0 this way\n", terminal_text(p.name));
+        }
     }
     for (const auto& p : points)
-        if (detail(p, "tensor_not_counted") > 0 && p.work_counted) {
-            out += "note: tensor-core operations were not counted (no sm__ops_path_tensor_src_* metrics): a kernel "
-                   "using the tensor cores would sit below its true performance\n";
-            break;
-        }
+        if (detail(p, "tensor_counters_unavailable") > 0 && p.work_counted)
+            out += fmt::format("note: {}: ncu printed n/a for {} of its tensor operation counters: its tensor work in "
+                               "those formats, if any, is not in its FLOPs\n",
+                               short_name(p.name, 60), static_cast<long long>(detail(p, "tensor_counters_unavailable")));
+    const auto any = [&](const char* key) {
+        return std::any_of(points.begin(), points.end(), [&](const Point& p) { return detail(p, key) > 0; });
+    };
+    if (any("tensor_not_recorded"))
+        out += "note: tensor-core work was not recorded (no sm__ops_path_tensor_src_* and no "
+               "sm__inst_executed_pipe_tensor metrics): every kernel's FLOPs leave out what ran on the tensor cores, "
+               "so one that used them sits far below its true performance; record them (measure --help lists the "
+               "metrics)\n";
+    else if (any("tensor_not_counted"))
+        out += "note: tensor-core operations were not counted (no sm__ops_path_tensor_src_* metrics): a kernel "
+               "using the tensor cores would sit below its true performance\n";
     return out;
 }
 

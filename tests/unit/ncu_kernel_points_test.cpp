@@ -243,3 +243,71 @@ TEST(GpuKernelPoints, AnUnknownTimeUnitIsRefused) {
     const std::string text = std::string(kHeader) + row("0", "k", "gpu__time_duration.sum", "minute", "2");
     EXPECT_THROW(parse_ncu_csv(text), std::runtime_error);
 }
+
+TEST(GpuKernelPoints, TheMetricsToRecordByHandIncludeTheTensorCounters) {
+    // measure --help prints this list for a CSV recorded by hand: without them a GEMM on the
+    // tensor cores is a point at its few vector FLOPs.
+    const auto all = ncu_all_roofline_metrics();
+    for (const char* m : {"sm__ops_path_tensor_src_fp64.sum", "sm__ops_path_tensor_src_fp16.sum",
+                          "sm__ops_path_tensor_src_bf16_dst_fp32.sum", "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
+                          "sm__ops_path_tensor_src_fp8.sum", "sm__inst_executed_pipe_tensor.sum",
+                          "gpu__time_duration.sum", "dram__bytes.sum"})
+        EXPECT_NE(std::find(all.begin(), all.end(), m), all.end()) << m;
+}
+
+TEST(GpuKernelPoints, TensorWorkNotRecordedIsSaidOnEveryPointAndZeroFlopsGetNoPoint) {
+    // Neither sm__ops_path_tensor_src_* nor sm__inst_executed_pipe_tensor: a DGEMM on DMMA shows
+    // its few DFMAs, an HGEMM on HGMMA shows nothing.
+    std::string text = kHeader;
+    text += row("0", "dgemm", "gpu__time_duration.sum", "nsecond", "370688");
+    text += row("0", "dgemm", sass("dfma"), "inst", "8192");
+    text += row("0", "dgemm", "dram__bytes.sum", "byte", "200000000");
+    text += row("1", "hgemm", "gpu__time_duration.sum", "nsecond", "35968");
+    text += row("1", "hgemm", sass("hfma"), "inst", "0");
+    text += row("1", "hgemm", "dram__bytes.sum", "byte", "30000000");
+    const auto points = gpu_kernel_points(parse_ncu_csv(text));
+    ASSERT_EQ(points.size(), 2u);
+    for (const auto& p : points) EXPECT_DOUBLE_EQ(p.details.at("tensor_not_recorded"), 1) << p.name;
+    EXPECT_TRUE(points[0].work_counted) << "FLOPs were counted: a point, which says its tensor work is missing";
+    EXPECT_FALSE(points[1].work_counted) << "0 FLOPs and the tensor cores not recorded: unknown, not 0";
+    // With the pipe recorded idle, the kernel's work is known: no such note.
+    text += row("0", "dgemm", "sm__inst_executed_pipe_tensor.sum", "inst", "0");
+    const auto idle = gpu_kernel_points(parse_ncu_csv(text));
+    EXPECT_FALSE(idle[0].details.count("tensor_not_recorded"));
+    EXPECT_FALSE(idle[0].details.count("tensor_not_counted"));
+}
+
+TEST(GpuKernelPoints, ATensorCounterNotCollectedWhileThePipeRanGivesNoPoint) {
+    std::string text = kHeader;
+    text += row("0", "dgemm", "gpu__time_duration.sum", "nsecond", "370688");
+    text += row("0", "dgemm", sass("dfma"), "inst", "8192");
+    text += row("0", "dgemm", "sm__ops_path_tensor_src_fp64.sum", "", "n/a");
+    text += row("0", "dgemm", "sm__ops_path_tensor_src_fp16.sum", "", "0");
+    text += row("0", "dgemm", "sm__inst_executed_pipe_tensor.sum", "", "1048576");
+    const auto points = gpu_kernel_points(parse_ncu_csv(text));
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_FALSE(points[0].work_counted) << "the tensor pipe ran, and no operation of it was counted";
+    EXPECT_DOUBLE_EQ(points[0].details.at("tensor_counters_unavailable"), 1);
+    // Only the split instruction counts (another ncu's choice): the pipe still ran.
+    std::string split = kHeader;
+    split += row("0", "k", "gpu__time_duration.sum", "nsecond", "1000");
+    split += row("0", "k", sass("ffma"), "inst", "10");
+    split += row("0", "k", "sm__ops_path_tensor_src_fp16.sum", "", "0");
+    split += row("0", "k", "sm__inst_executed_pipe_tensor_op_hmma.sum", "", "64");
+    EXPECT_FALSE(gpu_kernel_points(parse_ncu_csv(split))[0].work_counted);
+}
+
+TEST(GpuKernelPoints, TensorWorkUnderAnUnknownMetricNameIsNamedAndGivesNoPoint) {
+    std::string text = kHeader;
+    text += row("0", "hgemm", "gpu__time_duration.sum", "nsecond", "35968");
+    text += row("0", "hgemm", "sm__ops_path_tensor_src_fp16.sum", "", "0");
+    text += row("0", "hgemm", "sm__ops_path_tensor_src_fp16_dst_fp32.sum", "", "17179869184");
+    text += row("0", "hgemm", "sm__ops_path_tensor_op_hgmma_src_fp16.sum", "", "0");  // a known split: not named
+    text += row("0", "hgemm", "sm__ops_path_tensor_src_fp8_sparsity_off.sum", "", "0");
+    text += row("0", "hgemm", "sm__inst_executed_pipe_tensor.sum", "", "65536");
+    const auto metrics = parse_ncu_csv(text);
+    EXPECT_EQ(unknown_tensor_metrics(metrics), std::vector<std::string>{"sm__ops_path_tensor_src_fp16_dst_fp32.sum"});
+    const auto points = gpu_kernel_points(metrics);
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_FALSE(points[0].work_counted);
+}

@@ -166,7 +166,9 @@ GpuMeasureResult profile_with_ncu(const GpuMeasureRequest& r, const ResultsStore
         result.from = "ncu";
     }
     try {
-        result.kernels = gpu_kernel_points(parse_ncu_csv(text));
+        const auto metrics = parse_ncu_csv(text);
+        result.kernels = gpu_kernel_points(metrics);
+        result.unknown_tensor_metrics = unknown_tensor_metrics(metrics);
     } catch (const std::runtime_error& e) {
         throw std::runtime_error(fmt::format("{}: {}", r.ncu_csv.empty() ? "ncu's CSV" : r.ncu_csv, e.what()));
     }
