@@ -1,7 +1,9 @@
 #include "cli/gpu_selection.hpp"
 
 #include "cli/usage_error.hpp"
+#include "core/gpu_kernel_points.hpp"
 #include "core/gpu_roofline.hpp"
+#include "core/precision.hpp"
 #include "render/text_escape.hpp"
 
 #include <fmt/core.h>
@@ -25,19 +27,31 @@ void require_points_on_their_device(const std::vector<Point>& points, Device roo
                                  terminal_text(p.name), terminal_text(p.source.name())));
 }
 
+namespace {
+// N of "N" or "N:PRECISION"; -1 when it is no device number.
+int gpu_choice_index(const std::string& text) {
+    const std::string number = text.substr(0, text.find(':'));
+    try {
+        std::size_t used = 0;
+        const int index = std::stoi(number, &used);
+        if (used == number.size() && index >= 0) return index;
+    } catch (const std::exception&) {
+    }
+    return -1;
+}
+} // namespace
+
+std::string gpu_choice_problem(const std::string& text) {
+    if (gpu_choice_index(text) >= 0) return "";
+    return fmt::format("--gpu expects N or N:PRECISION (got '{}')", terminal_text(text));
+}
+
 Roofline selected_gpu_roofline(const MachineModel& model, const std::string& text,
                                const std::string& default_precision, const std::string& source,
                                const std::string& preferred) {
     const auto colon = text.find(':');
-    const std::string number = text.substr(0, colon);
-    int index = -1;
-    try {
-        std::size_t used = 0;
-        index = std::stoi(number, &used);
-        if (used != number.size()) index = -1;
-    } catch (const std::exception&) {
-    }
-    if (index < 0) throw UsageError(fmt::format("--gpu expects N or N:PRECISION (got '{}')", terminal_text(text)));
+    const int index = gpu_choice_index(text);
+    if (index < 0) throw UsageError(gpu_choice_problem(text));
     const std::string precision = colon != std::string::npos ? text.substr(colon + 1) : default_precision;
     const auto& gpus = model.gpus;
     const auto gpu = std::find_if(gpus.begin(), gpus.end(), [&](const GpuModel& g) { return g.index == index; });
@@ -61,6 +75,79 @@ Roofline selected_gpu_roofline(const MachineModel& model, const std::string& tex
     } catch (const std::invalid_argument& e) {
         throw UsageError(fmt::format("--gpu {}: {}", terminal_text(text), e.what()));
     }
+}
+
+std::vector<GpuJudgingPart> gpu_judging_parts(const MachineModel& model, const std::string& text,
+                                              const std::string& default_precision, const std::string& source,
+                                              const std::vector<Point>& points, bool precision_given) {
+    const auto colon = text.find(':');
+    // The roofline of the precision asked (or the default): UsageError when the GPU has none.
+    const Roofline asked = selected_gpu_roofline(model, text, default_precision, source);
+    const GpuModel& gpu = *std::find_if(model.gpus.begin(), model.gpus.end(),
+                                        [&](const GpuModel& g) { return g.index == gpu_choice_index(text); });
+    const auto no_tensor_roof = [&](const std::string& precision) {
+        return fmt::format("their FLOPs ran on the {} tensor cores and {} has no {} tensor roof (bench --gpu "
+                           "measures one; a roof the limit guard refused is left out), and no other roof bounds "
+                           "that work",
+                           precision, gpu_label(gpu), precision);
+    };
+    std::vector<GpuJudgingPart> parts;
+    const auto part_for = [&](const std::string& why) -> GpuJudgingPart& {
+        auto it = std::find_if(parts.begin(), parts.end(),
+                               [&](const GpuJudgingPart& p) { return !p.roofline && p.not_judged == why; });
+        if (it == parts.end()) it = parts.insert(parts.end(), GpuJudgingPart{std::nullopt, "", why, {}});
+        return *it;
+    };
+    if (precision_given || colon != std::string::npos) {
+        GpuJudgingPart on_asked{asked, fmt::format("kernels in {}", asked.precision), "", {}};
+        const bool asked_has_tensor = has_gpu_tensor_roof(gpu, asked.precision);
+        for (const auto& p : points) {
+            const GpuWork own = point_device(p) == Device::gpu && !p.details.count("whole_offload")
+                                    ? dominant_gpu_work({p}) : GpuWork{};
+            const auto own_precision = gpu_precision(own.precision).value_or(own.precision);
+            if (own.tensor && own_precision != asked.precision)
+                part_for(fmt::format("their FLOPs ran on the {} tensor cores: only the {} tensor roof judges them "
+                                     "(--gpu {}:{})", own_precision, own_precision, text.substr(0, colon), own_precision))
+                    .points.push_back(p);
+            else if (own.tensor && !asked_has_tensor)
+                part_for(no_tensor_roof(own_precision)).points.push_back(p);
+            else
+                on_asked.points.push_back(p);
+        }
+        if (!on_asked.points.empty() || parts.empty()) parts.insert(parts.begin(), std::move(on_asked));
+        return parts;
+    }
+    for (const auto& group : group_by_gpu_precision(points)) {
+        if (group.precision.empty()) {
+            parts.push_back({asked, fmt::format("kernels in {}", asked.precision), "", group.points});
+            continue;
+        }
+        try {
+            Roofline own = gpu_roofline(gpu, group.precision, true, group.tensor);
+            own.label += " " + own.precision;
+            const std::string title =
+                fmt::format("kernels in {}{}", own.precision, group.tensor ? " (tensor cores)" : "");
+            parts.push_back({std::move(own), title, "", group.points});
+        } catch (const std::invalid_argument&) {
+            if (group.tensor) {
+                auto& part = part_for(no_tensor_roof(group.precision));
+                part.points.insert(part.points.end(), group.points.begin(), group.points.end());
+                continue;
+            }
+            // FMA work of a precision the GPU has no roof of: the default precision's roofline, as
+            // before (an FMA roof of another precision is a bound of the same units).
+            auto on_asked = std::find_if(parts.begin(), parts.end(), [&](const GpuJudgingPart& p) {
+                return p.roofline && p.roofline->label == asked.label && p.roofline->compute.name == asked.compute.name;
+            });
+            if (on_asked == parts.end())
+                on_asked = parts.insert(parts.end(), {asked, fmt::format("kernels in {}", asked.precision), "", {}});
+            on_asked->points.insert(on_asked->points.end(), group.points.begin(), group.points.end());
+        }
+    }
+    // No point to judge, or none the GPU can: its roofline of the default precision is still drawn.
+    if (std::none_of(parts.begin(), parts.end(), [](const GpuJudgingPart& p) { return p.roofline.has_value(); }))
+        parts.push_back({asked, fmt::format("kernels in {}", asked.precision), "", {}});
+    return parts;
 }
 
 } // namespace roofline::cli

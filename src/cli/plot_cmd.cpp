@@ -33,6 +33,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -262,8 +263,12 @@ std::optional<ClusterView> cluster_chart(ChartInput& input, const PlotArgs& args
 
 // Each machine's roofline, then the GPUs of the first (--gpu): the CPU and GPU of one node on one
 // chart. Two rooflines of one name (two runs of one CPU) are told apart by their source's file name.
-void load_chart_machines(ChartInput& input, const PlotArgs& args, const std::vector<StoredSource>& machine_sources,
-                         StoreAccess& access) {
+// Returns which machine (index) draws each CUDA kernel, by name: the GPU roofline of its own
+// precision of the first --gpu, as report judges it; a kernel no roof of the GPU bounds (tensor
+// work without a tensor roof of its precision) is left out of the chart, and said.
+std::map<std::string, std::size_t> load_chart_machines(ChartInput& input, const PlotArgs& args,
+                                                       const std::vector<StoredSource>& machine_sources,
+                                                       StoreAccess& access) {
     std::vector<std::string> sources;
     std::optional<MachineModel> first_model;
     for (const auto& source : machine_sources) {
@@ -273,29 +278,34 @@ void load_chart_machines(ChartInput& input, const PlotArgs& args, const std::vec
         if (!first_model) first_model = std::move(loaded.model);
     }
     const std::string default_precision = gpu_precision(input.machines.front().precision).value_or("fp64");
-    for (const auto& text : args.gpus) {
+    std::map<std::string, std::size_t> roofline_of;
+    for (std::size_t t = 0; t < args.gpus.size(); ++t) {
         // CUDA kernels of several precisions and no precision asked: a roofline of each (a
         // DGEMM under the fp64 tensor roof, an SGEMM under the fp32 one), as report judges them.
-        const auto groups = args.precision || text.find(':') != std::string::npos
-                                ? std::vector<PrecisionGroup>{}
-                                : group_by_gpu_precision(input.points);
-        if (groups.size() > 1) {
-            for (const auto& group : groups) {
-                input.machines.push_back(
-                    selected_gpu_roofline(*first_model, text, default_precision, sources.front(), group.precision));
-                sources.push_back(sources.front());
+        for (auto& part : gpu_judging_parts(*first_model, args.gpus[t], default_precision, sources.front(),
+                                            input.points, args.precision.has_value())) {
+            if (!part.roofline) {
+                if (t > 0) continue;
+                std::set<std::string> names;
+                for (const auto& p : part.points) names.insert(p.name);
+                std::erase_if(input.points, [&](const Point& p) { return names.count(p.name) > 0; });
+                if (!args.quiet)
+                    print_stderr("roofline: note: {} point(s) left out: {}: {}\n", part.points.size(), part.not_judged,
+                                 terminal_text(fmt::to_string(fmt::join(names, ", "))));
+                continue;
             }
-            continue;
+            if (t == 0)
+                for (const auto& p : part.points) roofline_of.emplace(p.name, input.machines.size());
+            input.machines.push_back(std::move(*part.roofline));
+            sources.push_back(sources.front());
         }
-        input.machines.push_back(selected_gpu_roofline(*first_model, text, default_precision, sources.front(),
-                                                       args.precision ? "" : dominant_gpu_precision(input.points)));
-        sources.push_back(sources.front());
     }
     std::map<std::string, int> label_count;
     for (const auto& r : input.machines) ++label_count[r.label];
     for (std::size_t i = 0; i < input.machines.size(); ++i)
         if (label_count[input.machines[i].label] > 1)
             input.machines[i].label += " (" + std::filesystem::path(sources[i]).filename().string() + ")";
+    return roofline_of;
 }
 
 // Leaves out of a chart's points what it cannot draw (another work unit than the roofline's; work
@@ -365,7 +375,7 @@ private:
 // machine's (a GPU kernel's: the first GPU drawn, which follows the `machine_count` machines).
 // A cluster's parts join the chart here: their rooflines and their points.
 void screen_chart_points(ChartInput& input, std::optional<ClusterView>& cluster, const PlotArgs& args,
-                         std::size_t machine_count) {
+                         std::size_t machine_count, const std::map<std::string, std::size_t>& gpu_roofline_of) {
     PointScreen screen(cluster ? cluster->parts.front().roofline.work_unit : input.machines.front().work_unit);
     if (cluster) {
         for (auto& part : cluster->parts) {
@@ -380,15 +390,10 @@ void screen_chart_points(ChartInput& input, std::optional<ClusterView>& cluster,
         }
     } else {
         const std::size_t first_gpu = args.gpus.empty() ? 0 : machine_count;
-        // A kernel on the GPU roofline of its own precision where one is drawn, else the first.
-        std::map<std::string, std::string> precision_of;
-        for (const auto& group : group_by_gpu_precision(input.points))
-            for (const auto& p : group.points) precision_of[p.name] = group.precision;
+        // A kernel on the GPU roofline of its own precision (load_chart_machines), else the first.
         screen.screen(input.points, [&](const Point& p) -> const Roofline& {
             if (point_device(p) != Device::gpu) return input.machines.front();
-            const auto own = gpu_precision(precision_of[p.name]);
-            for (std::size_t i = first_gpu; i < input.machines.size(); ++i)
-                if (own && input.machines[i].precision == *own) return input.machines[i];
+            if (const auto it = gpu_roofline_of.find(p.name); it != gpu_roofline_of.end()) return input.machines[it->second];
             return input.machines[first_gpu];
         }, input.view);
     }
@@ -419,8 +424,9 @@ int run_plot(const PlotArgs& args) {
     ChartInput input = chart_options(args);
     load_chart_points(input, args, sources, access);
     std::optional<ClusterView> cluster = cluster_chart(input, args, sources.machines);
-    if (!cluster) load_chart_machines(input, args, sources.machines, access);
-    screen_chart_points(input, cluster, args, sources.machines.size());
+    std::map<std::string, std::size_t> gpu_roofline_of;
+    if (!cluster) gpu_roofline_of = load_chart_machines(input, args, sources.machines, access);
+    screen_chart_points(input, cluster, args, sources.machines.size(), gpu_roofline_of);
 
     const std::string chart = rendered_chart(format, input, args, output);
     if (output == "-") {

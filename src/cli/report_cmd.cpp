@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -100,22 +101,37 @@ std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<P
     return analyses;
 }
 
-// CUDA kernels of several precisions and --gpu N without a precision: a section per precision,
-// each kernel judged on the roofline of its own (a DGEMM on the fp64 tensor roof, an SGEMM
-// beside it on the fp32 FMA roof; on one roofline all but one would sit far above or below
-// it). Empty when one roofline judges them all.
-std::vector<ReportSection> gpu_precision_sections(const ReportArgs& args, const MachineModel& model,
-                                                  const std::string& display, const std::vector<Point>& points,
-                                                  View view) {
+// --gpu N: each CUDA kernel judged on the GPU roofline of its own precision, tensor-core work on
+// that precision's tensor roof alone (a DGEMM on the fp64 tensor roof, an SGEMM beside it on the
+// fp32 FMA roof); a section each when there are several. Kernels the GPU has no roof for are
+// named, not judged on another roof (an HGEMM on the half2 FMA roof would read 760%).
+int gpu_report(const ReportArgs& args, const MachineModel& model, const std::string& display,
+               const std::vector<Point>& points, View view, ReportFormat format,
+               const std::vector<std::string>& interrupted, const std::function<int(const std::string&)>& deliver) {
+    const std::string default_precision = args.precision ? gpu_precision(*args.precision).value_or("fp64") : "fp64";
     std::vector<ReportSection> sections;
-    if (args.gpu.empty() || args.precision || args.gpu.find(':') != std::string::npos) return sections;
-    const auto groups = group_by_gpu_precision(points);
-    if (groups.size() < 2) return sections;
-    for (const auto& group : groups) {
-        const Roofline own = selected_gpu_roofline(model, args.gpu, "fp64", display, group.precision);
-        sections.push_back({fmt::format("kernels in {}", own.precision), own, judge_points(own, group.points, view, args.quiet)});
+    std::vector<std::string> reasons;
+    const auto parts = gpu_judging_parts(model, args.gpu, default_precision, display, points, args.precision.has_value());
+    for (const auto& part : parts) {
+        if (part.roofline) {
+            if (part.points.empty()) continue;  // the default roofline, drawn by plot; nothing to judge here
+            sections.push_back({part.title, *part.roofline, judge_points(*part.roofline, part.points, view, args.quiet)});
+            continue;
+        }
+        std::vector<std::string> names;
+        for (const auto& p : part.points) names.push_back(p.name);
+        reasons.push_back(part.not_judged);
+        if (!args.quiet)
+            print_stderr("roofline: note: {} point(s) not judged: {}: {}{}\n", names.size(), part.not_judged,
+                         fmt::join(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 10), ", "),
+                         names.size() > 10 ? ", ..." : "");
     }
-    return sections;
+    if (sections.empty() && reasons.empty())  // no point at all: the GPU's roofline, with nothing on it
+        return deliver(render_report({}, *parts.back().roofline, format, view, interrupted));
+    if (sections.empty())
+        throw std::runtime_error(fmt::format("no point can be judged on GPU {}: {}", args.gpu, fmt::join(reasons, "; ")));
+    if (sections.size() == 1) return deliver(render_report(sections[0].analyses, sections[0].roofline, format, view, interrupted));
+    return deliver(render_sectioned_report(sections, format, view, interrupted));
 }
 
 int run_report(const ReportArgs& args) {
@@ -192,15 +208,8 @@ int run_report(const ReportArgs& args) {
         return deliver(render_sectioned_report(sections, format, view, interrupted));
     }
     if (!args.gpu.empty() && args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
-    if (auto sections = gpu_precision_sections(args, machine.model, judging.display, points, view); !sections.empty())
-        return deliver(render_sectioned_report(sections, format, view, interrupted));
+    if (!args.gpu.empty()) return gpu_report(args, machine.model, judging.display, points, view, format, interrupted, deliver);
     const Roofline roofline = [&] {
-        if (!args.gpu.empty()) {
-            // Without --precision: the one most of the kernels' FLOPs ran in (tensor work included).
-            const std::string precision = args.precision ? gpu_precision(*args.precision).value_or("fp64") : "fp64";
-            return selected_gpu_roofline(machine.model, args.gpu, precision, judging.display,
-                                         args.precision ? "" : dominant_gpu_precision(points));
-        }
         try {
             const auto selection = select_roofline(machine.model, points, {args.precision, args.threads});
             const auto note = mixed_threads_note(machine.model, points, {args.precision, args.threads}, selection);

@@ -230,31 +230,41 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
     return points;
 }
 
-std::string dominant_gpu_precision(const std::vector<Point>& points) {
-    std::map<std::string, double> work;
+GpuWork dominant_gpu_work(const std::vector<Point>& points) {
+    std::map<std::string, double> work, on_tensor;  // FLOPs per precision; of them, on the tensor cores
     for (const auto& p : points) {
         if (p.source != PointOrigin::ncu) continue;
         for (const auto& [key, value] : p.details) {
-            if (key.rfind("flops_tensor_", 0) == 0) work[key.substr(13)] += value;
-            else if (key == "flops_fp64" || key == "flops_fp32" || key == "flops_fp16") work[key.substr(6)] += value;
+            if (key.rfind("flops_tensor_", 0) == 0) {
+                work[key.substr(13)] += value;
+                on_tensor[key.substr(13)] += value;
+            } else if (key == "flops_fp64" || key == "flops_fp32" || key == "flops_fp16") {
+                work[key.substr(6)] += value;
+            }
         }
     }
-    std::string best;
+    GpuWork best;
     double most = 0;
     for (const auto& [precision, flops] : work)
-        if (flops > most) most = flops, best = precision;
+        if (flops > most) most = flops, best.precision = precision;
+    // Any of it on the tensor cores: only the tensor roof bounds it (an FMA roof would not).
+    best.tensor = !best.precision.empty() && on_tensor[best.precision] > 0;
     return best;
 }
 
+std::string dominant_gpu_precision(const std::vector<Point>& points) { return dominant_gpu_work(points).precision; }
+
 std::vector<PrecisionGroup> group_by_gpu_precision(const std::vector<Point>& points) {
-    const std::string overall = dominant_gpu_precision(points);
+    const GpuWork overall = dominant_gpu_work(points);
     std::vector<PrecisionGroup> groups;
     for (const auto& p : points) {
         // A whole offload adds every kernel's FLOPs up: judged with the set, not by its own mix.
-        std::string own = p.details.count("whole_offload") ? overall : dominant_gpu_precision({p});
-        if (own.empty()) own = overall;
-        auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.precision == own; });
-        if (group == groups.end()) group = groups.insert(groups.end(), PrecisionGroup{own, {}});
+        GpuWork own = p.details.count("whole_offload") ? overall : dominant_gpu_work({p});
+        if (own.precision.empty()) own = overall;
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+            return g.precision == own.precision && g.tensor == own.tensor;
+        });
+        if (group == groups.end()) group = groups.insert(groups.end(), PrecisionGroup{own.precision, own.tensor, {}});
         group->points.push_back(p);
     }
     return groups;

@@ -55,13 +55,23 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
 // precision. A cuBLAS HGEMM is judged against the fp16 tensor roof, not the fp64 one.
 std::string dominant_gpu_precision(const std::vector<Point>& points);
 
-// The points grouped by each one's own dominant precision (dominant_gpu_precision of that
-// point alone), groups in the order their first point comes; points without FLOPs by
+// That precision, and whether any of its FLOPs ran on the tensor cores: such work is judged only
+// on the tensor roof of that precision (an FMA roof does not bound it, another precision's roof
+// means nothing for it).
+struct GpuWork {
+    std::string precision;  // empty: no FLOPs by precision
+    bool tensor = false;
+};
+GpuWork dominant_gpu_work(const std::vector<Point>& points);
+
+// The points grouped by each one's own dominant precision and whether it ran on the tensor
+// cores (dominant_gpu_work of that point alone), groups in the order their first point comes; points without FLOPs by
 // precision (not CUDA kernels, or none counted) and the whole-offload point (all kernels
 // together) join the group of the set's dominant one.
 // So a DGEMM is judged on the fp64 tensor roof and an SGEMM beside it on the fp32 FMA roof.
 struct PrecisionGroup {
     std::string precision;  // empty: no point of the set has FLOPs by precision
+    bool tensor = false;    // on the tensor cores: only that precision's tensor roof judges them
     std::vector<Point> points;
 };
 std::vector<PrecisionGroup> group_by_gpu_precision(const std::vector<Point>& points);

@@ -12,7 +12,13 @@ namespace roofline {
 
 std::string gpu_label(const GpuModel& gpu) { return fmt::format("{} (GPU {})", gpu.name, gpu.index); }
 
-Roofline gpu_roofline(const GpuModel& gpu, const std::string& asked, bool tensor) {
+bool has_gpu_tensor_roof(const GpuModel& gpu, const std::string& asked) {
+    const std::string precision = gpu_precision(asked).value_or(asked);
+    return std::any_of(gpu.compute.begin(), gpu.compute.end(),
+                       [&](const GpuComputeRoof& c) { return c.tensor && c.precision == precision && c.gflops > 0; });
+}
+
+Roofline gpu_roofline(const GpuModel& gpu, const std::string& asked, bool tensor, bool tensor_only) {
     // Any spelling core/precision reads ("dp", "FP64"), as GPU roofs are written ("fp64").
     const std::string precision = gpu_precision(asked).value_or(asked);
     Roofline r;
@@ -21,13 +27,14 @@ Roofline gpu_roofline(const GpuModel& gpu, const std::string& asked, bool tensor
     r.threads = 0;
     const GpuComputeRoof* top = nullptr;
     for (const auto& c : gpu.compute)
-        if (c.precision == precision && (tensor || !c.tensor) && c.gflops > 0 && (!top || c.gflops > top->gflops))
+        if (c.precision == precision && (tensor || !c.tensor) && (!tensor_only || c.tensor) && c.gflops > 0 &&
+            (!top || c.gflops > top->gflops))
             top = &c;
     if (!top) {
         std::string have;
         for (const auto& c : gpu.compute) have += fmt::format("{}{}", have.empty() ? "" : ", ", c.name);
-        throw std::invalid_argument(fmt::format("{} has no {} roof{} (measured: {})", r.label, precision,
-                                                tensor ? "" : " outside the tensor cores",
+        throw std::invalid_argument(fmt::format("{} has no {} {}roof{} (measured: {})", r.label, precision,
+                                                tensor_only ? "tensor " : "", tensor ? "" : " outside the tensor cores",
                                                 have.empty() ? "no compute roof" : have));
     }
     r.work_unit = top->work_unit;

@@ -16,7 +16,12 @@ namespace roofline {
 // spelling core/precision reads ("dp" is fp64); the roofline's precision is the GPU spelling.
 // `tensor` false leaves the tensor cores out (a code that does not use them).
 // Throws std::invalid_argument naming what the GPU has when it has no roof of `precision`.
-Roofline gpu_roofline(const GpuModel& gpu, const std::string& precision, bool tensor = true);
+// `tensor_only`: the top roof must be a tensor roof of `precision` (work that ran on the tensor
+// cores, which no FMA roof bounds); the FMA roofs are then ceilings below it.
+Roofline gpu_roofline(const GpuModel& gpu, const std::string& precision, bool tensor = true, bool tensor_only = false);
+
+// Whether the GPU has a measured tensor roof of `precision` (any spelling core/precision reads).
+bool has_gpu_tensor_roof(const GpuModel& gpu, const std::string& precision);
 
 // "NVIDIA H100 80GB HBM3 (GPU 0)".
 std::string gpu_label(const GpuModel& gpu);

@@ -3,6 +3,7 @@
 #include "core/code_traits.hpp"
 #include "core/level.hpp"
 #include "core/name_table.hpp"
+#include "core/point_device.hpp"
 #include "core/precision.hpp"
 #include "core/repeated_timing.hpp"
 
@@ -254,6 +255,12 @@ std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, con
     const Roof* binding = a.memory_bound ? roof_of_level(r, a.binding_level) : &r.compute;
     out.tolerance = binding ? std::max(0.0, binding->spread) : 0;
     out.within_spread = out.excess <= out.tolerance;
+    // A GPU kernel has no threads, regions or sampled time of a CPU run: its own causes.
+    if (point_device(p) == Device::gpu) {
+        out.causes = {AboveRoof::Cause::gpu_wrong_roof, AboveRoof::Cause::gpu_roof_below_device,
+                      AboveRoof::Cause::gpu_work_counted_twice, AboveRoof::Cause::stale_machine_model};
+        return out;
+    }
     // Most likely first: the ones this point's own record points at, then what can always be the case.
     if (r.threads > 0 && p.threads > r.threads) out.causes.push_back(AboveRoof::Cause::more_threads_than_roofline);
     if (p.source == PointOrigin::instrument_sampling) out.causes.push_back(AboveRoof::Cause::self_time_only);

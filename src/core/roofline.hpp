@@ -178,6 +178,12 @@ struct AboveRoof {
         stale_machine_model,         // the model is from another machine, clock or load
         working_set_near_cache,      // an analytic point whose working set is under 4x the cache it spills:
                                      // part of it still hits there, fewer bytes cross below than counted
+        // A GPU kernel's (point_device gpu): the roof it is judged on is not the one its work ran on
+        // (FMA for tensor-core work, another precision's), or the roof was measured below the device
+        // (a lower clock, a slower benchmark kernel); or its work was counted twice.
+        gpu_wrong_roof,
+        gpu_roof_below_device,
+        gpu_work_counted_twice,
     };
     double excess = 0;       // efficiency - 1
     double tolerance = 0;    // the binding roof's measured spread

@@ -136,6 +136,15 @@ const char* above_roof_cause_text(AboveRoof::Cause cause) {
                "timed on one thread while others worked)";
     case AboveRoof::Cause::stale_machine_model:
         return "the machine model is stale or from another machine (rerun 'roofline bench')";
+    case AboveRoof::Cause::gpu_wrong_roof:
+        return "it is judged on a roof its work did not run on (an FMA roof for tensor-core work, or another "
+               "precision's roof)";
+    case AboveRoof::Cause::gpu_roof_below_device:
+        return "the GPU roof was measured below what the device reaches (at a lower SM clock than the kernel ran "
+               "at, or by a benchmark kernel slower than the library's)";
+    case AboveRoof::Cause::gpu_work_counted_twice:
+        return "its FLOPs are counted twice (a tensor operation in more than one ncu metric, or launches of two "
+               "runs added up)";
     case AboveRoof::Cause::working_set_near_cache:
         return "its working set is under 4x the last cache it overflows, so part of it still hits there and "
                "fewer bytes crossed below than its analytic count (a larger size measures the level below)";

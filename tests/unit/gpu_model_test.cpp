@@ -222,6 +222,50 @@ TEST(GpuRoofline, TensorRoofOnTopVectorUnderItAndTheBusAsItsOwnRoof) {
     EXPECT_NEAR(attainable(r, offload, View::carm), 52 * 10, 1e-9);
 }
 
+TEST(GpuRoofline, TensorWorkIsJudgedOnlyOnATensorRoofOfItsPrecision) {
+    GpuModel g;
+    g.index = 0;
+    g.name = "G";
+    // The model bench --gpu made when the limit guard refused every tensor row: FMA roofs only.
+    g.compute = {{"fp16 fma (half2)", "fp16", "FLOP", false, 110000, 0, 0, {}},
+                 {"fp64 fma", "fp64", "FLOP", false, 33000, 0, 0, {}}};
+    EXPECT_FALSE(has_gpu_tensor_roof(g, "fp16"));
+    EXPECT_DOUBLE_EQ(gpu_roofline(g, "fp16").compute.value, 110000) << "any roof of fp16, for FMA work";
+    try {
+        gpu_roofline(g, "fp16", true, true);
+        ADD_FAILURE() << "an HGEMM on the half2 FMA roof";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("no fp16 tensor roof"), std::string::npos) << e.what();
+    }
+    g.compute.push_back({"fp16 tensor", "fp16", "FLOP", true, 900000, 0, 0, {}});
+    EXPECT_TRUE(has_gpu_tensor_roof(g, "fp16"));
+    EXPECT_FALSE(has_gpu_tensor_roof(g, "dp"));
+    const Roofline tensor = gpu_roofline(g, "fp16", true, true);
+    EXPECT_EQ(tensor.compute.name, "FP16 tensor peak");
+    EXPECT_DOUBLE_EQ(tensor.compute.value, 900000);
+}
+
+TEST(GpuRoofline, AGpuKernelAboveItsRoofGetsGpuCausesNotACpuRunsOnes) {
+    GpuModel g;
+    g.index = 0;
+    g.name = "G";
+    g.compute = {{"fp64 fma", "fp64", "FLOP", false, 33000, 0, 0, {}}};
+    g.memory = {{"DRAM", "read", 4000, 0, 0, 4, {}}};
+    Point p;
+    p.name = "dgemm on DMMA";
+    p.source = PointOrigin::ncu;
+    p.work = 63e12;  // 63 TFLOP/s against a 33 TFLOP/s FMA roof
+    p.seconds = 1;
+    p.bytes = {{"DRAM", 1e11}};
+    const auto a = analyze(gpu_roofline(g, "fp64"), p, View::carm);
+    ASSERT_TRUE(a.above_roof);
+    const auto& causes = a.above_roof->causes;
+    EXPECT_EQ(causes.front(), AboveRoof::Cause::gpu_wrong_roof);
+    for (auto cpu_cause : {AboveRoof::Cause::more_threads_than_roofline, AboveRoof::Cause::self_time_only,
+                           AboveRoof::Cause::work_outside_timing, AboveRoof::Cause::working_set_near_cache})
+        EXPECT_EQ(std::find(causes.begin(), causes.end(), cpu_cause), causes.end());
+}
+
 namespace roofline {
 namespace {
 

@@ -311,3 +311,23 @@ TEST(GpuKernelPoints, TensorWorkUnderAnUnknownMetricNameIsNamedAndGivesNoPoint) 
     ASSERT_EQ(points.size(), 1u);
     EXPECT_FALSE(points[0].work_counted);
 }
+
+TEST(GpuKernelPoints, WorkOnTheTensorCoresIsGroupedApartFromFmaWorkOfItsPrecision) {
+    auto points = gpu_kernel_points(parse_ncu_csv(gpu_fixture("h200-ncu-cublas-gemm-n2048-tensor.csv")));
+    ASSERT_EQ(points.size(), 3u);  // DGEMM (DMMA), SGEMM (FFMA), HGEMM (HGMMA)
+    EXPECT_TRUE(dominant_gpu_work({points[0]}).tensor);
+    EXPECT_FALSE(dominant_gpu_work({points[1]}).tensor);
+    EXPECT_TRUE(dominant_gpu_work({points[2]}).tensor);
+    Point hfma = points[2];  // the same precision on the FMA units
+    hfma.name = "hfma kernel";
+    for (auto& [key, value] : hfma.details)
+        if (key.rfind("flops_tensor", 0) == 0) value = 0;
+    hfma.details["flops_fp16"] = 1e9;
+    points.push_back(hfma);
+    const auto groups = group_by_gpu_precision(points);
+    ASSERT_EQ(groups.size(), 4u);
+    EXPECT_EQ(groups[2].precision, "fp16");
+    EXPECT_TRUE(groups[2].tensor);
+    EXPECT_EQ(groups[3].precision, "fp16");
+    EXPECT_FALSE(groups[3].tensor) << "an HFMA kernel is not judged on the tensor roof's terms, nor the HGEMM on its";
+}
