@@ -2,6 +2,7 @@
 #include "app/gpu_bench.hpp"
 #include "bench/bench_runner.hpp"
 #include "bench/kernel_selection.hpp"
+#include "bench/memory_bench.hpp"
 #include "cli/cluster_bench.hpp"
 #include "cli/commands.hpp"
 #include "cli/gpu_bench.hpp"
@@ -13,6 +14,7 @@
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
 #include "core/byte_sizes.hpp"
+#include "core/closest_words.hpp"
 #include "io/machine_json.hpp"
 #include "measure/child_process.hpp"
 #include "io/results_store.hpp"
@@ -22,10 +24,11 @@
 #include "render/svg_roofline.hpp"
 #include "topo/topology.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <limits>
 #include <csignal>
@@ -413,23 +416,52 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--only", args->only, "Measure only one part")->check(CLI::IsMember({"compute", "memory"}));
     cmd->add_option("--precision", args->precision, "dp, sp or both")->check(CLI::IsMember({"dp", "sp", "both"}));
     cmd->add_option("--threads", args->threads, "Thread counts: N, a list (1,2), 'all', or 'sweep' (every count 1..cores); default 1 and all cores")
-        ->check(value_check([](const std::string& text) {  // the spelling; the counts meet the cores when bench runs
+        ->check(value_check([](const std::string& text) {  // the spelling and counts; the cores are bench's to meet
             try {
-                parse_threads(text, 1);
+                for (const int n : parse_threads(text, 1))
+                    if (n < 1) return fmt::format("--threads: a thread count must be at least 1 (got {})", n);
             } catch (const UsageError& e) {
                 return std::string(e.what());
             }
             return std::string();
         }));
-    cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run, at most a week (default 24 quick, 160 full; twice that with --validate)");
+    cmd->add_option("--time-budget", args->time_budget, "Seconds for the whole run, at most a week (default 24 quick, 160 full; twice that with --validate)")
+        ->check(number_check([](double seconds, const std::string& text) -> std::string {
+            if (seconds < 0) return fmt::format("must not be negative (got {})", text);
+            if (!(seconds <= max_time_budget_seconds))  // nan and inf too
+                return fmt::format("must be a number of seconds from 0 (the mode's default) to a week, {:g} (got {})",
+                                   max_time_budget_seconds, text);
+            return "";
+        }));
     add_output_option(cmd, args->output, "Machine model JSON file ('' for none)")->capture_default_str();
     cmd->add_option("--svg", args->svg, "Chart file ('' for none; default: next to -o, e.g. roofline-machine.svg)")
         ->each([args](const std::string&) { args->svg_given = true; });
     add_db_option(cmd, args->db);
     cmd->add_flag("--no-store", args->no_store, "Do not save in the results database");
     cmd->add_flag("--validate", args->validate, "Also run kernels of known intensity (1/16..64 FLOP/byte) in each level and compare with the roofline");
-    cmd->add_option("--working-set", args->working_sets, "Explicit per-thread working sets (e.g. 16kB,256kB,8MB,1GB) instead of the per-level choice")->delimiter(',');
-    cmd->add_option("--pattern", args->patterns, "Memory patterns: load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt")->delimiter(',');
+    // Sizes, patterns and kernel names are checked as they are parsed, so a configured one is too.
+    const CLI::Validator byte_size_check(
+        [](std::string& text) -> std::string {
+            try {
+                (void)parse_bytes(text);
+            } catch (const std::invalid_argument& e) {
+                return e.what();
+            }
+            return "";
+        },
+        "");
+    cmd->add_option("--working-set", args->working_sets, "Explicit per-thread working sets (e.g. 16kB,256kB,8MB,1GB) instead of the per-level choice")
+        ->delimiter(',')
+        ->check(byte_size_check);
+    cmd->add_option("--pattern", args->patterns, "Memory patterns: load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt")
+        ->delimiter(',')
+        ->check(CLI::Validator(
+            [](std::string& pattern) -> std::string {
+                if (memory_kernel_for(pattern, BenchOptions{})) return "";
+                return "unknown memory pattern '" + pattern +
+                       "' (load, store, copy, triad, 2ld1st, store_nt, copy_nt, triad_nt)";
+            },
+            ""));
     cmd->add_option("--gpu", args->gpu,
                     "Also measure CUDA device N (default 0): FMA, tensor-core and bit-op roofs, DRAM/L2/shared "
                     "bandwidth, the host-device bus (needs roofline-gpubench, built when nvcc is found; each run of "
@@ -457,7 +489,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
         ->type_name("SECONDS")
         ->capture_default_str()
         ->needs(mpi);
-    cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)");
+    cmd->add_option("--dram-size", args->dram, "Total DRAM working set (default: 1 GiB or 8x the caches)")
+        ->check(byte_size_check);
     add_quiet_flag(cmd, args->quiet)->description("No progress and no summary: only warnings and errors");
     cmd->add_flag("-v,--verbose", args->verbose,
                   "Every note in full (by default, figures that rest on one burst or whose bursts disagree are "
@@ -471,7 +504,22 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--kernel", args->kernels,
                     "Only these kernels (names from --list), whatever the mode; the compute and memory parts follow "
                     "what they name")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->check(CLI::Validator(
+            [](std::string& name) -> std::string {
+                // A name the catalog lacks (on any CPU); one this CPU cannot run is bench's to say.
+                std::vector<std::string> names;
+                for (const auto& k : kernel_catalog()) {
+                    if (k.kind == KernelKind::intensity) continue;  // validation's own, not selectable
+                    if (k.name == name) return "";
+                    names.push_back(k.name);
+                }
+                const auto close = closest_words(name, names);
+                return fmt::format("no kernel '{}' in the catalog{}; 'roofline bench --list' shows them",
+                                   message_name(name),
+                                   close.empty() ? "" : fmt::format(" (did you mean '{}'?)", fmt::join(close, "', '")));
+            },
+            ""));
     cmd->footer("Examples:\n"
                 "  roofline bench                     quick run, writes roofline-machine.json and roofline-machine.svg\n"
                 "  roofline bench --full --threads sweep\n"

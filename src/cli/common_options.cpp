@@ -1,7 +1,9 @@
 #include "cli/common_options.hpp"
 
 #include "core/message_name.hpp"
+#include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "cli/value_check.hpp"
 #include "io/store_location.hpp"
 #include "io/text_file.hpp"
 
@@ -31,19 +33,38 @@ constexpr const char* kMachineHelp =
     "'stored:ID' (see 'roofline list')";
 }
 
+namespace {
+// 'stored:ID' is checked as it is parsed, so a configured 'stored:x' is too; a file is checked when it
+// is read, and '' leaves the command its default.
+CLI::Validator stored_id_check(const char* option) {
+    return value_check([option](const std::string& text) -> std::string {
+        if (text.rfind(std::string(kStored) + ":", 0) != 0) return {};
+        try {
+            (void)parse_stored_source(text, option);
+        } catch (const UsageError& e) {
+            return e.what();
+        }
+        return {};
+    });
+}
+} // namespace
+
 CLI::Option* add_machine_option(CLI::App* cmd, std::string& machine) {
-    return cmd->add_option("--machine", machine, fmt::format("{}; default: stored", kMachineHelp));
+    return cmd->add_option("--machine", machine, fmt::format("{}; default: stored", kMachineHelp))
+        ->check(stored_id_check("--machine"));
 }
 
 CLI::Option* add_machines_option(CLI::App* cmd, std::vector<std::string>& machines) {
     return cmd->add_option("--machine", machines,
-                           fmt::format("{}; repeat to compare machines; default: stored", kMachineHelp));
+                           fmt::format("{}; repeat to compare machines; default: stored", kMachineHelp))
+        ->check(stored_id_check("--machine"));
 }
 
 CLI::Option* add_points_option(CLI::App* cmd, std::vector<std::string>& points) {
     return cmd->add_option("--points", points,
                            "Points: a JSON file (schema roofline.points/1), 'stored' (the latest set) or 'stored:ID'; "
-                           "repeat to combine");
+                           "repeat to combine")
+        ->check(stored_id_check("--points"));
 }
 
 CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what) {
@@ -87,7 +108,7 @@ CLI::Option* add_roofline_threads_option(CLI::App* cmd, std::optional<int>& thre
                     if (used == text.size() && n >= 1) return {};
                 } catch (const std::exception&) {
                 }
-                return fmt::format("--threads must be at least 1 (got {})", text);
+                return fmt::format("must be at least 1 (got {})", text);  // after CLI11's "--threads: "
             },
             "N>=1"));
 }
@@ -101,19 +122,19 @@ CLI::Option* add_roofline_precision_option(CLI::App* cmd, std::optional<std::str
     return option;
 }
 
-CLI::Validator figure_check(const std::string& option, const FigureRange& range) {
+CLI::Validator figure_check(const FigureRange& range) {
     return CLI::Validator(
-        [option, range](std::string& text) -> std::string {
+        [range](std::string& text) -> std::string {
             const char* begin = text.c_str();
             char* end = nullptr;
             errno = 0;
             const double v = std::strtod(begin, &end);
-            if (text.empty() || end != begin + text.size())
-                return fmt::format("{} expects a number (got '{}')", option, text);
+            // CLI11 puts the option's name before these ("--peak: must be positive").
+            if (text.empty() || end != begin + text.size()) return fmt::format("expects a number (got '{}')", text);
             if (in_range(range, v)) return {};
             // strtod saturates 1e400 to inf and 1e-400 to 0 (ERANGE): still say what was typed.
-            if (v <= 0 && errno != ERANGE) return fmt::format("{} must be positive (got {})", option, text);
-            return fmt::format("{} must be {} (got {})", option, range.what, text);
+            if (v <= 0 && errno != ERANGE) return fmt::format("must be positive (got {})", text);
+            return fmt::format("must be {} (got {})", range.what, text);
         },
         fmt::format("{}..{}", range.min, range.max));
 }

@@ -67,8 +67,9 @@ CLI::Option* add_roofline_precision_option(CLI::App* cmd, std::optional<std::str
 
 // A number given on the command line that the model will believe: checked as
 // the file readers check theirs (core/input_limits.hpp), so inf, nan, 1e400 and
-// denormals are refused when parsed (exit 2), with the text as typed:
-// "--peak must be positive (got -3)", "--peak must be a rate from ... (got inf)".
-CLI::Validator figure_check(const std::string& option, const FigureRange& range);
+// denormals are refused when parsed (exit 2), with the text as typed after the
+// option's name, which CLI11 puts first: "--peak: must be positive (got -3)",
+// "--peak: must be a rate from ... (got inf)".
+CLI::Validator figure_check(const FigureRange& range);
 
 } // namespace roofline::cli

@@ -6,6 +6,7 @@
 #include "cli/messages.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "cli/value_check.hpp"
 #include "core/command_series.hpp"
 #include "core/comparison.hpp"
 #include "core/machine_file.hpp"
@@ -305,7 +306,16 @@ void add_compare_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--chart", args->chart,
                     "Also draw both rooflines and both point sets on one chart: FILE.svg (SVG) or FILE.html "
                     "(HTML); other names are refused")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(value_check([](const std::string& path) -> std::string {  // as parsed: a configured one too
+            if (path.empty()) return "";  // no chart
+            try {
+                (void)chart_format(path);
+            } catch (const UsageError& e) {
+                return e.what();
+            }
+            return "";
+        }));
     add_db_option(cmd, args->db);
     cmd->add_flag("--fail-on-slower", args->fail_on_slower,
                   "Exit 3 when a roof or point of B is slower than A's beyond the spread (for CI)");

@@ -12,6 +12,7 @@
 #include "cli/stop_signal.hpp"
 #include "cli/value_check.hpp"
 #include "core/byte_sizes.hpp"
+#include "core/reference_kernels.hpp"
 #include "io/machine_json.hpp"
 #include "io/results_store.hpp"
 #include "render/reference_kernel_text.hpp"
@@ -209,7 +210,17 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--list", args->list, "List the kernels with their code and formulas, and exit");
     cmd->add_option("--sizes", args->request.sizes,
                     "Working-set sizes: a list (32K,1M,256M) or a sweep FROM..TO:xF (1K..1G:x2); default: half "
-                    "of each cache level and 8x the last (at least 64 MiB)");
+                    "of each cache level and 8x the last (at least 64 MiB)")
+        ->check(CLI::Validator(  // as parsed, so a configured one is checked too; CLI11 adds "--sizes: "
+            [](std::string& text) -> std::string {
+                try {
+                    (void)parse_size_sweep(text);
+                } catch (const std::invalid_argument& e) {
+                    return e.what();
+                }
+                return "";
+            },
+            ""));
     cmd->add_option("--param", args->request.params,
                     "NAME=V1,V2,...: run the kernels that have parameter NAME at each value (repeat for a grid; "
                     "each combination is a series): atb_ours/atb_openblas m=8,16,32, spmv_random nnzr=4,16")
@@ -218,7 +229,10 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
         ->check(whole_number_check(1, 1000, "--samples must be 1 to 1000"));
     cmd->add_option("--threads", args->request.threads,
                     "Threads, pinned one per core, each running the kernel on arrays of its own (its share of the "
-                    "working set), started together; a sample lasts until the slowest is done (default 1)");
+                    "working set), started together; a sample lasts until the slowest is done (default 1)")
+        ->check(number_check([](double n, const std::string& text) {  // the cores are the sweep's to meet
+            return n >= 1 ? std::string() : fmt::format("must be at least 1 (got {})", text);
+        }));
     cmd->add_option("--stat", args->stat, "Statistic over the samples: min (default) or median")
         ->check(CLI::IsMember({"min", "median"}));
     cmd->add_option("--cache", args->cache,

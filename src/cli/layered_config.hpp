@@ -11,10 +11,11 @@
 // valid name; in the environment, which other programs share, only a variable
 // within two typos of a setting's counts as a mistake (others are not ours).
 // A bad value is found where its option's own check runs: when it is loaded
-// (CLI11's validators and conversions), or, for a check a command makes when it
-// runs (--samples 1 to 1000), in that command's error, which then says where
-// the value came from ("roofline.yaml:1:18: kernels.samples: '0': ...") instead
-// of reading as a command-line mistake. `config show` lists every setting and
+// (CLI11's validators and conversions: every range or form an option has), or,
+// for a check only a running command can make (kernels --threads against this
+// machine's cores), in that command's error, which then says where the value
+// came from ("roofline.yaml:1:18: kernels.threads: '100000': ...") instead of
+// reading as a command-line mistake. `config show` lists every setting and
 // marks the bad ones (exit 2); every other command stops on the first.
 #pragma once
 

@@ -180,10 +180,10 @@ void add_model_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--points-out", args->output, "Same as -o (kept for old scripts)")->group("");
     add_format_option(cmd, args->format_name, {"text", "json"}, true);
     cmd->add_option("--peak", args->peak, "Peak in G<unit>/s (with --bw: a roofline without a machine file)")
-        ->check(figure_check("--peak", rate_range));
-    cmd->add_option("--bw", args->bandwidth, "Memory bandwidth in GB/s")->check(figure_check("--bw", rate_range));
+        ->check(figure_check(rate_range));
+    cmd->add_option("--bw", args->bandwidth, "Memory bandwidth in GB/s")->check(figure_check(rate_range));
     cmd->add_option("--intensity", args->intensity, "Intensity in <unit>/byte: print min(peak, bw x intensity)")
-        ->check(figure_check("--intensity", intensity_range));
+        ->check(figure_check(intensity_range));
     cmd->add_option("--unit", args->unit, "Work unit with --peak: FLOP, IOP, exchange, ...")
         ->check(CLI::Validator(
             [](const std::string& unit) {

@@ -12,6 +12,7 @@
 #include "cli/messages.hpp"
 #include "cli/stop_signal.hpp"
 #include "cli/usage_error.hpp"
+#include "cli/value_check.hpp"
 #include "core/kept_tally.hpp"
 #include "io/machine_json.hpp"
 #include "io/monitor_spool.hpp"
@@ -294,10 +295,6 @@ int run_monitor(const MonitorArgs& a) {
         if (const char* slurm = std::getenv("SLURM_JOB_ID"); slurm && *slurm) args.job = slurm;
     if (args.job.empty() && !args.all_jobs)
         throw UsageError("no job id: pass --job ID (SLURM_JOB_ID is not set), or --all-jobs");
-    if (!(args.interval >= 0.1 && args.interval <= 86400))
-        throw UsageError(fmt::format("--interval must be 0.1 to 86400 seconds (got {})", args.interval));
-    if (args.duration && !(*args.duration > 0 && *args.duration <= 1e7))
-        throw UsageError(fmt::format("--duration must be a positive number of seconds (got {})", *args.duration));
     if (args.counts.empty()) return run_counter_monitor(args);
     if (args.dir.empty())
         if (const char* dir = std::getenv("ROOFLINE_MONITOR_DIR"); dir && *dir) args.dir = dir;
@@ -338,7 +335,13 @@ void add_monitor_command(CLI::App& app, int& exit_code) {
                                         "ROOFLINE_JOB_ID or SLURM_JOB_ID");
     cmd->add_flag("--all-jobs", args->all_jobs,
                   "Sample every job that publishes to --dir, each into its own set (a node service)");
-    cmd->add_option("--interval", args->interval, "Seconds between samples (0.1 to 86400)")->capture_default_str();
+    // Ranges checked as parsed, so a configured value is too (config show marks it INVALID).
+    cmd->add_option("--interval", args->interval, "Seconds between samples (0.1 to 86400)")
+        ->check(number_check([](double seconds, const std::string& text) {
+            return seconds >= 0.1 && seconds <= 86400 ? std::string()
+                                                       : fmt::format("must be 0.1 to 86400 seconds (got {})", text);
+        }))
+        ->capture_default_str();
     cmd->add_option("--counts", args->counts,
                     "Points file of 'roofline measure --engine instrument' on the same program: FLOPs and bytes "
                     "per call of each region (sample marked regions instead of hardware counters)");
@@ -348,7 +351,13 @@ void add_monitor_command(CLI::App& app, int& exit_code) {
                     "Count only this region (repeatable; default: every region not nested in another)");
     add_db_option(cmd, args->db);
     auto* once = cmd->add_flag("--once", args->once, "Take one sample (one interval) and exit");
-    cmd->add_option("--duration", args->duration, "Stop after this many seconds")->excludes(once);
+    cmd->add_option("--duration", args->duration, "Stop after this many seconds")
+        ->check(number_check([](double seconds, const std::string& text) {
+            return seconds > 0 && seconds <= 1e7
+                       ? std::string()
+                       : fmt::format("must be a positive number of seconds, at most 1e7 (got {})", text);
+        }))
+        ->excludes(once);
     add_quiet_flag(cmd, args->quiet);
     cmd->footer("Examples:\n"
                 "  roofline monitor --job $SLURM_JOB_ID --interval 10 &           hardware counters\n"

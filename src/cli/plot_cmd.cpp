@@ -8,6 +8,7 @@
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "cli/value_check.hpp"
 #include "core/input_limits.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/precision.hpp"
@@ -176,11 +177,6 @@ std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
 // The file the chart goes to ("-": standard output), once every option is checked and the file
 // is known to be writable: nothing is loaded for a chart that could not be written.
 std::string checked_output(const PlotArgs& args, Format format) {
-    // The range every intensity read from a file must lie in (input_limits.hpp): a denormal or 1e300 cannot be drawn.
-    for (double x : args.intensity_lines)
-        if (!(x > 0) || !in_range(intensity_range, x))
-            throw UsageError(fmt::format("--intensity-line expects a positive intensity from {:g} to {:g} (got {})",
-                                         intensity_range.min, intensity_range.max, x));
     const std::string output = args.output.empty() ? default_output(format) : args.output;
     std::vector<std::pair<std::string, std::string>> inputs;
     for (const auto& m : args.machines) inputs.emplace_back("--machine", m);
@@ -469,13 +465,22 @@ void add_plot_command(CLI::App& app, int& exit_code) {
     add_roofline_precision_option(cmd, args->precision);
     add_roofline_threads_option(cmd, args->threads);
     cmd->add_flag("--no-ceilings", args->no_ceilings, "Roofs only, no ceilings");
-    cmd->add_option("--intensity-line", args->intensity_lines, "A vertical line at this intensity (FLOP/byte); repeatable");
+    cmd->add_option("--intensity-line", args->intensity_lines, "A vertical line at this intensity (FLOP/byte); repeatable")
+        ->check(number_check([](double x, const std::string& text) {
+            // The range every intensity read from a file must lie in (input_limits.hpp): a denormal or 1e300
+            // cannot be drawn.
+            return x > 0 && in_range(intensity_range, x)
+                       ? std::string()
+                       : fmt::format("expects a positive intensity from {:g} to {:g} (got {})", intensity_range.min,
+                                     intensity_range.max, text);
+        }));
     cmd->add_flag("--shade-regions", args->shade_regions,
                   "Shade where only memory, both, or only compute optimizations help (first machine)");
     cmd->add_option("--gpu", args->gpus,
                     "Also draw GPU N of the (first) machine, measured by 'bench --gpu': N, or N:PRECISION (fp64, "
                     "fp32, fp16, bf16, tf32, lop3, ...; default the chart's precision); repeatable")
-        ->type_name("N[:PRECISION]");
+        ->type_name("N[:PRECISION]")
+        ->check(value_check(gpu_choice_problem));
     cmd->add_option("--job", args->job,
                     "Also draw the samples 'roofline monitor' stored for job ID, labelled by time, each node's in five "
                     "time bands (a series, and a colour, each)");

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <system_error>
@@ -53,6 +54,23 @@ inline CLI::Validator number_between_check(double low, double high, std::string 
         if (error != std::errc() || end != text.data() + text.size()) return {};
         return x > low && x < high ? std::string() : message;
     });
+}
+
+// A number's own range, checked wherever the value comes from: `why(x, text)` is "" for a
+// good value, else what is wrong, which CLI11 puts after the option's name ("--time-budget:
+// must not be negative (got -1)"). The whole text must be a number as strtod reads it
+// ("inf", "nan" and 1e400 included, so a range check sees them); other text is left to the
+// option's conversion, which says so.
+inline CLI::Validator number_check(std::function<std::string(double, const std::string&)> why) {
+    return CLI::Validator(
+        [why = std::move(why)](std::string& text) -> std::string {
+            const char* begin = text.c_str();
+            char* end = nullptr;
+            const double x = std::strtod(begin, &end);
+            if (text.empty() || end != begin + text.size()) return {};
+            return why(x, text);
+        },
+        "");
 }
 
 } // namespace roofline::cli

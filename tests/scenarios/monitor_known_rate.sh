@@ -150,7 +150,7 @@ expect() {  # expect CODE REGEX ARGS...
 expect 2 "--all-jobs samples every job" --job j --all-jobs --counts counts.json --dir "$tmp/snap" --once
 expect 2 "no job id" --counts counts.json --dir "$tmp/snap" --once
 expect 2 "--dir and --region go with --counts" --job j --dir "$tmp/snap" --once
-expect 2 "--interval must be" --job j --counts counts.json --dir "$tmp/snap" --interval 0
+expect 2 "--interval: must be" --job j --counts counts.json --dir "$tmp/snap" --interval 0
 expect 2 "no snapshot directory" --job j --counts counts.json --once
 expect 1 "is not a directory" --job j --counts counts.json --dir counts.json --once
 expect 1 "no point has a call count" --job j --counts "$src/tests/data/report-points.json" --dir "$tmp/snap" --once
