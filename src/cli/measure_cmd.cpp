@@ -577,7 +577,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--offload-summary", args->offload_summary,
                     "With --ncu-csv: the whole-offload point from the summaries an earlier run under CUPTI wrote, one "
                     "per CUDA process (ROOFLINE_OFFLOAD_OUT=PREFIX CUDA_INJECTION64_PATH=<libexec>/roofline/"
-                    "roofline-offload.so ./app writes PREFIX.<pid>); repeat for each, or give them all")
+                    "roofline-offload.so ./app writes PREFIX.<pid>); repeat for each, or give them all, each once (one "
+                    "process's summary twice is refused)")
         ->type_name("FILE")
         ->check(CLI::ExistingFile);
     cmd->add_flag("--functions", args->functions,

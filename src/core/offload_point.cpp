@@ -15,6 +15,12 @@ double offload_bus_bytes(const OffloadSummary& s) {
 OffloadSummary merge_offload_summaries(const std::vector<OffloadSummary>& parts) {
     if (parts.empty()) throw std::invalid_argument("no offload summary to merge");
     if (parts.size() == 1) return parts.front();
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        for (std::size_t j = i + 1; j < parts.size(); ++j)
+            if (parts[i].pid != 0 && parts[i].pid == parts[j].pid)
+                throw std::invalid_argument(fmt::format("two summaries of process {} (the same summary twice?): its "
+                                                        "copies, kernels and span would be counted twice",
+                                                        parts[i].pid));
     OffloadSummary out;
     out.processes = 0;
     auto add = [](OffloadTraffic& to, const OffloadTraffic& t) {

@@ -11,6 +11,7 @@
 #include "core/roofline.hpp"
 
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,12 +32,14 @@ struct OffloadSummary {
     double span_seconds = 0;                              // first GPU activity's start to the last's end
     double dropped_records = 0;                           // CUPTI's buffers overflowed: undercounted
     int processes = 1;                                    // CUDA processes added up
+    std::uint64_t pid = 0;                                // the process's ID as written; 0: not given
     std::string note;                                     // what the library could not record
 };
 
 // The processes of one run added up (a launcher's ranks, a script's workers): traffic summed,
 // the span from the earliest first activity to the latest last one, notes joined. Throws
-// std::invalid_argument for an empty list.
+// std::invalid_argument for an empty list, and for two summaries of one process (the same pid):
+// one run's figures would be counted twice.
 OffloadSummary merge_offload_summaries(const std::vector<OffloadSummary>& parts);
 
 // Bytes that crossed the host-device bus: copies each way and unified-memory migrations.

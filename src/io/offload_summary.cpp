@@ -24,8 +24,9 @@ OffloadSummary offload_summary_from_text(const std::string& text, const std::str
     const auto json = parse_json_text(text, source);
     const JsonNode root(json, "", source);
     root.require_schema(kSchema, "roofline offload summary");
-    if (root.has("pid")) root.child("pid").as_uint64();  // which process: read to check, not kept
     OffloadSummary s;
+    // Which process: kept so that one process's summary is never added twice.
+    if (root.has("pid")) s.pid = root.child("pid").as_uint64();
     // Each direction's traffic, under its object.
     struct Field {
         const char* object;

@@ -59,4 +59,14 @@ grep -q "wall time 0 s" "$tmp/out" && fail "an unknown wall time printed as 0 s"
 if grep -q $'\e' "$tmp/out"; then fail "an escape byte from the note or a kernel name reached the terminal"; fi
 grep -qF 'CUPTI: evil\x1b]0;pwn\x07' "$tmp/out" || fail "the note is not shown escaped"
 grep -qF '\x1b]0;pwn\x07daxpy' "$tmp/out" || fail "the kernel name is not shown escaped"
-echo "ok: unknown wall time said, the note and kernel names escaped"
+# One process's summary given twice (the same file, or a copy under another name): refused, not
+# added twice (TI would be halved: 148 instead of 296 FLOP per bus byte).
+summary "$tmp/one.json" 1048576 100000 1000 2000000 ""
+"$bin" measure --ncu-csv "$fixture" --offload-summary "$tmp/one.json" "$tmp/./one.json" --no-store >"$tmp/out" 2>&1; code=$?
+[[ $code -eq 2 ]] || fail "the same summary twice: exit $code, expected 2"
+grep -q "one.json is given twice" "$tmp/out" || fail "the same summary twice not said"
+cp "$tmp/one.json" "$tmp/copy.json"
+"$bin" measure --ncu-csv "$fixture" --offload-summary "$tmp/one.json" "$tmp/copy.json" --no-store >"$tmp/out" 2>&1; code=$?
+[[ $code -eq 2 ]] || fail "two summaries of one process: exit $code, expected 2"
+grep -q "are both of process 1" "$tmp/out" || fail "two summaries of one process not named"
+echo "ok: unknown wall time said, the note and kernel names escaped, one process's summary once"

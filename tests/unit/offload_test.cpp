@@ -137,6 +137,17 @@ TEST(OffloadSummary, ProcessesOfOneRunAddUp) {
     EXPECT_THROW(merge_offload_summaries({}), std::invalid_argument);
 }
 
+TEST(OffloadSummary, OneProcessGivenTwiceIsRefusedNotAddedTwice) {
+    const auto a = offload_summary_from_text(example_tally().json("", 100), "a.json");
+    EXPECT_EQ(a.pid, 100u);
+    // The same summary twice (or a copy of it) would double its copies and kernels: TI halved.
+    EXPECT_THROW(merge_offload_summaries({a, a}), std::invalid_argument);
+    // Summaries without a pid cannot be told apart here: added, as before.
+    auto anonymous = a;
+    anonymous.pid = 0;
+    EXPECT_EQ(merge_offload_summaries({anonymous, anonymous}).processes, 2);
+}
+
 TEST(OffloadPoint, AllKernelsWithTheBusBytesAndTheSpan) {
     const auto s = offload_summary_from_text(example_tally().json(), "t.json");
     const std::vector<Point> kernels{kernel("a", 4e9, 1e9, 2), kernel("b", 2e9, 5e8, 1)};

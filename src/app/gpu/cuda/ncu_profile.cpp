@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <stdexcept>
 
 #include <unistd.h>
@@ -128,7 +129,22 @@ GpuMeasureResult profile_with_ncu(const GpuMeasureRequest& r, const ResultsStore
     if (!r.offload_summaries.empty()) {
         cupti.emplace();
         std::vector<OffloadSummary> parts;
-        for (const auto& file : r.offload_summaries) parts.push_back(read_offload_summary(file));
+        for (std::size_t i = 0; i < r.offload_summaries.size(); ++i) {
+            const std::string& file = r.offload_summaries[i];
+            // Each summary is one process's: the same one twice would double its copies and kernels.
+            for (std::size_t j = 0; j < i; ++j)
+                if (std::filesystem::path(file).lexically_normal() ==
+                    std::filesystem::path(r.offload_summaries[j]).lexically_normal())
+                    throw RequestError(fmt::format("--offload-summary: {} is given twice: each process's summary "
+                                                   "once", file));
+            parts.push_back(read_offload_summary(file));
+            for (std::size_t j = 0; j < i; ++j)
+                if (parts[i].pid != 0 && parts[i].pid == parts[j].pid)
+                    throw RequestError(fmt::format("--offload-summary: {} and {} are both of process {}: the same "
+                                                   "summary twice (a copy?) would count its copies and kernels "
+                                                   "twice; give each process's summary once",
+                                                   r.offload_summaries[j], file, parts[i].pid));
+        }
         cupti->summary = merge_offload_summaries(parts);
     }
     if (!r.ncu_csv.empty()) {
