@@ -205,7 +205,13 @@ Saved save_everything(const BenchArgs& args, const MachineModel& model, ResultsS
 
 int run(BenchArgs args) {
     if (args.list) {
-        const auto kernels = kernel_catalog();
+        // --isa and --kernel narrow the list as they narrow a run (their names are checked as parsed).
+        auto kernels = kernel_catalog();
+        std::erase_if(kernels, [&](const KernelInfo& k) {
+            return (!args.isa.empty() && k.isa != args.isa) ||
+                   (!args.kernels.empty() &&
+                    std::find(args.kernels.begin(), args.kernels.end(), k.name) == args.kernels.end());
+        });
         fmt::print("{}", args.format == "json" ? kernel_table_json(kernels) : kernel_table_text(kernels));
         return 0;
     }
@@ -317,16 +323,19 @@ int run(BenchArgs args) {
         fmt::print("{}\n", machine_to_json(model).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
     }
     if (!args.quiet || model.partial || !saved.failures.empty()) {
-        std::string where;
-        if (saved.model) where += " model: " + args.output + ";";
-        if (!saved.fallback.empty()) where += " model: " + saved.fallback + ";";
-        if (saved.chart) where += " chart: " + args.svg + ";";
-        if (saved.id) where += fmt::format(" stored as #{} in {}", *saved.id, store->path());
+        // One clause per place, joined, so the line ends well whichever of them there are.
+        std::vector<std::string> where;
+        if (saved.model) where.push_back("model " + args.output);
+        if (!saved.fallback.empty()) where.push_back("model " + saved.fallback);
+        if (saved.chart) where.push_back("chart " + args.svg);
+        if (saved.id) where.push_back(fmt::format("stored as #{} in {}", *saved.id, store->path()));
         const char* what = !saved.failures.empty()
-                               ? (!where.empty() ? "partly saved." : lost ? "no file saved." : "nothing saved.")
-                           : model.partial             ? "interrupted: partial results saved."
-                                                       : "saved.";
-        print_stderr("{}{}\n", what, where);
+                               ? (!where.empty() ? "partly saved" : lost ? "no file saved" : "nothing saved")
+                           : where.empty()   ? "nothing saved (no -o, no chart, no results store)"
+                           : model.partial   ? "interrupted: partial results saved"
+                                             : "saved";
+        if (!where.empty() && !store) where.push_back("not in the results store");
+        print_stderr("{}{}\n", what, where.empty() ? "." : fmt::format(": {}.", fmt::join(where, "; ")));
         if (!kept.empty())
             print_stderr("kept the earlier results in {}: a partial run does not replace them\n", kept);
     }
@@ -495,7 +504,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("-v,--verbose", args->verbose,
                   "Every note in full (by default, figures that rest on one burst or whose bursts disagree are "
                   "counted in one line each)");
-    cmd->add_flag("--list", args->list, "List the kernels (ISA, FLOP and bytes per unit, whether this CPU runs them) and exit");
+    cmd->add_flag("--list", args->list, "List the kernels (ISA, FLOP and bytes per unit, whether this CPU runs them; those --isa and --kernel select) and exit");
     cmd->add_option("--format", args->format, "Format of --list: text or json")
         ->check(CLI::IsMember({"text", "json"}))
         ->capture_default_str();

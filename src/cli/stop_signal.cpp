@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::array<int, 3> kStopSignals{SIGINT, SIGTERM, SIGHUP};
 constexpr int kLeaveAfter = 5;  // Repeat::count: the fifth signal leaves even while saving hangs
+constexpr const char* kLeaveText = "a fifth stop: leaving at once; what was not saved yet is lost";
 // StopWatcher polls every 100 ms: a stop is seen, and its grace counted, to that step.
 constexpr std::chrono::milliseconds kTick{100};
 
@@ -27,6 +28,7 @@ struct Message {
 };
 Message g_first[kStopSignals.size()];
 Message g_again[kStopSignals.size()];
+Message g_leave[kStopSignals.size()];  // Repeat::count's last signal: `again` promised saving, so say it did not
 
 const char* signal_label(int signal) {
     switch (signal) {
@@ -75,7 +77,11 @@ extern "C" void cli_on_stop_signal(int signal) {
         say(g_first[slot(signal)]);
         return;
     }
-    if (!g_count_repeats.load() || count >= kLeaveAfter) _exit(128 + signal);  // leave at once
+    if (!g_count_repeats.load()) _exit(128 + signal);  // leave at once
+    if (count >= kLeaveAfter) {
+        say(g_leave[slot(signal)]);
+        _exit(128 + signal);
+    }
     say(g_again[slot(signal)]);
 }
 
@@ -92,6 +98,7 @@ StopSignal::StopSignal(std::string first, Repeat repeat, std::string again) {
     for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
         prepare(g_first[i], kStopSignals[i], first, "");
         prepare(g_again[i], kStopSignals[i], again, " again");
+        prepare(g_leave[i], kStopSignals[i], again.empty() ? std::string() : kLeaveText, " again");
     }
     ::sigaction(SIGPIPE, nullptr, &g_old_pipe);
     struct sigaction action {};

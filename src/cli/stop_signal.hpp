@@ -19,7 +19,8 @@ public:
     enum class Repeat {
         leave,   // a second signal ends the process at once (128 + it), nothing more saved
         count,   // a second one is counted (repeats()): the command's watcher saves and leaves;
-                 // only a fifth leaves at once, should saving itself hang
+                 // only a fifth leaves at once, should saving itself hang (saying so, when
+                 // `again` said something)
     };
     // `first`: what the first signal's acknowledgement says after "roofline: SIGINT: " (empty:
     // nothing is said); `again`: what a repeated one's says (Repeat::count).
