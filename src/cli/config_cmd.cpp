@@ -121,10 +121,17 @@ void add_config_command(CLI::App& app, int& exit_code, const LayeredConfig& conf
         "  kernels:\n"
         "    cache: cold\n"
         "    stat: median\n"
-        "An unknown name or a bad value stops every command (exit 2) with the file, line and closest name;\n"
-        "a value a command checks only when it runs (kernels --samples 1 to 1000) stops that command with\n"
-        "its file and line. 'config show' still lists every setting, marks bad values INVALID with the\n"
+        "An unknown name or a bad value (each option's own range or form, e.g. kernels --samples 1 to\n"
+        "1000) stops every command (exit 2) with the file, line and closest name; a value only a running\n"
+        "command can check (kernels --threads against this machine's cores) stops that command with its\n"
+        "file and line. 'config show' still lists every setting, marks bad values INVALID with the\n"
         "reason, and then exits 2.");
+    // Its own: a command without a footer shows the top-level examples (CLI11 copies the parent's).
+    cmd->footer("Examples:\n"
+                "  roofline config show                      every setting, its value and where it came from\n"
+                "  roofline config show bench --changed      bench's settings not at their built-in defaults\n"
+                "  ROOFLINE_BENCH_TIME_BUDGET=60 roofline config show bench.time-budget\n"
+                "  printf 'kernels:\\n  cache: cold\\n' > roofline.yaml   kernels --cache cold in this directory");
     cmd->require_subcommand(1, 1);
     auto args = std::make_shared<ConfigArgs>();
     auto* show = add_command(*cmd, "show",
