@@ -23,6 +23,17 @@ double detail(const Point& p, const char* key, double fallback) {
     const auto it = p.details.find(key);
     return it == p.details.end() ? fallback : it->second;
 }
+
+// The job's sampling interval, which says how finely its times are labelled: the shortest the
+// monitors recorded, else (samples stored before they did) the longest sample's length.
+double job_interval(const std::vector<Point>& points) {
+    double recorded = 0, longest = 0;
+    for (const auto& p : points) {
+        if (const double i = detail(p, "monitor_interval", 0); i > 0) recorded = recorded > 0 ? std::min(recorded, i) : i;
+        longest = std::max(longest, p.seconds);
+    }
+    return recorded > 0 ? recorded : longest;
+}
 } // namespace
 
 std::vector<Point> load_job_points(StoreAccess& access, const std::string& job) {
@@ -55,7 +66,8 @@ std::vector<Point> load_job_points(StoreAccess& access, const std::string& job) 
     });
     double first = std::numeric_limits<double>::max();
     for (const auto& p : points) first = std::min(first, detail(p, "monitor_start_unix", detail(p, "monitor_end_unix", 0)));
-    for (auto& p : points) p.label = fmt::format("+{:.0f} s", detail(p, "monitor_end_unix", first) - first);
+    const double interval = job_interval(points);
+    for (auto& p : points) p.label = sample_time_label(detail(p, "monitor_end_unix", first) - first, interval);
     return points;
 }
 
@@ -114,7 +126,8 @@ int run_job_report(const JobReportArgs& args) {
             s.analysis = analyze(roofline, p, view);
         samples.push_back(std::move(s));
     }
-    const auto summary = summarize_job(std::move(samples));
+    auto summary = summarize_job(std::move(samples));
+    summary.interval_seconds = job_interval(points);
     const auto text = args.format == "json" ? render_job_report_json(args.job, summary, roofline.work_unit)
                                             : render_job_report_text(args.job, summary, roofline.work_unit);
     if (args.output.empty()) {

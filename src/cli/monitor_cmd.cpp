@@ -18,6 +18,7 @@
 #include "io/monitor_spool.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
+#include "render/job_report.hpp"
 #include "render/kept_tally_text.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
@@ -78,6 +79,7 @@ struct SampleSink {
     Provenance provenance;
     ResultsStore& store;
     std::map<std::string, KeptTally> tally;  // per job
+    std::map<std::string, double> first_starts;  // per job: where its samples' times count from
     MonitorSpool spool{monitor_spool_dirs(), fmt::format("monitor-{}-{}-{}.jsonl", file_safe(node),
                                                           compact_utc(started_unix), ::getpid())};
 
@@ -118,9 +120,12 @@ struct SampleSink {
         const double start_unix = end_unix - p.seconds;
         p.name = fmt::format("{} {}", node, iso_utc(end_unix));
         p.series = node;
-        p.label = fmt::format("+{:.0f} s", end_unix - started_unix);
+        // From the job's first sample's start, as report --job and plot --job tell it.
+        const double first_start = first_starts.emplace(job, start_unix).first->second;
+        p.label = sample_time_label(end_unix - first_start, args.interval);
         p.details["monitor_start_unix"] = start_unix;
         p.details["monitor_end_unix"] = end_unix;
+        p.details["monitor_interval"] = args.interval;  // how finely the report labels its times
         Provenance prov = provenance;
         prov.options["job"] = job;
         prov.options["interval_start"] = iso_utc(start_unix);
@@ -222,7 +227,7 @@ int run_counter_monitor(const MonitorArgs& args) {
 
     StopSignal stop;
     const auto started = Clock::now();
-    SampleSink sink{args, node, app::unix_seconds(), provenance, *store, {}};
+    SampleSink sink{args, node, app::unix_seconds(), provenance, *store, {}, {}};
     monitor.start();
     if (!args.quiet)
         print_stderr("roofline monitor: {} on {}: hardware counters ({}) on every thread, every {} (Ctrl-C or "
@@ -272,7 +277,7 @@ int run_marker_monitor(const MonitorArgs& args) {
         print_stderr("roofline monitor: {} on {}: sampling {} every {} (Ctrl-C or SIGTERM stops)\n",
                      terminal_text(jobs_text), terminal_text(node), terminal_text(args.dir),
                      format_seconds(args.interval));
-    SampleSink sink{args, node, started_unix, provenance, *store, {}};
+    SampleSink sink{args, node, started_unix, provenance, *store, {}, {}};
     every_interval(args, stop, started, [&] {
         for (auto& s : monitor.sample()) {
             for (const auto& region : s.regions_uncounted)

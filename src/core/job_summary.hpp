@@ -28,6 +28,7 @@ struct JobSummary {
     double unjudged_seconds = 0;       // idle samples and those without bytes at a roofed level
     std::optional<double> efficiency_min, efficiency_median, efficiency_max;  // over judged samples
     std::vector<JobSample> rows;       // by offset
+    double interval_seconds = 0;       // the sampling interval (0: not known), how finely times are told
 };
 
 JobSummary summarize_job(std::vector<JobSample> samples);

@@ -4,6 +4,8 @@
 #include "render/text_escape.hpp"
 
 #include <fmt/format.h>
+
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace roofline {
@@ -16,6 +18,14 @@ nlohmann::json optional_number(const std::optional<double>& v) {
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 } // namespace
+
+std::string sample_time_label(double offset_seconds, double interval_seconds) {
+    // A step of at most half the interval: samples an interval apart, give or take the timer's
+    // jitter, never round to one label.
+    int decimals = 0;
+    while (interval_seconds > 0 && decimals < 3 && std::pow(10.0, -decimals) > interval_seconds / 2) ++decimals;
+    return fmt::format("+{:.{}f} s", offset_seconds, decimals);
+}
 
 std::string render_job_report_text(const std::string& job, const JobSummary& s, const std::string& work_unit) {
     std::string out = fmt::format("Job {}: {} over {}\n", terminal_text(job), count_of(static_cast<long long>(s.samples), "sample"),
@@ -35,7 +45,7 @@ std::string render_job_report_text(const std::string& job, const JobSummary& s, 
     out += fmt::format("\n{:>9}  {:>9}  {:<16}  {:>12}  {:>10}  {:<14}  {:>10}\n", "time", "length", "node",
                        rate_unit(work_unit), "intensity", "bound by", "efficiency");
     for (const auto& r : s.rows) {
-        const std::string time = fmt::format("+{:.0f} s", r.offset_seconds);
+        const std::string time = sample_time_label(r.offset_seconds, s.interval_seconds);
         if (!r.analysis) {
             out += fmt::format("{:>9}  {:>9}  {:<16}  {:>12}  {:>10}  {:<14}  {:>10}\n", time, format_seconds(r.seconds),
                                terminal_text(r.node), format_number(r.performance), "-",

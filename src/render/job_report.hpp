@@ -8,6 +8,12 @@
 
 namespace roofline {
 
+// A monitored sample's time: its end from the job's first sample's start, "+12 s", with the
+// decimals the sampling interval needs for every sample to have a label of its own ("+0.25 s"
+// every 0.1 s). The monitor's lines, report --job and plot --job all label with it, so one
+// sample reads the same in each. interval_seconds <= 0 (not known): whole seconds.
+std::string sample_time_label(double offset_seconds, double interval_seconds);
+
 std::string render_job_report_text(const std::string& job, const JobSummary& summary, const std::string& work_unit);
 std::string render_job_report_json(const std::string& job, const JobSummary& summary, const std::string& work_unit);
 

@@ -71,7 +71,7 @@ grep -q "^Job job42: 5 samples" <<<"$out" && grep -q "memory-bound" <<<"$out" &&
 out=$("$bin" list 2>&1) || fail "list"
 grep -q "job job42 $(hostname)" <<<"$out" || fail "the store should list the set 'job job42 $(hostname)'"
 out=$("$bin" plot --job job42 --machine "$machine" -o job.svg 2>&1) || fail "plot --job"
-grep -q "5 points" <<<"$out" && grep -q '+1 s' job.svg || fail "plot --job: the samples labelled by time"
+grep -q "5 points" <<<"$out" && grep -q '+1.0 s' job.svg || fail "plot --job: the samples labelled by time"
 grep -q "$(hostname) +0-1 s" job.svg && grep -q "$(hostname) +4-5 s" job.svg || fail "plot --job: five time bands"
 out=$("$bin" report --job nosuchjob --machine "$machine" 2>&1)
 [[ $? == 1 ]] && grep -q "no samples of job nosuchjob" <<<"$out" || fail "report --job of an unknown job"
