@@ -29,7 +29,8 @@ expect_refused report --machine m.json --points p.json -o alias.json
 expect_refused report --machine m.json --points p.json -o m.json
 expect_refused plot --machine m.json --points p.json -o p.json --format svg
 expect_refused compare p.json alias.json --machine m.json -o p.json
-expect_refused compare --machine m.json --machine m.json --chart m.json
+cp m.json machine.svg  # --chart takes .svg or .html names only: an input so named
+expect_refused compare --machine machine.svg --machine m.json --chart machine.svg
 expect_refused show p.json -o p.json
 expect_refused model --machine m.json k.yaml -o k.yaml
 [[ $(sha256sum p.json m.json k.yaml) == "$before_p" ]] || { echo "FAIL: an input file was changed"; fail=1; }

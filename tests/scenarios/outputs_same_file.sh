@@ -29,15 +29,16 @@ expect_refused bench --no-store -o m.json --svg ./sub/../m.json
 expect_refused bench --no-store -o m.json --svg "$tmp/m.json"
 expect_refused bench --no-store -o m.json --svg link.svg
 expect_refused compare "$data/report-points.json" "$data/report-points.json" --machine "$data/report-machine.json" \
-    -o c.txt --chart c.txt
-# An existing file under two names (a hard link) is one file too.
-echo old >c.txt && ln c.txt hard.txt
+    -o c.svg --chart c.svg
+# An existing file under two names (a hard link) is one file too. (--chart takes .svg or .html
+# names only, checked as it is parsed.)
+echo old >c.svg && ln c.svg hard.svg
 timeout 60 "$bin" compare "$data/report-points.json" "$data/report-points.json" \
-    --machine "$data/report-machine.json" -o c.txt --chart hard.txt >out 2>err; code=$?
-if [[ $code -ne 2 ]] || [[ $(cat c.txt) != old ]]; then
-  echo "FAIL: -o c.txt --chart hard.txt (a hard link): exit $code, expected 2 and c.txt untouched"; fail=1
+    --machine "$data/report-machine.json" -o c.svg --chart hard.svg >out 2>err; code=$?
+if [[ $code -ne 2 ]] || [[ $(cat c.svg) != old ]]; then
+  echo "FAIL: -o c.svg --chart hard.svg (a hard link): exit $code, expected 2 and c.svg untouched"; fail=1
 fi
-rm -f c.txt hard.txt
+rm -f c.svg hard.svg
 
 # Different files: compare writes both; bench gets past the check to measuring (stopped there).
 "$bin" compare "$data/report-points.json" "$data/report-points.json" --machine "$data/report-machine.json" \
