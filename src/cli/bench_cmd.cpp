@@ -449,16 +449,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--no-store", args->no_store, "Do not save in the results database");
     cmd->add_flag("--validate", args->validate, "Also run kernels of known intensity (1/16..64 FLOP/byte) in each level and compare with the roofline");
     // Sizes, patterns and kernel names are checked as they are parsed, so a configured one is too.
-    const CLI::Validator byte_size_check(
-        [](std::string& text) -> std::string {
-            try {
-                (void)parse_bytes(text);
-            } catch (const std::invalid_argument& e) {
-                return e.what();
-            }
-            return "";
-        },
-        "");
+    const CLI::Validator byte_size_check = parsed_check([](const std::string& text) { return parse_bytes(text); });
     cmd->add_option("--working-set", args->working_sets, "Explicit per-thread working sets (e.g. 16kB,256kB,8MB,1GB) instead of the per-level choice")
         ->delimiter(',')
         ->check(byte_size_check);

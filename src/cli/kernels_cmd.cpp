@@ -211,16 +211,8 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--sizes", args->request.sizes,
                     "Working-set sizes: a list (32K,1M,256M) or a sweep FROM..TO:xF (1K..1G:x2); default: half "
                     "of each cache level and 8x the last (at least 64 MiB)")
-        ->check(CLI::Validator(  // as parsed, so a configured one is checked too; CLI11 adds "--sizes: "
-            [](std::string& text) -> std::string {
-                try {
-                    (void)parse_size_sweep(text);
-                } catch (const std::invalid_argument& e) {
-                    return e.what();
-                }
-                return "";
-            },
-            ""));
+        // As parsed, so a configured one is checked too.
+        ->check(parsed_check([](const std::string& text) { return parse_size_sweep(text); }));
     cmd->add_option("--param", args->request.params,
                     "NAME=V1,V2,...: run the kernels that have parameter NAME at each value (repeat for a grid; "
                     "each combination is a series): atb_ours/atb_openblas m=8,16,32, spmv_random nnzr=4,16")

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -29,6 +30,22 @@ inline CLI::Validator value_check(std::function<std::string(const std::string&)>
     return CLI::Validator(
         [why = std::move(why)](std::string& text) -> std::string {
             if (auto problem = why(text); !problem.empty()) throw OptionValueError(problem);
+            return {};
+        },
+        "");
+}
+
+// Text that `parse` refuses (std::invalid_argument) is refused with its message, which CLI11
+// prefixes with the option's name ("--sizes: 'bogus' ... is not a size").
+template <class Parse>
+CLI::Validator parsed_check(Parse parse) {
+    return CLI::Validator(
+        [parse](std::string& text) -> std::string {
+            try {
+                (void)parse(text);
+            } catch (const std::invalid_argument& e) {
+                return e.what();
+            }
             return {};
         },
         "");
