@@ -2,9 +2,13 @@
 // land in a hierarchy, and the size sweeps of `roofline kernels --sizes`.
 #include "core/reference_kernels.hpp"
 
+#include "cachesim_fixture.hpp"
+#include "rl_cachesim.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -191,8 +195,9 @@ TEST(ReferenceKernels, EveryKernelsCountsAtKnownSizes) {
         {"sum_sp_scalar", 100, 100, 400, 0, 0, 400},
         {"sum_sp_unrolled", 100, 103, 400, 0, 0, 400},  // + the 3 adds that join the four chains
         {"sum_sp_simd", 100, 115, 400, 0, 0, 400},      // + 12 + 3 that join four vectors of four
-        {"jacobi2d", 10, 4 * 64, 32 * 64, 8 * 64, 8 * 64, 1600},  // 8 x 8 interior points of a 10 x 10 grid
-        {"stencil3d", 5, 8 * 27, 56 * 27, 8 * 27, 8 * 27, 2000},   // 3^3 interior points of a 5^3 grid
+        // 8 x 8 interior points of a 10 x 10 grid; b's 8 interior rows of 10 write-allocated
+        {"jacobi2d", 10, 4 * 64, 32 * 64, 8 * 64, 8 * 80, 1600},
+        {"stencil3d", 5, 8 * 27, 56 * 27, 8 * 27, 8 * 45, 2000},   // 3^3 interior points of a 5^3 grid, 9 rows of 5
         {"mvm_row", 10, 270, 1600, 80, 80, 960},
         {"mvm_col", 10, 200, 1680, 880, 80, 960},                 // y loaded and stored for every column
         {"spmv_laplace3d", 3, 270, 2812, 216, 216, 2164},          // 27 rows, 135 nonzeros
@@ -201,7 +206,7 @@ TEST(ReferenceKernels, EveryKernelsCountsAtKnownSizes) {
         {"atb_ours", 100, 51456, 76800, 2048, 2048, 27648},  // + 256 adds of the one chunk's sums into C
         {"atb_openblas", 100, 51200, 25600, 2048, 2048, 27648},
         {"fft3d", 4, 5 * 64 * 6, 16 * 64, 16 * 64, 16 * 64, 32 * 64},  // N = 64 points, log2 N = 6
-        {"lbm_d3q19", 5, 219 * 27, 152 * 27, 152 * 27, 152 * 27, 304 * 125},  // 3^3 interior cells of 5^3
+        {"lbm_d3q19", 5, 219 * 27, 152 * 27, 152 * 27, 152 * 45, 304 * 125},  // 3^3 interior cells of 5^3, 9 rows of 5
         // 100 rows of 8 nonzeros (the default nnzr): 20 B a nonzero + 4 B a row pointer, y written
         {"spmv_random", 100, 1600, 20 * 800 + 4 * 101, 800, 800, 12 * 800 + 4 * 101 + 1600},
     };
@@ -281,10 +286,128 @@ TEST(ReferenceKernels, BytesLandAtTheLevelsTheWorkingSetSpills) {
     EXPECT_DOUBLE_EQ(bytes_by_level(triad.counts(10), {}).at("DRAM"), 320);
     // daxpy stores to what it read: no write-allocate reads
     EXPECT_DOUBLE_EQ(bytes_by_level(kernel("daxpy").counts(10), {}).at("DRAM"), 240);
-    // jacobi: 40 B a point at L1, 16 from memory (the layer condition) and 8 of write-allocate reads
+    // jacobi: 40 B a point at L1; from memory (the layer condition) all of a, and b's 2000
+    // interior rows written and write-allocated
     const auto j = bytes_by_level(kernel("jacobi2d").counts(2002), hierarchy());
     EXPECT_DOUBLE_EQ(j.at("L1"), 40.0 * 2000 * 2000);
-    EXPECT_DOUBLE_EQ(j.at("DRAM"), 24.0 * 2000 * 2000);
+    EXPECT_DOUBLE_EQ(j.at("DRAM"), 8.0 * 2002 * 2002 + 16.0 * 2002 * 2000);
+}
+
+// The grids' memory traffic, whole rows: the source's halo comes from memory too. A 4 x 4
+// Jacobi reads 12 of a's 16 elements (not the corners), all in its 4 rows, and stores 4 in
+// b's 2 middle rows; a 4^3 stencil reads every row of a but the 4 along its edges and stores
+// into 4 of b's rows.
+TEST(ReferenceKernels, GridKernelsReadTheirHaloFromMemory) {
+    const auto j = kernel("jacobi2d").counts(4);
+    EXPECT_DOUBLE_EQ(j.memory_read, 8 * 16);
+    EXPECT_DOUBLE_EQ(j.memory_written, 8 * 8);
+    EXPECT_DOUBLE_EQ(j.write_allocate, 8 * 8);
+    const auto s = kernel("stencil3d").counts(4);
+    EXPECT_DOUBLE_EQ(s.memory_read, 8 * 4 * 12);
+    EXPECT_DOUBLE_EQ(s.memory_written, 8 * 4 * 4);
+    EXPECT_DOUBLE_EQ(s.write_allocate, 8 * 4 * 4);
+    const auto l = kernel("lbm_d3q19").counts(4);
+    EXPECT_DOUBLE_EQ(l.memory_read, 19 * 8 * 4 * 4);
+    EXPECT_DOUBLE_EQ(l.write_allocate, 19 * 8 * 4 * 4);
+    // Cold at 16 KiB (n = 10): a's 96 rows and b's 64 rows twice (written, write-allocated):
+    // 17,920 B from DRAM, where the interior points alone gave 12,288.
+    const auto& k = kernel("stencil3d");
+    const auto cold = bytes_by_level(k.counts(k.n_for_working_set(16 << 10)), hierarchy(), 1, true);
+    EXPECT_DOUBLE_EQ(cold.at("DRAM"), 8 * 10 * 96 + 2 * 8 * 10 * 64);
+}
+
+// The loops of bench/reference_stencils.cpp, access by access (loads in the order the
+// source writes them, then the store), through the Valgrind tool's cache simulator. Cold, a
+// grid whose rows are whole lines (n a multiple of 8, 64-byte aligned arrays, as the kernels
+// allocate them) reads and writes at DRAM exactly what the counts say; warm and out of
+// cache, a sweep after a sweep moves the same bytes.
+namespace grid_sim {
+using Counters = std::array<unsigned long long, RL_CS_NCOUNTERS>;
+constexpr std::uint64_t kA = 1ull << 28, kB = 1ull << 30;  // the arrays' addresses, far apart
+
+struct Sim : roofline::testing::CacheSim {
+    using CacheSim::CacheSim;
+    Counters c{};
+    void load(std::uint64_t base, std::int64_t i) { rl_cs_access(&cs, 0, base + 8 * i, 8, RL_CS_LOAD, c.data()); }
+    void store(std::uint64_t base, std::int64_t i) { rl_cs_access(&cs, 0, base + 8 * i, 8, RL_CS_STORE, c.data()); }
+    unsigned long long dram_read() const { return c[RL_CS_READ + 2]; }
+    unsigned long long dram_written() const { return c[RL_CS_WRITE + 2]; }
+};
+
+rl_cs_config hierarchy(unsigned long long l1, unsigned long long l2, unsigned long long l3) {
+    rl_cs_config c{};
+    c.levels = 3;
+    c.cores = 1;
+    c.level[0] = {l1, 64, 8, 1, 0};
+    c.level[1] = {l2, 64, 8, 1, 0};
+    c.level[2] = {l3, 64, 16, 1, 0};
+    return c;
+}
+
+void jacobi(Sim& s, std::int64_t n) {
+    for (std::int64_t i = 1; i + 1 < n; ++i)
+        for (std::int64_t j = 1; j + 1 < n; ++j) {
+            for (const std::int64_t at : {(i - 1) * n + j, (i + 1) * n + j, i * n + j - 1, i * n + j + 1}) s.load(kA, at);
+            s.store(kB, i * n + j);
+        }
+}
+void stencil(Sim& s, std::int64_t n) {
+    const std::int64_t p = n * n;
+    for (std::int64_t i = 1; i + 1 < n; ++i)
+        for (std::int64_t j = 1; j + 1 < n; ++j)
+            for (std::int64_t k = 1; k + 1 < n; ++k) {
+                const std::int64_t c = i * p + j * n + k;
+                for (const std::int64_t at : {c, c - 1, c + 1, c - n, c + n, c - p, c + p}) s.load(kA, at);
+                s.store(kB, c);
+            }
+}
+// The velocities of bench/reference_stencils.cpp's D3Q19.
+constexpr int kCx[19] = {0, 1, -1, 0, 0, 0, 0, 1, -1, 1, -1, 1, -1, 1, -1, 0, 0, 0, 0};
+constexpr int kCy[19] = {0, 0, 0, 1, -1, 0, 0, 1, -1, -1, 1, 0, 0, 0, 0, 1, -1, 1, -1};
+constexpr int kCz[19] = {0, 0, 0, 0, 0, 1, -1, 0, 0, 0, 0, 1, -1, -1, 1, 1, -1, -1, 1};
+void lbm(Sim& s, std::int64_t n) {
+    const std::int64_t cells = n * n * n;
+    for (std::int64_t z = 1; z + 1 < n; ++z)
+        for (std::int64_t y = 1; y + 1 < n; ++y)
+            for (std::int64_t x = 1; x + 1 < n; ++x) {
+                const std::int64_t c = (z * n + y) * n + x;
+                for (int q = 0; q < 19; ++q) s.load(kA, q * cells - (kCz[q] * n * n + kCy[q] * n + kCx[q]) + c);
+                for (int q = 0; q < 19; ++q) s.store(kB, q * cells + c);
+            }
+}
+} // namespace grid_sim
+
+TEST(ReferenceKernels, ColdGridTrafficIsWhatTheCacheSimulatorCounts) {
+    using namespace grid_sim;
+    struct Case {
+        const char* name;
+        std::int64_t n;
+        void (*run)(Sim&, std::int64_t);
+    };
+    for (const Case& g : {Case{"jacobi2d", 32, jacobi}, Case{"jacobi2d", 64, jacobi}, Case{"stencil3d", 16, stencil},
+                          Case{"stencil3d", 24, stencil}, Case{"lbm_d3q19", 8, lbm}}) {
+        Sim sim(hierarchy(32 << 10, 512 << 10, 4 << 20));  // every array fits: only the first touch misses
+        g.run(sim, g.n);
+        rl_cs_flush(&sim.cs, sim.c.data());  // the dirty lines written back
+        const auto counts = kernel(g.name).counts(g.n);
+        const std::string at = std::string(g.name) + " n = " + std::to_string(g.n);
+        EXPECT_EQ(sim.dram_read(), counts.memory_read + counts.write_allocate) << at;
+        EXPECT_EQ(sim.dram_written(), counts.memory_written) << at;
+    }
+}
+
+TEST(ReferenceKernels, WarmGridSweepsOutOfCacheMoveTheSameTraffic) {
+    using namespace grid_sim;
+    // 512 KiB a grid, over a 256 KiB last level; three rows (the layer condition) fit L1.
+    Sim sim(hierarchy(32 << 10, 128 << 10, 256 << 10));
+    const std::int64_t n = 256;
+    jacobi(sim, n);
+    sim.c = {};
+    jacobi(sim, n);  // the steady state: what the first sweep left dirty is written back now
+    const auto counts = kernel("jacobi2d").counts(n);
+    EXPECT_NEAR(static_cast<double>(sim.dram_read()), counts.memory_read + counts.write_allocate,
+                0.01 * counts.memory_read);
+    EXPECT_NEAR(static_cast<double>(sim.dram_written()), counts.memory_written, 0.01 * counts.memory_written);
 }
 
 // Two threads on their own arrays: each has half of a shared L3, all of its private L2.
