@@ -1,12 +1,13 @@
 // A team of worker threads, one per core, pinned through hwloc for its whole
 // life. Idle workers sleep; a job wakes them and they start together from a
 // short spin on a start line (all are awake by then); a timed
-// run reports the slowest thread's time.
+// run reports the team's span, from the first worker's start to the last one's end.
 #pragma once
 
 #include "topo/topology.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -32,7 +33,8 @@ public:
 
     // Runs fn(thread_index) on every worker; rethrows a worker's exception.
     void run(const std::function<void(int)>& fn);
-    // Same, timed: returns the slowest worker's seconds from its own start to end.
+    // Same, timed: returns the seconds from the first worker's start to the last worker's end
+    // (not the slowest worker's own time: workers that share a CPU run one after another).
     double run_timed(const std::function<void(int)>& fn);
 
 private:
@@ -54,7 +56,7 @@ private:
     const std::function<void(int)>* job_ = nullptr;
     bool stopping_ = false;
     bool all_bound_ = true;
-    std::vector<double> seconds_;
+    std::vector<std::chrono::steady_clock::time_point> starts_, ends_;
     std::mutex error_mutex_;
     std::exception_ptr error_;
 };
