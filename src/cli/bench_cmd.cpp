@@ -216,6 +216,7 @@ int run(BenchArgs args) {
         return 0;
     }
     const Topology topology = Topology::discover();
+    topology.require_this_machine("bench");
     const BenchOptions options = to_options(args, topology);
     args.svg = chart_path(args);
 
@@ -360,6 +361,7 @@ int run_cluster(BenchArgs args) {
     if (!(args.sick_threshold > 0 && args.sick_threshold < 100))
         throw UsageError("--sick-threshold is a percentage between 0 and 100");
     const Topology topology = Topology::discover();
+    topology.require_this_machine("bench --mpi");
     (void)to_options(args, topology);  // every rank refuses bad options before anyone waits
     const auto plan = join_cluster_bench(args.output, args.rank_wait);
     if (plan.rank.rank == 0) {

@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -52,8 +53,16 @@ void print_row(const std::string& text) {
     }
 }
 
+// A row's "at": the level the point's data comes from and it is judged at (DRAM when cold,
+// else the cache one thread's share of the working set lives in), as its bytes were placed.
+std::string row_level(const Point& p, const app::KernelSweepPlan& plan) {
+    const auto it = p.details.find("working_set_bytes");
+    const double per_thread = it == p.details.end() ? 0.0 : it->second / std::max(1, p.threads);
+    return data_level(per_thread, plan.caches, p.threads, data_cold(plan.request.cache));
+}
+
 // What became of a planned point: its row, or why it is left out.
-void say_step(const KernelSweepStep& s, bool quiet) {
+void say_step(const KernelSweepStep& s, const app::KernelSweepPlan& plan, bool quiet) {
     const std::string size = format_bytes(s.bytes);
     switch (s.kind) {
     case KernelSweepStep::Kind::left_out:
@@ -79,12 +88,13 @@ void say_step(const KernelSweepStep& s, bool quiet) {
         return print_stderr("roofline: error: {} at {}: not enough memory for its arrays; skipped\n", s.kernel, size);
     case KernelSweepStep::Kind::wrong_result:
         print_stderr("roofline: error: {} at n = {}: wrong result: {}\n", s.kernel, s.n, s.check_error);
-        print_row(kernel_sweep_row(s.kernel, *s.point, "WRONG"));
+        print_row(kernel_sweep_row(s.kernel, *s.point, row_level(*s.point, plan), "WRONG"));
         return;
     case KernelSweepStep::Kind::cached:
     case KernelSweepStep::Kind::measured:
         // The rows are the result: -q keeps them (without -o they are all there is).
-        print_row(kernel_sweep_row(s.kernel, *s.point, s.kind == KernelSweepStep::Kind::cached ? "ok, cached" : "ok"));
+        print_row(kernel_sweep_row(s.kernel, *s.point, row_level(*s.point, plan),
+                                   s.kind == KernelSweepStep::Kind::cached ? "ok, cached" : "ok"));
         return;
     }
 }
@@ -128,6 +138,7 @@ int run_kernels(KernelsArgs args) {
     args.request.median = args.stat == "median";
     args.request.cache = *parse_cache_mode(args.cache);  // checked by the option's validator
     const auto topology = Topology::discover();
+    topology.require_this_machine("kernels");
     auto plan = app::plan_kernel_sweep(  // app::RequestError: a usage error (main)
         args.request, static_cast<int>(topology.cores().size()),
         [&] { return checked_data_caches(topology, CacheProbe::when_doubtful); },
@@ -185,7 +196,7 @@ int run_kernels(KernelsArgs args) {
         std::fflush(nullptr);
         std::_Exit(code);
     });
-    sweep.run(stop.flag(), [&](const KernelSweepStep& step) { say_step(step, args.quiet); });
+    sweep.run(stop.flag(), [&](const KernelSweepStep& step) { say_step(step, p, args.quiet); });
     watcher.done();  // the sweep may throw: the watcher's end joins it then
     return deliver(stop.stopped());
 }
@@ -205,7 +216,9 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
         "arrays come from memory whatever their size; such points are named and grouped with the cache\n"
         "mode, e.g. 'stream_triad 16 KiB cold'). Caches warm (or --cache cold...); each point is the\n"
         "minimum (or median) of several samples; a point measured before with the same kernel, size,\n"
-        "options, build and machine is taken from the results store unless --rerun.");
+        "options, build and machine is taken from the results store unless --rerun. The table's GB/s are\n"
+        "at the level its 'at' names: where the point's data comes from and it is judged, the cache its\n"
+        "working set fits (one thread's share of it), or DRAM (a larger one, or --cache cold...).");
     cmd->add_option("names", args->request.names, "Kernels to run (default: all; see --list)");
     cmd->add_flag("--list", args->list, "List the kernels with their code and formulas, and exit");
     cmd->add_option("--sizes", args->request.sizes,

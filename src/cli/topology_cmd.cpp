@@ -45,6 +45,11 @@ TopologyReport gather_report(bool probe) {
     report.cores = topology.cores();
     report.numa_nodes = topology.numa_nodes();
     report.environment = collect_environment(features, topology.cpu().cores);
+    if (!topology.not_this_machine().empty())
+        report.environment.warnings.push_back(fmt::format(
+            "this topology is not this machine's: {}; the clock and any cache probe below were measured on this "
+            "machine, not the one described",
+            topology.not_this_machine()));
     report.checked_caches =
         checked_data_caches(topology, probe ? CacheProbe::always : CacheProbe::when_doubtful, &report.cache_probe);
     if (topology.bind_current_thread_to_core(kClockCore))

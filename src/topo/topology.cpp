@@ -4,9 +4,11 @@
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
 
+#include <fmt/core.h>
 #include <hwloc.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -71,6 +73,33 @@ double nominal_clock_ghz(const std::string& brand) {
     return parse_khz_as_ghz(read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"));
 }
 
+// Why the loaded topology is not this machine's, or "". hwloc's word first (a topology read
+// from XML is not this system unless HWLOC_THISSYSTEM=1 claims it), then the claim checked
+// against the OS: every processing unit must be a CPU the kernel has online. A file of a
+// 16-core machine used on a 2-vCPU guest would otherwise bind "successfully" and time 16
+// threads on 2 CPUs as 16 cores.
+std::string foreign_topology_reason(hwloc_topology_t t) {
+    const char* xml = std::getenv("HWLOC_XMLFILE");
+    const std::string source = xml && *xml ? fmt::format("hwloc read it from HWLOC_XMLFILE={}", xml) : "hwloc found it";
+    if (!hwloc_topology_is_thissystem(t)) return source + ", which hwloc says is not this system";
+    const auto online_text = read_first_line("/sys/devices/system/cpu/online");
+    if (!online_text) return "";  // nothing to check against
+    hwloc_bitmap_t online = hwloc_bitmap_alloc();
+    std::string reason;
+    if (hwloc_bitmap_list_sscanf(online, online_text->c_str()) == 0) {
+        const hwloc_const_bitmap_t pus = hwloc_topology_get_topology_cpuset(t);
+        if (!hwloc_bitmap_isincluded(pus, online)) {
+            char* listed = nullptr;
+            hwloc_bitmap_list_asprintf(&listed, pus);
+            reason = fmt::format("{}, with processing units {} where this machine has CPUs {} online", source,
+                                 listed ? listed : "?", *online_text);
+            std::free(listed);
+        }
+    }
+    hwloc_bitmap_free(online);
+    return reason;
+}
+
 } // namespace
 
 Topology Topology::discover() {
@@ -84,6 +113,7 @@ Topology Topology::discover() {
     Topology topo;
     topo.impl_ = impl;
     hwloc_topology_t t = impl->handle;
+    topo.not_this_machine_ = foreign_topology_reason(t);
 
     const int core_count = impl->count(impl->core_type);
     const int numa_count = impl->count(HWLOC_OBJ_NUMANODE);
@@ -105,6 +135,10 @@ Topology Topology::discover() {
         for (hwloc_obj_t pu = hwloc_get_next_obj_inside_cpuset_by_type(t, core->cpuset, HWLOC_OBJ_PU, nullptr); pu;
              pu = hwloc_get_next_obj_inside_cpuset_by_type(t, core->cpuset, HWLOC_OBJ_PU, pu))
             detail.pu_os_indices.push_back(static_cast<int>(pu->os_index));
+        if (detail.pu_os_indices.empty())
+            throw std::runtime_error(fmt::format(
+                "hwloc: core {} has no processing unit: the topology cannot be true{}", i,
+                topo.not_this_machine_.empty() ? "" : " (" + topo.not_this_machine_ + ")"));
         topo.cores_.push_back(std::move(detail));
     }
 
@@ -177,6 +211,14 @@ std::vector<CacheLevel> Topology::data_caches() const {
     std::vector<CacheLevel> levels;
     for (const auto& [level, cache] : by_level) levels.push_back(cache);
     return levels;
+}
+
+void Topology::require_this_machine(const std::string& what) const {
+    if (not_this_machine_.empty()) return;
+    throw std::runtime_error(fmt::format(
+        "{} measures this machine, but the topology is not this machine's: {}. Unset HWLOC_XMLFILE (or give the "
+        "file of this machine) and run again",
+        what, not_this_machine_));
 }
 
 bool Topology::bind_current_thread_to_core(int core) const {

@@ -24,6 +24,14 @@ public:
     const std::vector<CoreDetail>& cores() const { return cores_; }
     const std::vector<NumaDetail>& numa_nodes() const { return numa_; }
 
+    // Empty when the topology describes the machine this runs on; else why not: hwloc read it
+    // from a file of another machine (HWLOC_XMLFILE), or it holds processing units this OS
+    // does not have online. A command that measures refuses such a topology (its cores and
+    // caches are not the ones measured); `topology` shows it with the reason.
+    const std::string& not_this_machine() const { return not_this_machine_; }
+    // Throws std::runtime_error, saying that `what` measures this machine, when not_this_machine().
+    void require_this_machine(const std::string& what) const;
+
     // Binds the calling thread to one logical core (all its PUs). Returns false
     // when binding is not possible (the caller warns, measurements go on).
     bool bind_current_thread_to_core(int core) const;
@@ -38,6 +46,7 @@ private:
     std::vector<CacheDetail> caches_;
     std::vector<CoreDetail> cores_;
     std::vector<NumaDetail> numa_;
+    std::string not_this_machine_;
 };
 
 } // namespace roofline
