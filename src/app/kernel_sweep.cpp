@@ -192,6 +192,9 @@ Point kernel_point(const ReferenceKernel& k, const KernelParams& params, const R
                  {"calls_per_sample", static_cast<double>(run.calls_per_sample)},
                  {"seconds_fastest", run.fastest},
                  {"seconds_slowest", run.slowest}};
+    // The precision of its FLOPs, as the measuring engines write it: report and plot judge a
+    // point on its own precision's roofline (an sp kernel was judged on the dp one).
+    if (p.work > 0) p.details[k.precision == "sp" ? "flops_f32" : "flops_f64"] = p.work;
     for (const auto& [name, value] : k.resolved(params)) p.details["param_" + name] = static_cast<double>(value);
     for (const auto& [name, value] : run.details) p.details[name] = value;
     if (const double spill = working_set_over_cache(run.counts, caches, run.threads); spill > 0)

@@ -270,7 +270,21 @@ std::string mixed_threads_note(const MachineModel& model, const std::vector<Poin
     for (const auto& p : points)
         if (std::find(ran.begin(), ran.end(), p.threads) == ran.end()) ran.push_back(p.threads);
     const auto counts = compute_thread_counts(model, selection.precision);
-    if (ran.size() < 2 || counts.empty()) return "";
+    if (counts.empty() || ran.empty()) return "";
+    if (ran.size() == 1) {
+        // All points ran with one thread count, but the model has no roofs for it: judged
+        // against another count's roofs, their efficiencies are off by up to the ratio of
+        // the counts, and nothing else on the page says so.
+        const int t = ran.front();
+        if (std::find(counts.begin(), counts.end(), t) != counts.end()) return "";
+        return fmt::format("the points ran with {} thread{}, a count this model did not measure ({} roofs for {} "
+                           "thread{}): they are judged against the roofs for {} thread{}, so their efficiencies and "
+                           "bounds are against roofs of another thread count; measure it (roofline bench --threads "
+                           "{}) or give --threads to choose the roofline",
+                           t, t == 1 ? "" : "s", precision_label(selection.precision), join_counts(counts),
+                           counts.size() == 1 && counts.front() == 1 ? "" : "s", counts.back(),
+                           counts.back() == 1 ? "" : "s", t);
+    }
     std::sort(ran.begin(), ran.end());
     return fmt::format("the points ran with {} threads and share one roofline, the one for the most threads "
                        "measured ({}): points that ran with fewer threads are judged against roofs they could not "

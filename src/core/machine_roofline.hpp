@@ -60,7 +60,8 @@ RooflineSelection select_roofline(const MachineModel& model, const std::vector<P
 
 // When no thread count was asked for and the points ran with different
 // counts, select_roofline judges them all under the most threads measured:
-// what that means for them, for a note; "" otherwise.
+// what that means for them, for a note. Likewise when they all ran with one
+// count the model did not measure. "" otherwise.
 std::string mixed_threads_note(const MachineModel& model, const std::vector<Point>& points,
                                const RooflineRequest& request, const RooflineSelection& selection);
 

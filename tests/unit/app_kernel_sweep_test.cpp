@@ -1,6 +1,7 @@
 // The kernel sweep's use case (app/kernel_sweep.hpp): the plan a request makes, checked before
 // anything runs, and a tiny sweep's steps and result.
 #include "app/kernel_sweep.hpp"
+#include "core/machine_roofline.hpp"
 #include "io/results_store.hpp"
 #include "io/temp_dir.hpp"
 #include "topo/topology.hpp"
@@ -136,6 +137,26 @@ TEST(KernelSweep, ATinySweepSaysEachPointAndKeepsTheCheckedOnes) {
         EXPECT_NE(result.keys[0].find("kernels/1|stream_triad|n="), std::string::npos) << result.keys[0];
         EXPECT_FALSE(result.interrupted);
         EXPECT_EQ(result.failed_checks + result.skipped + result.from_cache, 0);
+    });
+}
+
+// A point says its FLOPs' precision as the measuring engines do, so report and plot judge an
+// sp kernel on the sp roofline (without it every kernel was judged as dp).
+TEST(KernelSweep, APointSaysThePrecisionOfItsFlops) {
+    KernelSweepRequest r;
+    r.names = {"sum_sp_simd", "stream_triad"};
+    r.sizes = "4K";
+    r.samples = 1;
+    KernelSweep sweep(plan_of(r), Topology::discover(), nullptr);
+    sweep.run(std::atomic<bool>{false}, [](const KernelSweepStep&) {});
+    sweep.with_result([&](const KernelSweepResult& result) {
+        ASSERT_EQ(result.points.size(), 2u);
+        for (const Point& p : result.points) {
+            const bool sp = p.series == "sum_sp_simd";
+            EXPECT_EQ(point_precision(p), sp ? "sp" : "dp") << p.name;
+            EXPECT_DOUBLE_EQ(p.details.at(sp ? "flops_f32" : "flops_f64"), p.work) << p.name;
+            EXPECT_FALSE(p.details.count(sp ? "flops_f64" : "flops_f32")) << p.name;
+        }
     });
 }
 

@@ -327,6 +327,14 @@ TEST(SelectRoofline, FollowsThePointsUnlessAsked) {
     one.threads = 1;
     EXPECT_EQ(mixed_threads_note(m, mixed, one, select_roofline(m, mixed, one)), "");
     EXPECT_EQ(mixed_threads_note(m, {point_with(1, {{"flops_f64", 1}})}, {}, select_roofline(m, {point_with(1, {{"flops_f64", 1}})}, {})), "");
+    // One count the model did not measure for the points' precision (SP has only 2 threads
+    // here): judged on the 2-thread roofs, which the note says.
+    const std::vector<Point> sp_one{point_with(1, {{"flops_f32", 1}})};
+    EXPECT_NE(mixed_threads_note(m, sp_one, {}, select_roofline(m, sp_one, {}))
+                  .find("ran with 1 thread, a count this model did not measure (SP roofs for 2 threads): they are "
+                        "judged against the roofs for 2 threads"),
+              std::string::npos)
+        << mixed_threads_note(m, sp_one, {}, select_roofline(m, sp_one, {}));
     // Asked for: as asked.
     RooflineRequest asked;
     asked.precision = "dp";
