@@ -385,13 +385,30 @@ const ReferenceKernel* find_reference_kernel(const std::string& name) {
     return nullptr;
 }
 
-double working_set_over_cache(const KernelCounts& counts, const std::vector<CacheLevel>& caches, int threads) {
-    double ratio = 0;
-    for (const auto& c : caches) {
-        const auto capacity = static_cast<double>(per_thread_capacity(c, threads));
-        if (capacity > 0 && counts.working_set > capacity) ratio = counts.working_set / capacity;
+namespace {
+// The cache that holds one thread's `working_set`: its index in `caches`, caches.size() when
+// none does (a capacity not known holds nothing).
+std::size_t home_cache(double working_set, const std::vector<CacheLevel>& caches, int threads) {
+    for (std::size_t i = 0; i < caches.size(); ++i) {
+        const auto capacity = static_cast<double>(per_thread_capacity(caches[i], threads));
+        if (capacity > 0 && working_set <= capacity) return i;
     }
-    return ratio;
+    return caches.size();
+}
+std::string cache_name(const CacheLevel& c) { return fmt::format("L{}", c.level); }
+} // namespace
+
+std::string data_level(double working_set, const std::vector<CacheLevel>& caches, int threads, bool data_cold) {
+    const std::size_t home = data_cold ? caches.size() : home_cache(working_set, caches, threads);
+    return home < caches.size() ? cache_name(caches[home]) : "DRAM";
+}
+
+double working_set_over_cache(const KernelCounts& counts, const std::vector<CacheLevel>& caches, int threads) {
+    const std::size_t home = home_cache(counts.working_set, caches, threads);
+    for (std::size_t i = home; i-- > 0;)
+        if (const auto capacity = static_cast<double>(per_thread_capacity(caches[i], threads)); capacity > 0)
+            return counts.working_set / capacity;
+    return 0;
 }
 
 std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches,
@@ -399,15 +416,12 @@ std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const s
     std::map<std::string, double> out;
     const double t = std::max(1, threads);
     out["L1"] = t * (counts.loaded + counts.stored);
-    // Below L1, the traffic: what is read and written, and the write-allocate reads (as the roofs count them).
+    // Below L1, the traffic: what is read and written, and the write-allocate reads (as the roofs below L1 count them).
     const double memory = t * (counts.memory_read + counts.memory_written + counts.write_allocate);
-    // The level below cache i sees the memory traffic when a thread's working set spills its share of cache i.
-    for (std::size_t i = 0; i < caches.size(); ++i) {
-        const std::string below = i + 1 < caches.size() ? fmt::format("L{}", caches[i + 1].level) : "DRAM";
-        if (data_cold || counts.working_set > static_cast<double>(per_thread_capacity(caches[i], threads)))
-            out[below] = memory;
-    }
-    if (caches.empty()) out["DRAM"] = memory;
+    // Every level between L1 and where the data lives carries it (cold: down to DRAM).
+    const std::size_t home = data_cold ? caches.size() : home_cache(counts.working_set, caches, threads);
+    for (std::size_t i = 1; i <= home && i < caches.size(); ++i) out[cache_name(caches[i])] = memory;
+    if (home == caches.size()) out["DRAM"] = memory;
     return out;
 }
 

@@ -120,15 +120,17 @@ const ReferenceKernel& reference_kernel(ReferenceKernelId id);
 // Bytes per level of one call whose working set is `counts.working_set`, warm caches,
 // LRU: L1 gets the nominal bytes (loads + stores); a level below gets the memory traffic
 // (each array read and written once) when the working set does not fit the levels above
-// it (each capacity as one thread has it), else nothing. `caches` L1 first; "DRAM" last.
+// it (each capacity as one thread has it), else nothing: the levels from L2 down to
+// data_level() get it, no other. `caches` L1 first; "DRAM" last.
 // Nominal, without the write-allocate reads, as the machine model's bandwidth roofs are
 // (MemoryRoof::gbs): the two are compared. The write-allocate bytes are the caller's to
 // report beside them.
 // With `threads` > 1, `counts` are one thread's, each thread works on its own arrays, and
 // the capacities are what one thread has of each cache (shared levels split, consecutive
 // cores); the bytes returned are all threads'.
-// The working set over one thread's share of the largest cache it overflows (0 when it fits in
-// L1 or no caches are known): near 1, part of it still hits there (see bytes_by_level).
+// The working set over one thread's share of the last cache it spills before data_level()
+// (0 when it fits in L1 or no caches are known): near 1, part of it still hits there (see
+// bytes_by_level).
 double working_set_over_cache(const KernelCounts& counts, const std::vector<CacheLevel>& caches, int threads);
 // `data_cold`: every call starts with none of its data in any cache (its arrays flushed before
 // it): whatever it touches first crosses every level from memory, so every level below L1 gets
@@ -136,6 +138,13 @@ double working_set_over_cache(const KernelCounts& counts, const std::vector<Cach
 // working set; L1 keeps the loop's loads and stores (a kernel with reuse, dgemm, still has them).
 std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const std::vector<CacheLevel>& caches,
                                              int threads = 1, bool data_cold = false);
+// The level a call's data comes from, the one its point is judged at: "DRAM" when cold
+// (`data_cold`: the arrays flushed), else where one thread's `working_set` (bytes) lives, the
+// first cache whose share for one thread holds it ("L1", "L2", ...; a size not known holds
+// nothing), "DRAM" when none does or no caches are known. The deepest level bytes_by_level
+// gives bytes at.
+std::string data_level(double working_set, const std::vector<CacheLevel>& caches, int threads = 1,
+                       bool data_cold = false);
 
 // "1K..1G:x2" (sizes from 1 KiB to 1 GiB, each twice the last), "64K..4M:x4",
 // "32K,256K,8M" (a list). Throws std::invalid_argument saying what is wrong.

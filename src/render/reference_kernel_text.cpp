@@ -1,22 +1,10 @@
 #include "render/reference_kernel_text.hpp"
 
 #include "core/byte_sizes.hpp"
-#include "core/level.hpp"
 
 #include <fmt/format.h>
 
 namespace roofline {
-namespace {
-
-// The deepest level the point has bytes at: where its traffic comes from.
-std::string bound_level(const std::map<std::string, double>& bytes) {
-    std::string level = "L1";
-    for (const auto& [name, b] : bytes)
-        if (b > 0 && level_before(level, name)) level = name;
-    return level;
-}
-
-} // namespace
 
 std::string reference_kernel_list_text(const std::vector<const ReferenceKernel*>& kernels) {
     std::string out;
@@ -42,17 +30,20 @@ std::string kernel_sweep_header() {
                        "s/call", "GFLOP/s", "GB/s", "at", "spread", "check");
 }
 
-std::string kernel_sweep_row(const std::string& kernel, const Point& p, const std::string& check) {
-    const std::string level = bound_level(p.bytes);
+std::string kernel_sweep_row(const std::string& kernel, const Point& p, const std::string& level,
+                             const std::string& check) {
     const auto detail = [&](const char* k) {
         const auto it = p.details.find(k);
         return it == p.details.end() ? 0.0 : it->second;
     };
     const double fastest = detail("seconds_fastest"), slowest = detail("seconds_slowest");
-    return fmt::format("{:<20} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9.3g} {:>6} {:>7.1f}%  {}\n", kernel,
+    const auto bytes = p.bytes.find(level);
+    const std::string rate = bytes != p.bytes.end() && p.seconds > 0
+                                 ? fmt::format("{:.3g}", bytes->second / p.seconds * 1e-9)
+                                 : std::string("-");
+    return fmt::format("{:<20} {:>10} {:>12} {:>12.4g} {:>9.3g} {:>9} {:>6} {:>7.1f}%  {}\n", kernel,
                        format_bytes(static_cast<std::uint64_t>(detail("working_set_bytes"))),
-                       static_cast<long long>(detail("n")), p.seconds, performance(p),
-                       p.bytes.at(level) / p.seconds * 1e-9, level,
+                       static_cast<long long>(detail("n")), p.seconds, performance(p), rate, level,
                        fastest > 0 ? 100 * (slowest / fastest - 1) : 0.0, check);
 }
 

@@ -2,6 +2,7 @@
 // land in a hierarchy, and the size sweeps of `roofline kernels --sizes`.
 #include "core/reference_kernels.hpp"
 
+#include "core/level.hpp"
 #include "cachesim_fixture.hpp"
 #include "rl_cachesim.h"
 
@@ -408,6 +409,48 @@ TEST(ReferenceKernels, WarmGridSweepsOutOfCacheMoveTheSameTraffic) {
     EXPECT_NEAR(static_cast<double>(sim.dram_read()), counts.memory_read + counts.write_allocate,
                 0.01 * counts.memory_read);
     EXPECT_NEAR(static_cast<double>(sim.dram_written()), counts.memory_written, 0.01 * counts.memory_written);
+}
+
+// Where the data comes from: the first cache a thread's share of holds the working set, DRAM
+// when none does or the arrays are flushed; the bytes stop there.
+TEST(ReferenceKernels, DataLevelIsWhereTheWorkingSetLives) {
+    EXPECT_EQ(data_level(24e3, hierarchy()), "L1");
+    EXPECT_EQ(data_level(2.4e6, hierarchy()), "L3");
+    EXPECT_EQ(data_level(2.4e8, hierarchy()), "DRAM");
+    EXPECT_EQ(data_level(24e3, hierarchy(), 1, true), "DRAM") << "flushed arrays come from memory";
+    EXPECT_EQ(data_level(24e3, {}), "DRAM") << "no caches known";
+    EXPECT_EQ(data_level(20e6, hierarchy(), 2), "DRAM") << "half of the 32 MiB L3 a thread";
+    // A private 2 MiB L2 and a 16 MiB L3 shared by 16 cores: on 16 threads, 1 MiB of L3 each.
+    // 1.5 MiB a thread lives in L2: no bytes below it (the L3 share it overflows is not crossed).
+    const std::vector<CacheLevel> big_l2 = {{1, 48 << 10, 64, 12, 1, 16}, {2, 2 << 20, 64, 16, 1, 16},
+                                            {3, 16 << 20, 64, 16, 16, 1}};
+    KernelCounts c;
+    c.loaded = c.memory_read = c.working_set = 1.5 * (1 << 20);
+    EXPECT_EQ(data_level(c.working_set, big_l2, 16), "L2");
+    const auto bytes = bytes_by_level(c, big_l2, 16);
+    EXPECT_TRUE(bytes.count("L2"));
+    EXPECT_FALSE(bytes.count("L3"));
+    EXPECT_FALSE(bytes.count("DRAM"));
+    EXPECT_DOUBLE_EQ(working_set_over_cache(c, big_l2, 16), 1.5 * (1 << 20) / (48 << 10));
+    // A level of unknown size holds nothing: 16 KB lives in L1 still, 1 MB past the unknown L2.
+    std::vector<CacheLevel> unknown_l2 = hierarchy();
+    unknown_l2[1].size_bytes = 0;
+    EXPECT_EQ(data_level(16e3, unknown_l2), "L1");
+    EXPECT_EQ(data_level(1e6, unknown_l2), "L3");
+    c.working_set = 16e3;
+    EXPECT_EQ(bytes_by_level(c, unknown_l2).size(), 1u);
+    // Whatever the case, the data level is the deepest level with bytes.
+    for (const auto& k : reference_kernels())
+        for (const double ws : {4e3, 100e3, 1e6, 8e6, 1e9})
+            for (const bool cold : {false, true}) {
+                const auto kc = k.counts(k.n_for_working_set(ws));
+                const auto b = bytes_by_level(kc, hierarchy(), 1, cold);
+                std::string deepest = "L1";
+                for (const auto& entry : b)
+                    if (level_before(deepest, entry.first)) deepest = entry.first;
+                EXPECT_EQ(deepest, data_level(kc.working_set, hierarchy(), 1, cold))
+                    << k.name << " " << ws;
+            }
 }
 
 // Two threads on their own arrays: each has half of a shared L3, all of its private L2.
