@@ -1,5 +1,6 @@
 #include "render/kernel_table.hpp"
 
+#include "render/number_format.hpp"
 #include "render/text_escape.hpp"
 
 #include <fmt/format.h>
@@ -22,11 +23,16 @@ std::string kernel_table_text(const std::vector<KernelInfo>& kernels) {
                            k.supported ? "yes" : "no");
         supported += k.supported;
     }
+    // "1 kernel, which runs on this CPU", "3 kernels, 1 of them runs on this CPU", "0 kernels".
+    const std::string here =
+        kernels.empty()       ? std::string()
+        : kernels.size() == 1 ? (supported ? ", which runs on this CPU" : ", which does not run on this CPU")
+                              : fmt::format(", {} of them {} on this CPU", supported, supported == 1 ? "runs" : "run");
     out += fmt::format(
-        "\n{} kernels, {} of them run on this CPU. FLOP and bytes per iteration (/it: one step of every chain) or "
+        "\n{}{}. FLOP and bytes per iteration (/it: one step of every chain) or "
         "per element (/el: one 8-byte element of the stream); (+WA): with the write-allocate reads of ordinary "
         "stores. Select with --kernel NAME[,NAME] or --isa sse2|avx2|avx512.\n",
-        kernels.size(), supported);
+        count_of(static_cast<long long>(kernels.size()), "kernel"), here);
     return terminal_block(out);
 }
 
