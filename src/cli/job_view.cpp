@@ -86,9 +86,11 @@ void band_by_time(std::vector<Point>& points, int bands) {
         from[b] = std::min(from[b], detail(points[i], "monitor_start_unix", first) - first);
         to[b] = std::max(to[b], detail(points[i], "monitor_end_unix", first) - first);
     }
+    // Its ends written as the samples' labels are (render's sample_time_label): "+0.0-5.0 s" a second apart.
+    const double interval = job_interval(points);
     for (std::size_t i = 0; i < points.size(); ++i) {
         const int b = band_of[i];
-        points[i].series = fmt::format("{} +{:.0f}-{:.0f} s", points[i].series, from[b], to[b]);
+        points[i].series = fmt::format("{} {}", points[i].series, sample_time_span_label(from[b], to[b], interval));
     }
 }
 

@@ -16,8 +16,9 @@ namespace roofline::cli {
 std::vector<Point> load_job_points(StoreAccess& access, const std::string& job);
 
 // For the chart: the samples (in time order) split into up to `bands` consecutive bands of
-// equal size, each node's samples in a band a series of its own ("node +0-40 s"), so the
-// chart's series colours tell early from late.
+// equal size, each node's samples in a band a series of its own ("node +0-40 s"; its ends as
+// the samples' labels are written, render's sample_time_span_label: "node +0.0-5.0 s" at a
+// 1 s interval), so the chart's series colours tell early from late.
 void band_by_time(std::vector<Point>& points, int bands);
 
 struct JobReportArgs {

@@ -27,6 +27,12 @@ std::string sample_time_label(double offset_seconds, double interval_seconds) {
     return fmt::format("+{:.{}f} s", offset_seconds, decimals);
 }
 
+std::string sample_time_span_label(double from_seconds, double to_seconds, double interval_seconds) {
+    const std::string from = sample_time_label(from_seconds, interval_seconds);  // "+0.0 s"
+    const std::string to = sample_time_label(to_seconds, interval_seconds);      // "+5.0 s"
+    return fmt::format("{}-{}", from.substr(0, from.size() - 2), to.substr(1));
+}
+
 std::string render_job_report_text(const std::string& job, const JobSummary& s, const std::string& work_unit) {
     std::string out = fmt::format("Job {}: {} over {}\n", terminal_text(job), count_of(static_cast<long long>(s.samples), "sample"),
                                   format_seconds(s.seconds));

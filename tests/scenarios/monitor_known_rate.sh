@@ -72,7 +72,8 @@ out=$("$bin" list 2>&1) || fail "list"
 grep -q "job job42 $(hostname)" <<<"$out" || fail "the store should list the set 'job job42 $(hostname)'"
 out=$("$bin" plot --job job42 --machine "$machine" -o job.svg 2>&1) || fail "plot --job"
 grep -q "5 points" <<<"$out" && grep -q '+1.0 s' job.svg || fail "plot --job: the samples labelled by time"
-grep -q "$(hostname) +0-1 s" job.svg && grep -q "$(hostname) +4-5 s" job.svg || fail "plot --job: five time bands"
+# Each band's ends written as the samples' labels are (one decimal a second apart; were "+0-1 s").
+grep -q "$(hostname) +0\.0-1\.0 s" job.svg && grep -q "$(hostname) +4\.0-5\.0 s" job.svg || fail "plot --job: five time bands"
 out=$("$bin" report --job nosuchjob --machine "$machine" 2>&1)
 [[ $? == 1 ]] && grep -q "no samples of job nosuchjob" <<<"$out" || fail "report --job of an unknown job"
 echo "ok: samples in the store; report --job and plot --job"

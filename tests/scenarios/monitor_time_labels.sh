@@ -3,7 +3,8 @@
 # report --job give every sample, the last partial one too, the same label (the monitor counted
 # from its start and rounded to whole seconds, the report from the first sample's start: +4 s
 # against +3 s), and a sub-second interval gives every sample a label of its own (was
-# "+0 s +0 s +1 s +1 s"). Snapshots are written by hand for a live process of this script.
+# "+0 s +0 s +1 s +1 s"), and plot --job's time bands span two such labels (they were whole
+# seconds). Snapshots are written by hand for a live process of this script.
 set -u
 bin=$1
 tmp=$(mktemp -d)
@@ -40,7 +41,20 @@ for interval in 0.25 1; do
   "$bin" report --job lab --machine "$src/tests/data/report-machine.json" >"$tmp/report" 2>&1 ||
     { echo "FAIL: report --job exited $?"; cat "$tmp/report"; exit 1; }
   grep -o '^ *+[0-9.]* s' "$tmp/report" | sed 's/^ *//' >"$tmp/r.labels"
-  echo "--interval $interval: $(tr "\n" " " <"$tmp/m.labels")"
+  # plot --job's time bands: their ends written as the samples' labels (they were whole seconds:
+  # at 0.25 s "+0-0 s", "+0-1 s"), as many bands as samples here, each its own.
+  "$bin" plot --job lab --machine "$src/tests/data/report-machine.json" --format gnuplot -o "$tmp/job.gp" \
+    >"$tmp/plot" 2>&1 || { echo "FAIL: plot --job exited $?"; cat "$tmp/plot"; exit 1; }
+  decimals=$(sed -n '1s/^+[0-9]*\.\{0,1\}\([0-9]*\) s$/\1/p' "$tmp/r.labels" | tr -d '\n' | wc -c)
+  number="[0-9]+$( ((decimals > 0)) && printf '\\.[0-9]{%d}' "$decimals")"
+  # The series' titles: 'series NODE +FROM-TO s'.
+  sed -n "s/.* title 'series [^ ']* \(+[^']*\)'.*/\1/p" "$tmp/job.gp" | sort -u >"$tmp/bands"
+  if [[ $(wc -l <"$tmp/bands") -lt 4 ]] || grep -Evq "^\+$number-$number s$" "$tmp/bands"; then
+    echo "FAIL: --interval $interval: plot --job's bands ($(tr '\n' ' ' <"$tmp/bands")) are not written as the" \
+         "samples' labels ($(tr '\n' ' ' <"$tmp/r.labels")) are, or are too few"
+    fail=1
+  fi
+  echo "--interval $interval: $(tr "\n" " " <"$tmp/m.labels"); bands: $(tr "\n" " " <"$tmp/bands")"
   if [[ $(wc -l <"$tmp/m.labels") -lt 4 ]] || ! cmp -s "$tmp/m.labels" "$tmp/r.labels" ||
      [[ -n $(sort "$tmp/m.labels" | uniq -d) ]]; then
     echo "FAIL: --interval $interval: the monitor's labels ($(tr '\n' ' ' <"$tmp/m.labels")) and report --job's" \
@@ -48,5 +62,5 @@ for interval in 0.25 1; do
     fail=1
   fi
 done
-[[ $fail -eq 0 ]] && echo "ok: monitor and report --job label each sample alike, one label a sample"
+[[ $fail -eq 0 ]] && echo "ok: monitor and report --job label each sample alike, one label a sample; plot --job's bands alike"
 exit $fail

@@ -37,3 +37,18 @@ TEST(SampleTimeLabel, TheReportUsesIt) {
     EXPECT_NE(text.find(sample_time_label(0.25, 0.25)), std::string::npos) << text;
     EXPECT_NE(text.find("+0.5 s"), std::string::npos) << text;
 }
+
+// plot --job's time bands: their ends written as the samples' labels are, with the decimals the
+// interval needs (they were whole seconds: a 0.25 s job's bands read "+0-0 s", "+0-1 s").
+TEST(SampleTimeLabel, BandsSpanTwoLabels) {
+    EXPECT_EQ(sample_time_span_label(0, 60, 10), "+0-60 s");
+    EXPECT_EQ(sample_time_span_label(0, 1.003, 1), "+0.0-1.0 s");
+    EXPECT_EQ(sample_time_span_label(0.5, 1.0, 0.25), "+0.5-1.0 s");
+    EXPECT_EQ(sample_time_span_label(0.3, 0.6, 0.1), "+0.30-0.60 s");
+    for (const double interval : {0.1, 0.25, 1.0, 10.0}) {
+        const std::string from = sample_time_label(3 * interval, interval), to = sample_time_label(5 * interval, interval);
+        EXPECT_EQ(sample_time_span_label(3 * interval, 5 * interval, interval),
+                  from.substr(0, from.size() - 2) + "-" + to.substr(1))
+            << interval;
+    }
+}
