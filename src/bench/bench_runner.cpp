@@ -318,6 +318,7 @@ void finish_model(const Topology& topology, const std::optional<Microarch>& micr
                         microarch->source));
     // A roof the hardware cannot reach is not stored; the run says so and fails.
     model.environment.refused = refuse_roofs_above_theory(model);
+    for (auto& why : refuse_outer_levels_faster_than_inner(model)) model.environment.refused.push_back(std::move(why));
     for (auto& w : roof_sanity_warnings(model)) model.environment.warnings.push_back(w);
     for (const auto& r : model.compute)
         if (!r.stats.stable && !r.stats.cores_shared)

@@ -1,5 +1,7 @@
 #include "core/roof_consistency.hpp"
 
+#include "core/level.hpp"
+
 #include <fmt/core.h>
 
 namespace roofline {
@@ -65,6 +67,31 @@ std::vector<std::string> refuse_roofs_above_theory(MachineModel& model) {
                                       r.gbs / r.theoretical_gbs, r.theoretical_gbs));
         return true;
     });
+    return refused;
+}
+
+std::vector<std::string> refuse_outer_levels_faster_than_inner(MachineModel& model) {
+    std::vector<std::string> refused;
+    std::vector<bool> refuse(model.memory.size(), false);
+    for (std::size_t i = 0; i < model.memory.size(); ++i) {
+        const MemoryRoof& r = model.memory[i];
+        if (!is_memory_level(r.level) || !(r.gbs > 0)) continue;
+        const MemoryRoof* fastest_inner = nullptr;
+        for (const MemoryRoof& o : model.memory)
+            if (is_memory_level(o.level) && o.pattern == r.pattern && o.threads == r.threads &&
+                level_before(o.level, r.level) && canonical_level(o.level) != canonical_level(r.level) &&
+                (!fastest_inner || o.gbs > fastest_inner->gbs))
+                fastest_inner = &o;
+        if (!fastest_inner || !(r.gbs > kOuterLevelAllowance * fastest_inner->gbs)) continue;
+        refuse[i] = true;
+        refused.push_back(fmt::format("{} {} {} thread{}: {:.1f} GB/s is {:.2f}x the {:.1f} GB/s of {} {} at the same "
+                                      "threads, a level its data passes through: it cannot be true; refused",
+                                      r.level, r.pattern, r.threads, r.threads > 1 ? "s" : "", r.gbs,
+                                      r.gbs / fastest_inner->gbs, fastest_inner->gbs, fastest_inner->level,
+                                      fastest_inner->pattern));
+    }
+    std::size_t i = 0;
+    std::erase_if(model.memory, [&](const MemoryRoof&) { return refuse[i++]; });
     return refused;
 }
 

@@ -31,4 +31,16 @@ inline constexpr double kRefuseAboveTheory = 0.03;
 // naming the roof.
 std::vector<std::string> refuse_roofs_above_theory(MachineModel& model);
 
+// Data from an outer level passes through the inner ones on its way to the core, so an outer
+// level's roof this many times the fastest inner level's (same pattern and thread count)
+// cannot be true: a DRAM roof edited 100x, or a unit slip. The factor leaves room for an
+// inner roof measured low on a noisy machine; it catches what cannot be noise.
+inline constexpr double kOuterLevelAllowance = 1.5;
+
+// Removes from `model` every memory roof of a level beyond L1 (L2.., DRAM, HBM) faster than
+// kOuterLevelAllowance times the fastest roof of the levels before it at the same pattern
+// and thread count, and returns why, one line each, naming both roofs. Buses, NUMA pairs and
+// working sets of no level are not compared.
+std::vector<std::string> refuse_outer_levels_faster_than_inner(MachineModel& model);
+
 } // namespace roofline

@@ -104,5 +104,31 @@ TEST(RoofConsistency, RoofsAboveTheHardwareAreRefusedByName) {
     EXPECT_EQ(m.memory[0].level, "DRAM");
 }
 
+std::vector<MemoryRoof> zen4_quick_roofs() {
+    return {roof("L1", "load", 1, 233), roof("L1", "copy", 1, 118), roof("L1", "store", 1, 59),
+            roof("L2", "load", 1, 118), roof("L2", "copy", 1, 100), roof("L3", "load", 1, 100),
+            roof("DRAM", "load", 1, 31),  roof("DRAM", "copy", 1, 30), roof("DRAM", "store", 1, 12),
+            roof("L1", "load", 2, 465),   roof("DRAM", "load", 2, 55), roof("DRAM", "copy", 2, 39),
+            roof("PCIe", "load", 1, 500)};  // a bus is no level the core's data passes through
+}
+
+TEST(RoofConsistency, AnOuterLevelFasterThanTheInnerOnesIsRefused) {
+    MachineModel m;
+    m.memory = zen4_quick_roofs();
+    EXPECT_TRUE(refuse_outer_levels_faster_than_inner(m).empty());
+    EXPECT_EQ(m.memory.size(), zen4_quick_roofs().size());
+    // DRAM edited 100x: 3100 GB/s beside an L1 of 233 at the same pattern and threads.
+    m.memory[6].gbs *= 100;
+    const auto refused = refuse_outer_levels_faster_than_inner(m);
+    ASSERT_EQ(refused.size(), 1u);
+    EXPECT_NE(refused[0].find("DRAM load 1 thread: 3100.0 GB/s is 13.30x the 233.0 GB/s of L1 load"), std::string::npos)
+        << refused[0];
+    EXPECT_EQ(m.memory.size(), zen4_quick_roofs().size() - 1);
+    // One inner roof measured low takes down no outer one: they are compared with the fastest inner.
+    m.memory = zen4_quick_roofs();
+    m.memory[3].gbs = 1.2;  // L2 load
+    EXPECT_TRUE(refuse_outer_levels_faster_than_inner(m).empty());
+}
+
 } // namespace
 } // namespace roofline
