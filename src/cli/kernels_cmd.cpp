@@ -229,7 +229,17 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--param", args->request.params,
                     "NAME=V1,V2,...: run the kernels that have parameter NAME at each value (repeat for a grid; "
                     "each combination is a series): atb_ours/atb_openblas m=8,16,32, spmv_random nnzr=4,16")
-        ->type_name("NAME=LIST");
+        ->type_name("NAME=LIST")
+        // As parsed, so a configured one is checked too: the form, the name, each value's range
+        // (which of the kernels chosen have it is the run's to say).
+        ->check(value_check([](const std::string& text) -> std::string {
+            try {
+                (void)parse_kernel_param(text);
+            } catch (const std::invalid_argument& e) {
+                return e.what();
+            }
+            return {};
+        }));
     cmd->add_option("--samples", args->request.samples, "Timed samples per point (default 5)")
         ->check(whole_number_check(1, 1000, "--samples must be 1 to 1000"));
     cmd->add_option("--threads", args->request.threads,

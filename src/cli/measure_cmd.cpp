@@ -14,6 +14,7 @@
 #include "cli/measure_repeat.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "cli/value_check.hpp"
 #include "core/gpu_kernel_points.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
@@ -552,9 +553,19 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "Simulate the caches of another machine: a machine model (roofline bench -o), a spec sheet "
                     "(examples/machines/*.yaml; sizes only there: 64-byte lines and 8 ways assumed), or 'stored' / "
                     "'stored:ID' for a model in the results store (roofline list)")
+        // As parsed, so a configured one is checked too: 'stored:ID' has a whole ID above 0 (the row
+        // itself is looked for when read), a file exists.
         ->check(CLI::Validator(
             [](std::string& value) -> std::string {
-                if (value == kStored || value.rfind(std::string(kStored) + ":", 0) == 0) return {};  // checked when read
+                if (value == kStored) return {};
+                if (value.rfind(std::string(kStored) + ":", 0) == 0) {
+                    try {
+                        (void)parse_stored_source(value, "--cache-model");
+                    } catch (const UsageError& e) {
+                        throw OptionValueError(e.what());  // the whole message, as the other stored:ID checks
+                    }
+                    return {};
+                }
                 return CLI::ExistingFile(value);
             },
             "FILE|stored[:ID]"));

@@ -1,6 +1,7 @@
 #include "core/reference_kernels.hpp"
 
 #include "core/byte_sizes.hpp"
+#include "core/message_name.hpp"
 #include "core/working_sets.hpp"
 
 #include <fmt/core.h>
@@ -422,6 +423,54 @@ std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const s
     const std::size_t home = data_cold ? caches.size() : home_cache(counts.working_set, caches, threads);
     for (std::size_t i = 1; i <= home && i < caches.size(); ++i) out[cache_name(caches[i])] = memory;
     if (home == caches.size()) out["DRAM"] = memory;
+    return out;
+}
+
+KernelParamValues parse_kernel_param(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw std::invalid_argument(fmt::format("--param expects NAME=V1,V2,... (got '{}')", message_name(text)));
+    KernelParamValues out{text.substr(0, eq), {}};
+    std::vector<const ReferenceKernel*> having;
+    std::string known;
+    for (const auto& k : reference_kernels())
+        for (const auto& p : k.parameters) {
+            known += fmt::format("{}{} ({})", known.empty() ? "" : ", ", p.name, k.name);
+            if (p.name == out.name) having.push_back(&k);
+        }
+    if (having.empty())
+        throw std::invalid_argument(
+            fmt::format("--param {}: no kernel has it (parameters: {})", message_name(out.name), known));
+    for (std::size_t start = eq + 1; start <= text.size();) {
+        const auto comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+            v = std::stoll(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (item.empty() || used != item.size())
+            throw std::invalid_argument(
+                fmt::format("--param {}: '{}' is not a whole number", message_name(out.name), message_name(item)));
+        if (std::find(out.values.begin(), out.values.end(), v) == out.values.end()) out.values.push_back(v);
+        start = comma + 1;
+    }
+    // A value some kernel that has the parameter takes; else the first one's reason.
+    for (const auto v : out.values) {
+        std::string refused;
+        for (const ReferenceKernel* k : having) {
+            try {
+                (void)k->resolved({{out.name, v}});
+                refused.clear();
+                break;
+            } catch (const std::invalid_argument& e) {
+                if (refused.empty()) refused = e.what();
+            }
+        }
+        if (!refused.empty()) throw std::invalid_argument(fmt::format("--param: {}", refused));
+    }
     return out;
 }
 

@@ -146,6 +146,19 @@ std::map<std::string, double> bytes_by_level(const KernelCounts& counts, const s
 std::string data_level(double working_set, const std::vector<CacheLevel>& caches, int threads = 1,
                        bool data_cold = false);
 
+// One --param of `roofline kernels`, "NAME=V1,V2,...": the name and its values, each once, in
+// the order given. Throws std::invalid_argument with the whole message when the text is not of
+// that form ("--param expects NAME=V1,V2,... (got 'm')"), a value is no whole number ("--param
+// m: 'x' is not a whole number"), no kernel has the parameter ("--param q: no kernel has it
+// (parameters: m (atb_ours), ...)"), or no kernel that has it takes a value ("--param: atb_ours:
+// m = 12: m must be 8 to 512, a multiple of 8"): what the text alone says, checked as the option
+// is parsed. Which of the kernels chosen have it is the run's to check.
+struct KernelParamValues {
+    std::string name;
+    std::vector<std::int64_t> values;
+};
+KernelParamValues parse_kernel_param(const std::string& text);
+
 // "1K..1G:x2" (sizes from 1 KiB to 1 GiB, each twice the last), "64K..4M:x4",
 // "32K,256K,8M" (a list). Throws std::invalid_argument saying what is wrong.
 std::vector<std::uint64_t> parse_size_sweep(const std::string& text);

@@ -51,6 +51,10 @@ kernels.threads 0
 kernels.sizes bogus
 kernels.stat mean
 kernels.cache hot
+kernels.param m=12
+kernels.param q=1
+kernels.param m
+kernels.param m=8,x
 # monitor
 monitor.interval 0.01
 monitor.interval 100000
@@ -94,6 +98,7 @@ measure.repeat 0
 measure.warmup -1
 measure.machine stored:x
 measure.times /nonexistent/times.json
+measure.cache-model stored:x
 # the others
 history.last -3
 history.format xml

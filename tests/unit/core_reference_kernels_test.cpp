@@ -172,6 +172,32 @@ TEST(ReferenceKernels, ParametersChangeTheCountsAndAreChecked) {
             << m;
 }
 
+// --param's text as the option is parsed: its form, a name some kernel has, values some kernel
+// with it takes (atb_ours and atb_openblas share m: 8 to 512, multiples of 8).
+TEST(ReferenceKernels, ParamTextIsCheckedAsParsed) {
+    const auto m = parse_kernel_param("m=8,16,8,512");
+    EXPECT_EQ(m.name, "m");
+    EXPECT_EQ(m.values, (std::vector<std::int64_t>{8, 16, 512})) << "each once, in order";
+    EXPECT_EQ(parse_kernel_param("nnzr=1").values, std::vector<std::int64_t>{1});
+    const auto refused = [](const std::string& text) {
+        try {
+            (void)parse_kernel_param(text);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(refused("m"), "--param expects NAME=V1,V2,... (got 'm')");
+    EXPECT_EQ(refused("=8"), "--param expects NAME=V1,V2,... (got '=8')");
+    EXPECT_EQ(refused("m="), "--param expects NAME=V1,V2,... (got 'm=')");
+    EXPECT_EQ(refused("m=8,x"), "--param m: 'x' is not a whole number");
+    EXPECT_EQ(refused("m=8,,16"), "--param m: '' is not a whole number");
+    EXPECT_EQ(refused("q=1"), "--param q: no kernel has it (parameters: m (atb_ours), m (atb_openblas), nnzr (spmv_random))");
+    EXPECT_EQ(refused("m=12"), "--param: atb_ours: m = 12: m must be 8 to 512, a multiple of 8");
+    EXPECT_EQ(refused("nnzr=0"), "--param: spmv_random: nnzr = 0: nnzr must be 1 to 4096");
+    EXPECT_EQ(refused("m=\nx=1"), "--param m: '\\nx=1' is not a whole number") << "a line break stays on its line";
+}
+
 TEST(ReferenceKernels, StreamTriadCountsAsStreamDoes) {
     const auto c = kernel("stream_triad").counts(1000);
     EXPECT_DOUBLE_EQ(c.flops, 2000);
