@@ -74,6 +74,24 @@ public:
         return found;
     }
 
+    // The document's "units" block, where it has one, must say of each figure `ours` names
+    // what `ours` says: a file whose figures are in other units (GiB/s, ms: converted by hand
+    // or by another tool) would be read wrong by that factor without a word. Keys `ours`
+    // does not name are figures this reader does not read, and left alone.
+    void require_units(const nlohmann::json& ours) const {
+        if (!has("units")) return;
+        const JsonNode units = child("units");
+        units.require_object();
+        for (const auto& [key, unit] : ours.items()) {
+            if (!units.has(key)) continue;
+            const JsonNode given = units.child(key);
+            if (given.value() != unit)
+                given.fail(fmt::format("the figures are said to be in {}, but this reader takes {} as {}: convert "
+                                       "them and write the unit as roofline does, or leave the units block out",
+                                       given.value().dump(), key, unit.dump()));
+        }
+    }
+
     std::string as_string() const {
         if (!value_.is_string()) expected("a string");
         return value_.get<std::string>();

@@ -576,6 +576,7 @@ nlohmann::json machine_to_json(const MachineModel& model) {
 MachineModel machine_from_json(const nlohmann::json& j, const std::string& source) {
     const JsonNode root(j, "", source);
     const auto schema = root.require_schema(machine_schema, "roofline machine model");
+    root.require_units(units_object());
 
     MachineModel model;
     model.schema = schema;

@@ -137,6 +137,7 @@ nlohmann::json points_to_json(const std::vector<Point>& points, const Provenance
 std::vector<Point> points_from_json(const nlohmann::json& j, const std::string& source) {
     const JsonNode root(j, "", source);
     root.require_schema(points_schema, "roofline points file");
+    root.require_units(units_object());
     const auto list = root.required("points", "an array");
     list.require_array();
     std::vector<Point> points;

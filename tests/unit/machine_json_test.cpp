@@ -209,6 +209,29 @@ TEST(MachineJson, WritesSchemaUnitsAndDerivedEfficiency) {
     EXPECT_EQ(j.at("curves").at(0).at("points").at(1).at(0).get<std::uint64_t>(), 1ull << 30);
 }
 
+// A file whose units block says its figures are in other units is refused, naming the unit;
+// the block as written, a block without that figure or no block at all is read.
+TEST(MachineJson, FiguresInOtherUnitsAreRefused) {
+    auto j = machine_to_json(populated_model());
+    EXPECT_NO_THROW(machine_from_json(j));
+    j["units"]["not_a_figure_read"] = "furlongs";
+    EXPECT_NO_THROW(machine_from_json(j));
+    j["units"]["gbs"] = "GiB/s";
+    try {
+        machine_from_json(j, "m.json");
+        ADD_FAILURE() << "GiB/s was read as GB/s";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("/units/gbs: the figures are said to be in \"GiB/s\""), std::string::npos)
+            << e.what();
+    }
+    j["units"].erase("gbs");
+    EXPECT_NO_THROW(machine_from_json(j));
+    j["units"] = "GB/s";
+    EXPECT_THROW(machine_from_json(j), std::exception);
+    j.erase("units");
+    EXPECT_NO_THROW(machine_from_json(j));
+}
+
 TEST(MachineJson, UnknownKeysAreIgnored) {
     auto j = machine_to_json(populated_model());
     j["future_section"] = {{"anything", 1}};

@@ -85,6 +85,21 @@ TEST(PointsJson, RoundTripKeepsEveryField) {
     for (std::size_t i = 0; i < points.size(); ++i) expect_equal(back[i], points[i]);
 }
 
+TEST(PointsJson, SecondsInOtherUnitsAreRefused) {
+    auto j = points_to_json(sample_points());
+    j["units"]["seconds"] = "milliseconds";
+    try {
+        points_from_json(j, "p.json");
+        ADD_FAILURE() << "milliseconds were read as seconds";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("/units/seconds: the figures are said to be in \"milliseconds\""),
+                  std::string::npos)
+            << e.what();
+    }
+    j.erase("units");
+    EXPECT_EQ(points_from_json(j).size(), sample_points().size());
+}
+
 TEST(PointsJson, FlopsOrOpsWithUnit) {
     const auto j = points_to_json(sample_points());
     EXPECT_EQ(j["schema"], "roofline.points/1");
