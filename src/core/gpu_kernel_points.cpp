@@ -1,8 +1,11 @@
 #include "core/gpu_kernel_points.hpp"
 
+#include "core/offload_point.hpp"
+
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -175,21 +178,26 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
         }
         Point& p = points[at->second];
         p.seconds += value(kDuration) * 1e-9;
+        // A figure ncu did not record is left out of the details (absent, not 0): a precision whose
+        // counters were not asked for says nothing of the kernel's work in it.
+        const auto recorded = [&](const std::string& metric) { return l.values.count(metric) > 0; };
         double flops = 0;
         for (const auto& c : kFlopCounters) {
+            if (!recorded(sass(c.op))) continue;
             const double f = c.flops * value(sass(c.op));
             p.details[fmt::format("flops_{}", c.precision)] += f;
             flops += f;
         }
         double tensor = 0;
         for (const auto& c : kTensorCounters) {
+            if (!recorded(c.metric)) continue;
             const double ops = value(c.metric);
             p.details[fmt::format("{}_tensor_{}", c.flops ? "flops" : "ops", c.precision)] += ops;
             if (c.flops) tensor += ops;
         }
-        p.details["flops_tensor"] += tensor;
+        if (l.tensor_counters) p.details["flops_tensor"] += tensor;
         const auto pipe = tensor_pipe_instructions(l);
-        p.details["tensor_instructions"] += pipe.value_or(0);
+        if (pipe) p.details["tensor_instructions"] += *pipe;
         // FLOP counters ncu could not collect (n/a, e.g. HFMA on a part without it) leave that
         // work unknown: with nothing else counted, the kernel's FLOPs are unknown, not 0.
         int unavailable = 0;
@@ -215,8 +223,8 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
         if (unavailable > 0 && !(p.work > 0)) p.work_counted = false;
         for (const auto& [level, metric] : kLevelBytes)
             if (l.values.count(metric)) p.bytes[level] += value(metric);
-        p.details["dram_read_bytes"] += value("dram__bytes_read.sum");
-        p.details["dram_written_bytes"] += value("dram__bytes_write.sum");
+        if (recorded("dram__bytes_read.sum")) p.details["dram_read_bytes"] += value("dram__bytes_read.sum");
+        if (recorded("dram__bytes_write.sum")) p.details["dram_written_bytes"] += value("dram__bytes_write.sum");
         p.details["launches"] += 1;
         try {
             p.details["device"] = std::stod(l.device);
@@ -230,17 +238,38 @@ std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics
     return points;
 }
 
+std::vector<GpuPrecisionFlops> gpu_flops_by_precision(const Point& p) {
+    std::vector<GpuPrecisionFlops> out;
+    if (p.source != PointOrigin::ncu) return out;
+    const auto entry = [&](const std::string& precision) -> GpuPrecisionFlops& {
+        auto it = std::find_if(out.begin(), out.end(), [&](const auto& f) { return f.precision == precision; });
+        if (it == out.end()) it = out.insert(out.end(), GpuPrecisionFlops{precision, 0, 0});
+        return *it;
+    };
+    for (const auto& [key, value] : p.details) {
+        if (key.rfind("flops_tensor_", 0) == 0)
+            entry(key.substr(13)).tensor += value;
+        else if (key == "flops_fp64" || key == "flops_fp32" || key == "flops_fp16")
+            entry(key.substr(6)).fma += value;
+    }
+    out.erase(std::remove_if(out.begin(), out.end(), [](const auto& f) { return !(f.fma + f.tensor > 0); }), out.end());
+    // Most FLOPs first; a tie keeps the names' order (details are sorted by key).
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.fma + a.tensor > b.fma + b.tensor; });
+    return out;
+}
+
 GpuWork dominant_gpu_work(const std::vector<Point>& points) {
+    // A whole offload adds its kernels' FLOPs up: beside them it would count each FLOP twice
+    // (and only alone says anything of its own).
+    const bool kernels = std::any_of(points.begin(), points.end(), [](const Point& p) {
+        return p.source == PointOrigin::ncu && !p.details.count("whole_offload");
+    });
     std::map<std::string, double> work, on_tensor;  // FLOPs per precision; of them, on the tensor cores
     for (const auto& p : points) {
-        if (p.source != PointOrigin::ncu) continue;
-        for (const auto& [key, value] : p.details) {
-            if (key.rfind("flops_tensor_", 0) == 0) {
-                work[key.substr(13)] += value;
-                on_tensor[key.substr(13)] += value;
-            } else if (key == "flops_fp64" || key == "flops_fp32" || key == "flops_fp16") {
-                work[key.substr(6)] += value;
-            }
+        if (kernels && p.details.count("whole_offload")) continue;
+        for (const auto& f : gpu_flops_by_precision(p)) {
+            work[f.precision] += f.fma + f.tensor;
+            on_tensor[f.precision] += f.tensor;
         }
     }
     GpuWork best;
@@ -254,12 +283,31 @@ GpuWork dominant_gpu_work(const std::vector<Point>& points) {
 
 std::string dominant_gpu_precision(const std::vector<Point>& points) { return dominant_gpu_work(points).precision; }
 
-std::vector<PrecisionGroup> group_by_gpu_precision(const std::vector<Point>& points) {
+namespace {
+
+// A whole offload written before it carried its kernels' tensor FLOPs per format (flops_tensor
+// alone): its mix from the set's kernels instead, each FLOP once.
+Point with_its_kernels_mix(const Point& offload, const std::vector<Point>& points) {
+    const bool per_format = std::any_of(offload.details.begin(), offload.details.end(),
+                                        [](const auto& d) { return d.first.rfind("flops_tensor_", 0) == 0; });
+    const auto tensor = offload.details.find("flops_tensor");
+    if (per_format || tensor == offload.details.end() || !(tensor->second > 0)) return offload;
+    Point mixed = offload;
+    std::erase_if(mixed.details, [](const auto& d) { return d.first.rfind("flops_", 0) == 0; });
+    for (const auto& k : points)
+        if (k.source == PointOrigin::ncu && !k.details.count("whole_offload"))
+            for (const auto& [key, value] : k.details)
+                if (key.rfind("flops_", 0) == 0) mixed.details[key] += value;
+    return mixed;
+}
+
+std::vector<PrecisionGroup> group_points(const std::vector<Point>& points,
+                                         const std::function<GpuWork(const Point&)>& whole_offload_work) {
     const GpuWork overall = dominant_gpu_work(points);
     std::vector<PrecisionGroup> groups;
     for (const auto& p : points) {
-        // A whole offload adds every kernel's FLOPs up: judged with the set, not by its own mix.
-        GpuWork own = p.details.count("whole_offload") ? overall : dominant_gpu_work({p});
+        GpuWork own = p.details.count("whole_offload") ? whole_offload_work(with_its_kernels_mix(p, points))
+                                                       : dominant_gpu_work({p});
         if (own.precision.empty()) own = overall;
         auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
             return g.precision == own.precision && g.tensor == own.tensor;
@@ -268,6 +316,21 @@ std::vector<PrecisionGroup> group_by_gpu_precision(const std::vector<Point>& poi
         group->points.push_back(p);
     }
     return groups;
+}
+
+} // namespace
+
+std::vector<PrecisionGroup> group_by_gpu_precision(const std::vector<Point>& points) {
+    // A whole offload: the dominant precision of its own FLOPs (its kernels', each FLOP once).
+    return group_points(points, [](const Point& p) { return dominant_gpu_work({p}); });
+}
+
+std::vector<PrecisionGroup> group_by_gpu_precision(const std::vector<Point>& points, const GpuModel& gpu) {
+    // A whole offload: the highest roof of the GPU that its work could use.
+    return group_points(points, [&](const Point& p) {
+        if (const auto roof = offload_compute_roof(p, gpu)) return GpuWork{roof->precision, roof->tensor};
+        return dominant_gpu_work({p});
+    });
 }
 
 } // namespace roofline

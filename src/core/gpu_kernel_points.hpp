@@ -7,6 +7,7 @@
 // point says its tensor work (if any) was not counted.
 #pragma once
 
+#include "core/gpu_model.hpp"
 #include "core/roofline.hpp"
 
 #include <string>
@@ -41,7 +42,8 @@ std::vector<std::string> unknown_tensor_metrics(const std::vector<GpuKernelMetri
 // A point per kernel name (its launches summed: work, bytes and time), in the order the
 // kernels first ran; details: launches, flops_fp64/fp32/fp16, flops_tensor and
 // flops_tensor_<format> (each tensor operation once), tensor_instructions, dram read and
-// write bytes, device; tensor_counters_unavailable (tensor counters ncu printed n/a),
+// write bytes, device, each only where ncu recorded its metrics (a figure not measured is
+// absent, never 0; likewise a level's bytes); tensor_counters_unavailable (tensor counters ncu printed n/a),
 // tensor_not_counted (no tensor operation counter recorded, and the pipe not recorded idle),
 // tensor_not_recorded (neither the operations nor the pipe's instructions recorded: any tensor
 // work is missing). A kernel whose tensor pipe ran without any of its operations counted (no
@@ -49,10 +51,21 @@ std::vector<std::string> unknown_tensor_metrics(const std::vector<GpuKernelMetri
 // its tensor work not recorded, has work_counted false (no point can be placed for it). Throws std::runtime_error when a launch lacks its duration (not a roofline run).
 std::vector<Point> gpu_kernel_points(const std::vector<GpuKernelMetric>& metrics);
 
+// A CUDA kernel's FLOPs of one precision: on the FMA (vector) units and on the tensor cores.
+struct GpuPrecisionFlops {
+    std::string precision;  // "fp64", "fp32", "fp16", "bf16", "tf32", "fp8"
+    double fma = 0;
+    double tensor = 0;
+};
+// The precisions a point's FLOPs ran in (details flops_fp64/fp32/fp16 and flops_tensor_<format>),
+// most FLOPs first; none for a point that is not a CUDA kernel's (source ncu).
+std::vector<GpuPrecisionFlops> gpu_flops_by_precision(const Point& p);
+
 // The precision most of the CUDA kernels' FLOPs (points from gpu_kernel_points) ran in:
 // "fp64", "fp32", "fp16", or a tensor format ("fp16", "bf16", "tf32", "fp8", "fp64"), which a
 // GPU roofline of that precision tops with its tensor roof; empty when no point has FLOPs by
-// precision. A cuBLAS HGEMM is judged against the fp16 tensor roof, not the fp64 one.
+// precision. A cuBLAS HGEMM is judged against the fp16 tensor roof, not the fp64 one. A
+// whole-offload point beside kernels is left out (it repeats their FLOPs); alone, its own.
 std::string dominant_gpu_precision(const std::vector<Point>& points);
 
 // That precision, and whether any of its FLOPs ran on the tensor cores: such work is judged only
@@ -65,15 +78,19 @@ struct GpuWork {
 GpuWork dominant_gpu_work(const std::vector<Point>& points);
 
 // The points grouped by each one's own dominant precision and whether it ran on the tensor
-// cores (dominant_gpu_work of that point alone), groups in the order their first point comes; points without FLOPs by
-// precision (not CUDA kernels, or none counted) and the whole-offload point (all kernels
-// together) join the group of the set's dominant one.
-// So a DGEMM is judged on the fp64 tensor roof and an SGEMM beside it on the fp32 FMA roof.
+// cores (dominant_gpu_work of that point alone), groups in the order their first point comes;
+// points without FLOPs by precision (not CUDA kernels, or none counted) join the group of the
+// set's dominant one. So a DGEMM is judged on the fp64 tensor roof and an SGEMM beside it on the
+// fp32 FMA roof. The whole-offload point (all kernels together): without the GPU, the group of
+// its own dominant precision (its kernels' FLOPs, each once); with `gpu`, the group of the
+// highest roof its work could use there (core/offload_point's offload_compute_roof), which
+// its mix of precisions can never pass.
 struct PrecisionGroup {
     std::string precision;  // empty: no point of the set has FLOPs by precision
     bool tensor = false;    // on the tensor cores: only that precision's tensor roof judges them
     std::vector<Point> points;
 };
 std::vector<PrecisionGroup> group_by_gpu_precision(const std::vector<Point>& points);
+std::vector<PrecisionGroup> group_by_gpu_precision(const std::vector<Point>& points, const GpuModel& gpu);
 
 } // namespace roofline

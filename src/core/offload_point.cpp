@@ -1,9 +1,14 @@
 #include "core/offload_point.hpp"
 
+#include "core/figure_stats.hpp"
+#include "core/gpu_kernel_points.hpp"
+#include "core/gpu_roofline.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace roofline {
@@ -104,6 +109,130 @@ std::vector<std::string> offload_summary_problems(const OffloadSummary& s, const
     return out;
 }
 
+namespace {
+
+double detail(const Point& p, const char* key) {
+    const auto it = p.details.find(key);
+    return it == p.details.end() ? 0.0 : it->second;
+}
+
+// The figure of one direction ("h2d", "d2h", "bidirectional"), pinned or pageable: the best measured.
+const BusRoof* bus_figure(const GpuModel& gpu, const char* direction, bool pinned) {
+    const BusRoof* best = nullptr;
+    for (const auto& b : gpu.bus)
+        if (b.direction == direction && b.pinned == pinned && b.gbs > 0 && (!best || b.gbs > best->gbs)) best = &b;
+    return best;
+}
+
+} // namespace
+
+std::optional<OffloadComputeRoof> offload_compute_roof(const Point& offload, const GpuModel& gpu) {
+    const auto flops = gpu_flops_by_precision(offload);
+    double total = 0;
+    for (const auto& f : flops) total += f.fma + f.tensor;
+    if (!(total > 0)) return std::nullopt;
+    std::optional<OffloadComputeRoof> best;
+    std::vector<std::string> without_roof;
+    for (const auto& f : flops) {
+        const double share = (f.fma + f.tensor) / total;
+        if (share < kOffloadShareFloor) continue;
+        const bool tensor = f.tensor > 0;
+        try {
+            const Roofline r = gpu_roofline(gpu, f.precision, true, tensor);
+            if (!best || r.compute.value > best->gflops)
+                best = OffloadComputeRoof{r.precision, tensor, r.compute.name, r.compute.value, share, {}};
+        } catch (const std::invalid_argument&) {
+            without_roof.push_back(tensor ? f.precision + " tensor" : f.precision);
+        }
+    }
+    if (best) best->without_roof = std::move(without_roof);
+    return best;
+}
+
+std::optional<OffloadBusRoof> offload_bus_roof(const Point& offload, const GpuModel& gpu, bool pinned) {
+    OffloadBusRoof out;
+    out.to_device = detail(offload, "host_to_device_bytes") + detail(offload, "migrated_to_device_bytes");
+    out.to_host = detail(offload, "device_to_host_bytes") + detail(offload, "migrated_to_host_bytes");
+    const double bytes = out.to_device + out.to_host;
+    if (!(bytes > 0)) return std::nullopt;
+    // A direction with under kOffloadShareFloor of the bytes does not name the roof; its bytes
+    // still count in the time when the GPU has its figure.
+    const bool to_device = out.to_device >= kOffloadShareFloor * bytes;
+    const bool to_host = out.to_host >= kOffloadShareFloor * bytes;
+    const BusRoof* h2d = bus_figure(gpu, "h2d", pinned);
+    const BusRoof* d2h = bus_figure(gpu, "d2h", pinned);
+    const BusRoof* both = bus_figure(gpu, "bidirectional", pinned);
+    if ((to_device && !h2d) || (to_host && !d2h)) return std::nullopt;
+    // The least time the bytes take, and the figure that sets it.
+    double seconds = 0;
+    const BusRoof* binding = nullptr;
+    const auto consider = [&](double b, const BusRoof* figure) {
+        if (!(b > 0) || !figure) return;
+        const double t = b / (figure->gbs * 1e9);
+        if (t > seconds) seconds = t, binding = figure;
+    };
+    consider(out.to_device, h2d);
+    consider(out.to_host, d2h);
+    if (out.to_device > 0 && out.to_host > 0) consider(bytes, both);
+    if (!binding) return std::nullopt;
+    if (binding == both)
+        out.direction = "bidirectional";
+    else if (to_device && to_host)
+        out.direction = "h2d+d2h";
+    else
+        out.direction = to_device ? "h2d" : "d2h";
+    out.name = fmt::format("PCIe {} {}", out.direction, pinned ? "pinned" : "pageable");
+    out.gbs = bytes / seconds * 1e-9;
+    out.spread = measured_spread(binding->gbs, binding->stats);
+    return out;
+}
+
+void use_offload_bus_roof(Roofline& r, const GpuModel& gpu, const Point& offload) {
+    const auto pinned = offload_bus_roof(offload, gpu, true);
+    if (!pinned) return;
+    r.bandwidth.erase(std::remove_if(r.bandwidth.begin(), r.bandwidth.end(), [](const Roof& b) { return b.level == "PCIe"; }),
+                      r.bandwidth.end());
+    r.bandwidth.push_back({pinned->name, "PCIe", pinned->gbs, pinned->spread});
+    r.ceilings.erase(std::remove_if(r.ceilings.begin(), r.ceilings.end(), [](const Ceiling& c) { return c.level == "PCIe"; }),
+                     r.ceilings.end());
+    if (const auto pageable = offload_bus_roof(offload, gpu, false); pageable && pageable->gbs < pinned->gbs)
+        r.ceilings.push_back({pageable->name, CeilingKind::bandwidth, "pattern", "PCIe", pageable->gbs,
+                              "copy from page-locked (pinned) host memory: cudaMallocHost / cudaHostRegister"});
+    // Compute ceilings then bandwidth ones, each descending (as gpu_roofline orders them).
+    std::stable_sort(r.ceilings.begin(), r.ceilings.end(), [](const Ceiling& a, const Ceiling& b) {
+        if (a.kind != b.kind) return a.kind == CeilingKind::compute;
+        return a.value > b.value;
+    });
+}
+
+Roofline whole_offload_roofline(const GpuModel& gpu, const Point& offload) {
+    const auto compute = offload_compute_roof(offload, gpu);
+    if (!compute) {
+        std::string precisions;
+        for (const auto& f : gpu_flops_by_precision(offload))
+            precisions += fmt::format("{}{}{}", precisions.empty() ? "" : ", ", f.precision, f.tensor > 0 ? " tensor" : "");
+        throw std::invalid_argument(fmt::format("{} has no roof for the whole offload's work ({})", gpu_label(gpu),
+                                                precisions.empty() ? "no FLOPs by precision" : precisions));
+    }
+    Roofline r = gpu_roofline(gpu, compute->precision, true, compute->tensor);
+    use_offload_bus_roof(r, gpu, offload);
+    return r;
+}
+
+OffloadJudgement judge_whole_offload(const Point& offload, const GpuModel& gpu, const std::string& model) {
+    const Roofline r = whole_offload_roofline(gpu, offload);
+    OffloadJudgement out;
+    out.gpu = gpu_label(gpu);
+    out.model = model;
+    out.compute = *offload_compute_roof(offload, gpu);
+    out.bus = offload_bus_roof(offload, gpu, true);
+    const Analysis a = analyze(r, offload, View::carm);
+    out.attainable = a.attainable;
+    out.efficiency = offload.work_counted && std::isfinite(a.efficiency) ? a.efficiency : 0;
+    out.binding_roof = a.binding_roof;
+    return out;
+}
+
 OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSummary& s, double wall_seconds,
                            const OffloadBusRoofs& roofs) {
     if (const auto problems = offload_summary_problems(s, roofs); !problems.empty())
@@ -123,8 +252,11 @@ OffloadPoint offload_point(const std::vector<Point>& kernels, const OffloadSumma
         p.work += k.work;
         p.work_counted = p.work_counted && k.work_counted;
         for (const auto& [level, bytes] : k.bytes) p.bytes[level] += bytes;
-        for (const char* key : {"flops_fp64", "flops_fp32", "flops_fp16", "flops_tensor"})
-            if (const auto it = k.details.find(key); it != k.details.end()) p.details[key] += it->second;
+        // Its FLOPs by precision, the tensor cores' per format too: the offload's own mix is then
+        // known without its kernels (the roof it is judged on comes from it). A figure no kernel
+        // recorded stays absent.
+        for (const auto& [key, value] : k.details)
+            if (key.rfind("flops_", 0) == 0 || key.rfind("ops_tensor_", 0) == 0) p.details[key] += value;
         for (const char* key : {"tensor_not_counted", "tensor_not_recorded"})
             if (k.details.count(key)) p.details[key] = 1;
         if (const auto it = k.details.find("launches"); it != k.details.end()) launches += it->second;

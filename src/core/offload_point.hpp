@@ -76,9 +76,73 @@ OffloadBusRoofs offload_bus_roofs(const GpuModel& gpu, const std::string& source
 // or, with `roofs`, more than kMeasuredBusMargin times this machine's measured bus roof.
 std::vector<std::string> offload_summary_problems(const OffloadSummary& s, const OffloadBusRoofs& roofs = {});
 
+// --- the roofs that judge a whole offload --------------------------------------------------
+
+// Work under this share of the whole offload's FLOPs (or a bus direction under this share of its
+// bus bytes) does not choose its roof: the mix can pass the chosen roof by about this share at most.
+inline constexpr double kOffloadShareFloor = 0.01;
+
+// The compute roof a whole offload is judged on: the highest roof of the GPU that its work could
+// use. Its kernels ran in several precisions, some on the tensor cores; no one precision's roof
+// bounds the mix, but the highest of theirs does. Per precision holding at least
+// kOffloadShareFloor of its FLOPs: that precision's tensor roof alone where its work in it ran on
+// the tensor cores, else that precision's top roof (as report --gpu judges a kernel of it).
+struct OffloadComputeRoof {
+    std::string precision;  // the GPU's spelling: "bf16"
+    bool tensor = false;    // the tensor roof of `precision` alone
+    std::string roof;       // the roof as the roofline names it: "BF16 tensor peak"
+    double gflops = 0;
+    double share = 0;       // the share of the offload's FLOPs in `precision`
+    // Precisions holding at least kOffloadShareFloor of its FLOPs that the GPU has no roof for:
+    // their work could run faster than the chosen roof (the model cannot say).
+    std::vector<std::string> without_roof;
+};
+// nullopt when the offload has no FLOPs by precision, or the GPU no roof of any of them.
+std::optional<OffloadComputeRoof> offload_compute_roof(const Point& offload, const GpuModel& gpu);
+
+// The bus roof that matches a whole offload's traffic (copies and migrations each way). Copies
+// each way may overlap (PCIe and NVLink-C2C are full duplex): its bus bytes take at least the
+// longest of to_device / h2d, to_host / d2h and, where both go and the GPU has a bidirectional
+// figure, (to_device + to_host) / bidirectional; `gbs` is its bus bytes over that time.
+struct OffloadBusRoof {
+    std::string direction;  // "h2d", "d2h" (one way), "h2d+d2h" (both, each at its own roof), "bidirectional"
+    std::string name;       // "PCIe h2d pinned", "PCIe bidirectional pinned"
+    double gbs = 0;         // what the bus allows over all the offload's bus bytes
+    double spread = 0;      // the binding figure's measured spread, as a share
+    double to_device = 0, to_host = 0;  // its bus bytes each way
+};
+// `pinned` false: the pageable figures. nullopt when no bytes crossed the bus, or the GPU has no
+// figure for a direction its bytes went.
+std::optional<OffloadBusRoof> offload_bus_roof(const Point& offload, const GpuModel& gpu, bool pinned = true);
+
+// Replaces the bus roof ("PCIe") of `r` and its ceilings with offload_bus_roof's (the pageable
+// one a ceiling below it); `r` is left as it is when there is none.
+void use_offload_bus_roof(Roofline& r, const GpuModel& gpu, const Point& offload);
+
+// The whole offload's roofline on `gpu`: of offload_compute_roof's precision (its tensor roof
+// alone where `tensor`), the bus roof matching its traffic. Throws std::invalid_argument when
+// the GPU has no roof its work could use.
+Roofline whole_offload_roofline(const GpuModel& gpu, const Point& offload);
+
+// A whole offload judged on a GPU of a machine model: which roofs, and what they allow it (CARM).
+struct OffloadJudgement {
+    std::string gpu;    // "NVIDIA H200 (GPU 0)"
+    std::string model;  // where the GPU's figures come from: "the latest stored machine model"
+    OffloadComputeRoof compute;
+    std::optional<OffloadBusRoof> bus;  // none: no bus bytes, or no figure of their direction
+    double attainable = 0;              // GFLOP/s
+    double efficiency = 0;              // achieved / attainable; 0 when the work is not counted
+    std::string binding_roof;           // the roof that bounds it
+};
+// Throws std::invalid_argument when the GPU has no roof its work could use.
+OffloadJudgement judge_whole_offload(const Point& offload, const GpuModel& gpu, const std::string& model);
+
 struct OffloadPoint {
     Point point;
     std::vector<std::string> warnings;  // each a sentence: what makes the point less exact
+    // On the GPU of a stored machine model (measure fills it where the store has one).
+    std::optional<OffloadJudgement> judgement;
+    std::string not_judged;  // why there is no judgement; empty when there is one
 };
 
 // `kernels`: the ncu run's kernel points; `wall_seconds`: the CUPTI run's wall time (a detail:

@@ -1,9 +1,12 @@
 #include "render/gpu_kernel_text.hpp"
 
+#include "core/gpu_kernel_points.hpp"
+
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -22,26 +25,49 @@ std::string short_name(const std::string& name, std::size_t width) {
     return out;
 }
 
+// Bytes as people read them: "24 B", "3.00 kB", "101 MB", "1.20 GB" (decimal units, as GB/s).
+std::string bytes_text(double bytes) {
+    if (bytes == 0) return "0 MB";
+    if (bytes < 1e3) return fmt::format("{:.0f} B", bytes);
+    if (bytes < 1e6) return format_number(bytes * 1e-3) + " kB";
+    if (bytes < 1e9) return format_number(bytes * 1e-6) + " MB";
+    return format_number(bytes * 1e-9) + " GB";
+}
+
 } // namespace
 
 std::string gpu_kernel_table_text(const std::vector<Point>& points, const std::string& from) {
     std::string out = fmt::format(
-        "CUDA kernels ({}; FLOPs from SASS instruction counts, an FMA as 2; bytes as ncu counts them)\n",
+        "CUDA kernels ({}; FLOPs: SASS instruction counts, an FMA as 2, and tensor-core operations; bytes as ncu "
+        "counts them; -: not measured)\n",
         terminal_text(from));
-    out += fmt::format("{:<40} {:>8} {:>12} {:>10} {:>10} {:>10} {:>9} {:>10}\n", "kernel", "launches", "time s",
-                       "GFLOP/s", "FP64 %", "FP32 %", "DRAM GB/s", "FLOP/B DRAM");
+    out += "judged on: the roof report --gpu judges a kernel on, of the precision most of its FLOPs ran in ('fp64 "
+           "tensor': that tensor roof alone, its fp64 work ran on the tensor cores; 'fp32': the top fp32 roof); "
+           "% FLOPs: its FLOPs in that precision\n";
+    out += fmt::format("{:<40} {:>8} {:>12} {:>10} {:>12} {:>8} {:>10} {:>11}\n", "kernel", "launches", "time s",
+                       "GFLOP/s", "judged on", "% FLOPs", "DRAM GB/s", "FLOP/B DRAM");
     for (const auto& p : points) {
-        const double flops = p.work, dram = p.bytes.count("DRAM") ? p.bytes.at("DRAM") : 0;
-        const auto share = [&](const char* key) { return flops > 0 ? 100 * detail(p, key) / flops : 0.0; };
+        const double flops = p.work;
+        const auto dram = p.bytes.find("DRAM");  // absent: ncu did not record it
         // A kernel whose FLOPs are unknown shows none: its counted part alone would read as a result.
-        const auto figure = [&](double v, const char* spec) {
-            return p.work_counted ? fmt::format(fmt::runtime(spec), v) : std::string("-");
-        };
-        out += fmt::format("{:<40} {:>8} {:>12.4g} {:>10} {:>10} {:>10} {:>9.4g} {:>10}\n", short_name(p.name, 40),
-                           static_cast<long long>(detail(p, "launches")), p.seconds, figure(performance(p), "{:.4g}"),
-                           figure(share("flops_fp64"), "{:.1f}"), figure(share("flops_fp32"), "{:.1f}"),
-                           p.seconds > 0 ? dram / p.seconds * 1e-9 : 0.0,
-                           dram > 0 && p.work_counted ? format_number(flops / dram) : "-");
+        const bool work = p.work_counted && flops > 0;
+        const GpuWork own = dominant_gpu_work({p});
+        std::string judged = "-", share = "-";
+        if (work && !own.precision.empty()) {
+            judged = own.tensor ? own.precision + " tensor" : own.precision;
+            double in_it = 0;
+            for (const auto& f : gpu_flops_by_precision(p))
+                if (f.precision == own.precision) in_it = f.fma + f.tensor;
+            share = fmt::format("{:.1f}", 100 * in_it / flops);
+        }
+        out += fmt::format("{:<40} {:>8} {:>12.4g} {:>10} {:>12} {:>8} {:>10} {:>11}\n", short_name(p.name, 40),
+                           static_cast<long long>(detail(p, "launches")), p.seconds,
+                           p.work_counted ? fmt::format("{:.4g}", performance(p)) : "-", judged, share,
+                           dram != p.bytes.end() && p.seconds > 0 ? fmt::format("{:.4g}", dram->second / p.seconds * 1e-9)
+                                                                  : "-",
+                           dram != p.bytes.end() && dram->second > 0 && p.work_counted
+                               ? format_number(flops / dram->second)
+                               : "-");
     }
     for (const auto& p : points)
         if (detail(p, "flops_tensor") > 0)
@@ -92,7 +118,7 @@ std::string offload_point_text(const OffloadPoint& o) {
     const Point& p = o.point;
     const double bus = p.bytes.count("PCIe") ? p.bytes.at("PCIe") : 0;
     const double dram = p.bytes.count("DRAM") ? p.bytes.at("DRAM") : 0;
-    const auto mb = [](double bytes) { return format_number(bytes * 1e-6) + " MB"; };
+    const auto mb = [](double bytes) { return bytes_text(bytes); };
     const auto plural = [](double n, const char* one, const char* many) {
         return fmt::format("{} {}", static_cast<long long>(n), n == 1 ? one : many);
     };
@@ -112,6 +138,45 @@ std::string offload_point_text(const OffloadPoint& o) {
         out += fmt::format("  {} GFLOP/s; TI {} FLOP per bus byte", format_number(performance(p)), format_number(ti));
         if (dram > 0) out += fmt::format(", a = TI / I(DRAM) = {}", format_number(ti / (p.work / dram)));
         out += "\n";
+    }
+    // Its FLOPs by precision, as the roof it is judged on is chosen from them.
+    std::string mix;
+    for (const auto& f : gpu_flops_by_precision(p)) {
+        if (!(p.work > 0)) break;
+        mix += fmt::format("{}{} {}{}", mix.empty() ? "" : ", ", f.precision, format_percent((f.fma + f.tensor) / p.work),
+                           f.tensor > 0 ? fmt::format(" ({} on the tensor cores)", format_percent(f.tensor / (f.fma + f.tensor)))
+                                        : "");
+    }
+    if (!mix.empty()) out += fmt::format("  its FLOPs: {}\n", mix);
+    if (o.judgement) {
+        const OffloadJudgement& j = *o.judgement;
+        out += fmt::format("  judged on {} of {}: compute {} {} GFLOP/s, the highest roof its work could use ({}: {} of "
+                           "its FLOPs{})",
+                           terminal_text(j.gpu), terminal_text(j.model), j.compute.roof, format_number(j.compute.gflops),
+                           j.compute.tensor ? j.compute.precision + " on the tensor cores" : j.compute.precision,
+                           format_percent(j.compute.share),
+                           j.compute.without_roof.empty()
+                               ? std::string()
+                               : fmt::format("; no roof of {} in the model, whose work could run faster",
+                                             fmt::join(j.compute.without_roof, ", ")));
+        if (j.bus) {
+            const OffloadBusRoof& b = *j.bus;
+            const std::string traffic =
+                b.direction == "h2d"   ? fmt::format("its bus bytes went host to device{}", b.to_host > 0 ? fmt::format(", {} back", mb(b.to_host)) : "")
+                : b.direction == "d2h" ? fmt::format("its bus bytes went device to host{}", b.to_device > 0 ? fmt::format(", {} in", mb(b.to_device)) : "")
+                : b.direction == "bidirectional"
+                    ? fmt::format("{} in, {} back, both ways at once at best", mb(b.to_device), mb(b.to_host))
+                    : fmt::format("{} in, {} back, each way at its own roof at once at best", mb(b.to_device), mb(b.to_host));
+            out += fmt::format("; bus {} {} GB/s ({})", b.name, format_number(b.gbs), traffic);
+        } else if (bus > 0) {
+            out += "; bus: the model has no figure for the direction its bytes went";
+        }
+        out += "\n";
+        if (p.work_counted)
+            out += fmt::format("  attainable {} GFLOP/s, bound by {}; efficiency {}\n", format_number(j.attainable),
+                               j.binding_roof, format_percent(j.efficiency));
+    } else if (!o.not_judged.empty()) {
+        out += fmt::format("  not judged here: {}\n", terminal_text(o.not_judged));
     }
     return out;
 }

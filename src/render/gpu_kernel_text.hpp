@@ -1,6 +1,8 @@
-// measure --engine ncu: the CUDA kernels' table (launches, time, GFLOP/s, FP64 and FP32
-// shares, DRAM bandwidth and intensity), the kernels whose FLOPs are unknown, and the
-// whole-offload point's lines (launches, copies, span, bus traffic, transfer intensity).
+// measure --engine ncu: the CUDA kernels' table (launches, time, GFLOP/s, the roof each is
+// judged on and the share of its FLOPs there, DRAM bandwidth and intensity; "-" for a figure
+// ncu did not record), the kernels whose FLOPs are unknown, and the whole-offload point's lines
+// (launches, copies, span, bus traffic, transfer intensity, its FLOPs by precision, and the
+// compute and bus roofs that judge it on a stored model's GPU).
 #pragma once
 
 #include "core/offload_point.hpp"

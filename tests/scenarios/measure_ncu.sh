@@ -37,6 +37,23 @@ grep -q "daxpy(int, double, const double" "$tmp/out" || check "no table row for 
 grep -q "tensor-core work was not recorded" "$tmp/out" || check "no word that tensor FLOPs were not recorded"
 "$bin" list >"$tmp/out" 2>&1; grep -q "ncu CSV" "$tmp/out" || check "the points are not in the store"
 
+# The H200's cuBLAS GEMMs (tests/data/gpu): each kernel with the roof it is judged on and the share
+# of its FLOPs there, the tensor cores' included (the DGEMM on DMMA read "FP64 % 0.0"), and "-"
+# for DRAM, which this CSV did not record (it read "DRAM GB/s 0"); the points carry no DRAM figure.
+"$bin" measure --ncu-csv "$src/tests/data/gpu/h200-ncu-cublas-gemm-n2048-tensor.csv" -o "$tmp/gemms.json" --no-store \
+  >"$tmp/out" 2>&1 || check "measure --ncu-csv of the H200 GEMMs failed"
+grep -Eq "^sm90_xmma_gemm_f64f64.* fp64 tensor +100\.0 +- +-$" "$tmp/out" || check "the DGEMM's row: not fp64 tensor 100.0, DRAM -"
+grep -Eq "^void cutlass::Kernel2.* fp32 +100\.0 +- +-$" "$tmp/out" || check "the SGEMM's row: not fp32 100.0, DRAM -"
+grep -Eq "^sm90_xmma_gemm_f16f16.* fp16 tensor +100\.0 +- +-$" "$tmp/out" || check "the HGEMM's row: not fp16 tensor 100.0"
+grep -Eq "^daxpy.* fp64 +100\.0 +2664 " <("$bin" measure --ncu-csv "$fixture" --no-store 2>&1) ||
+  check "daxpy's measured DRAM rate is not in its row"
+python3 - "$tmp/gemms.json" <<'PY' || { echo "FAIL: a figure not measured was written as 0"; fail=1; }
+import json, sys
+for p in json.load(open(sys.argv[1]))["points"]:
+    assert "DRAM" not in p["bytes"], p["bytes"]
+    assert not {"dram_read_bytes", "dram_written_bytes", "flops_fp16"} & set(p["details"]), p["details"]
+PY
+
 # On the GPU's roofline (a model with the example H100's roofs): daxpy bound by DRAM; on a
 # CPU's, refused (a CUDA kernel would sit far above it).
 gpu_machine "$src" "$tmp/gpu-machine.json"

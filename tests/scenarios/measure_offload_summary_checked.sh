@@ -70,3 +70,77 @@ cp "$tmp/one.json" "$tmp/copy.json"
 [[ $code -eq 2 ]] || fail "two summaries of one process: exit $code, expected 2"
 grep -q "are both of process 1" "$tmp/out" || fail "two summaries of one process not named"
 echo "ok: unknown wall time said, the note and kernel names escaped, one process's summary once"
+
+# Judged on the GPU of the latest stored machine model (bench --gpu with a stand-in gpubench that
+# writes the H200's measured roofs, tests/data/gpu/h200-machine.json), the cuBLAS DGEMM (DMMA),
+# SGEMM (FFMA) and HGEMM (HGMMA) that ncu measured there. Before: report --gpu put the whole
+# offload on the fp32 FMA roof (its FMA FLOPs counted twice beside its kernels, its tensor ones
+# once) and its bus on the d2h roof whatever way its bytes went; measure named no roof.
+gemms=$here/../data/gpu/h200-ncu-cublas-gemm-n2048-tensor.csv
+python3 - "$here/../data/gpu/h200-gpubench-before.json" "$here/../data/gpu/h200-machine.json" "$tmp/gpu.json" <<'PY'
+import json, sys
+bench, model, out = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+for k in ("compute", "memory", "bus", "curves"):
+    bench["gpu"][k] = model["gpus"][0][k]
+json.dump(bench, open(out, "w"))
+PY
+cat >"$tmp/gpubench" <<STANDIN
+#!/usr/bin/env bash
+out=""
+while [[ \$# -gt 0 ]]; do [[ \$1 == -o ]] && { out=\$2; shift; }; shift; done
+[[ -z \$out ]] && exit 0
+cp "$tmp/gpu.json" "\$out"
+STANDIN
+chmod +x "$tmp/gpubench"
+ROOFLINE_GPUBENCH=$tmp/gpubench "$bin" bench --only compute --precision dp --threads 1 --time-budget 1 --svg '' \
+  -o "$tmp/m.json" --gpu >"$tmp/out" 2>&1 || fail "bench --gpu with the stand-in gpubench"
+traffic() {  # FILE UP_BYTES DOWN_BYTES: 3 kernels, copies at 50 GB/s, a span of 10 ms
+  python3 - "$@" <<'PY'
+import json, sys
+out, up, down = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+z = {"bytes": 0, "operations": 0, "busy_ns": 0}
+way = lambda b: {"bytes": b, "operations": 1, "busy_ns": b // 50} if b else z
+json.dump({"schema": "roofline.offload/1", "pid": 1,
+           "copies": {"host_to_device": way(up), "device_to_host": way(down), "device_to_device": z,
+                      "host_to_host": z, "peer_to_peer": z, "unknown": z},
+           "migrations": {"host_to_device": z, "device_to_host": z},
+           "kernels": {"bytes": 0, "operations": 3, "busy_ns": 1000000},
+           "first_ns": 1000, "last_ns": 10001000, "dropped_records": 0, "note": ""}, open(out, "w"))
+PY
+}
+judged() {  # SUMMARY: measure's text in $tmp/out, the points in $tmp/judged.json
+  "$bin" measure --ncu-csv "$gemms" --offload-summary "$1" -o "$tmp/judged.json" --no-store >"$tmp/out" 2>&1 ||
+    fail "measure --ncu-csv --offload-summary $1"
+}
+traffic "$tmp/up.json" 100000000 24
+"$bin" measure --ncu-csv "$gemms" --offload-summary "$tmp/up.json" -o "$tmp/up-points.json" >"$tmp/out" 2>&1 ||
+  fail "measure with the store's model"
+grep -q "its FLOPs: fp32 33.3%, fp64 33.3% (100.0% on the tensor cores), fp16 33.3% (100.0% on the tensor cores)" \
+  "$tmp/out" || fail "the whole offload's FLOPs by precision are not said"
+grep -q "judged on NVIDIA H200 (GPU 0) of the latest stored machine model: compute FP16 tensor peak 9.66e+05 GFLOP/s, the highest roof its work could use" \
+  "$tmp/out" || fail "the whole offload is not judged on the highest roof its work could use"
+grep -q "bus PCIe h2d pinned 55.1 GB/s (its bus bytes went host to device, 24 B back)" "$tmp/out" ||
+  fail "copies up are not judged on the h2d roof"
+grep -q "bound by PCIe h2d pinned; efficiency" "$tmp/out" || fail "no attainable and efficiency on those roofs"
+grep -q "d2h pinned" "$tmp/out" && fail "copies up judged on the d2h roof"
+traffic "$tmp/down.json" 0 100000000
+"$bin" measure --ncu-csv "$gemms" --offload-summary "$tmp/down.json" --no-store >"$tmp/out" 2>&1 ||
+  fail "measure of copies down"
+grep -q "not judged here: no results store" "$tmp/out" || fail "--no-store: no word that the offload is not judged"
+"$bin" measure --ncu-csv "$gemms" --offload-summary "$tmp/down.json" -o "$tmp/down-points.json" >"$tmp/out" 2>&1 ||
+  fail "measure of copies down with the store"
+grep -q "bus PCIe d2h pinned 55.2 GB/s (its bus bytes went device to host)" "$tmp/out" || fail "copies down not on the d2h roof"
+traffic "$tmp/both.json" 100000000 100000000
+"$bin" measure --ncu-csv "$gemms" --offload-summary "$tmp/both.json" -o "$tmp/both-points.json" >"$tmp/out" 2>&1 ||
+  fail "measure of copies both ways"
+grep -q "bus PCIe bidirectional pinned 97.9 GB/s (100 MB in, 100 MB back, both ways at once at best)" "$tmp/out" ||
+  fail "copies both ways alike not on the bidirectional roof"
+python3 - "$tmp/up-points.json" <<'PY' || fail "the whole offload's FLOPs per tensor format are not in its point"
+import json, sys
+pts = {p["name"]: p for p in json.load(open(sys.argv[1]))["points"]}
+w, d = pts["whole offload"]["details"], [p for n, p in pts.items() if "f64f64" in n][0]
+assert w["flops_tensor_fp64"] == d["details"]["flops_tensor_fp64"] > 0, w
+assert "flops_fp16" not in w and "dram_read_bytes" not in d["details"], (w, d["details"])
+assert "DRAM" not in d["bytes"], d["bytes"]
+PY
+echo "ok: the whole offload is judged on the highest roof its work could use and the bus roof of its traffic"

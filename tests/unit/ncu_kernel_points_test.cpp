@@ -1,6 +1,11 @@
 // Nsight Compute's CSV (details and raw pages) and the kernel points made from it.
 #include "core/gpu_kernel_points.hpp"
+#include "core/offload_point.hpp"
+#include "io/machine_json.hpp"
 #include "io/ncu_csv.hpp"
+#include "io/points_json.hpp"
+#include "render/gpu_kernel_text.hpp"
+#include "render/number_format.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace roofline;
 
@@ -108,7 +114,7 @@ TEST(GpuKernelPoints, FlopsPerPrecisionBytesPerLevelAndLaunchesSummed) {
     EXPECT_DOUBLE_EQ(d.seconds, 200e-6);
     EXPECT_DOUBLE_EQ(d.work, 4e6) << "an FMA is 2 FLOPs, the launches summed";
     EXPECT_DOUBLE_EQ(d.details.at("flops_fp64"), 4e6);
-    EXPECT_DOUBLE_EQ(d.details.at("flops_fp32"), 0);
+    EXPECT_FALSE(d.details.count("flops_fp32")) << "no fp32 counter recorded: its fp32 FLOPs unknown, not 0";
     EXPECT_DOUBLE_EQ(d.bytes.at("DRAM"), 48e6);
     EXPECT_DOUBLE_EQ(d.bytes.at("L2"), 48e6);
     EXPECT_DOUBLE_EQ(d.bytes.at("L1"), 48e6);
@@ -202,12 +208,8 @@ TEST(GpuKernelPoints, KernelsAreJudgedInThePrecisionMostOfTheirFlopsRanIn) {
 TEST(GpuKernelPoints, EachKernelIsGroupedWithTheRooflineOfItsOwnPrecision) {
     auto points = gpu_kernel_points(parse_ncu_csv(gpu_fixture("h200-ncu-cublas-gemm-n2048-tensor.csv")));
     ASSERT_EQ(points.size(), 3u);  // DGEMM, SGEMM, HGEMM
-    Point offload = points[1];     // a whole offload: every kernel's FLOPs, judged with the set
-    offload.name = "whole offload";
-    offload.details["whole_offload"] = 1;
     Point cpu = points[0];
     cpu.source = PointOrigin::instrument;
-    points.push_back(offload);
     points.push_back(cpu);
     const auto groups = group_by_gpu_precision(points);
     ASSERT_EQ(groups.size(), 3u);
@@ -215,12 +217,164 @@ TEST(GpuKernelPoints, EachKernelIsGroupedWithTheRooflineOfItsOwnPrecision) {
     EXPECT_EQ(groups[1].precision, "fp32");
     EXPECT_EQ(groups[2].precision, "fp16");
     const std::string overall = dominant_gpu_precision(points);
-    for (const auto& g : groups) {
-        const bool holds_offload = std::any_of(g.points.begin(), g.points.end(), [](const Point& p) { return p.name == "whole offload"; });
-        EXPECT_EQ(holds_offload, g.precision == overall) << g.precision;
+    for (const auto& g : groups) {  // the CPU's point, without FLOPs by GPU precision: with the set's
+        const bool holds_cpu = std::any_of(g.points.begin(), g.points.end(), [](const Point& p) { return p.source != PointOrigin::ncu; });
+        EXPECT_EQ(holds_cpu, g.precision == overall) << g.precision;
     }
     EXPECT_EQ(groups[0].points.size() + groups[1].points.size() + groups[2].points.size(), points.size());
     EXPECT_TRUE(group_by_gpu_precision({}).empty());
+}
+
+namespace {
+
+// The whole offload of `kernels`: 100 MB up, 3 kernels, a span of 10 ms.
+Point whole_offload_of(const std::vector<Point>& kernels) {
+    OffloadSummary s;
+    s.host_to_device = {100e6, 1, 2e-3};
+    s.kernels = {0, static_cast<double>(kernels.size()), 1e-3};
+    s.span_seconds = 10e-3;
+    return offload_point(kernels, s, 0).point;
+}
+
+} // namespace
+
+// Before: the whole offload repeated its kernels' FMA FLOPs but not their tensor ones per format,
+// so beside them it counted the FMA precisions twice: a program of a DGEMM on DMMA and a smaller
+// SGEMM was judged on the fp32 FMA roof, and the offload alone said nothing of its tensor work.
+TEST(GpuKernelPoints, TheWholeOffloadIsJudgedByItsKernelsFlopsEachCountedOnce) {
+    auto points = gpu_kernel_points(parse_ncu_csv(gpu_fixture("h200-ncu-cublas-gemm-n2048-tensor.csv")));
+    ASSERT_EQ(points.size(), 3u);  // DGEMM (DMMA), SGEMM (FFMA), HGEMM (HGMMA), 2n^3 each
+    Point& sgemm = points[1];      // three quarters of the DGEMM's FLOPs
+    sgemm.details["flops_fp32"] *= 0.75;
+    sgemm.work *= 0.75;
+    const std::vector<Point> kernels{points[0], points[1]};
+    const Point offload = whole_offload_of(kernels);
+    EXPECT_DOUBLE_EQ(offload.details.at("flops_tensor_fp64"), points[0].details.at("flops_tensor_fp64"));
+    EXPECT_EQ(dominant_gpu_work({offload}).precision, "fp64") << "alone, its own FLOPs say fp64";
+    EXPECT_TRUE(dominant_gpu_work({offload}).tensor);
+    std::vector<Point> set = kernels;
+    set.push_back(offload);
+    EXPECT_EQ(dominant_gpu_work(set).precision, "fp64") << "beside its kernels, each FLOP once";
+    const auto groups = group_by_gpu_precision(set);
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0].precision, "fp64");
+    EXPECT_TRUE(groups[0].tensor);
+    ASSERT_EQ(groups[0].points.size(), 2u);
+    EXPECT_EQ(groups[0].points[1].name, "whole offload");
+}
+
+// With the GPU at hand, the whole offload goes with the highest roof its work could use there:
+// a DGEMM (DMMA) beside an HGEMM of half its FLOPs is bounded by the fp16 tensor roof, which
+// the fp64 one (its dominant precision) would not be: the HGEMM's part runs 15x faster.
+TEST(GpuKernelPoints, WithTheGpuTheWholeOffloadGoesWithTheHighestRoofItsWorkCouldUse) {
+    auto points = gpu_kernel_points(parse_ncu_csv(gpu_fixture("h200-ncu-cublas-gemm-n2048-tensor.csv")));
+    ASSERT_EQ(points.size(), 3u);
+    Point& hgemm = points[2];
+    hgemm.details["flops_tensor_fp16"] *= 0.5;
+    hgemm.details["flops_tensor"] *= 0.5;
+    hgemm.work *= 0.5;
+    const std::vector<Point> kernels{points[0], points[2]};
+    std::vector<Point> set = kernels;
+    set.push_back(whole_offload_of(kernels));
+    const GpuModel gpu = read_machine_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/gpu/h200-machine.json").gpus.at(0);
+    const auto by_flops = group_by_gpu_precision(set);
+    ASSERT_EQ(by_flops.size(), 2u);
+    EXPECT_EQ(by_flops[0].precision, "fp64");
+    EXPECT_EQ(by_flops[0].points.back().name, "whole offload") << "without the GPU: its dominant precision";
+    const auto on_gpu = group_by_gpu_precision(set, gpu);
+    ASSERT_EQ(on_gpu.size(), 2u);
+    EXPECT_EQ(on_gpu[1].precision, "fp16");
+    EXPECT_TRUE(on_gpu[1].tensor);
+    ASSERT_EQ(on_gpu[1].points.size(), 2u);
+    EXPECT_EQ(on_gpu[1].points.back().name, "whole offload");
+    EXPECT_EQ(on_gpu[0].points.size(), 1u) << "the DGEMM alone on the fp64 tensor roof";
+}
+
+// A whole offload written before it carried its kernels' tensor FLOPs per format (the H200's
+// measure --offload of five cuBLAS GEMMs, tests/data/gpu): its mix is its kernels', so on that
+// H200 it goes with the highest roof its work could use, the bf16 tensor one (967 TFLOP/s; it
+// sat on the fp32 FMA roof, 59 TFLOP/s, while 80% of its FLOPs ran on the tensor cores).
+TEST(GpuKernelPoints, AnOffloadOfAnOlderFileTakesItsMixFromItsKernels) {
+    const auto points = read_points_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/gpu/h200-points-cublas-gemm-n4096.json");
+    ASSERT_EQ(points.size(), 6u);
+    ASSERT_EQ(points.back().name, "whole offload");
+    ASSERT_FALSE(points.back().details.count("flops_tensor_bf16")) << "the older layout";
+    const GpuModel gpu = read_machine_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/gpu/h200-machine.json").gpus.at(0);
+    const auto groups = group_by_gpu_precision(points, gpu);
+    const auto with_offload = std::find_if(groups.begin(), groups.end(), [](const PrecisionGroup& g) {
+        return std::any_of(g.points.begin(), g.points.end(), [](const Point& p) { return p.name == "whole offload"; });
+    });
+    ASSERT_NE(with_offload, groups.end());
+    EXPECT_EQ(with_offload->precision, "bf16");
+    EXPECT_TRUE(with_offload->tensor);
+    EXPECT_EQ(groups.size(), 5u) << "a group per GEMM, the offload in one of them";
+}
+
+// Figures ncu did not record are absent, not 0: the H200 CSV has no DRAM metric and no fp16
+// FMA counter, so the DGEMM has no DRAM bytes, no DRAM read or written details, no fp16 FLOPs;
+// what it recorded (its DFMA count, 0) stays.
+TEST(GpuKernelPoints, FiguresNcuDidNotRecordAreAbsentNotZero) {
+    const auto points = gpu_kernel_points(parse_ncu_csv(gpu_fixture("h200-ncu-cublas-gemm-n2048-tensor.csv")));
+    ASSERT_EQ(points.size(), 3u);
+    for (const auto& p : points) {
+        EXPECT_FALSE(p.bytes.count("DRAM")) << p.name;
+        EXPECT_FALSE(p.details.count("dram_read_bytes")) << p.name;
+        EXPECT_FALSE(p.details.count("dram_written_bytes")) << p.name;
+        EXPECT_FALSE(p.details.count("flops_fp16")) << p.name;
+        EXPECT_TRUE(p.details.count("flops_fp64")) << p.name;
+        EXPECT_TRUE(p.details.count("flops_tensor")) << p.name;
+    }
+    EXPECT_DOUBLE_EQ(points[0].details.at("flops_fp64"), 0);
+}
+
+// The kernels' table: a DGEMM on DMMA is judged on the fp64 tensor roof with all its FLOPs in
+// it (the FP64 column read 0.0: it counted DFMA alone), and a DRAM figure ncu did not record
+// reads "-", not "DRAM GB/s 0".
+TEST(GpuKernelTable, EachKernelShowsTheRoofItIsJudgedOnAndADashForWhatWasNotMeasured) {
+    const auto points = gpu_kernel_points(parse_ncu_csv(gpu_fixture("h200-ncu-cublas-gemm-n2048-tensor.csv")));
+    const std::string text = gpu_kernel_table_text(points, "h200.csv");
+    std::istringstream lines(text);
+    std::string line, dgemm, sgemm, hgemm, header;
+    while (std::getline(lines, line)) {
+        if (line.rfind("kernel ", 0) == 0) header = line;
+        if (line.rfind("sm90_xmma_gemm_f64f64", 0) == 0 && dgemm.empty()) dgemm = line;
+        if (line.rfind("void cutlass::Kernel2", 0) == 0) sgemm = line;
+        if (line.rfind("sm90_xmma_gemm_f16f16", 0) == 0 && hgemm.empty()) hgemm = line;
+    }
+    const auto cells = [](const std::string& row) {
+        std::vector<std::string> out;
+        std::istringstream in(row.substr(41));  // past the 40 columns of the kernel's name
+        for (std::string cell; in >> cell;) out.push_back(cell);
+        return out;
+    };
+    EXPECT_NE(header.find("judged on"), std::string::npos) << text;
+    EXPECT_EQ(header.find("FP64 %"), std::string::npos) << text;
+    // launches, time, GFLOP/s, judged on (two words for a tensor roof), % FLOPs, DRAM GB/s, FLOP/B DRAM
+    const std::vector<std::string> d = cells(dgemm), s = cells(sgemm), h = cells(hgemm);
+    ASSERT_EQ(d.size(), 8u) << dgemm;
+    EXPECT_EQ(d[3] + " " + d[4], "fp64 tensor");
+    EXPECT_EQ(d[5], "100.0");
+    EXPECT_EQ(d[6], "-") << "no DRAM metric recorded: not 0 GB/s";
+    EXPECT_EQ(d[7], "-");
+    ASSERT_EQ(s.size(), 7u) << sgemm;
+    EXPECT_EQ(s[3], "fp32");
+    EXPECT_EQ(s[4], "100.0");
+    ASSERT_EQ(h.size(), 8u) << hgemm;
+    EXPECT_EQ(h[3] + " " + h[4], "fp16 tensor");
+    EXPECT_EQ(h[5], "100.0");
+    // A DRAM figure that was recorded is a number.
+    std::string daxpy = kHeader;
+    daxpy += row("0", "daxpy", "gpu__time_duration.sum", "nsecond", "1,000");
+    daxpy += row("0", "daxpy", sass("dfma"), "inst", "1,000");
+    daxpy += row("0", "daxpy", "dram__bytes.sum", "byte", "24,000");
+    const std::string one = gpu_kernel_table_text(gpu_kernel_points(parse_ncu_csv(daxpy)), "x.csv");
+    const auto row_at = one.find("\ndaxpy");
+    ASSERT_NE(row_at, std::string::npos) << one;
+    const auto c = cells(one.substr(row_at + 1, one.find('\n', row_at + 1) - row_at - 1));
+    ASSERT_EQ(c.size(), 7u) << one;
+    EXPECT_EQ(c[3], "fp64");
+    EXPECT_EQ(c[5], "24") << "24 kB in 1 us";
+    EXPECT_EQ(c[6], format_number(2000.0 / 24000));
 }
 
 TEST(GpuKernelPoints, AnUncollectedFlopCounterLeavesTheWorkUnknownNotZero) {

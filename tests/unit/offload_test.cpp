@@ -3,13 +3,20 @@
 // and the point made of it with the ncu kernels (core/offload_point).
 #include "offload_tally.hpp"
 
+#include "core/gpu_kernel_points.hpp"
 #include "core/offload_point.hpp"
-#include "io/machine_json.hpp"  // SchemaError
+#include "io/machine_json.hpp"  // SchemaError, the H200's model
+#include "io/ncu_csv.hpp"
 #include "io/offload_summary.hpp"
+#include "render/gpu_kernel_text.hpp"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace roofline;
 using roofline_offload::Direction;
@@ -269,4 +276,168 @@ TEST(OffloadPoint, RefusesKernelsBusyLongerThanAGpuCanRunThem) {
         << problems[0];
     s.kernels.busy_seconds = 0.5;  // 56 at once: streams can do that
     EXPECT_TRUE(offload_summary_problems(s).empty());
+}
+
+// --- the roofs that judge a whole offload (the H200's measured model, tests/data/gpu) -------
+
+namespace {
+
+std::string h200_file(const char* name) { return std::string(ROOFLINE_TEST_DATA_DIR) + "/gpu/" + name; }
+
+GpuModel h200() { return read_machine_file(h200_file("h200-machine.json")).gpus.at(0); }
+
+// The cuBLAS DGEMM (DMMA), SGEMM (FFMA) and HGEMM (HGMMA) at n = 2048 that ncu measured there.
+std::vector<Point> h200_gemms() {
+    std::ifstream in(h200_file("h200-ncu-cublas-gemm-n2048-tensor.csv"));
+    std::stringstream text;
+    text << in.rdbuf();
+    return gpu_kernel_points(parse_ncu_csv(text.str()));
+}
+
+// A whole offload of `kernels` that copied `up` bytes to the device and `down` back.
+Point offload_of(const std::vector<Point>& kernels, double up, double down) {
+    OffloadSummary s;
+    s.host_to_device = {up, up > 0 ? 1.0 : 0.0, up / 50e9};
+    s.device_to_host = {down, down > 0 ? 1.0 : 0.0, down / 50e9};
+    s.kernels = {0, static_cast<double>(kernels.size()), 1e-3};
+    s.span_seconds = 0.1;
+    return offload_point(kernels, s, 0).point;
+}
+
+} // namespace
+
+// The offload point carries its kernels' FLOPs per precision and tensor format: alone, its mix
+// is known (before, only flops_tensor in all: an offload of a DGEMM on DMMA read as fp64 FMA).
+TEST(OffloadPoint, CarriesItsKernelsFlopsPerPrecisionAndTensorFormat) {
+    const auto gemms = h200_gemms();
+    ASSERT_EQ(gemms.size(), 3u);
+    const Point p = offload_of(gemms, 1e8, 0);
+    for (const char* key : {"flops_fp64", "flops_fp32", "flops_tensor", "flops_tensor_fp64", "flops_tensor_fp16",
+                            "flops_tensor_bf16", "ops_tensor_int8"}) {
+        double sum = 0;
+        for (const auto& k : gemms) sum += k.details.at(key);
+        EXPECT_DOUBLE_EQ(p.details.at(key), sum) << key;
+    }
+    EXPECT_FALSE(p.details.count("flops_fp16")) << "no kernel recorded an fp16 FMA counter: absent, not 0";
+}
+
+// Judged on the highest roof its work could use: of DGEMM, SGEMM and HGEMM (a third of the
+// FLOPs each), the fp16 tensor roof (966 TFLOP/s); the fp32 FMA roof it sat on before is 16x
+// lower than the HGEMM's part runs. Without the HGEMM, the fp64 tensor roof (64.6 TFLOP/s,
+// above fp32's 59.3). A model without tensor roofs: the fp32 one, the rest named.
+TEST(OffloadRoofs, TheHighestRoofItsWorkCouldUse) {
+    const auto gemms = h200_gemms();
+    const GpuModel gpu = h200();
+    const auto all = offload_compute_roof(offload_of(gemms, 1e8, 0), gpu);
+    ASSERT_TRUE(all);
+    EXPECT_EQ(all->precision, "fp16");
+    EXPECT_TRUE(all->tensor);
+    EXPECT_EQ(all->roof, "FP16 tensor peak");
+    EXPECT_DOUBLE_EQ(all->gflops, 966280);
+    EXPECT_NEAR(all->share, 1.0 / 3, 1e-3);
+    EXPECT_TRUE(all->without_roof.empty());
+    const auto two = offload_compute_roof(offload_of({gemms[0], gemms[1]}, 1e8, 0), gpu);
+    ASSERT_TRUE(two);
+    EXPECT_EQ(two->roof, "FP64 tensor peak");
+    EXPECT_TRUE(two->tensor);
+    GpuModel no_tensor = gpu;
+    std::erase_if(no_tensor.compute, [](const GpuComputeRoof& c) { return c.tensor; });
+    const auto fma = offload_compute_roof(offload_of(gemms, 1e8, 0), no_tensor);
+    ASSERT_TRUE(fma);
+    EXPECT_EQ(fma->roof, "FP32 peak");
+    EXPECT_EQ(fma->without_roof, (std::vector<std::string>{"fp64 tensor", "fp16 tensor"}));
+    // Work under 1% of its FLOPs does not choose the roof (a few HFMAs beside a DGEMM).
+    Point dgemm = gemms[0];
+    dgemm.details["flops_fp16"] = 0.001 * dgemm.work;
+    dgemm.work *= 1.001;
+    EXPECT_EQ(offload_compute_roof(offload_of({dgemm}, 1e8, 0), gpu)->roof, "FP64 tensor peak");
+    // No FLOPs by precision: nothing to choose from.
+    EXPECT_FALSE(offload_compute_roof(offload_of({kernel("cpu", 1e9, 1e9, 1)}, 1e8, 0), GpuModel{}));
+}
+
+// The bus roof of its traffic: host to device only, the h2d figure (55.1 GB/s) — before, the
+// fastest one-way figure, d2h (55.2), whatever the traffic; device to host only, d2h; both ways
+// alike, the bidirectional figure (97.9); twice as much up as down, each way at its own roof at
+// once (the up bytes take longest: 1.5 x 55.1 over all the bytes). 24 bytes back beside 100 MB
+// up do not name the roof.
+TEST(OffloadRoofs, TheBusRoofMatchesTheTraffic) {
+    const auto gemms = h200_gemms();
+    const GpuModel gpu = h200();
+    const auto up = offload_bus_roof(offload_of(gemms, 1e8, 24), gpu);
+    ASSERT_TRUE(up);
+    EXPECT_EQ(up->direction, "h2d");
+    EXPECT_EQ(up->name, "PCIe h2d pinned");
+    EXPECT_NEAR(up->gbs, 55.0853, 1e-4);
+    EXPECT_DOUBLE_EQ(up->to_device, 1e8);
+    EXPECT_DOUBLE_EQ(up->to_host, 24);
+    const auto down = offload_bus_roof(offload_of(gemms, 0, 1e8), gpu);
+    ASSERT_TRUE(down);
+    EXPECT_EQ(down->name, "PCIe d2h pinned");
+    EXPECT_DOUBLE_EQ(down->gbs, 55.2231);
+    const auto both = offload_bus_roof(offload_of(gemms, 1e8, 1e8), gpu);
+    ASSERT_TRUE(both);
+    EXPECT_EQ(both->name, "PCIe bidirectional pinned");
+    EXPECT_NEAR(both->gbs, 97.8697, 1e-9);
+    const auto mostly_up = offload_bus_roof(offload_of(gemms, 2e8, 1e8), gpu);
+    ASSERT_TRUE(mostly_up);
+    EXPECT_EQ(mostly_up->name, "PCIe h2d+d2h pinned");
+    EXPECT_NEAR(mostly_up->gbs, 1.5 * 55.0853, 1e-9);
+    const auto pageable = offload_bus_roof(offload_of(gemms, 1e8, 0), gpu, false);
+    ASSERT_TRUE(pageable);
+    EXPECT_EQ(pageable->name, "PCIe h2d pageable");
+    EXPECT_DOUBLE_EQ(pageable->gbs, 14.1108);
+    // No figure for the way its bytes went, or no bus bytes: none.
+    GpuModel no_h2d = gpu;
+    std::erase_if(no_h2d.bus, [](const BusRoof& b) { return b.direction == "h2d"; });
+    EXPECT_FALSE(offload_bus_roof(offload_of(gemms, 1e8, 0), no_h2d));
+    EXPECT_FALSE(offload_bus_roof(offload_of(gemms, 0, 0), gpu));
+}
+
+// Its roofline: the compute roof it is judged on, and a bus roof (and pageable ceiling) of its
+// traffic's direction only; judged there, bound by the bus.
+TEST(OffloadRoofs, ItsRooflineAndJudgement) {
+    const auto gemms = h200_gemms();
+    const GpuModel gpu = h200();
+    const Point p = offload_of(gemms, 1e8, 0);
+    const Roofline r = whole_offload_roofline(gpu, p);
+    EXPECT_EQ(r.compute.name, "FP16 tensor peak");
+    int bus_roofs = 0;
+    for (const auto& b : r.bandwidth)
+        if (b.level == "PCIe") {
+            ++bus_roofs;
+            EXPECT_EQ(b.name, "PCIe h2d pinned");
+            EXPECT_DOUBLE_EQ(b.value, 55.0853);
+        }
+    EXPECT_EQ(bus_roofs, 1);
+    for (const auto& c : r.ceilings)
+        if (c.level == "PCIe") EXPECT_EQ(c.name, "PCIe h2d pageable");
+    const OffloadJudgement j = judge_whole_offload(p, gpu, "model 3");
+    EXPECT_EQ(j.gpu, "NVIDIA H200 (GPU 0)");
+    EXPECT_EQ(j.compute.roof, "FP16 tensor peak");
+    ASSERT_TRUE(j.bus);
+    EXPECT_EQ(j.binding_roof, "PCIe h2d pinned");
+    // 5.15e10 FLOPs over 1e8 bus bytes: 515 FLOP/B x 55.1 GB/s.
+    EXPECT_NEAR(j.attainable, p.work / 1e8 * 55.0853, 1e-6 * j.attainable);
+    EXPECT_NEAR(j.efficiency, performance(p) / j.attainable, 1e-12);
+    GpuModel none = gpu;
+    none.compute.clear();
+    EXPECT_THROW(whole_offload_roofline(none, p), std::invalid_argument);
+}
+
+// measure prints which roofs judge it (or why none do).
+TEST(OffloadRoofs, TheTextSaysWhichRoofsJudgeIt) {
+    const auto gemms = h200_gemms();
+    OffloadPoint o;
+    o.point = offload_of(gemms, 1e8, 24);
+    o.judgement = judge_whole_offload(o.point, h200(), "the latest stored machine model");
+    const std::string text = offload_point_text(o);
+    EXPECT_TRUE(contains(text, "its FLOPs: fp32 33.3%, fp64 33.3% (100.0% on the tensor cores), fp16 33.3% (100.0% "
+                               "on the tensor cores)")) << text;
+    EXPECT_TRUE(contains(text, "judged on NVIDIA H200 (GPU 0) of the latest stored machine model: compute FP16 "
+                               "tensor peak 9.66e+05 GFLOP/s, the highest roof its work could use")) << text;
+    EXPECT_TRUE(contains(text, "bus PCIe h2d pinned 55.1 GB/s (its bus bytes went host to device, 24 B back)")) << text;
+    EXPECT_TRUE(contains(text, "bound by PCIe h2d pinned")) << text;
+    o.judgement.reset();
+    o.not_judged = "the latest stored machine model has no GPU 0";
+    EXPECT_TRUE(contains(offload_point_text(o), "not judged here: the latest stored machine model has no GPU 0"));
 }
