@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace roofline {
 
@@ -82,12 +81,20 @@ std::vector<std::string> refuse_impossible_figures(MachineModel& model) {
         if (!why.empty()) refused.push_back(fmt::format("L{} cache: {}; refused", c.level, why));
         return !why.empty();
     });
+    // Each GPU against its specification, or the bounds any GPU keeps where no table describes
+    // it (an unknown vendor too). What a person should know of the roofs kept (no table judged
+    // them, a clock above the max boost) goes with the model's warnings, once however often
+    // the model is read; the caller says what was refused.
     for (auto& gpu : model.gpus) {
-        try {
-            for (auto& why : refuse_gpu_roofs_above_limit(gpu)) refused.push_back(std::move(why));
-        } catch (const std::invalid_argument&) {
-            // A GPU of a vendor the table does not know: nothing to judge its roofs by.
-        }
+        const std::string which = fmt::format("GPU {} ({})", gpu.index, gpu.name);
+        std::vector<std::string> notes;
+        for (auto& why : refuse_gpu_roofs_above_limit(gpu, &notes))
+            refused.push_back(fmt::format("GPU {}: {}", gpu.index, why));
+        auto& warnings = model.environment.warnings;
+        for (const auto& note : notes)
+            if (auto line = fmt::format("{}: {}", which, note);
+                std::find(warnings.begin(), warnings.end(), line) == warnings.end())
+                warnings.push_back(std::move(line));
     }
     return refused;
 }

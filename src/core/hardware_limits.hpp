@@ -44,8 +44,11 @@ std::uint64_t largest_cache_of_any_machine(int level);
 // A measured model (JSON or the results store) as it is read: removes the compute and
 // memory roofs above their theoretical figure (refuse_roofs_above_theory), those beyond
 // any machine at the model's clock, the cache levels larger than any CPU's, and the GPU
-// roofs above their specification (refuse_gpu_roofs_above_limit), and returns why, one
-// line each. A model that passes is unchanged.
+// roofs above their specification or the bounds any GPU keeps (refuse_gpu_roofs_above_limit;
+// "GPU N: " before each), and returns why, one line each. A GPU whose roofs kept no
+// specification table judged (or whose clock read is above its max boost) gets a line in
+// environment.warnings saying so ("GPU N (name): ..."), added once. A model that passes,
+// every figure judged by a table, is unchanged.
 std::vector<std::string> refuse_impossible_figures(MachineModel& model);
 
 } // namespace roofline
