@@ -51,6 +51,9 @@ struct GpuMeasureResult {
     std::string offload_error;            // why it was asked for and not made
     // sm__ops_path_tensor* metrics of the CSV not known here: tensor work they count is in no point
     std::vector<std::string> unknown_tensor_metrics;
+    // What the CSV's reader warns of ("line N: ..."): a metric not read whose name is close to
+    // one the points read (a misspelling?), ncu's ==ERROR== lines
+    std::vector<std::string> csv_warnings;
     int program_code = 0;                 // the program's exit code under ncu, when it failed
     // Nothing measured: the program was interrupted (128 + the signal) or failed under CUPTI
     // (its exit code; failed_under_cupti), and ncu was not run.

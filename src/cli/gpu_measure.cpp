@@ -50,6 +50,9 @@ int measure_gpu_kernels(const GpuMeasureRequest& r) {
         return *result.ended_early;
     }
     if (!r.quiet) fmt::print("{}", gpu_kernel_table_text(result.kernels, result.from));
+    for (const auto& w : result.csv_warnings)
+        fmt::print(stderr, "roofline: warning: {}: {}\n", terminal_text(r.ncu_csv.empty() ? "ncu's CSV" : r.ncu_csv),
+                   terminal_text(w));
     // A warning even with -q: the tensor work these metrics count is in no kernel's FLOPs.
     for (const auto& m : result.unknown_tensor_metrics)
         fmt::print(stderr, "roofline: warning: {} is a tensor-core metric not known here: the operations it counts "

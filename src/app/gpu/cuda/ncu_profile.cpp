@@ -182,11 +182,17 @@ GpuMeasureResult profile_with_ncu(const GpuMeasureRequest& r, const ResultsStore
         result.from = "ncu";
     }
     try {
-        const auto metrics = parse_ncu_csv(text);
+        auto csv = read_ncu_csv(text);
+        result.csv_warnings = std::move(csv.warnings);
+        const auto& metrics = csv.metrics;
         result.kernels = gpu_kernel_points(metrics);
         result.unknown_tensor_metrics = unknown_tensor_metrics(metrics);
     } catch (const std::runtime_error& e) {
-        throw std::runtime_error(fmt::format("{}: {}", r.ncu_csv.empty() ? "ncu's CSV" : r.ncu_csv, e.what()));
+        // The reader's warnings may say why (a misspelled metric, then no duration).
+        throw std::runtime_error(fmt::format("{}: {}{}", r.ncu_csv.empty() ? "ncu's CSV" : r.ncu_csv, e.what(),
+                                             result.csv_warnings.empty()
+                                                 ? ""
+                                                 : fmt::format(" ({})", fmt::join(result.csv_warnings, "; "))));
     }
     if (result.kernels.empty())
         throw std::runtime_error(fmt::format(
