@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -29,13 +30,22 @@ StoredSource parse_stored_source_text(const std::string& text, const char* optio
     const std::string prefix = std::string(kStored) + ":";
     if (text.rfind(prefix, 0) == 0) {
         const auto number = text.substr(prefix.size());
-        try {
-            std::size_t used = 0;
-            const long long id = std::stoll(number, &used);
-            if (used == number.size() && id > 0) return {true, id, {}};
-        } catch (const std::exception&) {
-        }
-        throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '{}')", option, text));
+        // Digits only: stoll alone took "stored:+1" and "stored: 1".
+        const bool digits = !number.empty() && std::all_of(number.begin(), number.end(), [](char c) {
+            return c >= '0' && c <= '9';
+        });
+        if (!digits)
+            throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' with ID a number from 1 (got "
+                                         "'{}'); 'roofline list' shows the ids",
+                                         option, text));
+        const auto first = number.find_first_not_of('0');
+        if (first == std::string::npos)
+            throw UsageError(fmt::format("{}: ids in the store start at 1 (got '{}'); 'roofline list' shows them",
+                                         option, text));
+        if (number.size() - first > 18)
+            throw UsageError(fmt::format("{}: '{}' is larger than any id the store gives; 'roofline list' shows them",
+                                         option, text));
+        return {true, std::stoll(number), {}};
     }
     if (text.empty()) throw UsageError(fmt::format("{} expects a file, 'stored' or 'stored:ID' (got '')", option));
     return {false, std::nullopt, text};

@@ -307,7 +307,7 @@ Layout read_layout(Connection& c) {
 
 int read_version(Connection& c) {
     const auto r = c.exec(postgres_queries().read_version.c_str(), "reading the layout version");
-    return PQntuples(r.get()) == 1 ? std::atoi(PQgetvalue(r.get(), 0, 0)) : 0;
+    return PQntuples(r.get()) == 1 ? store_schema::parse_version(PQgetvalue(r.get(), 0, 0), c.name()) : 0;
 }
 
 bool has_every_table(const Layout& layout) {

@@ -188,7 +188,7 @@ Layout read_layout_of(sqlite3* db, const std::string& path) {
 
 int read_version(sqlite3* db, const std::string& path) {
     Statement query(db, path, sqlite_queries().read_version.c_str());
-    return query.step() ? std::atoi(query.text(0).c_str()) : 0;
+    return query.step() ? store_schema::parse_version(query.text(0), path) : 0;
 }
 
 // Writers create the schema in a new (empty) database only: another program's

@@ -27,6 +27,19 @@ void check_readable(const Layout& layout, int found_version, const std::string& 
     if (found_version > version) newer_layout(name, found_version);
 }
 
+int parse_version(const std::string& text, const std::string& name) {
+    int v = 0;
+    const bool digits = !text.empty() && text.size() <= 9 &&
+                        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (digits) v = std::stoi(text);
+    if (v < 1)
+        throw std::runtime_error(fmt::format("results database {} has layout version '{}', which is not a version "
+                                             "(a positive integer): the store is damaged or not roofline's; nothing "
+                                             "was read or written",
+                                             message_name(name), text));
+    return v;
+}
+
 void newer_layout(const std::string& name, int found) {
     throw std::runtime_error(fmt::format(
         "results database {} has layout version {}, newer than this roofline "

@@ -40,6 +40,11 @@ public:
     virtual void set_version(int to) = 0;
 };
 
+// The layout version as meta stores it (text): a positive integer, else the store is damaged
+// or another program's; throws std::runtime_error naming `name` (read as 0, a writer would
+// "upgrade" it and write over what is there).
+int parse_version(const std::string& text, const std::string& name);
+
 // A writer's open: refuses another program's database (nothing of ours is written
 // into it) and a newer layout; creates a new store; upgrades an older one. `name`
 // is the store as messages show it.

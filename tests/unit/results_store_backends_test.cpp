@@ -364,6 +364,16 @@ TEST_P(ResultsStoreBackends, NewerLayoutIsRefusedByWritersAndReaders) {
     EXPECT_EQ(location().query_text("SELECT value FROM meta WHERE key = 'store_schema_version'"), "3");
 }
 
+// A version that is no number was read as 0: a writer would "upgrade" the store over it.
+TEST_P(ResultsStoreBackends, AVersionThatIsNoNumberIsRefusedAndLeftAlone) {
+    { ResultsStore store(db()); }
+    location().run_sql("UPDATE meta SET value = 'abc' WHERE key = 'store_schema_version'");
+    const std::string expected = "has layout version 'abc', which is not a version";
+    EXPECT_NE(error_of([&] { ResultsStore store(db()); }).find(expected), std::string::npos);
+    EXPECT_NE(error_of([&] { ResultsStore::open_read_only(db()); }).find(expected), std::string::npos);
+    EXPECT_EQ(location().query_text("SELECT value FROM meta WHERE key = 'store_schema_version'"), "abc");
+}
+
 // Another program's tables: writers refuse them as readers do, and add nothing of ours.
 TEST_P(ResultsStoreBackends, AForeignDatabaseGetsNothingOfOurs) {
     location().run_sql("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);");
