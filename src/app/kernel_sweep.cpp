@@ -31,11 +31,16 @@ ParamGrid parse_param_grid(const std::vector<std::string>& texts,
                            const std::vector<const RegisteredReferenceKernel*>& kernels) {
     ParamGrid grid;
     for (const auto& text : texts) {
-        const auto eq = text.find('=');
-        if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-            throw RequestError(fmt::format("--param expects NAME=V1,V2,... (got '{}')", message_name(text)));
-        const std::string name = text.substr(0, eq);
+        // The text's own form, values and ranges (as the option is parsed, core's one parser).
+        KernelParamValues given;
+        try {
+            given = parse_kernel_param(text);
+        } catch (const std::invalid_argument& e) {
+            throw RequestError(e.what());
+        }
+        const std::string& name = given.name;
         if (grid.count(name)) throw RequestError(fmt::format("--param {} is given twice", message_name(name)));
+        // Which of the kernels chosen have it: the run's to check.
         const bool known = std::any_of(kernels.begin(), kernels.end(), [&](const RegisteredReferenceKernel* entry) {
             const auto& parameters = entry->kernel->parameters;
             return std::any_of(parameters.begin(), parameters.end(),
@@ -49,25 +54,7 @@ ParamGrid parse_param_grid(const std::vector<std::string>& texts,
             throw RequestError(fmt::format("--param {}: none of the kernels chosen has it (parameters: {})",
                                            message_name(name), have));
         }
-        std::vector<std::int64_t> values;
-        std::size_t start = eq + 1;
-        while (start <= text.size()) {
-            const auto comma = std::min(text.find(',', start), text.size());
-            const std::string item = text.substr(start, comma - start);
-            std::size_t used = 0;
-            long long v = 0;
-            try {
-                v = std::stoll(item, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (item.empty() || used != item.size())
-                throw RequestError(fmt::format("--param {}: '{}' is not a whole number", message_name(name),
-                                               message_name(item)));
-            if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
-            start = comma + 1;
-        }
-        grid[name] = std::move(values);
+        grid[name] = std::move(given.values);
     }
     return grid;
 }
