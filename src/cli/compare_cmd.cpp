@@ -264,7 +264,10 @@ int run_compare(const CompareArgs& args) {
         input.have_roofs = true;
         input.roofs = compare_roofs(sides.machines[0].model, sides.machines[1].model);
     }
-    const std::vector<Roofline> rooflines = side_rooflines(sides, args);
+    // Rooflines judge points and draw the chart: two machines' roofs alone need none (a memory-only
+    // model, bench --only memory, has roofs to compare but no roofline).
+    const bool need_rooflines = sides.point_sets.size() == 2 || !args.chart.empty();
+    const std::vector<Roofline> rooflines = need_rooflines ? side_rooflines(sides, args) : std::vector<Roofline>{};
     input.label_a = side_label(sides, 0);  // after the rooflines: a machine that could not judge is not named
     input.label_b = side_label(sides, 1);
     if (sides.point_sets.size() == 2) compare_point_sets(input, sides, rooflines, view);

@@ -27,8 +27,8 @@ namespace {
 
 struct HistoryArgs {
     std::vector<std::string> point_names;  // empty: the machine's roofs
-    std::string host;                      // machines: default that of the latest stored machine
-    std::string cpu;
+    std::string host;                      // machines: default that of the latest stored machine (of --cpu's)
+    std::string cpu;                       // default that of the latest stored machine (of --host's)
     int last = 0;                          // 0: every run
     std::string format = "text";
     std::string output;
@@ -49,12 +49,19 @@ void keep_last(std::vector<T>& v, int last) {
 HistoryInput machine_history(const HistoryArgs& args, ResultsStore& store) {
     auto machines = store.list_machines();
     if (machines.empty()) throw std::runtime_error(fmt::format("no machine model in the results store {}: run 'roofline bench'", store.path()));
-    const std::string host = args.host.empty() ? machines.back().hostname : args.host;
-    const std::string cpu = args.cpu.empty() ? machines.back().cpu_model : args.cpu;
+    // What is not given comes from the latest stored model that matches what is (--host alone:
+    // that host's CPU, not the CPU of the newest model, which may be another host's).
+    const auto machine = history_machine(machines, args.host, args.cpu);
+    if (!machine) {
+        const std::string what = !args.host.empty() && !args.cpu.empty()
+                                     ? fmt::format("of host '{}' with CPU '{}'", args.host, args.cpu)
+                                 : !args.host.empty() ? fmt::format("of host '{}'", args.host)
+                                                      : fmt::format("with CPU '{}'", args.cpu);
+        throw std::runtime_error(fmt::format("no stored machine {} ('roofline list' shows what is stored)", what));
+    }
+    const std::string host = machine->host;
+    const std::string cpu = machine->cpu;
     std::erase_if(machines, [&](const StoredMachine& m) { return m.hostname != host || m.cpu_model != cpu; });
-    if (machines.empty())
-        throw std::runtime_error(fmt::format("no stored machine of host '{}' with CPU '{}' ('roofline list' shows "
-                                             "what is stored)", host, cpu));
     keep_last(machines, args.last);
     std::vector<MachineModel> models;
     std::vector<std::string> runs;
@@ -217,10 +224,15 @@ void add_history_command(CLI::App& app, int& exit_code) {
     auto* cmd = add_command(app, "history", "A machine's roofs, or named points, over the stored runs");
     cmd->description(
         "Follows figures across the runs in the results store, oldest first: every roof of one machine\n"
-        "(host and CPU; default: those of the latest stored model), or with --point the performance of\n"
-        "points of that name (a kernel at one size, a measured region). A step from one run to the next\n"
-        "is flagged when it exceeds the spread the runs recorded (the range of their samples; at least\n"
-        "2%, 5% where none was recorded). --fail-on-slower makes the latest run's slowdowns exit 3.\n"
+        "(host and CPU: --host alone takes the CPU of that host's latest stored model, --cpu alone its\n"
+        "host, neither those of the latest stored model), or with --point the performance of points of\n"
+        "that name (a kernel at one size, a measured region). A step from one run to the next is flagged\n"
+        "when its ratio leaves 1/(1+s) to 1+s, s the larger spread the two runs recorded (a roof's: how\n"
+        "far apart its best bursts landed; a point's: the range of its timed runs), at least 5% for a\n"
+        "roof and 2% for a point, 5% where none was recorded: a slowdown counts as soon as the speedup\n"
+        "by the same factor would. A memory roof measured at working sets another run did not measure\n"
+        "(bench --working-set, --dram-size) is a series of its own, named with its working sets.\n"
+        "--fail-on-slower makes the latest run's slowdowns exit 3.\n"
         "A point measured from a program (measure) is followed across the runs of one command line,\n"
         "the program (by its file name) and its arguments: another input size or another program with\n"
         "a region of that name is another series, never a step of this one (--command).");
@@ -232,8 +244,10 @@ void add_history_command(CLI::App& app, int& exit_code) {
                     "command line itself as shown ('./dot 1000'; the program may be given by its file name)")
         ->type_name("latest|all|LINE")
         ->capture_default_str();
-    cmd->add_option("--host", args->host, "The machine's host name (default: that of the latest stored model)");
-    cmd->add_option("--cpu", args->cpu, "The machine's CPU model string (default: that of the latest stored model)");
+    cmd->add_option("--host", args->host,
+                    "The machine's host name (default: that of the latest stored model, of --cpu's if given)");
+    cmd->add_option("--cpu", args->cpu,
+                    "The machine's CPU model string (default: that of the latest stored model, of --host's if given)");
     cmd->add_option("--last", args->last, "Only the last N runs (default: all)")
         ->type_name("N")
         ->check(whole_number_check(0, std::numeric_limits<long long>::max(), "--last expects a count of runs (0: all)"));

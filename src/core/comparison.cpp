@@ -1,41 +1,154 @@
 #include "core/comparison.hpp"
 
+#include "core/byte_sizes.hpp"
 #include "core/level.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <string_view>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace roofline {
 namespace {
 
+// The spread of a roof sampled in bursts (figure_stats.hpp): the roof is the q-quantile of the
+// bursts' best samples, because interference only ever lowers a sample. So what says how well a
+// roof repeats is how closely its best bursts agree, not the range or the CV of every sample:
+// one disturbed sample (33 GFLOP/s under a roof of 59) made the range 44% and hid a 30% drop,
+// while the bursts' best agreed within 0.1%. Stats keep two of the bursts' best: the highest
+// (max) and the roof, interpolated between the k-th and (k+1)-th best of n (k = floor(q (n - 1)),
+// a fraction f of the way). For the usual burst counts (n <= 1 / (1 - q) + 1: up to 11 at
+// q = 0.9) the (k+1)-th is max and the k-th is (value - f max) / (1 - f), so their range is
+// (max - value) / (1 - f): exactly how far apart the two best bursts landed. With more bursts
+// the (k+1)-th lies at or below max, and the same formula bounds from above the range of the
+// bursts from the k-th up (a larger threshold, never a smaller one). One burst, or q = 1 (the
+// roof is max), says nothing of it.
+std::optional<double> burst_spread(double value, const Stats& stats) {
+    if (stats.bursts < 2 || !(stats.quantile > 0) || !(stats.quantile < 1) || !(stats.max >= value)) return std::nullopt;
+    const double position = stats.quantile * (stats.bursts - 1);
+    const double below = std::floor(position + 1e-9);  // 0.9 x 20 may come out a hair under 18
+    const double fraction = std::max(0.0, position - below);
+    if (below >= stats.bursts - 1) return std::nullopt;
+    return (stats.max - value) / ((1 - fraction) * value);
+}
+
+// A roof of one block of samples (models from before bursts: the figure is their median): twice
+// the CV, one standard deviation either side, which a stray sample widens far less than it does
+// the range (among n samples, by about 2 / sqrt(n) of its distance); the range where no CV was
+// recorded, and never more than it.
+std::optional<double> block_spread(double value, const Stats& stats) {
+    if (stats.runs < 2 || !(stats.max >= stats.min)) return std::nullopt;
+    const double range = (stats.max - stats.min) / value;
+    return stats.cv > 0 ? std::min(range, 2 * stats.cv) : range;
+}
+
 struct KeyedRoof {
     std::string key;
     std::string unit;
     SpreadFigure figure;
+    const MemoryRoof* memory = nullptr;  // a memory roof's, for its working set
+    std::string plain_key = {};          // the key before a working set was added to it
 };
 
 // A model's roofs under names that mean the same roof on another machine (the ISA
 // of a memory roof is chosen by measurement, so it is not part of the name).
-std::vector<KeyedRoof> keyed_roofs(const MachineModel& m) {
+std::vector<KeyedRoof> base_keyed_roofs(const MachineModel& m) {
     std::vector<KeyedRoof> out;
     std::map<std::string, int> seen;
-    const auto add = [&](std::string key, const std::string& unit, SpreadFigure f) {
+    const auto add = [&](std::string key, const std::string& unit, SpreadFigure f, const MemoryRoof* memory) {
         if (const int n = ++seen[key]; n > 1) key += fmt::format(" #{}", n);
-        out.push_back({std::move(key), unit, f});
+        out.push_back({key, unit, f, memory, key});
     };
     for (const auto& c : m.compute)
-        add(fmt::format("{} {} {} {}t", c.precision, c.isa, c.mix, c.threads), "GFLOP/s", roof_figure(c.gflops, c.stats));
+        add(fmt::format("{} {} {} {}t", c.precision, c.isa, c.mix, c.threads), "GFLOP/s", roof_figure(c.gflops, c.stats),
+            nullptr);
     for (const auto& r : m.memory) {
         // Working sets of no known level (older models' "custom") are told apart by their size.
         const auto level = is_custom_working_set(r.level) ? fmt::format("{} {} B", r.level, r.working_set_bytes) : r.level;
-        add(fmt::format("{} {} {}t", level, r.pattern, r.threads), "GB/s", roof_figure(r.gbs, r.stats));
+        add(fmt::format("{} {} {}t", level, r.pattern, r.threads), "GB/s", roof_figure(r.gbs, r.stats), &r);
     }
+    return out;
+}
+
+// Whether the run of `m` measured `roof`'s pattern and threads at `bytes` (its curve has that size).
+bool measured_at(const MachineModel& m, const MemoryRoof& roof, std::uint64_t bytes) {
+    for (const auto& c : m.curves)
+        if (c.pattern == roof.pattern && c.threads == roof.threads)
+            for (const auto& point : c.points)
+                if (point.first == bytes) return true;
+    return false;
+}
+
+// Two runs' roofs of one level, pattern and threads are alike when they were chosen among the
+// same sizes: both at one size, or each run's winner measured by the other run too.
+bool alike(const MachineModel& ma, const MemoryRoof& a, const MachineModel& mb, const MemoryRoof& b) {
+    return a.working_set_bytes == b.working_set_bytes ||
+           (measured_at(ma, a, b.working_set_bytes) && measured_at(mb, b, a.working_set_bytes));
+}
+
+// Every model's roofs keyed as compare_roofs and roof_histories say: the runs' roofs of one key
+// (memory roofs of a known working set) fall into groups linked by `alike`; with more than one
+// group, each key gets its group's working sets. A roof whose working set is not known (a spec
+// sheet's) keeps the plain key.
+std::vector<std::vector<KeyedRoof>> keyed_roofs(const std::vector<const MachineModel*>& models) {
+    std::vector<std::vector<KeyedRoof>> out;
+    for (const auto* m : models) out.push_back(base_keyed_roofs(*m));
+    struct Member {
+        std::size_t model, roof;
+    };
+    std::map<std::string, std::vector<Member>> by_key;
+    for (std::size_t m = 0; m < out.size(); ++m)
+        for (std::size_t r = 0; r < out[m].size(); ++r)
+            if (const MemoryRoof* roof = out[m][r].memory;
+                roof && roof->working_set_bytes > 0 && !is_custom_working_set(roof->level))
+                by_key[out[m][r].key].push_back({m, r});
+    for (const auto& [key, members] : by_key) {
+        const auto roof_of = [&](std::size_t i) -> const MemoryRoof& {
+            return *out[members[i].model][members[i].roof].memory;
+        };
+        std::vector<std::size_t> group(members.size());
+        for (std::size_t i = 0; i < group.size(); ++i) group[i] = i;
+        const auto root = [&](std::size_t i) {
+            while (group[i] != i) i = group[i] = group[group[i]];
+            return i;
+        };
+        for (std::size_t i = 0; i < members.size(); ++i)
+            for (std::size_t j = i + 1; j < members.size(); ++j)
+                if (root(i) != root(j) &&
+                    alike(*models[members[i].model], roof_of(i), *models[members[j].model], roof_of(j)))
+                    group[root(i)] = root(j);
+        std::map<std::size_t, std::set<std::uint64_t>> sizes;  // each group's working sets
+        for (std::size_t i = 0; i < members.size(); ++i) sizes[root(i)].insert(roof_of(i).working_set_bytes);
+        if (sizes.size() < 2) continue;
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            std::vector<std::string> named;
+            for (const auto bytes : sizes[root(i)]) named.push_back(format_bytes(bytes));
+            out[members[i].model][members[i].roof].key = fmt::format("{} at {}", key, fmt::join(named, ", "));
+        }
+    }
+    return out;
+}
+
+std::uint64_t working_set_of(const KeyedRoof& r) { return r.memory ? r.memory->working_set_bytes : 0; }
+
+// Rows in their order, except that rows of one plain key (a roof at two working sets) follow the
+// first of them.
+template <typename Row>
+std::vector<Row> next_to_their_kin(std::vector<Row> rows, const std::vector<std::string>& plain_keys) {
+    std::map<std::string, std::size_t> first;
+    for (std::size_t i = 0; i < plain_keys.size(); ++i) first.try_emplace(plain_keys[i], i);
+    std::vector<std::size_t> order(rows.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return first[plain_keys[x]] < first[plain_keys[y]]; });
+    std::vector<Row> out;
+    for (const auto i : order) out.push_back(std::move(rows[i]));
     return out;
 }
 
@@ -44,19 +157,29 @@ std::vector<KeyedRoof> keyed_roofs(const MachineModel& m) {
 double change_threshold(const SpreadFigure& a, const SpreadFigure& b) {
     const double sa = a.spread_known ? a.spread : kUnknownSpread;
     const double sb = b.spread_known ? b.spread : kUnknownSpread;
-    return std::max({sa, sb, kMinimumChange});
+    return std::max({sa, sb, a.floor, b.floor, kMinimumChange});
 }
+
+bool beyond_threshold(double ratio, double threshold) {
+    if (!(ratio > 0) || !std::isfinite(ratio)) return false;
+    return std::abs(std::log(ratio)) > std::log1p(threshold);
+}
+
+ChangeBand change_band(double threshold) { return {1 / (1 + threshold), 1 + threshold}; }
 
 bool changed(const SpreadFigure& a, const SpreadFigure& b) {
     if (!(a.value > 0) || !(b.value > 0)) return false;
-    return std::abs(b.value / a.value - 1) > change_threshold(a, b);
+    return beyond_threshold(b.value / a.value, change_threshold(a, b));
 }
 
 SpreadFigure roof_figure(double value, const Stats& stats) {
     SpreadFigure f;
     f.value = value;
-    if (stats.runs > 1 && value > 0 && stats.max >= stats.min) {
-        f.spread = (stats.max - stats.min) / value;
+    f.floor = kRoofMinimumChange;
+    if (!(value > 0) || !std::isfinite(value)) return f;
+    const auto spread = stats.bursts > 0 ? burst_spread(value, stats) : block_spread(value, stats);
+    if (spread && std::isfinite(*spread) && *spread >= 0) {
+        f.spread = *spread;
         f.spread_known = true;
     }
     return f;
@@ -65,6 +188,7 @@ SpreadFigure roof_figure(double value, const Stats& stats) {
 SpreadFigure point_figure(const Point& p) {
     SpreadFigure f;
     f.value = performance(p);
+    f.floor = kMinimumChange;
     const auto fastest = p.details.find("seconds_fastest"), slowest = p.details.find("seconds_slowest");
     if (fastest != p.details.end() && slowest != p.details.end() && fastest->second > 0 &&
         slowest->second >= fastest->second) {
@@ -75,35 +199,50 @@ SpreadFigure point_figure(const Point& p) {
 }
 
 std::vector<RoofChange> compare_roofs(const MachineModel& a, const MachineModel& b) {
-    const auto ra = keyed_roofs(a), rb = keyed_roofs(b);
+    const auto keyed = keyed_roofs({&a, &b});
+    const auto &ra = keyed[0], &rb = keyed[1];
     std::vector<RoofChange> out;
     const auto find = [](const std::vector<KeyedRoof>& roofs, const std::string& key) -> const KeyedRoof* {
         for (const auto& r : roofs)
             if (r.key == key) return &r;
         return nullptr;
     };
+    // Only in one run because the other has it at working sets not alike.
+    const auto elsewhere = [](const std::vector<KeyedRoof>& roofs, const KeyedRoof& r) {
+        return std::any_of(roofs.begin(), roofs.end(),
+                           [&](const KeyedRoof& o) { return o.plain_key == r.plain_key && o.key != r.key; });
+    };
     for (const auto& x : ra) {
         RoofChange c;
         c.key = x.key;
         c.unit = x.unit;
         c.a = x.figure;
+        c.working_set_a = working_set_of(x);
         if (const auto* y = find(rb, x.key)) {
             c.b = y->figure;
+            c.working_set_b = working_set_of(*y);
             if (x.figure.value > 0) c.ratio = y->figure.value / x.figure.value;
             c.threshold = change_threshold(x.figure, y->figure);
             c.significant = changed(x.figure, y->figure);
+        } else {
+            c.other_working_set = elsewhere(rb, x);
         }
         out.push_back(std::move(c));
     }
+    std::vector<std::string> plain;  // each row's plain key, to keep one roof's rows together
+    for (const auto& x : ra) plain.push_back(x.plain_key);
     for (const auto& y : rb) {
         if (find(ra, y.key)) continue;
         RoofChange c;
         c.key = y.key;
         c.unit = y.unit;
         c.b = y.figure;
+        c.working_set_b = working_set_of(y);
+        c.other_working_set = elsewhere(ra, y);
         out.push_back(std::move(c));
+        plain.push_back(y.plain_key);
     }
-    return out;
+    return next_to_their_kin(std::move(out), plain);
 }
 
 namespace {
@@ -208,8 +347,8 @@ std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofl
                 c.efficiency_ratio = c.b->analysis->efficiency / c.a->analysis->efficiency;
                 if (c.significant) {
                     // Each factor alone within the threshold while their product is not: both moved.
-                    const bool roof = std::abs(*c.roof_ratio - 1) > c.threshold;
-                    const bool efficiency = std::abs(*c.efficiency_ratio - 1) > c.threshold;
+                    const bool roof = beyond_threshold(*c.roof_ratio, c.threshold);
+                    const bool efficiency = beyond_threshold(*c.efficiency_ratio, c.threshold);
                     c.cause = roof == efficiency ? "both" : roof ? "roof" : "efficiency";
                 }
             }
@@ -245,24 +384,38 @@ void find_changes(FigureHistory& history) {
     }
 }
 
+std::optional<HistoryMachine> history_machine(const std::vector<StoredMachine>& machines, const std::string& host,
+                                              const std::string& cpu) {
+    const auto latest = std::find_if(machines.rbegin(), machines.rend(), [&](const StoredMachine& m) {
+        return (host.empty() || m.hostname == host) && (cpu.empty() || m.cpu_model == cpu);
+    });
+    if (latest == machines.rend()) return std::nullopt;
+    return HistoryMachine{latest->hostname, latest->cpu_model};
+}
+
 std::vector<FigureHistory> roof_histories(const std::vector<MachineModel>& models, const std::vector<std::string>& runs) {
+    std::vector<const MachineModel*> pointers;
+    for (const auto& m : models) pointers.push_back(&m);
+    const auto keyed = keyed_roofs(pointers);
     std::vector<FigureHistory> out;
-    for (std::size_t m = 0; m < models.size(); ++m) {
-        for (const auto& roof : keyed_roofs(models[m])) {
-            auto it = std::find_if(out.begin(), out.end(), [&](const FigureHistory& h) { return h.key == roof.key; });
-            if (it == out.end()) {
+    std::vector<std::string> plain;            // each history's plain key
+    std::map<std::string, std::size_t> index;  // key -> its history in `out`
+    for (std::size_t m = 0; m < keyed.size(); ++m) {
+        for (const auto& roof : keyed[m]) {
+            auto [it, added] = index.try_emplace(roof.key, out.size());
+            if (added) {
                 FigureHistory h;
                 h.key = roof.key;
                 h.unit = roof.unit;
                 for (const auto& r : runs) h.runs.push_back({r, std::nullopt});
                 out.push_back(std::move(h));
-                it = out.end() - 1;
+                plain.push_back(roof.plain_key);
             }
-            it->runs[m].figure = roof.figure;
+            out[it->second].runs[m].figure = roof.figure;
         }
     }
     for (auto& h : out) find_changes(h);
-    return out;
+    return next_to_their_kin(std::move(out), plain);
 }
 
 } // namespace roofline

@@ -5,48 +5,77 @@
 
 #include "core/machine_model.hpp"
 #include "core/roofline.hpp"
+#include "core/stored_entries.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace roofline {
 
-// A figure with the relative spread of the samples behind it.
+// A figure with its spread: how far apart repeats of its own measurement landed, relative to
+// the figure (the whole width of that band, not half of it). A roof's is the range of the best
+// samples of its top bursts (roof_figure), a point's the range of its timed runs (point_figure).
 struct SpreadFigure {
     double value = 0;
-    double spread = 0;         // (max - min) / value of its samples; 0 with spread_known false
+    double spread = 0;         // relative width; 0 with spread_known false
     bool spread_known = false;
+    // The least change that counts for this figure whatever its spread (kMinimumChange for a
+    // point, kRoofMinimumChange for a roof).
+    double floor = 0;
 };
 
 // Below this a change is never called one: timers, clocks and rounding.
 inline constexpr double kMinimumChange = 0.02;
+// A roof's floor: its spread comes from the bursts of one run, which share that run's pages,
+// clock and choice of kernel; another run re-makes all three (a VM's DRAM roof moved 6% between
+// two runs whose bursts agreed within 3.5%), so a roof's change below this is not called one.
+inline constexpr double kRoofMinimumChange = 0.05;
 // When a run recorded no spread (spec sheets, a single sample): changes below this pass as noise.
 inline constexpr double kUnknownSpread = 0.05;
 
-// The relative change |b/a - 1| that counts as a change between `a` and `b`: the
-// larger of their recorded spreads (kUnknownSpread for one that has none), at least
-// kMinimumChange.
+// The relative change that counts between `a` and `b`: the larger of their recorded spreads
+// (kUnknownSpread for one that has none), at least either figure's floor and kMinimumChange.
 double change_threshold(const SpreadFigure& a, const SpreadFigure& b);
+// Whether a ratio (b / a) is beyond `threshold`, on a log scale: b / a > 1 + threshold or
+// b / a < 1 / (1 + threshold), so a slowdown counts as soon as the speedup of the same factor
+// would (x0.6 and x1.67 alike). The band that does not count: change_band.
+bool beyond_threshold(double ratio, double threshold);
+struct ChangeBand {
+    double low = 1, high = 1;  // 1 / (1 + threshold), 1 + threshold
+};
+ChangeBand change_band(double threshold);
 bool changed(const SpreadFigure& a, const SpreadFigure& b);
 
-// A roof's figure with its spread ((max - min) / figure of its accepted samples).
+// A roof's figure with its spread (see roof_spread in comparison.cpp: the range of its top
+// bursts' best samples, not of every sample) and the roof's floor.
 SpreadFigure roof_figure(double value, const Stats& stats);
 // A point's performance with its spread: the kernels' fastest and slowest sample
 // (details seconds_fastest / seconds_slowest) where recorded.
 SpreadFigure point_figure(const Point& p);
 
 struct RoofChange {
-    std::string key;   // "dp avx2 fma 1t", "DRAM load 2t": what is compared across machines
+    // "dp avx2 fma 1t", "DRAM load 2t": what is compared across machines; a memory roof one run
+    // measured at working sets the other did not gets its working set in the key ("L2 copy 1t
+    // at 512 KiB"): another roof, never compared with the first (see compare_roofs).
+    std::string key;
     std::string unit;  // "GFLOP/s", "GB/s"
     std::optional<SpreadFigure> a, b;
+    std::uint64_t working_set_a = 0, working_set_b = 0;  // a memory roof's, bytes over threads; 0: none known
+    // Only in one run, because the other has this level, pattern and threads at other working sets.
+    bool other_working_set = false;
     double ratio = 0;      // b / a when both exist
     double threshold = 0;  // the relative change that counts
     bool significant = false;
 };
 
 // Every compute roof (by precision, ISA, mix, threads) and memory roof (by level,
-// pattern, threads) of either model, in a's order then b's new ones.
+// pattern, threads) of either model, in a's order then b's new ones. A memory roof is the best
+// of the working sets its run measured in the level, so two runs' roofs are alike when each
+// run also measured the other's winning working set (its curve has that size: two default runs,
+// whichever size won) or both are of one size; otherwise (bench --working-set, --dram-size) they
+// are two roofs, each key with its working set.
 std::vector<RoofChange> compare_roofs(const MachineModel& a, const MachineModel& b);
 
 struct PointSide {
@@ -108,7 +137,18 @@ struct FigureHistory {
 };
 void find_changes(FigureHistory& history);
 
-// Every roof of a series of models of one machine (keys as compare_roofs).
+// The machine whose stored runs `history` follows: the host and CPU given, and what is not
+// given taken from the latest stored model (of `machines`, oldest first) that matches what is:
+// a host alone takes that host's latest CPU, a CPU alone its latest host, neither the latest
+// model's both. nullopt when no stored model matches.
+struct HistoryMachine {
+    std::string host, cpu;
+};
+std::optional<HistoryMachine> history_machine(const std::vector<StoredMachine>& machines, const std::string& host,
+                                              const std::string& cpu);
+
+// Every roof of a series of models of one machine (keys as compare_roofs: a level, pattern and
+// threads measured at working sets not alike are series of their own).
 std::vector<FigureHistory> roof_histories(const std::vector<MachineModel>& models, const std::vector<std::string>& runs);
 
 } // namespace roofline

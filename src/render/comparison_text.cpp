@@ -20,17 +20,35 @@ json figure_json(const std::optional<SpreadFigure>& f) {
     return j;
 }
 
+// The band of B/A (or of a step's ratio) that is no change, as JSON.
+json band_json(double threshold) {
+    const ChangeBand band = change_band(threshold);
+    return {{"low", band.low}, {"high", band.high}};
+}
+
+std::string band_text(double threshold) {
+    const ChangeBand band = change_band(threshold);
+    return fmt::format("{:.3f}-{:.3f}", band.low, band.high);
+}
+
+// "59.1 (spread 0.4%)": the spread is the whole width its repeats fell in, relative to it.
 std::string figure_text(const std::optional<SpreadFigure>& f) {
     if (!f) return "-";
-    return f->spread_known ? fmt::format("{} ±{}", format_number(f->value), format_percent(f->spread / 2))
+    return f->spread_known ? fmt::format("{} (spread {})", format_number(f->value), format_percent(f->spread))
                            : format_number(f->value);
 }
 
 std::string change_text(double ratio, double threshold, bool significant) {
     if (!(ratio > 0)) return "";
-    if (!significant) return fmt::format("same (change < {})", format_percent(threshold));
+    if (!significant) return fmt::format("same (B/A inside {})", band_text(threshold));
     return fmt::format("{} ({:+.0f}%)", ratio > 1 ? "FASTER" : "SLOWER", (ratio - 1) * 100);
 }
+
+// The words every comparison ends with: what counts as a change.
+constexpr const char* kChangeRule =
+    "a change counts when the ratio leaves the band 1/(1+s) to 1+s, s the larger spread of the two figures "
+    "(at least 5% for a roof, 2% for a point; 5% where no spread was recorded), so a slowdown counts as soon as "
+    "the speedup by the same factor would";
 
 // Columns padded to their widest cell; the last column is not padded.
 std::string table(const std::vector<std::vector<std::string>>& rows) {
@@ -95,14 +113,20 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
         json j{{"schema", "roofline.comparison/1"}, {"a", input.label_a}, {"b", input.label_b}};
         if (input.have_roofs) {
             j["roofs"] = json::array();
-            for (const auto& r : input.roofs)
-                j["roofs"].push_back({{"roof", r.key},
-                                      {"unit", r.unit},
-                                      {"a", figure_json(r.a)},
-                                      {"b", figure_json(r.b)},
-                                      {"ratio", r.ratio > 0 ? json(r.ratio) : json(nullptr)},
-                                      {"threshold", r.threshold},
-                                      {"changed", r.significant}});
+            for (const auto& r : input.roofs) {
+                json e{{"roof", r.key},
+                       {"unit", r.unit},
+                       {"a", figure_json(r.a)},
+                       {"b", figure_json(r.b)},
+                       {"ratio", r.ratio > 0 ? json(r.ratio) : json(nullptr)},
+                       {"threshold", r.threshold},
+                       {"changed", r.significant}};
+                if (r.a && r.b) e["band"] = band_json(r.threshold);
+                if (r.working_set_a > 0) e["working_set_bytes_a"] = r.working_set_a;
+                if (r.working_set_b > 0) e["working_set_bytes_b"] = r.working_set_b;
+                if (r.other_working_set) e["other_working_set"] = true;  // the other run's is another roof
+                j["roofs"].push_back(std::move(e));
+            }
         }
         if (!input.command_a.empty()) {
             j["command_a"] = input.command_a;
@@ -118,6 +142,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                        {"threshold", p.threshold},
                        {"changed", p.significant},
                        {"cause", p.cause.empty() ? json(nullptr) : json(p.cause)}};
+                if (p.a && p.b && p.ratio > 0) e["band"] = band_json(p.threshold);
                 if (p.repeated) e["occurrence"] = p.occurrence;  // the k-th point of that name in its run
                 if (!p.name_b.empty()) e["point_b"] = p.name_b;  // B's name for it (matched by meaning)
                 if (p.roof_ratio) e["roof_ratio"] = *p.roof_ratio;
@@ -150,13 +175,23 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
     };
     if (input.have_roofs) {
         std::vector<std::vector<std::string>> rows{{"ROOF", "UNIT", "A", "B", "B/A", "CHANGE"}};
+        bool other_working_sets = false;
         for (const auto& r : input.roofs) {
+            other_working_sets = other_working_sets || r.other_working_set;
+            const std::string elsewhere = r.other_working_set ? " (the other run's is at another working set)" : "";
             rows.push_back({r.key, r.unit, figure_text(r.a), figure_text(r.b),
                             r.ratio > 0 ? fmt::format("{:.3f}", r.ratio) : "-",
-                            !r.a ? "only in B" : !r.b ? "only in A" : change_text(r.ratio, r.threshold, r.significant)});
+                            !r.a   ? "only in B" + elsewhere
+                            : !r.b ? "only in A" + elsewhere
+                                   : change_text(r.ratio, r.threshold, r.significant)});
             count(r.ratio, r.significant, r.a && r.b);
         }
-        out += fmt::format("\nRoofs (figure ± half the range of its samples):\n{}", table(rows));
+        out += fmt::format("\nRoofs (each figure with its spread: how far apart the best samples of its best bursts "
+                           "landed, relative to it):\n{}",
+                           table(rows));
+        if (other_working_sets)
+            out += "A memory roof named 'at SIZE' was measured at working sets the other run did not measure (bench "
+                   "--working-set, --dram-size): another roof than the other run's, so the two are not compared.\n";
     }
     if (input.have_points) {
         const std::string unit = rate_unit(input.work_unit);
@@ -175,7 +210,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                             why_text(p, commands_differ)});
             count(p.ratio, p.significant, p.a && p.b);
         }
-        out += fmt::format("\nPoints (matched by name{}{}; {}):\n{}",
+        out += fmt::format("\nPoints (matched by name{}{}; {}; a figure's spread: the range of its timed runs):\n{}",
                            any_repeated ? ", and points of one name (NAME #k) by their order in each run" : "",
                            any_renamed ? ", then A = B where only a compiler suffix or '<function ...>' differs" : "",
                            input.judged ? "each judged on its own machine's roofline"
@@ -185,8 +220,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
     }
     out += fmt::format("\n{} faster, {} slower, {} within their spread, {} in one run only.\n", faster, slower, same,
                        one_side);
-    out += "A change counts when it exceeds the larger relative range of either run's samples (at least 2%; 5% where "
-           "no spread was recorded).\n";
+    out += fmt::format("B/A: B's figure over A's; {}.\n", kChangeRule);
     return out;
 }
 
@@ -198,7 +232,10 @@ std::string render_history(const HistoryInput& input, bool as_json) {
             for (const auto& r : h.runs) runs.push_back({{"run", r.run}, {"figure", figure_json(r.figure)}});
             json changes = json::array();
             for (const auto& c : h.changes)
-                changes.push_back({{"run", h.runs[c.run].run}, {"ratio", c.ratio}, {"threshold", c.threshold}});
+                changes.push_back({{"run", h.runs[c.run].run},
+                                   {"ratio", c.ratio},
+                                   {"threshold", c.threshold},
+                                   {"band", band_json(c.threshold)}});
             json figure{{"figure", h.key}, {"unit", h.unit}, {"runs", runs}, {"changes", changes}};
             if (!h.command.empty()) figure["command"] = h.command;
             j["figures"].push_back(std::move(figure));
@@ -224,8 +261,8 @@ std::string render_history(const HistoryInput& input, bool as_json) {
         if (values.empty()) continue;
         std::string changes;
         for (const auto& c : h.changes)
-            changes += fmt::format("{}run {}: {:+.0f}% (beyond ±{})", changes.empty() ? "" : "; ", c.run + 1,
-                                   (c.ratio - 1) * 100, format_percent(c.threshold));
+            changes += fmt::format("{}run {}: {:+.0f}% (x{:.3f}, outside {})", changes.empty() ? "" : "; ", c.run + 1,
+                                   (c.ratio - 1) * 100, c.ratio, band_text(c.threshold));
         flagged += h.changes.size();
         rows.push_back({terminal_text(h.key), h.unit, std::to_string(values.size()), format_number(values.front()),
                         format_number(values.back()), format_number(*std::min_element(values.begin(), values.end())),
@@ -234,9 +271,9 @@ std::string render_history(const HistoryInput& input, bool as_json) {
         if (commands) rows.back().insert(rows.back().begin() + 1, h.command.empty() ? "-" : terminal_text(h.command));
     }
     out += fmt::format("\n{}", table(rows));
-    out += fmt::format("\n{} change{} beyond the recorded spread (run against the run before it that has the figure{}; "
-                       "at least 2%, 5% where no spread was recorded).\n",
-                       flagged, flagged == 1 ? "" : "s", commands ? " and the same command line" : "");
+    out += fmt::format("\n{} change{} beyond the recorded spread: each run against the run before it that has the "
+                       "figure{}, the ratio x of that step; {}.\n",
+                       flagged, flagged == 1 ? "" : "s", commands ? " and the same command line" : "", kChangeRule);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // changes found along a series of runs.
 #include "core/comparison.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/statistics.hpp"
 #include "io/machine_json.hpp"
 
 #include <gtest/gtest.h>
@@ -45,6 +46,26 @@ MachineModel two_roofs(double peak, Stats peak_stats, double dram, Stats dram_st
     return m;
 }
 
+// A memory roof of 1 thread at `bytes`, and the curve of sizes its run measured.
+void add_memory(MachineModel& m, const std::string& level, double gbs, std::uint64_t bytes,
+                const std::vector<std::uint64_t>& measured) {
+    MemoryRoof r;
+    r.level = level;
+    r.pattern = "copy";
+    r.isa = "avx2";
+    r.threads = 1;
+    r.gbs = gbs;
+    r.working_set_bytes = bytes;
+    r.stats = samples(gbs * 0.999, gbs * 1.001);
+    m.memory.push_back(r);
+    BandwidthCurve c;
+    c.pattern = "copy";
+    c.isa = "avx2";
+    c.threads = 1;
+    for (const auto size : measured) c.points.emplace_back(size, size == bytes ? gbs : gbs * 0.99);
+    m.curves.push_back(c);
+}
+
 Point point(const std::string& name, double flops, double dram_bytes, double seconds) {
     Point p;
     p.name = name;
@@ -64,14 +85,119 @@ TEST(Comparison, ThresholdIsTheLargerRecordedSpreadWithAFloor) {
     EXPECT_FALSE(changed(wide, SpreadFigure{109, 0.001, true}));
     EXPECT_TRUE(changed(wide, SpreadFigure{111, 0.001, true}));
     EXPECT_TRUE(changed(tight, SpreadFigure{97, 0.001, true}));
+    EXPECT_FALSE(changed(wide, SpreadFigure{91.5, 0.001, true}));  // x1/1.093: inside x1/1.10
+    EXPECT_TRUE(changed(wide, SpreadFigure{90.5, 0.001, true}));   // x1/1.105
     EXPECT_FALSE(changed(SpreadFigure{0, 0, false}, wide));  // nothing to compare with
 }
 
-TEST(Comparison, RoofFigureSpreadIsTheSampleRangeOverTheFigure) {
-    const auto f = roof_figure(50, samples(45, 55));
+TEST(Comparison, OneBlockRoofSpreadIsTwiceItsCvNeverMoreThanItsRange) {
+    // Models from before bursts: the figure is the median of one block of samples.
+    const auto f = roof_figure(50, samples(45, 55));  // no CV recorded: the range
     EXPECT_TRUE(f.spread_known);
     EXPECT_DOUBLE_EQ(f.spread, 0.2);
+    Stats s = samples(30, 55, 20);
+    s.cv = 0.03;  // one stray sample at 30 among 20: the range says 50%, the CV 3%
+    EXPECT_DOUBLE_EQ(roof_figure(50, s).spread, 0.06);
+    s.cv = 0.4;
+    EXPECT_DOUBLE_EQ(roof_figure(50, s).spread, 0.5);                 // never more than the range
     EXPECT_FALSE(roof_figure(50, samples(50, 50, 1)).spread_known);  // one sample says nothing of spread
+    EXPECT_DOUBLE_EQ(roof_figure(50, samples(50, 50, 1)).floor, kRoofMinimumChange);
+}
+
+// Audit h40: the spread was (max - min) / roof over every sample, so one disturbed sample (33
+// under a roof of 59) made it 44% and a 30% drop of the roof read "same". The roof is the 0.9
+// quantile of its bursts' best samples: its spread is how far apart its best bursts landed.
+TEST(Comparison, RoofSpreadIsHowFarApartItsBestBurstsLandedNotItsWorstSample) {
+    const std::vector<std::vector<double>> bursts{
+        {59.0, 58.0, 33.0}, {59.10, 58.5, 40.0}, {59.05, 57.0}, {59.08, 58.9}};  // bests 59.00 59.05 59.08 59.10
+    Stats stats;
+    const double roof = summarize_bursts(bursts, 0.9, 0.02, stats);
+    ASSERT_EQ(stats.bursts, 4);
+    EXPECT_DOUBLE_EQ(stats.min, 33.0);
+    const auto a = roof_figure(roof, stats);
+    ASSERT_TRUE(a.spread_known);
+    EXPECT_NEAR(a.spread, (59.10 - 59.08) / roof, 1e-12);  // the two best bursts, which the roof lies between
+    EXPECT_GT((stats.max - stats.min) / roof, 0.3);        // what the old spread was
+
+    // The same run 30% slower: flagged, either way round, and by compare_roofs.
+    std::vector<std::vector<double>> slower = bursts;
+    for (auto& b : slower)
+        for (auto& x : b) x *= 0.7;
+    Stats slower_stats;
+    const double slower_roof = summarize_bursts(slower, 0.9, 0.02, slower_stats);
+    const auto b = roof_figure(slower_roof, slower_stats);
+    EXPECT_NEAR(b.spread, a.spread, 1e-9);
+    EXPECT_DOUBLE_EQ(change_threshold(a, b), kRoofMinimumChange);  // a quiet roof: the floor
+    EXPECT_TRUE(changed(a, b));
+    EXPECT_TRUE(changed(b, a));
+    MachineModel ma = two_roofs(roof, stats, 20, samples(19.9, 20.1));
+    MachineModel mb = two_roofs(slower_roof, slower_stats, 20, samples(19.9, 20.1));
+    const auto roofs = compare_roofs(ma, mb);
+    ASSERT_EQ(roofs.size(), 2u);
+    EXPECT_TRUE(roofs[0].significant);
+    EXPECT_NEAR(roofs[0].ratio, 0.7, 1e-12);
+    EXPECT_FALSE(roofs[1].significant);
+
+    // Bests far apart: a wide spread, which a 4% change stays within.
+    const std::vector<std::vector<double>> loose{{50.0}, {55.0}, {58.0}, {60.0}};
+    Stats loose_stats;
+    const double loose_roof = summarize_bursts(loose, 0.9, 0.02, loose_stats);
+    const auto l = roof_figure(loose_roof, loose_stats);
+    EXPECT_NEAR(l.spread, (60.0 - 58.0) / loose_roof, 1e-12);
+    EXPECT_FALSE(changed(l, SpreadFigure{loose_roof * 0.96, 0, true, kRoofMinimumChange}));
+}
+
+TEST(Comparison, RoofSpreadOfManyBurstsIsBoundedFromAboveAndOfOneBurstUnknown) {
+    // 21 bursts at q = 0.9: the roof lies between the 19th and 20th best of 21, below the best.
+    std::vector<std::vector<double>> bursts;
+    for (int i = 0; i < 21; ++i) bursts.push_back({100.0 + i * 0.1});
+    Stats stats;
+    const double roof = summarize_bursts(bursts, 0.9, 0.02, stats);
+    const auto f = roof_figure(roof, stats);
+    ASSERT_TRUE(f.spread_known);
+    EXPECT_GE(f.spread, (102.0 - 101.8) / roof - 1e-12);  // at least the range of the bursts the roof lies among
+    EXPECT_LT(f.spread, 0.01);
+    Stats one;
+    const double single = summarize_bursts({{10.0, 9.0, 9.5}}, 0.9, 0.02, one);
+    EXPECT_FALSE(roof_figure(single, one).spread_known);  // one burst: nothing to compare its best with
+}
+
+// Audit h40: |b/a - 1| against the threshold let a +67% recovery count while the -40% drop
+// before it did not. On a log scale x0.6 and x1.67 are the same size of change.
+TEST(Comparison, ASlowdownCountsAsSoonAsTheSpeedupOfTheSameFactor) {
+    const SpreadFigure before{100, 0.45, true}, after{60, 0.45, true};
+    EXPECT_DOUBLE_EQ(change_threshold(before, after), 0.45);
+    EXPECT_TRUE(changed(before, after));  // -40%: x0.6 is beyond x1/1.45
+    EXPECT_TRUE(changed(after, before));  // +67%
+    for (const double r : {1.04, 1.06, 1.5, 3.0})
+        EXPECT_EQ(beyond_threshold(r, 0.05), beyond_threshold(1 / r, 0.05)) << r;
+    EXPECT_FALSE(beyond_threshold(1.04, 0.05));
+    EXPECT_TRUE(beyond_threshold(1 / 1.06, 0.05));
+    EXPECT_FALSE(beyond_threshold(0, 0.05));
+    const auto band = change_band(0.25);
+    EXPECT_DOUBLE_EQ(band.low, 0.8);
+    EXPECT_DOUBLE_EQ(band.high, 1.25);
+
+    FigureHistory h;
+    h.key = "DRAM copy 1t";
+    h.runs = {{"#1", before}, {"#2", after}, {"#4", before}};
+    find_changes(h);
+    ASSERT_EQ(h.changes.size(), 2u);
+    EXPECT_EQ(h.changes[0].run, 1u);
+    EXPECT_NEAR(h.changes[0].ratio, 0.6, 1e-12);
+    EXPECT_EQ(h.changes[1].run, 2u);
+    EXPECT_NEAR(h.changes[1].ratio, 1 / 0.6, 1e-12);
+}
+
+TEST(Comparison, ARoofsFloorIsFivePercentAPointsTwo) {
+    const SpreadFigure roof{100, 0.001, true, kRoofMinimumChange};
+    EXPECT_FALSE(changed(roof, SpreadFigure{96, 0.001, true, kRoofMinimumChange}));
+    EXPECT_TRUE(changed(roof, SpreadFigure{94, 0.001, true, kRoofMinimumChange}));
+    Point p = point("k", 1e9, 1e9, 1.0);
+    p.details = {{"seconds_fastest", 1.0}, {"seconds_slowest", 1.001}};
+    Point q = p;
+    q.seconds = 1.0 / 0.96;
+    EXPECT_TRUE(changed(point_figure(p), point_figure(q)));  // a point's floor stays 2%
 }
 
 TEST(Comparison, RoofsMatchedByKindAndThreadsNotIsa) {
@@ -225,4 +351,99 @@ TEST(Comparison, StoredFixtureComparedWithItselfHasNoChange) {
         EXPECT_FALSE(r.significant) << r.key;
         EXPECT_DOUBLE_EQ(r.ratio, 1.0) << r.key;
     }
+}
+
+// Audit h40: L2 copy 1t at 64 KiB (118 GB/s) and at 512 KiB (94.3, bench --working-set 512kB)
+// were one series. A roof is the best of the sizes its run measured in the level: two runs'
+// roofs are alike when each run measured the other's winning size, else they are two roofs.
+TEST(Comparison, RoofsAtWorkingSetsTheOtherRunDidNotMeasureAreAnotherRoof) {
+    const std::vector<std::uint64_t> planned{65536, 200704, 626688};  // a default run's L2 sizes
+    MachineModel a, b, c, d, spec;
+    add_memory(a, "L2", 118, 65536, planned);
+    add_memory(b, "L2", 117, 200704, planned);  // another size won: the same roof
+    add_memory(c, "L2", 94.3, 524288, {524288});  // bench --working-set 512kB
+    add_memory(d, "L2", 94.0, 524288, {524288});
+    add_memory(spec, "L2", 100, 0, {});  // a spec sheet: no working set
+
+    const auto same = compare_roofs(a, b);
+    ASSERT_EQ(same.size(), 1u);
+    EXPECT_EQ(same[0].key, "L2 copy 1t");
+    EXPECT_TRUE(same[0].a && same[0].b);
+    EXPECT_EQ(same[0].working_set_a, 65536u);
+    EXPECT_EQ(same[0].working_set_b, 200704u);
+
+    const auto apart = compare_roofs(a, c);
+    ASSERT_EQ(apart.size(), 2u);
+    EXPECT_EQ(apart[0].key, "L2 copy 1t at 64 KiB");
+    EXPECT_TRUE(apart[0].a && !apart[0].b);
+    EXPECT_TRUE(apart[0].other_working_set);
+    EXPECT_EQ(apart[1].key, "L2 copy 1t at 512 KiB");
+    EXPECT_TRUE(!apart[1].a && apart[1].b);
+    EXPECT_TRUE(apart[1].other_working_set);
+    EXPECT_FALSE(apart[0].significant || apart[1].significant);  // -20%, but not like with like
+
+    // One size measured by both (the winner of one among the sizes of the other is not enough).
+    MachineModel e;
+    add_memory(e, "L2", 117.5, 200704, {200704});
+    EXPECT_EQ(compare_roofs(a, e).size(), 2u);
+    EXPECT_EQ(compare_roofs(b, e).size(), 1u);  // both at 196 KiB
+    // A spec sheet's roof has no working set: compared with any.
+    const auto with_spec = compare_roofs(spec, c);
+    ASSERT_EQ(with_spec.size(), 1u);
+    EXPECT_EQ(with_spec[0].key, "L2 copy 1t");
+
+    const auto h = roof_histories({a, c, b, d}, {"#1", "#2", "#3", "#4"});
+    ASSERT_EQ(h.size(), 2u);
+    EXPECT_EQ(h[0].key, "L2 copy 1t at 64 KiB, 196 KiB");
+    EXPECT_TRUE(h[0].runs[0].figure && !h[0].runs[1].figure && h[0].runs[2].figure && !h[0].runs[3].figure);
+    EXPECT_TRUE(h[0].changes.empty());
+    EXPECT_EQ(h[1].key, "L2 copy 1t at 512 KiB");
+    EXPECT_TRUE(!h[1].runs[0].figure && h[1].runs[1].figure && !h[1].runs[2].figure && h[1].runs[3].figure);
+    EXPECT_TRUE(h[1].changes.empty());
+    // Runs of one plan alone: the plain key.
+    EXPECT_EQ(roof_histories({a, b}, {"#1", "#2"})[0].key, "L2 copy 1t");
+}
+
+TEST(Comparison, AuditModelWithEveryComputeRoof30PercentLowerIsFlaggedRoofByRoof) {
+    const auto a = read_machine_file(data_dir + "/compare/epyc-vm.json");
+    auto b = a;
+    for (auto& c : b.compute) {
+        c.gflops *= 0.7;
+        for (double* x : {&c.stats.median, &c.stats.min, &c.stats.max}) *x *= 0.7;
+    }
+    for (const auto& r : compare_roofs(a, b)) {
+        const bool compute = r.unit == "GFLOP/s";
+        EXPECT_EQ(r.significant, compute) << r.key << " threshold " << r.threshold;
+        if (compute) EXPECT_NEAR(r.ratio, 0.7, 1e-9) << r.key;
+    }
+}
+
+// Audit h40: history --host spr1 took the CPU of the newest model, another host's.
+TEST(Comparison, HistoryOfAHostTakesThatHostsLatestCpu) {
+    const auto stored = [](std::int64_t id, const std::string& host, const std::string& cpu) {
+        StoredMachine m;
+        m.id = id;
+        m.hostname = host;
+        m.cpu_model = cpu;
+        return m;
+    };
+    const std::vector<StoredMachine> machines{stored(1, "vm", "AMD EPYC"), stored(2, "spr1", "Xeon 8480+"),
+                                              stored(3, "spr1", "Xeon 8480+ rev2"), stored(4, "vm", "AMD EPYC")};
+    auto m = history_machine(machines, "", "");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->host, "vm");
+    EXPECT_EQ(m->cpu, "AMD EPYC");
+    m = history_machine(machines, "spr1", "");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->host, "spr1");
+    EXPECT_EQ(m->cpu, "Xeon 8480+ rev2");  // that host's latest
+    m = history_machine(machines, "", "Xeon 8480+");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->host, "spr1");
+    m = history_machine(machines, "spr1", "Xeon 8480+");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->cpu, "Xeon 8480+");
+    EXPECT_FALSE(history_machine(machines, "nope", ""));
+    EXPECT_FALSE(history_machine(machines, "vm", "Xeon 8480+"));
+    EXPECT_FALSE(history_machine({}, "", ""));
 }
