@@ -27,9 +27,10 @@ void judge_on_stored_gpu(OffloadPoint& offload, const ResultsStore* store) {
             for (const auto& g : model->gpus)
                 if (g.index == index) gpu = &g;
         if (!gpu) {
-            offload.not_judged = fmt::format("the latest stored machine model has no GPU {} (bench --gpu {} measures "
-                                             "its roofs)",
-                                             index, index);
+            offload.not_judged = fmt::format("{} (bench --gpu {} measures its roofs)",
+                                             model ? fmt::format("the latest stored machine model has no GPU {}", index)
+                                                   : std::string("the results store holds no machine model"),
+                                             index);
             return;
         }
         offload.judgement = judge_whole_offload(offload.point, *gpu, "the latest stored machine model");

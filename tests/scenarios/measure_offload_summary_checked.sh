@@ -92,6 +92,10 @@ while [[ \$# -gt 0 ]]; do [[ \$1 == -o ]] && { out=\$2; shift; }; shift; done
 cp "$tmp/gpu.json" "\$out"
 STANDIN
 chmod +x "$tmp/gpubench"
+"$bin" measure --ncu-csv "$gemms" --offload-summary "$tmp/one.json" -o "$tmp/none.json" >"$tmp/out" 2>&1 ||
+  fail "measure with a store that holds no machine model"
+grep -q "not judged here: the results store holds no machine model (bench --gpu 0 measures its roofs)" "$tmp/out" ||
+  fail "a store without a machine model: no word that the offload is not judged"
 ROOFLINE_GPUBENCH=$tmp/gpubench "$bin" bench --only compute --precision dp --threads 1 --time-budget 1 --svg '' \
   -o "$tmp/m.json" --gpu >"$tmp/out" 2>&1 || fail "bench --gpu with the stand-in gpubench"
 traffic() {  # FILE UP_BYTES DOWN_BYTES: 3 kernels, copies at 50 GB/s, a span of 10 ms
