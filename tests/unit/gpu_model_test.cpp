@@ -335,7 +335,11 @@ TEST(GpuVendor, AnotherVendorsGpuIsKeptAndNeverJudgedByNvidiasTable) {
     auto filled = back.gpus[0];
     fill_gpu_theoretical(filled);
     EXPECT_EQ(filled.compute[0].theoretical_gflops, 0);
-    EXPECT_TRUE(refuse_gpu_roofs_above_limit(filled).empty());
+    // Kept, held to the bounds any GPU keeps (110 FLOP per CU per clock, under 512), and said so.
+    std::vector<std::string> notes;
+    EXPECT_TRUE(refuse_gpu_roofs_above_limit(filled, &notes).empty());
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_NE(notes[0].find("amd architecture gfx942 is in no specification table"), std::string::npos) << notes[0];
     // An unknown vendor: refused where the rates are needed, with a message that says why.
     auto unknown = back.gpus[0];
     unknown.vendor = GpuVendor::unknown;

@@ -1,7 +1,10 @@
 // Figures no machine reaches, refused as a machine model is read (core/hardware_limits).
 #include "core/hardware_limits.hpp"
+#include "io/machine_json.hpp"
+#include "io/text_file.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -86,4 +89,32 @@ TEST(HardwareLimits, PerCycleLimitsNeedAClockAndKnowThePrecision) {
     EXPECT_EQ(work_rate_beyond_any_machine(8192, "fp8", 1, 1), "");  // an H100 SM's fp8 dense
     EXPECT_EQ(byte_rate_beyond_any_machine(320 * 3.7, 1, 3.7), "");  // Zen 5's L1, loads and stores
     EXPECT_NE(byte_rate_beyond_any_machine(1100, 1, 1), "");
+}
+
+// A model's GPU as it is read: the H200's real figures pass and the model is unchanged; an
+// edited roof is refused under its GPU's number; what no table judged (here a clock above the
+// max boost) is a warning of the model, added once however often it is read.
+TEST(HardwareLimits, AGpusRoofsAreJudgedAsTheModelIsRead) {
+    const auto h200 = machine_from_json(
+        nlohmann::json::parse(read_text_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/gpu/h200-machine.json")),
+        "h200-machine.json");
+    MachineModel m = h200;
+    const auto warnings = m.environment.warnings;
+    EXPECT_TRUE(refuse_impossible_figures(m).empty());
+    EXPECT_EQ(m.gpus.at(0).compute.size(), h200.gpus.at(0).compute.size());
+    EXPECT_EQ(m.environment.warnings, warnings);
+    for (auto& r : m.gpus[0].compute)
+        if (r.name == "fp64 fma") {
+            r.clock_mhz = 4000;
+            r.gflops = 60000;
+        }
+    const auto refused = refuse_impossible_figures(m);
+    ASSERT_EQ(refused.size(), 1u);
+    EXPECT_TRUE(has_text(refused, "GPU 0: fp64 fma: 60000 GFLOP/s is 1.79x what the specification allows")) << refused[0];
+    EXPECT_TRUE(has_text(m.environment.warnings, "GPU 0 (NVIDIA H200): the SM clock read, 4000 MHz, is above the 1980 MHz "
+                                                 "max boost of Hopper (H100)"));
+    const auto noted = m.environment.warnings.size();
+    m.gpus[0].max_sm_clock_mhz = 4000;  // the wrong clock again, on a second reading
+    EXPECT_TRUE(refuse_impossible_figures(m).empty());
+    EXPECT_EQ(m.environment.warnings.size(), noted);
 }
