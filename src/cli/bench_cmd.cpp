@@ -249,7 +249,8 @@ int run(BenchArgs args) {
     // Ctrl-C, SIGTERM, SIGHUP: said at once; the run stops between measurements (within a burst)
     // and keeps what was measured. Further signals while it stops are said too, not obeyed, so the
     // measured roofs are still saved; a fifth leaves at once.
-    const StopSignal stop("stopping after the figure being measured; what was measured is saved",
+    // Said before anything is known of what will be kept: the last line says what was saved.
+    const StopSignal stop("stopping after the figure being measured, then saving the figures measured so far",
                           StopSignal::Repeat::count,
                           "already stopping: saving what was measured (a fifth signal leaves at once, unsaved)");
     bool gpu_failed = false;

@@ -62,17 +62,28 @@ private:
     int code_;
 };
 
-// What to do about a file that is not a database, said once for every path.
-std::string damage_hint(int rc) {
+// What to do about a file that is not a database, or a disk that is full, said once for every
+// path. SQLite names a full disk only where it knew it was writing; creating the -wal and -shm
+// files it needs even to read gives "disk I/O error", so the free space is looked at.
+std::string damage_hint(int rc, const std::string& path) {
     const int primary = rc & 0xff;
     if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
         return " (the file is not a roofline results store or is damaged: move it aside or pass another --db)";
-    return {};
+    if (primary != SQLITE_FULL && primary != SQLITE_IOERR) return {};
+    std::error_code error;
+    const auto parent = fs::absolute(fs::path(path), error).parent_path();
+    const auto space = fs::space(parent, error);
+    constexpr std::uintmax_t kNearlyFull = 1 << 20;  // less than SQLite's -wal and -shm files need
+    if (!error && space.available < kNearlyFull)
+        return fmt::format(" (the file system holding it has {} bytes free: SQLite cannot write its journal files, "
+                           "which it needs even to read; free some space and run again)",
+                           space.available);
+    return primary == SQLITE_FULL ? " (the disk is full: free some space and run again)" : "";
 }
 
 [[noreturn]] void fail(sqlite3* db, const std::string& path, const std::string& doing, int rc) {
     const char* detail = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    throw StoreError(fmt::format("results database {}: {} failed: {}{}", message_name(path), doing, detail, damage_hint(rc)), rc);
+    throw StoreError(fmt::format("results database {}: {} failed: {}{}", message_name(path), doing, detail, damage_hint(rc, path)), rc);
 }
 
 // Owns one prepared statement.
@@ -130,7 +141,7 @@ void execute(sqlite3* db, const std::string& path, const char* sql, const char* 
     if (rc != SQLITE_OK) {
         const std::string detail = message ? message : sqlite3_errstr(rc);
         sqlite3_free(message);
-        throw StoreError(fmt::format("results database {}: {} failed: {}{}", message_name(path), doing, detail, damage_hint(rc)),
+        throw StoreError(fmt::format("results database {}: {} failed: {}{}", message_name(path), doing, detail, damage_hint(rc, path)),
                          rc);
     }
 }
