@@ -3,6 +3,7 @@
 #include "cli/usage_error.hpp"
 #include "core/gpu_kernel_points.hpp"
 #include "core/gpu_roofline.hpp"
+#include "core/offload_point.hpp"
 #include "core/precision.hpp"
 #include "render/text_escape.hpp"
 
@@ -114,16 +115,22 @@ std::vector<GpuJudgingPart> gpu_judging_parts(const MachineModel& model, const s
             else
                 on_asked.points.push_back(p);
         }
+        // A whole offload's bus roof is the one of its traffic's direction (core/offload_point).
+        for (const auto& p : on_asked.points)
+            if (p.details.count(kWholeOffload)) use_offload_bus_roof(*on_asked.roofline, gpu, p);
         if (!on_asked.points.empty() || parts.empty()) parts.insert(parts.begin(), std::move(on_asked));
         return parts;
     }
-    for (const auto& group : group_by_gpu_precision(points)) {
+    // The whole offload with the highest roof its work could use on this GPU.
+    for (const auto& group : group_by_gpu_precision(points, gpu)) {
         if (group.precision.empty()) {
             parts.push_back({asked, fmt::format("kernels in {}", asked.precision), "", group.points});
             continue;
         }
         try {
             Roofline own = gpu_roofline(gpu, group.precision, true, group.tensor);
+            for (const auto& p : group.points)
+                if (p.details.count(kWholeOffload)) use_offload_bus_roof(own, gpu, p);
             own.label += " " + own.precision;
             const std::string title =
                 fmt::format("kernels in {}{}", own.precision, group.tensor ? " (tensor cores)" : "");
