@@ -76,20 +76,30 @@ std::vector<KeyedRoof> base_keyed_roofs(const MachineModel& m) {
     return out;
 }
 
-// Whether the run of `m` measured `roof`'s pattern and threads at `bytes` (its curve has that size).
-bool measured_at(const MachineModel& m, const MemoryRoof& roof, std::uint64_t bytes) {
+// The sizes the run of `m` measured `roof`'s pattern with its threads at (its curve), sorted.
+std::vector<std::uint64_t> measured_sizes(const MachineModel& m, const MemoryRoof& roof) {
+    std::vector<std::uint64_t> sizes;
     for (const auto& c : m.curves)
         if (c.pattern == roof.pattern && c.threads == roof.threads)
-            for (const auto& point : c.points)
-                if (point.first == bytes) return true;
-    return false;
+            for (const auto& point : c.points) sizes.push_back(point.first);
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    return sizes;
 }
+
+// A memory roof as far as likeness goes: its working set and the sizes its run measured.
+struct RoofPlan {
+    std::uint64_t working_set = 0;
+    std::vector<std::uint64_t> measured;
+    auto operator<=>(const RoofPlan&) const = default;
+};
 
 // Two runs' roofs of one level, pattern and threads are alike when they were chosen among the
 // same sizes: both at one size, or each run's winner measured by the other run too.
-bool alike(const MachineModel& ma, const MemoryRoof& a, const MachineModel& mb, const MemoryRoof& b) {
-    return a.working_set_bytes == b.working_set_bytes ||
-           (measured_at(ma, a, b.working_set_bytes) && measured_at(mb, b, a.working_set_bytes));
+bool alike(const RoofPlan& a, const RoofPlan& b) {
+    return a.working_set == b.working_set ||
+           (std::binary_search(a.measured.begin(), a.measured.end(), b.working_set) &&
+            std::binary_search(b.measured.begin(), b.measured.end(), a.working_set));
 }
 
 // Every model's roofs keyed as compare_roofs and roof_histories say: the runs' roofs of one key
@@ -100,36 +110,42 @@ std::vector<std::vector<KeyedRoof>> keyed_roofs(const std::vector<const MachineM
     std::vector<std::vector<KeyedRoof>> out;
     for (const auto* m : models) out.push_back(base_keyed_roofs(*m));
     struct Member {
-        std::size_t model, roof;
+        std::size_t model, roof, plan;  // plan: index into the key's distinct plans
     };
-    std::map<std::string, std::vector<Member>> by_key;
+    struct KeyRoofs {
+        std::vector<Member> members;
+        std::map<RoofPlan, std::size_t> plans;  // a long history has a few plans, not one per run
+    };
+    std::map<std::string, KeyRoofs> by_key;
     for (std::size_t m = 0; m < out.size(); ++m)
         for (std::size_t r = 0; r < out[m].size(); ++r)
             if (const MemoryRoof* roof = out[m][r].memory;
-                roof && roof->working_set_bytes > 0 && !is_custom_working_set(roof->level))
-                by_key[out[m][r].key].push_back({m, r});
-    for (const auto& [key, members] : by_key) {
-        const auto roof_of = [&](std::size_t i) -> const MemoryRoof& {
-            return *out[members[i].model][members[i].roof].memory;
-        };
-        std::vector<std::size_t> group(members.size());
+                roof && roof->working_set_bytes > 0 && !is_custom_working_set(roof->level)) {
+                auto& k = by_key[out[m][r].key];
+                RoofPlan plan{roof->working_set_bytes, measured_sizes(*models[m], *roof)};
+                const auto it = k.plans.try_emplace(std::move(plan), k.plans.size()).first;
+                k.members.push_back({m, r, it->second});
+            }
+    for (const auto& [key, k] : by_key) {
+        if (k.plans.size() < 2) continue;
+        std::vector<const RoofPlan*> plan(k.plans.size());
+        for (const auto& [p, i] : k.plans) plan[i] = &p;
+        std::vector<std::size_t> group(plan.size());
         for (std::size_t i = 0; i < group.size(); ++i) group[i] = i;
         const auto root = [&](std::size_t i) {
             while (group[i] != i) i = group[i] = group[group[i]];
             return i;
         };
-        for (std::size_t i = 0; i < members.size(); ++i)
-            for (std::size_t j = i + 1; j < members.size(); ++j)
-                if (root(i) != root(j) &&
-                    alike(*models[members[i].model], roof_of(i), *models[members[j].model], roof_of(j)))
-                    group[root(i)] = root(j);
+        for (std::size_t i = 0; i < plan.size(); ++i)
+            for (std::size_t j = i + 1; j < plan.size(); ++j)
+                if (root(i) != root(j) && alike(*plan[i], *plan[j])) group[root(i)] = root(j);
         std::map<std::size_t, std::set<std::uint64_t>> sizes;  // each group's working sets
-        for (std::size_t i = 0; i < members.size(); ++i) sizes[root(i)].insert(roof_of(i).working_set_bytes);
+        for (std::size_t i = 0; i < plan.size(); ++i) sizes[root(i)].insert(plan[i]->working_set);
         if (sizes.size() < 2) continue;
-        for (std::size_t i = 0; i < members.size(); ++i) {
+        for (const auto& m : k.members) {
             std::vector<std::string> named;
-            for (const auto bytes : sizes[root(i)]) named.push_back(format_bytes(bytes));
-            out[members[i].model][members[i].roof].key = fmt::format("{} at {}", key, fmt::join(named, ", "));
+            for (const auto bytes : sizes[root(m.plan)]) named.push_back(format_bytes(bytes));
+            out[m.model][m.roof].key = fmt::format("{} at {}", key, fmt::join(named, ", "));
         }
     }
     return out;
