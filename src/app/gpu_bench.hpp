@@ -26,6 +26,9 @@ struct GpuBenchResult {
     // Roofs left out of `gpu`: above the specification's limit (core/gpu_specs.hpp), or their
     // kernel's self-check failed; one line each naming the kernel. The exit status says so.
     std::vector<std::string> refused;
+    // What a person should know of the roofs kept: no specification table judged them (an
+    // architecture not in it), a clock above the max boost (core/gpu_specs.hpp).
+    std::vector<std::string> notes;
 };
 
 // A run of the vendor's benchmark that did not end within its time limit (a wedged driver

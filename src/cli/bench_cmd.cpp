@@ -269,6 +269,10 @@ int run(BenchArgs args) {
             // A roof the hardware cannot reach is an error, not a figure: left out, and the exit says so.
             for (const auto& why : measured.refused)
                 model.environment.refused.push_back(fmt::format("GPU {}: {}", *args.gpu, why));
+            // As reading the model words them (core/hardware_limits), so a later read adds none twice.
+            for (const auto& note : measured.notes)
+                model.environment.warnings.push_back(
+                    fmt::format("GPU {} ({}): {}", model.gpus.back().index, model.gpus.back().name, note));
         } catch (const measure::Interrupted&) {
             model.partial = true;
         } catch (const app::GpuRunTimedOut& e) {

@@ -106,7 +106,7 @@ GpuBenchResult measure_with_gpubench(const std::string& program, int device, boo
     // The clock the compute roofs ran at is the GPU's measured clock (the highest read).
     for (const auto& roof : gpu.compute) gpu.sm_clock_mhz = std::max(gpu.sm_clock_mhz, roof.clock_mhz);
     fill_gpu_theoretical(gpu);
-    for (auto& why : refuse_gpu_roofs_above_limit(gpu)) result.refused.push_back(std::move(why));
+    for (auto& why : refuse_gpu_roofs_above_limit(gpu, &result.notes)) result.refused.push_back(std::move(why));
     for (auto& why : refuse_gpu_l2_reuse(gpu)) result.refused.push_back(std::move(why));
     return result;
 }
