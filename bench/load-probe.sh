@@ -14,7 +14,7 @@ swept again and again by a loop of straight-line `vmovapd` loads into 8 or 16 re
 asm, registers clobbered). Loop variants: 8 or 16 registers x 16 or 32 loads per loop
 iteration; the best variant is reported. Threads are pinned (thread i on the i-th CPU of
 this process's affinity mask) and start together; GB/s = 1e9 bytes/s = total bytes loaded
-/ the slowest thread's time, best of --reps runs of about --ms each.
+/ the team's span (first thread's start to last thread's end), best of --reps runs of about --ms each.
 Sizes are per thread, 1024-based (16k = 16384 bytes), rounded down to a multiple of one
 loop iteration's bytes (at most 2 KiB).
 

@@ -14,7 +14,7 @@ chains (vaddpd/ps: x = x + a). Vector width: zmm (32 registers) if /proc/cpuinfo
 avx512f, else ymm (16 registers, needs avx2+fma); 2 registers hold the constants m and a,
 so F + A runs up to 30 (zmm) or 14 (ymm), F, A >= 0. Compiled with gcc -O2 -march=native,
 run on pinned threads (thread i on the i-th CPU of this process's affinity mask) that
-start together; the rate is the total FLOPs / the slowest thread's time.
+start together; the rate is the total FLOPs / the team's span (first thread's start to last thread's end).
 
 Search, best of runs of about --ms each, at 1 thread and at the all-threads count:
   phase 1: every (F, A) of the grid, chains updated 4 times per loop iteration, the FMA

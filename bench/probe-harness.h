@@ -48,7 +48,9 @@ static void probe_pin_self(int cpu) {
 
 /* ---- one timed run on T threads --------------------------------------------------------
  * work(tid, arg) is called on every thread after all T threads are pinned and spinning at
- * the start line; each thread times its own call; the run's time is the slowest thread's. */
+ * the start line; each thread notes when its call starts and ends; the run's time is the span
+ * from the first start to the last end (a thread's own time would let threads that share a
+ * CPU, run one after the other, each look full speed). */
 typedef void (*probe_work_fn)(int tid, void *arg);
 
 struct probe_run {
@@ -57,7 +59,7 @@ struct probe_run {
     int nthreads;
     atomic_int arrived;
     atomic_int go;
-    double seconds[CPU_SETSIZE];
+    double start[CPU_SETSIZE], end[CPU_SETSIZE];
 };
 
 struct probe_thread_arg {
@@ -74,9 +76,9 @@ static void probe_thread_body(struct probe_run *r, int tid) {
     } else {
         while (!atomic_load(&r->go)) __builtin_ia32_pause();
     }
-    double t0 = probe_now();
+    r->start[tid] = probe_now();
     r->work(tid, r->arg);
-    r->seconds[tid] = probe_now() - t0;
+    r->end[tid] = probe_now();
 }
 
 static void *probe_thread_main(void *p) {
@@ -85,7 +87,7 @@ static void *probe_thread_main(void *p) {
     return NULL;
 }
 
-/* returns the slowest thread's seconds */
+/* returns the seconds from the first thread's start to the last one's end */
 static double probe_run_once(probe_work_fn work, void *arg, int nthreads) {
     static struct probe_run r;
     static struct probe_thread_arg args[CPU_SETSIZE];
@@ -104,13 +106,14 @@ static double probe_run_once(probe_work_fn work, void *arg, int nthreads) {
         }
     }
     probe_thread_body(&r, 0);
-    double worst = r.seconds[0];
+    double first = r.start[0], last = r.end[0];
     for (int t = 1; t < nthreads; ++t) {
         pthread_join(th[t], NULL);
-        if (r.seconds[t] > worst) worst = r.seconds[t];
+        if (r.start[t] < first) first = r.start[t];
+        if (r.end[t] > last) last = r.end[t];
     }
     probe_pin_self(probe_cpu_of(0));
-    return worst;
+    return last - first;
 }
 
 /* ---- core clock: a dependent chain of register adds (1 cycle each on every x86 core we
@@ -136,7 +139,7 @@ static void probe_clock_work(int tid, void *p) {
     probe_clock_chain(((struct probe_clock_arg *)p)->iters);
 }
 
-/* GHz per thread (the slowest thread's), best of reps runs of about ms milliseconds */
+/* GHz per thread (over the team's span), best of reps runs of about ms milliseconds */
 static double probe_clock_ghz(int nthreads, double ms, int reps) {
     struct probe_clock_arg a = {10000};
     double s = probe_run_once(probe_clock_work, &a, 1);
