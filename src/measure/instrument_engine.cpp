@@ -85,7 +85,6 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     auto env = request.env;
     env.emplace_back("VALGRIND_LIB", tool_dir);
     env.emplace_back("OMP_WAIT_POLICY", "passive");  // spinning threads would be counted and take forever
-    env.emplace_back("ROOFLINE_MARKER_OUT", tmp.file("marker-under-valgrind.json"));
     // After a native run, the program's output was shown there: this run shows none (its
     // standard output kept for --counts-from's comparison, its standard error's end for a
     // message should it fail). With --times it is the only run, and shows its output.
