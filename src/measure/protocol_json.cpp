@@ -148,6 +148,10 @@ RegionCounts counts_from(const json& r, const std::string& where) {
             if (traffic.contains("nontemporal")) c.cache_traffic[level + "_nontemporal"] = nontemporal;
             // Of `read`: write-allocate fills no load read before they went back (what
             // non-temporal stores would save); a detail, not more bytes.
+            // Clean lines moved into a victim (exclusive) level: they cross the boundary, but the
+            // roofs count what loads and stores move, so a detail, not more bytes.
+            if (traffic.contains("clean_victim"))
+                c.cache_traffic[level + "_clean_victim"] = number(traffic, "clean_victim", at);
             if (traffic.contains("write_allocate_unread"))
                 c.cache_traffic[level + "_write_allocate_unread"] = number(traffic, "write_allocate_unread", at);
         }

@@ -139,7 +139,7 @@ private:
         if (below == static_cast<int>(levels_.size())) {
             if (e.dirty) c[RL_CS_WRITE + l] += bytes;
         } else if (exclusive(below) || e.dirty) {
-            c[RL_CS_WRITE + l] += bytes;
+            c[(e.dirty ? RL_CS_WRITE : RL_CS_CLEAN_VICTIM) + l] += bytes;  // a clean victim counted apart
             insert(below, core, e, c);
         }
     }
@@ -200,6 +200,8 @@ void compare_on_random_trace(const rl_cs_config& cfg, unsigned seed) {
         if (at >= 0) memo[site] = at;
         for (int k = 0; k < RL_CS_ACCESSES; ++k)
             ASSERT_EQ(got[k], want[k]) << "counter " << k << " after access " << i << " (seed " << seed << ")";
+        for (int k = RL_CS_CLEAN_VICTIM; k < RL_CS_NCOUNTERS; ++k)
+            ASSERT_EQ(got[k], want[k]) << "clean victims " << k - RL_CS_CLEAN_VICTIM << " after access " << i;
     }
     for (int l = 0; l < cfg.levels; ++l) EXPECT_EQ(rl_cs_dirty_lines(&sim.cs, l), ref.dirty_lines(l)) << "L" << l + 1;
     EXPECT_GT(inlined, 10000) << "the trace should exercise the inline hits";

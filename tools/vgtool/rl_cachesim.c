@@ -212,7 +212,8 @@ static void insert(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
 
 /* A line leaves level l: a dirty one is written to the level below (DRAM after the
  * last, where one a store brought and no load read counts as an unread write-allocate
- * fill); a victim level below takes every line, clean or dirty. */
+ * fill); a victim level below takes every line, clean or dirty (a clean one counted
+ * apart: RL_CS_CLEAN_VICTIM). */
 static void evict(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
 {
   const int below = l + 1;
@@ -226,7 +227,7 @@ static void evict(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
     return;
   }
   if (cs->lv[below].cfg.exclusive) {
-    ctr[RL_CS_WRITE + l] += bytes;
+    ctr[(flags & RL_CS_DIRTY ? RL_CS_WRITE : RL_CS_CLEAN_VICTIM) + l] += bytes;
     insert(cs, below, core, line, flags, ctr);
   } else if (flags & RL_CS_DIRTY) {
     ctr[RL_CS_WRITE + l] += bytes;

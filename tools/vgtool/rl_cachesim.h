@@ -47,7 +47,12 @@ enum {
   /* bytes of lines a store brought from DRAM (a write-allocate fill) that went back to
    * DRAM dirty with no load of them in between: fills non-temporal stores would save */
   RL_CS_WRITE_ALLOCATE_UNREAD,
-  RL_CS_NCOUNTERS
+  /* [RL_CS_CLEAN_VICTIM + b]: bytes of clean lines moved down across b into a victim
+   * (exclusive) level. Not in RL_CS_WRITE: the bandwidth roofs count what a kernel's loads
+   * and stores move (with write-allocate), and counting a victim cache's clean fills there
+   * too would put an L3-resident triad at 1.5x the bytes its roof was measured in. */
+  RL_CS_CLEAN_VICTIM,
+  RL_CS_NCOUNTERS = RL_CS_CLEAN_VICTIM + RL_CS_MAX_LEVELS
 };
 
 enum { RL_CS_LOAD = 0, RL_CS_STORE = 1, RL_CS_NT_STORE = 2 };

@@ -1592,6 +1592,8 @@ static void oput_counts(const ULong *c)
         oput_str(name);
         oputf(": {\"read\": %llu", c[RL_CACHE + RL_CS_READ + b]);
         oputf(", \"write\": %llu", c[RL_CACHE + RL_CS_WRITE + b]);
+        if (b + 1 < cache.levels && cache.lv[b + 1].cfg.exclusive)
+            oputf(", \"clean_victim\": %llu", c[RL_CACHE + RL_CS_CLEAN_VICTIM + b]);
         if (b + 1 == cache.levels) {
             oputf(", \"nontemporal\": %llu", c[RL_CACHE + RL_CS_NT]);
             oputf(", \"write_allocate_unread\": %llu", c[RL_CACHE + RL_CS_WRITE_ALLOCATE_UNREAD]);
