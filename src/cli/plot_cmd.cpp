@@ -129,6 +129,9 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
         const auto selection = select_roofline(file.model, points, {args.precision, args.threads});
         const auto note = mixed_threads_note(file.model, points, {args.precision, args.threads}, selection);
         if (!note.empty() && !args.quiet) print_stderr("roofline: note: {}\n", note);
+        if (const auto mixed = mixed_precision_note(points, {args.precision, args.threads}, selection);
+            !mixed.empty() && !args.quiet)
+            print_stderr("roofline: note: {}\n", mixed);
         return {roofline_from_machine_file(file, selection), judging.display, file.model};
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(fmt::format("{}: {}", judging.display, e.what()));

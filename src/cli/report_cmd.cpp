@@ -214,6 +214,9 @@ int run_report(const ReportArgs& args) {
             const auto selection = select_roofline(machine.model, points, {args.precision, args.threads});
             const auto note = mixed_threads_note(machine.model, points, {args.precision, args.threads}, selection);
             if (!note.empty() && !args.quiet) print_stderr("roofline: note: {}\n", note);
+            if (const auto mixed = mixed_precision_note(points, {args.precision, args.threads}, selection);
+                !mixed.empty() && !args.quiet)
+                print_stderr("roofline: note: {}\n", mixed);
             return roofline_from_machine_file(machine, selection);
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(fmt::format("{}: {}", judging.display, e.what()));

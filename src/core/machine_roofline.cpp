@@ -198,9 +198,13 @@ std::string join_counts(const std::vector<int>& counts) {
 } // namespace
 
 std::optional<std::string> point_precision(const Point& p) {
-    const double f32 = flops_of(p, "flops_f32"), f64 = flops_of(p, "flops_f64");
-    if (f32 > 0 && f64 == 0) return "sp";
-    if (f64 > 0 && f32 == 0) return "dp";
+    // The precision of nearly all its FLOPs: one double temporary among 384 million float
+    // operations made an sp kernel "mixed", judged on the dp roof at 129% of it.
+    constexpr double kDominant = 0.99;
+    const double f32 = flops_of(p, "flops_f32"), f64 = flops_of(p, "flops_f64"), total = f32 + f64;
+    if (!(total > 0)) return std::nullopt;
+    if (f32 >= kDominant * total) return "sp";
+    if (f64 >= kDominant * total) return "dp";
     return std::nullopt;
 }
 
@@ -261,6 +265,21 @@ RooflineSelection select_roofline(const MachineModel& m, const std::vector<Point
         if (agree && measured(common)) s.threads = common;
     }
     return s;
+}
+
+std::string mixed_precision_note(const std::vector<Point>& points, const RooflineRequest& request,
+                                 const RooflineSelection& selection) {
+    if (request.precision) return "";
+    std::vector<std::string> held;
+    for (const auto& p : points)
+        if (const auto own = point_precision(p); own && std::find(held.begin(), held.end(), *own) == held.end())
+            held.push_back(*own);
+    if (held.size() < 2) return "";
+    const std::string other = selection.precision == "sp" ? "dp" : "sp";
+    return fmt::format("the points hold both sp and dp work and share one roofline, the {} one: {} points are judged "
+                       "against roofs of another precision (their efficiency, and any 'above its roof', do not hold); "
+                       "--precision {} judges them on their own",
+                       precision_label(selection.precision), precision_label(other), other);
 }
 
 std::string mixed_threads_note(const MachineModel& model, const std::vector<Point>& points,

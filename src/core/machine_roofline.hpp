@@ -65,9 +65,16 @@ RooflineSelection select_roofline(const MachineModel& model, const std::vector<P
 std::string mixed_threads_note(const MachineModel& model, const std::vector<Point>& points,
                                const RooflineRequest& request, const RooflineSelection& selection);
 
-// "sp" or "dp" when all of a point's FLOPs are of that precision (from its
-// details: "flops_f32..." and "flops_f64..." as the engines write them);
-// nullopt when mixed, or when the point does not say.
+// When no precision was asked for and the points hold both sp and dp work,
+// select_roofline judges them all on one precision's roofline: what that means, for
+// a note; "" otherwise.
+std::string mixed_precision_note(const std::vector<Point>& points, const RooflineRequest& request,
+                                 const RooflineSelection& selection);
+
+// "sp" or "dp" when at least 99% of a point's FLOPs are of that precision (from
+// its details: "flops_f32..." and "flops_f64..." as the engines write them; a stray
+// double temporary does not make a float kernel mixed); nullopt when mixed, or
+// when the point does not say.
 std::optional<std::string> point_precision(const Point& p);
 
 // A label for charts: CPU model, or the spec sheet's name.

@@ -314,6 +314,20 @@ TEST(SelectRoofline, FollowsThePointsUnlessAsked) {
     EXPECT_EQ(s.precision, "sp");
     EXPECT_EQ(s.threads, 0);  // the most measured
     EXPECT_EQ(select_roofline(m, {point_with(2, {{"flops_f32", 1e9}})}, {}).precision, "sp");
+    // One double operation among hundreds of millions of float ones leaves it an sp point;
+    // a real mix is none.
+    EXPECT_EQ(point_precision(point_with(1, {{"flops_f32_fma", 3.84e8}, {"flops_f64_mul", 1}})), "sp");
+    EXPECT_EQ(point_precision(point_with(1, {{"flops_f32", 90}, {"flops_f64", 10}})), std::nullopt);
+    // An sp point beside a dp one: one roofline, dp's, and a note saying what that means.
+    const std::vector<Point> both{point_with(2, {{"flops_f32", 1e9}}), point_with(2, {{"flops_f64", 1e9}})};
+    const auto on_one = select_roofline(m, both, {});
+    EXPECT_EQ(on_one.precision, "dp");
+    EXPECT_NE(mixed_precision_note(both, {}, on_one).find("SP points are judged against roofs of another precision"),
+              std::string::npos)
+        << mixed_precision_note(both, {}, on_one);
+    RooflineRequest sp;
+    sp.precision = "sp";
+    EXPECT_EQ(mixed_precision_note(both, sp, select_roofline(m, both, sp)), "");
     // Mixed precisions, mixed thread counts, or no points: DP at the most threads.
     const std::vector<Point> mixed{point_with(1, {{"flops_f64", 1}, {"flops_f32", 1}}), point_with(2, {})};
     s = select_roofline(m, mixed, {});
