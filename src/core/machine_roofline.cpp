@@ -296,6 +296,8 @@ std::string mixed_threads_note(const MachineModel& model, const std::vector<Poin
         // the counts, and nothing else on the page says so.
         const int t = ran.front();
         if (std::find(counts.begin(), counts.end(), t) != counts.end()) return "";
+        // More threads than the machine has cores share them: the roofs of every core are the ceiling.
+        if (model.cpu.cores > 0 && t > model.cpu.cores && counts.back() >= model.cpu.cores) return "";
         return fmt::format("the points ran with {} thread{}, a count this model did not measure ({} roofs for {} "
                            "thread{}): they are judged against the roofs for {} thread{}, so their efficiencies and "
                            "bounds are against roofs of another thread count; measure it (roofline bench --threads "
