@@ -54,6 +54,7 @@ std::uint64_t largest_cache_of_any_machine(int level) {
 
 std::vector<std::string> refuse_impossible_figures(MachineModel& model) {
     std::vector<std::string> refused = refuse_roofs_above_theory(model);
+    for (auto& why : refuse_outer_levels_faster_than_inner(model)) refused.push_back(std::move(why));
     const double clock = std::max(model.cpu.clock_ghz, model.cpu.nominal_clock_ghz);
     std::erase_if(model.compute, [&](const ComputeRoof& r) {
         const std::string why = work_rate_beyond_any_machine(r.gflops, r.precision, r.threads, clock);

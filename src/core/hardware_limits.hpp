@@ -42,8 +42,9 @@ std::string byte_rate_beyond_any_machine(double gbs, int threads, double clock_g
 std::uint64_t largest_cache_of_any_machine(int level);
 
 // A measured model (JSON or the results store) as it is read: removes the compute and
-// memory roofs above their theoretical figure (refuse_roofs_above_theory), those beyond
-// any machine at the model's clock, the cache levels larger than any CPU's, and the GPU
+// memory roofs above their theoretical figure (refuse_roofs_above_theory), a memory level's
+// roofs far faster than the levels in front of it (refuse_outer_levels_faster_than_inner),
+// those beyond any machine at the model's clock, the cache levels larger than any CPU's, and the GPU
 // roofs above their specification or the bounds any GPU keeps (refuse_gpu_roofs_above_limit;
 // "GPU N: " before each), and returns why, one line each. A GPU whose roofs kept no
 // specification table judged (or whose clock read is above its max boost) gets a line in

@@ -73,6 +73,23 @@ TEST(HardwareLimits, FiguresEditedPastAnyMachineAreRefusedEachWithWhy) {
     EXPECT_TRUE(m.caches.empty());
 }
 
+// An outer level far faster than the inner ones (DRAM edited 100x beside an L1 it must pass
+// through) is refused as the model is read, not only when bench stores it.
+TEST(HardwareLimits, AnOuterLevelFasterThanTheInnerOnesIsRefusedOnReading) {
+    MachineModel m = measured_model();
+    MemoryRoof l1 = m.memory[0];
+    l1.level = "L1";
+    l1.gbs = 233;
+    m.memory.push_back(l1);
+    EXPECT_TRUE(refuse_impossible_figures(m).empty());
+    m.memory[0].gbs = 3160;  // DRAM x100
+    const auto refused = refuse_impossible_figures(m);
+    ASSERT_EQ(refused.size(), 1u);
+    EXPECT_TRUE(has_text(refused, "DRAM load 1 thread: 3160.0 GB/s is 13.56x the 233.0 GB/s of L1 load")) << refused[0];
+    ASSERT_EQ(m.memory.size(), 1u);
+    EXPECT_EQ(m.memory[0].level, "L1");
+}
+
 TEST(HardwareLimits, ACacheSharedByFewCoresIsJudgedPerCore) {
     MachineModel m = measured_model();
     m.caches[0].size_bytes = 508ull << 20;  // a guest's claim: 508 MiB of L3 for one core
