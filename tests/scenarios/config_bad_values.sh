@@ -6,14 +6,8 @@
 # it as if it were fine. Checks a command makes only when it runs say the same.
 set -u
 bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-mkdir -p "$tmp/home" "$tmp/project"
-cd "$tmp/project" || exit 1
-for v in $(env | grep -o '^ROOFLINE_[A-Z_]*'); do unset "$v"; done
-unset XDG_CONFIG_HOME
-export HOME=$tmp/home ROOFLINE_SYSTEM_CONFIG=$tmp/system.yaml ROOFLINE_DB=$tmp/r.db
+# shellcheck source=tests/scenarios/lib/isolated_config.sh
+source "$(dirname "$0")/lib/isolated_config.sh"
 
 # expect CODE REGEX ARGS...: roofline ARGS exits CODE with REGEX in its output (stdout and stderr).
 expect() {

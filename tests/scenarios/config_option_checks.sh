@@ -7,14 +7,8 @@
 # One row per option with such a check: KEY and a value it refuses.
 set -u
 bin=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-mkdir -p "$tmp/home" "$tmp/project"
-cd "$tmp/project" || exit 1
-for v in $(env | grep -o '^ROOFLINE_[A-Z_]*'); do unset "$v"; done
-unset XDG_CONFIG_HOME
-export HOME=$tmp/home ROOFLINE_SYSTEM_CONFIG=$tmp/system.yaml ROOFLINE_DB=$tmp/r.db
+# shellcheck source=tests/scenarios/lib/isolated_config.sh
+source "$(dirname "$0")/lib/isolated_config.sh"
 
 variable() { local v=${1^^}; v=${v//./_}; echo "ROOFLINE_${v//-/_}"; }
 
