@@ -26,6 +26,9 @@ hypervisor) and the wall time. A figure passes when the smaller of its ratios is
 (DRAM: 0.97). The probes map their buffers with huge pages where the kernel allows them, as
 ours does; likwid-bench does not ask for them (under THP "madvise" its DRAM figures are then
 lower than a huge-page run's: the probe is the stricter DRAM yardstick there).
+A load figure that fails is measured once more, ours (bench --only memory at that working set
+and thread count), likwid and the probe back to back, and judged on that; its row says
+"(recheck; first R)". One disturbed figure is then not a failure; a roof truly low fails twice.
 
 Exit status: 0 all passed; 1 a ratio under its minimum, or a roof missing from our JSON;
 2 a tool is missing or crashed (its figures are not judged), or bad options.
@@ -218,9 +221,9 @@ rows=()
 passed=0
 failed=0
 unjudged=0
-# judge NAME UNIT OURS LIKWID PROBE MIN : a row; passes when the smaller ratio is >= MIN
+# judge NAME UNIT OURS LIKWID PROBE MIN [NOTE] : a row; passes when the smaller ratio is >= MIN
 judge() {
-    local name=$1 unit=$2 ours=$3 lw=$4 pr=$5 min=$6 rl=- rp=- lo="" verdict
+    local name=$1 unit=$2 ours=$3 lw=$4 pr=$5 min=$6 note=${7:-} rl=- rp=- lo="" verdict
     fmt() { if [[ -n "$1" ]]; then printf '%.1f %s' "$1" "$unit"; else echo "-"; fi; }
     ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "" }'; }
     if [[ -n "$ours" && -n "$lw" ]]; then rl=$(ratio "$ours" "$lw"); lo=$rl; fi
@@ -237,17 +240,61 @@ judge() {
     else
         verdict="FAIL (< $min)"; failed=$((failed + 1))
     fi
+    [[ -n "$note" ]] && verdict+=" $note"
     local IFS='|'
     rows+=("$name|$(fmt "$ours")|$(fmt "$lw")|$(fmt "$pr")|${rl:--}|${rp:--}|${lo:--}|$verdict")
 }
 
+# min_ratio OURS LIKWID PROBE: the smaller of ours/likwid and ours/probe ("" when neither)
+min_ratio() {
+    awk -v o="$1" -v l="$2" -v p="$3" 'BEGIN { m = ""
+        if (o != "" && l + 0 > 0) m = o / l
+        if (o != "" && p + 0 > 0 && (m == "" || o / p < m)) m = o / p
+        if (m != "") printf "%.3f", m }'
+}
+# recheck_load LEVEL THREADS WS: sets r_ours, r_lw, r_pr, measured once more back to back
+recheck_load() {
+    local lev=$1 t=$2 ws=$3 per=$(($3 / $2)) second=0
+    r_ours=""; r_lw=""; r_pr=""
+    if "$binary" bench --only memory --pattern load --working-set "$per" --threads "$t" -q --svg '' --no-store \
+            -o "$work/recheck-$lev-$t.json" 2>"$work/recheck-$lev-$t.stderr"; then
+        r_ours=$(jq -r --argjson t "$t" --arg l "$lev" \
+            '[.memory[] | select(.pattern == "load" and .threads == $t and .level == $l) | .gbs] | max // ""' \
+            "$work/recheck-$lev-$t.json")
+    fi
+    r_lw=$(likwid_best "$lw_load" "$ws" "$t" "MByte/s" "${r_ours:-$(ours_load "$lev" "$t")}" "$seconds")
+    if [[ $do_probes -eq 1 ]]; then
+        # load-probe runs its first size at 1 thread and at --threads; a second size of 0 is none
+        "$script_dir/load-probe.sh" --threads "$t" --ms 10 --reps 5 --size "$per" --l2-size "$second" \
+            >"$work/recheck-probe-$lev-$t.txt" 2>&1 || true
+        per=$((per / 2048 * 2048)); [[ $per -lt 2048 ]] && per=2048
+        r_pr=$(awk -v b="$per" -v t="$t" '$1 == "PROBE" && $2 == "load" && $3 == b && $4 == t { print $5; exit }' \
+            "$work/recheck-probe-$lev-$t.txt")
+    fi
+}
+
 judge "DP peak, 1 thread" GF/s "$ours_peak" "$lw_peak" "$pr_peak" 0.95
+rechecked=0
 for lev in "${levels[@]}"; do
     min=0.95; [[ $lev == DRAM ]] && min=0.97
     for t in "${tvals[@]}"; do
         ws=$(ours_ws "$lev" "$t")
         size=$(awk -v b="${ws:-0}" 'BEGIN { if (b >= 1048576) printf "%.1f MiB", b / 1048576; else printf "%.0f KiB", b / 1024 }')
-        judge "load $lev $size, $(tname "$t")" GB/s "$(ours_load "$lev" "$t")" "${lw_fig[$lev:$t]:-}" "${pr_load[$lev:$t]:-}" "$min"
+        o=$(ours_load "$lev" "$t"); l=${lw_fig[$lev:$t]:-}; p=${pr_load[$lev:$t]:-}; note=""
+        first=$(min_ratio "$o" "$l" "$p")
+        # A host that lends these cores elsewhere now and then disturbs one figure, ours or a
+        # peer's (a 2-thread DRAM roof read 50.9 GB/s beside the probe's 55.9, then 94.1 beside
+        # 51.7 two runs later, on a quiet guest). A load row that fails is measured once more,
+        # ours, likwid and the probe back to back, and judged on that; the row gives the first
+        # ratio. A roof truly under the peers fails both times.
+        if [[ -n "$first" && -z "$model" && -n "$ws" ]] && awk -v r="$first" -v m="$min" 'BEGIN { exit !(r + 0 < m + 0) }'; then
+            log "recheck: load $lev $size, $(tname "$t") (first ratio $first)"
+            recheck_load "$lev" "$t" "$ws"
+            if [[ -n "$r_ours" ]]; then
+                o=$r_ours; l=$r_lw; p=$r_pr; note="(recheck; first $first)"; rechecked=$((rechecked + 1))
+            fi
+        fi
+        judge "load $lev $size, $(tname "$t")" GB/s "$o" "$l" "$p" "$min" "$note"
     done
 done
 
@@ -259,7 +306,7 @@ echo "likwid: best of $reps runs of about $seconds s; sizes are totals over the 
 echo
 { echo "figure|ours|likwid|probe|ours/likwid|ours/probe|min|PASS/FAIL"; printf '%s\n' "${rows[@]}"; } | print_table
 echo
-echo "$passed passed, $failed failed$([[ $unjudged -gt 0 ]] && echo ", $unjudged not judged")"
+echo "$passed passed, $failed failed$([[ $unjudged -gt 0 ]] && echo ", $unjudged not judged")$([[ $rechecked -gt 0 ]] && echo "; $rechecked measured once more after failing (ours, likwid and the probe again)")"
 echo "hierarchy used (caches[].size_bytes): $(jq -r '[.caches[] | "L\(.level) \(.size_bytes / 1024 | floor) KiB (\(.size_source // "?")\(if .reported_size_bytes then "; reported \(.reported_size_bytes / 1024 | floor) KiB" else "" end)\(if (.measured_size_bytes // 0) > 0 then ", measured \(.measured_size_bytes / 1024 | floor) KiB" else "" end))"] | join(", ")' "$work/m.json")"
 echo "machine: $(cpu_model) ($(jq -r '.environment.microarchitecture // "?"' "$work/m.json")), $(nproc) CPUs, hypervisor $(jq -r '.environment.hypervisor // "none" | if . == "" then "none" else . end' "$work/m.json"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 [[ -n "$quick_s" ]] && echo "roofline bench --quick took $quick_s s (target <= 30 s)"
