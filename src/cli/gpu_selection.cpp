@@ -3,6 +3,7 @@
 #include "cli/usage_error.hpp"
 #include "core/gpu_kernel_points.hpp"
 #include "core/gpu_roofline.hpp"
+#include "core/gpu_specs.hpp"
 #include "core/offload_point.hpp"
 #include "core/precision.hpp"
 #include "render/text_escape.hpp"
@@ -45,6 +46,19 @@ int gpu_choice_index(const std::string& text) {
 std::string gpu_choice_problem(const std::string& text) {
     if (gpu_choice_index(text) >= 0) return "";
     return fmt::format("--gpu expects N or N:PRECISION (got '{}')", terminal_text(text));
+}
+
+std::vector<std::string> gpu_limit_notes(const MachineModel& model, const std::string& text) {
+    const int index = gpu_choice_index(text);
+    const auto gpu = std::find_if(model.gpus.begin(), model.gpus.end(), [&](const GpuModel& g) { return g.index == index; });
+    if (gpu == model.gpus.end()) return {};
+    // Asked again of a copy: the roofs were refused as the model was read, so nothing more goes,
+    // and the notes are the guard's own, whether or not the stored model kept them.
+    GpuModel copy = *gpu;
+    std::vector<std::string> notes;
+    refuse_gpu_roofs_above_limit(copy, &notes);
+    for (auto& note : notes) note = fmt::format("GPU {} ({}): {}", gpu->index, terminal_text(gpu->name), note);
+    return notes;
 }
 
 Roofline selected_gpu_roofline(const MachineModel& model, const std::string& text,

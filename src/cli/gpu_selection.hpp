@@ -41,6 +41,13 @@ std::vector<GpuJudgingPart> gpu_judging_parts(const MachineModel& model, const s
                                               const std::string& default_precision, const std::string& source,
                                               const std::vector<Point>& points, bool precision_given);
 
+// What the GPU limit guard (core/gpu_specs: refuse_gpu_roofs_above_limit) says, as the model is
+// read, of the roofs of --gpu N's GPU that it kept: no specification table judged them (an
+// architecture the table lacks, held to the bounds any GPU keeps), a clock read above the max
+// boost. One line each, "GPU N (NAME): ...", as show lists them among the model's notes; none
+// for a GPU the table judges in full, or a model without GPU N (the caller says that).
+std::vector<std::string> gpu_limit_notes(const MachineModel& model, const std::string& text);
+
 // The message for --gpu text that is not N or N:PRECISION ("" when it is one): checked as the
 // option is parsed, so a configured value is too; whether the GPU and its precision exist is
 // known only from the model.

@@ -278,7 +278,12 @@ std::map<std::string, std::size_t> load_chart_machines(ChartInput& input, const 
     }
     const std::string default_precision = gpu_precision(input.machines.front().precision).value_or("fp64");
     std::map<std::string, std::size_t> roofline_of;
+    std::set<std::string> noted;  // --gpu 0:fp64 --gpu 0:fp32: the GPU's notes once
     for (std::size_t t = 0; t < args.gpus.size(); ++t) {
+        // What the limit guard said of this GPU's roofs as the model was read (show lists it too).
+        if (!args.quiet)
+            for (const auto& note : gpu_limit_notes(*first_model, args.gpus[t]))
+                if (noted.insert(note).second) print_stderr("roofline: note: {}\n", note);
         // CUDA kernels of several precisions and no precision asked: a roofline of each (a
         // DGEMM under the fp64 tensor roof, an SGEMM under the fp32 one), as report judges them.
         for (auto& part : gpu_judging_parts(*first_model, args.gpus[t], default_precision, sources.front(),

@@ -109,6 +109,9 @@ int gpu_report(const ReportArgs& args, const MachineModel& model, const std::str
                const std::vector<Point>& points, View view, ReportFormat format,
                const std::vector<std::string>& interrupted, const std::function<int(const std::string&)>& deliver) {
     const std::string default_precision = args.precision ? gpu_precision(*args.precision).value_or("fp64") : "fp64";
+    // What the limit guard said of this GPU's roofs as the model was read (show lists it too).
+    if (!args.quiet)
+        for (const auto& note : gpu_limit_notes(model, args.gpu)) print_stderr("roofline: note: {}\n", note);
     std::vector<ReportSection> sections;
     std::vector<std::string> reasons;
     const auto parts = gpu_judging_parts(model, args.gpu, default_precision, display, points, args.precision.has_value());
