@@ -24,7 +24,11 @@ using Counters = std::array<unsigned long long, RL_CS_NCOUNTERS>;
 struct Entry {
     std::uint64_t line;
     bool dirty;
+    // bit v: a store wrote the line since it last came up from victim level v; only such a
+    // line counts as written when it goes back into v (a clean victim otherwise, dirty or not)
+    unsigned written = 0;
 };
+constexpr unsigned kWrittenAll = 0xe;  // levels 1..3
 
 class Reference {
 public:
@@ -55,7 +59,10 @@ public:
                 continue;
             }
             fetch(0, core, line, c);
-            if (kind == RL_CS_STORE) set(0, core, line).front().dirty = true;
+            if (kind == RL_CS_STORE) {
+                set(0, core, line).front().dirty = true;
+                set(0, core, line).front().written = kWrittenAll;
+            }
         }
         if (kind == RL_CS_NT_STORE) c[RL_CS_NT] += size;
     }
@@ -92,32 +99,34 @@ private:
                 return;
             }
         const auto out = make_room(l, s);
-        const bool dirty = supply(l, core, line, c);
-        s.push_front({line, dirty});
+        s.push_front(supply(l, core, line, c));
         if (out) evict(l, core, *out, c);
     }
 
-    bool supply(int l, int core, std::uint64_t line, Counters& c) {
+    // The line as it comes up into level l: dirty (and written since when) only out of a
+    // victim level, which held the only copy; a NINE level below keeps its dirty copy.
+    Entry supply(int l, int core, std::uint64_t line, Counters& c) {
         const unsigned bytes = levels_[l].line;
         const int below = l + 1;
         if (below == static_cast<int>(levels_.size())) {
             c[RL_CS_READ + l] += bytes;
-            return false;
+            return {line, false};
         }
         if (exclusive(below)) {
             auto& s = set(below, core, line);
             for (auto it = s.begin(); it != s.end(); ++it)
                 if (it->line == line) {
-                    const bool dirty = it->dirty;
+                    Entry up = *it;
+                    up.written &= ~(1u << below);  // it has just come up from there
                     s.erase(it);
                     c[RL_CS_READ + l] += bytes;
-                    return dirty;
+                    return up;
                 }
             return supply(below, core, line, c);
         }
         fetch(below, core, line, c);
         c[RL_CS_READ + l] += bytes;
-        return false;
+        return {line, false};
     }
 
     void insert(int l, int core, Entry e, Counters& c) {
@@ -125,6 +134,7 @@ private:
         for (auto it = s.begin(); it != s.end(); ++it)
             if (it->line == e.line) {
                 it->dirty |= e.dirty;
+                it->written |= e.written;
                 s.splice(s.begin(), s, it);
                 return;
             }
@@ -138,8 +148,12 @@ private:
         const int below = l + 1;
         if (below == static_cast<int>(levels_.size())) {
             if (e.dirty) c[RL_CS_WRITE + l] += bytes;
-        } else if (exclusive(below) || e.dirty) {
-            c[(e.dirty ? RL_CS_WRITE : RL_CS_CLEAN_VICTIM) + l] += bytes;  // a clean victim counted apart
+        } else if (exclusive(below)) {
+            const bool written = e.dirty && (e.written & (1u << below));
+            c[(written ? RL_CS_WRITE : RL_CS_CLEAN_VICTIM) + l] += bytes;  // counted apart: no store since it came up
+            insert(below, core, e, c);
+        } else if (e.dirty) {
+            c[RL_CS_WRITE + l] += bytes;
             insert(below, core, e, c);
         }
     }
@@ -159,9 +173,11 @@ bool inline_hit(Sim& sim, int core, long long memo, std::uint64_t addr, unsigned
     const std::uint64_t line = addr >> shift;
     if (((addr + size - 1) >> shift) != line) return false;
     auto* way = reinterpret_cast<rl_cs_way*>(reinterpret_cast<char*>(rl_cs_l1_ways(&sim.cs, core)) + memo);
-    // A load hits a clean or dirty line no store left unread; a store a dirty one, read or not.
-    const std::uint64_t key = RL_CS_TAG(line) | RL_CS_DIRTY | (kind == RL_CS_LOAD ? 0 : RL_CS_UNREAD);
-    if ((way->entry | (kind == RL_CS_LOAD ? RL_CS_DIRTY : RL_CS_UNREAD)) != key) return false;
+    // A load hits a clean or dirty line no store left unread; a store a dirty one written
+    // since it came up, read or not.
+    const std::uint64_t ignored = kind == RL_CS_LOAD ? RL_CS_DIRTY | RL_CS_WRITTEN_ALL : RL_CS_UNREAD;
+    const std::uint64_t required = kind == RL_CS_LOAD ? 0 : RL_CS_DIRTY | RL_CS_WRITTEN_ALL;
+    if ((way->entry | ignored) != (RL_CS_TAG(line) | ignored | required)) return false;
     way->stamp = ++sim.cs.clock;
     return true;
 }

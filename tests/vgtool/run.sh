@@ -2,6 +2,7 @@
 # ctest driver for the Valgrind tool tests: run.sh TOOL_DIR CASE BINARY [ARGS...]
 # (run.sh TOOL_DIR CACHE CASE BINARY: the cache simulation tests, check_cache.py;
 #  run.sh TOOL_DIR CACHE_THREADS BINARY: thread placement, check_cache_threads.py;
+#  run.sh TOOL_DIR CACHE_REGIONS CASE BINARY: marker regions' cache traffic, check_cache_regions.py;
 #  run.sh TOOL_DIR BAD_OPTIONS BINARY: wrong cache options stop with a message, bad_options.sh;
 #  run.sh TOOL_DIR PER_INSTRUCTION BINARY: --roofline-per-instruction, check_per_instruction.py;
 #  run.sh TOOL_DIR REGION_DETAIL BINARY: a region's counts by instruction, check_region_detail.py)
@@ -27,6 +28,9 @@ if [ "${2:-}" = REGION_DETAIL ]; then
 fi
 if [ "${2:-}" = CACHE_THREADS ]; then
   exec python3 "$(dirname "$0")/check_cache_threads.py" "$1" "${@:3}"
+fi
+if [ "${2:-}" = CACHE_REGIONS ]; then
+  exec python3 "$(dirname "$0")/check_cache_regions.py" "$1" "${@:3}"
 fi
 if [ "${2:-}" = CACHE ]; then
   exec python3 "$(dirname "$0")/check_cache.py" "$1" "${@:3}"

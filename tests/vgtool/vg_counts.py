@@ -6,12 +6,12 @@ import json, os, subprocess, sys, tempfile
 CACHE = "32768:8:64:1,1048576:8:64:1,33554432:16:64:8:victim"
 
 
-def run_tool(tool_dir, options, argv):
-    """The tool's output (parsed) for argv run with --roofline-cache=CACHE and `options`;
+def run_tool(tool_dir, options, argv, cache=CACHE):
+    """The tool's output (parsed) for argv run with --roofline-cache=`cache` and `options`;
     exits with FAIL when the run fails."""
     fd, out = tempfile.mkstemp(prefix="rl-vg-", suffix=".json")
     os.close(fd)
-    cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out, "--roofline-cache=" + CACHE,
+    cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out, "--roofline-cache=" + cache,
            *options, *argv]
     p = subprocess.run(cmd, env=dict(os.environ, VALGRIND_LIB=tool_dir), capture_output=True, text=True)
     if p.returncode != 0:

@@ -12,10 +12,10 @@
 typedef unsigned long long u64;
 
 #define ENTRY(line, flags) (RL_CS_TAG(line) | (u64)(flags))
-#define ENTRY_LINE(e) (((e) >> 2) - 1)
+#define ENTRY_LINE(e) (((e) >> RL_CS_TAG_SHIFT) - 1)
 #define ENTRY_DIRTY(e) ((e) & RL_CS_DIRTY)
-#define ENTRY_FLAGS(e) ((e) & (RL_CS_DIRTY | RL_CS_UNREAD))
-#define SAME_LINE(e, want) (((e) >> 2) == (want))
+#define ENTRY_FLAGS(e) ((e) & (RL_CS_DIRTY | RL_CS_UNREAD | RL_CS_WRITTEN_ALL))
+#define SAME_LINE(e, want) (((e) >> RL_CS_TAG_SHIFT) == (want))
 
 static void put_text(char *out, int cap, const char *a, const char *b)
 {
@@ -192,7 +192,8 @@ static void place_front(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *se
 /* Puts `line` at the front of its set in level l (merging with a copy already there:
  * possible when private levels above hold one line each); the LRU way makes room.
  * The unread bit is the incoming copy's: it comes from above, where the line was
- * used last. */
+ * used last; the written bits of either copy stay (a store wrote one of them since the
+ * line came up). */
 static void insert(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
 {
   rl_cs_level_state *s = &cs->lv[l];
@@ -204,7 +205,7 @@ static void insert(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
       set[0] |= RL_CS_DIRTY;
       ++s->dirty;
     }
-    set[0] = (set[0] & ~RL_CS_UNREAD) | (flags & RL_CS_UNREAD);
+    set[0] = (set[0] & ~RL_CS_UNREAD) | (flags & (RL_CS_UNREAD | RL_CS_WRITTEN_ALL));
     return;
   }
   place_front(cs, l, core, line, flags, set, lru, ctr);
@@ -212,8 +213,11 @@ static void insert(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
 
 /* A line leaves level l: a dirty one is written to the level below (DRAM after the
  * last, where one a store brought and no load read counts as an unread write-allocate
- * fill); a victim level below takes every line, clean or dirty (a clean one counted
- * apart: RL_CS_CLEAN_VICTIM). */
+ * fill); a victim level below takes every line, clean or dirty. Into a victim level only
+ * a line a store wrote since it came up from there counts as written; any other is
+ * counted apart (RL_CS_CLEAN_VICTIM), dirty or not: a line the program wrote before,
+ * moving between L2 and a victim L3 while a loop only reads it, was counted as written
+ * into L3 once, when those stores' data first went down (rl_cachesim.h). */
 static void evict(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
 {
   const int below = l + 1;
@@ -227,7 +231,8 @@ static void evict(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
     return;
   }
   if (cs->lv[below].cfg.exclusive) {
-    ctr[(flags & RL_CS_DIRTY ? RL_CS_WRITE : RL_CS_CLEAN_VICTIM) + l] += bytes;
+    const int written = (flags & RL_CS_DIRTY) && (flags & RL_CS_WRITTEN(below));
+    ctr[(written ? RL_CS_WRITE : RL_CS_CLEAN_VICTIM) + l] += bytes;
     insert(cs, below, core, line, flags, ctr);
   } else if (flags & RL_CS_DIRTY) {
     ctr[RL_CS_WRITE + l] += bytes;
@@ -239,9 +244,10 @@ static u64 fetch(rl_cs *cs, int l, int core, u64 line, int kind, u64 *ctr);
 
 /* The level below level l gives it `line` for an access of `kind`: the bytes cross the
  * boundary above the level that had it. Returns the flags the line comes up with:
- * RL_CS_DIRTY when it moved out of a victim level, which held the only, dirty, copy;
- * RL_CS_UNREAD for a store's fill from DRAM, or from a copy no load has read since one
- * (a load clears the bit of every copy it passes). */
+ * RL_CS_DIRTY when it moved out of a victim level, which held the only, dirty, copy
+ * (without that level's written bit: it has just come up from there); RL_CS_UNREAD for
+ * a store's fill from DRAM, or from a copy no load has read since one (a load clears
+ * the bit of every copy it passes). */
 static u64 supply(rl_cs *cs, int l, int core, u64 line, int kind, u64 *ctr)
 {
   const int below = l + 1;
@@ -255,7 +261,7 @@ static u64 supply(rl_cs *cs, int l, int core, u64 line, int kind, u64 *ctr)
     u64 *set = set_of(cs, below, core, line);
     const int w = set ? find(set, s->cfg.assoc, line) : -1;
     if (w >= 0) {
-      const u64 flags = ENTRY_FLAGS(set[w]);
+      const u64 flags = ENTRY_FLAGS(set[w]) & ~RL_CS_WRITTEN(below);
       if (flags & RL_CS_DIRTY) --s->dirty;
       remove_way(set, s->cfg.assoc, w);
       ctr[RL_CS_READ + l] += bytes;
@@ -367,9 +373,9 @@ long long rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u
       l1_fill(cs, core, line, kind, victim, ctr);
       way = victim;
     }
-    if (kind == RL_CS_STORE && !ENTRY_DIRTY(way->entry)) {
-      way->entry |= RL_CS_DIRTY;
-      ++l1->dirty;
+    if (kind == RL_CS_STORE && (way->entry & (RL_CS_DIRTY | RL_CS_WRITTEN_ALL)) != (RL_CS_DIRTY | RL_CS_WRITTEN_ALL)) {
+      if (!ENTRY_DIRTY(way->entry)) ++l1->dirty;
+      way->entry |= RL_CS_DIRTY | RL_CS_WRITTEN_ALL;
     }
   }
   return way ? (long long)((u64 *)way - l1->of_core[core]->ways) * (long long)sizeof(u64) : -1;
@@ -397,11 +403,13 @@ void rl_cs_flush(rl_cs *cs, u64 *ctr)
       u64 e, n = s->sets * s->cfg.assoc * stride;
       if (!ways) continue;
       for (e = 0; e < n; e += stride) {
+        const u64 flags = ENTRY_FLAGS(ways[e]);
         if (!ways[e] || !ENTRY_DIRTY(ways[e])) continue;
-        ways[e] &= ~RL_CS_DIRTY;
+        /* this copy now matches what is below it: clean, and not written since */
+        ways[e] &= ~(RL_CS_DIRTY | RL_CS_WRITTEN_ALL);
         /* As an eviction of a dirty line would, without dropping this copy; the
          * core only picks the instance of a shared level below (any core of it). */
-        evict(cs, l, (int)(i * s->cfg.shared_by), ENTRY_LINE(ways[e]), RL_CS_DIRTY | (ways[e] & RL_CS_UNREAD), ctr);
+        evict(cs, l, (int)(i * s->cfg.shared_by), ENTRY_LINE(ways[e]), flags, ctr);
       }
     }
   }

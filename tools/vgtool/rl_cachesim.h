@@ -47,10 +47,14 @@ enum {
   /* bytes of lines a store brought from DRAM (a write-allocate fill) that went back to
    * DRAM dirty with no load of them in between: fills non-temporal stores would save */
   RL_CS_WRITE_ALLOCATE_UNREAD,
-  /* [RL_CS_CLEAN_VICTIM + b]: bytes of clean lines moved down across b into a victim
-   * (exclusive) level. Not in RL_CS_WRITE: the bandwidth roofs count what a kernel's loads
-   * and stores move (with write-allocate), and counting a victim cache's clean fills there
-   * too would put an L3-resident triad at 1.5x the bytes its roof was measured in. */
+  /* [RL_CS_CLEAN_VICTIM + b]: bytes of lines moved down across b into a victim (exclusive)
+   * level that no store wrote since they came up from it: clean lines, and dirty ones
+   * carried unchanged (dirty toward DRAM from stores made before they last went down,
+   * whose write into the victim level was counted then). Not in RL_CS_WRITE: the bandwidth
+   * roofs count what a kernel's loads and stores move (with write-allocate), and counting
+   * these there too would put an L3-resident triad at 1.5x the bytes its roof was
+   * measured in (2x its stores when its inputs were written before). The hardware moves
+   * every victim, so RL_CS_WRITE + RL_CS_CLEAN_VICTIM is what crosses b physically. */
   RL_CS_CLEAN_VICTIM,
   RL_CS_NCOUNTERS = RL_CS_CLEAN_VICTIM + RL_CS_MAX_LEVELS
 };
@@ -78,10 +82,19 @@ typedef void *(*rl_cs_alloc_fn)(unsigned long long bytes);
  * store brought from DRAM (write-allocate) that no load has read since; it travels with
  * the line down the levels, and a dirty line reaching DRAM with it counts in
  * RL_CS_WRITE_ALLOCATE_UNREAD. A load that finds it set must go through rl_cs_access
- * (which clears it): the tool's inline hit check sees the bit as another tag. */
+ * (which clears it): the tool's inline hit check sees the bit as another tag.
+ * RL_CS_WRITTEN(v), for a victim level v (1..3: L2..L4): a store wrote the line since it
+ * last came up from level v (every store sets all three; coming up from v clears v's).
+ * Only such a line counts as written (RL_CS_WRITE) when it goes back down into v; one
+ * without it is a clean victim there (RL_CS_CLEAN_VICTIM) even when RL_CS_DIRTY says DRAM
+ * still has to get it. A store whose L1 entry lacks any of them (or RL_CS_DIRTY) goes
+ * through rl_cs_access, as a load with RL_CS_UNREAD does. */
 #define RL_CS_DIRTY 1ull
 #define RL_CS_UNREAD 2ull
-#define RL_CS_TAG(line) (((unsigned long long)(line) + 1) << 2)
+#define RL_CS_WRITTEN(v) (4ull << ((v) - 1))
+#define RL_CS_WRITTEN_ALL (RL_CS_WRITTEN(1) | RL_CS_WRITTEN(2) | RL_CS_WRITTEN(3))
+#define RL_CS_TAG_SHIFT 5
+#define RL_CS_TAG(line) (((unsigned long long)(line) + 1) << RL_CS_TAG_SHIFT)
 
 /* One way of an L1 set: entry as above; stamp: the simulator's clock at its last use
  * (0: empty); the way with the smallest is the LRU one. */
@@ -125,10 +138,10 @@ int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *e
  * access's last line now is in that core's L1: its byte offset from the instance's
  * first way (rl_cs_l1_ways); -1 for a non-temporal store or an L1 without memory.
  *
- * An L1 hit changes nothing but the way's stamp (the dirty bit of a store, the unread
- * bit of a load), so the tool does that much inline: it remembers the offset for each
- * access instruction, and when the way there holds the line (for a store, dirty
- * already; for a load, without RL_CS_UNREAD) it writes
+ * An L1 hit changes nothing but the way's stamp (the dirty and written bits of a store,
+ * the unread bit of a load), so the tool does that much inline: it remembers the offset
+ * for each access instruction, and when the way there holds the line (for a store, dirty
+ * and written already; for a load, without RL_CS_UNREAD) it writes
  * ++clock into the stamp instead of calling this. That is exact, not an approximation:
  * the state is the one this call would leave, less the counters RL_CS_ACCESSES and
  * RL_CS_L1_HITS, which then count only the calls. */

@@ -1024,16 +1024,16 @@ static void emit_cache_access(IRSB *sb, IRExpr *addr, Int size, Int kind, IRExpr
         IRExpr *off = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mk_ptr(memo)));
         IRExpr *way = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, base, off));
         IRExpr *entry = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, way));
-        /* RL_CS_TAG(line): (line + 1) << 2, the entry's flags below it */
+        /* RL_CS_TAG(line): (line + 1) << RL_CS_TAG_SHIFT, the entry's flags below it */
         IRExpr *line1 = bind(sb, Ity_I64, IRExpr_Binop(Iop_Add64, line, u64(1)));
-        IRExpr *tag = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, line1, IRExpr_Const(IRConst_U8(2))));
+        IRExpr *tag = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, line1, IRExpr_Const(IRConst_U8(RL_CS_TAG_SHIFT))));
         /* A load hits a clean or dirty entry not marked unread (a line a store brought
          * in: the call clears the mark, so a load of it is never inline); a store hits
-         * a dirty one, marked or not. */
-        const ULong want_flags = kind == RL_CS_LOAD ? RL_CS_DIRTY : RL_CS_DIRTY | RL_CS_UNREAD;
-        IRExpr *key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, tag, u64(want_flags)));
-        IRExpr *have = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, entry,
-                                                     u64(kind == RL_CS_LOAD ? RL_CS_DIRTY : RL_CS_UNREAD)));
+         * a dirty one written since it came up (rl_cachesim.h), marked unread or not. */
+        const ULong ignored = kind == RL_CS_LOAD ? RL_CS_DIRTY | RL_CS_WRITTEN_ALL : RL_CS_UNREAD;
+        const ULong required = kind == RL_CS_LOAD ? 0 : RL_CS_DIRTY | RL_CS_WRITTEN_ALL;
+        IRExpr *key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, tag, u64(ignored | required)));
+        IRExpr *have = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, entry, u64(ignored)));
         IRExpr *hit = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, have, key));
         IRExpr *one_line = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, line, last));
         IRExpr *fast = bind(sb, Ity_I1, IRExpr_Binop(Iop_And1, hit, one_line));
