@@ -55,10 +55,11 @@ const store_queries::Queries& postgres_queries() {
     return rendered;
 }
 
-class PgError : public std::runtime_error {
+// A failure the server reported, with its SQLSTATE.
+class PgError : public store_schema::StoreFailure {
 public:
-    PgError(const std::string& message, std::string sqlstate)
-        : std::runtime_error(message), sqlstate_(std::move(sqlstate)) {}
+    PgError(const std::string& name, std::string reason, std::string sqlstate)
+        : StoreFailure(name, std::move(reason)), sqlstate_(std::move(sqlstate)) {}
     const std::string& sqlstate() const { return sqlstate_; }
 
 private:
@@ -107,8 +108,7 @@ std::int64_t to_integer(const char* text, const std::string& name) {
     const char* end = text + std::char_traits<char>::length(text);
     const auto [ptr, ec] = std::from_chars(text, end, value);
     if (ec != std::errc() || ptr != end)
-        throw std::runtime_error(fmt::format("results database {}: the server returned '{}' where a number was expected",
-                                             message_name(name), text));
+        throw store_schema::StoreFailure(name, fmt::format("the server returned '{}' where a number was expected", text));
     return value;
 }
 
@@ -221,8 +221,7 @@ private:
         const char* state = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
         const char* primary = result ? PQresultErrorField(result.get(), PG_DIAG_MESSAGE_PRIMARY) : nullptr;
         const std::string detail = scrubbed(one_line(primary ? primary : PQerrorMessage(conn_)), secrets_);
-        throw PgError(fmt::format("results database {}: {} failed: {}", message_name(name_), doing, detail),
-                      state ? state : "");
+        throw PgError(name_, fmt::format("{} failed: {}", doing, detail), state ? state : "");
     }
 
     PGconn* conn_ = nullptr;
@@ -275,7 +274,7 @@ auto with_retry(Connection& c, std::chrono::milliseconds wait, Work work) {
             c.rollback_quietly();
             const bool conflict = e.sqlstate() == serialization_failure || e.sqlstate() == deadlock_detected;
             if (e.sqlstate() == lock_not_available || (conflict && std::chrono::steady_clock::now() > deadline))
-                throw std::runtime_error(store_schema::locked_message(c.name(), wait, e.what()));
+                throw store_schema::StoreFailure(c.name(), store_schema::locked_reason(wait, e.reason()));
             if (!conflict) throw;
             // Jittered, so that writers that collided do not collide again in step.
             std::this_thread::sleep_for(pause + std::chrono::milliseconds(jitter() % (pause.count() + 1)));
@@ -353,9 +352,8 @@ public:
         std::lock_guard lock(mutex_);
         const auto r = c_.exec("SHOW transaction_read_only", "asking whether the server takes writes");
         if (PQntuples(r.get()) == 1 && std::string_view(PQgetvalue(r.get(), 0, 0)) == "on")
-            throw std::runtime_error(fmt::format("results database {}: the server only reads (a standby, or "
-                                                 "default_transaction_read_only is on)",
-                                                 message_name(c_.name())));
+            throw store_schema::StoreFailure(c_.name(), "the server only reads (a standby, or "
+                                                        "default_transaction_read_only is on)");
         with_retry(c_, wait_, [&] {
             Transaction transaction(c_);
             // What an INSERT takes: it waits only for a lock that blocks writers (a migration,
@@ -365,9 +363,8 @@ public:
                                      "AND has_sequence_privilege(pg_get_serial_sequence('point_sets', 'id'), 'USAGE')",
                                      "checking the id sequences");
             if (std::string_view(PQgetvalue(may.get(), 0, 0)) != "t")
-                throw std::runtime_error(fmt::format("results database {}: permission denied for the id sequences "
-                                                     "(GRANT USAGE ON SEQUENCE machines_id_seq, point_sets_id_seq)",
-                                                     message_name(c_.name())));
+                throw store_schema::StoreFailure(c_.name(), "permission denied for the id sequences (GRANT USAGE "
+                                                            "ON SEQUENCE machines_id_seq, point_sets_id_seq)");
             return 0;  // rolled back: nothing written
         });
     }
@@ -474,9 +471,8 @@ public:
 private:
     void open_writer() {
         if (!current_schema(c_))
-            throw std::runtime_error(fmt::format("results database {}: no schema to keep the tables in (the "
-                                                 "search_path names none that exists): create it, or name another",
-                                                 message_name(c_.name())));
+            throw store_schema::StoreFailure(c_.name(), "no schema to keep the tables in (the search_path names "
+                                                        "none that exists): create it, or name another");
         // Most opens find the store as it should be: nothing to write, no lock to take.
         const auto layout = read_layout(c_);
         if (has_every_table(layout) && read_version(c_) == store_schema::version) return;
@@ -535,9 +531,10 @@ void check_postgres_store_writable(const std::string& url) {
     PostgresStore store(url, PostgresAccess::write, short_wait);
     try {
         store.check_write_access();
-    } catch (const std::runtime_error& e) {
+    } catch (const store_schema::StoreFailure& e) {
+        // Said once: the reason after the name. Other errors (a lost connection) name it themselves.
         throw std::runtime_error(fmt::format("cannot write results database {}: {}", message_name(store_display_name(url)),
-                                             e.what()));
+                                             e.reason()));
     }
 }
 

@@ -53,9 +53,11 @@ bool is_busy(int rc) {
     return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
 }
 
-class StoreError : public std::runtime_error {
+// A failure SQLite reported, with its result code (busy, read-only, ...).
+class StoreError : public store_schema::StoreFailure {
 public:
-    StoreError(const std::string& message, int code) : std::runtime_error(message), code_(code) {}
+    StoreError(const std::string& path, std::string reason, int code)
+        : StoreFailure(path, std::move(reason)), code_(code) {}
     int code() const { return code_; }
 
 private:
@@ -83,7 +85,7 @@ std::string damage_hint(int rc, const std::string& path) {
 
 [[noreturn]] void fail(sqlite3* db, const std::string& path, const std::string& doing, int rc) {
     const char* detail = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    throw StoreError(fmt::format("results database {}: {} failed: {}{}", message_name(path), doing, detail, damage_hint(rc, path)), rc);
+    throw StoreError(path, fmt::format("{} failed: {}{}", doing, detail, damage_hint(rc, path)), rc);
 }
 
 // Owns one prepared statement.
@@ -141,8 +143,7 @@ void execute(sqlite3* db, const std::string& path, const char* sql, const char* 
     if (rc != SQLITE_OK) {
         const std::string detail = message ? message : sqlite3_errstr(rc);
         sqlite3_free(message);
-        throw StoreError(fmt::format("results database {}: {} failed: {}{}", message_name(path), doing, detail, damage_hint(rc, path)),
-                         rc);
+        throw StoreError(path, fmt::format("{} failed: {}{}", doing, detail, damage_hint(rc, path)), rc);
     }
 }
 
@@ -159,7 +160,7 @@ auto with_retry(sqlite3* db, const std::string& path, std::chrono::milliseconds 
             if (!is_busy(e.code())) throw;
             if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, sqlite_queries().rollback.c_str(), nullptr, nullptr, nullptr);
             if (std::chrono::steady_clock::now() > deadline)
-                throw StoreError(store_schema::locked_message(path, wait, e.what()), e.code());
+                throw StoreError(path, store_schema::locked_reason(wait, e.reason()), e.code());
             std::this_thread::sleep_for(pause);
             pause = std::min(pause * 2, std::chrono::milliseconds(100));
         }
@@ -227,6 +228,18 @@ void refuse_non_regular(const std::string& path) {
         throw std::runtime_error(fmt::format("cannot open results database {}: it is a directory", message_name(path)));
     throw std::runtime_error(fmt::format("cannot open results database {}: not a regular file ({}); pass another --db",
                                          message_name(path), file_kind(info.st_mode)));
+}
+
+// Of a file the permissions (or a read-only mount) keep from us SQLite says only "unable to
+// open database file", or for a writer "attempt to write a readonly database" at its first
+// write: said as such, before opening. `mode`: R_OK, or R_OK | W_OK for a writer. A missing
+// file passes (writers create it, readers say there is no store).
+void refuse_inaccessible(const std::string& path, int mode) {
+    if (::access(path.c_str(), F_OK) != 0 || ::access(path.c_str(), mode) == 0) return;
+    const int error = errno;
+    const bool readable = ::access(path.c_str(), R_OK) == 0;
+    throw std::runtime_error(fmt::format("cannot open results database {}: the file is not {}: {}", message_name(path),
+                                         readable ? "writable" : "readable", std::strerror(error)));
 }
 
 // store_schema's migration in SQLite's dialect.
@@ -335,6 +348,7 @@ SqliteStore::SqliteStore(const std::string& path, bool create_parent_dirs, std::
                                              message_name(path_), message_name(directory.string())));
     }
     refuse_non_regular(path_);
+    refuse_inaccessible(path_, R_OK | W_OK);
     // A store this open creates and cannot set up (a full disk) is removed again, not left empty behind.
     std::error_code exists_ec;
     const bool existed = fs::exists(path_, exists_ec);
@@ -377,7 +391,7 @@ SqliteStore::SqliteStore(const std::string& path, bool create_parent_dirs, std::
     } catch (const StoreError& e) {
         close();
         remove_if_created();
-        throw std::runtime_error(fmt::format("cannot open results database {}: {}", message_name(path_), e.what()));
+        throw std::runtime_error(fmt::format("cannot open results database {}: {}", message_name(path_), e.reason()));
     } catch (...) {
         close();
         remove_if_created();
@@ -392,6 +406,7 @@ SqliteStore::SqliteStore(ReadOnly, const std::string& path) : path_(path), busy_
     if (status.type() == fs::file_type::not_found)
         throw NoStoreError(fmt::format("no results store at {}", message_name(path_)));
     refuse_non_regular(path_);
+    refuse_inaccessible(path_, R_OK);
 
     // Tables, then the layout version. Read-only: nothing is created or migrated.
     const auto read_layout = [&] {
@@ -574,7 +589,8 @@ void check_sqlite_store_writable(const std::string& path, bool is_default) {
     }
     if (fs::exists(path, ec) && !fs::is_directory(path, ec) && ::access(path.c_str(), W_OK) != 0) {
         throw std::runtime_error(
-            fmt::format("cannot write results database {}: {}", message_name(path), std::strerror(errno)));
+            fmt::format("cannot write results database {}: the file is not writable: {}", message_name(path),
+                        std::strerror(errno)));
     }
     // Opening as a writer reads (or creates) the schema: a damaged file or a
     // newer layout fails here. Then take the write lock once and let it go.
@@ -582,7 +598,7 @@ void check_sqlite_store_writable(const std::string& path, bool is_default) {
     try {
         store.take_write_lock_once();
     } catch (const StoreError& e) {
-        throw std::runtime_error(fmt::format("cannot write results database {}: {}", message_name(path), e.what()));
+        throw std::runtime_error(fmt::format("cannot write results database {}: {}", message_name(path), e.reason()));
     }
 }
 

@@ -53,10 +53,13 @@ void not_a_store(const std::string& name, const Layout& layout) {
         message_name(name), layout.empty ? ", it is empty" : ""));
 }
 
-std::string locked_message(const std::string& name, std::chrono::milliseconds waited, const std::string& detail) {
-    return fmt::format("results database {} is locked by another process (still busy after {:.0f} s): try again "
-                       "when it has finished ({})",
-                       message_name(name), std::chrono::duration<double>(waited).count(), detail);
+StoreFailure::StoreFailure(const std::string& name, std::string reason)
+    : std::runtime_error(fmt::format("results database {}: {}", message_name(name), reason)),
+      reason_(std::move(reason)) {}
+
+std::string locked_reason(std::chrono::milliseconds waited, const std::string& detail) {
+    return fmt::format("it is locked by another process (still busy after {:.0f} s): try again when it has finished ({})",
+                       std::chrono::duration<double>(waited).count(), detail);
 }
 
 std::string now_utc_iso8601() {

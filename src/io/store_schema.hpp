@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -57,8 +58,21 @@ void check_readable(const Layout& layout, int found_version, const std::string& 
 [[noreturn]] void newer_layout(const std::string& name, int found);
 [[noreturn]] void not_a_store(const std::string& name, const Layout& layout);
 
-// "results database NAME is locked by another process (still busy after N s): ...".
-std::string locked_message(const std::string& name, std::chrono::milliseconds waited, const std::string& detail);
+// An error of one results database that names it once: what() is "results database NAME:
+// REASON"; reason() what follows the name, for a message that names the database itself
+// ("cannot write results database NAME: REASON"), so the name is not said twice.
+class StoreFailure : public std::runtime_error {
+public:
+    StoreFailure(const std::string& name, std::string reason);
+    const std::string& reason() const { return reason_; }
+
+private:
+    std::string reason_;
+};
+
+// A lock still held after `waited`: "it is locked by another process (still busy after N s):
+// try again when it has finished (DETAIL)"; `detail`: the failure's reason (without the name).
+std::string locked_reason(std::chrono::milliseconds waited, const std::string& detail);
 
 // Now, as the `created` column stores it (ISO 8601 UTC, seconds).
 std::string now_utc_iso8601();

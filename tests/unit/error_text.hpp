@@ -13,3 +13,10 @@ inline std::string error_of(const std::function<void()>& work) {
     }
     return "(no error)";
 }
+
+// How often `message` names `name`: once, however many layers the error passed through.
+inline int times_named(const std::string& message, const std::string& name) {
+    int n = 0;
+    for (auto at = message.find(name); at != std::string::npos; at = message.find(name, at + name.size())) ++n;
+    return n;
+}

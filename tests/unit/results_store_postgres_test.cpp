@@ -225,11 +225,13 @@ TEST_F(ResultsStorePostgresServer, LockedTablesFailFastAndSayWhy) {
     EXPECT_LT(seconds_since(start), 15.0);
     EXPECT_NE(check.find("cannot write results database " + location().db()), std::string::npos) << check;
     EXPECT_NE(check.find("is locked by another process"), std::string::npos) << check;
+    EXPECT_EQ(times_named(check, location().db()), 1) << check;  // not "... results database URL: results database URL ..."
     other.exec("ROLLBACK; BEGIN; LOCK TABLE machines IN ACCESS EXCLUSIVE MODE");  // readers wait too
     start = std::chrono::steady_clock::now();
     const auto read = error_of([&] { ResultsStore::open_read_only(location().db())->list_machines(); });
     EXPECT_LT(seconds_since(start), 15.0);
     EXPECT_NE(read.find("is locked by another process"), std::string::npos) << read;
+    EXPECT_EQ(times_named(read, location().db()), 1) << read;
     other.exec("ROLLBACK");
     EXPECT_NO_THROW(check_store_writable(location().db()));
 }
@@ -256,6 +258,7 @@ TEST_F(ResultsStorePostgresServer, ARoleThatMayOnlyReadIsToldUpFront) {
         const auto check = error_of([&] { check_store_writable(url); });
         EXPECT_NE(check.find("cannot write results database"), std::string::npos) << check;
         EXPECT_NE(check.find("permission denied"), std::string::npos) << check;
+        EXPECT_EQ(times_named(check, url), 1) << check;
         EXPECT_THROW(ResultsStore(url).save_machine(sample_model("no")), std::runtime_error);
     }
     EXPECT_EQ(location().query_text("SELECT count(*) FROM machines"), "1");

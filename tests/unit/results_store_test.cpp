@@ -182,6 +182,10 @@ TEST(ResultsStoreReadOnly, CorruptFilesFailClearlyForReadersAndWriters) {
         EXPECT_NE(write_error.find("not a roofline results store or is damaged"), std::string::npos) << write_error;
         const auto check_error = error_of([&] { check_store_writable(path); });
         EXPECT_NE(check_error.find("not a roofline results store or is damaged"), std::string::npos) << check_error;
+        // "cannot open results database P: results database P: ..." named it twice.
+        for (const auto& message : {read_error, write_error, check_error})
+            EXPECT_EQ(times_named(message, path), 1) << message;
+        EXPECT_EQ(write_error.rfind("cannot open results database " + path + ": ", 0), 0u) << write_error;
     }
 }
 
@@ -221,6 +225,7 @@ TEST(ResultsStoreReadOnly, LockedRollbackJournalStoreFailsFastAndSaysWhy) {
     const auto message = error_of([&] { ResultsStore::open_read_only(path)->list_machines(); });
     EXPECT_LT(seconds_since(start), 30.0);  // not the writers' minute
     EXPECT_NE(message.find("is locked by another process"), std::string::npos) << message;
+    EXPECT_EQ(times_named(message, path), 1) << message;
     writer.exec("ROLLBACK");
 }
 
@@ -240,7 +245,31 @@ TEST(ResultsStoreCheckWritable, RefusesAStoreLockedByAWriterWithinSeconds) {
     const auto message = error_of([&] { check_store_writable(path); });
     EXPECT_LT(seconds_since(start), 30.0);  // not the writers' minute
     EXPECT_NE(message.find("is locked by another process"), std::string::npos) << message;
+    // Was "cannot open results database P: results database P is locked ... (results database P: ...)".
+    EXPECT_EQ(times_named(message, path), 1) << message;
     writer.exec("ROLLBACK");
+}
+
+// SQLite says only "unable to open database file" of a file we may not read: said as such, once.
+TEST(ResultsStoreCheckWritable, AFileThePermissionsKeepFromUsIsNamedOnceWithWhy) {
+    if (::geteuid() == 0) GTEST_SKIP() << "root reads and writes any file (scenario.store_error_names_once drops it)";
+    TempDir dir("roofline-store");
+    const auto path = dir.file("results.db");
+    { ResultsStore store(path); }
+    ASSERT_EQ(::chmod(path.c_str(), 0400), 0);
+    const auto write_error = error_of([&] { ResultsStore store(path); });
+    EXPECT_EQ(write_error.rfind("cannot open results database " + path + ": the file is not writable: ", 0), 0u)
+        << write_error;
+    const auto check_error = error_of([&] { check_store_writable(path); });
+    EXPECT_EQ(check_error.rfind("cannot write results database " + path + ": the file is not writable: ", 0), 0u)
+        << check_error;
+    EXPECT_NO_THROW(ResultsStore::open_read_only(path)->list_machines());
+    ASSERT_EQ(::chmod(path.c_str(), 0), 0);
+    const auto read_error = error_of([&] { ResultsStore::open_read_only(path); });
+    EXPECT_EQ(read_error.rfind("cannot open results database " + path + ": the file is not readable: ", 0), 0u)
+        << read_error;
+    for (const auto& message : {write_error, check_error, read_error}) EXPECT_EQ(times_named(message, path), 1) << message;
+    ::chmod(path.c_str(), 0600);
 }
 
 // ---------------------------------------------------------------- hostile paths (issue 10, second sweep)
