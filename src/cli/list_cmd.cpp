@@ -30,7 +30,7 @@ int run_list(const ListArgs& args) {
     std::vector<StoredPointSet> sets;
     if (ResultsStore* store = access.store()) {  // a missing database lists as empty, and is not created
         machines = store->list_machines(true);  // each model read: which are memory-only, compute-only, ...
-        sets = store->list_point_sets();
+        sets = store->list_point_sets(true);  // each set's provenance read: the host it was measured on
     } else {
         print_stderr("roofline: note: no results store at {} yet\n", terminal_text(access.display()));
     }
@@ -47,8 +47,8 @@ void add_list_command(CLI::App& app, int& exit_code) {
     cmd->description("Lists every machine model (id, date, host, CPU, bench mode, and whether it is complete or\n"
                      "memory-only, compute-only or interrupted: plot, report and measure skip the incomplete ones\n"
                      "when they pick the latest stored machine themselves) and\n"
-                     "every point set (id, date, number of points, the machine it was measured on, the\n"
-                     "command that made it) in the results store. Their ids are what --machine stored:ID,\n"
+                     "every point set (id, date, number of points, the stored machine it was judged on, the host\n"
+                     "it was measured on, the command that made it) in the results store. Their ids are what --machine stored:ID,\n"
                      "--points stored:ID and 'roofline show' take.");
     add_db_option(cmd, args->db);
     add_format_option(cmd, args->format, {"text", "json", "csv"});

@@ -28,6 +28,10 @@ struct StoredPointSet {
     std::string created;   // ISO 8601 UTC
     std::string name;      // e.g. the measured command, or the kernel spec
     std::optional<std::int64_t> machine_id;  // the machine the points were measured on, if known
+    // The host the points were measured on, as the set's provenance records it (measure,
+    // kernels, monitor ...), when the listing read it (ResultsStore::list_point_sets with
+    // read_sets); empty when not read or the set does not say.
+    std::string hostname;
     std::int64_t point_count = 0;
     // Why the row cannot be believed (a point count below zero: a tampered or damaged
     // store); empty when it can. The listing says so instead of the count.

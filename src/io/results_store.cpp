@@ -198,6 +198,23 @@ std::optional<PointsDocument> ResultsStore::point_set(std::optional<std::int64_t
     return parse_stored_points(row->json, name_, row->id);
 }
 
-std::vector<StoredPointSet> ResultsStore::list_point_sets() const { return backend_->list_point_sets(); }
+std::vector<StoredPointSet> ResultsStore::list_point_sets(bool read_sets) const {
+    auto rows = backend_->list_point_sets();
+    if (!read_sets) return rows;
+    for (auto& row : rows) {
+        // The provenance alone: a listing need not check every point (show and report do).
+        try {
+            const auto stored = backend_->point_set_json(row.id);
+            if (!stored) continue;  // removed meanwhile
+            const auto document = parse_json_bounded(stored->json, fmt::format("{} (point set {})", name_, row.id));
+            const auto provenance = document.find("provenance");
+            if (provenance == document.end() || !provenance->is_object()) continue;
+            const auto host = provenance->find("host");
+            if (host != provenance->end() && host->is_string()) row.hostname = host->get<std::string>();
+        } catch (const std::exception&) {  // one damaged row must not hide the others; its host stays unknown
+        }
+    }
+    return rows;
+}
 
 } // namespace roofline

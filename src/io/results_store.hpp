@@ -71,7 +71,9 @@ public:
     std::optional<std::vector<Point>> points(std::int64_t id) const;
     // Set `id` (nullopt: the latest) with its provenance.
     std::optional<PointsDocument> point_set(std::optional<std::int64_t> id) const;
-    std::vector<StoredPointSet> list_point_sets() const;  // oldest first
+    // Oldest first. With `read_sets`, each set's provenance is read too, for the host it was
+    // measured on (StoredPointSet::hostname; left empty where it cannot be read).
+    std::vector<StoredPointSet> list_point_sets(bool read_sets = false) const;
     // The store as messages show it: the path, or the URL without its password.
     const std::string& path() const { return name_; }
 

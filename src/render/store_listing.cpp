@@ -43,11 +43,13 @@ std::string text_listing(const std::string& path, const std::vector<StoredMachin
                            complete_column(m));
     out += fmt::format("\nPoint sets ({}; use with --points stored:ID)\n", sets.size());
     if (sets.empty()) out += "  none: run 'roofline measure -- ./your_app'\n";
-    else out += fmt::format("  {:>4}  {:<20}  {:>6}  {:>7}  {}\n", "id", "created (UTC)", "points", "machine", "source");
+    else
+        out += fmt::format("  {:>4}  {:<20}  {:>6}  {:>7}  {:<16}  {}\n", "id", "created (UTC)", "points", "machine", "host",
+                           "source");
     for (const auto& s : sets)
-        out += fmt::format("  {:>4}  {:<20}  {:>6}  {:>7}  {}{}\n", s.id, or_dash(s.created),
+        out += fmt::format("  {:>4}  {:<20}  {:>6}  {:>7}  {:<16}  {}{}\n", s.id, or_dash(s.created),
                            s.damaged.empty() ? std::to_string(s.point_count) : "?",
-                           s.machine_id ? fmt::format("#{}", *s.machine_id) : "-", or_dash(s.name),
+                           s.machine_id ? fmt::format("#{}", *s.machine_id) : "-", or_dash(s.hostname), or_dash(s.name),
                            s.damaged.empty() ? "" : fmt::format("  ({})", s.damaged));
     return out;
 }
@@ -71,6 +73,7 @@ std::string json_listing(const std::string& path, const std::vector<StoredMachin
                      {"created", row.created},
                      {"points", row.damaged.empty() ? json(row.point_count) : json(nullptr)},
                      {"machine_id", row.machine_id ? json(*row.machine_id) : json(nullptr)},
+                     {"hostname", row.hostname},
                      {"source", row.name}});
     for (std::size_t i = 0; i < sets.size(); ++i)
         if (!sets[i].damaged.empty()) p[i]["damaged"] = sets[i].damaged;
@@ -87,7 +90,7 @@ std::string csv_listing(const std::vector<StoredMachine>& machines, const std::v
         out += csv_row({"machine", std::to_string(m.id), m.created, m.hostname, m.cpu_model, m.mode,
                         m.partial ? "yes" : "no", "", "", "", contents_of(m)});
     for (const auto& s : sets)
-        out += csv_row({"points", std::to_string(s.id), s.created, "", "", "", "",
+        out += csv_row({"points", std::to_string(s.id), s.created, s.hostname, "", "", "",
                         s.damaged.empty() ? std::to_string(s.point_count) : "",
                         s.machine_id ? std::to_string(*s.machine_id) : "", s.name, s.damaged});
     return out;

@@ -250,6 +250,25 @@ TEST_P(ResultsStoreBackends, ProvenanceIsStoredWithThePoints) {
     EXPECT_EQ(set->provenance->host, "node-7");
 }
 
+// list shows every set's host from its provenance (a kernel sweep's too, which names no stored
+// machine): read only when asked, empty where the set records none.
+TEST_P(ResultsStoreBackends, ListedSetsGiveTheHostTheirProvenanceRecords) {
+    ResultsStore store(db());
+    Provenance sweep;
+    sweep.command = {"roofline", "kernels", "daxpy"};
+    sweep.host = "node-7";
+    const auto with_host = store.save_points("roofline kernels daxpy", sample_points("a"), {}, &sweep);
+    const auto without = store.save_points("model loop.yaml", sample_points("b"));
+    const auto read = store.list_point_sets(true);
+    ASSERT_EQ(read.size(), 2u);
+    EXPECT_EQ(read[0].id, with_host);
+    EXPECT_EQ(read[0].hostname, "node-7");
+    EXPECT_FALSE(read[0].machine_id.has_value());
+    EXPECT_EQ(read[1].id, without);
+    EXPECT_EQ(read[1].hostname, "");
+    for (const auto& row : store.list_point_sets()) EXPECT_EQ(row.hostname, "") << row.id;  // not read
+}
+
 TEST_P(ResultsStoreBackends, MachinesAndPointsDoNotInterfere) {
     {
         ResultsStore store(db());

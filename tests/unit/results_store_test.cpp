@@ -11,6 +11,7 @@
 #include "error_text.hpp"
 #include "store_samples.hpp"
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
 #include <chrono>
@@ -361,4 +362,28 @@ TEST(ResultsStoreHostilePaths, ANegativePointCountIsListedAsADamagedRow) {
     const auto csv = roofline::render_store_listing(path, {}, sets, roofline::ReportFormat::csv);
     EXPECT_EQ(csv.find(",-5,"), std::string::npos) << csv;
     EXPECT_NE(csv.find("damaged row: its point count reads -5"), std::string::npos) << csv;
+}
+
+// A set's host (from its provenance) in each format; "-" in text where none is known.
+TEST(StoreListing, PointSetsShowTheHostTheyWereMeasuredOn) {
+    StoredPointSet sweep;
+    sweep.id = 4;
+    sweep.created = "2026-11-28T08:53:49Z";
+    sweep.name = "roofline kernels daxpy";
+    sweep.hostname = "node-7";
+    sweep.point_count = 3;
+    StoredPointSet unknown = sweep;
+    unknown.id = 5;
+    unknown.hostname = "";
+    const std::vector<StoredPointSet> sets{sweep, unknown};
+    const auto text = roofline::render_store_listing("s.db", {}, sets, roofline::ReportFormat::text);
+    EXPECT_NE(text.find("  host  "), std::string::npos) << text;
+    EXPECT_NE(text.find("        -  node-7            roofline kernels daxpy"), std::string::npos) << text;
+    EXPECT_NE(text.find("        -  -                 roofline kernels daxpy"), std::string::npos) << text;
+    const auto json = nlohmann::json::parse(roofline::render_store_listing("s.db", {}, sets, roofline::ReportFormat::json));
+    EXPECT_EQ(json["point_sets"][0]["hostname"], "node-7");
+    EXPECT_EQ(json["point_sets"][1]["hostname"], "");
+    const auto csv = roofline::render_store_listing("s.db", {}, sets, roofline::ReportFormat::csv);
+    EXPECT_NE(csv.find("points,4,2026-11-28T08:53:49Z,node-7,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("points,5,2026-11-28T08:53:49Z,,"), std::string::npos) << csv;
 }
