@@ -9,10 +9,21 @@ triad_l3: an L3-resident triad a[i] = b[i] + s*c[i] whose arrays were all writte
   region the bytes at L3 per iteration must be the bench's L3 roof pattern for a triad,
   nominal + write-allocate: 24 read, 8 written (32 in all), within 3%. In the victim L3,
   b's and c's lines go back down every pass unchanged since they came up: counted apart
-  (clean_victim, 16 per iteration), not as written (they were, before the fix: 48 in all)."""
-import sys
+  (clean_victim, 16 per iteration), not as written (they were, before the fix: 48 in all).
+nested: regions "outer" and "inner" opened N times each, and <function work> 2N times
+  (--roofline-function=work), under the victim hierarchy. The tool keeps its totals running
+  (a region event adds what the superblocks run since the last one gained) instead of
+  summing every counter at each event; these are checked against what it sums at the end:
+  <function work> (a leaf, called only there) must equal the whole run's counts of the
+  function work, every figure, cache traffic included; its inner_instructions, work's
+  instructions. With instructions counted one by one (region detail), outer's share of
+  work must equal the whole run's too, and each region's functions add up to the region.
+  FLOPs are exact (work(k): k multiplies and k adds; main adds its result, one add in
+  each region). The run's time is printed, with
+  the time per region event over a run with N = 0, not asserted."""
+import os, sys, time
 
-from vg_counts import run_tool
+from vg_counts import flat, run_tool, summed
 
 L1_L2 = "32768:8:64:1,262144:8:64:1"
 HIERARCHIES = {"victim": L1_L2 + ",2097152:16:64:1:victim", "NINE": L1_L2 + ",2097152:16:64:1"}
@@ -36,6 +47,64 @@ def region(doc, name):
     sys.exit("FAIL: no region %r in the output" % name)
 
 
+def same(what, got, want):
+    """every figure of two flat counts"""
+    bad = [k for k in sorted(set(got) | set(want)) if got.get(k, 0) != want.get(k, 0)]
+    print("%-58s %s" % (what, "ok" if not bad else "MISMATCH: " + ", ".join(
+        "%s %s != %s" % (k, got.get(k, 0), want.get(k, 0)) for k in bad[:6])))
+    if bad:
+        failures.append(what)
+
+
+def exact(what, got, want):
+    print("%-58s got %10s want %10s %s" % (what, got, want, "ok" if got == want else "MISMATCH"))
+    if got != want:
+        failures.append(what)
+
+
+def nested(tool_dir, binary):
+    n = 100000
+    hierarchy = HIERARCHIES["victim"]
+    started = time.monotonic()
+    run_tool(tool_dir, ["--roofline-function=work"], [binary, "nested", "0"], cache=hierarchy)
+    base = time.monotonic() - started
+    started = time.monotonic()
+    doc = run_tool(tool_dir, ["--roofline-function=work"], [binary, "nested", str(n)], cache=hierarchy)
+    took = time.monotonic() - started
+    print("nested: %d iterations (%d region events) ran %.2f s under the tool, %.2f s with none: "
+          "%.2f us per event (wall clock, informative)" % (n, 8 * n, took, base, (took - base) / (8 * n) * 1e6))
+    regions = {r["name"]: r for r in doc["regions"]}
+    fn = {f["name"]: f for f in doc["functions"]}
+    exact("outer calls", regions["outer"]["calls"], n)
+    exact("inner calls", regions["inner"]["calls"], n)
+    exact("<function work> calls", regions["<function work>"]["calls"], 2 * n)
+    exact("outer f64 mul + add", regions["outer"]["flops"]["f64"]["mul"] + regions["outer"]["flops"]["f64"]["add"], 50 * n)
+    exact("inner f64 mul + add", regions["inner"]["flops"]["f64"]["mul"] + regions["inner"]["flops"]["f64"]["add"], 17 * n)
+    same("<function work> = the whole run's work (running totals)", flat(regions["<function work>"]), flat(fn["work"]))
+    exact("<function work> inner_instructions", regions["<function work>"].get("inner_instructions"),
+          {"work": fn["work"]["instructions"]})
+    for scope in ("process", "thread"):
+        d = run_tool(tool_dir, ["--roofline-region-scope=" + scope, "--roofline-function=work"],
+                     [binary, "nested", str(n)], cache=hierarchy)
+        r = {x["name"]: x for x in d["regions"]}
+        f = {x["name"]: x for x in d["functions"]}
+        exact(scope + " scope: outer FLOPs", r["outer"]["flops"]["f64"]["mul"] + r["outer"]["flops"]["f64"]["add"], 50 * n)
+        same(scope + " scope: <function work> = the whole run's work", flat(r["<function work>"]), flat(f["work"]))
+    # Region detail (measure --loops): each region's counts by function, from the gains the
+    # running totals add while it is open.
+    obj = os.path.realpath(binary)
+    d = run_tool(tool_dir, ["--roofline-per-instruction-object=" + obj], [binary, "nested", str(n)], cache=hierarchy)
+    r = {x["name"]: x for x in d["regions"]}
+    f = {x["name"]: x for x in d["functions"]}
+    for name in ("outer", "inner"):
+        same(name + ": its functions add up to it", summed(r[name]["functions"]), flat(r[name]))
+    outer_work = [x for x in r["outer"]["functions"] if x["name"] == "work"]
+    same("outer's share of work = the whole run's work", flat(outer_work[0]) if outer_work else {}, flat(f["work"]))
+    inner_work = [x for x in r["inner"]["functions"] if x["name"] == "work"]
+    exact("inner's work: f64 mul + add", inner_work[0]["flops"]["f64"]["mul"] + inner_work[0]["flops"]["f64"]["add"]
+          if inner_work else None, 16 * n)
+
+
 def main():
     tool_dir, case, binary = sys.argv[1:4]
     if case == "triad_l3":
@@ -52,6 +121,8 @@ def main():
             dram = region(doc, "triad")["cache"]["DRAM"]
             expect("%s DRAM: bytes per iteration (resident in L3)" % name, (dram["read"] + dram["write"]) / it, 0,
                    scale=32)
+    elif case == "nested":
+        nested(tool_dir, binary)
     else:
         sys.exit("unknown case %s" % case)
     if failures:

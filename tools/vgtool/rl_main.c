@@ -62,6 +62,9 @@ static Int n_clo_insn_objs = 0;
 /* costs are multiplied by how often it ran.                             */
 /* ------------------------------------------------------------------ */
 
+/* The raw counters of a cost record (Raw below). */
+enum { RAW_COUNT, RAW_LD, RAW_ST, RAW_TAKEN, RAW_EXEC, RAW_PER_REC };
+
 struct InsnStat;
 typedef struct {
     ULong *count;  /* executions; incremented by generated code */
@@ -75,6 +78,8 @@ typedef struct {
     ULong *taken;
     ULong *exec;
     Bool exit_to_next;
+    ULong insns;   /* guest instructions per execution (its RL_INSN cost) */
+    ULong seen[RAW_PER_REC]; /* its raw counters as the last harvest saw them */
     UInt nz;       /* number of nonzero static costs */
     UChar idx[RL_NC];
     ULong val[RL_NC];
@@ -123,11 +128,37 @@ static CostRec *new_rec(Int fn, const ULong *cost)
     CostRec *r = VG_(calloc)("rl.rec", 1, sizeof(CostRec));
     r->count = r->dyn_ld = r->dyn_st = r->taken = r->exec = &zero_ctr;
     r->fn = fn;
+    r->insns = cost[RL_INSN];
     for (Int i = 0; i < RL_NC; i++)
         if (cost[i]) { r->idx[r->nz] = (UChar)i; r->val[r->nz] = cost[i]; r->nz++; }
     recs = grown_pointers(recs, n_recs, &cap_recs, "rl.recs");
     recs[n_recs++] = r;
     return r;
+}
+
+/* Running totals (harvest): region events need the process's totals, and summing every
+ * record each time made a region's begin and end cost O(all code translated), about 55 us
+ * each in a real program. Instead each superblock has a flag, on the line of its first
+ * counter; its first run after a harvest (an inline test of the flag) puts it on the
+ * touched list, and a harvest adds what the counters of the listed superblocks' records
+ * gained since they were last seen (CostRec.seen), then clears the list: O(superblocks run
+ * since the last event). The simulator's counter blocks are listed the same way by
+ * rl_cache_access. */
+typedef struct {
+    ULong *flag;            /* nonzero: on the touched list */
+    Int rec_begin, rec_end; /* its cost records, recs[rec_begin..rec_end) */
+} SbInfo;
+static SbInfo **touched_sb = NULL;
+static Int n_touched_sb = 0, cap_touched_sb = 0;
+static ULong **touched_cb = NULL;
+static Int n_touched_cb = 0, cap_touched_cb = 0;
+
+static VG_REGPARM(1) void rl_touch_sb(UWord p)
+{
+    SbInfo *sbi = (SbInfo *)p;
+    *sbi->flag = 1;
+    touched_sb = grown_pointers(touched_sb, n_touched_sb, &cap_touched_sb, "rl.touched");
+    touched_sb[n_touched_sb++] = sbi;
 }
 
 /* ------------------------------------------------------------------ */
@@ -183,6 +214,22 @@ static ULong *memo_for_access(void)
     }
     return &m->offset;
 }
+/* A block of the simulator's counters (a function's or a counted instruction's): the
+ * RL_CS_NCOUNTERS counters rl_cs_access adds to, then whether it is on the touched list
+ * (harvest), who it is (2 x function index, or 2 x instruction index + 1), and the
+ * counters as the last harvest saw them. */
+#define CB_TOUCHED RL_CS_NCOUNTERS
+#define CB_ID (RL_CS_NCOUNTERS + 1)
+#define CB_SEEN (RL_CS_NCOUNTERS + 2)
+#define CB_SIZE (2 * RL_CS_NCOUNTERS + 2)
+
+static void touch_cb(ULong *c)
+{
+    c[CB_TOUCHED] = 1;
+    touched_cb = grown_pointers(touched_cb, n_touched_cb, &cap_touched_cb, "rl.touchedcb");
+    touched_cb[n_touched_cb++] = c;
+}
+
 /* Per function: the simulator's counters (blocks that never move: generated code
  * holds their addresses); index = function index. */
 static ULong **fn_cache = NULL;
@@ -201,7 +248,10 @@ static ULong *fn_cache_block(Int fn)
         fn_cache = grown;
         cap_fn_cache = nc;
     }
-    if (!fn_cache[fn]) fn_cache[fn] = VG_(calloc)("rl.fcache", RL_CS_NCOUNTERS, sizeof(ULong));
+    if (!fn_cache[fn]) {
+        fn_cache[fn] = VG_(calloc)("rl.fcache", CB_SIZE, sizeof(ULong));
+        fn_cache[fn][CB_ID] = 2 * (ULong)fn;
+    }
     return fn_cache[fn];
 }
 
@@ -214,7 +264,7 @@ typedef struct InsnStat {
     Int fn;
     Addr link;       /* its address in its object file (the guest address less the text bias) */
     HChar *obj;      /* the object file, or NULL */
-    ULong cache[RL_CS_NCOUNTERS];
+    ULong cache[CB_SIZE]; /* a counter block (CB_*) */
     Int index;       /* its place in insn_list */
     struct CallTarget *targets; /* an indirect call: where it went (rl_indirect_call) */
     Bool plt;        /* a PLT stub's: its indirect jump goes where the call to the stub went */
@@ -271,6 +321,7 @@ static InsnStat *insn_stat(Addr a, Int fn)
     VG_(HT_add_node)(insn_stats, s);
     insn_list = grown_pointers(insn_list, n_insn, &cap_insn, "rl.insnlist");
     s->index = n_insn;
+    s->cache[CB_ID] = 2 * (ULong)n_insn + 1;
     insn_list[n_insn++] = s;
     return s;
 }
@@ -339,6 +390,7 @@ static void rl_cache_access(UWord addr, UWord size_kind, UWord ctr, UWord memo)
     const long long at = rl_cs_access(&cache, cur_core, (ULong)addr, (unsigned)(size_kind & 0xffffff),
                                       (int)(size_kind >> 24), (ULong *)ctr);
     if (at >= 0 && memo) *(ULong *)memo = (ULong)at;
+    if (!((ULong *)ctr)[CB_TOUCHED]) touch_cb((ULong *)ctr);
 }
 
 /* Dirty bytes held by the whole hierarchy now (written back later, at eviction). */
@@ -348,25 +400,6 @@ static ULong cache_dirty_bytes(void)
     if (!cache_on) return 0;
     for (Int l = 0; l < cache.levels; l++) b += rl_cs_dirty_lines(&cache, l) * cache.lv[l].cfg.line;
     return b;
-}
-
-static void totals(ULong *out)
-{
-    for (Int i = 0; i < RL_NC; i++) out[i] = 0;
-    for (Int k = 0; k < n_recs; k++) {
-        const CostRec *r = recs[k];
-        ULong n = *r->count;
-        if (n) {
-            for (UInt j = 0; j < r->nz; j++) out[r->idx[j]] += r->val[j] * n;
-        }
-        out[RL_LD] += *r->dyn_ld;
-        out[RL_ST] += *r->dyn_st;
-    }
-    for (Int f = 0; f < cap_fn_cache; f++)
-        if (fn_cache[f])
-            for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out[RL_CACHE + k] += fn_cache[f][k];
-    for (Int i = 0; i < n_insn; i++)
-        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) out[RL_CACHE + k] += insn_list[i]->cache[k];
 }
 
 /* ------------------------------------------------------------------ */
@@ -470,7 +503,6 @@ static Bool in_insn_object(Addr a)
  * executions; per function and per counted instruction: the simulator's counters. The
  * per-function and per-instruction counts are made from a Raw, so a marker region's are made
  * the same way as the whole run's (measure --loops inside a region). */
-enum { RAW_COUNT, RAW_LD, RAW_ST, RAW_TAKEN, RAW_EXEC, RAW_PER_REC };
 typedef struct {
     ULong *rec;   /* RAW_PER_REC per cost record */
     Int n_rec;
@@ -527,28 +559,18 @@ static void raw_fill(Raw *out)
             out->icache[(SizeT)i * RL_CS_NCOUNTERS + k] = i < n_insn ? insn_list[i]->cache[k] : 0;
 }
 
-/* acc += (counters now) - since: what they gained since `since` was filled. Records, functions
- * and instructions added since then started from zero. */
-static void raw_add_gain(Raw *acc, const Raw *since)
+/* a (n entries of `per` counters) with room for `need` entries, the new ones zero: at least
+ * doubled when it grows (a region's gain grows with the code translated). */
+static ULong *raw_reserve(ULong *a, Int *n, Int need, Int per)
 {
-    acc->rec = raw_grown(acc->rec, &acc->n_rec, n_recs, RAW_PER_REC);
-    acc->fcache = raw_grown(acc->fcache, &acc->n_fcache, cache_on ? cap_fn_cache : 0, RL_CS_NCOUNTERS);
-    acc->icache = raw_grown(acc->icache, &acc->n_icache, n_insn, RL_CS_NCOUNTERS);
-    for (Int k = 0; k < n_recs; k++)
-        for (Int f = 0; f < RAW_PER_REC; f++) {
-            const SizeT i = (SizeT)k * RAW_PER_REC + f;
-            acc->rec[i] += raw_live(recs[k], f) - (k < since->n_rec ? since->rec[i] : 0);
-        }
-    for (Int f = 0; f < cap_fn_cache && cache_on; f++)
-        for (Int k = 0; fn_cache[f] && k < RL_CS_NCOUNTERS; k++) {
-            const SizeT i = (SizeT)f * RL_CS_NCOUNTERS + k;
-            acc->fcache[i] += fn_cache[f][k] - (f < since->n_fcache ? since->fcache[i] : 0);
-        }
-    for (Int n = 0; n < n_insn; n++)
-        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) {
-            const SizeT i = (SizeT)n * RL_CS_NCOUNTERS + k;
-            acc->icache[i] += insn_list[n]->cache[k] - (n < since->n_icache ? since->icache[i] : 0);
-        }
+    if (need <= *n && a) return a;
+    Int want = need > 2 * *n ? need : 2 * *n;
+    if (want < 64) want = 64;
+    ULong *g = VG_(calloc)("rl.raw", (SizeT)want * per, sizeof(ULong));
+    for (SizeT i = 0; a && i < (SizeT)*n * per; i++) g[i] = a[i];
+    if (a) VG_(free)(a);
+    *n = want;
+    return g;
 }
 
 /* Exclusive counts of every function (n_fns x RL_NC, fresh) from `raw`; the counted
@@ -628,16 +650,16 @@ typedef struct {
     /* threads that did FP work / any memory access in the region */
     ULong flop_threads[TBITS], mem_threads[TBITS];
     /* function regions, process scope: instructions of each function executed
-     * while the region was open (inner), and each function's instructions
-     * when it opened (inner_snap); n_fns entries at the time of allocation */
+     * while the region was open (inner: n_inner entries, by function index), added
+     * by each harvest while it is open */
     Bool by_function;
-    ULong *inner, *inner_snap;
-    Int n_inner, n_inner_snap;
+    ULong *inner;
+    Int n_inner;
     /* client-request regions, process scope, with instructions counted one by one
-     * (region_detail): the raw counters' gain while it was open, and their values when
-     * it last opened; its functions' and instructions' counts are made from `gain` */
+     * (region_detail): the raw counters' gain while it was open, added by each harvest
+     * while it is open; its functions' and instructions' counts are made from `gain` */
     Bool detail;
-    Raw gain, detail_snap;
+    Raw gain;
 } Region;
 #define MAX_REGIONS 1024
 static Region regions[MAX_REGIONS];
@@ -683,21 +705,6 @@ static Int region_threads(const Region *r)
     return flops_of(r->c) ? count_bits(r->flop_threads) : count_bits(r->mem_threads);
 }
 
-/* Instructions executed so far by each function, into a fresh array of n_fns
- * entries (*n set to n_fns).  Lets `roofline measure` tell, for a sample whose
- * stack cannot be unwound, whether its function runs only inside a region. */
-static ULong *function_instructions(Int *n)
-{
-    ULong *v = VG_(calloc)("rl.fins", (SizeT)(n_fns ? n_fns : 1), sizeof(ULong));
-    for (Int k = 0; k < n_recs; k++) {
-        const CostRec *r = recs[k];
-        for (UInt j = 0; j < r->nz; j++)
-            if (r->idx[j] == RL_INSN && r->fn >= 0) v[r->fn] += r->val[j] * *r->count;
-    }
-    *n = n_fns;
-    return v;
-}
-
 /* Whether a region's counts are kept by function and by instruction too: a client-request
  * region in process scope when instructions are counted one by one (measure --loops: the
  * loops run inside each region). In thread scope another thread's work moves the same
@@ -707,29 +714,100 @@ static Bool region_detail(const Region *r)
     return !r->by_function && !clo_thread_scope && (n_clo_insn_funcs > 0 || n_clo_insn_objs > 0);
 }
 
-static void inner_open(Region *r)
+/* The process's totals, kept running by harvest(). */
+static ULong run_tot[RL_NC];
+/* Regions a harvest adds to besides run_tot: open in process scope, and counting by
+ * function (inner) or by instruction (gain). */
+static Int credit_list[MAX_REGIONS];
+static Int n_credit = 0;
+
+/* What record k's raw counters gained since the last harvest, into run_tot and the
+ * credited regions. */
+static void harvest_rec(Int k)
 {
-    if (!r->by_function || clo_thread_scope) return;
-    if (r->inner_snap) VG_(free)(r->inner_snap);
-    r->inner_snap = function_instructions(&r->n_inner_snap);
+    CostRec *r = recs[k];
+    ULong d[RAW_PER_REC];
+    Bool any = False;
+    for (Int f = 0; f < RAW_PER_REC; f++) {
+        const ULong v = raw_live(r, f);
+        d[f] = v - r->seen[f];
+        r->seen[f] = v;
+        any |= d[f] != 0;
+    }
+    if (!any) return;
+    if (d[RAW_COUNT])
+        for (UInt j = 0; j < r->nz; j++) run_tot[r->idx[j]] += r->val[j] * d[RAW_COUNT];
+    run_tot[RL_LD] += d[RAW_LD];
+    run_tot[RL_ST] += d[RAW_ST];
+    for (Int c = 0; c < n_credit; c++) {
+        Region *g = &regions[credit_list[c]];
+        if (g->by_function && d[RAW_COUNT] && r->insns && r->fn >= 0) {
+            g->inner = raw_reserve(g->inner, &g->n_inner, r->fn + 1, 1);
+            g->inner[r->fn] += r->insns * d[RAW_COUNT];
+        }
+        if (g->detail) {
+            g->gain.rec = raw_reserve(g->gain.rec, &g->gain.n_rec, k + 1, RAW_PER_REC);
+            for (Int f = 0; f < RAW_PER_REC; f++) g->gain.rec[(SizeT)k * RAW_PER_REC + f] += d[f];
+        }
+    }
 }
 
-static void inner_close(Region *r)
+/* The same for a block of simulator counters. */
+static void harvest_cb(ULong *cb)
 {
-    if (!r->by_function || clo_thread_scope || !r->inner_snap) return;
-    Int n = 0;
-    ULong *now = function_instructions(&n);
-    if (n > r->n_inner) {
-        ULong *grown = VG_(calloc)("rl.inner", (SizeT)n, sizeof(ULong));
-        for (Int f = 0; f < r->n_inner; f++) grown[f] = r->inner[f];
-        if (r->inner) VG_(free)(r->inner);
-        r->inner = grown;
-        r->n_inner = n;
+    ULong d[RL_CS_NCOUNTERS];
+    for (Int k = 0; k < RL_CS_NCOUNTERS; k++) {
+        d[k] = cb[k] - cb[CB_SEEN + k];
+        cb[CB_SEEN + k] = cb[k];
+        run_tot[RL_CACHE + k] += d[k];
     }
-    for (Int f = 0; f < n; f++) r->inner[f] += now[f] - (f < r->n_inner_snap ? r->inner_snap[f] : 0);
-    VG_(free)(now);
-    VG_(free)(r->inner_snap);
-    r->inner_snap = NULL;
+    const Bool insn = (cb[CB_ID] & 1) != 0;
+    const Int at = (Int)(cb[CB_ID] >> 1);
+    for (Int c = 0; c < n_credit; c++) {
+        Region *g = &regions[credit_list[c]];
+        if (!g->detail) continue;
+        ULong *into;
+        if (insn) {
+            g->gain.icache = raw_reserve(g->gain.icache, &g->gain.n_icache, at + 1, RL_CS_NCOUNTERS);
+            into = &g->gain.icache[(SizeT)at * RL_CS_NCOUNTERS];
+        } else {
+            g->gain.fcache = raw_reserve(g->gain.fcache, &g->gain.n_fcache, at + 1, RL_CS_NCOUNTERS);
+            into = &g->gain.fcache[(SizeT)at * RL_CS_NCOUNTERS];
+        }
+        for (Int k = 0; k < RL_CS_NCOUNTERS; k++) into[k] += d[k];
+    }
+}
+
+/* Brings run_tot (and the open regions' inner and gain) up to date: the work of every
+ * superblock and counter block touched since the last harvest. Every region event
+ * harvests before the set of open regions changes, so what a harvest adds to a region
+ * was done while it was open. */
+static void harvest(void)
+{
+    n_credit = 0;
+    if (!clo_thread_scope)
+        for (Int k = 0; k < n_open; k++) {
+            const Region *g = &regions[open_list[k]];
+            if (g->by_function || g->detail) credit_list[n_credit++] = open_list[k];
+        }
+    for (Int i = 0; i < n_touched_sb; i++) {
+        SbInfo *sbi = touched_sb[i];
+        *sbi->flag = 0;
+        for (Int k = sbi->rec_begin; k < sbi->rec_end; k++) harvest_rec(k);
+    }
+    n_touched_sb = 0;
+    for (Int i = 0; i < n_touched_cb; i++) {
+        touched_cb[i][CB_TOUCHED] = 0;
+        harvest_cb(touched_cb[i]);
+    }
+    n_touched_cb = 0;
+}
+
+/* The process's totals now (every thread's work). */
+static void totals(ULong *out)
+{
+    harvest();
+    for (Int i = 0; i < RL_NC; i++) out[i] = run_tot[i];
 }
 
 /* Open activation: region index, snapshot of totals at begin, and (for
@@ -820,11 +898,7 @@ static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
     } else if (r->open++ == 0) {
         for (Int i = 0; i < RL_NC; i++) r->snap[i] = a->snap[i];
         open_list[n_open++] = region;
-        inner_open(r);
-        if (region_detail(r)) {
-            r->detail = True;
-            raw_fill(&r->detail_snap);
-        }
+        if (region_detail(r)) r->detail = True;
     }
 }
 
@@ -840,8 +914,6 @@ static void act_close(Act *a, const ULong *now)
     if (--r->open > 0) return;
     for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - r->snap[i];
     r->dirty_at_end = cache_dirty_bytes();
-    inner_close(r);
-    if (r->detail && r->detail_snap.rec) raw_add_gain(&r->gain, &r->detail_snap);
     for (Int k = 0; k < n_open; k++)
         if (open_list[k] == a->region) { open_list[k] = open_list[--n_open]; break; }
 }
@@ -1063,14 +1135,30 @@ typedef struct {
     InsnStat *insn; /* a per-instruction function's segment: its one instruction */
 } Seg;
 
+/* if (!*flag) rl_touch_sb(sbi): the superblock goes on the touched list (harvest) the
+ * first time it runs after a harvest. At its start, and again after a helper that may
+ * harvest (rl_fn_enter): the segments after it would not be seen otherwise. */
+static void emit_touch_check(IRSB *sb, SbInfo *sbi)
+{
+    IRExpr *flag = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mk_ptr(sbi->flag)));
+    IRExpr *first = bind(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ64, flag, u64(0)));
+    IRDirty *d = unsafeIRDirty_0_N(1, "rl_touch_sb", VG_(fnptr_to_fnentry)(rl_touch_sb), mkIRExprVec_1(mk_ptr(sbi)));
+    d->guard = first;
+    addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
 /* The execution counter of the instruction being instrumented (per-instruction functions). */
 static ULong *insn_exec = NULL;
+/* The counter line of the superblock being instrumented, whose word 1 is its touched flag:
+ * its first segment's counter goes in word 0 (the flag costs no line of its own). */
+static ULong *sb_first_ctr = NULL;
 
 static void seg_flush(IRSB *sb, Seg *s)
 {
     if (s->any) {
         CostRec *r = new_rec(s->fn, s->cost);
-        r->count = new_ctr();
+        r->count = sb_first_ctr ? sb_first_ctr : new_ctr();
+        sb_first_ctr = NULL;
         r->insn = s->insn;
         if (s->insn) insn_exec = r->count;
         add_to_counter(sb, r->count, IRExpr_Const(IRConst_U64(1)));
@@ -1332,6 +1420,12 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         d->guard = IRExpr_RdTmp(g);
         addStmtToIRSB(sb, IRStmt_Dirty(d));
     }
+    /* after rl_sp_check, which may harvest */
+    SbInfo *sbi = VG_(malloc)("rl.sbinfo", sizeof(SbInfo));
+    sb_first_ctr = new_ctr();
+    sbi->flag = sb_first_ctr + 1;
+    sbi->rec_begin = sbi->rec_end = n_recs;
+    emit_touch_check(sb, sbi);
 
     Seg seg;
     VG_(memset)(&seg, 0, sizeof(seg));
@@ -1384,6 +1478,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
                                                                  IRExpr_RdTmp(sp)));
                     addStmtToIRSB(sb, IRStmt_Dirty(d));
                 }
+                emit_touch_check(sb, sbi);
             }
             break;
         }
@@ -1497,6 +1592,8 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     }
     insn_commit(&fp, &seg, insn_ymm, insn_dot);
     seg_flush(sb, &seg);
+    sbi->rec_end = n_recs;
+    sb_first_ctr = NULL;
     if ((in->jumpkind == Ijk_Call || (in->jumpkind == Ijk_Boring && last_insn && last_insn->plt)) &&
         in->next->tag != Iex_Const && last_insn) {
         /* the block ends in an indirect call of an instruction counted one by one, or in a PLT
@@ -1798,7 +1895,7 @@ static void rl_fini(Int exitcode)
         if (regions[r].inner) {
             oput("\"inner_instructions\": {");
             Bool first_inner = True;
-            for (Int f = 0; f < regions[r].n_inner; f++) {
+            for (Int f = 0; f < regions[r].n_inner && f < n_fns; f++) {
                 if (!regions[r].inner[f]) continue;
                 if (!first_inner) oput(", ");
                 first_inner = False;
