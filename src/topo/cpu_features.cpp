@@ -21,7 +21,7 @@ namespace {
 // One table drives both names() and has(), so the two cannot disagree.
 // Names follow GCC's -m flags; the order is the order ISAs appeared.
 using FeatureFlag = bool CpuFeatures::*;
-constexpr std::array<std::pair<const char*, FeatureFlag>, 24> kFeatureTable{{
+constexpr std::array<std::pair<const char*, FeatureFlag>, 32> kFeatureTable{{
     {"sse", &CpuFeatures::sse},
     {"sse2", &CpuFeatures::sse2},
     {"sse3", &CpuFeatures::sse3},
@@ -37,9 +37,17 @@ constexpr std::array<std::pair<const char*, FeatureFlag>, 24> kFeatureTable{{
     {"avx512cd", &CpuFeatures::avx512cd},
     {"avx512bw", &CpuFeatures::avx512bw},
     {"avx512vl", &CpuFeatures::avx512vl},
+    {"avx512er", &CpuFeatures::avx512er},
+    {"avx512pf", &CpuFeatures::avx512pf},
+    {"avx5124vnniw", &CpuFeatures::avx5124vnniw},
+    {"avx5124fmaps", &CpuFeatures::avx5124fmaps},
     {"avx512ifma", &CpuFeatures::avx512ifma},
     {"avx512vbmi", &CpuFeatures::avx512vbmi},
     {"avx512vnni", &CpuFeatures::avx512vnni},
+    {"avx512vbmi2", &CpuFeatures::avx512vbmi2},
+    {"avx512bitalg", &CpuFeatures::avx512bitalg},
+    {"avx512vpopcntdq", &CpuFeatures::avx512vpopcntdq},
+    {"avx512vp2intersect", &CpuFeatures::avx512vp2intersect},
     {"avx512bf16", &CpuFeatures::avx512bf16},
     {"avx512fp16", &CpuFeatures::avx512fp16},
     {"avxvnni", &CpuFeatures::avxvnni},
@@ -79,8 +87,7 @@ std::string registers_as_text(std::initializer_list<std::uint32_t> regs) {
     return text;
 }
 
-// XCR0: which register state the OS saves on a context switch. Without it the
-// upper halves of ymm/zmm would be lost, so CPUID bits alone are not enough.
+// XCR0 (XGETBV 0): which register state the OS saves (set_isa_flags reads it).
 std::uint64_t read_xcr0() {
     std::uint32_t low = 0, high = 0;
     __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
@@ -101,48 +108,19 @@ void detect_x86(CpuFeatures& f) {
                                    : base_model);
     f.stepping = static_cast<int>(leaf1.eax & 0xf);
 
-    f.sse = bit(leaf1.edx, 25);
-    f.sse2 = bit(leaf1.edx, 26);
-    f.sse3 = bit(leaf1.ecx, 0);
-    f.ssse3 = bit(leaf1.ecx, 9);
-    f.sse41 = bit(leaf1.ecx, 19);
-    f.sse42 = bit(leaf1.ecx, 20);
-    const bool osxsave = bit(leaf1.ecx, 27);
     f.hypervisor = bit(leaf1.ecx, 31);
-
-    if (osxsave) {
-        const std::uint64_t xcr0 = read_xcr0();
-        f.os_saves_ymm = (xcr0 & 0x6) == 0x6;            // SSE + AVX state
-        f.os_saves_zmm = f.os_saves_ymm && (xcr0 & 0xe0) == 0xe0;  // opmask, ZMM_Hi256, Hi16_ZMM
-    }
-
-    // AVX-family flags mean "usable": the CPU has them and the OS saves the registers.
-    f.avx = bit(leaf1.ecx, 28) && f.os_saves_ymm;
-    f.fma = bit(leaf1.ecx, 12) && f.avx;
-    f.f16c = bit(leaf1.ecx, 29) && f.avx;
-
+    IsaRegisters r;
+    r.leaf1_ecx = leaf1.ecx;
+    r.leaf1_edx = leaf1.edx;
+    if (bit(leaf1.ecx, 27)) r.xcr0 = read_xcr0();  // OSXSAVE: XGETBV may be run
     if (max_leaf >= 7) {
         const CpuidRegisters leaf7 = cpuid(7, 0);
-        f.avx2 = bit(leaf7.ebx, 5) && f.avx;
-        f.avx512f = bit(leaf7.ebx, 16) && f.os_saves_zmm;
-        const bool f512 = f.avx512f;
-        f.avx512dq = bit(leaf7.ebx, 17) && f512;
-        f.avx512ifma = bit(leaf7.ebx, 21) && f512;
-        f.avx512cd = bit(leaf7.ebx, 28) && f512;
-        f.avx512bw = bit(leaf7.ebx, 30) && f512;
-        f.avx512vl = bit(leaf7.ebx, 31) && f512;
-        f.avx512vbmi = bit(leaf7.ecx, 1) && f512;
-        f.avx512vnni = bit(leaf7.ecx, 11) && f512;
-        f.avx512fp16 = bit(leaf7.edx, 23) && f512;
-        // Present in hardware: it identifies the core (the microarchitecture
-        // table); no AMX code is run, so the OS's tile state is not asked.
-        f.amx_tile = bit(leaf7.edx, 24);
-        if (leaf7.eax >= 1) {
-            const CpuidRegisters leaf7_1 = cpuid(7, 1);
-            f.avx512bf16 = bit(leaf7_1.eax, 5) && f512;
-            f.avxvnni = bit(leaf7_1.eax, 4) && f.avx;
-        }
+        r.leaf7_ebx = leaf7.ebx;
+        r.leaf7_ecx = leaf7.ecx;
+        r.leaf7_edx = leaf7.edx;
+        if (leaf7.eax >= 1) r.leaf7_1_eax = cpuid(7, 1).eax;  // leaf7.eax: the highest subleaf
     }
+    set_isa_flags(f, r);
 
     const std::uint32_t max_extended = cpuid(0x80000000).eax;
     if (max_extended >= 0x80000004) {
@@ -175,11 +153,62 @@ void detect_aarch64(CpuFeatures& f) {
 
 } // namespace
 
+void set_isa_flags(CpuFeatures& f, const IsaRegisters& r) {
+    const auto bit = [](std::uint32_t reg, int index) { return ((reg >> index) & 1u) != 0; };
+    f.sse = bit(r.leaf1_edx, 25);
+    f.sse2 = bit(r.leaf1_edx, 26);
+    f.sse3 = bit(r.leaf1_ecx, 0);
+    f.ssse3 = bit(r.leaf1_ecx, 9);
+    f.sse41 = bit(r.leaf1_ecx, 19);
+    f.sse42 = bit(r.leaf1_ecx, 20);
+
+    // XCR0: which register state the OS saves on a context switch. Without it the upper
+    // halves of ymm/zmm would be lost, so CPUID bits alone are not enough.
+    const std::uint64_t xcr0 = r.xcr0.value_or(0);
+    f.os_saves_ymm = (xcr0 & 0x6) == 0x6;                      // SSE + AVX state
+    f.os_saves_zmm = f.os_saves_ymm && (xcr0 & 0xe0) == 0xe0;  // opmask, ZMM_Hi256, Hi16_ZMM
+
+    // AVX-family flags mean "usable": the CPU has them and the OS saves the registers.
+    f.avx = bit(r.leaf1_ecx, 28) && f.os_saves_ymm;
+    f.fma = bit(r.leaf1_ecx, 12) && f.avx;
+    f.f16c = bit(r.leaf1_ecx, 29) && f.avx;
+    f.avx2 = bit(r.leaf7_ebx, 5) && f.avx;
+    f.avx512f = bit(r.leaf7_ebx, 16) && f.os_saves_zmm;
+    const bool f512 = f.avx512f;  // every subset extends AVX-512 F
+    f.avx512dq = bit(r.leaf7_ebx, 17) && f512;
+    f.avx512ifma = bit(r.leaf7_ebx, 21) && f512;
+    f.avx512pf = bit(r.leaf7_ebx, 26) && f512;
+    f.avx512er = bit(r.leaf7_ebx, 27) && f512;
+    f.avx512cd = bit(r.leaf7_ebx, 28) && f512;
+    f.avx512bw = bit(r.leaf7_ebx, 30) && f512;
+    f.avx512vl = bit(r.leaf7_ebx, 31) && f512;
+    f.avx512vbmi = bit(r.leaf7_ecx, 1) && f512;
+    f.avx512vbmi2 = bit(r.leaf7_ecx, 6) && f512;
+    f.avx512vnni = bit(r.leaf7_ecx, 11) && f512;
+    f.avx512bitalg = bit(r.leaf7_ecx, 12) && f512;
+    f.avx512vpopcntdq = bit(r.leaf7_ecx, 14) && f512;
+    f.avx5124vnniw = bit(r.leaf7_edx, 2) && f512;
+    f.avx5124fmaps = bit(r.leaf7_edx, 3) && f512;
+    f.avx512vp2intersect = bit(r.leaf7_edx, 8) && f512;
+    f.avx512fp16 = bit(r.leaf7_edx, 23) && f512;
+    // Present in hardware: it identifies the core (the microarchitecture
+    // table); no AMX code is run, so the OS's tile state is not asked.
+    f.amx_tile = bit(r.leaf7_edx, 24);
+    f.avx512bf16 = bit(r.leaf7_1_eax, 5) && f512;
+    f.avxvnni = bit(r.leaf7_1_eax, 4) && f.avx;
+}
+
 std::vector<std::string> CpuFeatures::names() const {
     std::vector<std::string> present;
     for (const auto& [name, flag] : kFeatureTable)
         if (this->*flag) present.emplace_back(name);
     return present;
+}
+
+std::vector<std::string> CpuFeatures::known_names() {
+    std::vector<std::string> all;
+    for (const auto& [name, flag] : kFeatureTable) all.emplace_back(name);
+    return all;
 }
 
 bool CpuFeatures::has(const std::string& name) const {

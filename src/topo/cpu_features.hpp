@@ -1,6 +1,8 @@
 // ISA features from CPUID (and XGETBV: the OS must also save the registers).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,8 +16,12 @@ struct CpuFeatures {
     std::string hypervisor_vendor;  // "KVMKVMKVM", ... when hypervisor
     bool sse = false, sse2 = false, sse3 = false, ssse3 = false, sse41 = false, sse42 = false;
     bool avx = false, avx2 = false, fma = false, f16c = false;
+    // Every AVX-512 subset CPUID reports (Intel SDM vol. 2, CPUID leaf 7; Linux's flags
+    // avx512_vbmi2, ... are these without the underscore): er, pf, 4vnniw and 4fmaps on Xeon Phi only.
     bool avx512f = false, avx512dq = false, avx512cd = false, avx512bw = false, avx512vl = false,
-         avx512ifma = false, avx512vbmi = false, avx512vnni = false, avx512bf16 = false, avx512fp16 = false;
+         avx512er = false, avx512pf = false, avx5124vnniw = false, avx5124fmaps = false,
+         avx512ifma = false, avx512vbmi = false, avx512vnni = false, avx512vbmi2 = false, avx512bitalg = false,
+         avx512vpopcntdq = false, avx512vp2intersect = false, avx512bf16 = false, avx512fp16 = false;
     bool avxvnni = false;
     bool amx_tile = false;  // in hardware (identifies Sapphire Rapids and later), whether or not the OS enables it
     bool neon = false, sve = false;  // Arm builds
@@ -24,7 +30,23 @@ struct CpuFeatures {
     // Names of the features present, lower case, in ISA order ("sse2", ..., "avx512f").
     std::vector<std::string> names() const;
     bool has(const std::string& name) const;
+    // Every name names() can give, in that order.
+    static std::vector<std::string> known_names();
 };
+
+// The registers the x86 ISA flags come from, as CPUID and XGETBV give them: apart, so that
+// the rules can be checked with any CPU's values.
+struct IsaRegisters {
+    std::uint32_t leaf1_ecx = 0, leaf1_edx = 0;
+    std::uint32_t leaf7_ebx = 0, leaf7_ecx = 0, leaf7_edx = 0;  // leaf 7 subleaf 0; 0 where there is none
+    std::uint32_t leaf7_1_eax = 0;                              // leaf 7 subleaf 1; 0 where there is none
+    std::optional<std::uint64_t> xcr0;  // nullopt: OSXSAVE clear, so no XGETBV and no AVX state saved
+};
+
+// The ISA flags of `r` into `f` (the identity fields are left alone). An AVX or AVX-512 flag
+// means usable: the CPU has it and the OS saves its registers (XCR0: SSE and AVX state for
+// AVX; opmask, ZMM_Hi256 and Hi16_ZMM as well for every AVX-512 subset). amx-tile: in hardware.
+void set_isa_flags(CpuFeatures& f, const IsaRegisters& r);
 
 // Reads this CPU. On x86 uses CPUID/XGETBV; elsewhere fills what it can.
 CpuFeatures detect_cpu_features();

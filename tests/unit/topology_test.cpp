@@ -12,6 +12,8 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
+#include <tuple>
 #include <thread>
 
 namespace roofline {
@@ -81,6 +83,116 @@ TEST(CpuFeatures, NamesHaveNoDuplicatesAndAgreeWithHas) {
     for (const char* name : {"sse2", "avx", "avx2", "fma", "avx512f", "neon", "sve"})
         EXPECT_EQ(f.has(name), unique.count(name) == 1) << name;
     EXPECT_FALSE(f.has("no-such-feature"));
+}
+
+namespace {
+std::vector<std::string> avx512_names(const CpuFeatures& f) {
+    std::vector<std::string> out;
+    for (const auto& name : f.names())
+        if (name.rfind("avx512", 0) == 0) out.push_back(name);
+    return out;
+}
+} // namespace
+
+// Every AVX-512 subset of CPUID leaf 7 (Intel SDM vol. 2), each only where XCR0 says the OS
+// saves the opmask and ZMM state, and only beside AVX-512 F.
+TEST(CpuFeatures, EveryAvx512SubsetFromItsBitWhereTheOsSavesZmm) {
+    IsaRegisters r;
+    r.leaf1_ecx = (1u << 28) | (1u << 12) | (1u << 29) | (1u << 27);  // avx, fma, f16c, osxsave
+    r.leaf1_edx = (1u << 25) | (1u << 26);                             // sse, sse2
+    r.leaf7_ebx = (1u << 5) | (1u << 16) | (1u << 17) | (1u << 21) | (1u << 26) | (1u << 27) | (1u << 28) |
+                  (1u << 30) | (1u << 31);
+    r.leaf7_ecx = (1u << 1) | (1u << 6) | (1u << 11) | (1u << 12) | (1u << 14);
+    r.leaf7_edx = (1u << 2) | (1u << 3) | (1u << 8) | (1u << 23);
+    r.leaf7_1_eax = (1u << 4) | (1u << 5);
+    r.xcr0 = 0xe7;  // x87, SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
+    CpuFeatures f;
+    set_isa_flags(f, r);
+    const std::vector<std::string> all{"avx512f",      "avx512dq",        "avx512cd",          "avx512bw",
+                                       "avx512vl",     "avx512er",        "avx512pf",          "avx5124vnniw",
+                                       "avx5124fmaps", "avx512ifma",      "avx512vbmi",        "avx512vnni",
+                                       "avx512vbmi2",  "avx512bitalg",    "avx512vpopcntdq",   "avx512vp2intersect",
+                                       "avx512bf16",   "avx512fp16"};
+    EXPECT_EQ(avx512_names(f), all);
+    EXPECT_TRUE(f.has("avx2") && f.has("avxvnni") && f.has("fma"));
+
+    // One bit each: Ice Lake's trio, Tiger Lake's vp2intersect, Cooper Lake's bf16 (leaf 7.1).
+    for (const auto& [reg, index, name] : std::vector<std::tuple<std::uint32_t IsaRegisters::*, int, std::string>>{
+             {&IsaRegisters::leaf7_ecx, 6, "avx512vbmi2"},
+             {&IsaRegisters::leaf7_ecx, 12, "avx512bitalg"},
+             {&IsaRegisters::leaf7_ecx, 14, "avx512vpopcntdq"},
+             {&IsaRegisters::leaf7_edx, 8, "avx512vp2intersect"},
+             {&IsaRegisters::leaf7_1_eax, 5, "avx512bf16"}}) {
+        IsaRegisters one;
+        one.leaf1_ecx = r.leaf1_ecx;
+        one.leaf7_ebx = 1u << 16;
+        one.xcr0 = r.xcr0;
+        one.*reg = 1u << index;
+        CpuFeatures g;
+        set_isa_flags(g, one);
+        EXPECT_EQ(avx512_names(g), (std::vector<std::string>{"avx512f", name})) << name;
+    }
+
+    // The OS saves ymm but not zmm: AVX2 is usable, no AVX-512 subset is.
+    r.xcr0 = 0x7;
+    CpuFeatures no_zmm;
+    set_isa_flags(no_zmm, r);
+    EXPECT_TRUE(avx512_names(no_zmm).empty()) << ::testing::PrintToString(no_zmm.names());
+    EXPECT_TRUE(no_zmm.has("avx2"));
+    // Only part of the AVX-512 state (opmask without Hi16_ZMM): none either.
+    r.xcr0 = 0x67;
+    CpuFeatures part;
+    set_isa_flags(part, r);
+    EXPECT_TRUE(avx512_names(part).empty());
+    // No OSXSAVE: nothing of AVX at all.
+    r.xcr0.reset();
+    CpuFeatures none;
+    set_isa_flags(none, r);
+    EXPECT_FALSE(none.has("avx"));
+    EXPECT_TRUE(avx512_names(none).empty());
+    EXPECT_TRUE(none.has("sse2"));
+    // Subsets without AVX-512 F: not usable (every one extends F).
+    r.xcr0 = 0xe7;
+    r.leaf7_ebx &= ~(1u << 16);
+    CpuFeatures no_f;
+    set_isa_flags(no_f, r);
+    EXPECT_TRUE(avx512_names(no_f).empty()) << ::testing::PrintToString(no_f.names());
+}
+
+// What CPUID and XCR0 say here agrees with the kernel's flags (which it clears too where the
+// OS does not save a feature's state): Linux spells them with underscores (avx512_vbmi2,
+// avx_vnni, sse4_1). sse3 (the kernel's "pni") and amx-tile (ours is the hardware's bit, the
+// kernel's also needs the OS to enable the tiles) are left out.
+TEST(CpuFeatures, FlagsAgreeWithProcCpuinfo) {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    if (!cpuinfo) GTEST_SKIP() << "no /proc/cpuinfo";
+    std::set<std::string> flags;
+    for (std::string line; std::getline(cpuinfo, line);) {
+        if (line.rfind("flags", 0) != 0) continue;
+        std::istringstream words(line.substr(line.find(':') + 1));
+        for (std::string w; words >> w;) {
+            w.erase(std::remove(w.begin(), w.end(), '_'), w.end());
+            flags.insert(w);
+        }
+        break;  // the first CPU's
+    }
+    if (flags.empty()) GTEST_SKIP() << "no flags line (not x86)";
+    const CpuFeatures f = detect_cpu_features();
+    int compared = 0;
+    for (std::string name : CpuFeatures::known_names()) {
+        if (name == "sse3" || name == "amx-tile" || name == "neon" || name == "sve") continue;
+        std::string spelled = name;
+        std::erase_if(spelled, [](char c) { return c == '.' || c == '-'; });
+        EXPECT_EQ(f.has(name), flags.count(spelled) == 1) << name << " (/proc/cpuinfo: " << spelled << ")";
+        ++compared;
+    }
+    EXPECT_GE(compared, 25);
+    // And none the kernel names is missing from ours: the list is complete for AVX-512.
+    const auto known = CpuFeatures::known_names();
+    for (const auto& flag : flags) {
+        if (flag.rfind("avx512", 0) != 0) continue;
+        EXPECT_NE(std::find(known.begin(), known.end(), flag), known.end()) << flag << " is not in our ISA list";
+    }
 }
 
 TEST(CpuFeatures, NamesFollowTheFlags) {
