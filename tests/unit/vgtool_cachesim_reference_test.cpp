@@ -13,7 +13,9 @@
 #include <array>
 #include <cstdint>
 #include <list>
+#include <map>
 #include <optional>
+#include <tuple>
 #include <random>
 #include <vector>
 
@@ -174,18 +176,33 @@ bool inline_hit(Sim& sim, int core, long long memo, std::uint64_t addr, unsigned
     if (((addr + size - 1) >> shift) != line) return false;
     auto* way = reinterpret_cast<rl_cs_way*>(reinterpret_cast<char*>(rl_cs_l1_ways(&sim.cs, core)) + memo);
     // A load hits a clean or dirty line no store left unread; a store a dirty one written
-    // since it came up, read or not.
-    const std::uint64_t ignored = kind == RL_CS_LOAD ? RL_CS_DIRTY | RL_CS_WRITTEN_ALL : RL_CS_UNREAD;
+    // since it came up, read or not; either, whoever wrote it.
+    const std::uint64_t ignored = RL_CS_CTX_MASK | (kind == RL_CS_LOAD ? RL_CS_DIRTY | RL_CS_WRITTEN_ALL : RL_CS_UNREAD);
     const std::uint64_t required = kind == RL_CS_LOAD ? 0 : RL_CS_DIRTY | RL_CS_WRITTEN_ALL;
     if ((way->entry | ignored) != (RL_CS_TAG(line) | ignored | required)) return false;
     way->stamp = ++sim.cs.clock;
     return true;
 }
 
+// Write-backs charged to another context than the current one (rl_cs_charge_fn), by
+// (writer, now, counter): bytes.
+using Charges = std::map<std::tuple<unsigned, unsigned, int>, unsigned long long>;
+void record_charge(void* arg, unsigned writer, unsigned now, int counter, unsigned long long bytes, unsigned long long*) {
+    (*static_cast<Charges*>(arg))[{writer, now, counter}] += bytes;
+}
+
 void compare_on_random_trace(const rl_cs_config& cfg, unsigned seed) {
     Sim sim(cfg);
     Sim calls_only(cfg);  // every access through rl_cs_access: what the inline hits must not change
     Reference ref(cfg);
+    // Writer contexts switch now and then (the tool's regions opening and closing): the
+    // stores the inline check lets by (to lines dirty already) must not change whose
+    // write-backs are whose.
+    Charges charged, charged_by_calls;
+    sim.cs.charge = record_charge;
+    sim.cs.charge_arg = &charged;
+    calls_only.cs.charge = record_charge;
+    calls_only.cs.charge_arg = &charged_by_calls;
     Counters got{}, want{}, called{};
     std::mt19937_64 rng(seed);
     const std::uint64_t footprint = 4 * cfg.level[cfg.levels - 1].size;  // every level misses sometimes
@@ -206,6 +223,7 @@ void compare_on_random_trace(const rl_cs_config& cfg, unsigned seed) {
         const unsigned size = rng() % 11 == 0 ? 32 : 8;
         const unsigned roll = static_cast<unsigned>(rng() % 100);
         const int kind = roll < 60 ? RL_CS_LOAD : roll < 98 ? RL_CS_STORE : RL_CS_NT_STORE;
+        if (rng() % 2000 == 0) sim.cs.ctx_bits = calls_only.cs.ctx_bits = (rng() % 3) << RL_CS_CTX_SHIFT;
         ref.access(core, addr, size, kind, want);
         rl_cs_access(&calls_only.cs, core, addr, size, kind, called.data());
         if (inline_hit(sim, core, memo[site], addr, size, kind)) {
@@ -226,6 +244,8 @@ void compare_on_random_trace(const rl_cs_config& cfg, unsigned seed) {
     // must leave a load of a line a store brought in to the call, which clears its mark.
     EXPECT_EQ(got[RL_CS_WRITE_ALLOCATE_UNREAD], called[RL_CS_WRITE_ALLOCATE_UNREAD]);
     EXPECT_GT(called[RL_CS_WRITE_ALLOCATE_UNREAD], 0u) << "the trace should write lines it never reads";
+    EXPECT_EQ(charged, charged_by_calls) << "write-backs charged to their writers' contexts";
+    EXPECT_GT(charged.size(), 3u) << "the trace should write back lines written in other contexts";
 }
 
 rl_cs_config hierarchy(bool victim_l3, int cores, unsigned l2_bytes) {

@@ -265,6 +265,56 @@ TEST(CacheSim, LinesWrittenBeforeMoveAsCleanVictimsThroughAVictimL3) {
     }
 }
 
+// Each line carries the context (the tool's open regions) of the store that made its
+// write-backs due; a write-back in another context is reported with the writer's, so the
+// tool can charge the region that wrote the line rather than the one whose accesses
+// evicted it. The counters of the access still count it, as before.
+struct Charged {
+    unsigned long long bytes[4][RL_CS_NCOUNTERS] = {};  // [writer][counter]
+    unsigned now = ~0u;
+    int calls = 0;
+};
+void note_charge(void* arg, unsigned writer, unsigned now, int counter, unsigned long long bytes, unsigned long long*) {
+    auto* c = static_cast<Charged*>(arg);
+    if (writer < 4) c->bytes[writer][counter] += bytes;
+    c->now = now;
+    ++c->calls;
+}
+
+TEST(CacheSim, WriteBacksNameTheContextOfTheStoreThatDirtiedTheLine) {
+    for (bool exclusive : {false, true}) {
+        SweptSim sim(small_hierarchy(exclusive));
+        Charged charged;
+        sim.cs.charge = note_charge;
+        sim.cs.charge_arg = &charged;
+        Counters c{};
+        const std::uint64_t a = 32 * KiB;  // fits L3 (64 KiB), not L2 (16 KiB)
+        sim.cs.ctx_bits = 1ull << RL_CS_CTX_SHIFT;
+        sweep(sim, 1 << 24, a, RL_CS_STORE, c);
+        const Counters after_writing = c;
+        sim.cs.ctx_bits = 2ull << RL_CS_CTX_SHIFT;
+        sweep(sim, 2 << 24, 1024 * KiB, RL_CS_LOAD, c);  // 16x L3: evicts everything
+        const std::string what = exclusive ? "victim L3" : "NINE L3";
+        EXPECT_EQ(charged.now, 2u) << what;
+        // the lines context 1 wrote and that were still above each boundary when it ended
+        for (int b = 0; b < 3; ++b)
+            EXPECT_EQ(charged.bytes[1][RL_CS_WRITE + b], written_at(c, b) - written_at(after_writing, b)) << what << " " << b;
+        EXPECT_EQ(charged.bytes[1][RL_CS_WRITE + 2], a) << what << ": all of it reaches DRAM during the reads";
+        EXPECT_EQ(charged.bytes[1][RL_CS_WRITE_ALLOCATE_UNREAD], a) << what << ": never read";
+        EXPECT_EQ(charged.bytes[1][RL_CS_READ + 2], 0u) << what << ": reads are the current context's";
+        // Context 2 stores again to lines context 1 made dirty, still in L1: no write-back
+        // more, and they stay context 1's; context 3's stream evicts them.
+        sim.cs.ctx_bits = 1ull << RL_CS_CTX_SHIFT;
+        sweep(sim, 3 << 24, 2 * KiB, RL_CS_STORE, c);
+        sim.cs.ctx_bits = 2ull << RL_CS_CTX_SHIFT;
+        sweep(sim, 3 << 24, 2 * KiB, RL_CS_STORE, c);
+        sim.cs.ctx_bits = 3ull << RL_CS_CTX_SHIFT;
+        sweep(sim, 4 << 24, 1024 * KiB, RL_CS_LOAD, c);
+        EXPECT_EQ(charged.bytes[1][RL_CS_WRITE + 2], a + 2 * KiB) << what;
+        EXPECT_EQ(charged.bytes[2][RL_CS_WRITE + 2], 0u) << what;
+    }
+}
+
 TEST(CacheSim, NonTemporalStoresGoToDramWithoutReadingTheLine) {
     SweptSim sim(small_hierarchy(false));
     Counters c{};

@@ -10,6 +10,8 @@ triad_l3: an L3-resident triad a[i] = b[i] + s*c[i] whose arrays were all writte
   nominal + write-allocate: 24 read, 8 written (32 in all), within 3%. In the victim L3,
   b's and c's lines go back down every pass unchanged since they came up: counted apart
   (clean_victim, 16 per iteration), not as written (they were, before the fix: 48 in all).
+  The program then reads 2 x L2 outside any region: the lines the region's last pass left
+  dirty in L2 go down to L3 then, and are the region's write-backs (written by its stores).
 nested: regions "outer" and "inner" opened N times each, and <function work> 2N times
   (--roofline-function=work), under the victim hierarchy. The tool keeps its totals running
   (a region event adds what the superblocks run since the last one gained) instead of
@@ -20,12 +22,24 @@ nested: regions "outer" and "inner" opened N times each, and <function work> 2N 
   work must equal the whole run's too, and each region's functions add up to the region.
   FLOPs are exact (work(k): k multiplies and k adds; main adds its result, one add in
   each region). The run's time is printed, with
-  the time per region event over a run with N = 0, not asserted."""
+  the time per region event over a run with N = 0, not asserted.
+two_regions: region A writes an array of 1 MiB that no load reads (it fits L3: its dirty
+  lines stay in the caches), then region B reads 8 MiB that nobody wrote, evicting them.
+  The write-backs are A's (its stores made them; they happen during B, when the lines are
+  evicted): A must be charged 1 MiB written at L2, L3 and DRAM, all of it unread
+  write-allocate fills, and B nothing written, within 3% of 1 MiB (before, B was charged
+  A's DRAM write-backs, 1 MiB, and A none). The whole run is charged the same either way.
+  Victim and NINE L3, process and thread scope.
+contexts: a line names the set of regions open when it was written in 14 bits; a program
+  with 100 x 100 nested pairs of regions (10,101 sets) is not short of them, one with
+  130 x 130 (17,031) is: cache_model says so (writer_contexts_exhausted) and the run
+  completes, every region counted."""
 import os, sys, time
 
 from vg_counts import flat, run_tool, summed
 
-L1_L2 = "32768:8:64:1,262144:8:64:1"
+L2_BYTES = 262144
+L1_L2 = "32768:8:64:1,%d:8:64:1" % L2_BYTES
 HIERARCHIES = {"victim": L1_L2 + ",2097152:16:64:1:victim", "NINE": L1_L2 + ",2097152:16:64:1"}
 TOLERANCE = 0.03
 failures = []
@@ -110,7 +124,7 @@ def main():
     if case == "triad_l3":
         n, reps = 49152, 4  # 3 x 384 KiB: 4.5x L2, 0.56x L3
         for name, hierarchy in HIERARCHIES.items():
-            doc = run_tool(tool_dir, [], [binary, "triad_l3", str(n), str(reps)], cache=hierarchy)
+            doc = run_tool(tool_dir, [], [binary, "triad_l3", str(n), str(reps), str(L2_BYTES)], cache=hierarchy)
             l3 = region(doc, "triad")["cache"]["L3"]
             it = n * reps
             expect("%s L3: bytes per iteration (read + written)" % name, (l3["read"] + l3["write"]) / it, 32)
@@ -121,6 +135,29 @@ def main():
             dram = region(doc, "triad")["cache"]["DRAM"]
             expect("%s DRAM: bytes per iteration (resident in L3)" % name, (dram["read"] + dram["write"]) / it, 0,
                    scale=32)
+    elif case == "two_regions":
+        na, nb = 1 << 17, 1 << 20
+        size = 8 * na
+        for name, hierarchy in HIERARCHIES.items():
+            for scope in ("process", "thread"):
+                doc = run_tool(tool_dir, ["--roofline-region-scope=" + scope], [binary, "two_regions", str(na), str(nb)],
+                               cache=hierarchy)
+                a, b, whole = region(doc, "A")["cache"], region(doc, "B")["cache"], region(doc, "(program)")["cache"]
+                what = "%s, %s scope: " % (name, scope)
+                for level in ("L2", "L3", "DRAM"):
+                    expect(what + "A written at " + level + " / its bytes", a[level]["write"] / size, 1)
+                    expect(what + "B written at " + level + " / A's bytes", b[level]["write"] / size, 0, scale=1)
+                expect(what + "A unread write-allocate / its bytes", a["DRAM"]["write_allocate_unread"] / size, 1)
+                expect(what + "B unread write-allocate / A's bytes", b["DRAM"]["write_allocate_unread"] / size, 0, scale=1)
+                expect(what + "B read from DRAM / its bytes", b["DRAM"]["read"] / (8 * nb), 1)
+                expect(what + "the run's DRAM writes cover A's", min(whole["DRAM"]["write"] / size, 1), 1)
+    elif case == "contexts":
+        for n, exhausted in ((100, False), (130, True)):
+            doc = run_tool(tool_dir, [], [binary, "contexts", str(n)], cache=HIERARCHIES["victim"])
+            exact("%d x %d region pairs: writer contexts exhausted" % (n, n),
+                  doc["cache_model"].get("writer_contexts_exhausted", False), exhausted)
+            exact("%d x %d region pairs: regions" % (n, n), len(doc["regions"]), 1 + 2 * n)
+            exact("%d x %d region pairs: calls of s0" % (n, n), region(doc, "s0")["calls"], n)
     elif case == "nested":
         nested(tool_dir, binary)
     else:

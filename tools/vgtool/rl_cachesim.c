@@ -11,11 +11,13 @@
 
 typedef unsigned long long u64;
 
+/* flags: the bits of an entry other than its tag (the flags and the writer's context) */
 #define ENTRY(line, flags) (RL_CS_TAG(line) | (u64)(flags))
-#define ENTRY_LINE(e) (((e) >> RL_CS_TAG_SHIFT) - 1)
+#define ENTRY_LINE(e) ((((e) & RL_CS_TAG_MASK) >> RL_CS_TAG_SHIFT) - 1)
 #define ENTRY_DIRTY(e) ((e) & RL_CS_DIRTY)
-#define ENTRY_FLAGS(e) ((e) & (RL_CS_DIRTY | RL_CS_UNREAD | RL_CS_WRITTEN_ALL))
-#define SAME_LINE(e, want) (((e) >> RL_CS_TAG_SHIFT) == (want))
+#define ENTRY_FLAGS(e) ((e) & ~RL_CS_TAG_MASK)
+#define SAME_LINE(e, tag) (((e) & RL_CS_TAG_MASK) == (tag))
+#define LINE_MASK ((1ull << 44) - 1) /* a line number's bits kept: line + 1 (and the next) fit the tag */
 
 static void put_text(char *out, int cap, const char *a, const char *b)
 {
@@ -123,7 +125,7 @@ static inline u64 *set_of(rl_cs *cs, int l, int core, u64 line)
  * one before any other). */
 static inline rl_cs_way *l1_lookup(rl_cs_way *set, unsigned assoc, u64 line, rl_cs_way **victim)
 {
-  const u64 want = line + 1;
+  const u64 want = RL_CS_TAG(line);
   u64 oldest = set[0].stamp;  /* in a register: no load in the loop's dependency chain */
   unsigned w, lru = 0;
   for (w = 0; w < assoc; ++w) {
@@ -139,7 +141,7 @@ static inline rl_cs_way *l1_lookup(rl_cs_way *set, unsigned assoc, u64 line, rl_
 /* The way holding `line`, or -1. */
 static int find(const u64 *set, unsigned assoc, u64 line)
 {
-  const u64 want = line + 1;
+  const u64 want = RL_CS_TAG(line);
   unsigned w;
   for (w = 0; w < assoc; ++w)
     if (SAME_LINE(set[w], want)) return (int)w;
@@ -153,7 +155,7 @@ static int find(const u64 *set, unsigned assoc, u64 line)
  * waits, the caller touches only other levels' sets. */
 static inline int touch(u64 *set, unsigned assoc, u64 line, u64 *lru)
 {
-  const u64 want = line + 1;
+  const u64 want = RL_CS_TAG(line);
   u64 prev = set[0];
   unsigned w;
   if (SAME_LINE(prev, want)) return 1;
@@ -180,6 +182,16 @@ static void remove_way(u64 *set, unsigned assoc, int w)
 
 static void evict(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr);
 
+/* Bytes a line whose entry bits are `flags` writes back (counter RL_CS_WRITE + b or
+ * RL_CS_WRITE_ALLOCATE_UNREAD), counted in ctr; the caller hears of those written in
+ * another context than the current one (rl_cs_charge_fn). */
+static void count_write(rl_cs *cs, u64 flags, int counter, u64 bytes, u64 *ctr)
+{
+  const unsigned writer = RL_CS_CTX(flags), now = RL_CS_CTX(cs->ctx_bits);
+  ctr[counter] += bytes;
+  if (cs->charge && writer != now) cs->charge(cs->charge_arg, writer, now, counter, bytes, ctr);
+}
+
 /* After touch() missed: `line` takes the front of `set` in level l, then the LRU
  * entry that fell out leaves the level. */
 static void place_front(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *set, u64 lru, u64 *ctr)
@@ -193,7 +205,10 @@ static void place_front(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *se
  * possible when private levels above hold one line each); the LRU way makes room.
  * The unread bit is the incoming copy's: it comes from above, where the line was
  * used last; the written bits of either copy stay (a store wrote one of them since the
- * line came up). */
+ * line came up). The writer's context stays that of the store that made the write-backs
+ * from here due: a dirty copy here keeps its own (the incoming data adds no write-back
+ * below), unless the incoming copy was written since it came up from a victim level
+ * and this one was not (that store makes the write into the victim level due). */
 static void insert(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
 {
   rl_cs_level_state *s = &cs->lv[l];
@@ -201,6 +216,8 @@ static void insert(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
   u64 lru = 0;
   if (!set) return;
   if (touch(set, s->cfg.assoc, line, &lru)) {
+    if ((flags & RL_CS_DIRTY) && (!ENTRY_DIRTY(set[0]) || (flags & RL_CS_WRITTEN_ALL & ~set[0])))
+      set[0] = (set[0] & ~RL_CS_CTX_MASK) | (flags & RL_CS_CTX_MASK);
     if ((flags & RL_CS_DIRTY) && !ENTRY_DIRTY(set[0])) {
       set[0] |= RL_CS_DIRTY;
       ++s->dirty;
@@ -225,17 +242,17 @@ static void evict(rl_cs *cs, int l, int core, u64 line, u64 flags, u64 *ctr)
   if (flags & RL_CS_DIRTY) --cs->lv[l].dirty;
   if (below == cs->levels) {
     if (flags & RL_CS_DIRTY) {
-      ctr[RL_CS_WRITE + l] += bytes;
-      if (flags & RL_CS_UNREAD) ctr[RL_CS_WRITE_ALLOCATE_UNREAD] += bytes;
+      count_write(cs, flags, RL_CS_WRITE + l, bytes, ctr);
+      if (flags & RL_CS_UNREAD) count_write(cs, flags, RL_CS_WRITE_ALLOCATE_UNREAD, bytes, ctr);
     }
     return;
   }
   if (cs->lv[below].cfg.exclusive) {
-    const int written = (flags & RL_CS_DIRTY) && (flags & RL_CS_WRITTEN(below));
-    ctr[(written ? RL_CS_WRITE : RL_CS_CLEAN_VICTIM) + l] += bytes;
+    if ((flags & RL_CS_DIRTY) && (flags & RL_CS_WRITTEN(below))) count_write(cs, flags, RL_CS_WRITE + l, bytes, ctr);
+    else ctr[RL_CS_CLEAN_VICTIM + l] += bytes;
     insert(cs, below, core, line, flags, ctr);
   } else if (flags & RL_CS_DIRTY) {
-    ctr[RL_CS_WRITE + l] += bytes;
+    count_write(cs, flags, RL_CS_WRITE + l, bytes, ctr);
     insert(cs, below, core, line, flags, ctr);
   }
 }
@@ -314,11 +331,13 @@ static u64 fetch(rl_cs *cs, int l, int core, u64 line, int kind, u64 *ctr)
 static void nt_store(rl_cs *cs, int core, u64 line, u64 *ctr)
 {
   int l, dirty = 0, unread = 0;
+  u64 writer = 0;  /* the newest dirty copy's bits: its writer's context */
   rl_cs_way *l1 = (rl_cs_way *)set_of(cs, 0, core, line), *hit = 0, *victim;
   if (l1 && (hit = l1_lookup(l1, cs->lv[0].cfg.assoc, line, &victim))) {
     if (ENTRY_DIRTY(hit->entry)) {
       dirty = 1;
       unread = (hit->entry & RL_CS_UNREAD) != 0;
+      writer = ENTRY_FLAGS(hit->entry);
       --cs->lv[0].dirty;
     }
     hit->entry = hit->stamp = 0;
@@ -329,22 +348,25 @@ static void nt_store(rl_cs *cs, int core, u64 line, u64 *ctr)
     const int w = set ? find(set, s->cfg.assoc, line) : -1;
     if (w < 0) continue;
     if (ENTRY_DIRTY(set[w])) {
-      if (!dirty) unread = (set[w] & RL_CS_UNREAD) != 0;  /* the highest dirty copy is the newest */
+      if (!dirty) {  /* the highest dirty copy is the newest */
+        unread = (set[w] & RL_CS_UNREAD) != 0;
+        writer = ENTRY_FLAGS(set[w]);
+      }
       dirty = 1;
       --s->dirty;
     }
     remove_way(set, s->cfg.assoc, w);
   }
-  if (dirty) ctr[RL_CS_WRITE + cs->levels - 1] += cs->lv[0].cfg.line;
-  if (dirty && unread) ctr[RL_CS_WRITE_ALLOCATE_UNREAD] += cs->lv[0].cfg.line;
+  if (dirty) count_write(cs, writer, RL_CS_WRITE + cs->levels - 1, cs->lv[0].cfg.line, ctr);
+  if (dirty && unread) count_write(cs, writer, RL_CS_WRITE_ALLOCATE_UNREAD, cs->lv[0].cfg.line, ctr);
 }
 
 long long rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u64 *ctr)
 {
   rl_cs_level_state *l1 = &cs->lv[0];
   const unsigned shift = l1->line_shift;
-  const u64 first = addr >> shift;
-  const u64 last = (addr + (size ? size : 1) - 1) >> shift;
+  const u64 first = (addr >> shift) & LINE_MASK;
+  const u64 last = first + ((((addr & ((1ull << shift) - 1)) + (size ? size : 1) - 1)) >> shift);
   const unsigned assoc = l1->cfg.assoc;
   rl_cs_way *way = 0;
   u64 line;
@@ -374,8 +396,10 @@ long long rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u
       way = victim;
     }
     if (kind == RL_CS_STORE && (way->entry & (RL_CS_DIRTY | RL_CS_WRITTEN_ALL)) != (RL_CS_DIRTY | RL_CS_WRITTEN_ALL)) {
+      /* this store makes write-backs due that were not (the line was clean here, or not
+       * written since it came up from a victim level): they are its context's */
       if (!ENTRY_DIRTY(way->entry)) ++l1->dirty;
-      way->entry |= RL_CS_DIRTY | RL_CS_WRITTEN_ALL;
+      way->entry = (way->entry & ~RL_CS_CTX_MASK) | RL_CS_DIRTY | RL_CS_WRITTEN_ALL | cs->ctx_bits;
     }
   }
   return way ? (long long)((u64 *)way - l1->of_core[core]->ways) * (long long)sizeof(u64) : -1;

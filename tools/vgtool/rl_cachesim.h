@@ -95,6 +95,17 @@ typedef void *(*rl_cs_alloc_fn)(unsigned long long bytes);
 #define RL_CS_WRITTEN_ALL (RL_CS_WRITTEN(1) | RL_CS_WRITTEN(2) | RL_CS_WRITTEN(3))
 #define RL_CS_TAG_SHIFT 5
 #define RL_CS_TAG(line) (((unsigned long long)(line) + 1) << RL_CS_TAG_SHIFT)
+/* The tag takes bits 5..49: line numbers of 44 bits (every address below 2^47 with any
+ * line size, as amd64 user space is; the simulator drops higher bits). Bits 50..63:
+ * the writer's context, RL_CS_CTX(entry), for rl_cs.charge: the caller's rl_cs.ctx_bits
+ * at the store that made the line's write-backs due (that made it dirty, or first wrote
+ * it since it came up from a victim level; meaningful while it is dirty). A later store
+ * to the line while it is dirty adds no write-back and leaves it. */
+#define RL_CS_CTX_SHIFT 50
+#define RL_CS_CTX_MASK (~0ull << RL_CS_CTX_SHIFT)
+#define RL_CS_TAG_MASK (~RL_CS_CTX_MASK & ~((1ull << RL_CS_TAG_SHIFT) - 1))
+#define RL_CS_CTX(entry) ((unsigned)((entry) >> RL_CS_CTX_SHIFT))
+#define RL_CS_MAX_CTX ((1u << (64 - RL_CS_CTX_SHIFT)) - 1)
 
 /* One way of an L1 set: entry as above; stamp: the simulator's clock at its last use
  * (0: empty); the way with the smallest is the LRU one. */
@@ -120,10 +131,23 @@ typedef struct {
   unsigned long long dirty;    /* dirty lines now held, all instances */
 } rl_cs_level_state;
 
+/* A write-back (or unread write-allocate fill) of a line whose writer context is not the
+ * current one: `counter` (RL_CS_WRITE + b or RL_CS_WRITE_ALLOCATE_UNREAD) got `bytes` in
+ * `ctr`, the counters of the access that evicted it, as always; the caller may charge them
+ * to `writer` instead of `now` (the tool: to the regions open when the line was written,
+ * not those open when it was evicted). */
+typedef void (*rl_cs_charge_fn)(void *arg, unsigned writer, unsigned now, int counter, unsigned long long bytes,
+                                unsigned long long *ctr);
+
 typedef struct {
   int levels;
   int cores;
   unsigned long long clock;    /* advanced at every use of an L1 way; the caller may advance it too */
+  /* The context of the accesses now (a number below RL_CS_MAX_CTX, << RL_CS_CTX_SHIFT): a
+   * store stamps it on its line; set by the caller, 0 at first. */
+  unsigned long long ctx_bits;
+  rl_cs_charge_fn charge;      /* or 0 */
+  void *charge_arg;
   rl_cs_alloc_fn alloc;
   int out_of_memory;           /* an instance could not be allocated: accesses to it miss */
   rl_cs_level_state lv[RL_CS_MAX_LEVELS];
@@ -138,10 +162,11 @@ int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *e
  * access's last line now is in that core's L1: its byte offset from the instance's
  * first way (rl_cs_l1_ways); -1 for a non-temporal store or an L1 without memory.
  *
- * An L1 hit changes nothing but the way's stamp (the dirty and written bits of a store,
- * the unread bit of a load), so the tool does that much inline: it remembers the offset
- * for each access instruction, and when the way there holds the line (for a store, dirty
- * and written already; for a load, without RL_CS_UNREAD) it writes
+ * An L1 hit changes nothing but the way's stamp (the dirty and written bits and context of
+ * a store, the unread bit of a load), so the tool does that much inline: it remembers the
+ * offset for each access instruction, and when the way there holds the line (for a store,
+ * dirty and written already; for a load, without RL_CS_UNREAD; either, whatever its
+ * context) it writes
  * ++clock into the stamp instead of calling this. That is exact, not an approximation:
  * the state is the one this call would leave, less the counters RL_CS_ACCESSES and
  * RL_CS_L1_HITS, which then count only the calls. */

@@ -882,6 +882,109 @@ static void scope_now(TState *t, ULong *now)
     }
 }
 
+/* Writer contexts (cache simulation). A write-back happens when a dirty line is evicted,
+ * often by another region's accesses than the one that wrote it: a region writing an array
+ * that stays in cache, then one streaming other data, had the second charged the first's
+ * write-backs (and unread write-allocate fills). Each line carries the context of its last
+ * store, an id of the multiset of regions open then (process scope: open anywhere; thread
+ * scope: on the storing thread, an activation each); a write-back written in another
+ * context than the current one is charged to the writer's regions and taken from the
+ * current ones (rl_charge). The bytes still move when the line is evicted: the whole run,
+ * and the functions and instructions (and a region's functions and instructions, under
+ * the writer region), count them where the eviction happened. */
+#define CTX_HASH 4096
+typedef struct { Int *regions; Int n; UInt hash; Int next; } WriterCtx; /* next: index + 1, 0 = none */
+static WriterCtx *ctxs = NULL;
+static Int n_ctxs = 0, cap_ctxs = 0;
+static Int ctx_head[CTX_HASH]; /* index + 1 */
+static Bool ctx_overflow = False; /* more contexts than a line can name: the rest charged where evicted */
+
+/* The id of the multiset regions[0..n) (sorted), or RL_CS_MAX_CTX (unknown) once the ids
+ * run out. */
+static UInt ctx_intern(const Int *r, Int n)
+{
+    UInt h = 2166136261u ^ (UInt)n;
+    for (Int i = 0; i < n; i++) h = (h ^ (UInt)r[i]) * 16777619u;
+    for (Int i = ctx_head[h % CTX_HASH] - 1; i >= 0; i = ctxs[i].next - 1) {
+        if (ctxs[i].hash != h || ctxs[i].n != n) continue;
+        Int k = 0;
+        while (k < n && ctxs[i].regions[k] == r[k]) k++;
+        if (k == n) return (UInt)i;
+    }
+    if (n_ctxs >= (Int)RL_CS_MAX_CTX) {
+        ctx_overflow = True;
+        return RL_CS_MAX_CTX;
+    }
+    if (n_ctxs == cap_ctxs) {
+        const Int nc = cap_ctxs ? 2 * cap_ctxs : 64;
+        WriterCtx *g = VG_(malloc)("rl.ctx", (SizeT)nc * sizeof(WriterCtx));
+        for (Int i = 0; i < n_ctxs; i++) g[i] = ctxs[i];
+        if (ctxs) VG_(free)(ctxs);
+        ctxs = g;
+        cap_ctxs = nc;
+    }
+    WriterCtx *c = &ctxs[n_ctxs];
+    c->regions = VG_(malloc)("rl.ctx", (SizeT)(n ? n : 1) * sizeof(Int));
+    for (Int i = 0; i < n; i++) c->regions[i] = r[i];
+    c->n = n;
+    c->hash = h;
+    c->next = ctx_head[h % CTX_HASH];
+    ctx_head[h % CTX_HASH] = n_ctxs + 1;
+    return (UInt)n_ctxs++;
+}
+
+static Int cmp_int(const void *a, const void *b)
+{
+    const Int x = *(const Int *)a, y = *(const Int *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The simulator's current context: the regions open now (thread scope: on t, the running
+ * thread). After every change of them, and at a thread switch in thread scope. */
+static void cache_ctx_update(const TState *t)
+{
+    static Int list[MAX_REGIONS > MAX_DEPTH ? MAX_REGIONS : MAX_DEPTH];
+    Int n = 0;
+    if (!cache_on) return;
+    if (clo_thread_scope) {
+        for (Int i = 0; t && i < t->depth; i++) list[n++] = t->act[i].region;
+    } else {
+        for (Int k = 0; k < n_open; k++) list[n++] = open_list[k];
+    }
+    VG_(ssort)(list, n, sizeof(Int), cmp_int);
+    cache.ctx_bits = (ULong)ctx_intern(list, n) << RL_CS_CTX_SHIFT;
+}
+
+/* delta (added modulo 2^64: a charge taken is a negative delta) to a region's `counter`,
+ * and to its gain by the evicting access's counter block, ctr, where it is split by
+ * instruction (so its functions still add up to it). */
+static void region_charge(Int region, Int counter, ULong delta, const ULong *ctr)
+{
+    Region *r = &regions[region];
+    r->c[RL_CACHE + counter] += delta;
+    if (!r->detail) return;
+    const Int at = (Int)(ctr[CB_ID] >> 1);
+    if (ctr[CB_ID] & 1) {
+        r->gain.icache = raw_reserve(r->gain.icache, &r->gain.n_icache, at + 1, RL_CS_NCOUNTERS);
+        r->gain.icache[(SizeT)at * RL_CS_NCOUNTERS + counter] += delta;
+    } else {
+        r->gain.fcache = raw_reserve(r->gain.fcache, &r->gain.n_fcache, at + 1, RL_CS_NCOUNTERS);
+        r->gain.fcache[(SizeT)at * RL_CS_NCOUNTERS + counter] += delta;
+    }
+}
+
+/* rl_cs_charge_fn: bytes written back in context `now` of a line written in `writer`. The
+ * regions of `now` count them (the access's counters got them, and their windows hold
+ * those): taken away; the regions of `writer` get them. */
+static void rl_charge(void *arg, unsigned writer, unsigned now, int counter, unsigned long long bytes,
+                      unsigned long long *ctr)
+{
+    (void)arg;
+    if (writer >= (unsigned)n_ctxs || now >= (unsigned)n_ctxs) return; /* unknown: where evicted */
+    for (Int i = 0; i < ctxs[now].n; i++) region_charge(ctxs[now].regions[i], counter, 0 - (ULong)bytes, ctr);
+    for (Int i = 0; i < ctxs[writer].n; i++) region_charge(ctxs[writer].regions[i], counter, (ULong)bytes, ctr);
+}
+
 static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
 {
     if (region < 0) return;
@@ -900,6 +1003,7 @@ static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
         open_list[n_open++] = region;
         if (region_detail(r)) r->detail = True;
     }
+    cache_ctx_update(t);
 }
 
 /* now: from scope_now */
@@ -930,6 +1034,7 @@ static void act_end(TState *t, Int region)
     scope_now(t, now);
     for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
     t->depth = k;
+    cache_ctx_update(t);
 }
 
 /* Function regions (--roofline-function): begin at entry to the function
@@ -980,6 +1085,7 @@ static VG_REGPARM(1) void rl_sp_check(UWord sp)
         for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
         t->depth = k;
     }
+    if (have) cache_ctx_update(t);
     recompute_limit(t);
 }
 
@@ -1011,6 +1117,7 @@ static void rl_start_client_code(ThreadId tid, ULong blocks)
         flush_cur(now);
         cur_tid = tid;
         cache_set_core(tid);
+        if (clo_thread_scope) cache_ctx_update(ts_of(tid)); /* the regions open on it */
     }
     if (n_clo_funcs > 0) recompute_limit(ts_of(tid));
 }
@@ -1101,8 +1208,9 @@ static void emit_cache_access(IRSB *sb, IRExpr *addr, Int size, Int kind, IRExpr
         IRExpr *tag = bind(sb, Ity_I64, IRExpr_Binop(Iop_Shl64, line1, IRExpr_Const(IRConst_U8(RL_CS_TAG_SHIFT))));
         /* A load hits a clean or dirty entry not marked unread (a line a store brought
          * in: the call clears the mark, so a load of it is never inline); a store hits
-         * a dirty one written since it came up (rl_cachesim.h), marked unread or not. */
-        const ULong ignored = kind == RL_CS_LOAD ? RL_CS_DIRTY | RL_CS_WRITTEN_ALL : RL_CS_UNREAD;
+         * a dirty one written since it came up (rl_cachesim.h), marked unread or not.
+         * Either, whoever wrote it (the writer's context, above the tag). */
+        const ULong ignored = RL_CS_CTX_MASK | (kind == RL_CS_LOAD ? RL_CS_DIRTY | RL_CS_WRITTEN_ALL : RL_CS_UNREAD);
         const ULong required = kind == RL_CS_LOAD ? 0 : RL_CS_DIRTY | RL_CS_WRITTEN_ALL;
         IRExpr *key = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, tag, u64(ignored | required)));
         IRExpr *have = bind(sb, Ity_I64, IRExpr_Binop(Iop_Or64, entry, u64(ignored)));
@@ -1725,6 +1833,9 @@ static void oput_cache_model(void)
         oput(placed_pinned[t] ? ", \"pinned\": true}" : ", \"pinned\": false}");
     }
     oput("]");
+    /* more distinct sets of open regions than a line can name: the write-backs of lines
+     * written in the later ones were charged where they were evicted */
+    if (ctx_overflow) oput(", \"writer_contexts_exhausted\": true");
     oput(cache.out_of_memory ? ", \"out_of_memory\": true}" : "}");
 }
 
@@ -2063,6 +2174,9 @@ static void cache_init(void)
     if (rl_cs_init(&cache, &cfg, cache_alloc, err, sizeof(err)) != 0)
         BAD_OPTION("--roofline-cache", "%s\n", err);
     cache_on = True;
+    /* write-backs go to the regions that wrote the lines; context 0: no region open */
+    cache.charge = rl_charge;
+    cache.ctx_bits = (ULong)ctx_intern(NULL, 0) << RL_CS_CTX_SHIFT;
     const rl_cs_level_state *l1 = &cache.lv[0];
     l1_line_shift = l1->line_shift;
     /* As large as an L1 instance: the inline check reads it at any remembered offset. */
