@@ -169,6 +169,8 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
     const auto note = [&](std::string text) { made.messages.push_back({MeasureMessage::Kind::note, std::move(text)}); };
     std::vector<std::string> skipped;
     points = measure::merge_points(result, &skipped);
+    for (auto& why : measure::refused_regions(result))
+        made.messages.push_back({MeasureMessage::Kind::warning, std::move(why)});
     for (const auto& c : result.counts) {
         if (measure::function_of_region(c.name).empty()) continue;
         if (auto warning = region_match_warning(c, result.functions))

@@ -122,6 +122,8 @@ struct ThreadRegion {
     std::string_view name;  // points into Global::names (stable)
     RegionWall* wall = nullptr;  // the region's, shared by every thread (Global::walls)
     uint64_t calls = 0;
+    uint64_t outer_calls = 0;  // calls that were the thread's outermost instance (not a recursion's inner)
+    uint64_t inner_calls = 0;  // begin calls of any region made while its outermost instance was open
     uint64_t ns = 0;       // inclusive: only the outermost instance of a recursion counts
     int depth = 0;         // open instances of this region on the thread
     uint64_t unclosed = 0; // instances closed by finalize
@@ -133,6 +135,7 @@ struct ThreadRegion {
 struct Frame {
     int id;
     uint64_t t0;
+    uint64_t begins;  // the thread's begin calls so far, this one included
 };
 
 struct ThreadState {
@@ -142,6 +145,23 @@ struct ThreadState {
     std::vector<Frame> stack;
     std::vector<Sample> frame_samples;               // stack.size() * events
     std::vector<int> fds;                            // per event, -1 when not open
+    uint64_t begins = 0;                             // begin calls recorded on this thread
+};
+
+// What one begin/end pair costs in this process (calibrate_native), per batch of `pairs` pairs:
+// the part of an empty region's calls inside its own time ("region"), of which the part no
+// work in the region can overlap ("begin"), what a region holding work adds to a region around
+// it ("nested") and an empty pair's whole time ("pair"); per event (the perf engine's
+// counters) the empty region's part and whole pair. `roofline measure` subtracts them
+// (PROTOCOL.md).
+struct Calibration {
+    bool done = false;
+    uint64_t pairs = 0;
+    std::vector<double> region_ns, begin_ns, nested_ns, pair_ns;  // per batch: per pair
+    std::vector<std::vector<double>> region_events, pair_events;  // per event: per batch, per pair
+    std::vector<bool> event_ok;                                   // per event: counted in every batch
+    std::vector<double> event_total;                              // per event: the whole calibration's
+    double seconds = 0;                                           // the calibration's whole span
 };
 
 struct Global {
@@ -162,7 +182,13 @@ struct Global {
     uint64_t period_ms = 1000;
     std::mutex snapshot_mu;        // one writer at a time: the thread or the exit
     bool snapshot_final = false;   // the finished snapshot is written: no more
+    Calibration calibration;
 };
+
+// Reserved region names the calibration runs under (never written as regions: their calls are
+// reset). Under the Valgrind tool they are the tool's regions, which measure reads and drops.
+constexpr const char* kCalibrationRegion = "(roofline marker calls)";
+constexpr const char* kCalibrationWhole = "(roofline marker calls, whole)";
 
 // Allocated once and never destroyed: the atexit writer may run after static
 // destructors of other objects, and threads may still be running.
@@ -437,6 +463,7 @@ void close_frame(ThreadState* ts, std::vector<ThreadRegion>& regions, size_t lev
     if (forced) ++r.unclosed;
     if (--r.depth > 0) return;
     r.ns += t1 - f.t0;
+    r.inner_calls += ts->begins - f.begins;
     if (leave_wall) wall_leave(r.wall, t1);
     size_t nev = ts->fds.size();
     if (nev == 0) return;
@@ -484,10 +511,10 @@ void begin_timing(const char* name) {
     r.name = stable;
     if (wall) r.wall = wall;
     ++r.calls;
-    ++r.depth;
+    if (++r.depth == 1) ++r.outer_calls;
     size_t level = ts->stack.size();
     if (level > 0) r.nested = true;
-    ts->stack.push_back(Frame{id, 0});
+    ts->stack.push_back(Frame{id, 0, ++ts->begins});
     if (nev) {
         ts->frame_samples.resize((level + 1) * nev);
         read_all(ts, &ts->frame_samples[level * nev]);
@@ -504,8 +531,8 @@ __attribute__((noinline)) void end_slow(const char* name, int mode) {
 #ifdef ROOFLINE_HAVE_VALGRIND
     if (mode & kValgrind) VALGRIND_DO_CLIENT_REQUEST_STMT(ROOFLINE_VG_REGION_END, name, 0, 0, 0, 0);
 #endif
+    if (!(mode & kTiming)) return;  // under the tool no clock is read: it would only add to enclosing regions
     uint64_t t1 = now_ns();
-    if (!(mode & kTiming)) return;
     ThreadState* ts = thread_state();
     size_t nev = ts->fds.size();
     Sample stack_samples[8];
@@ -562,6 +589,68 @@ void append_double(std::string& out, double v) {
 
 void write_snapshot(bool finished);
 
+// ' "calibration": {...},' when the library calibrated (PROTOCOL.md): per batch, what one
+// begin/end pair cost. Events given several times (instances) are summed.
+void append_calibration(std::string& out) {
+    const Calibration& c = g->calibration;
+    if (!c.done) return;
+    auto list = [&](const std::vector<double>& values) {
+        out += "[";
+        for (size_t i = 0; i < values.size(); ++i) {
+            if (i) out += ", ";
+            append_double(out, values[i]);
+        }
+        out += "]";
+    };
+    out += "\n \"calibration\": {\"region\": ";
+    append_json_string(out, kCalibrationRegion);
+    out += ", \"pairs\": " + std::to_string(c.pairs) + ", \"seconds\": ";
+    append_double(out, c.seconds);
+    out += ", \"region_ns\": ";
+    list(c.region_ns);
+    out += ", \"begin_ns\": ";
+    list(c.begin_ns);
+    out += ", \"nested_ns\": ";
+    list(c.nested_ns);
+    out += ", \"pair_ns\": ";
+    list(c.pair_ns);
+    if (!c.event_ok.empty()) {
+        out += ", \"counters\": {";
+        std::vector<std::string_view> said;
+        for (size_t i = 0; i < c.event_ok.size(); ++i) {
+            const std::string_view name = g->events[i].name;
+            // A whole CPU's counter sees every process's traffic, not the calls': nothing to subtract.
+            if (g->events[i].cpu >= 0) continue;
+            if (std::find(said.begin(), said.end(), name) != said.end()) continue;
+            said.push_back(name);
+            std::vector<double> region(c.region_ns.size(), 0.0), pair(c.pair_ns.size(), 0.0);
+            double total = 0;
+            bool ok = true;
+            for (size_t j = i; j < c.event_ok.size(); ++j) {
+                if (g->events[j].name != name) continue;
+                ok = ok && c.event_ok[j];
+                total += j < c.event_total.size() ? c.event_total[j] : 0.0;
+                for (size_t b = 0; b < region.size(); ++b) {
+                    region[b] += c.region_events[j][b];
+                    pair[b] += c.pair_events[j][b];
+                }
+            }
+            if (!ok) continue;  // not opened, or multiplexed out of a batch: nothing known to subtract
+            if (out.back() != '{') out += ", ";
+            append_json_string(out, name);
+            out += ": {\"region\": ";
+            list(region);
+            out += ", \"pair\": ";
+            list(pair);
+            out += ", \"total\": ";
+            append_double(out, total);
+            out += "}";
+        }
+        out += "}";
+    }
+    out += "},";
+}
+
 // At exit or roofline_finalize(): the regions' totals, open ones closed now, and recording
 // stops. `at_exec` (the program is about to exec another): the totals as they stand, open
 // regions counted up to now and flagged, without changing anything, so that if the exec
@@ -595,7 +684,7 @@ void write_results(bool at_exec) {
 
     struct Total {
         std::string_view name;
-        uint64_t calls = 0, unclosed = 0;
+        uint64_t calls = 0, unclosed = 0, outer_calls = 0, inner_calls = 0;
         std::vector<double> thread_seconds;
         RegionWall* wall = nullptr;
         std::vector<double> counters;
@@ -641,6 +730,8 @@ void write_results(bool at_exec) {
             t.name = r.name;
             if (r.wall) t.wall = r.wall;
             t.calls += r.calls;
+            t.outer_calls += r.outer_calls;
+            t.inner_calls += r.inner_calls;
             t.unclosed += r.unclosed;
             t.thread_seconds.push_back(double(r.ns) * 1e-9);
             if (nev) {
@@ -676,6 +767,10 @@ void write_results(bool at_exec) {
         out += "\"name\": ";
         append_json_string(out, t.name);
         out += ", \"calls\": " + std::to_string(t.calls);
+        // What the calls' own cost is subtracted for: each outermost call adds the in-region part
+        // of one pair, each region opened inside it the whole of one.
+        out += ", \"outermost_calls\": " + std::to_string(t.outer_calls);
+        out += ", \"inner_calls\": " + std::to_string(t.inner_calls);
         out += ", \"threads\": " + std::to_string(t.thread_seconds.size());
         // The region's wall time: while at least one thread had it open. Never below one
         // thread's own time (a thread that reset the region counts its time since).
@@ -726,7 +821,9 @@ void write_results(bool at_exec) {
         }
         out += "}";
     }
-    out += "],\n \"errors\": [";
+    out += "],";
+    append_calibration(out);
+    out += "\n \"errors\": [";
     for (size_t i = 0; i < errors.size(); ++i) {
         std::string msg = errors[i].first;
         if (errors[i].second > 1) msg += " (" + std::to_string(errors[i].second) + " times)";
@@ -882,12 +979,153 @@ ThreadRegion* find_thread_region(const char* name) {
     return &ts->regions[size_t(it->second)];
 }
 
+// A dependent chain of multiply-adds (the calibration's work of known length): each step waits
+// for the one before, so nothing of it overlaps the calls around it but what they let run.
+__attribute__((noinline)) double calibration_chain(double x) {
+    for (int i = 0; i < 64; ++i) x = x * 0.999999 + 1e-7;
+    return x;
+}
+
+// The calls' own cost, measured in this process at load (ROOFLINE_MARKER_OUT set): batches of
+// begin/end pairs made through the exported entry points as the program's calls are (the PLT
+// included), on this thread, before the program's code runs. Per batch, per pair:
+//  - region_ns: an empty region's recorded time, the part of begin after its clock read and of
+//    end before its own;
+//  - begin_ns: what a region holding calibration_chain (about 100 ns) records beyond the chain
+//    run unmarked: the part no work can overlap (begin's after its clock read ends in a locked
+//    instruction, and the work's inputs come back from memory after it). The rest of region_ns
+//    is end's part before its clock read, which the region's work can overlap;
+//  - nested_ns: what each of those regions adds to a region around them (kCalibrationWhole),
+//    beyond the chains and that region's own calls: a whole pair, less what the work overlaps;
+//  - pair_ns: an empty pair's whole time, back to back.
+// The same for each counter (perf engine), from the empty regions (counts do not overlap).
+// Two warm-up batches first (the thread's state, the region's entry, lazy binding), left out; a
+// batch of empty regions is sized to last about 20 us. The region is then reset: never written.
+void calibrate_native() {
+    constexpr int kBatches = 11;
+    constexpr int kChains = 16;
+    const uint64_t start = now_ns();
+    ThreadState* ts = thread_state();
+    const size_t nev = ts->fds.size();
+    Calibration c;
+    c.region_events.assign(nev, {});
+    c.pair_events.assign(nev, {});
+    c.event_ok.assign(nev, true);
+    std::vector<Sample> s0(nev), s1(nev), first(nev);
+    if (nev) read_all(ts, first.data());
+    uint64_t pairs = 16;
+    double x = 1.0;
+    auto region = [&](const char* name = kCalibrationRegion) -> const ThreadRegion* {
+        const auto it = ts->ids.find(std::string_view(name));
+        return it == ts->ids.end() ? nullptr : &ts->regions[size_t(it->second)];
+    };
+    for (int batch = -2; batch < kBatches; ++batch) {
+        const ThreadRegion* r = region();
+        const uint64_t ns0 = r ? r->ns : 0;
+        std::vector<double> counters0(nev, 0.0);
+        for (size_t i = 0; r && i < nev && i < r->counters.size(); ++i) counters0[i] = r->counters[i];
+        if (nev) read_all(ts, s0.data());
+        const uint64_t t0 = now_ns();
+        for (uint64_t i = 0; i < pairs; ++i) {
+            roofline_begin(kCalibrationRegion);
+            roofline_end(kCalibrationRegion);
+        }
+        const uint64_t t1 = now_ns();
+        if (nev) read_all(ts, s1.data());
+        r = region();
+        const uint64_t ns1 = r->ns;
+        std::vector<double> counters1(nev, 0.0);
+        for (size_t i = 0; i < nev && i < r->counters.size(); ++i) counters1[i] = r->counters[i];
+        // The chain unmarked, then marked.
+        const uint64_t u0 = now_ns();
+        for (int i = 0; i < kChains; ++i) x = calibration_chain(x);
+        const uint64_t u1 = now_ns();
+        const ThreadRegion* w = region(kCalibrationWhole);
+        const uint64_t whole0 = w ? w->ns : 0;
+        roofline_begin(kCalibrationWhole);
+        for (int i = 0; i < kChains; ++i) {
+            roofline_begin(kCalibrationRegion);
+            x = calibration_chain(x);
+            roofline_end(kCalibrationRegion);
+        }
+        roofline_end(kCalibrationWhole);
+        r = region();
+        const uint64_t ns2 = r->ns;
+        const uint64_t whole1 = region(kCalibrationWhole)->ns;
+        const double per_pair = double(t1 - t0) / double(pairs);
+        if (batch < 0) {
+            // Sized from the second warm-up: about 20 us a batch, 16 to 256 pairs.
+            if (batch == -1) pairs = uint64_t(std::clamp(20000.0 / std::max(per_pair, 1.0), 16.0, 256.0));
+            continue;
+        }
+        const double empty_ns = double(ns1 - ns0) / double(pairs);
+        const double unmarked = double(u1 - u0);
+        c.region_ns.push_back(empty_ns);
+        c.begin_ns.push_back(std::max(0.0, (double(ns2 - ns1) - unmarked) / kChains));
+        // The enclosing region's time beyond the chains and its own calls, per region inside it.
+        c.nested_ns.push_back(std::max(0.0, (double(whole1 - whole0) - unmarked - empty_ns) / kChains));
+        c.pair_ns.push_back(per_pair);
+        for (size_t i = 0; i < nev; ++i) {
+            const roofline::MultiplexedCount whole = roofline::scale_multiplexed(
+                double(s1[i].value - s0[i].value), s1[i].enabled - s0[i].enabled, s1[i].running - s0[i].running);
+            const bool counted = ts->fds[i] >= 0 && whole.counted && i < r->counters.size() &&
+                                 !(i < r->uncounted.size() && r->uncounted[i]);
+            if (!counted) c.event_ok[i] = false;
+            c.region_events[i].push_back(counted ? (counters1[i] - counters0[i]) / double(pairs) : 0.0);
+            c.pair_events[i].push_back(counted ? whole.value / double(pairs) : 0.0);
+        }
+    }
+    c.pairs = pairs;
+    if (nev) read_all(ts, s1.data());
+    for (size_t i = 0; i < nev; ++i)
+        c.event_total.push_back(roofline::scale_multiplexed(double(s1[i].value - first[i].value),
+                                                            s1[i].enabled - first[i].enabled,
+                                                            s1[i].running - first[i].running).value);
+    roofline_region_reset(kCalibrationRegion);
+    roofline_region_reset(kCalibrationWhole);
+    c.seconds = double(now_ns() - start) * 1e-9;
+    c.done = true;
+    g->calibration = std::move(c);
+    volatile double sink = x;  // the chains' result is used: they are not optimized away
+    (void)sink;
+}
+
+#ifdef ROOFLINE_HAVE_VALGRIND
+// Under the Valgrind tool (ROOFLINE_MARKER_CALIBRATE set by the instrument engine): the tool
+// counts kValgrindPairs pairs of an empty region as its region kCalibrationRegion, all of them
+// inside kCalibrationWhole. Every pair runs the same instructions there; measure reads the two
+// regions (per pair: the in-region part, the whole pair) and drops them. Recording is off for
+// one pair first, which binds the entry points' PLT slots outside any region.
+constexpr int kValgrindPairs = 100;
+void calibrate_under_valgrind() {
+    g_mode.store(kOff, std::memory_order_release);
+    roofline_begin(kCalibrationRegion);
+    roofline_end(kCalibrationRegion);
+    g_mode.store(kValgrind, std::memory_order_release);
+    roofline_begin(kCalibrationWhole);
+    for (int i = 0; i < kValgrindPairs; ++i) {
+        roofline_begin(kCalibrationRegion);
+        roofline_end(kCalibrationRegion);
+    }
+    roofline_end(kCalibrationWhole);
+}
+#endif
+
 // Under `roofline measure` the library starts when it is loaded, not at the first marker
 // call: a program that loads it always leaves a file (with no regions if it marked none),
 // so measure can tell "the library recorded nothing" from "the library is not there".
 __attribute__((constructor)) void init_at_load() {
     const char* out = std::getenv("ROOFLINE_MARKER_OUT");
-    if (out && *out) ensure_init();
+#ifdef ROOFLINE_HAVE_VALGRIND
+    const char* calibrate = std::getenv("ROOFLINE_MARKER_CALIBRATE");
+    if (RUNNING_ON_VALGRIND) {
+        if (calibrate && *calibrate && ensure_init() == kValgrind) calibrate_under_valgrind();
+        return;
+    }
+#endif
+    if (!(out && *out)) return;
+    // Before the program's code (and its threads) run: the calls' own cost in this process.
+    if ((ensure_init() & kTiming) && g && !g->out_path.empty()) calibrate_native();
 }
 
 constexpr std::string_view kOutVar = "ROOFLINE_MARKER_OUT=";
@@ -992,6 +1230,8 @@ ROOFLINE_API void roofline_region_reset(const char* name) {
     t_state->lock.lock();
     if (r->depth == 0) {
         r->calls = 0;
+        r->outer_calls = 0;
+        r->inner_calls = 0;
         r->ns = 0;
         r->unclosed = 0;
         for (double& c : r->counters) c = 0;

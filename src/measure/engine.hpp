@@ -41,6 +41,16 @@ struct RegionTiming {
     long long calls = 0;
     double seconds = 0;   // wall time the region was open (union over its threads)
     int threads = 1;
+    // For the marker calls' own cost (marker_cost.hpp): the calls that were their thread's outermost
+    // instance (-1: not known; a recursion's inner calls add no time of their own), the begin calls
+    // of regions opened inside it while it was open, and its threads' own times added up (0: not known).
+    long long outermost_calls = -1;
+    long long inner_calls = 0;
+    double thread_seconds = 0;
+    // The calls' own cost taken off `seconds` (0: none); a region whose time that leaves at or
+    // below zero is refused, `refused` saying why (it gets no point).
+    double marker_cost_seconds = 0;
+    std::string refused{};
 };
 
 // Times taken by an earlier run of the same command (--times FILE): the
@@ -105,6 +115,10 @@ struct RegionCounts {
     std::map<std::string, double> inner_instructions;
     std::vector<std::string> matched;  // "<function NAME>" regions: the functions NAME matched
     std::string object;                // functions: the file holding it (empty: unknown)
+    // The marker calls' own counts taken off these (marker_cost.hpp), by figure ("bytes_loaded",
+    // "instructions", "event_<name>", ...); `refused`: why the figures left cannot stand (no point).
+    std::map<std::string, double> marker_cost;
+    std::string refused{};
     double total_flops() const;
 };
 
@@ -172,6 +186,9 @@ struct MeasureResult {
     std::vector<InstructionCounts> instructions;  // instrument engine, per_instruction_object: by instruction
     std::vector<RegionBreakdown> region_breakdowns;  // and each marker region's (process scope)
     std::map<std::string, double> multiplexing;  // perf: event -> time_running / time_enabled (< 1 scaled)
+    // perf: what the marker library's calibration counted, by event (its threads' counters):
+    // the whole program's counters less these are the program's.
+    std::map<std::string, double> calibration_events;
     std::vector<std::string> warnings;
     std::vector<std::string> notes;        // what was run, in order
     // --counts-from: the timed program's standard output (native) against the counted one's.

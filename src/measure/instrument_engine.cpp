@@ -3,6 +3,7 @@
 #include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
+#include "measure/marker_cost.hpp"
 #include "measure/output_tee.hpp"
 #include "measure/protocol_json.hpp"
 
@@ -85,6 +86,9 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     auto env = request.env;
     env.emplace_back("VALGRIND_LIB", tool_dir);
     env.emplace_back("OMP_WAIT_POLICY", "passive");  // spinning threads would be counted and take forever
+    // The marker library runs empty regions at its start for the tool to count: the calls' own
+    // counts, taken off each region (marker_cost.hpp).
+    env.emplace_back("ROOFLINE_MARKER_CALIBRATE", "1");
     // After a native run, the program's output was shown there: this run shows none (its
     // standard output kept for --counts-from's comparison, its standard error's end for a
     // message should it fail). With --times it is the only run, and shows its output.
@@ -174,6 +178,10 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
             report.child_processes));
     if (!report.thread_placement.empty()) result.notes.push_back(report.thread_placement);
     result.counts = std::move(report.regions);
+    CostMessages cost;
+    subtract_marker_counts(result.counts, result.timings, cost);
+    for (auto& n : cost.notes) result.notes.push_back(std::move(n));
+    for (auto& w : cost.warnings) result.warnings.push_back(std::move(w));
     result.functions = std::move(report.functions);
     result.instructions = std::move(report.instructions);
     result.region_breakdowns = std::move(report.region_breakdowns);

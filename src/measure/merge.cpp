@@ -51,6 +51,11 @@ EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> 
         t.name = name;
         t.seconds = p.seconds;
         t.threads = p.threads;
+        // What the marker calls' own counts are subtracted for (marker_cost.hpp).
+        if (const auto o = p.details.find("marker_outermost_calls"); o != p.details.end())
+            t.outermost_calls = static_cast<long long>(o->second);
+        if (const auto in = p.details.find("marker_inner_calls"); in != p.details.end())
+            t.inner_calls = static_cast<long long>(in->second);
         if (const auto c = p.details.find("calls"); c != p.details.end()) t.calls = static_cast<long long>(c->second);
         out.timings.push_back(std::move(t));
         out.region_timing.push_back(timing_of(p));
@@ -74,6 +79,10 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
     for (std::size_t i = 0; i < result.timings.size(); ++i) {
         const auto& t = result.timings[i];
         if (t.name == kProgramRegion) continue;
+        const auto* counted = counts_for(t.name);
+        // A region the marker calls' own cost leaves nothing of (marker_cost.hpp): no point
+        // (refused_regions says why).
+        if (!t.refused.empty() || (counted && !counted->refused.empty())) continue;
         Point p;
         p.name = t.name;
         p.seconds = t.seconds;
@@ -92,6 +101,13 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         }
         max_threads = std::max(max_threads, p.threads);
         if (t.calls > 0) p.details["calls"] = static_cast<double>(t.calls);
+        if (t.marker_cost_seconds > 0) p.details["marker_cost_seconds"] = t.marker_cost_seconds;
+        if (t.outermost_calls >= 0 && t.outermost_calls != t.calls)
+            p.details["marker_outermost_calls"] = static_cast<double>(t.outermost_calls);
+        if (t.inner_calls > 0) p.details["marker_inner_calls"] = static_cast<double>(t.inner_calls);
+        if (counted)
+            for (const auto& [figure, value] : counted->marker_cost)
+                if (value > 0) p.details["marker_cost_" + figure] = value;
         // The native run repeated: the fastest timed run, with the runs and their spread.
         if (i < result.region_timing.size() && result.region_timing[i]) record_timing(p, *result.region_timing[i]);
         if (p.seconds > 0) points.push_back(std::move(p));
@@ -123,6 +139,15 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         }
     }
     return points;
+}
+
+std::vector<std::string> refused_regions(const MeasureResult& result) {
+    std::vector<std::string> out;
+    for (const auto& t : result.timings)
+        if (!t.refused.empty()) out.push_back(fmt::format("region '{}' gets no point: {}", t.name, t.refused));
+    for (const auto& c : result.counts)
+        if (!c.refused.empty()) out.push_back(fmt::format("region '{}' gets no point: {}", c.name, c.refused));
+    return out;
 }
 
 } // namespace roofline::measure

@@ -15,8 +15,14 @@ inline constexpr const char* kProgramRegion = "(program)";
 // One point per timed region (counts joined by name), then "(program)" with
 // the parent's wall time. Instrument counts give bytes {"L1": loaded + stored};
 // perf counts give their levels (e.g. "DRAM"). Regions with counts but no time
-// (e.g. "<function f>") cannot be placed and are named in `skipped`.
+// (e.g. "<function f>") cannot be placed and are named in `skipped`; regions
+// refused for the marker calls' own cost get none (refused_regions).
 std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::string>* skipped = nullptr);
+
+// The regions merge_points gives no point because the marker calls' own cost left nothing of
+// their time or a count (RegionTiming::refused, RegionCounts::refused), each a sentence naming
+// the region and why.
+std::vector<std::string> refused_regions(const MeasureResult& result);
 
 // Region times from an earlier run's points (--times): each point's seconds,
 // calls and threads; "(program)" gives the whole program's time. From a job's

@@ -29,16 +29,19 @@ namespace {
 // A run's regions by name and occurrence ("loop" entered from two places: its first and second
 // entry in the library's list), so that runs are matched region by region.
 using RegionKey = std::pair<std::string, int>;
-std::map<RegionKey, double> by_key(const std::vector<RegionTiming>& timings) {
-    std::map<RegionKey, double> out;
+std::map<RegionKey, const RegionTiming*> by_key(const std::vector<RegionTiming>& timings) {
+    std::map<RegionKey, const RegionTiming*> out;
     std::map<std::string, int> seen;
-    for (const auto& t : timings) out[{t.name, seen[t.name]++}] = t.seconds;
+    for (const auto& t : timings) out[{t.name, seen[t.name]++}] = &t;
     return out;
 }
 
-// The regions the marker library wrote in a later run; nullopt when they cannot be read
-// (that run then gives the whole program's time only).
-std::optional<std::vector<RegionTiming>> later_run_regions(const std::string& marker_out) {
+// The regions the marker library wrote in a later run, each process image's calls' own time
+// taken off as in the first run (silently: the first run said it); nullopt when they cannot be
+// read (that run then gives the whole program's time only). `calibration_seconds`: the
+// libraries' calibrations, no part of the program's time.
+std::optional<std::vector<RegionTiming>> later_run_regions(const std::string& marker_out, double& calibration_seconds) {
+    calibration_seconds = 0;
     const auto texts = read_marker_texts(marker_out);
     if (texts.empty()) return std::vector<RegionTiming>{};
     std::vector<MarkerReport> reports;
@@ -46,6 +49,10 @@ std::optional<std::vector<RegionTiming>> later_run_regions(const std::string& ma
         for (const auto& text : texts) reports.push_back(parse_marker_json(text, "marker library output"));
     } catch (const MeasureError&) {
         return std::nullopt;
+    }
+    for (auto& r : reports) {
+        subtract_marker_time(r.timings, r.counters, r.calibration ? &*r.calibration : nullptr, nullptr);
+        if (r.calibration) calibration_seconds += r.calibration->seconds;
     }
     return merge_marker_reports(std::move(reports)).timings;
 }
@@ -109,8 +116,10 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
                 stderr_tail_text(output.stderr_tail())));
             break;
         }
-        walls.push_back(child.wall_seconds);
-        auto later = later_run_regions(marker_out);
+        double calibration_seconds = 0;
+        auto later = later_run_regions(marker_out, calibration_seconds);
+        walls.push_back(child.wall_seconds > calibration_seconds ? child.wall_seconds - calibration_seconds
+                                                                 : child.wall_seconds);
         if (!later) ++unreadable;
         regions.push_back(std::move(later));
     }
@@ -142,20 +151,32 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
     }
     // Each region of the first run, matched by name and occurrence in the others.
     result.region_timing.assign(result.timings.size(), std::nullopt);
-    std::vector<std::map<RegionKey, double>> keyed;
-    for (const auto& r : regions) keyed.push_back(r ? by_key(*r) : std::map<RegionKey, double>{});
+    std::vector<std::map<RegionKey, const RegionTiming*>> keyed;
+    for (const auto& r : regions) keyed.push_back(r ? by_key(*r) : std::map<RegionKey, const RegionTiming*>{});
     std::map<std::string, int> seen;
     for (std::size_t i = 0; i < result.timings.size(); ++i) {
-        const RegionKey key{result.timings[i].name, seen[result.timings[i].name]++};
+        auto& timing = result.timings[i];
+        const RegionKey key{timing.name, seen[timing.name]++};
         std::vector<double> t, w;
+        double fastest_cost = 0, fastest = 0;
         for (std::size_t run = 0; run < keyed.size(); ++run) {
             const auto it = keyed[run].find(key);
-            if (it == keyed[run].end() || !(it->second > 0)) continue;
-            (timed_run[run] ? t : w).push_back(it->second);
+            if (it == keyed[run].end()) continue;
+            const RegionTiming& r = *it->second;
+            // Left with no time of its own in any run: the calls' cost is all there is to see.
+            if (!r.refused.empty() && timing.refused.empty())
+                timing.refused = fmt::format("in native run {} of {}, {}", run + 1, keyed.size(), r.refused);
+            if (!(r.seconds > 0) || !r.refused.empty()) continue;
+            (timed_run[run] ? t : w).push_back(r.seconds);
+            if (timed_run[run] && (fastest == 0 || r.seconds < fastest)) {
+                fastest = r.seconds;
+                fastest_cost = r.marker_cost_seconds;
+            }
         }
         if (t.empty()) continue;  // only in the warm-up: its one time stands, unsummarized
         result.region_timing[i] = summarize_runs(t, w);
-        result.timings[i].seconds = result.region_timing[i]->fastest;
+        timing.seconds = result.region_timing[i]->fastest;
+        timing.marker_cost_seconds = fastest_cost;  // what that run's calls cost it
     }
     if (made > 1) {
         const auto& wt = *result.wall_timing;

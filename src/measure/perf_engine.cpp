@@ -62,12 +62,17 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
     auto read = counters.read();
     for (const auto& [alias, v] : system.read()) read[alias] = v;
     for (const auto& [alias, v] : read) {
-        values[alias] = v.value;
+        // The marker library's calibration ran in the program's threads, which these count too.
+        const auto cal = result.calibration_events.find(alias);
+        values[alias] = cal == result.calibration_events.end() ? v.value : std::max(0.0, v.value - cal->second);
         result.multiplexing[alias] = v.running_share;
         if (v.running_share < 1)
             result.warnings.push_back(fmt::format("{} was multiplexed: counted {:.0f}% of the time, scaled up",
                                                   alias, 100 * v.running_share));
     }
+    if (!result.calibration_events.empty())
+        result.notes.push_back("the whole program's counters less what the marker library's calibration of its "
+                               "calls counted at its start (its counters' reads around it)");
     RegionCounts program;
     program.name = "(program)";
     program.events = values;

@@ -191,6 +191,47 @@ double RegionCounts::total_flops() const {
     return std::accumulate(flops.begin(), flops.end(), 0.0, [](double s, const auto& kv) { return s + kv.second; });
 }
 
+namespace {
+
+// Per batch, per pair: numbers >= 0, one per batch.
+std::vector<double> batch_values(const json& c, const char* key, const std::string& where, std::size_t batches) {
+    if (!c.contains(key) || !c[key].is_array())
+        throw MeasureError(fmt::format("{}: \"{}\" must be an array", where, key));
+    std::vector<double> out;
+    for (const auto& v : c[key]) {
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+            throw MeasureError(fmt::format("{}: \"{}\" must hold numbers >= 0", where, key));
+        out.push_back(v.get<double>());
+    }
+    if (batches != 0 && out.size() != batches)
+        throw MeasureError(fmt::format("{}: \"{}\" has {} batches, not {}", where, key, out.size(), batches));
+    return out;
+}
+
+MarkerCalibration calibration_of(const json& c, const std::string& where) {
+    if (!c.is_object()) throw MeasureError(where + " must be an object");
+    MarkerCalibration cal;
+    cal.pairs = whole<long long>(c, "pairs", where);
+    cal.seconds = number(c, "seconds", where);
+    cal.time_ns.region = batch_values(c, "region_ns", where, 0);
+    cal.time_ns.pair = batch_values(c, "pair_ns", where, cal.time_ns.region.size());
+    if (c.contains("begin_ns")) cal.begin_ns = batch_values(c, "begin_ns", where, cal.time_ns.region.size());
+    if (c.contains("nested_ns")) cal.nested_ns = batch_values(c, "nested_ns", where, cal.time_ns.region.size());
+    if (c.contains("counters")) {
+        if (!c["counters"].is_object()) throw MeasureError(where + ": \"counters\" must be an object");
+        for (const auto& [event, series] : c["counters"].items()) {
+            const std::string at = fmt::format("{}: counters.{}", where, event);
+            if (!series.is_object()) throw MeasureError(at + " must be an object");
+            cal.counters[event] = {batch_values(series, "region", at, cal.time_ns.region.size()),
+                                   batch_values(series, "pair", at, cal.time_ns.region.size()),
+                                   number(series, "total", at)};
+        }
+    }
+    return cal;
+}
+
+} // namespace
+
 MarkerReport parse_marker_json(const std::string& text, const std::string& source) {
     MarkerReport report;
     const json j = parse(text, source, "roofline.marker/1", &report.problems);
@@ -202,6 +243,22 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
         t.calls = whole<long long>(r, "calls", where);
         t.seconds = number(r, "seconds", where);
         t.threads = std::max(1, whole<int>(r, "threads", where, 1 << 20));
+        if (r.is_object() && r.contains("outermost_calls")) {
+            t.outermost_calls = whole<long long>(r, "outermost_calls", where);
+            if (t.outermost_calls > t.calls)
+                throw MeasureError(fmt::format("{}: \"outermost_calls\" ({}) is more than \"calls\" ({})", where,
+                                               t.outermost_calls, t.calls));
+        }
+        t.inner_calls = whole<long long>(r, "inner_calls", where);
+        if (r.is_object() && r.contains("thread_seconds")) {
+            if (!r["thread_seconds"].is_array())
+                throw MeasureError(fmt::format("{}: \"thread_seconds\" must be an array", where));
+            for (const auto& s : r["thread_seconds"]) {
+                if (!s.is_number() || !std::isfinite(s.get<double>()) || s.get<double>() < 0)
+                    throw MeasureError(fmt::format("{}: \"thread_seconds\" must hold numbers >= 0", where));
+                t.thread_seconds += s.get<double>();
+            }
+        }
         if (r.is_object() && r["name"].get<std::string>().empty())
             report.problems.push_back(fmt::format("a region has an empty name: shown as {}", kUnnamedRegion));
         if (const long long unclosed = whole<long long>(r, "unclosed", where); unclosed > 0)
@@ -227,6 +284,7 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
             report.counters.push_back(std::move(c));
         }
     }
+    if (j.contains("calibration")) report.calibration = calibration_of(j["calibration"], source + ": calibration");
     const bool unclosed_said = std::any_of(report.problems.begin(), report.problems.end(),
                                            [](const std::string& p) { return p.find("still open when") != std::string::npos; });
     if (j.contains("errors") && j["errors"].is_array()) {

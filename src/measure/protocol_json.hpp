@@ -3,8 +3,10 @@
 #pragma once
 
 #include "measure/engine.hpp"
+#include "measure/marker_cost.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,8 @@ struct MarkerReport {
     std::vector<RegionCounts> counters;  // per region: raw counters (perf engine), may be empty
     // The library's "errors" (ends without a begin, regions left open, events not opened), regions
     // still open at exit ("unclosed"), names that had to be repaired: each a sentence for a warning.
-    std::vector<std::string> problems;
+    std::vector<std::string> problems;    // What the calls cost in that process (its "calibration"); nullopt: the library wrote none.
+    std::optional<MarkerCalibration> calibration;
 };
 
 // Bytes that are not UTF-8 (names are the program's bytes) become the text
@@ -33,6 +36,8 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
 // its own file), in that order, as one: a region in several has their calls, seconds and
 // counters added (the images ran one after the other) and the most threads of any; a later
 // image's problems name it.
+// Each report's own calibration was taken off its regions first (subtract_marker_time): the
+// merged report has none.
 MarkerReport merge_marker_reports(std::vector<MarkerReport> reports);
 
 struct VgtoolReport {

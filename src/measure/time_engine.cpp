@@ -66,6 +66,20 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
             return;
         }
     }
+    // Each process image's calls cost what its own calibration says: taken off its regions before
+    // they are added up; the calibrations' own time is no part of the program's.
+    CostMessages said, later_images;
+    double calibration_seconds = 0;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        auto& r = reports[i];
+        subtract_marker_time(r.timings, r.counters, r.calibration ? &*r.calibration : nullptr,
+                             i == 0 ? &said : &later_images);
+        if (r.calibration) {
+            calibration_seconds += r.calibration->seconds;
+            for (const auto& [event, series] : r.calibration->counters) result.calibration_events[event] += series.total;
+        }
+    }
+    if (calibration_seconds > 0 && result.wall_seconds > calibration_seconds) result.wall_seconds -= calibration_seconds;
     MarkerReport report = merge_marker_reports(std::move(reports));
     if (report.timings.empty())
         result.notes.push_back(texts.size() == 1
@@ -80,6 +94,11 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
                                            "that loads the marker library): a region in several is their sum",
                                            texts.size()));
     for (auto& p : report.problems) result.warnings.push_back(std::move(p));
+    if (!report.timings.empty()) {
+        for (auto& n : said.notes) result.notes.push_back(std::move(n));
+        for (auto& w : said.warnings) result.warnings.push_back(std::move(w));
+        for (auto& w : later_images.warnings) result.warnings.push_back(std::move(w));
+    }
     result.timings = std::move(report.timings);
     // Counters the marker library read at region boundaries (perf engine).
     for (auto& c : report.counters) result.counts.push_back(std::move(c));

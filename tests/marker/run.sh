@@ -39,6 +39,17 @@ basic)
     check '[.regions[] | select(.name == "after_finalize")] | length == 0' "nothing after finalize"
     check '[.regions[] | select(.name == "b" or .name == "never_opened")] | length == 0' "bad ends make no region"
     check 'all(.regions[]; has("counters") | not)' "no counters without perf engine"
+    # What measure subtracts the calls' own cost for: each outermost call, each region opened inside.
+    check 'def r(n): .regions[] | select(.name == n);
+           r("outer").outermost_calls == 1 and r("outer").inner_calls == 3
+           and r("inner").outermost_calls == 3 and r("inner").inner_calls == 0' "outermost and inner calls"
+    # The calls' own cost, measured at the library's start; its regions are never written.
+    check '(.calibration.region_ns | length) >= 5 and (.calibration.region_ns | all(. > 0))
+           and (.calibration.begin_ns | length) == (.calibration.region_ns | length)
+           and (.calibration.nested_ns | length) == (.calibration.region_ns | length)
+           and .calibration.pairs >= 16 and .calibration.seconds > 0
+           and (.calibration | has("counters") | not)' "calibration of the calls"
+    check '[.regions[] | select(.name | startswith("(roofline marker calls"))] | length == 0' "calibration regions not written"
   done
   ;;
 raii)
@@ -50,6 +61,9 @@ raii)
   check 'def r(n): .regions[] | select(.name == n);
          r("rec").calls == 4 and r("rec").seconds >= 0.02
          and r("rec").seconds <= r("rec_outer").seconds' "recursion counted once (inclusive)"
+  check 'def r(n): .regions[] | select(.name == n);
+         r("rec").outermost_calls == 1 and r("rec").inner_calls == 3 and r("rec_outer").inner_calls == 4' \
+    "a recursion: one outermost call, its inner calls inside it"
   check 'def r(n): .regions[] | select(.name == n); r("dyn_0").calls == 1 and r("dyn_1").calls == 1' "std::string names"
   check '.errors == []' "no errors"
   ;;
@@ -147,6 +161,11 @@ perf)
   check 'all(.regions[]; .counters | keys == ["CTX_SWITCHES", "TASK_CLOCK"])' "counter names (unopened event left out)"
   check '[.errors[] | select(test("BAD_TYPE"))] | length == 1' "unopenable event reported once"
   check '[.errors[] | select(test("garbage"))] | length == 1' "unparsable event reported"
+  # The calls' own counts, per batch, for each event opened (task-clock: the calls take time).
+  check '(.calibration.counters.TASK_CLOCK.region | length) == (.calibration.region_ns | length)
+         and (.calibration.counters.TASK_CLOCK.region | all(. > 0))
+         and (.calibration.counters.TASK_CLOCK.pair | all(. > 0)) and .calibration.counters.TASK_CLOCK.total > 0
+         and (.calibration.counters | has("BAD_TYPE") | not)' "calibration of the calls' counters"
   ;;
 system)
   # PERF_TYPE_SOFTWARE (1) cpu-clock (0) on CPU 0, system-wide: wall time on that CPU, in ns.
@@ -166,6 +185,8 @@ system)
          r("solo").counters.WALL2 > 1.9 * r("solo").counters.WALL and r("solo").counters.WALL2 < 2.1 * r("solo").counters.WALL' \
     "a name given twice: its instances add up"
   check '[.errors[] | select(test("BAD.*system-wide"))] | length == 1' "an event on a CPU that does not exist: reported"
+  check '.calibration.counters == null or (.calibration.counters | has("WALL") | not)' \
+    "a whole CPU's counter is not calibrated (it counts every process)"
   ;;
 install)
   build=$1 consumer=$2 cc=$3 cxx=$4
