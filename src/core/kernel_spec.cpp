@@ -28,10 +28,18 @@ std::map<std::string, double> count_bytes(const KernelSpec& spec, bool with_writ
         // only stores beyond the reads allocate.
         const double allocated =
             std::max(0.0, array.writes_per_iteration - array.reads_per_iteration) * array.element_bytes;
-        for (int level = 1; level <= depth; ++level) {
-            double moved = loaded + stored;
-            // L1 counts what instructions move; the read for ownership happens below it.
-            if (with_write_allocate && array.write_allocate && level >= 2) moved += allocated;
+        const int last = static_cast<int>(levels.size());
+        for (int level = 1; level <= last; ++level) {
+            double moved = level <= depth ? loaded : 0.0;
+            if (array.non_temporal) {
+                // Streaming stores leave the core for memory without touching the
+                // caches: the store instructions at L1, the bytes at DRAM.
+                if (level == 1 || level == last) moved += stored;
+            } else if (level <= depth) {
+                moved += stored;
+                // L1 counts what instructions move; the read for ownership happens below it.
+                if (with_write_allocate && array.write_allocate && level >= 2) moved += allocated;
+            }
             if (moved > 0) bytes[levels[static_cast<std::size_t>(level - 1)]] += moved;
         }
     }
@@ -76,13 +84,17 @@ double predicted_performance(const KernelSpec& spec, const Roofline& r, View vie
 void add_model_lifts(const KernelSpec& spec, const Roofline& r, View view, KernelPrediction& out) {
     if (out.binding_level.empty() || spec.work_per_iteration <= 0) return;
 
-    // Non-temporal stores drop the write-allocate reads.
+    // Non-temporal stores drop the write-allocate reads (and the stores' trips
+    // through L2 and L3). Only for arrays that stream from memory: a cache-resident
+    // output stored non-temporally would be sent to memory.
     KernelSpec streaming = spec;
     std::vector<std::string> allocating;
     for (auto& a : streaming.arrays) {
-        if (a.writes_per_iteration > a.reads_per_iteration && a.write_allocate && residence_depth(a.resident_in) >= 2) {
+        if (a.writes_per_iteration > a.reads_per_iteration && a.write_allocate && !a.non_temporal &&
+            residence_depth(a.resident_in) == 4) {
             allocating.push_back(a.name);
             a.write_allocate = false;
+            a.non_temporal = true;
         }
     }
     if (!allocating.empty()) {

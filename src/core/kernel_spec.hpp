@@ -22,8 +22,15 @@ struct ArraySpec {
     double reads_per_iteration = 0;   // elements loaded per iteration (may be fractional: 1/N)
     double writes_per_iteration = 0;  // elements stored per iteration
     // Stores read the line before writing it (read for ownership) wherever the
-    // array streams through a cache; false for non-temporal (streaming) stores.
+    // array streams through a cache. false: no such read, but the stores still pass
+    // through the caches (a line claimed without reading it: Intel's SpecI2M, ARM's
+    // DC ZVA). Non-temporal stores are `non_temporal`, which implies it.
     bool write_allocate = true;
+    // Non-temporal (streaming) stores: they bypass the caches, so the stored bytes
+    // count at L1 (the store instructions, as counters and the cache simulation count
+    // them) and at DRAM, not at L2 or L3, and read nothing for ownership. The
+    // array's loads still come through every level. Only for arrays in memory.
+    bool non_temporal = false;
     // Where the array stays between uses: "registers", "L1", "L2", "L3", or
     // "" (streams from memory). It crosses every level from L1 down to this one.
     std::string resident_in;
@@ -50,6 +57,7 @@ bool is_known_residence(const std::string& resident_in);
 // With write-allocate: one extra read per stored byte at each level below L1
 // that a write-allocating array streams through (L1 counts instructions only);
 // stores to an array the loop reads as often (y = y + ...) allocate nothing extra.
+// Non-temporal stores count at L1 and DRAM only.
 std::map<std::string, double> bytes_per_iteration(const KernelSpec& spec);
 // The same without write-allocate reads (what the instructions nominally move).
 std::map<std::string, double> nominal_bytes_per_iteration(const KernelSpec& spec);

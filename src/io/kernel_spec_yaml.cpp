@@ -92,7 +92,7 @@ double non_negative(const YamlNode& n, const Sizes& sizes) {
 
 ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
     n.require_map();
-    n.allow_only({"name", "type", "element_bytes", "reads", "writes", "write_allocate", "resident_in"});
+    n.allow_only({"name", "type", "element_bytes", "reads", "writes", "write_allocate", "non_temporal", "resident_in"});
     ArraySpec a;
     a.name = n.required("name", "the array's name").as_string();
     if (n.has("type") && n.has("element_bytes")) n.child("type").fail("give either 'type' or 'element_bytes', not both");
@@ -115,6 +115,20 @@ ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
         a.resident_in = where->as_string();
         if (!is_known_residence(a.resident_in)) where->expected("registers, L1, L2, L3 or memory");
         if (a.resident_in == "memory" || a.resident_in == "DRAM") a.resident_in.clear();
+    }
+    if (const auto nt = n.optional("non_temporal"); nt && nt->as_bool()) {
+        // Streaming stores bypass the caches and never read for ownership: they
+        // contradict an array kept in a cache or registers, or a write-allocate.
+        if (a.writes_per_iteration == 0)
+            nt->fail(fmt::format("array '{}' is stored non-temporally but has no 'writes'", a.name));
+        if (!a.resident_in.empty())
+            n.child("resident_in")
+                .fail(fmt::format("array '{}' has non-temporal stores, which bypass the caches: it cannot stay in {}",
+                                  a.name, a.resident_in));
+        if (n.has("write_allocate") && a.write_allocate)
+            n.child("write_allocate").fail("non-temporal stores read nothing for ownership: drop 'write_allocate: true'");
+        a.non_temporal = true;
+        a.write_allocate = false;
     }
     return a;
 }

@@ -220,6 +220,50 @@ TEST(KernelSpecBytes, WriteAllocateBelowL1AndOnlyForStoresNotAlsoRead) {
     for (const auto& level : spec_levels()) EXPECT_DOUBLE_EQ(bytes_per_iteration(daxpy).at(level), 24) << level;
 }
 
+// Non-temporal stores bypass the caches (L1 counts the instructions, DRAM the bytes);
+// write_allocate: false alone only drops the read for ownership, the stores still pass
+// through L2 and L3. The two used to be one: a non-temporal triad had 24 B at L2 and L3.
+TEST(KernelSpecBytes, NonTemporalStoresSkipTheCachesNoReadForOwnershipDoesNot) {
+    KernelSpec k;
+    k.work_per_iteration = 2;
+    ArraySpec nt = array("a", 0, 1);
+    nt.non_temporal = true;
+    nt.write_allocate = false;
+    k.arrays = {nt, array("b", 1, 0), array("c", 1, 0)};
+    const std::map<std::string, double> streaming{{"L1", 24}, {"L2", 16}, {"L3", 16}, {"DRAM", 24}};
+    EXPECT_EQ(bytes_per_iteration(k), streaming);
+    EXPECT_EQ(nominal_bytes_per_iteration(k), streaming);
+    k.arrays[0] = array("a", 0, 1, "", false);
+    const std::map<std::string, double> no_rfo{{"L1", 24}, {"L2", 24}, {"L3", 24}, {"DRAM", 24}};
+    EXPECT_EQ(bytes_per_iteration(k), no_rfo);
+    // A non-temporal store of an array the loop also reads: the loads still come in.
+    ArraySpec y = array("y", 1, 1);
+    y.non_temporal = true;
+    y.write_allocate = false;
+    k.arrays = {y};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 16}, {"L2", 8}, {"L3", 8}, {"DRAM", 16}}));
+
+    const auto triads = read_kernel_spec_file((examples_dir / "kernels" / "stream_triad.yaml").string());
+    ASSERT_EQ(triads.size(), 2u);
+    EXPECT_TRUE(triads[1].arrays[0].non_temporal);
+    EXPECT_EQ(bytes_per_iteration(triads[1]), streaming);
+}
+
+// The lift a DRAM-bound kernel with write-allocating stores is shown: non-temporal stores,
+// which now also drop the stores from L2 and L3; never for an output kept in a cache.
+TEST(KernelSpecPrediction, NonTemporalLiftIsForStreamedOutputsOnly) {
+    Roofline r = two_number_roofline(1000, 10);
+    const KernelSpec triad = spec_of("stream_triad.yaml", "stream-triad");
+    const auto p = predict(triad, r, View::carm);
+    ASSERT_FALSE(p.lifts.empty());
+    EXPECT_EQ(p.lifts.front().kind, KernelPrediction::Lift::Kind::non_temporal_stores);
+    EXPECT_NEAR(p.lifts.front().performance, 10.0 * 2 / 24, 1e-9);
+    KernelSpec cached = triad;
+    cached.arrays[0].resident_in = "L2";
+    for (const auto& lift : predict(cached, r, View::carm).lifts)
+        EXPECT_NE(lift.kind, KernelPrediction::Lift::Kind::non_temporal_stores);
+}
+
 TEST(KernelSpecBytes, PointFromSpecIsAnalyticAndScalesWithIterations) {
     const KernelSpec triad = spec_of("stream_triad.yaml", "stream-triad");
     const Point p = point_from_spec(triad);
@@ -420,6 +464,22 @@ TEST(KernelSpecErrors, WrongSchemaNamesThePlaceAndWhatWasExpected) {
 
     e = schema_error("- 1\n- 2\n");
     EXPECT_NE(e.find("expected a mapping"), std::string::npos) << e;
+}
+
+TEST(KernelSpecErrors, NonTemporalStoresThatCannotBe) {
+    const std::string head = "name: k\nflops: 1\narrays:\n";
+    EXPECT_NE(schema_error(head + "  - {name: a, type: double, reads: 1, non_temporal: true}\n")
+                  .find("array 'a' is stored non-temporally but has no 'writes'"),
+              std::string::npos);
+    EXPECT_NE(schema_error(head + "  - {name: a, type: double, writes: 1, non_temporal: true, resident_in: L2}\n")
+                  .find("non-temporal stores, which bypass the caches: it cannot stay in L2"),
+              std::string::npos);
+    EXPECT_NE(schema_error(head + "  - {name: a, type: double, writes: 1, non_temporal: true, write_allocate: true}\n")
+                  .find("drop 'write_allocate: true'"),
+              std::string::npos);
+    EXPECT_EQ(schema_error(head + "  - {name: a, type: double, writes: 1, non_temporal: true, resident_in: memory}\n"),
+              "no error");
+    EXPECT_EQ(schema_error(head + "  - {name: a, type: double, writes: 1, non_temporal: false}\n"), "no error");
 }
 
 TEST(KernelSpecErrors, ExpressionsOfSizes) {
