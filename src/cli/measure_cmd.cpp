@@ -224,7 +224,8 @@ void report_evex_check(const std::optional<EvexCheck>& evex, const measure::Meas
     }
     if (args.counts_from.empty()) return;
     note(fmt::format("counts from {} (--counts-from, under the Valgrind tool), time from {} (native run): each "
-                     "point's FLOPs and bytes are the other build's, its seconds this program's",
+                     "point's FLOPs and bytes are the other build's, its seconds this program's (where the builds' loads and "
+                     "stores differ, e.g. register spills of a build with 16 vector registers, so do the bytes)",
                      args.counts_from, args.command.front()));
     if (result.output_comparison && !result.output_comparison->same)
         print_stderr("roofline: warning: {}\n",
@@ -511,8 +512,12 @@ int run_measure(const MeasureArgs& args) {
     const int stop_signal = measure::interrupt_signal();
     say_ending(measured, plan.program.measure, stop_signal, say);
 
-    const auto made = app::measure_points(measured, {args.functions, args.loops, args.min_share / 100,
-                                                     args.max_timed_calls});
+    auto made = app::measure_points(measured, {args.functions, args.loops, args.min_share / 100,
+                                               args.max_timed_calls});
+    // Judged later (report, plot) as here: a point above its roof names the other build first.
+    if (!args.counts_from.empty())
+        for (auto& p : made.points)
+            if (p.work > 0 || !p.bytes.empty()) p.details[kCountedFromOtherBuild] = 1;
     for (const auto& m : made.messages) {
         if (m.kind == app::MeasureMessage::Kind::warning)
             say.warning(m.text);

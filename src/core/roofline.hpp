@@ -92,6 +92,9 @@ struct Point {
 // Point::details key: a reference kernel's working set over the capacity of the last cache it
 // spills (its bytes below that cache are counted as if none of it stayed there).
 inline constexpr const char* kWorkingSetOverCache = "working_set_over_cache";
+// Point::details key, 1 when the point's FLOPs and bytes were counted in another build of the program
+// (measure --counts-from) than the one timed: its loads and stores are that build's.
+inline constexpr const char* kCountedFromOtherBuild = "counted_from_other_build";
 
 // CARM: intensity per level, every level with bytes bounds the point.
 // ORM: DRAM bytes only (the original model).
@@ -175,6 +178,8 @@ struct AboveRoof {
         more_threads_than_roofline,  // the point used more threads than the roofline it is judged against
         self_time_only,              // its time is sampled self time: callees' work counted, their time not
         work_outside_timing,         // counts include work the timing did not cover (threads outside the region)
+        counted_in_other_build,      // measure --counts-from: the bytes are another build's loads and stores
+                                     // (register spills, other unrolling), not the timed build's
         stale_machine_model,         // the model is from another machine, clock or load
         working_set_near_cache,      // an analytic point whose working set is under 4x the cache it spills:
                                      // part of it still hits there, fewer bytes cross below than counted

@@ -134,6 +134,10 @@ const char* above_roof_cause_text(AboveRoof::Cause cause) {
     case AboveRoof::Cause::work_outside_timing:
         return "the counts include work the timing did not cover (threads outside the region, or a region "
                "timed on one thread while others worked)";
+    case AboveRoof::Cause::counted_in_other_build:
+        return "its FLOPs and bytes were counted in another build (--counts-from), whose loads and stores are not the "
+               "timed build's: without AVX-512 it has 16 vector registers, not 32, and may spill to the stack where "
+               "the timed build does not, or unroll differently; its FLOPs hold, its bytes may not";
     case AboveRoof::Cause::stale_machine_model:
         return "the machine model is stale or from another machine (rerun 'roofline bench')";
     case AboveRoof::Cause::gpu_wrong_roof:

@@ -98,6 +98,10 @@ jq -e '.points[] | select(.name == "(program)") | .seconds >= 0.4' pts.json >/de
   fail "(program)'s time is not the AVX-512 build's (>= 0.4 s): $(jq -c '[.points[] | {name, seconds}]' pts.json)"
 jq -e '.points[] | select(.name == "<function dot>") | .flops > 1.99e7 and .flops < 2.01e7' pts.json >/dev/null ||
   fail "the region of dot is not matched by name across the builds: $(jq -c '[.points[] | {name, flops}]' pts.json)"
+# Each counted point says its counts are another build's, so that judging it (report, plot) names
+# that build's loads and stores first when it lands above its roof.
+jq -e '[.points[] | select(.flops > 0) | .details.counted_from_other_build == 1] | length > 0 and all' pts.json >/dev/null ||
+  fail "the counted points do not say they were counted in another build: $(jq -c '[.points[] | {name, details}]' pts.json)"
 jq -e '.provenance.options | .counted_from == "./dot_plain" and .outputs_compared == "same" and
        (.isa_timed | test("avx512f")) and (.isa_counted | test("no AVX-512"))' pts.json >/dev/null ||
   fail "the provenance does not say counted_from, the outputs and each run's ISA: $(jq -c .provenance.options pts.json)"

@@ -171,6 +171,11 @@ TEST(RooflineAnalysis, APointAboveItsRoofIsAnErrorWithLikelyCauses) {
     p.details[kWorkingSetOverCache] = 8;  // well past it: not the cause
     const auto far = analyze(r, p, View::orm);
     for (auto cause : far.above_roof->causes) EXPECT_NE(cause, AboveRoof::Cause::working_set_near_cache);
+    for (auto cause : far.above_roof->causes) EXPECT_NE(cause, AboveRoof::Cause::counted_in_other_build);
+    // Counted in another build (--counts-from): that build's loads and stores are the first suspect.
+    p.details[kCountedFromOtherBuild] = 1;
+    EXPECT_EQ(analyze(r, p, View::orm).above_roof->causes.front(), AboveRoof::Cause::counted_in_other_build);
+    p.details.erase(kCountedFromOtherBuild);
     // Within the roof's own spread: flagged as such, advice kept.
     p = point(20.6, 0, 0, 20.6e9);  // +3%
     a = analyze(r, p, View::orm);
