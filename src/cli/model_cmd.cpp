@@ -63,42 +63,98 @@ int run_formula(const ModelArgs& a) {
 
 // --- which roofline -------------------------------------------------------------
 
-Roofline roofline_from_figures(const ModelArgs& a) {
+Roofline roofline_from_figures(const ModelArgs& a, const std::string& precision) {
     Roofline r;
     r.label = fmt::format("peak {} {}, {} GB/s", format_count(*a.peak), rate_unit(a.unit), format_count(*a.bandwidth));
     r.work_unit = a.unit;
-    r.precision = a.precision.value_or("dp");
+    r.precision = precision;
     r.threads = a.threads.value_or(0);
     r.compute = {"peak", "", *a.peak};
     r.bandwidth = {{"DRAM bandwidth", "DRAM", *a.bandwidth}};
     return r;
 }
 
-Roofline choose_roofline(const ModelArgs& a) {
-    if (a.peak || a.bandwidth) {
-        if (!a.peak || !a.bandwidth) throw UsageError("--peak and --bw go together (or give --machine)");
-        if (!a.machine.empty()) throw UsageError("give either --machine or --peak/--bw, not both");
-        return roofline_from_figures(a);
+// The machine the kernels are judged on, read once, and its roofline per precision.
+class Rooflines {
+public:
+    explicit Rooflines(const ModelArgs& a) : a_(a) {
+        if (a.peak || a.bandwidth) {
+            if (!a.peak || !a.bandwidth) throw UsageError("--peak and --bw go together (or give --machine)");
+            if (!a.machine.empty()) throw UsageError("give either --machine or --peak/--bw, not both");
+            return;
+        }
+        // The resolver plot and report use: a file, 'stored' or 'stored:ID'.
+        const StoredSource source = parse_stored_source(a.machine.empty() ? kStored : a.machine, "--machine");
+        StoreAccess access(a.db);
+        JudgingMachine judging =
+            load_judging_machine(source, access,
+                                 fmt::format("run 'roofline bench' first, or pass --machine FILE (a model from "
+                                             "'roofline bench -o' or a spec sheet such as examples/machines/*.yaml){}",
+                                             a.machine.empty() ? ", or --peak and --bw" : ""));
+        for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
+        judging_ = std::move(judging);
     }
-    // The resolver plot and report use: a file, 'stored' or 'stored:ID'.
-    const StoredSource source = parse_stored_source(a.machine.empty() ? kStored : a.machine, "--machine");
-    StoreAccess access(a.db);
-    const JudgingMachine judging =
-        load_judging_machine(source, access,
-                             fmt::format("run 'roofline bench' first, or pass --machine FILE (a model from 'roofline "
-                                         "bench -o' or a spec sheet such as examples/machines/*.yaml){}",
-                                         a.machine.empty() ? ", or --peak and --bw" : ""));
-    for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
-    const MachineFile& machine = judging.file;
-    try {
+
+    bool figures() const { return !judging_.has_value(); }
+
+    // The roofline of `precision` (nullopt: as the model's policy chooses without points).
+    // What the machine lacks is not a malformed command line: exit 1, as report and plot do.
+    Roofline of(const std::optional<std::string>& precision) const {
+        if (figures()) return roofline_from_figures(a_, precision.value_or(a_.precision.value_or("dp")));
+        try {
+            return build(precision);
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(
+                fmt::format("{}: {} (choose another --precision or --threads)", judging_->display, e.what()));
+        }
+    }
+
+    // nullopt when the machine has no compute roof of `precision` at the thread count.
+    std::optional<Roofline> find(const std::string& precision) const {
+        try {
+            return build(precision);
+        } catch (const std::invalid_argument&) {
+            return std::nullopt;
+        }
+    }
+
+    // The lower of the dp and sp peaks the machine has (what a kernel that does not say
+    // which FLOPs it does is sure not to beat); nullopt when it has neither.
+    std::optional<Roofline> lower_peak() const {
+        std::optional<Roofline> out;
+        for (const char* p : {"dp", "sp"})
+            if (auto r = find(p); r && (!out || r->compute.value < out->compute.value)) out = std::move(r);
+        return out;
+    }
+
+private:
+    Roofline build(const std::optional<std::string>& precision) const {
         RooflineRequest request;
-        request.precision = a.precision;
-        request.threads = a.threads;
-        return roofline_from_machine_file(machine, select_roofline(machine.model, {}, request));
-    } catch (const std::invalid_argument& e) {
-        // What the machine lacks, not a malformed command line: exit 1, as report and plot do.
-        throw std::runtime_error(fmt::format("{}: {} (choose another --precision or --threads)", judging.display, e.what()));
+        request.precision = precision;
+        request.threads = a_.threads;
+        return roofline_from_machine_file(judging_->file, select_roofline(judging_->file.model, {}, request));
     }
+
+    const ModelArgs& a_;
+    std::optional<JudgingMachine> judging_;
+};
+
+// The roofline a kernel is judged on: its own precision's (declared, or its operands'
+// one floating-point type), --precision when asked, and when the spec cannot say, or
+// the machine has no roof of its precision, the lower peak (a prediction is a bound
+// the kernel should not beat; the higher peak could promise what it cannot do).
+std::pair<Roofline, PrecisionChoice> judging_roofline(const KernelSpec& spec, const SpecPrecision& own,
+                                                      const Rooflines& rooflines, const ModelArgs& a) {
+    if (spec.work_unit != "FLOP") return {rooflines.of(a.precision), PrecisionChoice::not_flop};
+    if (a.precision) return {rooflines.of(a.precision), PrecisionChoice::asked};
+    if (rooflines.figures())
+        return {rooflines.of(own.precision.empty() ? std::nullopt : std::optional(own.precision)),
+                PrecisionChoice::figures};
+    if (!own.precision.empty())
+        if (auto r = rooflines.find(own.precision)) return {std::move(*r), PrecisionChoice::own};
+    if (auto r = rooflines.lower_peak())
+        return {std::move(*r), own.precision.empty() ? PrecisionChoice::lower_peak : PrecisionChoice::own_missing};
+    return {rooflines.of(std::nullopt), PrecisionChoice::not_flop};  // a sheet whose peaks are in other units
 }
 
 int run_specs(const ModelArgs& a) {
@@ -108,7 +164,7 @@ int run_specs(const ModelArgs& a) {
     std::vector<std::pair<std::string, std::vector<KernelSpec>>> files;
     for (const auto& path : a.specs) files.emplace_back(path, read_kernel_spec_file(path));
 
-    const Roofline r = choose_roofline(a);
+    const Rooflines rooflines(a);
     const View view = parse_view(a.view).value_or(View::carm);
 
     {
@@ -120,8 +176,12 @@ int run_specs(const ModelArgs& a) {
     std::vector<KernelModelResult> results;
     std::vector<Point> predicted;
     std::vector<std::string> unpredicted;
+    std::string last_label;
     for (const auto& [path, specs] : files) {
         for (const auto& spec : specs) {
+            const SpecPrecision own = spec_precision(spec);
+            auto [r, choice] = judging_roofline(spec, own, rooflines, a);
+            last_label = r.label;
             if (const std::string why = unpredictable_reason(spec, r, view); !why.empty()) {
                 unpredicted.push_back(spec.name);
                 print_stderr("roofline: error: {}: no prediction: {}\n", terminal_text(spec.name), terminal_text(why));
@@ -130,7 +190,7 @@ int run_specs(const ModelArgs& a) {
             if (spec.work_unit != r.work_unit && spec.work_per_iteration > 0)
                 print_stderr("roofline: warning: {} counts {} but the roofline's peak is in {}\n",
                            terminal_text(spec.name), terminal_text(spec.work_unit), rate_unit(r.work_unit));
-            KernelModelResult result{spec, path, predict(spec, r, view)};
+            KernelModelResult result{spec, path, predict(spec, r, view), r, own, choice};
             predicted.push_back(result.prediction.point);
             predicted.back().source = PointOrigin::model;
             predicted.back().threads = std::max(1, r.threads);
@@ -140,8 +200,8 @@ int run_specs(const ModelArgs& a) {
     if (results.empty())
         throw std::runtime_error(fmt::format(
             "no kernel could be predicted on {}: give a machine model with bandwidth roofs ('roofline bench' "
-            "without --only measures both), or --peak with --bw", r.label));
-    fmt::print("{}", render_kernel_models(r, view, results, a.format));
+            "without --only measures both), or --peak with --bw", last_label));
+    fmt::print("{}", render_kernel_models(view, results, a.format));
     // Predicted points (time = the model's time) for `roofline plot --points` and `report`.
     if (!a.output.empty()) write_points_file(a.output, predicted);
     // Some kernels were left out: the output is not the whole answer, and a script must see that.

@@ -119,6 +119,32 @@ const std::vector<std::string>& spec_levels() {
     return levels;
 }
 
+std::string float_precision_of_type(const std::string& type) {
+    if (type == "double" || type == "float64" || type == "complex") return "dp";
+    if (type == "float" || type == "float32" || type == "complex_float") return "sp";
+    if (type == "half" || type == "float16") return "fp16";
+    return "";
+}
+
+SpecPrecision spec_precision(const KernelSpec& spec) {
+    SpecPrecision out;
+    for (const auto& a : spec.arrays)
+        if (const std::string p = float_precision_of_type(a.type);
+            !p.empty() && std::find(out.types.begin(), out.types.end(), p) == out.types.end())
+            out.types.push_back(p);
+    if (spec.work_unit != "FLOP") return out;  // not floating-point work: no FLOP roof to choose
+    if (!spec.precision.empty()) {
+        out.basis = SpecPrecision::Basis::declared;
+        out.precision = spec.precision;
+    } else if (out.types.size() == 1) {
+        out.basis = SpecPrecision::Basis::element_types;
+        out.precision = out.types.front();
+    } else if (out.types.size() > 1) {
+        out.basis = SpecPrecision::Basis::mixed_types;
+    }
+    return out;
+}
+
 bool is_known_residence(const std::string& r) {
     return r.empty() || r == "registers" || r == "L1" || r == "L2" || r == "L3" || r == "memory" || r == "DRAM";
 }
@@ -145,6 +171,10 @@ Point point_from_spec(const KernelSpec& spec) {
     p.seconds = 0;
     p.details["work_per_iteration"] = spec.work_per_iteration;
     if (spec.iterations) p.details["iterations"] = *spec.iterations;
+    // The precision travels with the point: report and plot judge it on its own roof.
+    const std::string precision = spec_precision(spec).precision;
+    if (p.work > 0 && (precision == "sp" || precision == "dp"))
+        p.details[precision == "sp" ? "flops_f32" : "flops_f64"] = p.work;
     return p;
 }
 

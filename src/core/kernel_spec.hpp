@@ -18,6 +18,7 @@ namespace roofline {
 
 struct ArraySpec {
     std::string name;
+    std::string type;                 // as the spec names it ("double", "float", "int32"); "" when given in bytes
     double element_bytes = 8;
     double reads_per_iteration = 0;   // elements loaded per iteration (may be fractional: 1/N)
     double writes_per_iteration = 0;  // elements stored per iteration
@@ -40,6 +41,7 @@ struct KernelSpec {
     std::string name;
     std::string description;
     std::string work_unit = "FLOP";     // or "IOP", "bit op", "exchange", "instruction" ...
+    std::string precision;              // of its FLOPs as the spec declares it ("dp", "sp"); "" when it does not
     double work_per_iteration = 0;
     std::optional<double> iterations;   // total; unknown when the spec gives no size
     std::string iterations_text;        // as written ("N*N"), for display
@@ -49,6 +51,24 @@ struct KernelSpec {
 
 // "L1", "L2", "L3", "DRAM".
 const std::vector<std::string>& spec_levels();
+
+// The floating-point precision of an element type: "dp" (double, float64, complex),
+// "sp" (float, float32, complex_float), "fp16" (half, float16); "" for integers and
+// names not known.
+std::string float_precision_of_type(const std::string& type);
+
+// The precision of a kernel's FLOPs, which decides the compute roof it is judged
+// against: as declared (`precision:`), else that of its operands when they all have
+// one floating-point type. Operands of several floating-point types do not say which
+// FLOPs are which (mixed_types); no floating-point type at all (element_bytes only,
+// integers), or work that is not FLOP, says nothing (unknown).
+struct SpecPrecision {
+    enum class Basis { declared, element_types, mixed_types, unknown };
+    Basis basis = Basis::unknown;
+    std::string precision;           // "dp", "sp", "fp16"; "" for mixed_types and unknown
+    std::vector<std::string> types;  // the operands' floating-point precisions, each once, in order met
+};
+SpecPrecision spec_precision(const KernelSpec& spec);
 
 // Whether `resident_in` names a place a spec array may live ("" = memory).
 bool is_known_residence(const std::string& resident_in);
@@ -67,7 +87,9 @@ std::map<std::string, double> intensity_per_level(const KernelSpec& spec);
 
 // The spec as a point: work and bytes for all iterations (or one iteration when
 // the count is unknown), source "analytic", seconds 0 (nothing was measured).
-// details: "iterations" (when known), "work_per_iteration".
+// details: "iterations" (when known), "work_per_iteration", and the work again as
+// "flops_f32" or "flops_f64" when spec_precision says sp or dp (how points carry
+// their precision, core/machine_roofline.hpp's point_precision).
 Point point_from_spec(const KernelSpec& spec);
 
 // A spec placed on a roofline: predicted time T = max(W / peak, max over the

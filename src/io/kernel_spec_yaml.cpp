@@ -97,7 +97,8 @@ ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
     a.name = n.required("name", "the array's name").as_string();
     if (n.has("type") && n.has("element_bytes")) n.child("type").fail("give either 'type' or 'element_bytes', not both");
     if (const auto type = n.optional("type")) {
-        a.element_bytes = element_bytes_of_type(type->as_string());
+        a.type = type->as_string();
+        a.element_bytes = element_bytes_of_type(a.type);
         if (a.element_bytes == 0)
             type->expected("a type: double, float, half, int8, int16, int32, int64, complex, complex_float");
     } else if (const auto bytes = n.optional("element_bytes")) {
@@ -136,7 +137,8 @@ ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
 KernelSpec kernel_from(const YamlNode& n, const Sizes& shared_sizes) {
     n.require_map();
     if (n.has("peak") && n.has("bandwidth")) n.fail("this is a spec-sheet machine, not a kernel spec: pass it with --machine");
-    n.allow_only({"name", "description", "work_unit", "work_per_iteration", "flops", "iterations", "sizes", "arrays"});
+    n.allow_only({"name", "description", "work_unit", "work_per_iteration", "flops", "precision", "iterations", "sizes",
+                  "arrays"});
     KernelSpec k;
     k.name = n.required("name", "the kernel's name").as_string();
     if (const auto d = n.optional("description")) k.description = d->as_string();
@@ -153,6 +155,14 @@ KernelSpec kernel_from(const YamlNode& n, const Sizes& shared_sizes) {
         if (!is_valid_work_unit_name(k.work_unit))
             n.child("work_unit").expected("a unit name such as FLOP, IOP or exchange (a letter, then letters, digits, "
                                           "'_', '-', '.' or spaces, at most 32)");
+    }
+    if (const auto p = n.optional("precision")) {
+        // Which FLOPs these are, where the operands' types cannot say (float and double mixed).
+        if (k.work_unit != "FLOP") p->fail(fmt::format("'precision' is for FLOP work, not {}", k.work_unit));
+        const auto canonical = canonical_precision(p->as_string());
+        if (!canonical || !is_flop_precision(*canonical))
+            p->expected("dp or sp (double, fp64, single, fp32 ... are read too)");
+        k.precision = *canonical;
     }
     if (const auto it = n.optional("iterations")) {
         k.iterations = it->as_expression(k.sizes);

@@ -1,5 +1,6 @@
 #include "render/model_report.hpp"
 
+#include "core/precision.hpp"
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
@@ -7,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace roofline {
@@ -27,13 +29,94 @@ std::string bytes_list(const std::map<std::string, double>& per_level) {
     return out.empty() ? "none (everything in registers)" : out;
 }
 
-std::string kernel_text(const KernelModelResult& result, const Roofline& r) {
+const char* basis_name(SpecPrecision::Basis b) {
+    switch (b) {
+    case SpecPrecision::Basis::declared: return "declared";
+    case SpecPrecision::Basis::element_types: return "element_types";
+    case SpecPrecision::Basis::mixed_types: return "mixed_types";
+    case SpecPrecision::Basis::unknown: break;
+    }
+    return "unknown";
+}
+
+const char* choice_name(PrecisionChoice c) {
+    switch (c) {
+    case PrecisionChoice::own: return "own";
+    case PrecisionChoice::asked: return "asked";
+    case PrecisionChoice::own_missing: return "own_missing";
+    case PrecisionChoice::lower_peak: return "lower_peak";
+    case PrecisionChoice::figures: return "figures";
+    case PrecisionChoice::not_flop: break;
+    }
+    return "not_flop";
+}
+
+std::string precision_words(const std::string& p) {
+    if (p == "dp") return "double precision";
+    if (p == "sp") return "single precision";
+    if (p == "fp16") return "half precision";
+    return precision_label(p);
+}
+
+// Why the spec's FLOPs are of their precision, or why it cannot say.
+std::string own_reason(const SpecPrecision& own) {
+    std::vector<std::string> words;
+    for (const auto& t : own.types) words.push_back(precision_words(t));
+    switch (own.basis) {
+    case SpecPrecision::Basis::declared: return "as the spec declares";
+    case SpecPrecision::Basis::element_types:
+        return fmt::format("every floating-point operand is {}", precision_words(own.precision));
+    case SpecPrecision::Basis::mixed_types:
+        return fmt::format("the operands are {} and the spec does not say which FLOPs are which (declare "
+                           "'precision:')",
+                           fmt::join(words, " and "));
+    case SpecPrecision::Basis::unknown: break;
+    }
+    return "no operand has a floating-point type (declare 'precision:', or give the operands a 'type')";
+}
+
+// The spec's own precision with its reason: "SP (every floating-point operand is single precision)".
+std::string own_text(const SpecPrecision& own) {
+    if (own.precision.empty()) return fmt::format("not known: {}", own_reason(own));
+    return fmt::format("{} ({})", precision_label(own.precision), own_reason(own));
+}
+
+// The precision line: which compute roof judged the kernel, and why that one.
+std::string precision_text(const KernelModelResult& result) {
+    const Roofline& r = result.roofline;
+    const SpecPrecision& own = result.precision;
+    const std::string roof =
+        fmt::format("the {} ({} {})", r.compute.name, format_count(r.compute.value), rate_unit(r.work_unit));
+    switch (result.choice) {
+    case PrecisionChoice::own: return fmt::format("{}: judged on {}", own_text(own), roof);
+    case PrecisionChoice::asked:
+        if (!own.precision.empty() && own.precision != r.precision)
+            return fmt::format("{} (--precision {}), but the spec's FLOPs are {}: judged on another precision's "
+                               "peak, {}",
+                               precision_label(r.precision), r.precision, own_text(own), roof);
+        return fmt::format("{} (--precision {}): judged on {}", precision_label(r.precision), r.precision, roof);
+    case PrecisionChoice::own_missing:
+        return fmt::format("{}, but the machine has no {} compute roof: judged on the lower peak it has, {}",
+                           own_text(own), precision_label(own.precision), roof);
+    case PrecisionChoice::lower_peak: return fmt::format("{}: judged on the lower peak, {}", own_text(own), roof);
+    case PrecisionChoice::figures:
+        return fmt::format("{}: --peak is taken as its peak, {}",
+                           own.basis == SpecPrecision::Basis::unknown ? std::string("not stated") : own_text(own), roof);
+    case PrecisionChoice::not_flop: break;
+    }
+    return "";
+}
+
+std::string kernel_text(const KernelModelResult& result) {
     const KernelSpec& k = result.spec;
     const KernelPrediction& p = result.prediction;
+    const Roofline& r = result.roofline;
     const std::string rate = rate_unit(r.work_unit);
     // Spec files are anyone's: their names and descriptions reach the terminal escaped.
     std::string out = fmt::format("{}  ({})\n", terminal_text(k.name), terminal_text(result.file));
     if (!k.description.empty()) out += fmt::format("  {}\n", terminal_text(k.description));
+    if (result.choice != PrecisionChoice::not_flop && k.work_per_iteration > 0)
+        out += fmt::format("  precision       {}\n", precision_text(result));
     const auto bytes = bytes_per_iteration(k);
     const auto nominal = nominal_bytes_per_iteration(k);
     out += fmt::format("  per iteration   {} {}; bytes {}\n", format_count(k.work_per_iteration), k.work_unit,
@@ -84,9 +167,10 @@ std::string kernel_text(const KernelModelResult& result, const Roofline& r) {
     return out;
 }
 
-ordered_json kernel_json(const KernelModelResult& result, const Roofline& r) {
+ordered_json kernel_json(const KernelModelResult& result) {
     const KernelSpec& k = result.spec;
     const KernelPrediction& p = result.prediction;
+    const Roofline& r = result.roofline;
     ordered_json lifts = ordered_json::array();
     for (const auto& l : p.lifts)
         lifts.push_back({{"what", lift_text(l, k.work_unit)}, {"performance", l.performance}});
@@ -106,6 +190,13 @@ ordered_json kernel_json(const KernelModelResult& result, const Roofline& r) {
             {"description", k.description},
             {"work_unit", k.work_unit},
             {"work_per_iteration", k.work_per_iteration},
+            {"precision",
+             {{"judged", r.precision},
+              {"own", result.precision.precision.empty() ? ordered_json(nullptr) : ordered_json(result.precision.precision)},
+              {"basis", basis_name(result.precision.basis)},
+              {"operand_types", result.precision.types},
+              {"choice", choice_name(result.choice)}}},
+            {"compute_roof", {{"name", r.compute.name}, {"value", r.compute.value}}},
             {"iterations", k.iterations ? ordered_json(*k.iterations) : ordered_json(nullptr)},
             {"bytes_per_iteration", bytes_per_iteration(k)},
             {"nominal_bytes_per_iteration", nominal_bytes_per_iteration(k)},
@@ -149,31 +240,51 @@ std::string render_formula(const FormulaResult& f, ReportFormat format) {
     return out;
 }
 
-std::string render_kernel_models(const Roofline& r, View view, const std::vector<KernelModelResult>& kernels,
-                                 ReportFormat format) {
+std::string render_kernel_models(View view, const std::vector<KernelModelResult>& kernels, ReportFormat format) {
     require_text_or_json(format);
+    if (kernels.empty()) throw std::invalid_argument("no kernel to render");
+    // One machine and thread count; a compute roof per precision the kernels were judged on.
+    const Roofline& r = kernels.front().roofline;
+    std::vector<const Roofline*> computes;  // one per distinct compute roof
+    std::vector<std::string> precisions;
+    for (const auto& k : kernels) {
+        if (std::none_of(computes.begin(), computes.end(), [&](const Roofline* c) {
+                return c->work_unit == k.roofline.work_unit && c->compute.name == k.roofline.compute.name &&
+                       c->compute.value == k.roofline.compute.value;
+            }))
+            computes.push_back(&k.roofline);
+        const std::string name = k.roofline.precision.empty() ? k.roofline.work_unit : k.roofline.precision;
+        if (std::find(precisions.begin(), precisions.end(), name) == precisions.end()) precisions.push_back(name);
+    }
     if (format == ReportFormat::json) {
         ordered_json roofs = ordered_json::array();
         for (const auto& b : r.bandwidth) roofs.push_back({{"name", b.name}, {"level", b.level}, {"gbs", b.value}});
+        ordered_json compute_roofs = ordered_json::array();
+        for (const Roofline* c : computes)
+            compute_roofs.push_back({{"precision", c->precision}, {"name", c->compute.name}, {"value", c->compute.value}});
         ordered_json list = ordered_json::array();
-        for (const auto& k : kernels) list.push_back(kernel_json(k, r));
+        for (const auto& k : kernels) list.push_back(kernel_json(k));
+        // "precision" and "compute_roof": the first kernel's; each kernel names its own.
         ordered_json out = {{"schema", "roofline.model/1"}, {"machine", r.label}, {"precision", r.precision}};
         // 0: figures given on the command line say nothing of threads (as the text leaves it out).
         if (r.threads > 0) out["threads"] = r.threads;
         out["view"] = view_name(view);
         out["work_unit"] = r.work_unit;
         out["compute_roof"] = {{"name", r.compute.name}, {"value", r.compute.value}};
+        out["compute_roofs"] = compute_roofs;
         out["bandwidth_roofs"] = roofs;
         out["kernels"] = list;
         return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
     }
     std::string roofs;
+    for (const Roofline* c : computes)
+        roofs += fmt::format("{}{} {} {}", roofs.empty() ? "" : ", ", c->compute.name, format_count(c->compute.value),
+                             rate_unit(c->work_unit));
     for (const auto& b : r.bandwidth) roofs += fmt::format(", {} {} GB/s", b.level, format_count(b.value));
-    std::string out = fmt::format("machine: {} ({}{}, {} view)\n  roofs: {} {} {}{}\n", terminal_text(r.label),
-                                  r.precision.empty() ? r.work_unit : r.precision,
-                                  r.threads > 0 ? ", " + count_of(r.threads, "thread") : "", view_name(view),
-                                  r.compute.name, format_count(r.compute.value), rate_unit(r.work_unit), roofs);
-    for (const auto& k : kernels) out += "\n" + kernel_text(k, r);
+    std::string out = fmt::format("machine: {} ({}{}, {} view)\n  roofs: {}\n", terminal_text(r.label),
+                                  fmt::join(precisions, " and "),
+                                  r.threads > 0 ? ", " + count_of(r.threads, "thread") : "", view_name(view), roofs);
+    for (const auto& k : kernels) out += "\n" + kernel_text(k);
     return terminal_block(out);  // the last guard: ceiling and roof names inside phrases
 }
 

@@ -22,16 +22,31 @@ struct FormulaResult {
     bool memory_bound = false;
 };
 
-// One kernel spec from one file and what the model predicts for it.
+// Why a kernel was judged on its roofline's precision.
+enum class PrecisionChoice {
+    own,           // the spec's own (declared, or all its floating-point operands' type)
+    asked,         // --precision (the spec's own may differ)
+    own_missing,   // the machine has no roof of the spec's own: the lower peak it has
+    lower_peak,    // the spec does not say (types mixed or none): the lower of the dp and sp peaks
+    figures,       // --peak/--bw: the one peak given is taken as the kernel's precision's
+    not_flop,      // work in another unit: the roofline the command chose
+};
+
+// One kernel spec from one file and what the model predicts for it, on the roofline
+// of the precision it was judged on.
 struct KernelModelResult {
     KernelSpec spec;
     std::string file;
     KernelPrediction prediction;
+    Roofline roofline;
+    SpecPrecision precision;  // what the spec says of its FLOPs
+    PrecisionChoice choice = PrecisionChoice::own;
 };
 
-// format: text or json (the others throw std::invalid_argument).
+// format: text or json (the others throw std::invalid_argument). The machine's header
+// comes from the kernels' rooflines (one machine, thread count and view; a compute roof
+// per precision they were judged on).
 std::string render_formula(const FormulaResult& result, ReportFormat format);
-std::string render_kernel_models(const Roofline& r, View view, const std::vector<KernelModelResult>& kernels,
-                                 ReportFormat format);
+std::string render_kernel_models(View view, const std::vector<KernelModelResult>& kernels, ReportFormat format);
 
 } // namespace roofline

@@ -264,6 +264,61 @@ TEST(KernelSpecPrediction, NonTemporalLiftIsForStreamedOutputsOnly) {
         EXPECT_NE(lift.kind, KernelPrediction::Lift::Kind::non_temporal_stores);
 }
 
+// The precision of a kernel's FLOPs, which decides its compute roof: an all-float
+// SGEMM was judged against the DP peak (half the SP one) and its point carried none.
+TEST(KernelSpecPrecision, FollowsTheElementTypesOrTheDeclaration) {
+    const auto one = [](const std::string& yaml) { return kernel_specs_from_yaml(yaml, "k.yaml").at(0); };
+    const std::string head = "name: k\nflops: 2\nsizes: {N: 1000}\niterations: N\n";
+    const KernelSpec floats = one(head + "arrays:\n  - {name: x, type: float, reads: 1}\n"
+                                         "  - {name: y, type: float32, reads: 1, writes: 1}\n"
+                                         "  - {name: i, type: int32, reads: 1}\n");
+    EXPECT_EQ(spec_precision(floats).precision, "sp");
+    EXPECT_EQ(spec_precision(floats).basis, SpecPrecision::Basis::element_types);
+    const Point p = point_from_spec(floats);
+    EXPECT_DOUBLE_EQ(p.details.at("flops_f32"), 2000);
+    EXPECT_EQ(p.details.count("flops_f64"), 0u);
+    EXPECT_EQ(point_precision(p), std::optional<std::string>("sp"));  // report and plot read it so
+
+    const KernelSpec doubles = spec_of("daxpy.yaml", "daxpy");
+    EXPECT_EQ(spec_precision(doubles).precision, "dp");
+    EXPECT_EQ(point_precision(point_from_spec(doubles)), std::optional<std::string>("dp"));
+
+    const std::string mixed_arrays = "arrays:\n  - {name: x, type: float, reads: 1}\n"
+                                     "  - {name: y, type: double, reads: 1, writes: 1}\n";
+    const KernelSpec mixed = one(head + mixed_arrays);
+    EXPECT_EQ(spec_precision(mixed).basis, SpecPrecision::Basis::mixed_types);
+    EXPECT_EQ(spec_precision(mixed).precision, "");
+    EXPECT_EQ(spec_precision(mixed).types, (std::vector<std::string>{"sp", "dp"}));
+    EXPECT_FALSE(point_precision(point_from_spec(mixed)));
+
+    const KernelSpec declared = one(head + "precision: single\n" + mixed_arrays);
+    EXPECT_EQ(declared.precision, "sp");
+    EXPECT_EQ(spec_precision(declared).basis, SpecPrecision::Basis::declared);
+    EXPECT_EQ(point_precision(point_from_spec(declared)), std::optional<std::string>("sp"));
+
+    // element_bytes says nothing of the type; integers are not FLOP data; other work no FLOP roof.
+    EXPECT_EQ(spec_precision(one(head + "arrays:\n  - {name: x, element_bytes: 4, reads: 1}\n")).basis,
+              SpecPrecision::Basis::unknown);
+    EXPECT_EQ(spec_precision(one(head + "arrays:\n  - {name: x, type: int64, reads: 1}\n")).basis,
+              SpecPrecision::Basis::unknown);
+    const KernelSpec iops = one("name: k\nwork_per_iteration: 1\nwork_unit: IOP\n"
+                                "arrays:\n  - {name: x, type: float, reads: 1}\n");
+    EXPECT_EQ(spec_precision(iops).basis, SpecPrecision::Basis::unknown);
+    EXPECT_TRUE(point_from_spec(iops).details.count("flops_f32") == 0);
+}
+
+TEST(KernelSpecErrors, DeclaredPrecisionMustBeAFlopPrecisionOfFlopWork) {
+    const std::string arrays = "arrays:\n  - {name: x, type: double, reads: 1}\n";
+    EXPECT_NE(schema_error("name: k\nflops: 1\nprecision: quad\n" + arrays).find("precision: expected dp or sp"),
+              std::string::npos);
+    EXPECT_NE(schema_error("name: k\nflops: 1\nprecision: int8\n" + arrays).find("precision: expected dp or sp"),
+              std::string::npos);
+    EXPECT_NE(schema_error("name: k\nwork_per_iteration: 1\nwork_unit: IOP\nprecision: dp\n" + arrays)
+                  .find("'precision' is for FLOP work, not IOP"),
+              std::string::npos);
+    EXPECT_EQ(schema_error("name: k\nflops: 1\nprecision: FP64\n" + arrays), "no error");
+}
+
 TEST(KernelSpecBytes, PointFromSpecIsAnalyticAndScalesWithIterations) {
     const KernelSpec triad = spec_of("stream_triad.yaml", "stream-triad");
     const Point p = point_from_spec(triad);
