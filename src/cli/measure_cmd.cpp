@@ -320,8 +320,9 @@ void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureR
     const auto& engine = measure::engine_descriptor(result.engine);
     if (request.region_scope == measure::RegionScope::process && engine.can(measure::EngineCapability::counts) &&
         !engine.can(measure::EngineCapability::threads))
-        say.note("the perf engine counts a region on the threads that opened it (as --region-scope thread); work "
-                 "that other threads do meanwhile is not in it");
+        say.note("the perf engine counts a region on the threads that opened it and on those of the OpenMP teams "
+                 "forked inside it (their bodies); work that other threads do meanwhile (a library's own thread "
+                 "pool, tasks other threads run) is not in it");
     if (const auto& timing = measured.timing) {
         if (!timing->ok)
             say.warning("timing function calls: " + timing->error + measure::stderr_tail_text(timing->stderr_tail));

@@ -92,6 +92,8 @@ struct RegionWall {
     int open = 0;        // threads inside the region now
     uint64_t since = 0;  // when `open` last went from 0 to 1
     uint64_t ns = 0;     // closed intervals
+    // The most threads that ran one OpenMP team forked while the region was open (team_body).
+    std::atomic<int> team{0};
 };
 
 void wall_enter(RegionWall* w, uint64_t t) noexcept {
@@ -128,6 +130,10 @@ struct ThreadRegion {
     int depth = 0;         // open instances of this region on the thread
     uint64_t unclosed = 0; // instances closed by finalize
     bool nested = false;   // ever opened inside another region (its work is in that one's too)
+    // OpenMP team bodies this thread ran for the region without opening it (team_body): their
+    // counters are in `counters`; while one runs (team_depth > 0) its own instances add none.
+    bool team_work = false;
+    int team_depth = 0;
     std::vector<double> counters;
     std::vector<bool> uncounted;  // per event: enabled but never scheduled in some instance
 };
@@ -466,7 +472,7 @@ void close_frame(ThreadState* ts, std::vector<ThreadRegion>& regions, size_t lev
     r.inner_calls += ts->begins - f.begins;
     if (leave_wall) wall_leave(r.wall, t1);
     size_t nev = ts->fds.size();
-    if (nev == 0) return;
+    if (nev == 0 || r.team_depth > 0) return;  // inside a team body counted for it: counted there
     if (r.counters.size() != nev) r.counters.assign(nev, 0.0);
     if (r.uncounted.size() != nev) r.uncounted.assign(nev, false);
     for (size_t i = 0; i < nev; ++i) {
@@ -588,6 +594,10 @@ void append_double(std::string& out, double v) {
 }
 
 void write_snapshot(bool finished);
+
+}  // namespace
+extern "C" const char* roofline_marker_openmp_unseen(void);  // openmp_wrappers.c
+namespace {
 
 // ' "calibration": {...},' when the library calibrated (PROTOCOL.md): per batch, what one
 // begin/end pair cost. Events given several times (instances) are summed.
@@ -725,7 +735,7 @@ void write_results(bool at_exec) {
         if (totals.size() < regions->size()) totals.resize(regions->size());
         for (size_t id = 0; id < regions->size(); ++id) {
             const ThreadRegion& r = (*regions)[id];
-            if (r.calls == 0) continue;
+            if (r.calls == 0 && !r.team_work) continue;
             Total& t = totals[id];
             t.name = r.name;
             if (r.wall) t.wall = r.wall;
@@ -733,7 +743,8 @@ void write_results(bool at_exec) {
             t.outer_calls += r.outer_calls;
             t.inner_calls += r.inner_calls;
             t.unclosed += r.unclosed;
-            t.thread_seconds.push_back(double(r.ns) * 1e-9);
+            // A thread that only ran a team's body for it did not open it: counters, no time.
+            if (r.calls > 0) t.thread_seconds.push_back(double(r.ns) * 1e-9);
             if (nev) {
                 if (t.counters.empty()) {
                     t.counters.assign(nev, 0.0);
@@ -771,7 +782,10 @@ void write_results(bool at_exec) {
         // of one pair, each region opened inside it the whole of one.
         out += ", \"outermost_calls\": " + std::to_string(t.outer_calls);
         out += ", \"inner_calls\": " + std::to_string(t.inner_calls);
-        out += ", \"threads\": " + std::to_string(t.thread_seconds.size());
+        // The threads that ran it: those that opened it, or the largest OpenMP team forked inside.
+        const int team = t.wall ? t.wall->team.load(std::memory_order_relaxed) : 0;
+        out += ", \"threads\": " + std::to_string(std::max<size_t>(t.thread_seconds.size(), size_t(team)));
+        if (team > 0) out += ", \"team_threads\": " + std::to_string(team);
         // The region's wall time: while at least one thread had it open. Never below one
         // thread's own time (a thread that reset the region counts its time since).
         double max_s = 0;
@@ -823,6 +837,11 @@ void write_results(bool at_exec) {
     }
     out += "],";
     append_calibration(out);
+    if (const char* unseen = roofline_marker_openmp_unseen()) {
+        out += "\n \"openmp_teams_unseen\": ";
+        append_json_string(out, unseen);
+        out += ",";
+    }
     out += "\n \"errors\": [";
     for (size_t i = 0; i < errors.size(); ++i) {
         std::string msg = errors[i].first;
@@ -912,7 +931,9 @@ void write_snapshot(bool finished) {
         out += ", \"calls\": " + std::to_string(r.calls) + ", \"seconds\": ";
         // Closed calls' wall time (while at least one thread had the region open).
         append_double(out, double(std::max(r.max_ns, wall_ns(r.wall, 0))) * 1e-9);
-        out += ", \"threads\": " + std::to_string(r.threads) + ", \"nested\": " + (r.nested ? "true" : "false") + "}";
+        const int team = r.wall ? r.wall->team.load(std::memory_order_relaxed) : 0;
+        out += ", \"threads\": " + std::to_string(std::max(r.threads, team)) + ", \"nested\": " +
+               (r.nested ? "true" : "false") + "}";
     }
     out += "]}\n";
     const std::string path = g->monitor_dir + "/" + std::to_string(pid) + ".json";
@@ -1128,6 +1149,201 @@ __attribute__((constructor)) void init_at_load() {
     if ((ensure_init() & kTiming) && g && !g->out_path.empty()) calibrate_native();
 }
 
+// --- OpenMP teams forked inside regions (openmp_wrappers.c) ---
+//
+// A region opened on one thread around `#pragma omp parallel` is run by the whole team, and
+// only the opening thread calls begin and end. The wrappers of libgomp's entry points hand
+// each team thread's body to team_body: the team's distinct threads (nested teams' too) are
+// counted for every region open on the forking thread (and those it runs a team body for),
+// and under the perf engine each such thread's counters over its body are added to them.
+struct Fork {
+    std::vector<int> ids;  // the regions open on the forking thread, and inherited
+    Fork* parent = nullptr;  // the team body the forking thread runs, if any
+    SpinLock lock;
+    std::vector<pid_t> threads;  // distinct threads that ran this team's (or a nested team's) body
+};
+
+thread_local Fork* t_team = nullptr;  // the team body this thread runs now (innermost)
+
+void team_thread_ran(Fork* f, pid_t tid) {
+    for (; f; f = f->parent) {
+        f->lock.lock();
+        if (std::find(f->threads.begin(), f->threads.end(), tid) == f->threads.end()) f->threads.push_back(tid);
+        f->lock.unlock();
+    }
+}
+
+}  // namespace
+
+// On the forking thread, before the team starts: nullptr (fork unwrapped) unless a region is
+// open on it or it runs a team body for one, and the library is timing.
+extern "C" __attribute__((visibility("hidden"))) void* roofline_marker_fork(void) {
+    const int mode = g_mode.load(std::memory_order_relaxed);
+    if (mode == kUninit || !(mode & kTiming)) return nullptr;
+    ThreadState* ts = t_state;
+    Fork* inherited = t_team;
+    if ((!ts || ts->stack.empty()) && !inherited) return nullptr;
+    auto* f = new Fork;
+    if (ts) {
+        ts->lock.lock();
+        for (const Frame& fr : ts->stack)
+            if (std::find(f->ids.begin(), f->ids.end(), fr.id) == f->ids.end()) f->ids.push_back(fr.id);
+        ts->lock.unlock();
+    }
+    if (inherited)
+        for (int id : inherited->ids)
+            if (std::find(f->ids.begin(), f->ids.end(), id) == f->ids.end()) f->ids.push_back(id);
+    f->parent = inherited;
+    return f;
+}
+
+namespace {
+
+// A team thread's body, begun and ended (team_enter, team_leave): the thread is counted for the
+// team, runs as one of it (a team it forks inherits its regions), and its counters (perf
+// engine) over the body are added to the regions it is not already counting: not those open on
+// it, nor those of the team body it runs around this one.
+struct TeamBody {
+    Fork* saved = nullptr;  // the team body around this one on the thread
+    std::vector<int> counted;
+    std::vector<Sample> s0;  // the counters when the body (or its part since a pause) began
+    bool paused = false;
+};
+
+TeamBody* team_enter(Fork* f) {
+    team_thread_ran(f, pid_t(::syscall(SYS_gettid)));
+    auto* b = new TeamBody;
+    b->saved = t_team;
+    ThreadState* ts = (g_mode.load(std::memory_order_relaxed) & kTiming) && !g->events.empty() ? thread_state() : nullptr;
+    if (ts) {
+        ts->lock.lock();
+        for (int id : f->ids) {
+            const bool open_here =
+                std::any_of(ts->stack.begin(), ts->stack.end(), [&](const Frame& fr) { return fr.id == id; });
+            const bool around = b->saved && std::find(b->saved->ids.begin(), b->saved->ids.end(), id) != b->saved->ids.end();
+            if (!open_here && !around) b->counted.push_back(id);
+        }
+        ts->lock.unlock();
+    }
+    if (!b->counted.empty()) {
+        std::vector<std::pair<std::string_view, RegionWall*>> named;
+        {
+            std::lock_guard<std::mutex> lk(g->mu);
+            for (int id : b->counted) named.emplace_back(g->names[size_t(id)], &g->walls[size_t(id)]);
+        }
+        ts->lock.lock();
+        for (size_t k = 0; k < b->counted.size(); ++k) {
+            const size_t id = size_t(b->counted[k]);
+            if (ts->regions.size() <= id) ts->regions.resize(id + 1);
+            ThreadRegion& r = ts->regions[id];
+            r.name = named[k].first;
+            r.wall = named[k].second;
+            ++r.team_depth;
+        }
+        ts->lock.unlock();
+        b->s0.resize(ts->fds.size());
+        read_all(ts, b->s0.data());
+    }
+    t_team = f;
+    return b;
+}
+
+// The counters since s0 added to the counted regions; `last`: the body ends.
+void team_count(TeamBody* b, bool last) {
+    if (b->counted.empty()) return;
+    ThreadState* ts = t_state;
+    const size_t nev = ts->fds.size();
+    std::vector<Sample> s1(nev);
+    if (!b->paused) read_all(ts, s1.data());
+    ts->lock.lock();
+    for (int id : b->counted) {
+        ThreadRegion& r = ts->regions[size_t(id)];
+        if (last) --r.team_depth;
+        r.team_work = true;
+        if (b->paused) continue;
+        if (r.counters.size() != nev) r.counters.assign(nev, 0.0);
+        if (r.uncounted.size() != nev) r.uncounted.assign(nev, false);
+        for (size_t i = 0; i < nev; ++i) {
+            if (ts->fds[i] < 0) continue;
+            const Sample& a = b->s0[i];
+            const roofline::MultiplexedCount c = roofline::scale_multiplexed(
+                double(s1[i].value - a.value), s1[i].enabled - a.enabled, s1[i].running - a.running);
+            if (!c.counted) r.uncounted[i] = true;
+            else if (g->events[i].cpu >= 0) r.counters[i] = std::max(r.counters[i], c.value);
+            else r.counters[i] += c.value;
+        }
+    }
+    ts->lock.unlock();
+    b->paused = true;
+}
+
+void team_leave(TeamBody* b) {
+    t_team = b->saved;
+    team_count(b, true);
+    delete b;
+}
+
+// A barrier inside the body (OpenMP tool): its wait is not the body's work, and the last one's
+// end comes only when the thread next wakes. Counting pauses at its begin and resumes at its end.
+void team_pause(TeamBody* b) { team_count(b, false); }
+void team_resume(TeamBody* b) {
+    if (b->counted.empty() || !b->paused) return;
+    read_all(t_state, b->s0.data());
+    b->paused = false;
+}
+
+}  // namespace
+
+// For the OpenMP tool interface (openmp_tool.c): a team body's begin and end, apart.
+extern "C" __attribute__((visibility("hidden"))) void* roofline_marker_team_enter(void* fork) {
+    return team_enter(static_cast<Fork*>(fork));
+}
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_team_leave(void* body) {
+    team_leave(static_cast<TeamBody*>(body));
+}
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_team_pause(void* body) {
+    team_pause(static_cast<TeamBody*>(body));
+}
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_team_resume(void* body) {
+    team_resume(static_cast<TeamBody*>(body));
+}
+
+// libgomp's wrappers (openmp_wrappers.c): each team thread's body, whole.
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_team_body(void* fork, void (*fn)(void*),
+                                                                               void* data) {
+    TeamBody* b = team_enter(static_cast<Fork*>(fork));
+    fn(data);
+    team_leave(b);
+}
+
+// Whether the library is timing regions (the OpenMP tool is started only then).
+extern "C" __attribute__((visibility("hidden"))) int roofline_marker_timing(void) {
+    return (ensure_init() & kTiming) != 0;
+}
+
+// On the forking thread, after the team joined: its distinct threads go to every region it
+// was forked inside (the largest team each saw).
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_join(void* fork) {
+    Fork* f = static_cast<Fork*>(fork);
+    if (g) {
+        const int n = int(f->threads.size());
+        for (int id : f->ids) {
+            RegionWall* w = nullptr;
+            {
+                std::lock_guard<std::mutex> lk(g->mu);
+                if (size_t(id) < g->walls.size()) w = &g->walls[size_t(id)];
+            }
+            if (!w) continue;
+            int seen = w->team.load(std::memory_order_relaxed);
+            while (n > seen && !w->team.compare_exchange_weak(seen, n, std::memory_order_relaxed)) {
+            }
+        }
+    }
+    delete f;
+}
+
+namespace {
+
 constexpr std::string_view kOutVar = "ROOFLINE_MARKER_OUT=";
 
 // "<file>" -> "<file>.exec1", "<file>.execN" -> "<file>.exec<N+1>".
@@ -1238,7 +1454,10 @@ ROOFLINE_API void roofline_region_reset(const char* name) {
         // The region's wall time restarts too when no thread has it open.
         if (RegionWall* w = r->wall) {
             w->lock.lock();
-            if (w->open == 0) w->ns = 0;
+            if (w->open == 0) {
+                w->ns = 0;
+                w->team.store(0, std::memory_order_relaxed);
+            }
             w->lock.unlock();
         }
     }

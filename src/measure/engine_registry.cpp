@@ -71,7 +71,8 @@ const std::vector<EngineDescriptor>& engine_table() {
         {.kind = EngineKind::perf,
          .name = "perf",
          .help = "hardware counters",
-         // A region counts the threads that opened it only (perf_event counters follow a thread).
+         // A region counts the threads that opened it and the OpenMP teams forked inside it only
+         // (perf_event counters follow a thread; the marker library reads a team thread's around its body).
          .capabilities = {regions, mpi, hardware_counters, counts, counts_avx512},
          .availability = perf_availability,
          .run = [](const MeasureRequest& request, MeasureResult& result, EngineProbes& probes) {

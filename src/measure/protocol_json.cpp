@@ -243,6 +243,8 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
         t.calls = whole<long long>(r, "calls", where);
         t.seconds = number(r, "seconds", where);
         t.threads = std::max(1, whole<int>(r, "threads", where, 1 << 20));
+        t.team_threads = whole<int>(r, "team_threads", where, 1 << 20);
+        t.threads = std::max(t.threads, t.team_threads);
         if (r.is_object() && r.contains("outermost_calls")) {
             t.outermost_calls = whole<long long>(r, "outermost_calls", where);
             if (t.outermost_calls > t.calls)
@@ -285,6 +287,12 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
         }
     }
     if (j.contains("calibration")) report.calibration = calibration_of(j["calibration"], source + ": calibration");
+    if (j.contains("openmp_teams_unseen"))
+        report.problems.push_back(fmt::format(
+            "OpenMP teams forked inside marker regions are not counted in this program: {}; a region around a "
+            "parallel loop shows only the threads that opened it",
+            j["openmp_teams_unseen"].is_string() ? j["openmp_teams_unseen"].get<std::string>()
+                                                 : j["openmp_teams_unseen"].dump()));
     const bool unclosed_said = std::any_of(report.problems.begin(), report.problems.end(),
                                            [](const std::string& p) { return p.find("still open when") != std::string::npos; });
     if (j.contains("errors") && j["errors"].is_array()) {
@@ -340,6 +348,7 @@ MarkerReport merge_marker_reports(std::vector<MarkerReport> reports) {
             it->calls += t.calls;
             it->seconds += t.seconds;
             it->threads = std::max(it->threads, t.threads);
+            it->team_threads = std::max(it->team_threads, t.team_threads);
         }
         for (auto& c : r.counters) {
             const auto it = std::find_if(out.counters.begin(), out.counters.end(),

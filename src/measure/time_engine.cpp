@@ -5,6 +5,7 @@
 #include "measure/protocol_json.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 
 namespace roofline::measure::detail {
@@ -99,6 +100,15 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
         for (auto& w : said.warnings) result.warnings.push_back(std::move(w));
         for (auto& w : later_images.warnings) result.warnings.push_back(std::move(w));
     }
+    // Threads that ran a region but never called begin: an OpenMP team forked inside it.
+    std::vector<std::string> teams;
+    for (const auto& t : report.timings)
+        if (t.team_threads > 1) teams.push_back(fmt::format("'{}' {}", t.name, t.team_threads));
+    if (!teams.empty())
+        result.notes.push_back(fmt::format(
+            "regions around OpenMP parallel regions ran on their teams' threads (counted as each team starts: "
+            "libgomp's entry points wrapped, or the OpenMP tool interface of LLVM's runtime): {}",
+            fmt::join(teams, ", ")));
     result.timings = std::move(report.timings);
     // Counters the marker library read at region boundaries (perf engine).
     for (auto& c : report.counters) result.counts.push_back(std::move(c));

@@ -167,6 +167,55 @@ perf)
          and (.calibration.counters.TASK_CLOCK.pair | all(. > 0)) and .calibration.counters.TASK_CLOCK.total > 0
          and (.calibration.counters | has("BAD_TYPE") | not)' "calibration of the calls' counters"
   ;;
+openmp)
+  # A region opened on one thread around an OpenMP parallel region is run by the team: its
+  # threads are the team's (the marker library said 1: only the opening thread calls begin),
+  # and under perf events the team threads' counters are in it. The test's own build (the C
+  # compiler's OpenMP: libgomp with GCC), then clang's with LLVM's libomp where found.
+  prog=$1 dir=$2 include=$3 libdir=$4
+  progs=()
+  [[ $prog != none ]] && progs+=("$prog")
+  if command -v clang >/dev/null && clang -fopenmp "$dir/openmp.c" -I "$include" -L "$libdir" -lroofline_marker \
+      -Wl,-rpath,"$libdir" -o "$tmp/openmp_clang" 2>/dev/null; then
+    progs+=("$tmp/openmp_clang")
+  else
+    echo "note: no clang with OpenMP here: LLVM's runtime (the OpenMP tool interface) is not checked"
+  fi
+  ((${#progs[@]})) || { echo "no OpenMP compiler here; skipping"; exit 77; }
+  export OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive
+  for p in "${progs[@]}"; do
+    json=$tmp/openmp.json
+    ROOFLINE_MARKER_OUT=$json "$p" >/dev/null
+    what=$(basename "$p")
+    check 'def r(n): .regions[] | select(.name == n);
+           r("team").threads == 2 and r("team").team_threads == 2 and r("team").calls == 1
+           and r("worker_only").threads == 2 and r("loop").threads == 2 and r("three").threads == 3' \
+      "$what: regions around parallel regions have their teams' threads"
+    check 'def r(n): .regions[] | select(.name == n);
+           r("serial").threads == 1 and (r("serial") | has("team_threads") | not)
+           and r("in_team").threads == 2 and r("in_team").calls == 2' "$what: a serial region, a region marked in the team"
+    check 'has("openmp_teams_unseen") | not' "$what: the teams are seen"
+    # Counters: the team threads' bodies are in the region (only the second thread works there).
+    json=$tmp/openmp_perf.json
+    ROOFLINE_MARKER_OUT=$json ROOFLINE_PERF_EVENTS="TASK_CLOCK=1:1" "$p" >/dev/null
+    if jq -e '[.errors[] | select(test("TASK_CLOCK"))] | length > 0' "$json" >/dev/null; then
+      echo "note: perf_event_open unavailable for software events here: the team's counters are not checked"
+    else
+      check 'def r(n): .regions[] | select(.name == n);
+             r("worker_only").counters.TASK_CLOCK >= 29000000 and r("team").counters.TASK_CLOCK >= 39000000' \
+        "$what: the team threads' task-clock is in the region"
+    fi
+  done
+  # libgomp before the library in the program's lookup: the teams are not seen, and that is said.
+  if [[ $prog != none ]] && command -v cc >/dev/null &&
+      cc -fopenmp "$dir/openmp.c" -I "$include" -L "$libdir" -Wl,--no-as-needed -lgomp -lroofline_marker \
+        -Wl,-rpath,"$libdir" -o "$tmp/openmp_gomp_first" 2>/dev/null &&
+      ldd "$tmp/openmp_gomp_first" | grep -q libgomp; then
+    json=$tmp/openmp_first.json
+    ROOFLINE_MARKER_OUT=$json "$tmp/openmp_gomp_first" >/dev/null
+    check '(.openmp_teams_unseen | test("libgomp comes before libroofline_marker"))' "libgomp first: said"
+  fi
+  ;;
 system)
   # PERF_TYPE_SOFTWARE (1) cpu-clock (0) on CPU 0, system-wide: wall time on that CPU, in ns.
   # WALL2 names it twice: two instances of one event, whose counts add up.

@@ -251,3 +251,29 @@ TEST(MeasureProtocolJson, RegionCountsByFunctionAndInstruction) {
         EXPECT_NE(std::string(e.what()).find("regions[0]: per_instruction[0]"), std::string::npos) << e.what();
     }
 }
+
+// A region opened on one thread around an OpenMP team: the library writes the team's threads
+// (team_threads) beside those that opened it; the region ran on the more. A process whose
+// teams the library could not see says why, as a warning.
+TEST(MeasureProtocolJson, TheThreadsOfATeamForkedInsideARegionAreItsThreads) {
+    const auto r = parse_marker_json(R"J({"schema": "roofline.marker/1", "regions": [
+        {"name": "dot", "calls": 10, "threads": 4, "team_threads": 4, "seconds": 1, "thread_seconds": [1]},
+        {"name": "serial", "calls": 1, "threads": 1, "seconds": 0.5, "thread_seconds": [0.5]}],
+        "openmp_teams_unseen": "libgomp comes before libroofline_marker", "errors": []})J",
+                                     "m.json");
+    EXPECT_EQ(r.timings[0].threads, 4);
+    EXPECT_EQ(r.timings[0].team_threads, 4);
+    EXPECT_EQ(r.timings[1].threads, 1);
+    EXPECT_EQ(r.timings[1].team_threads, 0);
+    ASSERT_EQ(r.problems.size(), 1u);
+    EXPECT_NE(r.problems[0].find("OpenMP teams forked inside marker regions are not counted"), std::string::npos);
+    EXPECT_NE(r.problems[0].find("libgomp comes before"), std::string::npos);
+    // An older file (threads only) and a team larger than the threads written: the team wins.
+    const auto older = parse_marker_json(R"J({"schema": "roofline.marker/1", "regions": [
+        {"name": "dot", "calls": 10, "threads": 1, "team_threads": 3, "seconds": 1}]})J",
+                                         "m.json");
+    EXPECT_EQ(older.timings[0].threads, 3);
+    // Images of an exec chain: the largest team of any.
+    const auto merged = merge_marker_reports({r, older});
+    EXPECT_EQ(merged.timings[0].team_threads, 4);
+}

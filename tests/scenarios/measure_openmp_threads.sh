@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A region opened on the main thread around an OpenMP parallel loop is run by the team. The time
+# engine said 'threads 1' for it (only the opening thread calls begin), so its point was judged
+# against one core's roofs, while the instrument engine said 2 (the threads that did FLOPs in
+# it). Now both say the team's threads, and 1 for a serial region. Built with g++ -fopenmp
+# (libgomp: its entry points are wrapped) and, where found, clang++ -fopenmp (LLVM's libomp:
+# the OpenMP tool interface). Needs a C++ compiler with OpenMP and the marker library, else 77;
+# the instrument engine's part needs valgrind and the tool.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+build=$(dirname "$bin")
+src=$(cd "$(dirname "$0")/../.." && pwd)
+lib=$build/lib
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp ROOFLINE_DB=$tmp/results.db OMP_NUM_THREADS=2
+fail=0
+[[ -e $lib/libroofline_marker.so ]] || { echo "skip: no marker library (target roofline_marker)"; exit 77; }
+progs=()
+for cxx in g++ clang++; do
+  command -v $cxx >/dev/null || continue
+  $cxx -O2 -fopenmp "$src/tests/marker/openmp_loop.cpp" -I "$src/include" -L "$lib" -lroofline_marker \
+    -Wl,-rpath,"$lib" -o "$tmp/loop_$cxx" 2>/dev/null && progs+=("$tmp/loop_$cxx")
+done
+((${#progs[@]})) || { echo "skip: no C++ compiler with OpenMP here"; exit 77; }
+engines=(time)
+if command -v valgrind >/dev/null && [[ -d $build/vgtool ]]; then engines+=(instrument)
+else echo "note: no valgrind or Valgrind tool here: only the time engine is checked"; fi
+threads() { jq -r --arg n "$2" '.points[] | select(.name == $n) | .threads' "$1"; }
+for p in "${progs[@]}"; do
+  for e in "${engines[@]}"; do
+    out=$("$bin" measure --engine $e --cache-sim off --no-store --repeat 1 -o "$tmp/$e.json" -- "$p" 2>&1) ||
+      { echo "FAIL: $(basename "$p") $e: exit $?"; sed 's/^/  | /' <<<"$out"; fail=1; continue; }
+    dot=$(threads "$tmp/$e.json" dot); serial=$(threads "$tmp/$e.json" serial)
+    [[ $dot == 2 && $serial == 1 ]] ||
+      { echo "FAIL: $(basename "$p") $e: threads dot $dot, serial $serial (expected 2 and 1)"; fail=1; }
+    if [[ $e == time ]] && ! grep -q "regions around OpenMP parallel regions ran on their teams' threads.*'dot' 2" <<<"$out"; then
+      echo "FAIL: $(basename "$p"): the team's threads are not said"; sed 's/^/  | /' <<<"$out"; fail=1
+    fi
+  done
+done
+exit $fail
