@@ -388,6 +388,13 @@ void print_tables(const app::MeasuredPoints& made, const app::ProgramMeasurement
     for (const auto& loops : made.loops) print_loops(loops, args.min_share, said);
 }
 
+// How a lost run ended: "killed by SIGILL", or its exit when it left otherwise (the signal
+// roofline exits with is then the cause's, SIGILL for an instruction Valgrind cannot decode).
+std::string lost_run_ending(const measure::LostRun& lost) {
+    return lost.status.signal ? "killed by " + measure::signal_name(lost.status.signal)
+                              : fmt::format("{} (taken as {})", lost.status.describe(), measure::signal_name(lost.signal));
+}
+
 // What was run, where and how, stored with the points: the runs that happened, the ISA each
 // executed, how the time was taken, how the runs ended.
 Provenance measure_provenance(const MeasureArgs& args, const app::MeasurePlan& plan,
@@ -421,10 +428,10 @@ Provenance measure_provenance(const MeasureArgs& args, const app::MeasurePlan& p
             std::erase(provenance.runs, provenance.engine);
     }
     // A counting run killed by a signal (the OOM killer): its counts are lost, the time is kept.
-    if (result.lost_run && result.lost_run->status.signal) {
-        provenance.options["lost_run"] = fmt::format("{}: killed by {}; the points are {} only",
-                                                     result.lost_run->what,
-                                                     measure::signal_name(result.lost_run->status.signal),
+    if (result.lost_run && result.lost_run->signal) {
+        provenance.options["lost_run"] = fmt::format("{}: {}{}; the points are {} only",
+                                                     result.lost_run->what, lost_run_ending(*result.lost_run),
+                                                     result.lost_run->cause.empty() ? "" : " (" + result.lost_run->cause + ")",
                                                      args.times.empty() ? "the native run's time" : "the times given");
         if (result.counts.empty()) {
             std::erase(provenance.runs, provenance.engine);
@@ -440,7 +447,7 @@ Provenance measure_provenance(const MeasureArgs& args, const app::MeasurePlan& p
 int deliver_measured(const std::vector<Point>& points, const Provenance& provenance, const app::MeasurePlan& plan,
                      const measure::MeasureResult& result, int stop_signal, const std::optional<MachineFile>& machine,
                      ResultsStore* store, const MeasureArgs& args, bool quiet) {
-    const int lost_signal = result.lost_run ? result.lost_run->status.signal : 0;
+    const int lost_signal = result.lost_run ? result.lost_run->signal : 0;
     // The stored set's name says it is partial, so that list and show tell it from a whole run.
     const std::string set_name =
         fmt::to_string(fmt::join(args.command, " ")) +
@@ -464,9 +471,11 @@ int deliver_measured(const std::vector<Point>& points, const Provenance& provena
     if (stop_signal) return 128 + stop_signal;
     if (lost_signal) {
         // Said last, after where the points went: which run died, why, what was kept, the exit code.
-        print_stderr("roofline: {} was killed by {}{}; kept: {}, {} time-only point{} (no FLOPs or bytes){}; exit {}\n",
-                     result.lost_run->what, measure::signal_name(lost_signal),
-                     lost_signal == SIGKILL ? " (maybe by the OOM killer: see 'dmesg')" : "",
+        print_stderr("roofline: {} was {}{}; kept: {}, {} time-only point{} (no FLOPs or bytes){}; exit {}\n",
+                     result.lost_run->what, lost_run_ending(*result.lost_run),
+                     !result.lost_run->cause.empty() ? " (" + result.lost_run->cause + ")"
+                     : lost_signal == SIGKILL        ? " (maybe by the OOM killer: see 'dmesg')"
+                                                     : "",
                      args.times.empty() ? "the native run's time" : "the times of " + args.times, points.size(),
                      points.size() == 1 ? "" : "s",
                      delivered ? "" : " (see above for where)", 128 + lost_signal);

@@ -166,6 +166,11 @@ struct LostRun {
     std::string what;    // "the run under the Valgrind tool (counts)"
     ChildStatus status;  // killed by status.signal
     double wall_seconds = 0;
+    // Why it died, when known ("Valgrind cannot decode the AVX-512 instruction in ..."), said
+    // with the signal. `signal` is the one roofline exits 128 + with: status.signal, or SIGILL for
+    // an instruction Valgrind could not decode when the program left some other way.
+    std::string cause;
+    int signal = 0;
 };
 
 struct MeasureResult {

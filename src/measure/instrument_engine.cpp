@@ -15,6 +15,21 @@
 
 namespace roofline::measure::detail {
 
+namespace {
+
+// Where Valgrind's log says it met an instruction it cannot decode: "0x485C150: dot512 (in
+// /lib/libav.so)", the first frame after "Unrecognised instruction"; empty when not said.
+std::string undecodable_code_location(const std::string& log) {
+    const auto at = log.find("Unrecognised instruction");
+    if (at == std::string::npos) return {};
+    const auto frame = log.find(" at 0x", at);
+    if (frame == std::string::npos) return {};
+    const auto end = log.find('\n', frame);
+    return log.substr(frame + 4, end == std::string::npos ? std::string::npos : end - frame - 4);
+}
+
+} // namespace
+
 void run_instrument_engine(const MeasureRequest& request, MeasureResult& result) {
     if (is_32_bit_program(request))
         throw MeasureError(fmt::format(
@@ -112,8 +127,32 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
                                                        quiet->stdout_total());
     }
     const std::string log_text = read_file_or_empty(log);
-    if (log_text.find("unhandled instruction") != std::string::npos ||
-        log_text.find("SIGILL") != std::string::npos) {
+    const bool undecodable = log_text.find("unhandled instruction") != std::string::npos ||
+                             log_text.find("SIGILL") != std::string::npos;
+    if (undecodable && !native_failed && !interrupt_signal()) {
+        // The scan before the runs passed, yet Valgrind met code it cannot decode: code it did
+        // not see (a library opened with dlopen, code generated at run time). The runs that
+        // finished keep their time; the counts are lost, as for a run the OOM killer ends.
+        const std::string where = undecodable_code_location(log_text);
+        LostRun lost;
+        lost.what = "the run under the Valgrind tool (counts)";
+        lost.status = run.status;
+        lost.wall_seconds = run.wall_seconds;
+        lost.signal = run.status.signal ? run.status.signal : SIGILL;
+        lost.cause = fmt::format(
+            "Valgrind cannot decode the instruction{}: AVX-512 code loaded at run time (dlopen) or generated, "
+            "which the AVX-512 scan before the runs (the program and the libraries ldd lists) does not see. Build "
+            "it without AVX-512 (-mno-avx512f or -march=x86-64-v3), count such a build with --counts-from, or "
+            "use --engine perf where hardware counters are available",
+            where.empty() ? "" : " at " + where);
+        result.warnings.push_back(fmt::format("the run under the Valgrind tool (counts) was {} after {:.3f} s: {}. "
+                                              "Its counts are left out, so the points are {} only",
+                                              run.status.describe(), run.wall_seconds, lost.cause,
+                                              request.times ? "the earlier run's times" : "the native run's time"));
+        result.lost_run = std::move(lost);
+        return;
+    }
+    if (undecodable) {
         throw MeasureError(
             "Valgrind stopped at an instruction it cannot decode (usually AVX-512; valgrind log below). Use "
             "--engine perf where hardware counters are available, or build the program without AVX-512 "
@@ -135,7 +174,11 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     if (text.empty() && !run.status.exited && run.status.signal != 0 && !native_failed) {
         // Killed from outside (the OOM killer's SIGKILL: Valgrind needs several times the program's
         // memory) after the native run finished: its counts are lost, the native run's time is kept.
-        result.lost_run = LostRun{"the run under the Valgrind tool (counts)", run.status, run.wall_seconds};
+        result.lost_run.emplace();
+        result.lost_run->what = "the run under the Valgrind tool (counts)";
+        result.lost_run->status = run.status;
+        result.lost_run->wall_seconds = run.wall_seconds;
+        result.lost_run->signal = run.status.signal;
         result.warnings.push_back(fmt::format(
             "the run under the Valgrind tool (counts) was {} after {:.3f} s{}: it wrote no counts, so the points "
             "are {} only{}",
