@@ -6,6 +6,7 @@
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "core/kernel_footprint.hpp"
 #include "core/kernel_spec.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/precision.hpp"
@@ -21,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -96,6 +98,19 @@ public:
     }
 
     bool figures() const { return !judging_.has_value(); }
+
+    // What the machine's caches hold for `threads` threads, at the levels `r` has a
+    // bandwidth roof for (a working set placed where no roof is would be bound by none).
+    // Empty for --peak/--bw and machines that do not describe their caches.
+    std::vector<CacheCapacity> capacities(const Roofline& r, bool with_roof_only) const {
+        if (figures()) return {};
+        std::vector<CacheCapacity> out;
+        for (auto& c : cache_capacities(judging_->file.model.caches, r.threads))
+            if (!with_roof_only || std::any_of(r.bandwidth.begin(), r.bandwidth.end(),
+                                               [&](const Roof& b) { return b.level == c.level && b.value > 0; }))
+                out.push_back(c);
+        return out;
+    }
 
     // The roofline of `precision` (nullopt: as the model's policy chooses without points).
     // What the machine lacks is not a malformed command line: exit 1, as report and plot do.
@@ -177,12 +192,34 @@ int run_specs(const ModelArgs& a) {
     std::vector<Point> predicted;
     std::vector<std::string> unpredicted;
     std::string last_label;
+    bool all_for_roofs = true;  // every kernel left out lacked a bandwidth roof (else their reasons are above)
     for (const auto& [path, specs] : files) {
         for (const auto& spec : specs) {
             const SpecPrecision own = spec_precision(spec);
             auto [r, choice] = judging_roofline(spec, own, rooflines, a);
             last_label = r.label;
-            if (const std::string why = unpredictable_reason(spec, r, view); !why.empty()) {
+            // Residences the caches cannot hold: refused when the sizes given say so, else warned.
+            std::vector<std::string> warnings;
+            std::string refused;
+            for (const auto& problem : residency_problems(spec, rooflines.capacities(r, false))) {
+                const std::string text = residency_problem_text(spec, problem, r.threads);
+                if (problem.kind == ResidencyProblem::Kind::too_small) refused += (refused.empty() ? "" : "; ") + text;
+                else warnings.push_back(text);
+            }
+            if (!refused.empty()) {
+                unpredicted.push_back(spec.name);
+                all_for_roofs = false;
+                print_stderr("roofline: error: {}: no prediction: {}\n", terminal_text(spec.name), terminal_text(refused));
+                continue;
+            }
+            for (const auto& w : warnings)
+                print_stderr("roofline: warning: {}: {}\n", terminal_text(spec.name), terminal_text(w));
+            // A working set that fits a cache is predicted from it (the loop run again over
+            // its data, as it is timed); the spec as written, from memory, beside it.
+            std::optional<CacheFit> fit = fit_in_cache(spec, rooflines.capacities(r, true));
+            if (fit && !unpredictable_reason(fit->placed, r, view).empty()) fit.reset();
+            const KernelSpec& judged = fit ? fit->placed : spec;
+            if (const std::string why = unpredictable_reason(judged, r, view); !why.empty()) {
                 unpredicted.push_back(spec.name);
                 print_stderr("roofline: error: {}: no prediction: {}\n", terminal_text(spec.name), terminal_text(why));
                 continue;
@@ -190,7 +227,8 @@ int run_specs(const ModelArgs& a) {
             if (spec.work_unit != r.work_unit && spec.work_per_iteration > 0)
                 print_stderr("roofline: warning: {} counts {} but the roofline's peak is in {}\n",
                            terminal_text(spec.name), terminal_text(spec.work_unit), rate_unit(r.work_unit));
-            KernelModelResult result{spec, path, predict(spec, r, view), r, own, choice};
+            KernelModelResult result{judged, path, predict(judged, r, view), r, own, choice, fit, std::nullopt, warnings};
+            if (fit && unpredictable_reason(spec, r, view).empty()) result.from_memory = predict(spec, r, view);
             predicted.push_back(result.prediction.point);
             predicted.back().source = PointOrigin::model;
             predicted.back().threads = std::max(1, r.threads);
@@ -198,9 +236,11 @@ int run_specs(const ModelArgs& a) {
         }
     }
     if (results.empty())
-        throw std::runtime_error(fmt::format(
-            "no kernel could be predicted on {}: give a machine model with bandwidth roofs ('roofline bench' "
-            "without --only measures both), or --peak with --bw", last_label));
+        throw std::runtime_error(
+            all_for_roofs ? fmt::format("no kernel could be predicted on {}: give a machine model with bandwidth "
+                                        "roofs ('roofline bench' without --only measures both), or --peak with --bw",
+                                        last_label)
+                          : fmt::format("no kernel could be predicted on {} (each one's reason is above)", last_label));
     fmt::print("{}", render_kernel_models(view, results, a.format));
     // Predicted points (time = the model's time) for `roofline plot --points` and `report`.
     if (!a.output.empty()) write_points_file(a.output, predicted);

@@ -35,6 +35,12 @@ struct ArraySpec {
     // Where the array stays between uses: "registers", "L1", "L2", "L3", or
     // "" (streams from memory). It crosses every level from L1 down to this one.
     std::string resident_in;
+    // resident_in was written (`memory` too): where the spec says it stays, which a
+    // working set that fits a cache does not change (core/kernel_footprint.hpp).
+    bool resident_given = false;
+    // Its size in elements, when the spec gives it: what it occupies (for an operand
+    // resident in a cache, the part kept there), checked against that cache.
+    std::optional<double> elements;
 };
 
 struct KernelSpec {

@@ -92,7 +92,8 @@ double non_negative(const YamlNode& n, const Sizes& sizes) {
 
 ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
     n.require_map();
-    n.allow_only({"name", "type", "element_bytes", "reads", "writes", "write_allocate", "non_temporal", "resident_in"});
+    n.allow_only({"name", "type", "element_bytes", "elements", "reads", "writes", "write_allocate", "non_temporal",
+                  "resident_in"});
     ArraySpec a;
     a.name = n.required("name", "the array's name").as_string();
     if (n.has("type") && n.has("element_bytes")) n.child("type").fail("give either 'type' or 'element_bytes', not both");
@@ -112,7 +113,12 @@ ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
     if (a.reads_per_iteration == 0 && a.writes_per_iteration == 0)
         n.fail(fmt::format("array '{}' has neither 'reads' nor 'writes' per iteration", a.name));
     if (const auto wa = n.optional("write_allocate")) a.write_allocate = wa->as_bool();
+    if (const auto e = n.optional("elements")) {
+        a.elements = e->as_expression(sizes);
+        if (!(*a.elements > 0)) e->expected("a positive number of elements (the operand's size)");
+    }
     if (const auto where = n.optional("resident_in")) {
+        a.resident_given = true;
         a.resident_in = where->as_string();
         if (!is_known_residence(a.resident_in)) where->expected("registers, L1, L2, L3 or memory");
         if (a.resident_in == "memory" || a.resident_in == "DRAM") a.resident_in.clear();

@@ -1,5 +1,6 @@
 #include "render/model_report.hpp"
 
+#include "core/byte_sizes.hpp"
 #include "core/precision.hpp"
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
@@ -143,6 +144,25 @@ std::string kernel_text(const KernelModelResult& result) {
             out += fmt::format(" x {} {}", format_number(p.intensity.at(p.binding_level)), intensity_unit(k.work_unit));
         out += ")\n";
     }
+    if (result.fit) {
+        const CacheFit& f = *result.fit;
+        const std::string size = format_bytes(static_cast<std::uint64_t>(f.footprint));
+        out += fmt::format("  working set     {} ({}) fits in {} ({} for {}): {} predicted from {}, as when "
+                           "the loop runs again over data it has touched ('resident_in: memory' keeps an operand "
+                           "streaming)\n",
+                           f.exact ? size : "at most " + size,
+                           f.exact ? "the operands' 'elements'"
+                                   : fmt::format("the bytes its reads and writes touch over {} iterations",
+                                                 format_count(k.iterations.value_or(1))),
+                           f.level, format_bytes(static_cast<std::uint64_t>(f.capacity)),
+                           count_of(std::max(1, r.threads), "thread"), terminal_text(fmt::format("{}", fmt::join(f.moved, ", "))),
+                           f.level);
+    }
+    if (result.from_memory) {
+        const KernelPrediction& m = *result.from_memory;
+        out += fmt::format("  from memory     {} {}, {} (a first pass over it, caches cold)\n", format_number(m.performance),
+                           rate, m.binding_level.empty() ? "compute-bound" : "bound by " + m.binding_roof);
+    }
     if (p.seconds) {
         const bool as_written = k.iterations_text.empty() || k.iterations_text == fmt::format("{}", *k.iterations);
         out += fmt::format("  time            {} for {} iterations{}\n", format_seconds(*p.seconds),
@@ -163,6 +183,24 @@ std::string kernel_text(const KernelModelResult& result) {
         for (const auto& c : p.must_beat)
             names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", c.name, format_count(c.value));
         out += fmt::format("  reaching it needs the code above: {}\n", names);
+    }
+    return out;
+}
+
+ordered_json cache_fit_json(const KernelModelResult& result) {
+    if (!result.fit) return nullptr;
+    const CacheFit& f = *result.fit;
+    ordered_json out = {{"level", f.level},
+                        {"footprint_bytes", f.footprint},
+                        {"exact", f.exact},
+                        {"capacity_bytes", f.capacity},
+                        {"moved", f.moved}};
+    if (result.from_memory) {
+        const KernelPrediction& m = *result.from_memory;
+        out["from_memory"] = {{"performance", m.performance},
+                              {"binding_roof", m.binding_roof},
+                              {"binding_level", m.binding_level},
+                              {"seconds", m.seconds ? ordered_json(*m.seconds) : ordered_json(nullptr)}};
     }
     return out;
 }
@@ -207,6 +245,8 @@ ordered_json kernel_json(const KernelModelResult& result) {
             {"memory_bound", !p.binding_level.empty()},
             {"seconds", p.seconds ? ordered_json(*p.seconds) : ordered_json(nullptr)},
             {"seconds_per_iteration", p.seconds_per_iteration},
+            {"cache_fit", cache_fit_json(result)},
+            {"warnings", result.warnings},
             {"lifts", lifts},
             {"next_steps", next_steps},
             {"headroom", headroom},
@@ -214,6 +254,35 @@ ordered_json kernel_json(const KernelModelResult& result) {
 }
 
 } // namespace
+
+std::string residency_problem_text(const KernelSpec& spec, const ResidencyProblem& problem, int threads) {
+    const std::string names = fmt::format("{}", fmt::join(problem.operands, ", "));
+    const bool one = problem.operands.size() == 1;
+    const std::string capacity = fmt::format("{} for {}", format_bytes(static_cast<std::uint64_t>(problem.capacity)),
+                                             count_of(std::max(1, threads), "thread"));
+    switch (problem.kind) {
+    case ResidencyProblem::Kind::too_small:
+        return fmt::format("{} {} declared resident in {}, but {} 'elements' make {} {} and {} holds {}: {} cannot "
+                           "stay there (give as 'elements' the part the loop keeps there, or leave 'resident_in' out "
+                           "to stream from memory)",
+                           names, one ? "is" : "are", problem.level, one ? "its" : "their", one ? "it" : "them",
+                           format_bytes(static_cast<std::uint64_t>(problem.bytes)), problem.level, capacity,
+                           one ? "it" : "they");
+    case ResidencyProblem::Kind::unchecked:
+        return fmt::format("{} {} declared resident in {} with no size ('elements:'), and {} reads and writes over "
+                           "{} iterations touch up to {}, more than {} holds ({}): unless the loop re-reads a "
+                           "smaller part, {} cannot stay there; the prediction takes the declaration as given (give "
+                           "'elements:' to have it checked)",
+                           names, one ? "is" : "are", problem.level, one ? "its" : "their",
+                           format_count(spec.iterations.value_or(1)),
+                           format_bytes(static_cast<std::uint64_t>(problem.bytes)), problem.level, capacity,
+                           one ? "it" : "they");
+    case ResidencyProblem::Kind::no_such_level: break;
+    }
+    return fmt::format("{} {} declared resident in {}, but the machine model has no {} cache: the bytes counted "
+                       "there are bound by no roof",
+                       names, one ? "is" : "are", problem.level, problem.level);
+}
 
 std::string render_formula(const FormulaResult& f, ReportFormat format) {
     require_text_or_json(format);

@@ -2,10 +2,12 @@
 // roofline (text, or JSON schema roofline.model/1), and the one-line formula.
 #pragma once
 
+#include "core/kernel_footprint.hpp"
 #include "core/kernel_spec.hpp"
 #include "core/roofline.hpp"
 #include "render/report.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,7 +43,16 @@ struct KernelModelResult {
     Roofline roofline;
     SpecPrecision precision;  // what the spec says of its FLOPs
     PrecisionChoice choice = PrecisionChoice::own;
+    // The working set fits a cache: `spec` is fit->placed (predicted from that level),
+    // and from_memory the prediction of the spec as written (the first, cold pass).
+    std::optional<CacheFit> fit;
+    std::optional<KernelPrediction> from_memory;
+    std::vector<std::string> warnings;  // as residency_problem_text words them
 };
+
+// A declared residence the caches cannot be shown to hold, in a sentence (no kernel
+// name; `threads` for "for 2 threads").
+std::string residency_problem_text(const KernelSpec& spec, const ResidencyProblem& problem, int threads);
 
 // format: text or json (the others throw std::invalid_argument). The machine's header
 // comes from the kernels' rooflines (one machine, thread count and view; a compute roof

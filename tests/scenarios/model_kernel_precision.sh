@@ -17,7 +17,7 @@ peak() {  # the machine's top compute roof of one precision at 1 thread
 sp=$(peak sp); dp=$(peak dp)
 python3 -c "import sys; sys.exit(0 if float('$sp') > 1.5 * float('$dp') else 1)" || fail "the fixture's sp peak ($sp) is not well above dp ($dp)"
 
-"$bin" model --machine "$machine" "$data/model-sgemm-float.yaml" --format json -o "$tmp/p.json" >"$tmp/out" 2>&1 ||
+"$bin" model --machine "$machine" "$data/model-sgemm-float.yaml" --format json -o "$tmp/p.json" >"$tmp/out" 2>"$tmp/err" ||
     fail "model of the float SGEMM failed"
 python3 - "$tmp/out" "$sp" <<'PY' || fail "the float SGEMM is not judged on the SP peak"
 import json, sys

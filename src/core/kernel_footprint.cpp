@@ -1,0 +1,110 @@
+#include "core/kernel_footprint.hpp"
+
+#include "core/working_sets.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace roofline {
+namespace {
+
+const CacheCapacity* capacity_of(const std::vector<CacheCapacity>& capacities, const std::string& level) {
+    for (const auto& c : capacities)
+        if (c.level == level) return &c;
+    return nullptr;
+}
+
+int depth_of(const std::string& resident_in) {
+    if (resident_in == "registers") return 0;
+    const auto& levels = spec_levels();
+    const auto it = std::find(levels.begin(), levels.end(), resident_in);
+    return it == levels.end() ? static_cast<int>(levels.size()) : static_cast<int>(it - levels.begin()) + 1;
+}
+
+} // namespace
+
+std::vector<CacheCapacity> cache_capacities(const std::vector<CacheLevel>& caches, int threads) {
+    std::vector<CacheCapacity> out;
+    const int t = std::max(1, threads);
+    for (int level = 1; level <= 3; ++level)
+        for (const auto& c : caches)
+            if (c.level == level && c.size_bytes > 0) {
+                out.push_back({fmt::format("L{}", level), static_cast<double>(per_thread_capacity(c, t)) * t});
+                break;
+            }
+    return out;
+}
+
+std::optional<Footprint> operand_footprint(const ArraySpec& a, const KernelSpec& spec) {
+    if (a.resident_in == "registers") return std::nullopt;
+    if (a.elements) return Footprint{*a.elements * a.element_bytes, true};
+    if (!spec.iterations) return std::nullopt;
+    return Footprint{(a.reads_per_iteration + a.writes_per_iteration) * *spec.iterations * a.element_bytes, false};
+}
+
+std::vector<ResidencyProblem> residency_problems(const KernelSpec& spec, const std::vector<CacheCapacity>& capacities) {
+    std::vector<ResidencyProblem> out;
+    if (capacities.empty()) return out;
+    for (const std::string level : {"L1", "L2", "L3"}) {
+        std::vector<std::string> named, sized, unsized;
+        double exact = 0, most = 0;
+        bool bounded = true;
+        for (const auto& a : spec.arrays) {
+            if (a.resident_in != level) continue;
+            named.push_back(a.name);
+            const auto f = operand_footprint(a, spec);
+            if (f && f->exact) {
+                sized.push_back(a.name);
+                exact += f->bytes;
+            } else {
+                unsized.push_back(a.name);
+                if (f) most += f->bytes;
+                else bounded = false;
+            }
+        }
+        if (named.empty()) continue;
+        const CacheCapacity* cap = capacity_of(capacities, level);
+        if (!cap) {
+            out.push_back({ResidencyProblem::Kind::no_such_level, level, named, 0, 0});
+            continue;
+        }
+        if (exact > cap->bytes) {
+            out.push_back({ResidencyProblem::Kind::too_small, level, sized, exact, cap->bytes});
+        } else if (!unsized.empty() && bounded && exact + most > cap->bytes) {
+            out.push_back({ResidencyProblem::Kind::unchecked, level, unsized, most, cap->bytes - exact});
+        }
+    }
+    return out;
+}
+
+std::optional<CacheFit> fit_in_cache(const KernelSpec& spec, const std::vector<CacheCapacity>& capacities) {
+    CacheFit fit;
+    fit.exact = true;
+    bool any_free = false;
+    for (const auto& a : spec.arrays) {
+        if (a.resident_in == "registers" || a.non_temporal) continue;
+        const auto f = operand_footprint(a, spec);
+        if (!f) return std::nullopt;  // a size not known: nothing can be said
+        fit.footprint += f->bytes;
+        fit.exact = fit.exact && f->exact;
+        any_free = any_free || !a.resident_given;
+    }
+    if (!any_free) return std::nullopt;
+    for (const auto& c : capacities) {  // innermost first
+        if (fit.footprint > c.bytes) continue;
+        fit.level = c.level;
+        fit.capacity = c.bytes;
+        fit.placed = spec;
+        for (auto& a : fit.placed.arrays)
+            if (!a.resident_given && !a.non_temporal && depth_of(a.resident_in) > depth_of(c.level)) {
+                a.resident_in = c.level;
+                fit.moved.push_back(a.name);
+            }
+        if (fit.moved.empty()) return std::nullopt;
+        return fit;
+    }
+    return std::nullopt;
+}
+
+} // namespace roofline

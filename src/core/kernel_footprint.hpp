@@ -1,0 +1,68 @@
+// A loop described on paper against a machine's caches: how many bytes its operands
+// occupy, whether the levels they are declared resident in can hold them, and which
+// level the whole working set fits in when no residence was given. Pure.
+#pragma once
+
+#include "core/kernel_spec.hpp"
+#include "core/machine_model.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// What a level of caches holds for a team of `threads` threads: the instances the team
+// uses (core/working_sets.hpp's per_thread_capacity, threads on consecutive cores),
+// with the loop's data taken as divided among the threads. "L1" to "L3"; levels the
+// machine does not describe are absent.
+struct CacheCapacity {
+    std::string level;
+    double bytes = 0;
+};
+std::vector<CacheCapacity> cache_capacities(const std::vector<CacheLevel>& caches, int threads);
+
+// Bytes an operand occupies: `elements` x element_bytes when the spec gives its size
+// (exact), else at most every element it touches, (reads + writes) x iterations x
+// element_bytes (an upper bound: a loop may touch an element many times). nullopt when
+// neither is known (no size and no iteration count) and for operands in registers.
+struct Footprint {
+    double bytes = 0;
+    bool exact = false;
+};
+std::optional<Footprint> operand_footprint(const ArraySpec& array, const KernelSpec& spec);
+
+// A declared residence the machine's caches cannot be shown to hold.
+struct ResidencyProblem {
+    enum class Kind {
+        too_small,      // the sizes given exceed the level: the declaration cannot hold (refused)
+        unchecked,      // no size given, and the operands touch more bytes than the level holds
+        no_such_level,  // the machine describes its caches but has no such level
+    };
+    Kind kind = Kind::too_small;
+    std::string level;
+    std::vector<std::string> operands;
+    double bytes = 0;      // too_small: their exact size; unchecked: the most they touch
+    double capacity = 0;   // what the level holds for the threads
+};
+// Per level, the operands declared resident there (`resident_in`), against its capacity.
+// Empty when `capacities` is (a machine that does not describe its caches).
+std::vector<ResidencyProblem> residency_problems(const KernelSpec& spec, const std::vector<CacheCapacity>& capacities);
+
+// The working set of every operand but those in registers and those stored
+// non-temporally (they never stay) within one level: the innermost that holds it.
+// Operands with no residence given (not even `memory`) are placed there in `placed`,
+// the spec the loop has once it runs again over data it has touched: nullopt when no
+// operand could move, or the working set is not known to fit (a size not given and no
+// iteration count, or too much).
+struct CacheFit {
+    std::string level;
+    double footprint = 0;     // bytes, exact or at most
+    bool exact = false;       // every operand's size was given
+    double capacity = 0;
+    std::vector<std::string> moved;  // the operands placed in `level`
+    KernelSpec placed;
+};
+std::optional<CacheFit> fit_in_cache(const KernelSpec& spec, const std::vector<CacheCapacity>& capacities);
+
+} // namespace roofline

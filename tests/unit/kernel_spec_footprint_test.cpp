@@ -1,0 +1,183 @@
+// Kernel specs against a machine's caches (core/kernel_footprint.hpp): what a team's
+// caches hold, what operands occupy, declared residences the caches cannot hold, and a
+// working set that fits a cache predicted from it (audit h47: a 16 KB DAXPY was predicted
+// from DRAM, below what it runs at; a 400 MB array 'resident_in: L3' was accepted).
+#include "core/kernel_footprint.hpp"
+#include "core/kernel_spec.hpp"
+#include "core/roofline.hpp"
+#include "io/kernel_spec_yaml.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace roofline;
+
+namespace footprint_test {
+
+// A Zen-like core pair: private 48 KiB L1 and 1 MiB L2 per core, a 32 MiB L3 for both.
+std::vector<CacheLevel> zen_caches() {
+    CacheLevel l1, l2, l3;
+    l1.level = 1, l1.size_bytes = 48 << 10, l1.shared_by_cores = 1, l1.instances = 2;
+    l2.level = 2, l2.size_bytes = 1 << 20, l2.shared_by_cores = 1, l2.instances = 2;
+    l3.level = 3, l3.size_bytes = 32 << 20, l3.shared_by_cores = 2, l3.instances = 1;
+    return {l1, l2, l3};
+}
+
+KernelSpec spec(const std::string& yaml) { return kernel_specs_from_yaml(yaml, "k.yaml").at(0); }
+
+std::string daxpy(const std::string& n, const std::string& y_extra = "") {
+    return "name: daxpy\nflops: 2\nsizes: {N: " + n +
+           "}\niterations: N\narrays:\n  - {name: x, type: double, reads: 1}\n"
+           "  - {name: y, type: double, reads: 1, writes: 1" + y_extra + "}\n"
+           "  - {name: alpha, type: double, reads: 1, resident_in: registers}\n";
+}
+
+} // namespace footprint_test
+
+TEST(KernelSpecFootprint, CapacitiesAreTheInstancesATeamUses) {
+    const auto one = cache_capacities(footprint_test::zen_caches(), 1);
+    ASSERT_EQ(one.size(), 3u);
+    EXPECT_EQ(one[0].level, "L1");
+    EXPECT_DOUBLE_EQ(one[0].bytes, 48 << 10);
+    EXPECT_DOUBLE_EQ(one[2].bytes, 32 << 20);
+    const auto two = cache_capacities(footprint_test::zen_caches(), 2);
+    EXPECT_DOUBLE_EQ(two[0].bytes, 2 * (48 << 10));  // each thread its own L1
+    EXPECT_DOUBLE_EQ(two[2].bytes, 32 << 20);        // one L3 for both
+    EXPECT_TRUE(cache_capacities({}, 1).empty());
+}
+
+TEST(KernelSpecFootprint, SizeGivenIsExactElseTheBytesTouchedBoundIt) {
+    const KernelSpec k = footprint_test::spec(footprint_test::daxpy("1000", ", elements: N"));
+    const auto x = operand_footprint(k.arrays[0], k), y = operand_footprint(k.arrays[1], k);
+    ASSERT_TRUE(x && y);
+    EXPECT_FALSE(x->exact);
+    EXPECT_DOUBLE_EQ(x->bytes, 8000);   // 1 read x 1000 iterations x 8 B, at most
+    EXPECT_TRUE(y->exact);
+    EXPECT_DOUBLE_EQ(y->bytes, 8000);   // its 1000 elements, not its 2000 accesses
+    EXPECT_FALSE(operand_footprint(k.arrays[2], k));  // registers occupy no cache
+    KernelSpec no_count = k;
+    no_count.iterations.reset();
+    EXPECT_FALSE(operand_footprint(no_count.arrays[0], no_count));
+}
+
+TEST(KernelSpecFootprint, ResidenceLargerThanItsCacheIsAProblem) {
+    const auto caps = cache_capacities(footprint_test::zen_caches(), 1);
+    const std::string head = "name: l3res\nflops: 2\nsizes: {N: 100000000}\niterations: N\narrays:\n";
+    // 400 MB said to stay in a 32 MiB L3: refused when its size is given ...
+    auto problems = residency_problems(
+        footprint_test::spec(head + "  - {name: B, type: float, reads: 1, resident_in: L3, elements: N}\n"), caps);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].kind, ResidencyProblem::Kind::too_small);
+    EXPECT_EQ(problems[0].level, "L3");
+    EXPECT_DOUBLE_EQ(problems[0].bytes, 4e8);
+    EXPECT_DOUBLE_EQ(problems[0].capacity, 32 << 20);
+    // ... and unchecked when it is not but the loop touches more than the level holds.
+    problems = residency_problems(footprint_test::spec(head + "  - {name: B, type: float, reads: 1, resident_in: L3}\n"
+                                                              "  - {name: C, type: float, reads: 1, writes: 1, "
+                                                              "resident_in: L1}\n"),
+                                  caps);
+    ASSERT_EQ(problems.size(), 2u);
+    EXPECT_EQ(problems[0].kind, ResidencyProblem::Kind::unchecked);
+    EXPECT_EQ(problems[0].level, "L1");
+    EXPECT_EQ(problems[1].level, "L3");
+    EXPECT_DOUBLE_EQ(problems[1].bytes, 4e8);
+    // Sizes that fit are no problem, however often the loop re-reads them.
+    EXPECT_TRUE(residency_problems(footprint_test::spec(head + "  - {name: B, type: float, reads: 1, resident_in: L2, "
+                                                               "elements: 1000}\n"),
+                                   caps)
+                    .empty());
+    // A level the machine does not have; a machine that describes no caches checks nothing.
+    std::vector<CacheCapacity> no_l3(caps.begin(), caps.begin() + 2);
+    problems = residency_problems(
+        footprint_test::spec(head + "  - {name: B, type: float, reads: 1, resident_in: L3, elements: 10}\n"), no_l3);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].kind, ResidencyProblem::Kind::no_such_level);
+    EXPECT_TRUE(residency_problems(
+                    footprint_test::spec(head + "  - {name: B, type: float, reads: 1, resident_in: L3, elements: N}\n"), {})
+                    .empty());
+    // Two threads: the L1s of both cores hold twice as much.
+    const std::string l1 = "  - {name: C, type: double, reads: 1, resident_in: L1, elements: 8192}\n";  // 64 KiB
+    EXPECT_EQ(residency_problems(footprint_test::spec(head + l1), caps).size(), 1u);
+    EXPECT_TRUE(residency_problems(footprint_test::spec(head + l1), cache_capacities(footprint_test::zen_caches(), 2))
+                    .empty());
+}
+
+TEST(KernelSpecFootprint, WorkingSetThatFitsACacheIsPredictedFromIt) {
+    const auto caps = cache_capacities(footprint_test::zen_caches(), 1);
+    // 1000 elements: at most 24 KB touched, in the 48 KiB L1.
+    const KernelSpec small = footprint_test::spec(footprint_test::daxpy("1000"));
+    const auto fit = fit_in_cache(small, caps);
+    ASSERT_TRUE(fit);
+    EXPECT_EQ(fit->level, "L1");
+    EXPECT_FALSE(fit->exact);
+    EXPECT_DOUBLE_EQ(fit->footprint, 24000);
+    EXPECT_EQ(fit->moved, (std::vector<std::string>{"x", "y"}));
+    EXPECT_EQ(bytes_per_iteration(fit->placed), (std::map<std::string, double>{{"L1", 24}}));
+    EXPECT_EQ(fit->placed.arrays[2].resident_in, "registers");
+
+    // Predicted from L1 it is above what memory allows: the bound holds for the warm loop.
+    Roofline r;
+    r.compute = {"DP peak", "", 200};
+    r.bandwidth = {{"L1 load", "L1", 600}, {"L2 load", "L2", 300}, {"L3 load", "L3", 180}, {"DRAM load", "DRAM", 60}};
+    const auto warm = predict(fit->placed, r, View::carm), cold = predict(small, r, View::carm);
+    EXPECT_EQ(warm.binding_level, "L1");
+    EXPECT_NEAR(warm.performance, 600 * 2.0 / 24, 1e-9);
+    EXPECT_EQ(cold.binding_level, "DRAM");
+    EXPECT_GT(warm.performance, cold.performance);
+
+    // The innermost level that holds it: 3000 elements (72 KB at most) in L2.
+    const auto mid = fit_in_cache(footprint_test::spec(footprint_test::daxpy("3000")), caps);
+    ASSERT_TRUE(mid);
+    EXPECT_EQ(mid->level, "L2");
+    // With sizes given the footprint is exact: 3000 x 2 x 8 = 48000 B fits L1.
+    const auto exact = fit_in_cache(footprint_test::spec("name: d\nflops: 2\nsizes: {N: 3000}\niterations: N\n"
+                                                         "arrays:\n  - {name: x, type: double, reads: 1, elements: N}\n"
+                                                         "  - {name: y, type: double, reads: 1, writes: 1, elements: N}\n"),
+                                    caps);
+    ASSERT_TRUE(exact);
+    EXPECT_TRUE(exact->exact);
+    EXPECT_EQ(exact->level, "L1");
+
+    // Too big, written to stay in memory, or unknown in size: left as written.
+    EXPECT_FALSE(fit_in_cache(footprint_test::spec(footprint_test::daxpy("20000000")), caps));
+    EXPECT_FALSE(fit_in_cache(footprint_test::spec("name: d\nflops: 2\nsizes: {N: 1000}\niterations: N\narrays:\n"
+                                                   "  - {name: x, type: double, reads: 1, resident_in: memory}\n"
+                                                   "  - {name: y, type: double, reads: 1, writes: 1, resident_in: DRAM}\n"),
+                              caps));
+    const auto half = fit_in_cache(footprint_test::spec(footprint_test::daxpy("1000", ", resident_in: memory")), caps);
+    ASSERT_TRUE(half);
+    EXPECT_EQ(half->moved, (std::vector<std::string>{"x"}));  // y stays where the spec put it
+    KernelSpec unsized = small;
+    unsized.iterations.reset();
+    EXPECT_FALSE(fit_in_cache(unsized, caps));
+    EXPECT_FALSE(fit_in_cache(small, {}));
+}
+
+TEST(KernelSpecFootprint, NonTemporalStoresNeverStayInACache) {
+    const auto caps = cache_capacities(footprint_test::zen_caches(), 1);
+    const KernelSpec nt = footprint_test::spec("name: t\nflops: 2\nsizes: {N: 1000}\niterations: N\narrays:\n"
+                                               "  - {name: a, type: double, writes: 1, non_temporal: true}\n"
+                                               "  - {name: b, type: double, reads: 1}\n"
+                                               "  - {name: c, type: double, reads: 1}\n");
+    const auto fit = fit_in_cache(nt, caps);
+    ASSERT_TRUE(fit);
+    EXPECT_EQ(fit->moved, (std::vector<std::string>{"b", "c"}));
+    EXPECT_EQ(bytes_per_iteration(fit->placed), (std::map<std::string, double>{{"L1", 24}, {"DRAM", 8}}));
+}
+
+TEST(KernelSpecFootprint, ElementsKeyIsAPositiveExpression) {
+    const std::string head = "name: k\nflops: 1\nsizes: {N: 10}\narrays:\n";
+    EXPECT_DOUBLE_EQ(*footprint_test::spec(head + "  - {name: a, type: double, reads: 1, elements: 3*N}\n")
+                          .arrays[0]
+                          .elements,
+                     30);
+    try {
+        footprint_test::spec(head + "  - {name: a, type: double, reads: 1, elements: 0}\n");
+        ADD_FAILURE() << "elements: 0 accepted";
+    } catch (const std::exception& e) {
+        EXPECT_NE(std::string(e.what()).find("elements: expected a positive number of elements"), std::string::npos)
+            << e.what();
+    }
+}
