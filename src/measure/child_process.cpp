@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -246,13 +247,15 @@ StdinReplay replay_stdin_for_every_run(std::size_t limit) {
     const char* dir = std::getenv("TMPDIR");
     std::string tmpl = std::string(dir && *dir ? dir : "/tmp") + "/roofline-stdin-XXXXXX";
     const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
-    if (fd < 0) {
-        out.warning = fmt::format("standard input is a pipe and could not be kept for the later runs ({}: {}): "
-                                  "only the first run reads it, the others get what is left of it",
-                                  tmpl, std::strerror(errno));
-        return out;
-    }
+    const std::string where = dir && *dir ? dir : "/tmp";
+    if (fd < 0)
+        throw MeasureError(fmt::format("standard input is a pipe, and every run must read all of it, but no temporary "
+                                       "file could be made to keep it ({}: {}): set TMPDIR to a writable directory "
+                                       "with room for the input, or give the input as a file (< FILE)",
+                                       tmpl, std::strerror(errno)));
     ::unlink(tmpl.c_str());  // the open descriptor keeps it; nothing to clean up
+    // 0: no limit, the whole input (tests set one to exercise the path past it).
+    if (limit == 0) limit = std::numeric_limits<std::size_t>::max() - 1;
     std::size_t total = 0;
     bool more = false;
     std::vector<char> buf(65536);
@@ -274,11 +277,14 @@ StdinReplay replay_stdin_for_every_run(std::size_t limit) {
             const ssize_t w = ::write(fd, buf.data() + done, static_cast<size_t>(n) - done);
             if (w < 0 && errno == EINTR) continue;
             if (w <= 0) {
+                const int err = w < 0 ? errno : ENOSPC;
                 ::close(fd);
-                out.warning = fmt::format("standard input is a pipe and could not be kept for the later runs "
-                                          "(writing a temporary file in {}: {}): the runs read different input",
-                                          dir && *dir ? dir : "/tmp", std::strerror(errno));
-                return out;
+                // Runs reading different input would give counts of one input and the time of another.
+                throw MeasureError(fmt::format(
+                    "standard input is a pipe, and every run must read all of it, but keeping it in a temporary "
+                    "file in {} failed after {} bytes ({}): make room there or set TMPDIR to a directory with room "
+                    "for the whole input, or give the input as a file (< FILE)",
+                    where, total + done, std::strerror(err)));
             }
             done += static_cast<size_t>(w);
         }
@@ -287,10 +293,11 @@ StdinReplay replay_stdin_for_every_run(std::size_t limit) {
     g_stdin.temp_fd = fd;
     g_stdin.mode = more ? StdinMode::temp_then_stdin : StdinMode::temp_file;
     if (more)
-        out.warning = fmt::format("standard input is longer than {} MiB: the first run reads all of it, the later "
-                                  "runs only its first {} MiB, so their counts may not match the timed run; give "
-                                  "the input as a file (< FILE) for every run to read all of it",
-                                  limit >> 20, limit >> 20);
+        out.warning = fmt::format("standard input is longer than the {} bytes kept of it: the first run (a warm-up "
+                                  "where the runs repeat) reads all of it, every later run (the timed runs, the "
+                                  "counting run) only its first {} bytes, so the points describe the first {} bytes "
+                                  "of the input; give the input as a file (< FILE) for every run to read all of it",
+                                  limit, limit, limit);
     else
         out.note = fmt::format("standard input is a pipe: its {} bytes were kept so that every run reads the same", total);
     return out;

@@ -89,17 +89,18 @@ private:
 };
 
 // Standard input for several runs of one command. A regular file is rewound
-// to where it started before each run; a pipe or socket is read once into a
-// temporary file (at most `limit` bytes) that every run reads from its start.
-// A terminal, /dev/null or another device is left as it is (each run reads it
-// itself). Returns what was done, for a note; `warning` is set when the runs
-// cannot all get the same input (more than `limit` bytes: the first run gets
-// all of it, the later ones its first `limit` bytes).
+// to where it started before each run; a pipe or socket is read to its end into a
+// temporary file (on disk, in TMPDIR or /tmp) that every run reads from its start:
+// MeasureError, saying what to do, when that file cannot be made or written (a full
+// disk). A terminal, /dev/null or another device is left as it is (each run reads it
+// itself). Returns what was done, for a note. `limit` (tests; 0: none) keeps at most
+// that many bytes: `warning` then says that the first run gets all of the input, the
+// later ones its first `limit` bytes.
 struct StdinReplay {
     std::string note;     // empty: nothing to do
     std::string warning;  // empty: every run gets the same input
 };
-StdinReplay replay_stdin_for_every_run(std::size_t limit = std::size_t{64} << 20);
+StdinReplay replay_stdin_for_every_run(std::size_t limit = 0);
 // Back to inheriting roofline's standard input (tests).
 void stop_stdin_replay();
 

@@ -3,6 +3,7 @@
 #include "measure/engine.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <csignal>
@@ -226,10 +227,64 @@ TEST(MeasureChildProcess, PipedInputPastTheLimitGoesWholeToTheFirstRun) {
     const std::string input = "0123456789abcdef";
     StdinSwap swap(pipe_holding(input));
     const auto replay = replay_stdin_for_every_run(8);
-    EXPECT_NE(replay.warning.find("the first run reads all of it"), std::string::npos) << replay.warning;
+    EXPECT_NE(replay.warning.find("reads all of it, every later run (the timed runs, the counting run) only its first 8 "
+                                  "bytes, so the points describe the first 8 bytes of the input"),
+              std::string::npos)
+        << replay.warning;
     const auto [first, second] = what_two_runs_read();
     EXPECT_EQ(first, input);
     EXPECT_EQ(second, input.substr(0, 9));  // the captured part: the limit and the byte that told it was longer
+}
+
+// The audit's 100 MB pipe: the later runs read 64 MiB of it (the old cap). By default the whole
+// input is kept, past 64 MiB, and every run reads all of it.
+TEST(MeasureChildProcess, PipedInputPast64MiBGoesWholeToEveryRun) {
+    const std::size_t size = (std::size_t{64} << 20) + 4097;
+    int p[2];
+    ASSERT_EQ(::pipe(p), 0);
+    std::thread writer([fd = p[1], size] {
+        std::vector<char> block(1 << 16, 'x');
+        for (std::size_t left = size; left > 0;) {
+            const ssize_t n = ::write(fd, block.data(), std::min(left, block.size()));
+            if (n <= 0) break;
+            left -= static_cast<std::size_t>(n);
+        }
+        ::close(fd);
+    });
+    StdinSwap swap(p[0]);
+    const auto replay = replay_stdin_for_every_run();
+    writer.join();
+    EXPECT_TRUE(replay.warning.empty()) << replay.warning;
+    EXPECT_NE(replay.note.find(std::to_string(size) + " bytes"), std::string::npos) << replay.note;
+    char dir[] = "/tmp/roofline-stdin-big-XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    const std::string counts = std::string(dir) + "/counts";
+    for (int run = 0; run < 2; ++run) run_child({"sh", "-c", "wc -c >> " + counts}, {});
+    EXPECT_EQ(slurp(counts), std::to_string(size) + "\n" + std::to_string(size) + "\n");
+    std::filesystem::remove_all(dir);
+}
+
+// A temporary file that cannot hold the input (a full disk; here a file size limit, EFBIG) is an
+// error saying what to do, not runs reading different input.
+TEST(MeasureChildProcess, PipedInputThatCannotBeKeptIsAnError) {
+    const std::string input(4096, 'y');
+    StdinSwap swap(pipe_holding(input));
+    const auto old_handler = ::signal(SIGXFSZ, SIG_IGN);
+    rlimit saved{};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+    rlimit small = saved;
+    small.rlim_cur = 1000;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    std::string error;
+    try {
+        (void)replay_stdin_for_every_run();
+    } catch (const MeasureError& e) {
+        error = e.what();
+    }
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    ::signal(SIGXFSZ, old_handler);
+    EXPECT_NE(error.find("failed after 1000 bytes"), std::string::npos) << error;
+    EXPECT_NE(error.find("TMPDIR"), std::string::npos) << error;
 }
 
 TEST(MeasureChildProcess, EveryRunReadsAFileFromTheSamePlace) {
