@@ -40,6 +40,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -302,6 +303,13 @@ void open_system_events() {
     }
 }
 
+// A forked child's regions are not the process's measure started (its results file is the
+// parent's, written at the parent's exit): each region a forked child opens is named, once per
+// thread, in "<out>.forked" ("pid<TAB>name" lines, appended), so that measure can say which
+// regions it has no points for. Set in the child by pthread_atfork (when measure asked for a file).
+std::atomic<bool> g_forked_child{false};
+void mark_forked_child() { g_forked_child.store(true, std::memory_order_relaxed); }
+
 void write_results(bool at_exec = false);
 
 void at_exit_write() { write_results(); }
@@ -379,7 +387,10 @@ void init_once() {
         open_system_events();
         if (monitored) start_monitor_snapshots(monitor);
         std::atexit(at_exit_write);
-        if (!g->out_path.empty()) catch_fatal_signals();
+        if (!g->out_path.empty()) {
+            catch_fatal_signals();
+            pthread_atfork(nullptr, nullptr, mark_forked_child);
+        }
         mode |= kTiming;
     }
     g_mode.store(mode, std::memory_order_release);
@@ -493,12 +504,37 @@ void read_all(ThreadState* ts, Sample* out) noexcept {
 
 void begin_timing(const char* name);
 
+
+__attribute__((noinline)) void note_forked_region(const char* name) {
+    thread_local pid_t for_pid = 0;
+    thread_local std::unordered_set<std::string>* seen = nullptr;
+    const pid_t pid = ::getpid();
+    if (for_pid != pid) {  // a grandchild's names are its own
+        for_pid = pid;
+        if (!seen) seen = new std::unordered_set<std::string>;
+        seen->clear();
+    }
+    if (!g || g->out_path.empty() || !seen->insert(name).second) return;
+    std::string line = std::to_string(long(pid)) + "\t" + name;
+    std::replace(line.begin() + long(line.find('\t')) + 1, line.end(), '\n', ' ');
+    std::replace(line.begin() + long(line.find('\t')) + 1, line.end(), '\t', ' ');
+    line += '\n';
+    const std::string path = g->out_path + ".forked";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    (void)!::write(fd, line.data(), line.size());  // one write: lines of several processes do not mix
+    ::close(fd);
+}
+
 __attribute__((noinline)) void begin_slow(const char* name, int mode) {
     if (mode == kUninit) mode = ensure_init();
     if (!name) name = "(null)";
     // The client request is the last thing begin does (and the first thing end
     // does), so the Valgrind tool counts none of the library's own work.
-    if (mode & kTiming) begin_timing(name);
+    if (mode & kTiming) {
+        if (__builtin_expect(g_forked_child.load(std::memory_order_relaxed), 0)) note_forked_region(name);
+        begin_timing(name);
+    }
 #ifdef ROOFLINE_HAVE_VALGRIND
     if (mode & kValgrind)
         VALGRIND_DO_CLIENT_REQUEST_STMT(ROOFLINE_VG_REGION_BEGIN, name, 0, 0, 0, 0);
