@@ -1,5 +1,6 @@
 #include "measure/child_process.hpp"
 
+#include "core/byte_sizes.hpp"
 #include "core/message_name.hpp"
 
 #include <fmt/core.h>
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <filesystem>
 #include <limits>
 #include <mutex>
@@ -254,8 +256,25 @@ StdinReplay replay_stdin_for_every_run(std::size_t limit) {
                                        "with room for the input, or give the input as a file (< FILE)",
                                        tmpl, std::strerror(errno)));
     ::unlink(tmpl.c_str());  // the open descriptor keeps it; nothing to clean up
-    // 0: no limit, the whole input (tests set one to exercise the path past it).
-    if (limit == 0) limit = std::numeric_limits<std::size_t>::max() - 1;
+    // 0: the default, the whole input up to 4 GiB and never past what leaves the disk room
+    // (1 GiB or a tenth of it, the larger): a pipe that never ends (`yes |`) must not fill the
+    // disk or hold measure forever; past the limit the warning below says what the points describe.
+    std::string limit_why;
+    if (limit == 0) {
+        limit = std::size_t{4} << 30;
+        limit_why = "at most 4 GiB are kept";
+        struct statvfs vfs {};
+        if (::fstatvfs(fd, &vfs) == 0) {
+            const double free_bytes = static_cast<double>(vfs.f_bavail) * static_cast<double>(vfs.f_frsize);
+            const double whole = static_cast<double>(vfs.f_blocks) * static_cast<double>(vfs.f_frsize);
+            const double room = free_bytes - std::max(double(std::size_t{1} << 30), whole / 10);
+            if (room < static_cast<double>(limit)) {
+                limit = static_cast<std::size_t>(std::max(room, double(std::size_t{64} << 20)));
+                limit_why = fmt::format("{} leaves room on its disk ({} bytes free)", where,
+                                        static_cast<std::uint64_t>(free_bytes));
+            }
+        }
+    }
     std::size_t total = 0;
     bool more = false;
     std::vector<char> buf(65536);
@@ -292,12 +311,13 @@ StdinReplay replay_stdin_for_every_run(std::size_t limit) {
     }
     g_stdin.temp_fd = fd;
     g_stdin.mode = more ? StdinMode::temp_then_stdin : StdinMode::temp_file;
+    const std::string kept = fmt::format("{} bytes ({})", limit, format_bytes(static_cast<std::uint64_t>(limit)));
     if (more)
-        out.warning = fmt::format("standard input is longer than the {} bytes kept of it: the first run (a warm-up "
+        out.warning = fmt::format("standard input is longer than the {} kept of it: the first run (a warm-up "
                                   "where the runs repeat) reads all of it, every later run (the timed runs, the "
-                                  "counting run) only its first {} bytes, so the points describe the first {} bytes "
-                                  "of the input; give the input as a file (< FILE) for every run to read all of it",
-                                  limit, limit, limit);
+                                  "counting run) only its first {}, so the points describe the first {} "
+                                  "of the input{}; give the input as a file (< FILE) for every run to read all of it",
+                                  kept, kept, kept, limit_why.empty() ? "" : " (" + limit_why + ")");
     else
         out.note = fmt::format("standard input is a pipe: its {} bytes were kept so that every run reads the same", total);
     return out;

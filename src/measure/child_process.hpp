@@ -93,9 +93,10 @@ private:
 // temporary file (on disk, in TMPDIR or /tmp) that every run reads from its start:
 // MeasureError, saying what to do, when that file cannot be made or written (a full
 // disk). A terminal, /dev/null or another device is left as it is (each run reads it
-// itself). Returns what was done, for a note. `limit` (tests; 0: none) keeps at most
-// that many bytes: `warning` then says that the first run gets all of the input, the
-// later ones its first `limit` bytes.
+// itself). Returns what was done, for a note. `limit` keeps at most that many bytes (0:
+// 4 GiB, less where the disk has less room to spare, so that an endless pipe neither
+// fills the disk nor holds measure forever): past it `warning` says that the first run
+// gets all of the input, the later ones its first `limit` bytes.
 struct StdinReplay {
     std::string note;     // empty: nothing to do
     std::string warning;  // empty: every run gets the same input

@@ -228,7 +228,7 @@ TEST(MeasureChildProcess, PipedInputPastTheLimitGoesWholeToTheFirstRun) {
     StdinSwap swap(pipe_holding(input));
     const auto replay = replay_stdin_for_every_run(8);
     EXPECT_NE(replay.warning.find("reads all of it, every later run (the timed runs, the counting run) only its first 8 "
-                                  "bytes, so the points describe the first 8 bytes of the input"),
+                                  "bytes (8 B), so the points describe the first 8 bytes (8 B) of the input"),
               std::string::npos)
         << replay.warning;
     const auto [first, second] = what_two_runs_read();
