@@ -3,7 +3,7 @@
 
 usage: check_vgtool.py TOOL_DIR CASE BINARY [ARGS...]
 Runs BINARY under `valgrind --tool=roofline` and compares the JSON with the
-analytic counts of CASE.  FLOPs must match exactly.  Bytes of the kernel's
+analytic counts of CASE (folded: BINARY N, folded.c, run with Z = 0 and 1).  FLOPs must match exactly.  Bytes of the kernel's
 <function NAME> region must equal the analytic bytes, plus at most SURPLUS
 bytes from calls/stack (ret pops, callee-saved pushes)."""
 import json, os, subprocess, sys, tempfile
@@ -161,6 +161,42 @@ def main():
             expect("inner f64 add", i["flops"]["f64"]["add"], n)
             expect("inner total", total(i), n)
             expect("program >= outer", total(region(d, "(program)")) >= total(o), True)
+    elif case == "folded":
+        # Every executed FP instruction with its lanes, also those VEX's optimiser would
+        # fold (folded.c): one run with Z = 0 and one with Z = 1.
+        n = int(args[0])
+        _, d0 = run(tool_dir, binary, [str(n), "0"], [], "folded0")
+        _, d1 = run(tool_dir, binary, [str(n), "1"], [], "folded1")
+        want = {  # case: (precision, kind, FLOPs per iteration, width)
+            "divsd": ("f64", "div", 1, "scalar"), "sqrtsd": ("f64", "sqrt", 1, "scalar"),
+            "maxss": ("f32", "minmax", 1, "scalar"), "maxps_ymm": ("f32", "minmax", 8, "256"),
+            "sqrtps_xmm": ("f32", "sqrt", 4, "128"), "sqrtpd_ymm": ("f64", "sqrt", 4, "256"),
+            "sqrtpd_store": ("f64", "sqrt", 4, "256"), "mul_dead": ("f64", "mul", 4, "256"),
+            "fma_dead": ("f64", "fma", 8, "256"), "add_twice": ("f64", "add", 2, "scalar"),
+            "x87_sqrt": ("f64", "sqrt", 1, "scalar"),
+        }
+        for name, (p, k, per, w) in want.items():
+            r = region(d0, name)
+            expect("%s: %s %s" % (name, p, k), r["flops"][p][k], per * n)
+            expect("%s: %s-bit flops" % (name, w) if w != "scalar" else name + ": scalar flops",
+                   r["flops_by_width"][w], per * n)
+            expect(name + ": total flops", total(r), per * n)
+        r = region(d0, "mul_then_div")
+        expect("mul_then_div: f64 mul (its result overwritten)", r["flops"]["f64"]["mul"], 4 * n)
+        expect("mul_then_div: f64 div", r["flops"]["f64"]["div"], 4 * n)
+        expect("mul_then_div: total flops", total(r), 8 * n)
+        expect_bytes("sqrtpd_store: bytes stored (32n)", region(d0, "sqrtpd_store")["bytes_stored"], 32 * n)
+        r = region(d0, "load_dead")
+        expect_bytes("load_dead: bytes loaded (64n, the first load's value unused)", r["bytes_loaded"], 64 * n)
+        expect("load_dead: total flops", total(r), 0)
+        x2, x3 = region(d0, "xsave_sse"), region(d0, "xsave_x87_sse")
+        expect("xsave: bytes stored with the x87 part less without it (160n)",
+               x3["bytes_stored"] - x2["bytes_stored"], 160 * n)
+        s0, s1 = region(d0, "and_skipped"), region(d1, "and_skipped")
+        expect("and_skipped, Z = 0: f64 mul (never run)", s0["flops"]["f64"]["mul"], 0)
+        expect("and_skipped, Z = 1: f64 mul", s1["flops"]["f64"]["mul"], n)
+        expect("and_skipped: instructions with Z = 1 less with Z = 0 (4n)",
+               s1["instructions"] - s0["instructions"], 4 * n)
     else:
         sys.exit("unknown case " + case)
     if failures:

@@ -27,6 +27,22 @@
 #include "rl_fnmatch.h"
 #include "rl_insn.h"
 
+/* VEX's IR optimiser, from the libvex this tool is linked with statically (Valgrind
+ * 3.19's VEX/priv/ir_opt.h, guest_amd64_defs.h, main_globals.h; not in the public
+ * headers). The tool counts what every guest instruction does, so it must see the
+ * front end's IR: the optimiser that normally runs before instrumentation unrolls small
+ * loops and then merges repeated identical FP operations (CSE) and removes those whose
+ * result is overwritten (dead code), e.g. a loop of `vsqrtpd %ymm1,%ymm0` kept one sqrt
+ * in four. So the tool runs VEX with --vex-iropt-level=0 (post_clo_init) and optimises
+ * its instrumented block itself, at the level asked for (optimise_instrumented). */
+extern VexControl vex_control;
+extern IRSB *do_iropt_BB(IRSB *bb0, IRExpr *(*specHelper)(const HChar *, IRExpr **, IRStmt **, Int),
+                         Bool (*preciseMemExnsFn)(Int, Int, VexRegisterUpdates),
+                         VexRegisterUpdates pxControl, Addr guest_addr, VexArch guest_arch);
+extern IRExpr *guest_amd64_spechelper(const HChar *function_name, IRExpr **args, IRStmt **precedingStmts,
+                                      Int n_precedingStmts);
+extern Bool guest_amd64_state_requires_precise_mem_exns(Int, Int, VexRegisterUpdates);
+
 /* ------------------------------------------------------------------ */
 /* Options                                                              */
 /* ------------------------------------------------------------------ */
@@ -1243,6 +1259,18 @@ typedef struct {
     InsnStat *insn; /* a per-instruction function's segment: its one instruction */
 } Seg;
 
+/* A record of the segment's function (and instruction) without static costs, for bytes
+ * the generated code adds when an access's guard is true (dyn_ld, dyn_st). */
+static CostRec *guarded_rec(Seg *seg)
+{
+    if (seg->fn < 0) seg->fn = fn_index("(unknown)");
+    ULong zero[RL_NC];
+    VG_(memset)(zero, 0, sizeof(zero));
+    CostRec *r = new_rec(seg->fn, zero);
+    r->insn = seg->insn;
+    return r;
+}
+
 /* if (!*flag) rl_touch_sb(sbi): the superblock goes on the touched list (harvest) the
  * first time it runs after a harvest. At its start, and again after a helper that may
  * harvest (rl_fn_enter): the segments after it would not be seen otherwise. */
@@ -1499,11 +1527,26 @@ static ULong tracked_entry(Addr a)
     return bits;
 }
 
+/* The optimisation level asked for (--vex-iropt-level, default 2), applied by the tool
+ * after instrumenting; VEX itself runs at level 0 (see do_iropt_BB above). */
+static Int opt_level = 2;
+static VexRegisterUpdates opt_px = VexRegUpdUnwindregsAtMemAccess;
+
+static IRSB *optimise_instrumented(IRSB *sb, const VexGuestExtents *vge)
+{
+    if (opt_level <= 0) return sb;
+    vex_control.iropt_level = opt_level;
+    sb = do_iropt_BB(sb, guest_amd64_spechelper, guest_amd64_state_requires_precise_mem_exns, opt_px,
+                     (Addr)vge->base[0], VexArchAMD64);
+    vex_control.iropt_level = 0;
+    return sb;
+}
+
 static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
                            const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
                            IRType gWordTy, IRType hWordTy)
 {
-    (void)closure; (void)layout; (void)vge; (void)archinfo_host;
+    (void)closure; (void)layout; (void)archinfo_host;
     if (gWordTy != hWordTy) VG_(tool_panic)("host/guest word size mismatch");
 
     IRSB *sb = deepCopyIRSBExceptStmts(in);
@@ -1614,12 +1657,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         case Ist_LoadG: {
             IRLoadG *lg = st->Ist.LoadG.details;
             addStmtToIRSB(sb, st);
-            if (seg.fn < 0) seg.fn = fn_index("(unknown)");
-            /* dynamic bytes go to a record of this function */
-            ULong zero[RL_NC];
-            VG_(memset)(zero, 0, sizeof(zero));
-            CostRec *r = new_rec(seg.fn, zero);
-            r->insn = seg.insn;
+            CostRec *r = guarded_rec(&seg);
             r->dyn_ld = new_ctr();
             add_guarded(sb, r->dyn_ld, lg->guard, (ULong)loadg_size(lg->cvt));
             emit_cache_access(sb, lg->addr, loadg_size(lg->cvt), RL_CS_LOAD, lg->guard, seg.fn);
@@ -1628,11 +1666,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         case Ist_StoreG: {
             IRStoreG *sg = st->Ist.StoreG.details;
             addStmtToIRSB(sb, st);
-            if (seg.fn < 0) seg.fn = fn_index("(unknown)");
-            ULong zero[RL_NC];
-            VG_(memset)(zero, 0, sizeof(zero));
-            CostRec *r = new_rec(seg.fn, zero);
-            r->insn = seg.insn;
+            CostRec *r = guarded_rec(&seg);
             r->dyn_st = new_ctr();
             add_guarded(sb, r->dyn_st, sg->guard,
                         (ULong)sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)));
@@ -1667,12 +1701,27 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         }
         case Ist_Dirty: {
             IRDirty *d = st->Ist.Dirty.details;
-            if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify) { seg.cost[RL_LD] += d->mSize; seg.any = True; }
-            if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify) { seg.cost[RL_ST] += d->mSize; seg.any = True; }
-            if (d->mFx != Ifx_None) {
+            const Bool reads = d->mFx == Ifx_Read || d->mFx == Ifx_Modify;
+            const Bool writes = d->mFx == Ifx_Write || d->mFx == Ifx_Modify;
+            /* A guard that is not a constant: the helper's memory bytes count when it is true
+             * (XSAVE/XRSTOR's components, by the mask in EDX:EAX). The IR is the front end's,
+             * not folded: a guard the optimiser would have found false is only known here
+             * at run time. */
+            const Bool guarded = d->guard && d->guard->tag != Iex_Const;
+            const Bool never = d->guard && d->guard->tag == Iex_Const && !d->guard->Iex.Const.con->Ico.U1;
+            if (d->mFx != Ifx_None && d->mSize > 0 && !never) {
+                if (guarded) {
+                    CostRec *r = guarded_rec(&seg);
+                    if (reads) add_guarded(sb, r->dyn_ld = new_ctr(), d->guard, (ULong)d->mSize);
+                    if (writes) add_guarded(sb, r->dyn_st = new_ctr(), d->guard, (ULong)d->mSize);
+                } else {
+                    if (reads) seg.cost[RL_LD] += d->mSize;
+                    if (writes) seg.cost[RL_ST] += d->mSize;
+                    seg.any = True;
+                }
                 /* a store after the read covers Modify: the line is read, then dirtied */
-                IRExpr *g = d->guard && !(d->guard->tag == Iex_Const && d->guard->Iex.Const.con->Ico.U1) ? d->guard : NULL;
-                emit_cache_access(sb, d->mAddr, d->mSize, d->mFx == Ifx_Read ? RL_CS_LOAD : RL_CS_STORE, g, seg.fn);
+                emit_cache_access(sb, d->mAddr, d->mSize, d->mFx == Ifx_Read ? RL_CS_LOAD : RL_CS_STORE,
+                                  guarded ? d->guard : NULL, seg.fn);
             }
             addStmtToIRSB(sb, st);
             break;
@@ -1718,7 +1767,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
                                        mkIRExprVec_1(in->next));
         addStmtToIRSB(sb, IRStmt_Dirty(d));
     }
-    return sb;
+    return optimise_instrumented(sb, vge);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2204,6 +2253,21 @@ static void cache_init(void)
 
 static void rl_post_clo_init(void)
 {
+    /* Instrument the front end's IR, every guest instruction's operations (above), and
+     * optimise afterwards. Registers are made precise at memory accesses as the core would
+     * for this block: the stricter of the default and --px-file-backed (a block whose
+     * extents are not all file-backed gets the default from the core; the stricter choice
+     * only keeps more register writes). */
+    opt_level = VG_(clo_vex_control).iropt_level;
+    opt_px = VG_(clo_vex_control).iropt_register_updates_default;
+    if (VG_(clo_px_file_backed) != VexRegUpd_INVALID && VG_(clo_px_file_backed) > opt_px)
+        opt_px = VG_(clo_px_file_backed);
+    VG_(clo_vex_control).iropt_level = 0;
+    /* No chasing: VEX joins an `if (a && b)` test's second block to the first and runs it
+     * whatever the first branch decided, its register writes made conditional. The tool
+     * would count that block's instructions and FLOPs each time the first one ran. Without
+     * chasing a superblock is one guest basic block (as for Callgrind); measured no slower. */
+    VG_(clo_vex_control).guest_chase = False;
     if (clo_cache) cache_init();
     for (Int i = 0; i < n_clo_funcs; i++) {
         HChar b[600];
