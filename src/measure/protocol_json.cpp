@@ -421,7 +421,23 @@ VgtoolReport parse_vgtool_json(const std::string& text, const std::string& sourc
     VgtoolReport report;
     const json j = parse(text, source, "roofline.vgtool/1", &report.problems);
     if (j.contains("child_processes")) report.child_processes = whole<long long>(j, "child_processes", source);
-    if (j.contains("cache_model")) report.thread_placement = thread_placement(j["cache_model"], source);
+    if (j.contains("cache_model")) {
+        const auto& model = j["cache_model"];
+        report.thread_placement = thread_placement(model, source);
+        // The simulation's own limits, said where the counts are used (a level it could not hold
+        // has no traffic below L1; write-backs of regions past the tool's limit land elsewhere).
+        if (model.contains("out_of_memory") && model["out_of_memory"] == true)
+            report.problems.push_back(
+                "the cache simulation ran out of memory for a cache level's state: accesses it could not simulate "
+                "are missing below L1, so the bytes at L2, L3 and DRAM are too low (the L1 bytes and the FLOPs are "
+                "exact); give Valgrind more memory, simulate a smaller hierarchy (--cache-model), or count L1 only "
+                "(--cache-sim off)");
+        if (model.contains("writer_contexts_exhausted") && model["writer_contexts_exhausted"] == true)
+            report.problems.push_back(
+                "more than 16,382 distinct sets of open marker regions wrote lines: the write-backs of lines written "
+                "under the later ones are charged to the regions open when the lines were evicted, not to the regions "
+                "that wrote them (the whole program's bytes are unaffected)");
+    }
     for (std::size_t i = 0; i < j["regions"].size(); ++i) {
         const auto where = fmt::format("{}: regions[{}]", source, i);
         const auto& r = j["regions"][i];

@@ -91,6 +91,14 @@ TEST(MeasureProtocolJson, VgtoolThreadPlacement) {
               std::string::npos)
         << spread.thread_placement;
     EXPECT_EQ(parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": []})J", "v").thread_placement, "");
+    // The simulation's limits are said, not dropped: bytes below L1 too low, write-backs charged elsewhere.
+    const auto limited = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [],
+        "cache_model": {"threads": [], "writer_contexts_exhausted": true, "out_of_memory": true}})J", "v.json");
+    ASSERT_EQ(limited.problems.size(), 2u);
+    EXPECT_NE(limited.problems[0].find("ran out of memory"), std::string::npos) << limited.problems[0];
+    EXPECT_NE(limited.problems[0].find("too low"), std::string::npos) << limited.problems[0];
+    EXPECT_NE(limited.problems[1].find("16,382"), std::string::npos) << limited.problems[1];
+    EXPECT_TRUE(spread.problems.empty());
     EXPECT_THROW(parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [],
         "cache_model": {"threads": [{"thread": 1, "core": "a"}]}})J", "v"), MeasureError);
     EXPECT_THROW(parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [], "cache_model": 3})J", "v"),
