@@ -6,16 +6,9 @@
 # native time, and the program still dies from its own signal (measure says so).
 # Needs a C compiler and the marker library, else 77.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-build=$(dirname "$bin")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-lib=$build/lib
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp ROOFLINE_DB=$tmp/results.db
+source "$(dirname "$0")/lib/marker_scenario.sh"
+marker_scenario "$1"
 fail=0
-command -v cc >/dev/null && [[ -e $lib/libroofline_marker.so ]] ||
-  { echo "skip: no C compiler or marker library (target roofline_marker)"; exit 77; }
 cc -O1 "$src/tests/marker/crash_after_region.c" -I "$src/include" -L "$lib" -lroofline_marker \
   -Wl,-rpath,"$lib" -o "$tmp/crash" || { echo "FAIL: cannot compile the test program"; exit 1; }
 for engine in time instrument; do

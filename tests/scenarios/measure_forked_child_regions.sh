@@ -4,14 +4,8 @@
 # engine warned that only the first process is counted. Now the marker library names each region a
 # forked child opens, and measure warns, naming them; a program that does not fork gets no warning.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-build=$(dirname "$bin")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-lib=$build/lib
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-command -v cc >/dev/null && [[ -e $lib/libroofline_marker.so ]] ||
-  { echo "SKIP: no C compiler or marker library (target roofline_marker)"; exit 77; }
+source "$(dirname "$0")/lib/marker_scenario.sh"
+marker_scenario "$1"
 cat >"$tmp/forky.c" <<'C'
 #include <roofline/roofline.h>
 #include <stdio.h>

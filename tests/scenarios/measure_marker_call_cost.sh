@@ -7,16 +7,9 @@
 # named in a warning), the calibration said in a note. Needs a C compiler and the marker library
 # (77 without); the instrument part needs valgrind and the tool (said and skipped otherwise).
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-build=$(dirname "$bin")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-lib=$build/lib
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp ROOFLINE_DB=$tmp/results.db
+source "$(dirname "$0")/lib/marker_scenario.sh"
+marker_scenario "$1"
 fail=0
-command -v cc >/dev/null && [[ -e $lib/libroofline_marker.so ]] ||
-  { echo "skip: no C compiler or marker library (target roofline_marker)"; exit 77; }
 cc -O2 "$src/tests/marker/call_cost.c" -I "$src/include" -L "$lib" -lroofline_marker \
   -Wl,-rpath,"$lib" -o "$tmp/call_cost" || { echo "FAIL: cannot compile the test program"; exit 1; }
 

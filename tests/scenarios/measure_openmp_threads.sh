@@ -7,15 +7,10 @@
 # the OpenMP tool interface). Needs a C++ compiler with OpenMP and the marker library, else 77;
 # the instrument engine's part needs valgrind and the tool.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-build=$(dirname "$bin")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-lib=$build/lib
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp ROOFLINE_DB=$tmp/results.db OMP_NUM_THREADS=2
+source "$(dirname "$0")/lib/marker_scenario.sh"
+marker_scenario "$1"
+export OMP_NUM_THREADS=2
 fail=0
-[[ -e $lib/libroofline_marker.so ]] || { echo "skip: no marker library (target roofline_marker)"; exit 77; }
 progs=()
 for cxx in g++ clang++; do
   command -v $cxx >/dev/null || continue
