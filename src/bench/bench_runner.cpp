@@ -445,6 +445,11 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     add_best_compute_roofs(model.compute);
 
     finish_model(topology, microarch, policy, clock_before.ghz, model);
+    if (!options.isa.empty() && !clock.stopped()) {
+        ThreadTeam one(topology, 1);
+        for (auto& note : register_count_checks(one, model.compute, microarch, clock))
+            model.environment.warnings.push_back(note);
+    }
     model.partial = stop.load();
     model.environment.duration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -306,6 +306,81 @@ std::vector<ComputeRoof> ComputePhase::roofs(const std::optional<Microarch>& mic
     return out;
 }
 
+namespace {
+
+int vector_registers(Isa isa) { return isa == Isa::avx512 ? 32 : 16; }
+
+// The kernels of a roof's precision, width and mix, in encodings of one rank.
+std::vector<const ComputeKernel*> port_mix_kernels(const ComputeRoof& r, int rank) {
+    std::vector<const ComputeKernel*> out;
+    for (const auto& k : all_compute_kernels())
+        if (k.mix == r.mix && k.precision == r.precision && k.vector_bits == r.vector_bits &&
+            isa_supported(k.isa) && isa_rank(k.isa) == rank)
+            out.push_back(&k);
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> register_count_checks(ThreadTeam& team, const std::vector<ComputeRoof>& roofs,
+                                               const std::optional<Microarch>& microarch, TaskClock& clock) {
+    // Under 90% of theory is past what clock and host noise explain (roofs reach 97-100%).
+    constexpr double kWellUnder = 0.90;
+    constexpr int kRounds = 12;
+    std::vector<std::string> notes;
+    for (const auto& r : roofs) {
+        if (clock.stopped()) break;
+        if ((r.mix != "fma+add" && r.mix != "mul+add") || r.threads != 1 || r.theoretical_gflops <= 0 ||
+            r.gflops >= kWellUnder * r.theoretical_gflops)
+            continue;
+        const ComputeKernel* narrow = nullptr;
+        for (const auto& k : all_compute_kernels())
+            if (k.name == r.mix_detail) narrow = &k;
+        if (!narrow) continue;
+        int top = isa_rank(narrow->isa);
+        for (const auto& k : all_compute_kernels())
+            if (isa_supported(k.isa)) top = std::max(top, isa_rank(k.isa));
+        if (top == isa_rank(narrow->isa)) continue;  // no encoding with more registers here
+        ComputeFamily wide{r.precision, r.vector_bits, r.mix, port_mix_kernels(r, top)};
+        if (wide.variants.empty()) continue;
+        const ComputeChoice choice = choose_kernel(team, wide, microarch, clock);
+        if (clock.stopped() || choice.finalists.empty()) break;
+        // The restricted winner and the wider encoding's finalists, timed side by side.
+        std::vector<std::unique_ptr<TimedCompute>> timed;
+        std::vector<Rival> rivals;
+        std::vector<const ComputeKernel*> kernels{narrow};
+        kernels.insert(kernels.end(), choice.finalists.begin(), choice.finalists.end());
+        for (const ComputeKernel* k : kernels) {
+            timed.push_back(std::make_unique<TimedCompute>(team, *k));
+            rivals.push_back({std::ref(*timed.back()), k->flops_per_iteration() * team.size()});
+        }
+        const auto rates = interleaved_best_rates(rivals, kConfirmSeconds, kRounds, &clock.stop_flag());
+        if (clock.stopped()) break;
+        const auto best_wide = std::max_element(rates.begin() + 1, rates.end());
+        const ComputeKernel& wide_kernel = timed[static_cast<std::size_t>(best_wide - rates.begin())]->k;
+        const double theory = r.theoretical_gflops;
+        const std::string wide_text = fmt::format(
+            "the same width encoded with {}'s {} registers reached {:.1f} GFLOP/s ({:.0f}%, {}) where {}'s best "
+            "mix read {:.1f} ({:.0f}%), timed side by side",
+            isa_name(wide_kernel.isa), vector_registers(wide_kernel.isa), *best_wide, 100 * *best_wide / theory,
+            wide_kernel.name, isa_name(narrow->isa), rates.front(), 100 * rates.front() / theory);
+        if (*best_wide >= kWellUnder * theory && *best_wide > 1.05 * rates.front())
+            notes.push_back(fmt::format(
+                "{}: {:.1f} GFLOP/s is {:.0f}% of the theoretical {:.1f} with {}'s {} vector registers (at most {} "
+                "independent chains beside two constants); {}: on this core code limited to {} registers cannot "
+                "keep its pipes busy together, so this ceiling is {} code's, not a measurement fault",
+                r.name, r.gflops, 100 * r.gflops / theory, theory, isa_name(narrow->isa),
+                vector_registers(narrow->isa), vector_registers(narrow->isa) - 2, wide_text,
+                vector_registers(narrow->isa), isa_name(narrow->isa)));
+        else
+            notes.push_back(fmt::format(
+                "{}: {:.1f} GFLOP/s is {:.0f}% of the theoretical {:.1f}; {}: more registers do not close the gap, "
+                "so the microarchitecture table's theory for this width or a busy host explains it",
+                r.name, r.gflops, 100 * r.gflops / theory, theory, wide_text));
+    }
+    return notes;
+}
+
 void add_best_compute_roofs(std::vector<ComputeRoof>& roofs) {
     std::map<std::pair<std::string, int>, ComputeRoof> best;
     for (const auto& r : roofs) {

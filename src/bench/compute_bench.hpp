@@ -81,4 +81,13 @@ void add_best_compute_roofs(std::vector<ComputeRoof>& roofs);
 double family_theoretical_gflops(const std::optional<Microarch>& microarch, const std::string& mix,
                                  const ComputeKernel& kernel, int threads, double clock_ghz);
 
+// Runs restricted to an ISA (--isa) whose FMA+ADD or MUL+ADD family stays well under its
+// theory are checked, at one thread on `team`, against the same precision and width
+// encoded with more registers where the CPU has them (AVX-512's 32 over AVX2's 16):
+// both timed in interleaved rounds. Returns one note per family checked, saying
+// whether the register count explains the gap (the ceiling is that ISA's code's, not
+// a measurement fault) or not.
+std::vector<std::string> register_count_checks(ThreadTeam& team, const std::vector<ComputeRoof>& roofs,
+                                               const std::optional<Microarch>& microarch, TaskClock& clock);
+
 } // namespace roofline
