@@ -1,5 +1,5 @@
-// Compute kernels encoded with AVX-512 (EVEX): 512-bit, and 256- and 128-bit with
-// the 32 registers AVX-512VL gives, which leaves room for more FMA+ADD chains.
+// Compute kernels encoded with AVX-512 (EVEX): 512-bit, and 256-bit, 128-bit and
+// scalar with the 32 registers AVX-512(VL) gives, room for more FMA+ADD chains.
 #include "bench/kernel.hpp"
 
 #include <immintrin.h>
@@ -33,12 +33,12 @@ void append_width(std::vector<ComputeKernel>& out) {
     else append_port_mix_grid<Ops, 28, 4>(out, isa);
 }
 
-// 128 bits with more chains than AVX2's 16 registers hold: on a core whose pipes
-// need more independent chains in flight (Zen 5 fills its FMA and ADD pipes only
-// with about 24), the 128-bit ceilings of code that may use AVX-512's 32 registers,
-// and what a run kept to --isa sse2 or avx2 is checked against.
+// Scalar and 128 bits with more chains than AVX2's 16 registers hold: on a core whose
+// pipes need more independent chains in flight (Zen 5 fills its FMA and ADD pipes
+// only with about 24), the scalar and 128-bit ceilings of code that may use AVX-512's
+// 32 registers, and what a run kept to --isa sse2 or avx2 is checked against.
 template <class Ops>
-void append_128(std::vector<ComputeKernel>& out) {
+void append_narrow(std::vector<ComputeKernel>& out) {
     out.push_back(make_compute_kernel<Ops, 0, 8, 8, 2>("mul+add", Isa::avx512));
     out.push_back(make_compute_kernel<Ops, 0, 12, 12, 2>("mul+add", Isa::avx512));
     append_port_mix_grid<Ops, 28, 4>(out, Isa::avx512);
@@ -47,8 +47,10 @@ void append_128(std::vector<ComputeKernel>& out) {
 } // namespace
 
 void append_compute_kernels_avx512(std::vector<ComputeKernel>& out) {
-    append_128<Dp128>(out);
-    append_128<Sp128>(out);
+    append_narrow<Dp64>(out);
+    append_narrow<Sp32>(out);
+    append_narrow<Dp128>(out);
+    append_narrow<Sp128>(out);
     append_width<Dp256>(out);
     append_width<Sp256>(out);
     append_width<Dp512>(out);
