@@ -52,9 +52,9 @@ std::string lower(std::string_view s) {
 
 bool cpu_variant_name(std::string_view function) {
     const std::string name = lower(function);
-    // glibc (evex, avx512), OpenBLAS's DYNAMIC_ARCH targets, GCC target_clones' suffixes.
-    static constexpr std::array<const char*, 16> kMarks{
-        "avx512", "evex", "skylakex", "_skx", "cooperlake", "sapphirerapids", "graniterapids", "icelake",
+    // glibc (evex, avx512), OpenBLAS's DYNAMIC_ARCH targets, GCC target_clones' suffixes (avx10 too).
+    static constexpr std::array<const char*, 17> kMarks{
+        "avx512", "avx10", "evex", "skylakex", "_skx", "cooperlake", "sapphirerapids", "graniterapids", "icelake",
         "cascadelake", "tigerlake", "cannonlake", "knl", "znver4", "znver5", "_zen4", "_zen5"};
     return std::any_of(kMarks.begin(), kMarks.end(), [&](const char* m) { return name.find(m) != std::string::npos; });
 }
@@ -141,8 +141,12 @@ std::vector<std::string> valgrind_cpu_isa() { return valgrind_cpu_isa("amd64-cx1
 
 std::string isa_level(const std::vector<std::string>& features) {
     const auto has = [&](std::string_view f) { return std::find(features.begin(), features.end(), f) != features.end(); };
-    if (std::any_of(features.begin(), features.end(), [](const std::string& f) { return f.starts_with("avx512"); }))
+    const auto any = [&](auto pred) { return std::any_of(features.begin(), features.end(), pred); };
+    // AVX10 at 512 bits is AVX-512 (its subsets are set beside it); AVX10 stopping at 256 bits
+    // runs EVEX code, which Valgrind cannot decode either, but never 512-bit code.
+    if (any([](const std::string& f) { return f.starts_with("avx512") || (f.starts_with("avx10.") && f.ends_with("-512")); }))
         return "avx512";
+    if (any([](const std::string& f) { return f.starts_with("avx10."); })) return "avx10/256";
     for (const char* level : {"avx2", "avx", "sse4.2", "sse2"})
         if (has(level)) return level;
     return {};

@@ -31,7 +31,7 @@ bool evex_prefix_shape(std::span<const std::uint8_t> code, std::size_t i);
 std::vector<std::size_t> evex_candidates(std::span<const std::uint8_t> code, std::size_t limit);
 
 // Whether a function's name says it is one CPU's variant, chosen at run time:
-// glibc's "__memcpy_evex_unaligned", "__strlen_avx512", OpenBLAS's
+// glibc's "__memcpy_evex_unaligned", "__strlen_avx512", "..._avx10", OpenBLAS's
 // "dgemm_kernel_SKYLAKEX", GCC target_clones' "f.avx512f" / "f.arch_skylake_avx512".
 bool cpu_variant_name(std::string_view function);
 
@@ -107,8 +107,9 @@ std::vector<std::string> valgrind_cpu_isa(std::string_view hwcaps);
 // did not name its hwcaps.
 std::vector<std::string> valgrind_cpu_isa();
 
-// The widest ISA level in a feature list: "avx512" (any avx512*), "avx2", "avx", "sse4.2",
-// "sse2"; "" when none of them.
+// The widest ISA level in a feature list: "avx512" (any avx512*, or AVX10 at 512 bits:
+// "avx10.1-512"), "avx10/256" (AVX10 stopping at 256 bits: EVEX code, never 512-bit),
+// "avx2", "avx", "sse4.2", "sse2"; "" when none of them.
 std::string isa_level(const std::vector<std::string>& features);
 
 // The extensions in `native` that `counting` lacks (the order of `native`).

@@ -21,7 +21,7 @@ namespace {
 // One table drives both names() and has(), so the two cannot disagree.
 // Names follow GCC's -m flags; the order is the order ISAs appeared.
 using FeatureFlag = bool CpuFeatures::*;
-constexpr std::array<std::pair<const char*, FeatureFlag>, 32> kFeatureTable{{
+constexpr std::array<std::pair<const char*, FeatureFlag>, 36> kFeatureTable{{
     {"sse", &CpuFeatures::sse},
     {"sse2", &CpuFeatures::sse2},
     {"sse3", &CpuFeatures::sse3},
@@ -52,6 +52,10 @@ constexpr std::array<std::pair<const char*, FeatureFlag>, 32> kFeatureTable{{
     {"avx512fp16", &CpuFeatures::avx512fp16},
     {"avxvnni", &CpuFeatures::avxvnni},
     {"amx-tile", &CpuFeatures::amx_tile},
+    {"avx10.1-256", &CpuFeatures::avx10_1_256},
+    {"avx10.1-512", &CpuFeatures::avx10_1_512},
+    {"avx10.2-256", &CpuFeatures::avx10_2_256},
+    {"avx10.2-512", &CpuFeatures::avx10_2_512},
     {"neon", &CpuFeatures::neon},
     {"sve", &CpuFeatures::sve},
 }};
@@ -118,8 +122,14 @@ void detect_x86(CpuFeatures& f) {
         r.leaf7_ebx = leaf7.ebx;
         r.leaf7_ecx = leaf7.ecx;
         r.leaf7_edx = leaf7.edx;
-        if (leaf7.eax >= 1) r.leaf7_1_eax = cpuid(7, 1).eax;  // leaf7.eax: the highest subleaf
+        if (leaf7.eax >= 1) {  // leaf7.eax: the highest subleaf
+            const CpuidRegisters leaf7_1 = cpuid(7, 1);
+            r.leaf7_1_eax = leaf7_1.eax;
+            r.leaf7_1_edx = leaf7_1.edx;
+        }
     }
+    // Past the highest leaf an Intel CPU answers with the highest leaf's values: ask only below it.
+    if (max_leaf >= 0x24) r.leaf24_ebx = cpuid(0x24, 0).ebx;
     set_isa_flags(f, r);
 
     const std::uint32_t max_extended = cpuid(0x80000000).eax;
@@ -196,6 +206,39 @@ void set_isa_flags(CpuFeatures& f, const IsaRegisters& r) {
     f.amx_tile = bit(r.leaf7_edx, 24);
     f.avx512bf16 = bit(r.leaf7_1_eax, 5) && f512;
     f.avxvnni = bit(r.leaf7_1_eax, 4) && f.avx;
+
+    // AVX10, as Intel's AVX10 Architecture Specification (document 355989, "Enumeration")
+    // gives it: CPUID.(EAX=07H,ECX=01H):EDX[19] says AVX10 is there; CPUID.(EAX=24H,ECX=0):EBX
+    // holds the version in bits 7:0 (never 0 where AVX10 is) and the vector lengths it runs in
+    // bits 16 (128), 17 (256) and 18 (512). AVX10 uses AVX-512's register state (32 registers,
+    // opmasks) at every length, so it needs XCR0's opmask, ZMM_Hi256 and Hi16_ZMM as AVX-512
+    // does (GCC's and Xen's checks ask the same). Later revisions of the specification
+    // dropped the 256-bit-only variant and report all three length bits: bit 18 decides.
+    const int version = static_cast<int>(r.leaf24_ebx & 0xffu);
+    if (bit(r.leaf7_1_edx, 19) && version >= 1 && f.os_saves_zmm) {
+        f.avx10_version = version;
+        f.avx10_vector_bits = bit(r.leaf24_ebx, 18) ? 512 : 256;  // every AVX10 runs 128 and 256 bits
+    } else {
+        f.avx10_version = 0;
+        f.avx10_vector_bits = 0;
+    }
+    const bool wide = f.avx10_vector_bits == 512;
+    f.avx10_1_256 = f.avx10_version >= 1;
+    f.avx10_1_512 = f.avx10_1_256 && wide;
+    f.avx10_2_256 = f.avx10_version >= 2;
+    f.avx10_2_512 = f.avx10_2_256 && wide;
+    // AVX10.1 at 512 bits is these AVX-512 subsets at every length (355989, the AVX10.1
+    // feature list; VAES, GFNI and VPCLMULQDQ too, not listed here): code and kernels
+    // that ask for them may run, whatever the legacy leaf 7 bits say. At 256 bits none of
+    // them is set, since each would allow 512-bit code.
+    if (f.avx10_1_512) {
+        for (bool CpuFeatures::*subset :
+             {&CpuFeatures::avx512f, &CpuFeatures::avx512cd, &CpuFeatures::avx512bw, &CpuFeatures::avx512dq,
+              &CpuFeatures::avx512vl, &CpuFeatures::avx512ifma, &CpuFeatures::avx512vbmi, &CpuFeatures::avx512vnni,
+              &CpuFeatures::avx512bf16, &CpuFeatures::avx512vbmi2, &CpuFeatures::avx512bitalg,
+              &CpuFeatures::avx512vpopcntdq, &CpuFeatures::avx512fp16})
+            f.*subset = true;
+    }
 }
 
 std::vector<std::string> CpuFeatures::names() const {

@@ -51,6 +51,7 @@ TEST(EvexCode, CpuVariantNamesAndDispatchEvidence) {
     EXPECT_TRUE(cpu_variant_name("__strlen_avx512"));
     EXPECT_TRUE(cpu_variant_name("dgemm_kernel_SKYLAKEX"));
     EXPECT_TRUE(cpu_variant_name("saxpy.arch_skylake_avx512"));
+    EXPECT_TRUE(cpu_variant_name("saxpy.avx10_1_512"));  // GCC target_clones("avx10.1-512")
     EXPECT_FALSE(cpu_variant_name("main"));
     EXPECT_FALSE(cpu_variant_name("dot"));
     EXPECT_EQ(dispatch_evidence("__cpu_model"), "GCC __builtin_cpu_supports");
@@ -147,6 +148,12 @@ TEST(EvexCode, ValgrindsCpuIsReadFromWhatItSaysOfItsHost) {
     EXPECT_EQ(isa_level(valgrind_cpu_isa("amd64-cx16-sse3-ssse3")), "sse4.2");
     EXPECT_EQ(valgrind_cpu_isa("amd64-sse3"), (std::vector<std::string>{"sse", "sse2"}));
     EXPECT_EQ(isa_level({"sse2", "avx2", "avx512f"}), "avx512");
+    // AVX10 at 512 bits is AVX-512; stopping at 256 bits, EVEX code of 256 bits at most.
+    EXPECT_EQ(isa_level({"sse2", "avx2", "avx10.1-256", "avx10.1-512"}), "avx512");
+    EXPECT_EQ(isa_level({"sse2", "avx2", "avx10.1-256", "avx10.2-256"}), "avx10/256");
+    EXPECT_EQ(render_timed_isa({"avx2", "avx10.1-256"}), "avx10/256: this CPU's CPUID: avx2 avx10.1-256");
+    // What Valgrind's CPU lacks of an AVX10/256 CPU: named in the dispatch warning.
+    EXPECT_EQ(isa_missing({"avx2", "avx10.1-256"}, valgrind_cpu_isa()), (std::vector<std::string>{"avx10.1-256"}));
     EXPECT_EQ(isa_level({}), "");
 
     // The provenance's words: the level first, whose CPU, and no AVX-512 said.

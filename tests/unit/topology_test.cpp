@@ -1,5 +1,6 @@
 // Topology, CPU features, clock and environment on the machine running the tests.
 // Only sanity bands for timings: the clock test must pass on any busy CI host.
+#include "core/evex_code.hpp"
 #include "topo/clock.hpp"
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
@@ -159,10 +160,109 @@ TEST(CpuFeatures, EveryAvx512SubsetFromItsBitWhereTheOsSavesZmm) {
     EXPECT_TRUE(avx512_names(no_f).empty()) << ::testing::PrintToString(no_f.names());
 }
 
+namespace {
+// A CPU with AVX2 and XCR0 saving every AVX-512 state component, and the AVX10 bit
+// (CPUID leaf 7 subleaf 1, EDX bit 19) and leaf 0x24's EBX as given; no legacy AVX-512 bit.
+IsaRegisters avx10_registers(std::uint32_t leaf24_ebx, bool avx10_bit = true, std::uint64_t xcr0 = 0xe7) {
+    IsaRegisters r;
+    r.leaf1_ecx = (1u << 28) | (1u << 12) | (1u << 27);  // avx, fma, osxsave
+    r.leaf1_edx = (1u << 25) | (1u << 26);               // sse, sse2
+    r.leaf7_ebx = 1u << 5;                               // avx2
+    r.leaf7_1_edx = avx10_bit ? 1u << 19 : 0u;
+    r.leaf24_ebx = leaf24_ebx;
+    r.xcr0 = xcr0;
+    return r;
+}
+std::vector<std::string> avx10_names(const CpuFeatures& f) {
+    std::vector<std::string> out;
+    for (const auto& name : f.names())
+        if (name.rfind("avx10", 0) == 0) out.push_back(name);
+    return out;
+}
+} // namespace
+
+// Intel AVX10 (Intel AVX10 Architecture Specification, 355989): leaf 0x24's EBX gives the version
+// (bits 7:0) and the vector lengths (bit 16: 128, 17: 256, 18: 512). At 512 bits it is AVX-512
+// for choosing code (the AVX-512 subsets AVX10.1 holds are set even with no legacy bit, as
+// the bench's AVX-512 kernels ask for F, DQ and VL); stopping at 256 bits, no AVX-512 subset.
+TEST(CpuFeatures, Avx10DecodedFromLeaf24) {
+    const std::vector<std::string> avx10_1_subsets{"avx512f",    "avx512dq",   "avx512cd",     "avx512bw",
+                                                   "avx512vl",   "avx512ifma", "avx512vbmi",   "avx512vnni",
+                                                   "avx512vbmi2", "avx512bitalg", "avx512vpopcntdq",
+                                                   "avx512bf16", "avx512fp16"};
+    // Granite Rapids' AVX10.1 at 128, 256 and 512 bits.
+    CpuFeatures gnr;
+    set_isa_flags(gnr, avx10_registers(0x00070001));
+    EXPECT_EQ(gnr.avx10_version, 1);
+    EXPECT_EQ(gnr.avx10_vector_bits, 512);
+    EXPECT_EQ(avx10_names(gnr), (std::vector<std::string>{"avx10.1-256", "avx10.1-512"}));
+    EXPECT_EQ(avx512_names(gnr), avx10_1_subsets);
+    EXPECT_TRUE(gnr.avx512f && gnr.avx512dq && gnr.avx512vl && gnr.os_saves_zmm);  // bench's AVX-512 kernels run
+    EXPECT_FALSE(gnr.avx512er || gnr.avx512pf || gnr.avx512vp2intersect);          // not in AVX10.1
+    EXPECT_EQ(isa_level(gnr.names()), "avx512");
+
+    // AVX10.2 at 512 bits holds AVX10.1; a later version holds both.
+    CpuFeatures v2;
+    set_isa_flags(v2, avx10_registers(0x00070002));
+    EXPECT_EQ(avx10_names(v2), (std::vector<std::string>{"avx10.1-256", "avx10.1-512", "avx10.2-256", "avx10.2-512"}));
+    CpuFeatures v3;
+    set_isa_flags(v3, avx10_registers(0x00070003));
+    EXPECT_EQ(v3.avx10_version, 3);
+    EXPECT_EQ(avx10_names(v3), avx10_names(v2));
+
+    // AVX10 limited to 256 bits (128 and 256 only): EVEX code at 256 bits, never 512-bit code.
+    CpuFeatures narrow;
+    set_isa_flags(narrow, avx10_registers(0x00030002));
+    EXPECT_EQ(narrow.avx10_vector_bits, 256);
+    EXPECT_EQ(avx10_names(narrow), (std::vector<std::string>{"avx10.1-256", "avx10.2-256"}));
+    EXPECT_TRUE(avx512_names(narrow).empty()) << ::testing::PrintToString(narrow.names());
+    EXPECT_TRUE(narrow.has("avx2"));
+    EXPECT_EQ(isa_level(narrow.names()), "avx10/256");
+    // Length bits all clear: still the 256 bits every AVX10 runs, not 512.
+    CpuFeatures no_lengths;
+    set_isa_flags(no_lengths, avx10_registers(0x00000001));
+    EXPECT_EQ(no_lengths.avx10_vector_bits, 256);
+    EXPECT_TRUE(avx512_names(no_lengths).empty());
+
+    // What is not AVX10: leaf 0x24 without the leaf 7 bit; the bit with version 0 (no leaf
+    // 0x24); an OS that saves ymm but not the opmask and ZMM state (nor part of it).
+    for (const auto& [r, why] : std::vector<std::pair<IsaRegisters, std::string>>{
+             {avx10_registers(0x00070001, false), "no CPUID.7.1:EDX[19]"},
+             {avx10_registers(0x00070000), "version 0"},
+             {avx10_registers(0x00070001, true, 0x7), "XCR0 without AVX-512 state"},
+             {avx10_registers(0x00070001, true, 0x67), "XCR0 without Hi16_ZMM"}}) {
+        CpuFeatures f;
+        set_isa_flags(f, r);
+        EXPECT_EQ(f.avx10_version, 0) << why;
+        EXPECT_EQ(f.avx10_vector_bits, 0) << why;
+        EXPECT_TRUE(avx10_names(f).empty()) << why;
+        EXPECT_TRUE(avx512_names(f).empty()) << why;
+        EXPECT_TRUE(f.has("avx2")) << why;
+    }
+    // No OSXSAVE at all: nothing of AVX10 (nor AVX).
+    IsaRegisters no_xsave = avx10_registers(0x00070001);
+    no_xsave.xcr0.reset();
+    CpuFeatures none;
+    set_isa_flags(none, no_xsave);
+    EXPECT_TRUE(avx10_names(none).empty());
+    EXPECT_FALSE(none.has("avx"));
+
+    // A CPU with both the legacy AVX-512 bits and AVX10/512 (as Granite Rapids reports): the
+    // legacy subsets outside AVX10.1 stay as their bits say.
+    IsaRegisters both = avx10_registers(0x00070001);
+    both.leaf7_ebx |= 1u << 16;
+    both.leaf7_edx |= 1u << 8;  // vp2intersect
+    CpuFeatures b;
+    set_isa_flags(b, both);
+    EXPECT_TRUE(b.avx512vp2intersect);
+    EXPECT_TRUE(b.has("avx10.1-512"));
+}
+
 // What CPUID and XCR0 say here agrees with the kernel's flags (which it clears too where the
 // OS does not save a feature's state): Linux spells them with underscores (avx512_vbmi2,
-// avx_vnni, sse4_1). sse3 (the kernel's "pni") and amx-tile (ours is the hardware's bit, the
-// kernel's also needs the OS to enable the tiles) are left out.
+// avx_vnni, sse4_1). sse3 (the kernel's "pni"), amx-tile (ours is the hardware's bit, the
+// kernel's also needs the OS to enable the tiles) and AVX10 (the kernel shows no flag for it:
+// its X86_FEATURE_AVX10 is KVM's own, arch/x86/kvm/reverse_cpuid.h) are left out.
 TEST(CpuFeatures, FlagsAgreeWithProcCpuinfo) {
     std::ifstream cpuinfo("/proc/cpuinfo");
     if (!cpuinfo) GTEST_SKIP() << "no /proc/cpuinfo";
@@ -181,6 +281,7 @@ TEST(CpuFeatures, FlagsAgreeWithProcCpuinfo) {
     int compared = 0;
     for (std::string name : CpuFeatures::known_names()) {
         if (name == "sse3" || name == "amx-tile" || name == "neon" || name == "sve") continue;
+        if (name.rfind("avx10", 0) == 0) continue;  // Linux keeps its AVX10 bit for KVM, no flag
         std::string spelled = name;
         std::erase_if(spelled, [](char c) { return c == '.' || c == '-'; });
         EXPECT_EQ(f.has(name), flags.count(spelled) == 1) << name << " (/proc/cpuinfo: " << spelled << ")";
