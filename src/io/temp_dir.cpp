@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace roofline {
@@ -35,6 +36,13 @@ std::vector<std::string> TempDir::files_with_prefix(const std::string& prefix) c
             out.push_back(entry.path().string());
     std::sort(out.begin(), out.end());
     return out;
+}
+
+std::optional<std::uint64_t> TempDir::free_bytes() const {
+    struct statvfs vfs {};
+    if (::statvfs(path_.c_str(), &vfs) != 0) return std::nullopt;
+    const auto blocks = ::geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail;
+    return static_cast<std::uint64_t>(blocks) * static_cast<std::uint64_t>(vfs.f_frsize);
 }
 
 } // namespace roofline

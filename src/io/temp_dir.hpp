@@ -2,6 +2,8 @@
 // object: where measure's children write their protocol files.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@ public:
     std::string file(const std::string& name) const { return path_ + "/" + name; }
     // The regular files in it whose names start with `prefix`, sorted (what children wrote).
     std::vector<std::string> files_with_prefix(const std::string& prefix) const;
+    // The bytes this process may still write on the directory's file system (root may use the
+    // blocks kept for it); nullopt when the system does not say.
+    std::optional<std::uint64_t> free_bytes() const;
 
 private:
     std::string path_;

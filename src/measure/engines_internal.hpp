@@ -6,6 +6,7 @@
 #include "measure/cold_caches.hpp"
 #include "measure/perf_events.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace roofline::measure::detail {
@@ -14,6 +15,18 @@ using roofline::TempDir;
 
 // The file's text; empty when it is missing (the child wrote nothing).
 std::string read_file_or_empty(const std::string& path);
+
+// The runs' temporary directory, refused (MeasureError) before any run when its file system
+// has less than kTempRoomBytes free: the marker library and the Valgrind tool write their
+// results there and say nothing when the disk is full, so the regions or the counts would be
+// lost, or blamed on the program.
+inline constexpr std::uint64_t kTempRoomBytes = std::uint64_t{1} << 20;
+void require_temp_room(const TempDir& tmp);
+
+// After a run: " (the file system of the temporary directory ... has N bytes free ...)" when
+// it is nearly full (what a child wrote there was likely cut off), else "". Appended to the
+// message of a results file that is missing, empty or damaged.
+std::string temp_full_hint(const TempDir& tmp);
 
 // The marker library's files of a run: `marker_out`, then one per image the program exec'd
 // ("<marker_out>.exec1", ...), in the order they ran; empty when it wrote none.

@@ -213,7 +213,7 @@ std::optional<ValgrindCpu> probe_valgrind_cpu() {
     const std::string client = find_executable("true");
     if (valgrind.empty() || client.empty()) return std::nullopt;
     // --log-fd=1: its messages on the standard output command_output reads.
-    const auto text = command_output({valgrind, "-v", "--tool=none", "--log-fd=1", client});
+    const auto text = command_output({valgrind, "-v", "--tool=none", "--vgdb=no", "--log-fd=1", client});
     return text ? parse_valgrind_verbose(*text) : std::nullopt;
 }
 

@@ -46,6 +46,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     if (tool_dir.empty()) throw MeasureError(why);
 
     TempDir tmp("roofline-measure");
+    require_temp_room(tmp);
     std::string timed_kept;  // --counts-from: the timed run's standard output
     std::uint64_t timed_total = 0;
     if (request.times) {
@@ -79,7 +80,9 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
 
     const auto counts_out = tmp.file("vgtool.json");
     const auto log = tmp.file("valgrind.log");
-    std::vector<std::string> argv = {valgrind, "--tool=roofline", "--roofline-out=" + counts_out,
+    // --vgdb=no: no gdbserver, so no FIFOs and shared-memory file in TMPDIR, which Valgrind
+    // leaves behind, and refuses to start without (exit 1, before the program) on a full disk.
+    std::vector<std::string> argv = {valgrind, "--tool=roofline", "--vgdb=no", "--roofline-out=" + counts_out,
                                      "--log-file=" + log};
     argv.push_back(std::string("--roofline-region-scope=") + region_scope_name(request.region_scope));
     for (const auto& f : request.region_functions) argv.push_back("--roofline-function=" + f);
@@ -195,6 +198,11 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
             fmt::format("the Valgrind tool wrote no counts ({}){}", run.status.describe(), stderr_tail));
         return;
     }
+    // The tool does not say when its file could not be written: a full disk looks like a program
+    // that exec'd (no counts) or like damaged output, and is named instead.
+    const std::string full = text.empty() ? temp_full_hint(tmp) : std::string{};
+    if (text.empty() && !full.empty())
+        throw MeasureError(fmt::format("the Valgrind tool wrote no counts ({}){}", run.status.describe(), full));
     if (text.empty() && run.status.exited)
         throw MeasureError(fmt::format(
             "the Valgrind tool wrote no counts, though the command {}: it replaced itself with another program "
@@ -211,7 +219,15 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     if (text.empty())
         throw MeasureError(fmt::format("the Valgrind tool wrote no counts ({}){}\nvalgrind log:\n{}",
                                        run.status.describe(), stderr_tail, log_text));
-    auto report = parse_vgtool_json(text, "Valgrind tool output");
+    auto report = [&] {
+        try {
+            return parse_vgtool_json(text, "Valgrind tool output");
+        } catch (const MeasureError& e) {
+            const std::string cut = temp_full_hint(tmp);
+            if (cut.empty()) throw;
+            throw MeasureError(fmt::format("the Valgrind tool's counts are cut short{}: {}", cut, e.what()));
+        }
+    }();
     for (auto& p : report.problems) result.warnings.push_back(std::move(p));
     if (report.child_processes > 0)
         result.warnings.push_back(fmt::format(

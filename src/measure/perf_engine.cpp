@@ -38,6 +38,7 @@ void run_perf_engine(const MeasureRequest& request, MeasureResult& result, const
     }
     ProcessCounters counters;
     TempDir tmp("roofline-measure");
+    require_temp_room(tmp);
     // The marker library opens the whole-CPU counters too, and reads them at region boundaries.
     auto region_events = events;
     region_events.insert(region_events.end(), system.opened().begin(), system.opened().end());

@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +16,25 @@
 namespace roofline::measure::detail {
 
 std::string read_file_or_empty(const std::string& path) { return read_file_if_exists(path).value_or(""); }
+
+void require_temp_room(const TempDir& tmp) {
+    const auto free = tmp.free_bytes();
+    if (!free || *free >= kTempRoomBytes) return;
+    throw MeasureError(fmt::format(
+        "the temporary directory {} (TMPDIR, else /tmp) is on a file system with {} bytes free: the marker "
+        "library's regions and the Valgrind tool's counts are written there, and would be lost. Free some space "
+        "there, or set TMPDIR to a directory with room (at least 1 MiB; --functions and --loops need more)",
+        std::filesystem::path(tmp.path()).parent_path().string(), *free));
+}
+
+std::string temp_full_hint(const TempDir& tmp) {
+    const auto free = tmp.free_bytes();
+    if (!free || *free >= kTempRoomBytes) return {};
+    return fmt::format(" (the file system of the temporary directory {} (TMPDIR, else /tmp) has {} bytes free "
+                       "after the run: what was written there was most likely cut off by the full disk; free some "
+                       "space, or set TMPDIR to a directory with room, and run again)",
+                       std::filesystem::path(tmp.path()).parent_path().string(), *free);
+}
 
 std::vector<std::string> read_marker_texts(const std::string& marker_out) {
     // The program's file, then one per image it exec'd that loaded the library too
@@ -83,6 +103,10 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
         if (!run.status.exited)
             result.warnings.push_back("the command did not finish: region timings were not written, only the "
                                       "whole-program time up to its end is known");
+        else if (const auto full = temp_full_hint(tmp); !full.empty())
+            // A full disk, not a program without markers: its regions are lost, which is said.
+            result.warnings.push_back("no marker regions could be read, so only the whole program is measured" +
+                                      full);
         else
             result.notes.push_back("no marker regions: the roofline marker library wrote nothing (the program "
                                    "does not load libroofline_marker, or left through _exit() or a signal, "
@@ -98,8 +122,8 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
         } catch (const MeasureError& e) {
             // A damaged file costs the regions, not the run: the whole program's time is still known.
             result.warnings.push_back(fmt::format("the marker library's regions cannot be read, so only the whole "
-                                                  "program is measured: {}",
-                                                  e.what()));
+                                                  "program is measured: {}{}",
+                                                  e.what(), temp_full_hint(tmp)));
             return;
         }
     }
@@ -160,6 +184,7 @@ void native_run(const MeasureRequest& request, MeasureResult& result, const Temp
 
 void run_time_engine(const MeasureRequest& request, MeasureResult& result) {
     TempDir tmp("roofline-measure");
+    require_temp_room(tmp);
     native_run(request, result, tmp);
 }
 
