@@ -180,18 +180,35 @@ void read_bandwidth_ceiling(const YamlNode& n, MachineFile& out, const std::vect
     out.named_ceilings.push_back(named);
 }
 
+// A cache as the sheet gives it: the size of one instance, or {size, shared_by_cores}. Without
+// the sharing, L1 and L2 are private to each core and L3 and L4 one per socket, as on most
+// CPUs; the machine has as many instances as its cores need (a team of threads on private
+// caches has one each: working sets and residences are checked against all of them).
 void read_caches(const YamlNode& n, MachineModel& model) {
-    for (const auto& [name, size] : n.entries()) {
+    const int cores = std::max(1, model.cpu.cores);
+    const int sockets = std::clamp(model.cpu.sockets, 1, cores);
+    for (const auto& [name, entry] : n.entries()) {
         const auto number = cache_level_number(name);
         if (!number || *number < 1 || *number > 4)
-            size.fail(fmt::format("expected a cache level L1, L2, L3 or L4 as the key, found '{}'", name));
+            entry.fail(fmt::format("expected a cache level L1, L2, L3 or L4 as the key, found '{}'", name));
         CacheLevel cache;
         cache.level = *number;
+        cache.shared_by_cores = cache.level <= 2 ? 1 : (cores + sockets - 1) / sockets;
+        if (entry.is_map()) entry.allow_only({"size", "shared_by_cores"});
+        const YamlNode size = entry.is_map() ? entry.required("size", "the size of one instance, e.g. 1MiB") : entry;
+        if (const auto shared = entry.is_map() ? entry.optional("shared_by_cores") : std::nullopt) {
+            cache.shared_by_cores = shared->as_int();
+            if (cache.shared_by_cores < 1 || cache.shared_by_cores > cores)
+                shared->fail(fmt::format("expected the number of cores sharing one instance, from 1 to the sheet's "
+                                         "{} core{} ('cores:', 1 when not given), found {}",
+                                         cores, cores == 1 ? "" : "s", cache.shared_by_cores));
+        }
         cache.size_bytes = size.as_bytes();
         const std::uint64_t largest = largest_cache_of_any_machine(cache.level);
         if (cache.size_bytes < 1 || cache.size_bytes > largest)
             size.fail(fmt::format("expected a cache size from 1 byte to {} (no machine's L{} is larger), found {}",
                                   format_bytes(largest), cache.level, format_bytes(cache.size_bytes)));
+        cache.instances = (cores + cache.shared_by_cores - 1) / cache.shared_by_cores;
         model.caches.push_back(cache);
     }
 }

@@ -1,5 +1,6 @@
 // Kernel specs and spec-sheet machines: byte counting per level, the worked
 // numbers of the Roofline literature, the example files, and parse errors.
+#include "core/kernel_footprint.hpp"
 #include "core/kernel_spec.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
@@ -469,6 +470,57 @@ TEST(KernelSpecExamples, PerThreadFiguresGiveOneRooflinePerThreadCount) {
     EXPECT_TRUE(find_ceiling(all, "DRAM 1 thread"));
 }
 
+// A sheet's cache size is one instance's: L1 and L2 one per core, L3 and L4 one per socket,
+// unless 'shared_by_cores' says otherwise. Opteron X4 (Barcelona, 2 sockets x 4 cores):
+// 64 KiB L1 and 512 KiB L2 per core, a 2 MiB L3 per socket. Before, each level was one
+// instance for the machine: 8 threads had 64 KiB of L1 among them.
+TEST(KernelSpecExamples, SpecSheetCachesArePerCoreOrAsShared) {
+    const MachineFile m = load_machine_file((examples_dir / "machines" / "opteron_x4.yaml").string());
+    ASSERT_EQ(m.model.caches.size(), 3u);
+    const auto& l1 = m.model.caches[0];
+    const auto& l2 = m.model.caches[1];
+    const auto& l3 = m.model.caches[2];
+    EXPECT_EQ(l1.level, 1);
+    EXPECT_EQ(l1.size_bytes, 64u << 10);
+    EXPECT_EQ(l1.shared_by_cores, 1);
+    EXPECT_EQ(l1.instances, 8);
+    EXPECT_EQ(l2.shared_by_cores, 1);
+    EXPECT_EQ(l2.instances, 8);
+    EXPECT_EQ(l3.size_bytes, 2u << 20);
+    EXPECT_EQ(l3.shared_by_cores, 4);
+    EXPECT_EQ(l3.instances, 2);
+    // What a team holds: one L1 each, the L3s of the sockets it reaches (threads on consecutive cores).
+    const auto at = [&](int threads, const std::string& level) {
+        for (const auto& c : cache_capacities(m.model.caches, threads))
+            if (c.level == level) return c.bytes;
+        return -1.0;
+    };
+    EXPECT_DOUBLE_EQ(at(1, "L1"), 64 << 10);
+    EXPECT_DOUBLE_EQ(at(8, "L1"), 8 * (64 << 10));
+    EXPECT_DOUBLE_EQ(at(8, "L2"), 8 * (512 << 10));
+    EXPECT_DOUBLE_EQ(at(4, "L3"), 2 << 20);
+    EXPECT_DOUBLE_EQ(at(8, "L3"), 2 * (2 << 20));
+
+    // The sharing written: an L2 for each pair of cores, one L3 slice per core; an L4 of one socket.
+    const MachineFile shared = machine_spec_from_yaml(
+        "name: m\nsockets: 2\ncores: 6\ncaches: {L1: 48KiB, L2: {size: 2MiB, shared_by_cores: 2}, "
+        "L3: {size: 4MiB, shared_by_cores: 1}, L4: 64MiB}\npeak: {dp: 100}\nbandwidth: {DRAM: 50}\n",
+        "m.yaml");
+    ASSERT_EQ(shared.model.caches.size(), 4u);
+    EXPECT_EQ(shared.model.caches[0].instances, 6);
+    EXPECT_EQ(shared.model.caches[1].size_bytes, 2u << 20);
+    EXPECT_EQ(shared.model.caches[1].shared_by_cores, 2);
+    EXPECT_EQ(shared.model.caches[1].instances, 3);
+    EXPECT_EQ(shared.model.caches[2].shared_by_cores, 1);
+    EXPECT_EQ(shared.model.caches[2].instances, 6);
+    EXPECT_EQ(shared.model.caches[3].shared_by_cores, 3);
+    EXPECT_EQ(shared.model.caches[3].instances, 2);
+    // No cores written (a GPU's sheet): one of each, as before.
+    const MachineFile bare = machine_spec_from_yaml("name: g\ncaches: {L1: 128KiB, L2: 50MiB}\npeak: {dp: 60}\n"
+                                                    "bandwidth: {DRAM: 3000}\n", "g.yaml");
+    for (const auto& c : bare.model.caches) EXPECT_EQ(c.instances, 1) << c.level;
+}
+
 TEST(KernelSpecExamples, OtherWorkUnitsAndJsonMachinesLoadToo) {
     const MachineFile sheet = machine_spec_from_yaml("name: switch\ncores: 1\npeak: {exchange: 5}\nbandwidth: {DRAM: 10}\n");
     const Roofline r = roofline_from_machine_file(sheet, {"exchange", 0});
@@ -634,6 +686,20 @@ TEST(KernelSpecErrors, SpecSheetErrors) {
     EXPECT_NE(e.find("unknown level 'L9'"), std::string::npos) << e;
     e = machine_error("name: m\ncaches: {L7: 1MiB}\npeak: {dp: 10}\nbandwidth: {DRAM: 10}\n");
     EXPECT_NE(e.find("L1, L2, L3 or L4"), std::string::npos) << e;
+    e = machine_error("name: m\ncores: 4\ncaches: {L3: {size: 8MiB, shared_by_cores: 5}}\npeak: {dp: 10}\n"
+                      "bandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("m.yaml:3:"), std::string::npos) << e;
+    EXPECT_NE(e.find("caches.L3.shared_by_cores: expected the number of cores sharing one instance, from 1 to the "
+                     "sheet's 4 cores"),
+              std::string::npos) << e;
+    e = machine_error("name: m\ncaches: {L2: {size: 1MiB, shared_by_cores: 0}}\npeak: {dp: 10}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("found 0"), std::string::npos) << e;
+    e = machine_error("name: m\ncaches: {L2: {shared_by_cores: 1}}\npeak: {dp: 10}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("caches.L2: missing 'size'"), std::string::npos) << e;
+    e = machine_error("name: m\ncaches: {L2: {size: 1MiB, shared: 2}}\npeak: {dp: 10}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("unknown key 'shared'"), std::string::npos) << e;
+    e = machine_error("name: m\ncaches: {L1: {size: 5GiB}}\npeak: {dp: 10}\nbandwidth: {DRAM: 10}\n");
+    EXPECT_NE(e.find("caches.L1.size: expected a cache size from 1 byte to 1 MiB"), std::string::npos) << e;
     e = machine_error("name: m\npeak: {\"d p\": 10}\nbandwidth: {DRAM: 10}\n");
     EXPECT_NE(e.find("work unit's short name"), std::string::npos) << e;
     e = machine_error("name: m\ncores: 0\npeak: {dp: 10}\nbandwidth: {DRAM: 10}\n");
