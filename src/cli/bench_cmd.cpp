@@ -492,6 +492,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
         ->needs(mpi);  // alone it would be accepted and do nothing
     cmd->add_option("--rank-wait", args->rank_wait,
                     "--mpi: seconds the ranks wait for each other, beyond the measuring itself")
+        ->check(a_number_check())
         ->check(CLI::Range(1.0, 86400.0))
         ->type_name("SECONDS")
         ->capture_default_str()

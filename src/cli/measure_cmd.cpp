@@ -642,6 +642,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "--functions shows functions with at least this percentage of the program's FLOPs, bytes or "
                     "CPU time; those with this share of the FLOPs become points. --loops: loops with this share of "
                     "the FLOPs, instructions or samples")
+        ->check(a_number_check())
         ->check(CLI::Range(0.0, 100.0))
         ->type_name("PERCENT")
         ->capture_default_str();
@@ -658,6 +659,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--sample-period", args->sample_period_us,
                     "Task-clock CPU time between samples of the sampled run, in microseconds (default: 100 for "
                     "--functions; with call stacks, the native run's length / 4000 and at least 250)")
+        ->check(a_number_check())
         ->check(CLI::Range(10.0, 1e6))
         ->type_name("US");
     cmd->add_option("--times", args->times,
@@ -671,6 +673,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "Inside an MPI launch: how long rank 0 waits, after its own runs, for the other ranks' points "
                     "(written next to -o, or in the working directory; across nodes the ranks need a file "
                     "system they share)")
+        ->check(a_number_check())
         ->check(CLI::Range(0.0, 86400.0))
         ->type_name("SECONDS")
         ->capture_default_str();

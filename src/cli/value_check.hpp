@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <stdexcept>
@@ -86,6 +87,23 @@ inline CLI::Validator number_check(std::function<std::string(double, const std::
             const double x = std::strtod(begin, &end);
             if (text.empty() || end != begin + text.size()) return {};
             return why(x, text);
+        },
+        "");
+}
+
+// Text that is no number, or NaN, refused where CLI::Range keeps a floating-point option's
+// range: Range compares `x < min || x > max`, which no NaN fails, so "nan" was taken
+// (--min-share nan showed no function), and it calls "abc" a value "not in range". Added
+// before the Range, whose "in [a - b]" stays in --help.
+inline CLI::Validator a_number_check() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            const char* begin = text.c_str();
+            char* end = nullptr;
+            const double x = std::strtod(begin, &end);
+            if (text.empty() || end != begin + text.size() || std::isnan(x))
+                return "expected a number, got '" + text + "'";
+            return {};
         },
         "");
 }
