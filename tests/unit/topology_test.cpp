@@ -1,6 +1,8 @@
 // Topology, CPU features, clock and environment on the machine running the tests.
 // Only sanity bands for timings: the clock test must pass on any busy CI host.
 #include "core/evex_code.hpp"
+#include "core/microarch.hpp"
+#include "core/peak.hpp"
 #include "topo/clock.hpp"
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
@@ -223,6 +225,15 @@ TEST(CpuFeatures, Avx10DecodedFromLeaf24) {
     set_isa_flags(no_lengths, avx10_registers(0x00000001));
     EXPECT_EQ(no_lengths.avx10_vector_bits, 256);
     EXPECT_TRUE(avx512_names(no_lengths).empty());
+
+    // The microarchitecture table takes AVX10/512 as AVX-512 (Granite Rapids' 512-bit FMA
+    // units) and AVX10/256 as not (its 256-bit figures).
+    const auto gnr_arch = identify_microarch({"GenuineIntel", 6, 0xAD, gnr.names()}).arch;
+    ASSERT_TRUE(gnr_arch.has_value());
+    EXPECT_DOUBLE_EQ(best_flops_per_cycle(gnr_arch->fp, true, true, false, 512, 64), 32);
+    const auto narrow_arch = identify_microarch({"GenuineIntel", 6, 0xAD, narrow.names()}).arch;
+    ASSERT_TRUE(narrow_arch.has_value());
+    EXPECT_EQ(narrow_arch->ports.load_vector_bits, 256);
 
     // What is not AVX10: leaf 0x24 without the leaf 7 bit; the bit with version 0 (no leaf
     // 0x24); an OS that saves ymm but not the opmask and ZMM state (nor part of it).
