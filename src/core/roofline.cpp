@@ -385,13 +385,17 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     if (a.above_roof && !a.above_roof->within_spread) return a;  // an error, not a result: no advice from it
 
     // Next steps. First what the point's own counts say (scalar code, one dependent chain).
+    // A reduction running at one chain's rate is held by that chain: splitting it comes first.
+    // Vectorizing it means reassociating the sum, which is the same change, and a compiler told
+    // only "-O3 -march=native" keeps it scalar (an audit's float sum: 0.0915 s at -O2, 0.0912 at
+    // -O3 -march=native, 0.0098 with -ffast-math).
+    const bool chain_bound = traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
+                             *traits.store_share <= kReductionStoreShare && chain_at_its_width > 0 &&
+                             a.performance <= 1.1 * chain_at_its_width;
+    if (chain_bound)
+        a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}});
     if (traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share, {}});
-    if (traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
-        *traits.store_share <= kReductionStoreShare) {
-        if (chain_at_its_width > 0 && a.performance <= 1.1 * chain_at_its_width)
-            a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}});
-    }
     // Far under a cache's roof with the code itself to blame: access patterns and intensity
     // there are not what holds it back yet, so they are not offered (the headroom still shows
     // the roofs). Bound by memory, a bus or the network, that advice stays beside the code's.
@@ -400,6 +404,9 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
 
     // Then break the ceilings above the point from the lowest up (one per kind of missing
     // optimization), then the roof.
+    // A mix ceiling whose premise the counts confirm: the most the point's own operations reach.
+    const Ceiling* mix_cap = nullptr;
+    bool mix_said = false;  // a one_kind_mix step already says so
     for (const auto& pl : placed) {
         if (pl.at < a.performance) continue;
         if (code_first && pl.c->category == "pattern") continue;
@@ -421,10 +428,12 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         // rate of the operations the algorithm has: no mix to balance. Near it (80%), that is
         // what the step says, with the counted share; further under it, other steps come first.
         if (pl.c->category == "balance" && pl.c->kind == CeilingKind::compute && mix_premise_holds(*pl.c, traits)) {
+            if (!mix_cap) mix_cap = pl.c;
             if (a.performance >= 0.8 * pl.at) {
                 const std::string kind = *one_kind_of(traits);
                 a.next_steps.push_back(
                     {NextStep::Kind::one_kind_mix, *pl.c, {}, {}, pl.at, share_of_kind(traits, kind), kind});
+                mix_said = true;
             }
             continue;
         }
@@ -441,6 +450,16 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         if (!code_first)
             a.next_steps.push_back(
                 {NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable, 0, {}});
+    } else if (mix_cap) {
+        // Compute-bound code of one kind of operation (a DGEMM's FMAs) cannot reach the peak, which
+        // needs other operations beside them (FMAs and adds on their own pipes): its ceiling is the
+        // room it has (an audit's OpenBLAS DGEMM, 99.6% FMAs, was told "DP peak allows 410" where
+        // FMAs alone run at 273). Near that ceiling one_kind_mix has said so already.
+        if (!mix_said && a.performance < 0.95 * mix_cap->value) {
+            const std::string kind = *one_kind_of(traits);
+            a.next_steps.push_back({NextStep::Kind::reach_compute, *mix_cap, {}, r.compute.name, mix_cap->value,
+                                    share_of_kind(traits, kind), kind});
+        }
     } else if (a.efficiency < 0.95)
         a.next_steps.push_back({NextStep::Kind::reach_compute, {}, {}, r.compute.name, r.compute.value, 0, {}});
     return a;

@@ -146,7 +146,10 @@ struct NextStep {
     enum class Kind {
         lift_ceiling,     // `ceiling` caps the point: remove what it lacks
         raise_intensity,  // memory-bound: the roof of `level` caps it at `cap`
-        reach_compute,    // compute-bound below the compute roof `roof` (`cap`)
+        reach_compute,    // compute-bound below the compute roof `roof` (`cap`); where the
+                          // counts confirm a mix ceiling's premise (`share` of its FLOPs are
+                          // `operation`), that `ceiling` is the cap: its operations alone
+                          // cannot reach the roof
         // From the point's own counts (core/code_traits), before any ceiling:
         vectorize,        // `share` of its FLOPs ran in scalar instructions
         split_chain,      // a reduction (it stores `share` of its bytes) running at about one

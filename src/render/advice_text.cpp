@@ -23,6 +23,11 @@ std::string vectorize_how() {
            "build: count a build without AVX-512 with measure --counts-from, or use the perf engine)";
 }
 
+// The counted kind of a point's FLOPs in words ("FMA" -> "FMAs").
+const char* operation_plural(const std::string& operation) {
+    return operation == "FMA" ? "FMAs" : operation == "add" ? "additions" : "multiplies";
+}
+
 } // namespace
 
 std::string ceiling_advice(const Roofline& r, const Ceiling& c) {
@@ -85,7 +90,7 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                            format_percent(step.share), format_number(step.cap), rate_unit(r.work_unit));
     case NextStep::Kind::one_kind_mix: {
         const bool fma = step.operation == "FMA";
-        const char* kind = fma ? "FMAs" : step.operation == "add" ? "additions" : "multiplies";
+        const char* kind = operation_plural(step.operation);
         return fmt::format("{} of its FLOPs are {} (counted), and {} alone run at most {} {} here (the {} ceiling): "
                            "the mix is the algorithm's, with no other kind to interleave, so balancing it is no "
                            "remedy; past this rate only with fewer operations per result{}",
@@ -100,6 +105,13 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                            "roof caps this point at {} {}",
                            format_percent(step.share), step.roof, format_number(step.cap), rate_unit(r.work_unit));
     case NextStep::Kind::reach_compute:
+        if (!step.ceiling.name.empty())
+            return fmt::format("the point is compute-bound, and {} of its FLOPs are {} (counted): they alone run at "
+                               "most {} {} here (the {} ceiling), which is its room; the {} roof ({} {}) needs "
+                               "other operations issued beside them",
+                               format_percent(step.share), operation_plural(step.operation), format_number(step.cap),
+                               rate_unit(r.work_unit), step.ceiling.name, step.roof, format_number(r.compute.value),
+                               rate_unit(r.work_unit));
         return fmt::format("the point is compute-bound: the {} roof allows {} {}", step.roof, format_number(step.cap),
                            rate_unit(r.work_unit));
     }

@@ -269,9 +269,11 @@ nlohmann::ordered_json next_steps_typed_json(const Roofline& r, const Analysis& 
     auto steps = nlohmann::ordered_json::array();
     for (const auto& s : a.next_steps) {
         nlohmann::ordered_json step = {{"kind", next_step_kind_name(s.kind)}};
-        if (s.kind == NextStep::Kind::lift_ceiling || s.kind == NextStep::Kind::one_kind_mix)
+        // reach_compute carries a ceiling where the point's counted mix caps it below the roof.
+        const bool mix_cap = s.kind == NextStep::Kind::reach_compute && !s.ceiling.name.empty();
+        if (s.kind == NextStep::Kind::lift_ceiling || s.kind == NextStep::Kind::one_kind_mix || mix_cap)
             step["ceiling"] = ceiling_json(r, s.ceiling);
-        if (s.kind == NextStep::Kind::one_kind_mix)
+        if (s.kind == NextStep::Kind::one_kind_mix || mix_cap)
             step["operation"] = s.operation, step["operation_share"] = number_json(s.share);
         if (!s.level.empty()) step["level"] = s.level;
         if (s.kind == NextStep::Kind::vectorize) step["scalar_share"] = number_json(s.share);
