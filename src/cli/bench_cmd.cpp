@@ -310,7 +310,12 @@ int run(BenchArgs args) {
     }
     const Saved saved = save_everything(args, model, store.get());
 
-    if (!args.quiet) fmt::print("{}", format_bench_summary(model, args.verbose));
+    try {
+        if (!args.quiet) fmt::print("{}", format_bench_summary(model, args.verbose));
+    } catch (const std::system_error&) {
+        // Standard output is gone (its reader left: SIGPIPE stopped the run; a full disk): what was
+        // saved is still said, and main's check of standard output makes the exit say so.
+    }
     std::fflush(stdout);  // the summary before the stderr line that says where it went
     for (const auto& failure : saved.failures) print_stderr("roofline: error: {}\n", failure);
     const bool lost = !args.output.empty() && !saved.model && !saved.id && saved.fallback.empty();

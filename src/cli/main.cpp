@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
@@ -20,10 +21,20 @@
 #include <vector>
 
 namespace {
+// An error said on stderr without throwing: fmt::print throws when stderr is a pipe whose reader
+// left (SIGPIPE ignored after a stop: EPIPE), which inside a catch block would abort.
+void say(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
+
 // Output lost on a full disk is a failure, not a success with nothing printed.
 int stdout_written(int exit_code) {
-    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return exit_code;
-    fmt::print(stderr, "roofline: error: cannot write to standard output: {}\n", std::strerror(errno));
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    const int error = errno;
+    if (flushed && !std::ferror(stdout)) return exit_code;
+    // Stopped because the reader left (SIGPIPE): said when it came, and the exit code says it.
+    if (exit_code == 128 + SIGPIPE) return exit_code;
+    say(fmt::format("roofline: error: cannot write to standard output: {}\n",
+                    !flushed && error != 0 ? std::strerror(error) : "an earlier write failed"));
     return exit_code == roofline::cli::kExitOk ? roofline::cli::kExitFailure : exit_code;
 }
 // "--machine=" as two arguments, "--machine" and "": CLI11 2.1 reads an empty value
@@ -76,7 +87,7 @@ int main(int argc, char** argv) {
 
     const auto usage_error = [&](const std::exception& e) {
         // A value from a configuration file or the environment is named with where it came from.
-        fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(config.attributed(e.what(), app)));
+        say(fmt::format("roofline: error: {}\n", roofline::terminal_block(config.attributed(e.what(), app))));
         return roofline::cli::kExitUsage;
     };
     try {
@@ -107,12 +118,12 @@ int main(int argc, char** argv) {
     } catch (const std::system_error& e) {
         // fmt::print throws "cannot write to file" when standard output fails mid-way (a full disk).
         if (std::ferror(stdout))
-            fmt::print(stderr, "roofline: error: cannot write to standard output: {}\n", e.code().message());
+            say(fmt::format("roofline: error: cannot write to standard output: {}\n", e.code().message()));
         else
-            fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(e.what()));
+            say(fmt::format("roofline: error: {}\n", roofline::terminal_block(e.what())));
         return roofline::cli::kExitFailure;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "roofline: error: {}\n", roofline::terminal_block(e.what()));  // messages quote names
+        say(fmt::format("roofline: error: {}\n", roofline::terminal_block(e.what())));  // messages quote names
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {

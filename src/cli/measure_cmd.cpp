@@ -41,6 +41,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <system_error>
 #include <cstdlib>
 #include <cmath>
 #include <memory>
@@ -485,6 +486,23 @@ int deliver_measured(const std::vector<Point>& points, const Provenance& provena
     return delivered || code != 0 ? code : kExitFailure;
 }
 
+// SIGPIPE ignored for the object's life.
+class PipeIgnored {
+public:
+    PipeIgnored() {
+        struct sigaction ignore {};
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        ::sigaction(SIGPIPE, &ignore, &old_);
+    }
+    ~PipeIgnored() { ::sigaction(SIGPIPE, &old_, nullptr); }
+    PipeIgnored(const PipeIgnored&) = delete;
+    PipeIgnored& operator=(const PipeIgnored&) = delete;
+
+private:
+    struct sigaction old_ {};
+};
+
 int run_measure(const MeasureArgs& args) {
     const auto& requested = app::requested_engine(args.engine);
     if (app::measures_gpu_kernels(requested, !args.ncu_csv.empty(), args.engine)) return run_gpu_measure(args);
@@ -500,6 +518,11 @@ int run_measure(const MeasureArgs& args) {
             simulate_cache_model(planner, args);
     }
     const auto plan = planner.plan_runs([](const char* name) -> const char* { return std::getenv(name); });
+    // A reader of our output that leaves ('2>&1 | head', a pager quit) must not end roofline by
+    // SIGPIPE when it next says something, before the points are delivered: writes fail instead
+    // (EPIPE), and the exit says standard output was lost. The measured command gets SIGPIPE back
+    // (child_process).
+    const PipeIgnored pipe_ignored;
     const Speaker say{args.quiet || plan.quiet_rank()};  // rank 0 speaks for the job
     // (A missing or invalid --machine, a --db in a missing directory, unwritable or not a database.)
     StoreAccess access(args.db);
@@ -537,7 +560,12 @@ int run_measure(const MeasureArgs& args) {
     if (plan.mpi && !plan.rank_rerun && planner.options().per_function())
         say.note(fmt::format("under {} a rank runs the program once: functions get no call timing or sampling, so "
                              "no time", plan.mpi->launcher));
-    print_tables(made, measured, plan, machine, machine_notes, args, say);
+    try {
+        print_tables(made, measured, plan, machine, machine_notes, args, say);
+    } catch (const std::system_error&) {
+        // Standard output is gone (EPIPE, a full disk): the points are still delivered; main's
+        // check of standard output says it and makes the exit a failure.
+    }
     const auto provenance = measure_provenance(args, plan, measured, evex, stop_signal);
     return deliver_measured(made.points, provenance, plan, measured.result, stop_signal, machine, store.get(), args,
                             say.quiet);

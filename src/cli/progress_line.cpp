@@ -2,9 +2,16 @@
 
 #include <fmt/core.h>
 
+#include <cstdio>
+
 #include <unistd.h>
 
 namespace roofline::cli {
+namespace {
+// fwrite, not fmt::print, which throws when the reader left (SIGPIPE ignored after a stop,
+// EPIPE): a progress line is not worth the run.
+void say(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
+} // namespace
 
 ProgressLine::ProgressLine(bool quiet) : quiet_(quiet), live_(isatty(STDERR_FILENO) == 1) {}
 
@@ -12,16 +19,16 @@ void ProgressLine::operator()(const ProgressEvent& e) {
     if (quiet_) return;
     const auto line = fmt::format("[{:>3}/{}] {} (~{:.0f} s left)", e.done + 1, e.total, e.what, e.remaining_seconds);
     if (live_) {
-        fmt::print(stderr, "\r\033[K{}", line.substr(0, 150));
+        say("\r\033[K" + line.substr(0, 150));
         drawn_ = true;
     } else {
-        fmt::print(stderr, "{}\n", line);
+        say(line + "\n");
     }
     std::fflush(stderr);
 }
 
 void ProgressLine::finish() {
-    if (live_ && drawn_) fmt::print(stderr, "\r\033[K");
+    if (live_ && drawn_) say("\r\033[K");
     drawn_ = false;
 }
 

@@ -10,7 +10,9 @@
 namespace roofline::cli {
 namespace {
 
-constexpr std::array<int, 3> kStopSignals{SIGINT, SIGTERM, SIGHUP};
+// SIGPIPE: the reader of our output left ('| head', a pager quit): the next line written would
+// end the process and lose what was measured, so it stops the run as a closed terminal does.
+constexpr std::array<int, 4> kStopSignals{SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 constexpr int kLeaveAfter = 5;  // Repeat::count: the fifth signal leaves even while saving hangs
 constexpr const char* kLeaveText = "a fifth stop: leaving at once; what was not saved yet is lost";
 // StopWatcher polls every 100 ms: a stop is seen, and its grace counted, to that step.
@@ -35,6 +37,7 @@ const char* signal_label(int signal) {
     case SIGINT: return "SIGINT (Ctrl-C)";
     case SIGTERM: return "SIGTERM";
     case SIGHUP: return "SIGHUP (the terminal closed)";
+    case SIGPIPE: return "SIGPIPE (the reader of the output left)";
     default: return "a signal";
     }
 }
@@ -106,20 +109,23 @@ StopSignal::StopSignal(std::string first, Repeat repeat, std::string again) {
     sigemptyset(&action.sa_mask);
     for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
         ::sigaction(kStopSignals[i], nullptr, &g_old[i]);
-        // Under nohup, SIGHUP is ignored on purpose: it stays so. (SIGINT ignored by a shell
-        // for a background job is still taken: `kill -INT` is how such a run is stopped.)
-        if (kStopSignals[i] == SIGHUP && g_old[i].sa_handler == SIG_IGN) continue;
+        // Under nohup, SIGHUP is ignored on purpose: it stays so; SIGPIPE ignored by whoever
+        // started us too (writes fail with EPIPE instead). (SIGINT ignored by a shell for a
+        // background job is still taken: `kill -INT` is how such a run is stopped.)
+        if ((kStopSignals[i] == SIGHUP || kStopSignals[i] == SIGPIPE) && g_old[i].sa_handler == SIG_IGN) continue;
         ::sigaction(kStopSignals[i], &action, nullptr);
     }
 }
 
 StopSignal::~StopSignal() {
     for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
+        if (kStopSignals[i] == SIGPIPE) continue;  // below
         struct sigaction dfl {};
         dfl.sa_handler = SIG_DFL;
         sigemptyset(&dfl.sa_mask);
         ::sigaction(kStopSignals[i], kStopSignals[i] == SIGHUP ? &g_old[i] : &dfl, nullptr);
     }
+    // After a stop, SIGPIPE stays ignored: what was measured is still being said and saved.
     if (!g_stop.load()) ::sigaction(SIGPIPE, &g_old_pipe, nullptr);
 }
 
@@ -134,6 +140,7 @@ const char* StopSignal::signal_name() const {
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
     case SIGHUP: return "SIGHUP";
+    case SIGPIPE: return "SIGPIPE";
     default: return "a signal";
     }
 }

@@ -1,4 +1,5 @@
-// Ctrl-C, SIGTERM and SIGHUP (a closed terminal, an ssh connection dropped) during a long run
+// Ctrl-C, SIGTERM, SIGHUP (a closed terminal, an ssh connection dropped) and SIGPIPE (the
+// reader of the output left: '| head', a pager quit) during a long run
 // inside this process (bench, kernels, monitor): the first sets a flag the run checks between
 // its steps, so what was measured is kept, and is acknowledged on stderr at once. What a
 // second signal does is the command's choice (Repeat): leave at once (the old rule), or count
@@ -34,11 +35,12 @@ public:
     bool stopped() const { return flag().load(); }
     // How many stop signals came (0, 1, 2, ...): 2 or more is "stop now" under Repeat::count.
     int signals() const;
-    // The first signal (SIGINT, SIGTERM, SIGHUP); 0 before any.
+    // The first signal (SIGINT, SIGTERM, SIGHUP, SIGPIPE); 0 before any.
     int signal() const;
-    // "SIGINT", "SIGTERM", "SIGHUP" for the first signal; "a signal" before any.
+    // "SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE" for the first signal; "a signal" before any.
     const char* signal_name() const;
-    // 128 + the first signal (130 for Ctrl-C, 129 for SIGHUP, 143 for SIGTERM), as a shell reports it.
+    // 128 + the first signal (130 for Ctrl-C, 129 for SIGHUP, 143 for SIGTERM, 141 for SIGPIPE), as a
+    // shell reports it.
     int exit_code() const;
 };
 

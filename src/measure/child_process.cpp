@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -34,6 +35,20 @@ namespace {
 std::atomic<pid_t> g_child{0};      // the running child
 std::atomic<pid_t> g_group{0};      // its process group, when it leads its own; else 0
 std::atomic<int> g_interrupt{0};    // the first SIGINT / SIGTERM / SIGHUP (sticky)
+// Whether SIGPIPE was ignored when roofline started. measure ignores it while it runs (a reader
+// of its output that left must not cost the points); an ignored signal stays ignored across
+// exec, so the child gets back what roofline was given.
+const bool g_pipe_ignored_at_start = [] {
+    struct sigaction old {};
+    return ::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_IGN;
+}();
+
+// A message from the watchdog or the wait loop: fwrite, which does not throw when stderr's reader
+// left (fmt::print does, and on the watchdog's thread that would abort).
+void say(const std::string& text) {
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fflush(stderr);
+}
 sem_t g_wake;                       // posted by the handler while a child runs: wakes the watchdog
 std::once_flag g_wake_once;
 
@@ -134,10 +149,9 @@ private:
         }
         const bool again = wait_wake(&deadline);  // a second signal, or the child's end
         if (done_.load()) return;
-        fmt::print(stderr, "roofline: the command {}; sending SIGKILL\n",
-                   again ? fmt::format("got a second {}", signal_name(sig))
-                         : fmt::format("did not end within {:g} s of {}", grace_, signal_name(sig)));
-        std::fflush(stderr);
+        say(fmt::format("roofline: the command {}; sending SIGKILL\n",
+                        again ? fmt::format("got a second {}", signal_name(sig))
+                              : fmt::format("did not end within {:g} s of {}", grace_, signal_name(sig))));
         if (group_ > 0) ::kill(-group_, SIGKILL);
         else ::kill(pid_, SIGKILL);
     }
@@ -512,6 +526,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         struct sigaction hup {};
         ::sigaction(SIGHUP, nullptr, &hup);
         if (hup.sa_handler != SIG_IGN) ::sigaction(SIGHUP, &dfl, nullptr);  // ignored under nohup: stays so
+        if (!g_pipe_ignored_at_start) ::sigaction(SIGPIPE, &dfl, nullptr);
         ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
         ::execve(exe.c_str(), args.data(), envp.data());
         if (errno == ENOEXEC) {
@@ -583,11 +598,11 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
             // (SIGTSTP), and the shell continues us both: only a SIGSTOP is its own doing then.
             if (!own_group && WSTOPSIG(wstatus) != SIGSTOP) continue;
             if (++stops == 1)
-                fmt::print(stderr, "roofline: the command stopped itself ({}); continuing it (nothing else will "
-                           "under measure)\n", signal_name(WSTOPSIG(wstatus)));
+                say(fmt::format("roofline: the command stopped itself ({}); continuing it (nothing else will "
+                                "under measure)\n", signal_name(WSTOPSIG(wstatus))));
             if (stops > 1000) {
-                fmt::print(stderr, "roofline: the command stopped itself {} times ({} last); sending SIGKILL\n",
-                           stops, signal_name(WSTOPSIG(wstatus)));
+                say(fmt::format("roofline: the command stopped itself {} times ({} last); sending SIGKILL\n",
+                                stops, signal_name(WSTOPSIG(wstatus))));
                 if (own_group) ::kill(-pid, SIGKILL);
                 ::kill(pid, SIGKILL);
             }
