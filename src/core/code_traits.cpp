@@ -63,6 +63,8 @@ CodeTraits code_traits(const Point& p) {
         if (const auto v = detail(p, fmt_key(prec, "fma"))) accumulations += *v / 2;
     }
     if (accumulations > 0 && p.work_counted && p.work > 0) t.flops_per_accumulation = p.work / accumulations;
+    if (const auto entries = detail(p, "loop_entries"); accumulations > 0 && entries && *entries > 0)
+        t.accumulations_per_entry = accumulations / *entries;
 
     const auto loaded = detail(p, "bytes_loaded");
     const auto stored = detail(p, "bytes_stored");

@@ -27,6 +27,10 @@ struct CodeTraits {
     std::optional<double> store_share;
     // FLOPs per add, subtract or FMA: what each step of an accumulation chain carries.
     std::optional<double> flops_per_accumulation;
+    // A loop point's adds, subtracts and FMAs per entry of the loop (measure --loops'
+    // loop_entries): a reduction that starts again at each entry forms a chain this long, and an
+    // out-of-order core runs the next entries' chains beside it when it is short.
+    std::optional<double> accumulations_per_entry;
     // Of the point's DRAM bytes, those of write-allocate fills no load read before the line
     // went back (the cache simulation's cache_DRAM_write_allocate_unread_bytes): reads that
     // non-temporal stores would not make.

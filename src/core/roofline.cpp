@@ -150,11 +150,22 @@ constexpr double kReductionStoreShare = 0.05;
 // point is told to write that output with non-temporal stores: it would move that much less.
 constexpr double kUnreadWriteAllocateShare = 0.2;
 
+// A loop entered with at most this many accumulations an entry (a CSR row's 5 nonzeros) has no
+// one chain: its accumulator starts again at each entry, and the reorder window (224 to 512
+// micro-ops on current x86 cores, a few per accumulation) holds the next entries' chains beside
+// it. An audit's SpMV inner loop (5 an entry, under one chain's rate) ran no faster with two
+// accumulators (0.083-0.086 s against 0.088-0.092).
+constexpr double kShortChainAccumulations = 16;
+
+bool short_chains(const CodeTraits& traits) {
+    return traits.accumulations_per_entry && *traits.accumulations_per_entry <= kShortChainAccumulations;
+}
+
 // The highest rate of one dependent chain of the point's own instructions: one_chain_gflops
 // times the lanes of its vectors (a 256-bit chain of doubles carries 4); 0 when the clock,
-// the precision or the counts leave it unknown.
+// the precision or the counts leave it unknown, or its chains are short (short_chains).
 double one_chain_at_its_width(const Roofline& r, const Point& p, const CodeTraits& traits) {
-    if (!traits.flops_per_accumulation || !traits.scalar_share) return 0;
+    if (!traits.flops_per_accumulation || !traits.scalar_share || short_chains(traits)) return 0;
     int lanes = 1;
     if (*traits.scalar_share < 0.5 && traits.widest_bits > 0) {
         const int element = r.precision.empty() ? 0 : element_bits_of(r.precision);
@@ -204,9 +215,9 @@ std::optional<bool> mix_premise_holds(const Ceiling& c, const CodeTraits& traits
 // SIMD ceilings of a width its FLOPs already use (almost none scalar), "no FMA" when nearly all
 // its FLOPs are fused or almost none are multiplies, a mix ceiling measured with another kind mix than its counted one (FMA
 // only for code that adds, ADD or MUL only for code that fuses or mixes kinds), the ILP ceiling
-// (one dependent chain, measured at the widest vectors) for a loop that is no reduction or runs
+// (one dependent chain, measured at the widest vectors) for a loop that is no reduction, runs
 // above one chain's rate at its own width (eight scalar accumulators run under a 512-bit
-// chain's rate, and past a scalar one), a pattern ceiling of the other kind than the point's
+// chain's rate, and past a scalar one) or whose chains are short (short_chains), a pattern ceiling of the other kind than the point's
 // (loads alone for a point that stores, a storing pattern for one that only reads: `reads_only`,
 // nullopt where nothing counted). Such a ceiling neither sandwiches nor limits the point.
 bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_its_width, double performance,
@@ -214,6 +225,7 @@ bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_it
     if (c.category == "pattern") return reads_only && c.read_only != *reads_only;
     if (c.category == "ilp") {
         if (traits.store_share && *traits.store_share > kReductionStoreShare) return true;
+        if (short_chains(traits)) return true;
         return chain_at_its_width > 0 && performance > 1.1 * chain_at_its_width;
     }
     if (c.category == "simd" && traits.scalar_share && *traits.scalar_share < 1 - kOneKindShare) {

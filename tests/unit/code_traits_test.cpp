@@ -229,6 +229,28 @@ TEST(CodeTraits, EightScalarAccumulatorsAreNotToldToBreakTheChain) {
     EXPECT_NE(all_advice(r, analyze(r, vector, View::carm)).find("dependency chain"), std::string::npos);
 }
 
+TEST(CodeTraits, ALoopOfShortReductionsIsNotOneChain) {
+    // A CSR SpMV's inner loop (measure --loops): a dot of ~5 nonzeros per entry, nothing stored
+    // in it, under one chain's rate. Each entry starts a new accumulator, and the core runs the next
+    // rows' chains beside it: an audit's two accumulators made it no faster. Neither split_chain
+    // nor the ILP ceiling is its advice.
+    const auto r = machine_with_chain_ceiling();
+    Point row = scalar_dot();
+    row.name = "spmv: main: spmv.c:26";
+    row.details["loop_entries"] = 2e7;  // 1e8 accumulations: 5 an entry
+    const auto a = analyze(r, row, View::carm);
+    EXPECT_DOUBLE_EQ(*code_traits(row).accumulations_per_entry, 5.0);
+    EXPECT_FALSE(has(a, NextStep::Kind::split_chain)) << all_advice(r, a);
+    for (const auto& s : a.next_steps)
+        EXPECT_FALSE(s.kind == NextStep::Kind::lift_ceiling && s.ceiling.category == "ilp") << next_step_text(r, s);
+    EXPECT_FALSE(a.upper && a.upper->category == "ilp") << a.upper->name;
+    // The same loop entered once per 2048 accumulations (a whole array summed each entry) is one chain.
+    row.details["loop_entries"] = 1e8 / 2048;
+    EXPECT_TRUE(has(analyze(r, row, View::carm), NextStep::Kind::split_chain));
+    // Not a loop (no entries counted): the chain is judged by rate alone, as before.
+    EXPECT_TRUE(has(analyze(r, scalar_dot(), View::carm), NextStep::Kind::split_chain));
+}
+
 TEST(CodeTraits, ALoopThatStoresItsResultsCarriesNoChain) {
     // daxpy in L1 with 256-bit FMAs at 12 GFLOP/s, under the ILP ceiling: it stores a third of
     // its bytes, each result as it goes, so no accumulator chains its iterations.
