@@ -71,4 +71,25 @@ TEST(VgtoolInsn, OrdinaryStoresAndNonTemporalLoadsAreNot) {
     EXPECT_FALSE(nt({}));
 }
 
+bool rep(std::vector<unsigned char> bytes) { return rl_rep_string_op(bytes.data(), static_cast<int>(bytes.size())) != 0; }
+
+TEST(VgtoolInsn, RepStringOpsAreRecognised) {
+    // VEX runs one element a pass: the tool counts such an instruction once an execution.
+    EXPECT_TRUE(rep({0xf3, 0xa4}));               // rep movsb
+    EXPECT_TRUE(rep({0xf3, 0x48, 0xab}));         // rep stos %rax
+    EXPECT_TRUE(rep({0xf2, 0xae}));               // repnz scas %al
+    EXPECT_TRUE(rep({0xf3, 0xa6}));               // repz cmpsb
+    EXPECT_TRUE(rep({0xf3, 0x48, 0xa5}));         // rep movsq
+    EXPECT_TRUE(rep({0x66, 0xf3, 0xa5}));         // rep movsw
+    EXPECT_TRUE(rep({0x67, 0xf3, 0xa5}));         // rep movsl with 32-bit addresses
+    EXPECT_TRUE(rep({0xf3, 0xac}));               // rep lods %al
+    EXPECT_FALSE(rep({0xa4}));                    // movsb: one element, no prefix
+    EXPECT_FALSE(rep({0xf3, 0xc3}));              // repz ret
+    EXPECT_FALSE(rep({0xf3, 0x0f, 0xb8, 0xc0}));  // popcnt: F3 as a mandatory prefix
+    EXPECT_FALSE(rep({0xf3, 0x90}));              // pause
+    EXPECT_FALSE(rep({0xf3, 0x0f, 0x1e, 0xfa}));  // endbr64
+    EXPECT_FALSE(rep({0xf3}));                    // cut short
+    EXPECT_FALSE(rep({}));
+}
+
 } // namespace

@@ -11,10 +11,12 @@ import json, os, subprocess, sys, tempfile
 SURPLUS = 64
 
 def run(tool_dir, binary, args, funcs, tag):
+    return run_with(tool_dir, binary, args, ["--roofline-function=" + f for f in funcs], tag)
+
+def run_with(tool_dir, binary, args, options, tag):
     fd, out = tempfile.mkstemp(prefix="rl-vg-%s-" % tag, suffix=".json")
     os.close(fd)
-    cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out]
-    cmd += ["--roofline-function=" + f for f in funcs]
+    cmd = ["valgrind", "-q", "--tool=roofline", "--roofline-out=" + out] + options
     cmd += [binary] + args
     env = dict(os.environ, VALGRIND_LIB=tool_dir)
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -190,13 +192,67 @@ def main():
         expect_bytes("load_dead: bytes loaded (64n, the first load's value unused)", r["bytes_loaded"], 64 * n)
         expect("load_dead: total flops", total(r), 0)
         x2, x3 = region(d0, "xsave_sse"), region(d0, "xsave_x87_sse")
-        expect("xsave: bytes stored with the x87 part less without it (160n)",
-               x3["bytes_stored"] - x2["bytes_stored"], 160 * n)
+        expect("xsave: bytes stored with the x87 part less without it (152n)",
+               x3["bytes_stored"] - x2["bytes_stored"], 152 * n)
         s0, s1 = region(d0, "and_skipped"), region(d1, "and_skipped")
         expect("and_skipped, Z = 0: f64 mul (never run)", s0["flops"]["f64"]["mul"], 0)
         expect("and_skipped, Z = 1: f64 mul", s1["flops"]["f64"]["mul"], n)
         expect("and_skipped: instructions with Z = 1 less with Z = 0 (4n)",
                s1["instructions"] - s0["instructions"], 4 * n)
+    elif case == "insn_kinds":
+        # insn_kinds.c: what VEX's translation of each instruction kind would hide.
+        n = int(args[0])
+        _, d = run(tool_dir, binary, [str(n)], [], "insn_kinds")
+        r = lambda name: region(d, name)
+        for name, lanes, size in (("gather_dpd_4of4", 4, 8), ("gather_dpd_3of4", 3, 8), ("gather_dpd_0of4", 0, 8),
+                                  ("gather_dps_5of8", 5, 4), ("gather_qq_1of2", 1, 8)):
+            # plus the mask and the indices, loaded once before the loop (at most 64 bytes)
+            expect_bytes("%s: bytes loaded (the selected lanes', %dn)" % (name, lanes * size),
+                         r(name)["bytes_loaded"], lanes * size * n, lanes * size * n + 64 + SURPLUS)
+        stored = {m: r("xsave_%d" % m)["bytes_stored"] for m in (1, 2, 3, 7)}
+        expect("xsave: x87 state (RFBM 3 less 2) 152n, MXCSR not twice", stored[3] - stored[2], 152 * n)
+        expect("xsave: SSE state with MXCSR (RFBM 3 less 1) 264n", stored[3] - stored[1], 264 * n)
+        expect("xsave: AVX upper halves (RFBM 7 less 3) 256n", stored[7] - stored[3], 256 * n)
+        expect("xrstor: x87 state (RFBM 3 less 2) 152n",
+               r("xrstor_3")["bytes_loaded"] - r("xrstor_2")["bytes_loaded"], 152 * n)
+        expect_bytes("fxsave: bytes stored (416n)", r("fxsave")["bytes_stored"], 416 * n)
+        expect_bytes("fxrstor: bytes loaded (416n)", r("fxrstor")["bytes_loaded"], 416 * n)
+        expect_bytes("ldmxcsr: bytes loaded (4n)", r("ldmxcsr")["bytes_loaded"], 4 * n)
+        expect_bytes("stmxcsr: bytes stored (4n)", r("stmxcsr")["bytes_stored"], 4 * n)
+        want = {"fmaddsub_pd_ymm": ("f64", "fma", 8, "256"), "fnmadd_pd_ymm": ("f64", "fma", 8, "256"),
+                "fmsubadd_ps_ymm": ("f32", "fma", 16, "256"), "x87_fadd80": ("f64", "add", 1, "scalar"),
+                "x87_fmul80": ("f64", "mul", 1, "scalar"), "x87_fdiv80": ("f64", "div", 1, "scalar")}
+        for name, (p, k, per, w) in want.items():
+            expect("%s: %s %s" % (name, p, k), r(name)["flops"][p][k], per * n)
+            expect("%s: %s flops" % (name, w), r(name)["flops_by_width"][w], per * n)
+            expect(name + ": total flops", total(r(name)), per * n)
+        for name in ("x87_fadd80", "x87_fmul80", "x87_fdiv80"):
+            expect_bytes(name + ": bytes loaded (two 10-byte fldt, 20n)", r(name)["bytes_loaded"], 20 * n)
+            expect_bytes(name + ": bytes stored (one fstpt, 10n)", r(name)["bytes_stored"], 10 * n)
+        for name in ("x87_fsin", "cmppd_ymm", "ucomisd", "rcpps_ymm", "rsqrtps_xmm"):
+            expect(name + ": no flops (not counted)", total(r(name)), 0)
+        mib = 1 << 20
+        expect_bytes("rep movsb: bytes loaded (4 MiB)", r("rep_movsb_1m")["bytes_loaded"], 4 * mib)
+        expect_bytes("rep movsb: bytes stored (4 MiB)", r("rep_movsb_1m")["bytes_stored"], 4 * mib)
+        expect_bytes("rep stosb: bytes stored (4 MiB)", r("rep_stosb_1m")["bytes_stored"], 4 * mib)
+        expect_bytes("rep stosb: bytes loaded (0)", r("rep_stosb_1m")["bytes_loaded"], 0)
+        expect_bytes("repe cmpsb, equal: bytes loaded (4 x 8192)", r("repe_cmpsb_equal")["bytes_loaded"], 4 * 8192)
+        expect_bytes("repe cmpsb, differing: bytes loaded (4 x 2000)", r("repe_cmpsb_differ")["bytes_loaded"],
+                     4 * 2000)
+        expect_bytes("repne scasb: bytes loaded (4 x 1000)", r("repne_scasb")["bytes_loaded"], 4 * 1000)
+        # A REP string op is one instruction however many elements it goes through: each region
+        # runs 4 of them in a loop of a few instructions (not 4 per element: 4 Mi for rep movsb).
+        for name in ("rep_movsb_1m", "rep_stosb_1m", "repe_cmpsb_equal", "repe_cmpsb_differ", "repne_scasb"):
+            expect_bytes(name + ": instructions (4 string ops and their loop)", r(name)["instructions"], 4, 4 * 16 + 64)
+        # ... exactly: instruction by instruction, the string ops (those moving 1000 bytes or more)
+        # of case_rep ran 8 times (4 rep movsb, 4 rep stosb), of case_cmps 8, of case_scas 4
+        fns = ("case_rep", "case_cmps", "case_scas")
+        _, p = run_with(tool_dir, binary, [str(n)], ["--roofline-per-instruction=" + f for f in fns], "insn_kinds_pi")
+        for fn, want_runs in zip(fns, (8, 8, 4)):
+            ops = [e for e in p["per_instruction"] if e["name"].split(".")[0] == fn and
+                   e["bytes_loaded"] + e["bytes_stored"] >= 1000]
+            expect(fn + ": runs of its string ops", sum(e["instructions"] for e in ops), want_runs)
+            expect(fn + ": string ops say no jump", any("taken" in e for e in ops), False)
     else:
         sys.exit("unknown case " + case)
     if failures:

@@ -20,7 +20,7 @@
  *   load_dead      vmovupd memory -> ymm0, twice           64 bytes loaded
  *   xsave_sse, xsave_x87_sse
  *                  xsave with the mask (EDX:EAX) 2, then 3, read from memory: the x87 part,
- *                  160 bytes stored, only in the second (VEX declares it a helper's memory
+ *                  152 bytes stored, only in the second (VEX declares it a helper's memory
  *                  write guarded by the mask's bit 0)
  *   and_skipped    if (z && x*y > w): the mulsd of the second test, run only when Z is nonzero
  *                                                          f64 mul Z ? 1 : 0, 4 instructions more

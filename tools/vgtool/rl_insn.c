@@ -68,3 +68,15 @@ int rl_vex_vector_bits(const unsigned char *code, int len)
     return 0;
   }
 }
+
+int rl_rep_string_op(const unsigned char *code, int len)
+{
+  int i = 0, rep = 0;
+  if (len > 15) len = 15;
+  for (; i < len && is_legacy_prefix(code[i]); ++i)
+    if (code[i] == 0xF2 || code[i] == 0xF3) rep = 1;
+  if (i < len && code[i] >= 0x40 && code[i] <= 0x4F) ++i; /* REX */
+  if (!rep || i >= len) return 0;
+  /* MOVS A4/A5, CMPS A6/A7, STOS AA/AB, LODS AC/AD, SCAS AE/AF */
+  return (code[i] >= 0xA4 && code[i] <= 0xA7) || (code[i] >= 0xAA && code[i] <= 0xAF);
+}

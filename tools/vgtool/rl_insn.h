@@ -27,6 +27,12 @@ int rl_vex_vector_bits(const unsigned char *code, int len);
  * the note on DPP and FM(N)ADD/SUB counting twice): 8 per 128 bits of DPPS, 4 for DPPD. */
 int rl_dot_product(const unsigned char *code, int len);
 
+/* Nonzero for a string instruction with a REP, REPE or REPNE prefix (F3 or F2 before
+ * MOVS, STOS, LODS, CMPS, SCAS). VEX runs one element of it per execution of its
+ * superblock, which jumps back to the instruction until it is done: the instruction is
+ * executed once, however many elements it moves. */
+int rl_rep_string_op(const unsigned char *code, int len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1542,6 +1542,49 @@ static IRSB *optimise_instrumented(IRSB *sb, const VexGuestExtents *vge)
     return sb;
 }
 
+/* The definitions of the input superblock's temporaries seen so far (flat IR: each is
+ * written once, before it is read), for the patterns below. */
+static IRExpr **tmp_def = NULL;
+static Int cap_tmp_def = 0;
+
+static IRExpr *def_of(IRExpr *e)
+{
+    if (!e || e->tag != Iex_RdTmp || (Int)e->Iex.RdTmp.tmp >= cap_tmp_def) return NULL;
+    return tmp_def[e->Iex.RdTmp.tmp];
+}
+
+/* An AVX2 gather (VGATHERDPD/QPD/DPS/QPS, VPGATHERDD/QD/DQ/QQ) loads only the lanes its
+ * mask selects, but VEX loads every lane: a lane left out of the mask loads from the stack
+ * pointer instead, its value then discarded (guest_amd64_toIR.c, dis_VGATHER:
+ * `addr = ITE(cond, lane address, RSP)`, the only place it builds such an address). For
+ * such a load this returns the lane's condition, under which its bytes count; NULL for
+ * any other load. */
+static IRExpr *gather_lane_guard(IRExpr *addr)
+{
+    IRExpr *ite = def_of(addr);
+    if (!ite || ite->tag != Iex_ITE) return NULL;
+    IRExpr *alt = ite->Iex.ITE.iffalse, *alt_def = def_of(alt);
+    if (alt_def) alt = alt_def;
+    if (alt->tag != Iex_Get || alt->Iex.Get.offset != OFFSET_amd64_RSP || alt->Iex.Get.ty != Ity_I64) return NULL;
+    return ite->Iex.ITE.cond;
+}
+
+/* The bytes a helper's declared memory area moves. XSAVE's and XRSTOR's x87 component
+ * (FXSAVE and FXRSTOR are made of the same helpers) declares bytes 0..159 of the save
+ * area, but bytes 24..31 are MXCSR and MXCSR_MASK, which belong to the SSE and AVX
+ * components and which the next helper of the same instruction declares again (guarded
+ * by RFBM[1] or RFBM[2]): counted in both, an XSAVE of x87 and SSE state stored 8 bytes
+ * twice. The x87 state is bytes 0..23 and 32..159 (Intel SDM vol. 1, 13.4.1): 152. */
+static Int helper_bytes(const IRDirty *d)
+{
+    const HChar *name = d->cee ? d->cee->name : NULL;
+    if (name && d->mSize == 160 &&
+        (VG_(strcmp)(name, "amd64g_dirtyhelper_XSAVE_COMPONENT_0") == 0 ||
+         VG_(strcmp)(name, "amd64g_dirtyhelper_XRSTOR_COMPONENT_0") == 0))
+        return 152;
+    return d->mSize;
+}
+
 static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
                            const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
                            IRType gWordTy, IRType hWordTy)
@@ -1590,6 +1633,12 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     Bool insn_nt = False; /* the current guest instruction stores non-temporally */
     Bool insn_ymm = False; /* ... is VEX.256: its 128-bit FP ops are halves of 256-bit ones */
     Int insn_dot = 0;      /* ... is DPPS (2) or DPPD (1) */
+    Bool insn_rep = False; /* ... is a REP string op: one instruction however many passes (Ist_Exit) */
+    if (in->tyenv->types_used > cap_tmp_def) {
+        cap_tmp_def = in->tyenv->types_used * 2;
+        tmp_def = VG_(realloc)("rl.tmpdef", tmp_def, cap_tmp_def * sizeof(IRExpr *));
+    }
+    VG_(memset)(tmp_def, 0, cap_tmp_def * sizeof(IRExpr *));
 
     for (; i < in->stmts_used; i++) {
         IRStmt *st = in->stmts[i];
@@ -1612,6 +1661,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             insn_cache = one ? one->cache : NULL;
             insn_exec = NULL;
             insn_next = a + st->Ist.IMark.len;
+            insn_rep = st->Ist.IMark.len > 0 && rl_rep_string_op((const UChar *)a, (Int)st->Ist.IMark.len);
             seg.cost[RL_INSN]++;
             seg.any = True;
             insn_nt = cache_on && st->Ist.IMark.len > 0 &&
@@ -1635,7 +1685,15 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         }
         case Ist_WrTmp: {
             IRExpr *e = st->Ist.WrTmp.data;
-            if (e->tag == Iex_Load) {
+            if ((Int)st->Ist.WrTmp.tmp < cap_tmp_def) tmp_def[st->Ist.WrTmp.tmp] = e;
+            IRExpr *lane = e->tag == Iex_Load ? gather_lane_guard(e->Iex.Load.addr) : NULL;
+            if (lane) {
+                const Int sz = sizeofIRType(e->Iex.Load.ty);
+                CostRec *r = guarded_rec(&seg);
+                r->dyn_ld = new_ctr();
+                add_guarded(sb, r->dyn_ld, lane, (ULong)sz);
+                emit_cache_access(sb, e->Iex.Load.addr, sz, RL_CS_LOAD, lane, seg.fn);
+            } else if (e->tag == Iex_Load) {
                 seg.cost[RL_LD] += sizeofIRType(e->Iex.Load.ty);
                 seg.any = True;
                 emit_cache_access(sb, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), RL_CS_LOAD, NULL, seg.fn);
@@ -1710,13 +1768,14 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             const Bool guarded = d->guard && d->guard->tag != Iex_Const;
             const Bool never = d->guard && d->guard->tag == Iex_Const && !d->guard->Iex.Const.con->Ico.U1;
             if (d->mFx != Ifx_None && d->mSize > 0 && !never) {
+                const Int bytes = helper_bytes(d);
                 if (guarded) {
                     CostRec *r = guarded_rec(&seg);
-                    if (reads) add_guarded(sb, r->dyn_ld = new_ctr(), d->guard, (ULong)d->mSize);
-                    if (writes) add_guarded(sb, r->dyn_st = new_ctr(), d->guard, (ULong)d->mSize);
+                    if (reads) add_guarded(sb, r->dyn_ld = new_ctr(), d->guard, (ULong)bytes);
+                    if (writes) add_guarded(sb, r->dyn_st = new_ctr(), d->guard, (ULong)bytes);
                 } else {
-                    if (reads) seg.cost[RL_LD] += d->mSize;
-                    if (writes) seg.cost[RL_ST] += d->mSize;
+                    if (reads) seg.cost[RL_LD] += bytes;
+                    if (writes) seg.cost[RL_ST] += bytes;
                     seg.any = True;
                 }
                 /* a store after the read covers Modify: the line is read, then dirtied */
@@ -1729,7 +1788,19 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         case Ist_Exit:
             insn_commit(&fp, &seg, insn_ymm, insn_dot);
             seg_flush(sb, &seg);
-            if (seg.insn && st->Ist.Exit.jk == Ijk_Boring && st->Ist.Exit.dst->tag == Ico_U64) {
+            if (insn_rep && st->Ist.Exit.dst->tag == Ico_U64 && (Addr)st->Ist.Exit.dst->Ico.U64 == insn_next) {
+                /* A REP string op: VEX runs one element a pass of this block and jumps back to
+                 * the instruction, whose first segment (above, +1 instruction) runs every pass;
+                 * this exit leaves when the count is exhausted. The segment after it runs on
+                 * every pass that did not leave here: it takes one instruction back (-1,
+                 * modulo 2^64, as all counts are added), so the op counts once an execution
+                 * however many elements it moves, with no counter update more a pass (memcpy
+                 * and memset of 2 KiB and more are REP MOVSB and STOSB in glibc). A REPE/REPNE
+                 * op that ends by its condition falls through the block's end: +1 there. */
+                seg.cost[RL_INSN] = (ULong)-1;
+                seg.any = True;
+            }
+            if (seg.insn && !insn_rep && st->Ist.Exit.jk == Ijk_Boring && st->Ist.Exit.dst->tag == Ico_U64) {
                 /* a jump of a per-instruction function: how often it leaves by this exit */
                 ULong zero[RL_NC];
                 VG_(memset)(zero, 0, sizeof(zero));
@@ -1746,6 +1817,13 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             addStmtToIRSB(sb, st);
             break;
         }
+    }
+    if (insn_rep && in->next->tag == Iex_Const && in->next->Iex.Const.con->tag == Ico_U64 &&
+        (Addr)in->next->Iex.Const.con->Ico.U64 == insn_next) {
+        /* REPE/REPNE ends when its condition fails, falling through to the next instruction
+         * (the segment since its loop's exit is otherwise empty: it runs only then) */
+        seg.cost[RL_INSN]++;
+        seg.any = True;
     }
     insn_commit(&fp, &seg, insn_ymm, insn_dot);
     seg_flush(sb, &seg);
