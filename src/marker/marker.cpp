@@ -95,6 +95,10 @@ struct RegionWall {
     uint64_t ns = 0;     // closed intervals
     // The most threads that ran one OpenMP team forked while the region was open (team_body).
     std::atomic<int> team{0};
+    // Threads started (pthread_create) while the region was open that have not exited yet, under
+    // `lock`, and the most of them at once (thread_wrappers.c, roofline_marker_thread_created).
+    int spawned = 0;
+    std::atomic<int> spawned_peak{0};
 };
 
 void wall_enter(RegionWall* w, uint64_t t) noexcept {
@@ -818,10 +822,14 @@ void write_results(bool at_exec) {
         // of one pair, each region opened inside it the whole of one.
         out += ", \"outermost_calls\": " + std::to_string(t.outer_calls);
         out += ", \"inner_calls\": " + std::to_string(t.inner_calls);
-        // The threads that ran it: those that opened it, or the largest OpenMP team forked inside.
+        // The threads that ran it: those that opened it, the largest OpenMP team forked inside, or
+        // the most threads started inside it alive at once.
         const int team = t.wall ? t.wall->team.load(std::memory_order_relaxed) : 0;
-        out += ", \"threads\": " + std::to_string(std::max<size_t>(t.thread_seconds.size(), size_t(team)));
+        const int spawned = t.wall ? t.wall->spawned_peak.load(std::memory_order_relaxed) : 0;
+        out += ", \"threads\": " +
+               std::to_string(std::max({t.thread_seconds.size(), size_t(team), size_t(spawned)}));
         if (team > 0) out += ", \"team_threads\": " + std::to_string(team);
+        if (spawned > 0) out += ", \"spawned_threads\": " + std::to_string(spawned);
         // The region's wall time: while at least one thread had it open. Never below one
         // thread's own time (a thread that reset the region counts its time since).
         double max_s = 0;
@@ -968,7 +976,8 @@ void write_snapshot(bool finished) {
         // Closed calls' wall time (while at least one thread had the region open).
         append_double(out, double(std::max(r.max_ns, wall_ns(r.wall, 0))) * 1e-9);
         const int team = r.wall ? r.wall->team.load(std::memory_order_relaxed) : 0;
-        out += ", \"threads\": " + std::to_string(std::max(r.threads, team)) + ", \"nested\": " +
+        const int spawned = r.wall ? r.wall->spawned_peak.load(std::memory_order_relaxed) : 0;
+        out += ", \"threads\": " + std::to_string(std::max({r.threads, team, spawned})) + ", \"nested\": " +
                (r.nested ? "true" : "false") + "}";
     }
     out += "]}\n";
@@ -1378,6 +1387,97 @@ extern "C" __attribute__((visibility("hidden"))) void roofline_marker_join(void*
     delete f;
 }
 
+// --- Threads started inside regions (thread_wrappers.c) ---
+//
+// A region opened on one thread around work done by threads it starts (a hand-made pool,
+// std::thread) ran on those threads, though only the opening thread calls begin and end. Each
+// thread started while regions are open on its creator (or that its creator was itself started
+// inside, or runs an OpenMP team body for) counts for each of them that is still open, from its
+// pthread_create until it exits: a region's `spawned_threads` is the most such threads alive at
+// once, so a pool started and joined on every call counts its width, not every thread it made.
+namespace {
+
+struct Spawn {
+    std::vector<int> ids;  // the regions the thread counts for (and the threads it starts inherit)
+};
+
+thread_local Spawn* t_spawn = nullptr;  // set in a thread started inside regions
+
+RegionWall* wall_of(int id) {
+    std::lock_guard<std::mutex> lk(g->mu);
+    return size_t(id) < g->walls.size() ? &g->walls[size_t(id)] : nullptr;
+}
+
+}  // namespace
+
+// In the creating thread, before the thread is made: nullptr (no record, the call goes straight
+// to the C library) unless the library is timing and a region is open here or inherited.
+extern "C" __attribute__((visibility("hidden"))) void* roofline_marker_thread_created(void) {
+    const int mode = g_mode.load(std::memory_order_relaxed);
+    if (mode == kUninit || !(mode & kTiming)) return nullptr;
+    ThreadState* ts = t_state;
+    const Spawn* inherited = t_spawn;
+    const Fork* team = t_team;
+    if ((!ts || ts->stack.empty()) && !inherited && !team) return nullptr;
+    std::vector<int> ids;
+    auto add = [&](int id) {
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    };
+    if (ts) {
+        ts->lock.lock();
+        for (const Frame& fr : ts->stack) add(fr.id);
+        ts->lock.unlock();
+    }
+    if (inherited)
+        for (int id : inherited->ids) add(id);
+    if (team)
+        for (int id : team->ids) add(id);
+    auto* spawn = new Spawn;
+    for (int id : ids) {
+        RegionWall* w = wall_of(id);
+        if (!w) continue;
+        w->lock.lock();
+        const bool open = w->open > 0;  // an inherited region may have closed since
+        const int alive = open ? ++w->spawned : 0;
+        w->lock.unlock();
+        if (!open) continue;
+        spawn->ids.push_back(id);
+        int peak = w->spawned_peak.load(std::memory_order_relaxed);
+        while (alive > peak && !w->spawned_peak.compare_exchange_weak(peak, alive, std::memory_order_relaxed)) {
+        }
+    }
+    if (spawn->ids.empty()) {
+        delete spawn;
+        return nullptr;
+    }
+    return spawn;
+}
+
+// The thread exited (or was never made: pthread_create failed): it no longer counts.
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_thread_exits(void* p) {
+    auto* spawn = static_cast<Spawn*>(p);
+    if (t_spawn == spawn) t_spawn = nullptr;
+    for (int id : spawn->ids) {
+        RegionWall* w = wall_of(id);
+        if (!w) continue;
+        w->lock.lock();
+        if (w->spawned > 0) --w->spawned;
+        w->lock.unlock();
+    }
+    delete spawn;
+}
+
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_thread_not_started(void* spawn) {
+    roofline_marker_thread_exits(spawn);
+}
+
+// In the new thread, before its body: the threads it starts count for its regions too.
+// Its counters (perf engine) are not the regions': a thread may outlive them (a pool made inside the
+// first call) and work for others, and only its own reads at the regions' ends would tell them apart.
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_thread_runs(void* spawn) {
+    t_spawn = static_cast<Spawn*>(spawn);
+}
+
 namespace {
 
 constexpr std::string_view kOutVar = "ROOFLINE_MARKER_OUT=";
@@ -1493,6 +1593,7 @@ ROOFLINE_API void roofline_region_reset(const char* name) {
             if (w->open == 0) {
                 w->ns = 0;
                 w->team.store(0, std::memory_order_relaxed);
+                w->spawned_peak.store(w->spawned, std::memory_order_relaxed);  // those still alive
             }
             w->lock.unlock();
         }

@@ -40,8 +40,10 @@ struct RegionTiming {
     std::string name;
     long long calls = 0;
     double seconds = 0;   // wall time the region was open (union over its threads)
-    int threads = 1;      // that ran it: opened it, or the largest OpenMP team forked inside it
+    int threads = 1;      // that ran it: opened it, the largest OpenMP team forked inside it, or
+                          // the most threads started inside it alive at once
     int team_threads = 0; // that largest team (0: none seen)
+    int spawned_threads = 0; // those threads started inside it (0: none seen)
     // For the marker calls' own cost (marker_cost.hpp): the calls that were their thread's outermost
     // instance (-1: not known; a recursion's inner calls add no time of their own), the begin calls
     // of regions opened inside it while it was open, and its threads' own times added up (0: not known).

@@ -244,7 +244,8 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
         t.seconds = number(r, "seconds", where);
         t.threads = std::max(1, whole<int>(r, "threads", where, 1 << 20));
         t.team_threads = whole<int>(r, "team_threads", where, 1 << 20);
-        t.threads = std::max(t.threads, t.team_threads);
+        t.spawned_threads = whole<int>(r, "spawned_threads", where, 1 << 20);
+        t.threads = std::max({t.threads, t.team_threads, t.spawned_threads});
         if (r.is_object() && r.contains("outermost_calls")) {
             t.outermost_calls = whole<long long>(r, "outermost_calls", where);
             if (t.outermost_calls > t.calls)
@@ -349,6 +350,7 @@ MarkerReport merge_marker_reports(std::vector<MarkerReport> reports) {
             it->seconds += t.seconds;
             it->threads = std::max(it->threads, t.threads);
             it->team_threads = std::max(it->team_threads, t.team_threads);
+            it->spawned_threads = std::max(it->spawned_threads, t.spawned_threads);
         }
         for (auto& c : r.counters) {
             const auto it = std::find_if(out.counters.begin(), out.counters.end(),

@@ -169,6 +169,17 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
             "regions around OpenMP parallel regions ran on their teams' threads (counted as each team starts: "
             "libgomp's entry points wrapped, or the OpenMP tool interface of LLVM's runtime): {}",
             fmt::join(teams, ", ")));
+    // Threads started inside a region (pthread_create) that never opened it: a hand-made pool, std::thread.
+    std::vector<std::string> spawned;
+    for (const auto& t : report.timings)
+        if (t.spawned_threads > t.team_threads)
+            spawned.push_back(fmt::format("'{}' {}", t.name, t.spawned_threads));
+    if (!spawned.empty())
+        result.notes.push_back(fmt::format(
+            "regions that started threads ran on them (pthread_create wrapped: the most threads started inside "
+            "each, alive at once, from their creation to their exit; threads started before a region opened are "
+            "not seen): {}",
+            fmt::join(spawned, ", ")));
     result.timings = std::move(report.timings);
     // Counters the marker library read at region boundaries (perf engine).
     for (auto& c : report.counters) result.counts.push_back(std::move(c));

@@ -145,6 +145,28 @@ wall_exec)
   check '.written == "by the program"' "a process without regions does not replace another's file"
   [[ -z $(find "$tmp" -name '*.tmp.*') ]] || fail "temporary files left: $(find "$tmp" -name '*.tmp.*')"
   ;;
+spawned)
+  # Threads started inside a region count for it, the most alive at once (tests/marker/spawned.c).
+  json=$tmp/spawned.json
+  ROOFLINE_MARKER_OUT=$json "$1"
+  check 'def r(n): .regions[] | select(.name == n);
+         r("pool").threads == 3 and r("pool").spawned_threads == 3 and r("pool").calls == 1' \
+    "5 rounds of 3 threads alive at once: 3, not the 15 made"
+  check 'def r(n): .regions[] | select(.name == n);
+         r("one_at_a_time").threads == 1 and r("one_at_a_time").spawned_threads == 1' "threads joined one by one: 1"
+  check 'def r(n): .regions[] | select(.name == n); r("exits").threads == 1 and r("exits").spawned_threads == 1' \
+    "threads leaving through pthread_exit stop counting"
+  check 'def r(n): .regions[] | select(.name == n); r("nested").threads == 2 and r("nested").spawned_threads == 2' \
+    "a thread started by a thread started inside the region counts too"
+  check 'def r(n): .regions[] | select(.name == n); r("late").threads == 1 and (r("late") | has("spawned_threads") | not)' \
+    "a thread started before the region opened is not counted"
+  check 'def r(n): .regions[] | select(.name == n); r("serial").threads == 1 and (r("serial") | has("spawned_threads") | not)' \
+    "a serial region stays 1"
+  check '.errors == []' "no errors"
+  check 'def r(n): .regions[] | select(.name == n); r("busy").threads == 2' "2 busy threads"
+  # Without ROOFLINE_MARKER_OUT the wrapper passes every call straight through: the program runs.
+  "$1" || fail "the program fails without ROOFLINE_MARKER_OUT"
+  ;;
 perf)
   json=$tmp/perf.json
   ROOFLINE_MARKER_OUT=$json ROOFLINE_PERF_EVENTS="TASK_CLOCK=1:1,CTX_SWITCHES=0x1:0x3,BAD_TYPE=4242:0,garbage" "$1"

@@ -285,3 +285,24 @@ TEST(MeasureProtocolJson, TheThreadsOfATeamForkedInsideARegionAreItsThreads) {
     const auto merged = merge_marker_reports({r, older});
     EXPECT_EQ(merged.timings[0].team_threads, 4);
 }
+
+// A region opened on one thread around threads it starts (pthread_create): the library writes the
+// most of them alive at once (spawned_threads); the region ran on the more of those and its openers.
+TEST(MeasureProtocolJson, TheThreadsStartedInsideARegionAreItsThreads) {
+    const auto r = parse_marker_json(R"J({"schema": "roofline.marker/1", "regions": [
+        {"name": "pool", "calls": 10, "threads": 1, "spawned_threads": 3, "seconds": 1, "thread_seconds": [1]},
+        {"name": "serial", "calls": 1, "threads": 1, "seconds": 0.5, "thread_seconds": [0.5]}], "errors": []})J",
+                                     "m.json");
+    EXPECT_EQ(r.timings[0].threads, 3);
+    EXPECT_EQ(r.timings[0].spawned_threads, 3);
+    EXPECT_EQ(r.timings[1].threads, 1);
+    EXPECT_EQ(r.timings[1].spawned_threads, 0);
+    const auto later = parse_marker_json(R"J({"schema": "roofline.marker/1", "regions": [
+        {"name": "pool", "calls": 1, "threads": 1, "spawned_threads": 5, "seconds": 1}]})J",
+                                         "m.json");
+    EXPECT_EQ(merge_marker_reports({r, later}).timings[0].spawned_threads, 5);
+    EXPECT_THROW(parse_marker_json(R"J({"schema": "roofline.marker/1", "regions": [
+        {"name": "pool", "calls": 1, "threads": 1, "spawned_threads": -1, "seconds": 1}]})J",
+                                   "m.json"),
+                 MeasureError);
+}
