@@ -229,6 +229,9 @@ const std::vector<OtherVariable>& other_variables() {
                                 "regions."},
         {"ROOFLINE_PERF_EVENTS", "Set by measure for the program it runs: the hardware events the marker library "
                                  "counts per region."},
+        {"ROOFLINE_MARKER_OWNER", "Set by the marker library in the process that writes ROOFLINE_MARKER_OUT "
+                                  "(PID:FILE), for the programs it starts: they name their regions instead of "
+                                  "writing that file."},
         {"ROOFLINE_NODE_NAME", "The node's name in bench --mpi instead of the host name (tests simulate a cluster "
                                "on one machine)."},
     };

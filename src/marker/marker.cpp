@@ -177,7 +177,12 @@ struct Calibration {
 
 struct Global {
     std::mutex mu;
-    std::string out_path;
+    std::string out_path;           // empty: nothing written (not the process measure started)
+    // "<file>.forked": where a forked child, or a program the measured one started, names the
+    // regions it opens (their regions are not written: see started_by_owner).
+    std::string noted_path;
+    std::string program;            // this program's name, in those lines
+    bool other_program = false;     // started by the process that writes <file>: names only
     std::vector<EventSpec> events;
     std::deque<std::string> names;  // deque: stable element addresses
     std::deque<RegionWall> walls;   // by region id, like names
@@ -314,6 +319,36 @@ void open_system_events() {
 std::atomic<bool> g_forked_child{false};
 void mark_forked_child() { g_forked_child.store(true, std::memory_order_relaxed); }
 
+// A program that the measured process started (system(), popen, posix_spawn, fork and exec)
+// inherits its ROOFLINE_MARKER_OUT and, loading the library too, would write the same file: at
+// its exit it replaced the parent's regions (when the parent had written them already:
+// roofline_finalize, LIKWID_MARKER_CLOSE) or put its own in a parent that opened none, without a
+// word. The process that writes <file> says so to every process it starts, in
+// ROOFLINE_MARKER_OWNER=<pid>:<file>; a process that finds its own <file> there under another
+// pid writes nothing and names its regions in "<file>.forked", as a forked child does. An exec
+// keeps the pid, and the exec wrappers hand the new image the next file: the measured program's
+// exec'd images write theirs as before, and so does a process that loads the library first
+// (`sh -c ./app`: the shell does not load it).
+constexpr const char* kOwnerVar = "ROOFLINE_MARKER_OWNER";
+
+bool started_by_owner(const char* out) {
+    const char* owner = std::getenv(kOwnerVar);
+    if (!owner || !*owner) return false;
+    char* end = nullptr;
+    const long pid = std::strtol(owner, &end, 10);
+    return end != owner && *end == ':' && std::strcmp(end + 1, out) == 0 && pid != long(::getpid());
+}
+
+// "<file>.exec<N>" (an exec'd image's file) -> "<file>": every image's children name their regions
+// in the one file measure reads.
+std::string base_out_path(const std::string& path) {
+    const size_t dot = path.rfind(".exec");
+    if (dot != std::string::npos && dot + 5 < path.size() &&
+        path.find_first_not_of("0123456789", dot + 5) == std::string::npos)
+        return path.substr(0, dot);
+    return path;
+}
+
 void write_results(bool at_exec = false);
 
 void at_exit_write() { write_results(); }
@@ -386,7 +421,14 @@ void init_once() {
     if ((out && *out) || monitored) {
         g = new Global;
         g->pid = ::getpid();
-        if (out) g->out_path = out;
+        if (out && *out) {
+            g->noted_path = base_out_path(out) + ".forked";
+            g->other_program = started_by_owner(out);
+            if (g->other_program) g->program = program_invocation_short_name;
+            else g->out_path = out;
+            // Before the program's code runs (at load): its children inherit it.
+            if (!g->other_program) ::setenv(kOwnerVar, (std::to_string(long(g->pid)) + ":" + out).c_str(), 1);
+        }
         if (const char* ev = std::getenv("ROOFLINE_PERF_EVENTS")) parse_events(ev);
         open_system_events();
         if (monitored) start_monitor_snapshots(monitor);
@@ -518,12 +560,19 @@ __attribute__((noinline)) void note_forked_region(const char* name) {
         if (!seen) seen = new std::unordered_set<std::string>;
         seen->clear();
     }
-    if (!g || g->out_path.empty() || !seen->insert(name).second) return;
+    if (!g || g->noted_path.empty() || !seen->insert(name).second) return;
     std::string line = std::to_string(long(pid)) + "\t" + name;
     std::replace(line.begin() + long(line.find('\t')) + 1, line.end(), '\n', ' ');
     std::replace(line.begin() + long(line.find('\t')) + 1, line.end(), '\t', ' ');
+    // A program the measured one started: its name, third (a forked child's lines have two fields).
+    if (g->other_program) {
+        std::string program = g->program.empty() ? std::string("?") : g->program;
+        std::replace(program.begin(), program.end(), '\n', ' ');
+        std::replace(program.begin(), program.end(), '\t', ' ');
+        line += "\t" + program;
+    }
     line += '\n';
-    const std::string path = g->out_path + ".forked";
+    const std::string& path = g->noted_path;
     const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) return;
     (void)!::write(fd, line.data(), line.size());  // one write: lines of several processes do not mix
@@ -536,7 +585,10 @@ __attribute__((noinline)) void begin_slow(const char* name, int mode) {
     // The client request is the last thing begin does (and the first thing end
     // does), so the Valgrind tool counts none of the library's own work.
     if (mode & kTiming) {
-        if (__builtin_expect(g_forked_child.load(std::memory_order_relaxed), 0)) note_forked_region(name);
+        if (__builtin_expect(g_forked_child.load(std::memory_order_relaxed) || g->other_program, 0)) {
+            note_forked_region(name);
+            if (g->out_path.empty() && g->monitor_dir.empty()) return;  // nothing would read the times
+        }
         begin_timing(name);
     }
 #ifdef ROOFLINE_HAVE_VALGRIND
@@ -578,6 +630,7 @@ __attribute__((noinline)) void end_slow(const char* name, int mode) {
     if (mode & kValgrind) VALGRIND_DO_CLIENT_REQUEST_STMT(ROOFLINE_VG_REGION_END, name, 0, 0, 0, 0);
 #endif
     if (!(mode & kTiming)) return;  // under the tool no clock is read: it would only add to enclosing regions
+    if (g->out_path.empty() && g->monitor_dir.empty()) return;  // names only (begin_slow)
     uint64_t t1 = now_ns();
     ThreadState* ts = thread_state();
     size_t nev = ts->fds.size();

@@ -1,6 +1,7 @@
 // The time engine, and the native run every engine's timing comes from.
 #include "io/text_file.hpp"
 #include "measure/child_process.hpp"
+#include "measure/child_regions.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/protocol_json.hpp"
 
@@ -8,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -49,37 +49,6 @@ std::vector<std::string> read_marker_texts(const std::string& marker_out) {
     return texts;
 }
 
-namespace {
-
-// The regions forked children opened ("pid<TAB>name" lines the marker library appends to
-// "<out>.forked"): the results file is the first process's, so they get no points. Said by name.
-void warn_forked_regions(const std::string& text, std::vector<std::string>& warnings) {
-    if (text.empty()) return;
-    std::set<std::string> pids, names;
-    std::size_t at = 0;
-    while (at < text.size()) {
-        auto end = text.find('\n', at);
-        if (end == std::string::npos) end = text.size();
-        const std::string line = text.substr(at, end - at);
-        at = end + 1;
-        const auto tab = line.find('\t');
-        if (tab == std::string::npos) continue;
-        pids.insert(line.substr(0, tab));
-        names.insert(line.substr(tab + 1));
-    }
-    if (names.empty()) return;
-    std::vector<std::string> quoted;
-    for (const auto& n : names) quoted.push_back("'" + n + "'");
-    warnings.push_back(fmt::format(
-        "{} forked child process{} of the command opened marker regions ({}): the marker library keeps the "
-        "regions of the process roofline started only, so these have no points, while the whole program's time "
-        "covers every process. Open the regions in that process, or measure the child's work as a program of "
-        "its own (roofline measure -- ./app args)",
-        pids.size(), pids.size() == 1 ? "" : "es", fmt::join(quoted, ", ")));
-}
-
-} // namespace
-
 void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp, ColdCaches& cold,
                       std::vector<std::pair<std::string, std::string>> extra_env,
                       const std::function<void(pid_t)>& before_exec) {
@@ -97,7 +66,7 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
     result.status = run.status;
     result.wall_seconds = run.wall_seconds;
     result.notes.push_back(fmt::format("native run (timing): {:.3f} s, {}", run.wall_seconds, run.status.describe()));
-    warn_forked_regions(read_file_or_empty(marker_out + ".forked"), result.warnings);
+    warn_child_regions(read_file_or_empty(marker_out + ".forked"), result.warnings);
     const std::vector<std::string> texts = read_marker_texts(marker_out);
     if (texts.empty()) {
         if (!run.status.exited)

@@ -135,6 +135,24 @@ wall_exec)
   ROOFLINE_MARKER_OUT=$json "$prog" forked
   check 'def r(n): .regions[] | select(.name == n); r("parent").calls == 1 and .errors == []' "fork + exec in the child"
   [[ ! -e $json.exec1 ]] || fail "a forked child's exec wrote a next file"
+  # Another program the process starts (system(), fork and exec) that loads the library too: it
+  # inherits ROOFLINE_MARKER_OUT, but writes nothing there (its exit replaced the file the parent had
+  # written at roofline_finalize()); its regions are named, with its program, in <file>.forked.
+  json=$tmp/system.json
+  ROOFLINE_MARKER_OUT=$json "$prog" system "$prog"
+  check 'def r(n): .regions[] | select(.name == n);
+         [.regions[].name] == ["parent"] and r("parent").seconds >= 0.019 and r("parent").seconds < 0.1' \
+    "system(): the parent's regions, not the started program's"
+  grep -qP '^[0-9]+\tafter\t'"$(basename "$prog")"'$' "$json.forked" ||
+    fail "system(): the started program's region is not named in $json.forked: $(cat "$json.forked" 2>&1)"
+  [[ ! -e $json.exec1 ]] || fail "system(): the started program wrote the next file of the exec chain"
+  json=$tmp/forkexec.json
+  ROOFLINE_MARKER_OUT=$json "$prog" forkexec "$prog"
+  check '[.regions[].name] == ["parent"] and .errors == []' "fork and exec: the parent's regions only"
+  grep -qP '^[0-9]+\tafter\t'"$(basename "$prog")"'$' "$json.forked" ||
+    fail "fork and exec: the started program's region is not named: $(cat "$json.forked" 2>&1)"
+  # The image an exec starts in the process's place still writes the next file (same process).
+  [[ -z $(ls "$tmp"/exec.json.forked 2>/dev/null) ]] || fail "an exec in the process's place was taken for a started program"
   # Loaded but no region marked: a file with no regions (not "the library is not there").
   json=$tmp/none.json
   ROOFLINE_MARKER_OUT=$json "$prog" nothing 2>/dev/null || true

@@ -5,12 +5,15 @@
  *   wall_exec execvp|execl|execlp|execle|execve PROG   the same through that call
  *   wall_exec fail        region "before", an exec that fails, region "after_fail", exit
  *   wall_exec again       region "after" (10 ms), then exit (the image an exec started)
- *   wall_exec forked      region "parent"; a fork()ed child execs /bin/true; wait; exit */
+ *   wall_exec forked      region "parent"; a fork()ed child execs /bin/true; wait; exit
+ *   wall_exec system PROG region "parent" (20 ms), roofline_finalize(), then system("PROG again")
+ *   wall_exec forkexec PROG  region "parent" open while a fork()ed child execs PROG again */
 #define _GNU_SOURCE
 #include <roofline/roofline.h>
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,6 +68,27 @@ int main(int argc, char** argv) {
         }
         waitpid(pid, NULL, 0);
         sleep_ms(10);
+        roofline_end("parent");
+        return 0;
+    }
+    /* Another program the process starts, loading the library too: its regions are not this one's. */
+    if (strcmp(mode, "system") == 0 && argc > 2) {
+        roofline_begin("parent");
+        sleep_ms(20);
+        roofline_end("parent");
+        roofline_finalize(); /* written now (LIKWID_MARKER_CLOSE): the child's exit must not replace it */
+        char command[4096];
+        snprintf(command, sizeof command, "'%s' again", argv[2]);
+        return system(command) == 0 ? 0 : 1;
+    }
+    if (strcmp(mode, "forkexec") == 0 && argc > 2) {
+        roofline_begin("parent");
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl(argv[2], argv[2], "again", (char*)NULL);
+            _exit(127);
+        }
+        waitpid(pid, NULL, 0);
         roofline_end("parent");
         return 0;
     }
