@@ -51,6 +51,14 @@ CodeTraits code_traits(const Point& p) {
         if (!counted || !p.work_counted || !(p.work > 0)) return std::nullopt;
         return std::min(1.0, flops / p.work);
     };
+    double by_precision[2] = {0, 0};  // f64, f32
+    for (const auto& [key, value] : p.details) {
+        if (!std::isfinite(value) || value <= 0) continue;
+        if (key.compare(0, 10, "flops_f64_") == 0) by_precision[0] += value;
+        else if (key.compare(0, 10, "flops_f32_") == 0) by_precision[1] += value;
+    }
+    if (by_precision[0] + by_precision[1] > 0) t.f64_share = by_precision[0] / (by_precision[0] + by_precision[1]);
+
     t.fma_share = kind_share({"fma"});
     t.add_share = kind_share({"add", "sub"});
     t.mul_share = kind_share({"mul"});

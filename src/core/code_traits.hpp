@@ -23,6 +23,8 @@ struct CodeTraits {
     // kind mix that the mix ceilings ("FMA only", "ADD or MUL only") are measured with.
     std::optional<double> add_share;
     std::optional<double> mul_share;
+    // Double-precision FLOPs over the FLOPs counted by precision (flops_f64_*, flops_f32_*).
+    std::optional<double> f64_share;
     // Bytes stored over the bytes loaded and stored by the instructions.
     std::optional<double> store_share;
     // FLOPs per add, subtract or FMA: what each step of an accumulation chain carries.

@@ -187,6 +187,15 @@ std::optional<bool> point_reads_only(const Point& p) {
 // of a mix ceiling, of "no FMA" for fused code, of the SIMD ceilings for vector code).
 constexpr double kOneKindShare = 0.9;
 
+// Whether a point's counted FLOPs are (nearly all, as point_precision has it) of the roofline's
+// precision: the rate of one kind of operation alone, a mix ceiling, is that precision's, and an
+// 89% float kernel judged on the dp roofline is not capped by dp FMAs (sp FMAs run twice as fast).
+bool counted_in_roofline_precision(const Roofline& r, const CodeTraits& traits) {
+    if (!traits.f64_share || (r.precision != "dp" && r.precision != "sp")) return true;
+    const double own = r.precision == "dp" ? *traits.f64_share : 1 - *traits.f64_share;
+    return own >= 0.99;
+}
+
 // The one kind of operation a point's counted FLOPs are: "FMA", "add" (with subtracts) or "mul";
 // "" for a mix of kinds; nullopt where nothing counted the kinds.
 std::optional<std::string> one_kind_of(const CodeTraits& traits) {
@@ -440,6 +449,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         // rate of the operations the algorithm has: no mix to balance. Near it (80%), that is
         // what the step says, with the counted share; further under it, other steps come first.
         if (pl.c->category == "balance" && pl.c->kind == CeilingKind::compute && mix_premise_holds(*pl.c, traits)) {
+            if (!counted_in_roofline_precision(r, traits)) continue;  // another precision's rate caps part of it
             if (!mix_cap) mix_cap = pl.c;
             if (a.performance >= 0.8 * pl.at) {
                 const std::string kind = *one_kind_of(traits);

@@ -447,6 +447,20 @@ TEST(CodeTraits, ComputeBoundCodeOfOneKindIsToldItsMixCeilingNotThePeak) {
     EXPECT_EQ(mixed.next_steps.back().kind, NextStep::Kind::reach_compute);
     EXPECT_DOUBLE_EQ(mixed.next_steps.back().cap, 88.7);
     EXPECT_TRUE(mixed.next_steps.back().ceiling.name.empty());
+    // 89% of its FMAs in float, judged on this dp roofline: dp FMAs alone are not its cap (sp FMAs
+    // run twice as fast), so neither the cap nor one_kind_mix is claimed, near it or not.
+    for (double gflops : {20.0, 55.0}) {
+        Point mostly_float = vector_point(gflops, 1.9e8, 1e7, 1.0);
+        mostly_float.details["flops_f64_fma"] = 0.11 * mostly_float.work;
+        mostly_float.details["flops_f32_fma"] = 0.89 * mostly_float.work;
+        EXPECT_NEAR(*code_traits(mostly_float).f64_share, 0.11, 1e-12);
+        const auto m = analyze(r, mostly_float, View::carm);
+        ASSERT_FALSE(m.next_steps.empty());
+        EXPECT_FALSE(has(m, NextStep::Kind::one_kind_mix)) << all_advice(r, m);
+        EXPECT_EQ(m.next_steps.back().kind, NextStep::Kind::reach_compute);
+        EXPECT_DOUBLE_EQ(m.next_steps.back().cap, 88.7) << all_advice(r, m);
+        EXPECT_TRUE(m.next_steps.back().ceiling.name.empty());
+    }
     // Kinds not counted (an analytic point): no claim about its mix either.
     const auto analytic = analyze(r, vector_point(20, 1.9e8, 1e7, 1.0, false), View::carm);
     ASSERT_FALSE(analytic.next_steps.empty());
