@@ -724,7 +724,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                 "  roofline measure --engine instrument --functions -- ./my_app\n"
                 "  roofline measure --region-function daxpy -o pts.json -- ./my_app\n"
                 "  roofline measure --counts-from ./my_app-noavx512 -- ./my_app   (an AVX-512 build: counts from\n"
-                "      the same source built with -mno-avx512f, time from ./my_app)\n"
+                "      the same source built with -march=x86-64-v3, time from ./my_app)\n"
                 "  roofline measure --engine ncu -o gpu.json -- ./my_cuda_app   (a point per CUDA kernel)\n"
                 "  roofline measure --engine ncu --offload -- ./my_cuda_app     (and the whole offload, bus included)\n"
                 "  mpirun -np 4 roofline measure -o job.json -- ./mpi_app   (each rank measures itself; rank 0\n"

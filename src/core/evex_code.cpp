@@ -193,4 +193,84 @@ OutputComparison compare_outputs(std::string_view a, std::uint64_t a_total, std:
     return c;
 }
 
+std::string instruction_extension(std::span<const std::uint8_t> b) {
+    std::size_t i = 0;
+    bool p66 = false, pf2 = false, pf3 = false;
+    // Legacy prefixes and REX before a legacy-encoded opcode.
+    while (i < b.size() && (b[i] == 0x66 || b[i] == 0xF2 || b[i] == 0xF3 || (b[i] & 0xF0) == 0x40)) {
+        p66 = p66 || b[i] == 0x66;
+        pf2 = pf2 || b[i] == 0xF2;
+        pf3 = pf3 || b[i] == 0xF3;
+        ++i;
+    }
+    if (i >= b.size()) return {};
+    if (i == 0 && b[0] == 0x62) return "AVX-512 (EVEX)";
+    int map = 0, pp = 0;  // map 1: 0F, 2: 0F38, 3: 0F3A; pp 0: none, 1: 66, 2: F3, 3: F2
+    bool vex = false, wide = false;
+    std::uint8_t op = 0;
+    if (i == 0 && b[0] == 0xC4 && b.size() >= 4) {
+        vex = true;
+        map = b[1] & 0x1F;
+        wide = (b[2] & 0x04) != 0;
+        pp = b[2] & 0x03;
+        op = b[3];
+    } else if (i == 0 && b[0] == 0xC5 && b.size() >= 3) {
+        vex = true;
+        map = 1;
+        wide = (b[1] & 0x04) != 0;
+        pp = b[1] & 0x03;
+        op = b[2];
+    } else if (b[i] == 0x0F && i + 1 < b.size()) {
+        pp = p66 ? 1 : pf3 ? 2 : pf2 ? 3 : 0;
+        if (b[i + 1] == 0x38 && i + 2 < b.size()) map = 2, op = b[i + 2];
+        else if (b[i + 1] == 0x3A && i + 2 < b.size()) map = 3, op = b[i + 2];
+        else map = 1, op = b[i + 1];
+    } else {
+        return {};
+    }
+    if (map == 2) {
+        if (vex && pp == 1 && op >= 0x50 && op <= 0x53) return "AVX-VNNI";
+        if (vex && pp != 1 && (op == 0x50 || op == 0x51)) return "AVX-VNNI-INT8";
+        if (vex && pp == 1 && (op == 0xB4 || op == 0xB5)) return "AVX-IFMA";
+        if (pp == 1 && op == 0xCF) return "GFNI";
+        if (vex && pp == 1 && op >= 0xDC && op <= 0xDF && wide) return "VAES";
+        if (!vex && pp == 0 && op >= 0xC8 && op <= 0xCD) return "SHA";
+        if (vex && (op == 0x49 || op == 0x4B || (op >= 0x5C && op <= 0x5E))) return "AMX";
+    } else if (map == 3) {
+        if (pp == 1 && (op == 0xCE || op == 0xCF)) return "GFNI";
+        if (vex && pp == 1 && op == 0x44 && wide) return "VPCLMULQDQ";
+        if (!vex && pp == 0 && op == 0xCC) return "SHA";
+    }
+    return {};
+}
+
+std::optional<UndecodedInstruction> undecoded_instruction(std::string_view log) {
+    constexpr std::string_view kMarker = "unhandled instruction bytes:";
+    const auto at = log.find(kMarker);
+    if (at == std::string_view::npos) return std::nullopt;
+    auto end = log.find('\n', at);
+    std::string_view rest = log.substr(at + kMarker.size(), end == std::string_view::npos ? std::string_view::npos
+                                                                                         : end - at - kMarker.size());
+    UndecodedInstruction u;
+    while (!rest.empty()) {
+        const auto hex = rest.find("0x");
+        if (hex == std::string_view::npos) break;
+        rest.remove_prefix(hex + 2);
+        unsigned value = 0;
+        std::size_t digits = 0;
+        while (digits < rest.size() && digits < 2 && std::isxdigit(static_cast<unsigned char>(rest[digits]))) {
+            const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(rest[digits])));
+            value = value * 16 + static_cast<unsigned>(c <= '9' ? c - '0' : c - 'a' + 10);
+            ++digits;
+        }
+        if (digits == 0) break;
+        u.bytes.push_back(static_cast<std::uint8_t>(value));
+        rest.remove_prefix(digits);
+    }
+    if (u.bytes.empty()) return std::nullopt;
+    u.extension = instruction_extension(u.bytes);
+    u.evex = u.bytes.front() == 0x62;
+    return u;
+}
+
 } // namespace roofline

@@ -115,6 +115,22 @@ std::string isa_level(const std::vector<std::string>& features);
 // The extensions in `native` that `counting` lacks (the order of `native`).
 std::vector<std::string> isa_missing(const std::vector<std::string>& native, const std::vector<std::string>& counting);
 
+// An instruction Valgrind stopped at, from the bytes its log gives ("vex amd64->IR: unhandled
+// instruction bytes: 0xC4 0xE2 0x55 0x50 ..."): `evex` when it is EVEX-encoded (AVX-512 or
+// AVX10), and the extension's name where the encoding says it (Intel SDM vol. 2 opcode maps;
+// each checked here against Valgrind 3.19, which decodes none of them): "AVX-512 (EVEX)",
+// "AVX-VNNI" (VEX vpdpbusd/vpdpwssd), "AVX-VNNI-INT8", "AVX-IFMA", "GFNI", "VAES",
+// "VPCLMULQDQ", "SHA", "AMX"; "" when the bytes name none of these.
+struct UndecodedInstruction {
+    std::vector<std::uint8_t> bytes;
+    bool evex = false;
+    std::string extension;
+};
+// nullopt when the log has no such line.
+std::optional<UndecodedInstruction> undecoded_instruction(std::string_view valgrind_log);
+// The extension the encoding at the start of `bytes` belongs to (as above), "" when unknown.
+std::string instruction_extension(std::span<const std::uint8_t> bytes);
+
 // Two runs' standard output, compared for --counts-from (render/evex_text says it in words).
 struct OutputComparison {
     bool same = true;

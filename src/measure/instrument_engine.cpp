@@ -1,5 +1,6 @@
 // The instrument engine: a native run for time, then the command under our
 // Valgrind tool for FLOPs and bytes.
+#include "core/evex_code.hpp"
 #include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
@@ -26,6 +27,31 @@ std::string undecodable_code_location(const std::string& log) {
     if (frame == std::string::npos) return {};
     const auto end = log.find('\n', frame);
     return log.substr(frame + 4, end == std::string::npos ? std::string::npos : end - frame - 4);
+}
+
+// Why the counting run stopped at an instruction, from the bytes Valgrind logged: EVEX code the
+// scan before the runs did not see, or a VEX or legacy extension beyond AVX2 (AVX-VNNI, GFNI,
+// VAES, ...) that Valgrind does not decode either and that -march=native -mno-avx512f keeps.
+std::string undecodable_cause(const std::string& log, const std::string& where) {
+    const auto insn = undecoded_instruction(log);
+    std::string bytes;
+    if (insn)
+        for (std::size_t i = 0; i < insn->bytes.size() && i < 6; ++i) bytes += fmt::format(" {:02X}", insn->bytes[i]);
+    const std::string at = fmt::format("{}{}", where.empty() ? "" : " at " + where,
+                                       bytes.empty() ? "" : " (bytes" + bytes + ")");
+    constexpr const char* kRemedies =
+        "Build it for x86-64-v3 (-march=x86-64-v3 -mtune=native: up to AVX2 and FMA, which Valgrind decodes; "
+        "-march=native -mno-avx512f still allows AVX-VNNI, GFNI, VAES and VPCLMULQDQ on newer CPUs), count such a "
+        "build with --counts-from, or use --engine perf where hardware counters are available";
+    if (!insn || insn->evex)
+        return fmt::format("Valgrind cannot decode the instruction{}: AVX-512 code loaded at run time (dlopen) or "
+                           "generated, which the AVX-512 scan before the runs (the program and the libraries ldd "
+                           "lists) does not see. {}",
+                           at, kRemedies);
+    return fmt::format("Valgrind cannot decode the instruction{}: {}, an extension beyond AVX2 that Valgrind does "
+                       "not decode (the scan before the runs looks for AVX-512 only). {}",
+                       at, insn->extension.empty() ? "an instruction of an extension it lacks" : insn->extension,
+                       kRemedies);
 }
 
 } // namespace
@@ -142,12 +168,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
         lost.status = run.status;
         lost.wall_seconds = run.wall_seconds;
         lost.signal = run.status.signal ? run.status.signal : SIGILL;
-        lost.cause = fmt::format(
-            "Valgrind cannot decode the instruction{}: AVX-512 code loaded at run time (dlopen) or generated, "
-            "which the AVX-512 scan before the runs (the program and the libraries ldd lists) does not see. Build "
-            "it without AVX-512 (-mno-avx512f or -march=x86-64-v3), count such a build with --counts-from, or "
-            "use --engine perf where hardware counters are available",
-            where.empty() ? "" : " at " + where);
+        lost.cause = undecodable_cause(log_text, where);
         result.warnings.push_back(fmt::format("the run under the Valgrind tool (counts) was {} after {:.3f} s: {}. "
                                               "Its counts are left out, so the points are {} only",
                                               run.status.describe(), run.wall_seconds, lost.cause,
@@ -157,9 +178,10 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     }
     if (undecodable) {
         throw MeasureError(
-            "Valgrind stopped at an instruction it cannot decode (usually AVX-512; valgrind log below). Use "
-            "--engine perf where hardware counters are available, or build the program without AVX-512 "
-            "(e.g. -mno-avx512f or -march=x86-64-v3), measured as it is with --counts-from that build\n" + log_text);
+            "Valgrind stopped at an instruction it cannot decode (AVX-512, or an extension beyond AVX2 such as "
+            "AVX-VNNI or GFNI; valgrind log below). Use --engine perf where hardware counters are available, or "
+            "build the program for x86-64-v3 (-march=x86-64-v3 -mtune=native), measured as it is with "
+            "--counts-from that build\n" + log_text);
     }
     const std::string text = read_file_or_empty(counts_out);
     if (interrupt_signal() && !(run.status.exited && (request.times || !result.status.exited ||

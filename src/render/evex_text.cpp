@@ -44,8 +44,10 @@ std::string render_evex_refusal(const EvexJudgement& judgement, const std::strin
         fmt::join(holders, "; "));
     text += "What to do:\n";
     if (program_itself) {
-        text += "  - build it without AVX-512, e.g. -O3 -march=native -mno-avx512f (-mprefer-vector-width=256 is "
-                "not enough: AVX-512 instructions on 256-bit registers remain)";
+        text += "  - build it without AVX-512, e.g. -O3 -march=x86-64-v3 -mtune=native (up to AVX2 and FMA, which "
+                "Valgrind decodes; -march=native -mno-avx512f is not enough on newer CPUs: it keeps AVX-VNNI, GFNI, "
+                "VAES and VPCLMULQDQ, which Valgrind cannot decode either; -mprefer-vector-width=256 is not enough: "
+                "AVX-512 instructions on 256-bit registers remain)";
         if (counts_from.empty())
             text += fmt::format(
                 ", and either measure that build, or keep this one for the time and count the other:\n"
@@ -108,7 +110,7 @@ std::string render_unconfirmed_warning(const EvexJudgement& judgement) {
     for (const auto* o : judgement.unconfirmed) names.push_back(message_name(o->path));
     return fmt::format("{} may hold AVX-512 (EVEX) instructions, which Valgrind cannot decode: bytes of their shape "
                        "were found, but objdump (binutils) is not installed to confirm them; if the run under "
-                       "the Valgrind tool stops at one, build without AVX-512 (-mno-avx512f) or use --counts-from",
+                       "the Valgrind tool stops at one, build without AVX-512 (-march=x86-64-v3 -mtune=native) or use --counts-from",
                        fmt::join(names, ", "));
 }
 

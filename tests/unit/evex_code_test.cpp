@@ -350,3 +350,42 @@ TEST(EvexScan, StrippedLibraryDecodedFromItsUnwindTablesFunctionStarts) {
     EXPECT_EQ(o.evex_functions.front(), "a function at 0x" + address);  // hidden_kernel's start, from .eh_frame_hdr
     std::filesystem::remove_all(std::filesystem::path(library).parent_path());
 }
+
+namespace roofline {
+namespace {
+
+// Bytes Valgrind 3.19 logged on this Zen 5 for each (GCC 12, -march=native -mno-avx512f).
+TEST(UndecodedInstruction, NamesTheExtensionsValgrindLacks) {
+    const auto ext = [](std::vector<std::uint8_t> b) { return instruction_extension(b); };
+    EXPECT_EQ(ext({0xC4, 0xE2, 0x55, 0x50, 0x0C, 0x02}), "AVX-VNNI");    // vpdpbusd ymm
+    EXPECT_EQ(ext({0xC4, 0xE2, 0x7D, 0xCF, 0xC1}), "GFNI");              // vgf2p8mulb ymm
+    EXPECT_EQ(ext({0xC4, 0xE2, 0x7D, 0xDC, 0xC1}), "VAES");              // vaesenc ymm
+    EXPECT_EQ(ext({0xC4, 0xE3, 0x7D, 0x44, 0xC1, 0x00}), "VPCLMULQDQ");  // vpclmulqdq ymm
+    EXPECT_EQ(ext({0x0F, 0x3A, 0xCC, 0xC0, 0x00}), "SHA");              // sha1rnds4
+    EXPECT_EQ(ext({0x66, 0x0F, 0x38, 0xCF, 0xC1}), "GFNI");              // gf2p8mulb xmm, legacy
+    EXPECT_EQ(ext({0x62, 0xF1, 0xFD, 0x48, 0x58, 0xC1}), "AVX-512 (EVEX)");
+    // What Valgrind decodes is named by none: vfmadd231pd ymm, vaddpd ymm (2-byte VEX), addpd.
+    EXPECT_EQ(ext({0xC4, 0xE2, 0xF5, 0xB8, 0xC2}), "");
+    EXPECT_EQ(ext({0xC5, 0xF5, 0x58, 0xC2}), "");
+    EXPECT_EQ(ext({0x66, 0x0F, 0x58, 0xC1}), "");
+    EXPECT_EQ(ext({}), "");
+}
+
+TEST(UndecodedInstruction, ReadsValgrindsLog) {
+    const std::string log =
+        "==1== Command: ./vnni\n"
+        "vex amd64->IR: unhandled instruction bytes: 0xC4 0xE2 0x55 0x50 0xC 0x2 0x48 0x83 0xC0 0x20\n"
+        "vex amd64->IR:   REX=0 REX.W=0 REX.R=0 REX.X=0 REX.B=0\n";
+    const auto u = undecoded_instruction(log);
+    ASSERT_TRUE(u.has_value());
+    EXPECT_EQ(u->bytes, (std::vector<std::uint8_t>{0xC4, 0xE2, 0x55, 0x50, 0x0C, 0x02, 0x48, 0x83, 0xC0, 0x20}));
+    EXPECT_FALSE(u->evex);
+    EXPECT_EQ(u->extension, "AVX-VNNI");
+    const auto e = undecoded_instruction("vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0xFD 0x48 0x58\n");
+    ASSERT_TRUE(e.has_value());
+    EXPECT_TRUE(e->evex);
+    EXPECT_FALSE(undecoded_instruction("==1== Process terminating with default action of signal 4 (SIGILL)\n"));
+}
+
+} // namespace
+} // namespace roofline
