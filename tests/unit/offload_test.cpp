@@ -409,8 +409,9 @@ TEST(OffloadRoofs, ItsRooflineAndJudgement) {
             EXPECT_DOUBLE_EQ(b.value, 55.0853);
         }
     EXPECT_EQ(bus_roofs, 1);
-    for (const auto& c : r.ceilings)
+    for (const auto& c : r.ceilings) {
         if (c.level == "PCIe") EXPECT_EQ(c.name, "PCIe h2d pageable");
+    }
     const OffloadJudgement j = judge_whole_offload(p, gpu, "model 3");
     EXPECT_EQ(j.gpu, "NVIDIA H200 (GPU 0)");
     EXPECT_EQ(j.compute.roof, "FP16 tensor peak");
