@@ -524,6 +524,7 @@ int run_measure(const MeasureArgs& args) {
     // (child_process).
     const PipeIgnored pipe_ignored;
     const Speaker say{args.quiet || plan.quiet_rank()};  // rank 0 speaks for the job
+    measure::set_long_run_progress(!say.quiet);  // "the run under the Valgrind tool goes on: 60 s so far"
     // (A missing or invalid --machine, a --db in a missing directory, unwritable or not a database.)
     StoreAccess access(args.db);
     std::vector<std::string> machine_notes;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -361,9 +362,60 @@ int ChildStatus::pass_through_code() const {
 
 namespace {
 std::atomic<int> g_next_stdout{-1};  // capture_next_run_stdout
+
+// announce_next_long_run / set_long_run_progress.
+std::atomic<bool> g_progress{true};
+std::mutex g_announce_mutex;
+std::optional<std::pair<std::string, std::string>> g_announce;  // what, hint
+
+// Says that a long run goes on: at 10 s, 30 s, 60 s, then every minute, until the child ends.
+class Heartbeat {
+public:
+    Heartbeat(std::string what, std::string hint) : what_(std::move(what)), hint_(std::move(hint)) {
+        thread_ = std::thread([this] { beat(); });
+    }
+    ~Heartbeat() {
+        {
+            std::lock_guard lock(mutex_);
+            done_ = true;
+        }
+        wake_.notify_all();
+        thread_.join();
+    }
+    Heartbeat(const Heartbeat&) = delete;
+    Heartbeat& operator=(const Heartbeat&) = delete;
+
+private:
+    void beat() {
+        sigset_t all;
+        sigfillset(&all);
+        ::pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals are the main thread's to take
+        const auto start = std::chrono::steady_clock::now();
+        int next = 10;
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            if (wake_.wait_until(lock, start + std::chrono::seconds(next), [this] { return done_; })) return;
+            say(fmt::format("roofline: {}: {} s so far{}\n", what_, next, hint_.empty() ? "" : " (" + hint_ + ")"));
+            next = next < 30 ? 30 : next < 60 ? 60 : next + 60;
+        }
+    }
+
+    std::string what_, hint_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool done_ = false;
+    std::thread thread_;
+};
 } // namespace
 
 void capture_next_run_stdout(int fd) { g_next_stdout.store(fd); }
+
+void set_long_run_progress(bool enabled) { g_progress.store(enabled); }
+
+void announce_next_long_run(const std::string& what, const std::string& hint) {
+    std::lock_guard lock(g_announce_mutex);
+    g_announce.emplace(what, hint);
+}
 
 std::string find_executable(const std::string& name) {
     namespace fs = std::filesystem;
@@ -557,6 +609,12 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     } feeder_end{stop_feeding, feeder};
     std::optional<Watchdog> watchdog;
     watchdog.emplace(pid, own_group ? pid : 0, stop_grace_seconds);
+    std::optional<Heartbeat> heartbeat;
+    {
+        std::lock_guard lock(g_announce_mutex);
+        if (g_announce && g_progress.load()) heartbeat.emplace(g_announce->first, g_announce->second);
+        g_announce.reset();
+    }
     ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);  // a signal pending meanwhile is forwarded now
     ::close(go[0]);
     ::close(err[1]);
@@ -611,6 +669,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         }
     }
     const auto t1 = std::chrono::steady_clock::now();
+    heartbeat.reset();
     watchdog.reset();
     if (hook_error) std::rethrow_exception(hook_error);
     if (n == static_cast<ssize_t>(sizeof exec_errno))

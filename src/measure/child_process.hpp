@@ -48,6 +48,13 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
                    double stop_grace_seconds = kStopGraceSeconds, int child_stdout = -1,
                    int child_stderr = -1);
 
+// The next run_child only (one shot): while its child runs, say on stderr that it goes on, at
+// 10 s, 30 s, 60 s and then every minute: "roofline: WHAT: N s so far (HINT)". A run under
+// Valgrind can take minutes (FMA-heavy code 1000x native) and would look hung otherwise.
+void announce_next_long_run(const std::string& what, const std::string& hint);
+// Whether announced runs are said (measure -q, and every MPI rank but 0: not); default true.
+void set_long_run_progress(bool enabled);
+
 // The next run_child only (one shot): its standard output goes to `fd` (an OutputTee's pipe),
 // when run_child is not given `child_stdout` itself. -1 clears it.
 void capture_next_run_stdout(int fd);

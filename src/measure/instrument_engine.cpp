@@ -141,6 +141,11 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
         quiet.emplace(!request.counts_from.empty());
         note_quiet_output(result.notes);
     }
+    announce_next_long_run(
+        "the run under the Valgrind tool (counts) goes on",
+        fmt::format("{}Valgrind runs code 20-100x slower than natively, FMA-heavy code up to 1000x; Ctrl-C stops it "
+                    "and keeps the native runs' time",
+                    result.wall_seconds > 0 ? fmt::format("the native run took {:.3g} s; ", result.wall_seconds) : ""));
     const auto run = run_child(argv, env, {}, {}, kStopGraceSecondsValgrind, quiet ? quiet->stdout_fd() : -1,
                                quiet ? quiet->stderr_fd() : -1);
     if (request.times) result.status = run.status;  // the only run
