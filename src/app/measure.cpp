@@ -169,6 +169,11 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
     const auto note = [&](std::string text) { made.messages.push_back({MeasureMessage::Kind::note, std::move(text)}); };
     std::vector<std::string> skipped;
     points = measure::merge_points(result, &skipped);
+    for (const auto& p : points)
+        if (const auto busy = p.details.find("threads_from_cpu_time"); busy != p.details.end())
+            note(fmt::format("{}: {} threads, from its CPU time over its wall time ({:.2f} CPUs busy on average in "
+                             "the first native run): nothing counted its threads (no marker region, no tool)",
+                             p.name, p.threads, busy->second));
     for (auto& why : measure::refused_regions(result))
         made.messages.push_back({MeasureMessage::Kind::warning, std::move(why)});
     for (const auto& c : result.counts) {

@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -628,6 +629,10 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
             go_ahead = false;
         }
     }
+    // The CPU time of the children reaped from here to the end: this child and the descendants it
+    // waited for (a shell's command, mpirun's ranks), whoever waits for it.
+    struct rusage children_before {};
+    ::getrusage(RUSAGE_CHILDREN, &children_before);
     const auto t0 = std::chrono::steady_clock::now();
     write_all(go[1], go_ahead ? "g" : "x", 1);
     ::close(go[1]);
@@ -679,6 +684,12 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     ChildRun run;
     run.status.started = true;
     run.wall_seconds = std::chrono::duration<double>(t1 - t0).count();
+    struct rusage children_after {};
+    if (::getrusage(RUSAGE_CHILDREN, &children_after) == 0) {
+        const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+        run.user_seconds = std::max(0.0, seconds(children_after.ru_utime) - seconds(children_before.ru_utime));
+        run.system_seconds = std::max(0.0, seconds(children_after.ru_stime) - seconds(children_before.ru_stime));
+    }
     if (WIFEXITED(wstatus)) {
         run.status.exited = true;
         run.status.exit_code = WEXITSTATUS(wstatus);

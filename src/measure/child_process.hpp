@@ -18,6 +18,10 @@ namespace roofline::measure {
 struct ChildRun {
     ChildStatus status;
     double wall_seconds = 0;  // from just before exec to the end of wait
+    // CPU time of the child and the descendants it waited for (getrusage RUSAGE_CHILDREN, before
+    // and after): in user code, and in the kernel for it (page faults, system calls, I/O).
+    double user_seconds = 0;
+    double system_seconds = 0;
 };
 
 // A SIGINT / SIGTERM / SIGHUP arrived: no further run may start.

@@ -181,6 +181,9 @@ struct MeasureResult {
     ChildStatus status;                    // of the native (timing) run
     std::optional<LostRun> lost_run;       // a later run killed by a signal, its results lost (time only)
     double wall_seconds = 0;               // whole program, measured by the parent
+    // The first native run's CPU time (its process tree's, ChildRun), user and system, and its
+    // wall time: how much ran in the kernel, and how many CPUs it kept busy on average.
+    double cpu_user_seconds = 0, cpu_system_seconds = 0, cpu_wall_seconds = 0;
     std::vector<RegionTiming> timings;     // from the marker library (empty without markers)
     // The native run repeated (--repeat): what was done, and the runs behind wall_seconds and each
     // of `timings` (parallel to it; nullopt for a region only the first run had). Their seconds are

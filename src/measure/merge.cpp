@@ -122,11 +122,26 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         p.threads = max_threads;
         p.source = source;
         if (result.wall_timing) record_timing(p, *result.wall_timing);
+        if (result.cpu_wall_seconds > 0) {
+            p.details["cpu_user_seconds"] = result.cpu_user_seconds;
+            p.details["cpu_system_seconds"] = result.cpu_system_seconds;
+            p.details["cpu_wall_seconds"] = result.cpu_wall_seconds;
+        }
         if (const auto* c = counts_for(kProgramRegion)) {
             apply_counts(p, *c);
             if (c->threads > 0) p.threads = c->threads;  // threads that did work, counted by the tool
         } else {
             p.work_counted = false;
+            // Nothing counted its threads (no tool, no marker region wider than one): the CPUs its
+            // first run kept busy on average, when clearly more than one (an OpenMP program without
+            // the marker library read 1 thread; its CPU time over wall time reads 2).
+            const double busy = result.cpu_wall_seconds > 0
+                                    ? (result.cpu_user_seconds + result.cpu_system_seconds) / result.cpu_wall_seconds
+                                    : 0;
+            if (p.threads <= 1 && busy >= 1.5) {
+                p.threads = static_cast<int>(busy + 0.5);
+                p.details["threads_from_cpu_time"] = busy;
+            }
         }
         points.push_back(std::move(p));
     }

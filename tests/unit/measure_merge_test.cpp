@@ -107,3 +107,35 @@ TEST(MeasureMerge, ThreadsThatOpenedTheRegionAreTheLeast) {
     ASSERT_EQ(points.size(), 2u);
     EXPECT_EQ(points[0].threads, 2);
 }
+
+// Without counts or marker regions wider than one thread, the whole program's threads are the CPUs
+// its first run kept busy on average (CPU time over wall time), when clearly more than one.
+TEST(MeasureMerge, ProgramThreadsFromCpuTimeOnlyWhenNothingCountedThem) {
+    MeasureResult r;
+    r.engine = EngineKind::time;
+    r.wall_seconds = 1.0;
+    r.cpu_wall_seconds = 1.0;
+    r.cpu_user_seconds = 3.8;
+    r.cpu_system_seconds = 0.1;
+    auto points = merge_points(r);
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_EQ(points[0].name, "(program)");
+    EXPECT_EQ(points[0].threads, 4);
+    EXPECT_DOUBLE_EQ(points[0].details.at("threads_from_cpu_time"), 3.9);
+    EXPECT_DOUBLE_EQ(points[0].details.at("cpu_system_seconds"), 0.1);
+
+    r.cpu_user_seconds = 1.3;  // one thread working, another waking now and then: 1
+    points = merge_points(r);
+    EXPECT_EQ(points[0].threads, 1);
+    EXPECT_EQ(points[0].details.count("threads_from_cpu_time"), 0u);
+
+    r.cpu_user_seconds = 3.8;  // the tool counted the threads that did work: its count stands
+    RegionCounts program;
+    program.name = "(program)";
+    program.threads = 2;
+    program.flops = {{"f64_add", 1e9}};
+    r.counts = {program};
+    points = merge_points(r);
+    EXPECT_EQ(points[0].threads, 2);
+    EXPECT_EQ(points[0].details.count("threads_from_cpu_time"), 0u);
+}
