@@ -4,6 +4,7 @@
 #include "core/precision.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -274,6 +275,23 @@ std::string mixed_precision_note(const std::vector<Point>& points, const Rooflin
     for (const auto& p : points)
         if (const auto own = point_precision(p); own && std::find(held.begin(), held.end(), *own) == held.end())
             held.push_back(*own);
+    // A point whose FLOPs are both (neither precision 99% of them) is judged on one roofline too.
+    std::vector<std::string> mixed;
+    for (const auto& p : points) {
+        const double f32 = flops_of(p, "flops_f32"), f64 = flops_of(p, "flops_f64");
+        if (f32 + f64 > 0 && !point_precision(p))
+            mixed.push_back(fmt::format("'{}' ({:.0f}% sp)", p.name, 100 * f32 / (f32 + f64)));
+    }
+    if (!mixed.empty() && held.size() < 2)
+        return fmt::format("{} hold{} both sp and dp work and {} judged on the {} roofline: {}; --precision {} "
+                           "judges {} on the other",
+                           fmt::join(mixed, ", "), mixed.size() == 1 ? "s" : "", mixed.size() == 1 ? "is" : "are",
+                           precision_label(selection.precision),
+                           selection.precision == "dp"
+                               ? "its sp FLOPs run up to twice as fast as the dp roofs allow, so efficiency reads "
+                                 "high and a point may even read above its roof"
+                               : "its dp FLOPs run at half the sp roofs' rate or less, so efficiency reads low",
+                           selection.precision == "sp" ? "dp" : "sp", mixed.size() == 1 ? "it" : "them");
     if (held.size() < 2) return "";
     const std::string other = selection.precision == "sp" ? "dp" : "sp";
     return fmt::format("the points hold both sp and dp work and share one roofline, the {} one: {} points are judged "
@@ -307,10 +325,29 @@ std::string mixed_threads_note(const MachineModel& model, const std::vector<Poin
                            counts.back() == 1 ? "" : "s", t);
     }
     std::sort(ran.begin(), ran.end());
+    const int most = counts.back();
+    std::vector<int> fewer, more;
+    for (int t : ran) {
+        if (t < most) fewer.push_back(t);
+        if (t > most) more.push_back(t);
+    }
+    std::string what;
+    if (!fewer.empty())
+        what = fmt::format("points that ran with fewer threads ({}) are judged against roofs they could not reach",
+                           join_counts(fewer));
+    if (!more.empty()) {
+        if (!what.empty()) what += "; ";
+        what += model.cpu.cores > 0 && most >= model.cpu.cores
+                    ? fmt::format("points that ran with more threads ({}) than the machine's {} cores share them, "
+                                  "so these roofs are theirs too",
+                                  join_counts(more), model.cpu.cores)
+                    : fmt::format("points that ran with more threads ({}) are judged against roofs of fewer "
+                                  "threads than they had",
+                                  join_counts(more));
+    }
     return fmt::format("the points ran with {} threads and share one roofline, the one for the most threads "
-                       "measured ({}): points that ran with fewer threads are judged against roofs they could not "
-                       "reach; --threads N judges every point under N threads",
-                       join_counts(ran), counts.back());
+                       "measured ({}): {}; --threads N judges every point under N threads",
+                       join_counts(ran), most, what);
 }
 
 } // namespace roofline

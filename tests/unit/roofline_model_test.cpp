@@ -342,6 +342,27 @@ TEST(SelectRoofline, FollowsThePointsUnlessAsked) {
     EXPECT_NE(mixed_threads_note(m, mixed, {}, s).find("ran with 1, 2 threads and share one roofline, the one for "
                                                        "the most threads measured (2)"),
               std::string::npos);
+    EXPECT_NE(mixed_threads_note(m, mixed, {}, s).find("points that ran with fewer threads (1) are judged against roofs "
+                                                       "they could not reach"),
+              std::string::npos);
+    // More threads than the most measured: said as such, not as "fewer" (a 3-thread std::thread
+    // program beside a 1-thread region on a 2-core model).
+    auto two_cores = m;
+    two_cores.cpu.cores = 2;
+    const std::vector<Point> three{point_with(3, {{"flops_f64", 1}}), point_with(1, {{"flops_f64", 1}})};
+    const auto note3 = mixed_threads_note(two_cores, three, {}, select_roofline(two_cores, three, {}));
+    EXPECT_NE(note3.find("points that ran with more threads (3) than the machine's 2 cores share them"),
+              std::string::npos)
+        << note3;
+    EXPECT_NE(note3.find("fewer threads (1)"), std::string::npos) << note3;
+    // One point of both precisions (89% sp) judged on the dp roofline: said, with its share.
+    const std::vector<Point> poly{point_with(2, {{"flops_f32", 89}, {"flops_f64", 11}})};
+    const auto on_dp = select_roofline(m, poly, {});
+    EXPECT_EQ(on_dp.precision, "dp");
+    const auto note_poly = mixed_precision_note(poly, {}, on_dp);
+    EXPECT_NE(note_poly.find("(89% sp) holds both sp and dp work and is judged on the DP roofline"), std::string::npos)
+        << note_poly;
+    EXPECT_EQ(mixed_precision_note(poly, sp, select_roofline(m, poly, sp)), "");
     RooflineRequest one;
     one.threads = 1;
     EXPECT_EQ(mixed_threads_note(m, mixed, one, select_roofline(m, mixed, one)), "");
