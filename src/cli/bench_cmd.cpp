@@ -15,6 +15,7 @@
 #include "cli/value_check.hpp"
 #include "core/byte_sizes.hpp"
 #include "core/closest_words.hpp"
+#include "core/input_limits.hpp"
 #include "io/machine_json.hpp"
 #include "measure/child_process.hpp"
 #include "io/results_store.hpp"
@@ -29,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <atomic>
 #include <limits>
 #include <csignal>
@@ -82,14 +84,17 @@ std::vector<int> parse_threads(const std::string& text, int cores) {
     while (start <= text.size()) {
         const auto end = text.find(',', start);
         const auto item = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        try {
-            std::size_t used = 0;
-            const int n = std::stoi(item, &used);
-            if (used != item.size()) throw std::invalid_argument(item);
-            counts.push_back(n);
-        } catch (const std::exception&) {
-            throw UsageError("--threads expects a count, a list like 1,2, 'all' or 'sweep' (got '" + text + "')");
-        }
+        // A count, in the range every thread count read has (the cores are the run's to meet): a
+        // whole number past it, even one no integer holds, is out of range, not "no count".
+        const std::size_t digits_from = !item.empty() && item[0] == '-' ? 1 : 0;
+        if (item.size() <= digits_from || item.find_first_not_of("0123456789", digits_from) != std::string::npos)
+            throw UsageError(fmt::format("--threads expects a count from 1 to {}, a list like 1,2, 'all' or 'sweep' "
+                                         "(got '{}')", max_threads, message_name(text)));
+        long long n = 0;
+        // Digits only: the whole item is read, or it is too large (result_out_of_range).
+        if (std::from_chars(item.data(), item.data() + item.size(), n).ec != std::errc() || n < 1 || n > max_threads)
+            throw UsageError(fmt::format("--threads: a thread count must be 1 to {} (got {})", max_threads, item));
+        counts.push_back(static_cast<int>(n));
         if (end == std::string::npos) break;
         start = end + 1;
     }
@@ -439,8 +444,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--threads", args->threads, "Thread counts: N, a list (1,2), 'all', or 'sweep' (every count 1..cores); default 1 and all cores")
         ->check(value_check([](const std::string& text) {  // the spelling and counts; the cores are bench's to meet
             try {
-                for (const int n : parse_threads(text, 1))
-                    if (n < 1) return fmt::format("--threads: a thread count must be at least 1 (got {})", n);
+                (void)parse_threads(text, 1);
             } catch (const UsageError& e) {
                 return std::string(e.what());
             }
@@ -482,8 +486,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
         ->expected(0, 1)
         ->default_str("0")
         ->type_name("[N]")
-        ->check(whole_number_check(0, std::numeric_limits<int>::max(),
-                                   "--gpu expects a CUDA device number (0, 1, ...)"));
+        ->check(whole_number_range(0, std::numeric_limits<int>::max(), ", a CUDA device number"));
     auto* mpi = cmd->add_flag("--mpi", args->mpi,
                   "Characterize every node of an MPI launch (mpirun -np N roofline bench --mpi -o cluster.json): the "
                   "lowest rank of each node measures it, the node's other ranks wait; rank 0 writes the cluster "

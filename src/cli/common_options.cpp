@@ -4,6 +4,7 @@
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
+#include "core/input_limits.hpp"
 #include "io/store_location.hpp"
 #include "io/text_file.hpp"
 
@@ -100,17 +101,7 @@ CLI::Option* add_roofline_threads_option(CLI::App* cmd, std::optional<int>& thre
     return cmd->add_option("--threads", threads,
                            "Judge against the roofline of N threads (N >= 1; default: the points' own thread count "
                            "where the machine has it, else the most measured)")
-        ->check(CLI::Validator(
-            [](std::string& text) -> std::string {
-                try {
-                    std::size_t used = 0;
-                    const long n = std::stol(text, &used);
-                    if (used == text.size() && n >= 1) return {};
-                } catch (const std::exception&) {
-                }
-                return fmt::format("must be at least 1 (got {})", text);  // after CLI11's "--threads: "
-            },
-            "N>=1"));
+        ->check(whole_number_range(1, max_threads));
 }
 
 CLI::Option* add_roofline_precision_option(CLI::App* cmd, std::optional<std::string>& precision,

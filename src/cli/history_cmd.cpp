@@ -250,7 +250,7 @@ void add_history_command(CLI::App& app, int& exit_code) {
                     "The machine's CPU model string (default: that of the latest stored model, of --host's if given)");
     cmd->add_option("--last", args->last, "Only the last N runs (default: all)")
         ->type_name("N")
-        ->check(whole_number_check(0, std::numeric_limits<long long>::max(), "--last expects a count of runs (0: all)"));
+        ->check(whole_number_range(0, std::numeric_limits<int>::max(), " runs, 0 for all"));
     add_format_option(cmd, args->format, {"text", "json"});
     add_output_option(cmd, args->output, "Write the history to FILE instead of standard output");
     add_db_option(cmd, args->db);

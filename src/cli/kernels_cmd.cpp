@@ -12,6 +12,7 @@
 #include "cli/stop_signal.hpp"
 #include "cli/value_check.hpp"
 #include "core/byte_sizes.hpp"
+#include "core/input_limits.hpp"
 #include "core/reference_kernels.hpp"
 #include "io/machine_json.hpp"
 #include "io/results_store.hpp"
@@ -241,13 +242,11 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
             return {};
         }));
     cmd->add_option("--samples", args->request.samples, "Timed samples per point (default 5)")
-        ->check(whole_number_check(1, 1000, "--samples must be 1 to 1000"));
+        ->check(whole_number_range(1, 1000));
     cmd->add_option("--threads", args->request.threads,
                     "Threads, pinned one per core, each running the kernel on arrays of its own (its share of the "
                     "working set), started together; a sample lasts until the slowest is done (default 1)")
-        ->check(number_check([](double n, const std::string& text) {  // the cores are the sweep's to meet
-            return n >= 1 ? std::string() : fmt::format("must be at least 1 (got {})", text);
-        }));
+        ->check(whole_number_range(1, max_threads));  // the cores are the sweep's to meet
     cmd->add_option("--stat", args->stat, "Statistic over the samples: min (default) or median")
         ->check(CLI::IsMember({"min", "median"}));
     cmd->add_option("--cache", args->cache,

@@ -683,7 +683,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--max-timed-calls", args->max_timed_calls,
                     "Time each call of a --region-function (two ptrace stops per call) when it is called at most "
                     "N times; above that its time comes from call-stack samples")
-        ->check(CLI::Range(0LL, 100000000LL))
+        ->check(whole_number_range(0, 100000000))
         ->capture_default_str();
     cmd->add_option("--sample-period", args->sample_period_us,
                     "Task-clock CPU time between samples of the sampled run, in microseconds (default: 100 for "

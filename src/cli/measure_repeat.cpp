@@ -1,5 +1,7 @@
 #include "cli/measure_repeat.hpp"
 
+#include "cli/value_check.hpp"
+
 #include "measure/native_repeats.hpp"
 
 #include <fmt/core.h>
@@ -15,13 +17,13 @@ void add_repeat_options(CLI::App* cmd, RepeatArgs& args) {
                                 "runs within {:.0f} s; a longer one is timed once. The counting run (Valgrind) "
                                 "and call timing or sampling run once",
                                 kAutoRepeatBudgetSeconds / 3, kAutoTimedRuns, kAutoRepeatBudgetSeconds))
-        ->check(CLI::Range(1, kMaxRepeat))
+        ->check(whole_number_range(1, kMaxRepeat))
         ->type_name("K");
     cmd->add_option("--warmup", args.warmup,
                     "Runs before the timed ones, left out of the time (page cache, page faults, a clock still "
                     "ramping up): default 1 when more than one run is timed, else 0; 0 times the cold first run "
                     "too. The first warm-up's time is kept in details.seconds_warmup")
-        ->check(CLI::Range(0, kMaxRepeat))
+        ->check(whole_number_range(0, kMaxRepeat))
         ->type_name("N");
     cmd->add_flag("--cold", args.cold,
                   fmt::format("Empty the caches before every native run (the first and the warm-ups too): "

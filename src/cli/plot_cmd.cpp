@@ -145,26 +145,6 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
 constexpr int kMinWidth = 40, kMaxWidth = 1000;   // 40 x 12: the smallest chart that has room for its axes
 constexpr int kMinHeight = 12, kMaxHeight = 500;
 
-// Checked as the option is parsed, so a configuration file's value is checked the same way
-// (config show marks it INVALID instead of calling it valid and plot refusing it later).
-CLI::Validator size_check(int min, int max, const char* unit) {
-    return CLI::Validator(
-        [=](const std::string& text) -> std::string {
-            long long value = 0;
-            std::size_t used = 0;
-            try {
-                value = std::stoll(text, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            // CLI11 puts the option's name before the message.
-            if (used == 0 || used != text.size()) return fmt::format("expects a whole number, got '{}'", text);
-            if (value < min || value > max) return fmt::format("must be {} to {} {} (got {})", min, max, unit, text);
-            return "";
-        },
-        fmt::format("INT in [{} - {}]", min, max));
-}
-
 std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
     int width = 100, height = 32;
     winsize size{};
@@ -498,11 +478,11 @@ void add_plot_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--width", args->width,
                     fmt::format("Terminal chart width in characters, {} to {} (default: the terminal's, or 100)",
                                 kMinWidth, kMaxWidth))
-        ->check(size_check(kMinWidth, kMaxWidth, "characters"));
+        ->check(whole_number_range(kMinWidth, kMaxWidth, " characters"));  // as parsed: a configured one too
     cmd->add_option("--height", args->height,
                     fmt::format("Terminal chart height in lines, {} to {} (default: fits the terminal, or 32)",
                                 kMinHeight, kMaxHeight))
-        ->check(size_check(kMinHeight, kMaxHeight, "lines"));
+        ->check(whole_number_range(kMinHeight, kMaxHeight, " lines"));
     auto* color = cmd->add_flag("--color", args->color, "Terminal chart in colour even when not writing to a terminal");
     cmd->add_flag("--no-color", args->no_color, "Terminal chart in plain ASCII (also NO_COLOR=1)")->excludes(color);
     cmd->footer("Examples:\n"

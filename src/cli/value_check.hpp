@@ -5,6 +5,8 @@
 // by either, so a value's own range belongs here (issue 33).
 #pragma once
 
+#include "core/message_name.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -52,15 +54,31 @@ CLI::Validator parsed_check(Parse parse) {
         "");
 }
 
-// A whole number outside low..high is refused with `message`; text that is no whole
-// number is left to the option's conversion, which says so.
-inline CLI::Validator whole_number_check(long long low, long long high, std::string message) {
-    return value_check([low, high, message = std::move(message)](const std::string& text) -> std::string {
-        long long n = 0;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
-        if (error != std::errc() || end != text.data() + text.size()) return {};
-        return n < low || n > high ? message : std::string();
-    });
+// An integer option's range, checked as the option is parsed (so a configured value too):
+// text that is no whole number, or a whole number outside low..high (one too large for any
+// integer, 99999999999999999999, included: it is not "too small", nor left to CLI11's bare
+// "Could not convert"), is refused with the range and the text given. CLI11 puts the option's
+// name first:
+//   --samples: must be 1 to 1000 (got 0)
+//   --threads: expects a whole number from 1 to 1048576 (got 'two')
+// `unit` is written right after the range, as given (" characters", " runs, 0 for all").
+// --help shows the range after the value's type: "--samples INT:1..1000".
+inline CLI::Validator whole_number_range(long long low, long long high, std::string unit = "") {
+    return CLI::Validator(
+        [low, high, unit = std::move(unit)](std::string& text) -> std::string {
+            const std::size_t digits_from = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+            const bool whole = text.size() > digits_from &&
+                               text.find_first_not_of("0123456789", digits_from) == std::string::npos;
+            if (!whole)
+                return "expects a whole number from " + std::to_string(low) + " to " + std::to_string(high) + unit +
+                       " (got '" + message_name(text) + "')";
+            long long n = 0;
+            const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
+            const auto [end, error] = std::from_chars(begin, text.data() + text.size(), n);
+            if (error == std::errc() && end == text.data() + text.size() && n >= low && n <= high) return {};
+            return "must be " + std::to_string(low) + " to " + std::to_string(high) + unit + " (got " + text + ")";
+        },
+        std::to_string(low) + ".." + std::to_string(high));
 }
 
 // A number not strictly between low and high is refused with `message`; text that is

@@ -23,7 +23,7 @@ expect() {
 # A value the option's own check refuses: every command stops with the file and line;
 # config show lists every setting, this one INVALID with the reason, and exits 2.
 printf 'kernels:\n  stat: median\n  samples: 0\n' >roofline.yaml
-where="roofline.yaml:3:12: kernels.samples: '0' is not a valid value for 'roofline kernels --samples': --samples must be 1 to 1000"
+where="roofline.yaml:3:12: kernels.samples: '0' is not a valid value for 'roofline kernels --samples': --samples: must be 1 to 1000 \\(got 0\\)"
 expect 2 "^roofline: error: $where" kernels sum_sp_scalar --sizes 4K --no-store -q
 expect 2 "^roofline: error: $where" topology
 expect 2 "^kernels.samples +0 +roofline.yaml:3:12 +INVALID$" config show
@@ -46,18 +46,18 @@ EOF
 # The command line cannot rescue a bad file (every command stops, as for an unknown name).
 expect 2 "roofline.yaml:3:12" kernels sum_sp_scalar --sizes 4K --no-store -q --samples 2
 printf 'bench.threads: four\n' >roofline.yaml
-expect 2 "^roofline: error: roofline.yaml:1:16: bench.threads: 'four' is not a valid value for 'roofline bench --threads': --threads expects a count, a list like 1,2, 'all' or 'sweep' \\(got 'four'\\)" bench
+expect 2 "^roofline: error: roofline.yaml:1:16: bench.threads: 'four' is not a valid value for 'roofline bench --threads': --threads expects a count from 1 to 1048576, a list like 1,2, 'all' or 'sweep' \\(got 'four'\\)" bench
 expect 2 "^bench.threads +four +roofline.yaml:1:16 +INVALID$" config show
 printf 'bench.threads: 1,2\n' >roofline.yaml
 expect 0 "^bench.threads +1,2 +roofline.yaml:1:16$" config show bench.threads
 printf 'bench:\n  gpu: -1\n  sick-threshold: 150\n' >roofline.yaml
 expect 2 "^bench.gpu +-1 +roofline.yaml:2:8 +INVALID$" config show
 expect 2 "^bench.sick-threshold +150 +roofline.yaml:3:19 +INVALID$" config show
-expect 2 "^roofline: error: roofline.yaml:2:8: bench.gpu: '-1' is not a valid value for 'roofline bench --gpu': --gpu expects a CUDA device number \\(0, 1, ...\\) \\(and 1 more bad setting" bench
+expect 2 "^roofline: error: roofline.yaml:2:8: bench.gpu: '-1' is not a valid value for 'roofline bench --gpu': --gpu: must be 0 to 2147483647, a CUDA device number \\(got -1\\) \\(and 1 more bad setting" bench
 expect 2 "^  roofline.yaml:3:19: bench.sick-threshold: '150' is not a valid value for 'roofline bench --sick-threshold': --sick-threshold is a percentage between 0 and 100" config show
 printf 'history.last: -3\n' >roofline.yaml
 expect 2 "^history.last +-3 +roofline.yaml:1:15 +INVALID$" config show
-expect 2 "^  roofline.yaml:1:15: history.last: '-3' is not a valid value for 'roofline history --last': --last expects a count" config show
+expect 2 "^  roofline.yaml:1:15: history.last: '-3' is not a valid value for 'roofline history --last': --last: must be 0 to 2147483647 runs, 0 for all \\(got -3\\)" config show
 
 # Values a command checks only when it runs: its error says where the value came from.
 printf 'kernels:\n  threads: 100000\n' >roofline.yaml

@@ -53,7 +53,7 @@ grep -q '"statistic": "min of 2 samples' "$tmp/k.json" || { cp "$tmp/k.json" "$t
 grep -Eq '"settings": "[^"]*(samples|stat)=' "$tmp/k.json" \
   && { cp "$tmp/k.json" "$tmp/out"; check "the points record settings the command line overrode"; }
 "$bin" kernels --help >"$tmp/out" 2>&1
-grep -q -- '--samples INT=4' "$tmp/out" || check "--help does not show the configured default"
+grep -q -- '--samples INT:1\.\.1000=4' "$tmp/out" || check "--help does not show the configured default"
 
 # A shared name (db) reaches every command; a command's own setting beats it in the same layer,
 # and a shared one of a higher layer beats a command's own of a lower layer.
