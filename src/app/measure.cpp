@@ -84,7 +84,9 @@ void note_function_longer_than_program(const std::vector<Point>& points, std::ve
                                       [](const Point& p) { return p.name == measure::kProgramRegion; });
     if (program == points.end() || program->seconds <= 0) return;
     for (const auto& p : points) {
-        if (measure::function_of_region(p.name).empty() || p.seconds <= program->seconds) continue;
+        const bool function = !measure::function_of_region(p.name).empty() ||
+                              p.source == PointOrigin::instrument_sampling;  // --functions' sampled points
+        if (!function || p.seconds <= program->seconds) continue;
         messages.push_back({MeasureMessage::Kind::note,
                             fmt::format("{} took {:.4g} s in its own run, {:.0f}% more than the whole program's {:.4g} "
                                         "s in the native run: the runs are separate and this host's run-to-run noise "

@@ -44,7 +44,12 @@ std::optional<std::pair<std::string, std::uint64_t>> ProcessCode::link_address_a
 
 std::string ProcessCode::name_at(std::uint32_t pid, std::uint64_t ip) {
     const auto f = function_at(pid, ip);
-    return f ? f->symbol->name : "(unknown)";
+    if (f) return f->symbol->name;
+    // Code without a symbol is kept apart by its file, as the Valgrind tool names it.
+    const auto at = locate(pid, ip);
+    if (!at || at->map->file.empty()) return "(unknown)";
+    const auto slash = at->map->file.rfind('/');
+    return "(unknown in " + at->map->file.substr(slash == std::string::npos ? 0 : slash + 1) + ")";
 }
 
 std::string ProcessCode::file_at(std::uint32_t pid, std::uint64_t ip) const {

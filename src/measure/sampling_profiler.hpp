@@ -70,7 +70,7 @@ struct SamplingResult {
     long long samples = 0;        // all samples
     long long lost = 0;           // samples the kernel dropped (ring buffer full)
     double wall_seconds = 0;      // of a run (pooled: their mean)
-    // self time (seconds: samples x seconds_per_sample); "(unknown)" for IPs without a symbol
+    // self time (seconds: samples x seconds_per_sample); "(unknown in FILE)" for IPs without a symbol
     std::map<std::string, FunctionTime> functions;
     std::map<int, SampledThread> threads;           // by thread id (pooled: the first run's)
     // code_addresses only: samples by (file as mapped, link-time address of the sampled instruction).

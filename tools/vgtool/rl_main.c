@@ -458,8 +458,18 @@ static Int fn_index(const HChar *name)
 static Int fn_of_addr(Addr a)
 {
     const HChar *name = NULL;
-    if (!VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) || !name || !*name)
-        return fn_index("(unknown)");
+    if (!VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) || !name || !*name) {
+        /* Code without a symbol (a stripped library's static functions: FFTW's codelets,
+           libgfortran's matmul) is kept apart by its file, named as measure's sampler names it. */
+        const HChar *obj = NULL;
+        if (!VG_(get_objname)(VG_(current_DiEpoch)(), a, &obj) || !obj || !*obj) return fn_index("(unknown)");
+        const HChar *slash = VG_(strrchr)(obj, '/');
+        HChar buf[256];
+        VG_(snprintf)(buf, sizeof buf, "(unknown in %s)", slash ? slash + 1 : obj);
+        const Int u = fn_index(buf);
+        if (!fns[u].obj) fns[u].obj = VG_(strdup)("rl.objname", obj);
+        return u;
+    }
     const Int f = fn_index(name);
     const HChar *obj = NULL;
     if (!fns[f].obj && VG_(get_objname)(VG_(current_DiEpoch)(), a, &obj) && obj && *obj)
