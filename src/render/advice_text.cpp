@@ -20,7 +20,8 @@ std::string roof_pattern(const Roofline& r, const std::string& level) {
 std::string vectorize_how() {
     return "vectorize with the widest vectors the CPU has: check the compiler's vectorization report "
            "(-fopt-info-vec-missed), unit stride, no dependences, -O3 -march=native or intrinsics (Valgrind cannot run an AVX-512 "
-           "build: count a build without AVX-512 with measure --counts-from, or use the perf engine)";
+           "build: count a build for x86-64-v3 (-march=x86-64-v3 -mtune=native) with measure --counts-from, or use "
+           "the perf engine)";
 }
 
 // The counted kind of a point's FLOPs in words ("FMA" -> "FMAs").
