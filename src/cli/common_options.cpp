@@ -140,12 +140,14 @@ void check_outputs_differ(const std::string& flag_a, const std::string& a, const
 void check_output_not_input(const std::string& output_flag, const std::string& output,
                             const std::vector<std::pair<std::string, std::string>>& inputs) {
     if (output.empty() || output == "-") return;
-    for (const auto& [flag, input] : inputs) {
+    for (const auto& [given_as, input] : inputs) {
         if (input.empty() || input == "-" || input == "stored" || input.rfind("stored:", 0) == 0) continue;
         if (!same_output_file(output, input)) continue;
-        throw UsageError(fmt::format("{} {} is the file {} reads: writing it would replace that input; give {} "
-                                     "another file",
-                                     output_flag, message_name(output), flag, output_flag));
+        // An option or a command reads the file; anything else is a phrase naming the input.
+        const bool one_word = given_as.find(' ') == std::string::npos;
+        throw UsageError(fmt::format("{} {} is {}: writing it would replace that input; give {} another file",
+                                     output_flag, message_name(output),
+                                     one_word ? fmt::format("the file {} reads", given_as) : given_as, output_flag));
     }
 }
 

@@ -38,8 +38,10 @@ void check_outputs_differ(const std::string& flag_a, const std::string& a, const
 // An output that is one of the command's input files (report --points p.json -o p.json):
 // written after the input was read, it would replace the user's measured points or
 // model with a report or a chart. A UsageError (exit 2) before anything runs:
-// "-o p.json is the file --points reads: ...". Inputs are (flag, text) pairs; 'stored',
-// 'stored:ID', '-' and empty texts are not files and are skipped.
+// "-o p.json is the file --points reads: ...". Inputs are (given as, text) pairs: an option
+// ("--points": "the file --points reads"), a command ("show": "the file show reads"), or
+// a phrase that names the input whole ("A, the first file compared"; a positional has no
+// flag to name). 'stored', 'stored:ID', '-' and empty texts are not files and are skipped.
 void check_output_not_input(const std::string& output_flag, const std::string& output,
                             const std::vector<std::pair<std::string, std::string>>& inputs);
 

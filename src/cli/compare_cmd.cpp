@@ -11,6 +11,7 @@
 #include "core/comparison.hpp"
 #include "core/machine_file.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/message_name.hpp"
 #include "io/json_node.hpp"
 #include "io/machine_spec_yaml.hpp"
 #include "io/text_file.hpp"
@@ -70,20 +71,58 @@ ChartFormat chart_format(const std::string& path) {
                                  path, ext.empty() ? std::string("a file without an extension") : ext));
 }
 
-// What A and B are, as given: files sorted by their schema, and --machine / --points.
+// What A and B are, as given: files sorted by their schema, and --machine / --points; with
+// how each was given, for messages ("--machine", or "A, the first file compared").
 struct CompareTexts {
     std::vector<std::string> machines, points;
+    std::vector<std::string> machines_given_as, points_given_as;
 };
+
+// How the i-th file given positionally is named in a message: it has no option to name.
+std::string positional_name(std::size_t i) {
+    if (i == 0) return "A, the first file compared";
+    if (i == 1) return "B, the second file compared";
+    return fmt::format("file {} compared", i + 1);
+}
+
+// A stored run given where a file goes: machines and point sets are numbered apart, so it
+// cannot be told which it is; the options that can.
+std::string stored_positional_problem(const std::string& text) {
+    const std::string name = message_name(text);
+    return fmt::format("compare: {} is a stored run, but A and B given alone are files: name a stored one with "
+                       "--machine {} or --points {} (the store numbers machines and point sets apart), e.g. "
+                       "'roofline compare --machine stored:3 --machine stored:7'",
+                       name, name, name);
+}
+
+// A and B as parsed: files (a stored run is --machine's or --points'), that exist.
+std::string compare_file_problem(const std::string& text) {
+    if (text == kStored || text.rfind(std::string(kStored) + ":", 0) == 0) return stored_positional_problem(text);
+    std::error_code ec;
+    const auto type = std::filesystem::status(text, ec).type();
+    if (type == std::filesystem::file_type::directory)
+        return fmt::format("compare: {} is a directory: A and B are files (machine models or point sets)",
+                           message_name(text));
+    if (ec || type == std::filesystem::file_type::not_found)
+        return fmt::format("compare: no file {}{}: A and B are files, and a stored run is given with --machine "
+                           "stored:ID or --points stored:ID (see 'roofline list')",
+                           message_name(text),
+                           ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : "");
+    return {};
+}
 
 // A and B sorted into machines and point sets; refused unless they make two machines, two point
 // sets, or both (one machine judging both sets).
 CompareTexts compare_texts(const CompareArgs& args) {
-    CompareTexts texts{args.machines, args.points};
-    for (const auto& f : args.files) {
-        if (f.rfind(kStored, 0) == 0)
-            throw UsageError(fmt::format("'{}': say which kind with --machine {} or --points {} (the store numbers "
-                                         "machines and point sets apart)", f, f, f));
-        (is_points_file(f) ? texts.points : texts.machines).push_back(f);
+    CompareTexts texts{args.machines, args.points, std::vector<std::string>(args.machines.size(), "--machine"),
+                       std::vector<std::string>(args.points.size(), "--points")};
+    for (std::size_t i = 0; i < args.files.size(); ++i) {
+        const auto& f = args.files[i];
+        if (f == kStored || f.rfind(std::string(kStored) + ":", 0) == 0)
+            throw UsageError(stored_positional_problem(f));
+        const bool points = is_points_file(f);
+        (points ? texts.points : texts.machines).push_back(f);
+        (points ? texts.points_given_as : texts.machines_given_as).push_back(positional_name(i));
     }
     const std::size_t machines = texts.machines.size(), points = texts.points.size();
     const bool sorted_well =
@@ -109,8 +148,8 @@ void check_compare_outputs(const CompareArgs& args, const CompareTexts& texts) {
     // The chart is written after the comparison: the same file would lose it.
     check_outputs_differ("-o", args.output, "--chart", args.chart, "the chart would overwrite the comparison");
     std::vector<std::pair<std::string, std::string>> inputs;
-    for (const auto& t : texts.machines) inputs.emplace_back("--machine", t);
-    for (const auto& t : texts.points) inputs.emplace_back("--points", t);
+    for (std::size_t i = 0; i < texts.machines.size(); ++i) inputs.emplace_back(texts.machines_given_as[i], texts.machines[i]);
+    for (std::size_t i = 0; i < texts.points.size(); ++i) inputs.emplace_back(texts.points_given_as[i], texts.points[i]);
     check_output_not_input("-o", args.output, inputs);
     check_output_not_input("--chart", args.chart, inputs);
     if (!args.chart.empty()) chart_format(args.chart);  // a name we would write the wrong format into: refused now
@@ -294,7 +333,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
         "name, or other arguments) are compared all the same, with a line saying so and 'other command\n"
         "line' in the WHY of every point that changed: the input may be what changed.");
     cmd->add_option("files", args->files, "A and B as files; a point set is told from a machine by its schema")
-        ->check(CLI::ExistingFile)
+        ->check(value_check(compare_file_problem))
         ->type_name("FILE");
     add_machines_option(cmd, args->machines)
         ->description("A machine: a file, or stored[:ID]; give two (A then B), or one to judge both point sets on");

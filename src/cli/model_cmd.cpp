@@ -184,7 +184,7 @@ int run_specs(const ModelArgs& a) {
 
     {
         std::vector<std::pair<std::string, std::string>> inputs{{"--machine", a.machine}};
-        for (const auto& s : a.specs) inputs.emplace_back("a spec file", s);
+        for (const auto& s : a.specs) inputs.emplace_back("a kernel spec model reads", s);
         check_output_not_input("-o", a.output, inputs);
     }
     if (!a.output.empty()) check_writable(a.output);
