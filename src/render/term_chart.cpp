@@ -205,6 +205,8 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
     }
     for (std::size_t k = 0; k < keys.size() && k < letters.size(); ++k) keys[k].letter = letters[k];
     for (std::size_t k = letters.size(); k < keys.size(); ++k) ++unkeyed;
+    // Points whose letters land in one cell: the last drawn hides the others, which the key says.
+    std::map<std::pair<int, int>, std::vector<char>> letters_at;
     for (std::size_t i = 0; i < layout.points.size(); ++i) {
         const PlottedPoint& point = layout.points[i];
         const PointKey& key = keys[key_of_point[i]];
@@ -212,9 +214,21 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
         for (auto it = point.markers.rbegin(); it != point.markers.rend(); ++it) {
             const Marker& m = layout.markers[*it];
             const char glyph = m.primary || key.letter == '*' ? key.letter : static_cast<char>(key.letter - 'A' + 'a');
-            grid.put(cell(layout.px(m.intensity)), cell(layout.py(m.performance)), std::string(1, glyph), point.colour);
+            const int col = cell(layout.px(m.intensity)), row = cell(layout.py(m.performance));
+            grid.put(col, row, std::string(1, glyph), point.colour);
+            if (m.primary && key.letter != '*') {
+                auto& here = letters_at[{col, row}];
+                if (std::find(here.begin(), here.end(), key.letter) == here.end()) here.push_back(key.letter);
+            }
         }
     }
+    std::vector<std::string> hidden;
+    for (const auto& [at, here] : letters_at)
+        if (here.size() > 1) {
+            std::string names;
+            for (std::size_t k = 0; k < here.size(); ++k) names += (k ? (k + 1 == here.size() ? " and " : ", ") : "") + std::string(1, here[k]);
+            hidden.push_back(fmt::format("{} ({} shown)", names, here.back()));
+        }
 
     std::string out = grid.str(color);
 
@@ -242,6 +256,11 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
         add(keys[k].text);
     }
     if (unkeyed > 0) add(fmt::format("* {} more series or points", unkeyed));
+    if (!hidden.empty()) {
+        std::string line = "points in one cell of this chart, the last drawn hiding the others:";
+        for (std::size_t k = 0; k < hidden.size(); ++k) line += (k ? "; " : " ") + hidden[k];
+        add(line);
+    }
     for (const auto& note : layout.notes) add(note);
     return out;
 }

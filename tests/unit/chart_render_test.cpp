@@ -172,3 +172,17 @@ TEST(ChartRender, TenMachinesAndManyPointsStayFast) {
     EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
     EXPECT_NE(render_html(input).find("</html>"), std::string::npos);
 }
+
+// Two points in one cell of the terminal chart: the last drawn hides the other, and the key says so.
+TEST(ChartRender, TermSaysWhichPointsShareACell) {
+    auto input = fixture_input();
+    EXPECT_EQ(render_term(input, 100, 30, false).find("points in one cell"), std::string::npos);
+    auto twin = input.points[0];
+    twin.name = "twin";
+    twin.series.clear();
+    input.points[0].series.clear();
+    input.points.push_back(twin);
+    const auto text = render_term(input, 100, 30, false);
+    EXPECT_NE(text.find("points in one cell of this chart, the last drawn hiding the others: A and "), std::string::npos)
+        << text;
+}
