@@ -295,8 +295,9 @@ int run(BenchArgs args) {
     if (model.partial && model.compute.empty() && model.memory.empty() && model.gpus.empty()) {
         std::string unchanged;
         for (const auto* path : {&args.output, &args.svg})
-            if (!path->empty()) unchanged += (unchanged.empty() ? "" : ", ") + *path;
-        if (store) unchanged += (unchanged.empty() ? "" : ", ") + std::string("the results store ") + store->path();
+            if (!path->empty()) unchanged += (unchanged.empty() ? "" : ", ") + message_name(*path);
+        if (store)
+            unchanged += (unchanged.empty() ? "" : ", ") + std::string("the results store ") + message_name(store->path());
         print_stderr("interrupted before any roof was measured (kernels are chosen first, then every figure is "
                      "sampled): nothing saved{}\n",
                      unchanged.empty() ? "" : fmt::format(" ({} left as {})", unchanged,
@@ -309,7 +310,7 @@ int run(BenchArgs args) {
     if (model.partial) {
         for (auto* path : {&args.output, &args.svg}) {
             if (!file_exists(*path)) continue;
-            kept += (kept.empty() ? "" : ", ") + *path;
+            kept += (kept.empty() ? "" : ", ") + message_name(*path);
             *path = partial_path(*path);
         }
     }
@@ -328,10 +329,10 @@ int run(BenchArgs args) {
         if (saved.id)
             print_stderr("roofline: the model is not in {}, but the results store has it: "
                                "'roofline show stored:{} --format json > FILE' writes it out\n",
-                       args.output, *saved.id);
+                       message_name(args.output), *saved.id);
         else if (!saved.fallback.empty())
-            print_stderr("roofline: the model is not in {}; it was written to {} instead\n", args.output,
-                       saved.fallback);
+            print_stderr("roofline: the model is not in {}; it was written to {} instead\n", message_name(args.output),
+                         message_name(saved.fallback));
     }
     if (lost) {
         // Nowhere on disk took it: standard output is the last place left.
@@ -341,10 +342,10 @@ int run(BenchArgs args) {
     if (!args.quiet || model.partial || !saved.failures.empty()) {
         // One clause per place, joined, so the line ends well whichever of them there are.
         std::vector<std::string> where;
-        if (saved.model) where.push_back("model " + args.output);
-        if (!saved.fallback.empty()) where.push_back("model " + saved.fallback);
-        if (saved.chart) where.push_back("chart " + args.svg);
-        if (saved.id) where.push_back(fmt::format("stored as #{} in {}", *saved.id, store->path()));
+        if (saved.model) where.push_back("model " + message_name(args.output));
+        if (!saved.fallback.empty()) where.push_back("model " + message_name(saved.fallback));
+        if (saved.chart) where.push_back("chart " + message_name(args.svg));
+        if (saved.id) where.push_back(fmt::format("stored as #{} in {}", *saved.id, message_name(store->path())));
         const char* what = !saved.failures.empty()
                                ? (!where.empty() ? "partly saved" : lost ? "no file saved" : "nothing saved")
                            : where.empty()   ? "nothing saved (no -o, no chart, no results store)"

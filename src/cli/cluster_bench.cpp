@@ -7,6 +7,7 @@
 #include "io/results_store.hpp"
 #include "render/cluster_text.hpp"
 #include "topo/environment.hpp"
+#include "core/message_name.hpp"
 
 #include <fmt/core.h>
 
@@ -49,7 +50,7 @@ int gather_cluster(const app::ClusterBenchPlan& plan, const ClusterOutput& out) 
     }
     if (!out.quiet) fmt::print("{}", format_cluster_summary(gathered.cluster));
     app::remove_meeting_place(plan);
-    if (!out.quiet) print_stderr("cluster model: {}\n", out.path);
+    if (!out.quiet) print_stderr("cluster model: {}\n", message_name(out.path));
     return failed ? kExitFailure : kExitOk;
 }
 

@@ -9,6 +9,7 @@
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
 #include "render/job_report.hpp"
+#include "core/message_name.hpp"
 
 #include <fmt/format.h>
 
@@ -136,7 +137,7 @@ int run_job_report(const JobReportArgs& args) {
         fmt::print("{}", text);
     } else {
         write_result(args.output, text);
-        if (!args.quiet) print_stderr("report written to {}\n", args.output);
+        if (!args.quiet) print_stderr("report written to {}\n", message_name(args.output));
     }
     return kExitOk;
 }

@@ -2,6 +2,7 @@
 #include "cli/messages.hpp"
 
 #include "cli/stored_source.hpp"
+#include "core/message_name.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
@@ -73,7 +74,8 @@ bool finish_rank(const measure::MpiRank& rank, const std::vector<Point>& points,
         print_stderr(
                    "roofline: warning: no points from rank(s) {} after {:.0f} s (each rank writes {}; across nodes "
                    "the ranks need a file system they share): the job's sums leave them out\n",
-                   fmt::join(ranks, " "), out.wait_seconds, measure::rank_points_path(out.output, rank, job.missing.front()));
+                   fmt::join(ranks, " "), out.wait_seconds,
+                   message_name(measure::rank_points_path(out.output, rank, job.missing.front())));
     }
     const auto all = measure::job_points(job.ranks);
     MpiProvenance job_mpi{rank.launcher, rank.job, -1, rank.size, std::vector<std::string>(rank.size)};

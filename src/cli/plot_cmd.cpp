@@ -24,6 +24,7 @@
 #include "render/report.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
+#include "core/message_name.hpp"
 
 #include <fmt/core.h>
 
@@ -418,7 +419,7 @@ int run_plot(const PlotArgs& args) {
     } else {
         write_text_file_atomic(output, chart);
         if (!args.quiet)
-            print_stderr("chart written to {} ({}, {})\n", output, count_of(input.machines.size(), "machine"),
+            print_stderr("chart written to {} ({}, {})\n", message_name(output), count_of(input.machines.size(), "machine"),
                        count_of(input.points.size(), "point"));
     }
     return kExitOk;

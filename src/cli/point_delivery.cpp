@@ -5,6 +5,8 @@
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
 #include "render/text_escape.hpp"
+#include "core/command_series.hpp"
+#include "core/message_name.hpp"
 
 #include <fmt/core.h>
 
@@ -45,7 +47,7 @@ void rescue_points(const std::vector<Point>& points, const Provenance& provenanc
         const auto path = write_somewhere_safe(
             file_name, [&](const std::string& p) { write_points_file(p, points, &provenance); });
         print_stderr("roofline: {} were kept in {} instead (a points file: 'roofline report --points {}' reads it)\n",
-                   what, path, path);
+                   what, message_name(path), message_name(command_line_text({path})));
     } catch (const std::exception& e) {
         print_stderr("roofline: error: {} could not be kept anywhere ({}); they are lost\n", what, e.what());
     }

@@ -19,6 +19,7 @@
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
 #include "render/report.hpp"
+#include "core/message_name.hpp"
 
 #include <fmt/format.h>
 
@@ -192,7 +193,7 @@ int run_report(const ReportArgs& args) {
             fmt::print("{}", report);
         } else {
             write_text_file_atomic(args.output, report);
-            if (!args.quiet) print_stderr("report written to {}\n", args.output);
+            if (!args.quiet) print_stderr("report written to {}\n", message_name(args.output));
         }
         return kExitOk;
     };
