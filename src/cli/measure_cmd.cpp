@@ -15,6 +15,7 @@
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
+#include "core/message_name.hpp"
 #include "core/gpu_kernel_points.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
@@ -504,6 +505,13 @@ private:
 };
 
 int run_measure(const MeasureArgs& args) {
+    // 'measure -- ""' named no program: said so, not "command not found: " with nothing after it.
+    if (!args.command.empty() && args.command.front().find_first_not_of(" \t\n") == std::string::npos)
+        throw UsageError(fmt::format("the command to measure is {}: put the program and its arguments after '--', "
+                                     "e.g. roofline measure -- ./my_app input.dat",
+                                     args.command.front().empty()
+                                         ? std::string("empty ('' after '--')")
+                                         : fmt::format("blank ('{}': white space only)", message_name(args.command.front()))));
     const auto& requested = app::requested_engine(args.engine);
     if (app::measures_gpu_kernels(requested, !args.ncu_csv.empty(), args.engine)) return run_gpu_measure(args);
     // Every option that makes no sense is refused before anything runs, in this order.
