@@ -478,6 +478,12 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
                    const std::function<void(pid_t)>& before_exec, const std::function<int(pid_t)>& wait_for_exit,
                    double stop_grace_seconds, int child_stdout, int child_stderr) {
     std::call_once(g_wake_once, [] { ::sem_init(&g_wake, 0, 0); });
+    // This run takes the announcement (announce_next_long_run), whether or not it starts.
+    std::optional<std::pair<std::string, std::string>> announced;
+    {
+        std::lock_guard lock(g_announce_mutex);
+        announced.swap(g_announce);
+    }
     if (const int sig = g_interrupt.load())
         throw Interrupted(fmt::format("interrupted by {}: no further run of the command", signal_name(sig)));
     if (argv.empty()) throw CommandNotFound("no command given: put it after '--', e.g. roofline measure -- ./app");
@@ -611,11 +617,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     std::optional<Watchdog> watchdog;
     watchdog.emplace(pid, own_group ? pid : 0, stop_grace_seconds);
     std::optional<Heartbeat> heartbeat;
-    {
-        std::lock_guard lock(g_announce_mutex);
-        if (g_announce && g_progress.load()) heartbeat.emplace(g_announce->first, g_announce->second);
-        g_announce.reset();
-    }
+    if (announced && g_progress.load()) heartbeat.emplace(announced->first, announced->second);
     ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);  // a signal pending meanwhile is forwarded now
     ::close(go[0]);
     ::close(err[1]);
