@@ -1,5 +1,6 @@
 #include "io/config_file.hpp"
 
+#include "core/message_name.hpp"
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 #include "io/yaml_node.hpp"
@@ -81,7 +82,26 @@ ConfigFile read_config_file(const std::string& path) {
     f.path = path;
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
-    if (ec || status.type() == std::filesystem::file_type::not_found) return f;
+    // Absent is only what is not there: a name that is there but leads nowhere (a symbolic link
+    // loop, a link to a missing file, a directory on the way that cannot be searched) is the
+    // user's file, and silently running without its settings would be wrong. Refused as one
+    // that cannot be read is (a directory, a FIFO), naming it.
+    const auto unreadable = [&](const std::string& why) {
+        return std::runtime_error(fmt::format("configuration file: cannot read {}: {}; fix it or remove it",
+                                              message_name(path), why));
+    };
+    if (status.type() == std::filesystem::file_type::not_found) {
+        std::error_code link_ec;
+        if (std::filesystem::is_symlink(std::filesystem::symlink_status(path, link_ec))) {
+            const auto target = std::filesystem::read_symlink(path, link_ec);
+            throw unreadable(fmt::format("a symbolic link to {}, which does not exist", message_name(target.string())));
+        }
+        return f;
+    }
+    if (ec)
+        throw unreadable(ec == std::errc::too_many_symbolic_link_levels
+                             ? fmt::format("a loop of symbolic links ({})", ec.message())
+                             : ec.message());
     f.present = true;
     std::string text;
     try {

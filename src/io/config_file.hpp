@@ -31,8 +31,9 @@ struct ConfigSetting {
 std::vector<ConfigSetting> parse_config_text(const std::string& text, const std::string& file);
 
 // The same for a file. A file that does not exist has no settings (`present`
-// says so); an unreadable one (permissions, a directory) is an error naming it,
-// and so is anything but a regular file: a FIFO is refused, never waited on.
+// says so); an unreadable one (permissions, a directory, a symbolic link loop or
+// one to a missing file) is an error naming it, and so is anything but a regular
+// file: a FIFO is refused, never waited on.
 struct ConfigFile {
     std::string path;
     bool present = false;

@@ -94,4 +94,26 @@ rm -f roofline.yaml
 mkdir roofline.yaml
 "$bin" config show >"$tmp/out" 2>&1 && check "a directory as the project file was read"
 grep -q "roofline.yaml" "$tmp/out" || check "the unreadable project file is not named"
+rmdir roofline.yaml
+# A name that is there but leads nowhere is the user's file, not an absent one: a symbolic link
+# loop and a link to a missing file stop every command as a directory does, naming the file
+# (both were read as "not present", so the settings the user meant were silently not in force).
+ln -s roofline.yaml roofline.yaml
+"$bin" topology >"$tmp/out" 2>&1; code=$?
+[[ $code -eq 1 ]] || check "a symbolic link loop as the project file: exit $code, expected 1"
+grep -q "^roofline: error: configuration file: cannot read roofline.yaml: a loop of symbolic links" "$tmp/out" ||
+  check "a symbolic link loop as the project file is not said: $(cat "$tmp/out")"
+rm roofline.yaml
+ln -s gone.yaml roofline.yaml
+"$bin" config show >"$tmp/out" 2>&1 && check "a link to a missing file as the project file was taken as absent"
+grep -q "cannot read roofline.yaml: a symbolic link to gone.yaml, which does not exist" "$tmp/out" ||
+  check "a link to a missing file as the project file is not said: $(cat "$tmp/out")"
+rm roofline.yaml
+ln -s "$tmp/user-loop" "$tmp/user-loop"
+mkdir -p "$HOME/.config/roofline" && ln -s "$tmp/user-loop" "$HOME/.config/roofline/config.yaml"
+"$bin" config show >"$tmp/out" 2>&1 && check "a symbolic link loop as the user file was taken as absent"
+grep -q "cannot read .*/config.yaml: a loop of symbolic links" "$tmp/out" ||
+  check "a symbolic link loop as the user file is not said: $(cat "$tmp/out")"
+rm "$HOME/.config/roofline/config.yaml"
+"$bin" config show >"$tmp/out" 2>&1 || check "config show with no files failed: $(cat "$tmp/out")"
 exit $fail

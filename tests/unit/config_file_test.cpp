@@ -106,3 +106,28 @@ TEST(ConfigFile, AFifoIsRefusedAtOnceNotWaitedOn) {
     EXPECT_EQ(reading.get(), "configuration file: cannot read " + fifo + ": not a regular file (a FIFO)");
     std::filesystem::remove_all(dir);
 }
+
+// A name that is there but leads nowhere is the user's file: refused naming it, never taken
+// as absent (a loop of symbolic links, and a link to a missing file, were "not present").
+TEST(ConfigFile, ASymlinkLoopOrDanglingLinkIsAnErrorNotAbsent) {
+    const auto dir = std::filesystem::temp_directory_path() / ("roofline-config-link-test." + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto error_of_file = [](const std::string& path) {
+        try {
+            const auto f = read_config_file(path);
+            return std::string(f.present ? "(read)" : "(absent)");
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+    };
+    const auto loop = (dir / "loop.yaml").string();
+    std::filesystem::create_symlink(loop, loop);
+    EXPECT_EQ(error_of_file(loop).rfind("configuration file: cannot read " + loop + ": a loop of symbolic links (", 0), 0u)
+        << error_of_file(loop);
+    const auto dangling = (dir / "dangling.yaml").string();
+    std::filesystem::create_symlink("gone.yaml", dangling);
+    EXPECT_EQ(error_of_file(dangling), "configuration file: cannot read " + dangling +
+                                           ": a symbolic link to gone.yaml, which does not exist; fix it or remove it");
+    EXPECT_EQ(error_of_file((dir / "none.yaml").string()), "(absent)");
+    std::filesystem::remove_all(dir);
+}
