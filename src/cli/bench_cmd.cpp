@@ -19,6 +19,7 @@
 #include "io/machine_json.hpp"
 #include "measure/child_process.hpp"
 #include "io/results_store.hpp"
+#include "io/store_location.hpp"
 #include "io/text_file.hpp"
 #include "render/bench_summary.hpp"
 #include "render/kernel_table.hpp"
@@ -34,6 +35,7 @@
 #include <atomic>
 #include <limits>
 #include <csignal>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -238,7 +240,15 @@ int run(BenchArgs args) {
     if (!args.output.empty()) check_writable(args.output);
     if (!args.svg.empty()) check_writable(args.svg);
     std::unique_ptr<ResultsStore> store;
-    if (!args.no_store) store = ResultsStore::open_db_option(args.db);
+    // Opening the store before measuring checks it, and creates a store file that was not there:
+    // a run stopped before any roof must not call that one "left as it was".
+    bool store_is_new = false;
+    if (!args.no_store) {
+        const std::string location = args.db.empty() ? ResultsStore::default_path() : args.db;
+        std::error_code ec;
+        store_is_new = !is_postgres_url(location) && !std::filesystem::exists(location, ec) && !ec;
+        store = ResultsStore::open_db_option(args.db);
+    }
     app::GpuBenchRequest gpu_request;  // the GPU is there, or we say so before the CPU's minutes
     if (args.gpu) {
         if (*args.gpu < 0) throw UsageError("--gpu expects a CUDA device number (0, 1, ...)");
@@ -291,18 +301,25 @@ int run(BenchArgs args) {
     }
 
     // Stopped before any roof: a model without roofs judges nothing, and stored it would be the
-    // latest model; nothing is written, and the files and the store keep what they had.
+    // latest model; nothing is written, and the files and the store keep what they had (a store
+    // this run created holds nothing: it is said to be new, and left, as another run may have
+    // opened it meanwhile).
     if (model.partial && model.compute.empty() && model.memory.empty() && model.gpus.empty()) {
-        std::string unchanged;
+        std::vector<std::string> unchanged;
         for (const auto* path : {&args.output, &args.svg})
-            if (!path->empty()) unchanged += (unchanged.empty() ? "" : ", ") + message_name(*path);
-        if (store)
-            unchanged += (unchanged.empty() ? "" : ", ") + std::string("the results store ") + message_name(store->path());
+            if (!path->empty()) unchanged.push_back(message_name(*path));
+        if (store && !store_is_new) unchanged.push_back("the results store " + message_name(store->path()));
+        std::vector<std::string> said;
+        if (!unchanged.empty())
+            said.push_back(fmt::format("{} left as {}", fmt::join(unchanged, ", "),
+                                       unchanged.size() == 1 ? "it was" : "they were"));
+        if (store && store_is_new)
+            said.push_back(fmt::format("the results store {} is new and holds nothing: this run created it before "
+                                       "measuring",
+                                       message_name(store->path())));
         print_stderr("interrupted before any roof was measured (kernels are chosen first, then every figure is "
                      "sampled): nothing saved{}\n",
-                     unchanged.empty() ? "" : fmt::format(" ({} left as {})", unchanged,
-                                                          unchanged.find(',') == std::string::npos ? "it was"
-                                                                                                   : "they were"));
+                     said.empty() ? "" : fmt::format(" ({})", fmt::join(said, "; ")));
         return stop.stopped() ? stop.exit_code() : kExitInterrupted;
     }
 
