@@ -177,7 +177,7 @@ void refuse_output_over_store(const std::string& output, const std::string& db, 
 
 const std::pair<Topology, std::vector<CacheLevel>>& MachineCaches::get(std::vector<std::string>& notes) {
     if (!found_) {
-        auto topology = Topology::discover();
+        auto topology = Topology::discover(CpuScope::whole_machine);
         topology.require_this_machine("the cache simulation");
         auto caches = checked_data_caches(topology, CacheProbe::when_doubtful);
         for (const auto& c : caches)

@@ -341,6 +341,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     model.cpu = topology.cpu();
     const int cores = static_cast<int>(topology.cores().size());
     model.environment = collect_environment(features, cores);
+    if (!topology.restricted_to().empty()) model.environment.warnings.push_back(topology.restricted_to());
     model.environment.mode = options.mode;
     {
         // Roofs of some kernels only are true figures, but not the machine's best: said, so that no

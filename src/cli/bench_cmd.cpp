@@ -48,6 +48,7 @@ namespace {
 
 struct BenchArgs {
     bool quick = false, full = false;
+    bool whole_node = false;  // a node run of --mpi: the whole machine, not the rank's binding
     std::string only;
     std::string precision = "both";
     std::string threads;
@@ -222,7 +223,8 @@ int run(BenchArgs args) {
         fmt::print("{}", args.format == "json" ? kernel_table_json(kernels) : kernel_table_text(kernels));
         return 0;
     }
-    const Topology topology = Topology::discover();
+    // A node of bench --mpi is measured whole, however the launcher bound its rank.
+    const Topology topology = Topology::discover(args.whole_node ? CpuScope::whole_machine : CpuScope::affinity_mask);
     topology.require_this_machine("bench");
     const BenchOptions options = to_options(args, topology);
     args.svg = chart_path(args);
@@ -393,7 +395,7 @@ int run_cluster(BenchArgs args) {
     if (args.output.empty()) throw UsageError("--mpi writes the cluster model: give -o FILE");
     if (!(args.sick_threshold > 0 && args.sick_threshold < 100))
         throw UsageError("--sick-threshold is a percentage between 0 and 100");
-    const Topology topology = Topology::discover();
+    const Topology topology = Topology::discover(CpuScope::whole_machine);
     topology.require_this_machine("bench --mpi");
     (void)to_options(args, topology);  // every rank refuses bad options before anyone waits
     const auto plan = join_cluster_bench(args.output, args.rank_wait);
@@ -405,6 +407,7 @@ int run_cluster(BenchArgs args) {
         int code = kExitOk;
         BenchArgs node = args;
         node.mpi = false;
+        node.whole_node = true;
         node.output = app::node_model_path(plan, plan.rank.rank);
         node.svg.clear();
         node.svg_given = true;

@@ -45,6 +45,7 @@ TopologyReport gather_report(bool probe) {
     report.cores = topology.cores();
     report.numa_nodes = topology.numa_nodes();
     report.environment = collect_environment(features, topology.cpu().cores);
+    if (!topology.restricted_to().empty()) report.environment.warnings.push_back(topology.restricted_to());
     if (!topology.not_this_machine().empty())
         report.environment.warnings.push_back(fmt::format(
             "this topology is not this machine's: {}; the clock and any cache probe below were measured on this "

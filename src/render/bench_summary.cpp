@@ -130,11 +130,12 @@ std::string format_bench_summary(const MachineModel& m, bool verbose) {
     // A spec sheet's figures are what it claims, not measurements: said so, with the clock it writes.
     const bool sheet = e.mode == BenchMode::spec;
     if (sheet)
-        s += fmt::format("{}: {} cores, clock {} (a spec sheet: every figure is as written in it, none measured)\n",
-                         terminal_text(m.cpu.model), m.cpu.cores,
+        s += fmt::format("{}: {} core{}, clock {} (a spec sheet: every figure is as written in it, none measured)\n",
+                         terminal_text(m.cpu.model), m.cpu.cores, m.cpu.cores == 1 ? "" : "s",
                          m.cpu.clock_ghz > 0 ? clock_text(m.cpu.clock_ghz) : std::string("not written"));
     else
-        s += fmt::format("{}: {} cores, measured clock {}\n", terminal_text(m.cpu.model), m.cpu.cores,
+        s += fmt::format("{}: {} core{}, measured clock {}\n", terminal_text(m.cpu.model), m.cpu.cores,
+                         m.cpu.cores == 1 ? "" : "s",
                          e.clock_before_ghz > 0 || e.clock_after_ghz > 0
                              ? fmt::format("{} (before) / {} (after)", clock_text(e.clock_before_ghz),
                                            clock_text(e.clock_after_ghz))

@@ -130,8 +130,8 @@ Environment collect_environment(const CpuFeatures& features, int cores) {
     const double busy_threshold = 0.5 * std::max(cores, 1);
     if (env.load_average > busy_threshold)
         env.warnings.push_back(fmt::format(
-            "load average {:.2f} is above {:.1f} (half of {} cores): other work competes for the machine",
-            env.load_average, busy_threshold, cores));
+            "load average {:.2f} is above {:.1f} (half of {} core{}): other work competes for the machine",
+            env.load_average, busy_threshold, cores, cores == 1 ? "" : "s"));
     return env;
 }
 

@@ -100,9 +100,34 @@ std::string foreign_topology_reason(hwloc_topology_t t) {
     return reason;
 }
 
+// The CPUs this process may run on (its affinity mask: taskset, numactl --physcpubind, a batch
+// job's binding) are the machine it measures: without this, bench's threads bound themselves to
+// every core and escaped a `taskset -c 1` (sched_setaffinity may widen a mask a cpuset cgroup
+// does not forbid), timing "2 threads" on a run asked to use one CPU. hwloc already leaves out
+// what a cgroup cpuset forbids. Returns what was left out, for a note; "" when nothing was.
+std::string restrict_to_affinity(hwloc_topology_t t) {
+    hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+    std::string note;
+    const hwloc_const_bitmap_t all = hwloc_topology_get_topology_cpuset(t);
+    if (hwloc_get_cpubind(t, bound, HWLOC_CPUBIND_PROCESS) == 0 && !hwloc_bitmap_iszero(bound) &&
+        hwloc_bitmap_intersects(bound, all) && !hwloc_bitmap_isincluded(all, bound)) {
+        hwloc_bitmap_and(bound, bound, all);
+        const int total = hwloc_bitmap_weight(all);
+        char* listed = nullptr;
+        hwloc_bitmap_list_asprintf(&listed, bound);
+        if (hwloc_topology_restrict(t, bound, 0) == 0)
+            note = fmt::format("kept to the {} of {} CPUs this process may run on ({}: its affinity mask, from "
+                               "taskset, numactl or a job's binding); the cores and threads are those",
+                               hwloc_bitmap_weight(bound), total, listed ? listed : "?");
+        std::free(listed);
+    }
+    hwloc_bitmap_free(bound);
+    return note;
+}
+
 } // namespace
 
-Topology Topology::discover() {
+Topology Topology::discover(CpuScope scope) {
     auto impl = std::make_shared<Impl>();
     if (hwloc_topology_init(&impl->handle) != 0) throw std::runtime_error("hwloc: cannot initialize topology");
     // hwloc drops instruction caches by default; we report them too.
@@ -114,6 +139,7 @@ Topology Topology::discover() {
     topo.impl_ = impl;
     hwloc_topology_t t = impl->handle;
     topo.not_this_machine_ = foreign_topology_reason(t);
+    if (topo.not_this_machine_.empty() && scope == CpuScope::affinity_mask) topo.restricted_to_ = restrict_to_affinity(t);
 
     const int core_count = impl->count(impl->core_type);
     const int numa_count = impl->count(HWLOC_OBJ_NUMANODE);

@@ -12,10 +12,17 @@
 
 namespace roofline {
 
+// Which CPUs a command measures: those of the process's affinity mask (taskset, numactl, a
+// batch job's binding: what the user asked for), or the whole machine (an MPI launcher's
+// default binding of a rank is no request to measure one core: bench --mpi's node runs, and
+// measure, which places the program's threads by their own affinity).
+enum class CpuScope { affinity_mask, whole_machine };
+
 class Topology {
 public:
-    // Loads the topology of this machine. Throws std::runtime_error on failure.
-    static Topology discover();
+    // Loads the topology of this machine, kept to the CPUs `scope` says. Throws
+    // std::runtime_error on failure.
+    static Topology discover(CpuScope scope = CpuScope::affinity_mask);
 
     const CpuDescription& cpu() const { return cpu_; }  // clock_ghz left 0: measure it
     // Data and unified caches, one entry per level (L1d, L2, L3 ...).
@@ -29,6 +36,9 @@ public:
     // does not have online. A command that measures refuses such a topology (its cores and
     // caches are not the ones measured); `topology` shows it with the reason.
     const std::string& not_this_machine() const { return not_this_machine_; }
+    // Empty when every CPU of the machine is this process's to run on; else a note saying the
+    // topology was kept to the CPUs of its affinity mask (taskset, numactl, a job's binding).
+    const std::string& restricted_to() const { return restricted_to_; }
     // Throws std::runtime_error, saying that `what` measures this machine, when not_this_machine().
     void require_this_machine(const std::string& what) const;
 
@@ -47,6 +57,7 @@ private:
     std::vector<CoreDetail> cores_;
     std::vector<NumaDetail> numa_;
     std::string not_this_machine_;
+    std::string restricted_to_;
 };
 
 } // namespace roofline
