@@ -1,5 +1,7 @@
 #include "topo/environment.hpp"
 
+#include "topo/cpu_quota.hpp"
+
 #include <fmt/core.h>
 
 #include <unistd.h>
@@ -127,6 +129,14 @@ Environment collect_environment(const CpuFeatures& features, int cores) {
             env.governor));
     if (env.turbo == "on")
         env.warnings.push_back("turbo/boost is on: the clock depends on load and temperature");
+    // A CPU quota under the cores: bursts (bench samples 0.5-2 ms) see every core at full speed,
+    // sustained work gets the quota (4 threads under --cpus=1 run a quarter of the time each).
+    if (const auto quota = cgroup_cpu_quota(); quota && quota->cpus < cores - 0.01)
+        env.warnings.push_back(fmt::format(
+            "this process's cgroup allows {:.2f} CPUs of CPU time over its {} core{} ({}): threads beyond that run "
+            "in bursts and are then throttled, so the all-core roofs are the cores' speed in those bursts, while "
+            "sustained work on all cores gets {:.2f} CPUs' worth on average",
+            quota->cpus, cores, cores == 1 ? "" : "s", quota->where, quota->cpus));
     const double busy_threshold = 0.5 * std::max(cores, 1);
     if (env.load_average > busy_threshold)
         env.warnings.push_back(fmt::format(

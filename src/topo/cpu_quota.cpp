@@ -1,0 +1,98 @@
+#include "topo/cpu_quota.hpp"
+
+#include "topo/environment.hpp"
+
+#include <fmt/core.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace roofline {
+namespace {
+
+std::optional<double> number(const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str()) return std::nullopt;
+    return v;
+}
+
+// "/a/b" -> "/a/b", "/a", "" (the root's own directory).
+std::vector<std::string> self_and_ancestors(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    if (path == "/") path.clear();
+    std::vector<std::string> out{path};
+    while (!path.empty()) {
+        const auto slash = path.rfind('/');
+        path = slash == std::string::npos ? std::string{} : path.substr(0, slash);
+        out.push_back(path);
+    }
+    return out;
+}
+
+void keep_tightest(std::optional<CpuQuota>& best, double cpus, std::string where) {
+    if (!(cpus > 0)) return;
+    if (!best || cpus < best->cpus) best = CpuQuota{cpus, std::move(where)};
+}
+
+} // namespace
+
+std::optional<CpuQuota> cgroup_cpu_quota(std::string_view proc_self_cgroup,
+                                         const std::function<std::optional<std::string>(const std::string&)>& read,
+                                         const std::string& root) {
+    std::optional<CpuQuota> best;
+    std::istringstream lines{std::string(proc_self_cgroup)};
+    for (std::string line; std::getline(lines, line);) {
+        // "ID:CONTROLLERS:PATH"
+        const auto first = line.find(':');
+        const auto second = first == std::string::npos ? first : line.find(':', first + 1);
+        if (second == std::string::npos) continue;
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        const std::string path = line.substr(second + 1);
+        if (controllers.empty()) {  // v2: one hierarchy
+            for (const auto& dir : self_and_ancestors(path)) {
+                const std::string file = root + dir + "/cpu.max";
+                const auto text = read(file);
+                if (!text) continue;
+                std::istringstream fields(*text);
+                std::string quota, period;
+                fields >> quota >> period;
+                const auto q = number(quota), p = number(period);
+                if (quota != "max" && q && p && *p > 0) keep_tightest(best, *q / *p, fmt::format("{}: {}", file, *text));
+            }
+            continue;
+        }
+        // v1: the hierarchy holding the cpu controller, mounted as its controllers' names.
+        bool cpu = false;
+        std::istringstream names(controllers);
+        for (std::string name; std::getline(names, name, ',');) cpu = cpu || name == "cpu";
+        if (!cpu) continue;
+        for (const std::string& mount : {root + "/" + controllers, root + "/cpu"}) {
+            bool found = false;
+            for (const auto& dir : self_and_ancestors(path)) {
+                const auto quota = read(mount + dir + "/cpu.cfs_quota_us");
+                const auto period = read(mount + dir + "/cpu.cfs_period_us");
+                if (!quota || !period) continue;
+                found = true;
+                const auto q = number(*quota), p = number(*period);
+                if (q && p && *q > 0 && *p > 0)
+                    keep_tightest(best, *q / *p,
+                                  fmt::format("{}{}/cpu.cfs_quota_us: {} per {} us", mount, dir, *quota, *period));
+            }
+            if (found) break;
+        }
+    }
+    return best;
+}
+
+std::optional<CpuQuota> cgroup_cpu_quota() {
+    std::ifstream in("/proc/self/cgroup");
+    if (!in) return std::nullopt;
+    std::stringstream text;
+    text << in.rdbuf();
+    return cgroup_cpu_quota(text.str(), [](const std::string& path) { return read_first_line(path); });
+}
+
+} // namespace roofline
