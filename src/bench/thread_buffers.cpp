@@ -1,6 +1,7 @@
 #include "bench/thread_buffers.hpp"
 
 #include "core/byte_sizes.hpp"
+#include "topo/environment.hpp"
 
 #include <fmt/core.h>
 
@@ -19,6 +20,16 @@ constexpr std::size_t kBufferAlignment = 2u << 20;
 ThreadBuffer::~ThreadBuffer() { std::free(data); }
 
 std::vector<ThreadBuffer> allocate_thread_buffers(ThreadTeam& team, std::size_t elements) {
+    // Every page is touched below: more than the memory available (a container's limit included,
+    // which /proc/meminfo does not show) would bring the OOM killer, not a failed allocation.
+    const double total = static_cast<double>(elements) * sizeof(double) * team.size();
+    if (const double available = available_memory_bytes(); available > 0 && total > 0.9 * available)
+        throw std::runtime_error(fmt::format(
+            "the working sets need {} ({} thread{}), more than 90% of the {} this process may still take (the "
+            "kernel's MemAvailable, or its cgroup's memory limit less its usage, whichever is less): give a "
+            "smaller --dram-size",
+            format_bytes(static_cast<std::uint64_t>(total)), team.size(), team.size() == 1 ? "" : "s",
+            format_bytes(static_cast<std::uint64_t>(available))));
     std::vector<ThreadBuffer> buffers(static_cast<std::size_t>(team.size()));
     team.run([&](int t) {
         auto& b = buffers[static_cast<std::size_t>(t)];

@@ -1,6 +1,6 @@
 #include "topo/environment.hpp"
 
-#include "topo/cpu_quota.hpp"
+#include "topo/cgroup_limits.hpp"
 
 #include <fmt/core.h>
 
@@ -82,9 +82,17 @@ double available_memory_bytes() {
     std::string key;
     double kib = 0;
     std::string unit;
+    double available = -1;
     while (meminfo >> key >> kib >> unit)
-        if (key == "MemAvailable:") return kib * 1024;
-    return static_cast<double>(::sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+        if (key == "MemAvailable:") {
+            available = kib * 1024;
+            break;
+        }
+    if (available < 0)
+        available = static_cast<double>(::sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+    // A container's memory limit is not in /proc/meminfo: past it the OOM killer ends the process.
+    if (const auto room = cgroup_memory_room(); room && *room < available) available = *room;
+    return available;
 }
 
 std::string iso8601_utc_now() {

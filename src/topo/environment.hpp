@@ -31,7 +31,8 @@ std::string host_name();
 std::string node_name();
 
 // Memory a run may take without pushing the system into swap or the OOM killer: the kernel's
-// MemAvailable estimate (/proc/meminfo), else the free pages.
+// MemAvailable estimate (/proc/meminfo), else the free pages, at most what the process's cgroup
+// memory limit leaves (cgroup_limits).
 double available_memory_bytes();
 
 // The current time as ISO 8601 UTC, e.g. "2026-11-05T14:03:27Z".

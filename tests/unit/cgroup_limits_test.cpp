@@ -1,4 +1,4 @@
-#include "topo/cpu_quota.hpp"
+#include "topo/cgroup_limits.hpp"
 
 #include <gtest/gtest.h>
 
@@ -49,4 +49,23 @@ TEST(CpuQuota, CgroupV1FromTheCpuControllersHierarchy) {
     // Garbage is no quota, not a crash.
     EXPECT_FALSE(cgroup_cpu_quota("garbage\n::\n1:cpu:\n", reader({{"/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "x"},
                                                                      {"/sys/fs/cgroup/cpu/cpu.cfs_period_us", "0"}})));
+}
+
+TEST(CgroupMemoryRoom, TheLimitLessUsageTightestOverTheAncestors) {
+    // v2: a job's limit above a step's "max".
+    const auto v2 = cgroup_memory_room("0::/job/step\n", reader({{"/sys/fs/cgroup/job/step/memory.max", "max"},
+                                                                  {"/sys/fs/cgroup/job/step/memory.current", "1000"},
+                                                                  {"/sys/fs/cgroup/job/memory.max", "1073741824"},
+                                                                  {"/sys/fs/cgroup/job/memory.current", "73741824"}}));
+    ASSERT_TRUE(v2.has_value());
+    EXPECT_DOUBLE_EQ(*v2, 1e9);
+    // v1: "no limit" is the largest page-aligned 64-bit count; a usage past the limit leaves 0.
+    EXPECT_FALSE(cgroup_memory_room("4:memory:/p\n", reader({{"/sys/fs/cgroup/memory/p/memory.limit_in_bytes",
+                                                               "9223372036854771712"},
+                                                              {"/sys/fs/cgroup/memory/p/memory.usage_in_bytes", "5"}})));
+    const auto v1 = cgroup_memory_room("4:memory:/p\n", reader({{"/sys/fs/cgroup/memory/p/memory.limit_in_bytes", "100"},
+                                                                 {"/sys/fs/cgroup/memory/p/memory.usage_in_bytes", "150"}}));
+    ASSERT_TRUE(v1.has_value());
+    EXPECT_DOUBLE_EQ(*v1, 0);
+    EXPECT_FALSE(cgroup_memory_room("0::/\n", reader({})));
 }

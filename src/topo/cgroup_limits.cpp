@@ -1,9 +1,10 @@
-#include "topo/cpu_quota.hpp"
+#include "topo/cgroup_limits.hpp"
 
 #include "topo/environment.hpp"
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -87,12 +88,57 @@ std::optional<CpuQuota> cgroup_cpu_quota(std::string_view proc_self_cgroup,
     return best;
 }
 
-std::optional<CpuQuota> cgroup_cpu_quota() {
+namespace {
+
+std::string proc_self_cgroup() {
     std::ifstream in("/proc/self/cgroup");
-    if (!in) return std::nullopt;
     std::stringstream text;
-    text << in.rdbuf();
-    return cgroup_cpu_quota(text.str(), [](const std::string& path) { return read_first_line(path); });
+    if (in) text << in.rdbuf();
+    return text.str();
 }
+
+std::optional<std::string> read_file_line(const std::string& path) { return read_first_line(path); }
+
+} // namespace
+
+std::optional<CpuQuota> cgroup_cpu_quota() { return cgroup_cpu_quota(proc_self_cgroup(), read_file_line); }
+
+std::optional<double> cgroup_memory_room(std::string_view proc_self_cgroup_text,
+                                         const std::function<std::optional<std::string>(const std::string&)>& read,
+                                         const std::string& root) {
+    // v1 writes "no limit" as the largest page-aligned 64-bit count (9223372036854771712).
+    constexpr double kNoLimit = 0x1p62;
+    std::optional<double> room;
+    const auto keep = [&](const std::optional<std::string>& limit_text, const std::optional<std::string>& usage_text) {
+        if (!limit_text || !usage_text || *limit_text == "max") return;
+        const auto limit = number(*limit_text), usage = number(*usage_text);
+        if (!limit || !usage || !(*limit > 0) || *limit >= kNoLimit) return;
+        const double left = std::max(0.0, *limit - *usage);
+        if (!room || left < *room) room = left;
+    };
+    std::istringstream lines{std::string(proc_self_cgroup_text)};
+    for (std::string line; std::getline(lines, line);) {
+        const auto first = line.find(':');
+        const auto second = first == std::string::npos ? first : line.find(':', first + 1);
+        if (second == std::string::npos) continue;
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        const std::string path = line.substr(second + 1);
+        if (controllers.empty()) {
+            for (const auto& dir : self_and_ancestors(path))
+                keep(read(root + dir + "/memory.max"), read(root + dir + "/memory.current"));
+            continue;
+        }
+        bool memory = false;
+        std::istringstream names(controllers);
+        for (std::string name; std::getline(names, name, ',');) memory = memory || name == "memory";
+        if (!memory) continue;
+        for (const auto& dir : self_and_ancestors(path))
+            keep(read(root + "/" + controllers + dir + "/memory.limit_in_bytes"),
+                 read(root + "/" + controllers + dir + "/memory.usage_in_bytes"));
+    }
+    return room;
+}
+
+std::optional<double> cgroup_memory_room() { return cgroup_memory_room(proc_self_cgroup(), read_file_line); }
 
 } // namespace roofline
