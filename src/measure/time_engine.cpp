@@ -4,6 +4,7 @@
 #include "measure/child_regions.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/protocol_json.hpp"
+#include "topo/cgroup_limits.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -82,6 +83,13 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
             "describes that time, so its points sit below where their code alone would put them; reuse buffers "
             "rather than allocate them anew, or time the work inside marker regions",
             100 * run.system_seconds / cpu, run.system_seconds, run.user_seconds, run.wall_seconds));
+    // A cgroup CPU quota the program used up: its threads were throttled, and its time holds the waits.
+    if (const auto quota = cgroup_cpu_quota(); quota && run.wall_seconds >= 0.05 && cpu >= 0.9 * quota->cpus * run.wall_seconds)
+        result.warnings.push_back(fmt::format(
+            "the program used {:.2f} CPUs on average, its cgroup's quota of {:.2f} ({}): its threads were likely "
+            "throttled, so its time holds waits no roof describes; the all-core roofs are the cores' speed, not "
+            "the quota's",
+            cpu / run.wall_seconds, quota->cpus, quota->where));
     result.notes.push_back(fmt::format("native run (timing): {:.3f} s, {}", run.wall_seconds, run.status.describe()));
     warn_child_regions(read_file_or_empty(marker_out + ".forked"), result.warnings);
     const std::vector<std::string> texts = read_marker_texts(marker_out);

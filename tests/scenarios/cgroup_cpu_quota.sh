@@ -25,7 +25,12 @@ export HOME=$tmp
 bash -c "echo \$\$ >'$dir/cgroup.procs' 2>/dev/null || echo \$\$ >'$dir/tasks'; exec '$bin' topology" >"$tmp/in" 2>&1 ||
   { echo "FAIL: topology in the cgroup exit $?"; cat "$tmp/in"; exit 1; }
 "$bin" topology >"$tmp/out" 2>&1
+# A program that uses the whole quota (one busy thread under a 1-CPU quota): measure says its time
+# holds the throttling's waits.
+bash -c "echo \$\$ >'$dir/cgroup.procs' 2>/dev/null || echo \$\$ >'$dir/tasks'; exec '$bin' measure --engine time --no-store --repeat 1 -- sh -c 'i=0; while [ \$i -lt 400000 ]; do i=\$((i+1)); done'" >"$tmp/measure" 2>&1 ||
+  { echo "FAIL: measure in the cgroup exit $?"; cat "$tmp/measure"; exit 1; }
 fail=0
+grep -q "its cgroup's quota of 1.00" "$tmp/measure" || { echo "FAIL: measure did not say the program used up its quota"; cat "$tmp/measure"; fail=1; }
 grep -q "this process's cgroup allows 1.00 CPUs of CPU time over its" "$tmp/in" ||
   { echo "FAIL: no word on the 1-CPU quota"; cat "$tmp/in"; fail=1; }
 grep -q "roofline-test-$$" "$tmp/out" && { echo "FAIL: the quota said outside the cgroup"; fail=1; }
