@@ -38,52 +38,62 @@ void keep_tightest(std::optional<CpuQuota>& best, double cpus, std::string where
     if (!best || cpus < best->cpus) best = CpuQuota{cpus, std::move(where)};
 }
 
+struct CgroupDir {
+    std::string path;
+    bool v2 = false;
+};
+
+// The directories of the process's cgroup and its ancestors where `controller`'s files are: in the
+// v2 hierarchy (the "0::PATH" line), and in the v1 hierarchy whose line names the controller
+// ("ID:CONTROLLERS:PATH", mounted as its controllers' names, or as the controller alone).
+std::vector<CgroupDir> cgroup_dirs(std::string_view proc_self_cgroup, const std::string& root,
+                                   const std::string& controller) {
+    std::vector<CgroupDir> out;
+    std::istringstream lines{std::string(proc_self_cgroup)};
+    for (std::string line; std::getline(lines, line);) {
+        const auto first = line.find(':');
+        const auto second = first == std::string::npos ? first : line.find(':', first + 1);
+        if (second == std::string::npos) continue;
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        const std::string path = line.substr(second + 1);
+        if (controllers.empty()) {
+            for (const auto& dir : self_and_ancestors(path)) out.push_back({root + dir, true});
+            continue;
+        }
+        bool named = false;
+        std::istringstream names(controllers);
+        for (std::string name; std::getline(names, name, ',');) named = named || name == controller;
+        if (!named) continue;
+        for (const std::string& mount : {root + "/" + controllers, root + "/" + controller})
+            for (const auto& dir : self_and_ancestors(path)) out.push_back({mount + dir, false});
+    }
+    return out;
+}
+
 } // namespace
 
 std::optional<CpuQuota> cgroup_cpu_quota(std::string_view proc_self_cgroup,
                                          const std::function<std::optional<std::string>(const std::string&)>& read,
                                          const std::string& root) {
     std::optional<CpuQuota> best;
-    std::istringstream lines{std::string(proc_self_cgroup)};
-    for (std::string line; std::getline(lines, line);) {
-        // "ID:CONTROLLERS:PATH"
-        const auto first = line.find(':');
-        const auto second = first == std::string::npos ? first : line.find(':', first + 1);
-        if (second == std::string::npos) continue;
-        const std::string controllers = line.substr(first + 1, second - first - 1);
-        const std::string path = line.substr(second + 1);
-        if (controllers.empty()) {  // v2: one hierarchy
-            for (const auto& dir : self_and_ancestors(path)) {
-                const std::string file = root + dir + "/cpu.max";
-                const auto text = read(file);
-                if (!text) continue;
-                std::istringstream fields(*text);
-                std::string quota, period;
-                fields >> quota >> period;
-                const auto q = number(quota), p = number(period);
-                if (quota != "max" && q && p && *p > 0) keep_tightest(best, *q / *p, fmt::format("{}: {}", file, *text));
-            }
+    for (const auto& dir : cgroup_dirs(proc_self_cgroup, root, "cpu")) {
+        if (dir.v2) {  // cpu.max: "QUOTA PERIOD" or "max PERIOD"
+            const std::string file = dir.path + "/cpu.max";
+            const auto text = read(file);
+            if (!text) continue;
+            std::istringstream fields(*text);
+            std::string quota, period;
+            fields >> quota >> period;
+            const auto q = number(quota), p = number(period);
+            if (quota != "max" && q && p && *p > 0) keep_tightest(best, *q / *p, fmt::format("{}: {}", file, *text));
             continue;
         }
-        // v1: the hierarchy holding the cpu controller, mounted as its controllers' names.
-        bool cpu = false;
-        std::istringstream names(controllers);
-        for (std::string name; std::getline(names, name, ',');) cpu = cpu || name == "cpu";
-        if (!cpu) continue;
-        for (const std::string& mount : {root + "/" + controllers, root + "/cpu"}) {
-            bool found = false;
-            for (const auto& dir : self_and_ancestors(path)) {
-                const auto quota = read(mount + dir + "/cpu.cfs_quota_us");
-                const auto period = read(mount + dir + "/cpu.cfs_period_us");
-                if (!quota || !period) continue;
-                found = true;
-                const auto q = number(*quota), p = number(*period);
-                if (q && p && *q > 0 && *p > 0)
-                    keep_tightest(best, *q / *p,
-                                  fmt::format("{}{}/cpu.cfs_quota_us: {} per {} us", mount, dir, *quota, *period));
-            }
-            if (found) break;
-        }
+        const auto quota = read(dir.path + "/cpu.cfs_quota_us");  // -1: none
+        const auto period = read(dir.path + "/cpu.cfs_period_us");
+        if (!quota || !period) continue;
+        const auto q = number(*quota), p = number(*period);
+        if (q && p && *q > 0 && *p > 0)
+            keep_tightest(best, *q / *p, fmt::format("{}/cpu.cfs_quota_us: {} per {} us", dir.path, *quota, *period));
     }
     return best;
 }
@@ -116,26 +126,9 @@ std::optional<double> cgroup_memory_room(std::string_view proc_self_cgroup_text,
         const double left = std::max(0.0, *limit - *usage);
         if (!room || left < *room) room = left;
     };
-    std::istringstream lines{std::string(proc_self_cgroup_text)};
-    for (std::string line; std::getline(lines, line);) {
-        const auto first = line.find(':');
-        const auto second = first == std::string::npos ? first : line.find(':', first + 1);
-        if (second == std::string::npos) continue;
-        const std::string controllers = line.substr(first + 1, second - first - 1);
-        const std::string path = line.substr(second + 1);
-        if (controllers.empty()) {
-            for (const auto& dir : self_and_ancestors(path))
-                keep(read(root + dir + "/memory.max"), read(root + dir + "/memory.current"));
-            continue;
-        }
-        bool memory = false;
-        std::istringstream names(controllers);
-        for (std::string name; std::getline(names, name, ',');) memory = memory || name == "memory";
-        if (!memory) continue;
-        for (const auto& dir : self_and_ancestors(path))
-            keep(read(root + "/" + controllers + dir + "/memory.limit_in_bytes"),
-                 read(root + "/" + controllers + dir + "/memory.usage_in_bytes"));
-    }
+    for (const auto& dir : cgroup_dirs(proc_self_cgroup_text, root, "memory"))
+        if (dir.v2) keep(read(dir.path + "/memory.max"), read(dir.path + "/memory.current"));
+        else keep(read(dir.path + "/memory.limit_in_bytes"), read(dir.path + "/memory.usage_in_bytes"));
     return room;
 }
 
