@@ -14,6 +14,7 @@
 #include "core/roof_consistency.hpp"
 #include "topo/clock.hpp"
 #include "topo/cpu_features.hpp"
+#include "topo/cpu_activity.hpp"
 #include "topo/environment.hpp"
 
 #include <fmt/core.h>
@@ -336,6 +337,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
                        const std::atomic<bool>& stop) {
     validate_bench_options(topology, options);
     const auto started = std::chrono::steady_clock::now();
+    const auto activity_before = take_cpu_activity_snapshot();
     const CpuFeatures features = detect_cpu_features();
     MachineModel model;
     model.cpu = topology.cpu();
@@ -452,6 +454,19 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
             model.environment.warnings.push_back(note);
     }
     model.partial = stop.load();
+    if (const auto activity_after = take_cpu_activity_snapshot(); activity_before && activity_after) {
+        const CpuActivity activity = cpu_activity_between(*activity_before, *activity_after);
+        if (activity.cpus > 0) {
+            model.environment.steal_share = activity.steal_share();
+            model.environment.others_busy_cpus = activity.others_cpus;
+        }
+        for (auto& w : cpu_activity_warnings(
+                 activity, "the run",
+                 "each roof is a high quantile of many short bursts, which passes over most disturbed ones, but "
+                 "fewer undisturbed bursts were left: roofs lower than another run's may be this; run again when "
+                 "the machine is quieter"))
+            model.environment.warnings.push_back(std::move(w));
+    }
     model.environment.duration_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // Each figure is measured at least once whatever the budget: a budget shorter than that is

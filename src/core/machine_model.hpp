@@ -128,6 +128,10 @@ struct Environment {
     // What the run was kept to, so its roofs are not the machine's best: "--isa sse2",
     // "--kernel NAME, ...", "ROOFLINE_MAX_ISA=avx2", joined by "; "; empty: not kept to anything.
     std::string restricted_to = {};
+    // Over the run, on the CPUs it may use (/proc/stat): the share of their time the hypervisor
+    // gave to others (steal), and the CPUs' worth other processes kept busy; -1: not known.
+    double steal_share = -1;
+    double others_busy_cpus = -1;
 };
 
 struct MachineModel {

@@ -147,6 +147,8 @@ json environment_to_json(const Environment& e) {
             {"governor", e.governor},
             {"turbo", e.turbo},
             {"load_average", number(e.load_average)},
+            {"steal_share", e.steal_share >= 0 ? number(e.steal_share) : json(nullptr)},
+            {"others_busy_cpus", e.others_busy_cpus >= 0 ? number(e.others_busy_cpus) : json(nullptr)},
             {"clock_before_ghz", number(e.clock_before_ghz)},
             {"clock_after_ghz", number(e.clock_after_ghz)},
             {"compiler", e.compiler},
@@ -530,6 +532,10 @@ Environment environment_from(const JsonNode& n) {
     read_optional(n, "governor", e.governor);
     read_optional(n, "turbo", e.turbo);
     read_optional_figure(n, "load_average", e.load_average, {0, 1e7, "a load average from 0 to 1e7"});
+    if (n.has("steal_share") && !n.child("steal_share").value().is_null())
+        read_optional_figure(n, "steal_share", e.steal_share, {0, 1, "a share of the CPUs' time from 0 to 1"});
+    if (n.has("others_busy_cpus") && !n.child("others_busy_cpus").value().is_null())
+        read_optional_figure(n, "others_busy_cpus", e.others_busy_cpus, {0, 1e7, "a number of CPUs from 0 to 1e7"});
     read_optional_figure(n, "clock_before_ghz", e.clock_before_ghz, clock_range);
     read_optional_figure(n, "clock_after_ghz", e.clock_after_ghz, clock_range);
     read_optional(n, "compiler", e.compiler);

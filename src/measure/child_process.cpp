@@ -635,6 +635,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     // waited for (a shell's command, mpirun's ranks), whoever waits for it.
     struct rusage children_before {};
     ::getrusage(RUSAGE_CHILDREN, &children_before);
+    const auto activity_before = take_cpu_activity_snapshot();
     const auto t0 = std::chrono::steady_clock::now();
     write_all(go[1], go_ahead ? "g" : "x", 1);
     ::close(go[1]);
@@ -676,6 +677,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         }
     }
     const auto t1 = std::chrono::steady_clock::now();
+    const auto activity_after = take_cpu_activity_snapshot();
     heartbeat.reset();
     watchdog.reset();
     if (hook_error) std::rethrow_exception(hook_error);
@@ -692,6 +694,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         run.user_seconds = std::max(0.0, seconds(children_after.ru_utime) - seconds(children_before.ru_utime));
         run.system_seconds = std::max(0.0, seconds(children_after.ru_stime) - seconds(children_before.ru_stime));
     }
+    if (activity_before && activity_after) run.activity = cpu_activity_between(*activity_before, *activity_after);
     if (WIFEXITED(wstatus)) {
         run.status.exited = true;
         run.status.exit_code = WEXITSTATUS(wstatus);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "measure/engine.hpp"
+#include "topo/cpu_activity.hpp"
 
 #include <functional>
 #include <string>
@@ -22,6 +23,9 @@ struct ChildRun {
     // and after): in user code, and in the kernel for it (page faults, system calls, I/O).
     double user_seconds = 0;
     double system_seconds = 0;
+    // What else ran on this process's CPUs meanwhile (hypervisor steal, other processes); nullopt
+    // when /proc/stat could not be read.
+    std::optional<CpuActivity> activity;
 };
 
 // A SIGINT / SIGTERM / SIGHUP arrived: no further run may start.

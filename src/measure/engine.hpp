@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/repeated_timing.hpp"
+#include "topo/cpu_activity.hpp"
 
 #include <cstdint>
 #include <map>
@@ -184,6 +185,9 @@ struct MeasureResult {
     // The first native run's CPU time (its process tree's, ChildRun), user and system, and its
     // wall time: how much ran in the kernel, and how many CPUs it kept busy on average.
     double cpu_user_seconds = 0, cpu_system_seconds = 0, cpu_wall_seconds = 0;
+    // What else ran on the program's CPUs during the native run whose time the points take (the
+    // fastest timed one): hypervisor steal and other processes, which lengthen that time.
+    std::optional<CpuActivity> timed_run_activity;
     std::vector<RegionTiming> timings;     // from the marker library (empty without markers)
     // The native run repeated (--repeat): what was done, and the runs behind wall_seconds and each
     // of `timings` (parallel to it; nullopt for a region only the first run had). Their seconds are

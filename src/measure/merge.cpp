@@ -127,6 +127,10 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
             p.details["cpu_system_seconds"] = result.cpu_system_seconds;
             p.details["cpu_wall_seconds"] = result.cpu_wall_seconds;
         }
+        if (const auto& a = result.timed_run_activity; a && a->cpus > 0) {
+            p.details["cpu_steal_share"] = a->steal_share();
+            p.details["cpu_others_busy"] = a->others_cpus;
+        }
         if (const auto* c = counts_for(kProgramRegion)) {
             apply_counts(p, *c);
             if (c->threads > 0) p.threads = c->threads;  // threads that did work, counted by the tool

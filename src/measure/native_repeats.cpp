@@ -7,6 +7,7 @@
 #include "measure/engines_internal.hpp"
 #include "measure/output_tee.hpp"
 #include "measure/protocol_json.hpp"
+#include "topo/cpu_activity.hpp"
 
 #include <fmt/core.h>
 
@@ -72,6 +73,7 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
     }
     if (plan.runs_total() > 1 && interrupt_signal()) plan = {0, 1, plan.automatic};
     std::vector<double> walls = {result.wall_seconds};
+    std::vector<std::optional<CpuActivity>> activities = {result.timed_run_activity};
     std::vector<std::optional<std::vector<RegionTiming>>> regions = {result.timings};
     int unreadable = 0;
     std::string stopped;
@@ -120,6 +122,7 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
         auto later = later_run_regions(marker_out, calibration_seconds);
         walls.push_back(child.wall_seconds > calibration_seconds ? child.wall_seconds - calibration_seconds
                                                                  : child.wall_seconds);
+        activities.push_back(child.activity);
         if (!later) ++unreadable;
         regions.push_back(std::move(later));
     }
@@ -148,6 +151,12 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
         const auto [t, w] = split(walls, timed_run);
         result.wall_timing = summarize_runs(t, w);
         result.wall_seconds = result.wall_timing->fastest;
+        // The run the points' time comes from is the one whose disturbance matters.
+        for (std::size_t i = 0; i < walls.size(); ++i)
+            if (timed_run[i] && walls[i] == result.wall_seconds) {
+                result.timed_run_activity = activities[i];
+                break;
+            }
     }
     // Each region of the first run, matched by name and occurrence in the others.
     result.region_timing.assign(result.timings.size(), std::nullopt);
@@ -194,6 +203,13 @@ void repeat_native_run(const MeasureRequest& request, MeasureResult& result, con
                                            "under {:.1f} s is; --repeat K asks for K runs)",
                                            seconds_text(walls.front()), kAutoRepeatBudgetSeconds / 3));
     }
+    if (result.timed_run_activity)
+        for (auto& w : cpu_activity_warnings(
+                 *result.timed_run_activity, made > 1 ? "the fastest timed native run" : "the native run",
+                 "the program waited for them, so its time is longer and its points sit lower than its code "
+                 "alone would put them; run again when the machine is quieter (--repeat K takes the fastest of K "
+                 "runs)"))
+            result.warnings.push_back(std::move(w));
 }
 
 } // namespace detail

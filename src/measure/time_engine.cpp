@@ -73,6 +73,7 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
     result.cpu_user_seconds = run.user_seconds;
     result.cpu_system_seconds = run.system_seconds;
     result.cpu_wall_seconds = run.wall_seconds;
+    result.timed_run_activity = run.activity;
     // Time in the kernel is work no roof describes: a program faulting in fresh memory spent most of
     // its 0.53 s there (0.10 s user) and was judged as slow code at 10% of the DRAM roof.
     const double cpu = run.user_seconds + run.system_seconds;

@@ -44,6 +44,8 @@ MachineModel populated_model() {
                      "2026-11-03T10:20:30Z", BenchMode::full, 93.5, "AMD Zen 3", "q0.9 of burst medians",
                      {"no PMU", "load average above 1"}, {}};
     m.environment.restricted_to = "--isa avx2";
+    m.environment.steal_share = 0.0625;
+    m.environment.others_busy_cpus = 0.25;
     return m;
 }
 
@@ -138,6 +140,8 @@ void expect_equal(const MachineModel& a, const MachineModel& b) {
     EXPECT_EQ(e.governor, f.governor);
     EXPECT_EQ(e.turbo, f.turbo);
     EXPECT_EQ(e.load_average, f.load_average);
+    EXPECT_EQ(e.steal_share, f.steal_share);
+    EXPECT_EQ(e.others_busy_cpus, f.others_busy_cpus);
     EXPECT_EQ(e.clock_before_ghz, f.clock_before_ghz);
     EXPECT_EQ(e.clock_after_ghz, f.clock_after_ghz);
     EXPECT_EQ(e.compiler, f.compiler);
@@ -188,6 +192,16 @@ TEST(MachineJson, RoundTripKeepsEveryField) {
     const auto restored = machine_from_json(machine_to_json(original));
     expect_equal(original, restored);
     EXPECT_EQ(machine_to_json(restored), machine_to_json(original));
+}
+
+TEST(MachineJson, CpuActivityUnknownIsNullAndOutOfRangeIsRefused) {
+    auto model = populated_model();
+    model.environment.steal_share = -1;  // /proc/stat not read
+    auto j = machine_to_json(model);
+    EXPECT_TRUE(j["environment"]["steal_share"].is_null());
+    EXPECT_EQ(machine_from_json(j).environment.steal_share, -1);
+    j["environment"]["steal_share"] = 1.5;  // more than all of the CPUs' time
+    EXPECT_THROW(machine_from_json(j), std::exception);
 }
 
 TEST(MachineJson, RoundTripThroughText) {
