@@ -112,6 +112,15 @@ public:
         return out;
     }
 
+    // The cache line strided and random operands move below L1: the machine's L1 line
+    // where it describes one, else 64 B (the spec's default).
+    std::optional<double> line_bytes() const {
+        if (figures()) return std::nullopt;
+        for (const auto& c : judging_->file.model.caches)
+            if (c.level == 1 && c.line_bytes > 0) return static_cast<double>(c.line_bytes);
+        return std::nullopt;
+    }
+
     // The roofline of `precision` (nullopt: as the model's policy chooses without points).
     // What the machine lacks is not a malformed command line: exit 1, as report and plot do.
     Roofline of(const std::optional<std::string>& precision) const {
@@ -194,7 +203,8 @@ int run_specs(const ModelArgs& a) {
     std::string last_label;
     bool all_for_roofs = true;  // every kernel left out lacked a bandwidth roof (else their reasons are above)
     for (const auto& [path, specs] : files) {
-        for (const auto& spec : specs) {
+        for (KernelSpec spec : specs) {
+            if (const auto line = rooflines.line_bytes()) spec.line_bytes = *line;
             const SpecPrecision own = spec_precision(spec);
             auto [r, choice] = judging_roofline(spec, own, rooflines, a);
             last_label = r.label;

@@ -40,7 +40,12 @@ std::optional<Footprint> operand_footprint(const ArraySpec& a, const KernelSpec&
     if (a.resident_in == "registers") return std::nullopt;
     if (a.elements) return Footprint{*a.elements * a.element_bytes, true};
     if (!spec.iterations) return std::nullopt;
-    return Footprint{(a.reads_per_iteration + a.writes_per_iteration) * *spec.iterations * a.element_bytes, false};
+    // What caches hold is lines: a strided or random access whose line is not used whole
+    // occupies the part of the line it brings (a sum of every 8th double fills 64 B of
+    // cache per 8 B read), so the bound counts that, not the elements alone. Lines a
+    // cache keeps until used whole hold the elements only (the outermost level's figure).
+    const double per_access = bytes_per_access(a, static_cast<int>(spec_levels().size()), spec.line_bytes);
+    return Footprint{(a.reads_per_iteration + a.writes_per_iteration) * *spec.iterations * per_access, false};
 }
 
 std::vector<ResidencyProblem> residency_problems(const KernelSpec& spec, const std::vector<CacheCapacity>& capacities) {

@@ -22,14 +22,14 @@ std::map<std::string, double> count_bytes(const KernelSpec& spec, bool with_writ
     std::map<std::string, double> bytes;
     for (const auto& array : spec.arrays) {
         const int depth = residence_depth(array.resident_in);
-        const double loaded = array.reads_per_iteration * array.element_bytes;
-        const double stored = array.writes_per_iteration * array.element_bytes;
-        // A store to a line the loop also reads (y = y + ...) finds it loaded already:
-        // only stores beyond the reads allocate.
-        const double allocated =
-            std::max(0.0, array.writes_per_iteration - array.reads_per_iteration) * array.element_bytes;
         const int last = static_cast<int>(levels.size());
         for (int level = 1; level <= last; ++level) {
+            const double access = bytes_per_access(array, level, spec.line_bytes);
+            const double loaded = array.reads_per_iteration * access;
+            const double stored = array.writes_per_iteration * access;
+            // A store to a line the loop also reads (y = y + ...) finds it loaded already:
+            // only stores beyond the reads allocate.
+            const double allocated = std::max(0.0, array.writes_per_iteration - array.reads_per_iteration) * access;
             double moved = level <= depth ? loaded : 0.0;
             if (array.non_temporal) {
                 // Streaming stores leave the core for memory without touching the
@@ -113,6 +113,16 @@ void add_model_lifts(const KernelSpec& spec, const Roofline& r, View view, Kerne
 }
 
 } // namespace
+
+bool scattered_access(const ArraySpec& a) { return a.random || a.stride > 1; }
+
+double bytes_per_access(const ArraySpec& a, int level, double line_bytes) {
+    // L1 counts what the instructions move; below the cache that keeps the lines until
+    // they are used whole, each line crosses once, as a contiguous operand's elements do.
+    if (level <= 1 || !scattered_access(a) || level > residence_depth(a.lines_kept_in)) return a.element_bytes;
+    const double span = a.random ? line_bytes : a.stride * a.element_bytes;
+    return std::max(a.element_bytes, std::min(span, line_bytes));
+}
 
 const std::vector<std::string>& spec_levels() {
     static const std::vector<std::string> levels{"L1", "L2", "L3", "DRAM"};

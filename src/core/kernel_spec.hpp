@@ -41,7 +41,26 @@ struct ArraySpec {
     // Its size in elements, when the spec gives it: what it occupies (for an operand
     // resident in a cache, the part kept there), checked against that cache.
     std::optional<double> elements;
+    // How successive accesses fall (`stride:`): 1, the next element (the default); a
+    // larger stride skips elements, and `random` lands each access on a line of its own.
+    // Below L1 caches move whole lines, so each access of a strided or random operand
+    // moves min(stride x element_bytes, the line) bytes there (at least one element),
+    // down to where it stays: a sum of every 8th double moves 64 B per 8 B loaded.
+    double stride = 1;
+    bool random = false;
+    // Strided or random: the cache that keeps each line until the loop has used all of it
+    // (it comes back to the line's other elements within what that cache holds: a
+    // transpose's N store lines in L2). Lines move whole above it and each once below it,
+    // as elements do. "" when nothing keeps them (every access moves a line).
+    std::string lines_kept_in;
 };
+
+// Whether accesses skip through the operand (a stride above one element, or random).
+bool scattered_access(const ArraySpec& array);
+// Bytes one access of `array` moves across the boundary into `level` (1 = L1 ... 4 = DRAM)
+// on a machine of `line_bytes` lines: the element at L1 and wherever its lines are used
+// whole, else the part of a line it brings (see ArraySpec::stride).
+double bytes_per_access(const ArraySpec& array, int level, double line_bytes);
 
 struct KernelSpec {
     std::string name;
@@ -53,6 +72,9 @@ struct KernelSpec {
     std::string iterations_text;        // as written ("N*N"), for display
     std::map<std::string, double> sizes;  // named sizes the expressions used
     std::vector<ArraySpec> arrays;
+    // The cache line of the machine it is judged on (what strided and random accesses
+    // move below L1); 64 B unless the machine says otherwise.
+    double line_bytes = 64;
 };
 
 // "L1", "L2", "L3", "DRAM".
@@ -83,7 +105,8 @@ bool is_known_residence(const std::string& resident_in);
 // With write-allocate: one extra read per stored byte at each level below L1
 // that a write-allocating array streams through (L1 counts instructions only);
 // stores to an array the loop reads as often (y = y + ...) allocate nothing extra.
-// Non-temporal stores count at L1 and DRAM only.
+// Non-temporal stores count at L1 and DRAM only. Strided and random operands move
+// bytes_per_access below L1.
 std::map<std::string, double> bytes_per_iteration(const KernelSpec& spec);
 // The same without write-allocate reads (what the instructions nominally move).
 std::map<std::string, double> nominal_bytes_per_iteration(const KernelSpec& spec);

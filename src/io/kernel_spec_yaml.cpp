@@ -93,7 +93,7 @@ double non_negative(const YamlNode& n, const Sizes& sizes) {
 ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
     n.require_map();
     n.allow_only({"name", "type", "element_bytes", "elements", "reads", "writes", "write_allocate", "non_temporal",
-                  "resident_in"});
+                  "resident_in", "stride", "lines_kept_in"});
     ArraySpec a;
     a.name = n.required("name", "the array's name").as_string();
     if (n.has("type") && n.has("element_bytes")) n.child("type").fail("give either 'type' or 'element_bytes', not both");
@@ -123,7 +123,39 @@ ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
         if (!is_known_residence(a.resident_in)) where->expected("registers, L1, L2, L3 or memory");
         if (a.resident_in == "memory" || a.resident_in == "DRAM") a.resident_in.clear();
     }
+    if (const auto st = n.optional("stride")) {
+        if (st->is_scalar() && st->as_string() == "random") {
+            a.random = true;
+        } else {
+            a.stride = st->as_expression(sizes);
+            if (!(a.stride >= 1))
+                st->expected("'random' or a stride in elements of at least 1 (1: the next element, the default)");
+        }
+    }
+    if (const auto kept = n.optional("lines_kept_in")) {
+        a.lines_kept_in = kept->as_string();
+        if (a.lines_kept_in != "L1" && a.lines_kept_in != "L2" && a.lines_kept_in != "L3")
+            kept->expected("L1, L2 or L3 (the cache that keeps each line until the loop has used all of it)");
+        if (!scattered_access(a))
+            kept->fail(fmt::format("array '{}' is accessed element after element: 'lines_kept_in' is for a 'stride' "
+                                   "above 1 or 'random'",
+                                   a.name));
+        // A line kept where the operand stays anyway says nothing: it crosses no level below.
+        const auto& levels = spec_levels();
+        const auto depth = [&](const std::string& l) {
+            return std::find(levels.begin(), levels.end(), l) - levels.begin();
+        };
+        if (a.resident_in == "registers" || (!a.resident_in.empty() && depth(a.resident_in) <= depth(a.lines_kept_in)))
+            kept->fail(fmt::format("array '{}' stays in {}: its lines cannot be kept in {}, further out",
+                                   a.name, a.resident_in, a.lines_kept_in));
+    }
     if (const auto nt = n.optional("non_temporal"); nt && nt->as_bool()) {
+        // Streaming stores of scattered elements write partial lines through the
+        // write-combining buffers, which the model does not describe.
+        if (scattered_access(a))
+            nt->fail(fmt::format("array '{}' is accessed with a stride or at random: non-temporal stores are "
+                                 "modelled for contiguous operands only",
+                                 a.name));
         // Streaming stores bypass the caches and never read for ownership: they
         // contradict an array kept in a cache or registers, or a write-allocate.
         if (a.writes_per_iteration == 0)

@@ -589,6 +589,52 @@ TEST(KernelSpecErrors, NonTemporalStoresThatCannotBe) {
     EXPECT_EQ(schema_error(head + "  - {name: a, type: double, writes: 1, non_temporal: false}\n"), "no error");
 }
 
+TEST(KernelSpecErrors, StridesAndKeptLinesThatCannotBe) {
+    const std::string head = "name: k\nflops: 1\nsizes: {N: 8}\narrays:\n";
+    EXPECT_EQ(schema_error(head + "  - {name: a, type: double, reads: 1, stride: N}\n"), "no error");
+    EXPECT_EQ(schema_error(head + "  - {name: a, type: double, reads: 1, stride: random, lines_kept_in: L3}\n"),
+              "no error");
+    std::string e = schema_error(head + "  - {name: a, type: double, reads: 1, stride: 0}\n");
+    EXPECT_NE(e.find("'random' or a stride in elements of at least 1"), std::string::npos) << e;
+    e = schema_error(head + "  - {name: a, type: double, reads: 1, stride: sideways}\n");
+    EXPECT_NE(e.find("k.yaml"), std::string::npos) << e;
+    e = schema_error(head + "  - {name: a, type: double, reads: 1, lines_kept_in: L2}\n");
+    EXPECT_NE(e.find("'lines_kept_in' is for a 'stride' above 1 or 'random'"), std::string::npos) << e;
+    e = schema_error(head + "  - {name: a, type: double, reads: 1, stride: 8, lines_kept_in: memory}\n");
+    EXPECT_NE(e.find("L1, L2 or L3"), std::string::npos) << e;
+    e = schema_error(head + "  - {name: a, type: double, reads: 1, stride: 8, resident_in: L2, lines_kept_in: L2}\n");
+    EXPECT_NE(e.find("array 'a' stays in L2: its lines cannot be kept in L2"), std::string::npos) << e;
+    e = schema_error(head + "  - {name: a, type: double, writes: 1, stride: 8, non_temporal: true}\n");
+    EXPECT_NE(e.find("non-temporal stores are modelled for contiguous operands only"), std::string::npos) << e;
+}
+
+TEST(KernelSpecBytes, StridedOperandsMoveLinesDownToWhereTheyAreKept) {
+    KernelSpec k;
+    k.work_per_iteration = 1;
+    ArraySpec a = array("a", 1, 0);
+    a.stride = 8;
+    k.arrays = {a};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 8}, {"L2", 64}, {"L3", 64}, {"DRAM", 64}}));
+    k.line_bytes = 128;  // the machine's line, not a constant
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(k).at("DRAM"), 64);  // 8 doubles apart: 64 B of each 128 B line
+    k.arrays[0].stride = 32;
+    EXPECT_DOUBLE_EQ(bytes_per_iteration(k).at("DRAM"), 128);
+    // A store: the line is read for ownership and written back at each level it moves whole.
+    ArraySpec b = array("b", 0, 1);
+    b.stride = 1000;
+    b.lines_kept_in = "L2";
+    k.line_bytes = 64;
+    k.arrays = {b};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 8}, {"L2", 128}, {"L3", 16}, {"DRAM", 16}}));
+    EXPECT_EQ(nominal_bytes_per_iteration(k),
+              (std::map<std::string, double>{{"L1", 8}, {"L2", 64}, {"L3", 8}, {"DRAM", 8}}));
+    // Random: a line per access, down to where the operand stays.
+    ArraySpec h = array("h", 1, 1, "L2");
+    h.random = true;
+    k.arrays = {h};
+    EXPECT_EQ(bytes_per_iteration(k), (std::map<std::string, double>{{"L1", 16}, {"L2", 128}}));
+}
+
 TEST(KernelSpecErrors, ExpressionsOfSizes) {
     const auto k = kernel_specs_from_yaml("name: x\nflops: 2*(M+N)/4\nsizes: {M: 6, N: 10, b: 4}\niterations: M*N\n"
                                           "arrays:\n  - {name: a, type: double, reads: 2/b - 1/N}\n")
