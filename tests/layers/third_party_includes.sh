@@ -2,7 +2,8 @@
 # Third-party headers live in system include directories, where the layers'
 # include roots cannot hide them: this test keeps each library in the layer
 # docs/ARCHITECTURE.md gives it (CLI11 in cli/, SQLite, libpq and yaml-cpp in io/,
-# hwloc in topo/, libpfm4 and Capstone in measure/).
+# hwloc in topo/, libpfm4, libdw and Capstone in measure/, OpenBLAS and FFTW in bench/;
+# nlohmann-json nowhere below io/ but in render/).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/../../src" && pwd)"
 failed=0
@@ -27,5 +28,10 @@ check 'yaml-cpp/' io
 check 'hwloc' topo
 check 'perfmon/' measure
 check 'capstone/' measure
+check '(elfutils/|dwarf\.h|libdw)' measure
+check '(cblas\.h|openblas|lapacke?\.h)' bench
+check '(fftw3\.h)' bench
+# io/'s public headers hand nlohmann-json's values to the layers above it.
+check 'nlohmann/' io measure render app cli
 if [[ $failed -ne 0 ]]; then exit 1; fi
 echo "third-party headers stay in their layers"
