@@ -454,7 +454,8 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
             model.environment.warnings.push_back(note);
     }
     model.partial = stop.load();
-    if (const auto activity_after = take_cpu_activity_snapshot(); activity_before && activity_after) {
+    if (const auto activity_after = activity_before ? take_cpu_activity_snapshot(*activity_before) : std::nullopt;
+        activity_before && activity_after) {
         const CpuActivity activity = cpu_activity_between(*activity_before, *activity_after);
         if (activity.cpus > 0) {
             model.environment.steal_share = activity.steal_share();

@@ -677,7 +677,7 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
         }
     }
     const auto t1 = std::chrono::steady_clock::now();
-    const auto activity_after = take_cpu_activity_snapshot();
+    const auto activity_after = activity_before ? take_cpu_activity_snapshot(*activity_before) : std::nullopt;
     heartbeat.reset();
     watchdog.reset();
     if (hook_error) std::rethrow_exception(hook_error);

@@ -72,14 +72,17 @@ std::optional<CpuTimes> parse_proc_stat(std::string_view text, const std::vector
     return times;
 }
 
-std::optional<CpuActivitySnapshot> take_cpu_activity_snapshot() {
+namespace {
+
+std::optional<CpuActivitySnapshot> snapshot_of(std::vector<int> watched) {
     std::ifstream file("/proc/stat");
     if (!file) return std::nullopt;
     std::ostringstream text;
     text << file.rdbuf();
-    const auto times = parse_proc_stat(text.str(), affinity_cpus(), static_cast<double>(::sysconf(_SC_CLK_TCK)));
+    const auto times = parse_proc_stat(text.str(), watched, static_cast<double>(::sysconf(_SC_CLK_TCK)));
     if (!times) return std::nullopt;
     CpuActivitySnapshot snapshot;
+    snapshot.watched = std::move(watched);
     snapshot.cpus = *times;
     snapshot.own_cpu_seconds = own_cpu_seconds();
     snapshot.wall_seconds =
@@ -87,11 +90,21 @@ std::optional<CpuActivitySnapshot> take_cpu_activity_snapshot() {
     return snapshot;
 }
 
+} // namespace
+
+std::optional<CpuActivitySnapshot> take_cpu_activity_snapshot() { return snapshot_of(affinity_cpus()); }
+
+std::optional<CpuActivitySnapshot> take_cpu_activity_snapshot(const CpuActivitySnapshot& like) {
+    return snapshot_of(like.watched);
+}
+
 CpuActivity cpu_activity_between(const CpuActivitySnapshot& before, const CpuActivitySnapshot& after) {
     CpuActivity activity;
     activity.wall_seconds = std::max(0.0, after.wall_seconds - before.wall_seconds);
-    // A CPU brought on- or offline meanwhile changes what is summed: nothing is judged then.
-    if (before.cpus.cpus != after.cpus.cpus || !(activity.wall_seconds > 0)) return activity;
+    // Other CPUs, or a CPU brought on- or offline meanwhile: the sums are not comparable, nothing
+    // is judged then.
+    if (before.watched != after.watched || before.cpus.cpus != after.cpus.cpus || !(activity.wall_seconds > 0))
+        return activity;
     activity.cpus = after.cpus.cpus;
     const double steal = std::max(0.0, after.cpus.steal_seconds - before.cpus.steal_seconds);
     const double busy = std::max(0.0, after.cpus.busy_seconds - before.cpus.busy_seconds);

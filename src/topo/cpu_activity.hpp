@@ -25,13 +25,17 @@ std::optional<CpuTimes> parse_proc_stat(std::string_view text, const std::vector
                                         double ticks_per_second);
 
 struct CpuActivitySnapshot {
+    std::vector<int> watched;  // the CPUs summed (empty: every CPU)
     CpuTimes cpus;
     double own_cpu_seconds = 0;  // this process and the children it waited for (getrusage)
     double wall_seconds = 0;     // steady clock
 };
 
-// Now, over the CPUs of this process's affinity mask; nullopt when /proc/stat cannot be read.
+// Now, over the CPUs of the calling thread's affinity mask; nullopt when /proc/stat cannot be read.
 std::optional<CpuActivitySnapshot> take_cpu_activity_snapshot();
+// Now, over the CPUs an earlier snapshot watched (a thread bound to one core meanwhile still
+// compares like with like).
+std::optional<CpuActivitySnapshot> take_cpu_activity_snapshot(const CpuActivitySnapshot& like);
 
 // Between two snapshots, as average CPUs busy with each over the interval.
 struct CpuActivity {

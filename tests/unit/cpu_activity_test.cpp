@@ -70,6 +70,10 @@ TEST(CpuActivity, OthersAreTheBusyTimeLessOurOwn) {
     const auto changed = cpu_activity_between(snapshot(10, 0, 3, 100, 2), snapshot(20, 5, 4, 101, 3));
     EXPECT_EQ(changed.cpus, 0);
     EXPECT_TRUE(cpu_activity_warnings(changed, "the run", "so").empty());
+    // Snapshots of other CPUs (a thread bound to one core between them) are not compared either.
+    auto one_cpu = snapshot(20, 5, 4, 101, 1);
+    one_cpu.watched = {0};
+    EXPECT_EQ(cpu_activity_between(snapshot(10, 0, 3, 100, 1), one_cpu).cpus, 0);
 }
 
 TEST(CpuActivity, WarnsOnlyPastTheThresholds) {
