@@ -1,5 +1,7 @@
 #include "core/kernel_spec.hpp"
 
+#include "core/code_traits.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -223,6 +225,21 @@ KernelPrediction predict(const KernelSpec& spec, const Roofline& r, View view) {
     // The analysis needs work to place the point; a pure copy has none.
     if (spec.work_per_iteration > 0) out.analysis = analyze(r, out.point, view);
     add_model_lifts(spec, r, view, out);
+    // A reduction into a scalar: the same FLOPs in one dependent chain per accumulator
+    // (the chains of several accumulators run side by side, so the one with the most
+    // updates per iteration sets the pace).
+    double updates = 0;
+    for (const auto& a : spec.arrays)
+        if (a.resident_in == "registers" && a.elements == 1.0 && a.reads_per_iteration > 0 &&
+            a.writes_per_iteration > 0) {
+            out.accumulators.push_back(a.name);
+            updates = std::max(updates, a.writes_per_iteration);
+        }
+    if (updates > 0 && r.clock_ghz > 0 && spec.work_unit == "FLOP" && spec.work_per_iteration > 0) {
+        const double chain =
+            one_chain_gflops(r.clock_ghz, std::max(1, r.threads), spec.work_per_iteration / updates);
+        if (chain < out.performance) out.one_chain_performance = chain;
+    }
     for (const auto& c : r.ceilings) {
         if (c.kind == CeilingKind::bandwidth && !out.intensity.count(c.level)) continue;
         if (c.kind == CeilingKind::bandwidth && view == View::orm && c.level != "DRAM") continue;

@@ -149,6 +149,13 @@ struct KernelPrediction {
         double performance = 0;     // G<unit>/s after the change
     };
     std::vector<Lift> lifts;
+    // Scalar accumulators (`resident_in: registers`, `elements: 1`, read and written each
+    // iteration: s += ...): a compiler that may not reassociate (-O3 without -ffast-math)
+    // keeps each one dependent chain of adds, at most one per add latency
+    // (core/code_traits.hpp's one_chain_gflops at the roofline's clock). Set when that rate
+    // is below the prediction, the clock known and the work FLOP.
+    std::vector<std::string> accumulators;
+    std::optional<double> one_chain_performance;
     // Ceilings that would hold the kernel below the prediction at its intensity:
     // the code must beat each of them (SIMD, FMA, threads ...) to reach it. Highest first.
     std::vector<Ceiling> must_beat;

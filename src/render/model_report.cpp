@@ -178,6 +178,15 @@ std::string kernel_text(const KernelModelResult& result) {
         if (p.lifts.empty())
             for (const auto& step : p.analysis.next_steps) out += fmt::format("    - {}\n", next_step_text(r, step));
     }
+    if (p.one_chain_performance) {
+        const bool one = p.accumulators.size() == 1;
+        out += fmt::format("  one chain       {} accumulate{} in a register: compiled without reassociation (no "
+                           "-ffast-math) {} one dependent chain of adds, at most {} {} (one add per 2 cycles "
+                           "at {} GHz); partial sums or -ffast-math lift that\n",
+                           terminal_text(fmt::format("{}", fmt::join(p.accumulators, ", "))), one ? "s" : "",
+                           one ? "its adds form" : "each is", format_number(*p.one_chain_performance), rate,
+                           format_number(r.clock_ghz));
+    }
     if (!p.must_beat.empty()) {
         std::string names;
         for (const auto& c : p.must_beat)
@@ -246,6 +255,9 @@ ordered_json kernel_json(const KernelModelResult& result) {
             {"seconds", p.seconds ? ordered_json(*p.seconds) : ordered_json(nullptr)},
             {"seconds_per_iteration", p.seconds_per_iteration},
             {"cache_fit", cache_fit_json(result)},
+            {"one_chain", p.one_chain_performance ? ordered_json{{"accumulators", p.accumulators},
+                                                                 {"performance", *p.one_chain_performance}}
+                                                  : ordered_json(nullptr)},
             {"warnings", result.warnings},
             {"lifts", lifts},
             {"next_steps", next_steps},
