@@ -5,7 +5,8 @@
 #  run.sh TOOL_DIR CACHE_REGIONS CASE BINARY: marker regions' cache traffic, check_cache_regions.py;
 #  run.sh TOOL_DIR BAD_OPTIONS BINARY: wrong cache options stop with a message, bad_options.sh;
 #  run.sh TOOL_DIR PER_INSTRUCTION BINARY: --roofline-per-instruction, check_per_instruction.py;
-#  run.sh TOOL_DIR REGION_DETAIL BINARY: a region's counts by instruction, check_region_detail.py)
+#  run.sh TOOL_DIR REGION_DETAIL BINARY: a region's counts by instruction, check_region_detail.py;
+#  run.sh TOOL_DIR FUNCTION_EXITS BINARY: function regions left by signals and longjmp, check_function_exits.py)
 # Exit 77 (skipped) when valgrind, the tool, or python3 is missing.
 tool_dir=$1
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -25,6 +26,9 @@ if [ "${2:-}" = PER_INSTRUCTION ]; then
 fi
 if [ "${2:-}" = REGION_DETAIL ]; then
   exec python3 "$(dirname "$0")/check_region_detail.py" "$1" "${@:3}"
+fi
+if [ "${2:-}" = FUNCTION_EXITS ]; then
+  exec python3 "$(dirname "$0")/check_function_exits.py" "$1" "${@:3}"
 fi
 if [ "${2:-}" = CACHE_THREADS ]; then
   exec python3 "$(dirname "$0")/check_cache_threads.py" "$1" "${@:3}"

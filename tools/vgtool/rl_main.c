@@ -5,6 +5,7 @@
  * Written from the public tool headers (pub_tool_*.h, libvex_ir.h). */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -845,6 +846,7 @@ typedef struct {
     Int depth;
     Int fdepth; /* function acts */
     ULong acc[RL_NC]; /* work done by this thread up to when it last stopped running */
+    Addr alt_lo, alt_hi; /* its alternate signal stack (sigaltstack), [lo, hi); hi 0: none */
 } TState;
 static TState *tstate[MAX_THREADS];
 
@@ -1048,18 +1050,23 @@ static void act_close(Act *a, const ULong *now)
         if (open_list[k] == a->region) { open_list[k] = open_list[--n_open]; break; }
 }
 
-/* End the innermost open activation of `region` (and anything opened after
- * it). */
+/* End the innermost open activation of `region` (and the client-request regions opened
+ * after it). Function activations opened after it stay open: they end when their frame
+ * is popped, whatever marker calls the function makes. */
 static void act_end(TState *t, Int region)
 {
     Int k;
     for (k = t->depth - 1; k >= 0; k--)
-        if (t->act[k].region == region) break;
+        if (t->act[k].region == region && t->act[k].sp == 0) break;
     if (k < 0) return;
     ULong now[RL_NC];
     scope_now(t, now);
-    for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
-    t->depth = k;
+    Int kept = k;
+    for (Int j = k; j < t->depth; j++) {
+        if (j == k || t->act[j].sp == 0) act_close(&t->act[j], now);
+        else t->act[kept++] = t->act[j];
+    }
+    t->depth = kept;
     cache_ctx_update(t);
 }
 
@@ -1067,17 +1074,37 @@ static void act_end(TState *t, Int region)
  * when it is not already active on this thread; end when a superblock
  * starts with SP above the SP recorded at entry (i.e. the frame was
  * popped by ret, longjmp, or unwinding).  sp_limit is the smallest entry
- * SP of the running thread's open function activations (~0 = none). */
+ * SP of the running thread's open function activations (~0 = none), or 0
+ * while the thread runs on its alternate signal stack (see act_gone). */
 /* Read by every instrumented block: keep it on a line of its own. */
 static struct { Addr v; UChar pad[56]; } sp_limit_box __attribute__((aligned(64))) = { ~(Addr)0, {0} };
 #define sp_limit (sp_limit_box.v)
 static Int tracked_region[MAX_TRACKED];
 
-static void recompute_limit(TState *t)
+static Bool on_alt_stack(const TState *t, Addr a) { return t->alt_hi != 0 && a >= t->alt_lo && a < t->alt_hi; }
+
+/* Whether function activation a's frame is gone, SP being sp. A signal handler on the
+ * alternate stack runs at an SP that says nothing about the frames of the stack it
+ * interrupted (an alternate stack above a thread's stack looked like a return: the rest of
+ * the interrupted call went uncounted): those are left open while SP is on the alternate
+ * stack, and judged again when it leaves it (sigreturn, or a longjmp out of the handler).
+ * A function called on the alternate stack has returned once SP is off it. */
+static Bool act_gone(const TState *t, const Act *a, Addr sp)
+{
+    if (a->sp == 0) return False; /* a client-request region: ended by its end request */
+    const Bool sp_alt = on_alt_stack(t, sp);
+    if (on_alt_stack(t, a->sp)) return !sp_alt || a->sp < sp;
+    return !sp_alt && a->sp < sp;
+}
+
+static void recompute_limit(TState *t, Addr sp)
 {
     Addr lim = ~(Addr)0;
     for (Int i = 0; i < t->depth; i++)
         if (t->act[i].sp != 0 && t->act[i].sp < lim) lim = t->act[i].sp;
+    /* on the alternate stack with a function open: check every block, so that leaving
+     * the alternate stack (in either direction) is seen */
+    if (lim != ~(Addr)0 && on_alt_stack(t, sp)) lim = 0;
     sp_limit = lim;
 }
 
@@ -1092,27 +1119,30 @@ static VG_REGPARM(2) void rl_fn_enter(UWord which, UWord sp)
             return;
         }
     act_begin(t, tid, region, (Addr)sp);
-    recompute_limit(t);
+    recompute_limit(t, (Addr)sp);
 }
 
 static VG_REGPARM(1) void rl_sp_check(UWord sp)
 {
     TState *t = ts_of(VG_(get_running_tid)());
-    ULong now[RL_NC];
+    /* close every function activation whose frame is gone; the client-request regions
+     * opened inside it stay open, as the marker library keeps them (a longjmp or a throw
+     * past their end: closed at exit, their time running to it) */
+    Int kept = 0;
     Bool have = False;
-    /* close, innermost first, every function activation whose frame is gone
-     * (and regions opened inside it) */
-    while (t->depth > 0) {
-        Int k;
-        for (k = t->depth - 1; k >= 0; k--)
-            if (t->act[k].sp != 0 && t->act[k].sp < (Addr)sp) break;
-        if (k < 0) break;
+    ULong now[RL_NC];
+    for (Int j = 0; j < t->depth; j++) {
+        if (!act_gone(t, &t->act[j], (Addr)sp)) {
+            if (kept != j) t->act[kept] = t->act[j];
+            kept++;
+            continue;
+        }
         if (!have) { scope_now(t, now); have = True; }
-        for (Int j = t->depth - 1; j >= k; j--) act_close(&t->act[j], now);
-        t->depth = k;
+        act_close(&t->act[j], now);
     }
+    t->depth = kept;
     if (have) cache_ctx_update(t);
-    recompute_limit(t);
+    recompute_limit(t, (Addr)sp);
 }
 
 /* A thread that changed its own CPU affinity moves now; another thread's change is
@@ -1128,8 +1158,26 @@ static void rl_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt n)
 static void rl_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n, SysRes res)
 {
     (void)n;
+    if (no == __NR_sigaltstack && !sr_isError(res) && args[0] != 0 &&
+        VG_(am_is_valid_for_client)((Addr)args[0], sizeof(vki_stack_t), VKI_PROT_READ)) {
+        /* the thread's alternate signal stack, for act_gone */
+        const vki_stack_t *ss = (const vki_stack_t *)args[0];
+        TState *t = ts_of(tid);
+        if (ss->ss_flags & VKI_SS_DISABLE) t->alt_lo = t->alt_hi = 0;
+        else { t->alt_lo = (Addr)ss->ss_sp; t->alt_hi = (Addr)ss->ss_sp + ss->ss_size; }
+        return;
+    }
     if (!cache_on || !cpu_core || no != __NR_sched_setaffinity || sr_isError(res)) return;
     if (args[0] == 0 || (Int)args[0] == VG_(gettid)()) cache_set_core(tid);
+}
+
+/* A new thread has no alternate signal stack (clone clears it); its slot may be a dead
+ * thread's. */
+static void rl_thread_create(ThreadId parent, ThreadId child)
+{
+    (void)parent;
+    TState *t = ts_of(child);
+    t->alt_lo = t->alt_hi = 0;
 }
 
 static void rl_start_client_code(ThreadId tid, ULong blocks)
@@ -1145,7 +1193,7 @@ static void rl_start_client_code(ThreadId tid, ULong blocks)
         cache_set_core(tid);
         if (clo_thread_scope) cache_ctx_update(ts_of(tid)); /* the regions open on it */
     }
-    if (n_clo_funcs > 0) recompute_limit(ts_of(tid));
+    if (n_clo_funcs > 0) recompute_limit(ts_of(tid), VG_(get_SP)(tid));
 }
 
 /* ------------------------------------------------------------------ */
@@ -2382,6 +2430,7 @@ static void rl_pre_clo_init(void)
     VG_(needs_client_requests)(rl_handle_client_request);
     VG_(track_start_client_code)(rl_start_client_code);
     VG_(needs_syscall_wrapper)(rl_pre_syscall, rl_post_syscall);
+    VG_(track_pre_thread_ll_create)(rl_thread_create);
     VG_(atfork)(NULL, rl_atfork_parent, rl_atfork_child);
 }
 
