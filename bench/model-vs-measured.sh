@@ -118,13 +118,18 @@ for line in open("rows.tsv"):
             simulated = {l: region["bytes"].get(l, 0) / it for l in levels}
     rows.append((row, k, got, simulated))
 
+print("time of one pass: model / measured (model: its predicted time; with chain: the time at the")
+print("lower of the prediction and the 'one chain' rate model gives a scalar accumulator)")
 print(f"{'loop':18} {'bound by':14} {'model s':>9} {'measured s':>10} {'model/meas':>10} "
-      f"{'model GF/s':>10} {'meas GF/s':>9}  note")
+      f"{'model GF/s':>10} {'chain GF/s':>10} {'with chain':>10} {'meas GF/s':>9}  warnings")
 for row, k, got, _ in rows:
     t_model, t_meas = k.get("seconds") or 0, float(got["seconds"])
-    note = "; ".join(k.get("warnings", []) + k.get("estimates", []))
+    chain = (k.get("one_chain") or {}).get("performance")
+    t_chain = t_model * k["performance"] / chain if chain else t_model
+    note = "; ".join(k.get("warnings", []))
     print(f"{row:18} {k['binding_roof'][:14]:14} {t_model:9.3g} {t_meas:10.3g} {t_model / t_meas:10.2f} "
-          f"{k['performance']:10.3g} {float(got['gflops']):9.3g}  {note[:120]}")
+          f"{k['performance']:10.3g} {(f'{chain:.3g}' if chain else '-'):>10} {t_chain / t_meas:10.2f} "
+          f"{float(got['gflops']):9.3g}  {note[:100]}")
 if sim:
     print()
     print("bytes per iteration: model / simulated (instrument engine, one warm pass)")
