@@ -1,6 +1,7 @@
 // The instrument engine: a native run for time, then the command under our
 // Valgrind tool for FLOPs and bytes.
 #include "core/evex_code.hpp"
+#include "core/message_name.hpp"
 #include "io/install_layout.hpp"
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
@@ -13,6 +14,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 
 namespace roofline::measure::detail {
 
@@ -52,6 +55,46 @@ std::string undecodable_cause(const std::string& log, const std::string& where) 
                        "not decode (the scan before the runs looks for AVX-512 only). {}",
                        at, insn->extension.empty() ? "an instruction of an extension it lacks" : insn->extension,
                        kRemedies);
+}
+
+// When Valgrind's debug-information reader gave up on a file (Valgrind exits 1 before the tool
+// writes anything): the file it names and the reader's own words; empty when it did not.
+// Valgrind 3.19 reads only part of DWARF 5, which clang 14 and later write by default: a
+// form it does not know ('unhandled dwarf2 abbrev form code 0x1b') ends in this.
+struct DebugInfoFailure {
+    std::string file, why;
+};
+std::optional<DebugInfoFailure> debuginfo_failure(const std::string& log) {
+    const auto at = log.find("Valgrind: debuginfo reader:");
+    if (at == std::string::npos || log.find("Giving up", at) == std::string::npos) return std::nullopt;
+    DebugInfoFailure f;
+    // the image is named on a line of its own, quoted: ==PID== Valgrind:   "/path/prog"
+    const auto open = log.find('"', at);
+    if (open != std::string::npos) {
+        const auto close = log.find('"', open + 1);
+        const auto eol = log.find('\n', open);
+        if (close != std::string::npos && (eol == std::string::npos || close < eol))
+            f.file = log.substr(open + 1, close - open - 1);
+    }
+    for (const char* said : {"unhandled dwarf2 abbrev form code", "Possibly corrupted debuginfo file"}) {
+        const auto w = log.find(said);
+        if (w == std::string::npos) continue;
+        const auto eol = log.find('\n', w);
+        f.why = log.substr(w, eol == std::string::npos ? std::string::npos : eol - w);
+        while (!f.why.empty() && (f.why.back() == '.' || f.why.back() == ' ')) f.why.pop_back();
+        break;
+    }
+    return f;
+}
+
+// "3.19.0" from the log's "Using Valgrind-3.19.0 and LibVEX"; "as installed" when not said.
+std::string valgrind_version_said(const std::string& log) {
+    constexpr std::string_view kUsing = "Using Valgrind-";
+    const auto at = log.find(kUsing);
+    if (at == std::string::npos) return "as installed";
+    const auto from = at + kUsing.size();
+    const auto end = log.find_first_of(" \n", from);
+    return log.substr(from, end == std::string::npos ? std::string::npos : end - from);
 }
 
 } // namespace
@@ -230,6 +273,15 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     const std::string full = text.empty() ? temp_full_hint(tmp) : std::string{};
     if (text.empty() && !full.empty())
         throw MeasureError(fmt::format("the Valgrind tool wrote no counts ({}){}", run.status.describe(), full));
+    if (const auto dwarf = text.empty() ? debuginfo_failure(log_text) : std::nullopt)
+        throw MeasureError(fmt::format(
+            "Valgrind stopped the counting run: it could not read the debug information of {} ({}) and gave up, so "
+            "there are no counts. Valgrind {} reads only part of DWARF 5, which clang 14 and later write by default: "
+            "build that file with -gdwarf-4 (or without -g) for the instrument engine, or use --engine perf where "
+            "hardware counters are available",
+            dwarf->file.empty() ? std::string("a file it loaded") : message_name(dwarf->file),
+            dwarf->why.empty() ? std::string("Valgrind's reader gave up") : "Valgrind: '" + dwarf->why + "'",
+            valgrind_version_said(log_text)));
     if (text.empty() && run.status.exited)
         throw MeasureError(fmt::format(
             "the Valgrind tool wrote no counts, though the command {}: it replaced itself with another program "
