@@ -236,6 +236,7 @@ void KernelSweep::run(const std::atomic<bool>& stop, const KernelSweepProgress& 
     options.cache = request.cache;
     std::set<std::string> done;
     std::set<std::string> size_said;  // the kernels whose changed size was said (once each)
+    const auto activity_before = take_cpu_activity_snapshot();
     for (const auto& planned : plan_.runs) {
         const ReferenceKernel* k = planned.entry->kernel;
         for (const auto bytes : plan_.sizes) {
@@ -317,8 +318,10 @@ void KernelSweep::run(const std::atomic<bool>& stop, const KernelSweepProgress& 
             result_.keys.push_back(key);
         }
     }
+    const auto activity_after = activity_before ? take_cpu_activity_snapshot(*activity_before) : std::nullopt;
     std::lock_guard<std::mutex> lock(mutex_);
     result_.interrupted = stop;
+    if (activity_before && activity_after) result_.activity = cpu_activity_between(*activity_before, *activity_after);
 }
 
 } // namespace roofline::app

@@ -11,12 +11,14 @@
 #include "core/machine_model.hpp"
 #include "core/provenance.hpp"
 #include "core/roofline.hpp"
+#include "topo/cpu_activity.hpp"
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,6 +110,9 @@ struct KernelSweepResult {
     int failed_checks = 0;           // points whose result was wrong (left out)
     int skipped = 0;                 // points that did not fit in memory (left out)
     bool interrupted = false;        // stopped before the plan's end: the points before the stop
+    // What else ran on the sweep's CPUs over the whole sweep (hypervisor steal, other processes),
+    // known once it ended; its warnings (topo/cpu_activity.hpp) belong with the points.
+    std::optional<CpuActivity> activity;
 };
 
 class KernelSweep {

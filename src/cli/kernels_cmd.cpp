@@ -17,6 +17,7 @@
 #include "io/machine_json.hpp"
 #include "io/results_store.hpp"
 #include "render/reference_kernel_text.hpp"
+#include "topo/cpu_activity.hpp"
 #include "topo/topology.hpp"
 
 #include <fmt/format.h>
@@ -105,6 +106,12 @@ void say_step(const KernelSweepStep& s, const app::KernelSweepPlan& plan, bool q
 int deliver_kernel_points(const app::KernelSweepResult& r, bool interrupted, const StopSignal& stop,
                           const KernelsArgs& args, ResultsStore* store) {
     const std::size_t count = r.points.size();
+    if (r.activity)
+        for (const auto& w : cpu_activity_warnings(
+                 *r.activity, "the sweep",
+                 "each point is the best (or median) of its samples, which passes over a disturbed one, but a "
+                 "point whose samples were all disturbed is low; run again when the machine is quieter"))
+            print_stderr("roofline: warning: {}\n", w);
     if (r.from_cache && !args.quiet)
         print_stderr("roofline: {} of {} point{} taken from the results store: measured before with the same kernel, "
                      "size, options, build and machine (--rerun measures them again)\n", r.from_cache, count,

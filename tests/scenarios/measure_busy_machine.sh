@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What else ran on the program's CPUs while it was timed: another process on the same CPU took
+# What else ran on the program's CPUs while it was timed (and on a kernel sweep's): another process on the same CPU took
 # part of the time measure gave the program (0.77 s for a 0.46 s loop), and nothing was said. Now
 # the timed run's /proc/stat busy time less roofline's and the program's own CPU time is the
 # others' share, hypervisor steal likewise; past a quarter of a CPU (5% stolen) measure warns and
@@ -34,6 +34,11 @@ cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')
 taskset -c "$cpu" ./spin 100000000000 >/dev/null &
 competitor=$!
 sleep 0.2
+# Reference kernels likewise: the sweep says what shared its CPU.
+taskset -c "$cpu" "$bin" kernels --no-store stream_triad --sizes 1M,64M >kout 2>kerr ||
+  { echo "FAIL: kernels beside a competitor exited $?"; cat kerr; fail=1; }
+grep -q "warning: other processes kept .* of this process's 1 CPU busy on average during the sweep" kerr ||
+  { echo "FAIL: kernels said nothing about the process sharing the CPU"; cat kerr; fail=1; }
 taskset -c "$cpu" "$bin" measure --engine time --no-store --repeat 2 -o busy.json -- ./spin >out 2>err
 rc=$?
 kill "$competitor" 2>/dev/null; wait "$competitor" 2>/dev/null; competitor=
