@@ -1,7 +1,8 @@
-// The one kernel interface. Every microbenchmark kernel registers in
-// kernel_registry.cpp with its metadata next to the code: what it computes,
-// FLOPs and bytes per unit of work, ISA and vector width. Rates are derived
-// from this metadata in exactly one place (bench/rates.hpp).
+// The one kernel interface. Every microbenchmark kernel is registered with its
+// metadata next to its code, in kernels/<isa>/*.cpp (collected by
+// kernel_registry.cpp): what it computes, FLOPs and bytes per unit of work, ISA
+// and vector width. Rates are derived from this metadata in exactly one place
+// (rate_g_per_s, bench/sampler.hpp).
 #pragma once
 
 #include <cstddef>
