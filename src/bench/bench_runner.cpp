@@ -321,6 +321,7 @@ void finish_model(const Topology& topology, const std::optional<Microarch>& micr
     model.environment.refused = refuse_roofs_above_theory(model);
     for (auto& why : refuse_outer_levels_faster_than_inner(model)) model.environment.refused.push_back(std::move(why));
     for (auto& w : roof_sanity_warnings(model)) model.environment.warnings.push_back(w);
+    for (auto& w : roofs_against_cache_probe(model)) model.environment.warnings.push_back(std::move(w));
     for (const auto& r : model.compute)
         if (!r.stats.stable && !r.stats.cores_shared)
             model.environment.warnings.push_back(unsettled_figure_warning(r.name, r.stats));

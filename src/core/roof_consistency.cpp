@@ -4,6 +4,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace roofline {
 namespace {
 
@@ -93,6 +96,51 @@ std::vector<std::string> refuse_outer_levels_faster_than_inner(MachineModel& mod
     std::size_t i = 0;
     std::erase_if(model.memory, [&](const MemoryRoof&) { return refuse[i++]; });
     return refused;
+}
+
+} // namespace roofline
+
+namespace roofline {
+
+std::vector<std::string> roofs_against_cache_probe(const MachineModel& model) {
+    std::vector<std::string> out;
+    const auto& probe = model.cache_probe;
+    if (probe.points.empty() || probe.threads != 1) return out;
+    for (const MemoryRoof& r : model.memory) {
+        if (r.threads != 1 || r.pattern != "load" || !(r.gbs > 0) || r.level.size() < 2 || r.level[0] != 'L') continue;
+        const int level = std::atoi(r.level.c_str() + 1);
+        const CacheLevel* cache = nullptr;
+        const CacheLevel* inner = nullptr;
+        for (const auto& c : model.caches) {
+            if (c.level == level) cache = &c;
+            if (c.level == level - 1) inner = &c;
+        }
+        if (!cache || cache->size_bytes == 0 || (level > 1 && !inner)) continue;
+        const double lo = inner ? 2.0 * static_cast<double>(inner->size_bytes) : 0.0;
+        const double hi = static_cast<double>(cache->size_bytes) / 2;
+        std::vector<double> plateau;
+        for (const auto& [bytes, gbs] : probe.points)
+            if (static_cast<double>(bytes) >= lo && static_cast<double>(bytes) <= hi && gbs > 0) plateau.push_back(gbs);
+        if (plateau.size() < 3) continue;  // too few to say what the level gives
+        std::sort(plateau.begin(), plateau.end());
+        const std::size_t n = plateau.size();
+        const double median = n % 2 ? plateau[n / 2] : 0.5 * (plateau[n / 2 - 1] + plateau[n / 2]);
+        const auto range = fmt::format("{} to {} KiB", static_cast<std::uint64_t>(lo) >> 10,
+                                       static_cast<std::uint64_t>(hi) >> 10);
+        if (r.gbs < kProbeLowShare * median)
+            out.push_back(fmt::format(
+                "{} load 1 thread: the roof, {:.1f} GB/s, is {:.0f}% of the {:.1f} GB/s the cache probe read over {} "
+                "(its median, {} points) in this run: the roof was measured low, its bursts disturbed; rerun when "
+                "the machine is quieter",
+                r.level, r.gbs, 100 * r.gbs / median, median, range, n));
+        else if (r.gbs > kProbeHighShare * median)
+            out.push_back(fmt::format(
+                "{} load 1 thread: the roof, {:.1f} GB/s, is {:.1f}x the {:.1f} GB/s the cache probe read over {} "
+                "(its median, {} points) in this run: its working set ({} KiB) most likely sat in a faster level, "
+                "so it is not {}'s figure",
+                r.level, r.gbs, r.gbs / median, median, range, n, r.working_set_bytes >> 10, r.level));
+    }
+    return out;
 }
 
 } // namespace roofline

@@ -59,11 +59,13 @@ public:
                 const double part = share(site);
                 if (part <= 0) continue;
                 if (active_.count(site.callee)) {  // functions calling each other round
-                    if (recursion_said_.insert(site.callee).second)
+                    if (recursion_said_.insert(site.callee).second) {
+                        called_back_.push_back(site.callee);
                         notes_.push_back(fmt::format("{} is called back by a function it calls: the counts of "
                                                      "that cycle of calls are shared by call counts once, and may be "
                                                      "counted twice in a loop's counts with calls",
                                                      site.callee.second));
+                    }
                     continue;
                 }
                 const auto& callee = inclusive(site.callee);
@@ -103,6 +105,7 @@ public:
         }
         out.sites_of = sites_of_;
         out.notes = notes_;
+        out.called_back = called_back_;
         return out;
     }
 
@@ -116,6 +119,7 @@ private:
     std::map<FunctionKey, Inclusive> done_;
     std::set<FunctionKey> active_, recursion_said_;
     std::vector<std::string> notes_;
+    std::vector<FunctionKey> called_back_;
 };
 
 } // namespace

@@ -46,6 +46,7 @@ struct CallShares {
     // Per callee: the number of its call sites that ran (more than one: the share is an assumption).
     std::map<FunctionKey, std::size_t> sites_of;
     std::vector<std::string> notes;  // recursion cut
+    std::vector<FunctionKey> called_back;  // per note: the function called back
 };
 
 CallShares share_calls(const std::vector<CallSite>& sites, const std::map<FunctionKey, CalledFunction>& functions);

@@ -188,6 +188,7 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
     std::set<std::uint64_t> at_instruction;
     for (const auto& d : code_flow) at_instruction.insert(d.address);
     std::map<std::uint64_t, std::vector<std::uint64_t>> table_jumps;  // indirect jump -> its table's targets
+    std::vector<std::uint64_t> unfollowed;
     for (std::size_t i = 0; i < code_flow.size(); ++i) {
         const auto& d = code_flow[i];
         if (d.flow != Flow::indirect) continue;
@@ -198,8 +199,22 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
         if (all_inside)
             table_jumps[d.address] = std::move(targets);
         else
-            cfg.incomplete.push_back(fmt::format(
-                "indirect jump at {:#x}: its targets (a switch's jump table, most likely) are not followed", d.address));
+            unfollowed.push_back(d.address);
+    }
+    // One reason for them all: an interpreter's computed gotos are hundreds (python3.11's
+    // _PyEval_EvalFrameDefault: 212), one line each buried the loops' table.
+    if (unfollowed.size() == 1) {
+        cfg.incomplete.push_back(fmt::format(
+            "indirect jump at {:#x}: its targets (a switch's jump table, most likely) are not followed", unfollowed[0]));
+    } else if (unfollowed.size() > 1) {
+        constexpr std::size_t kNamed = 3;
+        std::string at;
+        for (std::size_t j = 0; j < std::min(kNamed, unfollowed.size()); ++j)
+            at += fmt::format("{}{:#x}", j == 0 ? "" : ", ", unfollowed[j]);
+        if (unfollowed.size() > kNamed) at += fmt::format(" and {} more", unfollowed.size() - kNamed);
+        cfg.incomplete.push_back(fmt::format("{} indirect jumps at {}: their targets (switches' jump tables or computed "
+                                             "gotos, most likely) are not followed",
+                                             unfollowed.size(), at));
     }
     for (const auto& [jump, targets] : table_jumps) leaders.insert(targets.begin(), targets.end());
     for (const auto& d : code_flow) {

@@ -28,6 +28,19 @@ struct FunctionResult {
     double flops = 0, instructions = 0;
     MeasuredLoopFunction function;
     std::vector<MeasuredLoop> loops;
+    FunctionKey key;
+    double inside = 1;  // the share of its calls made inside --region-function's functions
+    std::vector<std::vector<FunctionKey>> callees;  // per loop: the functions its body calls
+};
+
+// What was said of one counted function (an incomplete graph, a cycle that is no natural loop,
+// counts that did not add up), with its size: said only for a function whose loops are listed or
+// that holds --min-share of the program (a large program has hundreds of such functions: python3.11
+// gave 412 notes of functions none of whose loops was listed).
+struct FunctionNotes {
+    FunctionKey key;
+    double flops = 0, instructions = 0, samples = 0;
+    std::vector<std::string> notes;
 };
 
 // A function of a counted file, its loops found and its counts split by them.
@@ -163,11 +176,13 @@ public:
             return;
         }
         const SourceLines lines(object);
-        std::map<const ElfSymbols::Symbol*, std::vector<InstructionCounts>> by_function;
+        // Pointers, each function's copied only while it is counted (a copy of all of them was
+        // the largest thing held: python3.11's 124,164 instructions).
+        std::map<const ElfSymbols::Symbol*, std::vector<const InstructionCounts*>> by_function;
         std::vector<const InstructionCounts*> unnamed_code;  // in no function symbol
         for (const auto* ic : counted)
             if (const auto* symbol = symbols.symbol_at(ic->address))
-                by_function[symbol].push_back(*ic);
+                by_function[symbol].push_back(ic);
             else if (!symbols.in_plt(ic->address))  // a PLT stub's: its jump goes where the call went (plt_targets)
                 unnamed_code.push_back(ic);
         // A stripped library's local functions have no symbol: their ranges from its unwind table.
@@ -177,11 +192,16 @@ public:
             const auto after = std::upper_bound(unnamed.begin(), unnamed.end(), ic->address,
                                                 [](std::uint64_t a, const ElfSymbols::Symbol& f) { return a < f.start; });
             if (after != unnamed.begin() && ic->address < std::prev(after)->start + std::prev(after)->size)
-                by_function[&*std::prev(after)].push_back(*ic);
+                by_function[&*std::prev(after)].push_back(ic);
             else
                 add_counts(nameless, ic->counts);
         }
-        for (const auto& [symbol, mine] : by_function) count_function(symbols, lines, object, *symbol, mine);
+        for (const auto& [symbol, pointers] : by_function) {
+            std::vector<InstructionCounts> mine;
+            mine.reserve(pointers.size());
+            for (const auto* ic : pointers) mine.push_back(*ic);
+            count_function(symbols, lines, object, *symbol, mine);
+        }
         if (nameless.total_flops() > 0)
             notes_.push_back(fmt::format("{}: {:.0f} instructions run ({:.0f} FLOPs) are in no function its symbols or "
                                          "its unwind table name: their loops are not found",
@@ -191,6 +211,7 @@ public:
     bool counted_file(const std::string& object) { return counted_files_.count(canonical_path(object)) > 0; }
 
     std::vector<CountedFunction> functions;  // with loops
+    std::vector<FunctionNotes> function_notes;  // every function counted, with loops or not
     std::vector<CallSite> sites;             // every call that ran
     std::vector<std::uint64_t> site_address;  // each site's call instruction
     std::map<FunctionKey, CalledFunction> called;  // every counted function, and the library functions called
@@ -200,8 +221,10 @@ private:
                         const ElfSymbols::Symbol& symbol, const std::vector<InstructionCounts>& mine) {
         auto found = function_loops(symbols, lines, symbol);
         if (!found) return;
-        // An incomplete graph may hide every loop of the function: said even when none was found.
-        for (const auto& n : found->notes) notes_.push_back(n);
+        // An incomplete graph may hide every loop of the function: said even when none was found
+        // (when the function is large enough: program_loops).
+        function_notes.push_back({{object, symbol.name}, 0, 0, 0, std::move(found->notes)});
+        auto& said = function_notes.back();
         // A library's function is named with its file (its loops may have no lines to name them).
         CountedFunction cf{{object, symbol.name},
                            symbols.shared_library()
@@ -214,6 +237,9 @@ private:
         called[cf.key] = {cf.counts.function,
                           samples_between(samples_in_[canonical_path(object)], cf.found.cfg.start, cf.found.cfg.end),
                           entries_of(cf.found, cf.counts, mine)};
+        said.flops = cf.counts.function.total_flops();
+        said.instructions = cf.counts.function.instructions;
+        said.samples = called[cf.key].samples;
         std::map<std::uint64_t, const InstructionCounts*> at;
         for (const auto& ic : mine) at[ic.address] = &ic;
         for (const auto& call : cf.found.cfg.calls) {
@@ -238,10 +264,10 @@ private:
         }
         if (cf.found.loops.empty()) return;
         if (cf.counts.unplaced > 0)
-            notes_.push_back(fmt::format("{}: {} counted instruction(s) start where the decoded code has none: "
+            said.notes.push_back(fmt::format("{}: {} counted instruction(s) start where the decoded code has none: "
                                          "counted outside its loops",
                                          symbol.name, cf.counts.unplaced));
-        check_against_tool(cf);
+        check_against_tool(cf, said.notes);
         functions.push_back(std::move(cf));
     }
 
@@ -296,12 +322,12 @@ private:
     }
 
     // The tool's own total of the function must be what its loops and the rest add up to.
-    void check_against_tool(const CountedFunction& cf) {
+    void check_against_tool(const CountedFunction& cf, std::vector<std::string>& notes) {
         const auto tool = std::find_if(tool_.begin(), tool_.end(),
                                        [&](const RegionCounts& f) { return f.name == cf.key.second; });
         if (tool != tool_.end() && (tool->instructions != cf.counts.function.instructions ||
                                     tool->total_flops() != cf.counts.function.total_flops()))
-            notes_.push_back(fmt::format(
+            notes.push_back(fmt::format(
                 "{}: its loops and the code outside them hold {:.0f} instructions and {:.0f} FLOPs, the tool's "
                 "total for the function {:.0f} and {:.0f} (another function of the same name?)",
                 cf.key.second, cf.counts.function.instructions, cf.counts.function.total_flops(), tool->instructions,
@@ -371,11 +397,12 @@ private:
 struct LoopCalls {
     std::vector<double> samples;                  // per loop: what its calls brought
     std::vector<std::vector<std::string>> notes;  // per loop: calls not in its counts (said when it is kept)
+    std::vector<std::vector<FunctionKey>> callees;  // per loop: the functions its body (inner loops too) calls
 };
-LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShares& shares,
-                    std::set<FunctionKey>& shared_said, std::vector<std::string>& notes) {
+LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShares& shares) {
     const auto& found = cf.found;
-    LoopCalls out{std::vector<double>(found.loops.size(), 0), std::vector<std::vector<std::string>>(found.loops.size())};
+    LoopCalls out{std::vector<double>(found.loops.size(), 0), std::vector<std::vector<std::string>>(found.loops.size()),
+                  std::vector<std::vector<FunctionKey>>(found.loops.size())};
     auto& call_samples = out.samples;
     for (const std::size_t s : cf.sites) {
         std::size_t l = loop_at(found, counter.site_address[s]);
@@ -398,12 +425,14 @@ LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShar
                 "hold that function's own, not those of the functions it calls (--loops-library {} adds them)",
                 where, site.callee.second, std::filesystem::path(site.callee.first).filename().string(),
                 site.callee.first));
+        // Said with the loop (so only when it is listed; once however many loops call it).
         if (shares.share[s] > 0 && shares.sites_of.at(site.callee) > 1 && shares.counts[s].instructions > 0 &&
-            !is_marker_library(site.callee.first) && shared_said.insert(site.callee).second)
-            notes.push_back(fmt::format("{} is called from {} places: its counts are shared among them by "
+            !is_marker_library(site.callee.first))
+            out.notes[l].push_back(fmt::format("{} is called from {} places: its counts are shared among them by "
                                         "their calls, each call taken to do the same work",
                                         site.callee.second, shares.sites_of.at(site.callee)));
         for (; l != kNoLoop; l = found.forest.loops[l].parent) {
+            if (!site.callee.second.empty()) out.callees[l].push_back(site.callee);
             add_counts(cf.counts.loops[l].calls, shares.counts[s]);
             add_counts(cf.counts.loops[l].inclusive, shares.counts[s]);
             call_samples[l] += shares.samples[s];
@@ -418,7 +447,7 @@ FunctionResult measured_function(const CountedFunction& cf, const SamplesByAddre
     const auto& counts = cf.counts;
     FunctionResult fr{counts.function.total_flops(), counts.function.instructions,
                       {cf.shown, cf.key.first, counts.function, counts.outside, found.loops.size(), 0, 0},
-                      {}};
+                      {}, cf.key, 1, std::move(calls.callees)};
     // A marker region's samples are shares of whole ones: summed, then rounded.
     std::vector<double> self_samples(found.loops.size(), 0), inclusive_samples(found.loops.size(), 0);
     double function_samples = 0, outside_samples = 0;
@@ -501,23 +530,16 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     for (const auto& [object, counted] : by_object) counter.count_file(object, counted);
 
     const auto shares = share_calls(counter.sites, counter.called);
-    for (const auto& n : shares.notes) out.notes.push_back(n);
-    const auto inside = inside_shares(counter, within_functions, out.notes);
-    std::set<FunctionKey> shared_said;
+    std::vector<std::string> scope_notes;
+    const auto inside = inside_shares(counter, within_functions, scope_notes);
     std::vector<FunctionResult> results;
     for (auto& cf : counter.functions) {
-        auto calls = add_calls(cf, counter, shares, shared_said, out.notes);
+        auto calls = add_calls(cf, counter, shares);
         auto fr = measured_function(cf, samples_in[canonical(cf.key.first)], std::move(calls));
         if (!within_functions.empty()) {
-            const double part = inside.count(cf.key) ? inside.at(cf.key) : 0.0;
-            if (part <= 0) continue;  // never run inside the functions asked for
-            if (part < 1) {
-                within_share(fr, part);
-                out.notes.push_back(fmt::format(
-                    "{}: {:.1f}% of its calls are made inside --region-function's functions: its loops' counts and "
-                    "samples are that share (each of its calls taken to do the same work)",
-                    cf.shown, 100 * part));
-            }
+            fr.inside = inside.count(cf.key) ? inside.at(cf.key) : 0.0;
+            if (fr.inside <= 0) continue;  // never run inside the functions asked for
+            if (fr.inside < 1) within_share(fr, fr.inside);
         }
         results.push_back(std::move(fr));
     }
@@ -526,22 +548,98 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     });
 
     const auto share_of = [](double part, double whole) { return whole > 0 ? part / whole : 0.0; };
+    std::set<FunctionKey> listed, called_from_listed;  // functions with listed loops; what those loops call
+    std::vector<std::string> loop_notes, within_notes;
     for (auto& fr : results) {
         bool kept = false;
-        for (auto& m : fr.loops) {
+        for (std::size_t i = 0; i < fr.loops.size(); ++i) {
+            auto& m = fr.loops[i];
             ++out.loops_found;
             const double share = std::max({share_of(m.counts.inclusive.total_flops(), program.total_flops()),
                                            share_of(m.counts.inclusive.instructions, program.instructions),
                                            share_of(static_cast<double>(m.inclusive_samples) + m.call_samples,
                                                     all_samples)});
             if (share >= min_share) {
-                out.notes.insert(out.notes.end(), m.notes.begin(), m.notes.end());
+                loop_notes.insert(loop_notes.end(), m.notes.begin(), m.notes.end());
+                called_from_listed.insert(fr.callees[i].begin(), fr.callees[i].end());
                 out.loops.push_back(std::move(m));
                 kept = true;
             }
         }
-        if (kept) out.functions.push_back(std::move(fr.function));
+        if (!kept) continue;
+        listed.insert(fr.key);
+        if (fr.inside < 1)
+            within_notes.push_back(fmt::format(
+                "{}: {:.1f}% of its calls are made inside --region-function's functions: its loops' counts and "
+                "samples are that share (each of its calls taken to do the same work)",
+                fr.function.function, 100 * fr.inside));
+        out.functions.push_back(std::move(fr.function));
     }
+
+    // What is said of a function: where its loops are listed, or it holds --min-share of the
+    // program (an incomplete graph may hide a hot function's loops); the rest only counted.
+    std::size_t unsaid = 0, unsaid_functions = 0;
+    for (const auto& f : counter.function_notes) {
+        if (f.notes.empty()) continue;
+        const double part = within_functions.empty() ? 1.0 : (inside.count(f.key) ? inside.at(f.key) : 0.0);
+        const double share = part * std::max({share_of(f.flops, program.total_flops()),
+                                              share_of(f.instructions, program.instructions),
+                                              share_of(f.samples, all_samples)});
+        if (listed.count(f.key) || (part > 0 && share >= min_share)) {
+            out.notes.insert(out.notes.end(), f.notes.begin(), f.notes.end());
+        } else {
+            unsaid += f.notes.size();
+            ++unsaid_functions;
+        }
+    }
+    // Recursion changes what a listed loop's calls bring: said for the functions those calls reach.
+    std::map<FunctionKey, std::vector<FunctionKey>> calls_of;
+    for (const auto& site : counter.sites)
+        if (!site.callee.second.empty()) calls_of[site.caller].push_back(site.callee);
+    std::set<FunctionKey> reached;
+    std::vector<FunctionKey> todo(called_from_listed.begin(), called_from_listed.end());
+    while (!todo.empty()) {
+        const auto key = std::move(todo.back());
+        todo.pop_back();
+        if (!reached.insert(key).second) continue;
+        if (const auto it = calls_of.find(key); it != calls_of.end())
+            for (const auto& callee : it->second)
+                if (!reached.count(callee)) todo.push_back(callee);
+    }
+    std::vector<std::size_t> recursion;
+    for (std::size_t i = 0; i < shares.notes.size(); ++i) {
+        if (reached.count(shares.called_back[i])) {
+            recursion.push_back(i);
+        } else {
+            ++unsaid;
+            ++unsaid_functions;
+        }
+    }
+    if (recursion.size() == 1) {
+        out.notes.push_back(shares.notes[recursion[0]]);
+    } else if (recursion.size() > 1) {  // one note, not one a function (python3.11: 52)
+        constexpr std::size_t kNamed = 5;
+        std::string names;
+        for (std::size_t j = 0; j < std::min(kNamed, recursion.size()); ++j)
+            names += (j == 0 ? "" : ", ") + shares.called_back[recursion[j]].second;
+        if (recursion.size() > kNamed) names += fmt::format(" and {} more", recursion.size() - kNamed);
+        out.notes.push_back(fmt::format("{} functions the listed loops' calls reach are called back by a function they "
+                                        "call ({}): the counts of those cycles of calls are shared by call counts once, "
+                                        "and may be counted twice in a loop's counts with calls",
+                                        recursion.size(), names));
+    }
+    out.notes.insert(out.notes.end(), scope_notes.begin(), scope_notes.end());
+    out.notes.insert(out.notes.end(), within_notes.begin(), within_notes.end());
+    // A callee shared by several listed loops is said once.
+    std::set<std::string> once;
+    for (auto& n : loop_notes)
+        if (once.insert(n).second) out.notes.push_back(std::move(n));
+    if (unsaid > 0)
+        out.notes.push_back(fmt::format(
+            "{} more note(s) on {} function(s) none of whose loops is listed and that hold less than {:g}% of the {}'s "
+            "FLOPs, instructions and samples (incomplete control-flow graphs, cycles that are no natural loop, "
+            "recursion) are left out: --min-share 0 says them all",
+            unsaid, unsaid_functions, 100 * min_share, scope.region.empty() ? "program" : "region"));
     return out;
 }
 

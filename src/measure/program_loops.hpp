@@ -52,7 +52,10 @@ struct ProgramLoops {
     std::vector<MeasuredLoopFunction> functions;  // those with kept loops, in the order of `loops`
     std::vector<MeasuredLoop> loops;  // by function (most FLOPs first), each function's in its forest's order
     std::size_t loops_found = 0;      // before the share cut
-    std::vector<std::string> notes;   // incomplete graphs, irreducible cycles, counts that did not add up
+    // Incomplete graphs, irreducible cycles, counts that did not add up, recursion, shared callees: of
+    // the functions whose loops are listed (and what their calls reach) or that hold `min_share` of the
+    // program; the others' counted in one last note.
+    std::vector<std::string> notes;
     bool sampled = false;             // samples were given (loops then have their time)
     std::vector<std::string> within_functions;  // --region-function's: only the loops run inside them
     std::string region;                         // a marker region's: only the loops run while it was open

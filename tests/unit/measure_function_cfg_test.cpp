@@ -136,6 +136,17 @@ TEST(FunctionCfg, AnIndirectJumpMakesTheGraphIncomplete) {
     EXPECT_TRUE(cfg.graph.blocks[0].successors.empty());
 }
 
+TEST(FunctionCfg, ManyIndirectJumpsAreOneReason) {
+    // An interpreter's computed gotos: five times jmp *%rax (0x1000, 0x1002, ...), then ret.
+    std::string code;
+    for (int i = 0; i < 5; ++i) code += std::string("\xff\xe0", 2);
+    code += "\xc3";
+    const auto cfg = decode_function_cfg(code, 0x1000, "interpreter");
+    ASSERT_EQ(cfg.incomplete.size(), 1u);
+    EXPECT_NE(cfg.incomplete[0].find("5 indirect jumps at 0x1000, 0x1002, 0x1004 and 2 more"), std::string::npos)
+        << cfg.incomplete[0];
+}
+
 TEST(FunctionCfg, BytesThatDoNotDecodeEndTheWalkAndSaySo) {
     // nop; 0x06 (push %es: invalid in 64-bit mode); ret
     const std::string code("\x90\x06\xc3", 3);

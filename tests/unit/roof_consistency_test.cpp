@@ -130,5 +130,57 @@ TEST(RoofConsistency, AnOuterLevelFasterThanTheInnerOnesIsRefused) {
     EXPECT_TRUE(refuse_outer_levels_faster_than_inner(m).empty());
 }
 
+// This Zen 5 guest's bench --quick (2026-11-28): caches 48 KiB, 1 MiB, 32 MiB; the probe's
+// one-thread load curve over them.
+MachineModel zen5_with_probe() {
+    MachineModel m;
+    m.caches = {{1, 48 << 10, 64, 12, 1, 2}, {2, 1 << 20, 64, 16, 1, 2}, {3, 32 << 20, 64, 16, 2, 1}};
+    m.cache_probe = {"load", "avx512", 1,
+                     {{8192, 546.6},    {16384, 552.9},   {20480, 559.5},   {81920, 236.1},   {131072, 207.8},
+                      {164864, 210.3},  {207872, 204.2},  {262144, 186.2},  {330240, 219.0},  {524288, 218.0},
+                      {660480, 264.6},  {1048576, 158.5}, {2097152, 118.1}, {2641920, 113.2}, {4194304, 109.0},
+                      {8388608, 126.9}, {13315584, 130.0}, {16777216, 126.3}, {33554432, 100.5}}};
+    m.memory = {roof("L1", "load", 1, 546.8), roof("L2", "load", 1, 225.5), roof("L3", "load", 1, 125.7),
+                roof("DRAM", "load", 1, 44.3), roof("L2", "load", 2, 481.5), roof("L2", "copy", 1, 230.1)};
+    return m;
+}
+
+TEST(RoofConsistency, OneThreadLoadRoofsAgreeWithTheCacheProbe) {
+    auto m = zen5_with_probe();
+    EXPECT_TRUE(roofs_against_cache_probe(m).empty());
+
+    // L2's roof measured while another process had the core: 120 GB/s where the curve reads ~210.
+    m.memory[1].gbs = 120;
+    auto said = roofs_against_cache_probe(m);
+    ASSERT_EQ(said.size(), 1u);
+    EXPECT_NE(said[0].find("L2 load 1 thread: the roof, 120.0 GB/s, is 57% of the 209.1 GB/s"), std::string::npos)
+        << said[0];
+    EXPECT_NE(said[0].find("measured low"), std::string::npos);
+
+    // An "L3" roof at L2's speed: its working set sat in L2.
+    m = zen5_with_probe();
+    m.memory[2].gbs = 226;
+    m.memory[2].working_set_bytes = 768 << 10;
+    said = roofs_against_cache_probe(m);
+    ASSERT_EQ(said.size(), 1u);
+    EXPECT_NE(said[0].find("L3 load 1 thread: the roof, 226.0 GB/s, is 1.8x the 122.2 GB/s"), std::string::npos) << said[0];
+    EXPECT_NE(said[0].find("(768 KiB) most likely sat in a faster level"), std::string::npos) << said[0];
+
+    // Other patterns, teams, DRAM (the probe does not reach it for sure): not judged.
+    m = zen5_with_probe();
+    m.memory[3].gbs = 1;
+    m.memory[4].gbs = 10;
+    m.memory[5].gbs = 10;
+    EXPECT_TRUE(roofs_against_cache_probe(m).empty());
+
+    // No probe, or too few of its points on a level: nothing said.
+    m.memory[1].gbs = 50;
+    auto few = m;
+    few.cache_probe.points.resize(6);  // L1's and two of L2's
+    EXPECT_TRUE(roofs_against_cache_probe(few).empty());
+    m.cache_probe.points.clear();
+    EXPECT_TRUE(roofs_against_cache_probe(m).empty());
+}
+
 } // namespace
 } // namespace roofline
