@@ -9,7 +9,9 @@ work, not which layer may use which. This checks, for every layer:
   - no source file includes a header of a layer it may not use;
   - src/marker/ includes only header-only parts of core;
   - core stays pure: no headers or calls for files, clocks, threads, randomness or the
-    environment.
+    environment;
+  - nothing below cli prints (no std::cout, fmt::print, printf ...): layers return data and
+    text, cli writes it (io writes result files and standard output through descriptors).
 usage: layer_rules.py REPO_ROOT   (exit 1 listing every breach)
 """
 import pathlib
@@ -101,6 +103,19 @@ for path in (root / "src/core").rglob("*"):
         if (m := impure_call.search(code)):
             problems.append(f"src/core/{path.name}:{no}: {m.group(0)}; core is pure (no files, clocks, "
                             "environment)")
+
+# Nothing below cli prints: the layers return what cli says ("app: nothing printed", render
+# returns text).
+printing = re.compile(r"std::(cout|cerr|clog)\b|\bfmt::print\s*\(|(?<![\w.])(printf|fprintf|puts|fputs|perror)\s*\(")
+for path in sources:
+    rel = path.relative_to(root / "src")
+    if rel.parts[0] in ("cli", "marker"):
+        continue
+    for no, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        code = line.split("//")[0]
+        if (m := printing.search(code)):
+            problems.append(f"src/{rel}:{no}: {m.group(0).strip()}; below cli nothing prints (return the "
+                            "text or data, cli writes it)")
 
 for p in problems:
     print(p)

@@ -38,4 +38,6 @@ fresh; echo '#include <chrono>' >> "$tmp/t/src/core/statistics.cpp"
 refused "core/ including <chrono>" 'statistics.cpp: includes <chrono>'
 fresh; echo 'static const char* home() { return getenv("HOME"); }' >> "$tmp/t/src/core/statistics.cpp"
 refused "core/ reading the environment" 'statistics.cpp:[0-9]+: getenv\('
+fresh; echo 'inline void say() { fmt::print("measured\\n"); }' >> "$tmp/t/src/measure/merge.hpp"
+refused "measure/ printing" 'merge.hpp:[0-9]+: fmt::print\(; below cli nothing prints'
 exit $failed
