@@ -6,6 +6,7 @@
 #include "core/point_device.hpp"
 #include "core/precision.hpp"
 #include "core/repeated_timing.hpp"
+#include "core/timing_disturbance.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -322,9 +323,26 @@ std::optional<BusThroughput> bus_throughput(const Point& p) {
     return std::nullopt;
 }
 
+std::optional<TimeOutsideCode> time_outside_code(const Point& p) {
+    const auto detail = [&](const char* key) {
+        const auto it = p.details.find(key);
+        return it != p.details.end() && std::isfinite(it->second) && it->second > 0 ? it->second : 0.0;
+    };
+    TimeOutsideCode t;
+    const double system = detail("cpu_system_seconds"), user = detail("cpu_user_seconds");
+    // The same floors as measure's warnings.
+    if (system >= kKernelTimeFloorSeconds && system >= kKernelTimeShare * (system + user))
+        t.kernel_share = system / (system + user);
+    if (detail("cpu_others_busy") >= kOthersCpusWarning) t.others_cpus = detail("cpu_others_busy");
+    if (detail("cpu_steal_share") >= kStealShareWarning) t.steal_share = detail("cpu_steal_share");
+    if (t.kernel_share == 0 && t.others_cpus == 0 && t.steal_share == 0) return std::nullopt;
+    return t;
+}
+
 Analysis analyze(const Roofline& r, const Point& p, View view) {
     Analysis a;
     a.point = p.name;
+    a.outside_code = time_outside_code(p);
     a.throughput = bus_throughput(p);
     a.timing = timing_of(p);
     a.performance = performance(p);

@@ -214,6 +214,18 @@ struct BusThroughput {
 // empty when it has no DRAM/HBM bytes.
 std::optional<BusThroughput> bus_throughput(const Point& p);
 
+// Time in the point's seconds that its code did not spend computing or moving data, from what
+// measure recorded of the run it was timed in (details cpu_system_seconds with cpu_user_seconds,
+// cpu_others_busy, cpu_steal_share): the kernel's share of its CPU time (page faults, system
+// calls), other processes on its CPUs and the hypervisor's steal. Set past the shares measure
+// warns at (a quarter, a quarter of a CPU, 5%): the point sits lower than its code alone would.
+struct TimeOutsideCode {
+    double kernel_share = 0;  // of the run's CPU time; 0: under the threshold or not recorded
+    double others_cpus = 0;   // CPUs other processes kept busy on average
+    double steal_share = 0;   // of the CPUs' time
+};
+std::optional<TimeOutsideCode> time_outside_code(const Point& p);
+
 struct Analysis {
     std::string point;
     double performance = 0;        // achieved G<unit>/s
@@ -236,6 +248,7 @@ struct Analysis {
     std::optional<AboveRoof> above_roof;   // set when efficiency > 100%
     std::optional<BusThroughput> throughput;  // work shipped over a bus: TI and a = TI / I
     std::optional<TimingSummary> timing;      // how the point's seconds were taken (measure --repeat)
+    std::optional<TimeOutsideCode> outside_code;  // its time holds waits no roof describes
 };
 
 Analysis analyze(const Roofline& r, const Point& p, View view);

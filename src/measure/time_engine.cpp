@@ -3,6 +3,7 @@
 #include "measure/child_process.hpp"
 #include "measure/child_regions.hpp"
 #include "measure/engines_internal.hpp"
+#include "core/timing_disturbance.hpp"
 #include "measure/protocol_json.hpp"
 #include "topo/cgroup_limits.hpp"
 
@@ -15,10 +16,6 @@
 
 
 namespace roofline::measure::detail {
-
-// A share of the native run's CPU time in the kernel past which measure warns (a quarter: the
-// loader and a program's I/O stay well under it).
-constexpr double kKernelTimeShare = 0.25;
 
 std::string read_file_or_empty(const std::string& path) { return read_file_if_exists(path).value_or(""); }
 
@@ -77,7 +74,7 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
     // Time in the kernel is work no roof describes: a program faulting in fresh memory spent most of
     // its 0.53 s there (0.10 s user) and was judged as slow code at 10% of the DRAM roof.
     const double cpu = run.user_seconds + run.system_seconds;
-    if (run.system_seconds >= 0.02 && run.system_seconds >= kKernelTimeShare * cpu)
+    if (run.system_seconds >= kKernelTimeFloorSeconds && run.system_seconds >= kKernelTimeShare * cpu)
         result.warnings.push_back(fmt::format(
             "the program spent {:.0f}% of its CPU time in the kernel ({:.3f} s system, {:.3f} s user, in {:.3f} s "
             "wall): page faults (fresh memory touched for the first time), system calls, I/O. No FLOP or byte roof "

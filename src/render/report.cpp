@@ -134,6 +134,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
                                           a.intensity_level);
         out += fmt::format("  achieved         {} {}{}\n", format_number(a.performance), rate_unit(r.work_unit), at);
         if (a.timing) out += fmt::format("  timed            {}\n", timing_text(*a.timing));
+        if (a.outside_code) out += fmt::format("  {:<17}{}\n", "not its code", outside_code_text(*a.outside_code));
         out += fmt::format("  attainable       {} {}, bound by {}, efficiency {}\n", format_number(a.attainable),
                            rate_unit(r.work_unit), bound_text(a), efficiency_text(a));
         if (a.above_roof) out += fmt::format("  {:<17}{}\n", a.above_roof->within_spread ? "note" : "WARNING",
@@ -186,6 +187,8 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
         out += fmt::format("- **{}**: {}, efficiency {}\n", markdown_escape(a.point), region_name(a.region),
                            markdown_escape(efficiency_text(a)));
         if (a.timing) out += fmt::format("  - timed: {}\n", markdown_escape(timing_text(*a.timing)));
+        if (a.outside_code)
+            out += fmt::format("  - not its code: {}\n", markdown_escape(outside_code_text(*a.outside_code)));
         if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
         if (!a.unjudged_levels.empty()) out += fmt::format("  - not judged: {}\n", markdown_escape(unjudged_levels_text(a)));
         if (a.throughput)
@@ -306,6 +309,15 @@ nlohmann::ordered_json timing_json(const std::optional<TimingSummary>& t) {
             {"warmup_runs", t->warmup_runs}};
 }
 
+// Shares of the point's time its code did not spend (0: under the threshold); null when none is.
+nlohmann::ordered_json outside_code_json(const std::optional<TimeOutsideCode>& t) {
+    if (!t) return nullptr;
+    return {{"kernel_share", number_json(t->kernel_share)},
+            {"others_cpus", number_json(t->others_cpus)},
+            {"steal_share", number_json(t->steal_share)},
+            {"text", outside_code_text(*t)}};
+}
+
 nlohmann::ordered_json above_roof_json(const std::optional<AboveRoof>& above) {
     if (!above) return nullptr;
     nlohmann::ordered_json causes = nlohmann::ordered_json::array();
@@ -360,7 +372,8 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                           {"next_steps_typed", next_steps_typed_json(r, a)},
                           {"above_roof", above_roof_json(a.above_roof)},
                           {"throughput", throughput_json(a.throughput)},
-                          {"timing", timing_json(a.timing)}});
+                          {"timing", timing_json(a.timing)},
+                          {"outside_code", outside_code_json(a.outside_code)}});
     }
     out["points"] = points;
     return out;

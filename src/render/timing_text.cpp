@@ -4,11 +4,33 @@
 
 #include <fmt/core.h>
 
+#include <vector>
+
 namespace roofline {
 
 std::string timing_text(const TimingSummary& t) {
     if (t.runs <= 1) return t.warmup_runs ? fmt::format("1 run after {} warm-up", t.warmup_runs) : "1 run";
     return fmt::format("min of {} runs, spread {:.1f}%", t.runs, 100 * t.spread());
+}
+
+std::string outside_code_text(const TimeOutsideCode& t) {
+    std::vector<std::string> parts;
+    if (t.kernel_share > 0)
+        parts.push_back(fmt::format("{:.0f}% of its CPU time in the kernel (page faults of fresh memory, system "
+                                    "calls, I/O)",
+                                    100 * t.kernel_share));
+    if (t.others_cpus > 0)
+        parts.push_back(fmt::format("other processes kept {:.2f} CPUs busy on its CPUs while it was timed",
+                                    t.others_cpus));
+    if (t.steal_share > 0)
+        parts.push_back(fmt::format("the hypervisor took {:.1f}% of its CPUs' time (steal)", 100 * t.steal_share));
+    std::string joined;
+    for (std::size_t i = 0; i < parts.size(); ++i) joined += (i ? "; " : "") + parts[i];
+    std::vector<std::string> remedies;
+    if (t.others_cpus > 0 || t.steal_share > 0) remedies.push_back("measure again on a quiet machine");
+    if (t.kernel_share > 0) remedies.push_back("reuse memory rather than fault it in anew, or time the work in marker regions");
+    return "its time holds waits no roof describes: " + joined + ". It sits lower than its code alone would put it (" +
+           (remedies.size() == 2 ? remedies[0] + "; " + remedies[1] : remedies.front()) + ")";
 }
 
 std::string timing_provenance_text(const TimingSummary& program, bool automatic, std::uint64_t cold_flush_bytes) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/repeated_timing.hpp"
+#include "core/roofline.hpp"
 
 #include <cstdint>
 #include <string>
@@ -16,5 +17,9 @@ std::string timing_text(const TimingSummary& t);
 // (left out: 0.512 s), spread 3.2% (the whole program); each region its own fastest run".
 // `cold_flush_bytes` (measure --cold) adds "; cold caches: a 64 MiB buffer written between runs".
 std::string timing_provenance_text(const TimingSummary& program, bool automatic, std::uint64_t cold_flush_bytes = 0);
+
+// What of a point's time was not its code's (core/roofline.hpp TimeOutsideCode), in a sentence:
+// "its time holds waits no roof describes: 79% of its CPU time in the kernel (...); ...".
+std::string outside_code_text(const TimeOutsideCode& t);
 
 } // namespace roofline

@@ -4,6 +4,8 @@
 // low, however carefully it was sampled: an independent check on every timed figure.
 #pragma once
 
+#include "core/timing_disturbance.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,12 +48,6 @@ struct CpuActivity {
     double steal_share() const { return cpus > 0 ? steal_cpus / cpus : 0; }
 };
 CpuActivity cpu_activity_between(const CpuActivitySnapshot& before, const CpuActivitySnapshot& after);
-
-// Shares past which a timed figure is said to be disturbed: 5% of the CPUs' time stolen (and at
-// least 50 ms, a few ticks, so rounding of 10 ms ticks over a short run does not count), other
-// processes busy for a quarter of a CPU or more (at least 100 ms).
-inline constexpr double kStealShareWarning = 0.05;
-inline constexpr double kOthersCpusWarning = 0.25;
 
 // Warnings for what ran beside `what` ("the bench run", "the timed native run") over `activity`;
 // `consequence` says what it did to the figures. Empty when nothing passed the thresholds.

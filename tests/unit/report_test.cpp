@@ -252,6 +252,52 @@ TEST(Report, APointAboveItsRoofIsFlaggedInEveryFormat) {
     EXPECT_TRUE(nlohmann::json::parse(render_report({memory_bound_point()}, r, ReportFormat::json))["points"][0]["above_roof"].is_null());
 }
 
+TEST(Report, TimeNotSpentInTheCodeIsSaidInEveryFormatButCsv) {
+    // What measure recorded of the run: 0.4 s of 0.5 s CPU in the kernel, 0.49 CPUs of others,
+    // 1% steal (under its threshold: not said).
+    Point p;
+    p.name = "(program)";
+    p.details = {{"cpu_user_seconds", 0.1}, {"cpu_system_seconds", 0.4}, {"cpu_others_busy", 0.49},
+                 {"cpu_steal_share", 0.01}};
+    const auto t = time_outside_code(p);
+    ASSERT_TRUE(t);
+    EXPECT_DOUBLE_EQ(t->kernel_share, 0.8);
+    EXPECT_DOUBLE_EQ(t->others_cpus, 0.49);
+    EXPECT_EQ(t->steal_share, 0);
+
+    auto a = memory_bound_point();
+    a.outside_code = t;
+    const auto r = sample_roofline();
+    const auto text = render_report({a}, r, ReportFormat::text);
+    EXPECT_NE(text.find("not its code     its time holds waits no roof describes: 80% of its CPU time in the "
+                        "kernel"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("other processes kept 0.49 CPUs busy"), std::string::npos) << text;
+    EXPECT_EQ(text.find("hypervisor"), std::string::npos) << text;
+    EXPECT_NE(render_report({a}, r, ReportFormat::markdown).find("  - not its code: its time holds waits"),
+              std::string::npos);
+    const auto j = nlohmann::json::parse(render_report({a}, r, ReportFormat::json));
+    EXPECT_DOUBLE_EQ(j["points"][0]["outside_code"]["others_cpus"].get<double>(), 0.49);
+    EXPECT_TRUE(nlohmann::json::parse(render_report({memory_bound_point()}, r, ReportFormat::json))["points"][0]
+                    ["outside_code"]
+                        .is_null());
+
+    // Under every threshold (a tenth in the kernel, a tenth of a CPU of others, 2% steal), or
+    // nothing recorded (a kernel point, an older file): nothing to say.
+    p.details = {{"cpu_user_seconds", 0.9}, {"cpu_system_seconds", 0.1}, {"cpu_others_busy", 0.1},
+                 {"cpu_steal_share", 0.02}};
+    EXPECT_FALSE(time_outside_code(p));
+    p.details.clear();
+    EXPECT_FALSE(time_outside_code(p));
+    // 6% stolen alone is said.
+    p.details = {{"cpu_steal_share", 0.06}};
+    ASSERT_TRUE(time_outside_code(p));
+    a.outside_code = time_outside_code(p);
+    EXPECT_NE(render_report({a}, r, ReportFormat::text).find("the hypervisor took 6.0% of its CPUs' time"),
+              std::string::npos);
+}
+
 // ---------------------------------------------------------------- hostile names (issue 10)
 
 namespace {
