@@ -10,7 +10,9 @@
 #include "measure/protocol_json.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -95,6 +97,52 @@ std::string valgrind_version_said(const std::string& log) {
     const auto from = at + kUsing.size();
     const auto end = log.find_first_of(" \n", from);
     return log.substr(from, end == std::string::npos ? std::string::npos : end - from);
+}
+
+// What the counts leave out or count in another precision, from the tool's functions: x87 long
+// double (counted as f64: VEX computes it in double) and binary128 in software (libgcc's soft-fp,
+// libquadmath: integer instructions, no FLOPs at all).
+void say_precisions_not_counted(const VgtoolReport& report, MeasureResult& result) {
+    auto listed = [](std::vector<std::string> names) {
+        if (names.size() > 4) names.resize(4), names.push_back("...");
+        return fmt::format("{}", fmt::join(names, ", "));
+    };
+    if (report.x87_flops > 0) {
+        std::vector<std::string> names;
+        for (const auto& [name, flops] : report.x87_functions) names.push_back(name);
+        result.notes.push_back(fmt::format(
+            "{:.0f} of the FLOPs are x87 instructions (long double arithmetic, in {}): counted as f64 scalar "
+            "(Valgrind computes them in double), though the hardware computes them in 80-bit extended precision on "
+            "the x87 unit, which no double-precision roof (SSE, AVX) describes",
+            report.x87_flops, listed(names)));
+    }
+    static constexpr std::string_view kSoftFloat[] = {"__addtf3", "__subtf3", "__multf3", "__divtf3"};
+    std::vector<std::string> soft;
+    std::string quadmath_file;
+    int quadmath_functions = 0;
+    double instructions = 0;
+    for (const auto& f : report.functions) {
+        if (f.instructions <= 0) continue;
+        const auto base = std::filesystem::path(f.object).filename().string();
+        if (base.rfind("libquadmath", 0) == 0) {
+            quadmath_file = base;
+            ++quadmath_functions;
+        } else if (std::find(std::begin(kSoftFloat), std::end(kSoftFloat), f.name) != std::end(kSoftFloat)) {
+            soft.push_back(f.name);
+        } else {
+            continue;
+        }
+        instructions += f.instructions;
+    }
+    if (quadmath_functions > 0)
+        soft.push_back(fmt::format("{} function{} of {}", quadmath_functions, quadmath_functions == 1 ? "" : "s",
+                                   quadmath_file));
+    if (!soft.empty())
+        result.warnings.push_back(fmt::format(
+            "the program does binary128 (__float128) arithmetic in software ({} ran, {:.3g} instructions): those "
+            "are integer instructions, so its operations are not in the FLOPs (their loads and stores are in the "
+            "bytes); the points' FLOPs are those of the hardware's floating-point instructions only",
+            fmt::join(soft, ", "), instructions));
 }
 
 } // namespace
@@ -308,6 +356,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
         }
     }();
     for (auto& p : report.problems) result.warnings.push_back(std::move(p));
+    say_precisions_not_counted(report, result);
     if (report.child_processes > 0)
         result.warnings.push_back(fmt::format(
             "the command started {} child process(es) (a shell, a wrapper, fork): the counts are the first "

@@ -454,6 +454,17 @@ VgtoolReport parse_vgtool_json(const std::string& text, const std::string& sourc
     }
     report.functions = functions_from(j, source);
     report.instructions = instructions_from(j, source);
+    // "flops_x87" (a tool before it left it out: none said)
+    if (!j["regions"].empty() && j["regions"][0].contains("flops_x87"))
+        report.x87_flops = number(j["regions"][0], "flops_x87", source + ": regions[0]");
+    if (j.contains("functions"))
+        for (std::size_t i = 0; i < j["functions"].size(); ++i) {
+            const auto& f = j["functions"][i];
+            const double x87 = f.contains("flops_x87") ? number(f, "flops_x87", fmt::format("{}: functions[{}]", source, i)) : 0;
+            if (x87 > 0) report.x87_functions.emplace_back(report.functions[i].name, x87);
+        }
+    std::stable_sort(report.x87_functions.begin(), report.x87_functions.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
     return report;
 }
 

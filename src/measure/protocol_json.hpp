@@ -49,6 +49,10 @@ struct VgtoolReport {
     std::vector<RegionBreakdown> region_breakdowns;
     std::vector<std::string> problems;    // names that had to be repaired
     long long child_processes = 0;        // forks of the measured process: their work is not counted
+    // FLOPs made by x87 instructions (long double), counted as f64 among the others: the whole
+    // run's, and the functions that made them (name, FLOPs), most first.
+    double x87_flops = 0;
+    std::vector<std::pair<std::string, double>> x87_functions;
     // Where the cache simulation ran the threads ("cache_model" "placement" and "threads"),
     // a sentence; empty without a cache simulation.
     std::string thread_placement;

@@ -92,4 +92,21 @@ TEST(VgtoolInsn, RepStringOpsAreRecognised) {
     EXPECT_FALSE(rep({}));
 }
 
+bool x87(std::vector<unsigned char> bytes) { return rl_is_x87(bytes.data(), static_cast<int>(bytes.size())) != 0; }
+
+TEST(VgtoolInsn, X87InstructionsAreRecognised) {
+    // Their FLOPs are counted as f64 and apart (flops_x87), for measure's note on long double.
+    EXPECT_TRUE(x87({0xdc, 0xc1}));                // fadd %st,%st(1)
+    EXPECT_TRUE(x87({0xde, 0xc9}));                // fmulp
+    EXPECT_TRUE(x87({0xd9, 0xfa}));                // fsqrt
+    EXPECT_TRUE(x87({0xdb, 0x2f}));                // fldt (%rdi)
+    EXPECT_TRUE(x87({0x41, 0xdb, 0x28}));          // fldt (%r8): REX
+    EXPECT_TRUE(x87({0x66, 0xd8, 0x07}));          // fadds (%rdi) behind a prefix
+    EXPECT_FALSE(x87({0xf2, 0x0f, 0x58, 0xc1}));   // addsd %xmm1,%xmm0
+    EXPECT_FALSE(x87({0xc5, 0xfb, 0x58, 0xc1}));   // vaddsd
+    EXPECT_FALSE(x87({0x48, 0x89, 0x07}));         // mov %rax,(%rdi)
+    EXPECT_FALSE(x87({0x66, 0x66}));               // prefixes only
+    EXPECT_FALSE(x87({}));
+}
+
 } // namespace

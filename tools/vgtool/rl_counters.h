@@ -12,8 +12,9 @@ enum { RL_ADD, RL_SUB, RL_MUL, RL_DIV, RL_FMA, RL_SQRT, RL_MINMAX, RL_NKIND };
 #define RL_LD (RL_W_SCALAR + 3)
 #define RL_ST (RL_LD + 1)
 #define RL_INSN (RL_ST + 1) /* guest instructions executed */
+#define RL_X87 (RL_INSN + 1) /* the FLOPs above made by x87 instructions (long double) */
 /* Then the cache simulator's counters (rl_cachesim.h: bytes per boundary), when it runs. */
-#define RL_CACHE (RL_INSN + 1)
+#define RL_CACHE (RL_X87 + 1)
 #define RL_NC (RL_CACHE + RL_CS_NCOUNTERS)
 
 #endif

@@ -80,3 +80,12 @@ int rl_rep_string_op(const unsigned char *code, int len)
   /* MOVS A4/A5, CMPS A6/A7, STOS AA/AB, LODS AC/AD, SCAS AE/AF */
   return (code[i] >= 0xA4 && code[i] <= 0xA7) || (code[i] >= 0xAA && code[i] <= 0xAF);
 }
+
+int rl_is_x87(const unsigned char *code, int len)
+{
+  int i = 0;
+  if (len > 15) len = 15;
+  while (i < len && is_legacy_prefix(code[i])) ++i;
+  if (i < len && code[i] >= 0x40 && code[i] <= 0x4F) ++i; /* REX */
+  return i < len && code[i] >= 0xD8 && code[i] <= 0xDF;
+}

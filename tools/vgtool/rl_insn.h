@@ -33,6 +33,12 @@ int rl_dot_product(const unsigned char *code, int len);
  * executed once, however many elements it moves. */
 int rl_rep_string_op(const unsigned char *code, int len);
 
+/* Nonzero for an x87 floating-point instruction (escape opcodes D8-DF after any
+ * prefixes): FADD, FMUL, FDIV, FSQRT, FLD/FSTP of a long double, ... VEX computes
+ * their arithmetic in double, so the tool counts it as f64; it tells such FLOPs apart
+ * (flops_x87) so that measure can say they are long double work counted as f64. */
+int rl_is_x87(const unsigned char *code, int len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1372,8 +1372,9 @@ typedef struct {
 static void insn_reset(InsnFP *f) { VG_(memset)(f, 0, sizeof(*f)); }
 
 /* `ymm`: the guest instruction is VEX.256 (rl_vex_vector_bits); `dot`: it is DPPS (2)
- * or DPPD (1) (rl_dot_product). */
-static void insn_commit(InsnFP *f, Seg *s, Bool ymm, Int dot)
+ * or DPPD (1) (rl_dot_product); `x87`: an x87 instruction (rl_is_x87), its FLOPs
+ * also counted apart. */
+static void insn_commit(InsnFP *f, Seg *s, Bool ymm, Int dot, Bool x87)
 {
     /* A dot product: two FLOPs an element, a multiply and an add, whatever the mask and
      * however VEX expanded it (rl_insn.h says why). Only where its ops were tallied: a
@@ -1419,6 +1420,7 @@ static void insn_commit(InsnFP *f, Seg *s, Bool ymm, Int dot)
                 if (!n) continue;
                 s->cost[RL_FLOP(p, k)] += n;
                 s->cost[RL_W_SCALAR + w] += n;
+                if (x87) s->cost[RL_X87] += n;
                 s->any = True;
             }
     }
@@ -1691,6 +1693,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     Bool insn_nt = False; /* the current guest instruction stores non-temporally */
     Bool insn_ymm = False; /* ... is VEX.256: its 128-bit FP ops are halves of 256-bit ones */
     Int insn_dot = 0;      /* ... is DPPS (2) or DPPD (1) */
+    Bool insn_x87 = False; /* ... is an x87 instruction (long double) */
     Bool insn_rep = False; /* ... is a REP string op: one instruction however many passes (Ist_Exit) */
     if (in->tyenv->types_used > cap_tmp_def) {
         cap_tmp_def = in->tyenv->types_used * 2;
@@ -1703,7 +1706,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         if (!st || st->tag == Ist_NoOp) continue;
         switch (st->tag) {
         case Ist_IMark: {
-            insn_commit(&fp, &seg, insn_ymm, insn_dot);
+            insn_commit(&fp, &seg, insn_ymm, insn_dot, insn_x87);
             Addr a = (Addr)st->Ist.IMark.addr;
             Int fn = fn_of_addr(a);
             memo_insn = a;
@@ -1726,6 +1729,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
                       rl_is_nontemporal_store((const UChar *)a, (Int)st->Ist.IMark.len);
             insn_ymm = st->Ist.IMark.len > 0 && rl_vex_vector_bits((const UChar *)a, (Int)st->Ist.IMark.len) == 256;
             insn_dot = st->Ist.IMark.len > 0 ? rl_dot_product((const UChar *)a, (Int)st->Ist.IMark.len) : 0;
+            insn_x87 = st->Ist.IMark.len > 0 && rl_is_x87((const UChar *)a, (Int)st->Ist.IMark.len);
             addStmtToIRSB(sb, st);
             if (tr) {
                 IRTemp sp = newIRTemp(sb->tyenv, Ity_I64);
@@ -1844,7 +1848,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             break;
         }
         case Ist_Exit:
-            insn_commit(&fp, &seg, insn_ymm, insn_dot);
+            insn_commit(&fp, &seg, insn_ymm, insn_dot, insn_x87);
             seg_flush(sb, &seg);
             if (insn_rep && st->Ist.Exit.dst->tag == Ico_U64 && (Addr)st->Ist.Exit.dst->Ico.U64 == insn_next) {
                 /* A REP string op: VEX runs one element a pass of this block and jumps back to
@@ -1883,7 +1887,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         seg.cost[RL_INSN]++;
         seg.any = True;
     }
-    insn_commit(&fp, &seg, insn_ymm, insn_dot);
+    insn_commit(&fp, &seg, insn_ymm, insn_dot, insn_x87);
     seg_flush(sb, &seg);
     sbi->rec_end = n_recs;
     sb_first_ctr = NULL;
@@ -1971,6 +1975,7 @@ static void oput_counts(const ULong *c)
     oputf(", \"bytes_loaded\": %llu", c[RL_LD]);
     oputf(", \"bytes_stored\": %llu", c[RL_ST]);
     oputf(", \"instructions\": %llu", c[RL_INSN]);
+    oputf(", \"flops_x87\": %llu", c[RL_X87]);
     if (!cache_on) return;
     /* bytes across each boundary, named by the level below it */
     oput(", \"cache\": {");

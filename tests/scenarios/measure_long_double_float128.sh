@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Precisions the instrument engine cannot count as the hardware computes them: x87 long
+# double arithmetic (VEX computes it in double: counted as f64, and a note says how many
+# FLOPs were x87 and where) and __float128 (software: libgcc's __addtf3, __multf3, no FP
+# instructions at all: a warning says its operations are not in the FLOPs). Before, both
+# were silent: a long double sum was an f64 point, a binary128 dot product 0 FLOPs.
+# SKIPPED (exit 77) without a C compiler, libquadmath, valgrind or the Valgrind tool.
+set -u
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+build=$(cd "$(dirname "$bin")" && pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export ROOFLINE_DB=$tmp/results.db
+fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
+command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
+command -v valgrind >/dev/null && [[ -e $build/vgtool/roofline-amd64-linux ]] ||
+  { echo "SKIP: valgrind or the Valgrind tool (target roofline_vgtool) missing"; exit 77; }
+
+# ldsum: N long double adds (x87 fadd). qdot: N binary128 multiplies and N adds (software).
+cat >"$tmp/prec.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#define N 20000
+__attribute__((noinline)) long double ldsum(const long double* a, int n) {
+    long double s = 0; for (int i = 0; i < n; ++i) s += a[i]; return s;
+}
+__attribute__((noinline)) __float128 qdot(const __float128* a, const __float128* b, int n) {
+    __float128 s = 0; for (int i = 0; i < n; ++i) s += a[i] * b[i]; return s;
+}
+int main(int argc, char** argv) {
+    long double* a = malloc(N * sizeof *a);
+    __float128 *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+    for (int i = 0; i < N; ++i) { a[i] = 1; x[i] = 1; y[i] = 0.5; }
+    long double s = ldsum(a, N);
+    double q = argc > 1 ? (double)qdot(x, y, N) : 0;
+    printf("%Lg %g\n", s, q);
+    return 0;
+}
+C
+cc -O2 "$tmp/prec.c" -o "$tmp/prec" || { echo "SKIP: cannot build a __float128 program"; exit 77; }
+
+out=$("$bin" measure --no-store --engine instrument --cache-sim off -o "$tmp/ld.json" -- "$tmp/prec" 2>&1); code=$?
+[[ $code == 0 ]] || fail "exit $code"
+grep -q "20000 of the FLOPs are x87 instructions (long double arithmetic, in ldsum): counted as f64" <<<"$out" ||
+  fail "the x87 FLOPs are not said"
+grep -q "binary128" <<<"$out" && fail "binary128 said of a run that did none"
+python3 - "$tmp/ld.json" <<'PY' || fail "the long double point"
+import json, sys
+pts = {p["name"]: p for p in json.load(open(sys.argv[1]))["points"]}
+d = pts["(program)"]["details"]
+assert pts["(program)"]["flops"] == 20000 and d["flops_f64_add"] == 20000, d
+PY
+echo "ok: x87 long double adds counted as f64, and said"
+
+out=$("$bin" measure --no-store --engine instrument --cache-sim off -o "$tmp/q.json" -- "$tmp/prec" q 2>&1); code=$?
+[[ $code == 0 ]] || fail "exit $code"
+grep -q "warning: the program does binary128 (__float128) arithmetic in software (__addtf3, __multf3 ran" <<<"$out" ||
+  fail "the software binary128 arithmetic is not warned of"
+python3 - "$tmp/q.json" <<'PY' || fail "the binary128 point"
+import json, sys
+pts = {p["name"]: p for p in json.load(open(sys.argv[1]))["points"]}
+q = pts["(program)"]
+# the 2N binary128 operations are not counted, as the warning says: the x87 adds only
+assert q["flops"] == 20000, q
+PY
+echo "ok: software binary128 arithmetic warned of as not counted"
