@@ -41,9 +41,10 @@ test: build
 package: build
 	cd $(BUILD) && cpack -G DEB
 
-# Install into PREFIX (default /usr/local); the tree is relocatable.
+# Install into PREFIX (default /usr/local); the tree is relocatable. The tool as make run built
+# it (build-tool): installing needs none of the tests' packages.
 PREFIX ?= /usr/local
-install: build
+install: build-tool
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # ASan + UBSan build of the whole suite (docs/DEVELOPING.md, "Sanitizers and fuzzing"); the tests that

@@ -120,14 +120,14 @@ for line in open("rows.tsv"):
 
 print("time of one pass: model / measured (model: its predicted time; with chain: the time at the")
 print("lower of the prediction and the 'one chain' rate model gives a scalar accumulator)")
-print(f"{'loop':18} {'bound by':14} {'model s':>9} {'measured s':>10} {'model/meas':>10} "
+print(f"{'loop':18} {'bound by':22} {'model s':>9} {'measured s':>10} {'model/meas':>10} "
       f"{'model GF/s':>10} {'chain GF/s':>10} {'with chain':>10} {'meas GF/s':>9}  warnings")
 for row, k, got, _ in rows:
     t_model, t_meas = k.get("seconds") or 0, float(got["seconds"])
     chain = (k.get("one_chain") or {}).get("performance")
     t_chain = t_model * k["performance"] / chain if chain else t_model
     note = "; ".join(k.get("warnings", []))
-    print(f"{row:18} {k['binding_roof'][:14]:14} {t_model:9.3g} {t_meas:10.3g} {t_model / t_meas:10.2f} "
+    print(f"{row:18} {k['binding_roof'][:22]:22} {t_model:9.3g} {t_meas:10.3g} {t_model / t_meas:10.2f} "
           f"{k['performance']:10.3g} {(f'{chain:.3g}' if chain else '-'):>10} {t_chain / t_meas:10.2f} "
           f"{float(got['gflops']):9.3g}  {note[:100]}")
 if sim:

@@ -8,6 +8,7 @@
 #include "cli/usage_error.hpp"
 #include "core/kernel_footprint.hpp"
 #include "core/kernel_spec.hpp"
+#include "core/kernel_spec_roofs.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/precision.hpp"
 #include "core/roofline.hpp"
@@ -98,6 +99,9 @@ public:
     }
 
     bool figures() const { return !judging_.has_value(); }
+
+    // The machine file judging; null for --peak/--bw.
+    const MachineFile* file() const { return judging_ ? &judging_->file : nullptr; }
 
     // What the machine's caches hold for `threads` threads, at the levels `r` has a
     // bandwidth roof for (a working set placed where no roof is would be bound by none).
@@ -222,6 +226,14 @@ int run_specs(const ModelArgs& a) {
                 print_stderr("roofline: error: {}: no prediction: {}\n", terminal_text(spec.name), terminal_text(refused));
                 continue;
             }
+            if (const MachineFile* file = rooflines.file()) {
+                if (const std::string why = spec_isa_problem(spec, file->model); !why.empty()) {
+                    unpredicted.push_back(spec.name);
+                    all_for_roofs = false;
+                    print_stderr("roofline: error: {}: no prediction: {}\n", terminal_text(spec.name), terminal_text(why));
+                    continue;
+                }
+            }
             for (const auto& w : warnings)
                 print_stderr("roofline: warning: {}: {}\n", terminal_text(spec.name), terminal_text(w));
             // A working set that fits a cache is predicted from it (the loop run again over
@@ -237,8 +249,14 @@ int run_specs(const ModelArgs& a) {
             if (spec.work_unit != r.work_unit && spec.work_per_iteration > 0)
                 print_stderr("roofline: warning: {} counts {} but the roofline's peak is in {}\n",
                            terminal_text(spec.name), terminal_text(spec.work_unit), rate_unit(r.work_unit));
-            KernelModelResult result{judged, path, predict(judged, r, view), r, own, choice, fit, std::nullopt, warnings};
-            if (fit && unpredictable_reason(spec, r, view).empty()) result.from_memory = predict(spec, r, view);
+            // The roofs of this loop's own mix of loads and stores, and of its ISA when it names one.
+            const SpecRoofline roofs = spec_roofline(judged, rooflines.file(), r);
+            KernelModelResult result{judged,   path,        predict(judged, roofs.roofline, view),
+                                     roofs.roofline, own,   choice,
+                                     fit,      std::nullopt, warnings,
+                                     roofs.compute,  roofs.levels, r.bandwidth};
+            if (fit && unpredictable_reason(spec, r, view).empty())
+                result.from_memory = predict(spec, spec_roofline(spec, rooflines.file(), r).roofline, view);
             predicted.push_back(result.prediction.point);
             predicted.back().source = PointOrigin::model;
             predicted.back().threads = std::max(1, r.threads);

@@ -19,9 +19,9 @@ int residence_depth(const std::string& resident_in) {
     return 4;  // "", "memory", "DRAM": streams from memory
 }
 
-std::map<std::string, double> count_bytes(const KernelSpec& spec, bool with_write_allocate) {
+std::map<std::string, LevelTraffic> count_traffic(const KernelSpec& spec) {
     const auto& levels = spec_levels();
-    std::map<std::string, double> bytes;
+    std::map<std::string, LevelTraffic> traffic;
     for (const auto& array : spec.arrays) {
         const int depth = residence_depth(array.resident_in);
         const int last = static_cast<int>(levels.size());
@@ -32,18 +32,34 @@ std::map<std::string, double> count_bytes(const KernelSpec& spec, bool with_writ
             // A store to a line the loop also reads (y = y + ...) finds it loaded already:
             // only stores beyond the reads allocate.
             const double allocated = std::max(0.0, array.writes_per_iteration - array.reads_per_iteration) * access;
-            double moved = level <= depth ? loaded : 0.0;
+            LevelTraffic t;
+            if (level <= depth) t.loaded = loaded;
             if (array.non_temporal) {
                 // Streaming stores leave the core for memory without touching the
                 // caches: the store instructions at L1, the bytes at DRAM.
-                if (level == 1 || level == last) moved += stored;
+                if (level == 1 || level == last) t.stored = t.non_temporal_stored = stored;
             } else if (level <= depth) {
-                moved += stored;
+                t.stored = stored;
                 // L1 counts what instructions move; the read for ownership happens below it.
-                if (with_write_allocate && array.write_allocate && level >= 2) moved += allocated;
+                if (array.write_allocate && level >= 2) t.allocated = allocated;
             }
-            if (moved > 0) bytes[levels[static_cast<std::size_t>(level - 1)]] += moved;
+            if (t.loaded + t.stored + t.allocated > 0) {
+                LevelTraffic& sum = traffic[levels[static_cast<std::size_t>(level - 1)]];
+                sum.loaded += t.loaded;
+                sum.stored += t.stored;
+                sum.non_temporal_stored += t.non_temporal_stored;
+                sum.allocated += t.allocated;
+            }
         }
+    }
+    return traffic;
+}
+
+std::map<std::string, double> count_bytes(const KernelSpec& spec, bool with_write_allocate) {
+    std::map<std::string, double> bytes;
+    for (const auto& [level, t] : count_traffic(spec)) {
+        const double moved = t.loaded + t.stored + (with_write_allocate ? t.allocated : 0.0);
+        if (moved > 0) bytes[level] = moved;
     }
     return bytes;
 }
@@ -160,6 +176,8 @@ SpecPrecision spec_precision(const KernelSpec& spec) {
 bool is_known_residence(const std::string& r) {
     return r.empty() || r == "registers" || r == "L1" || r == "L2" || r == "L3" || r == "memory" || r == "DRAM";
 }
+
+std::map<std::string, LevelTraffic> traffic_per_iteration(const KernelSpec& spec) { return count_traffic(spec); }
 
 std::map<std::string, double> bytes_per_iteration(const KernelSpec& spec) { return count_bytes(spec, true); }
 

@@ -75,6 +75,10 @@ struct KernelSpec {
     // The cache line of the machine it is judged on (what strided and random accesses
     // move below L1); 64 B unless the machine says otherwise.
     double line_bytes = 64;
+    // The instruction set the code was built for (`isa:`: "scalar", "sse2", "avx", "avx2",
+    // "avx512"; core/kernel_spec_roofs.hpp): its compute and L1/L2 roofs are that width's.
+    // "": not said (the machine's widest).
+    std::string isa;
 };
 
 // "L1", "L2", "L3", "DRAM".
@@ -100,6 +104,17 @@ SpecPrecision spec_precision(const KernelSpec& spec);
 
 // Whether `resident_in` names a place a spec array may live ("" = memory).
 bool is_known_residence(const std::string& resident_in);
+
+// What crosses one level per iteration, by kind: the loads, the stores (non-temporal ones
+// included, and also apart), and the write-allocate reads of the stores.
+struct LevelTraffic {
+    double loaded = 0;
+    double stored = 0;
+    double non_temporal_stored = 0;
+    double allocated = 0;
+};
+// Per level, as bytes_per_iteration counts it; a level no byte crosses is absent.
+std::map<std::string, LevelTraffic> traffic_per_iteration(const KernelSpec& spec);
 
 // Bytes crossing each level per iteration. A level no byte crosses is absent.
 // With write-allocate: one extra read per stored byte at each level below L1

@@ -1,13 +1,14 @@
 #include "io/kernel_spec_yaml.hpp"
 
 #include "core/input_limits.hpp"
+#include "core/kernel_spec_roofs.hpp"
 #include "core/precision.hpp"
 
 #include "io/machine_json.hpp"
 #include "io/text_file.hpp"
 #include "io/yaml_node.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -175,8 +176,8 @@ ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
 KernelSpec kernel_from(const YamlNode& n, const Sizes& shared_sizes) {
     n.require_map();
     if (n.has("peak") && n.has("bandwidth")) n.fail("this is a spec-sheet machine, not a kernel spec: pass it with --machine");
-    n.allow_only({"name", "description", "work_unit", "work_per_iteration", "flops", "precision", "iterations", "sizes",
-                  "arrays"});
+    n.allow_only({"name", "description", "work_unit", "work_per_iteration", "flops", "precision", "isa", "iterations",
+                  "sizes", "arrays"});
     KernelSpec k;
     k.name = n.required("name", "the kernel's name").as_string();
     if (const auto d = n.optional("description")) k.description = d->as_string();
@@ -201,6 +202,13 @@ KernelSpec kernel_from(const YamlNode& n, const Sizes& shared_sizes) {
         if (!canonical || !is_flop_precision(*canonical))
             p->expected("dp or sp (double, fp64, single, fp32 ... are read too)");
         k.precision = *canonical;
+    }
+    if (const auto isa = n.optional("isa")) {
+        // The code's instruction set: its vector width bounds the compute and L1/L2 roofs.
+        k.isa = isa->as_string();
+        if (!spec_isa(k.isa))
+            isa->expected(fmt::format("the instruction set the loop's code is built for: {}",
+                                      fmt::join(spec_isa_names(), ", ")));
     }
     if (const auto it = n.optional("iterations")) {
         k.iterations = it->as_expression(k.sizes);

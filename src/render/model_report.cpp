@@ -108,6 +108,87 @@ std::string precision_text(const KernelModelResult& result) {
     return "";
 }
 
+// Why the compute roof is the one used, after its name and figure.
+std::string compute_choice_text(const KernelModelResult& result) {
+    const ComputeRoofChoice& c = result.compute_choice;
+    const Roofline& r = result.roofline;
+    const std::string bits = c.vector_bits > 0 ? fmt::format("{}-bit", c.vector_bits) : std::string("of no known width");
+    const std::string wanted = fmt::format("{} bits or narrower{}", c.wanted_bits, c.fma ? "" : ", without FMA");
+    switch (c.basis) {
+    case ComputeRoofChoice::Basis::widest:
+        if (c.vector_bits <= 0) return "the machine's peak (its width not known)";
+        return fmt::format("{}, the widest the model measured (the spec gives no 'isa:'; code built for narrower "
+                           "vectors cannot reach it)",
+                           bits);
+    case ComputeRoofChoice::Basis::spec_isa:
+        return fmt::format("the fastest the model measured at {} ('isa: {}')", wanted, c.isa);
+    case ComputeRoofChoice::Basis::no_such_width:
+        return fmt::format("{}, the fastest the model has: it has no compute roof of {} ('isa: {}'; 'roofline bench "
+                           "--full' measures each width), so {} code may not reach it",
+                           bits, wanted, c.isa, c.isa);
+    case ComputeRoofChoice::Basis::not_flop:
+        return fmt::format("as the machine gives it: 'isa: {}' says nothing of a peak in {}", c.isa,
+                           rate_unit(r.work_unit));
+    case ComputeRoofChoice::Basis::no_model: break;
+    }
+    return "--peak as given";
+}
+
+std::string share_text(double share) { return format_percent(share); }
+
+// Why a level's roof is the one used for the loop, after its name and figure.
+std::string level_choice_text(const LevelRoofChoice& c, const std::string& spec_isa) {
+    std::string out;
+    const std::string stores = c.store_share > 0
+                                   ? fmt::format("stores are {} of its bytes there{}", share_text(c.store_share),
+                                                 c.non_temporal ? " (non-temporal)" : "")
+                                   : std::string("it only loads there");
+    switch (c.basis) {
+    case LevelRoofChoice::Basis::pattern:
+        out = fmt::format("{}, as in {}", stores, c.patterns.front());
+        break;
+    case LevelRoofChoice::Basis::between:
+        out = fmt::format("{}: between {} ({}, {} GB/s) and {} ({}, {} GB/s), their times added for {} and {} "
+                          "of the bytes",
+                          stores, c.patterns[0], share_text(c.pattern_shares[0]), format_count(c.pattern_gbs[0]),
+                          c.patterns[1], share_text(c.pattern_shares[1]), format_count(c.pattern_gbs[1]),
+                          share_text(c.weight), share_text(1 - c.weight));
+        break;
+    case LevelRoofChoice::Basis::fastest_unknown:
+        out = "the level's fastest: no roof there has a known access pattern to match the loop's";
+        break;
+    case LevelRoofChoice::Basis::fastest_no_nt:
+        out = fmt::format("the level's fastest: {}, and the model measured no pattern with non-temporal stores there",
+                          stores);
+        break;
+    case LevelRoofChoice::Basis::fastest_beyond:
+        out = fmt::format("the level's fastest: {}, and the {}patterns measured there store {} to {}", stores,
+                          c.non_temporal ? "non-temporal " : "", share_text(c.min_share), share_text(c.max_share));
+        break;
+    case LevelRoofChoice::Basis::no_model:
+        return "--bw as given, for every pattern";
+    }
+    if (c.isa_basis == LevelRoofChoice::Isa::spec_trial && c.isa == spec_isa)
+        out += fmt::format("; scaled to {} by bench's ISA trials", c.isa);
+    else if (c.isa_basis == LevelRoofChoice::Isa::spec_trial)
+        out += fmt::format("; scaled by bench's ISA trials to {}, which stands for {} code (bench's memory kernels "
+                           "are sse2, avx2 and avx512)",
+                           c.isa, spec_isa);
+    else if (c.isa_basis == LevelRoofChoice::Isa::no_trial)
+        out += fmt::format("; the model has no {} trial of it, so the fastest ISA's figure", c.isa);
+    return out;
+}
+
+std::string roofs_used_text(const KernelModelResult& result) {
+    const Roofline& r = result.roofline;
+    std::string out = fmt::format("  roofs used      {} {} {}: {}\n", r.compute.name, format_count(r.compute.value),
+                                  rate_unit(r.work_unit), compute_choice_text(result));
+    for (const auto& c : result.level_choices)
+        out += fmt::format("                  {} {} GB/s: {}\n", c.roof.name, format_count(c.roof.value),
+                           level_choice_text(c, result.compute_choice.isa));
+    return out;
+}
+
 std::string kernel_text(const KernelModelResult& result) {
     const KernelSpec& k = result.spec;
     const KernelPrediction& p = result.prediction;
@@ -144,6 +225,7 @@ std::string kernel_text(const KernelModelResult& result) {
             out += fmt::format(" x {} {}", format_number(p.intensity.at(p.binding_level)), intensity_unit(k.work_unit));
         out += ")\n";
     }
+    out += roofs_used_text(result);
     if (result.fit) {
         const CacheFit& f = *result.fit;
         const std::string size = format_bytes(static_cast<std::uint64_t>(f.footprint));
@@ -214,6 +296,71 @@ ordered_json cache_fit_json(const KernelModelResult& result) {
     return out;
 }
 
+const char* compute_basis_name(ComputeRoofChoice::Basis b) {
+    switch (b) {
+    case ComputeRoofChoice::Basis::widest: return "widest";
+    case ComputeRoofChoice::Basis::spec_isa: return "spec_isa";
+    case ComputeRoofChoice::Basis::no_such_width: return "no_such_width";
+    case ComputeRoofChoice::Basis::not_flop: return "not_flop";
+    case ComputeRoofChoice::Basis::no_model: break;
+    }
+    return "no_model";
+}
+
+const char* level_basis_name(LevelRoofChoice::Basis b) {
+    switch (b) {
+    case LevelRoofChoice::Basis::pattern: return "pattern";
+    case LevelRoofChoice::Basis::between: return "between";
+    case LevelRoofChoice::Basis::fastest_unknown: return "fastest_unknown_patterns";
+    case LevelRoofChoice::Basis::fastest_beyond: return "fastest_beyond_measured";
+    case LevelRoofChoice::Basis::fastest_no_nt: return "fastest_no_nt_pattern";
+    case LevelRoofChoice::Basis::no_model: break;
+    }
+    return "no_model";
+}
+
+const char* level_isa_name(LevelRoofChoice::Isa i) {
+    switch (i) {
+    case LevelRoofChoice::Isa::spec_trial: return "spec_trial";
+    case LevelRoofChoice::Isa::no_trial: return "no_trial";
+    case LevelRoofChoice::Isa::as_measured: break;
+    }
+    return "as_measured";
+}
+
+// Which roofs judged the loop and why: the compute roof's width, each level's pattern.
+ordered_json roofs_used_json(const KernelModelResult& result) {
+    const ComputeRoofChoice& c = result.compute_choice;
+    const Roofline& r = result.roofline;
+    ordered_json levels = ordered_json::array();
+    for (const auto& l : result.level_choices) {
+        ordered_json patterns = ordered_json::array();
+        for (std::size_t i = 0; i < l.patterns.size(); ++i)
+            patterns.push_back({{"pattern", l.patterns[i]},
+                                {"gbs", l.pattern_gbs[i]},
+                                {"store_share", l.pattern_shares[i]},
+                                {"bytes_share", i == 0 ? l.weight : 1 - l.weight}});
+        levels.push_back({{"level", l.level},
+                          {"name", l.roof.name},
+                          {"gbs", l.roof.value},
+                          {"store_share", l.store_share},
+                          {"non_temporal", l.non_temporal},
+                          {"basis", level_basis_name(l.basis)},
+                          {"patterns", patterns},
+                          {"isa", {{"basis", level_isa_name(l.isa_basis)},
+                                   {"trial", l.isa.empty() ? ordered_json(nullptr) : ordered_json(l.isa)}}},
+                          {"fastest", {{"name", l.fastest.name}, {"gbs", l.fastest.value}}},
+                          {"why", level_choice_text(l, c.isa)}});
+    }
+    return {{"compute",
+             {{"name", r.compute.name},
+              {"value", r.compute.value},
+              {"vector_bits", c.vector_bits > 0 ? ordered_json(c.vector_bits) : ordered_json(nullptr)},
+              {"basis", compute_basis_name(c.basis)},
+              {"why", compute_choice_text(result)}}},
+            {"bandwidth", levels}};
+}
+
 ordered_json kernel_json(const KernelModelResult& result) {
     const KernelSpec& k = result.spec;
     const KernelPrediction& p = result.prediction;
@@ -244,6 +391,8 @@ ordered_json kernel_json(const KernelModelResult& result) {
               {"operand_types", result.precision.types},
               {"choice", choice_name(result.choice)}}},
             {"compute_roof", {{"name", r.compute.name}, {"value", r.compute.value}}},
+            {"isa", k.isa.empty() ? ordered_json(nullptr) : ordered_json(k.isa)},
+            {"roofs_used", roofs_used_json(result)},
             {"iterations", k.iterations ? ordered_json(*k.iterations) : ordered_json(nullptr)},
             {"bytes_per_iteration", bytes_per_iteration(k)},
             {"nominal_bytes_per_iteration", nominal_bytes_per_iteration(k)},
@@ -337,9 +486,12 @@ std::string render_kernel_models(View view, const std::vector<KernelModelResult>
         const std::string name = k.roofline.precision.empty() ? k.roofline.work_unit : k.roofline.precision;
         if (std::find(precisions.begin(), precisions.end(), name) == precisions.end()) precisions.push_back(name);
     }
+    // The machine's fastest roof per level; each kernel names the roofs its own mix is bound by.
+    const std::vector<Roof>& machine_roofs =
+        kernels.front().machine_bandwidth.empty() ? r.bandwidth : kernels.front().machine_bandwidth;
     if (format == ReportFormat::json) {
         ordered_json roofs = ordered_json::array();
-        for (const auto& b : r.bandwidth) roofs.push_back({{"name", b.name}, {"level", b.level}, {"gbs", b.value}});
+        for (const auto& b : machine_roofs) roofs.push_back({{"name", b.name}, {"level", b.level}, {"gbs", b.value}});
         ordered_json compute_roofs = ordered_json::array();
         for (const Roofline* c : computes)
             compute_roofs.push_back({{"precision", c->precision}, {"name", c->compute.name}, {"value", c->compute.value}});
@@ -361,7 +513,7 @@ std::string render_kernel_models(View view, const std::vector<KernelModelResult>
     for (const Roofline* c : computes)
         roofs += fmt::format("{}{} {} {}", roofs.empty() ? "" : ", ", c->compute.name, format_count(c->compute.value),
                              rate_unit(c->work_unit));
-    for (const auto& b : r.bandwidth) roofs += fmt::format(", {} {} GB/s", b.level, format_count(b.value));
+    for (const auto& b : machine_roofs) roofs += fmt::format(", {} {} GB/s", b.level, format_count(b.value));
     std::string out = fmt::format("machine: {} ({}{}, {} view)\n  roofs: {}\n", terminal_text(r.label),
                                   fmt::join(precisions, " and "),
                                   r.threads > 0 ? ", " + count_of(r.threads, "thread") : "", view_name(view), roofs);

@@ -4,6 +4,7 @@
 
 #include "core/kernel_footprint.hpp"
 #include "core/kernel_spec.hpp"
+#include "core/kernel_spec_roofs.hpp"
 #include "core/roofline.hpp"
 #include "render/report.hpp"
 
@@ -48,6 +49,11 @@ struct KernelModelResult {
     std::optional<CacheFit> fit;
     std::optional<KernelPrediction> from_memory;
     std::vector<std::string> warnings;  // as residency_problem_text words them
+    // How `roofline`'s compute and bandwidth roofs were chosen for this loop (its mix of loads
+    // and stores per level, its ISA), and the machine's own fastest roof per level (the header).
+    ComputeRoofChoice compute_choice;
+    std::vector<LevelRoofChoice> level_choices;
+    std::vector<Roof> machine_bandwidth;
 };
 
 // A declared residence the caches cannot be shown to hold, in a sentence (no kernel

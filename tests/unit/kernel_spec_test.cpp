@@ -2,16 +2,19 @@
 // numbers of the Roofline literature, the example files, and parse errors.
 #include "core/kernel_footprint.hpp"
 #include "core/kernel_spec.hpp"
+#include "core/kernel_spec_roofs.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
 #include "io/kernel_spec_yaml.hpp"
 #include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
 #include "io/yaml_node.hpp"
+#include "render/model_report.hpp"
 
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -918,4 +921,298 @@ TEST(KernelSpecErrors, InputThatHangsTheYamlParserIsRefused) {
 TEST(KernelSpecErrors, EmptyDocumentsBetweenSeparatorsAreNotMistakenForTheHang) {
     const auto docs = parse_yaml_documents("---\n---\na: 1\n...\n---\nb: 2\n", "k.yaml");
     ASSERT_EQ(docs.size(), 2u);
+}
+
+// --- the roofs a loop is judged on: its load/store mix per level, its ISA -----------------
+
+namespace {
+
+MemoryRoof memory_roof(std::string level, std::string pattern, double gbs, double wa_factor,
+                       std::vector<std::pair<std::string, double>> trials = {}) {
+    MemoryRoof m;
+    m.level = std::move(level);
+    m.pattern = std::move(pattern);
+    m.isa = "avx512";
+    m.gbs = gbs;
+    m.gbs_write_allocate = gbs * wa_factor;
+    m.isa_trials = std::move(trials);
+    return m;
+}
+
+ComputeRoof compute_roof(int bits, std::string mix, double gflops) {
+    ComputeRoof c;
+    c.name = fmt::format("dp {}-bit {}", bits, mix);
+    c.precision = "dp";
+    c.isa = bits == 512 ? "avx512" : "avx2";
+    c.vector_bits = bits;
+    c.mix = std::move(mix);
+    c.gflops = gflops;
+    return c;
+}
+
+// A one-thread model shaped like a Zen 5 core's `bench --quick` (load, copy, triad per level; the
+// L1 and L2 roofs with ISA trials) and `--full`'s compute roofs of each width. Figures are round.
+MachineFile patterned_machine(bool every_width = true) {
+    MachineFile f;
+    MachineModel& m = f.model;
+    m.cpu.model = "test core";
+    m.cpu.isa = {"sse2", "avx", "avx2", "fma", "avx512f"};
+    m.cpu.clock_ghz = 4;
+    m.caches = {{1, 48 << 10, 64}, {2, 1 << 20, 64}, {3, 32 << 20, 64}};
+    m.compute = {compute_roof(512, "fma+add", 200), compute_roof(512, "best", 200)};
+    if (every_width)
+        for (auto c : {compute_roof(256, "fma+add", 100), compute_roof(256, "mul+add", 66), compute_roof(256, "add", 33),
+                       compute_roof(128, "fma+add", 50), compute_roof(64, "fma+add", 25)})
+            m.compute.push_back(c);
+    m.memory = {memory_roof("L1", "load", 500, 1, {{"avx512", 480}, {"avx2", 240}, {"sse2", 120}}),
+                memory_roof("L1", "copy", 520, 1, {{"avx512", 520}, {"avx2", 390}, {"sse2", 195}}),
+                memory_roof("L1", "triad", 600, 1, {{"avx512", 600}, {"avx2", 300}, {"sse2", 150}}),
+                memory_roof("L2", "load", 250, 1, {{"avx512", 200}, {"avx2", 200}, {"sse2", 100}}),
+                memory_roof("L2", "copy", 200, 1.5, {{"avx512", 200}, {"avx2", 180}}),
+                memory_roof("L2", "triad", 210, 4.0 / 3),
+                memory_roof("DRAM", "load", 40, 1),
+                memory_roof("DRAM", "copy", 42, 1.5),
+                memory_roof("DRAM", "triad", 43, 4.0 / 3)};
+    return f;
+}
+
+KernelSpec spec_with(std::vector<ArraySpec> arrays, double flops = 1, std::string isa = "") {
+    KernelSpec k;
+    k.name = "k";
+    k.work_per_iteration = flops;
+    k.iterations = 1e6;
+    for (auto& a : arrays) a.type = "double";
+    k.arrays = std::move(arrays);
+    k.isa = std::move(isa);
+    return k;
+}
+
+const LevelRoofChoice& level_choice(const SpecRoofline& roofs, const std::string& level) {
+    for (const auto& c : roofs.levels)
+        if (c.level == level) return c;
+    throw std::runtime_error("no choice at " + level);
+}
+
+SpecRoofline roofs_for(const KernelSpec& spec, const MachineFile& file) {
+    return spec_roofline(spec, &file, roofline_from_machine_file(file, {"dp", 1}));
+}
+
+} // namespace
+
+TEST(KernelSpecTraffic, SplitsLoadsStoresAndAllocations) {
+    KernelSpec triad = spec_with({array("a", 0, 1), array("b", 1, 0), array("c", 1, 0)}, 2);
+    const auto t = traffic_per_iteration(triad);
+    EXPECT_DOUBLE_EQ(t.at("L1").loaded, 16);
+    EXPECT_DOUBLE_EQ(t.at("L1").stored, 8);
+    EXPECT_DOUBLE_EQ(t.at("L1").allocated, 0);  // L1 counts the instructions
+    EXPECT_DOUBLE_EQ(t.at("DRAM").allocated, 8);
+    EXPECT_DOUBLE_EQ(t.at("DRAM").non_temporal_stored, 0);
+    triad.arrays[0].non_temporal = true;
+    triad.arrays[0].write_allocate = false;
+    const auto nt = traffic_per_iteration(triad);
+    EXPECT_DOUBLE_EQ(nt.at("DRAM").non_temporal_stored, 8);
+    EXPECT_DOUBLE_EQ(nt.at("L2").stored, 0);
+}
+
+// A sum reads only: it is bound by the load roof at every level, not by the faster copy+WA
+// DRAM roof the machine's roofline holds (42 x 1.5 = 63 GB/s: 7.9 GFLOP/s promised, 5 allowed).
+TEST(KernelSpecRoofs, ReadOnlyLoopTakesTheLoadRoof) {
+    const MachineFile file = patterned_machine();
+    const KernelSpec sum = spec_with({array("a", 1, 0)});
+    const Roofline fastest = roofline_from_machine_file(file, {"dp", 1});
+    EXPECT_NEAR(predict(sum, fastest, View::carm).performance, 63.0 / 8, 1e-9);
+
+    const SpecRoofline roofs = roofs_for(sum, file);
+    for (const char* level : {"L1", "L2", "DRAM"}) {
+        const auto& c = level_choice(roofs, level);
+        EXPECT_EQ(c.basis, LevelRoofChoice::Basis::pattern) << level;
+        EXPECT_EQ(c.patterns, std::vector<std::string>{"load"}) << level;
+        EXPECT_EQ(c.roof.name, fmt::format("{} load", level));
+        EXPECT_DOUBLE_EQ(c.store_share, 0);
+    }
+    const KernelPrediction p = predict(sum, roofs.roofline, View::carm);
+    EXPECT_EQ(p.binding_roof, "DRAM load");
+    EXPECT_NEAR(p.performance, 40.0 / 8, 1e-9);
+    // No bandwidth ceiling of a level stays at or above the roof chosen there.
+    for (const auto& c : roofs.roofline.ceilings)
+        if (c.kind == CeilingKind::bandwidth && c.level == "DRAM") {
+            EXPECT_LT(c.value, 40 * 0.995) << c.name;
+        }
+}
+
+TEST(KernelSpecRoofs, CopyAndTriadMixesTakeTheirPatterns) {
+    const MachineFile file = patterned_machine();
+    const auto copy = roofs_for(spec_with({array("a", 0, 1), array("b", 1, 0)}, 0), file);
+    EXPECT_EQ(level_choice(copy, "DRAM").roof.name, "DRAM copy+WA");
+    EXPECT_DOUBLE_EQ(level_choice(copy, "DRAM").roof.value, 63);
+    EXPECT_DOUBLE_EQ(level_choice(copy, "DRAM").store_share, 0.5);
+    const auto triad = roofs_for(spec_with({array("a", 0, 1), array("b", 1, 0), array("c", 1, 0)}, 2), file);
+    EXPECT_EQ(level_choice(triad, "DRAM").roof.name, "DRAM triad+WA");
+    EXPECT_NEAR(level_choice(triad, "DRAM").roof.value, 43 * 4.0 / 3, 1e-9);
+    // y = y + x: one load and one store of y, and x loaded: a third of its bytes are stores.
+    const auto update = roofs_for(spec_with({array("y", 1, 1), array("x", 1, 0)}, 2), file);
+    EXPECT_EQ(level_choice(update, "DRAM").patterns, std::vector<std::string>{"triad+WA"});
+}
+
+// A stencil's L1 mix (four loads, one store: a fifth of its bytes stored) lies between load
+// (none) and triad (a third): its bytes taken as 40% load's and 60% triad's, times added.
+TEST(KernelSpecRoofs, AMixBetweenTwoPatternsAddsTheirTimes) {
+    const MachineFile file = patterned_machine();
+    const KernelSpec stencil = spec_with({array("a", 4, 0, "L1"), array("b", 0, 1, "L1")}, 4);
+    const auto roofs = roofs_for(stencil, file);
+    const auto& c = level_choice(roofs, "L1");
+    EXPECT_EQ(c.basis, LevelRoofChoice::Basis::between);
+    EXPECT_EQ(c.patterns, (std::vector<std::string>{"load", "triad"}));
+    EXPECT_DOUBLE_EQ(c.store_share, 0.2);
+    EXPECT_NEAR(c.weight, 0.4, 1e-12);
+    EXPECT_NEAR(c.roof.value, 1 / (0.4 / 500 + 0.6 / 600), 1e-9);
+    EXPECT_EQ(c.roof.name, "L1 load/triad");
+    EXPECT_EQ(predict(stencil, roofs.roofline, View::carm).binding_roof, "L1 load/triad");
+}
+
+TEST(KernelSpecRoofs, FallsBackToTheFastestRoofWhereNoPatternMatches) {
+    const MachineFile file = patterned_machine();
+    // Stores only: the model measured no pattern storing more than half its bytes.
+    const auto fill = roofs_for(spec_with({array("a", 0, 1)}, 0), file);
+    const auto& c = level_choice(fill, "DRAM");
+    EXPECT_EQ(c.basis, LevelRoofChoice::Basis::fastest_beyond);
+    EXPECT_DOUBLE_EQ(c.max_share, 0.5);
+    EXPECT_EQ(c.roof.name, "DRAM copy+WA");  // the level's fastest
+    EXPECT_DOUBLE_EQ(c.roof.value, 63);
+    // Non-temporal stores, and no `_nt` pattern measured.
+    KernelSpec nt = spec_with({array("a", 0, 1), array("b", 1, 0)}, 0);
+    nt.arrays[0].non_temporal = true;
+    nt.arrays[0].write_allocate = false;
+    EXPECT_EQ(level_choice(roofs_for(nt, file), "DRAM").basis, LevelRoofChoice::Basis::fastest_no_nt);
+    // ... and with one: the `_nt` pattern of the same share.
+    MachineFile with_nt = patterned_machine();
+    with_nt.model.memory.push_back(memory_roof("DRAM", "copy_nt", 50, 1));
+    const auto& nt_choice = level_choice(roofs_for(nt, with_nt), "DRAM");
+    EXPECT_EQ(nt_choice.basis, LevelRoofChoice::Basis::pattern);
+    EXPECT_EQ(nt_choice.roof.name, "DRAM copy_nt");
+    // A spec sheet's figure has no pattern: the fastest, said.
+    const Roofline sheet = machine_roofline("example_85_8.yaml");
+    const MachineFile sheet_file = load_machine_file((examples_dir / "machines" / "example_85_8.yaml").string());
+    const auto sheet_roofs = spec_roofline(spec_with({array("a", 1, 0)}), &sheet_file, sheet);
+    EXPECT_EQ(level_choice(sheet_roofs, "DRAM").basis, LevelRoofChoice::Basis::fastest_unknown);
+    EXPECT_DOUBLE_EQ(level_choice(sheet_roofs, "DRAM").roof.value, 29);
+    // --peak/--bw: the figures as given.
+    const auto figures = spec_roofline(spec_with({array("a", 1, 0)}), nullptr, two_number_roofline(10, 5));
+    EXPECT_EQ(level_choice(figures, "DRAM").basis, LevelRoofChoice::Basis::no_model);
+    EXPECT_EQ(figures.compute.basis, ComputeRoofChoice::Basis::no_model);
+}
+
+TEST(KernelSpecIsa, ReadFromTheSpecAndRefusedWhenUnknown) {
+    const auto specs = kernel_specs_from_yaml(
+        "name: k\nisa: avx2\nflops: 1\narrays:\n  - {name: a, type: double, reads: 1}\n", "k.yaml");
+    ASSERT_EQ(specs.size(), 1u);
+    EXPECT_EQ(specs[0].isa, "avx2");
+    EXPECT_EQ(kernel_specs_from_yaml("name: k\nflops: 1\narrays:\n  - {name: a, type: double, reads: 1}\n", "k.yaml")[0].isa,
+              "");
+    const std::string e = schema_error("name: k\nisa: neon\nflops: 1\narrays:\n  - {name: a, type: double, reads: 1}\n");
+    EXPECT_NE(e.find("k.yaml:2:"), std::string::npos) << e;
+    EXPECT_NE(e.find("scalar, sse2, avx, avx2, avx512"), std::string::npos) << e;
+}
+
+TEST(KernelSpecIsa, AnIsaTheCpuLacksIsRefused) {
+    MachineModel zen3 = patterned_machine().model;
+    zen3.cpu.isa = {"sse2", "avx", "avx2", "fma"};
+    const std::string why = spec_isa_problem(spec_with({array("a", 1, 0)}, 1, "avx512"), zen3);
+    EXPECT_NE(why.find("avx512"), std::string::npos) << why;
+    EXPECT_NE(why.find("avx512f"), std::string::npos) << why;
+    EXPECT_EQ(spec_isa_problem(spec_with({array("a", 1, 0)}, 1, "avx2"), zen3), "");
+    EXPECT_EQ(spec_isa_problem(spec_with({array("a", 1, 0)}, 1, ""), zen3), "");
+    MachineModel unknown = zen3;
+    unknown.cpu.isa.clear();  // a spec sheet: nothing to tell
+    EXPECT_EQ(spec_isa_problem(spec_with({array("a", 1, 0)}, 1, "avx512"), unknown), "");
+}
+
+// Code built for AVX2 is judged on the 256-bit compute roof and on L1/L2 roofs scaled by the
+// ISA trials (L1 load: avx2's trial 240 of avx512's 480, so 500 x 0.5); DRAM stays as measured.
+TEST(KernelSpecIsa, NarrowerCodeTakesThatWidthsRoofs) {
+    const MachineFile file = patterned_machine();
+    const KernelSpec loop = spec_with({array("a", 1, 0)}, 100, "avx2");
+    const auto roofs = roofs_for(loop, file);
+    EXPECT_EQ(roofs.compute.basis, ComputeRoofChoice::Basis::spec_isa);
+    EXPECT_EQ(roofs.compute.vector_bits, 256);
+    EXPECT_DOUBLE_EQ(roofs.roofline.compute.value, 100);
+    EXPECT_EQ(roofs.roofline.compute.name, "DP 256-bit peak");
+    for (const auto& c : roofs.roofline.ceilings)
+        if (c.kind == CeilingKind::compute) {
+            EXPECT_LT(c.value, 100) << c.name;
+        }
+    const auto& l1 = level_choice(roofs, "L1");
+    EXPECT_EQ(l1.isa_basis, LevelRoofChoice::Isa::spec_trial);
+    EXPECT_DOUBLE_EQ(l1.roof.value, 250);
+    EXPECT_EQ(l1.roof.name, "L1 load (avx2)");
+    EXPECT_DOUBLE_EQ(level_choice(roofs, "L2").roof.value, 250);  // avx2 won the L2 trial: as measured
+    EXPECT_EQ(level_choice(roofs, "DRAM").isa_basis, LevelRoofChoice::Isa::as_measured);
+    EXPECT_DOUBLE_EQ(level_choice(roofs, "DRAM").roof.value, 40);
+    EXPECT_EQ(predict(loop, roofs.roofline, View::carm).binding_roof, "DP 256-bit peak");
+    // AVX has no FMA: the 256-bit mul+add roof.
+    const auto avx = roofs_for(spec_with({array("a", 1, 0)}, 100, "avx"), file);
+    EXPECT_DOUBLE_EQ(avx.roofline.compute.value, 66);
+    EXPECT_FALSE(avx.compute.fma);
+    // Scalar: 64-bit for double precision; its memory stands in with sse2's trial.
+    const auto scalar = roofs_for(spec_with({array("a", 1, 0)}, 100, "scalar"), file);
+    EXPECT_EQ(scalar.compute.vector_bits, 64);
+    EXPECT_DOUBLE_EQ(scalar.roofline.compute.value, 25);
+    EXPECT_DOUBLE_EQ(level_choice(scalar, "L1").roof.value, 500 * 120.0 / 480);
+    // Without `isa:`: the widest, as before, and said to be 512-bit.
+    const auto widest = roofs_for(spec_with({array("a", 1, 0)}, 100), file);
+    EXPECT_EQ(widest.compute.basis, ComputeRoofChoice::Basis::widest);
+    EXPECT_EQ(widest.compute.vector_bits, 512);
+    EXPECT_DOUBLE_EQ(widest.roofline.compute.value, 200);
+}
+
+TEST(KernelSpecIsa, AModelWithoutTheWidthOrTrialSaysSo) {
+    MachineFile quick = patterned_machine(false);  // `bench --quick`: 512-bit compute roofs only
+    quick.model.memory[3].isa_trials.clear();       // L2 load: no trial
+    const auto roofs = roofs_for(spec_with({array("a", 1, 0)}, 100, "avx2"), quick);
+    EXPECT_EQ(roofs.compute.basis, ComputeRoofChoice::Basis::no_such_width);
+    EXPECT_EQ(roofs.compute.vector_bits, 512);
+    EXPECT_DOUBLE_EQ(roofs.roofline.compute.value, 200);
+    EXPECT_EQ(level_choice(roofs, "L1").isa_basis, LevelRoofChoice::Isa::spec_trial);
+    EXPECT_EQ(level_choice(roofs, "L2").isa_basis, LevelRoofChoice::Isa::no_trial);
+    EXPECT_DOUBLE_EQ(level_choice(roofs, "L2").roof.value, 250);
+}
+
+// What `model` prints names the roof of each level and why, in text and JSON.
+TEST(KernelSpecRoofs, TextAndJsonNameTheRoofsUsed) {
+    const MachineFile file = patterned_machine();
+    const Roofline machine = roofline_from_machine_file(file, {"dp", 1});
+    const KernelSpec sum = spec_with({array("a", 1, 0)}, 1, "avx2");
+    const auto roofs = spec_roofline(sum, &file, machine);
+    SpecPrecision own;
+    own.precision = "dp";
+    own.basis = SpecPrecision::Basis::element_types;
+    const KernelModelResult result{sum, "k.yaml", predict(sum, roofs.roofline, View::carm), roofs.roofline, own,
+                                   PrecisionChoice::own, std::nullopt, std::nullopt, {}, roofs.compute, roofs.levels,
+                                   machine.bandwidth};
+    const std::string text = render_kernel_models(View::carm, {result}, ReportFormat::text);
+    EXPECT_NE(text.find("bound by DRAM load (40 GB/s"), std::string::npos) << text;
+    EXPECT_NE(text.find("roofs used      DP 256-bit peak 100 GFLOP/s: the fastest the model measured at 256 bits or "
+                        "narrower ('isa: avx2')"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("L1 load (avx2) 250 GB/s: it only loads there, as in load; scaled to avx2"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("DRAM load 40 GB/s: it only loads there"), std::string::npos) << text;
+    // The header keeps the machine's own fastest roofs.
+    EXPECT_NE(text.find("DRAM 63 GB/s"), std::string::npos) << text;
+
+    const auto json = nlohmann::json::parse(render_kernel_models(View::carm, {result}, ReportFormat::json));
+    const auto& used = json["kernels"][0]["roofs_used"];
+    EXPECT_EQ(json["kernels"][0]["isa"], "avx2");
+    EXPECT_EQ(used["compute"]["name"], "DP 256-bit peak");
+    EXPECT_EQ(used["compute"]["vector_bits"], 256);
+    EXPECT_EQ(used["compute"]["basis"], "spec_isa");
+    const auto& dram = used["bandwidth"].back();
+    EXPECT_EQ(dram["level"], "DRAM");
+    EXPECT_EQ(dram["name"], "DRAM load");
+    EXPECT_EQ(dram["basis"], "pattern");
+    EXPECT_EQ(dram["patterns"][0]["pattern"], "load");
+    EXPECT_EQ(dram["fastest"]["name"], "DRAM copy+WA");
+    EXPECT_EQ(used["bandwidth"][0]["isa"]["basis"], "spec_trial");
+    EXPECT_EQ(used["bandwidth"][0]["isa"]["trial"], "avx2");
 }
