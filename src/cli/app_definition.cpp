@@ -2,9 +2,54 @@
 
 #include "cli/commands.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <csignal>
+#include <string>
 
 namespace roofline::cli {
+
+std::vector<ExitStatusDoc> exit_statuses() {
+    return {
+        {kExitOk, "Success."},
+        {kExitFailure, "The work failed: a file could not be read or written, a measurement or the results store "
+                       "failed, a figure was refused."},
+        {kExitUsage, "Bad arguments or settings: an unknown option or command, a value out of range, a bad "
+                     "configuration file or ROOFLINE_* variable."},
+        {kExitSlower, "compare and history with --fail-on-slower: a slowdown beyond the recorded spread."},
+        {128 + SIGHUP, "Stopped by SIGHUP; bench, kernels, measure and monitor keep what they measured."},
+        {kExitInterrupted, "Interrupted (Ctrl-C), the same way."},
+        {128 + SIGPIPE, "The reader of the output left (SIGPIPE), the same way."},
+        {128 + SIGTERM, "Stopped by SIGTERM, the same way."},
+    };
+}
+
+namespace {
+// --help's last paragraph, from the same list as the man page's EXIT STATUS.
+std::string exit_status_help() {
+    std::string out = "Exit status (every command; measure passes its command's own status through once it ran):\n";
+    constexpr std::size_t width = 94, indent = 6;  // as the rest of --help, about 95 columns
+    for (const auto& status : exit_statuses()) {
+        std::string line = fmt::format("  {:<4}", status.code);
+        std::size_t start = 0;
+        while (start < status.meaning.size()) {  // wrapped at words, continued under the meaning
+            const auto end = std::min(status.meaning.find(' ', start), status.meaning.size());
+            const auto word = status.meaning.substr(start, end - start);
+            if (line.size() > indent && line.size() + 1 + word.size() > width) {
+                out += line + "\n";
+                line = std::string(indent, ' ');
+            } else if (line.size() > indent) {
+                line += ' ';
+            }
+            line += word;
+            start = end + 1;
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+} // namespace
 
 void define_app(CLI::App& app, int& exit_code, const LayeredConfig& config) {
     app.description("roofline: how fast can code run on this machine, and what holds it back?\n"
@@ -28,7 +73,12 @@ void define_app(CLI::App& app, int& exit_code, const LayeredConfig& config) {
                "  roofline history               a machine's roofs over its stored runs, changes flagged\n"
                "  roofline monitor --job ID      sample a running job into the store (counters, or --counts)\n"
                "  roofline config show           settings from config files and ROOFLINE_* variables\n"
-               "Run 'roofline <command> --help' for a command's options.");
+               "Run 'roofline <command> --help' for a command's options.\n"
+               "Output: the result on standard output (-o FILE instead; -o - is standard output for every\n"
+               "command, which then prints its tables on standard error); notes, warnings and progress on\n"
+               "standard error (-q: warnings and errors only); --format json where a command has it, each\n"
+               "document named by its \"schema\" (roofline.NAME/1).\n" +
+               exit_status_help());
 
     add_topology_command(app, exit_code);
     add_bench_command(app, exit_code);

@@ -5,6 +5,7 @@
 #include "bench/memory_bench.hpp"
 #include "cli/cluster_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/result_output.hpp"
 #include "cli/gpu_bench.hpp"
 #include "cli/stop_signal.hpp"
 #include "cli/messages.hpp"
@@ -175,7 +176,10 @@ std::string partial_path(const std::string& path) {
     return path.substr(0, dot) + ".partial" + path.substr(dot);
 }
 
-bool file_exists(const std::string& path) { return !path.empty() && access(path.c_str(), F_OK) == 0; }
+// Standard output ('-') is no file an earlier run left.
+bool file_exists(const std::string& path) {
+    return !path.empty() && !is_standard_output_path(path) && access(path.c_str(), F_OK) == 0;
+}
 
 // What the output stage did. Every destination is tried whatever failed
 // before it: one full disk must not cost the chart or the store.
@@ -309,7 +313,7 @@ int run(BenchArgs args) {
     if (model.partial && model.compute.empty() && model.memory.empty() && model.gpus.empty()) {
         std::vector<std::string> unchanged;
         for (const auto* path : {&args.output, &args.svg})
-            if (!path->empty()) unchanged.push_back(message_name(*path));
+            if (!path->empty() && !is_standard_output_path(*path)) unchanged.push_back(message_name(*path));
         if (store && !store_is_new) unchanged.push_back("the results store " + message_name(store->path()));
         std::vector<std::string> said;
         if (!unchanged.empty())
@@ -348,9 +352,9 @@ int run(BenchArgs args) {
         if (saved.id)
             print_stderr("roofline: the model is not in {}, but the results store has it: "
                                "'roofline show stored:{} --format json > FILE' writes it out\n",
-                       message_name(args.output), *saved.id);
+                       output_name(args.output), *saved.id);
         else if (!saved.fallback.empty())
-            print_stderr("roofline: the model is not in {}; it was written to {} instead\n", message_name(args.output),
+            print_stderr("roofline: the model is not in {}; it was written to {} instead\n", output_name(args.output),
                          message_name(saved.fallback));
     }
     if (lost) {
@@ -361,9 +365,9 @@ int run(BenchArgs args) {
     if (!args.quiet || model.partial || !saved.failures.empty()) {
         // One clause per place, joined, so the line ends well whichever of them there are.
         std::vector<std::string> where;
-        if (saved.model) where.push_back("model " + message_name(args.output));
+        if (saved.model) where.push_back("model " + output_name(args.output));
         if (!saved.fallback.empty()) where.push_back("model " + message_name(saved.fallback));
-        if (saved.chart) where.push_back("chart " + message_name(args.svg));
+        if (saved.chart) where.push_back("chart " + output_name(args.svg));
         if (saved.id) where.push_back(fmt::format("stored as #{} in {}", *saved.id, message_name(store->path())));
         const char* what = !saved.failures.empty()
                                ? (!where.empty() ? "partly saved" : lost ? "no file saved" : "nothing saved")
@@ -393,6 +397,9 @@ double budget_seconds(const BenchArgs& args) {
 int run_cluster(BenchArgs args) {
     if (args.gpu) throw UsageError("--mpi measures the nodes' CPUs; measure a node's GPU with --gpu without --mpi");
     if (args.output.empty()) throw UsageError("--mpi writes the cluster model: give -o FILE");
+    // The ranks meet through files next to -o, which standard output has not.
+    if (is_standard_output_path(args.output))
+        throw UsageError("--mpi writes the cluster model to a file the ranks meet next to: give -o FILE, not -o -");
     if (!(args.sick_threshold > 0 && args.sick_threshold < 100))
         throw UsageError("--sick-threshold is a percentage between 0 and 100");
     const Topology topology = Topology::discover(CpuScope::whole_machine);
@@ -480,7 +487,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
             return "";
         }));
     add_output_option(cmd, args->output, "Machine model JSON file ('' for none)")->capture_default_str();
-    cmd->add_option("--svg", args->svg, "Chart file ('' for none; default: next to -o, e.g. roofline-machine.svg)")
+    result_may_go_to_standard_output(cmd->add_option("--svg", args->svg, "Chart file ('' for none; '-': standard output; default: next to -o, e.g. roofline-machine.svg)"))
         ->each([args](const std::string&) { args->svg_given = true; });
     add_db_option(cmd, args->db);
     cmd->add_flag("--no-store", args->no_store, "Do not save in the results database");

@@ -1,6 +1,7 @@
 #include "cli/common_options.hpp"
 
 #include "core/message_name.hpp"
+#include "cli/result_output.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
@@ -69,7 +70,14 @@ CLI::Option* add_points_option(CLI::App* cmd, std::vector<std::string>& points) 
 }
 
 CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what) {
-    return cmd->add_option("-o,--output", output, what);
+    // "-": the result on standard output, whatever else the command prints moved to stderr. The help
+    // says so, in the parentheses `what` may end with, unless it says standard output already.
+    std::string help = what;
+    if (!help.empty() && help.back() == ')')
+        help.insert(help.size() - 1, "; '-': standard output");
+    else if (help.find("standard output") == std::string::npos)
+        help += " ('-': standard output)";
+    return result_may_go_to_standard_output(cmd->add_option("-o,--output", output, help));
 }
 
 CLI::Option* add_format_option(CLI::App* cmd, std::string& format, const std::vector<std::string>& formats,

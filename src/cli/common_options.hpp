@@ -24,7 +24,8 @@ CLI::Option* add_machines_option(CLI::App* cmd, std::vector<std::string>& machin
 // --points FILE|stored|stored:ID, repeatable.
 CLI::Option* add_points_option(CLI::App* cmd, std::vector<std::string>& points);
 
-// -o,--output FILE: what the command writes, described by `what`.
+// -o,--output FILE: what the command writes, described by `what`; "-" is standard
+// output (cli/result_output.hpp), for every command alike.
 CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what);
 
 // Two outputs of one command (-o and --svg, -o and --chart) that are the same
@@ -46,7 +47,7 @@ void check_output_not_input(const std::string& output_flag, const std::string& o
                             const std::vector<std::pair<std::string, std::string>>& inputs);
 
 // Writes a command's result where -o says: standard output when `output` is
-// empty, else the file (atomically).
+// empty or "-", else the file (atomically).
 void write_result(const std::string& output, const std::string& text);
 
 // --format NAME, one of `formats` (the first is the default). With `json_alias`,

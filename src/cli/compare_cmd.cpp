@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/messages.hpp"
+#include "cli/result_output.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
@@ -41,6 +42,7 @@ struct CompareArgs {
     std::string chart;
     std::string db;
     bool fail_on_slower = false;
+    bool quiet = false;
 };
 
 // A file is a point set when its JSON says so; anything else is read as a machine.
@@ -95,20 +97,25 @@ std::string stored_positional_problem(const std::string& text) {
                        name, name, name);
 }
 
-// A and B as parsed: files (a stored run is --machine's or --points'), that exist.
-std::string compare_file_problem(const std::string& text) {
+// A and B as parsed: files (a stored run is --machine's or --points'): a usage error (exit 2).
+std::string compare_argument_problem(const std::string& text) {
     if (text == kStored || text.rfind(std::string(kStored) + ":", 0) == 0) return stored_positional_problem(text);
+    return {};
+}
+
+// A or B that is not there, or a directory: a file that cannot be read, exit 1 as in every
+// command (show, report, plot), said with what A and B may be.
+void require_compared_file(const std::string& text) {
     std::error_code ec;
     const auto type = std::filesystem::status(text, ec).type();
     if (type == std::filesystem::file_type::directory)
-        return fmt::format("compare: {} is a directory: A and B are files (machine models or point sets)",
-                           message_name(text));
+        throw std::runtime_error(fmt::format(
+            "cannot read {}: it is a directory; A and B are files (machine models or point sets)", message_name(text)));
     if (ec || type == std::filesystem::file_type::not_found)
-        return fmt::format("compare: no file {}{}: A and B are files, and a stored run is given with --machine "
-                           "stored:ID or --points stored:ID (see 'roofline list')",
-                           message_name(text),
-                           ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")" : "");
-    return {};
+        throw std::runtime_error(fmt::format(
+            "cannot read {}: {}; A and B are files, and a stored run is given with --machine stored:ID or --points "
+            "stored:ID (see 'roofline list')",
+            message_name(text), ec && ec != std::errc::no_such_file_or_directory ? ec.message() : "no such file"));
 }
 
 // A and B sorted into machines and point sets; refused unless they make two machines, two point
@@ -120,6 +127,7 @@ CompareTexts compare_texts(const CompareArgs& args) {
         const auto& f = args.files[i];
         if (f == kStored || f.rfind(std::string(kStored) + ":", 0) == 0)
             throw UsageError(stored_positional_problem(f));
+        require_compared_file(f);
         const bool points = is_points_file(f);
         (points ? texts.points : texts.machines).push_back(f);
         (points ? texts.points_given_as : texts.machines_given_as).push_back(positional_name(i));
@@ -167,7 +175,7 @@ struct CompareSides {
     std::vector<std::vector<std::string>> commands;  // each set's command line as recorded (empty: none)
 };
 
-CompareSides load_sides(const CompareTexts& texts, StoreAccess& access) {
+CompareSides load_sides(const CompareTexts& texts, StoreAccess& access, bool quiet) {
     CompareSides sides;
     std::vector<StoredSource> machine_sources;
     for (const auto& t : texts.machines) machine_sources.push_back(parse_stored_source(t, "--machine"));
@@ -186,12 +194,13 @@ CompareSides load_sides(const CompareTexts& texts, StoreAccess& access) {
         try {
             auto judging = load_judging_machine(parse_stored_source(kStored, "--machine"), access,
                                                 "give --machine, or store one with 'roofline bench'");
-            for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
+            if (!quiet)
+                for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
             sides.machine_names.push_back(judging.display + "; --machine chooses another");
             sides.machines.push_back(std::move(judging.file));
             sides.machine_chosen_here = true;
         } catch (const std::exception& e) {
-            print_stderr("roofline: note: the points are compared unjudged: {}\n", terminal_text(e.what()));
+            if (!quiet) print_stderr("roofline: note: the points are compared unjudged: {}\n", terminal_text(e.what()));
         }
     }
     return sides;
@@ -213,7 +222,7 @@ std::vector<Roofline> side_rooflines(CompareSides& sides, const CompareArgs& arg
         } catch (const std::invalid_argument& e) {
             const std::string why = fmt::format("{}: {}", sides.machine_names[m], e.what());
             if (!sides.machine_chosen_here) throw std::runtime_error(why);
-            print_stderr("roofline: note: the points are compared unjudged: {}\n", terminal_text(why));
+            if (!args.quiet) print_stderr("roofline: note: the points are compared unjudged: {}\n", terminal_text(why));
             rooflines.clear();
             sides.machines.clear();
             sides.machine_names.clear();
@@ -279,7 +288,6 @@ void write_compare_chart(const std::string& path, View view, const std::vector<R
             chart.points.push_back(std::move(p));
         }
     write_text_file_atomic(path, chart_format(path) == ChartFormat::html ? render_html(chart) : render_svg(chart));
-    print_stderr("chart written to {}\n", terminal_text(path));
 }
 
 // --fail-on-slower: whether a roof or point of B is slower than A's beyond the spread.
@@ -297,7 +305,7 @@ int run_compare(const CompareArgs& args) {
     const View view = parse_view(args.view).value_or(View::carm);
 
     StoreAccess access(args.db);
-    CompareSides sides = load_sides(texts, access);
+    CompareSides sides = load_sides(texts, access, args.quiet);
     ComparisonInput input;
     if (sides.machines.size() == 2) {
         input.have_roofs = true;
@@ -312,7 +320,10 @@ int run_compare(const CompareArgs& args) {
     if (sides.point_sets.size() == 2) compare_point_sets(input, sides, rooflines, view);
     write_result(args.output, render_comparison(input, args.format == "json"));
 
-    if (!args.chart.empty()) write_compare_chart(args.chart, view, rooflines, sides);
+    if (!args.chart.empty()) {
+        write_compare_chart(args.chart, view, rooflines, sides);
+        if (!args.quiet) print_stderr("chart written to {}\n", output_name(args.chart));
+    }
     if (args.fail_on_slower && b_is_slower(input)) return kExitSlower;
     return kExitOk;
 }
@@ -333,7 +344,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
         "name, or other arguments) are compared all the same, with a line saying so and 'other command\n"
         "line' in the WHY of every point that changed: the input may be what changed.");
     cmd->add_option("files", args->files, "A and B as files; a point set is told from a machine by its schema")
-        ->check(value_check(compare_file_problem))
+        ->check(value_check(compare_argument_problem))
         ->type_name("FILE");
     add_machines_option(cmd, args->machines)
         ->description("A machine: a file, or stored[:ID]; give two (A then B), or one to judge both point sets on");
@@ -345,6 +356,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
     add_roofline_threads_option(cmd, args->threads);
     add_format_option(cmd, args->format, {"text", "json"});
     add_output_option(cmd, args->output, "Write the comparison to FILE instead of standard output");
+    add_quiet_flag(cmd, args->quiet);
     cmd->add_option("--chart", args->chart,
                     "Also draw both rooflines and both point sets on one chart: FILE.svg (SVG) or FILE.html "
                     "(HTML); other names are refused")

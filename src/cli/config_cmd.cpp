@@ -22,6 +22,7 @@ struct ConfigArgs {
     bool changed = false;
     std::string format = "text";
     std::string output;
+    bool quiet = false;  // taken as every command takes it: config show prints its result and errors only
 };
 
 bool selected(const LayeredConfig::Value& v, const ConfigArgs& args) {
@@ -70,6 +71,7 @@ std::string render_text(const LayeredConfig& config, const std::vector<LayeredCo
 
 std::string render_json(const LayeredConfig& config, const std::vector<LayeredConfig::Value>& values) {
     nlohmann::json j;
+    j["schema"] = "roofline.config/1";  // as every JSON document roofline prints names its layout
     j["sources"] = nlohmann::json::array();
     for (const auto& s : config.sources())
         j["sources"].push_back({{"label", s.label}, {"path", s.path}, {"present", s.present}, {"settings", s.settings}});
@@ -141,6 +143,7 @@ void add_config_command(CLI::App& app, int& exit_code, const LayeredConfig& conf
     show->add_flag("--changed", args->changed, "Only the settings not at their built-in default");
     add_format_option(show, args->format, {"text", "json"}, true);
     add_output_option(show, args->output, "Write the settings to FILE instead of standard output");
+    add_quiet_flag(show, args->quiet);
     show->footer("Examples:\n"
                  "  roofline config show\n"
                  "  roofline config show kernels\n"

@@ -41,18 +41,6 @@ std::string manual_date() {
     return fmt::format("{:04}-{:02}-{:02}", day.tm_year + 1900, day.tm_mon + 1, day.tm_mday);
 }
 
-std::vector<ExitStatusDoc> exit_statuses() {
-    return {
-        {kExitOk, "Success."},
-        {kExitFailure, "The work failed: a file could not be read or written, a measurement or the results store "
-                       "failed."},
-        {kExitUsage, "Bad arguments or settings: an unknown option or command, a value out of range, a bad "
-                     "configuration file or ROOFLINE_* variable."},
-        {kExitSlower, "compare and history with --fail-on-slower: a slowdown beyond the recorded spread."},
-        {kExitInterrupted, "Interrupted (Ctrl-C)."},
-    };
-}
-
 // The settings' variables (each command's page lists its own) and the other
 // ROOFLINE_* variables, from the configuration layers' own tables.
 void add_environment(CommandDoc& root, ManualDoc& manual, CLI::App& app) {

@@ -34,6 +34,7 @@ struct HistoryArgs {
     std::string output;
     std::string db;
     bool fail_on_slower = false;
+    bool quiet = false;
     std::string command = "latest";  // --command: which command line's series of a --point
 };
 
@@ -139,7 +140,7 @@ HistoryInput point_history(const HistoryArgs& args, ResultsStore& store) {
                 keys.push_back(command_series_key(sets[i].command, p->source.origin()));
             }
         if (holding.empty()) {
-            print_stderr("roofline: note: no stored point set holds a timed point named '{}'\n", terminal_text(name));
+            if (!args.quiet) print_stderr("roofline: note: no stored point set holds a timed point named '{}'\n", terminal_text(name));
             continue;
         }
         std::vector<PointSeries> series;
@@ -152,7 +153,7 @@ HistoryInput point_history(const HistoryArgs& args, ResultsStore& store) {
         if (args.command == "all") {
             chosen.insert(chosen.end(), series.begin(), series.end());
         } else if (args.command == "latest") {
-            if (series.size() > 1) note_left_out(name, {series.begin() + 1, series.end()}, sets);
+            if (series.size() > 1 && !args.quiet) note_left_out(name, {series.begin() + 1, series.end()}, sets);
             chosen.push_back(series.front());
         } else {
             for (const auto& s : series)
@@ -253,6 +254,7 @@ void add_history_command(CLI::App& app, int& exit_code) {
         ->check(whole_number_range(0, std::numeric_limits<int>::max(), " runs, 0 for all"));
     add_format_option(cmd, args->format, {"text", "json"});
     add_output_option(cmd, args->output, "Write the history to FILE instead of standard output");
+    add_quiet_flag(cmd, args->quiet);
     add_db_option(cmd, args->db);
     cmd->add_flag("--fail-on-slower", args->fail_on_slower,
                   "Exit 3 when the latest run is slower than the one before beyond the spread (for CI)");

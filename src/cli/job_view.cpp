@@ -133,12 +133,9 @@ int run_job_report(const JobReportArgs& args) {
     summary.interval_seconds = job_interval(points);
     const auto text = args.format == "json" ? render_job_report_json(args.job, summary, roofline.work_unit)
                                             : render_job_report_text(args.job, summary, roofline.work_unit);
-    if (args.output.empty()) {
-        fmt::print("{}", text);
-    } else {
-        write_result(args.output, text);
-        if (!args.quiet) print_stderr("report written to {}\n", message_name(args.output));
-    }
+    write_result(args.output, text);
+    if (!args.output.empty() && !is_standard_output_path(args.output) && !args.quiet)
+        print_stderr("report written to {}\n", message_name(args.output));
     return kExitOk;
 }
 

@@ -20,6 +20,7 @@ struct ListArgs {
     std::string db;
     std::string format;
     std::string output;
+    bool quiet = false;
 };
 
 int run_list(const ListArgs& args) {
@@ -31,7 +32,7 @@ int run_list(const ListArgs& args) {
     if (ResultsStore* store = access.store()) {  // a missing database lists as empty, and is not created
         machines = store->list_machines(true);  // each model read: which are memory-only, compute-only, ...
         sets = store->list_point_sets(true);  // each set's provenance read: the host it was measured on
-    } else {
+    } else if (!args.quiet) {
         print_stderr("roofline: note: no results store at {} yet\n", terminal_text(access.display()));
     }
     const std::string text = render_store_listing(access.display(), machines, sets, format);
@@ -53,6 +54,7 @@ void add_list_command(CLI::App& app, int& exit_code) {
     add_db_option(cmd, args->db);
     add_format_option(cmd, args->format, {"text", "json", "csv"});
     add_output_option(cmd, args->output, "Write the list to FILE instead of standard output");
+    add_quiet_flag(cmd, args->quiet);
     cmd->footer("Examples:\n"
                 "  roofline list\n"
                 "  roofline list --format json | jq '.machines[].id'\n"

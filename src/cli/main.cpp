@@ -5,6 +5,7 @@
 #include "cli/invocation.hpp"
 #include "cli/layered_config.hpp"
 #include "cli/parse_failure_text.hpp"
+#include "cli/result_output.hpp"
 #include "cli/usage_error.hpp"
 #include "render/text_escape.hpp"
 
@@ -81,6 +82,8 @@ int main(int argc, char** argv) {
     // expected: ..."): escaped like every other message, so an argument cannot retitle or
     // clear the terminal.
     app.failure_message(roofline::cli::parse_failure_text);
+    // -o -: standard output is the result's alone from here (after --help, before the command runs).
+    app.parse_complete_callback(roofline::cli::keep_standard_output_if_asked);
     // generate-docs documents the built-in defaults: the builder's own settings must not
     // reach the installed pages (nor a broken one of theirs stop the build).
     const bool generating_docs = argc > 1 && std::strcmp(argv[1], roofline::cli::kGenerateDocsCommand) == 0;

@@ -526,6 +526,10 @@ int run_measure(const MeasureArgs& args) {
             simulate_cache_model(planner, args);
     }
     const auto plan = planner.plan_runs([](const char* name) -> const char* { return std::getenv(name); });
+    // Each rank writes its points next to -o for rank 0 to gather: standard output has no "next to".
+    if (plan.mpi && is_standard_output_path(args.output))
+        throw UsageError("under MPI each rank writes its points next to -o's file (job.rank<R>.json): give -o FILE, "
+                         "not -o -");
     // A reader of our output that leaves ('2>&1 | head', a pager quit) must not end roofline by
     // SIGPIPE when it next says something, before the points are delivered: writes fail instead
     // (EPIPE), and the exit says standard output was lost. The measured command gets SIGPIPE back

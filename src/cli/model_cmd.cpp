@@ -44,6 +44,7 @@ struct ModelArgs {
     std::optional<double> peak, bandwidth, intensity;
     std::string unit = "FLOP";
     std::string output;
+    bool quiet = false;
 };
 
 // --- the one-liner -------------------------------------------------------------
@@ -94,7 +95,8 @@ public:
                                  fmt::format("run 'roofline bench' first, or pass --machine FILE (a model from "
                                              "'roofline bench -o' or a spec sheet such as examples/machines/*.yaml){}",
                                              a.machine.empty() ? ", or --peak and --bw" : ""));
-        for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
+        if (!a.quiet)
+            for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
         judging_ = std::move(judging);
     }
 
@@ -307,6 +309,7 @@ void add_model_command(CLI::App& app, int& exit_code) {
                       "Also write the predicted points (schema roofline.points/1) for plot and report");
     cmd->add_option("--points-out", args->output, "Same as -o (kept for old scripts)")->group("");
     add_format_option(cmd, args->format_name, {"text", "json"}, true);
+    add_quiet_flag(cmd, args->quiet);
     cmd->add_option("--peak", args->peak, "Peak in G<unit>/s (with --bw: a roofline without a machine file)")
         ->check(figure_check(rate_range));
     cmd->add_option("--bw", args->bandwidth, "Memory bandwidth in GB/s")->check(figure_check(rate_range));

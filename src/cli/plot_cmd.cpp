@@ -7,6 +7,7 @@
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
+#include "cli/terminal.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
 #include "core/input_limits.hpp"
@@ -146,12 +147,25 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
 constexpr int kMinWidth = 40, kMaxWidth = 1000;   // 40 x 12: the smallest chart that has room for its axes
 constexpr int kMinHeight = 12, kMaxHeight = 500;
 
-std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal) {
+std::pair<int, int> terminal_size(const PlotArgs& args, bool to_terminal, bool to_standard_output) {
     int width = 100, height = 32;
+    int rows = 0;  // the terminal's, when known
+    bool sized = false;
     winsize size{};
-    if (to_terminal && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
-        width = std::clamp<int>(size.ws_col, kMinWidth, kMaxWidth);
-        height = std::clamp(std::min<int>(size.ws_row - 8, width / 3), 16, kMaxHeight);
+    if (to_terminal && ioctl(standard_output_descriptor(), TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+        width = size.ws_col;
+        rows = size.ws_row;
+        sized = true;
+    }
+    // COLUMNS set for the command (COLUMNS=60 roofline plot ... | less) is the width asked for, a
+    // pipe's too; shells set it without exporting it, so an inherited one is rare.
+    if (const auto columns = to_standard_output ? columns_from_environment() : std::nullopt) {
+        width = *columns;
+        sized = true;
+    }
+    if (sized) {
+        width = std::clamp(width, kMinWidth, kMaxWidth);
+        height = std::clamp(rows > 0 ? std::min(rows - 8, width / 3) : width / 3, 16, kMaxHeight);
     }
     if (args.width) width = *args.width;
     if (args.height) height = *args.height;
@@ -392,9 +406,9 @@ std::string rendered_chart(Format format, const ChartInput& input, const PlotArg
     case Format::html: return render_html(input);
     case Format::gnuplot: return render_gnuplot(input);
     case Format::term: {
-        const bool to_terminal = output == "-" && isatty(STDOUT_FILENO);
-        const auto [width, height] = terminal_size(args, to_terminal);
-        const bool color = !args.no_color && (args.color || (to_terminal && std::getenv("NO_COLOR") == nullptr));
+        const bool to_terminal = is_standard_output_path(output) && isatty(standard_output_descriptor());
+        const auto [width, height] = terminal_size(args, to_terminal, is_standard_output_path(output));
+        const bool color = !args.no_color && (args.color || (to_terminal && wants_colour(standard_output_descriptor())));
         return render_term(input, width, height, color);
     }
     }
@@ -414,10 +428,8 @@ int run_plot(const PlotArgs& args) {
     screen_chart_points(input, cluster, args, sources.machines.size(), gpu_roofline_of);
 
     const std::string chart = rendered_chart(format, input, args, output);
-    if (output == "-") {
-        fmt::print("{}", chart);
-    } else {
-        write_text_file_atomic(output, chart);
+    write_text_file_atomic(output, chart);  // "-": standard output (io/text_file.hpp)
+    if (!is_standard_output_path(output)) {
         if (!args.quiet)
             print_stderr("chart written to {} ({}, {})\n", message_name(output), count_of(input.machines.size(), "machine"),
                        count_of(input.points.size(), "point"));
@@ -444,8 +456,8 @@ void add_plot_command(CLI::App& app, int& exit_code) {
         ->description("Points: a JSON file (schema roofline.points/1), 'stored' (the latest set) or 'stored:ID'; "
                       "repeat to combine (default: the latest stored set when the machine comes from the store)");
     add_output_option(cmd, args->output,
-                    "Chart file, '-' for standard output (default roofline.svg, roofline.html, roofline.gp; "
-                    "the terminal chart goes to standard output)");
+                    "Chart file (default roofline.svg, roofline.html, roofline.gp; the terminal chart goes to "
+                    "standard output)");
     cmd->add_option("--format", args->format, "svg (publication), html (interactive, offline), term, gnuplot")
         ->check(CLI::IsMember({"svg", "html", "term", "gnuplot"}));
     cmd->add_option("--view", args->view, "carm: every cache level; orm: DRAM only (original model)")
@@ -485,7 +497,7 @@ void add_plot_command(CLI::App& app, int& exit_code) {
                                 kMinHeight, kMaxHeight))
         ->check(whole_number_range(kMinHeight, kMaxHeight, " lines"));
     auto* color = cmd->add_flag("--color", args->color, "Terminal chart in colour even when not writing to a terminal");
-    cmd->add_flag("--no-color", args->no_color, "Terminal chart in plain ASCII (also NO_COLOR=1)")->excludes(color);
+    cmd->add_flag("--no-color", args->no_color, "Terminal chart in plain ASCII (also NO_COLOR=1, TERM=dumb, or standard output not a terminal)")->excludes(color);
     cmd->footer("Examples:\n"
                 "  roofline plot                                  latest stored machine and points -> roofline.svg\n"
                 "  roofline plot --machine m.json --points app.json -o chart.html\n"

@@ -1,6 +1,7 @@
 #include "cli/point_delivery.hpp"
 
 #include "cli/messages.hpp"
+#include "cli/result_output.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
@@ -20,9 +21,9 @@ bool deliver_points(const std::vector<Point>& points, const Provenance& provenan
     if (!to.output.empty()) {
         try {
             write_points_file(to.output, points, &provenance);
-            if (!to.quiet) print_stderr("roofline: {} written to {}\n", to.what, terminal_text(to.output));
+            if (!to.quiet) print_stderr("roofline: {} written to {}\n", to.what, output_name(to.output));
         } catch (const std::exception& e) {
-            print_stderr("roofline: error: {} could not be written to {}: {}\n", to.what, terminal_text(to.output),
+            print_stderr("roofline: error: {} could not be written to {}: {}\n", to.what, output_name(to.output),
                          e.what());
             ok = false;
         }

@@ -1,5 +1,7 @@
 #include "cli/progress_line.hpp"
 
+#include "cli/terminal.hpp"
+
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -13,7 +15,8 @@ namespace {
 void say(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
 } // namespace
 
-ProgressLine::ProgressLine(bool quiet) : quiet_(quiet), live_(isatty(STDERR_FILENO) == 1) {}
+// Drawn over itself only where "erase the line" is understood: TERM=dumb would show the escapes.
+ProgressLine::ProgressLine(bool quiet) : quiet_(quiet), live_(understands_escapes(STDERR_FILENO)) {}
 
 void ProgressLine::operator()(const ProgressEvent& e) {
     if (quiet_) return;

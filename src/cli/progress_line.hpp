@@ -1,5 +1,6 @@
 // Draws bench progress: a live, overwritten line on a terminal; plain lines
-// (one per figure) when stderr is a file or pipe.
+// (one per figure) when stderr is a file, a pipe or a terminal without escapes
+// (TERM=dumb).
 #pragma once
 
 #include "bench/progress.hpp"

@@ -189,12 +189,9 @@ int run_report(const ReportArgs& args) {
                          unrecorded.size() > 5 ? ", ..." : "");
     }
     const auto deliver = [&](const std::string& report) {
-        if (args.output.empty()) {
-            fmt::print("{}", report);
-        } else {
-            write_text_file_atomic(args.output, report);
-            if (!args.quiet) print_stderr("report written to {}\n", message_name(args.output));
-        }
+        write_result(args.output, report);
+        if (!args.output.empty() && !is_standard_output_path(args.output) && !args.quiet)
+            print_stderr("report written to {}\n", message_name(args.output));
         return kExitOk;
     };
     if (cluster) {

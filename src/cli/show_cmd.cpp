@@ -32,6 +32,7 @@ struct ShowArgs {
     std::string db;
     std::string format;
     std::string output;
+    bool quiet = false;  // taken as every command takes it: show says nothing but its result and errors
 };
 
 std::string show_machine(const StoredSource& source, StoreAccess& access, ReportFormat format) {
@@ -115,6 +116,7 @@ void add_show_command(CLI::App& app, int& exit_code) {
     add_db_option(cmd, args->db);
     add_format_option(cmd, args->format, {"text", "json"});
     add_output_option(cmd, args->output, "Write to FILE instead of standard output");
+    add_quiet_flag(cmd, args->quiet);
     cmd->footer("Examples:\n"
                 "  roofline show                      the latest stored machine\n"
                 "  roofline show stored:2 --format json > machine.json\n"

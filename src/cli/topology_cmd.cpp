@@ -31,6 +31,7 @@ struct TopologyOptions {
     std::string format;
     std::string output;
     bool probe = false;
+    bool quiet = false;  // taken as every command takes it: topology's warnings are part of its report
 };
 
 TopologyReport gather_report(bool probe) {
@@ -79,6 +80,7 @@ void add_topology_command(CLI::App& app, int& exit_code) {
     add_format_option(cmd, options->format, {"text", "json"}, true)
         ->description("Output format: text, or json (one object, schema roofline.topology/1)");
     add_output_option(cmd, options->output, "Write to FILE instead of standard output");
+    add_quiet_flag(cmd, options->quiet);
     cmd->add_flag("--probe", options->probe,
                   "Measure where each cache level ends (one thread's load curve, a second or two) and check the "
                   "reported sizes against it; without it only a size the table doubts is measured");

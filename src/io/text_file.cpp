@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -206,9 +207,22 @@ void write_in_place(const std::string& path, const std::string& content) {
     if (!written) fail("cannot write", path, write_error);
 }
 
+std::atomic<int> result_descriptor{STDOUT_FILENO};
+
 } // namespace
 
+bool is_standard_output_path(const std::string& path) { return path == kStandardOutputPath; }
+void set_standard_output_descriptor(int fd) { result_descriptor = fd; }
+int standard_output_descriptor() { return result_descriptor; }
+
 void write_text_file_atomic(const std::string& path, const std::string& content) {
+    if (is_standard_output_path(path)) {
+        // Text the C library holds for descriptor 1 goes first, so a result there follows it in order.
+        std::fflush(stdout);
+        if (!write_all(result_descriptor, content))
+            throw std::runtime_error(fmt::format("cannot write to standard output: {}", std::strerror(errno)));
+        return;
+    }
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
         // Missing: a new file (a dangling link's target is created, the link kept).
@@ -466,6 +480,11 @@ void probe_space(const std::string& path, const std::string& target, const std::
 
 void check_file_writable(const std::string& path) {
     if (path.empty()) throw std::runtime_error("cannot write output: the file name is empty");
+    if (is_standard_output_path(path)) {
+        // Whether its reader takes the text shows when it is written, as for a FIFO.
+        if (::fcntl(result_descriptor, F_GETFL) < 0) throw std::runtime_error("cannot write to standard output: it is closed");
+        return;
+    }
     // A link's target is what gets written, next to which a new file must fit.
     const auto target = final_target(path);
     // What is there now decides how it will be written (write_text_file_atomic).
@@ -500,6 +519,8 @@ void check_file_writable(const std::string& path) {
 
 bool same_output_file(const std::string& a, const std::string& b) {
     if (a.empty() || b.empty()) return false;
+    // Two results on standard output would run into each other.
+    if (is_standard_output_path(a) || is_standard_output_path(b)) return a == b;
     struct stat info_a {}, info_b {};
     const bool exists_a = ::stat(a.c_str(), &info_a) == 0, exists_b = ::stat(b.c_str(), &info_b) == 0;
     const auto in_place = [](const struct stat& info) { return S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode); };

@@ -15,6 +15,16 @@ namespace roofline {
 // so /dev/zero or a runaway pipe must stop with an error, not exhaust memory.
 inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{256} << 20;
 
+// "-" as an output path is standard output (`-o -`): write_text_file_atomic
+// writes it in place, every write checked, to the descriptor
+// set_standard_output_descriptor gave (1 unless the cli moved the result off
+// file descriptor 1, see cli/result_output.hpp); check_file_writable checks only
+// that the descriptor is open, and same_output_file says "-" and "-" are one file.
+inline constexpr const char* kStandardOutputPath = "-";
+bool is_standard_output_path(const std::string& path);
+void set_standard_output_descriptor(int fd);
+int standard_output_descriptor();
+
 // Replaces `path` with `content`. Throws std::runtime_error naming the path
 // and the system error on failure; the original file is then left untouched.
 // A replaced regular file keeps its permission bits (and, when run as root,

@@ -228,12 +228,31 @@ ManPage page_for(const CommandDoc& command, const CommandDoc* parent, const Manu
             if (!option.positional_name.empty()) append_option(out, option);
     }
     append_options(out, command);
-    if (const auto footer = lines_of(command.footer); !footer.empty()) {
-        const bool examples = trimmed(footer.front()) == "Examples:";
-        append_section(out, examples ? "EXAMPLES" : "NOTES");
-        std::string body;
-        for (std::size_t i = examples ? 1 : 0; i < footer.size(); ++i) body += footer[i] + "\n";
-        append_text(out, body);
+    if (auto footer = lines_of(command.footer); !footer.empty()) {
+        // The top page's "Exit status:" paragraph is its EXIT STATUS section, made from the same list.
+        if (!parent && !manual.exit_status.empty())
+            for (std::size_t i = 0; i < footer.size(); ++i)
+                if (footer[i].rfind("Exit status", 0) == 0) {
+                    footer.resize(i);
+                    break;
+                }
+        const bool examples = !footer.empty() && trimmed(footer.front()) == "Examples:";
+        // Examples are the indented lines under "Examples:"; prose after them is a note.
+        std::size_t notes_from = examples ? footer.size() : 0;
+        for (std::size_t i = 1; examples && i < footer.size(); ++i)
+            if (!footer[i].empty() && footer[i][0] != ' ' && footer[i][0] != '\t') {
+                notes_from = i;
+                break;
+            }
+        const auto section = [&](const char* name, std::size_t from, std::size_t to) {
+            std::string body;
+            for (std::size_t i = from; i < to; ++i) body += footer[i] + "\n";
+            if (trimmed(body).empty()) return;
+            append_section(out, name);
+            append_text(out, body);
+        };
+        if (examples) section("EXAMPLES", 1, notes_from);
+        section("NOTES", notes_from, footer.size());
     }
     if (!parent) {
         if (!manual.exit_status.empty()) {

@@ -54,11 +54,14 @@ grep -q 'stream triad (B)' "$tmp/both.svg" || { cp "$tmp/err" "$tmp/out"; check 
   || check "--fail-on-slower with nothing slower failed"
 
 # Usage mistakes.
-for args in "$data/report-points.json" "stored:1 stored:2" "--machine $data/report-machine.json" "$tmp/none.json $tmp/none.json"; do
+for args in "$data/report-points.json" "stored:1 stored:2" "--machine $data/report-machine.json"; do
   # shellcheck disable=SC2086
   "$bin" compare $args >"$tmp/out" 2>&1; code=$?
   [[ $code -eq 2 ]] || check "compare $args: exit $code, expected 2"
 done
+# A file that is not there is a failed read, exit 1 as in show, report and plot.
+"$bin" compare "$tmp/none.json" "$tmp/none.json" >"$tmp/out" 2>&1; code=$?
+[[ $code -eq 1 ]] || check "compare of missing files: exit $code, expected 1"
 
 # history over a store: two bench runs of one machine, two runs of one kernel.
 db=$tmp/r.db

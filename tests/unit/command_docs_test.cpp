@@ -17,7 +17,8 @@ CommandDoc sample_tree() {
     CommandDoc root;
     root.path = {"tool"};
     root.description = "tool: does things. Many of them.";
-    root.footer = "Examples:\n  tool run --fast   quickly\n.hidden line\nRun 'tool <cmd> --help'.";
+    root.footer = "Examples:\n  tool run --fast   quickly\n.hidden line\nRun 'tool <cmd> --help'.\n"
+                  "Exit status:\n  0   Success.\n";
     OptionDoc help;
     help.short_names = {"h"};
     help.long_names = {"help"};
@@ -105,10 +106,13 @@ TEST(ManPages, TopPage) {
     EXPECT_NE(text.find(".SH COMMANDS\n.TP\n\\fBrun\\fR\nRuns it, e.g. twice; see \\fBtool\\-run\\fR(1).\n"),
               std::string::npos)
         << text;
-    // Examples: the indented lines kept as they are, a line starting with '.' is text, not a request.
-    EXPECT_NE(text.find(".SH EXAMPLES\n.RS 2\n.nf\ntool run \\-\\-fast   quickly\n.fi\n.RE\n\\&.hidden line\n"),
+    // Examples: the indented lines kept as they are; the prose after them a note, where a line
+    // starting with '.' is text, not a request.
+    EXPECT_NE(text.find(".SH EXAMPLES\n.RS 2\n.nf\ntool run \\-\\-fast   quickly\n.fi\n.RE\n.SH NOTES\n\\&.hidden line\n"),
               std::string::npos)
         << text;
+    // --help's "Exit status:" paragraph is the EXIT STATUS section here, not a second list.
+    EXPECT_EQ(text.find("Exit status:"), std::string::npos) << text;
     EXPECT_NE(text.find(".SH EXIT STATUS\n.TP\n\\fB0\\fR\nSuccess.\n"), std::string::npos) << text;
     EXPECT_NE(text.find(".SH ENVIRONMENT\n.TP\n\\fBTOOL_X\\fR\nx\n"), std::string::npos) << text;
     EXPECT_NE(text.find(".SH FILES"), std::string::npos) << text;

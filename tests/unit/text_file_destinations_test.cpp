@@ -248,4 +248,28 @@ TEST(JsonNulByte, AFileWithANulByteIsRefused) {
               std::string::npos);
 }
 
+// "-" is standard output (-o -): the text goes to the descriptor cli keeps for the result, in
+// place, and no file named "-" is made; a closed one is an error that says standard output.
+TEST(TextFileDestinations, ADashIsStandardOutput) {
+    TempDir dir("roofline-test");
+    int ends[2];
+    ASSERT_EQ(::pipe(ends), 0);
+    set_standard_output_descriptor(ends[1]);
+    EXPECT_NO_THROW(check_file_writable("-"));
+    write_text_file_atomic("-", "{\"points\": []}\n");
+    ::close(ends[1]);
+    char buffer[64] = {};
+    EXPECT_EQ(std::string(buffer, static_cast<std::size_t>(::read(ends[0], buffer, sizeof buffer))), "{\"points\": []}\n");
+    ::close(ends[0]);
+    // ends[1] is closed now: nothing to write to.
+    EXPECT_NE(error_of([] { check_file_writable("-"); }).find("cannot write to standard output"), std::string::npos);
+    EXPECT_NE(error_of([] { write_text_file_atomic("-", "x"); }).find("cannot write to standard output"),
+              std::string::npos);
+    set_standard_output_descriptor(STDOUT_FILENO);
+    EXPECT_FALSE(fs::exists("-"));
+    // Two results there would run into each other; "-" and a file are two outputs.
+    EXPECT_TRUE(same_output_file("-", "-"));
+    EXPECT_FALSE(same_output_file("-", dir.file("m.json")));
+}
+
 } // namespace
