@@ -255,9 +255,15 @@ SpecRoofline spec_roofline(const KernelSpec& spec, const MachineFile* machine, c
         b = c.roof;
         out.levels.push_back(std::move(c));
     }
-    // Ceilings of a level at or above the roof chosen there do not hold the loop below it.
+    // Ceilings of a level at or above the roof chosen there do not hold the loop below it; nor
+    // do other patterns' where the roof is the loop's own pattern (a dot product cannot be
+    // asked to beat the copy roof: it does not copy).
     std::erase_if(r.ceilings, [&](const Ceiling& c) {
         if (c.kind != CeilingKind::bandwidth) return false;
+        for (const auto& l : out.levels)
+            if (l.level == c.level && c.category == "pattern" &&
+                (l.basis == LevelRoofChoice::Basis::pattern || l.basis == LevelRoofChoice::Basis::between))
+                return true;
         for (const auto& b : r.bandwidth)
             if (b.level == c.level) return c.value >= b.value * 0.995;
         return false;

@@ -98,7 +98,8 @@ struct SpecRoofline {
 // the loop's bytes taken as a mix of the two patterns' streams, each at its measured rate,
 // so their times add. Outside the shares measured, or without any, the level's fastest roof
 // (an upper bound), said. Bandwidth ceilings of the level at or above the roof chosen are
-// dropped (they do not hold this loop below its bound).
+// dropped (they do not hold this loop below its bound), and where the roof is the loop's own
+// pattern so are the other patterns' ("pattern" ceilings: not what the loop does).
 //
 // The ISA rule: with `isa:`, compute roofs and ceilings come from the model's compute roofs
 // of that width or narrower (no FMA mixes for sse2 and avx); L1 and L2 roofs are scaled by
