@@ -11,7 +11,9 @@ work, not which layer may use which. This checks, for every layer:
   - core stays pure: no headers or calls for files, clocks, threads, randomness or the
     environment;
   - nothing below cli prints (no std::cout, fmt::print, printf ...): layers return data and
-    text, cli writes it (io writes result files and standard output through descriptors).
+    text, cli writes it (io writes result files and standard output through descriptors);
+  - every source file of a layer is in its layer's table ("A file below stands for its .hpp
+    and .cpp"; a row may name a pattern such as `*_cmd.cpp` or `reference_*.cpp`).
 usage: layer_rules.py REPO_ROOT   (exit 1 listing every breach)
 """
 import pathlib
@@ -116,6 +118,32 @@ for path in sources:
         if (m := printing.search(code)):
             problems.append(f"src/{rel}:{no}: {m.group(0).strip()}; below cli nothing prints (return the "
                             "text or data, cli writes it)")
+
+# Every file in its layer's table: the map of record names it (its stem in backquotes, or a
+# pattern row such as `reference_*.cpp`, `kernels/<isa>/`, `gpu/<vendor>/`).
+sections = {}
+current = None
+for line in doc.splitlines():
+    m = re.match(r"### (\w+)/\s*$", line)
+    if m:
+        current = m.group(1) if m.group(1) in LAYERS else None
+        sections.setdefault(current, "")
+        continue
+    if line.startswith("## ") or line.startswith("### "):
+        current = None
+    if current:
+        sections[current] += line + "\n"
+for layer in LAYERS:
+    table = sections.get(layer, "")
+    named = set(re.findall(r"`([\w.]+?)(?:\.(?:hpp|cpp|md))?`", table))
+    patterns = [re.escape(p).replace(r"\*", r"\w+") for p in re.findall(r"`([\w]*\*[\w]*)\.cpp`", table)]
+    for path in sorted((root / "src" / layer).glob("*")):
+        if path.suffix not in (".hpp", ".cpp", ".inl", ".md"):
+            continue
+        if path.stem in named or any(re.fullmatch(p, path.stem) for p in patterns):
+            continue
+        problems.append(f"src/{layer}/{path.name}: not in docs/ARCHITECTURE.md's table of {layer}/ "
+                        "(a row: the file's stem and its one concern)")
 
 for p in problems:
     print(p)

@@ -40,4 +40,6 @@ fresh; echo 'static const char* home() { return getenv("HOME"); }' >> "$tmp/t/sr
 refused "core/ reading the environment" 'statistics.cpp:[0-9]+: getenv\('
 fresh; echo 'inline void say() { fmt::print("measured\\n"); }' >> "$tmp/t/src/measure/merge.hpp"
 refused "measure/ printing" 'merge.hpp:[0-9]+: fmt::print\(; below cli nothing prints'
+fresh; printf '#pragma once\n' > "$tmp/t/src/render/undocumented_thing.hpp"
+refused "a new file without its row" 'src/render/undocumented_thing.hpp: not in docs/ARCHITECTURE.md'
 exit $failed
