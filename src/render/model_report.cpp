@@ -108,6 +108,9 @@ std::string precision_text(const KernelModelResult& result) {
     return "";
 }
 
+// Whether the view bounds a kernel at `level` (ORM: DRAM only).
+bool judges(View view, const std::string& level) { return view != View::orm || level == "DRAM"; }
+
 // Why the compute roof is the one used, after its name and figure.
 std::string compute_choice_text(const KernelModelResult& result) {
     const ComputeRoofChoice& c = result.compute_choice;
@@ -117,11 +120,11 @@ std::string compute_choice_text(const KernelModelResult& result) {
     switch (c.basis) {
     case ComputeRoofChoice::Basis::widest:
         if (c.vector_bits <= 0) return "the machine's peak (its width not known)";
-        return fmt::format("{}, the widest the model measured (the spec gives no 'isa:'; code built for narrower "
+        return fmt::format("{}, the widest the model has (the spec gives no 'isa:'; code built for narrower "
                            "vectors cannot reach it)",
                            bits);
     case ComputeRoofChoice::Basis::spec_isa:
-        return fmt::format("the fastest the model measured at {} ('isa: {}')", wanted, c.isa);
+        return fmt::format("the fastest the model has at {} ('isa: {}')", wanted, c.isa);
     case ComputeRoofChoice::Basis::no_such_width:
         return fmt::format("{}, the fastest the model has: it has no compute roof of {} ('isa: {}'; 'roofline bench "
                            "--full' measures each width), so {} code may not reach it",
@@ -179,17 +182,18 @@ std::string level_choice_text(const LevelRoofChoice& c, const std::string& spec_
     return out;
 }
 
-std::string roofs_used_text(const KernelModelResult& result) {
+std::string roofs_used_text(const KernelModelResult& result, View view) {
     const Roofline& r = result.roofline;
     std::string out = fmt::format("  roofs used      {} {} {}: {}\n", r.compute.name, format_count(r.compute.value),
                                   rate_unit(r.work_unit), compute_choice_text(result));
     for (const auto& c : result.level_choices)
-        out += fmt::format("                  {} {} GB/s: {}\n", c.roof.name, format_count(c.roof.value),
+        if (judges(view, c.level))
+            out += fmt::format("                  {} {} GB/s: {}\n", c.roof.name, format_count(c.roof.value),
                            level_choice_text(c, result.compute_choice.isa));
     return out;
 }
 
-std::string kernel_text(const KernelModelResult& result) {
+std::string kernel_text(const KernelModelResult& result, View view) {
     const KernelSpec& k = result.spec;
     const KernelPrediction& p = result.prediction;
     const Roofline& r = result.roofline;
@@ -225,7 +229,7 @@ std::string kernel_text(const KernelModelResult& result) {
             out += fmt::format(" x {} {}", format_number(p.intensity.at(p.binding_level)), intensity_unit(k.work_unit));
         out += ")\n";
     }
-    out += roofs_used_text(result);
+    out += roofs_used_text(result, view);
     if (result.fit) {
         const CacheFit& f = *result.fit;
         const std::string size = format_bytes(static_cast<std::uint64_t>(f.footprint));
@@ -329,11 +333,12 @@ const char* level_isa_name(LevelRoofChoice::Isa i) {
 }
 
 // Which roofs judged the loop and why: the compute roof's width, each level's pattern.
-ordered_json roofs_used_json(const KernelModelResult& result) {
+ordered_json roofs_used_json(const KernelModelResult& result, View view) {
     const ComputeRoofChoice& c = result.compute_choice;
     const Roofline& r = result.roofline;
     ordered_json levels = ordered_json::array();
     for (const auto& l : result.level_choices) {
+        if (!judges(view, l.level)) continue;
         ordered_json patterns = ordered_json::array();
         for (std::size_t i = 0; i < l.patterns.size(); ++i)
             patterns.push_back({{"pattern", l.patterns[i]},
@@ -361,7 +366,7 @@ ordered_json roofs_used_json(const KernelModelResult& result) {
             {"bandwidth", levels}};
 }
 
-ordered_json kernel_json(const KernelModelResult& result) {
+ordered_json kernel_json(const KernelModelResult& result, View view) {
     const KernelSpec& k = result.spec;
     const KernelPrediction& p = result.prediction;
     const Roofline& r = result.roofline;
@@ -392,7 +397,7 @@ ordered_json kernel_json(const KernelModelResult& result) {
               {"choice", choice_name(result.choice)}}},
             {"compute_roof", {{"name", r.compute.name}, {"value", r.compute.value}}},
             {"isa", k.isa.empty() ? ordered_json(nullptr) : ordered_json(k.isa)},
-            {"roofs_used", roofs_used_json(result)},
+            {"roofs_used", roofs_used_json(result, view)},
             {"iterations", k.iterations ? ordered_json(*k.iterations) : ordered_json(nullptr)},
             {"bytes_per_iteration", bytes_per_iteration(k)},
             {"nominal_bytes_per_iteration", nominal_bytes_per_iteration(k)},
@@ -496,7 +501,7 @@ std::string render_kernel_models(View view, const std::vector<KernelModelResult>
         for (const Roofline* c : computes)
             compute_roofs.push_back({{"precision", c->precision}, {"name", c->compute.name}, {"value", c->compute.value}});
         ordered_json list = ordered_json::array();
-        for (const auto& k : kernels) list.push_back(kernel_json(k));
+        for (const auto& k : kernels) list.push_back(kernel_json(k, view));
         // "precision" and "compute_roof": the first kernel's; each kernel names its own.
         ordered_json out = {{"schema", "roofline.model/1"}, {"machine", r.label}, {"precision", r.precision}};
         // 0: figures given on the command line say nothing of threads (as the text leaves it out).
@@ -517,7 +522,7 @@ std::string render_kernel_models(View view, const std::vector<KernelModelResult>
     std::string out = fmt::format("machine: {} ({}{}, {} view)\n  roofs: {}\n", terminal_text(r.label),
                                   fmt::join(precisions, " and "),
                                   r.threads > 0 ? ", " + count_of(r.threads, "thread") : "", view_name(view), roofs);
-    for (const auto& k : kernels) out += "\n" + kernel_text(k);
+    for (const auto& k : kernels) out += "\n" + kernel_text(k, view);
     return terminal_block(out);  // the last guard: ceiling and roof names inside phrases
 }
 

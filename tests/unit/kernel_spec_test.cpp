@@ -1190,7 +1190,7 @@ TEST(KernelSpecRoofs, TextAndJsonNameTheRoofsUsed) {
                                    machine.bandwidth};
     const std::string text = render_kernel_models(View::carm, {result}, ReportFormat::text);
     EXPECT_NE(text.find("bound by DRAM load (40 GB/s"), std::string::npos) << text;
-    EXPECT_NE(text.find("roofs used      DP 256-bit peak 100 GFLOP/s: the fastest the model measured at 256 bits or "
+    EXPECT_NE(text.find("roofs used      DP 256-bit peak 100 GFLOP/s: the fastest the model has at 256 bits or "
                         "narrower ('isa: avx2')"),
               std::string::npos)
         << text;
@@ -1214,4 +1214,8 @@ TEST(KernelSpecRoofs, TextAndJsonNameTheRoofsUsed) {
     EXPECT_EQ(dram["fastest"]["name"], "DRAM copy+WA");
     EXPECT_EQ(used["bandwidth"][0]["isa"]["basis"], "spec_trial");
     EXPECT_EQ(used["bandwidth"][0]["isa"]["trial"], "avx2");
+    // The ORM view judges at DRAM only, and names only that level's roof.
+    const std::string orm = render_kernel_models(View::orm, {result}, ReportFormat::text);
+    EXPECT_EQ(orm.find("L1 load (avx2) 250"), std::string::npos) << orm;
+    EXPECT_NE(orm.find("DRAM load 40 GB/s: it only loads there"), std::string::npos) << orm;
 }
