@@ -50,8 +50,10 @@ struct ReportArgs {
     std::string job;  // --job ID: a monitored job's samples over time (job_view.hpp)
 };
 
-// The points that can be placed on `roofline`, analysed; the others named in notes.
-std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<Point>& points, View view, bool quiet) {
+// The points that can be placed on `roofline`, analysed; the others named in notes and, with
+// why, in `not_judged` (the report lists them too).
+std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<Point>& points, View view, bool quiet,
+                                   std::vector<NotJudged>& not_judged) {
     // A roofline in GFLOP/s cannot place exchanges or bit ops: say so instead of plotting nonsense.
     for (const auto& point : points) {
         if (point.work_unit != roofline.work_unit) {
@@ -87,12 +89,16 @@ std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<P
                      fmt::join(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 10), ", "),
                      names.size() > 10 ? ", ..." : "");
     };
-    name(uncounted, fmt::format("their {} not counted (measured for time only, e.g. by the time engine; measure "
+    const auto both = [&](const std::vector<std::string>& names, const std::string& why) {
+        name(names, why);
+        for (const auto& n : names) not_judged.push_back({n, why});
+    };
+    both(uncounted, fmt::format("their {} not counted (measured for time only, e.g. by the time engine; measure "
                                 "them with --engine instrument or perf)", work));
-    name(unknown_flops, "CUDA kernels whose FLOPs are unknown (tensor-core work not counted, or FLOP counters n/a: "
+    both(unknown_flops, "CUDA kernels whose FLOPs are unknown (tensor-core work not counted, or FLOP counters n/a: "
                         "measure's table says which)");
-    name(no_work, fmt::format("no {} (nothing to place on a roofline of {}/s)", work, roofline.work_unit));
-    name(no_bytes, roofline.bandwidth.empty()
+    both(no_work, fmt::format("no {} (nothing to place on a roofline of {}/s)", work, roofline.work_unit));
+    both(no_bytes, roofline.bandwidth.empty()
                        ? "the machine model has no bandwidth roof of a memory level (a compute-only model: 'roofline "
                          "bench' without --only measures both)"
                    : view == View::orm ? "no DRAM bytes, which the ORM view places points by (--view carm uses every "
@@ -119,7 +125,9 @@ int gpu_report(const ReportArgs& args, const MachineModel& model, const std::str
     for (const auto& part : parts) {
         if (part.roofline) {
             if (part.points.empty()) continue;  // the default roofline, drawn by plot; nothing to judge here
-            sections.push_back({part.title, *part.roofline, judge_points(*part.roofline, part.points, view, args.quiet)});
+            ReportSection section{part.title, *part.roofline, {}};
+            section.analyses = judge_points(*part.roofline, part.points, view, args.quiet, section.not_judged);
+            sections.push_back(std::move(section));
             continue;
         }
         std::vector<std::string> names;
@@ -205,7 +213,11 @@ int run_report(const ReportArgs& args) {
                                                  "totals over all its nodes", *cluster));
         std::vector<ReportSection> sections;
         for (const auto& part : view_of_cluster.parts)
-            sections.push_back({part.name, part.roofline, judge_points(part.roofline, part.points, view, args.quiet)});
+        {
+            ReportSection section{part.name, part.roofline, {}};
+            section.analyses = judge_points(part.roofline, part.points, view, args.quiet, section.not_judged);
+            sections.push_back(std::move(section));
+        }
         return deliver(render_sectioned_report(sections, format, view, interrupted));
     }
     if (!args.gpu.empty() && args.threads) throw UsageError("--threads picks a CPU roofline; --gpu judges against a GPU's");
@@ -223,8 +235,9 @@ int run_report(const ReportArgs& args) {
             throw std::runtime_error(fmt::format("{}: {}", judging.display, e.what()));
         }
     }();
-    const auto analyses = judge_points(roofline, points, view, args.quiet);
-    return deliver(render_report(analyses, roofline, format, view, interrupted));
+    std::vector<NotJudged> not_judged;
+    const auto analyses = judge_points(roofline, points, view, args.quiet, not_judged);
+    return deliver(render_report(analyses, roofline, format, view, interrupted, not_judged));
 }
 
 } // namespace

@@ -330,7 +330,8 @@ nlohmann::ordered_json above_roof_json(const std::optional<AboveRoof>& above) {
 }
 
 nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
-                                   const std::vector<std::string>& interrupted) {
+                                   const std::vector<std::string>& interrupted,
+                                   const std::vector<NotJudged>& not_judged) {
     using json = nlohmann::ordered_json;
     json out;
     out["schema"] = "roofline.report/1";
@@ -376,6 +377,9 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                           {"outside_code", outside_code_json(a.outside_code)}});
     }
     out["points"] = points;
+    json skipped = json::array();
+    for (const auto& n : not_judged) skipped.push_back({{"point", n.point}, {"reason", n.reason}});
+    out["not_judged"] = skipped;
     return out;
 }
 
@@ -386,13 +390,41 @@ std::string dump(const nlohmann::ordered_json& j) {
 
 } // namespace
 
+namespace {
+
+// The points not judged, grouped by reason in their order: "Not judged (3 points):" then a line a
+// reason naming its points (the first 20, then how many more). Empty when there are none.
+std::string not_judged_text(const std::vector<NotJudged>& not_judged, bool markdown) {
+    if (not_judged.empty()) return {};
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
+    for (const auto& n : not_judged) {
+        auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == n.reason; });
+        if (it == by_reason.end()) by_reason.push_back({n.reason, {n.point}});
+        else it->second.push_back(n.point);
+    }
+    std::string out = fmt::format("\nNot judged ({} point{}):\n", not_judged.size(), not_judged.size() == 1 ? "" : "s");
+    for (const auto& [reason, names] : by_reason) {
+        std::vector<std::string> shown(names.begin(), names.begin() + std::min<std::size_t>(names.size(), 20));
+        std::string list = join(shown, ", ");
+        if (names.size() > shown.size()) list += fmt::format(", and {} more", names.size() - shown.size());
+        out += markdown ? fmt::format("- {}: {}\n", markdown_escape(reason), markdown_escape(list))
+                        : fmt::format("  {}: {}\n", reason, list);
+    }
+    return markdown ? out : terminal_block(out);
+}
+
+} // namespace
+
 std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
-                          std::optional<View> view, const std::vector<std::string>& interrupted) {
+                          std::optional<View> view, const std::vector<std::string>& interrupted,
+                          const std::vector<NotJudged>& not_judged) {
     switch (format) {
-    case ReportFormat::text: return render_text(analyses, roofline, view, interrupted);
-    case ReportFormat::markdown: return render_markdown(analyses, roofline, view, interrupted);
+    case ReportFormat::text:
+        return render_text(analyses, roofline, view, interrupted) + not_judged_text(not_judged, false);
+    case ReportFormat::markdown:
+        return render_markdown(analyses, roofline, view, interrupted) + not_judged_text(not_judged, true);
     case ReportFormat::csv: return render_csv(analyses, roofline);
-    case ReportFormat::json: return dump(report_json(analyses, roofline, view, interrupted));
+    case ReportFormat::json: return dump(report_json(analyses, roofline, view, interrupted, not_judged));
     }
     throw std::invalid_argument("unknown report format");
 }
@@ -410,7 +442,7 @@ std::string render_sectioned_report(const std::vector<ReportSection>& sections, 
             if (!out.empty()) out += "\n";
             out += format == ReportFormat::text ? fmt::format("== {} ==\n", terminal_text(s.name))
                                                 : fmt::format("## {}\n\n", markdown_escape(s.name));
-            out += render_report(s.analyses, s.roofline, format, view);
+            out += render_report(s.analyses, s.roofline, format, view, {}, s.not_judged);
         }
         return out;
     case ReportFormat::csv: {
@@ -429,7 +461,7 @@ std::string render_sectioned_report(const std::vector<ReportSection>& sections, 
         doc["sections"] = nlohmann::ordered_json::array();
         for (const auto& s : sections)
             doc["sections"].push_back(
-                {{"name", s.name}, {"report", report_json(s.analyses, s.roofline, view, interrupted)}});
+                {{"name", s.name}, {"report", report_json(s.analyses, s.roofline, view, interrupted, s.not_judged)}});
         return dump(doc);
     }
     }

@@ -21,8 +21,16 @@ enum class ReportFormat { text, markdown, csv, json };
 // SIGINT)"), so points it had not measured yet are missing. Text and Markdown say so under the
 // title (PARTIAL: ...), JSON has "partial" and "interrupted_runs" (false and [] otherwise); CSV,
 // one row per point, has no place for it: the command says it on stderr.
+// A point the roofline cannot place (its work not counted, no work, no bytes at a level with a
+// roof), and why: text and Markdown list them by reason after the judged ones, JSON in
+// "not_judged"; CSV, one row per judged point, leaves them out (the command says it on stderr).
+struct NotJudged {
+    std::string point;
+    std::string reason;
+};
 std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
-                          std::optional<View> view = std::nullopt, const std::vector<std::string>& interrupted = {});
+                          std::optional<View> view = std::nullopt, const std::vector<std::string>& interrupted = {},
+                          const std::vector<NotJudged>& not_judged = {});
 
 // Points judged against several rooflines (a cluster's nodes, and the whole cluster): one
 // report per section, each under its name. Text and Markdown: the reports one after the other
@@ -32,6 +40,7 @@ struct ReportSection {
     std::string name;
     Roofline roofline;
     std::vector<Analysis> analyses;
+    std::vector<NotJudged> not_judged = {};
 };
 std::string render_sectioned_report(const std::vector<ReportSection>& sections, ReportFormat format,
                                     std::optional<View> view = std::nullopt,

@@ -298,6 +298,34 @@ TEST(Report, TimeNotSpentInTheCodeIsSaidInEveryFormatButCsv) {
               std::string::npos);
 }
 
+TEST(Report, PointsNotJudgedAreListedWithTheirReason) {
+    const auto r = sample_roofline();
+    std::vector<NotJudged> skipped = {{"(program)", "their FLOPs not counted"}, {"io_phase", "no FLOPs"},
+                                      {"setup", "their FLOPs not counted"}};
+    const auto text = render_report({memory_bound_point()}, r, ReportFormat::text, std::nullopt, {}, skipped);
+    EXPECT_NE(text.find("Not judged (3 points):\n  their FLOPs not counted: (program), setup\n  no FLOPs: io_phase\n"),
+              std::string::npos)
+        << text;
+    const auto md = render_report({}, r, ReportFormat::markdown, std::nullopt, {}, skipped);
+    EXPECT_NE(md.find("- their FLOPs not counted: (program), setup"), std::string::npos) << md;
+    // JSON: every one with its reason, even when nothing could be judged (points: []).
+    const auto j = nlohmann::json::parse(render_report({}, r, ReportFormat::json, std::nullopt, {}, skipped));
+    ASSERT_EQ(j["not_judged"].size(), 3u);
+    EXPECT_EQ(j["not_judged"][1]["point"], "io_phase");
+    EXPECT_EQ(j["not_judged"][1]["reason"], "no FLOPs");
+    EXPECT_TRUE(j["points"].empty());
+    // None: no section in text, an empty list in JSON; CSV has judged rows only.
+    EXPECT_EQ(render_report({memory_bound_point()}, r, ReportFormat::text).find("Not judged"), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::parse(render_report({}, r, ReportFormat::json))["not_judged"].empty());
+    EXPECT_EQ(render_report({memory_bound_point()}, r, ReportFormat::csv, std::nullopt, {}, skipped).find("io_phase"),
+              std::string::npos);
+    // Many of one reason: the first 20 named, the rest counted.
+    std::vector<NotJudged> many;
+    for (int i = 0; i < 25; ++i) many.push_back({"p" + std::to_string(i), "no FLOPs"});
+    EXPECT_NE(render_report({}, r, ReportFormat::text, std::nullopt, {}, many).find("p19, and 5 more"),
+              std::string::npos);
+}
+
 // ---------------------------------------------------------------- hostile names (issue 10)
 
 namespace {
