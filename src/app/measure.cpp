@@ -2,6 +2,7 @@
 #include "app/measure.hpp"
 
 #include "measure/child_process.hpp"
+#include "measure/function_names.hpp"
 #include "measure/function_list.hpp"
 #include "measure/merge.hpp"
 #include "measure/output_tee.hpp"
@@ -69,8 +70,8 @@ std::optional<std::string> region_match_warning(const measure::RegionCounts& c,
                            pattern, hint);
     }
     if (c.matched.size() > 1)
-        return fmt::format("--region-function {} matches {} functions, counted together: {}; give a qualified name "
-                           "or the parameter list to pick one",
+        return fmt::format("--region-function {} matches {} functions, counted together: {}; give a qualified name, "
+                           "the parameter list, or the file as 'NAME (FILE)' to pick one",
                            pattern, c.matched.size(), fmt::to_string(fmt::join(c.matched, "; ")));
     return std::nullopt;
 }
@@ -156,7 +157,11 @@ ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
                                     s.status, s.stderr_tail, result);
             sampled.push_back(std::move(s));
         }
-        if (!sampled.empty()) m.sampling = measure::pool_sampling_runs(std::move(sampled));
+        if (!sampled.empty()) {
+            m.sampling = measure::pool_sampling_runs(std::move(sampled));
+            // Functions two files share a name of: the sampler's names made the tool's, so counts and time meet.
+            measure::use_tool_function_names(result.functions, *m.sampling);
+        }
     }
     measure::stop_stdin_replay();
     return m;

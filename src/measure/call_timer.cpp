@@ -4,6 +4,7 @@
 #include "measure/child_process.hpp"
 #include "measure/output_tee.hpp"
 #include "measure/elf_symbols.hpp"
+#include "measure/function_names.hpp"
 
 #include "rl_fnmatch.h"
 
@@ -358,7 +359,10 @@ private:
                     continue;
                 }
                 if (rl_is_cold_part(sym.name.c_str())) continue;
-                const auto wanted = index_.find(folded_function_name(sym.name));
+                const auto folded = folded_function_name(sym.name);
+                auto wanted = index_.find(folded);
+                // a name two files share is matched as "NAME (FILE)" (function_names.hpp)
+                if (wanted == index_.end()) wanted = index_.find(name_in_file(folded, path));
                 if (wanted == index_.end()) continue;
                 Breakpoint b{addr, 0, wanted->second};
                 if (std::any_of(breakpoints_.begin(), breakpoints_.end(),

@@ -1,5 +1,7 @@
 #include "measure/process_code.hpp"
 
+#include "measure/function_names.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -45,11 +47,14 @@ std::optional<std::pair<std::string, std::uint64_t>> ProcessCode::link_address_a
 std::string ProcessCode::name_at(std::uint32_t pid, std::uint64_t ip) {
     const auto f = function_at(pid, ip);
     if (f) return f->symbol->name;
-    // Code without a symbol is kept apart by its file, as the Valgrind tool names it.
-    const auto at = locate(pid, ip);
-    if (!at || at->map->file.empty()) return "(unknown)";
-    const auto slash = at->map->file.rfind('/');
-    return "(unknown in " + at->map->file.substr(slash == std::string::npos ? 0 : slash + 1) + ")";
+    // Code without a symbol is kept apart by its file, as the Valgrind tool names it; code in no file
+    // (an anonymous executable mapping) was generated at run time.
+    const ProcessMapping* m = find(pid, ip, true);
+    if (!m) m = find(pid, ip, false);
+    const std::string file = m ? m->file : std::string{};
+    if (file.empty() || file == "//anon" || file.starts_with("[anon")) return kCodeOutsideAnyFile;
+    const auto slash = file.starts_with("[") ? std::string::npos : file.rfind('/');  // [vdso] as it is
+    return "(unknown in " + file.substr(slash == std::string::npos ? 0 : slash + 1) + ")";
 }
 
 std::string ProcessCode::file_at(std::uint32_t pid, std::uint64_t ip) const {

@@ -36,7 +36,8 @@ public:
     // child without mappings of its own uses its parent's); nullopt when the
     // address is in no file or no symbol.
     std::optional<CodeFunction> function_at(std::uint32_t pid, std::uint64_t ip);
-    // Its name; code without a symbol "(unknown in FILE)" (FILE's base name), "(unknown)" outside any file.
+    // Its name; code without a symbol "(unknown in FILE)" (FILE's base name), kCodeOutsideAnyFile
+    // (function_names.hpp) outside any file.
     std::string name_at(std::uint32_t pid, std::uint64_t ip);
     // The file mapped at `ip`; empty when none.
     std::string file_at(std::uint32_t pid, std::uint64_t ip) const;

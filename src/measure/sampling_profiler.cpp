@@ -4,6 +4,7 @@
 #include "measure/child_process.hpp"
 #include "measure/output_tee.hpp"
 #include "measure/engine.hpp"
+#include "measure/function_names.hpp"
 #include "measure/process_code.hpp"
 #include "measure/stack_unwinder.hpp"
 
@@ -250,7 +251,7 @@ void unwind_stacks(const Sampler& sampler, ProcessCode& code, SamplingResult& re
     std::vector<CodeMapping> all;
     for (const auto& m : sampler.mappings) all.push_back({m.start, m.len, m.pgoff, m.file});
     std::map<std::uint32_t, std::unique_ptr<StackUnwinder>> unwinders;
-    std::map<std::string, int> index_of;
+    std::map<std::pair<std::string, std::string>, int> index_of;  // (name, file): two files' `kern`s apart
     long long unwound = 0;
     result.stacks.reserve(sampler.samples.size());
     for (const auto& s : sampler.samples) {
@@ -282,7 +283,7 @@ void unwind_stacks(const Sampler& sampler, ProcessCode& code, SamplingResult& re
         for (const auto pc : stack.pcs) functions.emplace_back(code.name_at(s.pid, pc), code.file_at(s.pid, pc));
         out.complete = add_tail_callers(code, s.pid, stack.pcs, functions) && stack.complete;
         for (const auto& [name, file] : functions) {
-            const auto [it, added] = index_of.emplace(name, static_cast<int>(result.stack_functions.size()));
+            const auto [it, added] = index_of.emplace(std::pair(name, file), static_cast<int>(result.stack_functions.size()));
             if (added) {
                 result.stack_functions.push_back(name);
                 result.stack_function_files.push_back(file);
@@ -294,6 +295,11 @@ void unwind_stacks(const Sampler& sampler, ProcessCode& code, SamplingResult& re
         result.stacks.push_back(std::move(out));
     }
     if (unwound > 0) result.unwind_error.clear();
+    std::vector<std::pair<std::string, std::string>> name_file;
+    for (std::size_t i = 0; i < result.stack_functions.size(); ++i)
+        name_file.emplace_back(result.stack_functions[i], result.stack_function_files[i]);
+    const auto names = names_apart(name_file);
+    for (std::size_t i = 0; i < name_file.size(); ++i) result.stack_functions[i] = names.at(name_file[i]);
 }
 
 } // namespace
@@ -312,7 +318,11 @@ SamplingResult pool_sampling_runs(std::vector<SamplingResult> runs) {
         out.samples += run.samples;
         out.lost += run.lost;
         wall += run.wall_seconds;
-        for (const auto& [name, t] : run.functions) out.functions[name].samples += t.samples;
+        for (const auto& [name, t] : run.functions) {
+            auto& f = out.functions[name];
+            f.samples += t.samples;
+            if (f.file.empty()) f.file = t.file;
+        }
         for (const auto& [at, n] : run.code_addresses) out.code_addresses[at] += n;
     }
     out.runs = static_cast<int>(runs.size());
@@ -376,13 +386,22 @@ SamplingResult sample_functions(const std::vector<std::string>& argv,
     result.samples = static_cast<long long>(sampler.samples.size());
     result.lost = sampler.lost;
     ProcessCode code(sampler.mappings);
+    std::map<std::pair<std::string, std::string>, long long> by_file;  // (name, file): two files' `kern`s apart
     for (const auto& s : sampler.samples) {
-        ++result.functions[code.name_at(s.pid, s.ip)].samples;
+        ++by_file[{code.name_at(s.pid, s.ip), code.file_at(s.pid, s.ip)}];
         if (options.code_addresses)
             if (auto at = code.link_address_at(s.pid, s.ip)) ++result.code_addresses[std::move(*at)];
         auto& t = result.threads[static_cast<int>(s.tid)];
         t.first_ns = t.samples++ == 0 ? s.time : std::min(t.first_ns, s.time);
         t.last_ns = std::max(t.last_ns, s.time);
+    }
+    std::vector<std::pair<std::string, std::string>> name_file;
+    for (const auto& [key, n] : by_file) name_file.push_back(key);
+    const auto names = names_apart(name_file);
+    for (const auto& [key, n] : by_file) {
+        auto& f = result.functions[names.at(key)];
+        f.samples += n;
+        f.file = key.second;
     }
     for (auto& [name, f] : result.functions) f.seconds = static_cast<double>(f.samples) * result.period_seconds;
     if (options.call_stacks) unwind_stacks(sampler, code, result);

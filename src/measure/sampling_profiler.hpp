@@ -25,6 +25,7 @@ namespace roofline::measure {
 struct FunctionTime {
     long long samples = 0;
     double seconds = 0;  // samples * period: CPU time, summed over threads
+    std::string file;    // the file the function is in (empty: none, code generated at run time)
 };
 
 // One sample's call stack, as the distinct functions on it.
@@ -70,7 +71,8 @@ struct SamplingResult {
     long long samples = 0;        // all samples
     long long lost = 0;           // samples the kernel dropped (ring buffer full)
     double wall_seconds = 0;      // of a run (pooled: their mean)
-    // self time (seconds: samples x seconds_per_sample); "(unknown in FILE)" for IPs without a symbol
+    // self time (seconds: samples x seconds_per_sample); "(unknown in FILE)" for IPs without a symbol; a name
+    // that functions of two files share, "NAME (FILE)" (function_names.hpp)
     std::map<std::string, FunctionTime> functions;
     std::map<int, SampledThread> threads;           // by thread id (pooled: the first run's)
     // code_addresses only: samples by (file as mapped, link-time address of the sampled instruction).

@@ -423,11 +423,18 @@ static ULong cache_dirty_bytes(void)
 /* Functions (name table)                                               */
 /* ------------------------------------------------------------------ */
 
+/* Functions are told apart by name and by the file they are in: two libraries' `kern`s are two
+ * entries (each with its own counts), named "kern (liba.so)" and "kern (libb.so)" in the output
+ * (fn_out_name); a name no other file has is written as it is. */
 typedef struct { HChar *name; HChar *obj; Int next; } FnEnt; /* obj: the file it is in, or NULL */
 #define FN_HASH 4096
 static Int fn_head[FN_HASH];
 static FnEnt *fns = NULL;
 static Int n_fns = 0, cap_fns = 0;
+
+/* The name of code in no file (an anonymous executable mapping: a JIT's output), alike in
+ * measure's sampler (ProcessCode::name_at). */
+#define RL_NO_FILE_NAME "(code outside any file: generated at run time)"
 
 static UInt str_hash(const HChar *s)
 {
@@ -436,11 +443,17 @@ static UInt str_hash(const HChar *s)
     return h;
 }
 
-static Int fn_index(const HChar *name)
+static Bool same_obj(const HChar *a, const HChar *b)
+{
+    return a == b || (a && b && VG_(strcmp)(a, b) == 0);
+}
+
+/* The entry of function `name` in file `obj` (NULL: none known), made on first sight. */
+static Int fn_index_in(const HChar *name, const HChar *obj)
 {
     UInt h = str_hash(name) % FN_HASH;
     for (Int i = fn_head[h]; i >= 0; i = fns[i].next)
-        if (VG_(strcmp)(fns[i].name, name) == 0) return i;
+        if (VG_(strcmp)(fns[i].name, name) == 0 && same_obj(fns[i].obj, obj)) return i;
     if (n_fns == cap_fns) {
         Int nc = cap_fns ? 2 * cap_fns : 256;
         FnEnt *nf = VG_(malloc)("rl.fns", nc * sizeof(FnEnt));
@@ -450,32 +463,54 @@ static Int fn_index(const HChar *name)
         cap_fns = nc;
     }
     fns[n_fns].name = VG_(strdup)("rl.fnname", name);
-    fns[n_fns].obj = NULL;
+    fns[n_fns].obj = obj ? VG_(strdup)("rl.objname", obj) : NULL;
     fns[n_fns].next = fn_head[h];
     fn_head[h] = n_fns;
     return n_fns++;
 }
 
+static Int fn_index(const HChar *name) { return fn_index_in(name, NULL); }
+
 static Int fn_of_addr(Addr a)
 {
     const HChar *name = NULL;
+    const HChar *obj = NULL;
+    if (!VG_(get_objname)(VG_(current_DiEpoch)(), a, &obj) || !obj || !*obj) obj = NULL;
     if (!VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name) || !name || !*name) {
         /* Code without a symbol (a stripped library's static functions: FFTW's codelets,
-           libgfortran's matmul) is kept apart by its file, named as measure's sampler names it. */
-        const HChar *obj = NULL;
-        if (!VG_(get_objname)(VG_(current_DiEpoch)(), a, &obj) || !obj || !*obj) return fn_index("(unknown)");
+           libgfortran's matmul) is kept apart by its file, named as measure's sampler names it;
+           code in no file was generated at run time. */
+        if (!obj) return fn_index(RL_NO_FILE_NAME);
         const HChar *slash = VG_(strrchr)(obj, '/');
         HChar buf[256];
         VG_(snprintf)(buf, sizeof buf, "(unknown in %s)", slash ? slash + 1 : obj);
-        const Int u = fn_index(buf);
-        if (!fns[u].obj) fns[u].obj = VG_(strdup)("rl.objname", obj);
-        return u;
+        return fn_index_in(buf, obj);
     }
-    const Int f = fn_index(name);
-    const HChar *obj = NULL;
-    if (!fns[f].obj && VG_(get_objname)(VG_(current_DiEpoch)(), a, &obj) && obj && *obj)
-        fns[f].obj = VG_(strdup)("rl.objname", obj);
-    return f;
+    return fn_index_in(name, obj);
+}
+
+/* Whether another file has a function of fn's name (entries of one name share a chain). */
+static Bool fn_ambiguous(Int fn)
+{
+    for (Int i = fn_head[str_hash(fns[fn].name) % FN_HASH]; i >= 0; i = fns[i].next)
+        if (i != fn && VG_(strcmp)(fns[i].name, fns[fn].name) == 0 && !same_obj(fns[i].obj, fns[fn].obj)) return True;
+    return False;
+}
+
+/* "NAME (FILE)", FILE the base name of obj (NULL: NAME), into buf. */
+static const HChar *qualified_name(const HChar *name, const HChar *obj, HChar *buf, Int cap)
+{
+    if (!obj) return name;
+    const HChar *slash = VG_(strrchr)(obj, '/');
+    VG_(snprintf)(buf, cap, "%s (%s)", name, slash ? slash + 1 : obj);
+    return buf;
+}
+
+/* Function fn's name as the output gives it: qualified by its file when another has its name. */
+static const HChar *fn_out_name(Int fn, HChar *buf, Int cap)
+{
+    if (fn < 0 || fn >= n_fns) return RL_NO_FILE_NAME;
+    return fn_ambiguous(fn) ? qualified_name(fns[fn].name, fns[fn].obj, buf, cap) : fns[fn].name;
 }
 
 /* Whether function fn is counted instruction by instruction (decided once per function). */
@@ -1556,15 +1591,53 @@ static VG_REGPARM(1) void rl_nodecode(UWord pc)
  * candidates. */
 #define MAX_MATCHED 16
 static HChar *matched[MAX_TRACKED][MAX_MATCHED];
+static HChar *matched_obj[MAX_TRACKED][MAX_MATCHED]; /* the file each is in, or NULL */
 static Int n_matched[MAX_TRACKED];
 
-static void note_match(Int which, const HChar *symbol)
+/* A pattern's "NAME (FILE)" form: the function NAME in the file of base name FILE only (a
+ * function's name as the output qualifies it). 0 when the pattern has no such suffix. */
+static Bool pattern_in_file(const HChar *pattern, const HChar *name, const HChar *obj)
+{
+    const SizeT n = VG_(strlen)(pattern);
+    if (!obj || n < 4 || pattern[n - 1] != ')') return False;
+    const HChar *open = NULL;
+    for (const HChar *p = pattern; p + 1 < pattern + n; p++)
+        if (p[0] == ' ' && p[1] == '(') open = p;
+    if (!open || open == pattern) return False;
+    const HChar *slash = VG_(strrchr)(obj, '/');
+    const HChar *base = slash ? slash + 1 : obj;
+    const SizeT file_len = (SizeT)(pattern + n - 1 - (open + 2));
+    if (VG_(strlen)(base) != file_len || VG_(strncmp)(open + 2, base, file_len) != 0) return False;
+    HChar bare[RL_NAME_MAX];
+    const SizeT bare_len = (SizeT)(open - pattern);
+    if (bare_len >= RL_NAME_MAX) return False;
+    VG_(memcpy)(bare, pattern, bare_len);
+    bare[bare_len] = 0;
+    return rl_name_matches(bare, name) != 0;
+}
+
+static void note_match(Int which, const HChar *symbol, const HChar *obj)
 {
     HChar folded[RL_NAME_MAX];
     rl_fold_clones(symbol, folded, RL_NAME_MAX);
     for (Int i = 0; i < n_matched[which]; i++)
-        if (VG_(strcmp)(matched[which][i], folded) == 0) return;
-    if (n_matched[which] < MAX_MATCHED) matched[which][n_matched[which]++] = VG_(strdup)("rl.match", folded);
+        if (VG_(strcmp)(matched[which][i], folded) == 0 && same_obj(matched_obj[which][i], obj)) return;
+    if (n_matched[which] < MAX_MATCHED) {
+        matched_obj[which][n_matched[which]] = obj ? VG_(strdup)("rl.matchobj", obj) : NULL;
+        matched[which][n_matched[which]++] = VG_(strdup)("rl.match", folded);
+    }
+}
+
+/* Matched function m of pattern w as the output names it: qualified by its file when another
+ * file has a function of its name (another match, or any function that ran). */
+static const HChar *matched_out_name(Int w, Int m, HChar *buf, Int cap)
+{
+    Bool other = False;
+    for (Int i = 0; i < n_matched[w] && !other; i++)
+        other = i != m && VG_(strcmp)(matched[w][i], matched[w][m]) == 0 && !same_obj(matched_obj[w][i], matched_obj[w][m]);
+    for (Int i = fn_head[str_hash(matched[w][m]) % FN_HASH]; i >= 0 && !other; i = fns[i].next)
+        other = VG_(strcmp)(fns[i].name, matched[w][m]) == 0 && !same_obj(fns[i].obj, matched_obj[w][m]);
+    return other ? qualified_name(matched[w][m], matched_obj[w][m], buf, cap) : matched[w][m];
 }
 
 /* The --roofline-function patterns whose function starts at a, as bits. */
@@ -1578,11 +1651,13 @@ static ULong tracked_entry(Addr a)
     HChar name[RL_NAME_MAX];
     VG_(strncpy)(name, got, RL_NAME_MAX - 1); /* got is invalidated by the next demangling */
     name[RL_NAME_MAX - 1] = 0;
+    const HChar *obj = NULL;
+    if (!VG_(get_objname)(VG_(current_DiEpoch)(), a, &obj) || !obj || !*obj) obj = NULL;
     ULong bits = 0;
     for (Int i = 0; i < n_clo_funcs; i++)
-        if (rl_name_matches(clo_funcs[i], name)) {
+        if (rl_name_matches(clo_funcs[i], name) || pattern_in_file(clo_funcs[i], name, obj)) {
             bits |= 1ULL << i;
-            note_match(i, name);
+            note_match(i, name, obj);
         }
     return bits;
 }
@@ -2031,7 +2106,10 @@ static void oput_cache_model(void)
 
 static Int cmp_fn_idx(const void *a, const void *b)
 {
-    return VG_(strcmp)(fns[*(const Int *)a].name, fns[*(const Int *)b].name);
+    const FnEnt *x = &fns[*(const Int *)a], *y = &fns[*(const Int *)b];
+    const Int by_name = VG_(strcmp)(x->name, y->name);
+    if (by_name || same_obj(x->obj, y->obj)) return by_name;
+    return !x->obj ? -1 : !y->obj ? 1 : VG_(strcmp)(x->obj, y->obj);
 }
 
 /* Every function with counts, sorted by name, each object after `sep`. */
@@ -2051,7 +2129,8 @@ static void oput_functions(const ULong *fc, const HChar *sep)
         oput(sep);
         first = False;
         oput("{\"name\": ");
-        oput_str(fns[f].name);
+        HChar qname[RL_NAME_MAX + 256];
+        oput_str(fn_out_name(f, qname, sizeof qname));
         if (fns[f].obj) {
             oput(", \"object\": ");
             oput_str(fns[f].obj);
@@ -2096,7 +2175,8 @@ static void oput_instructions(const InsnCounts *ic, const HChar *sep, Bool targe
         oput(sep);
         first = False;
         oput("{\"name\": ");
-        oput_str(st->fn >= 0 && st->fn < n_fns ? fns[st->fn].name : "(unknown)");
+        HChar qname[RL_NAME_MAX + 256];
+        oput_str(st->fn >= 0 && st->fn < n_fns ? fn_out_name(st->fn, qname, sizeof qname) : "(unknown)");
         if (st->obj) {
             oput(", \"object\": ");
             oput_str(st->obj);
@@ -2188,7 +2268,8 @@ static void rl_fini(Int exitcode)
             oput(", \"matched\": [");
             for (Int m = 0; m < n_matched[w]; m++) {
                 if (m) oput(", ");
-                oput_str(matched[w][m]);
+                HChar qname[RL_NAME_MAX + 256];
+                oput_str(matched_out_name(w, m, qname, sizeof qname));
             }
             oput("], ");
             break;
@@ -2200,7 +2281,8 @@ static void rl_fini(Int exitcode)
                 if (!regions[r].inner[f]) continue;
                 if (!first_inner) oput(", ");
                 first_inner = False;
-                oput_str(fns[f].name);
+                HChar qname[RL_NAME_MAX + 256];
+                oput_str(fn_out_name(f, qname, sizeof qname));
                 oputf(": %llu", regions[r].inner[f]);
             }
             oput("}, ");
