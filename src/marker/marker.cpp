@@ -11,9 +11,9 @@
 
 #ifdef ROOFLINE_HAVE_VALGRIND
 #include "roofline/roofline_vg_requests.h"
-
-#include "core/multiplexed_count.hpp"
 #endif
+// Not inside the Valgrind block: the perf counters' scaling is needed without valgrind.h too.
+#include "core/multiplexed_count.hpp"
 
 #include <algorithm>
 #include <fcntl.h>
@@ -83,6 +83,17 @@ struct Sample {
     uint64_t value = 0, enabled = 0, running = 0;
 };
 
+// A thread started inside a region, counting for it (perf engine, "Threads started inside
+// regions" below): its counters from `s0` (its start, or the end of its own instance of the
+// region) until it exits or the region closes. Under the region's wall lock; owned by the
+// thread (Spawn), which frees it at its exit.
+struct SpawnCount {
+    const std::vector<int>* fds = nullptr;  // the thread's (ThreadState::fds: never freed nor resized)
+    std::vector<Sample> s0;
+    bool active = false;  // in its wall's `counting`: the thread alive, the region open
+    bool paused = false;  // the thread has the region open itself: that instance counts (close_frame)
+};
+
 // A region's wall time, shared by its threads: the union of the intervals during which at
 // least one thread had it open (its outermost instance), so threads that run one after
 // another add up and threads that overlap count once. Allocated with the region's name
@@ -99,19 +110,41 @@ struct RegionWall {
     // `lock`, and the most of them at once (thread_wrappers.c, roofline_marker_thread_created).
     int spawned = 0;
     std::atomic<int> spawned_peak{0};
+    uint64_t opened = 0;  // times `open` went from 0 to 1: which instance a thread was started in
+    // Perf engine, under `lock`: the started threads counting for the region now, and per event
+    // what those that stopped counted (sized when the first one starts: stopping allocates nothing).
+    std::vector<SpawnCount*> counting;
+    std::vector<double> spawn_counters;
+    std::vector<bool> spawn_counted, spawn_uncounted;
 };
+
+void add_spawn_count(const SpawnCount& c, const Sample* now, std::vector<double>& counters,
+                     std::vector<bool>& counted, std::vector<bool>& uncounted) noexcept;
 
 void wall_enter(RegionWall* w, uint64_t t) noexcept {
     if (!w) return;
     w->lock.lock();
-    if (w->open++ == 0) w->since = t;
+    if (w->open++ == 0) {
+        w->since = t;
+        ++w->opened;
+    }
     w->lock.unlock();
 }
 
+// The last thread with the region open leaves it: the threads started inside it stop counting for
+// it (read here, from this thread: a perf fd of another thread of the process can be read from
+// any, and one of a thread that exited gives its final count).
 void wall_leave(RegionWall* w, uint64_t t) noexcept {
     if (!w) return;
     w->lock.lock();
-    if (w->open > 0 && --w->open == 0 && t > w->since) w->ns += t - w->since;
+    if (w->open > 0 && --w->open == 0) {
+        if (t > w->since) w->ns += t - w->since;
+        for (SpawnCount* c : w->counting) {
+            if (!c->paused) add_spawn_count(*c, nullptr, w->spawn_counters, w->spawn_counted, w->spawn_uncounted);
+            c->active = false;
+        }
+        w->counting.clear();
+    }
     w->lock.unlock();
 }
 
@@ -149,8 +182,17 @@ struct Frame {
     uint64_t begins;  // the thread's begin calls so far, this one included
 };
 
+// A thread started inside regions ("Threads started inside regions" below), made by its creator.
+struct Spawn {
+    std::vector<int> ids;  // the regions the thread counts for (and the threads it starts inherit)
+    std::vector<uint64_t> opened;  // per id: its wall's `opened` when the thread was made
+    std::vector<SpawnCount*> counts;  // per id, perf engine: its counters' part (nullptr: none)
+    bool counters = true;  // false: an OpenMP runtime's own thread, made for a team (its bodies count)
+};
+
 struct ThreadState {
     SpinLock lock;
+    Spawn* spawn = nullptr;  // set while the thread, started inside regions, counts for them (perf engine)
     std::unordered_map<std::string_view, int> ids;  // owner thread only
     std::vector<ThreadRegion> regions;               // indexed by global region id
     std::vector<Frame> stack;
@@ -462,6 +504,67 @@ bool read_sample(int fd, Sample& s) noexcept {
     return true;
 }
 
+// Under w->lock: what `c` counted from its s0 to `now` (read here when null), added to `counters`.
+// Whole-CPU events are left out: the threads that opened the region saw the same traffic.
+void add_spawn_count(const SpawnCount& c, const Sample* now, std::vector<double>& counters,
+                     std::vector<bool>& counted, std::vector<bool>& uncounted) noexcept {
+    const size_t nev = std::min({c.fds->size(), c.s0.size(), counters.size(), counted.size(), uncounted.size()});
+    for (size_t i = 0; i < nev; ++i) {
+        const int fd = (*c.fds)[i];
+        if (fd < 0 || g->events[i].cpu >= 0) continue;
+        Sample s;
+        if (now) s = now[i];
+        else if (!read_sample(fd, s)) continue;
+        const Sample& a = c.s0[i];
+        const roofline::MultiplexedCount m =
+            roofline::scale_multiplexed(double(s.value - a.value), s.enabled - a.enabled, s.running - a.running);
+        counted[i] = true;
+        if (m.counted) counters[i] += m.value;
+        else uncounted[i] = true;
+    }
+}
+
+// On a thread started inside regions, counting for region `id`, which it opens itself (its
+// outermost instance): that instance's counts are the thread's own (close_frame), so the part
+// counted for the region stops at its begin (`samples`) and starts again at its end.
+SpawnCount* spawn_count_of(const Spawn* spawn, int id) noexcept {
+    for (size_t k = 0; k < spawn->ids.size() && k < spawn->counts.size(); ++k)
+        if (spawn->ids[k] == id) return spawn->counts[k];
+    return nullptr;
+}
+
+void spawn_pause(const Spawn* spawn, int id, RegionWall* w, const Sample* samples) noexcept {
+    SpawnCount* c = spawn_count_of(spawn, id);
+    if (!c || !w) return;
+    w->lock.lock();
+    if (c->active && !c->paused) {
+        add_spawn_count(*c, samples, w->spawn_counters, w->spawn_counted, w->spawn_uncounted);
+        c->paused = true;
+    }
+    w->lock.unlock();
+}
+
+void spawn_resume(const Spawn* spawn, int id, RegionWall* w, const Sample* samples) noexcept {
+    SpawnCount* c = spawn_count_of(spawn, id);
+    if (!c || !w) return;
+    w->lock.lock();
+    if (c->active && c->paused) {
+        std::copy(samples, samples + c->s0.size(), c->s0.begin());
+        c->paused = false;
+    }
+    w->lock.unlock();
+}
+
+// Whether the thread's counters go to region `id` by its Spawn now (a team body must not add them again).
+bool spawn_counting(const Spawn* spawn, int id, RegionWall* w) noexcept {
+    SpawnCount* c = spawn ? spawn_count_of(spawn, id) : nullptr;
+    if (!c || !w) return false;
+    w->lock.lock();
+    const bool active = c->active;
+    w->lock.unlock();
+    return active;
+}
+
 ThreadState* thread_state() {
     if (t_state) return t_state;
     auto* ts = new ThreadState;
@@ -486,6 +589,11 @@ ThreadState* thread_state() {
     }
     t_state = ts;
     return ts;
+}
+
+RegionWall* wall_of(int id) {
+    std::lock_guard<std::mutex> lk(g->mu);
+    return size_t(id) < g->walls.size() ? &g->walls[size_t(id)] : nullptr;
 }
 
 // `wall` is set only the first time this thread sees the name (its ThreadRegion keeps it).
@@ -527,6 +635,7 @@ void close_frame(ThreadState* ts, std::vector<ThreadRegion>& regions, size_t lev
     if (--r.depth > 0) return;
     r.ns += t1 - f.t0;
     r.inner_calls += ts->begins - f.begins;
+    if (leave_wall && ts->spawn) spawn_resume(ts->spawn, f.id, r.wall, end_samples);
     if (leave_wall) wall_leave(r.wall, t1);
     size_t nev = ts->fds.size();
     if (nev == 0 || r.team_depth > 0) return;  // inside a team body counted for it: counted there
@@ -619,7 +728,10 @@ void begin_timing(const char* name) {
     }
     const uint64_t t0 = now_ns();
     ts->stack.back().t0 = t0;
-    if (r.depth == 1) wall_enter(r.wall, t0);  // the thread's outermost instance
+    if (r.depth == 1) {  // the thread's outermost instance
+        wall_enter(r.wall, t0);
+        if (ts->spawn && nev) spawn_pause(ts->spawn, id, r.wall, &ts->frame_samples[level * nev]);
+    }
     ts->lock.unlock();
 }
 
@@ -858,6 +970,23 @@ void write_results(bool at_exec) {
             }
         }
         ts->lock.unlock();
+    }
+    // Threads started inside regions (perf engine): what they counted for each, kept by its wall;
+    // at an exec (nothing changed) those still counting, up to now, too.
+    for (Total& t : totals) {
+        if (t.calls == 0 || !t.wall || t.counters.empty()) continue;
+        RegionWall* w = t.wall;
+        w->lock.lock();
+        for (size_t i = 0; i < nev && i < w->spawn_counters.size(); ++i) {
+            if (!w->spawn_counted[i]) continue;
+            t.counted[i] = true;
+            t.counters[i] += w->spawn_counters[i];
+            if (w->spawn_uncounted[i]) t.uncounted[i] = true;
+        }
+        if (at_exec)
+            for (const SpawnCount* c : w->counting)
+                if (!c->paused) add_spawn_count(*c, nullptr, t.counters, t.counted, t.uncounted);
+        w->lock.unlock();
     }
     for (auto& e : unclosed_errors) note_error(e);
 
@@ -1259,9 +1388,13 @@ struct Fork {
     Fork* parent = nullptr;  // the team body the forking thread runs, if any
     SpinLock lock;
     std::vector<pid_t> threads;  // distinct threads that ran this team's (or a nested team's) body
+    Fork* forking_saved = nullptr;  // t_forking before this fork
 };
 
 thread_local Fork* t_team = nullptr;  // the team body this thread runs now (innermost)
+// The team this thread is forking now (from roofline_marker_fork to the join): a thread it starts
+// meanwhile outside its own body is the runtime's, made for the team (roofline_marker_thread_created).
+thread_local Fork* t_forking = nullptr;
 
 void team_thread_ran(Fork* f, pid_t tid) {
     for (; f; f = f->parent) {
@@ -1292,6 +1425,8 @@ extern "C" __attribute__((visibility("hidden"))) void* roofline_marker_fork(void
         for (int id : inherited->ids)
             if (std::find(f->ids.begin(), f->ids.end(), id) == f->ids.end()) f->ids.push_back(id);
     f->parent = inherited;
+    f->forking_saved = t_forking;
+    t_forking = f;
     return f;
 }
 
@@ -1322,6 +1457,10 @@ TeamBody* team_enter(Fork* f) {
             if (!open_here && !around) b->counted.push_back(id);
         }
         ts->lock.unlock();
+        // Nor those a thread started inside them counts for already, by its Spawn (set and
+        // cleared only on this thread).
+        if (const Spawn* spawn = ts->spawn)
+            std::erase_if(b->counted, [&](int id) { return spawn_counting(spawn, id, wall_of(id)); });
     }
     if (!b->counted.empty()) {
         std::vector<std::pair<std::string_view, RegionWall*>> named;
@@ -1423,6 +1562,7 @@ extern "C" __attribute__((visibility("hidden"))) int roofline_marker_timing(void
 // was forked inside (the largest team each saw).
 extern "C" __attribute__((visibility("hidden"))) void roofline_marker_join(void* fork) {
     Fork* f = static_cast<Fork*>(fork);
+    if (t_forking == f) t_forking = f->forking_saved;
     if (g) {
         const int n = int(f->threads.size());
         for (int id : f->ids) {
@@ -1448,18 +1588,15 @@ extern "C" __attribute__((visibility("hidden"))) void roofline_marker_join(void*
 // inside, or runs an OpenMP team body for) counts for each of them that is still open, from its
 // pthread_create until it exits: a region's `spawned_threads` is the most such threads alive at
 // once, so a pool started and joined on every call counts its width, not every thread it made.
+// Under the perf engine its counters count for each such region too, from its start (its own
+// first read) to the earlier of its exit (read in it) and the region's close (the last thread
+// with the region open reads it: wall_leave), so a thread that outlives the region (a pool made
+// inside the first call and kept) adds nothing done after it closed. While the thread has such a
+// region open itself, that instance counts instead (spawn_pause, spawn_resume). Threads an OpenMP
+// runtime makes for a team count by their bodies (team_enter), not here.
 namespace {
 
-struct Spawn {
-    std::vector<int> ids;  // the regions the thread counts for (and the threads it starts inherit)
-};
-
 thread_local Spawn* t_spawn = nullptr;  // set in a thread started inside regions
-
-RegionWall* wall_of(int id) {
-    std::lock_guard<std::mutex> lk(g->mu);
-    return size_t(id) < g->walls.size() ? &g->walls[size_t(id)] : nullptr;
-}
 
 }  // namespace
 
@@ -1473,28 +1610,38 @@ extern "C" __attribute__((visibility("hidden"))) void* roofline_marker_thread_cr
     const Fork* team = t_team;
     if ((!ts || ts->stack.empty()) && !inherited && !team) return nullptr;
     std::vector<int> ids;
-    auto add = [&](int id) {
-        if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    std::vector<uint64_t> instance;  // per id: the instance it must still be in (0: the current one)
+    auto add = [&](int id, uint64_t in) {
+        if (std::find(ids.begin(), ids.end(), id) != ids.end()) return;
+        ids.push_back(id);
+        instance.push_back(in);
     };
     if (ts) {
         ts->lock.lock();
-        for (const Frame& fr : ts->stack) add(fr.id);
+        for (const Frame& fr : ts->stack) add(fr.id, 0);
         ts->lock.unlock();
     }
-    if (inherited)
-        for (int id : inherited->ids) add(id);
     if (team)
-        for (int id : team->ids) add(id);
+        for (int id : team->ids) add(id, 0);
+    if (inherited)  // the creator's: a region closed since (even if open again) is not this thread's
+        for (size_t k = 0; k < inherited->ids.size(); ++k)
+            add(inherited->ids[k], k < inherited->opened.size() ? inherited->opened[k] : 0);
     auto* spawn = new Spawn;
-    for (int id : ids) {
+    // Made by the OpenMP runtime for a team this thread forks (not by the body it runs).
+    spawn->counters = !(t_forking && t_forking != t_team);
+    for (size_t k = 0; k < ids.size(); ++k) {
+        const int id = ids[k];
         RegionWall* w = wall_of(id);
         if (!w) continue;
         w->lock.lock();
-        const bool open = w->open > 0;  // an inherited region may have closed since
+        // An inherited region may have closed since.
+        const bool open = w->open > 0 && (instance[k] == 0 || instance[k] == w->opened);
         const int alive = open ? ++w->spawned : 0;
+        const uint64_t opened = w->opened;
         w->lock.unlock();
         if (!open) continue;
         spawn->ids.push_back(id);
+        spawn->opened.push_back(opened);
         int peak = w->spawned_peak.load(std::memory_order_relaxed);
         while (alive > peak && !w->spawned_peak.compare_exchange_weak(peak, alive, std::memory_order_relaxed)) {
         }
@@ -1507,15 +1654,32 @@ extern "C" __attribute__((visibility("hidden"))) void* roofline_marker_thread_cr
 }
 
 // The thread exited (or was never made: pthread_create failed): it no longer counts.
+// Perf engine: its counters since its start (or its own instance's end) go to each region still
+// open that it counts for, read here, in the thread (a region that closed has read them already).
 extern "C" __attribute__((visibility("hidden"))) void roofline_marker_thread_exits(void* p) {
     auto* spawn = static_cast<Spawn*>(p);
     if (t_spawn == spawn) t_spawn = nullptr;
-    for (int id : spawn->ids) {
-        RegionWall* w = wall_of(id);
-        if (!w) continue;
+    if (ThreadState* ts = t_state; ts && ts->spawn == spawn) {
+        ts->lock.lock();  // a finalize closing this thread's regions reads it under the lock
+        ts->spawn = nullptr;
+        ts->lock.unlock();
+    }
+    for (size_t k = 0; k < spawn->ids.size(); ++k) {
+        RegionWall* w = wall_of(spawn->ids[k]);
+        SpawnCount* c = k < spawn->counts.size() ? spawn->counts[k] : nullptr;
+        if (!w) {
+            delete c;
+            continue;
+        }
         w->lock.lock();
         if (w->spawned > 0) --w->spawned;
+        if (c && c->active) {
+            if (!c->paused) add_spawn_count(*c, nullptr, w->spawn_counters, w->spawn_counted, w->spawn_uncounted);
+            c->active = false;
+            w->counting.erase(std::find(w->counting.begin(), w->counting.end(), c));
+        }
         w->lock.unlock();
+        delete c;  // no wall holds it now
     }
     delete spawn;
 }
@@ -1524,11 +1688,53 @@ extern "C" __attribute__((visibility("hidden"))) void roofline_marker_thread_not
     roofline_marker_thread_exits(spawn);
 }
 
-// In the new thread, before its body: the threads it starts count for its regions too.
-// Its counters (perf engine) are not the regions': a thread may outlive them (a pool made inside the
-// first call) and work for others, and only its own reads at the regions' ends would tell them apart.
-extern "C" __attribute__((visibility("hidden"))) void roofline_marker_thread_runs(void* spawn) {
-    t_spawn = static_cast<Spawn*>(spawn);
+// In the new thread, before its body: the threads it starts count for its regions too, and under
+// the perf engine its counters start counting for each of them still open in the instance it was
+// started in (one that closed, even if open again since, is not this thread's).
+extern "C" __attribute__((visibility("hidden"))) void roofline_marker_thread_runs(void* p) {
+    auto* spawn = static_cast<Spawn*>(p);
+    t_spawn = spawn;
+    if (!spawn->counters || !(g_mode.load(std::memory_order_relaxed) & kTiming) ||
+        std::none_of(g->events.begin(), g->events.end(), [](const EventSpec& ev) { return ev.cpu < 0; }))
+        return;
+    try {
+        ThreadState* ts = thread_state();  // opens the thread's counters
+        const size_t nev = ts->fds.size();
+        std::vector<Sample> s0(nev);
+        read_all(ts, s0.data());
+        spawn->counts.assign(spawn->ids.size(), nullptr);
+        for (size_t k = 0; k < spawn->ids.size(); ++k) {
+            RegionWall* w = wall_of(spawn->ids[k]);
+            if (!w) continue;
+            auto* c = new SpawnCount;
+            c->fds = &ts->fds;
+            c->s0 = s0;
+            // The wall's per-event sums, made here and swapped in: nothing allocates under its
+            // spin lock but the list's push_back, caught; stopping (wall_leave, exit) allocates nothing.
+            std::vector<double> counters(nev, 0.0);
+            std::vector<bool> counted(nev, false), uncounted(nev, false);
+            w->lock.lock();
+            if (w->open > 0 && w->opened == spawn->opened[k]) {
+                if (w->spawn_counters.size() != nev) {
+                    w->spawn_counters.swap(counters);
+                    w->spawn_counted.swap(counted);
+                    w->spawn_uncounted.swap(uncounted);
+                }
+                try {
+                    w->counting.push_back(c);
+                    c->active = true;
+                } catch (...) {
+                }
+            }
+            w->lock.unlock();
+            if (c->active) spawn->counts[k] = c;
+            else delete c;
+        }
+        ts->lock.lock();
+        ts->spawn = spawn;
+        ts->lock.unlock();
+    } catch (...) {  // out of memory: the thread runs, uncounted (what is counted stays right)
+    }
 }
 
 namespace {
