@@ -277,21 +277,25 @@ std::string mixed_precision_note(const std::vector<Point>& points, const Rooflin
             held.push_back(*own);
     // A point whose FLOPs are both (neither precision 99% of them) is judged on one roofline too.
     std::vector<std::string> mixed;
+    std::size_t mixed_count = 0;
     for (const auto& p : points) {
         const double f32 = flops_of(p, "flops_f32"), f64 = flops_of(p, "flops_f64");
-        if (f32 + f64 > 0 && !point_precision(p))
-            mixed.push_back(fmt::format("'{}' ({:.0f}% sp)", p.name, 100 * f32 / (f32 + f64)));
+        if (f32 + f64 > 0 && !point_precision(p)) {
+            // Ten named, the rest counted: 545 points of a C++ program's functions made one line of 161 kB.
+            if (++mixed_count <= 10) mixed.push_back(fmt::format("'{}' ({:.0f}% sp)", p.name, 100 * f32 / (f32 + f64)));
+        }
     }
+    if (mixed_count > mixed.size()) mixed.push_back(fmt::format("{} more", mixed_count - mixed.size()));
     if (!mixed.empty() && held.size() < 2)
         return fmt::format("{} hold{} both sp and dp work and {} judged on the {} roofline: {}; --precision {} "
                            "judges {} on the other",
-                           fmt::join(mixed, ", "), mixed.size() == 1 ? "s" : "", mixed.size() == 1 ? "is" : "are",
+                           fmt::join(mixed, ", "), mixed_count == 1 ? "s" : "", mixed_count == 1 ? "is" : "are",
                            precision_label(selection.precision),
                            selection.precision == "dp"
                                ? "its sp FLOPs run up to twice as fast as the dp roofs allow, so efficiency reads "
                                  "high and a point may even read above its roof"
                                : "its dp FLOPs run at half the sp roofs' rate or less, so efficiency reads low",
-                           selection.precision == "sp" ? "dp" : "sp", mixed.size() == 1 ? "it" : "them");
+                           selection.precision == "sp" ? "dp" : "sp", mixed_count == 1 ? "it" : "them");
     if (held.size() < 2) return "";
     const std::string other = selection.precision == "sp" ? "dp" : "sp";
     return fmt::format("the points hold both sp and dp work and share one roofline, the {} one: {} points are judged "

@@ -3,6 +3,7 @@
 #include "core/level.hpp"
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
+#include "render/short_names.hpp"
 #include "render/text_escape.hpp"
 #include "render/timing_text.hpp"
 
@@ -21,28 +22,6 @@ std::size_t name_width(const std::vector<std::string>& names, std::size_t least,
     return std::min(w, most);
 }
 
-// Names shortened to `width` by cutting their middle (the start says where a
-// function lives, the end which overload it is); when two would then read the
-// same, every name is printed whole.
-std::vector<std::string> shown_names(const std::vector<std::string>& names, std::size_t width) {
-    std::vector<std::string> out;
-    for (const auto& n : names) {
-        if (n.size() <= width) {
-            out.push_back(n);
-            continue;
-        }
-        const std::size_t head = (width - 3) / 2, tail = width - 3 - head;
-        out.push_back(n.substr(0, head) + "..." + n.substr(n.size() - tail));
-    }
-    auto sorted = out;
-    std::sort(sorted.begin(), sorted.end());
-    auto original = names;
-    std::sort(original.begin(), original.end());
-    const bool clash = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() &&
-                       std::adjacent_find(original.begin(), original.end()) == original.end();
-    return clash ? names : out;
-}
-
 // Table cells: rates and intensities as everywhere (format_number), counts with an SI
 // prefix (80.0M, not 8e+07; -o and the store keep the exact counts); "-" when there is
 // no number.
@@ -55,7 +34,7 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
     std::vector<std::string> names;
     for (const auto& row : rows) names.push_back(terminal_text(row.point.name));  // escaped, then measured
     const std::size_t width = name_width(names, 24, 60);
-    names = shown_names(names, width);
+    names = short_names(names, width);
     std::string out = fmt::format("{:<{}} {:>10} {:>7} {:>12} {:>10} {:>14} {:>10}", "region", width, "seconds",
                                   "threads", "GFLOP", "GFLOP/s", "FLOP/byte", "bytes at");
     if (judged) out += fmt::format(" {:<22} {:>8}", "binding roof", "% attain");
@@ -105,7 +84,7 @@ std::string render_function_table(const std::string& title, const std::string& n
     std::vector<std::string> names;
     for (const auto& r : rows) names.push_back(terminal_text(r.name));  // symbols are anyone's bytes
     const std::size_t width = name_width(names, name_header.size(), 80);
-    names = shown_names(names, width);
+    names = short_names(names, width);
     std::string out = title + "\n";
     out += fmt::format("{:<{}}", name_header, width);
     if (calls) out += fmt::format(" {:>10}", "calls");

@@ -4,6 +4,7 @@
 #include "render/advice_text.hpp"
 #include "render/csv.hpp"
 #include "render/number_format.hpp"
+#include "render/short_names.hpp"
 #include "render/text_escape.hpp"
 #include "render/timing_text.hpp"
 
@@ -117,9 +118,15 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"Point", rate_unit(r.work_unit), intensity_unit(r.work_unit), "Attainable " + rate_unit(r.work_unit), "Efficiency",
                     "Bound by", "Region"});
-    for (const auto& a : analyses) {
-        // Escaped before measuring, so the columns still line up.
-        rows.push_back({terminal_text(a.point), format_number(a.performance), format_number(a.intensity),
+    // Escaped before measuring, so the columns still line up; shortened (each still told apart)
+    // where a C++ function's name would make every row hundreds of characters: the section
+    // below each table gives the name whole.
+    std::vector<std::string> names;
+    for (const auto& a : analyses) names.push_back(terminal_text(a.point));
+    names = short_names(names, 60);
+    for (std::size_t i = 0; i < analyses.size(); ++i) {
+        const auto& a = analyses[i];
+        rows.push_back({names[i], format_number(a.performance), format_number(a.intensity),
                         format_number(a.attainable), efficiency_text(a), terminal_text(bound_text(a)),
                         region_name(a.region)});
     }

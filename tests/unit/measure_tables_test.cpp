@@ -15,9 +15,31 @@ TEST(MeasureTables, LongNamesAreNotCutIntoDuplicates) {
                                            {prefix + "::second(int)xxxxxxxxxxxxxxxxxxx" + std::string(30, 'z'),
                                             std::nullopt, 1, 1, 0.5, "", std::nullopt}};
     const auto text = render_function_table("t", "function", "CPU s", rows);
-    // Cut in the middle, both would read "aaa...zzz": printed whole instead.
-    EXPECT_NE(text.find(rows[0].name), std::string::npos);
-    EXPECT_NE(text.find(rows[1].name), std::string::npos);
+    // Cut in the middle, both would read "aaa...zzz": the cut keeps where they differ.
+    EXPECT_EQ(text.find(rows[0].name), std::string::npos);
+    EXPECT_NE(text.find("::first(int)"), std::string::npos) << text;
+    EXPECT_NE(text.find("::second(int)"), std::string::npos) << text;
+    for (const auto& line : {text.substr(text.find("aaa")), text.substr(text.rfind("aaa"))})
+        EXPECT_LE(line.find(' '), 80u) << line;
+}
+
+TEST(MeasureTables, TemplateInstantiationsStayApartAndShort) {
+    // 300 instantiations of one template told apart by one argument: a name of 531 characters
+    // each was printed whole (cut in the middle they read the same).
+    std::vector<FunctionRow> rows;
+    const std::string map = "std::map<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, "
+                            "std::vector<float, std::allocator<float> > >&";
+    for (int k : {7, 243, 254})
+        rows.push_back({"physics::solvers::detail::Kernel<" + std::to_string(k) +
+                            ", float, physics::solvers::detail::Slow>::apply(std::vector<float, std::allocator<float> > "
+                            "const&, " + map + ")",
+                        std::nullopt, 1, 1, 0.5, "", std::nullopt});
+    const auto text = render_function_table("t", "function", "CPU s", rows);
+    for (int k : {7, 243, 254}) EXPECT_NE(text.find("Kernel<" + std::to_string(k) + ","), std::string::npos) << text;
+    EXPECT_EQ(text.find("allocator"), std::string::npos) << text;
+    std::size_t longest = 0, from = 0;
+    for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) longest = std::max(longest, nl - from);
+    EXPECT_LE(longest, 80u + 80u) << text;  // the name column is at most 80 wide
 }
 
 TEST(MeasureTables, DistinctLongNamesAreCutInTheMiddle) {

@@ -439,3 +439,23 @@ TEST(Report, TheSignalThatInterruptedARunIsReadFromItsProvenance) {
     p.options["interrupted"] = "yes (SIGHUP): the points measured before the signal";
     EXPECT_EQ(interrupted_by(p), "SIGHUP");
 }
+
+// A C++ function's name of hundreds of characters made every row of the text table that long
+// (545 template instantiations: rows of 600 characters); the table shortens it, each still told
+// apart, and the point's own section gives it whole.
+TEST(Report, TextTableShortensLongNamesTheSectionKeepsThem) {
+    auto a = memory_bound_point();
+    auto b = compute_bound_point();
+    const std::string tail = ", float, physics::detail::Slow>::apply(std::vector<float, std::allocator<float> > const&, "
+                             "std::map<std::__cxx11::basic_string<char>, std::vector<float, std::allocator<float> > >&)";
+    a.point = "physics::detail::Kernel<7" + tail;
+    b.point = "physics::detail::Kernel<243" + tail;
+    const auto text = render_report({a, b}, sample_roofline(), ReportFormat::text);
+    const auto table = text.substr(text.find("Point"));
+    const auto first_row = table.substr(table.find('\n') + 1, table.find('\n', table.find('\n') + 1) - table.find('\n') - 1);
+    EXPECT_LT(first_row.size(), 160u) << first_row;
+    EXPECT_NE(table.find("Kernel<7,"), std::string::npos) << table;
+    EXPECT_NE(table.find("Kernel<243,"), std::string::npos) << table;
+    EXPECT_NE(text.find("\n" + a.point + "\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n" + b.point + "\n"), std::string::npos) << text;
+}

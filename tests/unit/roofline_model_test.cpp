@@ -333,6 +333,15 @@ TEST(SelectRoofline, FollowsThePointsUnlessAsked) {
     RooflineRequest sp;
     sp.precision = "sp";
     EXPECT_EQ(mixed_precision_note(both, sp, select_roofline(m, both, sp)), "");
+    // Hundreds of points of both precisions: ten named, the rest counted (one line of 161 kB before).
+    std::vector<Point> many;
+    for (int i = 0; i < 300; ++i) {
+        many.push_back(point_with(1, {{"flops_f32", 60}, {"flops_f64", 40}}));
+        many.back().name = "kernel " + std::to_string(i);
+    }
+    const auto many_note = mixed_precision_note(many, {}, select_roofline(m, many, {}));
+    EXPECT_NE(many_note.find("'kernel 9' (60% sp), 290 more hold both"), std::string::npos) << many_note;
+    EXPECT_EQ(many_note.find("kernel 10'"), std::string::npos) << many_note;
     // Mixed precisions, mixed thread counts, or no points: DP at the most threads.
     const std::vector<Point> mixed{point_with(1, {{"flops_f64", 1}, {"flops_f32", 1}}), point_with(2, {})};
     s = select_roofline(m, mixed, {});
