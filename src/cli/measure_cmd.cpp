@@ -322,9 +322,10 @@ void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureR
     const auto& engine = measure::engine_descriptor(result.engine);
     if (request.region_scope == measure::RegionScope::process && engine.can(measure::EngineCapability::counts) &&
         !engine.can(measure::EngineCapability::threads))
-        say.note("the perf engine counts a region on the threads that opened it and on those of the OpenMP teams "
-                 "forked inside it (their bodies); work that other threads do meanwhile (a library's own thread "
-                 "pool, tasks other threads run) is not in it");
+        say.note("the perf engine counts a region on the threads that opened it, on those started inside it (up "
+                 "to their exit or the region's end) and on those of the OpenMP teams forked inside it (their "
+                 "bodies); work that other threads do meanwhile (a pool started before it opened, tasks other "
+                 "threads run) is not in it");
     if (const auto& timing = measured.timing) {
         if (!timing->ok)
             say.warning("timing function calls: " + timing->error + measure::stderr_tail_text(timing->stderr_tail));

@@ -3,7 +3,9 @@
  * opening thread calls begin and end. When a region is open on the creating thread (or that
  * thread was itself started inside one), roofline_marker_thread_created (marker.cpp) counts the
  * new thread for those regions from now until it exits (a thread-specific value's destructor,
- * which runs however the thread ends: return, pthread_exit, cancellation); otherwise the call
+ * which runs however the thread ends: return, pthread_exit, cancellation), and under the perf
+ * engine the thread's counters from its start (roofline_marker_thread_runs) to its exit or the
+ * regions' ends (roofline_marker_thread_exits, or the thread closing a region); otherwise the call
  * goes straight to the C library. Exported from the shared library, this comes before the C
  * library's pthread_create in the program's symbol lookup, for the program's calls and its
  * libraries' (libstdc++'s std::thread, libgomp's pool). Threads started before a region opens

@@ -71,8 +71,9 @@ const std::vector<EngineDescriptor>& engine_table() {
         {.kind = EngineKind::perf,
          .name = "perf",
          .help = "hardware counters",
-         // A region counts the threads that opened it and the OpenMP teams forked inside it only
-         // (perf_event counters follow a thread; the marker library reads a team thread's around its body).
+         // A region counts the threads that opened it, those started inside it and the OpenMP teams
+         // forked inside it only (perf_event counters follow a thread; the marker library reads a team
+         // thread's around its body, a started thread's from its start to its exit or the region's end).
          .capabilities = {regions, mpi, hardware_counters, counts, counts_avx512},
          .availability = perf_availability,
          .run = [](const MeasureRequest& request, MeasureResult& result, EngineProbes& probes) {
