@@ -44,17 +44,33 @@ int stdout_written(int exit_code) {
 // meets the option's own check ("--machine expects a file ... (got '')") and
 // "--svg=" means "--svg ''" (no chart), as documented. Only options of the command
 // being parsed are touched, and nothing after "--" (the measured program's arguments).
+// Also: a "--" right after the values of a repeatable option ("--region-function f -- python3
+// -c ...") is doubled. CLI11 2.1 lets "--" end such an option's list and eats it, so the program's
+// own options were taken for roofline's ("argument not expected by 'measure': -c").
 std::vector<std::string> empty_values_spelled_out(CLI::App& app, int argc, char** argv) {
     std::vector<std::string> out;
     CLI::App* command = &app;
     bool passthrough = false;
+    const CLI::Option* list_option = nullptr;  // the last option given, when it takes a list of values
+    int list_values = 0;                       // the values given it since
     for (int i = 0; i < argc; ++i) {
         const std::string arg = argv[i];
         if (i == 0 || passthrough) {
             out.push_back(arg);
             continue;
         }
-        if (arg == "--") passthrough = true;
+        if (arg == "--") {
+            passthrough = true;
+            if (list_option && list_values > 0) out.push_back(arg);  // the one CLI11 eats
+        } else if (!arg.empty() && arg[0] == '-') {
+            // "--region-function=f" gives the list its first value and goes on collecting, as CLI11 does.
+            const auto equals = arg.find('=');
+            const CLI::Option* option = command->get_option_no_throw(arg.substr(0, equals));
+            list_option = option && option->get_items_expected_max() > 1 ? option : nullptr;
+            list_values = equals == std::string::npos ? 0 : 1;
+        } else {
+            ++list_values;
+        }
         if (arg.size() > 3 && arg.compare(0, 2, "--") == 0 && arg.find('=') == arg.size() - 1 &&
             command->get_option_no_throw(arg.substr(0, arg.size() - 1))) {
             out.push_back(arg.substr(0, arg.size() - 1));
