@@ -13,6 +13,13 @@ check() { jq -e "$1" "$m" >/dev/null || { echo "FAIL: $2"; exit 1; }; }
 check '.schema == "roofline.machine/1"' "schema"
 check '.partial == false' "not partial"
 check '.cpu.clock_ghz > 0.2 and .cpu.clock_ghz < 10' "measured clock plausible"
+# What else ran on the CPUs meanwhile (/proc/stat): measured where it is readable, else null.
+if [[ -r /proc/stat ]]; then
+  check '(.environment.steal_share | type == "number" and . >= 0 and . <= 1) and
+         (.environment.others_busy_cpus | type == "number" and . >= 0)' "steal and other processes measured"
+else
+  check '.environment.steal_share == null and .environment.others_busy_cpus == null' "unreadable /proc/stat: null"
+fi
 check '(.caches | length) >= 1' "caches present"
 check '[.compute[] | select(.mix == "best")] | length >= 2' "a best roof per precision"
 check 'all(.compute[]; .gflops > 0 and .stats.runs >= 1)' "every compute roof positive"
