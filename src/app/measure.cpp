@@ -6,6 +6,7 @@
 #include "measure/function_list.hpp"
 #include "measure/merge.hpp"
 #include "measure/output_tee.hpp"
+#include "measure/timed_build_loops.hpp"
 
 #include <fmt/format.h>
 
@@ -216,7 +217,19 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
             if (!measure::function_of_region(c.name).empty())
                 scope.within_functions.insert(scope.within_functions.end(), c.matched.begin(), c.matched.end());
         const auto sampled = sampling ? &*sampling : nullptr;
-        if (result.region_breakdowns.empty()) {
+        if (!request.loops_timed_file.empty()) {
+            // Counted in one build, timed in another: every loop counted (the share is cut on the
+            // source loops), then matched to the timed build's by source lines.
+            auto counted = measure::program_loops(result.instructions, result.functions, whole, sampled, 0, scope);
+            made.loops.push_back(sampled ? measure::loops_timed_in_other_build(std::move(counted),
+                                                                               request.loops_counted_file,
+                                                                               request.loops_timed_file, *sampled,
+                                                                               whole, request.min_share)
+                                         : std::move(counted));
+            if (!result.region_breakdowns.empty())
+                note("--loops with --counts-from: the loops' counts and times are the whole run's, not split by "
+                     "marker region (a region's share of a sample is known by instruction only in the build counted)");
+        } else if (result.region_breakdowns.empty()) {
             made.loops.push_back(measure::program_loops(result.instructions, result.functions, whole, sampled,
                                                         request.min_share, scope));
             if (std::any_of(result.counts.begin(), result.counts.end(), [](const auto& c) {

@@ -66,6 +66,9 @@ struct PointsRequest {
     bool loops = false;      // --loops: a point per hot loop
     double min_share = 0.01;  // a fraction (--min-share / 100)
     long long max_timed_calls = 10000;
+    // --loops with --counts-from: the program counted and the one timed (sampled), each its own
+    // machine code: the loops matched by source lines (measure/timed_build_loops). Empty: the same program.
+    std::string loops_counted_file, loops_timed_file;
 };
 
 struct MeasuredPoints {

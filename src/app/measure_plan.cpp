@@ -3,6 +3,7 @@
 
 #include "app/request_error.hpp"
 #include "bench/cache_probe.hpp"
+#include "core/message_name.hpp"
 #include "core/repeated_timing.hpp"
 #include "io/install_layout.hpp"
 #include "io/machine_json.hpp"
@@ -12,6 +13,7 @@
 #include "measure/cache_hierarchy.hpp"
 #include "measure/child_process.hpp"
 #include "measure/merge.hpp"
+#include "measure/source_lines.hpp"
 
 #include <fmt/format.h>
 
@@ -207,15 +209,27 @@ MeasurePlanner::MeasurePlanner(MeasureOptions options, const measure::EngineDesc
              "--functions and --region-function need the {0} engine (--engine {0})");
     if (o.loops)
         need(measure::EngineCapability::loops, "--loops needs the {0} engine (--engine {0}): it counts every instruction");
-    if (o.loops && !o.counts_from.empty())
-        throw RequestError("--loops places loops by their addresses in the program counted, and --counts-from times "
-                           "another: measure the program itself");
+    // Two builds' loops are at different addresses: they are matched by their source lines, which
+    // only DWARF line tables give (measure/timed_build_loops).
+    if (o.loops && !o.counts_from.empty()) {
+        if (!o.region_functions.empty())
+            throw RequestError("--loops with --counts-from gives the whole run's loops: drop --region-function");
+        for (const auto* program : {&o.counts_from, &o.command.front()}) {
+            const auto path = loops_object(*program);
+            if (!measure::SourceLines(path).has_lines())
+                throw RequestError(fmt::format(
+                    "--loops with --counts-from matches the loops of the counted and the timed build by their source "
+                    "lines, and {} has no debug information (no DWARF line table): build both with -g",
+                    message_name(*program)));
+        }
+        loops_timed_file_ = loops_object(o.command.front());
+    }
     // Every destination and input is checked before the program runs, not discovered after it.
     refuse_output_over_store(o.output, o.db, o.no_store);
     if (!o.output.empty()) check_writable(o.output);
     request_.argv = o.command;
     request_.region_functions = o.region_functions;
-    if (o.loops) request_.per_instruction_object = loops_object(o.command.front());
+    if (o.loops) request_.per_instruction_object = loops_object(o.counts_from.empty() ? o.command.front() : o.counts_from);
     if (!o.loops_libraries.empty() && !o.loops)
         throw RequestError("--loops-library adds a library's loops to those of --loops: give --loops too");
     for (const auto& library : o.loops_libraries) {

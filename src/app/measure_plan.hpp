@@ -86,6 +86,8 @@ public:
     MeasurePlanner(MeasureOptions options, const measure::EngineDescriptor& requested);
 
     const MeasureOptions& options() const { return options_; }
+    // --loops with --counts-from: the timed program's file (its loops matched to the counted one's); else empty.
+    const std::string& loops_timed_file() const { return loops_timed_file_; }
     measure::MeasureRequest& request() { return request_; }
     // Whether the counting run simulates the caches (--cache-sim on, an engine that can).
     bool simulates_caches() const;
@@ -106,6 +108,7 @@ private:
     MachineCaches caches_;
     std::string cache_model_;
     std::vector<std::string> cache_notes_;
+    std::string loops_timed_file_;
 };
 
 } // namespace roofline::app

@@ -559,8 +559,16 @@ int run_measure(const MeasureArgs& args) {
     const int stop_signal = measure::interrupt_signal();
     say_ending(measured, plan.program.measure, stop_signal, say);
 
-    auto made = app::measure_points(measured, {args.functions, args.loops, args.min_share / 100,
-                                               args.max_timed_calls});
+    app::PointsRequest points_request;
+    points_request.functions = args.functions;
+    points_request.loops = args.loops;
+    points_request.min_share = args.min_share / 100;
+    points_request.max_timed_calls = args.max_timed_calls;
+    if (!planner.loops_timed_file().empty()) {
+        points_request.loops_counted_file = plan.program.measure.per_instruction_object;
+        points_request.loops_timed_file = planner.loops_timed_file();
+    }
+    auto made = app::measure_points(measured, points_request);
     // Judged later (report, plot) as here: a point above its roof names the other build first.
     if (!args.counts_from.empty())
         for (auto& p : made.points)
@@ -663,7 +671,9 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                   "added by the call instructions in its body (a function called from several places shared among "
                   "them by their calls). With --region-function, only the loops run inside its calls (its own "
                   "and its callees'). With marker regions, the loops of each region ('REGION: FUNCTION: LOOP'): "
-                  "what ran while it was open, each sample given the region's share of its instruction's runs");
+                  "what ran while it was open, each sample given the region's share of its instruction's runs. "
+                  "With --counts-from (both builds with -g): counted in that build, timed in the command's, the "
+                  "loops matched by function and source lines");
     cmd->add_option("--loops-library", args->loops_libraries,
                     "With --loops: find the loops of this shared library too (its path; repeatable), counted "
                     "instruction by instruction like the program's own code. Without debug information its loops "
@@ -723,7 +733,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "Count FLOPs and bytes in PROGRAM (the same source built without AVX-512, which Valgrind "
                     "cannot decode) under the instrument engine, with the command's arguments, and time the "
                     "command natively: for programs built with -march=native on AVX-512 CPUs. Both runs' outputs "
-                    "are compared; regions are matched by name")
+                    "are compared; regions are matched by name, --loops by function and source lines (both built "
+                    "with -g)")
         ->type_name("PROGRAM");
     add_machine_option(cmd, args->machine)
         ->description("Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "

@@ -48,12 +48,40 @@ public:
     Disassembler(const Disassembler&) = delete;
     Disassembler& operator=(const Disassembler&) = delete;
 
+    // An EVEX (AVX-512) instruction Capstone 4 does not know (vcvtqq2pd, vextractf64x2 of
+    // -march=native's AVX-512 DQ code stopped whole functions' graphs): its length from its
+    // encoding. EVEX instructions never jump or call: the code flows on. nullopt when not one.
+    static std::optional<Decoded> evex_by_length(std::string_view bytes, std::uint64_t address) {
+        const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(bytes[i]); };
+        // 62 P0 P1 P2 opcode ModRM: in 64-bit mode 0x62 is only EVEX; P1 bit 2 is always 1.
+        if (bytes.size() < 6 || byte(0) != 0x62 || !(byte(2) & 0x04)) return std::nullopt;
+        const unsigned map = byte(1) & 0x07, opcode = byte(4), modrm = byte(5);
+        const unsigned mod = modrm >> 6, rm = modrm & 7;
+        std::size_t length = 6;
+        if (mod != 3 && rm == 4) {  // a SIB byte
+            if (bytes.size() < 7) return std::nullopt;
+            if (mod == 0 && (byte(6) & 7) == 5) length += 4;  // no base: disp32
+            ++length;
+        }
+        if (mod == 1) length += 1;  // disp8 (scaled by the operand size)
+        if (mod == 2 || (mod == 0 && rm == 5)) length += 4;  // disp32, RIP-relative
+        // An 8-bit immediate: every instruction of map 0F3A, and 0F's shuffles, shifts and compares.
+        const bool imm8 = map == 3 || (map == 1 && ((opcode >= 0x70 && opcode <= 0x73) || opcode == 0xC2 ||
+                                                    opcode == 0xC4 || opcode == 0xC5 || opcode == 0xC6));
+        if (imm8) ++length;
+        if (length > bytes.size()) return std::nullopt;
+        Decoded d;
+        d.address = address;
+        d.end = address + length;
+        return d;
+    }
+
     // The instruction at `address`, the start of `bytes`; nullopt when they do not decode.
     std::optional<Decoded> decode(std::string_view bytes, std::uint64_t address) {
         const auto* code = reinterpret_cast<const std::uint8_t*>(bytes.data());
         std::size_t size = bytes.size();
         std::uint64_t at = address;
-        if (!cs_disasm_iter(handle_, &code, &size, &at, insn_)) return std::nullopt;
+        if (!cs_disasm_iter(handle_, &code, &size, &at, insn_)) return evex_by_length(bytes, address);
         Decoded d;
         d.address = address;
         d.end = at;

@@ -703,7 +703,7 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
         // calls a function for each element is.
         for (const auto& m : loops.loops) {
             const double samples = static_cast<double>(m.inclusive_samples) + m.call_samples;
-            if (!mine(m) || m.counts.calls.total_flops() <= 0 || samples <= 0) continue;
+            if (!loops.calls_timed || !mine(m) || m.counts.calls.total_flops() <= 0 || samples <= 0) continue;
             Point p;
             p.name = m.function + ": " + m.loop.name + " with its calls";
             p.label = m.loop.name + " with its calls";

@@ -57,6 +57,9 @@ struct ProgramLoops {
     // program; the others' counted in one last note.
     std::vector<std::string> notes;
     bool sampled = false;             // samples were given (loops then have their time)
+    // Its loops' calls have their callees' time (false: timed in another build than counted,
+    // measure/timed_build_loops, and no point "with its calls" is made).
+    bool calls_timed = true;
     std::vector<std::string> within_functions;  // --region-function's: only the loops run inside them
     std::string region;                         // a marker region's: only the loops run while it was open
     double sample_period_seconds = 0;

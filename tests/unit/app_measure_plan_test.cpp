@@ -62,8 +62,8 @@ TEST(AppMeasurePlan, WhatCannotBeDoneIsRefusedNamingTheOption) {
     auto loops = command({"true"});
     loops.loops = true;
     EXPECT_NE(refusal(loops, "time").find("--loops needs the instrument engine"), std::string::npos);
-    loops.counts_from = "true";
-    EXPECT_NE(refusal(loops).find("--counts-from times another"), std::string::npos);
+    loops.counts_from = "true";  // no debug information: its loops cannot be matched by source lines
+    EXPECT_NE(refusal(loops).find("build both with -g"), std::string::npos);
     auto scope = command({"true"});
     scope.region_scope = "galaxy";
     EXPECT_FALSE(refusal(scope, "time").empty());

@@ -238,3 +238,20 @@ TEST(FunctionCfg, AFunctionTheFileDoesNotHave) {
     const ElfSymbols symbols(ROOFLINE_TEST_LOOP_SHAPES_O2);
     EXPECT_FALSE(function_cfg(symbols, "no_such_function").has_value());
 }
+
+// -march=native's AVX-512 DQ code (vcvtqq2pd, vextractf64x2) that Capstone 4 does not decode:
+// its length is read from its EVEX encoding (register, SIB + disp8, imm8 forms), so the loop
+// around it is found and the graph is complete, not cut at the first such instruction.
+TEST(FunctionCfg, EvexInstructionsCapstoneDoesNotKnowKeepTheGraph) {
+    const std::string code("\x62\xf1\xfe\x48\xe6\xc0"              // vcvtqq2pd %zmm0,%zmm0
+                           "\x62\xf1\xfe\x48\xe6\x44\xc7\x01"      // vcvtqq2pd 0x40(%rdi,%rax,8),%zmm0
+                           "\x62\xf3\xfd\x28\x19\xcb\x01"          // vextractf64x2 $1,%ymm1,%xmm3
+                           "\xff\xc8"                              // dec %eax
+                           "\x75\xe7"                              // jne 0x1000
+                           "\xc3",                                 // ret
+                           26);
+    const auto cfg = decode_function_cfg(code, 0x1000, "evex_loop");
+    EXPECT_TRUE(cfg.complete()) << (cfg.incomplete.empty() ? "" : cfg.incomplete.front());
+    EXPECT_EQ(cfg.instructions, (std::vector<std::uint64_t>{0x1000, 0x1006, 0x100e, 0x1015, 0x1017, 0x1019}));
+    EXPECT_EQ(cfg.end, 0x101au);
+}
