@@ -175,8 +175,9 @@ std::optional<double> dram_bytes_of(const measure::RegionCounts& c) {
     return it == c.bytes_by_level.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
-void print_functions(const std::vector<measure::RegionCounts>& shown, std::size_t all, double min_share,
-                     const Sampling& sampling) {
+void print_functions(const std::vector<measure::RegionCounts>& shown, const std::vector<measure::RegionCounts>& functions,
+                     double min_share, const Sampling& sampling) {
+    const std::size_t all = functions.size();
     std::vector<FunctionRow> rows;
     for (const auto& f : shown)
         rows.push_back({f.name, std::nullopt, f.total_flops(), f.bytes_loaded + f.bytes_stored,
@@ -188,6 +189,11 @@ void print_functions(const std::vector<measure::RegionCounts>& shown, std::size_
                                        "sampling a native run, summed over threads{}):",
                                        min_share, shown.size(), all, sampling ? "" : ", unavailable"),
                            "function", "CPU s", rows));
+    // What the table holds and leaves out: when the work is spread thin it lists little of it.
+    const auto share = measure::function_list_share(functions, shown, sampling ? &*sampling : nullptr, min_share / 100);
+    fmt::print("{}", render_listed_share({"function", share.listed, share.left_out, share.all_flops, share.listed_flops,
+                                          share.left_out_flops, share.largest_left_out_flops, share.all_seconds,
+                                          share.listed_seconds, share.lower_min_share_percent, share.lower_lists}));
 }
 
 void print_function_regions(const std::vector<app::FunctionRegion>& regions) {
@@ -386,7 +392,7 @@ void print_tables(const app::MeasuredPoints& made, const app::ProgramMeasurement
     for (const auto& n : machine_notes) say.note("machine model: " + n);
     if (!made.function_regions.empty()) print_function_regions(made.function_regions);
     if (args.functions)
-        print_functions(made.shown_functions, measured.result.functions.size(), args.min_share, measured.sampling);
+        print_functions(made.shown_functions, measured.result.functions, args.min_share, measured.sampling);
     std::set<std::string> said;
     for (const auto& loops : made.loops) print_loops(loops, args.min_share, said);
 }

@@ -1,7 +1,11 @@
 #include "measure/function_list.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <set>
+#include <string>
 
 namespace roofline::measure {
 namespace {
@@ -54,6 +58,63 @@ std::vector<RegionCounts> functions_worth_a_point(const std::vector<RegionCounts
     std::vector<RegionCounts> out;
     for (const auto& f : shown)
         if (f.total_flops() > 0 && f.total_flops() >= min_share * flops) out.push_back(f);
+    return out;
+}
+
+FunctionListShare function_list_share(const std::vector<RegionCounts>& functions,
+                                      const std::vector<RegionCounts>& shown, const SamplingResult* sampling,
+                                      double min_share) {
+    FunctionListShare out;
+    out.listed = shown.size();
+    out.all_flops = total_flops(functions);
+    double all_bytes = 0;
+    for (const auto& f : functions) all_bytes += bytes_of(f);
+    const auto seconds_of = [&](const std::string& name) {
+        if (!sampling) return 0.0;
+        const auto it = sampling->functions.find(name);
+        return it == sampling->functions.end() ? 0.0 : it->second.seconds;
+    };
+    double all_seconds = 0;
+    if (sampling)
+        for (const auto& [name, t] : sampling->functions) all_seconds += t.seconds;
+    std::set<std::string> listed;
+    double listed_seconds = 0;
+    for (const auto& f : shown) {
+        listed.insert(f.name);
+        out.listed_flops += f.total_flops();
+        listed_seconds += seconds_of(f.name);
+    }
+    if (sampling) out.all_seconds = all_seconds, out.listed_seconds = listed_seconds;
+    // The largest share a left-out function holds of the FLOPs (else of anything --min-share
+    // judges by): the lower --min-share offered is at or under it, as the table's line says.
+    double largest_share = 0;
+    for (const auto& f : functions) {
+        if (is_marker_internal(f) || listed.contains(f.name)) continue;
+        ++out.left_out;
+        out.left_out_flops += f.total_flops();
+        out.largest_left_out_flops = std::max(out.largest_left_out_flops, f.total_flops());
+        if (out.all_flops > 0) largest_share = std::max(largest_share, f.total_flops() / out.all_flops);
+        if (all_bytes > 0) largest_share = std::max(largest_share, bytes_of(f) / all_bytes);
+        if (all_seconds > 0) largest_share = std::max(largest_share, seconds_of(f.name) / all_seconds);
+    }
+    if (out.largest_left_out_flops > 0) largest_share = out.largest_left_out_flops / out.all_flops;
+    if (largest_share <= 0 || largest_share >= min_share) return out;
+    // The roundest --min-share (a percentage: 5, 2 or 1 times a power of ten) at or under the
+    // largest left-out share; what it lists is counted by the very rule the table uses.
+    const double percent = largest_share * 100;
+    const int decade = static_cast<int>(std::floor(std::log10(percent)));
+    for (int d = decade; d >= decade - 1 && out.lower_lists == 0; --d)
+        for (const char* step : {"5", "2", "1"}) {
+            // Read from its decimal text, so that it prints as it reads ("0.05", not 0.05000000000000001).
+            const double candidate = std::strtod((step + ("e" + std::to_string(d))).c_str(), nullptr);
+            if (candidate > percent) continue;
+            const auto more = significant_functions(functions, sampling, candidate / 100).size();
+            if (more > shown.size()) {
+                out.lower_min_share_percent = candidate;  // as --min-share reads it: the same double
+                out.lower_lists = more - shown.size();
+                break;
+            }
+        }
     return out;
 }
 

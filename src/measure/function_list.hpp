@@ -6,6 +6,8 @@
 #include "measure/engine.hpp"
 #include "measure/sampling_profiler.hpp"
 
+#include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace roofline::measure {
@@ -26,5 +28,26 @@ std::vector<RegionCounts> significant_functions(const std::vector<RegionCounts>&
 // decades left of the others and says nothing).
 std::vector<RegionCounts> functions_worth_a_point(const std::vector<RegionCounts>& shown,
                                                   const std::vector<RegionCounts>& all, double min_share);
+
+// What --functions' table holds of the program and what it leaves out, so a table of work
+// spread thin (600 instantiations of 0.17% each, none over --min-share) says so. Shares are of
+// all functions' FLOPs and sampled CPU time, the totals --min-share is judged by.
+struct FunctionListShare {
+    std::size_t listed = 0;
+    std::size_t left_out = 0;              // the others (the marker library's own not counted)
+    double all_flops = 0;
+    double listed_flops = 0;
+    double left_out_flops = 0;
+    double largest_left_out_flops = 0;     // one function's
+    std::optional<double> all_seconds;     // with sampling
+    std::optional<double> listed_seconds;
+    double lower_min_share_percent = 0;    // --min-share's value (1-2-5 steps) listing more; 0: none does
+    std::size_t lower_lists = 0;           // how many more it lists
+};
+
+// `shown`: significant_functions(functions, sampling, min_share).
+FunctionListShare function_list_share(const std::vector<RegionCounts>& functions,
+                                      const std::vector<RegionCounts>& shown, const SamplingResult* sampling,
+                                      double min_share);
 
 } // namespace roofline::measure

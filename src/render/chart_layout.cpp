@@ -5,6 +5,7 @@
 #include "core/level.hpp"
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
+#include "render/short_names.hpp"
 
 #include <fmt/format.h>
 
@@ -599,6 +600,7 @@ private:
             plotted.colour = unnamed <= 8 ? std::string(point_colours[(first_free_colour + unnamed_seen++) % point_colours.size()])
                                           : std::string(unnamed_points_colour);
         }
+        shorten_names();
         if (outside > 0)
             out_.notes.push_back(fmt::format("{} marker{} outside the axes left out", outside, outside == 1 ? "" : "s"));
         // Markers are obstacles for every label placed later.
@@ -606,6 +608,18 @@ private:
             const double r = canvas().marker_radius;
             space_.take({out_.px(marker.intensity), out_.py(marker.performance), r, r, 0});
         }
+    }
+
+    // Labels and the series' names short enough to read beside a marker or in a key, each
+    // still told apart from the others of its kind (the HTML page's data keeps the whole names).
+    void shorten_names() {
+        std::vector<std::string> texts, series;
+        for (const auto& p : out_.points) texts.push_back(p.text);
+        for (const auto& s : out_.series) series.push_back(s.name);
+        texts = short_names(texts, canvas().max_label_chars);
+        series = short_names(series, canvas().max_label_chars);
+        for (std::size_t i = 0; i < texts.size(); ++i) out_.points[i].text = std::move(texts[i]);
+        for (std::size_t i = 0; i < series.size(); ++i) out_.series[i].name = std::move(series[i]);
     }
 
     // ------------------------------------------------------------ labels
@@ -1014,6 +1028,7 @@ Canvas terminal_canvas(int width, int height) {
     c.marker_radius = 0.5;
     c.rotated_labels = false;
     c.max_point_labels = 0;     // letters on the chart, names in the key below it
+    c.max_label_chars = static_cast<std::size_t>(std::clamp(width / 2, 24, 60));  // a key line about the chart's width
     return c;
 }
 

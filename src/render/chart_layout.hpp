@@ -37,6 +37,9 @@ struct Canvas {
     double marker_radius = 4;
     bool rotated_labels = true;   // bandwidth labels run along their line; false: horizontal
     std::size_t max_point_labels = 400;
+    // Point and series names longer than this are shortened (render/short_names), each still
+    // told apart: a C++ instantiation's 500-character name hid the chart and its key.
+    std::size_t max_label_chars = 48;
 };
 
 Canvas svg_canvas();
@@ -113,7 +116,7 @@ struct Marker {
 
 struct PlottedPoint {
     std::size_t input = 0;    // index into ChartInput::points
-    std::string text;         // label, else name
+    std::string text;         // label, else name; shortened to the canvas' max_label_chars
     std::string colour;
     int series = -1;          // index into ChartLayout::series, -1 when none
     double performance = 0;
@@ -123,7 +126,7 @@ struct PlottedPoint {
 };
 
 struct SeriesLine {
-    std::string name;
+    std::string name;         // shortened to the canvas' max_label_chars (the input's point series: whole)
     std::string colour;
     std::vector<std::size_t> points; // indices into ChartLayout::points, input order
     // Each point joined to the first rather than to the one before: a function's point and

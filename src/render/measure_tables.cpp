@@ -107,4 +107,32 @@ std::string render_function_table(const std::string& title, const std::string& n
     return terminal_block(out);
 }
 
+std::string render_listed_share(const ListedShare& s) {
+    if (s.left_out == 0) return "";
+    // A share as a percentage with the digits that tell it from none and from all.
+    const auto percent = [](double part, double all) {
+        const double v = 100 * part / all;
+        if (part <= 0 || part >= all) return fmt::format("{}%", part <= 0 ? 0 : 100);
+        if (v < 10) return format_number(v) + "%";
+        return fmt::format("{:.{}f}%", v, v < 99.9 ? 1 : 3);
+    };
+    const auto plural = [](std::size_t n, const std::string& noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
+    const bool flops = s.all_flops > 0;
+    const bool timed = s.all_seconds && *s.all_seconds > 0 && s.listed_seconds;
+    std::string out;
+    if (s.listed == 0) out = fmt::format("no {} listed", s.noun);
+    else out = fmt::format("the {} listed {}", plural(s.listed, s.noun), s.listed == 1 ? "holds" : "hold");
+    if (s.listed > 0 && flops) out += fmt::format(" {} of the FLOPs", percent(s.listed_flops, s.all_flops));
+    if (s.listed > 0 && timed)
+        out += fmt::format("{} {} of the sampled CPU time", flops ? " and" : "", percent(*s.listed_seconds, *s.all_seconds));
+    out += fmt::format("; {} more", s.left_out);
+    if (flops && s.left_out_flops > 0)
+        out += fmt::format(" {} {} of the FLOPs, the largest of them {}", s.left_out == 1 ? "holds" : "hold",
+                           percent(s.left_out_flops, s.all_flops), percent(s.largest_left_out_flops, s.all_flops));
+    else if (flops)
+        out += fmt::format(" {} no FLOPs", s.left_out == 1 ? "holds" : "hold");
+    if (s.lower_lists > 0) out += fmt::format(": --min-share {} lists {} more", s.lower_min_share_percent, s.lower_lists);
+    return terminal_text(out) + "\n";
+}
+
 } // namespace roofline

@@ -4,6 +4,7 @@
 
 #include "core/roofline.hpp"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,5 +36,27 @@ struct FunctionRow {
 // ("CPU s", "wall s"). Names are never cut into duplicates.
 std::string render_function_table(const std::string& title, const std::string& name_header,
                                   const std::string& time_header, const std::vector<FunctionRow>& rows);
+
+// What a table of the rows over --min-share holds of the program and leaves out: work spread
+// thin (600 template instantiations of 0.17% each) otherwise leaves a table of nothing useful
+// and no word of what is missing.
+struct ListedShare {
+    std::string noun = "function";
+    std::size_t listed = 0;
+    std::size_t left_out = 0;
+    double all_flops = 0;
+    double listed_flops = 0;
+    double left_out_flops = 0;
+    double largest_left_out_flops = 0;  // one row's
+    std::optional<double> all_seconds;  // sampled CPU time, where there is any
+    std::optional<double> listed_seconds;
+    double lower_min_share_percent = 0;  // a --min-share that lists more; 0: none
+    std::size_t lower_lists = 0;         // how many more it lists
+};
+
+// One line ("the 7 functions listed hold 2.33% of the FLOPs and 41.2% of the sampled CPU time;
+// 676 more hold 97.7% of the FLOPs, the largest of them 0.333%: --min-share 0.2 lists 293 more"),
+// empty when nothing was left out.
+std::string render_listed_share(const ListedShare& share);
 
 } // namespace roofline

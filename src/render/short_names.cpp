@@ -60,17 +60,27 @@ std::string outer_template_arguments(const std::string& n) {
     return depth == 0 ? out : n;  // brackets that do not pair: not a C++ name to rewrite
 }
 
+// The bytes [from, from + length) of `n`, narrowed to whole UTF-8 characters: a chart's SVG
+// with half a character is not XML, and a browser shows an error instead of the chart.
+std::string piece(const std::string& n, std::size_t from, std::size_t length) {
+    const auto continuation = [&](std::size_t at) { return at < n.size() && (static_cast<unsigned char>(n[at]) & 0xC0) == 0x80; };
+    std::size_t end = std::min(n.size(), from + length);
+    while (from < end && continuation(from)) ++from;
+    while (end > from && continuation(end)) --end;
+    return n.substr(from, end - from);
+}
+
 // `n` cut to `width`, keeping `differ` (where it first differs from the name most like it) visible.
 std::string cut(const std::string& n, std::size_t width, std::size_t differ) {
     if (n.size() <= width) return n;
-    if (width < 16) return n.substr(0, width > 3 ? width - 3 : 0) + "...";
+    if (width < 16) return piece(n, 0, width > 3 ? width - 3 : 0) + "...";
     const std::size_t head = (width - 3) / 2, tail = width - 3 - head;
-    if (differ < head || differ >= n.size() - tail) return n.substr(0, head) + "..." + n.substr(n.size() - tail);
+    if (differ < head || differ >= n.size() - tail) return piece(n, 0, head) + "..." + piece(n, n.size() - tail, tail);
     // Two cuts: a short start, a window from a little before `differ`, the end.
     const std::size_t start = width / 5, end = width / 4, window = width - start - end - 6;
     std::size_t from = differ > window / 3 ? differ - window / 3 : 0;
     from = std::clamp(from, start, n.size() - end - window);
-    return n.substr(0, start) + "..." + n.substr(from, window) + "..." + n.substr(n.size() - end);
+    return piece(n, 0, start) + "..." + piece(n, from, window) + "..." + piece(n, n.size() - end, end);
 }
 
 // Where each name first differs from the names sorted next to it.

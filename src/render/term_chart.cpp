@@ -194,11 +194,10 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
             key_of_point[i] = it->second;
         } else {
             key_of_point[i] = keys.size();
-            const Point& p = input.points[point.input];
             std::string levels;
             for (std::size_t index : point.markers)
                 levels += fmt::format(", {} {:.3g}", layout.markers[index].level, layout.markers[index].intensity);
-            keys.push_back({'*', fmt::format("{}: {:.3g} {}{}", terminal_safe(p.label.empty() ? p.name : p.label),
+            keys.push_back({'*', fmt::format("{}: {:.3g} {}{}", terminal_safe(point.text),
                                              point.performance, "G" + layout.work_unit + "/s", levels),
                             point.colour});
         }

@@ -3,15 +3,18 @@
 // after an intended change, then review the diff and look at the SVG), and
 // escaping of names from files in every format.
 #include "render/chart.hpp"
+#include "render/chart_layout.hpp"
 
 #include "chart_fixture.hpp"
 #include "golden_compare.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace roofline;
@@ -185,4 +188,48 @@ TEST(ChartRender, TermSaysWhichPointsShareACell) {
     const auto text = render_term(input, 100, 30, false);
     EXPECT_NE(text.find("points in one cell of this chart, the last drawn hiding the others: A and "), std::string::npos)
         << text;
+}
+
+// 300 template instantiations told apart by one argument, 250 characters each: the terminal
+// chart's key and the SVG's labels printed them whole; now they are shortened and still told
+// apart, and the HTML page's data keeps the whole names for its tooltips.
+TEST(ChartRender, LongNamesAreShortenedInLabelsAndKeyStillApart) {
+    ChartInput input;
+    input.machines = {fixture_machine()};
+    const auto name = [](int k) {
+        return "physics::solvers::detail::Kernel<" + std::to_string(k) +
+               ", float, (physics::solvers::detail::Mode)1>::apply(std::vector<float, std::allocator<float> >&, "
+               "std::map<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, "
+               "std::vector<float, std::allocator<float> > > const&)";
+    };
+    for (int k = 0; k < 300; ++k)
+        input.points.push_back(fixture_point(name(k), k < 3 ? name(k) : "", 1e9 * (1 + k % 7), 1.0,
+                                             {{"L1", 1e9 * (1 + k % 11)}, {"DRAM", 1e8 * (1 + k % 13)}}));
+    const auto text = render_term(input, 100, 30, false);
+    std::set<std::string> keyed;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find("physics::") != std::string::npos) EXPECT_LE(line.size(), 120u) << line;
+        if (line.size() > 2 && line[1] == ' ' && std::isupper(static_cast<unsigned char>(line[0])) &&
+            line.find("GFLOP/s") != std::string::npos)
+            keyed.insert(line.substr(2, line.find(": ") - 2));
+    }
+    EXPECT_EQ(keyed.size(), 23u) << text;  // A..Z: three series, then 23 points, each its own name
+    for (const auto& k : keyed) EXPECT_LE(k.size(), 50u) << k;
+    EXPECT_EQ(text.find("allocator"), std::string::npos) << text;
+
+    const auto layout = layout_chart(input, svg_canvas());
+    std::set<std::string> texts;
+    for (const auto& p : layout.points) {
+        EXPECT_LE(p.text.size(), svg_canvas().max_label_chars) << p.text;
+        texts.insert(p.text);
+    }
+    EXPECT_EQ(texts.size(), layout.points.size());
+    for (const auto& s : layout.series) EXPECT_LE(s.name.size(), svg_canvas().max_label_chars) << s.name;
+    const auto svg = render_svg(input);
+    EXPECT_EQ(svg.find("allocator"), std::string::npos);
+    EXPECT_NE(svg.find("class=\"plabel"), std::string::npos);
+    const auto html = render_html(input);
+    EXPECT_NE(html.find("\"name\":\"physics::solvers::detail::Kernel\\u003c299, float"), std::string::npos);
+    EXPECT_NE(html.find("basic_string\\u003cchar, std::char_traits"), std::string::npos);
 }

@@ -212,6 +212,40 @@ TEST(FunctionList, SharesAndMarkerInternals) {
     EXPECT_EQ(points[0].name, "kernel");
 }
 
+TEST(FunctionList, WorkSpreadThinIsCountedAndALowerShareOffered) {
+    // 600 instantiations of 0.1% of the FLOPs each and a few functions of more: at 1% the table
+    // lists the few, and its line says what the others hold and what a lower --min-share lists.
+    std::vector<RegionCounts> all;
+    for (int k = 0; k < 600; ++k) all.push_back(counts("Kernel<" + std::to_string(k) + ">::apply", 1000, 10));
+    all.push_back(counts("main", 20000, 100000));
+    all.push_back(counts("setup", 30000, 10));
+    SamplingResult sampling;
+    sampling.functions["main"].seconds = 0.5;
+    sampling.functions["Kernel<3>::apply"].seconds = 0.5;
+    const auto shown = significant_functions(all, &sampling, 0.01);
+    const auto share = function_list_share(all, shown, &sampling, 0.01);
+    EXPECT_EQ(share.listed, shown.size());
+    EXPECT_EQ(share.listed, 3u);  // setup and main by their FLOPs and bytes, Kernel<3> by its time
+    EXPECT_EQ(share.left_out, 599u);
+    EXPECT_DOUBLE_EQ(share.all_flops, 650000);
+    EXPECT_DOUBLE_EQ(share.listed_flops, 51000);
+    EXPECT_DOUBLE_EQ(share.left_out_flops, 599000);
+    EXPECT_DOUBLE_EQ(share.largest_left_out_flops, 1000);
+    ASSERT_TRUE(share.listed_seconds && share.all_seconds);
+    EXPECT_DOUBLE_EQ(*share.listed_seconds, 1.0);
+    EXPECT_DOUBLE_EQ(*share.all_seconds, 1.0);
+    // The largest left out holds 0.154% of the FLOPs: 0.1 is the roundest share under it, and
+    // what it lists is what the table would.
+    EXPECT_EQ(share.lower_min_share_percent, 0.1);
+    EXPECT_EQ(share.lower_lists, significant_functions(all, &sampling, 0.1 / 100).size() - shown.size());
+    EXPECT_EQ(share.lower_lists, 599u);
+    // Nothing left out: nothing offered.
+    const auto everything = significant_functions(all, &sampling, 0);
+    const auto none = function_list_share(all, everything, &sampling, 0);
+    EXPECT_EQ(none.left_out, 0u);
+    EXPECT_EQ(none.lower_lists, 0u);
+}
+
 } // namespace
 
 namespace {

@@ -59,4 +59,37 @@ TEST(MeasureTables, TimeSourceColumnOnlyWhenThereAreNotes) {
     EXPECT_EQ(render_function_table("t", "region", "time s", rows).find("time from"), std::string::npos);
 }
 
+TEST(MeasureTables, ListedShareSaysWhatTheTableLeavesOut) {
+    ListedShare share;
+    share.listed = 7;
+    share.left_out = 884;
+    share.all_flops = 1000;
+    share.listed_flops = 30;
+    share.left_out_flops = 970;
+    share.largest_left_out_flops = 1.7;
+    share.all_seconds = 2.0;
+    share.listed_seconds = 0.5;
+    share.lower_min_share_percent = 0.1;
+    share.lower_lists = 600;
+    EXPECT_EQ(render_listed_share(share),
+              "the 7 functions listed hold 3.00% of the FLOPs and 25.0% of the sampled CPU time; 884 more hold 97.0% "
+              "of the FLOPs, the largest of them 0.170%: --min-share 0.1 lists 600 more\n");
+    // No sampled time, nothing listed, and no lower share that lists more.
+    share.all_seconds.reset();
+    share.listed_seconds.reset();
+    share.listed = 0;
+    share.listed_flops = 0;
+    share.left_out_flops = 1000;
+    share.lower_lists = 0;
+    EXPECT_EQ(render_listed_share(share), "no function listed; 884 more hold 100% of the FLOPs, the largest of them 0.170%\n");
+    // Nearly all listed: the share is told from all.
+    share.listed = 1;
+    share.listed_flops = 999.9;
+    share.left_out_flops = 0.1;
+    EXPECT_EQ(render_listed_share(share).substr(0, 56), "the 1 function listed holds 99.990% of the FLOPs; 884 mo");
+    // Nothing left out: no line.
+    share.left_out = 0;
+    EXPECT_EQ(render_listed_share(share), "");
+}
+
 } // namespace

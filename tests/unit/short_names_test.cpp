@@ -55,4 +55,23 @@ TEST(ShortNames, NamesThatCannotBeToldApartShortAreKeptWhole) {
     EXPECT_NE(out[0], out[1]);
 }
 
+TEST(ShortNames, CutsKeepWholeUtf8Characters) {
+    // "é" is two bytes, "€" three: a cut through one left a chart's SVG not XML.
+    std::vector<std::string> names;
+    for (int k = 0; k < 5; ++k) names.push_back("é€é€é€é€é€é€é€é€é€é€é€é€é€" + std::to_string(k) + "€é€é€é€é€é€é€é€é€é€");
+    for (std::size_t width = 16; width < 40; ++width)
+        for (const auto& n : short_names(names, width)) {
+            EXPECT_LE(n.size(), width) << n;
+            for (std::size_t i = 0; i < n.size();) {  // each character's lead byte, then its continuations
+                const auto lead = static_cast<unsigned char>(n[i]);
+                const std::size_t length = lead < 0x80 ? 1 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+                ASSERT_NE(length, 0u) << "a continuation byte begins a character at " << i << " of " << n;
+                ASSERT_LE(i + length, n.size()) << "a character cut at the end of " << n;
+                for (std::size_t j = 1; j < length; ++j)
+                    ASSERT_EQ(static_cast<unsigned char>(n[i + j]) & 0xC0, 0x80) << n;
+                i += length;
+            }
+        }
+}
+
 } // namespace
