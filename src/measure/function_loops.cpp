@@ -7,21 +7,6 @@
 
 namespace roofline::measure {
 
-namespace {
-
-std::string last_component(const std::string& path) {
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string where(const SourceRange& r) {
-    const auto file = last_component(r.file);
-    return r.first_line == r.last_line ? fmt::format("{}:{}", file, r.first_line)
-                                       : fmt::format("{}:{}-{}", file, r.first_line, r.last_line);
-}
-
-} // namespace
-
 std::optional<FunctionLoops> function_loops(const ElfSymbols& symbols, const SourceLines& lines,
                                             const std::string& function) {
     const auto* symbol = symbols.symbol_named(function);
@@ -47,7 +32,7 @@ std::optional<FunctionLoops> function_loops(const ElfSymbols& symbols, const Sou
         }
         std::sort(named.instructions.begin(), named.instructions.end());
         named.source = lines.range_of(named.instructions);
-        named.name = named.source ? where(*named.source)
+        named.name = named.source ? source_range_text(*named.source)
                                   : fmt::format("{}+{:#x}", found.cfg.function, named.header - found.cfg.start);
         if (loop.irreducible) named.name += fmt::format(" (entered at {} places)", loop.entries.size());
         found.loops.push_back(std::move(named));

@@ -1,3 +1,4 @@
+#include "measure/process_code.hpp"
 #include "measure/function_regions.hpp"
 
 #include "core/closest_words.hpp"
@@ -52,12 +53,6 @@ struct StackSamples {
     long long maybe = 0;
     std::set<int> threads;  // that had it on their stack
 };
-
-std::string canonical_file(const std::string& path) {
-    std::error_code ec;
-    const auto c = std::filesystem::weakly_canonical(path, ec);
-    return ec ? path : c.string();
-}
 
 // For each function of the samples' stacks, the share of its instructions that
 // the instrument run saw executed while the region was open; -1 when unknown.

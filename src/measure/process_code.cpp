@@ -4,8 +4,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 namespace roofline::measure {
+
+std::string canonical_file(const std::string& path) {
+    std::error_code ec;
+    const auto c = std::filesystem::weakly_canonical(path, ec);
+    return ec ? path : c.string();
+}
 
 const ProcessMapping* ProcessCode::find(std::uint32_t pid, std::uint64_t ip, bool same_pid) const {
     for (auto it = maps_.rbegin(); it != maps_.rend(); ++it)  // the latest mapping wins

@@ -15,6 +15,10 @@
 
 namespace roofline::measure {
 
+// The same file however it was named (the tool's resolved path, the kernel's mapping, a symbolic
+// link): its canonical path, or the path itself when that cannot be resolved.
+std::string canonical_file(const std::string& path);
+
 struct ProcessMapping {
     std::uint32_t pid = 0;
     std::uint64_t start = 0, len = 0, pgoff = 0;

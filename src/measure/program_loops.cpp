@@ -1,3 +1,4 @@
+#include "measure/process_code.hpp"
 #include "measure/program_loops.hpp"
 
 #include "measure/call_shares.hpp"
@@ -16,13 +17,6 @@
 namespace roofline::measure {
 
 namespace {
-
-// The same file however it was named (the tool's resolved path, the kernel's mapping).
-std::string canonical(const std::string& path) {
-    std::error_code ec;
-    const auto c = std::filesystem::weakly_canonical(path, ec);
-    return ec ? path : c.string();
-}
 
 struct FunctionResult {
     double flops = 0, instructions = 0;
@@ -106,10 +100,10 @@ public:
         : region_(!scope.region.empty()) {
         if (!region_) return;
         std::map<std::pair<std::string, std::uint64_t>, double> inside;
-        for (const auto& ic : region_instructions) inside[{canonical(ic.counts.object), ic.address}] += ic.counts.instructions;
+        for (const auto& ic : region_instructions) inside[{canonical_file(ic.counts.object), ic.address}] += ic.counts.instructions;
         if (scope.whole_instructions)
             for (const auto& ic : *scope.whole_instructions) {
-                const std::pair key{canonical(ic.counts.object), ic.address};
+                const std::pair key{canonical_file(ic.counts.object), ic.address};
                 counted_files_.insert(key.first);
                 const auto it = inside.find(key);
                 if (it != inside.end() && ic.counts.instructions > 0)
@@ -376,7 +370,7 @@ private:
 
     const std::string& canonical_path(const std::string& path) {
         auto it = canonical_paths_.find(path);
-        if (it == canonical_paths_.end()) it = canonical_paths_.emplace(path, canonical(path)).first;
+        if (it == canonical_paths_.end()) it = canonical_paths_.emplace(path, canonical_file(path)).first;
         return it->second;
     }
 
@@ -513,7 +507,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
         for (const auto& [at, n] : sampling->code_addresses) {
             // A file not counted by instruction keeps its samples whole here: its functions take
             // their shares where they are called (ProgramCounter::imported).
-            const auto file = canonical(at.first);
+            const auto file = canonical_file(at.first);
             const double share = sample_shares.of_sample(file, at.second);
             samples_in[file][at.second] += share * static_cast<double>(n);
             all_samples += (sample_shares.counted_file(file) ? share : sample_shares.of_program()) * static_cast<double>(n);
@@ -523,7 +517,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     for (const auto& ic : instructions)
         if (!ic.counts.object.empty()) by_object[ic.counts.object].push_back(&ic);
     std::set<std::string> counted_files;
-    for (const auto& [object, counted] : by_object) counted_files.insert(canonical(object));
+    for (const auto& [object, counted] : by_object) counted_files.insert(canonical_file(object));
     // A region's instructions carry no call targets: the whole run's say where its indirect calls went.
     const auto& targets_from = !scope.region.empty() && scope.whole_instructions ? *scope.whole_instructions : instructions;
     ProgramCounter counter(functions, samples_in, sample_shares, targets_from, counted_files, out.notes);
@@ -535,7 +529,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     std::vector<FunctionResult> results;
     for (auto& cf : counter.functions) {
         auto calls = add_calls(cf, counter, shares);
-        auto fr = measured_function(cf, samples_in[canonical(cf.key.first)], std::move(calls));
+        auto fr = measured_function(cf, samples_in[canonical_file(cf.key.first)], std::move(calls));
         if (!within_functions.empty()) {
             fr.inside = inside.count(cf.key) ? inside.at(cf.key) : 0.0;
             if (fr.inside <= 0) continue;  // never run inside the functions asked for

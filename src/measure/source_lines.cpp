@@ -2,6 +2,8 @@
 
 #include "io/text_file.hpp"
 
+#include <fmt/core.h>
+
 #include <elfutils/libdw.h>
 #include <libelf.h>
 
@@ -117,6 +119,13 @@ std::optional<SourceRange> source_range_of(const std::vector<SourceLine>& all) {
         range.last_line = std::max(range.last_line, l.line);
     }
     return range;
+}
+
+std::string source_range_text(const SourceRange& r) {
+    const auto slash = r.file.find_last_of('/');
+    const auto file = slash == std::string::npos ? r.file : r.file.substr(slash + 1);
+    return r.first_line == r.last_line ? fmt::format("{}:{}", file, r.first_line)
+                                       : fmt::format("{}:{}-{}", file, r.first_line, r.last_line);
 }
 
 } // namespace roofline::measure

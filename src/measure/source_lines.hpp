@@ -26,6 +26,8 @@ struct SourceRange {
     std::string file;
     int first_line = 0, last_line = 0;
 };
+// How a loop is named by its lines: "file.c:12" or "file.c:12-14" (the file's last component).
+std::string source_range_text(const SourceRange& r);
 
 class SourceLines {
 public:

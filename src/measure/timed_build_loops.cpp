@@ -1,3 +1,4 @@
+#include "measure/process_code.hpp"
 #include "measure/timed_build_loops.hpp"
 
 #include "measure/elf_symbols.hpp"
@@ -18,18 +19,6 @@
 namespace roofline::measure {
 
 namespace {
-
-std::string canonical(const std::string& path) {
-    std::error_code ec;
-    const auto c = std::filesystem::weakly_canonical(path, ec);
-    return ec ? path : c.string();
-}
-
-std::string where(const SourceRange& r) {
-    const auto file = std::filesystem::path(r.file).filename().string();
-    return r.first_line == r.last_line ? fmt::format("{}:{}", file, r.first_line)
-                                       : fmt::format("{}:{}-{}", file, r.first_line, r.last_line);
-}
 
 bool overlap(const SourceRange& a, const SourceRange& b) {
     return a.file == b.file && a.first_line <= b.last_line && b.first_line <= a.last_line;
@@ -87,7 +76,7 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
     out.calls_timed = false;
     out.sample_period_seconds = sampling.period_seconds;
     out.sampled_runs = sampling.runs;
-    const auto counted_path = canonical(counted_file), timed_path = canonical(timed_file);
+    const auto counted_path = canonical_file(counted_file), timed_path = canonical_file(timed_file);
     const auto timed_name = std::filesystem::path(timed_file).filename().string();
     const auto counted_name = std::filesystem::path(counted_file).filename().string();
     out.notes.push_back(fmt::format(
@@ -99,7 +88,7 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
 
     std::map<std::uint64_t, long long> timed_samples;
     for (const auto& [at, n] : sampling.code_addresses)
-        if (canonical(at.first) == timed_path) timed_samples[at.second] += n;
+        if (canonical_file(at.first) == timed_path) timed_samples[at.second] += n;
     const double all_samples = static_cast<double>(sampling.samples);
     const auto share_of = [](double part, double whole) { return whole > 0 ? part / whole : 0.0; };
     const auto kept = [&](const RegionCounts& inclusive, double samples) {
@@ -116,7 +105,7 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
         std::vector<std::size_t> mine;
         for (std::size_t i = 0; i < counted.loops.size(); ++i)
             if (counted.loops[i].function == f.function && counted.loops[i].object == f.object) mine.push_back(i);
-        if (canonical(f.object) != counted_path) {
+        if (canonical_file(f.object) != counted_path) {
             // A library's: the same file in both runs, its samples found by address (program_loops).
             bool any = false;
             for (const auto i : mine) {
@@ -219,7 +208,7 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
             std::sort(s.loop.instructions.begin(), s.loop.instructions.end());
             s.loop.header = header;
             s.loop.source = range;
-            s.loop.name = where(range);
+            s.loop.name = source_range_text(range);
             s.self_samples = std::llround(self_samples);
             s.inclusive_samples = std::llround(inclusive_samples);
             loops_self_samples += self_samples;
