@@ -51,12 +51,9 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 for tool in cc python3 valgrind; do command -v $tool >/dev/null || { echo "missing $tool" >&2; exit 2; }; done
-[[ -x $binary ]] || { echo "missing $binary: build the roofline target" >&2; exit 2; }
-marker_lib=$(dirname "$(readlink -f "$binary")")/lib
-[[ -e $marker_lib/libroofline_marker.so ]] || { echo "missing $marker_lib/libroofline_marker.so" >&2; exit 2; }
-work=${keep:-$(mktemp -d)}
-mkdir -p "$work"
-[[ -n $keep ]] || trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/probe-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+marker_program_setup "$binary" "$keep"
 cp "$script_dir/loops-check.c" "$work/"
 cd "$work" || exit 2
 

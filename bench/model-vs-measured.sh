@@ -44,12 +44,9 @@ while [[ $# -gt 0 ]]; do
 done
 for tool in cc python3; do command -v $tool >/dev/null || { echo "missing $tool" >&2; exit 2; }; done
 [[ $sim == 0 ]] || command -v valgrind >/dev/null || { echo "missing valgrind (or give --no-sim)" >&2; exit 2; }
-[[ -x $binary ]] || { echo "missing $binary: build the roofline target" >&2; exit 2; }
-marker_lib=$(dirname "$(readlink -f "$binary")")/lib
-[[ -e $marker_lib/libroofline_marker.so ]] || { echo "missing $marker_lib/libroofline_marker.so" >&2; exit 2; }
-work=${keep:-$(mktemp -d)}
-mkdir -p "$work"
-[[ -n $keep ]] || trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/probe-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/probe-common.sh"
+marker_program_setup "$binary" "$keep"
 cd "$work" || exit 2
 
 cc -O3 -march=x86-64-v3 -g -o mvm "$script_dir/model-vs-measured.c" || exit 2

@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2034,SC2154  # sets variables its callers use ($here, $work, lw_*), reads theirs ($reps)
 # probe-common.sh — shell functions of the bench/ scripts. probe_setup is sourced by
 # bench/peak-probe.sh and bench/load-probe.sh; the likwid-bench, tool and table helpers below it by
-# bench/compare-likwid.sh and bench/truth-check.sh.
+# bench/compare-likwid.sh and bench/truth-check.sh; marker_program_setup by loops-check.sh and
+# model-vs-measured.sh.
 # probe_setup: the tools the probes need and their work directory (kept with --keep, else a temp
 # dir removed at exit). Usage: probe_setup NAME KEEP_DIR   sets $here (bench/) and $work.
 probe_setup() {
@@ -142,6 +143,18 @@ print_table() {
         }'
 }
 
+# marker_program_setup BINARY KEEP_DIR: for the scripts that build programs against the marker
+# library (loops-check.sh, model-vs-measured.sh): roofline's binary and its lib/ checked, and the
+# work directory (KEEP_DIR, else a temp dir removed at exit). Sets $marker_lib and $work.
+marker_program_setup() {
+    local binary=$1 keep=$2
+    [[ -x $binary ]] || { echo "missing $binary: build the roofline target" >&2; exit 2; }
+    marker_lib=$(dirname "$(readlink -f "$binary")")/lib
+    [[ -e $marker_lib/libroofline_marker.so ]] || { echo "missing $marker_lib/libroofline_marker.so" >&2; exit 2; }
+    work=${keep:-$(mktemp -d)}
+    mkdir -p "$work"
+    [[ -n $keep ]] || trap 'rm -rf "$work"' EXIT
+}
 cpu_model() { grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }   # elapsed T0: seconds since T0 (from now)
