@@ -1086,7 +1086,8 @@ TEST(KernelSpecRoofs, FallsBackToTheFastestRoofWhereNoPatternMatches) {
     // ... and with one: the `_nt` pattern of the same share.
     MachineFile with_nt = patterned_machine();
     with_nt.model.memory.push_back(memory_roof("DRAM", "copy_nt", 50, 1));
-    const auto& nt_choice = level_choice(roofs_for(nt, with_nt), "DRAM");
+    const SpecRoofline nt_roofs = roofs_for(nt, with_nt);  // kept: level_choice returns into it
+    const auto& nt_choice = level_choice(nt_roofs, "DRAM");
     EXPECT_EQ(nt_choice.basis, LevelRoofChoice::Basis::pattern);
     EXPECT_EQ(nt_choice.roof.name, "DRAM copy_nt");
     // A spec sheet's figure has no pattern: the fastest, said.
