@@ -191,9 +191,7 @@ void print_functions(const std::vector<measure::RegionCounts>& shown, const std:
                            "function", "CPU s", rows));
     // What the table holds and leaves out: when the work is spread thin it lists little of it.
     const auto share = measure::function_list_share(functions, shown, sampling ? &*sampling : nullptr, min_share / 100);
-    fmt::print("{}", render_listed_share({"function", share.listed, share.left_out, share.all_flops, share.listed_flops,
-                                          share.left_out_flops, share.largest_left_out_flops, share.all_seconds,
-                                          share.listed_seconds, share.lower_min_share_percent, share.lower_lists}));
+    fmt::print("{}", render_listed_share(listed_share_line(share, "function")));
 }
 
 void print_function_regions(const std::vector<app::FunctionRegion>& regions) {

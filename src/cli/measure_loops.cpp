@@ -6,6 +6,11 @@
 
 namespace roofline::cli {
 
+ListedShare listed_share_line(const measure::FunctionListShare& s, const char* noun, bool own_code) {
+    return {noun, s.listed, s.left_out, s.all_flops, s.listed_flops, s.left_out_flops, s.largest_left_out_flops,
+            s.all_seconds, s.listed_seconds, s.lower_min_share_percent, s.lower_lists, own_code};
+}
+
 void print_loops(const measure::ProgramLoops& loops, double min_share_percent, std::set<std::string>& said) {
     std::vector<LoopRow> rows;
     for (const auto& m : loops.loops) {
@@ -41,6 +46,7 @@ void print_loops(const measure::ProgramLoops& loops, double min_share_percent, s
                                                        "± one over the square root of their number"
                                                      : "no sampled run, so no time"),
                            rows));
+    fmt::print("{}", render_listed_share(listed_share_line(loops.kept_share, "loop", true)));
     for (const auto& n : loops.notes)
         if (said.insert(n).second) fmt::print("note: {}\n", n);
 }

@@ -98,24 +98,29 @@ FunctionListShare function_list_share(const std::vector<RegionCounts>& functions
         if (all_seconds > 0) largest_share = std::max(largest_share, seconds_of(f.name) / all_seconds);
     }
     if (out.largest_left_out_flops > 0) largest_share = out.largest_left_out_flops / out.all_flops;
-    if (largest_share <= 0 || largest_share >= min_share) return out;
-    // The roundest --min-share (a percentage: 5, 2 or 1 times a power of ten) at or under the
-    // largest left-out share; what it lists is counted by the very rule the table uses.
+    if (largest_share >= min_share) return out;
+    // What a lower --min-share lists is counted by the very rule the table uses.
+    const auto lower = lower_min_share(largest_share, [&](double percent) {
+        const auto more = significant_functions(functions, sampling, percent / 100).size();
+        return more > shown.size() ? more - shown.size() : 0;
+    });
+    out.lower_min_share_percent = lower.percent;
+    out.lower_lists = lower.lists;
+    return out;
+}
+
+LowerMinShare lower_min_share(double largest_share, const std::function<std::size_t(double percent)>& lists_more) {
+    if (!(largest_share > 0)) return {};
     const double percent = largest_share * 100;
     const int decade = static_cast<int>(std::floor(std::log10(percent)));
-    for (int d = decade; d >= decade - 1 && out.lower_lists == 0; --d)
+    for (int d = decade; d >= decade - 1; --d)
         for (const char* step : {"5", "2", "1"}) {
             // Read from its decimal text, so that it prints as it reads ("0.05", not 0.05000000000000001).
             const double candidate = std::strtod((step + ("e" + std::to_string(d))).c_str(), nullptr);
             if (candidate > percent) continue;
-            const auto more = significant_functions(functions, sampling, candidate / 100).size();
-            if (more > shown.size()) {
-                out.lower_min_share_percent = candidate;  // as --min-share reads it: the same double
-                out.lower_lists = more - shown.size();
-                break;
-            }
+            if (const auto more = lists_more(candidate); more > 0) return {candidate, more};  // as --min-share reads it
         }
-    return out;
+    return {};
 }
 
 } // namespace roofline::measure

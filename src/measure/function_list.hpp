@@ -7,6 +7,7 @@
 #include "measure/sampling_profiler.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -44,6 +45,15 @@ struct FunctionListShare {
     double lower_min_share_percent = 0;    // --min-share's value (1-2-5 steps) listing more; 0: none does
     std::size_t lower_lists = 0;           // how many more it lists
 };
+
+// The roundest --min-share (a percentage: 5, 2 or 1 times a power of ten, within two decades) at
+// or under `largest_share` (a fraction: the largest share a left-out row holds) under which
+// `lists_more(percent)` rows more than now are listed; {0, 0} when none is.
+struct LowerMinShare {
+    double percent = 0;
+    std::size_t lists = 0;
+};
+LowerMinShare lower_min_share(double largest_share, const std::function<std::size_t(double percent)>& lists_more);
 
 // `shown`: significant_functions(functions, sampling, min_share).
 FunctionListShare function_list_share(const std::vector<RegionCounts>& functions,

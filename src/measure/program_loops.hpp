@@ -11,6 +11,7 @@
 
 #include "core/roofline.hpp"
 #include "measure/engine.hpp"
+#include "measure/function_list.hpp"
 #include "measure/loop_counts.hpp"
 #include "measure/sampling_profiler.hpp"
 
@@ -52,6 +53,9 @@ struct ProgramLoops {
     std::vector<MeasuredLoopFunction> functions;  // those with kept loops, in the order of `loops`
     std::vector<MeasuredLoop> loops;  // by function (most FLOPs first), each function's in its forest's order
     std::size_t loops_found = 0;      // before the share cut
+    // What the kept loops hold of the program (of its FLOPs and sampled time) in their own code
+    // (self counts: no FLOP counted twice) and what the cut leaves out, for the line under the table.
+    FunctionListShare kept_share;
     // Incomplete graphs, irreducible cycles, counts that did not add up, recursion, shared callees: of
     // the functions whose loops are listed (and what their calls reach) or that hold `min_share` of the
     // program; the others' counted in one last note.

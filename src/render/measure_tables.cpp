@@ -122,13 +122,16 @@ std::string render_listed_share(const ListedShare& s) {
     std::string out;
     if (s.listed == 0) out = fmt::format("no {} listed", s.noun);
     else out = fmt::format("the {} listed {}", plural(s.listed, s.noun), s.listed == 1 ? "holds" : "hold");
-    if (s.listed > 0 && flops) out += fmt::format(" {} of the FLOPs", percent(s.listed_flops, s.all_flops));
+    if (s.listed > 0 && flops)
+        out += fmt::format(" {} of the FLOPs{}", percent(s.listed_flops, s.all_flops), s.own_code ? (s.listed == 1 ? " in its own code" : " in their own code") : "");
     if (s.listed > 0 && timed)
         out += fmt::format("{} {} of the sampled CPU time", flops ? " and" : "", percent(*s.listed_seconds, *s.all_seconds));
     out += fmt::format("; {} more", s.left_out);
-    if (flops && s.left_out_flops > 0)
-        out += fmt::format(" {} {} of the FLOPs, the largest of them {}", s.left_out == 1 ? "holds" : "hold",
-                           percent(s.left_out_flops, s.all_flops), percent(s.largest_left_out_flops, s.all_flops));
+    if (flops && s.left_out_flops > 0 && s.left_out == 1)
+        out += fmt::format(" holds {} of the FLOPs", percent(s.left_out_flops, s.all_flops));
+    else if (flops && s.left_out_flops > 0)
+        out += fmt::format(" hold {} of the FLOPs, the largest of them {}", percent(s.left_out_flops, s.all_flops),
+                           percent(s.largest_left_out_flops, s.all_flops));
     else if (flops)
         out += fmt::format(" {} no FLOPs", s.left_out == 1 ? "holds" : "hold");
     if (s.lower_lists > 0) out += fmt::format(": --min-share {} lists {} more", s.lower_min_share_percent, s.lower_lists);

@@ -52,6 +52,7 @@ struct ListedShare {
     std::optional<double> listed_seconds;
     double lower_min_share_percent = 0;  // a --min-share that lists more; 0: none
     std::size_t lower_lists = 0;         // how many more it lists
+    bool own_code = false;               // loops: the FLOPs of their own code (self), no callee's
 };
 
 // One line ("the 7 functions listed hold 2.33% of the FLOPs and 41.2% of the sampled CPU time;

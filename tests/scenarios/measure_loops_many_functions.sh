@@ -55,8 +55,19 @@ left=$(sed -nE 's/^note: [0-9]+ more note\(s\) on ([0-9]+) function\(s\).*/\1/p'
 [[ $left -ge $((cold - 3)) ]] || fail "$left functions' notes counted as left out, want about $cold"
 lines=$(wc -l <<<"$out")
 [[ $lines -le 40 ]] || fail "$lines lines of output for one listed loop"
+# What the table leaves out is said under it: at --min-share 30, main's two loops (its setup
+# loop holds about a quarter of the FLOPs), by the FLOPs of the loops' own code.
+out=$("$bin" measure --loops --no-store --min-share 30 -- ./many 2>&1) || fail "measure --loops --min-share 30"
+line=$(grep -E '^the [0-9]+ loops? listed holds? ' <<<"$out") || fail "no line saying what the loops' table leaves out"
+re='^the ([0-9]+) loops? listed holds? ([0-9.e+-]+)% of the FLOPs in (its|their) own code( and [0-9.]+% of the sampled CPU time)?; ([0-9]+) more holds? ([0-9.e+-]+)% of the FLOPs'
+[[ $line =~ $re ]] || fail "the line reads otherwise: $line"
+held=${BASH_REMATCH[2]} more=${BASH_REMATCH[5]} rest=${BASH_REMATCH[6]}
+[[ $more -ge 1 ]] || fail "main's setup loop is not counted as left out: $line"
+awk -v a="$held" -v b="$rest" 'BEGIN {exit !(a > 50 && b > 5 && a + b <= 100.01)}' ||
+  fail "the listed loops hold $held% of the FLOPs and the others $rest%: want the hot loop's most, at most 100 together"
 # --min-share 0 lists everything, and says every note.
 out=$("$bin" measure --loops --no-store --min-share 0 -- ./many 2>&1) || fail "measure --loops --min-share 0"
 incomplete=$(grep -c "cold_[0-9]*: its control-flow graph is incomplete" <<<"$out")
 [[ $incomplete -eq $cold ]] || fail "--min-share 0: $incomplete notes of incomplete graphs, want $cold"
+! grep -Eq '^the [0-9]+ loops? listed' <<<"$out" || fail "--min-share 0 lists every loop, yet a line says some are left out"
 echo "ok: one listed loop, the cold functions' notes counted in one line"

@@ -92,4 +92,24 @@ TEST(MeasureTables, ListedShareSaysWhatTheTableLeavesOut) {
     EXPECT_EQ(render_listed_share(share), "");
 }
 
+TEST(MeasureTables, ListedShareOfLoopsCountsTheirOwnCode) {
+    ListedShare share;
+    share.noun = "loop";
+    share.own_code = true;
+    share.listed = 5;
+    share.left_out = 1;
+    share.all_flops = 1000;
+    share.listed_flops = 990;
+    share.left_out_flops = 4;
+    share.largest_left_out_flops = 4;
+    share.lower_min_share_percent = 0.2;
+    share.lower_lists = 1;
+    // One left out: no "largest of them"; the rest (6 FLOPs) is code in no loop.
+    EXPECT_EQ(render_listed_share(share),
+              "the 5 loops listed hold 99.0% of the FLOPs in their own code; 1 more holds 0.400% of the FLOPs: "
+              "--min-share 0.2 lists 1 more\n");
+    share.listed = 1;
+    EXPECT_EQ(render_listed_share(share).substr(0, 60), "the 1 loop listed holds 99.0% of the FLOPs in its own code; ");
+}
+
 } // namespace
