@@ -184,9 +184,9 @@ void print_functions(const std::vector<measure::RegionCounts>& shown, const std:
                         cpu_seconds(sampling, f.name), "", dram_bytes_of(f)});
     fmt::print("\n{}", render_function_table(
                            fmt::format("functions with at least {}% of the FLOPs, bytes or CPU time ({} of {}; "
-                                       "--min-share; the marker library's own left out), by FLOPs, then bytes "
-                                       "(exclusive counts from the instrument engine; CPU s: self CPU time from "
-                                       "sampling a native run, summed over threads{}):",
+                                       "--min-share; the marker library's own left out), by FLOPs, then bytes:\n"
+                                       "  exclusive counts from the instrument engine\n"
+                                       "  CPU s: self CPU time from sampling a native run, summed over threads{}",
                                        min_share, shown.size(), all, sampling ? "" : ", unavailable"),
                            "function", "CPU s", rows));
     // What the table holds and leaves out: when the work is spread thin it lists little of it.

@@ -1,6 +1,7 @@
 #include "cli/measure_loops.hpp"
 
 #include "render/loop_table.hpp"
+#include "render/text_escape.hpp"
 
 #include <fmt/core.h>
 
@@ -31,15 +32,18 @@ void print_loops(const measure::ProgramLoops& loops, double min_share_percent, s
         rows.push_back(std::move(r));
     }
     std::string within;
-    for (const auto& f : loops.within_functions) within += (within.empty() ? "" : ", ") + f;
+    for (const auto& f : loops.within_functions) within += (within.empty() ? "" : ", ") + terminal_text(f);
     if (!within.empty()) within = " run inside the calls of " + within + " (--region-function)";
-    if (!loops.region.empty()) within = " run inside region " + loops.region + within;
+    if (!loops.region.empty()) within = " run inside region " + terminal_text(loops.region) + within;
+    // The title on one line, what the columns mean in short lines under it.
     fmt::print("\n{}", render_loop_table(
                            fmt::format("loops{} with at least {}% of the {}'s FLOPs, instructions or samples ({} of "
-                                       "{} found in its machine code; --min-share): counts from the instrument engine "
-                                       "by instruction (self: the loop's own code, its inner loops left out; incl: "
-                                       "with them and the functions it calls; call: those functions' counts, each "
-                                       "shared among its call sites by their calls); iterations: its back edges taken; {}",
+                                       "{} found in its machine code; --min-share):\n"
+                                       "  counts from the instrument engine, by instruction; iterations: its back edges taken\n"
+                                       "  self: the loop's own code, its inner loops left out\n"
+                                       "  incl: with them and the functions it calls\n"
+                                       "  call: those functions' counts, each shared among its call sites by their calls\n"
+                                       "  {}",
                                        within, min_share_percent, loops.region.empty() ? "program" : "region",
                                        loops.loops.size(), loops.loops_found,
                                        loops.sampled ? "CPU s: the samples of its own code in a sampled native run, "

@@ -49,7 +49,7 @@ c++ -O1 -g -ftemplate-depth=2000 -o thin thin.cpp || fail "cannot build the prog
 out=$("$bin" measure --engine instrument --functions --no-store -- ./thin 2>&1) || fail "measure --functions"
 title=$(grep -E '^functions with at least 1% ' <<<"$out") || fail "no --functions table"
 listed=$(sed -nE 's/.*\(([0-9]+) of [0-9]+; --min-share.*/\1/p' <<<"$title")
-rows=$(awk '/^functions with at least/ {t=1; getline; next} t && /^the [0-9]+ functions? listed|^no function listed/ {exit} t && NF {n++} END {print n+0}' <<<"$out")
+rows=$(awk '/^functions with at least/ {t=1; next} t && /^  / {next} t && !h {h=1; next} t && /^the [0-9]+ functions? listed|^no function listed/ {exit} t && NF {n++} END {print n+0}' <<<"$out")
 [[ $rows -eq $listed ]] || fail "the title says $listed functions, the table has $rows rows"
 line=$(grep -E '^(the [0-9]+ functions? listed holds? |no function listed)' <<<"$out") ||
   fail "no line after the table saying what it holds and leaves out"
