@@ -6,8 +6,10 @@
 #include "cli/layered_config.hpp"
 #include "cli/parse_failure_text.hpp"
 #include "cli/result_output.hpp"
+#include "cli/terminal.hpp"
 #include "cli/usage_error.hpp"
 #include "render/text_escape.hpp"
+#include "render/text_wrap.hpp"
 
 #include <fmt/core.h>
 
@@ -24,7 +26,11 @@
 namespace {
 // An error said on stderr without throwing: fmt::print throws when stderr is a pipe whose reader
 // left (SIGPIPE ignored after a stop: EPIPE), which inside a catch block would abort.
-void say(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stderr); }
+// On a terminal, broken at spaces to its width as print_stderr does.
+void say(std::string text) {
+    if (const auto width = roofline::cli::terminal_width(2)) text = roofline::wrap_lines(text, static_cast<std::size_t>(*width));
+    std::fwrite(text.data(), 1, text.size(), stderr);
+}
 
 // Output lost on a full disk is a failure, not a success with nothing printed.
 int stdout_written(int exit_code) {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace roofline::cli {
@@ -25,6 +26,14 @@ std::optional<int> columns_from_environment() {
     const long columns = std::strtol(text, &end, 10);
     if (*end != '\0' || columns < 1 || columns > 100000) return std::nullopt;
     return static_cast<int>(columns);
+}
+
+std::optional<int> terminal_width(int fd) {
+    if (::isatty(fd) != 1) return std::nullopt;
+    if (const auto columns = columns_from_environment()) return columns;
+    winsize size{};
+    if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return static_cast<int>(size.ws_col);
+    return std::nullopt;
 }
 
 } // namespace roofline::cli

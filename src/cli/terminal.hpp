@@ -19,4 +19,8 @@ bool wants_colour(int fd);
 // 100000; otherwise none (unset, empty, garbage, 0).
 std::optional<int> columns_from_environment();
 
+// The width of the terminal `fd` writes to: COLUMNS where set (as above), else the terminal's
+// own (TIOCGWINSZ); none when `fd` is no terminal (a pipe or file: lines stay whole for scripts).
+std::optional<int> terminal_width(int fd);
+
 } // namespace roofline::cli
