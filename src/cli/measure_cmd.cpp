@@ -669,7 +669,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                   "their machine code (natural loops, nested as a tree; named by source file and lines with debug "
                   "information, by function and address without), counted instruction by instruction under the "
                   "instrument engine (FLOPs, bytes at each cache level, iterations), each loop's own time from "
-                  "the samples of its code in a sampled native run (±1/sqrt(n)); loops with --min-share of the "
+                  "the samples of its code in a sampled native run (+/-1/sqrt(n)); loops with --min-share of the "
                   "FLOPs, instructions or samples are listed, those with samples placed, in a series per function. "
                   "A loop that calls functions also gets a point 'with its calls': its callees' counts and samples "
                   "added by the call instructions in its body (a function called from several places shared among "

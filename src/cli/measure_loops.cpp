@@ -47,7 +47,7 @@ void print_loops(const measure::ProgramLoops& loops, double min_share_percent, s
                                        within, min_share_percent, loops.region.empty() ? "program" : "region",
                                        loops.loops.size(), loops.loops_found,
                                        loops.sampled ? "CPU s: the samples of its own code in a sampled native run, "
-                                                       "± one over the square root of their number"
+                                                       "+/- one over the square root of their number"
                                                      : "no sampled run, so no time"),
                            rows));
     fmt::print("{}", render_listed_share(listed_share_line(loops.kept_share, "loop", true)));

@@ -189,7 +189,7 @@ bool time_from_stacks(const RegionCounts& region, const std::vector<RegionCounts
     t.source = TimeSource::sampled_stacks;
     t.samples = in.with;
     t.seconds = static_cast<double>(in.with) * sampling.seconds_per_sample();
-    t.note = fmt::format("inclusive CPU time from {} call-stack samples (±{:.0f}%, 1/sqrt(n)){}; {} of {} stacks not "
+    t.note = fmt::format("inclusive CPU time from {} call-stack samples (+/-{:.0f}%, 1/sqrt(n)){}; {} of {} stacks not "
                          "exact (unwinding stopped early, or a tail call through a pointer was bridged){}",
                          in.with, 100.0 / std::sqrt(static_cast<double>(in.with)),
                          in.attributed ? fmt::format(", {} of them placed in it by the instrument run (stopped in "

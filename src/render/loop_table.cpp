@@ -47,7 +47,7 @@ std::string render_loop_table(const std::string& title, const std::vector<LoopRo
         out += fmt::format(" {:>12} {:>9}", count(r.iterations), count(r.entries));
         if (sampled) {
             const long long n = r.self_samples.value_or(0);
-            out += n > 0 ? fmt::format(" {:>16}", fmt::format("{:.4f} ±{:.0f}%", static_cast<double>(n) * r.seconds_per_sample,
+            out += n > 0 ? fmt::format(" {:>16}", fmt::format("{:.4f} +/-{:.0f}%", static_cast<double>(n) * r.seconds_per_sample,
                                                                100.0 / std::sqrt(static_cast<double>(n))))
                          : fmt::format(" {:>16}", "no samples");
         }

@@ -59,6 +59,8 @@ lines=$(wc -l <<<"$out")
 # loop holds about a quarter of the FLOPs), by the FLOPs of the loops' own code.
 out=$("$bin" measure --loops --no-store --min-share 30 -- ./many 2>&1) || fail "measure --loops --min-share 30"
 line=$(grep -E '^the [0-9]+ loops? listed holds? ' <<<"$out") || fail "no line saying what the loops' table leaves out"
+# Text output is ASCII whatever the locale (docs/USAGE.md): no "±" in the table's legend or cells.
+! LC_ALL=C grep -q '[^ -~	]' <<<"$out" || fail "non-ASCII output: $(LC_ALL=C grep '[^ -~	]' <<<"$out" | head -3)"
 re='^the ([0-9]+) loops? listed holds? ([0-9.e+-]+)% of the FLOPs in (its|their) own code( and [0-9.]+% of the sampled CPU time)?; ([0-9]+) more holds? ([0-9.e+-]+)% of the FLOPs'
 [[ $line =~ $re ]] || fail "the line reads otherwise: $line"
 held=${BASH_REMATCH[2]} more=${BASH_REMATCH[5]} rest=${BASH_REMATCH[6]}
