@@ -50,10 +50,11 @@ struct ReportArgs {
     std::string job;  // --job ID: a monitored job's samples over time (job_view.hpp)
 };
 
-// The points that can be placed on `roofline`, analysed; the others named in notes and, with
-// why, in `not_judged` (the report lists them too).
+// The points that can be placed on `roofline`, analysed; those with no work that moved data in
+// `moved`, their bandwidth against each level's roof; the others named in notes and, with why,
+// in `not_judged` (the report lists them too).
 std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<Point>& points, View view, bool quiet,
-                                   std::vector<NotJudged>& not_judged) {
+                                   std::vector<NotJudged>& not_judged, std::vector<MovedData>& moved) {
     // A roofline in GFLOP/s cannot place exchanges or bit ops: say so instead of plotting nonsense.
     for (const auto& point : points) {
         if (point.work_unit != roofline.work_unit) {
@@ -72,7 +73,10 @@ std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<P
     for (const auto& point : points) {
         if (!point.work_counted && point.source == PointOrigin::ncu) unknown_flops.push_back(point.name);
         else if (!point.work_counted) uncounted.push_back(point.name);
-        else if (!(point.work > 0)) no_work.push_back(point.name);
+        else if (!(point.work > 0)) {
+            if (auto movement = data_movement(roofline, point, view)) moved.push_back({point.name, std::move(*movement)});
+            else no_work.push_back(point.name);
+        }
         else if (bounding_levels(roofline, point, view).empty()) {
             std::vector<std::string> levels;
             for (const auto& [level, bytes] : point.bytes)
@@ -126,7 +130,7 @@ int gpu_report(const ReportArgs& args, const MachineModel& model, const std::str
         if (part.roofline) {
             if (part.points.empty()) continue;  // the default roofline, drawn by plot; nothing to judge here
             ReportSection section{part.title, *part.roofline, {}};
-            section.analyses = judge_points(*part.roofline, part.points, view, args.quiet, section.not_judged);
+            section.analyses = judge_points(*part.roofline, part.points, view, args.quiet, section.not_judged, section.moved);
             sections.push_back(std::move(section));
             continue;
         }
@@ -142,7 +146,9 @@ int gpu_report(const ReportArgs& args, const MachineModel& model, const std::str
         return deliver(render_report({}, *parts.back().roofline, format, view, interrupted));
     if (sections.empty())
         throw std::runtime_error(fmt::format("no point can be judged on GPU {}: {}", args.gpu, fmt::join(reasons, "; ")));
-    if (sections.size() == 1) return deliver(render_report(sections[0].analyses, sections[0].roofline, format, view, interrupted));
+    if (sections.size() == 1)
+        return deliver(render_report(sections[0].analyses, sections[0].roofline, format, view, interrupted,
+                                     sections[0].not_judged, sections[0].moved));
     return deliver(render_sectioned_report(sections, format, view, interrupted));
 }
 
@@ -215,7 +221,7 @@ int run_report(const ReportArgs& args) {
         for (const auto& part : view_of_cluster.parts)
         {
             ReportSection section{part.name, part.roofline, {}};
-            section.analyses = judge_points(part.roofline, part.points, view, args.quiet, section.not_judged);
+            section.analyses = judge_points(part.roofline, part.points, view, args.quiet, section.not_judged, section.moved);
             sections.push_back(std::move(section));
         }
         return deliver(render_sectioned_report(sections, format, view, interrupted));
@@ -236,8 +242,9 @@ int run_report(const ReportArgs& args) {
         }
     }();
     std::vector<NotJudged> not_judged;
-    const auto analyses = judge_points(roofline, points, view, args.quiet, not_judged);
-    return deliver(render_report(analyses, roofline, format, view, interrupted, not_judged));
+    std::vector<MovedData> moved;
+    const auto analyses = judge_points(roofline, points, view, args.quiet, not_judged, moved);
+    return deliver(render_report(analyses, roofline, format, view, interrupted, not_judged, moved));
 }
 
 } // namespace

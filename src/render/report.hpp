@@ -4,6 +4,7 @@
 // headroom, and the optimizations to try next, in the order the ceilings suggest.
 #pragma once
 
+#include "core/data_movement.hpp"
 #include "core/roofline.hpp"
 
 #include <optional>
@@ -28,9 +29,16 @@ struct NotJudged {
     std::string point;
     std::string reason;
 };
+// A point with no work that moved data (core/data_movement): text and Markdown give its bandwidth
+// at each level against the level's roof in a section of its own ("Data movement only"), JSON
+// in "data_movement"; CSV leaves it out, as the points not judged.
+struct MovedData {
+    std::string point;
+    DataMovement movement;
+};
 std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
                           std::optional<View> view = std::nullopt, const std::vector<std::string>& interrupted = {},
-                          const std::vector<NotJudged>& not_judged = {});
+                          const std::vector<NotJudged>& not_judged = {}, const std::vector<MovedData>& moved = {});
 
 // Points judged against several rooflines (a cluster's nodes, and the whole cluster): one
 // report per section, each under its name. Text and Markdown: the reports one after the other
@@ -41,6 +49,7 @@ struct ReportSection {
     Roofline roofline;
     std::vector<Analysis> analyses;
     std::vector<NotJudged> not_judged = {};
+    std::vector<MovedData> moved = {};
 };
 std::string render_sectioned_report(const std::vector<ReportSection>& sections, ReportFormat format,
                                     std::optional<View> view = std::nullopt,

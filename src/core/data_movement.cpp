@@ -1,0 +1,32 @@
+#include "core/data_movement.hpp"
+
+#include <algorithm>
+
+namespace roofline {
+
+std::optional<DataMovement> data_movement(const Roofline& r, const Point& p, View view) {
+    if (!(p.seconds > 0)) return std::nullopt;
+    const auto levels = bounding_levels(r, p, view);
+    DataMovement out;
+    double nearest = -1;
+    for (const auto& roof : r.bandwidth) {
+        if (std::find(levels.begin(), levels.end(), roof.level) == levels.end() || !(roof.value > 0)) continue;
+        LevelBandwidth t;
+        t.level = roof.level;
+        t.bytes = p.bytes.at(roof.level);
+        t.gbs = t.bytes / p.seconds / 1e9;
+        t.roof = roof.name;
+        t.roof_gbs = roof.value;
+        t.share = t.gbs / roof.value;
+        t.above_roof = t.share > 1 + std::max(roof.spread, 0.03);
+        if (!t.above_roof && t.share > nearest) {
+            nearest = t.share;
+            out.nearest_level = t.level;
+        }
+        out.levels.push_back(std::move(t));
+    }
+    if (out.levels.empty()) return std::nullopt;
+    return out;
+}
+
+} // namespace roofline

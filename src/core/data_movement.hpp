@@ -1,0 +1,37 @@
+// Points that move data and do no work (a transpose, a copy, a gather, a sort's moves) have no
+// place on a roofline of FLOP/s, yet their bytes at each memory level over their time can be set
+// against that level's roof: how far each level is from it, and which is nearest (the likely
+// bound). report gives them this instead of "not judged".
+#pragma once
+
+#include "core/roofline.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct LevelBandwidth {
+    std::string level;
+    double bytes = 0;
+    double gbs = 0;        // bytes / the point's seconds
+    std::string roof;      // the level's roof, as the roofline's points are judged on
+    double roof_gbs = 0;
+    double share = 0;      // gbs / roof_gbs
+    // Above the roof by more than its measured spread (at least 3%): a figure that cannot be true
+    // (time that missed part of the traffic, bytes counted in another build, a roof measured low);
+    // such a level is said, never called the bound.
+    bool above_roof = false;
+};
+
+struct DataMovement {
+    std::vector<LevelBandwidth> levels;  // in the roofline's level order
+    std::string nearest_level;         // the level nearest its roof, not above it; empty: none
+};
+
+// The point's traffic at each level it has bytes at and the roofline has a roof for (`view` as
+// report's: ORM only DRAM); nullopt when it has no time or no such level.
+std::optional<DataMovement> data_movement(const Roofline& r, const Point& p, View view);
+
+} // namespace roofline
