@@ -31,9 +31,23 @@ std::optional<Analysis> place_measured(const MachineFile& machine, const Point& 
     }
 }
 
+// A point with no FLOPs that moved data: its bandwidth at each level against the level's roof,
+// on the roofline report would judge it on; nullopt for any other point.
+std::optional<DataMovement> measured_data_movement(const MachineFile& machine, const Point& p) {
+    if (!p.work_counted || p.work != 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
+    if (const auto it = p.details.find("mpi_hosts"); it != p.details.end() && it->second > 1) return std::nullopt;
+    try {
+        return data_movement(roofline_from_machine_file(machine, select_roofline(machine.model, {p}, {})), p, View::carm);
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;
+    }
+}
+
 void print_measured_points(const std::vector<Point>& points, const std::optional<MachineFile>& machine) {
     std::vector<MeasuredRow> rows;
-    for (const auto& p : points) rows.push_back({p, machine ? place_measured(*machine, p) : std::nullopt});
+    for (const auto& p : points)
+        rows.push_back({p, machine ? place_measured(*machine, p) : std::nullopt,
+                        machine ? measured_data_movement(*machine, p) : std::nullopt});
     fmt::print("{}", render_measured_points(rows, machine.has_value()));
 }
 

@@ -28,6 +28,14 @@ std::size_t name_width(const std::vector<std::string>& names, std::size_t least,
 std::string cell(double v) { return std::isfinite(v) ? format_number(v) : "-"; }
 std::string count_cell(double v) { return std::isfinite(v) ? format_quantity(v) : "-"; }
 
+// The level of a point with no FLOPs nearest its roof; null when none.
+const LevelBandwidth* nearest_level(const std::optional<DataMovement>& m) {
+    if (!m) return nullptr;
+    for (const auto& t : m->levels)
+        if (t.level == m->nearest_level) return &t;
+    return nullptr;
+}
+
 } // namespace
 
 std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool judged) {
@@ -61,6 +69,8 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
         if (judged) {
             if (row.analysis)
                 out += fmt::format(" {:<22} {:>8}", row.analysis->binding_roof, efficiency_text(*row.analysis));
+            else if (const auto* nearest = nearest_level(row.movement))
+                out += fmt::format(" {:<22} {:>8}", nearest->roof, format_percent(nearest->share));
             else
                 out += fmt::format(" {:<22} {:>8}", "-", "-");
         }
@@ -70,6 +80,13 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
         }
         out += "\n";
     }
+    for (const auto& row : rows)
+        if (const auto* nearest = judged ? nearest_level(row.movement) : nullptr)
+            out += terminal_text(fmt::format("{}: no FLOPs, so its % is of bandwidth: {} GB/s at {}, of {}'s {} GB/s, "
+                                             "the level nearest its roof (report gives every level)",
+                                             row.point.name, format_number(nearest->gbs), nearest->level, nearest->roof,
+                                             format_number(nearest->roof_gbs))) +
+                   "\n";
     for (const auto& row : rows)
         if (row.analysis && row.analysis->above_roof)
             out += fmt::format("{}: {}\n", terminal_text(row.point.name), above_roof_text(*row.analysis->above_roof));

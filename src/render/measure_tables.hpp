@@ -2,6 +2,7 @@
 // machine's roofline when there is one) and the per-function counts.
 #pragma once
 
+#include "core/data_movement.hpp"
 #include "core/roofline.hpp"
 
 #include <cstddef>
@@ -15,10 +16,13 @@ namespace roofline {
 struct MeasuredRow {
     Point point;
     std::optional<Analysis> analysis;
+    std::optional<DataMovement> movement = std::nullopt;  // no FLOPs, bytes moved (core/data_movement)
 };
 
 // region, seconds, threads, GFLOP, GFLOP/s, FLOP/byte at the innermost level
-// with bytes; with `judged`, the binding roof and % of attainable.
+// with bytes; with `judged`, the binding roof and % of attainable (for a row with no FLOPs
+// that moved data: the roof of the level nearest its roof and the % of its bandwidth, said in a
+// line under the table).
 std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool judged);
 
 // A function's counts from the instrument engine and its time.

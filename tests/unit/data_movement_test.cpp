@@ -1,6 +1,7 @@
 // Points with no work that moved data: their bandwidth at each level against its roof
 // (core/data_movement), and how report gives them (render/report).
 #include "core/data_movement.hpp"
+#include "render/measure_tables.hpp"
 #include "render/report.hpp"
 
 #include <gtest/gtest.h>
@@ -91,6 +92,18 @@ TEST(DataMovement, ReportGivesTheSectionAndJson) {
     const auto escaped = render_report({}, r, ReportFormat::text, View::carm, {}, {}, hostile);
     EXPECT_EQ(escaped.find("\x1b"), std::string::npos);
     EXPECT_NE(escaped.find("  a\\nb\\x1b[2J: nearest"), std::string::npos) << escaped;
+}
+
+TEST(DataMovement, MeasuresTableGivesThePercentOfBandwidthAndSaysSo) {
+    const Roofline r = two_levels();
+    std::vector<MeasuredRow> rows = {{transpose(), std::nullopt, data_movement(r, transpose(), View::carm)}};
+    const auto table = render_measured_points(rows, true);
+    EXPECT_NE(table.find("DRAM copy+WA              40.0%"), std::string::npos) << table;
+    EXPECT_NE(table.find("transpose: no FLOPs, so its % is of bandwidth: 20.0 GB/s at DRAM, of DRAM copy+WA's 50.0 GB/s"),
+              std::string::npos)
+        << table;
+    // Not judged (no machine model): neither column nor line.
+    EXPECT_EQ(render_measured_points(rows, false).find("no FLOPs"), std::string::npos);
 }
 
 } // namespace
