@@ -134,6 +134,26 @@ void add_model_lifts(const KernelSpec& spec, const Roofline& r, View view, Kerne
 
 bool scattered_access(const ArraySpec& a) { return a.random || a.stride > 1; }
 
+std::vector<std::string> unmodelled_effects(const KernelSpec& spec) {
+    constexpr double kPageBytes = 4096;  // the base page of x86-64 and most Linux systems
+    std::vector<std::string> out;
+    for (const auto& a : spec.arrays) {
+        const bool in_memory = a.resident_in.empty() || a.resident_in == "memory";
+        if (!a.random && in_memory && a.stride * a.element_bytes >= kPageBytes)
+            out.push_back(fmt::format(
+                "{}'s accesses fall {} B apart, a page or more: TLB misses and DRAM page changes are not in the "
+                "model, so read the prediction as a bound such code often misses by several times",
+                a.name, a.stride * a.element_bytes));
+        if (a.random && a.resident_in != "registers" && a.resident_in != "L1")
+            out.push_back(fmt::format(
+                "{}'s accesses land at random: each waits for its line (latency, and the misses a core keeps in "
+                "flight), which the model leaves out, so read the prediction as a bound such code often misses by "
+                "twice or more",
+                a.name));
+    }
+    return out;
+}
+
 double bytes_per_access(const ArraySpec& a, int level, double line_bytes) {
     // L1 counts what the instructions move; below the cache that keeps the lines until
     // they are used whole, each line crosses once, as a contiguous operand's elements do.

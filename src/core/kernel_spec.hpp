@@ -105,6 +105,12 @@ SpecPrecision spec_precision(const KernelSpec& spec);
 // Whether `resident_in` names a place a spec array may live ("" = memory).
 bool is_known_residence(const std::string& resident_in);
 
+// What the model leaves out that the spec's own operands run into, a sentence each: accesses a
+// page or more apart in memory (TLB misses, DRAM page changes), and random accesses below L1
+// (each waits for its line: latency and the misses a core keeps in flight, not bandwidth).
+// Such loops run well under a prediction made of bandwidth (bench/model-vs-measured.sh).
+std::vector<std::string> unmodelled_effects(const KernelSpec& spec);
+
 // What crosses one level per iteration, by kind: the loads, the stores (non-temporal ones
 // included, and also apart), and the write-allocate reads of the stores.
 struct LevelTraffic {

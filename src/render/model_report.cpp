@@ -273,6 +273,9 @@ std::string kernel_text(const KernelModelResult& result, View view) {
                            one ? "its adds form" : "each is", format_number(*p.one_chain_performance), rate,
                            format_number(r.clock_ghz));
     }
+    const auto unmodelled = unmodelled_effects(k);
+    for (std::size_t i = 0; i < unmodelled.size(); ++i)
+        out += fmt::format("  {:<16}{}\n", i == 0 ? "not modelled" : "", terminal_text(unmodelled[i]));
     if (!p.must_beat.empty()) {
         std::string names;
         for (const auto& c : p.must_beat)
@@ -413,6 +416,7 @@ ordered_json kernel_json(const KernelModelResult& result, View view) {
                                                                  {"performance", *p.one_chain_performance}}
                                                   : ordered_json(nullptr)},
             {"warnings", result.warnings},
+            {"not_modelled", unmodelled_effects(k)},
             {"lifts", lifts},
             {"next_steps", next_steps},
             {"headroom", headroom},

@@ -1220,3 +1220,28 @@ TEST(KernelSpecRoofs, TextAndJsonNameTheRoofsUsed) {
     EXPECT_EQ(orm.find("L1 load (avx2) 250"), std::string::npos) << orm;
     EXPECT_NE(orm.find("DRAM load 40 GB/s: it only loads there"), std::string::npos) << orm;
 }
+
+namespace {
+
+TEST(KernelSpecUnmodelled, PageStridesAndRandomAccessBelowL1AreSaid) {
+    KernelSpec k;
+    k.name = "k";
+    k.arrays = {array("a", 1, 0), array("b", 0, 1), array("h", 1, 1, "L2"), array("r", 1, 0, "L1")};
+    EXPECT_TRUE(unmodelled_effects(k).empty());  // contiguous, nothing left out
+    k.arrays[1].stride = 4000;                   // a transpose's stores: 32000 B apart
+    k.arrays[2].random = true;                   // a histogram's bins in L2
+    k.arrays[3].random = true;                   // random in L1: hits, no line to wait for
+    const auto said = unmodelled_effects(k);
+    ASSERT_EQ(said.size(), 2u);
+    EXPECT_EQ(said[0].rfind("b's accesses fall 32000 B apart, a page or more", 0), 0u) << said[0];
+    EXPECT_EQ(said[1].rfind("h's accesses land at random", 0), 0u) << said[1];
+    // Under a page apart (a sum of every 8th double), or kept in a cache: nothing said.
+    k.arrays[1].stride = 8;
+    k.arrays[2].random = false;
+    EXPECT_TRUE(unmodelled_effects(k).empty());
+    k.arrays[1].stride = 4000;
+    k.arrays[1].resident_in = "L2";
+    EXPECT_TRUE(unmodelled_effects(k).empty());
+}
+
+} // namespace
