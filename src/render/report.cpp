@@ -336,6 +336,19 @@ nlohmann::ordered_json above_roof_json(const std::optional<AboveRoof>& above) {
             {"likely_causes", causes}};
 }
 
+// A point that moves data under half of every level's roof is not held back by bandwidth: said,
+// with where its time may go and what lifts the first; "" otherwise.
+std::string moved_data_advice(const DataMovement& m) {
+    const bool far_under = std::all_of(m.levels.begin(), m.levels.end(), [](const LevelBandwidth& t) {
+        return !t.above_roof && t.share < 0.5;
+    });
+    if (!far_under || m.nearest_level.empty()) return {};
+    return "Under half of every level's roof, so bandwidth is not what holds it back: its time goes to how it reaches "
+           "memory (strided or random accesses, short runs the prefetchers do not follow, page walks, loads waiting on "
+           "loads) or to other work (integer work, waiting, I/O); for the first, make accesses contiguous, block them "
+           "into tiles a cache holds, or prefetch";
+}
+
 nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
                                    const std::vector<std::string>& interrupted,
                                    const std::vector<NotJudged>& not_judged, const std::vector<MovedData>& moved) {
@@ -398,9 +411,11 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                               {"roof_gbs", number_json(t.roof_gbs)},
                               {"share", number_json(t.share)},
                               {"above_roof", t.above_roof}});
+        const std::string advice = moved_data_advice(m.movement);
         movements.push_back({{"point", m.point},
                              {"nearest_level", m.movement.nearest_level.empty() ? json(nullptr) : json(m.movement.nearest_level)},
-                             {"levels", levels}});
+                             {"levels", levels},
+                             {"next_step", advice.empty() ? json(nullptr) : json(advice)}});
     }
     out["data_movement"] = movements;
     return out;
@@ -459,7 +474,8 @@ std::string moved_data_text(const std::vector<MovedData>& moved, bool markdown) 
         if (nearest) parts.push_back("nearest its roof at " + level_text(*nearest));
         for (const auto& t : m.movement.levels)
             if (&t != nearest) parts.push_back(level_text(t));
-        const std::string line = join(parts, "; ");
+        std::string line = join(parts, "; ");
+        if (const std::string advice = moved_data_advice(m.movement); !advice.empty()) line += ". " + advice;
         out += markdown ? fmt::format("- **{}**: {}\n", markdown_escape(m.point), markdown_escape(line))
                         : "  " + terminal_text(m.point + ": " + line) + "\n";
     }

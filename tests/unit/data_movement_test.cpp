@@ -87,6 +87,15 @@ TEST(DataMovement, ReportGivesTheSectionAndJson) {
     EXPECT_EQ(json["data_movement"][0]["nearest_level"], "DRAM");
     EXPECT_DOUBLE_EQ(json["data_movement"][0]["levels"][1]["share"].get<double>(), 0.4);
     EXPECT_EQ(json["data_movement"][0]["levels"][1]["above_roof"], false);
+    // Under half of every roof (40% and 2.5%): bandwidth is not what holds it back, said.
+    EXPECT_NE(text.find("Under half of every level's roof, so bandwidth is not what holds it back"), std::string::npos);
+    EXPECT_TRUE(json["data_movement"][0]["next_step"].is_string());
+    Point near_roof = transpose();
+    near_roof.bytes["DRAM"] = 4e9;  // 40 GB/s of 50: bandwidth-bound, no such advice
+    const std::vector<MovedData> bound = {{"copy", *data_movement(r, near_roof, View::carm)}};
+    EXPECT_EQ(render_report({}, r, ReportFormat::text, View::carm, {}, {}, bound).find("Under half"), std::string::npos);
+    EXPECT_TRUE(nlohmann::json::parse(render_report({}, r, ReportFormat::json, View::carm, {}, {}, bound))
+                    ["data_movement"][0]["next_step"].is_null());
     // A hostile name stays on its line.
     const std::vector<MovedData> hostile = {{"a\nb\x1b[2J", moved[0].movement}};
     const auto escaped = render_report({}, r, ReportFormat::text, View::carm, {}, {}, hostile);
