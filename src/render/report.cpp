@@ -452,7 +452,7 @@ std::string not_judged_text(const std::vector<NotJudged>& not_judged, bool markd
 }
 
 // The points that only moved data: a line each, the level nearest its roof first ("nearest its
-// roof at DRAM: 11.0 GB/s, 17.3% of DRAM copy+WA (63.5 GB/s); L1 7.40 GB/s, 1.03% of L1 triad
+// roof at DRAM 10.9 GB/s, 17.2% of DRAM copy+WA (63.5 GB/s); L1 7.40 GB/s, 1.0% of L1 triad
 // (718 GB/s)"), a level above its roof said as such. Empty when there are none.
 std::string moved_data_text(const std::vector<MovedData>& moved, bool markdown) {
     if (moved.empty()) return {};
