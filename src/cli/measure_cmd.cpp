@@ -682,8 +682,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "With --loops: find the loops of this shared library too (its path; repeatable), counted "
                     "instruction by instruction like the program's own code. Without debug information its loops "
                     "are named by the library, their function and offset ('sum_squares in libsq.so: "
-                    "sum_squares+0x20'), a function it does not export by its address from its unwind table "
-                    "('fn@0x1100 in libsq.so: fn@0x1100+0x18')")
+                    "sum_squares+0x20'), a function without a symbol (stripped) by its file and its entry address "
+                    "from its unwind table, as --functions names it ('(no symbol: libsq.so+0x1100)+0x18')")
         ->type_name("PATH");
     cmd->add_option("--region-function", args->region_functions,
                     "Measure every call of function NAME as a region (repeatable; no recompiling). NAME is matched "

@@ -2,6 +2,7 @@
 
 #include "io/text_file.hpp"
 #include "measure/elf_reading.hpp"
+#include "rl_unnamed.h"  // tools/vgtool: the Valgrind tool's naming of code without a symbol
 
 #include <fmt/core.h>
 
@@ -74,7 +75,7 @@ std::vector<std::pair<std::uint64_t, std::string>> got_slots(const std::string& 
 
 } // namespace
 
-ElfSymbols::ElfSymbols(const std::string& path) {
+ElfSymbols::ElfSymbols(const std::string& path) : path_(path) {
     // Programs and libraries with debug information can be far larger than an
     // input file (libxul, CUDA fat binaries): allow 16 GiB rather than lose their symbols.
     auto file = read_file_if_exists(path, std::uint64_t{16} << 30);
@@ -165,33 +166,28 @@ std::string_view ElfSymbols::code_at(std::uint64_t vaddr, std::size_t n) const {
     return std::string_view(data_).substr(*offset, n);
 }
 
-std::string ElfSymbols::unnamed_function_name(std::uint64_t start) { return fmt::format("fn@{:#x}", start); }
+std::string ElfSymbols::unnamed_function_name(const std::string& file, std::uint64_t start) {
+    char name[RL_UNNAMED_NAME_MAX];
+    rl_unnamed_code_name(name, sizeof name, file.c_str(), start, 1);
+    return name;
+}
 
 std::vector<ElfSymbols::Symbol> ElfSymbols::unnamed_functions() const {
     std::vector<Symbol> out;
     if (eh_frame_hdr_ == 0) return out;
-    const auto i32 = [](std::string_view b, std::size_t at) {
-        std::int32_t v = 0;
-        std::memcpy(&v, b.data() + at, 4);
-        return v;
+    // The table is read as the Valgrind tool reads it (rl_unnamed.c), so both find the same functions.
+    const RlReadAt read = [](void* ctx, rl_u64 offset, void* buf, unsigned long n) -> unsigned long {
+        const auto& data = *static_cast<const std::string*>(ctx);
+        if (offset > data.size()) return 0;
+        const auto got = std::min<std::uint64_t>(n, data.size() - offset);
+        std::memcpy(buf, data.data() + offset, got);
+        return static_cast<unsigned long>(got);
     };
-    // version 1; eh_frame_ptr pcrel|sdata4 (0x1b); fde_count udata4 (0x03); table datarel|sdata4 (0x3b)
-    const auto head = code_at(eh_frame_hdr_, 12);
-    if (head.size() != 12 || head.substr(0, 4) != std::string_view("\x01\x1b\x03\x3b", 4)) return out;
-    const auto count = static_cast<std::uint32_t>(i32(head, 8));
-    const auto table = code_at(eh_frame_hdr_ + 12, std::size_t{count} * 8);
-    if (table.size() != std::size_t{count} * 8) return out;
-    for (std::uint32_t e = 0; e < count; ++e) {
-        const std::uint64_t start = eh_frame_hdr_ + static_cast<std::uint64_t>(static_cast<std::int64_t>(i32(table, 8 * e)));
-        const std::uint64_t fde = eh_frame_hdr_ + static_cast<std::uint64_t>(static_cast<std::int64_t>(i32(table, 8 * e + 4)));
-        // The FDE: length, CIE pointer, pc_begin (pcrel|sdata4, as the table's is), pc_range.
-        const auto entry = code_at(fde, 16);
-        if (entry.size() != 16 || static_cast<std::uint32_t>(i32(entry, 0)) == 0xffffffffu) continue;
-        if (fde + 8 + static_cast<std::uint64_t>(static_cast<std::int64_t>(i32(entry, 8))) != start) continue;
-        const auto size = static_cast<std::uint32_t>(i32(entry, 12));
-        if (size == 0 || symbol_at(start)) continue;
-        out.push_back({start, size, unnamed_function_name(start), false});
-    }
+    auto* ctx = const_cast<std::string*>(&data_);
+    std::vector<RlCodeRange> ranges(rl_unwind_count(read, ctx));
+    ranges.resize(rl_unwind_functions(read, ctx, ranges.data(), ranges.size()));
+    for (const auto& r : ranges)
+        if (!symbol_at(r.start)) out.push_back({r.start, r.size, unnamed_function_name(path_, r.start), false, true});
     return out;
 }
 

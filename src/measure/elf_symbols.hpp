@@ -49,6 +49,7 @@ public:
         std::uint64_t start, size;  // link-time address
         std::string name;           // demangled
         bool ifunc;                 // STT_GNU_IFUNC: start is the resolver, not the code that runs
+        bool unnamed = false;       // no symbol: a range of the unwind table (unnamed_functions)
     };
     // The function holding link-time address `vaddr`; empty / null when none.
     std::string function_at(std::uint64_t vaddr) const;
@@ -66,13 +67,15 @@ public:
     // Whether `vaddr` is in a PLT section (.plt, .plt.sec, .plt.got): linker stubs, no function's code.
     bool in_plt(std::uint64_t vaddr) const;
     // The functions the unwind table (.eh_frame_hdr, kept by strip) covers that no symbol names:
-    // a stripped library's local functions, named "fn@0x1140" by their address. Empty where the
-    // table is absent or not in the usual encoding (GCC's and Clang's on x86-64).
+    // a stripped file's functions, named "(no symbol: libx.so+0x1140)" by file and entry address, as
+    // the Valgrind tool and the sampler name them. Empty where the table is absent or not in the
+    // usual encoding (GCC's and Clang's on x86-64).
     std::vector<Symbol> unnamed_functions() const;
-    // The name unnamed_functions gives a function starting at `start`.
-    static std::string unnamed_function_name(std::uint64_t start);
+    // The name unnamed_functions gives a function of `file` starting at `start`.
+    static std::string unnamed_function_name(const std::string& file, std::uint64_t start);
 
 private:
+    std::string path_;
     bool loaded_ = false;
     bool shared_library_ = false;
     std::uint64_t eh_frame_hdr_ = 0;  // PT_GNU_EH_FRAME's link-time address; 0: none

@@ -1,6 +1,7 @@
 #include "measure/process_code.hpp"
 
 #include "measure/function_names.hpp"
+#include "rl_unnamed.h"  // tools/vgtool: the Valgrind tool's naming of code without a symbol
 
 #include <algorithm>
 #include <cstring>
@@ -55,14 +56,27 @@ std::optional<std::pair<std::string, std::uint64_t>> ProcessCode::link_address_a
 std::string ProcessCode::name_at(std::uint32_t pid, std::uint64_t ip) {
     const auto f = function_at(pid, ip);
     if (f) return f->symbol->name;
-    // Code without a symbol is kept apart by its file, as the Valgrind tool names it; code in no file
-    // (an anonymous executable mapping) was generated at run time.
+    // Code without a symbol is kept apart by its file and its function's entry in the unwind table,
+    // as the Valgrind tool names it; code in no file (an anonymous executable mapping) was generated
+    // at run time.
     const ProcessMapping* m = find(pid, ip, true);
     if (!m) m = find(pid, ip, false);
     const std::string file = m ? m->file : std::string{};
     if (file.empty() || file == "//anon" || file.starts_with("[anon")) return kCodeOutsideAnyFile;
-    const auto slash = file.starts_with("[") ? std::string::npos : file.rfind('/');  // [vdso] as it is
-    return "(unknown in " + file.substr(slash == std::string::npos ? 0 : slash + 1) + ")";
+    char name[RL_UNNAMED_NAME_MAX];
+    const auto at = locate(pid, ip);
+    const ElfSymbols::Symbol* range = nullptr;
+    if (at) {
+        auto& ranges = unnamed_[at->elf];
+        if (!ranges) ranges = at->elf->unnamed_functions();
+        const auto after = std::upper_bound(ranges->begin(), ranges->end(), at->vaddr,
+                                            [](std::uint64_t a, const ElfSymbols::Symbol& u) { return a < u.start; });
+        if (after != ranges->begin() && at->vaddr < std::prev(after)->start + std::prev(after)->size)
+            range = &*std::prev(after);
+    }
+    if (range) return range->name;
+    rl_unnamed_code_name(name, sizeof name, file.c_str(), 0, 0);
+    return name;
 }
 
 std::string ProcessCode::file_at(std::uint32_t pid, std::uint64_t ip) const {

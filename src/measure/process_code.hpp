@@ -40,7 +40,8 @@ public:
     // child without mappings of its own uses its parent's); nullopt when the
     // address is in no file or no symbol.
     std::optional<CodeFunction> function_at(std::uint32_t pid, std::uint64_t ip);
-    // Its name; code without a symbol "(unknown in FILE)" (FILE's base name), kCodeOutsideAnyFile
+    // Its name; code without a symbol "(no symbol: FILE+0xENTRY)" (FILE's base name, ENTRY its
+    // function's in the unwind table; "(no symbol: FILE)" outside any), kCodeOutsideAnyFile
     // (function_names.hpp) outside any file.
     std::string name_at(std::uint32_t pid, std::uint64_t ip);
     // The file mapped at `ip`; empty when none.
@@ -85,6 +86,8 @@ private:
     std::map<std::string, std::unique_ptr<ElfSymbols>> elves_;
     std::map<std::pair<std::uint64_t, std::uint64_t>, bool> jumps_;  // (from, to) starts
     std::map<std::pair<std::uint32_t, std::string>, std::optional<CodeFunction>> definitions_;
+    // Each file's functions without a symbol (its unwind table's), found when first needed.
+    std::map<const ElfSymbols*, std::optional<std::vector<ElfSymbols::Symbol>>> unnamed_;
 };
 
 } // namespace roofline::measure

@@ -219,9 +219,10 @@ private:
         // (when the function is large enough: program_loops).
         function_notes.push_back({{object, symbol.name}, 0, 0, 0, std::move(found->notes)});
         auto& said = function_notes.back();
-        // A library's function is named with its file (its loops may have no lines to name them).
+        // A library's function is named with its file (its loops may have no lines to name them);
+        // a function without a symbol has its file in its name.
         CountedFunction cf{{object, symbol.name},
-                           symbols.shared_library()
+                           symbols.shared_library() && !symbol.unnamed
                                ? fmt::format("{} in {}", symbol.name, std::filesystem::path(object).filename().string())
                                : symbol.name,
                            std::move(*found),
@@ -307,7 +308,7 @@ private:
         const auto* symbol = other.loaded() ? other.symbol_at(t.address) : nullptr;
         if (symbol && symbol->start != t.address) symbol = nullptr;
         if (counted_files_.count(file))
-            return {t.object, symbol ? symbol->name : ElfSymbols::unnamed_function_name(t.address)};
+            return {t.object, symbol ? symbol->name : ElfSymbols::unnamed_function_name(t.object, t.address)};
         const auto tool = std::find_if(tool_.begin(), tool_.end(), [&](const RegionCounts& f) {
             return f.name == t.function && canonical_path(f.object) == file;
         });
@@ -336,7 +337,7 @@ private:
             return {object, symbol->name};
         if (const auto import = symbols.plt_import_at(target); !import.empty()) return imported(object, import);
         // No symbol starts there: a stripped file's local function, named as its unwind table's are.
-        return {object, ElfSymbols::unnamed_function_name(target)};
+        return {object, ElfSymbols::unnamed_function_name(object, target)};
     }
 
     // A function of another file called through the PLT: the tool's count of it by name, and its samples.

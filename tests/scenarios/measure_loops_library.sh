@@ -5,7 +5,7 @@
 # with their exact FLOPs (sum_squares 2N a call, scale N); the program's loop calling
 # sum_squares through the PLT holds the library function's FLOPs in its point with its
 # calls; a loop in a function the library does not export is found by the range its unwind
-# table gives, named by its address ('fn@0x1140 in libloops.so: fn@0x1140+0x10').
+# table gives, named by its file and address ('(no symbol: libloops.so+0x1140)+0x10').
 # --loops-library without --loops, or naming no file, is a usage error (exit 2).
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
 set -u
@@ -35,8 +35,8 @@ grep -q "^in scale in libloops.so:" <<<"$out" || fail "no table of scale's loops
 grep -Eq "^scale\+0x[0-9a-f]+ +300k " <<<"$out" || fail "scale's loop: not N FLOPs in the table"
 # halve's loop is in halve_all, a function the stripped library does not export: found by its
 # unwind table's range, named by its address, N FLOPs.
-grep -Eq "^in fn@0x[0-9a-f]+ in libloops\.so:" <<<"$out" || fail "no table of the library's local function's loops"
-grep -Eq "^fn@0x[0-9a-f]+\+0x[0-9a-f]+ +300k " <<<"$out" || fail "the local function's loop: not N FLOPs in the table"
+grep -Eq "^in \(no symbol: libloops\.so\+0x[0-9a-f]+\):" <<<"$out" || fail "no table of the library's local function's loops"
+grep -Eq "^\(no symbol: libloops\.so\+0x[0-9a-f]+\)\+0x[0-9a-f]+ +300k " <<<"$out" || fail "the local function's loop: not N FLOPs in the table"
 grep -q "are in no function its symbols or its unwind table name" <<<"$out" && fail "code of the library left unnamed"
 # The program's loop calls sum_squares through the PLT: the library function's FLOPs are its calls'.
 line=$(grep -n '/\* repeating \*/' "$src/tests/loops/uses_loops_lib.c" | cut -d: -f1)

@@ -27,6 +27,7 @@
 #include "rl_counters.h"
 #include "rl_fnmatch.h"
 #include "rl_insn.h"
+#include "rl_unnamed.h"
 
 /* VEX's IR optimiser, from the libvex this tool is linked with statically (Valgrind
  * 3.19's VEX/priv/ir_opt.h, guest_amd64_defs.h, main_globals.h; not in the public
@@ -471,6 +472,53 @@ static Int fn_index_in(const HChar *name, const HChar *obj)
 
 static Int fn_index(const HChar *name) { return fn_index_in(name, NULL); }
 
+/* Each file's functions without a symbol, from its unwind table (read once, when its first
+ * unnamed code runs), so two of them are two entries, named as measure's sampler and loop finder
+ * name them. */
+typedef struct {
+    HChar *obj;
+    RlCodeRange *ranges;
+    unsigned long n;
+} UnnamedFile;
+static UnnamedFile *unnamed_files = NULL;
+static Int n_unnamed_files = 0, cap_unnamed_files = 0;
+
+static unsigned long read_file_at(void *ctx, rl_u64 offset, void *buf, unsigned long n)
+{
+    const Int fd = *(Int *)ctx;
+    if (VG_(lseek)(fd, (Off64T)offset, VKI_SEEK_SET) != (Off64T)offset) return 0;
+    const Int got = VG_(read)(fd, buf, (Int)n);
+    return got > 0 ? (unsigned long)got : 0;
+}
+
+static const RlCodeRange *unnamed_function_at(const HChar *obj, Addr link)
+{
+    UnnamedFile *f = NULL;
+    for (Int i = 0; i < n_unnamed_files && !f; i++)
+        if (VG_(strcmp)(unnamed_files[i].obj, obj) == 0) f = &unnamed_files[i];
+    if (!f) {
+        if (n_unnamed_files == cap_unnamed_files) {
+            cap_unnamed_files = cap_unnamed_files ? 2 * cap_unnamed_files : 8;
+            unnamed_files = VG_(realloc)("rl.unnamedfiles", unnamed_files, cap_unnamed_files * sizeof(UnnamedFile));
+        }
+        f = &unnamed_files[n_unnamed_files++];
+        f->obj = VG_(strdup)("rl.unnamedobj", obj);
+        f->ranges = NULL;
+        f->n = 0;
+        SysRes r = VG_(open)(obj, VKI_O_RDONLY, 0);
+        if (!sr_isError(r)) {
+            Int fd = (Int)sr_Res(r);
+            const unsigned long count = rl_unwind_count(read_file_at, &fd);
+            if (count > 0) {
+                f->ranges = VG_(malloc)("rl.unnamedranges", count * sizeof(RlCodeRange));
+                f->n = rl_unwind_functions(read_file_at, &fd, f->ranges, count);
+            }
+            VG_(close)(fd);
+        }
+    }
+    return rl_range_at(f->ranges, f->n, (rl_u64)link);
+}
+
 static Int fn_of_addr(Addr a)
 {
     const HChar *name = NULL;
@@ -481,9 +529,12 @@ static Int fn_of_addr(Addr a)
            libgfortran's matmul) is kept apart by its file, named as measure's sampler names it;
            code in no file was generated at run time. */
         if (!obj) return fn_index(RL_NO_FILE_NAME);
-        const HChar *slash = VG_(strrchr)(obj, '/');
-        HChar buf[256];
-        VG_(snprintf)(buf, sizeof buf, "(unknown in %s)", slash ? slash + 1 : obj);
+        const RlCodeRange *range = NULL;
+        Bool plt;
+        DebugInfo *di = code_debuginfo(a, &plt);
+        if (di) range = unnamed_function_at(obj, a - (Addr)VG_(DebugInfo_get_text_bias)(di));
+        HChar buf[RL_UNNAMED_NAME_MAX];
+        rl_unnamed_code_name(buf, sizeof buf, obj, range ? range->start : 0, range != NULL);
         return fn_index_in(buf, obj);
     }
     return fn_index_in(name, obj);
