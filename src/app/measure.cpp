@@ -227,8 +227,12 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
                                                                                whole, request.min_share)
                                          : std::move(counted));
             if (!result.region_breakdowns.empty())
-                note("--loops with --counts-from: the loops' counts and times are the whole run's, not split by "
-                     "marker region (a region's share of a sample is known by instruction only in the build counted)");
+                note("--loops with --counts-from: the loops are the whole run's (what ran inside and outside every "
+                     "marker region, added up), not given per region: a region's share of each instruction's runs is "
+                     "counted in the counted build only, and the timed build's samples are matched to loops by "
+                     "source lines, not by instruction. The regions' own points are split as usual. For the loops "
+                     "of each region, measure the counted build alone: roofline measure --loops -- COUNTED_BUILD "
+                     "(its own time)");
         } else if (result.region_breakdowns.empty()) {
             made.loops.push_back(measure::program_loops(result.instructions, result.functions, whole, sampled,
                                                         request.min_share, scope));

@@ -213,7 +213,14 @@ MeasurePlanner::MeasurePlanner(MeasureOptions options, const measure::EngineDesc
     // only DWARF line tables give (measure/timed_build_loops).
     if (o.loops && !o.counts_from.empty()) {
         if (!o.region_functions.empty())
-            throw RequestError("--loops with --counts-from gives the whole run's loops: drop --region-function");
+            throw RequestError(fmt::format(
+                "--loops with --counts-from gives the whole run's loops, not those inside --region-function's calls: "
+                "which runs of a loop were made inside a call is counted by instruction in the counted build only, "
+                "and the timed build's samples are matched to loops by source lines, not by instruction, so its "
+                "time cannot be split the same way. Drop --region-function (the whole run's loops), or measure "
+                "the counted build alone: roofline measure --loops --region-function NAME -- {} ... (its own time, "
+                "not that of {})",
+                message_name(o.counts_from), message_name(o.command.front())));
         for (const auto* program : {&o.counts_from, &o.command.front()}) {
             const auto path = loops_object(*program);
             if (!measure::SourceLines(path).has_lines())

@@ -677,7 +677,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                   "and its callees'). With marker regions, the loops of each region ('REGION: FUNCTION: LOOP'): "
                   "what ran while it was open, each sample given the region's share of its instruction's runs. "
                   "With --counts-from (both builds with -g): counted in that build, timed in the command's, the "
-                  "loops matched by function and source lines");
+                  "loops matched by function and source lines, the whole run's only (see --counts-from)");
     cmd->add_option("--loops-library", args->loops_libraries,
                     "With --loops: find the loops of this shared library too (its path; repeatable), counted "
                     "instruction by instruction like the program's own code. Without debug information its loops "
@@ -738,7 +738,10 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "cannot decode) under the instrument engine, with the command's arguments, and time the "
                     "command natively: for programs built with -march=native on AVX-512 CPUs. Both runs' outputs "
                     "are compared; regions are matched by name, --loops by function and source lines (both built "
-                    "with -g)")
+                    "with -g). With --counts-from, --loops gives the whole run's loops only: not split by marker "
+                    "region (a note says so) and not with --region-function (refused), since the timed build's "
+                    "samples are matched to loops by source lines, not by instruction; for those, --loops on the "
+                    "counted build alone")
         ->type_name("PROGRAM");
     add_machine_option(cmd, args->machine)
         ->description("Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "

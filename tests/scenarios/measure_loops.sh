@@ -169,6 +169,21 @@ grep -q "the loops are given per marker region" <<<"$out" || fail "the split by 
 out=$("$bin" measure --loops --region-scope thread --no-store --min-share 1 -o prt.json -- ./loop_regions $rn 2>&1) ||
   fail "measure --loops --region-scope thread"
 grep -q "not split by marker region: with --region-scope thread" <<<"$out" || fail "--region-scope thread: the whole run's loops not said"
+# Counted in another build (--counts-from): the loops are the whole run's (daxpy's three calls,
+# inside and outside "solve"), said in a note; the regions keep their own points.
+cc -O1 -g -I "$src/include" -o loop_regions_o1 "$src/tests/loops/loop_regions.c" -L "$lib" -lroofline_marker \
+  -Wl,-rpath,"$lib" || fail "cannot build loop_regions at -O1"
+out=$("$bin" measure --loops --no-store --min-share 1 -o prc.json --counts-from ./loop_regions_o1 -- ./loop_regions $rn 2>&1) ||
+  fail "measure --loops --counts-from with marker regions"
+grep -q "the loops are the whole run's (what ran inside and outside every marker region" <<<"$out" ||
+  fail "--counts-from: the whole run's loops not said"
+l=$(rl daxpy)
+[[ $(jq --arg name "daxpy: loop_regions.c:$l-$((l + 1))" '[.points[] | select(.name == $name) | .flops] | first' prc.json) == $((6 * rn)) ]] ||
+  fail "--counts-from: daxpy's loop is not the whole run's: $(jq -c '[.points[] | [.name, .flops]]' prc.json)"
+jq -e '[.points[] | select(.name == "solve" or .name == "check")] | length == 2' prc.json >/dev/null ||
+  fail "--counts-from: the regions' own points are missing: $(jq -c '[.points[].name]' prc.json)"
+out=$("$bin" measure --loops --region-function daxpy --no-store --counts-from ./loop_regions_o1 -- ./loop_regions 1000 2>&1); rc=$?
+[[ $rc == 2 && $out == *"measure the counted build alone"* ]] || fail "--loops --counts-from --region-function: exit $rc"
 
 out=$("$bin" measure --loops --engine perf --no-store -- ./loop_shapes 1000 2>&1); rc=$?
 [[ $rc == 2 && $out == *"--loops needs the instrument engine"* ]] || fail "--loops --engine perf: exit $rc"

@@ -64,6 +64,13 @@ TEST(AppMeasurePlan, WhatCannotBeDoneIsRefusedNamingTheOption) {
     EXPECT_NE(refusal(loops, "time").find("--loops needs the instrument engine"), std::string::npos);
     loops.counts_from = "true";  // no debug information: its loops cannot be matched by source lines
     EXPECT_NE(refusal(loops).find("build both with -g"), std::string::npos);
+    // Two builds' loops inside --region-function's calls: refused, saying why and what to run instead.
+    loops.region_functions = {"daxpy"};
+    const auto within = refusal(loops);
+    EXPECT_NE(within.find("not those inside --region-function's calls"), std::string::npos) << within;
+    EXPECT_NE(within.find("measure the counted build alone: roofline measure --loops --region-function NAME"),
+              std::string::npos)
+        << within;
     auto scope = command({"true"});
     scope.region_scope = "galaxy";
     EXPECT_FALSE(refusal(scope, "time").empty());
