@@ -325,6 +325,8 @@ public:
         });
         // A point measured for time only has no place on the chart (its work was not counted).
         uncounted_ += std::erase_if(points, [](const Point& p) { return !p.work_counted; });
+        // Counted, no work, timed: it moved data (a transpose, a copy); report judges its bandwidth.
+        no_work_ += std::erase_if(points, [](const Point& p) { return !(p.work > 0) && p.seconds > 0; });
         // A point above its roof by more than the roof's spread cannot be true (a measurement
         // error): it is named and left out of the chart, never drawn; within the spread, noted.
         std::erase_if(points, [&](const Point& p) {
@@ -347,6 +349,9 @@ public:
         if (other_unit_ > 0) notes.push_back(fmt::format("{} point{} in other units left out", other_unit_, plural(other_unit_)));
         if (uncounted_ > 0)
             notes.push_back(fmt::format("{} point{} measured for time only left out", uncounted_, plural(uncounted_)));
+        if (no_work_ > 0)
+            notes.push_back(fmt::format("{} point{} with no {} left out (roofline report gives {} bandwidth at each level)",
+                                        no_work_, plural(no_work_), work_noun(), no_work_ == 1 ? "its" : "their"));
         if (refused_ > 0)
             notes.push_back(fmt::format("{} point{} above {} roof left out (a measurement error; roofline report says why)",
                                         refused_, plural(refused_), refused_ == 1 ? "its" : "their"));
@@ -358,6 +363,10 @@ public:
         if (uncounted_ > 0)
             print_stderr("roofline: note: {} point(s) left out: their work was not counted (measured for time only, "
                          "e.g. by the time engine)\n", uncounted_);
+        if (no_work_ > 0)
+            print_stderr("roofline: note: {} point(s) with no {} left out of the chart (nothing to place on a roofline of "
+                         "{}/s): 'roofline report' gives their bandwidth at each level against its roof\n",
+                         no_work_, work_noun(), unit_);
         if (above_roof_ > kMaxNamedAboveRoof)
             print_stderr("roofline: warning: {} more points above their roof, left out of the chart ('roofline "
                          "report' lists them all)\n",
@@ -367,7 +376,8 @@ public:
 private:
     static constexpr std::size_t kMaxNamedAboveRoof = 20;  // 100,000 such points must not flood the terminal
     std::string unit_;
-    std::size_t other_unit_ = 0, uncounted_ = 0, above_roof_ = 0, refused_ = 0;
+    std::size_t other_unit_ = 0, uncounted_ = 0, no_work_ = 0, above_roof_ = 0, refused_ = 0;
+    std::string work_noun() const { return unit_ == "FLOP" ? "FLOPs" : "work"; }
 };
 
 // Screens the chart's points, each judged against its cluster part's roofline, else the first
