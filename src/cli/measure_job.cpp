@@ -19,25 +19,35 @@
 #include <unistd.h>
 
 namespace roofline::cli {
-std::optional<Analysis> place_measured(const MachineFile& machine, const Point& p) {
-    if (!p.work_counted || p.work <= 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
-    // A job over several nodes is not bounded by one node's roofline.
+namespace {
+// The roofline a counted, timed point with bytes is judged on: the policy plot and report use
+// (the point's own precision and thread count where measured); none for a job over several nodes,
+// which one node's roofline does not bound.
+std::optional<Roofline> measured_roofline(const MachineFile& machine, const Point& p) {
+    if (!p.work_counted || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
     if (const auto it = p.details.find("mpi_hosts"); it != p.details.end() && it->second > 1) return std::nullopt;
     try {
-        // The policy plot and report use: the point's own precision and thread count where measured.
-        return analyze(roofline_from_machine_file(machine, select_roofline(machine.model, {p}, {})), p, View::carm);
+        return roofline_from_machine_file(machine, select_roofline(machine.model, {p}, {}));
     } catch (const std::invalid_argument&) {
         return std::nullopt;
     }
 }
 
-// A point with no FLOPs that moved data: its bandwidth at each level against the level's roof,
-// on the roofline report would judge it on; nullopt for any other point.
+// A point with no FLOPs that moved data: its bandwidth at each level against the level's roof;
+// nullopt for any other point.
 std::optional<DataMovement> measured_data_movement(const MachineFile& machine, const Point& p) {
-    if (!p.work_counted || p.work != 0 || p.bytes.empty() || p.seconds <= 0) return std::nullopt;
-    if (const auto it = p.details.find("mpi_hosts"); it != p.details.end() && it->second > 1) return std::nullopt;
+    if (p.work != 0) return std::nullopt;
+    const auto r = measured_roofline(machine, p);
+    return r ? data_movement(*r, p, View::carm) : std::nullopt;
+}
+} // namespace
+
+std::optional<Analysis> place_measured(const MachineFile& machine, const Point& p) {
+    if (p.work <= 0) return std::nullopt;
+    const auto r = measured_roofline(machine, p);
+    if (!r) return std::nullopt;
     try {
-        return data_movement(roofline_from_machine_file(machine, select_roofline(machine.model, {p}, {})), p, View::carm);
+        return analyze(*r, p, View::carm);
     } catch (const std::invalid_argument&) {
         return std::nullopt;
     }
