@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace roofline::measure {
 
@@ -57,25 +58,40 @@ FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<Ins
                                          [](const FunctionCfg::Jump& j, std::uint64_t v) { return j.at < v; });
         return it != cfg.jumps.end() && it->at == a ? &*it : nullptr;
     };
+    const auto last_instruction = [&](std::size_t block) -> std::optional<std::uint64_t> {
+        const auto it = std::lower_bound(cfg.instructions.begin(), cfg.instructions.end(), blocks[block].end);
+        if (it == cfg.instructions.begin() || *std::prev(it) < blocks[block].start) return std::nullopt;
+        return *std::prev(it);
+    };
+    // How often control left `block` for `to`: by its last jump's taken side, or by falling through
+    // (a conditional jump's other side, or any other instruction).
+    const auto edge_runs = [&](std::size_t block, std::uint64_t to) {
+        const auto last = last_instruction(block);
+        if (!last) return 0.0;
+        const auto* jump = jump_at(*last);
+        if (jump && jump->target == to) return jump->conditional ? taken(*last) : runs(*last);
+        return jump && jump->conditional ? runs(*last) - taken(*last) : runs(*last);
+    };
     for (std::size_t l = 0; l < found.loops.size(); ++l) {
         const auto& loop = found.forest.loops[l];
         auto& counts = out.loops[l];
         counts.self.name = counts.inclusive.name = found.loops[l].name;
         for (const std::size_t entry : loop.entries) counts.header_runs += runs(blocks[entry].start);
-        for (const auto& edge : loop.back_edges) {
-            const std::uint64_t header = blocks[edge.to].start;
-            // The back edge leaves its block's last instruction: as that jump's taken side,
-            // or by falling through (a conditional jump's other side, or any other instruction).
-            const auto last_it = std::lower_bound(cfg.instructions.begin(), cfg.instructions.end(), blocks[edge.from].end);
-            if (last_it == cfg.instructions.begin()) continue;
-            const std::uint64_t last = *std::prev(last_it);
-            const auto* jump = jump_at(last);
-            if (jump && jump->target == header)
-                counts.iterations += jump->conditional ? taken(last) : runs(last);
-            else
-                counts.iterations += jump && jump->conditional ? runs(last) - taken(last) : runs(last);
+        for (const auto& edge : loop.back_edges) counts.back_edges += edge_runs(edge.from, blocks[edge.to].start);
+        counts.entries = std::max(0.0, counts.header_runs - counts.back_edges);
+        // Exits taken at a header that does not jump back: tests that ran no body.
+        double exits_at_top = 0;
+        for (const std::size_t entry : loop.entries) {
+            const bool jumps_back = std::any_of(loop.back_edges.begin(), loop.back_edges.end(),
+                                                [&](const BackEdge& e) { return e.from == entry; });
+            const auto last = last_instruction(entry);
+            const auto* test = last ? jump_at(*last) : nullptr;
+            if (jumps_back || !test || !test->conditional) continue;  // a test is a conditional jump
+            for (const std::size_t next : blocks[entry].successors)
+                if (!std::binary_search(loop.blocks.begin(), loop.blocks.end(), next))
+                    exits_at_top += edge_runs(entry, blocks[next].start);
         }
-        counts.entries = std::max(0.0, counts.header_runs - counts.iterations);
+        counts.iterations = std::max(0.0, counts.header_runs - exits_at_top);
     }
     return out;
 }

@@ -3,7 +3,8 @@
 // summed over each loop's blocks. Self counts are a loop's own blocks (its body
 // less its inner loops'), inclusive counts hold its inner loops too; the code in no
 // loop keeps the rest, so the loops' self counts and the code outside them add up to
-// the function's. How often a loop ran comes from its back edges' jumps. Pure.
+// the function's. How often a loop ran comes from its header's runs and its back edges'
+// and exits' jumps. Pure.
 #pragma once
 
 #include "measure/engine.hpp"
@@ -22,8 +23,13 @@ struct LoopCounts {
     // counts times the call site's share of its calls (measure/call_shares); filled by program_loops.
     RegionCounts calls;
     double header_runs = 0;  // executions of its header's first instruction (irreducible: of its entries')
-    double iterations = 0;   // executions of its back edges: times control went round it
-    double entries = 0;      // header runs less iterations: times control came in from outside
+    double back_edges = 0;   // executions of its back edges: times control went round it
+    double entries = 0;      // header runs less back edges: times control came in from outside
+    // Times its body ran: its header's runs less the exits taken at a header that is not also
+    // where the loop jumps back (a loop tested at the top, as -O0 and some hand-written code
+    // make: its last test runs no body). A loop tested at the bottom (compilers rotate nearly
+    // every loop) ran its body at every header run: `back_edges + entries`, not `back_edges`.
+    double iterations = 0;
 };
 
 struct FunctionLoopCounts {

@@ -66,6 +66,7 @@ void within_share(FunctionResult& fr, double part) {
         for (auto* c : {&m.counts.self, &m.counts.inclusive, &m.counts.calls}) scale(*c);
         m.counts.header_runs *= part;
         m.counts.iterations *= part;
+        m.counts.back_edges *= part;
         m.counts.entries *= part;
         scale_samples(m.self_samples);
         scale_samples(m.inclusive_samples);
@@ -712,6 +713,7 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
             timed(p, m.function, m.counts.self, m.self_samples);
             p.details["loop_depth"] = m.depth;
             p.details["loop_iterations"] = m.counts.iterations;
+            p.details["loop_back_edges"] = m.counts.back_edges;
             p.details["loop_entries"] = m.counts.entries;
             p.details["loop_inclusive_flops"] = m.counts.inclusive.total_flops();  // with its calls'
             if (m.counts.calls.total_flops() > 0) p.details["loop_call_flops"] = m.counts.calls.total_flops();
@@ -735,6 +737,7 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
             p.details["loop_call_flops"] = m.counts.calls.total_flops();
             p.details["loop_self_flops"] = m.counts.self.total_flops();
             p.details["loop_iterations"] = m.counts.iterations;
+            p.details["loop_back_edges"] = m.counts.back_edges;
             p.details["loop_entries"] = m.counts.entries;
             lines(p, m);
             points.push_back(std::move(p));

@@ -198,6 +198,7 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
                 add_counts(s.counts.calls, m.counts.calls);
                 s.counts.header_runs += m.counts.header_runs;
                 s.counts.iterations += m.counts.iterations;
+                s.counts.back_edges += m.counts.back_edges;
                 s.counts.entries += m.counts.entries;
                 header = std::min(header, m.loop.header);
                 s.loop.instructions.insert(s.loop.instructions.end(), m.loop.instructions.begin(),

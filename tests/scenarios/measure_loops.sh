@@ -4,7 +4,7 @@
 # 'for' line to the last line of its body, found by the comments marking them), its
 # self FLOPs exactly the analytic figure (daxpy 2N, the stencil sweep 4(N-2), the
 # multiply's innermost loop 2M^3 at depth 3), in a series per function; iterations
-# from the back edges (daxpy's jump back N-1 times); a switch's jump table followed
+# its body's runs (daxpy's N; its jump back N-1 times); a switch's jump table followed
 # (its cases' FLOPs in its loop), a computed goto said to leave its graph incomplete;
 # no function whose loops and rest fail to add up to
 # the tool's total; each series led by its function's point, which its loops split; at -O3 the vector body and remainder of a loop hold its FLOPs
@@ -35,7 +35,8 @@ expect_point() {  # NAME FLOPS [DEPTH]
 }
 daxpy="daxpy: loop_shapes.c:$(line '/* daxpy */')-$(line 'y[i] += a * x[i];')"
 expect_point "$daxpy" $((2 * n)) 1
-[[ $(point "$daxpy" | jq '.details.loop_iterations') == $((n - 1)) ]] || fail "daxpy's loop: iterations $(point "$daxpy" | jq .details.loop_iterations), want $((n - 1))"
+[[ $(point "$daxpy" | jq '.details.loop_iterations') == "$n" ]] || fail "daxpy's loop: iterations $(point "$daxpy" | jq .details.loop_iterations), want $n"
+[[ $(point "$daxpy" | jq '.details.loop_back_edges') == $((n - 1)) ]] || fail "daxpy's loop: back edges $(point "$daxpy" | jq .details.loop_back_edges), want $((n - 1))"
 expect_point "sweep_reduce_copy: loop_shapes.c:$(line '/* sweep */')-$(line 'b[i] = 0.25')" $((4 * (n - 2))) 1
 j=$(line '/* matmul j */')
 expect_point "matmul: loop_shapes.c:$j-$((j + 1))" $((2 * m * m * m)) 3

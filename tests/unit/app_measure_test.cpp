@@ -74,7 +74,7 @@ app::ProgramMeasurement instrument_run() {
     s.ok = true;
     s.period_seconds = 1e-4;
     s.samples = 100;
-    s.functions["sweep"] = {100, 0.01};
+    s.functions["sweep"] = {100, 0.01, ""};
     m.sampling = s;
     return m;
 }

@@ -43,7 +43,7 @@ SamplingResult sampling(const std::string& fn, long long samples) {
     SamplingResult s;
     s.ok = true;
     s.period_seconds = 1e-4;
-    s.functions[fn] = {samples, samples * 1e-4};
+    s.functions[fn] = {samples, samples * 1e-4, ""};
     return s;
 }
 

@@ -59,7 +59,8 @@ TEST(LoopCounts, ALoopsCountsItsIterationsAndTheRestIsOutside) {
     EXPECT_EQ(loop.self.bytes_loaded, 80);
     EXPECT_EQ(loop.self.cache_traffic.at("DRAM_read"), 40);
     EXPECT_EQ(loop.header_runs, 10);
-    EXPECT_EQ(loop.iterations, 9);  // the jump back was taken 9 times
+    EXPECT_EQ(loop.back_edges, 9);   // the jump back was taken 9 times
+    EXPECT_EQ(loop.iterations, 10);  // tested at the bottom: its body ran at every header run
     EXPECT_EQ(loop.entries, 1);
     EXPECT_EQ(counts.outside.instructions, 2);
     EXPECT_EQ(counts.outside.bytes_loaded, 8);
@@ -73,7 +74,8 @@ TEST(LoopCounts, ALoopEnteredTwiceAndCountsAtNoInstructionStart) {
     // Entered twice, 10 times round in all: the header ran 12 times, the jump back was taken 10.
     const auto counts = loop_counts(found, {ran(0x1000, 2), ran(0x1002, 12), ran(0x1003, 1), ran(0x1004, 12),
                                             jumped(0x1007, 12, 10), ran(0x1009, 2)});
-    EXPECT_EQ(counts.loops[0].iterations, 10);
+    EXPECT_EQ(counts.loops[0].back_edges, 10);
+    EXPECT_EQ(counts.loops[0].iterations, 12);
     EXPECT_EQ(counts.loops[0].entries, 2);
     EXPECT_EQ(counts.unplaced, 1u);  // 0x1003 is inside inc's bytes: counted outside, and said
     EXPECT_EQ(counts.outside.instructions, 5);
@@ -88,8 +90,24 @@ TEST(LoopCounts, ABackEdgeByFallingThroughAndByAnUnconditionalJump) {
     ASSERT_EQ(found.loops.size(), 1u);
     const auto counts = loop_counts(found, {ran(0x1000, 7), ran(0x1002, 7), jumped(0x1005, 7, 1), ran(0x1007, 6),
                                             ran(0x100b, 1)});
-    EXPECT_EQ(counts.loops[0].iterations, 6);  // the jmp back ran 6 times
+    EXPECT_EQ(counts.loops[0].back_edges, 6);  // the jmp back ran 6 times
+    EXPECT_EQ(counts.loops[0].iterations, 6);  // the header's je left once, where no jump back follows
     EXPECT_EQ(counts.loops[0].entries, 1);
+}
+
+TEST(LoopCounts, ALoopTestedAtTheTopRanItsBodyOnceLessThanItsHeader) {
+    // As -O0 makes `for (i = 0; i < 10; i++)`: enter at the test, the body falls through to it.
+    // 0x1000: xor eax,eax; 0x1002: jmp 0x1006; 0x1004: inc eax; 0x1006: cmp eax,10; 0x1009: jl 0x1004; 0x100b: ret
+    const std::string code("\x31\xc0\xeb\x02\xff\xc0\x83\xf8\x0a\x7c\xf9\xc3", 12);
+    const auto found = loops_of(decode_function_cfg(code, 0x1000, "top_tested"));
+    ASSERT_EQ(found.loops.size(), 1u);
+    const auto counts = loop_counts(found, {ran(0x1000, 1), ran(0x1002, 1), ran(0x1004, 10), ran(0x1006, 11),
+                                            jumped(0x1009, 11, 10), ran(0x100b, 1)});
+    EXPECT_EQ(counts.loops[0].header_runs, 11);
+    EXPECT_EQ(counts.loops[0].back_edges, 10);  // inc falls through to the test 10 times
+    EXPECT_EQ(counts.loops[0].iterations, 10);  // the 11th test left without running the body
+    EXPECT_EQ(counts.loops[0].entries, 1);
+    EXPECT_EQ(counts.loops[0].self.instructions, 32);
 }
 
 // Nesting with real code: the multiply of tests/loops/loop_shapes.c at -O2, every
