@@ -72,6 +72,15 @@ FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<Ins
         if (jump && jump->target == to) return jump->conditional ? taken(*last) : runs(*last);
         return jump && jump->conditional ? runs(*last) - taken(*last) : runs(*last);
     };
+    // Work, not loop control: FLOPs, stores or calls.
+    const auto does_work = [&](std::size_t block) {
+        const auto from = at.lower_bound(blocks[block].start), to = at.lower_bound(blocks[block].end);
+        for (auto it = from; it != to; ++it)
+            if (it->second->counts.total_flops() > 0 || it->second->counts.bytes_stored > 0) return true;
+        const auto call = std::lower_bound(cfg.calls.begin(), cfg.calls.end(), blocks[block].start,
+                                           [](const FunctionCfg::Call& c, std::uint64_t v) { return c.at < v; });
+        return call != cfg.calls.end() && call->at < blocks[block].end;
+    };
     for (std::size_t l = 0; l < found.loops.size(); ++l) {
         const auto& loop = found.forest.loops[l];
         auto& counts = out.loops[l];
@@ -79,14 +88,15 @@ FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<Ins
         for (const std::size_t entry : loop.entries) counts.header_runs += runs(blocks[entry].start);
         for (const auto& edge : loop.back_edges) counts.back_edges += edge_runs(edge.from, blocks[edge.to].start);
         counts.entries = std::max(0.0, counts.header_runs - counts.back_edges);
-        // Exits taken at a header that does not jump back: tests that ran no body.
+        // Exits taken at a header that only tests (no jump back from it, no work in it): tests
+        // that ran no body. A header that does work (a loop entered in its middle) ran the body.
         double exits_at_top = 0;
         for (const std::size_t entry : loop.entries) {
             const bool jumps_back = std::any_of(loop.back_edges.begin(), loop.back_edges.end(),
                                                 [&](const BackEdge& e) { return e.from == entry; });
             const auto last = last_instruction(entry);
             const auto* test = last ? jump_at(*last) : nullptr;
-            if (jumps_back || !test || !test->conditional) continue;  // a test is a conditional jump
+            if (jumps_back || !test || !test->conditional || does_work(entry)) continue;
             for (const std::size_t next : blocks[entry].successors)
                 if (!std::binary_search(loop.blocks.begin(), loop.blocks.end(), next))
                     exits_at_top += edge_runs(entry, blocks[next].start);

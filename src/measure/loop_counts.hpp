@@ -25,9 +25,9 @@ struct LoopCounts {
     double header_runs = 0;  // executions of its header's first instruction (irreducible: of its entries')
     double back_edges = 0;   // executions of its back edges: times control went round it
     double entries = 0;      // header runs less back edges: times control came in from outside
-    // Times its body ran: its header's runs less the exits taken at a header that is not also
-    // where the loop jumps back (a loop tested at the top, as -O0 and some hand-written code
-    // make: its last test runs no body). A loop tested at the bottom (compilers rotate nearly
+    // Times its body ran: its header's runs less the exits taken at a header that only tests
+    // (no jump back from it, no FLOPs, stores or calls in it: a loop tested at the top, as -O0
+    // makes, whose last test runs no body; a loop entered in its middle does work in its header). A loop tested at the bottom (compilers rotate nearly
     // every loop) ran its body at every header run: `back_edges + entries`, not `back_edges`.
     double iterations = 0;
 };

@@ -110,6 +110,24 @@ TEST(LoopCounts, ALoopTestedAtTheTopRanItsBodyOnceLessThanItsHeader) {
     EXPECT_EQ(counts.loops[0].self.instructions, 32);
 }
 
+TEST(LoopCounts, ALoopEnteredInItsMiddleRanItsBodyAtEveryHeaderRun) {
+    // As -O2 makes of `for (s = 0; s < 10; s++) { work; swap; }` when the last swap moves out:
+    // entered at the work (the header, which stores, then tests), the swap jumps back to it.
+    // 0x1000: xor eax,eax; 0x1002: jmp 0x1006; 0x1004: nop; nop; 0x1006: mov [rdi],eax; inc eax;
+    // 0x100a: cmp eax,10; 0x100d: jne 0x1004; 0x100f: ret
+    const std::string code("\x31\xc0\xeb\x02\x90\x90\x89\x07\xff\xc0\x83\xf8\x0a\x75\xf5\xc3", 16);
+    const auto found = loops_of(decode_function_cfg(code, 0x1000, "entered_in_middle"));
+    ASSERT_EQ(found.loops.size(), 1u);
+    auto store = ran(0x1006, 10);
+    store.counts.bytes_stored = 40;
+    const auto counts = loop_counts(found, {ran(0x1000, 1), ran(0x1002, 1), ran(0x1004, 9), ran(0x1005, 9), store,
+                                            ran(0x1008, 10), ran(0x100a, 10), jumped(0x100d, 10, 9), ran(0x100f, 1)});
+    EXPECT_EQ(counts.loops[0].header_runs, 10);
+    EXPECT_EQ(counts.loops[0].back_edges, 9);
+    EXPECT_EQ(counts.loops[0].iterations, 10);  // its header stores: the body ran each time
+    EXPECT_EQ(counts.loops[0].entries, 1);
+}
+
 // Nesting with real code: the multiply of tests/loops/loop_shapes.c at -O2, every
 // instruction counted once. Self counts are each loop's own instructions, inclusive
 // counts hold the inner loops', and the loops' self counts and the rest add up.
