@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -25,6 +28,27 @@ unsigned long read_string(void* ctx, rl_u64 offset, void* buf, unsigned long n) 
     const auto got = std::min<rl_u64>(n, data.size() - offset);
     std::memcpy(buf, data.data() + offset, got);
     return static_cast<unsigned long>(got);
+}
+
+std::string self_exe() {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+rl_u64 le(const std::string& b, std::size_t at, int n) {
+    rl_u64 v = 0;
+    for (int i = n - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b.at(at + static_cast<std::size_t>(i)));
+    return v;
+}
+
+// The file offset of .eh_frame_hdr (PT_GNU_EH_FRAME's p_offset) of a 64-bit ELF file; 0: none.
+std::size_t eh_frame_hdr_offset(const std::string& elf) {
+    const auto phoff = le(elf, 0x20, 8), phentsize = le(elf, 0x36, 2), phnum = le(elf, 0x38, 2);
+    for (rl_u64 i = 0; i < phnum; ++i) {
+        const auto ph = static_cast<std::size_t>(phoff + i * phentsize);
+        if (le(elf, ph, 4) == 0x6474e550u) return static_cast<std::size_t>(le(elf, ph + 8, 8));
+    }
+    return 0;
 }
 
 TEST(VgtoolUnnamed, NamedByFileBaseNameAndEntry) {
@@ -82,6 +106,47 @@ TEST(VgtoolUnnamed, ReadsTheUnwindTableOfThisProgram) {
     // Not an ELF file: none.
     std::string text = "#!/bin/sh\necho hi\n";
     EXPECT_EQ(rl_unwind_count(read_string, &text), 0u);
+}
+
+TEST(VgtoolUnnamed, AFdeCountTheFileCannotHoldIsNoTable) {
+    const std::string exe = self_exe();
+    const auto hdr = eh_frame_hdr_offset(exe);
+    ASSERT_GT(hdr, 0u);
+    const auto real = le(exe, hdr + 8, 4);
+    ASSERT_GT(real, 0u);
+    auto with_count = [&](rl_u64 count) {
+        std::string copy = exe;
+        for (int i = 0; i < 4; ++i) copy[hdr + 8 + static_cast<std::size_t>(i)] = static_cast<char>((count >> (8 * i)) & 0xff);
+        return copy;
+    };
+    RlCodeRange out[4];
+    // 0xfffffff0 entries (64 GiB of ranges to allocate), or more than the whole file's bytes: none.
+    for (const rl_u64 count : {rl_u64{0xfffffff0u}, rl_u64{0xffffffffu}, rl_u64{exe.size() / 8}}) {
+        std::string copy = with_count(count);
+        EXPECT_EQ(rl_unwind_count(read_string, &copy), 0u) << count;
+        EXPECT_EQ(rl_unwind_functions(read_string, &copy, out, 4), 0u) << count;
+    }
+    // The real count still reads.
+    std::string same = with_count(real);
+    EXPECT_EQ(rl_unwind_count(read_string, &same), real);
+    // A file cut inside its table (the segment says more bytes than the file has): none.
+    std::string cut = exe.substr(0, hdr + 12 + 8);
+    if (real > 1) {
+        EXPECT_EQ(rl_unwind_count(read_string, &cut), 0u);
+    }
+
+    // ElfSymbols reads the table the same way: no unnamed functions, nothing huge allocated.
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("rl_vgtool_unnamed_" + std::to_string(::getpid()) + ".elf");
+    {
+        std::ofstream f(path, std::ios::binary);
+        const std::string copy = with_count(0xfffffff0u);
+        f.write(copy.data(), static_cast<std::streamsize>(copy.size()));
+    }
+    std::vector<roofline::measure::ElfSymbols::Symbol> unnamed;
+    EXPECT_NO_THROW(unnamed = roofline::measure::ElfSymbols(path.string()).unnamed_functions());
+    EXPECT_TRUE(unnamed.empty());
+    std::filesystem::remove(path);
 }
 
 } // namespace

@@ -22,13 +22,20 @@ typedef struct {
     rl_u64 off[RL_MAX_LOADS], vaddr[RL_MAX_LOADS], filesz[RL_MAX_LOADS];
 } Table;
 
+/* Whether the n bytes at link-time address `at` lie in one PT_LOAD segment's file bytes (no sum
+ * that a hostile file's numbers could overflow). */
+static int segment_of(const Table *t, rl_u64 at, rl_u64 n)
+{
+    for (int i = 0; i < t->loads; i++)
+        if (at >= t->vaddr[i] && n <= t->filesz[i] && at - t->vaddr[i] <= t->filesz[i] - n) return i;
+    return -1;
+}
+
 /* n bytes at link-time address `at` into buf; 0 when not all are in the file. */
 static int read_vaddr(const Table *t, rl_u64 at, unsigned char *buf, unsigned long n)
 {
-    for (int i = 0; i < t->loads; i++)
-        if (at >= t->vaddr[i] && at - t->vaddr[i] + n <= t->filesz[i])
-            return t->read(t->ctx, t->off[i] + (at - t->vaddr[i]), buf, n) == n;
-    return 0;
+    const int i = segment_of(t, at, n);
+    return i >= 0 && t->read(t->ctx, t->off[i] + (at - t->vaddr[i]), buf, n) == n;
 }
 
 static int find_table(RlReadAt read, void *ctx, Table *t)
@@ -64,8 +71,16 @@ static int find_table(RlReadAt read, void *ctx, Table *t)
     unsigned char head[12];
     if (!read_vaddr(t, t->hdr, head, 12) || head[0] != 1 || head[1] != 0x1b || head[2] != 0x03 || head[3] != 0x3b)
         return 0;
-    t->count = le(head + 8, 4);
-    return t->count > 0;
+    /* The count is the file's word: callers allocate that many entries, so a damaged or hostile
+     * one (0xfffffff0: 64 GiB) is no table unless its 12 + 8 * count bytes lie in the segment
+     * holding the header and the file holds them (its last entry read). */
+    const rl_u64 count = le(head + 8, 4);
+    unsigned char last[8];
+    if (count == 0 || count > (~(rl_u64)0 - 12) / 8 || segment_of(t, t->hdr, 12 + 8 * count) < 0 ||
+        !read_vaddr(t, t->hdr + 12 + 8 * (count - 1), last, 8))
+        return 0;
+    t->count = count;
+    return 1;
 }
 
 unsigned long rl_unwind_count(RlReadAt read, void *ctx)
