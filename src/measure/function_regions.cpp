@@ -83,8 +83,10 @@ std::vector<double> inner_shares(const RegionCounts& region, const std::vector<R
         return std::min(1.0, (i == in.end() ? 0 : i->second) / t->second);
     };
     for (std::size_t i = 0; i < shares.size(); ++i) {
-        if (!sampling.stack_functions[i].starts_with("(unknown"))  // code without a symbol: the file says more
-            shares[i] = share(inner, total, folded_function_name(sampling.stack_functions[i]));
+        // Code without a symbol is named by its function's entry in the file's unwind table,
+        // "(no symbol: FILE+0xENTRY)", by the sampler and the Valgrind tool alike: its own share,
+        // as a named function's; the file's when the instrument run did not see that name.
+        shares[i] = share(inner, total, folded_function_name(sampling.stack_functions[i]));
         if (shares[i] < 0 && i < sampling.stack_function_files.size() && !sampling.stack_function_files[i].empty())
             shares[i] = share(file_inner, file_total, canonical_file(sampling.stack_function_files[i]));
     }

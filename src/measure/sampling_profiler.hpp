@@ -71,8 +71,10 @@ struct SamplingResult {
     long long samples = 0;        // all samples
     long long lost = 0;           // samples the kernel dropped (ring buffer full)
     double wall_seconds = 0;      // of a run (pooled: their mean)
-    // self time (seconds: samples x seconds_per_sample); "(unknown in FILE)" for IPs without a symbol; a name
-    // that functions of two files share, "NAME (FILE)" (function_names.hpp)
+    // self time (seconds: samples x seconds_per_sample); "(no symbol: FILE+0xENTRY)" for IPs without a
+    // symbol (ENTRY their function's in FILE's unwind table; "(no symbol: FILE)" outside any, as
+    // ProcessCode::name_at names them); a name that functions of two files share, "NAME (FILE)"
+    // (function_names.hpp)
     std::map<std::string, FunctionTime> functions;
     std::map<int, SampledThread> threads;           // by thread id (pooled: the first run's)
     // code_addresses only: samples by (file as mapped, link-time address of the sampled instruction).

@@ -311,6 +311,22 @@ TEST(FunctionRegions, TheInstrumentRunPlacesStacksStuckInCodeThatRunsOnlyInsideT
     EXPECT_EQ(function_region_time(r, {kern}, nullptr, &s, 10000).source, TimeSource::unknown);
 }
 
+TEST(FunctionRegions, AStrippedFunctionPlacesStacksByItsOwnShareNotItsFiles) {
+    // A stripped library's static kernel, named alike by the sampler and the Valgrind tool, ran only
+    // inside the function; another static function of the file ran as much outside it.
+    const std::string kernel = "(no symbol: libk.so+0x1140)", setup = "(no symbol: libk.so+0x2000)";
+    auto r = region("caller", 200, 1600, 50000, {"caller"});
+    auto s = stacks("caller", 100, 10, kernel);
+    auto kern = with_instructions(counts(kernel, 100, 800), 1e6);
+    auto other = with_instructions(counts(setup, 100, 800), 1e6);
+    kern.object = other.object = "/lib/libk.so";
+    r.inner_instructions = {{kernel, 1e6}, {"caller", 10}};
+    const std::vector<RegionCounts> exclusive = {kern, other, with_instructions(counts("caller", 100, 800), 10)};
+    const auto time = function_region_time(r, exclusive, nullptr, &s, 10000);
+    EXPECT_EQ(time.source, TimeSource::sampled_stacks) << time.note;  // the file's share, 0.5, would not
+    EXPECT_EQ(time.samples, 110);
+}
+
 TEST(FunctionRegions, WorkOfOtherThreadsNeedsACallerThatNeverSlept) {
     auto r = region("caller", 200, 1600, 50000, {"caller"});
     r.threads = 3;
