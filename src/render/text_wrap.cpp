@@ -23,6 +23,12 @@ void wrap_line(std::string_view line, std::size_t width, std::string& out) {
     const std::string continuation(indent + 2 < width / 2 ? indent + 2 : 2, ' ');
     std::string current(line.substr(0, indent));
     std::size_t used = indent;
+    std::size_t own_indent = indent;  // the current line's: trailing spaces are trimmed down to it, not past
+    // No line ends in spaces (the spaces before a break, or a line's own trailing ones, which could
+    // take its last line past the width).
+    auto trim = [&] {
+        while (current.size() > own_indent && current.back() == ' ') current.pop_back();
+    };
     bool nothing_yet = true;  // no word on the line after its indentation
     // Words are what lies between single spaces: an empty one is a second space, kept.
     std::size_t at = indent;
@@ -31,9 +37,10 @@ void wrap_line(std::string_view line, std::size_t width, std::string& out) {
         const std::string_view word = line.substr(at, end - at);
         const std::size_t w = characters(word);
         if (!nothing_yet && !word.empty() && used + 1 + w > width) {
-            while (current.size() > continuation.size() && current.back() == ' ') current.pop_back();
+            trim();
             out += current + "\n";
             current = continuation;
+            own_indent = continuation.size();
             used = continuation.size();
             nothing_yet = true;
         }
@@ -43,6 +50,7 @@ void wrap_line(std::string_view line, std::size_t width, std::string& out) {
         if (!word.empty()) nothing_yet = false;
         at = end + 1;
     }
+    trim();
     out += current;
 }
 

@@ -60,5 +60,30 @@ TEST(TextWrap, WidthCountsCharactersNotBytesAndKeepsDoubleSpaces) {
     EXPECT_EQ(wrap_lines("a  b", 40), "a  b");
 }
 
+TEST(TextWrap, NoWrappedLineEndsInSpaces) {
+    auto ends_in_space = [](const std::string& text) {
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty() && line.back() == ' ') return true;
+        return false;
+    };
+    // A one-character first word before a run of spaces: "a", not "a ".
+    const auto wrapped = wrap_lines("a" + std::string(50, ' ') + "b", 40);
+    EXPECT_EQ(wrapped, "a\n  b");
+    // The same after an indent, and on a continuation line.
+    EXPECT_EQ(wrap_lines("  a" + std::string(50, ' ') + "b", 40), "  a\n    b");
+    const std::string words = "roofline: warning: the figures may be low because other processes ran";
+    const auto cont = wrap_lines(words + std::string(45, ' ') + "x", 40);
+    EXPECT_FALSE(ends_in_space(cont)) << cont;
+    EXPECT_LE(widest_line(cont), 40u) << cont;
+    // A wrapped message's own trailing spaces are dropped: its last line stays within the width.
+    const auto tail = wrap_lines(words + std::string(60, ' ') + "\nnext", 40);
+    EXPECT_FALSE(ends_in_space(tail)) << tail;
+    EXPECT_LE(widest_line(tail), 40u) << tail;
+    EXPECT_TRUE(tail.ends_with("processes ran\nnext")) << tail;
+    // A line that fits is left as it is, its spaces too.
+    EXPECT_EQ(wrap_lines("short line  ", 40), "short line  ");
+}
+
 } // namespace
 } // namespace roofline
