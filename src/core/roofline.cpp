@@ -147,6 +147,13 @@ bool covers(const NextStep& step, const Ceiling& c) {
 // stores a larger share writes its results as it goes and carries no such chain.
 constexpr double kReductionStoreShare = 0.05;
 
+// One chain's rate is reckoned at one accumulation per 2 cycles; the slowest floating-point add
+// or FMA latency of x86 cores is 5-6 cycles (Agner Fog's instruction tables: Haswell's FMA 5,
+// Zen 1's 5). A reduction running under a third of that rate is not held by its chain but by
+// what its adds wait for (loads that miss, a gather: an audit's CSR SpMV ran at 0.22 of it, and
+// two accumulators made it no faster).
+constexpr double kSlowestChainShare = 2.0 / 6.0;
+
 // From this share of its DRAM bytes being write-allocate fills that no load read, a DRAM-bound
 // point is told to write that output with non-temporal stores: it would move that much less.
 constexpr double kUnreadWriteAllocateShare = 0.2;
@@ -430,7 +437,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     // -O3 -march=native, 0.0098 with -ffast-math).
     const bool chain_bound = traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
                              *traits.store_share <= kReductionStoreShare && chain_at_its_width > 0 &&
-                             a.performance <= 1.1 * chain_at_its_width;
+                             a.performance <= 1.1 * chain_at_its_width &&
+                             a.performance >= kSlowestChainShare * chain_at_its_width;
     if (chain_bound)
         a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}});
     if (traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))

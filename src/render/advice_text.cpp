@@ -83,7 +83,7 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
         return fmt::format("{} of its FLOPs ran in scalar instructions (counted): {}", format_percent(step.share),
                            vectorize_how());
     case NextStep::Kind::split_chain:
-        return fmt::format("split the accumulator: it stores {} of its bytes (a reduction) and runs at or under "
+        return fmt::format("split the accumulator: it stores {} of its bytes (a reduction) and runs at about "
                            "one dependent chain's rate ({} {} at the measured clock, one accumulation per 2 "
                            "cycles), so each add waits for the one before; several independent partial sums (unroll by "
                            "4-8, or -ffast-math / #pragma omp simd reduction to let the compiler reassociate) let "

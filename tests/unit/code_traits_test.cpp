@@ -121,6 +121,13 @@ TEST(CodeTraits, ALoopThatStoresOrRunsAboveOneChainIsNotCalledAChain) {
     Point fast = scalar_dot();
     fast.seconds = fast.work / 5e9;  // 5 GFLOP/s: above one chain at 3.7 GHz (3.7 at best)
     EXPECT_FALSE(has(analyze(r, fast, View::carm), NextStep::Kind::split_chain));
+    // Far under one chain (0.8 GFLOP/s of 3.7: slower than the slowest add latency allows) its
+    // adds wait for something else, loads that miss or a gather: splitting the chain is not it.
+    Point waits = scalar_dot();
+    waits.seconds = waits.work / 0.8e9;
+    EXPECT_FALSE(has(analyze(r, waits, View::carm), NextStep::Kind::split_chain));
+    waits.seconds = waits.work / 1.4e9;  // a 5-cycle add's chain: still one chain
+    EXPECT_TRUE(has(analyze(r, waits, View::carm), NextStep::Kind::split_chain));
     Roofline no_clock = r;
     no_clock.clock_ghz = 0;  // a spec sheet: no clock, no claim about chains
     EXPECT_FALSE(has(analyze(no_clock, scalar_dot(), View::carm), NextStep::Kind::split_chain));
