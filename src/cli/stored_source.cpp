@@ -271,13 +271,14 @@ std::vector<Point> load_point_sets(const std::vector<StoredSource>& sources, Sto
         names.push_back(source.stored ? (source.id ? fmt::format("stored:{}", *source.id) : std::string(kStored))
                                       : std::filesystem::path(source.path).filename().string());
         if (!interrupted || !sets.back().provenance) continue;
-        if (const auto by = interrupted_by(*sets.back().provenance)) {
-            const std::string where = !source.stored ? source.path
-                                      : source.id    ? fmt::format("stored point set #{}", *source.id)
-                                                     : std::string("the latest stored point set");
+        const std::string where = !source.stored ? source.path
+                                  : source.id    ? fmt::format("stored point set #{}", *source.id)
+                                                 : std::string("the latest stored point set");
+        if (const auto by = interrupted_by(*sets.back().provenance))
             interrupted->push_back(by->empty() ? fmt::format("{} (interrupted)", where)
                                                : fmt::format("{} (interrupted by {})", where, *by));
-        }
+        else if (const auto signal = killed_by(*sets.back().provenance))  // a crash: as partial as an interrupt
+            interrupted->push_back(fmt::format("{} (the program was killed by {})", where, *signal));
     }
     return combine_point_sets(std::move(sets), names);
 }

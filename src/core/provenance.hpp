@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline {
@@ -45,6 +46,16 @@ inline std::optional<std::string> interrupted_by(const Provenance& provenance) {
     auto end = at + 3;
     while (end < text.size() && text[end] >= 'A' && text[end] <= 'Z') ++end;
     return end > at + 3 ? text.substr(at, end - at) : std::string();
+}
+
+// The signal that killed the timed program itself (a crash: "SIGSEGV"), from options["native_status"]
+// ("signal SIGSEGV"; "exit N" when it ended by itself); nullopt when it was not killed or the set
+// does not say. Its points hold what it did before it died.
+inline std::optional<std::string> killed_by(const Provenance& provenance) {
+    const auto it = provenance.options.find("native_status");
+    constexpr std::string_view kSignal = "signal ";
+    if (it == provenance.options.end() || !it->second.starts_with(kSignal)) return std::nullopt;
+    return it->second.substr(kSignal.size());
 }
 
 } // namespace roofline

@@ -541,9 +541,9 @@ std::string render_sectioned_report(const std::vector<ReportSection>& sections, 
 
 std::string partial_points_text(const std::vector<std::string>& interrupted) {
     if (interrupted.empty()) return {};
-    return fmt::format("PARTIAL: the points come from {} that {} interrupted, so the points {} had not measured yet "
-                       "are missing: {}",
-                       interrupted.size() == 1 ? "a run" : "runs", interrupted.size() == 1 ? "was" : "were",
+    return fmt::format("PARTIAL: the points come from {} that stopped before {} end, so the points {} had not measured "
+                       "yet are missing: {}",
+                       interrupted.size() == 1 ? "a run" : "runs", interrupted.size() == 1 ? "its" : "their",
                        interrupted.size() == 1 ? "it" : "they", join(interrupted, "; "));
 }
 

@@ -55,8 +55,8 @@ std::string render_sectioned_report(const std::vector<ReportSection>& sections, 
                                     std::optional<View> view = std::nullopt,
                                     const std::vector<std::string>& interrupted = {});
 
-// "PARTIAL: the points come from an interrupted run, so the points it had not measured yet are
-// missing: p.json (interrupted by SIGINT)"; "" for none. The line report and the commands print.
+// "PARTIAL: the points come from a run that stopped before its end, so the points it had not
+// measured yet are missing: p.json (interrupted by SIGINT)" (or "(the program was killed by SIGSEGV)"); "" for none. The line report and the commands print.
 std::string partial_points_text(const std::vector<std::string>& interrupted);
 
 // "text", "markdown", "csv", "json"; parse throws std::invalid_argument.

@@ -405,7 +405,7 @@ TEST(ReportHostileNames, JsonKeepsNamesAndSurvivesInvalidUtf8) {
 TEST(Report, PointsFromAnInterruptedRunAreSaidPartial) {
     const std::vector<std::string> interrupted{"k.json (interrupted by SIGINT)"};
     const auto text = render_report(sample_analyses(), sample_roofline(), ReportFormat::text, View::carm, interrupted);
-    EXPECT_NE(text.find("PARTIAL: the points come from a run that was interrupted, so the points it had not measured "
+    EXPECT_NE(text.find("PARTIAL: the points come from a run that stopped before its end, so the points it had not measured "
                         "yet are missing: k.json (interrupted by SIGINT)\n"),
               std::string::npos)
         << text;
