@@ -379,14 +379,15 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     a.efficiency = a.attainable > 0 ? a.performance / a.attainable : 0;
     a.region = intensity_level.empty() ? Region::compute_only : region_for(r, intensity_level, a.intensity);
 
-    // Headroom to every roof at this point's intensities.
+    // Headroom to every roof at this point's intensities. A bandwidth roof that lies above the
+    // compute roof there caps nothing: its figure would repeat the compute roof's under its name.
     auto add_headroom = [&](const std::string& name, double allowed) {
         a.headroom.push_back({name, allowed, a.performance > 0 ? allowed / a.performance : 0});
     };
     add_headroom(r.compute.name, r.compute.value);
     for (const auto& level : levels) {
         const Roof* roof = roof_of_level(r, level);
-        add_headroom(roof->name, std::min(r.compute.value, roof->value * *intensity(p, level)));
+        if (const double cap = roof->value * *intensity(p, level); cap < r.compute.value) add_headroom(roof->name, cap);
     }
     std::sort(a.headroom.begin(), a.headroom.end(), [](auto& x, auto& y) { return x.attainable > y.attainable; });
 

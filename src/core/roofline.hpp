@@ -243,7 +243,7 @@ struct Analysis {
     std::optional<Ceiling> upper;  // the ceiling just above the point
     std::optional<Ceiling> lower;  // the ceiling just below it
     Region region = Region::both;
-    std::vector<Headroom> headroom;        // to every roof, highest first
+    std::vector<Headroom> headroom;        // to the compute roof and each bandwidth roof under it at the point's intensity, highest first
     std::vector<NextStep> next_steps;
     std::optional<AboveRoof> above_roof;   // set when efficiency > 100%
     std::optional<BusThroughput> throughput;  // work shipped over a bus: TI and a = TI / I

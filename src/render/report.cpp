@@ -117,7 +117,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
 
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"Point", rate_unit(r.work_unit), intensity_unit(r.work_unit), "Attainable " + rate_unit(r.work_unit), "Efficiency",
-                    "Bound by", "Region"});
+                    "Bound by", "Zone"});
     // Escaped before measuring, so the columns still line up; shortened (each still told apart)
     // where a C++ function's name would make every row hundreds of characters: the section
     // below each table gives the name whole.

@@ -100,6 +100,17 @@ TEST(RooflineAnalysis, SandwichBetweenComputeCeilings) {
     EXPECT_EQ(a.next_steps.front().ceiling.name, "FMA only");
     EXPECT_EQ(a.next_steps.back().kind, NextStep::Kind::reach_compute);
     EXPECT_EQ(a.region, Region::compute_only);
+    // Headroom to the compute roof only: every bandwidth roof lies above it at I = 60 (an audit
+    // saw "DP peak 1.88x, L1 load 1.88x, DRAM load 1.88x", the peak's figure under their names).
+    ASSERT_EQ(a.headroom.size(), 1u);
+    EXPECT_EQ(a.headroom[0].roof, "DP peak");
+    // The memory-bound point: L1 (400 x 0.5 = 200) and L2 (200 x 0.5 = 100) do not lie under the
+    // peak (100) and are left out; DRAM (20 x 1 = 20) does.
+    const auto m = analyze(toy(), point(15, 30e9, 30e9, 15e9), View::carm);
+    ASSERT_EQ(m.headroom.size(), 2u);
+    EXPECT_EQ(m.headroom[0].roof, "DP peak");
+    EXPECT_EQ(m.headroom[1].roof, "DRAM load");
+    EXPECT_DOUBLE_EQ(m.headroom[1].factor, 20.0 / 15);
 }
 
 TEST(RooflineAnalysis, CarmAndOrmDifferForCacheBoundPoints) {
