@@ -109,6 +109,36 @@ FunctionListShare function_list_share(const std::vector<RegionCounts>& functions
     return out;
 }
 
+void ListedShareTally::add(bool listed, double self_flops, double self_samples, double share) {
+    if (listed) {
+        ++share_.listed;
+        share_.listed_flops += self_flops;
+        listed_samples_ += self_samples;
+        return;
+    }
+    ++share_.left_out;
+    share_.left_out_flops += self_flops;
+    share_.largest_left_out_flops = std::max(share_.largest_left_out_flops, self_flops);
+    largest_left_out_share_ = std::max(largest_left_out_share_, share);
+    left_out_shares_.push_back(share);
+}
+
+FunctionListShare ListedShareTally::finish(std::optional<double> all_samples, double seconds_per_sample) const {
+    FunctionListShare out = share_;
+    if (all_samples && *all_samples > 0) {
+        out.all_seconds = *all_samples * seconds_per_sample;
+        out.listed_seconds = listed_samples_ * seconds_per_sample;
+    }
+    // A lower --min-share lists the left-out rows at or over it (a row's share is its own rule's).
+    const auto lower = lower_min_share(largest_left_out_share_, [&](double percent) {
+        return static_cast<std::size_t>(std::count_if(left_out_shares_.begin(), left_out_shares_.end(),
+                                                      [&](double s) { return s >= percent / 100; }));
+    });
+    out.lower_min_share_percent = lower.percent;
+    out.lower_lists = lower.lists;
+    return out;
+}
+
 LowerMinShare lower_min_share(double largest_share, const std::function<std::size_t(double percent)>& lists_more) {
     if (!(largest_share > 0)) return {};
     const double percent = largest_share * 100;

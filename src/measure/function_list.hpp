@@ -46,6 +46,22 @@ struct FunctionListShare {
     std::size_t lower_lists = 0;           // how many more it lists
 };
 
+// Tallies a list's rows as the --min-share cut keeps or leaves them, into a FunctionListShare:
+// one for --loops whether its loops were timed in the counted build or in another.
+class ListedShareTally {
+public:
+    explicit ListedShareTally(double all_flops) { share_.all_flops = all_flops; }
+    // A row: its own FLOPs (self: none counted twice), samples, and the share the cut judged it by.
+    void add(bool listed, double self_flops, double self_samples, double share);
+    // With the sampled run's samples (all of them) and a sample's seconds, when it was sampled.
+    FunctionListShare finish(std::optional<double> all_samples, double seconds_per_sample) const;
+
+private:
+    FunctionListShare share_;
+    double listed_samples_ = 0, largest_left_out_share_ = 0;
+    std::vector<double> left_out_shares_;
+};
+
 // The roundest --min-share (a percentage: 5, 2 or 1 times a power of ten, within two decades) at
 // or under `largest_share` (a fraction: the largest share a left-out row holds) under which
 // `lists_more(percent)` rows more than now are listed; {0, 0} when none is.

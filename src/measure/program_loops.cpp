@@ -546,10 +546,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     const auto share_of = [](double part, double whole) { return whole > 0 ? part / whole : 0.0; };
     std::set<FunctionKey> listed, called_from_listed;  // functions with listed loops; what those loops call
     std::vector<std::string> loop_notes, within_notes;
-    auto& kept_share = out.kept_share;
-    kept_share.all_flops = program.total_flops();
-    double kept_samples = 0, largest_left_out_share = 0;
-    std::vector<double> left_out_shares;
+    ListedShareTally tally(program.total_flops());
     for (auto& fr : results) {
         bool kept = false;
         for (std::size_t i = 0; i < fr.loops.size(); ++i) {
@@ -559,17 +556,8 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                                            share_of(m.counts.inclusive.instructions, program.instructions),
                                            share_of(static_cast<double>(m.inclusive_samples) + m.call_samples,
                                                     all_samples)});
-            const double self_flops = m.counts.self.total_flops();
-            if (share < min_share) {
-                ++kept_share.left_out;
-                kept_share.left_out_flops += self_flops;
-                kept_share.largest_left_out_flops = std::max(kept_share.largest_left_out_flops, self_flops);
-                largest_left_out_share = std::max(largest_left_out_share, share);
-                left_out_shares.push_back(share);
-            } else {
-                ++kept_share.listed;
-                kept_share.listed_flops += self_flops;
-                kept_samples += static_cast<double>(m.self_samples);
+            tally.add(share >= min_share, m.counts.self.total_flops(), static_cast<double>(m.self_samples), share);
+            if (share >= min_share) {
                 loop_notes.insert(loop_notes.end(), m.notes.begin(), m.notes.end());
                 called_from_listed.insert(fr.callees[i].begin(), fr.callees[i].end());
                 out.loops.push_back(std::move(m));
@@ -585,17 +573,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
                 fr.function.function, 100 * fr.inside));
         out.functions.push_back(std::move(fr.function));
     }
-    if (sampling && all_samples > 0) {
-        kept_share.all_seconds = all_samples * out.seconds_per_sample();
-        kept_share.listed_seconds = kept_samples * out.seconds_per_sample();
-    }
-    // A lower --min-share lists the left-out loops at or over it (a loop's share is its own rule's).
-    const auto lower = lower_min_share(largest_left_out_share, [&](double percent) {
-        return static_cast<std::size_t>(std::count_if(left_out_shares.begin(), left_out_shares.end(),
-                                                      [&](double s) { return s >= percent / 100; }));
-    });
-    kept_share.lower_min_share_percent = lower.percent;
-    kept_share.lower_lists = lower.lists;
+    out.kept_share = tally.finish(sampling ? std::optional<double>(all_samples) : std::nullopt, out.seconds_per_sample());
 
     // What is said of a function: where its loops are listed, or it holds --min-share of the
     // program (an incomplete graph may hide a hot function's loops); the rest only counted.

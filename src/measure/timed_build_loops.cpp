@@ -91,10 +91,14 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
         if (canonical_file(at.first) == timed_path) timed_samples[at.second] += n;
     const double all_samples = static_cast<double>(sampling.samples);
     const auto share_of = [](double part, double whole) { return whole > 0 ? part / whole : 0.0; };
-    const auto kept = [&](const RegionCounts& inclusive, double samples) {
-        return std::max({share_of(inclusive.total_flops(), program.total_flops()),
-                         share_of(inclusive.instructions, program.instructions), share_of(samples, all_samples)}) >=
-               min_share;
+    // The cut, as program_loops makes it, tallied for the line under the table.
+    ListedShareTally tally(program.total_flops());
+    const auto kept = [&](const RegionCounts& inclusive, double samples, const RegionCounts& self, double self_samples) {
+        const double share = std::max({share_of(inclusive.total_flops(), program.total_flops()),
+                                       share_of(inclusive.instructions, program.instructions),
+                                       share_of(samples, all_samples)});
+        tally.add(share >= min_share, self.total_flops(), self_samples, share);
+        return share >= min_share;
     };
 
     const ElfSymbols counted_symbols(counted_file);
@@ -110,7 +114,9 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
             bool any = false;
             for (const auto i : mine) {
                 auto& m = counted.loops[i];
-                if (!kept(m.counts.inclusive, static_cast<double>(m.inclusive_samples) + m.call_samples)) continue;
+                if (!kept(m.counts.inclusive, static_cast<double>(m.inclusive_samples) + m.call_samples, m.counts.self,
+                          static_cast<double>(m.self_samples)))
+                    continue;
                 out.loops.push_back(std::move(m));
                 any = true;
             }
@@ -246,7 +252,9 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
         bool any = false;
         for (auto& s : source_loops) {
             ++out.loops_found;
-            if (!kept(s.counts.inclusive, static_cast<double>(s.inclusive_samples))) continue;
+            if (!kept(s.counts.inclusive, static_cast<double>(s.inclusive_samples), s.counts.self,
+                      static_cast<double>(s.self_samples)))
+                continue;
             if (s.counts.calls.total_flops() > 0) ++left_out_calls;
             out.loops.push_back(std::move(s));
             any = true;
@@ -258,6 +266,7 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
             "{} loop(s) call functions that did FLOPs: with --counts-from they get no point 'with its calls' (their "
             "callees' samples are not shared out by the counting build's call counts)",
             left_out_calls));
+    out.kept_share = tally.finish(all_samples, out.seconds_per_sample());
     return out;
 }
 

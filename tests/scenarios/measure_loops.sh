@@ -178,6 +178,12 @@ out=$("$bin" measure --loops --no-store --min-share 1 -o prc.json --counts-from 
   fail "measure --loops --counts-from with marker regions"
 grep -q "the loops are the whole run's (what ran inside and outside every marker region" <<<"$out" ||
   fail "--counts-from: the whole run's loops not said"
+# The line under the table when the cut leaves loops out, as without --counts-from (it was
+# missing: the cut was not tallied).
+out2=$("$bin" measure --loops --no-store --min-share 40 --counts-from ./loop_regions_o1 -- ./loop_regions $rn 2>&1) ||
+  fail "measure --loops --counts-from --min-share 40"
+grep -qE "^the [0-9]+ loops? listed holds? [0-9.]+% of the FLOPs in (its|their) own code.*more holds?" <<<"$out2" ||
+  fail "--counts-from: no line saying what the listed loops hold: $(sed -n '/^loops/,$p' <<<"$out2")"
 l=$(rl daxpy)
 [[ $(jq --arg name "daxpy: loop_regions.c:$l-$((l + 1))" '[.points[] | select(.name == $name) | .flops] | first' prc.json) == $((6 * rn)) ]] ||
   fail "--counts-from: daxpy's loop is not the whole run's: $(jq -c '[.points[] | [.name, .flops]]' prc.json)"
