@@ -10,6 +10,7 @@
 #include "cli/terminal.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
+#include "core/data_movement.hpp"
 #include "core/input_limits.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/precision.hpp"
@@ -325,8 +326,13 @@ public:
         });
         // A point measured for time only has no place on the chart (its work was not counted).
         uncounted_ += std::erase_if(points, [](const Point& p) { return !p.work_counted; });
-        // Counted, no work, timed: it moved data (a transpose, a copy); report judges its bandwidth.
-        no_work_ += std::erase_if(points, [](const Point& p) { return !(p.work > 0) && p.seconds > 0; });
+        // Counted, no work, timed: it moved data (a transpose, a copy); report gives its bandwidth when it
+        // has bytes at a level with a roof (ORM: DRAM), else names it not judged: counted apart.
+        std::erase_if(points, [&](const Point& p) {
+            if (p.work > 0 || !(p.seconds > 0)) return false;
+            ++(data_movement(judge(p), p, view) ? moved_ : no_work_);
+            return true;
+        });
         // A point above its roof by more than the roof's spread cannot be true (a measurement
         // error): it is named and left out of the chart, never drawn; within the spread, noted.
         std::erase_if(points, [&](const Point& p) {
@@ -349,9 +355,12 @@ public:
         if (other_unit_ > 0) notes.push_back(fmt::format("{} point{} in other units left out", other_unit_, plural(other_unit_)));
         if (uncounted_ > 0)
             notes.push_back(fmt::format("{} point{} measured for time only left out", uncounted_, plural(uncounted_)));
-        if (no_work_ > 0)
+        if (moved_ > 0)
             notes.push_back(fmt::format("{} point{} with no {} left out (roofline report gives {} bandwidth at each level)",
-                                        no_work_, plural(no_work_), work_noun(), no_work_ == 1 ? "its" : "their"));
+                                        moved_, plural(moved_), work_noun(), moved_ == 1 ? "its" : "their"));
+        if (no_work_ > 0)
+            notes.push_back(fmt::format("{} point{} with no {} and no bytes to judge left out", no_work_,
+                                        plural(no_work_), work_noun()));
         if (refused_ > 0)
             notes.push_back(fmt::format("{} point{} above {} roof left out (a measurement error; roofline report says why)",
                                         refused_, plural(refused_), refused_ == 1 ? "its" : "their"));
@@ -363,9 +372,13 @@ public:
         if (uncounted_ > 0)
             print_stderr("roofline: note: {} point(s) left out: their work was not counted (measured for time only, "
                          "e.g. by the time engine)\n", uncounted_);
-        if (no_work_ > 0)
+        if (moved_ > 0)
             print_stderr("roofline: note: {} point(s) with no {} left out of the chart (nothing to place on a roofline of "
                          "{}/s): 'roofline report' gives their bandwidth at each level against its roof\n",
+                         moved_, work_noun(), unit_);
+        if (no_work_ > 0)
+            print_stderr("roofline: note: {} point(s) with no {} left out of the chart (nothing to place on a roofline of "
+                         "{}/s), and no bytes at a level with a roof to judge their bandwidth by\n",
                          no_work_, work_noun(), unit_);
         if (above_roof_ > kMaxNamedAboveRoof)
             print_stderr("roofline: warning: {} more points above their roof, left out of the chart ('roofline "
@@ -376,7 +389,7 @@ public:
 private:
     static constexpr std::size_t kMaxNamedAboveRoof = 20;  // 100,000 such points must not flood the terminal
     std::string unit_;
-    std::size_t other_unit_ = 0, uncounted_ = 0, no_work_ = 0, above_roof_ = 0, refused_ = 0;
+    std::size_t other_unit_ = 0, uncounted_ = 0, moved_ = 0, no_work_ = 0, above_roof_ = 0, refused_ = 0;
     std::string work_noun() const { return unit_ == "FLOP" ? "FLOPs" : "work"; }
 };
 

@@ -10,7 +10,12 @@ std::optional<DataMovement> data_movement(const Roofline& r, const Point& p, Vie
     DataMovement out;
     double nearest = -1;
     for (const auto& roof : r.bandwidth) {
-        if (std::find(levels.begin(), levels.end(), roof.level) == levels.end() || !(roof.value > 0)) continue;
+        if (!(roof.value > 0)) continue;
+        if (std::find(levels.begin(), levels.end(), roof.level) == levels.end()) {
+            if (std::find(out.unjudged_levels.begin(), out.unjudged_levels.end(), roof.level) == out.unjudged_levels.end())
+                out.unjudged_levels.push_back(roof.level);
+            continue;
+        }
         LevelBandwidth t;
         t.level = roof.level;
         t.bytes = p.bytes.at(roof.level);
@@ -26,7 +31,13 @@ std::optional<DataMovement> data_movement(const Roofline& r, const Point& p, Vie
         out.levels.push_back(std::move(t));
     }
     if (out.levels.empty()) return std::nullopt;
+    // A level above its roof: the point's time or bytes cannot be trusted, so no level is its bound.
+    if (out.above_roof()) out.nearest_level.clear();
     return out;
+}
+
+bool DataMovement::above_roof() const {
+    return std::any_of(levels.begin(), levels.end(), [](const LevelBandwidth& t) { return t.above_roof; });
 }
 
 } // namespace roofline

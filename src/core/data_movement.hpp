@@ -27,7 +27,14 @@ struct LevelBandwidth {
 
 struct DataMovement {
     std::vector<LevelBandwidth> levels;  // in the roofline's level order
-    std::string nearest_level;         // the level nearest its roof, not above it; empty: none
+    // The level nearest its roof; empty when a level is above its roof (the point's figures
+    // cannot all be true, so none is called the bound) or none has a roof.
+    std::string nearest_level;
+    // The levels the roofline has a roof for that are not among `levels` (the point has no bytes
+    // there, or the view leaves them out: ORM judges DRAM alone), in the roofline's order. Being
+    // far under the roofs of `levels` says nothing of these.
+    std::vector<std::string> unjudged_levels;
+    bool above_roof() const;  // a level is above its roof
 };
 
 // The point's traffic at each level it has bytes at and the roofline has a roof for (`view` as

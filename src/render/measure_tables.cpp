@@ -8,6 +8,7 @@
 #include "render/timing_text.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -87,6 +88,21 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
                                              row.point.name, format_number(nearest->gbs), nearest->level, nearest->roof,
                                              format_number(nearest->roof_gbs))) +
                    "\n";
+    // A level above its roof (no level is then the nearest, the row shows "-"): named, as a FLOP row's is.
+    for (const auto& row : rows) {
+        if (!judged || !row.movement) continue;
+        std::vector<std::string> above;
+        for (const auto& t : row.movement->levels)
+            if (t.above_roof)
+                above.push_back(fmt::format("{} GB/s at {}, above {}'s {} GB/s", format_number(t.gbs), t.level, t.roof,
+                                            format_number(t.roof_gbs)));
+        if (above.empty()) continue;
+        out += terminal_text(fmt::format("{}: no FLOPs, and its bandwidth is above the roof, which cannot be (time that "
+                                         "missed part of the traffic, bytes counted in another build, or a roof "
+                                         "measured low): {}; not judged",
+                                         row.point.name, fmt::format("{}", fmt::join(above, "; ")))) +
+               "\n";
+    }
     for (const auto& row : rows)
         if (row.analysis && row.analysis->above_roof)
             out += fmt::format("{}: {}\n", terminal_text(row.point.name), above_roof_text(*row.analysis->above_roof));

@@ -109,11 +109,12 @@ std::string aligned_table(const std::vector<std::vector<std::string>>& rows, con
 }
 
 std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
-                        const std::vector<std::string>& interrupted) {
+                        const std::vector<std::string>& interrupted, bool moved) {
     std::string out = fmt::format("Roofline report: {}\n", terminal_text(title_text(r, view)));
     if (!interrupted.empty()) out += terminal_text(partial_points_text(interrupted)) + "\n";
     out += fmt::format("Roofs: {}\n\n", terminal_text(roofs_text(r)));
-    if (analyses.empty()) return out + "No points.\n";
+    // Points that only moved data follow in a section of their own: not "No points." above them.
+    if (analyses.empty()) return moved ? out.substr(0, out.size() - 1) : out + "No points.\n";
 
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"Point", rate_unit(r.work_unit), intensity_unit(r.work_unit), "Attainable " + rate_unit(r.work_unit), "Efficiency",
@@ -168,14 +169,14 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
 std::string markdown_escape(const std::string& text) { return markdown_text(text); }
 
 std::string render_markdown(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
-                            const std::vector<std::string>& interrupted) {
+                        const std::vector<std::string>& interrupted, bool moved) {
     std::string out = fmt::format("## Roofline report: {}\n\n", markdown_escape(title_text(r, view)));
     if (!interrupted.empty()) {
         const std::string text = partial_points_text(interrupted);
         out += fmt::format("> **PARTIAL**{}\n\n", markdown_escape(text.substr(std::string("PARTIAL").size())));
     }
     out += fmt::format("Roofs: {}\n\n", markdown_escape(roofs_text(r)));
-    if (analyses.empty()) return out + "No points.\n";
+    if (analyses.empty()) return moved ? out.substr(0, out.size() - 1) : out + "No points.\n";
 
     out += fmt::format("| Point | {} | {} | Attainable {} | Efficiency | Bound by | Upper ceiling | Lower ceiling | "
                        "Limiting metric |\n",
@@ -337,16 +338,44 @@ nlohmann::ordered_json above_roof_json(const std::optional<AboveRoof>& above) {
 }
 
 // A point that moves data under half of every level's roof is not held back by bandwidth: said,
-// with where its time may go and what lifts the first; "" otherwise.
+// with where its time may go and what lifts the first, only when it has bytes judged at every
+// level the roofline has a roof for (ORM judges DRAM alone; a point may have bytes at some levels
+// only): otherwise it is said to be under half of the roofs of the levels measured, no more. ""
+// when a level is at half its roof or more, or above it (then nothing is judged).
 std::string moved_data_advice(const DataMovement& m) {
     const bool far_under = std::all_of(m.levels.begin(), m.levels.end(), [](const LevelBandwidth& t) {
         return !t.above_roof && t.share < 0.5;
     });
-    if (!far_under || m.nearest_level.empty()) return {};
+    if (!far_under || m.nearest_level.empty() || m.above_roof()) return {};
+    if (!m.unjudged_levels.empty()) {
+        std::vector<std::string> measured;
+        for (const auto& t : m.levels) measured.push_back(t.level);
+        return fmt::format("Under half of the roofs of the levels measured ({}); {} {} not judged here, so this does not "
+                           "say whether bandwidth holds it back",
+                           join(measured, ", "), join(m.unjudged_levels, ", "),
+                           m.unjudged_levels.size() == 1 ? "is" : "are");
+    }
     return "Under half of every level's roof, so bandwidth is not what holds it back: its time goes to how it reaches "
            "memory (strided or random accesses, short runs the prefetchers do not follow, page walks, loads waiting on "
            "loads) or to other work (integer work, waiting, I/O); for the first, make accesses contiguous, block them "
            "into tiles a cache holds, or prefetch";
+}
+
+// The levels of a point with no work whose bandwidth is above their roof; empty when none is.
+std::vector<std::string> above_roof_levels(const DataMovement& m) {
+    std::vector<std::string> out;
+    for (const auto& t : m.levels)
+        if (t.above_roof) out.push_back(t.level);
+    return out;
+}
+
+// "Not judged: its reading at L2 cannot be true ..." for a point with a level above its roof; "" otherwise.
+std::string moved_data_unjudged_text(const DataMovement& m) {
+    const auto above = above_roof_levels(m);
+    if (above.empty()) return {};
+    return fmt::format("Not judged: its reading at {} is above the roof, which cannot be, so no level is called its "
+                       "bound",
+                       join(above, ", "));
 }
 
 nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
@@ -412,9 +441,12 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                               {"share", number_json(t.share)},
                               {"above_roof", t.above_roof}});
         const std::string advice = moved_data_advice(m.movement);
+        const std::string unjudged = moved_data_unjudged_text(m.movement);
         movements.push_back({{"point", m.point},
                              {"nearest_level", m.movement.nearest_level.empty() ? json(nullptr) : json(m.movement.nearest_level)},
                              {"levels", levels},
+                             {"unjudged_levels", m.movement.unjudged_levels},
+                             {"judged", unjudged.empty()},
                              {"next_step", advice.empty() ? json(nullptr) : json(advice)}});
     }
     out["data_movement"] = movements;
@@ -454,7 +486,7 @@ std::string not_judged_text(const std::vector<NotJudged>& not_judged, bool markd
 // The points that only moved data: a line each, the level nearest its roof first ("nearest its
 // roof at DRAM 10.9 GB/s, 17.2% of DRAM copy+WA (63.5 GB/s); L1 7.40 GB/s, 1.0% of L1 triad
 // (718 GB/s)"), a level above its roof said as such. Empty when there are none.
-std::string moved_data_text(const std::vector<MovedData>& moved, bool markdown) {
+std::string moved_data_text(const std::vector<MovedData>& moved, const std::string& work_unit, bool markdown) {
     if (moved.empty()) return {};
     const auto level_text = [](const LevelBandwidth& t) {
         return fmt::format("{} {} GB/s, {} of {} ({} GB/s){}", t.level, format_number(t.gbs), format_percent(t.share),
@@ -463,9 +495,11 @@ std::string moved_data_text(const std::vector<MovedData>& moved, bool markdown) 
                                           "bytes counted in another build, or a roof measured low)"
                                         : "");
     };
-    std::string out = fmt::format("\nData movement only ({} point{} with no FLOPs: bandwidth at each level against its "
+    // The word report's notes use for the roofline's work (bit ops and exchanges are not FLOPs).
+    const std::string work = work_unit == "FLOP" ? "FLOPs" : "work";
+    std::string out = fmt::format("\nData movement only ({} point{} with no {}: bandwidth at each level against its "
                                   "roof; the level nearest its roof is the likely bound):\n",
-                                  moved.size(), moved.size() == 1 ? "" : "s");
+                                  moved.size(), moved.size() == 1 ? "" : "s", work);
     for (const auto& m : moved) {
         std::vector<std::string> parts;
         const LevelBandwidth* nearest = nullptr;
@@ -476,6 +510,7 @@ std::string moved_data_text(const std::vector<MovedData>& moved, bool markdown) 
             if (&t != nearest) parts.push_back(level_text(t));
         std::string line = join(parts, "; ");
         if (const std::string advice = moved_data_advice(m.movement); !advice.empty()) line += ". " + advice;
+        if (const std::string unjudged = moved_data_unjudged_text(m.movement); !unjudged.empty()) line += ". " + unjudged;
         out += markdown ? fmt::format("- **{}**: {}\n", markdown_escape(m.point), markdown_escape(line))
                         : "  " + terminal_text(m.point + ": " + line) + "\n";
     }
@@ -489,10 +524,12 @@ std::string render_report(const std::vector<Analysis>& analyses, const Roofline&
                           const std::vector<NotJudged>& not_judged, const std::vector<MovedData>& moved) {
     switch (format) {
     case ReportFormat::text:
-        return render_text(analyses, roofline, view, interrupted) + moved_data_text(moved, false) +
+        return render_text(analyses, roofline, view, interrupted, !moved.empty()) +
+               moved_data_text(moved, roofline.work_unit, false) +
                not_judged_text(not_judged, false);
     case ReportFormat::markdown:
-        return render_markdown(analyses, roofline, view, interrupted) + moved_data_text(moved, true) +
+        return render_markdown(analyses, roofline, view, interrupted, !moved.empty()) +
+               moved_data_text(moved, roofline.work_unit, true) +
                not_judged_text(not_judged, true);
     case ReportFormat::csv: return render_csv(analyses, roofline);
     case ReportFormat::json: return dump(report_json(analyses, roofline, view, interrupted, not_judged, moved));

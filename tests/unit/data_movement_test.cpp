@@ -56,7 +56,9 @@ TEST(DataMovement, ALevelAboveItsRoofIsSaidAndNeverTheBound) {
     ASSERT_TRUE(m);
     EXPECT_TRUE(m->levels[1].above_roof);
     EXPECT_FALSE(m->levels[0].above_roof);
-    EXPECT_EQ(m->nearest_level, "L1");
+    // A figure that cannot be true: no level is called the bound, not even one under its roof.
+    EXPECT_EQ(m->nearest_level, "");
+    EXPECT_TRUE(m->above_roof());
     p.bytes["DRAM"] = 5.1e9;  // 2% above: within the roof's spread, not called impossible
     EXPECT_FALSE(data_movement(two_levels(), p, View::carm)->levels[1].above_roof);
 }
@@ -101,6 +103,101 @@ TEST(DataMovement, ReportGivesTheSectionAndJson) {
     const auto escaped = render_report({}, r, ReportFormat::text, View::carm, {}, {}, hostile);
     EXPECT_EQ(escaped.find("\x1b"), std::string::npos);
     EXPECT_NE(escaped.find("  a\\nb\\x1b[2J: nearest"), std::string::npos) << escaped;
+}
+
+TEST(DataMovement, ReportJudgesNothingWhenALevelIsAboveItsRoof) {
+    const Roofline r = two_levels();
+    Point p = transpose();
+    p.bytes["DRAM"] = 6e9;  // 60 GB/s on a 50 GB/s roof
+    const std::vector<MovedData> moved = {{"transpose", *data_movement(r, p, View::carm)}};
+    const auto text = render_report({}, r, ReportFormat::text, View::carm, {}, {}, moved);
+    EXPECT_EQ(text.find("nearest its roof at"), std::string::npos) << text;
+    EXPECT_NE(text.find("Not judged: its reading at DRAM is above the roof, which cannot be, so no level is called its "
+                        "bound"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("Under half"), std::string::npos) << text;
+    const auto json = nlohmann::json::parse(render_report({}, r, ReportFormat::json, View::carm, {}, {}, moved));
+    EXPECT_TRUE(json["data_movement"][0]["nearest_level"].is_null());
+    EXPECT_EQ(json["data_movement"][0]["judged"], false);
+    EXPECT_TRUE(json["data_movement"][0]["next_step"].is_null());
+}
+
+// Under half of the roofs of the levels judged says nothing of the others: ORM judges DRAM alone,
+// and a point may have bytes at some levels only.
+TEST(DataMovement, NoBandwidthClaimUnlessEveryLevelWithARoofIsJudged) {
+    Roofline r = two_levels();
+    r.bandwidth.insert(r.bandwidth.begin() + 1, Roof{"L2 load", "L2", 200, 0.02});
+    Point p;
+    p.name = "copy";
+    p.work = 0;
+    p.seconds = 0.1;
+    p.bytes = {{"L1", 3e9}, {"L2", 1.8e9}, {"DRAM", 1e8}};  // L2 at 90%, DRAM at 2%
+    const auto orm = data_movement(r, p, View::orm);
+    ASSERT_TRUE(orm);
+    EXPECT_EQ(orm->unjudged_levels, (std::vector<std::string>{"L1", "L2"}));
+    const std::vector<MovedData> moved = {{"copy", *orm}};
+    const auto text = render_report({}, r, ReportFormat::text, View::orm, {}, {}, moved);
+    EXPECT_EQ(text.find("bandwidth is not what holds it back"), std::string::npos) << text;
+    EXPECT_NE(text.find("Under half of the roofs of the levels measured (DRAM); L1, L2 are not judged here"),
+              std::string::npos)
+        << text;
+    const auto json = nlohmann::json::parse(render_report({}, r, ReportFormat::json, View::orm, {}, {}, moved));
+    EXPECT_EQ(json["data_movement"][0]["next_step"].get<std::string>().find("bandwidth is not what holds it back"),
+              std::string::npos);
+    EXPECT_EQ(json["data_movement"][0]["unjudged_levels"], nlohmann::json::array({"L1", "L2"}));
+    // CARM, bytes at L1 and DRAM only: L2 not judged, so no claim either.
+    p.bytes = {{"L1", 1e8}, {"DRAM", 1e8}};
+    const std::vector<MovedData> partial = {{"copy", *data_movement(r, p, View::carm)}};
+    EXPECT_NE(render_report({}, r, ReportFormat::text, View::carm, {}, {}, partial)
+                  .find("Under half of the roofs of the levels measured (L1, DRAM); L2 is not judged here"),
+              std::string::npos);
+    // Bytes at every level with a roof, all under half: the claim is made.
+    p.bytes = {{"L1", 1e8}, {"L2", 1e8}, {"DRAM", 1e8}};
+    const std::vector<MovedData> every = {{"copy", *data_movement(r, p, View::carm)}};
+    EXPECT_NE(render_report({}, r, ReportFormat::text, View::carm, {}, {}, every).find("bandwidth is not what holds it back"),
+              std::string::npos);
+    // ORM against a roofline with DRAM alone: every level it has a roof for is judged.
+    Roofline dram_only = r;
+    dram_only.bandwidth = {{"DRAM copy+WA", "DRAM", 50, 0.04}};
+    const std::vector<MovedData> dram = {{"copy", *data_movement(dram_only, p, View::orm)}};
+    EXPECT_NE(render_report({}, dram_only, ReportFormat::text, View::orm, {}, {}, dram)
+                  .find("bandwidth is not what holds it back"),
+              std::string::npos);
+}
+
+TEST(DataMovement, OnlyMovedPointsIsNotNoPoints) {
+    const Roofline r = two_levels();
+    const std::vector<MovedData> moved = {{"transpose", *data_movement(r, transpose(), View::carm)}};
+    for (auto format : {ReportFormat::text, ReportFormat::markdown}) {
+        const auto out = render_report({}, r, format, View::carm, {}, {}, moved);
+        EXPECT_EQ(out.find("No points."), std::string::npos) << out;
+        EXPECT_NE(out.find("Data movement only"), std::string::npos) << out;
+        EXPECT_EQ(out.find("\n\n\n"), std::string::npos) << out;
+    }
+    // None at all: still said.
+    EXPECT_NE(render_report({}, r, ReportFormat::text, View::carm).find("No points."), std::string::npos);
+}
+
+TEST(DataMovement, SectionHeaderUsesTheRooflinesWordForWork) {
+    Roofline r = two_levels();
+    r.work_unit = "bit op";
+    const std::vector<MovedData> moved = {{"transpose", *data_movement(r, transpose(), View::carm)}};
+    const auto text = render_report({}, r, ReportFormat::text, View::carm, {}, {}, moved);
+    EXPECT_NE(text.find("Data movement only (1 point with no work:"), std::string::npos) << text;
+    EXPECT_EQ(text.find("FLOP"), std::string::npos) << text;
+}
+
+TEST(DataMovement, MeasuresTableNamesALevelAboveItsRoof) {
+    const Roofline r = two_levels();
+    Point p = transpose();
+    p.bytes["DRAM"] = 6e9;  // 60 GB/s on a 50 GB/s roof
+    std::vector<MeasuredRow> rows = {{p, std::nullopt, data_movement(r, p, View::carm)}};
+    const auto table = render_measured_points(rows, true);
+    EXPECT_NE(table.find("transpose: no FLOPs, and its bandwidth is above the roof, which cannot be"), std::string::npos)
+        << table;
+    EXPECT_NE(table.find("60.0 GB/s at DRAM, above DRAM copy+WA's 50.0 GB/s; not judged"), std::string::npos) << table;
+    EXPECT_EQ(render_measured_points(rows, false).find("above the roof"), std::string::npos);
 }
 
 TEST(DataMovement, MeasuresTableGivesThePercentOfBandwidthAndSaysSo) {
