@@ -21,6 +21,24 @@ std::string fmt_key(const char* precision, const char* kind) {
 
 } // namespace
 
+std::optional<double> share_narrower_than(const Point& p, int bits) {
+    if (bits <= 0) return std::nullopt;
+    double all = 0, narrow = 0;
+    for (const auto& [key, value] : p.details) {
+        constexpr std::string_view prefix = "flops_by_width_";
+        if (key.compare(0, prefix.size(), prefix) != 0 || !std::isfinite(value) || value <= 0) continue;
+        all += value;
+        const std::string width = key.substr(prefix.size());
+        if (width == "scalar") continue;
+        try {
+            if (std::stoi(width) < bits) narrow += value;
+        } catch (const std::exception&) {
+        }
+    }
+    if (!(all > 0)) return std::nullopt;
+    return narrow / all;
+}
+
 CodeTraits code_traits(const Point& p) {
     CodeTraits t;
     double by_width = 0;

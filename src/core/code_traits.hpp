@@ -41,6 +41,11 @@ struct CodeTraits {
 
 CodeTraits code_traits(const Point& p);
 
+// Of a point's FLOPs counted by vector width, the share done in vectors narrower than `bits`
+// (scalar instructions not included: they are vectorize's); nullopt when none were counted or
+// `bits` is 0 (unknown).
+std::optional<double> share_narrower_than(const Point& p, int bits);
+
 // The highest rate a loop whose accumulations form one dependent chain per thread can reach:
 // one accumulation (an add or FMA into the running value) per `latency_cycles` at `clock_ghz`,
 // each bringing `flops_per_accumulation` FLOPs with it (a dot product: one multiply and one add

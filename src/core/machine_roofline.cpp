@@ -99,6 +99,7 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     int widest = 0;
     for (const auto& c : m.compute)
         if (same(c)) widest = std::max(widest, c.vector_bits);
+    r.vector_bits = widest;
     auto at_widest = [&](const char* mix) {
         return best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == widest && c.mix == mix; });
     };

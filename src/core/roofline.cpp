@@ -31,13 +31,14 @@ std::optional<View> parse_view(std::string_view name) { return value_of(kViewNam
 std::vector<std::string> view_names() { return names_of(kViewNames); }
 
 namespace {
-constexpr NameTable<NextStep::Kind, 7> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
+constexpr NameTable<NextStep::Kind, 8> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
                                                            {NextStep::Kind::raise_intensity, "raise_intensity"},
                                                            {NextStep::Kind::reach_compute, "reach_compute"},
                                                            {NextStep::Kind::vectorize, "vectorize"},
                                                            {NextStep::Kind::split_chain, "split_chain"},
                                                            {NextStep::Kind::one_kind_mix, "one_kind_mix"},
-                                                           {NextStep::Kind::non_temporal_stores, "non_temporal_stores"}}};
+                                                           {NextStep::Kind::non_temporal_stores, "non_temporal_stores"},
+                                                           {NextStep::Kind::widen_vectors, "widen_vectors"}}};
 }
 
 const char* next_step_kind_name(NextStep::Kind kind) { return name_of(kNextStepKindNames, kind); }
@@ -136,6 +137,7 @@ bool covers(const NextStep& step, const Ceiling& c) {
     switch (step.kind) {
     case NextStep::Kind::lift_ceiling: return same_remedy(step.ceiling, c);
     case NextStep::Kind::vectorize: return c.advice.empty() && c.category == "simd";
+    case NextStep::Kind::widen_vectors: return c.advice.empty() && c.category == "simd";
     case NextStep::Kind::split_chain: return c.advice.empty() && c.category == "ilp";
     case NextStep::Kind::one_kind_mix: return c.category == "balance";
     default: return false;
@@ -444,6 +446,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}});
     if (traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share, {}});
+
     // Far under a cache's roof with the code itself to blame: access patterns and intensity
     // there are not what holds it back yet, so they are not offered (the headroom still shows
     // the roofs). Bound by memory, a bus or the network, that advice stays beside the code's.
@@ -511,6 +514,18 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         }
     } else if (a.efficiency < 0.95)
         a.next_steps.push_back({NextStep::Kind::reach_compute, {}, {}, r.compute.name, r.compute.value, 0, {}});
+    // Vector code narrower than the vectors the roofs were measured with: those roofs (the compute
+    // roof, L1's and L2's) may be out of its reach at its width (an audit's SSE2 multiply on an
+    // AVX-512 machine read 18% of an L1 roof it reached 77% of at 128 bits). Last, after the
+    // ceilings, which were measured, and the roof's step: what width costs depends on the core
+    // (Zen 4 runs 512-bit vectors as two 256-bit halves). Not for counts from another build
+    // (--counts-from): their widths are that build's, not the timed one's.
+    const bool counted_elsewhere = p.details.count(kCountedFromOtherBuild) && p.details.at(kCountedFromOtherBuild) > 0;
+    if (const auto narrow = share_narrower_than(p, r.vector_bits);
+        !counted_elsewhere && traits.scalar_share && *traits.scalar_share < 0.5 && narrow && *narrow >= 0.5 &&
+        (!a.memory_bound || a.efficiency < 0.8))
+        a.next_steps.push_back({NextStep::Kind::widen_vectors, {}, {}, {}, 0, *narrow,
+                                std::to_string(traits.widest_bits)});
     return a;
 }
 

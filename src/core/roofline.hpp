@@ -69,6 +69,7 @@ struct Roofline {
     std::vector<Roof> bandwidth;   // one per level, in level order (L1 first, buses last)
     std::vector<Ceiling> ceilings; // compute ceilings then bandwidth ceilings, each descending
     double clock_ghz = 0;          // the machine's measured clock, 0 when unknown (spec sheets)
+    int vector_bits = 0;           // the widest vectors its compute roofs were measured with (0: unknown)
 };
 
 // Measured or modelled work: an application region, a reference kernel, a spec.
@@ -160,6 +161,8 @@ struct NextStep {
         non_temporal_stores,  // DRAM-bound, and `share` of its DRAM bytes are write-allocate fills
                               // no load read (counted by the cache simulation): output written
                               // and not re-read, which streaming stores write without reading
+        widen_vectors,    // `share` of its FLOPs ran in vectors narrower than the roofline's
+                          // (Roofline::vector_bits); `operation`: its widest ("128")
     };
     Kind kind = Kind::lift_ceiling;
     Ceiling ceiling;
@@ -169,7 +172,8 @@ struct NextStep {
     double share = 0; // vectorize: scalar share of the FLOPs; split_chain: store share of the bytes;
                       // one_kind_mix: the share of the FLOPs of `operation`; non_temporal_stores:
                       // the unread write-allocate share of the DRAM bytes
-    std::string operation;  // one_kind_mix: the one kind its FLOPs are ("FMA", "add", "mul")
+    std::string operation;  // one_kind_mix: the one kind its FLOPs are ("FMA", "add", "mul");
+                            // widen_vectors: the code's widest vector width in bits ("128")
 };
 // The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).
 const char* next_step_kind_name(NextStep::Kind kind);

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace roofline {
 namespace {
 
@@ -82,6 +84,23 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
     case NextStep::Kind::vectorize:
         return fmt::format("{} of its FLOPs ran in scalar instructions (counted): {}", format_percent(step.share),
                            vectorize_how());
+    case NextStep::Kind::widen_vectors: {
+        const auto ceiling = std::find_if(r.ceilings.begin(), r.ceilings.end(), [&](const Ceiling& c) {
+            return c.category == "simd" && c.name == step.operation + "-bit SIMD";
+        });
+        return fmt::format(
+            "{} of its FLOPs ran in vectors of {} bits or fewer (counted), the roofs were measured with {}-bit "
+            "vectors, which this code does not use: build for this CPU (-march=native; with AVX-512, GCC also "
+            "-mprefer-vector-width=512; Valgrind cannot run an AVX-512 build: count a x86-64-v3 build with "
+            "measure --counts-from) so that the compiler may use wider ones; {}",
+            format_percent(step.share), step.operation, r.vector_bits,
+            ceiling != r.ceilings.end()
+                ? fmt::format("at {} bits the {} ceiling ({} {}) is its compute limit", step.operation, ceiling->name,
+                              format_number(ceiling->value), rate_unit(r.work_unit))
+                : fmt::format("this model has no {}-bit ceiling ('roofline bench' without --quick measures one), so "
+                              "read its efficiency against roofs it may not reach at its width",
+                              step.operation));
+    }
     case NextStep::Kind::split_chain:
         return fmt::format("split the accumulator: it stores {} of its bytes (a reduction) and runs at about "
                            "one dependent chain's rate ({} {} at the measured clock, one accumulation per 2 "

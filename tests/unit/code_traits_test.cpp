@@ -565,3 +565,31 @@ TEST(CodeTraits, NonTemporalStoresForOutputWrittenAndNotReread) {
     ASSERT_EQ(in_l1.binding_level, "L1");
     EXPECT_FALSE(has(in_l1, NextStep::Kind::non_temporal_stores)) << all_advice(r, in_l1);
 }
+
+TEST(CodeTraits, VectorCodeNarrowerThanTheRoofsIsToldSo) {
+    // An SSE2 multiply (128-bit vectors only) judged against roofs measured with 512-bit vectors: an
+    // audit's read 18% of an L1 roof it reached 77% of at its width, with no word of the width.
+    Roofline r = machine();
+    r.vector_bits = 512;
+    Point sse = scalar_dot();
+    sse.details["flops_by_width_scalar"] = 0;
+    sse.details["flops_by_width_128"] = 2e8;
+    const auto a = analyze(r, sse, View::carm);
+    ASSERT_TRUE(has(a, NextStep::Kind::widen_vectors)) << all_advice(r, a);
+    EXPECT_FALSE(has(a, NextStep::Kind::vectorize));
+    const auto text = all_advice(r, a);
+    EXPECT_NE(text.find("100.0% of its FLOPs ran in vectors of 128 bits or fewer"), std::string::npos) << text;
+    EXPECT_NE(text.find("no 128-bit ceiling"), std::string::npos) << text;
+    // A model that measured 128-bit vectors: that ceiling is named as its limit, said once.
+    r.ceilings.push_back({"128-bit SIMD", CeilingKind::compute, "simd", "", 14.8, "", false});
+    const auto with = all_advice(r, analyze(r, sse, View::carm));
+    EXPECT_NE(with.find("the 128-bit SIMD ceiling (14.8 GFLOP/s) is its compute limit"), std::string::npos) << with;
+    // Code as wide as the roofs, or roofs of unknown width: nothing said.
+    Point wide = sse;
+    wide.details["flops_by_width_128"] = 0;
+    wide.details["flops_by_width_512"] = 2e8;
+    EXPECT_FALSE(has(analyze(r, wide, View::carm), NextStep::Kind::widen_vectors));
+    r.vector_bits = 0;
+    EXPECT_FALSE(has(analyze(r, sse, View::carm), NextStep::Kind::widen_vectors));
+    EXPECT_EQ(std::string(next_step_kind_name(NextStep::Kind::widen_vectors)), "widen_vectors");
+}

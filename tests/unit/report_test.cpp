@@ -146,7 +146,7 @@ TEST(Report, TextHasAlignedTableAndDetails) {
     EXPECT_EQ(text.rfind("Roofline report: Test CPU (dp, 2 threads, ORM view)\n", 0), 0u) << text;
     // Table: header and rows share column positions (numbers right-aligned).
     const std::string header = "Point                 GFLOP/s  FLOP/B  Attainable GFLOP/s  Efficiency  Bound by"
-                               "            Region\n";
+                               "            Zone\n";
     const std::string row1 = "triad                    1.00  0.0625                1.25       80.0%  DRAM load "
                              "(memory)  memory-only\n";
     const std::string row2 = "dgemm \"256\", blocked     40.0     340                 128       31.2%  DP peak "
