@@ -106,6 +106,12 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
     for (const auto& row : rows)
         if (row.analysis && row.analysis->above_roof)
             out += fmt::format("{}: {}\n", terminal_text(row.point.name), above_roof_text(*row.analysis->above_roof));
+    // Sampled points (functions, loops) beside a run of several threads: their "1" is not how many ran them.
+    const auto sampled = [](const MeasuredRow& r) { return r.point.details.count("samples") > 0; };
+    if (std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return sampled(r) && r.point.threads == 1; }) &&
+        std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.point.threads > 1; }))
+        out += "functions' and loops' points (sampled) show threads 1: their seconds are CPU time summed over the "
+               "threads that ran them (two threads 6 ms each: 12 ms), judged on one thread's roofs\n";
     return terminal_block(out);  // roof names come from machine files
 }
 

@@ -113,3 +113,30 @@ TEST(MeasureTables, ListedShareOfLoopsCountsTheirOwnCode) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(MeasureTables, SampledPointsBesideSeveralThreadsSayTheirTimeIsSummed) {
+    // An OpenMP program: its region ran on 2 threads; its function, sampled, shows 1 thread and
+    // the CPU time of both (12 ms beside the region's 6 ms), which nothing explained.
+    Point region;
+    region.name = "ikj";
+    region.threads = 2;
+    region.seconds = 0.006;
+    Point function = region;
+    function.name = "mm_ikj._omp_fn.0";
+    function.threads = 1;
+    function.seconds = 0.012;
+    function.details["samples"] = 120;
+    const std::string line = "their seconds are CPU time summed over the threads that ran them";
+    EXPECT_NE(render_measured_points({{region, std::nullopt}, {function, std::nullopt}}, false).find(line),
+              std::string::npos);
+    // One thread everywhere, or no sampled point: nothing to explain.
+    region.threads = 1;
+    EXPECT_EQ(render_measured_points({{region, std::nullopt}, {function, std::nullopt}}, false).find(line),
+              std::string::npos);
+    region.threads = 2;
+    EXPECT_EQ(render_measured_points({{region, std::nullopt}}, false).find(line), std::string::npos);
+}
+
+} // namespace
