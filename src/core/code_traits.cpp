@@ -21,22 +21,12 @@ std::string fmt_key(const char* precision, const char* kind) {
 
 } // namespace
 
-std::optional<double> share_narrower_than(const Point& p, int bits) {
-    if (bits <= 0) return std::nullopt;
-    double all = 0, narrow = 0;
-    for (const auto& [key, value] : p.details) {
-        constexpr std::string_view prefix = "flops_by_width_";
-        if (key.compare(0, prefix.size(), prefix) != 0 || !std::isfinite(value) || value <= 0) continue;
-        all += value;
-        const std::string width = key.substr(prefix.size());
-        if (width == "scalar") continue;
-        try {
-            if (std::stoi(width) < bits) narrow += value;
-        } catch (const std::exception&) {
-        }
-    }
-    if (!(all > 0)) return std::nullopt;
-    return narrow / all;
+std::optional<double> share_narrower_than(const CodeTraits& t, int bits) {
+    if (bits <= 0 || !(t.width_counted_flops > 0)) return std::nullopt;
+    double narrow = 0;
+    for (const auto& [width, flops] : t.vector_flops_by_bits)
+        if (width < bits) narrow += flops;
+    return narrow / t.width_counted_flops;
 }
 
 CodeTraits code_traits(const Point& p) {
@@ -52,11 +42,14 @@ CodeTraits code_traits(const Point& p) {
             scalar += value;
         } else {
             try {
-                t.widest_bits = std::max(t.widest_bits, std::stoi(width));
+                const int bits = std::stoi(width);
+                t.widest_bits = std::max(t.widest_bits, bits);
+                t.vector_flops_by_bits[bits] += value;
             } catch (const std::exception&) {
             }
         }
     }
+    t.width_counted_flops = by_width;
     if (by_width > 0) t.scalar_share = scalar / by_width;
 
     // The kind mix: FLOPs of each kind over all FLOPs (a kind no engine counted stays unknown).

@@ -8,6 +8,7 @@
 
 #include "core/roofline.hpp"
 
+#include <map>
 #include <optional>
 
 namespace roofline {
@@ -17,6 +18,8 @@ struct CodeTraits {
     // scalar instructions, and the widest width that did any work (0 = scalar only).
     std::optional<double> scalar_share;
     int widest_bits = 0;
+    std::map<int, double> vector_flops_by_bits;  // 128 -> FLOPs done by 128-bit instructions, ...
+    double width_counted_flops = 0;              // all FLOPs counted by width, scalar ones too
     // FLOPs done by FMA instructions over all FLOPs (an FMA counts two).
     std::optional<double> fma_share;
     // FLOPs done by adds and subtracts, and by multiplies, over all FLOPs: with fma_share the
@@ -44,7 +47,7 @@ CodeTraits code_traits(const Point& p);
 // Of a point's FLOPs counted by vector width, the share done in vectors narrower than `bits`
 // (scalar instructions not included: they are vectorize's); nullopt when none were counted or
 // `bits` is 0 (unknown).
-std::optional<double> share_narrower_than(const Point& p, int bits);
+std::optional<double> share_narrower_than(const CodeTraits& traits, int bits);
 
 // The highest rate a loop whose accumulations form one dependent chain per thread can reach:
 // one accumulation (an add or FMA into the running value) per `latency_cycles` at `clock_ghz`,

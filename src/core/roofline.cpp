@@ -149,6 +149,12 @@ bool covers(const NextStep& step, const Ceiling& c) {
 // stores a larger share writes its results as it goes and carries no such chain.
 constexpr double kReductionStoreShare = 0.05;
 
+// Its FLOPs and bytes were counted in another build than the one timed (measure --counts-from).
+bool counted_in_other_build(const Point& p) {
+    const auto other = p.details.find(kCountedFromOtherBuild);
+    return other != p.details.end() && other->second > 0;
+}
+
 // One chain's rate is reckoned at one accumulation per 2 cycles; the slowest floating-point add
 // or FMA latency of x86 cores is 5-6 cycles (Agner Fog's instruction tables: Haswell's FMA 5,
 // Zen 1's 5). A reduction running under a third of that rate is not held by its chain but by
@@ -296,7 +302,7 @@ std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, con
     // Counted in another build, the bytes are that build's: a build without AVX-512 has 16 vector
     // registers, not 32, and a kernel that keeps 20 vectors live spills where the timed build does not
     // (an audit's FMA chains: 189.5 GB counted at L1 for 41 MB moved, read as 356% of the L1 roof).
-    if (const auto other = p.details.find(kCountedFromOtherBuild); other != p.details.end() && other->second > 0)
+    if (counted_in_other_build(p))
         out.causes.push_back(AboveRoof::Cause::counted_in_other_build);
     if (r.threads > 0 && p.threads > r.threads) out.causes.push_back(AboveRoof::Cause::more_threads_than_roofline);
     if (p.source == PointOrigin::instrument_sampling) out.causes.push_back(AboveRoof::Cause::self_time_only);
@@ -446,7 +452,6 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}});
     if (traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share, {}});
-
     // Far under a cache's roof with the code itself to blame: access patterns and intensity
     // there are not what holds it back yet, so they are not offered (the headroom still shows
     // the roofs). Bound by memory, a bus or the network, that advice stays beside the code's.
@@ -520,9 +525,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     // ceilings, which were measured, and the roof's step: what width costs depends on the core
     // (Zen 4 runs 512-bit vectors as two 256-bit halves). Not for counts from another build
     // (--counts-from): their widths are that build's, not the timed one's.
-    const bool counted_elsewhere = p.details.count(kCountedFromOtherBuild) && p.details.at(kCountedFromOtherBuild) > 0;
-    if (const auto narrow = share_narrower_than(p, r.vector_bits);
-        !counted_elsewhere && traits.scalar_share && *traits.scalar_share < 0.5 && narrow && *narrow >= 0.5 &&
+    if (const auto narrow = share_narrower_than(traits, r.vector_bits);
+        !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow && *narrow >= 0.5 &&
         (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::widen_vectors, {}, {}, {}, 0, *narrow,
                                 std::to_string(traits.widest_bits)});
