@@ -90,16 +90,29 @@ FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<Ins
         counts.entries = std::max(0.0, counts.header_runs - counts.back_edges);
         // Exits taken at a header that only tests (no jump back from it, no work in it): tests
         // that ran no body. A header that does work (a loop entered in its middle) ran the body.
+        // A loop also tested at its bottom (a jump back that may leave it: a rotated loop) takes
+        // its header's exits as breaks after its body began: a search's `if (a[i] == key) return`
+        // compared 4 elements in 4 runs of its header, not 3.
+        const auto in_loop = [&](std::size_t b) { return std::binary_search(loop.blocks.begin(), loop.blocks.end(), b); };
+        const auto tests_and_may_leave = [&](std::size_t block) {
+            const auto last = last_instruction(block);
+            const auto* test = last ? jump_at(*last) : nullptr;
+            return test && test->conditional &&
+                   std::any_of(blocks[block].successors.begin(), blocks[block].successors.end(),
+                               [&](std::size_t next) { return !in_loop(next); });
+        };
+        const bool tested_at_bottom = std::any_of(loop.back_edges.begin(), loop.back_edges.end(),
+                                                  [&](const BackEdge& e) { return tests_and_may_leave(e.from); });
         double exits_at_top = 0;
         for (const std::size_t entry : loop.entries) {
+            if (tested_at_bottom) break;
             const bool jumps_back = std::any_of(loop.back_edges.begin(), loop.back_edges.end(),
                                                 [&](const BackEdge& e) { return e.from == entry; });
             const auto last = last_instruction(entry);
             const auto* test = last ? jump_at(*last) : nullptr;
             if (jumps_back || !test || !test->conditional || does_work(entry)) continue;
             for (const std::size_t next : blocks[entry].successors)
-                if (!std::binary_search(loop.blocks.begin(), loop.blocks.end(), next))
-                    exits_at_top += edge_runs(entry, blocks[next].start);
+                if (!in_loop(next)) exits_at_top += edge_runs(entry, blocks[next].start);
         }
         counts.iterations = std::max(0.0, counts.header_runs - exits_at_top);
     }

@@ -27,8 +27,9 @@ struct LoopCounts {
     double entries = 0;      // header runs less back edges: times control came in from outside
     // Times its body ran: its header's runs less the exits taken at a header that only tests
     // (no jump back from it, no FLOPs, stores or calls in it: a loop tested at the top, as -O0
-    // makes, whose last test runs no body; a loop entered in its middle does work in its header). A loop tested at the bottom (compilers rotate nearly
-    // every loop) ran its body at every header run: `back_edges + entries`, not `back_edges`.
+    // makes, whose last test runs no body; a loop entered in its middle does work in its header).
+    // A loop tested at the bottom (compilers rotate nearly every loop; a jump back that may leave
+    // it) ran its body at every header run, a break at its top included: `back_edges + entries`.
     double iterations = 0;
 };
 

@@ -110,6 +110,27 @@ TEST(LoopCounts, ALoopTestedAtTheTopRanItsBodyOnceLessThanItsHeader) {
     EXPECT_EQ(counts.loops[0].self.instructions, 32);
 }
 
+TEST(LoopCounts, ARotatedLoopLeftAtItsTopRanItsBodyAtEveryHeaderRun) {
+    // As gcc -O2 makes `for (i = 0; i < n; i++) if (a[i] == key) return i;`: entered at the
+    // compare (the header, which only tests), the loop's own test at the bottom (add; cmp; je out).
+    // The search found its key at a[3]: 4 compares, the 4th left at the top: the body ran 4 times.
+    // 0x1000: xor eax,eax; 0x1002: jmp 0x100d; 0x1004: add rax,1; 0x1008: cmp rax,rsi;
+    // 0x100b: je 0x1013; 0x100d: cmp [rdi+rax*4],edx; 0x1010: jne 0x1004; 0x1012: ret;
+    // 0x1013: mov eax,-1; 0x1018: ret
+    const std::string code("\x31\xc0\xeb\x09\x48\x83\xc0\x01\x48\x39\xf0\x74\x06\x39\x14\x87\x75\xf2\xc3"
+                           "\xb8\xff\xff\xff\xff\xc3",
+                           25);
+    const auto found = loops_of(decode_function_cfg(code, 0x1000, "search"));
+    ASSERT_EQ(found.loops.size(), 1u);
+    const auto counts = loop_counts(found, {ran(0x1000, 1), ran(0x1002, 1), ran(0x1004, 3), ran(0x1008, 3),
+                                            jumped(0x100b, 3, 0), ran(0x100d, 4, 0, 16), jumped(0x1010, 4, 3),
+                                            ran(0x1012, 1)});
+    EXPECT_EQ(counts.loops[0].header_runs, 4);
+    EXPECT_EQ(counts.loops[0].back_edges, 3);
+    EXPECT_EQ(counts.loops[0].iterations, 4);  // was 3: the found key's compare was taken for a test that ran no body
+    EXPECT_EQ(counts.loops[0].entries, 1);
+}
+
 TEST(LoopCounts, ALoopEnteredInItsMiddleRanItsBodyAtEveryHeaderRun) {
     // As -O2 makes of `for (s = 0; s < 10; s++) { work; swap; }` when the last swap moves out:
     // entered at the work (the header, which stores, then tests), the swap jumps back to it.
