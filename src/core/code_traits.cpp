@@ -29,6 +29,13 @@ std::optional<double> share_narrower_than(const CodeTraits& t, int bits) {
     return narrow / t.width_counted_flops;
 }
 
+int widest_narrower_than(const CodeTraits& t, int bits) {
+    int widest = 0;
+    for (const auto& [width, flops] : t.vector_flops_by_bits)
+        if (width < bits && flops > 0) widest = std::max(widest, width);
+    return widest;
+}
+
 CodeTraits code_traits(const Point& p) {
     CodeTraits t;
     double by_width = 0;

@@ -48,6 +48,9 @@ CodeTraits code_traits(const Point& p);
 // (scalar instructions not included: they are vectorize's); nullopt when none were counted or
 // `bits` is 0 (unknown).
 std::optional<double> share_narrower_than(const CodeTraits& traits, int bits);
+// The widest vector width narrower than `bits` that did any work (128 for a point of 128- and
+// 512-bit FLOPs judged against 512-bit roofs); 0 when none did.
+int widest_narrower_than(const CodeTraits& traits, int bits);
 
 // The highest rate a loop whose accumulations form one dependent chain per thread can reach:
 // one accumulation (an add or FMA into the running value) per `latency_cycles` at `clock_ghz`,

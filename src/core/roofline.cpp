@@ -524,12 +524,16 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     // AVX-512 machine read 18% of an L1 roof it reached 77% of at 128 bits). Last, after the
     // ceilings, which were measured, and the roof's step: what width costs depends on the core
     // (Zen 4 runs 512-bit vectors as two 256-bit halves). Not for counts from another build
-    // (--counts-from): their widths are that build's, not the timed one's.
+    // (--counts-from): their widths are that build's, not the timed one's. Not where L3 or DRAM
+    // binds: narrow vectors reach those roofs (an SSE2 triad in DRAM ran 55.6 GB/s, its AVX-512
+    // build 58.1, on a Zen 5 whose DRAM copy roof was measured with SSE2).
+    const auto bound_cache = cache_level_number(a.binding_level);
+    const bool width_can_bind = !a.memory_bound || (bound_cache && *bound_cache <= 2);
     if (const auto narrow = share_narrower_than(traits, r.vector_bits);
-        !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow && *narrow >= 0.5 &&
-        (!a.memory_bound || a.efficiency < 0.8))
+        width_can_bind && !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow &&
+        *narrow >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::widen_vectors, {}, {}, {}, 0, *narrow,
-                                std::to_string(traits.widest_bits)});
+                                std::to_string(widest_narrower_than(traits, r.vector_bits))});
     return a;
 }
 

@@ -173,7 +173,7 @@ struct NextStep {
                       // one_kind_mix: the share of the FLOPs of `operation`; non_temporal_stores:
                       // the unread write-allocate share of the DRAM bytes
     std::string operation;  // one_kind_mix: the one kind its FLOPs are ("FMA", "add", "mul");
-                            // widen_vectors: the code's widest vector width in bits ("128")
+                            // widen_vectors: its widest vector width narrower than the roofline's ("128")
 };
 // The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).
 const char* next_step_kind_name(NextStep::Kind kind);

@@ -90,14 +90,14 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
         });
         return fmt::format(
             "{} of its FLOPs ran in vectors of {} bits or fewer (counted), the roofs were measured with {}-bit "
-            "vectors, which this code does not use: build for this CPU (-march=native; with AVX-512, GCC also "
+            "vectors, which those FLOPs do not use: build for this CPU (-march=native; with AVX-512, GCC also "
             "-mprefer-vector-width=512; Valgrind cannot run an AVX-512 build: count a x86-64-v3 build with "
             "measure --counts-from) so that the compiler may use wider ones; {}",
             format_percent(step.share), step.operation, r.vector_bits,
             ceiling != r.ceilings.end()
                 ? fmt::format("at {} bits the {} ceiling ({} {}) is its compute limit", step.operation, ceiling->name,
                               format_number(ceiling->value), rate_unit(r.work_unit))
-                : fmt::format("this model has no {}-bit ceiling ('roofline bench' without --quick measures one), so "
+                : fmt::format("this model has no {}-bit ceiling ('roofline bench --full' measures one), so "
                               "read its efficiency against roofs it may not reach at its width",
                               step.operation));
     }
