@@ -117,16 +117,30 @@ void say_precisions_not_counted(const VgtoolReport& report, MeasureResult& resul
             report.x87_flops, listed(names)));
     }
     static constexpr std::string_view kSoftFloat[] = {"__addtf3", "__subtf3", "__multf3", "__divtf3"};
+    // Code the loader runs in every shared library it loads: libquadmath's ran in every gfortran
+    // program (libgfortran needs it), 182 instructions of PLT, frame_dummy and constructor code,
+    // and was warned of as binary128 arithmetic. Stripped, those have no symbol (a function of its
+    // API always has one); with debug symbols, their names.
+    static constexpr std::string_view kLoaderCode[] = {"_init", "_fini", "frame_dummy", "register_tm_clones",
+                                                       "deregister_tm_clones", "__do_global_dtors_aux"};
+    auto quadmath_api = [](const std::string& name) {
+        return !name.empty() && name.rfind("(no symbol", 0) != 0 &&
+               std::find(std::begin(kLoaderCode), std::end(kLoaderCode), name) == std::end(kLoaderCode);
+    };
     std::vector<std::string> soft;
     std::string quadmath_file;
     int quadmath_functions = 0;
-    double instructions = 0;
+    bool quadmath_called = false;  // a function of its API ran, not only what the loader runs
+    double instructions = 0, quadmath_instructions = 0;
     for (const auto& f : report.functions) {
         if (f.instructions <= 0) continue;
         const auto base = std::filesystem::path(f.object).filename().string();
         if (base.rfind("libquadmath", 0) == 0) {
             quadmath_file = base;
             ++quadmath_functions;
+            quadmath_called = quadmath_called || quadmath_api(f.name);
+            quadmath_instructions += f.instructions;
+            continue;
         } else if (std::find(std::begin(kSoftFloat), std::end(kSoftFloat), f.name) != std::end(kSoftFloat)) {
             soft.push_back(f.name);
         } else {
@@ -134,9 +148,11 @@ void say_precisions_not_counted(const VgtoolReport& report, MeasureResult& resul
         }
         instructions += f.instructions;
     }
-    if (quadmath_functions > 0)
+    if (quadmath_called) {
+        instructions += quadmath_instructions;
         soft.push_back(fmt::format("{} function{} of {}", quadmath_functions, quadmath_functions == 1 ? "" : "s",
                                    quadmath_file));
+    }
     if (!soft.empty())
         result.warnings.push_back(fmt::format(
             "the program does binary128 (__float128) arithmetic in software ({} ran, {:.3g} instructions): those "

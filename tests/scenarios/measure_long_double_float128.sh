@@ -63,3 +63,29 @@ q = pts["(program)"]
 assert q["flops"] == 20000, q
 PY
 echo "ok: software binary128 arithmetic warned of as not counted"
+
+# libquadmath loaded but not called (every gfortran program loads it through libgfortran): the
+# loader runs its PLT, frame_dummy and constructor code (182 instructions), which was warned
+# of as binary128 arithmetic. Called (sqrtq), it is warned of.
+cat >"$tmp/qm.c" <<'C'
+#include <stdio.h>
+#include <quadmath.h>
+int main(int argc, char** argv) {
+    double r = 0;
+    if (argc > 1) { __float128 x = argc; r = (double)sqrtq(x); }
+    printf("%g\n", r);
+    return 0;
+}
+C
+if cc -O2 "$tmp/qm.c" -o "$tmp/qm" -Wl,--no-as-needed -lquadmath 2>/dev/null; then
+  out=$("$bin" measure --no-store --engine instrument --cache-sim off -o "$tmp/qm.json" -- "$tmp/qm" 2>&1); code=$?
+  [[ $code == 0 ]] || fail "exit $code"
+  grep -q "binary128" <<<"$out" && fail "binary128 said of a program that only loads libquadmath"
+  out=$("$bin" measure --no-store --engine instrument --cache-sim off -o "$tmp/qm.json" -- "$tmp/qm" q 2>&1); code=$?
+  [[ $code == 0 ]] || fail "exit $code"
+  grep -q "binary128 (__float128) arithmetic in software ([0-9]* functions of libquadmath" <<<"$out" ||
+    fail "libquadmath's sqrtq is not warned of"
+  echo "ok: libquadmath loaded and not called is not warned of; called, it is"
+else
+  echo "note: no libquadmath.h to link against: its case left out"
+fi
