@@ -92,6 +92,24 @@ TEST(MeasureTables, ListedShareSaysWhatTheTableLeavesOut) {
     EXPECT_EQ(render_listed_share(share), "");
 }
 
+TEST(MeasureTables, ListedShareWithoutFlopsSaysTheLeftOutTime) {
+    // A program with no FLOPs (a histogram of bytes) read "the 2 functions listed hold 99.6% of the
+    // sampled CPU time; 239 more: --min-share 0.02 lists 1 more", the 239 holding nothing said.
+    ListedShare share;
+    share.listed = 2;
+    share.left_out = 239;
+    share.all_seconds = 1.0;
+    share.listed_seconds = 0.996;
+    share.lower_min_share_percent = 0.02;
+    share.lower_lists = 1;
+    EXPECT_EQ(render_listed_share(share), "the 2 functions listed hold 99.6% of the sampled CPU time; 239 more hold "
+                                          "0.400% of the sampled CPU time: --min-share 0.02 lists 1 more\n");
+    share.left_out = 1;
+    share.lower_lists = 0;
+    EXPECT_EQ(render_listed_share(share),
+              "the 2 functions listed hold 99.6% of the sampled CPU time; 1 more holds 0.400% of the sampled CPU time\n");
+}
+
 TEST(MeasureTables, ListedShareOfLoopsCountsTheirOwnCode) {
     ListedShare share;
     share.noun = "loop";
