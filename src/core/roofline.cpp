@@ -251,7 +251,11 @@ bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_it
     if (c.category == "ilp") {
         if (traits.store_share && *traits.store_share > kReductionStoreShare) return true;
         if (short_chains(traits)) return true;
-        return chain_at_its_width > 0 && performance > 1.1 * chain_at_its_width;
+        // Far under one chain's rate its adds wait for something else (split_chain's bound): the
+        // ILP ceiling would give the advice split_chain withholds (a scalar sum at 0.16 of one
+        // chain was told "break the dependency chain" by a full bench's ceiling).
+        return chain_at_its_width > 0 && (performance > 1.1 * chain_at_its_width ||
+                                          performance < kSlowestChainShare * chain_at_its_width);
     }
     if (c.category == "simd" && traits.scalar_share && *traits.scalar_share < 1 - kOneKindShare) {
         int bits = 0;  // "128-bit SIMD" -> 128; "scalar (no SIMD)" -> 0

@@ -220,6 +220,18 @@ TEST(CodeTraits, OneStepPerRemedyWhenTheCountsAndACeilingAgree) {
             << next_step_text(r, s);
 }
 
+TEST(CodeTraits, FarUnderOneChainNoCeilingTellsItToBreakTheChain) {
+    // A sum at 0.3 GFLOP/s, 0.16 of one chain's rate (1.85): split_chain is withheld (its adds wait
+    // for something else), and the ILP ceiling above it must not say the same ("break the
+    // dependency chain"); at 1.2 split_chain says it, once.
+    const auto r = machine_with_chain_ceiling();
+    const auto slow = analyze(r, scalar_sum(0.3), View::carm);
+    EXPECT_FALSE(has(slow, NextStep::Kind::split_chain));
+    EXPECT_EQ(all_advice(r, slow).find("dependency chain"), std::string::npos) << all_advice(r, slow);
+    EXPECT_FALSE(slow.upper && slow.upper->category == "ilp");
+    EXPECT_TRUE(has(analyze(r, scalar_sum(1.2), View::carm), NextStep::Kind::split_chain));
+}
+
 TEST(CodeTraits, EightScalarAccumulatorsAreNotToldToBreakTheChain) {
     // 7.4 GFLOP/s of scalar adds: two adds a cycle, four times one scalar chain's rate (1.85 at
     // 3.7 GHz), yet under the 512-bit chain ceiling (14.8): that ceiling is not its limit.
