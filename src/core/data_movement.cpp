@@ -11,14 +11,19 @@ std::optional<DataMovement> data_movement(const Roofline& r, const Point& p, Vie
     double nearest = -1;
     for (const auto& roof : r.bandwidth) {
         if (!(roof.value > 0)) continue;
-        if (std::find(levels.begin(), levels.end(), roof.level) == levels.end()) {
+        // Counted as none (the cache simulation found no traffic there: L3 of a transpose held in
+        // L2) is judged, at 0 GB/s: a level with no count at all is not.
+        const auto counted = p.bytes.find(roof.level);
+        const bool counted_none = counted != p.bytes.end() && counted->second == 0 &&
+                                  (view != View::orm || roof.level == "DRAM");
+        if (!counted_none && std::find(levels.begin(), levels.end(), roof.level) == levels.end()) {
             if (std::find(out.unjudged_levels.begin(), out.unjudged_levels.end(), roof.level) == out.unjudged_levels.end())
                 out.unjudged_levels.push_back(roof.level);
             continue;
         }
         LevelBandwidth t;
         t.level = roof.level;
-        t.bytes = p.bytes.at(roof.level);
+        t.bytes = counted_none ? 0 : p.bytes.at(roof.level);
         t.gbs = t.bytes / p.seconds / 1e9;
         t.roof = roof.name;
         t.roof_gbs = roof.value;
@@ -30,7 +35,9 @@ std::optional<DataMovement> data_movement(const Roofline& r, const Point& p, Vie
         }
         out.levels.push_back(std::move(t));
     }
-    if (out.levels.empty()) return std::nullopt;
+    // No bytes anywhere: nothing moved to judge (counted-as-none levels alone are no traffic).
+    if (std::none_of(out.levels.begin(), out.levels.end(), [](const LevelBandwidth& t) { return t.bytes > 0; }))
+        return std::nullopt;
     // A level above its roof: the point's time or bytes cannot be trusted, so no level is its bound.
     if (out.above_roof()) out.nearest_level.clear();
     return out;

@@ -38,7 +38,8 @@ struct DataMovement {
 };
 
 // The point's traffic at each level it has bytes at and the roofline has a roof for (`view` as
-// report's: ORM only DRAM); nullopt when it has no time or no such level.
+// report's: ORM only DRAM), a level counted as 0 bytes among them (0 GB/s: judged, unlike one
+// with no count); nullopt when it has no time or no bytes at such a level.
 std::optional<DataMovement> data_movement(const Roofline& r, const Point& p, View view);
 
 } // namespace roofline

@@ -152,6 +152,23 @@ TEST(DataMovement, NoBandwidthClaimUnlessEveryLevelWithARoofIsJudged) {
     EXPECT_NE(render_report({}, r, ReportFormat::text, View::carm, {}, {}, partial)
                   .find("Under half of the roofs of the levels measured (L1, DRAM); L2 is not judged here"),
               std::string::npos);
+    // A level counted as 0 bytes (the cache simulation saw no traffic there: L3 of a transpose held
+    // in L2) is judged, at 0 GB/s: it said 'L2 is not judged here' of a counted 0.
+    p.bytes = {{"L1", 1e8}, {"L2", 0}, {"DRAM", 1e8}};
+    const auto zero = data_movement(r, p, View::carm);
+    ASSERT_TRUE(zero);
+    EXPECT_TRUE(zero->unjudged_levels.empty());
+    ASSERT_EQ(zero->levels.size(), 3u);
+    EXPECT_EQ(zero->levels[1].level, "L2");
+    EXPECT_EQ(zero->levels[1].gbs, 0);
+    const std::vector<MovedData> counted_zero = {{"copy", *zero}};
+    EXPECT_NE(render_report({}, r, ReportFormat::text, View::carm, {}, {}, counted_zero)
+                  .find("bandwidth is not what holds it back"),
+              std::string::npos);
+    // ORM leaves L1 and L2 out whatever their counts; and bytes counted as 0 everywhere are nothing moved.
+    EXPECT_EQ(data_movement(r, p, View::orm)->unjudged_levels, (std::vector<std::string>{"L1", "L2"}));
+    p.bytes = {{"L1", 0}, {"L2", 0}, {"DRAM", 0}};
+    EXPECT_FALSE(data_movement(r, p, View::carm));
     // Bytes at every level with a roof, all under half: the claim is made.
     p.bytes = {{"L1", 1e8}, {"L2", 1e8}, {"DRAM", 1e8}};
     const std::vector<MovedData> every = {{"copy", *data_movement(r, p, View::carm)}};
