@@ -260,10 +260,14 @@ void compare_point_sets(ComparisonInput& input, const CompareSides& sides, const
     const auto key = [&](std::size_t i) {
         return sets[i].empty() ? std::string() : command_series_key(sides.commands[i], sets[i].front().source.origin());
     };
-    if (const auto a = key(0), b = key(1); !a.empty() && !b.empty() && a != b) {
+    const auto a = key(0), b = key(1);
+    if (!a.empty() && !b.empty() && a != b) {
         input.command_a = command_line_text(sides.commands[0]);
         input.command_b = command_line_text(sides.commands[1]);
     }
+    // One measured program and input doing other work: its time is what it takes. Sets without a
+    // command line (written by hand, models, kernels) keep their rates judged, the work said in WHY.
+    if (!a.empty() && a == b) judge_work_changes_on_time(input.points);
 }
 
 // --chart: both rooflines (one, when one machine judges both sets) and both point sets, each
@@ -295,7 +299,7 @@ bool b_is_slower(const ComparisonInput& input) {
     for (const auto& r : input.roofs)
         if (r.significant && r.ratio < 1) return true;
     for (const auto& p : input.points)
-        if (p.significant && p.ratio < 1) return true;
+        if (p.slower()) return true;
     return false;
 }
 

@@ -214,7 +214,7 @@ int run_history(const HistoryArgs& args) {
     if (args.fail_on_slower)
         for (const auto& f : input.figures)
             for (const auto& c : f.changes)
-                if (c.run + 1 == f.runs.size() && c.ratio < 1) return kExitSlower;
+                if (c.run + 1 == f.runs.size() && c.slower()) return kExitSlower;
     return kExitOk;
 }
 

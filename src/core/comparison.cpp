@@ -188,6 +188,17 @@ bool changed(const SpreadFigure& a, const SpreadFigure& b) {
     return beyond_threshold(b.value / a.value, change_threshold(a, b));
 }
 
+std::optional<WorkChange> work_change(const SpreadFigure& a, const SpreadFigure& b) {
+    if (!(a.work > 0) || !(b.work > 0) || !(a.seconds > 0) || !(b.seconds > 0)) return std::nullopt;
+    const double threshold = change_threshold(a, b);
+    WorkChange w;
+    w.work_ratio = b.work / a.work;
+    if (!beyond_threshold(w.work_ratio, threshold)) return std::nullopt;
+    w.time_ratio = b.seconds / a.seconds;
+    w.time_changed = beyond_threshold(w.time_ratio, threshold);
+    return w;
+}
+
 SpreadFigure roof_figure(double value, const Stats& stats) {
     SpreadFigure f;
     f.value = value;
@@ -205,6 +216,8 @@ SpreadFigure point_figure(const Point& p) {
     SpreadFigure f;
     f.value = performance(p);
     f.floor = kMinimumChange;
+    f.work = p.work_counted && p.work > 0 && std::isfinite(p.work) ? p.work : 0;
+    f.seconds = p.seconds > 0 && std::isfinite(p.seconds) ? p.seconds : 0;
     const auto fastest = p.details.find("seconds_fastest"), slowest = p.details.find("seconds_slowest");
     if (fastest != p.details.end() && slowest != p.details.end() && fastest->second > 0 &&
         slowest->second >= fastest->second) {
@@ -357,6 +370,7 @@ std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofl
                 c.ratio = fb.value / fa.value;
                 c.threshold = change_threshold(fa, fb);
                 c.significant = changed(fa, fb);
+                c.work = work_change(fa, fb);
             }
             if (c.a->analysis && c.b->analysis && c.a->analysis->attainable > 0 && c.a->analysis->efficiency > 0) {
                 c.roof_ratio = c.b->analysis->attainable / c.a->analysis->attainable;
@@ -385,6 +399,15 @@ std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofl
     return out;
 }
 
+void judge_work_changes_on_time(std::vector<PointChange>& points) {
+    for (auto& p : points) {
+        if (!p.work) continue;
+        p.by_time = true;
+        p.significant = p.work->time_changed;
+        p.cause = "work";
+    }
+}
+
 void find_changes(FigureHistory& history) {
     history.changes.clear();
     std::optional<std::size_t> previous;
@@ -393,8 +416,11 @@ void find_changes(FigureHistory& history) {
         if (previous) {
             const auto& before = *history.runs[*previous].figure;
             const auto& now = *history.runs[i].figure;
-            if (changed(before, now))
-                history.changes.push_back({i, now.value / before.value, change_threshold(before, now)});
+            // Runs of one command line whose work differs are a change of the program itself
+            // (figures named by what ran, reference kernels and models, keep their rates judged).
+            const auto work = history.command.empty() ? std::nullopt : work_change(before, now);
+            if (work || changed(before, now))
+                history.changes.push_back({i, now.value / before.value, change_threshold(before, now), work});
         }
         previous = i;
     }

@@ -24,6 +24,10 @@ struct SpreadFigure {
     // The least change that counts for this figure whatever its spread (kMinimumChange for a
     // point, kRoofMinimumChange for a roof).
     double floor = 0;
+    // A point's counted work (FLOPs or ops) and seconds, beside its rate: 0 for a roof, and work 0
+    // where nothing counted it. See work_change.
+    double work = 0;
+    double seconds = 0;
 };
 
 // Below this a change is never called one: timers, clocks and rounding.
@@ -47,6 +51,18 @@ struct ChangeBand {
 };
 ChangeBand change_band(double threshold);
 bool changed(const SpreadFigure& a, const SpreadFigure& b);
+
+// Two runs of a point whose counted work differs beyond the band of change_threshold (the
+// program does other work: a pass added or removed): their rates alone hide what the program
+// takes (a second pass at the same rate doubled a dot product's time, 0.193 s to 0.399 s, while
+// its GFLOP/s read 'same'), so such a pair is judged on its time. nullopt when either has no
+// counted work or no time, or the work is alike.
+struct WorkChange {
+    double work_ratio = 0;   // b's work over a's
+    double time_ratio = 0;   // b's seconds over a's
+    bool time_changed = false;  // the time ratio beyond the same band
+};
+std::optional<WorkChange> work_change(const SpreadFigure& a, const SpreadFigure& b);
 
 // A roof's figure with its spread (see roof_spread in comparison.cpp: the range of its top
 // bursts' best samples, not of every sample) and the roof's floor.
@@ -98,7 +114,14 @@ struct PointChange {
     // With both judged: attainable b / a at each point's own intensity (the roof
     // that moved, or the intensity that did) and efficiency b / a; their product is `ratio`.
     std::optional<double> roof_ratio, efficiency_ratio;
-    std::string cause;  // "roof", "efficiency", "both", "" (no change, or not judged)
+    std::string cause;  // "roof", "efficiency", "both", "work", "" (no change, or not judged)
+    // The work differs beyond the band (work_change). With `by_time` (the same command line, set
+    // by judge_work_changes_on_time) `significant` is the time's change, not the rate's, and B is
+    // slower when its time_ratio is above 1.
+    std::optional<WorkChange> work;
+    bool by_time = false;
+    bool slower() const { return significant && (by_time ? work && work->time_ratio > 1 : ratio < 1); }
+    bool faster() const { return significant && !slower(); }
 };
 
 // What a point's name means for matching runs: "<function daxpy.constprop.0>",
@@ -113,6 +136,11 @@ std::string comparable_name(const std::string& name);
 // compared by performance alone).
 std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofline* roofline_a,
                                         const std::vector<Point>& b, const Roofline* roofline_b, View view);
+
+// Points whose work changed between A and B are judged on their time (PointChange::by_time):
+// compare calls it for two sets `measure` made from one command line (the program did other
+// work, so what it takes is its time), not for sets without one.
+void judge_work_changes_on_time(std::vector<PointChange>& points);
 
 // One figure over runs, oldest first; a run without the figure has no value.
 struct HistoryRun {
@@ -132,9 +160,15 @@ struct FigureHistory {
         std::size_t run = 0;
         double ratio = 0;
         double threshold = 0;
+        // A point's work changed at this step (work_change): the step is judged on its time, and
+        // is a change whatever its rate did (a pass added at the same rate is one).
+        std::optional<WorkChange> work;
+        bool slower() const { return work ? work->time_changed && work->time_ratio > 1 : ratio < 1; }
     };
     std::vector<Step> changes;
 };
+// A step of a measured point's series (`command` set) whose work changed is one (Step::work),
+// judged on its time.
 void find_changes(FigureHistory& history);
 
 // The machine whose stored runs `history` follows: the host and CPU given, and what is not

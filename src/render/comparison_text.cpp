@@ -83,8 +83,15 @@ std::string above_roof_text(const PointChange& c) {
     return out.empty() ? out : out + ": a measurement error, not a result (roofline report says what may cause it)";
 }
 
-std::string cause_text(const PointChange& c) {
+// "the work: B did x2.00 A's FLOPs in x2.07 its time (rate x0.967)": why a pair is judged on its time.
+std::string work_text(const WorkChange& w, const std::string& work_unit) {
+    return fmt::format("B did x{:.2f} A's {}s in x{:.2f} its time (rate x{:.3f})", w.work_ratio, work_unit,
+                       w.time_ratio, w.time_ratio > 0 ? w.work_ratio / w.time_ratio : 0.0);
+}
+
+std::string cause_text(const PointChange& c, const std::string& work_unit) {
     if (const std::string above = above_roof_text(c); !above.empty()) return above;
+    if (c.by_time && c.work) return "the work: " + work_text(*c.work, work_unit);
     if (c.cause.empty() || !c.roof_ratio || !c.efficiency_ratio) return "";
     const auto& a = *c.a->analysis;
     const auto& b = *c.b->analysis;
@@ -100,11 +107,25 @@ std::string cause_text(const PointChange& c) {
 }
 
 // WHY: the cause, and for sets of different command lines that the runs were not alike.
-std::string why_text(const PointChange& c, bool commands_differ) {
-    const std::string cause = cause_text(c);
+std::string why_text(const PointChange& c, bool commands_differ, const std::string& work_unit) {
+    std::string cause = cause_text(c, work_unit);
+    // Another command line's work may differ (another input): said, its rate still judged.
+    if (c.work && !c.by_time) cause += (cause.empty() ? "" : "; ") + work_text(*c.work, work_unit);
     if (!commands_differ || !c.significant) return cause;
     return cause.empty() ? "other command line" : "other command line; " + cause;
 }
+
+// A point's verdict: on its rate, or on its time where its work changed (PointChange::by_time).
+std::string point_change_text(const PointChange& p) {
+    if (!p.by_time || !p.work) return change_text(p.ratio, p.threshold, p.significant);
+    if (!p.significant) return fmt::format("same time (B/A of time inside {})", band_text(p.threshold));
+    return fmt::format("{} (time {:+.0f}%)", p.slower() ? "SLOWER" : "FASTER", (p.work->time_ratio - 1) * 100);
+}
+
+// Said under the tables when a pair or a step was judged on its time.
+constexpr const char* kWorkRule =
+    "A point whose counted work differs beyond that band did other work (a pass added or removed): its rate "
+    "alone would hide the time it takes, so it is judged on its time (seconds B/A), with the same band";
 
 } // namespace
 
@@ -145,6 +166,12 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                 if (p.a && p.b && p.ratio > 0) e["band"] = band_json(p.threshold);
                 if (p.repeated) e["occurrence"] = p.occurrence;  // the k-th point of that name in its run
                 if (!p.name_b.empty()) e["point_b"] = p.name_b;  // B's name for it (matched by meaning)
+                if (p.work) {
+                    e["work_ratio"] = p.work->work_ratio;
+                    e["time_ratio"] = p.work->time_ratio;
+                }
+                e["judged_on"] = p.by_time ? "time" : "rate";
+                e["slower"] = p.slower();
                 if (p.roof_ratio) e["roof_ratio"] = *p.roof_ratio;
                 if (p.efficiency_ratio) e["efficiency_ratio"] = *p.efficiency_ratio;
                 for (const auto& [side, point] : {std::pair{"a", &p.a}, std::pair{"b", &p.b}}) {
@@ -168,11 +195,12 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                            "input, not only from the build or the machine (history keeps them apart)\n",
                            terminal_text(input.command_a), terminal_text(input.command_b));
     std::size_t faster = 0, slower = 0, same = 0, one_side = 0;
-    const auto count = [&](double ratio, bool significant, bool both) {
+    const auto count = [&](bool is_slower, bool significant, bool both) {
         if (!both) ++one_side;
         else if (!significant) ++same;
-        else ++(ratio > 1 ? faster : slower);
+        else ++(is_slower ? slower : faster);
     };
+    bool any_by_work = false;
     if (input.have_roofs) {
         std::vector<std::vector<std::string>> rows{{"ROOF", "UNIT", "A", "B", "B/A", "CHANGE"}};
         bool other_working_sets = false;
@@ -184,7 +212,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                             !r.a   ? "only in B" + elsewhere
                             : !r.b ? "only in A" + elsewhere
                                    : change_text(r.ratio, r.threshold, r.significant)});
-            count(r.ratio, r.significant, r.a && r.b);
+            count(r.ratio < 1, r.significant, r.a && r.b);
         }
         out += fmt::format("\nRoofs (each figure with its spread: how far apart the best samples of its best bursts "
                            "landed, relative to it):\n{}",
@@ -206,9 +234,10 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                             p.a ? figure_text(p.a->performance) : "-",
                             p.b ? figure_text(p.b->performance) : "-",
                             p.ratio > 0 ? fmt::format("{:.3f}", p.ratio) : "-",
-                            !p.a ? "only in B" : !p.b ? "only in A" : change_text(p.ratio, p.threshold, p.significant),
-                            why_text(p, commands_differ)});
-            count(p.ratio, p.significant, p.a && p.b);
+                            !p.a ? "only in B" : !p.b ? "only in A" : point_change_text(p),
+                            why_text(p, commands_differ, input.work_unit)});
+            count(p.slower(), p.significant, p.a && p.b);
+            any_by_work = any_by_work || p.work;
         }
         out += fmt::format("\nPoints (matched by name{}{}; {}; a figure's spread: the range of its timed runs):\n{}",
                            any_repeated ? ", and points of one name (NAME #k) by their order in each run" : "",
@@ -221,6 +250,10 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
     out += fmt::format("\n{} faster, {} slower, {} within their spread, {} in one run only.\n", faster, slower, same,
                        one_side);
     out += fmt::format("B/A: B's figure over A's; {}.\n", kChangeRule);
+    if (any_by_work) out += fmt::format("{}{}.\n", kWorkRule,
+                                        commands_differ ? " (of one command line; here the command lines differ, so "
+                                                          "the rate is judged and the work is said in WHY)"
+                                                        : "");
     return out;
 }
 
@@ -232,10 +265,19 @@ std::string render_history(const HistoryInput& input, bool as_json) {
             for (const auto& r : h.runs) runs.push_back({{"run", r.run}, {"figure", figure_json(r.figure)}});
             json changes = json::array();
             for (const auto& c : h.changes)
-                changes.push_back({{"run", h.runs[c.run].run},
-                                   {"ratio", c.ratio},
-                                   {"threshold", c.threshold},
-                                   {"band", band_json(c.threshold)}});
+            {
+                json step{{"run", h.runs[c.run].run},
+                          {"ratio", c.ratio},
+                          {"threshold", c.threshold},
+                          {"band", band_json(c.threshold)},
+                          {"judged_on", c.work ? "time" : "rate"},
+                          {"slower", c.slower()}};
+                if (c.work) {
+                    step["work_ratio"] = c.work->work_ratio;
+                    step["time_ratio"] = c.work->time_ratio;
+                }
+                changes.push_back(std::move(step));
+            }
             json figure{{"figure", h.key}, {"unit", h.unit}, {"runs", runs}, {"changes", changes}};
             if (!h.command.empty()) figure["command"] = h.command;
             j["figures"].push_back(std::move(figure));
@@ -254,15 +296,27 @@ std::string render_history(const HistoryInput& input, bool as_json) {
     std::vector<std::vector<std::string>> rows{{"FIGURE", "UNIT", "RUNS", "FIRST", "LAST", "MIN", "MAX", "CHANGES"}};
     if (commands) rows.front().insert(rows.front().begin() + 1, "COMMAND LINE");
     std::size_t flagged = 0;
+    bool any_by_work = false;
     for (const auto& h : input.figures) {
         std::vector<double> values;
         for (const auto& r : h.runs)
             if (r.figure) values.push_back(r.figure->value);
         if (values.empty()) continue;
         std::string changes;
-        for (const auto& c : h.changes)
+        for (const auto& c : h.changes) {
+            if (c.work) {
+                any_by_work = true;
+                changes += fmt::format("{}run {}: work x{:.2f}, time {:+.0f}% ({}, rate x{:.3f})",
+                                       changes.empty() ? "" : "; ", c.run + 1, c.work->work_ratio,
+                                       (c.work->time_ratio - 1) * 100,
+                                       c.work->time_changed ? fmt::format("outside {}", band_text(c.threshold))
+                                                            : fmt::format("inside {}", band_text(c.threshold)),
+                                       c.ratio);
+                continue;
+            }
             changes += fmt::format("{}run {}: {:+.0f}% (x{:.3f}, outside {})", changes.empty() ? "" : "; ", c.run + 1,
                                    (c.ratio - 1) * 100, c.ratio, band_text(c.threshold));
+        }
         flagged += h.changes.size();
         rows.push_back({terminal_text(h.key), h.unit, std::to_string(values.size()), format_number(values.front()),
                         format_number(values.back()), format_number(*std::min_element(values.begin(), values.end())),
@@ -274,6 +328,7 @@ std::string render_history(const HistoryInput& input, bool as_json) {
     out += fmt::format("\n{} change{} beyond the recorded spread: each run against the run before it that has the "
                        "figure{}, the ratio x of that step; {}.\n",
                        flagged, flagged == 1 ? "" : "s", commands ? " and the same command line" : "", kChangeRule);
+    if (any_by_work) out += fmt::format("{}.\n", kWorkRule);
     return out;
 }
 

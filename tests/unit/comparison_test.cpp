@@ -331,6 +331,56 @@ TEST(Comparison, HistoryFlagsStepsBeyondTheSpreadAgainstThePreviousRunWithTheFig
     EXPECT_EQ(h.changes[1].run, 5u);
 }
 
+// A second pass added at the same rate doubled a dot product's time (0.193 s to 0.399 s) while
+// its GFLOP/s moved 3%, inside the band: compare said 'same' and --fail-on-slower exited 0. A pair
+// whose counted work differs beyond the band is judged on its time (for one command line).
+TEST(Comparison, APointWhoseWorkChangedIsJudgedOnItsTime) {
+    const std::vector<Point> a{point("dot", 0.8e9, 6.4e9, 0.193), point("less", 0.8e9, 6.4e9, 0.2),
+                               point("alike", 0.8e9, 6.4e9, 0.2)};
+    const std::vector<Point> b{point("dot", 1.6e9, 12.8e9, 0.399), point("less", 0.4e9, 6.4e9, 0.15),
+                               point("alike", 0.801e9, 6.4e9, 0.2)};
+    auto changes = compare_points(a, nullptr, b, nullptr, View::carm);
+    ASSERT_EQ(changes.size(), 3u);
+    // The rate alone: x0.967, inside the 5% band of points with no recorded spread: 'same'.
+    EXPECT_FALSE(changes[0].significant);
+    ASSERT_TRUE(changes[0].work.has_value());
+    EXPECT_NEAR(changes[0].work->work_ratio, 2.0, 1e-12);
+    EXPECT_NEAR(changes[0].work->time_ratio, 0.399 / 0.193, 1e-12);
+    EXPECT_TRUE(changes[0].work->time_changed);
+    ASSERT_TRUE(changes[1].work.has_value());  // half the work in 0.75 of the time: faster, at 0.667 of the rate
+    EXPECT_TRUE(changes[1].slower());          // on its rate, before it is judged on time
+    EXPECT_FALSE(changes[2].work.has_value());  // 0.1% more FLOPs (another build's reduction): the same work
+    judge_work_changes_on_time(changes);
+    EXPECT_TRUE(changes[0].by_time);
+    EXPECT_TRUE(changes[0].significant);
+    EXPECT_TRUE(changes[0].slower());
+    EXPECT_EQ(changes[0].cause, "work");
+    EXPECT_TRUE(changes[1].by_time);
+    EXPECT_FALSE(changes[1].slower());
+    EXPECT_TRUE(changes[1].faster());
+    EXPECT_FALSE(changes[2].by_time);
+    EXPECT_FALSE(changes[2].significant);
+
+    // history: the same step, a run of one command line doing twice the work.
+    FigureHistory h;
+    h.key = "dot";
+    for (const auto& p : {a[0], b[0]}) h.runs.push_back({"r", point_figure(p)});
+    find_changes(h);  // a series named by what ran (no command line): its rate, x0.967, is judged
+    EXPECT_TRUE(h.changes.empty());
+    h.command = "./dot 2000 200000";
+    find_changes(h);
+    ASSERT_EQ(h.changes.size(), 1u);
+    ASSERT_TRUE(h.changes[0].work.has_value());
+    EXPECT_TRUE(h.changes[0].slower());
+    // Twice the work in the same time: a change of the program, flagged, and not slower.
+    h.runs = {{"r", point_figure(point("k", 1e9, 1e9, 1.0))}, {"r", point_figure(point("k", 2e9, 1e9, 1.0))}};
+    find_changes(h);
+    ASSERT_EQ(h.changes.size(), 1u);
+    ASSERT_TRUE(h.changes[0].work.has_value());
+    EXPECT_FALSE(h.changes[0].work->time_changed);
+    EXPECT_FALSE(h.changes[0].slower());
+}
+
 TEST(Comparison, RoofHistoriesFollowEachRoofAcrossModels) {
     const auto m1 = two_roofs(100, samples(99, 101), 20, samples(19.9, 20.1));
     auto m2 = m1;
