@@ -255,8 +255,9 @@ void add_report_command(CLI::App& app, int& exit_code) {
     cmd->description(
         "Places points (measured regions, reference kernels, modelled loops) on a machine's roofline\n"
         "and reports, per point: achieved performance and intensity, the roof that binds it, the\n"
-        "ceilings just above and below it and the limiting metric, efficiency, headroom to every\n"
-        "roof, and the optimizations to try next in the order the ceilings suggest.\n"
+        "ceilings just above and below it and the limiting metric, efficiency, headroom to the\n"
+        "compute roof and to each bandwidth roof under it at the point's intensity, and the\n"
+        "optimizations to try next in the order the ceilings suggest.\n"
         "With a cluster model (bench --mpi -o cluster.json) as --machine, an MPI job's points are judged\n"
         "per node: each node's share (NAME [node H]) against that node's roofline, the job's total over\n"
         "all the nodes against the sum of their roofs; one section each.");
