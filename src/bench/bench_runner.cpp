@@ -6,6 +6,7 @@
 #include "bench/core_sharing_canary.hpp"
 #include "bench/memory_bench.hpp"
 #include "bench/numa_bench.hpp"
+#include "bench/roof_limit_guard.hpp"
 #include "bench/task_clock.hpp"
 #include "bench/thread_team.hpp"
 #include "bench/validation_bench.hpp"
@@ -84,27 +85,6 @@ std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, do
                 warn(fmt::format("{} peak", many.precision), many.gflops, one.gflops, many.threads);
     }
     return warnings;
-}
-
-// Theoretical figures scale with the clock they assume.
-void rescale_theoretical_figures(MachineModel& model, double factor) {
-    for (auto& r : model.compute) r.theoretical_gflops *= factor;
-    for (auto& r : model.memory) r.theoretical_gbs *= factor;
-}
-
-double remeasure_clock_for_roofs_above_theory(MachineModel& model, double theory_ghz,
-                                              const std::function<double()>& measure_ghz, int tries) {
-    const auto any_above = [&] {
-        MachineModel copy = model;
-        return !refuse_roofs_above_theory(copy).empty();
-    };
-    for (int i = 0; i < tries && theory_ghz > 0 && any_above(); ++i) {
-        const double ghz = measure_ghz();
-        if (!(ghz > theory_ghz)) continue;
-        rescale_theoretical_figures(model, ghz / theory_ghz);
-        theory_ghz = ghz;
-    }
-    return theory_ghz;
 }
 
 // Why a figure is not called stable: a single burst cannot be told from a
@@ -195,18 +175,59 @@ struct GroupContext {
     const std::optional<Microarch>& microarch;
     double clock_ghz;  // measured before the run
     const BurstPolicy& policy;
+    std::vector<ClockReading>& clock_readings;  // the clock read again next to roofs above their limit
     std::vector<ComputeChoice>& compute_choices;
     MemoryChoices& memory_choices;
     int& canary_checks;
     int& canary_failures;
 };
 
+// A roof above its limit at the clock measured before the run: the clock read again right then,
+// and its kernel (`figure`) timed once more between two readings (roof_limit_guard.hpp). True
+// when the roof is kept, its theoretical figure then at the clock read next to it when that
+// explains it; a refused roof's reason goes to the model's refused list.
+bool keep_within_limit(const std::string& name, const char* unit, double measured, double& theoretical,
+                       double& theoretical_clock_ghz, std::string& theoretical_clock, Figure* figure,
+                       GroupContext& g, TaskClock& clock, MachineModel& model) {
+    RoofLimitProbe probe;
+    bool announced = false;
+    probe.read_clock_ghz = [&] {
+        if (!announced)
+            clock.announce(name + ": above its limit at the clock before the run; reading the clock again");
+        announced = true;
+        g.topology.bind_current_thread_to_core(0);
+        return measure_core_clock(0.1).ghz;
+    };
+    if (figure) probe.retime = [&] {
+        clock.announce(name + ": timed once more, next to the clock read again");
+        return time_figure_once(*figure, g.policy, clock);
+    };
+    const RoofLimitVerdict v =
+        guard_roof_limit({name, unit, measured, theoretical, g.clock_ghz, "measured before the run"}, probe);
+    for (double ghz : v.clocks_read) g.clock_readings.push_back({ghz, "next to " + name});
+    if (!v.accepted) {
+        model.environment.refused.push_back(v.refusal);
+        return false;
+    }
+    if (v.remeasured) {
+        theoretical = v.limit;
+        theoretical_clock_ghz = v.clock_ghz;
+        theoretical_clock = v.clock_note;
+        model.environment.warnings.push_back(name + ": " + v.clock_note + "; kept");
+    }
+    return true;
+}
+
+std::string memory_roof_name(const MemoryRoof& r) {
+    return fmt::format("{} {} {} thread{}", r.level, r.pattern, r.threads, r.threads > 1 ? "s" : "");
+}
+
 // The thread counts [first, last) measured in one schedule: every figure of the group is sampled
 // together, so each figure's bursts spread over the whole group's time, interleaved with all the
 // others. Their roofs, curves, validation and warnings go into `model`.
 void measure_thread_group(GroupContext& g, std::size_t first, std::size_t last, TaskClock& clock, MachineModel& model) {
-    const auto& [topology, options, thread_counts, families, memory_tasks, microarch, clock_ghz, policy, compute_choices,
-                 memory_choices, canary_checks, canary_failures] = g;
+    const auto& [topology, options, thread_counts, families, memory_tasks, microarch, clock_ghz, policy, clock_readings,
+                 compute_choices, memory_choices, canary_checks, canary_failures] = g;
     struct Setup {
         std::unique_ptr<ThreadTeam> team;
         std::unique_ptr<CoreSharingCanary> canary;
@@ -238,7 +259,10 @@ void measure_thread_group(GroupContext& g, std::size_t first, std::size_t last, 
     }
     sample_figures_in_bursts(figures, policy, clock);
     for (auto& s : group)
-        for (auto& r : s.compute->roofs(microarch, clock_ghz)) model.compute.push_back(r);
+        for (auto& r : s.compute->roofs(microarch, clock_ghz))
+            if (keep_within_limit(r.name, "GFLOP/s", r.gflops, r.theoretical_gflops, r.theoretical_clock_ghz,
+                                  r.theoretical_clock, s.compute->figure_of(r), g, clock, model))
+                model.compute.push_back(r);
     // Memory roofs that contradict each other (a team far below fewer
     // threads, one pattern far below the others) are sampled again once;
     // what still contradicts is flagged.
@@ -270,7 +294,14 @@ void measure_thread_group(GroupContext& g, std::size_t first, std::size_t last, 
                 r.level, r.pattern, r.threads, r.threads > 1 ? "s" : "", suspect.reason));
         }
     }
-    model.memory.insert(model.memory.end(), roofs.begin(), roofs.end());
+    for (auto& r : roofs) {
+        Figure* figure = nullptr;
+        for (auto& s : group)
+            if (s.team->size() == r.threads) figure = s.memory->figure_of(r);
+        if (keep_within_limit(memory_roof_name(r), "GB/s", r.gbs, r.theoretical_gbs, r.theoretical_clock_ghz,
+                              r.theoretical_clock, figure, g, clock, model))
+            model.memory.push_back(r);
+    }
     model.curves.insert(model.curves.end(), curves.begin(), curves.end());
     for (auto& s : group) {
         if (options.validate) {
@@ -284,41 +315,48 @@ void measure_thread_group(GroupContext& g, std::size_t first, std::size_t last, 
     }
 }
 
-// After the roofs: the clock measured again, theoretical figures at the higher clock, roofs
-// above the hardware's limit refused, and the warnings every figure's checks give.
+// After the roofs: the clock measured again; theoretical figures not re-measured next to their
+// roof at the higher of the clocks before and after; roofs above the hardware's limit refused
+// (those of the groups were judged there, roof_limit_guard), and the warnings every figure's
+// checks give. `readings`: the clock read again during the run.
 void finish_model(const Topology& topology, const std::optional<Microarch>& microarch, const BurstPolicy& policy,
-                  double clock_before_ghz, MachineModel& model) {
+                  double clock_before_ghz, std::vector<ClockReading> readings, MachineModel& model) {
     topology.bind_current_thread_to_core(0);
     const ClockMeasurement clock_after = measure_core_clock(0.1);
     model.environment.clock_after_ghz = clock_after.ghz;
-    for (auto& w : clock_drift_warning(clock_before_ghz, clock_after.ghz)) model.environment.warnings.push_back(w);
-    // A theoretical figure is a ceiling: at the higher of the two clocks, so a
-    // core that sped up during the run is not shown above its own theory.
-    double theory_ghz = std::max(clock_before_ghz, clock_after.ghz);
-    if (theory_ghz > clock_before_ghz) rescale_theoretical_figures(model, theory_ghz / clock_before_ghz);
-    // A roof above its figure at both clocks may have run while the host had the core faster
-    // (a Zen 4 guest once read at most 3.51 GHz before and after a run whose FMA roofs implied
-    // 3.65): the clock is read again, up to 3 times, before anything is refused.
-    const double before_remeasuring = theory_ghz;
-    const auto read_clock = [] { return measure_core_clock(0.1).ghz; };
-    theory_ghz = remeasure_clock_for_roofs_above_theory(model, theory_ghz, read_clock, 3);
-    const bool remeasured = theory_ghz > before_remeasuring;
-    if (remeasured)
-        model.environment.warnings.push_back(fmt::format(
-            "a roof came out above its theoretical figure at the clock measured before and after the run ({:.2f} "
-            "GHz); the clock read again after it was {:.2f} GHz, and the theoretical figures assume that: the host "
-            "moved this core's clock during the run",
-            before_remeasuring, theory_ghz));
+    const bool remeasured = !readings.empty();
+    readings.insert(readings.begin(), {clock_before_ghz, "before the run"});
+    readings.push_back({clock_after.ghz, "after the run"});
+    if (remeasured) {
+        if (auto w = clock_spread_warning(readings); !w.empty()) model.environment.warnings.push_back(std::move(w));
+    } else {
+        for (auto& w : clock_drift_warning(clock_before_ghz, clock_after.ghz)) model.environment.warnings.push_back(w);
+    }
+    // A theoretical figure is a ceiling: at the higher of the two clocks, so a core that sped up
+    // during the run is not shown above its own theory. A roof judged at a clock read next to it
+    // keeps that one.
+    const double theory_ghz = std::max(clock_before_ghz, clock_after.ghz);
+    const double factor = clock_before_ghz > 0 ? theory_ghz / clock_before_ghz : 1;
+    const std::string source = clock_after.ghz > clock_before_ghz
+                                   ? "measured before and after the run, the higher"
+                                   : "measured before the run";
+    const auto at_run_clock = [&](double& theoretical, double& clock_ghz, std::string& which) {
+        if (!(theoretical > 0) || clock_ghz > 0) return;
+        theoretical *= factor;
+        clock_ghz = theory_ghz;
+        which = source;
+    };
+    for (auto& r : model.compute) at_run_clock(r.theoretical_gflops, r.theoretical_clock_ghz, r.theoretical_clock);
+    for (auto& r : model.memory) at_run_clock(r.theoretical_gbs, r.theoretical_clock_ghz, r.theoretical_clock);
     if (microarch)
         model.environment.warnings.push_back(
             "theoretical figures assume " + microarch->fp.description +
-            fmt::format(" at {:.2f} GHz on every core, the {} clock measured ({})", theory_ghz,
-                        remeasured                          ? "highest read again after the run"
-                        : clock_after.ghz > clock_before_ghz ? "higher of the before and after"
-                                                             : "before-the-run",
-                        microarch->source));
+            fmt::format(" at {:.2f} GHz on every core, the clock {} ({}){}", theory_ghz, source, microarch->source,
+                        remeasured ? "; a roof that came out above that at the clock before the run is judged at "
+                                     "the clock read again next to it (its note or its refusal gives the readings)"
+                                   : ""));
     // A roof the hardware cannot reach is not stored; the run says so and fails.
-    model.environment.refused = refuse_roofs_above_theory(model);
+    for (auto& why : refuse_roofs_above_theory(model)) model.environment.refused.push_back(std::move(why));
     for (auto& why : refuse_outer_levels_faster_than_inner(model)) model.environment.refused.push_back(std::move(why));
     for (auto& w : roof_sanity_warnings(model)) model.environment.warnings.push_back(w);
     for (auto& w : roofs_against_cache_probe(model)) model.environment.warnings.push_back(std::move(w));
@@ -432,10 +470,11 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     std::vector<ComputeChoice> compute_choices;
     MemoryChoices memory_choices;
     int canary_checks = 0, canary_failures = 0;
+    std::vector<ClockReading> clock_readings;
     constexpr std::size_t kGroup = 2;
-    GroupContext context{topology,       options,          thread_counts, families,
-                         memory_tasks,   microarch,        clock_before.ghz, policy,
-                         compute_choices, memory_choices,  canary_checks,  canary_failures};
+    GroupContext context{topology,       options,        thread_counts,   families,      memory_tasks,
+                         microarch,      clock_before.ghz, policy,        clock_readings, compute_choices,
+                         memory_choices, canary_checks,  canary_failures};
     for (std::size_t first = 0; first < thread_counts.size() && !clock.stopped(); first += kGroup)
         measure_thread_group(context, first, std::min(thread_counts.size(), first + kGroup), clock, model);
     if (canary_failures > 0)
@@ -448,7 +487,7 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
                    model.memory);
     add_best_compute_roofs(model.compute);
 
-    finish_model(topology, microarch, policy, clock_before.ghz, model);
+    finish_model(topology, microarch, policy, clock_before.ghz, clock_readings, model);
     if (!options.isa.empty() && !clock.stopped()) {
         ThreadTeam one(topology, 1);
         for (auto& note : register_count_checks(one, model.compute, microarch, clock))

@@ -28,14 +28,6 @@ void validate_bench_options(const Topology& topology, const BenchOptions& option
 // cores were seldom quiet together, the figure is likely low. Pure.
 std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, double shortfall);
 
-// Before roofs above their theoretical figure are refused: the core's clock measured again
-// (`measure_ghz`, up to `tries` times, while any roof is above its figure by more than
-// kRefuseAboveTheory), as a host may run its cores faster during the run than in the
-// measurements before and after it; theoretical figures are rescaled to a higher clock read.
-// Returns the clock the theoretical figures now assume (`theory_ghz` when none was higher).
-double remeasure_clock_for_roofs_above_theory(MachineModel& model, double theory_ghz,
-                                              const std::function<double()>& measure_ghz, int tries);
-
 // Warnings for figures above their theoretical value (more than a 2% margin for
 // clock measurement): a roof cannot beat the hardware, so the table or the
 // clock is wrong. Pure.

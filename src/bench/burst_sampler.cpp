@@ -182,6 +182,23 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
     }
 }
 
+double time_figure_once(Figure& f, const BurstPolicy& policy, const TaskClock& clock) {
+    if (f.reps == 0 || clock.stopped()) return 0;
+    if (f.check) wait_for_separate_cores(f.check, policy.wait_for_cores_seconds, clock);
+    for (int w = 0; w < f.warmup_samples && !clock.stopped(); ++w) f.timed_run(f.reps);
+    std::vector<double> burst;
+    const int samples =
+        std::max(policy.samples_per_burst, static_cast<int>(std::lround(policy.burst_seconds / f.sample_seconds)));
+    for (int sample = 0; sample < samples && !clock.stopped(); ++sample)
+        burst.push_back(rate_g_per_s(f.work_per_rep, f.reps, f.timed_run(f.reps)));
+    if (burst.empty()) return 0;
+    if (f.verify)
+        if (auto problem = f.verify(); !problem.empty())
+            throw std::runtime_error(fmt::format("{}: wrong results after timing: {}", f.label, problem));
+    Stats scratch;
+    return summarize_bursts({burst}, policy.quantile, policy.agreement, scratch);
+}
+
 void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& policy, const CoreCheck& check,
                               TaskClock& clock) {
     std::vector<Figure*> all;

@@ -81,6 +81,12 @@ void sample_figures_in_bursts(const std::vector<Figure*>& figures, const BurstPo
 void sample_figures_in_bursts(std::vector<Figure>& figures, const BurstPolicy& policy, const CoreCheck& check,
                               TaskClock& clock);
 
+// One more burst of a calibrated figure (its warm-up, check and self-check as in the rounds),
+// outside its statistics: the rate a high quantile of that burst's samples gives, in the figure's
+// unit; 0 when it was never calibrated or the run is stopped. For the limit guard, which times a
+// roof's kernel once more between two clock readings (roof_limit_guard.hpp).
+double time_figure_once(Figure& figure, const BurstPolicy& policy, const TaskClock& clock);
+
 // Pure: a team figure of a per-core resource below (1 - shortfall) x threads x
 // its one-thread figure has not met a moment when all its cores were quiet.
 bool short_of_scaling(double team_value, double single_value, int threads, double shortfall);

@@ -306,6 +306,17 @@ std::vector<ComputeRoof> ComputePhase::roofs(const std::optional<Microarch>& mic
     return out;
 }
 
+Figure* ComputePhase::figure_of(const ComputeRoof& roof) {
+    Figure* best = nullptr;
+    for (std::size_t i = 0; i < figures_.size(); ++i) {
+        const auto& family = families_[family_of_[i]];
+        if (family.precision != roof.precision || family.vector_bits != roof.vector_bits || family.mix != roof.mix)
+            continue;
+        if (figures_[i].value > 0 && (!best || figures_[i].value > best->value)) best = &figures_[i];
+    }
+    return best;
+}
+
 namespace {
 
 int vector_registers(Isa isa) { return isa == Isa::avx512 ? 32 : 16; }
@@ -390,11 +401,16 @@ void add_best_compute_roofs(std::vector<ComputeRoof>& roofs) {
     }
     for (auto& [key, r] : best) {
         // The machine's peak: the best over every mix and width, whatever kernel won.
-        double peak = 0;
+        // Its theoretical figure is the highest of theirs, at the clock that one assumes (a roof
+        // judged at a clock read again next to it has its own).
+        const ComputeRoof* peak = nullptr;
         for (const auto& other : roofs)
-            if (other.precision == r.precision && other.threads == r.threads && other.mix != "chain")
-                peak = std::max(peak, other.theoretical_gflops);
-        r.theoretical_gflops = peak;
+            if (other.precision == r.precision && other.threads == r.threads && other.mix != "chain" &&
+                (!peak || other.theoretical_gflops > peak->theoretical_gflops))
+                peak = &other;
+        r.theoretical_gflops = peak ? peak->theoretical_gflops : 0;
+        r.theoretical_clock_ghz = peak ? peak->theoretical_clock_ghz : 0;
+        r.theoretical_clock = peak ? peak->theoretical_clock : "";
         r.mix_detail = r.mix_detail + " (" + r.mix + ")";
         r.mix = "best";
         r.name = fmt::format("{} peak (best port mix), {}", r.precision, threads_text(r.threads));

@@ -59,6 +59,8 @@ public:
     std::vector<Figure>& figures() { return figures_; }
     // `microarch` (when the CPU is known) gives the theoretical figures.
     std::vector<ComputeRoof> roofs(const std::optional<Microarch>& microarch, double clock_ghz) const;
+    // The figure a roof of roofs() came from (its family's best finalist); null: none.
+    Figure* figure_of(const ComputeRoof& roof);
 
     struct Runner;  // the timed unit of one figure (defined in the .cpp)
 

@@ -348,6 +348,15 @@ std::vector<Figure*> MemoryPhase::reset_figures_of(const std::string& level, con
     return out;
 }
 
+Figure* MemoryPhase::figure_of(const MemoryRoof& roof) {
+    Figure* best = nullptr;
+    for (std::size_t i = 0; i < figures_.size(); ++i)
+        if (task_of_[i].level == roof.level && streams_[i]->k.pattern == roof.pattern && figures_[i].value > 0 &&
+            (!best || figures_[i].value > best->value))
+            best = &figures_[i];
+    return best;
+}
+
 void MemoryPhase::roofs(const std::optional<Microarch>& microarch, double clock_ghz, std::vector<MemoryRoof>& roofs,
                         std::vector<BandwidthCurve>& curves) const {
     const int threads = team_.size();

@@ -68,6 +68,8 @@ public:
     std::vector<Figure>& figures() { return figures_; }
     // The figures of one level and pattern (to sample again), emptied of their samples.
     std::vector<Figure*> reset_figures_of(const std::string& level, const std::string& pattern);
+    // The figure a roof of roofs() came from (its level and pattern's best size); null: none.
+    Figure* figure_of(const MemoryRoof& roof);
     // `microarch` (when the CPU is known) gives the theoretical L1/L2 figures.
     void roofs(const std::optional<Microarch>& microarch, double clock_ghz, std::vector<MemoryRoof>& roofs,
                std::vector<BandwidthCurve>& curves) const;

@@ -55,6 +55,11 @@ struct ComputeRoof {
     double theoretical_gflops = 0;  // 0: unknown (CPU not in the microarchitecture table)
     int mixes_tried = 0;            // port-mix search: how many FMA/ADD chain mixes were timed
     Stats stats;
+    // The clock the theoretical figure assumes (0: not recorded, older files), and which reading
+    // it is: before the run, the higher of before and after, or re-measured next to the kernel
+    // when the roof came out above the limit at the clock before the run (bench/roof_limit_guard).
+    double theoretical_clock_ghz = 0;
+    std::string theoretical_clock = {};
 };
 
 struct MemoryRoof {
@@ -70,6 +75,8 @@ struct MemoryRoof {
     // the winner (`isa`) was chosen by measurement.
     std::vector<std::pair<std::string, double>> isa_trials;
     Stats stats;
+    double theoretical_clock_ghz = 0;    // as ComputeRoof's
+    std::string theoretical_clock = {};  // as ComputeRoof's
 };
 
 // A memory roof in the currency of points' bytes at its level. L1 bytes are

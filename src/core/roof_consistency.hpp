@@ -31,6 +31,11 @@ inline constexpr double kRefuseAboveTheory = 0.03;
 // naming the roof.
 std::vector<std::string> refuse_roofs_above_theory(MachineModel& model);
 
+// How a roof's theoretical_clock begins when bench judged it at a clock read again next to it,
+// having come out above its limit at the clock before the run (bench/roof_limit_guard); the run's
+// note on it is "NAME: " followed by that text.
+inline constexpr const char* kClockRemeasuredNextToRoof = "re-measured next to the roof";
+
 // Data from an outer level passes through the inner ones on its way to the core, so an outer
 // level's roof this many times the fastest inner level's (same pattern and thread count)
 // cannot be true: a DRAM roof edited 100x, or a unit slip. The factor leaves room for an

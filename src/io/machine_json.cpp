@@ -101,6 +101,8 @@ json compute_to_json(const ComputeRoof& r) {
               {"theoretical_gflops", number(r.theoretical_gflops)}};
     // Derived, for readers of the file; never read back.
     if (auto share = share_of_theoretical(r.gflops, r.theoretical_gflops)) j["efficiency"] = number(*share);
+    if (r.theoretical_clock_ghz > 0) j["theoretical_clock_ghz"] = number(r.theoretical_clock_ghz);
+    if (!r.theoretical_clock.empty()) j["theoretical_clock"] = r.theoretical_clock;
     if (r.mixes_tried > 0) j["mixes_tried"] = r.mixes_tried;
     j["stats"] = stats_to_json(r.stats);
     return j;
@@ -116,6 +118,8 @@ json memory_to_json(const MemoryRoof& r) {
               {"theoretical_gbs", number(r.theoretical_gbs)},
               {"working_set_bytes", r.working_set_bytes}};
     if (auto share = share_of_theoretical(r.gbs, r.theoretical_gbs)) j["efficiency"] = number(*share);
+    if (r.theoretical_clock_ghz > 0) j["theoretical_clock_ghz"] = number(r.theoretical_clock_ghz);
+    if (!r.theoretical_clock.empty()) j["theoretical_clock"] = r.theoretical_clock;
     if (!r.isa_trials.empty()) {
         json trials = json::array();
         for (const auto& [isa, gbs] : r.isa_trials) trials.push_back({{"isa", isa}, {"gbs", number(gbs)}});
@@ -354,6 +358,8 @@ ComputeRoof compute_from(const JsonNode& n) {
     read_optional_in(n, "threads", r.threads, 1, max_threads);
     r.gflops = n.required("gflops", "a number").as_figure(rate_range);
     read_optional_figure(n, "theoretical_gflops", r.theoretical_gflops, rate_range);
+    read_optional_figure(n, "theoretical_clock_ghz", r.theoretical_clock_ghz, clock_range);
+    read_optional(n, "theoretical_clock", r.theoretical_clock);
     read_optional_in(n, "mixes_tried", r.mixes_tried, 0, std::numeric_limits<int>::max());
     if (n.has("stats")) r.stats = stats_from(n.child("stats"));
     return r;
@@ -371,6 +377,8 @@ MemoryRoof memory_from(const JsonNode& n) {
     r.gbs = n.required("gbs", "a number").as_figure(rate_range);
     read_optional_figure(n, "gbs_write_allocate", r.gbs_write_allocate, rate_range);
     read_optional_figure(n, "theoretical_gbs", r.theoretical_gbs, rate_range);
+    read_optional_figure(n, "theoretical_clock_ghz", r.theoretical_clock_ghz, clock_range);
+    read_optional(n, "theoretical_clock", r.theoretical_clock);
     read_optional(n, "working_set_bytes", r.working_set_bytes);
     if (n.has("isa_trials")) {
         const auto trials = n.child("isa_trials");

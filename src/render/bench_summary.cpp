@@ -2,10 +2,12 @@
 
 #include "core/byte_sizes.hpp"
 #include "core/peak.hpp"
+#include "core/roof_consistency.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -107,12 +109,25 @@ void add_collapsed(std::vector<std::string>& lines, const std::vector<std::strin
 
 std::vector<std::string> shown_notes(const std::vector<std::string>& warnings, bool verbose) {
     if (verbose) return warnings;
-    std::vector<std::string> lines, unconfirmed, unstable;
+    std::vector<std::string> lines, unconfirmed, unstable, remeasured, remeasured_names;
+    const std::string clock_mark = fmt::format(": {}: ", kClockRemeasuredNextToRoof);
     for (const auto& w : warnings) {
         if (w.starts_with("unconfirmed figure:")) unconfirmed.push_back(w);
         else if (w.starts_with("unstable figure:")) unstable.push_back(w);
-        else lines.push_back(w);
+        else if (const auto at = w.find(clock_mark); at != std::string::npos) {
+            remeasured.push_back(w);
+            remeasured_names.push_back(w.substr(0, at));
+        } else lines.push_back(w);
     }
+    // Roofs kept at a clock read again next to them (a host that moved the clock): each note
+    // names its readings; many of them, one line naming the roofs.
+    if (remeasured.size() <= 2)
+        lines.insert(lines.end(), remeasured.begin(), remeasured.end());
+    else
+        lines.push_back(fmt::format("{} roofs came out above their limit at the clock measured before the run and were "
+                                    "kept, each under its limit at the clock read again next to it ({}): --verbose "
+                                    "gives the readings, the model's theoretical_clock too",
+                                    remeasured.size(), fmt::join(remeasured_names, "; ")));
     add_collapsed(lines, unconfirmed,
                   "figures rest on one burst each (not confirmed at a second moment of the run): a longer "
                   "--time-budget confirms them; --verbose lists them");

@@ -72,45 +72,6 @@ TEST(BenchRunner, WarnsWhenOneThreadIsUnderItsShareOfTheTeam) {
     EXPECT_NE(l1[0].find("L1 load bandwidth with 1 thread reached only 0.42x"), std::string::npos) << l1[0];
 }
 
-// A roof above its theoretical figure at the clock measured before and after the run (87.7
-// GFLOP/s against 84.3 at 3.51 GHz, seen on a Zen 4 guest): the clock is read again before the
-// roof is refused. A higher reading rescales the theory (and stops the reading); readings no
-// higher leave it, and the roof is then refused as before; nothing is read when no roof is above.
-TEST(BenchRunner, ClockReadAgainBeforeARoofAboveTheoryIsRefused) {
-    const auto model = [] {
-        MachineModel m;
-        ComputeRoof r;
-        r.name = "dp 512-bit fma+add, 1 thread";
-        r.threads = 1;
-        r.gflops = 87.7;
-        r.theoretical_gflops = 84.3;
-        m.compute = {r};
-        return m;
-    };
-    auto faster = model();
-    int reads = 0;
-    const auto slower_then_faster = [&] { return ++reads == 1 ? 3.40 : 3.68; };
-    const double ghz = remeasure_clock_for_roofs_above_theory(faster, 3.51, slower_then_faster, 3);
-    EXPECT_DOUBLE_EQ(ghz, 3.68);
-    EXPECT_EQ(reads, 2);
-    EXPECT_NEAR(faster.compute[0].theoretical_gflops, 84.3 * 3.68 / 3.51, 1e-9);
-    EXPECT_TRUE(refuse_roofs_above_theory(faster).empty());
-
-    auto same = model();
-    reads = 0;
-    EXPECT_DOUBLE_EQ(remeasure_clock_for_roofs_above_theory(same, 3.51, [&] { return ++reads, 3.50; }, 3), 3.51);
-    EXPECT_EQ(reads, 3);
-    EXPECT_DOUBLE_EQ(same.compute[0].theoretical_gflops, 84.3);
-    EXPECT_EQ(refuse_roofs_above_theory(same).size(), 1u);
-
-    auto within = model();
-    within.compute[0].gflops = 84.0;
-    reads = 0;
-    remeasure_clock_for_roofs_above_theory(within, 3.51, [&] { return ++reads, 4.0; }, 3);
-    EXPECT_EQ(reads, 0);
-    EXPECT_DOUBLE_EQ(within.compute[0].theoretical_gflops, 84.3);
-}
-
 // nan, inf and absurd budgets are refused before anything runs (a week at most).
 TEST(BenchRunner, RejectsTimeBudgetsThatAreNotFiniteOrAbsurd) {
     const Topology topology = Topology::discover();

@@ -146,6 +146,26 @@ TEST(BurstSampler, WarmsUpBeforeEachBurst) {
     }
 }
 
+// One more burst of a calibrated figure, for the limit guard: its warm-up and samples run, its
+// rate is that burst's (here the kernel now runs at 1100 G/s, where its sampled value was 1000),
+// and its statistics are left as they were; nothing runs for a figure never calibrated.
+TEST(BurstSampler, TimesAFigureOnceMoreOutsideItsStatistics) {
+    Harness h;
+    bool faster = false;
+    Figure f = fake_figure([&faster](int) { return faster ? 1e-6 / 1.1 : 1e-6; });
+    BurstPolicy p;
+    EXPECT_EQ(time_figure_once(f, p, h.clock), 0.0);  // not calibrated: 0, nothing run
+    std::vector<Figure> figures{f};
+    sample_figures_in_bursts(figures, p, {}, h.clock);
+    const auto bursts = figures[0].bursts.size();
+    faster = true;
+    EXPECT_NEAR(time_figure_once(figures[0], p, h.clock), 1100, 1e-6);
+    EXPECT_EQ(figures[0].bursts.size(), bursts);
+    EXPECT_NEAR(figures[0].value, 1000, 1e-6);
+    h.stop = true;
+    EXPECT_EQ(time_figure_once(figures[0], p, h.clock), 0.0);  // stopped: not timed
+}
+
 namespace {
 // A one-thread figure at 1000 G/s and a two-thread one of the same per-core
 // resource whose rate is `team_rate(call)`.

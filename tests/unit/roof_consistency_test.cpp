@@ -73,6 +73,28 @@ TEST(BenchSummary, OneBurstNotesAreCountedUnlessVerbose) {
     EXPECT_NE(verbose.find("unconfirmed figure: L3"), std::string::npos) << verbose;
 }
 
+// Roofs kept at a clock read again next to them (bench's limit guard): two notes are shown as
+// they are; more are one line naming the roofs, each note in full with --verbose.
+TEST(BenchSummary, RoofsKeptAtAClockReadAgainAreCountedUnlessVerbose) {
+    MachineModel m;
+    m.cpu.model = "test CPU";
+    const auto note = [](const std::string& name) {
+        return name + ": " + kClockRemeasuredNextToRoof + ": 87.7 GFLOP/s came out 1.04x its limit (84.3) ...; kept";
+    };
+    m.environment.warnings = {note("dp 512-bit fma, 1 thread"), note("L1 load 1 thread")};
+    const std::string two = format_bench_summary(m);
+    EXPECT_NE(two.find(note("L1 load 1 thread")), std::string::npos) << two;
+    m.environment.warnings.push_back(note("sp 512-bit fma, 2 threads"));
+    const std::string three = format_bench_summary(m);
+    EXPECT_NE(three.find("3 roofs came out above their limit at the clock measured before the run and were kept, "
+                         "each under its limit at the clock read again next to it (dp 512-bit fma, 1 thread; L1 load "
+                         "1 thread; sp 512-bit fma, 2 threads)"),
+              std::string::npos)
+        << three;
+    EXPECT_EQ(three.find("87.7 GFLOP/s"), std::string::npos) << three;
+    EXPECT_NE(format_bench_summary(m, true).find(note("sp 512-bit fma, 2 threads")), std::string::npos);
+}
+
 } // namespace
 } // namespace roofline
 
