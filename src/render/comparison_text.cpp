@@ -220,6 +220,17 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
         if (other_working_sets)
             out += "A memory roof named 'at SIZE' was measured at working sets the other run did not measure (bench "
                    "--working-set, --dram-size): another roof than the other run's, so the two are not compared.\n";
+        // Two machines without a roof in common (a measured model beside a spec sheet, whose roofs
+        // are 'spec best' and 'bandwidth'; other thread counts): an empty comparison, said as such.
+        const bool a_has = std::any_of(input.roofs.begin(), input.roofs.end(), [](const RoofChange& r) { return r.a.has_value(); });
+        const bool b_has = std::any_of(input.roofs.begin(), input.roofs.end(), [](const RoofChange& r) { return r.b.has_value(); });
+        const bool none_shared = std::none_of(input.roofs.begin(), input.roofs.end(),
+                                              [](const RoofChange& r) { return r.a && r.b; });
+        if (a_has && b_has && none_shared)
+            out += "No roof of A has a counterpart in B, so nothing above is compared: roofs are matched by "
+                   "precision, ISA, op mix and threads (compute) and by level, pattern and threads (memory), and "
+                   "a spec sheet's are its peak ('spec best') and one bandwidth a level, at its own thread counts. "
+                   "Set them side by side on one chart instead: roofline plot --machine A --machine B.\n";
     }
     if (input.have_points) {
         const std::string unit = rate_unit(input.work_unit);
