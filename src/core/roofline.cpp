@@ -462,6 +462,26 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     const bool code_first = !a.next_steps.empty() && a.efficiency < 0.5 &&
                             (!a.memory_bound || cache_level_number(a.binding_level).has_value());
 
+    // Vector code narrower than the vectors the roofs were measured with: those roofs (the compute
+    // roof, L1's and L2's) may be out of its reach at its width (an audit's SSE2 multiply on an
+    // AVX-512 machine read 18% of an L1 roof it reached 77% of at 128 bits). Last, after the
+    // ceilings, which were measured, and the roof's step: what width costs depends on the core
+    // (Zen 4 runs 512-bit vectors as two 256-bit halves); but in the place of a SIMD ceiling above
+    // the point, which asks for the same change (a compute-bound SSE2 polynomial was told
+    // "vectorize with the widest vectors ... -march=native" by its 128-bit SIMD ceiling and
+    // "build for this CPU (-march=native ...)" by this step). Not for counts from another build
+    // (--counts-from): their widths are that build's, not the timed one's. Not where L3 or DRAM
+    // binds: narrow vectors reach those roofs (an SSE2 triad in DRAM ran 55.6 GB/s, its AVX-512
+    // build 58.1, on a Zen 5 whose DRAM copy roof was measured with SSE2).
+    std::optional<NextStep> widen;
+    const auto bound_cache = cache_level_number(a.binding_level);
+    const bool width_can_bind = !a.memory_bound || (bound_cache && *bound_cache <= 2);
+    if (const auto narrow = share_narrower_than(traits, r.vector_bits);
+        width_can_bind && !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow &&
+        *narrow >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
+        widen = NextStep{NextStep::Kind::widen_vectors, {}, {}, {}, 0, *narrow,
+                         std::to_string(widest_narrower_than(traits, r.vector_bits))};
+
     // Then break the ceilings above the point from the lowest up (one per kind of missing
     // optimization), then the roof.
     // A mix ceiling whose premise the counts confirm: the most the point's own operations reach.
@@ -484,6 +504,11 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         const bool seen = std::any_of(a.next_steps.begin(), a.next_steps.end(),
                                       [&](const NextStep& s) { return covers(s, *pl.c); });
         if (seen) continue;
+        if (widen && covers(*widen, *pl.c)) {
+            a.next_steps.push_back(*widen);
+            widen.reset();
+            continue;
+        }
         // A mix ceiling whose premise the counts confirm (its FLOPs are that one kind) is the
         // rate of the operations the algorithm has: no mix to balance. Near it (80%), that is
         // what the step says, with the counted share; further under it, other steps come first.
@@ -523,21 +548,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         }
     } else if (a.efficiency < 0.95)
         a.next_steps.push_back({NextStep::Kind::reach_compute, {}, {}, r.compute.name, r.compute.value, 0, {}});
-    // Vector code narrower than the vectors the roofs were measured with: those roofs (the compute
-    // roof, L1's and L2's) may be out of its reach at its width (an audit's SSE2 multiply on an
-    // AVX-512 machine read 18% of an L1 roof it reached 77% of at 128 bits). Last, after the
-    // ceilings, which were measured, and the roof's step: what width costs depends on the core
-    // (Zen 4 runs 512-bit vectors as two 256-bit halves). Not for counts from another build
-    // (--counts-from): their widths are that build's, not the timed one's. Not where L3 or DRAM
-    // binds: narrow vectors reach those roofs (an SSE2 triad in DRAM ran 55.6 GB/s, its AVX-512
-    // build 58.1, on a Zen 5 whose DRAM copy roof was measured with SSE2).
-    const auto bound_cache = cache_level_number(a.binding_level);
-    const bool width_can_bind = !a.memory_bound || (bound_cache && *bound_cache <= 2);
-    if (const auto narrow = share_narrower_than(traits, r.vector_bits);
-        width_can_bind && !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow &&
-        *narrow >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
-        a.next_steps.push_back({NextStep::Kind::widen_vectors, {}, {}, {}, 0, *narrow,
-                                std::to_string(widest_narrower_than(traits, r.vector_bits))});
+    if (widen) a.next_steps.push_back(*widen);  // no SIMD ceiling above it took its place
     return a;
 }
 

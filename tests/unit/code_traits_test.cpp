@@ -594,8 +594,19 @@ TEST(CodeTraits, VectorCodeNarrowerThanTheRoofsIsToldSo) {
     EXPECT_NE(text.find("no 128-bit ceiling ('roofline bench --full' measures one)"), std::string::npos) << text;
     // A model that measured 128-bit vectors: that ceiling is named as its limit, said once.
     r.ceilings.push_back({"128-bit SIMD", CeilingKind::compute, "simd", "", 14.8, "", false});
-    const auto with = all_advice(r, analyze(r, sse, View::carm));
+    const auto with_steps = analyze(r, sse, View::carm);
+    const auto with = all_advice(r, with_steps);
     EXPECT_NE(with.find("the 128-bit SIMD ceiling (14.8 GFLOP/s) is its compute limit"), std::string::npos) << with;
+    // The SIMD ceiling above it asks for the same change: the step takes its place, not a second
+    // "vectorize with the widest vectors ... -march=native" beside it.
+    EXPECT_EQ(std::count_if(with_steps.next_steps.begin(), with_steps.next_steps.end(),
+                            [](const NextStep& s) {
+                                return s.kind == NextStep::Kind::widen_vectors ||
+                                       (s.kind == NextStep::Kind::lift_ceiling && s.ceiling.category == "simd");
+                            }),
+              1)
+        << with;
+    EXPECT_EQ(with.find("vectorize with the widest vectors"), std::string::npos) << with;
     // Code as wide as the roofs, or roofs of unknown width: nothing said.
     Point wide = sse;
     wide.details["flops_by_width_128"] = 0;
