@@ -15,6 +15,7 @@
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
+#include "core/llc_occupancy.hpp"
 #include "core/message_name.hpp"
 #include "core/gpu_kernel_points.hpp"
 #include "core/roofline.hpp"
@@ -375,6 +376,16 @@ void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureR
     }
 }
 
+// "POINT: the data it touched (about 30 MiB) fills 94% of the simulated 32 MiB L3; ...: DRAM bytes
+// here are a lower bound", for each point whose data fills most of the simulated LLC
+// (core/llc_occupancy): said under the table and kept in the provenance (report says it again).
+std::vector<std::string> dram_lower_bound_notes(const std::vector<Point>& points) {
+    std::vector<std::string> notes;
+    for (const auto& p : points)
+        if (const auto n = llc_near_full(p)) notes.push_back(p.name + ": " + llc_near_full_text(*n));
+    return notes;
+}
+
 // The points' tables: the result, printed under -q too (which leaves out notes and progress), so
 // that `measure -q --no-store` still shows what it measured. In a job, rank 0 prints the job's
 // (finish_rank) and the tables of functions and loops.
@@ -384,6 +395,7 @@ void print_tables(const app::MeasuredPoints& made, const app::ProgramMeasurement
     const auto& mpi = plan.mpi;
     if (mpi && mpi->rank != 0) return;
     if (!mpi) print_measured_points(made.points, machine);
+    for (const auto& note : dram_lower_bound_notes(made.points)) say.note(note);
     if (!mpi && !args.counts_from.empty())
         fmt::print("{}", render_counted_from_footer(args.counts_from, args.command.front()));
     if (!machine) say.note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
@@ -592,7 +604,9 @@ int run_measure(const MeasureArgs& args) {
         // Standard output is gone (EPIPE, a full disk): the points are still delivered; main's
         // check of standard output says it and makes the exit a failure.
     }
-    const auto provenance = measure_provenance(args, plan, measured, evex, stop_signal);
+    auto provenance = measure_provenance(args, plan, measured, evex, stop_signal);
+    if (const auto notes = dram_lower_bound_notes(made.points); !notes.empty())
+        provenance.options["dram_lower_bound"] = fmt::format("{}", fmt::join(notes, " | "));
     return deliver_measured(made.points, provenance, plan, measured.result, stop_signal, machine, store.get(), args,
                             say.quiet);
 }

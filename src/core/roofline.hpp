@@ -5,6 +5,7 @@
 // (1e9 bytes/s), intensity in <work unit>/byte.
 #pragma once
 
+#include "core/llc_occupancy.hpp"
 #include "core/point_origin.hpp"
 #include "core/timing_summary.hpp"
 
@@ -253,6 +254,9 @@ struct Analysis {
     std::optional<BusThroughput> throughput;  // work shipped over a bus: TI and a = TI / I
     std::optional<TimingSummary> timing;      // how the point's seconds were taken (measure --repeat)
     std::optional<TimeOutsideCode> outside_code;  // its time holds waits no roof describes
+    // Its data fills most of the simulated LLC and is re-read there: the DRAM bytes are a lower
+    // bound (core/llc_occupancy; a note, the figures unchanged).
+    std::optional<LlcNearFull> llc_near_full;
 };
 
 Analysis analyze(const Roofline& r, const Point& p, View view);

@@ -111,6 +111,12 @@ struct RegionCounts {
     std::map<std::string, double> bytes_by_level;
     // cache simulation: "L2_read", "L2_write", ..., "DRAM_nontemporal", "dirty_at_end" (bytes)
     std::map<std::string, double> cache_traffic;
+    // cache simulation: the data touched, distinct lines x line size (the tool's estimate: marker
+    // regions and "(program)" only; not additive, so neither loops nor ranks sum it), and the last
+    // level simulated (its capacity, one instance, and number): core/llc_occupancy's note
+    double cache_touched_bytes = 0;
+    double cache_llc_bytes = 0;
+    int cache_llc_level = 0;
     std::map<std::string, double> events;          // raw counter values (perf engine), scaled
     int threads = 0;                   // threads that did work in it (instrument engine); 0: unknown
     double instructions = 0;           // instructions executed (instrument engine)

@@ -1,6 +1,7 @@
 #include "measure/merge.hpp"
 
 #include "measure/mpi_job.hpp"
+#include "core/llc_occupancy.hpp"
 
 #include <fmt/core.h>
 
@@ -22,6 +23,11 @@ void apply_counts(Point& p, const RegionCounts& c) {
     }
     for (const auto& [event, value] : c.events) p.details["event_" + event] = value;
     for (const auto& [key, value] : c.cache_traffic) p.details["cache_" + key + "_bytes"] = value;
+    if (c.cache_touched_bytes > 0) p.details[kCacheTouchedBytes] = c.cache_touched_bytes;
+    if (c.cache_llc_bytes > 0) {
+        p.details[kCacheLlcBytes] = c.cache_llc_bytes;
+        p.details[kCacheLlcLevel] = c.cache_llc_level;
+    }
     if (c.calls > 0) p.details["calls"] = static_cast<double>(c.calls);
 }
 

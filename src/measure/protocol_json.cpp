@@ -158,6 +158,7 @@ RegionCounts counts_from(const json& r, const std::string& where) {
         }
     }
     if (r.contains("dirty_at_end")) c.cache_traffic["dirty_at_end"] = number(r, "dirty_at_end", where);
+    if (r.contains("cache_touched")) c.cache_touched_bytes = number(r, "cache_touched", where);
     c.threads = whole<int>(r, "threads", where, 1 << 20);
     c.instructions = number(r, "instructions", where);
     if (r.contains("inner_instructions")) {
@@ -453,6 +454,17 @@ VgtoolReport parse_vgtool_json(const std::string& text, const std::string& sourc
                 {report.regions.back().name, functions_from(r, where), instructions_from(r, where)});
     }
     report.functions = functions_from(j, source);
+    // The last level simulated, for each region's and function's note on a working set near its size.
+    if (j.contains("cache_model") && j["cache_model"].contains("levels") && j["cache_model"]["levels"].is_array() &&
+        !j["cache_model"]["levels"].empty()) {
+        const auto& levels = j["cache_model"]["levels"];
+        const double llc = number(levels.back(), "size", source + ": cache_model: levels");
+        for (auto* list : {&report.regions, &report.functions})
+            for (auto& c : *list) {
+                c.cache_llc_bytes = llc;
+                c.cache_llc_level = static_cast<int>(levels.size());
+            }
+    }
     report.instructions = instructions_from(j, source);
     // "flops_x87" (a tool before it left it out: none said)
     if (!j["regions"].empty() && j["regions"][0].contains("flops_x87"))

@@ -1,5 +1,6 @@
 #include "render/report.hpp"
 
+#include "core/llc_occupancy.hpp"
 #include "core/name_table.hpp"
 #include "render/advice_text.hpp"
 #include "render/csv.hpp"
@@ -148,6 +149,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
         if (a.above_roof) out += fmt::format("  {:<17}{}\n", a.above_roof->within_spread ? "note" : "WARNING",
                                              above_roof_text(*a.above_roof));
         if (!a.unjudged_levels.empty()) out += fmt::format("  {:<17}{}\n", "not judged", unjudged_levels_text(a));
+        if (a.llc_near_full) out += fmt::format("  {:<17}{}\n", "note", llc_near_full_text(*a.llc_near_full));
         if (a.throughput) out += fmt::format("  {:<17}{}\n", "throughput", throughput_text(*a.throughput, r.work_unit));
         out += fmt::format("  upper ceiling    {}\n",
                            a.upper ? ceiling_text(r, *a.upper) : std::string("none below the roof"));
@@ -199,6 +201,7 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
             out += fmt::format("  - not its code: {}\n", markdown_escape(outside_code_text(*a.outside_code)));
         if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
         if (!a.unjudged_levels.empty()) out += fmt::format("  - not judged: {}\n", markdown_escape(unjudged_levels_text(a)));
+        if (a.llc_near_full) out += fmt::format("  - note: {}\n", markdown_escape(llc_near_full_text(*a.llc_near_full)));
         if (a.throughput)
             out += fmt::format("  - throughput: {}\n", markdown_escape(throughput_text(*a.throughput, r.work_unit)));
         if (!a.headroom.empty()) out += fmt::format("  - headroom: {}\n", markdown_escape(headroom_text(a)));
@@ -317,6 +320,18 @@ nlohmann::ordered_json timing_json(const std::optional<TimingSummary>& t) {
             {"warmup_runs", t->warmup_runs}};
 }
 
+// A point whose data fills most of the simulated LLC: the figures behind the note and its text;
+// null when it has none.
+nlohmann::ordered_json dram_lower_bound_json(const std::optional<LlcNearFull>& n) {
+    if (!n) return nullptr;
+    return {{"touched_bytes", number_json(n->touched_bytes)},
+            {"touched_counted", n->touched_counted},
+            {"llc_level", fmt::format("L{}", n->llc_level)},
+            {"llc_bytes", number_json(n->llc_bytes)},
+            {"share", number_json(n->share)},
+            {"note", llc_near_full_text(*n)}};
+}
+
 // Shares of the point's time its code did not spend (0: under the threshold); null when none is.
 nlohmann::ordered_json outside_code_json(const std::optional<TimeOutsideCode>& t) {
     if (!t) return nullptr;
@@ -423,7 +438,8 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                           {"above_roof", above_roof_json(a.above_roof)},
                           {"throughput", throughput_json(a.throughput)},
                           {"timing", timing_json(a.timing)},
-                          {"outside_code", outside_code_json(a.outside_code)}});
+                          {"outside_code", outside_code_json(a.outside_code)},
+                          {"dram_lower_bound", dram_lower_bound_json(a.llc_near_full)}});
     }
     out["points"] = points;
     json skipped = json::array();

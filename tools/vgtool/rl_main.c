@@ -25,6 +25,7 @@
 
 #include "rl_cachesim.h"
 #include "rl_counters.h"
+#include "rl_distinct.h"
 #include "rl_fnmatch.h"
 #include "rl_insn.h"
 #include "rl_unnamed.h"
@@ -403,12 +404,38 @@ static void cache_set_core(ThreadId tid)
     l1_box.v = w ? w : l1_none;
 }
 
+/* The distinct lines touched (rl_distinct.h): the whole run's sketch, and those of the
+ * regions open now (cache_ctx_update keeps the list: process scope, open anywhere; thread
+ * scope, on the running thread), set beside the last level's size (measure's note that a
+ * point filling most of it has a lower bound for its DRAM bytes). Fed here, where every
+ * access that is not an inline L1 hit comes: a line a region touches is a miss there at
+ * least once, unless it was in L1 when the region opened (at most L1's size left out).
+ * Non-temporal stores are left out: their lines take no room in the caches. */
+#define MAX_SKETCHES 1025 /* every region (MAX_REGIONS) and the whole run */
+static rl_ds *program_touched = NULL;
+static rl_ds *touched_now[MAX_SKETCHES];
+static Int n_touched_now = 0;
+
 static void rl_cache_access(UWord addr, UWord size_kind, UWord ctr, UWord memo)
 {
-    const long long at = rl_cs_access(&cache, cur_core, (ULong)addr, (unsigned)(size_kind & 0xffffff),
-                                      (int)(size_kind >> 24), (ULong *)ctr);
+    const unsigned size = (unsigned)(size_kind & 0xffffff);
+    const int kind = (int)(size_kind >> 24);
+    const long long at = rl_cs_access(&cache, cur_core, (ULong)addr, size, kind, (ULong *)ctr);
     if (at >= 0 && memo) *(ULong *)memo = (ULong)at;
     if (!((ULong *)ctr)[CB_TOUCHED]) touch_cb((ULong *)ctr);
+    if (kind != RL_CS_NT_STORE) {
+        const ULong first = (ULong)addr >> l1_line_shift, last = ((ULong)addr + (size ? size : 1) - 1) >> l1_line_shift;
+        for (ULong line = first; line <= last; line++) {
+            const ULong h = rl_ds_hash(line);
+            for (Int k = 0; k < n_touched_now; k++) rl_ds_add(touched_now[k], h);
+        }
+    }
+}
+
+/* Bytes of the distinct lines a sketch saw (0 for none). */
+static ULong touched_bytes(const rl_ds *s)
+{
+    return s ? rl_ds_estimate(s) * (ULong)cache.lv[0].cfg.line : 0;
 }
 
 /* Dirty bytes held by the whole hierarchy now (written back later, at eviction). */
@@ -756,6 +783,7 @@ typedef struct {
     ULong calls;
     ULong c[RL_NC];
     ULong dirty_at_end; /* cache simulation: dirty bytes held when it last closed */
+    rl_ds *touched;     /* cache simulation: the distinct lines touched while open (0: none yet) */
     /* process scope: open activations on all threads, and the process totals
      * when the first of them began (the region counts the union of them) */
     Int open;
@@ -1067,6 +1095,16 @@ static void cache_ctx_update(const TState *t)
     }
     VG_(ssort)(list, n, sizeof(Int), cmp_int);
     cache.ctx_bits = (ULong)ctx_intern(list, n) << RL_CS_CTX_SHIFT;
+    /* the sketches of touched lines: the whole run's, and each region's once (a region open
+     * twice on a thread is in the list twice) */
+    n_touched_now = 0;
+    touched_now[n_touched_now++] = program_touched;
+    for (Int i = 0; i < n; i++) {
+        if (i > 0 && list[i] == list[i - 1]) continue;
+        Region *r = &regions[list[i]];
+        if (!r->touched) r->touched = VG_(calloc)("rl.touched", 1, sizeof(rl_ds));
+        touched_now[n_touched_now++] = r->touched;
+    }
 }
 
 /* delta (added modulo 2^64: a charge taken is a negative delta) to a region's `counter`,
@@ -2306,6 +2344,7 @@ static void rl_fini(Int exitcode)
           (ULong)count_bits(flops_of(tot) ? program_threads : program_mem_threads));
     oput_counts(tot);
     if (cache_on) oputf(", \"dirty_at_end\": %llu", cache_dirty_bytes());
+    if (cache_on) oputf(", \"cache_touched\": %llu", touched_bytes(program_touched));
     oput("}");
     for (Int r = 0; r < n_regions; r++) {
         oput(",\n  {\"name\": ");
@@ -2340,6 +2379,7 @@ static void rl_fini(Int exitcode)
         }
         oput_counts(regions[r].c);
         if (cache_on) oputf(", \"dirty_at_end\": %llu", regions[r].dirty_at_end);
+        if (cache_on) oputf(", \"cache_touched\": %llu", touched_bytes(regions[r].touched));
         if (regions[r].detail) oput_region_detail(&regions[r]);
         oput("}");
     }
@@ -2500,6 +2540,8 @@ static void cache_init(void)
     /* write-backs go to the regions that wrote the lines; context 0: no region open */
     cache.charge = rl_charge;
     cache.ctx_bits = (ULong)ctx_intern(NULL, 0) << RL_CS_CTX_SHIFT;
+    program_touched = VG_(calloc)("rl.touched", 1, sizeof(rl_ds));
+    touched_now[n_touched_now++] = program_touched;
     const rl_cs_level_state *l1 = &cache.lv[0];
     l1_line_shift = l1->line_shift;
     /* As large as an L1 instance: the inline check reads it at any remembered offset. */
