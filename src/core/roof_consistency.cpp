@@ -80,18 +80,43 @@ std::vector<std::string> refuse_outer_levels_faster_than_inner(MachineModel& mod
         const MemoryRoof& r = model.memory[i];
         if (!is_memory_level(r.level) || !(r.gbs > 0)) continue;
         const MemoryRoof* fastest_inner = nullptr;
+        const MemoryRoof* nearest_inner = nullptr;
+        std::vector<const MemoryRoof*> inner;
         for (const MemoryRoof& o : model.memory)
-            if (is_memory_level(o.level) && o.pattern == r.pattern && o.threads == r.threads &&
-                level_before(o.level, r.level) && canonical_level(o.level) != canonical_level(r.level) &&
-                (!fastest_inner || o.gbs > fastest_inner->gbs))
-                fastest_inner = &o;
-        if (!fastest_inner || !(r.gbs > kOuterLevelAllowance * fastest_inner->gbs)) continue;
+            if (is_memory_level(o.level) && o.pattern == r.pattern && o.threads == r.threads && o.gbs > 0 &&
+                level_before(o.level, r.level) && canonical_level(o.level) != canonical_level(r.level)) {
+                inner.push_back(&o);
+                if (!fastest_inner || o.gbs > fastest_inner->gbs) fastest_inner = &o;
+                if (!nearest_inner || level_before(nearest_inner->level, o.level)) nearest_inner = &o;
+            }
+        if (!fastest_inner) continue;
+        const auto name = [](const MemoryRoof& x) {
+            return fmt::format("{} {} {} thread{}", x.level, x.pattern, x.threads, x.threads > 1 ? "s" : "");
+        };
+        if (r.gbs > kOuterLevelAllowance * fastest_inner->gbs) {
+            refuse[i] = true;
+            refused.push_back(fmt::format("{}: {:.1f} GB/s is {:.2f}x the {:.1f} GB/s of {} {} at the same "
+                                          "threads, a level its data passes through: it cannot be true; refused",
+                                          name(r), r.gbs, r.gbs / fastest_inner->gbs, fastest_inner->gbs,
+                                          fastest_inner->level, fastest_inner->pattern));
+            continue;
+        }
+        // Well above the level just before it and at or above another inner level: two witnesses
+        // against it, so not one inner roof measured low (a DRAM roof edited 10x read 2.3x L3's
+        // and 1.1x L2's, under 1.5x L1's, and was kept).
+        if (!(r.gbs > kOuterLevelAllowance * nearest_inner->gbs)) continue;
+        const auto second = std::find_if(inner.begin(), inner.end(), [&](const MemoryRoof* o) {
+            return o != nearest_inner && canonical_level(o->level) != canonical_level(nearest_inner->level) &&
+                   r.gbs >= o->gbs;
+        });
+        if (second == inner.end()) continue;
         refuse[i] = true;
-        refused.push_back(fmt::format("{} {} {} thread{}: {:.1f} GB/s is {:.2f}x the {:.1f} GB/s of {} {} at the same "
-                                      "threads, a level its data passes through: it cannot be true; refused",
-                                      r.level, r.pattern, r.threads, r.threads > 1 ? "s" : "", r.gbs,
-                                      r.gbs / fastest_inner->gbs, fastest_inner->gbs, fastest_inner->level,
-                                      fastest_inner->pattern));
+        refused.push_back(fmt::format("{}: {:.1f} GB/s is {:.2f}x the {:.1f} GB/s of {} {}, the level before it, and "
+                                      "above the {:.1f} GB/s of {} {} too, at the same threads: levels its data passes "
+                                      "through; it cannot be true; refused",
+                                      name(r), r.gbs, r.gbs / nearest_inner->gbs, nearest_inner->gbs,
+                                      nearest_inner->level, nearest_inner->pattern, (*second)->gbs, (*second)->level,
+                                      (*second)->pattern));
     }
     std::size_t i = 0;
     std::erase_if(model.memory, [&](const MemoryRoof&) { return refuse[i++]; });

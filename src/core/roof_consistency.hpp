@@ -44,7 +44,9 @@ inline constexpr double kOuterLevelAllowance = 1.5;
 
 // Removes from `model` every memory roof of a level beyond L1 (L2.., DRAM, HBM) faster than
 // kOuterLevelAllowance times the fastest roof of the levels before it at the same pattern
-// and thread count, and returns why, one line each, naming both roofs. Buses, NUMA pairs and
+// and thread count, or faster than that times the level just before it while at or above
+// another level before it too (two witnesses: not one inner roof measured low), and returns
+// why, one line each, naming the roofs. Buses, NUMA pairs and
 // working sets of no level are not compared.
 std::vector<std::string> refuse_outer_levels_faster_than_inner(MachineModel& model);
 

@@ -152,6 +152,36 @@ TEST(RoofConsistency, AnOuterLevelFasterThanTheInnerOnesIsRefused) {
     EXPECT_TRUE(refuse_outer_levels_faster_than_inner(m).empty());
 }
 
+// This Zen 5 guest's bench --quick roofs at 2 threads (2026-11-29), copy pattern.
+std::vector<MemoryRoof> zen5_copy_roofs() {
+    return {roof("L1", "copy", 2, 1030.5), roof("L2", "copy", 2, 445.0), roof("L3", "copy", 2, 221.2),
+            roof("DRAM", "copy", 2, 50.3)};
+}
+
+TEST(RoofConsistency, AnOuterLevelWellAboveTheLevelBeforeItAndAnotherIsRefused) {
+    MachineModel m;
+    m.memory = zen5_copy_roofs();
+    EXPECT_TRUE(refuse_outer_levels_faster_than_inner(m).empty());
+    // DRAM edited 10x: 503 GB/s is under 1.5x L1's 1030, but 2.27x L3's and above L2's too.
+    m.memory[3].gbs *= 10;
+    const auto refused = refuse_outer_levels_faster_than_inner(m);
+    ASSERT_EQ(refused.size(), 1u);
+    EXPECT_NE(refused[0].find("DRAM copy 2 threads: 503.0 GB/s is 2.27x the 221.2 GB/s of L3 copy, the level before "
+                              "it, and above the 445.0 GB/s of L2 copy too"),
+              std::string::npos)
+        << refused[0];
+    ASSERT_EQ(m.memory.size(), 3u);
+    EXPECT_EQ(m.memory.back().level, "L3");
+    // One witness is not enough: L3 measured 5x low leaves DRAM above it by 1.1x only, and an
+    // L2 measured low under an L3 that is above no other level refuses nothing.
+    m.memory = zen5_copy_roofs();
+    m.memory[2].gbs = 44.2;
+    EXPECT_TRUE(refuse_outer_levels_faster_than_inner(m).empty());
+    m.memory = zen5_copy_roofs();
+    m.memory[1].gbs = 100;  // L2 low: L3's 221 is 2.2x it, but under L1's 1030
+    EXPECT_TRUE(refuse_outer_levels_faster_than_inner(m).empty());
+}
+
 // This Zen 5 guest's bench --quick (2026-11-28): caches 48 KiB, 1 MiB, 32 MiB; the probe's
 // one-thread load curve over them.
 MachineModel zen5_with_probe() {
