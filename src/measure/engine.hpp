@@ -120,6 +120,10 @@ struct RegionCounts {
     std::map<std::string, double> events;          // raw counter values (perf engine), scaled
     int threads = 0;                   // threads that did work in it (instrument engine); 0: unknown
     double instructions = 0;           // instructions executed (instrument engine)
+    // Instrument engine: of the FLOPs, those x87 instructions made (long double); and FP operations not
+    // among the FLOPs, run only to raise an exception flag (libgcc's soft-fp __sfp_handle_exceptions).
+    double flops_x87 = 0;
+    double fp_flag_ops = 0;
     // "<function NAME>" regions, process scope (instrument engine): the instructions each function executed
     // while the region was open, by function name.
     std::map<std::string, double> inner_instructions;

@@ -14,6 +14,8 @@ void add_counts(RegionCounts& into, const RegionCounts& from, double factor) {
     for (const auto& [k, v] : from.bytes_by_level) into.bytes_by_level[k] += factor * v;
     for (const auto& [k, v] : from.cache_traffic) into.cache_traffic[k] += factor * v;
     into.instructions += factor * from.instructions;
+    into.flops_x87 += factor * from.flops_x87;
+    into.fp_flag_ops += factor * from.fp_flag_ops;
 }
 
 std::size_t loop_at(const FunctionLoops& found, std::uint64_t address) {

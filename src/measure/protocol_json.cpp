@@ -161,6 +161,9 @@ RegionCounts counts_from(const json& r, const std::string& where) {
     if (r.contains("cache_touched")) c.cache_touched_bytes = number(r, "cache_touched", where);
     c.threads = whole<int>(r, "threads", where, 1 << 20);
     c.instructions = number(r, "instructions", where);
+    // absent from an older tool's output: none said
+    if (r.contains("flops_x87")) c.flops_x87 = number(r, "flops_x87", where);
+    if (r.contains("fp_flag_ops")) c.fp_flag_ops = number(r, "fp_flag_ops", where);
     if (r.contains("inner_instructions")) {
         if (!r["inner_instructions"].is_object())
             throw MeasureError(fmt::format("{}: \"inner_instructions\" must be an object", where));

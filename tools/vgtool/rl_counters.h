@@ -14,7 +14,10 @@ enum { RL_ADD, RL_SUB, RL_MUL, RL_DIV, RL_FMA, RL_SQRT, RL_MINMAX, RL_NKIND };
 #define RL_INSN (RL_ST + 1) /* guest instructions executed */
 #define RL_X87 (RL_INSN + 1) /* the FLOPs above made by x87 instructions (long double) */
 /* Then the cache simulator's counters (rl_cachesim.h: bytes per boundary), when it runs. */
-#define RL_CACHE (RL_X87 + 1)
+/* FLOPs of FP instructions run only to raise an exception flag (libgcc's soft-fp
+ * __sfp_handle_exceptions: one divss after an inexact binary128 operation): not among the FLOPs. */
+#define RL_FP_FLAG (RL_X87 + 1)
+#define RL_CACHE (RL_FP_FLAG + 1)
 #define RL_NC (RL_CACHE + RL_CS_NCOUNTERS)
 
 #endif

@@ -454,7 +454,9 @@ static ULong cache_dirty_bytes(void)
 /* Functions are told apart by name and by the file they are in: two libraries' `kern`s are two
  * entries (each with its own counts), named "kern (liba.so)" and "kern (libb.so)" in the output
  * (fn_out_name); a name no other file has is written as it is. */
-typedef struct { HChar *name; HChar *obj; Int next; } FnEnt; /* obj: the file it is in, or NULL */
+/* flag_only: its FP instructions compute nothing the program uses, they raise an exception flag
+ * (fp_flag_only_function), so their operations are counted apart (RL_FP_FLAG), not as FLOPs. */
+typedef struct { HChar *name; HChar *obj; Int next; Bool flag_only; } FnEnt; /* obj: the file it is in, or NULL */
 #define FN_HASH 4096
 static Int fn_head[FN_HASH];
 static FnEnt *fns = NULL;
@@ -476,6 +478,15 @@ static Bool same_obj(const HChar *a, const HChar *b)
     return a == b || (a && b && VG_(strcmp)(a, b) == 0);
 }
 
+/* libgcc's soft-fp exception raiser: after each binary128 (__float128) operation whose result is
+ * inexact (1.0Q/3, every product of such values), __addtf3, __multf3, ... call it, and it runs one
+ * real divss (0.0f/0.0f, 1.0f/3.0f ...) for the sake of the flag that division sets. Counted as
+ * FLOPs, a __float128 dot product was an f32 point of 2 FLOPs per element, all in this function. */
+static Bool fp_flag_only_function(const HChar *name)
+{
+    return VG_(strcmp)(name, "__sfp_handle_exceptions") == 0;
+}
+
 /* The entry of function `name` in file `obj` (NULL: none known), made on first sight. */
 static Int fn_index_in(const HChar *name, const HChar *obj)
 {
@@ -492,6 +503,7 @@ static Int fn_index_in(const HChar *name, const HChar *obj)
     }
     fns[n_fns].name = VG_(strdup)("rl.fnname", name);
     fns[n_fns].obj = obj ? VG_(strdup)("rl.objname", obj) : NULL;
+    fns[n_fns].flag_only = fp_flag_only_function(name);
     fns[n_fns].next = fn_head[h];
     fn_head[h] = n_fns;
     return n_fns++;
@@ -1497,8 +1509,9 @@ static void insn_reset(InsnFP *f) { VG_(memset)(f, 0, sizeof(*f)); }
 
 /* `ymm`: the guest instruction is VEX.256 (rl_vex_vector_bits); `dot`: it is DPPS (2)
  * or DPPD (1) (rl_dot_product); `x87`: an x87 instruction (rl_is_x87), its FLOPs
- * also counted apart. */
-static void insn_commit(InsnFP *f, Seg *s, Bool ymm, Int dot, Bool x87)
+ * also counted apart; `flag`: in a function that only raises FP flags (FnEnt.flag_only),
+ * its operations counted apart (RL_FP_FLAG) and not as FLOPs. */
+static void insn_commit(InsnFP *f, Seg *s, Bool ymm, Int dot, Bool x87, Bool flag)
 {
     /* A dot product: two FLOPs an element, a multiply and an add, whatever the mask and
      * however VEX expanded it (rl_insn.h says why). Only where its ops were tallied: a
@@ -1542,6 +1555,11 @@ static void insn_commit(InsnFP *f, Seg *s, Bool ymm, Int dot, Bool x87)
             for (Int w = 0; w < 3; w++) {
                 ULong n = f->ops[p][k][w];
                 if (!n) continue;
+                s->any = True;
+                if (flag) {
+                    s->cost[RL_FP_FLAG] += n;
+                    continue;
+                }
                 s->cost[RL_FLOP(p, k)] += n;
                 s->cost[RL_W_SCALAR + w] += n;
                 if (x87) s->cost[RL_X87] += n;
@@ -1858,6 +1876,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     Bool insn_ymm = False; /* ... is VEX.256: its 128-bit FP ops are halves of 256-bit ones */
     Int insn_dot = 0;      /* ... is DPPS (2) or DPPD (1) */
     Bool insn_x87 = False; /* ... is an x87 instruction (long double) */
+    Bool insn_flag = False; /* ... is in a function whose FP instructions only raise flags */
     Bool insn_rep = False; /* ... is a REP string op: one instruction however many passes (Ist_Exit) */
     if (in->tyenv->types_used > cap_tmp_def) {
         cap_tmp_def = in->tyenv->types_used * 2;
@@ -1870,9 +1889,10 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         if (!st || st->tag == Ist_NoOp) continue;
         switch (st->tag) {
         case Ist_IMark: {
-            insn_commit(&fp, &seg, insn_ymm, insn_dot, insn_x87);
+            insn_commit(&fp, &seg, insn_ymm, insn_dot, insn_x87, insn_flag);
             Addr a = (Addr)st->Ist.IMark.addr;
             Int fn = fn_of_addr(a);
+            insn_flag = fns[fn].flag_only;
             memo_insn = a;
             memo_access = 0;
             ULong tr = tracked_entry(a);
@@ -2012,7 +2032,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             break;
         }
         case Ist_Exit:
-            insn_commit(&fp, &seg, insn_ymm, insn_dot, insn_x87);
+            insn_commit(&fp, &seg, insn_ymm, insn_dot, insn_x87, insn_flag);
             seg_flush(sb, &seg);
             if (insn_rep && st->Ist.Exit.dst->tag == Ico_U64 && (Addr)st->Ist.Exit.dst->Ico.U64 == insn_next) {
                 /* A REP string op: VEX runs one element a pass of this block and jumps back to
@@ -2051,7 +2071,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         seg.cost[RL_INSN]++;
         seg.any = True;
     }
-    insn_commit(&fp, &seg, insn_ymm, insn_dot, insn_x87);
+    insn_commit(&fp, &seg, insn_ymm, insn_dot, insn_x87, insn_flag);
     seg_flush(sb, &seg);
     sbi->rec_end = n_recs;
     sb_first_ctr = NULL;
@@ -2140,6 +2160,7 @@ static void oput_counts(const ULong *c)
     oputf(", \"bytes_stored\": %llu", c[RL_ST]);
     oputf(", \"instructions\": %llu", c[RL_INSN]);
     oputf(", \"flops_x87\": %llu", c[RL_X87]);
+    oputf(", \"fp_flag_ops\": %llu", c[RL_FP_FLAG]);
     if (!cache_on) return;
     /* bytes across each boundary, named by the level below it */
     oput(", \"cache\": {");
