@@ -1,6 +1,8 @@
 #include "core/machine_roofline.hpp"
 
 #include "core/level.hpp"
+#include "core/microarch.hpp"
+#include "core/peak.hpp"
 #include "core/precision.hpp"
 
 #include <fmt/core.h>
@@ -100,6 +102,14 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     for (const auto& c : m.compute)
         if (same(c)) widest = std::max(widest, c.vector_bits);
     r.vector_bits = widest;
+    if (widest > 0)
+        if (const auto arch = microarch_named(m.environment.microarchitecture, widest >= 512)) {
+            const auto peak = [&](int bits) {
+                return best_flops_per_cycle(fp_pipes_for(*arch, bits), true, true, true, bits, element_bits_of(prec));
+            };
+            for (int bits : {256, 128})
+                if (bits < widest && peak(widest) > 0) r.peak_share_at_width[bits] = peak(bits) / peak(widest);
+        }
     auto at_widest = [&](const char* mix) {
         return best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == widest && c.mix == mix; });
     };

@@ -389,6 +389,16 @@ std::optional<Microarch> microarch_for(const std::string& vendor, int family, in
     return describe(*row->core, has_avx512, row->core->name);
 }
 
+std::optional<Microarch> microarch_named(const std::string& name, bool has_avx512) {
+    if (name.empty()) return std::nullopt;
+    for (const Core* core : {&kSapphireRapids}) {  // identified by a feature, not by a row
+        if (name.rfind(core->name, 0) == 0) return describe(*core, has_avx512, name);
+    }
+    for (const ModelRange& range : kRanges)
+        if (name == range.core->name) return describe(*range.core, has_avx512, name);
+    return std::nullopt;
+}
+
 MicroarchLookup identify_microarch(const CpuIdentity& cpu) {
     MicroarchLookup out;
     const std::optional<Vendor> v = vendor_of(cpu.vendor);

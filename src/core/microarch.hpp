@@ -84,4 +84,9 @@ struct MicroarchLookup {
 // identified by it. AVX-512 is usable when "avx512f" is among the features.
 MicroarchLookup identify_microarch(const CpuIdentity& cpu);
 
+// The table entry a machine model names (its environment.microarchitecture, as a bench run
+// wrote it: a core's name, or one followed by how it was identified), described with or without
+// AVX-512; nothing for a name the table does not hold.
+std::optional<Microarch> microarch_named(const std::string& name, bool has_avx512);
+
 } // namespace roofline

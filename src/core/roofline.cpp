@@ -8,6 +8,8 @@
 #include "core/repeated_timing.hpp"
 #include "core/timing_disturbance.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -226,6 +228,19 @@ double share_of_kind(const CodeTraits& traits, const std::string& kind) {
     if (kind == "FMA") return traits.fma_share.value_or(0);
     if (kind == "add") return traits.add_share.value_or(0);
     return traits.mul_share.value_or(0);
+}
+
+// Whether vectors of `bits` reach (95% of) the compute roof measured with wider ones: by the
+// model's own ceiling of that width where it measured one, else by the microarchitecture table
+// (Zen 4's 256-bit peak is its 512-bit one: wider ops take two passes through the same pipes).
+bool compute_width_costs_nothing(const Roofline& r, int bits) {
+    if (bits <= 0 || !(r.compute.value > 0)) return false;
+    const auto ceiling = std::find_if(r.ceilings.begin(), r.ceilings.end(), [&](const Ceiling& c) {
+        return c.category == "simd" && c.name == fmt::format("{}-bit SIMD", bits);
+    });
+    if (ceiling != r.ceilings.end()) return ceiling->value >= 0.95 * r.compute.value;
+    const auto share = r.peak_share_at_width.find(bits);
+    return share != r.peak_share_at_width.end() && share->second >= 0.95;
 }
 
 // Whether a "balance" ceiling's premise is the point's counted mix: FMAs alone for "FMA only",
@@ -477,11 +492,12 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     std::optional<NextStep> widen;
     const auto bound_cache = cache_level_number(a.binding_level);
     const bool width_can_bind = !a.memory_bound || (bound_cache && *bound_cache <= 2);
+    const int its_width = widest_narrower_than(traits, r.vector_bits);
     if (const auto narrow = share_narrower_than(traits, r.vector_bits);
         width_can_bind && !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow &&
-        *narrow >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
-        widen = NextStep{NextStep::Kind::widen_vectors, {}, {}, {}, 0, *narrow,
-                         std::to_string(widest_narrower_than(traits, r.vector_bits))};
+        *narrow >= 0.5 && (!a.memory_bound || a.efficiency < 0.8) &&
+        !(!a.memory_bound && compute_width_costs_nothing(r, its_width)))
+        widen = NextStep{NextStep::Kind::widen_vectors, {}, {}, {}, 0, *narrow, std::to_string(its_width)};
 
     // Then break the ceilings above the point from the lowest up (one per kind of missing
     // optimization), then the roof.

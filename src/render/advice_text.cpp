@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace roofline {
 namespace {
@@ -88,6 +89,7 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
         const auto ceiling = std::find_if(r.ceilings.begin(), r.ceilings.end(), [&](const Ceiling& c) {
             return c.category == "simd" && c.name == step.operation + "-bit SIMD";
         });
+        const auto table = r.peak_share_at_width.find(std::atoi(step.operation.c_str()));
         return fmt::format(
             "{} of its FLOPs ran in vectors of {} bits or fewer (counted), the roofs were measured with {}-bit "
             "vectors, which those FLOPs do not use: build for this CPU (-march=native; with AVX-512, GCC also "
@@ -97,6 +99,11 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
             ceiling != r.ceilings.end()
                 ? fmt::format("at {} bits the {} ceiling ({} {}) is its compute limit", step.operation, ceiling->name,
                               format_number(ceiling->value), rate_unit(r.work_unit))
+            : table != r.peak_share_at_width.end()
+                ? fmt::format("this model has no {}-bit ceiling ('roofline bench --full' measures one); by the "
+                              "core's pipes (the microarchitecture table) {} bits allow at most {} of the {}, {} {}",
+                              step.operation, step.operation, format_percent(table->second), r.compute.name,
+                              format_number(table->second * r.compute.value), rate_unit(r.work_unit))
                 : fmt::format("this model has no {}-bit ceiling ('roofline bench --full' measures one), so "
                               "read its efficiency against roofs it may not reach at its width",
                               step.operation));

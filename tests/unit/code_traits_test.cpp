@@ -4,6 +4,8 @@
 // a blocked multiply in L1 is not told to use non-temporal stores.
 #include "core/code_traits.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/microarch.hpp"
+#include "core/peak.hpp"
 #include "render/advice_text.hpp"
 
 #include <gtest/gtest.h>
@@ -633,4 +635,53 @@ TEST(CodeTraits, VectorCodeNarrowerThanTheRoofsIsToldSo) {
     r.vector_bits = 0;
     EXPECT_FALSE(has(analyze(r, sse, View::carm), NextStep::Kind::widen_vectors));
     EXPECT_EQ(std::string(next_step_kind_name(NextStep::Kind::widen_vectors)), "widen_vectors");
+}
+
+TEST(CodeTraits, NarrowVectorsAreNotToldToWidenWhereTheCoreRunsThemAtItsPeak) {
+    // Compute-bound 256-bit code judged on roofs measured with 512-bit vectors (intensity 1.25
+    // FLOP/B: L1 allows 387 GFLOP/s, over the 59 peak).
+    Roofline r = machine();
+    r.vector_bits = 512;
+    Point avx2 = scalar_dot();
+    avx2.bytes = {{"L1", 1.6e8}};
+    avx2.details["bytes_loaded"] = 1.6e8;
+    avx2.details["flops_by_width_scalar"] = 0;
+    avx2.details["flops_by_width_256"] = 2e8;
+    ASSERT_FALSE(analyze(r, avx2, View::carm).memory_bound);
+    // A core whose 512-bit peak is twice its 256-bit one (Zen 5): widening is the step.
+    r.peak_share_at_width = {{256, 0.5}, {128, 0.25}};
+    const auto zen5 = analyze(r, avx2, View::carm);
+    ASSERT_TRUE(has(zen5, NextStep::Kind::widen_vectors));
+    EXPECT_NE(all_advice(r, zen5).find("by the core's pipes (the microarchitecture table) 256 bits allow at most 50.0% "
+                                       "of the DP peak, 29.5 GFLOP/s"),
+              std::string::npos)
+        << all_advice(r, zen5);
+    // Zen 4 runs 512-bit ops as two 256-bit halves: its table gives 256 bits the whole peak.
+    r.peak_share_at_width = {{256, 1.0}, {128, 0.5}};
+    EXPECT_FALSE(has(analyze(r, avx2, View::carm), NextStep::Kind::widen_vectors))
+        << all_advice(r, analyze(r, avx2, View::carm));
+    // A measured 256-bit ceiling at the peak says the same where the table says nothing; one at
+    // half of it keeps the step, whatever the table says.
+    r.peak_share_at_width.clear();
+    r.ceilings.push_back({"256-bit SIMD", CeilingKind::compute, "simd", "", 58, "", false});
+    EXPECT_FALSE(has(analyze(r, avx2, View::carm), NextStep::Kind::widen_vectors));
+    r.ceilings.back().value = 29.5;
+    r.peak_share_at_width = {{256, 1.0}};
+    EXPECT_TRUE(has(analyze(r, avx2, View::carm), NextStep::Kind::widen_vectors));
+}
+
+TEST(CodeTraits, TheMicroarchitectureAModelNamesGivesEachWidthsShareOfThePeak) {
+    const auto zen4 = microarch_named("AMD Zen 4", true);
+    ASSERT_TRUE(zen4);
+    const auto zen5 = microarch_named("AMD Zen 5", true);
+    ASSERT_TRUE(zen5);
+    const auto share = [](const Microarch& m, int bits) {
+        return best_flops_per_cycle(fp_pipes_for(m, bits), true, true, true, bits, 64) /
+               best_flops_per_cycle(fp_pipes_for(m, 512), true, true, true, 512, 64);
+    };
+    EXPECT_DOUBLE_EQ(share(*zen4, 256), 1.0);
+    EXPECT_DOUBLE_EQ(share(*zen5, 256), 0.5);
+    EXPECT_TRUE(microarch_named("Intel Sapphire Rapids class (identified by AMX)", true));
+    EXPECT_FALSE(microarch_named("", true));
+    EXPECT_FALSE(microarch_named("AMD Zen 9", true));
 }
