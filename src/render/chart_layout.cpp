@@ -56,6 +56,9 @@ bool usable(double value) { return std::isfinite(value) && value >= smallest_dra
 // Point labels are tried for at most this many points per label allowed
 // (Canvas::max_point_labels): 2,000 for SVG and HTML.
 constexpr std::size_t point_label_tries_per_label = 5;
+// Points whose name had no room get a number and a legend row, up to this many (the
+// legend grows the canvas a row per few of them).
+constexpr std::size_t max_numbered_points = 40;
 
 // Characters, not bytes: UTF-8 continuation bytes take no width.
 double text_units(std::string_view text) {
@@ -603,11 +606,21 @@ private:
         shorten_names();
         if (outside > 0)
             out_.notes.push_back(fmt::format("{} marker{} outside the axes left out", outside, outside == 1 ? "" : "s"));
-        // Markers are obstacles for every label placed later.
+        // Markers are obstacles for every label placed later (on a terminal: the cell its
+        // letter is written to).
         for (const auto& marker : out_.markers) {
-            const double r = canvas().marker_radius;
-            space_.take({out_.px(marker.intensity), out_.py(marker.performance), r, r, 0});
+            const double r = canvas().marker_radius, x = out_.px(marker.intensity), y = out_.py(marker.performance);
+            if (canvas().rotated_labels) space_.take({x, y, r, r, 0});
+            else space_.take({std::floor(x) + 0.5, std::floor(y) + 0.5, 0.5, 0.5, 0});
         }
+        // So are the ridge marks on a terminal ('+' cells a label would hide); the SVG keeps
+        // its roof labels clear of them by ending them short of the ridge.
+        if (!canvas().rotated_labels)
+            for (const auto& ridge : out_.ridges) {
+                const double x = out_.px(ridge.intensity), y = out_.py(ridge.performance);
+                // Small: a label may sit in the next cell (above its roof), not on this one.
+                space_.take({std::floor(x) + 0.5, std::floor(y) + 0.5, 0.2, 0.2, 0});
+            }
     }
 
     // Labels and the series' names short enough to read beside a marker or in a key, each
@@ -673,6 +686,11 @@ private:
     Box label_box(const PlacedLabel& label) const {
         const double width = text_units(label.text) * (label.small ? canvas().small_char_width : canvas().char_width);
         const double height = label.small ? canvas().small_label_height : canvas().label_height;
+        if (!canvas().rotated_labels) {
+            // Character cells: exactly the cells the terminal writes (term_chart's draw_label).
+            const double left = static_cast<double>(std::lround(label.anchor_end ? label.x - width : label.x));
+            return {left + width / 2, std::floor(label.y - 0.3) + 0.5, width / 2, 0.5, 0};
+        }
         const double angle = label.angle * std::numbers::pi / 180;
         // In the label's own frame: along the text from the anchor, up from the baseline.
         const double u = label.anchor_end ? -width / 2 : width / 2;
@@ -718,7 +736,10 @@ private:
         // Character cells: the row above the line's row, or the row below it.
         const double above = canvas().rotated_labels ? y - gap : std::floor(y) - 0.2;
         const double below = canvas().rotated_labels ? y + font + 3 : std::floor(y) + 1.8;
-        for (double right = edge; right - width > start + gap; right -= width + 2 * font) {
+        // Character cells: whole steps, so the text stays on the cells it was checked on.
+        const double step = canvas().rotated_labels ? std::max(2 * font, std::min(width + 2 * font, width / 3))
+                                                    : std::max(2.0, std::ceil(width / 3));
+        for (double right = edge; right - width > start + gap; right -= step) {
             for (double baseline : {above, below}) {
                 PlacedLabel label{line.text, right, baseline, 0, true, small};
                 if (try_take(label)) return label;
@@ -750,8 +771,12 @@ private:
             }
             return std::nullopt;
         }
-        // Horizontal text just above-left of a point on the line, clear of the line itself.
-        for (double fraction : {0.15, 0.3, 0.45, 0.6, 0.75, 0.05, 0.9}) {
+        // Horizontal text just above-left of a point on the line, clear of the line itself:
+        // a few spread-out spots, then every cell along the line.
+        std::vector<double> fractions{0.15, 0.3, 0.45, 0.6, 0.75, 0.05, 0.9};
+        const double cells_long = std::ceil(std::max(std::fabs(x2 - x1), std::fabs(y2 - y1)));
+        for (double i = 0; i <= cells_long && cells_long > 0; ++i) fractions.push_back(i / cells_long);
+        for (double fraction : fractions) {
             const double x = x1 + (x2 - x1) * fraction, y = y1 + (y2 - y1) * fraction;
             PlacedLabel label{line.text, std::floor(x) - 1, std::floor(y) - 0.2, 0, true, small};
             if (try_take(label)) return label;
@@ -787,34 +812,42 @@ private:
     }
 
     void place_line_labels() {
-        // Roofs first (always labelled, overlapping only when the canvas has no
-        // room), then ceilings (left out without room), then intensity lines.
+        // Roofs first, then ceilings (left out without room), then intensity lines.
+        // A roof's text goes where it overlaps nothing (crossing a line at worst); a roof
+        // whose text has no such room gets its short tag ("R1") there instead, once every
+        // roof has had its try, and the legend names it. Nothing is ever drawn over another
+        // label or a marker: two near-identical machines piled six labels on one spot.
         auto is_roof = [](const ChartLine& l) {
             return l.kind == LineKind::compute_roof || l.kind == LineKind::bandwidth_roof;
         };
-        for (auto& line : out_.lines) {
-            if (!is_roof(line)) continue;
+        auto place_roof = [&](const ChartLine& line) {
             auto place = [&] {
                 return line.kind == LineKind::compute_roof ? place_horizontal(line, false) : place_slanted(line, false);
             };
             auto label = place();
             if (!label) label = relaxed(place);
-            if (!label) {
-                // Fallback: the default spot, even if it overprints something.
-                const bool cells = !canvas().rotated_labels;
-                const double above = cells ? std::floor(out_.py(line.y1)) - 0.2 : out_.py(line.y1) - 5;
-                label = line.kind == LineKind::compute_roof
-                            ? PlacedLabel{line.text, canvas().plot_right - (cells ? 1 : 6), above, 0, true, false}
-                            : PlacedLabel{line.text, out_.px(line.x1) + (cells ? 1 : 4), above,
-                                          canvas().rotated_labels
-                                              ? std::atan2(out_.py(line.y2) - out_.py(line.y1),
-                                                           out_.px(line.x2) - out_.px(line.x1)) * 180 / std::numbers::pi
-                                              : 0,
-                                          false, false};
-                space_.take(label_box(*label));
+            return label;
+        };
+        std::vector<ChartLine*> without_room;
+        for (auto& line : out_.lines) {
+            if (!is_roof(line)) continue;
+            if (auto label = place_roof(line)) {
+                line.label = *label;
+                line.has_label = true;
+            } else {
+                without_room.push_back(&line);
             }
-            line.label = *label;
-            line.has_label = true;
+        }
+        std::size_t tags = 0;
+        for (ChartLine* line : without_room) {
+            ChartLine tagged = *line;
+            tagged.text = fmt::format("R{}", tags + 1);
+            if (auto label = place_roof(tagged)) {
+                line->tag = tagged.text;
+                line->label = *label;
+                line->has_label = true;
+                ++tags;
+            }
         }
         std::vector<std::string> unlabelled;
         std::vector<ChartLine> kept;
@@ -871,15 +904,81 @@ private:
         }
     }
 
-    void place_point_labels() {
+    // Spots for a point's text around its marker at (cx, cy): 8 near ones, then farther
+    // rings (which get a leader line). `rings` 1: the 4 diagonal far spots only.
+    std::vector<PlacedLabel> point_label_spots(const std::string& text, double cx, double cy, int rings) const {
         const double r = canvas().marker_radius;
         const double h = canvas().label_height;
         const bool cells = !canvas().rotated_labels;
         const double gap = cells ? 1 : r + pad() + 1.5; // clear of its own marker
+        const double width = text_width(text, false);
+        const double mid = cells ? 0.5 : 0.35 * h; // baseline that centres the text on the marker
+        std::vector<PlacedLabel> spots = {
+            {text, cx + gap, cy + mid, 0, false, false},
+            {text, cx - gap, cy + mid, 0, true, false},
+            {text, cx - width / 2, cy - gap - (cells ? 0 : 1), 0, false, false},
+            {text, cx - width / 2, cy + gap + h * (cells ? 1 : 0.8), 0, false, false},
+            {text, cx + gap * 0.7, cy - gap * 0.7, 0, false, false},
+            {text, cx + gap * 0.7, cy + gap * 0.7 + h * 0.8, 0, false, false},
+            {text, cx - gap * 0.7, cy - gap * 0.7, 0, true, false},
+            {text, cx - gap * 0.7, cy + gap * 0.7 + h * 0.8, 0, true, false},
+        };
+        for (int ring = 1; ring <= rings; ++ring) {
+            const double far = cells ? 1 + ring : gap + 2 * h * ring;
+            spots.push_back({text, cx + far, cy - far, 0, false, false});
+            spots.push_back({text, cx + far, cy + far + h * 0.8, 0, false, false});
+            spots.push_back({text, cx - far, cy - far, 0, true, false});
+            spots.push_back({text, cx - far, cy + far + h * 0.8, 0, true, false});
+            if (ring == 1) continue;
+            spots.push_back({text, cx + far, cy + mid, 0, false, false});
+            spots.push_back({text, cx - far, cy + mid, 0, true, false});
+            spots.push_back({text, cx - width / 2, cy - far, 0, false, false});
+            spots.push_back({text, cx - width / 2, cy + far + h * 0.8, 0, false, false});
+        }
+        return spots;
+    }
+
+    // Near spots before far ones; keeping off lines before crossing them.
+    std::optional<PlacedLabel> place_near(const std::vector<PlacedLabel>& spots) {
+        const std::size_t near = std::min<std::size_t>(8, spots.size());
+        std::optional<PlacedLabel> placed;
+        for (auto [first, last, over_lines] : {std::tuple{std::size_t{0}, near, false}, std::tuple{std::size_t{0}, near, true},
+                                               std::tuple{near, spots.size(), false}, std::tuple{near, spots.size(), true}}) {
+            over_lines_ = over_lines;
+            for (std::size_t c = first; c < last && !placed; ++c)
+                if (try_take(spots[c])) placed = spots[c];
+            if (placed) break;
+        }
+        over_lines_ = false;
+        return placed;
+    }
+
+    // A leader line from the marker's edge to the label's nearest edge when the label
+    // sits more than leader_distance away: a reader should not have to guess its point.
+    void add_leader(PlottedPoint& point, double cx, double cy) {
+        const Box box = label_box(point.label);
+        const double nx = std::clamp(cx, box.cx - box.extent_x(), box.cx + box.extent_x());
+        const double ny = std::clamp(cy, box.cy - box.extent_y(), box.cy + box.extent_y());
+        const double distance = std::hypot(nx - cx, ny - cy);
+        if (!canvas().rotated_labels || distance <= leader_distance) return;
+        const double ux = (nx - cx) / distance, uy = (ny - cy) / distance;
+        const double from = canvas().marker_radius + 1.5, to = distance - 2;
+        point.has_leader = true;
+        point.leader_x1 = cx + ux * from;
+        point.leader_y1 = cy + uy * from;
+        point.leader_x2 = cx + ux * to;
+        point.leader_y2 = cy + uy * to;
+        Box line{(point.leader_x1 + point.leader_x2) / 2, (point.leader_y1 + point.leader_y2) / 2, (to - from) / 2, 0.75,
+                 std::atan2(uy, ux)};
+        line.thin = true;
+        space_.take(line);
+    }
+
+    void place_point_labels() {
         // Each try scans the crowded space around its point: past the first
         // max_tries labelled points no more are tried (their markers are all drawn).
         const std::size_t max_tries = point_label_tries_per_label * canvas().max_point_labels;
-        std::size_t placed = 0, wanted = 0, tried = 0;
+        std::size_t placed = 0, wanted = 0, tried = 0, numbered = 0;
         for (auto& point : out_.points) {
             if (point.text.empty()) continue;
             ++wanted;
@@ -887,45 +986,28 @@ private:
             ++tried;
             const Marker& marker = out_.markers[point.markers.front()];
             const double cx = out_.px(marker.intensity), cy = out_.py(marker.performance);
-            const double width = text_width(point.text, false);
-            const double mid = cells ? 0.5 : 0.35 * h; // baseline that centres the text on the marker
-            const double far = cells ? 2 : gap + 2 * h;
-            const std::array<PlacedLabel, 12> candidates = {{
-                {point.text, cx + gap, cy + mid, 0, false, false},
-                {point.text, cx - gap, cy + mid, 0, true, false},
-                {point.text, cx - width / 2, cy - gap - (cells ? 0 : 1), 0, false, false},
-                {point.text, cx - width / 2, cy + gap + h * (cells ? 1 : 0.8), 0, false, false},
-                {point.text, cx + gap * 0.7, cy - gap * 0.7, 0, false, false},
-                {point.text, cx + gap * 0.7, cy + gap * 0.7 + h * 0.8, 0, false, false},
-                {point.text, cx - gap * 0.7, cy - gap * 0.7, 0, true, false},
-                {point.text, cx - gap * 0.7, cy + gap * 0.7 + h * 0.8, 0, true, false},
-                {point.text, cx + far, cy - far, 0, false, false},
-                {point.text, cx + far, cy + far + h * 0.8, 0, false, false},
-                {point.text, cx - far, cy - far, 0, true, false},
-                {point.text, cx - far, cy + far + h * 0.8, 0, true, false},
-            }};
-            // Near spots (8) before far ones (4); keeping off lines before crossing them.
-            for (auto [first, last, over_lines] : {std::tuple{0, 8, false}, std::tuple{0, 8, true},
-                                                   std::tuple{8, 12, false}, std::tuple{8, 12, true}}) {
-                over_lines_ = over_lines;
-                for (int c = first; c < last; ++c) {
-                    const auto& candidate = candidates[static_cast<std::size_t>(c)];
-                    if (try_take(candidate)) {
-                        point.label = candidate;
-                        point.has_label = true;
-                        ++placed;
-                        break;
-                    }
+            if (auto label = place_near(point_label_spots(point.text, cx, cy, 1))) {
+                point.label = *label;
+                point.has_label = true;
+                ++placed;
+            } else if (numbered < max_numbered_points) {
+                // No room for the name: a number by the marker, the name in the legend.
+                const std::string number = std::to_string(numbered + 1);
+                if (auto tag = place_near(point_label_spots(number, cx, cy, 4))) {
+                    point.tag = number;
+                    point.label = *tag;
+                    point.has_label = true;
+                    ++numbered;
                 }
-                if (point.has_label) break;
             }
-            over_lines_ = false;
+            if (point.has_label) add_leader(point, cx, cy);
         }
         if (placed < wanted && canvas().max_point_labels > 0) {
             const std::string why = placed >= canvas().max_point_labels ? fmt::format("at most {} per chart", placed)
                                     : tried < wanted ? fmt::format("labels tried for the first {} points only", tried)
                                                      : std::string("the others had no free room");
-            out_.notes.push_back(fmt::format("{} of {} point labels shown ({})", placed, wanted, why));
+            out_.notes.push_back(fmt::format("{} of {} point labels shown ({}){}", placed, wanted, why,
+                                             numbered > 0 ? fmt::format("; {} numbered, named in the legend", numbered) : ""));
         }
     }
 
@@ -950,6 +1032,25 @@ private:
             if (levels.size() > 1)
                 for (const auto& level : levels)
                     items.push_back({LegendItem::Kind::level_shape, level + " intensity", "#333333", shape_for_level(level), 0, 0, 0});
+        }
+        // Roofs whose name had no room on the plot: their tag there, named here.
+        for (std::size_t i = 0; i < out_.lines.size(); ++i) {
+            const ChartLine& line = out_.lines[i];
+            if (line.kind != LineKind::compute_roof && line.kind != LineKind::bandwidth_roof) continue;
+            if (!line.tag.empty())
+                items.push_back({LegendItem::Kind::roof, line.tag + " " + line.text, line.colour, MarkerShape::circle, i, 0, 0});
+            else if (!line.has_label)
+                items.push_back({LegendItem::Kind::roof, line.text + " (no room on the plot)", line.colour, MarkerShape::circle, i, 0, 0});
+        }
+        // Points numbered on the plot; and, among few points, any left without a mark.
+        const bool few = out_.points.size() <= max_numbered_points && canvas().max_point_labels > 0;
+        for (std::size_t i = 0; i < out_.points.size(); ++i) {
+            const PlottedPoint& point = out_.points[i];
+            const MarkerShape shape = out_.markers[point.markers.front()].shape;
+            if (!point.tag.empty())
+                items.push_back({LegendItem::Kind::point, point.tag + " " + point.text, point.colour, shape, i, 0, 0});
+            else if (few && !point.has_label && !point.text.empty())
+                items.push_back({LegendItem::Kind::point, point.text + " (no room by its marker)", point.colour, shape, i, 0, 0});
         }
         if (items.empty()) return;
         // Flow the items in rows under the x-axis title.

@@ -86,6 +86,9 @@ struct ChartLine {
     double value = 0;         // G<unit>/s, GB/s, or the intensity of an intensity line
     std::string unit;         // "GFLOP/s", "GB/s", "FLOP/byte"
     std::string text;         // the label text, "L2 load 200.0 GB/s"
+    // A roof whose text found no free room: its short tag ("R1") is drawn instead and the
+    // legend (the terminal's key) names it; empty when the text is drawn (or nothing is).
+    std::string tag;
     std::string colour;
     double x1 = 0, y1 = 0, x2 = 0, y2 = 0; // data coordinates (intensity, performance), clipped
     bool has_label = false;
@@ -121,9 +124,18 @@ struct PlottedPoint {
     int series = -1;          // index into ChartLayout::series, -1 when none
     double performance = 0;
     std::vector<std::size_t> markers; // indices into ChartLayout::markers, level order
+    // A point whose name found no free room near it: a number ("3") is placed instead and
+    // the legend names it. Empty when the name is placed.
+    std::string tag;
     bool has_label = false;
     PlacedLabel label;
+    // A thin line from the marker towards a label placed more than leader_distance away.
+    bool has_leader = false;
+    double leader_x1 = 0, leader_y1 = 0, leader_x2 = 0, leader_y2 = 0; // canvas coordinates
 };
+
+// Farther than this (canvas units) from its marker, a point's label gets a leader line.
+constexpr double leader_distance = 15;
 
 struct SeriesLine {
     std::string name;         // shortened to the canvas' max_label_chars (the input's point series: whole)
@@ -154,11 +166,13 @@ struct MachineStyle {
 };
 
 struct LegendItem {
-    enum class Kind { machine, series, level_shape } kind = Kind::machine;
+    // roof: a roof whose name had no room on the plot (its tag, or nothing, drawn there);
+    // point: a point whose name had no room (its number drawn by the marker).
+    enum class Kind { machine, series, level_shape, roof, point } kind = Kind::machine;
     std::string text;
     std::string colour;
     MarkerShape shape = MarkerShape::circle;
-    std::size_t index = 0;    // machine or series index
+    std::size_t index = 0;    // machine, series, line or point index
     double x = 0, y = 0;      // canvas position of its swatch centre
 };
 

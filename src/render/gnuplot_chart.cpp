@@ -127,8 +127,14 @@ set border lc rgb "#333333"
         if (line.has_label) label(line.label, is_ceiling(line.kind) ? std::string("#555555") : line.colour, !is_ceiling(line.kind));
     for (const auto& ridge : layout.ridges)
         if (ridge.has_label) label(ridge.label, ridge.colour, false);
-    for (const auto& point : layout.points)
+    int arrow = 1;
+    for (const auto& point : layout.points) {
         if (point.has_label) label(point.label, "#222222", false);
+        if (point.has_leader)  // a label placed away from its marker
+            append(out, "set arrow {} from {:.6g}, {:.6g} to {:.6g}, {:.6g} nohead lw 0.6 lc rgb '{}' front\n", arrow++,
+                   layout.intensity_at(point.leader_x1), layout.performance_at(point.leader_y1),
+                   layout.intensity_at(point.leader_x2), layout.performance_at(point.leader_y2), point.colour);
+    }
     if (!layout.banner.empty())
         append(out, "set label {} {} at graph 0.99, graph 1.04 right textcolor rgb '#c0392b' front noenhanced\n", label_number++,
              quote(layout.banner));
@@ -197,7 +203,17 @@ set border lc rgb "#333333"
     for (std::size_t g = 0; g < group_keys.size(); ++g)
         clauses.push_back(fmt::format("$markers index {} with points pt {} ps 0.8 lc rgb '{}' notitle", g,
                                       std::get<1>(group_keys[g]), std::get<0>(group_keys[g])));
-    const bool any_title = layout.multi_machine || !layout.series.empty();
+    // Roofs and points whose names had no room on the plot (a tag or number there): named in the key.
+    bool named_in_key = false;
+    for (const auto& item : layout.legend) {
+        if (item.kind == LegendItem::Kind::roof)
+            clauses.push_back(fmt::format("1/0 with lines lw 2 lc rgb '{}' title {}", item.colour, quote(item.text)));
+        else if (item.kind == LegendItem::Kind::point)
+            clauses.push_back(fmt::format("1/0 with points pt 7 ps 0.8 lc rgb '{}' title {}", item.colour, quote(item.text)));
+        else continue;
+        named_in_key = true;
+    }
+    const bool any_title = layout.multi_machine || !layout.series.empty() || named_in_key;
     out += any_title ? "set key outside bottom center horizontal noenhanced\n" : "unset key\n";
     if (clauses.empty()) {
         out += "plot 1/0 notitle\n";

@@ -227,7 +227,11 @@ void draw_points(SvgWriter& svg, const ChartLayout& layout) {
                                           : fmt::format(R"(fill="#ffffff" stroke="{0}" stroke-width="1.5")", point.colour);
             draw_shape(out, m.shape, layout.px(m.intensity), layout.py(m.performance), r, paint);
         }
-        if (point.has_label) svg.label(point.label, R"(class="plabel halo")");
+        if (point.has_leader)
+            svg.line(point.leader_x1, point.leader_y1, point.leader_x2, point.leader_y2, point.colour, 0.7,
+                     R"(stroke-opacity="0.8" class="leader")");
+        if (point.has_label)
+            svg.label(point.label, point.tag.empty() ? R"(class="plabel halo")" : R"(class="plabel halo" font-weight="bold")");
         svg.raw("</g>");
     }
 }
@@ -247,6 +251,17 @@ void draw_legend(SvgWriter& svg, const ChartLayout& layout) {
         case LegendItem::Kind::level_shape:
             out += R"(<g class="legend">)";
             draw_shape(out, item.shape, item.x, item.y, 4, R"(fill="#ffffff" stroke="#333333" stroke-width="1.5")");
+            break;
+        case LegendItem::Kind::roof:
+            // A roof whose name is here, not on the plot (its tag there).
+            fmt::format_to(std::back_inserter(out), R"(<g class="legend {}">)",
+                           machine_class(layout.lines[item.index].machine));
+            svg.line(item.x - 8, item.y, item.x + 8, item.y, item.colour, 2);
+            break;
+        case LegendItem::Kind::point:
+            // A point whose name is here, not by its marker (its number there).
+            fmt::format_to(std::back_inserter(out), R"(<g class="legend {}">)", point_class(layout.points[item.index]));
+            draw_shape(out, item.shape, item.x, item.y, 4, fmt::format(R"(fill="{}" stroke="#ffffff" stroke-width="0.8")", item.colour));
             break;
         }
         svg.text(item.x + 14, item.y + 4, item.text, "");

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace roofline {
 namespace {
@@ -126,6 +128,38 @@ void draw_label(Grid& grid, const PlacedLabel& label, const std::string& colour)
     grid.text(col, row, text, colour);
 }
 
+// A key line broken at spaces to `width` characters, continuations indented two; a word
+// wider than that is cut (a key line of 68 characters ran past a 40-column chart).
+std::vector<std::string> wrap_key_line(const std::string& text, std::size_t width) {
+    std::vector<std::string> lines;
+    std::string line;
+    auto room = [&] { return lines.empty() ? width : width - 2; };
+    auto flush = [&] {
+        lines.push_back((lines.empty() ? "" : "  ") + line);
+        line.clear();
+    };
+    for (std::size_t at = 0; at <= text.size();) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string::npos) end = text.size();
+        std::string word = text.substr(at, end - at);
+        at = end + 1;
+        if (word.empty()) continue;
+        if (!line.empty() && line.size() + 1 + word.size() <= room()) {
+            line += ' ' + word;
+            continue;
+        }
+        if (!line.empty()) flush();
+        while (word.size() > room()) {
+            line = word.substr(0, room());
+            word.erase(0, room());
+            flush();
+        }
+        line = word;
+    }
+    if (!line.empty() || lines.empty()) flush();
+    return lines;
+}
+
 // Letter of each point: one per series, one per point without a series.
 struct PointKey {
     char letter = '*';
@@ -231,8 +265,11 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
 
     std::string out = grid.str(color);
 
-    // The key under the chart.
-    auto add = [&](const std::string& line) { out += terminal_safe(line).substr(0, 400) + "\n"; };
+    // The key under the chart, each line wrapped to the chart's width.
+    const auto key_width = static_cast<std::size_t>(width);
+    auto add = [&](const std::string& line) {
+        for (const auto& piece : wrap_key_line(terminal_safe(line).substr(0, 400), key_width)) out += piece + "\n";
+    };
     if (layout.multi_machine)
         for (std::size_t m = 0; m < layout.machines.size(); ++m) add(fmt::format("[{}] {}", m + 1, layout.machines[m].label));
     std::map<std::size_t, std::vector<std::string>> ridges_by_machine;
@@ -247,12 +284,22 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
     if (shown_keys > 0 && layout.view == View::carm &&
         std::any_of(layout.points.begin(), layout.points.end(), [](auto& p) { return p.markers.size() > 1; }))
         add("points: capital at the L1 intensity, small letter at the same point's L2, L3, DRAM intensities");
+    // Roofs whose name had no room on the chart: their tag there (or nothing), the name here.
+    for (const auto& line : layout.lines) {
+        if (line.kind != LineKind::compute_roof && line.kind != LineKind::bandwidth_roof) continue;
+        if (!line.tag.empty()) add(fmt::format("{} {}", line.tag, line.text));
+        else if (!line.has_label) add(fmt::format("{} (no room on the chart)", line.text));
+    }
     for (std::size_t k = 0; k < shown_keys; ++k) {
-        if (color) out += fmt::format("\x1b[38;2;{};{};{}m{}\x1b[0m ", std::stoi(keys[k].colour.substr(1, 2), nullptr, 16),
-                                      std::stoi(keys[k].colour.substr(3, 2), nullptr, 16),
-                                      std::stoi(keys[k].colour.substr(5, 2), nullptr, 16), keys[k].letter);
-        else out += fmt::format("{} ", keys[k].letter);
-        add(keys[k].text);
+        const auto pieces = wrap_key_line(fmt::format("{} {}", keys[k].letter, terminal_safe(keys[k].text).substr(0, 400)), key_width);
+        for (std::size_t i = 0; i < pieces.size(); ++i) {
+            if (i == 0 && color)
+                out += fmt::format("\x1b[38;2;{};{};{}m{}\x1b[0m{}", std::stoi(keys[k].colour.substr(1, 2), nullptr, 16),
+                                   std::stoi(keys[k].colour.substr(3, 2), nullptr, 16),
+                                   std::stoi(keys[k].colour.substr(5, 2), nullptr, 16), keys[k].letter, pieces[i].substr(1));
+            else out += pieces[i];
+            out += '\n';
+        }
     }
     if (unkeyed > 0) add(fmt::format("* {} more series or points", unkeyed));
     if (!hidden.empty()) {

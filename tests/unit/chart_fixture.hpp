@@ -4,6 +4,8 @@
 
 #include "render/chart.hpp"
 
+#include <string>
+
 namespace roofline::test {
 
 inline Roofline fixture_machine(const std::string& label = "Test CPU 2x", double scale = 1.0) {
@@ -44,6 +46,19 @@ inline ChartInput fixture_input() {
     input.points[3].label = "Jacobi 7-pt";
     input.intensity_lines = {0.5};
     input.title = "Fixture chart";
+    return input;
+}
+
+// A crowded chart: `machines` nearly identical machines (1% apart: their roofs run side by
+// side, as two bench runs on one host do) and `points` points in one small cluster.
+inline ChartInput crowded_input(int machines, int points) {
+    ChartInput input;
+    for (int m = 0; m < machines; ++m) input.machines.push_back(fixture_machine("host run " + std::to_string(m + 1), 1 + 0.01 * m));
+    for (int i = 0; i < points; ++i) {
+        const double flops = 3e9 * (1 + 0.02 * i), l1 = 2.4e10 * (1 + 0.03 * (i % 5));
+        input.points.push_back(fixture_point("dot product variant " + std::to_string(i + 1), "", flops, 1.0,
+                                             {{"L1", l1}, {"L2", l1 * 0.9}, {"DRAM", l1 * 0.01}}));
+    }
     return input;
 }
 

@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 using namespace roofline;
 using namespace roofline::test;
@@ -280,4 +284,173 @@ TEST(ChartLayout, ASeriesFromItsFirstPointIsAStarAndAnyOtherAChain) {
     EXPECT_EQ(series_path(star), (std::vector<std::size_t>{4, 7, 4, 9, 4, 11}));
     star.points = {4, 7};
     EXPECT_EQ(series_path(star), (std::vector<std::size_t>{4, 7}));
+}
+
+// ---------------------------------------------------------------- crowded charts
+// Two bench runs of one host overlaid piled six slanted roof labels on one spot (SVG) and
+// wrote labels over each other and over point letters (terminal): labels must never overlap
+// another label or a marker, whatever the machines, points and canvas.
+
+namespace {
+
+// The oriented box a placed label covers (the geometry the layout reasons with).
+struct CrowdBox {
+    double cx, cy, half_w, half_h, angle;
+};
+
+CrowdBox crowd_box(const PlacedLabel& label, const Canvas& canvas) {
+    const double width = static_cast<double>(label.text.size()) * (label.small ? canvas.small_char_width : canvas.char_width);
+    const double height = label.small ? canvas.small_label_height : canvas.label_height;
+    const double angle = label.angle * 3.14159265358979323846 / 180;
+    const double u = label.anchor_end ? -width / 2 : width / 2, v = -0.3 * height;
+    return {label.x + u * std::cos(angle) - v * std::sin(angle), label.y + u * std::sin(angle) + v * std::cos(angle),
+            width / 2, height / 2, angle};
+}
+
+// Separating axes; boxes that merely touch (within `slack`) do not overlap.
+bool crowd_overlap(const CrowdBox& a, const CrowdBox& b, double slack = 0.01) {
+    for (double angle : {a.angle, b.angle}) {
+        for (int axis = 0; axis < 2; ++axis) {
+            const double ux = axis == 0 ? std::cos(angle) : -std::sin(angle);
+            const double uy = axis == 0 ? std::sin(angle) : std::cos(angle);
+            auto radius = [&](const CrowdBox& box) {
+                const double c = std::cos(box.angle), s = std::sin(box.angle);
+                return box.half_w * std::fabs(c * ux + s * uy) + box.half_h * std::fabs(-s * ux + c * uy);
+            };
+            if (std::fabs((b.cx - a.cx) * ux + (b.cy - a.cy) * uy) >= radius(a) + radius(b) - slack) return false;
+        }
+    }
+    return true;
+}
+
+struct CrowdLabel {
+    std::string what;
+    PlacedLabel label;
+};
+
+std::vector<CrowdLabel> crowd_labels(const ChartLayout& layout) {
+    std::vector<CrowdLabel> all;
+    for (const auto& line : layout.lines)
+        if (line.has_label) all.push_back({"line " + line.text, line.label});
+    for (const auto& ridge : layout.ridges)
+        if (ridge.has_label) all.push_back({"ridge " + ridge.level, ridge.label});
+    for (const auto& region : layout.regions)
+        if (region.has_label) all.push_back({"region " + region.name, region.label});
+    for (const auto& point : layout.points)
+        if (point.has_label) all.push_back({"point " + point.text, point.label});
+    return all;
+}
+
+bool crowd_is_roof(const ChartLine& line) { return line.kind == LineKind::compute_roof || line.kind == LineKind::bandwidth_roof; }
+
+} // namespace
+
+TEST(ChartLayout, CrowdedSvgLabelsOverlapNothingAndEveryRoofAndPointIsNamed) {
+    for (int machines : {2, 6}) {
+        for (int points : {2, 12, 40}) {
+            const auto layout = layout_chart(crowded_input(machines, points), svg_canvas());
+            const Canvas& c = layout.canvas;
+            const auto labels = crowd_labels(layout);
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                const auto a = crowd_box(labels[i].label, c);
+                for (std::size_t j = i + 1; j < labels.size(); ++j)
+                    EXPECT_FALSE(crowd_overlap(a, crowd_box(labels[j].label, c)))
+                        << machines << " machines, " << points << " points: " << labels[i].what << " / " << labels[j].what;
+                for (const auto& marker : layout.markers) {
+                    const CrowdBox dot{layout.px(marker.intensity), layout.py(marker.performance), c.marker_radius, c.marker_radius, 0};
+                    EXPECT_FALSE(crowd_overlap(a, dot)) << labels[i].what << " covers a marker of " << layout.points[marker.point].text;
+                }
+            }
+            // Every roof: its name on the plot, or its tag there and its name in the legend.
+            for (std::size_t l = 0; l < layout.lines.size(); ++l) {
+                const auto& line = layout.lines[l];
+                if (!crowd_is_roof(line)) continue;
+                const bool in_legend = std::any_of(layout.legend.begin(), layout.legend.end(), [&](const LegendItem& item) {
+                    return item.kind == LegendItem::Kind::roof && item.index == l && item.text.find(line.text) != std::string::npos;
+                });
+                if (line.has_label && line.tag.empty()) EXPECT_EQ(line.label.text, line.text);
+                else EXPECT_TRUE(in_legend) << line.text;
+                if (!line.tag.empty()) EXPECT_EQ(line.label.text, line.tag);
+            }
+            // Every point: its name by it, or a number by it and the name in the legend; a name
+            // or number placed away from its marker has a leader line to it.
+            std::set<std::string> numbers;
+            for (std::size_t p = 0; p < layout.points.size(); ++p) {
+                const auto& point = layout.points[p];
+                const bool in_legend = std::any_of(layout.legend.begin(), layout.legend.end(), [&](const LegendItem& item) {
+                    return item.kind == LegendItem::Kind::point && item.index == p && item.text.find(point.text) != std::string::npos;
+                });
+                EXPECT_TRUE(point.has_label || in_legend) << point.text;
+                if (!point.tag.empty()) {
+                    EXPECT_TRUE(in_legend) << point.text;
+                    EXPECT_EQ(point.label.text, point.tag);
+                    EXPECT_TRUE(numbers.insert(point.tag).second) << "number " << point.tag << " given twice";
+                }
+                if (!point.has_label) continue;
+                const Marker& m = layout.markers[point.markers.front()];
+                const double cx = layout.px(m.intensity), cy = layout.py(m.performance);
+                const auto box = crowd_box(point.label, c);
+                const double dx = std::max(0.0, std::fabs(box.cx - cx) - box.half_w);
+                const double dy = std::max(0.0, std::fabs(box.cy - cy) - box.half_h);
+                if (std::hypot(dx, dy) > leader_distance + 0.5) EXPECT_TRUE(point.has_leader) << point.text;
+                if (point.has_leader) EXPECT_GT(std::hypot(dx, dy), leader_distance) << point.text;
+            }
+        }
+    }
+}
+
+TEST(ChartLayout, CrowdedSvgWithoutRoomTagsRoofsAndNumbersPoints) {
+    // A canvas so small that full names cannot all fit: tags and numbers, never a pile.
+    Canvas small = svg_canvas();
+    small.plot_right = 330;
+    small.plot_bottom = 260;
+    small.width = 360;
+    const auto layout = layout_chart(crowded_input(4, 12), small);
+    std::size_t tagged = 0, numbered = 0;
+    for (const auto& line : layout.lines) tagged += !line.tag.empty();
+    for (const auto& point : layout.points) numbered += !point.tag.empty();
+    EXPECT_GT(tagged, 0u);
+    EXPECT_GT(numbered, 0u);
+    const auto labels = crowd_labels(layout);
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        for (std::size_t j = i + 1; j < labels.size(); ++j)
+            EXPECT_FALSE(crowd_overlap(crowd_box(labels[i].label, layout.canvas), crowd_box(labels[j].label, layout.canvas)))
+                << labels[i].what << " / " << labels[j].what;
+}
+
+TEST(ChartLayout, CrowdedTerminalLabelsNeverShareACellWithALabelOrAPoint) {
+    for (int width : {40, 60, 80, 120}) {
+        for (int machines : {1, 2, 5}) {
+            const int height = width / 3 + 6;
+            const auto layout = layout_chart(crowded_input(machines, 12), terminal_canvas(width, height));
+            // Cells written, as term_chart writes them.
+            std::map<std::pair<long, long>, std::string> owner;
+            for (const auto& [what, label] : crowd_labels(layout)) {
+                const long row = static_cast<long>(std::floor(label.y - 0.3));
+                const long n = static_cast<long>(label.text.size());
+                const long col = std::lround(label.anchor_end ? label.x - static_cast<double>(n) : label.x);
+                EXPECT_GE(col, 0) << what;
+                EXPECT_LE(col + n, width) << what;
+                for (long k = 0; k < n; ++k) {
+                    auto [it, fresh] = owner.try_emplace({col + k, row}, what);
+                    EXPECT_TRUE(fresh) << "width " << width << ", " << machines << " machines: " << what << " writes over "
+                                       << it->second << " at column " << col + k << ", row " << row;
+                }
+            }
+            for (const auto& marker : layout.markers) {
+                const std::pair<long, long> at{static_cast<long>(std::floor(layout.px(marker.intensity))),
+                                               static_cast<long>(std::floor(layout.py(marker.performance)))};
+                EXPECT_FALSE(owner.contains(at)) << "width " << width << ": " << owner[at] << " covers the point "
+                                                 << layout.points[marker.point].text;
+            }
+            for (const auto& ridge : layout.ridges) {
+                const std::pair<long, long> at{static_cast<long>(std::floor(layout.px(ridge.intensity))),
+                                               static_cast<long>(std::floor(layout.py(ridge.performance)))};
+                EXPECT_FALSE(owner.contains(at)) << "width " << width << ": " << owner[at] << " covers a ridge mark";
+            }
+            for (const auto& line : layout.lines)
+                if (crowd_is_roof(line) && line.has_label)
+                    EXPECT_EQ(line.label.text, line.tag.empty() ? line.text : line.tag) << line.text;
+        }
+    }
 }

@@ -233,3 +233,40 @@ TEST(ChartRender, LongNamesAreShortenedInLabelsAndKeyStillApart) {
     EXPECT_NE(html.find("\"name\":\"physics::solvers::detail::Kernel\\u003c299, float"), std::string::npos);
     EXPECT_NE(html.find("basic_string\\u003cchar, std::char_traits"), std::string::npos);
 }
+
+// Two near-identical machines at 40 columns wrote a roof label over another and point
+// letters into labels, and key lines of up to 68 characters ran past the chart's width.
+TEST(ChartRender, CrowdedTerminalChartKeepsEveryLineInsideItsWidthAndNamesEveryRoof) {
+    for (int width : {40, 57, 80}) {
+        auto input = crowded_input(2, 6);
+        input.machines[1].label = std::string(70, 'x');  // one word wider than the chart
+        const std::string out = render_term(input, width, 20, false);
+        std::istringstream lines(out);
+        std::size_t count = 0;
+        for (std::string line; std::getline(lines, line); ++count)
+            EXPECT_LE(line.size(), static_cast<std::size_t>(width)) << "width " << width << ": " << line;
+        EXPECT_GT(count, 20u);
+        // Every roof's name is on the chart or in the key (after its tag when the chart has the tag).
+        const auto layout = layout_chart(input, terminal_canvas(width, 20));
+        std::string flat;  // the output with the key's wrapped lines joined again
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (out[i] == '\n' && out.compare(i + 1, 2, "  ") == 0) {
+                flat += ' ';
+                i += 2;
+            } else {
+                flat += out[i];
+            }
+        }
+        std::size_t tagged = 0;
+        for (const auto& line : layout.lines) {
+            if (line.kind != LineKind::compute_roof && line.kind != LineKind::bandwidth_roof) continue;
+            if (!line.tag.empty()) {
+                ++tagged;
+                EXPECT_NE(flat.find(line.tag + " " + line.text), std::string::npos) << width << ": " << line.text;
+            } else {
+                EXPECT_NE(flat.find(line.text), std::string::npos) << width << ": " << line.text;
+            }
+        }
+        if (width == 40) EXPECT_GT(tagged, 0u);  // not every name fits 32 columns of plot
+    }
+}
