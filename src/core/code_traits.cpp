@@ -77,6 +77,9 @@ CodeTraits code_traits(const Point& p) {
     }
     if (by_precision[0] + by_precision[1] > 0) t.f64_share = by_precision[0] / (by_precision[0] + by_precision[1]);
 
+    if (const auto x87 = detail(p, "flops_x87"); x87 && *x87 > 0 && p.work_counted && p.work > 0)
+        t.x87_share = std::min(1.0, *x87 / p.work);
+
     t.fma_share = kind_share({"fma"});
     t.add_share = kind_share({"add", "sub"});
     t.mul_share = kind_share({"mul"});

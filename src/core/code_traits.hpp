@@ -28,6 +28,9 @@ struct CodeTraits {
     std::optional<double> mul_share;
     // Double-precision FLOPs over the FLOPs counted by precision (flops_f64_*, flops_f32_*).
     std::optional<double> f64_share;
+    // FLOPs made by x87 instructions (long double; details flops_x87, counted by the Valgrind tool)
+    // over all FLOPs: the x87 unit has no vector form, so vectorizing cannot reach them.
+    std::optional<double> x87_share;
     // Bytes stored over the bytes loaded and stored by the instructions.
     std::optional<double> store_share;
     // FLOPs per add, subtract or FMA: what each step of an accumulation chain carries.

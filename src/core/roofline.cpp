@@ -33,14 +33,15 @@ std::optional<View> parse_view(std::string_view name) { return value_of(kViewNam
 std::vector<std::string> view_names() { return names_of(kViewNames); }
 
 namespace {
-constexpr NameTable<NextStep::Kind, 8> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
+constexpr NameTable<NextStep::Kind, 9> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
                                                            {NextStep::Kind::raise_intensity, "raise_intensity"},
                                                            {NextStep::Kind::reach_compute, "reach_compute"},
                                                            {NextStep::Kind::vectorize, "vectorize"},
                                                            {NextStep::Kind::split_chain, "split_chain"},
                                                            {NextStep::Kind::one_kind_mix, "one_kind_mix"},
                                                            {NextStep::Kind::non_temporal_stores, "non_temporal_stores"},
-                                                           {NextStep::Kind::widen_vectors, "widen_vectors"}}};
+                                                           {NextStep::Kind::widen_vectors, "widen_vectors"},
+                                                           {NextStep::Kind::leave_x87, "leave_x87"}}};
 }
 
 const char* next_step_kind_name(NextStep::Kind kind) { return name_of(kNextStepKindNames, kind); }
@@ -141,6 +142,9 @@ bool covers(const NextStep& step, const Ceiling& c) {
     case NextStep::Kind::vectorize: return c.advice.empty() && c.category == "simd";
     case NextStep::Kind::widen_vectors: return c.advice.empty() && c.category == "simd";
     case NextStep::Kind::split_chain: return c.advice.empty() && c.category == "ilp";
+    // x87 code: no SIMD ceiling (the x87 unit has no vector form) and no ILP one (more
+    // accumulators did not help, below) is its remedy; leaving x87 is.
+    case NextStep::Kind::leave_x87: return c.advice.empty() && (c.category == "simd" || c.category == "ilp");
     case NextStep::Kind::one_kind_mix: return c.category == "balance";
     default: return false;
     }
@@ -464,13 +468,20 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     // Vectorizing it means reassociating the sum, which is the same change, and a compiler told
     // only "-O3 -march=native" keeps it scalar (an audit's float sum: 0.0915 s at -O2, 0.0912 at
     // -O3 -march=native, 0.0098 with -ffast-math).
-    const bool chain_bound = traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
+    // Mostly x87 (long double) FLOPs: the x87 unit has no vector form, so neither vectorizing nor
+    // -march=native changes them, and more accumulators did not help either (a long double dot
+    // product, gcc -O2, 1e6 x 20: 58.1 ms; -O3 -march=native 57.9; 4 accumulators 58.3; in double
+    // 18.9): leaving x87 is the step, in vectorize's place, and split_chain is not offered.
+    const bool x87 = traits.x87_share && *traits.x87_share >= 0.5;
+    const bool chain_bound = !x87 && traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
                              *traits.store_share <= kReductionStoreShare && chain_at_its_width > 0 &&
                              a.performance <= 1.1 * chain_at_its_width &&
                              a.performance >= kSlowestChainShare * chain_at_its_width;
     if (chain_bound)
         a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}});
-    if (traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
+    if (x87 && (!a.memory_bound || a.efficiency < 0.8))
+        a.next_steps.push_back({NextStep::Kind::leave_x87, {}, {}, {}, 0, *traits.x87_share, {}});
+    else if (!x87 && traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share, {}});
     // Far under a cache's roof with the code itself to blame: access patterns and intensity
     // there are not what holds it back yet, so they are not offered (the headroom still shows

@@ -168,6 +168,8 @@ struct NextStep {
                               // and not re-read, which streaming stores write without reading
         widen_vectors,    // `share` of its FLOPs ran in vectors narrower than the roofline's
                           // (Roofline::vector_bits); `operation`: its widest ("128")
+        leave_x87,        // `share` (at least half) of its FLOPs are x87 instructions (long double):
+                          // in vectorize's place, since the x87 unit has no vector form
     };
     Kind kind = Kind::lift_ceiling;
     Ceiling ceiling;
@@ -175,6 +177,7 @@ struct NextStep {
     std::string roof;
     double cap = 0;   // G<work unit>/s
     double share = 0; // vectorize: scalar share of the FLOPs; split_chain: store share of the bytes;
+                      // leave_x87: the x87 share of the FLOPs;
                       // one_kind_mix: the share of the FLOPs of `operation`; non_temporal_stores:
                       // the unread write-allocate share of the DRAM bytes
     std::string operation;  // one_kind_mix: the one kind its FLOPs are ("FMA", "add", "mul");

@@ -17,6 +17,8 @@ void apply_counts(Point& p, const RegionCounts& c) {
     for (const auto& [level, bytes] : c.bytes_by_level) p.bytes[level] = bytes;
     for (const auto& [key, value] : c.flops) p.details["flops_" + key] = value;
     for (const auto& [width, value] : c.flops_by_width) p.details["flops_by_width_" + width] = value;
+    // Of those, x87 instructions' (long double): report says vectorizing cannot reach them.
+    if (c.flops_x87 > 0) p.details["flops_x87"] = c.flops_x87;
     if (c.bytes_loaded > 0 || c.bytes_stored > 0) {
         p.details["bytes_loaded"] = c.bytes_loaded;
         p.details["bytes_stored"] = c.bytes_stored;

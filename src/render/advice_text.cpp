@@ -85,6 +85,13 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
     case NextStep::Kind::vectorize:
         return fmt::format("{} of its FLOPs ran in scalar instructions (counted): {}", format_percent(step.share),
                            vectorize_how());
+    case NextStep::Kind::leave_x87:
+        return fmt::format(
+            "{} of its FLOPs are x87 instructions (long double, counted): the x87 unit has no SIMD form and "
+            "executes them one at a time, so neither vectorizing nor -march=native changes them; double "
+            "arithmetic (SSE/AVX), where its precision suffices, is what lets them vectorize. It is judged on "
+            "the double roofline, whose roofs describe the SSE/AVX units, not x87",
+            format_percent(step.share));
     case NextStep::Kind::widen_vectors: {
         const auto ceiling = std::find_if(r.ceilings.begin(), r.ceilings.end(), [&](const Ceiling& c) {
             return c.category == "simd" && c.name == step.operation + "-bit SIMD";

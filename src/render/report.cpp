@@ -292,6 +292,7 @@ nlohmann::ordered_json next_steps_typed_json(const Roofline& r, const Analysis& 
         if (!s.level.empty()) step["level"] = s.level;
         if (s.kind == NextStep::Kind::vectorize) step["scalar_share"] = number_json(s.share);
         if (s.kind == NextStep::Kind::split_chain) step["store_share"] = number_json(s.share);
+        if (s.kind == NextStep::Kind::leave_x87) step["x87_share"] = number_json(s.share);
         if (s.kind == NextStep::Kind::non_temporal_stores) step["unread_write_allocate_share"] = number_json(s.share);
         if (s.cap > 0) step["cap"] = number_json(s.cap);
         steps.push_back(std::move(step));
