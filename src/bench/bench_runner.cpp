@@ -52,9 +52,39 @@ std::vector<int> resolved_thread_counts(const Topology& topology, const BenchOpt
 // were seldom quiet together, and is likely low. A 1-thread figure well under its
 // share of a team's was measured while its core was seldom quiet: one core does
 // not do less alone than in a team.
+namespace {
+
+// Each pair of a per-core resource's team figure and its 1-thread figure (a private cache's
+// bandwidth of one pattern, a precision's peak): visit(what, many value, one value, threads,
+// many stats, one stats), const or not as the model is.
+template <typename Model, typename Visit>
+void per_core_pairs(Model& model, Visit visit) {
+    for (const auto& cache : model.caches) {
+        if (cache.shared_by_cores != 1) continue;
+        const std::string level = fmt::format("L{}", cache.level);
+        for (auto& many : model.memory) {
+            if (many.level != level || many.threads < 2) continue;
+            for (auto& one : model.memory)
+                if (one.level == level && one.pattern == many.pattern && one.threads == 1)
+                    visit(fmt::format("{} {} bandwidth", level, many.pattern), many.gbs, one.gbs, many.threads,
+                          many.stats, one.stats);
+        }
+    }
+    for (auto& many : model.compute) {
+        if (many.threads < 2 || many.mix != "best") continue;
+        for (auto& one : model.compute)
+            if (one.mix == "best" && one.precision == many.precision && one.threads == 1)
+                visit(fmt::format("{} peak", many.precision), many.gflops, one.gflops, many.threads, many.stats,
+                      one.stats);
+    }
+}
+
+} // namespace
+
 std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, double shortfall) {
     std::vector<std::string> warnings;
-    const auto warn = [&](const std::string& what, double many, double one, int threads) {
+    per_core_pairs(model, [&](const std::string& what, double many, double one, int threads, const Stats&,
+                              const Stats&) {
         if (short_of_scaling(many, one, threads, shortfall))
             warnings.push_back(fmt::format(
                 "{} reached only {:.2f}x its 1-thread figure with {} threads on per-core resources: the cores were "
@@ -67,24 +97,22 @@ std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, do
                 "on per-core resources: one core does not do less alone than in a team, so its core was seldom quiet "
                 "while it was measured (another tenant or a co-scheduled vCPU) and it is likely low; rerun to confirm",
                 what, one * threads / many, threads, one, many, threads));
-    };
-    for (const auto& cache : model.caches) {
-        if (cache.shared_by_cores != 1) continue;
-        const std::string level = fmt::format("L{}", cache.level);
-        for (const auto& many : model.memory) {
-            if (many.level != level || many.threads < 2) continue;
-            for (const auto& one : model.memory)
-                if (one.level == level && one.pattern == many.pattern && one.threads == 1)
-                    warn(fmt::format("{} {} bandwidth", level, many.pattern), many.gbs, one.gbs, many.threads);
-        }
-    }
-    for (const auto& many : model.compute) {
-        if (many.threads < 2 || many.mix != "best") continue;
-        for (const auto& one : model.compute)
-            if (one.mix == "best" && one.precision == many.precision && one.threads == 1)
-                warn(fmt::format("{} peak", many.precision), many.gflops, one.gflops, many.threads);
-    }
+    });
     return warnings;
+}
+
+int mark_per_core_shortfalls_unstable(MachineModel& model, double shortfall) {
+    int marked = 0;
+    const auto mark = [&](Stats& s) {
+        marked += s.stable;
+        s.stable = false;
+    };
+    per_core_pairs(model, [&](const std::string&, double many, double one, int threads, Stats& many_stats,
+                              Stats& one_stats) {
+        if (short_of_scaling(many, one, threads, shortfall)) mark(many_stats);
+        else if (short_of_team(one, many, threads, shortfall)) mark(one_stats);
+    });
+    return marked;
 }
 
 // Why a figure is not called stable: a single burst cannot be told from a
@@ -368,6 +396,9 @@ void finish_model(const Topology& topology, const std::optional<Microarch>& micr
             model.environment.warnings.push_back(
                 unsettled_figure_warning(fmt::format("{} {} {} threads", r.level, r.pattern, r.threads), r.stats));
     for (auto& w : per_core_scaling_warnings(model, policy.scaling_shortfall)) model.environment.warnings.push_back(w);
+    // The figures those warnings call likely low are recorded as not stable (after the warnings
+    // above, which say so once): compare and history then do not judge them.
+    mark_per_core_shortfalls_unstable(model, policy.scaling_shortfall);
 }
 
 } // namespace

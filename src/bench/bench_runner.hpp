@@ -28,6 +28,12 @@ void validate_bench_options(const Topology& topology, const BenchOptions& option
 // cores were seldom quiet together, the figure is likely low. Pure.
 std::vector<std::string> per_core_scaling_warnings(const MachineModel& model, double shortfall);
 
+// The figures those warnings call likely low marked not stable (Stats::stable false), so a
+// model says so itself: bench records it, and compare and history apply it to models written
+// before it did (a 1-thread L2 copy roof at 0.78x its share of the team's, stable in the JSON,
+// read 'SLOWER (-23%)'). Returns how many it newly marked.
+int mark_per_core_shortfalls_unstable(MachineModel& model, double shortfall);
+
 // Warnings for figures above their theoretical value (more than a 2% margin for
 // clock measurement): a roof cannot beat the hardware, so the table or the
 // clock is wrong. Pure.

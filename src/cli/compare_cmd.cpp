@@ -1,6 +1,8 @@
 // `roofline compare A B`: two machine models or two point sets (files or stored)
 // side by side: roofs with ratios, points matched by name with their ratio and
 // whether the roof moved or the efficiency did; a chart overlaying both.
+#include "bench/bench_runner.hpp"
+#include "bench/burst_sampler.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/messages.hpp"
@@ -21,6 +23,7 @@
 #include "render/text_escape.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -87,20 +90,24 @@ std::string positional_name(std::size_t i) {
     return fmt::format("file {} compared", i + 1);
 }
 
-// A stored run given where a file goes: machines and point sets are numbered apart, so it
-// cannot be told which it is; the options that can.
-std::string stored_positional_problem(const std::string& text) {
-    const std::string name = message_name(text);
-    return fmt::format("compare: {} is a stored run, but A and B given alone are files: name a stored one with "
-                       "--machine {} or --points {} (the store numbers machines and point sets apart), e.g. "
-                       "'roofline compare --machine stored:3 --machine stored:7'",
-                       name, name, name);
-}
-
-// A and B as parsed: files (a stored run is --machine's or --points'): a usage error (exit 2).
-std::string compare_argument_problem(const std::string& text) {
-    if (text == kStored || text.rfind(std::string(kStored) + ":", 0) == 0) return stored_positional_problem(text);
-    return {};
+// Stored runs given where files go: machines and point sets are numbered apart, so it cannot
+// be told which they are; the options that can, said with the IDs given (never others).
+std::string stored_positional_problem(const std::vector<std::string>& texts) {
+    std::vector<std::string> stored, names;
+    for (const auto& t : texts)
+        if (t == kStored || t.rfind(std::string(kStored) + ":", 0) == 0) stored.push_back(t);
+    for (const auto& t : stored) names.push_back(message_name(t));
+    const std::string given = names.size() == 1 ? names[0] : fmt::format("{}", fmt::join(names, " and "));
+    std::string machines, points;
+    for (const auto& t : stored) {
+        machines += " --machine " + message_name(t);
+        points += " --points " + message_name(t);
+    }
+    return fmt::format("compare: {} {} stored run{}, but A and B given alone are files: the store numbers machines "
+                       "and point sets apart, so {} may name a machine or a point set; say which: "
+                       "'roofline compare{}' or 'roofline compare{}'",
+                       given, stored.size() == 1 ? "is a" : "are", stored.size() == 1 ? "" : "s",
+                       stored.size() == 1 ? "its ID" : "each ID", machines, points);
 }
 
 // A or B that is not there, or a directory: a file that cannot be read, exit 1 as in every
@@ -126,7 +133,7 @@ CompareTexts compare_texts(const CompareArgs& args) {
     for (std::size_t i = 0; i < args.files.size(); ++i) {
         const auto& f = args.files[i];
         if (f == kStored || f.rfind(std::string(kStored) + ":", 0) == 0)
-            throw UsageError(stored_positional_problem(f));
+            throw UsageError(stored_positional_problem(args.files));
         require_compared_file(f);
         const bool points = is_points_file(f);
         (points ? texts.points : texts.machines).push_back(f);
@@ -313,7 +320,11 @@ int run_compare(const CompareArgs& args) {
     ComparisonInput input;
     if (sides.machines.size() == 2) {
         input.have_roofs = true;
-        input.roofs = compare_roofs(sides.machines[0].model, sides.machines[1].model);
+        // A figure bench warned is likely low (a team or one thread short on per-core resources) is
+        // not judged, in models written before bench recorded that as not stable too.
+        MachineModel a = sides.machines[0].model, b = sides.machines[1].model;
+        for (auto* m : {&a, &b}) mark_per_core_shortfalls_unstable(*m, BurstPolicy{}.scaling_shortfall);
+        input.roofs = compare_roofs(a, b);
     }
     // Rooflines judge points and draw the chart: two machines' roofs alone need none (a memory-only
     // model, bench --only memory, has roofs to compare but no roofline).
@@ -327,6 +338,15 @@ int run_compare(const CompareArgs& args) {
     if (!args.chart.empty()) {
         write_compare_chart(args.chart, view, rooflines, sides);
         if (!args.quiet) print_stderr("chart written to {}\n", output_name(args.chart));
+    }
+    // Nothing compared (an empty baseline, no roof in common) or nothing judged: said plainly, and
+    // for CI a failure of its own, since no slowdown was ruled out.
+    if (const std::string none = nothing_compared_text(input); !none.empty()) {
+        if (args.fail_on_slower) {
+            print_stderr("roofline: error: --fail-on-slower: {}; nothing to pass (exit {})\n", none,
+                         kExitNothingCompared);
+            return kExitNothingCompared;
+        }
     }
     if (args.fail_on_slower && b_is_slower(input)) return kExitSlower;
     return kExitOk;
@@ -347,8 +367,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
         "Point sets that 'roofline measure' made from different command lines (another program by file\n"
         "name, or other arguments) are compared all the same, with a line saying so and 'other command\n"
         "line' in the WHY of every point that changed: the input may be what changed.");
+    // A stored run given here is refused when the command runs (compare_texts), with A and B both
+    // named: a check of one value at a time could speak of only one of them.
     cmd->add_option("files", args->files, "A and B as files; a point set is told from a machine by its schema")
-        ->check(value_check(compare_argument_problem))
         ->type_name("FILE");
     add_machines_option(cmd, args->machines)
         ->description("A machine: a file, or stored[:ID]; give two (A then B), or one to judge both point sets on");
@@ -376,7 +397,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
         }));
     add_db_option(cmd, args->db);
     cmd->add_flag("--fail-on-slower", args->fail_on_slower,
-                  "Exit 3 when a roof or point of B is slower than A's beyond the spread (for CI)");
+                  "Exit 3 when a roof or point of B is slower than A's beyond the spread, 4 when nothing could "
+                  "be compared (no roof or point in both, or all of them unstable) (for CI)");
     cmd->footer("Examples:\n"
                 "  roofline compare old-machine.json new-machine.json\n"
                 "  roofline compare --machine stored:3 --machine stored:7 --chart both.html\n"

@@ -1,6 +1,8 @@
 // `roofline history`: one machine's roofs, or named points, across the runs the
 // results store holds, oldest first, with every change beyond the recorded spread
 // flagged (regression detection for CI: --fail-on-slower).
+#include "bench/bench_runner.hpp"
+#include "bench/burst_sampler.hpp"
 #include "cli/commands.hpp"
 #include "cli/common_options.hpp"
 #include "cli/messages.hpp"
@@ -69,6 +71,8 @@ HistoryInput machine_history(const HistoryArgs& args, ResultsStore& store) {
     for (const auto& m : machines) {
         auto model = store.machine(m.id);
         if (!model) continue;
+        // Figures bench warned are likely low are not judged (models stored before it recorded so).
+        mark_per_core_shortfalls_unstable(*model, BurstPolicy{}.scaling_shortfall);
         models.push_back(std::move(*model));
         runs.push_back(run_label(m.id, m.created, m.mode + (m.partial ? " (interrupted)" : "")));
     }
@@ -249,7 +253,8 @@ void add_history_command(CLI::App& app, int& exit_code) {
                     "The machine's host name (default: that of the latest stored model, of --cpu's if given)");
     cmd->add_option("--cpu", args->cpu,
                     "The machine's CPU model string (default: that of the latest stored model, of --host's if given)");
-    cmd->add_option("--last", args->last, "Only the last N runs (default: all)")
+    // 0 is "all", as the range check has always said (" runs, 0 for all"): kept, and said here.
+    cmd->add_option("--last", args->last, "Only the last N runs (0, the default: all)")
         ->type_name("N")
         ->check(whole_number_range(0, std::numeric_limits<int>::max(), " runs, 0 for all"));
     add_format_option(cmd, args->format, {"text", "json"});

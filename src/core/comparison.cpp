@@ -199,17 +199,55 @@ std::optional<WorkChange> work_change(const SpreadFigure& a, const SpreadFigure&
     return w;
 }
 
+const char* spread_source_name(SpreadSource source) {
+    switch (source) {
+    case SpreadSource::top_bursts: return "top bursts";
+    case SpreadSource::cv: return "CV";
+    case SpreadSource::block: return "2 CV";
+    case SpreadSource::runs: return "range of runs";
+    case SpreadSource::none: break;
+    }
+    return "none recorded";
+}
+
 SpreadFigure roof_figure(double value, const Stats& stats) {
     SpreadFigure f;
     f.value = value;
     f.floor = kRoofMinimumChange;
+    f.bursts = stats.bursts;
+    f.set_aside = stats.rejected_bursts;
+    f.runs = stats.runs;
+    f.cv = stats.cv > 0 && std::isfinite(stats.cv) ? stats.cv : 0;
+    f.unstable = !stats.stable || stats.cores_shared;
     if (!(value > 0) || !std::isfinite(value)) return f;
-    const auto spread = stats.bursts > 0 ? burst_spread(value, stats) : block_spread(value, stats);
-    if (spread && std::isfinite(*spread) && *spread >= 0) {
+    const auto take = [&](std::optional<double> spread, SpreadSource source) {
+        if (!spread || !std::isfinite(*spread) || *spread < 0) return;
+        if (f.spread_known && *spread <= f.spread) return;
         f.spread = *spread;
         f.spread_known = true;
+        f.source = source;
+    };
+    if (stats.bursts > 0) {
+        // The widest of what the run recorded: its top bursts' range, or the CV of its samples
+        // (bursts' samples, set-aside ones excluded); a rerun lands within about the latter.
+        take(burst_spread(value, stats), SpreadSource::top_bursts);
+        if (stats.runs >= 2 && f.cv > 0) take(f.cv, SpreadSource::cv);
+    } else {
+        take(block_spread(value, stats), SpreadSource::block);
     }
     return f;
+}
+
+BandSource band_source(const SpreadFigure& a, const SpreadFigure& b) {
+    const double threshold = change_threshold(a, b);
+    BandSource s;
+    for (const auto& [side, f] : {std::pair{'A', &a}, std::pair{'B', &b}})
+        if (!s.side && f->spread_known && f->spread == threshold) {
+            s.side = side;
+            s.source = f->source;
+        }
+    s.floor = !s.side && threshold == std::max({a.floor, b.floor, kMinimumChange});  // else kUnknownSpread
+    return s;
 }
 
 SpreadFigure point_figure(const Point& p) {
@@ -223,6 +261,7 @@ SpreadFigure point_figure(const Point& p) {
         slowest->second >= fastest->second) {
         f.spread = slowest->second / fastest->second - 1;  // the rate's range relative to the fastest sample
         f.spread_known = true;
+        f.source = SpreadSource::runs;
     }
     return f;
 }
@@ -252,7 +291,9 @@ std::vector<RoofChange> compare_roofs(const MachineModel& a, const MachineModel&
             c.working_set_b = working_set_of(*y);
             if (x.figure.value > 0) c.ratio = y->figure.value / x.figure.value;
             c.threshold = change_threshold(x.figure, y->figure);
-            c.significant = changed(x.figure, y->figure);
+            // A roof its run did not call stable is not judged: its figure may be low by more
+            // than any spread it recorded (bench said 'likely low; rerun to confirm').
+            c.significant = judgeable(x.figure, y->figure) && changed(x.figure, y->figure);
         } else {
             c.other_working_set = elsewhere(rb, x);
         }
@@ -410,9 +451,14 @@ void judge_work_changes_on_time(std::vector<PointChange>& points) {
 
 void find_changes(FigureHistory& history) {
     history.changes.clear();
+    history.unjudged.clear();
     std::optional<std::size_t> previous;
     for (std::size_t i = 0; i < history.runs.size(); ++i) {
         if (!history.runs[i].figure) continue;
+        if (history.runs[i].figure->unstable) {  // not judged, nor judged against
+            history.unjudged.push_back(i);
+            continue;
+        }
         if (previous) {
             const auto& before = *history.runs[*previous].figure;
             const auto& now = *history.runs[i].figure;

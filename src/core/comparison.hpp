@@ -14,9 +14,20 @@
 
 namespace roofline {
 
+// Which of a figure's recorded evidence its spread is (roof_figure takes the widest).
+enum class SpreadSource {
+    none,        // nothing recorded: kUnknownSpread stands in
+    top_bursts,  // how far apart the roof's two best bursts landed
+    cv,          // the CV of every sample of its bursts
+    block,       // a model from before bursts: twice the CV of its one block, at most its range
+    runs,        // a point: the range of its timed runs
+};
+const char* spread_source_name(SpreadSource source);  // "top bursts", "CV", ...
+
 // A figure with its spread: how far apart repeats of its own measurement landed, relative to
-// the figure (the whole width of that band, not half of it). A roof's is the range of the best
-// samples of its top bursts (roof_figure), a point's the range of its timed runs (point_figure).
+// the figure (the whole width of that band, not half of it). A roof's is the widest of what its
+// run recorded (roof_figure: the CV of its samples or the range of its top bursts), a point's the
+// range of its timed runs (point_figure).
 struct SpreadFigure {
     double value = 0;
     double spread = 0;         // relative width; 0 with spread_known false
@@ -28,6 +39,14 @@ struct SpreadFigure {
     // where nothing counted it. See work_change.
     double work = 0;
     double seconds = 0;
+    // A roof's evidence as its run recorded it, said beside the band: bursts kept and set aside
+    // (threads found sharing a core), samples and their CV; `unstable` where bench did not call
+    // the figure stable (its best bursts disagreed, a team fell short of its threads x one, one
+    // thread of its share of a team, or every burst shared cores): such a roof is not judged.
+    SpreadSource source = SpreadSource::none;
+    int bursts = 0, set_aside = 0, runs = 0;
+    double cv = 0;
+    bool unstable = false;
 };
 
 // Below this a change is never called one: timers, clocks and rounding.
@@ -64,9 +83,23 @@ struct WorkChange {
 };
 std::optional<WorkChange> work_change(const SpreadFigure& a, const SpreadFigure& b);
 
-// A roof's figure with its spread (see roof_spread in comparison.cpp: the range of its top
-// bursts' best samples, not of every sample) and the roof's floor.
+// A roof's figure with its spread and the roof's floor. The spread is the widest honest evidence
+// its run recorded: the CV of its bursts' samples or how far apart its two best bursts landed
+// (burst_spread in comparison.cpp), whichever is larger; a model from before bursts twice its CV,
+// at most its range. Two back-to-back runs on a VM moved DRAM triad 1t 7% whose top bursts agreed
+// within 0.4% while its samples' CV was 13%: the top two alone under-state what a rerun does.
 SpreadFigure roof_figure(double value, const Stats& stats);
+
+// Whether a pair can be judged: neither figure marked unstable by its run.
+inline bool judgeable(const SpreadFigure& a, const SpreadFigure& b) { return !a.unstable && !b.unstable; }
+
+// What set a pair's band (the larger spread, or the floor): for the CHANGE text and the JSON.
+struct BandSource {
+    char side = 0;  // 'A' or 'B' whose spread the band is; 0 where the floor or kUnknownSpread is
+    SpreadSource source = SpreadSource::none;
+    bool floor = false;  // the floor (5% a roof, 2% a point) was larger than either spread
+};
+BandSource band_source(const SpreadFigure& a, const SpreadFigure& b);
 // A point's performance with its spread: the kernels' fastest and slowest sample
 // (details seconds_fastest / seconds_slowest) where recorded.
 SpreadFigure point_figure(const Point& p);
@@ -83,7 +116,9 @@ struct RoofChange {
     bool other_working_set = false;
     double ratio = 0;      // b / a when both exist
     double threshold = 0;  // the relative change that counts
-    bool significant = false;
+    bool significant = false;  // never for a pair not judged (a roof unstable in either run)
+    // Both runs have it and neither marked it unstable: its change is judged.
+    bool judged() const { return a && b && judgeable(*a, *b); }
 };
 
 // Every compute roof (by precision, ISA, mix, threads) and memory roof (by level,
@@ -166,9 +201,12 @@ struct FigureHistory {
         bool slower() const { return work ? work->time_changed && work->time_ratio > 1 : ratio < 1; }
     };
     std::vector<Step> changes;
+    // Runs whose figure its run marked unstable (SpreadFigure::unstable): not judged, and not the
+    // run the next one is judged against.
+    std::vector<std::size_t> unjudged;
 };
 // A step of a measured point's series (`command` set) whose work changed is one (Step::work),
-// judged on its time.
+// judged on its time. A run whose figure is unstable is left out of the steps (`unjudged`).
 void find_changes(FigureHistory& history);
 
 // The machine whose stored runs `history` follows: the host and CPU given, and what is not

@@ -15,18 +15,40 @@
 namespace roofline {
 namespace {
 
+// What a table's eff column marked, for the legend under it.
+struct TheoryMarks {
+    bool at = false, above = false;
+};
+
 // A theoretical figure and the measured one's share of it; "?" when unknown. A
 // share above 100% cannot be true (a wrong table entry, clock or timing): it is
-// flagged, not printed as a result.
-std::string theory_columns(double measured, double theoretical) {
+// flagged, not printed as a result. The share is a fixed-width cell with one mark
+// after it ('*' at theoretical, '!' above), explained under the table (theory_legend),
+// so a marked row keeps the columns after it in line.
+std::string theory_columns(double measured, double theoretical, TheoryMarks& marks) {
     const auto share = share_of_theoretical(measured, theoretical);
-    if (!share) return fmt::format("{:>9} {:>6}", "?", "?");
-    if (*share > 1 + kTheoryTolerance)
-        return fmt::format("{:>9.1f} {} (above theoretical!)", theoretical, format_percent(*share));
+    if (!share) return fmt::format("{:>9} {:>5} ", "?", "?");
+    if (*share > 1 + kTheoryTolerance) {
+        marks.above = true;
+        return fmt::format("{:>9.1f} {:>4.0f}%!", theoretical, 100 * *share);
+    }
     // Within the clock measurement's error of the theory: at it, not above it.
-    if (*share > 1) return fmt::format("{:>9.1f} {:>5}% (at theoretical, within the measured clock's {:.0f}%)",
-                                       theoretical, 100, 100 * kTheoryTolerance);
-    return fmt::format("{:>9.1f} {:>5.0f}%", theoretical, 100 * *share);
+    if (*share > 1) {
+        marks.at = true;
+        return fmt::format("{:>9.1f} {:>4}%*", theoretical, 100);
+    }
+    return fmt::format("{:>9.1f} {:>4.0f}% ", theoretical, 100 * *share);
+}
+
+// The marks' meaning, under a table that used them.
+std::string theory_legend(const TheoryMarks& marks, const char* indent) {
+    std::string s;
+    if (marks.at)
+        s += fmt::format("{}* at theoretical: above it by less than the measured clock's {:.0f}% error\n", indent,
+                         100 * kTheoryTolerance);
+    if (marks.above)
+        s += fmt::format("{}! above theoretical: cannot be true (a wrong table entry, clock or timing)\n", indent);
+    return s;
 }
 
 // A figure a file may leave out (0: not given): "?" in a table column.
@@ -62,20 +84,24 @@ std::string gpu_summary(const GpuModel& g) {
     if (!g.compute.empty()) {
         s += "  Compute (G/s of FLOP or OP; theory = SMs x the SM clock read while it ran x the architecture's\n"
              "  per-clock rate, dense)\n";
-        s += fmt::format("    {:<38} {:>10} {:>9} {:>6} {:>8}\n", "roof", "G/s", "theory", "eff", "clock");
+        s += fmt::format("    {:<38} {:>10} {:>9} {:>6} {:>8}\n", "roof", "G/s", "theory", "eff ", "clock");
+        TheoryMarks marks;
         for (const auto& r : g.compute)
             s += fmt::format("    {:<38} {:>10.1f} {} {:>8}\n", terminal_text(r.name), r.gflops,
-                             theory_columns(r.gflops, r.theoretical_gflops),
+                             theory_columns(r.gflops, r.theoretical_gflops, marks),
                              r.clock_mhz > 0 ? fmt::format("{:.0f} MHz", r.clock_mhz) : "?");
+        s += theory_legend(marks, "    ");
     }
     if (!g.memory.empty()) {
         s += "  Memory (GB/s; DRAM theory = memory clock x 2 x bus width)\n";
-        s += fmt::format("    {:<6} {:<8} {:>10} {:>9} {:>6} {:>11} {:>7}\n", "level", "pattern", "GB/s", "theory", "eff",
+        s += fmt::format("    {:<6} {:<8} {:>10} {:>9} {:>6} {:>11} {:>7}\n", "level", "pattern", "GB/s", "theory", "eff ",
                          "work. set", "blk/SM");
+        TheoryMarks marks;
         for (const auto& r : g.memory)
             s += fmt::format("    {:<6} {:<8} {:>10.1f} {} {:>11} {:>7}\n", r.level, terminal_text(r.pattern), r.gbs,
-                             theory_columns(r.gbs, r.theoretical_gbs),
+                             theory_columns(r.gbs, r.theoretical_gbs, marks),
                              r.working_set_bytes > 0 ? format_bytes(r.working_set_bytes) : "?", r.blocks_per_sm);
+        s += theory_legend(marks, "    ");
     }
     if (!g.bus.empty()) {
         s += "  Host-device bus (GB/s, the best size)\n";
@@ -169,21 +195,24 @@ std::string format_bench_summary(const MachineModel& m, bool verbose) {
         else
             s += fmt::format("\nCompute (GFLOP/s; theory = cores used x measured clock x best FLOPs/cycle of the mix's "
                              "op kinds, {})\n", arch);
-        s += fmt::format("  {:<42} {:>9} {:>9} {:>6} {:>6} {:>5}  {}\n", "roof", "GFLOP/s", "theory", "eff", "CV",
+        s += fmt::format("  {:<42} {:>9} {:>9} {:>6} {:>6} {:>5}  {}\n", "roof", "GFLOP/s", "theory", "eff ", "CV",
                          "burst", "kernel");
+        TheoryMarks marks;
         for (const auto& r : m.compute) {
             std::string kernel = r.mix_detail;
             if (r.mixes_tried > 0) kernel += fmt::format(", best of {} mixes", r.mixes_tried);
             s += fmt::format("  {:<42} {:>9.1f} {} {} {:>5}  {}\n", r.name, r.gflops,
-                             theory_columns(r.gflops, r.theoretical_gflops), cv_column(r.stats), burst_column(r.stats),
-                             kernel);
+                             theory_columns(r.gflops, r.theoretical_gflops, marks), cv_column(r.stats),
+                             burst_column(r.stats), kernel);
         }
+        s += theory_legend(marks, "  ");
     }
     if (!m.memory.empty()) {
         s += "\nMemory (GB/s = 1e9 B/s; nominal bytes the instructions move, and with write-allocate reads;\n"
              "        theory: the core's L1 ports / L2 path at its widest vector width, where the table has them)\n";
         s += fmt::format("  {:<8} {:<9} {:>7} {:>9} {:>9} {:>9} {:>6} {:>11} {:>6} {:>5}  {}\n", "level", "pattern",
-                         "threads", "GB/s", "GB/s+WA", "theory", "eff", "work. set", "CV", "burst", "isa");
+                         "threads", "GB/s", "GB/s+WA", "theory", "eff ", "work. set", "CV", "burst", "isa");
+        TheoryMarks marks;
         for (const auto& r : m.memory) {
             std::string isa = r.isa;
             if (r.isa_trials.size() > 1) {
@@ -193,10 +222,11 @@ std::string format_bench_summary(const MachineModel& m, bool verbose) {
             }
             s += fmt::format("  {:<8} {:<9} {:>7} {:>9.1f} {} {} {:>11} {} {:>5}  {}\n", r.level, r.pattern,
                              r.threads, r.gbs, known_or_unknown(r.gbs_write_allocate, 9),
-                             theory_columns(r.gbs, r.theoretical_gbs),
+                             theory_columns(r.gbs, r.theoretical_gbs, marks),
                              r.working_set_bytes > 0 ? format_bytes(r.working_set_bytes) : "?",
                              cv_column(r.stats), burst_column(r.stats), isa);
         }
+        s += theory_legend(marks, "  ");
     }
     if (!m.validation.empty()) {
         s += "\nValidation (kernels of known intensity vs the roofline's prediction)\n";

@@ -17,7 +17,27 @@ json figure_json(const std::optional<SpreadFigure>& f) {
     if (!f) return nullptr;
     json j{{"value", f->value}};
     j["spread"] = f->spread_known ? json(f->spread) : json(nullptr);
+    if (f->spread_known) j["spread_from"] = spread_source_name(f->source);
     return j;
+}
+
+// A roof's evidence beside its figure: bursts (kept, set aside), samples, CV, stable.
+json roof_figure_json(const std::optional<SpreadFigure>& f) {
+    json j = figure_json(f);
+    if (!f) return j;
+    if (f->bursts > 0) j["bursts"] = f->bursts;
+    if (f->set_aside > 0) j["bursts_set_aside"] = f->set_aside;
+    if (f->runs > 0) j["samples"] = f->runs;
+    if (f->cv > 0) j["cv"] = f->cv;
+    j["stable"] = !f->unstable;
+    return j;
+}
+
+// "A's CV", "B's top bursts", "floor", "none recorded": what the band of a pair is made of.
+std::string band_source_text(const SpreadFigure& a, const SpreadFigure& b) {
+    const BandSource s = band_source(a, b);
+    if (s.side) return fmt::format("{}'s {}", s.side, spread_source_name(s.source));
+    return s.floor ? "floor" : "none recorded";
 }
 
 // The band of B/A (or of a step's ratio) that is no change, as JSON.
@@ -38,6 +58,34 @@ std::string figure_text(const std::optional<SpreadFigure>& f) {
                            : format_number(f->value);
 }
 
+// A roof: "44.6 (8 bursts, CV 13.9%)", "505 (4 bursts + 2 set aside, CV 8.0%, unstable)",
+// "133 (4 bursts, top bursts 2.8%)": its evidence, and its spread named by what it is.
+std::string roof_figure_text(const std::optional<SpreadFigure>& f) {
+    if (!f) return "-";
+    std::vector<std::string> parts;
+    if (f->bursts > 0)
+        parts.push_back(fmt::format("{} burst{}{}", f->bursts, f->bursts == 1 ? "" : "s",
+                                    f->set_aside > 0 ? fmt::format(" + {} set aside", f->set_aside) : ""));
+    else if (f->runs > 0)
+        parts.push_back(fmt::format("{} run{}", f->runs, f->runs == 1 ? "" : "s"));
+    if (f->spread_known) parts.push_back(fmt::format("{} {}", spread_source_name(f->source), format_percent(f->spread)));
+    if (f->unstable) parts.push_back("unstable");
+    if (parts.empty()) return format_number(f->value);
+    std::string inside;
+    for (const auto& p : parts) inside += (inside.empty() ? "" : ", ") + p;
+    return fmt::format("{} ({})", format_number(f->value), inside);
+}
+
+// "unstable in A (CV 8.0%): not judged": a roof its run did not call stable.
+std::string unstable_text(const SpreadFigure& a, const SpreadFigure& b) {
+    const auto side = [](const SpreadFigure& f) {
+        return f.cv > 0 ? fmt::format(" (CV {})", format_percent(f.cv)) : std::string();
+    };
+    if (a.unstable && b.unstable) return fmt::format("unstable in A{} and B{}: not judged", side(a), side(b));
+    return a.unstable ? fmt::format("unstable in A{}: not judged", side(a))
+                      : fmt::format("unstable in B{}: not judged", side(b));
+}
+
 std::string change_text(double ratio, double threshold, bool significant) {
     if (!(ratio > 0)) return "";
     if (!significant) return fmt::format("same (B/A inside {})", band_text(threshold));
@@ -48,7 +96,8 @@ std::string change_text(double ratio, double threshold, bool significant) {
 constexpr const char* kChangeRule =
     "a change counts when the ratio leaves the band 1/(1+s) to 1+s, s the larger spread of the two figures "
     "(at least 5% for a roof, 2% for a point; 5% where no spread was recorded), so a slowdown counts as soon as "
-    "the speedup by the same factor would";
+    "the speedup by the same factor would. A roof's spread is the wider of the CV of its bursts' samples and how "
+    "far apart its two best bursts landed; a roof its run marked unstable is not judged";
 
 // Columns padded to their widest cell; the last column is not padded.
 std::string table(const std::vector<std::vector<std::string>>& rows) {
@@ -129,6 +178,41 @@ constexpr const char* kWorkRule =
 
 } // namespace
 
+ComparedCount compared_count(const ComparisonInput& input) {
+    ComparedCount n;
+    for (const auto& r : input.roofs)
+        if (r.a && r.b) {
+            ++n.pairs;
+            n.judged += r.judged();
+        }
+    for (const auto& p : input.points)
+        if (p.a && p.b) {
+            ++n.pairs;
+            ++n.judged;
+        }
+    return n;
+}
+
+std::string nothing_compared_text(const ComparisonInput& input) {
+    const ComparedCount n = compared_count(input);
+    if (n.judged > 0) return {};
+    const std::string what = input.have_roofs && input.have_points ? "roof or point"
+                             : input.have_points                   ? "point"
+                                                                   : "roof";
+    if (n.pairs == 0) {
+        std::size_t in_a = 0, in_b = 0;
+        for (const auto& r : input.roofs) in_a += r.a.has_value(), in_b += r.b.has_value();
+        for (const auto& p : input.points) in_a += p.a.has_value(), in_b += p.b.has_value();
+        return fmt::format("nothing compared: no {} of A is in B (A has {}, B has {}){}", what, in_a, in_b,
+                           in_a == 0 && in_b == 0 ? "; both are empty"
+                           : in_a == 0           ? "; A is empty"
+                           : in_b == 0           ? "; B is empty"
+                                                 : "");
+    }
+    return fmt::format("nothing judged: each of the {} {}{} in both runs is unstable in A or B", n.pairs, what,
+                       n.pairs == 1 ? "" : "s");
+}
+
 std::string render_comparison(const ComparisonInput& input, bool as_json) {
     if (as_json) {
         json j{{"schema", "roofline.comparison/1"}, {"a", input.label_a}, {"b", input.label_b}};
@@ -137,12 +221,16 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
             for (const auto& r : input.roofs) {
                 json e{{"roof", r.key},
                        {"unit", r.unit},
-                       {"a", figure_json(r.a)},
-                       {"b", figure_json(r.b)},
+                       {"a", roof_figure_json(r.a)},
+                       {"b", roof_figure_json(r.b)},
                        {"ratio", r.ratio > 0 ? json(r.ratio) : json(nullptr)},
                        {"threshold", r.threshold},
                        {"changed", r.significant}};
-                if (r.a && r.b) e["band"] = band_json(r.threshold);
+                if (r.a && r.b) {
+                    e["band"] = band_json(r.threshold);
+                    e["band_from"] = band_source_text(*r.a, *r.b);
+                    e["judged"] = r.judged();
+                }
                 if (r.working_set_a > 0) e["working_set_bytes_a"] = r.working_set_a;
                 if (r.working_set_b > 0) e["working_set_bytes_b"] = r.working_set_b;
                 if (r.other_working_set) e["other_working_set"] = true;  // the other run's is another roof
@@ -186,6 +274,8 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                 j["points"].push_back(std::move(e));
             }
         }
+        const ComparedCount n = compared_count(input);
+        j["compared"] = {{"pairs", n.pairs}, {"judged", n.judged}};
         return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
     }
     std::string out = fmt::format("A: {}\nB: {}\n", terminal_text(input.label_a), terminal_text(input.label_b));
@@ -194,28 +284,32 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
         out += fmt::format("The command lines differ: A ran {}, B ran {}; a change may come from the program or its "
                            "input, not only from the build or the machine (history keeps them apart)\n",
                            terminal_text(input.command_a), terminal_text(input.command_b));
-    std::size_t faster = 0, slower = 0, same = 0, one_side = 0;
-    const auto count = [&](bool is_slower, bool significant, bool both) {
+    std::size_t faster = 0, slower = 0, same = 0, one_side = 0, unjudged = 0;
+    const auto count = [&](bool is_slower, bool significant, bool both, bool judged = true) {
         if (!both) ++one_side;
+        else if (!judged) ++unjudged;
         else if (!significant) ++same;
         else ++(is_slower ? slower : faster);
     };
     bool any_by_work = false;
     if (input.have_roofs) {
-        std::vector<std::vector<std::string>> rows{{"ROOF", "UNIT", "A", "B", "B/A", "CHANGE"}};
+        std::vector<std::vector<std::string>> rows{{"ROOF", "UNIT", "A", "B", "B/A", "BAND FROM", "CHANGE"}};
         bool other_working_sets = false;
         for (const auto& r : input.roofs) {
             other_working_sets = other_working_sets || r.other_working_set;
             const std::string elsewhere = r.other_working_set ? " (the other run's is at another working set)" : "";
-            rows.push_back({r.key, r.unit, figure_text(r.a), figure_text(r.b),
+            rows.push_back({r.key, r.unit, roof_figure_text(r.a), roof_figure_text(r.b),
                             r.ratio > 0 ? fmt::format("{:.3f}", r.ratio) : "-",
-                            !r.a   ? "only in B" + elsewhere
-                            : !r.b ? "only in A" + elsewhere
-                                   : change_text(r.ratio, r.threshold, r.significant)});
-            count(r.ratio < 1, r.significant, r.a && r.b);
+                            r.judged() ? band_source_text(*r.a, *r.b) : "-",
+                            !r.a          ? "only in B" + elsewhere
+                            : !r.b        ? "only in A" + elsewhere
+                            : !r.judged() ? unstable_text(*r.a, *r.b)
+                                          : change_text(r.ratio, r.threshold, r.significant)});
+            count(r.ratio < 1, r.significant, r.a && r.b, r.judged());
         }
-        out += fmt::format("\nRoofs (each figure with its spread: how far apart the best samples of its best bursts "
-                           "landed, relative to it):\n{}",
+        out += fmt::format("\nRoofs (each figure with its bursts, those set aside (threads found sharing a core), and "
+                           "its spread: the CV of its bursts' samples or how far apart its two best bursts landed, "
+                           "the wider; BAND FROM: whose spread set the band, or the 5% floor):\n{}",
                            table(rows));
         if (other_working_sets)
             out += "A memory roof named 'at SIZE' was measured at working sets the other run did not measure (bench "
@@ -258,8 +352,12 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                                           "changed efficiency (give --machine, or store one with 'roofline bench')",
                            table(rows));
     }
-    out += fmt::format("\n{} faster, {} slower, {} within their spread, {} in one run only.\n", faster, slower, same,
-                       one_side);
+    out += fmt::format("\n{} faster, {} slower, {} within their spread, {}{} in one run only.\n", faster, slower, same,
+                       unjudged > 0 ? fmt::format("{} not judged (unstable), ", unjudged) : "", one_side);
+    if (std::string none = nothing_compared_text(input); !none.empty()) {
+        none[0] = 'N';  // a sentence of its own here
+        out += none + ".\n";
+    }
     out += fmt::format("B/A: B's figure over A's; {}.\n", kChangeRule);
     if (any_by_work) out += fmt::format("{}{}.\n", kWorkRule,
                                         commands_differ ? " (of one command line; here the command lines differ, so "
@@ -273,7 +371,7 @@ std::string render_history(const HistoryInput& input, bool as_json) {
         json j{{"schema", "roofline.history/1"}, {"what", input.what}, {"figures", json::array()}};
         for (const auto& h : input.figures) {
             json runs = json::array();
-            for (const auto& r : h.runs) runs.push_back({{"run", r.run}, {"figure", figure_json(r.figure)}});
+            for (const auto& r : h.runs) runs.push_back({{"run", r.run}, {"figure", roof_figure_json(r.figure)}});
             json changes = json::array();
             for (const auto& c : h.changes)
             {
@@ -290,6 +388,11 @@ std::string render_history(const HistoryInput& input, bool as_json) {
                 changes.push_back(std::move(step));
             }
             json figure{{"figure", h.key}, {"unit", h.unit}, {"runs", runs}, {"changes", changes}};
+            if (!h.unjudged.empty()) {  // runs whose figure was unstable: not judged
+                json unjudged = json::array();
+                for (const auto i : h.unjudged) unjudged.push_back(h.runs[i].run);
+                figure["unjudged"] = std::move(unjudged);
+            }
             if (!h.command.empty()) figure["command"] = h.command;
             j["figures"].push_back(std::move(figure));
         }
@@ -327,6 +430,12 @@ std::string render_history(const HistoryInput& input, bool as_json) {
             }
             changes += fmt::format("{}run {}: {:+.0f}% (x{:.3f}, outside {})", changes.empty() ? "" : "; ", c.run + 1,
                                    (c.ratio - 1) * 100, c.ratio, band_text(c.threshold));
+        }
+        // Runs whose figure was unstable, in run order among the steps: not judged (nor judged against).
+        for (const auto i : h.unjudged) {
+            const auto& f = *h.runs[i].figure;
+            changes += fmt::format("{}run {}: unstable{}, not judged", changes.empty() ? "" : "; ", i + 1,
+                                   f.cv > 0 ? fmt::format(" (CV {})", format_percent(f.cv)) : "");
         }
         flagged += h.changes.size();
         rows.push_back({terminal_text(h.key), h.unit, std::to_string(values.size()), format_number(values.front()),

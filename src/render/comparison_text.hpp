@@ -22,6 +22,16 @@ struct ComparisonInput {
     std::string command_a, command_b;
 };
 
+// How much of a comparison could be compared: pairs (a roof or point in both runs) and of them
+// those judged (neither side unstable). compare --fail-on-slower fails a comparison with none
+// judged: an empty baseline (a points file without points) would otherwise pass any B.
+struct ComparedCount {
+    std::size_t pairs = 0, judged = 0;
+};
+ComparedCount compared_count(const ComparisonInput& input);
+// The plain words for a comparison with nothing judged ("nothing compared: ..."); empty otherwise.
+std::string nothing_compared_text(const ComparisonInput& input);
+
 // json: {"a":…, "b":…, "roofs":[…], "points":[…]}; text: two tables and a summary line.
 std::string render_comparison(const ComparisonInput& input, bool json);
 

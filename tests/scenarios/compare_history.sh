@@ -29,7 +29,7 @@ json.dump(p, open(f"{tmp}/b-points.json", "w"))
 PY
 
 "$bin" compare "$data/report-machine.json" "$tmp/b-machine.json" >"$tmp/out" 2>&1 || check "compare of two machines failed"
-grep -Eq '^DRAM load 2t +GB/s +20.0 +26.0 +1.300 +FASTER \(\+30%\)' "$tmp/out" || check "the DRAM roof's change is not shown"
+grep -Eq '^DRAM load 2t +GB/s +20.0 +26.0 +1.300 +floor +FASTER \(\+30%\)' "$tmp/out" || check "the DRAM roof's change is not shown"
 grep -Eq '^L1 load 2t .* same' "$tmp/out" || check "an unchanged roof is not called the same"
 
 "$bin" compare "$data/report-points.json" "$tmp/b-points.json" --machine "$data/report-machine.json" \

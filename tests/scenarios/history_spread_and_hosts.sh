@@ -53,10 +53,11 @@ PY
 # compare: a 30% drop of every compute roof, with quiet bursts and one bad sample each.
 "$bin" compare "$base" "$tmp/compute70.json" --fail-on-slower >"$tmp/out" 2>&1; code=$?
 [[ $code -eq 3 ]] || check "--fail-on-slower with every compute roof 30% lower: exit $code, expected 3"
-grep -Eq '^dp avx512 fma 1t +GFLOP/s .* 0\.700 +SLOWER \(-30%\)' "$tmp/out" || check "the headline dp roof's -30% is not SLOWER"
+grep -Eq "^dp avx512 fma 1t +GFLOP/s .* 0\\.700 +A's CV +SLOWER \\(-30%\\)" "$tmp/out" || check "the headline dp roof's -30% is not SLOWER"
 [[ $(grep -Ec 'GFLOP/s .*SLOWER \(-30%\)' "$tmp/out") -eq 4 ]] || check "not every compute roof is SLOWER"
 grep -Eq 'GB/s .*SLOWER|GB/s .*FASTER' "$tmp/out" && check "an unchanged memory roof was called a change"
-grep -Eq '^L2 copy 1t +GB/s +118 \(spread [0-9.]+%\) .*same \(B/A inside 0\.952-1\.050\)' "$tmp/out" ||
+# its spread is the CV of its samples (9.6%), wider than its top bursts: the band is made of it
+grep -Eq "^L2 copy 1t +GB/s +118 \\(4 bursts, CV 9\\.6%\\) .* A's CV +same \\(B/A inside 0\\.912-1\\.096\\)" "$tmp/out" ||
   check "an unchanged roof does not show its spread and the band of no change"
 "$bin" compare "$base" "$tmp/dram60.json" >"$tmp/out" 2>&1 || check "compare of the DRAM cut failed"
 [[ $(grep -Ec '^DRAM .*SLOWER \(-40%\)' "$tmp/out") -eq 3 ]] || check "not every DRAM roof cut by 40% is SLOWER"
@@ -78,7 +79,8 @@ roofs = {r["roof"]: r for r in json.load(open(sys.argv[1]))["roofs"]}
 a, b = roofs["L2 copy 1t at 64 KiB"], roofs["L2 copy 1t at 512 KiB"]
 assert a["b"] is None and a["other_working_set"] and a["working_set_bytes_a"] == 65536, a
 assert b["a"] is None and b["other_working_set"] and b["working_set_bytes_b"] == 524288, b
-assert roofs["L2 load 1t"]["band"]["high"] == 1.05, roofs["L2 load 1t"]
+l2 = roofs["L2 load 1t"]  # its band is 1 + its samples' CV (6.4%), wider than its top bursts and the 5% floor
+assert abs(l2["band"]["high"] - (1 + l2["a"]["cv"])) < 1e-12 and l2["band_from"] == "A's CV" and l2["judged"], l2
 PY
 
 # history over a store: vm, vm with DRAM cut, vm, then spr1 (the newest), then vm at 512 KiB.

@@ -110,3 +110,21 @@ TEST(BenchRunner, RejectsImpossibleOptions) {
     o.memory = true;
     EXPECT_NO_THROW(validate_bench_options(topology, o));
 }
+
+// bench warned 'likely low; rerun to confirm' of a 1-thread L2 copy roof at 0.78x its share of
+// the team's, but its JSON said stable: compare read 'SLOWER (-23%)'. The figure the warning
+// names is now marked not stable (the team's when the team is short, the one thread's when it is).
+TEST(BenchRunner, FiguresWarnedLikelyLowAreMarkedNotStable) {
+    auto m = model_with(90, 430, 100, 180);  // L1 1t under its share of 430 / 2
+    EXPECT_EQ(mark_per_core_shortfalls_unstable(m, 0.05), 1);
+    EXPECT_FALSE(m.memory[0].stats.stable);  // L1 1t
+    EXPECT_TRUE(m.memory[1].stats.stable);   // L1 2t
+    EXPECT_TRUE(m.memory[2].stats.stable);   // L3 is shared: no such rule
+    EXPECT_EQ(mark_per_core_shortfalls_unstable(m, 0.05), 0);  // already marked
+    auto team = model_with(220, 380, 100, 100);  // L1 2t short of 2 x 220
+    EXPECT_EQ(mark_per_core_shortfalls_unstable(team, 0.05), 1);
+    EXPECT_TRUE(team.memory[0].stats.stable);
+    EXPECT_FALSE(team.memory[1].stats.stable);
+    auto fine = model_with(220, 430, 100, 180);
+    EXPECT_EQ(mark_per_core_shortfalls_unstable(fine, 0.05), 0);
+}

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <stdexcept>
 
 using namespace roofline;
 
@@ -106,8 +107,9 @@ TEST(Comparison, OneBlockRoofSpreadIsTwiceItsCvNeverMoreThanItsRange) {
 
 // Audit h40: the spread was (max - min) / roof over every sample, so one disturbed sample (33
 // under a roof of 59) made it 44% and a 30% drop of the roof read "same". The roof is the 0.9
-// quantile of its bursts' best samples: its spread is how far apart its best bursts landed.
-TEST(Comparison, RoofSpreadIsHowFarApartItsBestBurstsLandedNotItsWorstSample) {
+// quantile of its bursts' best samples: its spread is how far apart its best bursts landed, or
+// the CV of its samples where that is wider (a rerun lands within about it), never the range.
+TEST(Comparison, RoofSpreadIsTheWiderOfItsTopBurstsAndItsCvNotItsWorstSample) {
     const std::vector<std::vector<double>> bursts{
         {59.0, 58.0, 33.0}, {59.10, 58.5, 40.0}, {59.05, 57.0}, {59.08, 58.9}};  // bests 59.00 59.05 59.08 59.10
     Stats stats;
@@ -116,8 +118,14 @@ TEST(Comparison, RoofSpreadIsHowFarApartItsBestBurstsLandedNotItsWorstSample) {
     EXPECT_DOUBLE_EQ(stats.min, 33.0);
     const auto a = roof_figure(roof, stats);
     ASSERT_TRUE(a.spread_known);
-    EXPECT_NEAR(a.spread, (59.10 - 59.08) / roof, 1e-12);  // the two best bursts, which the roof lies between
-    EXPECT_GT((stats.max - stats.min) / roof, 0.3);        // what the old spread was
+    EXPECT_EQ(a.source, SpreadSource::cv);  // the CV (17%) is wider than the two best bursts (0.03%)
+    EXPECT_NEAR(a.spread, stats.cv, 1e-12);
+    EXPECT_GT(a.spread, (59.10 - 59.08) / roof);
+    EXPECT_LT(a.spread, 0.2);
+    EXPECT_GT((stats.max - stats.min) / roof, 0.3);  // what the old spread was
+    EXPECT_EQ(a.bursts, 4);
+    EXPECT_EQ(a.runs, 10);
+    EXPECT_FALSE(a.unstable);
 
     // The same run 30% slower: flagged, either way round, and by compare_roofs.
     std::vector<std::vector<double>> slower = bursts;
@@ -127,8 +135,8 @@ TEST(Comparison, RoofSpreadIsHowFarApartItsBestBurstsLandedNotItsWorstSample) {
     const double slower_roof = summarize_bursts(slower, 0.9, 0.02, slower_stats);
     const auto b = roof_figure(slower_roof, slower_stats);
     EXPECT_NEAR(b.spread, a.spread, 1e-9);
-    EXPECT_DOUBLE_EQ(change_threshold(a, b), kRoofMinimumChange);  // a quiet roof: the floor
-    EXPECT_TRUE(changed(a, b));
+    EXPECT_NEAR(change_threshold(a, b), stats.cv, 1e-9);
+    EXPECT_TRUE(changed(a, b));  // x0.7 is beyond 1 / 1.17
     EXPECT_TRUE(changed(b, a));
     MachineModel ma = two_roofs(roof, stats, 20, samples(19.9, 20.1));
     MachineModel mb = two_roofs(slower_roof, slower_stats, 20, samples(19.9, 20.1));
@@ -143,8 +151,17 @@ TEST(Comparison, RoofSpreadIsHowFarApartItsBestBurstsLandedNotItsWorstSample) {
     Stats loose_stats;
     const double loose_roof = summarize_bursts(loose, 0.9, 0.02, loose_stats);
     const auto l = roof_figure(loose_roof, loose_stats);
-    EXPECT_NEAR(l.spread, (60.0 - 58.0) / loose_roof, 1e-12);
+    EXPECT_NEAR(l.spread, loose_stats.cv, 1e-12);  // 7.8%, wider than the two best (3.4%)
+    EXPECT_GT(l.spread, (60.0 - 58.0) / loose_roof);
     EXPECT_FALSE(changed(l, SpreadFigure{loose_roof * 0.96, 0, true, kRoofMinimumChange}));
+    // One sample a burst: no CV beyond the bursts' own; where the top two are the wider, they are the spread.
+    const std::vector<std::vector<double>> tight{{58.0, 58.0}, {58.1, 58.1}, {59.0, 59.0}, {60.0, 60.0}};
+    Stats tight_stats;
+    const double tight_roof = summarize_bursts(tight, 0.9, 0.02, tight_stats);
+    const auto t = roof_figure(tight_roof, tight_stats);
+    EXPECT_LT(tight_stats.cv, (60.0 - 59.0) / tight_roof);
+    EXPECT_EQ(t.source, SpreadSource::top_bursts);
+    EXPECT_NEAR(t.spread, (60.0 - 59.0) / tight_roof, 1e-12);
 }
 
 TEST(Comparison, RoofSpreadOfManyBurstsIsBoundedFromAboveAndOfOneBurstUnknown) {
@@ -159,7 +176,9 @@ TEST(Comparison, RoofSpreadOfManyBurstsIsBoundedFromAboveAndOfOneBurstUnknown) {
     EXPECT_LT(f.spread, 0.01);
     Stats one;
     const double single = summarize_bursts({{10.0, 9.0, 9.5}}, 0.9, 0.02, one);
-    EXPECT_FALSE(roof_figure(single, one).spread_known);  // one burst: nothing to compare its best with
+    const auto single_figure = roof_figure(single, one);
+    EXPECT_EQ(single_figure.source, SpreadSource::cv);  // one burst: no best to compare its best with, its samples' CV
+    EXPECT_TRUE(single_figure.unstable);                // and not confirmed by a second burst: not judged
 }
 
 // Audit h40: |b/a - 1| against the threshold let a +67% recovery count while the -40% drop
@@ -506,4 +525,69 @@ TEST(Comparison, HistoryOfAHostTakesThatHostsLatestCpu) {
     EXPECT_FALSE(history_machine(machines, "nope", ""));
     EXPECT_FALSE(history_machine(machines, "vm", "Xeon 8480+"));
     EXPECT_FALSE(history_machine({}, "", ""));
+}
+
+// Two back-to-back bench --quick runs: DRAM triad 1t 49.2 -> 45.8 (x0.931) read 'SLOWER (-7%)'
+// because its spread was its two best bursts (0.4%), the band fell to the 5% floor, while the
+// CV of its samples was 13%; and L2 copy / load 2t (x1.067, x1.068) read 'FASTER' though run A
+// had marked them unstable (2 bursts set aside, CV 8%). Synthetic models with those figures.
+TEST(Comparison, BackToBackRunsAreJudgedWithinTheirCvAndUnstableRoofsAreNotJudged) {
+    const auto a = read_machine_file(data_dir + "/compare/back-to-back-a.json");
+    const auto b = read_machine_file(data_dir + "/compare/back-to-back-b.json");
+    const auto roofs = compare_roofs(a, b);
+    const auto find = [&](const std::string& key) -> const RoofChange& {
+        for (const auto& r : roofs)
+            if (r.key == key) return r;
+        throw std::runtime_error("no roof " + key);
+    };
+    const auto& dram = find("DRAM triad 1t");
+    ASSERT_TRUE(dram.a && dram.b);
+    EXPECT_NEAR(dram.ratio, 45.8 / 49.2, 1e-12);
+    EXPECT_TRUE(dram.judged());
+    EXPECT_FALSE(dram.significant);
+    EXPECT_EQ(dram.a->source, SpreadSource::cv);  // 13%, not the top bursts' 0.4%
+    EXPECT_NEAR(dram.threshold, 0.13, 1e-12);
+    const auto source = band_source(*dram.a, *dram.b);
+    EXPECT_EQ(source.side, 'A');
+    EXPECT_EQ(source.source, SpreadSource::cv);
+    EXPECT_EQ(dram.a->bursts, 8);
+    for (const std::string key : {"L2 copy 2t", "L2 load 2t"}) {
+        const auto& r = find(key);
+        ASSERT_TRUE(r.a && r.b) << key;
+        EXPECT_GT(r.ratio, 1.06) << key;
+        EXPECT_TRUE(r.a->unstable) << key;
+        EXPECT_EQ(r.a->set_aside, 2) << key;
+        EXPECT_FALSE(r.judged()) << key;
+        EXPECT_FALSE(r.significant) << key;  // neither FASTER nor, the other way round, SLOWER
+    }
+    for (const auto& r : compare_roofs(b, a)) EXPECT_FALSE(r.significant) << r.key;
+    // A quiet pair still takes the floor, and a real drop beyond the CV still counts.
+    const auto& copy = find("DRAM copy 2t");
+    EXPECT_TRUE(band_source(*copy.a, *copy.b).floor);
+    auto slower = b;
+    for (auto& r : slower.memory)
+        if (r.level == "DRAM" && r.threads == 1) r.gbs = 49.2 * 0.85;  // x0.85: beyond 1 / 1.13
+    EXPECT_TRUE(compare_roofs(a, slower)[4].significant);
+}
+
+// history: a run whose roof is unstable is neither judged nor judged against; the next run is
+// judged against the last stable one.
+TEST(Comparison, HistoryLeavesOutRunsWhoseRoofIsUnstable) {
+    Stats quiet = samples(99, 101, 40);
+    quiet.cv = 0.01;
+    Stats noisy = quiet;
+    noisy.stable = false;
+    noisy.cv = 0.08;
+    const auto m1 = two_roofs(100, quiet, 20, quiet);
+    const auto m2 = two_roofs(70, noisy, 20, quiet);  // an unstable low reading
+    const auto m3 = two_roofs(101, quiet, 20, quiet);
+    const auto m4 = two_roofs(80, quiet, 20, quiet);   // a real drop against run 3
+    const auto h = roof_histories({m1, m2, m3, m4}, {"#1", "#2", "#3", "#4"});
+    ASSERT_EQ(h.size(), 2u);
+    ASSERT_EQ(h[0].unjudged.size(), 1u);
+    EXPECT_EQ(h[0].unjudged[0], 1u);
+    ASSERT_EQ(h[0].changes.size(), 1u);  // not run 2 (x0.70) nor run 3 (x1.44 over run 2)
+    EXPECT_EQ(h[0].changes[0].run, 3u);
+    EXPECT_NEAR(h[0].changes[0].ratio, 80.0 / 101, 1e-12);
+    EXPECT_TRUE(h[1].changes.empty());
 }
