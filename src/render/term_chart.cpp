@@ -239,7 +239,10 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
     for (std::size_t k = 0; k < keys.size() && k < letters.size(); ++k) keys[k].letter = letters[k];
     for (std::size_t k = letters.size(); k < keys.size(); ++k) ++unkeyed;
     // Points whose letters land in one cell: the last drawn hides the others, which the key says.
+    // What a cell shows is the last glyph drawn there, which may be a later point's '*' (past Z)
+    // or small letter: the key names that one, not the last capital.
     std::map<std::pair<int, int>, std::vector<char>> letters_at;
+    std::map<std::pair<int, int>, char> glyph_at;
     for (std::size_t i = 0; i < layout.points.size(); ++i) {
         const PlottedPoint& point = layout.points[i];
         const PointKey& key = keys[key_of_point[i]];
@@ -249,6 +252,7 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
             const char glyph = m.primary || key.letter == '*' ? key.letter : static_cast<char>(key.letter - 'A' + 'a');
             const int col = cell(layout.px(m.intensity)), row = cell(layout.py(m.performance));
             grid.put(col, row, std::string(1, glyph), point.colour);
+            glyph_at[{col, row}] = glyph;
             if (m.primary && key.letter != '*') {
                 auto& here = letters_at[{col, row}];
                 if (std::find(here.begin(), here.end(), key.letter) == here.end()) here.push_back(key.letter);
@@ -256,12 +260,14 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
         }
     }
     std::vector<std::string> hidden;
-    for (const auto& [at, here] : letters_at)
-        if (here.size() > 1) {
+    for (const auto& [at, here] : letters_at) {
+        const char shown = glyph_at[at];
+        if (here.size() > 1 || shown != here.back()) {
             std::string names;
             for (std::size_t k = 0; k < here.size(); ++k) names += (k ? (k + 1 == here.size() ? " and " : ", ") : "") + std::string(1, here[k]);
-            hidden.push_back(fmt::format("{} ({} shown)", names, here.back()));
+            hidden.push_back(fmt::format("{} ({} shown)", names, shown));
         }
+    }
 
     std::string out = grid.str(color);
 

@@ -190,6 +190,19 @@ TEST(ChartRender, TermSaysWhichPointsShareACell) {
         << text;
 }
 
+// Past Z a point is drawn as '*': 30 points in one cell showed '*' there, but the key said
+// 'A, B, ... and Z (Z shown)', a letter the chart did not show. The key names what the cell shows.
+TEST(ChartRender, TermNamesTheGlyphACellShowsWhenAStarHidesTheLetters) {
+    ChartInput input;
+    input.machines = {fixture_machine()};
+    for (int k = 0; k < 30; ++k)
+        input.points.push_back(fixture_point("same place " + std::to_string(k), "", 1e9, 1.0, {{"L1", 4e9}}));
+    const auto text = render_term(input, 100, 30, false);
+    EXPECT_NE(text.find("* 4 more series or points"), std::string::npos) << text;
+    EXPECT_NE(text.find("Y and Z (* shown)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("(Z shown)"), std::string::npos) << text;
+}
+
 // 300 template instantiations told apart by one argument, 250 characters each: the terminal
 // chart's key and the SVG's labels printed them whole; now they are shortened and still told
 // apart, and the HTML page's data keeps the whole names for its tooltips.
