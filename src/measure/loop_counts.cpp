@@ -92,9 +92,13 @@ FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<Ins
         counts.entries = std::max(0.0, counts.header_runs - counts.back_edges);
         // Exits taken at a header that only tests (no jump back from it, no work in it): tests
         // that ran no body. A header that does work (a loop entered in its middle) ran the body.
-        // A loop also tested at its bottom (a jump back that may leave it: a rotated loop) takes
-        // its header's exits as breaks after its body began: a search's `if (a[i] == key) return`
-        // compared 4 elements in 4 runs of its header, not 3.
+        // A loop also tested at its bottom (a jump back that may leave it: a rotated loop) whose
+        // other blocks neither work nor read data (a search: its body is its header's compare)
+        // takes its header's exits as breaks after its body began: a search's `if (a[i] == key)
+        // return` compared 4 elements in 4 runs of its header, not 3. Where the other blocks do the
+        // work, a header that only tests is the loop's own test even so: `while (i < n) { s +=
+        // a[i] * a[i]; i++; if (s > lim) break; }` (gcc -O1, clang -O2: the test at the top, the
+        // break a conditional jump back) ran its body n times in n + 1 runs of its header.
         const auto in_loop = [&](std::size_t b) { return std::binary_search(loop.blocks.begin(), loop.blocks.end(), b); };
         const auto tests_and_may_leave = [&](std::size_t block) {
             const auto last = last_instruction(block);
@@ -103,11 +107,20 @@ FunctionLoopCounts loop_counts(const FunctionLoops& found, const std::vector<Ins
                    std::any_of(blocks[block].successors.begin(), blocks[block].successors.end(),
                                [&](std::size_t next) { return !in_loop(next); });
         };
-        const bool tested_at_bottom = std::any_of(loop.back_edges.begin(), loop.back_edges.end(),
-                                                  [&](const BackEdge& e) { return tests_and_may_leave(e.from); });
+        const auto works_or_reads = [&](std::size_t block) {
+            if (does_work(block)) return true;
+            const auto from = at.lower_bound(blocks[block].start), to = at.lower_bound(blocks[block].end);
+            return std::any_of(from, to, [](const auto& ic) { return ic.second->counts.bytes_loaded > 0; });
+        };
+        const bool body_beyond_headers = std::any_of(loop.blocks.begin(), loop.blocks.end(), [&](std::size_t b) {
+            return std::find(loop.entries.begin(), loop.entries.end(), b) == loop.entries.end() && works_or_reads(b);
+        });
+        const bool body_in_header = !body_beyond_headers &&
+                                    std::any_of(loop.back_edges.begin(), loop.back_edges.end(),
+                                                [&](const BackEdge& e) { return tests_and_may_leave(e.from); });
         double exits_at_top = 0;
         for (const std::size_t entry : loop.entries) {
-            if (tested_at_bottom) break;
+            if (body_in_header) break;
             const bool jumps_back = std::any_of(loop.back_edges.begin(), loop.back_edges.end(),
                                                 [&](const BackEdge& e) { return e.from == entry; });
             const auto last = last_instruction(entry);

@@ -131,6 +131,27 @@ TEST(LoopCounts, ARotatedLoopLeftAtItsTopRanItsBodyAtEveryHeaderRun) {
     EXPECT_EQ(counts.loops[0].entries, 1);
 }
 
+TEST(LoopCounts, ATopTestedLoopWithABreakAtItsBottomRanItsBodyOnceLessThanItsHeader) {
+    // As gcc -O1 and clang -O2 make `while (i < n) { s += a[i] * a[i]; i++; if (s > lim) break; }`:
+    // the loop's own test at the top (cmp; je out), the body's work, then the break as the
+    // conditional jump back (ucomisd; jbe top). A run of 1000 elements, the break never taken:
+    // the header ran 1001 times, the body 1000 (e8d06d0 said 1001: the jump back that may leave
+    // made it a rotated loop, though the work is not in the header).
+    // 0x1000: xor ecx,ecx; 0x1002: cmp rcx,rsi; 0x1005: je 0x1015; 0x1007: addsd xmm1,[rdi];
+    // 0x100b: add rcx,1; 0x100f: ucomisd xmm1,xmm0; 0x1013: jbe 0x1002; 0x1015: ret
+    const std::string code("\x31\xc9\x48\x39\xf1\x74\x0e\xf2\x0f\x58\x0f\x48\x83\xc1\x01\x66\x0f\x2e\xc8\x76\xed\xc3",
+                           22);
+    const auto found = loops_of(decode_function_cfg(code, 0x1000, "sum_until"));
+    ASSERT_EQ(found.loops.size(), 1u);
+    const auto counts = loop_counts(found, {ran(0x1000, 1), ran(0x1002, 1001), jumped(0x1005, 1001, 1),
+                                            ran(0x1007, 1000, 1000, 8000), ran(0x100b, 1000), ran(0x100f, 1000),
+                                            jumped(0x1013, 1000, 1000), ran(0x1015, 1)});
+    EXPECT_EQ(counts.loops[0].header_runs, 1001);
+    EXPECT_EQ(counts.loops[0].back_edges, 1000);
+    EXPECT_EQ(counts.loops[0].entries, 1);
+    EXPECT_EQ(counts.loops[0].iterations, 1000);
+}
+
 TEST(LoopCounts, ALoopEnteredInItsMiddleRanItsBodyAtEveryHeaderRun) {
     // As -O2 makes of `for (s = 0; s < 10; s++) { work; swap; }` when the last swap moves out:
     // entered at the work (the header, which stores, then tests), the swap jumps back to it.
