@@ -221,6 +221,14 @@ Point point_from_spec(const KernelSpec& spec) {
     p.seconds = 0;
     p.details["work_per_iteration"] = spec.work_per_iteration;
     if (spec.iterations) p.details["iterations"] = *spec.iterations;
+    // What the loop's instructions load and store (L1), as measure and kernels write them: report
+    // reads its mix from them (a read-only sum was told "fewer store streams" beside "loads alone
+    // stream slower", and zaxpy, a triad's mix already, to move toward copy).
+    const auto traffic = traffic_per_iteration(spec);
+    if (const auto l1 = traffic.find("L1"); l1 != traffic.end()) {
+        p.details["bytes_loaded"] = l1->second.loaded * n;
+        p.details["bytes_stored"] = l1->second.stored * n;
+    }
     // The precision travels with the point: report and plot judge it on its own roof.
     const std::string precision = spec_precision(spec).precision;
     if (p.work > 0 && (precision == "sp" || precision == "dp"))

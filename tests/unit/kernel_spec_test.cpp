@@ -9,6 +9,7 @@
 #include "io/machine_json.hpp"
 #include "io/machine_spec_yaml.hpp"
 #include "io/yaml_node.hpp"
+#include "render/advice_text.hpp"
 #include "render/model_report.hpp"
 
 #include <gtest/gtest.h>
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <tuple>
 
 namespace fs = std::filesystem;
 using namespace roofline;
@@ -331,6 +333,62 @@ TEST(KernelSpecBytes, PointFromSpecIsAnalyticAndScalesWithIterations) {
     EXPECT_DOUBLE_EQ(p.work, 2 * 2e7);
     EXPECT_DOUBLE_EQ(p.bytes.at("DRAM"), 32 * 2e7);
     EXPECT_DOUBLE_EQ(p.details.at("iterations"), 2e7);
+    // The instructions' loads and stores (L1) travel with it.
+    EXPECT_DOUBLE_EQ(p.details.at("bytes_loaded"), 16 * 2e7);
+    EXPECT_DOUBLE_EQ(p.details.at("bytes_stored"), 8 * 2e7);
+}
+
+static ArraySpec operand(const std::string& name, double element_bytes, double reads, double writes) {
+    ArraySpec a;
+    a.name = name;
+    a.element_bytes = element_bytes;
+    a.reads_per_iteration = reads;
+    a.writes_per_iteration = writes;
+    return a;
+}
+
+// A point from a spec carries its mix, so report judges it by it: a read-only sum in DRAM is
+// not told "fewer store streams" (it stores nothing), nor zaxpy (one store per two loads, a
+// triad's mix already); before, both were, beside the read-only ceiling's own step.
+TEST(KernelSpecBytes, PointFromSpecCarriesItsLoadStoreMixForReport) {
+    KernelSpec sum;
+    sum.name = "norm2-sp";
+    sum.work_per_iteration = 2;
+    sum.iterations = 1e8;
+    sum.arrays = {operand("a", 4, 1, 0), operand("s", 4, 1, 1)};
+    sum.arrays[1].resident_in = "registers";
+    const Point p = point_from_spec(sum);
+    EXPECT_DOUBLE_EQ(p.details.at("bytes_loaded"), 4e8);
+    EXPECT_DOUBLE_EQ(p.details.at("bytes_stored"), 0);
+
+    KernelSpec zaxpy;
+    zaxpy.name = "zaxpy";
+    zaxpy.work_per_iteration = 8;
+    zaxpy.iterations = 1e7;
+    zaxpy.arrays = {operand("x", 16, 1, 0), operand("y", 16, 1, 1)};
+    const Point z = point_from_spec(zaxpy);
+    EXPECT_DOUBLE_EQ(z.details.at("bytes_loaded"), 32e7);
+    EXPECT_DOUBLE_EQ(z.details.at("bytes_stored"), 16e7);
+
+    // As report judges them on a Zen 5 core's --quick roofline at DRAM (copy+WA 74.6 GB/s on top,
+    // triad+WA 71.7 and load 54.4 under it): no step asks either to store less.
+    Roofline r;
+    r.label = "zen5";
+    r.threads = 2;
+    r.compute = {"SP peak", "", 757};
+    r.bandwidth = {{"DRAM copy+WA", "DRAM", 74.6, 0, 0.5}};
+    r.ceilings = {{"DRAM load", CeilingKind::bandwidth, "pattern", "DRAM", 54.4, "", true},
+                  {"DRAM triad+WA", CeilingKind::bandwidth, "pattern", "DRAM", 71.7, "", false}};
+    for (auto [point, precision, gbs] : {std::tuple{p, "sp", 54.4}, std::tuple{z, "dp", 71.7}}) {
+        r.precision = precision;
+        point.seconds = point.bytes.at("DRAM") / (gbs * 1e9);
+        const auto a = analyze(r, point, View::carm);
+        ASSERT_FALSE(a.next_steps.empty()) << point.name;
+        for (const auto& step : a.next_steps)
+            EXPECT_FALSE(step.kind == NextStep::Kind::lift_ceiling && step.ceiling.category == "pattern" &&
+                         !step.ceiling.read_only)
+                << point.name << ": " << next_step_text(r, step);
+    }
 }
 
 TEST(KernelSpecBytes, StencilLayerConditionGives24BytesFromMemory) {
