@@ -28,8 +28,10 @@ struct LoopCounts {
     // Times its body ran: its header's runs less the exits taken at a header that only tests
     // (no jump back from it, no FLOPs, stores or calls in it: a loop tested at the top, as -O0
     // makes, whose last test runs no body; a loop entered in its middle does work in its header).
-    // A loop tested at the bottom (compilers rotate nearly every loop; a jump back that may leave
-    // it) ran its body at every header run, a break at its top included: `back_edges + entries`.
+    // A loop tested at the bottom (a jump back that may leave it) whose other blocks neither work
+    // nor load data (a search: its body is the header's compare) ran its body at every header
+    // run, a break at its top included: `back_edges + entries`. Where they do the work, the
+    // header that only tests is the loop's own test (a break at the bottom is no rotation).
     double iterations = 0;
 };
 
