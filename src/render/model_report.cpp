@@ -279,7 +279,8 @@ std::string kernel_text(const KernelModelResult& result, View view) {
     if (!p.must_beat.empty()) {
         std::string names;
         for (const auto& c : p.must_beat)
-            names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", c.name, format_count(c.value));
+            names += fmt::format("{}{} ({} {})", names.empty() ? "" : ", ", terminal_text(c.name), format_number(c.value),
+                                 c.kind == CeilingKind::bandwidth ? std::string("GB/s") : rate);
         out += fmt::format("  reaching it needs the code above: {}\n", names);
     }
     return out;
