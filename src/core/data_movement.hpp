@@ -4,6 +4,7 @@
 // bound). report gives them this instead of "not judged".
 #pragma once
 
+#include "core/llc_occupancy.hpp"
 #include "core/roofline.hpp"
 
 #include <optional>
@@ -34,6 +35,9 @@ struct DataMovement {
     // there, or the view leaves them out: ORM judges DRAM alone), in the roofline's order. Being
     // far under the roofs of `levels` says nothing of these.
     std::vector<std::string> unjudged_levels;
+    // Its data fills most of the simulated LLC and is re-read there: its DRAM bytes (and so its
+    // DRAM bandwidth) are a lower bound (core/llc_occupancy; the figures unchanged).
+    std::optional<LlcNearFull> llc_near_full;
     bool above_roof() const;  // a level is above its roof
 };
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace roofline {
@@ -16,7 +17,20 @@ double detail(const Point& p, const std::string& key) {
     return it != p.details.end() && std::isfinite(it->second) && it->second > 0 ? it->second : 0.0;
 }
 
+// "9.5x", "1140x": two figures, whole under 10 and past it.
+std::string ratio_text(double r) { return r < 10 ? fmt::format("{:.2g}x", r) : fmt::format("{:.0f}x", r); }
+
 } // namespace
+
+const char* touched_from_name(TouchedFrom from) {
+    switch (from) {
+    case TouchedFrom::point: return "point";
+    case TouchedFrom::dram_reads: return "dram_reads";
+    case TouchedFrom::program: return "program";
+    case TouchedFrom::region: return "region";
+    }
+    return "point";
+}
 
 std::optional<LlcNearFull> llc_near_full(const Point& p) {
     LlcNearFull n;
@@ -24,15 +38,36 @@ std::optional<LlcNearFull> llc_near_full(const Point& p) {
     n.llc_level = static_cast<int>(detail(p, kCacheLlcLevel));
     // An LLC of level 1 has no level above it to re-read from.
     if (!(n.llc_bytes > 0) || n.llc_level < 2) return std::nullopt;
+    // The instances its threads need, filling one instance's cores before the next: 16 threads
+    // under L3s of 8 cores each have two of them (32 MiB x 2), one thread one.
+    n.instances = static_cast<int>(detail(p, kCacheLlcInstances));
+    n.cores_per_instance = static_cast<int>(detail(p, kCacheLlcCoresPerInstance));
+    n.threads = std::max(1, p.threads);
+    n.instances_used = 1;
+    if (n.instances > 1 && n.cores_per_instance > 0)
+        n.instances_used = std::min(n.instances, (n.threads + n.cores_per_instance - 1) / n.cores_per_instance);
+    n.capacity_bytes = n.instances_used * n.llc_bytes;
     n.dram_read_bytes = detail(p, "cache_DRAM_read_bytes");
     n.llc_read_bytes = detail(p, fmt::format("cache_L{}_read_bytes", n.llc_level));
+    const auto in_range = [&](double bytes) {
+        const double share = bytes / n.capacity_bytes;
+        return share >= kLlcNearFullShare && share <= kLlcWellOverShare;
+    };
     n.touched_bytes = detail(p, kCacheTouchedBytes);
     if (!(n.touched_bytes > 0)) {
         n.touched_counted = false;
+        n.touched_from = TouchedFrom::dram_reads;
         n.touched_bytes = n.dram_read_bytes;
+        // Its own reads too few to say (a loop of data warmed before it): the code around it.
+        const double enclosing = detail(p, kCacheEnclosingTouchedBytes);
+        if (!in_range(n.touched_bytes) && enclosing > 0 && in_range(enclosing) &&
+            n.llc_read_bytes >= kLlcNearFullShare * n.capacity_bytes) {
+            n.touched_bytes = enclosing;
+            n.touched_from = detail(p, kCacheEnclosingRegion) > 0 ? TouchedFrom::region : TouchedFrom::program;
+        }
     }
-    n.share = n.touched_bytes / n.llc_bytes;
-    if (n.share < kLlcNearFullShare || n.share > kLlcWellOverShare) return std::nullopt;
+    n.share = n.touched_bytes / n.capacity_bytes;
+    if (!in_range(n.touched_bytes)) return std::nullopt;
     if (!(n.llc_read_bytes > 0) || n.llc_read_bytes < kLlcRereadRatio * n.dram_read_bytes) return std::nullopt;
     return n;
 }
@@ -42,10 +77,34 @@ std::string llc_near_full_text(const LlcNearFull& n) {
     // Past the capacity (up to 1.5x) LRU still keeps most of it: "is 1.2x the simulated 2 MiB L3".
     const std::string share = n.share <= 1 ? fmt::format("fills {:.0f}% of", 100 * n.share)
                                            : fmt::format("is {:.2g}x", n.share);
-    return fmt::format("the data it touched ({} {}) {} the simulated {} {}; a real {} (shared, not LRU) "
-                       "spills some of it: DRAM bytes here are a lower bound",
-                       n.touched_counted ? "about" : "at least", format_bytes(static_cast<std::uint64_t>(n.touched_bytes)),
-                       share, format_bytes(static_cast<std::uint64_t>(n.llc_bytes)), level, level);
+    const auto bytes = [](double b) { return format_bytes(static_cast<std::uint64_t>(b)); };
+    // The capacity, with the assumption behind it where the machine has several instances.
+    std::string capacity = fmt::format("the simulated {} {}", bytes(n.llc_bytes), level);
+    if (n.instances > 1 && n.instances_used > 1)
+        capacity = fmt::format("the {} simulated {} {}s its {} threads need ({} cores share one; its threads taken "
+                               "to fill one's cores before the next, so spread wider they have more)",
+                               n.instances_used, bytes(n.llc_bytes), level, n.threads, n.cores_per_instance);
+    else if (n.instances > 1 && n.threads == 1)
+        capacity = fmt::format("the simulated {} {} (one of {}: its one thread runs under one)", bytes(n.llc_bytes),
+                               level, n.instances);
+    else if (n.instances > 1)
+        capacity = fmt::format("the simulated {} {} (one of {}: its {} threads fit the {} cores sharing one; spread "
+                               "wider they have more)",
+                               bytes(n.llc_bytes), level, n.instances, n.threads, n.cores_per_instance);
+    const std::string tail = fmt::format("a real {} (shared, not LRU) spills some of it: DRAM bytes here are a lower "
+                                         "bound", level);
+    if (n.touched_from == TouchedFrom::program || n.touched_from == TouchedFrom::region) {
+        const std::string ratio = n.dram_read_bytes > 0
+                                      ? ratio_text(n.llc_read_bytes / n.dram_read_bytes) + " its DRAM reads"
+                                      : std::string("with no DRAM reads");
+        return fmt::format("the {} touched about {}, which {} {}, and it re-reads from the {} ({} of {} reads, {}; "
+                           "its own data is not counted, only the {}'s); {}",
+                           n.touched_from == TouchedFrom::program ? "program" : "marker region", bytes(n.touched_bytes),
+                           share, capacity, level, bytes(n.llc_read_bytes), level, ratio,
+                           n.touched_from == TouchedFrom::program ? "whole program" : "region", tail);
+    }
+    return fmt::format("the data it touched ({} {}) {} {}; {}", n.touched_counted ? "about" : "at least",
+                       bytes(n.touched_bytes), share, capacity, tail);
 }
 
 } // namespace roofline

@@ -18,6 +18,16 @@ inline constexpr const char* kCacheTouchedBytes = "cache_touched_bytes";
 // The simulated last level: its capacity (one instance) and its number (3 for an L3).
 inline constexpr const char* kCacheLlcBytes = "cache_llc_bytes";
 inline constexpr const char* kCacheLlcLevel = "cache_llc_level";
+// Its instances in the simulated machine and the cores sharing one (the tool's cache_model:
+// ceil(cores / shared_by) and shared_by): a point whose threads need several instances' cores
+// has the capacity of those instances.
+inline constexpr const char* kCacheLlcInstances = "cache_llc_instances";
+inline constexpr const char* kCacheLlcCoresPerInstance = "cache_llc_cores_per_instance";
+// For a function's or loop's point, which the tool gives no count of distinct lines: what the
+// code around it touched, the whole program's (or, for a loop of a marker region, the region's)
+// distinct lines x the line size; kCacheEnclosingRegion is 1 when it is a marker region's.
+inline constexpr const char* kCacheEnclosingTouchedBytes = "cache_enclosing_touched_bytes";
+inline constexpr const char* kCacheEnclosingRegion = "cache_enclosing_region";
 
 // The share of the LLC from which the note is given: 50%. An L3 shared by 8 cores holds what
 // the others leave; replacement that is not LRU (adaptive, pseudo-LRU) evicts lines LRU would
@@ -33,24 +43,48 @@ inline constexpr double kLlcWellOverShare = 1.5;
 // read once at that level (a stream), and a smaller real cache changes little.
 inline constexpr double kLlcRereadRatio = 2;
 
+// What `LlcNearFull::touched_bytes` is.
+enum class TouchedFrom {
+    point,       // the point's own distinct lines (the tool's sketch: a marker region, the program)
+    dram_reads,  // its DRAM reads, each line's first touch: a lower bound of its data
+    program,     // the whole program's distinct lines: the point (a function, a loop) is part of it
+    region,      // its marker region's distinct lines (a loop of that region)
+};
+const char* touched_from_name(TouchedFrom from);  // "point", "dram_reads", "program", "region"
+
 struct LlcNearFull {
-    double touched_bytes = 0;  // the data the point touched
+    double touched_bytes = 0;  // the data the point (or the code around it: `touched_from`) touched
     bool touched_counted = true;  // true: its distinct lines (sketch); false: a lower bound, its DRAM reads
-    double llc_bytes = 0;      // the simulated last level's capacity
+    TouchedFrom touched_from = TouchedFrom::point;
+    double llc_bytes = 0;      // the simulated last level's capacity: one instance
     int llc_level = 0;         // 3: "L3"
-    double share = 0;          // touched_bytes / llc_bytes
+    // The instances of it the simulated machine has (0: not said, taken as one), the cores that
+    // share one, the point's threads, and the instances those threads need (ceil(threads / cores
+    // per instance), at most `instances`): the capacity the share is of is `instances_used` x
+    // `llc_bytes`, the threads taken to fill one instance's cores before the next.
+    int instances = 0;
+    int cores_per_instance = 0;
+    int threads = 1;
+    int instances_used = 1;
+    double capacity_bytes = 0;  // instances_used x llc_bytes
+    double share = 0;          // touched_bytes / capacity_bytes
     double llc_read_bytes = 0;   // read up from the LLC (its level's boundary)
     double dram_read_bytes = 0;  // read from DRAM
 };
 
 // nullopt unless the point has the cache simulation's figures, touched data of 50% to 150% of
-// the LLC, and re-reads it from there (LLC reads >= 2x DRAM reads). Without the tool's count of
-// distinct lines (a function's or loop's point, or an older tool), its DRAM reads stand for it:
-// a lower bound, each line's first touch.
+// the LLC capacity its threads could use, and re-reads it from there (LLC reads >= 2x DRAM
+// reads). Without the tool's count of distinct lines (a function's or loop's point, or an older
+// tool), its DRAM reads stand for it when they reach 50% (a lower bound, each line's first
+// touch); else what the program (a loop of a marker region: the region) touched, when that is
+// 50% to 150% and the point itself read at least half the capacity back from the LLC, so
+// that a loop reading a few lines there is not named for the program's data.
 std::optional<LlcNearFull> llc_near_full(const Point& p);
 
 // "the data it touched (about 30 MiB) fills 94% of the simulated 32 MiB L3; a real L3 (shared,
-// not LRU) spills some of it: DRAM bytes here are a lower bound".
+// not LRU) spills some of it: DRAM bytes here are a lower bound"; for a loop, "the program
+// touched about 30 MiB, which fills 94% of ..., and it re-reads from the L3 (its L3 reads 9.5x
+// its DRAM reads; its own data is not counted); ..."; several instances said with the assumption.
 std::string llc_near_full_text(const LlcNearFull& n);
 
 } // namespace roofline

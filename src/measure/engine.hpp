@@ -117,6 +117,13 @@ struct RegionCounts {
     double cache_touched_bytes = 0;
     double cache_llc_bytes = 0;
     int cache_llc_level = 0;
+    // the last level's instances in the simulated machine and the cores sharing one (0: not said)
+    int cache_llc_instances = 0;
+    int cache_llc_cores_per_instance = 0;
+    // a function's or loop's: what the program (a loop of a marker region: the region) touched,
+    // which its note may use when its own LLC reads show it re-reads (core/llc_occupancy)
+    double cache_enclosing_touched_bytes = 0;
+    bool cache_enclosing_region = false;
     std::map<std::string, double> events;          // raw counter values (perf engine), scaled
     int threads = 0;                   // threads that did work in it (instrument engine); 0: unknown
     double instructions = 0;           // instructions executed (instrument engine)

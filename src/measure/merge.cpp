@@ -10,6 +10,18 @@
 
 namespace roofline::measure {
 
+void apply_llc_context(Point& p, const RegionCounts& c) {
+    if (!(c.cache_llc_bytes > 0)) return;
+    p.details[kCacheLlcBytes] = c.cache_llc_bytes;
+    p.details[kCacheLlcLevel] = c.cache_llc_level;
+    if (c.cache_llc_instances > 0) p.details[kCacheLlcInstances] = c.cache_llc_instances;
+    if (c.cache_llc_cores_per_instance > 0) p.details[kCacheLlcCoresPerInstance] = c.cache_llc_cores_per_instance;
+    if (c.cache_enclosing_touched_bytes > 0) {
+        p.details[kCacheEnclosingTouchedBytes] = c.cache_enclosing_touched_bytes;
+        if (c.cache_enclosing_region) p.details[kCacheEnclosingRegion] = 1;
+    }
+}
+
 void apply_counts(Point& p, const RegionCounts& c) {
     p.work = c.total_flops();
     p.work_unit = "FLOP";
@@ -26,10 +38,7 @@ void apply_counts(Point& p, const RegionCounts& c) {
     for (const auto& [event, value] : c.events) p.details["event_" + event] = value;
     for (const auto& [key, value] : c.cache_traffic) p.details["cache_" + key + "_bytes"] = value;
     if (c.cache_touched_bytes > 0) p.details[kCacheTouchedBytes] = c.cache_touched_bytes;
-    if (c.cache_llc_bytes > 0) {
-        p.details[kCacheLlcBytes] = c.cache_llc_bytes;
-        p.details[kCacheLlcLevel] = c.cache_llc_level;
-    }
+    apply_llc_context(p, c);
     if (c.calls > 0) p.details["calls"] = static_cast<double>(c.calls);
 }
 

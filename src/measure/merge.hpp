@@ -33,5 +33,10 @@ EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> 
 
 // Fills point fields from counts: flops, bytes, details. Shared by function listings.
 void apply_counts(Point& point, const RegionCounts& counts);
+// The cache simulation's last level (capacity, level, instances, cores sharing one) and what the
+// code around the point touched, from `counts` into the point's details (core/llc_occupancy's
+// keys); nothing without a simulated last level. apply_counts calls it; loops' points, whose
+// counts are sums of instructions', take it from their program's or region's counts.
+void apply_llc_context(Point& point, const RegionCounts& counts);
 
 } // namespace roofline::measure

@@ -500,6 +500,12 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     const auto& within_functions = scope.within_functions;
     out.within_functions = within_functions;
     out.region = scope.region;
+    out.cache_scope.cache_llc_bytes = program.cache_llc_bytes;
+    out.cache_scope.cache_llc_level = program.cache_llc_level;
+    out.cache_scope.cache_llc_instances = program.cache_llc_instances;
+    out.cache_scope.cache_llc_cores_per_instance = program.cache_llc_cores_per_instance;
+    out.cache_scope.cache_enclosing_touched_bytes = program.cache_touched_bytes;
+    out.cache_scope.cache_enclosing_region = !scope.region.empty();
 
     // Samples by file (canonical) and link-time address (a marker region's: their shares).
     const SampleShares sample_shares(scope, instructions, functions, program);
@@ -648,6 +654,7 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
     const auto timed = [&](Point& p, const std::string& series, const RegionCounts& counts, long long samples) {
         p.series = series;
         apply_counts(p, counts);
+        apply_llc_context(p, loops.cache_scope);
         p.seconds = static_cast<double>(samples) * loops.seconds_per_sample();
         p.threads = 1;  // CPU time summed over threads: compare with one thread's roofline
         p.source = PointOrigin::instrument_sampling;

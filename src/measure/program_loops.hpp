@@ -66,6 +66,10 @@ struct ProgramLoops {
     bool calls_timed = true;
     std::vector<std::string> within_functions;  // --region-function's: only the loops run inside them
     std::string region;                         // a marker region's: only the loops run while it was open
+    // The cache simulation's last level and what the program (or `region`) touched, for each loop
+    // point's note on data near the LLC's size (measure/merge apply_llc_context): the tool counts
+    // distinct lines per marker region and for the program, not per loop.
+    RegionCounts cache_scope;
     double sample_period_seconds = 0;
     int sampled_runs = 1;  // native runs whose samples were pooled: a sample is period / runs of one run's time
     double seconds_per_sample() const { return sampled_runs > 0 ? sample_period_seconds / sampled_runs : 0; }

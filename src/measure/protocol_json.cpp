@@ -462,11 +462,25 @@ VgtoolReport parse_vgtool_json(const std::string& text, const std::string& sourc
         !j["cache_model"]["levels"].empty()) {
         const auto& levels = j["cache_model"]["levels"];
         const double llc = number(levels.back(), "size", source + ": cache_model: levels");
+        // Its instances: the simulated cores over the cores sharing one (an older tool: not said).
+        int shared_by = 0, instances = 0;
+        if (levels.back().contains("shared_by") && j["cache_model"].contains("cores")) {
+            shared_by = whole<int>(levels.back(), "shared_by", source + ": cache_model: levels", 1 << 20);
+            const int cores = whole<int>(j["cache_model"], "cores", source + ": cache_model", 1 << 20);
+            if (shared_by > 0 && cores > 0) instances = (cores + shared_by - 1) / shared_by;
+        }
+        // What the whole program touched: a function's note may use it (it has no count of its own).
+        double program_touched = 0;
+        for (const auto& c : report.regions)
+            if (c.name == "(program)") program_touched = c.cache_touched_bytes;  // merge.hpp kProgramRegion
         for (auto* list : {&report.regions, &report.functions})
             for (auto& c : *list) {
                 c.cache_llc_bytes = llc;
                 c.cache_llc_level = static_cast<int>(levels.size());
+                c.cache_llc_instances = instances;
+                c.cache_llc_cores_per_instance = instances > 0 ? shared_by : 0;
             }
+        for (auto& c : report.functions) c.cache_enclosing_touched_bytes = program_touched;
     }
     report.instructions = instructions_from(j, source);
     // "flops_x87" (a tool before it left it out: none said)

@@ -74,6 +74,7 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
     out.notes = std::move(counted.notes);
     out.sampled = true;
     out.calls_timed = false;
+    out.cache_scope = counted.cache_scope;
     out.sample_period_seconds = sampling.period_seconds;
     out.sampled_runs = sampling.runs;
     const auto counted_path = canonical_file(counted_file), timed_path = canonical_file(timed_file);

@@ -327,8 +327,15 @@ nlohmann::ordered_json dram_lower_bound_json(const std::optional<LlcNearFull>& n
     if (!n) return nullptr;
     return {{"touched_bytes", number_json(n->touched_bytes)},
             {"touched_counted", n->touched_counted},
+            {"touched_from", touched_from_name(n->touched_from)},
             {"llc_level", fmt::format("L{}", n->llc_level)},
             {"llc_bytes", number_json(n->llc_bytes)},
+            {"llc_instances", n->instances > 0 ? nlohmann::ordered_json(n->instances) : nlohmann::ordered_json(nullptr)},
+            {"llc_cores_per_instance",
+             n->cores_per_instance > 0 ? nlohmann::ordered_json(n->cores_per_instance) : nlohmann::ordered_json(nullptr)},
+            {"threads", n->threads},
+            {"llc_instances_used", n->instances_used},
+            {"capacity_bytes", number_json(n->capacity_bytes)},
             {"share", number_json(n->share)},
             {"note", llc_near_full_text(*n)}};
 }
@@ -464,7 +471,8 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                              {"levels", levels},
                              {"unjudged_levels", m.movement.unjudged_levels},
                              {"judged", unjudged.empty()},
-                             {"next_step", advice.empty() ? json(nullptr) : json(advice)}});
+                             {"next_step", advice.empty() ? json(nullptr) : json(advice)},
+                             {"dram_lower_bound", dram_lower_bound_json(m.movement.llc_near_full)}});
     }
     out["data_movement"] = movements;
     return out;
@@ -528,6 +536,7 @@ std::string moved_data_text(const std::vector<MovedData>& moved, const std::stri
         std::string line = join(parts, "; ");
         if (const std::string advice = moved_data_advice(m.movement); !advice.empty()) line += ". " + advice;
         if (const std::string unjudged = moved_data_unjudged_text(m.movement); !unjudged.empty()) line += ". " + unjudged;
+        if (m.movement.llc_near_full) line += ". Note: " + llc_near_full_text(*m.movement.llc_near_full);
         out += markdown ? fmt::format("- **{}**: {}\n", markdown_escape(m.point), markdown_escape(line))
                         : "  " + terminal_text(m.point + ": " + line) + "\n";
     }

@@ -1,8 +1,11 @@
 // A point whose data fills most of the simulated last-level cache and is re-read there: its DRAM
 // bytes are a lower bound, said (core/llc_occupancy), in report's text and JSON (render/report);
 // and the Valgrind tool's count of distinct lines behind it (tools/vgtool/rl_distinct.c).
+#include "core/data_movement.hpp"
 #include "core/llc_occupancy.hpp"
 #include "core/roofline.hpp"
+#include "measure/merge.hpp"
+#include "measure/protocol_json.hpp"
 #include "render/report.hpp"
 #include "rl_distinct.h"
 
@@ -113,6 +116,174 @@ TEST(LlcOccupancy, ReportSaysItAndChangesNoFigure) {
     EXPECT_EQ(j["points"][0]["dram_lower_bound"]["llc_level"], "L3");
     EXPECT_NEAR(j["points"][0]["dram_lower_bound"]["share"].get<double>(), 30.5 / 32, 1e-9);
     EXPECT_TRUE(j["points"][1]["dram_lower_bound"].is_null());
+}
+
+// A loop's point: no distinct-line count of its own (the tool counts per marker region and for the
+// program), its data read before it (few DRAM reads), re-read from L3. The program's count stands
+// in, said as the program's, only when the loop's own L3 reads show it re-reads a good part of it.
+Point loop(double program_touched, double l3_reads, double dram_reads) {
+    Point p = sweeps(30 * MiB, 20, true);
+    p.name = "main: loop at jacobi.c:12-16";
+    p.details.erase(kCacheTouchedBytes);
+    p.details[kCacheEnclosingTouchedBytes] = program_touched;
+    p.details["cache_L3_read_bytes"] = l3_reads;
+    p.details["cache_DRAM_read_bytes"] = dram_reads;
+    return p;
+}
+
+TEST(LlcOccupancy, LoopUsesTheProgramsDataWhenItReReads) {
+    const auto n = llc_near_full(loop(30 * MiB, 570 * MiB, 0.5 * MiB));
+    ASSERT_TRUE(n);
+    EXPECT_EQ(n->touched_from, TouchedFrom::program);
+    EXPECT_FALSE(n->touched_counted);
+    EXPECT_NEAR(n->share, 30.0 / 32, 1e-9);
+    EXPECT_EQ(llc_near_full_text(*n),
+              "the program touched about 30 MiB, which fills 94% of the simulated 32 MiB L3, and it re-reads from the "
+              "L3 (570 MiB of L3 reads, 1140x its DRAM reads; its own data is not counted, only the whole "
+              "program's); a real L3 (shared, not LRU) spills some of it: DRAM bytes here are a lower bound");
+    // A loop of a marker region: the region's count, named so.
+    Point in_region = loop(30 * MiB, 570 * MiB, 0);
+    in_region.details[kCacheEnclosingRegion] = 1;
+    const auto r = llc_near_full(in_region);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->touched_from, TouchedFrom::region);
+    EXPECT_NE(llc_near_full_text(*r).find("the marker region touched about 30 MiB, which fills 94% of the simulated "
+                                          "32 MiB L3, and it re-reads from the L3 (570 MiB of L3 reads, with no DRAM "
+                                          "reads;"),
+              std::string::npos)
+        << llc_near_full_text(*r);
+}
+
+TEST(LlcOccupancy, LoopWithoutReReadsOrWithFewL3ReadsHasNoNote) {
+    EXPECT_FALSE(llc_near_full(loop(30 * MiB, 8 * MiB, 0.1 * MiB)));  // 8 MiB read from L3: under half of it
+    EXPECT_FALSE(llc_near_full(loop(30 * MiB, 40 * MiB, 30 * MiB)));  // L3 reads 1.3x DRAM's: a stream
+    EXPECT_FALSE(llc_near_full(loop(10 * MiB, 200 * MiB, 0)));        // the program's 31%: room to spare
+    EXPECT_FALSE(llc_near_full(loop(88 * MiB, 200 * MiB, 0)));        // 2.75x: no lower bound
+    Point none = loop(30 * MiB, 570 * MiB, 0);
+    none.details.erase(kCacheEnclosingTouchedBytes);  // an older tool: nothing to say how much it touched
+    EXPECT_FALSE(llc_near_full(none));
+    // Its own DRAM reads reach half the L3: they say it (at least), before the program's count.
+    const auto own = llc_near_full(loop(30 * MiB, 570 * MiB, 20 * MiB));
+    ASSERT_TRUE(own);
+    EXPECT_EQ(own->touched_from, TouchedFrom::dram_reads);
+    EXPECT_NE(llc_near_full_text(*own).find("the data it touched (at least 20 MiB) fills 62%"), std::string::npos);
+}
+
+// Synthetic machine: four L3 instances of 32 MiB, 8 cores each (a 32-core part of four CCXs).
+Point on_ccxs(double touched, int threads) {
+    Point p = sweeps(touched, 20, true);
+    p.threads = threads;
+    p.details[kCacheLlcInstances] = 4;
+    p.details[kCacheLlcCoresPerInstance] = 8;
+    return p;
+}
+
+TEST(LlcOccupancy, ThreadsUnderSeveralInstancesHaveTheirCapacity) {
+    // One thread: one instance, 30 MiB fills 94% of it, and the note says it is one of four.
+    const auto one = llc_near_full(on_ccxs(30 * MiB, 1));
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->instances_used, 1);
+    EXPECT_NEAR(one->share, 30.0 / 32, 1e-9);
+    EXPECT_EQ(llc_near_full_text(*one),
+              "the data it touched (about 30 MiB) fills 94% of the simulated 32 MiB L3 (one of 4: its one thread runs "
+              "under one); a real L3 (shared, not LRU) spills some of it: DRAM bytes here are a lower bound");
+    // 6 threads fit one instance's 8 cores.
+    const auto six = llc_near_full(on_ccxs(30 * MiB, 6));
+    ASSERT_TRUE(six);
+    EXPECT_NE(llc_near_full_text(*six).find("fills 94% of the simulated 32 MiB L3 (one of 4: its 6 threads fit the 8 "
+                                            "cores sharing one; spread wider they have more)"),
+              std::string::npos)
+        << llc_near_full_text(*six);
+    // 16 threads need two instances' cores: 30 MiB is 47% of 64 MiB, no note (one instance said 94%).
+    EXPECT_FALSE(llc_near_full(on_ccxs(30 * MiB, 16)));
+    // 60 MiB on 16 threads: 94% of the two instances.
+    const auto two = llc_near_full(on_ccxs(60 * MiB, 16));
+    ASSERT_TRUE(two);
+    EXPECT_EQ(two->instances_used, 2);
+    EXPECT_NEAR(two->capacity_bytes, 64 * MiB, 1);
+    EXPECT_NEAR(two->share, 60.0 / 64, 1e-9);
+    EXPECT_NE(llc_near_full_text(*two).find("fills 94% of the 2 simulated 32 MiB L3s its 16 threads need (8 cores "
+                                            "share one; its threads taken to fill one's cores before the next, so "
+                                            "spread wider they have more)"),
+              std::string::npos)
+        << llc_near_full_text(*two);
+    // 9 threads: two instances (8 + 1). 64 threads: all four, no more.
+    EXPECT_EQ(llc_near_full(on_ccxs(60 * MiB, 9))->instances_used, 2);
+    const auto all = llc_near_full(on_ccxs(120 * MiB, 64));
+    ASSERT_TRUE(all);
+    EXPECT_EQ(all->instances_used, 4);
+    EXPECT_NEAR(all->share, 120.0 / 128, 1e-9);
+    // 100 MiB over 4 threads: one instance, 3.1x: LRU itself spills it, no note.
+    EXPECT_FALSE(llc_near_full(on_ccxs(100 * MiB, 4)));
+    // The machine's instances unknown (an older tool): one instance, as before.
+    Point unknown = on_ccxs(30 * MiB, 16);
+    unknown.details.erase(kCacheLlcInstances);
+    EXPECT_EQ(llc_near_full(unknown)->instances_used, 1);
+}
+
+TEST(LlcOccupancy, ToolOutputGivesInstancesAndTheProgramsDataToFunctions) {
+    using namespace roofline::measure;
+    const auto r = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [
+        {"name": "(program)", "calls": 1, "threads": 16, "cache_touched": 62914560}],
+        "functions": [{"name": "sweep", "bytes_loaded": 16, "bytes_stored": 8}],
+        "cache_model": {"cores": 32, "placement": "round-robin", "threads": [], "levels": [
+          {"name": "L1", "size": 49152, "ways": 12, "line": 64, "shared_by": 1},
+          {"name": "L2", "size": 1048576, "ways": 16, "line": 64, "shared_by": 1},
+          {"name": "L3", "size": 33554432, "ways": 16, "line": 64, "shared_by": 8, "victim": true}]}})J",
+                                     "v.json");
+    ASSERT_EQ(r.regions.size(), 1u);
+    ASSERT_EQ(r.functions.size(), 1u);
+    EXPECT_EQ(r.regions[0].cache_llc_instances, 4);
+    EXPECT_EQ(r.regions[0].cache_llc_cores_per_instance, 8);
+    EXPECT_EQ(r.functions[0].cache_llc_instances, 4);
+    EXPECT_DOUBLE_EQ(r.functions[0].cache_enclosing_touched_bytes, 62914560);
+    EXPECT_DOUBLE_EQ(r.regions[0].cache_enclosing_touched_bytes, 0);  // a region has its own count
+    Point f;
+    apply_counts(f, r.functions[0]);
+    EXPECT_DOUBLE_EQ(f.details.at(kCacheLlcInstances), 4);
+    EXPECT_DOUBLE_EQ(f.details.at(kCacheLlcCoresPerInstance), 8);
+    EXPECT_DOUBLE_EQ(f.details.at(kCacheEnclosingTouchedBytes), 62914560);
+    EXPECT_EQ(f.details.count(kCacheEnclosingRegion), 0u);
+    EXPECT_DOUBLE_EQ(f.details.at(kCacheLlcBytes), 33554432);
+}
+
+// A copy of ~20 MiB repeated on a 32 MiB L3: no FLOPs, so report shows it under "Data movement
+// only", which says the note too (text, Markdown, JSON).
+TEST(LlcOccupancy, DataMovementSaysIt) {
+    Roofline r;
+    r.label = "Test CPU";
+    r.precision = "dp";
+    r.threads = 1;
+    r.compute = {"DP peak", "", 100};
+    r.bandwidth = {{"L1 load", "L1", 400, 0.02}, {"L3 copy", "L3", 150, 0.02}, {"DRAM copy+WA", "DRAM", 50, 0.04}};
+    Point copy = sweeps(20 * MiB, 10, true);
+    copy.name = "copy";
+    copy.work = 0;
+    const auto m = data_movement(r, copy, View::carm);
+    ASSERT_TRUE(m);
+    ASSERT_TRUE(m->llc_near_full);
+    EXPECT_NEAR(m->llc_near_full->share, 20.0 / 32, 1e-9);
+    Point small = sweeps(4 * MiB, 10, true);
+    small.name = "small copy";
+    small.work = 0;
+    const auto ms = data_movement(r, small, View::carm);
+    ASSERT_TRUE(ms);
+    EXPECT_FALSE(ms->llc_near_full);
+    const std::vector<MovedData> moved = {{"copy", *m}, {"small copy", *ms}};
+    const std::string text = render_report({}, r, ReportFormat::text, View::carm, {}, {}, moved);
+    EXPECT_NE(text.find("Note: the data it touched (about 20 MiB) fills 62% of the simulated 32 MiB L3; a real L3 "
+                        "(shared, not LRU) spills some of it: DRAM bytes here are a lower bound"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("about 4 MiB"), std::string::npos) << text;
+    const std::string md = render_report({}, r, ReportFormat::markdown, View::carm, {}, {}, moved);
+    EXPECT_NE(md.find("Note: the data it touched (about 20 MiB) fills 62% of the simulated 32 MiB L3"), std::string::npos)
+        << md;
+    const auto j = nlohmann::json::parse(render_report({}, r, ReportFormat::json, View::carm, {}, {}, moved));
+    ASSERT_EQ(j["data_movement"].size(), 2u);
+    EXPECT_EQ(j["data_movement"][0]["dram_lower_bound"]["touched_from"], "point");
+    EXPECT_NEAR(j["data_movement"][0]["dram_lower_bound"]["share"].get<double>(), 20.0 / 32, 1e-9);
+    EXPECT_TRUE(j["data_movement"][1]["dram_lower_bound"].is_null());
 }
 
 // The sketch's estimate within 5% (its standard error is 1.6%) from a few lines to millions,
