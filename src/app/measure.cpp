@@ -33,6 +33,11 @@ std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sa
     p.details["sample_period_seconds"] = sampling->period_seconds;
     p.details[kRunsDetail] = 1;  // one time, no spread: --repeat repeats the timed native run only
     p.details["sampled_runs"] = sampling->runs;  // the runs whose samples were pooled into it
+    // What report weighs the calls' own cost and library code by (core/code_traits): its
+    // instructions, its calls (the tool's entries; an older tool's output has none) and its file.
+    if (counts.instructions > 0) p.details[kInstructionsDetail] = counts.instructions;
+    if (counts.entries > 0) p.details[kFunctionCallsDetail] = counts.entries;
+    p.object = counts.object;
     return p;
 }
 

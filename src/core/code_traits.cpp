@@ -19,7 +19,27 @@ std::string fmt_key(const char* precision, const char* kind) {
     return std::string("flops_") + precision + "_" + kind;
 }
 
+// "libfftw3.so", "libfftw3.so.3.6.10", "ld-linux-x86-64.so.2": a shared object's file name.
+bool is_shared_library_name(std::string_view file) {
+    const auto so = file.find(".so");
+    return so != std::string_view::npos && so > 0 && (so + 3 == file.size() || file[so + 3] == '.');
+}
+
 } // namespace
+
+std::optional<std::string> installed_library(const std::string& object) {
+    const auto slash = object.rfind('/');
+    const std::string file = slash == std::string::npos ? object : object.substr(slash + 1);
+    if (!is_shared_library_name(file)) return std::nullopt;
+    // Where installed libraries live: the system's directories, /opt, and package managers'
+    // trees. A shared library elsewhere (the user's build directory) may be the user's own
+    // code, built with the user's flags: it keeps the program's advice.
+    for (const char* prefix : {"/usr/", "/lib/", "/lib32/", "/lib64/", "/opt/", "/nix/store/", "/gnu/store/", "/snap/"})
+        if (object.rfind(prefix, 0) == 0) return file;
+    for (const char* part : {"/site-packages/", "/conda/", "/miniconda", "/anaconda", "/miniforge", "/spack/", "/.spack/"})
+        if (object.find(part) != std::string::npos) return file;
+    return std::nullopt;
+}
 
 std::optional<double> share_narrower_than(const CodeTraits& t, int bits) {
     if (bits <= 0 || !(t.width_counted_flops > 0)) return std::nullopt;
@@ -98,6 +118,23 @@ CodeTraits code_traits(const Point& p) {
     const auto loaded = detail(p, "bytes_loaded");
     const auto stored = detail(p, "bytes_stored");
     if (loaded && stored && *loaded + *stored > 0) t.store_share = *stored / (*loaded + *stored);
+
+    // A function point's calls (measure --functions: executions of its first instruction).
+    if (const auto calls = detail(p, kFunctionCallsDetail); calls && *calls > 0) {
+        t.calls = *calls;
+        if (p.work_counted) t.flops_per_call = p.work / *calls;
+        if (const auto insns = detail(p, kInstructionsDetail)) t.instructions_per_call = *insns / *calls;
+    }
+    t.library = installed_library(p.object);
+    if (!t.library && p.object.empty()) {
+        // Code without a symbol is named by its file: "(no symbol: libfftw3.so.3.6.10+0x2c500)".
+        constexpr std::string_view no_symbol = "(no symbol: ";
+        if (p.name.compare(0, no_symbol.size(), no_symbol) == 0) {
+            const auto plus = p.name.rfind('+');
+            const auto file = p.name.substr(no_symbol.size(), plus == std::string::npos ? 0 : plus - no_symbol.size());
+            if (is_shared_library_name(file)) t.library = file;
+        }
+    }
 
     const auto unread = detail(p, "cache_DRAM_write_allocate_unread_bytes");
     const auto dram = p.bytes.find("DRAM");

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <string>
 
 namespace roofline {
 
@@ -43,7 +44,22 @@ struct CodeTraits {
     // went back (the cache simulation's cache_DRAM_write_allocate_unread_bytes): reads that
     // non-temporal stores would not make.
     std::optional<double> unread_write_allocate_share;
+    // A function point's (measure --functions: details function_calls and instructions, counted
+    // by the Valgrind tool): its calls, and its own FLOPs and instructions per call. Unset for
+    // every other point (regions, loops, the program): a region's "calls" are the marker's.
+    std::optional<double> calls;
+    std::optional<double> flops_per_call;
+    std::optional<double> instructions_per_call;
+    // The shared library its code is in, by file name ("libfftw3.so.3.6.10"), when that is an
+    // installed library (under /usr, /lib, /opt, a conda, Spack or Nix tree) or the point's name
+    // names one ("(no symbol: libfftw3.so.3+0x2c500)"): code its user does not build. Unset for the
+    // program's own code and for a shared library elsewhere (one the user may build).
+    std::optional<std::string> library;
 };
+
+// The library file `object` (a path, as the Valgrind tool names a function's file) is, when it
+// is an installed shared library (see CodeTraits::library); nullopt otherwise.
+std::optional<std::string> installed_library(const std::string& object);
 
 CodeTraits code_traits(const Point& p);
 

@@ -33,7 +33,7 @@ std::optional<View> parse_view(std::string_view name) { return value_of(kViewNam
 std::vector<std::string> view_names() { return names_of(kViewNames); }
 
 namespace {
-constexpr NameTable<NextStep::Kind, 9> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
+constexpr NameTable<NextStep::Kind, 11> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
                                                            {NextStep::Kind::raise_intensity, "raise_intensity"},
                                                            {NextStep::Kind::reach_compute, "reach_compute"},
                                                            {NextStep::Kind::vectorize, "vectorize"},
@@ -41,7 +41,9 @@ constexpr NameTable<NextStep::Kind, 9> kNextStepKindNames{{{NextStep::Kind::lift
                                                            {NextStep::Kind::one_kind_mix, "one_kind_mix"},
                                                            {NextStep::Kind::non_temporal_stores, "non_temporal_stores"},
                                                            {NextStep::Kind::widen_vectors, "widen_vectors"},
-                                                           {NextStep::Kind::leave_x87, "leave_x87"}}};
+                                                           {NextStep::Kind::leave_x87, "leave_x87"},
+                                                           {NextStep::Kind::call_overhead, "call_overhead"},
+                                                           {NextStep::Kind::library_code, "library_code"}}};
 }
 
 const char* next_step_kind_name(NextStep::Kind kind) { return name_of(kNextStepKindNames, kind); }
@@ -146,6 +148,9 @@ bool covers(const NextStep& step, const Ceiling& c) {
     // accumulators did not help, below) is its remedy; leaving x87 is.
     case NextStep::Kind::leave_x87: return c.advice.empty() && (c.category == "simd" || c.category == "ilp");
     case NextStep::Kind::one_kind_mix: return c.category == "balance";
+    // A function too small to vectorize or unroll within one call: inlining or batching it is
+    // what lets the compiler do either.
+    case NextStep::Kind::call_overhead: return c.advice.empty() && (c.category == "simd" || c.category == "ilp");
     default: return false;
     }
 }
@@ -154,6 +159,20 @@ bool covers(const NextStep& step, const Ceiling& c) {
 // registers, where one accumulator makes each step wait for the one before. A loop that
 // stores a larger share writes its results as it goes and carries no such chain.
 constexpr double kReductionStoreShare = 0.05;
+
+// A function whose own work per call is under these (FLOPs and instructions per call, both),
+// called at least kManyCalls times, spends its time calling and returning rather than computing.
+// A call and its return with a frame and a few saved registers take about 10-20 instructions and
+// 5-20 cycles on current x86 cores, on top of the return-address prediction; under 50 instructions
+// of its own per call, that is a quarter or more of each call. 16 FLOPs are two 512-bit vectors of
+// doubles (four 256-bit ones): less work than one iteration of a vectorized loop, so a call has
+// nothing a vectorizer can work on, and none works across calls. A naive recursive Fibonacci on
+// doubles (fib(27): 317,810 calls, about 1-3 FLOPs and 10-20 instructions each) and a loop calling
+// a two-FLOP function through a pointer 3M times were told to vectorize: -O3 -march=native ran 6.47
+// ms against 6.55. kManyCalls: enough calls (10,000, at ~5 ns each 50 us) for their cost to show.
+constexpr double kTinyCallFlops = 16;
+constexpr double kTinyCallInstructions = 50;
+constexpr double kManyCalls = 10000;
 
 // Its FLOPs and bytes were counted in another build than the one timed (measure --counts-from).
 bool counted_in_other_build(const Point& p) {
@@ -472,16 +491,28 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     // -march=native changes them, and more accumulators did not help either (a long double dot
     // product, gcc -O2, 1e6 x 20: 58.1 ms; -O3 -march=native 57.9; 4 accumulators 58.3; in double
     // 18.9): leaving x87 is the step, in vectorize's place, and split_chain is not offered.
-    const bool x87 = traits.x87_share && *traits.x87_share >= 0.5;
-    const bool chain_bound = !x87 && traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
+    // A function whose own work per call is tiny (kTinyCallFlops): its calls, not its FLOPs, fill
+    // its time; inlining or batching it comes in the place of vectorizing, splitting a chain or
+    // leaving x87, which a call of a few FLOPs has no room for.
+    const bool call_bound = traits.calls && traits.flops_per_call && traits.instructions_per_call &&
+                            *traits.calls >= kManyCalls && *traits.flops_per_call < kTinyCallFlops &&
+                            *traits.instructions_per_call < kTinyCallInstructions;
+    const bool x87 = !call_bound && traits.x87_share && *traits.x87_share >= 0.5;
+    const bool chain_bound = !call_bound && !x87 && traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
                              *traits.store_share <= kReductionStoreShare && chain_at_its_width > 0 &&
                              a.performance <= 1.1 * chain_at_its_width &&
                              a.performance >= kSlowestChainShare * chain_at_its_width;
     if (chain_bound)
         a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}});
-    if (x87 && (!a.memory_bound || a.efficiency < 0.8))
+    if (call_bound && (!a.memory_bound || a.efficiency < 0.8)) {
+        NextStep step{NextStep::Kind::call_overhead, {}, {}, {}, 0, 0, {}};
+        step.calls = *traits.calls;
+        step.flops_per_call = *traits.flops_per_call;
+        step.instructions_per_call = *traits.instructions_per_call;
+        a.next_steps.push_back(step);
+    } else if (x87 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::leave_x87, {}, {}, {}, 0, *traits.x87_share, {}});
-    else if (!x87 && traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
+    else if (!x87 && !call_bound && traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share, {}});
     // Far under a cache's roof with the code itself to blame: access patterns and intensity
     // there are not what holds it back yet, so they are not offered (the headroom still shows
@@ -505,7 +536,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     const bool width_can_bind = !a.memory_bound || (bound_cache && *bound_cache <= 2);
     const int its_width = widest_narrower_than(traits, r.vector_bits);
     if (const auto narrow = share_narrower_than(traits, r.vector_bits);
-        width_can_bind && !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow &&
+        width_can_bind && !call_bound && !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow &&
         *narrow >= 0.5 && (!a.memory_bound || a.efficiency < 0.8) &&
         !(!a.memory_bound && compute_width_costs_nothing(r, its_width)))
         widen = NextStep{NextStep::Kind::widen_vectors, {}, {}, {}, 0, *narrow, std::to_string(its_width)};
@@ -577,6 +608,15 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     } else if (a.efficiency < 0.95)
         a.next_steps.push_back({NextStep::Kind::reach_compute, {}, {}, r.compute.name, r.compute.value, 0, {}});
     if (widen) a.next_steps.push_back(*widen);  // no SIMD ceiling above it took its place
+    // Code in an installed library (an FFTW codelet, a BLAS kernel): its user does not build it, so
+    // every step above (vectorize, build flags, blocking, access patterns) asks for a change the
+    // user cannot make to it (an FFTW transform was told "-march=native" and "raise the intensity").
+    // One step in their place says where the levers are; the bound and the headroom stay.
+    if (traits.library) {
+        NextStep step{NextStep::Kind::library_code, {}, a.binding_level, a.binding_roof, a.attainable, 0,
+                      *traits.library};
+        a.next_steps.assign(1, step);
+    }
     return a;
 }
 

@@ -93,11 +93,19 @@ struct Point {
     int threads = 1;
     PointSource source;            // where it came from: PointOrigin, its names in core/point_origin.hpp
     std::map<std::string, double> details;  // e.g. "flops_dp", "flops_sp_256", "fma_share"
+    // The file its code is in, as the Valgrind tool names it (a function point of measure
+    // --functions: "/usr/lib/x86_64-linux-gnu/libfftw3.so.3.6.10"); empty: unknown or not one
+    // function's. Report tells library code from the program's own by it (core/code_traits).
+    std::string object;
 };
 
 // Point::details key: a reference kernel's working set over the capacity of the last cache it
 // spills (its bytes below that cache are counted as if none of it stayed there).
 inline constexpr const char* kWorkingSetOverCache = "working_set_over_cache";
+// Point::details keys of a function point of measure --functions: the instructions it executed
+// and its calls (executions of its first instruction), counted by the Valgrind tool.
+inline constexpr const char* kInstructionsDetail = "instructions";
+inline constexpr const char* kFunctionCallsDetail = "function_calls";
 // Point::details key, 1 when the point's FLOPs and bytes were counted in another build of the program
 // (measure --counts-from) than the one timed: its loads and stores are that build's.
 inline constexpr const char* kCountedFromOtherBuild = "counted_from_other_build";
@@ -170,6 +178,12 @@ struct NextStep {
                           // (Roofline::vector_bits); `operation`: its widest ("128")
         leave_x87,        // `share` (at least half) of its FLOPs are x87 instructions (long double):
                           // in vectorize's place, since the x87 unit has no vector form
+        call_overhead,    // a function point whose own work per call is tiny (`flops_per_call`,
+                          // `instructions_per_call` over `calls` calls): calling it costs more than
+                          // its FLOPs, and no vectorizer works across calls; in vectorize's place
+        library_code,     // a function point whose code is in an installed library (`operation`: its
+                          // file): in the place of every step that changes its code or build flags; the
+                          // binding roof `roof` of `level` caps it at `cap`
     };
     Kind kind = Kind::lift_ceiling;
     Ceiling ceiling;
@@ -181,7 +195,12 @@ struct NextStep {
                       // one_kind_mix: the share of the FLOPs of `operation`; non_temporal_stores:
                       // the unread write-allocate share of the DRAM bytes
     std::string operation;  // one_kind_mix: the one kind its FLOPs are ("FMA", "add", "mul");
-                            // widen_vectors: its widest vector width narrower than the roofline's ("128")
+                            // widen_vectors: its widest vector width narrower than the roofline's ("128");
+                            // library_code: the library's file ("libfftw3.so.3.6.10")
+    // call_overhead: the function's calls, and its own FLOPs and instructions per call.
+    double calls = 0;
+    double flops_per_call = 0;
+    double instructions_per_call = 0;
 };
 // The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).
 const char* next_step_kind_name(NextStep::Kind kind);

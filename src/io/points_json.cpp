@@ -46,6 +46,7 @@ json point_to_json(const Point& p) {
     j["source"] = p.source.name();
     j["details"] = json::object();
     for (const auto& [key, value] : p.details) j["details"][key] = value;
+    if (!p.object.empty()) j["object"] = p.object;
     return j;
 }
 
@@ -85,7 +86,7 @@ void read_work(const JsonNode& n, Point& p) {
 }
 
 // Required: name, the work, bytes, seconds. Optional: series, label, threads
-// (default 1), source, details. Unknown keys are ignored so that newer minor
+// (default 1), source, details, object. Unknown keys are ignored so that newer minor
 // additions do not break older readers.
 Point point_from(const JsonNode& n) {
     n.require_object();
@@ -107,6 +108,7 @@ Point point_from(const JsonNode& n) {
     if (n.has("threads")) p.threads = n.child("threads").as_int_in(1, max_threads);
     if (n.has("source")) p.source = PointSource::from_name(n.child("source").as_string());
     if (n.has("details")) p.details = number_map(n.child("details"), false);
+    if (n.has("object")) p.object = n.child("object").as_string();
     return p;
 }
 

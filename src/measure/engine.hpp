@@ -131,6 +131,9 @@ struct RegionCounts {
     // among the FLOPs, run only to raise an exception flag (libgcc's soft-fp __sfp_handle_exceptions).
     double flops_x87 = 0;
     double fp_flag_ops = 0;
+    // Instrument engine, functions: executions of the function's first instruction, its calls (tail
+    // calls included; absent from an older tool's output: 0, unknown).
+    double entries = 0;
     // "<function NAME>" regions, process scope (instrument engine): the instructions each function executed
     // while the region was open, by function name.
     std::map<std::string, double> inner_instructions;

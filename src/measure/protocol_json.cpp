@@ -164,6 +164,7 @@ RegionCounts counts_from(const json& r, const std::string& where) {
     // absent from an older tool's output: none said
     if (r.contains("flops_x87")) c.flops_x87 = number(r, "flops_x87", where);
     if (r.contains("fp_flag_ops")) c.fp_flag_ops = number(r, "fp_flag_ops", where);
+    if (r.contains("entries")) c.entries = number(r, "entries", where);  // absent from an older tool's output
     if (r.contains("inner_instructions")) {
         if (!r["inner_instructions"].is_object())
             throw MeasureError(fmt::format("{}: \"inner_instructions\" must be an object", where));

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 namespace roofline {
@@ -30,6 +31,18 @@ std::string vectorize_how() {
 // The counted kind of a point's FLOPs in words ("FMA" -> "FMAs").
 const char* operation_plural(const std::string& operation) {
     return operation == "FMA" ? "FMAs" : operation == "add" ? "additions" : "multiplies";
+}
+
+// A known library's own options, for library_code ("" for others).
+std::string library_options(const std::string& file) {
+    std::string f = file;
+    std::transform(f.begin(), f.end(), f.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (f.find("fftw") != std::string::npos)
+        return " (FFTW: FFTW_MEASURE or FFTW_PATIENT plans and wisdom, fftw_plan_many_dft for many transforms)";
+    for (const char* blas : {"blas", "lapack", "mkl", "blis", "flame"})
+        if (f.find(blas) != std::string::npos)
+            return " (BLAS/LAPACK: a level-3 routine over many level-1/2 calls, its thread count and blocking)";
+    return "";
 }
 
 } // namespace
@@ -92,6 +105,26 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
             "arithmetic (SSE/AVX), where its precision suffices, is what lets them vectorize. It is judged on "
             "the double roofline, whose roofs describe the SSE/AVX units, not x87",
             format_percent(step.share));
+    case NextStep::Kind::call_overhead:
+        return fmt::format(
+            "its own work per call is tiny: {} FLOPs and {} instructions per call over {} calls (counted), so calling "
+            "it (the call and return, saving and restoring registers, the stack frame) costs about as much as its "
+            "work, and no compiler vectorizes across calls: vectorizing it or -march=native does not help. Let the "
+            "compiler see through the calls: inline it (static inline in a header, -flto across files, a direct "
+            "call instead of a function pointer), batch the work of many calls into one (pass arrays, not "
+            "elements), or, for a recursion, write it as a loop (an iterative form), which the compiler can then "
+            "vectorize",
+            format_number(step.flops_per_call), format_number(step.instructions_per_call), format_number(step.calls));
+    case NextStep::Kind::library_code:
+        return fmt::format(
+            "its code is in {}, a library you do not build: compiler flags (-O3, -march=native) and changes to "
+            "your own loops do not change its instructions. The levers are the library's: its planner or algorithm "
+            "options{}, its threaded interface, a build of the library for this CPU (its SIMD options, or a vendor's "
+            "tuned build), or another library; and how your code calls it (fewer, larger calls). {}",
+            step.operation, library_options(step.operation),
+            step.roof.empty() ? std::string("")
+                              : fmt::format("The {} roof caps this point at {} {}", step.roof, format_number(step.cap),
+                                            rate_unit(r.work_unit)));
     case NextStep::Kind::widen_vectors: {
         const auto ceiling = std::find_if(r.ceilings.begin(), r.ceilings.end(), [&](const Ceiling& c) {
             return c.category == "simd" && c.name == step.operation + "-bit SIMD";

@@ -293,6 +293,12 @@ nlohmann::ordered_json next_steps_typed_json(const Roofline& r, const Analysis& 
         if (s.kind == NextStep::Kind::vectorize) step["scalar_share"] = number_json(s.share);
         if (s.kind == NextStep::Kind::split_chain) step["store_share"] = number_json(s.share);
         if (s.kind == NextStep::Kind::leave_x87) step["x87_share"] = number_json(s.share);
+        if (s.kind == NextStep::Kind::call_overhead) {
+            step["calls"] = number_json(s.calls);
+            step["flops_per_call"] = number_json(s.flops_per_call);
+            step["instructions_per_call"] = number_json(s.instructions_per_call);
+        }
+        if (s.kind == NextStep::Kind::library_code) step["library"] = s.operation, step["roof"] = s.roof;
         if (s.kind == NextStep::Kind::non_temporal_stores) step["unread_write_allocate_share"] = number_json(s.share);
         if (s.cap > 0) step["cap"] = number_json(s.cap);
         steps.push_back(std::move(step));

@@ -17,7 +17,11 @@ enum { RL_ADD, RL_SUB, RL_MUL, RL_DIV, RL_FMA, RL_SQRT, RL_MINMAX, RL_NKIND };
 /* FLOPs of FP instructions run only to raise an exception flag (libgcc's soft-fp
  * __sfp_handle_exceptions: one divss after an inexact binary128 operation): not among the FLOPs. */
 #define RL_FP_FLAG (RL_X87 + 1)
-#define RL_CACHE (RL_FP_FLAG + 1)
+/* Executions of a function's first instruction: its calls (and tail calls, which jump there). A
+ * loop whose head is the function's first instruction would count its iterations too; compilers
+ * put a prologue or the loop's entry test first, so that is rare. */
+#define RL_ENTRY (RL_FP_FLAG + 1)
+#define RL_CACHE (RL_ENTRY + 1)
 #define RL_NC (RL_CACHE + RL_CS_NCOUNTERS)
 
 #endif

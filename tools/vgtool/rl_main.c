@@ -1747,6 +1747,15 @@ static const HChar *matched_out_name(Int w, Int m, HChar *buf, Int cap)
     return other ? qualified_name(matched[w][m], matched_obj[w][m], buf, cap) : matched[w][m];
 }
 
+/* Whether a is the first instruction of a function (not of its .cold part, entered by a jump
+ * from it): its executions are the function's calls (RL_ENTRY). */
+static Bool is_function_entry(Addr a)
+{
+    const HChar *got = NULL;
+    if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), a, &got) || !got) return False;
+    return !rl_is_cold_part(got);
+}
+
 /* The --roofline-function patterns whose function starts at a, as bits. */
 static ULong tracked_entry(Addr a)
 {
@@ -1908,6 +1917,7 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             insn_next = a + st->Ist.IMark.len;
             insn_rep = st->Ist.IMark.len > 0 && rl_rep_string_op((const UChar *)a, (Int)st->Ist.IMark.len);
             seg.cost[RL_INSN]++;
+            if (is_function_entry(a)) seg.cost[RL_ENTRY]++;
             seg.any = True;
             insn_nt = cache_on && st->Ist.IMark.len > 0 &&
                       rl_is_nontemporal_store((const UChar *)a, (Int)st->Ist.IMark.len);
@@ -2161,6 +2171,7 @@ static void oput_counts(const ULong *c)
     oputf(", \"instructions\": %llu", c[RL_INSN]);
     oputf(", \"flops_x87\": %llu", c[RL_X87]);
     oputf(", \"fp_flag_ops\": %llu", c[RL_FP_FLAG]);
+    oputf(", \"entries\": %llu", c[RL_ENTRY]);
     if (!cache_on) return;
     /* bytes across each boundary, named by the level below it */
     oput(", \"cache\": {");
