@@ -243,6 +243,13 @@ int run_specs(const ModelArgs& a) {
             std::optional<CacheFit> fit = fit_in_cache(spec, rooflines.capacities(r, true));
             if (fit && !unpredictable_reason(fit->placed, r, view).empty()) fit.reset();
             const KernelSpec& judged = fit ? fit->placed : spec;
+            // An operand reused more than once per element whose own size fits a cache inner to the
+            // level it is counted from (a 256-bin histogram's 1 KiB, counted from memory at 132 B an
+            // update): the prediction may be far too slow, said, not changed.
+            for (const auto& reused : reused_outside_their_cache(judged, rooflines.capacities(r, true))) {
+                warnings.push_back(reused_operand_text(reused, r.threads));
+                print_stderr("roofline: warning: {}: {}\n", terminal_text(spec.name), terminal_text(warnings.back()));
+            }
             if (const std::string why = unpredictable_reason(judged, r, view); !why.empty()) {
                 unpredicted.push_back(spec.name);
                 print_stderr("roofline: error: {}: no prediction: {}\n", terminal_text(spec.name), terminal_text(why));

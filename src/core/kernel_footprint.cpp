@@ -112,4 +112,25 @@ std::optional<CacheFit> fit_in_cache(const KernelSpec& spec, const std::vector<C
     return std::nullopt;
 }
 
+std::vector<ReusedOperand> reused_outside_their_cache(const KernelSpec& placed,
+                                                      const std::vector<CacheCapacity>& capacities) {
+    std::vector<ReusedOperand> out;
+    if (!placed.iterations) return out;
+    for (const auto& a : placed.arrays) {
+        if (a.resident_given || a.non_temporal || a.resident_in == "registers" || !a.elements || !(*a.elements > 0))
+            continue;
+        const double accesses = (a.reads_per_iteration + a.writes_per_iteration) * *placed.iterations;
+        if (!(accesses > *a.elements)) continue;  // each element touched once at most: nothing to keep
+        const double bytes = *a.elements * a.element_bytes;
+        for (const auto& c : capacities) {  // innermost first
+            if (bytes > c.bytes) continue;
+            if (depth_of(c.level) < depth_of(a.resident_in))
+                out.push_back({a.name, c.level, a.resident_in.empty() ? "memory" : a.resident_in, bytes, *a.elements,
+                               accesses, c.bytes});
+            break;
+        }
+    }
+    return out;
+}
+
 } // namespace roofline

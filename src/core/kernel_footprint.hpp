@@ -65,4 +65,20 @@ struct CacheFit {
 };
 std::optional<CacheFit> fit_in_cache(const KernelSpec& spec, const std::vector<CacheCapacity>& capacities);
 
+// An operand the spec leaves to the default residence (no `resident_in`) whose given size fits a
+// cache level inner to the one it is predicted from, and that the loop touches more often than it
+// has elements (a histogram's 256 bins, SpMV's x): every access is counted from the outer level,
+// though the cache may keep it. `placed` is the spec as predicted (fit_in_cache's, or as written).
+struct ReusedOperand {
+    std::string operand;
+    std::string level;     // the innermost level its size fits
+    std::string counted;   // where it is counted from: "memory" or a level
+    double bytes = 0;      // elements x element size
+    double elements = 0;
+    double accesses = 0;   // (reads + writes) x iterations
+    double capacity = 0;   // what `level` holds for the threads
+};
+std::vector<ReusedOperand> reused_outside_their_cache(const KernelSpec& placed,
+                                                      const std::vector<CacheCapacity>& capacities);
+
 } // namespace roofline

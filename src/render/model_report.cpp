@@ -455,6 +455,16 @@ std::string residency_problem_text(const KernelSpec& spec, const ResidencyProble
                        names, one ? "is" : "are", problem.level, problem.level);
 }
 
+std::string reused_operand_text(const ReusedOperand& reused, int threads) {
+    return fmt::format("{} is touched {} times over the loop but has {} elements ({}), which {} holds ({} for {}); "
+                       "with no 'resident_in' every access is counted from {}: if the loop keeps it there, say "
+                       "'resident_in: {}' (operands streaming past may evict part of it)",
+                       reused.operand, format_count(reused.accesses), format_count(reused.elements),
+                       format_bytes(static_cast<std::uint64_t>(reused.bytes)), reused.level,
+                       format_bytes(static_cast<std::uint64_t>(reused.capacity)),
+                       count_of(std::max(1, threads), "thread"), reused.counted, reused.level);
+}
+
 std::string render_formula(const FormulaResult& f, ReportFormat format) {
     require_text_or_json(format);
     if (format == ReportFormat::json) {

@@ -59,6 +59,8 @@ struct KernelModelResult {
 // A declared residence the caches cannot be shown to hold, in a sentence (no kernel
 // name; `threads` for "for 2 threads").
 std::string residency_problem_text(const KernelSpec& spec, const ResidencyProblem& problem, int threads);
+// A warning for an operand counted from an outer level than its own size fits (core/kernel_footprint.hpp).
+std::string reused_operand_text(const ReusedOperand& reused, int threads);
 
 // format: text or json (the others throw std::invalid_argument). The machine's header
 // comes from the kernels' rooflines (one machine, thread count and view; a compute roof
