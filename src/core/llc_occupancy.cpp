@@ -74,9 +74,10 @@ std::optional<LlcNearFull> llc_near_full(const Point& p) {
 
 std::string llc_near_full_text(const LlcNearFull& n) {
     const std::string level = fmt::format("L{}", n.llc_level);
-    // Past the capacity (up to 1.5x) LRU still keeps most of it: "is 1.2x the simulated 2 MiB L3".
+    // Past the capacity (up to 1.5x) LRU still keeps most of it: "is 125% of the simulated 32 MiB
+    // L3" (a ratio of two figures read "1x" for 101-104%).
     const std::string share = n.share <= 1 ? fmt::format("fills {:.0f}% of", 100 * n.share)
-                                           : fmt::format("is {:.2g}x", n.share);
+                                           : fmt::format("is {:.0f}% of", 100 * n.share);
     const auto bytes = [](double b) { return format_bytes(static_cast<std::uint64_t>(b)); };
     // The capacity, with the assumption behind it where the machine has several instances.
     std::string capacity = fmt::format("the simulated {} {}", bytes(n.llc_bytes), level);

@@ -52,7 +52,7 @@ TEST(LlcOccupancy, NearTheLlcAndReReadHasTheNote) {
     EXPECT_TRUE(llc_near_full(sweeps(16 * MiB, 20, true)));  // half: the threshold itself
     const auto over = llc_near_full(sweeps(40 * MiB, 20, true));  // a little over, still re-read from L3 under LRU
     ASSERT_TRUE(over);
-    EXPECT_NE(llc_near_full_text(*over).find("(about 40 MiB) is 1.2x the simulated 32 MiB L3"), std::string::npos);
+    EXPECT_NE(llc_near_full_text(*over).find("(about 40 MiB) is 125% of the simulated 32 MiB L3"), std::string::npos);
 }
 
 TEST(LlcOccupancy, WellOverTheLlcHasNoNote) {
