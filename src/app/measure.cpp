@@ -2,6 +2,8 @@
 #include "app/measure.hpp"
 
 #include "measure/child_process.hpp"
+#include "measure/elf_symbols.hpp"
+#include "measure/function_cfg.hpp"
 #include "measure/function_names.hpp"
 #include "measure/function_list.hpp"
 #include "measure/merge.hpp"
@@ -11,6 +13,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <cstdint>
 
 namespace roofline::app {
@@ -40,6 +44,28 @@ std::optional<Point> sampled_point(const measure::RegionCounts& counts, const Sa
     p.object = counts.object;
     return p;
 }
+
+// The tool counts a function's calls as the runs of its first instruction; a loop that starts
+// there (no prologue before it: a leaf's do-while) would count each pass as a call and make a
+// loop look like a function called for a few instructions. Its code, decoded once per file,
+// says whether a jump inside it goes back there. A function that cannot be read keeps its count.
+class EntryLoopCheck {
+public:
+    bool operator()(const measure::RegionCounts& f) {
+        if (f.object.empty()) return true;
+        auto& symbols = files_[f.object];
+        if (!symbols) symbols = std::make_unique<measure::ElfSymbols>(f.object);
+        if (!symbols->loaded()) return true;
+        std::string name = f.name;
+        if (!symbols->symbol_named(name) && name.ends_with(")") && name.rfind(" (") != std::string::npos)
+            name = name.substr(0, name.rfind(" ("));  // "f (file.c)": two functions of that name
+        const auto cfg = measure::function_cfg(*symbols, name);
+        return !cfg || !measure::entry_is_jump_target(*cfg);
+    }
+
+private:
+    std::map<std::string, std::unique_ptr<measure::ElfSymbols>> files_;
+};
 
 std::optional<Point> function_region_point(const FunctionRegion& f, const Sampling& sampling) {
     if (!f.time.seconds || *f.time.seconds <= 0) return std::nullopt;
@@ -205,9 +231,18 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
     made.shown_functions =
         measure::significant_functions(result.functions, sampling ? &*sampling : nullptr, request.min_share);
     if (request.functions && sampling) {
+        EntryLoopCheck entries_are_calls;
         for (const auto& f : measure::functions_worth_a_point(made.shown_functions, result.functions, request.min_share)) {
             if (std::any_of(points.begin(), points.end(), [&](const Point& p) { return p.name == f.name; })) continue;
-            if (auto p = sampled_point(f, sampling)) points.push_back(std::move(*p));
+            auto p = sampled_point(f, sampling);
+            if (!p) continue;
+            if (p->details.contains(kFunctionCallsDetail) && !entries_are_calls(f)) {
+                p->details.erase(kFunctionCallsDetail);
+                note(fmt::format("{}: a loop starts at its first instruction, so the runs of that instruction are "
+                                 "not its calls: its calls are not counted",
+                                 f.name));
+            }
+            points.push_back(std::move(*p));
         }
     }
     for (const auto& s : skipped)

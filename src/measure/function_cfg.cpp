@@ -306,3 +306,12 @@ std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const ElfSymb
 }
 
 } // namespace roofline::measure
+
+namespace roofline::measure {
+
+bool entry_is_jump_target(const FunctionCfg& cfg) {
+    return std::any_of(cfg.jumps.begin(), cfg.jumps.end(),
+                       [&](const FunctionCfg::Jump& j) { return j.target == cfg.start; });
+}
+
+} // namespace roofline::measure

@@ -64,4 +64,9 @@ FunctionCfg decode_function_cfg(std::string_view code, std::uint64_t start, std:
 std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const std::string& name);
 std::optional<FunctionCfg> function_cfg(const ElfSymbols& symbols, const ElfSymbols::Symbol& symbol);
 
+// Whether a jump inside the function goes back to its first instruction (a loop that starts
+// where the function does): then that instruction's runs are the loop's passes as well as
+// the calls, and do not count calls.
+bool entry_is_jump_target(const FunctionCfg& cfg);
+
 } // namespace roofline::measure

@@ -23,6 +23,8 @@ cat >"$tmp/fib.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 double fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+// A loop at its first instruction (no prologue): that instruction's runs are passes, not calls.
+__attribute__((noinline)) void square(double* a, double* end) { do { *a = *a * *a; a++; } while (a < end); }
 __attribute__((noinline)) double scale(double* a, int n, double x) {
     double s = 0; for (int i = 0; i < n; ++i) { a[i] = a[i] * x + 1.0; s += a[i]; } return s;
 }
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
     for (int r = 0; r < 10; ++r) s += fib(n);
     double* a = calloc(200000, sizeof *a);
     for (int r = 0; r < 40; ++r) s += scale(a, 200000, 0.5);
+    for (int r = 0; r < 40; ++r) square(a, a + 200000);
     printf("%f\n", s);
     return 0;
 }
@@ -46,7 +49,10 @@ d = pts["fib"]["details"]
 assert d["function_calls"] == 6356210, d      # 10 x (2 fib(28) - 1)
 assert 5 <= d["instructions"] / d["function_calls"] <= 30, d
 assert pts["fib"]["object"].endswith("/fib"), pts["fib"]
+assert "function_calls" not in pts["square"]["details"], pts["square"]   # 8M passes are no calls
 PY
+grep -q "square: a loop starts at its first instruction, so the runs of that instruction are not its calls" <<<"$out" ||
+  fail "no note on square's calls"
 out=$("$bin" report --machine "$(dirname "$0")/../data/advice-machine-zen4.json" --points "$tmp/fib.json" --format json 2>&1); code=$?
 [[ $code == 0 ]] || fail "report exit $code"
 python3 - <<PY || fail "fib's next steps"
@@ -57,6 +63,7 @@ fib = steps["fib"]
 assert fib and fib[0] == "call_overhead", steps
 assert "vectorize" not in fib and "widen_vectors" not in fib and "split_chain" not in fib, steps
 assert "vectorize" in steps.get("scale", ["vectorize"]), steps   # its own work: advice kept
+assert "call_overhead" not in steps["square"], steps
 step = [s for a in r["points"] if a["point"] == "fib" for s in a["next_steps_typed"]][0]
 assert step["calls"] == 6356210 and step["flops_per_call"] < 1, step
 PY
