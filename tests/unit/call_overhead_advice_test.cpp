@@ -6,6 +6,7 @@
 // (libfftw3) was told "-march=native" and "raise the intensity": library_code takes the place of
 // every step. A function of the program's own with many FLOPs per call, or in the program's own
 // file, keeps its advice.
+#include "advice_fixture.hpp"
 #include "core/code_traits.hpp"
 #include "io/points_json.hpp"
 #include "measure/protocol_json.hpp"
@@ -20,21 +21,9 @@ using namespace roofline;
 
 namespace {
 
-// A Zen-like double roofline, 1 thread, 3.7 GHz: peak 59 GFLOP/s, a scalar (no SIMD) ceiling,
-// one chain (no ILP), L1 triad 310 GB/s, DRAM 30.
-Roofline machine() {
-    Roofline r;
-    r.label = "test";
-    r.precision = "dp";
-    r.threads = 1;
-    r.clock_ghz = 3.7;
-    r.vector_bits = 512;
-    r.compute = {"DP peak", "", 59};
-    r.bandwidth = {{"L1 triad", "L1", 310}, {"DRAM copy", "DRAM", 30}};
-    r.ceilings = {{"no ILP", CeilingKind::compute, "ilp", "", 14.8, "", false},
-                  {"scalar (no SIMD)", CeilingKind::compute, "simd", "", 7.4, "", false}};
-    return r;
-}
+using advice_fixture::all_advice;
+using advice_fixture::has;
+Roofline machine() { return advice_fixture::scalar_ceilings_machine(512); }
 
 // A function point of measure --functions: `calls` calls of `flops_per_call` scalar adds and
 // `insns_per_call` instructions each, 24 bytes loaded and 24 stored per call (the return
@@ -77,15 +66,6 @@ Point fftw_codelet(const std::string& object = "/usr/lib/x86_64-linux-gnu/libfft
     return p;
 }
 
-bool has(const Analysis& a, NextStep::Kind kind) {
-    return std::any_of(a.next_steps.begin(), a.next_steps.end(), [&](const NextStep& s) { return s.kind == kind; });
-}
-
-std::string all_advice(const Roofline& r, const Analysis& a) {
-    std::string out;
-    for (const auto& s : a.next_steps) out += next_step_text(r, s) + "\n";
-    return out;
-}
 
 } // namespace
 

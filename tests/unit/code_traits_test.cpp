@@ -2,6 +2,7 @@
 // its dependent add chain in L1 is told to vectorize and split its accumulator, not to fuse
 // read-only passes or block loops; vectorized or fused code is not told what it already does;
 // a blocked multiply in L1 is not told to use non-temporal stores.
+#include "advice_fixture.hpp"
 #include "core/code_traits.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/microarch.hpp"
@@ -47,15 +48,8 @@ Point scalar_dot() {
     return p;
 }
 
-bool has(const Analysis& a, NextStep::Kind kind) {
-    return std::any_of(a.next_steps.begin(), a.next_steps.end(), [&](const NextStep& s) { return s.kind == kind; });
-}
-
-std::string all_advice(const Roofline& r, const Analysis& a) {
-    std::string out;
-    for (const auto& s : a.next_steps) out += next_step_text(r, s) + "\n";
-    return out;
-}
+using advice_fixture::all_advice;
+using advice_fixture::has;
 
 } // namespace
 

@@ -2,6 +2,7 @@
 // x87 instructions (details flops_x87, from the instrument engine) is told leave_x87, not
 // vectorize nor split_chain: the x87 unit has no vector form (a long double dot product, gcc -O2,
 // 1e6 x 20: 58.1 ms; -O3 -march=native 57.9; 4 accumulators 58.3; in double 18.9).
+#include "advice_fixture.hpp"
 #include "core/code_traits.hpp"
 #include "measure/engine.hpp"
 #include "measure/merge.hpp"
@@ -15,20 +16,9 @@ using namespace roofline;
 
 namespace {
 
-// A Zen-like double roofline, 1 thread, 3.7 GHz: peak 59 GFLOP/s, a scalar ceiling, one chain
-// (no ILP) at 14.8, L1 triad 310 GB/s, DRAM 30.
-Roofline machine() {
-    Roofline r;
-    r.label = "test";
-    r.precision = "dp";
-    r.threads = 1;
-    r.clock_ghz = 3.7;
-    r.compute = {"DP peak", "", 59};
-    r.bandwidth = {{"L1 triad", "L1", 310}, {"DRAM copy", "DRAM", 30}};
-    r.ceilings = {{"no ILP", CeilingKind::compute, "ilp", "", 14.8, "", false},
-                  {"scalar (no SIMD)", CeilingKind::compute, "simd", "", 7.4, "", false}};
-    return r;
-}
+using advice_fixture::all_advice;
+using advice_fixture::has;
+Roofline machine() { return advice_fixture::scalar_ceilings_machine(); }
 
 // The tester's long double dot product: 2e7 elements (1e6 x 20), an fmul and an faddp each,
 // 4e7 FLOPs all x87 (scalar f64 as the tool counts them), 10-byte loads, nothing stored,
@@ -45,21 +35,12 @@ Point long_double_dot(double x87 = 4e7) {
     return p;
 }
 
-bool has(const Analysis& a, NextStep::Kind kind) {
-    return std::any_of(a.next_steps.begin(), a.next_steps.end(), [&](const NextStep& s) { return s.kind == kind; });
-}
-
 bool lifts(const Analysis& a, const std::string& category) {
     return std::any_of(a.next_steps.begin(), a.next_steps.end(), [&](const NextStep& s) {
         return s.kind == NextStep::Kind::lift_ceiling && s.ceiling.category == category;
     });
 }
 
-std::string all_advice(const Roofline& r, const Analysis& a) {
-    std::string out;
-    for (const auto& s : a.next_steps) out += next_step_text(r, s) + "\n";
-    return out;
-}
 
 } // namespace
 
