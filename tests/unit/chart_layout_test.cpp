@@ -370,7 +370,7 @@ TEST(ChartLayout, CrowdedSvgLabelsOverlapNothingAndEveryRoofAndPointIsNamed) {
                 });
                 if (line.has_label && line.tag.empty()) EXPECT_EQ(line.label.text, line.text);
                 else EXPECT_TRUE(in_legend) << line.text;
-                if (!line.tag.empty()) EXPECT_EQ(line.label.text, line.tag);
+                if (!line.tag.empty()) { EXPECT_EQ(line.label.text, line.tag); }
             }
             // Every point: its name by it, or a number by it and the name in the legend; a name
             // or number placed away from its marker has a leader line to it.
@@ -392,8 +392,8 @@ TEST(ChartLayout, CrowdedSvgLabelsOverlapNothingAndEveryRoofAndPointIsNamed) {
                 const auto box = crowd_box(point.label, c);
                 const double dx = std::max(0.0, std::fabs(box.cx - cx) - box.half_w);
                 const double dy = std::max(0.0, std::fabs(box.cy - cy) - box.half_h);
-                if (std::hypot(dx, dy) > leader_distance + 0.5) EXPECT_TRUE(point.has_leader) << point.text;
-                if (point.has_leader) EXPECT_GT(std::hypot(dx, dy), leader_distance) << point.text;
+                if (std::hypot(dx, dy) > leader_distance + 0.5) { EXPECT_TRUE(point.has_leader) << point.text; }
+                if (point.has_leader) { EXPECT_GT(std::hypot(dx, dy), leader_distance) << point.text; }
             }
         }
     }
@@ -449,8 +449,9 @@ TEST(ChartLayout, CrowdedTerminalLabelsNeverShareACellWithALabelOrAPoint) {
                 EXPECT_FALSE(owner.contains(at)) << "width " << width << ": " << owner[at] << " covers a ridge mark";
             }
             for (const auto& line : layout.lines)
-                if (crowd_is_roof(line) && line.has_label)
+                if (crowd_is_roof(line) && line.has_label) {
                     EXPECT_EQ(line.label.text, line.tag.empty() ? line.text : line.tag) << line.text;
+                }
         }
     }
 }

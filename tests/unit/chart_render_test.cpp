@@ -222,7 +222,7 @@ TEST(ChartRender, LongNamesAreShortenedInLabelsAndKeyStillApart) {
     std::set<std::string> keyed;
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
-        if (line.find("physics::") != std::string::npos) EXPECT_LE(line.size(), 120u) << line;
+        if (line.find("physics::") != std::string::npos) { EXPECT_LE(line.size(), 120u) << line; }
         if (line.size() > 2 && line[1] == ' ' && std::isupper(static_cast<unsigned char>(line[0])) &&
             line.find("GFLOP/s") != std::string::npos)
             keyed.insert(line.substr(2, line.find(": ") - 2));
@@ -280,6 +280,6 @@ TEST(ChartRender, CrowdedTerminalChartKeepsEveryLineInsideItsWidthAndNamesEveryR
                 EXPECT_NE(flat.find(line.text), std::string::npos) << width << ": " << line.text;
             }
         }
-        if (width == 40) EXPECT_GT(tagged, 0u);  // not every name fits 32 columns of plot
+        if (width == 40) { EXPECT_GT(tagged, 0u); }  // not every name fits 32 columns of plot
     }
 }

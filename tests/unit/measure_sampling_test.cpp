@@ -131,9 +131,9 @@ TEST(MeasureSampling, PooledRunsAddSamplesAndAverageTheirTime) {
     }
     a.samples = 30, b.samples = 10;
     a.wall_seconds = 0.3, b.wall_seconds = 0.1;
-    a.functions["f"] = {20, 20e-4};
-    a.functions["g"] = {10, 10e-4};
-    b.functions["f"] = {10, 10e-4};
+    a.functions["f"] = {20, 20e-4, ""};
+    a.functions["g"] = {10, 10e-4, ""};
+    b.functions["f"] = {10, 10e-4, ""};
     a.code_addresses[{"/bin/app", 0x1000}] = 20;
     b.code_addresses[{"/bin/app", 0x1000}] = 6;
     b.code_addresses[{"/bin/app", 0x2000}] = 4;

@@ -410,7 +410,7 @@ TEST(OffloadRoofs, ItsRooflineAndJudgement) {
         }
     EXPECT_EQ(bus_roofs, 1);
     for (const auto& c : r.ceilings) {
-        if (c.level == "PCIe") EXPECT_EQ(c.name, "PCIe h2d pageable");
+        if (c.level == "PCIe") { EXPECT_EQ(c.name, "PCIe h2d pageable"); }
     }
     const OffloadJudgement j = judge_whole_offload(p, gpu, "model 3");
     EXPECT_EQ(j.gpu, "NVIDIA H200 (GPU 0)");
