@@ -216,16 +216,21 @@ struct GroupContext {
 // explains it; a refused roof's reason goes to the model's refused list.
 bool keep_within_limit(const std::string& name, const char* unit, double measured, double& theoretical,
                        double& theoretical_clock_ghz, std::string& theoretical_clock, Figure* figure,
-                       GroupContext& g, TaskClock& clock, MachineModel& model) {
+                       ThreadTeam& team, GroupContext& g, TaskClock& clock, MachineModel& model) {
     RoofLimitProbe probe;
     bool announced = false;
     probe.read_clock_ghz = [&] {
         if (!announced)
             clock.announce(name + ": above its limit at the clock before the run; reading the clock again");
         announced = true;
-        g.topology.bind_current_thread_to_core(0);
-        return measure_core_clock(0.1).ghz;
+        // Every core of the team at once, as the roof ran: their limit is the cores x a clock, and
+        // the host may clock a guest's cores apart (the run's reading is core 0's alone).
+        std::vector<double> ghz(static_cast<std::size_t>(team.size()), 0.0);
+        team.run([&](int i) { ghz[static_cast<std::size_t>(i)] = measure_core_clock(0.1).ghz; });
+        return *std::max_element(ghz.begin(), ghz.end());
     };
+    if (team.size() > 1)
+        probe.reading_how = fmt::format(" (on each of its {} cores at once, the highest)", team.size());
     if (figure) probe.retime = [&] {
         clock.announce(name + ": timed once more, next to the clock read again");
         return time_figure_once(*figure, g.policy, clock);
@@ -289,7 +294,7 @@ void measure_thread_group(GroupContext& g, std::size_t first, std::size_t last, 
     for (auto& s : group)
         for (auto& r : s.compute->roofs(microarch, clock_ghz))
             if (keep_within_limit(r.name, "GFLOP/s", r.gflops, r.theoretical_gflops, r.theoretical_clock_ghz,
-                                  r.theoretical_clock, s.compute->figure_of(r), g, clock, model))
+                                  r.theoretical_clock, s.compute->figure_of(r), *s.team, g, clock, model))
                 model.compute.push_back(r);
     // Memory roofs that contradict each other (a team far below fewer
     // threads, one pattern far below the others) are sampled again once;
@@ -323,11 +328,12 @@ void measure_thread_group(GroupContext& g, std::size_t first, std::size_t last, 
         }
     }
     for (auto& r : roofs) {
-        Figure* figure = nullptr;
+        Setup* setup = nullptr;
         for (auto& s : group)
-            if (s.team->size() == r.threads) figure = s.memory->figure_of(r);
+            if (s.team->size() == r.threads) setup = &s;
+        if (!setup) continue;  // every roof comes from a team of the group
         if (keep_within_limit(memory_roof_name(r), "GB/s", r.gbs, r.theoretical_gbs, r.theoretical_clock_ghz,
-                              r.theoretical_clock, figure, g, clock, model))
+                              r.theoretical_clock, setup->memory->figure_of(r), *setup->team, g, clock, model))
             model.memory.push_back(r);
     }
     model.curves.insert(model.curves.end(), curves.begin(), curves.end());
@@ -393,8 +399,7 @@ void finish_model(const Topology& topology, const std::optional<Microarch>& micr
             model.environment.warnings.push_back(unsettled_figure_warning(r.name, r.stats));
     for (const auto& r : model.memory)
         if (!r.stats.stable && !r.stats.cores_shared)
-            model.environment.warnings.push_back(
-                unsettled_figure_warning(fmt::format("{} {} {} threads", r.level, r.pattern, r.threads), r.stats));
+            model.environment.warnings.push_back(unsettled_figure_warning(memory_roof_name(r), r.stats));
     for (auto& w : per_core_scaling_warnings(model, policy.scaling_shortfall)) model.environment.warnings.push_back(w);
     // The figures those warnings call likely low are recorded as not stable (after the warnings
     // above, which say so once): compare and history then do not judge them.

@@ -32,9 +32,9 @@ RoofLimitVerdict guard_roof_limit(const RoofLimitCase& roof, const RoofLimitProb
     const double right_then = read();
     if (!(right_then > 0) || !within(roof.figure, per_ghz * right_then)) {
         v.accepted = false;
-        v.refusal = above + (right_then > 0 ? fmt::format("; the clock read again right then, {:.2f} GHz, allows "
+        v.refusal = above + (right_then > 0 ? fmt::format("; the clock read again right then{}, {:.2f} GHz, allows "
                                                           "{:.1f}, so a moved clock does not explain it",
-                                                          right_then, per_ghz * right_then)
+                                                          probe.reading_how, right_then, per_ghz * right_then)
                                             : std::string("; the clock could not be read again")) +
                     ": the kernel's work was not all done, or the table or the clock is wrong for this CPU; refused";
         return v;
@@ -47,15 +47,15 @@ RoofLimitVerdict guard_roof_limit(const RoofLimitCase& roof, const RoofLimitProb
     const double limit = per_ghz * near;
     if (!(v.retimed > 0)) {
         v.accepted = false;
-        v.refusal = above + fmt::format("; the clock read again right then was {:.2f} GHz, but the kernel could not be "
+        v.refusal = above + fmt::format("; the clock read again right then{} was {:.2f} GHz, but the kernel could not be "
                                         "timed again next to it (the run was stopped); refused",
-                                        right_then);
+                                        probe.reading_how, right_then);
         return v;
     }
     const std::string readings =
-        fmt::format("the clock read again right then was {:.2f} GHz, and {:.2f} GHz after one more burst of the "
+        fmt::format("the clock read again right then{} was {:.2f} GHz, and {:.2f} GHz after one more burst of the "
                     "kernel ({:.1f} {})",
-                    right_then, after, v.retimed, roof.unit);
+                    probe.reading_how, right_then, after, v.retimed, roof.unit);
     if (!within(roof.figure, limit) || !within(v.retimed, limit)) {
         v.accepted = false;
         v.refusal = above + "; " + readings +
@@ -66,10 +66,11 @@ RoofLimitVerdict guard_roof_limit(const RoofLimitCase& roof, const RoofLimitProb
     v.limit = limit;
     v.clock_ghz = near;
     v.clock_note = fmt::format("{}: {:.1f} {} came out {:.2f}x its limit ({:.1f}) at the "
-                               "{:.2f} GHz {}; the clock read {:.2f} GHz right then and {:.2f} GHz after one more "
+                               "{:.2f} GHz {}; the clock read{} {:.2f} GHz right then and {:.2f} GHz after one more "
                                "burst of its kernel ({:.1f} {}): the limit is {:.1f} at {:.2f} GHz, the higher of the two",
                                kClockRemeasuredNextToRoof, roof.figure, roof.unit, roof.figure / roof.limit,
-                               roof.limit, roof.clock_ghz, roof.clock_source, right_then, after, v.retimed, roof.unit, limit, near);
+                               roof.limit, roof.clock_ghz, roof.clock_source, probe.reading_how, right_then, after, v.retimed,
+                               roof.unit, limit, near);
     return v;
 }
 

@@ -25,9 +25,13 @@ struct RoofLimitCase {
 
 // What the guard may do to find out: read the core clock now (GHz; 0: could not), and time the
 // roof's kernel once more (its rate in the roof's unit; 0: not timed, e.g. the run was stopped).
+// A team's limit is its cores x one clock, and a host may run a guest's cores at different
+// clocks, so a team's reading is every core of the team read at once, the highest;
+// `reading_how` says so in the texts (" on each of its 2 cores at once, the highest").
 struct RoofLimitProbe {
     std::function<double()> read_clock_ghz;
     std::function<double()> retime;
+    std::string reading_how;
 };
 
 struct RoofLimitVerdict {

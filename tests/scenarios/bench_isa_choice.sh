@@ -4,6 +4,8 @@
 set -u
 bin=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/scenarios/lib/bench_output.sh
+source "$(dirname "$0")/lib/bench_output.sh"
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
 supported='["sse2"'
 [[ $flags == *" avx2 "* && $flags == *" fma "* ]] && supported+=',"avx2"'
@@ -11,7 +13,7 @@ supported='["sse2"'
 supported+=']'
 
 "$bin" bench --quick --time-budget 6 --dram-size 256MB -o "$tmp/m.json" --no-store >"$tmp/out" 2>&1 ||
-  { echo "FAIL: bench exit $?"; cat "$tmp/out"; exit 1; }
+  { echo "FAIL: bench exit $?"; bench_output "$tmp/out"; exit 1; }
 [[ -f "$tmp/m.svg" ]] || { echo "FAIL: the chart is not next to the model"; exit 1; }
 m="$tmp/m.json"
 check() { jq -e --argjson ok "$supported" "$1" "$m" >/dev/null || { echo "FAIL: $2"; jq -c "$3" "$m"; exit 1; }; }
@@ -28,7 +30,7 @@ check 'all(.compute[] | select(.mix == "fma+add"); .mixes_tried >= 5)' "no port-
 
 # Capped at SSE2: every roof is SSE2, nothing wider ran.
 ROOFLINE_MAX_ISA=sse2 "$bin" bench --quick --time-budget 4 --dram-size 256MB -o "$tmp/s.json" --svg '' --no-store \
-  >"$tmp/out2" 2>&1 || { echo "FAIL: capped bench exit $?"; cat "$tmp/out2"; exit 1; }
+  >"$tmp/out2" 2>&1 || { echo "FAIL: capped bench exit $?"; bench_output "$tmp/out2"; exit 1; }
 jq -e 'all(.memory[]; .isa == "sse2") and all(.compute[]; .isa == "sse2") and (.compute | length) > 0' "$tmp/s.json" \
   >/dev/null || { echo "FAIL: ROOFLINE_MAX_ISA=sse2 ran something wider"; jq -c '[.compute[].isa, .memory[].isa]' "$tmp/s.json"; exit 1; }
 echo "ok: ISAs $supported tried; winners recorded"

@@ -6,6 +6,8 @@
 set -u
 bin=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/scenarios/lib/bench_output.sh
+source "$(dirname "$0")/lib/bench_output.sh"
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
 [[ $flags == *" avx512f "* && $flags == *" avx512vl "* && $flags == *" avx2 "* && $flags == *" fma "* ]] ||
   { echo "skip: no AVX-512VL to check a narrower encoding against"; exit 77; }
@@ -13,7 +15,7 @@ flags=$(grep -m1 '^flags' /proc/cpuinfo)
 for isa in avx2:fma+add sse2:mul+add; do
   name=${isa%%:*} mix=${isa#*:}
   "$bin" bench --quick --isa "$name" --only compute --threads 1 --no-store -o "$tmp/$name.json" --svg '' \
-    >"$tmp/out" 2>&1 || { echo "FAIL: bench --isa $name exit $?"; cat "$tmp/out"; exit 1; }
+    >"$tmp/out" 2>&1 || { echo "FAIL: bench --isa $name exit $?"; bench_output "$tmp/out"; exit 1; }
   m="$tmp/$name.json"
   jq -e --arg mix "$mix" '[.compute[] | select(.mix == $mix)] | length > 0' "$m" >/dev/null ||
     { echo "FAIL: --isa $name measured no $mix roof"; jq -c '[.compute[].name]' "$m"; exit 1; }

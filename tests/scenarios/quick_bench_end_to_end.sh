@@ -3,11 +3,13 @@
 set -u
 bin=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/scenarios/lib/bench_output.sh
+source "$(dirname "$0")/lib/bench_output.sh"
 "$bin" bench --quick --time-budget 6 --dram-size 256MB -o "$tmp/m.json" --svg "$tmp/m.svg" --db "$tmp/r.db" \
   >"$tmp/out" 2>"$tmp/err"
 code=$?
 cat "$tmp/out"
-[[ $code -eq 0 ]] || { echo "FAIL: exit $code"; cat "$tmp/err"; exit 1; }
+[[ $code -eq 0 ]] || { echo "FAIL: exit $code"; bench_output "$tmp/err"; exit 1; }
 m="$tmp/m.json"
 check() { jq -e "$1" "$m" >/dev/null || { echo "FAIL: $2"; exit 1; }; }
 check '.schema == "roofline.machine/1"' "schema"

@@ -31,7 +31,8 @@ struct Fakes {
                 [this] {
                     ++retimes;
                     return rate;
-                }};
+                },
+                ""};
     }
 };
 
@@ -139,4 +140,25 @@ TEST(RoofLimitGuard, ClockSpreadIsSaidPastThreePercent) {
         << w;
     EXPECT_EQ(clock_spread_warning({{3.51, "before the run"}, {3.60, "next to X"}, {3.55, "after the run"}}), "");
     EXPECT_EQ(clock_spread_warning({}), "");
+}
+
+// A team's roof: the probe reads every core of the team at once and gives the highest, and the
+// texts say so, so a reader knows the limit is not core 0's clock alone.
+TEST(RoofLimitGuard, ATeamsReadingSaysItIsEveryCoreAtOnce) {
+    RoofLimitCase team{"dp 512-bit fma, 2 threads", "GFLOP/s", 175.4, 168.6, 3.51, "measured before the run"};
+    Fakes f{{3.66, 3.65}, 176.0};
+    auto probe = f.probe();
+    probe.reading_how = " (on each of its 2 cores at once, the highest)";
+    const auto kept = guard_roof_limit(team, probe);
+    EXPECT_TRUE(kept.accepted) << kept.refusal;
+    EXPECT_TRUE(has(kept.clock_note, "the clock read (on each of its 2 cores at once, the highest) 3.66 GHz right then"))
+        << kept.clock_note;
+    Fakes low{{3.50}, 176.0};
+    auto low_probe = low.probe();
+    low_probe.reading_how = probe.reading_how;
+    const auto refused = guard_roof_limit(team, low_probe);
+    EXPECT_FALSE(refused.accepted);
+    EXPECT_TRUE(has(refused.refusal,
+                    "the clock read again right then (on each of its 2 cores at once, the highest), 3.50 GHz, allows"))
+        << refused.refusal;
 }
