@@ -391,8 +391,19 @@ std::optional<TimeOutsideCode> time_outside_code(const Point& p) {
     // The same floors as measure's warnings.
     if (system >= kKernelTimeFloorSeconds && system >= kKernelTimeShare * (system + user))
         t.kernel_share = system / (system + user);
-    if (detail("cpu_others_busy") >= kOthersCpusWarning) t.others_cpus = detail("cpu_others_busy");
-    if (detail("cpu_steal_share") >= kStealShareWarning) t.steal_share = detail("cpu_steal_share");
+    // The same floors of CPU time as measure's warnings, over the interval the shares were read in
+    // (the timed run; its time where an older file did not record it): over a run of a few ms one
+    // 10 ms tick of another process reads as several CPUs. Unknown interval: the shares alone.
+    const double interval = detail("cpu_activity_seconds") > 0 ? detail("cpu_activity_seconds")
+                                                              : (std::isfinite(p.seconds) && p.seconds > 0 ? p.seconds : 0.0);
+    const double cpus = detail("cpu_activity_cpus") > 0 ? detail("cpu_activity_cpus") : 1.0;
+    const auto enough = [&](double cpu_seconds, double floor) { return !(interval > 0) || cpu_seconds >= floor; };
+    if (detail("cpu_others_busy") >= kOthersCpusWarning &&
+        enough(detail("cpu_others_busy") * interval, kOthersFloorSeconds))
+        t.others_cpus = detail("cpu_others_busy");
+    if (detail("cpu_steal_share") >= kStealShareWarning &&
+        enough(detail("cpu_steal_share") * cpus * interval, kStealFloorSeconds))
+        t.steal_share = detail("cpu_steal_share");
     if (t.kernel_share == 0 && t.others_cpus == 0 && t.steal_share == 0) return std::nullopt;
     return t;
 }

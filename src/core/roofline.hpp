@@ -249,7 +249,9 @@ std::optional<BusThroughput> bus_throughput(const Point& p);
 // measure recorded of the run it was timed in (details cpu_system_seconds with cpu_user_seconds,
 // cpu_others_busy, cpu_steal_share): the kernel's share of its CPU time (page faults, system
 // calls), other processes on its CPUs and the hypervisor's steal. Set past the shares measure
-// warns at (a quarter, a quarter of a CPU, 5%): the point sits lower than its code alone would.
+// warns at (a quarter, a quarter of a CPU, 5%) and their floors of CPU time over the interval
+// they were read in (cpu_activity_seconds, else the point's seconds): the point sits lower than
+// its code alone would.
 struct TimeOutsideCode {
     double kernel_share = 0;  // of the run's CPU time; 0: under the threshold or not recorded
     double others_cpus = 0;   // CPUs other processes kept busy on average

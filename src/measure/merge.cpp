@@ -147,6 +147,9 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         if (const auto& a = result.timed_run_activity; a && a->cpus > 0) {
             p.details["cpu_steal_share"] = a->steal_share();
             p.details["cpu_others_busy"] = a->others_cpus;
+            // What those shares are of, so a reader can tell a few ticks from a busy machine.
+            p.details["cpu_activity_seconds"] = a->wall_seconds;
+            p.details["cpu_activity_cpus"] = a->cpus;
         }
         if (const auto* c = counts_for(kProgramRegion)) {
             apply_counts(p, *c);

@@ -109,8 +109,11 @@ CpuActivity cpu_activity_between(const CpuActivitySnapshot& before, const CpuAct
     const double steal = std::max(0.0, after.cpus.steal_seconds - before.cpus.steal_seconds);
     const double busy = std::max(0.0, after.cpus.busy_seconds - before.cpus.busy_seconds);
     const double ours = std::max(0.0, after.own_cpu_seconds - before.own_cpu_seconds);
-    activity.steal_cpus = steal / activity.wall_seconds;
-    activity.others_cpus = std::max(0.0, busy - ours) / activity.wall_seconds;
+    // /proc/stat counts in ticks (10 ms): over a short interval a tick read at either end can make
+    // more CPUs' worth than the CPUs watched, which cannot be.
+    const double watched = static_cast<double>(activity.cpus);
+    activity.steal_cpus = std::min(watched, steal / activity.wall_seconds);
+    activity.others_cpus = std::min(watched, std::max(0.0, busy - ours) / activity.wall_seconds);
     return activity;
 }
 
@@ -119,14 +122,14 @@ std::vector<std::string> cpu_activity_warnings(const CpuActivity& activity, std:
     std::vector<std::string> out;
     if (activity.cpus <= 0 || !(activity.wall_seconds > 0)) return out;
     const double stolen = activity.steal_cpus * activity.wall_seconds;
-    if (activity.steal_share() >= kStealShareWarning && stolen >= 0.05)
+    if (activity.steal_share() >= kStealShareWarning && stolen >= kStealFloorSeconds)
         out.push_back(fmt::format(
             "the hypervisor ran something else on these CPUs for {:.1f}% of their time during {} ({:.2f} s stolen "
             "over {} CPU{} in {:.2f} s, /proc/stat steal): {}",
             100 * activity.steal_share(), what, stolen, activity.cpus, activity.cpus == 1 ? "" : "s",
             activity.wall_seconds, consequence));
     const double others = activity.others_cpus * activity.wall_seconds;
-    if (activity.others_cpus >= kOthersCpusWarning && others >= 0.1)
+    if (activity.others_cpus >= kOthersCpusWarning && others >= kOthersFloorSeconds)
         out.push_back(fmt::format(
             "other processes kept {:.2f} of this process's {} CPU{} busy on average during {} ({:.2f} s of CPU "
             "time in {:.2f} s, /proc/stat less our own): {}",

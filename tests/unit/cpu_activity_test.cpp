@@ -66,6 +66,10 @@ TEST(CpuActivity, OthersAreTheBusyTimeLessOurOwn) {
     // Our CPU time counted more finely than the ticks: never below zero.
     const auto rounding = cpu_activity_between(snapshot(10, 0, 3, 100), snapshot(12, 0, 5.05, 101));
     EXPECT_DOUBLE_EQ(rounding.others_cpus, 0);
+    // Over 2 ms, two ticks of another process (20 ms) would read as 10 CPUs of 2: never more than
+    // the CPUs watched.
+    const auto ticks = cpu_activity_between(snapshot(10, 0, 3, 100), snapshot(10.02, 0, 3, 100.002));
+    EXPECT_DOUBLE_EQ(ticks.others_cpus, 2);
     // A CPU came online meanwhile: the sums are not comparable, nothing is judged.
     const auto changed = cpu_activity_between(snapshot(10, 0, 3, 100, 2), snapshot(20, 5, 4, 101, 3));
     EXPECT_EQ(changed.cpus, 0);

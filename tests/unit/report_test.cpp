@@ -459,3 +459,25 @@ TEST(Report, TextTableShortensLongNamesTheSectionKeepsThem) {
     EXPECT_NE(text.find("\n" + a.point + "\n"), std::string::npos) << text;
     EXPECT_NE(text.find("\n" + b.point + "\n"), std::string::npos) << text;
 }
+
+// A 2.4 ms program: /proc/stat's 10 ms ticks read one tick of another process as 5.45 CPUs busy
+// on a 2-CPU guest (seen on a recursive fib). Under the floors of CPU time measure's warnings
+// use (0.1 s of others, 50 ms stolen), the shares say nothing; read over a long run, they do.
+TEST(Report, AFewTicksOverAShortRunAreNotOtherProcesses) {
+    Point p;
+    p.name = "(program)";
+    p.seconds = 0.0016;
+    p.details = {{"cpu_others_busy", 2.0}, {"cpu_steal_share", 0.5}, {"cpu_activity_seconds", 0.0024},
+                 {"cpu_activity_cpus", 2}};
+    EXPECT_FALSE(time_outside_code(p));
+    // Without the interval recorded (an older file), the point's own seconds stand for it.
+    p.details = {{"cpu_others_busy", 2.0}, {"cpu_steal_share", 0.5}};
+    EXPECT_FALSE(time_outside_code(p));
+    // The same shares over 2 s: 4 CPU-seconds of others, 2 s stolen.
+    p.details = {{"cpu_others_busy", 2.0}, {"cpu_steal_share", 0.5}, {"cpu_activity_seconds", 2.0},
+                 {"cpu_activity_cpus", 2}};
+    const auto t = time_outside_code(p);
+    ASSERT_TRUE(t);
+    EXPECT_DOUBLE_EQ(t->others_cpus, 2.0);
+    EXPECT_DOUBLE_EQ(t->steal_share, 0.5);
+}
