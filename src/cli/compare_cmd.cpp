@@ -398,7 +398,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
     add_db_option(cmd, args->db);
     cmd->add_flag("--fail-on-slower", args->fail_on_slower,
                   "Exit 3 when a roof or point of B is slower than A's beyond the spread, 4 when nothing could "
-                  "be compared (no roof or point in both, or all of them unstable) (for CI)");
+                  "be compared (no roof or point in both, or none judged: roofs unstable, points without FLOPs) (for CI)");
     cmd->footer("Examples:\n"
                 "  roofline compare old-machine.json new-machine.json\n"
                 "  roofline compare --machine stored:3 --machine stored:7 --chart both.html\n"

@@ -157,6 +157,10 @@ struct PointChange {
     bool by_time = false;
     bool slower() const { return significant && (by_time ? work && work->time_ratio > 1 : ratio < 1); }
     bool faster() const { return significant && !slower(); }
+    // Both runs have it and both have a rate (work over time above 0): its change is judged. A
+    // point without FLOPs (a copy's "Data movement only" point) has no rate to judge, so it is
+    // never called the same.
+    bool judged() const { return a && b && ratio > 0; }
 };
 
 // What a point's name means for matching runs: "<function daxpy.constprop.0>",

@@ -86,6 +86,13 @@ std::string unstable_text(const SpreadFigure& a, const SpreadFigure& b) {
                       : fmt::format("unstable in B{}: not judged", side(b));
 }
 
+// A pair of points without a rate on a side (no FLOPs counted, or no time): nothing to judge.
+std::string no_rate_text(const PointChange& p, const std::string& work_unit) {
+    const bool in_a = !(p.a->performance.value > 0), in_b = !(p.b->performance.value > 0);
+    return fmt::format("not judged: no {} rate in {}", rate_unit(work_unit),
+                       in_a && in_b ? "A or B" : in_a ? "A" : "B");
+}
+
 std::string change_text(double ratio, double threshold, bool significant) {
     if (!(ratio > 0)) return "";
     if (!significant) return fmt::format("same (B/A inside {})", band_text(threshold));
@@ -188,7 +195,7 @@ ComparedCount compared_count(const ComparisonInput& input) {
     for (const auto& p : input.points)
         if (p.a && p.b) {
             ++n.pairs;
-            ++n.judged;
+            n.judged += p.judged();
         }
     return n;
 }
@@ -209,8 +216,13 @@ std::string nothing_compared_text(const ComparisonInput& input) {
                            : in_b == 0           ? "; B is empty"
                                                  : "");
     }
-    return fmt::format("nothing judged: each of the {} {}{} in both runs is unstable in A or B", n.pairs, what,
-                       n.pairs == 1 ? "" : "s");
+    bool unstable = false, no_rate = false;
+    for (const auto& r : input.roofs) unstable = unstable || (r.a && r.b && !r.judged());
+    for (const auto& p : input.points) no_rate = no_rate || (p.a && p.b && !p.judged());
+    return fmt::format("nothing judged: each of the {} {}{} in both runs {}", n.pairs, what, n.pairs == 1 ? "" : "s",
+                       unstable && no_rate ? "is unstable in A or B, or has no rate (no FLOPs) in A or B"
+                       : no_rate           ? "has no rate (no FLOPs) in A or B"
+                                           : "is unstable in A or B");
 }
 
 std::string render_comparison(const ComparisonInput& input, bool as_json) {
@@ -252,6 +264,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                        {"changed", p.significant},
                        {"cause", p.cause.empty() ? json(nullptr) : json(p.cause)}};
                 if (p.a && p.b && p.ratio > 0) e["band"] = band_json(p.threshold);
+                if (p.a && p.b) e["judged"] = p.judged();
                 if (p.repeated) e["occurrence"] = p.occurrence;  // the k-th point of that name in its run
                 if (!p.name_b.empty()) e["point_b"] = p.name_b;  // B's name for it (matched by meaning)
                 if (p.work) {
@@ -284,9 +297,10 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
         out += fmt::format("The command lines differ: A ran {}, B ran {}; a change may come from the program or its "
                            "input, not only from the build or the machine (history keeps them apart)\n",
                            terminal_text(input.command_a), terminal_text(input.command_b));
-    std::size_t faster = 0, slower = 0, same = 0, one_side = 0, unjudged = 0;
-    const auto count = [&](bool is_slower, bool significant, bool both, bool judged = true) {
+    std::size_t faster = 0, slower = 0, same = 0, one_side = 0, unjudged = 0, no_rate = 0;
+    const auto count = [&](bool is_slower, bool significant, bool both, bool judged = true, bool rated = true) {
         if (!both) ++one_side;
+        else if (!rated) ++no_rate;
         else if (!judged) ++unjudged;
         else if (!significant) ++same;
         else ++(is_slower ? slower : faster);
@@ -339,9 +353,12 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                             p.a ? figure_text(p.a->performance) : "-",
                             p.b ? figure_text(p.b->performance) : "-",
                             p.ratio > 0 ? fmt::format("{:.3f}", p.ratio) : "-",
-                            !p.a ? "only in B" : !p.b ? "only in A" : point_change_text(p),
+                            !p.a         ? "only in B"
+                            : !p.b       ? "only in A"
+                            : !p.judged() ? no_rate_text(p, input.work_unit)
+                                          : point_change_text(p),
                             why_text(p, commands_differ, input.work_unit)});
-            count(p.slower(), p.significant, p.a && p.b);
+            count(p.slower(), p.significant, p.a && p.b, true, p.judged());
             any_by_work = any_by_work || p.work;
         }
         out += fmt::format("\nPoints (matched by name{}{}; {}; a figure's spread: the range of its timed runs):\n{}",
@@ -352,8 +369,9 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                                           "changed efficiency (give --machine, or store one with 'roofline bench')",
                            table(rows));
     }
-    out += fmt::format("\n{} faster, {} slower, {} within their spread, {}{} in one run only.\n", faster, slower, same,
-                       unjudged > 0 ? fmt::format("{} not judged (unstable), ", unjudged) : "", one_side);
+    out += fmt::format("\n{} faster, {} slower, {} within their spread, {}{}{} in one run only.\n", faster, slower,
+                       same, unjudged > 0 ? fmt::format("{} not judged (unstable), ", unjudged) : "",
+                       no_rate > 0 ? fmt::format("{} not judged (no rate), ", no_rate) : "", one_side);
     if (std::string none = nothing_compared_text(input); !none.empty()) {
         none[0] = 'N';  // a sentence of its own here
         out += none + ".\n";

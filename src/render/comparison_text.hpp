@@ -23,7 +23,8 @@ struct ComparisonInput {
 };
 
 // How much of a comparison could be compared: pairs (a roof or point in both runs) and of them
-// those judged (neither side unstable). compare --fail-on-slower fails a comparison with none
+// those judged (a roof unstable on neither side, a point with a rate on both: PointChange::judged).
+// compare --fail-on-slower fails a comparison with none
 // judged: an empty baseline (a points file without points) would otherwise pass any B.
 struct ComparedCount {
     std::size_t pairs = 0, judged = 0;

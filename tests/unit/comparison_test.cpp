@@ -5,6 +5,7 @@
 #include "core/machine_roofline.hpp"
 #include "core/statistics.hpp"
 #include "io/machine_json.hpp"
+#include "render/comparison_text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -268,6 +269,38 @@ TEST(Comparison, PointChangePutDownToTheRoofOrTheEfficiency) {
     EXPECT_TRUE(bare[0].significant);
     EXPECT_TRUE(bare[0].cause.empty());
     EXPECT_FALSE(bare[0].roof_ratio.has_value());
+}
+
+// A point without FLOPs (a copy, report's "Data movement only") has no rate: its pair was counted
+// "within their spread" and as judged, so a copy 3x slower in B read as the same, and a
+// comparison of such points alone passed --fail-on-slower (exit 0) with nothing judged.
+TEST(Comparison, PointsWithoutARateAreNotJudgedNorCalledTheSame) {
+    const std::vector<Point> a{point("copy", 0, 1e9, 0.1), point("dot", 1e9, 1e9, 1.0)};
+    const std::vector<Point> b{point("copy", 0, 1e9, 0.3), point("dot", 1e9, 1e9, 1.0)};
+    ComparisonInput input;
+    input.have_points = true;
+    input.points = compare_points(a, nullptr, b, nullptr, View::carm);
+    ASSERT_EQ(input.points.size(), 2u);
+    EXPECT_FALSE(input.points[0].judged());
+    EXPECT_TRUE(input.points[1].judged());
+    EXPECT_EQ(compared_count(input).pairs, 2u);
+    EXPECT_EQ(compared_count(input).judged, 1u);
+    EXPECT_EQ(nothing_compared_text(input), "");
+    const std::string text = render_comparison(input, false);
+    EXPECT_NE(text.find("not judged: no GFLOP/s rate in A or B"), std::string::npos) << text;
+    EXPECT_NE(text.find("0 faster, 0 slower, 1 within their spread, 1 not judged (no rate), 0 in one run only"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(render_comparison(input, true).find("\"judged\": false"), std::string::npos);
+    // Only such points: nothing judged, which --fail-on-slower fails (exit 4).
+    input.points = compare_points({a[0]}, nullptr, {b[0]}, nullptr, View::carm);
+    EXPECT_EQ(compared_count(input).judged, 0u);
+    EXPECT_EQ(nothing_compared_text(input),
+              "nothing judged: each of the 1 point in both runs has no rate (no FLOPs) in A or B");
+    // FLOPs on one side only: that side is named.
+    input.points = compare_points({a[1]}, nullptr, {point("dot", 0, 1e9, 1.0)}, nullptr, View::carm);
+    EXPECT_FALSE(input.points[0].judged());
+    EXPECT_NE(render_comparison(input, false).find("not judged: no GFLOP/s rate in B"), std::string::npos);
 }
 
 // Issue 33: a name given to two points (a region entered from two places) compared only the
