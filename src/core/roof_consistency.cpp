@@ -165,6 +165,36 @@ std::vector<std::string> roofs_against_cache_probe(const MachineModel& model) {
                 "so it is not {}'s figure",
                 r.level, r.gbs, r.gbs / median, median, range, n, r.working_set_bytes >> 10, r.level));
     }
+    // DRAM: the probe's points past twice the last cache (its reach is four times it: an octave of
+    // DRAM plateau, where a victim cache still returns some lines, so the curve reads a little above
+    // DRAM). Judged only where it reached that far.
+    std::uint64_t last_cache = 0;
+    for (const auto& c : model.caches) last_cache = std::max(last_cache, c.size_bytes);
+    if (last_cache == 0) return out;
+    std::vector<double> beyond;
+    for (const auto& [bytes, gbs] : probe.points)
+        if (bytes >= 2 * last_cache && gbs > 0) beyond.push_back(gbs);
+    if (beyond.size() < kProbeDramPoints) return out;
+    std::sort(beyond.begin(), beyond.end());
+    const std::size_t n = beyond.size();
+    const double median = n % 2 ? beyond[n / 2] : 0.5 * (beyond[n / 2 - 1] + beyond[n / 2]);
+    for (const MemoryRoof& r : model.memory) {
+        if (r.threads != 1 || r.pattern != "load" || r.level != "DRAM" || !(r.gbs > 0)) continue;
+        const auto range = fmt::format("{} MiB and beyond (twice the last cache, {} MiB)", (2 * last_cache) >> 20,
+                                       last_cache >> 20);
+        if (r.gbs < kProbeDramLowShare * median)
+            out.push_back(fmt::format(
+                "DRAM load 1 thread: the roof, {:.1f} GB/s, is {:.0f}% of the {:.1f} GB/s the cache probe read over "
+                "{} (its median, {} points) in this run: the roof was measured low, its bursts disturbed; rerun "
+                "when the machine is quieter",
+                r.gbs, 100 * r.gbs / median, median, range, n));
+        else if (r.gbs > kProbeHighShare * median)
+            out.push_back(fmt::format(
+                "DRAM load 1 thread: the roof, {:.1f} GB/s, is {:.1f}x the {:.1f} GB/s the cache probe read over {} "
+                "(its median, {} points) in this run: its working set ({} MiB) most likely sat in a cache, so it is "
+                "not DRAM's figure",
+                r.gbs, r.gbs / median, median, range, n, r.working_set_bytes >> 20));
+    }
     return out;
 }
 

@@ -50,15 +50,21 @@ inline constexpr double kOuterLevelAllowance = 1.5;
 // working sets of no level are not compared.
 std::vector<std::string> refuse_outer_levels_faster_than_inner(MachineModel& model);
 
-// One thread's load roof at each cache level against the cache probe's curve of the same run (a
+// One thread's load roof at each cache level, and DRAM's, against the cache probe's curve of the same run (a
 // sweep of one thread's loads over working sets, an independent measurement): the curve's median
 // over the level's plateau (from twice the level before it to half the level's size) is what that
 // level gives one thread. A roof under kProbeLowShare of it was measured low (its bursts
 // disturbed); one over kProbeHighShare of it most likely ran in an inner level (its working set
 // fits there), as a GPU "L2" roof once measured L1. One line each, naming both figures; empty
 // when the model has no probe or a level too few probe points.
+// DRAM's load roof (1 thread) is held against the curve's points past twice the last cache
+// (at least kProbeDramPoints of them): under kProbeDramLowShare of their median it was measured
+// low (the curve there still gets some lines from a victim cache, so the share is looser), over
+// kProbeHighShare its working set sat in a cache.
 inline constexpr double kProbeLowShare = 0.8;
 inline constexpr double kProbeHighShare = 1.6;
+inline constexpr double kProbeDramLowShare = 0.5;
+inline constexpr std::size_t kProbeDramPoints = 2;
 std::vector<std::string> roofs_against_cache_probe(const MachineModel& model);
 
 } // namespace roofline

@@ -234,5 +234,41 @@ TEST(RoofConsistency, OneThreadLoadRoofsAgreeWithTheCacheProbe) {
     EXPECT_TRUE(roofs_against_cache_probe(m).empty());
 }
 
+// Where the probe reached past twice the last cache (its reach is four times it), DRAM's load
+// roof is held against those points: this Zen 5 guest's curve read 59.7 to 46.8 GB/s over 64-128
+// MiB (a 32 MiB L3), its DRAM load roof 42.7 GB/s (0.82 of their median): agreed.
+TEST(RoofConsistency, DramLoadRoofAgreesWithTheProbePastTheLastCache) {
+    auto m = zen5_with_probe();
+    for (auto [bytes, gbs] : std::vector<std::pair<std::uint64_t, double>>{
+             {42275840, 91.97}, {53263872, 77.60}, {67108864, 59.69}, {84551680, 54.31}, {106528256, 50.26},
+             {134217728, 46.83}})
+        m.cache_probe.points.push_back({bytes, gbs});
+    m.memory[3].gbs = 42.7;
+    EXPECT_TRUE(roofs_against_cache_probe(m).empty());
+
+    // Measured low: 20 GB/s, 38% of the 52.3 GB/s median of the four points past 64 MiB.
+    m.memory[3].gbs = 20;
+    auto said = roofs_against_cache_probe(m);
+    ASSERT_EQ(said.size(), 1u);
+    EXPECT_NE(said[0].find("DRAM load 1 thread: the roof, 20.0 GB/s, is 38% of the 52.3 GB/s the cache probe read "
+                           "over 64 MiB and beyond (twice the last cache, 32 MiB) (its median, 4 points)"),
+              std::string::npos)
+        << said[0];
+    EXPECT_NE(said[0].find("measured low"), std::string::npos);
+
+    // A "DRAM" roof at L3's speed: its working set sat in a cache.
+    m.memory[3].gbs = 110;
+    m.memory[3].working_set_bytes = 24 << 20;
+    said = roofs_against_cache_probe(m);
+    ASSERT_EQ(said.size(), 1u);
+    EXPECT_NE(said[0].find("is 2.1x the 52.3 GB/s"), std::string::npos) << said[0];
+    EXPECT_NE(said[0].find("(24 MiB) most likely sat in a cache, so it is not DRAM's figure"), std::string::npos)
+        << said[0];
+
+    // One point past twice the last cache is too few to judge by; another pattern or a team is not judged.
+    m.cache_probe.points.resize(m.cache_probe.points.size() - 3);
+    EXPECT_TRUE(roofs_against_cache_probe(m).empty());
+}
+
 } // namespace
 } // namespace roofline
