@@ -32,7 +32,10 @@ const char* touched_from_name(TouchedFrom from) {
     return "point";
 }
 
-std::optional<LlcNearFull> llc_near_full(const Point& p) {
+namespace {
+
+// The note at the capacity of `threads` threads (see llc_near_full).
+std::optional<LlcNearFull> near_full_for(const Point& p, int threads) {
     LlcNearFull n;
     n.llc_bytes = detail(p, kCacheLlcBytes);
     n.llc_level = static_cast<int>(detail(p, kCacheLlcLevel));
@@ -42,7 +45,7 @@ std::optional<LlcNearFull> llc_near_full(const Point& p) {
     // under L3s of 8 cores each have two of them (32 MiB x 2), one thread one.
     n.instances = static_cast<int>(detail(p, kCacheLlcInstances));
     n.cores_per_instance = static_cast<int>(detail(p, kCacheLlcCoresPerInstance));
-    n.threads = std::max(1, p.threads);
+    n.threads = std::max(1, threads);
     n.instances_used = 1;
     if (n.instances > 1 && n.cores_per_instance > 0)
         n.instances_used = std::min(n.instances, (n.threads + n.cores_per_instance - 1) / n.cores_per_instance);
@@ -72,6 +75,28 @@ std::optional<LlcNearFull> llc_near_full(const Point& p) {
     return n;
 }
 
+} // namespace
+
+std::optional<LlcNearFull> llc_near_full(const Point& p) {
+    const int own = std::max(1, p.threads);
+    const int enclosing = static_cast<int>(detail(p, kCacheEnclosingThreads));
+    auto n = near_full_for(p, own);
+    if (enclosing > own) {
+        // Its threads are not counted: at the capacity of the threads the code around it ran
+        // first (a parallel sweep's), else of its own one (a serial function's).
+        if (auto wide = near_full_for(p, enclosing); wide && wide->instances_used > (n ? n->instances_used : 1)) {
+            wide->threads_of_enclosing = true;
+            wide->one_thread_share = wide->touched_bytes / wide->llc_bytes;
+            n = wide;
+        }
+        if (n) {
+            n->enclosing_threads = enclosing;
+            n->enclosing_is_region = detail(p, kCacheEnclosingRegion) > 0;
+        }
+    }
+    return n;
+}
+
 std::string llc_near_full_text(const LlcNearFull& n) {
     const std::string level = fmt::format("L{}", n.llc_level);
     // Past the capacity (up to 1.5x) LRU still keeps most of it: "is 125% of the simulated 32 MiB
@@ -81,7 +106,22 @@ std::string llc_near_full_text(const LlcNearFull& n) {
     const auto bytes = [](double b) { return format_bytes(static_cast<std::uint64_t>(b)); };
     // The capacity, with the assumption behind it where the machine has several instances.
     std::string capacity = fmt::format("the simulated {} {}", bytes(n.llc_bytes), level);
-    if (n.instances > 1 && n.instances_used > 1)
+    const std::string enclosing = n.enclosing_is_region ? "its marker region" : "the program";
+    if (n.threads_of_enclosing)
+        capacity = fmt::format("the {} simulated {} {}s the {} threads {} ran need ({} cores share one; which of them "
+                               "ran this code is not counted: on one thread it is {:.0f}% of one)",
+                               n.instances_used, bytes(n.llc_bytes), level, n.threads, enclosing,
+                               n.cores_per_instance, 100 * n.one_thread_share);
+    else if (n.enclosing_threads > 1 && n.instances > 1 && n.cores_per_instance > 0 &&
+             n.enclosing_threads <= n.cores_per_instance)
+        capacity = fmt::format("the simulated {} {} (one of {}: the {} threads {} ran fit the {} cores sharing one)",
+                               bytes(n.llc_bytes), level, n.instances, n.enclosing_threads, enclosing,
+                               n.cores_per_instance);
+    else if (n.enclosing_threads > 1 && n.instances > 1)
+        capacity = fmt::format("the simulated {} {} (one of {}: taken as one thread's; {} ran {} threads, and which "
+                               "of them ran this code is not counted)",
+                               bytes(n.llc_bytes), level, n.instances, enclosing, n.enclosing_threads);
+    else if (n.instances > 1 && n.instances_used > 1)
         capacity = fmt::format("the {} simulated {} {}s its {} threads need ({} cores share one; its threads taken "
                                "to fill one's cores before the next, so spread wider they have more)",
                                n.instances_used, bytes(n.llc_bytes), level, n.threads, n.cores_per_instance);

@@ -28,6 +28,11 @@ inline constexpr const char* kCacheLlcCoresPerInstance = "cache_llc_cores_per_in
 // distinct lines x the line size; kCacheEnclosingRegion is 1 when it is a marker region's.
 inline constexpr const char* kCacheEnclosingTouchedBytes = "cache_enclosing_touched_bytes";
 inline constexpr const char* kCacheEnclosingRegion = "cache_enclosing_region";
+// For a function's or loop's point, whose `threads` is 1 (its CPU time summed over the threads
+// that ran it): the threads the program (a loop of a marker region: the region) ran. Its data may
+// be spread over the LLC instances those threads ran under: a sweep split over 8 threads on two
+// L3s of 4 cores holds its data in both.
+inline constexpr const char* kCacheEnclosingThreads = "cache_enclosing_threads";
 
 // The share of the LLC from which the note is given: 50%. An L3 shared by 8 cores holds what
 // the others leave; replacement that is not LRU (adaptive, pseudo-LRU) evicts lines LRU would
@@ -66,6 +71,15 @@ struct LlcNearFull {
     int cores_per_instance = 0;
     int threads = 1;
     int instances_used = 1;
+    // A function's or loop's point (kCacheEnclosingThreads): which threads ran it is not counted, only
+    // the program's (or region's) `enclosing_threads`; where those need more instances than one
+    // thread, the capacity is theirs when the data fills 50-150% of it (`threads` then those
+    // threads, `threads_of_enclosing` true), else one thread's; `one_thread_share` is the share of
+    // one instance, said beside it.
+    int enclosing_threads = 0;
+    bool enclosing_is_region = false;  // the enclosing code is a marker region (a loop's), not the program
+    bool threads_of_enclosing = false;
+    double one_thread_share = 0;
     double capacity_bytes = 0;  // instances_used x llc_bytes
     double share = 0;          // touched_bytes / capacity_bytes
     double llc_read_bytes = 0;   // read up from the LLC (its level's boundary)
@@ -74,7 +88,8 @@ struct LlcNearFull {
 
 // nullopt unless the point has the cache simulation's figures, touched data of 50% to 150% of
 // the LLC capacity its threads could use, and re-reads it from there (LLC reads >= 2x DRAM
-// reads). Without the tool's count of distinct lines (a function's or loop's point, or an older
+// reads). A function's or loop's point, whose threads are not counted, is judged at the capacity
+// of the threads its program (or region) ran, then at one thread's. Without the tool's count of distinct lines (a function's or loop's point, or an older
 // tool), its DRAM reads stand for it when they reach 50% (a lower bound, each line's first
 // touch); else what the program (a loop of a marker region: the region) touched, when that is
 // 50% to 150% and the point itself read at least half the capacity back from the LLC, so

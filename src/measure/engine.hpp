@@ -124,6 +124,10 @@ struct RegionCounts {
     // which its note may use when its own LLC reads show it re-reads (core/llc_occupancy)
     double cache_enclosing_touched_bytes = 0;
     bool cache_enclosing_region = false;
+    // ... and the threads that program (or region) ran: a function's or loop's point has threads 1
+    // (its CPU time summed over them), so the LLC instances its data may have spread over are
+    // those threads' (0: not known)
+    int cache_enclosing_threads = 0;
     std::map<std::string, double> events;          // raw counter values (perf engine), scaled
     int threads = 0;                   // threads that did work in it (instrument engine); 0: unknown
     double instructions = 0;           // instructions executed (instrument engine)

@@ -20,6 +20,7 @@ void apply_llc_context(Point& p, const RegionCounts& c) {
         p.details[kCacheEnclosingTouchedBytes] = c.cache_enclosing_touched_bytes;
         if (c.cache_enclosing_region) p.details[kCacheEnclosingRegion] = 1;
     }
+    if (c.cache_enclosing_threads > 0) p.details[kCacheEnclosingThreads] = c.cache_enclosing_threads;
 }
 
 void apply_counts(Point& p, const RegionCounts& c) {

@@ -506,6 +506,7 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     out.cache_scope.cache_llc_cores_per_instance = program.cache_llc_cores_per_instance;
     out.cache_scope.cache_enclosing_touched_bytes = program.cache_touched_bytes;
     out.cache_scope.cache_enclosing_region = !scope.region.empty();
+    out.cache_scope.cache_enclosing_threads = program.threads;
 
     // Samples by file (canonical) and link-time address (a marker region's: their shares).
     const SampleShares sample_shares(scope, instructions, functions, program);

@@ -472,8 +472,12 @@ VgtoolReport parse_vgtool_json(const std::string& text, const std::string& sourc
         }
         // What the whole program touched: a function's note may use it (it has no count of its own).
         double program_touched = 0;
+        int program_threads = 0;
         for (const auto& c : report.regions)
-            if (c.name == "(program)") program_touched = c.cache_touched_bytes;  // merge.hpp kProgramRegion
+            if (c.name == "(program)") {  // merge.hpp kProgramRegion
+                program_touched = c.cache_touched_bytes;
+                program_threads = c.threads;
+            }
         for (auto* list : {&report.regions, &report.functions})
             for (auto& c : *list) {
                 c.cache_llc_bytes = llc;
@@ -481,7 +485,10 @@ VgtoolReport parse_vgtool_json(const std::string& text, const std::string& sourc
                 c.cache_llc_instances = instances;
                 c.cache_llc_cores_per_instance = instances > 0 ? shared_by : 0;
             }
-        for (auto& c : report.functions) c.cache_enclosing_touched_bytes = program_touched;
+        for (auto& c : report.functions) {
+            c.cache_enclosing_touched_bytes = program_touched;
+            c.cache_enclosing_threads = program_threads;
+        }
     }
     report.instructions = instructions_from(j, source);
     // "flops_x87" (a tool before it left it out: none said)

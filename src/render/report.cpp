@@ -340,6 +340,9 @@ nlohmann::ordered_json dram_lower_bound_json(const std::optional<LlcNearFull>& n
             {"llc_cores_per_instance",
              n->cores_per_instance > 0 ? nlohmann::ordered_json(n->cores_per_instance) : nlohmann::ordered_json(nullptr)},
             {"threads", n->threads},
+            // whose threads those are: the point's, or (a function's or loop's point, whose threads
+            // are not counted) those the program or its marker region ran
+            {"threads_of", !n->threads_of_enclosing ? "point" : n->enclosing_is_region ? "region" : "program"},
             {"llc_instances_used", n->instances_used},
             {"capacity_bytes", number_json(n->capacity_bytes)},
             {"share", number_json(n->share)},

@@ -300,3 +300,71 @@ TEST(DistinctLines, EstimatesWithinFivePercent) {
 }
 
 } // namespace
+
+// A function's or loop's point has threads 1 (its CPU time summed over its threads), so its note
+// was judged at one LLC instance whatever threads ran it: a sweep of 5 MiB split over 8 threads
+// on two 2 MiB L3s of 4 cores (the Opteron X4 sheet) re-read 45 MiB from them, and the program
+// said 'is 125% of the 2 simulated 2 MiB L3s its 7 threads need' while the function doing all of
+// it said nothing (250% of one). It is now judged at the capacity of the threads its program ran
+// first, one thread's second, and says which.
+TEST(LlcOccupancy, FunctionOfAThreadedProgramHasTheCapacityOfTheProgramsThreads) {
+    const auto function_point = [](double dram, double l3, int program_threads) {
+        Point p;
+        p.name = "sweep";
+        p.work = 1e7;
+        p.seconds = 0.002;
+        p.threads = 1;
+        p.details = {{kCacheLlcBytes, 2 * MiB},        {kCacheLlcLevel, 3},
+                     {kCacheLlcInstances, 2},          {kCacheLlcCoresPerInstance, 4},
+                     {"cache_DRAM_read_bytes", dram},  {"cache_L3_read_bytes", l3},
+                     {kCacheEnclosingTouchedBytes, dram}};
+        if (program_threads > 0) p.details[kCacheEnclosingThreads] = program_threads;
+        return p;
+    };
+    const auto parallel = llc_near_full(function_point(5 * MiB, 45 * MiB, 8));
+    ASSERT_TRUE(parallel);
+    EXPECT_TRUE(parallel->threads_of_enclosing);
+    EXPECT_EQ(parallel->threads, 8);
+    EXPECT_EQ(parallel->instances_used, 2);
+    EXPECT_NEAR(parallel->share, 1.25, 1e-9);
+    EXPECT_EQ(llc_near_full_text(*parallel),
+              "the data it touched (at least 5 MiB) is 125% of the 2 simulated 2 MiB L3s the 8 threads the program "
+              "ran need (4 cores share one; which of them ran this code is not counted: on one thread it is 250% of "
+              "one); a real L3 (shared, not LRU) spills some of it: DRAM bytes here are a lower bound");
+    // Without the program's threads (an older measure's points): one instance, 250%, no note.
+    EXPECT_FALSE(llc_near_full(function_point(5 * MiB, 45 * MiB, 0)));
+    // A serial function's 1.2 MiB in that program: 30% of two, 60% of one: one thread's note, said so.
+    const auto serial = llc_near_full(function_point(1.2 * MiB, 12 * MiB, 8));
+    ASSERT_TRUE(serial);
+    EXPECT_FALSE(serial->threads_of_enclosing);
+    EXPECT_EQ(serial->instances_used, 1);
+    EXPECT_NE(llc_near_full_text(*serial).find("fills 60% of the simulated 2 MiB L3 (one of 2: taken as one "
+                                               "thread's; the program ran 8 threads, and which of them ran this code "
+                                               "is not counted)"),
+              std::string::npos)
+        << llc_near_full_text(*serial);
+    // A program of 3 threads fits one instance's 4 cores: one instance, and said so.
+    const auto three = llc_near_full(function_point(1.2 * MiB, 12 * MiB, 3));
+    ASSERT_TRUE(three);
+    EXPECT_NE(llc_near_full_text(*three).find("(one of 2: the 3 threads the program ran fit the 4 cores sharing one)"),
+              std::string::npos)
+        << llc_near_full_text(*three);
+    // The tool's output gives functions the program's threads, and apply_counts writes them.
+    using namespace roofline::measure;
+    const auto r = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [
+        {"name": "(program)", "calls": 1, "threads": 8, "cache_touched": 5259328}],
+        "functions": [{"name": "sweep", "bytes_loaded": 16, "bytes_stored": 8}],
+        "cache_model": {"cores": 8, "placement": "round-robin", "threads": [], "levels": [
+          {"name": "L1", "size": 65536, "ways": 8, "line": 64, "shared_by": 1},
+          {"name": "L2", "size": 524288, "ways": 8, "line": 64, "shared_by": 1},
+          {"name": "L3", "size": 2097152, "ways": 8, "line": 64, "shared_by": 4}]}})J",
+                                     "v.json");
+    ASSERT_EQ(r.functions.size(), 1u);
+    EXPECT_EQ(r.functions[0].cache_enclosing_threads, 8);
+    Point f;
+    apply_counts(f, r.functions[0]);
+    EXPECT_DOUBLE_EQ(f.details.at(kCacheEnclosingThreads), 8);
+    Point region;
+    apply_counts(region, r.regions[0]);
+    EXPECT_EQ(region.details.count(kCacheEnclosingThreads), 0u);  // a region has its own threads
+}
