@@ -124,6 +124,15 @@ CodeTraits code_traits(const Point& p) {
         t.calls = *calls;
         if (p.work_counted) t.flops_per_call = p.work / *calls;
         if (const auto insns = detail(p, kInstructionsDetail)) t.instructions_per_call = *insns / *calls;
+    } else if (const auto main_calls = detail(p, kMainFunctionCalls);
+               !p.main_function.empty() && main_calls && *main_calls > 0) {
+        t.calls = *main_calls;
+        t.calls_of = p.main_function;
+        if (const auto flops = detail(p, kMainFunctionFlops); flops && p.work_counted && p.work > 0) {
+            t.flops_per_call = *flops / *main_calls;
+            t.calls_share = std::min(1.0, *flops / p.work);
+        }
+        if (const auto insns = detail(p, kMainFunctionInstructions)) t.instructions_per_call = *insns / *main_calls;
     }
     t.library = installed_library(p.object);
     if (!t.library && p.object.empty()) {

@@ -45,11 +45,15 @@ struct CodeTraits {
     // non-temporal stores would not make.
     std::optional<double> unread_write_allocate_share;
     // A function point's (measure --functions: details function_calls and instructions, counted
-    // by the Valgrind tool): its calls, and its own FLOPs and instructions per call. Unset for
-    // every other point (regions, loops, the program): a region's "calls" are the marker's.
+    // by the Valgrind tool): its calls, and its own FLOPs and instructions per call; the program's
+    // point: its main function's (Point::main_function, named in calls_of, with its share of the
+    // program's FLOPs in calls_share). Unset for every other point (regions, loops): a region's
+    // "calls" are the marker's.
     std::optional<double> calls;
     std::optional<double> flops_per_call;
     std::optional<double> instructions_per_call;
+    std::string calls_of;
+    double calls_share = 0;
     // The shared library its code is in, by file name ("libfftw3.so.3.6.10"), when that is an
     // installed library (under /usr, /lib, /opt, a conda, Spack or Nix tree) or the point's name
     // names one ("(no symbol: libfftw3.so.3+0x2c500)"): code its user does not build. Unset for the

@@ -521,6 +521,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         step.calls = *traits.calls;
         step.flops_per_call = *traits.flops_per_call;
         step.instructions_per_call = *traits.instructions_per_call;
+        step.operation = traits.calls_of;  // the program's main function; "" for a function point
+        step.share = traits.calls_share;
         a.next_steps.push_back(step);
     } else if (x87 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::leave_x87, {}, {}, {}, 0, *traits.x87_share, {}});

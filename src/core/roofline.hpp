@@ -95,8 +95,12 @@ struct Point {
     std::map<std::string, double> details;  // e.g. "flops_dp", "flops_sp_256", "fma_share"
     // The file its code is in, as the Valgrind tool names it (a function point of measure
     // --functions: "/usr/lib/x86_64-linux-gnu/libfftw3.so.3.6.10"); empty: unknown or not one
-    // function's. Report tells library code from the program's own by it (core/code_traits).
+    // function's; the program's: the file holding most of its FLOPs, kMainWorkShare). Report
+    // tells library code from the program's own by it (core/code_traits).
     std::string object;
+    // The program's point: the function that did most of its FLOPs (kMainWorkShare or more), its
+    // FLOPs, calls and instructions in details kMainFunction*; empty: no one function did.
+    std::string main_function;
 };
 
 // Point::details key: a reference kernel's working set over the capacity of the last cache it
@@ -106,6 +110,12 @@ inline constexpr const char* kWorkingSetOverCache = "working_set_over_cache";
 // and its calls (executions of its first instruction), counted by the Valgrind tool.
 inline constexpr const char* kInstructionsDetail = "instructions";
 inline constexpr const char* kFunctionCallsDetail = "function_calls";
+// The share of the program's FLOPs one function or one file must hold to stand for its code
+// (Point::main_function, Point::object), and the main function's figures (Point::details keys).
+inline constexpr double kMainWorkShare = 0.8;
+inline constexpr const char* kMainFunctionFlops = "main_function_flops";
+inline constexpr const char* kMainFunctionCalls = "main_function_calls";
+inline constexpr const char* kMainFunctionInstructions = "main_function_instructions";
 // Point::details key, 1 when the point's FLOPs and bytes were counted in another build of the program
 // (measure --counts-from) than the one timed: its loads and stores are that build's.
 inline constexpr const char* kCountedFromOtherBuild = "counted_from_other_build";
@@ -197,7 +207,8 @@ struct NextStep {
     std::string operation;  // one_kind_mix: the one kind its FLOPs are ("FMA", "add", "mul");
                             // widen_vectors: its widest vector width narrower than the roofline's ("128");
                             // library_code: the library's file ("libfftw3.so.3.6.10")
-    // call_overhead: the function's calls, and its own FLOPs and instructions per call.
+    // call_overhead: the function's calls, and its own FLOPs and instructions per call; for the
+    // program's point, `operation` names its main function and `share` is its share of the FLOPs.
     double calls = 0;
     double flops_per_call = 0;
     double instructions_per_call = 0;

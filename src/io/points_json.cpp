@@ -47,6 +47,7 @@ json point_to_json(const Point& p) {
     j["details"] = json::object();
     for (const auto& [key, value] : p.details) j["details"][key] = value;
     if (!p.object.empty()) j["object"] = p.object;
+    if (!p.main_function.empty()) j["main_function"] = p.main_function;
     return j;
 }
 
@@ -109,6 +110,7 @@ Point point_from(const JsonNode& n) {
     if (n.has("source")) p.source = PointSource::from_name(n.child("source").as_string());
     if (n.has("details")) p.details = number_map(n.child("details"), false);
     if (n.has("object")) p.object = n.child("object").as_string();
+    if (n.has("main_function")) p.main_function = n.child("main_function").as_string();
     return p;
 }
 

@@ -43,6 +43,26 @@ void apply_counts(Point& p, const RegionCounts& c) {
     if (c.calls > 0) p.details["calls"] = static_cast<double>(c.calls);
 }
 
+void attribute_program_work(Point& p, const std::vector<RegionCounts>& functions) {
+    if (!p.work_counted || !(p.work > 0)) return;
+    const RegionCounts* top = nullptr;
+    std::map<std::string, double> by_file;
+    for (const auto& f : functions) {
+        const double flops = f.total_flops();
+        if (!(flops > 0)) continue;
+        if (!top || flops > top->total_flops()) top = &f;
+        if (!f.object.empty()) by_file[f.object] += flops;
+    }
+    if (top && top->total_flops() >= kMainWorkShare * p.work) {
+        p.main_function = top->name;
+        p.details[kMainFunctionFlops] = top->total_flops();
+        if (top->entries > 0) p.details[kMainFunctionCalls] = top->entries;
+        if (top->instructions > 0) p.details[kMainFunctionInstructions] = top->instructions;
+    }
+    for (const auto& [file, flops] : by_file)
+        if (p.object.empty() && flops >= kMainWorkShare * p.work) p.object = file;
+}
+
 EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> rank, const std::string& source) {
     EarlierTimes out;
     out.source = source;
@@ -155,6 +175,7 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         if (const auto* c = counts_for(kProgramRegion)) {
             apply_counts(p, *c);
             if (c->threads > 0) p.threads = c->threads;  // threads that did work, counted by the tool
+            attribute_program_work(p, result.functions);
         } else {
             p.work_counted = false;
             // Nothing counted its threads (no tool, no marker region wider than one): the CPUs its

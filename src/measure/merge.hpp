@@ -38,5 +38,10 @@ void apply_counts(Point& point, const RegionCounts& counts);
 // keys); nothing without a simulated last level. apply_counts calls it; loops' points, whose
 // counts are sums of instructions', take it from their program's or region's counts.
 void apply_llc_context(Point& point, const RegionCounts& counts);
+// The program's point (its counts applied): the function holding kMainWorkShare or more of its
+// FLOPs as Point::main_function, with that function's FLOPs, calls and instructions in details,
+// and the file holding that share as Point::object (unless set), so report can advise on the code
+// that does the work (a recursive fib's calls, FFTW's library) without measure --functions.
+void attribute_program_work(Point& point, const std::vector<RegionCounts>& functions);
 
 } // namespace roofline::measure

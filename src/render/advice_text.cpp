@@ -107,13 +107,15 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
             format_percent(step.share));
     case NextStep::Kind::call_overhead:
         return fmt::format(
-            "its own work per call is tiny: {} FLOPs and {} instructions per call over {} calls (counted), so calling "
+            "{} own work per call is tiny: {} FLOPs and {} instructions per call over {} calls (counted), so calling "
             "it (the call and return, saving and restoring registers, the stack frame) costs about as much as its "
             "work, and no compiler vectorizes across calls: vectorizing it or -march=native does not help. Let the "
             "compiler see through the calls: inline it (static inline in a header, -flto across files, a direct "
             "call instead of a function pointer), batch the work of many calls into one (pass arrays, not "
             "elements), or, for a recursion, write it as a loop (an iterative form), which the compiler can then "
             "vectorize",
+            step.operation.empty() ? std::string("its")
+                                   : fmt::format("{} of its FLOPs are in {}, whose", format_percent(step.share), step.operation),
             format_number(step.flops_per_call), format_number(step.instructions_per_call), format_number(step.calls));
     case NextStep::Kind::library_code:
         return fmt::format(

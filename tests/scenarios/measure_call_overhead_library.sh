@@ -103,5 +103,8 @@ for a in lib:
     said = " ".join(a["next_steps"])
     assert "build for this CPU (-march" not in said and "raise the intensity" not in said, said
     assert a["binding_roof"] and a["headroom"], a   # the roofline's facts stay
+# The program's point too: its FLOPs are all in libfftw3 (measure without --functions says so).
+prog = [a for a in r["points"] if a["point"] == "(program)"]
+assert prog and [s["kind"] for s in prog[0]["next_steps_typed"]] == ["library_code"], prog
 PY
 echo "ok: FFTW's codelets are library code (library_code), not told compiler flags"

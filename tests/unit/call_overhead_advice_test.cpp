@@ -9,6 +9,7 @@
 #include "advice_fixture.hpp"
 #include "core/code_traits.hpp"
 #include "io/points_json.hpp"
+#include "measure/merge.hpp"
 #include "measure/protocol_json.hpp"
 #include "render/advice_text.hpp"
 #include "render/report.hpp"
@@ -227,4 +228,85 @@ TEST(AdviceCallOverhead, MeasureCarriesCallsAndTheObject) {
     const auto back = points_from_json(points_to_json({fftw_codelet()}));
     ASSERT_EQ(back.size(), 1u);
     EXPECT_EQ(back[0].object, "/usr/lib/x86_64-linux-gnu/libfftw3.so.3.6.10");
+}
+
+// measure without --functions: the program's point of a recursive fib (gcc -O1, fib(27): 635,621
+// calls, 317,810 adds, 9,534,312 instructions in fib; 120 adds in main) was told to vectorize. Its
+// main function, holding 80% or more of its FLOPs, now stands for its calls, and the file holding
+// that share for its code (FFTW's program point: library code).
+TEST(AdviceCallOverhead, TheProgramsPointIsJudgedByTheFunctionThatDoesItsWork) {
+    measure::RegionCounts fib_fn, main_fn;
+    fib_fn.name = "fib";
+    fib_fn.object = "/home/me/fib";
+    fib_fn.flops = {{"f64_add", 317810}};
+    fib_fn.instructions = 9534312;
+    fib_fn.entries = 635621;
+    main_fn.name = "main";
+    main_fn.object = "/home/me/fib";
+    main_fn.flops = {{"f64_add", 120}};
+    main_fn.instructions = 400;
+    main_fn.entries = 1;
+    Point program;
+    program.name = "(program)";
+    program.work = 317930;
+    program.seconds = 0.0011;
+    program.bytes = {{"L1", 635621 * 48.0}};
+    program.details = {{"flops_by_width_scalar", 317930}, {"flops_f64_add", 317930},
+                       {"bytes_loaded", 635621 * 24.0}, {"bytes_stored", 635621 * 24.0}};
+    measure::attribute_program_work(program, {main_fn, fib_fn});
+    EXPECT_EQ(program.main_function, "fib");
+    EXPECT_EQ(program.object, "/home/me/fib");
+    EXPECT_DOUBLE_EQ(program.details[kMainFunctionCalls], 635621);
+    const auto t = code_traits(program);
+    ASSERT_TRUE(t.calls && t.flops_per_call && t.instructions_per_call);
+    EXPECT_NEAR(*t.flops_per_call, 0.5, 1e-5);  // 317,810 / 635,621
+    EXPECT_NEAR(*t.instructions_per_call, 15, 1e-5);
+    EXPECT_EQ(t.calls_of, "fib");
+    const auto r = machine();
+    const auto a = analyze(r, program, View::carm);
+    ASSERT_FALSE(a.next_steps.empty());
+    EXPECT_EQ(a.next_steps[0].kind, NextStep::Kind::call_overhead);
+    EXPECT_FALSE(has(a, NextStep::Kind::vectorize));
+    const auto text = all_advice(r, a);
+    EXPECT_NE(text.find("100.0% of its FLOPs are in fib, whose own work per call is tiny: 0.500 FLOPs and 15.0 "
+                        "instructions per call over 6.36e+05 calls"),
+              std::string::npos)
+        << text;
+    // The main function's name survives the points file.
+    const auto back = points_from_json(points_to_json({program}));
+    ASSERT_EQ(back.size(), 1u);
+    EXPECT_EQ(back[0].main_function, "fib");
+
+    // No function holds 80%: nothing stands for the program (fib 70%, a loop 30%), and it keeps
+    // vectorize; nor does a file.
+    Point mixed = program;
+    mixed.main_function.clear();
+    mixed.object.clear();
+    mixed.details.erase(kMainFunctionCalls);
+    main_fn.flops = {{"f64_add", 136000}};
+    main_fn.object = "/usr/lib/x86_64-linux-gnu/libm.so.6";
+    mixed.work = 317810 + 136000;
+    measure::attribute_program_work(mixed, {main_fn, fib_fn});
+    EXPECT_TRUE(mixed.main_function.empty());
+    EXPECT_TRUE(mixed.object.empty());
+    EXPECT_FALSE(code_traits(mixed).calls);
+
+    // An FFTW program: its codelets (no one of them 80%) all in libfftw3: the program's code is
+    // that library's.
+    measure::RegionCounts c1, c2;
+    c1.name = "(no symbol: libfftw3.so.3+0x2c500)";
+    c2.name = "(no symbol: libfftw3.so.3+0x31a00)";
+    c1.object = c2.object = "/usr/lib/x86_64-linux-gnu/libfftw3.so.3.6.10";
+    c1.flops = {{"f64_add", 6e7}};
+    c2.flops = {{"f64_mul", 5e7}};
+    Point fft = fftw_codelet();
+    fft.name = "(program)";
+    fft.object.clear();
+    fft.work = 1.1e8;
+    measure::attribute_program_work(fft, {c1, c2});
+    EXPECT_TRUE(fft.main_function.empty());
+    EXPECT_EQ(fft.object, "/usr/lib/x86_64-linux-gnu/libfftw3.so.3.6.10");
+    const auto fa = analyze(r, fft, View::carm);
+    ASSERT_EQ(fa.next_steps.size(), 1u);
+    EXPECT_EQ(fa.next_steps[0].kind, NextStep::Kind::library_code);
 }
