@@ -2,6 +2,7 @@
 
 #include "io/text_file.hpp"
 #include "measure/elf_reading.hpp"
+#include "measure/separate_debug.hpp"
 #include "rl_unnamed.h"  // tools/vgtool: the Valgrind tool's naming of code without a symbol
 
 #include <fmt/core.h>
@@ -73,9 +74,43 @@ std::vector<std::pair<std::uint64_t, std::string>> got_slots(const std::string& 
     return slots;
 }
 
+bool has_section(const std::vector<Elf64_Shdr>& sections, std::uint32_t type) {
+    return std::any_of(sections.begin(), sections.end(), [type](const Elf64_Shdr& sh) { return sh.sh_type == type; });
+}
+
+// The function symbols of table `wanted` (SHT_SYMTAB or SHT_DYNSYM) of the file in `data`.
+std::vector<ElfSymbols::Symbol> function_symbols(const std::string& data, const std::vector<Elf64_Shdr>& sections,
+                                                 std::uint32_t wanted) {
+    std::vector<ElfSymbols::Symbol> out;
+    for_each_elf_symbol(data, sections, wanted, [&](const Elf64_Sym& sym, std::string_view name) {
+        const int type = ELF64_ST_TYPE(sym.st_info);
+        if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_size == 0) return;
+        out.push_back({sym.st_value, sym.st_size, demangle(std::string(name)), type == STT_GNU_IFUNC});
+    });
+    return out;
+}
+
 } // namespace
 
-ElfSymbols::ElfSymbols(const std::string& path) : path_(path) {
+// A stripped file (no .symtab) whose symbols were kept in a separate debug file: the Valgrind tool
+// reads that file's .symtab and names the file's functions from it (a glibc function with libc6-dbg
+// installed, `__ieee754_exp_fma`; a library stripped with objcopy --only-keep-debug), so the sampler
+// and the loop finder name them from it too. Its addresses are the file's own link-time addresses.
+void ElfSymbols::read_separate_debug_symbols(const std::string& path, const std::string& data,
+                                             const std::vector<Elf64_Shdr>& sections, const std::string& debug_root) {
+    const auto debug = find_separate_debug_file(path, debug_reference(data, sections), debug_root);
+    if (!debug) return;
+    Elf64_Ehdr eh{};
+    if (!read_at(debug->data, 0, eh)) return;
+    std::vector<Elf64_Shdr> debug_sections(eh.e_shnum);
+    for (unsigned i = 0; i < eh.e_shnum; ++i)
+        if (!read_at(debug->data, eh.e_shoff + std::uint64_t{i} * eh.e_shentsize, debug_sections[i])) return;
+    auto symbols = function_symbols(debug->data, debug_sections, SHT_SYMTAB);
+    if (symbols.empty()) return;
+    symbols_ = std::move(symbols);
+}
+
+ElfSymbols::ElfSymbols(const std::string& path, const std::string& debug_root) : path_(path) {
     // Programs and libraries with debug information can be far larger than an
     // input file (libxul, CUDA fat binaries): allow 16 GiB rather than lose their symbols.
     auto file = read_file_if_exists(path, std::uint64_t{16} << 30);
@@ -98,13 +133,10 @@ ElfSymbols::ElfSymbols(const std::string& path) : path_(path) {
     for (unsigned i = 0; i < eh.e_shnum; ++i)
         if (!read_at(data, eh.e_shoff + std::uint64_t{i} * eh.e_shentsize, sections[i])) return;
     for (const std::uint32_t wanted : {SHT_SYMTAB, SHT_DYNSYM}) {
-        for_each_elf_symbol(data, sections, wanted, [&](const Elf64_Sym& sym, std::string_view name) {
-            const int type = ELF64_ST_TYPE(sym.st_info);
-            if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_size == 0) return;
-            symbols_.push_back({sym.st_value, sym.st_size, demangle(std::string(name)), type == STT_GNU_IFUNC});
-        });
+        symbols_ = function_symbols(data, sections, wanted);
         if (!symbols_.empty()) break;  // .symtab found: .dynsym is a subset
     }
+    if (!has_section(sections, SHT_SYMTAB)) read_separate_debug_symbols(path, data, sections, debug_root);
     std::sort(symbols_.begin(), symbols_.end(), [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
     got_slots_ = got_slots(data, sections);
     if (eh.e_shstrndx < sections.size()) {

@@ -4,6 +4,8 @@
 // breakpoint address).
 #pragma once
 
+#include "measure/separate_debug.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,11 +38,14 @@ ElfClass elf_class_of(std::string_view first_bytes);
 // Of the file at `path` (not_elf when unreadable, or a script).
 ElfClass executable_elf_class(const std::string& path);
 
-// The function symbols of one ELF file (.symtab, else .dynsym), demangled.
+// The function symbols of one ELF file (.symtab, else its separate debug file's .symtab, else
+// .dynsym), demangled.
 class ElfSymbols {
 public:
-    // Empty (loaded() false) when the file is not a readable 64-bit ELF.
-    explicit ElfSymbols(const std::string& path);
+    // Empty (loaded() false) when the file is not a readable 64-bit ELF. A file without a .symtab
+    // takes its functions from its separate debug file's (separate_debug.hpp: under `debug_root`
+    // by build ID, or by its debug link), as the Valgrind tool and GDB do.
+    explicit ElfSymbols(const std::string& path, const std::string& debug_root = kDefaultDebugRoot);
     bool loaded() const { return loaded_; }
     // A shared library (ET_DYN without a program interpreter), not a program.
     bool shared_library() const { return shared_library_; }
@@ -75,6 +80,9 @@ public:
     static std::string unnamed_function_name(const std::string& file, std::uint64_t start);
 
 private:
+    void read_separate_debug_symbols(const std::string& path, const std::string& data,
+                                     const std::vector<Elf64_Shdr>& sections, const std::string& debug_root);
+
     std::string path_;
     bool loaded_ = false;
     bool shared_library_ = false;
