@@ -455,7 +455,9 @@ void find_changes(FigureHistory& history) {
     std::optional<std::size_t> previous;
     for (std::size_t i = 0; i < history.runs.size(); ++i) {
         if (!history.runs[i].figure) continue;
-        if (history.runs[i].figure->unstable) {  // not judged, nor judged against
+        // Unstable, or no rate (a point without FLOPs: 0 GFLOP/s whatever its time): not judged,
+        // nor judged against.
+        if (history.runs[i].figure->unstable || !(history.runs[i].figure->value > 0)) {
             history.unjudged.push_back(i);
             continue;
         }

@@ -205,8 +205,8 @@ struct FigureHistory {
         bool slower() const { return work ? work->time_changed && work->time_ratio > 1 : ratio < 1; }
     };
     std::vector<Step> changes;
-    // Runs whose figure its run marked unstable (SpreadFigure::unstable): not judged, and not the
-    // run the next one is judged against.
+    // Runs whose figure its run marked unstable (SpreadFigure::unstable) or that has no rate (a
+    // point without FLOPs): not judged, and not the run the next one is judged against.
     std::vector<std::size_t> unjudged;
 };
 // A step of a measured point's series (`command` set) whose work changed is one (Step::work),

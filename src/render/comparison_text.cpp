@@ -449,11 +449,19 @@ std::string render_history(const HistoryInput& input, bool as_json) {
             changes += fmt::format("{}run {}: {:+.0f}% (x{:.3f}, outside {})", changes.empty() ? "" : "; ", c.run + 1,
                                    (c.ratio - 1) * 100, c.ratio, band_text(c.threshold));
         }
-        // Runs whose figure was unstable, in run order among the steps: not judged (nor judged against).
+        // Runs whose figure was unstable or had no rate, in run order among the steps: not judged
+        // (nor judged against); a figure with no rate in any run (a point without FLOPs) in one line.
+        const bool no_rate_at_all = std::none_of(values.begin(), values.end(), [](double v) { return v > 0; });
+        if (no_rate_at_all)
+            changes = fmt::format("not judged: no {} rate in any run (no FLOPs counted)", h.unit);
         for (const auto i : h.unjudged) {
+            if (no_rate_at_all) break;
             const auto& f = *h.runs[i].figure;
-            changes += fmt::format("{}run {}: unstable{}, not judged", changes.empty() ? "" : "; ", i + 1,
-                                   f.cv > 0 ? fmt::format(" (CV {})", format_percent(f.cv)) : "");
+            if (!(f.value > 0))
+                changes += fmt::format("{}run {}: no rate, not judged", changes.empty() ? "" : "; ", i + 1);
+            else
+                changes += fmt::format("{}run {}: unstable{}, not judged", changes.empty() ? "" : "; ", i + 1,
+                                       f.cv > 0 ? fmt::format(" (CV {})", format_percent(f.cv)) : "");
         }
         flagged += h.changes.size();
         rows.push_back({terminal_text(h.key), h.unit, std::to_string(values.size()), format_number(values.front()),

@@ -605,6 +605,40 @@ TEST(Comparison, BackToBackRunsAreJudgedWithinTheirCvAndUnstableRoofsAreNotJudge
 
 // history: a run whose roof is unstable is neither judged nor judged against; the next run is
 // judged against the last stable one.
+// A point without FLOPs has 0 GFLOP/s whatever its time: a marker region 'copy' (memcpy, no FLOPs)
+// measured twice from one command line took 0.028 s, then 0.095 s, and history said 'none beyond
+// the spread' and passed --fail-on-slower. Such runs are not judged, nor judged against, and a
+// figure with no rate in any run says so.
+TEST(Comparison, HistoryDoesNotJudgeRunsWithoutARate) {
+    const auto figure = [](double gflops) {
+        SpreadFigure f;
+        f.value = gflops;
+        f.floor = kMinimumChange;
+        return f;
+    };
+    FigureHistory copy;
+    copy.key = "copy";
+    copy.unit = "GFLOP/s";
+    copy.command = "./cp 16000000";
+    copy.runs = {{"#1", figure(0)}, {"#2", figure(0)}};
+    find_changes(copy);
+    EXPECT_TRUE(copy.changes.empty());
+    EXPECT_EQ(copy.unjudged, (std::vector<std::size_t>{0, 1}));
+    const std::string text = render_history({"point 'copy'", {copy}}, false);
+    EXPECT_NE(text.find("not judged: no GFLOP/s rate in any run (no FLOPs counted)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("none beyond the spread"), std::string::npos) << text;
+    // A run without a rate among rated ones: left out, the next judged against the one before it.
+    FigureHistory dot = copy;
+    dot.key = "dot";
+    dot.runs = {{"#1", figure(2.0)}, {"#2", figure(0)}, {"#3", figure(1.0)}};
+    find_changes(dot);
+    EXPECT_EQ(dot.unjudged, (std::vector<std::size_t>{1}));
+    ASSERT_EQ(dot.changes.size(), 1u);
+    EXPECT_EQ(dot.changes[0].run, 2u);
+    EXPECT_NEAR(dot.changes[0].ratio, 0.5, 1e-12);
+    EXPECT_NE(render_history({"point 'dot'", {dot}}, false).find("run 2: no rate, not judged"), std::string::npos);
+}
+
 TEST(Comparison, HistoryLeavesOutRunsWhoseRoofIsUnstable) {
     Stats quiet = samples(99, 101, 40);
     quiet.cv = 0.01;
