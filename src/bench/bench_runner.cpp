@@ -227,7 +227,7 @@ bool keep_within_limit(const std::string& name, const char* unit, double measure
         // the host may clock a guest's cores apart (the run's reading is core 0's alone).
         std::vector<double> ghz(static_cast<std::size_t>(team.size()), 0.0);
         team.run([&](int i) { ghz[static_cast<std::size_t>(i)] = measure_core_clock(0.1).ghz; });
-        return *std::max_element(ghz.begin(), ghz.end());
+        return plausible_clock_ghz(*std::max_element(ghz.begin(), ghz.end()));
     };
     if (team.size() > 1)
         probe.reading_how = fmt::format(" (on each of its {} cores at once, the highest)", team.size());
@@ -356,7 +356,8 @@ void measure_thread_group(GroupContext& g, std::size_t first, std::size_t last, 
 void finish_model(const Topology& topology, const std::optional<Microarch>& microarch, const BurstPolicy& policy,
                   double clock_before_ghz, std::vector<ClockReading> readings, MachineModel& model) {
     topology.bind_current_thread_to_core(0);
-    const ClockMeasurement clock_after = measure_core_clock(0.1);
+    ClockMeasurement clock_after = measure_core_clock(0.1);
+    clock_after.ghz = plausible_clock_ghz(clock_after.ghz);
     model.environment.clock_after_ghz = clock_after.ghz;
     const bool remeasured = !readings.empty();
     readings.insert(readings.begin(), {clock_before_ghz, "before the run"});
@@ -431,7 +432,10 @@ MachineModel run_bench(const Topology& topology, const BenchOptions& options, co
     }
 
     topology.bind_current_thread_to_core(0);
-    const ClockMeasurement clock_before = measure_core_clock(0.1);
+    ClockMeasurement clock_before = measure_core_clock(0.1);
+    std::string implausible;
+    clock_before.ghz = plausible_clock_ghz(clock_before.ghz, &implausible);
+    if (!implausible.empty()) model.environment.warnings.push_back(implausible);
     model.cpu.clock_ghz = clock_before.ghz;
     model.environment.clock_before_ghz = clock_before.ghz;
     const MicroarchLookup lookup = identify_microarch({features.vendor, features.family, features.model, features.names()});

@@ -60,6 +60,9 @@ TopologyReport gather_report(bool probe) {
         report.environment.warnings.push_back(fmt::format(
             "could not bind to core {}: the clock was measured on whichever core the OS chose", kClockCore));
     report.clock = measure_core_clock(kClockSeconds);
+    std::string implausible;
+    report.clock.ghz = plausible_clock_ghz(report.clock.ghz, &implausible);
+    if (!implausible.empty()) report.environment.warnings.push_back(implausible);
     report.clock_seconds = kClockSeconds;
     report.clock_method = kClockMethod;
     return report;

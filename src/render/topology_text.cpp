@@ -96,9 +96,11 @@ std::string topology_text(const TopologyReport& r) {
     out += fmt::format("\nISA         {}\n", isa.empty() ? "(none detected)" : isa);
 
     const std::string where = r.clock_core ? fmt::format("on core {}", *r.clock_core) : "unbound";
-    out += fmt::format("Clock       {:.2f} GHz measured {} (90th percentile of {} samples over {:.1f} s, range "
+    // 0: the reading was no clock (topo/clock.hpp plausible_clock_ghz; a warning says why).
+    out += fmt::format("Clock       {} measured {} (90th percentile of {} samples over {:.1f} s, range "
                        "{:.2f}-{:.2f} GHz)\n",
-                       r.clock.ghz, where, r.clock.samples, r.clock_seconds, r.clock.min_ghz, r.clock.max_ghz);
+                       r.clock.ghz > 0 ? fmt::format("{:.2f} GHz", r.clock.ghz) : std::string("unknown"), where,
+                       r.clock.samples, r.clock_seconds, r.clock.min_ghz, r.clock.max_ghz);
     out += fmt::format("            method: {}\n", r.clock_method);
     if (cpu.nominal_clock_ghz > 0)
         out += fmt::format("            nominal: {:.2f} GHz\n", cpu.nominal_clock_ghz);

@@ -2,6 +2,8 @@
 
 #include "core/statistics.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -97,6 +99,16 @@ ClockMeasurement measure_core_clock(double seconds) {
     result.max_ghz = summary.max;
     result.samples = summary.runs;
     return result;
+}
+
+double plausible_clock_ghz(double reading_ghz, std::string* why) {
+    if (!(reading_ghz > kMaxPlausibleClockGhz)) return reading_ghz;
+    if (why)
+        *why = fmt::format("the core clock read {:.2f} GHz, above the {:.1f} GHz no x86 core runs at: the chain of "
+                           "dependent adds it is timed with ran faster than one add a cycle on this CPU, so it is no "
+                           "clock; theoretical figures, which need one, are unknown in this run",
+                           reading_ghz, kMaxPlausibleClockGhz);
+    return 0;
 }
 
 double nominal_clock_from_brand(const std::string& brand) {

@@ -40,6 +40,21 @@ TEST(NominalClock, ZeroWithoutAFrequency) {
     EXPECT_EQ(nominal_clock_from_brand("Ryzen 3.4GHz without the at sign"), 0);
 }
 
+// A reading no x86 core runs at (a chain that ran faster than one add a cycle) is no clock: 0,
+// with why; a true reading, or none, passes as it is.
+TEST(PlausibleClock, AReadingAboveAnyCoreIsNoClock) {
+    std::string why;
+    EXPECT_DOUBLE_EQ(plausible_clock_ghz(4.05, &why), 4.05);
+    EXPECT_TRUE(why.empty());
+    EXPECT_DOUBLE_EQ(plausible_clock_ghz(6.2, &why), 6.2);  // the fastest boost sold
+    EXPECT_DOUBLE_EQ(plausible_clock_ghz(0, &why), 0);
+    EXPECT_TRUE(why.empty());
+    EXPECT_DOUBLE_EQ(plausible_clock_ghz(8.1, &why), 0);  // a 4.05 GHz core retiring two adds a cycle
+    EXPECT_NE(why.find("the core clock read 8.10 GHz, above the 7.0 GHz no x86 core runs at"), std::string::npos) << why;
+    EXPECT_NE(why.find("theoretical figures, which need one, are unknown"), std::string::npos) << why;
+    EXPECT_DOUBLE_EQ(plausible_clock_ghz(8.1), 0);  // no reason asked for
+}
+
 TEST(CpuFeatures, ImplicationsHold) {
     const CpuFeatures f = detect_cpu_features();
 #if defined(__x86_64__)
