@@ -421,7 +421,10 @@ void announce_next_long_run(const std::string& what, const std::string& hint) {
 std::string find_executable(const std::string& name) {
     namespace fs = std::filesystem;
     if (name.empty()) return {};
-    if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : std::string{};
+    if (name.find('/') != std::string::npos) {
+        std::error_code ec;
+        return !fs::is_directory(name, ec) && ::access(name.c_str(), X_OK) == 0 ? name : std::string{};
+    }
     const char* path = std::getenv("PATH");
     std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
     size_t start = 0;
@@ -435,6 +438,11 @@ std::string find_executable(const std::string& name) {
         start = end + 1;
     }
     return {};
+}
+
+std::string not_executable_reason(const std::string& name) {
+    std::error_code ec;
+    return std::filesystem::is_directory(name, ec) ? "is a directory" : "permission denied";
 }
 
 std::function<int(pid_t)> wait_within(TimeLimit& limit) {
@@ -490,7 +498,8 @@ ChildRun run_child(const std::vector<std::string>& argv, const std::vector<std::
     const std::string exe = find_executable(argv[0]);
     if (exe.empty()) {
         if (argv[0].find('/') != std::string::npos && ::access(argv[0].c_str(), F_OK) == 0)
-            throw CommandNotFound(fmt::format("cannot execute {}: permission denied", message_name(argv[0])), 126);
+            throw CommandNotFound(
+                fmt::format("cannot execute {}: {}", message_name(argv[0]), not_executable_reason(argv[0])), 126);
         throw CommandNotFound(fmt::format("command not found: {}", message_name(argv[0])));
     }
 

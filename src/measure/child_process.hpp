@@ -33,8 +33,11 @@ struct Interrupted : MeasureError {
     using MeasureError::MeasureError;
 };
 
-// Looks argv[0] up like execvp does; empty when not found or not executable.
+// Looks argv[0] up like execvp does; empty when not found or not executable (a directory is not).
 std::string find_executable(const std::string& name);
+// Why `name`, a path that exists but find_executable refused, cannot be run: "is a directory" or
+// "permission denied" (exec's EACCES says the second of both).
+std::string not_executable_reason(const std::string& name);
 
 // How long a child may take to end after a forwarded SIGINT / SIGTERM before it gets SIGKILL.
 inline constexpr double kStopGraceSeconds = 3;

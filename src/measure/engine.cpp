@@ -37,7 +37,8 @@ MeasureResult run_measurement(const MeasureRequest& request) {
     if (find_executable(request.argv[0]).empty()) {
         const auto& name = request.argv[0];
         if (name.find('/') != std::string::npos && ::access(name.c_str(), F_OK) == 0)
-            throw CommandNotFound(fmt::format("cannot execute {}: permission denied", message_name(name)), 126);
+            throw CommandNotFound(fmt::format("cannot execute {}: {}", message_name(name), not_executable_reason(name)),
+                                  126);
         throw CommandNotFound(fmt::format("command not found: {}", message_name(name)));
     }
     const auto& requested = engine_descriptor(request.engine);

@@ -61,6 +61,21 @@ TEST(MeasureChildProcess, MissingCommand) {
     EXPECT_THROW(run_child({}, {}), CommandNotFound);
 }
 
+// A directory given as the command: exec says EACCES ("Permission denied"), which sent users
+// looking at permissions; it is named as a directory, with exit status 126 as a shell gives.
+TEST(MeasureChildProcess, ADirectoryIsNotACommand) {
+    EXPECT_EQ(find_executable("/tmp"), "");
+    EXPECT_EQ(find_executable("/tmp/"), "");
+    try {
+        run_child({"/tmp"}, {});
+        FAIL();
+    } catch (const CommandNotFound& e) {
+        EXPECT_STREQ(e.what(), "cannot execute /tmp: is a directory");
+        EXPECT_EQ(e.exit_code, 126);
+    }
+    EXPECT_EQ(not_executable_reason("/etc/hostname"), "permission denied");
+}
+
 
 TEST(MeasureChildProcess, TermIsForwardedToTheChild) {
     std::thread sender;
