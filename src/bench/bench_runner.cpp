@@ -383,7 +383,8 @@ void finish_model(const Topology& topology, const std::optional<Microarch>& micr
     };
     for (auto& r : model.compute) at_run_clock(r.theoretical_gflops, r.theoretical_clock_ghz, r.theoretical_clock);
     for (auto& r : model.memory) at_run_clock(r.theoretical_gbs, r.theoretical_clock_ghz, r.theoretical_clock);
-    if (microarch)
+    // No clock before the run (plausible_clock_ghz refused it): no theoretical figure was made.
+    if (microarch && clock_before_ghz > 0)
         model.environment.warnings.push_back(
             "theoretical figures assume " + microarch->fp.description +
             fmt::format(" at {:.2f} GHz on every core, the clock {} ({}){}", theory_ghz, source, microarch->source,
