@@ -136,11 +136,14 @@ CodeTraits code_traits(const Point& p) {
     }
     t.library = installed_library(p.object);
     if (!t.library && p.object.empty()) {
-        // Code without a symbol is named by its file: "(no symbol: libfftw3.so.3.6.10+0x2c500)".
+        // Code without a symbol is named by its file: "(no symbol: libfftw3.so.3.6.10+0x2c500)", or
+        // "(no symbol: libopenblas.so.0)" for code in no function of its unwind table (hand-written
+        // assembly without CFI). A file name may hold a '+' itself (libstdc++.so.6): the offset is
+        // the "+0x..." before the closing parenthesis.
         constexpr std::string_view no_symbol = "(no symbol: ";
-        if (p.name.compare(0, no_symbol.size(), no_symbol) == 0) {
-            const auto plus = p.name.rfind('+');
-            const auto file = p.name.substr(no_symbol.size(), plus == std::string::npos ? 0 : plus - no_symbol.size());
+        if (p.name.compare(0, no_symbol.size(), no_symbol) == 0 && p.name.ends_with(")")) {
+            std::string file = p.name.substr(no_symbol.size(), p.name.size() - no_symbol.size() - 1);
+            if (const auto plus = file.rfind("+0x"); plus != std::string::npos) file.resize(plus);
             if (is_shared_library_name(file)) t.library = file;
         }
     }

@@ -679,3 +679,22 @@ TEST(CodeTraits, TheMicroarchitectureAModelNamesGivesEachWidthsShareOfThePeak) {
     EXPECT_FALSE(microarch_named("", true));
     EXPECT_FALSE(microarch_named("AMD Zen 9", true));
 }
+
+// A point named by its file alone: "(no symbol: FILE)" for code in no function of the file's unwind
+// table (hand-written assembly without CFI), and a file whose name holds a '+' (libstdc++). The
+// name's file was read up to its last '+', so these were not library code and got the program's
+// advice (vectorize, -march=native).
+TEST(CodeTraits, LibraryFromANoSymbolNameWithoutAnOffsetOrWithAPlusInIt) {
+    const auto library_of = [](const std::string& name) {
+        Point p;
+        p.name = name;
+        return code_traits(p).library;
+    };
+    EXPECT_EQ(library_of("(no symbol: libfftw3.so.3.6.10+0x2c500)"), "libfftw3.so.3.6.10");
+    EXPECT_EQ(library_of("(no symbol: libopenblas.so.0)"), "libopenblas.so.0");
+    EXPECT_EQ(library_of("(no symbol: libstdc++.so.6+0x9f3a0)"), "libstdc++.so.6");
+    EXPECT_EQ(library_of("(no symbol: libstdc++.so.6)"), "libstdc++.so.6");
+    EXPECT_FALSE(library_of("(no symbol: prog+0x1140)"));
+    EXPECT_FALSE(library_of("(no symbol: prog)"));
+    EXPECT_FALSE(library_of("(no symbol: [vdso])"));
+}
