@@ -475,13 +475,16 @@ KernelParamValues parse_kernel_param(const std::string& text) {
 }
 
 std::vector<std::uint64_t> parse_size_sweep(const std::string& text) {
+    // parse_bytes says what is wrong with the size (a unit it does not know, zero, above 1 EiB),
+    // naming it; the list or sweep it is part of is named too when that is longer.
     auto size = [&](const std::string& s) {
         try {
             const auto v = parse_bytes(s);
-            if (v == 0) throw std::invalid_argument("zero");
+            if (v == 0) throw std::invalid_argument(fmt::format("size must be positive: '{}'", s));
             return v;
-        } catch (const std::invalid_argument&) {
-            throw std::invalid_argument(fmt::format("'{}' in '{}' is not a size (e.g. 32K, 8MiB, 1G)", s, text));
+        } catch (const std::invalid_argument& e) {
+            if (s == text) throw;
+            throw std::invalid_argument(fmt::format("in '{}': {}", text, e.what()));
         }
     };
     std::vector<std::uint64_t> out;
@@ -504,8 +507,9 @@ std::vector<std::uint64_t> parse_size_sweep(const std::string& text) {
         const std::string step = text.substr(colon + 1);
         char* end = nullptr;
         factor = step.size() > 1 && step[0] == 'x' ? std::strtod(step.c_str() + 1, &end) : 0;
-        if (!end || *end != '\0' || !(factor > 1.01) || factor > 1024)
-            throw std::invalid_argument(fmt::format("'{}': the step must be xF with F above 1 (e.g. x2, x1.5)", step));
+        if (!end || *end != '\0' || !(factor >= 1.01) || factor > 1024)
+            throw std::invalid_argument(
+                fmt::format("'{}': the step must be xF with F from 1.01 to 1024 (e.g. x2, x1.5)", step));
     }
     if (to < from) throw std::invalid_argument(fmt::format("'{}': the sizes must rise ({} > {})", text,
                                                            format_bytes(from), format_bytes(to)));

@@ -65,7 +65,7 @@ expect 2 "^roofline: error: roofline.yaml:2:12: kernels.threads: '100000': --thr
   kernels sum_sp_scalar --sizes 4K --no-store -q
 # A size's form is the option's own check: found as the file is read, like --samples above.
 printf 'kernels.sizes: bogus\n' >roofline.yaml
-expect 2 "^roofline: error: roofline.yaml:1:16: kernels.sizes: 'bogus' is not a valid value for 'roofline kernels --sizes': --sizes: 'bogus'" \
+expect 2 "^roofline: error: roofline.yaml:1:16: kernels.sizes: 'bogus' is not a valid value for 'roofline kernels --sizes': --sizes: not a size: 'bogus'" \
   kernels sum_sp_scalar --no-store -q
 expect 2 "^kernels.sizes +bogus +roofline.yaml:1:16 +INVALID$" config show
 rm -f roofline.yaml

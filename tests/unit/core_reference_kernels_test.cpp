@@ -504,5 +504,26 @@ TEST(ReferenceKernels, SizeSweeps) {
         EXPECT_THROW(parse_size_sweep(bad), std::invalid_argument) << bad;
 }
 
+// What is wrong with a size is said, not only that it is "not a size": '1T' was called that,
+// though it is one in a unit the parser does not take, and '0' though it is zero; a step of
+// x1.001 was refused as not "above 1".
+TEST(ReferenceKernels, SizeSweepMessagesSayWhy) {
+    const auto message = [](const std::string& text) {
+        try {
+            (void)parse_size_sweep(text);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_NE(message("1T").find("unknown size unit in '1T' (use B, kB, MB or GB)"), std::string::npos) << message("1T");
+    EXPECT_EQ(message("1K..1T:x2").rfind("in '1K..1T:x2': unknown size unit in '1T'", 0), 0u) << message("1K..1T:x2");
+    EXPECT_EQ(message("16K,0").rfind("in '16K,0': size must be positive: '0'", 0), 0u) << message("16K,0");
+    EXPECT_NE(message("2000000000G").find("at most 1 EiB"), std::string::npos) << message("2000000000G");
+    EXPECT_NE(message("1K..1M:x1.001").find("F from 1.01 to 1024"), std::string::npos) << message("1K..1M:x1.001");
+    EXPECT_NE(message("1K..1M:x2000").find("F from 1.01 to 1024"), std::string::npos) << message("1K..1M:x2000");
+    EXPECT_NO_THROW(parse_size_sweep("1K..2K:x1.01"));  // the smallest step the message names is taken
+}
+
 } // namespace
 } // namespace roofline
