@@ -6,11 +6,18 @@
 // Idempotent: a name already made so has no line breaks left.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace roofline {
 
 std::string message_name(std::string_view name);
+
+// A value from a file quoted in a message, as message_name makes it, cut to `max_chars`
+// bytes with "..." (at a character boundary) when longer: a CSV or log file read as one
+// YAML scalar is named by its start ("found 'name,flops,bytes k0,0,0 k1,2,8 ...'"), not
+// echoed whole into a message of hundreds of kilobytes.
+std::string message_excerpt(std::string_view text, std::size_t max_chars = 60);
 
 } // namespace roofline

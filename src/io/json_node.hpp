@@ -69,7 +69,7 @@ public:
         auto found = node.as_string();
         if (found != schema) {
             node.fail(fmt::format("expected \"{}\", found \"{}\" (not a {}, or written by an incompatible version)",
-                                  schema, found, kind));
+                                  schema, message_excerpt(found), kind));
         }
         return found;
     }

@@ -336,7 +336,7 @@ CacheLevel cache_from(const JsonNode& n) {
     read_optional(n, "size_source", c.size_source);
     if (!c.size_source.empty() && c.size_source != "reported" && c.size_source != "table" && c.size_source != "measured")
         n.child("size_source").fail(fmt::format("expected \"reported\", \"table\" or \"measured\", found \"{}\"",
-                                                c.size_source));
+                                                message_excerpt(c.size_source)));
     read_optional(n, "reported_size_bytes", c.reported_size_bytes);
     read_optional(n, "measured_size_bytes", c.measured_size_bytes);
     read_optional(n, "finding", c.finding);
@@ -350,7 +350,8 @@ ComputeRoof compute_from(const JsonNode& n) {
     const auto precision = n.required("precision", "a string");
     r.precision = precision.as_string();
     if (!is_valid_precision_name(r.precision))
-        precision.fail(fmt::format("expected \"dp\", \"sp\" or a work unit's short name, found \"{}\"", r.precision));
+        precision.fail(fmt::format("expected \"dp\", \"sp\" or a work unit's short name, found \"{}\"",
+                                   message_excerpt(r.precision)));
     read_optional(n, "isa", r.isa);
     read_optional_in(n, "vector_bits", r.vector_bits, 0, 1 << 16);
     read_optional(n, "mix", r.mix);

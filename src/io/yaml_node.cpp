@@ -35,7 +35,7 @@ std::string describe(const YAML::Node& n) {
     case YAML::NodeType::Map: return "a mapping";
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Null: return "nothing";
-    case YAML::NodeType::Scalar: return fmt::format("'{}'", n.Scalar());
+    case YAML::NodeType::Scalar: return fmt::format("'{}'", message_excerpt(n.Scalar()));
     default: return "an undefined value";
     }
 }
@@ -138,9 +138,7 @@ private:
         --depth_;
         return v;
     }
-    static std::string shortened(const std::string& text) {
-        return text.size() <= 60 ? text : text.substr(0, 57) + "...";
-    }
+    static std::string shortened(const std::string& text) { return message_excerpt(text); }
     void skip_spaces() {
         while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
     }
