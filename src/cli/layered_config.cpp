@@ -2,6 +2,7 @@
 
 #include "cli/usage_error.hpp"
 #include "core/closest_words.hpp"
+#include "core/message_name.hpp"
 #include "io/config_file.hpp"
 #include "io/machine_json.hpp"
 
@@ -115,9 +116,26 @@ Layer file_layer(const std::string& path, const std::vector<std::string>& keys, 
     source.present = file.present;
     for (auto& s : file.settings) {
         for (auto& v : s.values) v = expanded_home(v);
-        if (std::find(keys.begin(), keys.end(), s.key) == keys.end())
+        // A command's first option ('kernels' -> 'kernels.cache'), where s.key names a command.
+        const auto option = std::find_if(keys.begin(), keys.end(), [&](const std::string& k) {
+            return k.size() > s.key.size() && k.compare(0, s.key.size(), s.key) == 0 && k[s.key.size()] == '.';
+        });
+        if (s.no_value) {
+            if (option != keys.end()) continue;  // 'kernels:' and its options commented out: none set
+            throw UsageError(fmt::format("{}: {}: a setting needs a value (write 'key: value')", s.key_where,
+                                         message_name(s.key)));
+        }
+        if (std::find(keys.begin(), keys.end(), s.key) == keys.end()) {
+            // 'kernels: 5' names a command, not an unknown setting: its options go under it.
+            if (option != keys.end())
+                throw UsageError(fmt::format("{}: '{}' is a command, not a setting: write its settings under it, "
+                                             "indented ('{}:' then '  {}: VALUE'), or as '{}: VALUE'; 'roofline "
+                                             "config show {}' lists them",
+                                             s.key_where, s.key, s.key, option->substr(s.key.size() + 1), *option,
+                                             s.key));
             throw UsageError(fmt::format("{}: unknown setting '{}'{}; 'roofline config show' lists them all",
-                                         s.key_where, s.key, suggestion(s.key, keys)));
+                                         s.key_where, message_name(s.key), suggestion(s.key, keys)));
+        }
         layer[s.key] = LayerSetting{std::move(s.values), s.list, s.where};
     }
     return layer;
@@ -189,7 +207,8 @@ void apply_setting(Target& t, const LayerSetting& chosen, const std::string& cho
             t.option->default_val(text);
         } catch (const CLI::Error& e) {
             throw UsageError(fmt::format("{}: {}: '{}' is not a valid value for 'roofline {} {}': {}", chosen.where,
-                                         chosen_key, text, t.value.command, t.value.option, e.what()));
+                                         chosen_key, message_excerpt(text), t.value.command, t.value.option,
+                                         e.what()));
         }
     } catch (const UsageError& e) {
         t.value.problem = e.what();

@@ -17,7 +17,8 @@ namespace roofline {
 namespace {
 
 // A value a command-line option can take: a scalar, or a list of scalars.
-ConfigSetting setting_from(const std::string& key, const YamlNode& value, const std::string& key_where) {
+ConfigSetting setting_from(const std::string& key, const YamlNode& value, const std::string& key_where,
+                           bool top_level) {
     ConfigSetting s;
     s.key = key;
     s.where = value.location();
@@ -33,6 +34,8 @@ ConfigSetting setting_from(const std::string& key, const YamlNode& value, const 
     } else if (value.is_map()) {
         throw SchemaError(fmt::format("{}: {}: settings nest one level only (a command's name, then its options)",
                                       key_where, key));
+    } else if (top_level) {
+        s.no_value = true;  // 'kernels:' with its options commented out, or 'db:' (cli/layered_config says)
     } else {
         throw SchemaError(fmt::format("{}: {}: a setting needs a value (write 'key: value')", key_where, key));
     }
@@ -60,8 +63,9 @@ std::vector<ConfigSetting> parse_config_text(const std::string& text, const std:
     }
     std::vector<ConfigSetting> out;
     std::map<std::string, std::string> seen;  // key -> where it was first set
-    const auto add = [&](const std::string& key, const YamlNode& value, const std::string& key_where) {
-        ConfigSetting s = setting_from(key, value, key_where);
+    const auto add = [&](const std::string& key, const YamlNode& value, const std::string& key_where,
+                         bool top_level) {
+        ConfigSetting s = setting_from(key, value, key_where, top_level);
         if (auto [it, fresh] = seen.emplace(s.key, s.key_where); !fresh)
             throw SchemaError(fmt::format("{}: '{}' is set twice (first at {})", key_where, s.key, it->second));
         out.push_back(std::move(s));
@@ -69,9 +73,9 @@ std::vector<ConfigSetting> parse_config_text(const std::string& text, const std:
     for (const auto& [key, value] : root.entries()) {
         if (value.is_map()) {
             for (const auto& [option, option_value] : value.entries())
-                add(key + "." + option, option_value, value.key_location(option));
+                add(key + "." + option, option_value, value.key_location(option), false);
         } else {
-            add(key, value, root.key_location(key));
+            add(key, value, root.key_location(key), true);
         }
     }
     return out;

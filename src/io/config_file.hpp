@@ -23,11 +23,14 @@ struct ConfigSetting {
     bool list = false;                // written as a YAML list
     std::string where;                // "FILE:LINE:COL" of the value
     std::string key_where;            // "FILE:LINE:COL" of the key
+    bool no_value = false;            // 'key:' with nothing after it: a command's section of comments
+                                      // only, or a setting missing its value (the caller knows which)
 };
 
 // The settings of `text`, in file order. An empty file has none. Anything but a
 // mapping of scalars, lists of scalars, or one level of command sections is a
-// SchemaError naming FILE:LINE:COL; so is a key given twice.
+// SchemaError naming FILE:LINE:COL; so is a key given twice. A top-level key with
+// no value is kept with `no_value` (an empty section, or a mistake: the caller says).
 std::vector<ConfigSetting> parse_config_text(const std::string& text, const std::string& file);
 
 // The same for a file. A file that does not exist has no settings (`present`

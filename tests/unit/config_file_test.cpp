@@ -59,11 +59,26 @@ TEST(ConfigFile, MistakesNameTheirPlace) {
               "c.yaml:4:3: 'kernels.db' is set twice (first at c.yaml:2:1)");
     EXPECT_EQ(error_of("kernels:\n  cache:\n    deep: 1\n"),
               "c.yaml:2:3: kernels.cache: settings nest one level only (a command's name, then its options)");
-    EXPECT_EQ(error_of("db:\n"), "c.yaml:1:1: db: a setting needs a value (write 'key: value')");
+    EXPECT_EQ(error_of("kernels:\n  cache:\n"), "c.yaml:2:3: kernels.cache: a setting needs a value (write 'key: value')");
     EXPECT_NE(error_of("- a\n- b\n").find("c.yaml:1:1: a configuration file is a mapping"), std::string::npos);
     EXPECT_NE(error_of("kernels.sizes: [[1]]\n").find("c.yaml:1:17: "), std::string::npos);
     EXPECT_NE(error_of("a: 1\n---\nb: 2\n").find("one YAML document"), std::string::npos);
     EXPECT_NE(error_of("kernels: {\n").find("c.yaml:"), std::string::npos);
+}
+
+// A top-level key with nothing after it is kept, marked: 'kernels:' whose options are all
+// commented out is an empty section, 'db:' a setting without its value; which it is, only the
+// command line knows (cli/layered_config: the first is no setting, the second an error).
+TEST(ConfigFile, TopLevelKeyWithoutValueIsMarked) {
+    const auto s = parse_config_text("kernels:\n  # cache: cold\ndb:\n", "c.yaml");
+    ASSERT_EQ(s.size(), 2u);
+    EXPECT_EQ(s[0].key, "kernels");
+    EXPECT_TRUE(s[0].no_value);
+    EXPECT_TRUE(s[0].values.empty());
+    EXPECT_EQ(s[1].key, "db");
+    EXPECT_TRUE(s[1].no_value);
+    EXPECT_EQ(s[1].key_where, "c.yaml:3:1");
+    EXPECT_FALSE(parse_config_text("db: /r.db\n", "c.yaml")[0].no_value);
 }
 
 TEST(ConfigFile, MissingFileIsAbsentAndDirectoryIsAnError) {
