@@ -5,6 +5,7 @@
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/level.hpp"
+#include "core/message_name.hpp"
 #include "core/model_completeness.hpp"
 #include "io/cluster_json.hpp"
 #include "io/json_node.hpp"
@@ -84,18 +85,39 @@ std::string show_cluster(const std::string& path, const std::string& text, Repor
     return out;
 }
 
+// The "schema" a JSON file names ("" for none, or for a file that is not JSON): the reader of
+// what it claims to be says what else is wrong with it.
+std::string file_schema(const std::string& text) {
+    if (json_nested_too_deep(text)) return {};
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string()) return {};
+    return j["schema"].get<std::string>();
+}
+
 int run_show(const ShowArgs& args) {
     const ReportFormat format = parse_report_format(args.format);
     const StoredSource source = parse_stored_source(args.source, "show");
     check_output_not_input("-o", args.output, {{"show", args.source}});
     if (!args.output.empty()) check_file_writable(args.output);
-    if (!source.stored && !args.points)
-        if (const auto text = read_file_if_exists(source.path); text && is_cluster_json(*text)) {
-            write_result(args.output, show_cluster(source.path, *text, format));
-            return kExitOk;
+    // A file is shown as what it says it is: a points file needs no --points (it was refused as "not
+    // a roofline machine model"), and --points on a machine or cluster model is named as the mix-up.
+    bool points = args.points;
+    if (!source.stored)
+        if (const auto text = read_file_if_exists(source.path)) {
+            const std::string schema = file_schema(*text);
+            if (schema == "roofline.points/1") points = true;
+            if (args.points && (schema == "roofline.machine/1" || schema == "roofline.cluster/1"))
+                throw UsageError(fmt::format("show --points: {} is a {} model (schema {}), not a point set: 'roofline "
+                                             "show {}' shows it", message_name(source.path),
+                                             schema == "roofline.machine/1" ? "machine" : "cluster", schema,
+                                             message_name(source.path)));
+            if (!points && is_cluster_json(*text)) {
+                write_result(args.output, show_cluster(source.path, *text, format));
+                return kExitOk;
+            }
         }
     StoreAccess access(args.db);
-    const std::string text = args.points ? show_points(source, access, format) : show_machine(source, access, format);
+    const std::string text = points ? show_points(source, access, format) : show_machine(source, access, format);
     write_result(args.output, text);
     return kExitOk;
 }
@@ -110,7 +132,8 @@ void add_show_command(CLI::App& app, int& exit_code) {
                      "'stored:ID' (ids from 'roofline list') or a file. --format json prints the model or the\n"
                      "points as their files hold them (schemas roofline.machine/1, roofline.points/1).\n"
                      "A cluster model (bench --mpi, schema roofline.cluster/1) is shown with its sick nodes\n"
-                     "and every node's roofs.");
+                     "and every node's roofs. A file is shown as what its schema says: a points file needs no\n"
+                     "--points.");
     cmd->add_option("source", args->source, "'stored', 'stored:ID' or a file")->capture_default_str();
     cmd->add_flag("--points", args->points, "SOURCE is a point set, not a machine model");
     add_db_option(cmd, args->db);
