@@ -25,9 +25,9 @@ struct RoofLimitCase {
 
 // What the guard may do to find out: read the core clock now (GHz; 0: could not), and time the
 // roof's kernel once more (its rate in the roof's unit; 0: not timed, e.g. the run was stopped).
-// A team's limit is its cores x one clock, and a host may run a guest's cores at different
-// clocks, so a team's reading is every core of the team read at once, the highest;
-// `reading_how` says so in the texts (" on each of its 2 cores at once, the highest").
+// A team's limit is the sum of its cores' clocks x the per-core figure, and a host may run a
+// guest's cores at different clocks, so a team's reading is every core of the team read at once,
+// their mean; `reading_how` says so in the texts (" (on each of its 2 cores at once, their mean)").
 struct RoofLimitProbe {
     std::function<double()> read_clock_ghz;
     std::function<double()> retime;

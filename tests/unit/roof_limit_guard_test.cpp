@@ -142,16 +142,16 @@ TEST(RoofLimitGuard, ClockSpreadIsSaidPastThreePercent) {
     EXPECT_EQ(clock_spread_warning({}), "");
 }
 
-// A team's roof: the probe reads every core of the team at once and gives the highest, and the
+// A team's roof: the probe reads every core of the team at once and gives their mean, and the
 // texts say so, so a reader knows the limit is not core 0's clock alone.
 TEST(RoofLimitGuard, ATeamsReadingSaysItIsEveryCoreAtOnce) {
     RoofLimitCase team{"dp 512-bit fma, 2 threads", "GFLOP/s", 175.4, 168.6, 3.51, "measured before the run"};
     Fakes f{{3.66, 3.65}, 176.0};
     auto probe = f.probe();
-    probe.reading_how = " (on each of its 2 cores at once, the highest)";
+    probe.reading_how = " (on each of its 2 cores at once, their mean)";
     const auto kept = guard_roof_limit(team, probe);
     EXPECT_TRUE(kept.accepted) << kept.refusal;
-    EXPECT_TRUE(has(kept.clock_note, "the clock read (on each of its 2 cores at once, the highest) 3.66 GHz right then"))
+    EXPECT_TRUE(has(kept.clock_note, "the clock read (on each of its 2 cores at once, their mean) 3.66 GHz right then"))
         << kept.clock_note;
     Fakes low{{3.50}, 176.0};
     auto low_probe = low.probe();
@@ -159,6 +159,6 @@ TEST(RoofLimitGuard, ATeamsReadingSaysItIsEveryCoreAtOnce) {
     const auto refused = guard_roof_limit(team, low_probe);
     EXPECT_FALSE(refused.accepted);
     EXPECT_TRUE(has(refused.refusal,
-                    "the clock read again right then (on each of its 2 cores at once, the highest), 3.50 GHz, allows"))
+                    "the clock read again right then (on each of its 2 cores at once, their mean), 3.50 GHz, allows"))
         << refused.refusal;
 }
