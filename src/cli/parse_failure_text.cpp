@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <regex>
 #include <vector>
 
 namespace roofline::cli {
@@ -51,11 +52,24 @@ std::string suggestions(const CLI::App* failed, const std::vector<std::string>& 
     return out;
 }
 
+// CLI11's words for an option of one value given more than once ("--samples: At Most 1 required
+// but received 2"), said as what happened; "" for any other message.
+std::string given_more_than_once(const std::string& what) {
+    static const std::regex at_most("^(-[^ ]*): At Most 1 required but received ([0-9]+)$");
+    std::smatch m;
+    if (!std::regex_match(what, m, at_most)) return {};
+    return fmt::format("{} is given {} times: it takes one value, give it once", m[1].str(), m[2].str());
+}
+
 } // namespace
 
 std::string parse_failure_text(const CLI::App* failed, const CLI::Error& error) {
-    if (error.get_exit_code() != static_cast<int>(CLI::ExitCodes::ExtrasError))
-        return terminal_block(CLI::FailureMessage::simple(failed, error));
+    if (error.get_exit_code() != static_cast<int>(CLI::ExitCodes::ExtrasError)) {
+        std::string text = CLI::FailureMessage::simple(failed, error);
+        if (const std::string said = given_more_than_once(error.what()); !said.empty())
+            text.replace(0, std::string(error.what()).size(), said);
+        return terminal_block(text);
+    }
     // The command that was being parsed: options are looked up there, and only before
     // any command is an unknown word a mistyped command.
     const CLI::App* command = failed;
