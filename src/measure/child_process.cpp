@@ -271,7 +271,12 @@ bool child_gets_own_group() { return ::isatty(STDIN_FILENO) == 0; }
 } // namespace
 
 int interrupt_signal() { return g_interrupt.load(); }
-void clear_interrupt() { g_interrupt.store(0); }
+// A request cleared is over: the same signal from the same sender after it is a new one, however
+// soon (a test's or a script's second kill right after the first run ended).
+void clear_interrupt() {
+    g_interrupt.store(0);
+    g_last_signal.store(0);
+}
 
 struct InterruptScope::Saved : SavedHandlers {};
 InterruptScope::InterruptScope() : saved_(new Saved) {}
