@@ -324,6 +324,12 @@ void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureR
                      measure::signal_name(stop_signal), 128 + stop_signal);
     if (!result.status.exited)
         print_stderr("roofline: the command was {}; what was measured up to then follows\n", result.status.describe());
+    else if (result.status.started && result.status.exit_code != 0)
+        // Said under -q too: a table from a run that failed (bad arguments, a missing input) looks like
+        // any other, and only the exit status, passed through, said otherwise.
+        say.warning(fmt::format("the command {}: if it failed, the points are of the work it did before it "
+                                "stopped, not of the work it was meant to do (roofline exits {} too)",
+                                result.status.describe(), result.status.exit_code));
     const auto& engine = measure::engine_descriptor(result.engine);
     if (request.region_scope == measure::RegionScope::process && engine.can(measure::EngineCapability::counts) &&
         !engine.can(measure::EngineCapability::threads))
