@@ -2,6 +2,7 @@
 
 #include "core/input_limits.hpp"
 #include "core/kernel_spec_roofs.hpp"
+#include "core/message_name.hpp"
 #include "core/precision.hpp"
 
 #include "io/machine_json.hpp"
@@ -216,7 +217,17 @@ KernelSpec kernel_from(const YamlNode& n, const Sizes& shared_sizes) {
         k.iterations_text = it->as_string();
     }
     const auto arrays = n.required("arrays", "a list of the arrays the loop touches");
-    for (const auto& item : arrays.elements()) k.arrays.push_back(array_from(item, k.sizes));
+    std::map<std::string, std::string> array_at;  // name -> where it was first declared
+    for (const auto& item : arrays.elements()) {
+        k.arrays.push_back(array_from(item, k.sizes));
+        // Two entries of one array count its traffic apart: 'a' read in one and written in the
+        // other paid a write-allocate read that one entry with reads and writes does not.
+        const auto [first, fresh] = array_at.emplace(k.arrays.back().name, item.location());
+        if (!fresh)
+            item.fail(fmt::format("array '{}' is declared twice in kernel '{}' (first at {}): give it one entry with "
+                                  "its reads and writes", message_excerpt(first->first), message_excerpt(k.name),
+                                  first->second));
+    }
     // Each figure may be finite while their product is not (1e200 FLOP x 1e200
     // iterations): the totals must be counts the model can judge and draw.
     const Point total = point_from_spec(k);
@@ -250,7 +261,16 @@ std::vector<KernelSpec> kernel_specs_from_yaml(const std::string& text, const st
         Sizes shared;
         if (const auto s = document.optional("sizes")) shared = sizes_from(*s, {});
         const auto list = document.child("kernels");
-        for (const auto& item : list.elements()) specs.push_back(kernel_from(item, shared));
+        std::map<std::string, std::string> kernel_at;  // name -> where it was first given
+        for (const auto& item : list.elements()) {
+            specs.push_back(kernel_from(item, shared));
+            // Its points are named by the kernel: two of one name could not be told apart in
+            // the points file, report or compare.
+            const auto [first, fresh] = kernel_at.emplace(specs.back().name, item.location());
+            if (!fresh)
+                item.fail(fmt::format("kernel '{}' is named twice (first at {}): give each kernel its own name",
+                                      message_excerpt(first->first), first->second));
+        }
         if (list.elements().empty()) list.fail("the 'kernels' list is empty");
     }
     return specs;

@@ -608,6 +608,27 @@ TEST(KernelSpecErrors, MalformedYamlNamesFileLineAndColumn) {
     EXPECT_NE(e.find("invalid YAML"), std::string::npos) << e;
 }
 
+// One array in two entries counted its traffic apart (a read in one, a write in the other paid a
+// write-allocate read): 24 B where one entry with reads and writes moves 16 B, without a word.
+// Two kernels of one name gave two points of one name. Both are refused, naming both places.
+TEST(KernelSpecErrors, NamesGivenTwiceAreRefused) {
+    std::string e = schema_error("name: x\nflops: 2\narrays:\n  - {name: a, type: double, reads: 1}\n"
+                                 "  - {name: b, type: double, reads: 1}\n  - {name: a, type: double, writes: 1}\n");
+    EXPECT_NE(e.find("k.yaml:6:5: arrays[2]: array 'a' is declared twice in kernel 'x' (first at k.yaml:4:5): give it "
+                     "one entry with its reads and writes"),
+              std::string::npos)
+        << e;
+    e = schema_error("kernels:\n  - {name: x, flops: 1, arrays: [{name: a, type: double, reads: 1}]}\n"
+                     "  - {name: y, flops: 1, arrays: [{name: a, type: double, reads: 1}]}\n"
+                     "  - {name: x, flops: 2, arrays: [{name: a, type: double, reads: 1}]}\n");
+    EXPECT_NE(e.find("k.yaml:4:5: kernels[2]: kernel 'x' is named twice (first at k.yaml:2:5)"), std::string::npos)
+        << e;
+    // The same array name in two kernels is two arrays.
+    EXPECT_EQ(schema_error("kernels:\n  - {name: x, flops: 1, arrays: [{name: a, type: double, reads: 1}]}\n"
+                           "  - {name: y, flops: 1, arrays: [{name: a, type: double, reads: 1}]}\n"),
+              "no error");
+}
+
 TEST(KernelSpecErrors, WrongSchemaNamesThePlaceAndWhatWasExpected) {
     std::string e = schema_error("name: x\nflops: 2\narrays:\n  - {name: a, type: double, reads: lots}\n");
     EXPECT_NE(e.find("k.yaml:4:"), std::string::npos) << e;
