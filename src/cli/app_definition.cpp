@@ -18,8 +18,10 @@ std::vector<ExitStatusDoc> exit_statuses() {
         {kExitUsage, "Bad arguments or settings: an unknown option or command, a value out of range, a bad "
                      "configuration file or ROOFLINE_* variable."},
         {kExitSlower, "compare and history with --fail-on-slower: a slowdown beyond the recorded spread."},
-        {kExitNothingCompared, "compare with --fail-on-slower: nothing could be compared (no roof or point in both "
-                               "A and B, or every one in both unstable), so no slowdown could be ruled out."},
+        {kExitNothingCompared, "compare and history with --fail-on-slower: nothing could be compared (compare: no "
+                               "roof or point in both A and B, or every one in both unstable or without a rate; "
+                               "history: no figure of the latest run judged against a run before it), so no "
+                               "slowdown could be ruled out."},
         {128 + SIGHUP, "Stopped by SIGHUP; bench, kernels, measure and monitor keep what they measured."},
         {kExitInterrupted, "Interrupted (Ctrl-C), the same way."},
         {128 + SIGPIPE, "The reader of the output left (SIGPIPE), the same way."},

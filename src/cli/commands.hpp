@@ -15,7 +15,7 @@ inline constexpr int kExitFailure = 1;   // the work failed (I/O, measurement)
 inline constexpr int kExitUsage = 2;     // bad arguments
 inline constexpr int kExitInterrupted = 130;
 inline constexpr int kExitSlower = 3;      // compare / history --fail-on-slower: a slowdown beyond the spread
-inline constexpr int kExitNothingCompared = 4;  // compare --fail-on-slower: no roof or point in both runs judged
+inline constexpr int kExitNothingCompared = 4;  // compare / history --fail-on-slower: nothing judged (history: in the latest run)
 
 void add_topology_command(CLI::App& app, int& exit_code);
 void add_bench_command(CLI::App& app, int& exit_code);

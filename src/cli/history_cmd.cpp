@@ -215,6 +215,14 @@ int run_history(const HistoryArgs& args) {
     if (!store) throw std::runtime_error(fmt::format("no results store at {}", access.display()));
     const HistoryInput input = args.point_names.empty() ? machine_history(args, *store) : point_history(args, *store);
     write_result(args.output, render_history(input, args.format == "json"));
+    // No figure of the latest run judged against a run before it (each unstable, without a rate,
+    // or the first of its series): no slowdown was ruled out, a failure of its own as in compare.
+    if (args.fail_on_slower)
+        if (const std::string none = nothing_judged_in_latest_run_text(input); !none.empty()) {
+            print_stderr("roofline: error: --fail-on-slower: {}; nothing to pass (exit {})\n", none,
+                         kExitNothingCompared);
+            return kExitNothingCompared;
+        }
     if (args.fail_on_slower)
         for (const auto& f : input.figures)
             for (const auto& c : f.changes)
@@ -237,7 +245,9 @@ void add_history_command(CLI::App& app, int& exit_code) {
         "roof and 2% for a point, 5% where none was recorded: a slowdown counts as soon as the speedup\n"
         "by the same factor would. A memory roof measured at working sets another run did not measure\n"
         "(bench --working-set, --dram-size) is a series of its own, named with its working sets.\n"
-        "--fail-on-slower makes the latest run's slowdowns exit 3.\n"
+        "--fail-on-slower judges the latest run: exit 3 on a slowdown in it, exit 4 when none of its\n"
+        "figures could be judged against a run before it (each unstable or without a rate in it, or\n"
+        "with no judged run before it, as with one run alone), so no slowdown was ruled out.\n"
         "A point measured from a program (measure) is followed across the runs of one command line,\n"
         "the program (by its file name) and its arguments: another input size or another program with\n"
         "a region of that name is another series, never a step of this one (--command).");
@@ -262,7 +272,9 @@ void add_history_command(CLI::App& app, int& exit_code) {
     add_quiet_flag(cmd, args->quiet);
     add_db_option(cmd, args->db);
     cmd->add_flag("--fail-on-slower", args->fail_on_slower,
-                  "Exit 3 when the latest run is slower than the one before beyond the spread (for CI)");
+                  "Exit 3 when the latest run is slower than the one before beyond the spread, 4 when nothing "
+                  "in the latest run could be judged (every figure unstable or without a rate in it, or no run "
+                  "before it to judge it against) (for CI)");
     cmd->footer("Examples:\n"
                 "  roofline history\n"
                 "  roofline history --last 10 --format json\n"

@@ -474,6 +474,18 @@ void find_changes(FigureHistory& history) {
     }
 }
 
+FigureHistory::Latest FigureHistory::latest() const {
+    if (runs.empty() || !runs.back().figure) return Latest::absent;
+    const auto judged = [&](std::size_t i) {
+        return runs[i].figure && std::find(unjudged.begin(), unjudged.end(), i) == unjudged.end();
+    };
+    const std::size_t last = runs.size() - 1;
+    if (!judged(last)) return runs.back().figure->unstable ? Latest::unstable : Latest::no_rate;
+    for (std::size_t i = 0; i < last; ++i)
+        if (judged(i)) return Latest::judged;
+    return Latest::nothing_before;
+}
+
 std::optional<HistoryMachine> history_machine(const std::vector<StoredMachine>& machines, const std::string& host,
                                               const std::string& cpu) {
     const auto latest = std::find_if(machines.rbegin(), machines.rend(), [&](const StoredMachine& m) {

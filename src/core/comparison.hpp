@@ -208,6 +208,10 @@ struct FigureHistory {
     // Runs whose figure its run marked unstable (SpreadFigure::unstable) or that has no rate (a
     // point without FLOPs): not judged, and not the run the next one is judged against.
     std::vector<std::size_t> unjudged;
+    // Why the latest run's figure was or was not judged against a run before it (history
+    // --fail-on-slower judges the latest run alone), after find_changes.
+    enum class Latest { judged, absent, unstable, no_rate, nothing_before };
+    Latest latest() const;
 };
 // A step of a measured point's series (`command` set) whose work changed is one (Step::work),
 // judged on its time. A run whose figure is unstable is left out of the steps (`unjudged`).

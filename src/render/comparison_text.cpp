@@ -4,6 +4,7 @@
 #include "render/text_escape.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -384,6 +385,39 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
     return out;
 }
 
+std::string nothing_judged_in_latest_run_text(const HistoryInput& input) {
+    if (input.figures.empty()) return "nothing judged: the history holds no figure";
+    std::size_t absent = 0, unstable = 0, no_rate = 0, nothing_before = 0;
+    for (const auto& h : input.figures) {
+        switch (h.latest()) {
+        case FigureHistory::Latest::judged: return {};
+        case FigureHistory::Latest::absent: ++absent; break;
+        case FigureHistory::Latest::unstable: ++unstable; break;
+        case FigureHistory::Latest::no_rate: ++no_rate; break;
+        case FigureHistory::Latest::nothing_before: ++nothing_before; break;
+        }
+    }
+    const auto& runs = input.figures.front().runs;  // every figure has every run
+    if (runs.empty()) return "nothing judged: the history holds no run";
+    // The latest run as the RUNS table numbers it, with its id in the store ("run 3, #12").
+    const std::string label = runs.back().run.substr(0, runs.back().run.find(' '));
+    const std::string latest = fmt::format("run {}{}", runs.size(), label.empty() ? "" : ", " + terminal_text(label));
+    if (runs.size() == 1)
+        return fmt::format("nothing judged: the history holds one run ({}), with no run before it to judge it against",
+                           latest);
+    const std::size_t n = input.figures.size();
+    std::vector<std::string> why;
+    const auto add = [&](std::size_t count, const char* what) {
+        if (count > 0) why.push_back(fmt::format("{} of {} {}", count, n, what));
+    };
+    add(unstable, "unstable in it");
+    add(no_rate, "without a rate in it (no FLOPs)");
+    add(absent, "not in it");
+    add(nothing_before, "in no run before it that has it stable and with a rate");
+    return fmt::format("nothing judged: no figure of the latest run ({}) was judged against a run before it: {}",
+                       latest, fmt::join(why, ", "));
+}
+
 std::string render_history(const HistoryInput& input, bool as_json) {
     if (as_json) {
         json j{{"schema", "roofline.history/1"}, {"what", input.what}, {"figures", json::array()}};
@@ -474,6 +508,10 @@ std::string render_history(const HistoryInput& input, bool as_json) {
     out += fmt::format("\n{} change{} beyond the recorded spread: each run against the run before it that has the "
                        "figure{}, the ratio x of that step; {}.\n",
                        flagged, flagged == 1 ? "" : "s", commands ? " and the same command line" : "", kChangeRule);
+    if (std::string none = nothing_judged_in_latest_run_text(input); !none.empty()) {
+        none[0] = 'N';  // a sentence of its own here
+        out += none + ".\n";
+    }
     if (any_by_work) out += fmt::format("{}.\n", kWorkRule);
     return out;
 }

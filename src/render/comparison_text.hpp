@@ -41,5 +41,10 @@ struct HistoryInput {
     std::vector<FigureHistory> figures;
 };
 std::string render_history(const HistoryInput& input, bool json);
+// The plain words for a history whose latest run has no figure judged against a run before it
+// ("nothing judged: ..."): history --fail-on-slower judges the latest run alone, so with none
+// judged no slowdown was ruled out (exit 4, as compare's nothing_compared_text). Empty when
+// at least one figure of the latest run was judged.
+std::string nothing_judged_in_latest_run_text(const HistoryInput& input);
 
 } // namespace roofline

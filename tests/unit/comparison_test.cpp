@@ -658,3 +658,52 @@ TEST(Comparison, HistoryLeavesOutRunsWhoseRoofIsUnstable) {
     EXPECT_NEAR(h[0].changes[0].ratio, 80.0 / 101, 1e-12);
     EXPECT_TRUE(h[1].changes.empty());
 }
+
+// history --fail-on-slower judges the latest run alone: it exited 0 when no figure of that run
+// could be judged (every run unstable or without a rate), so no slowdown was ruled out; compare
+// says 'nothing judged' there (exit 4), and so does history now.
+TEST(Comparison, HistorySaysWhenNothingInTheLatestRunWasJudged) {
+    const auto figure = [](double value, bool unstable = false) {
+        SpreadFigure f;
+        f.value = value;
+        f.floor = kRoofMinimumChange;
+        f.unstable = unstable;
+        return f;
+    };
+    const auto history = [](std::vector<HistoryRun> runs) {
+        FigureHistory h;
+        h.key = "DRAM copy 1t";
+        h.unit = "GB/s";
+        h.runs = std::move(runs);
+        find_changes(h);
+        return h;
+    };
+    using Latest = FigureHistory::Latest;
+    const auto stable_then_same = history({{"#1 a", figure(20)}, {"#2 b", figure(20)}});
+    EXPECT_EQ(stable_then_same.latest(), Latest::judged);  // judged, and no change
+    EXPECT_EQ(history({{"#1", figure(20)}, {"#2", figure(20, true)}}).latest(), Latest::unstable);
+    EXPECT_EQ(history({{"#1", figure(20)}, {"#2", figure(0)}}).latest(), Latest::no_rate);
+    EXPECT_EQ(history({{"#1", figure(20)}, {"#2", std::nullopt}}).latest(), Latest::absent);
+    EXPECT_EQ(history({{"#1", figure(20, true)}, {"#2", figure(20)}}).latest(), Latest::nothing_before);
+    EXPECT_EQ(history({{"#1", std::nullopt}, {"#2", figure(20)}}).latest(), Latest::nothing_before);
+    EXPECT_EQ(history({{"#1", figure(20)}}).latest(), Latest::nothing_before);
+    // Judged against the last stable run before it, past an unstable one.
+    EXPECT_EQ(history({{"#1", figure(20)}, {"#2", figure(20, true)}, {"#3", figure(20)}}).latest(), Latest::judged);
+
+    // One figure judged in the latest run is enough: nothing to say.
+    const auto unstable_latest = history({{"#1 a", figure(20)}, {"#7 b", figure(14, true)}});
+    EXPECT_EQ(nothing_judged_in_latest_run_text({"roofs", {unstable_latest, stable_then_same}}), "");
+    const std::string none =
+        nothing_judged_in_latest_run_text({"roofs", {unstable_latest, history({{"#1 a", figure(20)}, {"#7 b", figure(0)}})}});
+    EXPECT_EQ(none, "nothing judged: no figure of the latest run (run 2, #7) was judged against a run before it: 1 of "
+                    "2 unstable in it, 1 of 2 without a rate in it (no FLOPs)");
+    EXPECT_EQ(nothing_judged_in_latest_run_text({"roofs", {history({{"#3 2026-11-29T00:00:00Z quick", figure(20)}})}}),
+              "nothing judged: the history holds one run (run 1, #3), with no run before it to judge it against");
+    // The text says so under the table; a history with a judged latest run does not.
+    const std::string text = render_history({"roofs", {unstable_latest}}, false);
+    EXPECT_NE(text.find("\nNothing judged: no figure of the latest run (run 2, #7) was judged against a run before "
+                        "it: 1 of 1 unstable in it.\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(render_history({"roofs", {stable_then_same}}, false).find("Nothing judged"), std::string::npos);
+}
