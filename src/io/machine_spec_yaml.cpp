@@ -4,6 +4,7 @@
 #include "core/hardware_limits.hpp"
 #include "core/input_limits.hpp"
 #include "core/level.hpp"
+#include "core/message_name.hpp"
 #include "core/precision.hpp"
 
 #include "io/json_node.hpp"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <optional>
 
 namespace roofline {
@@ -41,7 +43,8 @@ int count(const YamlNode& n, const std::string& what, int low, int high) {
 }
 
 std::string known_level(const YamlNode& n, const std::string& name) {
-    if (!is_known_level(name)) n.fail(fmt::format("unknown level '{}' (expected {})", name, known_levels_text()));
+    if (!is_known_level(name))
+        n.fail(fmt::format("unknown level '{}' (expected {})", message_excerpt(name), known_levels_text()));
     return canonical_level(name);
 }
 
@@ -109,6 +112,14 @@ void check_below_roof(const YamlNode& value_node, double value, const std::strin
                                     roof_name, roof->threads, roof->threads == 1 ? "" : "s", roof->value, unit, value));
 }
 
+// A precision as a sheet writes it: the FLOP precisions in any spelling the precision table
+// reads ("DP", "double", "fp64" -> "dp"), another work unit as written ("IOP", "exchange").
+// 'DP: 20' was a work unit named "DP" ("20 GDP/s"), not the dp peak it meant.
+std::string sheet_precision(const std::string& written) {
+    const auto canonical = canonical_precision(written);
+    return canonical && is_flop_precision(*canonical) ? *canonical : written;
+}
+
 void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits, const std::vector<ComputeRoof>& peaks) {
     n.require_map();
     n.allow_only({"name", "value", "category", "advice", "precision", "vector_bits"});
@@ -119,7 +130,7 @@ void read_compute_ceiling(const YamlNode& n, MachineFile& out, int simd_bits, co
     c.value = checked_figure(n.required("value", "G<unit>/s"), rate_range);
     c.category = n.has("category") ? n.child("category").as_string() : "other";
     if (const auto a = n.optional("advice")) c.advice = a->as_string();
-    named.precision = n.has("precision") ? n.child("precision").as_string() : "dp";
+    named.precision = n.has("precision") ? sheet_precision(n.child("precision").as_string()) : "dp";
     if (!is_valid_precision_name(named.precision))
         n.child("precision").fail(fmt::format("expected dp, sp or a work unit's short name, found '{}'", named.precision));
 
@@ -274,9 +285,15 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
     const std::string clock_assumed = n.has("clock_ghz") ? "" : " (no clock_ghz written: the fastest clock any core runs)";
 
     const auto peaks = n.required("peak", "a map of precision (dp, sp) to G<unit>/s");
-    for (const auto& [precision, figure] : peaks.entries()) {
-        if (!is_valid_precision_name(precision))
-            figure.fail(fmt::format("expected dp, sp or a work unit's short name as the key, found '{}'", precision));
+    std::map<std::string, std::string> peak_key;  // precision -> the key that gave it
+    for (const auto& [written, figure] : peaks.entries()) {
+        if (!is_valid_precision_name(written))
+            figure.fail(fmt::format("expected dp, sp or a work unit's short name as the key, found '{}'",
+                                    message_excerpt(written)));
+        const std::string precision = sheet_precision(written);
+        if (const auto [first, fresh] = peak_key.emplace(precision, written); !fresh)
+            figure.fail(fmt::format("the {} peak is given twice, as '{}' and as '{}': give it once", precision,
+                                    first->second, written));
         for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, m.cpu.cores, "G<unit>/s")) {
             ComputeRoof r;
             r.name = fmt::format("{} peak {}t (spec sheet)", precision, threads);
@@ -297,10 +314,15 @@ MachineFile machine_spec_from_yaml(const std::string& text, const std::string& s
 
     const auto bandwidths = n.required("bandwidth", "a map of level (L1, L2, L3, DRAM) to GB/s");
     std::vector<std::pair<MemoryRoof, YamlNode>> written;
-    for (const auto& [level, figure] : bandwidths.entries()) {
+    std::map<std::string, std::string> level_key;  // level -> the key that gave it
+    for (const auto& [key, figure] : bandwidths.entries()) {
+        const std::string level = known_level(figure, key);
+        if (const auto [first, fresh] = level_key.emplace(level, key); !fresh)
+            figure.fail(fmt::format("the {} bandwidth is given twice, as '{}' and as '{}': give it once", level,
+                                    first->second, key));
         for (const auto& [threads, value] : figures_by_threads(figure, out.spec_threads, m.cpu.cores, "GB/s")) {
             MemoryRoof r;
-            r.level = known_level(figure, level);
+            r.level = level;
             r.pattern = roof_pattern;
             r.isa = ceiling_isa;
             r.threads = threads;

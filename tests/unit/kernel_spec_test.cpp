@@ -801,6 +801,29 @@ TEST(KernelSpecErrors, DuplicateKeysAliasBombsAndDeepNestingAreRefused) {
     EXPECT_NE(e.find("nested more than 200 levels deep"), std::string::npos) << e.substr(0, 300);
 }
 
+// 'DP: 20', 'double: 20' or 'fp64: 20' in a sheet's peak was a work unit of that name
+// ("DP peak 20 GDP/s", a FLOP kernel judged against it with a warning), not the dp peak the
+// precision table reads every such spelling as; and a precision or level given under two
+// spellings kept one of them without a word ('dp: 10, DP: 20' the first, 'DRAM: 29, dram: 30'
+// the second).
+TEST(KernelSpecErrors, SpecSheetPrecisionAndLevelSpellings) {
+    for (const std::string key : {"DP", "double", "fp64", "Float64"}) {
+        const MachineFile m = machine_spec_from_yaml("name: m\npeak: {" + key + ": 20, FP32: 40}\nbandwidth: {DRAM: 29}\n",
+                                                     "m.yaml");
+        ASSERT_EQ(m.model.compute.size(), 2u) << key;
+        EXPECT_EQ(m.model.compute[0].precision, "dp") << key;
+        EXPECT_EQ(m.model.compute[1].precision, "sp") << key;
+    }
+    // Other work units stay as written.
+    EXPECT_EQ(machine_spec_from_yaml("name: s\npeak: {exchange: 5}\nbandwidth: {DRAM: 10}\n", "m.yaml")
+                  .model.compute[0].precision,
+              "exchange");
+    EXPECT_EQ(machine_error("name: m\npeak: {dp: 10, DP: 20}\nbandwidth: {DRAM: 29}\n"),
+              "m.yaml:2:20: peak.DP: the dp peak is given twice, as 'dp' and as 'DP': give it once");
+    EXPECT_EQ(machine_error("name: m\npeak: {dp: 10}\nbandwidth: {DRAM: 29, dram: 30}\n"),
+              "m.yaml:3:29: bandwidth.dram: the DRAM bandwidth is given twice, as 'DRAM' and as 'dram': give it once");
+}
+
 TEST(KernelSpecErrors, SpecSheetFiguresNoMachineReaches) {
     // 10,000 FLOP a cycle on one core at 1 GHz: a unit slip, refused at its line.
     std::string e = machine_error("name: m\ncores: 1\nclock_ghz: 1\npeak: {dp: 10000}\nbandwidth: {DRAM: 29}\n");
