@@ -307,7 +307,16 @@ void add_model_command(CLI::App& app, int& exit_code) {
     cmd->add_option("specs", args->specs, "Kernel spec files (YAML)");
     add_machine_option(cmd, args->machine);
     add_db_option(cmd, args->db);
-    add_roofline_precision_option(cmd, args->precision, " (or a spec sheet's work unit)");
+    // 'DP', 'double', 'fp64' are dp as everywhere (a sheet's peak so written is dp too): it said
+    // "this model has no DP compute roof; it has DP". Another work unit is taken as written.
+    add_roofline_precision_option(cmd, args->precision, " (or a spec sheet's work unit)")
+        ->transform(CLI::Validator(
+            [](std::string& text) {
+                if (const auto canonical = canonical_precision(text); canonical && is_flop_precision(*canonical))
+                    text = *canonical;
+                return std::string();
+            },
+            ""));
     add_roofline_threads_option(cmd, args->threads);
     cmd->add_option("--view", args->view, "carm: every memory level bounds; orm: DRAM only")
         ->check(CLI::IsMember(view_names()))
