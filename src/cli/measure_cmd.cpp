@@ -15,6 +15,7 @@
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
+#include "core/dirty_at_end.hpp"
 #include "core/llc_occupancy.hpp"
 #include "core/message_name.hpp"
 #include "core/gpu_kernel_points.hpp"
@@ -385,10 +386,18 @@ void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureR
 // "POINT: the data it touched (about 30 MiB) fills 94% of the simulated 32 MiB L3; ...: DRAM bytes
 // here are a lower bound", for each point whose data fills most of the simulated LLC
 // (core/llc_occupancy): said under the table and kept in the provenance (report says it again).
+// And "POINT: up to 34.6 MB of its write-backs are counted nowhere: ..." for each whose written lines
+// were still dirty in the simulated caches when the run ended (core/dirty_at_end).
 std::vector<std::string> dram_lower_bound_notes(const std::vector<Point>& points) {
     std::vector<std::string> notes;
     for (const auto& p : points)
         if (const auto n = llc_near_full(p)) notes.push_back(p.name + ": " + llc_near_full_text(*n));
+    std::optional<double> run_end_dirty;
+    for (const auto& p : points)
+        if (p.name == measure::kProgramRegion)
+            if (const auto it = p.details.find(kCacheDirtyAtEndBytes); it != p.details.end()) run_end_dirty = it->second;
+    for (const auto& p : points)
+        if (const auto d = dirty_at_end(p, run_end_dirty)) notes.push_back(p.name + ": " + dirty_at_end_text(*d));
     return notes;
 }
 

@@ -1,0 +1,53 @@
+// A point whose written lines were still dirty in the simulated caches at the end of the run: its
+// DRAM bytes lack those write-backs, and a note says how many at most.
+#include "core/dirty_at_end.hpp"
+#include "core/roofline.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace roofline;
+
+Point written(double dram, double dirty_at_close) {
+    Point p;
+    p.name = "fill";
+    p.bytes = {{"L1", 192e6}, {"DRAM", dram}};
+    p.details[kCacheDirtyAtEndBytes] = dirty_at_close;
+    return p;
+}
+
+// An audit's fill region (3 passes writing 64 MB last in the run): 192 MB of write-allocate reads
+// and 157.4 MB of write-backs counted, 34.6 MB still dirty at the end, never written back.
+TEST(DirtyAtEnd, ALastRegionsUnwrittenLinesAreSaid) {
+    const auto d = dirty_at_end(written(349.4e6, 34.6e6), 34.59e6);
+    ASSERT_TRUE(d.has_value());
+    EXPECT_DOUBLE_EQ(d->unwritten_bytes, 34.59e6);  // the smaller: what was still dirty at the run's end
+    EXPECT_DOUBLE_EQ(d->dram_bytes, 349.4e6);
+    const auto text = dirty_at_end_text(*d);
+    EXPECT_NE(text.find("up to 34.6 MB of its write-backs are counted nowhere"), std::string::npos) << text;
+    EXPECT_NE(text.find("its DRAM bytes, 349 MB, may lack them (with them up to 384 MB)"), std::string::npos) << text;
+}
+
+TEST(DirtyAtEnd, ARegionThatLaterCodeFlushedIsBoundedByTheRunsEnd) {
+    // 32 MB dirty when it closed, but the run ended with 2 MB dirty: at most 2 MB are missing,
+    // under 5% of its 618 MB: nothing to say.
+    EXPECT_FALSE(dirty_at_end(written(618e6, 32e6), 2.1e6).has_value());
+    // Without the run's figure its own bounds it.
+    EXPECT_TRUE(dirty_at_end(written(618e6, 32e6), std::nullopt).has_value());
+}
+
+TEST(DirtyAtEnd, SmallOrAbsentFiguresAreNoNote) {
+    EXPECT_FALSE(dirty_at_end(written(10e6, 0.4e6), 0.4e6).has_value());  // under the 1 MiB floor
+    EXPECT_FALSE(dirty_at_end(written(100e6, 4e6), 4e6).has_value());     // 4% of its DRAM bytes
+    EXPECT_TRUE(dirty_at_end(written(100e6, 6e6), 6e6).has_value());      // 6%
+    EXPECT_TRUE(dirty_at_end(written(0, 16e6), 16e6).has_value());        // all in cache: none counted
+    Point none = written(100e6, 6e6);
+    none.details.clear();  // no cache simulation
+    EXPECT_FALSE(dirty_at_end(none, 6e6).has_value());
+    Point no_dram = written(100e6, 6e6);
+    no_dram.bytes.erase("DRAM");
+    EXPECT_FALSE(dirty_at_end(no_dram, 6e6).has_value());
+}
+
+} // namespace
