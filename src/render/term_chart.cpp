@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <string>
@@ -128,9 +129,13 @@ void draw_label(Grid& grid, const PlacedLabel& label, const std::string& colour)
     grid.text(col, row, text, colour);
 }
 
-// A key line broken at spaces to `width` characters, continuations indented two; a word
-// wider than that is cut (a key line of 68 characters ran past a 40-column chart).
-std::vector<std::string> wrap_key_line(const std::string& text, std::size_t width) {
+// A key line broken to `width` characters between its items, continuations indented two. An
+// item is a word or words that belong together (a ridge's level and its intensity, a roof's value
+// and unit with its name's last word, a point's rate): it stays whole on one line wherever a line
+// holds it ("L3" ended one line and its "0.598" began the next). An item wider than a line is
+// broken at its spaces, and a word wider than that is cut (a key line of 68 characters ran past
+// a 40-column chart).
+std::vector<std::string> wrap_key_items(const std::vector<std::string>& items, std::size_t width) {
     std::vector<std::string> lines;
     std::string line;
     auto room = [&] { return lines.empty() ? width : width - 2; };
@@ -138,15 +143,10 @@ std::vector<std::string> wrap_key_line(const std::string& text, std::size_t widt
         lines.push_back((lines.empty() ? "" : "  ") + line);
         line.clear();
     };
-    for (std::size_t at = 0; at <= text.size();) {
-        std::size_t end = text.find(' ', at);
-        if (end == std::string::npos) end = text.size();
-        std::string word = text.substr(at, end - at);
-        at = end + 1;
-        if (word.empty()) continue;
+    auto place = [&](std::string word) {
         if (!line.empty() && line.size() + 1 + word.size() <= room()) {
             line += ' ' + word;
-            continue;
+            return;
         }
         if (!line.empty()) flush();
         while (word.size() > room()) {
@@ -155,15 +155,53 @@ std::vector<std::string> wrap_key_line(const std::string& text, std::size_t widt
             flush();
         }
         line = word;
+    };
+    for (const auto& item : items) {
+        if (item.empty()) continue;
+        // Whole on this line, or on the next (a continuation, the narrower): it fits one there.
+        if (item.size() <= width - 2 || (lines.empty() && line.size() + (line.empty() ? 0 : 1) + item.size() <= width)) {
+            place(item);
+            continue;
+        }
+        for (std::size_t at = 0; at <= item.size();) {
+            std::size_t end = item.find(' ', at);
+            if (end == std::string::npos) end = item.size();
+            if (end > at) place(item.substr(at, end - at));
+            at = end + 1;
+        }
     }
     if (!line.empty() || lines.empty()) flush();
     return lines;
 }
 
+// The words of a text, each an item of its own.
+std::vector<std::string> key_words(const std::string& text) {
+    std::vector<std::string> words;
+    for (std::size_t at = 0; at <= text.size();) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string::npos) end = text.size();
+        if (end > at) words.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    return words;
+}
+
+// A roof's text ("[1] L2 copy+WA 757 GB/s") as items: its value and unit one with its name's
+// last word, so no line ends with a name whose figure is on the next.
+std::vector<std::string> roof_items(const std::string& text) {
+    auto words = key_words(text);
+    const std::size_t n = words.size();
+    if (n >= 3 && std::isdigit(static_cast<unsigned char>(words[n - 2].front()))) {
+        words[n - 3] += ' ' + words[n - 2] + ' ' + words[n - 1];
+        words.resize(n - 2);
+    }
+    return words;
+}
+
 // Letter of each point: one per series, one per point without a series.
 struct PointKey {
     char letter = '*';
-    std::string text;
+    std::vector<std::string> items;  // its text as key items (wrap_key_items), made safe
     std::string colour;
 };
 
@@ -221,19 +259,22 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
             auto [it, inserted] = series_key.try_emplace(point.series, keys.size());
             if (inserted) {
                 const auto& series = layout.series[static_cast<std::size_t>(point.series)];
-                keys.push_back({'*', fmt::format("series {}: {} point{}", terminal_safe(series.name), series.points.size(),
-                                                 series.points.size() == 1 ? "" : "s"),
-                                series.colour});
+                auto items = key_words(fmt::format("series {}:", terminal_safe(series.name)));
+                items.push_back(fmt::format("{} point{}", series.points.size(), series.points.size() == 1 ? "" : "s"));
+                keys.push_back({'*', std::move(items), series.colour});
             }
             key_of_point[i] = it->second;
         } else {
             key_of_point[i] = keys.size();
-            std::string levels;
-            for (std::size_t index : point.markers)
-                levels += fmt::format(", {} {:.3g}", layout.markers[index].level, layout.markers[index].intensity);
-            keys.push_back({'*', fmt::format("{}: {:.3g} {}{}", terminal_safe(point.text),
-                                             point.performance, "G" + layout.work_unit + "/s", levels),
-                            point.colour});
+            // "NAME: 3.2 GFLOP/s, L1 0.5, L2 0.3": its rate and each level's intensity items of their own.
+            auto items = key_words(terminal_safe(point.text) + ":");
+            items.push_back(fmt::format("{:.3g} {}", point.performance, "G" + layout.work_unit + "/s"));
+            for (std::size_t index : point.markers) {
+                items.back() += ',';
+                items.push_back(fmt::format("{} {:.3g}", terminal_safe(layout.markers[index].level),
+                                            layout.markers[index].intensity));
+            }
+            keys.push_back({'*', std::move(items), point.colour});
         }
     }
     for (std::size_t k = 0; k < keys.size() && k < letters.size(); ++k) keys[k].letter = letters[k];
@@ -273,18 +314,28 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
 
     // The key under the chart, each line wrapped to the chart's width.
     const auto key_width = static_cast<std::size_t>(width);
-    auto add = [&](const std::string& line) {
-        for (const auto& piece : wrap_key_line(terminal_safe(line).substr(0, 400), key_width)) out += piece + "\n";
+    // A line of items (made safe), each kept whole where a line holds it; a line of text, by its words.
+    auto add_items = [&](std::vector<std::string> items) {
+        std::size_t total = 0;  // at most about 400 characters of a line, as before
+        for (auto& item : items) {
+            item = item.substr(0, 400 - std::min<std::size_t>(total, 400));
+            total += item.size() + 1;
+        }
+        for (const auto& piece : wrap_key_items(items, key_width)) out += piece + "\n";
     };
+    auto add = [&](const std::string& line) { add_items(key_words(terminal_safe(line))); };
     if (layout.multi_machine)
         for (std::size_t m = 0; m < layout.machines.size(); ++m) add(fmt::format("[{}] {}", m + 1, layout.machines[m].label));
     std::map<std::size_t, std::vector<std::string>> ridges_by_machine;
     for (const auto& ridge : layout.ridges)
-        ridges_by_machine[ridge.machine].push_back(fmt::format("{} {:.3g}", ridge.level, ridge.intensity));
-    for (const auto& [machine, list] : ridges_by_machine) {
-        std::string line = layout.multi_machine ? fmt::format("[{}] ridge points (+):", machine + 1) : "ridge points (+):";
-        for (const auto& item : list) line += " " + item;
-        add(line + " " + layout.work_unit + "/byte");
+        ridges_by_machine[ridge.machine].push_back(fmt::format("{} {:.3g}", terminal_safe(ridge.level), ridge.intensity));
+    for (auto& [machine, list] : ridges_by_machine) {
+        // Each level with its intensity one item, the unit with the last: never "L3" at a line's
+        // end and "0.598" on the next.
+        auto items = key_words(layout.multi_machine ? fmt::format("[{}] ridge points (+):", machine + 1) : "ridge points (+):");
+        list.back() += " " + terminal_safe(layout.work_unit) + "/byte";
+        items.insert(items.end(), list.begin(), list.end());
+        add_items(std::move(items));
     }
     const std::size_t shown_keys = std::min(keys.size(), letters.size());
     if (shown_keys > 0 && layout.view == View::carm &&
@@ -293,11 +344,23 @@ std::string render_term(const ChartInput& input, int width, int height, bool col
     // Roofs whose name had no room on the chart: their tag there (or nothing), the name here.
     for (const auto& line : layout.lines) {
         if (line.kind != LineKind::compute_roof && line.kind != LineKind::bandwidth_roof) continue;
-        if (!line.tag.empty()) add(fmt::format("{} {}", line.tag, line.text));
-        else if (!line.has_label) add(fmt::format("{} (no room on the chart)", line.text));
+        auto items = roof_items(terminal_safe(line.text));
+        if (!line.tag.empty()) {
+            items.insert(items.begin(), terminal_safe(line.tag));
+            add_items(std::move(items));
+        } else if (!line.has_label) {
+            for (const char* word : {"(no", "room", "on", "the", "chart)"}) items.push_back(word);
+            add_items(std::move(items));
+        }
     }
     for (std::size_t k = 0; k < shown_keys; ++k) {
-        const auto pieces = wrap_key_line(fmt::format("{} {}", keys[k].letter, terminal_safe(keys[k].text).substr(0, 400)), key_width);
+        std::vector<std::string> items{std::string(1, keys[k].letter)};
+        std::size_t total = 2;  // at most about 400 characters of a key's text, as before
+        for (const auto& item : keys[k].items) {
+            items.push_back(item.substr(0, 400 - std::min<std::size_t>(total, 400)));
+            total += item.size() + 1;
+        }
+        const auto pieces = wrap_key_items(items, key_width);
         for (std::size_t i = 0; i < pieces.size(); ++i) {
             if (i == 0 && color)
                 out += fmt::format("\x1b[38;2;{};{};{}m{}\x1b[0m{}", std::stoi(keys[k].colour.substr(1, 2), nullptr, 16),

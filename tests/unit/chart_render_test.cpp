@@ -8,8 +8,10 @@
 #include "chart_fixture.hpp"
 #include "golden_compare.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -282,4 +284,53 @@ TEST(ChartRender, CrowdedTerminalChartKeepsEveryLineInsideItsWidthAndNamesEveryR
         }
         if (width == 40) { EXPECT_GT(tagged, 0u); }  // not every name fits 32 columns of plot
     }
+}
+
+// The terminal chart's key wrapped at any space: at 40 columns a ridge's level ended one line
+// ("... L2 0.525 L3") and its intensity began the next ("  1.16 DRAM 3.03 FLOP/byte"). A key
+// item, a level with its intensity, a point's rate, a roof's value and unit with its name, is
+// never split across lines at any width from 40 to 1000.
+TEST(ChartRender, TerminalKeyNeverSplitsAnItemAcrossLines) {
+    auto one = fixture_input();
+    one.machines[0].bandwidth.insert(one.machines[0].bandwidth.begin() + 2, {"L3 load", "L3", 90});
+    auto two = crowded_input(2, 6);
+    for (auto& m : two.machines) m.bandwidth.insert(m.bandwidth.begin() + 2, {"L3 copy+WA", "L3", 91.7});
+    two.machines[1].label = "a second machine with a long name 2x";
+    std::size_t ridge_items = 0;
+    for (const auto* input : {&one, &two}) {
+        for (int width = 40; width <= 1000; ++width) {
+            const std::string out = render_term(*input, width, 20, false);
+            std::vector<std::string> lines;
+            std::istringstream in(out);
+            for (std::string line; std::getline(in, line);) lines.push_back(line);
+            const auto on_one_line = [&](const std::string& item) {
+                return std::any_of(lines.begin(), lines.end(),
+                                   [&](const std::string& l) { return l.find(item) != std::string::npos; });
+            };
+            const auto layout = layout_chart(*input, terminal_canvas(width, 20));
+            for (const auto& ridge : layout.ridges) {
+                const std::string item = fmt::format("{} {:.3g}", ridge.level, ridge.intensity);
+                EXPECT_TRUE(on_one_line(item)) << "width " << width << ": ridge '" << item << "' split:\n" << out;
+                ++ridge_items;
+            }
+            for (const auto& point : layout.points) {
+                if (point.series >= 0) continue;  // keyed by its series
+                if (!on_one_line(point.text + ":")) continue;  // past Z, or a name cut: not keyed whole
+                EXPECT_TRUE(on_one_line(fmt::format("{:.3g} GFLOP/s", point.performance))) << "width " << width << "\n" << out;
+                for (const auto index : point.markers) {
+                    const std::string item = fmt::format("{} {:.3g}", layout.markers[index].level, layout.markers[index].intensity);
+                    EXPECT_TRUE(on_one_line(item)) << "width " << width << ": '" << item << "' split:\n" << out;
+                }
+            }
+            // A roof in the key: its name's last word, value and unit on one line.
+            for (const auto& line : layout.lines) {
+                if (line.kind != LineKind::compute_roof && line.kind != LineKind::bandwidth_roof) continue;
+                if (line.tag.empty() && line.has_label) continue;
+                const std::string tail = line.text.substr(line.text.rfind(' ', line.text.rfind(' ', line.text.rfind(' ') - 1) - 1) + 1);
+                EXPECT_TRUE(on_one_line(tail)) << "width " << width << ": '" << tail << "' split:\n" << out;
+            }
+            for (const auto& line : lines) EXPECT_LE(line.size(), static_cast<std::size_t>(width)) << line;
+        }
+    }
+    EXPECT_GT(ridge_items, 961u * 4);
 }
