@@ -134,7 +134,14 @@ void add_config_command(CLI::App& app, int& exit_code, const LayeredConfig& conf
                 "  roofline config show bench --changed      bench's settings not at their built-in defaults\n"
                 "  ROOFLINE_BENCH_TIME_BUDGET=60 roofline config show bench.time-budget\n"
                 "  printf 'kernels:\\n  cache: cold\\n' > roofline.yaml   kernels --cache cold in this directory");
-    cmd->require_subcommand(1, 1);
+    // At most one; none is said below, so a mistyped one ('config shwo') is named as that (with
+    // "did you mean 'show'?"), where CLI11's "A subcommand is required" did not name it.
+    cmd->require_subcommand(0, 1);
+    cmd->callback([cmd] {
+        if (cmd->get_subcommands().empty())
+            throw UsageError("config needs a command: 'roofline config show' prints every setting, its value and "
+                             "where it came from");
+    });
     auto args = std::make_shared<ConfigArgs>();
     auto* show = add_command(*cmd, "show",
                              "Print each setting's effective value and where it came from; exit 2 when one is invalid");

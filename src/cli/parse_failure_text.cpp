@@ -40,7 +40,7 @@ std::string suggestions(const CLI::App* failed, const std::vector<std::string>& 
             const std::string name = arg.substr(0, arg.find('='));
             close = closest_words(name, long_option_names(failed), 2);
             what = fmt::format("option '{}'", name);
-        } else if (at_root && !arg.empty() && arg[0] != '-') {
+        } else if (!arg.empty() && arg[0] != '-' && (at_root || !command_names(failed).empty())) {
             close = closest_words(arg, command_names(failed), 2);
             what = fmt::format("command '{}'", arg);
         }
