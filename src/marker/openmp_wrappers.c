@@ -34,11 +34,23 @@ static void team_body(void* p) {
     roofline_marker_team_body(c->fork, c->fn, c->data);
 }
 
-/* The OpenMP runtime's own function (a program that calls one has it loaded). */
+/* GCC's OpenMP runtime, by its soname on every Linux distribution. */
+#define LIBGOMP_SONAME "libgomp.so.1"
+
+/* The OpenMP runtime's own function. A program that calls one linked the runtime, but the linker
+ * may have dropped it: with --as-needed (Debian's and Ubuntu's GCC pass it by default) a program
+ * whose only OpenMP calls are the ones this library defines (a `#pragma omp parallel` with no
+ * omp_* call: GOMP_parallel alone) names no symbol only libgomp has, so libgomp is not NEEDED and
+ * is never loaded; every `#pragma omp parallel` then aborted here, natively too. That program was
+ * built with -fopenmp for GCC's runtime: load it. */
 static void* runtime_symbol(void** cache, const char* name) {
     void* f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
     if (f) return f;
     f = dlsym(RTLD_NEXT, name);
+    if (!f) {
+        void* gomp = dlopen(LIBGOMP_SONAME, RTLD_NOW | RTLD_GLOBAL);
+        if (gomp) f = dlsym(gomp, name);
+    }
     if (!f) {
         fprintf(stderr, "roofline marker: %s is called but no OpenMP runtime defines it\n", name);
         abort();
