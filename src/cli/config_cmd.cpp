@@ -6,9 +6,10 @@
 #include "cli/layered_config.hpp"
 #include "cli/messages.hpp"
 #include "cli/usage_error.hpp"
+#include "core/message_name.hpp"
 #include "render/text_escape.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -25,13 +26,17 @@ struct ConfigArgs {
     bool quiet = false;  // taken as every command takes it: config show prints its result and errors only
 };
 
+// A key as 'config show' takes it: the setting's full name, its command, or its option's name.
+bool names(const std::string& k, const LayeredConfig::Value& v) {
+    return v.key == k || v.command == k ||
+           (v.key.size() > k.size() && v.key.compare(v.key.size() - k.size(), k.size(), k) == 0 &&
+            v.key[v.key.size() - k.size() - 1] == '.');
+}
+
 bool selected(const LayeredConfig::Value& v, const ConfigArgs& args) {
     if (args.changed && v.from == "built-in") return false;
     if (args.keys.empty()) return true;
-    return std::any_of(args.keys.begin(), args.keys.end(), [&](const std::string& k) {
-        return v.key == k || v.command == k || (v.key.size() > k.size() && v.key.compare(v.key.size() - k.size(), k.size(), k) == 0 &&
-                                                v.key[v.key.size() - k.size() - 1] == '.');
-    });
+    return std::any_of(args.keys.begin(), args.keys.end(), [&](const std::string& k) { return names(k, v); });
 }
 
 std::string render_text(const LayeredConfig& config, const std::vector<LayeredConfig::Value>& values) {
@@ -52,6 +57,7 @@ std::string render_text(const LayeredConfig& config, const std::vector<LayeredCo
         value_width = std::max(value_width, std::min<std::size_t>(terminal_text(v.value).size(), 40));
     }
     out += fmt::format("\n{:<{}}  {:<{}}  {}\n", "KEY", key_width, "VALUE", value_width, "FROM");
+    if (values.empty()) out += "(none: every setting asked for is at its built-in default)\n";  // only --changed
     std::vector<std::string> problems;
     for (const auto& v : values) {
         out += fmt::format("{:<{}}  {:<{}}  {}{}\n", v.key, key_width, v.value.empty() ? "-" : terminal_text(v.value),
@@ -91,14 +97,20 @@ std::string render_json(const LayeredConfig& config, const std::vector<LayeredCo
 }
 
 int run_config_show(const ConfigArgs& args, const LayeredConfig& config) {
+    // Every key must name a setting, whatever --changed leaves: 'config show bench --changed' with
+    // none changed said "no setting is named bench", and 'config show kernels nosuch' showed kernels'
+    // settings without a word about nosuch.
+    std::vector<std::string> unknown;
+    for (const auto& k : args.keys)
+        if (std::none_of(config.values().begin(), config.values().end(),
+                         [&](const LayeredConfig::Value& v) { return names(k, v); }))
+            unknown.push_back(fmt::format("'{}'", message_name(k)));
+    if (!unknown.empty())
+        throw UsageError(fmt::format("no setting is named {} (try 'roofline config show' for all of them)",
+                                     fmt::join(unknown, ", ")));
     std::vector<LayeredConfig::Value> values;
     for (const auto& v : config.values())
         if (selected(v, args)) values.push_back(v);
-    if (values.empty() && !args.keys.empty()) {
-        std::string names;
-        for (const auto& k : args.keys) names += (names.empty() ? "" : ", ") + k;
-        throw UsageError(fmt::format("no setting is named {} (try 'roofline config show' for all of them)", names));
-    }
     write_result(args.output, args.format == "json" ? render_json(config, values) : render_text(config, values));
     // Listed, marked INVALID; then the error every other command stops with, and its exit status.
     if (const auto problems = config.problems_text(); !problems.empty()) {
