@@ -1186,15 +1186,19 @@ static void act_close(Act *a, const ULong *now)
         if (open_list[k] == a->region) { open_list[k] = open_list[--n_open]; break; }
 }
 
-/* End the innermost open activation of `region` (and the client-request regions opened
- * after it). Function activations opened after it stay open: they end when their frame
- * is popped, whatever marker calls the function makes. */
+/* End the innermost open client-request activation when it is `region`; an end of any other
+ * region is ignored, as the marker library ignores it (roofline.h: the region must be the
+ * innermost open one; the library reports the error). Closing the named one and those opened
+ * after it, as this did, left the two runs apart: begin(outer) begin(inner) end(outer)
+ * end(inner) kept 'outer' open to the exit in the timed run but counted it only up to its
+ * ignored end. Function activations opened after it stay open: they end when their frame is
+ * popped, whatever marker calls the function makes. */
 static void act_end(TState *t, Int region)
 {
     Int k;
     for (k = t->depth - 1; k >= 0; k--)
-        if (t->act[k].region == region && t->act[k].sp == 0) break;
-    if (k < 0) return;
+        if (t->act[k].sp == 0) break;
+    if (k < 0 || t->act[k].region != region) return;
     ULong now[RL_NC];
     scope_now(t, now);
     Int kept = k;
