@@ -281,6 +281,13 @@ std::string file_uri(const std::string& path) {
     return uri + "?immutable=1";
 }
 
+// The name SQLite opens for the store file `path`, as a file name: this SQLite takes a name that
+// begins with "file:" as a URI ('--db file:r.db' wrote r.db, while every check on the path and
+// every later read looked for a file named "file:r.db" and found no store). "./" keeps it a name.
+std::string literal_file_name(const std::string& path) {
+    return path.rfind("file:", 0) == 0 ? "./" + path : path;
+}
+
 bool cannot_open_shared_memory(int rc) {
     // A WAL file in a directory we cannot write: no -shm to create.
     return (rc & 0xff) == SQLITE_CANTOPEN || rc == SQLITE_READONLY_CANTINIT || rc == SQLITE_READONLY_DIRECTORY ||
@@ -358,7 +365,7 @@ SqliteStore::SqliteStore(const std::string& path, bool create_parent_dirs, std::
         for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path_ + suffix, ignored);
     };
 
-    const int rc = sqlite3_open_v2(path_.c_str(), &db_,
+    const int rc = sqlite3_open_v2(literal_file_name(path_).c_str(), &db_,
                                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                                    nullptr);
     if (rc != SQLITE_OK) {
@@ -426,7 +433,7 @@ SqliteStore::SqliteStore(ReadOnly, const std::string& path) : path_(path), busy_
     };
     try {
         try {
-            open(path_, 0);
+            open(literal_file_name(path_), 0);
             read_layout();
         } catch (const StoreError& e) {
             // Opened read-only, "readonly" can only mean SQLite wanted to create the -shm
