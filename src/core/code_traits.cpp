@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -118,6 +119,11 @@ CodeTraits code_traits(const Point& p) {
     const auto loaded = detail(p, "bytes_loaded");
     const auto stored = detail(p, "bytes_stored");
     if (loaded && stored && *loaded + *stored > 0) t.store_share = *stored / (*loaded + *stored);
+    if (stored && accumulations > 0) {
+        const double element = t.f64_share && *t.f64_share >= 0.5 ? 8 : 4;
+        t.accumulations_per_store =
+            *stored > 0 ? accumulations / (*stored / element) : std::numeric_limits<double>::infinity();
+    }
 
     // A function point's calls (measure --functions: executions of its first instruction).
     if (const auto calls = detail(p, kFunctionCallsDetail); calls && *calls > 0) {

@@ -40,6 +40,11 @@ struct CodeTraits {
     // loop_entries): a reduction that starts again at each entry forms a chain this long, and an
     // out-of-order core runs the next entries' chains beside it when it is short.
     std::optional<double> accumulations_per_entry;
+    // Adds, subtracts and FMAs per value stored (bytes_stored over the element size of its FLOPs'
+    // precision: 8 bytes for double, else 4): a reduction whose total is stored when its chain
+    // ends (a CSR row's y[i] = s) chains at most this many; infinite when it stores nothing. Any
+    // point with its loads and stores counted has it, a region as much as a loop.
+    std::optional<double> accumulations_per_store;
     // Of the point's DRAM bytes, those of write-allocate fills no load read before the line
     // went back (the cache simulation's cache_DRAM_write_allocate_unread_bytes): reads that
     // non-temporal stores would not make.

@@ -197,10 +197,31 @@ constexpr double kUnreadWriteAllocateShare = 0.2;
 // micro-ops on current x86 cores, a few per accumulation) holds the next entries' chains beside
 // it. An audit's SpMV inner loop (5 an entry, under one chain's rate) ran no faster with two
 // accumulators (0.083-0.086 s against 0.088-0.092).
+// A region has no loop entries, but a reduction stores its total where its chain ends: a CSR
+// SpMV region (rows of 8 nonzeros, 1M rows x5, y[i] = s) stores one double per 8 adds, so its
+// chains are 8 long at most, and it was told to split the accumulator at 45% of one chain's
+// rate. Its accumulations per value stored bound its chains as entries bound a loop's.
 constexpr double kShortChainAccumulations = 16;
 
+// The longest its accumulations' chains can be by its counts: per loop entry (a loop point) and
+// per value stored, the shorter; nullopt where neither was counted (nothing said of its chains).
+std::optional<double> longest_chain(const CodeTraits& traits) {
+    std::optional<double> bound = traits.accumulations_per_entry;
+    if (traits.accumulations_per_store && (!bound || *traits.accumulations_per_store < *bound))
+        bound = traits.accumulations_per_store;
+    return bound;
+}
+
 bool short_chains(const CodeTraits& traits) {
-    return traits.accumulations_per_entry && *traits.accumulations_per_entry <= kShortChainAccumulations;
+    const auto longest = longest_chain(traits);
+    return longest && *longest <= kShortChainAccumulations;
+}
+
+// Evidence of one long chain, which split_chain needs: its counts allow chains longer than
+// kShortChainAccumulations (a dot product over a long array stores nothing, or its total once).
+bool long_chain(const CodeTraits& traits) {
+    const auto longest = longest_chain(traits);
+    return longest && *longest > kShortChainAccumulations;
 }
 
 // The highest rate of one dependent chain of the point's own instructions: one_chain_gflops
@@ -281,7 +302,8 @@ std::optional<bool> mix_premise_holds(const Ceiling& c, const CodeTraits& traits
 // only for code that adds, ADD or MUL only for code that fuses or mixes kinds), the ILP ceiling
 // (one dependent chain, measured at the widest vectors) for a loop that is no reduction, runs
 // above one chain's rate at its own width (eight scalar accumulators run under a 512-bit
-// chain's rate, and past a scalar one) or whose chains are short (short_chains), a pattern ceiling of the other kind than the point's
+// chain's rate, and past a scalar one) or whose chains are short (short_chains: per loop entry or
+// per value stored), a pattern ceiling of the other kind than the point's
 // (loads alone for a point that stores, a storing pattern for one that only reads: `reads_only`,
 // nullopt where nothing counted). Such a ceiling neither sandwiches nor limits the point.
 bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_its_width, double performance,
@@ -496,6 +518,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
 
     // Next steps. First what the point's own counts say (scalar code, one dependent chain).
     // A reduction running at one chain's rate is held by that chain: splitting it comes first.
+    // Only where its counts show a long chain (long_chain): a short one restarts at each entry or
+    // stored total, and the core overlaps the next ones already.
     // Vectorizing it means reassociating the sum, which is the same change, and a compiler told
     // only "-O3 -march=native" keeps it scalar (an audit's float sum: 0.0915 s at -O2, 0.0912 at
     // -O3 -march=native, 0.0098 with -ffast-math).
@@ -511,7 +535,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
                             *traits.instructions_per_call < kTinyCallInstructions;
     const bool x87 = !call_bound && traits.x87_share && *traits.x87_share >= 0.5;
     const bool chain_bound = !call_bound && !x87 && traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
-                             *traits.store_share <= kReductionStoreShare && chain_at_its_width > 0 &&
+                             *traits.store_share <= kReductionStoreShare && long_chain(traits) && chain_at_its_width > 0 &&
                              a.performance <= 1.1 * chain_at_its_width &&
                              a.performance >= kSlowestChainShare * chain_at_its_width;
     if (chain_bound)

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace roofline;
 
@@ -264,6 +265,38 @@ TEST(CodeTraits, ALoopOfShortReductionsIsNotOneChain) {
     EXPECT_TRUE(has(analyze(r, row, View::carm), NextStep::Kind::split_chain));
     // Not a loop (no entries counted): the chain is judged by rate alone, as before.
     EXPECT_TRUE(has(analyze(r, scalar_dot(), View::carm), NextStep::Kind::split_chain));
+}
+
+TEST(CodeTraits, ARegionStoringATotalEveryFewAddsIsNotOneChain) {
+    // An audit's CSR SpMV marker region (rows of 8 nonzeros, 1M rows x5, y[i] = s): no loop
+    // entries, but one double stored per 8 adds, 4.5% of its bytes stored, at 45% of one chain's
+    // rate. Its chains restart every 8 adds: it was told to split the accumulator; the --loops
+    // point of the same code was not. Neither split_chain nor the ILP ceiling is its advice.
+    const auto r = machine_with_chain_ceiling();
+    Point spmv;
+    spmv.name = "spmv";
+    spmv.work = 8e7;
+    spmv.bytes = {{"L1", 8.8e8}, {"DRAM", 6.18e8}};
+    spmv.seconds = spmv.work / (0.45 * 3.7e9);  // one chain: 3.7 GFLOP/s (2 FLOPs an add, 3.7 GHz)
+    spmv.details = {{"flops_by_width_scalar", 8e7}, {"flops_f64_add", 4e7}, {"flops_f64_mul", 4e7},
+                    {"bytes_loaded", 8.4e8},        {"bytes_stored", 4e7}};
+    EXPECT_DOUBLE_EQ(*code_traits(spmv).accumulations_per_store, 8.0);
+    auto a = analyze(r, spmv, View::carm);
+    EXPECT_FALSE(has(a, NextStep::Kind::split_chain)) << all_advice(r, a);
+    EXPECT_EQ(all_advice(r, a).find("dependency chain"), std::string::npos) << all_advice(r, a);
+    EXPECT_TRUE(has(a, NextStep::Kind::vectorize)) << all_advice(r, a);
+    // Rows of 2048 nonzeros (one total stored per 2048 adds): a long chain, told to split it.
+    spmv.details["bytes_stored"] = 4e7 / 256;
+    spmv.details["bytes_loaded"] = 8.4e8 + 4e7 - 4e7 / 256;
+    a = analyze(r, spmv, View::carm);
+    EXPECT_TRUE(has(a, NextStep::Kind::split_chain)) << all_advice(r, a);
+    // A float region storing a float total per 8 adds: the same, with 4-byte values.
+    Point floats = spmv;
+    floats.details = {{"flops_by_width_scalar", 8e7}, {"flops_f32_add", 4e7}, {"flops_f32_mul", 4e7},
+                      {"bytes_loaded", 4.2e8},        {"bytes_stored", 2e7}};
+    EXPECT_DOUBLE_EQ(*code_traits(floats).accumulations_per_store, 8.0);
+    // A sum that stores nothing chains without bound.
+    EXPECT_TRUE(std::isinf(*code_traits(scalar_dot()).accumulations_per_store));
 }
 
 TEST(CodeTraits, ALoopThatStoresItsResultsCarriesNoChain) {
