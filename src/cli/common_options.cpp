@@ -1,6 +1,7 @@
 #include "cli/common_options.hpp"
 
 #include "core/message_name.hpp"
+#include "cli/layered_config.hpp"
 #include "cli/result_output.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
@@ -77,7 +78,22 @@ CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::st
         help.insert(help.size() - 1, "; '-': standard output");
     else if (help.find("standard output") == std::string::npos)
         help += " ('-': standard output)";
-    return result_may_go_to_standard_output(cmd->add_option("-o,--output", output, help));
+    // A configuration file in force is every command's input: 'config show -o roofline.yaml' put
+    // the report where the settings were, and every command after stopped on it as invalid YAML.
+    const CLI::Validator not_a_config_file(
+        [](std::string& text) -> std::string {
+            if (text.empty() || text == "-") return {};
+            const auto paths = default_config_paths([](const char* name) { return std::getenv(name); });
+            for (const auto& [which, path] : {std::pair{"system", paths.system}, std::pair{"user", paths.user},
+                                              std::pair{"project", paths.project}})
+                if (!path.empty() && same_output_file(text, path))
+                    return fmt::format("{} is the {} configuration file every roofline command reads: writing "
+                                       "there would replace its settings; give another file",
+                                       message_name(text), which);
+            return {};
+        },
+        "");
+    return result_may_go_to_standard_output(cmd->add_option("-o,--output", output, help)->check(not_a_config_file));
 }
 
 CLI::Option* add_format_option(CLI::App* cmd, std::string& format, const std::vector<std::string>& formats,
