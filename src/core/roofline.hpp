@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/llc_occupancy.hpp"
+#include "core/math_library_flops.hpp"
 #include "core/point_origin.hpp"
 #include "core/timing_summary.hpp"
 
@@ -296,6 +297,7 @@ struct Analysis {
     // Its data fills most of the simulated LLC and is re-read there: the DRAM bytes are a lower
     // bound (core/llc_occupancy; a note, the figures unchanged).
     std::optional<LlcNearFull> llc_near_full;
+    std::optional<MathLibraryFlops> math_library;  // FLOPs it ran inside libm (core/math_library_flops)
 };
 
 Analysis analyze(const Roofline& r, const Point& p, View view);

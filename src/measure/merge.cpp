@@ -2,6 +2,7 @@
 
 #include "measure/mpi_job.hpp"
 #include "core/llc_occupancy.hpp"
+#include "core/math_library_flops.hpp"
 
 #include <fmt/core.h>
 
@@ -59,8 +60,12 @@ void attribute_program_work(Point& p, const std::vector<RegionCounts>& functions
         if (top->entries > 0) p.details[kMainFunctionCalls] = top->entries;
         if (top->instructions > 0) p.details[kMainFunctionInstructions] = top->instructions;
     }
-    for (const auto& [file, flops] : by_file)
+    double math = 0;
+    for (const auto& [file, flops] : by_file) {
         if (p.object.empty() && flops >= kMainWorkShare * p.work) p.object = file;
+        if (is_math_library(file)) math += flops;
+    }
+    if (math > 0) p.details[kMathLibraryFlops] = math;
 }
 
 EarlierTimes earlier_times(const std::vector<Point>& points, std::optional<int> rank, const std::string& source) {

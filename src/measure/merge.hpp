@@ -41,7 +41,8 @@ void apply_llc_context(Point& point, const RegionCounts& counts);
 // The program's point (its counts applied): the function holding kMainWorkShare or more of its
 // FLOPs as Point::main_function, with that function's FLOPs, calls and instructions in details,
 // and the file holding that share as Point::object (unless set), so report can advise on the code
-// that does the work (a recursive fib's calls, FFTW's library) without measure --functions.
+// that does the work (a recursive fib's calls, FFTW's library) without measure --functions; and
+// the FLOPs in a math library (core/math_library_flops), which measure and report say.
 void attribute_program_work(Point& point, const std::vector<RegionCounts>& functions);
 
 } // namespace roofline::measure

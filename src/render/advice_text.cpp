@@ -3,6 +3,7 @@
 #include "render/number_format.hpp"
 
 #include "core/level.hpp"
+#include "core/math_library_flops.hpp"
 
 #include <fmt/format.h>
 
@@ -42,6 +43,10 @@ std::string library_options(const std::string& file) {
     for (const char* blas : {"blas", "lapack", "mkl", "blis", "flame"})
         if (f.find(blas) != std::string::npos)
             return " (BLAS/LAPACK: a level-3 routine over many level-1/2 calls, its thread count and blocking)";
+    if (is_math_library(file))
+        return " (a math library: each call of libm's exp, sin, pow ... computes one element in scalar code; for a "
+               "loop it vectorizes, GCC calls glibc's libmvec instead, several elements a call, with -O3 -ffast-math "
+               "or -fopenmp-simd and '#pragma omp simd'; or SLEEF, AMD's libalm, Intel's SVML)";
     return "";
 }
 

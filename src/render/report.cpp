@@ -150,6 +150,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
                                              above_roof_text(*a.above_roof));
         if (!a.unjudged_levels.empty()) out += fmt::format("  {:<17}{}\n", "not judged", unjudged_levels_text(a));
         if (a.llc_near_full) out += fmt::format("  {:<17}{}\n", "note", llc_near_full_text(*a.llc_near_full));
+        if (a.math_library) out += fmt::format("  {:<17}{}\n", "note", math_library_flops_text(*a.math_library));
         if (a.throughput) out += fmt::format("  {:<17}{}\n", "throughput", throughput_text(*a.throughput, r.work_unit));
         out += fmt::format("  upper ceiling    {}\n",
                            a.upper ? ceiling_text(r, *a.upper) : std::string("none below the roof"));
@@ -202,6 +203,7 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
         if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
         if (!a.unjudged_levels.empty()) out += fmt::format("  - not judged: {}\n", markdown_escape(unjudged_levels_text(a)));
         if (a.llc_near_full) out += fmt::format("  - note: {}\n", markdown_escape(llc_near_full_text(*a.llc_near_full)));
+        if (a.math_library) out += fmt::format("  - note: {}\n", markdown_escape(math_library_flops_text(*a.math_library)));
         if (a.throughput)
             out += fmt::format("  - throughput: {}\n", markdown_escape(throughput_text(*a.throughput, r.work_unit)));
         if (!a.headroom.empty()) out += fmt::format("  - headroom: {}\n", markdown_escape(headroom_text(a)));
@@ -456,7 +458,12 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                           {"throughput", throughput_json(a.throughput)},
                           {"timing", timing_json(a.timing)},
                           {"outside_code", outside_code_json(a.outside_code)},
-                          {"dram_lower_bound", dram_lower_bound_json(a.llc_near_full)}});
+                          {"dram_lower_bound", dram_lower_bound_json(a.llc_near_full)},
+                          {"math_library_flops",
+                           a.math_library ? nlohmann::ordered_json{{"flops", number_json(a.math_library->flops)},
+                                                                  {"share", number_json(a.math_library->share)},
+                                                                  {"note", math_library_flops_text(*a.math_library)}}
+                                          : nlohmann::ordered_json(nullptr)}});
     }
     out["points"] = points;
     json skipped = json::array();

@@ -1,0 +1,39 @@
+// FLOPs a program ran inside the C math library: FLOPs are the floating-point instructions
+// executed (METHODS), so an exp() is its ~20 FMAs and adds, a sqrt() one, not one "operation" a
+// call as on paper. An audit's region of one exp and one add per element read 21 FLOPs an element
+// with nothing said. When a program's point holds FLOPs in such a library, how many is said
+// (measure's notes, report's point), with how to see them (measure --functions). Pure.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace roofline {
+
+struct Point;  // core/roofline.hpp
+
+// Point::details key of the program's point: its FLOPs in functions of a math library
+// (measure's attribution of the program's work by file).
+inline constexpr const char* kMathLibraryFlops = "math_library_flops";
+
+// Whether `object` (a path or a file name) is a math library: glibc's libm and libmvec, AMD's
+// libalm/libamdlibm, Intel's libimf and libsvml, SLEEF.
+bool is_math_library(const std::string& object);
+
+// From this share of a point's FLOPs the note is said: under it they change little.
+inline constexpr double kMathLibraryFlopShare = 0.05;
+
+struct MathLibraryFlops {
+    double flops = 0;  // in the math library
+    double share = 0;  // of the point's FLOPs
+};
+
+// nullopt unless the point carries kMathLibraryFlops at kMathLibraryFlopShare of its counted FLOPs.
+std::optional<MathLibraryFlops> math_library_flops(const Point& p);
+
+// "1.2e+07 of its FLOPs (37.5%) ran inside the math library (libm's exp, sin, pow ...): they are the
+// floating-point instructions those functions executed (an exp is about 20), not one per call as
+// a FLOP count on paper has it; measure --functions lists them by function"
+std::string math_library_flops_text(const MathLibraryFlops& m);
+
+} // namespace roofline
