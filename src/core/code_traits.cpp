@@ -119,6 +119,7 @@ CodeTraits code_traits(const Point& p) {
     const auto loaded = detail(p, "bytes_loaded");
     const auto stored = detail(p, "bytes_stored");
     if (loaded && stored && *loaded + *stored > 0) t.store_share = *stored / (*loaded + *stored);
+    t.store_streams = detail(p, kStoreStreamsDetail);
     if (stored && accumulations > 0) {
         const double element = t.f64_share && *t.f64_share >= 0.5 ? 8 : 4;
         t.accumulations_per_store =

@@ -14,6 +14,11 @@
 
 namespace roofline {
 
+// Point::details key: the arrays the point's code writes (its store streams), where something knows
+// them: a kernel spec's written operands (point_from_spec). Counts of loads and stores do not say
+// how many arrays they fall in: measured points have none.
+inline constexpr const char* kStoreStreamsDetail = "store_streams";
+
 struct CodeTraits {
     // FLOPs counted by vector width ("scalar", "128", "256", "512"): the share done by
     // scalar instructions, and the widest width that did any work (0 = scalar only).
@@ -34,6 +39,8 @@ struct CodeTraits {
     std::optional<double> x87_share;
     // Bytes stored over the bytes loaded and stored by the instructions.
     std::optional<double> store_share;
+    // The arrays it writes (kStoreStreamsDetail); unset where nothing knows them.
+    std::optional<double> store_streams;
     // FLOPs per add, subtract or FMA: what each step of an accumulation chain carries.
     std::optional<double> flops_per_accumulation;
     // A loop point's adds, subtracts and FMAs per entry of the loop (measure --loops'

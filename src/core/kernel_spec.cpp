@@ -229,6 +229,12 @@ Point point_from_spec(const KernelSpec& spec) {
         p.details["bytes_loaded"] = l1->second.loaded * n;
         p.details["bytes_stored"] = l1->second.stored * n;
     }
+    // Its store streams: the operands it writes that are not kept in registers (report says
+    // "fewer store streams" only to a loop that writes several).
+    double written = 0;
+    for (const auto& a : spec.arrays)
+        if (a.writes_per_iteration > 0 && a.resident_in != "registers") ++written;
+    p.details[kStoreStreamsDetail] = written;
     // The precision travels with the point: report and plot judge it on its own roof.
     const std::string precision = spec_precision(spec).precision;
     if (p.work > 0 && (precision == "sp" || precision == "dp"))

@@ -592,13 +592,16 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         // read-only one to a point that only reads (no other pattern is open to it), the others
         // to a point that stores.
         if (already_past(*pl.c, traits, chain_at_its_width, a.performance, reads_only)) continue;
-        // A storing pattern's remedy is fewer store streams, toward the pattern of the level's
+        // A storing pattern's remedy is a smaller share of stores, toward the pattern of the level's
         // roof: nothing to a point that stores no larger share of its bytes than that pattern
-        // (daxpy's one store per two loads is a triad's mix already).
+        // (daxpy's one store per two loads is a triad's mix already), nor to one known to write one
+        // array (a fill was told "fewer store streams"): it has no stream to merge or drop.
+        const bool storing_pattern = pl.c->category == "pattern" && !pl.c->read_only && pl.c->advice.empty();
         if (pl.c->category == "pattern" && !pl.c->read_only && traits.store_share)
             if (const Roof* roof = roof_of_level(r, pl.c->level);
                 roof && roof->store_share && *traits.store_share <= *roof->store_share + 0.02)
                 continue;
+        if (storing_pattern && traits.store_streams && *traits.store_streams <= 1) continue;
         const bool seen = std::any_of(a.next_steps.begin(), a.next_steps.end(),
                                       [&](const NextStep& s) { return covers(s, *pl.c); });
         if (seen) continue;
@@ -621,7 +624,12 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
             }
             continue;
         }
-        a.next_steps.push_back({NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at, 0, {}});
+        NextStep step{NextStep::Kind::lift_ceiling, *pl.c, pl.c->level, {}, pl.at, 0, {}};
+        if (storing_pattern) {
+            step.share = traits.store_share.value_or(0);
+            step.store_streams = traits.store_streams.value_or(0);
+        }
+        a.next_steps.push_back(step);
     }
     // Output written and not re-read, counted: streaming stores skip its write-allocate reads.
     // Only where DRAM binds (in a cache the lines would be re-read, and the fills cost little),

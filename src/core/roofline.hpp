@@ -201,7 +201,8 @@ struct NextStep {
     std::string level;
     std::string roof;
     double cap = 0;   // G<work unit>/s
-    double share = 0; // vectorize: scalar share of the FLOPs; split_chain: store share of the bytes;
+    double share = 0; // vectorize: scalar share of the FLOPs; split_chain and lift_ceiling of a storing
+                      // pattern: store share of the bytes;
                       // leave_x87: the x87 share of the FLOPs;
                       // one_kind_mix: the share of the FLOPs of `operation`; non_temporal_stores:
                       // the unread write-allocate share of the DRAM bytes
@@ -213,6 +214,9 @@ struct NextStep {
     double calls = 0;
     double flops_per_call = 0;
     double instructions_per_call = 0;
+    // lift_ceiling of a storing pattern: the arrays the point writes (its store streams), 0 where
+    // nothing knows them (a measured point); at least 2 where the step is given with it.
+    double store_streams = 0;
 };
 // The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).
 const char* next_step_kind_name(NextStep::Kind kind);

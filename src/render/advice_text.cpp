@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 
 namespace roofline {
 namespace {
@@ -50,6 +51,30 @@ std::string library_options(const std::string& file) {
     return "";
 }
 
+// A storing pattern ceiling's remedy: a smaller share of stores, toward the pattern of the level's
+// roof. How many arrays a point writes its counts do not say (a measured point's loads and stores
+// fall in arrays nothing counts): "fewer store streams" only for a point known to write several
+// (`store_streams`, a kernel spec's); `store_share`: the point's, where known.
+std::string storing_pattern_advice(const Roofline& r, const Ceiling& c, std::optional<double> store_share,
+                                   double store_streams) {
+    const auto best = roof_pattern(r, c.level);
+    const Roof* roof = nullptr;
+    for (const auto& b : r.bandwidth)
+        if (b.level == c.level) roof = &b;
+    std::string what = "store a smaller share of its bytes";
+    if (store_share && roof && roof->store_share && !best.empty())
+        what = fmt::format("it stores {} of its bytes, {} {}; store a smaller share", format_percent(*store_share),
+                           best, format_percent(*roof->store_share));
+    // Non-temporal stores skip the caches: a remedy for data streamed to memory, not for a
+    // working set that lives in a cache (a blocked multiply in L1 would lose its reuse).
+    return fmt::format("change the access pattern{}: {} (keep what it stores and loads back in registers across "
+                       "iterations, fuse a pass that writes an array with the one that reads it){}{}",
+                       best.empty() ? "" : fmt::format(" toward {} ({})", best, c.level), what,
+                       store_streams >= 2 ? fmt::format(", fewer store streams (it writes {:.0f} arrays)", store_streams)
+                                          : "",
+                       c.level == "DRAM" ? ", non-temporal stores for data not reused" : "");
+}
+
 } // namespace
 
 std::string ceiling_advice(const Roofline& r, const Ceiling& c) {
@@ -70,14 +95,7 @@ std::string ceiling_advice(const Roofline& r, const Ceiling& c) {
                            "or read fewer bytes",
                            best.empty() ? "the top pattern" : best, c.level.empty() ? "" : fmt::format(" ({})", c.level));
     }
-    if (k == "pattern") {
-        const auto best = roof_pattern(r, c.level);
-        // Non-temporal stores skip the caches: a remedy for data streamed to memory, not for a
-        // working set that lives in a cache (a blocked multiply in L1 would lose its reuse).
-        return fmt::format("change the access pattern{}: fewer store streams{}",
-                           best.empty() ? "" : fmt::format(" toward {} ({})", best, c.level),
-                           c.level == "DRAM" ? ", non-temporal stores for data not reused" : "");
-    }
+    if (k == "pattern") return storing_pattern_advice(r, c, std::nullopt, 0);
     if (k == "numa")
         return "keep data on the NUMA node of the threads that use it (first touch in parallel, numactl --localalloc)";
     if (k == "prefetch") return "prefetch data ahead of its use (software prefetch, or strides the hardware prefetcher follows)";
@@ -86,7 +104,11 @@ std::string ceiling_advice(const Roofline& r, const Ceiling& c) {
 
 std::string next_step_text(const Roofline& r, const NextStep& step) {
     switch (step.kind) {
-    case NextStep::Kind::lift_ceiling: return ceiling_advice(r, step.ceiling);
+    case NextStep::Kind::lift_ceiling:
+        if (step.ceiling.category == "pattern" && !step.ceiling.read_only && step.ceiling.advice.empty() &&
+            step.share > 0)
+            return storing_pattern_advice(r, step.ceiling, step.share, step.store_streams);
+        return ceiling_advice(r, step.ceiling);
     case NextStep::Kind::raise_intensity:
         if (step.level == "network")
             return fmt::format("communicate less or later: fewer, larger messages, overlapped with compute; the {} "

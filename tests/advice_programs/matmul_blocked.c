@@ -8,8 +8,9 @@
  * counted, GCC keeps some operands in registers), 43% of the bytes stored:
  * more than a triad's third. Each tile of B and C is reused 32 times from
  * L1, so far fewer bytes reach L2.
- * Advice it must lead with: fewer store streams (the L1 copy ceiling: keep
- * C's row in registers across k). Never: vectorize, FMA, non-temporal stores
+ * Advice it must lead with: a smaller share of stores (the L1 copy ceiling:
+ * keep C's row in registers across k; it writes one array, C, so not "fewer
+ * store streams"). Never: vectorize, FMA, non-temporal stores
  * (its stores are re-read from L1 at once). */
 #include <roofline/roofline.h>
 #include <stdio.h>

@@ -347,6 +347,48 @@ TEST(CodeTraits, FewerStoreStreamsOnlyForAPointThatStoresMoreThanTheRoofsPattern
     EXPECT_EQ(analyze(unknown, daxpy, View::carm).next_steps[0].kind, NextStep::Kind::lift_ceiling);
 }
 
+TEST(CodeTraits, StoreStreamsAreNamedOnlyWhereTheyAreKnownAndSeveral) {
+    // An audit's fill (y[i] = 0.5 * (i + r), one array, nothing loaded), measured: it stores all of
+    // its bytes, more than the DRAM roof's copy (half), and was told "fewer store streams" with
+    // one. Its counts do not say how many arrays it writes: the step keeps its storing-share
+    // remedy and says nothing of streams.
+    Roofline r = machine_with_chain_ceiling();
+    r.bandwidth[1].store_share = 0.5;  // DRAM copy
+    r.ceilings.push_back({"DRAM triad", CeilingKind::bandwidth, "pattern", "DRAM", 28, "", false});
+    Point fill;
+    fill.name = "fill";
+    fill.work = 2.4e7;
+    fill.bytes = {{"L1", 1.92e8}, {"DRAM", 3.49e8}};
+    fill.seconds = 3.49e8 / 12.5e9;  // 12.5 GB/s at DRAM, under the triad ceiling (28)
+    fill.details = {{"flops_by_width_256", 2.4e7}, {"flops_f64_mul", 2.4e7}, {"bytes_loaded", 0},
+                    {"bytes_stored", 1.92e8}};
+    auto pattern_step = [](const Analysis& a) -> const NextStep* {
+        for (const auto& s : a.next_steps)
+            if (s.kind == NextStep::Kind::lift_ceiling && s.ceiling.category == "pattern" && !s.ceiling.read_only)
+                return &s;
+        return nullptr;
+    };
+    auto a = analyze(r, fill, View::carm);
+    const NextStep* step = pattern_step(a);
+    ASSERT_TRUE(step) << all_advice(r, a);
+    const auto text = next_step_text(r, *step);
+    EXPECT_EQ(text.find("stream"), std::string::npos) << text;
+    EXPECT_NE(text.find("it stores 100.0% of its bytes, copy 50.0%; store a smaller share"), std::string::npos) << text;
+    // Known to write one array (a kernel spec's fill): no step asks it to store less.
+    fill.details[kStoreStreamsDetail] = 1;
+    a = analyze(r, fill, View::carm);
+    EXPECT_FALSE(pattern_step(a)) << all_advice(r, a);
+    // Known to write three: the step names them.
+    fill.details[kStoreStreamsDetail] = 3;
+    a = analyze(r, fill, View::carm);
+    step = pattern_step(a);
+    ASSERT_TRUE(step) << all_advice(r, a);
+    EXPECT_NE(next_step_text(r, *step).find("fewer store streams (it writes 3 arrays)"), std::string::npos)
+        << next_step_text(r, *step);
+    // The ceiling's own advice, with no point: nothing about streams either.
+    EXPECT_EQ(ceiling_advice(r, r.ceilings.back()).find("stream"), std::string::npos) << ceiling_advice(r, r.ceilings.back());
+}
+
 TEST(CodeTraits, NextStepKindsHaveStableNames) {
     EXPECT_STREQ(next_step_kind_name(NextStep::Kind::vectorize), "vectorize");
     EXPECT_STREQ(next_step_kind_name(NextStep::Kind::split_chain), "split_chain");

@@ -1,5 +1,6 @@
 // Kernel specs and spec-sheet machines: byte counting per level, the worked
 // numbers of the Roofline literature, the example files, and parse errors.
+#include "core/code_traits.hpp"
 #include "core/kernel_footprint.hpp"
 #include "core/kernel_spec.hpp"
 #include "core/kernel_spec_roofs.hpp"
@@ -389,6 +390,21 @@ TEST(KernelSpecBytes, PointFromSpecCarriesItsLoadStoreMixForReport) {
                          !step.ceiling.read_only)
                 << point.name << ": " << next_step_text(r, step);
     }
+}
+
+TEST(KernelSpecBytes, PointFromSpecCountsTheArraysItWrites) {
+    // Its store streams: the operands written that registers do not keep (report names streams
+    // only for a loop known to write several).
+    KernelSpec fill;
+    fill.name = "fill";
+    fill.work_per_iteration = 1;
+    fill.iterations = 1e6;
+    fill.arrays = {operand("y", 8, 0, 1)};
+    EXPECT_DOUBLE_EQ(point_from_spec(fill).details.at(kStoreStreamsDetail), 1);
+    fill.arrays.push_back(operand("z", 8, 0, 1));
+    fill.arrays.push_back(operand("s", 8, 1, 1));
+    fill.arrays.back().resident_in = "registers";
+    EXPECT_DOUBLE_EQ(point_from_spec(fill).details.at(kStoreStreamsDetail), 2);
 }
 
 TEST(KernelSpecBytes, StencilLayerConditionGives24BytesFromMemory) {
