@@ -190,6 +190,7 @@ public:
         add_ridges();
         add_markers();
         add_line_obstacles();
+        map_terminal_lines();
         place_region_labels();
         place_line_labels();
         place_ridge_labels();
@@ -713,11 +714,111 @@ private:
     // the ones that found no room cross lines (renderers give text a halo).
     bool over_lines_ = false;
 
+    // A terminal chart of several machines: the lines drawn in each cell (terminal_line_cells),
+    // in drawing order, the cells labels cover, and the line whose label is being placed. Lines
+    // of two machines run a cell or two apart there, and a label put by a point of its own line
+    // could end up touching only the other machine's ("[2] DRAM bandwidth" by the first
+    // machine's L1 roofs), its own line's cells drawn over by a later line or covered by a label.
+    std::vector<std::vector<std::size_t>> lines_at_;  // by cell, row by row (terminal_cell_index)
+    std::vector<bool> label_cells_;                   // by cell: a label covers it
+    struct LineLabel {
+        Box box;
+        std::size_t line;
+    };
+    std::vector<LineLabel> line_labels_;  // the lines' labels placed so far
+    std::optional<std::size_t> placing_;
+
+    int grid_columns() const { return static_cast<int>(canvas().width); }
+    int grid_rows() const { return static_cast<int>(canvas().height); }
+    // The index of a cell of the chart in lines_at_ and label_cells_; nullopt off the chart.
+    std::optional<std::size_t> terminal_cell_index(int col, int row) const {
+        if (col < 0 || row < 0 || col >= grid_columns() || row >= grid_rows()) return std::nullopt;
+        return static_cast<std::size_t>(row) * static_cast<std::size_t>(grid_columns()) + static_cast<std::size_t>(col);
+    }
+
+    void map_terminal_lines() {
+        if (canvas().rotated_labels || !out_.multi_machine) return;
+        lines_at_.assign(static_cast<std::size_t>(grid_columns()) * static_cast<std::size_t>(grid_rows()), {});
+        label_cells_.assign(lines_at_.size(), false);
+        for (std::size_t i = 0; i < out_.lines.size(); ++i)
+            for (const auto& [col, row] : terminal_line_cells(out_, out_.lines[i]))
+                if (const auto at = terminal_cell_index(col, row)) lines_at_[*at].push_back(i);
+    }
+
+    struct CellSpan {
+        int row, left, right;
+    };
+    static CellSpan cells_of(const Box& box) {  // a terminal label's box: one row of cells
+        const int left = static_cast<int>(std::lround(box.cx - box.half_w));
+        return {static_cast<int>(std::floor(box.cy)), left, left + static_cast<int>(std::lround(2 * box.half_w)) - 1};
+    }
+
+    // Whether the label `box` of out_.lines[own_index] is beside its own line as drawn: a cell
+    // showing that line (it was drawn last there, and no label covers it) at most two cells away
+    // (the label ends one cell clear of the point it was put by), and no other machine's line
+    // nearer than that. `also_covered`: a label about to be placed, covering cells too.
+    bool beside_own_line(const Box& box, std::size_t own_index, const std::optional<CellSpan>& also_covered) const {
+        const ChartLine& own = out_.lines[own_index];
+        const CellSpan span = cells_of(box);
+        const auto covered = [&](int c, int r, std::size_t at) {
+            if (r == span.row && c >= span.left && c <= span.right) return true;
+            if (also_covered && r == also_covered->row && c >= also_covered->left && c <= also_covered->right) return true;
+            return static_cast<bool>(label_cells_[at]);
+        };
+        int own_distance = 99, other_distance = 99;
+        for (int r = span.row - 2; r <= span.row + 2; ++r)
+            for (int c = span.left - 3; c <= span.right + 3; ++c) {
+                const auto at = terminal_cell_index(c, r);
+                if (!at || lines_at_[*at].empty() || covered(c, r, *at)) continue;
+                const int distance = std::max({0, span.left - c, c - span.right, std::abs(r - span.row)});
+                const auto& drawn = lines_at_[*at];
+                if (drawn.back() == own_index) own_distance = std::min(own_distance, distance);
+                for (const std::size_t index : drawn) {
+                    const ChartLine& line = out_.lines[index];
+                    if (line.machine != own.machine && line.kind != LineKind::intensity_line)
+                        other_distance = std::min(other_distance, distance);
+                }
+            }
+        return own_distance <= 2 && own_distance <= other_distance;
+    }
+
+    // A label may go where it is beside its own line (a line's label) and leaves every line's
+    // label placed before beside its own (it covers none of the cells that kept it there). Always
+    // true but on a terminal chart of several machines.
+    bool keeps_labels_beside_their_lines(const Box& box) const {
+        if (lines_at_.empty()) return true;
+        if (placing_ && !beside_own_line(box, *placing_, std::nullopt)) return false;
+        // Only a label whose surroundings (two rows, three columns) the new one reaches can change.
+        const CellSpan span = cells_of(box);
+        return std::all_of(line_labels_.begin(), line_labels_.end(), [&](const LineLabel& placed) {
+            const CellSpan other = cells_of(placed.box);
+            const bool reaches = std::abs(other.row - span.row) <= 2 && span.left <= other.right + 3 &&
+                                 span.right >= other.left - 3;
+            return !reaches || beside_own_line(placed.box, placed.line, span);
+        });
+    }
+
     bool try_take(const PlacedLabel& label) {
         const Box box = label_box(label);
-        if (!inside_plot(box) || !space_.free(box, pad(), over_lines_)) return false;
+        if (!inside_plot(box) || !space_.free(box, pad(), over_lines_) || !keeps_labels_beside_their_lines(box))
+            return false;
         space_.take(box);
+        if (!lines_at_.empty()) {
+            const CellSpan span = cells_of(box);
+            for (int c = span.left; c <= span.right; ++c)
+                if (const auto at = terminal_cell_index(c, span.row)) label_cells_[*at] = true;
+            if (placing_) line_labels_.push_back({box, *placing_});
+        }
         return true;
+    }
+
+    // Places the label of out_.lines[index] with `place`, checked against that line.
+    template <class Place>
+    auto placing(const ChartLine& line, Place place) {
+        placing_ = static_cast<std::size_t>(&line - out_.lines.data());
+        auto result = place();
+        placing_.reset();
+        return result;
     }
 
     double text_width(const std::string& text, bool small) const {
@@ -820,18 +921,21 @@ private:
         auto is_roof = [](const ChartLine& l) {
             return l.kind == LineKind::compute_roof || l.kind == LineKind::bandwidth_roof;
         };
-        auto place_roof = [&](const ChartLine& line) {
+        // `line` is placed as the line `own` of out_.lines (a roof's tag: a copy with the tag's text).
+        auto place_roof = [&](const ChartLine& line, const ChartLine& own) {
             auto place = [&] {
                 return line.kind == LineKind::compute_roof ? place_horizontal(line, false) : place_slanted(line, false);
             };
-            auto label = place();
-            if (!label) label = relaxed(place);
-            return label;
+            return placing(own, [&] {
+                auto label = place();
+                if (!label) label = relaxed(place);
+                return label;
+            });
         };
         std::vector<ChartLine*> without_room;
         for (auto& line : out_.lines) {
             if (!is_roof(line)) continue;
-            if (auto label = place_roof(line)) {
+            if (auto label = place_roof(line, line)) {
                 line.label = *label;
                 line.has_label = true;
             } else {
@@ -842,7 +946,7 @@ private:
         for (ChartLine* line : without_room) {
             ChartLine tagged = *line;
             tagged.text = fmt::format("R{}", tags + 1);
-            if (auto label = place_roof(tagged)) {
+            if (auto label = place_roof(tagged, *line)) {
                 line->tag = tagged.text;
                 line->label = *label;
                 line->has_label = true;
@@ -856,8 +960,8 @@ private:
                 auto place = [&] {
                     return line.kind == LineKind::compute_ceiling ? place_horizontal(line, true) : place_slanted(line, true);
                 };
-                auto label = place();
-                if (!label) label = relaxed(place);
+                auto label = placing(line, place);
+                if (!label) label = placing(line, [&] { return relaxed(place); });
                 if (!label) {
                     unlabelled.push_back(line.text);
                     continue; // a ceiling without its name is noise: leave it out
@@ -1168,6 +1272,34 @@ double ChartLayout::performance_at(double canvas_y) const {
 }
 
 ChartLayout layout_chart(const ChartInput& input, const Canvas& canvas) { return LayoutBuilder(input, canvas).build(); }
+
+std::vector<std::pair<int, int>> terminal_line_cells(const ChartLayout& layout, const ChartLine& line) {
+    // Clamped before the conversion: a position far off the canvas must not overflow an int.
+    const auto cell = [](double canvas_value) {
+        if (!std::isfinite(canvas_value)) return -1;
+        return static_cast<int>(std::floor(std::clamp(canvas_value, -1e6, 1e6)));
+    };
+    const Canvas& c = layout.canvas;
+    const double x1 = layout.px(line.x1), y1 = layout.py(line.y1), x2 = layout.px(line.x2), y2 = layout.py(line.y2);
+    std::vector<std::pair<int, int>> cells;
+    if (line.kind == LineKind::intensity_line) {
+        for (int row = cell(std::min(y1, y2)); row <= cell(std::max(y1, y2)); ++row)
+            if (row >= c.plot_top && row <= c.plot_bottom) cells.emplace_back(cell(x1), row);
+        return cells;
+    }
+    if (std::fabs(y2 - y1) < 1e-9) {
+        for (int col = cell(x1); col <= cell(x2); ++col) cells.emplace_back(col, cell(y1));
+        return cells;
+    }
+    // Sampled finely along the segment; one entry per visited cell.
+    const double steps = std::max(std::fabs(x2 - x1), std::fabs(y2 - y1)) * 4;
+    for (int i = 0; i <= static_cast<int>(steps); ++i) {
+        const double t = steps > 0 ? i / steps : 0;
+        const std::pair<int, int> at{cell(x1 + (x2 - x1) * t), cell(std::min(y1 + (y2 - y1) * t, c.plot_bottom))};
+        if (cells.empty() || cells.back() != at) cells.push_back(at);
+    }
+    return cells;
+}
 
 std::vector<std::size_t> series_path(const SeriesLine& series) {
     if (!series.from_first || series.points.size() < 3) return series.points;

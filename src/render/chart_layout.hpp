@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace roofline {
@@ -206,6 +207,11 @@ struct ChartLayout {
 };
 
 ChartLayout layout_chart(const ChartInput& input, const Canvas& canvas);
+
+// The character cells (column, row) a terminal chart draws `line` on, as term_chart draws it: a
+// roof or ceiling sampled along its length (a part below the plot on its bottom row), an
+// intensity line down its column. The layout keeps a label beside its own line with them.
+std::vector<std::pair<int, int>> terminal_line_cells(const ChartLayout& layout, const ChartLine& line);
 
 // Number formats shared by the renderers.
 std::string format_decade(int exponent);   // 0.01, 1, 1000, 1e6

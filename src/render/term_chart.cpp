@@ -102,24 +102,12 @@ int cell(double canvas_value) {
 }
 
 void draw_line(Grid& grid, const ChartLayout& layout, const ChartLine& line, const Glyphs& g) {
-    const double x1 = layout.px(line.x1), y1 = layout.py(line.y1), x2 = layout.px(line.x2), y2 = layout.py(line.y2);
     const bool ceiling = is_ceiling(line.kind);
-    if (line.kind == LineKind::intensity_line) {
-        for (int row = cell(std::min(y1, y2)); row <= cell(std::max(y1, y2)); ++row)
-            if (row >= layout.canvas.plot_top && row <= layout.canvas.plot_bottom) grid.put(cell(x1), row, g.guide, line.colour);
-        return;
-    }
-    if (std::fabs(y2 - y1) < 1e-9) {
-        for (int col = cell(x1); col <= cell(x2); ++col) grid.put(col, cell(y1), ceiling ? g.ceiling_flat : g.roof_flat, line.colour);
-        return;
-    }
-    // Sample finely along the segment; one glyph per visited cell.
-    const double steps = std::max(std::fabs(x2 - x1), std::fabs(y2 - y1)) * 4;
-    for (int i = 0; i <= static_cast<int>(steps); ++i) {
-        const double t = steps > 0 ? i / steps : 0;
-        grid.put(cell(x1 + (x2 - x1) * t), cell(std::min(y1 + (y2 - y1) * t, layout.canvas.plot_bottom)),
-                 ceiling ? g.ceiling_up : g.roof_up, line.colour);
-    }
+    const bool flat = std::fabs(layout.py(line.y2) - layout.py(line.y1)) < 1e-9;
+    const char* glyph = line.kind == LineKind::intensity_line ? g.guide
+                        : flat ? (ceiling ? g.ceiling_flat : g.roof_flat)
+                               : (ceiling ? g.ceiling_up : g.roof_up);
+    for (const auto& [col, row] : terminal_line_cells(layout, line)) grid.put(col, row, glyph, line.colour);
 }
 
 void draw_label(Grid& grid, const PlacedLabel& label, const std::string& colour) {

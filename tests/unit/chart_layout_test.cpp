@@ -2,11 +2,15 @@
 #include "render/chart.hpp"
 
 #include "chart_fixture.hpp"
+#include "core/machine_file.hpp"
+#include "io/machine_spec_yaml.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -453,5 +457,84 @@ TEST(ChartLayout, CrowdedTerminalLabelsNeverShareACellWithALabelOrAPoint) {
                     EXPECT_EQ(line.label.text, line.tag.empty() ? line.text : line.tag) << line.text;
                 }
         }
+    }
+}
+
+namespace {
+
+// Each roof's and ceiling's label on a terminal chart of several machines, against the lines as
+// term_chart draws them (in order, a later line over an earlier one; labels over lines): a cell
+// of its own line showing at most two cells from the label (its end is one cell clear of the
+// point it was put by), and no other machine's line nearer. Returns what failed.
+std::vector<std::string> labels_off_their_own_line(const ChartLayout& layout) {
+    std::map<std::pair<int, int>, std::size_t> shown;  // cell -> the line drawn there last
+    for (std::size_t i = 0; i < layout.lines.size(); ++i)
+        for (const auto& at : terminal_line_cells(layout, layout.lines[i])) shown[at] = i;
+    struct Span {
+        int row, left, right;
+    };
+    const auto span_of = [](const PlacedLabel& label) {
+        const int n = static_cast<int>(label.text.size());
+        const int left = static_cast<int>(std::lround(label.anchor_end ? label.x - n : label.x));
+        return Span{static_cast<int>(std::floor(label.y - 0.3)), left, left + n - 1};
+    };
+    std::set<std::pair<int, int>> covered;
+    for (const auto& line : layout.lines)
+        if (line.has_label) {
+            const Span s = span_of(line.label);
+            for (int c = s.left; c <= s.right; ++c) covered.insert({c, s.row});
+        }
+    std::vector<std::string> failed;
+    for (std::size_t i = 0; i < layout.lines.size(); ++i) {
+        const ChartLine& line = layout.lines[i];
+        if (!line.has_label || line.kind == LineKind::intensity_line) continue;
+        const Span s = span_of(line.label);
+        int own = 99, other = 99;
+        for (const auto& [at, index] : shown) {
+            if (covered.contains(at)) continue;
+            const int distance = std::max({0, s.left - at.first, at.first - s.right, std::abs(at.second - s.row)});
+            if (index == i) own = std::min(own, distance);
+            else if (layout.lines[index].machine != line.machine && layout.lines[index].kind != LineKind::intensity_line)
+                other = std::min(other, distance);
+        }
+        if (own > 2 || own > other)
+            failed.push_back(fmt::format("'{}' at row {}, columns {}..{}: its own line {} cells away, another machine's {}",
+                                         line.label.text, s.row, s.left, s.right, own, other));
+    }
+    return failed;
+}
+
+} // namespace
+
+// Two machines on a small terminal chart ('plot --machine A --machine opteron_x4.yaml --format
+// term --height 12'): a roof's label was put by a point of its own line, but one cell clear of
+// it, and the other machine's lines run a cell or two away there, or draw over its own line's
+// cells; '[2] DRAM bandwidth' could sit on the first machine's L1 roofs. A label now goes only
+// where it is beside its own line and no other machine's line is nearer; else elsewhere, or a
+// roof's tag, or the roof named in the key, a ceiling left out.
+TEST(ChartLayout, TerminalLabelsOfSeveralMachinesSitBesideTheirOwnLine) {
+    const std::filesystem::path root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+    ChartInput measured;
+    for (const auto* file : {"tests/data/compare/epyc-vm.json", "examples/machines/opteron_x4.yaml"})
+        measured.machines.push_back(roofline_from_machine_file(load_machine_file((root / file).string()), {"dp", 0}));
+    std::size_t labels = 0;
+    for (const ChartInput& input : {measured, crowded_input(2, 0), crowded_input(3, 0)}) {
+        for (int width = 40; width <= 160; width += 3)
+            for (int height = 12; height <= 30; height += 2) {
+                const auto layout = layout_chart(input, terminal_canvas(width, height));
+                for (const auto& failure : labels_off_their_own_line(layout))
+                    ADD_FAILURE() << input.machines.size() << " machines, width " << width << ", height " << height
+                                  << ": " << failure;
+                for (const auto& line : layout.lines) labels += line.has_label;
+            }
+    }
+    EXPECT_GT(labels, 3000u);
+    // Every roof still named, on the chart or in the key below it.
+    for (int height : {12, 16}) {
+        const std::string text = render_term(measured, 100, height, false);
+        for (const auto& line : layout_chart(measured, terminal_canvas(100, height)).lines)
+            if (line.kind == LineKind::compute_roof || line.kind == LineKind::bandwidth_roof) {
+                EXPECT_NE(text.find(line.text), std::string::npos) << line.text << "\n" << text;
+            }
     }
 }

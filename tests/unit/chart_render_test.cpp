@@ -298,7 +298,9 @@ TEST(ChartRender, TerminalKeyNeverSplitsAnItemAcrossLines) {
     two.machines[1].label = "a second machine with a long name 2x";
     std::size_t ridge_items = 0;
     for (const auto* input : {&one, &two}) {
-        for (int width = 40; width <= 1000; ++width) {
+        // Every width; two machines' chart (its layout the slower) every width up to 400, past any
+        // key line's length, and every 10th beyond.
+        for (int width = 40; width <= 1000; width += input == &two && width >= 400 ? 10 : 1) {
             const std::string out = render_term(*input, width, 20, false);
             std::vector<std::string> lines;
             std::istringstream in(out);
@@ -332,5 +334,5 @@ TEST(ChartRender, TerminalKeyNeverSplitsAnItemAcrossLines) {
             for (const auto& line : lines) EXPECT_LE(line.size(), static_cast<std::size_t>(width)) << line;
         }
     }
-    EXPECT_GT(ridge_items, 961u * 4);
+    EXPECT_GT(ridge_items, 961u * 3);
 }
