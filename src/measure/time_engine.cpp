@@ -3,6 +3,7 @@
 #include "measure/child_process.hpp"
 #include "measure/child_regions.hpp"
 #include "measure/engines_internal.hpp"
+#include "measure/marker_presence.hpp"
 #include "core/timing_disturbance.hpp"
 #include "measure/protocol_json.hpp"
 #include "topo/cgroup_limits.hpp"
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,20 @@ std::vector<std::string> read_marker_texts(const std::string& marker_out) {
         texts.push_back(std::move(text));
     }
     return texts;
+}
+
+// What a native run that did not finish (killed, interrupted) lost, by whether the program loads the
+// marker library: a program that marks no regions lost none, only the rest of its run (Ctrl-C during
+// a program without regions was told 'region timings were not written').
+static std::string unfinished_run_loss(double seconds, std::optional<bool> loads_marker) {
+    const std::string ran = fmt::format("the command did not finish: its time, {:.3f} s, is that of the part that ran "
+                                        "before it stopped, not of a whole run",
+                                        seconds);
+    if (!loads_marker) return ran + "; if it marks regions, their timings were not written (the marker library "
+                                    "writes them when the program exits)";
+    if (*loads_marker) return ran + "; the timings of its marker regions were not written (the marker library "
+                                    "writes them when the program exits)";
+    return ran;
 }
 
 void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp, ColdCaches& cold,
@@ -93,8 +109,7 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
     const std::vector<std::string> texts = read_marker_texts(marker_out);
     if (texts.empty()) {
         if (!run.status.exited)
-            result.warnings.push_back("the command did not finish: region timings were not written, only the "
-                                      "whole-program time up to its end is known");
+            result.warnings.push_back(unfinished_run_loss(run.wall_seconds, loads_marker_library(request.argv[0], env)));
         else if (const auto full = temp_full_hint(tmp); !full.empty())
             // A full disk, not a program without markers: its regions are lost, which is said.
             result.warnings.push_back("no marker regions could be read, so only the whole program is measured" +
