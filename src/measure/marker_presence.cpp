@@ -1,16 +1,12 @@
 #include "measure/marker_presence.hpp"
 
 #include "measure/child_process.hpp"
+#include "measure/command_output.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace roofline::measure {
 namespace {
@@ -19,38 +15,6 @@ bool names_marker_library(std::string_view path) {
     const auto slash = path.rfind('/');
     const auto file = slash == std::string_view::npos ? path : path.substr(slash + 1);
     return file.starts_with("libroofline_marker");
-}
-
-// ldd's standard output (stderr dropped); nullopt when it cannot be started.
-std::optional<std::string> ldd_output(const std::string& ldd, const std::string& program) {
-    int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) return std::nullopt;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    char* args[] = {const_cast<char*>(ldd.c_str()), const_cast<char*>(program.c_str()), nullptr};
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, ldd.c_str(), &actions, nullptr, args, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(out[1]);
-    if (rc != 0) {
-        ::close(out[0]);
-        return std::nullopt;
-    }
-    std::string text;
-    char buf[16384];
-    for (;;) {
-        const ssize_t n = ::read(out[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        text.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(out[0]);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    return text;
 }
 
 } // namespace
@@ -92,7 +56,7 @@ std::optional<bool> loads_marker_library(const std::string& program,
     const std::string exe = find_executable(program);
     const std::string ldd = find_executable("ldd");
     if (exe.empty() || ldd.empty()) return std::nullopt;
-    const auto text = ldd_output(ldd, exe);
+    const auto text = command_output({ldd, exe});
     if (!text) return std::nullopt;
     return marker_library_in_ldd_output(*text);
 }
