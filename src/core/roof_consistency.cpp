@@ -1,6 +1,7 @@
 #include "core/roof_consistency.hpp"
 
 #include "core/level.hpp"
+#include "core/statistics.hpp"
 
 #include <fmt/core.h>
 
@@ -147,9 +148,8 @@ std::vector<std::string> roofs_against_cache_probe(const MachineModel& model) {
         for (const auto& [bytes, gbs] : probe.points)
             if (static_cast<double>(bytes) >= lo && static_cast<double>(bytes) <= hi && gbs > 0) plateau.push_back(gbs);
         if (plateau.size() < 3) continue;  // too few to say what the level gives
-        std::sort(plateau.begin(), plateau.end());
         const std::size_t n = plateau.size();
-        const double median = n % 2 ? plateau[n / 2] : 0.5 * (plateau[n / 2 - 1] + plateau[n / 2]);
+        const double median = roofline::median(plateau);
         const auto range = fmt::format("{} to {} KiB", static_cast<std::uint64_t>(lo) >> 10,
                                        static_cast<std::uint64_t>(hi) >> 10);
         if (r.gbs < kProbeLowShare * median)
@@ -175,9 +175,8 @@ std::vector<std::string> roofs_against_cache_probe(const MachineModel& model) {
     for (const auto& [bytes, gbs] : probe.points)
         if (bytes >= 2 * last_cache && gbs > 0) beyond.push_back(gbs);
     if (beyond.size() < kProbeDramPoints) return out;
-    std::sort(beyond.begin(), beyond.end());
     const std::size_t n = beyond.size();
-    const double median = n % 2 ? beyond[n / 2] : 0.5 * (beyond[n / 2 - 1] + beyond[n / 2]);
+    const double median = roofline::median(beyond);
     for (const MemoryRoof& r : model.memory) {
         if (r.threads != 1 || r.pattern != "load" || r.level != "DRAM" || !(r.gbs > 0)) continue;
         const auto range = fmt::format("{} MiB and beyond (twice the last cache, {} MiB)", (2 * last_cache) >> 20,
