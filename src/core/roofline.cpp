@@ -342,6 +342,21 @@ Region region_for(const Roofline& r, const std::string& level, double i) {
     return Region::both;
 }
 
+// The zone of a point bounded at several levels: memory-only where some level's roof lies under
+// even the lowest compute ceiling (then the binding level's does too), compute-only only where
+// every level's lowest bandwidth ceiling lies above the compute roof at its intensity. Judged at
+// one level alone, a compute-bound point whose L3 ceiling sat under the peak was called
+// compute-only while its first step was an L3 access pattern.
+Region zone_of(const Roofline& r, const Point& p, const std::vector<std::string>& levels) {
+    Region zone = Region::compute_only;
+    for (const auto& level : levels) {
+        const Region here = region_for(r, level, *intensity(p, level));
+        if (here == Region::memory_only) return here;
+        if (here == Region::both) zone = here;
+    }
+    return zone;
+}
+
 } // namespace
 
 namespace {
@@ -463,7 +478,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         for (const auto& [level, bytes] : p.bytes)
             if (bytes > 0 && !roof_of_level(r, level)) a.unjudged_levels.push_back(level);
     a.efficiency = a.attainable > 0 ? a.performance / a.attainable : 0;
-    a.region = intensity_level.empty() ? Region::compute_only : region_for(r, intensity_level, a.intensity);
+    a.region = zone_of(r, p, levels);
 
     // Headroom to every roof at this point's intensities. A bandwidth roof that lies above the
     // compute roof there caps nothing: its figure would repeat the compute roof's under its name.

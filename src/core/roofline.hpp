@@ -151,7 +151,9 @@ const char* region_name(Region r);
 // The intensity range where compute and bandwidth lines cross (the paper's
 // Figure 2c) for one level: left of `start` only memory optimizations help,
 // right of `end` only compute ones, in between both. Values that are not
-// finite and positive are ignored.
+// finite and positive are ignored. A point bounded at several levels
+// (Analysis::region) is memory-only when one level says so, compute-only only
+// when every level does.
 struct RegionBounds {
     double start = 0;
     double end = 0;

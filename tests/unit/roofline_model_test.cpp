@@ -132,6 +132,23 @@ TEST(RooflineAnalysis, RegionsFollowTheCeilingCrossings) {
     EXPECT_EQ(analyze(toy(), point(50, 0, 0, 2.5e9), View::orm).region, Region::compute_only); // I = 20
 }
 
+TEST(RooflineAnalysis, TheZoneOfAPointBoundAtSeveralLevelsIsEveryLevels) {
+    // Compute-bound (L1 400 x 1, L2 200 x 0.6 = 120, DRAM 20 x 50: all above the peak of 100), right
+    // of DRAM's crossing (10), but an L2 ceiling (150 x 0.6 = 90) lies under the peak: a memory
+    // optimization at L2 can still help, so the zone is "both", not the DRAM level's compute-only
+    // (an audit's program was called compute-only beside a first step at its L3 access pattern).
+    Roofline r = toy();
+    r.ceilings.push_back({"L2 copy", CeilingKind::bandwidth, "pattern", "L2", 150, ""});
+    const auto a = analyze(r, point(60, 60e9, 100e9, 1.2e9), View::carm);
+    EXPECT_FALSE(a.memory_bound);
+    EXPECT_EQ(a.intensity_level, "DRAM");
+    EXPECT_EQ(a.region, Region::both);
+    // Without that ceiling every level is right of its crossing: compute-only.
+    EXPECT_EQ(analyze(toy(), point(60, 60e9, 100e9, 1.2e9), View::carm).region, Region::compute_only);
+    // One level left of its crossing makes the point memory-only whatever the others say.
+    EXPECT_EQ(analyze(toy(), point(1, 1e9, 1e9, 10e9), View::carm).region, Region::memory_only);
+}
+
 TEST(RooflineAnalysis, RegionBoundsAreTheCeilingCrossings) {
     const auto bounds = region_bounds(toy(), "DRAM");
     ASSERT_TRUE(bounds);
