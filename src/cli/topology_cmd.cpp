@@ -5,6 +5,7 @@
 #include "cli/messages.hpp"
 
 #include "cli/common_options.hpp"
+#include "core/node_memory_check.hpp"
 #include "io/text_file.hpp"
 #include "render/topology_text.hpp"
 #include "topo/clock.hpp"
@@ -47,6 +48,13 @@ TopologyReport gather_report(bool probe) {
     report.numa_nodes = topology.numa_nodes();
     report.environment = collect_environment(features, topology.cpu().cores);
     if (!topology.restricted_to().empty()) report.environment.warnings.push_back(topology.restricted_to());
+    // Only this machine's unrestricted nodes add up to its MemTotal.
+    if (topology.restricted_to().empty() && topology.not_this_machine().empty()) {
+        std::vector<std::uint64_t> node_bytes;
+        for (const NumaDetail& node : report.numa_nodes) node_bytes.push_back(node.memory_bytes);
+        if (auto shortfall = node_memory_shortfall(node_bytes, total_memory_bytes()); !shortfall.empty())
+            report.environment.warnings.push_back(std::move(shortfall));
+    }
     if (!topology.not_this_machine().empty())
         report.environment.warnings.push_back(fmt::format(
             "this topology is not this machine's: {}; the clock and any cache probe below were measured on this "

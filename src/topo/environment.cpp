@@ -95,6 +95,15 @@ double available_memory_bytes() {
     return available;
 }
 
+std::uint64_t total_memory_bytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key, unit;
+    std::uint64_t kib = 0;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemTotal:") return kib * 1024;
+    return 0;
+}
+
 std::string iso8601_utc_now() {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};

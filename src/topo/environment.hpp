@@ -5,6 +5,7 @@
 #include "core/machine_model.hpp"
 #include "topo/cpu_features.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ std::string node_name();
 // MemAvailable estimate (/proc/meminfo), else the free pages, at most what the process's cgroup
 // memory limit leaves (cgroup_limits).
 double available_memory_bytes();
+
+// The memory the kernel manages in all (MemTotal in /proc/meminfo), in bytes; 0 when it cannot be read.
+std::uint64_t total_memory_bytes();
 
 // The current time as ISO 8601 UTC, e.g. "2026-11-05T14:03:27Z".
 std::string iso8601_utc_now();
