@@ -1,4 +1,4 @@
-// FLOPs a program ran inside the C math library: FLOPs are the floating-point instructions
+// FLOPs a program (or a region, a loop) ran inside the C math library: FLOPs are the floating-point instructions
 // executed (METHODS), so an exp() is its ~20 FMAs and adds, a sqrt() one, not one "operation" a
 // call as on paper. An audit's region of one exp and one add per element read 21 FLOPs an element
 // with nothing said. When a program's point holds FLOPs in such a library, how many is said
@@ -12,8 +12,8 @@ namespace roofline {
 
 struct Point;  // core/roofline.hpp
 
-// Point::details key of the program's point: its FLOPs in functions of a math library
-// (measure's attribution of the program's work by file).
+// Point::details key of a point: its FLOPs in functions of a math library (measure's attribution
+// of the program's work by file; a region's or loop's from its FLOPs by file, flops_by_object).
 inline constexpr const char* kMathLibraryFlops = "math_library_flops";
 
 // Whether `object` (a path or a file name) is a math library: glibc's libm and libmvec, AMD's

@@ -143,6 +143,10 @@ struct RegionCounts {
     std::map<std::string, double> inner_instructions;
     std::vector<std::string> matched;  // "<function NAME>" regions: the functions NAME matched
     std::string object;                // functions: the file holding it (empty: unknown)
+    // Instrument engine, marker and function regions: the FLOPs run while it was open by the file
+    // whose code ran them (libm's exp called inside it among them); loops: summed from their
+    // instructions' and callees' files. What core/math_library_flops' note of a point is made from.
+    std::map<std::string, double> flops_by_object;
     // The marker calls' own counts taken off these (marker_cost.hpp), by figure ("bytes_loaded",
     // "instructions", "event_<name>", ...); `refused`: why the figures left cannot stand (no point).
     std::map<std::string, double> marker_cost;

@@ -16,6 +16,11 @@ void add_counts(RegionCounts& into, const RegionCounts& from, double factor) {
     into.instructions += factor * from.instructions;
     into.flops_x87 += factor * from.flops_x87;
     into.fp_flag_ops += factor * from.fp_flag_ops;
+    // Which files ran the FLOPs: a sum's own split, else a function's or instruction's file.
+    if (!from.flops_by_object.empty())
+        for (const auto& [file, flops] : from.flops_by_object) into.flops_by_object[file] += factor * flops;
+    else if (const double flops = from.total_flops(); !from.object.empty() && flops > 0)
+        into.flops_by_object[from.object] += factor * flops;
 }
 
 std::size_t loop_at(const FunctionLoops& found, std::uint64_t address) {

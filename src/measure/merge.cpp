@@ -42,6 +42,12 @@ void apply_counts(Point& p, const RegionCounts& c) {
     if (c.cache_touched_bytes > 0) p.details[kCacheTouchedBytes] = c.cache_touched_bytes;
     apply_llc_context(p, c);
     if (c.calls > 0) p.details["calls"] = static_cast<double>(c.calls);
+    // A region's (or loop's) FLOPs that ran in a math library's code (libm's exp called inside it):
+    // the note core/math_library_flops makes of it, as of the program's (attribute_program_work).
+    double math = 0;
+    for (const auto& [file, flops] : c.flops_by_object)
+        if (is_math_library(file)) math += flops;
+    if (math > 0) p.details[kMathLibraryFlops] = math;
 }
 
 void attribute_program_work(Point& p, const std::vector<RegionCounts>& functions) {

@@ -175,6 +175,16 @@ RegionCounts counts_from(const json& r, const std::string& where) {
             c.inner_instructions[function] = value.get<double>();
         }
     }
+    if (r.contains("flops_by_object")) {  // absent from an older tool's output: no file said
+        if (!r["flops_by_object"].is_object())
+            throw MeasureError(fmt::format("{}: \"flops_by_object\" must be an object", where));
+        for (const auto& [file, value] : r["flops_by_object"].items()) {
+            if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+                throw MeasureError(
+                    fmt::format("{}: \"flops_by_object\".\"{}\" must be a number >= 0", where, file));
+            c.flops_by_object[file] = value.get<double>();
+        }
+    }
     if (r.contains("object")) {
         if (!r["object"].is_string()) throw MeasureError(fmt::format("{}: \"object\" must be a string", where));
         c.object = r["object"].get<std::string>();

@@ -3,7 +3,9 @@
 // point of such a loop (2^20 exps, gcc -O2) holds 20,971,501 of its 23,068,653 FLOPs in libm.
 #include "core/math_library_flops.hpp"
 #include "core/roofline.hpp"
+#include "measure/loop_counts.hpp"
 #include "measure/merge.hpp"
+#include "measure/protocol_json.hpp"
 #include "render/advice_text.hpp"
 
 #include <gtest/gtest.h>
@@ -54,6 +56,50 @@ TEST(MathLibraryFlops, TheProgramsPointSaysHowManyOfItsFlopsRanInLibm) {
     q.work = 2097152;
     measure::attribute_program_work(q, {main_fn});
     EXPECT_FALSE(q.details.count(kMathLibraryFlops));
+}
+
+// A marker region (or function region) whose loop calls exp(): the tool writes its FLOPs by the file
+// that ran them ("flops_by_object"), and its point carries its own math-library FLOPs, as the
+// program's does. Before, only the program's point had them (its functions' files); a region's
+// note was never said.
+TEST(MathLibraryFlops, ARegionsPointSaysItsOwnShareFromItsFlopsByFile) {
+    const auto report = measure::parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [
+        {"name": "(program)", "calls": 1, "threads": 1, "flops": {"f64": {"add": 2200000}}, "bytes_loaded": 0, "bytes_stored": 0,
+         "instructions": 1},
+        {"name": "with libm", "calls": 1, "threads": 1, "flops": {"f64": {"add": 2100000}}, "bytes_loaded": 0,
+         "bytes_stored": 0, "instructions": 1,
+         "flops_by_object": {"/usr/lib/x86_64-linux-gnu/libm.so.6": 2000000, "/tmp/app": 100000}},
+        {"name": "arithmetic", "calls": 1, "threads": 1, "flops": {"f64": {"add": 200000}}, "bytes_loaded": 0,
+         "bytes_stored": 0, "instructions": 1, "flops_by_object": {"/tmp/app": 200000}}]})J",
+                                                   "v.json");
+    ASSERT_EQ(report.regions.size(), 3u);
+    EXPECT_DOUBLE_EQ(report.regions[1].flops_by_object.at("/usr/lib/x86_64-linux-gnu/libm.so.6"), 2000000);
+    Point with, without;
+    measure::apply_counts(with, report.regions[1]);
+    measure::apply_counts(without, report.regions[2]);
+    ASSERT_TRUE(with.details.count(kMathLibraryFlops));
+    EXPECT_DOUBLE_EQ(with.details[kMathLibraryFlops], 2000000);
+    const auto m = math_library_flops(with);
+    ASSERT_TRUE(m);
+    EXPECT_NEAR(m->share, 2000000.0 / 2100000.0, 1e-12);
+    EXPECT_FALSE(without.details.count(kMathLibraryFlops));
+
+    // A loop's counts summed from its instructions' and its callees' files (measure --loops).
+    measure::RegionCounts loop, own, callee;
+    own.object = "/tmp/app";
+    own.flops = {{"f64_add", 100}};
+    callee.flops_by_object = {{"/usr/lib/x86_64-linux-gnu/libm.so.6", 2000}, {"/tmp/app", 5}};
+    callee.flops = {{"f64_fma", 2005}};
+    measure::add_counts(loop, own);
+    measure::add_counts(loop, callee, 0.5);
+    EXPECT_DOUBLE_EQ(loop.flops_by_object.at("/tmp/app"), 102.5);
+    EXPECT_DOUBLE_EQ(loop.flops_by_object.at("/usr/lib/x86_64-linux-gnu/libm.so.6"), 1000);
+
+    // A damaged file: a negative count refused, naming where.
+    EXPECT_THROW(measure::parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [
+        {"name": "r", "calls": 1, "threads": 1, "bytes_loaded": 0, "bytes_stored": 0, "instructions": 1,
+         "flops_by_object": {"/lib/libm.so.6": -1}}]})J", "v.json"),
+                 measure::MeasureError);
 }
 
 TEST(MathLibraryFlops, ALibmProgramIsToldOfVectorMathNotAPlanner) {

@@ -98,6 +98,7 @@ typedef struct {
     ULong *exec;
     Bool exit_to_next;
     ULong insns;   /* guest instructions per execution (its RL_INSN cost) */
+    ULong flops;   /* FLOPs per execution (the RL_FLOP costs summed): a region's FLOPs by file */
     ULong seen[RAW_PER_REC]; /* its raw counters as the last harvest saw them */
     UInt nz;       /* number of nonzero static costs */
     UChar idx[RL_NC];
@@ -150,6 +151,7 @@ static CostRec *new_rec(Int fn, const ULong *cost)
     r->insns = cost[RL_INSN];
     for (Int i = 0; i < RL_NC; i++)
         if (cost[i]) { r->idx[r->nz] = (UChar)i; r->val[r->nz] = cost[i]; r->nz++; }
+    for (Int i = 0; i < 2 * RL_NKIND; i++) r->flops += cost[i];
     recs = grown_pointers(recs, n_recs, &cap_recs, "rl.recs");
     recs[n_recs++] = r;
     return r;
@@ -456,7 +458,7 @@ static ULong cache_dirty_bytes(void)
  * (fn_out_name); a name no other file has is written as it is. */
 /* flag_only: its FP instructions compute nothing the program uses, they raise an exception flag
  * (fp_flag_only_function), so their operations are counted apart (RL_FP_FLAG), not as FLOPs. */
-typedef struct { HChar *name; HChar *obj; Int next; Bool flag_only; } FnEnt; /* obj: the file it is in, or NULL */
+typedef struct { HChar *name; HChar *obj; Int next; Bool flag_only; Int file; } FnEnt; /* obj: the file it is in, or NULL; file: its index in files[] (-1: none) */
 #define FN_HASH 4096
 static Int fn_head[FN_HASH];
 static FnEnt *fns = NULL;
@@ -465,6 +467,20 @@ static Int n_fns = 0, cap_fns = 0;
 /* The name of code in no file (an anonymous executable mapping: a JIT's output), alike in
  * measure's sampler (ProcessCode::name_at). */
 #define RL_NO_FILE_NAME "(code outside any file: generated at run time)"
+
+/* The files functions are in, each once (a region's FLOPs by file: fn_file). */
+static HChar **files = NULL;
+static Int n_files = 0, cap_files = 0;
+
+static Int file_index(const HChar *obj)
+{
+    if (!obj) return -1;
+    for (Int i = 0; i < n_files; i++)
+        if (VG_(strcmp)(files[i], obj) == 0) return i;
+    files = grown_pointers(files, n_files, &cap_files, "rl.files");
+    files[n_files] = VG_(strdup)("rl.filename", obj);
+    return n_files++;
+}
 
 static UInt str_hash(const HChar *s)
 {
@@ -504,6 +520,7 @@ static Int fn_index_in(const HChar *name, const HChar *obj)
     fns[n_fns].name = VG_(strdup)("rl.fnname", name);
     fns[n_fns].obj = obj ? VG_(strdup)("rl.objname", obj) : NULL;
     fns[n_fns].flag_only = fp_flag_only_function(name);
+    fns[n_fns].file = file_index(obj);
     fns[n_fns].next = fn_head[h];
     fn_head[h] = n_fns;
     return n_fns++;
@@ -813,6 +830,11 @@ typedef struct {
      * while it is open; its functions' and instructions' counts are made from `gain` */
     Bool detail;
     Raw gain;
+    /* FLOPs run while it was open (process scope: on any thread; thread scope: on the thread
+     * that opened it), by the file of the function that ran them (files[]): the FLOPs of
+     * libm's exp called from inside it are its own, and this says which file ran them. */
+    ULong *file_flops;
+    Int n_file_flops;
 } Region;
 #define MAX_REGIONS 1024
 static Region regions[MAX_REGIONS];
@@ -867,12 +889,44 @@ static Bool region_detail(const Region *r)
     return !r->by_function && !clo_thread_scope && (n_clo_insn_funcs > 0 || n_clo_insn_objs > 0);
 }
 
+/* Open activation: region index, snapshot of totals at begin, and (for
+ * function regions) the stack pointer at entry. */
+typedef struct { Int region; ULong snap[RL_NC]; Addr sp; } Act;
+#define MAX_DEPTH 256
+typedef struct {
+    Act act[MAX_DEPTH];
+    Int depth;
+    Int fdepth; /* function acts */
+    ULong acc[RL_NC]; /* work done by this thread up to when it last stopped running */
+    Addr alt_lo, alt_hi; /* its alternate signal stack (sigaltstack), [lo, hi); hi 0: none */
+} TState;
+static TState *tstate[MAX_THREADS];
+
+static TState *ts_of(ThreadId tid)
+{
+    if (tid >= MAX_THREADS) tid = MAX_THREADS - 1;
+    if (!tstate[tid]) tstate[tid] = VG_(calloc)("rl.ts", 1, sizeof(TState));
+    return tstate[tid];
+}
+
+/* Per-thread attribution.  Valgrind runs one thread at a time.  cur_tid is
+ * the thread that ran client code last; switch_snap the process totals when it
+ * started running.  When another thread starts, the work done since then is
+ * added to cur_tid's acc (see rl_start_client_code).  A thread's own totals
+ * are thus its acc, plus (if it is cur_tid) totals() - switch_snap. */
+static ThreadId cur_tid = VG_INVALID_THREADID;
+static ULong switch_snap[RL_NC];
+
 /* The process's totals, kept running by harvest(). */
 static ULong run_tot[RL_NC];
 /* Regions a harvest adds to besides run_tot: open in process scope, and counting by
  * function (inner) or by instruction (gain). */
 static Int credit_list[MAX_REGIONS];
 static Int n_credit = 0;
+/* Regions a harvest adds FLOPs by file to: those open (process scope), or open on the thread
+ * that ran since the last harvest (thread scope; each once however often it is open there). */
+static Int flop_credit_list[MAX_REGIONS];
+static Int n_flop_credit = 0;
 
 /* What record k's raw counters gained since the last harvest, into run_tot and the
  * credited regions. */
@@ -892,6 +946,13 @@ static void harvest_rec(Int k)
         for (UInt j = 0; j < r->nz; j++) run_tot[r->idx[j]] += r->val[j] * d[RAW_COUNT];
     run_tot[RL_LD] += d[RAW_LD];
     run_tot[RL_ST] += d[RAW_ST];
+    if (d[RAW_COUNT] && r->flops && r->fn >= 0 && fns[r->fn].file >= 0)
+        for (Int c = 0; c < n_flop_credit; c++) {
+            Region *g = &regions[flop_credit_list[c]];
+            const Int file = fns[r->fn].file;
+            g->file_flops = raw_reserve(g->file_flops, &g->n_file_flops, file + 1, 1);
+            g->file_flops[file] += r->flops * d[RAW_COUNT];
+        }
     for (Int c = 0; c < n_credit; c++) {
         Region *g = &regions[credit_list[c]];
         if (g->by_function && d[RAW_COUNT] && r->insns && r->fn >= 0) {
@@ -938,11 +999,21 @@ static void harvest_cb(ULong *cb)
 static void harvest(void)
 {
     n_credit = 0;
+    n_flop_credit = 0;
     if (!clo_thread_scope)
         for (Int k = 0; k < n_open; k++) {
             const Region *g = &regions[open_list[k]];
             if (g->by_function || g->detail) credit_list[n_credit++] = open_list[k];
+            flop_credit_list[n_flop_credit++] = open_list[k];
         }
+    else if (cur_tid != VG_INVALID_THREADID) {
+        const TState *t = ts_of(cur_tid);
+        for (Int i = 0; i < t->depth; i++) {
+            Int k = 0;
+            while (k < n_flop_credit && flop_credit_list[k] != t->act[i].region) k++;
+            if (k == n_flop_credit) flop_credit_list[n_flop_credit++] = t->act[i].region;
+        }
+    }
     for (Int i = 0; i < n_touched_sb; i++) {
         SbInfo *sbi = touched_sb[i];
         *sbi->flag = 0;
@@ -963,33 +1034,6 @@ static void totals(ULong *out)
     for (Int i = 0; i < RL_NC; i++) out[i] = run_tot[i];
 }
 
-/* Open activation: region index, snapshot of totals at begin, and (for
- * function regions) the stack pointer at entry. */
-typedef struct { Int region; ULong snap[RL_NC]; Addr sp; } Act;
-#define MAX_DEPTH 256
-typedef struct {
-    Act act[MAX_DEPTH];
-    Int depth;
-    Int fdepth; /* function acts */
-    ULong acc[RL_NC]; /* work done by this thread up to when it last stopped running */
-    Addr alt_lo, alt_hi; /* its alternate signal stack (sigaltstack), [lo, hi); hi 0: none */
-} TState;
-static TState *tstate[MAX_THREADS];
-
-static TState *ts_of(ThreadId tid)
-{
-    if (tid >= MAX_THREADS) tid = MAX_THREADS - 1;
-    if (!tstate[tid]) tstate[tid] = VG_(calloc)("rl.ts", 1, sizeof(TState));
-    return tstate[tid];
-}
-
-/* Per-thread attribution.  Valgrind runs one thread at a time.  cur_tid is
- * the thread that ran client code last; switch_snap the process totals when it
- * started running.  When another thread starts, the work done since then is
- * added to cur_tid's acc (see rl_start_client_code).  A thread's own totals
- * are thus its acc, plus (if it is cur_tid) totals() - switch_snap. */
-static ThreadId cur_tid = VG_INVALID_THREADID;
-static ULong switch_snap[RL_NC];
 
 /* Also marks cur_tid as a worker of every region open in process scope when
  * it did work since it started running. */
@@ -1106,13 +1150,17 @@ static void cache_ctx_update(const TState *t)
         for (Int k = 0; k < n_open; k++) list[n++] = open_list[k];
     }
     VG_(ssort)(list, n, sizeof(Int), cmp_int);
+    /* each region once: one open twice on a thread counts its outermost activation only
+     * (act_close), so a write-back is charged to it once */
+    Int distinct = 0;
+    for (Int i = 0; i < n; i++)
+        if (i == 0 || list[i] != list[i - 1]) list[distinct++] = list[i];
+    n = distinct;
     cache.ctx_bits = (ULong)ctx_intern(list, n) << RL_CS_CTX_SHIFT;
-    /* the sketches of touched lines: the whole run's, and each region's once (a region open
-     * twice on a thread is in the list twice) */
+    /* the sketches of touched lines: the whole run's, and each region's */
     n_touched_now = 0;
     touched_now[n_touched_now++] = program_touched;
     for (Int i = 0; i < n; i++) {
-        if (i > 0 && list[i] == list[i - 1]) continue;
         Region *r = &regions[list[i]];
         if (!r->touched) r->touched = VG_(calloc)("rl.touched", 1, sizeof(rl_ds));
         touched_now[n_touched_now++] = r->touched;
@@ -1170,11 +1218,16 @@ static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
     cache_ctx_update(t);
 }
 
-/* now: from scope_now */
-static void act_close(Act *a, const ULong *now)
+/* now: from scope_now. t->act[0..open_below) are activations still open below `a` on its
+ * thread: in thread scope a region open there already (nested in itself) counts from its
+ * outermost activation only, as in process scope and in the marker library's timing (its inner
+ * activations' work is inside the outer one's: adding both counted it twice). */
+static void act_close(const TState *t, Int open_below, Act *a, const ULong *now)
 {
     Region *r = &regions[a->region];
     if (clo_thread_scope) {
+        for (Int i = 0; i < open_below; i++)
+            if (t->act[i].region == a->region) return;
         for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - a->snap[i];
         r->dirty_at_end = cache_dirty_bytes();
         return;
@@ -1203,7 +1256,7 @@ static void act_end(TState *t, Int region)
     scope_now(t, now);
     Int kept = k;
     for (Int j = k; j < t->depth; j++) {
-        if (j == k || t->act[j].sp == 0) act_close(&t->act[j], now);
+        if (j == k || t->act[j].sp == 0) act_close(t, k, &t->act[j], now);
         else t->act[kept++] = t->act[j];
     }
     t->depth = kept;
@@ -1278,7 +1331,7 @@ static VG_REGPARM(1) void rl_sp_check(UWord sp)
             continue;
         }
         if (!have) { scope_now(t, now); have = True; }
-        act_close(&t->act[j], now);
+        act_close(t, kept, &t->act[j], now);
     }
     t->depth = kept;
     if (have) cache_ctx_update(t);
@@ -2329,6 +2382,21 @@ static void oput_region_detail(const Region *r)
     free_instruction_counts(&ic);
 }
 
+/* A region's FLOPs by the file whose code ran them: "flops_by_object": {"/lib/libm.so.6": N, ...},
+ * only files with FLOPs; none without FLOPs in a known file. */
+static void oput_file_flops(const Region *r)
+{
+    Bool first = True;
+    for (Int f = 0; f < r->n_file_flops && f < n_files; f++) {
+        if (!r->file_flops[f]) continue;
+        oput(first ? ", \"flops_by_object\": {" : ", ");
+        first = False;
+        oput_str(files[f]);
+        oputf(": %llu", r->file_flops[f]);
+    }
+    if (!first) oput("}");
+}
+
 static ULong forks;
 static Bool is_forked_child;
 
@@ -2347,7 +2415,7 @@ static void rl_fini(Int exitcode)
     for (Int t = 0; t < MAX_THREADS; t++) {
         if (!tstate[t]) continue;
         for (Int j = tstate[t]->depth - 1; j >= 0; j--)
-            act_close(&tstate[t]->act[j], clo_thread_scope ? tstate[t]->acc : tot);
+            act_close(tstate[t], j, &tstate[t]->act[j], clo_thread_scope ? tstate[t]->acc : tot);
         tstate[t]->depth = 0;
         if (flops_of(tstate[t]->acc)) set_bit(program_threads, t);
         if (tstate[t]->acc[RL_LD] || tstate[t]->acc[RL_ST]) set_bit(program_mem_threads, t);
@@ -2416,6 +2484,7 @@ static void rl_fini(Int exitcode)
         oput_counts(regions[r].c);
         if (cache_on) oputf(", \"dirty_at_end\": %llu", regions[r].dirty_at_end);
         if (cache_on) oputf(", \"cache_touched\": %llu", touched_bytes(regions[r].touched));
+        oput_file_flops(&regions[r]);
         if (regions[r].detail) oput_region_detail(&regions[r]);
         oput("}");
     }
