@@ -6,6 +6,7 @@
 #include "measure/child_process.hpp"
 #include "measure/engines_internal.hpp"
 #include "measure/marker_cost.hpp"
+#include "measure/native_glibc.hpp"
 #include "measure/output_tee.hpp"
 #include "measure/protocol_json.hpp"
 
@@ -176,6 +177,34 @@ void say_precisions_not_counted(const VgtoolReport& report, MeasureResult& resul
             flag_ops));
 }
 
+// glibc's memcpy and memmove store non-temporally above a size it computes from the CPU's
+// caches, and under Valgrind that CPU is Valgrind's emulated one: the counting run would send
+// to DRAM, past the simulated caches, copies that stay in the caches natively (or the reverse).
+// It is given the thresholds the native run uses (core/glibc_store_thresholds).
+void pin_glibc_store_thresholds(const std::string& program, std::vector<std::pair<std::string, std::string>>& env,
+                                std::vector<std::string>& notes) {
+    const NativeGlibc glibc = native_glibc(program);
+    if (glibc.thresholds.empty()) return;
+    std::string existing;
+    if (const char* inherited = std::getenv("GLIBC_TUNABLES")) existing = inherited;
+    auto given = std::find_if(env.begin(), env.end(), [](const auto& kv) { return kv.first == "GLIBC_TUNABLES"; });
+    if (given != env.end()) existing = given->second;
+    const std::string value = glibc_tunables_with(existing, glibc.thresholds);
+    if (given != env.end())
+        given->second = value;
+    else
+        env.emplace_back("GLIBC_TUNABLES", value);
+    std::vector<std::string> said;
+    for (const auto& t : glibc.thresholds)
+        said.push_back(fmt::format("{} = {:.4g} MiB", t.tunable, static_cast<double>(t.bytes) / (1024.0 * 1024.0)));
+    notes.push_back(fmt::format(
+        "glibc's memcpy and memmove store non-temporally (to DRAM, past the caches) above a size glibc "
+        "computes from the CPU's caches, and under Valgrind the CPU is an emulated one with other caches: "
+        "the counting run was given this machine's native thresholds ({}, as {} --list-diagnostics "
+        "reports them; GLIBC_TUNABLES), so its copies reach the same cache levels as natively",
+        fmt::join(said, ", "), glibc.loader));
+}
+
 } // namespace
 
 void run_instrument_engine(const MeasureRequest& request, MeasureResult& result) {
@@ -255,6 +284,8 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     // The marker library runs empty regions at its start for the tool to count: the calls' own
     // counts, taken off each region (marker_cost.hpp).
     env.emplace_back("ROOFLINE_MARKER_CALIBRATE", "1");
+    pin_glibc_store_thresholds(request.counts_from.empty() ? request.argv[0] : request.counts_from, env,
+                               result.notes);
     // After a native run, the program's output was shown there: this run shows none (its
     // standard output kept for --counts-from's comparison, its standard error's end for a
     // message should it fail). With --times it is the only run, and shows its output.

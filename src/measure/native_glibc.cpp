@@ -1,0 +1,22 @@
+#include "measure/native_glibc.hpp"
+
+#include "measure/child_process.hpp"
+#include "measure/command_output.hpp"
+
+namespace roofline::measure {
+
+NativeGlibc native_glibc(const std::string& program) {
+    NativeGlibc out;
+    const std::string exe = find_executable(program);
+    const std::string ldd = find_executable("ldd");
+    if (exe.empty() || ldd.empty()) return out;
+    const auto listed = command_output({ldd, exe});
+    if (!listed) return out;
+    out.loader = loader_in_ldd_output(*listed);
+    if (out.loader.empty()) return out;
+    if (const auto diagnostics = command_output({out.loader, "--list-diagnostics"}))
+        out.thresholds = glibc_store_thresholds(*diagnostics);
+    return out;
+}
+
+} // namespace roofline::measure
