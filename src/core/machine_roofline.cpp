@@ -241,6 +241,9 @@ RooflineSelection select_roofline(const MachineModel& m, const std::vector<Point
         std::optional<std::string> common;
         bool agree = !points.empty();
         for (const auto& p : points) {
+            // A point with no FLOPs (a memcpy's, an int8 dot product's) has no precision to vote
+            // with: it made the report of an sp kernel and an integer one judge the sp kernel on dp roofs.
+            if (!(p.work > 0) || p.work_unit != "FLOP") continue;
             const auto own = point_precision(p).value_or("dp");
             if (common && *common != own) agree = false;
             common = own;

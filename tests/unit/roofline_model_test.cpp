@@ -347,6 +347,15 @@ TEST(SelectRoofline, FollowsThePointsUnlessAsked) {
     EXPECT_EQ(s.precision, "sp");
     EXPECT_EQ(s.threads, 0);  // the most measured
     EXPECT_EQ(select_roofline(m, {point_with(2, {{"flops_f32", 1e9}})}, {}).precision, "sp");
+    // A point with no FLOPs (an int8 dot product, a memcpy) beside an sp one leaves it sp: it
+    // made a bf16-as-fp32 dot product's report judge it on DP roofs.
+    Point no_flops = point_with(1, {});
+    no_flops.work = 0;
+    EXPECT_EQ(select_roofline(m, {point_with(2, {{"flops_f32_fma", 1e9}}), no_flops}, {}).precision, "sp");
+    Point ops = point_with(1, {});
+    ops.work_unit = "exchange";
+    EXPECT_EQ(select_roofline(m, {no_flops, ops, point_with(2, {{"flops_f32", 1e9}})}, {}).precision, "sp");
+    EXPECT_EQ(select_roofline(m, {no_flops}, {}).precision, "dp");  // nothing says: dp, as before
     // One double operation among hundreds of millions of float ones leaves it an sp point;
     // a real mix is none.
     EXPECT_EQ(point_precision(point_with(1, {{"flops_f32_fma", 3.84e8}, {"flops_f64_mul", 1}})), "sp");
