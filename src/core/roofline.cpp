@@ -33,7 +33,7 @@ std::optional<View> parse_view(std::string_view name) { return value_of(kViewNam
 std::vector<std::string> view_names() { return names_of(kViewNames); }
 
 namespace {
-constexpr NameTable<NextStep::Kind, 11> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
+constexpr NameTable<NextStep::Kind, 12> kNextStepKindNames{{{NextStep::Kind::lift_ceiling, "lift_ceiling"},
                                                            {NextStep::Kind::raise_intensity, "raise_intensity"},
                                                            {NextStep::Kind::reach_compute, "reach_compute"},
                                                            {NextStep::Kind::vectorize, "vectorize"},
@@ -43,7 +43,8 @@ constexpr NameTable<NextStep::Kind, 11> kNextStepKindNames{{{NextStep::Kind::lif
                                                            {NextStep::Kind::widen_vectors, "widen_vectors"},
                                                            {NextStep::Kind::leave_x87, "leave_x87"},
                                                            {NextStep::Kind::call_overhead, "call_overhead"},
-                                                           {NextStep::Kind::library_code, "library_code"}}};
+                                                           {NextStep::Kind::library_code, "library_code"},
+                                                           {NextStep::Kind::flops_not_the_time, "flops_not_the_time"}}};
 }
 
 const char* next_step_kind_name(NextStep::Kind kind) { return name_of(kNextStepKindNames, kind); }
@@ -236,6 +237,22 @@ double one_chain_at_its_width(const Roofline& r, const Point& p, const CodeTrait
         lanes = std::max(1, traits.widest_bits / element);
     }
     return one_chain_gflops(r.clock_ghz, std::max(1, p.threads), *traits.flops_per_accumulation) * lanes;
+}
+
+// One dependent chain of the slowest floating-point instructions: a scalar divide or square root
+// in double waits 13-21 cycles for the one before on recent x86 cores (Agner Fog's instruction
+// tables: Skylake, Zen 2-4), x87's a few more; 32 cycles leaves a margin. A point whose FLOPs run
+// slower than such a chain on each of its threads does not spend its time computing them: no
+// change to its arithmetic (vectorizing, wider vectors, FMAs, more accumulators) makes it faster.
+// An audit's pointer chase (one add per dependent load) ran at 0.0103 GFLOP/s against 0.115 and was
+// told to vectorize, as its only step; a memcpy program with one multiply, the same.
+constexpr double kSlowestFlopCycles = 32;
+
+// That chain's rate over the point's threads at the measured clock; 0 where the clock is
+// unknown, or the work is not FLOPs.
+double slowest_flop_chain_gflops(const Roofline& r, const Point& p) {
+    if (!(r.clock_ghz > 0) || r.work_unit != "FLOP" || p.work_unit != "FLOP") return 0;
+    return r.clock_ghz / kSlowestFlopCycles * std::max(1, p.threads);
 }
 
 // Whether the point only reads: counted stores at most a thousandth of the loads (a
@@ -549,8 +566,15 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     const bool call_bound = traits.calls && traits.flops_per_call && traits.instructions_per_call &&
                             *traits.calls >= kManyCalls && *traits.flops_per_call < kTinyCallFlops &&
                             *traits.instructions_per_call < kTinyCallInstructions;
-    const bool x87 = !call_bound && traits.x87_share && *traits.x87_share >= 0.5;
-    const bool chain_bound = !call_bound && !x87 && traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
+    // Its FLOPs slower than one chain of the slowest ones (kSlowestFlopCycles): its time is not
+    // theirs, and every step that changes its arithmetic is withheld (its calls may still be it).
+    const double slowest_chain = slowest_flop_chain_gflops(r, p);
+    const bool flops_not_the_time = !call_bound && p.work_counted && p.work > 0 && a.performance > 0 &&
+                                    a.performance < slowest_chain;
+    if (flops_not_the_time)
+        a.next_steps.push_back({NextStep::Kind::flops_not_the_time, {}, {}, {}, slowest_chain, 0, {}});
+    const bool x87 = !call_bound && !flops_not_the_time && traits.x87_share && *traits.x87_share >= 0.5;
+    const bool chain_bound = !call_bound && !x87 && !flops_not_the_time && traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
                              *traits.store_share <= kReductionStoreShare && long_chain(traits) && chain_at_its_width > 0 &&
                              a.performance <= 1.1 * chain_at_its_width &&
                              a.performance >= kSlowestChainShare * chain_at_its_width;
@@ -566,7 +590,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         a.next_steps.push_back(step);
     } else if (x87 && (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::leave_x87, {}, {}, {}, 0, *traits.x87_share, {}});
-    else if (!x87 && !call_bound && traits.scalar_share && *traits.scalar_share >= 0.5 && (!a.memory_bound || a.efficiency < 0.8))
+    else if (!x87 && !call_bound && !flops_not_the_time && traits.scalar_share && *traits.scalar_share >= 0.5 &&
+             (!a.memory_bound || a.efficiency < 0.8))
         a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share, {}});
     // Far under a cache's roof with the code itself to blame: access patterns and intensity
     // there are not what holds it back yet, so they are not offered (the headroom still shows
@@ -590,7 +615,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     const bool width_can_bind = !a.memory_bound || (bound_cache && *bound_cache <= 2);
     const int its_width = widest_narrower_than(traits, r.vector_bits);
     if (const auto narrow = share_narrower_than(traits, r.vector_bits);
-        width_can_bind && !call_bound && !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow &&
+        width_can_bind && !call_bound && !flops_not_the_time && !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow &&
         *narrow >= 0.5 && (!a.memory_bound || a.efficiency < 0.8) &&
         !(!a.memory_bound && compute_width_costs_nothing(r, its_width)))
         widen = NextStep{NextStep::Kind::widen_vectors, {}, {}, {}, 0, *narrow, std::to_string(its_width)};
@@ -603,6 +628,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     for (const auto& pl : placed) {
         if (pl.at < a.performance) continue;
         if (code_first && pl.c->category == "pattern") continue;
+        if (flops_not_the_time && pl.c->kind == CeilingKind::compute) continue;  // a rate of FLOPs it does not reach
         // Past by its counts (already_past): a pattern ceiling speaks to points of its kind, the
         // read-only one to a point that only reads (no other pattern is open to it), the others
         // to a point that stores.

@@ -197,6 +197,10 @@ struct NextStep {
         library_code,     // a function point whose code is in an installed library (`operation`: its
                           // file): in the place of every step that changes its code or build flags; the
                           // binding roof `roof` of `level` caps it at `cap`
+        flops_not_the_time,  // its FLOPs run slower than one dependent chain of the slowest floating-point
+                             // instructions would on its threads (`cap`, at the measured clock): its time
+                             // goes elsewhere (loads waiting on loads, other work), and the steps that
+                             // change its arithmetic (vectorize, SIMD, FMA, ILP ceilings) are withheld
     };
     Kind kind = Kind::lift_ceiling;
     Ceiling ceiling;

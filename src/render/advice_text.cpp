@@ -154,6 +154,15 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
             step.roof.empty() ? std::string("")
                               : fmt::format("The {} roof caps this point at {} {}", step.roof, format_number(step.cap),
                                             rate_unit(r.work_unit)));
+    case NextStep::Kind::flops_not_the_time:
+        return fmt::format(
+            "its FLOPs are not what fills its time: it runs slower than one dependent chain of the slowest "
+            "floating-point instructions would ({} {}: a divide or square root every 32 cycles on each of its "
+            "threads at the measured clock), so no change to its arithmetic (vectorizing, FMAs, more accumulators) "
+            "makes it faster; its time goes to how it reaches memory (loads that wait on loads, random or strided "
+            "accesses the prefetchers do not follow, page walks) or to other work (integer work, branches, calls, "
+            "I/O, waiting)",
+            format_number(step.cap), rate_unit(r.work_unit));
     case NextStep::Kind::widen_vectors: {
         const auto ceiling = std::find_if(r.ceilings.begin(), r.ceilings.end(), [&](const Ceiling& c) {
             return c.category == "simd" && c.name == step.operation + "-bit SIMD";

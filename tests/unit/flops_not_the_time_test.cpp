@@ -1,0 +1,87 @@
+// A point whose FLOPs run slower than one dependent chain of the slowest floating-point
+// instructions (a divide or square root every 32 cycles a thread, at the measured clock) is not
+// spending its time on them: it is told so (flops_not_the_time), and not told to vectorize, widen
+// its vectors or lift a compute ceiling. An audit's pointer chase (one add per dependent load,
+// 0.0103 GFLOP/s) was told "vectorize" as its only step.
+#include "advice_fixture.hpp"
+#include "render/advice_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace roofline;
+using advice_fixture::all_advice;
+using advice_fixture::has;
+
+namespace {
+
+// 4e6 scalar adds, one per dependent load of a 64-byte line from DRAM, in `seconds`.
+Point pointer_chase(double seconds = 0.389) {
+    Point p;
+    p.name = "chase";
+    p.work = 4e6;
+    p.bytes = {{"L1", 3.2e7}, {"DRAM", 2.56e8}};
+    p.seconds = seconds;
+    p.details = {{"flops_by_width_scalar", 4e6}, {"flops_f64_add", 4e6}, {"bytes_loaded", 3.2e7},
+                 {"bytes_stored", 0}};
+    return p;
+}
+
+bool lifts_a_compute_ceiling(const Analysis& a) {
+    return std::any_of(a.next_steps.begin(), a.next_steps.end(), [](const NextStep& s) {
+        return s.kind == NextStep::Kind::lift_ceiling && s.ceiling.kind == CeilingKind::compute;
+    });
+}
+
+} // namespace
+
+TEST(FlopsNotTheTime, APointerChaseIsNotToldToVectorize) {
+    const auto r = advice_fixture::scalar_ceilings_machine(512);  // 3.7 GHz: one slow chain 0.116 GFLOP/s
+    const auto a = analyze(r, pointer_chase(), View::carm);
+    ASSERT_TRUE(a.memory_bound);
+    EXPECT_EQ(a.binding_level, "DRAM");
+    ASSERT_FALSE(a.next_steps.empty());
+    EXPECT_EQ(a.next_steps.front().kind, NextStep::Kind::flops_not_the_time);
+    EXPECT_NEAR(a.next_steps.front().cap, 3.7 / 32, 1e-12);
+    EXPECT_FALSE(has(a, NextStep::Kind::vectorize));
+    EXPECT_FALSE(has(a, NextStep::Kind::widen_vectors));
+    EXPECT_TRUE(has(a, NextStep::Kind::raise_intensity));  // DRAM binds: fewer bytes still help
+    const auto text = all_advice(r, a);
+    EXPECT_NE(text.find("0.116 GFLOP/s"), std::string::npos) << text;
+    EXPECT_NE(text.find("loads that wait on loads"), std::string::npos) << text;
+    EXPECT_EQ(text.find("vectorize with"), std::string::npos) << text;
+    EXPECT_STREQ(next_step_kind_name(NextStep::Kind::flops_not_the_time), "flops_not_the_time");
+}
+
+TEST(FlopsNotTheTime, AComputeBoundPointWithFewFlopsIsNotToldToLiftComputeCeilings) {
+    // 1e6 FLOPs in a second and hardly any bytes: compute-bound under "no ILP" (14.8) and
+    // "scalar (no SIMD)" (7.4), yet a thousand times slower than one slow chain.
+    const auto r = advice_fixture::scalar_ceilings_machine();
+    Point p = pointer_chase(1.0);
+    p.work = 1e6;
+    p.bytes = {{"L1", 1e3}};
+    p.details = {{"flops_by_width_scalar", 1e6}, {"flops_f64_add", 1e6}, {"bytes_loaded", 1e3}, {"bytes_stored", 0}};
+    const auto a = analyze(r, p, View::carm);
+    ASSERT_FALSE(a.memory_bound);
+    EXPECT_TRUE(has(a, NextStep::Kind::flops_not_the_time));
+    EXPECT_FALSE(has(a, NextStep::Kind::vectorize));
+    EXPECT_FALSE(lifts_a_compute_ceiling(a)) << all_advice(r, a);
+    EXPECT_TRUE(has(a, NextStep::Kind::reach_compute));  // the roof is still what the model allows
+}
+
+TEST(FlopsNotTheTime, FasterScalarCodeIsStillToldToVectorize) {
+    // The same chase at 0.133 GFLOP/s (0.03 s, 28% of the DRAM roof): FLOPs that fast may be its time.
+    const auto r = advice_fixture::scalar_ceilings_machine();
+    const auto a = analyze(r, pointer_chase(0.03), View::carm);
+    EXPECT_FALSE(has(a, NextStep::Kind::flops_not_the_time));
+    EXPECT_TRUE(has(a, NextStep::Kind::vectorize));
+}
+
+TEST(FlopsNotTheTime, NothingIsClaimedWithoutTheClock) {
+    auto r = advice_fixture::scalar_ceilings_machine();
+    r.clock_ghz = 0;  // a spec sheet: no measured clock
+    const auto a = analyze(r, pointer_chase(), View::carm);
+    EXPECT_FALSE(has(a, NextStep::Kind::flops_not_the_time));
+    EXPECT_TRUE(has(a, NextStep::Kind::vectorize));
+}
