@@ -52,6 +52,22 @@ TEST(VgtoolFnmatch, NestedAndContainedFunctionsByTheirName) {
     EXPECT_EQ(folded("mm.0.isra.0.cold"), "mm.0");
 }
 
+TEST(VgtoolFnmatch, FortranModuleProceduresByTheirName) {
+    // gfortran's module procedures are "__MODULE_MOD_NAME": matched by NAME and MODULE::NAME,
+    // as the symbol itself; not by a part of the module's name or another procedure's.
+    EXPECT_TRUE(matches("sweep", "__k_MOD_sweep"));
+    EXPECT_TRUE(matches("k::sweep", "__k_MOD_sweep"));
+    EXPECT_TRUE(matches("__k_MOD_sweep", "__k_MOD_sweep"));
+    EXPECT_TRUE(matches("sweep", "__grid_ops_MOD_sweep.constprop.0"));
+    EXPECT_TRUE(matches("grid_ops::sweep", "__grid_ops_MOD_sweep"));
+    EXPECT_TRUE(matches("solve", "__m.sub_MOD_solve"));  // a submodule's
+    EXPECT_FALSE(matches("sweep", "__k_MOD_sweep2"));
+    EXPECT_FALSE(matches("weep", "__k_MOD_sweep"));
+    EXPECT_FALSE(matches("other::sweep", "__k_MOD_sweep"));
+    EXPECT_FALSE(matches("sweep", "__MOD_sweep"));  // no module name: not gfortran's shape
+    EXPECT_FALSE(matches("sweep", "x__k_MOD_sweep"));
+}
+
 TEST(VgtoolFnmatch, CxxMethodsByShortOrQualifiedName) {
     const char* sym = "solver::Grid2D<double>::sweep(int)";
     EXPECT_TRUE(matches("sweep", sym));

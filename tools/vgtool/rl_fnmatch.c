@@ -157,6 +157,31 @@ static void without_nesting_number(char *s)
     }
 }
 
+/* gfortran names a module procedure "__MODULE_MOD_NAME" (a submodule's "__MODULE.SUB_MOD_NAME"):
+ * rewritten in place as "MODULE::NAME", so "NAME" and "MODULE::NAME" match it as they match a C++
+ * member; 0 when s has not that shape. The procedure's name is what a user writes; the symbol is
+ * gfortran's mangling (a module sweep was not found by --region-function sweep). */
+static int fortran_module_form(char *s)
+{
+    if (s[0] != '_' || s[1] != '_') return 0;
+    int i = 2;
+    while (s[i] && !(starts_with(s + i, "_MOD_") && i > 2)) {
+        const char c = s[i];
+        if (!(is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.')) return 0;
+        i++;
+    }
+    if (!s[i] || !s[i + 5]) return 0;
+    char name[RL_NAME_MAX];
+    int o = 0;
+    for (int k = 2; k < i; k++) name[o++] = s[k];
+    name[o++] = ':';
+    name[o++] = ':';
+    for (int k = i + 5; s[k]; k++) name[o++] = s[k];
+    name[o] = 0;
+    for (int k = 0; k <= o; k++) s[k] = name[k];
+    return 1;
+}
+
 int rl_name_matches(const char *pattern, const char *symbol)
 {
     if (len_of(pattern) >= RL_NAME_MAX || len_of(symbol) >= RL_NAME_MAX || !*pattern) return 0;
@@ -169,6 +194,7 @@ int rl_name_matches(const char *pattern, const char *symbol)
     if (names_agree(s, p)) return 1;
     without_nesting_number(s);  /* "daxpy" names "daxpy.2" (a pattern "daxpy.2" matched above) */
     if (names_agree(s, p)) return 1;
+    if (fortran_module_form(s) && names_agree(s, p)) return 1;
     for (const char *c = p; *c; c++)
         if (*c == '<') return 0;
     char bare[RL_NAME_MAX];
