@@ -261,18 +261,37 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
             // Counted in one build, timed in another: every loop counted (the share is cut on the
             // source loops), then matched to the timed build's by source lines.
             auto counted = measure::program_loops(result.instructions, result.functions, whole, sampled, 0, scope);
-            made.loops.push_back(sampled ? measure::loops_timed_in_other_build(std::move(counted),
-                                                                               request.loops_counted_file,
-                                                                               request.loops_timed_file, *sampled,
-                                                                               whole, request.min_share)
-                                         : std::move(counted));
-            if (!result.region_breakdowns.empty())
-                note("--loops with --counts-from: the loops are the whole run's (what ran inside and outside every "
-                     "marker region, added up), not given per region: a region's share of each instruction's runs is "
-                     "counted in the counted build only, and the timed build's samples are matched to loops by "
-                     "source lines, not by instruction. The regions' own points are split as usual. For the loops "
-                     "of each region, measure the counted build alone: roofline measure --loops -- COUNTED_BUILD "
-                     "(its own time)");
+            if (!sampled) {
+                made.loops.push_back(std::move(counted));
+            } else if (result.region_breakdowns.empty()) {
+                made.loops.push_back(measure::loops_timed_in_other_build(std::move(counted), request.loops_counted_file,
+                                                                         request.loops_timed_file, *sampled, whole,
+                                                                         request.min_share));
+            } else {
+                // Marker regions: each region's loops counted in the counting build while it was open,
+                // timed by the other build's samples of the same source loops, each sample given the
+                // region's share of its source loop's runs (the whole run's loops say the share).
+                scope.whole_instructions = &result.instructions;
+                scope.whole_functions = &result.functions;
+                scope.whole_program = &whole;
+                const measure::OtherBuildRegion of_whole{&counted, &whole};
+                for (const auto& b : result.region_breakdowns) {
+                    const auto region = std::find_if(result.counts.begin(), result.counts.end(),
+                                                     [&](const auto& c) { return c.name == b.region; });
+                    if (region == result.counts.end()) continue;
+                    scope.region = b.region;
+                    made.loops.push_back(measure::loops_timed_in_other_build(
+                        measure::program_loops(b.instructions, b.functions, *region, sampled, 0, scope),
+                        request.loops_counted_file, request.loops_timed_file, *sampled, *region, request.min_share,
+                        of_whole));
+                }
+                note("--loops with --counts-from: the loops are given per marker region, each with what ran while the "
+                     "region was open in the counting build; code run outside every region is in none. The timed "
+                     "build's instructions are not the counting build's, so a loop's time in a region is its samples "
+                     "(matched by source lines) times the region's share of that source loop's runs in the counting "
+                     "build, not each instruction's share as in one build: a loop whose iterations cost differently "
+                     "inside and outside the region is timed by its average iteration");
+            }
         } else if (result.region_breakdowns.empty()) {
             made.loops.push_back(measure::program_loops(result.instructions, result.functions, whole, sampled,
                                                         request.min_share, scope));

@@ -69,9 +69,28 @@ TimedFunction time_function(FunctionLoops found, const std::map<std::uint64_t, l
 
 ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string& counted_file,
                                         const std::string& timed_file, const SamplingResult& sampling,
-                                        const RegionCounts& program, double min_share) {
+                                        const RegionCounts& program, double min_share, const OtherBuildRegion& region) {
     ProgramLoops out;
     out.notes = std::move(counted.notes);
+    out.region = counted.region;
+    const bool in_region = region.whole_loops != nullptr;
+    // The region's share of `part` of the whole run's `whole` (runs of instructions): 1 for the whole run.
+    const auto region_share = [&](double part, double whole) {
+        if (!in_region) return 1.0;
+        return whole > 0 ? std::min(1.0, std::max(0.0, part / whole)) : 0.0;
+    };
+    const auto whole_loop = [&](const MeasuredLoop& m) -> const MeasuredLoop* {
+        if (!in_region) return nullptr;
+        for (const auto& w : region.whole_loops->loops)
+            if (w.function == m.function && w.object == m.object && w.loop.name == m.loop.name) return &w;
+        return nullptr;
+    };
+    const auto whole_function = [&](const MeasuredLoopFunction& f) -> const MeasuredLoopFunction* {
+        if (!in_region) return nullptr;
+        for (const auto& w : region.whole_loops->functions)
+            if (w.function == f.function && w.object == f.object) return &w;
+        return nullptr;
+    };
     out.sampled = true;
     out.calls_timed = false;
     out.cache_scope = counted.cache_scope;
@@ -90,7 +109,10 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
     std::map<std::uint64_t, long long> timed_samples;
     for (const auto& [at, n] : sampling.code_addresses)
         if (canonical_file(at.first) == timed_path) timed_samples[at.second] += n;
-    const double all_samples = static_cast<double>(sampling.samples);
+    // A region's: the whole run's times its share of the program's instructions.
+    const double all_samples =
+        static_cast<double>(sampling.samples) *
+        (in_region && region.whole_program ? region_share(program.instructions, region.whole_program->instructions) : 1.0);
     const auto share_of = [](double part, double whole) { return whole > 0 ? part / whole : 0.0; };
     // The cut, as program_loops makes it, tallied for the line under the table.
     ListedShareTally tally(program.total_flops());
@@ -190,6 +212,8 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
             SourceRange range = *all[members.front()].source;
             std::uint64_t header = UINT64_MAX;
             double self_samples = 0, inclusive_samples = 0;
+            // A region's: its counted machine loops' runs inside it and over the whole run.
+            double region_self = 0, whole_self = 0, region_inclusive = 0, whole_inclusive = 0;
             for (const auto a : members) {
                 const auto& ml = all[a];
                 range.first_line = std::min(range.first_line, ml.source->first_line);
@@ -200,6 +224,12 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
                     continue;
                 }
                 const auto& m = counted.loops[ml.index];
+                if (const auto* w = whole_loop(m)) {
+                    region_self += m.counts.self.instructions;
+                    region_inclusive += m.counts.inclusive.instructions;
+                    whole_self += w->counts.self.instructions;
+                    whole_inclusive += w->counts.inclusive.instructions;
+                }
                 add_counts(s.counts.self, m.counts.self);
                 add_counts(s.counts.inclusive, m.counts.inclusive);
                 add_counts(s.counts.calls, m.counts.calls);
@@ -217,6 +247,8 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
             s.loop.header = header;
             s.loop.source = range;
             s.loop.name = source_range_text(range);
+            self_samples *= region_share(region_self, whole_self);
+            inclusive_samples *= region_share(region_inclusive, whole_inclusive);
             s.self_samples = std::llround(self_samples);
             s.inclusive_samples = std::llround(inclusive_samples);
             loops_self_samples += self_samples;
@@ -247,8 +279,11 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
                 "compilers made them differently; both builds' function still holds them): {}",
                 f.function, alone.size(), fmt::to_string(fmt::join(alone, "; "))));
 
-        f.samples = std::llround(timed.samples);
-        f.outside_samples = std::llround(timed.outside);
+        const auto* wf = whole_function(f);
+        f.samples = std::llround(timed.samples *
+                                 (wf ? region_share(f.counts.instructions, wf->counts.instructions) : region_share(0, 0)));
+        f.outside_samples = std::llround(
+            timed.outside * (wf ? region_share(f.outside.instructions, wf->outside.instructions) : region_share(0, 0)));
         f.loops = source_loops.size();
         bool any = false;
         for (auto& s : source_loops) {
