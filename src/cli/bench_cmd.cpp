@@ -486,7 +486,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
                                    max_time_budget_seconds, text);
             return "";
         }));
-    add_output_option(cmd, args->output, "Machine model JSON file ('' for none)")->capture_default_str();
+    add_output_option(cmd, args->output, "Machine model JSON file ('' for none)", EmptyOutput::no_file)
+        ->capture_default_str();
     result_may_go_to_standard_output(cmd->add_option("--svg", args->svg, "Chart file ('' for none; '-': standard output; default: next to -o, e.g. roofline-machine.svg)"))
         ->each([args](const std::string&) { args->svg_given = true; });
     add_db_option(cmd, args->db);

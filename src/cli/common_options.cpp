@@ -17,16 +17,23 @@
 
 namespace roofline::cli {
 
+CLI::Validator name_not_empty(const std::string& to_do) {
+    return CLI::Validator(
+        [to_do](std::string& text) -> std::string {
+            return text.empty() ? fmt::format("the name given is empty (''): {}", to_do) : std::string();
+        },
+        "");
+}
+
 CLI::Option* add_db_option(CLI::App* cmd, std::string& db) {
     return cmd->add_option("--db", db,
                            "Results database: a SQLite file (default $ROOFLINE_DB or ~/.local/share/roofline/results.db) "
                            "or a PostgreSQL URL, postgresql://[user@]host[:port]/dbname, for a store many nodes share")
-        ->check(CLI::Validator(
-            [](std::string& text) -> std::string {
-                // '' keeps the default store (ROOFLINE_DB or the home directory's).
-                return text.empty() ? std::string() : store_location_problem(text);
-            },
-            "FILE|URL"));
+        // '' took the default store unsaid: 'kernels --db "$DB"' with DB unset wrote the user's own.
+        ->check(name_not_empty("give a SQLite file or a postgresql:// URL, or leave --db out for the default store "
+                               "($ROOFLINE_DB, else ~/.local/share/roofline/results.db)"))
+        ->check(CLI::Validator([](std::string& text) -> std::string { return store_location_problem(text); },
+                               "FILE|URL"));
 }
 
 namespace {
@@ -38,10 +45,10 @@ constexpr const char* kMachineHelp =
 
 namespace {
 // 'stored:ID' is checked as it is parsed, so a configured 'stored:x' is too; a file is checked when it
-// is read, and '' leaves the command its default.
+// is read. '' is refused here too: measure took it for its default, the latest stored machine.
 CLI::Validator stored_id_check(const char* option) {
     return value_check([option](const std::string& text) -> std::string {
-        if (text.rfind(std::string(kStored) + ":", 0) != 0) return {};
+        if (!text.empty() && text.rfind(std::string(kStored) + ":", 0) != 0) return {};
         try {
             (void)parse_stored_source(text, option);
         } catch (const UsageError& e) {
@@ -70,7 +77,7 @@ CLI::Option* add_points_option(CLI::App* cmd, std::vector<std::string>& points) 
         ->check(stored_id_check("--points"));
 }
 
-CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what) {
+CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what, EmptyOutput empty) {
     // "-": the result on standard output, whatever else the command prints moved to stderr. The help
     // says so, in the parentheses `what` may end with, unless it says standard output already.
     std::string help = what;
@@ -93,7 +100,11 @@ CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::st
             return {};
         },
         "");
-    return result_may_go_to_standard_output(cmd->add_option("-o,--output", output, help)->check(not_a_config_file));
+    auto* option = cmd->add_option("-o,--output", output, help);
+    // -o '' was standard output for some commands, no file for others, the default chart for plot.
+    if (empty == EmptyOutput::refused)
+        option->check(name_not_empty("give a file name, or '-' for standard output"));
+    return result_may_go_to_standard_output(option->check(not_a_config_file));
 }
 
 CLI::Option* add_format_option(CLI::App* cmd, std::string& format, const std::vector<std::string>& formats,

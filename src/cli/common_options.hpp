@@ -14,7 +14,14 @@
 
 namespace roofline::cli {
 
-// --db FILE|URL: the results database (a SQLite file, or a PostgreSQL URL).
+// A file, directory, program or store given as '' (-o '', --db '', --chart ''): refused as it is
+// parsed, wherever the value comes from (exit 2), where the option gives '' no meaning in its
+// help. An empty name named nothing, and each command took it its own way: standard output,
+// no file, the default store, a default chart name. CLI11 puts the option's name first:
+// "--db: the name given is empty (''): <to_do>".
+CLI::Validator name_not_empty(const std::string& to_do);
+
+// --db FILE|URL: the results database (a SQLite file, or a PostgreSQL URL); '' is refused.
 CLI::Option* add_db_option(CLI::App* cmd, std::string& db);
 
 // --machine FILE|stored|stored:ID. `repeatable` lets plot overlay machines.
@@ -24,9 +31,14 @@ CLI::Option* add_machines_option(CLI::App* cmd, std::vector<std::string>& machin
 // --points FILE|stored|stored:ID, repeatable.
 CLI::Option* add_points_option(CLI::App* cmd, std::vector<std::string>& points);
 
+// What -o '' means: nothing (refused), or no file (bench, whose help says "'' for none").
+enum class EmptyOutput { refused, no_file };
+
 // -o,--output FILE: what the command writes, described by `what`; "-" is standard
-// output (cli/result_output.hpp), for every command alike.
-CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what);
+// output (cli/result_output.hpp), for every command alike; '' is refused unless `empty`
+// is no_file, which `what` must then say.
+CLI::Option* add_output_option(CLI::App* cmd, std::string& output, const std::string& what,
+                               EmptyOutput empty = EmptyOutput::refused);
 
 // Two outputs of one command (-o and --svg, -o and --chart) that are the same
 // file: the second written would silently replace the first after the whole

@@ -370,7 +370,12 @@ void add_compare_command(CLI::App& app, int& exit_code) {
     // A stored run given here is refused when the command runs (compare_texts), with A and B both
     // named: a check of one value at a time could speak of only one of them.
     cmd->add_option("files", args->files, "A and B as files; a point set is told from a machine by its schema")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(value_check([](const std::string& path) -> std::string {
+            return path.empty() ? "compare: a file name given is empty (''): give A and B as files, or a stored run "
+                                  "with --machine stored:ID or --points stored:ID (see 'roofline list')"
+                                : "";
+        }));
     add_machines_option(cmd, args->machines)
         ->description("A machine: a file, or stored[:ID]; give two (A then B), or one to judge both point sets on");
     add_points_option(cmd, args->points)->description("A point set: a file, or stored[:ID]; give two (A then B)");
@@ -387,7 +392,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                     "(HTML); other names are refused")
         ->type_name("FILE")
         ->check(value_check([](const std::string& path) -> std::string {  // as parsed: a configured one too
-            if (path.empty()) return "";  // no chart
+            // '' drew no chart, unsaid: leaving --chart out is how to ask for none.
+            if (path.empty()) return "--chart: the name given is empty (''): give FILE.svg or FILE.html, or leave --chart out for no chart";
             try {
                 (void)chart_format(path);
             } catch (const UsageError& e) {

@@ -4,6 +4,7 @@
 #include "cli/app_definition.hpp"
 #include "cli/command_docs.hpp"
 #include "cli/commands.hpp"
+#include "cli/common_options.hpp"
 #include "cli/layered_config.hpp"
 #include "cli/usage_error.hpp"
 #include "io/text_file.hpp"
@@ -110,9 +111,14 @@ void add_generate_docs_command(CLI::App& app, int& exit_code) {
     auto* cmd = app.add_subcommand(kGenerateDocsCommand, "Write the man pages and shell completions");
     cmd->group("");  // hidden: for the build, not for people
     cmd->add_option("--man-dir", args->man_dir, "Write roofline.1 and roofline-COMMAND.1 into DIR (it must exist)")
-        ->type_name("DIR");
-    cmd->add_option("--bash", args->bash, "Write the bash completion to FILE")->type_name("FILE");
-    cmd->add_option("--zsh", args->zsh, "Write the zsh completion (_roofline) to FILE")->type_name("FILE");
+        ->type_name("DIR")
+        ->check(name_not_empty("give the directory"));
+    cmd->add_option("--bash", args->bash, "Write the bash completion to FILE")
+        ->type_name("FILE")
+        ->check(name_not_empty("give the file's name"));
+    cmd->add_option("--zsh", args->zsh, "Write the zsh completion (_roofline) to FILE")
+        ->type_name("FILE")
+        ->check(name_not_empty("give the file's name"));
     cmd->callback([args, &app, &exit_code] { exit_code = run_generate_docs(*args, app); });
 }
 

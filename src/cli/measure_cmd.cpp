@@ -656,6 +656,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "'stored:ID' for a model in the results store (roofline list)")
         // As parsed, so a configured one is checked too: 'stored:ID' has a whole ID above 0 (the row
         // itself is looked for when read), a file exists.
+        ->check(name_not_empty("give a machine file, 'stored' or 'stored:ID', or leave --cache-model out to "
+                               "simulate this machine's caches"))
         ->check(CLI::Validator(
             [](std::string& value) -> std::string {
                 if (value == kStored) return {};
@@ -679,6 +681,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                                 "tensor-core work was not recorded",
                                 fmt::join(ncu_all_roofline_metrics(), ",")))
         ->type_name("FILE")
+        ->check(name_not_empty("give the file's name"))
         ->check(CLI::ExistingFile);
     cmd->add_flag("--offload", args->offload,
                   "With --engine ncu: also the whole-offload point, all kernels together with the bytes copied over "
@@ -692,6 +695,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "roofline-offload.so ./app writes PREFIX.<pid>); repeat for each, or give them all, each once (one "
                     "process's summary twice is refused)")
         ->type_name("FILE")
+        ->check(name_not_empty("give the file's name"))
         ->check(CLI::ExistingFile);
     cmd->add_flag("--functions", args->functions,
                   "List the top functions by FLOPs and bytes with their self CPU time (instrument engine + a "
@@ -716,7 +720,8 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "are named by the library, their function and offset ('sum_squares in libsq.so: "
                     "sum_squares+0x20'), a function without a symbol (stripped) by its file and its entry address "
                     "from its unwind table, as --functions names it ('(no symbol: libsq.so+0x1100)+0x18')")
-        ->type_name("PATH");
+        ->type_name("PATH")
+        ->check(name_not_empty("give the library's path, as ldd shows it for the program"));
     cmd->add_option("--region-function", args->region_functions,
                     "Measure every call of function NAME as a region (repeatable; no recompiling). NAME is matched "
                     "on the demangled name, qualified or not, with or without its parameters ('sweep', "
@@ -756,6 +761,7 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "effects once; MPI launchers that let a rank start the program once). Inside an MPI "
                     "launch, each rank takes its own rank's points from the job's file")
         ->type_name("FILE")
+        ->check(name_not_empty("give the file's name"))
         ->check(CLI::ExistingFile);
     cmd->add_option("--rank-wait", args->rank_wait,
                     "Inside an MPI launch: how long rank 0 waits, after its own runs, for the other ranks' points "
@@ -774,7 +780,9 @@ void add_measure_command(CLI::App& app, int& exit_code) {
                     "region (a note says so) and not with --region-function (refused), since the timed build's "
                     "samples are matched to loops by source lines, not by instruction; for those, --loops on the "
                     "counted build alone")
-        ->type_name("PROGRAM");
+        ->type_name("PROGRAM")
+        // '' was no --counts-from at all: the command counted as it is.
+        ->check(name_not_empty("give the path of the build to count in, or leave --counts-from out"));
     add_machine_option(cmd, args->machine)
         ->description("Machine model to compare with: a file, 'stored' or 'stored:ID' (default: the latest stored "
                       "one, if any)");

@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/messages.hpp"
 #include "cli/common_options.hpp"
+#include "cli/value_check.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/kernel_footprint.hpp"
@@ -304,7 +305,10 @@ void add_model_command(CLI::App& app, int& exit_code) {
         "(roofline bench), a model file, a hand-written spec sheet (YAML), or --peak with --bw.\n"
         "The formula form --peak G --bw B --intensity I prints min(G, B x I).\n"
         "Formats: examples/README.md; specs in examples/kernels, spec sheets in examples/machines.");
-    cmd->add_option("specs", args->specs, "Kernel spec files (YAML)");
+    cmd->add_option("specs", args->specs, "Kernel spec files (YAML)")
+        ->check(value_check([](const std::string& path) -> std::string {
+            return path.empty() ? "model: a kernel spec file name given is empty (''): give the YAML file's name" : "";
+        }));
     add_machine_option(cmd, args->machine);
     add_db_option(cmd, args->db);
     // 'DP', 'double', 'fp64' are dp as everywhere (a sheet's peak so written is dp too): it said
@@ -323,7 +327,14 @@ void add_model_command(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     add_output_option(cmd, args->output,
                       "Also write the predicted points (schema roofline.points/1) for plot and report");
-    cmd->add_option("--points-out", args->output, "Same as -o (kept for old scripts)")->group("");
+    cmd->add_option("--points-out", args->output, "Same as -o (kept for old scripts)")
+        // A whole message: CLI11 names a hidden option '' in its own.
+        ->check(value_check([](const std::string& path) -> std::string {
+            return path.empty() ? "--points-out: the name given is empty (''): give a file name, or '-' for standard "
+                                  "output"
+                                : "";
+        }))
+        ->group("");
     add_format_option(cmd, args->format_name, {"text", "json"}, true);
     add_quiet_flag(cmd, args->quiet);
     cmd->add_option("--peak", args->peak, "Peak in G<unit>/s (with --bw: a roofline without a machine file)")

@@ -349,9 +349,12 @@ void add_monitor_command(CLI::App& app, int& exit_code) {
         ->capture_default_str();
     cmd->add_option("--counts", args->counts,
                     "Points file of 'roofline measure --engine instrument' on the same program: FLOPs and bytes "
-                    "per call of each region (sample marked regions instead of hardware counters)");
+                    "per call of each region (sample marked regions instead of hardware counters)")
+        // '' sampled hardware counters instead, unsaid.
+        ->check(name_not_empty("give the points file, or leave --counts out to sample hardware counters"));
     cmd->add_option("--dir", args->dir,
-                    "With --counts: where the programs publish snapshots (default: $ROOFLINE_MONITOR_DIR)");
+                    "With --counts: where the programs publish snapshots (default: $ROOFLINE_MONITOR_DIR)")
+        ->check(name_not_empty("give the directory, or leave --dir out for $ROOFLINE_MONITOR_DIR"));
     cmd->add_option("--region", args->regions,
                     "Count only this region (repeatable; default: every region not nested in another)");
     add_db_option(cmd, args->db);

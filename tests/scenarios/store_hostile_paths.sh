@@ -63,7 +63,7 @@ run 0 show "$machine" --format json -o dangling.json
 [[ -L dangling.json && -f new-target.json ]] || check "-o dangling.json did not create the link's target"
 
 # -o never overwrites a results store, whether it is also --db or not.
-run 0 measure --engine time -q --db store.db -o '' -- true
+run 0 measure --engine time -q --db store.db -- true
 cp store.db store.copy
 run 1 show "$machine" -o store.db
 said 'cannot write store\.db: it is an SQLite database \(a results store\)'
@@ -79,7 +79,7 @@ mkfifo fifo.db
 fifo_said='cannot open results database fifo\.db: not a regular file \(a FIFO\)'
 run 1 list --db fifo.db; said "$fifo_said"
 run 1 show --db fifo.db; said "$fifo_said"
-run 1 measure --engine time -q -o '' --db fifo.db -- true; said "$fifo_said"
+run 1 measure --engine time -q --db fifo.db -- true; said "$fifo_said"
 [[ -p fifo.db ]] || check "--db fifo.db replaced the FIFO"
 
 # Another program's database: refused as by readers, and left as it was.
