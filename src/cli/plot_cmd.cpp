@@ -135,6 +135,9 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
         if (const auto mixed = mixed_precision_note(points, {args.precision, args.threads}, selection);
             !mixed.empty() && !args.quiet)
             print_stderr("roofline: note: {}\n", mixed);
+        if (const auto missing = missing_precision_note(file.model, points, {args.precision, args.threads}, selection);
+            !missing.empty())
+            print_stderr("roofline: warning: {}\n", missing);
         return {roofline_from_machine_file(file, selection), judging.display, file.model};
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(fmt::format("{}: {}", judging.display, e.what()));

@@ -236,6 +236,9 @@ int run_report(const ReportArgs& args) {
             if (const auto mixed = mixed_precision_note(points, {args.precision, args.threads}, selection);
                 !mixed.empty() && !args.quiet)
                 print_stderr("roofline: note: {}\n", mixed);
+            if (const auto missing = missing_precision_note(machine.model, points, {args.precision, args.threads}, selection);
+                !missing.empty())
+                print_stderr("roofline: warning: {}\n", missing);
             return roofline_from_machine_file(machine, selection);
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(fmt::format("{}: {}", judging.display, e.what()));

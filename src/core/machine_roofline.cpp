@@ -220,6 +220,25 @@ std::optional<std::string> point_precision(const Point& p) {
     return std::nullopt;
 }
 
+namespace {
+
+// The precision the points' FLOPs agree on (a point whose FLOPs do not say counts as dp);
+// nullopt when they disagree or none has FLOPs.
+std::optional<std::string> points_common_precision(const std::vector<Point>& points) {
+    std::optional<std::string> common;
+    for (const auto& p : points) {
+        // A point with no FLOPs (a memcpy's, an int8 dot product's) has no precision to vote
+        // with: it made the report of an sp kernel and an integer one judge the sp kernel on dp roofs.
+        if (!(p.work > 0) || p.work_unit != "FLOP") continue;
+        const auto own = point_precision(p).value_or("dp");
+        if (common && *common != own) return std::nullopt;
+        common = own;
+    }
+    return common;
+}
+
+} // namespace
+
 RooflineSelection select_roofline(const MachineModel& m, const std::vector<Point>& points,
                                   const RooflineRequest& request) {
     RooflineSelection s;
@@ -238,17 +257,7 @@ RooflineSelection select_roofline(const MachineModel& m, const std::vector<Point
     if (request.precision) {
         s.precision = *request.precision;
     } else {
-        std::optional<std::string> common;
-        bool agree = !points.empty();
-        for (const auto& p : points) {
-            // A point with no FLOPs (a memcpy's, an int8 dot product's) has no precision to vote
-            // with: it made the report of an sp kernel and an integer one judge the sp kernel on dp roofs.
-            if (!(p.work > 0) || p.work_unit != "FLOP") continue;
-            const auto own = point_precision(p).value_or("dp");
-            if (common && *common != own) agree = false;
-            common = own;
-        }
-        s.precision = agree && common ? *common : "dp";
+        s.precision = points_common_precision(points).value_or("dp");
         if (compute_thread_counts(m, s.precision).empty())
             s.precision = compute_thread_counts(m, "dp").empty() ? m.compute.front().precision : "dp";
     }
@@ -316,6 +325,22 @@ std::string mixed_precision_note(const std::vector<Point>& points, const Rooflin
                        "against roofs of another precision (their efficiency, and any 'above its roof', do not hold); "
                        "--precision {} judges them on their own",
                        precision_label(selection.precision), precision_label(other), other);
+}
+
+std::string missing_precision_note(const MachineModel& model, const std::vector<Point>& points,
+                                   const RooflineRequest& request, const RooflineSelection& selection) {
+    if (request.precision) return "";
+    // Judged on another precision's roofline without a word, an audit's float kernels read their
+    // efficiency against the DP peak, half the rate their operations reach.
+    const auto own = points_common_precision(points);
+    if (!own || *own == selection.precision || !compute_thread_counts(model, *own).empty()) return "";
+    return fmt::format("the points' FLOPs are {0} but this model has no {0} compute roof, so they are judged on the {1} "
+                       "roofline: {2}; 'roofline bench' measures both precisions",
+                       precision_label(*own), precision_label(selection.precision),
+                       *own == "sp" ? "sp FLOPs run up to twice as fast as its compute roof and ceilings allow, so "
+                                      "their efficiency reads high and a point may even read above its roof"
+                                    : "dp FLOPs run at half its compute roof's rate or less, so their efficiency "
+                                      "reads low");
 }
 
 std::string mixed_threads_note(const MachineModel& model, const std::vector<Point>& points,

@@ -71,6 +71,12 @@ std::string mixed_threads_note(const MachineModel& model, const std::vector<Poin
 std::string mixed_precision_note(const std::vector<Point>& points, const RooflineRequest& request,
                                  const RooflineSelection& selection);
 
+// When no precision was asked for and every point's FLOPs are of one precision the model has no
+// compute roof for (sp points, a dp-only model), select_roofline judges them on another's: what
+// that means, for a warning; "" otherwise.
+std::string missing_precision_note(const MachineModel& model, const std::vector<Point>& points,
+                                   const RooflineRequest& request, const RooflineSelection& selection);
+
 // "sp" or "dp" when at least 99% of a point's FLOPs are of that precision (from
 // its details: "flops_f32..." and "flops_f64..." as the engines write them; a stray
 // double temporary does not make a float kernel mixed); nullopt when mixed, or

@@ -409,6 +409,22 @@ TEST(SelectRoofline, FollowsThePointsUnlessAsked) {
     EXPECT_NE(note_poly.find("(89% sp) holds both sp and dp work and is judged on the DP roofline"), std::string::npos)
         << note_poly;
     EXPECT_EQ(mixed_precision_note(poly, sp, select_roofline(m, poly, sp)), "");
+    // sp points on a model with no sp compute roof: judged on dp's, and said (an audit's float
+    // kernels read 28% of the DP peak without a word).
+    auto dp_only = m;
+    dp_only.compute.erase(std::remove_if(dp_only.compute.begin(), dp_only.compute.end(),
+                                         [](const ComputeRoof& c) { return c.precision == "sp"; }),
+                          dp_only.compute.end());
+    const std::vector<Point> floats{point_with(2, {{"flops_f32", 1e9}})};
+    const auto fell_back = select_roofline(dp_only, floats, {});
+    EXPECT_EQ(fell_back.precision, "dp");
+    const auto missing_note = missing_precision_note(dp_only, floats, {}, fell_back);
+    EXPECT_NE(missing_note.find("the points' FLOPs are SP but this model has no SP compute roof, so they are judged "
+                                "on the DP roofline"),
+              std::string::npos)
+        << missing_note;
+    EXPECT_EQ(missing_precision_note(m, floats, {}, select_roofline(m, floats, {})), "");  // the model has sp
+    EXPECT_EQ(missing_precision_note(dp_only, both, {}, select_roofline(dp_only, both, {})), "");  // mixed: the other note
     RooflineRequest one;
     one.threads = 1;
     EXPECT_EQ(mixed_threads_note(m, mixed, one, select_roofline(m, mixed, one)), "");
