@@ -106,6 +106,8 @@ KernelSweepPlan plan_kernel_sweep(const KernelSweepRequest& request, int cores,
                                   const std::function<void(const std::string&)>& cache_finding) {
     KernelSweepPlan plan;
     plan.request = request;
+    // Each kernel once, in the order first named; a kernel named again is said.
+    std::map<const RegisteredReferenceKernel*, std::vector<std::string>> named;
     for (const auto& name : request.names) {
         const auto* k = find_registered_reference_kernel(name);
         if (!k) {
@@ -114,8 +116,12 @@ KernelSweepPlan plan_kernel_sweep(const KernelSweepRequest& request, int cores,
             throw RequestError(fmt::format("no kernel '{}' (roofline kernels --list): {}", message_name(name),
                                            fmt::join(all, ", ")));
         }
-        plan.kernels.push_back(k);
+        auto& given = named[k];
+        if (given.empty()) plan.kernels.push_back(k);
+        given.push_back(name);
     }
+    for (const auto* k : plan.kernels)
+        if (named[k].size() > 1) plan.repeated_kernels.push_back({k->name(), named[k]});
     if (plan.kernels.empty())
         for (const auto& k : reference_kernel_registry()) plan.kernels.push_back(&k);
     if (request.samples < 1 || request.samples > 1000) throw RequestError("--samples must be 1 to 1000");
@@ -133,10 +139,24 @@ KernelSweepPlan plan_kernel_sweep(const KernelSweepRequest& request, int cores,
             std::string label = k->kernel->name + params_label(params);
             plan.runs.push_back({k, std::move(params), std::move(label)});
         }
+    std::vector<std::uint64_t> sizes;
     try {
-        plan.sizes = request.sizes.empty() ? default_sweep_sizes(plan.caches) : parse_size_sweep(request.sizes);
+        sizes = request.sizes.empty() ? default_sweep_sizes(plan.caches) : parse_size_sweep(request.sizes);
     } catch (const std::invalid_argument& e) {
         throw RequestError(fmt::format("--sizes: {}", e.what()));
+    }
+    // Each size once, in the order first given; a size given again is said (16K,16384 is one).
+    // Default sizes of two levels alike (a guest's odd caches) are the machine's doing: not said.
+    for (const auto bytes : sizes) {
+        if (std::find(plan.sizes.begin(), plan.sizes.end(), bytes) == plan.sizes.end()) {
+            plan.sizes.push_back(bytes);
+            continue;
+        }
+        if (request.sizes.empty()) continue;
+        const auto repeated = std::find_if(plan.repeated_sizes.begin(), plan.repeated_sizes.end(),
+                                           [&](const RepeatedSize& r) { return r.bytes == bytes; });
+        if (repeated == plan.repeated_sizes.end()) plan.repeated_sizes.push_back({bytes, 2});
+        else ++repeated->times;
     }
     return plan;
 }

@@ -49,12 +49,28 @@ struct PlannedKernel {
     std::string label;    // "atb_ours m=8": the point's series
 };
 
+// A kernel the names given chose more than once, and the names that chose it, as given: it
+// runs once.
+struct RepeatedKernel {
+    std::string kernel;
+    std::vector<std::string> given;  // {"daxpy", "daxpy"}
+};
+
+// A working-set size --sizes gives more than once (16K,16384; a fine sweep that rounds two steps
+// to one size): it runs once.
+struct RepeatedSize {
+    std::uint64_t bytes = 0;
+    int times = 0;
+};
+
 struct KernelSweepPlan {
     KernelSweepRequest request;
-    std::vector<const RegisteredReferenceKernel*> kernels;  // as named (all when none)
+    std::vector<const RegisteredReferenceKernel*> kernels;  // as named, each once (all when none)
     std::vector<PlannedKernel> runs;                        // kernels x parameter sets
-    std::vector<std::uint64_t> sizes;                       // the whole team's working sets
+    std::vector<std::uint64_t> sizes;                       // the whole team's working sets, each once
     std::vector<CacheLevel> caches;                         // checked (bench/cache_probe)
+    std::vector<RepeatedKernel> repeated_kernels;           // chosen more than once: run once
+    std::vector<RepeatedSize> repeated_sizes;               // given more than once: run once
 };
 
 // Checks the request in the order a user fixes it (kernel names, samples, threads against

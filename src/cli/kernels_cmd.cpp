@@ -136,6 +136,20 @@ int deliver_kernel_points(const app::KernelSweepResult& r, bool interrupted, con
     return stop.exit_code();
 }
 
+// What the command line chose more than once, run once: said, as a kernel named twice was
+// announced twice ("2 kernels") and run once, unsaid.
+void say_repeats(const app::KernelSweepPlan& plan) {
+    for (const auto& r : plan.repeated_kernels)
+        print_stderr("roofline: note: {} is named {}: it runs once\n", r.kernel,
+                     r.given.size() == 2 ? std::string("twice") : fmt::format("{} times", r.given.size()));
+    if (plan.repeated_sizes.empty()) return;
+    std::vector<std::string> sizes;
+    for (const auto& r : plan.repeated_sizes)
+        sizes.push_back(fmt::format("{} {}", format_bytes(r.bytes), r.times == 2 ? std::string("twice")
+                                                                                 : fmt::format("{} times", r.times)));
+    print_stderr("roofline: note: --sizes gives {}: each size runs once\n", fmt::join(sizes, ", "));
+}
+
 int run_kernels(KernelsArgs args) {
     if (args.list) {
         std::vector<const ReferenceKernel*> kernels;
@@ -151,6 +165,7 @@ int run_kernels(KernelsArgs args) {
         args.request, static_cast<int>(topology.cores().size()),
         [&] { return checked_data_caches(topology, CacheProbe::when_doubtful); },
         [](const std::string& finding) { print_stderr("note: cache hierarchy: {}\n", finding); });
+    if (!args.quiet) say_repeats(plan);
     // Destinations first: a sweep can take minutes.
     if (!args.output.empty()) check_writable(args.output);
     std::unique_ptr<ResultsStore> store;
@@ -227,11 +242,14 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
         "options, build and machine is taken from the results store unless --rerun. The table's GB/s are\n"
         "at the level its 'at' names: where the point's data comes from and it is judged, the cache its\n"
         "working set fits (one thread's share of it), or DRAM (a larger one, or --cache cold...).");
-    cmd->add_option("names", args->request.names, "Kernels to run (default: all; see --list)");
+    cmd->add_option("names", args->request.names,
+                    "Kernels to run (default: all; see --list); a kernel named more than once runs once, and a note "
+                    "says so");
     cmd->add_flag("--list", args->list, "List the kernels with their code and formulas, and exit");
     cmd->add_option("--sizes", args->request.sizes,
                     "Working-set sizes: a list (32K,1M,256M) or a sweep FROM..TO:xF (1K..1G:x2); default: half "
-                    "of each cache level and 8x the last (at least 64 MiB)")
+                    "of each cache level and 8x the last (at least 64 MiB); a size given more than once runs once, "
+                    "and a note says so")
         // As parsed, so a configured one is checked too.
         ->check(parsed_check([](const std::string& text) { return parse_size_sweep(text); }));
     cmd->add_option("--param", args->request.params,

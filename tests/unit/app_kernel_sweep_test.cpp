@@ -101,6 +101,31 @@ TEST(KernelSweepPlan, WhatMakesNoSenseIsARequestErrorSayingWhat) {
     EXPECT_NE(error_of(r).find("--sizes: "), std::string::npos) << error_of(r);
 }
 
+// A kernel named twice was announced as two ("2 kernels at 2 sizes") and run once, unsaid.
+TEST(KernelSweepPlan, AKernelOrSizeGivenTwiceIsPlannedOnceAndKeptToBeSaid) {
+    KernelSweepRequest r;
+    r.names = {"daxpy", "ddot", "daxpy", "daxpy"};
+    r.sizes = "16K,32K,16384,16K";
+    const auto plan = plan_of(r);
+    ASSERT_EQ(plan.kernels.size(), 2u);
+    EXPECT_EQ(plan.kernels[0]->name(), "daxpy");
+    EXPECT_EQ(plan.kernels[1]->name(), "ddot");
+    ASSERT_EQ(plan.runs.size(), 2u);
+    EXPECT_EQ(plan.sizes, (std::vector<std::uint64_t>{16 << 10, 32 << 10}));
+    ASSERT_EQ(plan.repeated_kernels.size(), 1u);
+    EXPECT_EQ(plan.repeated_kernels[0].kernel, "daxpy");
+    EXPECT_EQ(plan.repeated_kernels[0].given, (std::vector<std::string>{"daxpy", "daxpy", "daxpy"}));
+    ASSERT_EQ(plan.repeated_sizes.size(), 1u);
+    EXPECT_EQ(plan.repeated_sizes[0].bytes, 16u << 10);
+    EXPECT_EQ(plan.repeated_sizes[0].times, 3);
+    // Nothing repeated: nothing to say.
+    r.names = {"daxpy"};
+    r.sizes = "16K,32K";
+    const auto once = plan_of(r);
+    EXPECT_TRUE(once.repeated_kernels.empty());
+    EXPECT_TRUE(once.repeated_sizes.empty());
+}
+
 TEST(KernelSweepPlan, TheCachesAreNotAskedForWhenTheThreadsAreWrong) {
     KernelSweepRequest r;
     r.threads = 3;
