@@ -2,6 +2,7 @@
 
 #include "bench/thread_team.hpp"
 #include "core/byte_sizes.hpp"
+#include "core/closest_words.hpp"
 #include "core/level.hpp"
 #include "core/message_name.hpp"
 #include "core/reference_kernels.hpp"
@@ -12,6 +13,8 @@
 #include "topo/topology.hpp"
 
 #include <fmt/format.h>
+
+#include <fnmatch.h>
 
 #include <algorithm>
 #include <cmath>
@@ -101,29 +104,48 @@ std::string cache_key(const PlannedKernel& run, std::int64_t n, const KernelSwee
 
 } // namespace
 
+KernelChoice choose_reference_kernels(const std::vector<std::string>& names) {
+    const auto& registry = reference_kernel_registry();
+    KernelChoice out;
+    if (names.empty()) {
+        for (const auto& k : registry) out.kernels.push_back(&k);
+        return out;
+    }
+    std::vector<std::string> all;
+    for (const auto& r : registry) all.push_back(r.name());
+    std::map<const RegisteredReferenceKernel*, std::vector<std::string>> chosen_by;
+    for (const auto& name : names) {
+        std::vector<const RegisteredReferenceKernel*> matched;
+        const bool pattern = name.find_first_of("*?[") != std::string::npos;
+        for (const auto& k : registry)
+            if (pattern ? ::fnmatch(name.c_str(), k.name().c_str(), 0) == 0 : k.name() == name) matched.push_back(&k);
+        if (matched.empty()) {
+            const auto close = pattern ? std::vector<std::string>{} : closest_words(name, all, 2);
+            throw RequestError(fmt::format("{} '{}'{}; the kernels: {} ('roofline kernels --list' shows what each computes)",
+                                           pattern ? "no kernel matches" : "no kernel", message_name(name),
+                                           close.empty() ? "" : fmt::format(" (did you mean '{}'?)",
+                                                                            fmt::join(close, "' or '")),
+                                           fmt::join(all, ", ")));
+        }
+        for (const auto* k : matched) {
+            auto& given = chosen_by[k];
+            if (given.empty()) out.kernels.push_back(k);
+            given.push_back(name);
+        }
+    }
+    for (const auto* k : out.kernels)
+        if (const auto& given = chosen_by[k]; given.size() > 1) out.repeated.push_back({k->name(), given});
+    return out;
+}
+
 KernelSweepPlan plan_kernel_sweep(const KernelSweepRequest& request, int cores,
                                   const std::function<std::vector<CacheLevel>()>& caches,
                                   const std::function<void(const std::string&)>& cache_finding) {
     KernelSweepPlan plan;
     plan.request = request;
-    // Each kernel once, in the order first named; a kernel named again is said.
-    std::map<const RegisteredReferenceKernel*, std::vector<std::string>> named;
-    for (const auto& name : request.names) {
-        const auto* k = find_registered_reference_kernel(name);
-        if (!k) {
-            std::vector<std::string> all;
-            for (const auto& r : reference_kernel_registry()) all.push_back(r.name());
-            throw RequestError(fmt::format("no kernel '{}' (roofline kernels --list): {}", message_name(name),
-                                           fmt::join(all, ", ")));
-        }
-        auto& given = named[k];
-        if (given.empty()) plan.kernels.push_back(k);
-        given.push_back(name);
-    }
-    for (const auto* k : plan.kernels)
-        if (named[k].size() > 1) plan.repeated_kernels.push_back({k->name(), named[k]});
-    if (plan.kernels.empty())
-        for (const auto& k : reference_kernel_registry()) plan.kernels.push_back(&k);
+    KernelChoice choice = choose_reference_kernels(request.names);
+    plan.kernels = std::move(choice.kernels);
+    plan.repeated_kernels = std::move(choice.repeated);
     if (request.samples < 1 || request.samples > 1000) throw RequestError("--samples must be 1 to 1000");
     if (request.threads < 1 || request.threads > std::max(1, cores))
         throw RequestError(fmt::format("--threads must be 1 to {} (the cores of this machine)", std::max(1, cores)));

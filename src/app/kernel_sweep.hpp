@@ -50,10 +50,10 @@ struct PlannedKernel {
 };
 
 // A kernel the names given chose more than once, and the names that chose it, as given: it
-// runs once.
+// runs (and is listed) once.
 struct RepeatedKernel {
     std::string kernel;
-    std::vector<std::string> given;  // {"daxpy", "daxpy"}
+    std::vector<std::string> given;  // {"daxpy", "daxpy"}, {"sum_sp*", "sum_sp_simd"}
 };
 
 // A working-set size --sizes gives more than once (16K,16384; a fine sweep that rounds two steps
@@ -62,6 +62,16 @@ struct RepeatedSize {
     std::uint64_t bytes = 0;
     int times = 0;
 };
+
+// The kernels `names` choose, each once, in the order first chosen; every kernel when `names` is
+// empty. A name is a kernel's ("daxpy") or a shell pattern over their names ("sum_sp*",
+// "stream_?", "[jd]*"). RequestError for a name that is no kernel's, or a pattern no kernel
+// matches, listing the kernels ("no kernel 'daxpi' (did you mean 'daxpy'?); the kernels: ...").
+struct KernelChoice {
+    std::vector<const RegisteredReferenceKernel*> kernels;
+    std::vector<RepeatedKernel> repeated;
+};
+KernelChoice choose_reference_kernels(const std::vector<std::string>& names);
 
 struct KernelSweepPlan {
     KernelSweepRequest request;

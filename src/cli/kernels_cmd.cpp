@@ -139,9 +139,15 @@ int deliver_kernel_points(const app::KernelSweepResult& r, bool interrupted, con
 // What the command line chose more than once, run once: said, as a kernel named twice was
 // announced twice ("2 kernels") and run once, unsaid.
 void say_repeats(const app::KernelSweepPlan& plan) {
-    for (const auto& r : plan.repeated_kernels)
-        print_stderr("roofline: note: {} is named {}: it runs once\n", r.kernel,
-                     r.given.size() == 2 ? std::string("twice") : fmt::format("{} times", r.given.size()));
+    for (const auto& r : plan.repeated_kernels) {
+        const bool same = std::all_of(r.given.begin(), r.given.end(), [&](const std::string& g) { return g == r.given[0]; });
+        if (same)
+            print_stderr("roofline: note: {} is named {}: it runs once\n", r.kernel,
+                         r.given.size() == 2 ? std::string("twice") : fmt::format("{} times", r.given.size()));
+        else
+            print_stderr("roofline: note: {} is chosen by '{}': it runs once\n", r.kernel,
+                         fmt::join(r.given, "' and '"));
+    }
     if (plan.repeated_sizes.empty()) return;
     std::vector<std::string> sizes;
     for (const auto& r : plan.repeated_sizes)
@@ -152,8 +158,11 @@ void say_repeats(const app::KernelSweepPlan& plan) {
 
 int run_kernels(KernelsArgs args) {
     if (args.list) {
+        // The kernels named (or matching a pattern), each once; a name no kernel has is an error that
+        // lists them (app::RequestError: exit 2). It printed every kernel whatever was named.
         std::vector<const ReferenceKernel*> kernels;
-        for (const auto& entry : reference_kernel_registry()) kernels.push_back(entry.kernel);
+        for (const auto* entry : app::choose_reference_kernels(args.request.names).kernels)
+            kernels.push_back(entry->kernel);
         fmt::print("{}", reference_kernel_list_text(kernels));
         return kExitOk;
     }
@@ -243,9 +252,12 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
         "at the level its 'at' names: where the point's data comes from and it is judged, the cache its\n"
         "working set fits (one thread's share of it), or DRAM (a larger one, or --cache cold...).");
     cmd->add_option("names", args->request.names,
-                    "Kernels to run (default: all; see --list); a kernel named more than once runs once, and a note "
-                    "says so");
-    cmd->add_flag("--list", args->list, "List the kernels with their code and formulas, and exit");
+                    "Kernels to run (default: all; see --list): names, or shell patterns in quotes ('sum_sp*'); a "
+                    "kernel named or matched more than once runs once, and a note says so; a name no kernel has is "
+                    "an error");
+    cmd->add_flag("--list", args->list,
+                  "List the kernels with their code and formulas, and exit: every one, or those the names given "
+                  "choose (roofline kernels --list daxpy 'stream_*')");
     cmd->add_option("--sizes", args->request.sizes,
                     "Working-set sizes: a list (32K,1M,256M) or a sweep FROM..TO:xF (1K..1G:x2); default: half "
                     "of each cache level and 8x the last (at least 64 MiB); a size given more than once runs once, "
@@ -290,6 +302,7 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
     add_quiet_flag(cmd, args->quiet);
     cmd->footer("Examples:\n"
                 "  roofline kernels --list\n"
+                "  roofline kernels --list 'sum_sp*'                          the kernels whose names match\n"
                 "  roofline kernels stream_triad --sizes 1K..1G:x2 -o triad.json   a sweep through every level\n"
                 "  roofline kernels sum_sp_scalar sum_sp_unrolled sum_sp_simd --sizes 16K\n"
                 "  roofline plot --points triad.json -o triad.html");

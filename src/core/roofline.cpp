@@ -161,6 +161,21 @@ bool covers(const NextStep& step, const Ceiling& c) {
 // stores a larger share writes its results as it goes and carries no such chain.
 constexpr double kReductionStoreShare = 0.05;
 
+// More accumulations than this per value stored, a point's chains run longer between stores than
+// the core's reorder window (224 to 512 micro-ops on current x86 cores, one or more an
+// accumulation) holds: it cannot overlap one with the next, whatever share of its bytes the stores
+// are. A loop that moves almost no bytes (an audit's x = fma(x, a, b), 2e7 times, 132,000
+// accumulations per value stored) stores 41% of the few bytes it has, and was told to vectorize,
+// its one dependent chain left unsaid.
+constexpr double kWindowAccumulations = 1000;
+
+// Its stores are few enough for its accumulations to be one chain: at most kReductionStoreShare of
+// its bytes, or at most one value per kWindowAccumulations.
+bool stores_like_a_reduction(const CodeTraits& traits) {
+    return (traits.store_share && *traits.store_share <= kReductionStoreShare) ||
+           (traits.accumulations_per_store && *traits.accumulations_per_store > kWindowAccumulations);
+}
+
 // A function whose own work per call is under these (FLOPs and instructions per call, both),
 // called at least kManyCalls times, spends its time calling and returning rather than computing.
 // A call and its return with a frame and a few saved registers take about 10-20 instructions and
@@ -327,7 +342,7 @@ bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_it
                   std::optional<bool> reads_only) {
     if (c.category == "pattern") return reads_only && c.read_only != *reads_only;
     if (c.category == "ilp") {
-        if (traits.store_share && *traits.store_share > kReductionStoreShare) return true;
+        if (traits.store_share && !stores_like_a_reduction(traits)) return true;
         if (short_chains(traits)) return true;
         // Far under one chain's rate its adds wait for something else (split_chain's bound): the
         // ILP ceiling would give the advice split_chain withholds (a scalar sum at 0.16 of one
@@ -575,11 +590,14 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         a.next_steps.push_back({NextStep::Kind::flops_not_the_time, {}, {}, {}, slowest_chain, 0, {}});
     const bool x87 = !call_bound && !flops_not_the_time && traits.x87_share && *traits.x87_share >= 0.5;
     const bool chain_bound = !call_bound && !x87 && !flops_not_the_time && traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
-                             *traits.store_share <= kReductionStoreShare && long_chain(traits) && chain_at_its_width > 0 &&
+                             stores_like_a_reduction(traits) && long_chain(traits) && chain_at_its_width > 0 &&
                              a.performance <= 1.1 * chain_at_its_width &&
                              a.performance >= kSlowestChainShare * chain_at_its_width;
-    if (chain_bound)
-        a.next_steps.push_back({NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}});
+    if (chain_bound) {
+        NextStep step{NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}};
+        step.accumulations_per_store = traits.accumulations_per_store.value_or(0);
+        a.next_steps.push_back(step);
+    }
     if (call_bound && (!a.memory_bound || a.efficiency < 0.8)) {
         NextStep step{NextStep::Kind::call_overhead, {}, {}, {}, 0, 0, {}};
         step.calls = *traits.calls;

@@ -223,6 +223,9 @@ struct NextStep {
     // lift_ceiling of a storing pattern: the arrays the point writes (its store streams), 0 where
     // nothing knows them (a measured point); at least 2 where the step is given with it.
     double store_streams = 0;
+    // split_chain: its accumulations per value stored (0: not counted); past kReductionStoreShare of
+    // its bytes stored, what makes it one chain.
+    double accumulations_per_store = 0;
 };
 // The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).
 const char* next_step_kind_name(NextStep::Kind kind);

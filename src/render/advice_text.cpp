@@ -187,12 +187,17 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                               step.operation));
     }
     case NextStep::Kind::split_chain:
-        return fmt::format("split the accumulator: it stores {} of its bytes (a reduction) and runs at about "
+        return fmt::format("split the accumulator: it stores {} and runs at about "
                            "one dependent chain's rate ({} {} at the measured clock, one accumulation per 2 "
                            "cycles), so each add waits for the one before; several independent partial sums (unroll by "
                            "4-8, or -ffast-math / #pragma omp simd reduction to let the compiler reassociate) let "
                            "them overlap",
-                           format_percent(step.share), format_number(step.cap), rate_unit(r.work_unit));
+                           // A larger share of a few bytes: the chain is in how rarely it stores.
+                           step.share > 0.05 && step.accumulations_per_store > 0
+                               ? fmt::format("one value per {} accumulations (one chain, longer than the core "
+                                             "can overlap with the next)", format_number(step.accumulations_per_store))
+                               : fmt::format("{} of its bytes (a reduction)", format_percent(step.share)),
+                           format_number(step.cap), rate_unit(r.work_unit));
     case NextStep::Kind::one_kind_mix: {
         const bool fma = step.operation == "FMA";
         const char* kind = operation_plural(step.operation);

@@ -126,6 +126,38 @@ TEST(KernelSweepPlan, AKernelOrSizeGivenTwiceIsPlannedOnceAndKeptToBeSaid) {
     EXPECT_TRUE(once.repeated_sizes.empty());
 }
 
+TEST(KernelChoice, NamesAndPatternsChooseEachKernelOnceInTheOrderFirstChosen) {
+    const auto names = [](const KernelChoice& c) {
+        std::vector<std::string> out;
+        for (const auto* k : c.kernels) out.push_back(k->name());
+        return out;
+    };
+    auto choice = choose_reference_kernels({"sum_sp_simd", "sum_sp*"});
+    EXPECT_EQ(names(choice), (std::vector<std::string>{"sum_sp_simd", "sum_sp_scalar", "sum_sp_unrolled"}));
+    ASSERT_EQ(choice.repeated.size(), 1u);
+    EXPECT_EQ(choice.repeated[0].kernel, "sum_sp_simd");
+    EXPECT_EQ(choice.repeated[0].given, (std::vector<std::string>{"sum_sp_simd", "sum_sp*"}));
+    EXPECT_EQ(names(choose_reference_kernels({"stream_?????"})), (std::vector<std::string>{"stream_scale", "stream_triad"}));
+    EXPECT_EQ(names(choose_reference_kernels({})).size(), reference_kernel_registry().size());
+    EXPECT_EQ(names(choose_reference_kernels({"*"})).size(), reference_kernel_registry().size());
+    // "daxpy*" is a pattern: daxpy matches it; "daxp" is a name no kernel has.
+    EXPECT_EQ(names(choose_reference_kernels({"daxpy*"})), std::vector<std::string>{"daxpy"});
+    const auto error_of = [](const std::vector<std::string>& given) {
+        try {
+            (void)choose_reference_kernels(given);
+        } catch (const RequestError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const auto unknown = error_of({"daxpy", "daxp"});
+    EXPECT_EQ(unknown.rfind("no kernel 'daxp' (did you mean 'daxpy'?); the kernels: stream_copy, ", 0), 0u) << unknown;
+    EXPECT_NE(unknown.find(", spmv_random ("), std::string::npos) << unknown;  // every one of them
+    const auto no_match = error_of({"zz*"});
+    EXPECT_EQ(no_match.rfind("no kernel matches 'zz*'; the kernels: stream_copy, ", 0), 0u) << no_match;
+    EXPECT_EQ(error_of({"DAXPY"}).rfind("no kernel 'DAXPY'", 0), 0u);  // names are as --list prints them
+}
+
 TEST(KernelSweepPlan, TheCachesAreNotAskedForWhenTheThreadsAreWrong) {
     KernelSweepRequest r;
     r.threads = 3;

@@ -299,6 +299,34 @@ TEST(CodeTraits, ARegionStoringATotalEveryFewAddsIsNotOneChain) {
     EXPECT_TRUE(std::isinf(*code_traits(scalar_dot()).accumulations_per_store));
 }
 
+TEST(CodeTraits, AChainThatMovesAlmostNoBytesIsOneChainWhateverShareItStores) {
+    // An audit's x = fma(x, a, b), 2e7 times in a marker region: 4e7 FLOPs, 1730 bytes loaded and
+    // 1209 stored in all (41% stores of almost nothing), at 1.68 GFLOP/s, under one chain's 3.7.
+    // Its share of stores called it no reduction: it was told to vectorize, and its ILP ceiling was
+    // dropped as contradicted. One value stored per 132,000 accumulations is one chain.
+    const auto r = machine_with_chain_ceiling();
+    Point chain;
+    chain.name = "chain";
+    chain.work = 4e7;
+    chain.bytes = {{"L1", 2939}};
+    chain.seconds = chain.work / 1.68e9;
+    chain.details = {{"flops_by_width_scalar", 4e7}, {"flops_f64_fma", 4e7}, {"bytes_loaded", 1730},
+                     {"bytes_stored", 1209}};
+    ASSERT_GT(*code_traits(chain).store_share, 0.4);
+    const auto a = analyze(r, chain, View::carm);
+    ASSERT_FALSE(a.next_steps.empty());
+    EXPECT_EQ(a.next_steps.front().kind, NextStep::Kind::split_chain) << all_advice(r, a);
+    const auto text = all_advice(r, a);
+    EXPECT_NE(text.find("it stores one value per 1.32e+05 accumulations (one chain"), std::string::npos) << text;
+    EXPECT_EQ(text.find("of its bytes (a reduction)"), std::string::npos) << text;
+    // A loop storing as often as it accumulates (a third of its bytes, one store an FMA) is still none.
+    Point stores = chain;
+    stores.bytes = {{"L1", 2.4e8}};
+    stores.details["bytes_loaded"] = 1.6e8;
+    stores.details["bytes_stored"] = 0.8e8;
+    EXPECT_FALSE(has(analyze(r, stores, View::carm), NextStep::Kind::split_chain));
+}
+
 TEST(CodeTraits, ALoopThatStoresItsResultsCarriesNoChain) {
     // daxpy in L1 with 256-bit FMAs at 12 GFLOP/s, under the ILP ceiling: it stores a third of
     // its bytes, each result as it goes, so no accumulator chains its iterations.
