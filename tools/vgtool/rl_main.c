@@ -1393,17 +1393,47 @@ static void rl_start_client_code(ThreadId tid, ULong blocks)
 /* Client requests                                                       */
 /* ------------------------------------------------------------------ */
 
+/* Whether the marker library has made its calibration's regions (request 2): after it, a region
+ * of the program under their names is the program's, not the calibration's. */
+static Bool calibration_done = False;
+
+/* A client-request region named as roofline measure names points of its own, "(program)", a
+ * "<function NAME>" region, or (after the library's calibration) "(roofline marker calls)" and
+ * "(roofline marker calls, whole)": "NAME (marker region)", as the marker library records it in
+ * the timed run (src/marker/marker.cpp, region_name), so the two still merge. Under the name
+ * itself it was dropped beside the program's point, read as --region-function's, or added to
+ * the calibration (the marker calls' cost taken off every region). Fresh (the caller frees it),
+ * or NULL: the name as it is. */
+static HChar *marker_region_name(const HChar *name)
+{
+    const Bool reserved = VG_(strcmp)(name, "(program)") == 0 || VG_(strncmp)(name, "<function ", 10) == 0 ||
+                          (calibration_done && (VG_(strcmp)(name, "(roofline marker calls)") == 0 ||
+                                                VG_(strcmp)(name, "(roofline marker calls, whole)") == 0));
+    if (!reserved) return NULL;
+    const SizeT n = VG_(strlen)(name);
+    HChar *out = VG_(malloc)("rl.rname", n + 20);
+    VG_(strcpy)(out, name);
+    VG_(strcpy)(out + n, " (marker region)");
+    return out;
+}
+
 static Bool rl_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
 {
     if (!VG_IS_TOOL_USERREQ('R', 'L', args[0])) return False;
     const HChar *name = (const HChar *)args[1];
     if (!name) name = "(null)";
+    HChar *renamed = marker_region_name(name);
+    if (renamed) name = renamed;
     TState *t = ts_of(tid);
+    Bool handled = True;
     switch (args[0] - VG_USERREQ_TOOL_BASE('R', 'L')) {
     case 0: act_begin(t, tid, region_index(name), 0); break;
     case 1: act_end(t, region_index(name)); break;
-    default: return False;
+    case 2: calibration_done = True; break;
+    default: handled = False;
     }
+    if (renamed) VG_(free)(renamed);
+    if (!handled) return False;
     *ret = 0;
     return True;
 }
