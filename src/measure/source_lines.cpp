@@ -4,10 +4,12 @@
 
 #include <fmt/core.h>
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <libelf.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iterator>
 #include <map>
 
@@ -86,9 +88,32 @@ std::vector<SourceLine> SourceLines::rows_at(std::uint64_t vaddr) const {
     return rows;
 }
 
+namespace {
+
+// The source file a compilation unit was compiled from, as its line table names files: its name,
+// under its compilation directory when relative. Empty when it does not say.
+std::string unit_source_file(Dwarf_Die* cu) {
+    const char* name = dwarf_diename(cu);
+    if (!name || !*name) return {};
+    std::filesystem::path file(name);
+    if (file.is_relative()) {
+        Dwarf_Attribute attribute;
+        const char* dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attribute));
+        if (dir && *dir) file = std::filesystem::path(dir) / file;
+    }
+    return file.lexically_normal().string();
+}
+
+} // namespace
+
 std::optional<SourceRange> SourceLines::range_of(const std::vector<std::uint64_t>& addresses) const {
     std::vector<SourceLine> lines;
+    std::string own_file;
     for (const auto a : addresses) {
+        if (own_file.empty() && state_->dwarf) {
+            Dwarf_Die cu;
+            if (dwarf_addrdie(state_->dwarf, a, &cu)) own_file = unit_source_file(&cu);
+        }
         // The instruction is the last row's at its address: rows before it of another line
         // are empty location views (the statements an unroll-and-jam folded into the
         // inner loop's first instruction, at -O3), which would stretch a loop's lines
@@ -100,10 +125,10 @@ std::optional<SourceRange> SourceLines::range_of(const std::vector<std::uint64_t
         std::copy_if(rows.begin(), rows.end(), std::back_inserter(lines),
                      [&](const SourceLine& l) { return l.file == last.file && l.line == last.line; });
     }
-    return source_range_of(lines);
+    return source_range_of(lines, own_file);
 }
 
-std::optional<SourceRange> source_range_of(const std::vector<SourceLine>& all) {
+std::optional<SourceRange> source_range_of(const std::vector<SourceLine>& all, const std::string& own_file) {
     std::vector<SourceLine> lines;
     std::copy_if(all.begin(), all.end(), std::back_inserter(lines), [](const SourceLine& l) { return l.statement; });
     if (lines.empty()) lines = all;
@@ -112,6 +137,14 @@ std::optional<SourceRange> source_range_of(const std::vector<SourceLine>& all) {
     std::string most = lines.front().file;
     for (const auto& l : lines)
         if (++count[l.file] > count[most]) most = l.file;
+    if (!own_file.empty()) {
+        // The line table's names are absolute (under the unit's directory) but may hold "./".
+        for (const auto& l : lines)
+            if (l.file == own_file || std::filesystem::path(l.file).lexically_normal() == own_file) {
+                most = l.file;
+                break;
+            }
+    }
     SourceRange range{most, 0, 0};
     for (const auto& l : lines) {
         if (l.file != most) continue;

@@ -56,9 +56,11 @@ private:
     std::unique_ptr<State> state_;
 };
 
-// The range of lines `lines` hold: the file most of them name (of two as many, the
-// first to reach that count), its lowest and highest line; of the statements' lines
-// only, when there are any. Pure; nullopt for no lines.
-std::optional<SourceRange> source_range_of(const std::vector<SourceLine>& lines);
+// The range of lines `lines` hold: `own_file`'s when any of them is there (the compilation
+// unit's source: a loop of intrinsics or inline helpers has more rows in the headers they were
+// inlined from, and was named 'avx512fintrin.h:6318-13324' instead of its 'k.c:13'), else the
+// file most of them name (of two as many, the first to reach that count); its lowest and
+// highest line; of the statements' lines only, when there are any. Pure; nullopt for no lines.
+std::optional<SourceRange> source_range_of(const std::vector<SourceLine>& lines, const std::string& own_file = {});
 
 } // namespace roofline::measure

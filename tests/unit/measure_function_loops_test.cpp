@@ -81,6 +81,22 @@ TEST(SourceLines, TheRangeIsOfTheMostNamedFileAndItsStatements) {
     EXPECT_EQ(no_statements->first_line, 5);
 }
 
+TEST(SourceLines, TheRangeIsOfTheUnitsOwnFileWhenItHasLinesThere) {
+    // An AVX-512 daxpy of intrinsics: two rows of the header for each of its own file's.
+    const std::vector<SourceLine> rows = {{"/usr/lib/gcc/include/avx512fintrin.h", 13324, true},
+                                          {"/usr/lib/gcc/include/avx512fintrin.h", 6318, true},
+                                          {"/tmp/k.c", 13, true},
+                                          {"/usr/lib/gcc/include/avx512fintrin.h", 6325, true}};
+    EXPECT_EQ(source_range_of(rows)->file, "/usr/lib/gcc/include/avx512fintrin.h");  // no unit's file given
+    const auto own = source_range_of(rows, "/tmp/k.c");
+    ASSERT_TRUE(own.has_value());
+    EXPECT_EQ(source_range_text(*own), "k.c:13");
+    // The line table may name it with "./" in it; a unit file with no rows leaves the most named.
+    EXPECT_EQ(source_range_of({{"/tmp/./k.c", 7, true}, {"/usr/x.h", 1, true}, {"/usr/x.h", 2, true}}, "/tmp/k.c")->file,
+              "/tmp/./k.c");
+    EXPECT_EQ(source_range_of(rows, "/tmp/other.c")->file, "/usr/lib/gcc/include/avx512fintrin.h");
+}
+
 TEST(FunctionLoops, LoopsAreNamedByTheirSourceLinesAtO2) {
     const Program p(ROOFLINE_TEST_LOOP_SHAPES_O2);
     ASSERT_TRUE(p.source.has_lines());
