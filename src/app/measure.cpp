@@ -257,6 +257,16 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
             if (!measure::function_of_region(c.name).empty())
                 scope.within_functions.insert(scope.within_functions.end(), c.matched.begin(), c.matched.end());
         const auto sampled = sampling ? &*sampling : nullptr;
+        // Marker regions whose counts by instruction the tool did not keep (--region-scope thread):
+        // the loops are the whole run's, said.
+        const bool unsplit_regions =
+            result.region_breakdowns.empty() && std::any_of(result.counts.begin(), result.counts.end(), [](const auto& c) {
+                return c.name != measure::kProgramRegion && measure::function_of_region(c.name).empty();
+            });
+        if (unsplit_regions)
+            note("--loops: the loops' counts and times are the whole run's, not split by marker region: with "
+                 "--region-scope thread the counts by instruction are not kept per region (another thread's "
+                 "work moves the same counters); a loop run inside and outside a region holds both");
         if (!request.loops_timed_file.empty()) {
             // Counted in one build, timed in another: every loop counted (the share is cut on the
             // source loops), then matched to the timed build's by source lines.
@@ -295,12 +305,6 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
         } else if (result.region_breakdowns.empty()) {
             made.loops.push_back(measure::program_loops(result.instructions, result.functions, whole, sampled,
                                                         request.min_share, scope));
-            if (std::any_of(result.counts.begin(), result.counts.end(), [](const auto& c) {
-                    return c.name != measure::kProgramRegion && measure::function_of_region(c.name).empty();
-                }))
-                note("--loops: the loops' counts and times are the whole run's, not split by marker region: with "
-                     "--region-scope thread the counts by instruction are not kept per region (another thread's "
-                     "work moves the same counters); a loop run inside and outside a region holds both");
         } else {
             // Marker regions: the loops run while each was open, the region's counts by instruction.
             scope.whole_instructions = &result.instructions;

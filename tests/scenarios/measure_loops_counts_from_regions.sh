@@ -76,6 +76,14 @@ small=$(point "small: scale: $scale_loop" | jq .details.samples)
 grep -q "loops are given per marker region" <<<"$out" || fail "no note that the loops are per region"
 grep -q "not given per region" <<<"$out" && fail "the old note (loops not per region) is still said"
 
+# --region-scope thread keeps no counts by instruction per region: the whole run's loops, said (it
+# was said without --counts-from only).
+out=$("$bin" measure --loops --region-scope thread --min-share 0 --no-store -o t.json --counts-from ./counted -- ./timed $n $reps 2>&1) ||
+  fail "measure --loops --region-scope thread --counts-from exit $?"
+grep -q "not split by marker region: with --region-scope thread" <<<"$out" || fail "--region-scope thread: the whole run's loops not said"
+[[ $(jq -r --arg name "scale: $scale_loop" '.points[] | select(.name == $name) | .flops' t.json) == $((n * reps + n / 4 * reps)) ]] ||
+  fail "--region-scope thread: scale's loop is not the whole run's (n + n/4) * reps"
+
 # The counting build measured alone gives each region's loops the same FLOPs.
 out=$("$bin" measure --loops --min-share 0 --no-store -o q.json -- ./counted $n $reps 2>&1) || fail "measure --loops ./counted"
 for name in "big: scale: $scale_loop" "big: axpy: $axpy_loop" "small: scale: $scale_loop"; do
