@@ -109,6 +109,14 @@ std::string aligned_table(const std::vector<std::vector<std::string>>& rows, con
     return out;
 }
 
+// The intensity with the level whose bytes it is over ("0.0838 (L3)"): a point's intensity is at
+// its binding level, or for a compute-bound one its last, so one column holds several levels' (the
+// Markdown table gave an L3 figure beside a DRAM one, and measure's table the L1 one, unsaid).
+std::string intensity_cell(const Analysis& a) {
+    return a.intensity_level.empty() ? format_number(a.intensity)
+                                     : fmt::format("{} ({})", format_number(a.intensity), a.intensity_level);
+}
+
 std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
                         const std::vector<std::string>& interrupted, bool moved) {
     std::string out = fmt::format("Roofline report: {}\n", terminal_text(title_text(r, view)));
@@ -187,7 +195,7 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
     out += "|---|---:|---:|---:|---:|---|---|---|---|\n";
     for (const auto& a : analyses) {
         out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(a.point),
-                           format_number(a.performance), format_number(a.intensity), format_number(a.attainable),
+                           format_number(a.performance), markdown_escape(intensity_cell(a)), format_number(a.attainable),
                            markdown_escape(efficiency_text(a)), markdown_escape(bound_text(a)),
                            a.upper ? markdown_escape(ceiling_text(r, *a.upper)) : "none",
                            a.lower ? markdown_escape(ceiling_text(r, *a.lower)) : "none",
@@ -226,7 +234,7 @@ void append_ceiling_fields(std::vector<std::string>& fields, const Roofline& r, 
 
 std::vector<std::string> csv_header(const Roofline& r) {
     return {"point", fmt::format("performance ({})", rate_unit(r.work_unit)),
-            fmt::format("intensity ({})", intensity_unit(r.work_unit)),
+            fmt::format("intensity ({})", intensity_unit(r.work_unit)), "intensity level",
             fmt::format("attainable ({})", rate_unit(r.work_unit)), "efficiency", "binding roof",
             "binding level", "memory bound", "region", "upper ceiling type",
             "upper ceiling category", "upper ceiling name", "upper ceiling value",
@@ -243,6 +251,7 @@ std::string csv_rows(const std::vector<Analysis>& analyses, const Roofline& r, c
         fields.insert(fields.end(), {a.point,
                                      exact_number(a.performance),
                                      exact_number(a.intensity),
+                                     a.intensity_level,
                                      exact_number(a.attainable),
                                      exact_number(a.efficiency),
                                      a.binding_roof,

@@ -60,6 +60,7 @@ Analysis compute_bound_point() {
     a.attainable = 128;
     a.efficiency = 0.3125;
     a.intensity = 340;
+    a.intensity_level = "L2";  // a compute-bound point's: its last level's
     a.binding_roof = "DP peak";
     a.memory_bound = false;
     a.upper = Ceiling{"no FMA", CeilingKind::compute, "fma", "", 64, "use FMA"};
@@ -76,13 +77,13 @@ std::vector<Analysis> sample_analyses() { return {memory_bound_point(), compute_
 TEST(Report, CsvIsExact) {
     const auto csv = render_report(sample_analyses(), sample_roofline(), ReportFormat::csv);
     const std::string expected =
-        "point,performance (GFLOP/s),intensity (FLOP/B),attainable (GFLOP/s),efficiency,binding roof,binding level,"
-        "memory bound,region,upper ceiling type,upper ceiling category,upper ceiling name,upper ceiling value,"
-        "upper ceiling unit,lower ceiling type,lower ceiling category,lower ceiling name,lower ceiling value,"
-        "lower ceiling unit,limiting metric,headroom,next steps,above roof\n"
-        "triad,1,0.0625,1.25,0.8,DRAM load,DRAM,yes,memory-only,,,,,,bandwidth,pattern,DRAM copy,15,GB/s,"
+        "point,performance (GFLOP/s),intensity (FLOP/B),intensity level,attainable (GFLOP/s),efficiency,binding roof,"
+        "binding level,memory bound,region,upper ceiling type,upper ceiling category,upper ceiling name,"
+        "upper ceiling value,upper ceiling unit,lower ceiling type,lower ceiling category,lower ceiling name,"
+        "lower ceiling value,lower ceiling unit,limiting metric,headroom,next steps,above roof\n"
+        "triad,1,0.0625,DRAM,1.25,0.8,DRAM load,DRAM,yes,memory-only,,,,,,bandwidth,pattern,DRAM copy,15,GB/s,"
         "GB/s at DRAM,DP peak: 128; DRAM load: 1.25,block loops,\n"
-        "\"dgemm \"\"256\"\", blocked\",40,340,128,0.3125,DP peak,,no,compute-only,compute,fma,no FMA,64,GFLOP/s,"
+        "\"dgemm \"\"256\"\", blocked\",40,340,L2,128,0.3125,DP peak,,no,compute-only,compute,fma,no FMA,64,GFLOP/s,"
         ",,,,,GFLOP/s (no FMA),DP peak: 3.2,\"use FMA; unroll, then vectorize\",\n";
     EXPECT_EQ(csv, expected);
 }
@@ -101,7 +102,7 @@ TEST(Report, UnitsFollowTheWorkUnit) {
     r.work_unit = "exchange";
     r.precision = "";
     const auto csv = render_report(sample_analyses(), r, ReportFormat::csv);
-    EXPECT_EQ(csv.rfind("point,performance (Gexchange/s),intensity (exchange/B),attainable (Gexchange/s),", 0), 0u)
+    EXPECT_EQ(csv.rfind("point,performance (Gexchange/s),intensity (exchange/B),intensity level,attainable (Gexchange/s),", 0), 0u)
         << csv;
     EXPECT_NE(csv.find(",64,Gexchange/s,"), std::string::npos) << csv;
     const auto text = render_report(sample_analyses(), r, ReportFormat::text);
@@ -119,9 +120,9 @@ TEST(Report, MarkdownIsExact) {
         "| Point | GFLOP/s | FLOP/B | Attainable GFLOP/s | Efficiency | Bound by | Upper ceiling | Lower ceiling | "
         "Limiting metric |\n"
         "|---|---:|---:|---:|---:|---|---|---|---|\n"
-        "| triad | 1.00 | 0.0625 | 1.25 | 80.0% | DRAM load (memory) | none | DRAM copy (bandwidth, 15.0 GB/s) | "
+        "| triad | 1.00 | 0.0625 (DRAM) | 1.25 | 80.0% | DRAM load (memory) | none | DRAM copy (bandwidth, 15.0 GB/s) | "
         "GB/s at DRAM |\n"
-        "| dgemm \"256\", blocked | 40.0 | 340 | 128 | 31.2% | DP peak (compute) | no FMA (compute, 64.0 GFLOP/s) | "
+        "| dgemm \"256\", blocked | 40.0 | 340 (L2) | 128 | 31.2% | DP peak (compute) | no FMA (compute, 64.0 GFLOP/s) | "
         "none | GFLOP/s (no FMA) |\n"
         "\n"
         "- **triad**: memory-only, efficiency 80.0%\n"
