@@ -178,7 +178,7 @@ constexpr std::string_view page_script = R"js(
         out.push('intensity at ' + level + ': ' + num(p.intensity[level]) + ' ' + p.work_unit + '/byte');
       });
       p.on.forEach(function (s, i) {
-        out.push(machineName(i) + ': attainable ' + num(s[0]) + ', ' + num(100 * s[1]) + '% of it, bound by ' + s[2]);
+        out.push(machineName(i) + ': attainable ' + num(s[0]) + ' G' + p.work_unit + '/s, ' + num(100 * s[1]) + '% of it, bound by ' + s[2]);
       });
     }
     return out.join('\n');

@@ -108,6 +108,9 @@ TEST(ChartRender, HtmlIsSelfContainedAndInteractive) {
     EXPECT_NE(html.find("<svg"), std::string::npos);
     EXPECT_NE(html.find("id=\"roofline-data\""), std::string::npos);
     EXPECT_NE(html.find("data-tip=\"p0\""), std::string::npos);
+    // A point's attainable rate in the tooltip carries its unit, as its own rate does (it read
+    // "attainable 12.5, 39.1% of it").
+    EXPECT_NE(html.find("': attainable ' + num(s[0]) + ' G' + p.work_unit + '/s, '"), std::string::npos);
     EXPECT_NE(html.find("\"id\":\"ceiling\""), std::string::npos);
     EXPECT_NE(html.find("\"id\":\"s0\""), std::string::npos);
     EXPECT_NE(html.find("\"advice\":\"fuse multiplies and adds\""), std::string::npos);
