@@ -17,6 +17,10 @@ double detail(const Point& p, const std::string& key) {
     return it != p.details.end() && std::isfinite(it->second) && it->second > 0 ? it->second : 0.0;
 }
 
+// The union over a region's openings is said beside its working set above this ratio: both come
+// from sketches of about 2% (the working set, a largest of several estimates, a little over).
+constexpr double kWorkingSetSaidAbove = 1.1;
+
 // "9.5x", "1140x": two figures, whole under 10 and past it.
 std::string ratio_text(double r) { return r < 10 ? fmt::format("{:.2g}x", r) : fmt::format("{:.0f}x", r); }
 
@@ -57,6 +61,13 @@ std::optional<LlcNearFull> near_full_for(const Point& p, int threads) {
         return share >= kLlcNearFullShare && share <= kLlcWellOverShare;
     };
     n.touched_bytes = detail(p, kCacheTouchedBytes);
+    // Opened several times: the data its re-reads span, not all its openings' (slabs of an array,
+    // one an opening, each re-read within it, are each a slab's); the union said when larger than
+    // the sketches' error.
+    if (const double working = detail(p, kCacheWorkingSetBytes); working > 0) {
+        if (n.touched_bytes > kWorkingSetSaidAbove * working) n.touched_all_openings_bytes = n.touched_bytes;
+        n.touched_bytes = working;
+    }
     if (!(n.touched_bytes > 0)) {
         n.touched_counted = false;
         n.touched_from = TouchedFrom::dram_reads;
@@ -144,6 +155,10 @@ std::string llc_near_full_text(const LlcNearFull& n) {
                            share, capacity, level, bytes(n.llc_read_bytes), level, ratio,
                            n.touched_from == TouchedFrom::program ? "whole program" : "region", tail);
     }
+    if (n.touched_all_openings_bytes > 0)
+        return fmt::format("the data it touched (about {} at once: an opening's, with the lines of earlier openings it "
+                           "touched again; {} over all its openings) {} {}; {}",
+                           bytes(n.touched_bytes), bytes(n.touched_all_openings_bytes), share, capacity, tail);
     return fmt::format("the data it touched ({} {}) {} {}; {}", n.touched_counted ? "about" : "at least",
                        bytes(n.touched_bytes), share, capacity, tail);
 }

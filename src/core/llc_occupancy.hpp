@@ -15,6 +15,12 @@ struct Point;  // core/roofline.hpp, which holds this note in its Analysis
 // Point::details keys the instrument engine's cache simulation records.
 // The distinct lines the point touched x the line size (the Valgrind tool's sketch, about 2%).
 inline constexpr const char* kCacheTouchedBytes = "cache_touched_bytes";
+// A marker region's (and the program's) data as its re-reads span it: the most any one opening
+// touched, with the lines of the earlier openings it touched again (rl_distinct.h). A region opened
+// on slab after slab of a large array has each slab's, where kCacheTouchedBytes is all the slabs';
+// one opened on the same grid every time step has the grid's. What the note judges when present
+// (an older tool: kCacheTouchedBytes).
+inline constexpr const char* kCacheWorkingSetBytes = "cache_working_set_bytes";
 // The simulated last level: its capacity (one instance) and its number (3 for an L3).
 inline constexpr const char* kCacheLlcBytes = "cache_llc_bytes";
 inline constexpr const char* kCacheLlcLevel = "cache_llc_level";
@@ -59,6 +65,10 @@ const char* touched_from_name(TouchedFrom from);  // "point", "dram_reads", "pro
 
 struct LlcNearFull {
     double touched_bytes = 0;  // the data the point (or the code around it: `touched_from`) touched
+    // A marker region whose openings did not all re-read each other's data: `touched_bytes` is its
+    // working set (kCacheWorkingSetBytes), and this the union over all its openings, said beside it
+    // when larger by more than the sketch's error (0: not said).
+    double touched_all_openings_bytes = 0;
     bool touched_counted = true;  // true: its distinct lines (sketch); false: a lower bound, its DRAM reads
     TouchedFrom touched_from = TouchedFrom::point;
     double llc_bytes = 0;      // the simulated last level's capacity: one instance
@@ -87,7 +97,8 @@ struct LlcNearFull {
 };
 
 // nullopt unless the point has the cache simulation's figures, touched data of 50% to 150% of
-// the LLC capacity its threads could use, and re-reads it from there (LLC reads >= 2x DRAM
+// the LLC capacity its threads could use (a marker region opened several times: its working set,
+// kCacheWorkingSetBytes, not the union of its openings' data), and re-reads it from there (LLC reads >= 2x DRAM
 // reads). A function's or loop's point, whose threads are not counted, is judged at the capacity
 // of the threads its program (or region) ran, then at one thread's. Without the tool's count of distinct lines (a function's or loop's point, or an older
 // tool), its DRAM reads stand for it when they reach 50% (a lower bound, each line's first
@@ -97,7 +108,9 @@ struct LlcNearFull {
 std::optional<LlcNearFull> llc_near_full(const Point& p);
 
 // "the data it touched (about 30 MiB) fills 94% of the simulated 32 MiB L3; a real L3 (shared,
-// not LRU) spills some of it: DRAM bytes here are a lower bound"; for a loop, "the program
+// not LRU) spills some of it: DRAM bytes here are a lower bound"; for a region whose openings'
+// data differ, "the data it touched (about 6 MiB at once: an opening's, with the lines of earlier
+// openings it touched again; 18 MiB over all its openings) fills ..."; for a loop, "the program
 // touched about 30 MiB, which fills 94% of ..., and it re-reads from the L3 (its L3 reads 9.5x
 // its DRAM reads; its own data is not counted); ..."; several instances said with the assumption.
 std::string llc_near_full_text(const LlcNearFull& n);

@@ -115,6 +115,10 @@ struct RegionCounts {
     // regions and "(program)" only; not additive, so neither loops nor ranks sum it), and the last
     // level simulated (its capacity, one instance, and number): core/llc_occupancy's note
     double cache_touched_bytes = 0;
+    // ... and, opened several times, the data one opening's re-reads span: its own lines, with those
+    // of the earlier openings it re-touched (the tool's `cache_working_set`; 0: not said, an older
+    // tool), which the note judges rather than the union over every opening
+    double cache_working_set_bytes = 0;
     double cache_llc_bytes = 0;
     int cache_llc_level = 0;
     // the last level's instances in the simulated machine and the cores sharing one (0: not said)

@@ -40,6 +40,7 @@ void apply_counts(Point& p, const RegionCounts& c) {
     for (const auto& [event, value] : c.events) p.details["event_" + event] = value;
     for (const auto& [key, value] : c.cache_traffic) p.details["cache_" + key + "_bytes"] = value;
     if (c.cache_touched_bytes > 0) p.details[kCacheTouchedBytes] = c.cache_touched_bytes;
+    if (c.cache_working_set_bytes > 0) p.details[kCacheWorkingSetBytes] = c.cache_working_set_bytes;
     apply_llc_context(p, c);
     if (c.calls > 0) p.details["calls"] = static_cast<double>(c.calls);
     // A region's (or loop's) FLOPs that ran in a math library's code (libm's exp called inside it):

@@ -504,7 +504,10 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     out.cache_scope.cache_llc_level = program.cache_llc_level;
     out.cache_scope.cache_llc_instances = program.cache_llc_instances;
     out.cache_scope.cache_llc_cores_per_instance = program.cache_llc_cores_per_instance;
-    out.cache_scope.cache_enclosing_touched_bytes = program.cache_touched_bytes;
+    // A marker region opened several times: the data one opening's re-reads span, not the union of
+    // every opening's (an older tool: the union).
+    out.cache_scope.cache_enclosing_touched_bytes =
+        program.cache_working_set_bytes > 0 ? program.cache_working_set_bytes : program.cache_touched_bytes;
     out.cache_scope.cache_enclosing_region = !scope.region.empty();
     out.cache_scope.cache_enclosing_threads = program.threads;
 

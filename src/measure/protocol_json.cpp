@@ -159,6 +159,8 @@ RegionCounts counts_from(const json& r, const std::string& where) {
     }
     if (r.contains("dirty_at_end")) c.cache_traffic["dirty_at_end"] = number(r, "dirty_at_end", where);
     if (r.contains("cache_touched")) c.cache_touched_bytes = number(r, "cache_touched", where);
+    // absent from an older tool's output: the note judges the union, cache_touched
+    if (r.contains("cache_working_set")) c.cache_working_set_bytes = number(r, "cache_working_set", where);
     c.threads = whole<int>(r, "threads", where, 1 << 20);
     c.instructions = number(r, "instructions", where);
     // absent from an older tool's output: none said

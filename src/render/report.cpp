@@ -343,6 +343,11 @@ nlohmann::ordered_json timing_json(const std::optional<TimingSummary>& t) {
 nlohmann::ordered_json dram_lower_bound_json(const std::optional<LlcNearFull>& n) {
     if (!n) return nullptr;
     return {{"touched_bytes", number_json(n->touched_bytes)},
+            // a marker region opened on different data: the union over its openings (touched_bytes
+            // is its working set); null when not larger
+            {"touched_all_openings_bytes", n->touched_all_openings_bytes > 0
+                                               ? number_json(n->touched_all_openings_bytes)
+                                               : nlohmann::ordered_json(nullptr)},
             {"touched_counted", n->touched_counted},
             {"touched_from", touched_from_name(n->touched_from)},
             {"llc_level", fmt::format("L{}", n->llc_level)},

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <memory>
 
 using namespace roofline;
 
@@ -67,6 +68,58 @@ TEST(LlcOccupancy, DataReadOnceHasNoNote) {
     // Read back once from L3 only (ratio 1 < 2): no note either.
     p.details["cache_L3_read_bytes"] = 24 * MiB;
     EXPECT_FALSE(llc_near_full(p));
+}
+
+// A region opened once per slab of a large array (3 slabs of 13.3 MiB, 40 MiB in all, on a 32 MiB
+// L3), each slab re-read within its opening: the union, 125%, said its DRAM bytes were a lower bound,
+// though no slab was re-read from another opening. Its working set (one opening's, 42%) is judged.
+TEST(LlcOccupancy, ARegionIsJudgedAtItsWorkingSetNotTheUnionOfItsOpenings) {
+    Point slabs = sweeps(40 * MiB, 20, true);
+    ASSERT_TRUE(llc_near_full(slabs));  // the union alone (an older tool): the note
+    slabs.details[kCacheWorkingSetBytes] = 40 * MiB / 3;
+    EXPECT_FALSE(llc_near_full(slabs));
+    // Slabs of 24 MiB each (75%): re-read within an opening, near the L3: said, with the union.
+    Point big = sweeps(72 * MiB, 20, true);
+    big.details[kCacheWorkingSetBytes] = 24 * MiB;
+    const auto n = llc_near_full(big);
+    ASSERT_TRUE(n);
+    EXPECT_NEAR(n->share, 0.75, 1e-9);
+    EXPECT_EQ(llc_near_full_text(*n),
+              "the data it touched (about 24 MiB at once: an opening's, with the lines of earlier openings it touched "
+              "again; 72 MiB over all its openings) fills 75% of the simulated 32 MiB L3; a real L3 (shared, not LRU) "
+              "spills some of it: DRAM bytes here are a lower bound");
+    // One opening (or every opening on the same grid): the two figures agree, said as before.
+    Point grid = sweeps(30.5 * MiB, 20, true);
+    grid.details[kCacheWorkingSetBytes] = 30.9 * MiB;  // the largest of several estimates: a little over
+    const auto g = llc_near_full(grid);
+    ASSERT_TRUE(g);
+    EXPECT_EQ(g->touched_all_openings_bytes, 0);
+    EXPECT_NE(llc_near_full_text(*g).find("the data it touched (about 30.9 MiB) fills 97%"), std::string::npos)
+        << llc_near_full_text(*g);
+}
+
+// The tool's working set reaches the point's details and, for a loop of a marker region, stands for
+// the region's data.
+TEST(LlcOccupancy, ToolOutputGivesTheWorkingSet) {
+    using namespace roofline::measure;
+    const auto r = parse_vgtool_json(R"J({"schema": "roofline.vgtool/1", "regions": [
+        {"name": "(program)", "calls": 1, "threads": 1, "cache_touched": 62914560, "cache_working_set": 62914560},
+        {"name": "step", "calls": 3, "threads": 1, "cache_touched": 62914560, "cache_working_set": 20971520},
+        {"name": "old", "calls": 3, "threads": 1, "cache_touched": 62914560}],
+        "functions": [],
+        "cache_model": {"cores": 1, "placement": "round-robin", "threads": [], "levels": [
+          {"name": "L1", "size": 49152, "ways": 12, "line": 64, "shared_by": 1},
+          {"name": "L3", "size": 33554432, "ways": 16, "line": 64, "shared_by": 1}]}})J",
+                                     "v.json");
+    ASSERT_EQ(r.regions.size(), 3u);
+    EXPECT_DOUBLE_EQ(r.regions[1].cache_working_set_bytes, 20971520);
+    EXPECT_DOUBLE_EQ(r.regions[2].cache_working_set_bytes, 0);  // an older tool: not said
+    Point step, old;
+    apply_counts(step, r.regions[1]);
+    apply_counts(old, r.regions[2]);
+    EXPECT_DOUBLE_EQ(step.details.at(kCacheWorkingSetBytes), 20971520);
+    EXPECT_DOUBLE_EQ(step.details.at(kCacheTouchedBytes), 62914560);
+    EXPECT_EQ(old.details.count(kCacheWorkingSetBytes), 0u);
 }
 
 TEST(LlcOccupancy, WithoutTheCountOfLinesDramReadsAreTheLowerBound) {
@@ -297,6 +350,89 @@ TEST(DistinctLines, EstimatesWithinFivePercent) {
         if (n == 0) EXPECT_EQ(got, 0);
         else EXPECT_NEAR(got, static_cast<double>(n), std::max(1.0, 0.05 * static_cast<double>(n))) << n << " lines";
     }
+}
+
+// A marker region's sketch opening by opening (rl_dso): an opening's lines from `first`, `n` of them.
+void opening(rl_dso& o, unsigned long long first, unsigned long long n) {
+    for (unsigned long long i = 0; i < n; ++i) rl_ds_add(rl_dso_current(&o), rl_ds_hash(0x7f0000000ull + first + i));
+    rl_dso_close(&o);
+}
+
+std::unique_ptr<rl_dso> openings() {
+    auto o = std::make_unique<rl_dso>();  // zeroed
+    rl_dso_init(o.get());
+    return o;
+}
+
+double union_of(const rl_dso& o) { return static_cast<double>(rl_ds_estimate(&o.all)); }
+
+// A region opened once per slab of a large array, each slab its own lines: its union grew with
+// every slab and was judged as if re-read (the false note); each opening re-reads only its own.
+TEST(DistinctLines, OpeningsOnDisjointSlabsAreEachTheirOwn) {
+    auto o = openings();
+    for (int k = 0; k < 3; ++k) opening(*o, k * 49152ull, 49152);  // 3 slabs of 3 MiB (64-byte lines)
+    EXPECT_NEAR(static_cast<double>(o->working), 49152, 0.06 * 49152);
+    EXPECT_NEAR(union_of(*o), 3 * 49152, 0.05 * 3 * 49152);  // the union is still counted
+    auto many = openings();
+    for (int k = 0; k < 200; ++k) opening(*many, k * 16384ull, 16384);  // 200 slabs, none touched twice
+    EXPECT_NEAR(static_cast<double>(many->working), 16384, 0.08 * 16384);
+    // a halo shared with the next slab (10% of it) is not a re-read of that slab
+    auto halo = openings();
+    for (int k = 0; k < 50; ++k) opening(*halo, k * 9000ull, 10000);
+    EXPECT_NEAR(static_cast<double>(halo->working), 10000, 0.08 * 10000);
+}
+
+// Openings that re-touch data: a time step over the same grid is the grid; one that adds fresh output
+// to the grid every step is the grid with two steps' outputs (the previous opening's and its own);
+// passes over slabs (an opening per slab) are a pass's slabs, re-read from one pass to the next.
+TEST(DistinctLines, OpeningsThatReTouchDataSpanIt) {
+    auto steps = openings();
+    for (int k = 0; k < 10; ++k) opening(*steps, 0, 30000);
+    EXPECT_NEAR(static_cast<double>(steps->working), 30000, 0.05 * 30000);
+    auto output = openings();
+    for (int k = 0; k < 10; ++k) {
+        for (unsigned long long i = 0; i < 30000; ++i) rl_ds_add(rl_dso_current(output.get()), rl_ds_hash(0x7f0000000ull + i));
+        opening(*output, 1000000 + k * 5000ull, 5000);
+    }
+    EXPECT_NEAR(static_cast<double>(output->working), 40000, 0.06 * 40000);
+    auto passes = openings();
+    for (int pass = 0; pass < 3; ++pass)
+        for (int k = 0; k < 8; ++k) opening(*passes, k * 4096ull, 4096);
+    EXPECT_NEAR(static_cast<double>(passes->working), 8 * 4096, 0.06 * 8 * 4096);
+    auto alternating = openings();  // X, Y, X, Y: each re-read after the other
+    for (int k = 0; k < 20; ++k) opening(*alternating, (k % 2) * 100000ull, 20000);
+    EXPECT_NEAR(static_cast<double>(alternating->working), 40000, 0.06 * 40000);
+    // Passes over 200 tiles of 256 lines, an opening each: a tile is too small to tell against the
+    // 51200 lines before it, so tiles are pooled until they can be: the pass, re-read pass after pass.
+    auto tiles = openings();
+    for (int pass = 0; pass < 3; ++pass)
+        for (int k = 0; k < 200; ++k) opening(*tiles, k * 256ull, 256);
+    EXPECT_NEAR(static_cast<double>(tiles->working), 51200, 0.05 * 51200);
+}
+
+// Pooled or not, tiles never touched again are each their own.
+TEST(DistinctLines, ManySmallDisjointOpeningsAreEachTheirOwn) {
+    auto tiles = openings();
+    for (int k = 0; k < 4000; ++k) opening(*tiles, k * 256ull, 256);
+    EXPECT_NEAR(static_cast<double>(tiles->working), 256, 0.1 * 256);
+    EXPECT_NEAR(union_of(*tiles), 4000 * 256, 0.05 * 4000 * 256);
+}
+
+// An opening that touched nothing changes nothing; one too small to tell against what it is compared
+// with (a few lines) is judged on its own lines.
+TEST(DistinctLines, EmptyAndTinyOpenings) {
+    auto o = openings();
+    rl_dso_close(o.get());
+    EXPECT_EQ(o->working, 0u);
+    EXPECT_EQ(o->openings, 0u);
+    opening(*o, 0, 20000);
+    rl_dso_close(o.get());  // empty: the previous opening stays the one to compare with
+    opening(*o, 0, 20000);
+    EXPECT_NEAR(static_cast<double>(o->working), 20000, 0.05 * 20000);
+    EXPECT_EQ(o->openings, 2u);
+    auto tiny = openings();
+    for (int k = 0; k < 300; ++k) opening(*tiny, k * 30ull, 30);
+    EXPECT_NEAR(static_cast<double>(tiny->working), 30, 3);
 }
 
 } // namespace

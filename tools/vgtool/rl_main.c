@@ -440,6 +440,9 @@ static ULong touched_bytes(const rl_ds *s)
     return s ? rl_ds_estimate(s) * (ULong)cache.lv[0].cfg.line : 0;
 }
 
+/* Bytes of `lines` lines. */
+static ULong line_bytes(ULong lines) { return lines * (ULong)cache.lv[0].cfg.line; }
+
 /* Dirty bytes held by the whole hierarchy now (written back later, at eviction). */
 static ULong cache_dirty_bytes(void)
 {
@@ -812,7 +815,10 @@ typedef struct {
     ULong calls;
     ULong c[RL_NC];
     ULong dirty_at_end; /* cache simulation: dirty bytes held when it last closed */
-    rl_ds *touched;     /* cache simulation: the distinct lines touched while open (0: none yet) */
+    /* cache simulation: the distinct lines touched while open, opening by opening (0: none
+     * yet); sk_open: its activations open now, on any thread (an opening lasts while any is) */
+    rl_dso *touched;
+    Int sk_open;
     /* process scope: open activations on all threads, and the process totals
      * when the first of them began (the region counts the union of them) */
     Int open;
@@ -1162,8 +1168,11 @@ static void cache_ctx_update(const TState *t)
     touched_now[n_touched_now++] = program_touched;
     for (Int i = 0; i < n; i++) {
         Region *r = &regions[list[i]];
-        if (!r->touched) r->touched = VG_(calloc)("rl.touched", 1, sizeof(rl_ds));
-        touched_now[n_touched_now++] = r->touched;
+        if (!r->touched) {
+            r->touched = VG_(calloc)("rl.touched", 1, sizeof(rl_dso));
+            rl_dso_init(r->touched);
+        }
+        touched_now[n_touched_now++] = rl_dso_current(r->touched);
     }
 }
 
@@ -1206,6 +1215,7 @@ static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
     Act *a = &t->act[t->depth++];
     a->region = region;
     a->sp = sp;
+    r->sk_open++;
     scope_now(t, a->snap);
     if (clo_thread_scope) {
         set_bit(r->flop_threads, tid);
@@ -1225,6 +1235,8 @@ static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
 static void act_close(const TState *t, Int open_below, Act *a, const ULong *now)
 {
     Region *r = &regions[a->region];
+    /* the last of its activations open on any thread: an opening of its sketch ends */
+    if (--r->sk_open == 0 && r->touched) rl_dso_close(r->touched);
     if (clo_thread_scope) {
         for (Int i = 0; i < open_below; i++)
             if (t->act[i].region == a->region) return;
@@ -2479,6 +2491,7 @@ static void rl_fini(Int exitcode)
     oput_counts(tot);
     if (cache_on) oputf(", \"dirty_at_end\": %llu", cache_dirty_bytes());
     if (cache_on) oputf(", \"cache_touched\": %llu", touched_bytes(program_touched));
+    if (cache_on) oputf(", \"cache_working_set\": %llu", touched_bytes(program_touched));
     oput("}");
     for (Int r = 0; r < n_regions; r++) {
         oput(",\n  {\"name\": ");
@@ -2513,7 +2526,11 @@ static void rl_fini(Int exitcode)
         }
         oput_counts(regions[r].c);
         if (cache_on) oputf(", \"dirty_at_end\": %llu", regions[r].dirty_at_end);
-        if (cache_on) oputf(", \"cache_touched\": %llu", touched_bytes(regions[r].touched));
+        if (cache_on) {
+            const rl_dso *o = regions[r].touched;
+            oputf(", \"cache_touched\": %llu", o ? touched_bytes(&o->all) : 0);
+            oputf(", \"cache_working_set\": %llu", o ? line_bytes(o->working) : 0);
+        }
         oput_file_flops(&regions[r]);
         if (regions[r].detail) oput_region_detail(&regions[r]);
         oput("}");
