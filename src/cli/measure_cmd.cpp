@@ -387,8 +387,9 @@ void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureR
 // "POINT: the data it touched (about 30 MiB) fills 94% of the simulated 32 MiB L3; ...: DRAM bytes
 // here are a lower bound", for each point whose data fills most of the simulated LLC
 // (core/llc_occupancy): said under the table and kept in the provenance (report says it again).
-// And "POINT: up to 34.6 MB of its write-backs are counted nowhere: ..." for each whose written lines
-// were still dirty in the simulated caches when the run ended (core/dirty_at_end).
+// And "POINT: 1.57 MB of its write-backs are counted nowhere: ..." for each whose written lines were
+// still dirty in the simulated caches when the run ended (core/dirty_at_end: the tool's count of the
+// point's own lines; from an older tool's output, "up to" a bound with the program's figure).
 std::vector<std::string> dram_lower_bound_notes(const std::vector<Point>& points) {
     std::vector<std::string> notes;
     for (const auto& p : points)

@@ -109,7 +109,8 @@ struct RegionCounts {
     // perf engine: "DRAM" from uncore / LLC misses; instrument engine with cache simulation:
     // the bytes crossing into each level below L1 ("L2", "L3", "DRAM": read + written)
     std::map<std::string, double> bytes_by_level;
-    // cache simulation: "L2_read", "L2_write", ..., "DRAM_nontemporal", "dirty_at_end" (bytes)
+    // cache simulation: "L2_read", "L2_write", ..., "DRAM_nontemporal", "dirty_at_end", "dirty_at_exit"
+    // (bytes)
     std::map<std::string, double> cache_traffic;
     // cache simulation: the data touched, distinct lines x line size (the tool's estimate: marker
     // regions and "(program)" only; not additive, so neither loops nor ranks sum it), and the last

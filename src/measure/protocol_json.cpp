@@ -158,6 +158,8 @@ RegionCounts counts_from(const json& r, const std::string& where) {
         }
     }
     if (r.contains("dirty_at_end")) c.cache_traffic["dirty_at_end"] = number(r, "dirty_at_end", where);
+    // absent from an older tool's output (core/dirty_at_end then bounds the region's with dirty_at_end)
+    if (r.contains("dirty_at_exit")) c.cache_traffic["dirty_at_exit"] = number(r, "dirty_at_exit", where);
     if (r.contains("cache_touched")) c.cache_touched_bytes = number(r, "cache_touched", where);
     // absent from an older tool's output: the note judges the union, cache_touched
     if (r.contains("cache_working_set")) c.cache_working_set_bytes = number(r, "cache_working_set", where);

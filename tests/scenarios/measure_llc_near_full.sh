@@ -94,6 +94,17 @@ jq -e '.provenance.options.dram_lower_bound | split(" | ") | map(select(test("th
 jq -e '[.points[] | select(.name == "near")][0] | .details.cache_DRAM_read_bytes < .details.cache_L3_read_bytes / 2' p.json >/dev/null ||
   fail "the near sweep should re-read its data from the simulated L3: $(point near)"
 echo "ok: measure says it for the grid near the L3 only, in its notes and the provenance"
+# The other DRAM note, write-backs counted nowhere (lines still dirty when the run ended), is each
+# point's own (the tool's dirty_at_exit: the lines its stores made dirty left dirty at the end):
+# copy's 1.5 MiB, written near the end, are still in the L3; near, under, fill and copysmall get
+# none: later regions evicted their lines (written back, charged to them) or wrote over them. A
+# bound shared by every region (what the caches held dirty at its close and at the end) said "up
+# to 2.09 MB" for fill, under and copysmall and 1.97 MB for near, whose grids were read-only by then.
+grep -E "^roofline: (near|under|over|fill|copysmall): [^:]*write-backs are counted nowhere" <<<"$out" &&
+  fail "a note of missing write-backs for a region whose lines later regions evicted"
+grep -qE "^roofline: copy: 1\.[0-9]+ MB of its write-backs are counted nowhere: lines its stores made dirty were still dirty" <<<"$out" ||
+  fail "no note of copy's write-backs, its lines still dirty at the end"
+echo "ok: measure says which write-backs are counted nowhere for copy only, its lines left dirty at the end"
 
 # The copy: no FLOPs, its 1.5 MiB re-read from L3 ten times.
 grep -qE "^roofline: copy: the data it touched \(about 1\.[0-9]+ MiB\) fills (6[5-9]|7[0-9]|8[0-5])% of the simulated 2 MiB L3 \(one of 2: its one thread runs under one\); .*lower bound$" <<<"$out" ||

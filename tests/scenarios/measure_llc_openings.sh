@@ -113,6 +113,14 @@ grep -qE "^roofline: bigslab: the data it touched \(about 1\.[0-9]+ MiB at once:
   fail "bigslab (each slab 62.5%, re-read in its opening) does not get the note at one slab"
 echo "ok: whole (one opening), step (4 openings on one array) and bigslab (2 slabs of 62.5%) keep the note"
 
+# None of them writes the arrays it reads: no line of theirs is left dirty at the end, and no note
+# says their write-backs are missing (the bound the notes used before, what the caches held dirty
+# at a region's close and at the run's end, said "up to 2.54 MB" for each).
+grep -E "^roofline: (slab|whole|step|bigslab): .*write-backs are counted nowhere" <<<"$out" &&
+  fail "a note of missing write-backs for a region that wrote nothing"
+jq -e '[.points[] | select(.name != "(program)") | .details.cache_dirty_at_exit_bytes] | length == 4 and all(. < 65536)' p.json >/dev/null ||
+  fail "dirty_at_exit of the regions: $(jq -c '[.points[] | {name, d: .details.cache_dirty_at_exit_bytes}]' p.json)"
+
 # The provenance keeps the notes, none of slab's; report says them from the points.
 jq -e '.provenance.options.dram_lower_bound | split(" | ") | map(select(test("the data it touched")) | split(":")[0]) | sort == ["bigslab", "step", "whole"]' \
   p.json >/dev/null || fail "the provenance's notes: $(jq -c .provenance.options.dram_lower_bound p.json)"

@@ -1,5 +1,6 @@
 // A point whose written lines were still dirty in the simulated caches at the end of the run: its
-// DRAM bytes lack those write-backs, and a note says how many at most.
+// DRAM bytes lack those write-backs, and a note says how many (the tool's count of its own lines),
+// or how many at most (an older tool's output).
 #include "core/dirty_at_end.hpp"
 #include "core/roofline.hpp"
 
@@ -35,6 +36,42 @@ TEST(DirtyAtEnd, ARegionThatLaterCodeFlushedIsBoundedByTheRunsEnd) {
     EXPECT_FALSE(dirty_at_end(written(618e6, 32e6), 2.1e6).has_value());
     // Without the run's figure its own bounds it.
     EXPECT_TRUE(dirty_at_end(written(618e6, 32e6), std::nullopt).has_value());
+}
+
+// The tool's own count (dirty_at_exit): the lines the point's stores made dirty that were still
+// dirty at the end, written back at the end and charged to their writer. Exact, so said without
+// "up to".
+TEST(DirtyAtEnd, TheToolsCountOfAPointsOwnLinesIsExact) {
+    Point copy = written(1.57e6, 2.21e6);
+    copy.details[kCacheDirtyAtExitBytes] = 1.5728e6;
+    const auto d = dirty_at_end(copy, 1.94e6);
+    ASSERT_TRUE(d.has_value());
+    EXPECT_TRUE(d->exact);
+    EXPECT_DOUBLE_EQ(d->unwritten_bytes, 1.5728e6);
+    EXPECT_EQ(dirty_at_end_text(*d),
+              "1.57 MB of its write-backs are counted nowhere: lines its stores made dirty were still dirty in the "
+              "simulated caches when the run ended, which the cache simulation never writes back (the hardware does, "
+              "after the run); its DRAM bytes, 1.57 MB, lack them (with them 3.14 MB)");
+}
+
+// measure_llc_near_full's regions: "near" closed early in the run with 2.22 MB dirty in the caches
+// (other regions' lines among them), the run ended with 2.29 MB dirty, and the bound said "up to
+// 1.97 MB" for it, though later regions evicted its lines (counted, charged to it) or wrote over
+// them: the tool finds none of its lines dirty at the end. No note; nor under the floor or the share.
+TEST(DirtyAtEnd, ARegionWithNoLinesLeftDirtyHasNoNote) {
+    Point near = written(0.92e6, 2.2171e6);
+    near.details[kCacheDirtyAtExitBytes] = 0;
+    EXPECT_FALSE(dirty_at_end(near, 2.2922e6).has_value());
+    near.details.erase(kCacheDirtyAtExitBytes);  // an older tool: the bound
+    EXPECT_TRUE(dirty_at_end(near, 2.2922e6).has_value());
+    Point over = written(19.7e6, 1.16e6);
+    over.details[kCacheDirtyAtExitBytes] = 0.36e6;  // under the 1 MiB floor
+    EXPECT_FALSE(dirty_at_end(over, 2.29e6).has_value());
+    over.details[kCacheDirtyAtExitBytes] = 1.2e6;  // 6.1% of its DRAM bytes
+    EXPECT_TRUE(dirty_at_end(over, 2.29e6).has_value());
+    over.details[kCacheDirtyAtExitBytes] = 1.2e6;
+    over.bytes["DRAM"] = 30e6;  // 4%
+    EXPECT_FALSE(dirty_at_end(over, 2.29e6).has_value());
 }
 
 TEST(DirtyAtEnd, SmallOrAbsentFiguresAreNoNote) {

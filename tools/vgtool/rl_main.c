@@ -815,6 +815,9 @@ typedef struct {
     ULong calls;
     ULong c[RL_NC];
     ULong dirty_at_end; /* cache simulation: dirty bytes held when it last closed */
+    /* cache simulation: DRAM write-backs of the lines its stores made dirty that were still
+     * dirty when the run ended (the end's flush, flush_dirty_at_exit, charged to their writer) */
+    ULong dirty_at_exit;
     /* cache simulation: the distinct lines touched while open, opening by opening (0: none
      * yet); sk_open: its activations open now, on any thread (an opening lasts while any is) */
     rl_dso *touched;
@@ -1204,6 +1207,36 @@ static void rl_charge(void *arg, unsigned writer, unsigned now, int counter, uns
     if (writer >= (unsigned)n_ctxs || now >= (unsigned)n_ctxs) return; /* unknown: where evicted */
     for (Int i = 0; i < ctxs[now].n; i++) region_charge(ctxs[now].regions[i], counter, 0 - (ULong)bytes, ctr);
     for (Int i = 0; i < ctxs[writer].n; i++) region_charge(ctxs[writer].regions[i], counter, (ULong)bytes, ctr);
+}
+
+/* rl_cs_charge_fn of the end's flush (flush_dirty_at_exit): a DRAM write-back of a line
+ * written in context `writer` goes to the dirty_at_exit of that context's regions (none for a
+ * line written with no region open, nor past the contexts: writer_contexts_exhausted). */
+static void rl_charge_exit(void *arg, unsigned writer, unsigned now, int counter, unsigned long long bytes,
+                           unsigned long long *ctr)
+{
+    (void)arg; (void)now; (void)ctr;
+    if (counter != RL_CS_WRITE + cache.levels - 1 || writer >= (unsigned)n_ctxs) return;
+    for (Int i = 0; i < ctxs[writer].n; i++) regions[ctxs[writer].regions[i]].dirty_at_exit += bytes;
+}
+
+/* The lines still dirty in the simulated caches when the run ends are written back in no
+ * count (the hardware does it after the run). This writes them all back now, as evictions
+ * would (rl_cs_flush), into counters of its own that no point gets, and charges each DRAM
+ * write-back to the regions open at the store that made it due, as a region's `write` is:
+ * their dirty_at_exit. Returns the DRAM write-back bytes of every writer (the program's).
+ * Leaves the caches clean: called after all else that reads their state. */
+static ULong flush_dirty_at_exit(void)
+{
+    static ULong scratch[RL_CS_NCOUNTERS];
+    VG_(memset)(scratch, 0, sizeof(scratch));
+    cache.charge = rl_charge_exit;
+    /* "now": no region open, so that every line a region wrote is charged (regions still open
+     * were closed at the end) */
+    cache.ctx_bits = (ULong)ctx_intern(NULL, 0) << RL_CS_CTX_SHIFT;
+    rl_cs_flush(&cache, scratch);
+    cache.charge = NULL;
+    return scratch[RL_CS_WRITE + cache.levels - 1];
 }
 
 static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
@@ -2293,6 +2326,9 @@ static void oput_counts(const ULong *c)
     oput("}");
 }
 
+/* Dirty lines each level held when the run ended, before flush_dirty_at_exit. */
+static ULong end_dirty_lines[RL_CS_MAX_LEVELS];
+
 /* The hierarchy simulated, and what it still held dirty at the end. */
 static void oput_cache_model(void)
 {
@@ -2306,7 +2342,7 @@ static void oput_cache_model(void)
         oputf(", \"line\": %llu", (ULong)c->line);
         oputf(", \"shared_by\": %llu", (ULong)c->shared_by);
         oput(c->exclusive ? ", \"victim\": true" : ", \"victim\": false");
-        oputf(", \"dirty_at_end\": %llu}", rl_cs_dirty_lines(&cache, l) * c->line);
+        oputf(", \"dirty_at_end\": %llu}", end_dirty_lines[l] * c->line);
     }
     oput("], \"replacement\": \"LRU\", \"write_policy\": \"write-back, write-allocate\"");
     oput(cpu_core ? ", \"placement\": \"affinity\"" : ", \"placement\": \"round-robin\"");
@@ -2470,6 +2506,13 @@ static void rl_fini(Int exitcode)
     ULong *fc = function_counts(&whole);
     InsnCounts ic = instruction_counts(&whole);
     raw_free(&whole);
+    /* what the caches held dirty at the end, then the write-backs it owes, by writer */
+    ULong end_dirty = 0, exit_dram_writes = 0;
+    if (cache_on) {
+        for (Int l = 0; l < cache.levels; l++) end_dirty_lines[l] = rl_cs_dirty_lines(&cache, l);
+        end_dirty = cache_dirty_bytes();
+        exit_dram_writes = flush_dirty_at_exit();
+    }
 
     HChar defname[64];
     const HChar *path = clo_out;
@@ -2489,7 +2532,8 @@ static void rl_fini(Int exitcode)
     oputf("\"threads\": %llu, ",
           (ULong)count_bits(flops_of(tot) ? program_threads : program_mem_threads));
     oput_counts(tot);
-    if (cache_on) oputf(", \"dirty_at_end\": %llu", cache_dirty_bytes());
+    if (cache_on) oputf(", \"dirty_at_end\": %llu", end_dirty);
+    if (cache_on) oputf(", \"dirty_at_exit\": %llu", exit_dram_writes);
     if (cache_on) oputf(", \"cache_touched\": %llu", touched_bytes(program_touched));
     if (cache_on) oputf(", \"cache_working_set\": %llu", touched_bytes(program_touched));
     oput("}");
@@ -2526,6 +2570,7 @@ static void rl_fini(Int exitcode)
         }
         oput_counts(regions[r].c);
         if (cache_on) oputf(", \"dirty_at_end\": %llu", regions[r].dirty_at_end);
+        if (cache_on) oputf(", \"dirty_at_exit\": %llu", regions[r].dirty_at_exit);
         if (cache_on) {
             const rl_dso *o = regions[r].touched;
             oputf(", \"cache_touched\": %llu", o ? touched_bytes(&o->all) : 0);
