@@ -1,6 +1,7 @@
 #include "measure/protocol_json.hpp"
 
 #include "core/level.hpp"
+#include "core/message_name.hpp"
 #include "io/json_node.hpp"
 
 #include <cmath>
@@ -472,6 +473,20 @@ VgtoolReport parse_vgtool_json(const std::string& text, const std::string& sourc
                 {report.regions.back().name, functions_from(r, where), instructions_from(r, where)});
     }
     report.functions = functions_from(j, source);
+    // Regions past the tool's limit of distinct names: their time is kept, their counts are none.
+    if (j.contains("regions_over_limit")) {
+        const auto& o = j["regions_over_limit"];
+        const auto at = source + ": regions_over_limit";
+        if (!o.is_object()) throw MeasureError(at + " must be an object");
+        const auto limit = whole<long long>(o, "limit", at);
+        const auto calls = whole<long long>(o, "calls", at);
+        const std::string first = o.contains("first") && o["first"].is_string() ? o["first"].get<std::string>() : "";
+        report.problems.push_back(fmt::format(
+            "the Valgrind tool counts at most {} distinct region names (the marker library's calibration's two "
+            "among them): {} call(s) of regions past them, the first '{}', were not counted, so those regions have "
+            "their time but no FLOPs or bytes; open fewer distinct names (a region opened many times is one name)",
+            limit, calls, message_excerpt(first)));
+    }
     // The last level simulated, for each region's and function's note on a working set near its size.
     if (j.contains("cache_model") && j["cache_model"].contains("levels") && j["cache_model"]["levels"].is_array() &&
         !j["cache_model"]["levels"].empty()) {

@@ -852,11 +852,19 @@ static Int n_regions = 0;
 static Int open_list[MAX_REGIONS];
 static Int n_open = 0;
 
+/* Begin requests of regions past MAX_REGIONS distinct names: not counted, said in the output
+ * ("regions_over_limit") with the first such name. */
+static ULong over_limit_calls = 0;
+static HChar *over_limit_first = NULL;
+
 static Int region_index(const HChar *name)
 {
     for (Int i = 0; i < n_regions; i++)
         if (VG_(strcmp)(regions[i].name, name) == 0) return i;
-    if (n_regions == MAX_REGIONS) return -1;
+    if (n_regions == MAX_REGIONS) {
+        if (!over_limit_first) over_limit_first = VG_(strdup)("rl.rname", name);
+        return -1;
+    }
     VG_(memset)(&regions[n_regions], 0, sizeof(Region));
     regions[n_regions].name = VG_(strdup)("rl.rname", name);
     return n_regions++;
@@ -1472,7 +1480,12 @@ static Bool rl_handle_client_request(ThreadId tid, UWord *args, UWord *ret)
     TState *t = ts_of(tid);
     Bool handled = True;
     switch (args[0] - VG_USERREQ_TOOL_BASE('R', 'L')) {
-    case 0: act_begin(t, tid, region_index(name), 0); break;
+    case 0: {
+        const Int region = region_index(name);
+        if (region < 0) over_limit_calls++;
+        act_begin(t, tid, region, 0);
+        break;
+    }
     case 1: act_end(t, region_index(name)); break;
     case 2: calibration_done = True; break;
     default: handled = False;
@@ -2581,6 +2594,12 @@ static void rl_fini(Int exitcode)
         oput("}");
     }
     oput("]");
+    if (over_limit_calls) {
+        oputf(",\n \"regions_over_limit\": {\"limit\": %llu, \"calls\": ", (ULong)MAX_REGIONS);
+        oputf("%llu, \"first\": ", over_limit_calls);
+        oput_str(over_limit_first ? over_limit_first : "");
+        oput("}");
+    }
     if (cache_on) oput_cache_model();
     oput(",\n \"functions\": [");
     oput_functions(fc, "\n  ");
