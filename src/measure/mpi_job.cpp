@@ -19,7 +19,9 @@ namespace {
 bool is_count_detail(const std::string& key) {
     for (const char* prefix : {"flops_", "bytes_", "event_"})
         if (key.rfind(prefix, 0) == 0) return true;
-    return key == "calls" || key == "timed_calls" || key == "samples";
+    // math_library_flops: the FLOPs run in libm (core/math_library_flops), so the job's sum says
+    // its note with the job's share, as each rank's point does.
+    return key == "calls" || key == "timed_calls" || key == "samples" || key == "math_library_flops";
 }
 
 double epoch_seconds(std::filesystem::file_time_type t) {

@@ -1,6 +1,7 @@
 // MPI ranks: who we are from the launcher's environment, where each rank's
 // points go, the job's points (each rank, and the sum over ranks), times taken
 // from an earlier launch, and the job's provenance through a points file.
+#include "core/math_library_flops.hpp"
 #include "io/points_json.hpp"
 #include "io/temp_dir.hpp"
 #include "measure/merge.hpp"
@@ -135,6 +136,20 @@ TEST(MpiJob, EachRankThenTheSumOverRanks) {
     const auto& n2 = named(points, "solve [node n2]");
     EXPECT_DOUBLE_EQ(n2.work, 200);
     EXPECT_DOUBLE_EQ(n2.seconds, 1.0);
+}
+
+// The FLOPs a rank ran in libm are a count: the job's sum carries their sum, so its math-library
+// note (core/math_library_flops) is said with the job's share, as each rank's is (it was left out).
+TEST(MpiJob, TheSumCarriesTheRanksMathLibraryFlops) {
+    auto a = point("solve", 100, 800, 2.0), b = point("solve", 300, 800, 2.0);
+    a.details["math_library_flops"] = 50;
+    b.details["math_library_flops"] = 250;
+    const auto points = job_points({{0, "n1", {a}}, {1, "n1", {b}}});
+    const auto& sum = named(points, "solve");
+    EXPECT_DOUBLE_EQ(sum.details.at("math_library_flops"), 300);
+    const auto m = math_library_flops(sum);
+    ASSERT_TRUE(m);
+    EXPECT_DOUBLE_EQ(m->share, 0.75);
 }
 
 TEST(MpiJob, OneRankHasNoSum) {
