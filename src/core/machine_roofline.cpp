@@ -81,6 +81,23 @@ Roofline bandwidth_roofline(const MachineModel& model) {
     return r;
 }
 
+namespace {
+
+// A memory roof's ISA trials as shares of the fastest, by vector width (Roof::share_at_width).
+std::map<int, double> width_shares(const MemoryRoof& m) {
+    double fastest = 0;
+    for (const auto& [isa, gbs] : m.isa_trials) fastest = std::max(fastest, gbs);
+    std::map<int, double> out;
+    if (!(fastest > 0)) return out;
+    for (const auto& [isa, gbs] : m.isa_trials) {
+        const int bits = isa == "sse2" ? 128 : isa == "avx2" ? 256 : isa == "avx512" ? 512 : 0;
+        if (bits > 0 && gbs > 0) out[bits] = gbs / fastest;
+    }
+    return out;
+}
+
+} // namespace
+
 Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& sel) {
     Roofline r;
     r.label = machine_label(m);
@@ -147,7 +164,7 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
             if (mem.level == level && mem.threads == t && (!best || traffic_gbs(mem) > traffic_gbs(*best))) best = &mem;
         const double roof = traffic_gbs(*best);
         r.bandwidth.push_back({traffic_roof_name(*best), level, roof, measured_spread(best->gbs, best->stats),
-                               pattern_store_share(best->pattern)});
+                               pattern_store_share(best->pattern), width_shares(*best)});
         for (const auto& mem : m.memory) {
             if (mem.level != level || &mem == best || traffic_gbs(mem) >= roof * 0.995) continue;
             if (mem.threads == t) {

@@ -630,8 +630,14 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     // build 58.1, on a Zen 5 whose DRAM copy roof was measured with SSE2).
     std::optional<NextStep> widen;
     const auto bound_cache = cache_level_number(a.binding_level);
-    const bool width_can_bind = !a.memory_bound || (bound_cache && *bound_cache <= 2);
     const int its_width = widest_narrower_than(traits, r.vector_bits);
+    // Bound by an L1 or L2 roof the bench also ran at the point's width: where that width reached
+    // 95% of the roof's rate, wider vectors do not lift it (an audit's 256-bit dot product in L2 was
+    // told to widen its vectors on a Zen 4 whose L2 streamed 114 GB/s at 128, 256 and 512 bits).
+    const Roof* bound_roof = a.memory_bound ? roof_of_level(r, a.binding_level) : nullptr;
+    const bool width_reaches_roof = bound_roof && bound_roof->share_at_width.count(its_width) > 0 &&
+                                    bound_roof->share_at_width.at(its_width) >= 0.95;
+    const bool width_can_bind = !a.memory_bound || (bound_cache && *bound_cache <= 2 && !width_reaches_roof);
     if (const auto narrow = share_narrower_than(traits, r.vector_bits);
         width_can_bind && !call_bound && !flops_not_the_time && !counted_in_other_build(p) && traits.scalar_share && *traits.scalar_share < 0.5 && narrow &&
         *narrow >= 0.5 && (!a.memory_bound || a.efficiency < 0.8) &&

@@ -31,6 +31,9 @@ struct Roof {
     // A bandwidth roof measured with a known access pattern: the share of its nominal bytes that
     // are stores (load 0, triad 1/3, copy 1/2, store 1); nullopt for a written figure or a bus.
     std::optional<double> store_share = std::nullopt;
+    // A bandwidth roof the bench also ran at narrower vectors: each width's rate (bits: 128 for
+    // SSE2, 256 for AVX2) as a share of the fastest width's; empty where nothing says.
+    std::map<int, double> share_at_width = {};
 };
 
 // A ceiling is flat (a compute rate) or slanted (a bandwidth times intensity).

@@ -734,6 +734,49 @@ TEST(CodeTraits, VectorCodeNarrowerThanTheRoofsIsToldSo) {
     EXPECT_EQ(std::string(next_step_kind_name(NextStep::Kind::widen_vectors)), "widen_vectors");
 }
 
+TEST(CodeTraits, NarrowVectorsAreNotToldToWidenWhereTheBenchReachedTheCacheRoofAtTheirWidth) {
+    // An audit's 256-bit dot product bound by L2 on a Zen 4 whose L2 streamed 114 GB/s at 128,
+    // 256 and 512 bits was told to widen its vectors. Where the binding L1 or L2 roof's own run at
+    // the point's width reached 95% of it, wider vectors cannot lift it; slower there, they can.
+    Roofline r = machine();
+    r.vector_bits = 512;
+    Point sse = scalar_dot();
+    sse.details["flops_by_width_scalar"] = 0;
+    sse.details["flops_by_width_128"] = 2e8;
+    r.bandwidth[0].share_at_width = {{128, 0.98}, {256, 0.99}, {512, 1.0}};
+    const auto a = analyze(r, sse, View::carm);
+    ASSERT_EQ(a.binding_level, "L1");
+    EXPECT_FALSE(has(a, NextStep::Kind::widen_vectors)) << all_advice(r, a);
+    r.bandwidth[0].share_at_width = {{128, 0.49}, {256, 0.99}, {512, 1.0}};  // SSE2 loads: half the L1 roof
+    EXPECT_TRUE(has(analyze(r, sse, View::carm), NextStep::Kind::widen_vectors));
+    r.bandwidth[0].share_at_width = {{256, 0.99}, {512, 1.0}};  // its width not run: nothing known, said
+    EXPECT_TRUE(has(analyze(r, sse, View::carm), NextStep::Kind::widen_vectors));
+}
+
+TEST(MachineRoofline, ABandwidthRoofCarriesItsIsaTrialsAsSharesByWidth) {
+    MachineModel m;
+    m.cpu.clock_ghz = 3.7;
+    m.compute.push_back({});
+    m.compute.back().precision = "dp";
+    m.compute.back().threads = 1;
+    m.compute.back().gflops = 59;
+    MemoryRoof l2;
+    l2.level = "L2";
+    l2.pattern = "load";
+    l2.threads = 1;
+    l2.gbs = 118;
+    l2.isa = "avx2";
+    l2.isa_trials = {{"avx512", 115.7}, {"avx2", 117.4}, {"sse2", 114.0}};
+    m.memory.push_back(l2);
+    const auto r = roofline_from_machine(m, {"dp", 1});
+    ASSERT_EQ(r.bandwidth.size(), 1u);
+    const auto& shares = r.bandwidth[0].share_at_width;
+    ASSERT_EQ(shares.size(), 3u);
+    EXPECT_DOUBLE_EQ(shares.at(256), 1.0);
+    EXPECT_NEAR(shares.at(128), 114.0 / 117.4, 1e-12);
+    EXPECT_NEAR(shares.at(512), 115.7 / 117.4, 1e-12);
+}
+
 TEST(CodeTraits, NarrowVectorsAreNotToldToWidenWhereTheCoreRunsThemAtItsPeak) {
     // Compute-bound 256-bit code judged on roofs measured with 512-bit vectors (intensity 1.25
     // FLOP/B: L1 allows 387 GFLOP/s, over the 59 peak).
