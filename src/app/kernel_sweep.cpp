@@ -7,6 +7,7 @@
 #include "core/message_name.hpp"
 #include "core/reference_kernels.hpp"
 #include "io/install_layout.hpp"
+#include "io/machine_json.hpp"
 #include "io/results_store.hpp"
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
@@ -310,7 +311,18 @@ void KernelSweep::run(const std::atomic<bool>& stop, const KernelSweepProgress& 
             const std::string key = cache_key(planned, step.n, request, setup_);
             if (store_ && !request.rerun) {
                 std::lock_guard<std::mutex> lock(mutex_);  // the store is the watcher's too
-                if (auto cached = store_->cached_point(key)) {
+                std::optional<Point> cached;
+                try {
+                    cached = store_->cached_point(key);
+                } catch (const SchemaError& e) {
+                    // A damaged stored set stopped the whole sweep; the point is measured again, and
+                    // stored under its key anew.
+                    KernelSweepStep said = step;
+                    said.kind = KernelSweepStep::Kind::cache_unreadable;
+                    said.check_error = e.what();
+                    progress(said);
+                }
+                if (cached) {
                     step.kind = KernelSweepStep::Kind::cached;
                     step.point = &*cached;
                     progress(step);

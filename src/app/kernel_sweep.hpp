@@ -113,6 +113,8 @@ struct KernelSweepStep {
         long_calls_ahead,  // sizes given: one call at `bytes` may take minutes; it runs
         no_memory,         // skipped: its arrays need `needs_bytes`, `available_bytes` are there
         allocation_failed, // skipped: its arrays could not be allocated
+        cache_unreadable,  // before its point: the store holds one from the same setup, but it
+                           // cannot be read (`check_error` says why): it is measured again
         size_changed,      // before its point, once a kernel: it runs at `used_bytes`, not the
                            // `bytes` asked (`smallest`: that is its smallest size; else its size
                            // comes in whole steps, a grid's side or a matrix's order)
@@ -125,7 +127,7 @@ struct KernelSweepStep {
     double needs_bytes = 0, available_bytes = 0, max_bytes = 0;
     double used_bytes = 0;        // size_changed: the whole team's working set at n
     bool smallest = false;        // size_changed: n is the smallest the kernel runs at
-    std::string check_error;
+    std::string check_error;      // wrong_result: what the check found; cache_unreadable: the store's error
 };
 using KernelSweepProgress = std::function<void(const KernelSweepStep&)>;
 

@@ -82,6 +82,9 @@ void say_step(const KernelSweepStep& s, const app::KernelSweepPlan& plan, bool q
                             "the sizes that ran\n", s.kernel, format_bytes(static_cast<std::uint64_t>(s.used_bytes)), size,
                             s.smallest ? fmt::format("its smallest size, n = {}", s.n)
                                        : fmt::format("its size comes in whole steps: n = {}", s.n));
+    case KernelSweepStep::Kind::cache_unreadable:
+        return print_stderr("roofline: warning: {} at {}: the point the results store holds for it cannot be read, so "
+                            "it is measured again: {}\n", s.kernel, size, s.check_error);
     case KernelSweepStep::Kind::no_memory:
         return print_stderr("roofline: error: {} at {}: its arrays need {}, and {} of memory is available; skipped\n",
                             s.kernel, size, format_bytes(static_cast<std::uint64_t>(s.needs_bytes)),

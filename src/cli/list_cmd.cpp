@@ -32,6 +32,11 @@ int run_list(const ListArgs& args) {
     if (ResultsStore* store = access.store()) {  // a missing database lists as empty, and is not created
         machines = store->list_machines(true);  // each model read: which are memory-only, compute-only, ...
         sets = store->list_point_sets(true);  // each set's provenance read: the host it was measured on
+        // A row that cannot be read is listed as such; what is wrong with it and what to do, here.
+        for (const auto& m : machines)
+            if (!m.unreadable.empty()) print_stderr("roofline: warning: {}\n", m.unreadable);
+        for (const auto& set : sets)
+            if (!set.unreadable.empty()) print_stderr("roofline: warning: {}\n", set.unreadable);
     } else if (!args.quiet) {
         print_stderr("roofline: note: no results store at {} yet\n", terminal_text(access.display()));
     }

@@ -33,9 +33,12 @@ struct StoredPointSet {
     // read_sets); empty when not read or the set does not say.
     std::string hostname;
     std::int64_t point_count = 0;
-    // Why the row cannot be believed (a point count below zero: a tampered or damaged
-    // store); empty when it can. The listing says so instead of the count.
+    // Why the row cannot be believed (a point count below zero, JSON that cannot be read: a
+    // tampered or damaged store); empty when it can. The listing says so instead of the count.
     std::string damaged;
+    // When the listing read the set (read_sets) and its JSON could not be read: the whole
+    // message (where, what, what to do), for a warning; empty otherwise.
+    std::string unreadable;
 };
 
 // Sets `damaged` for a row whose figures no writer of ours stores (a negative point count).

@@ -12,9 +12,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 
 #include <pwd.h>
@@ -30,26 +33,123 @@ std::string env_or_empty(const char* name) {
     return value ? std::string(value) : std::string();
 }
 
-MachineModel parse_stored(const std::string& json_text, const std::string& name, std::int64_t id) {
-    const auto source = fmt::format("{} (machine {})", message_name(name), id);
-    nlohmann::json parsed;
-    try {
-        parsed = parse_json_bounded(json_text, fmt::format("{} (machine {})", name, id));  // a tampered store
-    } catch (const nlohmann::json::parse_error& e) {
-        throw SchemaError(fmt::format("{}: stored JSON is corrupt: {}", source, e.what()));
+// A stored row: which, and what to do about one that cannot be read.
+struct StoredRow {
+    const char* noun;    // "machine", "point set"
+    const char* table;   // "machines", "point_sets"
+    const char* option;  // "--machine", "--points"
+    std::int64_t id;
+};
+
+// A name as a shell word: as it is when it needs no quotes, else in single quotes.
+std::string shell_word(const std::string& text) {
+    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./-+:@%=,").find(c) != std::string_view::npos;
+    });
+    if (plain) return text;
+    std::string out = "'";
+    for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// The command that removes the row (roofline has none): the measurement cache's entries of a
+// set go with it; a machine's sets keep their points, no longer naming it.
+std::string delete_command(const std::string& store, const StoredRow& row) {
+    const std::string sql =
+        std::string_view(row.table) == "point_sets"
+            ? fmt::format("DELETE FROM measurement_cache WHERE point_set_id = {0}; DELETE FROM point_sets WHERE id = {0};",
+                          row.id)
+            : fmt::format("UPDATE point_sets SET machine_id = NULL WHERE machine_id = {0}; DELETE FROM machines WHERE "
+                          "id = {0};",
+                          row.id);
+    if (is_postgres_url(store)) return fmt::format("psql {} -c \"{}\"", shell_word(store), sql);
+    // sqlite3 takes a name beginning with 'file:' as a URI, as the store does not (0198c44).
+    return fmt::format("sqlite3 {} \"{}\"", shell_word(store.rfind("file:", 0) == 0 ? "./" + store : store), sql);
+}
+
+// Where the row is, for the start of a message: "results store r.db: point set 2 (table point_sets, id 2)".
+std::string row_place(const std::string& store, const StoredRow& row) {
+    return fmt::format("results store {}: {} {} (table {}, id {})", message_name(store), row.noun, row.id, row.table,
+                       row.id);
+}
+
+std::string what_to_do(const std::string& store, const StoredRow& row) {
+    return fmt::format("use another {} ({} stored:ID; 'roofline list' shows them), or delete this one: {}", row.noun,
+                       row.option, delete_command(store, row));
+}
+
+// A few bytes of stored text around `at`, control bytes and quotes escaped, for a message.
+std::string text_near(const std::string& text, std::size_t at) {
+    const std::size_t from = at > 12 ? at - 12 : 0;
+    std::string out;
+    for (std::size_t i = from; i < text.size() && i < from + 28; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c == 0x7f || c >= 0x80 || c == '\'' || c == '\\') out += fmt::format("\\x{:02x}", c);
+        else out += static_cast<char>(c);
     }
-    return machine_from_json(parsed, source);
+    return out;
+}
+
+// What is wrong with a stored JSON text nlohmann refused, in plain words: "is empty", "is not
+// valid JSON at byte 1 of 7 (near 'garbage')", "ends at byte 4, before the document is complete
+// (cut short)".
+std::string json_text_problem(const std::string& text, const nlohmann::json::exception& e) {
+    if (text.empty()) return "is empty";
+    if (const auto* parse = dynamic_cast<const nlohmann::json::parse_error*>(&e)) {
+        if (parse->byte > text.size())
+            return fmt::format("ends at byte {}, before the document is complete (cut short)", text.size());
+        const std::size_t at = parse->byte > 0 ? parse->byte - 1 : 0;  // nlohmann counts from 1
+        return fmt::format("is not valid JSON at byte {} of {} (near '{}')", at + 1, text.size(), text_near(text, at));
+    }
+    // out_of_range.406 "number overflow parsing '1e400'", and the like: the words after the tag.
+    std::string_view detail = e.what();
+    if (const auto bracket = detail.find("] "); bracket != std::string_view::npos) detail.remove_prefix(bracket + 2);
+    return fmt::format("cannot be read as JSON: {}", detail);
+}
+
+// The stored JSON text of a row parsed, or a SchemaError that says where the row is, what is
+// wrong in plain words and what to do; nlohmann's own words ("[json.exception.parse_error.101]
+// parse error at line 1, column 1: syntax error while parsing value - invalid literal; last
+// read: 'g'") were all it said.
+nlohmann::json parse_stored_json(const std::string& json_text, const std::string& store, const StoredRow& row) {
+    std::string problem;
+    if (json_nested_too_deep(json_text)) {
+        problem = fmt::format("is {}", json_depth_problem());
+    } else {
+        try {
+            return nlohmann::json::parse(json_text);
+        } catch (const nlohmann::json::exception& e) {
+            problem = json_text_problem(json_text, e);
+        }
+    }
+    throw SchemaError(fmt::format("{} is damaged: its JSON text {}. The store's other rows can still be read: {}",
+                                  row_place(store, row), problem, what_to_do(store, row)));
+}
+
+// A document read from a row: a shape the reader refuses (a key missing, a schema of another
+// version) is said with the row's place and what to do.
+template <class Read>
+auto read_stored(const nlohmann::json& parsed, const std::string& store, const StoredRow& row, Read read) {
+    try {
+        return read(parsed, row_place(store, row));
+    } catch (const SchemaError& e) {
+        throw SchemaError(fmt::format("{}. The row cannot be read (damaged, or written by another version of "
+                                      "roofline): {}",
+                                      e.what(), what_to_do(store, row)));
+    }
+}
+
+MachineModel parse_stored(const std::string& json_text, const std::string& name, std::int64_t id) {
+    const StoredRow row{"machine", "machines", "--machine", id};
+    return read_stored(parse_stored_json(json_text, name, row), name, row,
+                       [](const nlohmann::json& j, const std::string& source) { return machine_from_json(j, source); });
 }
 
 PointsDocument parse_stored_points(const std::string& json_text, const std::string& name, std::int64_t id) {
-    const auto source = fmt::format("{} (point set {})", message_name(name), id);
-    nlohmann::json parsed;
-    try {
-        parsed = parse_json_bounded(json_text, fmt::format("{} (point set {})", name, id));  // a tampered store
-    } catch (const nlohmann::json::parse_error& e) {
-        throw SchemaError(fmt::format("{}: stored JSON is corrupt: {}", source, e.what()));
-    }
-    return points_document_from_json(parsed, source);
+    const StoredRow row{"point set", "point_sets", "--points", id};
+    return read_stored(parse_stored_json(json_text, name, row), name, row, [](const nlohmann::json& j, const std::string& source) {
+        return points_document_from_json(j, source);
+    });
 }
 
 std::unique_ptr<StoreBackend> open_writer(const std::string& location, bool create_parent_dirs) {
@@ -203,15 +303,22 @@ std::vector<StoredPointSet> ResultsStore::list_point_sets(bool read_sets) const 
     if (!read_sets) return rows;
     for (auto& row : rows) {
         // The provenance alone: a listing need not check every point (show and report do).
+        std::optional<StoredJson> stored;
         try {
-            const auto stored = backend_->point_set_json(row.id);
-            if (!stored) continue;  // removed meanwhile
-            const auto document = parse_json_bounded(stored->json, fmt::format("{} (point set {})", name_, row.id));
+            stored = backend_->point_set_json(row.id);
+        } catch (const std::exception&) {  // one row that cannot be fetched must not hide the others
+            continue;
+        }
+        if (!stored) continue;  // removed meanwhile
+        try {
+            const auto document = parse_stored_json(stored->json, name_, {"point set", "point_sets", "--points", row.id});
             const auto provenance = document.find("provenance");
             if (provenance == document.end() || !provenance->is_object()) continue;
             const auto host = provenance->find("host");
             if (host != provenance->end() && host->is_string()) row.hostname = host->get<std::string>();
-        } catch (const std::exception&) {  // one damaged row must not hide the others; its host stays unknown
+        } catch (const SchemaError& e) {  // its JSON is damaged: listed as such, the others as they are
+            row.unreadable = e.what();
+            if (row.damaged.empty()) row.damaged = "damaged row: its JSON cannot be read";
         }
     }
     return rows;

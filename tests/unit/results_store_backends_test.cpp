@@ -181,9 +181,88 @@ TEST_P(ResultsStoreBackends, CorruptStoredJsonNamesTheRow) {
     } catch (const SchemaError& e) {
         const std::string message = e.what();
         EXPECT_NE(message.find("/schema"), std::string::npos) << message;
-        EXPECT_NE(message.find(fmt::format("{} (machine {})", location().name(), id)), std::string::npos)
+        EXPECT_NE(message.find(fmt::format("results store {}: machine {} (table machines, id {}): /schema", location().name(),
+                                           id, id)),
+                  std::string::npos)
+            << message;
+        // Written by another version, perhaps: the way out is said, deleting it only if damaged.
+        EXPECT_NE(message.find("The row cannot be read (damaged, or written by another version of roofline): use "
+                               "another machine (--machine stored:ID; 'roofline list' shows them), or delete this one: "),
+                  std::string::npos)
             << message;
     }
+}
+
+// A row whose JSON text is not JSON (a tampered or damaged store) was said in nlohmann's words:
+// "r.db (point set 2): stored JSON is corrupt: [json.exception.parse_error.101] parse error at
+// line 1, column 1: syntax error while parsing value - invalid literal; last read: 'g'". Now:
+// which store, table and row, what is wrong in plain words, and what to do.
+TEST_P(ResultsStoreBackends, AStoredRowThatIsNotJsonIsSaidWithWhereWhatAndWhatToDo) {
+    ResultsStore store(db());
+    const auto machine = store.save_machine(sample_model("CPU A"));
+    const auto good = store.save_points("good", sample_points("a"));
+    const auto set = store.save_points("bad", sample_points("b"));
+    const auto error_of = [](auto read) -> std::string {
+        try {
+            read();
+        } catch (const SchemaError& e) {
+            return e.what();
+        }
+        return "(no SchemaError)";
+    };
+    const std::string where = fmt::format("results store {}: point set {} (table point_sets, id {}) is damaged: its JSON "
+                                          "text ",
+                                          location().name(), set, set);
+    const std::string to_do = fmt::format(
+        ". The store's other rows can still be read: use another point set (--points stored:ID; 'roofline list' shows "
+        "them), or delete this one: {} ",
+        GetParam() == Backend::PostgreSQL ? "psql" : "sqlite3");
+    for (const auto& [stored, said] : std::vector<std::pair<std::string, std::string>>{
+             {"garbage", "is not valid JSON at byte 1 of 7 (near 'garbage')"},
+             {R"({"schema": "roofline.points/1", "points": [1,2)", "ends at byte 46, before the document is complete (cut short)"},
+             {"", "is empty"},
+             {R"({"points": []} x)", R"(is not valid JSON at byte 16 of 16 (near 'oints": []} x'))"},
+             {"[1e400]", "cannot be read as JSON: number overflow parsing '1e400'"},
+         }) {
+        location().run_sql(fmt::format("UPDATE point_sets SET json = {} WHERE id = {}", sql_literal(stored), set));
+        for (const auto& message : {error_of([&] { (void)store.points(set); }), error_of([&] { (void)store.latest_points(); })}) {
+            EXPECT_EQ(message.rfind(where + said + to_do, 0), 0u) << message;
+            EXPECT_NE(message.find(fmt::format("DELETE FROM measurement_cache WHERE point_set_id = {0}; DELETE FROM "
+                                               "point_sets WHERE id = {0};",
+                                               set)),
+                      std::string::npos)
+                << message;
+            EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+            EXPECT_EQ(message.find("parse error"), std::string::npos) << message;
+        }
+    }
+    EXPECT_EQ(store.points(good)->size(), 2u);  // the others are read as before
+    // The listing reads on, marking the damaged set and keeping the whole message for a warning.
+    const auto rows = store.list_point_sets(true);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_TRUE(rows[0].damaged.empty());
+    EXPECT_TRUE(rows[0].unreadable.empty());
+    EXPECT_EQ(rows[1].damaged, "damaged row: its JSON cannot be read");
+    EXPECT_EQ(rows[1].unreadable.rfind(where, 0), 0u) << rows[1].unreadable;
+    // A machine: the same, and deleting it leaves the sets that name it.
+    location().run_sql(fmt::format("UPDATE machines SET json = 'nope' WHERE id = {}", machine));
+    const auto message = error_of([&] { (void)store.latest_machine(); });
+    EXPECT_EQ(message.rfind(fmt::format("results store {}: machine {} (table machines, id {}) is damaged: its JSON text is "
+                                        "not valid JSON at byte 2 of 4 (near 'nope'). The store's other rows can still be "
+                                        "read: use another machine (--machine stored:ID; 'roofline list' shows them), or "
+                                        "delete this one: ",
+                                        location().name(), machine, machine),
+                            0),
+              0u)
+        << message;
+    EXPECT_NE(message.find(fmt::format("UPDATE point_sets SET machine_id = NULL WHERE machine_id = {0}; DELETE FROM "
+                                       "machines WHERE id = {0};",
+                                       machine)),
+              std::string::npos)
+        << message;
+    const auto machines = store.list_machines(true);
+    ASSERT_EQ(machines.size(), 1u);
+    EXPECT_EQ(machines[0].unreadable, message);
 }
 
 // ---------------------------------------------------------------- point sets
@@ -300,7 +379,8 @@ TEST_P(ResultsStoreBackends, CorruptStoredPointsNameTheRow) {
         FAIL() << "expected a SchemaError";
     } catch (const SchemaError& e) {
         const std::string message = e.what();
-        EXPECT_NE(message.find(fmt::format("{} (point set {}): /points/0/name: missing", location().name(), id)),
+        EXPECT_NE(message.find(fmt::format("results store {}: point set {} (table point_sets, id {}): /points/0/name: missing",
+                                           location().name(), id, id)),
                   std::string::npos)
             << message;
     }
