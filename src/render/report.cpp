@@ -136,7 +136,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
     names = short_names(names, 60);
     for (std::size_t i = 0; i < analyses.size(); ++i) {
         const auto& a = analyses[i];
-        rows.push_back({names[i], format_number(a.performance), format_number(a.intensity),
+        rows.push_back({names[i], format_number(a.performance), intensity_cell(a),
                         format_number(a.attainable), efficiency_text(a), terminal_text(bound_text(a)),
                         region_name(a.region)});
     }

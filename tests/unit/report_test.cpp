@@ -146,11 +146,13 @@ TEST(Report, TextHasAlignedTableAndDetails) {
     const auto text = render_report(sample_analyses(), sample_roofline(), ReportFormat::text, View::orm);
     EXPECT_EQ(text.rfind("Roofline report: Test CPU (dp, 2 threads, ORM view)\n", 0), 0u) << text;
     // Table: header and rows share column positions (numbers right-aligned).
-    const std::string header = "Point                 GFLOP/s  FLOP/B  Attainable GFLOP/s  Efficiency  Bound by"
+    // The intensity says its level: a compute-bound point's is its last level's, beside a
+    // memory-bound one's at its binding level.
+    const std::string header = "Point                 GFLOP/s         FLOP/B  Attainable GFLOP/s  Efficiency  Bound by"
                                "            Zone\n";
-    const std::string row1 = "triad                    1.00  0.0625                1.25       80.0%  DRAM load "
+    const std::string row1 = "triad                    1.00  0.0625 (DRAM)                1.25       80.0%  DRAM load "
                              "(memory)  memory-only\n";
-    const std::string row2 = "dgemm \"256\", blocked     40.0     340                 128       31.2%  DP peak "
+    const std::string row2 = "dgemm \"256\", blocked     40.0       340 (L2)                 128       31.2%  DP peak "
                              "(compute)   compute-only\n";
     EXPECT_NE(text.find(header + row1 + row2), std::string::npos) << text;
     // Details per point: the ceiling sandwich, limiting metric and ordered next steps.
