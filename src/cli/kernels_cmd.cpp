@@ -10,6 +10,7 @@
 #include "cli/messages.hpp"
 #include "cli/point_delivery.hpp"
 #include "cli/stop_signal.hpp"
+#include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
 #include "core/byte_sizes.hpp"
 #include "core/input_limits.hpp"
@@ -259,8 +260,9 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
                     "kernel named or matched more than once runs once, and a note says so; a name no kernel has is "
                     "an error");
     cmd->add_flag("--list", args->list,
-                  "List the kernels with their code and formulas, and exit: every one, or those the names given "
-                  "choose (roofline kernels --list daxpy 'stream_*')");
+                  "List the kernels with their code and formulas on standard output, and exit: every one, or those "
+                  "the names given choose (roofline kernels --list daxpy 'stream_*'); the options of a run are "
+                  "refused with it");
     cmd->add_option("--sizes", args->request.sizes,
                     "Working-set sizes: a list (32K,1M,256M) or a sweep FROM..TO:xF (1K..1G:x2); default: half "
                     "of each cache level and 8x the last (at least 64 MiB); a size given more than once runs once, "
@@ -309,7 +311,20 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
                 "  roofline kernels stream_triad --sizes 1K..1G:x2 -o triad.json   a sweep through every level\n"
                 "  roofline kernels sum_sp_scalar sum_sp_unrolled sum_sp_simd --sizes 16K\n"
                 "  roofline plot --points triad.json -o triad.html");
-    cmd->callback([args, &exit_code] { exit_code = run_kernels(*args); });
+    cmd->callback([args, cmd, &exit_code] {
+        // --list runs nothing: an option of a run given with it on the command line would be taken
+        // and do nothing ('kernels --list daxpy -o k.txt' printed the list and wrote no k.txt).
+        // Settings from a configuration file are defaults, not given here: they do not count.
+        if (args->list)
+            for (const char* name : {"--sizes", "--param", "--samples", "--threads", "--stat", "--cache", "--output",
+                                     "--db", "--no-store", "--rerun"})
+                if (const CLI::Option* option = cmd->get_option_no_throw(name); option && option->count() > 0)
+                    throw UsageError(fmt::format("{} has no effect with --list, which prints the kernels to standard "
+                                                 "output and runs none: leave out {} or --list",
+                                                 std::string_view(name) == "--output" ? "-o" : name,
+                                                 std::string_view(name) == "--output" ? "-o" : name));
+        exit_code = run_kernels(*args);
+    });
 }
 
 } // namespace roofline::cli

@@ -53,6 +53,19 @@ done
   { "$bin" kernels --list daxpi 2>"$tmp/err"; bad "--list daxpi: no suggestion"; }
 "$bin" kernels --list 'zz*' 2>&1 | grep -q "^roofline: error: no kernel matches 'zz\*'" ||
   { "$bin" kernels --list 'zz*' 2>"$tmp/err"; bad "--list 'zz*': not said"; }
+# --list runs nothing: an option of a run given with it is refused, not taken and ignored
+# ('kernels --list daxpy -o k.txt' printed the list and wrote no k.txt); a configured one is no option given.
+for opt in "-o $tmp/k.txt" "--sizes 1K" "--samples 3" "--db $tmp/other.db" "--no-store" "--rerun"; do
+  # shellcheck disable=SC2086
+  "$bin" kernels --list daxpy $opt >"$tmp/out" 2>"$tmp/err"; code=$?
+  [[ $code == 2 ]] || bad "kernels --list daxpy $opt: exit $code, want 2"
+  grep -q "^roofline: error: ${opt%% *} has no effect with --list, which prints the kernels to standard output and runs none" "$tmp/err" ||
+    bad "kernels --list daxpy $opt: not said"
+done
+[[ -e $tmp/k.txt || -e $tmp/other.db ]] && bad "kernels --list wrote a file"
+mkdir -p "$tmp/project" && printf 'kernels:\n  samples: 3\n  sizes: 1K\n' >"$tmp/project/roofline.yaml"
+(cd "$tmp/project" && "$bin" kernels --list daxpy >"$tmp/out" 2>"$tmp/err") || bad "kernels --list with kernels settings configured: exit $?"
+grep -q "^daxpy " "$tmp/out" || bad "kernels --list with kernels settings configured: no daxpy"
 # --help says all of it.
 "$bin" kernels --help >"$tmp/err" 2>&1
 grep -q "a kernel named or matched more than once runs once" "$tmp/err" || bad "--help: repeated names"
