@@ -155,6 +155,12 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
                                       "a JSON file holds text only",
                                       path, line, column, nul));
     }
+    // An empty file (a run that died before writing, a '> file' that failed) read as nlohmann says
+    // it: "parse error at line 1, column 1: syntax error while parsing value - unexpected end of
+    // input; expected '[', '{', or a literal".
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw SchemaError(fmt::format("{}: not valid JSON: {}", path,
+                                      text.empty() ? "the file is empty" : "the file holds only white space"));
     try {
         DuplicateKeyCheck check(path);
         nlohmann::json::sax_parse(text, &check);
