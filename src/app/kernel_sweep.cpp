@@ -32,7 +32,8 @@ namespace {
 using ParamGrid = std::map<std::string, std::vector<std::int64_t>>;
 
 ParamGrid parse_param_grid(const std::vector<std::string>& texts,
-                           const std::vector<const RegisteredReferenceKernel*>& kernels) {
+                           const std::vector<const RegisteredReferenceKernel*>& kernels,
+                           std::vector<KernelParamValues>& repeated) {
     ParamGrid grid;
     for (const auto& text : texts) {
         // The text's own form, values and ranges (as the option is parsed, core's one parser).
@@ -58,6 +59,7 @@ ParamGrid parse_param_grid(const std::vector<std::string>& texts,
             throw RequestError(fmt::format("--param {}: none of the kernels chosen has it (parameters: {})",
                                            message_name(name), have));
         }
+        if (!given.repeated.empty()) repeated.push_back(given);
         grid[name] = std::move(given.values);
     }
     return grid;
@@ -156,7 +158,7 @@ KernelSweepPlan plan_kernel_sweep(const KernelSweepRequest& request, int cores,
     if (request.sizes.empty() && cache_finding)
         for (const auto& c : plan.caches)
             if (!c.finding.empty()) cache_finding(c.finding);
-    const ParamGrid grid = parse_param_grid(request.params, plan.kernels);
+    const ParamGrid grid = parse_param_grid(request.params, plan.kernels, plan.repeated_params);
     for (const auto* k : plan.kernels)
         for (auto& params : param_sets(*k->kernel, grid)) {
             std::string label = k->kernel->name + params_label(params);

@@ -81,6 +81,7 @@ struct KernelSweepPlan {
     std::vector<CacheLevel> caches;                         // checked (bench/cache_probe)
     std::vector<RepeatedKernel> repeated_kernels;           // chosen more than once: run once
     std::vector<RepeatedSize> repeated_sizes;               // given more than once: run once
+    std::vector<KernelParamValues> repeated_params;         // --param values given more than once (`repeated`)
 };
 
 // Checks the request in the order a user fixes it (kernel names, samples, threads against

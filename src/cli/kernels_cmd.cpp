@@ -152,6 +152,9 @@ void say_repeats(const app::KernelSweepPlan& plan) {
             print_stderr("roofline: note: {} is chosen by '{}': it runs once\n", r.kernel,
                          fmt::join(r.given, "' and '"));
     }
+    for (const auto& p : plan.repeated_params)
+        print_stderr("roofline: note: --param {} gives {} more than once: each value runs once\n", p.name,
+                     fmt::join(p.repeated, ", "));
     if (plan.repeated_sizes.empty()) return;
     std::vector<std::string> sizes;
     for (const auto& r : plan.repeated_sizes)
@@ -271,7 +274,8 @@ void add_kernels_command(CLI::App& app, int& exit_code) {
         ->check(parsed_check([](const std::string& text) { return parse_size_sweep(text); }));
     cmd->add_option("--param", args->request.params,
                     "NAME=V1,V2,...: run the kernels that have parameter NAME at each value (repeat for a grid; "
-                    "each combination is a series): atb_ours/atb_openblas m=8,16,32, spmv_random nnzr=4,16")
+                    "each combination is a series): atb_ours/atb_openblas m=8,16,32, spmv_random nnzr=4,16; a value "
+                    "given more than once runs once, and a note says so")
         ->type_name("NAME=LIST")
         // As parsed, so a configured one is checked too: the form, the name, each value's range
         // (which of the kernels chosen have it is the run's to say).

@@ -455,6 +455,7 @@ KernelParamValues parse_kernel_param(const std::string& text) {
             throw std::invalid_argument(
                 fmt::format("--param {}: '{}' is not a whole number", message_name(out.name), message_name(item)));
         if (std::find(out.values.begin(), out.values.end(), v) == out.values.end()) out.values.push_back(v);
+        else if (std::find(out.repeated.begin(), out.repeated.end(), v) == out.repeated.end()) out.repeated.push_back(v);
         start = comma + 1;
     }
     // A value some kernel that has the parameter takes; else the first one's reason.

@@ -156,6 +156,7 @@ std::string data_level(double working_set, const std::vector<CacheLevel>& caches
 struct KernelParamValues {
     std::string name;
     std::vector<std::int64_t> values;
+    std::vector<std::int64_t> repeated;  // the values given more than once (each once here, as first given)
 };
 KernelParamValues parse_kernel_param(const std::string& text);
 

@@ -28,6 +28,10 @@ grep -q "roofline kernels: 1 kernel at 2 sizes," "$tmp/err" || bad "the announce
 grep -q "^roofline: note: sum_sp_simd is chosen by 'sum_sp\*' and 'sum_sp_simd': it runs once$" "$tmp/err" ||
   bad "the kernel a pattern and a name chose is not said"
 [[ $(grep -c '^sum_sp_' "$tmp/out") == 3 ]] || { cat "$tmp/out" >>"$tmp/err"; bad "not 3 rows of sum_sp_*"; }
+# A --param value given twice: the same.
+"$bin" kernels atb_ours --param m=8,16,8 --sizes 64K --samples 1 --no-store >"$tmp/out" 2>"$tmp/err" || bad "--param m=8,16,8: exit $?"
+grep -q "^roofline: note: --param m gives 8 more than once: each value runs once$" "$tmp/err" || bad "the repeated --param value is not said"
+[[ $(grep -c '^atb_ours m=' "$tmp/out") == 2 ]] || { cat "$tmp/out" >>"$tmp/err"; bad "not 2 rows of atb_ours"; }
 # -q: the notes are left out, the points not.
 "$bin" kernels daxpy daxpy --sizes 16K,16K --samples 1 --no-store -q >"$tmp/out" 2>"$tmp/err" || bad "-q: exit $?"
 grep -q "note:" "$tmp/err" && bad "-q still says notes"

@@ -60,8 +60,11 @@ TEST(KernelSweepPlan, NoNameIsEveryKernelOnce) {
 TEST(KernelSweepPlan, AParameterGridIsEveryCombinationForTheKernelsThatHaveIt) {
     KernelSweepRequest r;
     r.names = {"atb_ours", "stream_triad"};
-    r.params = {"m=8,16,8"};  // a value twice runs once
+    r.params = {"m=8,16,8,8"};  // a value twice runs once, and is kept to be said
     const auto plan = plan_of(r);
+    ASSERT_EQ(plan.repeated_params.size(), 1u);
+    EXPECT_EQ(plan.repeated_params[0].name, "m");
+    EXPECT_EQ(plan.repeated_params[0].repeated, std::vector<std::int64_t>{8});
     ASSERT_EQ(plan.runs.size(), 3u);
     EXPECT_EQ(plan.runs[0].label, "atb_ours m=8");
     EXPECT_EQ(plan.runs[1].label, "atb_ours m=16");
