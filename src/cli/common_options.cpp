@@ -32,8 +32,15 @@ CLI::Option* add_db_option(CLI::App* cmd, std::string& db) {
         // '' took the default store unsaid: 'kernels --db "$DB"' with DB unset wrote the user's own.
         ->check(name_not_empty("give a SQLite file or a postgresql:// URL, or leave --db out for the default store "
                                "($ROOFLINE_DB, else ~/.local/share/roofline/results.db)"))
-        ->check(CLI::Validator([](std::string& text) -> std::string { return store_location_problem(text); },
-                               "FILE|URL"));
+        // '-', standard output to every -o, made a SQLite file named '-' here, unsaid.
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                if (text == "-")
+                    return "'-' is no store: a results store is a SQLite file or a postgresql:// URL, not standard "
+                           "input or output (./- is a file of that name)";
+                return store_location_problem(text);
+            },
+            "FILE|URL"));
 }
 
 namespace {

@@ -47,6 +47,14 @@ for cmd in kernels measure bench model plot report show compare monitor; do
   esac
 done
 refused --db kernels daxpy --sizes 16K --samples 1 --db=   # '--db=' is '--db ""'
+# '-' is standard output to -o; to --db it made a SQLite file named '-'.
+for cmd in "kernels daxpy --sizes 16K --samples 1" list; do
+  # shellcheck disable=SC2086
+  timeout 60 "$bin" $cmd --db - >"$tmp/out" 2>&1; code=$?
+  if [[ $code -ne 2 ]] || ! grep -q -- "^--db: '-' is no store: a results store is a SQLite file or a postgresql:// URL" "$tmp/out"; then
+    echo "FAIL: roofline $cmd --db -: exit $code (want 2):"; sed 's/^/  | /' "$tmp/out"; fail=1
+  fi
+done
 refused --chart compare "$machine" "$machine" --chart ''
 refused --counts-from measure --engine instrument --counts-from '' -- true
 refused --cache-model measure --engine instrument --cache-model '' -- true
