@@ -144,7 +144,13 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     const int scalar_bits = element_bits_of(prec);
     add_compute_ceiling(r, best_compute(m, [&](auto& c) { return same(c) && c.vector_bits == scalar_bits; }),
                         "scalar (no SIMD)", "simd");
-    add_compute_ceiling(r, at_widest("chain"), "no ILP", "ilp");
+    const ComputeRoof* chain = at_widest("chain");
+    add_compute_ceiling(r, chain, "no ILP", "ilp");
+    // The bench's chain is one FMA chain per thread (2 FLOPs an accumulation in each lane).
+    if (chain && chain->gflops > 0 && r.clock_ghz > 0 && chain->vector_bits > 0 && element_bits_of(prec) > 0) {
+        const double lanes = std::max(1, chain->vector_bits / element_bits_of(prec));
+        r.chain_cycles = r.clock_ghz * 2 * lanes * std::max(1, chain->threads) / chain->gflops;
+    }
     if (t > 1)
         add_compute_ceiling(r, best_compute(m, [&](auto& c) { return c.precision == prec && c.threads == 1; }),
                             "1 thread", "threads");

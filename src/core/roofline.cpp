@@ -204,6 +204,20 @@ bool counted_in_other_build(const Point& p) {
 // two accumulators made it no faster).
 constexpr double kSlowestChainShare = 2.0 / 6.0;
 
+// Where the bench measured this core's FMA chain (Roofline::chain_cycles), the latency is known,
+// not hedged: under half of that chain's rate at the point's width, most of its time goes to what
+// its adds wait for. A textbook multiply on a Zen 4 (one 256-bit FMA chain of 4 cycles, 7.14
+// GFLOP/s measured) ran at 4.86 with each FMA's line of B from L2, under a third of the 2-cycle
+// rate (14.8), and lost its "break the dependency chain" advice.
+constexpr double kMeasuredChainShare = 0.5;
+
+// The rate under which a point is not held by its chain: a share of the measured chain's rate at
+// the point's width where the bench measured it, else of the 2-cycle rate (`chain_at_its_width`).
+double chain_floor(const Roofline& r, double chain_at_its_width) {
+    if (r.chain_cycles > 2) return kMeasuredChainShare * chain_at_its_width * 2 / r.chain_cycles;
+    return kSlowestChainShare * chain_at_its_width;
+}
+
 // From this share of its DRAM bytes being write-allocate fills that no load read, a DRAM-bound
 // point is told to write that output with non-temporal stores: it would move that much less.
 constexpr double kUnreadWriteAllocateShare = 0.2;
@@ -338,8 +352,8 @@ std::optional<bool> mix_premise_holds(const Ceiling& c, const CodeTraits& traits
 // per value stored), a pattern ceiling of the other kind than the point's
 // (loads alone for a point that stores, a storing pattern for one that only reads: `reads_only`,
 // nullopt where nothing counted). Such a ceiling neither sandwiches nor limits the point.
-bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_its_width, double performance,
-                  std::optional<bool> reads_only) {
+bool already_past(const Roofline& r, const Ceiling& c, const CodeTraits& traits, double chain_at_its_width,
+                  double performance, std::optional<bool> reads_only) {
     if (c.category == "pattern") return reads_only && c.read_only != *reads_only;
     if (c.category == "ilp") {
         if (traits.store_share && !stores_like_a_reduction(traits)) return true;
@@ -348,7 +362,7 @@ bool already_past(const Ceiling& c, const CodeTraits& traits, double chain_at_it
         // ILP ceiling would give the advice split_chain withholds (a scalar sum at 0.16 of one
         // chain was told "break the dependency chain" by a full bench's ceiling).
         return chain_at_its_width > 0 && (performance > 1.1 * chain_at_its_width ||
-                                          performance < kSlowestChainShare * chain_at_its_width);
+                                          performance < chain_floor(r, chain_at_its_width));
     }
     if (c.category == "simd" && traits.scalar_share && *traits.scalar_share < 1 - kOneKindShare) {
         int bits = 0;  // "128-bit SIMD" -> 128; "scalar (no SIMD)" -> 0
@@ -554,7 +568,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     const double chain_at_its_width = one_chain_at_its_width(r, p, traits);  // scalar code: one_chain_gflops
     const auto reads_only = point_reads_only(p);
     for (const auto& pl : placed) {
-        if (already_past(*pl.c, traits, chain_at_its_width, a.performance, reads_only)) continue;
+        if (already_past(r, *pl.c, traits, chain_at_its_width, a.performance, reads_only)) continue;
         if (pl.at >= a.performance) {
             if (!a.upper) a.upper = *pl.c;
         } else {
@@ -592,7 +606,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     const bool chain_bound = !call_bound && !x87 && !flops_not_the_time && traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
                              stores_like_a_reduction(traits) && long_chain(traits) && chain_at_its_width > 0 &&
                              a.performance <= 1.1 * chain_at_its_width &&
-                             a.performance >= kSlowestChainShare * chain_at_its_width;
+                             a.performance >= chain_floor(r, chain_at_its_width);
     if (chain_bound) {
         NextStep step{NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}};
         step.accumulations_per_store = traits.accumulations_per_store.value_or(0);
@@ -656,7 +670,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         // Past by its counts (already_past): a pattern ceiling speaks to points of its kind, the
         // read-only one to a point that only reads (no other pattern is open to it), the others
         // to a point that stores.
-        if (already_past(*pl.c, traits, chain_at_its_width, a.performance, reads_only)) continue;
+        if (already_past(r, *pl.c, traits, chain_at_its_width, a.performance, reads_only)) continue;
         // A storing pattern's remedy is a smaller share of stores, toward the pattern of the level's
         // roof: nothing to a point that stores no larger share of its bytes than that pattern
         // (daxpy's one store per two loads is a triad's mix already), nor to one known to write one

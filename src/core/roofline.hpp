@@ -75,6 +75,9 @@ struct Roofline {
     std::vector<Ceiling> ceilings; // compute ceilings then bandwidth ceilings, each descending
     double clock_ghz = 0;          // the machine's measured clock, 0 when unknown (spec sheets)
     int vector_bits = 0;           // the widest vectors its compute roofs were measured with (0: unknown)
+    // Cycles per accumulation of one dependent FMA chain as the bench measured it (its "no ILP"
+    // ceiling at vector_bits, at clock_ghz): this core's own latency; 0 where not measured.
+    double chain_cycles = 0;
     // The core's theoretical peak at a narrower width as a share of it at vector_bits, from the
     // microarchitecture table the model names (core/peak): 1 where wider ops take more passes
     // through the same pipes (Zen 4 runs 512-bit ops as two 256-bit halves). Empty: unknown.

@@ -844,3 +844,64 @@ TEST(CodeTraits, LibraryFromANoSymbolNameWithoutAnOffsetOrWithAPlusInIt) {
     EXPECT_FALSE(library_of("(no symbol: prog)"));
     EXPECT_FALSE(library_of("(no symbol: [vdso])"));
 }
+
+namespace {
+
+// The textbook multiply (tests/advice_programs/matmul_naive.c) as measured on a Zen 4: 2 N^3 FLOPs
+// of N = 256 as 256-bit FMAs, one chain per vector of C (N FMAs per vector stored), each FMA's
+// line of B from L2 (64 B per 8 FLOPs), at 4.86 GFLOP/s.
+Point naive_multiply() {
+    Point p;
+    p.name = "matmul_naive";
+    p.work = 2.0 * 256 * 256 * 256;
+    p.bytes = {{"L1", p.work / 0.2}, {"L2", p.work / 0.125}};
+    p.seconds = p.work / 4.86e9;
+    p.details = {{"flops_by_width_256", p.work}, {"flops_f64_fma", p.work}, {"bytes_loaded", p.work / 0.2},
+                 {"bytes_stored", 256.0 * 256 * 8}};
+    return p;
+}
+
+} // namespace
+
+TEST(CodeTraits, AChainUnderTheMeasuredChainsRateKeepsItsIlpAdvice) {
+    // One 256-bit FMA chain: 7.4 GFLOP/s at 3.7 GHz and the measured 4 cycles, 14.8 at the hedged
+    // 2. At 4.86 the multiply runs at 0.66 of its own chain, 0.33 of the hedged one: measured,
+    // its chain holds it ("break the dependency chain" leads); unmeasured, the 2-cycle hedge
+    // leaves it to something else (under a third of that rate), as before.
+    Roofline r = machine_with_chain_ceiling();
+    r.bandwidth.push_back({"L2 copy", "L2", 150});
+    r.chain_cycles = 4;
+    const auto measured = analyze(r, naive_multiply(), View::carm);
+    ASSERT_FALSE(measured.next_steps.empty());
+    EXPECT_EQ(measured.next_steps[0].kind, NextStep::Kind::lift_ceiling) << all_advice(r, measured);
+    EXPECT_EQ(measured.next_steps[0].ceiling.category, "ilp") << all_advice(r, measured);
+    r.chain_cycles = 0;
+    const auto hedged = analyze(r, naive_multiply(), View::carm);
+    EXPECT_EQ(all_advice(r, hedged).find("dependency chain"), std::string::npos) << all_advice(r, hedged);
+    // Far under even the measured chain (a quarter of it), its adds wait for something else.
+    r.chain_cycles = 4;
+    Point slow = naive_multiply();
+    slow.seconds = slow.work / 1.8e9;
+    EXPECT_EQ(all_advice(r, analyze(r, slow, View::carm)).find("dependency chain"), std::string::npos);
+}
+
+
+TEST(MachineRoofline, TheMeasuredChainGivesTheCoresCyclesPerAccumulation) {
+    // A full bench's 512-bit dp chain on a Zen 4 at 3.69 GHz: 14.28 GFLOP/s, 16 FLOPs an
+    // accumulation (8 lanes x an FMA): 4.13 cycles each. A quick bench measures no chain: 0.
+    MachineModel m;
+    m.cpu.clock_ghz = 3.69;
+    ComputeRoof peak;
+    peak.precision = "dp";
+    peak.threads = 1;
+    peak.vector_bits = 512;
+    peak.mix = "best";
+    peak.gflops = 86.4;
+    m.compute.push_back(peak);
+    EXPECT_EQ(roofline_from_machine(m, {"dp", 1}).chain_cycles, 0);
+    ComputeRoof chain = peak;
+    chain.mix = "chain";
+    chain.gflops = 14.28;
+    m.compute.push_back(chain);
+    EXPECT_NEAR(roofline_from_machine(m, {"dp", 1}).chain_cycles, 3.69 * 16 / 14.28, 1e-9);
+}
