@@ -18,19 +18,13 @@
 #             calibration's two among them), so r1022 to r1029 have their time and no counts, which
 #             was unsaid; a warning now names the first and the 8 calls.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: no jq"; exit 77; }
-command -v valgrind >/dev/null && [[ -e $(dirname "$bin")/vgtool/roofline-amd64-linux ]] ||
-  { echo "SKIP: valgrind or the Valgrind tool (target roofline_vgtool) is missing"; exit 77; }
+command -v jq >/dev/null || { echo "SKIPPED: jq is not installed"; exit 77; }
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$src/tests/scenarios/lib/instrument_engine.sh"
+instrument_scenario "$1"
 lib=$(dirname "$bin")/lib
-[[ -e $lib/libroofline_marker.so ]] || { echo "SKIP: no marker library in $lib"; exit 77; }
+[[ -e $lib/libroofline_marker.so ]] || { echo "SKIPPED: no marker library in $lib"; exit 77; }
 export HOME=$tmp
-cd "$tmp"
 cat >odd.c <<'C'
 #include <pthread.h>
 #include <stdio.h>
