@@ -211,6 +211,27 @@ constexpr double kSlowestChainShare = 2.0 / 6.0;
 // rate (14.8), and lost its "break the dependency chain" advice.
 constexpr double kMeasuredChainShare = 0.5;
 
+// The machine's ILP ceiling is one chain of its widest vectors; a chain carries as many lanes as its
+// vectors, so a point whose FLOPs ran narrower (counted) is capped by one chain at its own width:
+// a 256-bit multiply on a Zen 4 was sandwiched under "no ILP" at 14.3 GFLOP/s (the 512-bit
+// chain), though one 256-bit chain measured 7.14. That ceiling, named for its width; an empty
+// name where the point's width is the widest or unknown (the machine's ceiling stands).
+Ceiling ilp_ceiling_at_its_width(const Roofline& r, const CodeTraits& traits) {
+    if (r.vector_bits <= 0 || !traits.scalar_share || !is_flop_precision(r.precision)) return {};
+    const int element = element_bits_of(r.precision);
+    const int its_bits = *traits.scalar_share >= 0.5 ? element : traits.widest_bits;
+    if (element <= 0 || its_bits <= 0 || its_bits >= r.vector_bits) return {};
+    for (const auto& c : r.ceilings)
+        if (c.category == "ilp" && c.kind == CeilingKind::compute) {
+            Ceiling at_width = c;
+            at_width.value = c.value * its_bits / r.vector_bits;
+            at_width.name = its_bits == element ? fmt::format("{}, scalar", c.name)
+                                                : fmt::format("{}, {}-bit", c.name, its_bits);
+            return at_width;
+        }
+    return {};
+}
+
 // The rate under which a point is not held by its chain: a share of the measured chain's rate at
 // the point's width where the bench measured it, else of the 2-cycle rate (`chain_at_its_width`).
 double chain_floor(const Roofline& r, double chain_at_its_width) {
@@ -546,7 +567,12 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         double at;
     };
     std::vector<Placed> placed;
-    for (const auto& c : r.ceilings) {
+    // The point's own counts (core/code_traits): the ceilings are the machine's, the counts are
+    // the code's.
+    const CodeTraits traits = code_traits(p);
+    const Ceiling ilp_at_width = ilp_ceiling_at_its_width(r, traits);
+    for (const auto& machine_ceiling : r.ceilings) {
+        const Ceiling& c = machine_ceiling.category == "ilp" && !ilp_at_width.name.empty() ? ilp_at_width : machine_ceiling;
         // A point already running the roofline's thread count is past its 1-thread ceilings: "use all
         // cores" is not a remedy for it.
         if (c.category == "threads" && r.threads > 0 && p.threads >= r.threads) continue;
@@ -561,10 +587,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         if (at < a.attainable) placed.push_back({&c, at});
     }
     std::sort(placed.begin(), placed.end(), [](auto& x, auto& y) { return x.at < y.at; });
-    // The point's own counts (core/code_traits): the ceilings are the machine's, the counts are
-    // the code's. A ceiling whose premise they contradict (no SIMD for vector FLOPs, one chain
-    // for a loop that stores like a stream, no FMA for fused FLOPs) does not sandwich the point.
-    const CodeTraits traits = code_traits(p);
+    // A ceiling whose premise the counts contradict (no SIMD for vector FLOPs, one chain for a
+    // loop that stores like a stream, no FMA for fused FLOPs) does not sandwich the point.
     const double chain_at_its_width = one_chain_at_its_width(r, p, traits);  // scalar code: one_chain_gflops
     const auto reads_only = point_reads_only(p);
     for (const auto& pl : placed) {

@@ -905,3 +905,25 @@ TEST(MachineRoofline, TheMeasuredChainGivesTheCoresCyclesPerAccumulation) {
     m.compute.push_back(chain);
     EXPECT_NEAR(roofline_from_machine(m, {"dp", 1}).chain_cycles, 3.69 * 16 / 14.28, 1e-9);
 }
+
+TEST(CodeTraits, TheIlpCeilingOfANarrowerPointIsOneChainAtItsOwnWidth) {
+    // The machine's "no ILP" is one 512-bit chain (14.8 GFLOP/s); the 256-bit multiply's own
+    // chain carries half the lanes: 7.4, the ceiling above it at 4.86, named for its width.
+    Roofline r = machine_with_chain_ceiling();
+    r.vector_bits = 512;
+    r.bandwidth.push_back({"L2 copy", "L2", 150});
+    r.chain_cycles = 4;
+    const auto a = analyze(r, naive_multiply(), View::carm);
+    ASSERT_TRUE(a.upper.has_value());
+    EXPECT_EQ(a.upper->name, "no ILP, 256-bit");
+    EXPECT_DOUBLE_EQ(a.upper->value, 7.4);
+    // At the widest width (and 10 GFLOP/s, 0.68 of that chain) the machine's ceiling stands as it is.
+    Point wide = naive_multiply();
+    wide.seconds = wide.work / 10e9;
+    wide.details.erase("flops_by_width_256");
+    wide.details["flops_by_width_512"] = wide.work;
+    const auto w = analyze(r, wide, View::carm);
+    ASSERT_TRUE(w.upper.has_value());
+    EXPECT_EQ(w.upper->name, "no ILP");
+    EXPECT_DOUBLE_EQ(w.upper->value, 14.8);
+}
