@@ -188,8 +188,8 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
     }
     case NextStep::Kind::split_chain:
         return fmt::format("split the accumulator: it stores {} and runs at about "
-                           "one dependent chain's rate ({} {} at the measured clock, one accumulation per 2 "
-                           "cycles), so each add waits for the one before; several independent partial sums (unroll by "
+                           "one dependent chain's rate ({} {} at the measured clock, {}), so each add waits for the "
+                           "one before; several independent partial sums (unroll by "
                            "4-8, or -ffast-math / #pragma omp simd reduction to let the compiler reassociate) let "
                            "them overlap",
                            // A larger share of a few bytes: the chain is in how rarely it stores.
@@ -197,7 +197,15 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                                ? fmt::format("one value per {} accumulations (one chain, longer than the core "
                                              "can overlap with the next)", format_number(step.accumulations_per_store))
                                : fmt::format("{} of its bytes (a reduction)", format_percent(step.share)),
-                           format_number(step.cap), rate_unit(r.work_unit));
+                           format_number(step.cap), rate_unit(r.work_unit),
+                           // The cap is at the fastest x86 add (2 cycles); where the bench measured this
+                           // core's FMA chain, its rate is said too (a Zen 4 sum ran at 1.68 "about" 3.69).
+                           r.chain_cycles > 2
+                               ? fmt::format("one accumulation per 2 cycles, the fastest x86 add; {} {} at this "
+                                             "core's FMA chain, {:.1f} cycles as the bench measured it",
+                                             format_number(step.cap * 2 / r.chain_cycles), rate_unit(r.work_unit),
+                                             r.chain_cycles)
+                               : std::string("one accumulation per 2 cycles"));
     case NextStep::Kind::one_kind_mix: {
         const bool fma = step.operation == "FMA";
         const char* kind = operation_plural(step.operation);
