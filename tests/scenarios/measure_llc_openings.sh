@@ -125,9 +125,10 @@ jq -e '[.points[] | select(.name != "(program)") | .details.cache_dirty_at_exit_
 jq -e '.provenance.options.dram_lower_bound | split(" | ") | map(select(test("the data it touched")) | split(":")[0]) | sort == ["bigslab", "step", "whole"]' \
   p.json >/dev/null || fail "the provenance's notes: $(jq -c .provenance.options.dram_lower_bound p.json)"
 "$bin" report --machine "$spec" --points p.json --format json >r.json 2>/dev/null || fail "report --format json"
-# (whole has no DRAM bytes, its array written just before and still in the L3: report judges it
-# at no level, so it is not among its points.)
-jq -e '[.points[], .data_movement[]? | select(.dram_lower_bound != null) | .point] | sort == ["bigslab", "step"]' r.json >/dev/null ||
+# (whole's array was written just before and is mostly still in the L3: with no DRAM bytes report
+# judges it at no level and it is not among its points; with a few (the sanitizer build's marker
+# library touches more lines between the regions) it is, with its note.)
+jq -e '[.points[], .data_movement[]? | select(.dram_lower_bound != null) | .point] | sort | . == ["bigslab", "step"] or . == ["bigslab", "step", "whole"]' r.json >/dev/null ||
   fail "report's JSON: $(jq -c '[.points[], .data_movement[]? | {point, dram_lower_bound}]' r.json)"
 jq -e '[.points[] | select(.point == "slab")] | length == 1' r.json >/dev/null || fail "report's JSON has no point slab"
 jq -e '[.points[], .data_movement[]? | select(.point == "bigslab")][0].dram_lower_bound | .touched_all_openings_bytes > 2.4e6 and .touched_bytes < 1.45e6' r.json >/dev/null ||
