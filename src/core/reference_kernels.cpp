@@ -430,7 +430,7 @@ KernelParamValues parse_kernel_param(const std::string& text) {
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
         throw std::invalid_argument(fmt::format("--param expects NAME=V1,V2,... (got '{}')", message_name(text)));
-    KernelParamValues out{text.substr(0, eq), {}};
+    KernelParamValues out{text.substr(0, eq), {}, {}};
     std::vector<const ReferenceKernel*> having;
     std::string known;
     for (const auto& k : reference_kernels())
