@@ -20,9 +20,7 @@ command -v jq >/dev/null || { echo "SKIPPED: jq is not installed"; exit 77; }
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$src/tests/scenarios/lib/instrument_engine.sh"
 instrument_scenario "$1"
-lib=$(dirname "$bin")/lib
-[[ -e $lib/libroofline_marker.so ]] || { echo "SKIPPED: no marker library in $lib"; exit 77; }
-export HOME=$tmp
+marker_library_or_skip
 cat >regions.c <<'C'
 #include <math.h>
 #include <stdio.h>

@@ -12,3 +12,10 @@ instrument_scenario() {
   out=""
 }
 fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
+# After instrument_scenario, for a program built against the marker library: sets lib (its
+# folder), exits 77 without it, and makes $tmp the HOME (no user's store or configuration).
+marker_library_or_skip() {
+  lib=$(dirname "$bin")/lib
+  [[ -e $lib/libroofline_marker.so ]] || { echo "SKIPPED: no marker library in $lib"; exit 77; }
+  export HOME=$tmp
+}
