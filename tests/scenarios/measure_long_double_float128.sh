@@ -86,10 +86,17 @@ for p in pts:
         assert p["details"].get("flops_x87", 0) >= 0.97 * p["flops"] > 0, (p["name"], p["flops"], p["details"])
 rep = json.load(open(sys.argv[2]))
 assert rep["roofline"]["precision"] == "dp", rep["roofline"]
+flops = {p["name"]: p["flops"] for p in pts}
+program = flops["(program)"]
 for p in rep["points"]:
     kinds = [s["kind"] for s in p["next_steps_typed"]]
     text = " ".join(p["next_steps"])
-    assert "leave_x87" in kinds and "vectorize" not in kinds and "split_chain" not in kinds, (p["point"], kinds)
+    assert "vectorize" not in kinds and "split_chain" not in kinds, (p["point"], kinds)
+    # The repeat loop's own 20 adds, when a time sample lands in it (by chance), are a point whose
+    # FLOPs are not its time: told so (flops_not_the_time), not to leave x87. Every other point is.
+    if "flops_not_the_time" in kinds and flops.get(p["point"], program) < 1e-3 * program:
+        continue
+    assert "leave_x87" in kinds, (p["point"], kinds)
     assert "-O3" not in text and "x87 unit has no SIMD form" in text, (p["point"], text)
 PY2
 echo "ok: long double code is told to leave x87 (leave_x87), not to vectorize"
