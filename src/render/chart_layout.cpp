@@ -6,6 +6,7 @@
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
 #include "render/short_names.hpp"
+#include "render/timing_text.hpp"
 
 #include <fmt/format.h>
 
@@ -269,6 +270,7 @@ private:
 
     void collect_points() {
         for (const auto& note : in_.notes) out_.notes.push_back(note);
+        if (auto timing = chart_timing_note(in_.points); !timing.empty()) out_.notes.push_back(std::move(timing));
         std::size_t no_performance = 0, no_level = 0, out_of_range = 0;
         for (std::size_t i = 0; i < in_.points.size(); ++i) {
             const Point& p = in_.points[i];

@@ -6,6 +6,7 @@
 #include "render/chart_layout.hpp"
 #include "render/markup_escape.hpp"
 #include "render/svg_chart.hpp"
+#include "render/timing_text.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -66,6 +67,7 @@ json chart_data(const ChartInput& input, const ChartLayout& layout) {
         if (!p.label.empty()) j["label"] = p.label;
         if (!p.series.empty()) j["series"] = p.series;
         if (!p.source.empty()) j["source"] = p.source.name();
+        if (auto timed = point_timing_text(p); !timed.empty()) j["timed"] = std::move(timed);
         json levels = json::object();
         for (std::size_t index : plotted.markers) levels[layout.markers[index].level] = number(layout.markers[index].intensity);
         j["intensity"] = std::move(levels);
@@ -174,6 +176,7 @@ constexpr std::string_view page_script = R"js(
       if (p.series) out.push('series ' + p.series);
       out.push(num(p.performance) + ' G' + p.work_unit + '/s, ' + p.threads + ' thread' + (p.threads === 1 ? '' : 's') +
                (p.source ? ', ' + p.source : ''));
+      if (p.timed) out.push('time: ' + num(p.seconds) + ' s, ' + p.timed);
       Object.keys(p.intensity).forEach(function (level) {
         out.push('intensity at ' + level + ': ' + num(p.intensity[level]) + ' ' + p.work_unit + '/byte');
       });

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace roofline {
@@ -51,6 +53,60 @@ std::string timing_provenance_text(const TimingSummary& program, bool automatic,
                        "seconds_slowest, seconds_spread, seconds_warmup){}",
                        program.runs, warmup, how, format_seconds(program.fastest), format_seconds(program.slowest),
                        100 * program.spread(), format_seconds(program.median), cold);
+}
+
+namespace {
+// A count of samples: whole, or with one decimal where a loop's calls brought shares of them.
+std::string sample_count(double n) {
+    return n == std::round(n) ? fmt::format("{:.0f}", n) : fmt::format("{:.1f}", n);
+}
+} // namespace
+
+std::string point_timing_text(const Point& p) {
+    if (const auto it = p.details.find("samples"); it != p.details.end())
+        return fmt::format("{} sample{} of CPU time", sample_count(it->second), it->second == 1 ? "" : "s");
+    if (const auto t = timing_of(p)) return timing_text(*t);
+    return {};
+}
+
+std::string chart_timing_note(const std::vector<Point>& points) {
+    int fewest_runs = 0, most_runs = 0;
+    double widest_spread = 0;
+    std::size_t sampled = 0;
+    double fewest_samples = 0, most_samples = 0;
+    for (const auto& p : points) {
+        if (const auto it = p.details.find("samples"); it != p.details.end()) {
+            // Sampled CPU time (functions, loops): its runs are the sampling run, not timed repeats.
+            fewest_samples = sampled ? std::min(fewest_samples, it->second) : it->second;
+            most_samples = sampled ? std::max(most_samples, it->second) : it->second;
+            ++sampled;
+            continue;
+        }
+        const auto t = timing_of(p);
+        if (!t) continue;
+        fewest_runs = fewest_runs ? std::min(fewest_runs, t->runs) : t->runs;
+        most_runs = std::max(most_runs, t->runs);
+        widest_spread = std::max(widest_spread, t->spread());
+    }
+    std::vector<std::string> parts;
+    if (most_runs == 1) parts.push_back("times: one native run each");
+    else if (most_runs > 1)
+        parts.push_back(fmt::format("times: the fastest of {} native runs (spread up to {:.0f}%)",
+                                    fewest_runs == most_runs ? fmt::format("{}", most_runs)
+                                                             : fmt::format("{} to {}", fewest_runs, most_runs),
+                                    100 * widest_spread));
+    if (sampled > 0) {
+        const auto count = sample_count;
+        parts.push_back(fmt::format("{} point{} from sampled CPU time ({} sample{}, error about 1/sqrt(samples))",
+                                    sampled, sampled == 1 ? "" : "s",
+                                    fewest_samples == most_samples
+                                        ? count(most_samples)
+                                        : fmt::format("{} to {}", count(fewest_samples), count(most_samples)),
+                                    most_samples == 1 ? "" : "s"));
+    }
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
+    return out;
 }
 
 } // namespace roofline

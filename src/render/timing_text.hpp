@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -21,5 +22,14 @@ std::string timing_provenance_text(const TimingSummary& program, bool automatic,
 // What of a point's time was not its code's (core/roofline.hpp TimeOutsideCode), in a sentence:
 // "its time holds waits no roof describes: 79% of its CPU time in the kernel (...); ...".
 std::string outside_code_text(const TimeOutsideCode& t);
+
+// How one point's time was taken, for a tooltip: "min of 5 runs, spread 3.2%", "37 samples of
+// CPU time"; empty when the point does not say.
+std::string point_timing_text(const Point& p);
+
+// How the times of the points on a chart were taken, for its notes: "times: the fastest of 5
+// native runs (spread up to 44%); 3 points from sampled CPU time (12 to 300 samples, error
+// about 1/sqrt(samples))". Empty when no point says (points from other tools, spec sheets).
+std::string chart_timing_note(const std::vector<Point>& points);
 
 } // namespace roofline

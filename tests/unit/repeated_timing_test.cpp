@@ -3,6 +3,7 @@
 #include "core/comparison.hpp"
 #include "core/repeated_timing.hpp"
 #include "measure/merge.hpp"
+#include "render/chart.hpp"
 #include "render/measure_tables.hpp"
 #include "render/report.hpp"
 #include "render/timing_text.hpp"
@@ -232,4 +233,33 @@ TEST(RepeatedTiming, TheProvenanceSaysTheCachesWereCold) {
     const auto one = timing_provenance_text(summarize_runs({2.0}), false, 16ull << 20);
     EXPECT_NE(one.find("one native run, no warm-up"), std::string::npos) << one;
     EXPECT_NE(one.find("cold caches: a 16 MiB buffer"), std::string::npos) << one;
+}
+
+// A chart says how its points' times were taken (the fastest of how many runs, their spread;
+// sampled CPU time and how many samples), and a tooltip says it per point.
+TEST(RepeatedTiming, AChartSaysHowItsPointsWereTimed) {
+    Point timed5, timed3, sampled, foreign;
+    timed5.name = "a";
+    record_timing(timed5, summarize_runs({0.50, 0.55, 0.60, 0.52, 0.51}));
+    timed3.name = "b";
+    record_timing(timed3, summarize_runs({1.0, 1.1, 1.05}));
+    sampled.name = "f: loop";
+    sampled.details["samples"] = 37;
+    sampled.details["runs"] = 1;  // the sampling run: not a timed repeat
+    EXPECT_EQ(chart_timing_note({timed5, timed3, sampled, foreign}),
+              "times: the fastest of 3 to 5 native runs (spread up to 20%); 1 point from sampled CPU time "
+              "(37 samples, error about 1/sqrt(samples))");
+    EXPECT_EQ(chart_timing_note({timed5}), "times: the fastest of 5 native runs (spread up to 20%)");
+    EXPECT_EQ(chart_timing_note({foreign}), "");  // a point from another tool says nothing of its timing
+    EXPECT_EQ(point_timing_text(timed5), "min of 5 runs, spread 20.0%");
+    EXPECT_EQ(point_timing_text(sampled), "37 samples of CPU time");
+    EXPECT_EQ(point_timing_text(foreign), "");
+
+    ChartInput input;
+    input.points = {timed5, sampled};
+    for (auto& p : input.points) p.work = 1e9, p.seconds = 0.5, p.bytes["DRAM"] = 1e9;
+    const auto html = render_html(input);
+    EXPECT_NE(html.find("\"timed\":\"min of 5 runs, spread 20.0%\""), std::string::npos);
+    EXPECT_NE(html.find("'time: '"), std::string::npos);
+    EXPECT_NE(render_svg(input).find("times: the fastest of 5 native runs (spread up to 20%)"), std::string::npos);
 }
