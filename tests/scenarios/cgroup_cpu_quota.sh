@@ -30,7 +30,13 @@ bash -c "echo \$\$ >'$dir/cgroup.procs' 2>/dev/null || echo \$\$ >'$dir/tasks'; 
 bash -c "echo \$\$ >'$dir/cgroup.procs' 2>/dev/null || echo \$\$ >'$dir/tasks'; exec '$bin' measure --engine time --no-store --repeat 1 -- sh -c 'i=0; while [ \$i -lt 400000 ]; do i=\$((i+1)); done'" >"$tmp/measure" 2>&1 ||
   { echo "FAIL: measure in the cgroup exit $?"; cat "$tmp/measure"; exit 1; }
 fail=0
-grep -q "its cgroup's quota of 1.00" "$tmp/measure" || { echo "FAIL: measure did not say the program used up its quota"; cat "$tmp/measure"; fail=1; }
+# On a busy machine the program waits for other processes' CPUs, not for its quota (it gets under
+# 0.9 CPUs): then measure says those waits instead, which is as true, and the quota is not judged.
+if grep -q "warning: other processes kept" "$tmp/measure"; then
+  echo "note: other processes kept the CPUs busy during the run: the quota's throttling is not judged"
+else
+  grep -q "its cgroup's quota of 1.00" "$tmp/measure" || { echo "FAIL: measure did not say the program used up its quota"; cat "$tmp/measure"; fail=1; }
+fi
 grep -q "this process's cgroup allows 1.00 CPUs of CPU time over its" "$tmp/in" ||
   { echo "FAIL: no word on the 1-CPU quota"; cat "$tmp/in"; fail=1; }
 grep -q "roofline-test-$$" "$tmp/out" && { echo "FAIL: the quota said outside the cgroup"; fail=1; }
