@@ -156,7 +156,13 @@ RegionCounts counts_from(const json& r, const std::string& where) {
                 c.cache_traffic[level + "_clean_victim"] = number(traffic, "clean_victim", at);
             if (traffic.contains("write_allocate_unread"))
                 c.cache_traffic[level + "_write_allocate_unread"] = number(traffic, "write_allocate_unread", at);
+            // Of `read`: fills made for REP STOS/MOVS stores, which fast-string stores may skip
+            // (core/rep_string_stores); a detail. Absent from an older tool's output.
+            if (traffic.contains("rep_string_fill"))
+                c.cache_traffic[level + "_rep_string_fill"] = number(traffic, "rep_string_fill", at);
         }
+        // the bytes those string instructions stored, kept with the figures that need them
+        if (r.contains("rep_string_stored")) c.cache_traffic["rep_string_stored"] = number(r, "rep_string_stored", where);
     }
     if (r.contains("dirty_at_end")) c.cache_traffic["dirty_at_end"] = number(r, "dirty_at_end", where);
     // absent from an older tool's output (core/dirty_at_end then bounds the region's with dirty_at_end)

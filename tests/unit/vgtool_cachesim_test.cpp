@@ -113,6 +113,35 @@ TEST(CacheSim, WriteOnlyStreamCountsEveryWriteAllocateFillAsUnread) {
     }
 }
 
+// A REP STOS/MOVS element's store (RL_CS_REP_STORE) is simulated as any store, write-allocate and
+// all, and its fills are counted apart (RL_CS_REP_FILL): the reads fast strings may skip. A plain
+// store's fills are not; a line the string store finds in L1 already costs no fill.
+TEST(CacheSim, RepStringStoresAreStoresWithTheirFillsCountedApart) {
+    for (bool exclusive : {false, true}) {
+        SweptSim plain(small_hierarchy(exclusive)), rep(small_hierarchy(exclusive));
+        Counters p{}, r{};
+        const std::uint64_t n = 512 * KiB;  // 8x the last level
+        sweep(plain, 1 << 24, n, RL_CS_STORE, p);
+        sweep(rep, 1 << 24, n, RL_CS_REP_STORE, r);
+        rl_cs_flush(&plain.cs, p.data());
+        rl_cs_flush(&rep.cs, r.data());
+        for (int b = 0; b < 3; ++b) {
+            EXPECT_EQ(read_at(r, b), read_at(p, b)) << "boundary " << b << ", exclusive " << exclusive;
+            EXPECT_EQ(written_at(r, b), written_at(p, b)) << "boundary " << b << ", exclusive " << exclusive;
+            EXPECT_EQ(r[RL_CS_REP_FILL + b], read_at(r, b)) << "boundary " << b << ", exclusive " << exclusive;
+            EXPECT_EQ(p[RL_CS_REP_FILL + b], 0u) << "boundary " << b << ", exclusive " << exclusive;
+        }
+        EXPECT_EQ(r[RL_CS_WRITE_ALLOCATE_UNREAD], p[RL_CS_WRITE_ALLOCATE_UNREAD]);
+    }
+    SweptSim sim(small_hierarchy(false));
+    Counters c{};
+    sim.access(1 << 24, 8, RL_CS_LOAD, c);  // the line is in L1 already
+    const auto read = read_at(c, 0);
+    sim.access((1 << 24) + 8, 8, RL_CS_REP_STORE, c);
+    EXPECT_EQ(read_at(c, 0), read);
+    EXPECT_EQ(c[RL_CS_REP_FILL + 0], 0u);
+}
+
 // y = a x + y: each stored line was just loaded, so no fill is wasted; a triad's output
 // stream (a = b + s c) is, beside its two read streams.
 TEST(CacheSim, ReadModifyWriteStreamWastesNoWriteAllocateFill) {

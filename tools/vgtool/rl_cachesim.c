@@ -17,6 +17,7 @@ typedef unsigned long long u64;
 #define ENTRY_DIRTY(e) ((e) & RL_CS_DIRTY)
 #define ENTRY_FLAGS(e) ((e) & ~RL_CS_TAG_MASK)
 #define SAME_LINE(e, tag) (((e) & RL_CS_TAG_MASK) == (tag))
+#define IS_STORE(kind) ((kind) == RL_CS_STORE || (kind) == RL_CS_REP_STORE)
 #define LINE_MASK ((1ull << 44) - 1) /* a line number's bits kept: line + 1 (and the next) fit the tag */
 
 static void put_text(char *out, int cap, const char *a, const char *b)
@@ -271,7 +272,8 @@ static u64 supply(rl_cs *cs, int l, int core, u64 line, int kind, u64 *ctr)
   const u64 bytes = cs->lv[l].cfg.line;
   if (below == cs->levels) {
     ctr[RL_CS_READ + l] += bytes;
-    return kind == RL_CS_STORE ? RL_CS_UNREAD : 0;
+    if (kind == RL_CS_REP_STORE) ctr[RL_CS_REP_FILL + l] += bytes;
+    return IS_STORE(kind) ? RL_CS_UNREAD : 0;
   }
   if (cs->lv[below].cfg.exclusive) {
     rl_cs_level_state *s = &cs->lv[below];
@@ -282,13 +284,15 @@ static u64 supply(rl_cs *cs, int l, int core, u64 line, int kind, u64 *ctr)
       if (flags & RL_CS_DIRTY) --s->dirty;
       remove_way(set, s->cfg.assoc, w);
       ctr[RL_CS_READ + l] += bytes;
-      return kind == RL_CS_STORE ? flags : flags & ~RL_CS_UNREAD;
+      if (kind == RL_CS_REP_STORE) ctr[RL_CS_REP_FILL + l] += bytes;
+      return IS_STORE(kind) ? flags : flags & ~RL_CS_UNREAD;
     }
     return supply(cs, below, core, line, kind, ctr);  /* from further down, past the victim level */
   }
   {
     const u64 unread = fetch(cs, below, core, line, kind, ctr) & RL_CS_UNREAD;
     ctr[RL_CS_READ + l] += bytes;
+    if (kind == RL_CS_REP_STORE) ctr[RL_CS_REP_FILL + l] += bytes;
     return unread;  /* a dirty copy below stays there, dirty */
   }
 }
@@ -395,7 +399,7 @@ long long rl_cs_access(rl_cs *cs, int core, u64 addr, unsigned size, int kind, u
       l1_fill(cs, core, line, kind, victim, ctr);
       way = victim;
     }
-    if (kind == RL_CS_STORE && (way->entry & (RL_CS_DIRTY | RL_CS_WRITTEN_ALL)) != (RL_CS_DIRTY | RL_CS_WRITTEN_ALL)) {
+    if (IS_STORE(kind) && (way->entry & (RL_CS_DIRTY | RL_CS_WRITTEN_ALL)) != (RL_CS_DIRTY | RL_CS_WRITTEN_ALL)) {
       /* this store makes write-backs due that were not (the line was clean here, or not
        * written since it came up from a victim level): they are its context's */
       if (!ENTRY_DIRTY(way->entry)) ++l1->dirty;

@@ -56,10 +56,17 @@ enum {
    * measured in (2x its stores when its inputs were written before). The hardware moves
    * every victim, so RL_CS_WRITE + RL_CS_CLEAN_VICTIM is what crosses b physically. */
   RL_CS_CLEAN_VICTIM,
-  RL_CS_NCOUNTERS = RL_CS_CLEAN_VICTIM + RL_CS_MAX_LEVELS
+  /* [RL_CS_REP_FILL + b]: of RL_CS_READ + b, the bytes of write-allocate fills made for a
+   * RL_CS_REP_STORE (a REP STOS/MOVS element): reads CPUs with fast strings may skip, as
+   * those instructions may write whole lines without reading them first. A detail: the
+   * simulation still reads them, as for any store. */
+  RL_CS_REP_FILL = RL_CS_CLEAN_VICTIM + RL_CS_MAX_LEVELS,
+  RL_CS_NCOUNTERS = RL_CS_REP_FILL + RL_CS_MAX_LEVELS
 };
 
-enum { RL_CS_LOAD = 0, RL_CS_STORE = 1, RL_CS_NT_STORE = 2 };
+/* RL_CS_REP_STORE: a store by a REP STOS/MOVS string instruction, simulated as RL_CS_STORE
+ * (write-back, write-allocate) with its fills also counted in RL_CS_REP_FILL. */
+enum { RL_CS_LOAD = 0, RL_CS_STORE = 1, RL_CS_NT_STORE = 2, RL_CS_REP_STORE = 3 };
 
 typedef struct {
   unsigned long long size; /* bytes */
@@ -157,8 +164,8 @@ typedef struct {
  * err (errcap bytes, NUL-terminated). */
 int rl_cs_init(rl_cs *cs, const rl_cs_config *cfg, rl_cs_alloc_fn alloc, char *err, int errcap);
 
-/* One access by `core` of `size` bytes at `addr` (kind RL_CS_LOAD, RL_CS_STORE or
- * RL_CS_NT_STORE); traffic is added to counters[RL_CS_NCOUNTERS]. Returns where the
+/* One access by `core` of `size` bytes at `addr` (kind RL_CS_LOAD, RL_CS_STORE,
+ * RL_CS_NT_STORE or RL_CS_REP_STORE); traffic is added to counters[RL_CS_NCOUNTERS]. Returns where the
  * access's last line now is in that core's L1: its byte offset from the instance's
  * first way (rl_cs_l1_ways); -1 for a non-temporal store or an L1 without memory.
  *

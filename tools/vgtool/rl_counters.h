@@ -21,7 +21,10 @@ enum { RL_ADD, RL_SUB, RL_MUL, RL_DIV, RL_FMA, RL_SQRT, RL_MINMAX, RL_NKIND };
  * loop whose head is the function's first instruction would count its iterations too; compilers
  * put a prologue or the loop's entry test first, so that is rare. */
 #define RL_ENTRY (RL_FP_FLAG + 1)
-#define RL_CACHE (RL_ENTRY + 1)
+/* Bytes stored by REP STOS/MOVS string instructions (memset, memcpy above glibc's
+ * rep_stosb/rep_movsb thresholds): of RL_ST. Their cache fills are RL_CS_REP_FILL. */
+#define RL_REP_ST (RL_ENTRY + 1)
+#define RL_CACHE (RL_REP_ST + 1)
 #define RL_NC (RL_CACHE + RL_CS_NCOUNTERS)
 
 #endif

@@ -2107,9 +2107,12 @@ static IRSB *rl_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         case Ist_Store: {
             IRType ty = typeOfIRExpr(in->tyenv, st->Ist.Store.data);
             seg.cost[RL_ST] += sizeofIRType(ty);
+            /* a REP STOS/MOVS element (the only REP string ops that store): its fills are
+             * counted apart, as fast-string stores may write whole lines without them */
+            if (insn_rep) seg.cost[RL_REP_ST] += sizeofIRType(ty);
             seg.any = True;
-            emit_cache_access(sb, st->Ist.Store.addr, sizeofIRType(ty), insn_nt ? RL_CS_NT_STORE : RL_CS_STORE,
-                              NULL, seg.fn);
+            emit_cache_access(sb, st->Ist.Store.addr, sizeofIRType(ty),
+                              insn_nt ? RL_CS_NT_STORE : insn_rep ? RL_CS_REP_STORE : RL_CS_STORE, NULL, seg.fn);
             addStmtToIRSB(sb, st);
             break;
         }
@@ -2317,6 +2320,7 @@ static void oput_counts(const ULong *c)
     oputf(", \"flops_x87\": %llu", c[RL_X87]);
     oputf(", \"fp_flag_ops\": %llu", c[RL_FP_FLAG]);
     oputf(", \"entries\": %llu", c[RL_ENTRY]);
+    oputf(", \"rep_string_stored\": %llu", c[RL_REP_ST]);
     if (!cache_on) return;
     /* bytes across each boundary, named by the level below it */
     oput(", \"cache\": {");
@@ -2330,6 +2334,7 @@ static void oput_counts(const ULong *c)
         oputf(", \"write\": %llu", c[RL_CACHE + RL_CS_WRITE + b]);
         if (b + 1 < cache.levels && cache.lv[b + 1].cfg.exclusive)
             oputf(", \"clean_victim\": %llu", c[RL_CACHE + RL_CS_CLEAN_VICTIM + b]);
+        oputf(", \"rep_string_fill\": %llu", c[RL_CACHE + RL_CS_REP_FILL + b]);
         if (b + 1 == cache.levels) {
             oputf(", \"nontemporal\": %llu", c[RL_CACHE + RL_CS_NT]);
             oputf(", \"write_allocate_unread\": %llu", c[RL_CACHE + RL_CS_WRITE_ALLOCATE_UNREAD]);
