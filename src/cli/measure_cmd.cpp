@@ -16,6 +16,7 @@
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
 #include "core/dirty_at_end.hpp"
+#include "core/rep_string_stores.hpp"
 #include "core/math_library_flops.hpp"
 #include "core/llc_occupancy.hpp"
 #include "core/message_name.hpp"
@@ -400,6 +401,8 @@ std::vector<std::string> dram_lower_bound_notes(const std::vector<Point>& points
             if (const auto it = p.details.find(kCacheDirtyAtEndBytes); it != p.details.end()) run_end_dirty = it->second;
     for (const auto& p : points)
         if (const auto d = dirty_at_end(p, run_end_dirty)) notes.push_back(p.name + ": " + dirty_at_end_text(*d));
+    for (const auto& p : points)
+        if (const auto f = rep_string_fill(p)) notes.push_back(p.name + ": " + rep_string_fill_text(*f));
     for (const auto& p : points)
         if (const auto m = math_library_flops(p)) notes.push_back(p.name + ": " + math_library_flops_text(*m));
     return notes;

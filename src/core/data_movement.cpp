@@ -41,6 +41,7 @@ std::optional<DataMovement> data_movement(const Roofline& r, const Point& p, Vie
     // A level above its roof: the point's time or bytes cannot be trusted, so no level is its bound.
     if (out.above_roof()) out.nearest_level.clear();
     out.llc_near_full = llc_near_full(p);
+    out.rep_string_fill = rep_string_fill(p);
     return out;
 }
 

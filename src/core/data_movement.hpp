@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/llc_occupancy.hpp"
+#include "core/rep_string_stores.hpp"
 #include "core/roofline.hpp"
 
 #include <optional>
@@ -38,6 +39,9 @@ struct DataMovement {
     // Its data fills most of the simulated LLC and is re-read there: its DRAM bytes (and so its
     // DRAM bandwidth) are a lower bound (core/llc_occupancy; the figures unchanged).
     std::optional<LlcNearFull> llc_near_full;
+    // Its write-allocate reads for REP STOS/MOVS stores (memset), which fast strings may skip: a
+    // level above its roof says them first.
+    std::optional<RepStringFill> rep_string_fill;
     bool above_roof() const;  // a level is above its roof
 };
 

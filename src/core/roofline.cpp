@@ -5,6 +5,7 @@
 #include "core/name_table.hpp"
 #include "core/point_device.hpp"
 #include "core/precision.hpp"
+#include "core/rep_string_stores.hpp"
 #include "core/repeated_timing.hpp"
 #include "core/timing_disturbance.hpp"
 
@@ -449,6 +450,10 @@ std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, con
     // Counted in another build, the bytes are that build's: a build without AVX-512 has 16 vector
     // registers, not 32, and a kernel that keeps 20 vectors live spills where the timed build does not
     // (an audit's FMA chains: 189.5 GB counted at L1 for 41 MB moved, read as 356% of the L1 roof).
+    // A memset's or memcpy's lines read before they were written, in the simulation only: first, the
+    // counts themselves say so (a memset of an L3-sized buffer read at 131% of the L3 roof on Zen 4).
+    if (a.memory_bound && rep_string_fill_at(p, a.binding_level))
+        out.causes.push_back(AboveRoof::Cause::rep_string_fill);
     if (counted_in_other_build(p))
         out.causes.push_back(AboveRoof::Cause::counted_in_other_build);
     if (r.threads > 0 && p.threads > r.threads) out.causes.push_back(AboveRoof::Cause::more_threads_than_roofline);

@@ -4,6 +4,7 @@
 
 #include "core/level.hpp"
 #include "core/math_library_flops.hpp"
+#include "core/rep_string_stores.hpp"
 
 #include <fmt/format.h>
 
@@ -279,11 +280,23 @@ const char* above_roof_cause_text(AboveRoof::Cause cause) {
     case AboveRoof::Cause::gpu_work_counted_twice:
         return "its FLOPs are counted twice (a tensor operation in more than one ncu metric, or launches of two "
                "runs added up)";
+    case AboveRoof::Cause::rep_string_fill:
+        return "its bytes at the binding level are largely write-allocate reads the cache simulation made for REP "
+               "STOS/MOVS stores (memset, memcpy), which CPUs with fast strings (ERMS/FSRM) may skip by writing whole "
+               "lines: its bytes there may be too many (the point's note says how many)";
     case AboveRoof::Cause::working_set_near_cache:
         return "its working set is under 4x the last cache it overflows, so part of it still hits there and "
                "fewer bytes crossed below than its analytic count (a larger size measures the level below)";
     }
     return "?";
+}
+
+std::string above_roof_level_causes(const DataMovement& m, const std::string& level) {
+    const std::string usual = "time that missed part of the traffic, bytes counted in another build, or a roof measured low";
+    if (m.rep_string_fill)
+        for (const auto& l : m.rep_string_fill->levels)
+            if (l.level == level) return rep_string_above_roof_text(l) + "; or " + usual;
+    return usual;
 }
 
 std::string throughput_text(const BusThroughput& t, const std::string& work_unit) {

@@ -2,6 +2,7 @@
 // lifts, the ceilings above it) as data; these phrase it.
 #pragma once
 
+#include "core/data_movement.hpp"
 #include "core/kernel_spec.hpp"
 #include "core/roofline.hpp"
 
@@ -29,6 +30,10 @@ std::string limiting_metric_text(const Roofline& r, const Analysis& a);
 // not a result; likely: ..." (or, within the roof's spread, what that means).
 std::string above_roof_text(const AboveRoof& above);
 const char* above_roof_cause_text(AboveRoof::Cause cause);
+// Why a level of a point with no work reads above its roof (DataMovement's levels): "time that
+// missed part of the traffic, ..."; its REP STOS/MOVS write-allocate reads there first, when it has
+// notable ones (core/rep_string_stores).
+std::string above_roof_level_causes(const DataMovement& m, const std::string& level);
 
 // Bytes at levels the machine has no roof for: "bytes at L4 bound nothing: the
 // machine model has no L4 roof (judged by its other levels and compute)".

@@ -94,12 +94,12 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
         std::vector<std::string> above;
         for (const auto& t : row.movement->levels)
             if (t.above_roof)
-                above.push_back(fmt::format("{} GB/s at {}, above {}'s {} GB/s", format_number(t.gbs), t.level, t.roof,
-                                            format_number(t.roof_gbs)));
+                above.push_back(fmt::format("{} GB/s at {}, above {}'s {} GB/s ({})", format_number(t.gbs), t.level,
+                                            t.roof, format_number(t.roof_gbs),
+                                            above_roof_level_causes(*row.movement, t.level)));
         if (above.empty()) continue;
-        out += terminal_text(fmt::format("{}: no FLOPs, and its bandwidth is above the roof, which cannot be (time that "
-                                         "missed part of the traffic, bytes counted in another build, or a roof "
-                                         "measured low): {}; not judged",
+        out += terminal_text(fmt::format("{}: no FLOPs, and its bandwidth is above the roof, which cannot be: {}; not "
+                                         "judged",
                                          row.point.name, fmt::format("{}", fmt::join(above, "; ")))) +
                "\n";
     }

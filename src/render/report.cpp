@@ -2,6 +2,7 @@
 
 #include "core/llc_occupancy.hpp"
 #include "core/name_table.hpp"
+#include "core/rep_string_stores.hpp"
 #include "render/advice_text.hpp"
 #include "render/csv.hpp"
 #include "render/number_format.hpp"
@@ -543,11 +544,11 @@ std::string not_judged_text(const std::vector<NotJudged>& not_judged, bool markd
 // (718 GB/s)"), a level above its roof said as such. Empty when there are none.
 std::string moved_data_text(const std::vector<MovedData>& moved, const std::string& work_unit, bool markdown) {
     if (moved.empty()) return {};
-    const auto level_text = [](const LevelBandwidth& t) {
+    const auto level_text = [](const LevelBandwidth& t, const DataMovement& m) {
         return fmt::format("{} {} GB/s, {} of {} ({} GB/s){}", t.level, format_number(t.gbs), format_percent(t.share),
                            t.roof, format_number(t.roof_gbs),
-                           t.above_roof ? ": ABOVE the roof, which cannot be (time that missed part of the traffic, "
-                                          "bytes counted in another build, or a roof measured low)"
+                           t.above_roof ? fmt::format(": ABOVE the roof, which cannot be ({})",
+                                                      above_roof_level_causes(m, t.level))
                                         : "");
     };
     // The word report's notes use for the roofline's work (bit ops and exchanges are not FLOPs).
@@ -560,13 +561,14 @@ std::string moved_data_text(const std::vector<MovedData>& moved, const std::stri
         const LevelBandwidth* nearest = nullptr;
         for (const auto& t : m.movement.levels)
             if (t.level == m.movement.nearest_level) nearest = &t;
-        if (nearest) parts.push_back("nearest its roof at " + level_text(*nearest));
+        if (nearest) parts.push_back("nearest its roof at " + level_text(*nearest, m.movement));
         for (const auto& t : m.movement.levels)
-            if (&t != nearest) parts.push_back(level_text(t));
+            if (&t != nearest) parts.push_back(level_text(t, m.movement));
         std::string line = join(parts, "; ");
         if (const std::string advice = moved_data_advice(m.movement); !advice.empty()) line += ". " + advice;
         if (const std::string unjudged = moved_data_unjudged_text(m.movement); !unjudged.empty()) line += ". " + unjudged;
         if (m.movement.llc_near_full) line += ". Note: " + llc_near_full_text(*m.movement.llc_near_full);
+        if (m.movement.rep_string_fill) line += ". Note: " + rep_string_fill_text(*m.movement.rep_string_fill);
         out += markdown ? fmt::format("- **{}**: {}\n", markdown_escape(m.point), markdown_escape(line))
                         : "  " + terminal_text(m.point + ": " + line) + "\n";
     }
