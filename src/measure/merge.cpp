@@ -186,7 +186,10 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         }
         if (const auto* c = counts_for(kProgramRegion)) {
             apply_counts(p, *c);
-            if (c->threads > 0) p.threads = c->threads;  // threads that did work, counted by the tool
+            // The threads that did work, counted by the tool; but at least the busiest region's:
+            // Valgrind runs one thread at a time and reuses a finished thread's slot, so a short
+            // thread that ended before the next one started counts once there.
+            if (c->threads > 0) p.threads = std::max(p.threads, c->threads);
             attribute_program_work(p, result.functions);
         } else {
             p.work_counted = false;

@@ -108,6 +108,29 @@ TEST(MeasureMerge, ThreadsThatOpenedTheRegionAreTheLeast) {
     EXPECT_EQ(points[0].threads, 2);
 }
 
+// The program ran at least the threads of its busiest region. Two pthreads, one doing 3x the other's
+// work, in a marker region: natively 2 alive at once; under Valgrind (a loaded machine) the short one
+// had ended before the long one started and the tool counted 1 for the program, which was then
+// judged at one core's roofs and told to "use all cores".
+TEST(MeasureMerge, ProgramThreadsAreAtLeastItsBusiestRegions) {
+    MeasureResult r;
+    r.engine = EngineKind::instrument;
+    r.wall_seconds = 1.0;
+    r.timings = {{"unequal", 1, 0.5, 2}};
+    RegionCounts unequal;
+    unequal.name = "unequal";
+    unequal.flops = {{"f64_add", 1e6}};
+    unequal.threads = 1;
+    RegionCounts program = unequal;
+    program.name = "(program)";
+    r.counts = {unequal, program};
+    const auto points = merge_points(r);
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_EQ(points[0].threads, 2);
+    EXPECT_EQ(points[1].name, "(program)");
+    EXPECT_EQ(points[1].threads, 2);
+}
+
 // Without counts or marker regions wider than one thread, the whole program's threads are the CPUs
 // its first run kept busy on average (CPU time over wall time), when clearly more than one.
 TEST(MeasureMerge, ProgramThreadsFromCpuTimeOnlyWhenNothingCountedThem) {
