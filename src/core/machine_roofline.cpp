@@ -104,6 +104,7 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
     r.precision = sel.precision;
     r.threads = sel.threads > 0 ? sel.threads : max_threads(m, sel.precision);
     r.clock_ghz = m.cpu.clock_ghz > 0 && std::isfinite(m.cpu.clock_ghz) ? m.cpu.clock_ghz : 0;
+    r.hardware_threads = std::max(0, m.cpu.threads);
     const int t = r.threads;
     const std::string& prec = sel.precision;
 

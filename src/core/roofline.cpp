@@ -276,6 +276,14 @@ bool long_chain(const CodeTraits& traits) {
     return longest && *longest > kShortChainAccumulations;
 }
 
+// The point's threads that run at once: at most the machine's hardware threads where the model
+// knows them (8 OpenMP threads on 2 CPUs run 2 chains at a time; an audit's divide chain on 8
+// threads of a 2-vCPU guest was told its FLOPs were not its time, against a cap 4x what 2 allow).
+int threads_running(const Roofline& r, const Point& p) {
+    const int threads = std::max(1, p.threads);
+    return r.hardware_threads > 0 ? std::min(threads, r.hardware_threads) : threads;
+}
+
 // The highest rate of one dependent chain of the point's own instructions: one_chain_gflops
 // times the lanes of its vectors (a 256-bit chain of doubles carries 4); 0 when the clock,
 // the precision or the counts leave it unknown, or its chains are short (short_chains).
@@ -287,7 +295,7 @@ double one_chain_at_its_width(const Roofline& r, const Point& p, const CodeTrait
         if (element <= 0) return 0;
         lanes = std::max(1, traits.widest_bits / element);
     }
-    return one_chain_gflops(r.clock_ghz, std::max(1, p.threads), *traits.flops_per_accumulation) * lanes;
+    return one_chain_gflops(r.clock_ghz, threads_running(r, p), *traits.flops_per_accumulation) * lanes;
 }
 
 // One dependent chain of the slowest floating-point instructions: a scalar divide or square root
@@ -303,7 +311,7 @@ constexpr double kSlowestFlopCycles = 32;
 // unknown, or the work is not FLOPs.
 double slowest_flop_chain_gflops(const Roofline& r, const Point& p) {
     if (!(r.clock_ghz > 0) || r.work_unit != "FLOP" || p.work_unit != "FLOP") return 0;
-    return r.clock_ghz / kSlowestFlopCycles * std::max(1, p.threads);
+    return r.clock_ghz / kSlowestFlopCycles * threads_running(r, p);
 }
 
 // Whether the point only reads: counted stores at most a thousandth of the loads (a

@@ -74,6 +74,10 @@ struct Roofline {
     std::vector<Roof> bandwidth;   // one per level, in level order (L1 first, buses last)
     std::vector<Ceiling> ceilings; // compute ceilings then bandwidth ceilings, each descending
     double clock_ghz = 0;          // the machine's measured clock, 0 when unknown (spec sheets)
+    // The machine's hardware threads (PUs: SMT siblings each run a chain of their own), 0 when
+    // unknown: a point's threads beyond them share them, so rates per thread (one dependent chain
+    // each) add up over at most this many.
+    int hardware_threads = 0;
     int vector_bits = 0;           // the widest vectors its compute roofs were measured with (0: unknown)
     // Cycles per accumulation of one dependent FMA chain as the bench measured it (its "no ILP"
     // ceiling at vector_bits, at clock_ghz): this core's own latency; 0 where not measured.

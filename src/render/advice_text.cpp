@@ -159,7 +159,7 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
         return fmt::format(
             "its FLOPs are not what fills its time: it runs slower than one dependent chain of the slowest "
             "floating-point instructions would ({} {}: a divide or square root every 32 cycles on each of its "
-            "threads at the measured clock), so no change to its arithmetic (vectorizing, FMAs, more accumulators) "
+            "threads, at most one a hardware thread, at the measured clock), so no change to its arithmetic (vectorizing, FMAs, more accumulators) "
             "makes it faster; its time goes to how it reaches memory (loads that wait on loads, random or strided "
             "accesses the prefetchers do not follow, page walks) or to other work (integer work, branches, calls, "
             "I/O, waiting)",

@@ -85,3 +85,32 @@ TEST(FlopsNotTheTime, NothingIsClaimedWithoutTheClock) {
     EXPECT_FALSE(has(a, NextStep::Kind::flops_not_the_time));
     EXPECT_TRUE(has(a, NextStep::Kind::vectorize));
 }
+
+TEST(FlopsNotTheTime, ThreadsBeyondTheHardwareThreadsRunNoChainsOfTheirOwn) {
+    // One divide chain on each of 8 OpenMP threads of a 2-CPU machine (an audit's, 4e6 divides in
+    // 14.8 ms, 0.27 GFLOP/s): 2 chains run at once, at most 0.231 GFLOP/s at 32 cycles a divide, so
+    // its FLOPs may well be its time. Taken as 8 chains (0.925) it was told they were not.
+    auto r = advice_fixture::scalar_ceilings_machine();
+    r.threads = 2;
+    r.hardware_threads = 2;
+    Point p;
+    p.name = "divide";
+    p.work = 4e6;
+    p.bytes = {{"L1", 5e4}};
+    p.seconds = 0.0148;
+    p.threads = 8;
+    p.details = {{"flops_by_width_scalar", 4e6}, {"flops_f64_div", 4e6}, {"bytes_loaded", 5e4}, {"bytes_stored", 0}};
+    EXPECT_FALSE(has(analyze(r, p, View::carm), NextStep::Kind::flops_not_the_time));
+    // Where the model does not know its hardware threads, every thread is taken to run its own.
+    r.hardware_threads = 0;
+    const auto a = analyze(r, p, View::carm);
+    ASSERT_TRUE(has(a, NextStep::Kind::flops_not_the_time));
+    // Twice as slow on those 2 CPUs (0.135 GFLOP/s): below what 2 chains allow, told so.
+    r.hardware_threads = 2;
+    p.seconds = 0.0296;
+    const auto slow = analyze(r, p, View::carm);
+    ASSERT_TRUE(has(slow, NextStep::Kind::flops_not_the_time));
+    const auto step = std::find_if(slow.next_steps.begin(), slow.next_steps.end(),
+                                   [](const NextStep& s) { return s.kind == NextStep::Kind::flops_not_the_time; });
+    EXPECT_NEAR(step->cap, 3.7 / 32 * 2, 1e-12);
+}

@@ -292,8 +292,11 @@ MachineModel measured() {
 } // namespace
 
 TEST(MachineRoofline, RoofsAndNamedCeilingsFromAMeasuredModel) {
-    const auto r = roofline_from_machine(measured(), {"dp", 0});
+    auto model = measured();
+    model.cpu.threads = 4;
+    const auto r = roofline_from_machine(model, {"dp", 0});
     EXPECT_EQ(r.threads, 2);
+    EXPECT_EQ(r.hardware_threads, 4);  // the machine's PUs, not the roofs' thread count
     EXPECT_EQ(r.label, "Test CPU");
     EXPECT_EQ(r.compute.name, "DP peak");
     EXPECT_DOUBLE_EQ(r.compute.value, 176);
