@@ -55,6 +55,7 @@ struct RegionTiming {
     // below zero is refused, `refused` saying why (it gets no point).
     double marker_cost_seconds = 0;
     std::string refused{};
+    long long unclosed = 0;  // calls still open when the program ended (a crash): closed then
 };
 
 // Times taken by an earlier run of the same command (--times FILE): the

@@ -434,6 +434,22 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     result.functions = std::move(report.functions);
     result.instructions = std::move(report.instructions);
     result.region_breakdowns = std::move(report.region_breakdowns);
+    // Killed with regions open on several threads: the counting run and the native run stop at the
+    // same fault, but not at the same point of the other threads' work (Valgrind runs one thread
+    // at a time), so counts and time of those regions cover different work. An audit's thread that
+    // faulted half-way through its loop read 4.42 GFLOP/s in its region; whole runs, 2.27.
+    if (!request.times && result.status.started && !result.status.exited && result.status.signal != 0) {
+        std::vector<std::string> open;
+        for (const auto& t : result.timings)
+            if (t.unclosed > 0 && t.threads > 1) open.push_back(fmt::format("'{}' {}", t.name, t.threads));
+        if (!open.empty())
+            result.warnings.push_back(fmt::format(
+                "the command was {} while regions ran on several threads (threads: {}): natively and under "
+                "Valgrind, which runs one thread at a time, the other threads had done different shares of their "
+                "work when it came, so the FLOPs and bytes of these regions and of the program (counted under "
+                "Valgrind) and their time (native) cover different work, and their rates may be off either way",
+                result.status.describe(), fmt::join(open, ", ")));
+    }
     if (!request.times && run.status.exited && result.status.exited &&
         run.status.exit_code != result.status.exit_code)
         result.warnings.push_back(fmt::format("the command exited with {} natively but {} under Valgrind{}",

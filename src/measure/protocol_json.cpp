@@ -291,7 +291,8 @@ MarkerReport parse_marker_json(const std::string& text, const std::string& sourc
         }
         if (r.is_object() && r["name"].get<std::string>().empty())
             report.problems.push_back(fmt::format("a region has an empty name: shown as {}", kUnnamedRegion));
-        if (const long long unclosed = whole<long long>(r, "unclosed", where); unclosed > 0)
+        t.unclosed = whole<long long>(r, "unclosed", where);
+        if (const long long unclosed = t.unclosed; unclosed > 0)
             report.problems.push_back(fmt::format("region '{}' was still open when the program ended ({} of its {} "
                                                   "call(s)): closed then, so its time runs to the end",
                                                   t.name, unclosed, t.calls));
