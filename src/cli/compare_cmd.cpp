@@ -218,14 +218,24 @@ CompareSides load_sides(const CompareTexts& texts, StoreAccess& access, bool qui
 // the points go unjudged; one the user chose is an error.
 std::vector<Roofline> side_rooflines(CompareSides& sides, const CompareArgs& args) {
     std::vector<Roofline> rooflines;
+    // What judging each side's points on its roofline means, as report says it: once when both
+    // sides say the same, else with the side's letter.
+    std::vector<std::pair<std::string, std::string>> precision_notes;  // (kind, text) per side
     for (std::size_t i = 0; i < 2 && !sides.machines.empty(); ++i) {
         const std::size_t m = std::min(i, sides.machines.size() - 1);
         const auto& machine = sides.machines[m];
         const std::vector<Point> none;
         const auto& pts = sides.point_sets.size() == 2 ? sides.point_sets[i] : none;
         try {
-            rooflines.push_back(roofline_from_machine_file(machine, select_roofline(machine.model, pts,
-                                                                                    {args.precision, args.threads})));
+            const RooflineRequest request{args.precision, args.threads};
+            const auto selection = select_roofline(machine.model, pts, request);
+            rooflines.push_back(roofline_from_machine_file(machine, selection));
+            if (auto missing = missing_precision_note(machine.model, pts, request, selection); !missing.empty())
+                precision_notes.emplace_back("warning", std::move(missing));
+            else if (auto mixed = mixed_precision_note(pts, request, selection); !mixed.empty())
+                precision_notes.emplace_back("note", std::move(mixed));
+            else
+                precision_notes.emplace_back();
         } catch (const std::invalid_argument& e) {
             const std::string why = fmt::format("{}: {}", sides.machine_names[m], e.what());
             if (!sides.machine_chosen_here) throw std::runtime_error(why);
@@ -233,7 +243,15 @@ std::vector<Roofline> side_rooflines(CompareSides& sides, const CompareArgs& arg
             rooflines.clear();
             sides.machines.clear();
             sides.machine_names.clear();
-            break;
+            return rooflines;
+        }
+    }
+    if (sides.point_sets.size() == 2 && precision_notes.size() == 2) {
+        const bool same = precision_notes[0] == precision_notes[1];
+        for (std::size_t i = 0; i < 2; ++i) {
+            const auto& [kind, text] = precision_notes[i];
+            if (text.empty() || (same && i == 1) || (kind == "note" && args.quiet)) continue;
+            print_stderr("roofline: {}: {}{}\n", kind, same ? "" : (i == 0 ? "A: " : "B: "), terminal_text(text));
         }
     }
     return rooflines;

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include <unistd.h>
@@ -59,6 +60,23 @@ void print_measured_points(const std::vector<Point>& points, const std::optional
         rows.push_back({p, machine ? place_measured(*machine, p) : std::nullopt,
                         machine ? measured_data_movement(*machine, p) : std::nullopt});
     fmt::print("{}", render_measured_points(rows, machine.has_value()));
+    if (!machine) return;
+    // Each point is judged on its own precision's roofline where the model has one; those whose
+    // precision it lacks (float code, a dp-only model) are said once, with report's words.
+    std::vector<Point> other_precision;
+    std::vector<std::string> names;
+    for (const auto& row : rows) {
+        if (!row.analysis) continue;
+        const auto selection = select_roofline(machine->model, {row.point}, {});
+        if (missing_precision_note(machine->model, {row.point}, {}, selection).empty()) continue;
+        other_precision.push_back(row.point);
+        names.push_back(row.point.name);
+    }
+    if (other_precision.empty()) return;
+    std::fflush(stdout);  // under the table it speaks of, when both go to one pipe
+    print_stderr("roofline: warning: {}\n",
+                 terminal_text(missing_precision_note(machine->model, other_precision, {},
+                                                      select_roofline(machine->model, other_precision, {}), names)));
 }
 
 

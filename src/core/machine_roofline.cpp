@@ -352,19 +352,27 @@ std::string mixed_precision_note(const std::vector<Point>& points, const Rooflin
 }
 
 std::string missing_precision_note(const MachineModel& model, const std::vector<Point>& points,
-                                   const RooflineRequest& request, const RooflineSelection& selection) {
+                                   const RooflineRequest& request, const RooflineSelection& selection,
+                                   const std::vector<std::string>& named) {
     if (request.precision) return "";
     // Judged on another precision's roofline without a word, an audit's float kernels read their
     // efficiency against the DP peak, half the rate their operations reach.
     const auto own = points_common_precision(points);
     if (!own || *own == selection.precision || !compute_thread_counts(model, *own).empty()) return "";
-    return fmt::format("the points' FLOPs are {0} but this model has no {0} compute roof, so they are judged on the {1} "
-                       "roofline: {2}; 'roofline bench' measures both precisions",
-                       precision_label(*own), precision_label(selection.precision),
-                       *own == "sp" ? "sp FLOPs run up to twice as fast as its compute roof and ceilings allow, so "
-                                      "their efficiency reads high and a point may even read above its roof"
-                                    : "dp FLOPs run at half its compute roof's rate or less, so their efficiency "
-                                      "reads low");
+    const bool one = named.size() == 1;
+    std::vector<std::string> quoted;
+    for (const auto& name : named) quoted.push_back(fmt::format("'{}'", name));
+    const std::string whose = named.empty() ? "the points' FLOPs are" : fmt::format("the FLOPs of {} are", fmt::join(quoted, ", "));
+    return fmt::format("{0} {1} but this model has no {1} compute roof, so {3} judged on the {2} "
+                       "roofline: {4}; 'roofline bench' measures both precisions",
+                       whose, precision_label(*own), precision_label(selection.precision), one ? "it is" : "they are",
+                       *own == "sp" ? fmt::format("sp FLOPs run up to twice as fast as its compute roof and ceilings "
+                                                  "allow, so {} efficiency (% of attainable) reads high and {} may "
+                                                  "even read above its roof",
+                                                  one ? "its" : "their", one ? "it" : "a point")
+                                    : fmt::format("dp FLOPs run at half its compute roof's rate or less, so {} "
+                                                  "efficiency (% of attainable) reads low",
+                                                  one ? "its" : "their"));
 }
 
 std::string mixed_threads_note(const MachineModel& model, const std::vector<Point>& points,

@@ -73,9 +73,12 @@ std::string mixed_precision_note(const std::vector<Point>& points, const Rooflin
 
 // When no precision was asked for and every point's FLOPs are of one precision the model has no
 // compute roof for (sp points, a dp-only model), select_roofline judges them on another's: what
-// that means, for a warning; "" otherwise.
+// that means, for a warning; "" otherwise. `named`: the points' names, for a command whose
+// other points are judged on their own precision (measure judges each point on its own): the
+// text then says whose FLOPs they are ("the FLOPs of '(program)' are SP ...").
 std::string missing_precision_note(const MachineModel& model, const std::vector<Point>& points,
-                                   const RooflineRequest& request, const RooflineSelection& selection);
+                                   const RooflineRequest& request, const RooflineSelection& selection,
+                                   const std::vector<std::string>& named = {});
 
 // "sp" or "dp" when at least 99% of a point's FLOPs are of that precision (from
 // its details: "flops_f32..." and "flops_f64..." as the engines write them; a stray

@@ -427,6 +427,13 @@ TEST(SelectRoofline, FollowsThePointsUnlessAsked) {
               std::string::npos)
         << missing_note;
     EXPECT_EQ(missing_precision_note(m, floats, {}, select_roofline(m, floats, {})), "");  // the model has sp
+    // Named (measure judges each point on its own precision): whose FLOPs, said of the one point.
+    const auto named_note = missing_precision_note(dp_only, floats, {}, fell_back, {"(program)"});
+    EXPECT_NE(named_note.find("the FLOPs of '(program)' are SP but this model has no SP compute roof, so it is "
+                              "judged on the DP roofline"),
+              std::string::npos)
+        << named_note;
+    EXPECT_NE(named_note.find("its efficiency (% of attainable) reads high"), std::string::npos) << named_note;
     EXPECT_EQ(missing_precision_note(dp_only, both, {}, select_roofline(dp_only, both, {})), "");  // mixed: the other note
     RooflineRequest one;
     one.threads = 1;
