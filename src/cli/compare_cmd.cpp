@@ -14,6 +14,7 @@
 #include "core/comparison.hpp"
 #include "core/machine_file.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/measured_elsewhere.hpp"
 #include "core/message_name.hpp"
 #include "io/json_node.hpp"
 #include "io/machine_spec_yaml.hpp"
@@ -180,6 +181,7 @@ struct CompareSides {
     std::vector<StoredSource> point_sources;
     std::vector<std::vector<Point>> point_sets;
     std::vector<std::vector<std::string>> commands;  // each set's command line as recorded (empty: none)
+    std::vector<std::optional<Provenance>> provenances;  // each set's, where it has one
 };
 
 CompareSides load_sides(const CompareTexts& texts, StoreAccess& access, bool quiet) {
@@ -191,6 +193,7 @@ CompareSides load_sides(const CompareTexts& texts, StoreAccess& access, bool qui
     for (const auto& s : sides.point_sources) {
         auto document = load_points_document(s, access, "run 'roofline kernels' first");
         sides.commands.push_back(document.provenance ? document.provenance->command : std::vector<std::string>{});
+        sides.provenances.push_back(document.provenance);
         sides.point_sets.push_back(std::move(document.points));
     }
     for (const auto& s : machine_sources) sides.machine_names.push_back(s.display());
@@ -293,6 +296,13 @@ void compare_point_sets(ComparisonInput& input, const CompareSides& sides, const
     // One measured program and input doing other work: its time is what it takes. Sets without a
     // command line (written by hand, models, kernels) keep their rates judged, the work said in WHY.
     if (!a.empty() && a == b) judge_work_changes_on_time(input.points);
+    // A side's points judged on a machine they were not measured on (the other side's, or a third).
+    for (std::size_t i = 0; i < 2 && !rooflines.empty(); ++i) {
+        if (!sides.provenances[i]) continue;
+        const auto& model = sides.machines[std::min(i, sides.machines.size() - 1)].model;
+        if (auto e = measured_elsewhere(sides.point_sources[i].display(), *sides.provenances[i], model))
+            input.elsewhere.emplace_back(i == 0 ? "A" : "B", std::move(*e));
+    }
 }
 
 // --chart: both rooflines (one, when one machine judges both sets) and both point sets, each

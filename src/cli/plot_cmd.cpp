@@ -13,6 +13,7 @@
 #include "core/data_movement.hpp"
 #include "core/input_limits.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/measured_elsewhere.hpp"
 #include "core/precision.hpp"
 #include "core/point_device.hpp"
 #include "core/roofline.hpp"
@@ -119,8 +120,12 @@ struct LoadedMachine {
     MachineModel model;
 };
 
+// `elsewhere`: the point sets' provenances, and how many sets were combined, to say when the
+// points were measured on another host or CPU than this model's.
+using SetProvenances = std::vector<std::pair<std::string, Provenance>>;
+
 LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args, const std::vector<Point>& points,
-                                StoreAccess& access) {
+                                StoreAccess& access, const SetProvenances& provenances, std::size_t sets_combined) {
     const JudgingMachine judging = load_judging_machine(
         source, access,
         "run 'roofline bench' to measure this machine, "
@@ -128,6 +133,8 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
     if (!args.quiet)
         for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
     const MachineFile& file = judging.file;
+    if (const auto elsewhere = sets_measured_elsewhere(provenances, sets_combined, file.model); !elsewhere.empty())
+        print_stderr("roofline: warning: {}\n", terminal_text(measured_elsewhere_text(elsewhere)));
     try {
         const auto selection = select_roofline(file.model, points, {args.precision, args.threads});
         const auto note = mixed_threads_note(file.model, points, {args.precision, args.threads}, selection);
@@ -218,10 +225,12 @@ ChartInput chart_options(const PlotArgs& args) {
 
 // The point sets and a monitored job's samples into the chart; a set an interrupted run left is
 // said on the chart and on standard error.
-void load_chart_points(ChartInput& input, const PlotArgs& args, const PlotSources& sources, StoreAccess& access) {
+SetProvenances load_chart_points(ChartInput& input, const PlotArgs& args, const PlotSources& sources,
+                                 StoreAccess& access) {
     std::vector<std::string> interrupted;
+    SetProvenances provenances;
     input.points = load_point_sets(sources.points, access, "pass --points FILE (schema roofline.points/1)",
-                                   !sources.implicit_points, &interrupted);
+                                   !sources.implicit_points, &interrupted, &provenances);
     if (!interrupted.empty()) {
         input.banner = "PARTIAL POINTS: from an interrupted run";
         print_stderr("roofline: warning: {}\n", partial_points_text(interrupted));
@@ -233,6 +242,7 @@ void load_chart_points(ChartInput& input, const PlotArgs& args, const PlotSource
     }
     // With --gpu each point is drawn on its own device's roofline; without, none may be a GPU's.
     if (args.gpus.empty()) require_points_on_their_device(input.points, Device::cpu);
+    return provenances;
 }
 
 // A cluster model (bench --mpi) as the only --machine: every node's roofline, each node's share
@@ -266,11 +276,12 @@ std::optional<ClusterView> cluster_chart(ChartInput& input, const PlotArgs& args
 // work without a tensor roof of its precision) is left out of the chart, and said.
 std::map<std::string, std::size_t> load_chart_machines(ChartInput& input, const PlotArgs& args,
                                                        const std::vector<StoredSource>& machine_sources,
-                                                       StoreAccess& access) {
+                                                       StoreAccess& access, const SetProvenances& provenances,
+                                                       std::size_t sets_combined) {
     std::vector<std::string> sources;
     std::optional<MachineModel> first_model;
     for (const auto& source : machine_sources) {
-        auto loaded = load_plot_machine(source, args, input.points, access);
+        auto loaded = load_plot_machine(source, args, input.points, access, provenances, sets_combined);
         input.machines.push_back(std::move(loaded.roofline));
         sources.push_back(std::move(loaded.source));
         if (!first_model) first_model = std::move(loaded.model);
@@ -447,10 +458,11 @@ int run_plot(const PlotArgs& args) {
     const PlotSources sources = plot_sources(args);
     StoreAccess access(args.db);
     ChartInput input = chart_options(args);
-    load_chart_points(input, args, sources, access);
+    const SetProvenances provenances = load_chart_points(input, args, sources, access);
     std::optional<ClusterView> cluster = cluster_chart(input, args, sources.machines);
     std::map<std::string, std::size_t> gpu_roofline_of;
-    if (!cluster) gpu_roofline_of = load_chart_machines(input, args, sources.machines, access);
+    if (!cluster)
+        gpu_roofline_of = load_chart_machines(input, args, sources.machines, access, provenances, sources.points.size());
     screen_chart_points(input, cluster, args, sources.machines.size(), gpu_roofline_of);
 
     const std::string chart = rendered_chart(format, input, args, output);

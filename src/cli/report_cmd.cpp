@@ -11,6 +11,7 @@
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/measured_elsewhere.hpp"
 #include "core/precision.hpp"
 #include "core/roofline.hpp"
 #include "io/machine_json.hpp"
@@ -19,6 +20,7 @@
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
 #include "render/report.hpp"
+#include "render/text_escape.hpp"
 #include "core/message_name.hpp"
 
 #include <fmt/format.h>
@@ -180,13 +182,20 @@ int run_report(const ReportArgs& args) {
         for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
     const MachineFile& machine = judging.file;
     std::vector<std::string> interrupted;  // sets from a run a signal stopped: the report says they are partial
+    std::vector<std::pair<std::string, Provenance>> provenances;
     const std::vector<Point> points = load_point_sets(point_choices, access,
                                                       "run 'roofline measure -- ./your_app' to measure some, "
                                                       "or pass --points FILE (schema roofline.points/1)",
-                                                      true, &interrupted);
+                                                      true, &interrupted, &provenances);
     // CSV has no place for it; the other formats say it in the report, and on stderr when it goes to a file.
     if (!interrupted.empty() && (format == ReportFormat::csv || (!args.output.empty() && !args.quiet)))
         print_stderr("roofline: warning: {}\n", partial_points_text(interrupted));
+    // Points of another host or CPU judged on this model's roofs: said, not refused (comparing machines
+    // is a use). A cluster model's nodes are each their own host.
+    const auto elsewhere =
+        cluster ? std::vector<MeasuredElsewhere>{} : sets_measured_elsewhere(provenances, point_choices.size(), machine.model);
+    if (!elsewhere.empty() && (format == ReportFormat::csv || !args.gpu.empty() || (!args.output.empty() && !args.quiet)))
+        print_stderr("roofline: warning: {}\n", terminal_text(measured_elsewhere_text(elsewhere)));
 
     require_points_on_their_device(points, args.gpu.empty() ? Device::cpu : Device::gpu);
     if (!args.gpu.empty() && !args.quiet) {
@@ -247,7 +256,7 @@ int run_report(const ReportArgs& args) {
     std::vector<NotJudged> not_judged;
     std::vector<MovedData> moved;
     const auto analyses = judge_points(roofline, points, view, args.quiet, not_judged, moved);
-    return deliver(render_report(analyses, roofline, format, view, interrupted, not_judged, moved));
+    return deliver(render_report(analyses, roofline, format, view, interrupted, not_judged, moved, elsewhere));
 }
 
 } // namespace

@@ -261,7 +261,8 @@ std::vector<Point> combine_point_sets(std::vector<PointsDocument> sets, const st
 
 std::vector<Point> load_point_sets(const std::vector<StoredSource>& sources, StoreAccess& access,
                                    std::string_view missing_hint, bool required,
-                                   std::vector<std::string>* interrupted) {
+                                   std::vector<std::string>* interrupted,
+                                   std::vector<std::pair<std::string, Provenance>>* provenances) {
     std::vector<PointsDocument> sets;
     std::vector<std::string> names;
     for (const auto& source : sources) {
@@ -270,6 +271,7 @@ std::vector<Point> load_point_sets(const std::vector<StoredSource>& sources, Sto
         sets.push_back(std::move(*set));
         names.push_back(source.stored ? (source.id ? fmt::format("stored:{}", *source.id) : std::string(kStored))
                                       : std::filesystem::path(source.path).filename().string());
+        if (provenances && sets.back().provenance) provenances->emplace_back(names.back(), *sets.back().provenance);
         if (!interrupted || !sets.back().provenance) continue;
         const std::string where = !source.stored ? source.path
                                   : source.id    ? fmt::format("stored point set #{}", *source.id)

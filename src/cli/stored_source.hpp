@@ -87,9 +87,12 @@ PointsDocument load_points_document(const StoredSource& source, StoreAccess& acc
 // file name or stored ID, with both when that is still not enough.
 // `interrupted`, when given, gets one entry per set from a run a signal stopped (its points are
 // partial): "p.json (interrupted by SIGINT)", "stored:4 (interrupted by SIGTERM)".
+// `provenances`, when given, gets each set that has one, named as above ("p.json", "stored:4"),
+// to tell where its points were measured.
 std::vector<Point> load_point_sets(const std::vector<StoredSource>& sources, StoreAccess& access,
                                    std::string_view missing_hint, bool required = true,
-                                   std::vector<std::string>* interrupted = nullptr);
+                                   std::vector<std::string>* interrupted = nullptr,
+                                   std::vector<std::pair<std::string, Provenance>>* provenances = nullptr);
 
 // The naming rule of load_point_sets, on sets already loaded (`sources`: each set's file name or
 // "stored:ID"). Pure.

@@ -255,6 +255,17 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
             j["command_b"] = input.command_b;
         }
         if (input.have_points) {
+            j["measured_elsewhere"] = json::array();
+            for (const auto& [side, e] : input.elsewhere)
+                j["measured_elsewhere"].push_back({{"side", side},
+                                                   {"set", e.set},
+                                                   {"host", e.host},
+                                                   {"cpu", e.cpu},
+                                                   {"machine_host", e.machine_host},
+                                                   {"machine_cpu", e.machine_cpu},
+                                                   {"note", measured_elsewhere_text({e})}});
+        }
+        if (input.have_points) {
             j["points"] = json::array();
             for (const auto& p : input.points) {
                 json e{{"point", p.name},
@@ -298,6 +309,8 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
         out += fmt::format("The command lines differ: A ran {}, B ran {}; a change may come from the program or its "
                            "input, not only from the build or the machine (history keeps them apart)\n",
                            terminal_text(input.command_a), terminal_text(input.command_b));
+    for (const auto& [side, e] : input.elsewhere)
+        out += fmt::format("Measured elsewhere: {}: {}\n", side, terminal_text(measured_elsewhere_text({e})));
     std::size_t faster = 0, slower = 0, same = 0, one_side = 0, unjudged = 0, no_rate = 0;
     const auto count = [&](bool is_slower, bool significant, bool both, bool judged = true, bool rated = true) {
         if (!both) ++one_side;

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "core/comparison.hpp"
+#include "core/measured_elsewhere.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace roofline {
@@ -20,6 +22,9 @@ struct ComparisonInput {
     // or other arguments): each as run; empty when they are the same or not known. Said above
     // the table and in the WHY of every pair that changed.
     std::string command_a, command_b;
+    // A side's points measured on another host or CPU than the machine judging them: ("A" or "B",
+    // what core/measured_elsewhere found). Said above the table; JSON "measured_elsewhere".
+    std::vector<std::pair<std::string, MeasuredElsewhere>> elsewhere;
 };
 
 // How much of a comparison could be compared: pairs (a roof or point in both runs) and of them

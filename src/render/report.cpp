@@ -119,9 +119,11 @@ std::string intensity_cell(const Analysis& a) {
 }
 
 std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
-                        const std::vector<std::string>& interrupted, bool moved) {
+                        const std::vector<std::string>& interrupted, bool moved,
+                        const std::vector<MeasuredElsewhere>& elsewhere) {
     std::string out = fmt::format("Roofline report: {}\n", terminal_text(title_text(r, view)));
     if (!interrupted.empty()) out += terminal_text(partial_points_text(interrupted)) + "\n";
+    if (!elsewhere.empty()) out += "Measured elsewhere: " + terminal_text(measured_elsewhere_text(elsewhere)) + "\n";
     out += fmt::format("Roofs: {}\n\n", terminal_text(roofs_text(r)));
     // Points that only moved data follow in a section of their own: not "No points." above them.
     if (analyses.empty()) return moved ? out.substr(0, out.size() - 1) : out + "No points.\n";
@@ -181,12 +183,15 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
 std::string markdown_escape(const std::string& text) { return markdown_text(text); }
 
 std::string render_markdown(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
-                        const std::vector<std::string>& interrupted, bool moved) {
+                        const std::vector<std::string>& interrupted, bool moved,
+                        const std::vector<MeasuredElsewhere>& elsewhere) {
     std::string out = fmt::format("## Roofline report: {}\n\n", markdown_escape(title_text(r, view)));
     if (!interrupted.empty()) {
         const std::string text = partial_points_text(interrupted);
         out += fmt::format("> **PARTIAL**{}\n\n", markdown_escape(text.substr(std::string("PARTIAL").size())));
     }
+    if (!elsewhere.empty())
+        out += fmt::format("> **Measured elsewhere**: {}\n\n", markdown_escape(measured_elsewhere_text(elsewhere)));
     out += fmt::format("Roofs: {}\n\n", markdown_escape(roofs_text(r)));
     if (analyses.empty()) return moved ? out.substr(0, out.size() - 1) : out + "No points.\n";
 
@@ -429,12 +434,22 @@ std::string moved_data_unjudged_text(const DataMovement& m) {
 
 nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const Roofline& r, std::optional<View> view,
                                    const std::vector<std::string>& interrupted,
-                                   const std::vector<NotJudged>& not_judged, const std::vector<MovedData>& moved) {
+                                   const std::vector<NotJudged>& not_judged, const std::vector<MovedData>& moved,
+                                   const std::vector<MeasuredElsewhere>& elsewhere = {}) {
     using json = nlohmann::ordered_json;
     json out;
     out["schema"] = "roofline.report/1";
     out["partial"] = !interrupted.empty();  // points from an interrupted run: some may be missing
     out["interrupted_runs"] = interrupted;
+    // Sets measured on another host or CPU than the roofs': a script can tell before trusting an efficiency.
+    out["measured_elsewhere"] = json::array();
+    for (const auto& e : elsewhere)
+        out["measured_elsewhere"].push_back({{"set", e.set},
+                                             {"host", e.host},
+                                             {"cpu", e.cpu},
+                                             {"machine_host", e.machine_host},
+                                             {"machine_cpu", e.machine_cpu}});
+    if (!elsewhere.empty()) out["measured_elsewhere_note"] = measured_elsewhere_text(elsewhere);
     json bandwidth = json::array();
     for (const auto& roof : r.bandwidth)
         bandwidth.push_back({{"name", roof.name}, {"level", roof.level}, {"gbs", number_json(roof.value)}});
@@ -579,18 +594,19 @@ std::string moved_data_text(const std::vector<MovedData>& moved, const std::stri
 
 std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
                           std::optional<View> view, const std::vector<std::string>& interrupted,
-                          const std::vector<NotJudged>& not_judged, const std::vector<MovedData>& moved) {
+                          const std::vector<NotJudged>& not_judged, const std::vector<MovedData>& moved,
+                          const std::vector<MeasuredElsewhere>& elsewhere) {
     switch (format) {
     case ReportFormat::text:
-        return render_text(analyses, roofline, view, interrupted, !moved.empty()) +
+        return render_text(analyses, roofline, view, interrupted, !moved.empty(), elsewhere) +
                moved_data_text(moved, roofline.work_unit, false) +
                not_judged_text(not_judged, false);
     case ReportFormat::markdown:
-        return render_markdown(analyses, roofline, view, interrupted, !moved.empty()) +
+        return render_markdown(analyses, roofline, view, interrupted, !moved.empty(), elsewhere) +
                moved_data_text(moved, roofline.work_unit, true) +
                not_judged_text(not_judged, true);
     case ReportFormat::csv: return render_csv(analyses, roofline);
-    case ReportFormat::json: return dump(report_json(analyses, roofline, view, interrupted, not_judged, moved));
+    case ReportFormat::json: return dump(report_json(analyses, roofline, view, interrupted, not_judged, moved, elsewhere));
     }
     throw std::invalid_argument("unknown report format");
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/data_movement.hpp"
+#include "core/measured_elsewhere.hpp"
 #include "core/roofline.hpp"
 
 #include <optional>
@@ -36,9 +37,13 @@ struct MovedData {
     std::string point;
     DataMovement movement;
 };
+// `elsewhere`: the point sets measured on another host or CPU than the model's (core/measured_elsewhere):
+// text and Markdown say so under the title, JSON lists them in "measured_elsewhere" ([] otherwise);
+// CSV has no place for it: the command says it on stderr.
 std::string render_report(const std::vector<Analysis>& analyses, const Roofline& roofline, ReportFormat format,
                           std::optional<View> view = std::nullopt, const std::vector<std::string>& interrupted = {},
-                          const std::vector<NotJudged>& not_judged = {}, const std::vector<MovedData>& moved = {});
+                          const std::vector<NotJudged>& not_judged = {}, const std::vector<MovedData>& moved = {},
+                          const std::vector<MeasuredElsewhere>& elsewhere = {});
 
 // Points judged against several rooflines (a cluster's nodes, and the whole cluster): one
 // report per section, each under its name. Text and Markdown: the reports one after the other
