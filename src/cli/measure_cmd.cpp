@@ -19,6 +19,7 @@
 #include "core/rep_string_stores.hpp"
 #include "core/math_library_flops.hpp"
 #include "core/llc_occupancy.hpp"
+#include "core/measured_elsewhere.hpp"
 #include "core/message_name.hpp"
 #include "core/gpu_kernel_points.hpp"
 #include "core/roofline.hpp"
@@ -38,6 +39,7 @@
 #include "measure/sampling_profiler.hpp"
 #include "render/evex_text.hpp"
 #include "render/measure_tables.hpp"
+#include "render/text_escape.hpp"
 #include "render/timing_text.hpp"
 #include "topo/cpu_features.hpp"
 #include "topo/environment.hpp"
@@ -46,6 +48,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <system_error>
 #include <cstdlib>
 #include <cmath>
@@ -417,6 +420,16 @@ void print_tables(const app::MeasuredPoints& made, const app::ProgramMeasurement
     const auto& mpi = plan.mpi;
     if (mpi && mpi->rank != 0) return;
     if (!mpi) print_measured_points(made.points, machine);
+    // A model of another host or CPU (--machine, or a store several machines share): the points
+    // are this machine's, judged on its roofs all the same; said as report says it.
+    const bool judged = std::any_of(made.points.begin(), made.points.end(), [](const Point& p) {
+        return p.work_counted && !p.bytes.empty() && p.seconds > 0;
+    });
+    if (!mpi && machine && judged)
+        if (const auto elsewhere = measured_elsewhere("", run_provenance(args.command, "measure"), machine->model)) {
+            std::fflush(stdout);  // under the table it speaks of
+            say.warning(terminal_text(measured_elsewhere_text({*elsewhere})));
+        }
     for (const auto& note : dram_lower_bound_notes(made.points)) say.note(note);
     if (!mpi && !args.counts_from.empty())
         fmt::print("{}", render_counted_from_footer(args.counts_from, args.command.front()));

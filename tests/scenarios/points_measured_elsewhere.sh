@@ -71,4 +71,29 @@ e = json.load(open(sys.argv[1]))["measured_elsewhere"]
 assert [(x["side"], x["set"].endswith("there.json"), x["host"], x["machine_host"]) for x in e] == [("B", True, "node7", "vm")], e
 assert "judged on the roofs of vm" in e[0]["note"], e
 PY
+# measure: this machine's points on a model of another host (--machine, or a store machines share).
+build=$(cd "$(dirname "$bin")" && pwd)
+if command -v valgrind >/dev/null && [[ -e $build/vgtool/roofline-amd64-linux ]]; then
+  python3 - "$machine" "$tmp/node9.json" <<'PY' || fail "cannot write the other host's model"
+import json, sys
+m = json.load(open(sys.argv[1])); m["environment"]["hostname"] = "node9"; json.dump(m, open(sys.argv[2], "w"))
+PY
+  out=$("$bin" measure --no-store --machine "$tmp/node9.json" --engine instrument --repeat 1 -- true 2>&1) ||
+    fail "measure failed"
+  [[ $(grep -cE "warning: the points were measured on .* and are judged on the roofs of node9 \(AMD EPYC\)" <<<"$out") == 1 ]] ||
+    fail "measure: not said once that the model is another host's"
+  # A model of this very host and CPU (topology's words, as bench writes them): no word.
+  "$bin" topology --json >"$tmp/topology.json" 2>/dev/null || fail "topology failed"
+  python3 - "$machine" "$tmp/topology.json" "$tmp/here-model.json" <<'PY' || fail "cannot write this host's model"
+import json, sys
+m = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+m["environment"]["hostname"] = t["environment"]["hostname"]; m["cpu"]["model"] = t["cpu"]["model"]
+json.dump(m, open(sys.argv[3], "w"))
+PY
+  out=$("$bin" measure --no-store --machine "$tmp/here-model.json" --engine instrument --repeat 1 -- true 2>&1) ||
+    fail "measure (this host's model) failed"
+  grep -q "judged on the roofs of" <<<"$out" && fail "measure: said although the model is this host's"
+else
+  echo "measure part skipped: valgrind or the Valgrind tool missing"
+fi
 echo "ok"
