@@ -132,7 +132,10 @@ std::optional<MachineFile> load_machine_for(const MeasureArgs& args, StoreAccess
                                        "run 'roofline bench' to measure this machine");
     } else {
         try {
-            judging = load_judging_machine(parse_stored_source(kStored, "--machine"), access, "");
+            // This host's latest model, in a store other machines share too.
+            // (as run_provenance names them, which measured_elsewhere compares)
+            judging = load_judging_machine(parse_stored_source(kStored, "--machine"), access, "",
+                                           ThisMachine{node_name(), detect_cpu_features().brand});
         } catch (const std::exception&) {
             return std::nullopt;  // nothing stored: the summary has no roofline columns
         }

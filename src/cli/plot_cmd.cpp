@@ -129,7 +129,8 @@ LoadedMachine load_plot_machine(const StoredSource& source, const PlotArgs& args
     const JudgingMachine judging = load_judging_machine(
         source, access,
         "run 'roofline bench' to measure this machine, "
-        "or pass --machine FILE (a model from 'roofline bench -o' or a YAML spec sheet)");
+        "or pass --machine FILE (a model from 'roofline bench -o' or a YAML spec sheet)",
+        machine_of_sets(provenances));
     if (!args.quiet)
         for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
     const MachineFile& file = judging.file;

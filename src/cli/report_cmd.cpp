@@ -175,18 +175,20 @@ int run_report(const ReportArgs& args) {
 
     StoreAccess access(args.db);
     const auto cluster = cluster_model_path(machine_choice);  // a cluster model: judged per node
-    const JudgingMachine judging = cluster ? JudgingMachine{} : load_judging_machine(
-        machine_choice, access,
-        "run 'roofline bench' to measure this machine, or pass --machine FILE (a model written by 'roofline bench -o')");
-    if (!args.quiet)
-        for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
-    const MachineFile& machine = judging.file;
     std::vector<std::string> interrupted;  // sets from a run a signal stopped: the report says they are partial
     std::vector<std::pair<std::string, Provenance>> provenances;
     const std::vector<Point> points = load_point_sets(point_choices, access,
                                                       "run 'roofline measure -- ./your_app' to measure some, "
                                                       "or pass --points FILE (schema roofline.points/1)",
                                                       true, &interrupted, &provenances);
+    // The latest stored model of the points' host, in a store other machines share too.
+    const JudgingMachine judging = cluster ? JudgingMachine{} : load_judging_machine(
+        machine_choice, access,
+        "run 'roofline bench' to measure this machine, or pass --machine FILE (a model written by 'roofline bench -o')",
+        machine_of_sets(provenances));
+    if (!args.quiet)
+        for (const auto& note : judging.notes) print_stderr("roofline: note: {}\n", note);
+    const MachineFile& machine = judging.file;
     // CSV has no place for it; the other formats say it in the report, and on stderr when it goes to a file.
     if (!interrupted.empty() && (format == ReportFormat::csv || (!args.output.empty() && !args.quiet)))
         print_stderr("roofline: warning: {}\n", partial_points_text(interrupted));

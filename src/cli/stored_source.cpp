@@ -144,11 +144,38 @@ std::string incomplete_note(const std::string& what, const ModelCompleteness& c)
 
 } // namespace
 
-JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint) {
+std::optional<ThisMachine> machine_of_sets(const std::vector<std::pair<std::string, Provenance>>& sets) {
+    std::optional<ThisMachine> out;
+    for (const auto& [name, p] : sets) {
+        if (p.mpi && p.mpi->hosts.size() > 1) return std::nullopt;
+        if (p.host.empty() || p.cpu.empty()) continue;
+        if (out && (out->host != p.host || out->cpu != p.cpu)) return std::nullopt;
+        out = ThisMachine{p.host, p.cpu, "the points' host's"};
+    }
+    return out;
+}
+
+JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint,
+                                    const std::optional<ThisMachine>& this_machine) {
     JudgingMachine out;
     out.display = source.display();
     ResultsStore* store = source.stored && !source.id ? access.store() : nullptr;
-    const auto rows = store ? store->list_machines() : std::vector<StoredMachine>{};
+    auto rows = store ? store->list_machines() : std::vector<StoredMachine>{};
+    // A shared store (a cluster's): this host's models, when it has any, before newer ones of others.
+    std::string others_passed_over;  // "#7 (node2), #8 (node3)": said with the model chosen
+    if (this_machine && !this_machine->host.empty() && !this_machine->cpu.empty() && !rows.empty()) {
+        std::vector<StoredMachine> mine;
+        for (const auto& row : rows)
+            if (row.hostname == this_machine->host && row.cpu_model == this_machine->cpu) mine.push_back(row);
+        if (!mine.empty() && mine.back().id != rows.back().id) {
+            std::vector<std::string> others;
+            for (const auto& row : rows)
+                if (row.id > mine.back().id && (row.hostname != this_machine->host || row.cpu_model != this_machine->cpu))
+                    others.push_back(fmt::format("#{} ({})", row.id, row.hostname.empty() ? "no host" : row.hostname));
+            others_passed_over = fmt::format("{}", fmt::join(others, ", "));
+        }
+        if (!mine.empty()) rows = std::move(mine);
+    }
     if (rows.empty()) {  // a file, stored:ID, or nothing stored (load_machine says so)
         out.file = load_machine(source, access, missing_hint);
         if (const auto c = completeness_of(out.file.model); !c.complete())
@@ -184,6 +211,13 @@ JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& acc
         if (c.complete()) {
             out.file.model = *std::move(model);
             out.file.stored_id = row->id;
+            if (!others_passed_over.empty()) {
+                out.display = fmt::format("stored machine #{}", row->id);
+                out.notes.push_back(fmt::format("using {}, {} ({}) latest complete model; the store also "
+                                                "holds newer models of other hosts ({}): --machine stored:ID uses one",
+                                                out.display, this_machine->whose, this_machine->host,
+                                                others_passed_over));
+            }
             if (!skipped.empty()) {
                 out.display = fmt::format("stored machine #{}", row->id);
                 out.notes.push_back(fmt::format(

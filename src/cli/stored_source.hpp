@@ -72,7 +72,19 @@ struct JudgingMachine {
 // models are skipped, and a note names them. When the store holds no complete
 // model, the latest is used and a note says what it lacks. A file or stored:ID is
 // used as given, with such a note when it is incomplete.
-JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint);
+// `this_machine` (host, CPU model: measure's own run, or where report's and plot's points were
+// measured): in a store several machines share, "the latest" is the latest of that host and CPU
+// when the store holds one, a note naming the newer ones of other hosts passed over; when it
+// holds none, the latest of any (the caller says whose roofs judge the points).
+struct ThisMachine {
+    std::string host, cpu;
+    std::string whose = "this host's";  // in the note: "using stored machine #3, this host's (vm) latest ..."
+};
+// The host and CPU every point set that says agrees on ("the points' host's"); nullopt when none
+// says, they differ, or a set is an MPI job's (several hosts).
+std::optional<ThisMachine> machine_of_sets(const std::vector<std::pair<std::string, Provenance>>& sets);
+JudgingMachine load_judging_machine(const StoredSource& source, StoreAccess& access, std::string_view missing_hint,
+                                    const std::optional<ThisMachine>& this_machine = std::nullopt);
 
 // Points from a file or the store. Nothing stored: {} when not `required`, else
 // throws "no point set #N in the results store P" or "no points in the results store P: <missing_hint>".

@@ -71,6 +71,30 @@ e = json.load(open(sys.argv[1]))["measured_elsewhere"]
 assert [(x["side"], x["set"].endswith("there.json"), x["host"], x["machine_host"]) for x in e] == [("B", True, "node7", "vm")], e
 assert "judged on the roofs of vm" in e[0]["note"], e
 PY
+# report and plot without --machine, on a store machines share: the latest model of the points'
+# host (node7's, older), not the newest (vm's), said; the points then judged where measured.
+db=$tmp/report.db
+"$bin" measure --engine time --db "$db" -q -o "$tmp/true.json" -- true >/dev/null 2>&1 || fail "cannot make a store"
+python3 - "$db" "$machine" <<'PY' || fail "cannot fill the store"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+m = json.load(open(sys.argv[2]))
+db.execute("DELETE FROM machines")
+for i, (host, cpu) in enumerate((("node7", "Intel(R) Xeon(R) Platinum 8480+"), ("vm", "AMD EPYC"))):
+    m["environment"]["hostname"], m["cpu"]["model"] = host, cpu
+    db.execute("INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) VALUES (?, ?, ?, ?, 0, ?, ?)",
+               (f"2026-11-2{i + 1}T00:00:00Z", host, cpu, "quick", m["schema"], json.dumps(m)))
+db.commit()
+PY
+for cmd in "report --points $tmp/there.json" "plot --points $tmp/there.json -o $tmp/shared.svg"; do
+  out=$("$bin" $cmd --db "$db" 2>&1) || fail "$cmd (shared store) failed"
+  grep -q "using stored machine #[0-9]*, the points' host's (node7) latest complete model; the store also holds newer models of other hosts (#[0-9]* (vm))" <<<"$out" ||
+    fail "$cmd (shared store): the points' host's model not chosen and said"
+  grep -qE "$said" <<<"$out" && fail "$cmd (shared store): judged on another host's roofs"
+done
+out=$("$bin" report --points "$tmp/here.json" --db "$db" 2>&1) || fail "report (vm's points, shared store) failed"
+grep -q "using stored machine" <<<"$out" && fail "report: the newest model is the points' host's, yet another was said"
+
 # measure: this machine's points on a model of another host (--machine, or a store machines share).
 build=$(cd "$(dirname "$bin")" && pwd)
 if command -v valgrind >/dev/null && [[ -e $build/vgtool/roofline-amd64-linux ]]; then
@@ -93,6 +117,31 @@ PY
   out=$("$bin" measure --no-store --machine "$tmp/here-model.json" --engine instrument --repeat 1 -- true 2>&1) ||
     fail "measure (this host's model) failed"
   grep -q "judged on the roofs of" <<<"$out" && fail "measure: said although the model is this host's"
+  # A store machines share: this host's model, then a newer one of node9. measure takes this
+  # host's (said, with node9's passed over), not the newest; with node9's only, it warns.
+  db=$tmp/shared.db
+  "$bin" measure --engine time --db "$db" -q -o "$tmp/true.json" -- true >/dev/null 2>&1 || fail "cannot make a store"
+  python3 - "$db" "$tmp/here-model.json" "$tmp/node9.json" <<'PY' || fail "cannot fill the shared store"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("DELETE FROM machines")
+for i, path in enumerate(sys.argv[2:]):
+    m = json.load(open(path))
+    db.execute("INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) VALUES (?, ?, ?, ?, 0, ?, ?)",
+               (f"2026-11-2{i + 1}T00:00:00Z", m["environment"]["hostname"], m["cpu"]["model"], "quick", m["schema"],
+                json.dumps(m)))
+db.commit()
+PY
+  ids=$(python3 -c 'import sqlite3,sys; print(" ".join(str(r[0]) for r in sqlite3.connect(sys.argv[1]).execute("SELECT id FROM machines ORDER BY id")))' "$db")
+  read -r mine theirs <<<"$ids"
+  out=$("$bin" measure --no-store --db "$db" --engine instrument --repeat 1 -- true 2>&1) || fail "measure (shared store) failed"
+  grep -q "using stored machine #$mine, this host's (.*) latest complete model; the store also holds newer models of other hosts (#$theirs (node9))" <<<"$out" ||
+    fail "measure (shared store): this host's model not chosen and said"
+  grep -q "judged on the roofs of node9" <<<"$out" && fail "measure (shared store): judged on node9's model"
+  python3 -c 'import sqlite3,sys; d=sqlite3.connect(sys.argv[1]); d.execute("DELETE FROM machines WHERE id=?", (int(sys.argv[2]),)); d.commit()' "$db" "$mine"
+  out=$("$bin" measure --no-store --db "$db" --engine instrument --repeat 1 -- true 2>&1) || fail "measure (node9's only) failed"
+  [[ $(grep -cE "warning: the points were measured on .* and are judged on the roofs of node9" <<<"$out") == 1 ]] ||
+    fail "measure (store of node9's model only): not warned"
 else
   echo "measure part skipped: valgrind or the Valgrind tool missing"
 fi
