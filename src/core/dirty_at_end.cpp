@@ -14,7 +14,9 @@ std::optional<DirtyAtEnd> dirty_at_end(const Point& p, std::optional<double> run
     if (dram == p.bytes.end() || !std::isfinite(dram->second) || dram->second < 0) return std::nullopt;
     DirtyAtEnd d;
     d.dram_bytes = dram->second;
-    if (const auto exact = p.details.find(kCacheDirtyAtExitBytes); exact != p.details.end()) {
+    const auto up_to = p.details.find(kCacheDirtyAtExitUpToBytes);
+    const bool lost_writers = up_to != p.details.end() && std::isfinite(up_to->second) && up_to->second >= 0;
+    if (const auto exact = p.details.find(kCacheDirtyAtExitBytes); exact != p.details.end() && !lost_writers) {
         // The tool's own count of the point's lines: 0 (a region that closed early, its lines
         // evicted and counted since) is no note, never the shared bound below.
         if (!std::isfinite(exact->second) || exact->second <= 0) return std::nullopt;
@@ -26,6 +28,9 @@ std::optional<DirtyAtEnd> dirty_at_end(const Point& p, std::optional<double> run
         d.unwritten_bytes = own->second;
         if (run_end_dirty_bytes && std::isfinite(*run_end_dirty_bytes) && *run_end_dirty_bytes >= 0)
             d.unwritten_bytes = std::min(d.unwritten_bytes, *run_end_dirty_bytes);
+        // Past the tool's writer contexts: its own lines, with every line that had no writer (the
+        // tool's bound; without it 1.5 MiB left dirty by such a region read as 0, no note).
+        if (lost_writers) d.unwritten_bytes = std::min(d.unwritten_bytes, up_to->second);
     }
     if (d.unwritten_bytes < kDirtyAtEndFloorBytes || d.unwritten_bytes < kDirtyAtEndShare * d.dram_bytes)
         return std::nullopt;

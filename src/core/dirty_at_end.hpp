@@ -21,6 +21,10 @@ inline constexpr const char* kCacheDirtyAtEndBytes = "cache_dirty_at_end_bytes";
 // store that made it due (as a region's counted write-backs are); the program's: every writer's.
 // A region that closed early and whose lines later code evicted (counted, charged to it) has 0.
 inline constexpr const char* kCacheDirtyAtExitBytes = "cache_dirty_at_exit_bytes";
+// Point::details key: a region that was open in a set of regions past the tool's writer contexts
+// (writer_contexts_exhausted) may have had lines with no writer, charged to none: kCacheDirtyAtExitBytes
+// with all of those added, a bound (`dirty_at_exit_up_to`); with it that figure is not exact.
+inline constexpr const char* kCacheDirtyAtExitUpToBytes = "cache_dirty_at_exit_up_to_bytes";
 
 // From this share of its DRAM bytes (and kDirtyAtEndFloorBytes) the missing write-backs are said:
 // under it they change its intensity at DRAM by less than the figures' other uncertainties.
@@ -36,7 +40,8 @@ struct DirtyAtEnd {
 
 // nullopt unless the point has the cache simulation's dirty-line figures and they reach both
 // thresholds. With kCacheDirtyAtExitBytes (the tool attributes each line still dirty at the end
-// to its writer) that figure, exact. Without it (an older tool) a bound: `run_end_dirty_bytes`,
+// to its writer) that figure, exact; with kCacheDirtyAtExitUpToBytes too, at most that (and the
+// bound below where it is smaller). Without it (an older tool) a bound: `run_end_dirty_bytes`,
 // what the caches held dirty when the run ended (the program's point's figure; nullopt when
 // unknown), and the region's own figure, what they held when it closed, of any writer; what later
 // code evicted was written back and charged to it, so only the lines still dirty at the run's end

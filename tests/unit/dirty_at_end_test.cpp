@@ -74,6 +74,28 @@ TEST(DirtyAtEnd, ARegionWithNoLinesLeftDirtyHasNoNote) {
     EXPECT_FALSE(dirty_at_end(over, 2.29e6).has_value());
 }
 
+// Past the tool's 16,382 writer contexts a line written under a later set of regions carries no
+// writer and the end's flush charges it to none: "late" in scenario
+// measure_dirty_at_exit_contexts_exhausted (130 x 130 nested pairs first) wrote 1.5 MiB still
+// dirty at the end and got dirty_at_exit 0, taken as exact: no note. The tool adds
+// dirty_at_exit_up_to for such a region (its count with every writerless line's, 1.6 MB there): a
+// bound, said "up to", the smaller of it and the old bound.
+TEST(DirtyAtEnd, ARegionPastTheWriterContextsIsBounded) {
+    Point late = written(1.725e6, 2.62e6);
+    late.details[kCacheDirtyAtExitBytes] = 0;
+    late.details[kCacheDirtyAtExitUpToBytes] = 1.6e6;
+    const auto d = dirty_at_end(late, 2.61e6);
+    ASSERT_TRUE(d.has_value());
+    EXPECT_FALSE(d->exact);
+    EXPECT_DOUBLE_EQ(d->unwritten_bytes, 1.6e6);
+    EXPECT_NE(dirty_at_end_text(*d).find("up to 1.6 MB of its write-backs"), std::string::npos);
+    // a pair region of one line each: its bound (its lines with every writerless one) under the floor
+    Point pair = written(8.4e3, 1.2e6);
+    pair.details[kCacheDirtyAtExitBytes] = 0;
+    pair.details[kCacheDirtyAtExitUpToBytes] = 33e3;
+    EXPECT_FALSE(dirty_at_end(pair, 2.61e6).has_value());
+}
+
 TEST(DirtyAtEnd, SmallOrAbsentFiguresAreNoNote) {
     EXPECT_FALSE(dirty_at_end(written(10e6, 0.4e6), 0.4e6).has_value());  // under the 1 MiB floor
     EXPECT_FALSE(dirty_at_end(written(100e6, 4e6), 4e6).has_value());     // 4% of its DRAM bytes

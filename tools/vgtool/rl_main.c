@@ -818,6 +818,9 @@ typedef struct {
     /* cache simulation: DRAM write-backs of the lines its stores made dirty that were still
      * dirty when the run ended (the end's flush, flush_dirty_at_exit, charged to their writer) */
     ULong dirty_at_exit;
+    /* cache simulation: open in a set of regions past the writer contexts (ctx_intern): lines
+     * it wrote then carry no writer, so dirty_at_exit may lack some (dirty_at_exit_up_to) */
+    Bool ctx_lost;
     /* cache simulation: the distinct lines touched while open, opening by opening (0: none
      * yet); sk_open: its activations open now, on any thread (an opening lasts while any is) */
     rl_dso *touched;
@@ -1173,7 +1176,10 @@ static void cache_ctx_update(const TState *t)
     for (Int i = 0; i < n; i++)
         if (i == 0 || list[i] != list[i - 1]) list[distinct++] = list[i];
     n = distinct;
-    cache.ctx_bits = (ULong)ctx_intern(list, n) << RL_CS_CTX_SHIFT;
+    const UInt ctx = ctx_intern(list, n);
+    if (ctx == RL_CS_MAX_CTX)
+        for (Int i = 0; i < n; i++) regions[list[i]].ctx_lost = True;
+    cache.ctx_bits = (ULong)ctx << RL_CS_CTX_SHIFT;
     /* the sketches of touched lines: the whole run's, and each region's */
     n_touched_now = 0;
     touched_now[n_touched_now++] = program_touched;
@@ -1220,11 +1226,16 @@ static void rl_charge(void *arg, unsigned writer, unsigned now, int counter, uns
 /* rl_cs_charge_fn of the end's flush (flush_dirty_at_exit): a DRAM write-back of a line
  * written in context `writer` goes to the dirty_at_exit of that context's regions (none for a
  * line written with no region open, nor past the contexts: writer_contexts_exhausted). */
+static ULong exit_unattributed; /* of those, lines written past the contexts: no writer known */
 static void rl_charge_exit(void *arg, unsigned writer, unsigned now, int counter, unsigned long long bytes,
                            unsigned long long *ctr)
 {
     (void)arg; (void)now; (void)ctr;
-    if (counter != RL_CS_WRITE + cache.levels - 1 || writer >= (unsigned)n_ctxs) return;
+    if (counter != RL_CS_WRITE + cache.levels - 1) return;
+    if (writer >= (unsigned)n_ctxs) {
+        exit_unattributed += bytes;
+        return;
+    }
     for (Int i = 0; i < ctxs[writer].n; i++) regions[ctxs[writer].regions[i]].dirty_at_exit += bytes;
 }
 
@@ -2589,6 +2600,9 @@ static void rl_fini(Int exitcode)
         oput_counts(regions[r].c);
         if (cache_on) oputf(", \"dirty_at_end\": %llu", regions[r].dirty_at_end);
         if (cache_on) oputf(", \"dirty_at_exit\": %llu", regions[r].dirty_at_exit);
+        /* some of its lines may have carried no writer: at most all of those were its own */
+        if (cache_on && regions[r].ctx_lost)
+            oputf(", \"dirty_at_exit_up_to\": %llu", regions[r].dirty_at_exit + exit_unattributed);
         if (cache_on) {
             const rl_dso *o = regions[r].touched;
             oputf(", \"cache_touched\": %llu", o ? touched_bytes(&o->all) : 0);
