@@ -158,11 +158,25 @@ RegionCounts counts_from(const json& r, const std::string& where) {
                 c.cache_traffic[level + "_write_allocate_unread"] = number(traffic, "write_allocate_unread", at);
             // Of `read`: fills made for REP STOS/MOVS stores, which fast-string stores may skip
             // (core/rep_string_stores); a detail. Absent from an older tool's output.
-            if (traffic.contains("rep_string_fill"))
-                c.cache_traffic[level + "_rep_string_fill"] = number(traffic, "rep_string_fill", at);
+            // Part of `read`: more is a damaged file (the note would say "up to 5 MB of its 1 MB").
+            if (traffic.contains("rep_string_fill")) {
+                const double fill = number(traffic, "rep_string_fill", at);
+                if (fill > read)
+                    throw MeasureError(fmt::format("{}: \"rep_string_fill\" ({:g}) is more than \"read\" ({:g}), of "
+                                                   "which it is a part",
+                                                   at, fill, read));
+                c.cache_traffic[level + "_rep_string_fill"] = fill;
+            }
         }
-        // the bytes those string instructions stored, kept with the figures that need them
-        if (r.contains("rep_string_stored")) c.cache_traffic["rep_string_stored"] = number(r, "rep_string_stored", where);
+        // the bytes those string instructions stored, kept with the figures that need them: part of bytes_stored
+        if (r.contains("rep_string_stored")) {
+            const double stored = number(r, "rep_string_stored", where);
+            if (stored > c.bytes_stored)
+                throw MeasureError(fmt::format("{}: \"rep_string_stored\" ({:g}) is more than \"bytes_stored\" ({:g}), "
+                                               "of which it is a part",
+                                               where, stored, c.bytes_stored));
+            c.cache_traffic["rep_string_stored"] = stored;
+        }
     }
     if (r.contains("dirty_at_end")) c.cache_traffic["dirty_at_end"] = number(r, "dirty_at_end", where);
     // absent from an older tool's output (core/dirty_at_end then bounds the region's with dirty_at_end)

@@ -1,5 +1,6 @@
 #include "measure/protocol_json.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 using namespace roofline::measure;
@@ -122,6 +123,30 @@ TEST(MeasureProtocolJson, Errors) {
 }
 
 // Issue 10: names are the program's bytes; an odd one must not cost the run.
+// The fills made for REP STOS/MOVS stores are part of a boundary's reads, and their bytes part of
+// the stores: a file saying more is damaged (core/rep_string_stores would have said "its bytes may
+// be too many by up to 5 MB at L3 (of 1 MB)"). Refused, like a negative count.
+TEST(MeasureProtocolJson, RepStringFiguresBeyondWhatTheyArePartOfAreADamagedFile) {
+    const auto file = [](const char* fill, const char* stored) {
+        return fmt::format(R"J({{"schema": "roofline.vgtool/1", "regions": [{{"name": "(program)", "calls": 1,
+            "bytes_loaded": 0, "bytes_stored": 1048576, "rep_string_stored": {},
+            "cache": {{"L3": {{"read": 1048576, "write": 0, "rep_string_fill": {}}}}}}}]}})J",
+                           stored, fill);
+    };
+    const auto ok = parse_vgtool_json(file("1048576", "1048576"), "v.json");
+    EXPECT_DOUBLE_EQ(ok.regions[0].cache_traffic.at("L3_rep_string_fill"), 1048576);
+    EXPECT_DOUBLE_EQ(ok.regions[0].cache_traffic.at("rep_string_stored"), 1048576);
+    try {
+        parse_vgtool_json(file("5242880", "0"), "v.json");
+        FAIL() << "a fill above the reads was accepted";
+    } catch (const MeasureError& e) {
+        EXPECT_NE(std::string(e.what()).find("\"rep_string_fill\" (5.24288e+06) is more than \"read\""),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(parse_vgtool_json(file("0", "2097152"), "v.json"), MeasureError);
+}
+
 TEST(MeasureProtocolJson, EmptyNameIsKeptUnderAVisibleName) {
     const auto r = parse_marker_json(
         R"J({"schema": "roofline.marker/1", "regions": [{"name": "", "calls": 2, "threads": 1, "seconds": 0.5}],
