@@ -252,8 +252,9 @@ struct AboveRoof {
         stale_machine_model,         // the model is from another machine, clock or load
         working_set_near_cache,      // an analytic point whose working set is under 4x the cache it spills:
                                      // part of it still hits there, fewer bytes cross below than counted
-        rep_string_fill,             // its bytes at the binding level are largely write-allocate reads for
-                                     // REP STOS/MOVS stores, which fast strings may skip (core/rep_string_stores)
+        rep_string_fill,             // its bytes at the binding level hold enough write-allocate reads for
+                                     // REP STOS/MOVS stores to put it above the roof, which fast strings may
+                                     // skip (core/rep_string_stores)
         // A GPU kernel's (point_device gpu): the roof it is judged on is not the one its work ran on
         // (FMA for tensor-core work, another precision's), or the roof was measured below the device
         // (a lower clock, a slower benchmark kernel); or its work was counted twice.

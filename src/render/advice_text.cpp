@@ -281,9 +281,10 @@ const char* above_roof_cause_text(AboveRoof::Cause cause) {
         return "its FLOPs are counted twice (a tensor operation in more than one ncu metric, or launches of two "
                "runs added up)";
     case AboveRoof::Cause::rep_string_fill:
-        return "its bytes at the binding level are largely write-allocate reads the cache simulation made for REP "
-               "STOS/MOVS stores (memset, memcpy), which CPUs with fast strings (ERMS/FSRM) may skip by writing whole "
-               "lines: its bytes there may be too many (the point's note says how many)";
+        return "its bytes at the binding level include write-allocate reads the cache simulation made for REP "
+               "STOS/MOVS stores (memset, memcpy), enough that without them it is not above the roof, and CPUs with "
+               "fast strings (ERMS/FSRM) may skip them by writing whole lines: its bytes there may be too many (the "
+               "point's note says how many)";
     case AboveRoof::Cause::working_set_near_cache:
         return "its working set is under 4x the last cache it overflows, so part of it still hits there and "
                "fewer bytes crossed below than its analytic count (a larger size measures the level below)";
