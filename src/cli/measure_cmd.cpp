@@ -469,6 +469,10 @@ Provenance measure_provenance(const MeasureArgs& args, const app::MeasurePlan& p
     if (!plan.cache_model.empty() &&
         measure::engine_descriptor(result.engine).can(measure::EngineCapability::cache_simulation))
         provenance.options["cache_model"] = plan.cache_model + "; LRU, write-back, write-allocate";
+    // Which of the counted copies went past the caches depends on these (glibc's, natively).
+    if (!result.counting_glibc_thresholds.empty())
+        provenance.options["glibc_thresholds_counted"] =
+            result.counting_glibc_thresholds + " (this machine's native values, given to the counting run)";
     // Turned off, the bytes are L1's only: a reader of the points must know it was asked for.
     if (args.cache_sim == "off" &&
         measure::engine_descriptor(result.engine).can(measure::EngineCapability::cache_simulation))

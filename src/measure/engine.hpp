@@ -240,6 +240,9 @@ struct MeasureResult {
     std::map<std::string, double> calibration_events;
     std::vector<std::string> warnings;
     std::vector<std::string> notes;        // what was run, in order
+    // instrument: the native glibc store thresholds the counting run was given ("glibc.cpu.
+    // x86_non_temporal_threshold = 240 MiB"), for the points' provenance; empty when none.
+    std::string counting_glibc_thresholds;
     // --counts-from: the timed program's standard output (native) against the counted one's.
     std::optional<OutputComparison> output_comparison;
 };

@@ -182,7 +182,7 @@ void say_precisions_not_counted(const VgtoolReport& report, MeasureResult& resul
 // to DRAM, past the simulated caches, copies that stay in the caches natively (or the reverse).
 // It is given the thresholds the native run uses (core/glibc_store_thresholds).
 void pin_glibc_store_thresholds(const std::string& program, std::vector<std::pair<std::string, std::string>>& env,
-                                std::vector<std::string>& notes) {
+                                MeasureResult& result) {
     const NativeGlibc glibc = native_glibc(program);
     if (glibc.thresholds.empty()) return;
     std::string existing;
@@ -197,7 +197,8 @@ void pin_glibc_store_thresholds(const std::string& program, std::vector<std::pai
     std::vector<std::string> said;
     for (const auto& t : glibc.thresholds)
         said.push_back(fmt::format("{} = {:.4g} MiB", t.tunable, static_cast<double>(t.bytes) / (1024.0 * 1024.0)));
-    notes.push_back(fmt::format(
+    result.counting_glibc_thresholds = fmt::format("{}", fmt::join(said, ", "));
+    result.notes.push_back(fmt::format(
         "glibc's memcpy and memmove store non-temporally (to DRAM, past the caches) above a size glibc "
         "computes from the CPU's caches, and under Valgrind the CPU is an emulated one with other caches: "
         "the counting run was given this machine's native thresholds ({}, as {} --list-diagnostics "
@@ -284,8 +285,7 @@ void run_instrument_engine(const MeasureRequest& request, MeasureResult& result)
     // The marker library runs empty regions at its start for the tool to count: the calls' own
     // counts, taken off each region (marker_cost.hpp).
     env.emplace_back("ROOFLINE_MARKER_CALIBRATE", "1");
-    pin_glibc_store_thresholds(request.counts_from.empty() ? request.argv[0] : request.counts_from, env,
-                               result.notes);
+    pin_glibc_store_thresholds(request.counts_from.empty() ? request.argv[0] : request.counts_from, env, result);
     // After a native run, the program's output was shown there: this run shows none (its
     // standard output kept for --counts-from's comparison, its standard error's end for a
     // message should it fail). With --times it is the only run, and shows its output.

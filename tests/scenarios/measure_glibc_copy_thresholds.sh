@@ -49,6 +49,10 @@ out=$("$bin" measure --engine instrument --no-store --repeat 1 -o copy.json -- .
   fail "measure exited $?"
 grep -q "the counting run was given this machine's native thresholds (glibc.cpu.x86_non_temporal_threshold = " \
   <<<"$out" || fail "no note of the thresholds given to the counting run"
+# ... and the points' provenance keeps them: which copies went past the caches depends on them.
+jq -r '.provenance.options.glibc_thresholds_counted // ""' copy.json |
+  grep -q "^glibc.cpu.x86_non_temporal_threshold = .* MiB (this machine's native values, given to the counting run)$" ||
+  fail "the thresholds given to the counting run are not in the points' provenance"
 nt=$(jq -r '.points[] | select(.name == "copy") | .details.cache_DRAM_nontemporal_bytes // 0' copy.json)
 stored=$(jq -r '.points[] | select(.name == "copy") | .details.bytes_stored' copy.json)
 [[ -n $nt && -n $stored ]] || fail "no point 'copy' with the cache simulation's bytes"
