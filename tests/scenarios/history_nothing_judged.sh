@@ -29,21 +29,8 @@ for r in slow["compute"]:
 json.dump(slow, open(f"{tmp}/compute70.json", "w"))
 PY
 # store DB MODEL...: a fresh store holding these models of one machine, oldest first
-store() {
-  local db=$1; shift
-  rm -f "$db"
-  "$bin" measure --engine time --db "$db" -q -o "$tmp/true.json" -- true >"$tmp/out" 2>&1 || check "cannot make a store"
-  python3 - "$db" "$@" <<'PY' || { echo "FAIL: cannot fill the store"; fail=1; }
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-for i, path in enumerate(sys.argv[2:]):
-    m = json.load(open(path))
-    db.execute("INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) VALUES (?, ?, ?, ?, 0, ?, ?)",
-               (f"2026-11-2{i + 1}T00:00:00Z", m["environment"]["hostname"], m["cpu"]["model"], "quick", m["schema"],
-                json.dumps(m)))
-db.commit()
-PY
-}
+source "$src/tests/scenarios/lib/model_store.sh"
+store() { store_models "$bin" "$@" || { echo "FAIL: cannot make or fill the store"; fail=1; }; }
 db=$tmp/r.db
 
 # Every roof unstable in both runs: nothing judged.

@@ -7,6 +7,7 @@ set -u
 bin=$1
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$src/tests/scenarios/lib/model_store.sh"
 export ROOFLINE_DB=$tmp/results.db
 out=""
 fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
@@ -74,18 +75,13 @@ PY
 # report and plot without --machine, on a store machines share: the latest model of the points'
 # host (node7's, older), not the newest (vm's), said; the points then judged where measured.
 db=$tmp/report.db
-"$bin" measure --engine time --db "$db" -q -o "$tmp/true.json" -- true >/dev/null 2>&1 || fail "cannot make a store"
-python3 - "$db" "$machine" <<'PY' || fail "cannot fill the store"
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-m = json.load(open(sys.argv[2]))
-db.execute("DELETE FROM machines")
-for i, (host, cpu) in enumerate((("node7", "Intel(R) Xeon(R) Platinum 8480+"), ("vm", "AMD EPYC"))):
-    m["environment"]["hostname"], m["cpu"]["model"] = host, cpu
-    db.execute("INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) VALUES (?, ?, ?, ?, 0, ?, ?)",
-               (f"2026-11-2{i + 1}T00:00:00Z", host, cpu, "quick", m["schema"], json.dumps(m)))
-db.commit()
+python3 - "$machine" "$tmp/node7-model.json" <<'PY' || fail "cannot write node7's model"
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["environment"]["hostname"], m["cpu"]["model"] = "node7", "Intel(R) Xeon(R) Platinum 8480+"
+json.dump(m, open(sys.argv[2], "w"))
 PY
+store_models "$bin" "$db" "$tmp/node7-model.json" "$machine" || fail "cannot fill the store"
 for cmd in "report --points $tmp/there.json" "plot --points $tmp/there.json -o $tmp/shared.svg"; do
   out=$("$bin" $cmd --db "$db" 2>&1) || fail "$cmd (shared store) failed"
   grep -q "using stored machine #[0-9]*, the points' host's (node7) latest complete model; the store also holds newer models of other hosts (#[0-9]* (vm))" <<<"$out" ||
@@ -120,18 +116,7 @@ PY
   # A store machines share: this host's model, then a newer one of node9. measure takes this
   # host's (said, with node9's passed over), not the newest; with node9's only, it warns.
   db=$tmp/shared.db
-  "$bin" measure --engine time --db "$db" -q -o "$tmp/true.json" -- true >/dev/null 2>&1 || fail "cannot make a store"
-  python3 - "$db" "$tmp/here-model.json" "$tmp/node9.json" <<'PY' || fail "cannot fill the shared store"
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-db.execute("DELETE FROM machines")
-for i, path in enumerate(sys.argv[2:]):
-    m = json.load(open(path))
-    db.execute("INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) VALUES (?, ?, ?, ?, 0, ?, ?)",
-               (f"2026-11-2{i + 1}T00:00:00Z", m["environment"]["hostname"], m["cpu"]["model"], "quick", m["schema"],
-                json.dumps(m)))
-db.commit()
-PY
+  store_models "$bin" "$db" "$tmp/here-model.json" "$tmp/node9.json" || fail "cannot fill the shared store"
   ids=$(python3 -c 'import sqlite3,sys; print(" ".join(str(r[0]) for r in sqlite3.connect(sys.argv[1]).execute("SELECT id FROM machines ORDER BY id")))' "$db")
   read -r mine theirs <<<"$ids"
   out=$("$bin" measure --no-store --db "$db" --engine instrument --repeat 1 -- true 2>&1) || fail "measure (shared store) failed"
