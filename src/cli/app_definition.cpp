@@ -73,6 +73,7 @@ void define_app(CLI::App& app, int& exit_code, const LayeredConfig& config) {
                "  roofline plot --points pts.json -o chart.html      interactive chart\n"
                "  roofline report --points pts.json --format markdown\n"
                "  roofline list                  what the results store holds (ids for stored:ID)\n"
+               "  roofline remove --machine 4    delete a stored run (a test, a loaded machine)\n"
                "  roofline compare old.json new.json   two machines or point sets: ratios and what moved\n"
                "  roofline history               a machine's roofs over its stored runs, changes flagged\n"
                "  roofline monitor --job ID      sample a running job into the store (counters, or --counts)\n"
@@ -91,6 +92,7 @@ void define_app(CLI::App& app, int& exit_code, const LayeredConfig& config) {
     add_plot_command(app, exit_code);
     add_measure_command(app, exit_code);
     add_list_command(app, exit_code);
+    add_remove_command(app, exit_code);
     add_show_command(app, exit_code);
     add_kernels_command(app, exit_code);
     add_compare_command(app, exit_code);

@@ -24,6 +24,7 @@ void add_report_command(CLI::App& app, int& exit_code);
 void add_plot_command(CLI::App& app, int& exit_code);
 void add_measure_command(CLI::App& app, int& exit_code);
 void add_list_command(CLI::App& app, int& exit_code);
+void add_remove_command(CLI::App& app, int& exit_code);
 void add_show_command(CLI::App& app, int& exit_code);
 void add_kernels_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);

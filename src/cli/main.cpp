@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
         return roofline::cli::kExitFailure;
     }
     if (app.get_subcommands().empty()) {
-        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, kernels, model, plot, report, list, show, compare, history, monitor, config)\n", app.help());
+        fmt::print(stderr, "{}\nroofline: error: a command is required (topology, bench, measure, kernels, model, plot, report, list, remove, show, compare, history, monitor, config)\n", app.help());
         return roofline::cli::kExitUsage;
     }
     return stdout_written(exit_code);

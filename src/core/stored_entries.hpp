@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace roofline {
 
@@ -46,5 +47,19 @@ inline void check_stored_point_set(StoredPointSet& row) {
     if (row.point_count < 0)
         row.damaged = "damaged row: its point count reads " + std::to_string(row.point_count);
 }
+
+// What removing rows (roofline remove) takes away, or as a dry run would, read in the
+// removal's transaction.
+struct RemovedRows {
+    std::vector<StoredMachine> machines;     // as list_machines gives them, in the order asked
+    std::vector<StoredPointSet> point_sets;  // as list_point_sets gives them, in the order asked
+    std::int64_t cache_entries = 0;          // the removed sets' measurement-cache entries
+    // Sets that stay (not removed) but named a removed machine: they no longer name one.
+    std::vector<std::int64_t> unlinked_sets;
+    // Ids asked for that the store does not hold: when any, nothing was removed.
+    std::vector<std::int64_t> unknown_machines;
+    std::vector<std::int64_t> unknown_point_sets;
+    bool complete() const { return unknown_machines.empty() && unknown_point_sets.empty(); }
+};
 
 } // namespace roofline

@@ -410,21 +410,7 @@ public:
 
     std::vector<StoredMachine> list_machines() const override {
         std::lock_guard lock(mutex_);
-        return with_retry(c_, wait_, [&] {
-            const auto r = c_.exec(postgres_queries().list_machines.c_str(), "listing machines");
-            std::vector<StoredMachine> rows;
-            for (int i = 0; i < PQntuples(r.get()); ++i) {
-                StoredMachine row;
-                row.id = to_integer(PQgetvalue(r.get(), i, 0), c_.name());
-                row.created = PQgetvalue(r.get(), i, 1);
-                row.hostname = PQgetvalue(r.get(), i, 2);
-                row.cpu_model = PQgetvalue(r.get(), i, 3);
-                row.mode = PQgetvalue(r.get(), i, 4);
-                row.partial = to_integer(PQgetvalue(r.get(), i, 5), c_.name()) != 0;
-                rows.push_back(std::move(row));
-            }
-            return rows;
-        });
+        return with_retry(c_, wait_, [&] { return read_machines(); });
     }
 
     std::optional<StoredJson> point_set_json(std::optional<std::int64_t> id) const override {
@@ -435,21 +421,7 @@ public:
     std::vector<StoredPointSet> list_point_sets() const override {
         if (!has_point_sets_) return {};
         std::lock_guard lock(mutex_);
-        return with_retry(c_, wait_, [&] {
-            const auto r = c_.exec(postgres_queries().list_point_sets.c_str(), "listing point sets");
-            std::vector<StoredPointSet> rows;
-            for (int i = 0; i < PQntuples(r.get()); ++i) {
-                StoredPointSet row;
-                row.id = to_integer(PQgetvalue(r.get(), i, 0), c_.name());
-                row.created = PQgetvalue(r.get(), i, 1);
-                row.name = PQgetvalue(r.get(), i, 2);
-                if (!PQgetisnull(r.get(), i, 3)) row.machine_id = to_integer(PQgetvalue(r.get(), i, 3), c_.name());
-                row.point_count = to_integer(PQgetvalue(r.get(), i, 4), c_.name());
-                check_stored_point_set(row);
-                rows.push_back(std::move(row));
-            }
-            return rows;
-        });
+        return with_retry(c_, wait_, [&] { return read_point_sets(); });
     }
 
     std::optional<CacheEntry> cache_entry(const std::string& key) const override {
@@ -468,7 +440,90 @@ public:
         });
     }
 
+    RemovedRows remove_rows(const std::vector<std::int64_t>& machine_ids, const std::vector<std::int64_t>& point_set_ids,
+                            bool write) override {
+        std::lock_guard lock(mutex_);
+        return with_retry(c_, wait_, [&] {
+            std::optional<Transaction> transaction;
+            if (write) {
+                transaction.emplace(c_);
+                // The rows to delete, locked first (ascending ids, so two removers queue rather than
+                // deadlock): a point set being stored for a machine locks it for key share, so it
+                // either commits before this (and is unlinked below) or waits and then finds the
+                // machine gone. Under READ COMMITTED each later statement sees what committed.
+                for (const auto& [table, ids] : {std::pair{"machines", machine_ids}, std::pair{"point_sets", point_set_ids}}) {
+                    auto sorted = ids;
+                    std::sort(sorted.begin(), sorted.end());
+                    for (const std::int64_t id : sorted)
+                        c_.exec(fmt::format("SELECT id FROM {} WHERE id = $1 FOR UPDATE", table).c_str(), {integer(id)},
+                                "locking the rows to remove");
+                }
+            }
+            RemovedRows out = pick_removed_rows(read_machines(), read_point_sets(), machine_ids, point_set_ids);
+            if (!out.complete()) return out;  // rolled back: nothing removed
+            const auto& q = postgres_queries();
+            const auto run = [&](const std::string& sql, std::int64_t id, const char* doing) {
+                return c_.exec(sql.c_str(), {integer(id)}, doing);
+            };
+            // A store written before the cache existed has none to count (a writer's open adds it).
+            const bool has_cache = read_layout(c_).has("measurement_cache");
+            for (const auto& set : out.point_sets) {
+                if (has_cache) {
+                    const auto count = run(q.count_set_measurements, set.id, "counting a set's cached measurements");
+                    out.cache_entries += to_integer(PQgetvalue(count.get(), 0, 0), c_.name());
+                    if (write) run(q.forget_set_measurements, set.id, "forgetting a set's cached measurements");
+                }
+                if (write) run(q.delete_point_set, set.id, "removing a point set");
+            }
+            for (const auto& machine : out.machines) {
+                const auto r = run(q.sets_of_machine, machine.id, "finding a machine's point sets");
+                std::vector<std::int64_t> sets;
+                for (int i = 0; i < PQntuples(r.get()); ++i) sets.push_back(to_integer(PQgetvalue(r.get(), i, 0), c_.name()));
+                note_unlinked_sets(out, sets, point_set_ids);
+                if (!write) continue;
+                run(q.unlink_machine, machine.id, "unlinking a machine's point sets");
+                run(q.delete_machine, machine.id, "removing a machine");
+            }
+            if (transaction) transaction->commit();
+            return out;
+        });
+    }
+
 private:
+    // The listings' queries, for a caller holding mutex_ (inside its own retry).
+    std::vector<StoredMachine> read_machines() const {
+        const auto r = c_.exec(postgres_queries().list_machines.c_str(), "listing machines");
+        std::vector<StoredMachine> rows;
+        for (int i = 0; i < PQntuples(r.get()); ++i) {
+            StoredMachine row;
+            row.id = to_integer(PQgetvalue(r.get(), i, 0), c_.name());
+            row.created = PQgetvalue(r.get(), i, 1);
+            row.hostname = PQgetvalue(r.get(), i, 2);
+            row.cpu_model = PQgetvalue(r.get(), i, 3);
+            row.mode = PQgetvalue(r.get(), i, 4);
+            row.partial = to_integer(PQgetvalue(r.get(), i, 5), c_.name()) != 0;
+            rows.push_back(std::move(row));
+        }
+        return rows;
+    }
+
+    std::vector<StoredPointSet> read_point_sets() const {
+        if (!has_point_sets_) return {};
+        const auto r = c_.exec(postgres_queries().list_point_sets.c_str(), "listing point sets");
+        std::vector<StoredPointSet> rows;
+        for (int i = 0; i < PQntuples(r.get()); ++i) {
+            StoredPointSet row;
+            row.id = to_integer(PQgetvalue(r.get(), i, 0), c_.name());
+            row.created = PQgetvalue(r.get(), i, 1);
+            row.name = PQgetvalue(r.get(), i, 2);
+            if (!PQgetisnull(r.get(), i, 3)) row.machine_id = to_integer(PQgetvalue(r.get(), i, 3), c_.name());
+            row.point_count = to_integer(PQgetvalue(r.get(), i, 4), c_.name());
+            check_stored_point_set(row);
+            rows.push_back(std::move(row));
+        }
+        return rows;
+    }
+
     void open_writer() {
         if (!current_schema(c_))
             throw store_schema::StoreFailure(c_.name(), "no schema to keep the tables in (the search_path names "

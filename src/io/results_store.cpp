@@ -52,19 +52,12 @@ std::string shell_word(const std::string& text) {
     return out + "'";
 }
 
-// The command that removes the row (roofline has none): the measurement cache's entries of a
-// set go with it; a machine's sets keep their points, no longer naming it.
-std::string delete_command(const std::string& store, const StoredRow& row) {
-    const std::string sql =
-        std::string_view(row.table) == "point_sets"
-            ? fmt::format("DELETE FROM measurement_cache WHERE point_set_id = {0}; DELETE FROM point_sets WHERE id = {0};",
-                          row.id)
-            : fmt::format("UPDATE point_sets SET machine_id = NULL WHERE machine_id = {0}; DELETE FROM machines WHERE "
-                          "id = {0};",
-                          row.id);
-    if (is_postgres_url(store)) return fmt::format("psql {} -c \"{}\"", shell_word(store), sql);
-    // sqlite3 takes a name beginning with 'file:' as a URI, as the store does not (0198c44).
-    return fmt::format("sqlite3 {} \"{}\"", shell_word(store.rfind("file:", 0) == 0 ? "./" + store : store), sql);
+// The command that removes the row (its JSON is not read, so a damaged row goes too): a
+// set's measurement-cache entries go with it; a machine's sets stay, no longer naming it.
+// The store is opened to say this, so `roofline remove` can open it (the SQL it replaces
+// needed the sqlite3 or psql program and the layout's details).
+std::string remove_command(const std::string& store, const StoredRow& row) {
+    return fmt::format("roofline remove {} {} --db {}", row.option, row.id, shell_word(store));
 }
 
 // Where the row is, for the start of a message: "results store r.db: point set 2 (table point_sets, id 2)".
@@ -74,8 +67,8 @@ std::string row_place(const std::string& store, const StoredRow& row) {
 }
 
 std::string what_to_do(const std::string& store, const StoredRow& row) {
-    return fmt::format("use another {} ({} stored:ID; 'roofline list' shows them), or delete this one: {}", row.noun,
-                       row.option, delete_command(store, row));
+    return fmt::format("use another {} ({} stored:ID; 'roofline list' shows them), or remove this one: {}", row.noun,
+                       row.option, remove_command(store, row));
 }
 
 // A few bytes of stored text around `at`, control bytes and quotes escaped, for a message.
@@ -322,6 +315,18 @@ std::vector<StoredPointSet> ResultsStore::list_point_sets(bool read_sets) const 
         }
     }
     return rows;
+}
+
+RemovedRows ResultsStore::remove_rows(const std::vector<std::int64_t>& machine_ids,
+                                      const std::vector<std::int64_t>& point_set_ids, bool write) {
+    // An id given twice is removed once.
+    const auto distinct = [](const std::vector<std::int64_t>& ids) {
+        std::vector<std::int64_t> out;
+        for (const std::int64_t id : ids)
+            if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+        return out;
+    };
+    return backend_->remove_rows(distinct(machine_ids), distinct(point_set_ids), write);
 }
 
 } // namespace roofline

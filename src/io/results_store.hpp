@@ -74,6 +74,12 @@ public:
     // Oldest first. With `read_sets`, each set's provenance is read too, for the host it was
     // measured on (StoredPointSet::hostname; left empty where it cannot be read).
     std::vector<StoredPointSet> list_point_sets(bool read_sets = false) const;
+    // Removes machines and point sets (distinct ids) in one transaction: a set's
+    // measurement-cache entries go with it; a machine's sets stay, no longer naming it.
+    // With `write` false (a dry run; works on a read-only open) only says what would go.
+    // When any id is not stored, nothing is removed and the result names the unknown ones.
+    RemovedRows remove_rows(const std::vector<std::int64_t>& machine_ids,
+                            const std::vector<std::int64_t>& point_set_ids, bool write = true);
     // The store as messages show it: the path, or the URL without its password.
     const std::string& path() const { return name_; }
 

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
@@ -319,8 +320,13 @@ public:
     std::optional<StoredJson> point_set_json(std::optional<std::int64_t> id) const override;
     std::vector<StoredPointSet> list_point_sets() const override;
     std::optional<CacheEntry> cache_entry(const std::string& key) const override;
+    RemovedRows remove_rows(const std::vector<std::int64_t>& machine_ids, const std::vector<std::int64_t>& point_set_ids,
+                            bool write) override;
 
 private:
+    // The listings' queries, for a caller holding mutex_ (inside its own retry).
+    std::vector<StoredMachine> read_machines() const;
+    std::vector<StoredPointSet> read_point_sets() const;
     void close() noexcept {
         sqlite3_close(db_);
         db_ = nullptr;
@@ -516,21 +522,23 @@ std::optional<StoredJson> SqliteStore::machine_json(std::optional<std::int64_t> 
 // Oldest first (ascending id), like a log.
 std::vector<StoredMachine> SqliteStore::list_machines() const {
     std::lock_guard lock(mutex_);
-    return with_retry(db_, path_, busy_wait_, [&] {
-        std::vector<StoredMachine> rows;
-        Statement query(db_, path_, sqlite_queries().list_machines.c_str());
-        while (query.step()) {
-            StoredMachine row;
-            row.id = query.integer(0);
-            row.created = query.text(1);
-            row.hostname = query.text(2);
-            row.cpu_model = query.text(3);
-            row.mode = query.text(4);
-            row.partial = query.integer(5) != 0;
-            rows.push_back(std::move(row));
-        }
-        return rows;
-    });
+    return with_retry(db_, path_, busy_wait_, [&] { return read_machines(); });
+}
+
+std::vector<StoredMachine> SqliteStore::read_machines() const {
+    std::vector<StoredMachine> rows;
+    Statement query(db_, path_, sqlite_queries().list_machines.c_str());
+    while (query.step()) {
+        StoredMachine row;
+        row.id = query.integer(0);
+        row.created = query.text(1);
+        row.hostname = query.text(2);
+        row.cpu_model = query.text(3);
+        row.mode = query.text(4);
+        row.partial = query.integer(5) != 0;
+        rows.push_back(std::move(row));
+    }
+    return rows;
 }
 
 std::optional<StoredJson> SqliteStore::point_set_json(std::optional<std::int64_t> id) const {
@@ -541,21 +549,24 @@ std::optional<StoredJson> SqliteStore::point_set_json(std::optional<std::int64_t
 std::vector<StoredPointSet> SqliteStore::list_point_sets() const {
     if (!has_point_sets_) return {};
     std::lock_guard lock(mutex_);
-    return with_retry(db_, path_, busy_wait_, [&] {
-        std::vector<StoredPointSet> rows;
-        Statement query(db_, path_, sqlite_queries().list_point_sets.c_str());
-        while (query.step()) {
-            StoredPointSet row;
-            row.id = query.integer(0);
-            row.created = query.text(1);
-            row.name = query.text(2);
-            row.machine_id = query.optional_integer(3);
-            row.point_count = query.integer(4);
-            check_stored_point_set(row);
-            rows.push_back(std::move(row));
-        }
-        return rows;
-    });
+    return with_retry(db_, path_, busy_wait_, [&] { return read_point_sets(); });
+}
+
+std::vector<StoredPointSet> SqliteStore::read_point_sets() const {
+    if (!has_point_sets_) return {};
+    std::vector<StoredPointSet> rows;
+    Statement query(db_, path_, sqlite_queries().list_point_sets.c_str());
+    while (query.step()) {
+        StoredPointSet row;
+        row.id = query.integer(0);
+        row.created = query.text(1);
+        row.name = query.text(2);
+        row.machine_id = query.optional_integer(3);
+        row.point_count = query.integer(4);
+        check_stored_point_set(row);
+        rows.push_back(std::move(row));
+    }
+    return rows;
 }
 
 std::optional<CacheEntry> SqliteStore::cache_entry(const std::string& key) const {
@@ -567,6 +578,47 @@ std::optional<CacheEntry> SqliteStore::cache_entry(const std::string& key) const
         query.bind(1, key);
         if (!query.step()) return std::nullopt;
         return CacheEntry{query.integer(0), query.integer(1)};
+    });
+}
+
+RemovedRows SqliteStore::remove_rows(const std::vector<std::int64_t>& machine_ids,
+                                     const std::vector<std::int64_t>& point_set_ids, bool write) {
+    std::lock_guard lock(mutex_);
+    return with_retry(db_, path_, busy_wait_, [&] {
+        // IMMEDIATE: the rows looked up are the rows deleted, no other writer in between.
+        std::optional<WriteTransaction> transaction;
+        if (write) transaction.emplace(db_, path_);
+        RemovedRows out = pick_removed_rows(read_machines(), read_point_sets(), machine_ids, point_set_ids);
+        if (!out.complete()) return out;  // rolled back: nothing removed
+        const auto& q = sqlite_queries();
+        const auto run = [&](const std::string& sql, std::int64_t id) {
+            Statement statement(db_, path_, sql.c_str());
+            statement.bind(1, id);
+            statement.step();
+        };
+        // A store written before the cache existed has none to count (a writer's open adds it).
+        const bool has_cache = read_layout_of(db_, path_).has("measurement_cache");
+        for (const auto& set : out.point_sets) {
+            if (has_cache) {
+                Statement count(db_, path_, q.count_set_measurements.c_str());
+                count.bind(1, set.id);
+                if (count.step()) out.cache_entries += count.integer(0);
+                if (write) run(q.forget_set_measurements, set.id);
+            }
+            if (write) run(q.delete_point_set, set.id);
+        }
+        for (const auto& machine : out.machines) {
+            std::vector<std::int64_t> sets;
+            Statement query(db_, path_, q.sets_of_machine.c_str());
+            query.bind(1, machine.id);
+            while (query.step()) sets.push_back(query.integer(0));
+            note_unlinked_sets(out, sets, point_set_ids);
+            if (!write) continue;
+            run(q.unlink_machine, machine.id);
+            run(q.delete_machine, machine.id);
+        }
+        if (transaction) transaction->commit();
+        return out;
     });
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/stored_entries.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +45,33 @@ struct CacheEntry {
     std::int64_t point_index = 0;
 };
 
+// The rows of `machines` and `sets` (a back end's listings) that the ids name, in the ids'
+// order, and the ids neither holds: the first step of StoreBackend::remove_rows.
+inline RemovedRows pick_removed_rows(const std::vector<StoredMachine>& machines, const std::vector<StoredPointSet>& sets,
+                                     const std::vector<std::int64_t>& machine_ids,
+                                     const std::vector<std::int64_t>& point_set_ids) {
+    RemovedRows out;
+    for (const std::int64_t id : machine_ids) {
+        const auto it = std::find_if(machines.begin(), machines.end(), [&](const auto& m) { return m.id == id; });
+        if (it == machines.end()) out.unknown_machines.push_back(id);
+        else out.machines.push_back(*it);
+    }
+    for (const std::int64_t id : point_set_ids) {
+        const auto it = std::find_if(sets.begin(), sets.end(), [&](const auto& s) { return s.id == id; });
+        if (it == sets.end()) out.unknown_point_sets.push_back(id);
+        else out.point_sets.push_back(*it);
+    }
+    return out;
+}
+
+// Of a removed machine's sets (`sets_of_machine`), those that stay: not removed themselves.
+inline void note_unlinked_sets(RemovedRows& out, const std::vector<std::int64_t>& sets_of_machine,
+                               const std::vector<std::int64_t>& point_set_ids) {
+    for (const std::int64_t id : sets_of_machine)
+        if (std::find(point_set_ids.begin(), point_set_ids.end(), id) == point_set_ids.end())
+            out.unlinked_sets.push_back(id);
+}
+
 class StoreBackend {
 public:
     virtual ~StoreBackend() = default;
@@ -61,6 +89,13 @@ public:
     virtual std::optional<StoredJson> point_set_json(std::optional<std::int64_t> id) const = 0;
     virtual std::vector<StoredPointSet> list_point_sets() const = 0;  // oldest first
     virtual std::optional<CacheEntry> cache_entry(const std::string& key) const = 0;
+
+    // Removes the machines and point sets (ids distinct), all in one write transaction, or
+    // with `write` false only says what that would remove (a read: works on a read-only open).
+    // Every id is looked up first: when any is not stored, nothing is removed and the result
+    // names the unknown ones.
+    virtual RemovedRows remove_rows(const std::vector<std::int64_t>& machine_ids,
+                                    const std::vector<std::int64_t>& point_set_ids, bool write) = 0;
 };
 
 } // namespace roofline

@@ -100,6 +100,13 @@ Queries render(const Dialect& d) {
     out.list_point_sets = q("SELECT id, created, name, machine_id, point_count FROM point_sets ORDER BY id");
     out.cached_measurement = q("SELECT point_set_id, point_index FROM measurement_cache WHERE key = ?1");
 
+    out.count_set_measurements = q("SELECT count(*) FROM measurement_cache WHERE point_set_id = ?1");
+    out.forget_set_measurements = q("DELETE FROM measurement_cache WHERE point_set_id = ?1");
+    out.delete_point_set = q("DELETE FROM point_sets WHERE id = ?1");
+    out.sets_of_machine = q("SELECT id FROM point_sets WHERE machine_id = ?1 ORDER BY id");
+    out.unlink_machine = q("UPDATE point_sets SET machine_id = NULL WHERE machine_id = ?1");
+    out.delete_machine = q("DELETE FROM machines WHERE id = ?1");
+
     out.begin_write = d.begin_write;
     out.commit = "COMMIT";
     out.rollback = "ROLLBACK";

@@ -73,6 +73,16 @@ struct Queries {
     // ?1 key -> point_set_id, point_index.
     std::string cached_measurement;
 
+    // Removing rows (roofline remove): a set's cache entries go with it; a machine's sets stay,
+    // no longer naming it. ?1 point set id: count (-> n), forget its entries, delete it.
+    std::string count_set_measurements;
+    std::string forget_set_measurements;
+    std::string delete_point_set;
+    // ?1 machine id: its sets (-> id, oldest first), unlink them, delete it.
+    std::string sets_of_machine;
+    std::string unlink_machine;
+    std::string delete_machine;
+
     // A write transaction.
     std::string begin_write;
     std::string commit;

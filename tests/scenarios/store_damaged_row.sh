@@ -4,7 +4,7 @@
 # own ("[json.exception.parse_error.101] parse error at line 1, column 1: syntax error while
 # parsing value - invalid literal; last read: 'g'"). list marks the row and warns with the same
 # words, kernels measures again a point whose stored set cannot be read (it stopped the whole
-# sweep), and the command the message gives removes the row.
+# sweep), and the command the message gives (roofline remove) removes the row.
 set -u
 bin=$1
 data=$(cd "$(dirname "$0")/../data" && pwd)
@@ -31,7 +31,7 @@ run 0 kernels ddot --sizes 16K --samples 1 --db s.db -q
 sqlite3 s.db "UPDATE point_sets SET json = 'garbage' WHERE id = 2"
 
 # Reading it: where, what, what to do; exit 1 (the store, not the arguments).
-said="results store s\.db: point set 2 (table point_sets, id 2) is damaged: its JSON text is not valid JSON at byte 1 of 7 (near 'garbage')\. The store's other rows can still be read: use another point set (--points stored:ID; 'roofline list' shows them), or delete this one: sqlite3 s\.db \"DELETE FROM measurement_cache WHERE point_set_id = 2; DELETE FROM point_sets WHERE id = 2;\""
+said="results store s\.db: point set 2 (table point_sets, id 2) is damaged: its JSON text is not valid JSON at byte 1 of 7 (near 'garbage')\. The store's other rows can still be read: use another point set (--points stored:ID; 'roofline list' shows them), or remove this one: roofline remove --points 2 --db s\.db"
 for args in "show --points stored:2" "show --points" "report --machine $data/report-machine.json --points stored:2" \
             "plot --machine $data/report-machine.json --points stored -o c.svg"; do
   # shellcheck disable=SC2086
@@ -69,7 +69,7 @@ sqlite3 s.db "INSERT INTO machines (created, hostname, cpu_model, mode, partial,
   ('2026-01-01T00:00:00Z', 'h', 'c', 'quick', 0, 'roofline.machine/1', readfile('$data/report-machine.json'))"
 sqlite3 s.db "UPDATE machines SET json = substr(json, 1, 100) WHERE id = 1"
 run 1 report --points stored:1 --db s.db
-grep -q "^roofline: error: results store s\.db: machine 1 (table machines, id 1) is damaged: its JSON text ends at byte 100, before the document is complete (cut short)\. The store's other rows can still be read: use another machine (--machine stored:ID; 'roofline list' shows them), or delete this one: sqlite3 s\.db \"UPDATE point_sets SET machine_id = NULL WHERE machine_id = 1; DELETE FROM machines WHERE id = 1;\"$" "$tmp/err" ||
+grep -q "^roofline: error: results store s\.db: machine 1 (table machines, id 1) is damaged: its JSON text ends at byte 100, before the document is complete (cut short)\. The store's other rows can still be read: use another machine (--machine stored:ID; 'roofline list' shows them), or remove this one: roofline remove --machine 1 --db s\.db$" "$tmp/err" ||
   bad "report on a damaged stored machine: not said as it should be"
 no_raw_json_error
 run 0 list --db s.db
@@ -77,9 +77,9 @@ grep -q "^roofline: warning: results store s\.db: machine 1 (table machines, id 
 
 # What the messages say to do, done as they say: the rows are gone, the rest reads as before.
 for id in 1 2; do
-  cmd=$(grep -o "delete this one: sqlite3 .*" "$tmp/err" | sed -n "${id}p" | sed 's/^delete this one: //')
+  cmd=$(grep -o "remove this one: roofline remove .*" "$tmp/err" | sed -n "${id}p" | sed 's/^remove this one: roofline //')
   [[ -n $cmd ]] || { bad "no command to run in the warnings"; break; }
-  eval "$cmd" || bad "the command given failed: $cmd"
+  eval "\"\$bin\" $cmd" >"$tmp/out" 2>&1 || bad "the command given failed: roofline $cmd"
 done
 run 0 list --db s.db
 [[ -s $tmp/err ]] && bad "list still warns after the rows were removed"

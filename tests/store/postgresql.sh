@@ -137,6 +137,22 @@ grep -l "topsecret" "$tmp"/kernels-*.out "$tmp/show.json" && check "a password w
 [[ $(psql_in roofline_cli "SELECT count(*) FROM point_sets WHERE json LIKE '%topsecret%'") == 0 ]] \
   || check "a password was recorded in the store"
 
+# 4b. roofline remove on PostgreSQL: the kernels set and its cache entries go; an unknown id
+# removes nothing; the URL is said without its password.
+"$bin" remove --points "${id:-0}" 999999 --db "$secret_url" >"$tmp/out" 2>&1; code=$?
+[[ $code -eq 1 ]] || check "remove with an unknown id: exit $code, expected 1" "$tmp/out"
+grep -qF "the results store $url holds no point set #999999" "$tmp/out" || check "remove: the unknown id not said" "$tmp/out"
+"$bin" remove --points "stored:${id:-0}" --dry-run --db "$secret_url" >"$tmp/out" 2>&1 \
+  || check "remove --dry-run on PostgreSQL failed" "$tmp/out"
+grep -q "^would remove point set #${id:-0} (roofline kernels daxpy" "$tmp/out" || check "remove --dry-run did not say it" "$tmp/out"
+[[ $(psql_in roofline_cli "SELECT count(*) FROM point_sets WHERE id = ${id:-0}") == 1 ]] || check "--dry-run removed the set"
+"$bin" remove --points "${id:-0}" --db "$secret_url" >"$tmp/out" 2>&1 || check "remove on PostgreSQL failed" "$tmp/out"
+grep -q "^removed point set #${id:-0} (roofline kernels daxpy" "$tmp/out" || check "remove did not say what it removed" "$tmp/out"
+grep -q topsecret "$tmp/out" && check "remove printed the password" "$tmp/out"
+[[ $(psql_in roofline_cli "SELECT count(*) FROM point_sets WHERE id = ${id:-0}") == 0 ]] || check "remove left the set"
+[[ $(psql_in roofline_cli "SELECT count(*) FROM measurement_cache WHERE point_set_id = ${id:-0}") == 0 ]] \
+  || check "remove left the set's cache entries"
+
 # 5. A server that is down: a clear error and exit 1 at once, no password, no hang.
 down="postgresql://roofline:topsecret@127.0.0.1:9/roofline_cli"
 start=$SECONDS

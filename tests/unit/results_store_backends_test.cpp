@@ -187,7 +187,7 @@ TEST_P(ResultsStoreBackends, CorruptStoredJsonNamesTheRow) {
             << message;
         // Written by another version, perhaps: the way out is said, deleting it only if damaged.
         EXPECT_NE(message.find("The row cannot be read (damaged, or written by another version of roofline): use "
-                               "another machine (--machine stored:ID; 'roofline list' shows them), or delete this one: "),
+                               "another machine (--machine stored:ID; 'roofline list' shows them), or remove this one: roofline remove --machine "),
                   std::string::npos)
             << message;
     }
@@ -215,8 +215,8 @@ TEST_P(ResultsStoreBackends, AStoredRowThatIsNotJsonIsSaidWithWhereWhatAndWhatTo
                                           location().name(), set, set);
     const std::string to_do = fmt::format(
         ". The store's other rows can still be read: use another point set (--points stored:ID; 'roofline list' shows "
-        "them), or delete this one: {} ",
-        GetParam() == Backend::PostgreSQL ? "psql" : "sqlite3");
+        "them), or remove this one: roofline remove --points {} --db ",
+        set);
     for (const auto& [stored, said] : std::vector<std::pair<std::string, std::string>>{
              {"garbage", "is not valid JSON at byte 1 of 7 (near 'garbage')"},
              {R"({"schema": "roofline.points/1", "points": [1,2)", "ends at byte 46, before the document is complete (cut short)"},
@@ -227,11 +227,7 @@ TEST_P(ResultsStoreBackends, AStoredRowThatIsNotJsonIsSaidWithWhereWhatAndWhatTo
         location().run_sql(fmt::format("UPDATE point_sets SET json = {} WHERE id = {}", sql_literal(stored), set));
         for (const auto& message : {error_of([&] { (void)store.points(set); }), error_of([&] { (void)store.latest_points(); })}) {
             EXPECT_EQ(message.rfind(where + said + to_do, 0), 0u) << message;
-            EXPECT_NE(message.find(fmt::format("DELETE FROM measurement_cache WHERE point_set_id = {0}; DELETE FROM "
-                                               "point_sets WHERE id = {0};",
-                                               set)),
-                      std::string::npos)
-                << message;
+            EXPECT_NE(message.find(location().name(), where.size()), std::string::npos) << message;  // after --db
             EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
             EXPECT_EQ(message.find("parse error"), std::string::npos) << message;
         }
@@ -250,19 +246,20 @@ TEST_P(ResultsStoreBackends, AStoredRowThatIsNotJsonIsSaidWithWhereWhatAndWhatTo
     EXPECT_EQ(message.rfind(fmt::format("results store {}: machine {} (table machines, id {}) is damaged: its JSON text is "
                                         "not valid JSON at byte 2 of 4 (near 'nope'). The store's other rows can still be "
                                         "read: use another machine (--machine stored:ID; 'roofline list' shows them), or "
-                                        "delete this one: ",
-                                        location().name(), machine, machine),
+                                        "remove this one: roofline remove --machine {} --db ",
+                                        location().name(), machine, machine, machine),
                             0),
               0u)
-        << message;
-    EXPECT_NE(message.find(fmt::format("UPDATE point_sets SET machine_id = NULL WHERE machine_id = {0}; DELETE FROM "
-                                       "machines WHERE id = {0};",
-                                       machine)),
-              std::string::npos)
         << message;
     const auto machines = store.list_machines(true);
     ASSERT_EQ(machines.size(), 1u);
     EXPECT_EQ(machines[0].unreadable, message);
+    // What the message says to do works on the damaged rows: remove reads no JSON.
+    const auto removed = store.remove_rows({machine}, {set});
+    ASSERT_TRUE(removed.complete());
+    EXPECT_TRUE(store.list_machines().empty());
+    ASSERT_EQ(store.list_point_sets().size(), 1u);
+    EXPECT_EQ(store.points(good)->size(), 2u);
 }
 
 // ---------------------------------------------------------------- point sets
@@ -660,4 +657,95 @@ TEST_P(ResultsStoreBackends, OneStoreSharedByThreads) {
     for (auto& thread : threads) thread.join();
     for (const auto& error : errors) EXPECT_EQ(error, "");
     EXPECT_EQ(store.list_point_sets().size(), static_cast<std::size_t>(per_thread * thread_count));
+}
+
+// ---------------------------------------------------------------- removing rows (roofline remove)
+
+// A set goes with its cache entries; a machine goes and the sets that named it stay, naming none.
+TEST_P(ResultsStoreBackends, RemoveTakesSetsWithTheirCacheAndUnlinksAMachinesSets) {
+    ResultsStore store(db());
+    const auto keep_machine = store.save_machine(sample_model("CPU K"));
+    const auto machine = store.save_machine(sample_model("CPU R"));
+    const std::vector<std::string> keys = {"key-a", "key-b"};
+    const auto removed_set = store.save_points("gone", sample_points("a"), machine, nullptr, &keys);
+    const auto kept_set = store.save_points("kept", sample_points("b"), machine);
+    const auto other_set = store.save_points("other", sample_points("c"), keep_machine);
+    ASSERT_TRUE(store.cached_point("key-a").has_value());
+
+    const auto removed = store.remove_rows({machine}, {removed_set});
+    ASSERT_TRUE(removed.complete());
+    ASSERT_EQ(removed.machines.size(), 1u);
+    EXPECT_EQ(removed.machines[0].id, machine);
+    EXPECT_EQ(removed.machines[0].cpu_model, "CPU R");
+    EXPECT_EQ(removed.machines[0].hostname, "host-a");
+    ASSERT_EQ(removed.point_sets.size(), 1u);
+    EXPECT_EQ(removed.point_sets[0].id, removed_set);
+    EXPECT_EQ(removed.point_sets[0].name, "gone");
+    EXPECT_EQ(removed.point_sets[0].point_count, 2);
+    EXPECT_EQ(removed.cache_entries, 2);
+    EXPECT_EQ(removed.unlinked_sets, std::vector<std::int64_t>{kept_set});
+
+    const auto machines = store.list_machines();
+    ASSERT_EQ(machines.size(), 1u);
+    EXPECT_EQ(machines[0].id, keep_machine);
+    EXPECT_EQ(store.latest_machine()->cpu.model, "CPU K");  // no longer "the latest"
+    const auto sets = store.list_point_sets();
+    ASSERT_EQ(sets.size(), 2u);
+    EXPECT_EQ(sets[0].id, kept_set);
+    EXPECT_FALSE(sets[0].machine_id.has_value());
+    EXPECT_EQ(store.points(kept_set)->size(), 2u);  // its points stay
+    EXPECT_EQ(sets[1].machine_id, keep_machine);
+    EXPECT_FALSE(store.points(removed_set).has_value());
+    EXPECT_FALSE(store.cached_point("key-a").has_value());
+    EXPECT_FALSE(store.cached_point("key-b").has_value());
+    EXPECT_EQ(location().query_text("SELECT count(*) FROM measurement_cache"), "0");
+    EXPECT_EQ(store.points(other_set)->size(), 2u);
+}
+
+// One unknown id among known ones: nothing is removed, and the unknown ones are named.
+TEST_P(ResultsStoreBackends, RemoveWithAnUnknownIdRemovesNothing) {
+    ResultsStore store(db());
+    const auto machine = store.save_machine(sample_model("CPU A"));
+    const std::vector<std::string> keys = {"key-a", ""};
+    const auto set = store.save_points("set", sample_points("a"), machine, nullptr, &keys);
+
+    const auto result = store.remove_rows({machine, machine + 10}, {set, set + 5, set + 6});
+    EXPECT_FALSE(result.complete());
+    EXPECT_EQ(result.unknown_machines, std::vector<std::int64_t>{machine + 10});
+    EXPECT_EQ(result.unknown_point_sets, (std::vector<std::int64_t>{set + 5, set + 6}));
+    EXPECT_EQ(store.list_machines().size(), 1u);
+    ASSERT_EQ(store.list_point_sets().size(), 1u);
+    EXPECT_EQ(store.list_point_sets()[0].machine_id, machine);
+    EXPECT_TRUE(store.cached_point("key-a").has_value());
+}
+
+// A dry run says what would go, the same as the removal, and changes nothing; a read-only open can.
+TEST_P(ResultsStoreBackends, RemoveDryRunChangesNothingAndWorksReadOnly) {
+    std::int64_t machine = 0, set = 0, kept = 0;
+    {
+        ResultsStore store(db());
+        machine = store.save_machine(sample_model("CPU A"));
+        const std::vector<std::string> keys = {"key-a", "key-b"};
+        set = store.save_points("set", sample_points("a"), machine, nullptr, &keys);
+        kept = store.save_points("kept", sample_points("b"), machine);
+    }
+    const auto reader = ResultsStore::open_read_only(db());
+    const auto plan = reader->remove_rows({machine}, {set}, /*write=*/false);
+    ASSERT_TRUE(plan.complete());
+    EXPECT_EQ(plan.machines.size(), 1u);
+    EXPECT_EQ(plan.point_sets.size(), 1u);
+    EXPECT_EQ(plan.cache_entries, 2);
+    EXPECT_EQ(plan.unlinked_sets, std::vector<std::int64_t>{kept});  // the set removed with it is not "kept"
+    EXPECT_EQ(reader->list_machines().size(), 1u);
+    EXPECT_EQ(reader->list_point_sets().size(), 2u);
+    EXPECT_TRUE(reader->cached_point("key-a").has_value());
+    // A read-only open cannot remove.
+    EXPECT_THROW(reader->remove_rows({machine}, {}, /*write=*/true), std::runtime_error);
+    EXPECT_EQ(reader->list_machines().size(), 1u);
+
+    ResultsStore writer(db());
+    const auto removed = writer.remove_rows({machine, machine}, {set});  // an id given twice goes once
+    EXPECT_EQ(removed.machines.size(), 1u);
+    EXPECT_EQ(removed.cache_entries, plan.cache_entries);
+    EXPECT_EQ(removed.unlinked_sets, plan.unlinked_sets);
 }
