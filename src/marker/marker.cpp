@@ -35,6 +35,7 @@
 #include <cstring>
 #include <ctime>
 #include <deque>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -398,17 +399,26 @@ void at_exit_write() { write_results(); }
 // Why the regions are written before the program ends (open regions are named with it).
 const char* g_early_write_cause = "the program exec'd another";
 
-// A fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) ends the process without its
-// atexit handlers, so the regions that finished before the crash were lost and measure said
-// they had no native timing. A forked child writes them, as at an exec (open regions flagged),
-// so a lock the crash left held (malloc's, a thread's) can only hang that child: the crashing
-// process waits at most 2 s for it, then dies from the same signal with the default action,
-// as it would have (its exit status is unchanged).
-void on_fatal_signal(int sig) {
+// A fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or a stop signal left at its default
+// (SIGINT from Ctrl-C, SIGTERM, SIGHUP) ends the process without its atexit handlers, so the
+// regions that finished before it were lost and measure said they had no native timing. A forked
+// child writes them, as at an exec (open regions flagged with `cause`), so a lock the signal left
+// held (malloc's, a thread's) can only hang that child: the process waits at most 2 s for it, then
+// dies from the same signal with the default action, as it would have (its exit status is
+// unchanged). Only the process that owns the file writes: a forked child of the program (which a
+// terminal's Ctrl-C reaches too) would replace its parent's regions with its copy of them.
+// _Fork (glibc 2.34) runs no atfork handlers: fork() takes malloc's and stdio's locks in the
+// handler itself, which hangs the program when the signal came in while its thread held one
+// (glibc's <unistd.h>: "Different than fork, _Fork is async-signal-safe").
+void write_before_dying(int sig, const char* cause) {
     const int saved = errno;
-    const pid_t child = ::fork();
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    const pid_t child = g && g->pid == ::getpid() ? ::_Fork() : -1;
+#else
+    const pid_t child = g && g->pid == ::getpid() ? ::fork() : -1;
+#endif
     if (child == 0) {
-        g_early_write_cause = "the program crashed";
+        g_early_write_cause = cause;
         write_results(true);
         ::_exit(0);
     }
@@ -430,18 +440,45 @@ void on_fatal_signal(int sig) {
     ::raise(sig);  // delivered when the handler returns (it is blocked while it runs)
 }
 
-// Only where the program left the signal at its default (its own handler wins), and only
-// when measure asked for a results file.
-void catch_fatal_signals() {
-    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+void on_fatal_signal(int sig) { write_before_dying(sig, "the program crashed"); }
+
+// Static strings: the handler allocates nothing.
+void on_stop_signal(int sig) {
+    write_before_dying(sig, sig == SIGINT    ? "the program was interrupted by SIGINT"
+                            : sig == SIGTERM ? "the program was stopped by SIGTERM"
+                                             : "the program was stopped by SIGHUP");
+}
+
+// Only where the program left the signal at its default (its own handler wins, an ignored
+// signal stays ignored), and only when measure asked for a results file.
+// `block_all`: each of `signals` waits while the handler of another runs.
+void catch_signals(std::initializer_list<int> signals, void (*handler)(int), int flags, bool block_all) {
+    for (const int sig : signals) {
         struct sigaction current {};
         if (::sigaction(sig, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
         struct sigaction action {};
-        action.sa_handler = on_fatal_signal;
+        action.sa_handler = handler;
         sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_RESETHAND | SA_NODEFER;
+        if (block_all)
+            for (const int other : signals) sigaddset(&action.sa_mask, other);
+        action.sa_flags = flags;
         ::sigaction(sig, &action, nullptr);
     }
+}
+
+void catch_fatal_signals() {
+    catch_signals({SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}, on_fatal_signal, SA_RESETHAND | SA_NODEFER, false);
+}
+
+// The stop signals are caught at the first region the program opens, not at load: a program that
+// marks no region keeps its dispositions untouched, and one that looks at them before it opens a
+// region (CPython installs its KeyboardInterrupt handler only over SIG_DFL) still finds the
+// default. All three blocked while one is handled: a second Ctrl-C or a SIGTERM waits (at most the
+// 2 s of the write), then the default action ends the process; the write is not started twice.
+std::atomic<bool> g_stop_signals_caught{false};
+void catch_stop_signals() {
+    if (g_stop_signals_caught.exchange(true, std::memory_order_relaxed)) return;
+    catch_signals({SIGINT, SIGTERM, SIGHUP}, on_stop_signal, SA_RESETHAND, true);
 }
 
 void start_monitor_snapshots(const char* dir);
@@ -724,6 +761,9 @@ __attribute__((noinline)) void begin_slow(const char* name, int mode) {
             note_forked_region(name);
             if (g->out_path.empty() && g->monitor_dir.empty()) return;  // nothing would read the times
         }
+        if (__builtin_expect(!g_stop_signals_caught.load(std::memory_order_relaxed), 0) && !g->out_path.empty() &&
+            name != kCalibrationRegion && name != kCalibrationWhole)
+            catch_stop_signals();
         begin_timing(region_name(name, mode));
     }
 #ifdef ROOFLINE_HAVE_VALGRIND

@@ -55,7 +55,8 @@ std::vector<std::string> read_marker_texts(const std::string& marker_out) {
 
 // What a native run that did not finish (killed, interrupted) lost, by whether the program loads the
 // marker library: a program that marks no regions lost none, only the rest of its run (Ctrl-C during
-// a program without regions was told 'region timings were not written').
+// a program without regions was told 'region timings were not written'). A file the library wrote
+// at the signal is said by unfinished_run_regions instead.
 static std::string unfinished_run_loss(double seconds, std::optional<bool> loads_marker) {
     const std::string ran = fmt::format("the command did not finish: its time, {:.3f} s, is that of the part that ran "
                                         "before it stopped, not of a whole run",
@@ -63,8 +64,32 @@ static std::string unfinished_run_loss(double seconds, std::optional<bool> loads
     if (!loads_marker) return ran + "; if it marks regions, their timings were not written (the marker library "
                                     "writes them when the program exits)";
     if (*loads_marker) return ran + "; the timings of its marker regions were not written (the marker library "
-                                    "writes them when the program exits)";
+                                    "writes them when the program exits, and at a crash, SIGINT, SIGTERM or SIGHUP "
+                                    "once a region was opened: none was, or the program ended another way, such as "
+                                    "SIGKILL or its own signal handler)";
     return ran;
+}
+
+// The same run when the marker library wrote its regions as the signal came (it does at a crash
+// and at SIGINT, SIGTERM, SIGHUP: marker.cpp, write_before_dying): those that had finished keep
+// their time; those still open were cut off by the signal, their time the part that ran.
+static std::string unfinished_run_regions(double seconds, const std::string& how,
+                                          const std::vector<RegionTiming>& timings) {
+    std::vector<std::string> finished, open;
+    for (const auto& t : timings) (t.unclosed > 0 ? open : finished).push_back(fmt::format("'{}'", t.name));
+    std::string text = fmt::format("the command did not finish ({}): its time, {:.3f} s, is that of the part that "
+                                   "ran before it stopped, not of a whole run; the marker library wrote its regions "
+                                   "then",
+                                   how, seconds);
+    if (!finished.empty())
+        text += fmt::format(": {} finished before and keep{} {} time ({})", finished.size(),
+                            finished.size() == 1 ? "s" : "", finished.size() == 1 ? "its" : "their",
+                            fmt::join(finished, ", "));
+    if (!open.empty())
+        text += fmt::format("{} {} still open, cut off by it: {} time is only the part that ran ({})",
+                            finished.empty() ? ":" : ";", open.size() == 1 ? "1 was" : fmt::format("{} were", open.size()),
+                            open.size() == 1 ? "its" : "their", fmt::join(open, ", "));
+    return text;
 }
 
 void first_native_run(const MeasureRequest& request, MeasureResult& result, const TempDir& tmp, ColdCaches& cold,
@@ -161,6 +186,12 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
         result.notes.push_back(fmt::format("marker regions from {} program images (the program exec'd another "
                                            "that loads the marker library): a region in several is their sum",
                                            texts.size()));
+    if (!run.status.exited && !report.timings.empty()) {
+        // Its open regions are said with the signal that cut them off, not as left open at the end.
+        std::erase_if(report.problems,
+                      [](const std::string& p) { return p.find("was still open when the program ended") != std::string::npos; });
+        result.warnings.push_back(unfinished_run_regions(run.wall_seconds, run.status.describe(), report.timings));
+    }
     for (auto& p : report.problems) result.warnings.push_back(std::move(p));
     if (!report.timings.empty()) {
         for (auto& n : said.notes) result.notes.push_back(std::move(n));

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Ctrl-C during the native run of a program with marker regions: the marker library wrote its
+# regions only at exit (and at a crash), so SIGINT lost the region that had finished and measure
+# kept only the part of the program's time that ran. Now the library writes them at SIGINT,
+# SIGTERM and SIGHUP too (the open one flagged), then dies of the signal as before: the finished
+# region keeps its time, the open one is said to be cut off, the run is said interrupted. A
+# program with its own SIGINT handler keeps it: the handler runs and the program ends as it chose.
+# Needs a C compiler and the marker library, else 77.
+set -u
+source "$(dirname "$0")/lib/marker_scenario.sh"
+marker_scenario "$1"
+fail=0
+cc -O1 "$src/tests/marker/interrupt_in_region.c" -I "$src/include" -L "$lib" -lroofline_marker \
+  -Wl,-rpath,"$lib" -o "$tmp/prog" || { echo "FAIL: cannot compile the test program"; exit 1; }
+# The program creates $tmp/ready once it is inside region "spin".
+wait_ready() { for _ in $(seq 1 600); do [[ -e $tmp/ready ]] && return 0; sleep 0.05; done; return 1; }
+
+# 1. Under measure: SIGINT to roofline, which passes it to the program.
+rm -f "$tmp/ready"
+"$bin" measure --engine time --no-store --repeat 1 -o "$tmp/p.json" -- "$tmp/prog" "$tmp/ready" \
+  </dev/null >"$tmp/out" 2>&1 &
+pid=$!
+wait_ready || { kill -KILL "$pid"; echo "FAIL: the program never reached region spin"; cat "$tmp/out"; exit 1; }
+kill -INT "$pid"
+wait "$pid"; code=$?
+[[ $code == 130 ]] || { echo "FAIL: measure exited $code, expected 130"; fail=1; }
+secs=$(jq -r '.points[] | select(.name == "done") | .seconds' "$tmp/p.json" 2>/dev/null)
+awk -v s="${secs:-0}" 'BEGIN { exit !(s > 0) }' || { echo "FAIL: the finished region lost its time ($secs)"; fail=1; }
+grep -q "interrupted by SIGINT" "$tmp/out" || { echo "FAIL: the run is not said interrupted"; fail=1; }
+grep -q "1 finished before and keeps its time ('done')" "$tmp/out" ||
+  { echo "FAIL: the finished region is not said kept"; fail=1; }
+grep -q "1 was still open, cut off by it: its time is only the part that ran ('spin')" "$tmp/out" ||
+  { echo "FAIL: the open region is not said cut off"; fail=1; }
+grep -q "regions were not written\|no native timing" "$tmp/out" && { echo "FAIL: regions said lost"; fail=1; }
+[[ $fail == 0 ]] && echo "ok: an interrupted program keeps its finished region, its open one said cut off" ||
+  sed 's/^/  | /' "$tmp/out"
+
+# 2. The library alone, SIGTERM and SIGHUP too: the program dies of the signal (exit status
+# unchanged), its regions written. set -m: a background job of a script ignores SIGINT otherwise.
+set -m
+for sig in INT TERM HUP; do
+  rm -f "$tmp/ready" "$tmp/direct.json"
+  ROOFLINE_MARKER_OUT=$tmp/direct.json "$tmp/prog" "$tmp/ready" >/dev/null 2>&1 &
+  pid=$!
+  wait_ready || { kill -KILL "$pid"; echo "FAIL: $sig: the program never reached region spin"; exit 1; }
+  kill -$sig "$pid"
+  wait "$pid"; code=$?
+  want=$((128 + $(kill -l $sig)))
+  [[ $code == "$want" ]] || { echo "FAIL: $sig: the program exited $code, expected $want"; fail=1; }
+  jq -e '.regions[] | select(.name == "done" and .seconds > 0 and (.unclosed // 0) == 0)' "$tmp/direct.json" \
+    >/dev/null 2>&1 || { echo "FAIL: $sig: region done not written"; fail=1; }
+  jq -e '.regions[] | select(.name == "spin" and .unclosed == 1)' "$tmp/direct.json" >/dev/null 2>&1 ||
+    { echo "FAIL: $sig: region spin not written as open"; fail=1; }
+  grep -q "still open at finalize (the program was [a-z]* by SIG$sig)" "$tmp/direct.json" ||
+    { echo "FAIL: $sig: the cause is not named"; fail=1; }
+done
+
+# 3. The program's own SIGINT handler is called, not replaced: the loop ends, "spin" closes, exit 3.
+rm -f "$tmp/ready" "$tmp/direct.json"
+ROOFLINE_MARKER_OUT=$tmp/direct.json "$tmp/prog" "$tmp/ready" own-handler >"$tmp/own" 2>&1 &
+pid=$!
+wait_ready || { kill -KILL "$pid"; echo "FAIL: own handler: the program never reached region spin"; exit 1; }
+kill -INT "$pid"
+wait "$pid"; code=$?
+set +m
+[[ $code == 3 ]] || { echo "FAIL: with its own handler the program exited $code, expected 3"; fail=1; }
+grep -q "own handler called" "$tmp/own" || { echo "FAIL: the program's own SIGINT handler was not called"; fail=1; }
+jq -e '.regions[] | select(.name == "spin" and (.unclosed // 0) == 0)' "$tmp/direct.json" >/dev/null 2>&1 ||
+  { echo "FAIL: own handler: region spin was not closed by the program"; fail=1; }
+[[ $fail == 0 ]] && echo "ok: SIGINT, SIGTERM, SIGHUP write the regions and end the program as before; its own handler runs"
+exit $fail
