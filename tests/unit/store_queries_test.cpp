@@ -33,6 +33,18 @@ TEST(StoreQueries, ParametersTakeEachDialectsMark) {
     EXPECT_EQ(sqlite().newest_point_set, "SELECT id, json FROM point_sets ORDER BY id DESC LIMIT 1");
 }
 
+// roofline remove: a set's cache entries before the set, a machine's sets unlinked before it
+// (PostgreSQL enforces the REFERENCES; SQLite, without PRAGMA foreign_keys, would leave them dangling).
+TEST(StoreQueries, RemovingRowsKeepsNoReferenceToThem) {
+    EXPECT_EQ(sqlite().forget_set_measurements, "DELETE FROM measurement_cache WHERE point_set_id = ?1");
+    EXPECT_EQ(postgresql().forget_set_measurements, "DELETE FROM measurement_cache WHERE point_set_id = $1");
+    EXPECT_EQ(postgresql().delete_point_set, "DELETE FROM point_sets WHERE id = $1");
+    EXPECT_EQ(sqlite().unlink_machine, "UPDATE point_sets SET machine_id = NULL WHERE machine_id = ?1");
+    EXPECT_EQ(postgresql().delete_machine, "DELETE FROM machines WHERE id = $1");
+    EXPECT_EQ(postgresql().count_set_measurements, "SELECT count(*) FROM measurement_cache WHERE point_set_id = $1");
+    EXPECT_EQ(sqlite().sets_of_machine, "SELECT id FROM point_sets WHERE machine_id = ?1 ORDER BY id");
+}
+
 TEST(StoreQueries, OnlyPostgresqlInsertsReturnTheId) {
     EXPECT_EQ(sqlite().insert_machine, "INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, "
                                        "json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
