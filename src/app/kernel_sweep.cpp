@@ -227,6 +227,13 @@ Point kernel_point(const ReferenceKernel& k, const KernelParams& params, const R
     // The precision of its FLOPs, as the measuring engines write it: report and plot judge a
     // point on its own precision's roofline (an sp kernel was judged on the dp one).
     if (p.work > 0) p.details[k.precision == "sp" ? "flops_f32" : "flops_f64"] = p.work;
+    // The scalar sums' FLOPs are scalar adds by their code (reference_sums.cpp: no -ffast-math lets
+    // the compiler reassociate them): said as an engine counts them, so that the advice reads their
+    // chains (an add chain on 4 threads was told to fuse read-only passes, its chain unsaid).
+    if (p.work > 0 && (k.id == ReferenceKernelId::sum_sp_scalar || k.id == ReferenceKernelId::sum_sp_unrolled)) {
+        p.details["flops_by_width_scalar"] = p.work;
+        p.details["flops_f32_add"] = p.work;
+    }
     for (const auto& [name, value] : k.resolved(params)) p.details["param_" + name] = static_cast<double>(value);
     for (const auto& [name, value] : run.details) p.details[name] = value;
     if (const double spill = working_set_over_cache(run.counts, caches, run.threads); spill > 0)

@@ -124,8 +124,8 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                            "the {} roof caps this point at {} {}",
                            step.level, step.roof, format_number(step.cap), rate_unit(r.work_unit));
     case NextStep::Kind::vectorize:
-        return fmt::format("{} of its FLOPs ran in scalar instructions (counted): {}", format_percent(step.share),
-                           vectorize_how());
+        return fmt::format("{} of its FLOPs ran in scalar instructions ({}): {}", format_percent(step.share),
+                           step.operation.empty() ? "counted" : step.operation, vectorize_how());
     case NextStep::Kind::leave_x87:
         return fmt::format(
             "{} of its FLOPs are x87 instructions (long double, counted): the x87 unit has no SIMD form and "

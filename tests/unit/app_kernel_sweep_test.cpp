@@ -2,6 +2,9 @@
 // anything runs, and a tiny sweep's steps and result.
 #include "app/kernel_sweep.hpp"
 #include "core/machine_roofline.hpp"
+#include "core/reference_kernels.hpp"
+#include "core/roofline.hpp"
+#include "render/advice_text.hpp"
 #include "io/results_store.hpp"
 #include "io/temp_dir.hpp"
 #include "topo/topology.hpp"
@@ -320,6 +323,45 @@ TEST(KernelSweep, ALongCallIsAnnouncedOnlyWhenItRunsNotWhenTheStoreHasThePoint) 
     KernelSweep again(plan_of(r), Topology::discover(), &store);
     EXPECT_EQ(kinds_of(again), std::vector<KernelSweepStep::Kind>{KernelSweepStep::Kind::cached})
         << "a point from the store takes no time: no warning of minutes";
+}
+
+// The scalar sums' FLOPs are scalar adds by their code, said as an engine counts them: a 4-thread
+// add chain at one chain's rate per thread (3.7 GHz / 2 cycles: 1.85 GFLOP/s a thread), far under
+// the L1 loads-alone ceiling, was told "fuse read-only passes" first; its chain is its step.
+TEST(KernelSweep, TheScalarSumsSayTheirAddsSoTheirChainIsTheAdvice) {
+    const ReferenceKernel& k = reference_kernel(ReferenceKernelId::sum_sp_scalar);
+    ReferenceRun run;
+    run.n = 1024;
+    run.threads = 4;
+    run.counts = k.counts(run.n);
+    run.seconds = 4 * run.counts.flops / 6.5e9;  // 6.5 GFLOP/s on 4 threads: under 4 chains' 7.4
+    run.samples = 1;
+    const Point p = kernel_point(k, {}, run, two_caches());
+    EXPECT_DOUBLE_EQ(p.details.at("flops_by_width_scalar"), p.work);
+    EXPECT_DOUBLE_EQ(p.details.at("flops_f32_add"), p.work);
+    // Other kernels' FLOPs are not said by width or kind: their compiled code decides.
+    const ReferenceKernel& triad = reference_kernel(ReferenceKernelId::stream_triad);
+    ReferenceRun t = run;
+    t.counts = triad.counts(run.n);
+    EXPECT_FALSE(kernel_point(triad, {}, t, two_caches()).details.count("flops_by_width_scalar"));
+
+    Roofline r;
+    r.label = "test";
+    r.precision = "sp";
+    r.threads = 4;
+    r.clock_ghz = 3.7;
+    r.compute = {"SP peak", "", 470};
+    r.bandwidth = {{"L1 triad", "L1", 1200}, {"DRAM copy", "DRAM", 60}};
+    r.ceilings = {{"L1 load", CeilingKind::bandwidth, "pattern", "L1", 900, "", true}};
+    const Analysis a = analyze(r, p, View::carm);
+    std::string advice;
+    for (const auto& s : a.next_steps) advice += next_step_text(r, s) + "\n";
+    EXPECT_EQ(advice.find("fuse read-only passes"), std::string::npos) << advice;
+    ASSERT_FALSE(a.next_steps.empty());
+    EXPECT_EQ(a.next_steps.front().kind, NextStep::Kind::split_chain) << advice;
+    // Its scalar share is its code's, not a count: the words say so.
+    EXPECT_NE(advice.find("ran in scalar instructions (by its code)"), std::string::npos) << advice;
+    EXPECT_EQ(advice.find("(counted)"), std::string::npos) << advice;
 }
 
 } // namespace

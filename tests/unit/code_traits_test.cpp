@@ -943,3 +943,38 @@ TEST(CodeTraits, SplitChainSaysTheMeasuredChainsRateWhereTheBenchMeasuredIt) {
     EXPECT_NE(hedged.find("(3.70 GFLOP/s at the measured clock, one accumulation per 2 cycles)"), std::string::npos)
         << hedged;
 }
+
+// An audit's add chain on 4 threads at 1.7% of the L1 roof was told "loads alone stream slower here
+// than triad (L1): fuse read-only passes" first, though it waits for each add, not for its loads.
+// A sum in 256-bit vectors with one accumulator, at its one chain's rate (3.7 GHz / 2 cycles x 4
+// lanes = 7.4 GFLOP/s): 5 GFLOP/s, 8 B loaded per FLOP, far under the loads-alone ceiling (200
+// GB/s: 25 GFLOP/s at 1/8 FLOP/B). On a model without an ILP ceiling nothing else spoke first.
+TEST(CodeTraits, AChainHeldSumIsNotToldToFuseReadOnlyPasses) {
+    const auto r = machine();
+    Point p;
+    p.name = "vector chain";
+    const double n = 1e8;
+    p.work = n;
+    p.bytes = {{"L1", 8 * n}};
+    p.details = {{"flops_by_width_256", n}, {"flops_f64_add", n}, {"flops_f64_mul", 0}, {"flops_f64_fma", 0},
+                 {"bytes_loaded", 8 * n},   {"bytes_stored", 0}};
+    const auto loads_alone = [&](const Analysis& a) {
+        return std::any_of(a.next_steps.begin(), a.next_steps.end(), [](const NextStep& s) {
+            return s.kind == NextStep::Kind::lift_ceiling && s.ceiling.category == "pattern" && s.ceiling.read_only;
+        });
+    };
+    p.seconds = p.work / 5e9;
+    const auto held = analyze(r, p, View::carm);
+    EXPECT_FALSE(loads_alone(held)) << all_advice(r, held);
+    EXPECT_EQ(all_advice(r, held).find("fuse read-only passes"), std::string::npos) << all_advice(r, held);
+    // Past its chain's rate (8 accumulators' worth would run at 20), it is no longer held by one
+    // chain: near the loads-alone ceiling that ceiling is its next limit again.
+    p.seconds = p.work / 20e9;
+    const auto fast = analyze(r, p, View::carm);
+    EXPECT_TRUE(loads_alone(fast)) << all_advice(r, fast);
+    // Far under one chain's rate (a third of it: 2.47) its adds wait for something else, which
+    // may be its loads: the ceiling stays.
+    p.seconds = p.work / 1e9;
+    const auto slow = analyze(r, p, View::carm);
+    EXPECT_TRUE(loads_alone(slow)) << all_advice(r, slow);
+}
