@@ -85,17 +85,8 @@ PY
 
 # history over a store: vm, vm with DRAM cut, vm, then spr1 (the newest), then vm at 512 KiB.
 db=$tmp/r.db
-"$bin" measure --engine time --db "$db" -q -o "$tmp/true.json" -- true >"$tmp/out" 2>&1 || check "cannot make a store"
-python3 - "$db" "$base" "$tmp/dram60.json" "$base" "$tmp/spr1.json" <<'PY' || { echo "FAIL: cannot fill the store"; fail=1; }
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-for i, path in enumerate(sys.argv[2:]):
-    m = json.load(open(path))
-    db.execute("INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) VALUES (?, ?, ?, ?, 0, ?, ?)",
-               (f"2026-11-2{i + 1}T00:00:00Z", m["environment"]["hostname"], m["cpu"]["model"], "quick", m["schema"],
-                json.dumps(m)))
-db.commit()
-PY
+source "$src/tests/scenarios/lib/model_store.sh"
+store_models "$bin" "$db" "$base" "$tmp/dram60.json" "$base" "$tmp/spr1.json" || { echo "FAIL: cannot make or fill the store"; fail=1; }
 "$bin" history --db "$db" >"$tmp/out" 2>&1 || check "history of the newest model's machine failed"
 grep -q "History of the roofs of Intel(R) Xeon(R) Platinum 8480+ on host spr1" "$tmp/out" || check "history without --host is not the newest model's"
 "$bin" history --db "$db" --host vm >"$tmp/out" 2>&1 || check "history --host vm took another host's CPU"
