@@ -1,16 +1,20 @@
 #include "core/command_series.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 #include <filesystem>
 #include <map>
 
 namespace roofline {
 namespace {
 
+// Plain words only (letters, digits and a few marks no shell treats specially) go unquoted: a
+// ';', '*', '|' or '~' in a command line shown for copying must not act when pasted.
 bool needs_quotes(const std::string& word) {
     if (word.empty()) return true;
-    return std::any_of(word.begin(), word.end(), [](char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\'' || c == '"' || c == '\\' || c == '$' || c == '`';
+    return !std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./-+:@%=,").find(c) != std::string_view::npos;
     });
 }
 

@@ -15,8 +15,8 @@
 
 namespace roofline {
 
-// The command line for people: words joined by spaces, a word quoted ('...') when it holds
-// a space, a quote or nothing, as a shell would need it.
+// The command line for people, to read or paste into a shell: words joined by spaces, a word
+// quoted ('...') unless it is plain (letters, digits, _./-+:@%=,), empty ones too.
 std::string command_line_text(const std::vector<std::string>& command);
 
 // The key of the series a point of `origin` belongs to, from its set's recorded command (the

@@ -1,5 +1,6 @@
 #include "io/results_store.hpp"
 
+#include "core/command_series.hpp"
 #include "core/message_name.hpp"
 
 #include "io/json_node.hpp"
@@ -13,7 +14,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -41,23 +41,12 @@ struct StoredRow {
     std::int64_t id;
 };
 
-// A name as a shell word: as it is when it needs no quotes, else in single quotes.
-std::string shell_word(const std::string& text) {
-    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./-+:@%=,").find(c) != std::string_view::npos;
-    });
-    if (plain) return text;
-    std::string out = "'";
-    for (const char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
 // The command that removes the row (its JSON is not read, so a damaged row goes too): a
 // set's measurement-cache entries go with it; a machine's sets stay, no longer naming it.
 // The store is opened to say this, so `roofline remove` can open it (the SQL it replaces
 // needed the sqlite3 or psql program and the layout's details).
 std::string remove_command(const std::string& store, const StoredRow& row) {
-    return fmt::format("roofline remove {} {} --db {}", row.option, row.id, shell_word(store));
+    return fmt::format("roofline remove {} {} --db {}", row.option, row.id, command_line_text({store}));
 }
 
 // Where the row is, for the start of a message: "results store r.db: point set 2 (table point_sets, id 2)".

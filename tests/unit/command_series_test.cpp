@@ -31,6 +31,9 @@ TEST(CommandSeries, PointsNamedByWhatRanAreOneSeriesByName) {
 TEST(CommandSeries, CommandLineTextQuotesWhatAShellWould) {
     EXPECT_EQ(command_line_text({"./dot", "1000"}), "./dot 1000");
     EXPECT_EQ(command_line_text({"./x", "a b", "", "it's"}), "./x 'a b' '' 'it'\\''s'");
+    // A word a shell would act on when the line is pasted is quoted too; plain marks are not.
+    EXPECT_EQ(command_line_text({"./x", "a;rm", "*.c", "~/r.db", "--db=r.db", "n=1,2"}),
+              "./x 'a;rm' '*.c' '~/r.db' --db=r.db n=1,2");
 }
 
 TEST(CommandSeries, GroupsRunsLatestSeriesFirst) {
