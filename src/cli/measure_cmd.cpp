@@ -391,26 +391,39 @@ void say_ending(const app::ProgramMeasurement& measured, const measure::MeasureR
     }
 }
 
-// "POINT: the data it touched (about 30 MiB) fills 94% of the simulated 32 MiB L3; ...: DRAM bytes
-// here are a lower bound", for each point whose data fills most of the simulated LLC
-// (core/llc_occupancy): said under the table and kept in the provenance (report says it again).
-// And "POINT: 1.57 MB of its write-backs are counted nowhere: ..." for each whose written lines were
-// still dirty in the simulated caches when the run ended (core/dirty_at_end: the tool's count of the
-// point's own lines; from an older tool's output, "up to" a bound with the program's figure).
-std::vector<std::string> dram_lower_bound_notes(const std::vector<Point>& points) {
-    std::vector<std::string> notes;
+// The notes on figures the counting run cannot make exact, said under the table and kept in the
+// provenance, each under the key that says which way it errs:
+// - dram_lower_bound: "POINT: the data it touched (about 30 MiB) fills 94% of the simulated 32 MiB
+//   L3; ...: DRAM bytes here are a lower bound" (core/llc_occupancy; report says it again), and
+//   "POINT: 1.57 MB of its write-backs are counted nowhere: ..." (core/dirty_at_end: the tool's
+//   count of the point's own lines; from an older tool's output, "up to" a bound with the
+//   program's figure);
+// - rep_string_stores: its REP STOS/MOVS write-allocate reads, bytes that may be too many, not too
+//   few (core/rep_string_stores);
+// - math_library_flops: its FLOPs run inside a math library, no bytes at all (core/math_library_flops).
+// One key held all three once, and told a reader of the provenance that bytes possibly too many,
+// and FLOPs, were DRAM lower bounds.
+struct CountNote {
+    const char* key;
+    std::string text;
+};
+std::vector<CountNote> count_notes(const std::vector<Point>& points) {
+    std::vector<CountNote> notes;
     for (const auto& p : points)
-        if (const auto n = llc_near_full(p)) notes.push_back(p.name + ": " + llc_near_full_text(*n));
+        if (const auto n = llc_near_full(p)) notes.push_back({"dram_lower_bound", p.name + ": " + llc_near_full_text(*n)});
     std::optional<double> run_end_dirty;
     for (const auto& p : points)
         if (p.name == measure::kProgramRegion)
             if (const auto it = p.details.find(kCacheDirtyAtEndBytes); it != p.details.end()) run_end_dirty = it->second;
     for (const auto& p : points)
-        if (const auto d = dirty_at_end(p, run_end_dirty)) notes.push_back(p.name + ": " + dirty_at_end_text(*d));
+        if (const auto d = dirty_at_end(p, run_end_dirty))
+            notes.push_back({"dram_lower_bound", p.name + ": " + dirty_at_end_text(*d)});
     for (const auto& p : points)
-        if (const auto f = rep_string_fill(p)) notes.push_back(p.name + ": " + rep_string_fill_text(*f));
+        if (const auto f = rep_string_fill(p))
+            notes.push_back({"rep_string_stores", p.name + ": " + rep_string_fill_text(*f)});
     for (const auto& p : points)
-        if (const auto m = math_library_flops(p)) notes.push_back(p.name + ": " + math_library_flops_text(*m));
+        if (const auto m = math_library_flops(p))
+            notes.push_back({"math_library_flops", p.name + ": " + math_library_flops_text(*m)});
     return notes;
 }
 
@@ -433,7 +446,7 @@ void print_tables(const app::MeasuredPoints& made, const app::ProgramMeasurement
             std::fflush(stdout);  // under the table it speaks of
             say.warning(terminal_text(measured_elsewhere_text({*elsewhere})));
         }
-    for (const auto& note : dram_lower_bound_notes(made.points)) say.note(note);
+    for (const auto& note : count_notes(made.points)) say.note(note.text);
     if (!mpi && !args.counts_from.empty())
         fmt::print("{}", render_counted_from_footer(args.counts_from, args.command.front()));
     if (!machine) say.note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
@@ -647,8 +660,10 @@ int run_measure(const MeasureArgs& args) {
         // check of standard output says it and makes the exit a failure.
     }
     auto provenance = measure_provenance(args, plan, measured, evex, stop_signal);
-    if (const auto notes = dram_lower_bound_notes(made.points); !notes.empty())
-        provenance.options["dram_lower_bound"] = fmt::format("{}", fmt::join(notes, " | "));
+    for (const auto& note : count_notes(made.points)) {
+        auto& kept = provenance.options[note.key];
+        kept += (kept.empty() ? "" : " | ") + note.text;
+    }
     return deliver_measured(made.points, provenance, plan, measured.result, stop_signal, machine, store.get(), args,
                             say.quiet);
 }

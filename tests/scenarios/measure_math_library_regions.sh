@@ -74,6 +74,11 @@ check() {
   grep -qF "roofline: with libm: " "$out" && grep -F "roofline: with libm: " "$out" | grep -qF "($share%) ran inside the math library" ||
     { cat "$out"; fail "$run: no note of 'with libm' with its share $share%"; }
   ! grep -q "roofline: arithmetic: .*math library" "$out" || fail "$run: a math-library note of 'arithmetic'"
+  # The provenance keeps it under its own key, not as a DRAM lower bound (FLOPs are no bytes).
+  jq -e '.provenance.options.math_library_flops | split(" | ") | map(select(startswith("with libm: "))) | length == 1' \
+    "$pts" >/dev/null || fail "$run: the provenance's math_library_flops: $(jq -c .provenance.options.math_library_flops "$pts")"
+  jq -e '(.provenance.options.dram_lower_bound // "") | test("math library") | not' "$pts" >/dev/null ||
+    fail "$run: the math-library note is kept as a DRAM lower bound: $(jq -c .provenance.options.dram_lower_bound "$pts")"
   echo "ok: $run: with libm F=$F, in libm $M ($share%), arithmetic $((2 * N)) without a note"
 }
 

@@ -68,6 +68,12 @@ within "$(detail store_loop cache_DRAM_rep_string_fill_bytes)" 0 0 ||
   fail "store_loop's fills at DRAM: $(detail store_loop cache_DRAM_rep_string_fill_bytes), want 0"
 grep -qE "^roofline: store_loop: .*REP STOS" <<<"$out" && fail "a string-store note for the plain store loop"
 echo "ok: $(grep -m1 '^roofline: stosb: ' <<<"$out" | cut -c1-110)"
+# The provenance keeps the note under its own key: bytes that may be too many are no DRAM lower
+# bound (options.dram_lower_bound held it once).
+jq -e '.provenance.options.rep_string_stores | split(" | ") | any(test("^stosb: 16\\.8 MB of its stores were REP STOS/MOVS"))' p.json >/dev/null ||
+  fail "the provenance's rep_string_stores: $(jq -c .provenance.options.rep_string_stores p.json)"
+jq -e '(.provenance.options.dram_lower_bound // "") | test("REP STOS") | not' p.json >/dev/null ||
+  fail "the string-store note is kept as a DRAM lower bound: $(jq -c .provenance.options.dram_lower_bound p.json)"
 # memset: whether glibc chose rep stosb depends on the CPU Valgrind presents; said when it did.
 stored=$(detail memset cache_rep_string_stored_bytes)
 if within "$stored" 16000000 16777216; then
