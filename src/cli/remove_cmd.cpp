@@ -9,7 +9,7 @@
 #include "cli/usage_error.hpp"
 #include "io/results_store.hpp"
 #include "io/store_location.hpp"
-#include "render/text_escape.hpp"
+#include "render/store_removal.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -27,6 +27,7 @@ struct RemoveArgs {
     std::vector<std::string> machines;
     std::vector<std::string> points;
     std::string db;
+    std::string format;
     bool dry_run = false;
     bool quiet = false;
 };
@@ -57,43 +58,6 @@ std::string id_list(const std::vector<std::int64_t>& ids) {
     return fmt::format("{}", fmt::join(words, ", "));
 }
 
-// "machine #4 (host vm, AMD EPYC, quick, 2026-11-29T12:00:41Z)": what `roofline list` shows of it.
-std::string describe(const StoredMachine& m) {
-    std::vector<std::string> parts;
-    for (const auto* field : {&m.hostname, &m.cpu_model, &m.mode})
-        if (!field->empty()) parts.push_back(field == &m.hostname ? "host " + *field : *field);
-    if (m.partial) parts.push_back("interrupted");
-    parts.push_back(m.created);
-    return terminal_text(fmt::format("machine #{} ({})", m.id, fmt::join(parts, ", ")));
-}
-
-// "point set #7 (roofline measure -- ./app, 12 points, machine #4, 2026-11-29T12:03:00Z)".
-std::string describe(const StoredPointSet& s) {
-    std::vector<std::string> parts{s.name};
-    parts.push_back(!s.damaged.empty() ? s.damaged : fmt::format("{} point{}", s.point_count, s.point_count == 1 ? "" : "s"));
-    if (s.machine_id) parts.push_back(fmt::format("machine #{}", *s.machine_id));
-    parts.push_back(s.created);
-    return terminal_text(fmt::format("point set #{} ({})", s.id, fmt::join(parts, ", ")));
-}
-
-// Each row, then what else goes or changes; `verb` "removed" or "would remove".
-std::string removal_text(const RemovedRows& rows, bool dry_run) {
-    const char* verb = dry_run ? "would remove" : "removed";
-    std::string out;
-    for (const auto& m : rows.machines) out += fmt::format("{} {}\n", verb, describe(m));
-    for (const auto& s : rows.point_sets) out += fmt::format("{} {}\n", verb, describe(s));
-    if (rows.cache_entries > 0)
-        out += fmt::format("{} {} measurement-cache entr{} of the point set{} (measured again when next asked for)\n",
-                           verb, rows.cache_entries, rows.cache_entries == 1 ? "y" : "ies",
-                           rows.point_sets.size() == 1 ? "" : "s");
-    if (!rows.unlinked_sets.empty())
-        out += fmt::format("{} point set{} {}: {}, no longer naming a stored machine\n",
-                           dry_run ? "would keep" : "kept", rows.unlinked_sets.size() == 1 ? "" : "s",
-                           id_list(rows.unlinked_sets),
-                           rows.unlinked_sets.size() == 1 ? "it keeps its points" : "they keep their points");
-    return out;
-}
-
 // "machine #9 and point set #12", of the ids the store does not hold.
 std::string unknown_text(const RemovedRows& rows) {
     std::vector<std::string> parts;
@@ -107,6 +71,7 @@ std::string unknown_text(const RemovedRows& rows) {
 }
 
 int run_remove(const RemoveArgs& args) {
+    const ReportFormat format = parse_report_format(args.format);
     const auto machine_ids = parse_row_ids(args.machines, "--machine");
     const auto point_set_ids = parse_row_ids(args.points, "--points");
     if (machine_ids.empty() && point_set_ids.empty())
@@ -134,7 +99,7 @@ int run_remove(const RemoveArgs& args) {
             return kExitFailure;
         }
         if (args.dry_run) {
-            fmt::print("{}", removal_text(plan, true));
+            fmt::print("{}", render_store_removal(name, plan, true, format));
             if (!args.quiet)
                 print_stderr("roofline: note: a dry run: nothing was removed from the results store {}\n", name);
             return kExitOk;
@@ -149,7 +114,7 @@ int run_remove(const RemoveArgs& args) {
                          name, unknown_text(removed), list_hint);
             return kExitFailure;
         }
-        fmt::print("{}", removal_text(removed, false));
+        fmt::print("{}", render_store_removal(name, removed, false, format));
         return kExitOk;
     } catch (const UsageError&) {
         throw;
@@ -170,18 +135,21 @@ void add_remove_command(CLI::App& app, int& exit_code) {
                      "stored machine. A point set's measurement-cache entries go with it (those points are measured\n"
                      "again when next asked for); a machine's point sets stay, no longer naming a stored machine.\n"
                      "Every id is checked first: when one is not stored, nothing is removed (exit 1). The removal is\n"
-                     "one transaction, and each row removed is printed; --dry-run prints what would be removed.");
+                     "one transaction, and each row removed is printed (--format json: the rows as 'roofline list' gives\n"
+                     "them); --dry-run prints what would be removed. Errors are said on standard error.");
     cmd->add_option("--machine", args->machines, "Machine models to remove: ids such as 4 or stored:4 (repeatable)")
         ->type_name("ID");
     cmd->add_option("--points", args->points, "Point sets to remove: ids such as 7 or stored:7 (repeatable)")
         ->type_name("ID");
     add_db_option(cmd, args->db);
     cmd->add_flag("--dry-run", args->dry_run, "Print what would be removed, and remove nothing");
+    add_format_option(cmd, args->format, {"text", "json"});
     add_quiet_flag(cmd, args->quiet);
     cmd->footer("Examples:\n"
                 "  roofline list\n"
                 "  roofline remove --machine 4 --dry-run\n"
-                "  roofline remove --machine 4 5 --points stored:9");
+                "  roofline remove --machine 4 5 --points stored:9\n"
+                "  roofline remove --points 7 --format json | jq '.point_sets[].id'");
     cmd->callback([args, &exit_code] { exit_code = run_remove(*args); });
 }
 

@@ -48,6 +48,24 @@ said "^would keep point set #1: it keeps its points, no longer naming a stored m
 said "a dry run: nothing was removed"
 [[ $(rows) == "$before" ]] || bad "--dry-run removed rows: $(rows), was $before"
 
+# --format json: the same rows, as a script reads them; the dry run's note stays on stderr.
+timeout 300 "$bin" remove --machine 2 --points 2 --dry-run --format json --db "$db" >"$tmp/json" 2>"$tmp/out" \
+  || bad "remove --dry-run --format json failed"
+python3 - "$tmp/json" "$host" "$created" <<'PY' || { bad "remove --format json"; sed 's/^/  | /' "$tmp/json"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "roofline.remove/1", d
+assert d["dry_run"] is True and d["removed"] is False, d
+assert d["store"].endswith("/s.db"), d["store"]
+assert [(m["id"], m["hostname"], m["created"]) for m in d["machines"]] == [(2, sys.argv[2], sys.argv[3])], d["machines"]
+assert [(s["id"], s["points"]) for s in d["point_sets"]] == [(2, 1)], d["point_sets"]
+assert d["point_sets"][0]["source"].startswith("roofline kernels daxpy"), d["point_sets"]
+assert d["cache_entries"] >= 1 and d["unlinked_point_sets"] == [1], d
+PY
+said "a dry run: nothing was removed"
+[[ $(rows) == "$before" ]] || bad "--dry-run --format json removed rows: $(rows), was $before"
+run 2 remove --machine 2 --format csv --db "$db"
+
 # The removal: stored:ID and plain ids alike.
 run 0 remove --machine stored:2 --points 2 --db "$db"
 said "^removed machine #2 \(host $host, .*, $created\)$"
@@ -65,6 +83,11 @@ assert [m["id"] for m in d["machines"]] == [1], d["machines"]
 assert [s["id"] for s in d["point_sets"]] == [1], d["point_sets"]
 PY
 run 1 show stored:2 --db "$db"
+# An error is said on stderr, as text, with --format json too; stdout stays empty.
+timeout 300 "$bin" remove --points 2 --format json --db "$db" >"$tmp/json" 2>"$tmp/out"
+[[ $? == 1 ]] || bad "remove of a removed set with --format json: not exit 1"
+said "holds no point set #2"
+[[ -s $tmp/json ]] && bad "an error wrote to stdout with --format json"
 # Removed once: a second time it is unknown.
 run 1 remove --points 2 --db "$db"
 said "holds no point set #2"
