@@ -390,6 +390,15 @@ public:
         std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         return with_retry(c_, wait_, [&] {
             Transaction transaction(c_);
+            // Locked for key share, as the foreign key's check would: a remover holding it
+            // FOR UPDATE is waited for, and then the machine is found gone and said so (not
+            // a foreign-key violation); one that comes later waits and unlinks this set.
+            if (row.machine_id) {
+                const auto found = c_.exec((postgres_queries().machine_exists + " FOR KEY SHARE").c_str(),
+                                           {integer(row.machine_id)}, "finding the set's machine");
+                if (PQntuples(found.get()) == 0)
+                    throw store_schema::StoreFailure(c_.name(), removed_machine_reason(*row.machine_id));
+            }
             const auto r = c_.exec(postgres_queries().insert_point_set.c_str(),
                                    {text(row.created), text(row.name), integer(row.machine_id), integer(row.point_count),
                                     text(row.json)},

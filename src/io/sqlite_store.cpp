@@ -484,6 +484,13 @@ std::int64_t SqliteStore::insert_point_set(const PointSetRow& row,
     std::lock_guard lock(mutex_);
     return with_retry(db_, path_, busy_wait_, [&] {
         WriteTransaction transaction(db_, path_);
+        // The write lock is held from BEGIN IMMEDIATE: a remover cannot take the machine
+        // between this check and the commit.
+        if (row.machine_id) {
+            Statement exists(db_, path_, sqlite_queries().machine_exists.c_str());
+            exists.bind(1, *row.machine_id);
+            if (!exists.step()) throw store_schema::StoreFailure(path_, removed_machine_reason(*row.machine_id));
+        }
         Statement insert(db_, path_, sqlite_queries().insert_point_set.c_str());
         insert.bind(1, row.created);
         insert.bind(2, row.name);

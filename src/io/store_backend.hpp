@@ -72,6 +72,16 @@ inline void note_unlinked_sets(RemovedRows& out, const std::vector<std::int64_t>
             out.unlinked_sets.push_back(id);
 }
 
+// Why a point set was not stored: the machine it names (the one its points were judged on,
+// looked up before the save) was removed meanwhile, by a concurrent `roofline remove`. Both
+// back ends refuse it in the insert's transaction rather than store a dangling machine id
+// (SQLite does not enforce the foreign key) or bring back a machine the user removed.
+inline std::string removed_machine_reason(std::int64_t machine_id) {
+    return "machine #" + std::to_string(machine_id) +
+           ", which these points were judged on, is no longer stored (removed meanwhile, by 'roofline remove'?): "
+           "the point set was not stored";
+}
+
 class StoreBackend {
 public:
     virtual ~StoreBackend() = default;

@@ -92,6 +92,7 @@ Queries render(const Dialect& d) {
     out.remember_measurement = insert_on_key(
         "INSERT INTO measurement_cache (key, point_set_id, point_index) VALUES (?1, ?2, ?3)", "key", OnKey::replace, d);
 
+    out.machine_exists = q("SELECT id FROM machines WHERE id = ?1");
     out.machine_by_id = q("SELECT id, json FROM machines WHERE id = ?1");
     out.newest_machine = q("SELECT id, json FROM machines ORDER BY id DESC LIMIT 1");
     out.point_set_by_id = q("SELECT id, json FROM point_sets WHERE id = ?1");

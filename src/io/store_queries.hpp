@@ -60,6 +60,9 @@ struct Queries {
     std::string insert_point_set;
     // ?1 key, ?2 point_set_id, ?3 point_index: the newest set wins a key.
     std::string remember_measurement;
+    // ?1 machine id -> id, when stored: checked in a point set's insert transaction, so
+    // that a set never names a machine removed meanwhile (PostgreSQL locks it: FOR KEY SHARE).
+    std::string machine_exists;
 
     // A stored document -> id, json: by id (?1), or the newest (highest id).
     std::string machine_by_id;

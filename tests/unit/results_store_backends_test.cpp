@@ -702,6 +702,61 @@ TEST_P(ResultsStoreBackends, RemoveTakesSetsWithTheirCacheAndUnlinksAMachinesSet
     EXPECT_EQ(store.points(other_set)->size(), 2u);
 }
 
+// measure looks its machine up, measures, then saves: a `roofline remove` of that machine in
+// between (here, done between the two calls) must not leave a set naming a machine that is
+// gone (SQLite does not enforce REFERENCES), nor bring the machine back: the save is refused,
+// said, and stores nothing. Both back ends take this path.
+TEST_P(ResultsStoreBackends, SavingPointsForAMachineRemovedMeanwhileStoresNothing) {
+    ResultsStore store(db());
+    const auto machine = store.save_machine(sample_model("CPU A"));
+    ResultsStore remover(db());  // another process's `roofline remove`
+    ASSERT_TRUE(remover.remove_rows({machine}, {}).complete());
+
+    const std::vector<std::string> keys = {"key-a", "key-b"};
+    try {
+        store.save_points("late", sample_points("a"), machine, nullptr, &keys);
+        FAIL() << "a set naming a removed machine was stored";
+    } catch (const std::runtime_error& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find(fmt::format("machine #{}, which these points were judged on, is no longer stored", machine)),
+                  std::string::npos) << message;
+        EXPECT_NE(message.find("the point set was not stored"), std::string::npos) << message;
+    }
+    EXPECT_TRUE(store.list_point_sets().empty());
+    EXPECT_TRUE(store.list_machines().empty());  // not stored again
+    EXPECT_FALSE(store.cached_point("key-a").has_value());
+    EXPECT_EQ(location().query_text("SELECT count(*) FROM point_sets"), "0");
+    // Sets naming no machine, or one still stored, are stored as before.
+    EXPECT_GT(store.save_points("unlinked", sample_points("b")), 0);
+    const auto other = store.save_machine(sample_model("CPU B"));
+    EXPECT_GT(store.save_points("linked", sample_points("c"), other), 0);
+}
+
+// PostgreSQL: a remover that has locked the machine (FOR UPDATE) and not yet committed makes the
+// save wait, and then the save finds the machine gone and says so (not a foreign-key violation).
+TEST_P(ResultsStoreBackends, SavingWhileARemoverHoldsTheMachineWaitsThenSaysItIsGone) {
+    if (!postgres()) GTEST_SKIP() << "SQLite's write lock makes the check and the insert one step";
+    ResultsStore store(db());
+    const auto machine = store.save_machine(sample_model("CPU A"));
+    PgSession remover(db());
+    remover.exec("BEGIN");
+    remover.exec(fmt::format("SELECT id FROM machines WHERE id = {} FOR UPDATE", machine));
+    remover.exec(fmt::format("DELETE FROM machines WHERE id = {}", machine));
+    std::string error;
+    std::thread saver([&] {
+        try {
+            store.save_points("late", sample_points("a"), machine);
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the saver is waiting on the lock
+    remover.exec("COMMIT");
+    saver.join();
+    EXPECT_NE(error.find("is no longer stored"), std::string::npos) << error;
+    EXPECT_EQ(location().query_text("SELECT count(*) FROM point_sets"), "0");
+}
+
 // One unknown id among known ones: nothing is removed, and the unknown ones are named.
 TEST_P(ResultsStoreBackends, RemoveWithAnUnknownIdRemovesNothing) {
     ResultsStore store(db());

@@ -27,6 +27,8 @@ TEST(StoreQueries, ParametersTakeEachDialectsMark) {
     EXPECT_EQ(sqlite().cached_measurement, "SELECT point_set_id, point_index FROM measurement_cache WHERE key = ?1");
     EXPECT_EQ(postgresql().cached_measurement,
               "SELECT point_set_id, point_index FROM measurement_cache WHERE key = $1");
+    EXPECT_EQ(sqlite().machine_exists, "SELECT id FROM machines WHERE id = ?1");
+    EXPECT_EQ(postgresql().machine_exists, "SELECT id FROM machines WHERE id = $1");
     EXPECT_EQ(postgresql().set_version, "UPDATE meta SET value = $1 WHERE key = 'store_schema_version'");
     // A statement without parameters is the same text in both.
     EXPECT_EQ(sqlite().newest_point_set, postgresql().newest_point_set);
