@@ -426,7 +426,10 @@ void write_before_dying(int sig, const char* cause) {
         int status = 0;
         bool done = false;
         for (int i = 0; i < 200 && !done; ++i) {
-            done = ::waitpid(child, &status, WNOHANG) == child;
+            const pid_t r = ::waitpid(child, &status, WNOHANG);
+            // ECHILD: reaped by another (SIGCHLD ignored: the kernel; or the program's own handler).
+            // Waiting on (2 s) and killing it then could hit another process given its pid.
+            done = r == child || (r < 0 && errno == ECHILD);
             const timespec pause{0, 10'000'000};
             if (!done) ::nanosleep(&pause, nullptr);
         }

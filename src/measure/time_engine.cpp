@@ -56,7 +56,9 @@ std::vector<std::string> read_marker_texts(const std::string& marker_out) {
 // What a native run that did not finish (killed, interrupted) lost, by whether the program loads the
 // marker library: a program that marks no regions lost none, only the rest of its run (Ctrl-C during
 // a program without regions was told 'region timings were not written'). A file the library wrote
-// at the signal is said by unfinished_run_regions instead.
+// at the signal is said by unfinished_run_regions instead. The library's writer at a signal is a
+// child forked in the handler (marker.cpp, write_before_dying): a lock some thread held then is
+// held for ever in that child, which is killed after 2 s, and nothing is written.
 static std::string unfinished_run_loss(double seconds, std::optional<bool> loads_marker) {
     const std::string ran = fmt::format("the command did not finish: its time, {:.3f} s, is that of the part that ran "
                                         "before it stopped, not of a whole run",
@@ -65,8 +67,10 @@ static std::string unfinished_run_loss(double seconds, std::optional<bool> loads
                                     "writes them when the program exits)";
     if (*loads_marker) return ran + "; the timings of its marker regions were not written (the marker library "
                                     "writes them when the program exits, and at a crash, SIGINT, SIGTERM or SIGHUP "
-                                    "once a region was opened: none was, or the program ended another way, such as "
-                                    "SIGKILL or its own signal handler)";
+                                    "once a region was opened: none was; the program ended another way, such as "
+                                    "SIGKILL or its own signal handler; or the library's writer did not finish within "
+                                    "its 2 s, held by a lock taken as the signal came, such as a thread's inside a "
+                                    "region's begin or end, frequent with short regions on several threads)";
     return ran;
 }
 

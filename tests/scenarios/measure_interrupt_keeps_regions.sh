@@ -5,12 +5,14 @@
 # SIGTERM and SIGHUP too (the open one flagged), then dies of the signal as before: the finished
 # region keeps its time, the open one is said to be cut off, the run is said interrupted. A
 # program with its own SIGINT handler keeps it: the handler runs and the program ends as it chose.
+# One that ignores SIGCHLD is not held 2 s by the writer's wait; a writer hung on a lock another
+# thread held is said to be a cause of the lost regions.
 # Needs a C compiler and the marker library, else 77.
 set -u
 source "$(dirname "$0")/lib/marker_scenario.sh"
 marker_scenario "$1"
 fail=0
-cc -O1 "$src/tests/marker/interrupt_in_region.c" -I "$src/include" -L "$lib" -lroofline_marker \
+cc -O1 -pthread "$src/tests/marker/interrupt_in_region.c" -I "$src/include" -L "$lib" -lroofline_marker \
   -Wl,-rpath,"$lib" -o "$tmp/prog" || { echo "FAIL: cannot compile the test program"; exit 1; }
 # The program creates $tmp/ready once it is inside region "spin".
 wait_ready() { for _ in $(seq 1 600); do [[ -e $tmp/ready ]] && return 0; sleep 0.05; done; return 1; }
@@ -62,10 +64,41 @@ pid=$!
 wait_ready || { kill -KILL "$pid"; echo "FAIL: own handler: the program never reached region spin"; exit 1; }
 kill -INT "$pid"
 wait "$pid"; code=$?
-set +m
 [[ $code == 3 ]] || { echo "FAIL: with its own handler the program exited $code, expected 3"; fail=1; }
 grep -q "own handler called" "$tmp/own" || { echo "FAIL: the program's own SIGINT handler was not called"; fail=1; }
 jq -e '.regions[] | select(.name == "spin" and (.unclosed // 0) == 0)' "$tmp/direct.json" >/dev/null 2>&1 ||
   { echo "FAIL: own handler: region spin was not closed by the program"; fail=1; }
+
+# 4. A program that ignores SIGCHLD: the kernel reaps the writer child, and the library's wait for
+# it ends then (it waited out its 2 s limit and then sent SIGKILL to the pid, which may be another
+# process's by then).
+rm -f "$tmp/ready" "$tmp/direct.json"
+ROOFLINE_MARKER_OUT=$tmp/direct.json "$tmp/prog" "$tmp/ready" sigchld-ignored >/dev/null 2>&1 &
+pid=$!
+wait_ready || { kill -KILL "$pid"; echo "FAIL: SIGCHLD ignored: the program never reached region spin"; exit 1; }
+start=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"; code=$?
+waited_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+set +m
+[[ $code == 130 ]] || { echo "FAIL: SIGCHLD ignored: the program exited $code, expected 130"; fail=1; }
+jq -e '.regions[] | select(.name == "done" and .seconds > 0)' "$tmp/direct.json" >/dev/null 2>&1 ||
+  { echo "FAIL: SIGCHLD ignored: region done not written"; fail=1; }
+(( waited_ms < 1500 )) || { echo "FAIL: SIGCHLD ignored: the program took $waited_ms ms to die (the writer's 2 s limit)"; fail=1; }
+
+# 5. A lock the writer needs held for good by another thread as the signal comes (stdio's list of
+# streams, in fflush on a full pipe): the writer, a forked child, hangs and is given up after 2 s,
+# nothing written. measure names that among the causes (it said 'none was [opened], or the program
+# ended another way', neither true here).
+rm -f "$tmp/ready"
+"$bin" measure --engine time --no-store --repeat 1 -o "$tmp/p.json" -- "$tmp/prog" "$tmp/ready" stdio-held \
+  </dev/null >"$tmp/out" 2>&1 &
+pid=$!
+wait_ready || { kill -KILL "$pid"; echo "FAIL: stdio held: the program never reached region spin"; cat "$tmp/out"; exit 1; }
+kill -INT "$pid"
+wait "$pid"; code=$?
+[[ $code == 130 ]] || { echo "FAIL: stdio held: measure exited $code, expected 130"; fail=1; }
+grep -q "the timings of its marker regions were not written .*or the library's writer did not finish within its 2 s" \
+  "$tmp/out" || { echo "FAIL: stdio held: the writer's hang is not named"; sed 's/^/  | /' "$tmp/out"; fail=1; }
 [[ $fail == 0 ]] && echo "ok: SIGINT, SIGTERM, SIGHUP write the regions and end the program as before; its own handler runs"
 exit $fail
