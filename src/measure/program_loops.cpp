@@ -6,6 +6,7 @@
 #include "measure/merge.hpp"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -387,6 +388,43 @@ private:
     std::map<std::string, std::string> canonical_paths_;
 };
 
+// The functions of files not counted instruction by instruction whose counts a counted
+// function's inclusive counts hold (through its calls and theirs): those functions' own counts
+// only, not their callees'. A loop calling the counted function says so, as a loop calling the
+// library function itself does: glibc's exp is a wrapper whose work (about 20 FLOPs a call) runs
+// in __ieee754_exp_fma, which it calls, and a loop calling f, whose loop calls exp, held f's FLOPs
+// and none of exp's with nothing said (the note was f's loop's, and f's loop had no point).
+class UncountedReach {
+public:
+    UncountedReach(ProgramCounter& counter, const CallShares& shares) : counter_(counter), shares_(shares) {
+        for (std::size_t s = 0; s < counter.sites.size(); ++s) by_caller_[counter.sites[s].caller].push_back(s);
+    }
+
+    // By file: the functions reached. A function calling back into one being followed adds nothing more.
+    std::map<std::string, std::set<std::string>> of(const FunctionKey& key) {
+        if (const auto done = done_.find(key); done != done_.end()) return done->second;
+        std::map<std::string, std::set<std::string>> out;
+        if (!active_.insert(key).second) return out;
+        if (const auto mine = by_caller_.find(key); mine != by_caller_.end())
+            for (const std::size_t s : mine->second) {
+                const auto& callee = counter_.sites[s].callee;
+                if (shares_.share[s] <= 0 || callee.first.empty() || is_marker_library(callee.first)) continue;
+                if (!counter_.counted_file(callee.first)) out[callee.first].insert(callee.second);
+                else
+                    for (const auto& [file, names] : of(callee)) out[file].insert(names.begin(), names.end());
+            }
+        active_.erase(key);
+        return done_[key] = std::move(out);
+    }
+
+private:
+    ProgramCounter& counter_;
+    const CallShares& shares_;
+    std::map<FunctionKey, std::vector<std::size_t>> by_caller_;
+    std::map<FunctionKey, std::map<std::string, std::set<std::string>>> done_;
+    std::set<FunctionKey> active_;
+};
+
 // What each call made from a loop brought, added to the loop's calls and inclusive counts (and
 // those of the loops around it); the samples it brought, per loop. Calls whose callee is not
 // known or not counted, and callees shared among several places, are said (once each).
@@ -395,7 +433,7 @@ struct LoopCalls {
     std::vector<std::vector<std::string>> notes;  // per loop: calls not in its counts (said when it is kept)
     std::vector<std::vector<FunctionKey>> callees;  // per loop: the functions its body (inner loops too) calls
 };
-LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShares& shares) {
+LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShares& shares, UncountedReach& reach) {
     const auto& found = cf.found;
     LoopCalls out{std::vector<double>(found.loops.size(), 0), std::vector<std::vector<std::string>>(found.loops.size()),
                   std::vector<std::vector<FunctionKey>>(found.loops.size())};
@@ -421,6 +459,15 @@ LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShar
                 "hold that function's own, not those of the functions it calls (--loops-library {} adds them)",
                 where, site.callee.second, std::filesystem::path(site.callee.first).filename().string(),
                 site.callee.first));
+        else if (!site.callee.first.empty() && counter.counted_file(site.callee.first))
+            for (const auto& [file, names] : reach.of(site.callee))
+                out.notes[l].push_back(fmt::format(
+                    "{} goes to {}, whose counts with calls hold {} in {}, a file not counted instruction by "
+                    "instruction: the loop's counts with calls hold {} own, not those of the functions {} "
+                    "(--loops-library {} adds them)",
+                    where, site.callee.second, fmt::join(names, ", "), std::filesystem::path(file).filename().string(),
+                    names.size() == 1 ? "that function's" : "those functions'",
+                    names.size() == 1 ? "it calls" : "they call", file));
         // Said with the loop (so only when it is listed; once however many loops call it).
         if (shares.share[s] > 0 && shares.sites_of.at(site.callee) > 1 && shares.counts[s].instructions > 0 &&
             !is_marker_library(site.callee.first))
@@ -539,8 +586,9 @@ ProgramLoops program_loops(const std::vector<InstructionCounts>& instructions,
     std::vector<std::string> scope_notes;
     const auto inside = inside_shares(counter, within_functions, scope_notes);
     std::vector<FunctionResult> results;
+    UncountedReach reach(counter, shares);
     for (auto& cf : counter.functions) {
-        auto calls = add_calls(cf, counter, shares);
+        auto calls = add_calls(cf, counter, shares, reach);
         auto fr = measured_function(cf, samples_in[canonical_file(cf.key.first)], std::move(calls));
         if (!within_functions.empty()) {
             fr.inside = inside.count(cf.key) ? inside.at(cf.key) : 0.0;
