@@ -4,6 +4,7 @@
 #include "measure/child_process.hpp"
 #include "measure/elf_symbols.hpp"
 #include "measure/function_cfg.hpp"
+#include "measure/clone_names.hpp"
 #include "measure/function_names.hpp"
 #include "measure/function_list.hpp"
 #include "measure/merge.hpp"
@@ -193,6 +194,11 @@ ProgramMeasurement measure_program(const ProgramMeasureRequest& request) {
             m.sampling = measure::pool_sampling_runs(std::move(sampled));
             // Functions two files share a name of: the sampler's names made the tool's, so counts and time meet.
             measure::use_tool_function_names(result.functions, *m.sampling);
+            // --counts-from: a function GCC cloned in one build only (foo.constprop.0 vs foo), matched.
+            if (!request.measure.counts_from.empty() && !argv.empty())
+                for (auto& n : measure::use_counted_build_names(result.functions, request.measure.counts_from, argv.front(),
+                                                                *m.sampling))
+                    result.notes.push_back(std::move(n));
         }
     }
     measure::stop_stdin_replay();

@@ -1,12 +1,14 @@
 #include "measure/process_code.hpp"
 #include "measure/timed_build_loops.hpp"
 
+#include "measure/clone_names.hpp"
 #include "measure/elf_symbols.hpp"
 #include "measure/function_loops.hpp"
 #include "measure/loop_counts.hpp"
 #include "measure/source_lines.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -128,6 +130,13 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
     const ElfSymbols symbols(timed_file);
     const SourceLines lines(timed_file);
     std::size_t left_out_calls = 0;
+    // The counting build's functions found in the timed build: by name, else a GCC clone
+    // (foo.constprop.0 in one, foo in the other) when it is the only one of its origin.
+    std::vector<std::string> counted_names, timed_names;
+    for (const auto& f : counted.functions)
+        if (canonical_file(f.object) == counted_path) counted_names.push_back(f.function);
+    for (const auto& symbol : symbols.functions()) timed_names.push_back(symbol.name);
+    const auto matched = match_clones(counted_names, timed_names);
     for (auto& f : counted.functions) {
         std::vector<std::size_t> mine;
         for (std::size_t i = 0; i < counted.loops.size(); ++i)
@@ -147,14 +156,29 @@ ProgramLoops loops_timed_in_other_build(ProgramLoops counted, const std::string&
             out.loops_found += mine.size();
             continue;
         }
-        const auto* symbol = symbols.symbol_named(f.function);
+        const auto match = matched.find(f.function);
+        const auto* symbol = match != matched.end() && !match->second.timed.empty()
+                                 ? symbols.symbol_named(match->second.timed)
+                                 : nullptr;
         auto found = symbol ? function_loops(symbols, lines, *symbol) : std::nullopt;
         if (!found) {
-            out.notes.push_back(fmt::format("{}: not a function of {} (inlined there, or named otherwise): its {} "
-                                            "loop(s) counted in {} have no time and are left out",
-                                            f.function, timed_name, mine.size(), counted_name));
+            const auto& candidates = match != matched.end() ? match->second.candidates : std::vector<std::string>{};
+            out.notes.push_back(
+                candidates.empty()
+                    ? fmt::format("{}: not a function of {} (inlined there, or named otherwise): its {} loop(s) "
+                                  "counted in {} have no time and are left out",
+                                  f.function, timed_name, mine.size(), counted_name)
+                    : fmt::format("{}: not a function of {} by that name, and of the functions there named after the "
+                                  "same origin ({}: GCC's clones) none is its alone, so none is taken for it: its {} "
+                                  "loop(s) counted in {} have no time and are left out",
+                                  f.function, timed_name, fmt::join(candidates, ", "), mine.size(), counted_name));
             continue;
         }
+        if (match->second.by_origin)
+            out.notes.push_back(fmt::format(
+                "{0}: timed as {1} of {2}, the only function there of the same origin ({3}; GCC names a clone "
+                "after its origin: .constprop, .isra, .part, .cold), its loops matched by source lines as any",
+                f.function, match->second.timed, timed_name, clone_origin(f.function)));
         const auto timed = time_function(std::move(*found), timed_samples);
         for (const auto& n : timed.found.notes) out.notes.push_back(timed_name + ": " + n);
 
