@@ -103,6 +103,9 @@ struct SpawnCount {
 struct RegionWall {
     SpinLock lock;
     int open = 0;        // threads inside the region now
+    // The most threads inside it at once (under `lock`): threads that open it one after another
+    // ran it one at a time, as a point on the roofline must say.
+    std::atomic<int> open_peak{0};
     uint64_t since = 0;  // when `open` last went from 0 to 1
     uint64_t ns = 0;     // closed intervals
     // The most threads that ran one OpenMP team forked while the region was open (team_body).
@@ -129,6 +132,7 @@ void wall_enter(RegionWall* w, uint64_t t) noexcept {
         w->since = t;
         ++w->opened;
     }
+    if (w->open > w->open_peak.load(std::memory_order_relaxed)) w->open_peak.store(w->open, std::memory_order_relaxed);
     w->lock.unlock();
 }
 
@@ -1074,12 +1078,15 @@ void write_results(bool at_exec) {
         // of one pair, each region opened inside it the whole of one.
         out += ", \"outermost_calls\": " + std::to_string(t.outer_calls);
         out += ", \"inner_calls\": " + std::to_string(t.inner_calls);
-        // The threads that ran it: those that opened it, the largest OpenMP team forked inside, or
-        // the most threads started inside it alive at once.
+        // The threads that ran it at once: the most that had it open together (threads that open it
+        // one after another count once, as do threads started in it one at a time), the largest
+        // OpenMP team forked inside, or the most threads started inside it alive at once.
         const int team = t.wall ? t.wall->team.load(std::memory_order_relaxed) : 0;
         const int spawned = t.wall ? t.wall->spawned_peak.load(std::memory_order_relaxed) : 0;
-        out += ", \"threads\": " +
-               std::to_string(std::max({t.thread_seconds.size(), size_t(team), size_t(spawned)}));
+        const int together = t.wall ? t.wall->open_peak.load(std::memory_order_relaxed) : 0;
+        const size_t openers = together > 0 ? std::min(size_t(together), t.thread_seconds.size())
+                                            : t.thread_seconds.size();
+        out += ", \"threads\": " + std::to_string(std::max({openers, size_t(team), size_t(spawned)}));
         if (team > 0) out += ", \"team_threads\": " + std::to_string(team);
         if (spawned > 0) out += ", \"spawned_threads\": " + std::to_string(spawned);
         // The region's wall time: while at least one thread had it open. Never below one
@@ -1229,7 +1236,9 @@ void write_snapshot(bool finished) {
         append_double(out, double(std::max(r.max_ns, wall_ns(r.wall, 0))) * 1e-9);
         const int team = r.wall ? r.wall->team.load(std::memory_order_relaxed) : 0;
         const int spawned = r.wall ? r.wall->spawned_peak.load(std::memory_order_relaxed) : 0;
-        out += ", \"threads\": " + std::to_string(std::max({r.threads, team, spawned})) + ", \"nested\": " +
+        const int together = r.wall ? r.wall->open_peak.load(std::memory_order_relaxed) : 0;  // as in write_results
+        const int openers = together > 0 ? std::min(together, r.threads) : r.threads;
+        out += ", \"threads\": " + std::to_string(std::max({openers, team, spawned})) + ", \"nested\": " +
                (r.nested ? "true" : "false") + "}";
     }
     out += "]}\n";
@@ -1924,6 +1933,7 @@ ROOFLINE_API void roofline_region_reset(const char* name) {
                 w->ns = 0;
                 w->team.store(0, std::memory_order_relaxed);
                 w->spawned_peak.store(w->spawned, std::memory_order_relaxed);  // those still alive
+                w->open_peak.store(0, std::memory_order_relaxed);
             }
             w->lock.unlock();
         }

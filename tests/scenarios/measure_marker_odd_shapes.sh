@@ -4,7 +4,8 @@
 #   unclosed  region 'open' never closed: N + 1, a warning that it was still open at the end
 #   twice     region 'twice' closed twice: N + 1 (the second adds() after the first end is
 #             outside), 1 call, (program) 2(N + 1); a warning of the end without a begin
-#   threads   region 'threads' opened in two threads, adds() in each: 2(N + 1), 2 threads, 2 calls
+#   threads   region 'threads' opened in two threads, adds() in each, both inside it at once (a
+#             barrier before the end): 2(N + 1), 2 threads, 2 calls
 #   fork      region 'parent' N + 1; region 'child' opened in a forked child: no point, a warning
 #             naming it
 #   names     spaces, UTF-8, quotes and a backslash, a tab, 4999 characters: each N + 1 under its
@@ -38,10 +39,12 @@ __attribute__((noipa)) void adds(void) {
     for (int i = 0; i < N; ++i) s += x[i];
     sink += s;
 }
+static pthread_barrier_t both_inside;
 static void* worker(void* unused) {
     (void)unused;
     roofline_begin("threads");
     adds();
+    pthread_barrier_wait(&both_inside);  /* threads that open it in turn count as one */
     roofline_end("threads");
     return 0;
 }
@@ -59,6 +62,7 @@ int main(int argc, char** argv) {
         adds();
     } else if (!strcmp(mode, "threads")) {
         pthread_t t[2];
+        pthread_barrier_init(&both_inside, 0, 2);
         for (int i = 0; i < 2; ++i) pthread_create(&t[i], 0, worker, 0);
         for (int i = 0; i < 2; ++i) pthread_join(t[i], 0);
     } else if (!strcmp(mode, "fork")) {
