@@ -13,9 +13,13 @@
 #include "topo/environment.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <utility>
 
 #include <unistd.h>
 
@@ -41,6 +45,41 @@ std::optional<DataMovement> measured_data_movement(const MachineFile& machine, c
     const auto r = measured_roofline(machine, p);
     return r ? data_movement(*r, p, View::carm) : std::nullopt;
 }
+
+// Points that ran with a thread count the model did not measure are judged on the roofs of the
+// most threads it did (select_roofline, as report and plot judge them, and say): measure printed
+// their % of attainable and binding roof without a word, so two OpenMP threads on a model of one
+// thread read up to twice their efficiency. Said once per count, the points named (ten, the rest
+// counted), as a warning as the precision one is: it bears on the table's figures.
+void warn_unmeasured_threads(const std::vector<MeasuredRow>& rows, const MachineModel& model) {
+    std::map<std::pair<int, int>, std::vector<std::string>> unmeasured;  // (ran with, judged at): names
+    for (const auto& row : rows) {
+        if (!row.analysis && !row.movement) continue;
+        const auto selection = select_roofline(model, {row.point}, {});
+        if (mixed_threads_note(model, {row.point}, {}, selection).empty()) continue;
+        int judged = 0;
+        for (const auto& c : model.compute)
+            if (c.precision == selection.precision) judged = std::max(judged, c.threads);
+        unmeasured[{row.point.threads, judged}].push_back(row.point.name);
+    }
+    for (const auto& [counts, names] : unmeasured) {
+        const auto [ran, judged] = counts;
+        std::vector<std::string> quoted;
+        for (std::size_t i = 0; i < names.size() && i < 10; ++i) quoted.push_back(fmt::format("'{}'", names[i]));
+        if (names.size() > 10) quoted.push_back(fmt::format("{} more", names.size() - 10));
+        std::fflush(stdout);  // under the table it speaks of
+        print_stderr("roofline: warning: {}\n",
+                     terminal_text(fmt::format(
+                         "{} ran with {} thread{}, a count this model did not measure: {} judged against its roofs "
+                         "for {} thread{}, so {} % of attainable and binding roof are against another thread "
+                         "count's roofs; a model with roofs for {} thread{} (roofline bench --threads {}) judges {} "
+                         "on {} own count, here and in report and plot",
+                         fmt::join(quoted, ", "), ran, ran == 1 ? "" : "s", names.size() == 1 ? "it is" : "they are",
+                         judged, judged == 1 ? "" : "s", names.size() == 1 ? "its" : "their", ran, ran == 1 ? "" : "s",
+                         ran, names.size() == 1 ? "it" : "them", names.size() == 1 ? "its" : "their")));
+    }
+}
+
 } // namespace
 
 std::optional<Analysis> place_measured(const MachineFile& machine, const Point& p) {
@@ -61,6 +100,7 @@ void print_measured_points(const std::vector<Point>& points, const std::optional
                         machine ? measured_data_movement(*machine, p) : std::nullopt});
     fmt::print("{}", render_measured_points(rows, machine.has_value()));
     if (!machine) return;
+    warn_unmeasured_threads(rows, machine->model);
     // Each point is judged on its own precision's roofline where the model has one; those whose
     // precision it lacks (float code, a dp-only model) are said once, with report's words.
     std::vector<Point> other_precision;
