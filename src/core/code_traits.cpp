@@ -120,6 +120,9 @@ CodeTraits code_traits(const Point& p) {
     const auto stored = detail(p, "bytes_stored");
     if (loaded && stored && *loaded + *stored > 0) t.store_share = *stored / (*loaded + *stored);
     t.store_streams = detail(p, kStoreStreamsDetail);
+    if (const auto l2 = p.bytes.find("L2");
+        loaded && stored && *loaded + *stored > 0 && l2 != p.bytes.end() && l2->second >= 0)
+        t.l2_bytes_per_accessed_byte = l2->second / (*loaded + 2 * *stored);
     if (stored && accumulations > 0) {
         const double element = t.f64_share && *t.f64_share >= 0.5 ? 8 : 4;
         t.accumulations_per_store =

@@ -52,6 +52,11 @@ struct CodeTraits {
     // ends (a CSR row's y[i] = s) chains at most this many; infinite when it stores nothing. Any
     // point with its loads and stores counted has it, a region as much as a loop.
     std::optional<double> accumulations_per_store;
+    // Bytes moved between L1 and L2 (the cache simulation's L2 traffic) per byte its instructions
+    // moved, a stored byte twice (its line's write-allocate fill and its write-back): about 1 for
+    // unit-stride streams past L1 (a copy too), near 0 for data in L1, above 1 where its accesses
+    // use a small part of each line they bring (a column walk). Unset without the counts.
+    std::optional<double> l2_bytes_per_accessed_byte;
     // Of the point's DRAM bytes, those of write-allocate fills no load read before the line
     // went back (the cache simulation's cache_DRAM_write_allocate_unread_bytes): reads that
     // non-temporal stores would not make.

@@ -170,11 +170,14 @@ constexpr double kReductionStoreShare = 0.05;
 // its one dependent chain left unsaid.
 constexpr double kWindowAccumulations = 1000;
 
+double chain_lanes(const CodeTraits& traits);
+
 // Its stores are few enough for its accumulations to be one chain: at most kReductionStoreShare of
-// its bytes, or at most one value per kWindowAccumulations.
+// its bytes, or at most one value per kWindowAccumulations instructions.
 bool stores_like_a_reduction(const CodeTraits& traits) {
     return (traits.store_share && *traits.store_share <= kReductionStoreShare) ||
-           (traits.accumulations_per_store && *traits.accumulations_per_store > kWindowAccumulations);
+           (traits.accumulations_per_store &&
+            *traits.accumulations_per_store / chain_lanes(traits) > kWindowAccumulations);
 }
 
 // A function whose own work per call is under these (FLOPs and instructions per call, both),
@@ -259,12 +262,23 @@ constexpr double kUnreadWriteAllocateShare = 0.2;
 // rate. Its accumulations per value stored bound its chains as entries bound a loop's.
 constexpr double kShortChainAccumulations = 16;
 
-// The longest its accumulations' chains can be by its counts: per loop entry (a loop point) and
-// per value stored, the shorter; nullopt where neither was counted (nothing said of its chains).
+// The lanes one accumulating instruction carries: 1 for scalar code (at least half its FLOPs
+// scalar), else its widest vectors' elements (a 256-bit float add carries 8).
+double chain_lanes(const CodeTraits& traits) {
+    if (!traits.scalar_share || *traits.scalar_share >= 0.5 || traits.widest_bits <= 0) return 1;
+    const int element = traits.f64_share && *traits.f64_share >= 0.5 ? 64 : 32;
+    return std::max(1, traits.widest_bits / element);
+}
+
+// The longest its accumulations' chains can be by its counts, in instructions: per loop entry (a
+// loop point) and per value stored, the shorter, over the lanes each add carries (accumulations
+// are counted per lane: five 256-bit float adds an entry are a chain of 5, not 40); nullopt where
+// neither was counted (nothing said of its chains).
 std::optional<double> longest_chain(const CodeTraits& traits) {
     std::optional<double> bound = traits.accumulations_per_entry;
     if (traits.accumulations_per_store && (!bound || *traits.accumulations_per_store < *bound))
         bound = traits.accumulations_per_store;
+    if (bound) *bound /= chain_lanes(traits);
     return bound;
 }
 
@@ -273,9 +287,23 @@ bool short_chains(const CodeTraits& traits) {
     return longest && *longest <= kShortChainAccumulations;
 }
 
+// Past this many bytes from L2 per byte accessed, it uses under 80% of the lines it brings:
+// its adds wait for lines, not only for each other, and no rate says which. The textbook multiply
+// (tests/advice_programs/matmul_naive.c, a column of B walked: 64 B from L2 per 40 B loaded) ran
+// at 0.5-0.66 of one chain's rate, yet four accumulators made it no faster on a Zen 4 (0.33-0.36 s
+// against 0.37), while the loop order ikj (unit stride) made it 7x faster (0.05 s). A unit-stride
+// stream past L1 brings as many bytes as it accesses: 1.
+constexpr double kLinesUsedShare = 1.25;
+
+bool loads_waste_lines(const CodeTraits& traits) {
+    return traits.l2_bytes_per_accessed_byte && *traits.l2_bytes_per_accessed_byte > kLinesUsedShare;
+}
+
 // Evidence of one long chain, which split_chain needs: its counts allow chains longer than
-// kShortChainAccumulations (a dot product over a long array stores nothing, or its total once).
+// kShortChainAccumulations (a dot product over a long array stores nothing, or its total once),
+// and its loads use the lines they bring (loads_waste_lines).
 bool long_chain(const CodeTraits& traits) {
+    if (loads_waste_lines(traits)) return false;
     const auto longest = longest_chain(traits);
     return longest && *longest > kShortChainAccumulations;
 }
@@ -391,7 +419,7 @@ bool already_past(const Roofline& r, const Ceiling& c, const CodeTraits& traits,
     if (c.category == "pattern") return reads_only && c.read_only != *reads_only;
     if (c.category == "ilp") {
         if (traits.store_share && !stores_like_a_reduction(traits)) return true;
-        if (short_chains(traits)) return true;
+        if (short_chains(traits) || loads_waste_lines(traits)) return true;
         // Far under one chain's rate its adds wait for something else (split_chain's bound): the
         // ILP ceiling would give the advice split_chain withholds (a scalar sum at 0.16 of one
         // chain was told "break the dependency chain" by a full bench's ceiling).
@@ -647,13 +675,19 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     if (flops_not_the_time)
         a.next_steps.push_back({NextStep::Kind::flops_not_the_time, {}, {}, {}, slowest_chain, 0, {}});
     const bool x87 = !call_bound && !flops_not_the_time && traits.x87_share && *traits.x87_share >= 0.5;
-    const bool chain_bound = !call_bound && !x87 && !flops_not_the_time && traits.scalar_share && *traits.scalar_share >= 0.9 && traits.store_share &&
+    // Scalar code, or vector code of one chain of vectors (an audit's float sum at -O3 -ffast-math,
+    // one 256-bit accumulator, ran 3.8x faster with four: 0.78 s against 0.21); mixed widths not.
+    const bool one_width = traits.scalar_share && (*traits.scalar_share >= kOneKindShare ||
+                                                   (*traits.scalar_share <= 1 - kOneKindShare && traits.widest_bits > 0));
+    const bool chain_bound = !call_bound && !x87 && !flops_not_the_time && one_width && traits.store_share &&
                              stores_like_a_reduction(traits) && long_chain(traits) && chain_at_its_width > 0 &&
                              a.performance <= 1.1 * chain_at_its_width &&
                              a.performance >= chain_floor(r, chain_at_its_width);
     if (chain_bound) {
-        NextStep step{NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share, {}};
-        step.accumulations_per_store = traits.accumulations_per_store.value_or(0);
+        // operation: the width of a vector chain ("256"), empty for a scalar one
+        NextStep step{NextStep::Kind::split_chain, {}, {}, {}, chain_at_its_width, *traits.store_share,
+                      chain_lanes(traits) > 1 ? std::to_string(traits.widest_bits) : ""};
+        step.accumulations_per_store = traits.accumulations_per_store.value_or(0) / chain_lanes(traits);
         a.next_steps.push_back(step);
     }
     if (call_bound && (!a.memory_bound || a.efficiency < 0.8)) {
@@ -774,8 +808,12 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
                                 *traits.unread_write_allocate_share, {}});
     if (a.memory_bound) {
         if (!code_first)
+        // Bound past L1 by accesses that use little of each line (loads_waste_lines): `share`, the
+        // part of the lines' bytes it uses, names the change (unit stride) in the generic one's place.
+        const bool past_l1 = a.binding_level != "L1" && (cache_level_number(a.binding_level) || a.binding_level == "DRAM");
+        const double lines_used = past_l1 && loads_waste_lines(traits) ? 1 / *traits.l2_bytes_per_accessed_byte : 0;
             a.next_steps.push_back(
-                {NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable, 0, {}});
+                {NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable, lines_used, {}});
     } else if (mix_cap) {
         // Compute-bound code of one kind of operation (a DGEMM's FMAs) cannot reach the peak, which
         // needs other operations beside them (FMAs and adds on their own pipes): its ceiling is the

@@ -182,7 +182,8 @@ struct Headroom {
 struct NextStep {
     enum class Kind {
         lift_ceiling,     // `ceiling` caps the point: remove what it lacks
-        raise_intensity,  // memory-bound: the roof of `level` caps it at `cap`
+        raise_intensity,  // memory-bound: the roof of `level` caps it at `cap`; `share` > 0: past
+                          // L1, the part of the bytes of the lines it brings into L1 that it uses
         reach_compute,    // compute-bound below the compute roof `roof` (`cap`); where the
                           // counts confirm a mix ceiling's premise (`share` of its FLOPs are
                           // `operation`), that `ceiling` is the cap: its operations alone

@@ -120,6 +120,13 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                                "overlap copies with compute (streams, pinned host memory); the {} roof caps this "
                                "point at {} {}",
                                step.level, step.roof, format_number(step.cap), rate_unit(r.work_unit));
+        if (step.share > 0)
+            return fmt::format("raise the intensity at {}: its loads and stores use {} of the bytes of the lines they "
+                               "bring into L1 (counted by the cache simulation), so walk memory with unit stride in "
+                               "the innermost loop (interchange loops, or copy a walked column into a row) before "
+                               "blocking or fusing; the {} roof caps this point at {} {}",
+                               step.level, format_percent(step.share), step.roof, format_number(step.cap),
+                               rate_unit(r.work_unit));
         return fmt::format("raise the intensity at {} (reuse data in registers and caches, block loops, fuse passes): "
                            "the {} roof caps this point at {} {}",
                            step.level, step.roof, format_number(step.cap), rate_unit(r.work_unit));
@@ -189,15 +196,15 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
     }
     case NextStep::Kind::split_chain:
         return fmt::format("split the accumulator: it stores {} and runs at about "
-                           "one dependent chain's rate ({} {} at the measured clock, {}), so each add waits for the "
-                           "one before; several independent partial sums (unroll by "
-                           "4-8, or -ffast-math / #pragma omp simd reduction to let the compiler reassociate) let "
-                           "them overlap",
+                           "one dependent chain{} rate ({} {} at the measured clock, {}), so each add waits for the "
+                           "one before; {}",
                            // A larger share of a few bytes: the chain is in how rarely it stores.
                            step.share > 0.05 && step.accumulations_per_store > 0
-                               ? fmt::format("one value per {} accumulations (one chain, longer than the core "
-                                             "can overlap with the next)", format_number(step.accumulations_per_store))
+                               ? fmt::format("one value per {} {} (one chain, longer than the core "
+                                             "can overlap with the next)", format_number(step.accumulations_per_store),
+                                             step.operation.empty() ? "accumulations" : "vector accumulations")
                                : fmt::format("{} of its bytes (a reduction)", format_percent(step.share)),
+                           step.operation.empty() ? "'s" : fmt::format(" of {}-bit vectors'", step.operation),
                            format_number(step.cap), rate_unit(r.work_unit),
                            // The cap is at the fastest x86 add (2 cycles); where the bench measured this
                            // core's FMA chain, its rate is said too (a Zen 4 sum ran at 1.68 "about" 3.69).
@@ -206,7 +213,19 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                                              "core's FMA chain, {:.1f} cycles as the bench measured it",
                                              format_number(step.cap * 2 / r.chain_cycles), rate_unit(r.work_unit),
                                              r.chain_cycles)
-                               : std::string("one accumulation per 2 cycles"));
+                               : std::string("one accumulation per 2 cycles"),
+                           // Vectorized already, so reassociation is allowed; GCC still keeps one vector
+                           // accumulator (a 256-bit float sum on a Zen 4, -O3 -ffast-math: 0.84-1.18 s;
+                           // with -funroll-loops -fvariable-expansion-in-unroller 0.54-0.56; four
+                           // accumulators by hand 0.29-0.33; clang -O3 -ffast-math made four: 0.27-0.41).
+                           step.operation.empty()
+                               ? std::string("several independent partial sums (unroll by 4-8, or -ffast-math / "
+                                             "#pragma omp simd reduction to let the compiler reassociate) let them "
+                                             "overlap")
+                               : std::string("several independent vector partial sums let them overlap: 4-8 "
+                                             "accumulators, by hand or with GCC's -funroll-loops "
+                                             "-fvariable-expansion-in-unroller (GCC keeps one vector accumulator "
+                                             "otherwise)"));
     case NextStep::Kind::one_kind_mix: {
         const bool fma = step.operation == "FMA";
         const char* kind = operation_plural(step.operation);

@@ -313,6 +313,7 @@ nlohmann::ordered_json next_steps_typed_json(const Roofline& r, const Analysis& 
         if (s.kind == NextStep::Kind::call_overhead) {
             step["calls"] = number_json(s.calls);
             step["flops_per_call"] = number_json(s.flops_per_call);
+        if (s.kind == NextStep::Kind::raise_intensity && s.share > 0) step["lines_used_share"] = number_json(s.share);
             step["instructions_per_call"] = number_json(s.instructions_per_call);
         }
         if (s.kind == NextStep::Kind::library_code) step["library"] = s.operation, step["roof"] = s.roof;

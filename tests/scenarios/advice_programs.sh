@@ -88,6 +88,8 @@ elif first["kind"] == "non_temporal_stores":
 elif first["kind"] == "raise_intensity":
     why = (f"bound by {a['binding_roof']} at I = {a['intensity']:.3g} FLOP/B (counted), "
            f"{a['efficiency']:.0%} of its {first['cap']:.3g} GFLOP/s")
+    if "lines_used_share" in first:
+        why += f", {first['lines_used_share']:.0%} of its lines' bytes used"
 else:
     why = f"{perf:.3g} of {a['attainable']:.3g} GFLOP/s"
 print(f"{name:<15} {flags:<42} {ids[0]:<22} {sandwich['upper'] or '-':<18} {why}")
