@@ -244,6 +244,13 @@ int run_specs(const ModelArgs& a) {
             std::optional<CacheFit> fit = fit_in_cache(spec, rooflines.capacities(r, true));
             if (fit && !unpredictable_reason(fit->placed, r, view).empty()) fit.reset();
             const KernelSpec& judged = fit ? fit->placed : spec;
+            // A cache that holds the working set but has no roof at this thread count cannot bound it:
+            // the prediction from further out is then no upper bound for the warm loop, said.
+            if (const auto held = fit_in_cache(spec, rooflines.capacities(r, false));
+                held && (!fit || held->level < fit->level)) {
+                warnings.push_back(unroofed_fit_text(*held, r.threads, fit ? fit->level : ""));
+                print_stderr("roofline: warning: {}: {}\n", terminal_text(spec.name), terminal_text(warnings.back()));
+            }
             // An operand reused more than once per element whose own size fits a cache inner to the
             // level it is counted from (a 256-bin histogram's 1 KiB, counted from memory at 132 B an
             // update): the prediction may be far too slow, said, not changed.
@@ -303,6 +310,11 @@ void add_model_command(CLI::App& app, int& exit_code) {
         "intensity at each memory level, the predicted performance, the roof that binds it, the time\n"
         "for the given size and what would lift it. The machine is the latest stored model\n"
         "(roofline bench), a model file, a hand-written spec sheet (YAML), or --peak with --bw.\n"
+        "Threads: a spec's 'iterations' and each operand's 'elements' are the whole loop's, the same\n"
+        "at any --threads N: its work, bytes and time are the team's, on the roofs of N threads, and\n"
+        "the caches are checked with the data split evenly among the N threads (a cache shared by k\n"
+        "of them holds their k shares); an operand with 'per_thread: true' has 'elements' for each\n"
+        "thread (x of a matrix-vector product every thread reads, a thread's own tile).\n"
         "The formula form --peak G --bw B --intensity I prints min(G, B x I).\n"
         "Formats: examples/README.md; specs in examples/kernels, spec sheets in examples/machines.");
     cmd->add_option("specs", args->specs, "Kernel spec files (YAML)")

@@ -30,7 +30,13 @@ std::vector<CacheCapacity> cache_capacities(const std::vector<CacheLevel>& cache
     for (int level = 1; level <= 3; ++level)
         for (const auto& c : caches)
             if (c.level == level && c.size_bytes > 0) {
-                out.push_back({fmt::format("L{}", level), static_cast<double>(per_thread_capacity(c, t)) * t});
+                // Threads on consecutive cores use ceil(t / sharing) instances (at most the
+                // machine's); spread evenly, the busiest holds ceil(t / instances used) of them.
+                const int sharing = std::max(1, c.shared_by_cores);
+                const int used = std::max(1, std::min(std::max(1, c.instances), (t + sharing - 1) / sharing));
+                const int busiest = (t + used - 1) / used;
+                const double copies = static_cast<double>(t) / busiest;
+                out.push_back({fmt::format("L{}", level), static_cast<double>(c.size_bytes) * copies, copies});
                 break;
             }
     return out;
@@ -48,6 +54,10 @@ std::optional<Footprint> operand_footprint(const ArraySpec& a, const KernelSpec&
     return Footprint{(a.reads_per_iteration + a.writes_per_iteration) * *spec.iterations * per_access, false};
 }
 
+double team_bytes(const ArraySpec& a, const Footprint& f, const CacheCapacity& at) {
+    return a.per_thread && f.exact ? f.bytes * at.copies : f.bytes;
+}
+
 std::vector<ResidencyProblem> residency_problems(const KernelSpec& spec, const std::vector<CacheCapacity>& capacities) {
     std::vector<ResidencyProblem> out;
     if (capacities.empty()) return out;
@@ -58,21 +68,24 @@ std::vector<ResidencyProblem> residency_problems(const KernelSpec& spec, const s
         for (const auto& a : spec.arrays) {
             if (a.resident_in != level) continue;
             named.push_back(a.name);
-            const auto f = operand_footprint(a, spec);
-            if (f && f->exact) {
-                sized.push_back(a.name);
-                exact += f->bytes;
-            } else {
-                unsized.push_back(a.name);
-                if (f) most += f->bytes;
-                else bounded = false;
-            }
         }
         if (named.empty()) continue;
         const CacheCapacity* cap = capacity_of(capacities, level);
         if (!cap) {
             out.push_back({ResidencyProblem::Kind::no_such_level, level, named, 0, 0});
             continue;
+        }
+        for (const auto& a : spec.arrays) {
+            if (a.resident_in != level) continue;
+            const auto f = operand_footprint(a, spec);
+            if (f && f->exact) {
+                sized.push_back(a.name);
+                exact += team_bytes(a, *f, *cap);
+            } else {
+                unsized.push_back(a.name);
+                if (f) most += f->bytes;
+                else bounded = false;
+            }
         }
         if (exact > cap->bytes) {
             out.push_back({ResidencyProblem::Kind::too_small, level, sized, exact, cap->bytes});
@@ -87,16 +100,19 @@ std::optional<CacheFit> fit_in_cache(const KernelSpec& spec, const std::vector<C
     CacheFit fit;
     fit.exact = true;
     bool any_free = false;
+    std::vector<std::pair<const ArraySpec*, Footprint>> operands;
     for (const auto& a : spec.arrays) {
         if (a.resident_in == "registers" || a.non_temporal) continue;
         const auto f = operand_footprint(a, spec);
         if (!f) return std::nullopt;  // a size not known: nothing can be said
-        fit.footprint += f->bytes;
+        operands.emplace_back(&a, *f);
         fit.exact = fit.exact && f->exact;
         any_free = any_free || !a.resident_given;
     }
     if (!any_free) return std::nullopt;
     for (const auto& c : capacities) {  // innermost first
+        fit.footprint = 0;
+        for (const auto& [a, f] : operands) fit.footprint += team_bytes(*a, f, c);
         if (fit.footprint > c.bytes) continue;
         fit.level = c.level;
         fit.capacity = c.bytes;
@@ -123,7 +139,7 @@ std::vector<ReusedOperand> reused_outside_their_cache(const KernelSpec& placed,
         if (!(accesses > *a.elements)) continue;  // each element touched once at most: nothing to keep
         const double bytes = *a.elements * a.element_bytes;
         for (const auto& c : capacities) {  // innermost first
-            if (bytes > c.bytes) continue;
+            if (team_bytes(a, {bytes, true}, c) > c.bytes) continue;
             if (depth_of(c.level) < depth_of(a.resident_in))
                 out.push_back({a.name, c.level, a.resident_in.empty() ? "memory" : a.resident_in, bytes, *a.elements,
                                accesses, c.bytes});

@@ -12,18 +12,24 @@
 
 namespace roofline {
 
-// What a level of caches holds for a team of `threads` threads: the instances the team
-// uses (core/working_sets.hpp's per_thread_capacity, threads on consecutive cores),
-// with the loop's data taken as divided among the threads. "L1" to "L3"; levels the
-// machine does not describe are absent.
+// What a level of caches holds for a team of `threads` threads (threads on consecutive
+// cores, as bench places them), in bytes of the team's data: the loop's `elements` and
+// iterations are the whole team's, split evenly among its threads, so the instance with
+// the most threads on it fills first: bytes = threads x size / (the most threads on one
+// instance). Private levels: threads x size; one shared instance: its size; 3 threads on
+// two L2s each shared by 2 cores: 1.5 x size (the pair fills theirs first).
+// "L1" to "L3"; levels the machine does not describe are absent.
 struct CacheCapacity {
     std::string level;
     double bytes = 0;
+    // Team bytes one `per_thread` operand's elements count as here: each instance in use holds
+    // at least one copy, so threads / (the most threads on one instance); 1 for one thread.
+    double copies = 1;
 };
 std::vector<CacheCapacity> cache_capacities(const std::vector<CacheLevel>& caches, int threads);
 
 // Bytes an operand occupies: `elements` x element_bytes when the spec gives its size
-// (exact), else at most every element it touches, (reads + writes) x iterations x
+// (exact; a `per_thread` operand's is one thread's, see per_thread_bytes), else at most every element it touches, (reads + writes) x iterations x
 // element_bytes (an upper bound: a loop may touch an element many times). nullopt when
 // neither is known (no size and no iteration count) and for operands in registers.
 struct Footprint {
@@ -31,6 +37,10 @@ struct Footprint {
     bool exact = false;
 };
 std::optional<Footprint> operand_footprint(const ArraySpec& array, const KernelSpec& spec);
+// The team bytes an operand's footprint counts as at level `at`: `copies` times a `per_thread`
+// operand's exact size (one copy in each instance in use), the footprint itself otherwise (a
+// bound from iterations already covers what every thread touches).
+double team_bytes(const ArraySpec& array, const Footprint& footprint, const CacheCapacity& at);
 
 // A declared residence the machine's caches cannot be shown to hold.
 struct ResidencyProblem {

@@ -41,6 +41,11 @@ struct ArraySpec {
     // Its size in elements, when the spec gives it: what it occupies (for an operand
     // resident in a cache, the part kept there), checked against that cache.
     std::optional<double> elements;
+    // `per_thread: true`: `elements` is what each thread uses (its own tile or rows, or an
+    // array every thread reads whole, as x of a matrix-vector product), not the team's total
+    // split among its threads (the default). Each cache instance the team uses then holds at
+    // least one copy (core/kernel_footprint.hpp).
+    bool per_thread = false;
     // How successive accesses fall (`stride:`): 1, the next element (the default); a
     // larger stride skips elements, and `random` lands each access on a line of its own.
     // Below L1 caches move whole lines, so each access of a strided or random operand

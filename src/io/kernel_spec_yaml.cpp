@@ -95,9 +95,10 @@ double non_negative(const YamlNode& n, const Sizes& sizes) {
 ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
     n.require_map();
     n.allow_only({"name", "type", "element_bytes", "elements", "reads", "writes", "write_allocate", "non_temporal",
-                  "resident_in", "stride", "lines_kept_in"});
+                  "resident_in", "stride", "lines_kept_in", "per_thread"});
     ArraySpec a;
     a.name = n.required("name", "the array's name").as_string();
+    if (a.name.empty()) n.child("name").expected("the array's name (not empty)");
     if (n.has("type") && n.has("element_bytes")) n.child("type").fail("give either 'type' or 'element_bytes', not both");
     if (const auto type = n.optional("type")) {
         a.type = type->as_string();
@@ -117,7 +118,13 @@ ArraySpec array_from(const YamlNode& n, const Sizes& sizes) {
     if (const auto wa = n.optional("write_allocate")) a.write_allocate = wa->as_bool();
     if (const auto e = n.optional("elements")) {
         a.elements = e->as_expression(sizes);
-        if (!(*a.elements > 0)) e->expected("a positive number of elements (the operand's size)");
+        // Less than one element is no size (a per-iteration fraction belongs in reads/writes).
+        if (!(*a.elements >= 1)) e->expected("a number of elements of at least 1 (the operand's size)");
+    }
+    if (const auto pt = n.optional("per_thread")) {
+        a.per_thread = pt->as_bool();
+        if (a.per_thread && !a.elements)
+            pt->fail(fmt::format("array '{}': 'per_thread' says 'elements' is each thread's: give 'elements'", a.name));
     }
     if (const auto where = n.optional("resident_in")) {
         a.resident_given = true;
@@ -181,6 +188,7 @@ KernelSpec kernel_from(const YamlNode& n, const Sizes& shared_sizes) {
                   "sizes", "arrays"});
     KernelSpec k;
     k.name = n.required("name", "the kernel's name").as_string();
+    if (k.name.empty()) n.child("name").expected("the kernel's name (not empty)");
     if (const auto d = n.optional("description")) k.description = d->as_string();
     k.sizes = shared_sizes;
     if (const auto s = n.optional("sizes")) k.sizes = sizes_from(*s, shared_sizes);

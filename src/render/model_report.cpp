@@ -17,6 +17,13 @@ namespace {
 
 using nlohmann::ordered_json;
 
+// Bytes as KiB ... TiB; a figure past what 64 bits count (elements: 1e30) as a number of
+// bytes, not the wrapped cast's "0 B".
+std::string bytes_text(double bytes) {
+    if (!(bytes < 9.2e18)) return fmt::format("{:.3g} B", bytes);
+    return format_bytes(static_cast<std::uint64_t>(std::max(0.0, bytes)));
+}
+
 void require_text_or_json(ReportFormat format) {
     if (format != ReportFormat::text && format != ReportFormat::json)
         throw std::invalid_argument(fmt::format("model output is text or json, not {}", report_format_name(format)));
@@ -232,7 +239,7 @@ std::string kernel_text(const KernelModelResult& result, View view) {
     out += roofs_used_text(result, view);
     if (result.fit) {
         const CacheFit& f = *result.fit;
-        const std::string size = format_bytes(static_cast<std::uint64_t>(f.footprint));
+        const std::string size = bytes_text(f.footprint);
         out += fmt::format("  working set     {} ({}) fits in {} ({} for {}): {} predicted from {}, as when "
                            "the loop runs again over data it has touched ('resident_in: memory' keeps an operand "
                            "streaming)\n",
@@ -240,7 +247,7 @@ std::string kernel_text(const KernelModelResult& result, View view) {
                            f.exact ? "the operands' 'elements'"
                                    : fmt::format("the bytes its reads and writes touch over {} iterations",
                                                  format_count(k.iterations.value_or(1))),
-                           f.level, format_bytes(static_cast<std::uint64_t>(f.capacity)),
+                           f.level, bytes_text(f.capacity),
                            count_of(std::max(1, r.threads), "thread"), terminal_text(fmt::format("{}", fmt::join(f.moved, ", "))),
                            f.level);
     }
@@ -429,7 +436,7 @@ ordered_json kernel_json(const KernelModelResult& result, View view) {
 std::string residency_problem_text(const KernelSpec& spec, const ResidencyProblem& problem, int threads) {
     const std::string names = fmt::format("{}", fmt::join(problem.operands, ", "));
     const bool one = problem.operands.size() == 1;
-    const std::string capacity = fmt::format("{} for {}", format_bytes(static_cast<std::uint64_t>(problem.capacity)),
+    const std::string capacity = fmt::format("{} for {}", bytes_text(problem.capacity),
                                              count_of(std::max(1, threads), "thread"));
     switch (problem.kind) {
     case ResidencyProblem::Kind::too_small:
@@ -437,7 +444,7 @@ std::string residency_problem_text(const KernelSpec& spec, const ResidencyProble
                            "stay there (give as 'elements' the part the loop keeps there, or leave 'resident_in' out "
                            "to stream from memory)",
                            names, one ? "is" : "are", problem.level, one ? "its" : "their", one ? "it" : "them",
-                           format_bytes(static_cast<std::uint64_t>(problem.bytes)), problem.level, capacity,
+                           bytes_text(problem.bytes), problem.level, capacity,
                            one ? "it" : "they");
     case ResidencyProblem::Kind::unchecked:
         return fmt::format("{} {} declared resident in {} with no size ('elements:'), and {} reads and writes over "
@@ -446,7 +453,7 @@ std::string residency_problem_text(const KernelSpec& spec, const ResidencyProble
                            "'elements:' to have it checked)",
                            names, one ? "is" : "are", problem.level, one ? "its" : "their",
                            format_count(spec.iterations.value_or(1)),
-                           format_bytes(static_cast<std::uint64_t>(problem.bytes)), problem.level, capacity,
+                           bytes_text(problem.bytes), problem.level, capacity,
                            one ? "it" : "they");
     case ResidencyProblem::Kind::no_such_level: break;
     }
@@ -460,9 +467,17 @@ std::string reused_operand_text(const ReusedOperand& reused, int threads) {
                        "with no 'resident_in' every access is counted from {}: if the loop keeps it there, say "
                        "'resident_in: {}' (operands streaming past may evict part of it)",
                        reused.operand, format_count(reused.accesses), format_count(reused.elements),
-                       format_bytes(static_cast<std::uint64_t>(reused.bytes)), reused.level,
-                       format_bytes(static_cast<std::uint64_t>(reused.capacity)),
+                       bytes_text(reused.bytes), reused.level,
+                       bytes_text(reused.capacity),
                        count_of(std::max(1, threads), "thread"), reused.counted, reused.level);
+}
+
+std::string unroofed_fit_text(const CacheFit& fit, int threads, const std::string& predicted_from) {
+    const std::string t = count_of(std::max(1, threads), "thread");
+    return fmt::format("its working set ({}{}) fits in {} ({} for {}), but the machine model has no {} bandwidth roof "
+                       "at {}: predicted from {}, which the loop run again over its data may beat",
+                       fit.exact ? "" : "at most ", bytes_text(fit.footprint), fit.level, bytes_text(fit.capacity), t,
+                       fit.level, t, predicted_from.empty() ? "where the spec puts its operands" : predicted_from);
 }
 
 std::string render_formula(const FormulaResult& f, ReportFormat format) {

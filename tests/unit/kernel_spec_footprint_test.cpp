@@ -6,6 +6,7 @@
 #include "core/kernel_spec.hpp"
 #include "core/roofline.hpp"
 #include "io/kernel_spec_yaml.hpp"
+#include "render/model_report.hpp"
 
 #include <gtest/gtest.h>
 
@@ -177,7 +178,7 @@ TEST(KernelSpecFootprint, ElementsKeyIsAPositiveExpression) {
         footprint_test::spec(head + "  - {name: a, type: double, reads: 1, elements: 0}\n");
         ADD_FAILURE() << "elements: 0 accepted";
     } catch (const std::exception& e) {
-        EXPECT_NE(std::string(e.what()).find("elements: expected a positive number of elements"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("elements: expected a number of elements of at least 1"), std::string::npos)
             << e.what();
     }
 }
@@ -244,4 +245,163 @@ TEST(KernelSpecFootprint, ReusedOperandThatFitsACacheButIsCountedFromMemoryIsNam
                     .empty());
     // Nothing to say without caches.
     EXPECT_TRUE(reused_outside_their_cache(hist, {}).empty());
+}
+
+// --- threads: a spec's iterations and 'elements' are the whole loop's, split among the team ---------
+
+namespace footprint_test {
+
+// Two cores: private 32 KiB L1 and 1 MiB L2 each, one 4 MiB L3 for both.
+std::vector<CacheLevel> two_core_caches() {
+    CacheLevel l1, l2, l3;
+    l1.level = 1, l1.size_bytes = 32 << 10, l1.shared_by_cores = 1, l1.instances = 2;
+    l2.level = 2, l2.size_bytes = 1 << 20, l2.shared_by_cores = 1, l2.instances = 2;
+    l3.level = 3, l3.size_bytes = 4 << 20, l3.shared_by_cores = 2, l3.instances = 1;
+    return {l1, l2, l3};
+}
+
+// A STREAM triad whose three arrays are N doubles each (given as 'elements').
+std::string triad(const std::string& n) {
+    return "name: triad\nflops: 2\nsizes: {N: " + n +
+           "}\niterations: N\narrays:\n  - {name: a, type: double, writes: 1, elements: N}\n"
+           "  - {name: b, type: double, reads: 1, elements: N}\n  - {name: c, type: double, reads: 1, elements: N}\n"
+           "  - {name: s, type: double, reads: 1, resident_in: registers}\n";
+}
+
+// The team's roofs at 1 and 2 threads, as a bench of the two cores gives them.
+Roofline team_roofline(int threads) {
+    Roofline r;
+    r.threads = threads;
+    r.compute = {"DP peak", "", 32.0 * threads};
+    r.bandwidth = {{"L1", "L1", 200.0 * threads}, {"L2", "L2", 100.0 * threads}, {"L3", "L3", threads == 1 ? 50.0 : 90.0},
+                   {"DRAM", "DRAM", threads == 1 ? 20.0 : 30.0}};
+    return r;
+}
+
+} // namespace footprint_test
+
+TEST(KernelSpecThreads, TeamCapacityIsWhatTheBusiestInstanceLetsAnEvenSplitHold) {
+    const auto one = cache_capacities(footprint_test::two_core_caches(), 1);
+    const auto two = cache_capacities(footprint_test::two_core_caches(), 2);
+    ASSERT_EQ(two.size(), 3u);
+    EXPECT_DOUBLE_EQ(one[1].bytes, 1 << 20);
+    EXPECT_DOUBLE_EQ(two[1].bytes, 2 << 20);  // each thread its own L2
+    EXPECT_DOUBLE_EQ(two[1].copies, 2);
+    EXPECT_DOUBLE_EQ(two[2].bytes, 4 << 20);  // one L3 for both
+    EXPECT_DOUBLE_EQ(two[2].copies, 1);
+    // 3 threads on L2s each shared by 2 cores: two instances in use, two threads on the first;
+    // an even split fills that one at 2/3 of the data: 1.5 L2s, not 2.
+    CacheLevel pair;
+    pair.level = 2, pair.size_bytes = 1 << 20, pair.shared_by_cores = 2, pair.instances = 2;
+    const auto three = cache_capacities({pair}, 3);
+    EXPECT_DOUBLE_EQ(three[0].bytes, 1.5 * (1 << 20));
+    EXPECT_DOUBLE_EQ(three[0].copies, 1.5);
+    // More threads than cores (4 on two private L2s): two a core, still two L2s.
+    EXPECT_DOUBLE_EQ(cache_capacities(footprint_test::two_core_caches(), 4)[1].bytes, 2 << 20);
+}
+
+// By hand: N = 65536 doubles x 3 arrays = 1.5 MiB. One thread: over its 1 MiB L2, inside the
+// 4 MiB L3: 32 B/it at 50 GB/s = 3.125 GFLOP/s, 65536 x 32 B / 50 GB/s = 41.9 us. Two threads
+// hold 0.75 MiB each in their own L2s: 32 B/it at the team's 200 GB/s = 12.5 GFLOP/s, 10.5 us.
+TEST(KernelSpecThreads, TriadThatFitsTwoL2sButNotOneIsPredictedFromL2AtTwoThreads) {
+    const KernelSpec k = footprint_test::spec(footprint_test::triad("65536"));
+    const auto fit1 = fit_in_cache(k, cache_capacities(footprint_test::two_core_caches(), 1));
+    ASSERT_TRUE(fit1);
+    EXPECT_EQ(fit1->level, "L3");
+    EXPECT_DOUBLE_EQ(fit1->footprint, 1.5 * (1 << 20));
+    const auto p1 = predict(fit1->placed, footprint_test::team_roofline(1), View::carm);
+    EXPECT_EQ(p1.binding_level, "L3");
+    EXPECT_NEAR(p1.performance, 3.125, 1e-9);
+    EXPECT_NEAR(*p1.seconds, 65536 * 32 / 50e9, 1e-15);
+
+    const auto fit2 = fit_in_cache(k, cache_capacities(footprint_test::two_core_caches(), 2));
+    ASSERT_TRUE(fit2);
+    EXPECT_EQ(fit2->level, "L2");
+    EXPECT_DOUBLE_EQ(fit2->footprint, 1.5 * (1 << 20));  // the team's data, not one thread's
+    EXPECT_DOUBLE_EQ(fit2->capacity, 2 << 20);
+    const auto p2 = predict(fit2->placed, footprint_test::team_roofline(2), View::carm);
+    EXPECT_EQ(p2.binding_level, "L2");
+    EXPECT_NEAR(p2.performance, 12.5, 1e-9);
+    EXPECT_NEAR(*p2.seconds, 65536 * 32 / 200e9, 1e-15);
+    // The work and bytes are the whole loop's at any thread count.
+    EXPECT_DOUBLE_EQ(p2.point.work, p1.point.work);
+    EXPECT_DOUBLE_EQ(p2.point.work, 2.0 * 65536);
+}
+
+// The shared L3 holds the team's data once: 3 MiB (N = 131072) fits it at two threads (not the
+// two L2s' 2 MiB): 90 GB/s x 2/32 = 5.625 GFLOP/s; 6 MiB (N = 262144) does not: from memory,
+// 30 GB/s x 2/32 = 1.875 GFLOP/s.
+TEST(KernelSpecThreads, SharedL3HoldsTheTeamsDataOnce) {
+    const auto caps = cache_capacities(footprint_test::two_core_caches(), 2);
+    const KernelSpec fits = footprint_test::spec(footprint_test::triad("131072"));
+    const auto fit = fit_in_cache(fits, caps);
+    ASSERT_TRUE(fit);
+    EXPECT_EQ(fit->level, "L3");
+    EXPECT_NEAR(predict(fit->placed, footprint_test::team_roofline(2), View::carm).performance, 5.625, 1e-9);
+    const KernelSpec big = footprint_test::spec(footprint_test::triad("262144"));
+    EXPECT_FALSE(fit_in_cache(big, caps));
+    const auto cold = predict(big, footprint_test::team_roofline(2), View::carm);
+    EXPECT_EQ(cold.binding_level, "DRAM");
+    EXPECT_NEAR(cold.performance, 1.875, 1e-9);
+}
+
+// x of a matrix-vector product parallel over rows: every thread reads all of it. 'per_thread:
+// true' counts a copy in each private L2 (two at two threads), one in the shared L3.
+TEST(KernelSpecThreads, PerThreadOperandHasACopyInEachCacheInstanceInUse) {
+    const auto one = cache_capacities(footprint_test::two_core_caches(), 1);
+    const auto two = cache_capacities(footprint_test::two_core_caches(), 2);
+    const std::string head = "name: mvm\nflops: 2\nsizes: {M: 4000, N: 160000}\niterations: M*N\narrays:\n"
+                             "  - {name: A, type: double, reads: 1}\n";
+    // 1.22 MiB of x in L2: split between the two threads' L2s it would fit; whole in each, not.
+    const std::string x = "  - {name: x, type: double, reads: 1, resident_in: L2, elements: N";
+    EXPECT_TRUE(residency_problems(footprint_test::spec(head + x + "}\n"), two).empty());
+    const auto problems = residency_problems(footprint_test::spec(head + x + ", per_thread: true}\n"), two);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].kind, ResidencyProblem::Kind::too_small);
+    EXPECT_DOUBLE_EQ(problems[0].bytes, 2 * 160000 * 8.0);
+    EXPECT_DOUBLE_EQ(problems[0].capacity, 2 << 20);
+    // One thread: one copy either way, over one L2.
+    EXPECT_EQ(residency_problems(footprint_test::spec(head + x + ", per_thread: true}\n"), one).size(), 1u);
+    // The shared L3 holds one copy for both threads: 1.22 MiB of 4 MiB.
+    const std::string x3 = "  - {name: x, type: double, reads: 1, resident_in: L3, elements: N, per_thread: true}\n";
+    EXPECT_TRUE(residency_problems(footprint_test::spec(head + x3), two).empty());
+    // A whole working set: 0.6 MiB a thread fits each L2 when per thread (2 x 0.6 of 2 MiB), and
+    // the fit counts both copies.
+    const KernelSpec small = footprint_test::spec(
+        "name: k\nflops: 1\nsizes: {N: 80000}\niterations: N\narrays:\n"
+        "  - {name: t, type: double, reads: 1, elements: N, per_thread: true}\n");
+    const auto fit = fit_in_cache(small, two);
+    ASSERT_TRUE(fit);
+    EXPECT_EQ(fit->level, "L2");
+    EXPECT_DOUBLE_EQ(fit->footprint, 2 * 80000 * 8.0);
+    // 'per_thread' needs a size to be each thread's.
+    EXPECT_THROW(footprint_test::spec("name: k\nflops: 1\narrays:\n  - {name: t, type: double, reads: 1, per_thread: "
+                                      "true}\n"),
+                 std::exception);
+}
+
+TEST(KernelSpecThreads, NoSizeBelowOneElementNoEmptyNames) {
+    const std::string head = "name: k\nflops: 1\nsizes: {N: 10}\narrays:\n";
+    for (const std::string bad : {head + "  - {name: a, type: double, reads: 1, elements: 0.5}\n",
+                                  head + "  - {name: '', type: double, reads: 1}\n",
+                                  std::string("name: ''\nflops: 1\narrays:\n  - {name: a, type: double, reads: 1}\n")})
+        try {
+            footprint_test::spec(bad);
+            ADD_FAILURE() << "accepted: " << bad;
+        } catch (const std::exception& e) {
+            const std::string what = e.what();
+            EXPECT_TRUE(what.find("at least 1") != std::string::npos || what.find("(not empty)") != std::string::npos)
+                << what;
+        }
+}
+
+// 'elements: 1e30' said "make it 0 B" (the bytes wrapped in a 64-bit cast): the size is said as it is.
+TEST(KernelSpecThreads, HugeSizesAreSaidNotWrapped) {
+    const KernelSpec k = footprint_test::spec(
+        "name: k\nflops: 1\nsizes: {N: 10}\niterations: N\narrays:\n"
+        "  - {name: b, type: double, reads: 1, resident_in: L2, elements: 1e30}\n");
+    const auto problems = residency_problems(k, cache_capacities(footprint_test::two_core_caches(), 2));
+    ASSERT_EQ(problems.size(), 1u);
+    const std::string text = residency_problem_text(k, problems[0], 2);
+    EXPECT_NE(text.find("make it 8e+30 B and L2 holds 2 MiB for 2 threads"), std::string::npos) << text;
 }
