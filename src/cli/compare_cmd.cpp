@@ -16,6 +16,7 @@
 #include "core/machine_roofline.hpp"
 #include "core/measured_elsewhere.hpp"
 #include "core/message_name.hpp"
+#include "core/spec_comparison.hpp"
 #include "io/json_node.hpp"
 #include "io/machine_spec_yaml.hpp"
 #include "io/text_file.hpp"
@@ -347,12 +348,19 @@ int run_compare(const CompareArgs& args) {
     CompareSides sides = load_sides(texts, access, args.quiet);
     ComparisonInput input;
     if (sides.machines.size() == 2) {
-        input.have_roofs = true;
         // A figure bench warned is likely low (a team or one thread short on per-core resources) is
         // not judged, in models written before bench recorded that as not stable too.
         MachineModel a = sides.machines[0].model, b = sides.machines[1].model;
         for (auto* m : {&a, &b}) mark_per_core_shortfalls_unstable(*m, BurstPolicy{}.scaling_shortfall);
-        input.roofs = compare_roofs(a, b);
+        const bool sheet_a = sides.machines[0].spec_sheet, sheet_b = sides.machines[1].spec_sheet;
+        if (sheet_a != sheet_b) {
+            // A model beside a spec sheet: no roof keys in common, so each figure of the sheet is
+            // matched to the measured roof that answers it (core/spec_comparison.hpp).
+            input.spec = compare_with_spec(sheet_a ? b : a, sides.machines[sheet_a ? 0 : 1], sheet_a);
+        } else {
+            input.have_roofs = true;
+            input.roofs = compare_roofs(a, b);
+        }
     }
     // Rooflines judge points and draw the chart: two machines' roofs alone need none (a memory-only
     // model, bench --only memory, has roofs to compare but no roofline).
@@ -387,11 +395,13 @@ void add_compare_command(CLI::App& app, int& exit_code) {
     auto* cmd = add_command(app, "compare", "Compare two machines or two point sets: ratios, and what moved");
     cmd->description(
         "Two machine models (bench -o files, spec sheets, or stored): every roof side by side with B/A\n"
-        "and whether it changed beyond the spread its samples recorded. Two point sets (measure or\n"
-        "kernels -o files, or stored): points matched by name with their performance ratio (points of\n"
-        "one name, NAME #k, matched by their order in each run: every pair is compared); judged\n"
-        "on the machines given (A's points on A, B's on B, or both on one), each change is put down to\n"
-        "the roof (the roofline allows more or less at the point's intensity) or the efficiency.\n"
+        "and whether it changed beyond the spread its samples recorded; a measured model beside a spec\n"
+        "sheet: each peak and bandwidth of the sheet against the measured roof that answers it. Two\n"
+        "point sets (measure or kernels -o files, or stored): points matched by name with their\n"
+        "performance ratio (points of one name, NAME #k, matched by their order in each run: every\n"
+        "pair is compared); judged on the machines given (A's points on A, B's on B, or both on\n"
+        "one), each change is put down to the roof (the roofline allows more or less at the point's\n"
+        "intensity) or the efficiency.\n"
         "Point sets that 'roofline measure' made from different command lines (another program by file\n"
         "name, or other arguments) are compared all the same, with a line saying so and 'other command\n"
         "line' in the WHY of every point that changed: the input may be what changed.");

@@ -184,10 +184,155 @@ constexpr const char* kWorkRule =
     "A point whose counted work differs beyond that band did other work (a pass added or removed): its rate "
     "alone would hide the time it takes, so it is judged on its time (seconds B/A), with the same band";
 
+
+// "dp peak 8t", "DRAM bandwidth 8t": a sheet's figure as the tables name it.
+std::string spec_figure_name(const SpecMatch& m) {
+    return fmt::format("{} {} {}t", m.what, m.compute ? "peak" : "bandwidth", m.spec_threads);
+}
+
+// How many threads the matched roof ran, against the sheet's count and the machine's.
+std::string spec_threads_text(const SpecMatch& m, int machine_threads) {
+    if (!m.sheet_all) return fmt::format("{} (the sheet's)", m.measured_threads);
+    const int all = machine_threads > 0 ? machine_threads : m.model_threads;
+    if (m.measured_threads >= all) return fmt::format("all ({})", m.measured_threads);
+    return fmt::format("{} of {} (the most measured)", m.measured_threads, all);
+}
+
+std::string spec_verdict_text(const SpecMatch& m) {
+    if (m.verdict == SpecVerdict::unmatched) return "not matched: " + m.why_unmatched;
+    // The band above the sheet's figure that is still 'at' it: the measured spread, or 5% unrecorded.
+    const std::string band = m.measured && m.measured->spread_known && m.measured->spread >= kMinimumChange
+                                 ? fmt::format("the measured spread, {}", format_percent(m.threshold))
+                             : m.measured && m.measured->spread_known
+                                 ? fmt::format("{}, the least change that counts", format_percent(m.threshold))
+                                 : fmt::format("{}, no spread recorded", format_percent(m.threshold));
+    std::string v;
+    if (m.verdict == SpecVerdict::below) v = fmt::format("below: {} of the sheet's", format_percent(m.ratio));
+    else if (m.verdict == SpecVerdict::at) v = fmt::format("at the sheet's (above it within {})", band);
+    else
+        v = fmt::format("ABOVE THE SHEET'S ({:+.0f}%, beyond {}): the sheet or the measurement is wrong",
+                        (m.ratio - 1) * 100, band);
+    if (m.measured && m.measured->unstable) v += "; unstable in its run: likely low";
+    return v;
+}
+
+json spec_comparison_json(const SpecComparison& c) {
+    json j{{"spec_side", c.spec_is_a ? "A" : "B"},
+           {"sheet_threads", c.sheet_cores},
+           {"machine_threads", c.machine_threads > 0 ? json(c.machine_threads) : json(nullptr)},
+           {"ratio_is", "measured / spec"},
+           {"figures", json::array()},
+           {"not_in_sheet", json::array()},
+           {"ceilings_not_compared", c.ceilings_not_compared},
+           {"matched", c.matched()},
+           {"above", c.above()}};
+    for (const auto& m : c.matches) {
+        json e{{"figure", spec_figure_name(m)},
+               {"kind", m.compute ? "compute" : "memory"},
+               {m.compute ? "precision" : "level", m.what},
+               {"unit", m.unit},
+               {"spec", m.spec},
+               {"spec_threads", m.spec_threads},
+               {"at_sheet_threads", m.sheet_all},
+               {"measured_roof", m.measured_key.empty() ? json(nullptr) : json(m.measured_key)},
+               {"measured", roof_figure_json(m.measured)},
+               {"ratio", m.ratio > 0 ? json(m.ratio) : json(nullptr)},
+               {"verdict", spec_verdict_name(m.verdict)}};
+        if (m.verdict != SpecVerdict::unmatched) {
+            e["measured_threads"] = m.measured_threads;
+            e["model_threads"] = m.model_threads;
+            e["threshold"] = m.threshold;
+        } else {
+            e["why_unmatched"] = m.why_unmatched;
+        }
+        j["figures"].push_back(std::move(e));
+    }
+    for (const auto& n : c.not_in_sheet)
+        j["not_in_sheet"].push_back({{"kind", n.compute ? "compute" : "memory"},
+                                     {n.compute ? "precision" : "level", n.what},
+                                     {"measured_roof", n.measured_key},
+                                     {"measured", n.measured},
+                                     {"unit", n.unit}});
+    return j;
+}
+
+// The sheet's figures beside the measured roofs they were matched to, what was not, and what
+// a measured roof above a sheet's figure means.
+std::string spec_comparison_text(const SpecComparison& c) {
+    const char* sheet = c.spec_is_a ? "A" : "B";
+    const char* model = c.spec_is_a ? "B" : "A";
+    std::string out = fmt::format(
+        "\n{} is a spec sheet: its figures are as written in it, none measured. Each is matched to {}'s measured roof "
+        "that answers it: a peak to the best compute roof of its precision (any ISA and op mix), a bandwidth to the "
+        "best roof of its level (any pattern, nominal bytes); a figure at the sheet's own thread count ({}) at the "
+        "most threads {} measured, one at another count at that count. MEASURED/SPEC: the measured figure over the "
+        "sheet's.\n",
+        sheet, model, c.sheet_cores, model);
+    if (c.machine_threads > 0 && c.sheet_cores > 0 && c.machine_threads != c.sheet_cores)
+        out += fmt::format("The sheet's figures are for {} thread{}; {}'s machine has {}: whole machines are compared, "
+                           "not per thread.\n",
+                           c.sheet_cores, c.sheet_cores == 1 ? "" : "s", model, c.machine_threads);
+    std::vector<std::vector<std::string>> rows{
+        {"SPEC FIGURE", "UNIT", "SPEC", fmt::format("MEASURED ROOF ({})", model), "THREADS", "MEASURED", "MEASURED/SPEC", "VERDICT"}};
+    for (const auto& m : c.matches) {
+        const bool found = m.verdict != SpecVerdict::unmatched;
+        rows.push_back({terminal_text(spec_figure_name(m)), terminal_text(m.unit), format_number(m.spec),
+                        found ? m.measured_key : "-", found ? spec_threads_text(m, c.machine_threads) : "-",
+                        roof_figure_text(m.measured), m.ratio > 0 ? fmt::format("{:.3f}", m.ratio) : "-",
+                        terminal_text(spec_verdict_text(m))});
+    }
+    out += table(rows);
+    // A whole machine's figure beside a roof of fewer threads: 'below' is owed to that too.
+    const std::size_t fewer = static_cast<std::size_t>(std::count_if(c.matches.begin(), c.matches.end(), [&](const SpecMatch& m) {
+        return m.verdict != SpecVerdict::unmatched && m.sheet_all &&
+               m.measured_threads < (c.machine_threads > 0 ? c.machine_threads : m.model_threads);
+    }));
+    if (fewer > 0)
+        out += fmt::format("{} of the sheet's figures {} matched at fewer threads than the machine has (the model "
+                           "measured no more): below the sheet's is owed to that too; 'roofline bench' at all threads "
+                           "compares the whole machine.\n",
+                           fewer, fewer == 1 ? "was" : "were");
+    for (const bool compute : {true, false}) {
+        std::vector<std::string> names;
+        for (const auto& n : c.not_in_sheet)
+            if (n.compute == compute)
+                names.push_back(fmt::format("{} ({} {} {})", terminal_text(n.what), terminal_text(n.measured_key),
+                                            format_number(n.measured), n.unit));
+        if (names.empty()) continue;
+        out += fmt::format("Measured, not on the sheet: {}: the sheet gives no {} of {}.\n", fmt::join(names, ", "),
+                           compute ? "peak" : "bandwidth",
+                           names.size() == 1 ? (compute ? "this precision" : "this level")
+                                             : (compute ? "these precisions" : "these levels"));
+    }
+    if (c.ceilings_not_compared > 0)
+        out += fmt::format("Not compared: the sheet's {} ceiling{} (its own figures below its peaks, not what the "
+                           "machine can reach at best).\n",
+                           c.ceilings_not_compared, c.ceilings_not_compared == 1 ? "" : "s");
+    std::size_t below = 0, at = 0, above = 0, unmatched = 0;
+    for (const auto& m : c.matches) {
+        switch (m.verdict) {
+        case SpecVerdict::below: ++below; break;
+        case SpecVerdict::at: ++at; break;
+        case SpecVerdict::above: ++above; break;
+        case SpecVerdict::unmatched: ++unmatched; break;
+        }
+    }
+    out += fmt::format("\n{} below the sheet's figure, {} at it, {} above it, {} not matched.\n", below, at, above,
+                       unmatched);
+    if (above > 0)
+        out += "A measured roof above the sheet's figure beyond its own spread cannot be true of both: the sheet is not "
+               "this machine's (other cores, clocks or memory, or a figure understated), or the measurement is wrong "
+               "(a timer or clock, work or bytes miscounted); find which before trusting either.\n";
+    return out;
+}
 } // namespace
 
 ComparedCount compared_count(const ComparisonInput& input) {
     ComparedCount n;
+    if (input.spec) {  // a figure of the sheet matched to a measured roof is compared and judged
+        n.pairs += input.spec->matched();
+        n.judged += input.spec->matched();
+    }
     for (const auto& r : input.roofs)
         if (r.a && r.b) {
             ++n.pairs;
@@ -204,6 +349,9 @@ ComparedCount compared_count(const ComparisonInput& input) {
 std::string nothing_compared_text(const ComparisonInput& input) {
     const ComparedCount n = compared_count(input);
     if (n.judged > 0) return {};
+    if (input.spec && !input.have_points)
+        return fmt::format("nothing compared: no figure of the spec sheet ({} of them) has a measured roof to match it",
+                           input.spec->matches.size());
     const std::string what = input.have_roofs && input.have_points ? "roof or point"
                              : input.have_points                   ? "point"
                                                                    : "roof";
@@ -250,6 +398,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                 j["roofs"].push_back(std::move(e));
             }
         }
+        if (input.spec) j["spec_comparison"] = spec_comparison_json(*input.spec);
         if (!input.command_a.empty()) {
             j["command_a"] = input.command_a;
             j["command_b"] = input.command_b;
@@ -342,8 +491,8 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
         if (other_working_sets)
             out += "A memory roof named 'at SIZE' was measured at working sets the other run did not measure (bench "
                    "--working-set, --dram-size): another roof than the other run's, so the two are not compared.\n";
-        // Two machines without a roof in common (a measured model beside a spec sheet, whose roofs
-        // are 'spec best' and 'bandwidth'; other thread counts): an empty comparison, said as such.
+        // Two machines without a roof in common (two spec sheets at other thread counts; a model
+        // beside a sheet is matched figure by figure instead, ComparisonInput::spec): said as such.
         const bool a_has = std::any_of(input.roofs.begin(), input.roofs.end(), [](const RoofChange& r) { return r.a.has_value(); });
         const bool b_has = std::any_of(input.roofs.begin(), input.roofs.end(), [](const RoofChange& r) { return r.b.has_value(); });
         const bool none_shared = std::none_of(input.roofs.begin(), input.roofs.end(),
@@ -354,6 +503,7 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                    "a spec sheet's are its peak ('spec best') and one bandwidth a level, at its own thread counts. "
                    "Set them side by side on one chart instead: roofline plot --machine A --machine B.\n";
     }
+    if (input.spec) out += spec_comparison_text(*input.spec);
     if (input.have_points) {
         const std::string unit = rate_unit(input.work_unit);
         std::vector<std::vector<std::string>> rows{{"POINT", "A " + unit, "B " + unit, "B/A", "CHANGE", "WHY"}};
@@ -382,6 +532,14 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                                         : "not judged: no machine model, so WHY cannot tell a moved roof from a "
                                           "changed efficiency (give --machine, or store one with 'roofline bench')",
                            table(rows));
+    }
+    // A spec sheet beside a model alone: its own summary said it all; the change rule is of runs.
+    if (input.spec && !input.have_roofs && !input.have_points) {
+        if (std::string none = nothing_compared_text(input); !none.empty()) {
+            none[0] = 'N';
+            out += none + ".\n";
+        }
+        return out;
     }
     out += fmt::format("\n{} faster, {} slower, {} within their spread, {}{}{} in one run only.\n", faster, slower,
                        same, unjudged > 0 ? fmt::format("{} not judged (unstable), ", unjudged) : "",

@@ -3,7 +3,9 @@
 
 #include "core/comparison.hpp"
 #include "core/measured_elsewhere.hpp"
+#include "core/spec_comparison.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +16,9 @@ struct ComparisonInput {
     std::string label_a, label_b;  // "A: AMD EPYC (stored machine #3, 2026-11-20)"
     bool have_roofs = false;
     std::vector<RoofChange> roofs;
+    // A measured model beside a spec sheet: the sheet's figures matched to measured roofs, in
+    // place of `roofs` (they have no key in common). JSON "spec_comparison".
+    std::optional<SpecComparison> spec;
     bool have_points = false;
     bool judged = false;  // the points were judged on a roofline (WHY can be told)
     std::vector<PointChange> points;
