@@ -240,13 +240,18 @@ std::string kernel_text(const KernelModelResult& result, View view) {
     if (result.fit) {
         const CacheFit& f = *result.fit;
         const std::string size = bytes_text(f.footprint);
-        out += fmt::format("  working set     {} ({}) fits in {} ({} for {}): {} predicted from {}, as when "
+        // 'per_thread' operands count once in each cache instance the team uses, not once.
+        const bool copies = r.threads > 1 && std::any_of(k.arrays.begin(), k.arrays.end(), [](const ArraySpec& a) {
+                                return a.per_thread && a.elements && a.resident_in != "registers" && !a.non_temporal;
+                            });
+        out += fmt::format("  working set     {} ({}{}) fits in {} ({} for {}): {} predicted from {}, as when "
                            "the loop runs again over data it has touched ('resident_in: memory' keeps an operand "
                            "streaming)\n",
                            f.exact ? size : "at most " + size,
                            f.exact ? "the operands' 'elements'"
                                    : fmt::format("the bytes its reads and writes touch over {} iterations",
                                                  format_count(k.iterations.value_or(1))),
+                           copies ? ", the 'per_thread' ones once in each cache the threads use" : "",
                            f.level, bytes_text(f.capacity),
                            count_of(std::max(1, r.threads), "thread"), terminal_text(fmt::format("{}", fmt::join(f.moved, ", "))),
                            f.level);

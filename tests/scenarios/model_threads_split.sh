@@ -90,6 +90,19 @@ grep -q "make it 2.44 MiB and L2 holds 2 MiB for 2 threads" "$tmp/err" || fail "
 sed -i 's/resident_in: L2/resident_in: L3/' "$tmp/mvm.yaml"
 "$bin" model --machine "$tmp/m2.yaml" "$tmp/mvm.yaml" --threads 2 >"$tmp/out" 2>"$tmp/err" ||
     fail "x per thread in the shared 4 MiB L3 refused"
+# A working set with a 'per_thread' operand (0.61 MiB a thread) fits the two L2s with a copy in
+# each (1.22 MiB), and the line says how it was counted.
+cat >"$tmp/own.yaml" <<'YAML'
+name: own
+flops: 1
+sizes: {N: 80000}
+iterations: N
+arrays:
+  - {name: t, type: double, reads: 1, elements: N, per_thread: true}
+YAML
+"$bin" model --machine "$tmp/m2.yaml" "$tmp/own.yaml" --threads 2 >"$tmp/out" 2>"$tmp/err" || fail "per-thread fit"
+grep -q "working set     1.22 MiB (the operands' 'elements', the 'per_thread' ones once in each cache the threads use) fits in L2 (2 MiB for 2 threads)" "$tmp/out" ||
+    fail "the per-thread copies are not said"
 echo "ok: 'per_thread' counts a copy in each private L2, one in the shared L3"
 
 # A sheet with no L2 or L3 roof at 2 threads: the working set fits there, the DRAM figure is said
