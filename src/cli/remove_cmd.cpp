@@ -43,7 +43,15 @@ std::int64_t parse_row_id(const std::string& text, const char* option) {
         throw UsageError(fmt::format("{} expects ids of stored rows, such as 4 or stored:4 (got '{}'); 'roofline "
                                      "list' shows them",
                                      option, text));
-    return *parse_stored_source(prefix + number, option).id;  // refuses 0 and ids past any the store gives
+    // The rules of stored:ID, said of what was given ('0', not 'stored:0').
+    const auto first = number.find_first_not_of('0');
+    if (first == std::string::npos)
+        throw UsageError(fmt::format("{}: ids in the store start at 1 (got '{}'); 'roofline list' shows them", option,
+                                     text));
+    if (number.size() - first > 18)
+        throw UsageError(fmt::format("{}: '{}' is larger than any id the store gives; 'roofline list' shows them",
+                                     option, text));
+    return std::stoll(number);
 }
 
 std::vector<std::int64_t> parse_row_ids(const std::vector<std::string>& texts, const char* option) {

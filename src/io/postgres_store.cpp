@@ -325,6 +325,9 @@ public:
     void create_missing_tables() override {
         c_.exec_script(postgres_queries().create_tables.c_str(), "creating tables");
     }
+    // Nothing to do: BIGSERIAL ids come from a sequence, which never gives a value twice, and
+    // no insert names an id (store_queries), so a removed id is never given again.
+    void never_reuse_ids() override {}
     int version_or_insert_current() override {
         c_.exec(postgres_queries().insert_version.c_str(), {integer(std::int64_t{store_schema::version})},
                 "writing the layout version");

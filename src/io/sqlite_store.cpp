@@ -7,6 +7,7 @@
 #include "io/store_schema.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include <string_view>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -252,6 +254,20 @@ public:
     void create_missing_tables() override {
         execute(db_, path_, sqlite_queries().create_tables.c_str(), "creating tables");
     }
+    // A table an older roofline wrote without AUTOINCREMENT gave the highest id + 1, so the id
+    // of a removed newest row went to the next one. It is rebuilt with AUTOINCREMENT as SQLite
+    // documents for changing a table (https://www.sqlite.org/lang_altertable.html, "other kinds
+    // of table schema changes": create the new table, copy, drop the old, rename the new; the
+    // other tables' REFERENCES name it by name, and foreign keys are off on this connection), in
+    // the migration's transaction: its rows and ids stay, and SQLite then gives ids above the
+    // highest copied. Not a new layout version: the store reads as before, and an older roofline
+    // writing it inserts under the same rule, which is the table's, kept by SQLite itself (a
+    // high-water mark of our own in meta would be ignored by older writers). Ids removed before
+    // this rebuild above the highest left are recorded nowhere and can be given once more.
+    void never_reuse_ids() override {
+        rebuild_with_autoincrement(store_queries::Table::machines, "machines");
+        rebuild_with_autoincrement(store_queries::Table::point_sets, "point_sets");
+    }
     int version_or_insert_current() override {
         Statement insert(db_, path_, sqlite_queries().insert_version.c_str());
         insert.bind(1, std::to_string(store_schema::version));
@@ -265,6 +281,45 @@ public:
     }
 
 private:
+    void rebuild_with_autoincrement(store_queries::Table table, const std::string& name) {
+        {
+            Statement definition(db_, path_, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1");
+            definition.bind(1, name);
+            if (!definition.step()) return;  // create_missing_tables made every table
+            std::string sql = definition.text(0);
+            std::transform(sql.begin(), sql.end(), sql.begin(), [](unsigned char c) { return std::toupper(c); });
+            if (sql.find("AUTOINCREMENT") != std::string::npos) return;
+        }
+        // The columns copied are the old table's own: one the layout does not have (added by
+        // hand) would be lost, so such a table is left as it is; so is one when a table of the
+        // new one's name is there already (not ours: nothing of it is touched).
+        const std::string rebuilt = name + "_rebuilt";
+        if (read_layout_of(db_, path_).has(rebuilt.c_str())) return;
+        execute(db_, path_, store_queries::create_table_as(table, rebuilt, store_queries::sqlite).c_str(),
+                "creating a table");
+        const auto layout = columns_of(rebuilt);
+        const auto old = columns_of(name);
+        const bool known = std::all_of(old.begin(), old.end(), [&](const std::string& column) {
+            return std::find(layout.begin(), layout.end(), column) != layout.end();
+        });
+        if (!known) {
+            execute(db_, path_, fmt::format("DROP TABLE {}", rebuilt).c_str(), "dropping a table");
+            return;
+        }
+        execute(db_, path_,
+                fmt::format("INSERT INTO {0} ({1}) SELECT {1} FROM {2}; DROP TABLE {2}; ALTER TABLE {0} RENAME TO {2};",
+                            rebuilt, fmt::join(old, ", "), name)
+                    .c_str(),
+                "making the ids of removed rows never given again");
+    }
+
+    std::vector<std::string> columns_of(const std::string& table) {
+        std::vector<std::string> out;
+        Statement info(db_, path_, fmt::format("PRAGMA table_info({})", table).c_str());
+        while (info.step()) out.push_back(info.text(1));
+        return out;
+    }
+
     sqlite3* db_;
     const std::string& path_;
 };
@@ -394,6 +449,11 @@ SqliteStore::SqliteStore(const std::string& path, bool create_parent_dirs, std::
             return 0;
         });
         execute(db_, path_, "PRAGMA synchronous=NORMAL", "setting synchronous mode");
+        // Off, as SQLite's default: the layout's REFERENCES are not enforced (a removed machine's
+        // sets are unlinked by remove itself), and the rebuild of an id table drops the old one
+        // while others still name it (SqliteMigration::never_reuse_ids). Said, in case a build
+        // of SQLite turns them on by default.
+        execute(db_, path_, "PRAGMA foreign_keys=OFF", "setting foreign keys");
         with_retry(db_, path_, busy_wait_, [&] {
             WriteTransaction transaction(db_, path_);
             SqliteMigration steps(db_, path_);

@@ -48,32 +48,50 @@ std::string insert_on_key(std::string_view insert, std::string_view key, OnKey o
     return fmt::format("{} ON CONFLICT ({}) DO UPDATE SET {}", sql, key, fmt::join(updates, ", "));
 }
 
+// The layout's tables, each written once: `name` is the table's name in the statement
+// (another for SQLite's rebuild of a table, create_table_as).
+std::string create_table(Table table, std::string_view name, const SqlTypes& t) {
+    switch (table) {
+    case Table::machines:
+        return fmt::format("CREATE TABLE IF NOT EXISTS {} ("
+                           " id {},"
+                           " created TEXT NOT NULL,"
+                           " hostname TEXT,"
+                           " cpu_model TEXT,"
+                           " mode TEXT,"
+                           " partial INTEGER NOT NULL DEFAULT 0,"
+                           " schema TEXT NOT NULL,"
+                           " json TEXT NOT NULL);",
+                           name, t.generated_id);
+    case Table::point_sets:
+        return fmt::format("CREATE TABLE IF NOT EXISTS {} ("
+                           " id {},"
+                           " created TEXT NOT NULL,"
+                           " name TEXT NOT NULL,"
+                           " machine_id {} REFERENCES machines(id),"
+                           " point_count {} NOT NULL,"
+                           " json TEXT NOT NULL);",
+                           name, t.generated_id, t.integer, t.integer);
+    }
+    return {};
+}
+
 std::string create_tables(const SqlTypes& t) {
     return fmt::format("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                       "CREATE TABLE IF NOT EXISTS machines ("
-                       " id {0} PRIMARY KEY,"
-                       " created TEXT NOT NULL,"
-                       " hostname TEXT,"
-                       " cpu_model TEXT,"
-                       " mode TEXT,"
-                       " partial INTEGER NOT NULL DEFAULT 0,"
-                       " schema TEXT NOT NULL,"
-                       " json TEXT NOT NULL);"
-                       "CREATE TABLE IF NOT EXISTS point_sets ("
-                       " id {0} PRIMARY KEY,"
-                       " created TEXT NOT NULL,"
-                       " name TEXT NOT NULL,"
-                       " machine_id {1} REFERENCES machines(id),"
-                       " point_count {1} NOT NULL,"
-                       " json TEXT NOT NULL);"
+                       "{}{}"
                        "CREATE TABLE IF NOT EXISTS measurement_cache ("
-                       " key {2} PRIMARY KEY,"
-                       " point_set_id {1} NOT NULL REFERENCES point_sets(id),"
-                       " point_index {1} NOT NULL);",
-                       t.generated_id, t.integer, t.key);
+                       " key {} PRIMARY KEY,"
+                       " point_set_id {} NOT NULL REFERENCES point_sets(id),"
+                       " point_index {} NOT NULL);",
+                       create_table(Table::machines, "machines", t), create_table(Table::point_sets, "point_sets", t),
+                       t.key, t.integer, t.integer);
 }
 
 } // namespace
+
+std::string create_table_as(Table table, std::string_view name, const Dialect& dialect) {
+    return create_table(table, name, dialect.types);
+}
 
 Queries render(const Dialect& d) {
     const auto q = [&](std::string_view sql) { return marked(sql, d); };

@@ -10,12 +10,13 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace roofline::store_queries {
 
 // Each back end's words for the column types the layout uses.
 struct SqlTypes {
-    const char* generated_id;  // an integer primary key the database assigns
+    const char* generated_id;  // an integer primary key the database assigns, never one it gave before
     const char* integer;       // 64-bit
     const char* key;           // the measurement cache's key: any bytes, found again exactly
 };
@@ -39,9 +40,14 @@ struct Dialect {
 };
 
 // INTEGER PRIMARY KEY is SQLite's rowid; its INTEGER is 64-bit, its TEXT keeps any bytes.
-inline constexpr Dialect sqlite{'?', {"INTEGER", "INTEGER", "TEXT"}, false, true, "BEGIN IMMEDIATE"};
-// BIGSERIAL: the server assigns ids; bytea keys hold any bytes (text refuses NUL).
-inline constexpr Dialect postgresql{'$', {"BIGSERIAL", "BIGINT", "BYTEA"}, true, false, "BEGIN"};
+// AUTOINCREMENT: without it a new row takes the highest id + 1, so removing the newest
+// machine gave its id to the next one ('stored:2' then named another machine); with it
+// SQLite keeps the highest id ever given (sqlite_sequence) and never gives one twice.
+inline constexpr Dialect sqlite{
+    '?', {"INTEGER PRIMARY KEY AUTOINCREMENT", "INTEGER", "TEXT"}, false, true, "BEGIN IMMEDIATE"};
+// BIGSERIAL: the server assigns ids from a sequence, which never gives a value twice (nor
+// takes one back when an insert rolls back); bytea keys hold any bytes (text refuses NUL).
+inline constexpr Dialect postgresql{'$', {"BIGSERIAL PRIMARY KEY", "BIGINT", "BYTEA"}, true, false, "BEGIN"};
 
 // The statements, rendered in one dialect. Parameters and result columns in order.
 struct Queries {
@@ -93,5 +99,11 @@ struct Queries {
 };
 
 Queries render(const Dialect& dialect);
+
+// The tables with ids the database assigns.
+enum class Table { machines, point_sets };
+// One of them, created under `name` (CREATE TABLE IF NOT EXISTS): SQLite's rebuild of a table
+// written without AUTOINCREMENT (sqlite_store.cpp) creates the new table from the same text.
+std::string create_table_as(Table table, std::string_view name, const Dialect& dialect);
 
 } // namespace roofline::store_queries

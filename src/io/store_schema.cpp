@@ -19,6 +19,7 @@ void migrate(Migration& steps, const std::string& name) {
     steps.create_missing_tables();
     const int found = steps.version_or_insert_current();
     if (found > version) newer_layout(name, found);
+    steps.never_reuse_ids();
     if (found < version) steps.set_version(version);
 }
 

@@ -15,7 +15,10 @@ namespace roofline::store_schema {
 // Version of the table layout (not of the JSON inside): bump on a breaking change.
 // 1: meta, machines. 2: + point_sets (created on open, so a version-1 store is upgraded in place).
 // Additions that older readers can ignore do not bump it: measurement_cache (created on open
-// by a writer; a reader without it finds nothing cached).
+// by a writer; a reader without it finds nothing cached), and ids that are never given twice
+// (a writer rebuilds SQLite's id tables with AUTOINCREMENT, Migration::never_reuse_ids: a rule
+// SQLite keeps for every program that inserts, so an older roofline writing the store keeps it
+// too, and a bump would only lock older rooflines out of a store they read and write correctly).
 constexpr int version = 2;
 
 // What a database (or a PostgreSQL schema) holds, as far as telling a roofline
@@ -36,6 +39,9 @@ public:
     virtual Layout layout() = 0;
     // Every table of the current layout that is missing (store_queries' create_tables).
     virtual void create_missing_tables() = 0;
+    // Makes sure that ids removed are never given again: tables written by an older roofline
+    // without that rule get it, keeping their rows and ids.
+    virtual void never_reuse_ids() = 0;
     // The version in meta (written first if absent: a new store is at `version`).
     virtual int version_or_insert_current() = 0;
     virtual void set_version(int to) = 0;

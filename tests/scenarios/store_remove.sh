@@ -65,6 +65,11 @@ PY
 said "a dry run: nothing was removed"
 [[ $(rows) == "$before" ]] || bad "--dry-run --format json removed rows: $(rows), was $before"
 run 2 remove --machine 2 --format csv --db "$db"
+# A zero id is refused as given ('0', not 'stored:0').
+run 2 remove --machine 0 --db "$db"
+said "^roofline: error: --machine: ids in the store start at 1 \(got '0'\)"
+run 2 remove --points stored:00 --db "$db"
+said "got 'stored:00'"
 
 # The removal: stored:ID and plain ids alike.
 run 0 remove --machine stored:2 --points 2 --db "$db"
@@ -83,6 +88,17 @@ assert [m["id"] for m in d["machines"]] == [1], d["machines"]
 assert [s["id"] for s in d["point_sets"]] == [1], d["point_sets"]
 PY
 run 1 show stored:2 --db "$db"
+# A removed id, the newest, is never given again: the next machine and set are #3, so
+# 'stored:2' keeps meaning the removed ones (an error), not the newcomers.
+run 0 bench --only compute --precision dp --threads 1 --time-budget 1 -q -o '' --svg '' --db "$db"
+run 0 measure --engine time -q --machine stored:3 --db "$db" -- /bin/true
+[[ $(sqlite3 "$db" "SELECT group_concat(id) FROM machines") == 1,3 ]] \
+  || bad "machine ids after a new bench: $(sqlite3 "$db" "SELECT group_concat(id) FROM machines"), want 1,3"
+[[ $(sqlite3 "$db" "SELECT group_concat(id) FROM point_sets") == 1,3 ]] \
+  || bad "point set ids after a new measure: $(sqlite3 "$db" "SELECT group_concat(id) FROM point_sets"), want 1,3"
+run 1 show stored:2 --db "$db"
+run 0 remove --machine 3 --points 3 -q --db "$db"
+[[ $(rows) == "1 1 0" ]] || bad "after removing #3 the store holds '$(rows)', want '1 1 0'"
 # An error is said on stderr, as text, with --format json too; stdout stays empty.
 timeout 300 "$bin" remove --points 2 --format json --db "$db" >"$tmp/json" 2>"$tmp/out"
 [[ $? == 1 ]] || bad "remove of a removed set with --format json: not exit 1"

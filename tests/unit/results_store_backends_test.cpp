@@ -36,6 +36,23 @@ std::string version_one_layout(bool postgres) {
                        postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY");
 }
 
+// The layout of version 2 as roofline wrote it before ids were never given twice: SQLite's ids
+// without AUTOINCREMENT (a new row took the highest id + 1); PostgreSQL's as now.
+std::string version_two_layout_reusing_ids(bool postgres) {
+    const std::string id = postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY";
+    const std::string integer = postgres ? "BIGINT" : "INTEGER";
+    return fmt::format("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                       "INSERT INTO meta VALUES ('store_schema_version', '2');"
+                       "CREATE TABLE IF NOT EXISTS machines ( id {0}, created TEXT NOT NULL, hostname TEXT, "
+                       "cpu_model TEXT, mode TEXT, partial INTEGER NOT NULL DEFAULT 0, schema TEXT NOT NULL, "
+                       "json TEXT NOT NULL);"
+                       "CREATE TABLE IF NOT EXISTS point_sets ( id {0}, created TEXT NOT NULL, name TEXT NOT NULL, "
+                       "machine_id {1} REFERENCES machines(id), point_count {1} NOT NULL, json TEXT NOT NULL);"
+                       "CREATE TABLE IF NOT EXISTS measurement_cache ( key {2} PRIMARY KEY, "
+                       "point_set_id {1} NOT NULL REFERENCES point_sets(id), point_index {1} NOT NULL);",
+                       id, integer, postgres ? "BYTEA" : "TEXT");
+}
+
 // `text` as an SQL string literal ('' is one quote).
 std::string sql_literal(const std::string& text) {
     std::string out = "'";
@@ -448,6 +465,113 @@ TEST_P(ResultsStoreBackends, VersionOneStoreGainsPointSets) {
     EXPECT_EQ(location().query_text("SELECT value FROM meta WHERE key = 'store_schema_version'"), "2");
     // Ids go on after the old rows.
     EXPECT_EQ(store.save_machine(sample_model("New CPU")), 2);
+}
+
+// A removed id is never given again: 'stored:2', a script or a note naming machine #2 would
+// then silently mean another machine (and a measure's check that its machine is still stored
+// would pass on the newcomer). The newest removed is the case the old layout got wrong.
+TEST_P(ResultsStoreBackends, RemovedIdsAreNeverGivenAgain) {
+    std::int64_t machine = 0, set = 0;
+    {
+        ResultsStore store(db());
+        store.save_machine(sample_model("CPU A"));
+        machine = store.save_machine(sample_model("CPU B"));
+        store.save_points("first", sample_points("a"), machine);
+        const std::vector<std::string> keys = {"key-a", "key-b"};
+        set = store.save_points("newest", sample_points("b"), machine, nullptr, &keys);
+        ASSERT_TRUE(store.remove_rows({machine}, {set}).complete());
+        const auto next_machine = store.save_machine(sample_model("CPU C"));
+        EXPECT_GT(next_machine, machine);
+        const auto next_set = store.save_points("next", sample_points("c"), next_machine);
+        EXPECT_GT(next_set, set);
+        EXPECT_FALSE(store.machine(machine).has_value());
+        EXPECT_FALSE(store.points(set).has_value());
+        // Removing every row does not start the count again either.
+        ASSERT_TRUE(store.remove_rows({1, next_machine}, {1, next_set}).complete());
+        ASSERT_TRUE(store.list_machines().empty());
+        ASSERT_TRUE(store.list_point_sets().empty());
+        machine = next_machine;
+        set = next_set;
+    }
+    ResultsStore store(db());  // another process, later
+    EXPECT_GT(store.save_machine(sample_model("CPU D")), machine);
+    EXPECT_GT(store.save_points("later", sample_points("d")), set);
+}
+
+// A store an older roofline wrote (SQLite ids without AUTOINCREMENT) keeps its rows, their ids
+// and what names them when a writer opens it, and from then on never gives a removed id again,
+// even to a row inserted as an older roofline inserts (no id named: the rule is the table's).
+TEST_P(ResultsStoreBackends, AStoreThatReusedIdsKeepsItsRowsAndIdsAndGivesNoneTwice) {
+    const auto machine_row = [](const std::string& cpu) {
+        return "INSERT INTO machines (created, hostname, cpu_model, mode, partial, schema, json) VALUES "
+               "('2026-11-01T00:00:00Z', 'h', " +
+               sql_literal(cpu) + ", 'quick', 0, 'roofline.machine/1', " +
+               sql_literal(machine_to_json(sample_model(cpu)).dump()) + ");";
+    };
+    const auto set_row = [](const std::string& name, const std::string& machine) {
+        return "INSERT INTO point_sets (created, name, machine_id, point_count, json) VALUES "
+               "('2026-11-01T00:00:00Z', " +
+               sql_literal(name) + ", " + machine + ", 2, " + sql_literal(points_to_json(sample_points(name)).dump()) +
+               ");";
+    };
+    // Machines 1 and 3 (2 removed), sets 1 and 4 naming machine 3 (2 and 3 removed), a cache entry of set 4.
+    location().run_sql(version_two_layout_reusing_ids(postgres()) + machine_row("CPU 1") + machine_row("CPU 2") +
+                       machine_row("CPU 3") + set_row("s1", "3") + set_row("s2", "NULL") + set_row("s3", "NULL") +
+                       set_row("s4", "3") +
+                       "DELETE FROM machines WHERE id = 2; DELETE FROM point_sets WHERE id IN (2, 3);" +
+                       "INSERT INTO measurement_cache (key, point_set_id, point_index) VALUES (" +
+                       (postgres() ? "'key-a'::bytea" : "'key-a'") + ", 4, 1);");
+    if (!postgres())
+        ASSERT_EQ(location().query_text("SELECT sql FROM sqlite_master WHERE name = 'machines'").find("AUTOINCREMENT"),
+                  std::string::npos);
+
+    for (int open = 0; open < 2; ++open) {  // the second open finds nothing to do
+        ResultsStore store(db());
+        const auto machines = store.list_machines();
+        ASSERT_EQ(machines.size(), 2u);
+        EXPECT_EQ(machines[0].id, 1);
+        EXPECT_EQ(machines[1].id, 3);
+        EXPECT_EQ(machines[1].cpu_model, "CPU 3");
+        EXPECT_EQ(store.machine(3)->cpu.model, "CPU 3");
+        const auto sets = store.list_point_sets();
+        ASSERT_EQ(sets.size(), 2u);
+        EXPECT_EQ(sets[0].id, 1);
+        EXPECT_EQ(sets[0].machine_id, 3);
+        EXPECT_EQ(sets[1].id, 4);
+        EXPECT_EQ(sets[1].name, "s4");
+        EXPECT_EQ(store.points(4)->size(), 2u);
+        const auto cached = store.cached_point("key-a");
+        ASSERT_TRUE(cached.has_value());
+        EXPECT_EQ(cached->name, sample_points("s4")[1].name);
+    }
+    EXPECT_EQ(location().table_count(), 4);  // no table left over from the rebuild
+    if (!postgres()) {
+        for (const char* table : {"machines", "point_sets"})
+            EXPECT_NE(location()
+                          .query_text(fmt::format("SELECT sql FROM sqlite_master WHERE name = '{}'", table))
+                          .find("AUTOINCREMENT"),
+                      std::string::npos)
+                << table;
+        // Other tables still name the rebuilt ones.
+        EXPECT_NE(location().query_text("SELECT sql FROM sqlite_master WHERE name = 'point_sets'")
+                      .find("REFERENCES machines(id)"),
+                  std::string::npos);
+        EXPECT_NE(location().query_text("SELECT sql FROM sqlite_master WHERE name = 'measurement_cache'")
+                      .find("REFERENCES point_sets(id)"),
+                  std::string::npos);
+    }
+
+    // The newest of each removed: the next ids are above them.
+    ResultsStore store(db());
+    ASSERT_TRUE(store.remove_rows({3}, {4}).complete());
+    EXPECT_EQ(store.save_machine(sample_model("CPU new")), 4);
+    EXPECT_EQ(store.save_points("new", sample_points("n")), 5);
+    // As an older roofline inserts (no id named), after removing the newest again.
+    ASSERT_TRUE(store.remove_rows({4}, {5}).complete());
+    location().run_sql(machine_row("CPU old writer") + set_row("old writer", "NULL"));
+    EXPECT_EQ(store.list_machines().back().id, 5);
+    EXPECT_EQ(store.list_point_sets().back().id, 6);
+    EXPECT_EQ(location().query_text("SELECT value FROM meta WHERE key = 'store_schema_version'"), "2");
 }
 
 TEST_P(ResultsStoreBackends, NewerLayoutIsRefusedByWritersAndReaders) {

@@ -130,7 +130,10 @@ public:
     }
     int table_count() override {
         if (!std::filesystem::exists(db())) return 0;
-        return std::atoi(query_text("SELECT count(*) FROM sqlite_master WHERE type = 'table'").c_str());
+        // SQLite's own (sqlite_sequence, which AUTOINCREMENT keeps) are not the store's.
+        return std::atoi(
+            query_text("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+                .c_str());
     }
 
 private:

@@ -74,7 +74,13 @@ TEST(StoreQueries, UpsertsAreEachDialectsOwn) {
 TEST(StoreQueries, TablesTakeEachDialectsTypes) {
     const auto& lite = sqlite().create_tables;
     const auto& pg = postgresql().create_tables;
-    EXPECT_NE(lite.find("CREATE TABLE IF NOT EXISTS machines ( id INTEGER PRIMARY KEY,"), std::string::npos) << lite;
+    // Ids the database assigns and never gives twice (SQLite's AUTOINCREMENT; a sequence).
+    EXPECT_NE(lite.find("CREATE TABLE IF NOT EXISTS machines ( id INTEGER PRIMARY KEY AUTOINCREMENT,"),
+              std::string::npos)
+        << lite;
+    EXPECT_NE(lite.find("CREATE TABLE IF NOT EXISTS point_sets ( id INTEGER PRIMARY KEY AUTOINCREMENT,"),
+              std::string::npos)
+        << lite;
     EXPECT_NE(lite.find(" key TEXT PRIMARY KEY, point_set_id INTEGER NOT NULL REFERENCES point_sets(id),"),
               std::string::npos)
         << lite;
@@ -82,6 +88,14 @@ TEST(StoreQueries, TablesTakeEachDialectsTypes) {
     EXPECT_NE(pg.find(" key BYTEA PRIMARY KEY, point_set_id BIGINT NOT NULL REFERENCES point_sets(id),"),
               std::string::npos)
         << pg;
+    EXPECT_NE(pg.find("CREATE TABLE IF NOT EXISTS point_sets ( id BIGSERIAL PRIMARY KEY,"), std::string::npos) << pg;
+    // One table alone, under another name (SQLite's rebuild), is the same text.
+    const auto machines = store_queries::create_table_as(store_queries::Table::machines, "machines",
+                                                         store_queries::sqlite);
+    EXPECT_NE(lite.find(machines), std::string::npos) << machines;
+    EXPECT_EQ(store_queries::create_table_as(store_queries::Table::point_sets, "t2", store_queries::sqlite)
+                  .rfind("CREATE TABLE IF NOT EXISTS t2 ( id INTEGER PRIMARY KEY AUTOINCREMENT,", 0),
+              0u);
     // meta's key is text in both (the measurement cache's key is not).
     EXPECT_EQ(lite.substr(0, 75), pg.substr(0, 75));
 }
