@@ -241,14 +241,17 @@ int run_specs(const ModelArgs& a) {
                 print_stderr("roofline: warning: {}: {}\n", terminal_text(spec.name), terminal_text(w));
             // A working set that fits a cache is predicted from it (the loop run again over
             // its data, as it is timed); the spec as written, from memory, beside it.
-            std::optional<CacheFit> fit = fit_in_cache(spec, rooflines.capacities(r, true));
+            // The ORM view bounds by DRAM alone: data placed in a cache would be bound by nothing but
+            // the peak (a triad "compute-bound"), so it is predicted as written, from memory.
+            std::optional<CacheFit> fit;
+            if (view != View::orm) fit = fit_in_cache(spec, rooflines.capacities(r, true));
             if (fit && !unpredictable_reason(fit->placed, r, view).empty()) fit.reset();
             const KernelSpec& judged = fit ? fit->placed : spec;
             // A cache that holds the working set but has no roof at this thread count cannot bound it:
             // the prediction from further out is then no upper bound for the warm loop, said.
             if (const auto held = fit_in_cache(spec, rooflines.capacities(r, false));
                 held && (!fit || held->level < fit->level)) {
-                warnings.push_back(unroofed_fit_text(*held, r.threads, fit ? fit->level : ""));
+                warnings.push_back(unroofed_fit_text(*held, r.threads, fit ? fit->level : "", view));
                 print_stderr("roofline: warning: {}: {}\n", terminal_text(spec.name), terminal_text(warnings.back()));
             }
             // An operand reused more than once per element whose own size fits a cache inner to the

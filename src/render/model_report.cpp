@@ -477,12 +477,15 @@ std::string reused_operand_text(const ReusedOperand& reused, int threads) {
                        count_of(std::max(1, threads), "thread"), reused.counted, reused.level);
 }
 
-std::string unroofed_fit_text(const CacheFit& fit, int threads, const std::string& predicted_from) {
+std::string unroofed_fit_text(const CacheFit& fit, int threads, const std::string& predicted_from, View view) {
     const std::string t = count_of(std::max(1, threads), "thread");
-    return fmt::format("its working set ({}{}) fits in {} ({} for {}), but the machine model has no {} bandwidth roof "
-                       "at {}: predicted from {}, which the loop run again over its data may beat",
+    const std::string why = view == View::orm
+                                ? std::string("the ORM view bounds loops by DRAM alone")
+                                : fmt::format("the machine model has no {} bandwidth roof at {}", fit.level, t);
+    return fmt::format("its working set ({}{}) fits in {} ({} for {}), but {}: predicted from {}, which the loop run "
+                       "again over its data may beat",
                        fit.exact ? "" : "at most ", bytes_text(fit.footprint), fit.level, bytes_text(fit.capacity), t,
-                       fit.level, t, predicted_from.empty() ? "where the spec puts its operands" : predicted_from);
+                       why, predicted_from.empty() ? "where the spec puts its operands" : predicted_from);
 }
 
 std::string render_formula(const FormulaResult& f, ReportFormat format) {

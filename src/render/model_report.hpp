@@ -62,8 +62,9 @@ std::string residency_problem_text(const KernelSpec& spec, const ResidencyProble
 // A warning for an operand counted from an outer level than its own size fits (core/kernel_footprint.hpp).
 std::string reused_operand_text(const ReusedOperand& reused, int threads);
 // A working set a cache holds at `threads` threads where the model has no roof of that cache
-// at that thread count: the prediction comes from `predicted_from` ("L3", or "" for as written).
-std::string unroofed_fit_text(const CacheFit& fit, int threads, const std::string& predicted_from);
+// at that thread count, or the ORM view bounds by DRAM alone: the prediction comes from
+// `predicted_from` ("L3", or "" for as written).
+std::string unroofed_fit_text(const CacheFit& fit, int threads, const std::string& predicted_from, View view);
 
 // format: text or json (the others throw std::invalid_argument). The machine's header
 // comes from the kernels' rooflines (one machine, thread count and view; a compute roof

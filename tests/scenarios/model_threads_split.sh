@@ -112,7 +112,20 @@ triad 65536 >"$tmp/triad.yaml"
 "$bin" model --machine "$tmp/dram.yaml" "$tmp/triad.yaml" --threads 2 >"$tmp/out" 2>"$tmp/err" || fail "DRAM-only sheet"
 grep -q "fits in L2 (2 MiB for 2 threads), but the machine model has no L2 bandwidth roof at 2 threads" "$tmp/err" ||
     fail "a cache without a roof at the thread count is not said"
-echo "ok: a working set in a cache with no roof at the thread count is warned about"
+# The ORM view bounds by DRAM alone: the same triad is predicted from memory (30 GB/s x 2/32 =
+# 1.875 GFLOP/s), not placed in L2, where no roof of the view would bound it (it was "compute-bound"
+# at the 64 GFLOP/s peak).
+"$bin" model --machine "$tmp/m2.yaml" "$tmp/triad.yaml" --threads 2 --view orm --json >"$tmp/out" 2>"$tmp/err" ||
+    fail "ORM view failed"
+python3 - "$tmp/out" <<'PY' || fail "the ORM view placed the triad in a cache"
+import json, sys
+k = json.load(open(sys.argv[1]))["kernels"][0]
+assert k["binding_level"] == "DRAM" and abs(k["performance"] - 1.875) < 1e-9, (k["binding_level"], k["performance"])
+assert k["cache_fit"] is None, k["cache_fit"]
+PY
+grep -q "fits in L2 (2 MiB for 2 threads), but the ORM view bounds loops by DRAM alone" "$tmp/err" ||
+    fail "the ORM view's prediction from memory is not said"
+echo "ok: a working set in a cache with no roof at the thread count (or in the ORM view) is warned about"
 
 # Hostile input: a thread count the sheet has no roofs for, sizes below one element or past 64
 # bits, 'per_thread' with no size, an empty kernel name.
