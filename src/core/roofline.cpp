@@ -1,6 +1,7 @@
 #include "core/roofline.hpp"
 
 #include "core/code_traits.hpp"
+#include "core/cut_off_point.hpp"
 #include "core/level.hpp"
 #include "core/name_table.hpp"
 #include "core/point_device.hpp"
@@ -569,6 +570,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     a.throughput = bus_throughput(p);
     a.timing = timing_of(p);
     a.performance = performance(p);
+    a.cut_off = cut_off_signal(p);
 
     // The binding roof: the lowest of the compute roof and each level's roof x intensity.
     a.attainable = r.compute.value;
@@ -703,8 +705,15 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     else if (!x87 && !call_bound && !flops_not_the_time && traits.scalar_share && *traits.scalar_share >= 0.5 &&
              (!a.memory_bound || a.efficiency < 0.8))
         // A reference kernel's widths are its code's (kernel_point), not counted.
-        a.next_steps.push_back({NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share,
-                                p.source == PointOrigin::kernel ? "by its code" : ""});
+    {
+        NextStep step{NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share,
+                      p.source == PointOrigin::kernel ? "by its code" : ""};
+        // An audit's std::transform_reduce on floats, built -O3 -march=native, ran scalar and was
+        // told to build with -O3 -march=native: reassociating is the missing permission (said by
+        // split_chain already where it leads).
+        step.reduction = !chain_bound && traits.store_share && stores_like_a_reduction(traits);
+        a.next_steps.push_back(step);
+    }
     // Far under a cache's roof with the code itself to blame: access patterns and intensity
     // there are not what holds it back yet, so they are not offered (the headroom still shows
     // the roofs). Bound by memory, a bus or the network, that advice stays beside the code's.
@@ -807,12 +816,12 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         a.next_steps.push_back({NextStep::Kind::non_temporal_stores, {}, "DRAM", a.binding_roof, a.attainable,
                                 *traits.unread_write_allocate_share, {}});
     if (a.memory_bound) {
-        if (!code_first)
         // Bound past L1 by accesses that use little of each line (loads_waste_lines): `share`, the
         // part of the lines' bytes it uses, names the change (unit stride) in the generic one's place.
         const bool past_l1 = a.binding_level != "L1" && (cache_level_number(a.binding_level) || a.binding_level == "DRAM");
         const double lines_used = past_l1 && loads_waste_lines(traits) ? 1 / *traits.l2_bytes_per_accessed_byte : 0;
             a.next_steps.push_back(
+        if (!code_first)
                 {NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable, lines_used, {}});
     } else if (mix_cap) {
         // Compute-bound code of one kind of operation (a DGEMM's FMAs) cannot reach the peak, which

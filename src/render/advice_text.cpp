@@ -131,8 +131,19 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                            "the {} roof caps this point at {} {}",
                            step.level, step.roof, format_number(step.cap), rate_unit(r.work_unit));
     case NextStep::Kind::vectorize:
-        return fmt::format("{} of its FLOPs ran in scalar instructions ({}): {}", format_percent(step.share),
-                           step.operation.empty() ? "counted" : step.operation, vectorize_how());
+        // GCC and clang vectorize a floating-point reduction only when they may reassociate it
+        // (GCC: -fassociative-math, which needs -fno-signed-zeros -fno-trapping-math; all three in
+        // -ffast-math), or where OpenMP's simd reduction clause says the order does not matter.
+        return fmt::format("{} of its FLOPs ran in scalar instructions ({}): {}{}", format_percent(step.share),
+                           step.operation.empty() ? "counted" : step.operation,
+                           step.reduction
+                               ? "its FLOPs are a reduction (it stores almost nothing of what it computes), which "
+                                 "GCC and clang keep scalar, whatever -O3 -march=native says, unless allowed to "
+                                 "reorder the sum: '#pragma omp simd reduction(+:sum)' with -fopenmp-simd, or "
+                                 "-ffast-math (-fassociative-math -fno-signed-zeros -fno-trapping-math), or "
+                                 "several partial sums by hand; then "
+                               : "",
+                           vectorize_how());
     case NextStep::Kind::leave_x87:
         return fmt::format(
             "{} of its FLOPs are x87 instructions (long double, counted): the x87 unit has no SIMD form and "

@@ -250,6 +250,30 @@ TEST(CodeTraits, EightScalarAccumulatorsAreNotToldToBreakTheChain) {
         EXPECT_FALSE(s.kind == NextStep::Kind::lift_ceiling && s.ceiling.category == "ilp") << next_step_text(r, s);
 }
 
+TEST(CodeTraits, AScalarReductionIsToldThatVectorizingItNeedsLeaveToReorderIt) {
+    // Built -O3 -march=native and still scalar (an audit's std::transform_reduce on floats): the
+    // compiler lacks leave to reassociate, which the vectorize step must say, once.
+    const auto r = machine_with_chain_ceiling();
+    const auto a = analyze(r, scalar_sum(7.4), View::carm);  // above one chain: no split_chain
+    ASSERT_FALSE(a.next_steps.empty());
+    ASSERT_EQ(a.next_steps[0].kind, NextStep::Kind::vectorize);
+    EXPECT_TRUE(a.next_steps[0].reduction);
+    EXPECT_NE(next_step_text(r, a.next_steps[0]).find("#pragma omp simd reduction(+:sum)"), std::string::npos)
+        << next_step_text(r, a.next_steps[0]);
+    // At one chain's rate split_chain leads and says it; vectorize does not repeat it.
+    const auto chained = analyze(r, scalar_sum(1.2), View::carm);
+    ASSERT_GE(chained.next_steps.size(), 2u);
+    EXPECT_EQ(chained.next_steps[0].kind, NextStep::Kind::split_chain);
+    EXPECT_FALSE(chained.next_steps[1].reduction);
+    // A scalar loop that stores what it computes (a third of its bytes) is no reduction.
+    Point stores = scalar_sum(7.4);
+    stores.details["bytes_stored"] = 4e8;
+    const auto s = analyze(r, stores, View::carm);
+    ASSERT_TRUE(has(s, NextStep::Kind::vectorize)) << all_advice(r, s);
+    for (const auto& step : s.next_steps) EXPECT_FALSE(step.reduction) << next_step_text(r, step);
+    EXPECT_EQ(all_advice(r, s).find("reorder the sum"), std::string::npos) << all_advice(r, s);
+}
+
 TEST(CodeTraits, ALoopOfShortReductionsIsNotOneChain) {
     // A CSR SpMV's inner loop (measure --loops): a dot of ~5 nonzeros per entry, nothing stored
     // in it, under one chain's rate. Each entry starts a new accumulator, and the core runs the next
