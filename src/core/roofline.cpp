@@ -1,7 +1,6 @@
 #include "core/roofline.hpp"
 
 #include "core/code_traits.hpp"
-#include "core/cut_off_point.hpp"
 #include "core/level.hpp"
 #include "core/name_table.hpp"
 #include "core/point_device.hpp"
@@ -570,7 +569,6 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     a.throughput = bus_throughput(p);
     a.timing = timing_of(p);
     a.performance = performance(p);
-    a.cut_off = cut_off_signal(p);
 
     // The binding roof: the lowest of the compute roof and each level's roof x intensity.
     a.attainable = r.compute.value;
@@ -704,8 +702,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         a.next_steps.push_back({NextStep::Kind::leave_x87, {}, {}, {}, 0, *traits.x87_share, {}});
     else if (!x87 && !call_bound && !flops_not_the_time && traits.scalar_share && *traits.scalar_share >= 0.5 &&
              (!a.memory_bound || a.efficiency < 0.8))
-        // A reference kernel's widths are its code's (kernel_point), not counted.
     {
+        // A reference kernel's widths are its code's (kernel_point), not counted.
         NextStep step{NextStep::Kind::vectorize, {}, {}, {}, 0, *traits.scalar_share,
                       p.source == PointOrigin::kernel ? "by its code" : ""};
         // An audit's std::transform_reduce on floats, built -O3 -march=native, ran scalar and was
@@ -820,8 +818,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         // part of the lines' bytes it uses, names the change (unit stride) in the generic one's place.
         const bool past_l1 = a.binding_level != "L1" && (cache_level_number(a.binding_level) || a.binding_level == "DRAM");
         const double lines_used = past_l1 && loads_waste_lines(traits) ? 1 / *traits.l2_bytes_per_accessed_byte : 0;
-            a.next_steps.push_back(
         if (!code_first)
+            a.next_steps.push_back(
                 {NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable, lines_used, {}});
     } else if (mix_cap) {
         // Compute-bound code of one kind of operation (a DGEMM's FMAs) cannot reach the peak, which

@@ -237,10 +237,10 @@ struct NextStep {
     // split_chain: its accumulations per value stored (0: not counted); past kReductionStoreShare of
     // its bytes stored, what makes it one chain.
     double accumulations_per_store = 0;
-};
     // vectorize: its FLOPs are a reduction (it stores like one): a compiler vectorizes it only when
     // allowed to reassociate, which -O3 -march=native alone does not allow.
     bool reduction = false;
+};
 // The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).
 const char* next_step_kind_name(NextStep::Kind kind);
 
@@ -324,9 +324,6 @@ struct Analysis {
     std::optional<BusThroughput> throughput;  // work shipped over a bus: TI and a = TI / I
     std::optional<TimingSummary> timing;      // how the point's seconds were taken (measure --repeat)
     std::optional<TimeOutsideCode> outside_code;  // its time holds waits no roof describes
-    // The signal that ended the program while its region was open: its time is only the part that
-    // ran (core/cut_off_point); nullopt: it was not cut off.
-    std::optional<int> cut_off;
     // Its data fills most of the simulated LLC and is re-read there: the DRAM bytes are a lower
     // bound (core/llc_occupancy; a note, the figures unchanged).
     std::optional<LlcNearFull> llc_near_full;

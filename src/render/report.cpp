@@ -1,6 +1,5 @@
 #include "render/report.hpp"
 
-#include "core/cut_off_point.hpp"
 #include "core/llc_occupancy.hpp"
 #include "core/name_table.hpp"
 #include "core/rep_string_stores.hpp"
@@ -155,7 +154,6 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
                                           a.intensity_level);
         out += fmt::format("  achieved         {} {}{}\n", format_number(a.performance), rate_unit(r.work_unit), at);
         if (a.timing) out += fmt::format("  timed            {}\n", timing_text(*a.timing));
-        if (a.cut_off) out += fmt::format("  {:<17}{}\n", "PARTIAL", cut_off_text(*a.cut_off, true));
         if (a.outside_code) out += fmt::format("  {:<17}{}\n", "not its code", outside_code_text(*a.outside_code));
         out += fmt::format("  attainable       {} {}, bound by {}, efficiency {}\n", format_number(a.attainable),
                            rate_unit(r.work_unit), bound_text(a), efficiency_text(a));
@@ -216,7 +214,6 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
         if (a.timing) out += fmt::format("  - timed: {}\n", markdown_escape(timing_text(*a.timing)));
         if (a.outside_code)
             out += fmt::format("  - not its code: {}\n", markdown_escape(outside_code_text(*a.outside_code)));
-        if (a.cut_off) out += fmt::format("  - PARTIAL: {}\n", markdown_escape(cut_off_text(*a.cut_off, true)));
         if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
         if (!a.unjudged_levels.empty()) out += fmt::format("  - not judged: {}\n", markdown_escape(unjudged_levels_text(a)));
         if (a.llc_near_full) out += fmt::format("  - note: {}\n", markdown_escape(llc_near_full_text(*a.llc_near_full)));
@@ -311,13 +308,13 @@ nlohmann::ordered_json next_steps_typed_json(const Roofline& r, const Analysis& 
             step["operation"] = s.operation, step["operation_share"] = number_json(s.share);
         if (!s.level.empty()) step["level"] = s.level;
         if (s.kind == NextStep::Kind::vectorize) step["scalar_share"] = number_json(s.share);
+        if (s.kind == NextStep::Kind::vectorize) step["reduction"] = s.reduction;
         if (s.kind == NextStep::Kind::split_chain) step["store_share"] = number_json(s.share);
+        if (s.kind == NextStep::Kind::raise_intensity && s.share > 0) step["lines_used_share"] = number_json(s.share);
         if (s.kind == NextStep::Kind::leave_x87) step["x87_share"] = number_json(s.share);
         if (s.kind == NextStep::Kind::call_overhead) {
             step["calls"] = number_json(s.calls);
-        if (s.kind == NextStep::Kind::vectorize) step["reduction"] = s.reduction;
             step["flops_per_call"] = number_json(s.flops_per_call);
-        if (s.kind == NextStep::Kind::raise_intensity && s.share > 0) step["lines_used_share"] = number_json(s.share);
             step["instructions_per_call"] = number_json(s.instructions_per_call);
         }
         if (s.kind == NextStep::Kind::library_code) step["library"] = s.operation, step["roof"] = s.roof;
@@ -353,13 +350,6 @@ nlohmann::ordered_json timing_json(const std::optional<TimingSummary>& t) {
 // null when it has none.
 nlohmann::ordered_json dram_lower_bound_json(const std::optional<LlcNearFull>& n) {
     if (!n) return nullptr;
-// A point whose region a signal cut off (core/cut_off_point): the signal, its name and the note;
-// null when it was not cut off.
-nlohmann::ordered_json cut_off_json(const std::optional<int>& sig, bool counted) {
-    if (!sig) return nullptr;
-    return {{"signal", *sig}, {"signal_name", signal_text(*sig)}, {"note", cut_off_text(*sig, counted)}};
-}
-
     return {{"touched_bytes", number_json(n->touched_bytes)},
             // a marker region opened on different data: the union over its openings (touched_bytes
             // is its working set); null when not larger
@@ -503,15 +493,13 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                           {"dram_lower_bound", dram_lower_bound_json(a.llc_near_full)},
                           {"math_library_flops",
                            a.math_library ? nlohmann::ordered_json{{"flops", number_json(a.math_library->flops)},
-                          {"cut_off", cut_off_json(a.cut_off, true)},
                                                                   {"share", number_json(a.math_library->share)},
                                                                   {"note", math_library_flops_text(*a.math_library)}}
                                           : nlohmann::ordered_json(nullptr)}});
     }
     out["points"] = points;
     json skipped = json::array();
-    for (const auto& n : not_judged)
-        skipped.push_back({{"point", n.point}, {"reason", n.reason}, {"cut_off", cut_off_json(n.cut_off, false)}});
+    for (const auto& n : not_judged) skipped.push_back({{"point", n.point}, {"reason", n.reason}});
     out["not_judged"] = skipped;
     json movements = json::array();
     for (const auto& m : moved) {
@@ -554,10 +542,8 @@ std::string not_judged_text(const std::vector<NotJudged>& not_judged, bool markd
     std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
     for (const auto& n : not_judged) {
         auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == n.reason; });
-        // A point cut off by a signal says so beside its name (core/cut_off_point).
-        const std::string name = n.cut_off ? fmt::format("{} (cut off by {})", n.point, signal_text(*n.cut_off)) : n.point;
-        if (it == by_reason.end()) by_reason.push_back({n.reason, {name}});
-        else it->second.push_back(name);
+        if (it == by_reason.end()) by_reason.push_back({n.reason, {n.point}});
+        else it->second.push_back(n.point);
     }
     std::string out = fmt::format("\nNot judged ({} point{}):\n", not_judged.size(), not_judged.size() == 1 ? "" : "s");
     for (const auto& [reason, names] : by_reason) {
