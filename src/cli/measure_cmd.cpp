@@ -18,6 +18,7 @@
 #include "core/dirty_at_end.hpp"
 #include "core/rep_string_stores.hpp"
 #include "core/math_library_flops.hpp"
+#include "core/thread_imbalance.hpp"
 #include "core/llc_occupancy.hpp"
 #include "core/measured_elsewhere.hpp"
 #include "core/message_name.hpp"
@@ -427,6 +428,16 @@ std::vector<CountNote> count_notes(const std::vector<Point>& points) {
     return notes;
 }
 
+// "POINT: its busiest thread did 1.50x an equal share of its FLOPs ...", for each point whose threads
+// did clearly unequal shares (core/thread_imbalance): said under the table and kept in the
+// provenance ("thread_imbalance"); report says it again.
+std::vector<std::string> thread_share_notes(const std::vector<Point>& points) {
+    std::vector<std::string> notes;
+    for (const auto& p : points)
+        if (const auto t = thread_imbalance(p)) notes.push_back(p.name + ": " + thread_imbalance_text(*t));
+    return notes;
+}
+
 // The points' tables: the result, printed under -q too (which leaves out notes and progress), so
 // that `measure -q --no-store` still shows what it measured. In a job, rank 0 prints the job's
 // (finish_rank) and the tables of functions and loops.
@@ -447,6 +458,7 @@ void print_tables(const app::MeasuredPoints& made, const app::ProgramMeasurement
             say.warning(terminal_text(measured_elsewhere_text({*elsewhere})));
         }
     for (const auto& note : count_notes(made.points)) say.note(note.text);
+    for (const auto& note : thread_share_notes(made.points)) say.note(note);
     if (!mpi && !args.counts_from.empty())
         fmt::print("{}", render_counted_from_footer(args.counts_from, args.command.front()));
     if (!machine) say.note("no machine model: run 'roofline bench' (or pass --machine) to see each point against the roofline");
@@ -660,6 +672,8 @@ int run_measure(const MeasureArgs& args) {
         // check of standard output says it and makes the exit a failure.
     }
     auto provenance = measure_provenance(args, plan, measured, evex, stop_signal);
+    if (const auto notes = thread_share_notes(made.points); !notes.empty())
+        provenance.options["thread_imbalance"] = fmt::format("{}", fmt::join(notes, " | "));
     for (const auto& note : count_notes(made.points)) {
         auto& kept = provenance.options[note.key];
         kept += (kept.empty() ? "" : " | ") + note.text;

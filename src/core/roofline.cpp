@@ -566,6 +566,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     a.outside_code = time_outside_code(p);
     a.llc_near_full = llc_near_full(p);
     a.math_library = math_library_flops(p);
+    a.thread_imbalance = thread_imbalance(p);
     a.throughput = bus_throughput(p);
     a.timing = timing_of(p);
     a.performance = performance(p);

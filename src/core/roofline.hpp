@@ -7,6 +7,7 @@
 
 #include "core/llc_occupancy.hpp"
 #include "core/math_library_flops.hpp"
+#include "core/thread_imbalance.hpp"
 #include "core/point_origin.hpp"
 #include "core/timing_summary.hpp"
 
@@ -328,6 +329,7 @@ struct Analysis {
     // bound (core/llc_occupancy; a note, the figures unchanged).
     std::optional<LlcNearFull> llc_near_full;
     std::optional<MathLibraryFlops> math_library;  // FLOPs it ran inside libm (core/math_library_flops)
+    std::optional<ThreadImbalance> thread_imbalance;  // its busiest thread's excess (core/thread_imbalance)
 };
 
 Analysis analyze(const Roofline& r, const Point& p, View view);

@@ -135,7 +135,15 @@ struct RegionCounts {
     // those threads' (0: not known)
     int cache_enclosing_threads = 0;
     std::map<std::string, double> events;          // raw counter values (perf engine), scaled
-    int threads = 0;                   // threads that did work in it (instrument engine); 0: unknown
+    // Instrument engine: the most threads that did its work at once (Valgrind runs one at a time:
+    // the tool counts threads whose stretches of work overlapped); 0: unknown
+    int threads = 0;
+    // ... the threads that did its work at any time, each once (the tool's "threads" before it counted
+    // at once counted these by thread slot; 0: not said), and the busiest one's FLOPs and bytes
+    // loaded + stored (core/thread_imbalance's note; 0: not said)
+    int threads_working = 0;
+    double busiest_thread_flops = 0;
+    double busiest_thread_bytes = 0;
     double instructions = 0;           // instructions executed (instrument engine)
     // Instrument engine: of the FLOPs, those x87 instructions made (long double); and FP operations not
     // among the FLOPs, run only to raise an exception flag (libgcc's soft-fp __sfp_handle_exceptions).

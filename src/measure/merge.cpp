@@ -3,6 +3,7 @@
 #include "measure/mpi_job.hpp"
 #include "core/llc_occupancy.hpp"
 #include "core/math_library_flops.hpp"
+#include "core/thread_imbalance.hpp"
 
 #include <fmt/core.h>
 
@@ -49,6 +50,10 @@ void apply_counts(Point& p, const RegionCounts& c) {
     for (const auto& [file, flops] : c.flops_by_object)
         if (is_math_library(file)) math += flops;
     if (math > 0) p.details[kMathLibraryFlops] = math;
+    // Each thread's share (core/thread_imbalance): the threads that did the work, the busiest one's.
+    if (c.threads_working > 0) p.details[kThreadsWorking] = c.threads_working;
+    if (c.busiest_thread_flops > 0) p.details[kBusiestThreadFlops] = c.busiest_thread_flops;
+    if (c.busiest_thread_bytes > 0) p.details[kBusiestThreadBytes] = c.busiest_thread_bytes;
 }
 
 void attribute_program_work(Point& p, const std::vector<RegionCounts>& functions) {
@@ -140,11 +145,10 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         p.source = source;
         if (const auto* c = counts_for(t.name)) {
             apply_counts(p, *c);
-            // The threads that did the work (a pool started by a library included),
-            // not only those that opened the region; but at least those that opened
-            // it: the tool counts threads alive at once under Valgrind, which runs
-            // them one at a time, so two short threads may finish one after the
-            // other there and reuse one thread slot.
+            // The most threads that did the work at once (a pool started by a library
+            // included), not only those that opened the region; but at least the native
+            // run's count: under Valgrind, which runs one thread at a time, a short thread
+            // may finish before the next one was even created there.
             if (c->threads > 0) p.threads = std::max(p.threads, c->threads);
         } else {
             p.work_counted = false;  // timed only
@@ -186,9 +190,9 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         }
         if (const auto* c = counts_for(kProgramRegion)) {
             apply_counts(p, *c);
-            // The threads that did work, counted by the tool; but at least the busiest region's:
-            // Valgrind runs one thread at a time and reuses a finished thread's slot, so a short
-            // thread that ended before the next one started counts once there.
+            // The most threads that did work at once, counted by the tool (a serial part on the
+            // main thread, then 2 workers it joins: 2, not the 3 that did work); but at least the
+            // busiest region's: under Valgrind a short thread may finish before the next starts.
             if (c->threads > 0) p.threads = std::max(p.threads, c->threads);
             attribute_program_work(p, result.functions);
         } else {

@@ -188,6 +188,18 @@ RegionCounts counts_from(const json& r, const std::string& where) {
     // absent from an older tool's output: the note judges the union, cache_touched
     if (r.contains("cache_working_set")) c.cache_working_set_bytes = number(r, "cache_working_set", where);
     c.threads = whole<int>(r, "threads", where, 1 << 20);
+    // absent from an older tool's output (its "threads" counted these): none said
+    if (r.contains("threads_working")) c.threads_working = whole<int>(r, "threads_working", where, 1 << 20);
+    if (r.contains("busiest_thread_flops")) c.busiest_thread_flops = number(r, "busiest_thread_flops", where);
+    if (r.contains("busiest_thread_bytes")) c.busiest_thread_bytes = number(r, "busiest_thread_bytes", where);
+    // One thread's share of the work: more than all of it is a damaged file.
+    if (c.busiest_thread_flops > c.total_flops() + 0.5)
+        throw MeasureError(fmt::format("{}: \"busiest_thread_flops\" ({:g}) is more than its FLOPs ({:g})", where,
+                                       c.busiest_thread_flops, c.total_flops()));
+    if (c.busiest_thread_bytes > c.bytes_loaded + c.bytes_stored + 0.5)
+        throw MeasureError(fmt::format("{}: \"busiest_thread_bytes\" ({:g}) is more than its bytes loaded and stored "
+                                       "({:g})",
+                                       where, c.busiest_thread_bytes, c.bytes_loaded + c.bytes_stored));
     c.instructions = number(r, "instructions", where);
     // absent from an older tool's output: none said
     if (r.contains("flops_x87")) c.flops_x87 = number(r, "flops_x87", where);

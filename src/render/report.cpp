@@ -162,6 +162,8 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
         if (!a.unjudged_levels.empty()) out += fmt::format("  {:<17}{}\n", "not judged", unjudged_levels_text(a));
         if (a.llc_near_full) out += fmt::format("  {:<17}{}\n", "note", llc_near_full_text(*a.llc_near_full));
         if (a.math_library) out += fmt::format("  {:<17}{}\n", "note", math_library_flops_text(*a.math_library));
+        if (a.thread_imbalance)
+            out += fmt::format("  {:<17}{}\n", "note", thread_imbalance_text(*a.thread_imbalance));
         if (a.throughput) out += fmt::format("  {:<17}{}\n", "throughput", throughput_text(*a.throughput, r.work_unit));
         out += fmt::format("  upper ceiling    {}\n",
                            a.upper ? ceiling_text(r, *a.upper) : std::string("none below the roof"));
@@ -218,6 +220,8 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
         if (!a.unjudged_levels.empty()) out += fmt::format("  - not judged: {}\n", markdown_escape(unjudged_levels_text(a)));
         if (a.llc_near_full) out += fmt::format("  - note: {}\n", markdown_escape(llc_near_full_text(*a.llc_near_full)));
         if (a.math_library) out += fmt::format("  - note: {}\n", markdown_escape(math_library_flops_text(*a.math_library)));
+        if (a.thread_imbalance)
+            out += fmt::format("  - note: {}\n", markdown_escape(thread_imbalance_text(*a.thread_imbalance)));
         if (a.throughput)
             out += fmt::format("  - throughput: {}\n", markdown_escape(throughput_text(*a.throughput, r.work_unit)));
         if (!a.headroom.empty()) out += fmt::format("  - headroom: {}\n", markdown_escape(headroom_text(a)));
@@ -495,7 +499,16 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                            a.math_library ? nlohmann::ordered_json{{"flops", number_json(a.math_library->flops)},
                                                                   {"share", number_json(a.math_library->share)},
                                                                   {"note", math_library_flops_text(*a.math_library)}}
-                                          : nlohmann::ordered_json(nullptr)}});
+                                          : nlohmann::ordered_json(nullptr)},
+                          {"thread_imbalance",
+                           a.thread_imbalance
+                               ? nlohmann::ordered_json{{"busiest", number_json(a.thread_imbalance->busiest)},
+                                                        {"total", number_json(a.thread_imbalance->total)},
+                                                        {"unit", a.thread_imbalance->bytes ? "bytes" : "FLOPs"},
+                                                        {"threads_working", a.thread_imbalance->threads_working},
+                                                        {"ratio", number_json(a.thread_imbalance->ratio)},
+                                                        {"note", thread_imbalance_text(*a.thread_imbalance)}}
+                               : nlohmann::ordered_json(nullptr)}});
     }
     out["points"] = points;
     json skipped = json::array();

@@ -829,8 +829,18 @@ typedef struct {
      * when the first of them began (the region counts the union of them) */
     Int open;
     ULong snap[RL_NC];
-    /* threads that did FP work / any memory access in the region */
+    /* threads that did FP work / any memory access in the region (thread slots: Valgrind reuses
+     * a finished thread's) */
     ULong flop_threads[TBITS], mem_threads[TBITS];
+    /* the most of those that worked at once (see "Threads at once"), FLOPs [0] and memory [1];
+     * open_seq: the scheduler segment when it last opened (process scope) */
+    Int at_once[2];
+    ULong open_seq;
+    /* each thread's FLOPs and bytes (loaded + stored) while it was open, by its number (TState
+     * no: Valgrind reuses a finished thread's slot): tw[2 * no] and tw[2 * no + 1], n_tw entries
+     * (the threads that worked in it, and the busiest one, for measure's note on unequal shares) */
+    ULong *tw;
+    Int n_tw;
     /* function regions, process scope: instructions of each function executed
      * while the region was open (inner: n_inner entries, by function index), added
      * by each harvest while it is open */
@@ -893,12 +903,49 @@ static ULong flops_of(const ULong *c)
     return f;
 }
 
-/* Threads of a region: those that did FLOPs in it, or, in a region without
- * FLOPs, those that loaded or stored. */
+/* Thread slots of a region: those that did FLOPs in it, or, in a region without
+ * FLOPs, those that loaded or stored ("thread_slots"). */
 static Int region_threads(const Region *r)
 {
     return flops_of(r->c) ? count_bits(r->flop_threads) : count_bits(r->mem_threads);
 }
+
+/* Threads by number: at most this many are told apart (later ones share the last number). */
+#define MAX_THREAD_NOS (1 << 16)
+
+static void tw_add_to(ULong **tw, Int *n_tw, Int no, ULong flops, ULong bytes)
+{
+    if (no >= MAX_THREAD_NOS) no = MAX_THREAD_NOS - 1;
+    *tw = raw_reserve(*tw, n_tw, no + 1, 2);
+    (*tw)[2 * no] += flops;
+    (*tw)[2 * no + 1] += bytes;
+}
+
+static void tw_add(Region *r, Int no, ULong flops, ULong bytes) { tw_add_to(&r->tw, &r->n_tw, no, flops, bytes); }
+
+/* Whether thread number `no` did work of kind k (0: FLOPs, 1: loads or stores) in these pairs. */
+static Bool tw_did(const ULong *tw, Int n_tw, Int no, Int k)
+{
+    if (no >= MAX_THREAD_NOS) no = MAX_THREAD_NOS - 1;
+    return tw && no < n_tw && tw[2 * no + k] != 0;
+}
+
+/* The threads that did work of kind k in these pairs ("threads_working"). */
+static Int tw_count(const ULong *tw, Int n_tw, Int k)
+{
+    Int n = 0;
+    for (Int i = 0; tw && i < n_tw; i++) n += tw[2 * i + k] != 0;
+    return n;
+}
+
+/* Its threads at once ("threads"): of FLOPs, or in a region without, of loads and stores; a
+ * region whose work was never seen at a thread's flush (none) gives its slots. */
+static Int region_at_once(const Region *r)
+{
+    const Int n = r->at_once[flops_of(r->c) ? 0 : 1];
+    return n > 0 ? n : region_threads(r);
+}
+
 
 /* Whether a region's counts are kept by function and by instruction too: a client-request
  * region in process scope when instructions are counted one by one (measure --loops: the
@@ -919,15 +966,114 @@ typedef struct {
     Int fdepth; /* function acts */
     ULong acc[RL_NC]; /* work done by this thread up to when it last stopped running */
     Addr alt_lo, alt_hi; /* its alternate signal stack (sigaltstack), [lo, hi); hi 0: none */
+    ThreadId tid;
+    Int no; /* its number: 1 for the first thread, counting every thread created */
+    /* Threads at once, per kind (0: FLOPs, 1: loads or stores): its current stretch of work
+     * began at scheduler segment ready[k]; open[k]: it did that work in every segment since
+     * (closed: at closed[k], 0 = never); seg[k]: it did such work in the running segment. */
+    ULong ready[2], closed[2];
+    Bool open[2], seg[2];
+    /* the last segment that did such work; since when it has run without doing it and without
+     * waiting (threads it creates then count as created there: see rl_thread_create) */
+    ULong last_work[2], idle_from[2];
+    /* the segment whose end last moved ready[] on, and ready[] before it */
+    ULong stop_seq, ready_before[2];
+    /* a syscall: the segment it began in, and whether stretches were open then */
+    ULong sys_seq;
+    Bool sys_open[2];
 } TState;
 static TState *tstate[MAX_THREADS];
+static Int max_tid_seen = 0;
+static Int n_thread_nos = 0;
+/* each thread's FLOPs and bytes by number, the whole run's (the program's busiest thread) */
+static ULong *program_tw;
+static Int n_program_tw;
 
 static TState *ts_of(ThreadId tid)
 {
     if (tid >= MAX_THREADS) tid = MAX_THREADS - 1;
-    if (!tstate[tid]) tstate[tid] = VG_(calloc)("rl.ts", 1, sizeof(TState));
+    if (!tstate[tid]) {
+        tstate[tid] = VG_(calloc)("rl.ts", 1, sizeof(TState));
+        tstate[tid]->tid = tid;
+        tstate[tid]->no = ++n_thread_nos;
+        if ((Int)tid > max_tid_seen) max_tid_seen = tid;
+    }
     return tstate[tid];
 }
+
+/* Threads at once.  Valgrind runs one thread at a time, so "threads that did FLOPs" counts
+ * thread slots, not parallelism: a main thread's serial FLOPs before it starts 2 workers and
+ * joins them read 3. Instead each thread's work is cut into stretches: a stretch begins when
+ * the thread becomes able to run (created, back from a syscall during which other threads ran,
+ * or after a scheduler segment -- start_client_code to stop_client_code -- of no such work) and
+ * lasts while every segment of it does the work; it ends at a segment without, at a syscall
+ * that waits for others (pthread_join, a futex wait, a barrier: waiting_syscall), at its exit.
+ * Two threads worked at once when their stretches overlap in segments: a thread created or woken
+ * while another works, and run after it (Valgrind gave it no slice sooner), still counts with it,
+ * as natively it would run beside it; threads a thread creates one after the other without
+ * working between count from the first creation (Valgrind may run the first far into its work
+ * while the creator waits for the lock after an mmap), but not from before the last thread's
+ * exit (the creator may have joined it without waiting). A spinning waiter's segments do no
+ * FLOPs, so its stretch ends. The counts are kept at each moment a thread does work: it and the
+ * threads whose stretches overlap its own, each once (by thread number, finished ones too).
+ * Limits: a hand-over by spinning alone (a worker released by a flag, no syscall, in the slice
+ * its releaser's work ended) counts the releaser with it; a thread whose whole work ran before
+ * its sibling was created (a short one) is not counted with it. */
+static ULong seg_seq = 1;
+static ULong last_exit_seq = 0; /* the segment in which a thread last exited */
+
+static void stretch_close(TState *t, Int k)
+{
+    if (t->open[k]) { t->open[k] = False; t->closed[k] = seg_seq; }
+}
+
+/* Finished threads' last stretches (their slots may hold new threads): number and end, per kind. */
+typedef struct { Int no; ULong closed[2]; } Ghost;
+#define MAX_GHOSTS 512
+static Ghost ghosts[MAX_GHOSTS];
+static Int n_ghosts = 0;
+
+/* The other threads whose stretch of kind k overlaps [since, now]: open now, or closed since;
+ * with a region's pairs, only those that did that work in it. */
+static Int overlapping(const TState *u, Int k, ULong since, const ULong *tw, Int n_tw, Bool in_region)
+{
+    Int n = 0;
+    for (Int i = 0; i <= max_tid_seen && i < MAX_THREADS; i++) {
+        const TState *t = tstate[i];
+        if (!t || t == u) continue;
+        if (in_region && !tw_did(tw, n_tw, t->no, k)) continue;
+        if (t->open[k] || (t->closed[k] && t->closed[k] >= since)) n++;
+    }
+    for (Int g = 0; g < n_ghosts; g++)
+        if (ghosts[g].closed[k] >= since && (!in_region || tw_did(tw, n_tw, ghosts[g].no, k))) n++;
+    return n;
+}
+
+/* A thread ends: its last stretches stay to be overlapped; those no live thread's stretch can
+ * reach any more (ended before every live thread became ready) are dropped. */
+static void ghost_add(const TState *t)
+{
+    ULong oldest = ~0ULL;
+    for (Int i = 0; i <= max_tid_seen && i < MAX_THREADS; i++)
+        if (tstate[i] && tstate[i] != t)
+            for (Int k = 0; k < 2; k++)
+                if (tstate[i]->ready[k] < oldest) oldest = tstate[i]->ready[k];
+    Int kept = 0;
+    for (Int g = 0; g < n_ghosts; g++)
+        if (ghosts[g].closed[0] >= oldest || ghosts[g].closed[1] >= oldest) ghosts[kept++] = ghosts[g];
+    n_ghosts = kept;
+    if (!t->closed[0] && !t->closed[1]) return;
+    if (n_ghosts == MAX_GHOSTS) { /* the oldest goes */
+        for (Int g = 1; g < n_ghosts; g++) ghosts[g - 1] = ghosts[g];
+        n_ghosts--;
+    }
+    ghosts[n_ghosts].no = t->no;
+    ghosts[n_ghosts].closed[0] = t->closed[0];
+    ghosts[n_ghosts].closed[1] = t->closed[1];
+    n_ghosts++;
+}
+
+static Int program_at_once[2];
 
 /* Per-thread attribution.  Valgrind runs one thread at a time.  cur_tid is
  * the thread that ran client code last; switch_snap the process totals when it
@@ -1071,6 +1217,39 @@ static void flush_cur(const ULong *now)
             Region *r = &regions[open_list[k]];
             if (flops) set_bit(r->flop_threads, cur_tid);
             if (mem) set_bit(r->mem_threads, cur_tid);
+            if (flops || mem) tw_add(r, c->no, flops_of(d), d[RL_LD] + d[RL_ST]);
+        }
+        if (flops || mem) tw_add_to(&program_tw, &n_program_tw, c->no, flops_of(d), d[RL_LD] + d[RL_ST]);
+        const Bool did[2] = {flops, mem};
+        for (Int kind = 0; kind < 2; kind++) {
+            if (!did[kind]) continue;
+            c->seg[kind] = True;
+            c->open[kind] = True; /* from c->ready[kind] */
+            c->last_work[kind] = seg_seq;
+            const Int all = 1 + overlapping(c, kind, c->ready[kind], NULL, 0, False);
+            if (all > program_at_once[kind]) program_at_once[kind] = all;
+            if (!clo_thread_scope) {
+                /* only what overlaps while the region was open, of threads that worked in it */
+                for (Int j = 0; j < n_open; j++) {
+                    Region *r = &regions[open_list[j]];
+                    const ULong since = c->ready[kind] > r->open_seq ? c->ready[kind] : r->open_seq;
+                    const Int n = 1 + overlapping(c, kind, since, r->tw, r->n_tw, True);
+                    if (n > r->at_once[kind]) r->at_once[kind] = n;
+                }
+            } else {
+                /* thread scope: the threads working now with the region open on them too */
+                for (Int i = 0; i < c->depth; i++) {
+                    Region *r = &regions[c->act[i].region];
+                    Int n = 1;
+                    for (Int o = 0; o <= max_tid_seen && o < MAX_THREADS; o++) {
+                        const TState *t = tstate[o];
+                        if (!t || t == c || !t->open[kind]) continue;
+                        for (Int a = 0; a < t->depth; a++)
+                            if (t->act[a].region == c->act[i].region) { n++; break; }
+                    }
+                    if (n > r->at_once[kind]) r->at_once[kind] = n;
+                }
+            }
         }
     }
     for (Int i = 0; i < RL_NC; i++) switch_snap[i] = now[i];
@@ -1274,6 +1453,7 @@ static void act_begin(TState *t, ThreadId tid, Int region, Addr sp)
         set_bit(r->mem_threads, tid);
     } else if (r->open++ == 0) {
         for (Int i = 0; i < RL_NC; i++) r->snap[i] = a->snap[i];
+        r->open_seq = seg_seq;
         open_list[n_open++] = region;
         if (region_detail(r)) r->detail = True;
     }
@@ -1293,6 +1473,9 @@ static void act_close(const TState *t, Int open_below, Act *a, const ULong *now)
         for (Int i = 0; i < open_below; i++)
             if (t->act[i].region == a->region) return;
         for (Int i = 0; i < RL_NC; i++) r->c[i] += now[i] - a->snap[i];
+        ULong d[RL_NC];
+        for (Int i = 0; i < RL_NC; i++) d[i] = now[i] - a->snap[i];
+        tw_add(r, t->no, flops_of(d), d[RL_LD] + d[RL_ST]);
         r->dirty_at_end = cache_dirty_bytes();
         return;
     }
@@ -1404,17 +1587,85 @@ static VG_REGPARM(1) void rl_sp_check(UWord sp)
 
 /* A thread that changed its own CPU affinity moves now; another thread's change is
  * seen when that thread next runs (every switch asks the kernel). */
+static void note_futex_wake(UInt no, const UWord *args);
+
 static void rl_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt n)
 {
-    (void)tid;
-    (void)no;
-    (void)args;
     (void)n;
+    /* Threads at once: a syscall may block (join, futex wait), so the thread's stretches end
+     * here; rl_post_syscall reopens them when no other thread ran meanwhile. */
+    TState *t = ts_of(tid);
+    t->sys_seq = seg_seq;
+    note_futex_wake(no, args);
+    for (Int k = 0; k < 2; k++) {
+        /* A segment cut short by a syscall says nothing of spinning: only a whole time slice
+         * without work moves the start of its next stretch on (a new thread's start-up code,
+         * syscalls between short stretches, still count from when it could run). */
+        if (t->stop_seq == seg_seq && !t->open[k] && t->ready[k] == seg_seq + 1) t->ready[k] = t->ready_before[k];
+        t->sys_open[k] = t->open[k];
+        stretch_close(t, k);
+    }
+}
+
+/* The segment of the last FUTEX_WAKE (or another waking op) on each futex word, by a small
+ * hash of its address: a waiter woken there was natively running again from then, although
+ * under Valgrind it may get the lock only after its waker's whole work (libgomp's team start). */
+#define WAKE_SLOTS 1024
+static struct { Addr addr; ULong seq; } futex_wakes[WAKE_SLOTS];
+static UInt wake_slot(Addr a) { return (UInt)((a >> 2) ^ (a >> 12)) % WAKE_SLOTS; }
+
+static void note_futex_wake(UInt no, const UWord *args)
+{
+    if (no != __NR_futex) return;
+    const UWord op = args[1] & 127;
+    /* FUTEX_WAKE, _REQUEUE, _CMP_REQUEUE, _WAKE_OP (uaddr2 too), _UNLOCK_PI, _WAKE_BITSET */
+    if (op != 1 && op != 3 && op != 4 && op != 5 && op != 7 && op != 10) return;
+    for (Int i = 0; i < (op == 5 ? 2 : 1); i++) {
+        const Addr a = (Addr)(i ? args[4] : args[0]);
+        futex_wakes[wake_slot(a)].addr = a;
+        futex_wakes[wake_slot(a)].seq = seg_seq;
+    }
+}
+
+/* Syscalls that wait for another thread or an event (the thread then does no work natively
+ * either), as opposed to those during which Valgrind merely let other threads run (an mmap). */
+static Bool waiting_syscall(UInt no, const UWord *args)
+{
+    if (no == __NR_futex) {
+        const UWord op = args[1] & 127; /* FUTEX_CMD_MASK less the private flag */
+        /* FUTEX_WAIT, _LOCK_PI, _WAIT_BITSET, _WAIT_REQUEUE_PI, _LOCK_PI2 (linux/futex.h) */
+        return op == 0 || op == 6 || op == 9 || op == 11 || op == 13;
+    }
+    switch (no) {
+    case __NR_wait4: case __NR_waitid: case __NR_nanosleep: case __NR_clock_nanosleep:
+    case __NR_select: case __NR_pselect6: case __NR_poll: case __NR_ppoll: case __NR_epoll_wait:
+    case __NR_epoll_pwait: case __NR_read: case __NR_readv: case __NR_recvfrom: case __NR_recvmsg:
+    case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait: case __NR_accept:
+    case __NR_accept4: case __NR_msgrcv: case __NR_semop: case __NR_semtimedop: case __NR_sched_yield:
+        return True;
+    default:
+        return False;
+    }
 }
 
 static void rl_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n, SysRes res)
 {
     (void)n;
+    {
+        TState *t = ts_of(tid);
+        const Bool waited = seg_seq != t->sys_seq && waiting_syscall(no, args);
+        /* woken by another thread's FUTEX_WAKE: running again natively from then */
+        ULong woke = seg_seq;
+        if (waited && no == __NR_futex) {
+            const Addr a = (Addr)args[0];
+            if (futex_wakes[wake_slot(a)].addr == a && futex_wakes[wake_slot(a)].seq >= t->sys_seq)
+                woke = futex_wakes[wake_slot(a)].seq;
+        }
+        for (Int k = 0; k < 2; k++) {
+            if (waited) t->ready[k] = t->idle_from[k] = woke; /* others ran while it waited */
+            else if (t->sys_open[k]) t->open[k] = True; /* it went on working */
+        }
+    }
     if (no == __NR_sigaltstack && !sr_isError(res) && args[0] != 0 &&
         VG_(am_is_valid_for_client)((Addr)args[0], sizeof(vki_stack_t), VKI_PROT_READ)) {
         /* the thread's alternate signal stack, for act_gone */
@@ -1432,14 +1683,72 @@ static void rl_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n, SysRes r
  * thread's. */
 static void rl_thread_create(ThreadId parent, ThreadId child)
 {
-    (void)parent;
+    const Bool reused = tstate[child < MAX_THREADS ? child : MAX_THREADS - 1] != NULL;
     TState *t = ts_of(child);
+    if (reused) t->no = ++n_thread_nos; /* another thread than the one that had the slot */
     t->alt_lo = t->alt_hi = 0;
+    /* a dead thread's slot: its stretches are over; the new one may work from now, or from
+     * when its creator stopped working (threads created one after another: natively
+     * microseconds apart) */
+    const TState *p = parent != VG_INVALID_THREADID ? ts_of(parent) : NULL;
+    for (Int k = 0; k < 2; k++) {
+        stretch_close(t, k);
+        /* not before the last thread's exit: the creator may have joined it without waiting (a
+         * second pool after the first), which Valgrind does not see */
+        ULong from = p && !p->open[k] && p->idle_from[k] ? p->idle_from[k] : seg_seq;
+        if (from <= last_exit_seq) from = last_exit_seq + 1;
+        t->ready[k] = from < seg_seq ? from : seg_seq;
+        t->idle_from[k] = t->ready[k];
+        t->seg[k] = False;
+    }
+}
+
+static void rl_thread_exit(ThreadId tid)
+{
+    TState *t = ts_of(tid);
+    if (tid == cur_tid) {
+        ULong now[RL_NC];
+        totals(now);
+        flush_cur(now);
+    }
+    for (Int k = 0; k < 2; k++) stretch_close(t, k);
+    ghost_add(t);
+    last_exit_seq = seg_seq;
+    /* its slot's next thread starts with no stretch of its own */
+    t->closed[0] = t->closed[1] = 0;
+}
+
+/* The end of a scheduler segment (a time slice, or a syscall's start): the running thread's
+ * work so far is its own (flush_cur, which also counts threads at once), and a stretch in which
+ * this segment did no such work ends. */
+static void rl_stop_client_code(ThreadId tid, ULong blocks)
+{
+    (void)blocks;
+    if (tid != cur_tid) return;
+    ULong now[RL_NC];
+    totals(now);
+    flush_cur(now);
+    TState *t = ts_of(tid);
+    for (Int k = 0; k < 2; k++) {
+        if (!t->seg[k]) {
+            /* its stretch ended with the last segment that worked */
+            if (t->open[k]) {
+                t->open[k] = False;
+                t->closed[k] = t->last_work[k];
+                t->idle_from[k] = t->last_work[k] + 1;
+            }
+            t->ready_before[k] = t->ready[k];
+            t->ready[k] = seg_seq + 1;
+        }
+        t->seg[k] = False;
+    }
+    t->stop_seq = seg_seq;
 }
 
 static void rl_start_client_code(ThreadId tid, ULong blocks)
 {
     (void)blocks;
+    seg_seq++;
     if (tid != cur_tid) {
         /* thread switch (rare: once per time slice at most): the work done
          * since the last switch was the outgoing thread's */
@@ -2504,6 +2813,20 @@ static void oput_file_flops(const Region *r)
     if (!first) oput("}");
 }
 
+/* The busiest thread of per-slot (FLOPs, bytes) pairs: by FLOPs, or by bytes when `flops` is
+ * False (a region without FLOPs). */
+static void oput_busiest(const ULong *tw, Int n, Bool flops)
+{
+    Int best = -1;
+    for (Int i = 0; i < n; i++) {
+        const ULong v = tw[2 * i + (flops ? 0 : 1)];
+        if (v && (best < 0 || v > tw[2 * best + (flops ? 0 : 1)])) best = i;
+    }
+    if (best < 0) return;
+    oputf(", \"busiest_thread_flops\": %llu", tw[2 * best]);
+    oputf(", \"busiest_thread_bytes\": %llu", tw[2 * best + 1]);
+}
+
 static ULong forks;
 static Bool is_forked_child;
 
@@ -2558,9 +2881,16 @@ static void rl_fini(Int exitcode)
     oput(clo_thread_scope ? "\"thread\"" : "\"process\"");
     oputf(",\n \"child_processes\": %llu", forks);
     oput(",\n \"regions\": [\n  {\"name\": \"(program)\", \"calls\": 1, ");
-    oputf("\"threads\": %llu, ",
-          (ULong)count_bits(flops_of(tot) ? program_threads : program_mem_threads));
-    oput_counts(tot);
+    {
+        /* threads at once; the threads that did the work (which "threads" counted by slot) */
+        const Bool fl = flops_of(tot) != 0;
+        const Int slots = count_bits(fl ? program_threads : program_mem_threads);
+        const Int at_once = program_at_once[fl ? 0 : 1];
+        oputf("\"threads\": %llu, ", (ULong)(at_once > 0 ? at_once : slots));
+        oputf("\"threads_working\": %llu, ", (ULong)tw_count(program_tw, n_program_tw, fl ? 0 : 1));
+        oput_counts(tot);
+        oput_busiest(program_tw, n_program_tw, fl);
+    }
     if (cache_on) oputf(", \"dirty_at_end\": %llu", end_dirty);
     if (cache_on) oputf(", \"dirty_at_exit\": %llu", exit_dram_writes);
     if (cache_on) oputf(", \"cache_touched\": %llu", touched_bytes(program_touched));
@@ -2570,7 +2900,9 @@ static void rl_fini(Int exitcode)
         oput(",\n  {\"name\": ");
         oput_str(regions[r].name);
         oputf(", \"calls\": %llu, ", regions[r].calls);
-        oputf("\"threads\": %llu, ", (ULong)region_threads(&regions[r]));
+        oputf("\"threads\": %llu, ", (ULong)region_at_once(&regions[r]));
+        oputf("\"threads_working\": %llu, ",
+              (ULong)tw_count(regions[r].tw, regions[r].n_tw, flops_of(regions[r].c) ? 0 : 1));
         for (Int w = 0; w < n_clo_funcs; w++) {
             if (tracked_region[w] != r) continue;
             oput("\"pattern\": ");
@@ -2598,6 +2930,7 @@ static void rl_fini(Int exitcode)
             oput("}, ");
         }
         oput_counts(regions[r].c);
+        oput_busiest(regions[r].tw, regions[r].n_tw, flops_of(regions[r].c) != 0);
         if (cache_on) oputf(", \"dirty_at_end\": %llu", regions[r].dirty_at_end);
         if (cache_on) oputf(", \"dirty_at_exit\": %llu", regions[r].dirty_at_exit);
         /* some of its lines may have carried no writer: at most all of those were its own */
@@ -2844,6 +3177,8 @@ static void rl_pre_clo_init(void)
                                     rl_print_debug_usage);
     VG_(needs_client_requests)(rl_handle_client_request);
     VG_(track_start_client_code)(rl_start_client_code);
+    VG_(track_stop_client_code)(rl_stop_client_code);
+    VG_(track_pre_thread_ll_exit)(rl_thread_exit);
     VG_(needs_syscall_wrapper)(rl_pre_syscall, rl_post_syscall);
     VG_(track_pre_thread_ll_create)(rl_thread_create);
     VG_(atfork)(NULL, rl_atfork_parent, rl_atfork_child);
