@@ -181,8 +181,10 @@ out=$("$bin" measure --engine time --no-store -o "$json" -- "$ex/stencil" 1000 4
 [[ $code == 0 ]] || fail "time engine: exit $code"
 check time "[.points[].name] | sort == [\"(program)\", \"solve\", \"sweep\"]"
 check time "[.points[] | .source == \"time\" and .seconds > 0 and (.flops // 0) == 0] | all"
-check time "$(region solve) | .details.calls == 2 and .threads == 2"
-check time "$(region sweep) | .details.calls == 8 and .threads == 2"
+# threads: the most that had the region open at once (ce0466f). The two threads' solves are
+# microseconds long and may run one after the other: 1 or 2, never the 2 openings added up past 2.
+check time "$(region solve) | .details.calls == 2 and .threads >= 1 and .threads <= 2"
+check time "$(region sweep) | .details.calls == 8 and .threads >= 1 and .threads <= 2"
 out=$("$bin" measure --engine time --no-store -- "$ex/stream_triad" 100 1 5 2>&1); code=$?
 [[ $code == 5 ]] || fail "time engine: exit status not passed through: $code"
 echo "ok"
