@@ -10,6 +10,7 @@
 #include "cli/terminal.hpp"
 #include "cli/usage_error.hpp"
 #include "cli/value_check.hpp"
+#include "core/cut_off_point.hpp"
 #include "core/data_movement.hpp"
 #include "core/input_limits.hpp"
 #include "core/machine_roofline.hpp"
@@ -361,6 +362,15 @@ public:
                              above_roof_text(*a.above_roof), refused ? ": left out of the chart" : "");
             return refused;
         });
+        // A point whose region a signal cut off (core/cut_off_point) is drawn, its label saying it:
+        // its rate is true of the part that ran, not of a whole run of the region.
+        for (auto& p : points)
+            if (const auto sig = cut_off_signal(p)) {
+                p.label = fmt::format("{} (cut off by {})", p.label.empty() ? p.name : p.label, signal_text(*sig));
+                if (cut_off_++ < kMaxNamedAboveRoof)
+                    print_stderr("roofline: note: point '{}' is {}: drawn, labelled so\n", terminal_text(p.name),
+                                 cut_off_text(*sig, true));
+            }
     }
 
     // The same, for the chart's own notes: what a reader of the file alone must know is missing.
@@ -379,6 +389,10 @@ public:
         if (refused_ > 0)
             notes.push_back(fmt::format("{} point{} above {} roof left out (a measurement error; roofline report says why)",
                                         refused_, plural(refused_), refused_ == 1 ? "its" : "their"));
+        if (cut_off_ > 0)
+            notes.push_back(fmt::format("{} point{} cut off by a signal, labelled so: {} time and counts are only the "
+                                        "part that ran before it",
+                                        cut_off_, plural(cut_off_), cut_off_ == 1 ? "its" : "their"));
         return notes;
     }
 
@@ -404,7 +418,7 @@ public:
 private:
     static constexpr std::size_t kMaxNamedAboveRoof = 20;  // 100,000 such points must not flood the terminal
     std::string unit_;
-    std::size_t other_unit_ = 0, uncounted_ = 0, moved_ = 0, no_work_ = 0, above_roof_ = 0, refused_ = 0;
+    std::size_t other_unit_ = 0, uncounted_ = 0, moved_ = 0, no_work_ = 0, above_roof_ = 0, refused_ = 0, cut_off_ = 0;
     std::string work_noun() const { return unit_ == "FLOP" ? "FLOPs" : "work"; }
 };
 

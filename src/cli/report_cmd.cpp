@@ -10,6 +10,7 @@
 #include "cli/common_options.hpp"
 #include "cli/stored_source.hpp"
 #include "cli/usage_error.hpp"
+#include "core/cut_off_point.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/measured_elsewhere.hpp"
 #include "core/precision.hpp"
@@ -29,6 +30,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -72,18 +74,24 @@ std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<P
     std::vector<Analysis> analyses;
     analyses.reserve(points.size());
     std::vector<std::string> uncounted, unknown_flops, no_work, no_bytes;
+    // The points cut off by a signal (core/cut_off_point), by the name they are listed under.
+    std::map<std::string, int> cut_off;
+    const auto listed = [&](std::vector<std::string>& list, const Point& point, std::string name) {
+        if (const auto sig = cut_off_signal(point)) cut_off[name] = *sig;
+        list.push_back(std::move(name));
+    };
     for (const auto& point : points) {
-        if (!point.work_counted && point.source == PointOrigin::ncu) unknown_flops.push_back(point.name);
-        else if (!point.work_counted) uncounted.push_back(point.name);
+        if (!point.work_counted && point.source == PointOrigin::ncu) listed(unknown_flops, point, point.name);
+        else if (!point.work_counted) listed(uncounted, point, point.name);
         else if (!(point.work > 0)) {
             if (auto movement = data_movement(roofline, point, view)) moved.push_back({point.name, std::move(*movement)});
-            else no_work.push_back(point.name);
+            else listed(no_work, point, point.name);
         }
         else if (bounding_levels(roofline, point, view).empty()) {
             std::vector<std::string> levels;
             for (const auto& [level, bytes] : point.bytes)
                 if (bytes > 0) levels.push_back(level);
-            no_bytes.push_back(fmt::format("{} ({})", point.name,
+            listed(no_bytes, point, fmt::format("{} ({})", point.name,
                                            levels.empty() ? "no bytes" : "bytes at " + fmt::to_string(fmt::join(levels, ", "))));
         }
         else analyses.push_back(analyze(roofline, point, view));
@@ -97,7 +105,10 @@ std::vector<Analysis> judge_points(const Roofline& roofline, const std::vector<P
     };
     const auto both = [&](const std::vector<std::string>& names, const std::string& why) {
         name(names, why);
-        for (const auto& n : names) not_judged.push_back({n, why});
+        for (const auto& n : names) {
+            const auto cut = cut_off.find(n);
+            not_judged.push_back({n, why, cut == cut_off.end() ? std::nullopt : std::optional<int>(cut->second)});
+        }
     };
     both(uncounted, fmt::format("their {} not counted (measured for time only, e.g. by the time engine; measure "
                                 "them with --engine instrument or perf)", work));
@@ -192,6 +203,11 @@ int run_report(const ReportArgs& args) {
     // CSV has no place for it; the other formats say it in the report, and on stderr when it goes to a file.
     if (!interrupted.empty() && (format == ReportFormat::csv || (!args.output.empty() && !args.quiet)))
         print_stderr("roofline: warning: {}\n", partial_points_text(interrupted));
+    // The same for each point whose region a signal cut off (core/cut_off_point): the others say it per point.
+    if (format == ReportFormat::csv)
+        for (const auto& p : points)
+            if (const auto sig = cut_off_signal(p))
+                print_stderr("roofline: warning: point '{}' is {}\n", terminal_text(p.name), cut_off_text(*sig, p.work_counted));
     // Points of another host or CPU judged on this model's roofs: said, not refused (comparing machines
     // is a use). A cluster model's nodes are each their own host.
     const auto elsewhere =

@@ -1,6 +1,7 @@
 #include "core/roofline.hpp"
 
 #include "core/code_traits.hpp"
+#include "core/cut_off_point.hpp"
 #include "core/level.hpp"
 #include "core/name_table.hpp"
 #include "core/point_device.hpp"
@@ -569,6 +570,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     a.thread_imbalance = thread_imbalance(p);
     a.throughput = bus_throughput(p);
     a.timing = timing_of(p);
+    a.cut_off = cut_off_signal(p);
     a.performance = performance(p);
 
     // The binding roof: the lowest of the compute roof and each level's roof x intensity.

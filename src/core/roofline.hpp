@@ -324,6 +324,9 @@ struct Analysis {
     std::optional<AboveRoof> above_roof;   // set when efficiency > 100%
     std::optional<BusThroughput> throughput;  // work shipped over a bus: TI and a = TI / I
     std::optional<TimingSummary> timing;      // how the point's seconds were taken (measure --repeat)
+    // The signal that ended the program while its region was open: its time is only the part that
+    // ran (core/cut_off_point); nullopt: it was not cut off.
+    std::optional<int> cut_off;
     std::optional<TimeOutsideCode> outside_code;  // its time holds waits no roof describes
     // Its data fills most of the simulated LLC and is re-read there: the DRAM bytes are a lower
     // bound (core/llc_occupancy; a note, the figures unchanged).

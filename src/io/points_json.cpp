@@ -1,5 +1,6 @@
 #include "io/points_json.hpp"
 
+#include "core/cut_off_point.hpp"
 #include "core/level.hpp"
 #include "core/precision.hpp"
 
@@ -108,7 +109,13 @@ Point point_from(const JsonNode& n) {
     p.seconds = n.required("seconds", "a number").as_figure(seconds_range);
     if (n.has("threads")) p.threads = n.child("threads").as_int_in(1, max_threads);
     if (n.has("source")) p.source = PointSource::from_name(n.child("source").as_string());
-    if (n.has("details")) p.details = number_map(n.child("details"), false);
+    if (n.has("details")) {
+        p.details = number_map(n.child("details"), false);
+        // The signal a region was cut off by is named from its number: another is no signal at all.
+        if (const auto it = p.details.find(kCutOffBySignal); it != p.details.end() && !is_signal_number(it->second))
+            n.child("details").child(kCutOffBySignal)
+                .fail(fmt::format("{:g} is not a signal number (a whole number from 1 to 64)", it->second));
+    }
     if (n.has("object")) p.object = n.child("object").as_string();
     if (n.has("main_function")) p.main_function = n.child("main_function").as_string();
     return p;

@@ -400,6 +400,12 @@ void write_results(bool at_exec = false);
 
 void at_exit_write() { write_results(); }
 
+// The thread (its tid) writing the file at exit or roofline_finalize(); 0: none. A stop signal then ended
+// the process mid-write (its handler's writer found the file written already): no file, and
+// `<file>.tmp.<pid>` left behind. The stop signals wait on the writing thread (ExitWriteGuard),
+// and a handler run on another thread waits for the write (write_before_dying).
+std::atomic<long> g_exit_writer{0};
+
 // Why the regions are written before the program ends (open regions are named with it).
 const char* g_early_write_cause = "the program exec'd another";
 
@@ -416,6 +422,15 @@ const char* g_early_write_cause = "the program exec'd another";
 // (glibc's <unistd.h>: "Different than fork, _Fork is async-signal-safe").
 void write_before_dying(int sig, const char* cause) {
     const int saved = errno;
+    // Another thread is writing the file at exit: let it finish (at most 2 s), then die as below
+    // (a crash inside that write, on its own thread, does not wait for itself).
+    const long self = ::syscall(SYS_gettid);
+    for (int i = 0; i < 200; ++i) {
+        const long writer = g_exit_writer.load(std::memory_order_acquire);
+        if (writer == 0 || writer == self) break;
+        const timespec pause{0, 10'000'000};
+        ::nanosleep(&pause, nullptr);
+    }
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
     const pid_t child = g && g->pid == ::getpid() ? ::_Fork() : -1;
 #else
@@ -944,8 +959,35 @@ void append_calibration(std::string& out) {
 // stops. `at_exec` (the program is about to exec another): the totals as they stand, open
 // regions counted up to now and flagged, without changing anything, so that if the exec
 // fails the program goes on recording and its exit writes the file again.
+// While the file is written at exit or roofline_finalize(): the stop signals blocked on this
+// thread (delivered once it is in place, the process then dying of them as before) and
+// g_exit_writer set.
+class ExitWriteGuard {
+public:
+    explicit ExitWriteGuard(bool active) : active_(active) {
+        if (!active_) return;
+        sigset_t stops;
+        sigemptyset(&stops);
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
+        ::pthread_sigmask(SIG_BLOCK, &stops, &before_);
+        g_exit_writer.store(::syscall(SYS_gettid), std::memory_order_release);
+    }
+    ~ExitWriteGuard() {
+        if (!active_) return;
+        g_exit_writer.store(0, std::memory_order_release);
+        ::pthread_sigmask(SIG_SETMASK, &before_, nullptr);
+    }
+    ExitWriteGuard(const ExitWriteGuard&) = delete;
+    ExitWriteGuard& operator=(const ExitWriteGuard&) = delete;
+
+private:
+    bool active_;
+    sigset_t before_{};
+};
+
 void write_results(bool at_exec) {
     if (!g) return;
+    const ExitWriteGuard guard(!at_exec && !g->out_path.empty());
     if (!g->monitor_dir.empty()) write_snapshot(!at_exec);  // before finalize closes open regions
     if (g->out_path.empty()) {
         if (!at_exec) g_mode.fetch_and(~kTiming, std::memory_order_acq_rel);

@@ -1,6 +1,7 @@
 #include "measure/merge.hpp"
 
 #include "measure/mpi_job.hpp"
+#include "core/cut_off_point.hpp"
 #include "core/llc_occupancy.hpp"
 #include "core/math_library_flops.hpp"
 #include "core/thread_imbalance.hpp"
@@ -159,6 +160,10 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         if (t.outermost_calls >= 0 && t.outermost_calls != t.calls)
             p.details["marker_outermost_calls"] = static_cast<double>(t.outermost_calls);
         if (t.inner_calls > 0) p.details["marker_inner_calls"] = static_cast<double>(t.inner_calls);
+        // Still open when a signal ended the program: the library closed it as it wrote at the signal,
+        // so its time is only the part that ran (core/cut_off_point); the point carries the signal.
+        if (t.unclosed > 0 && !result.status.exited && result.status.signal > 0)
+            p.details[kCutOffBySignal] = result.status.signal;
         if (counted)
             for (const auto& [figure, value] : counted->marker_cost)
                 if (value > 0) p.details["marker_cost_" + figure] = value;
@@ -176,6 +181,10 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         p.threads = max_threads;
         p.source = source;
         if (result.wall_timing) record_timing(p, *result.wall_timing);
+        // The native run (cpu_wall_seconds: not times read from --times) ended by a signal: the
+        // program's time is that of the part that ran before it.
+        if (result.cpu_wall_seconds > 0 && !result.status.exited && result.status.signal > 0)
+            p.details[kCutOffBySignal] = result.status.signal;
         if (result.cpu_wall_seconds > 0) {
             p.details["cpu_user_seconds"] = result.cpu_user_seconds;
             p.details["cpu_system_seconds"] = result.cpu_system_seconds;

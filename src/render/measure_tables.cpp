@@ -1,5 +1,6 @@
 #include "render/measure_tables.hpp"
 
+#include "core/cut_off_point.hpp"
 #include "core/level.hpp"
 #include "render/advice_text.hpp"
 #include "render/number_format.hpp"
@@ -106,6 +107,10 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
     for (const auto& row : rows)
         if (row.analysis && row.analysis->above_roof)
             out += fmt::format("{}: {}\n", terminal_text(row.point.name), above_roof_text(*row.analysis->above_roof));
+    // A region a signal cut off (core/cut_off_point): its row looks like a finished region's.
+    for (const auto& row : rows)
+        if (const auto sig = cut_off_signal(row.point))
+            out += fmt::format("{}: {}\n", terminal_text(row.point.name), cut_off_text(*sig, row.point.work_counted));
     // Sampled points (functions, loops) beside a run of several threads: their "1" is not how many ran them.
     const auto sampled = [](const MeasuredRow& r) { return r.point.details.count("samples") > 0; };
     if (std::any_of(rows.begin(), rows.end(), [&](const auto& r) { return sampled(r) && r.point.threads == 1; }) &&

@@ -1,5 +1,6 @@
 #include "render/report.hpp"
 
+#include "core/cut_off_point.hpp"
 #include "core/llc_occupancy.hpp"
 #include "core/name_table.hpp"
 #include "core/rep_string_stores.hpp"
@@ -154,6 +155,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
                                           a.intensity_level);
         out += fmt::format("  achieved         {} {}{}\n", format_number(a.performance), rate_unit(r.work_unit), at);
         if (a.timing) out += fmt::format("  timed            {}\n", timing_text(*a.timing));
+        if (a.cut_off) out += fmt::format("  {:<17}{}\n", "PARTIAL", cut_off_text(*a.cut_off, true));
         if (a.outside_code) out += fmt::format("  {:<17}{}\n", "not its code", outside_code_text(*a.outside_code));
         out += fmt::format("  attainable       {} {}, bound by {}, efficiency {}\n", format_number(a.attainable),
                            rate_unit(r.work_unit), bound_text(a), efficiency_text(a));
@@ -214,6 +216,7 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
         out += fmt::format("- **{}**: {}, efficiency {}\n", markdown_escape(a.point), region_name(a.region),
                            markdown_escape(efficiency_text(a)));
         if (a.timing) out += fmt::format("  - timed: {}\n", markdown_escape(timing_text(*a.timing)));
+        if (a.cut_off) out += fmt::format("  - PARTIAL: {}\n", markdown_escape(cut_off_text(*a.cut_off, true)));
         if (a.outside_code)
             out += fmt::format("  - not its code: {}\n", markdown_escape(outside_code_text(*a.outside_code)));
         if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
@@ -348,6 +351,13 @@ nlohmann::ordered_json timing_json(const std::optional<TimingSummary>& t) {
             {"seconds_median", t->runs > 1 ? number_json(t->median) : nlohmann::ordered_json(nullptr)},
             {"seconds_slowest", t->runs > 1 ? number_json(t->slowest) : nlohmann::ordered_json(nullptr)},
             {"warmup_runs", t->warmup_runs}};
+}
+
+// A point whose region a signal cut off (core/cut_off_point): the signal, its name and the note;
+// null when it was not cut off.
+nlohmann::ordered_json cut_off_json(const std::optional<int>& sig, bool counted) {
+    if (!sig) return nullptr;
+    return {{"signal", *sig}, {"signal_name", signal_text(*sig)}, {"note", cut_off_text(*sig, counted)}};
 }
 
 // A point whose data fills most of the simulated LLC: the figures behind the note and its text;
@@ -493,6 +503,7 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                           {"above_roof", above_roof_json(a.above_roof)},
                           {"throughput", throughput_json(a.throughput)},
                           {"timing", timing_json(a.timing)},
+                          {"cut_off", cut_off_json(a.cut_off, true)},
                           {"outside_code", outside_code_json(a.outside_code)},
                           {"dram_lower_bound", dram_lower_bound_json(a.llc_near_full)},
                           {"math_library_flops",
@@ -512,7 +523,8 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
     }
     out["points"] = points;
     json skipped = json::array();
-    for (const auto& n : not_judged) skipped.push_back({{"point", n.point}, {"reason", n.reason}});
+    for (const auto& n : not_judged)
+        skipped.push_back({{"point", n.point}, {"reason", n.reason}, {"cut_off", cut_off_json(n.cut_off, false)}});
     out["not_judged"] = skipped;
     json movements = json::array();
     for (const auto& m : moved) {
@@ -555,8 +567,10 @@ std::string not_judged_text(const std::vector<NotJudged>& not_judged, bool markd
     std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
     for (const auto& n : not_judged) {
         auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == n.reason; });
-        if (it == by_reason.end()) by_reason.push_back({n.reason, {n.point}});
-        else it->second.push_back(n.point);
+        // A point cut off by a signal says so beside its name (core/cut_off_point).
+        const std::string name = n.cut_off ? fmt::format("{} (cut off by {})", n.point, signal_text(*n.cut_off)) : n.point;
+        if (it == by_reason.end()) by_reason.push_back({n.reason, {name}});
+        else it->second.push_back(name);
     }
     std::string out = fmt::format("\nNot judged ({} point{}):\n", not_judged.size(), not_judged.size() == 1 ? "" : "s");
     for (const auto& [reason, names] : by_reason) {

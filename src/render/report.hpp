@@ -26,9 +26,12 @@ enum class ReportFormat { text, markdown, csv, json };
 // A point the roofline cannot place (its work not counted, no work, no bytes at a level with a
 // roof), and why: text and Markdown list them by reason after the judged ones, JSON in
 // "not_judged"; CSV, one row per judged point, leaves them out (the command says it on stderr).
+// `cut_off`: the signal its region was cut off by (core/cut_off_point), said beside its name (JSON
+// "cut_off", null otherwise).
 struct NotJudged {
     std::string point;
     std::string reason;
+    std::optional<int> cut_off = std::nullopt;
 };
 // A point with no work that moved data (core/data_movement): text and Markdown give its bandwidth
 // at each level against the level's roof in a section of its own ("Data movement only"), JSON

@@ -6,7 +6,11 @@
  * With "sigchld-ignored" it sets SIGCHLD to SIG_IGN (its children are reaped by the kernel).
  * With "stdio-held" a second thread (stop signals blocked: they come to the main thread) holds
  * stdio's list of streams for good, blocked in fflush(NULL) on a pipe nobody reads: the library's
- * writer, a child forked at the signal, cannot open its file (fopen takes that lock). */
+ * writer, a child forked at the signal, cannot open its file (fopen takes that lock).
+ * With "exit-write FIFO" the same thread holds that lock, blocked on the FIFO (opened read-write,
+ * so without waiting for a reader) until the test drains it; "done" finished, the program creates
+ * argv[1] and returns from main: the library's write at exit waits in fopen, inside its write,
+ * for the test to send a stop signal and then drain the FIFO. */
 #include <roofline/roofline.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -17,8 +21,7 @@
 #include <unistd.h>
 static volatile sig_atomic_t stop = 0;
 static volatile int flushing = 0;
-static void* hold_stdio(void* arg) {
-    (void)arg;
+static void* hold_stdio(void* fifo) {
     sigset_t stops;
     sigemptyset(&stops);
     sigaddset(&stops, SIGINT);
@@ -26,7 +29,8 @@ static void* hold_stdio(void* arg) {
     sigaddset(&stops, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stops, NULL);
     int fds[2];
-    if (pipe(fds) != 0) return NULL;
+    if (fifo) fds[1] = open(fifo, O_RDWR);
+    else if (pipe(fds) != 0) return NULL;
     FILE* f = fdopen(fds[1], "w");
     static char buf[1 << 20], data[1 << 19];
     if (!f || setvbuf(f, buf, _IOFBF, sizeof buf) != 0) return NULL;
@@ -47,11 +51,21 @@ int main(int argc, char** argv) {
     if (own) signal(SIGINT, on_int);
     if (argc > 2 && strcmp(argv[2], "sigchld-ignored") == 0) signal(SIGCHLD, SIG_IGN);
     const int held = argc > 2 && strcmp(argv[2], "stdio-held") == 0;
+    const char* exit_fifo = argc > 3 && strcmp(argv[2], "exit-write") == 0 ? argv[3] : NULL;
     long n = 1000000; double* a = malloc(n * sizeof *a); volatile double s = 0;
     for (long i = 0; i < n; i++) a[i] = i;
     roofline_begin("done");
     for (int r = 0; r < 20; r++) for (long i = 0; i < n; i++) s += a[i] * 0.5;
     roofline_end("done");
+    if (exit_fifo) {
+        pthread_t t;
+        pthread_create(&t, NULL, hold_stdio, (void*)exit_fifo);
+        while (!flushing) usleep(1000);
+        usleep(200000); /* in write() by now */
+        const int ready = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (ready >= 0) close(ready);
+        return 0; /* the library writes its file at exit */
+    }
     roofline_begin("spin");
     if (held) {
         pthread_t t;

@@ -6,7 +6,9 @@
 # region keeps its time, the open one is said to be cut off, the run is said interrupted. A
 # program with its own SIGINT handler keeps it: the handler runs and the program ends as it chose.
 # One that ignores SIGCHLD is not held 2 s by the writer's wait; a writer hung on a lock another
-# thread held is said to be a cause of the lost regions.
+# thread held is said to be a cause of the lost regions. A stop signal during the write at exit
+# waits for it (it lost the file). The cut-off region's point carries the signal
+# (details.cut_off_by_signal), kept by the store and said by measure's table, report and plot.
 # Needs a C compiler and the marker library, else 77.
 set -u
 source "$(dirname "$0")/lib/marker_scenario.sh"
@@ -100,5 +102,61 @@ wait "$pid"; code=$?
 [[ $code == 130 ]] || { echo "FAIL: stdio held: measure exited $code, expected 130"; fail=1; }
 grep -q "the timings of its marker regions were not written .*or the library's writer did not finish within its 2 s" \
   "$tmp/out" || { echo "FAIL: stdio held: the writer's hang is not named"; sed 's/^/  | /' "$tmp/out"; fail=1; }
+# 6. A stop signal during the write at exit: the program has returned from main and the library's
+# write waits in fopen for stdio's lock, which another thread holds, blocked on a FIFO until it is
+# drained. The signal's writer found the file written already and the process died mid-write: no
+# file, or a <file>.tmp.PID left. Now the signal waits for the write, then ends the process (130).
+set -m
+rm -f "$tmp/ready" "$tmp/direct.json" "$tmp/direct.json".tmp.*
+mkfifo "$tmp/fifo"
+ROOFLINE_MARKER_OUT=$tmp/direct.json "$tmp/prog" "$tmp/ready" exit-write "$tmp/fifo" >/dev/null 2>&1 &
+pid=$!
+wait_ready || { kill -KILL "$pid"; echo "FAIL: exit write: the program never reached its exit"; exit 1; }
+sleep 0.2  # in the library's write by now
+kill -INT "$pid"
+sleep 0.2
+timeout 10 cat "$tmp/fifo" >/dev/null &  # ends at the program's end (no writer left), else in 10 s
+drain=$!
+wait "$pid"; code=$?
+wait "$drain"
+set +m
+[[ $code == 130 ]] || { echo "FAIL: exit write: the program exited $code, expected 130"; fail=1; }
+jq -e '.regions[] | select(.name == "done" and .seconds > 0 and (.unclosed // 0) == 0)' "$tmp/direct.json" \
+  >/dev/null 2>&1 || { echo "FAIL: exit write: a stop signal during it lost the file"; fail=1; }
+compgen -G "$tmp/direct.json.tmp.*" >/dev/null && { echo "FAIL: exit write: its temporary file was left behind"; fail=1; }
+
+# 7. The point of the region cut off by the signal carries it (details.cut_off_by_signal), through
+# the results store too; report (text, Markdown, JSON) and plot say it.
+rm -f "$tmp/ready"
+"$bin" measure --engine time --repeat 1 -o "$tmp/p.json" -- "$tmp/prog" "$tmp/ready" </dev/null >"$tmp/out" 2>&1 &
+pid=$!
+wait_ready || { kill -KILL "$pid"; echo "FAIL: cut off: the program never reached region spin"; cat "$tmp/out"; exit 1; }
+kill -INT "$pid"
+wait "$pid"
+jq -e '.points[] | select(.name == "spin" and .details.cut_off_by_signal == 2)' "$tmp/p.json" >/dev/null 2>&1 ||
+  { echo "FAIL: cut off: the point of 'spin' does not carry the signal"; fail=1; }
+jq -e '.points[] | select(.name == "done" and (.details.cut_off_by_signal == null))' "$tmp/p.json" >/dev/null 2>&1 ||
+  { echo "FAIL: cut off: the finished region 'done' is said cut off"; fail=1; }
+grep -q "^spin: cut off by SIGINT: its time is only the part that ran before the signal" "$tmp/out" ||
+  { echo "FAIL: cut off: measure's table does not say 'spin' was cut off"; sed 's/^/  | /' "$tmp/out"; fail=1; }
+"$bin" show --points stored --format json >"$tmp/stored.json" 2>"$tmp/show.err" ||
+  { echo "FAIL: cut off: show --points stored failed"; cat "$tmp/show.err"; fail=1; }
+jq -e '.. | objects | select(.name? == "spin") | select(.details.cut_off_by_signal == 2)' "$tmp/stored.json" \
+  >/dev/null 2>&1 || { echo "FAIL: cut off: the stored point of 'spin' lost the signal"; fail=1; }
+# Time engine: not judged; the listing names it cut off. A counted copy of it is judged, said partial.
+machine=$src/examples/machines/example_85_8.yaml
+"$bin" report --machine "$machine" --points stored >"$tmp/report" 2>/dev/null
+grep -q "spin (cut off by SIGINT)" "$tmp/report" || { echo "FAIL: cut off: report's listing does not say it"; fail=1; }
+jq '(.points[] | select(.name == "spin")) += {flops: 1e8, bytes: {DRAM: 1e8}}' "$tmp/p.json" >"$tmp/counted.json"
+"$bin" report --machine "$machine" --points "$tmp/counted.json" >"$tmp/report" 2>/dev/null
+grep -q "PARTIAL *cut off by SIGINT: its time and counts are only the part" "$tmp/report" ||
+  { echo "FAIL: cut off: report (text) does not say it"; fail=1; }
+"$bin" report --machine "$machine" --points "$tmp/counted.json" --format markdown 2>/dev/null |
+  grep -q "PARTIAL: cut off by SIGINT" || { echo "FAIL: cut off: report (Markdown) does not say it"; fail=1; }
+"$bin" report --machine "$machine" --points "$tmp/counted.json" --format json 2>/dev/null |
+  jq -e '.points[] | select(.point == "spin" and .cut_off.signal_name == "SIGINT")' >/dev/null 2>&1 ||
+  { echo "FAIL: cut off: report (JSON) does not say it"; fail=1; }
+"$bin" plot --machine "$machine" --points "$tmp/counted.json" -o "$tmp/c.svg" 2>/dev/null
+grep -q "spin (cut off by SIGINT)" "$tmp/c.svg" || { echo "FAIL: cut off: the chart's label does not say it"; fail=1; }
 [[ $fail == 0 ]] && echo "ok: SIGINT, SIGTERM, SIGHUP write the regions and end the program as before; its own handler runs"
 exit $fail
