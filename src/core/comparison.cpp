@@ -1,6 +1,7 @@
 #include "core/comparison.hpp"
 
 #include "core/byte_sizes.hpp"
+#include "core/cut_off_point.hpp"
 #include "core/level.hpp"
 
 #include <fmt/core.h>
@@ -320,6 +321,7 @@ namespace {
 PointSide side_of(const Point& p, const Roofline* roofline, View view) {
     PointSide s;
     s.performance = point_figure(p);
+    s.cut_off = cut_off_signal(p);
     if (roofline && p.work_counted && p.work > 0 && p.seconds > 0 && p.work_unit == roofline->work_unit &&
         !bounding_levels(*roofline, p, view).empty())
         s.analysis = analyze(*roofline, p, view);

@@ -132,6 +132,8 @@ std::vector<RoofChange> compare_roofs(const MachineModel& a, const MachineModel&
 struct PointSide {
     SpreadFigure performance;       // G<unit>/s
     std::optional<Analysis> analysis;  // when a roofline judged it
+    // The signal its region was cut off by (core/cut_off_point): its time is only the part that ran.
+    std::optional<int> cut_off;
 };
 
 struct PointChange {

@@ -1,5 +1,6 @@
 #include "render/comparison_text.hpp"
 
+#include "core/cut_off_point.hpp"
 #include "render/number_format.hpp"
 #include "render/text_escape.hpp"
 
@@ -166,6 +167,11 @@ std::string cause_text(const PointChange& c, const std::string& work_unit) {
 // WHY: the cause, and for sets of different command lines that the runs were not alike.
 std::string why_text(const PointChange& c, bool commands_differ, const std::string& work_unit) {
     std::string cause = cause_text(c, work_unit);
+    // A side whose region a signal cut off (core/cut_off_point): its figure is of the part that ran.
+    for (const auto& [letter, side] : {std::pair{"A", &c.a}, std::pair{"B", &c.b}})
+        if (*side && (*side)->cut_off)
+            cause = fmt::format("{} cut off by {} (its time only the part that ran){}", letter,
+                                signal_text(*(*side)->cut_off), cause.empty() ? "" : "; " + cause);
     // Another command line's work may differ (another input): said, its rate still judged.
     if (c.work && !c.by_time) cause += (cause.empty() ? "" : "; ") + work_text(*c.work, work_unit);
     if (!commands_differ || !c.significant) return cause;
@@ -433,6 +439,9 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                     e["time_ratio"] = p.work->time_ratio;
                 }
                 e["judged_on"] = p.by_time ? "time" : "rate";
+                // The signal a side's region was cut off by (core/cut_off_point), null for none.
+                e["cut_off"] = {{"a", p.a && p.a->cut_off ? json(signal_text(*p.a->cut_off)) : json(nullptr)},
+                                {"b", p.b && p.b->cut_off ? json(signal_text(*p.b->cut_off)) : json(nullptr)}};
                 e["slower"] = p.slower();
                 if (p.roof_ratio) e["roof_ratio"] = *p.roof_ratio;
                 if (p.efficiency_ratio) e["efficiency_ratio"] = *p.efficiency_ratio;

@@ -1,12 +1,14 @@
 // A point whose region a signal cut off (core/cut_off_point): made by measure's merge, read from
 // a points file (a value that is no signal refused), kept by the results store, said by measure's
-// table and by report in text, Markdown and JSON.
+// table, by report in text, Markdown and JSON, and by compare.
+#include "core/comparison.hpp"
 #include "core/cut_off_point.hpp"
 #include "core/roofline.hpp"
 #include "io/points_json.hpp"
 #include "io/results_store.hpp"
 #include "io/temp_dir.hpp"
 #include "measure/merge.hpp"
+#include "render/comparison_text.hpp"
 #include "render/measure_tables.hpp"
 #include "render/report.hpp"
 
@@ -175,4 +177,24 @@ TEST(CutOffPoint, MeasureTableSaysItUnderTheTable) {
               std::string::npos)
         << table;
     EXPECT_EQ(table.find("done: cut off"), std::string::npos) << table;
+}
+
+TEST(CutOffPoint, CompareSaysWhichSideWasCutOff) {
+    auto spin_b = cut_off_counted_point("spin");
+    spin_b.seconds = 0.25;  // the part that ran before SIGINT: twice A's rate
+    spin_b.details[kCutOffBySignal] = SIGINT;
+    const auto roofline = cut_off_roofline();
+    ComparisonInput input;
+    input.have_points = true;
+    input.judged = true;
+    input.points = compare_points({cut_off_counted_point("spin")}, &roofline, {spin_b}, &roofline, View::carm);
+    ASSERT_EQ(input.points.size(), 1u);
+    EXPECT_EQ(input.points[0].a->cut_off, std::nullopt);
+    EXPECT_EQ(input.points[0].b->cut_off, SIGINT);
+    const auto text = render_comparison(input, false);
+    EXPECT_NE(text.find("B cut off by SIGINT (its time only the part that ran)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("A cut off"), std::string::npos) << text;
+    const auto json = nlohmann::json::parse(render_comparison(input, true));
+    EXPECT_TRUE(json["points"][0]["cut_off"]["a"].is_null());
+    EXPECT_EQ(json["points"][0]["cut_off"]["b"], "SIGINT");
 }
