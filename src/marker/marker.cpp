@@ -423,9 +423,10 @@ const char* g_early_write_cause = "the program exec'd another";
 void write_before_dying(int sig, const char* cause) {
     const int saved = errno;
     // Another thread is writing the file at exit: let it finish (at most 2 s), then die as below
-    // (a crash inside that write, on its own thread, does not wait for itself).
+    // (a crash inside that write, on its own thread, does not wait for itself; a forked child's
+    // copy of the flag names a thread of its parent).
     const long self = ::syscall(SYS_gettid);
-    for (int i = 0; i < 200; ++i) {
+    for (int i = 0; i < 200 && g && g->pid == ::getpid(); ++i) {
         const long writer = g_exit_writer.load(std::memory_order_acquire);
         if (writer == 0 || writer == self) break;
         const timespec pause{0, 10'000'000};
