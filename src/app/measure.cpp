@@ -217,8 +217,11 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
     for (const auto& p : points)
         if (const auto busy = p.details.find("threads_from_cpu_time"); busy != p.details.end())
             note(fmt::format("{}: {} threads, from its CPU time over its wall time ({:.2f} CPUs busy on average in "
-                             "the first native run): nothing counted its threads (no marker region, no tool)",
-                             p.name, p.threads, busy->second));
+                             "the first native run): {}",
+                             p.name, p.threads, busy->second,
+                             p.work_counted ? "the Valgrind tool saw one thread working at a time (it runs one at a "
+                                              "time, and a thread that ends before the next starts never overlaps it)"
+                                            : "nothing counted its threads (no marker region, no tool)"));
     for (auto& why : measure::refused_regions(result))
         made.messages.push_back({MeasureMessage::Kind::warning, std::move(why)});
     for (const auto& c : result.counts) {

@@ -197,6 +197,10 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
             p.details["cpu_activity_seconds"] = a->wall_seconds;
             p.details["cpu_activity_cpus"] = a->cpus;
         }
+        // The CPUs its first native run kept busy on average (CPU time over wall time).
+        const double busy = result.cpu_wall_seconds > 0
+                                ? (result.cpu_user_seconds + result.cpu_system_seconds) / result.cpu_wall_seconds
+                                : 0;
         if (const auto* c = counts_for(kProgramRegion)) {
             apply_counts(p, *c);
             // The most threads that did work at once, counted by the tool (a serial part on the
@@ -206,16 +210,17 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
             attribute_program_work(p, result.functions);
         } else {
             p.work_counted = false;
-            // Nothing counted its threads (no tool, no marker region wider than one): the CPUs its
-            // first run kept busy on average, when clearly more than one (an OpenMP program without
-            // the marker library read 1 thread; its CPU time over wall time reads 2).
-            const double busy = result.cpu_wall_seconds > 0
-                                    ? (result.cpu_user_seconds + result.cpu_system_seconds) / result.cpu_wall_seconds
-                                    : 0;
-            if (p.threads <= 1 && busy >= 1.5) {
-                p.threads = static_cast<int>(busy + 0.5);
-                p.details["threads_from_cpu_time"] = busy;
-            }
+        }
+        // Nothing counted more than one thread at once (no tool, no marker region wider than one,
+        // or the tool saw one at a time: it runs one thread at a time, and a worker that finished
+        // before its sibling started, 2 of 10 runs of a serial-then-2-workers program, reads 1):
+        // the CPUs its first run kept busy, when clearly more than one (an OpenMP program without
+        // the marker library read 1 thread; its CPU time over wall time reads 2). A count of 2 or
+        // more stands: CPU time counts threads spinning at a barrier too.
+        const bool one_at_a_time = p.threads <= 1;
+        if (one_at_a_time && busy >= 1.5) {
+            p.threads = static_cast<int>(busy + 0.5);
+            p.details["threads_from_cpu_time"] = busy;
         }
         points.push_back(std::move(p));
     }

@@ -152,13 +152,26 @@ TEST(MeasureMerge, ProgramThreadsFromCpuTimeOnlyWhenNothingCountedThem) {
     EXPECT_EQ(points[0].threads, 1);
     EXPECT_EQ(points[0].details.count("threads_from_cpu_time"), 0u);
 
-    r.cpu_user_seconds = 3.8;  // the tool counted the threads that did work: its count stands
-    RegionCounts program;
+    r.cpu_user_seconds = 3.8;  // the tool counted 2 threads at once: its count stands (CPU time
+    RegionCounts program;      // counts threads spinning at a barrier too)
     program.name = "(program)";
     program.threads = 2;
     program.flops = {{"f64_add", 1e9}};
     r.counts = {program};
     points = merge_points(r);
     EXPECT_EQ(points[0].threads, 2);
+    EXPECT_EQ(points[0].details.count("threads_from_cpu_time"), 0u);
+
+    // The tool saw one at a time (a worker ended before its sibling started under Valgrind), while
+    // the native run kept 1.9 CPUs busy: 2, from CPU time, said.
+    r.counts[0].threads = 1;
+    r.cpu_user_seconds = 1.8;
+    points = merge_points(r);
+    EXPECT_EQ(points[0].threads, 2);
+    EXPECT_DOUBLE_EQ(points[0].details.at("threads_from_cpu_time"), 1.9);
+    EXPECT_TRUE(points[0].work_counted);
+    r.cpu_user_seconds = 1.2;  // a serial program with a helper waking now and then: 1
+    points = merge_points(r);
+    EXPECT_EQ(points[0].threads, 1);
     EXPECT_EQ(points[0].details.count("threads_from_cpu_time"), 0u);
 }
