@@ -231,8 +231,11 @@ MeasuredPoints measure_points(const ProgramMeasurement& measured, const PointsRe
         if (c.matched.empty()) continue;
         FunctionRegion f{&c, measure::function_region_time(c, result.functions, timing ? &*timing : nullptr,
                                                            sampling ? &*sampling : nullptr, request.max_timed_calls)};
-        if (auto p = function_region_point(f, sampling))
+        if (auto p = function_region_point(f, sampling)) {
+            // Timed in runs started as the native run was: the same CPUs allowed.
+            if (result.cpus_allowed > 0) p->details[kCpusAllowed] = result.cpus_allowed;
             points.push_back(std::move(*p));
+        }
         else
             note(fmt::format("not placed: {} (time {})", c.name, f.time.note));
         made.function_regions.push_back(std::move(f));

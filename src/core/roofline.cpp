@@ -311,10 +311,15 @@ bool long_chain(const CodeTraits& traits) {
 
 // The point's threads that run at once: at most the machine's hardware threads where the model
 // knows them (8 OpenMP threads on 2 CPUs run 2 chains at a time; an audit's divide chain on 8
-// threads of a 2-vCPU guest was told its FLOPs were not its time, against a cap 4x what 2 allow).
+// threads of a 2-vCPU guest was told its FLOPs were not its time, against a cap 4x what 2 allow),
+// and at most the CPUs its run was allowed where measure recorded them (kCpusAllowed: `taskset -c
+// 0` or a cgroup quota of 1 CPU runs 8 threads one at a time).
 int threads_running(const Roofline& r, const Point& p) {
-    const int threads = std::max(1, p.threads);
-    return r.hardware_threads > 0 ? std::min(threads, r.hardware_threads) : threads;
+    int threads = std::max(1, p.threads);
+    if (r.hardware_threads > 0) threads = std::min(threads, r.hardware_threads);
+    if (const auto allowed = p.details.find(kCpusAllowed); allowed != p.details.end() && allowed->second >= 1)
+        threads = std::min(threads, static_cast<int>(allowed->second));
+    return threads;
 }
 
 // The highest rate of one dependent chain of the point's own instructions: one_chain_gflops

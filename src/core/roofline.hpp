@@ -115,6 +115,10 @@ struct Point {
     std::string main_function;
 };
 
+// Point::details key: the CPUs the measured run was allowed at once (its affinity mask's CPUs, at
+// most its cgroup's CPU quota rounded up; topo/cpus_allowed), where measure knew them: its
+// threads beyond them take turns, so per-thread rates add up over at most this many.
+inline constexpr const char* kCpusAllowed = "cpus_allowed";
 // Point::details key: a reference kernel's working set over the capacity of the last cache it
 // spills (its bytes below that cache are counted as if none of it stayed there).
 inline constexpr const char* kWorkingSetOverCache = "working_set_over_cache";

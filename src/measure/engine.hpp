@@ -230,6 +230,9 @@ struct MeasureResult {
     // What else ran on the program's CPUs during the native run whose time the points take (the
     // fastest timed one): hypervisor steal and other processes, which lengthen that time.
     std::optional<CpuActivity> timed_run_activity;
+    // The CPUs the native run was allowed at once: its affinity mask at most its cgroup's quota
+    // (topo/cpus_allowed), as it started; 0: unknown (no native run).
+    int cpus_allowed = 0;
     std::vector<RegionTiming> timings;     // from the marker library (empty without markers)
     // The native run repeated (--repeat): what was done, and the runs behind wall_seconds and each
     // of `timings` (parallel to it; nullopt for a region only the first run had). Their seconds are

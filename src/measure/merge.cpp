@@ -169,6 +169,7 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
                 if (value > 0) p.details["marker_cost_" + figure] = value;
         // The native run repeated: the fastest timed run, with the runs and their spread.
         if (i < result.region_timing.size() && result.region_timing[i]) record_timing(p, *result.region_timing[i]);
+        if (result.cpus_allowed > 0) p.details[kCpusAllowed] = result.cpus_allowed;
         if (p.seconds > 0) points.push_back(std::move(p));
         else if (skipped) skipped->push_back(t.name + " (no time recorded)");
     }
@@ -185,6 +186,7 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
         // program's time is that of the part that ran before it.
         if (result.cpu_wall_seconds > 0 && !result.status.exited && result.status.signal > 0)
             p.details[kCutOffBySignal] = result.status.signal;
+        if (result.cpus_allowed > 0) p.details[kCpusAllowed] = result.cpus_allowed;
         if (result.cpu_wall_seconds > 0) {
             p.details["cpu_user_seconds"] = result.cpu_user_seconds;
             p.details["cpu_system_seconds"] = result.cpu_system_seconds;

@@ -7,9 +7,12 @@
 #include "core/timing_disturbance.hpp"
 #include "measure/protocol_json.hpp"
 #include "topo/cgroup_limits.hpp"
+#include "topo/cpus_allowed.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
+
+#include <unistd.h>
 
 #include <filesystem>
 #include <optional>
@@ -109,6 +112,23 @@ void first_native_run(const MeasureRequest& request, MeasureResult& result, cons
                                            "last-level cache and that core's caches of what the run before left",
                                            cold.bytes() >> 20));
     cold.flush();
+    // The CPUs the program may use at once, as it starts with this process's mask and cgroup: its
+    // threads beyond them take turns (taskset -c 0 with 8 threads, docker --cpus=1), which the
+    // per-thread caps of the advice must know (core/roofline, threads_running).
+    const auto allowed = cpus_allowed_now();
+    result.cpus_allowed = allowed.cpus;
+    if (const long online = ::sysconf(_SC_NPROCESSORS_ONLN); allowed.cpus > 0 && online > 0 && allowed.cpus < online) {
+        std::string how;
+        if (allowed.affinity_cpus > 0 && allowed.affinity_cpus < online)
+            how = fmt::format("its affinity mask holds {} of the {} CPUs", allowed.affinity_cpus, online);
+        if (allowed.quota_cpus && (allowed.affinity_cpus <= 0 || *allowed.quota_cpus < allowed.affinity_cpus))
+            how += fmt::format("{}its cgroup's CPU quota is {:.2f} CPUs ({})", how.empty() ? "" : "; ",
+                               *allowed.quota_cpus, allowed.quota_where);
+        result.notes.push_back(fmt::format("the program may run on {} CPU{} at once ({}): its threads beyond that "
+                                           "take turns, so rates per thread add up over at most {} (details "
+                                           "cpus_allowed)",
+                                           allowed.cpus, allowed.cpus == 1 ? "" : "s", how, allowed.cpus));
+    }
     const auto run = run_child(request.argv, env, before_exec);
     result.status = run.status;
     result.wall_seconds = run.wall_seconds;

@@ -37,6 +37,9 @@ if grep -q "warning: other processes kept" "$tmp/measure"; then
 else
   grep -q "its cgroup's quota of 1.00" "$tmp/measure" || { echo "FAIL: measure did not say the program used up its quota"; cat "$tmp/measure"; fail=1; }
 fi
+# The run's points carry the 1 CPU the quota allows at once (the advice's per-thread caps count it).
+grep -q "the program may run on 1 CPU at once (its cgroup's CPU quota is 1.00 CPUs" "$tmp/measure" ||
+  { echo "FAIL: measure did not say the quota allows 1 CPU at once"; cat "$tmp/measure"; fail=1; }
 grep -q "this process's cgroup allows 1.00 CPUs of CPU time over its" "$tmp/in" ||
   { echo "FAIL: no word on the 1-CPU quota"; cat "$tmp/in"; fail=1; }
 grep -q "roofline-test-$$" "$tmp/out" && { echo "FAIL: the quota said outside the cgroup"; fail=1; }

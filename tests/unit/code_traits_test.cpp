@@ -1094,3 +1094,19 @@ TEST(CodeTraits, AChainHeldSumIsNotToldToFuseReadOnlyPasses) {
     const auto slow = analyze(r, p, View::carm);
     EXPECT_TRUE(loads_alone(slow)) << all_advice(r, slow);
 }
+
+TEST(CodeTraits, OneChainPerThreadCountsOnlyTheCpusTheRunWasAllowed) {
+    // The scalar dot on 8 threads of an 8-thread machine, at 2.2 GFLOP/s in all: as 8 chains (17.6
+    // at best) it runs far under them, its adds waiting for something else, and split_chain is
+    // withheld; run under `taskset -c 0` (measure's cpus_allowed 1) one chain runs at a time, and
+    // 2.2 is one chain's rate: split_chain, as for one thread.
+    auto r = machine();
+    r.hardware_threads = 8;
+    Point p = scalar_dot();
+    p.threads = 8;
+    EXPECT_FALSE(has(analyze(r, p, View::carm), NextStep::Kind::split_chain)) << all_advice(r, analyze(r, p, View::carm));
+    p.details[kCpusAllowed] = 1;
+    const auto a = analyze(r, p, View::carm);
+    ASSERT_FALSE(a.next_steps.empty());
+    EXPECT_EQ(a.next_steps[0].kind, NextStep::Kind::split_chain) << all_advice(r, a);
+}

@@ -114,3 +114,37 @@ TEST(FlopsNotTheTime, ThreadsBeyondTheHardwareThreadsRunNoChainsOfTheirOwn) {
                                    [](const NextStep& s) { return s.kind == NextStep::Kind::flops_not_the_time; });
     EXPECT_NEAR(step->cap, 3.7 / 32 * 2, 1e-12);
 }
+
+TEST(FlopsNotTheTime, ThreadsBeyondTheCpusTheRunWasAllowedRunNoChainsOfTheirOwn) {
+    // The same divide chain on 8 threads of an 8-CPU machine, run under `taskset -c 0` (or a
+    // cgroup quota of 1 CPU): measure records 1 CPU allowed, and one chain runs at a time, at most
+    // 0.116 GFLOP/s at 32 cycles a divide. At 0.135 GFLOP/s its FLOPs may well be its time.
+    auto r = advice_fixture::scalar_ceilings_machine();
+    r.threads = 8;
+    r.hardware_threads = 8;
+    Point p;
+    p.name = "divide";
+    p.work = 4e6;
+    p.bytes = {{"L1", 5e4}};
+    p.seconds = 0.0296;
+    p.threads = 8;
+    p.details = {{"flops_by_width_scalar", 4e6}, {"flops_f64_div", 4e6}, {"bytes_loaded", 5e4}, {"bytes_stored", 0}};
+    // Without the CPUs allowed, 8 chains (0.925 GFLOP/s): told its FLOPs are not its time.
+    ASSERT_TRUE(has(analyze(r, p, View::carm), NextStep::Kind::flops_not_the_time));
+    p.details[kCpusAllowed] = 1;
+    EXPECT_FALSE(has(analyze(r, p, View::carm), NextStep::Kind::flops_not_the_time));
+    // Twice as slow again (0.068 GFLOP/s): below one chain, told so against 1 thread's cap.
+    p.seconds = 0.0592;
+    const auto slow = analyze(r, p, View::carm);
+    ASSERT_TRUE(has(slow, NextStep::Kind::flops_not_the_time));
+    const auto step = std::find_if(slow.next_steps.begin(), slow.next_steps.end(),
+                                   [](const NextStep& s) { return s.kind == NextStep::Kind::flops_not_the_time; });
+    EXPECT_NEAR(step->cap, 3.7 / 32, 1e-12);
+    // More CPUs allowed than the machine's hardware threads: the hardware threads still cap it.
+    p.details[kCpusAllowed] = 64;
+    const auto wide = analyze(r, p, View::carm);
+    const auto wide_step = std::find_if(wide.next_steps.begin(), wide.next_steps.end(),
+                                        [](const NextStep& s) { return s.kind == NextStep::Kind::flops_not_the_time; });
+    ASSERT_NE(wide_step, wide.next_steps.end());
+    EXPECT_NEAR(wide_step->cap, 3.7 / 32 * 8, 1e-12);
+}

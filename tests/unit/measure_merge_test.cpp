@@ -175,3 +175,15 @@ TEST(MeasureMerge, ProgramThreadsFromCpuTimeOnlyWhenNothingCountedThem) {
     EXPECT_EQ(points[0].threads, 1);
     EXPECT_EQ(points[0].details.count("threads_from_cpu_time"), 0u);
 }
+
+TEST(MeasureMerge, EveryPointOfTheNativeRunCarriesTheCpusItWasAllowed) {
+    MeasureResult r;
+    r.wall_seconds = 2.0;
+    r.timings = {{"solve", 1, 1.0, 8}};
+    r.cpus_allowed = 1;  // taskset -c 0: 8 threads on one CPU
+    const auto points = merge_points(r, nullptr);
+    ASSERT_EQ(points.size(), 2u);
+    for (const auto& p : points) EXPECT_DOUBLE_EQ(p.details.at(roofline::kCpusAllowed), 1) << p.name;
+    r.cpus_allowed = 0;  // unknown: nothing claimed
+    for (const auto& p : merge_points(r, nullptr)) EXPECT_FALSE(p.details.contains(roofline::kCpusAllowed)) << p.name;
+}
