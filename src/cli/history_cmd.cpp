@@ -11,6 +11,7 @@
 #include "cli/usage_error.hpp"
 #include "core/command_series.hpp"
 #include "core/comparison.hpp"
+#include "core/cut_off_point.hpp"
 #include "core/machine_roofline.hpp"
 #include "io/results_store.hpp"
 #include "io/text_file.hpp"
@@ -187,6 +188,7 @@ HistoryInput point_history(const HistoryArgs& args, ResultsStore& store) {
             const bool in_series = std::find(c.series.runs.begin(), c.series.runs.end(), i) != c.series.runs.end();
             if (const Point* p = in_series ? timed_point(sets[i], c.name) : nullptr) {
                 r.figure = point_figure(*p);
+                r.cut_off = cut_off_signal(*p);  // its figure only the part that ran: not judged
                 h.unit = rate_unit(p->work_unit);
             }
             h.runs.push_back(std::move(r));
@@ -246,8 +248,9 @@ void add_history_command(CLI::App& app, int& exit_code) {
         "by the same factor would. A memory roof measured at working sets another run did not measure\n"
         "(bench --working-set, --dram-size) is a series of its own, named with its working sets.\n"
         "--fail-on-slower judges the latest run: exit 3 on a slowdown in it, exit 4 when none of its\n"
-        "figures could be judged against a run before it (each unstable or without a rate in it, or\n"
-        "with no judged run before it, as with one run alone), so no slowdown was ruled out.\n"
+        "figures could be judged against a run before it (each unstable, without a rate or cut off by\n"
+        "a signal in it, or with no judged run before it, as with one run alone), so no slowdown was\n"
+        "ruled out. A point's run whose region a signal cut off is marked '*' and not judged.\n"
         "A point measured from a program (measure) is followed across the runs of one command line,\n"
         "the program (by its file name) and its arguments: another input size or another program with\n"
         "a region of that name is another series, never a step of this one (--command).");
@@ -273,7 +276,8 @@ void add_history_command(CLI::App& app, int& exit_code) {
     add_db_option(cmd, args->db);
     cmd->add_flag("--fail-on-slower", args->fail_on_slower,
                   "Exit 3 when the latest run is slower than the one before beyond the spread, 4 when nothing "
-                  "in the latest run could be judged (every figure unstable or without a rate in it, or no run "
+                  "in the latest run could be judged (every figure unstable, without a rate or cut off by a signal in "
+                  "it, or no run "
                   "before it to judge it against) (for CI)");
     cmd->footer("Examples:\n"
                 "  roofline history\n"

@@ -409,13 +409,15 @@ std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofl
             if (pb.name != pa.name) c.name_b = pb.name;
             c.b = side_of(pb, roofline_b, view);
             const auto &fa = c.a->performance, &fb = c.b->performance;
-            if (fa.value > 0 && fb.value > 0) {
-                c.ratio = fb.value / fa.value;
+            if (fa.value > 0 && fb.value > 0) c.ratio = fb.value / fa.value;
+            // A side cut off by a signal ran only part of its region: no verdict, on rate or time.
+            if (fa.value > 0 && fb.value > 0 && !c.cut_off()) {
                 c.threshold = change_threshold(fa, fb);
                 c.significant = changed(fa, fb);
                 c.work = work_change(fa, fb);
             }
-            if (c.a->analysis && c.b->analysis && c.a->analysis->attainable > 0 && c.a->analysis->efficiency > 0) {
+            if (!c.cut_off() && c.a->analysis && c.b->analysis && c.a->analysis->attainable > 0 &&
+                c.a->analysis->efficiency > 0) {
                 c.roof_ratio = c.b->analysis->attainable / c.a->analysis->attainable;
                 c.efficiency_ratio = c.b->analysis->efficiency / c.a->analysis->efficiency;
                 if (c.significant) {
@@ -444,7 +446,7 @@ std::vector<PointChange> compare_points(const std::vector<Point>& a, const Roofl
 
 void judge_work_changes_on_time(std::vector<PointChange>& points) {
     for (auto& p : points) {
-        if (!p.work) continue;
+        if (!p.work || p.cut_off()) continue;  // compare_points leaves a cut-off pair without `work`
         p.by_time = true;
         p.significant = p.work->time_changed;
         p.cause = "work";
@@ -459,7 +461,7 @@ void find_changes(FigureHistory& history) {
         if (!history.runs[i].figure) continue;
         // Unstable, or no rate (a point without FLOPs: 0 GFLOP/s whatever its time): not judged,
         // nor judged against.
-        if (history.runs[i].figure->unstable || !(history.runs[i].figure->value > 0)) {
+        if (history.runs[i].figure->unstable || !(history.runs[i].figure->value > 0) || history.runs[i].cut_off) {
             history.unjudged.push_back(i);
             continue;
         }
@@ -482,7 +484,10 @@ FigureHistory::Latest FigureHistory::latest() const {
         return runs[i].figure && std::find(unjudged.begin(), unjudged.end(), i) == unjudged.end();
     };
     const std::size_t last = runs.size() - 1;
-    if (!judged(last)) return runs.back().figure->unstable ? Latest::unstable : Latest::no_rate;
+    if (!judged(last))
+        return runs.back().figure->unstable ? Latest::unstable
+               : runs.back().cut_off        ? Latest::cut_off
+                                            : Latest::no_rate;
     for (std::size_t i = 0; i < last; ++i)
         if (judged(i)) return Latest::judged;
     return Latest::nothing_before;

@@ -159,10 +159,14 @@ struct PointChange {
     bool by_time = false;
     bool slower() const { return significant && (by_time ? work && work->time_ratio > 1 : ratio < 1); }
     bool faster() const { return significant && !slower(); }
-    // Both runs have it and both have a rate (work over time above 0): its change is judged. A
-    // point without FLOPs (a copy's "Data movement only" point) has no rate to judge, so it is
-    // never called the same.
-    bool judged() const { return a && b && ratio > 0; }
+    // A side's region was cut off by a signal (PointSide::cut_off): its time and work are only the
+    // part that ran, so neither its time nor its rate is a whole run's and the pair is not judged
+    // (never significant, no work change; its ratio is still shown).
+    bool cut_off() const { return a && b && (a->cut_off || b->cut_off); }
+    // Both runs have it, both have a rate (work over time above 0) and neither was cut off: its
+    // change is judged. A point without FLOPs (a copy's "Data movement only" point) has no rate to
+    // judge, so it is never called the same.
+    bool judged() const { return a && b && ratio > 0 && !cut_off(); }
 };
 
 // What a point's name means for matching runs: "<function daxpy.constprop.0>",
@@ -187,6 +191,9 @@ void judge_work_changes_on_time(std::vector<PointChange>& points);
 struct HistoryRun {
     std::string run;  // "#3 2026-11-20T10:00:00Z"
     std::optional<SpreadFigure> figure;
+    // A point's run whose region a signal cut off (core/cut_off_point): its figure is of the part
+    // that ran, so the run is not judged (nor judged against), as an unstable one.
+    std::optional<int> cut_off = std::nullopt;
 };
 struct FigureHistory {
     std::string key;
@@ -207,12 +214,13 @@ struct FigureHistory {
         bool slower() const { return work ? work->time_changed && work->time_ratio > 1 : ratio < 1; }
     };
     std::vector<Step> changes;
-    // Runs whose figure its run marked unstable (SpreadFigure::unstable) or that has no rate (a
-    // point without FLOPs): not judged, and not the run the next one is judged against.
+    // Runs whose figure its run marked unstable (SpreadFigure::unstable), that has no rate (a
+    // point without FLOPs) or that a signal cut off (HistoryRun::cut_off): not judged, and not the
+    // run the next one is judged against.
     std::vector<std::size_t> unjudged;
     // Why the latest run's figure was or was not judged against a run before it (history
     // --fail-on-slower judges the latest run alone), after find_changes.
-    enum class Latest { judged, absent, unstable, no_rate, nothing_before };
+    enum class Latest { judged, absent, unstable, no_rate, cut_off, nothing_before };
     Latest latest() const;
 };
 // A step of a measured point's series (`command` set) whose work changed is one (Step::work),

@@ -95,6 +95,22 @@ std::string no_rate_text(const PointChange& p, const std::string& work_unit) {
                        in_a && in_b ? "A or B" : in_a ? "A" : "B");
 }
 
+// "B cut off by SIGINT", "A and B cut off by SIGINT": the sides of a pair a signal cut off.
+std::string cut_off_sides_text(const PointChange& p) {
+    const auto& a = p.a->cut_off;
+    const auto& b = p.b->cut_off;
+    if (a && b)
+        return *a == *b ? fmt::format("A and B cut off by {}", signal_text(*a))
+                        : fmt::format("A cut off by {}, B by {}", signal_text(*a), signal_text(*b));
+    return fmt::format("{} cut off by {}", a ? "A" : "B", signal_text(a ? *a : *b));
+}
+
+// A pair not judged: a side cut off by a signal (its time only a part of a run), or without a rate.
+std::string not_judged_text(const PointChange& p, const std::string& work_unit) {
+    if (p.cut_off()) return "not judged: " + cut_off_sides_text(p);
+    return no_rate_text(p, work_unit);
+}
+
 std::string change_text(double ratio, double threshold, bool significant) {
     if (!(ratio > 0)) return "";
     if (!significant) return fmt::format("same (B/A inside {})", band_text(threshold));
@@ -371,13 +387,18 @@ std::string nothing_compared_text(const ComparisonInput& input) {
                            : in_b == 0           ? "; B is empty"
                                                  : "");
     }
-    bool unstable = false, no_rate = false;
+    bool unstable = false, no_rate = false, cut_off = false;
     for (const auto& r : input.roofs) unstable = unstable || (r.a && r.b && !r.judged());
-    for (const auto& p : input.points) no_rate = no_rate || (p.a && p.b && !p.judged());
+    for (const auto& p : input.points) {
+        cut_off = cut_off || p.cut_off();
+        no_rate = no_rate || (p.a && p.b && !p.judged() && !p.cut_off());
+    }
+    std::vector<std::string> why;
+    if (unstable) why.push_back("is unstable in A or B");
+    if (no_rate) why.push_back("has no rate (no FLOPs) in A or B");
+    if (cut_off) why.push_back("was cut off by a signal in A or B (its time only the part that ran)");
     return fmt::format("nothing judged: each of the {} {}{} in both runs {}", n.pairs, what, n.pairs == 1 ? "" : "s",
-                       unstable && no_rate ? "is unstable in A or B, or has no rate (no FLOPs) in A or B"
-                       : no_rate           ? "has no rate (no FLOPs) in A or B"
-                                           : "is unstable in A or B");
+                       fmt::join(why, ", or "));
 }
 
 std::string render_comparison(const ComparisonInput& input, bool as_json) {
@@ -430,8 +451,12 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                        {"threshold", p.threshold},
                        {"changed", p.significant},
                        {"cause", p.cause.empty() ? json(nullptr) : json(p.cause)}};
-                if (p.a && p.b && p.ratio > 0) e["band"] = band_json(p.threshold);
+                if (p.judged()) e["band"] = band_json(p.threshold);
                 if (p.a && p.b) e["judged"] = p.judged();
+                // Why a pair of both runs was not judged: "B cut off by SIGINT", "no rate in A".
+                if (p.a && p.b && !p.judged())
+                    e["not_judged"] = p.cut_off() ? cut_off_sides_text(p)
+                                                  : not_judged_text(p, input.work_unit).substr(sizeof("not judged: ") - 1);
                 if (p.repeated) e["occurrence"] = p.occurrence;  // the k-th point of that name in its run
                 if (!p.name_b.empty()) e["point_b"] = p.name_b;  // B's name for it (matched by meaning)
                 if (p.work) {
@@ -469,9 +494,11 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                            terminal_text(input.command_a), terminal_text(input.command_b));
     for (const auto& [side, e] : input.elsewhere)
         out += fmt::format("Measured elsewhere: {}: {}\n", side, terminal_text(measured_elsewhere_text({e})));
-    std::size_t faster = 0, slower = 0, same = 0, one_side = 0, unjudged = 0, no_rate = 0;
-    const auto count = [&](bool is_slower, bool significant, bool both, bool judged = true, bool rated = true) {
+    std::size_t faster = 0, slower = 0, same = 0, one_side = 0, unjudged = 0, no_rate = 0, cut_off = 0;
+    const auto count = [&](bool is_slower, bool significant, bool both, bool judged = true, bool rated = true,
+                           bool was_cut_off = false) {
         if (!both) ++one_side;
+        else if (was_cut_off) ++cut_off;
         else if (!rated) ++no_rate;
         else if (!judged) ++unjudged;
         else if (!significant) ++same;
@@ -528,10 +555,10 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
                             p.ratio > 0 ? fmt::format("{:.3f}", p.ratio) : "-",
                             !p.a         ? "only in B"
                             : !p.b       ? "only in A"
-                            : !p.judged() ? no_rate_text(p, input.work_unit)
+                            : !p.judged() ? not_judged_text(p, input.work_unit)
                                           : point_change_text(p),
                             why_text(p, commands_differ, input.work_unit)});
-            count(p.slower(), p.significant, p.a && p.b, true, p.judged());
+            count(p.slower(), p.significant, p.a && p.b, true, p.judged(), p.cut_off());
             any_by_work = any_by_work || p.work;
         }
         out += fmt::format("\nPoints (matched by name{}{}; {}; a figure's spread: the range of its timed runs):\n{}",
@@ -550,9 +577,10 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
         }
         return out;
     }
-    out += fmt::format("\n{} faster, {} slower, {} within their spread, {}{}{} in one run only.\n", faster, slower,
+    out += fmt::format("\n{} faster, {} slower, {} within their spread, {}{}{}{} in one run only.\n", faster, slower,
                        same, unjudged > 0 ? fmt::format("{} not judged (unstable), ", unjudged) : "",
-                       no_rate > 0 ? fmt::format("{} not judged (no rate), ", no_rate) : "", one_side);
+                       no_rate > 0 ? fmt::format("{} not judged (no rate), ", no_rate) : "",
+                       cut_off > 0 ? fmt::format("{} not judged (cut off by a signal), ", cut_off) : "", one_side);
     if (std::string none = nothing_compared_text(input); !none.empty()) {
         none[0] = 'N';  // a sentence of its own here
         out += none + ".\n";
@@ -567,13 +595,14 @@ std::string render_comparison(const ComparisonInput& input, bool as_json) {
 
 std::string nothing_judged_in_latest_run_text(const HistoryInput& input) {
     if (input.figures.empty()) return "nothing judged: the history holds no figure";
-    std::size_t absent = 0, unstable = 0, no_rate = 0, nothing_before = 0;
+    std::size_t absent = 0, unstable = 0, no_rate = 0, cut_off = 0, nothing_before = 0;
     for (const auto& h : input.figures) {
         switch (h.latest()) {
         case FigureHistory::Latest::judged: return {};
         case FigureHistory::Latest::absent: ++absent; break;
         case FigureHistory::Latest::unstable: ++unstable; break;
         case FigureHistory::Latest::no_rate: ++no_rate; break;
+        case FigureHistory::Latest::cut_off: ++cut_off; break;
         case FigureHistory::Latest::nothing_before: ++nothing_before; break;
         }
     }
@@ -592,8 +621,9 @@ std::string nothing_judged_in_latest_run_text(const HistoryInput& input) {
     };
     add(unstable, "unstable in it");
     add(no_rate, "without a rate in it (no FLOPs)");
+    add(cut_off, "cut off by a signal in it (its time only the part that ran)");
     add(absent, "not in it");
-    add(nothing_before, "in no run before it that has it stable and with a rate");
+    add(nothing_before, "in no run before it that has it stable, with a rate and not cut off");
     return fmt::format("nothing judged: no figure of the latest run ({}) was judged against a run before it: {}",
                        latest, fmt::join(why, ", "));
 }
@@ -603,7 +633,12 @@ std::string render_history(const HistoryInput& input, bool as_json) {
         json j{{"schema", "roofline.history/1"}, {"what", input.what}, {"figures", json::array()}};
         for (const auto& h : input.figures) {
             json runs = json::array();
-            for (const auto& r : h.runs) runs.push_back({{"run", r.run}, {"figure", roof_figure_json(r.figure)}});
+            // cut_off: the signal that cut the point's region off in that run (its figure only the part
+            // that ran; the run is in `unjudged`), null where none did.
+            for (const auto& r : h.runs)
+                runs.push_back({{"run", r.run},
+                                {"figure", roof_figure_json(r.figure)},
+                                {"cut_off", r.cut_off ? json(signal_text(*r.cut_off)) : json(nullptr)}});
             json changes = json::array();
             for (const auto& c : h.changes)
             {
@@ -620,7 +655,7 @@ std::string render_history(const HistoryInput& input, bool as_json) {
                 changes.push_back(std::move(step));
             }
             json figure{{"figure", h.key}, {"unit", h.unit}, {"runs", runs}, {"changes", changes}};
-            if (!h.unjudged.empty()) {  // runs whose figure was unstable: not judged
+            if (!h.unjudged.empty()) {  // runs whose figure was unstable, had no rate or was cut off: not judged
                 json unjudged = json::array();
                 for (const auto i : h.unjudged) unjudged.push_back(h.runs[i].run);
                 figure["unjudged"] = std::move(unjudged);
@@ -633,8 +668,22 @@ std::string render_history(const HistoryInput& input, bool as_json) {
     std::string out = fmt::format("History of {}, oldest run first:\n", terminal_text(input.what));
     if (!input.figures.empty()) {  // every figure has every run (a run without the figure: none)
         out += fmt::format("\nRUNS\n");
-        for (std::size_t i = 0; i < input.figures.front().runs.size(); ++i)
-            out += fmt::format("  {}  {}\n", i + 1, terminal_text(input.figures.front().runs[i].run));
+        // A run in which a signal cut off a point's region is marked '*', and the footnote names them.
+        std::vector<std::string> cut_off;
+        for (std::size_t i = 0; i < input.figures.front().runs.size(); ++i) {
+            std::vector<std::string> points;
+            for (const auto& h : input.figures)
+                if (i < h.runs.size() && h.runs[i].cut_off)
+                    points.push_back(fmt::format("'{}' by {}", terminal_text(h.key), signal_text(*h.runs[i].cut_off)));
+            out += fmt::format("  {}  {}{}\n", i + 1, terminal_text(input.figures.front().runs[i].run),
+                               points.empty() ? "" : "  *");
+            if (!points.empty()) cut_off.push_back(fmt::format("run {}: {}", i + 1, fmt::join(points, ", ")));
+        }
+        if (!cut_off.empty())
+            out += fmt::format("  * cut off by a signal ({}): the region was still open when the signal ended the "
+                               "program, so the figure is of the part that ran, not a whole run; not judged, nor "
+                               "judged against\n",
+                               fmt::join(cut_off, "; "));
     }
     // Points measured from a program: each row is one command line's series.
     const bool commands = std::any_of(input.figures.begin(), input.figures.end(),
@@ -673,6 +722,9 @@ std::string render_history(const HistoryInput& input, bool as_json) {
             const auto& f = *h.runs[i].figure;
             if (!(f.value > 0))
                 changes += fmt::format("{}run {}: no rate, not judged", changes.empty() ? "" : "; ", i + 1);
+            else if (h.runs[i].cut_off)
+                changes += fmt::format("{}run {}: cut off by {}, not judged", changes.empty() ? "" : "; ", i + 1,
+                                       signal_text(*h.runs[i].cut_off));
             else
                 changes += fmt::format("{}run {}: unstable{}, not judged", changes.empty() ? "" : "; ", i + 1,
                                        f.cv > 0 ? fmt::format(" (CV {})", format_percent(f.cv)) : "");

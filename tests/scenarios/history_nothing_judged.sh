@@ -2,6 +2,7 @@
 # history --fail-on-slower judges the latest run; when none of its figures could be judged
 # against a run before it (every roof unstable, every point without a rate, one run alone), no
 # slowdown was ruled out: exit 4 with 'nothing judged', as compare does. It exited 0 there.
+# A point's run whose region a signal cut off is marked and not judged either.
 # A latest run with something judged keeps its exits: 0, or 3 on a slowdown.
 set -u
 bin=$1
@@ -81,4 +82,31 @@ done
 [[ $code -eq 4 ]] || check "history --point of a point without a rate: exit $code, expected 4"
 grep -q "nothing judged: no figure of the latest run (run 2, #2) was judged against a run before it: 1 of 1 without a rate in it (no FLOPs); nothing to pass (exit 4)" "$tmp/out" ||
   check "history --point of a point without a rate does not say why nothing was judged"
+
+# The latest run's point cut off by a signal (details.cut_off_by_signal): its time only the part
+# that ran, so not judged; RUNS marks it '*' with a footnote, JSON runs[].cut_off.
+tdb=$tmp/t.db
+for i in 1 2; do
+  "$bin" kernels stream_triad --sizes 4K --samples 3 --rerun -q --db "$tdb" >"$tmp/out" 2>&1 || check "triad $i failed"
+done
+python3 - "$tdb" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+i, j = db.execute("SELECT id, json FROM point_sets ORDER BY id DESC LIMIT 1").fetchone()
+d = json.loads(j)
+for p in d["points"]: p.setdefault("details", {})["cut_off_by_signal"] = 2
+db.execute("UPDATE point_sets SET json = ? WHERE id = ?", (json.dumps(d), i))
+db.commit()
+PY
+name=$("$bin" history --db "$tdb" --point "stream_triad 3.98 KiB" --format json 2>/dev/null | jq -r '.figures[0].figure')
+[[ $name == "stream_triad 3.98 KiB" ]] || { echo "SKIPPED part: the 4K triad point is named otherwise ($name)"; exit $fail; }
+"$bin" history --db "$tdb" --point "$name" --fail-on-slower >"$tmp/out" 2>&1; code=$?
+[[ $code -eq 4 ]] || check "history --point of a latest run cut off: exit $code, expected 4"
+grep -q "1 of 1 cut off by a signal in it" "$tmp/out" || check "history does not say the latest run was cut off"
+grep -q "run 2: cut off by SIGINT, not judged" "$tmp/out" || check "history's CHANGES does not say run 2 was cut off"
+grep -q "^  2  #2 .*  \*$" "$tmp/out" || check "history's RUNS does not mark run 2"
+grep -q "^  \* cut off by a signal (run 2: '$name' by SIGINT)" "$tmp/out" || check "history's footnote is missing"
+"$bin" history --db "$tdb" --point "$name" --format json >"$tmp/out" 2>&1
+jq -e '.figures[0] | .runs[0].cut_off == null and .runs[1].cut_off == "SIGINT" and (.unjudged | length) == 1' \
+  "$tmp/out" >/dev/null 2>&1 || check "history JSON does not carry the cut-off run"
 exit $fail

@@ -126,7 +126,7 @@ jq -e '.regions[] | select(.name == "done" and .seconds > 0 and (.unclosed // 0)
 compgen -G "$tmp/direct.json.tmp.*" >/dev/null && { echo "FAIL: exit write: its temporary file was left behind"; fail=1; }
 
 # 7. The point of the region cut off by the signal carries it (details.cut_off_by_signal), through
-# the results store too; report (text, Markdown, JSON) and plot say it.
+# the results store too; report (text, Markdown, JSON) and plot say it; compare does not judge it.
 rm -f "$tmp/ready"
 "$bin" measure --engine time --repeat 1 -o "$tmp/p.json" -- "$tmp/prog" "$tmp/ready" </dev/null >"$tmp/out" 2>&1 &
 pid=$!
@@ -158,5 +158,18 @@ grep -q "PARTIAL *cut off by SIGINT: its time and counts are only the part" "$tm
   { echo "FAIL: cut off: report (JSON) does not say it"; fail=1; }
 "$bin" plot --machine "$machine" --points "$tmp/counted.json" -o "$tmp/c.svg" 2>/dev/null
 grep -q "spin (cut off by SIGINT)" "$tmp/c.svg" || { echo "FAIL: cut off: the chart's label does not say it"; fail=1; }
+# compare: A cut off after a tenth of a whole run B (10x its work and time): judged on time that
+# read SLOWER and failed --fail-on-slower (exit 3); a pair with a cut-off side is not judged, and
+# with 'done' uncounted (time engine: no rate) nothing is: exit 4, saying why.
+jq '(.points[] | select(.name == "spin")) |= (del(.details.cut_off_by_signal) | .flops = 1e9 | .seconds *= 10)' \
+  "$tmp/counted.json" >"$tmp/whole.json"
+"$bin" compare "$tmp/counted.json" "$tmp/whole.json" --fail-on-slower >"$tmp/cmp" 2>&1; code=$?
+[[ $code == 4 ]] || { echo "FAIL: cut off: compare --fail-on-slower exited $code, expected 4"; fail=1; }
+grep -q "was cut off by a signal in A or B" "$tmp/cmp" || { echo "FAIL: cut off: compare's 'nothing judged' does not say why"; fail=1; }
+grep -q "not judged: A cut off by SIGINT" "$tmp/cmp" || { echo "FAIL: cut off: compare judged the pair"; fail=1; }
+grep -q "SLOWER\|FASTER" "$tmp/cmp" && { echo "FAIL: cut off: compare gave a verdict"; sed 's/^/  | /' "$tmp/cmp"; fail=1; }
+"$bin" compare "$tmp/counted.json" "$tmp/whole.json" --format json 2>/dev/null |
+  jq -e '.points[] | select(.point == "spin" and .judged == false and .slower == false and .not_judged == "A cut off by SIGINT")' \
+  >/dev/null 2>&1 || { echo "FAIL: cut off: compare (JSON) does not say the pair was not judged"; fail=1; }
 [[ $fail == 0 ]] && echo "ok: SIGINT, SIGTERM, SIGHUP write the regions and end the program as before; its own handler runs"
 exit $fail

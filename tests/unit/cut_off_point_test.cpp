@@ -198,3 +198,113 @@ TEST(CutOffPoint, CompareSaysWhichSideWasCutOff) {
     EXPECT_TRUE(json["points"][0]["cut_off"]["a"].is_null());
     EXPECT_EQ(json["points"][0]["cut_off"]["b"], "SIGINT");
 }
+
+TEST(CutOffPoint, CompareDoesNotJudgeAPairWithACutOffSide) {
+    // B's region cut off by SIGINT after half of A's time: twice A's rate on the part that ran.
+    auto spin_b = cut_off_counted_point("spin");
+    spin_b.seconds = 0.25;
+    spin_b.details[kCutOffBySignal] = SIGINT;
+    const auto roofline = cut_off_roofline();
+    ComparisonInput input;
+    input.have_points = true;
+    input.judged = true;
+    input.points = compare_points({cut_off_counted_point("spin")}, &roofline, {spin_b}, &roofline, View::carm);
+    ASSERT_EQ(input.points.size(), 1u);
+    const auto& p = input.points[0];
+    EXPECT_TRUE(p.cut_off());
+    EXPECT_FALSE(p.judged());
+    EXPECT_FALSE(p.significant);
+    EXPECT_FALSE(p.faster());
+    EXPECT_FALSE(p.slower());
+    EXPECT_NEAR(p.ratio, 2.0, 1e-12);  // still shown
+    const auto text = render_comparison(input, false);
+    EXPECT_NE(text.find("not judged: B cut off by SIGINT"), std::string::npos) << text;
+    EXPECT_EQ(text.find("FASTER"), std::string::npos) << text;
+    EXPECT_NE(text.find("0 faster, 0 slower, 0 within their spread, 1 not judged (cut off by a signal), 0 in one run"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("Nothing judged: each of the 1 point in both runs was cut off by a signal in A or B"),
+              std::string::npos)
+        << text;
+    const auto json = nlohmann::json::parse(render_comparison(input, true));
+    EXPECT_EQ(json["points"][0]["judged"], false);
+    EXPECT_EQ(json["points"][0]["changed"], false);
+    EXPECT_EQ(json["points"][0]["slower"], false);
+    EXPECT_EQ(json["points"][0]["not_judged"], "B cut off by SIGINT");
+    EXPECT_FALSE(json["points"][0].contains("band"));
+    EXPECT_EQ(json["compared"]["judged"], 0);
+}
+
+TEST(CutOffPoint, CompareOfOneCommandLineDoesNotJudgeACutOffSideOnItsTime) {
+    // A cut off by SIGTERM after a tenth of its work: B's whole run takes 5x its time, which
+    // judged on time (the work differs) would read SLOWER and fail --fail-on-slower.
+    auto spin_a = cut_off_counted_point("spin");
+    spin_a.work = 1e8;
+    spin_a.seconds = 0.1;
+    spin_a.details[kCutOffBySignal] = SIGTERM;
+    auto spin_b = cut_off_counted_point("spin");
+    spin_b.details[kCutOffBySignal] = SIGINT;
+    auto other_a = cut_off_counted_point("other"), other_b = cut_off_counted_point("other");
+    other_a.details[kCutOffBySignal] = SIGINT;
+    const auto roofline = cut_off_roofline();
+    ComparisonInput input;
+    input.have_points = true;
+    input.judged = true;
+    input.points = compare_points({spin_a, other_a}, &roofline, {cut_off_counted_point("spin"), other_b}, &roofline,
+                                  View::carm);
+    judge_work_changes_on_time(input.points);
+    ASSERT_EQ(input.points.size(), 2u);
+    for (const auto& p : input.points) {
+        EXPECT_FALSE(p.by_time) << p.name;
+        EXPECT_FALSE(p.work) << p.name;  // a partial run's work is no change of the program
+        EXPECT_FALSE(p.slower()) << p.name;
+        EXPECT_FALSE(p.judged()) << p.name;
+    }
+    const auto text = render_comparison(input, false);
+    EXPECT_NE(text.find("not judged: A cut off by SIGTERM"), std::string::npos) << text;
+    EXPECT_NE(text.find("not judged: A cut off by SIGINT"), std::string::npos) << text;
+    EXPECT_EQ(text.find("SLOWER"), std::string::npos) << text;
+    // Both sides cut off.
+    spin_b.details[kCutOffBySignal] = SIGTERM;
+    const auto both = compare_points({spin_a}, &roofline, {spin_b}, &roofline, View::carm);
+    ComparisonInput both_input = input;
+    both_input.points = both;
+    EXPECT_NE(render_comparison(both_input, false).find("not judged: A and B cut off by SIGTERM"), std::string::npos);
+}
+
+TEST(CutOffPoint, HistoryMarksACutOffRunAndDoesNotJudgeIt) {
+    const auto figure = [](double gflops) {
+        SpreadFigure f;
+        f.value = gflops;
+        f.floor = kMinimumChange;
+        return f;
+    };
+    FigureHistory spin;
+    spin.key = "spin";
+    spin.unit = "GFLOP/s";
+    spin.command = "./spin 100";
+    spin.runs = {{"#1", figure(2.0)}, {"#2", figure(1.0), SIGINT}, {"#3", figure(1.0)}};
+    find_changes(spin);
+    EXPECT_EQ(spin.unjudged, (std::vector<std::size_t>{1}));
+    ASSERT_EQ(spin.changes.size(), 1u);  // run 3 against run 1, not against the cut-off run 2
+    EXPECT_EQ(spin.changes[0].run, 2u);
+    EXPECT_NEAR(spin.changes[0].ratio, 0.5, 1e-12);
+    const std::string text = render_history({"point 'spin'", {spin}}, false);
+    EXPECT_NE(text.find("  2  #2  *\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("  1  #1\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("* cut off by a signal (run 2: 'spin' by SIGINT)"), std::string::npos) << text;
+    EXPECT_NE(text.find("run 2: cut off by SIGINT, not judged"), std::string::npos) << text;
+    const auto json = nlohmann::json::parse(render_history({"point 'spin'", {spin}}, true));
+    const auto& runs = json["figures"][0]["runs"];
+    EXPECT_TRUE(runs[0]["cut_off"].is_null());
+    EXPECT_EQ(runs[1]["cut_off"], "SIGINT");
+    EXPECT_EQ(json["figures"][0]["unjudged"], nlohmann::json::array({"#2"}));
+
+    // The latest run cut off: nothing judged in it (history --fail-on-slower exits 4, not 3).
+    spin.runs = {{"#1", figure(2.0)}, {"#2", figure(1.0), SIGINT}};
+    find_changes(spin);
+    EXPECT_TRUE(spin.changes.empty());
+    EXPECT_EQ(spin.latest(), FigureHistory::Latest::cut_off);
+    const std::string none = nothing_judged_in_latest_run_text({"point 'spin'", {spin}});
+    EXPECT_NE(none.find("1 of 1 cut off by a signal in it"), std::string::npos) << none;
+}
