@@ -316,7 +316,12 @@ nlohmann::ordered_json next_steps_typed_json(const Roofline& r, const Analysis& 
         if (!s.level.empty()) step["level"] = s.level;
         if (s.kind == NextStep::Kind::vectorize) step["scalar_share"] = number_json(s.share);
         if (s.kind == NextStep::Kind::vectorize) step["reduction"] = s.reduction;
-        if (s.kind == NextStep::Kind::split_chain) step["store_share"] = number_json(s.share);
+        if (s.kind == NextStep::Kind::split_chain) {
+            step["store_share"] = number_json(s.share);
+            // the width of a chain of vectors; null for a scalar one
+            step["vector_bits"] = s.operation.empty() ? nlohmann::ordered_json(nullptr)
+                                                      : nlohmann::ordered_json(std::atoi(s.operation.c_str()));
+        }
         if (s.kind == NextStep::Kind::raise_intensity && s.share > 0) step["lines_used_share"] = number_json(s.share);
         if (s.kind == NextStep::Kind::leave_x87) step["x87_share"] = number_json(s.share);
         if (s.kind == NextStep::Kind::call_overhead) {

@@ -8,6 +8,7 @@
 #include "core/microarch.hpp"
 #include "core/peak.hpp"
 #include "render/advice_text.hpp"
+#include "render/report.hpp"
 
 #include <gtest/gtest.h>
 
@@ -260,6 +261,7 @@ TEST(CodeTraits, AScalarReductionIsToldThatVectorizingItNeedsLeaveToReorderIt) {
     EXPECT_TRUE(a.next_steps[0].reduction);
     EXPECT_NE(next_step_text(r, a.next_steps[0]).find("#pragma omp simd reduction(+:sum)"), std::string::npos)
         << next_step_text(r, a.next_steps[0]);
+    EXPECT_NE(render_report({a}, r, ReportFormat::json).find("\"reduction\": true"), std::string::npos);
     // At one chain's rate split_chain leads and says it; vectorize does not repeat it.
     const auto chained = analyze(r, scalar_sum(1.2), View::carm);
     ASSERT_GE(chained.next_steps.size(), 2u);
@@ -315,6 +317,8 @@ TEST(CodeTraits, AVectorSumOfOneAccumulatorIsToldToSplitItIntoVectorPartialSums)
     EXPECT_NE(text.find("one dependent chain of 256-bit vectors' rate (7.40 GFLOP/s"), std::string::npos) << text;
     EXPECT_NE(text.find("vector partial sums"), std::string::npos) << text;
     EXPECT_EQ(text.find("-ffast-math"), std::string::npos) << text;  // it is vectorized: reassociated already
+    const auto json = render_report({a}, r, ReportFormat::json);
+    EXPECT_NE(json.find("\"vector_bits\": 256"), std::string::npos) << json;
     // Half scalar, half vector: no one width, no claim about its chain.
     Point mixed = vector;
     mixed.details["flops_by_width_scalar"] = 5e7;
@@ -960,6 +964,8 @@ TEST(CodeTraits, AMultiplyWalkingAColumnIsToldItsStrideNotItsChain) {
     EXPECT_NEAR(a.next_steps[0].share, 0.629, 0.001);
     EXPECT_NE(all_advice(r, a).find("use 62.9% of the bytes of the lines"), std::string::npos) << all_advice(r, a);
     EXPECT_NE(all_advice(r, a).find("unit stride"), std::string::npos);
+    EXPECT_NE(render_report({a}, r, ReportFormat::json).find("\"lines_used_share\": 0.6289"), std::string::npos)
+        << render_report({a}, r, ReportFormat::json);
     // A copy streaming past L1 (8 B loaded and 8 stored, 24 B of L2 traffic: both fills and the
     // write-back) uses its lines: the generic advice.
     Point copy;
