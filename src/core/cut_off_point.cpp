@@ -2,8 +2,8 @@
 
 #include "core/roofline.hpp"
 
-#include <csignal>
 #include <cmath>
+#include <cstring>
 
 #include <fmt/core.h>
 
@@ -19,23 +19,9 @@ std::optional<int> cut_off_signal(const Point& p) {
 bool is_signal_number(double value) { return std::isfinite(value) && value == std::floor(value) && value >= 1 && value <= 64; }
 
 std::string signal_text(int sig) {
-    // The signals that end a measured program: the stop signals measure passes on, and the crashes
-    // the marker library writes its regions at (src/marker, write_before_dying).
-    switch (sig) {
-    case SIGHUP: return "SIGHUP";
-    case SIGINT: return "SIGINT";
-    case SIGQUIT: return "SIGQUIT";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGKILL: return "SIGKILL";
-    case SIGSEGV: return "SIGSEGV";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGALRM: return "SIGALRM";
-    case SIGTERM: return "SIGTERM";
-    default: return fmt::format("signal {}", sig);
-    }
+    // glibc's abbreviation ("SEGV", "STOP"), for every signal the kernel has; real-time ones have none.
+    if (const char* abbrev = ::sigabbrev_np(sig)) return fmt::format("SIG{}", abbrev);
+    return fmt::format("signal {}", sig);
 }
 
 std::string cut_off_text(int sig, bool counted) {

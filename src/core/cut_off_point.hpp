@@ -21,7 +21,7 @@ inline constexpr const char* kCutOffBySignal = "cut_off_by_signal";
 std::optional<int> cut_off_signal(const Point& p);
 bool is_signal_number(double value);
 
-// "SIGINT" for 2; "signal N" for one without a name here.
+// "SIGINT" for 2; "signal N" for one without a name (real-time signals).
 std::string signal_text(int sig);
 
 // "cut off by SIGINT: its time is only the part that ran before the signal, not a whole run of it"

@@ -1,6 +1,7 @@
 #include "measure/child_process.hpp"
 
 #include "core/byte_sizes.hpp"
+#include "core/cut_off_point.hpp"
 #include "core/message_name.hpp"
 
 #include <fmt/core.h>
@@ -378,11 +379,7 @@ void stop_stdin_replay() {
     g_stdin = StdinState{};
 }
 
-std::string signal_name(int sig) {
-    // glibc's abbreviation ("SEGV", "STOP"), for every signal the kernel has; real-time ones have none.
-    if (const char* abbrev = ::sigabbrev_np(sig)) return fmt::format("SIG{}", abbrev);
-    return fmt::format("signal {}", sig);
-}
+std::string signal_name(int sig) { return signal_text(sig); }
 
 std::string ChildStatus::describe() const {
     if (!started) return "not started";
