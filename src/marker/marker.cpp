@@ -16,7 +16,9 @@
 #include "core/multiplexed_count.hpp"
 
 #include <algorithm>
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
@@ -50,9 +52,28 @@ enum : int { kUninit = -1, kOff = 0, kTiming = 1, kValgrind = 2 };
 
 std::atomic<int> g_mode{kUninit};
 
+// The library's locks this thread holds now, and a stop signal that came while it held one (SIGINT,
+// SIGTERM, SIGHUP: write_before_dying). The writer at a signal would wait for such a lock for ever
+// (the thread holding it is the one stopped in the handler), so the signal is handled when the
+// thread lets its last lock go, microseconds later (inside a region's begin or end, mostly).
+// Initial-exec TLS: read in a signal handler, it must not allocate as a lazily made block would.
+thread_local int t_locks_held __attribute__((tls_model("initial-exec"))) = 0;
+thread_local volatile sig_atomic_t t_deferred_signal __attribute__((tls_model("initial-exec"))) = 0;
+void run_deferred_signal();
+
+inline void took_lock() noexcept {
+    ++t_locks_held;
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // counted before the lock is tried
+}
+inline void let_lock_go() noexcept {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (--t_locks_held == 0 && __builtin_expect(t_deferred_signal != 0, 0)) run_deferred_signal();
+}
+
 class SpinLock {
 public:
     void lock() noexcept {
+        took_lock();
         while (flag_.exchange(true, std::memory_order_acquire)) {
             while (flag_.load(std::memory_order_relaxed)) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -61,10 +82,29 @@ public:
             }
         }
     }
-    void unlock() noexcept { flag_.store(false, std::memory_order_release); }
+    void unlock() noexcept {
+        flag_.store(false, std::memory_order_release);
+        let_lock_go();
+    }
 
 private:
     std::atomic<bool> flag_{false};
+};
+
+// std::mutex, counted as SpinLock is.
+class Mutex {
+public:
+    void lock() {
+        took_lock();
+        mu_.lock();
+    }
+    void unlock() {
+        mu_.unlock();
+        let_lock_go();
+    }
+
+private:
+    std::mutex mu_;
 };
 
 struct EventSpec {
@@ -223,7 +263,7 @@ struct Calibration {
 };
 
 struct Global {
-    std::mutex mu;
+    Mutex mu;
     std::string out_path;           // empty: nothing written (not the process measure started)
     // "<file>.forked": where a forked child, or a program the measured one started, names the
     // regions it opens (their regions are not written: see started_by_owner).
@@ -243,7 +283,7 @@ struct Global {
     std::string job;
     uint64_t start_ns = 0;
     uint64_t period_ms = 1000;
-    std::mutex snapshot_mu;        // one writer at a time: the thread or the exit
+    Mutex snapshot_mu;        // one writer at a time: the thread or the exit
     bool snapshot_final = false;   // the finished snapshot is written: no more
     Calibration calibration;
 };
@@ -265,7 +305,7 @@ uint64_t now_ns() noexcept {
 }
 
 void add_error(const std::string& message, bool once = false) {
-    std::lock_guard<std::mutex> lk(g->mu);
+    std::lock_guard<Mutex> lk(g->mu);
     for (auto& e : g->errors) {
         if (e.first == message) {
             if (!once) ++e.second;
@@ -409,33 +449,129 @@ std::atomic<long> g_exit_writer{0};
 // Why the regions are written before the program ends (open regions are named with it).
 const char* g_early_write_cause = "the program exec'd another";
 
+// The file written at a signal: "<file>.tmp.<pid>" until it is renamed into place (write_results).
+std::string temporary_path() { return g->out_path + ".tmp." + std::to_string(::getpid()); }
+
+// `text` as the whole of a new file `path`, with the system calls, not stdio: at a signal another
+// thread may hold stdio's list of streams for good (fopen takes it). Whatever was at `path` is
+// removed first, so a FIFO or a link left there is neither waited on nor written through.
+bool write_new_file(const std::string& path, const std::string& text) {
+    ::unlink(path.c_str());
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (n == 0) errno = ENOSPC;
+            const int error = errno;
+            ::close(fd);
+            errno = error;
+            return false;
+        }
+        written += size_t(n);
+    }
+    return ::close(fd) == 0;
+}
+
+// --- the writer at a signal ---
+//
 // A fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or a stop signal left at its default
 // (SIGINT from Ctrl-C, SIGTERM, SIGHUP) ends the process without its atexit handlers, so the
-// regions that finished before it were lost and measure said they had no native timing. A forked
-// child writes them, as at an exec (open regions flagged with `cause`), so a lock the signal left
-// held (malloc's, a thread's) can only hang that child: the process waits at most 2 s for it, then
-// dies from the same signal with the default action, as it would have (its exit status is
-// unchanged). Only the process that owns the file writes: a forked child of the program (which a
-// terminal's Ctrl-C reaches too) would replace its parent's regions with its copy of them.
-// _Fork (glibc 2.34) runs no atfork handlers: fork() takes malloc's and stdio's locks in the
-// handler itself, which hangs the program when the signal came in while its thread held one
-// (glibc's <unistd.h>: "Different than fork, _Fork is async-signal-safe").
-void write_before_dying(int sig, const char* cause) {
-    const int saved = errno;
-    // Another thread is writing the file at exit: let it finish (at most 2 s), then die as below
-    // (a crash inside that write, on its own thread, does not wait for itself; a forked child's
-    // copy of the flag names a thread of its parent).
-    const long self = ::syscall(SYS_gettid);
-    for (int i = 0; i < 200 && g && g->pid == ::getpid(); ++i) {
-        const long writer = g_exit_writer.load(std::memory_order_acquire);
-        if (writer == 0 || writer == self) break;
-        const timespec pause{0, 10'000'000};
-        ::nanosleep(&pause, nullptr);
+// regions that finished before it were lost and measure said they had no native timing. They are
+// written then, as at an exec (open regions flagged with the cause), by a thread of the library's
+// own made when the first region opens (start_signal_writer), every signal blocked on it, which
+// waits on a futex: the handler wakes it and waits at most 2 s for it, then the process dies from
+// the same signal with the default action, as it would have (its exit status is unchanged).
+// The program's other threads go on meanwhile, so a lock one of them held as the signal came (a
+// region's, malloc's) is let go as it would have been. A child forked in the handler wrote the
+// file before: every lock another thread held then stayed held in that child, and with short
+// regions on several threads 5 of 6 Ctrl-Cs wrote nothing. The writer uses no stdio (another thread
+// may hold its list of streams for good: fopen takes it); the handler's own thread holds none of
+// the library's locks (a stop signal that came while it did waits until it lets them go: took_lock).
+// What can still hold the writer: an allocator lock that the interrupted thread held, where the
+// writer shares its arena (more threads than glibc's arenas); it is then given up after 2 s.
+// Where the writer thread could not be made (or a fatal signal came before any region opened) a
+// forked child writes instead. Only the process that owns the file writes: a forked child of the
+// program (which a terminal's Ctrl-C reaches too) would replace its parent's regions with its own.
+struct SignalWriter {
+    std::atomic<int> request{0};  // 1: write now (futex word)
+    std::atomic<int> done{0};     // 1: written or given up (futex word)
+    std::atomic<bool> running{false};
+    std::atomic<bool> claimed{false};  // a handler asked for the write: another waits for it
+    char tmp_path[4096] = {};          // removed when the handler gives up on the writer
+};
+SignalWriter g_signal_writer;
+static_assert(sizeof(std::atomic<int>) == sizeof(int), "a futex word is an int");
+
+void futex_wait(std::atomic<int>& word, int expected, const timespec* timeout) {
+    ::syscall(SYS_futex, reinterpret_cast<int*>(&word), FUTEX_WAIT_PRIVATE, expected, timeout, nullptr, 0);
+}
+void futex_wake(std::atomic<int>& word) {
+    ::syscall(SYS_futex, reinterpret_cast<int*>(&word), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
+}
+
+// Waits until `done` is set or `seconds` have passed (async-signal-safe); whether it was set.
+bool wait_done(double seconds) {
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    const double deadline = double(now.tv_sec) + double(now.tv_nsec) * 1e-9 + seconds;
+    while (g_signal_writer.done.load(std::memory_order_acquire) == 0) {
+        ::clock_gettime(CLOCK_MONOTONIC, &now);
+        const double left = deadline - (double(now.tv_sec) + double(now.tv_nsec) * 1e-9);
+        if (left <= 0) return false;
+        const timespec wait{time_t(left), long((left - double(time_t(left))) * 1e9)};
+        futex_wait(g_signal_writer.done, 0, &wait);
     }
+    return true;
+}
+
+void mark_written() {
+    g_signal_writer.done.store(1, std::memory_order_release);
+    futex_wake(g_signal_writer.done);
+}
+
+void* signal_writer_main(void*) {
+    ::free(::malloc(64));  // its allocator arena chosen now, not as the process dies
+    while (g_signal_writer.request.load(std::memory_order_acquire) == 0) futex_wait(g_signal_writer.request, 0, nullptr);
+    write_results(true);
+    mark_written();
+    return nullptr;
+}
+
+// Made with the C library's pthread_create, not this library's wrapper (thread_wrappers.c): it is
+// no thread of the program's and counts for no region.
+void start_signal_writer() {
+    if (!g || g->out_path.empty() || g->pid != ::getpid() || g_signal_writer.running.load()) return;
+    const std::string tmp = temporary_path();
+    if (tmp.size() >= sizeof g_signal_writer.tmp_path) return;
+    std::memcpy(g_signal_writer.tmp_path, tmp.c_str(), tmp.size() + 1);
+    using create_fn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+    const auto create = reinterpret_cast<create_fn>(::dlsym(RTLD_NEXT, "pthread_create"));
+    if (!create) return;
+    sigset_t all, before;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &before);  // inherited: no signal is ever handled on it
+    pthread_attr_t attr;
+    ::pthread_attr_init(&attr);
+    ::pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    if (create(&thread, &attr, signal_writer_main, nullptr) == 0) g_signal_writer.running.store(true);
+    ::pthread_attr_destroy(&attr);
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+}
+
+// The writer of last resort: a child forked in the handler. _Fork (glibc 2.34) runs no atfork
+// handlers: fork() takes malloc's and stdio's locks in the handler itself, which hangs the program
+// when the signal came in while its thread held one (glibc's <unistd.h>: "Different than fork,
+// _Fork is async-signal-safe"). A lock another thread held is held for ever in the child, which is
+// killed after 2 s.
+void write_in_forked_child(const char* cause) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-    const pid_t child = g && g->pid == ::getpid() ? ::_Fork() : -1;
+    const pid_t child = ::_Fork();
 #else
-    const pid_t child = g && g->pid == ::getpid() ? ::fork() : -1;
+    const pid_t child = ::fork();
 #endif
     if (child == 0) {
         g_early_write_cause = cause;
@@ -458,9 +594,49 @@ void write_before_dying(int sig, const char* cause) {
             ::waitpid(child, &status, 0);
         }
     }
+    mark_written();
+}
+
+bool is_stop_signal(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP; }
+
+void write_before_dying(int sig, const char* cause) {
+    const int saved = errno;
+    if (is_stop_signal(sig) && t_locks_held > 0) {
+        t_deferred_signal = sig;  // handled as this thread lets its last lock go (let_lock_go)
+        errno = saved;
+        return;
+    }
+    // Another thread is writing the file at exit: let it finish (at most 2 s), then die as below
+    // (a crash inside that write, on its own thread, does not wait for itself).
+    const long self = ::syscall(SYS_gettid);
+    for (int i = 0; i < 200 && g && g->pid == ::getpid(); ++i) {
+        const long writer = g_exit_writer.load(std::memory_order_acquire);
+        if (writer == 0 || writer == self) break;
+        const timespec pause{0, 10'000'000};
+        ::nanosleep(&pause, nullptr);
+    }
+    if (g && g->pid == ::getpid()) {
+        if (g_signal_writer.claimed.exchange(true)) {
+            wait_done(2.0);  // another thread's signal is being written: that write, then this death
+        } else if (g_signal_writer.running.load()) {
+            g_early_write_cause = cause;
+            g_signal_writer.request.store(1, std::memory_order_release);
+            futex_wake(g_signal_writer.request);
+            if (!wait_done(2.0)) ::unlink(g_signal_writer.tmp_path);
+        } else {
+            write_in_forked_child(cause);
+        }
+    }
     ::signal(sig, SIG_DFL);
     errno = saved;
-    ::raise(sig);  // delivered when the handler returns (it is blocked while it runs)
+    ::raise(sig);  // in the handler: delivered when it returns (blocked while it runs); deferred: now
+}
+
+void on_stop_signal(int sig);
+void run_deferred_signal() {
+    const int sig = t_deferred_signal;
+    t_deferred_signal = 0;
+    on_stop_signal(sig);
 }
 
 void on_fatal_signal(int sig) { write_before_dying(sig, "the program crashed"); }
@@ -501,6 +677,7 @@ void catch_fatal_signals() {
 std::atomic<bool> g_stop_signals_caught{false};
 void catch_stop_signals() {
     if (g_stop_signals_caught.exchange(true, std::memory_order_relaxed)) return;
+    start_signal_writer();
     catch_signals({SIGINT, SIGTERM, SIGHUP}, on_stop_signal, SA_RESETHAND, true);
 }
 
@@ -644,7 +821,7 @@ ThreadState* thread_state() {
         else ts->fds[i] = int(fd);
     }
     {
-        std::lock_guard<std::mutex> lk(g->mu);
+        std::lock_guard<Mutex> lk(g->mu);
         g->threads.push_back(ts);
     }
     t_state = ts;
@@ -652,7 +829,7 @@ ThreadState* thread_state() {
 }
 
 RegionWall* wall_of(int id) {
-    std::lock_guard<std::mutex> lk(g->mu);
+    std::lock_guard<Mutex> lk(g->mu);
     return size_t(id) < g->walls.size() ? &g->walls[size_t(id)] : nullptr;
 }
 
@@ -666,7 +843,7 @@ int region_id(ThreadState* ts, const char* name, std::string_view& stable, Regio
     }
     int id;
     {
-        std::lock_guard<std::mutex> lk(g->mu);
+        std::lock_guard<Mutex> lk(g->mu);
         auto git = g->ids.find(key);
         if (git != g->ids.end()) {
             id = git->second;
@@ -997,7 +1174,7 @@ void write_results(bool at_exec) {
     std::vector<ThreadState*> threads;
     std::vector<std::pair<std::string, uint64_t>> errors;
     {
-        std::lock_guard<std::mutex> lk(g->mu);
+        std::lock_guard<Mutex> lk(g->mu);
         if (g->written) return;
         if (!at_exec) g->written = true;
         threads = g->threads;
@@ -1198,13 +1375,8 @@ void write_results(bool at_exec) {
     out += "]}\n";
 
     // Atomic replace: a reader never sees a half-written file.
-    std::string tmp = g->out_path + ".tmp." + std::to_string(::getpid());
-    FILE* f = std::fopen(tmp.c_str(), "w");
-    bool ok = f != nullptr;
-    if (f) {
-        ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-        ok = (std::fclose(f) == 0) && ok;
-    }
+    const std::string tmp = temporary_path();
+    bool ok = write_new_file(tmp, out);
     // A process that recorded nothing (a helper the program starts that loads the library but
     // marks no region, since the library starts at load) leaves its "no regions" only where
     // no file is yet: it never replaces what another process of the run wrote.
@@ -1217,9 +1389,10 @@ void write_results(bool at_exec) {
         ok = std::rename(tmp.c_str(), g->out_path.c_str()) == 0;
     }
     if (!ok) {
-        std::fprintf(stderr, "roofline marker: cannot write %s: %s\n", g->out_path.c_str(),
-                     std::strerror(errno));
-        std::remove(tmp.c_str());
+        const std::string message =
+            "roofline marker: cannot write " + g->out_path + ": " + std::strerror(errno) + "\n";
+        (void)!::write(STDERR_FILENO, message.data(), message.size());  // not stdio: see write_new_file
+        ::unlink(tmp.c_str());
     }
 }
 
@@ -1229,7 +1402,7 @@ void write_results(bool at_exec) {
 // rename) so the monitor never reads half a file. Each thread's lock is held only while its
 // regions are copied: the program's threads wait at most that long, once per period.
 void write_snapshot(bool finished) {
-    std::lock_guard<std::mutex> snap(g->snapshot_mu);
+    std::lock_guard<Mutex> snap(g->snapshot_mu);
     if (g->snapshot_final) return;
     if (finished) g->snapshot_final = true;
     struct Total {
@@ -1241,7 +1414,7 @@ void write_snapshot(bool finished) {
     };
     std::vector<ThreadState*> threads;
     {
-        std::lock_guard<std::mutex> lk(g->mu);
+        std::lock_guard<Mutex> lk(g->mu);
         threads = g->threads;
     }
     std::vector<Total> totals;
@@ -1287,12 +1460,7 @@ void write_snapshot(bool finished) {
     out += "]}\n";
     const std::string path = g->monitor_dir + "/" + std::to_string(pid) + ".json";
     const std::string tmp = g->monitor_dir + "/." + std::to_string(pid) + ".json.tmp";
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    bool ok = fd >= 0;
-    if (ok) {
-        ok = ::write(fd, out.data(), out.size()) == ssize_t(out.size());
-        ok = (::close(fd) == 0) && ok;
-    }
+    bool ok = write_new_file(tmp, out);
     if (ok) ok = std::rename(tmp.c_str(), path.c_str()) == 0;
     if (!ok) {
         ::unlink(tmp.c_str());
@@ -1308,6 +1476,7 @@ void write_snapshot(bool finished) {
 void before_fork() { g->snapshot_mu.lock(); }
 void after_fork_in_parent() { g->snapshot_mu.unlock(); }
 void after_fork_in_child() {
+    t_deferred_signal = 0;  // the parent's signal: a child's pending signals start empty
     g->snapshot_final = true;
     g->snapshot_mu.unlock();
 }
@@ -1332,7 +1501,7 @@ void start_monitor_snapshots(const char* dir) {
         for (;;) {
             std::this_thread::sleep_for(std::chrono::milliseconds(g->period_ms));
             {
-                std::lock_guard<std::mutex> snap(g->snapshot_mu);
+                std::lock_guard<Mutex> snap(g->snapshot_mu);
                 if (g->snapshot_final) return;
             }
             write_snapshot(false);
@@ -1588,7 +1757,7 @@ TeamBody* team_enter(Fork* f) {
     if (!b->counted.empty()) {
         std::vector<std::pair<std::string_view, RegionWall*>> named;
         {
-            std::lock_guard<std::mutex> lk(g->mu);
+            std::lock_guard<Mutex> lk(g->mu);
             for (int id : b->counted) named.emplace_back(g->names[size_t(id)], &g->walls[size_t(id)]);
         }
         ts->lock.lock();
@@ -1691,7 +1860,7 @@ extern "C" __attribute__((visibility("hidden"))) void roofline_marker_join(void*
         for (int id : f->ids) {
             RegionWall* w = nullptr;
             {
-                std::lock_guard<std::mutex> lk(g->mu);
+                std::lock_guard<Mutex> lk(g->mu);
                 if (size_t(id) < g->walls.size()) w = &g->walls[size_t(id)];
             }
             if (!w) continue;

@@ -60,8 +60,8 @@ std::vector<std::string> read_marker_texts(const std::string& marker_out) {
 // marker library: a program that marks no regions lost none, only the rest of its run (Ctrl-C during
 // a program without regions was told 'region timings were not written'). A file the library wrote
 // at the signal is said by unfinished_run_regions instead. The library's writer at a signal is a
-// child forked in the handler (marker.cpp, write_before_dying): a lock some thread held then is
-// held for ever in that child, which is killed after 2 s, and nothing is written.
+// thread of its own (marker.cpp, write_before_dying), given 2 s: a lock it needs that stays held
+// (the memory allocator's, held by the thread the signal stopped) leaves nothing written.
 static std::string unfinished_run_loss(double seconds, std::optional<bool> loads_marker) {
     const std::string ran = fmt::format("the command did not finish: its time, {:.3f} s, is that of the part that ran "
                                         "before it stopped, not of a whole run",
@@ -72,8 +72,8 @@ static std::string unfinished_run_loss(double seconds, std::optional<bool> loads
                                     "writes them when the program exits, and at a crash, SIGINT, SIGTERM or SIGHUP "
                                     "once a region was opened: none was; the program ended another way, such as "
                                     "SIGKILL or its own signal handler; or the library's writer did not finish within "
-                                    "its 2 s, held by a lock taken as the signal came, such as a thread's inside a "
-                                    "region's begin or end, frequent with short regions on several threads)";
+                                    "its 2 s, held by a lock it needs that stayed held, such as the memory "
+                                    "allocator's when the signal stopped a thread inside it)";
     return ran;
 }
 

@@ -5,12 +5,13 @@
  * handler prints "own handler called", the loop ends, "spin" closes and the program exits 3.
  * With "sigchld-ignored" it sets SIGCHLD to SIG_IGN (its children are reaped by the kernel).
  * With "stdio-held" a second thread (stop signals blocked: they come to the main thread) holds
- * stdio's list of streams for good, blocked in fflush(NULL) on a pipe nobody reads: the library's
- * writer, a child forked at the signal, cannot open its file (fopen takes that lock).
- * With "exit-write FIFO" the same thread holds that lock, blocked on the FIFO (opened read-write,
- * so without waiting for a reader) until the test drains it; "done" finished, the program creates
- * argv[1] and returns from main: the library's write at exit waits in fopen, inside its write,
- * for the test to send a stop signal and then drain the FIFO. */
+ * stdio's list of streams for good, blocked in fflush(NULL) on a pipe nobody reads: a writer that
+ * opened its file with fopen (which takes that lock) would wait for ever.
+ * With "busy-threads" two more threads open and close region "short" in a tight loop, and so does
+ * the main thread inside "spin": as the signal comes, some thread is inside a region's begin or
+ * end most of the time, holding the library's lock on its regions.
+ * With "exit-write" the program returns from main once "done" finished (creating argv[1] first):
+ * the library writes its file at exit (the test stalls that write and sends a signal during it). */
 #include <roofline/roofline.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,7 +22,8 @@
 #include <unistd.h>
 static volatile sig_atomic_t stop = 0;
 static volatile int flushing = 0;
-static void* hold_stdio(void* fifo) {
+static void* hold_stdio(void* unused) {
+    (void)unused;
     sigset_t stops;
     sigemptyset(&stops);
     sigaddset(&stops, SIGINT);
@@ -29,14 +31,26 @@ static void* hold_stdio(void* fifo) {
     sigaddset(&stops, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stops, NULL);
     int fds[2];
-    if (fifo) fds[1] = open(fifo, O_RDWR);
-    else if (pipe(fds) != 0) return NULL;
+    if (pipe(fds) != 0) return NULL;
     FILE* f = fdopen(fds[1], "w");
     static char buf[1 << 20], data[1 << 19];
     if (!f || setvbuf(f, buf, _IOFBF, sizeof buf) != 0) return NULL;
     fwrite(data, 1, sizeof data, f);  /* buffered: more than the pipe holds (64 KiB) */
     flushing = 1;
     fflush(NULL); /* blocks in write() with the stream list's lock held */
+    return NULL;
+}
+static volatile double sink;
+static void short_region(void) {
+    roofline_begin("short");
+    double x = 0;
+    for (int i = 0; i < 50; i++) x += i * 0.5;
+    sink = x;
+    roofline_end("short");
+}
+static void* busy(void* unused) {
+    (void)unused;
+    for (;;) short_region();
     return NULL;
 }
 static void on_int(int sig) {
@@ -51,22 +65,23 @@ int main(int argc, char** argv) {
     if (own) signal(SIGINT, on_int);
     if (argc > 2 && strcmp(argv[2], "sigchld-ignored") == 0) signal(SIGCHLD, SIG_IGN);
     const int held = argc > 2 && strcmp(argv[2], "stdio-held") == 0;
-    const char* exit_fifo = argc > 3 && strcmp(argv[2], "exit-write") == 0 ? argv[3] : NULL;
+    const int exit_write = argc > 2 && strcmp(argv[2], "exit-write") == 0;
+    const int busy_threads = argc > 2 && strcmp(argv[2], "busy-threads") == 0;
     long n = 1000000; double* a = malloc(n * sizeof *a); volatile double s = 0;
     for (long i = 0; i < n; i++) a[i] = i;
     roofline_begin("done");
     for (int r = 0; r < 20; r++) for (long i = 0; i < n; i++) s += a[i] * 0.5;
     roofline_end("done");
-    if (exit_fifo) {
-        pthread_t t;
-        pthread_create(&t, NULL, hold_stdio, (void*)exit_fifo);
-        while (!flushing) usleep(1000);
-        usleep(200000); /* in write() by now */
+    if (exit_write) {
         const int ready = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (ready >= 0) close(ready);
         return 0; /* the library writes its file at exit */
     }
     roofline_begin("spin");
+    if (busy_threads) {
+        pthread_t t[2];
+        for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, busy, NULL);
+    }
     if (held) {
         pthread_t t;
         pthread_create(&t, NULL, hold_stdio, NULL);
@@ -75,6 +90,7 @@ int main(int argc, char** argv) {
     }
     const int ready = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644); /* not fopen: stdio may be held */
     if (ready >= 0) close(ready);
+    while (busy_threads && !stop) short_region();
     while (!stop) s += a[(long)s % n] * 0.5;
     roofline_end("spin");
     return own ? 3 : 0;

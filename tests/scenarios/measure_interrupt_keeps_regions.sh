@@ -5,9 +5,9 @@
 # SIGTERM and SIGHUP too (the open one flagged), then dies of the signal as before: the finished
 # region keeps its time, the open one is said to be cut off, the run is said interrupted. A
 # program with its own SIGINT handler keeps it: the handler runs and the program ends as it chose.
-# One that ignores SIGCHLD is not held 2 s by the writer's wait; a writer hung on a lock another
-# thread held is said to be a cause of the lost regions. A stop signal during the write at exit
-# waits for it (it lost the file). The cut-off region's point carries the signal
+# One that ignores SIGCHLD is not held 2 s by the writer's wait. The writer is not held by stdio's
+# lock another thread holds for good, nor by the library's own locks of threads inside short
+# regions as the signal comes. A stop signal during the write at exit waits for it (it lost the file). The cut-off region's point carries the signal
 # (details.cut_off_by_signal), kept by the store and said by measure's table, report and plot.
 # Needs a C compiler and the marker library, else 77.
 set -u
@@ -71,9 +71,10 @@ grep -q "own handler called" "$tmp/own" || { echo "FAIL: the program's own SIGIN
 jq -e '.regions[] | select(.name == "spin" and (.unclosed // 0) == 0)' "$tmp/direct.json" >/dev/null 2>&1 ||
   { echo "FAIL: own handler: region spin was not closed by the program"; fail=1; }
 
-# 4. A program that ignores SIGCHLD: the kernel reaps the writer child, and the library's wait for
-# it ends then (it waited out its 2 s limit and then sent SIGKILL to the pid, which may be another
-# process's by then).
+# 4. A program that ignores SIGCHLD: the kernel reaped the writer when it was a forked child, and
+# the library waited out its 2 s limit, then sent SIGKILL to a pid that may be another process's by
+# then. The writer is a thread of the library's now (a forked child only where none could be made):
+# the program still dies at once, its regions written.
 rm -f "$tmp/ready" "$tmp/direct.json"
 ROOFLINE_MARKER_OUT=$tmp/direct.json "$tmp/prog" "$tmp/ready" sigchld-ignored >/dev/null 2>&1 &
 pid=$!
@@ -88,10 +89,10 @@ jq -e '.regions[] | select(.name == "done" and .seconds > 0)' "$tmp/direct.json"
   { echo "FAIL: SIGCHLD ignored: region done not written"; fail=1; }
 (( waited_ms < 1500 )) || { echo "FAIL: SIGCHLD ignored: the program took $waited_ms ms to die (the writer's 2 s limit)"; fail=1; }
 
-# 5. A lock the writer needs held for good by another thread as the signal comes (stdio's list of
-# streams, in fflush on a full pipe): the writer, a forked child, hangs and is given up after 2 s,
-# nothing written. measure names that among the causes (it said 'none was [opened], or the program
-# ended another way', neither true here).
+# 5. stdio's list of streams held for good by another thread as the signal comes (in fflush on a
+# full pipe): the writer then was a child forked in the handler that opened its file with fopen,
+# which waits for that lock: it was given up after 2 s, nothing written. The writer uses the system
+# calls now: both regions are written.
 rm -f "$tmp/ready"
 "$bin" measure --engine time --no-store --repeat 1 -o "$tmp/p.json" -- "$tmp/prog" "$tmp/ready" stdio-held \
   </dev/null >"$tmp/out" 2>&1 &
@@ -100,25 +101,50 @@ wait_ready || { kill -KILL "$pid"; echo "FAIL: stdio held: the program never rea
 kill -INT "$pid"
 wait "$pid"; code=$?
 [[ $code == 130 ]] || { echo "FAIL: stdio held: measure exited $code, expected 130"; fail=1; }
-grep -q "the timings of its marker regions were not written .*or the library's writer did not finish within its 2 s" \
-  "$tmp/out" || { echo "FAIL: stdio held: the writer's hang is not named"; sed 's/^/  | /' "$tmp/out"; fail=1; }
-# 6. A stop signal during the write at exit: the program has returned from main and the library's
-# write waits in fopen for stdio's lock, which another thread holds, blocked on a FIFO until it is
-# drained. The signal's writer found the file written already and the process died mid-write: no
-# file, or a <file>.tmp.PID left. Now the signal waits for the write, then ends the process (130).
+grep -q "1 finished before and keeps its time ('done')" "$tmp/out" &&
+  grep -q "1 was still open, cut off by it: its time is only the part that ran ('spin')" "$tmp/out" ||
+  { echo "FAIL: stdio held: the regions were not written"; sed 's/^/  | /' "$tmp/out"; fail=1; }
+
+# 5b. Short regions opened and closed in tight loops on three threads as the signal comes: a child
+# forked in the handler found some thread's lock on its regions held for good (5 of 6 Ctrl-Cs wrote
+# nothing); and the thread the signal stops may hold its own. Every one of 6 writes them now.
 set -m
-rm -f "$tmp/ready" "$tmp/direct.json" "$tmp/direct.json".tmp.*
+for run in 1 2 3 4 5 6; do
+  rm -f "$tmp/ready" "$tmp/direct.json"
+  ROOFLINE_MARKER_OUT=$tmp/direct.json "$tmp/prog" "$tmp/ready" busy-threads >/dev/null 2>&1 &
+  pid=$!
+  wait_ready || { kill -KILL "$pid"; echo "FAIL: busy threads: the program never reached region spin"; exit 1; }
+  sleep 0.1
+  start=$(date +%s%N)
+  kill -INT "$pid"
+  wait "$pid"; code=$?
+  waited_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  [[ $code == 130 ]] || { echo "FAIL: busy threads, run $run: the program exited $code, expected 130"; fail=1; }
+  jq -e '[.regions[] | select(.name == "done" and (.unclosed // 0) == 0), select(.name == "short" and .calls > 1000),
+          select(.name == "spin" and .unclosed == 1)] | length == 3' "$tmp/direct.json" >/dev/null 2>&1 ||
+    { echo "FAIL: busy threads, run $run: the regions were not all written (${waited_ms} ms)"; fail=1; }
+  (( waited_ms < 1500 )) || { echo "FAIL: busy threads, run $run: the write took $waited_ms ms"; fail=1; }
+done
+set +m
+
+# 6. A stop signal during the write at exit: the program has returned from main and the library's
+# write is held (a preloaded rename waits on a FIFO) until the test drains it. The signal's writer
+# found the file written already and the process died mid-write: no file, or a <file>.tmp.PID
+# left. Now the signal waits for the write, then ends the process (130).
+cc -O1 -shared -fPIC "$src/tests/marker/stall_rename.c" -o "$tmp/stall_rename.so" -ldl ||
+  { echo "FAIL: cannot compile the rename shim"; exit 1; }
+set -m
+rm -f "$tmp/ready" "$tmp/stalled" "$tmp/direct.json" "$tmp/direct.json".tmp.*
 mkfifo "$tmp/fifo"
-ROOFLINE_MARKER_OUT=$tmp/direct.json "$tmp/prog" "$tmp/ready" exit-write "$tmp/fifo" >/dev/null 2>&1 &
+ROOFLINE_MARKER_OUT=$tmp/direct.json STALL_RENAME_FIFO=$tmp/fifo STALL_RENAME_READY=$tmp/stalled \
+  LD_PRELOAD=$tmp/stall_rename.so "$tmp/prog" "$tmp/ready" exit-write >/dev/null 2>&1 &
 pid=$!
-wait_ready || { kill -KILL "$pid"; echo "FAIL: exit write: the program never reached its exit"; exit 1; }
-sleep 0.2  # in the library's write by now
+for _ in $(seq 1 600); do [[ -e $tmp/stalled ]] && break; sleep 0.05; done
+[[ -e $tmp/stalled ]] || { kill -KILL "$pid"; echo "FAIL: exit write: the library's write was never held"; exit 1; }
 kill -INT "$pid"
 sleep 0.2
-timeout 10 cat "$tmp/fifo" >/dev/null &  # ends at the program's end (no writer left), else in 10 s
-drain=$!
+timeout 10 bash -c "echo > '$tmp/fifo'"  # lets the rename go on
 wait "$pid"; code=$?
-wait "$drain"
 set +m
 [[ $code == 130 ]] || { echo "FAIL: exit write: the program exited $code, expected 130"; fail=1; }
 jq -e '.regions[] | select(.name == "done" and .seconds > 0 and (.unclosed // 0) == 0)' "$tmp/direct.json" \
