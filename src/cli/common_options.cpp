@@ -14,13 +14,21 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 
 namespace roofline::cli {
 
 CLI::Validator name_not_empty(const std::string& to_do) {
     return CLI::Validator(
         [to_do](std::string& text) -> std::string {
-            return text.empty() ? fmt::format("the name given is empty (''): {}", to_do) : std::string();
+            if (text.empty()) return fmt::format("the name given is empty (''): {}", to_do);
+            // 'measure --times --db x.db' took '--db' as the file and said only that it did not exist.
+            std::error_code error;
+            if (text.size() > 1 && text[0] == '-' && !std::filesystem::exists(text, error))
+                return fmt::format("'{}' is taken as the name here, and reads as an option: the name is missing; {} "
+                                   "(a file whose name starts with '-' is given as ./{})",
+                                   text, to_do, text);
+            return {};
         },
         "");
 }
@@ -141,8 +149,9 @@ CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet) {
 
 CLI::Option* add_roofline_threads_option(CLI::App* cmd, std::optional<int>& threads) {
     return cmd->add_option("--threads", threads,
-                           "Judge against the roofline of N threads (N >= 1; default: the points' own thread count "
-                           "where the machine has it, else the most measured)")
+                           "Judge against the roofline of N threads (N >= 1; default: the points' own thread count, "
+                           "at most the CPUs their run was allowed (cpus_allowed), where the machine has it, else "
+                           "the most measured)")
         ->check(whole_number_range(1, max_threads));
 }
 

@@ -18,7 +18,8 @@ namespace roofline::cli {
 // parsed, wherever the value comes from (exit 2), where the option gives '' no meaning in its
 // help. An empty name named nothing, and each command took it its own way: standard output,
 // no file, the default store, a default chart name. CLI11 puts the option's name first:
-// "--db: the name given is empty (''): <to_do>".
+// "--db: the name given is empty (''): <to_do>". A name that starts with '-' and names no file
+// is another option taken as the value ('--times --db x.db'): refused, saying so.
 CLI::Validator name_not_empty(const std::string& to_do);
 
 // --db FILE|URL: the results database (a SQLite file, or a PostgreSQL URL); '' is refused.
@@ -71,8 +72,8 @@ CLI::Option* add_format_option(CLI::App* cmd, std::string& format, const std::ve
 CLI::Option* add_quiet_flag(CLI::App* cmd, bool& quiet);
 
 // --threads N (N >= 1) for commands that judge points against a roofline: the
-// roofline of N threads; unset: the points' own thread count where measured,
-// else the most measured.
+// roofline of N threads; unset: the points' own thread count (judged_threads: at
+// most the CPUs their run was allowed) where measured, else the most measured.
 CLI::Option* add_roofline_threads_option(CLI::App* cmd, std::optional<int>& threads);
 
 // --precision dp|sp for those commands; unset: sp when every point is single

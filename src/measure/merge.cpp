@@ -231,7 +231,10 @@ std::vector<Point> merge_points(const MeasureResult& result, std::vector<std::st
             if (c.name == kProgramRegion) continue;
             const bool timed = std::any_of(result.timings.begin(), result.timings.end(),
                                            [&](const RegionTiming& t) { return t.name == c.name; });
-            if (!timed) skipped->push_back(c.name + " (counted, but no native timing)");
+            // A region the program only ended (no begin) is one the tool still names, with no call.
+            if (!timed)
+                skipped->push_back(c.name + (c.calls == 0 ? " (ended without a begin: it never ran)"
+                                                          : " (counted, but no native timing)"));
         }
     }
     return points;

@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
     if (!strcmp(mode, "unclosed")) {
         roofline_begin("open");
         adds();
+    } else if (!strcmp(mode, "endonly")) {
+        roofline_end("only_ended");
+        adds();
     } else if (!strcmp(mode, "twice")) {
         roofline_begin("twice");
         adds();
@@ -126,6 +129,11 @@ run twice
   fail "twice: 'twice' holds $(field twice twice .flops) FLOPs in $(field twice twice .details.calls) calls, not N + 1 in 1"
 [[ $(field twice '(program)' .flops) == $((2 * N1)) ]] || fail "twice: (program) is not 2(N + 1)"
 grep -q "end of region 'twice' without a matching begin" twice.out || fail "twice: no warning of the second end"
+
+# A region only ended, never begun: it never ran (it was said 'counted, but no native timing').
+run endonly
+grep -q "not placed: only_ended (ended without a begin: it never ran)" endonly.out ||
+  fail "endonly: the region never begun is not said to have never run"
 
 run threads
 [[ $(field threads threads .flops) == $((2 * N1)) && $(field threads threads .threads) == 2 && \
