@@ -60,7 +60,7 @@ void warn_unmeasured_threads(const std::vector<MeasuredRow>& rows, const Machine
         int judged = 0;
         for (const auto& c : model.compute)
             if (c.precision == selection.precision) judged = std::max(judged, c.threads);
-        unmeasured[{row.point.threads, judged}].push_back(row.point.name);
+        unmeasured[{judged_threads(row.point), judged}].push_back(row.point.name);
     }
     for (const auto& [counts, names] : unmeasured) {
         const auto [ran, judged] = counts;

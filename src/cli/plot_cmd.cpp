@@ -362,6 +362,11 @@ public:
                              above_roof_text(*a.above_roof), refused ? ": left out of the chart" : "");
             return refused;
         });
+        // A point that ran more threads than its run was allowed CPUs is judged by the CPUs: said once each.
+        for (const auto& p : points)
+            if (p.work > 0 && p.seconds > 0)
+                if (const auto judged = judged_threads_of(judge(p), p); judged && judged_threads_++ < kMaxNamedAboveRoof)
+                    print_stderr("roofline: note: point '{}': {}\n", terminal_text(p.name), judged_threads_text(*judged));
         // A point whose region a signal cut off (core/cut_off_point) is drawn, its label saying it:
         // its rate is true of the part that ran, not of a whole run of the region.
         for (auto& p : points)
@@ -418,7 +423,8 @@ public:
 private:
     static constexpr std::size_t kMaxNamedAboveRoof = 20;  // 100,000 such points must not flood the terminal
     std::string unit_;
-    std::size_t other_unit_ = 0, uncounted_ = 0, moved_ = 0, no_work_ = 0, above_roof_ = 0, refused_ = 0, cut_off_ = 0;
+    std::size_t other_unit_ = 0, uncounted_ = 0, moved_ = 0, no_work_ = 0, above_roof_ = 0, refused_ = 0, cut_off_ = 0,
+                judged_threads_ = 0;
     std::string work_noun() const { return unit_ == "FLOP" ? "FLOPs" : "work"; }
 };
 

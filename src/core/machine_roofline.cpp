@@ -307,9 +307,11 @@ RooflineSelection select_roofline(const MachineModel& m, const std::vector<Point
     }
     s.threads = 0;  // the most measured
     if (!request.threads && !points.empty()) {
-        const int common = points.front().threads;
+        // Each point's count at most the CPUs its run was allowed (judged_threads): 8 threads under
+        // `taskset -c 0` belong under the 1-thread roofline.
+        const int common = judged_threads(points.front());
         const bool agree =
-            std::all_of(points.begin(), points.end(), [common](const Point& p) { return p.threads == common; });
+            std::all_of(points.begin(), points.end(), [common](const Point& p) { return judged_threads(p) == common; });
         if (agree && measured(common)) s.threads = common;
     }
     return s;
@@ -378,9 +380,9 @@ std::string missing_precision_note(const MachineModel& model, const std::vector<
 std::string mixed_threads_note(const MachineModel& model, const std::vector<Point>& points,
                                const RooflineRequest& request, const RooflineSelection& selection) {
     if (request.threads || selection.threads != 0) return "";
-    std::vector<int> ran;
+    std::vector<int> ran;  // at once: at most the CPUs each run was allowed
     for (const auto& p : points)
-        if (std::find(ran.begin(), ran.end(), p.threads) == ran.end()) ran.push_back(p.threads);
+        if (std::find(ran.begin(), ran.end(), judged_threads(p)) == ran.end()) ran.push_back(judged_threads(p));
     const auto counts = compute_thread_counts(model, selection.precision);
     if (counts.empty() || ran.empty()) return "";
     if (ran.size() == 1) {

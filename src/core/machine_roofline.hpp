@@ -52,14 +52,16 @@ struct RooflineRequest {
 //     lacks gives way to one it has;
 //   threads: as asked, else the points' common thread count when the model has
 //     a compute roof for it (a 1-thread run belongs under the 1-thread
-//     roofline), else the most threads measured.
+//     roofline), else the most threads measured; a point's count is at most
+//     the CPUs its run was allowed (judged_threads: 8 threads under taskset -c 0
+//     are 1).
 // Throws std::invalid_argument naming what the model does have ("this model has
 // only memory roofs; measured thread counts: 1, 2") when nothing fits.
 RooflineSelection select_roofline(const MachineModel& model, const std::vector<Point>& points,
                                   const RooflineRequest& request);
 
 // When no thread count was asked for and the points ran with different
-// counts, select_roofline judges them all under the most threads measured:
+// counts (each judged_threads), select_roofline judges them all under the most threads measured:
 // what that means for them, for a note. Likewise when they all ran with one
 // count the model did not measure. "" otherwise.
 std::string mixed_threads_note(const MachineModel& model, const std::vector<Point>& points,

@@ -315,10 +315,8 @@ bool long_chain(const CodeTraits& traits) {
 // and at most the CPUs its run was allowed where measure recorded them (kCpusAllowed: `taskset -c
 // 0` or a cgroup quota of 1 CPU runs 8 threads one at a time).
 int threads_running(const Roofline& r, const Point& p) {
-    int threads = std::max(1, p.threads);
+    int threads = std::max(1, judged_threads(p));
     if (r.hardware_threads > 0) threads = std::min(threads, r.hardware_threads);
-    if (const auto allowed = p.details.find(kCpusAllowed); allowed != p.details.end() && allowed->second >= 1)
-        threads = std::min(threads, static_cast<int>(allowed->second));
     return threads;
 }
 
@@ -505,7 +503,9 @@ std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, con
         out.causes.push_back(AboveRoof::Cause::rep_string_fill);
     if (counted_in_other_build(p))
         out.causes.push_back(AboveRoof::Cause::counted_in_other_build);
-    if (r.threads > 0 && p.threads > r.threads) out.causes.push_back(AboveRoof::Cause::more_threads_than_roofline);
+    // Threads beyond the CPUs the run was allowed took turns: not more than the roofline's at once.
+    if (r.threads > 0 && judged_threads(p) > r.threads)
+        out.causes.push_back(AboveRoof::Cause::more_threads_than_roofline);
     if (p.source == PointOrigin::instrument_sampling) out.causes.push_back(AboveRoof::Cause::self_time_only);
     // A cyclic sweep over twice a cache is all misses under LRU, but real replacement (adaptive, or
     // a victim L3) keeps part of it: the transition spans a few times the cache's size.
@@ -518,6 +518,33 @@ std::optional<AboveRoof> check_above_roof(const Roofline& r, const Point& p, con
 }
 
 } // namespace
+
+int judged_threads(const Point& p) {
+    const auto allowed = p.details.find(kCpusAllowed);
+    // A fraction never reaches here (measure rounds a quota up); floor() keeps a hand-written 1.5 at 1.
+    if (allowed == p.details.end() || !std::isfinite(allowed->second) || !(allowed->second >= 1)) return p.threads;
+    const double cpus = std::floor(allowed->second);
+    return cpus < p.threads ? static_cast<int>(cpus) : p.threads;
+}
+
+std::optional<JudgedThreads> judged_threads_of(const Roofline& r, const Point& p) {
+    const int judged = judged_threads(p);
+    if (judged == p.threads) return std::nullopt;
+    return JudgedThreads{judged, p.threads, std::max(0, r.threads)};
+}
+
+std::string judged_threads_text(const JudgedThreads& j) {
+    const auto count = [](int n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
+    std::string out = fmt::format("it ran {} on {} allowed (cpus_allowed: its affinity mask, as taskset sets it, or its "
+                                  "cgroup's CPU quota): they took turns, so it is judged as {} at once",
+                                  count(j.point_threads, "thread"), count(j.threads, "CPU"), count(j.threads, "thread"));
+    if (j.roofline_threads == j.threads) return out + fmt::format(", on the roofs of {}", count(j.threads, "thread"));
+    if (j.roofline_threads > 0)
+        return out + fmt::format(", yet this roofline is of {} (other points' count, or the model measured none of {}): "
+                                 "roofs it could not reach",
+                                 count(j.roofline_threads, "thread"), j.threads);
+    return out;
+}
 
 std::optional<BusThroughput> bus_throughput(const Point& p) {
     if (!(p.work > 0)) return std::nullopt;
@@ -573,6 +600,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     a.llc_near_full = llc_near_full(p);
     a.math_library = math_library_flops(p);
     a.thread_imbalance = thread_imbalance(p);
+    a.judged_threads = judged_threads_of(r, p);
     a.throughput = bus_throughput(p);
     a.timing = timing_of(p);
     a.cut_off = cut_off_signal(p);
@@ -631,6 +659,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         const Ceiling& c = machine_ceiling.category == "ilp" && !ilp_at_width.name.empty() ? ilp_at_width : machine_ceiling;
         // A point already running the roofline's thread count is past its 1-thread ceilings: "use all
         // cores" is not a remedy for it.
+        // Its own threads, not judged_threads: 8 threads on 1 allowed CPU lack CPUs, not parallel code, and
+        // its note (judged_threads_of) says so; "parallelize" would not help it.
         if (c.category == "threads" && r.threads > 0 && p.threads >= r.threads) continue;
         double at = 0;
         if (c.kind == CeilingKind::compute) {

@@ -119,6 +119,22 @@ struct Point {
 // most its cgroup's CPU quota rounded up; topo/cpus_allowed), where measure knew them: its
 // threads beyond them take turns, so per-thread rates add up over at most this many.
 inline constexpr const char* kCpusAllowed = "cpus_allowed";
+// The threads a point is judged by (the roofs of that count select_roofline picks, the "1 thread"
+// ceilings, the above-roof causes, the advice's caps): its threads, at most the CPUs its run was
+// allowed where measure recorded them (kCpusAllowed >= 1): 8 threads under `taskset -c 0` take
+// turns on one CPU and reach no more than one thread's roofs. Its own threads where nothing
+// recorded them or they allowed as many.
+int judged_threads(const Point& p);
+// A point judged by fewer threads than it ran (judged_threads), for its note.
+struct JudgedThreads {
+    int threads = 0;           // judged by: the CPUs allowed
+    int point_threads = 0;     // it ran
+    int roofline_threads = 0;  // the roofline's it was judged on (0: not a thread count's, a GPU's)
+};
+// nullopt where judged_threads(p) is the point's own count.
+std::optional<JudgedThreads> judged_threads_of(const Roofline& r, const Point& p);
+// "ran 8 threads on 1 CPU allowed (cpus_allowed: ...): judged as 1 thread, on the roofs of 1 thread"
+std::string judged_threads_text(const JudgedThreads& j);
 // Point::details key: a reference kernel's working set over the capacity of the last cache it
 // spills (its bytes below that cache are counted as if none of it stayed there).
 inline constexpr const char* kWorkingSetOverCache = "working_set_over_cache";
@@ -337,6 +353,8 @@ struct Analysis {
     std::optional<LlcNearFull> llc_near_full;
     std::optional<MathLibraryFlops> math_library;  // FLOPs it ran inside libm (core/math_library_flops)
     std::optional<ThreadImbalance> thread_imbalance;  // its busiest thread's excess (core/thread_imbalance)
+    // It ran more threads than its run was allowed CPUs: judged by the CPUs (judged_threads_of).
+    std::optional<JudgedThreads> judged_threads;
 };
 
 Analysis analyze(const Roofline& r, const Point& p, View view);

@@ -166,6 +166,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
         if (a.math_library) out += fmt::format("  {:<17}{}\n", "note", math_library_flops_text(*a.math_library));
         if (a.thread_imbalance)
             out += fmt::format("  {:<17}{}\n", "note", thread_imbalance_text(*a.thread_imbalance));
+        if (a.judged_threads) out += fmt::format("  {:<17}{}\n", "threads", judged_threads_text(*a.judged_threads));
         if (a.throughput) out += fmt::format("  {:<17}{}\n", "throughput", throughput_text(*a.throughput, r.work_unit));
         out += fmt::format("  upper ceiling    {}\n",
                            a.upper ? ceiling_text(r, *a.upper) : std::string("none below the roof"));
@@ -225,6 +226,8 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
         if (a.math_library) out += fmt::format("  - note: {}\n", markdown_escape(math_library_flops_text(*a.math_library)));
         if (a.thread_imbalance)
             out += fmt::format("  - note: {}\n", markdown_escape(thread_imbalance_text(*a.thread_imbalance)));
+        if (a.judged_threads)
+            out += fmt::format("  - threads: {}\n", markdown_escape(judged_threads_text(*a.judged_threads)));
         if (a.throughput)
             out += fmt::format("  - throughput: {}\n", markdown_escape(throughput_text(*a.throughput, r.work_unit)));
         if (!a.headroom.empty()) out += fmt::format("  - headroom: {}\n", markdown_escape(headroom_text(a)));
@@ -524,6 +527,16 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                                                         {"threads_working", a.thread_imbalance->threads_working},
                                                         {"ratio", number_json(a.thread_imbalance->ratio)},
                                                         {"note", thread_imbalance_text(*a.thread_imbalance)}}
+                               : nlohmann::ordered_json(nullptr)},
+                          // It ran more threads than its run was allowed CPUs: judged by the CPUs (threads),
+                          // on the roofline's count (roofline_threads); null where its own count judged it.
+                          {"judged_threads",
+                           a.judged_threads
+                               ? nlohmann::ordered_json{{"threads", a.judged_threads->threads},
+                                                        {"point_threads", a.judged_threads->point_threads},
+                                                        {"cpus_allowed", a.judged_threads->threads},
+                                                        {"roofline_threads", a.judged_threads->roofline_threads},
+                                                        {"why", judged_threads_text(*a.judged_threads)}}
                                : nlohmann::ordered_json(nullptr)}});
     }
     out["points"] = points;

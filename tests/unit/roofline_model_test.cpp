@@ -2,10 +2,15 @@
 #include "core/level.hpp"
 #include "core/machine_roofline.hpp"
 #include "core/roofline.hpp"
+#include "render/report.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 
 #include <map>
 
@@ -587,4 +592,153 @@ TEST(RooflineAnalysis, PatternCeilingsSpeakToPointsOfTheirKind) {
     EXPECT_EQ(lifted(writes), std::vector<std::string>{"DRAM triad"});  // loads alone are not its pattern
     Point uncounted = point(12, 24e9, 24e9, 12e9);  // nothing says whether it stores: both, lowest first
     EXPECT_EQ(lifted(uncounted), (std::vector<std::string>{"DRAM load", "DRAM triad"}));
+}
+
+// A point whose run was allowed fewer CPUs than it ran threads (details cpus_allowed: taskset -c 0,
+// a cgroup quota) is judged by the CPUs: the roofline select_roofline picks, the above-roof causes,
+// and a note in report's text, Markdown and JSON. Its own count where nothing recorded the CPUs or
+// they allowed as many.
+
+namespace judged_threads_cases {
+
+// DP roofs of 1 and 2 threads (2 threads twice as fast), a DRAM roof of each.
+MachineModel two_counts() {
+    MachineModel m;
+    m.cpu.model = "Test CPU";
+    m.cpu.cores = 2;
+    m.cpu.threads = 2;
+    const auto compute = [](int threads, double gflops) {
+        ComputeRoof c;
+        c.precision = "dp";
+        c.vector_bits = 256;
+        c.mix = "fma";
+        c.threads = threads;
+        c.gflops = gflops;
+        return c;
+    };
+    const auto memory = [](int threads, double gbs) {
+        MemoryRoof r;
+        r.level = "DRAM";
+        r.pattern = "load";
+        r.threads = threads;
+        r.gbs = gbs;
+        return r;
+    };
+    m.compute = {compute(1, 50), compute(2, 100)};
+    m.memory = {memory(1, 20), memory(2, 30)};
+    return m;
+}
+
+// Compute-bound (10 FLOP/B at DRAM) at 40 GFLOP/s: 80% of one thread's 50, 40% of two threads' 100.
+Point threads_point(int threads, std::optional<double> cpus_allowed) {
+    Point p;
+    p.name = "(program)";
+    p.work = 40e9;
+    p.bytes = {{"DRAM", 4e9}};
+    p.seconds = 1;
+    p.threads = threads;
+    p.details = {{"flops_f64", 40e9}};
+    if (cpus_allowed) p.details[kCpusAllowed] = *cpus_allowed;
+    return p;
+}
+
+Analysis judged(const MachineModel& m, const Point& p) {
+    return analyze(roofline_from_machine(m, select_roofline(m, {p}, {})), p, View::carm);
+}
+
+} // namespace judged_threads_cases
+
+TEST(JudgedThreads, EightThreadsOnOneAllowedCpuAreJudgedOnTheOneThreadRoofs) {
+    using namespace judged_threads_cases;
+    const auto m = two_counts();
+    const Point p = threads_point(8, 1);
+    EXPECT_EQ(judged_threads(p), 1);
+    const auto selection = select_roofline(m, {p}, {});
+    EXPECT_EQ(selection.threads, 1);
+    const auto r = roofline_from_machine(m, selection);
+    const auto a = analyze(r, p, View::carm);
+    EXPECT_DOUBLE_EQ(a.attainable, 50);  // the 1-thread roof, not the 2-thread one's 100
+    EXPECT_DOUBLE_EQ(a.efficiency, 0.8);
+    ASSERT_TRUE(a.judged_threads);
+    EXPECT_EQ(a.judged_threads->threads, 1);
+    EXPECT_EQ(a.judged_threads->point_threads, 8);
+    EXPECT_EQ(a.judged_threads->roofline_threads, 1);
+    const auto note = judged_threads_text(*a.judged_threads);
+    EXPECT_NE(note.find("it ran 8 threads on 1 CPU allowed"), std::string::npos) << note;
+    EXPECT_NE(note.find("judged as 1 thread at once, on the roofs of 1 thread"), std::string::npos) << note;
+    // Said in report: a line of its own in text, a field in JSON.
+    const auto text = render_report({a}, r, ReportFormat::text);
+    EXPECT_NE(text.find("  threads          it ran 8 threads on 1 CPU allowed"), std::string::npos) << text;
+    const auto markdown = render_report({a}, r, ReportFormat::markdown);
+    EXPECT_NE(markdown.find("  - threads: it ran 8 threads on 1 CPU allowed"), std::string::npos) << markdown;
+    const auto json = nlohmann::json::parse(render_report({a}, r, ReportFormat::json));
+    EXPECT_EQ(json["roofline"]["threads"], 1);
+    const auto& field = json["points"][0]["judged_threads"];
+    ASSERT_TRUE(field.is_object()) << field.dump();
+    EXPECT_EQ(field["threads"], 1);
+    EXPECT_EQ(field["point_threads"], 8);
+    EXPECT_EQ(field["cpus_allowed"], 1);
+    EXPECT_EQ(field["roofline_threads"], 1);
+    EXPECT_EQ(field["why"], note);
+}
+
+TEST(JudgedThreads, AsManyCpusAsThreadsOrNoneRecordedChangeNothing) {
+    using namespace judged_threads_cases;
+    const auto m = two_counts();
+    // threads 2, 4 CPUs allowed: the 2-thread roofs, as without the detail, and nothing said.
+    const Point allowed_more = threads_point(2, 4), unknown = threads_point(2, std::nullopt), equal = threads_point(2, 2);
+    for (const auto& p : {allowed_more, unknown, equal}) {
+        EXPECT_EQ(judged_threads(p), 2);
+        EXPECT_EQ(select_roofline(m, {p}, {}).threads, 2);
+        const auto a = judged(m, p);
+        EXPECT_FALSE(a.judged_threads);
+        EXPECT_DOUBLE_EQ(a.attainable, 100);
+        const auto r = roofline_from_machine(m, select_roofline(m, {p}, {}));
+        EXPECT_EQ(render_report({a}, r, ReportFormat::text).find("  threads "), std::string::npos);
+        EXPECT_TRUE(nlohmann::json::parse(render_report({a}, r, ReportFormat::json))["points"][0]["judged_threads"].is_null());
+    }
+    // An unreadable detail (under 1 CPU, not finite) is no figure: the point's own count.
+    EXPECT_EQ(judged_threads(threads_point(8, 0)), 8);
+    EXPECT_EQ(judged_threads(threads_point(8, std::numeric_limits<double>::quiet_NaN())), 8);
+}
+
+TEST(JudgedThreads, SetsAgreeOnTheCountTheirCpusAllowed) {
+    using namespace judged_threads_cases;
+    const auto m = two_counts();
+    // 8 threads on 1 CPU beside a 1-thread point: one count, 1, and no note of mixed counts.
+    const std::vector<Point> ones{threads_point(8, 1), threads_point(1, std::nullopt)};
+    const auto s = select_roofline(m, ones, {});
+    EXPECT_EQ(s.threads, 1);
+    EXPECT_EQ(mixed_threads_note(m, ones, {}, s), "");
+    // Beside a 2-thread point: the most measured, and the note names the count it is judged by.
+    const std::vector<Point> mixed{threads_point(8, 1), threads_point(2, std::nullopt)};
+    const auto most = select_roofline(m, mixed, {});
+    EXPECT_EQ(most.threads, 0);
+    const auto note = mixed_threads_note(m, mixed, {}, most);
+    EXPECT_NE(note.find("points that ran with fewer threads (1) are judged against roofs they could not reach"),
+              std::string::npos)
+        << note;
+    const auto r = roofline_from_machine(m, most);
+    const auto a = analyze(r, mixed.front(), View::carm);
+    ASSERT_TRUE(a.judged_threads);
+    EXPECT_EQ(a.judged_threads->roofline_threads, 2);
+    EXPECT_NE(judged_threads_text(*a.judged_threads).find("yet this roofline is of 2 threads"), std::string::npos)
+        << judged_threads_text(*a.judged_threads);
+}
+
+TEST(JudgedThreads, ThreadsThatTookTurnsAreNoCauseOfAPointAboveItsRoof) {
+    using namespace judged_threads_cases;
+    const auto m = two_counts();
+    const auto one = roofline_from_machine(m, {"dp", 1});
+    const auto has_cause = [](const Analysis& a) {
+        return a.above_roof && std::find(a.above_roof->causes.begin(), a.above_roof->causes.end(),
+                                         AboveRoof::Cause::more_threads_than_roofline) != a.above_roof->causes.end();
+    };
+    Point fast = threads_point(8, std::nullopt);
+    fast.seconds = 0.5;  // 80 GFLOP/s against 50
+    EXPECT_TRUE(has_cause(analyze(one, fast, View::carm)));
+    fast.details[kCpusAllowed] = 1;  // they ran one at a time: not the cause
+    const auto a = analyze(one, fast, View::carm);
+    ASSERT_TRUE(a.above_roof);
+    EXPECT_FALSE(has_cause(a));
 }
