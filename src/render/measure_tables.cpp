@@ -55,12 +55,19 @@ std::string render_measured_points(const std::vector<MeasuredRow>& rows, bool ju
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const auto& row = rows[r];
         const Point& p = row.point;
-        // The level closest to the core with bytes.
+        // Judged: the intensity at the level of its binding roof (report's), which the % is of: the
+        // closest level's beside a DRAM roof read "0.1000 L1  DRAM copy+WA", and 0.1 x that roof is
+        // not what it caps. Else the level closest to the core with bytes.
         std::string level = "-";
         double intensity_value = NAN;
-        for (const auto& [name, bytes] : p.bytes) {
-            const auto i = intensity(p, name);
-            if (i && (level == "-" || level_before(name, level))) level = name, intensity_value = *i;
+        if (judged && row.analysis && !row.analysis->intensity_level.empty() && std::isfinite(row.analysis->intensity)) {
+            level = row.analysis->intensity_level;
+            intensity_value = row.analysis->intensity;
+        } else {
+            for (const auto& [name, bytes] : p.bytes) {
+                const auto i = intensity(p, name);
+                if (i && (level == "-" || level_before(name, level))) level = name, intensity_value = *i;
+            }
         }
         // Not counted (time only): "-", never 0 GFLOP/s.
         const double work = p.work_counted ? p.work / 1e9 : NAN;

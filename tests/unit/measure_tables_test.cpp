@@ -157,4 +157,29 @@ TEST(MeasureTables, SampledPointsBesideSeveralThreadsSayTheirTimeIsSummed) {
     EXPECT_EQ(render_measured_points({{region, std::nullopt}}, false).find(line), std::string::npos);
 }
 
+TEST(MeasureTables, AJudgedRowGivesTheIntensityOfItsBindingRoofsLevel) {
+    // A stencil from an audit: 0.1 FLOP/B at L1 was printed beside its binding roof at DRAM, where
+    // it has 0.169 (0.1 x that roof is not what caps it).
+    Roofline r;
+    r.precision = "dp";
+    r.threads = 1;
+    r.compute = {"DP peak", "", 88.7};
+    r.bandwidth = {{"L1 triad", "L1", 314}, {"DRAM copy+WA", "DRAM", 52.4}};
+    Point p;
+    p.name = "jacobi";
+    p.threads = 1;
+    p.seconds = 0.0637;
+    p.work = 1.67e8;
+    p.bytes = {{"L1", 1.67e9}, {"DRAM", 0.988e9}};
+    const Analysis a = analyze(r, p, View::carm);
+    ASSERT_EQ(a.binding_level, "DRAM");
+    const std::string judged = render_measured_points({{p, a}}, true);
+    EXPECT_NE(judged.find(" 0.169 "), std::string::npos) << judged;
+    EXPECT_EQ(judged.find(" 0.1000 "), std::string::npos) << judged;
+    EXPECT_NE(judged.find("DRAM DRAM copy+WA"), std::string::npos) << judged;
+    // Not judged: the level closest to the core, as before.
+    const std::string plain = render_measured_points({{p, std::nullopt}}, false);
+    EXPECT_NE(plain.find(" L1"), std::string::npos) << plain;
+}
+
 } // namespace
