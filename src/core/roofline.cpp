@@ -630,6 +630,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
             if (bytes > 0 && !roof_of_level(r, level)) a.unjudged_levels.push_back(level);
     a.efficiency = a.attainable > 0 ? a.performance / a.attainable : 0;
     a.region = zone_of(r, p, levels);
+    if (a.llc_near_full && a.binding_level != "DRAM") a.dram_may_bind = dram_may_bind(r, p, *a.llc_near_full, a.attainable);
 
     // Headroom to every roof at this point's intensities. A bandwidth roof that lies above the
     // compute roof there caps nothing: its figure would repeat the compute roof's under its name.
@@ -859,6 +860,8 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         if (!code_first)
             a.next_steps.push_back(
                 {NextStep::Kind::raise_intensity, {}, a.binding_level, a.binding_roof, a.attainable, lines_used, {}});
+    } else if (a.dram_may_bind) {
+        // Compute-bound only on DRAM bytes that are a lower bound: no step says it is.
     } else if (mix_cap) {
         // Compute-bound code of one kind of operation (a DGEMM's FMAs) cannot reach the peak, which
         // needs other operations beside them (FMAs and adds on their own pipes): its ceiling is the

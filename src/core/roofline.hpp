@@ -5,6 +5,7 @@
 // (1e9 bytes/s), intensity in <work unit>/byte.
 #pragma once
 
+#include "core/dram_may_bind.hpp"
 #include "core/llc_occupancy.hpp"
 #include "core/math_library_flops.hpp"
 #include "core/thread_imbalance.hpp"
@@ -351,6 +352,9 @@ struct Analysis {
     // Its data fills most of the simulated LLC and is re-read there: the DRAM bytes are a lower
     // bound (core/llc_occupancy; a note, the figures unchanged).
     std::optional<LlcNearFull> llc_near_full;
+    // With those DRAM bytes at their upper bound the DRAM roof would bind it below `attainable`
+    // (core/dram_may_bind): the bound is uncertain, and no step calls it compute-bound.
+    std::optional<DramMayBind> dram_may_bind;
     std::optional<MathLibraryFlops> math_library;  // FLOPs it ran inside libm (core/math_library_flops)
     std::optional<ThreadImbalance> thread_imbalance;  // its busiest thread's excess (core/thread_imbalance)
     // It ran more threads than its run was allowed CPUs: judged by the CPUs (judged_threads_of).

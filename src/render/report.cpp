@@ -38,6 +38,12 @@ std::string bound_text(const Analysis& a) {
     return a.memory_bound ? fmt::format("{} (memory)", a.binding_roof) : fmt::format("{} (compute)", a.binding_roof);
 }
 
+// With its DRAM bytes at their upper bound the DRAM roof would bind it lower (core/dram_may_bind).
+std::string may_bind_text(const Analysis& a) {
+    return dram_may_bind_text(*a.dram_may_bind, a.binding_roof, a.attainable,
+                              fmt::format("L{}", a.llc_near_full->llc_level));
+}
+
 std::string headroom_text(const Analysis& a) {
     std::string text;
     for (const auto& h : a.headroom) {
@@ -163,6 +169,7 @@ std::string render_text(const std::vector<Analysis>& analyses, const Roofline& r
                                              above_roof_text(*a.above_roof));
         if (!a.unjudged_levels.empty()) out += fmt::format("  {:<17}{}\n", "not judged", unjudged_levels_text(a));
         if (a.llc_near_full) out += fmt::format("  {:<17}{}\n", "note", llc_near_full_text(*a.llc_near_full));
+        if (a.dram_may_bind) out += fmt::format("  {:<17}{}\n", "bound unsure", may_bind_text(a));
         if (a.math_library) out += fmt::format("  {:<17}{}\n", "note", math_library_flops_text(*a.math_library));
         if (a.thread_imbalance)
             out += fmt::format("  {:<17}{}\n", "note", thread_imbalance_text(*a.thread_imbalance));
@@ -223,6 +230,7 @@ std::string render_markdown(const std::vector<Analysis>& analyses, const Rooflin
         if (a.above_roof) out += fmt::format("  - {}\n", markdown_escape(above_roof_text(*a.above_roof)));
         if (!a.unjudged_levels.empty()) out += fmt::format("  - not judged: {}\n", markdown_escape(unjudged_levels_text(a)));
         if (a.llc_near_full) out += fmt::format("  - note: {}\n", markdown_escape(llc_near_full_text(*a.llc_near_full)));
+        if (a.dram_may_bind) out += fmt::format("  - bound unsure: {}\n", markdown_escape(may_bind_text(a)));
         if (a.math_library) out += fmt::format("  - note: {}\n", markdown_escape(math_library_flops_text(*a.math_library)));
         if (a.thread_imbalance)
             out += fmt::format("  - note: {}\n", markdown_escape(thread_imbalance_text(*a.thread_imbalance)));
@@ -395,6 +403,18 @@ nlohmann::ordered_json dram_lower_bound_json(const std::optional<LlcNearFull>& n
             {"note", llc_near_full_text(*n)}};
 }
 
+nlohmann::ordered_json dram_may_bind_json(const Analysis& a) {
+    if (!a.dram_may_bind) return nullptr;
+    const DramMayBind& d = *a.dram_may_bind;
+    return {{"roof", d.roof},
+            {"attainable", number_json(d.attainable)},
+            {"intensity", number_json(d.intensity)},
+            {"dram_bytes", number_json(d.dram_bytes)},
+            {"dram_bytes_upper", number_json(d.dram_bytes_upper)},
+            {"upper_from_time", d.upper_from_time},
+            {"note", may_bind_text(a)}};
+}
+
 // Shares of the point's time its code did not spend (0: under the threshold); null when none is.
 nlohmann::ordered_json outside_code_json(const std::optional<TimeOutsideCode>& t) {
     if (!t) return nullptr;
@@ -514,6 +534,7 @@ nlohmann::ordered_json report_json(const std::vector<Analysis>& analyses, const 
                           {"cut_off", cut_off_json(a.cut_off, true)},
                           {"outside_code", outside_code_json(a.outside_code)},
                           {"dram_lower_bound", dram_lower_bound_json(a.llc_near_full)},
+                          {"dram_may_bind", dram_may_bind_json(a)},
                           {"math_library_flops",
                            a.math_library ? nlohmann::ordered_json{{"flops", number_json(a.math_library->flops)},
                                                                   {"share", number_json(a.math_library->share)},

@@ -35,7 +35,7 @@ void add_memory(MachineModel& m, const std::string& level, const std::string& pa
 
 // A 2-thread machine: dp at 1 and 2 threads (two mixes at 2), sp at 2; DRAM two patterns, L1
 // at 2 threads, L2 at 1 thread only.
-MachineModel measured() {
+MachineModel measured_model() {
     MachineModel m;
     m.cpu.model = "measured";
     m.cpu.threads = 2;
@@ -73,7 +73,7 @@ const SpecMatch& find(const SpecComparison& c, const std::string& what, int thre
 } // namespace
 
 TEST(SpecComparison, SheetFiguresMatchTheBestMeasuredRoofAtAllThreads) {
-    const auto c = compare_with_spec(measured(), sheet("{dp: 150}", "{DRAM: 25}"), false);
+    const auto c = compare_with_spec(measured_model(), sheet("{dp: 150}", "{DRAM: 25}"), false);
     EXPECT_FALSE(c.spec_is_a);
     EXPECT_EQ(c.sheet_cores, 4);
     EXPECT_EQ(c.machine_threads, 2);
@@ -102,7 +102,7 @@ TEST(SpecComparison, SheetFiguresMatchTheBestMeasuredRoofAtAllThreads) {
 TEST(SpecComparison, OtherThreadCountsMatchExactlyOrSayWhyNot) {
     // L2 {1: 95, 4: 300}: 1 thread matches the 1-thread roof; 4 threads the most L2 has (1),
     // said as fewer than the model's 2. DRAM {3: 24}: the model has no 3-thread DRAM roof.
-    const auto c = compare_with_spec(measured(), sheet("{dp: 150}", "{L2: {1: 95, 4: 300}, DRAM: {3: 24, 4: 25}}"), true);
+    const auto c = compare_with_spec(measured_model(), sheet("{dp: 150}", "{L2: {1: 95, 4: 300}, DRAM: {3: 24, 4: 25}}"), true);
     const auto& l2_1 = find(c, "L2", 1);
     EXPECT_FALSE(l2_1.sheet_all);
     EXPECT_EQ(l2_1.measured_key, "L2 load 1t");
@@ -122,7 +122,7 @@ TEST(SpecComparison, OtherThreadCountsMatchExactlyOrSayWhyNot) {
 }
 
 TEST(SpecComparison, APrecisionOrLevelTheModelLacksIsNotMatched) {
-    const auto c = compare_with_spec(measured(), sheet("{dp: 150, IOP: 300}", "{L3: 50, DRAM: 25}"), false);
+    const auto c = compare_with_spec(measured_model(), sheet("{dp: 150, IOP: 300}", "{L3: 50, DRAM: 25}"), false);
     const auto& iop = find(c, "IOP", 4);
     EXPECT_EQ(iop.verdict, SpecVerdict::unmatched);
     EXPECT_EQ(iop.unit, "GIOP/s");
@@ -135,10 +135,10 @@ TEST(SpecComparison, APrecisionOrLevelTheModelLacksIsNotMatched) {
 
 TEST(SpecComparison, AMeasuredRoofAboveTheSheetBeyondItsSpreadIsCalledOut) {
     // No spread recorded: 5% above the figure is still at it; more is above.
-    const auto at = compare_with_spec(measured(), sheet("{dp: 97}", "{DRAM: 19.5}"), false);
+    const auto at = compare_with_spec(measured_model(), sheet("{dp: 97}", "{DRAM: 19.5}"), false);
     EXPECT_EQ(find(at, "dp", 4).verdict, SpecVerdict::at);
     EXPECT_DOUBLE_EQ(find(at, "dp", 4).threshold, kUnknownSpread);
-    const auto above = compare_with_spec(measured(), sheet("{dp: 90}", "{DRAM: 10}"), false);
+    const auto above = compare_with_spec(measured_model(), sheet("{dp: 90}", "{DRAM: 10}"), false);
     EXPECT_EQ(find(above, "dp", 4).verdict, SpecVerdict::above);
     EXPECT_EQ(find(above, "DRAM", 4).verdict, SpecVerdict::above);
     EXPECT_EQ(above.above(), 2u);
@@ -161,7 +161,7 @@ TEST(SpecComparison, AMeasuredRoofAboveTheSheetBeyondItsSpreadIsCalledOut) {
 
 TEST(SpecComparison, CeilingsAreNotComparedAndAThreadCeilingIsNotABandwidth) {
     const auto c = compare_with_spec(
-        measured(), sheet("{dp: 150}", "{DRAM: 25}",
+        measured_model(), sheet("{dp: 150}", "{DRAM: 25}",
                           "ceilings:\n  compute:\n    - {name: no FMA, category: fma, value: 75}\n"
                           "  bandwidth:\n    - {name: one thread, level: DRAM, category: threads, value: 8}\n"),
         false);
