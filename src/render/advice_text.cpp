@@ -122,9 +122,13 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                                step.level, step.roof, format_number(step.cap), rate_unit(r.work_unit));
         if (step.share > 0)
             return fmt::format("raise the intensity at {}: its loads and stores use {} of the bytes of the lines they "
-                               "bring into L1 (counted by the cache simulation), so walk memory with unit stride in "
-                               "the innermost loop (interchange loops, or copy a walked column into a row) before "
-                               "blocking or fusing; the {} roof caps this point at {} {}",
+                               "bring into L1 (counted by the cache simulation), so make accesses close in time "
+                               "fall in the same lines before blocking or fusing: walk memory with unit stride in "
+                               "the innermost loop (interchange loops, or copy a walked column into a row); for "
+                               "indexed accesses (a gather x[col[j]]), order the data so that indices close in "
+                               "time are close in memory (renumber a sparse matrix's rows and columns so that its "
+                               "nonzeros lie near the diagonal, e.g. reverse Cuthill-McKee, or split its columns "
+                               "into blocks whose part of x stays in a cache); the {} roof caps this point at {} {}",
                                step.level, format_percent(step.share), step.roof, format_number(step.cap),
                                rate_unit(r.work_unit));
         return fmt::format("raise the intensity at {} (reuse data in registers and caches, block loops, fuse passes): "

@@ -1116,3 +1116,74 @@ TEST(CodeTraits, OneChainPerThreadCountsOnlyTheCpusTheRunWasAllowed) {
     ASSERT_FALSE(a.next_steps.empty());
     EXPECT_EQ(a.next_steps[0].kind, NextStep::Kind::split_chain) << all_advice(r, a);
 }
+
+namespace {
+
+// An audit's Zen 4 model, 1 thread: DP peak 88.7 GFLOP/s, L1 triad 314 GB/s, L2 copy+WA 177
+// (under it loads alone 118, triad+WA 158), DRAM copy+WA 52.4.
+Roofline zen4_l2_patterns() {
+    Roofline r;
+    r.label = "test";
+    r.precision = "dp";
+    r.threads = 1;
+    r.clock_ghz = 3.69;
+    r.compute = {"DP peak", "", 88.7};
+    r.bandwidth = {{"L1 triad", "L1", 314}, {"L2 copy+WA", "L2", 177}, {"DRAM copy+WA", "DRAM", 52.4}};
+    r.bandwidth[0].store_share = 1.0 / 3;
+    r.bandwidth[1].store_share = 0.5;
+    r.bandwidth[2].store_share = 0.5;
+    r.ceilings = {{"scalar (no SIMD)", CeilingKind::compute, "simd", "", 11.1, "", false},
+                  {"L2 load", CeilingKind::bandwidth, "pattern", "L2", 118, "", true},
+                  {"L2 triad+WA", CeilingKind::bandwidth, "pattern", "L2", 158, "", false}};
+    return r;
+}
+
+// That audit's CSR SpMV (1e6 rows of 8 nonzeros at random columns, 10 products), scalar, counted:
+// 1.6e8 FLOPs (a multiply and an add a nonzero), 1.68 GB loaded, 80 MB stored (y), 6.26 GB from
+// L2 (each gather of x brings a line for 8 of its 64 bytes), at 1.10 GFLOP/s: 24% of its L2 roof.
+Point random_spmv() {
+    Point p;
+    p.name = "spmv";
+    p.work = 1.6e8;
+    p.bytes = {{"L1", 1.76e9}, {"L2", 6.26e9}, {"DRAM", 1.16e9}};
+    p.seconds = p.work / 1.10e9;
+    p.details = {{"flops_by_width_scalar", 1.6e8}, {"flops_by_width_128", 0}, {"flops_by_width_256", 0},
+                 {"flops_f64_add", 8e7},           {"flops_f64_mul", 8e7},   {"flops_f64_fma", 0},
+                 {"bytes_loaded", 1.68e9},         {"bytes_stored", 8e7}};
+    return p;
+}
+
+} // namespace
+
+TEST(CodeTraits, AGatherFarUnderItsCacheRoofIsToldTheLinesItWastesBesideItsCode) {
+    // Scalar, far under its L2 roof (24%): its code comes first (vectorize), and the access
+    // patterns held back behind it; yet it brings 3.4x the bytes it accesses from L2, which
+    // is what its loads wait for: its raise_intensity says the lines' use and how to order
+    // indexed data, after the code's step.
+    const auto r = zen4_l2_patterns();
+    const auto a = analyze(r, random_spmv(), View::carm);
+    EXPECT_EQ(a.binding_level, "L2");
+    EXPECT_LT(a.efficiency, 0.5);
+    ASSERT_GE(a.next_steps.size(), 2u) << all_advice(r, a);
+    EXPECT_EQ(a.next_steps[0].kind, NextStep::Kind::vectorize);
+    const auto raise = std::find_if(a.next_steps.begin(), a.next_steps.end(),
+                                    [](const NextStep& s) { return s.kind == NextStep::Kind::raise_intensity; });
+    ASSERT_NE(raise, a.next_steps.end()) << all_advice(r, a);
+    EXPECT_EQ(raise->level, "L2");
+    EXPECT_NEAR(raise->share, 1.84 / 6.26, 0.001);  // 1.68 GB loaded + 2 x 80 MB stored over 6.26 GB
+    const auto text = next_step_text(r, *raise);
+    EXPECT_NE(text.find("use 29.4% of the bytes of the lines"), std::string::npos) << text;
+    EXPECT_NE(text.find("reverse Cuthill-McKee"), std::string::npos) << text;
+    EXPECT_NE(text.find("unit stride"), std::string::npos) << text;
+    // The same point using its lines (as many bytes from L2 as it accesses): code first, the
+    // generic intensity advice held back as before.
+    Point streams = random_spmv();
+    streams.bytes["L2"] = 1.84e9;
+    streams.bytes.erase("DRAM");  // in L2 alone, whose roof binds it
+    streams.seconds = streams.work / 0.3e9;  // under half of its L2 roof (177 x 0.087 = 15.4)
+    const auto s = analyze(r, streams, View::carm);
+    ASSERT_EQ(s.binding_level, "L2");
+    ASSERT_LT(s.efficiency, 0.5);
+    EXPECT_TRUE(has(s, NextStep::Kind::vectorize)) << all_advice(r, s);
+    EXPECT_FALSE(has(s, NextStep::Kind::raise_intensity)) << all_advice(r, s);
+}
