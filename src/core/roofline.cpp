@@ -408,6 +408,17 @@ std::optional<bool> mix_premise_holds(const Ceiling& c, const CodeTraits& traits
     return c.name == kFmaOnlyCeilingName ? *kind == "FMA" : (*kind == "add" || *kind == "mul");
 }
 
+// A storing pattern ceiling (copy, triad) whose remedy is a smaller share of stores, toward the
+// pattern of the level's roof, facing a point that stores no larger share of its bytes than that
+// pattern (within 2 points): daxpy's one store per two loads is a triad's mix already, and an
+// audit's CSR SpMV, 4.5% of its bytes stored, was sandwiched under "L2 triad+WA" and told to
+// "store a smaller share of its bytes" (a JSON upper ceiling) on a copy+WA roof that stores half.
+bool stores_no_more_than_its_roof(const Roofline& r, const Ceiling& c, const CodeTraits& traits) {
+    if (c.category != "pattern" || c.read_only || !traits.store_share) return false;
+    const Roof* roof = roof_of_level(r, c.level);
+    return roof && roof->store_share && *traits.store_share <= *roof->store_share + 0.02;
+}
+
 // A ceiling whose premise the point's counts contradict, so the point is already past it: the
 // SIMD ceilings of a width its FLOPs already use (almost none scalar), "no FMA" when nearly all
 // its FLOPs are fused or almost none are multiplies, a mix ceiling measured with another kind mix than its counted one (FMA
@@ -417,10 +428,13 @@ std::optional<bool> mix_premise_holds(const Ceiling& c, const CodeTraits& traits
 // chain's rate, and past a scalar one) or whose chains are short (short_chains: per loop entry or
 // per value stored), a pattern ceiling of the other kind than the point's
 // (loads alone for a point that stores, a storing pattern for one that only reads: `reads_only`,
-// nullopt where nothing counted). Such a ceiling neither sandwiches nor limits the point.
+// nullopt where nothing counted), a storing pattern for a point that stores no larger share than
+// its level's roof (stores_no_more_than_its_roof). Such a ceiling neither sandwiches nor limits
+// the point.
 bool already_past(const Roofline& r, const Ceiling& c, const CodeTraits& traits, double chain_at_its_width,
                   double performance, std::optional<bool> reads_only) {
-    if (c.category == "pattern") return reads_only && c.read_only != *reads_only;
+    if (c.category == "pattern")
+        return (reads_only && c.read_only != *reads_only) || stores_no_more_than_its_roof(r, c, traits);
     if (c.category == "ilp") {
         if (traits.store_share && !stores_like_a_reduction(traits)) return true;
         if (short_chains(traits) || loads_waste_lines(traits)) return true;
@@ -807,17 +821,11 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         if (flops_not_the_time && pl.c->kind == CeilingKind::compute) continue;  // a rate of FLOPs it does not reach
         // Past by its counts (already_past): a pattern ceiling speaks to points of its kind, the
         // read-only one to a point that only reads (no other pattern is open to it), the others
-        // to a point that stores.
+        // to a point that stores more than its level's roof's pattern.
         if (already_past(r, *pl.c, traits, chain_at_its_width, a.performance, reads_only)) continue;
-        // A storing pattern's remedy is a smaller share of stores, toward the pattern of the level's
-        // roof: nothing to a point that stores no larger share of its bytes than that pattern
-        // (daxpy's one store per two loads is a triad's mix already), nor to one known to write one
-        // array (a fill was told "fewer store streams"): it has no stream to merge or drop.
+        // A storing pattern's remedy is a smaller share of stores: nothing to one known to write
+        // one array (a fill was told "fewer store streams"): it has no stream to merge or drop.
         const bool storing_pattern = pl.c->category == "pattern" && !pl.c->read_only && pl.c->advice.empty();
-        if (pl.c->category == "pattern" && !pl.c->read_only && traits.store_share)
-            if (const Roof* roof = roof_of_level(r, pl.c->level);
-                roof && roof->store_share && *traits.store_share <= *roof->store_share + 0.02)
-                continue;
         if (storing_pattern && traits.store_streams && *traits.store_streams <= 1) continue;
         const bool seen = std::any_of(a.next_steps.begin(), a.next_steps.end(),
                                       [&](const NextStep& s) { return covers(s, *pl.c); });

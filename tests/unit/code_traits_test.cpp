@@ -1187,3 +1187,30 @@ TEST(CodeTraits, AGatherFarUnderItsCacheRoofIsToldTheLinesItWastesBesideItsCode)
     EXPECT_TRUE(has(s, NextStep::Kind::vectorize)) << all_advice(r, s);
     EXPECT_FALSE(has(s, NextStep::Kind::raise_intensity)) << all_advice(r, s);
 }
+
+TEST(CodeTraits, AStoringPatternCeilingDoesNotSandwichAPointThatStoresLessThanItsRoof) {
+    // The SpMV stores 4.5% of its bytes, under the 50% of the L2 roof's copy: the triad ceiling
+    // (a storing pattern, whose remedy is a smaller share of stores) is not its limit, nor is
+    // loads alone (it stores): nothing sandwiches it, and no text tells it to store less.
+    const auto r = zen4_l2_patterns();
+    const auto a = analyze(r, random_spmv(), View::carm);
+    EXPECT_FALSE(a.upper) << a.upper->name;
+    const auto json = render_report({a}, r, ReportFormat::json);
+    EXPECT_EQ(json.find("store a smaller share"), std::string::npos) << json;
+    EXPECT_EQ(all_advice(r, a).find("store a smaller share"), std::string::npos) << all_advice(r, a);
+    // A point storing 70% of its bytes in L2 (a fill with a little reading) at 100 GB/s, under
+    // the triad ceiling (158): the ceiling is its limit, its remedy with its share.
+    Point fill;
+    fill.name = "fill";
+    fill.work = 1e8;
+    fill.bytes = {{"L2", 1e9}};
+    fill.seconds = 1e9 / 100e9;
+    fill.details = {{"flops_by_width_256", 1e8}, {"flops_f64_mul", 1e8}, {"bytes_loaded", 3e8},
+                    {"bytes_stored", 7e8}};
+    const auto f = analyze(r, fill, View::carm);
+    ASSERT_TRUE(f.upper);
+    EXPECT_EQ(f.upper->name, "L2 triad+WA");
+    EXPECT_NE(all_advice(r, f).find("it stores 70.0% of its bytes, copy+WA 50.0%; store a smaller share"),
+              std::string::npos)
+        << all_advice(r, f);
+}
