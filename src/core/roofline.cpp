@@ -244,8 +244,10 @@ double chain_floor(const Roofline& r, double chain_at_its_width) {
     return kSlowestChainShare * chain_at_its_width;
 }
 
-// Under this share of the loads-alone ceiling at its intensity, a point held by its chain is far
-// from what loads alone stream: that ceiling is not its next limit.
+// Under this share of the loads-alone ceiling at its intensity (the half under which code_first
+// holds back a cache's access-pattern advice), a point is far from what loads alone stream: that
+// ceiling is not its next limit, whatever holds it (its add chain, a gather's latency, its code),
+// and fusing read-only passes would not move it.
 constexpr double kFarUnderLoads = 0.5;
 
 // From this share of its DRAM bytes being write-allocate fills that no load read, a DRAM-bound
@@ -773,13 +775,6 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     // its L2 roof, took 3.4x the bytes it accessed from L2 and was told only to vectorize).
     const bool code_first = !a.next_steps.empty() && a.efficiency < 0.5 &&
                             (!a.memory_bound || cache_level_number(a.binding_level).has_value());
-    // A reduction at its one dependent chain's rate (chain_bound's evidence, at any width: a vector
-    // chain too) waits for each add, not for its loads: far under the loads-alone ceiling, that
-    // ceiling's "fuse read-only passes" names a limit the point is nowhere near (an add chain at
-    // 1.7% of the L1 roof was given it as its first step).
-    const bool held_by_chain = traits.store_share && stores_like_a_reduction(traits) && long_chain(traits) &&
-                               chain_at_its_width > 0 && a.performance <= 1.1 * chain_at_its_width &&
-                               a.performance >= chain_floor(r, chain_at_its_width);
 
     // Vector code narrower than the vectors the roofs were measured with: those roofs (the compute
     // roof, L1's and L2's) may be out of its reach at its width (an audit's SSE2 multiply on an
@@ -816,8 +811,11 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
     for (const auto& pl : placed) {
         if (pl.at < a.performance) continue;
         if (code_first && pl.c->category == "pattern") continue;
-        if (held_by_chain && pl.c->category == "pattern" && pl.c->read_only && a.performance < kFarUnderLoads * pl.at)
-            continue;
+        // Far under the loads-alone ceiling (kFarUnderLoads), its "fuse read-only passes" names a
+        // limit the point is nowhere near: an add chain at 1.7% of the L1 roof was given it as its
+        // first step, and an audit's scalar sum on 2 threads, at 18% of the DRAM load ceiling, as
+        // its second after vectorizing. The ceiling still sandwiches it (upper ceiling).
+        if (pl.c->category == "pattern" && pl.c->read_only && a.performance < kFarUnderLoads * pl.at) continue;
         if (flops_not_the_time && pl.c->kind == CeilingKind::compute) continue;  // a rate of FLOPs it does not reach
         // Past by its counts (already_past): a pattern ceiling speaks to points of its kind, the
         // read-only one to a point that only reads (no other pattern is open to it), the others
