@@ -152,6 +152,14 @@ Roofline roofline_from_machine(const MachineModel& m, const RooflineSelection& s
         const double lanes = std::max(1, chain->vector_bits / element_bits_of(prec));
         r.chain_cycles = r.clock_ghz * 2 * lanes * std::max(1, chain->threads) / chain->gflops;
     }
+    // No chain measured ('bench --quick'): the table's FMA latency, where it knows the core. Without
+    // it the advice reckoned 2 cycles, and an audit's Zen 4 multiply "ran at about one chain's rate
+    // (14.6 GFLOP/s)" while one chain of its 4-cycle FMAs runs 7.3.
+    if (r.chain_cycles <= 0 && widest > 0)
+        if (const auto arch = microarch_named(m.environment.microarchitecture, widest >= 512)) {
+            r.chain_cycles = fp_pipes_for(*arch, widest).fma_latency;
+            r.chain_cycles_from = arch->name;
+        }
     if (t > 1)
         add_compute_ceiling(r, best_compute(m, [&](auto& c) { return c.precision == prec && c.threads == 1; }),
                             "1 thread", "threads");

@@ -82,8 +82,12 @@ struct Roofline {
     int hardware_threads = 0;
     int vector_bits = 0;           // the widest vectors its compute roofs were measured with (0: unknown)
     // Cycles per accumulation of one dependent FMA chain as the bench measured it (its "no ILP"
-    // ceiling at vector_bits, at clock_ghz): this core's own latency; 0 where not measured.
+    // ceiling at vector_bits, at clock_ghz): this core's own latency; where the bench measured no
+    // chain, its FMA latency from the microarchitecture table the model names (chain_cycles_from:
+    // that core's name); 0 where neither is known.
     double chain_cycles = 0;
+    std::string chain_cycles_from;  // empty: measured by the bench; else the table's core
+
     // The core's theoretical peak at a narrower width as a share of it at vector_bits, from the
     // microarchitecture table the model names (core/peak): 1 where wider ops take more passes
     // through the same pipes (Zen 4 runs 512-bit ops as two 256-bit halves). Empty: unknown.

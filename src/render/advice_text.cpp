@@ -225,9 +225,14 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                            // core's FMA chain, its rate is said too (a Zen 4 sum ran at 1.68 "about" 3.69).
                            r.chain_cycles > 2
                                ? fmt::format("one accumulation per 2 cycles, the fastest x86 add; {} {} at this "
-                                             "core's FMA chain, {:.1f} cycles as the bench measured it",
+                                             "core's FMA chain, {:.1f} cycles {}",
                                              format_number(step.cap * 2 / r.chain_cycles), rate_unit(r.work_unit),
-                                             r.chain_cycles)
+                                             r.chain_cycles,
+                                             r.chain_cycles_from.empty()
+                                                 ? std::string("as the bench measured it")
+                                                 : fmt::format("by the microarchitecture table ({}; the bench "
+                                                               "measured no chain)",
+                                                               r.chain_cycles_from))
                                : std::string("one accumulation per 2 cycles"),
                            // Vectorized already, so reassociation is allowed; GCC still keeps one vector
                            // accumulator (a 256-bit float sum on a Zen 4, -O3 -ffast-math: 0.84-1.18 s;

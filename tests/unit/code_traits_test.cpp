@@ -1026,6 +1026,41 @@ TEST(MachineRoofline, TheMeasuredChainGivesTheCoresCyclesPerAccumulation) {
     chain.gflops = 14.28;
     m.compute.push_back(chain);
     EXPECT_NEAR(roofline_from_machine(m, {"dp", 1}).chain_cycles, 3.69 * 16 / 14.28, 1e-9);
+    EXPECT_EQ(roofline_from_machine(m, {"dp", 1}).chain_cycles_from, "");
+}
+
+TEST(MachineRoofline, WithoutAMeasuredChainTheTablesFmaLatencyStands) {
+    // A quick bench on a Zen 4 measures no chain: the advice reckoned 2 cycles an accumulation, and an
+    // audit's multiply "ran at about one chain's rate (14.6 GFLOP/s)" while one chain of its 4-cycle
+    // FMAs runs 7.3 (7.33 measured). The table's FMA latency, said as the table's.
+    MachineModel m;
+    m.cpu.clock_ghz = 3.69;
+    m.environment.microarchitecture = "AMD Zen 4";
+    ComputeRoof peak;
+    peak.precision = "dp";
+    peak.threads = 1;
+    peak.vector_bits = 512;
+    peak.mix = "best";
+    peak.gflops = 86.4;
+    m.compute.push_back(peak);
+    ComputeRoof fma = peak;  // what a quick bench measures at its widest vectors
+    fma.mix = "fma";
+    fma.gflops = 58;
+    m.compute.push_back(fma);
+    const Roofline r = roofline_from_machine(m, {"dp", 1});
+    EXPECT_EQ(r.chain_cycles, 4);
+    EXPECT_EQ(r.chain_cycles_from, "AMD Zen 4");
+    // A core the table does not know: none.
+    m.environment.microarchitecture = "unknown";
+    EXPECT_EQ(roofline_from_machine(m, {"dp", 1}).chain_cycles, 0);
+    // A measured chain wins over the table.
+    m.environment.microarchitecture = "AMD Zen 4";
+    ComputeRoof chain = peak;
+    chain.mix = "chain";
+    chain.gflops = 14.28;
+    m.compute.push_back(chain);
+    EXPECT_NEAR(roofline_from_machine(m, {"dp", 1}).chain_cycles, 3.69 * 16 / 14.28, 1e-9);
+    EXPECT_EQ(roofline_from_machine(m, {"dp", 1}).chain_cycles_from, "");
 }
 
 TEST(CodeTraits, TheIlpCeilingOfANarrowerPointIsOneChainAtItsOwnWidth) {
