@@ -9,7 +9,7 @@ namespace roofline::cli {
 
 ListedShare listed_share_line(const measure::FunctionListShare& s, const char* noun, bool own_code) {
     return {noun, s.listed, s.left_out, s.all_flops, s.listed_flops, s.left_out_flops, s.largest_left_out_flops,
-            s.all_seconds, s.listed_seconds, s.lower_min_share_percent, s.lower_lists, own_code};
+            s.all_seconds, s.listed_seconds, s.lower_min_share_percent, s.lower_lists, own_code, s.left_out_seconds};
 }
 
 void print_loops(const measure::ProgramLoops& loops, double min_share_percent, std::set<std::string>& said) {

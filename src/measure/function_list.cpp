@@ -88,9 +88,11 @@ FunctionListShare function_list_share(const std::vector<RegionCounts>& functions
     // The largest share a left-out function holds of the FLOPs (else of anything --min-share
     // judges by): the lower --min-share offered is at or under it, as the table's line says.
     double largest_share = 0;
+    if (sampling) out.left_out_seconds = 0.0;
     for (const auto& f : functions) {
         if (is_marker_internal(f) || listed.contains(f.name)) continue;
         ++out.left_out;
+        if (sampling) *out.left_out_seconds += seconds_of(f.name);
         out.left_out_flops += f.total_flops();
         out.largest_left_out_flops = std::max(out.largest_left_out_flops, f.total_flops());
         if (out.all_flops > 0) largest_share = std::max(largest_share, f.total_flops() / out.all_flops);
@@ -118,6 +120,7 @@ void ListedShareTally::add(bool listed, double self_flops, double self_samples, 
     }
     ++share_.left_out;
     share_.left_out_flops += self_flops;
+    left_out_samples_ += self_samples;
     share_.largest_left_out_flops = std::max(share_.largest_left_out_flops, self_flops);
     largest_left_out_share_ = std::max(largest_left_out_share_, share);
     left_out_shares_.push_back(share);
@@ -128,6 +131,7 @@ FunctionListShare ListedShareTally::finish(std::optional<double> all_samples, do
     if (all_samples && *all_samples > 0) {
         out.all_seconds = *all_samples * seconds_per_sample;
         out.listed_seconds = listed_samples_ * seconds_per_sample;
+        out.left_out_seconds = left_out_samples_ * seconds_per_sample;
     }
     // A lower --min-share lists the left-out rows at or over it (a row's share is its own rule's).
     const auto lower = lower_min_share(largest_left_out_share_, [&](double percent) {

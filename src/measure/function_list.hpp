@@ -44,6 +44,9 @@ struct FunctionListShare {
     std::optional<double> listed_seconds;
     double lower_min_share_percent = 0;    // --min-share's value (1-2-5 steps) listing more; 0: none does
     std::size_t lower_lists = 0;           // how many more it lists
+    // With sampling: the left-out rows' own sampled time (not the rest of the program's: a program that
+    // stopped before its loops ran has none in them).
+    std::optional<double> left_out_seconds;
 };
 
 // Tallies a list's rows as the --min-share cut keeps or leaves them, into a FunctionListShare:
@@ -58,7 +61,7 @@ public:
 
 private:
     FunctionListShare share_;
-    double listed_samples_ = 0, largest_left_out_share_ = 0;
+    double listed_samples_ = 0, left_out_samples_ = 0, largest_left_out_share_ = 0;
     std::vector<double> left_out_shares_;
 };
 

@@ -189,9 +189,13 @@ std::string render_listed_share(const ListedShare& s) {
                            percent(s.largest_left_out_flops, s.all_flops));
     else if (flops)
         out += fmt::format(" {} no FLOPs", s.left_out == 1 ? "holds" : "hold");
-    else if (timed)  // a program without FLOPs (a histogram): what they hold is the rest of the time
+    else if (timed && s.left_out_seconds && !(*s.left_out_seconds > 0))  // they never ran while sampled
+        out += fmt::format(" {} none of the sampled CPU time", s.left_out == 1 ? "holds" : "hold");
+    else if (timed)  // a program without FLOPs (a histogram): the time they hold, their own
         out += fmt::format(" {} {} of the sampled CPU time", s.left_out == 1 ? "holds" : "hold",
-                           percent(std::max(0.0, *s.all_seconds - *s.listed_seconds), *s.all_seconds));
+                           percent(s.left_out_seconds ? *s.left_out_seconds
+                                                      : std::max(0.0, *s.all_seconds - *s.listed_seconds),
+                                   *s.all_seconds));
     if (s.lower_lists > 0) out += fmt::format(": --min-share {} lists {} more", s.lower_min_share_percent, s.lower_lists);
     return terminal_text(out) + "\n";
 }

@@ -57,6 +57,7 @@ struct ListedShare {
     double lower_min_share_percent = 0;  // a --min-share that lists more; 0: none
     std::size_t lower_lists = 0;         // how many more it lists
     bool own_code = false;               // loops: the FLOPs of their own code (self), no callee's
+    std::optional<double> left_out_seconds;  // the left-out rows' own sampled time; none: the rest of all_seconds
 };
 
 // One line ("the 7 functions listed hold 2.33% of the FLOPs and 41.2% of the sampled CPU time;

@@ -108,6 +108,17 @@ TEST(MeasureTables, ListedShareWithoutFlopsSaysTheLeftOutTime) {
     share.lower_lists = 0;
     EXPECT_EQ(render_listed_share(share),
               "the 2 functions listed hold 99.6% of the sampled CPU time; 1 more holds 0.400% of the sampled CPU time\n");
+    // The left-out rows' own time where it was tallied, not the rest of the program's: a program that
+    // exited before its loops ran read "no loop listed; 3 more hold 100% of the sampled CPU time".
+    ListedShare loops;
+    loops.noun = "loop";
+    loops.left_out = 3;
+    loops.all_seconds = 0.002;
+    loops.listed_seconds = 0.0;
+    loops.left_out_seconds = 0.0;
+    EXPECT_EQ(render_listed_share(loops), "no loop listed; 3 more hold none of the sampled CPU time\n");
+    loops.left_out_seconds = 0.0005;
+    EXPECT_EQ(render_listed_share(loops), "no loop listed; 3 more hold 25.0% of the sampled CPU time\n");
 }
 
 TEST(MeasureTables, ListedShareOfLoopsCountsTheirOwnCode) {
