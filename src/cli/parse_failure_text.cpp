@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <regex>
 #include <vector>
 
@@ -34,6 +35,19 @@ std::string suggestions(const CLI::App* failed, const std::vector<std::string>& 
     const bool at_root = failed->get_parent() == nullptr;
     for (const auto& arg : leftover) {
         if (arg == "--") break;  // what follows is the measured program's
+        // 'report points.json' said only "argument not expected": a file is given with an option.
+        std::error_code error;
+        if (!arg.empty() && arg[0] != '-' && !at_root && std::filesystem::is_regular_file(arg, error)) {
+            std::vector<std::string> takers;
+            for (const char* name : {"--points", "--machine"})
+                if (failed->get_option_no_throw(name)) takers.push_back(fmt::format("{} {}", name, arg));
+            if (!takers.empty()) {
+                out += fmt::format("'{}' is a file: this command takes files with an option: {}\n", arg,
+                                   takers.size() == 1 ? takers.front() : takers[0] + " (points to judge) or " + takers[1] +
+                                                                             " (a machine model)");
+                continue;
+            }
+        }
         std::vector<std::string> close;
         std::string what;
         if (arg.size() > 2 && arg.compare(0, 2, "--") == 0) {
