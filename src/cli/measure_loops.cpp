@@ -39,8 +39,12 @@ void print_loops(const measure::ProgramLoops& loops, double min_share_percent, s
     fmt::print("\n{}", render_loop_table(
                            fmt::format("loops{} with at least {}% of the {}'s FLOPs, instructions or samples ({} of "
                                        "{} found in its machine code; --min-share):\n"
-                                       "  counts from the instrument engine, by instruction; iterations: times its body ran\n"
-                                       "  self: the loop's own code, its inner loops left out\n"
+                                       "  counts from the instrument engine, by instruction; iterations: times its "
+                                       "machine-code body ran (vectorized or unrolled, once per several source "
+                                       "iterations)\n"
+                                       "  self: the loop's own code, its inner loops left out (as are L1 bytes, "
+                                       "FLOP/byte and DRAM bytes; a write-back is counted where its line is "
+                                       "evicted)\n"
                                        "  incl: with them and the functions it calls\n"
                                        "  call: those functions' counts, each shared among its call sites by their calls\n"
                                        "  {}",
