@@ -4,6 +4,7 @@
 #include "measure/call_shares.hpp"
 #include "measure/function_list.hpp"
 #include "measure/merge.hpp"
+#include "core/code_traits.hpp"
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -72,6 +73,11 @@ void within_share(FunctionResult& fr, double part) {
         scale_samples(m.self_samples);
         scale_samples(m.inclusive_samples);
         m.call_samples *= part;
+        if (m.top_call) {
+            m.top_call->calls *= part;
+            m.top_call->flops *= part;
+            m.top_call->instructions *= part;
+        }
     }
 }
 
@@ -432,11 +438,13 @@ struct LoopCalls {
     std::vector<double> samples;                  // per loop: what its calls brought
     std::vector<std::vector<std::string>> notes;  // per loop: calls not in its counts (said when it is kept)
     std::vector<std::vector<FunctionKey>> callees;  // per loop: the functions its body (inner loops too) calls
+    std::vector<std::map<FunctionKey, MeasuredLoop::TopCall>> by_callee;  // per loop: calls, FLOPs, instructions
 };
 LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShares& shares, UncountedReach& reach) {
     const auto& found = cf.found;
     LoopCalls out{std::vector<double>(found.loops.size(), 0), std::vector<std::vector<std::string>>(found.loops.size()),
-                  std::vector<std::vector<FunctionKey>>(found.loops.size())};
+                  std::vector<std::vector<FunctionKey>>(found.loops.size()),
+                  std::vector<std::map<FunctionKey, MeasuredLoop::TopCall>>(found.loops.size())};
     auto& call_samples = out.samples;
     for (const std::size_t s : cf.sites) {
         std::size_t l = loop_at(found, counter.site_address[s]);
@@ -476,6 +484,12 @@ LoopCalls add_calls(CountedFunction& cf, ProgramCounter& counter, const CallShar
                                         site.callee.second, shares.sites_of.at(site.callee)));
         for (; l != kNoLoop; l = found.forest.loops[l].parent) {
             if (!site.callee.second.empty()) out.callees[l].push_back(site.callee);
+            if (!site.callee.second.empty() && shares.share[s] > 0) {
+                auto& tally = out.by_callee[l][site.callee];
+                tally.calls += site.runs;
+                tally.flops += shares.counts[s].total_flops();
+                tally.instructions += static_cast<double>(shares.counts[s].instructions);
+            }
             add_counts(cf.counts.loops[l].calls, shares.counts[s]);
             add_counts(cf.counts.loops[l].inclusive, shares.counts[s]);
             call_samples[l] += shares.samples[s];
@@ -515,6 +529,12 @@ FunctionResult measured_function(const CountedFunction& cf, const SamplesByAddre
         m.self_samples = std::llround(self_samples[l]);
         m.inclusive_samples = std::llround(inclusive_samples[l]);
         m.call_samples = calls.samples[l];
+        for (const auto& [key, tally] : calls.by_callee[l])
+            if (tally.flops > 0 && (!m.top_call || tally.flops > m.top_call->flops)) {
+                m.top_call = tally;
+                m.top_call->callee = key.second;
+                m.top_call->object = key.first;
+            }
         m.notes = std::move(calls.notes[l]);
         fr.loops.push_back(std::move(m));
     }
@@ -773,6 +793,17 @@ std::vector<Point> loop_points(const ProgramLoops& loops) {
             p.details["loop_with_calls"] = 1;
             p.details["loop_call_flops"] = m.counts.calls.total_flops();
             p.details["loop_self_flops"] = m.counts.self.total_flops();
+            // The function its calls did most of its FLOPs in, as a program's main function: its calls
+            // and their work per call (core/code_traits), so that a loop calling a tiny function per
+            // element is told to inline or batch it, not to vectorize (no compiler vectorizes across calls).
+            // Not a library's function (libm's exp): the user cannot inline it.
+            if (const auto& top = m.top_call; top && top->calls > 0 && !installed_library(top->object) &&
+                                              top->flops >= kMainWorkShare * m.counts.inclusive.total_flops()) {
+                p.main_function = top->callee;
+                p.details[kMainFunctionFlops] = top->flops;
+                p.details[kMainFunctionCalls] = top->calls;
+                if (top->instructions > 0) p.details[kMainFunctionInstructions] = top->instructions;
+            }
             p.details["loop_iterations"] = m.counts.iterations;
             p.details["loop_back_edges"] = m.counts.back_edges;
             p.details["loop_entries"] = m.counts.entries;

@@ -32,6 +32,14 @@ struct MeasuredLoop {
     // The samples of the functions its body calls, each callee's (with what it calls) times the
     // call site's share of its calls (measure/call_shares): counts.calls' time.
     double call_samples = 0;
+    // The function its body's calls did the most FLOPs in (inner loops' calls too), with those calls:
+    // a loop calling a tiny function per element is held by the calls, not by its arithmetic.
+    struct TopCall {
+        std::string callee;
+        std::string object;  // the file holding it
+        double calls = 0, flops = 0, instructions = 0;
+    };
+    std::optional<TopCall> top_call;
     // Its calls that its counts with calls miss (indirect, or to a function not counted):
     // ProgramLoops::notes says them when the loop is kept.
     std::vector<std::string> notes;

@@ -75,6 +75,17 @@ calls_checked() {  # JSON
   with_calls "$1" calls_offset_sum 'calling offset_sum' 's += offset_sum(cols' $((2 * rows * 99 + rows)) $((2 * rows * 99))
 }
 calls_checked p.json
+# The function the calls did the work in, with their number: a loop calling a tiny function per
+# element (2 FLOPs and a few instructions a call) is told to inline or batch it, not to vectorize.
+call_point="call_in_loop: loop_shapes.c:$(line "/* calling */")-$(line 's = add_scaled(s, x[i]);') with its calls"
+jq -e --arg name "$call_point" --argjson n "$n" '.points[] | select(.name == $name)
+  | .main_function == "add_scaled" and .details.main_function_calls == $n and .details.main_function_flops == 2 * $n' \
+  p.json >/dev/null || fail "$call_point: its calls of add_scaled are not given: $(jq -c --arg name "$call_point" \
+  '.points[] | select(.name == $name) | [.main_function, .details.main_function_calls]' p.json)"
+"$bin" report --machine "$src/tests/data/report-machine.json" --points p.json --format json 2>/dev/null |
+  jq -e --arg name "$call_point" '.points[] | select(.point == $name) | [.next_steps_typed[].kind] | index("call_overhead") != null
+    and index("vectorize") == null' >/dev/null ||
+  fail "$call_point: not told that its calls, not its arithmetic, are the step"
 grep -q "calls_through_pointer: the call .* is indirect" <<<"$out" && fail "the indirect call's targets were not taken"
 grep -q "^in calls_dot:" <<<"$out" || fail "no table of calls_dot's loops"
 
