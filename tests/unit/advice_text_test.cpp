@@ -55,6 +55,21 @@ TEST(AdviceText, KnownCategoriesArePhrased) {
     EXPECT_EQ(ceiling_advice(r, {"odd", CeilingKind::compute, "mine", "", 5, ""}), "lift the odd ceiling");
 }
 
+TEST(AdviceText, AStoringCeilingThatStoresLessThanItsRoofIsNotToldToStoreLess) {
+    // A triad (a third of its bytes stored) under a copy+WA roof (a half): slower for another reason
+    // than its stores, so "store a smaller share" pointed the wrong way (an audit's chart legend).
+    Roofline r = toy();
+    r.bandwidth = {{"L2 copy+WA", "L2", 177}, {"DRAM copy+WA", "DRAM", 52}};
+    r.bandwidth[0].store_share = 0.5;
+    r.bandwidth[1].store_share = 0.5;
+    const auto triad = ceiling_advice(r, {"L2 triad+WA", CeilingKind::bandwidth, "pattern", "L2", 150, ""});
+    EXPECT_TRUE(contains(triad, "toward copy+WA (L2), which runs faster here than triad: copy+WA stores 50.0% of its bytes, triad 33.3%")) << triad;
+    EXPECT_FALSE(contains(triad, "store a smaller share")) << triad;
+    // A pattern that stores more than the roof's (a store-only stream under copy): as before.
+    const auto stores = ceiling_advice(r, {"DRAM store", CeilingKind::bandwidth, "pattern", "DRAM", 30, ""});
+    EXPECT_TRUE(contains(stores, "store a smaller share")) << stores;
+}
+
 TEST(AdviceText, NextStepsCarryTheirNumbersAndUnits) {
     auto r = toy();
     r.work_unit = "exchange";
