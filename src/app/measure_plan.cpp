@@ -13,6 +13,7 @@
 #include "measure/cache_hierarchy.hpp"
 #include "measure/child_process.hpp"
 #include "measure/merge.hpp"
+#include "measure/native_glibc.hpp"
 #include "measure/source_lines.hpp"
 
 #include <fmt/format.h>
@@ -249,6 +250,20 @@ MeasurePlanner::MeasurePlanner(MeasureOptions options, const measure::EngineDesc
                                            library));
         request_.per_instruction_libraries.push_back(resolved.string());
     }
+    // --loops: the math library the program loads is counted too. A loop calling libm's exp held none
+    // of its FLOPs: the exp the PLT reaches is a wrapper of no FLOPs that calls the work under another
+    // name (__ieee754_exp_fma), in a file not counted instruction by instruction, so the hottest loop
+    // of a program read 0 FLOPs with its calls unless --loops-library named libm.
+    if (o.loops)
+        for (const auto& math : measure::math_libraries_loaded(o.counts_from.empty() ? o.command.front() : o.counts_from))
+            if (std::find(request_.per_instruction_libraries.begin(), request_.per_instruction_libraries.end(), math) ==
+                request_.per_instruction_libraries.end()) {
+                request_.per_instruction_libraries.push_back(math);
+                cache_notes_.push_back(fmt::format(
+                    "--loops: {} counted instruction by instruction too (a math library the program loads: "
+                    "the FLOPs of its exp, sin, pow ... are the calling loops')",
+                    math));
+            }
     request_.self_exe = self_executable();
     if (!o.cache_model.empty() &&
         (!o.cache_sim || !measure::engine_descriptor(request_.engine).can(measure::EngineCapability::cache_simulation)))

@@ -107,7 +107,8 @@ private:
     measure::MeasureRequest request_;
     MachineCaches caches_;
     std::string cache_model_;
-    std::vector<std::string> cache_notes_;
+    std::vector<std::string> cache_notes_;  // said before the runs: the caches', --loops' math libraries
+
     std::string loops_timed_file_;
 };
 

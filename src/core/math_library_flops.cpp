@@ -11,6 +11,27 @@
 
 namespace roofline {
 
+std::vector<std::string> math_libraries_in_ldd_output(std::string_view ldd_output) {
+    const auto trim = [](std::string_view s) {
+        while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+        while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+        return s;
+    };
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos < ldd_output.size()) {
+        const auto end = std::min(ldd_output.find('\n', pos), ldd_output.size());
+        const std::string_view line = trim(ldd_output.substr(pos, end - pos));
+        pos = end + 1;
+        const auto arrow = line.find(" => ");
+        if (arrow == std::string_view::npos || !is_math_library(std::string(trim(line.substr(0, arrow))))) continue;
+        std::string_view path = trim(line.substr(arrow + 4));
+        if (const auto paren = path.find(" ("); paren != std::string_view::npos) path = trim(path.substr(0, paren));
+        if (!path.empty() && path.front() == '/') out.emplace_back(path);  // "not found" is no file
+    }
+    return out;
+}
+
 bool is_math_library(const std::string& object) {
     const auto slash = object.rfind('/');
     const std::string_view file = slash == std::string::npos ? std::string_view(object)

@@ -7,6 +7,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace roofline {
 
@@ -19,6 +21,10 @@ inline constexpr const char* kMathLibraryFlops = "math_library_flops";
 // Whether `object` (a path or a file name) is a math library: glibc's libm and libmvec, AMD's
 // libalm/libamdlibm, Intel's libimf and libsvml, SLEEF.
 bool is_math_library(const std::string& object);
+
+// The math libraries a program loads, from ldd's output for it: the resolved paths of the lines
+// ("\tlibm.so.6 => /lib/x86_64-linux-gnu/libm.so.6 (0x...)") whose library is one, in its order.
+std::vector<std::string> math_libraries_in_ldd_output(std::string_view ldd_output);
 
 // From this share of a point's FLOPs the note is said: under it they change little.
 inline constexpr double kMathLibraryFlopShare = 0.05;

@@ -765,6 +765,7 @@ Analysis analyze(const Roofline& r, const Point& p, View view) {
         // told to build with -O3 -march=native: reassociating is the missing permission (said by
         // split_chain already where it leads).
         step.reduction = !chain_bound && traits.store_share && stores_like_a_reduction(traits);
+        step.in_math_library = a.math_library && a.math_library->share >= 0.5;
         a.next_steps.push_back(step);
     }
     // Far under a cache's roof with the code itself to blame: access patterns and intensity

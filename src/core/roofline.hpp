@@ -266,6 +266,9 @@ struct NextStep {
     // vectorize: its FLOPs are a reduction (it stores like one): a compiler vectorizes it only when
     // allowed to reassociate, which -O3 -march=native alone does not allow.
     bool reduction = false;
+    // vectorize: most of its FLOPs ran inside a math library (core/math_library_flops: a loop calling
+    // libm's exp per element), which a compiler vectorizes only by calling a vector math library.
+    bool in_math_library = false;
 };
 // The kind's stable name for scripts and tests ("vectorize", "split_chain", "lift_ceiling", ...).
 const char* next_step_kind_name(NextStep::Kind kind);

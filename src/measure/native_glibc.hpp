@@ -19,4 +19,8 @@ struct NativeGlibc {
 // natively, in this process's environment (a GLIBC_TUNABLES the user set shows in the values).
 NativeGlibc native_glibc(const std::string& program);
 
+// The math libraries (libm, ...) the loader resolves for `program` (ldd), as canonical paths; empty
+// where ldd is missing or the program loads none.
+std::vector<std::string> math_libraries_loaded(const std::string& program);
+
 } // namespace roofline::measure

@@ -48,8 +48,8 @@ std::string library_options(const std::string& file) {
             return " (BLAS/LAPACK: a level-3 routine over many level-1/2 calls, its thread count and blocking)";
     if (is_math_library(file))
         return " (a math library: each call of libm's exp, sin, pow ... computes one element in scalar code; for a "
-               "loop it vectorizes, GCC calls glibc's libmvec instead, several elements a call, with -O3 -ffast-math "
-               "or -fopenmp-simd and '#pragma omp simd'; or SLEEF, AMD's libalm, Intel's SVML)";
+               "loop it vectorizes, GCC calls glibc's libmvec instead, several elements a call, at -O3 -ffast-math "
+               "(glibc declares those forms only then); or SLEEF, AMD's libalm, Intel's SVML)";
     return "";
 }
 
@@ -160,7 +160,18 @@ std::string next_step_text(const Roofline& r, const NextStep& step) {
                                  "-ffast-math (-fassociative-math -fno-signed-zeros -fno-trapping-math), or "
                                  "several partial sums by hand; then "
                                : "",
-                           vectorize_how());
+                           // GCC vectorizes a loop calling exp, sin, pow ... only by calling libmvec's vector
+                           // forms, which glibc declares only under -ffast-math (bits/math-vector.h): GCC 12
+                           // with glibc 2.36 called _ZGVdN4v_exp at -O3 -ffast-math, none with -fopenmp or
+                           // -fopenmp-simd and '#pragma omp simd' alone.
+                           step.in_math_library
+                               ? std::string("most of them ran inside math library calls (libm's exp, sin, pow ...), "
+                                             "each computing one element in scalar code: a loop calling them "
+                                             "vectorizes only with a vector math library: glibc's libmvec, whose "
+                                             "vector forms GCC calls at -O3 -ffast-math (glibc declares them only "
+                                             "then; '#pragma omp simd' alone does not), or SLEEF, AMD's libalm, "
+                                             "Intel's SVML")
+                               : vectorize_how());
     case NextStep::Kind::leave_x87:
         return fmt::format(
             "{} of its FLOPs are x87 instructions (long double, counted): the x87 unit has no SIMD form and "

@@ -326,7 +326,10 @@ nlohmann::ordered_json next_steps_typed_json(const Roofline& r, const Analysis& 
             step["operation"] = s.operation, step["operation_share"] = number_json(s.share);
         if (!s.level.empty()) step["level"] = s.level;
         if (s.kind == NextStep::Kind::vectorize) step["scalar_share"] = number_json(s.share);
-        if (s.kind == NextStep::Kind::vectorize) step["reduction"] = s.reduction;
+        if (s.kind == NextStep::Kind::vectorize) {
+            step["reduction"] = s.reduction;
+            step["in_math_library"] = s.in_math_library;
+        }
         if (s.kind == NextStep::Kind::split_chain) {
             step["store_share"] = number_json(s.share);
             // the width of a chain of vectors; null for a scalar one

@@ -11,7 +11,8 @@
 # together. A loop calling a function (add_scaled; dot, with a loop of its own) has a point
 # with its calls: the callee's FLOPs are its own, exactly, at -O2 and -O3. A cycle entered at
 # two places (-O3's matmul) is a loop named so. A call through a pointer brings what it called,
-# and so does a call through the PLT to a function glibc chose at load time (libm's exp). With --region-function only the loops run
+# and so does a call through the PLT to a function glibc chose at load time (libm's exp, whose file is
+# counted by default, as --loops-library would). With --region-function only the loops run
 # inside its calls are kept. A loop run by two threads has both threads' counts and samples.
 # With marker regions each region's loops hold what ran while it was open (with --counts-from too). --loops with the perf engine, or with --counts-from a build without -g, is a usage error.
 # SKIPPED (exit 77) without a C compiler, jq, valgrind or the Valgrind tool.
@@ -130,29 +131,44 @@ p=$(jq -c --arg name "axpy: loop_threads.c:$tl-$((tl + 1))" '.points[] | select(
   fail "the threads' loop: $(jq .flops <<<"$p") FLOPs, $(jq .details.loop_entries <<<"$p") entries; want $((2 * treps * 2 * tn)) and $((2 * treps))"
 
 # A loop calling exp through the PLT (glibc's libm runs a variant chosen at load time, named
-# otherwise): without --loops-library the call goes to libm's exp, said to hold its own counts
-# only; with it, what exp runs is the loop's, so the program's FLOPs are its and main's.
+# otherwise): libm, a math library the program loads, is counted by default (as --loops-library
+# would: a loop of exp calls read 0 FLOPs without it), so what exp runs is the loop's and the
+# program's FLOPs are its and main's; libm given by hand is counted once.
 cc -O2 -g -o loop_libm "$src/tests/loops/loop_libm.c" -lm || fail "cannot build loop_libm"
 libm=$(ldd ./loop_libm | awk '$1 ~ /^libm\.so/ {print $3}')
 ln=1000000  # main's loop needs samples of its own (about 1 ms of them): 100000 gave it 0-1
 out=$("$bin" measure --loops --no-store --min-share 1 -o pm.json -- ./loop_libm $ln 2>&1) || fail "measure --loops of loop_libm"
 grep -q "which was not counted by that name" <<<"$out" && fail "loop_libm: the call to exp was not followed through the PLT"
-grep -q "exp_sum: the call .* goes to .* in libm.so.6, a file not counted instruction by instruction" <<<"$out" ||
-  fail "loop_libm: the call into libm without --loops-library is not said"
+# The math library the program loads is counted by default (the loop calling exp held none of its
+# FLOPs unless --loops-library named libm): said, and exp's FLOPs are its calling loop's.
+grep -q "a file not counted instruction by instruction" <<<"$out" && fail "loop_libm: libm was not counted by default"
 if [[ -n $libm ]]; then
-  out=$("$bin" measure --loops --loops-library "$libm" --no-store --min-share 1 -o pml.json -- ./loop_libm $ln 2>&1) ||
-    fail "measure --loops --loops-library libm"
+  grep -q -- "--loops: .*libm\.so\.6 counted instruction by instruction too (a math library the program loads" <<<"$out" ||
+    fail "loop_libm: counting libm by default is not said"
   el=$(grep -n -F '/* exp sum */' "$src/tests/loops/loop_libm.c" | cut -d: -f1)
   # named by its first line (its lines may be that one alone: the call's line is another's)
   with_calls_point='select((.name | startswith("exp_sum: loop_libm.c:'$el'")) and (.name | endswith(" with its calls")))'
-  [[ $(jq "[.points[] | $with_calls_point] | length" pml.json) == 1 ]] ||
-    fail "loop_libm with libm counted: no point of exp_sum's loop with its calls: $(jq -c '[.points[].name]' pml.json)"
-  # Every FLOP but printf's few is exp_sum's loop's (with exp) or main's loop's.
-  jq -e "
-    (.points[] | select(.name == \"(program)\") | .flops) as \$all
-    | ([.points[] | $with_calls_point] + [.points[] | select(.name == \"main\")] | map(.flops) | add) as \$ours
-    | (\$ours / \$all) > 0.995 and \$ours <= \$all" pml.json >/dev/null ||
-    fail "loop_libm: exp's FLOPs are not its calling loop's: $(jq -c '[.points[] | [.name, .flops]]' pml.json)"
+  for json in pm.json pml.json; do
+    if [[ $json == pml.json ]]; then
+      # Given by hand: counted once, and not said to be added.
+      out=$("$bin" measure --loops --loops-library "$libm" --no-store --min-share 1 -o pml.json -- ./loop_libm $ln 2>&1) ||
+        fail "measure --loops --loops-library libm"
+      grep -q "counted instruction by instruction too" <<<"$out" && fail "loop_libm: libm given by hand is said added"
+    fi
+    [[ $(jq "[.points[] | $with_calls_point] | length" $json) == 1 ]] ||
+      fail "loop_libm ($json): no point of exp_sum's loop with its calls: $(jq -c '[.points[].name]' $json)"
+    # Every FLOP but printf's few is exp_sum's loop's (with exp) or main's loop's.
+    jq -e "
+      (.points[] | select(.name == \"(program)\") | .flops) as \$all
+      | ([.points[] | $with_calls_point] + [.points[] | select(.name == \"main\")] | map(.flops) | add) as \$ours
+      | (\$ours / \$all) > 0.995 and \$ours <= \$all" $json >/dev/null ||
+      fail "loop_libm ($json): exp's FLOPs are not its calling loop's: $(jq -c '[.points[] | [.name, .flops]]' $json)"
+  done
+  # Its advice: vectorizing a loop of exp calls takes a vector math library (glibc's libmvec, -ffast-math).
+  "$bin" report --machine "$src/tests/data/report-machine.json" --points pm.json --format json 2>/dev/null |
+    jq -e "[.points[] | select(.point | (startswith(\"exp_sum: loop_libm.c:$el\") and endswith(\" with its calls\")))
+            | .next_steps_typed[] | select(.kind == \"vectorize\") | .in_math_library] | all" >/dev/null ||
+    fail "loop_libm: the loop of exp calls is not told that vectorizing it takes a vector math library"
 fi
 
 # Marker regions: each region's loops hold what ran while it was open (daxpy ran twice in

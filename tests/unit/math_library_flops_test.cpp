@@ -112,3 +112,47 @@ TEST(MathLibraryFlops, ALibmProgramIsToldOfVectorMathNotAPlanner) {
     EXPECT_NE(text.find("-O3 -ffast-math"), std::string::npos) << text;
     EXPECT_EQ(text.find("planner or algorithm options (FFTW"), std::string::npos) << text;
 }
+
+TEST(MathLibraryFlops, TheMathLibrariesAProgramLoadsAreReadFromLdd) {
+    // measure --loops counts them too: a loop of exp calls read 0 FLOPs without libm counted.
+    const std::string ldd = "\tlinux-vdso.so.1 (0x00007ffd5a1f2000)\n"
+                            "\tlibm.so.6 => /lib/x86_64-linux-gnu/libm.so.6 (0x00007f0e2d0b1000)\n"
+                            "\tlibmvec.so.1 => /lib/x86_64-linux-gnu/libmvec.so.1 (0x00007f0e2cf00000)\n"
+                            "\tlibsleef.so.3 => not found\n"
+                            "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f0e2ced0000)\n"
+                            "\t/lib64/ld-linux-x86-64.so.2 (0x00007f0e2d1a0000)\n";
+    EXPECT_EQ(math_libraries_in_ldd_output(ldd),
+              (std::vector<std::string>{"/lib/x86_64-linux-gnu/libm.so.6", "/lib/x86_64-linux-gnu/libmvec.so.1"}));
+    EXPECT_TRUE(math_libraries_in_ldd_output("\tnot a dynamic executable\n").empty());
+    EXPECT_TRUE(math_libraries_in_ldd_output("").empty());
+}
+
+TEST(MathLibraryFlops, ALoopOfExpCallsIsToldVectorizingTakesAVectorMathLibrary) {
+    // A loop calling exp per element, its FLOPs in libm (20 a call), scalar: 'vectorize with
+    // -O3 -march=native' does not vectorize it; glibc's libmvec at -O3 -ffast-math does.
+    Roofline r;
+    r.precision = "dp";
+    r.threads = 1;
+    r.compute = {"DP peak", "", 59};
+    r.bandwidth = {{"L1 triad", "L1", 310}, {"DRAM copy", "DRAM", 30}};
+    Point p;
+    p.name = "main: exp.c:11 with its calls";
+    p.work = 2e7;
+    p.seconds = 0.006;
+    p.bytes = {{"L1", 1.6e8}, {"DRAM", 8e6}};
+    p.details = {{"flops_by_width_scalar", 2e7}, {"bytes_loaded", 1.2e8}, {"bytes_stored", 4e7},
+                 {kMathLibraryFlops, 2e7}};
+    const Analysis a = analyze(r, p, View::carm);
+    const auto step = std::find_if(a.next_steps.begin(), a.next_steps.end(),
+                                   [](const NextStep& s) { return s.kind == NextStep::Kind::vectorize; });
+    ASSERT_NE(step, a.next_steps.end());
+    EXPECT_TRUE(step->in_math_library);
+    const std::string text = next_step_text(r, *step);
+    EXPECT_NE(text.find("glibc's libmvec, whose vector forms GCC calls at -O3 -ffast-math"), std::string::npos) << text;
+    EXPECT_EQ(text.find("-O3 -march=native"), std::string::npos) << text;
+    // Its own FLOPs: the usual way.
+    p.details.erase(kMathLibraryFlops);
+    const Analysis own = analyze(r, p, View::carm);
+    for (const auto& s : own.next_steps)
+        if (s.kind == NextStep::Kind::vectorize) EXPECT_FALSE(s.in_math_library);
+}
