@@ -38,6 +38,9 @@ int main(void) {
 #pragma omp parallel reduction(+ : s)
     {
         roofline_begin("in_team");
+        /* Open on both at once: without it a thread started late (a loaded machine, ASan) ran its
+         * 2 ms after the other's had ended, and the region read 1 thread. */
+#pragma omp barrier
         s += spin_ms(2);
         roofline_end("in_team");
     }

@@ -977,8 +977,11 @@ TEST(CodeTraits, AMultiplyWalkingAColumnIsToldItsStrideNotItsChain) {
     EXPECT_DOUBLE_EQ(*code_traits(copy).l2_bytes_per_accessed_byte, 1.0);
     const auto c = analyze(r, copy, View::carm);
     ASSERT_TRUE(has(c, NextStep::Kind::raise_intensity)) << all_advice(r, c);
-    for (const auto& s : c.next_steps)
-        if (s.kind == NextStep::Kind::raise_intensity) EXPECT_EQ(s.share, 0) << next_step_text(r, s);
+    for (const auto& s : c.next_steps) {
+        if (s.kind == NextStep::Kind::raise_intensity) {
+            EXPECT_EQ(s.share, 0) << next_step_text(r, s);
+        }
+    }
 }
 
 TEST(CodeTraits, AChainUnderTheMeasuredChainsRateKeepsItsIlpAdvice) {

@@ -153,6 +153,9 @@ TEST(MathLibraryFlops, ALoopOfExpCallsIsToldVectorizingTakesAVectorMathLibrary) 
     // Its own FLOPs: the usual way.
     p.details.erase(kMathLibraryFlops);
     const Analysis own = analyze(r, p, View::carm);
-    for (const auto& s : own.next_steps)
-        if (s.kind == NextStep::Kind::vectorize) EXPECT_FALSE(s.in_math_library);
+    for (const auto& s : own.next_steps) {
+        if (s.kind == NextStep::Kind::vectorize) {
+            EXPECT_FALSE(s.in_math_library);
+        }
+    }
 }
