@@ -9,12 +9,21 @@
 
 namespace roofline::measure {
 
-NativeGlibc native_glibc(const std::string& program) {
-    NativeGlibc out;
+namespace {
+
+// ldd's listing for `program` as execvp would find it; nullopt where it or ldd is missing.
+std::optional<std::string> ldd_listing(const std::string& program) {
     const std::string exe = find_executable(program);
     const std::string ldd = find_executable("ldd");
-    if (exe.empty() || ldd.empty()) return out;
-    const auto listed = command_output({ldd, exe});
+    if (exe.empty() || ldd.empty()) return std::nullopt;
+    return command_output({ldd, exe});
+}
+
+} // namespace
+
+NativeGlibc native_glibc(const std::string& program) {
+    NativeGlibc out;
+    const auto listed = ldd_listing(program);
     if (!listed) return out;
     out.loader = loader_in_ldd_output(*listed);
     if (out.loader.empty()) return out;
@@ -24,10 +33,7 @@ NativeGlibc native_glibc(const std::string& program) {
 }
 
 std::vector<std::string> math_libraries_loaded(const std::string& program) {
-    const std::string exe = find_executable(program);
-    const std::string ldd = find_executable("ldd");
-    if (exe.empty() || ldd.empty()) return {};
-    const auto listed = command_output({ldd, exe});
+    const auto listed = ldd_listing(program);
     if (!listed) return {};
     std::vector<std::string> out;
     for (const auto& path : math_libraries_in_ldd_output(*listed)) {

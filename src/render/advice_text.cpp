@@ -17,10 +17,15 @@
 namespace roofline {
 namespace {
 
+// A roof's or ceiling's name less its level ("L2 triad+WA" -> "triad+WA").
+std::string pattern_in_name(const std::string& name, const std::string& level) {
+    return name.rfind(level + " ", 0) == 0 ? name.substr(level.size() + 1) : name;
+}
+
 // The access pattern a level's roof was measured with ("L2 load" -> "load").
 std::string roof_pattern(const Roofline& r, const std::string& level) {
     for (const auto& b : r.bandwidth)
-        if (b.level == level) return b.name.rfind(level + " ", 0) == 0 ? b.name.substr(level.size() + 1) : b.name;
+        if (b.level == level) return pattern_in_name(b.name, level);
     return {};
 }
 
@@ -67,7 +72,7 @@ std::string storing_pattern_advice(const Roofline& r, const Ceiling& c, std::opt
     // Without a point: a ceiling whose own pattern stores no larger share than the roof's (a triad,
     // a third, under a copy+WA roof, a half) streams slower for another reason than its stores:
     // "store a smaller share" would point the wrong way.
-    std::string pattern = c.name.rfind(c.level + " ", 0) == 0 ? c.name.substr(c.level.size() + 1) : c.name;
+    std::string pattern = pattern_in_name(c.name, c.level);
     if (const auto wa = pattern.find("+WA"); wa != std::string::npos) pattern.erase(wa);
     const auto ceiling_share = pattern_store_share(pattern);
     if (!store_share && ceiling_share && roof && roof->store_share && *ceiling_share <= *roof->store_share + 1e-9 &&
